@@ -1,0 +1,1 @@
+//! The `workspace/executeCommand` handlers that fslens answers itself, one module each.

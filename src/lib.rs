@@ -1,0 +1,15 @@
+//! fslens is a language-server proxy for F#.
+//!
+//! It sits between an editor and FsAutoComplete (FSAC), forwards ordinary LSP traffic
+//! untouched and answers its own `workspace/executeCommand` commands. The modules are listed
+//! in reading order: the wire (`lsp`), the mirror of the editor's buffers (`documents`), the
+//! project model (`workspace`), the tree-sitter layer (`syntax`), the routing core (`proxy`)
+//! and the command handlers (`commands`).
+
+pub mod lsp;
+pub mod uri;
+pub mod documents;
+pub mod workspace;
+pub mod syntax;
+pub mod proxy;
+pub mod commands;

@@ -1,0 +1,2 @@
+//! The `fslens` binary: wiring only.
+fn main() {}
