@@ -1,0 +1,32 @@
+//! Every name fslens puts on the wire, spelled once: command identifiers, notification
+//! methods and the prefix of proxy-originated request ids.
+//!
+//! FSAC registers no commands of its own and emits `fsharp.*` command ids for the client, so
+//! ours use the distinct `fslens.` prefix (shared/fsac-protocol.md §5.13).
+
+/// `workspace/executeCommand` identifiers answered by fslens.
+pub mod commands {
+    pub const STATUS: &str = "fslens.status";
+    pub const OUTLINE: &str = "fslens.outline";
+
+    /// Every command fslens answers, in the order advertised in `executeCommandProvider`.
+    pub const ALL: &[&str] = &[STATUS, OUTLINE];
+}
+
+/// Notifications fslens sends to its clients.
+pub mod notifications {
+    /// Readiness changed; params are the same object `fslens.status` returns.
+    pub const STATUS: &str = "fslens/status";
+}
+
+/// Requests fslens sends to FSAC.
+pub mod backend_requests {
+    /// A method FSAC does not register: its prompt `-32601` answer proves that FSAC's
+    /// JSON-RPC loop is alive without costing FSAC any work.
+    pub const PING: &str = "fslens/ping";
+}
+
+/// The prefix of request ids that fslens itself originates, towards FSAC or the editor.
+/// Editor and FSAC ids are forwarded unchanged, so these ids never collide with theirs unless
+/// a peer uses this very prefix.
+pub const PROXY_ID_PREFIX: &str = "fslens:";
