@@ -13,3 +13,4 @@ pub mod workspace;
 pub mod syntax;
 pub mod proxy;
 pub mod commands;
+pub mod headless;

@@ -1,2 +1,205 @@
-//! The `fslens` binary: wiring only.
-fn main() {}
+//! The `fslens` binary: command-line parsing and wiring only.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand};
+use serde_json::{Value, json};
+
+use fslens::headless::{HeadlessRequest, run_headless};
+use fslens::lsp::ext;
+use fslens::proxy::backend::{BackendLauncher, FSAC_ENVIRONMENT_VARIABLE, ProcessLauncher, resolve_fsac_command};
+use fslens::proxy::trace::Tracer;
+use fslens::proxy::{ProxyConfig, run_proxy};
+
+/// A language-server proxy for F#: forwards LSP between the editor and FsAutoComplete and
+/// adds workspace-wide commands. Without a subcommand it speaks LSP on stdin/stdout.
+#[derive(Parser)]
+#[command(name = "fslens", version)]
+struct Cli {
+    #[command(flatten)]
+    session: SessionOptions,
+    /// Write logs to this file instead of stderr.
+    #[arg(long, global = true)]
+    log_file: Option<PathBuf>,
+    /// Log filter (e.g. `info`, `fslens=debug`); default `warn`, or `RUST_LOG`.
+    #[arg(long, global = true)]
+    log_level: Option<String>,
+    /// Write a JSON-lines transcript of every message to this file.
+    #[arg(long, global = true)]
+    trace_messages: Option<PathBuf>,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Args, Clone)]
+struct SessionOptions {
+    /// The FSAC command line (split like a shell would, never run through one). Default:
+    /// $FSLENS_FSAC, else `fsautocomplete` on PATH, else `dotnet fsautocomplete`.
+    #[arg(long, global = true)]
+    fsac: Option<String>,
+    /// The workspace root. Default: the editor's rootUri (proxy) or the current directory.
+    #[arg(long, global = true)]
+    workspace: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Start a headless session and print its status.
+    Status(HeadlessOptions),
+}
+
+#[derive(Args)]
+struct HeadlessOptions {
+    /// How long to wait for FSAC to load the workspace, in milliseconds.
+    #[arg(long, default_value_t = 60_000)]
+    timeout_ms: u64,
+    /// Print the JSON answer instead of a readable summary.
+    #[arg(long)]
+    json: bool,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Err(error) = init_logging(&cli) {
+        let _ = write_stderr(&format!("fslens: {error:#}"));
+        return ExitCode::from(2);
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            let _ = write_stderr(&format!("fslens: cannot start the async runtime: {error}"));
+            return ExitCode::from(2);
+        }
+    };
+    let result = runtime.block_on(run(cli));
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    match result {
+        Ok(code) => code,
+        Err(error) => {
+            let _ = write_stderr(&format!("fslens: {}", format!("{error:#}").replace('\n', " ")));
+            ExitCode::from(1)
+        }
+    }
+}
+
+async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let mut config = proxy_config(&cli.session)?;
+    if let Some(path) = &cli.trace_messages {
+        config.tracer = Tracer::to_file(path).await?;
+    }
+    match cli.command {
+        None => {
+            config.workspace_root = cli.session.workspace.clone();
+            let end = run_proxy(tokio::io::stdin(), tokio::io::stdout(), config).await?;
+            Ok(ExitCode::from(end.exit_code as u8))
+        }
+        Some(Command::Status(options)) => {
+            let argument = json!({ "waitUntil": "ready", "timeoutMs": options.timeout_ms });
+            let answer = headless(&cli.session, config, ext::commands::STATUS, argument, options.timeout_ms).await?;
+            print_answer(&answer, options.json, render_status)?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn proxy_config(session: &SessionOptions) -> anyhow::Result<ProxyConfig> {
+    let resolved = resolve_fsac_command(
+        session.fsac.as_deref(),
+        std::env::var_os(FSAC_ENVIRONMENT_VARIABLE),
+        std::env::var_os("PATH"),
+    )
+    .map_err(anyhow::Error::msg)?;
+    Ok(match resolved {
+        Ok(command) => {
+            tracing::info!("FSAC command: {} (from {:?})", command.display(), command.source);
+            ProxyConfig::new(Some(Box::new(ProcessLauncher { command }) as Box<dyn BackendLauncher>), "")
+        }
+        Err(reason) => {
+            tracing::info!("{reason}");
+            ProxyConfig::new(None, reason)
+        }
+    })
+}
+
+async fn headless(
+    session: &SessionOptions,
+    config: ProxyConfig,
+    command: &str,
+    argument: Value,
+    timeout_ms: u64,
+) -> anyhow::Result<Value> {
+    let workspace_root = match &session.workspace {
+        Some(root) => root.clone(),
+        None => std::env::current_dir().context("cannot read the current directory")?,
+    };
+    let request = HeadlessRequest {
+        workspace_root,
+        command: command.to_owned(),
+        argument,
+        readiness_timeout: Duration::from_millis(timeout_ms),
+    };
+    run_headless(request, config).await
+}
+
+fn print_answer(answer: &Value, json: bool, render: fn(&Value) -> String) -> anyhow::Result<()> {
+    let text = if json { serde_json::to_string_pretty(answer)? } else { render(answer) };
+    write_stdout(&format!("{text}\n")).context("cannot write to stdout")
+}
+
+fn render_status(status: &Value) -> String {
+    let text = |value: &Value| value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
+    let mut lines = vec![
+        format!("state:      {}", text(&status["state"])),
+        format!("reason:     {}", text(&status["reason"])),
+        format!("workspace:  {}", text(&status["workspaceRoot"])),
+        format!("fsac:       {}", text(&status["fsac"]["command"])),
+        format!("fsac pid:   {}", text(&status["fsac"]["pid"])),
+    ];
+    let loaded = status["projectsLoaded"].as_array().map_or(0, Vec::len);
+    lines.push(format!("projects:   {loaded} loaded"));
+    for project in status["projectsLoaded"].as_array().into_iter().flatten() {
+        lines.push(format!("  {}", text(project)));
+    }
+    for error in status["projectErrors"].as_array().into_iter().flatten() {
+        lines.push(format!("  error {}: {} ({})", text(&error["code"]), text(&error["message"]), text(&error["project"])));
+    }
+    lines.join("\n")
+}
+
+fn init_logging(cli: &Cli) -> anyhow::Result<()> {
+    use tracing_subscriber::EnvFilter;
+    let filter = match &cli.log_level {
+        Some(level) => EnvFilter::try_new(level).context("invalid --log-level")?,
+        None => EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn")),
+    };
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_ansi(false);
+    match &cli.log_file {
+        Some(path) => {
+            let file = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .with_context(|| format!("cannot open the log file {}", path.display()))?;
+            builder.with_writer(std::sync::Mutex::new(file)).init();
+        }
+        // Logs never go to stdout: it carries the protocol (invariant 5).
+        None => builder.with_writer(std::io::stderr).init(),
+    }
+    Ok(())
+}
+
+fn write_stdout(text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()
+}
+
+fn write_stderr(text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    writeln!(std::io::stderr().lock(), "{text}")
+}
+

@@ -4,7 +4,14 @@
 //! [`CommandError`] naming the argument; it becomes a JSON-RPC error (`-32602`) whose `data`
 //! carries the typed `errorKind`, so agents can branch on it without parsing prose.
 
+use std::path::PathBuf;
+
 use serde_json::{Value, json};
+
+use crate::lsp::ext;
+use crate::proxy::main_loop::CommandContext;
+
+pub mod status;
 
 /// A typed failure of a command, turned into a JSON-RPC error at the edge.
 #[derive(Debug, thiserror::Error)]
@@ -18,6 +25,9 @@ pub enum CommandError {
     /// The request was cancelled by its caller.
     #[error("request cancelled")]
     Cancelled,
+    /// The request's deadline passed before it could be answered.
+    #[error("the deadline passed before the answer was complete")]
+    Timeout,
     /// Anything else; the message says what failed.
     #[error("{0}")]
     Internal(String),
@@ -34,6 +44,7 @@ impl CommandError {
             CommandError::InvalidArgument { .. } => "invalid_argument",
             CommandError::InvalidPath { .. } => "invalid_path",
             CommandError::Cancelled => "cancelled",
+            CommandError::Timeout => "timeout",
             CommandError::Internal(_) => "internal_error",
         }
     }
@@ -43,7 +54,7 @@ impl CommandError {
         match self {
             CommandError::InvalidArgument { .. } | CommandError::InvalidPath { .. } => -32602,
             CommandError::Cancelled => -32800,
-            CommandError::Internal(_) => -32603,
+            CommandError::Timeout | CommandError::Internal(_) => -32603,
         }
     }
 
@@ -56,5 +67,35 @@ impl CommandError {
             CommandError::InvalidPath { path, .. } => json!({ "errorKind": self.kind(), "path": path }),
             _ => json!({ "errorKind": self.kind() }),
         }
+    }
+}
+
+/// The one JSON object argument of a command: `arguments` may be absent, `[]`, or `[{…}]`.
+pub fn single_argument(arguments: Value) -> Result<Value, CommandError> {
+    match arguments {
+        Value::Null => Ok(json!({})),
+        Value::Array(mut items) if items.len() <= 1 => match items.pop() {
+            None | Some(Value::Null) => Ok(json!({})),
+            Some(object @ Value::Object(_)) => Ok(object),
+            Some(other) => Err(CommandError::invalid_argument("arguments[0]", format!("expected a JSON object, got {other}"))),
+        },
+        Value::Array(items) => Err(CommandError::invalid_argument(
+            "arguments",
+            format!("expected one JSON object, got {} arguments", items.len()),
+        )),
+        other => Err(CommandError::invalid_argument("arguments", format!("expected an array holding one object, got {other}"))),
+    }
+}
+
+/// Runs the command `name` with its argument object.
+pub async fn dispatch(
+    name: &str,
+    argument: Value,
+    context: CommandContext,
+    _workspace_root: Option<PathBuf>,
+) -> Result<Value, CommandError> {
+    match name {
+        ext::commands::STATUS => status::status(argument, context).await,
+        other => Err(CommandError::Internal(format!("command {other} is advertised but has no handler yet"))),
     }
 }

@@ -1,0 +1,83 @@
+//! `fslens.status`: what the session knows about FSAC, its readiness and the editor's
+//! documents — optionally after waiting for readiness, and with a liveness probe.
+
+use std::time::{Duration, Instant};
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::commands::CommandError;
+use crate::lsp::ext;
+use crate::lsp::message::error_codes;
+use crate::proxy::main_loop::{CommandContext, can_become_ready};
+use crate::proxy::readiness::State;
+
+/// The argument object of `fslens.status`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct StatusArguments {
+    /// `"ready"`: answer once FSAC reports the workspace loaded (or can no longer get there).
+    pub wait_until: Option<String>,
+    /// How long to wait, in milliseconds (default 60000).
+    pub timeout_ms: Option<u64>,
+    /// Send FSAC a request it answers at once, and report whether and how fast it did.
+    #[serde(default)]
+    pub probe: bool,
+}
+
+pub async fn status(argument: Value, mut context: CommandContext) -> Result<Value, CommandError> {
+    let arguments: StatusArguments = serde_json::from_value(argument)
+        .map_err(|error| CommandError::invalid_argument("fslens.status arguments", error.to_string()))?;
+    if let Some(until) = arguments.wait_until.as_deref() {
+        if until != "ready" {
+            return Err(CommandError::invalid_argument("waitUntil", format!("expected \"ready\", got {until:?}")));
+        }
+    }
+    let timeout = Duration::from_millis(arguments.timeout_ms.unwrap_or(60_000));
+    let deadline = tokio::time::Instant::now() + timeout;
+    let started = Instant::now();
+
+    let mut status = context.status().await?;
+    if arguments.wait_until.is_some() {
+        let mut satisfied = false;
+        loop {
+            let state: State = serde_json::from_value(status["state"].clone()).unwrap_or(State::Absent);
+            if state == State::Ready {
+                satisfied = true;
+                break;
+            }
+            // Waiting helps while FSAC starts or loads, or before the editor's initialize
+            // starts a configured FSAC; not once FSAC crashed or when none is configured.
+            let fsac_configured = !status["fsac"]["command"].is_null();
+            let not_started_yet = state == State::Absent && fsac_configured && status["fsac"]["generation"] == json!(0);
+            if !can_become_ready(state) && !not_started_yet {
+                break;
+            }
+            match tokio::time::timeout_at(deadline, context.state_changed()).await {
+                Ok(changed) => changed?,
+                Err(_) => break,
+            }
+            status = context.status().await?;
+        }
+        status["wait"] = json!({
+            "until": "ready",
+            "satisfied": satisfied,
+            "waitedMs": started.elapsed().as_millis() as u64,
+            "timedOut": !satisfied && tokio::time::Instant::now() >= deadline,
+        });
+    }
+    if arguments.probe {
+        let probe_started = Instant::now();
+        let answer = context.backend_request(ext::backend_requests::PING, json!({}), deadline).await;
+        let round_trip = probe_started.elapsed().as_secs_f64() * 1000.0;
+        status["probe"] = match answer {
+            // Any JSON-RPC answer, including "method not found", proves FSAC is responsive.
+            Ok(Ok(_)) => json!({ "alive": true, "roundTripMs": round_trip }),
+            Ok(Err(error)) if error.code == error_codes::METHOD_NOT_FOUND => json!({ "alive": true, "roundTripMs": round_trip }),
+            Ok(Err(error)) => json!({ "alive": false, "error": error.message, "errorData": error.data }),
+            Err(CommandError::Timeout) => json!({ "alive": false, "error": "no answer before the deadline", "timedOut": true }),
+            Err(error) => return Err(error),
+        };
+    }
+    Ok(status)
+}

@@ -1,0 +1,276 @@
+//! Finding, starting and watching FSAC.
+//!
+//! The FSAC command line comes only from the user: the `--fsac` flag, the `FSLENS_FSAC`
+//! environment variable, `fsautocomplete` on `PATH`, or `dotnet fsautocomplete` (DESIGN.md
+//! invariant 8). It is split like a POSIX shell would split it, but no shell runs it.
+//!
+//! A [`BackendLauncher`] hides whether the backend is a child process or, in tests, an
+//! in-memory peer: the main loop only sees byte streams, a pid and an exit code.
+
+use std::collections::VecDeque;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+
+use anyhow::Context;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, BufReader};
+use tokio::sync::oneshot;
+
+/// Where the FSAC command line came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CommandSource {
+    Flag,
+    Environment,
+    Path,
+    DotnetTool,
+}
+
+/// A resolved FSAC command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FsacCommand {
+    pub program: String,
+    pub args: Vec<String>,
+    pub source: CommandSource,
+}
+
+impl FsacCommand {
+    pub fn display(&self) -> String {
+        std::iter::once(self.program.as_str())
+            .chain(self.args.iter().map(String::as_str))
+            .map(|part| shlex::try_quote(part).map(|quoted| quoted.into_owned()).unwrap_or_else(|_| part.to_owned()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// The environment variable naming an FSAC command line.
+pub const FSAC_ENVIRONMENT_VARIABLE: &str = "FSLENS_FSAC";
+
+/// Resolves the FSAC command: `--fsac`, then `FSLENS_FSAC`, then `fsautocomplete` on `PATH`,
+/// then `dotnet fsautocomplete`. `Ok(None)` means none was found; the string says what was
+/// tried. An unparsable command line is an error, not a silent fallback.
+pub fn resolve_fsac_command(
+    flag: Option<&str>,
+    environment: Option<OsString>,
+    path_variable: Option<OsString>,
+) -> Result<Result<FsacCommand, String>, String> {
+    if let Some(flag) = flag {
+        return split_command(flag, CommandSource::Flag).map(Ok).map_err(|error| format!("--fsac: {error}"));
+    }
+    if let Some(environment) = environment.filter(|value| !value.is_empty()) {
+        let text = environment.to_string_lossy().into_owned();
+        return split_command(&text, CommandSource::Environment)
+            .map(Ok)
+            .map_err(|error| format!("{FSAC_ENVIRONMENT_VARIABLE}: {error}"));
+    }
+    if let Some(found) = find_on_path("fsautocomplete", path_variable.as_deref()) {
+        return Ok(Ok(FsacCommand {
+            program: found.to_string_lossy().into_owned(),
+            args: Vec::new(),
+            source: CommandSource::Path,
+        }));
+    }
+    if let Some(dotnet) = find_on_path("dotnet", path_variable.as_deref()) {
+        return Ok(Ok(FsacCommand {
+            program: dotnet.to_string_lossy().into_owned(),
+            args: vec!["fsautocomplete".to_owned()],
+            source: CommandSource::DotnetTool,
+        }));
+    }
+    Ok(Err(format!(
+        "no FSAC found: pass --fsac CMD, set {FSAC_ENVIRONMENT_VARIABLE}, or install it \
+         (`dotnet tool install --global fsautocomplete`); neither `fsautocomplete` nor `dotnet` is on PATH"
+    )))
+}
+
+fn split_command(text: &str, source: CommandSource) -> Result<FsacCommand, String> {
+    let mut parts = shlex::split(text).ok_or_else(|| format!("cannot split {text:?} into words (unbalanced quotes?)"))?;
+    if parts.is_empty() {
+        return Err("the command line is empty".to_owned());
+    }
+    let program = parts.remove(0);
+    Ok(FsacCommand { program, args: parts, source })
+}
+
+/// The first executable file named `name` in the `PATH` directories.
+pub fn find_on_path(name: &str, path_variable: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
+    let path_variable = path_variable?;
+    std::env::split_paths(path_variable).map(|directory| directory.join(name)).find(|candidate| is_executable(candidate))
+}
+
+#[cfg(unix)]
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    path.metadata().map(|metadata| metadata.is_file() && metadata.permissions().mode() & 0o111 != 0).unwrap_or(false)
+}
+
+#[cfg(not(unix))]
+fn is_executable(path: &Path) -> bool {
+    path.is_file()
+}
+
+/// The last lines a backend wrote to stderr, for error messages and status.
+#[derive(Clone, Default)]
+pub struct StderrTail {
+    lines: Arc<Mutex<VecDeque<String>>>,
+}
+
+impl StderrTail {
+    const MAX_LINES: usize = 40;
+
+    pub fn push(&self, line: String) {
+        if let Ok(mut lines) = self.lines.lock() {
+            if lines.len() == Self::MAX_LINES {
+                lines.pop_front();
+            }
+            lines.push_back(line);
+        }
+    }
+
+    pub fn text(&self) -> String {
+        self.lines.lock().map(|lines| lines.iter().cloned().collect::<Vec<_>>().join("\n")).unwrap_or_default()
+    }
+}
+
+/// A started backend: its byte streams and how to stop it.
+pub struct BackendConnection {
+    pub stdout: Box<dyn AsyncRead + Send + Unpin>,
+    pub stdin: Box<dyn AsyncWrite + Send + Unpin>,
+    pub stderr: Option<Box<dyn AsyncRead + Send + Unpin>>,
+    pub pid: Option<u32>,
+    /// Resolves with the exit code once the backend has ended (`None`: killed by a signal or
+    /// unknown).
+    pub exit: oneshot::Receiver<Option<i32>>,
+    /// Dropping or sending on this kills the backend.
+    pub kill: Option<oneshot::Sender<()>>,
+}
+
+/// Starts backends; one launch per FSAC generation.
+pub trait BackendLauncher: Send {
+    /// The command line (or a test description), for status and logs.
+    fn describe(&self) -> String;
+    /// Where the command came from, for status.
+    fn source(&self) -> Option<CommandSource>;
+    /// Starts a backend whose working directory is `workspace_root`.
+    fn launch(&mut self, workspace_root: &Path) -> anyhow::Result<BackendConnection>;
+}
+
+/// Launches FSAC as a child process.
+pub struct ProcessLauncher {
+    pub command: FsacCommand,
+}
+
+impl BackendLauncher for ProcessLauncher {
+    fn describe(&self) -> String {
+        self.command.display()
+    }
+
+    fn source(&self) -> Option<CommandSource> {
+        Some(self.command.source)
+    }
+
+    fn launch(&mut self, workspace_root: &Path) -> anyhow::Result<BackendConnection> {
+        // FSAC pins its .NET SDK from its working directory at start-up (global.json), so it
+        // must start in the workspace root (shared/fsac-protocol.md §1.3).
+        let mut child = tokio::process::Command::new(&self.command.program)
+            .args(&self.command.args)
+            .current_dir(workspace_root)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .with_context(|| format!("cannot start FSAC `{}` in {}", self.describe(), workspace_root.display()))?;
+        let pid = child.id();
+        let stdin = child.stdin.take().context("FSAC has no stdin pipe")?;
+        let stdout = child.stdout.take().context("FSAC has no stdout pipe")?;
+        let stderr = child.stderr.take();
+        let (exit_sender, exit) = oneshot::channel();
+        let (kill, kill_requested) = oneshot::channel::<()>();
+        tokio::spawn(async move {
+            let status = tokio::select! {
+                status = child.wait() => status,
+                _ = kill_requested => {
+                    let _ = child.start_kill();
+                    child.wait().await
+                }
+            };
+            let _ = exit_sender.send(status.ok().and_then(|status| status.code()));
+        });
+        Ok(BackendConnection {
+            stdout: Box::new(stdout),
+            stdin: Box::new(stdin),
+            stderr: stderr.map(|stderr| Box::new(stderr) as Box<dyn AsyncRead + Send + Unpin>),
+            pid,
+            exit,
+            kill: Some(kill),
+        })
+    }
+}
+
+/// Copies a backend's stderr into the log and the tail, line by line.
+pub async fn stderr_task(stderr: Box<dyn AsyncRead + Send + Unpin>, tail: StderrTail) {
+    let mut lines = BufReader::new(stderr).lines();
+    loop {
+        match lines.next_line().await {
+            Ok(Some(line)) => {
+                tracing::info!(target: "fsac", "{line}");
+                tail.push(line);
+            }
+            Ok(None) => break,
+            Err(error) => {
+                // Non-UTF-8 output: keep going with what can be read.
+                tracing::debug!(target: "fsac", "unreadable stderr line: {error}");
+                tail.push("<unreadable stderr line>".to_owned());
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn flag_wins_and_is_split_like_a_shell() {
+        let resolved = resolve_fsac_command(Some("'/opt/my fsac/fsautocomplete' --verbose \"a b\""), Some("x".into()), None);
+        let command = resolved.unwrap().unwrap();
+        assert_eq!(command.program, "/opt/my fsac/fsautocomplete");
+        assert_eq!(command.args, vec!["--verbose", "a b"]);
+        assert_eq!(command.source, CommandSource::Flag);
+        assert_eq!(command.display(), "'/opt/my fsac/fsautocomplete' --verbose 'a b'");
+    }
+
+    #[test]
+    fn environment_then_path_then_dotnet() {
+        let command = resolve_fsac_command(None, Some("node double.mjs".into()), None).unwrap().unwrap();
+        assert_eq!((command.program.as_str(), command.source), ("node", CommandSource::Environment));
+
+        let directory = tempfile::tempdir().unwrap();
+        let write_executable = |name: &str| {
+            let path = directory.path().join(name);
+            std::fs::write(&path, "#!/bin/sh\n").unwrap();
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+            }
+        };
+        let path_variable = Some(directory.path().as_os_str().to_owned());
+        assert!(resolve_fsac_command(None, None, path_variable.clone()).unwrap().is_err());
+        write_executable("dotnet");
+        let command = resolve_fsac_command(None, Some("".into()), path_variable.clone()).unwrap().unwrap();
+        assert_eq!((command.args.clone(), command.source), (vec!["fsautocomplete".to_owned()], CommandSource::DotnetTool));
+        write_executable("fsautocomplete");
+        let command = resolve_fsac_command(None, None, path_variable).unwrap().unwrap();
+        assert_eq!(command.source, CommandSource::Path);
+    }
+
+    #[test]
+    fn unbalanced_quotes_are_an_error() {
+        assert!(resolve_fsac_command(Some("fsac 'oops"), None, None).unwrap_err().contains("--fsac"));
+        assert!(resolve_fsac_command(Some("   "), None, None).is_err());
+    }
+}

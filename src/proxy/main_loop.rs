@@ -1,0 +1,838 @@
+//! The main loop: one task that owns all routing and document state.
+//!
+//! Peers are served by reader and writer tasks that only move frames; every decision is made
+//! here, one event at a time, so notifications keep their arrival order (invariant 3) and no
+//! state is shared. The loop never awaits a peer: writes go to unbounded queues drained by
+//! the writer tasks, and commands run as tasks of their own that talk back through events.
+//!
+//! Every request that enters gets exactly one answer (invariant 4): forwarded requests are
+//! remembered until FSAC answers them, and when FSAC goes away every remembered request is
+//! answered with an error at once.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use tokio::io::{AsyncRead, AsyncWrite, BufReader};
+use tokio::sync::{mpsc, oneshot, watch};
+use tokio::task::AbortHandle;
+
+use crate::commands::{self, CommandError};
+use crate::documents::DocumentMirror;
+use crate::lsp::codec::{FrameLimits, FrameReader, write_frame_unflushed};
+use crate::lsp::ext;
+use crate::lsp::message::{Message, MessageKind, RequestId, ResponseError, error_codes, salvage_request_id};
+use crate::proxy::backend::{BackendConnection, BackendLauncher, StderrTail, stderr_task};
+use crate::proxy::initialize;
+use crate::proxy::readiness::{Readiness, State};
+use crate::proxy::trace::{Direction, Tracer};
+
+/// Everything the proxy needs to run one editor session.
+pub struct ProxyConfig {
+    /// The workspace root; when `None` it is taken from `initialize` (`rootUri`, `rootPath`),
+    /// else the current directory.
+    pub workspace_root: Option<PathBuf>,
+    /// How to start FSAC; `None` when no FSAC was found (the reason is `absent_reason`).
+    pub launcher: Option<Box<dyn BackendLauncher>>,
+    pub absent_reason: String,
+    pub tracer: Tracer,
+    pub limits: FrameLimits,
+    /// How long FSAC may take to exit after `exit` or end of input before it is killed.
+    pub exit_grace: Duration,
+}
+
+impl ProxyConfig {
+    pub fn new(launcher: Option<Box<dyn BackendLauncher>>, absent_reason: impl Into<String>) -> Self {
+        ProxyConfig {
+            workspace_root: None,
+            launcher,
+            absent_reason: absent_reason.into(),
+            tracer: Tracer::default(),
+            limits: FrameLimits::default(),
+            exit_grace: Duration::from_secs(2),
+        }
+    }
+}
+
+/// How the session ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SessionEnd {
+    /// The process exit code LSP prescribes: 0 after `shutdown`, 1 for `exit` without it.
+    pub exit_code: i32,
+}
+
+enum Event {
+    Editor(EditorEvent),
+    Backend { generation: u64, event: BackendEvent },
+    Command(CommandEvent),
+}
+
+enum EditorEvent {
+    Message(Message),
+    BadFrame { error: String, salvaged_id: Option<RequestId> },
+    Closed { error: Option<String> },
+}
+
+enum BackendEvent {
+    Message(Message),
+    Exited { code: Option<i32>, stderr_tail: String },
+}
+
+enum CommandEvent {
+    Finished { id: RequestId, result: Result<Value, CommandError> },
+    BackendCall { owner: RequestId, id: RequestId, method: String, params: Value, reply: oneshot::Sender<Result<Value, ResponseError>> },
+    CancelBackendCall { id: RequestId },
+    Status { reply: oneshot::Sender<Value> },
+}
+
+/// What a command handler may ask of the session. Cloning is cheap.
+#[derive(Clone)]
+pub struct CommandContext {
+    events: mpsc::UnboundedSender<Event>,
+    owner: RequestId,
+    next_id: Arc<AtomicU64>,
+    changes: watch::Receiver<u64>,
+}
+
+impl CommandContext {
+    /// The current `fslens.status` object.
+    pub async fn status(&self) -> Result<Value, CommandError> {
+        let (reply, answer) = oneshot::channel();
+        self.send(CommandEvent::Status { reply })?;
+        answer.await.map_err(|_| CommandError::Internal("the session ended".to_owned()))
+    }
+
+    /// Waits until the session state changes (readiness, FSAC start or exit).
+    pub async fn state_changed(&mut self) -> Result<(), CommandError> {
+        self.changes.changed().await.map_err(|_| CommandError::Internal("the session ended".to_owned()))
+    }
+
+    /// Sends a request to FSAC with a proxy id and waits for its answer until `deadline`.
+    /// When the deadline passes first, FSAC is sent `$/cancelRequest` for it.
+    pub async fn backend_request(
+        &self,
+        method: &str,
+        params: Value,
+        deadline: tokio::time::Instant,
+    ) -> Result<Result<Value, ResponseError>, CommandError> {
+        let id = RequestId::String(format!("{}{}", ext::PROXY_ID_PREFIX, self.next_id.fetch_add(1, Ordering::Relaxed)));
+        let (reply, answer) = oneshot::channel();
+        self.send(CommandEvent::BackendCall { owner: self.owner.clone(), id: id.clone(), method: method.to_owned(), params, reply })?;
+        match tokio::time::timeout_at(deadline, answer).await {
+            Ok(Ok(answer)) => Ok(answer),
+            Ok(Err(_)) => Err(CommandError::Internal("the session ended".to_owned())),
+            Err(_) => {
+                let _ = self.send(CommandEvent::CancelBackendCall { id });
+                Err(CommandError::Timeout)
+            }
+        }
+    }
+
+    fn send(&self, event: CommandEvent) -> Result<(), CommandError> {
+        self.events.send(Event::Command(event)).map_err(|_| CommandError::Internal("the session ended".to_owned()))
+    }
+}
+
+struct RunningBackend {
+    generation: u64,
+    to_backend: Option<mpsc::UnboundedSender<Arc<[u8]>>>,
+    pid: Option<u32>,
+    kill: Option<oneshot::Sender<()>>,
+    started: Instant,
+    initialize_answered: bool,
+}
+
+struct PendingForward {
+    method: String,
+}
+
+struct ProxyCall {
+    owner: RequestId,
+    reply: oneshot::Sender<Result<Value, ResponseError>>,
+}
+
+struct Proxy {
+    events: mpsc::UnboundedSender<Event>,
+    editor_out: Option<mpsc::UnboundedSender<Arc<[u8]>>>,
+    tracer: Tracer,
+    limits: FrameLimits,
+    exit_grace: Duration,
+    launcher: Option<Box<dyn BackendLauncher>>,
+    configured_root: Option<PathBuf>,
+    workspace_root: Option<PathBuf>,
+    documents: DocumentMirror,
+    readiness: Readiness,
+    changes: watch::Sender<u64>,
+    backend: Option<RunningBackend>,
+    backend_generations: u64,
+    last_backend_pid: Option<u32>,
+    last_stderr_tail: String,
+    editor_to_fsac: HashMap<RequestId, PendingForward>,
+    fsac_to_editor: HashMap<RequestId, String>,
+    proxy_to_fsac: HashMap<RequestId, ProxyCall>,
+    commands: HashMap<RequestId, AbortHandle>,
+    next_proxy_id: Arc<AtomicU64>,
+    initialize_received: bool,
+    automatic_workspace_init: bool,
+    shutdown_received: bool,
+    exit_deadline: Option<tokio::time::Instant>,
+    exit_code: i32,
+    started: Instant,
+}
+
+/// Runs one editor session over the given byte streams until `exit` or end of input.
+pub async fn run_proxy<R, W>(editor_in: R, editor_out: W, config: ProxyConfig) -> anyhow::Result<SessionEnd>
+where
+    R: AsyncRead + Send + Unpin + 'static,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
+    let (events, mut event_receiver) = mpsc::unbounded_channel();
+    let (editor_sender, editor_queue) = mpsc::unbounded_channel();
+    let editor_writer = tokio::spawn(writer_task(editor_out, editor_queue, "editor"));
+    tokio::spawn(editor_reader_task(editor_in, config.limits, events.clone()));
+
+    let readiness = match &config.launcher {
+        Some(_) => Readiness::absent("FSAC starts when the editor sends initialize"),
+        None => Readiness::absent(config.absent_reason.clone()),
+    };
+    let mut proxy = Proxy {
+        events,
+        editor_out: Some(editor_sender),
+        tracer: config.tracer,
+        limits: config.limits,
+        exit_grace: config.exit_grace,
+        launcher: config.launcher,
+        configured_root: config.workspace_root,
+        workspace_root: None,
+        documents: DocumentMirror::default(),
+        readiness,
+        changes: watch::channel(0).0,
+        backend: None,
+        backend_generations: 0,
+        last_backend_pid: None,
+        last_stderr_tail: String::new(),
+        editor_to_fsac: HashMap::new(),
+        fsac_to_editor: HashMap::new(),
+        proxy_to_fsac: HashMap::new(),
+        commands: HashMap::new(),
+        next_proxy_id: Arc::new(AtomicU64::new(1)),
+        initialize_received: false,
+        automatic_workspace_init: false,
+        shutdown_received: false,
+        exit_deadline: None,
+        exit_code: 0,
+        started: Instant::now(),
+    };
+
+    loop {
+        if proxy.is_finished() {
+            break;
+        }
+        let deadline = proxy.exit_deadline;
+        tokio::select! {
+            event = event_receiver.recv() => match event {
+                Some(event) => proxy.handle(event),
+                None => break,
+            },
+            _ = sleep_until_option(deadline), if deadline.is_some() => {
+                tracing::warn!("FSAC did not exit within {:?}; killing it", proxy.exit_grace);
+                proxy.kill_backend();
+                break;
+            }
+        }
+    }
+
+    let exit_code = proxy.exit_code;
+    proxy.kill_backend();
+    for (_, abort) in proxy.commands.drain() {
+        abort.abort();
+    }
+    // Let the editor writer drain everything queued before the session ends.
+    drop(proxy);
+    let _ = editor_writer.await;
+    Ok(SessionEnd { exit_code })
+}
+
+async fn sleep_until_option(deadline: Option<tokio::time::Instant>) {
+    match deadline {
+        Some(deadline) => tokio::time::sleep_until(deadline).await,
+        None => std::future::pending().await,
+    }
+}
+
+impl Proxy {
+    fn is_finished(&self) -> bool {
+        self.exit_deadline.is_some() && self.backend.is_none()
+    }
+
+    fn handle(&mut self, event: Event) {
+        match event {
+            Event::Editor(EditorEvent::Message(message)) => self.on_editor_message(message),
+            Event::Editor(EditorEvent::BadFrame { error, salvaged_id }) => {
+                tracing::warn!("bad frame from the editor: {error}");
+                if let Some(id) = salvaged_id {
+                    let error = ResponseError::new(error_codes::PARSE_ERROR, format!("fslens could not read this request: {error}"));
+                    self.send_to_editor(&Message::response_error(id, &error));
+                }
+            }
+            Event::Editor(EditorEvent::Closed { error }) => {
+                match error {
+                    Some(error) => tracing::warn!("editor stream failed: {error}"),
+                    None => tracing::info!("editor closed its stream"),
+                }
+                self.begin_exit(if self.shutdown_received { 0 } else { 1 });
+            }
+            Event::Backend { generation, event } => {
+                let current = self.backend.as_ref().map(|backend| backend.generation);
+                if current != Some(generation) {
+                    return;
+                }
+                match event {
+                    BackendEvent::Message(message) => self.on_backend_message(message),
+                    BackendEvent::Exited { code, stderr_tail } => self.on_backend_exited(code, stderr_tail),
+                }
+            }
+            Event::Command(event) => self.on_command_event(event),
+        }
+    }
+
+    // ----- editor → proxy -------------------------------------------------------------------
+
+    fn on_editor_message(&mut self, message: Message) {
+        self.tracer.record(Direction::EditorToProxy, message.bytes());
+        match message.kind.clone() {
+            MessageKind::Request { id, method } => self.on_editor_request(id, &method, message),
+            MessageKind::Notification { method } => self.on_editor_notification(&method, message),
+            MessageKind::Response { id, .. } => self.on_editor_response(id, message),
+        }
+    }
+
+    fn on_editor_request(&mut self, id: RequestId, method: &str, message: Message) {
+        if self.exit_deadline.is_some() {
+            return self.reply_error(id, ResponseError::new(error_codes::INVALID_REQUEST, "the session is exiting"));
+        }
+        match method {
+            "initialize" => self.on_initialize(id, message),
+            "shutdown" => {
+                self.shutdown_received = true;
+                if self.backend_accepts_requests() {
+                    self.forward_request(id, method, message);
+                } else {
+                    self.send_to_editor(&Message::response_ok(id, Value::Null));
+                }
+            }
+            "workspace/executeCommand" => {
+                let params = message.params().unwrap_or(Value::Null);
+                let command = params.get("command").and_then(Value::as_str).unwrap_or_default().to_owned();
+                if ext::commands::ALL.contains(&command.as_str()) {
+                    let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
+                    self.start_command(id, command, arguments);
+                } else {
+                    self.forward_request(id, method, message);
+                }
+            }
+            _ => self.forward_request(id, method, message),
+        }
+    }
+
+    fn on_editor_notification(&mut self, method: &str, message: Message) {
+        match method {
+            "exit" => {
+                self.forward_notification(message);
+                self.begin_exit(if self.shutdown_received { 0 } else { 1 });
+                return;
+            }
+            "$/cancelRequest" => {
+                let params = message.params().unwrap_or(Value::Null);
+                if let Some(id) = params.get("id").and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok()) {
+                    if self.commands.contains_key(&id) {
+                        self.cancel_command(id);
+                        return;
+                    }
+                }
+            }
+            "textDocument/didOpen" | "textDocument/didChange" | "textDocument/didClose" => {
+                // The mirror is updated before the message is forwarded (invariant 3).
+                let params = message.params().unwrap_or(Value::Null);
+                let applied = match method {
+                    "textDocument/didOpen" => self.documents.did_open(params),
+                    "textDocument/didChange" => self.documents.did_change(params),
+                    _ => self.documents.did_close(params),
+                };
+                if let Err(error) = applied {
+                    tracing::warn!("document mirror: {error}");
+                }
+            }
+            _ => {}
+        }
+        self.forward_notification(message);
+    }
+
+    fn on_editor_response(&mut self, id: RequestId, message: Message) {
+        if self.fsac_to_editor.remove(&id).is_some() {
+            self.send_to_backend(message.bytes());
+        } else {
+            tracing::warn!("dropping the editor's answer {id}: no such request is pending");
+        }
+    }
+
+    fn on_initialize(&mut self, id: RequestId, message: Message) {
+        if self.initialize_received {
+            return self.reply_error(id, ResponseError::new(error_codes::INVALID_REQUEST, "initialize was already received"));
+        }
+        self.initialize_received = true;
+        let params = message.params().unwrap_or(Value::Null);
+        let root = self.configured_root.clone().or_else(|| root_from_initialize(&params));
+        let root = root.or_else(|| std::env::current_dir().ok()).unwrap_or_else(|| PathBuf::from("."));
+        self.workspace_root = Some(root.clone());
+
+        let Some(launcher) = self.launcher.as_mut() else {
+            self.send_to_editor(&Message::response_ok(id, initialize::result_without_fsac()));
+            return self.state_changed();
+        };
+        let connection = match launcher.launch(&root) {
+            Ok(connection) => connection,
+            Err(error) => {
+                let reason = format!("{error:#}");
+                self.readiness.failed_to_start(reason.clone());
+                self.state_changed();
+                let error = ResponseError::new(error_codes::INTERNAL_ERROR, format!("fslens could not start FSAC: {reason}"))
+                    .with_data(json!({ "retry": false, "errorKind": "fsac_startup_failed" }));
+                return self.reply_error(id, error);
+            }
+        };
+        self.start_backend(connection);
+        let patched = initialize::patch_params_for_fsac(params);
+        self.automatic_workspace_init = initialize::automatic_workspace_init(&patched);
+        let forwarded = json!({ "jsonrpc": "2.0", "id": id, "method": "initialize", "params": patched });
+        match Message::from_value(&forwarded) {
+            Ok(forwarded) => {
+                self.editor_to_fsac.insert(id, PendingForward { method: "initialize".to_owned() });
+                self.send_to_backend(forwarded.bytes());
+            }
+            Err(error) => self.reply_error(id, ResponseError::new(error_codes::INTERNAL_ERROR, error.to_string())),
+        }
+    }
+
+    fn start_backend(&mut self, connection: BackendConnection) {
+        self.backend_generations += 1;
+        let generation = self.backend_generations;
+        let (to_backend, queue) = mpsc::unbounded_channel();
+        tokio::spawn(writer_task(connection.stdin, queue, "FSAC"));
+        let tail = StderrTail::default();
+        let stderr = connection.stderr.map(|stderr| tokio::spawn(stderr_task(stderr, tail.clone())));
+        tokio::spawn(backend_reader_task(
+            connection.stdout,
+            self.limits,
+            generation,
+            self.events.clone(),
+            stderr,
+            tail,
+            connection.exit,
+        ));
+        self.last_backend_pid = connection.pid;
+        self.backend = Some(RunningBackend {
+            generation,
+            to_backend: Some(to_backend),
+            pid: connection.pid,
+            kill: connection.kill,
+            started: Instant::now(),
+            initialize_answered: false,
+        });
+        self.readiness = Readiness::starting();
+        self.state_changed();
+    }
+
+    fn backend_accepts_requests(&self) -> bool {
+        self.backend.as_ref().is_some_and(|backend| backend.to_backend.is_some())
+    }
+
+    fn forward_request(&mut self, id: RequestId, method: &str, message: Message) {
+        if !self.initialize_received {
+            return self.reply_error(
+                id,
+                ResponseError::new(error_codes::SERVER_NOT_INITIALIZED, format!("{method}: the editor has not sent initialize yet")),
+            );
+        }
+        if !self.backend_accepts_requests() {
+            let reason = self.readiness.reason().unwrap_or("FSAC is not running").to_owned();
+            let error = ResponseError::new(error_codes::REQUEST_FAILED, format!("{method}: FSAC is not running: {reason}"))
+                .with_data(json!({ "errorKind": "fsac_unavailable", "state": self.readiness.state() }));
+            return self.reply_error(id, error);
+        }
+        self.editor_to_fsac.insert(id, PendingForward { method: method.to_owned() });
+        self.send_to_backend(message.bytes());
+    }
+
+    fn forward_notification(&mut self, message: Message) {
+        if self.backend_accepts_requests() {
+            self.send_to_backend(message.bytes());
+        } else {
+            tracing::debug!("dropping {:?}: FSAC is not running", message.method());
+        }
+    }
+
+    // ----- FSAC → proxy ---------------------------------------------------------------------
+
+    fn on_backend_message(&mut self, message: Message) {
+        self.tracer.record(Direction::FsacToProxy, message.bytes());
+        match message.kind.clone() {
+            MessageKind::Response { id, .. } => self.on_backend_response(id, message),
+            MessageKind::Notification { method } => {
+                if matches!(method.as_str(), "fsharp/notifyWorkspace" | "$/progress" | "fsharp/documentAnalyzed") {
+                    let params = message.params().unwrap_or(Value::Null);
+                    if self.readiness.observe_notification(&method, &params) {
+                        self.state_changed();
+                    }
+                }
+                self.send_to_editor(&message);
+            }
+            MessageKind::Request { id, method } => {
+                self.fsac_to_editor.insert(id, method);
+                self.send_to_editor(&message);
+            }
+        }
+    }
+
+    fn on_backend_response(&mut self, id: RequestId, message: Message) {
+        if let Some(call) = self.proxy_to_fsac.remove(&id) {
+            let answer = match message.error() {
+                Some(error) => Err(error),
+                None => Ok(message.result().unwrap_or(Value::Null)),
+            };
+            let _ = call.reply.send(answer);
+            return;
+        }
+        let Some(pending) = self.editor_to_fsac.remove(&id) else {
+            tracing::debug!("dropping FSAC's answer {id}: nothing is waiting for it (cancelled or answered already)");
+            return;
+        };
+        if pending.method == "initialize" {
+            if let Some(backend) = self.backend.as_mut() {
+                backend.initialize_answered = true;
+            }
+            if !matches!(message.kind, MessageKind::Response { is_error: true, .. }) {
+                let result = initialize::patch_result_for_editor(message.result().unwrap_or(Value::Null));
+                self.readiness.initialized(self.automatic_workspace_init);
+                self.state_changed();
+                return self.send_to_editor(&Message::response_ok(id, result));
+            }
+        }
+        self.send_to_editor(&message);
+    }
+
+    fn on_backend_exited(&mut self, code: Option<i32>, stderr_tail: String) {
+        let Some(backend) = self.backend.take() else { return };
+        let code_text = code.map_or("no exit code (killed by a signal)".to_owned(), |code| format!("exit code {code}"));
+        let expected = self.exit_deadline.is_some() || self.shutdown_received;
+        tracing::info!("FSAC (pid {:?}) ended with {code_text}", backend.pid);
+        self.last_stderr_tail = stderr_tail.clone();
+
+        let before_initialize = !backend.initialize_answered;
+        let reason = if before_initialize {
+            format!("FSAC exited before answering initialize ({code_text}); its stderr ends with:\n{stderr_tail}")
+        } else {
+            format!("FSAC exited ({code_text})")
+        };
+        if before_initialize && !expected {
+            self.readiness.failed_to_start(reason.clone());
+        } else {
+            self.readiness.exited(expected, reason.clone());
+        }
+
+        for (id, pending) in std::mem::take(&mut self.editor_to_fsac) {
+            let error = if pending.method == "initialize" {
+                ResponseError::new(error_codes::INTERNAL_ERROR, reason.clone()).with_data(json!({
+                    "retry": false,
+                    "errorKind": "fsac_startup_failed",
+                    "exitCode": code,
+                    "stderrTail": stderr_tail,
+                }))
+            } else {
+                ResponseError::new(error_codes::REQUEST_FAILED, format!("{}: {reason} while this request was pending", pending.method))
+                    .with_data(json!({ "errorKind": "fsac_exited", "exitCode": code }))
+            };
+            self.reply_error(id, error);
+        }
+        for (_, call) in std::mem::take(&mut self.proxy_to_fsac) {
+            let _ = call.reply.send(Err(ResponseError::new(error_codes::REQUEST_FAILED, reason.clone())
+                .with_data(json!({ "errorKind": "fsac_exited", "exitCode": code }))));
+        }
+        // FSAC's own requests to the editor can no longer be answered.
+        self.fsac_to_editor.clear();
+        self.state_changed();
+    }
+
+    // ----- commands -------------------------------------------------------------------------
+
+    fn start_command(&mut self, id: RequestId, command: String, arguments: Value) {
+        if self.commands.contains_key(&id) {
+            return self.reply_error(id, ResponseError::new(error_codes::INVALID_REQUEST, "a request with this id is still running"));
+        }
+        let context = CommandContext {
+            events: self.events.clone(),
+            owner: id.clone(),
+            next_id: self.next_proxy_id.clone(),
+            changes: self.changes.subscribe(),
+        };
+        let events = self.events.clone();
+        let task_id = id.clone();
+        let workspace_root = self.workspace_root.clone();
+        let task = tokio::spawn(async move {
+            let argument = commands::single_argument(arguments);
+            let result = match argument {
+                Ok(argument) => commands::dispatch(&command, argument, context, workspace_root).await,
+                Err(error) => Err(error),
+            };
+            let _ = events.send(Event::Command(CommandEvent::Finished { id: task_id, result }));
+        });
+        self.commands.insert(id, task.abort_handle());
+    }
+
+    fn cancel_command(&mut self, id: RequestId) {
+        if let Some(abort) = self.commands.remove(&id) {
+            abort.abort();
+            self.cancel_backend_calls_of(&id);
+            self.reply_error(id, ResponseError::new(error_codes::REQUEST_CANCELLED, "cancelled by the client"));
+        }
+    }
+
+    fn cancel_backend_calls_of(&mut self, owner: &RequestId) {
+        let owned: Vec<RequestId> =
+            self.proxy_to_fsac.iter().filter(|(_, call)| &call.owner == owner).map(|(id, _)| id.clone()).collect();
+        for id in owned {
+            self.cancel_backend_call(id);
+        }
+    }
+
+    fn cancel_backend_call(&mut self, id: RequestId) {
+        if self.proxy_to_fsac.remove(&id).is_some() {
+            let cancel = Message::notification("$/cancelRequest", json!({ "id": id }));
+            self.send_to_backend(cancel.bytes());
+        }
+    }
+
+    fn on_command_event(&mut self, event: CommandEvent) {
+        match event {
+            CommandEvent::Finished { id, result } => {
+                if self.commands.remove(&id).is_none() {
+                    return; // cancelled and answered already
+                }
+                self.cancel_backend_calls_of(&id);
+                match result {
+                    Ok(value) => self.send_to_editor(&Message::response_ok(id, value)),
+                    Err(error) => {
+                        let response = ResponseError::new(error.code(), error.to_string()).with_data(error.data());
+                        self.reply_error(id, response);
+                    }
+                }
+            }
+            CommandEvent::BackendCall { owner, id, method, params, reply } => {
+                if !self.commands.contains_key(&owner) {
+                    let _ = reply.send(Err(ResponseError::new(error_codes::REQUEST_CANCELLED, "the command was cancelled")));
+                    return;
+                }
+                if !self.backend_accepts_requests() {
+                    let reason = self.readiness.reason().unwrap_or("FSAC is not running").to_owned();
+                    let _ = reply.send(Err(ResponseError::new(error_codes::REQUEST_FAILED, format!("FSAC is not running: {reason}"))
+                        .with_data(json!({ "errorKind": "fsac_unavailable" }))));
+                    return;
+                }
+                let request = Message::request(id.clone(), &method, params);
+                self.proxy_to_fsac.insert(id, ProxyCall { owner, reply });
+                self.send_to_backend(request.bytes());
+            }
+            CommandEvent::CancelBackendCall { id } => self.cancel_backend_call(id),
+            CommandEvent::Status { reply } => {
+                let _ = reply.send(self.status());
+            }
+        }
+    }
+
+    /// The `fslens.status` object.
+    fn status(&self) -> Value {
+        let mut documents: Vec<Value> = self
+            .documents
+            .iter()
+            .map(|document| {
+                json!({
+                    "uri": document.uri,
+                    "version": document.version,
+                    "analyzedVersion": self.readiness.analyzed_version(&document.uri).flatten(),
+                })
+            })
+            .collect();
+        documents.sort_by(|a, b| a["uri"].as_str().cmp(&b["uri"].as_str()));
+        let mut status = self.readiness.to_json();
+        let backend = self.backend.as_ref();
+        status["fslensVersion"] = json!(env!("CARGO_PKG_VERSION"));
+        status["workspaceRoot"] = json!(self.workspace_root.as_ref().map(|root| root.display().to_string()));
+        status["fsac"] = json!({
+            "command": self.launcher.as_ref().map(|launcher| launcher.describe()),
+            "source": self.launcher.as_ref().and_then(|launcher| launcher.source()),
+            "pid": backend.and_then(|backend| backend.pid).or(self.last_backend_pid),
+            "running": backend.is_some(),
+            "generation": self.backend_generations,
+            "uptimeMs": backend.map(|backend| backend.started.elapsed().as_millis() as u64),
+            "stderrTail": if self.last_stderr_tail.is_empty() { Value::Null } else { json!(self.last_stderr_tail) },
+        });
+        status["openDocuments"] = json!(documents);
+        status["pendingRequests"] = json!({
+            "editorToFsac": self.editor_to_fsac.len(),
+            "fsacToEditor": self.fsac_to_editor.len(),
+            "proxyToFsac": self.proxy_to_fsac.len(),
+            "commands": self.commands.len(),
+        });
+        status["uptimeMs"] = json!(self.started.elapsed().as_millis() as u64);
+        status
+    }
+
+    // ----- plumbing -------------------------------------------------------------------------
+
+    fn state_changed(&mut self) {
+        self.changes.send_modify(|generation| *generation += 1);
+        let notification = Message::notification(ext::notifications::STATUS, json!({
+            "state": self.readiness.state(),
+            "reason": self.readiness.reason(),
+        }));
+        if self.initialize_received {
+            self.send_to_editor(&notification);
+        }
+    }
+
+    fn begin_exit(&mut self, exit_code: i32) {
+        if self.exit_deadline.is_some() {
+            return;
+        }
+        self.exit_code = exit_code;
+        self.exit_deadline = Some(tokio::time::Instant::now() + self.exit_grace);
+        if let Some(backend) = self.backend.as_mut() {
+            // Closing FSAC's stdin ends its JSON-RPC loop even if it ignored `exit`.
+            backend.to_backend = None;
+        }
+    }
+
+    fn kill_backend(&mut self) {
+        if let Some(mut backend) = self.backend.take() {
+            if let Some(kill) = backend.kill.take() {
+                let _ = kill.send(());
+            }
+        }
+    }
+
+    fn reply_error(&mut self, id: RequestId, error: ResponseError) {
+        self.send_to_editor(&Message::response_error(id, &error));
+    }
+
+    fn send_to_editor(&mut self, message: &Message) {
+        self.tracer.record(Direction::ProxyToEditor, message.bytes());
+        if let Some(editor) = &self.editor_out {
+            let _ = editor.send(message.shared_bytes());
+        }
+    }
+
+    fn send_to_backend(&mut self, bytes: &[u8]) {
+        if let Some(to_backend) = self.backend.as_ref().and_then(|backend| backend.to_backend.as_ref()) {
+            self.tracer.record(Direction::ProxyToFsac, bytes);
+            let _ = to_backend.send(Arc::from(bytes));
+        }
+    }
+}
+
+fn root_from_initialize(params: &Value) -> Option<PathBuf> {
+    if let Some(uri) = params.get("rootUri").and_then(Value::as_str) {
+        if let Some(path) = crate::uri::uri_to_path(uri) {
+            return Some(path);
+        }
+    }
+    params.get("rootPath").and_then(Value::as_str).filter(|path| !path.is_empty()).map(PathBuf::from)
+}
+
+// ----- peer tasks ---------------------------------------------------------------------------
+
+/// Writes queued frames to a peer, flushing once the queue is drained.
+async fn writer_task<W: AsyncWrite + Unpin>(mut writer: W, mut queue: mpsc::UnboundedReceiver<Arc<[u8]>>, peer: &'static str) {
+    use tokio::io::AsyncWriteExt;
+    while let Some(body) = queue.recv().await {
+        if let Err(error) = write_frame_unflushed(&mut writer, &body).await {
+            tracing::warn!("cannot write to {peer}: {error}");
+            return;
+        }
+        if queue.is_empty() {
+            if let Err(error) = writer.flush().await {
+                tracing::warn!("cannot flush to {peer}: {error}");
+                return;
+            }
+        }
+    }
+    let _ = writer.flush().await;
+    let _ = writer.shutdown().await;
+}
+
+async fn editor_reader_task<R: AsyncRead + Unpin>(reader: R, limits: FrameLimits, events: mpsc::UnboundedSender<Event>) {
+    let mut frames = FrameReader::new(BufReader::new(reader), limits);
+    loop {
+        let event = match frames.read_frame().await {
+            Ok(Some(body)) => match Message::parse(body.clone()) {
+                Ok(message) => EditorEvent::Message(message),
+                Err(error) => EditorEvent::BadFrame { error: error.to_string(), salvaged_id: salvage_request_id(&body) },
+            },
+            Ok(None) => {
+                let _ = events.send(Event::Editor(EditorEvent::Closed { error: None }));
+                return;
+            }
+            Err(error) if error.is_fatal() => {
+                let _ = events.send(Event::Editor(EditorEvent::Closed { error: Some(error.to_string()) }));
+                return;
+            }
+            Err(error) => EditorEvent::BadFrame { error: error.to_string(), salvaged_id: None },
+        };
+        if events.send(Event::Editor(event)).is_err() {
+            return;
+        }
+    }
+}
+
+async fn backend_reader_task(
+    reader: Box<dyn AsyncRead + Send + Unpin>,
+    limits: FrameLimits,
+    generation: u64,
+    events: mpsc::UnboundedSender<Event>,
+    stderr: Option<tokio::task::JoinHandle<()>>,
+    tail: StderrTail,
+    exit: oneshot::Receiver<Option<i32>>,
+) {
+    let mut frames = FrameReader::new(BufReader::new(reader), limits);
+    loop {
+        match frames.read_frame().await {
+            Ok(Some(body)) => match Message::parse(body) {
+                Ok(message) => {
+                    if events.send(Event::Backend { generation, event: BackendEvent::Message(message) }).is_err() {
+                        return;
+                    }
+                }
+                Err(error) => tracing::warn!("skipping an undecodable message from FSAC: {error}"),
+            },
+            Ok(None) => break,
+            Err(error) if error.is_fatal() => {
+                tracing::warn!("FSAC's output failed: {error}");
+                break;
+            }
+            Err(error) => tracing::warn!("skipping a bad frame from FSAC: {error}"),
+        }
+    }
+    // The process may still be writing its last words to stderr; give it a moment.
+    if let Some(stderr) = stderr {
+        let _ = tokio::time::timeout(Duration::from_secs(2), stderr).await;
+    }
+    let code = tokio::time::timeout(Duration::from_secs(2), exit).await.ok().and_then(Result::ok).flatten();
+    let _ = events.send(Event::Backend { generation, event: BackendEvent::Exited { code, stderr_tail: tail.text() } });
+}
+
+/// Whether the session's readiness is one in which waiting longer can change anything.
+pub fn can_become_ready(state: State) -> bool {
+    matches!(state, State::Starting | State::Loading)
+}

@@ -1,0 +1,279 @@
+//! How far FSAC has got: a state machine fed by what FSAC says on the wire.
+//!
+//! FSAC announces project loading through `fsharp/notifyWorkspace` (whose `content` is a JSON
+//! string in FSAC's own PascalCase envelope), `$/progress` ("Loading N Projects") and, per
+//! checked document, `fsharp/documentAnalyzed` (shared/fsac-protocol.md §4.2, §6.2). Nothing
+//! here guesses from elapsed time: a state changes only when FSAC said something.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+/// The life-cycle state reported by `fslens.status`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum State {
+    /// No FSAC runs (none found, or it was never started).
+    Absent,
+    /// FSAC was spawned and has not answered `initialize` yet.
+    Starting,
+    /// FSAC answered `initialize` and is loading projects.
+    Loading,
+    /// FSAC reported the workspace load finished.
+    Ready,
+    /// FSAC exited unexpectedly.
+    Crashed,
+}
+
+/// One project error reported by FSAC.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectError {
+    pub project: String,
+    pub code: Option<i64>,
+    pub message: String,
+}
+
+/// The readiness of the FSAC session.
+#[derive(Debug, Clone)]
+pub struct Readiness {
+    state: State,
+    reason: Option<String>,
+    automatic_workspace_init: bool,
+    projects_loading: BTreeSet<String>,
+    projects_loaded: BTreeSet<String>,
+    project_errors: Vec<ProjectError>,
+    progress_titles: BTreeMap<String, String>,
+    analyzed_versions: BTreeMap<String, Option<i64>>,
+    workspace_loads_finished: u64,
+}
+
+impl Readiness {
+    pub fn absent(reason: impl Into<String>) -> Self {
+        Readiness { state: State::Absent, reason: Some(reason.into()), ..Readiness::starting() }
+    }
+
+    pub fn starting() -> Self {
+        Readiness {
+            state: State::Starting,
+            reason: None,
+            automatic_workspace_init: false,
+            projects_loading: BTreeSet::new(),
+            projects_loaded: BTreeSet::new(),
+            project_errors: Vec::new(),
+            progress_titles: BTreeMap::new(),
+            analyzed_versions: BTreeMap::new(),
+            workspace_loads_finished: 0,
+        }
+    }
+
+    pub fn state(&self) -> State {
+        self.state
+    }
+
+    pub fn reason(&self) -> Option<&str> {
+        self.reason.as_deref()
+    }
+
+    pub fn is_ready(&self) -> bool {
+        self.state == State::Ready
+    }
+
+    /// FSAC answered `initialize`. With automatic workspace init it loads by itself; without
+    /// it, it waits for the editor's `fsharp/workspaceLoad`.
+    pub fn initialized(&mut self, automatic_workspace_init: bool) {
+        self.automatic_workspace_init = automatic_workspace_init;
+        if self.state == State::Starting {
+            self.state = State::Loading;
+            self.reason = Some(if automatic_workspace_init {
+                "FSAC is loading the workspace it chose (AutomaticWorkspaceInit)".to_owned()
+            } else {
+                "waiting for the editor to choose projects (fsharp/workspaceLoad)".to_owned()
+            });
+        }
+    }
+
+    /// FSAC could not be started or exited before answering `initialize`.
+    pub fn failed_to_start(&mut self, reason: impl Into<String>) {
+        self.state = State::Crashed;
+        self.reason = Some(reason.into());
+    }
+
+    /// FSAC exited. An exit after `shutdown` is expected and not a crash.
+    pub fn exited(&mut self, expected: bool, reason: impl Into<String>) {
+        self.state = if expected { State::Absent } else { State::Crashed };
+        self.reason = Some(reason.into());
+        self.progress_titles.clear();
+    }
+
+    /// Feeds one notification from FSAC. Returns true when the reported state changed.
+    pub fn observe_notification(&mut self, method: &str, params: &Value) -> bool {
+        let before = (self.state, self.reason.clone());
+        match method {
+            "fsharp/notifyWorkspace" => self.observe_notify_workspace(params),
+            "$/progress" => self.observe_progress(params),
+            "fsharp/documentAnalyzed" => {
+                if let Some(uri) = params.pointer("/textDocument/uri").and_then(Value::as_str) {
+                    let version = params.pointer("/textDocument/version").and_then(Value::as_i64);
+                    self.analyzed_versions.insert(crate::uri::canonical_uri(uri), version);
+                }
+            }
+            _ => {}
+        }
+        before != (self.state, self.reason.clone())
+    }
+
+    fn observe_notify_workspace(&mut self, params: &Value) {
+        // `content` is itself JSON, serialized by FSAC's own (PascalCase) serializer.
+        let Some(content) = params.get("content").and_then(Value::as_str) else {
+            return;
+        };
+        let Ok(content) = serde_json::from_str::<Value>(content) else {
+            return;
+        };
+        let data = content.get("Data").cloned().unwrap_or(Value::Null);
+        let project = data
+            .get("Project")
+            .or_else(|| data.pointer("/AdditionalData/Project"))
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        match content.get("Kind").and_then(Value::as_str) {
+            Some("projectLoading") => {
+                if let Some(project) = project {
+                    self.projects_loading.insert(project);
+                }
+                if matches!(self.state, State::Loading | State::Ready) {
+                    self.state = State::Loading;
+                    self.reason = Some(format!("FSAC is loading {} project(s)", self.projects_loading.len()));
+                }
+            }
+            Some("project") => {
+                if let Some(project) = project {
+                    self.projects_loading.remove(&project);
+                    self.project_errors.retain(|error| error.project != project);
+                    self.projects_loaded.insert(project);
+                }
+            }
+            Some("error") => {
+                let project = project.unwrap_or_default();
+                self.projects_loading.remove(&project);
+                self.project_errors.retain(|error| error.project != project);
+                self.project_errors.push(ProjectError {
+                    project,
+                    code: data.get("Code").and_then(Value::as_i64),
+                    message: data.get("Message").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                });
+            }
+            Some("workspaceLoad") => {
+                if data.get("Status").and_then(Value::as_str) == Some("finished") {
+                    self.workspace_loads_finished += 1;
+                    self.projects_loading.clear();
+                    if matches!(self.state, State::Loading | State::Ready | State::Starting) {
+                        self.state = State::Ready;
+                        self.reason = Some(format!(
+                            "workspace loaded: {} project(s), {} with errors",
+                            self.projects_loaded.len(),
+                            self.project_errors.len()
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn observe_progress(&mut self, params: &Value) {
+        let token = match params.get("token") {
+            Some(Value::String(token)) => token.clone(),
+            Some(other) => other.to_string(),
+            None => return,
+        };
+        let value = params.get("value").cloned().unwrap_or(Value::Null);
+        match value.get("kind").and_then(Value::as_str) {
+            Some("begin") => {
+                let title = value.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
+                if title.starts_with("Loading") && matches!(self.state, State::Loading | State::Ready) {
+                    self.state = State::Loading;
+                    self.reason = Some(format!("FSAC: {title}"));
+                }
+                self.progress_titles.insert(token, title);
+            }
+            Some("end") => {
+                self.progress_titles.remove(&token);
+            }
+            _ => {}
+        }
+    }
+
+    /// The version FSAC last reported analysing for a document (`None` inside when FSAC sent
+    /// no version).
+    pub fn analyzed_version(&self, uri: &str) -> Option<Option<i64>> {
+        self.analyzed_versions.get(&crate::uri::canonical_uri(uri)).copied()
+    }
+
+    /// The readiness part of `fslens.status`.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "state": self.state,
+            "reason": self.reason,
+            "automaticWorkspaceInit": self.automatic_workspace_init,
+            "workspaceLoadsFinished": self.workspace_loads_finished,
+            "projectsLoaded": self.projects_loaded,
+            "projectsLoading": self.projects_loading,
+            "projectErrors": self.project_errors,
+            "progress": self.progress_titles.values().collect::<Vec<_>>(),
+            "documentsAnalyzed": self.analyzed_versions.len(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn notify(kind: &str, data: Value) -> Value {
+        json!({ "content": json!({ "Kind": kind, "Data": data }).to_string() })
+    }
+
+    #[test]
+    fn follows_a_workspace_load() {
+        let mut readiness = Readiness::starting();
+        assert_eq!(readiness.state(), State::Starting);
+        readiness.initialized(true);
+        assert_eq!(readiness.state(), State::Loading);
+        readiness.observe_notification("fsharp/notifyWorkspace", &notify("projectLoading", json!({"Project": "/w/A.fsproj"})));
+        readiness.observe_notification("fsharp/notifyWorkspace", &notify("projectLoading", json!({"Project": "/w/B.fsproj"})));
+        readiness.observe_notification(
+            "$/progress",
+            &json!({"token": "t1", "value": {"kind": "begin", "title": "Loading 2 Projects"}}),
+        );
+        assert_eq!(readiness.reason(), Some("FSAC: Loading 2 Projects"));
+        readiness.observe_notification("fsharp/notifyWorkspace", &notify("project", json!({"Project": "/w/A.fsproj"})));
+        readiness.observe_notification(
+            "fsharp/notifyWorkspace",
+            &notify("error", json!({"Code": 100, "Message": "Project not restored", "AdditionalData": {"Project": "/w/B.fsproj"}})),
+        );
+        assert_eq!(readiness.state(), State::Loading);
+        let changed = readiness.observe_notification("fsharp/notifyWorkspace", &notify("workspaceLoad", json!({"Status": "finished"})));
+        assert!(changed);
+        assert!(readiness.is_ready());
+        let status = readiness.to_json();
+        assert_eq!(status["projectsLoaded"], json!(["/w/A.fsproj"]));
+        assert_eq!(status["projectErrors"][0]["code"], json!(100));
+        assert_eq!(status["reason"], json!("workspace loaded: 1 project(s), 1 with errors"));
+    }
+
+    #[test]
+    fn ignores_garbage_and_records_analysis() {
+        let mut readiness = Readiness::starting();
+        readiness.initialized(false);
+        assert!(!readiness.observe_notification("fsharp/notifyWorkspace", &json!({"content": "not json"})));
+        assert!(!readiness.observe_notification("fsharp/notifyWorkspace", &json!(7)));
+        assert!(!readiness.observe_notification("$/progress", &json!({})));
+        readiness.observe_notification("fsharp/documentAnalyzed", &json!({"textDocument": {"uri": "file:///a%20b.fs", "version": 4}}));
+        assert_eq!(readiness.analyzed_version("file:///a b.fs".replace(' ', "%20").as_str()), Some(Some(4)));
+        readiness.exited(false, "FSAC exited with code 3");
+        assert_eq!(readiness.state(), State::Crashed);
+    }
+}
