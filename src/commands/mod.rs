@@ -35,7 +35,10 @@ pub enum CommandError {
 
 impl CommandError {
     pub fn invalid_argument(argument: &str, message: impl Into<String>) -> Self {
-        CommandError::InvalidArgument { argument: argument.to_owned(), message: message.into() }
+        CommandError::InvalidArgument {
+            argument: argument.to_owned(),
+            message: message.into(),
+        }
     }
 
     /// The stable, machine-readable name of this error, as sent in `data.errorKind`.
@@ -64,7 +67,9 @@ impl CommandError {
             CommandError::InvalidArgument { argument, .. } => {
                 json!({ "errorKind": self.kind(), "argument": argument })
             }
-            CommandError::InvalidPath { path, .. } => json!({ "errorKind": self.kind(), "path": path }),
+            CommandError::InvalidPath { path, .. } => {
+                json!({ "errorKind": self.kind(), "path": path })
+            }
             _ => json!({ "errorKind": self.kind() }),
         }
     }
@@ -77,13 +82,19 @@ pub fn single_argument(arguments: Value) -> Result<Value, CommandError> {
         Value::Array(mut items) if items.len() <= 1 => match items.pop() {
             None | Some(Value::Null) => Ok(json!({})),
             Some(object @ Value::Object(_)) => Ok(object),
-            Some(other) => Err(CommandError::invalid_argument("arguments[0]", format!("expected a JSON object, got {other}"))),
+            Some(other) => Err(CommandError::invalid_argument(
+                "arguments[0]",
+                format!("expected a JSON object, got {other}"),
+            )),
         },
         Value::Array(items) => Err(CommandError::invalid_argument(
             "arguments",
             format!("expected one JSON object, got {} arguments", items.len()),
         )),
-        other => Err(CommandError::invalid_argument("arguments", format!("expected an array holding one object, got {other}"))),
+        other => Err(CommandError::invalid_argument(
+            "arguments",
+            format!("expected an array holding one object, got {other}"),
+        )),
     }
 }
 
@@ -96,6 +107,8 @@ pub async fn dispatch(
 ) -> Result<Value, CommandError> {
     match name {
         ext::commands::STATUS => status::status(argument, context).await,
-        other => Err(CommandError::Internal(format!("command {other} is advertised but has no handler yet"))),
+        other => Err(CommandError::Internal(format!(
+            "command {other} is advertised but has no handler yet"
+        ))),
     }
 }

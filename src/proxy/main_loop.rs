@@ -24,7 +24,9 @@ use crate::commands::{self, CommandError};
 use crate::documents::DocumentMirror;
 use crate::lsp::codec::{FrameLimits, FrameReader, write_frame_unflushed};
 use crate::lsp::ext;
-use crate::lsp::message::{Message, MessageKind, RequestId, ResponseError, error_codes, salvage_request_id};
+use crate::lsp::message::{
+    Message, MessageKind, RequestId, ResponseError, error_codes, salvage_request_id,
+};
 use crate::proxy::backend::{BackendConnection, BackendLauncher, StderrTail, stderr_task};
 use crate::proxy::initialize;
 use crate::proxy::readiness::{Readiness, State};
@@ -45,7 +47,10 @@ pub struct ProxyConfig {
 }
 
 impl ProxyConfig {
-    pub fn new(launcher: Option<Box<dyn BackendLauncher>>, absent_reason: impl Into<String>) -> Self {
+    pub fn new(
+        launcher: Option<Box<dyn BackendLauncher>>,
+        absent_reason: impl Into<String>,
+    ) -> Self {
         ProxyConfig {
             workspace_root: None,
             launcher,
@@ -66,26 +71,50 @@ pub struct SessionEnd {
 
 enum Event {
     Editor(EditorEvent),
-    Backend { generation: u64, event: BackendEvent },
+    Backend {
+        generation: u64,
+        event: BackendEvent,
+    },
     Command(CommandEvent),
 }
 
 enum EditorEvent {
     Message(Message),
-    BadFrame { error: String, salvaged_id: Option<RequestId> },
-    Closed { error: Option<String> },
+    BadFrame {
+        error: String,
+        salvaged_id: Option<RequestId>,
+    },
+    Closed {
+        error: Option<String>,
+    },
 }
 
 enum BackendEvent {
     Message(Message),
-    Exited { code: Option<i32>, stderr_tail: String },
+    Exited {
+        code: Option<i32>,
+        stderr_tail: String,
+    },
 }
 
 enum CommandEvent {
-    Finished { id: RequestId, result: Result<Value, CommandError> },
-    BackendCall { owner: RequestId, id: RequestId, method: String, params: Value, reply: oneshot::Sender<Result<Value, ResponseError>> },
-    CancelBackendCall { id: RequestId },
-    Status { reply: oneshot::Sender<Value> },
+    Finished {
+        id: RequestId,
+        result: Result<Value, CommandError>,
+    },
+    BackendCall {
+        owner: RequestId,
+        id: RequestId,
+        method: String,
+        params: Value,
+        reply: oneshot::Sender<Result<Value, ResponseError>>,
+    },
+    CancelBackendCall {
+        id: RequestId,
+    },
+    Status {
+        reply: oneshot::Sender<Value>,
+    },
 }
 
 /// What a command handler may ask of the session. Cloning is cheap.
@@ -102,12 +131,17 @@ impl CommandContext {
     pub async fn status(&self) -> Result<Value, CommandError> {
         let (reply, answer) = oneshot::channel();
         self.send(CommandEvent::Status { reply })?;
-        answer.await.map_err(|_| CommandError::Internal("the session ended".to_owned()))
+        answer
+            .await
+            .map_err(|_| CommandError::Internal("the session ended".to_owned()))
     }
 
     /// Waits until the session state changes (readiness, FSAC start or exit).
     pub async fn state_changed(&mut self) -> Result<(), CommandError> {
-        self.changes.changed().await.map_err(|_| CommandError::Internal("the session ended".to_owned()))
+        self.changes
+            .changed()
+            .await
+            .map_err(|_| CommandError::Internal("the session ended".to_owned()))
     }
 
     /// Sends a request to FSAC with a proxy id and waits for its answer until `deadline`.
@@ -118,9 +152,19 @@ impl CommandContext {
         params: Value,
         deadline: tokio::time::Instant,
     ) -> Result<Result<Value, ResponseError>, CommandError> {
-        let id = RequestId::String(format!("{}{}", ext::PROXY_ID_PREFIX, self.next_id.fetch_add(1, Ordering::Relaxed)));
+        let id = RequestId::String(format!(
+            "{}{}",
+            ext::PROXY_ID_PREFIX,
+            self.next_id.fetch_add(1, Ordering::Relaxed)
+        ));
         let (reply, answer) = oneshot::channel();
-        self.send(CommandEvent::BackendCall { owner: self.owner.clone(), id: id.clone(), method: method.to_owned(), params, reply })?;
+        self.send(CommandEvent::BackendCall {
+            owner: self.owner.clone(),
+            id: id.clone(),
+            method: method.to_owned(),
+            params,
+            reply,
+        })?;
         match tokio::time::timeout_at(deadline, answer).await {
             Ok(Ok(answer)) => Ok(answer),
             Ok(Err(_)) => Err(CommandError::Internal("the session ended".to_owned())),
@@ -132,7 +176,9 @@ impl CommandContext {
     }
 
     fn send(&self, event: CommandEvent) -> Result<(), CommandError> {
-        self.events.send(Event::Command(event)).map_err(|_| CommandError::Internal("the session ended".to_owned()))
+        self.events
+            .send(Event::Command(event))
+            .map_err(|_| CommandError::Internal("the session ended".to_owned()))
     }
 }
 
@@ -184,7 +230,11 @@ struct Proxy {
 }
 
 /// Runs one editor session over the given byte streams until `exit` or end of input.
-pub async fn run_proxy<R, W>(editor_in: R, editor_out: W, config: ProxyConfig) -> anyhow::Result<SessionEnd>
+pub async fn run_proxy<R, W>(
+    editor_in: R,
+    editor_out: W,
+    config: ProxyConfig,
+) -> anyhow::Result<SessionEnd>
 where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
@@ -274,7 +324,10 @@ impl Proxy {
             Event::Editor(EditorEvent::BadFrame { error, salvaged_id }) => {
                 tracing::warn!("bad frame from the editor: {error}");
                 if let Some(id) = salvaged_id {
-                    let error = ResponseError::new(error_codes::PARSE_ERROR, format!("fslens could not read this request: {error}"));
+                    let error = ResponseError::new(
+                        error_codes::PARSE_ERROR,
+                        format!("fslens could not read this request: {error}"),
+                    );
                     self.send_to_editor(&Message::response_error(id, &error));
                 }
             }
@@ -292,7 +345,9 @@ impl Proxy {
                 }
                 match event {
                     BackendEvent::Message(message) => self.on_backend_message(message),
-                    BackendEvent::Exited { code, stderr_tail } => self.on_backend_exited(code, stderr_tail),
+                    BackendEvent::Exited { code, stderr_tail } => {
+                        self.on_backend_exited(code, stderr_tail)
+                    }
                 }
             }
             Event::Command(event) => self.on_command_event(event),
@@ -302,7 +357,8 @@ impl Proxy {
     // ----- editor → proxy -------------------------------------------------------------------
 
     fn on_editor_message(&mut self, message: Message) {
-        self.tracer.record(Direction::EditorToProxy, message.bytes());
+        self.tracer
+            .record(Direction::EditorToProxy, message.bytes());
         match message.kind.clone() {
             MessageKind::Request { id, method } => self.on_editor_request(id, &method, message),
             MessageKind::Notification { method } => self.on_editor_notification(&method, message),
@@ -312,7 +368,10 @@ impl Proxy {
 
     fn on_editor_request(&mut self, id: RequestId, method: &str, message: Message) {
         if self.exit_deadline.is_some() {
-            return self.reply_error(id, ResponseError::new(error_codes::INVALID_REQUEST, "the session is exiting"));
+            return self.reply_error(
+                id,
+                ResponseError::new(error_codes::INVALID_REQUEST, "the session is exiting"),
+            );
         }
         match method {
             "initialize" => self.on_initialize(id, message),
@@ -326,7 +385,11 @@ impl Proxy {
             }
             "workspace/executeCommand" => {
                 let params = message.params().unwrap_or(Value::Null);
-                let command = params.get("command").and_then(Value::as_str).unwrap_or_default().to_owned();
+                let command = params
+                    .get("command")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
                 if ext::commands::ALL.contains(&command.as_str()) {
                     let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
                     self.start_command(id, command, arguments);
@@ -347,7 +410,10 @@ impl Proxy {
             }
             "$/cancelRequest" => {
                 let params = message.params().unwrap_or(Value::Null);
-                if let Some(id) = params.get("id").and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok()) {
+                if let Some(id) = params
+                    .get("id")
+                    .and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok())
+                {
                     if self.commands.contains_key(&id) {
                         self.cancel_command(id);
                         return;
@@ -381,12 +447,23 @@ impl Proxy {
 
     fn on_initialize(&mut self, id: RequestId, message: Message) {
         if self.initialize_received {
-            return self.reply_error(id, ResponseError::new(error_codes::INVALID_REQUEST, "initialize was already received"));
+            return self.reply_error(
+                id,
+                ResponseError::new(
+                    error_codes::INVALID_REQUEST,
+                    "initialize was already received",
+                ),
+            );
         }
         self.initialize_received = true;
         let params = message.params().unwrap_or(Value::Null);
-        let root = self.configured_root.clone().or_else(|| root_from_initialize(&params));
-        let root = root.or_else(|| std::env::current_dir().ok()).unwrap_or_else(|| PathBuf::from("."));
+        let root = self
+            .configured_root
+            .clone()
+            .or_else(|| root_from_initialize(&params));
+        let root = root
+            .or_else(|| std::env::current_dir().ok())
+            .unwrap_or_else(|| PathBuf::from("."));
         self.workspace_root = Some(root.clone());
 
         let Some(launcher) = self.launcher.as_mut() else {
@@ -399,21 +476,33 @@ impl Proxy {
                 let reason = format!("{error:#}");
                 self.readiness.failed_to_start(reason.clone());
                 self.state_changed();
-                let error = ResponseError::new(error_codes::INTERNAL_ERROR, format!("fslens could not start FSAC: {reason}"))
-                    .with_data(json!({ "retry": false, "errorKind": "fsac_startup_failed" }));
+                let error = ResponseError::new(
+                    error_codes::INTERNAL_ERROR,
+                    format!("fslens could not start FSAC: {reason}"),
+                )
+                .with_data(json!({ "retry": false, "errorKind": "fsac_startup_failed" }));
                 return self.reply_error(id, error);
             }
         };
         self.start_backend(connection);
         let patched = initialize::patch_params_for_fsac(params);
         self.automatic_workspace_init = initialize::automatic_workspace_init(&patched);
-        let forwarded = json!({ "jsonrpc": "2.0", "id": id, "method": "initialize", "params": patched });
+        let forwarded =
+            json!({ "jsonrpc": "2.0", "id": id, "method": "initialize", "params": patched });
         match Message::from_value(&forwarded) {
             Ok(forwarded) => {
-                self.editor_to_fsac.insert(id, PendingForward { method: "initialize".to_owned() });
+                self.editor_to_fsac.insert(
+                    id,
+                    PendingForward {
+                        method: "initialize".to_owned(),
+                    },
+                );
                 self.send_to_backend(forwarded.bytes());
             }
-            Err(error) => self.reply_error(id, ResponseError::new(error_codes::INTERNAL_ERROR, error.to_string())),
+            Err(error) => self.reply_error(
+                id,
+                ResponseError::new(error_codes::INTERNAL_ERROR, error.to_string()),
+            ),
         }
     }
 
@@ -423,7 +512,9 @@ impl Proxy {
         let (to_backend, queue) = mpsc::unbounded_channel();
         tokio::spawn(writer_task(connection.stdin, queue, "FSAC"));
         let tail = StderrTail::default();
-        let stderr = connection.stderr.map(|stderr| tokio::spawn(stderr_task(stderr, tail.clone())));
+        let stderr = connection
+            .stderr
+            .map(|stderr| tokio::spawn(stderr_task(stderr, tail.clone())));
         tokio::spawn(backend_reader_task(
             connection.stdout,
             self.limits,
@@ -447,23 +538,40 @@ impl Proxy {
     }
 
     fn backend_accepts_requests(&self) -> bool {
-        self.backend.as_ref().is_some_and(|backend| backend.to_backend.is_some())
+        self.backend
+            .as_ref()
+            .is_some_and(|backend| backend.to_backend.is_some())
     }
 
     fn forward_request(&mut self, id: RequestId, method: &str, message: Message) {
         if !self.initialize_received {
             return self.reply_error(
                 id,
-                ResponseError::new(error_codes::SERVER_NOT_INITIALIZED, format!("{method}: the editor has not sent initialize yet")),
+                ResponseError::new(
+                    error_codes::SERVER_NOT_INITIALIZED,
+                    format!("{method}: the editor has not sent initialize yet"),
+                ),
             );
         }
         if !self.backend_accepts_requests() {
-            let reason = self.readiness.reason().unwrap_or("FSAC is not running").to_owned();
-            let error = ResponseError::new(error_codes::REQUEST_FAILED, format!("{method}: FSAC is not running: {reason}"))
-                .with_data(json!({ "errorKind": "fsac_unavailable", "state": self.readiness.state() }));
+            let reason = self
+                .readiness
+                .reason()
+                .unwrap_or("FSAC is not running")
+                .to_owned();
+            let error = ResponseError::new(
+                error_codes::REQUEST_FAILED,
+                format!("{method}: FSAC is not running: {reason}"),
+            )
+            .with_data(json!({ "errorKind": "fsac_unavailable", "state": self.readiness.state() }));
             return self.reply_error(id, error);
         }
-        self.editor_to_fsac.insert(id, PendingForward { method: method.to_owned() });
+        self.editor_to_fsac.insert(
+            id,
+            PendingForward {
+                method: method.to_owned(),
+            },
+        );
         self.send_to_backend(message.bytes());
     }
 
@@ -482,7 +590,10 @@ impl Proxy {
         match message.kind.clone() {
             MessageKind::Response { id, .. } => self.on_backend_response(id, message),
             MessageKind::Notification { method } => {
-                if matches!(method.as_str(), "fsharp/notifyWorkspace" | "$/progress" | "fsharp/documentAnalyzed") {
+                if matches!(
+                    method.as_str(),
+                    "fsharp/notifyWorkspace" | "$/progress" | "fsharp/documentAnalyzed"
+                ) {
                     let params = message.params().unwrap_or(Value::Null);
                     if self.readiness.observe_notification(&method, &params) {
                         self.state_changed();
@@ -507,7 +618,9 @@ impl Proxy {
             return;
         }
         let Some(pending) = self.editor_to_fsac.remove(&id) else {
-            tracing::debug!("dropping FSAC's answer {id}: nothing is waiting for it (cancelled or answered already)");
+            tracing::debug!(
+                "dropping FSAC's answer {id}: nothing is waiting for it (cancelled or answered already)"
+            );
             return;
         };
         if pending.method == "initialize" {
@@ -515,7 +628,8 @@ impl Proxy {
                 backend.initialize_answered = true;
             }
             if !matches!(message.kind, MessageKind::Response { is_error: true, .. }) {
-                let result = initialize::patch_result_for_editor(message.result().unwrap_or(Value::Null));
+                let result =
+                    initialize::patch_result_for_editor(message.result().unwrap_or(Value::Null));
                 self.readiness.initialized(self.automatic_workspace_init);
                 self.state_changed();
                 return self.send_to_editor(&Message::response_ok(id, result));
@@ -525,15 +639,21 @@ impl Proxy {
     }
 
     fn on_backend_exited(&mut self, code: Option<i32>, stderr_tail: String) {
-        let Some(backend) = self.backend.take() else { return };
-        let code_text = code.map_or("no exit code (killed by a signal)".to_owned(), |code| format!("exit code {code}"));
+        let Some(backend) = self.backend.take() else {
+            return;
+        };
+        let code_text = code.map_or("no exit code (killed by a signal)".to_owned(), |code| {
+            format!("exit code {code}")
+        });
         let expected = self.exit_deadline.is_some() || self.shutdown_received;
         tracing::info!("FSAC (pid {:?}) ended with {code_text}", backend.pid);
         self.last_stderr_tail = stderr_tail.clone();
 
         let before_initialize = !backend.initialize_answered;
         let reason = if before_initialize {
-            format!("FSAC exited before answering initialize ({code_text}); its stderr ends with:\n{stderr_tail}")
+            format!(
+                "FSAC exited before answering initialize ({code_text}); its stderr ends with:\n{stderr_tail}"
+            )
         } else {
             format!("FSAC exited ({code_text})")
         };
@@ -543,7 +663,11 @@ impl Proxy {
             self.readiness.exited(expected, reason.clone());
         }
 
-        for (id, pending) in std::mem::take(&mut self.editor_to_fsac) {
+        let mut pending_requests: Vec<_> = std::mem::take(&mut self.editor_to_fsac)
+            .into_iter()
+            .collect();
+        pending_requests.sort_by(|a, b| a.0.cmp(&b.0));
+        for (id, pending) in pending_requests {
             let error = if pending.method == "initialize" {
                 ResponseError::new(error_codes::INTERNAL_ERROR, reason.clone()).with_data(json!({
                     "retry": false,
@@ -552,14 +676,23 @@ impl Proxy {
                     "stderrTail": stderr_tail,
                 }))
             } else {
-                ResponseError::new(error_codes::REQUEST_FAILED, format!("{}: {reason} while this request was pending", pending.method))
-                    .with_data(json!({ "errorKind": "fsac_exited", "exitCode": code }))
+                ResponseError::new(
+                    error_codes::REQUEST_FAILED,
+                    format!(
+                        "{}: {reason} while this request was pending",
+                        pending.method
+                    ),
+                )
+                .with_data(json!({ "errorKind": "fsac_exited", "exitCode": code }))
             };
             self.reply_error(id, error);
         }
         for (_, call) in std::mem::take(&mut self.proxy_to_fsac) {
-            let _ = call.reply.send(Err(ResponseError::new(error_codes::REQUEST_FAILED, reason.clone())
-                .with_data(json!({ "errorKind": "fsac_exited", "exitCode": code }))));
+            let _ = call.reply.send(Err(ResponseError::new(
+                error_codes::REQUEST_FAILED,
+                reason.clone(),
+            )
+            .with_data(json!({ "errorKind": "fsac_exited", "exitCode": code }))));
         }
         // FSAC's own requests to the editor can no longer be answered.
         self.fsac_to_editor.clear();
@@ -570,7 +703,13 @@ impl Proxy {
 
     fn start_command(&mut self, id: RequestId, command: String, arguments: Value) {
         if self.commands.contains_key(&id) {
-            return self.reply_error(id, ResponseError::new(error_codes::INVALID_REQUEST, "a request with this id is still running"));
+            return self.reply_error(
+                id,
+                ResponseError::new(
+                    error_codes::INVALID_REQUEST,
+                    "a request with this id is still running",
+                ),
+            );
         }
         let context = CommandContext {
             events: self.events.clone(),
@@ -584,10 +723,15 @@ impl Proxy {
         let task = tokio::spawn(async move {
             let argument = commands::single_argument(arguments);
             let result = match argument {
-                Ok(argument) => commands::dispatch(&command, argument, context, workspace_root).await,
+                Ok(argument) => {
+                    commands::dispatch(&command, argument, context, workspace_root).await
+                }
                 Err(error) => Err(error),
             };
-            let _ = events.send(Event::Command(CommandEvent::Finished { id: task_id, result }));
+            let _ = events.send(Event::Command(CommandEvent::Finished {
+                id: task_id,
+                result,
+            }));
         });
         self.commands.insert(id, task.abort_handle());
     }
@@ -596,13 +740,20 @@ impl Proxy {
         if let Some(abort) = self.commands.remove(&id) {
             abort.abort();
             self.cancel_backend_calls_of(&id);
-            self.reply_error(id, ResponseError::new(error_codes::REQUEST_CANCELLED, "cancelled by the client"));
+            self.reply_error(
+                id,
+                ResponseError::new(error_codes::REQUEST_CANCELLED, "cancelled by the client"),
+            );
         }
     }
 
     fn cancel_backend_calls_of(&mut self, owner: &RequestId) {
-        let owned: Vec<RequestId> =
-            self.proxy_to_fsac.iter().filter(|(_, call)| &call.owner == owner).map(|(id, _)| id.clone()).collect();
+        let owned: Vec<RequestId> = self
+            .proxy_to_fsac
+            .iter()
+            .filter(|(_, call)| &call.owner == owner)
+            .map(|(id, _)| id.clone())
+            .collect();
         for id in owned {
             self.cancel_backend_call(id);
         }
@@ -625,20 +776,37 @@ impl Proxy {
                 match result {
                     Ok(value) => self.send_to_editor(&Message::response_ok(id, value)),
                     Err(error) => {
-                        let response = ResponseError::new(error.code(), error.to_string()).with_data(error.data());
+                        let response = ResponseError::new(error.code(), error.to_string())
+                            .with_data(error.data());
                         self.reply_error(id, response);
                     }
                 }
             }
-            CommandEvent::BackendCall { owner, id, method, params, reply } => {
+            CommandEvent::BackendCall {
+                owner,
+                id,
+                method,
+                params,
+                reply,
+            } => {
                 if !self.commands.contains_key(&owner) {
-                    let _ = reply.send(Err(ResponseError::new(error_codes::REQUEST_CANCELLED, "the command was cancelled")));
+                    let _ = reply.send(Err(ResponseError::new(
+                        error_codes::REQUEST_CANCELLED,
+                        "the command was cancelled",
+                    )));
                     return;
                 }
                 if !self.backend_accepts_requests() {
-                    let reason = self.readiness.reason().unwrap_or("FSAC is not running").to_owned();
-                    let _ = reply.send(Err(ResponseError::new(error_codes::REQUEST_FAILED, format!("FSAC is not running: {reason}"))
-                        .with_data(json!({ "errorKind": "fsac_unavailable" }))));
+                    let reason = self
+                        .readiness
+                        .reason()
+                        .unwrap_or("FSAC is not running")
+                        .to_owned();
+                    let _ = reply.send(Err(ResponseError::new(
+                        error_codes::REQUEST_FAILED,
+                        format!("FSAC is not running: {reason}"),
+                    )
+                    .with_data(json!({ "errorKind": "fsac_unavailable" }))));
                     return;
                 }
                 let request = Message::request(id.clone(), &method, params);
@@ -669,7 +837,11 @@ impl Proxy {
         let mut status = self.readiness.to_json();
         let backend = self.backend.as_ref();
         status["fslensVersion"] = json!(env!("CARGO_PKG_VERSION"));
-        status["workspaceRoot"] = json!(self.workspace_root.as_ref().map(|root| root.display().to_string()));
+        status["workspaceRoot"] = json!(
+            self.workspace_root
+                .as_ref()
+                .map(|root| root.display().to_string())
+        );
         status["fsac"] = json!({
             "command": self.launcher.as_ref().map(|launcher| launcher.describe()),
             "source": self.launcher.as_ref().and_then(|launcher| launcher.source()),
@@ -694,10 +866,13 @@ impl Proxy {
 
     fn state_changed(&mut self) {
         self.changes.send_modify(|generation| *generation += 1);
-        let notification = Message::notification(ext::notifications::STATUS, json!({
-            "state": self.readiness.state(),
-            "reason": self.readiness.reason(),
-        }));
+        let notification = Message::notification(
+            ext::notifications::STATUS,
+            json!({
+                "state": self.readiness.state(),
+                "reason": self.readiness.reason(),
+            }),
+        );
         if self.initialize_received {
             self.send_to_editor(&notification);
         }
@@ -728,14 +903,19 @@ impl Proxy {
     }
 
     fn send_to_editor(&mut self, message: &Message) {
-        self.tracer.record(Direction::ProxyToEditor, message.bytes());
+        self.tracer
+            .record(Direction::ProxyToEditor, message.bytes());
         if let Some(editor) = &self.editor_out {
             let _ = editor.send(message.shared_bytes());
         }
     }
 
     fn send_to_backend(&mut self, bytes: &[u8]) {
-        if let Some(to_backend) = self.backend.as_ref().and_then(|backend| backend.to_backend.as_ref()) {
+        if let Some(to_backend) = self
+            .backend
+            .as_ref()
+            .and_then(|backend| backend.to_backend.as_ref())
+        {
             self.tracer.record(Direction::ProxyToFsac, bytes);
             let _ = to_backend.send(Arc::from(bytes));
         }
@@ -748,13 +928,21 @@ fn root_from_initialize(params: &Value) -> Option<PathBuf> {
             return Some(path);
         }
     }
-    params.get("rootPath").and_then(Value::as_str).filter(|path| !path.is_empty()).map(PathBuf::from)
+    params
+        .get("rootPath")
+        .and_then(Value::as_str)
+        .filter(|path| !path.is_empty())
+        .map(PathBuf::from)
 }
 
 // ----- peer tasks ---------------------------------------------------------------------------
 
 /// Writes queued frames to a peer, flushing once the queue is drained.
-async fn writer_task<W: AsyncWrite + Unpin>(mut writer: W, mut queue: mpsc::UnboundedReceiver<Arc<[u8]>>, peer: &'static str) {
+async fn writer_task<W: AsyncWrite + Unpin>(
+    mut writer: W,
+    mut queue: mpsc::UnboundedReceiver<Arc<[u8]>>,
+    peer: &'static str,
+) {
     use tokio::io::AsyncWriteExt;
     while let Some(body) = queue.recv().await {
         if let Err(error) = write_frame_unflushed(&mut writer, &body).await {
@@ -772,23 +960,35 @@ async fn writer_task<W: AsyncWrite + Unpin>(mut writer: W, mut queue: mpsc::Unbo
     let _ = writer.shutdown().await;
 }
 
-async fn editor_reader_task<R: AsyncRead + Unpin>(reader: R, limits: FrameLimits, events: mpsc::UnboundedSender<Event>) {
+async fn editor_reader_task<R: AsyncRead + Unpin>(
+    reader: R,
+    limits: FrameLimits,
+    events: mpsc::UnboundedSender<Event>,
+) {
     let mut frames = FrameReader::new(BufReader::new(reader), limits);
     loop {
         let event = match frames.read_frame().await {
             Ok(Some(body)) => match Message::parse(body.clone()) {
                 Ok(message) => EditorEvent::Message(message),
-                Err(error) => EditorEvent::BadFrame { error: error.to_string(), salvaged_id: salvage_request_id(&body) },
+                Err(error) => EditorEvent::BadFrame {
+                    error: error.to_string(),
+                    salvaged_id: salvage_request_id(&body),
+                },
             },
             Ok(None) => {
                 let _ = events.send(Event::Editor(EditorEvent::Closed { error: None }));
                 return;
             }
             Err(error) if error.is_fatal() => {
-                let _ = events.send(Event::Editor(EditorEvent::Closed { error: Some(error.to_string()) }));
+                let _ = events.send(Event::Editor(EditorEvent::Closed {
+                    error: Some(error.to_string()),
+                }));
                 return;
             }
-            Err(error) => EditorEvent::BadFrame { error: error.to_string(), salvaged_id: None },
+            Err(error) => EditorEvent::BadFrame {
+                error: error.to_string(),
+                salvaged_id: None,
+            },
         };
         if events.send(Event::Editor(event)).is_err() {
             return;
@@ -810,7 +1010,13 @@ async fn backend_reader_task(
         match frames.read_frame().await {
             Ok(Some(body)) => match Message::parse(body) {
                 Ok(message) => {
-                    if events.send(Event::Backend { generation, event: BackendEvent::Message(message) }).is_err() {
+                    if events
+                        .send(Event::Backend {
+                            generation,
+                            event: BackendEvent::Message(message),
+                        })
+                        .is_err()
+                    {
                         return;
                     }
                 }
@@ -828,8 +1034,18 @@ async fn backend_reader_task(
     if let Some(stderr) = stderr {
         let _ = tokio::time::timeout(Duration::from_secs(2), stderr).await;
     }
-    let code = tokio::time::timeout(Duration::from_secs(2), exit).await.ok().and_then(Result::ok).flatten();
-    let _ = events.send(Event::Backend { generation, event: BackendEvent::Exited { code, stderr_tail: tail.text() } });
+    let code = tokio::time::timeout(Duration::from_secs(2), exit)
+        .await
+        .ok()
+        .and_then(Result::ok)
+        .flatten();
+    let _ = events.send(Event::Backend {
+        generation,
+        event: BackendEvent::Exited {
+            code,
+            stderr_tail: tail.text(),
+        },
+    });
 }
 
 /// Whether the session's readiness is one in which waiting longer can change anything.

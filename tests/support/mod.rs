@@ -1,0 +1,383 @@
+//! The in-memory harness: the real proxy core over duplex streams, an editor driven by the
+//! test, and scripted FSAC backends the test plays by hand.
+//!
+//! The harness counts answers: [`Harness::finish`] fails a test that leaves any editor
+//! request unanswered or gets an answer twice (DESIGN.md invariant 4).
+
+#![allow(dead_code)]
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::Duration;
+
+use fslens::lsp::codec::{FrameLimits, FrameReader, write_frame};
+use fslens::proxy::backend::{BackendConnection, BackendLauncher, CommandSource};
+use fslens::proxy::main_loop::SessionEnd;
+use fslens::proxy::{ProxyConfig, run_proxy};
+use serde_json::{Value, json};
+use tokio::io::{BufReader, DuplexStream, ReadHalf, WriteHalf};
+use tokio::sync::{mpsc, oneshot};
+use tokio::task::JoinHandle;
+
+pub const TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A peer speaking framed JSON over a duplex stream.
+pub struct Peer {
+    reader: FrameReader<BufReader<ReadHalf<DuplexStream>>>,
+    writer: Option<WriteHalf<DuplexStream>>,
+}
+
+impl Peer {
+    fn new(reader: ReadHalf<DuplexStream>, writer: WriteHalf<DuplexStream>) -> Self {
+        Peer {
+            reader: FrameReader::new(BufReader::new(reader), FrameLimits::default()),
+            writer: Some(writer),
+        }
+    }
+
+    pub async fn send_raw(&mut self, body: &[u8]) {
+        let writer = self.writer.as_mut().expect("peer writer closed");
+        write_frame(writer, body).await.expect("write to proxy");
+    }
+
+    pub async fn send_bytes_unframed(&mut self, bytes: &[u8]) {
+        use tokio::io::AsyncWriteExt;
+        let writer = self.writer.as_mut().expect("peer writer closed");
+        writer.write_all(bytes).await.expect("write to proxy");
+        writer.flush().await.expect("flush");
+    }
+
+    pub async fn send(&mut self, value: Value) {
+        self.send_raw(&serde_json::to_vec(&value).unwrap()).await;
+    }
+
+    /// The next frame body, or `None` at end of stream. Panics after [`TIMEOUT`].
+    pub async fn recv_raw(&mut self) -> Option<Vec<u8>> {
+        match tokio::time::timeout(TIMEOUT, self.reader.read_frame()).await {
+            Ok(Ok(body)) => body,
+            Ok(Err(error)) => panic!("bad frame from the proxy: {error}"),
+            Err(_) => panic!("no message from the proxy within {TIMEOUT:?}"),
+        }
+    }
+
+    pub async fn recv(&mut self) -> Value {
+        let body = self.recv_raw().await.expect("the proxy closed the stream");
+        serde_json::from_slice(&body).expect("the proxy sent invalid JSON")
+    }
+
+    /// Receives until a message satisfies `predicate`; returns it and what came before.
+    pub async fn recv_until(&mut self, predicate: impl Fn(&Value) -> bool) -> (Value, Vec<Value>) {
+        let mut skipped = Vec::new();
+        loop {
+            let message = self.recv().await;
+            if predicate(&message) {
+                return (message, skipped);
+            }
+            skipped.push(message);
+        }
+    }
+
+    pub async fn recv_method(&mut self, method: &str) -> Value {
+        self.recv_until(|message| message["method"] == method)
+            .await
+            .0
+    }
+
+    /// Closes the write side so the proxy reads end of stream (dropping one half of a split
+    /// duplex stream is not enough).
+    pub async fn close(&mut self) {
+        use tokio::io::AsyncWriteExt;
+        if let Some(mut writer) = self.writer.take() {
+            let _ = writer.shutdown().await;
+        }
+    }
+}
+
+/// A scripted FSAC: the test reads what the proxy sent and answers by hand.
+pub struct ScriptedBackend {
+    pub peer: Peer,
+    pub stderr: Option<WriteHalf<DuplexStream>>,
+    exit: Option<oneshot::Sender<Option<i32>>>,
+    pub killed: oneshot::Receiver<()>,
+    pub workspace_root: std::path::PathBuf,
+}
+
+impl ScriptedBackend {
+    /// Ends the backend as a crash would: streams closed, then the exit code.
+    pub async fn die(mut self, code: Option<i32>, stderr: &str) {
+        use tokio::io::AsyncWriteExt;
+        if let Some(mut writer) = self.stderr.take() {
+            writer.write_all(stderr.as_bytes()).await.unwrap();
+            writer.shutdown().await.unwrap();
+        }
+        self.peer.close().await;
+        drop(self.peer);
+        if let Some(exit) = self.exit.take() {
+            let _ = exit.send(code);
+        }
+    }
+
+    /// Answers `initialize` like FSAC would, returning the params FSAC received.
+    pub async fn answer_initialize(&mut self) -> Value {
+        let request = self.peer.recv().await;
+        assert_eq!(
+            request["method"], "initialize",
+            "first message to FSAC must be initialize"
+        );
+        self.peer
+            .send(json!({"jsonrpc": "2.0", "id": request["id"], "result": {
+                "capabilities": {"hoverProvider": true, "textDocumentSync": {"openClose": true, "change": 2}},
+                "serverInfo": {"name": "FsAutoComplete", "version": "0.83.0"}
+            }}))
+            .await;
+        request["params"].clone()
+    }
+}
+
+/// Hands each launch's backend to the test through a channel.
+pub struct ScriptedLauncher {
+    backends: mpsc::UnboundedSender<ScriptedBackend>,
+    pub fail_launch: Option<String>,
+}
+
+impl BackendLauncher for ScriptedLauncher {
+    fn describe(&self) -> String {
+        "scripted backend".to_owned()
+    }
+
+    fn source(&self) -> Option<CommandSource> {
+        Some(CommandSource::Flag)
+    }
+
+    fn launch(&mut self, workspace_root: &Path) -> anyhow::Result<BackendConnection> {
+        if let Some(reason) = &self.fail_launch {
+            anyhow::bail!("{reason}");
+        }
+        let (proxy_side, backend_side) = tokio::io::duplex(1 << 16);
+        let (proxy_read, proxy_write) = tokio::io::split(proxy_side);
+        let (backend_read, backend_write) = tokio::io::split(backend_side);
+        let (stderr_proxy, stderr_backend) = tokio::io::duplex(1 << 12);
+        let (stderr_read, _unused_write) = tokio::io::split(stderr_proxy);
+        let (_unused_read, stderr_write) = tokio::io::split(stderr_backend);
+        let (exit_sender, exit) = oneshot::channel();
+        let (kill, killed) = oneshot::channel();
+        let backend = ScriptedBackend {
+            peer: Peer::new(backend_read, backend_write),
+            stderr: Some(stderr_write),
+            exit: Some(exit_sender),
+            killed,
+            workspace_root: workspace_root.to_owned(),
+        };
+        self.backends
+            .send(backend)
+            .map_err(|_| anyhow::anyhow!("test is gone"))?;
+        Ok(BackendConnection {
+            stdout: Box::new(proxy_read),
+            stdin: Box::new(proxy_write),
+            stderr: Some(Box::new(stderr_read)),
+            pid: Some(4242),
+            exit,
+            kill: Some(kill),
+        })
+    }
+}
+
+/// The proxy core with a test-driven editor and scripted backends.
+pub struct Harness {
+    pub editor: Peer,
+    backends: mpsc::UnboundedReceiver<ScriptedBackend>,
+    session: Option<JoinHandle<anyhow::Result<SessionEnd>>>,
+    next_id: i64,
+    sent: Vec<Value>,
+    answers: HashMap<String, usize>,
+    unclaimed: HashMap<String, Value>,
+    /// Every message the editor received, in order.
+    pub received: Vec<Value>,
+}
+
+pub struct HarnessOptions {
+    pub with_backend: bool,
+    pub fail_launch: Option<String>,
+    pub exit_grace: Duration,
+}
+
+impl Default for HarnessOptions {
+    fn default() -> Self {
+        HarnessOptions {
+            with_backend: true,
+            fail_launch: None,
+            exit_grace: Duration::from_millis(500),
+        }
+    }
+}
+
+impl Harness {
+    pub fn start() -> Harness {
+        Harness::start_with(HarnessOptions::default())
+    }
+
+    pub fn start_with(options: HarnessOptions) -> Harness {
+        let _ = tracing_subscriber::fmt()
+            .with_test_writer()
+            .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+            .try_init();
+        let (editor_side, proxy_side) = tokio::io::duplex(1 << 16);
+        let (proxy_read, proxy_write) = tokio::io::split(proxy_side);
+        let (editor_read, editor_write) = tokio::io::split(editor_side);
+        let (backend_sender, backends) = mpsc::unbounded_channel();
+        let launcher = ScriptedLauncher {
+            backends: backend_sender,
+            fail_launch: options.fail_launch,
+        };
+        let mut config = if options.with_backend {
+            ProxyConfig::new(Some(Box::new(launcher)), "")
+        } else {
+            ProxyConfig::new(None, "no FSAC found (test)")
+        };
+        config.workspace_root = Some(std::env::temp_dir());
+        config.exit_grace = options.exit_grace;
+        let session = tokio::spawn(run_proxy(proxy_read, proxy_write, config));
+        Harness {
+            editor: Peer::new(editor_read, editor_write),
+            backends,
+            session: Some(session),
+            next_id: 1,
+            sent: Vec::new(),
+            answers: HashMap::new(),
+            unclaimed: HashMap::new(),
+            received: Vec::new(),
+        }
+    }
+
+    /// The backend the proxy launched next.
+    pub async fn backend(&mut self) -> ScriptedBackend {
+        tokio::time::timeout(TIMEOUT, self.backends.recv())
+            .await
+            .expect("no backend launched")
+            .expect("launcher gone")
+    }
+
+    /// Sends a request from the editor and returns its id.
+    pub async fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = json!(self.next_id);
+        self.next_id += 1;
+        self.request_with_id(id.clone(), method, params).await;
+        id
+    }
+
+    pub async fn request_with_id(&mut self, id: Value, method: &str, params: Value) {
+        self.sent.push(id.clone());
+        self.editor
+            .send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await;
+    }
+
+    pub async fn notify(&mut self, method: &str, params: Value) {
+        self.editor
+            .send(json!({"jsonrpc": "2.0", "method": method, "params": params}))
+            .await;
+    }
+
+    /// The next message to the editor, tallying responses.
+    pub async fn recv(&mut self) -> Value {
+        let message = self.editor.recv().await;
+        self.tally(&message);
+        message
+    }
+
+    fn tally(&mut self, message: &Value) {
+        if message.get("method").is_none() {
+            *self.answers.entry(message["id"].to_string()).or_default() += 1;
+        }
+        self.received.push(message.clone());
+    }
+
+    /// The response to `id`: one received earlier and not yet claimed, or the next to come.
+    pub async fn response(&mut self, id: &Value) -> Value {
+        if let Some(message) = self.unclaimed.remove(&id.to_string()) {
+            return message;
+        }
+        loop {
+            let message = self.recv().await;
+            if message.get("method").is_none() {
+                if &message["id"] == id {
+                    return message;
+                }
+                self.unclaimed.insert(message["id"].to_string(), message);
+            }
+        }
+    }
+
+    pub async fn initialize(&mut self, backend: Option<&mut ScriptedBackend>) -> Value {
+        let id = self
+            .request(
+                "initialize",
+                json!({"processId": null, "rootUri": null, "capabilities": {}}),
+            )
+            .await;
+        if let Some(backend) = backend {
+            backend.answer_initialize().await;
+        }
+        let response = self.response(&id).await;
+        self.notify("initialized", json!({})).await;
+        response
+    }
+
+    pub async fn execute(&mut self, command: &str, argument: Value) -> Value {
+        let id = self
+            .request(
+                "workspace/executeCommand",
+                json!({"command": command, "arguments": [argument]}),
+            )
+            .await;
+        self.response(&id).await
+    }
+
+    /// Ends the session with shutdown + exit and checks every request was answered once.
+    pub async fn finish(mut self, backend: Option<ScriptedBackend>) -> SessionEnd {
+        let id = self.request("shutdown", Value::Null).await;
+        let mut backend = backend;
+        if let Some(backend) = backend.as_mut() {
+            let (shutdown, _) = backend
+                .peer
+                .recv_until(|message| message["method"] == "shutdown")
+                .await;
+            backend
+                .peer
+                .send(json!({"jsonrpc": "2.0", "id": shutdown["id"], "result": null}))
+                .await;
+        }
+        self.response(&id).await;
+        self.notify("exit", Value::Null).await;
+        if let Some(backend) = backend {
+            let mut backend = backend;
+            backend.peer.recv_method("exit").await;
+            backend.die(Some(0), "").await;
+        }
+        self.finish_without_shutdown().await
+    }
+
+    /// Drains the editor stream to its end, then checks answers were exactly once.
+    pub async fn finish_without_shutdown(mut self) -> SessionEnd {
+        while let Some(body) = self.editor.recv_raw().await {
+            let message: Value = serde_json::from_slice(&body).unwrap();
+            self.tally(&message);
+        }
+        let end = tokio::time::timeout(TIMEOUT, self.session.take().unwrap())
+            .await
+            .expect("session did not end")
+            .expect("session panicked")
+            .expect("session failed");
+        for id in &self.sent {
+            let count = self.answers.get(&id.to_string()).copied().unwrap_or(0);
+            assert_eq!(count, 1, "request {id} was answered {count} times");
+        }
+        for (id, count) in &self.answers {
+            assert!(
+                self.sent.iter().any(|sent| &sent.to_string() == id),
+                "answer to unknown request {id} ({count}×)"
+            );
+        }
+        end
+    }
+}
