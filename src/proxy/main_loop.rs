@@ -946,12 +946,12 @@ async fn writer_task<W: AsyncWrite + Unpin>(
     use tokio::io::AsyncWriteExt;
     while let Some(body) = queue.recv().await {
         if let Err(error) = write_frame_unflushed(&mut writer, &body).await {
-            tracing::warn!("cannot write to {peer}: {error}");
+            tracing::debug!("cannot write to {peer}: {error}");
             return;
         }
         if queue.is_empty() {
             if let Err(error) = writer.flush().await {
-                tracing::warn!("cannot flush to {peer}: {error}");
+                tracing::debug!("cannot flush to {peer}: {error}");
                 return;
             }
         }

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Runs the whole fslens test suite on a fresh Debian machine: installs what the tests need
+# (Node for the FSAC double and its npm packages), then runs the Rust and Node tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need_apt=()
+command -v node >/dev/null 2>&1 || need_apt+=(nodejs npm)
+command -v cc >/dev/null 2>&1 || need_apt+=(build-essential)
+if [ ${#need_apt[@]} -gt 0 ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}"
+fi
+
+if [ -f tests/fsac-double/package-lock.json ]; then
+  npm ci --prefix tests/fsac-double --no-audit --no-fund --loglevel=error
+fi
+
+echo "== Rust tests"
+cargo test --locked --lib --bins --tests
+
+if [ -f tests/fsac-double/package.json ]; then
+  echo "== FSAC double tests"
+  (cd tests/fsac-double && npm test)
+fi
