@@ -69,7 +69,10 @@ fn main() -> ExitCode {
         let _ = write_stderr(&format!("fslens: {error:#}"));
         return ExitCode::from(2);
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
+    // One thread routes every message: hand-offs between reader, main loop and writer tasks
+    // stay on that thread instead of waking another core per frame (benches/proxy_throughput).
+    // CPU-heavy work (parsing, indexing) runs on blocking threads of its own.
+    let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
     {
@@ -101,7 +104,12 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         None => {
             config.workspace_root = cli.session.workspace.clone();
-            let end = run_proxy(tokio::io::stdin(), tokio::io::stdout(), config).await?;
+            let end = run_proxy(
+                fslens::lsp::stdio::stdin(),
+                fslens::lsp::stdio::stdout(),
+                config,
+            )
+            .await?;
             Ok(ExitCode::from(end.exit_code as u8))
         }
         Some(Command::Status(options)) => {

@@ -29,13 +29,13 @@ pub async fn status(argument: Value, mut context: CommandContext) -> Result<Valu
     let arguments: StatusArguments = serde_json::from_value(argument).map_err(|error| {
         CommandError::invalid_argument("fslens.status arguments", error.to_string())
     })?;
-    if let Some(until) = arguments.wait_until.as_deref() {
-        if until != "ready" {
-            return Err(CommandError::invalid_argument(
-                "waitUntil",
-                format!("expected \"ready\", got {until:?}"),
-            ));
-        }
+    if let Some(until) = arguments.wait_until.as_deref()
+        && until != "ready"
+    {
+        return Err(CommandError::invalid_argument(
+            "waitUntil",
+            format!("expected \"ready\", got {until:?}"),
+        ));
     }
     let timeout = Duration::from_millis(arguments.timeout_ms.unwrap_or(60_000));
     let deadline = tokio::time::Instant::now() + timeout;

@@ -4,8 +4,8 @@
 //! original bytes and a classification read from the envelope — `id`, `method`, and whether a
 //! response is an error. Only methods fslens intercepts are parsed further, on demand.
 
+use bytes::Bytes;
 use std::fmt;
-use std::sync::Arc;
 
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize};
@@ -76,7 +76,7 @@ pub enum MessageKind {
 #[derive(Debug, Clone)]
 pub struct Message {
     pub kind: MessageKind,
-    bytes: Arc<[u8]>,
+    bytes: Bytes,
 }
 
 /// Why a frame body is not a JSON-RPC message.
@@ -113,17 +113,26 @@ fn present<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<&'de Raw
 impl Message {
     /// Classifies a frame body by its envelope.
     pub fn parse(bytes: Vec<u8>) -> Result<Message, EnvelopeError> {
+        let kind = Message::classify(&bytes)?;
+        Ok(Message::from_classified(kind, bytes))
+    }
+
+    /// Reads the envelope of a frame body without taking it, so a caller can still use the
+    /// bytes when they are not a message.
+    pub fn classify(bytes: &[u8]) -> Result<MessageKind, EnvelopeError> {
         // JSON text is UTF-8 by definition; serde_json does not check the parts it skips.
-        std::str::from_utf8(&bytes).map_err(EnvelopeError::InvalidUtf8)?;
-        let kind = {
-            let envelope: RawEnvelope<'_> =
-                serde_json::from_slice(&bytes).map_err(EnvelopeError::InvalidJson)?;
-            classify(&envelope)?
-        };
-        Ok(Message {
+        std::str::from_utf8(bytes).map_err(EnvelopeError::InvalidUtf8)?;
+        let envelope: RawEnvelope<'_> =
+            serde_json::from_slice(bytes).map_err(EnvelopeError::InvalidJson)?;
+        classify(&envelope)
+    }
+
+    /// Pairs bytes with the kind [`Message::classify`] found in them.
+    pub fn from_classified(kind: MessageKind, bytes: Vec<u8>) -> Message {
+        Message {
             kind,
-            bytes: bytes.into(),
-        })
+            bytes: Bytes::from(bytes),
+        }
     }
 
     /// Builds a message from a JSON value (for messages fslens writes itself).
@@ -141,7 +150,7 @@ impl Message {
                 id,
                 method: method.to_owned(),
             },
-            bytes: bytes.into(),
+            bytes: Bytes::from(bytes),
         }
     }
 
@@ -153,7 +162,7 @@ impl Message {
             kind: MessageKind::Notification {
                 method: method.to_owned(),
             },
-            bytes: bytes.into(),
+            bytes: Bytes::from(bytes),
         }
     }
 
@@ -165,7 +174,7 @@ impl Message {
                 id,
                 is_error: false,
             },
-            bytes: bytes.into(),
+            bytes: Bytes::from(bytes),
         }
     }
 
@@ -174,7 +183,7 @@ impl Message {
             .unwrap_or_default();
         Message {
             kind: MessageKind::Response { id, is_error: true },
-            bytes: bytes.into(),
+            bytes: Bytes::from(bytes),
         }
     }
 
@@ -182,7 +191,7 @@ impl Message {
         &self.bytes
     }
 
-    pub fn shared_bytes(&self) -> Arc<[u8]> {
+    pub fn shared_bytes(&self) -> Bytes {
         self.bytes.clone()
     }
 

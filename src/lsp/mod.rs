@@ -7,3 +7,4 @@
 pub mod codec;
 pub mod ext;
 pub mod message;
+pub mod stdio;

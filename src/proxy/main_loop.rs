@@ -15,6 +15,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use bytes::Bytes;
 use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use tokio::sync::{mpsc, oneshot, watch};
@@ -184,7 +185,7 @@ impl CommandContext {
 
 struct RunningBackend {
     generation: u64,
-    to_backend: Option<mpsc::UnboundedSender<Arc<[u8]>>>,
+    to_backend: Option<mpsc::UnboundedSender<Bytes>>,
     pid: Option<u32>,
     kill: Option<oneshot::Sender<()>>,
     started: Instant,
@@ -202,7 +203,7 @@ struct ProxyCall {
 
 struct Proxy {
     events: mpsc::UnboundedSender<Event>,
-    editor_out: Option<mpsc::UnboundedSender<Arc<[u8]>>>,
+    editor_out: Option<mpsc::UnboundedSender<Bytes>>,
     tracer: Tracer,
     limits: FrameLimits,
     exit_grace: Duration,
@@ -413,11 +414,10 @@ impl Proxy {
                 if let Some(id) = params
                     .get("id")
                     .and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok())
+                    && self.commands.contains_key(&id)
                 {
-                    if self.commands.contains_key(&id) {
-                        self.cancel_command(id);
-                        return;
-                    }
+                    self.cancel_command(id);
+                    return;
                 }
             }
             "textDocument/didOpen" | "textDocument/didChange" | "textDocument/didClose" => {
@@ -439,7 +439,7 @@ impl Proxy {
 
     fn on_editor_response(&mut self, id: RequestId, message: Message) {
         if self.fsac_to_editor.remove(&id).is_some() {
-            self.send_to_backend(message.bytes());
+            self.send_to_backend(&message);
         } else {
             tracing::warn!("dropping the editor's answer {id}: no such request is pending");
         }
@@ -497,7 +497,7 @@ impl Proxy {
                         method: "initialize".to_owned(),
                     },
                 );
-                self.send_to_backend(forwarded.bytes());
+                self.send_to_backend(&forwarded);
             }
             Err(error) => self.reply_error(
                 id,
@@ -572,12 +572,12 @@ impl Proxy {
                 method: method.to_owned(),
             },
         );
-        self.send_to_backend(message.bytes());
+        self.send_to_backend(&message);
     }
 
     fn forward_notification(&mut self, message: Message) {
         if self.backend_accepts_requests() {
-            self.send_to_backend(message.bytes());
+            self.send_to_backend(&message);
         } else {
             tracing::debug!("dropping {:?}: FSAC is not running", message.method());
         }
@@ -762,7 +762,7 @@ impl Proxy {
     fn cancel_backend_call(&mut self, id: RequestId) {
         if self.proxy_to_fsac.remove(&id).is_some() {
             let cancel = Message::notification("$/cancelRequest", json!({ "id": id }));
-            self.send_to_backend(cancel.bytes());
+            self.send_to_backend(&cancel);
         }
     }
 
@@ -811,7 +811,7 @@ impl Proxy {
                 }
                 let request = Message::request(id.clone(), &method, params);
                 self.proxy_to_fsac.insert(id, ProxyCall { owner, reply });
-                self.send_to_backend(request.bytes());
+                self.send_to_backend(&request);
             }
             CommandEvent::CancelBackendCall { id } => self.cancel_backend_call(id),
             CommandEvent::Status { reply } => {
@@ -891,10 +891,10 @@ impl Proxy {
     }
 
     fn kill_backend(&mut self) {
-        if let Some(mut backend) = self.backend.take() {
-            if let Some(kill) = backend.kill.take() {
-                let _ = kill.send(());
-            }
+        if let Some(mut backend) = self.backend.take()
+            && let Some(kill) = backend.kill.take()
+        {
+            let _ = kill.send(());
         }
     }
 
@@ -910,23 +910,23 @@ impl Proxy {
         }
     }
 
-    fn send_to_backend(&mut self, bytes: &[u8]) {
+    fn send_to_backend(&mut self, message: &Message) {
         if let Some(to_backend) = self
             .backend
             .as_ref()
             .and_then(|backend| backend.to_backend.as_ref())
         {
-            self.tracer.record(Direction::ProxyToFsac, bytes);
-            let _ = to_backend.send(Arc::from(bytes));
+            self.tracer.record(Direction::ProxyToFsac, message.bytes());
+            let _ = to_backend.send(message.shared_bytes());
         }
     }
 }
 
 fn root_from_initialize(params: &Value) -> Option<PathBuf> {
-    if let Some(uri) = params.get("rootUri").and_then(Value::as_str) {
-        if let Some(path) = crate::uri::uri_to_path(uri) {
-            return Some(path);
-        }
+    if let Some(uri) = params.get("rootUri").and_then(Value::as_str)
+        && let Some(path) = crate::uri::uri_to_path(uri)
+    {
+        return Some(path);
     }
     params
         .get("rootPath")
@@ -939,21 +939,23 @@ fn root_from_initialize(params: &Value) -> Option<PathBuf> {
 
 /// Writes queued frames to a peer, flushing once the queue is drained.
 async fn writer_task<W: AsyncWrite + Unpin>(
-    mut writer: W,
-    mut queue: mpsc::UnboundedReceiver<Arc<[u8]>>,
+    writer: W,
+    mut queue: mpsc::UnboundedReceiver<Bytes>,
     peer: &'static str,
 ) {
     use tokio::io::AsyncWriteExt;
+    // One write system call per drained batch rather than two per frame.
+    let mut writer = tokio::io::BufWriter::with_capacity(64 * 1024, writer);
     while let Some(body) = queue.recv().await {
         if let Err(error) = write_frame_unflushed(&mut writer, &body).await {
             tracing::debug!("cannot write to {peer}: {error}");
             return;
         }
-        if queue.is_empty() {
-            if let Err(error) = writer.flush().await {
-                tracing::debug!("cannot flush to {peer}: {error}");
-                return;
-            }
+        if queue.is_empty()
+            && let Err(error) = writer.flush().await
+        {
+            tracing::debug!("cannot flush to {peer}: {error}");
+            return;
         }
     }
     let _ = writer.flush().await;
@@ -968,8 +970,8 @@ async fn editor_reader_task<R: AsyncRead + Unpin>(
     let mut frames = FrameReader::new(BufReader::new(reader), limits);
     loop {
         let event = match frames.read_frame().await {
-            Ok(Some(body)) => match Message::parse(body.clone()) {
-                Ok(message) => EditorEvent::Message(message),
+            Ok(Some(body)) => match Message::classify(&body) {
+                Ok(kind) => EditorEvent::Message(Message::from_classified(kind, body)),
                 Err(error) => EditorEvent::BadFrame {
                     error: error.to_string(),
                     salvaged_id: salvage_request_id(&body),

@@ -183,18 +183,18 @@ impl Readiness {
                         .to_owned(),
                 });
             }
-            Some("workspaceLoad") => {
-                if data.get("Status").and_then(Value::as_str) == Some("finished") {
-                    self.workspace_loads_finished += 1;
-                    self.projects_loading.clear();
-                    if matches!(self.state, State::Loading | State::Ready | State::Starting) {
-                        self.state = State::Ready;
-                        self.reason = Some(format!(
-                            "workspace loaded: {} project(s), {} with errors",
-                            self.projects_loaded.len(),
-                            self.project_errors.len()
-                        ));
-                    }
+            Some("workspaceLoad")
+                if data.get("Status").and_then(Value::as_str) == Some("finished") =>
+            {
+                self.workspace_loads_finished += 1;
+                self.projects_loading.clear();
+                if matches!(self.state, State::Loading | State::Ready | State::Starting) {
+                    self.state = State::Ready;
+                    self.reason = Some(format!(
+                        "workspace loaded: {} project(s), {} with errors",
+                        self.projects_loaded.len(),
+                        self.project_errors.len()
+                    ));
                 }
             }
             _ => {}
