@@ -37,33 +37,18 @@ impl Connection {
             .spawn()
             .unwrap_or_else(|error| panic!("cannot start {program}: {error}"));
         let stdin = child.stdin.take().unwrap();
-        let stdout = FrameReader::new(
-            BufReader::new(child.stdout.take().unwrap()),
-            FrameLimits::default(),
-        );
-        Connection {
-            child,
-            stdin,
-            stdout,
-            next_id: 1,
-        }
+        let stdout = FrameReader::new(BufReader::new(child.stdout.take().unwrap()), FrameLimits::default());
+        Connection { child, stdin, stdout, next_id: 1 }
     }
 
     async fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
-        let body = serde_json::to_vec(
-            &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
-        )
-        .unwrap();
+        let body =
+            serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).unwrap();
         write_frame(&mut self.stdin, &body).await.unwrap();
         loop {
-            let body = self
-                .stdout
-                .read_frame()
-                .await
-                .unwrap()
-                .expect("backend closed");
+            let body = self.stdout.read_frame().await.unwrap().expect("backend closed");
             let message: Value = serde_json::from_slice(&body).unwrap();
             if message.get("method").is_none() && message["id"] == id {
                 return message;
@@ -104,10 +89,11 @@ async fn notification_throughput(connection: &mut Connection) -> f64 {
     let payload = "x".repeat(5 * 1024 - 80);
     let started = Instant::now();
     for index in 0..NOTIFICATIONS {
-        let body = serde_json::to_vec(&json!({"jsonrpc": "2.0", "method": "bench/notify", "params": {"n": index, "data": payload}})).unwrap();
-        write_frame_unflushed(&mut connection.stdin, &body)
-            .await
-            .unwrap();
+        let body = serde_json::to_vec(
+            &json!({"jsonrpc": "2.0", "method": "bench/notify", "params": {"n": index, "data": payload}}),
+        )
+        .unwrap();
+        write_frame_unflushed(&mut connection.stdin, &body).await.unwrap();
     }
     connection.stdin.flush().await.unwrap();
     // The answer to a request sent after the burst proves every notification was read.
@@ -116,16 +102,11 @@ async fn notification_throughput(connection: &mut Connection) -> f64 {
 }
 
 async fn initialize(connection: &mut Connection) {
-    connection
-        .request("initialize", json!({"capabilities": {}}))
-        .await;
+    connection.request("initialize", json!({"capabilities": {}})).await;
 }
 
 fn main() {
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().unwrap();
     runtime.block_on(async {
         let backend = format!("{}/tests/support/echo-backend.mjs", env!("CARGO_MANIFEST_DIR"));
         let fslens = env!("CARGO_BIN_EXE_fslens");

@@ -34,12 +34,7 @@ pub struct LineIndex {
 impl LineIndex {
     pub fn new(text: &str) -> Self {
         let mut line_starts = vec![0];
-        line_starts.extend(
-            text.bytes()
-                .enumerate()
-                .filter(|&(_, byte)| byte == b'\n')
-                .map(|(at, _)| at + 1),
-        );
+        line_starts.extend(text.bytes().enumerate().filter(|&(_, byte)| byte == b'\n').map(|(at, _)| at + 1));
         LineIndex { line_starts }
     }
 
@@ -54,10 +49,7 @@ impl LineIndex {
         let Some(&start) = self.line_starts.get(line) else {
             return text.len();
         };
-        let end = self
-            .line_starts
-            .get(line + 1)
-            .map_or(text.len(), |&next| next);
+        let end = self.line_starts.get(line + 1).map_or(text.len(), |&next| next);
         let line_text = &text[start..end];
         let line_text = line_text.strip_suffix('\n').unwrap_or(line_text);
         let line_text = line_text.strip_suffix('\r').unwrap_or(line_text);
@@ -81,19 +73,13 @@ impl LineIndex {
             .take_while(|&(at, _)| start + at < offset)
             .map(|(_, character)| character.len_utf16() as u32)
             .sum();
-        Position {
-            line: line as u32,
-            character,
-        }
+        Position { line: line as u32, character }
     }
 
     /// The text of one line without its line ending.
     pub fn line_text<'a>(&self, text: &'a str, line: usize) -> Option<&'a str> {
         let start = *self.line_starts.get(line)?;
-        let end = self
-            .line_starts
-            .get(line + 1)
-            .map_or(text.len(), |&next| next);
+        let end = self.line_starts.get(line + 1).map_or(text.len(), |&next| next);
         let line_text = &text[start..end];
         let line_text = line_text.strip_suffix('\n').unwrap_or(line_text);
         Some(line_text.strip_suffix('\r').unwrap_or(line_text))
@@ -115,10 +101,7 @@ pub struct Document {
 #[derive(Debug, thiserror::Error, PartialEq)]
 pub enum DocumentError {
     #[error("malformed {method} params: {message}")]
-    MalformedParams {
-        method: &'static str,
-        message: String,
-    },
+    MalformedParams { method: &'static str, message: String },
     #[error("{method} for {uri}, which is not open")]
     NotOpen { method: &'static str, uri: String },
 }
@@ -176,14 +159,9 @@ struct TextDocumentIdentifier {
     uri: String,
 }
 
-fn parse<T: for<'de> Deserialize<'de>>(
-    method: &'static str,
-    params: Value,
-) -> Result<T, DocumentError> {
-    serde_json::from_value(params).map_err(|error| DocumentError::MalformedParams {
-        method,
-        message: error.to_string(),
-    })
+fn parse<T: for<'de> Deserialize<'de>>(method: &'static str, params: Value) -> Result<T, DocumentError> {
+    serde_json::from_value(params)
+        .map_err(|error| DocumentError::MalformedParams { method, message: error.to_string() })
 }
 
 impl DocumentMirror {
@@ -224,19 +202,13 @@ impl DocumentMirror {
         let params: DidChangeParams = parse("textDocument/didChange", params)?;
         let uri = params.text_document.uri;
         let Some(document) = self.documents.get_mut(&canonical_uri(&uri)) else {
-            return Err(DocumentError::NotOpen {
-                method: "textDocument/didChange",
-                uri,
-            });
+            return Err(DocumentError::NotOpen { method: "textDocument/didChange", uri });
         };
         for change in params.content_changes {
             match change.range {
                 Some(range) => {
                     let start = document.line_index.offset(&document.text, range.start);
-                    let end = document
-                        .line_index
-                        .offset(&document.text, range.end)
-                        .max(start);
+                    let end = document.line_index.offset(&document.text, range.end).max(start);
                     document.text.replace_range(start..end, &change.text);
                 }
                 None => document.text = change.text,
@@ -249,15 +221,9 @@ impl DocumentMirror {
 
     pub fn did_close(&mut self, params: Value) -> Result<(), DocumentError> {
         let params: DidCloseParams = parse("textDocument/didClose", params)?;
-        match self
-            .documents
-            .remove(&canonical_uri(&params.text_document.uri))
-        {
+        match self.documents.remove(&canonical_uri(&params.text_document.uri)) {
             Some(_) => Ok(()),
-            None => Err(DocumentError::NotOpen {
-                method: "textDocument/didClose",
-                uri: params.text_document.uri,
-            }),
+            None => Err(DocumentError::NotOpen { method: "textDocument/didClose", uri: params.text_document.uri }),
         }
     }
 }
@@ -307,28 +273,18 @@ mod tests {
             .did_change(json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": "new"}]}))
             .unwrap();
         assert_eq!(mirror.get(uri).unwrap().text, "new");
-        mirror
-            .did_close(json!({"textDocument": {"uri": uri}}))
-            .unwrap();
+        mirror.did_close(json!({"textDocument": {"uri": uri}})).unwrap();
         assert!(mirror.is_empty());
     }
 
     #[test]
     fn reports_bad_notifications_instead_of_panicking() {
         let mut mirror = DocumentMirror::default();
+        assert!(matches!(mirror.did_open(json!({"textDocument": 3})), Err(DocumentError::MalformedParams { .. })));
         assert!(matches!(
-            mirror.did_open(json!({"textDocument": 3})),
-            Err(DocumentError::MalformedParams { .. })
-        ));
-        assert!(matches!(
-            mirror.did_change(
-                json!({"textDocument": {"uri": "file:///x.fs", "version": 1}, "contentChanges": []})
-            ),
+            mirror.did_change(json!({"textDocument": {"uri": "file:///x.fs", "version": 1}, "contentChanges": []})),
             Err(DocumentError::NotOpen { .. })
         ));
-        assert!(matches!(
-            mirror.did_close(json!(null)),
-            Err(DocumentError::MalformedParams { .. })
-        ));
+        assert!(matches!(mirror.did_close(json!(null)), Err(DocumentError::MalformedParams { .. })));
     }
 }

@@ -24,16 +24,11 @@ pub struct HeadlessRequest {
 }
 
 /// Runs `request` in a fresh session and returns the command's JSON answer.
-pub async fn run_headless(
-    request: HeadlessRequest,
-    mut config: ProxyConfig,
-) -> anyhow::Result<Value> {
-    let root = request.workspace_root.canonicalize().with_context(|| {
-        format!(
-            "workspace {} does not exist",
-            request.workspace_root.display()
-        )
-    })?;
+pub async fn run_headless(request: HeadlessRequest, mut config: ProxyConfig) -> anyhow::Result<Value> {
+    let root = request
+        .workspace_root
+        .canonicalize()
+        .with_context(|| format!("workspace {} does not exist", request.workspace_root.display()))?;
     config.workspace_root = Some(root.clone());
     let (client_side, proxy_side) = tokio::io::duplex(1 << 20);
     let (proxy_in, proxy_out) = tokio::io::split(proxy_side);
@@ -59,31 +54,23 @@ struct HeadlessClient<R, W> {
 
 impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> HeadlessClient<R, W> {
     async fn converse(&mut self, root: &Path, request: &HeadlessRequest) -> anyhow::Result<Value> {
-        let root_uri = crate::uri::path_to_uri(root)
-            .ok_or_else(|| anyhow!("cannot make a URI of {}", root.display()))?;
+        let root_uri =
+            crate::uri::path_to_uri(root).ok_or_else(|| anyhow!("cannot make a URI of {}", root.display()))?;
         let initialize = json!({
             "processId": std::process::id(),
             "clientInfo": { "name": "fslens-cli", "version": env!("CARGO_PKG_VERSION") },
             "rootUri": root_uri,
             "capabilities": { "textDocument": { "publishDiagnostics": {} }, "window": { "workDoneProgress": false } },
         });
-        self.call("initialize", initialize)
-            .await
-            .context("the session did not initialize")?;
+        self.call("initialize", initialize).await.context("the session did not initialize")?;
         self.notify("initialized", json!({})).await?;
         if request.command != ext::commands::STATUS {
             let wait = json!({ "waitUntil": "ready", "timeoutMs": request.readiness_timeout.as_millis() as u64 });
-            self.call(
-                "workspace/executeCommand",
-                json!({ "command": ext::commands::STATUS, "arguments": [wait] }),
-            )
-            .await?;
+            self.call("workspace/executeCommand", json!({ "command": ext::commands::STATUS, "arguments": [wait] }))
+                .await?;
         }
-        self.call(
-            "workspace/executeCommand",
-            json!({ "command": request.command, "arguments": [request.argument] }),
-        )
-        .await
+        self.call("workspace/executeCommand", json!({ "command": request.command, "arguments": [request.argument] }))
+            .await
     }
 
     async fn shutdown(&mut self) -> anyhow::Result<()> {
@@ -92,23 +79,15 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> HeadlessClient<R, W> {
     }
 
     async fn notify(&mut self, method: &str, params: Value) -> anyhow::Result<()> {
-        write_frame(
-            &mut self.writer,
-            Message::notification(method, params).bytes(),
-        )
-        .await
-        .context("the session closed")
+        write_frame(&mut self.writer, Message::notification(method, params).bytes()).await.context("the session closed")
     }
 
     async fn call(&mut self, method: &str, params: Value) -> anyhow::Result<Value> {
         static NEXT_ID: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64::new(1);
         let id = RequestId::Number(NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
-        write_frame(
-            &mut self.writer,
-            Message::request(id.clone(), method, params).bytes(),
-        )
-        .await
-        .context("the session closed")?;
+        write_frame(&mut self.writer, Message::request(id.clone(), method, params).bytes())
+            .await
+            .context("the session closed")?;
         loop {
             let Some(body) = self.reader.read_frame().await? else {
                 bail!("the session ended before answering {method}");
@@ -123,11 +102,7 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> HeadlessClient<R, W> {
                 }
                 MessageKind::Request { id: asked, .. } => {
                     // The CLI declares no client capabilities worth asking about; answer null.
-                    write_frame(
-                        &mut self.writer,
-                        Message::response_ok(asked.clone(), Value::Null).bytes(),
-                    )
-                    .await?;
+                    write_frame(&mut self.writer, Message::response_ok(asked.clone(), Value::Null).bytes()).await?;
                 }
                 _ => {}
             }

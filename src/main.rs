@@ -10,9 +10,7 @@ use serde_json::{Value, json};
 
 use fslens::headless::{HeadlessRequest, run_headless};
 use fslens::lsp::ext;
-use fslens::proxy::backend::{
-    BackendLauncher, FSAC_ENVIRONMENT_VARIABLE, ProcessLauncher, resolve_fsac_command,
-};
+use fslens::proxy::backend::{BackendLauncher, FSAC_ENVIRONMENT_VARIABLE, ProcessLauncher, resolve_fsac_command};
 use fslens::proxy::trace::Tracer;
 use fslens::proxy::{ProxyConfig, run_proxy};
 
@@ -72,10 +70,7 @@ fn main() -> ExitCode {
     // One thread routes every message: hand-offs between reader, main loop and writer tasks
     // stay on that thread instead of waking another core per frame (benches/proxy_throughput).
     // CPU-heavy work (parsing, indexing) runs on blocking threads of its own.
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(error) => {
             let _ = write_stderr(&format!("fslens: cannot start the async runtime: {error}"));
@@ -87,10 +82,7 @@ fn main() -> ExitCode {
     match result {
         Ok(code) => code,
         Err(error) => {
-            let _ = write_stderr(&format!(
-                "fslens: {}",
-                format!("{error:#}").replace('\n', " ")
-            ));
+            let _ = write_stderr(&format!("fslens: {}", format!("{error:#}").replace('\n', " ")));
             ExitCode::from(1)
         }
     }
@@ -104,24 +96,12 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         None => {
             config.workspace_root = cli.session.workspace.clone();
-            let end = run_proxy(
-                fslens::lsp::stdio::stdin(),
-                fslens::lsp::stdio::stdout(),
-                config,
-            )
-            .await?;
+            let end = run_proxy(fslens::lsp::stdio::stdin(), fslens::lsp::stdio::stdout(), config).await?;
             Ok(ExitCode::from(end.exit_code as u8))
         }
         Some(Command::Status(options)) => {
             let argument = json!({ "waitUntil": "ready", "timeoutMs": options.timeout_ms });
-            let answer = headless(
-                &cli.session,
-                config,
-                ext::commands::STATUS,
-                argument,
-                options.timeout_ms,
-            )
-            .await?;
+            let answer = headless(&cli.session, config, ext::commands::STATUS, argument, options.timeout_ms).await?;
             print_answer(&answer, options.json, render_status)?;
             Ok(ExitCode::SUCCESS)
         }
@@ -137,15 +117,8 @@ fn proxy_config(session: &SessionOptions) -> anyhow::Result<ProxyConfig> {
     .map_err(anyhow::Error::msg)?;
     Ok(match resolved {
         Ok(command) => {
-            tracing::info!(
-                "FSAC command: {} (from {:?})",
-                command.display(),
-                command.source
-            );
-            ProxyConfig::new(
-                Some(Box::new(ProcessLauncher { command }) as Box<dyn BackendLauncher>),
-                "",
-            )
+            tracing::info!("FSAC command: {} (from {:?})", command.display(), command.source);
+            ProxyConfig::new(Some(Box::new(ProcessLauncher { command }) as Box<dyn BackendLauncher>), "")
         }
         Err(reason) => {
             tracing::info!("{reason}");
@@ -175,21 +148,12 @@ async fn headless(
 }
 
 fn print_answer(answer: &Value, json: bool, render: fn(&Value) -> String) -> anyhow::Result<()> {
-    let text = if json {
-        serde_json::to_string_pretty(answer)?
-    } else {
-        render(answer)
-    };
+    let text = if json { serde_json::to_string_pretty(answer)? } else { render(answer) };
     write_stdout(&format!("{text}\n")).context("cannot write to stdout")
 }
 
 fn render_status(status: &Value) -> String {
-    let text = |value: &Value| {
-        value
-            .as_str()
-            .map(str::to_owned)
-            .unwrap_or_else(|| value.to_string())
-    };
+    let text = |value: &Value| value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
     let mut lines = vec![
         format!("state:      {}", text(&status["state"])),
         format!("reason:     {}", text(&status["reason"])),
@@ -219,9 +183,7 @@ fn init_logging(cli: &Cli) -> anyhow::Result<()> {
         Some(level) => EnvFilter::try_new(level).context("invalid --log-level")?,
         None => EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn")),
     };
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_ansi(false);
+    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_ansi(false);
     match &cli.log_file {
         Some(path) => {
             let file = std::fs::OpenOptions::new()

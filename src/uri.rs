@@ -24,9 +24,7 @@ pub fn uri_to_path(uri: &str) -> Option<PathBuf> {
 
 /// One spelling per local file; other URIs (`untitled:`) are returned unchanged.
 pub fn canonical_uri(uri: &str) -> String {
-    uri_to_path(uri)
-        .and_then(|path| path_to_uri(&path))
-        .unwrap_or_else(|| uri.to_owned())
+    uri_to_path(uri).and_then(|path| path_to_uri(&path)).unwrap_or_else(|| uri.to_owned())
 }
 
 #[cfg(test)]
@@ -35,28 +33,17 @@ mod tests {
 
     #[test]
     fn round_trips_awkward_paths() {
-        for path in [
-            "/work/a b/c#d.fs",
-            "/tmp/100%/x.fs",
-            "/home/é/Ünïcode.fsx",
-            "/a/[x]?.fs",
-        ] {
+        for path in ["/work/a b/c#d.fs", "/tmp/100%/x.fs", "/home/é/Ünïcode.fsx", "/a/[x]?.fs"] {
             let uri = path_to_uri(Path::new(path)).unwrap();
             assert!(!uri.contains(' '), "{uri}");
             assert_eq!(uri_to_path(&uri).unwrap(), PathBuf::from(path), "{uri}");
         }
-        assert_eq!(
-            path_to_uri(Path::new("/a b/c#d.fs")).unwrap(),
-            "file:///a%20b/c%23d.fs"
-        );
+        assert_eq!(path_to_uri(Path::new("/a b/c#d.fs")).unwrap(), "file:///a%20b/c%23d.fs");
     }
 
     #[test]
     fn canonical_form_ignores_encoding_differences() {
-        assert_eq!(
-            canonical_uri("file:///a%20b/%63.fs"),
-            canonical_uri("file:///a%20b/c.fs")
-        );
+        assert_eq!(canonical_uri("file:///a%20b/%63.fs"), canonical_uri("file:///a%20b/c.fs"));
         assert_eq!(canonical_uri("untitled:Untitled-1"), "untitled:Untitled-1");
         assert_eq!(uri_to_path("https://example.invalid/x"), None);
     }

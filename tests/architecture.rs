@@ -40,7 +40,10 @@ fn syntax_layer_knows_nothing_of_lsp_tokio_or_the_proxy() {
     let mut offenders = Vec::new();
     for file in rust_files(&source_root().join("syntax")) {
         for (number, line) in code_lines(&file) {
-            if ["crate::lsp", "crate::proxy", "crate::documents", "tokio", "lsp_types"].iter().any(|name| line.contains(name)) {
+            if ["crate::lsp", "crate::proxy", "crate::documents", "tokio", "lsp_types"]
+                .iter()
+                .any(|name| line.contains(name))
+            {
                 offenders.push(format!("{}:{number}: {line}", file.display()));
             }
         }

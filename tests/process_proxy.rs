@@ -17,19 +17,13 @@ struct Editor {
 
 impl Editor {
     async fn send(&mut self, message: Value) {
-        write_frame(&mut self.stdin, &serde_json::to_vec(&message).unwrap())
-            .await
-            .unwrap();
+        write_frame(&mut self.stdin, &serde_json::to_vec(&message).unwrap()).await.unwrap();
     }
 
     async fn recv_response(&mut self, id: i64) -> Value {
         loop {
-            let body = tokio::time::timeout(TIMEOUT, self.stdout.read_frame())
-                .await
-                .expect("timed out")
-                .unwrap();
-            let message: Value =
-                serde_json::from_slice(&body.expect("fslens closed stdout")).unwrap();
+            let body = tokio::time::timeout(TIMEOUT, self.stdout.read_frame()).await.expect("timed out").unwrap();
+            let message: Value = serde_json::from_slice(&body.expect("fslens closed stdout")).unwrap();
             if message.get("method").is_none() && message["id"] == id {
                 return message;
             }
@@ -38,10 +32,7 @@ impl Editor {
 }
 
 fn echo_backend() -> String {
-    format!(
-        "node {}/tests/support/echo-backend.mjs",
-        env!("CARGO_MANIFEST_DIR")
-    )
+    format!("node {}/tests/support/echo-backend.mjs", env!("CARGO_MANIFEST_DIR"))
 }
 
 #[tokio::test]
@@ -63,84 +54,45 @@ async fn the_binary_proxies_a_child_backend_over_real_pipes() {
         .unwrap();
     let mut editor = Editor {
         stdin: child.stdin.take().unwrap(),
-        stdout: FrameReader::new(
-            BufReader::new(child.stdout.take().unwrap()),
-            FrameLimits::default(),
-        ),
+        stdout: FrameReader::new(BufReader::new(child.stdout.take().unwrap()), FrameLimits::default()),
     };
     editor.send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}})).await;
     let initialized = editor.recv_response(1).await;
-    assert_eq!(
-        initialized["result"]["serverInfo"]["name"],
-        json!("echo-backend")
-    );
+    assert_eq!(initialized["result"]["serverInfo"]["name"], json!("echo-backend"));
     assert!(
         initialized["result"]["capabilities"]["executeCommandProvider"]["commands"]
             .as_array()
             .unwrap()
             .contains(&json!("fslens.status"))
     );
-    editor
-        .send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}))
-        .await;
+    editor.send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}})).await;
     editor.send(json!({"jsonrpc": "2.0", "id": 2, "method": "custom/anything", "params": {"é": [1, 2]}})).await;
     let echoed = editor.recv_response(2).await;
-    assert_eq!(
-        echoed["result"],
-        json!({"method": "custom/anything", "params": {"é": [1, 2]}})
-    );
+    assert_eq!(echoed["result"], json!({"method": "custom/anything", "params": {"é": [1, 2]}}));
     editor.send(json!({"jsonrpc": "2.0", "id": 3, "method": "workspace/executeCommand", "params": {"command": "fslens.status", "arguments": [{"probe": true}]}})).await;
     let status = editor.recv_response(3).await;
-    let pid = status["result"]["fsac"]["pid"]
-        .as_u64()
-        .expect("status names FSAC's pid");
+    let pid = status["result"]["fsac"]["pid"].as_u64().expect("status names FSAC's pid");
     assert_eq!(status["result"]["probe"]["alive"], json!(true), "{status}");
-    assert_eq!(
-        status["result"]["workspaceRoot"],
-        json!(workspace.path().display().to_string())
-    );
+    assert_eq!(status["result"]["workspaceRoot"], json!(workspace.path().display().to_string()));
     // The backend runs in the workspace root.
     let cwd = std::fs::read_link(format!("/proc/{pid}/cwd")).unwrap();
     assert_eq!(cwd, workspace.path().canonicalize().unwrap());
 
-    editor
-        .send(json!({"jsonrpc": "2.0", "id": 4, "method": "shutdown"}))
-        .await;
+    editor.send(json!({"jsonrpc": "2.0", "id": 4, "method": "shutdown"})).await;
     assert_eq!(editor.recv_response(4).await["result"], Value::Null);
-    editor
-        .send(json!({"jsonrpc": "2.0", "method": "exit"}))
-        .await;
-    let status = tokio::time::timeout(TIMEOUT, child.wait())
-        .await
-        .unwrap()
-        .unwrap();
+    editor.send(json!({"jsonrpc": "2.0", "method": "exit"})).await;
+    let status = tokio::time::timeout(TIMEOUT, child.wait()).await.unwrap().unwrap();
     assert_eq!(status.code(), Some(0));
     // The backend is gone too.
-    assert!(
-        !std::path::Path::new(&format!("/proc/{pid}")).exists(),
-        "backend {pid} outlived the proxy"
-    );
+    assert!(!std::path::Path::new(&format!("/proc/{pid}")).exists(), "backend {pid} outlived the proxy");
 
     let transcript = std::fs::read_to_string(&trace).unwrap();
     let directions: Vec<String> = transcript
         .lines()
-        .map(|line| {
-            serde_json::from_str::<Value>(line).unwrap()["direction"]
-                .as_str()
-                .unwrap()
-                .to_owned()
-        })
+        .map(|line| serde_json::from_str::<Value>(line).unwrap()["direction"].as_str().unwrap().to_owned())
         .collect();
-    for direction in [
-        "editor->proxy",
-        "proxy->fsac",
-        "fsac->proxy",
-        "proxy->editor",
-    ] {
-        assert!(
-            directions.iter().any(|seen| seen == direction),
-            "{direction} missing from the transcript"
-        );
+    for direction in ["editor->proxy", "proxy->fsac", "fsac->proxy", "proxy->editor"] {
+        assert!(directions.iter().any(|seen| seen == direction), "{direction} missing from the transcript");
     }
 }
 
@@ -167,14 +119,9 @@ async fn stdout_carries_only_protocol_bytes_even_when_fsac_is_missing() {
         json!({"jsonrpc": "2.0", "id": 3, "method": "shutdown"}),
         json!({"jsonrpc": "2.0", "method": "exit"}),
     ] {
-        write_frame(&mut stdin, &serde_json::to_vec(&message).unwrap())
-            .await
-            .unwrap();
+        write_frame(&mut stdin, &serde_json::to_vec(&message).unwrap()).await.unwrap();
     }
-    let output = tokio::time::timeout(TIMEOUT, child.wait_with_output())
-        .await
-        .unwrap()
-        .unwrap();
+    let output = tokio::time::timeout(TIMEOUT, child.wait_with_output()).await.unwrap().unwrap();
     assert_eq!(output.status.code(), Some(0));
     // Parse stdout strictly as frames: any stray byte would break this.
     let mut reader = FrameReader::new(BufReader::new(&output.stdout[..]), FrameLimits::default());
@@ -195,15 +142,7 @@ async fn headless_status_reports_an_sdk_pin_failure_with_fsacs_stderr() {
     let workspace = tempfile::tempdir().unwrap();
     let fake = "sh -c 'echo \"A compatible .NET SDK was not found.\" >&2; echo \"Requested SDK version: 99.0.100\" >&2; exit 145'";
     let output = Command::new(env!("CARGO_BIN_EXE_fslens"))
-        .args([
-            "status",
-            "--json",
-            "--timeout-ms",
-            "5000",
-            "--fsac",
-            fake,
-            "--workspace",
-        ])
+        .args(["status", "--json", "--timeout-ms", "5000", "--fsac", fake, "--workspace"])
         .arg(workspace.path())
         .output()
         .await
@@ -212,8 +151,5 @@ async fn headless_status_reports_an_sdk_pin_failure_with_fsacs_stderr() {
     assert!(output.stdout.is_empty());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(stderr.lines().count(), 1, "one-line reason: {stderr}");
-    assert!(
-        stderr.contains("Requested SDK version: 99.0.100") && stderr.contains("exit code 145"),
-        "{stderr}"
-    );
+    assert!(stderr.contains("Requested SDK version: 99.0.100") && stderr.contains("exit code 145"), "{stderr}");
 }

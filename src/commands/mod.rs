@@ -35,10 +35,7 @@ pub enum CommandError {
 
 impl CommandError {
     pub fn invalid_argument(argument: &str, message: impl Into<String>) -> Self {
-        CommandError::InvalidArgument {
-            argument: argument.to_owned(),
-            message: message.into(),
-        }
+        CommandError::InvalidArgument { argument: argument.to_owned(), message: message.into() }
     }
 
     /// The stable, machine-readable name of this error, as sent in `data.errorKind`.
@@ -82,10 +79,9 @@ pub fn single_argument(arguments: Value) -> Result<Value, CommandError> {
         Value::Array(mut items) if items.len() <= 1 => match items.pop() {
             None | Some(Value::Null) => Ok(json!({})),
             Some(object @ Value::Object(_)) => Ok(object),
-            Some(other) => Err(CommandError::invalid_argument(
-                "arguments[0]",
-                format!("expected a JSON object, got {other}"),
-            )),
+            Some(other) => {
+                Err(CommandError::invalid_argument("arguments[0]", format!("expected a JSON object, got {other}")))
+            }
         },
         Value::Array(items) => Err(CommandError::invalid_argument(
             "arguments",
@@ -107,8 +103,12 @@ pub async fn dispatch(
 ) -> Result<Value, CommandError> {
     match name {
         ext::commands::STATUS => status::status(argument, context).await,
-        other => Err(CommandError::Internal(format!(
-            "command {other} is advertised but has no handler yet"
-        ))),
+        ext::commands::RESTART => {
+            if argument.as_object().is_some_and(|object| !object.is_empty()) {
+                return Err(CommandError::invalid_argument("fslens.restart arguments", "takes no arguments"));
+            }
+            context.restart_backend().await
+        }
+        other => Err(CommandError::Internal(format!("command {other} is advertised but has no handler yet"))),
     }
 }

@@ -26,16 +26,12 @@ pub struct StatusArguments {
 }
 
 pub async fn status(argument: Value, mut context: CommandContext) -> Result<Value, CommandError> {
-    let arguments: StatusArguments = serde_json::from_value(argument).map_err(|error| {
-        CommandError::invalid_argument("fslens.status arguments", error.to_string())
-    })?;
+    let arguments: StatusArguments = serde_json::from_value(argument)
+        .map_err(|error| CommandError::invalid_argument("fslens.status arguments", error.to_string()))?;
     if let Some(until) = arguments.wait_until.as_deref()
         && until != "ready"
     {
-        return Err(CommandError::invalid_argument(
-            "waitUntil",
-            format!("expected \"ready\", got {until:?}"),
-        ));
+        return Err(CommandError::invalid_argument("waitUntil", format!("expected \"ready\", got {until:?}")));
     }
     let timeout = Duration::from_millis(arguments.timeout_ms.unwrap_or(60_000));
     let deadline = tokio::time::Instant::now() + timeout;
@@ -45,8 +41,7 @@ pub async fn status(argument: Value, mut context: CommandContext) -> Result<Valu
     if arguments.wait_until.is_some() {
         let mut satisfied = false;
         loop {
-            let state: State =
-                serde_json::from_value(status["state"].clone()).unwrap_or(State::Absent);
+            let state: State = serde_json::from_value(status["state"].clone()).unwrap_or(State::Absent);
             if state == State::Ready {
                 satisfied = true;
                 break;
@@ -54,9 +49,7 @@ pub async fn status(argument: Value, mut context: CommandContext) -> Result<Valu
             // Waiting helps while FSAC starts or loads, or before the editor's initialize
             // starts a configured FSAC; not once FSAC crashed or when none is configured.
             let fsac_configured = !status["fsac"]["command"].is_null();
-            let not_started_yet = state == State::Absent
-                && fsac_configured
-                && status["fsac"]["generation"] == json!(0);
+            let not_started_yet = state == State::Absent && fsac_configured && status["fsac"]["generation"] == json!(0);
             if !can_become_ready(state) && !not_started_yet {
                 break;
             }
@@ -75,9 +68,7 @@ pub async fn status(argument: Value, mut context: CommandContext) -> Result<Valu
     }
     if arguments.probe {
         let probe_started = Instant::now();
-        let answer = context
-            .backend_request(ext::backend_requests::PING, json!({}), deadline)
-            .await;
+        let answer = context.backend_request(ext::backend_requests::PING, json!({}), deadline).await;
         let round_trip = probe_started.elapsed().as_secs_f64() * 1000.0;
         status["probe"] = match answer {
             // Any JSON-RPC answer, including "method not found", proves FSAC is responsive.

@@ -23,11 +23,7 @@ pub struct FrameLimits {
 
 impl Default for FrameLimits {
     fn default() -> Self {
-        FrameLimits {
-            max_header_line: 8 * 1024,
-            max_header_lines: 64,
-            max_body: 256 * 1024 * 1024,
-        }
+        FrameLimits { max_header_line: 8 * 1024, max_header_lines: 64, max_body: 256 * 1024 * 1024 }
     }
 }
 
@@ -70,11 +66,7 @@ pub struct FrameReader<R> {
 
 impl<R: AsyncBufRead + Unpin> FrameReader<R> {
     pub fn new(inner: R, limits: FrameLimits) -> Self {
-        FrameReader {
-            inner,
-            limits,
-            line: Vec::with_capacity(128),
-        }
+        FrameReader { inner, limits, line: Vec::with_capacity(128) }
     }
 
     /// Reads the next frame body. `Ok(None)` is a clean end of stream between frames.
@@ -84,25 +76,16 @@ impl<R: AsyncBufRead + Unpin> FrameReader<R> {
         };
         if length > self.limits.max_body {
             // Skip the body so the stream stays in step, then report it.
-            let copied = tokio::io::copy(
-                &mut (&mut self.inner).take(length as u64),
-                &mut tokio::io::sink(),
-            )
-            .await?;
+            let copied = tokio::io::copy(&mut (&mut self.inner).take(length as u64), &mut tokio::io::sink()).await?;
             if copied < length as u64 {
                 return Err(FrameError::UnexpectedEof);
             }
-            return Err(FrameError::BodyTooLarge {
-                length,
-                limit: self.limits.max_body,
-            });
+            return Err(FrameError::BodyTooLarge { length, limit: self.limits.max_body });
         }
         let mut body = vec![0u8; length];
         match self.inner.read_exact(&mut body).await {
             Ok(_) => Ok(Some(body)),
-            Err(error) if error.kind() == io::ErrorKind::UnexpectedEof => {
-                Err(FrameError::UnexpectedEof)
-            }
+            Err(error) if error.kind() == io::ErrorKind::UnexpectedEof => Err(FrameError::UnexpectedEof),
             Err(error) => Err(FrameError::Io(error)),
         }
     }
@@ -125,9 +108,7 @@ impl<R: AsyncBufRead + Unpin> FrameReader<R> {
             lines += 1;
             if lines > self.limits.max_header_lines {
                 self.skip_rest_of_header_block(0).await?;
-                return Err(FrameError::TooManyHeaderLines {
-                    limit: self.limits.max_header_lines,
-                });
+                return Err(FrameError::TooManyHeaderLines { limit: self.limits.max_header_lines });
             }
             let line = trim_line_ending(&self.line);
             if line.is_empty() {
@@ -146,9 +127,7 @@ impl<R: AsyncBufRead + Unpin> FrameReader<R> {
                 continue;
             };
             let name = &line[..colon];
-            let value = String::from_utf8_lossy(&line[colon + 1..])
-                .trim()
-                .to_owned();
+            let value = String::from_utf8_lossy(&line[colon + 1..]).trim().to_owned();
             if !is_header_name(name) {
                 tracing::debug!(line = %String::from_utf8_lossy(line), "skipping junk line before a header");
                 continue;
@@ -160,10 +139,7 @@ impl<R: AsyncBufRead + Unpin> FrameReader<R> {
                     Some(first) if first != length => {
                         // Drain the rest of this block so the next read starts cleanly.
                         self.skip_rest_of_header_block(lines).await?;
-                        return Err(FrameError::ConflictingContentLength {
-                            first,
-                            second: length,
-                        });
+                        return Err(FrameError::ConflictingContentLength { first, second: length });
                     }
                     _ => content_length = Some(length),
                 }
@@ -204,9 +180,7 @@ impl<R: AsyncBufRead + Unpin> FrameReader<R> {
                     self.discard_until_newline().await?;
                 }
                 self.line.clear();
-                return Err(FrameError::HeaderLineTooLong {
-                    limit: self.limits.max_header_line,
-                });
+                return Err(FrameError::HeaderLineTooLong { limit: self.limits.max_header_line });
             }
             self.line.extend_from_slice(&available[..taken]);
             self.inner.consume(taken);
@@ -242,31 +216,19 @@ fn trim_line_ending(line: &[u8]) -> &[u8] {
 }
 
 fn is_header_name(name: &[u8]) -> bool {
-    !name.is_empty()
-        && name
-            .iter()
-            .all(|&byte| byte.is_ascii_alphanumeric() || byte == b'-')
+    !name.is_empty() && name.iter().all(|&byte| byte.is_ascii_alphanumeric() || byte == b'-')
 }
 
 fn parse_content_length(value: &str) -> Result<usize, FrameError> {
     // `usize::from_str` accepts a leading `+`; LSP does not, so check the digits ourselves.
     if value.is_empty() || !value.bytes().all(|byte| byte.is_ascii_digit()) {
-        return Err(FrameError::InvalidContentLength {
-            value: value.to_owned(),
-        });
+        return Err(FrameError::InvalidContentLength { value: value.to_owned() });
     }
-    value
-        .parse::<usize>()
-        .map_err(|_| FrameError::InvalidContentLength {
-            value: value.to_owned(),
-        })
+    value.parse::<usize>().map_err(|_| FrameError::InvalidContentLength { value: value.to_owned() })
 }
 
 /// Writes one frame without flushing, so a writer draining a queue can flush once per batch.
-pub async fn write_frame_unflushed<W: AsyncWrite + Unpin>(
-    writer: &mut W,
-    body: &[u8],
-) -> io::Result<()> {
+pub async fn write_frame_unflushed<W: AsyncWrite + Unpin>(writer: &mut W, body: &[u8]) -> io::Result<()> {
     let header = format!("Content-Length: {}\r\n\r\n", body.len());
     writer.write_all(header.as_bytes()).await?;
     writer.write_all(body).await
@@ -286,10 +248,7 @@ mod tests {
 
     /// Feeds `input` in chunks of `chunk` bytes and renders every frame or error.
     fn frames(input: &[u8], chunk: usize, limits: FrameLimits) -> String {
-        let runtime = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         runtime.block_on(async {
             let (mut writer, reader) = tokio::io::duplex(64);
             let input = input.to_vec();
@@ -302,19 +261,14 @@ mod tests {
             let mut out = Vec::new();
             loop {
                 match frames.read_frame().await {
-                    Ok(Some(body)) => {
-                        out.push(format!("frame {:?}", String::from_utf8_lossy(&body)))
-                    }
+                    Ok(Some(body)) => out.push(format!("frame {:?}", String::from_utf8_lossy(&body))),
                     Ok(None) => {
                         out.push("eof".to_owned());
                         break;
                     }
                     Err(error) => {
                         let fatal = error.is_fatal();
-                        out.push(format!(
-                            "error{} {error}",
-                            if fatal { "(fatal)" } else { "" }
-                        ));
+                        out.push(format!("error{} {error}", if fatal { "(fatal)" } else { "" }));
                         if fatal {
                             break;
                         }
@@ -329,11 +283,7 @@ mod tests {
     fn check(input: &[u8], expected: Expect) {
         let whole = frames(input, usize::MAX, FrameLimits::default());
         for chunk in [1, 2, 3, 7] {
-            assert_eq!(
-                frames(input, chunk, FrameLimits::default()),
-                whole,
-                "chunk size {chunk}"
-            );
+            assert_eq!(frames(input, chunk, FrameLimits::default()), whole, "chunk size {chunk}");
         }
         expected.assert_eq(&whole);
     }
@@ -415,15 +365,8 @@ mod tests {
                 error invalid Content-Length value "99999999999999999999999"
                 eof"#]],
         );
-        let limits = FrameLimits {
-            max_body: 4,
-            ..FrameLimits::default()
-        };
-        let out = frames(
-            b"Content-Length: 6\r\n\r\n123456Content-Length: 2\r\n\r\n{}",
-            3,
-            limits,
-        );
+        let limits = FrameLimits { max_body: 4, ..FrameLimits::default() };
+        let out = frames(b"Content-Length: 6\r\n\r\n123456Content-Length: 2\r\n\r\n{}", 3, limits);
         expect![[r#"
             error body of 6 bytes exceeds the limit of 4 bytes (skipped)
             frame "{}"
@@ -435,11 +378,7 @@ mod tests {
 
     #[test]
     fn header_line_and_block_limits_hold() {
-        let limits = FrameLimits {
-            max_header_line: 32,
-            max_header_lines: 4,
-            max_body: 1024,
-        };
+        let limits = FrameLimits { max_header_line: 32, max_header_lines: 4, max_body: 1024 };
         let mut input = vec![b'x'; 100];
         input.extend_from_slice(b"\r\nContent-Length: 2\r\n\r\n{}");
         expect![[r#"
@@ -456,25 +395,15 @@ mod tests {
 
     #[test]
     fn eof_inside_a_frame_is_fatal_and_clean_eof_is_not_an_error() {
-        check(
-            b"Content-Length: 10\r\n\r\n{}",
-            expect![[r#"error(fatal) stream ended inside a frame"#]],
-        );
-        check(
-            b"Content-Length: 10\r\n",
-            expect![[r#"error(fatal) stream ended inside a frame"#]],
-        );
+        check(b"Content-Length: 10\r\n\r\n{}", expect![[r#"error(fatal) stream ended inside a frame"#]]);
+        check(b"Content-Length: 10\r\n", expect![[r#"error(fatal) stream ended inside a frame"#]]);
         check(b"", expect![[r#"eof"#]]);
         check(b"\r\n\r\n", expect![[r#"eof"#]]);
     }
 
     #[test]
     fn invalid_utf8_bodies_are_delivered_as_bytes() {
-        let out = frames(
-            b"Content-Length: 3\r\n\r\n\xff\xfe{",
-            1,
-            FrameLimits::default(),
-        );
+        let out = frames(b"Content-Length: 3\r\n\r\n\xff\xfe{", 1, FrameLimits::default());
         expect![[r#"
             frame "��{"
             eof"#]]

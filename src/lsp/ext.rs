@@ -8,9 +8,10 @@
 pub mod commands {
     pub const STATUS: &str = "fslens.status";
     pub const OUTLINE: &str = "fslens.outline";
+    pub const RESTART: &str = "fslens.restart";
 
     /// Every command fslens answers, in the order advertised in `executeCommandProvider`.
-    pub const ALL: &[&str] = &[STATUS, OUTLINE];
+    pub const ALL: &[&str] = &[STATUS, RESTART, OUTLINE];
 }
 
 /// Notifications fslens sends to its clients.

@@ -59,8 +59,7 @@ impl Serialize for RequestId {
 impl<'de> Deserialize<'de> for RequestId {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         let value = Value::deserialize(deserializer)?;
-        RequestId::from_json(&value)
-            .ok_or_else(|| de::Error::custom("request id must be an integer or a string"))
+        RequestId::from_json(&value).ok_or_else(|| de::Error::custom("request id must be an integer or a string"))
     }
 }
 
@@ -122,17 +121,13 @@ impl Message {
     pub fn classify(bytes: &[u8]) -> Result<MessageKind, EnvelopeError> {
         // JSON text is UTF-8 by definition; serde_json does not check the parts it skips.
         std::str::from_utf8(bytes).map_err(EnvelopeError::InvalidUtf8)?;
-        let envelope: RawEnvelope<'_> =
-            serde_json::from_slice(bytes).map_err(EnvelopeError::InvalidJson)?;
+        let envelope: RawEnvelope<'_> = serde_json::from_slice(bytes).map_err(EnvelopeError::InvalidJson)?;
         classify(&envelope)
     }
 
     /// Pairs bytes with the kind [`Message::classify`] found in them.
     pub fn from_classified(kind: MessageKind, bytes: Vec<u8>) -> Message {
-        Message {
-            kind,
-            bytes: Bytes::from(bytes),
-        }
+        Message { kind, bytes: Bytes::from(bytes) }
     }
 
     /// Builds a message from a JSON value (for messages fslens writes itself).
@@ -141,50 +136,25 @@ impl Message {
     }
 
     pub fn request(id: RequestId, method: &str, params: Value) -> Message {
-        let bytes = serde_json::to_vec(
-            &json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}),
-        )
-        .unwrap_or_default();
-        Message {
-            kind: MessageKind::Request {
-                id,
-                method: method.to_owned(),
-            },
-            bytes: Bytes::from(bytes),
-        }
+        let bytes = serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .unwrap_or_default();
+        Message { kind: MessageKind::Request { id, method: method.to_owned() }, bytes: Bytes::from(bytes) }
     }
 
     pub fn notification(method: &str, params: Value) -> Message {
         let bytes =
-            serde_json::to_vec(&json!({"jsonrpc": "2.0", "method": method, "params": params}))
-                .unwrap_or_default();
-        Message {
-            kind: MessageKind::Notification {
-                method: method.to_owned(),
-            },
-            bytes: Bytes::from(bytes),
-        }
+            serde_json::to_vec(&json!({"jsonrpc": "2.0", "method": method, "params": params})).unwrap_or_default();
+        Message { kind: MessageKind::Notification { method: method.to_owned() }, bytes: Bytes::from(bytes) }
     }
 
     pub fn response_ok(id: RequestId, result: Value) -> Message {
-        let bytes = serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "result": result}))
-            .unwrap_or_default();
-        Message {
-            kind: MessageKind::Response {
-                id,
-                is_error: false,
-            },
-            bytes: Bytes::from(bytes),
-        }
+        let bytes = serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "result": result})).unwrap_or_default();
+        Message { kind: MessageKind::Response { id, is_error: false }, bytes: Bytes::from(bytes) }
     }
 
     pub fn response_error(id: RequestId, error: &ResponseError) -> Message {
-        let bytes = serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "error": error}))
-            .unwrap_or_default();
-        Message {
-            kind: MessageKind::Response { id, is_error: true },
-            bytes: Bytes::from(bytes),
-        }
+        let bytes = serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "error": error})).unwrap_or_default();
+        Message { kind: MessageKind::Response { id, is_error: true }, bytes: Bytes::from(bytes) }
     }
 
     pub fn bytes(&self) -> &[u8] {
@@ -197,9 +167,7 @@ impl Message {
 
     pub fn method(&self) -> Option<&str> {
         match &self.kind {
-            MessageKind::Request { method, .. } | MessageKind::Notification { method } => {
-                Some(method)
-            }
+            MessageKind::Request { method, .. } | MessageKind::Notification { method } => Some(method),
             MessageKind::Response { .. } => None,
         }
     }
@@ -221,8 +189,7 @@ impl Message {
     }
 
     fn member(&self, name: &str) -> Result<Value, serde_json::Error> {
-        let members: std::collections::HashMap<String, &RawValue> =
-            serde_json::from_slice(&self.bytes)?;
+        let members: std::collections::HashMap<String, &RawValue> = serde_json::from_slice(&self.bytes)?;
         match members.get(name) {
             Some(raw) => serde_json::from_str(raw.get()),
             None => Ok(Value::Null),
@@ -238,25 +205,16 @@ impl Message {
 fn classify(envelope: &RawEnvelope<'_>) -> Result<MessageKind, EnvelopeError> {
     let id = match envelope.id {
         Some(raw) => {
-            let value: Value =
-                serde_json::from_str(raw.get()).map_err(EnvelopeError::InvalidJson)?;
+            let value: Value = serde_json::from_str(raw.get()).map_err(EnvelopeError::InvalidJson)?;
             Some(RequestId::from_json(&value).ok_or(EnvelopeError::InvalidId)?)
         }
         None => None,
     };
     match (id, &envelope.method) {
-        (Some(id), Some(method)) => Ok(MessageKind::Request {
-            id,
-            method: method.clone(),
-        }),
-        (None, Some(method)) => Ok(MessageKind::Notification {
-            method: method.clone(),
-        }),
+        (Some(id), Some(method)) => Ok(MessageKind::Request { id, method: method.clone() }),
+        (None, Some(method)) => Ok(MessageKind::Notification { method: method.clone() }),
         (Some(id), None) if envelope.result.is_some() || envelope.error.is_some() => {
-            Ok(MessageKind::Response {
-                id,
-                is_error: envelope.error.is_some(),
-            })
+            Ok(MessageKind::Response { id, is_error: envelope.error.is_some() })
         }
         _ => Err(EnvelopeError::NotAMessage),
     }
@@ -286,11 +244,7 @@ pub struct ResponseError {
 
 impl ResponseError {
     pub fn new(code: i64, message: impl Into<String>) -> Self {
-        ResponseError {
-            code,
-            message: message.into(),
-            data: None,
-        }
+        ResponseError { code, message: message.into(), data: None }
     }
 
     pub fn with_data(mut self, data: Value) -> Self {
@@ -319,46 +273,30 @@ mod tests {
     use super::*;
 
     fn kind(text: &str) -> Result<MessageKind, String> {
-        Message::parse(text.as_bytes().to_vec())
-            .map(|message| message.kind)
-            .map_err(|error| error.to_string())
+        Message::parse(text.as_bytes().to_vec()).map(|message| message.kind).map_err(|error| error.to_string())
     }
 
     #[test]
     fn classifies_envelopes() {
         assert_eq!(
             kind(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#),
-            Ok(MessageKind::Request {
-                id: RequestId::Number(1),
-                method: "initialize".into()
-            })
+            Ok(MessageKind::Request { id: RequestId::Number(1), method: "initialize".into() })
         );
         assert_eq!(
             kind(r#"{"jsonrpc":"2.0","id":"a","method":"x"}"#),
-            Ok(MessageKind::Request {
-                id: RequestId::String("a".into()),
-                method: "x".into()
-            })
+            Ok(MessageKind::Request { id: RequestId::String("a".into()), method: "x".into() })
         );
         assert_eq!(
             kind(r#"{"jsonrpc":"2.0","method":"$/cancelRequest","params":{"id":1}}"#),
-            Ok(MessageKind::Notification {
-                method: "$/cancelRequest".into()
-            })
+            Ok(MessageKind::Notification { method: "$/cancelRequest".into() })
         );
         assert_eq!(
             kind(r#"{"jsonrpc":"2.0","id":7,"result":null}"#),
-            Ok(MessageKind::Response {
-                id: RequestId::Number(7),
-                is_error: false
-            })
+            Ok(MessageKind::Response { id: RequestId::Number(7), is_error: false })
         );
         assert_eq!(
             kind(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}}"#),
-            Ok(MessageKind::Response {
-                id: RequestId::Null,
-                is_error: true
-            })
+            Ok(MessageKind::Response { id: RequestId::Null, is_error: true })
         );
         assert!(kind(r#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#).is_err());
         assert!(kind(r#"{"jsonrpc":"2.0","id":[1],"method":"x"}"#).is_err());
@@ -369,8 +307,7 @@ mod tests {
 
     #[test]
     fn keeps_bytes_and_reads_members_on_demand() {
-        let text =
-            r#"{"jsonrpc":"2.0","id":3,"method":"fsharp/x","params":{"b":1,"a":[2.50,"é"]}}"#;
+        let text = r#"{"jsonrpc":"2.0","id":3,"method":"fsharp/x","params":{"b":1,"a":[2.50,"é"]}}"#;
         let message = Message::parse(text.as_bytes().to_vec()).unwrap();
         assert_eq!(message.bytes(), text.as_bytes());
         assert_eq!(message.params().unwrap(), json!({"a":[2.5,"é"],"b":1}));
@@ -379,8 +316,7 @@ mod tests {
 
     #[test]
     fn salvages_ids_from_bodies_with_invalid_utf8() {
-        let mut body =
-            br#"{"jsonrpc":"2.0","id":12,"method":"textDocument/hover","params":{"x":""#.to_vec();
+        let mut body = br#"{"jsonrpc":"2.0","id":12,"method":"textDocument/hover","params":{"x":""#.to_vec();
         body.extend_from_slice(&[0xff, 0xfe]);
         body.extend_from_slice(br#""}}"#);
         assert!(Message::parse(body.clone()).is_err());

@@ -55,9 +55,7 @@ fn reactor_stream(fd: std::os::fd::BorrowedFd<'_>) -> Option<Registered> {
     if file_type.is_socket() {
         let stream = std::os::unix::net::UnixStream::from(std::os::fd::OwnedFd::from(file));
         stream.set_nonblocking(true).ok()?;
-        return tokio::net::UnixStream::from_std(stream)
-            .ok()
-            .map(Registered::Socket);
+        return tokio::net::UnixStream::from_std(stream).ok().map(Registered::Socket);
     }
     None
 }

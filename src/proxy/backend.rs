@@ -39,11 +39,7 @@ impl FsacCommand {
     pub fn display(&self) -> String {
         std::iter::once(self.program.as_str())
             .chain(self.args.iter().map(String::as_str))
-            .map(|part| {
-                shlex::try_quote(part)
-                    .map(|quoted| quoted.into_owned())
-                    .unwrap_or_else(|_| part.to_owned())
-            })
+            .map(|part| shlex::try_quote(part).map(|quoted| quoted.into_owned()).unwrap_or_else(|_| part.to_owned()))
             .collect::<Vec<_>>()
             .join(" ")
     }
@@ -61,9 +57,7 @@ pub fn resolve_fsac_command(
     path_variable: Option<OsString>,
 ) -> Result<Result<FsacCommand, String>, String> {
     if let Some(flag) = flag {
-        return split_command(flag, CommandSource::Flag)
-            .map(Ok)
-            .map_err(|error| format!("--fsac: {error}"));
+        return split_command(flag, CommandSource::Flag).map(Ok).map_err(|error| format!("--fsac: {error}"));
     }
     if let Some(environment) = environment.filter(|value| !value.is_empty()) {
         let text = environment.to_string_lossy().into_owned();
@@ -92,17 +86,13 @@ pub fn resolve_fsac_command(
 }
 
 fn split_command(text: &str, source: CommandSource) -> Result<FsacCommand, String> {
-    let mut parts = shlex::split(text)
-        .ok_or_else(|| format!("cannot split {text:?} into words (unbalanced quotes?)"))?;
+    let mut parts =
+        shlex::split(text).ok_or_else(|| format!("cannot split {text:?} into words (unbalanced quotes?)"))?;
     if parts.is_empty() {
         return Err("the command line is empty".to_owned());
     }
     let program = parts.remove(0);
-    Ok(FsacCommand {
-        program,
-        args: parts,
-        source,
-    })
+    Ok(FsacCommand { program, args: parts, source })
 }
 
 /// The first executable file named `name` in the `PATH` directories.
@@ -116,9 +106,7 @@ pub fn find_on_path(name: &str, path_variable: Option<&std::ffi::OsStr>) -> Opti
 #[cfg(unix)]
 fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
-    path.metadata()
-        .map(|metadata| metadata.is_file() && metadata.permissions().mode() & 0o111 != 0)
-        .unwrap_or(false)
+    path.metadata().map(|metadata| metadata.is_file() && metadata.permissions().mode() & 0o111 != 0).unwrap_or(false)
 }
 
 #[cfg(not(unix))]
@@ -145,10 +133,7 @@ impl StderrTail {
     }
 
     pub fn text(&self) -> String {
-        self.lines
-            .lock()
-            .map(|lines| lines.iter().cloned().collect::<Vec<_>>().join("\n"))
-            .unwrap_or_default()
+        self.lines.lock().map(|lines| lines.iter().cloned().collect::<Vec<_>>().join("\n")).unwrap_or_default()
     }
 }
 
@@ -200,13 +185,7 @@ impl BackendLauncher for ProcessLauncher {
             .stderr(Stdio::piped())
             .kill_on_drop(true)
             .spawn()
-            .with_context(|| {
-                format!(
-                    "cannot start FSAC `{}` in {}",
-                    self.describe(),
-                    workspace_root.display()
-                )
-            })?;
+            .with_context(|| format!("cannot start FSAC `{}` in {}", self.describe(), workspace_root.display()))?;
         let pid = child.id();
         let stdin = child.stdin.take().context("FSAC has no stdin pipe")?;
         let stdout = child.stdout.take().context("FSAC has no stdout pipe")?;
@@ -259,30 +238,19 @@ mod tests {
 
     #[test]
     fn flag_wins_and_is_split_like_a_shell() {
-        let resolved = resolve_fsac_command(
-            Some("'/opt/my fsac/fsautocomplete' --verbose \"a b\""),
-            Some("x".into()),
-            None,
-        );
+        let resolved =
+            resolve_fsac_command(Some("'/opt/my fsac/fsautocomplete' --verbose \"a b\""), Some("x".into()), None);
         let command = resolved.unwrap().unwrap();
         assert_eq!(command.program, "/opt/my fsac/fsautocomplete");
         assert_eq!(command.args, vec!["--verbose", "a b"]);
         assert_eq!(command.source, CommandSource::Flag);
-        assert_eq!(
-            command.display(),
-            "'/opt/my fsac/fsautocomplete' --verbose 'a b'"
-        );
+        assert_eq!(command.display(), "'/opt/my fsac/fsautocomplete' --verbose 'a b'");
     }
 
     #[test]
     fn environment_then_path_then_dotnet() {
-        let command = resolve_fsac_command(None, Some("node double.mjs".into()), None)
-            .unwrap()
-            .unwrap();
-        assert_eq!(
-            (command.program.as_str(), command.source),
-            ("node", CommandSource::Environment)
-        );
+        let command = resolve_fsac_command(None, Some("node double.mjs".into()), None).unwrap().unwrap();
+        assert_eq!((command.program.as_str(), command.source), ("node", CommandSource::Environment));
 
         let directory = tempfile::tempdir().unwrap();
         let write_executable = |name: &str| {
@@ -295,33 +263,21 @@ mod tests {
             }
         };
         let path_variable = Some(directory.path().as_os_str().to_owned());
-        assert!(
-            resolve_fsac_command(None, None, path_variable.clone())
-                .unwrap()
-                .is_err()
-        );
+        assert!(resolve_fsac_command(None, None, path_variable.clone()).unwrap().is_err());
         write_executable("dotnet");
-        let command = resolve_fsac_command(None, Some("".into()), path_variable.clone())
-            .unwrap()
-            .unwrap();
+        let command = resolve_fsac_command(None, Some("".into()), path_variable.clone()).unwrap().unwrap();
         assert_eq!(
             (command.args.clone(), command.source),
             (vec!["fsautocomplete".to_owned()], CommandSource::DotnetTool)
         );
         write_executable("fsautocomplete");
-        let command = resolve_fsac_command(None, None, path_variable)
-            .unwrap()
-            .unwrap();
+        let command = resolve_fsac_command(None, None, path_variable).unwrap().unwrap();
         assert_eq!(command.source, CommandSource::Path);
     }
 
     #[test]
     fn unbalanced_quotes_are_an_error() {
-        assert!(
-            resolve_fsac_command(Some("fsac 'oops"), None, None)
-                .unwrap_err()
-                .contains("--fsac")
-        );
+        assert!(resolve_fsac_command(Some("fsac 'oops"), None, None).unwrap_err().contains("--fsac"));
         assert!(resolve_fsac_command(Some("   "), None, None).is_err());
     }
 }

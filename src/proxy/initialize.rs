@@ -27,20 +27,14 @@ pub fn patch_params_for_fsac(mut params: Value) -> Value {
         Some(_) => false,
     };
     if options_missing {
-        object.insert(
-            "initializationOptions".to_owned(),
-            json!({ "AutomaticWorkspaceInit": true }),
-        );
+        object.insert("initializationOptions".to_owned(), json!({ "AutomaticWorkspaceInit": true }));
     }
     params
 }
 
 /// Whether FSAC will load the workspace by itself with these (patched) params.
 pub fn automatic_workspace_init(params: &Value) -> bool {
-    params
-        .pointer("/initializationOptions/AutomaticWorkspaceInit")
-        .and_then(Value::as_bool)
-        .unwrap_or(false)
+    params.pointer("/initializationOptions/AutomaticWorkspaceInit").and_then(Value::as_bool).unwrap_or(false)
 }
 
 /// Adds fslens's commands to the `executeCommandProvider` of an `initialize` result.
@@ -50,9 +44,7 @@ pub fn patch_result_for_editor(mut result: Value) -> Value {
     };
     let capabilities = object_member(object, "capabilities");
     let provider = object_member(capabilities, "executeCommandProvider");
-    let commands = provider
-        .entry("commands")
-        .or_insert_with(|| Value::Array(Vec::new()));
+    let commands = provider.entry("commands").or_insert_with(|| Value::Array(Vec::new()));
     if !commands.is_array() {
         *commands = Value::Array(Vec::new());
     }
@@ -76,9 +68,7 @@ pub fn result_without_fsac() -> Value {
 
 /// The member `key` of `object` as an object, replacing a non-object value.
 fn object_member<'a>(object: &'a mut Map<String, Value>, key: &str) -> &'a mut Map<String, Value> {
-    let value = object
-        .entry(key)
-        .or_insert_with(|| Value::Object(Map::new()));
+    let value = object.entry(key).or_insert_with(|| Value::Object(Map::new()));
     if !value.is_object() {
         *value = Value::Object(Map::new());
     }
@@ -99,9 +89,7 @@ mod tests {
 
     #[test]
     fn adds_what_fsac_needs_to_bare_params() {
-        let patched = patch_params_for_fsac(
-            json!({"processId": 1, "rootUri": "file:///w", "capabilities": {}}),
-        );
+        let patched = patch_params_for_fsac(json!({"processId": 1, "rootUri": "file:///w", "capabilities": {}}));
         expect![[r#"{"capabilities":{"textDocument":{"publishDiagnostics":{}}},"initializationOptions":{"AutomaticWorkspaceInit":true},"processId":1,"rootUri":"file:///w"}"#]]
             .assert_eq(&pretty(&patched));
         assert!(automatic_workspace_init(&patched));
@@ -120,8 +108,7 @@ mod tests {
 
     #[test]
     fn repairs_malformed_members_and_leaves_non_objects_alone() {
-        let patched =
-            patch_params_for_fsac(json!({"capabilities": 5, "initializationOptions": {}}));
+        let patched = patch_params_for_fsac(json!({"capabilities": 5, "initializationOptions": {}}));
         expect![[r#"{"capabilities":{"textDocument":{"publishDiagnostics":{}}},"initializationOptions":{"AutomaticWorkspaceInit":true}}"#]]
             .assert_eq(&pretty(&patched));
         assert_eq!(patch_params_for_fsac(json!([1])), json!([1]));
@@ -133,12 +120,9 @@ mod tests {
             "capabilities": {"hoverProvider": true, "executeCommandProvider": {"commands": ["other"]}},
             "serverInfo": {"name": "FsAutoComplete", "version": "0.83.0"}
         }));
-        expect![[r#"{"capabilities":{"executeCommandProvider":{"commands":["other","fslens.status","fslens.outline"]},"hoverProvider":true},"serverInfo":{"name":"FsAutoComplete","version":"0.83.0"}}"#]]
+        expect![[r#"{"capabilities":{"executeCommandProvider":{"commands":["other","fslens.status","fslens.restart","fslens.outline"]},"hoverProvider":true},"serverInfo":{"name":"FsAutoComplete","version":"0.83.0"}}"#]]
             .assert_eq(&pretty(&patched));
         let fresh = patch_result_for_editor(json!({"capabilities": {}}));
-        assert_eq!(
-            fresh["capabilities"]["executeCommandProvider"]["commands"],
-            json!(ext::commands::ALL)
-        );
+        assert_eq!(fresh["capabilities"]["executeCommandProvider"]["commands"], json!(ext::commands::ALL));
     }
 }

@@ -25,12 +25,11 @@ use crate::commands::{self, CommandError};
 use crate::documents::DocumentMirror;
 use crate::lsp::codec::{FrameLimits, FrameReader, write_frame_unflushed};
 use crate::lsp::ext;
-use crate::lsp::message::{
-    Message, MessageKind, RequestId, ResponseError, error_codes, salvage_request_id,
-};
+use crate::lsp::message::{Message, MessageKind, RequestId, ResponseError, error_codes, salvage_request_id};
 use crate::proxy::backend::{BackendConnection, BackendLauncher, StderrTail, stderr_task};
 use crate::proxy::initialize;
 use crate::proxy::readiness::{Readiness, State};
+use crate::proxy::supervisor::{Decision, RestartPolicy, Supervisor};
 use crate::proxy::trace::{Direction, Tracer};
 
 /// Everything the proxy needs to run one editor session.
@@ -45,13 +44,14 @@ pub struct ProxyConfig {
     pub limits: FrameLimits,
     /// How long FSAC may take to exit after `exit` or end of input before it is killed.
     pub exit_grace: Duration,
+    /// How FSAC is restarted after a crash.
+    pub restart_policy: RestartPolicy,
+    /// FSAC silent this long while requests are pending marks the session unresponsive.
+    pub unresponsive_after: Duration,
 }
 
 impl ProxyConfig {
-    pub fn new(
-        launcher: Option<Box<dyn BackendLauncher>>,
-        absent_reason: impl Into<String>,
-    ) -> Self {
+    pub fn new(launcher: Option<Box<dyn BackendLauncher>>, absent_reason: impl Into<String>) -> Self {
         ProxyConfig {
             workspace_root: None,
             launcher,
@@ -59,6 +59,8 @@ impl ProxyConfig {
             tracer: Tracer::default(),
             limits: FrameLimits::default(),
             exit_grace: Duration::from_secs(2),
+            restart_policy: RestartPolicy::default(),
+            unresponsive_after: Duration::from_secs(30),
         }
     }
 }
@@ -72,30 +74,19 @@ pub struct SessionEnd {
 
 enum Event {
     Editor(EditorEvent),
-    Backend {
-        generation: u64,
-        event: BackendEvent,
-    },
+    Backend { generation: u64, event: BackendEvent },
     Command(CommandEvent),
 }
 
 enum EditorEvent {
     Message(Message),
-    BadFrame {
-        error: String,
-        salvaged_id: Option<RequestId>,
-    },
-    Closed {
-        error: Option<String>,
-    },
+    BadFrame { error: String, salvaged_id: Option<RequestId> },
+    Closed { error: Option<String> },
 }
 
 enum BackendEvent {
     Message(Message),
-    Exited {
-        code: Option<i32>,
-        stderr_tail: String,
-    },
+    Exited { code: Option<i32>, stderr_tail: String },
 }
 
 enum CommandEvent {
@@ -116,6 +107,9 @@ enum CommandEvent {
     Status {
         reply: oneshot::Sender<Value>,
     },
+    Restart {
+        reply: oneshot::Sender<Result<Value, CommandError>>,
+    },
 }
 
 /// What a command handler may ask of the session. Cloning is cheap.
@@ -132,17 +126,19 @@ impl CommandContext {
     pub async fn status(&self) -> Result<Value, CommandError> {
         let (reply, answer) = oneshot::channel();
         self.send(CommandEvent::Status { reply })?;
-        answer
-            .await
-            .map_err(|_| CommandError::Internal("the session ended".to_owned()))
+        answer.await.map_err(|_| CommandError::Internal("the session ended".to_owned()))
+    }
+
+    /// Restarts FSAC now, forgetting earlier crashes (`fslens.restart`).
+    pub async fn restart_backend(&self) -> Result<Value, CommandError> {
+        let (reply, answer) = oneshot::channel();
+        self.send(CommandEvent::Restart { reply })?;
+        answer.await.map_err(|_| CommandError::Internal("the session ended".to_owned()))?
     }
 
     /// Waits until the session state changes (readiness, FSAC start or exit).
     pub async fn state_changed(&mut self) -> Result<(), CommandError> {
-        self.changes
-            .changed()
-            .await
-            .map_err(|_| CommandError::Internal("the session ended".to_owned()))
+        self.changes.changed().await.map_err(|_| CommandError::Internal("the session ended".to_owned()))
     }
 
     /// Sends a request to FSAC with a proxy id and waits for its answer until `deadline`.
@@ -153,11 +149,7 @@ impl CommandContext {
         params: Value,
         deadline: tokio::time::Instant,
     ) -> Result<Result<Value, ResponseError>, CommandError> {
-        let id = RequestId::String(format!(
-            "{}{}",
-            ext::PROXY_ID_PREFIX,
-            self.next_id.fetch_add(1, Ordering::Relaxed)
-        ));
+        let id = RequestId::String(format!("{}{}", ext::PROXY_ID_PREFIX, self.next_id.fetch_add(1, Ordering::Relaxed)));
         let (reply, answer) = oneshot::channel();
         self.send(CommandEvent::BackendCall {
             owner: self.owner.clone(),
@@ -177,9 +169,7 @@ impl CommandContext {
     }
 
     fn send(&self, event: CommandEvent) -> Result<(), CommandError> {
-        self.events
-            .send(Event::Command(event))
-            .map_err(|_| CommandError::Internal("the session ended".to_owned()))
+        self.events.send(Event::Command(event)).map_err(|_| CommandError::Internal("the session ended".to_owned()))
     }
 }
 
@@ -190,15 +180,37 @@ struct RunningBackend {
     kill: Option<oneshot::Sender<()>>,
     started: Instant,
     initialize_answered: bool,
+    /// Started by the supervisor: editor traffic waits until the replay is done.
+    replaying: bool,
 }
 
 struct PendingForward {
     method: String,
 }
 
-struct ProxyCall {
-    owner: RequestId,
-    reply: oneshot::Sender<Result<Value, ResponseError>>,
+/// Who is waiting for the answer to a request fslens sent to FSAC.
+enum ProxyCall {
+    /// A command task.
+    Command { owner: RequestId, reply: oneshot::Sender<Result<Value, ResponseError>> },
+    /// The `initialize` of a restarted FSAC: its answer starts the replay.
+    RestartInitialize,
+    /// A replayed request whose answer nobody needs (e.g. `fsharp/workspaceLoad`).
+    Ignored,
+}
+
+impl ProxyCall {
+    fn owner(&self) -> Option<&RequestId> {
+        match self {
+            ProxyCall::Command { owner, .. } => Some(owner),
+            _ => None,
+        }
+    }
+
+    fn fail(self, error: ResponseError) {
+        if let ProxyCall::Command { reply, .. } = self {
+            let _ = reply.send(Err(error));
+        }
+    }
 }
 
 struct Proxy {
@@ -228,14 +240,24 @@ struct Proxy {
     exit_deadline: Option<tokio::time::Instant>,
     exit_code: i32,
     started: Instant,
+    supervisor: Supervisor,
+    restart_at: Option<tokio::time::Instant>,
+    restart_requested: bool,
+    /// What a restarted FSAC is told again: the editor's initialize params (as patched for
+    /// FSAC), its `initialized`, its last configuration and its last workspace choice.
+    initialize_params_for_fsac: Option<Value>,
+    replay_initialized: Option<Message>,
+    replay_configuration: Option<Message>,
+    replay_workspace_load: Option<Value>,
+    unresponsive_after: Duration,
+    last_heard_from_fsac: Instant,
+    unresponsive: bool,
+    /// The editor's initialize was answered successfully once; later exits are crashes.
+    supervisor_generation_answered: bool,
 }
 
 /// Runs one editor session over the given byte streams until `exit` or end of input.
-pub async fn run_proxy<R, W>(
-    editor_in: R,
-    editor_out: W,
-    config: ProxyConfig,
-) -> anyhow::Result<SessionEnd>
+pub async fn run_proxy<R, W>(editor_in: R, editor_out: W, config: ProxyConfig) -> anyhow::Result<SessionEnd>
 where
     R: AsyncRead + Send + Unpin + 'static,
     W: AsyncWrite + Send + Unpin + 'static,
@@ -276,13 +298,27 @@ where
         exit_deadline: None,
         exit_code: 0,
         started: Instant::now(),
+        supervisor: Supervisor::new(config.restart_policy),
+        restart_at: None,
+        restart_requested: false,
+        initialize_params_for_fsac: None,
+        replay_initialized: None,
+        replay_configuration: None,
+        replay_workspace_load: None,
+        unresponsive_after: config.unresponsive_after,
+        last_heard_from_fsac: Instant::now(),
+        unresponsive: false,
+        supervisor_generation_answered: false,
     };
+    let mut tick = tokio::time::interval(Duration::from_millis(500));
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
 
     loop {
         if proxy.is_finished() {
             break;
         }
         let deadline = proxy.exit_deadline;
+        let restart_at = proxy.restart_at;
         tokio::select! {
             event = event_receiver.recv() => match event {
                 Some(event) => proxy.handle(event),
@@ -290,9 +326,11 @@ where
             },
             _ = sleep_until_option(deadline), if deadline.is_some() => {
                 tracing::warn!("FSAC did not exit within {:?}; killing it", proxy.exit_grace);
-                proxy.kill_backend();
+                                proxy.kill_backend();
                 break;
             }
+            _ = sleep_until_option(restart_at), if restart_at.is_some() => proxy.restart_backend(),
+            _ = tick.tick() => proxy.check_responsiveness(),
         }
     }
 
@@ -346,9 +384,7 @@ impl Proxy {
                 }
                 match event {
                     BackendEvent::Message(message) => self.on_backend_message(message),
-                    BackendEvent::Exited { code, stderr_tail } => {
-                        self.on_backend_exited(code, stderr_tail)
-                    }
+                    BackendEvent::Exited { code, stderr_tail } => self.on_backend_exited(code, stderr_tail),
                 }
             }
             Event::Command(event) => self.on_command_event(event),
@@ -358,8 +394,7 @@ impl Proxy {
     // ----- editor → proxy -------------------------------------------------------------------
 
     fn on_editor_message(&mut self, message: Message) {
-        self.tracer
-            .record(Direction::EditorToProxy, message.bytes());
+        self.tracer.record(Direction::EditorToProxy, message.bytes());
         match message.kind.clone() {
             MessageKind::Request { id, method } => self.on_editor_request(id, &method, message),
             MessageKind::Notification { method } => self.on_editor_notification(&method, message),
@@ -369,10 +404,7 @@ impl Proxy {
 
     fn on_editor_request(&mut self, id: RequestId, method: &str, message: Message) {
         if self.exit_deadline.is_some() {
-            return self.reply_error(
-                id,
-                ResponseError::new(error_codes::INVALID_REQUEST, "the session is exiting"),
-            );
+            return self.reply_error(id, ResponseError::new(error_codes::INVALID_REQUEST, "the session is exiting"));
         }
         match method {
             "initialize" => self.on_initialize(id, message),
@@ -386,17 +418,18 @@ impl Proxy {
             }
             "workspace/executeCommand" => {
                 let params = message.params().unwrap_or(Value::Null);
-                let command = params
-                    .get("command")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned();
+                let command = params.get("command").and_then(Value::as_str).unwrap_or_default().to_owned();
                 if ext::commands::ALL.contains(&command.as_str()) {
                     let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
                     self.start_command(id, command, arguments);
                 } else {
                     self.forward_request(id, method, message);
                 }
+            }
+            "fsharp/workspaceLoad" => {
+                // An editor that chooses projects itself (Ionide) is replayed after a restart.
+                self.replay_workspace_load = message.params().ok();
+                self.forward_request(id, method, message);
             }
             _ => self.forward_request(id, method, message),
         }
@@ -409,11 +442,11 @@ impl Proxy {
                 self.begin_exit(if self.shutdown_received { 0 } else { 1 });
                 return;
             }
+            "initialized" => self.replay_initialized = Some(message.clone()),
+            "workspace/didChangeConfiguration" => self.replay_configuration = Some(message.clone()),
             "$/cancelRequest" => {
                 let params = message.params().unwrap_or(Value::Null);
-                if let Some(id) = params
-                    .get("id")
-                    .and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok())
+                if let Some(id) = params.get("id").and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok())
                     && self.commands.contains_key(&id)
                 {
                     self.cancel_command(id);
@@ -447,23 +480,13 @@ impl Proxy {
 
     fn on_initialize(&mut self, id: RequestId, message: Message) {
         if self.initialize_received {
-            return self.reply_error(
-                id,
-                ResponseError::new(
-                    error_codes::INVALID_REQUEST,
-                    "initialize was already received",
-                ),
-            );
+            return self
+                .reply_error(id, ResponseError::new(error_codes::INVALID_REQUEST, "initialize was already received"));
         }
         self.initialize_received = true;
         let params = message.params().unwrap_or(Value::Null);
-        let root = self
-            .configured_root
-            .clone()
-            .or_else(|| root_from_initialize(&params));
-        let root = root
-            .or_else(|| std::env::current_dir().ok())
-            .unwrap_or_else(|| PathBuf::from("."));
+        let root = self.configured_root.clone().or_else(|| root_from_initialize(&params));
+        let root = root.or_else(|| std::env::current_dir().ok()).unwrap_or_else(|| PathBuf::from("."));
         self.workspace_root = Some(root.clone());
 
         let Some(launcher) = self.launcher.as_mut() else {
@@ -476,45 +499,33 @@ impl Proxy {
                 let reason = format!("{error:#}");
                 self.readiness.failed_to_start(reason.clone());
                 self.state_changed();
-                let error = ResponseError::new(
-                    error_codes::INTERNAL_ERROR,
-                    format!("fslens could not start FSAC: {reason}"),
-                )
-                .with_data(json!({ "retry": false, "errorKind": "fsac_startup_failed" }));
+                let error =
+                    ResponseError::new(error_codes::INTERNAL_ERROR, format!("fslens could not start FSAC: {reason}"))
+                        .with_data(json!({ "retry": false, "errorKind": "fsac_startup_failed" }));
                 return self.reply_error(id, error);
             }
         };
-        self.start_backend(connection);
+        self.start_backend(connection, false);
         let patched = initialize::patch_params_for_fsac(params);
+        self.initialize_params_for_fsac = Some(patched.clone());
         self.automatic_workspace_init = initialize::automatic_workspace_init(&patched);
-        let forwarded =
-            json!({ "jsonrpc": "2.0", "id": id, "method": "initialize", "params": patched });
+        let forwarded = json!({ "jsonrpc": "2.0", "id": id, "method": "initialize", "params": patched });
         match Message::from_value(&forwarded) {
             Ok(forwarded) => {
-                self.editor_to_fsac.insert(
-                    id,
-                    PendingForward {
-                        method: "initialize".to_owned(),
-                    },
-                );
+                self.editor_to_fsac.insert(id, PendingForward { method: "initialize".to_owned() });
                 self.send_to_backend(&forwarded);
             }
-            Err(error) => self.reply_error(
-                id,
-                ResponseError::new(error_codes::INTERNAL_ERROR, error.to_string()),
-            ),
+            Err(error) => self.reply_error(id, ResponseError::new(error_codes::INTERNAL_ERROR, error.to_string())),
         }
     }
 
-    fn start_backend(&mut self, connection: BackendConnection) {
+    fn start_backend(&mut self, connection: BackendConnection, replaying: bool) {
         self.backend_generations += 1;
         let generation = self.backend_generations;
         let (to_backend, queue) = mpsc::unbounded_channel();
         tokio::spawn(writer_task(connection.stdin, queue, "FSAC"));
         let tail = StderrTail::default();
-        let stderr = connection
-            .stderr
-            .map(|stderr| tokio::spawn(stderr_task(stderr, tail.clone())));
+        let stderr = connection.stderr.map(|stderr| tokio::spawn(stderr_task(stderr, tail.clone())));
         tokio::spawn(backend_reader_task(
             connection.stdout,
             self.limits,
@@ -532,15 +543,16 @@ impl Proxy {
             kill: connection.kill,
             started: Instant::now(),
             initialize_answered: false,
+            replaying,
         });
+        self.last_heard_from_fsac = Instant::now();
+        self.unresponsive = false;
         self.readiness = Readiness::starting();
         self.state_changed();
     }
 
     fn backend_accepts_requests(&self) -> bool {
-        self.backend
-            .as_ref()
-            .is_some_and(|backend| backend.to_backend.is_some())
+        self.backend.as_ref().is_some_and(|backend| backend.to_backend.is_some() && !backend.replaying)
     }
 
     fn forward_request(&mut self, id: RequestId, method: &str, message: Message) {
@@ -554,24 +566,13 @@ impl Proxy {
             );
         }
         if !self.backend_accepts_requests() {
-            let reason = self
-                .readiness
-                .reason()
-                .unwrap_or("FSAC is not running")
-                .to_owned();
-            let error = ResponseError::new(
-                error_codes::REQUEST_FAILED,
-                format!("{method}: FSAC is not running: {reason}"),
-            )
-            .with_data(json!({ "errorKind": "fsac_unavailable", "state": self.readiness.state() }));
+            let reason = self.readiness.reason().unwrap_or("FSAC is not running").to_owned();
+            let error =
+                ResponseError::new(error_codes::REQUEST_FAILED, format!("{method}: FSAC is not running: {reason}"))
+                    .with_data(json!({ "errorKind": "fsac_unavailable", "state": self.readiness.state() }));
             return self.reply_error(id, error);
         }
-        self.editor_to_fsac.insert(
-            id,
-            PendingForward {
-                method: method.to_owned(),
-            },
-        );
+        self.editor_to_fsac.insert(id, PendingForward { method: method.to_owned() });
         self.send_to_backend(&message);
     }
 
@@ -587,13 +588,15 @@ impl Proxy {
 
     fn on_backend_message(&mut self, message: Message) {
         self.tracer.record(Direction::FsacToProxy, message.bytes());
+        self.last_heard_from_fsac = Instant::now();
+        if self.unresponsive {
+            self.unresponsive = false;
+            self.state_changed();
+        }
         match message.kind.clone() {
             MessageKind::Response { id, .. } => self.on_backend_response(id, message),
             MessageKind::Notification { method } => {
-                if matches!(
-                    method.as_str(),
-                    "fsharp/notifyWorkspace" | "$/progress" | "fsharp/documentAnalyzed"
-                ) {
+                if matches!(method.as_str(), "fsharp/notifyWorkspace" | "$/progress" | "fsharp/documentAnalyzed") {
                     let params = message.params().unwrap_or(Value::Null);
                     if self.readiness.observe_notification(&method, &params) {
                         self.state_changed();
@@ -614,13 +617,17 @@ impl Proxy {
                 Some(error) => Err(error),
                 None => Ok(message.result().unwrap_or(Value::Null)),
             };
-            let _ = call.reply.send(answer);
+            match call {
+                ProxyCall::Command { reply, .. } => {
+                    let _ = reply.send(answer);
+                }
+                ProxyCall::RestartInitialize => self.on_restart_initialized(answer),
+                ProxyCall::Ignored => {}
+            }
             return;
         }
         let Some(pending) = self.editor_to_fsac.remove(&id) else {
-            tracing::debug!(
-                "dropping FSAC's answer {id}: nothing is waiting for it (cancelled or answered already)"
-            );
+            tracing::debug!("dropping FSAC's answer {id}: nothing is waiting for it (cancelled or answered already)");
             return;
         };
         if pending.method == "initialize" {
@@ -628,8 +635,8 @@ impl Proxy {
                 backend.initialize_answered = true;
             }
             if !matches!(message.kind, MessageKind::Response { is_error: true, .. }) {
-                let result =
-                    initialize::patch_result_for_editor(message.result().unwrap_or(Value::Null));
+                self.supervisor_generation_answered = true;
+                let result = initialize::patch_result_for_editor(message.result().unwrap_or(Value::Null));
                 self.readiness.initialized(self.automatic_workspace_init);
                 self.state_changed();
                 return self.send_to_editor(&Message::response_ok(id, result));
@@ -642,18 +649,14 @@ impl Proxy {
         let Some(backend) = self.backend.take() else {
             return;
         };
-        let code_text = code.map_or("no exit code (killed by a signal)".to_owned(), |code| {
-            format!("exit code {code}")
-        });
+        let code_text = code.map_or("no exit code (killed by a signal)".to_owned(), |code| format!("exit code {code}"));
         let expected = self.exit_deadline.is_some() || self.shutdown_received;
         tracing::info!("FSAC (pid {:?}) ended with {code_text}", backend.pid);
         self.last_stderr_tail = stderr_tail.clone();
 
         let before_initialize = !backend.initialize_answered;
         let reason = if before_initialize {
-            format!(
-                "FSAC exited before answering initialize ({code_text}); its stderr ends with:\n{stderr_tail}"
-            )
+            format!("FSAC exited before answering initialize ({code_text}); its stderr ends with:\n{stderr_tail}")
         } else {
             format!("FSAC exited ({code_text})")
         };
@@ -663,9 +666,7 @@ impl Proxy {
             self.readiness.exited(expected, reason.clone());
         }
 
-        let mut pending_requests: Vec<_> = std::mem::take(&mut self.editor_to_fsac)
-            .into_iter()
-            .collect();
+        let mut pending_requests: Vec<_> = std::mem::take(&mut self.editor_to_fsac).into_iter().collect();
         pending_requests.sort_by(|a, b| a.0.cmp(&b.0));
         for (id, pending) in pending_requests {
             let error = if pending.method == "initialize" {
@@ -678,25 +679,157 @@ impl Proxy {
             } else {
                 ResponseError::new(
                     error_codes::REQUEST_FAILED,
-                    format!(
-                        "{}: {reason} while this request was pending",
-                        pending.method
-                    ),
+                    format!("{}: {reason} while this request was pending", pending.method),
                 )
                 .with_data(json!({ "errorKind": "fsac_exited", "exitCode": code }))
             };
             self.reply_error(id, error);
         }
         for (_, call) in std::mem::take(&mut self.proxy_to_fsac) {
-            let _ = call.reply.send(Err(ResponseError::new(
-                error_codes::REQUEST_FAILED,
-                reason.clone(),
-            )
-            .with_data(json!({ "errorKind": "fsac_exited", "exitCode": code }))));
+            call.fail(
+                ResponseError::new(error_codes::REQUEST_FAILED, reason.clone())
+                    .with_data(json!({ "errorKind": "fsac_exited", "exitCode": code })),
+            );
         }
         // FSAC's own requests to the editor can no longer be answered.
         self.fsac_to_editor.clear();
+        self.unresponsive = false;
+
+        if self.restart_requested {
+            self.restart_requested = false;
+            self.restart_at = Some(tokio::time::Instant::now());
+        } else if !expected && self.initialize_params_for_fsac.is_some() && self.session_was_initialized() {
+            self.supervise_crash(&reason);
+        }
         self.state_changed();
+    }
+
+    /// Whether the editor's initialize succeeded at some point, so a crash is a crash of a
+    /// working session (and not a start-up failure the editor was already told about).
+    fn session_was_initialized(&self) -> bool {
+        self.supervisor_generation_answered
+    }
+
+    fn supervise_crash(&mut self, reason: &str) {
+        match self.supervisor.on_crash(Instant::now()) {
+            Decision::RestartAfter(backoff) => {
+                self.restart_at = Some(tokio::time::Instant::now() + backoff);
+                let message = format!("{reason}; fslens restarts it in {:.1} s", backoff.as_secs_f64());
+                self.readiness.exited(false, message.clone());
+                self.show_message(2, &format!("F# language server: {message}."));
+            }
+            Decision::GiveUp { crashes_in_window } => {
+                self.restart_at = None;
+                let message = format!(
+                    "{reason}; FSAC crashed {crashes_in_window} times within {} s, so fslens stopped restarting it \
+                     (run the command fslens.restart to try again)",
+                    self.supervisor.to_json(Instant::now())["windowSeconds"]
+                );
+                self.readiness.exited(false, message.clone());
+                self.show_message(1, &format!("F# language server: {message}."));
+            }
+        }
+    }
+
+    /// Starts a new FSAC and replays the session into it.
+    fn restart_backend(&mut self) {
+        self.restart_at = None;
+        if self.exit_deadline.is_some() || self.backend.is_some() {
+            return;
+        }
+        let (Some(launcher), Some(root), Some(params)) =
+            (self.launcher.as_mut(), self.workspace_root.clone(), self.initialize_params_for_fsac.clone())
+        else {
+            return;
+        };
+        match launcher.launch(&root) {
+            Ok(connection) => {
+                self.supervisor.restarted();
+                self.start_backend(connection, true);
+                let id = self.next_backend_id();
+                self.proxy_to_fsac.insert(id.clone(), ProxyCall::RestartInitialize);
+                self.send_to_backend(&Message::request(id, "initialize", params));
+            }
+            Err(error) => {
+                let reason = format!("fslens could not restart FSAC: {error:#}");
+                self.supervise_crash(&reason);
+                self.state_changed();
+            }
+        }
+    }
+
+    /// The restarted FSAC answered `initialize`: tell it what the editor told the old one.
+    fn on_restart_initialized(&mut self, answer: Result<Value, ResponseError>) {
+        if let Err(error) = answer {
+            tracing::warn!("the restarted FSAC refused initialize: {}", error.message);
+            self.kill_backend_for_restart();
+            return;
+        }
+        if let Some(backend) = self.backend.as_mut() {
+            backend.initialize_answered = true;
+            backend.replaying = false;
+        }
+        self.readiness.initialized(self.automatic_workspace_init);
+        if let Some(initialized) = self.replay_initialized.clone() {
+            self.send_to_backend(&initialized);
+        }
+        if let Some(configuration) = self.replay_configuration.clone() {
+            self.send_to_backend(&configuration);
+        }
+        if let Some(load) = self.replay_workspace_load.clone() {
+            let id = self.next_backend_id();
+            self.proxy_to_fsac.insert(id.clone(), ProxyCall::Ignored);
+            self.send_to_backend(&Message::request(id, "fsharp/workspaceLoad", load));
+        }
+        let mut documents: Vec<_> = self.documents.iter().cloned().collect();
+        documents.sort_by(|a, b| a.uri.cmp(&b.uri));
+        for document in documents {
+            let open = Message::notification(
+                "textDocument/didOpen",
+                json!({ "textDocument": {
+                    "uri": document.uri,
+                    "languageId": document.language_id,
+                    "version": document.version,
+                    "text": document.text,
+                }}),
+            );
+            self.send_to_backend(&open);
+        }
+        self.show_message(3, "F# language server: FSAC restarted; open documents were sent to it again.");
+        self.state_changed();
+    }
+
+    fn kill_backend_for_restart(&mut self) {
+        if let Some(backend) = self.backend.as_mut()
+            && let Some(kill) = backend.kill.take()
+        {
+            let _ = kill.send(());
+        }
+    }
+
+    fn next_backend_id(&self) -> RequestId {
+        RequestId::String(format!("{}{}", ext::PROXY_ID_PREFIX, self.next_proxy_id.fetch_add(1, Ordering::Relaxed)))
+    }
+
+    fn show_message(&mut self, kind: u8, text: &str) {
+        if self.initialize_received {
+            let message = Message::notification("window/showMessage", json!({ "type": kind, "message": text }));
+            self.send_to_editor(&message);
+        }
+    }
+
+    /// Marks the session unresponsive when FSAC stays silent while requests wait for it.
+    fn check_responsiveness(&mut self) {
+        let waiting = !self.editor_to_fsac.is_empty() || !self.proxy_to_fsac.is_empty();
+        let silent = self.last_heard_from_fsac.elapsed();
+        let unresponsive = self.backend.is_some() && waiting && silent >= self.unresponsive_after;
+        if unresponsive != self.unresponsive {
+            self.unresponsive = unresponsive;
+            if unresponsive {
+                tracing::warn!("FSAC has been silent for {silent:?} with requests pending");
+            }
+            self.state_changed();
+        }
     }
 
     // ----- commands -------------------------------------------------------------------------
@@ -705,10 +838,7 @@ impl Proxy {
         if self.commands.contains_key(&id) {
             return self.reply_error(
                 id,
-                ResponseError::new(
-                    error_codes::INVALID_REQUEST,
-                    "a request with this id is still running",
-                ),
+                ResponseError::new(error_codes::INVALID_REQUEST, "a request with this id is still running"),
             );
         }
         let context = CommandContext {
@@ -723,15 +853,10 @@ impl Proxy {
         let task = tokio::spawn(async move {
             let argument = commands::single_argument(arguments);
             let result = match argument {
-                Ok(argument) => {
-                    commands::dispatch(&command, argument, context, workspace_root).await
-                }
+                Ok(argument) => commands::dispatch(&command, argument, context, workspace_root).await,
                 Err(error) => Err(error),
             };
-            let _ = events.send(Event::Command(CommandEvent::Finished {
-                id: task_id,
-                result,
-            }));
+            let _ = events.send(Event::Command(CommandEvent::Finished { id: task_id, result }));
         });
         self.commands.insert(id, task.abort_handle());
     }
@@ -740,10 +865,7 @@ impl Proxy {
         if let Some(abort) = self.commands.remove(&id) {
             abort.abort();
             self.cancel_backend_calls_of(&id);
-            self.reply_error(
-                id,
-                ResponseError::new(error_codes::REQUEST_CANCELLED, "cancelled by the client"),
-            );
+            self.reply_error(id, ResponseError::new(error_codes::REQUEST_CANCELLED, "cancelled by the client"));
         }
     }
 
@@ -751,7 +873,7 @@ impl Proxy {
         let owned: Vec<RequestId> = self
             .proxy_to_fsac
             .iter()
-            .filter(|(_, call)| &call.owner == owner)
+            .filter(|(_, call)| call.owner() == Some(owner))
             .map(|(id, _)| id.clone())
             .collect();
         for id in owned {
@@ -776,32 +898,19 @@ impl Proxy {
                 match result {
                     Ok(value) => self.send_to_editor(&Message::response_ok(id, value)),
                     Err(error) => {
-                        let response = ResponseError::new(error.code(), error.to_string())
-                            .with_data(error.data());
+                        let response = ResponseError::new(error.code(), error.to_string()).with_data(error.data());
                         self.reply_error(id, response);
                     }
                 }
             }
-            CommandEvent::BackendCall {
-                owner,
-                id,
-                method,
-                params,
-                reply,
-            } => {
+            CommandEvent::BackendCall { owner, id, method, params, reply } => {
                 if !self.commands.contains_key(&owner) {
-                    let _ = reply.send(Err(ResponseError::new(
-                        error_codes::REQUEST_CANCELLED,
-                        "the command was cancelled",
-                    )));
+                    let _ = reply
+                        .send(Err(ResponseError::new(error_codes::REQUEST_CANCELLED, "the command was cancelled")));
                     return;
                 }
                 if !self.backend_accepts_requests() {
-                    let reason = self
-                        .readiness
-                        .reason()
-                        .unwrap_or("FSAC is not running")
-                        .to_owned();
+                    let reason = self.readiness.reason().unwrap_or("FSAC is not running").to_owned();
                     let _ = reply.send(Err(ResponseError::new(
                         error_codes::REQUEST_FAILED,
                         format!("FSAC is not running: {reason}"),
@@ -810,10 +919,27 @@ impl Proxy {
                     return;
                 }
                 let request = Message::request(id.clone(), &method, params);
-                self.proxy_to_fsac.insert(id, ProxyCall { owner, reply });
+                self.proxy_to_fsac.insert(id, ProxyCall::Command { owner, reply });
                 self.send_to_backend(&request);
             }
             CommandEvent::CancelBackendCall { id } => self.cancel_backend_call(id),
+            CommandEvent::Restart { reply } => {
+                let answer = if self.initialize_params_for_fsac.is_none() {
+                    Err(CommandError::Internal(
+                        "FSAC was never initialized in this session; nothing to restart".to_owned(),
+                    ))
+                } else {
+                    self.supervisor.reset();
+                    if self.backend.is_some() {
+                        self.restart_requested = true;
+                        self.kill_backend_for_restart();
+                    } else {
+                        self.restart_at = Some(tokio::time::Instant::now());
+                    }
+                    Ok(json!({ "restarting": true, "generation": self.backend_generations + 1 }))
+                };
+                let _ = reply.send(answer);
+            }
             CommandEvent::Status { reply } => {
                 let _ = reply.send(self.status());
             }
@@ -837,11 +963,7 @@ impl Proxy {
         let mut status = self.readiness.to_json();
         let backend = self.backend.as_ref();
         status["fslensVersion"] = json!(env!("CARGO_PKG_VERSION"));
-        status["workspaceRoot"] = json!(
-            self.workspace_root
-                .as_ref()
-                .map(|root| root.display().to_string())
-        );
+        status["workspaceRoot"] = json!(self.workspace_root.as_ref().map(|root| root.display().to_string()));
         status["fsac"] = json!({
             "command": self.launcher.as_ref().map(|launcher| launcher.describe()),
             "source": self.launcher.as_ref().and_then(|launcher| launcher.source()),
@@ -859,6 +981,13 @@ impl Proxy {
             "commands": self.commands.len(),
         });
         status["uptimeMs"] = json!(self.started.elapsed().as_millis() as u64);
+        status["supervisor"] = self.supervisor.to_json(Instant::now());
+        status["supervisor"]["nextRestartInMs"] = json!(
+            self.restart_at.map(|at| at.saturating_duration_since(tokio::time::Instant::now()).as_millis() as u64)
+        );
+        status["unresponsive"] = json!(self.unresponsive);
+        status["silentForMs"] =
+            json!(self.backend.as_ref().map(|_| self.last_heard_from_fsac.elapsed().as_millis() as u64));
         status
     }
 
@@ -871,6 +1000,8 @@ impl Proxy {
             json!({
                 "state": self.readiness.state(),
                 "reason": self.readiness.reason(),
+                "unresponsive": self.unresponsive,
+                "generation": self.backend_generations,
             }),
         );
         if self.initialize_received {
@@ -903,19 +1034,14 @@ impl Proxy {
     }
 
     fn send_to_editor(&mut self, message: &Message) {
-        self.tracer
-            .record(Direction::ProxyToEditor, message.bytes());
+        self.tracer.record(Direction::ProxyToEditor, message.bytes());
         if let Some(editor) = &self.editor_out {
             let _ = editor.send(message.shared_bytes());
         }
     }
 
     fn send_to_backend(&mut self, message: &Message) {
-        if let Some(to_backend) = self
-            .backend
-            .as_ref()
-            .and_then(|backend| backend.to_backend.as_ref())
-        {
+        if let Some(to_backend) = self.backend.as_ref().and_then(|backend| backend.to_backend.as_ref()) {
             self.tracer.record(Direction::ProxyToFsac, message.bytes());
             let _ = to_backend.send(message.shared_bytes());
         }
@@ -928,21 +1054,13 @@ fn root_from_initialize(params: &Value) -> Option<PathBuf> {
     {
         return Some(path);
     }
-    params
-        .get("rootPath")
-        .and_then(Value::as_str)
-        .filter(|path| !path.is_empty())
-        .map(PathBuf::from)
+    params.get("rootPath").and_then(Value::as_str).filter(|path| !path.is_empty()).map(PathBuf::from)
 }
 
 // ----- peer tasks ---------------------------------------------------------------------------
 
 /// Writes queued frames to a peer, flushing once the queue is drained.
-async fn writer_task<W: AsyncWrite + Unpin>(
-    writer: W,
-    mut queue: mpsc::UnboundedReceiver<Bytes>,
-    peer: &'static str,
-) {
+async fn writer_task<W: AsyncWrite + Unpin>(writer: W, mut queue: mpsc::UnboundedReceiver<Bytes>, peer: &'static str) {
     use tokio::io::AsyncWriteExt;
     // One write system call per drained batch rather than two per frame.
     let mut writer = tokio::io::BufWriter::with_capacity(64 * 1024, writer);
@@ -972,25 +1090,19 @@ async fn editor_reader_task<R: AsyncRead + Unpin>(
         let event = match frames.read_frame().await {
             Ok(Some(body)) => match Message::classify(&body) {
                 Ok(kind) => EditorEvent::Message(Message::from_classified(kind, body)),
-                Err(error) => EditorEvent::BadFrame {
-                    error: error.to_string(),
-                    salvaged_id: salvage_request_id(&body),
-                },
+                Err(error) => {
+                    EditorEvent::BadFrame { error: error.to_string(), salvaged_id: salvage_request_id(&body) }
+                }
             },
             Ok(None) => {
                 let _ = events.send(Event::Editor(EditorEvent::Closed { error: None }));
                 return;
             }
             Err(error) if error.is_fatal() => {
-                let _ = events.send(Event::Editor(EditorEvent::Closed {
-                    error: Some(error.to_string()),
-                }));
+                let _ = events.send(Event::Editor(EditorEvent::Closed { error: Some(error.to_string()) }));
                 return;
             }
-            Err(error) => EditorEvent::BadFrame {
-                error: error.to_string(),
-                salvaged_id: None,
-            },
+            Err(error) => EditorEvent::BadFrame { error: error.to_string(), salvaged_id: None },
         };
         if events.send(Event::Editor(event)).is_err() {
             return;
@@ -1012,13 +1124,7 @@ async fn backend_reader_task(
         match frames.read_frame().await {
             Ok(Some(body)) => match Message::parse(body) {
                 Ok(message) => {
-                    if events
-                        .send(Event::Backend {
-                            generation,
-                            event: BackendEvent::Message(message),
-                        })
-                        .is_err()
-                    {
+                    if events.send(Event::Backend { generation, event: BackendEvent::Message(message) }).is_err() {
                         return;
                     }
                 }
@@ -1036,18 +1142,8 @@ async fn backend_reader_task(
     if let Some(stderr) = stderr {
         let _ = tokio::time::timeout(Duration::from_secs(2), stderr).await;
     }
-    let code = tokio::time::timeout(Duration::from_secs(2), exit)
-        .await
-        .ok()
-        .and_then(Result::ok)
-        .flatten();
-    let _ = events.send(Event::Backend {
-        generation,
-        event: BackendEvent::Exited {
-            code,
-            stderr_tail: tail.text(),
-        },
-    });
+    let code = tokio::time::timeout(Duration::from_secs(2), exit).await.ok().and_then(Result::ok).flatten();
+    let _ = events.send(Event::Backend { generation, event: BackendEvent::Exited { code, stderr_tail: tail.text() } });
 }
 
 /// Whether the session's readiness is one in which waiting longer can change anything.

@@ -9,6 +9,7 @@ pub mod backend;
 pub mod initialize;
 pub mod main_loop;
 pub mod readiness;
+pub mod supervisor;
 pub mod trace;
 
 pub use main_loop::{ProxyConfig, run_proxy};

@@ -51,11 +51,7 @@ pub struct Readiness {
 
 impl Readiness {
     pub fn absent(reason: impl Into<String>) -> Self {
-        Readiness {
-            state: State::Absent,
-            reason: Some(reason.into()),
-            ..Readiness::starting()
-        }
+        Readiness { state: State::Absent, reason: Some(reason.into()), ..Readiness::starting() }
     }
 
     pub fn starting() -> Self {
@@ -106,11 +102,7 @@ impl Readiness {
 
     /// FSAC exited. An exit after `shutdown` is expected and not a crash.
     pub fn exited(&mut self, expected: bool, reason: impl Into<String>) {
-        self.state = if expected {
-            State::Absent
-        } else {
-            State::Crashed
-        };
+        self.state = if expected { State::Absent } else { State::Crashed };
         self.reason = Some(reason.into());
         self.progress_titles.clear();
     }
@@ -123,11 +115,8 @@ impl Readiness {
             "$/progress" => self.observe_progress(params),
             "fsharp/documentAnalyzed" => {
                 if let Some(uri) = params.pointer("/textDocument/uri").and_then(Value::as_str) {
-                    let version = params
-                        .pointer("/textDocument/version")
-                        .and_then(Value::as_i64);
-                    self.analyzed_versions
-                        .insert(crate::uri::canonical_uri(uri), version);
+                    let version = params.pointer("/textDocument/version").and_then(Value::as_i64);
+                    self.analyzed_versions.insert(crate::uri::canonical_uri(uri), version);
                 }
             }
             _ => {}
@@ -156,10 +145,7 @@ impl Readiness {
                 }
                 if matches!(self.state, State::Loading | State::Ready) {
                     self.state = State::Loading;
-                    self.reason = Some(format!(
-                        "FSAC is loading {} project(s)",
-                        self.projects_loading.len()
-                    ));
+                    self.reason = Some(format!("FSAC is loading {} project(s)", self.projects_loading.len()));
                 }
             }
             Some("project") => {
@@ -176,16 +162,10 @@ impl Readiness {
                 self.project_errors.push(ProjectError {
                     project,
                     code: data.get("Code").and_then(Value::as_i64),
-                    message: data
-                        .get("Message")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_owned(),
+                    message: data.get("Message").and_then(Value::as_str).unwrap_or_default().to_owned(),
                 });
             }
-            Some("workspaceLoad")
-                if data.get("Status").and_then(Value::as_str) == Some("finished") =>
-            {
+            Some("workspaceLoad") if data.get("Status").and_then(Value::as_str) == Some("finished") => {
                 self.workspace_loads_finished += 1;
                 self.projects_loading.clear();
                 if matches!(self.state, State::Loading | State::Ready | State::Starting) {
@@ -210,14 +190,8 @@ impl Readiness {
         let value = params.get("value").cloned().unwrap_or(Value::Null);
         match value.get("kind").and_then(Value::as_str) {
             Some("begin") => {
-                let title = value
-                    .get("title")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned();
-                if title.starts_with("Loading")
-                    && matches!(self.state, State::Loading | State::Ready)
-                {
+                let title = value.get("title").and_then(Value::as_str).unwrap_or_default().to_owned();
+                if title.starts_with("Loading") && matches!(self.state, State::Loading | State::Ready) {
                     self.state = State::Loading;
                     self.reason = Some(format!("FSAC: {title}"));
                 }
@@ -233,9 +207,7 @@ impl Readiness {
     /// The version FSAC last reported analysing for a document (`None` inside when FSAC sent
     /// no version).
     pub fn analyzed_version(&self, uri: &str) -> Option<Option<i64>> {
-        self.analyzed_versions
-            .get(&crate::uri::canonical_uri(uri))
-            .copied()
+        self.analyzed_versions.get(&crate::uri::canonical_uri(uri)).copied()
     }
 
     /// The readiness part of `fslens.status`.
@@ -281,48 +253,37 @@ mod tests {
             &json!({"token": "t1", "value": {"kind": "begin", "title": "Loading 2 Projects"}}),
         );
         assert_eq!(readiness.reason(), Some("FSAC: Loading 2 Projects"));
+        readiness.observe_notification("fsharp/notifyWorkspace", &notify("project", json!({"Project": "/w/A.fsproj"})));
         readiness.observe_notification(
             "fsharp/notifyWorkspace",
-            &notify("project", json!({"Project": "/w/A.fsproj"})),
-        );
-        readiness.observe_notification(
-            "fsharp/notifyWorkspace",
-            &notify("error", json!({"Code": 100, "Message": "Project not restored", "AdditionalData": {"Project": "/w/B.fsproj"}})),
+            &notify(
+                "error",
+                json!({"Code": 100, "Message": "Project not restored", "AdditionalData": {"Project": "/w/B.fsproj"}}),
+            ),
         );
         assert_eq!(readiness.state(), State::Loading);
-        let changed = readiness.observe_notification(
-            "fsharp/notifyWorkspace",
-            &notify("workspaceLoad", json!({"Status": "finished"})),
-        );
+        let changed = readiness
+            .observe_notification("fsharp/notifyWorkspace", &notify("workspaceLoad", json!({"Status": "finished"})));
         assert!(changed);
         assert!(readiness.is_ready());
         let status = readiness.to_json();
         assert_eq!(status["projectsLoaded"], json!(["/w/A.fsproj"]));
         assert_eq!(status["projectErrors"][0]["code"], json!(100));
-        assert_eq!(
-            status["reason"],
-            json!("workspace loaded: 1 project(s), 1 with errors")
-        );
+        assert_eq!(status["reason"], json!("workspace loaded: 1 project(s), 1 with errors"));
     }
 
     #[test]
     fn ignores_garbage_and_records_analysis() {
         let mut readiness = Readiness::starting();
         readiness.initialized(false);
-        assert!(
-            !readiness
-                .observe_notification("fsharp/notifyWorkspace", &json!({"content": "not json"}))
-        );
+        assert!(!readiness.observe_notification("fsharp/notifyWorkspace", &json!({"content": "not json"})));
         assert!(!readiness.observe_notification("fsharp/notifyWorkspace", &json!(7)));
         assert!(!readiness.observe_notification("$/progress", &json!({})));
         readiness.observe_notification(
             "fsharp/documentAnalyzed",
             &json!({"textDocument": {"uri": "file:///a%20b.fs", "version": 4}}),
         );
-        assert_eq!(
-            readiness.analyzed_version("file:///a b.fs".replace(' ', "%20").as_str()),
-            Some(Some(4))
-        );
+        assert_eq!(readiness.analyzed_version("file:///a b.fs".replace(' ', "%20").as_str()), Some(Some(4)));
         readiness.exited(false, "FSAC exited with code 3");
         assert_eq!(readiness.state(), State::Crashed);
     }

@@ -56,10 +56,7 @@ impl Tracer {
             }
             let _ = file.flush().await;
         });
-        Ok(Tracer {
-            sender: Some(sender),
-            started: Some(Instant::now()),
-        })
+        Ok(Tracer { sender: Some(sender), started: Some(Instant::now()) })
     }
 
     pub fn record(&self, direction: Direction, bytes: &[u8]) {

@@ -29,10 +29,7 @@ pub struct Peer {
 
 impl Peer {
     fn new(reader: ReadHalf<DuplexStream>, writer: WriteHalf<DuplexStream>) -> Self {
-        Peer {
-            reader: FrameReader::new(BufReader::new(reader), FrameLimits::default()),
-            writer: Some(writer),
-        }
+        Peer { reader: FrameReader::new(BufReader::new(reader), FrameLimits::default()), writer: Some(writer) }
     }
 
     pub async fn send_raw(&mut self, body: &[u8]) {
@@ -78,9 +75,7 @@ impl Peer {
     }
 
     pub async fn recv_method(&mut self, method: &str) -> Value {
-        self.recv_until(|message| message["method"] == method)
-            .await
-            .0
+        self.recv_until(|message| message["method"] == method).await.0
     }
 
     /// Closes the write side so the proxy reads end of stream (dropping one half of a split
@@ -120,10 +115,7 @@ impl ScriptedBackend {
     /// Answers `initialize` like FSAC would, returning the params FSAC received.
     pub async fn answer_initialize(&mut self) -> Value {
         let request = self.peer.recv().await;
-        assert_eq!(
-            request["method"], "initialize",
-            "first message to FSAC must be initialize"
-        );
+        assert_eq!(request["method"], "initialize", "first message to FSAC must be initialize");
         self.peer
             .send(json!({"jsonrpc": "2.0", "id": request["id"], "result": {
                 "capabilities": {"hoverProvider": true, "textDocumentSync": {"openClose": true, "change": 2}},
@@ -168,9 +160,7 @@ impl BackendLauncher for ScriptedLauncher {
             killed,
             workspace_root: workspace_root.to_owned(),
         };
-        self.backends
-            .send(backend)
-            .map_err(|_| anyhow::anyhow!("test is gone"))?;
+        self.backends.send(backend).map_err(|_| anyhow::anyhow!("test is gone"))?;
         Ok(BackendConnection {
             stdout: Box::new(proxy_read),
             stdin: Box::new(proxy_write),
@@ -199,6 +189,8 @@ pub struct HarnessOptions {
     pub with_backend: bool,
     pub fail_launch: Option<String>,
     pub exit_grace: Duration,
+    pub restart_policy: fslens::proxy::supervisor::RestartPolicy,
+    pub unresponsive_after: Duration,
 }
 
 impl Default for HarnessOptions {
@@ -207,6 +199,12 @@ impl Default for HarnessOptions {
             with_backend: true,
             fail_launch: None,
             exit_grace: Duration::from_millis(500),
+            restart_policy: fslens::proxy::supervisor::RestartPolicy {
+                initial_backoff: Duration::from_millis(20),
+                max_backoff: Duration::from_millis(200),
+                ..Default::default()
+            },
+            unresponsive_after: Duration::from_secs(30),
         }
     }
 }
@@ -225,10 +223,7 @@ impl Harness {
         let (proxy_read, proxy_write) = tokio::io::split(proxy_side);
         let (editor_read, editor_write) = tokio::io::split(editor_side);
         let (backend_sender, backends) = mpsc::unbounded_channel();
-        let launcher = ScriptedLauncher {
-            backends: backend_sender,
-            fail_launch: options.fail_launch,
-        };
+        let launcher = ScriptedLauncher { backends: backend_sender, fail_launch: options.fail_launch };
         let mut config = if options.with_backend {
             ProxyConfig::new(Some(Box::new(launcher)), "")
         } else {
@@ -236,6 +231,8 @@ impl Harness {
         };
         config.workspace_root = Some(std::env::temp_dir());
         config.exit_grace = options.exit_grace;
+        config.restart_policy = options.restart_policy;
+        config.unresponsive_after = options.unresponsive_after;
         let session = tokio::spawn(run_proxy(proxy_read, proxy_write, config));
         Harness {
             editor: Peer::new(editor_read, editor_write),
@@ -251,10 +248,7 @@ impl Harness {
 
     /// The backend the proxy launched next.
     pub async fn backend(&mut self) -> ScriptedBackend {
-        tokio::time::timeout(TIMEOUT, self.backends.recv())
-            .await
-            .expect("no backend launched")
-            .expect("launcher gone")
+        tokio::time::timeout(TIMEOUT, self.backends.recv()).await.expect("no backend launched").expect("launcher gone")
     }
 
     /// Sends a request from the editor and returns its id.
@@ -267,15 +261,11 @@ impl Harness {
 
     pub async fn request_with_id(&mut self, id: Value, method: &str, params: Value) {
         self.sent.push(id.clone());
-        self.editor
-            .send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
-            .await;
+        self.editor.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).await;
     }
 
     pub async fn notify(&mut self, method: &str, params: Value) {
-        self.editor
-            .send(json!({"jsonrpc": "2.0", "method": method, "params": params}))
-            .await;
+        self.editor.send(json!({"jsonrpc": "2.0", "method": method, "params": params})).await;
     }
 
     /// The next message to the editor, tallying responses.
@@ -309,12 +299,7 @@ impl Harness {
     }
 
     pub async fn initialize(&mut self, backend: Option<&mut ScriptedBackend>) -> Value {
-        let id = self
-            .request(
-                "initialize",
-                json!({"processId": null, "rootUri": null, "capabilities": {}}),
-            )
-            .await;
+        let id = self.request("initialize", json!({"processId": null, "rootUri": null, "capabilities": {}})).await;
         if let Some(backend) = backend {
             backend.answer_initialize().await;
         }
@@ -324,12 +309,7 @@ impl Harness {
     }
 
     pub async fn execute(&mut self, command: &str, argument: Value) -> Value {
-        let id = self
-            .request(
-                "workspace/executeCommand",
-                json!({"command": command, "arguments": [argument]}),
-            )
-            .await;
+        let id = self.request("workspace/executeCommand", json!({"command": command, "arguments": [argument]})).await;
         self.response(&id).await
     }
 
@@ -338,14 +318,8 @@ impl Harness {
         let id = self.request("shutdown", Value::Null).await;
         let mut backend = backend;
         if let Some(backend) = backend.as_mut() {
-            let (shutdown, _) = backend
-                .peer
-                .recv_until(|message| message["method"] == "shutdown")
-                .await;
-            backend
-                .peer
-                .send(json!({"jsonrpc": "2.0", "id": shutdown["id"], "result": null}))
-                .await;
+            let (shutdown, _) = backend.peer.recv_until(|message| message["method"] == "shutdown").await;
+            backend.peer.send(json!({"jsonrpc": "2.0", "id": shutdown["id"], "result": null})).await;
         }
         self.response(&id).await;
         self.notify("exit", Value::Null).await;
@@ -373,10 +347,7 @@ impl Harness {
             assert_eq!(count, 1, "request {id} was answered {count} times");
         }
         for (id, count) in &self.answers {
-            assert!(
-                self.sent.iter().any(|sent| &sent.to_string() == id),
-                "answer to unknown request {id} ({count}×)"
-            );
+            assert!(self.sent.iter().any(|sent| &sent.to_string() == id), "answer to unknown request {id} ({count}×)");
         }
         end
     }
