@@ -23,12 +23,26 @@ pub struct HeadlessRequest {
     pub readiness_timeout: Duration,
 }
 
-/// Runs `request` in a fresh session and returns the command's JSON answer.
+/// Runs `request` in the session already serving the workspace (an editor's, or an MCP
+/// bridge's) when there is one, else in a fresh session of its own.
 pub async fn run_headless(request: HeadlessRequest, mut config: ProxyConfig) -> anyhow::Result<Value> {
     let root = request
         .workspace_root
         .canonicalize()
         .with_context(|| format!("workspace {} does not exist", request.workspace_root.display()))?;
+    let directory = config
+        .session_directory
+        .clone()
+        .unwrap_or_else(|| crate::session::runtime_directory(std::env::var_os("XDG_RUNTIME_DIR").as_deref()));
+    let socket = crate::session::socket_path(&directory, &root);
+    if let Some(stream) = crate::session::server::connect(&socket).await? {
+        tracing::info!("joining the session at {}", socket.display());
+        let (reader, writer) = stream.into_split();
+        let mut client =
+            HeadlessClient { reader: FrameReader::new(BufReader::new(reader), FrameLimits::default()), writer };
+        // A joined session is not ours to shut down: closing the connection is enough.
+        return client.converse(&root, &request).await;
+    }
     config.workspace_root = Some(root.clone());
     let (client_side, proxy_side) = tokio::io::duplex(1 << 20);
     let (proxy_in, proxy_out) = tokio::io::split(proxy_side);

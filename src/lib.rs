@@ -11,6 +11,7 @@ pub mod documents;
 pub mod headless;
 pub mod lsp;
 pub mod proxy;
+pub mod session;
 pub mod syntax;
 pub mod uri;
 pub mod workspace;

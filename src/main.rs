@@ -43,6 +43,9 @@ struct SessionOptions {
     /// The workspace root. Default: the editor's rootUri (proxy) or the current directory.
     #[arg(long, global = true)]
     workspace: Option<PathBuf>,
+    /// Do not serve the session socket that lets MCP and CLI clients join this session.
+    #[arg(long, global = true)]
+    no_share: bool,
 }
 
 #[derive(Subcommand)]
@@ -96,6 +99,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match cli.command {
         None => {
             config.workspace_root = cli.session.workspace.clone();
+            config.share_session = !cli.session.no_share;
             let end = run_proxy(fslens::lsp::stdio::stdin(), fslens::lsp::stdio::stdout(), config).await?;
             Ok(ExitCode::from(end.exit_code as u8))
         }

@@ -27,6 +27,20 @@ pub mod backend_requests {
     pub const PING: &str = "fslens/ping";
 }
 
+/// The LSP requests a session client may send; they are routed to FSAC under proxy ids.
+/// All of them only read.
+pub const SESSION_READ_ONLY_METHODS: &[&str] = &[
+    "textDocument/definition",
+    "textDocument/typeDefinition",
+    "textDocument/references",
+    "textDocument/hover",
+    "textDocument/documentSymbol",
+    "textDocument/codeAction",
+    "textDocument/signatureHelp",
+    "workspace/symbol",
+    "fsharp/signature",
+];
+
 /// The prefix of request ids that fslens itself originates, towards FSAC or the editor.
 /// Editor and FSAC ids are forwarded unchanged, so these ids never collide with theirs unless
 /// a peer uses this very prefix.

@@ -48,6 +48,10 @@ pub struct ProxyConfig {
     pub restart_policy: RestartPolicy,
     /// FSAC silent this long while requests are pending marks the session unresponsive.
     pub unresponsive_after: Duration,
+    /// Serve the session socket so other clients (MCP, CLI) can join this session.
+    pub share_session: bool,
+    /// The directory for session sockets (default: `session::runtime_directory`).
+    pub session_directory: Option<PathBuf>,
 }
 
 impl ProxyConfig {
@@ -61,6 +65,8 @@ impl ProxyConfig {
             exit_grace: Duration::from_secs(2),
             restart_policy: RestartPolicy::default(),
             unresponsive_after: Duration::from_secs(30),
+            share_session: false,
+            session_directory: None,
         }
     }
 }
@@ -72,10 +78,29 @@ pub struct SessionEnd {
     pub exit_code: i32,
 }
 
+/// Who sent a request that fslens answers: the editor on stdio, or a client that joined the
+/// session over its socket.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Origin {
+    Editor,
+    Client(u64),
+}
+
+/// A running command is known by who asked and the id they used.
+type CommandKey = (Origin, RequestId);
+
 enum Event {
     Editor(EditorEvent),
     Backend { generation: u64, event: BackendEvent },
     Command(CommandEvent),
+    ClientConnected(tokio::net::UnixStream),
+    Client { client: u64, event: ClientEvent },
+}
+
+enum ClientEvent {
+    Message(Message),
+    BadFrame { error: String, salvaged_id: Option<RequestId> },
+    Closed,
 }
 
 enum EditorEvent {
@@ -91,11 +116,11 @@ enum BackendEvent {
 
 enum CommandEvent {
     Finished {
-        id: RequestId,
+        key: CommandKey,
         result: Result<Value, CommandError>,
     },
     BackendCall {
-        owner: RequestId,
+        owner: CommandKey,
         id: RequestId,
         method: String,
         params: Value,
@@ -116,7 +141,7 @@ enum CommandEvent {
 #[derive(Clone)]
 pub struct CommandContext {
     events: mpsc::UnboundedSender<Event>,
-    owner: RequestId,
+    owner: CommandKey,
     next_id: Arc<AtomicU64>,
     changes: watch::Receiver<u64>,
 }
@@ -191,7 +216,9 @@ struct PendingForward {
 /// Who is waiting for the answer to a request fslens sent to FSAC.
 enum ProxyCall {
     /// A command task.
-    Command { owner: RequestId, reply: oneshot::Sender<Result<Value, ResponseError>> },
+    Command { owner: CommandKey, reply: oneshot::Sender<Result<Value, ResponseError>> },
+    /// A read-only LSP request of a session client, answered back to it under its own id.
+    Client { client: u64, id: RequestId },
     /// The `initialize` of a restarted FSAC: its answer starts the replay.
     RestartInitialize,
     /// A replayed request whose answer nobody needs (e.g. `fsharp/workspaceLoad`).
@@ -199,16 +226,22 @@ enum ProxyCall {
 }
 
 impl ProxyCall {
-    fn owner(&self) -> Option<&RequestId> {
+    fn owner(&self) -> Option<&CommandKey> {
         match self {
             ProxyCall::Command { owner, .. } => Some(owner),
             _ => None,
         }
     }
 
-    fn fail(self, error: ResponseError) {
-        if let ProxyCall::Command { reply, .. } = self {
-            let _ = reply.send(Err(error));
+    /// Answers whoever waits with `error`; returns the client answer to send, if any.
+    fn fail(self, error: ResponseError) -> Option<(u64, Message)> {
+        match self {
+            ProxyCall::Command { reply, .. } => {
+                let _ = reply.send(Err(error));
+                None
+            }
+            ProxyCall::Client { client, id, .. } => Some((client, Message::response_error(id, &error))),
+            ProxyCall::RestartInitialize | ProxyCall::Ignored => None,
         }
     }
 }
@@ -232,7 +265,12 @@ struct Proxy {
     editor_to_fsac: HashMap<RequestId, PendingForward>,
     fsac_to_editor: HashMap<RequestId, String>,
     proxy_to_fsac: HashMap<RequestId, ProxyCall>,
-    commands: HashMap<RequestId, AbortHandle>,
+    commands: HashMap<CommandKey, AbortHandle>,
+    clients: HashMap<u64, mpsc::UnboundedSender<Bytes>>,
+    next_client: u64,
+    share_session: bool,
+    session_directory: Option<PathBuf>,
+    session_socket: Option<PathBuf>,
     next_proxy_id: Arc<AtomicU64>,
     initialize_received: bool,
     automatic_workspace_init: bool,
@@ -291,6 +329,11 @@ where
         fsac_to_editor: HashMap::new(),
         proxy_to_fsac: HashMap::new(),
         commands: HashMap::new(),
+        clients: HashMap::new(),
+        next_client: 1,
+        share_session: config.share_session,
+        session_directory: config.session_directory,
+        session_socket: None,
         next_proxy_id: Arc::new(AtomicU64::new(1)),
         initialize_received: false,
         automatic_workspace_init: false,
@@ -388,6 +431,8 @@ impl Proxy {
                 }
             }
             Event::Command(event) => self.on_command_event(event),
+            Event::ClientConnected(stream) => self.on_client_connected(stream),
+            Event::Client { client, event } => self.on_client_event(client, event),
         }
     }
 
@@ -421,7 +466,7 @@ impl Proxy {
                 let command = params.get("command").and_then(Value::as_str).unwrap_or_default().to_owned();
                 if ext::commands::ALL.contains(&command.as_str()) {
                     let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
-                    self.start_command(id, command, arguments);
+                    self.start_command(Origin::Editor, id, command, arguments);
                 } else {
                     self.forward_request(id, method, message);
                 }
@@ -447,9 +492,9 @@ impl Proxy {
             "$/cancelRequest" => {
                 let params = message.params().unwrap_or(Value::Null);
                 if let Some(id) = params.get("id").and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok())
-                    && self.commands.contains_key(&id)
+                    && self.commands.contains_key(&(Origin::Editor, id.clone()))
                 {
-                    self.cancel_command(id);
+                    self.cancel_command((Origin::Editor, id));
                     return;
                 }
             }
@@ -488,6 +533,9 @@ impl Proxy {
         let root = self.configured_root.clone().or_else(|| root_from_initialize(&params));
         let root = root.or_else(|| std::env::current_dir().ok()).unwrap_or_else(|| PathBuf::from("."));
         self.workspace_root = Some(root.clone());
+        if self.share_session {
+            self.serve_session_socket(&root);
+        }
 
         let Some(launcher) = self.launcher.as_mut() else {
             self.send_to_editor(&Message::response_ok(id, initialize::result_without_fsac()));
@@ -621,6 +669,13 @@ impl Proxy {
                 ProxyCall::Command { reply, .. } => {
                     let _ = reply.send(answer);
                 }
+                ProxyCall::Client { client, id, .. } => {
+                    let response = match answer {
+                        Ok(result) => Message::response_ok(id, result),
+                        Err(error) => Message::response_error(id, &error),
+                    };
+                    self.send_to_client(client, &response);
+                }
                 ProxyCall::RestartInitialize => self.on_restart_initialized(answer),
                 ProxyCall::Ignored => {}
             }
@@ -686,10 +741,11 @@ impl Proxy {
             self.reply_error(id, error);
         }
         for (_, call) in std::mem::take(&mut self.proxy_to_fsac) {
-            call.fail(
-                ResponseError::new(error_codes::REQUEST_FAILED, reason.clone())
-                    .with_data(json!({ "errorKind": "fsac_exited", "exitCode": code })),
-            );
+            let error = ResponseError::new(error_codes::REQUEST_FAILED, reason.clone())
+                .with_data(json!({ "errorKind": "fsac_exited", "exitCode": code }));
+            if let Some((client, answer)) = call.fail(error) {
+                self.send_to_client(client, &answer);
+            }
         }
         // FSAC's own requests to the editor can no longer be answered.
         self.fsac_to_editor.clear();
@@ -834,21 +890,20 @@ impl Proxy {
 
     // ----- commands -------------------------------------------------------------------------
 
-    fn start_command(&mut self, id: RequestId, command: String, arguments: Value) {
-        if self.commands.contains_key(&id) {
-            return self.reply_error(
-                id,
-                ResponseError::new(error_codes::INVALID_REQUEST, "a request with this id is still running"),
-            );
+    fn start_command(&mut self, origin: Origin, id: RequestId, command: String, arguments: Value) {
+        let key = (origin, id);
+        if self.commands.contains_key(&key) {
+            let error = ResponseError::new(error_codes::INVALID_REQUEST, "a request with this id is still running");
+            return self.send_to_origin(&key.0, &Message::response_error(key.1, &error));
         }
         let context = CommandContext {
             events: self.events.clone(),
-            owner: id.clone(),
+            owner: key.clone(),
             next_id: self.next_proxy_id.clone(),
             changes: self.changes.subscribe(),
         };
         let events = self.events.clone();
-        let task_id = id.clone();
+        let task_key = key.clone();
         let workspace_root = self.workspace_root.clone();
         let task = tokio::spawn(async move {
             let argument = commands::single_argument(arguments);
@@ -856,20 +911,21 @@ impl Proxy {
                 Ok(argument) => commands::dispatch(&command, argument, context, workspace_root).await,
                 Err(error) => Err(error),
             };
-            let _ = events.send(Event::Command(CommandEvent::Finished { id: task_id, result }));
+            let _ = events.send(Event::Command(CommandEvent::Finished { key: task_key, result }));
         });
-        self.commands.insert(id, task.abort_handle());
+        self.commands.insert(key, task.abort_handle());
     }
 
-    fn cancel_command(&mut self, id: RequestId) {
-        if let Some(abort) = self.commands.remove(&id) {
+    fn cancel_command(&mut self, key: CommandKey) {
+        if let Some(abort) = self.commands.remove(&key) {
             abort.abort();
-            self.cancel_backend_calls_of(&id);
-            self.reply_error(id, ResponseError::new(error_codes::REQUEST_CANCELLED, "cancelled by the client"));
+            self.cancel_backend_calls_of(&key);
+            let error = ResponseError::new(error_codes::REQUEST_CANCELLED, "cancelled by the client");
+            self.send_to_origin(&key.0, &Message::response_error(key.1, &error));
         }
     }
 
-    fn cancel_backend_calls_of(&mut self, owner: &RequestId) {
+    fn cancel_backend_calls_of(&mut self, owner: &CommandKey) {
         let owned: Vec<RequestId> = self
             .proxy_to_fsac
             .iter()
@@ -890,18 +946,20 @@ impl Proxy {
 
     fn on_command_event(&mut self, event: CommandEvent) {
         match event {
-            CommandEvent::Finished { id, result } => {
-                if self.commands.remove(&id).is_none() {
+            CommandEvent::Finished { key, result } => {
+                if self.commands.remove(&key).is_none() {
                     return; // cancelled and answered already
                 }
-                self.cancel_backend_calls_of(&id);
-                match result {
-                    Ok(value) => self.send_to_editor(&Message::response_ok(id, value)),
-                    Err(error) => {
-                        let response = ResponseError::new(error.code(), error.to_string()).with_data(error.data());
-                        self.reply_error(id, response);
-                    }
-                }
+                self.cancel_backend_calls_of(&key);
+                let (origin, id) = key;
+                let answer = match result {
+                    Ok(value) => Message::response_ok(id, value),
+                    Err(error) => Message::response_error(
+                        id,
+                        &ResponseError::new(error.code(), error.to_string()).with_data(error.data()),
+                    ),
+                };
+                self.send_to_origin(&origin, &answer);
             }
             CommandEvent::BackendCall { owner, id, method, params, reply } => {
                 if !self.commands.contains_key(&owner) {
@@ -986,9 +1044,196 @@ impl Proxy {
             self.restart_at.map(|at| at.saturating_duration_since(tokio::time::Instant::now()).as_millis() as u64)
         );
         status["unresponsive"] = json!(self.unresponsive);
+        status["session"] = json!({
+            "socket": self.session_socket.as_ref().map(|path| path.display().to_string()),
+            "clients": self.clients.len(),
+        });
         status["silentForMs"] =
             json!(self.backend.as_ref().map(|_| self.last_heard_from_fsac.elapsed().as_millis() as u64));
         status
+    }
+
+    // ----- session clients ------------------------------------------------------------------
+
+    fn serve_session_socket(&mut self, root: &std::path::Path) {
+        let canonical = root.canonicalize().unwrap_or_else(|_| root.to_owned());
+        let directory = self
+            .session_directory
+            .clone()
+            .unwrap_or_else(|| crate::session::runtime_directory(std::env::var_os("XDG_RUNTIME_DIR").as_deref()));
+        let path = crate::session::socket_path(&directory, &canonical);
+        match crate::session::server::bind(&path) {
+            Ok(crate::session::server::BindOutcome::Listening(mut listener)) => {
+                tracing::info!("session socket: {}", path.display());
+                self.session_socket = Some(path);
+                let events = self.events.clone();
+                tokio::spawn(async move {
+                    loop {
+                        match listener.accept().await {
+                            Ok(stream) => {
+                                if events.send(Event::ClientConnected(stream)).is_err() {
+                                    return; // the session ended; dropping the listener removes the socket
+                                }
+                            }
+                            Err(error) => {
+                                tracing::warn!("session socket stopped accepting: {error}");
+                                return;
+                            }
+                        }
+                    }
+                });
+            }
+            Ok(crate::session::server::BindOutcome::AlreadyServed(path)) => {
+                tracing::warn!("another fslens session already serves {}; not sharing this one", path.display());
+            }
+            Err(error) => tracing::warn!("cannot share this session: {error}"),
+        }
+    }
+
+    fn on_client_connected(&mut self, stream: tokio::net::UnixStream) {
+        let client = self.next_client;
+        self.next_client += 1;
+        let (reader, writer) = stream.into_split();
+        let (sender, queue) = mpsc::unbounded_channel();
+        tokio::spawn(writer_task(writer, queue, "session client"));
+        tokio::spawn(client_reader_task(reader, self.limits, client, self.events.clone()));
+        self.clients.insert(client, sender);
+        tracing::info!("session client {client} joined");
+    }
+
+    fn on_client_event(&mut self, client: u64, event: ClientEvent) {
+        match event {
+            ClientEvent::Message(message) => match message.kind.clone() {
+                MessageKind::Request { id, method } => self.on_client_request(client, id, &method, message),
+                MessageKind::Notification { method } => {
+                    if method == "$/cancelRequest"
+                        && let Some(id) = message
+                            .params()
+                            .ok()
+                            .and_then(|params| serde_json::from_value::<RequestId>(params["id"].clone()).ok())
+                    {
+                        self.cancel_client_request(client, id);
+                    } else if method == "exit" {
+                        self.drop_client(client);
+                    }
+                }
+                MessageKind::Response { .. } => {}
+            },
+            ClientEvent::BadFrame { error, salvaged_id } => {
+                tracing::warn!("bad frame from session client {client}: {error}");
+                if let Some(id) = salvaged_id {
+                    let error = ResponseError::new(
+                        error_codes::PARSE_ERROR,
+                        format!("fslens could not read this request: {error}"),
+                    );
+                    self.send_to_client(client, &Message::response_error(id, &error));
+                }
+            }
+            ClientEvent::Closed => self.drop_client(client),
+        }
+    }
+
+    fn on_client_request(&mut self, client: u64, id: RequestId, method: &str, message: Message) {
+        let params = message.params().unwrap_or(Value::Null);
+        match method {
+            // A session client speaks a small LSP subset; `initialize` tells it what it may use.
+            "initialize" => {
+                let result = initialize::patch_result_for_editor(json!({
+                    "capabilities": { "hoverProvider": true, "definitionProvider": true, "referencesProvider": true,
+                        "documentSymbolProvider": true, "workspaceSymbolProvider": true, "codeActionProvider": true },
+                    "serverInfo": { "name": "fslens-session", "version": env!("CARGO_PKG_VERSION") },
+                }));
+                self.send_to_client(client, &Message::response_ok(id, result));
+            }
+            "shutdown" => self.send_to_client(client, &Message::response_ok(id, Value::Null)),
+            "workspace/executeCommand" => {
+                let command = params.get("command").and_then(Value::as_str).unwrap_or_default().to_owned();
+                if ext::commands::ALL.contains(&command.as_str()) {
+                    let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
+                    self.start_command(Origin::Client(client), id, command, arguments);
+                } else {
+                    let error = ResponseError::new(error_codes::INVALID_PARAMS, format!("unknown command {command:?}"))
+                        .with_data(json!({ "errorKind": "invalid_argument", "argument": "command" }));
+                    self.send_to_client(client, &Message::response_error(id, &error));
+                }
+            }
+            method if ext::SESSION_READ_ONLY_METHODS.contains(&method) => {
+                if !self.backend_accepts_requests() {
+                    let reason = self.readiness.reason().unwrap_or("FSAC is not running").to_owned();
+                    let error = ResponseError::new(
+                        error_codes::REQUEST_FAILED,
+                        format!("{method}: FSAC is not running: {reason}"),
+                    )
+                    .with_data(json!({ "errorKind": "fsac_unavailable", "state": self.readiness.state() }));
+                    return self.send_to_client(client, &Message::response_error(id, &error));
+                }
+                let proxy_id = self.next_backend_id();
+                self.proxy_to_fsac.insert(proxy_id.clone(), ProxyCall::Client { client, id });
+                self.send_to_backend(&Message::request(proxy_id, method, params));
+            }
+            other => {
+                let error = ResponseError::new(
+                    error_codes::METHOD_NOT_FOUND,
+                    format!("{other} is not available to session clients (see docs/commands.md)"),
+                );
+                self.send_to_client(client, &Message::response_error(id, &error));
+            }
+        }
+    }
+
+    fn cancel_client_request(&mut self, client: u64, id: RequestId) {
+        let key = (Origin::Client(client), id.clone());
+        if self.commands.contains_key(&key) {
+            return self.cancel_command(key);
+        }
+        let forwarded = self.proxy_to_fsac.iter().find_map(|(proxy_id, call)| match call {
+            ProxyCall::Client { client: owner, id: client_id, .. } if *owner == client && *client_id == id => {
+                Some(proxy_id.clone())
+            }
+            _ => None,
+        });
+        if let Some(proxy_id) = forwarded {
+            self.cancel_backend_call(proxy_id);
+            let error = ResponseError::new(error_codes::REQUEST_CANCELLED, "cancelled by the client");
+            self.send_to_client(client, &Message::response_error(id, &error));
+        }
+    }
+
+    fn drop_client(&mut self, client: u64) {
+        if self.clients.remove(&client).is_none() {
+            return;
+        }
+        tracing::info!("session client {client} left");
+        let commands: Vec<CommandKey> =
+            self.commands.keys().filter(|(origin, _)| *origin == Origin::Client(client)).cloned().collect();
+        for key in commands {
+            if let Some(abort) = self.commands.remove(&key) {
+                abort.abort();
+            }
+            self.cancel_backend_calls_of(&key);
+        }
+        let forwarded: Vec<RequestId> = self
+            .proxy_to_fsac
+            .iter()
+            .filter(|(_, call)| matches!(call, ProxyCall::Client { client: owner, .. } if *owner == client))
+            .map(|(id, _)| id.clone())
+            .collect();
+        for proxy_id in forwarded {
+            self.cancel_backend_call(proxy_id);
+        }
+    }
+
+    fn send_to_client(&mut self, client: u64, message: &Message) {
+        if let Some(sender) = self.clients.get(&client) {
+            let _ = sender.send(message.shared_bytes());
+        }
+    }
+
+    fn send_to_origin(&mut self, origin: &Origin, message: &Message) {
+        match origin {
+            Origin::Editor => self.send_to_editor(message),
+            Origin::Client(client) => self.send_to_client(*client, message),
+        }
     }
 
     // ----- plumbing -------------------------------------------------------------------------
@@ -1006,6 +1251,10 @@ impl Proxy {
         );
         if self.initialize_received {
             self.send_to_editor(&notification);
+        }
+        let clients: Vec<u64> = self.clients.keys().copied().collect();
+        for client in clients {
+            self.send_to_client(client, &notification);
         }
     }
 
@@ -1105,6 +1354,32 @@ async fn editor_reader_task<R: AsyncRead + Unpin>(
             Err(error) => EditorEvent::BadFrame { error: error.to_string(), salvaged_id: None },
         };
         if events.send(Event::Editor(event)).is_err() {
+            return;
+        }
+    }
+}
+
+async fn client_reader_task(
+    reader: tokio::net::unix::OwnedReadHalf,
+    limits: FrameLimits,
+    client: u64,
+    events: mpsc::UnboundedSender<Event>,
+) {
+    let mut frames = FrameReader::new(BufReader::new(reader), limits);
+    loop {
+        let event = match frames.read_frame().await {
+            Ok(Some(body)) => match Message::classify(&body) {
+                Ok(kind) => ClientEvent::Message(Message::from_classified(kind, body)),
+                Err(error) => {
+                    ClientEvent::BadFrame { error: error.to_string(), salvaged_id: salvage_request_id(&body) }
+                }
+            },
+            Ok(None) => ClientEvent::Closed,
+            Err(error) if error.is_fatal() => ClientEvent::Closed,
+            Err(error) => ClientEvent::BadFrame { error: error.to_string(), salvaged_id: None },
+        };
+        let closed = matches!(event, ClientEvent::Closed);
+        if events.send(Event::Client { client, event }).is_err() || closed {
             return;
         }
     }

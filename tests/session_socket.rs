@@ -1,0 +1,251 @@
+//! The session socket: other clients join an editor's session; the socket is private.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use fslens::lsp::codec::{FrameLimits, FrameReader, write_frame};
+use serde_json::{Value, json};
+use tokio::io::BufReader;
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+struct EditorSession {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: FrameReader<BufReader<ChildStdout>>,
+    next_id: i64,
+}
+
+impl EditorSession {
+    async fn start(workspace: &Path, runtime: &Path) -> EditorSession {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_fslens"))
+            .arg("--fsac")
+            .arg(format!("node {}/tests/support/echo-backend.mjs", env!("CARGO_MANIFEST_DIR")))
+            .arg("--workspace")
+            .arg(workspace)
+            .env("XDG_RUNTIME_DIR", runtime)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = FrameReader::new(BufReader::new(child.stdout.take().unwrap()), FrameLimits::default());
+        let mut session = EditorSession { child, stdin, stdout, next_id: 1 };
+        session.request("initialize", json!({"capabilities": {}})).await;
+        session
+    }
+
+    async fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let body =
+            serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).unwrap();
+        write_frame(&mut self.stdin, &body).await.unwrap();
+        loop {
+            let body = tokio::time::timeout(TIMEOUT, self.stdout.read_frame()).await.unwrap().unwrap().unwrap();
+            let message: Value = serde_json::from_slice(&body).unwrap();
+            if message.get("method").is_none() && message["id"] == id {
+                return message;
+            }
+        }
+    }
+
+    async fn status(&mut self) -> Value {
+        self.request("workspace/executeCommand", json!({"command": "fslens.status", "arguments": [{}]})).await["result"]
+            .clone()
+    }
+
+    async fn stop(mut self) {
+        self.request("shutdown", Value::Null).await;
+        let body = serde_json::to_vec(&json!({"jsonrpc": "2.0", "method": "exit"})).unwrap();
+        write_frame(&mut self.stdin, &body).await.unwrap();
+        let _ = tokio::time::timeout(TIMEOUT, self.child.wait()).await;
+    }
+}
+
+fn socket_for(workspace: &Path, runtime: &Path) -> PathBuf {
+    fslens::session::socket_path(&runtime.join("fslens"), &workspace.canonicalize().unwrap())
+}
+
+async fn raw_client(
+    socket: &Path,
+) -> (FrameReader<BufReader<tokio::net::unix::OwnedReadHalf>>, tokio::net::unix::OwnedWriteHalf) {
+    let stream = tokio::net::UnixStream::connect(socket).await.unwrap();
+    let (reader, writer) = stream.into_split();
+    (FrameReader::new(BufReader::new(reader), FrameLimits::default()), writer)
+}
+
+async fn client_call(
+    client: &mut (FrameReader<BufReader<tokio::net::unix::OwnedReadHalf>>, tokio::net::unix::OwnedWriteHalf),
+    id: &str,
+    method: &str,
+    params: Value,
+) -> Value {
+    let body = serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).unwrap();
+    write_frame(&mut client.1, &body).await.unwrap();
+    loop {
+        let body =
+            tokio::time::timeout(TIMEOUT, client.0.read_frame()).await.unwrap().unwrap().expect("session closed");
+        let message: Value = serde_json::from_slice(&body).unwrap();
+        if message.get("method").is_none() && message["id"] == id {
+            return message;
+        }
+    }
+}
+
+#[tokio::test]
+async fn clients_join_the_editors_session_over_a_private_socket() {
+    let workspace = tempfile::tempdir().unwrap();
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = EditorSession::start(workspace.path(), runtime.path()).await;
+    let status = editor.status().await;
+    let socket = socket_for(workspace.path(), runtime.path());
+    assert_eq!(status["session"]["socket"], json!(socket.display().to_string()));
+    let mode = |path: &Path| std::fs::symlink_metadata(path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(socket.parent().unwrap()), 0o700);
+    assert_eq!(mode(&socket), 0o600);
+
+    // A raw client: routed LSP requests answer under the client's own ids.
+    let mut client = raw_client(&socket).await;
+    let initialized = client_call(&mut client, "c1", "initialize", json!({})).await;
+    assert_eq!(initialized["result"]["serverInfo"]["name"], json!("fslens-session"));
+    let hover = client_call(&mut client, "c2", "textDocument/hover", json!({"k": 1})).await;
+    assert_eq!(hover["result"], json!({"method": "textDocument/hover", "params": {"k": 1}}), "{hover}");
+    let refused = client_call(&mut client, "c3", "textDocument/rename", json!({})).await;
+    assert_eq!(refused["error"]["code"], json!(-32601), "clients may only read: {refused}");
+    let status = client_call(&mut client, "c4", "workspace/executeCommand", json!({"command": "fslens.status"})).await;
+    assert_eq!(status["result"]["session"]["clients"], json!(1));
+
+    // The CLI joins the same session: same FSAC pid.
+    let output = Command::new(env!("CARGO_BIN_EXE_fslens"))
+        .args(["status", "--json", "--timeout-ms", "300", "--workspace"])
+        .arg(workspace.path())
+        .env("XDG_RUNTIME_DIR", runtime.path())
+        .env_remove("FSLENS_FSAC")
+        .env("PATH", "/nonexistent")
+        .output()
+        .await
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let joined: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let editor_status = editor.status().await;
+    assert_eq!(joined["fsac"]["pid"], editor_status["fsac"]["pid"]);
+    assert!(joined["fsac"]["pid"].is_u64());
+    drop(client);
+    editor.stop().await;
+    assert!(!socket.exists(), "the socket is removed when the session ends");
+}
+
+#[tokio::test]
+async fn a_stale_socket_is_replaced() {
+    let workspace = tempfile::tempdir().unwrap();
+    let runtime = tempfile::tempdir().unwrap();
+    let socket = socket_for(workspace.path(), runtime.path());
+    fslens::session::ensure_private_directory(socket.parent().unwrap()).unwrap();
+    drop(std::os::unix::net::UnixListener::bind(&socket).unwrap()); // leaves a dead socket file
+    assert!(socket.exists());
+    let mut editor = EditorSession::start(workspace.path(), runtime.path()).await;
+    assert_eq!(editor.status().await["session"]["socket"], json!(socket.display().to_string()));
+    let mut client = raw_client(&socket).await;
+    assert!(client_call(&mut client, "x", "initialize", json!({})).await["result"].is_object());
+    editor.stop().await;
+}
+
+#[tokio::test]
+async fn symlinked_or_group_writable_runtime_directories_are_refused() {
+    for weakness in ["symlink", "group-writable"] {
+        let workspace = tempfile::tempdir().unwrap();
+        let runtime = tempfile::tempdir().unwrap();
+        let elsewhere = tempfile::tempdir().unwrap();
+        let directory = runtime.path().join("fslens");
+        match weakness {
+            "symlink" => {
+                std::fs::set_permissions(elsewhere.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+                std::os::unix::fs::symlink(elsewhere.path(), &directory).unwrap();
+            }
+            _ => {
+                std::fs::create_dir(&directory).unwrap();
+                std::fs::set_permissions(&directory, std::fs::Permissions::from_mode(0o770)).unwrap();
+            }
+        }
+        let mut editor = EditorSession::start(workspace.path(), runtime.path()).await;
+        assert_eq!(editor.status().await["session"]["socket"], Value::Null, "{weakness}: must not serve");
+        assert_eq!(std::fs::read_dir(&directory).unwrap().count(), 0, "{weakness}: nothing created");
+        let output = Command::new(env!("CARGO_BIN_EXE_fslens"))
+            .args(["status", "--json", "--workspace"])
+            .arg(workspace.path())
+            .env("XDG_RUNTIME_DIR", runtime.path())
+            .output()
+            .await
+            .unwrap();
+        assert!(!output.status.success(), "{weakness}: joining must be refused");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("symbolic link") || stderr.contains("mode 770"), "{weakness}: {stderr}");
+        editor.stop().await;
+    }
+}
+
+#[tokio::test]
+async fn connections_from_another_user_are_refused() {
+    if fslens::session::current_uid() != 0 {
+        eprintln!(
+            "skipped: needs root to create a second user and connect as it (running as uid {})",
+            fslens::session::current_uid()
+        );
+        return;
+    }
+    let user = "fslens-peer-test";
+    let exists =
+        std::process::Command::new("id").arg(user).output().map(|output| output.status.success()).unwrap_or(false);
+    if !exists {
+        let created = std::process::Command::new("useradd")
+            .args(["--no-create-home", "--shell", "/usr/sbin/nologin", user])
+            .status();
+        if !created.map(|status| status.success()).unwrap_or(false) {
+            eprintln!("skipped: useradd could not create a test user");
+            return;
+        }
+    }
+    let workspace = tempfile::tempdir().unwrap();
+    let runtime = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(runtime.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut editor = EditorSession::start(workspace.path(), runtime.path()).await;
+    let socket = socket_for(workspace.path(), runtime.path());
+    // Open the file-system layer on purpose so that only the peer-uid check stands between the
+    // other user and the session.
+    std::fs::set_permissions(socket.parent().unwrap(), std::fs::Permissions::from_mode(0o711)).unwrap();
+    std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let script = r#"
+import socket, sys, json
+s = socket.socket(socket.AF_UNIX)
+s.connect(sys.argv[1])
+body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}).encode()
+s.sendall(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+s.settimeout(5)
+try:
+    data = s.recv(65536)
+except Exception as error:
+    data = b""
+print("ANSWERED" if data else "CLOSED")
+"#;
+    let output = std::process::Command::new("runuser")
+        .args(["-u", user, "--", "python3", "-c", script])
+        .arg(&socket)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("CLOSED"),
+        "another uid got an answer: {stdout} {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    // The session itself is unaffected, and root (this uid) still gets in.
+    let mut client = raw_client(&socket).await;
+    assert!(client_call(&mut client, "ok", "initialize", json!({})).await["result"].is_object());
+    editor.stop().await;
+}
