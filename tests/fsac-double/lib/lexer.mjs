@@ -30,28 +30,38 @@ export function offsetToPosition(starts, offset) {
  */
 export function scanIdentifiers(text) {
   const out = [];
-  scanCode(text, 0, out, false);
+  scanCode(text, 0, out, false, []);
   return out;
+}
+
+/** `text` with comments and string/char literals blanked (newlines and columns kept). */
+export function codeOnly(text) {
+  const skipped = [];
+  scanCode(text, 0, [], false, skipped);
+  const chars = text.split('');
+  for (const [s, e] of skipped) for (let i = s; i < e; i++) if (chars[i] !== '\n') chars[i] = ' ';
+  return chars.join('');
 }
 
 // Scans code from i; when `inHole` is true, stops at the '}' closing an
 // interpolation hole and returns the offset after it.
-function scanCode(text, i, out, inHole) {
+function scanCode(text, i, out, inHole, skipped) {
   let depth = 0;
   const n = text.length;
   while (i < n) {
     const c = text[i];
     const next = text[i + 1];
-    if (c === '/' && next === '/') { while (i < n && text[i] !== '\n') i++; continue; }
-    if (c === '(' && next === '*' && text[i + 2] !== ')') { i = skipBlockComment(text, i); continue; }
+    const from = i;
+    if (c === '/' && next === '/') { while (i < n && text[i] !== '\n') i++; skipped.push([from, i]); continue; }
+    if (c === '(' && next === '*' && text[i + 2] !== ')') { i = skipBlockComment(text, i); skipped.push([from, i]); continue; }
     if (c === '$' || (c === '@' && next === '$')) {
       const s = stringStart(text, i);
-      if (s) { i = scanInterpolated(text, s, out); continue; }
+      if (s) { i = scanInterpolated(text, s, out, skipped, from); continue; }
     }
-    if (c === '"' || (c === '@' && next === '"')) { i = skipString(text, i); continue; }
+    if (c === '"' || (c === '@' && next === '"')) { i = skipString(text, i); skipped.push([from, i]); continue; }
     if (c === '\'') {
       const end = charLiteralEnd(text, i);
-      if (end > 0) { i = end; continue; }
+      if (end > 0) { i = end; skipped.push([from, i]); continue; }
       i++; continue; // type variable quote, e.g. 'T
     }
     if (c === '`' && next === '`') {
@@ -102,27 +112,32 @@ function stringStart(text, i) {
   return { bodyStart: j + (triple ? 3 : 1), dollars, verbatim, triple };
 }
 
-function scanInterpolated(text, s, out) {
+function scanInterpolated(text, s, out, skipped, from) {
   const n = text.length;
   let i = s.bodyStart;
+  let partStart = from;
   const braces = s.triple ? Math.max(1, s.dollars) : 1;
   while (i < n) {
     const c = text[i];
-    if (s.triple && text.startsWith('"""', i)) return i + 3;
+    if (s.triple && text.startsWith('"""', i)) { skipped.push([partStart, i + 3]); return i + 3; }
     if (!s.triple && c === '"') {
       if (s.verbatim && text[i + 1] === '"') { i += 2; continue; }
+      skipped.push([partStart, i + 1]);
       return i + 1;
     }
     if (!s.triple && !s.verbatim && c === '\\') { i += 2; continue; }
     if (c === '{') {
       if (text.startsWith('{'.repeat(braces), i) && !(braces === 1 && text[i + 1] === '{')) {
-        i = scanCode(text, i + braces, out, true);
+        skipped.push([partStart, i + braces]);
+        i = scanCode(text, i + braces, out, true, skipped);
+        partStart = i - 1;
         continue;
       }
       i += braces === 1 ? 2 : 1; continue; // escaped '{{'
     }
     i++;
   }
+  skipped.push([partStart, n]);
   return n;
 }
 

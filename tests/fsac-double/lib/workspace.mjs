@@ -11,6 +11,7 @@ export class Workspace {
     this.documents = new Map(); // file path -> {uri, text, version}
     this.generation = 0; // bumped on every source change
     this.cache = new Map(); // `${project}|${file}` -> {generation, results}
+    this.diskText = new Map(); // file -> text read from disk during this generation
   }
 
   setProjects(list) {
@@ -21,13 +22,19 @@ export class Workspace {
   invalidate() {
     this.generation++;
     this.cache.clear();
+    this.diskText.clear();
   }
 
   /** Current text of a file: the open buffer, else the file on disk ('' if unreadable). */
   text(file) {
     const doc = this.documents.get(file);
     if (doc) return doc.text;
-    try { return fs.readFileSync(file, 'utf8'); } catch { return ''; }
+    if (!this.diskText.has(file)) {
+      let text = '';
+      try { text = fs.readFileSync(file, 'utf8'); } catch { /* missing file: empty */ }
+      this.diskText.set(file, text);
+    }
+    return this.diskText.get(file);
   }
 
   /** Projects referenced by `project`, transitively, dependencies first. */
@@ -69,6 +76,11 @@ export class Workspace {
   /** The project whose compilation answers questions about `file` (FSAC: the first loaded owner). */
   projectFor(file) {
     return this.projectsOwning(file)[0];
+  }
+
+  /** The URI to report for a file: the client's URI when open, else a file:// URI. */
+  uriFor(file) {
+    return this.documents.get(file)?.uri ?? uriOf(file);
   }
 
   /** Check `file` in `project`'s compilation, reusing results until the next edit. */
