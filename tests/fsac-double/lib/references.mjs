@@ -7,6 +7,7 @@ import { compiler } from './compiler.mjs';
 import { scanIdentifiers, lineStarts, offsetToPosition } from './lexer.mjs';
 import { lineOf, sameRange, declaringFile, toLspRange } from './resolve.mjs';
 import { parseTooltip } from './tooltip.mjs';
+import { log } from './log.mjs';
 
 export class Cancelled extends Error {}
 const yieldNow = () => new Promise((resolve) => setImmediate(resolve));
@@ -21,10 +22,16 @@ export async function findReferences(ws, target, token) {
   const wantedKey = target.decl ? null : externalKey(target.tip);
   if (!target.decl && !wantedKey) return [];
 
+  let searched = 0;
+  log(`references: sweep of ${projects.reduce((n, p) => n + p.compile.length, 0)} files for ${target.name}`);
   for (const project of projects) {
     for (const { path: file } of project.compile) {
       await yieldNow();
-      if (token?.isCancellationRequested) throw new Cancelled();
+      if (token?.isCancellationRequested) {
+        log(`references: cancelled after searching ${searched} files`);
+        throw new Cancelled();
+      }
+      searched++;
       const text = ws.text(file);
       const tokens = scanIdentifiers(text).filter((t) => t.name === target.name);
       if (tokens.length === 0) continue;

@@ -26,13 +26,16 @@ export class DoubleClient {
     this.notifications = [];
     this.waiters = [];
     this.conn = createMessageConnection(new StreamMessageReader(this.proc.stdout), new StreamMessageWriter(this.proc.stdin));
-    this.conn.onNotification((method, params) => {
+    const record = (method, params) => {
       const n = { method, params, at: Date.now() };
       this.notifications.push(n);
       this.waiters = this.waiters.filter((w) => !(w.pred(n) && (w.resolve(n), true)));
-    });
+    };
+    this.conn.onNotification(record);
+    this.conn.onNotification('$/progress', (params) => record('$/progress', params)); // not seen by the star handler
+
     this.serverRequests = [];
-    this.conn.onRequest((method, params) => { this.serverRequests.push({ method, params }); return null; });
+    this.conn.onRequest((method, params) => { this.serverRequests.push({ method, params, at: Date.now() }); return null; });
     this.conn.onError(() => {});
     this.conn.onClose(() => {});
     this.conn.listen();
