@@ -33,6 +33,7 @@ export function startServer() {
   const reader = new FaultyReader(process.stdin);
   const writer = new FramedWriter();
   reader.onClose(() => { log('stdin closed: exit 2'); process.exit(2); });
+  process.stdout.on('error', (e) => { log(`stdout failed (${e.code}): exit 2`); process.exit(2); });
   const conn = createConnection(reader, writer);
   const ws = new Workspace();
   let clientCaps = {};
