@@ -53,6 +53,32 @@ test('broken fixture: type errors and a parse error carry the compiler\'s codes,
   }
 });
 
+test('without AutomaticWorkspaceInit nothing loads until fsharp/workspaceLoad; didSave re-checks later closed files', async () => {
+  const c = new DoubleClient(BROKEN);
+  try {
+    await c.initialize({ initializationOptions: { AutomaticWorkspaceInit: false } });
+    const fine = path.join(BROKEN, 'Fine.fs');
+    c.notify('textDocument/didOpen', { textDocument: { uri: uri(fine), languageId: 'fsharp', version: 1, text: fs.readFileSync(fine, 'utf8') } });
+    await assert.rejects(c.request('textDocument/hover', { textDocument: { uri: uri(fine) }, position: { line: 2, character: 5 } }), (e) => e.code === -32603);
+    const analyzed = c.waitForNext((n) => n.method === 'fsharp/documentAnalyzed' && n.params.textDocument.uri === uri(fine), 30000, 'Fine.fs analyzed after load');
+    const res = await c.request('fsharp/workspaceLoad', { textDocuments: [{ uri: uri(path.join(BROKEN, 'Broken.fsproj')) }] });
+    assert.deepEqual(JSON.parse(res.content), { Kind: 'workspaceLoad', Data: { Status: 'finished' } });
+    await analyzed; // open files are checked once their project is loaded
+    const hover = await c.request('textDocument/hover', { textDocument: { uri: uri(fine) }, position: { line: 2, character: 5 } });
+    assert.equal(hover.contents[0].value, 'val fine: x: int -> int');
+    // saving TypeErrors.fs publishes diagnostics for the (closed) files after it
+    const typeErrors = path.join(BROKEN, 'TypeErrors.fs');
+    await c.open(typeErrors);
+    const parseError = path.join(BROKEN, 'ParseError.fs');
+    const published = c.waitForNext((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri(parseError), 30000, 'ParseError.fs diagnostics after save');
+    c.notify('textDocument/didSave', { textDocument: { uri: uri(typeErrors) }, text: fs.readFileSync(typeErrors, 'utf8') });
+    const p = await published;
+    assert.ok(p.params.diagnostics.some((d) => d.code === 583));
+  } finally {
+    await c.stop();
+  }
+});
+
 test('FSAC_DOUBLE_DIAGNOSTICS_VERSION=1 adds the document version to publishDiagnostics', async () => {
   const c = new DoubleClient(BROKEN, { FSAC_DOUBLE_DIAGNOSTICS_VERSION: '1' });
   try {

@@ -96,7 +96,14 @@ test('definition of a field used in the app is its declaration in the library', 
 
 const SYMBOLS = ['Shipping.Domain.Shipment.Weight', 'Shipping.Domain.Parcel.Weight', 'Shipping.Domain.Shipment.Name',
   'Shipping.Domain.Address.City', 'Shipping.Domain.Shipment.Destination', 'Shipping.Domain.Tracked.Value',
-  'Shipping.Domain.Pricing.rate', 'Shipping.Clock.stamp'];
+  'Shipping.Domain.Pricing.rate', 'Shipping.Clock.stamp',
+  // private forms
+  'Shipping.Domain.Internals', 'Shipping.Domain.Internals.secret', 'Shipping.Domain.Hidden', 'Shipping.Domain.Account.Audit',
+  'Shipping.Domain.Account.Check', 'Shipping.Domain.Account.Create', 'Shipping.Domain.Meter.reading', 'Shipping.Domain.Pricing.counter'];
+
+test('every marked symbol is covered by the references tests', () => {
+  assert.deepEqual([...new Set(markers.map((m) => m.symbol))].sort(), [...SYMBOLS].sort());
+});
 
 for (const symbol of SYMBOLS) {
   test(`references of ${symbol} are exactly the marked sites, from the declaration and from a use`, async () => {
@@ -185,6 +192,18 @@ test('$/cancelRequest cancels an in-flight references sweep with -32800', async 
   // the server is still fine afterwards
   const refs = await c.request('textDocument/references', { ...at(decl), context: { includeDeclaration: true } });
   assert.equal(refs.length, marked('Shipping.Domain.Shipment.Weight').length);
+});
+
+test('fsharp/workspacePeek lists both solutions and the directory, items named by absolute path', async () => {
+  const res = await c.request('fsharp/workspacePeek', { directory: ROOT, deep: 2, excludedDirs: [] });
+  const { Kind, Data } = JSON.parse(res.content);
+  assert.equal(Kind, 'workspacePeek');
+  assert.deepEqual(Data.Found.map((f) => f.Type), ['solution', 'solution', 'directory']);
+  assert.deepEqual(Data.Found.map((f) => f.Data.Path ?? f.Data.Directory), [path.join(ROOT, 'Shipping.sln'), path.join(ROOT, 'Shipping.slnx'), ROOT]);
+  const src = Data.Found[0].Data.Items.find((i) => i.Name === 'src');
+  assert.equal(src.Kind.Kind, 'folder');
+  assert.ok(src.Kind.Data.Items.some((i) => i.Name === path.join(ROOT, 'src/Shipping.App/Shipping.App.fsproj') && i.Kind.Kind === 'msbuildFormat'));
+  assert.equal(Data.Found[2].Data.Fsprojs.length, 3);
 });
 
 test('unknown methods answer -32601', async () => {
