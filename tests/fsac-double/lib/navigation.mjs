@@ -83,8 +83,8 @@ export function navigationItems(text) {
   return items;
 
   function scanFields(segment, offset, line) {
-    for (const f of segment.matchAll(/(?:^|;|\s)(?:mutable\s+)?([A-Za-z_]\w*)\s*:/g)) {
-      push(f[1], SymbolKind.Field, line, offset + f.index + f[0].indexOf(f[1], f[0].length - f[1].length - 1 - (f[0].length - f[0].trimEnd().length)));
+    for (const f of segment.matchAll(/(?:^|;|\s)(?:mutable\s+)?([A-Za-z_]\w*)\s*:/dg)) {
+      push(f[1], SymbolKind.Field, line, offset + f.indices[1][0]);
     }
   }
 }

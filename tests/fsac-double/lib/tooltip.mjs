@@ -32,7 +32,22 @@ export function parseTooltip(lines) {
     if (out.signature === null) { out.signature = normalise(raw); continue; }
     if (raw.trim()) out.docs.push(raw.trim());
   }
+  out.docs = documentation(out.docs);
   return out;
+}
+
+/**
+ * fable-standalone gives an XML doc twice: the raw `///` lines, then the
+ * elaborated XML (`<summary>`…`</summary>`). Keep the summary text once, plus
+ * whatever follows the XML (type mappings, remarks).
+ */
+function documentation(lines) {
+  const open = lines.indexOf('<summary>');
+  const close = lines.indexOf('</summary>');
+  if (open < 0 || close < open) return lines;
+  let end = close + 1;
+  while (end < lines.length && /^<\/?\w+[^>]*>$/.test(lines[end])) end++; // further XML tags (params, returns)
+  return [...lines.slice(open + 1, close), ...lines.slice(end)];
 }
 
 /** FSAC's hover contents: [{language, value}, docs, ...footer lines] (§5.3). */

@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import fs from 'node:fs';
 import { scanIdentifiers, codeOnly, identifierAt } from '../lib/lexer.mjs';
 import { normalise, parseTooltip } from '../lib/tooltip.mjs';
 import { readFsproj, readSln, readSlnx, peek, chooseAutomatic } from '../lib/projects.mjs';
@@ -29,6 +30,8 @@ test('tooltip normalisation undoes fable-standalone token spacing', () => {
   assert.equal(normalise('property   Counter . Count :   int   with   get, set'), 'property Counter.Count: int with get, set');
   const tip = parseTooltip(['val   s :   Shipment', 'Full name :   App . s']);
   assert.deepEqual([tip.signature, tip.fullName], ['val s: Shipment', 'App.s']);
+  const doc = parseTooltip(['type   Address', ' A postal address.', '<summary>', 'A postal address.', '</summary>', 'Full name :   Shipping . Domain . Address']);
+  assert.deepEqual(doc.docs, ['A postal address.']);
 });
 
 test('fsproj: compile order, Link metadata, project and package references', () => {
@@ -63,6 +66,19 @@ test('SDK pin: roll-forward policies and the failure text', () => {
   assert.match(text, /A compatible \.NET SDK was not found/);
   assert.match(text, /Requested SDK version: 99\.0\.100/);
   assert.equal(sdkPinFailure(SHIPPING, ['8.0.404']), null);
+});
+
+test('navigation items of the fixture files sit exactly on the declared names', () => {
+  for (const file of parseTree(SHIPPING).map((m) => m.file).filter((f, i, all) => all.indexOf(f) === i)) {
+    const text = fs.readFileSync(file, 'utf8');
+    const lines = text.split('\n');
+    const items = navigationItems(text);
+    assert.ok(items.length > 0, file);
+    for (const i of items) {
+      const slice = lines[i.range.start.line].slice(i.range.start.character, i.range.end.character);
+      assert.equal(slice.replace(/^``(.*)``$/, '$1'), i.name, `${file}:${i.range.start.line + 1}`);
+    }
+  }
 });
 
 test('navigation items: declarations with containers; workspace query rules', () => {
