@@ -65,6 +65,11 @@ export class FramedWriter extends AbstractMessageWriter {
   }
 
   write(message) {
+    if (message.method === 'window/logMessage') {
+      // FSAC never sends window/logMessage; vscode-languageserver's own error reports go to stderr.
+      log(`(library) ${message.params?.message}`);
+      return Promise.resolve();
+    }
     const isResponse = 'id' in message && !('method' in message);
     const delay = isResponse ? faults.delayMs : 0;
     // Keep output order: each write waits for the previous one (and its delay).
