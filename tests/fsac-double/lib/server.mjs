@@ -56,6 +56,11 @@ export function startServer() {
     return run;
   }
 
+  /** FSAC loads the chosen projects when something first needs them (normally `initialized`). */
+  function ensureAutoLoad() {
+    if (autoProjects && !loadStarted) startLoad(autoProjects);
+  }
+
   // ---- checking and publishing -------------------------------------------
   const dirty = new Set();
   let draining = null;
@@ -64,6 +69,7 @@ export function startServer() {
     if (!draining) draining = drain().finally(() => { draining = null; if (dirty.size) scheduleCheck([...dirty][0]); });
   }
   async function drain() {
+    ensureAutoLoad();
     await ready;
     while (dirty.size) {
       const [file] = dirty;
@@ -91,6 +97,7 @@ export function startServer() {
   /** Wraps a handler: waits for loading, maps cancellation and failures to FSAC's codes. */
   const handle = (fn) => async (params, token) => {
     try {
+      ensureAutoLoad();
       await ready;
       if (token?.isCancellationRequested) throw new Cancelled();
       const result = await fn(params, token);
@@ -127,9 +134,7 @@ export function startServer() {
     }
     return initializeResult();
   });
-  conn.onInitialized(() => {
-    if (autoProjects && !loadStarted) startLoad(autoProjects);
-  });
+  conn.onInitialized(() => ensureAutoLoad());
   conn.onShutdown(() => null);
 
   // ---- custom FSAC methods ----------------------------------------------------
