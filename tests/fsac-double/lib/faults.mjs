@@ -17,6 +17,8 @@ export const faults = {
   delayMs: int('FSAC_DOUBLE_DELAY_MS') ?? 0,
   /** Write one garbage frame right after receiving the Nth message. */
   garbageAfter: int('FSAC_DOUBLE_GARBAGE_AFTER'),
+  /** Pause before searching each file in a references sweep, in ms (makes sweeps slow enough to cancel). */
+  sweepDelayMs: int('FSAC_DOUBLE_SWEEP_DELAY_MS') ?? 0,
   /** Extra time spent in every workspace load, in ms. */
   slowLoadMs: int('FSAC_DOUBLE_SLOW_LOAD_MS') ?? 0,
   /** JSON-lines transcript of received (and sent) messages. */

@@ -8,9 +8,10 @@ import { scanIdentifiers, lineStarts, offsetToPosition } from './lexer.mjs';
 import { lineOf, sameRange, declaringFile, toLspRange } from './resolve.mjs';
 import { parseTooltip } from './tooltip.mjs';
 import { log } from './log.mjs';
+import { faults } from './faults.mjs';
 
 export class Cancelled extends Error {}
-const yieldNow = () => new Promise((resolve) => setImmediate(resolve));
+const yieldNow = () => new Promise((resolve) => (faults.sweepDelayMs ? setTimeout(resolve, faults.sweepDelayMs) : setImmediate(resolve)));
 
 /** target: result of resolveAt. Returns [{file, range (LSP)}], sorted, de-duplicated. */
 export async function findReferences(ws, target, token) {
@@ -23,6 +24,7 @@ export async function findReferences(ws, target, token) {
   if (!target.decl && !wantedKey) return [];
 
   let searched = 0;
+  const started = Date.now();
   log(`references: sweep of ${projects.reduce((n, p) => n + p.compile.length, 0)} files for ${target.name}`);
   for (const project of projects) {
     for (const { path: file } of project.compile) {
@@ -56,6 +58,7 @@ export async function findReferences(ws, target, token) {
     }
   }
   if (target.decl) add(target.decl.file, toLspRange(target.decl.range));
+  log(`references: ${found.size} found in ${searched} files, ${Date.now() - started} ms`);
   return [...found.values()].sort((a, b) => a.file.localeCompare(b.file)
     || a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
 }

@@ -57,6 +57,15 @@ export class DoubleClient {
     return this.waitFor((n) => this.notifications.indexOf(n) >= since && pred(n), timeoutMs, what);
   }
 
+  /** Resolves once the double's stderr matches `re`. */
+  async waitForStderr(re, timeoutMs = 30000) {
+    const end = Date.now() + timeoutMs;
+    while (!re.test(this.stderr)) {
+      if (Date.now() > end) throw new Error(`timed out waiting for ${re} on stderr:\n${this.stderr}`);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+  }
+
   request(method, params) { return this.conn.sendRequest(method, params); }
   notify(method, params) { return this.conn.sendNotification(method, params); }
 

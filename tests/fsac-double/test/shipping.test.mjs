@@ -5,7 +5,6 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
-import { CancellationTokenSource } from 'vscode-jsonrpc/node';
 import { DoubleClient, FIXTURES, uri } from './client.mjs';
 import { parseTree } from './markers.mjs';
 import { initializeResult } from '../lib/capabilities.mjs';
@@ -168,30 +167,6 @@ test('an edit introducing a type error publishes the compiler\'s message and ran
   c.notify('textDocument/didChange', { textDocument: { uri: uri(file), version: 3 }, contentChanges: [{ text }] });
   await fixed;
   assert.deepEqual(c.lastDiagnostics(file).diagnostics, []);
-});
-
-test('$/cancelRequest cancels an in-flight references sweep with -32800', async () => {
-  // An edit invalidates every cached check, so the sweep has to re-check files.
-  const analyzed = c.waitForNext((n) => n.method === 'fsharp/documentAnalyzed' && n.params.textDocument.version === 4, 30000, 'v4');
-  c.notify('textDocument/didChange', { textDocument: { uri: uri(F.program), version: 4 }, contentChanges: [{ text: fs.readFileSync(F.program, 'utf8') }] });
-  await analyzed;
-  c.notify('textDocument/didChange', { textDocument: { uri: uri(F.tests), version: 2 }, contentChanges: [{ text: fs.readFileSync(F.tests, 'utf8') }] });
-  const decl = markers.find((m) => m.symbol === 'Shipping.Domain.Shipment.Weight' && m.kind === 'decl');
-  const source = new CancellationTokenSource();
-  const started = Date.now();
-  const pending = c.conn.sendRequest('textDocument/references', { ...at(decl), context: { includeDeclaration: true } }, source.token);
-  // cancel as soon as the sweep has started (the double logs its start on stderr)
-  const sweeps = (c.stderr.match(/references: sweep of/g) ?? []).length;
-  const poll = setInterval(() => {
-    if ((c.stderr.match(/references: sweep of/g) ?? []).length > sweeps) { clearInterval(poll); source.cancel(); }
-  }, 1);
-  await assert.rejects(pending, (e) => e.code === -32800);
-  assert.ok(Date.now() - started < 5000);
-  const cancelled = /references: cancelled after searching (\d+) files/.exec(c.stderr);
-  assert.ok(cancelled && Number(cancelled[1]) > 0, `the sweep was interrupted mid-way; stderr:\n${c.stderr}`);
-  // the server is still fine afterwards
-  const refs = await c.request('textDocument/references', { ...at(decl), context: { includeDeclaration: true } });
-  assert.equal(refs.length, marked('Shipping.Domain.Shipment.Weight').length);
 });
 
 test('fsharp/workspacePeek lists both solutions and the directory, items named by absolute path', async () => {
