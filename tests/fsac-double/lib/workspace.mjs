@@ -3,6 +3,7 @@
 // documents, and a cache of per-file check results invalidated on every edit.
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compiler } from './compiler.mjs';
 
 export class Workspace {
@@ -97,8 +98,9 @@ export class Workspace {
   }
 }
 
-export const uriOf = (file) => `file://${file.split('/').map(encodeURIComponent).join('/')}`;
+export const uriOf = (file) => pathToFileURL(file).href;
+/** Local path of a file: URI (other schemes, e.g. untitled:, are kept as they are). */
 export function pathOf(uri) {
-  if (!uri.startsWith('file://')) return uri;
-  return path.normalize(decodeURIComponent(uri.slice('file://'.length)));
+  if (!uri.startsWith('file:')) return uri;
+  try { return path.normalize(fileURLToPath(uri)); } catch { return uri; }
 }
