@@ -1,0 +1,180 @@
+// Project model: reads .sln (text), .slnx (XML) and .fsproj files the way
+// FSAC's loader (Ionide.ProjInfo) presents them, for what the double needs:
+// compile order (Compile Include, Link), ProjectReference, PackageReference,
+// and the workspace peek (solutions + directory of fsprojs).
+// Not an MSBuild evaluator: no imports, conditions, globs or property expansion.
+import fs from 'node:fs';
+import path from 'node:path';
+
+const SOLUTION_FOLDER_GUID = '2150E333-8FDC-42A3-9474-1A3956D46DE8';
+const norm = (p) => p.replace(/\\/g, '/');
+const attr = (tag, name) => {
+  const m = new RegExp(`\\b${name}\\s*=\\s*"([^"]*)"`, 'i').exec(tag);
+  return m ? decodeXml(m[1]) : undefined;
+};
+const decodeXml = (s) => s.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const stripXmlComments = (s) => s.replace(/<!--[\s\S]*?-->/g, '');
+
+/** Parse an .fsproj. Throws if the file is missing or not an MSBuild project. */
+export function readFsproj(projectPath) {
+  const xml = stripXmlComments(fs.readFileSync(projectPath, 'utf8'));
+  if (!/<Project\b/.test(xml)) throw new Error(`not an MSBuild project: ${projectPath}`);
+  const dir = path.dirname(projectPath);
+  const prop = (name) => {
+    const m = new RegExp(`<${name}>([^<]*)</${name}>`).exec(xml);
+    return m ? m[1].trim() : undefined;
+  };
+  const items = (kind) => {
+    const found = [];
+    const re = new RegExp(`<${kind}\\b([^>]*?)(/>|>([\\s\\S]*?)</${kind}>)`, 'g');
+    for (let m; (m = re.exec(xml));) {
+      const children = {};
+      for (const c of (m[3] ?? '').matchAll(/<(\w+)>([^<]*)<\/\1>/g)) children[c[1]] = decodeXml(c[2].trim());
+      found.push({ tag: m[1], children });
+    }
+    return found;
+  };
+  const compile = items('Compile').filter((it) => attr(it.tag, 'Include')).map((it) => {
+    const include = norm(attr(it.tag, 'Include'));
+    const file = path.resolve(dir, include);
+    const link = attr(it.tag, 'Link') ?? it.children.Link;
+    return { path: file, virtualPath: link ? norm(link) : include, link: link ? norm(link) : undefined };
+  });
+  const projectReferences = items('ProjectReference').map((it) => path.resolve(dir, norm(attr(it.tag, 'Include'))));
+  const packageReferences = items('PackageReference').map((it) => ({
+    Name: attr(it.tag, 'Include') ?? attr(it.tag, 'Update'),
+    Version: attr(it.tag, 'Version') ?? it.children.Version ?? '',
+  }));
+  const name = path.basename(projectPath, '.fsproj');
+  const targetFramework = prop('TargetFramework') ?? (prop('TargetFrameworks') ?? 'net8.0').split(';')[0];
+  return {
+    path: projectPath,
+    dir,
+    name,
+    assemblyName: prop('AssemblyName') ?? name,
+    outputType: (prop('OutputType') ?? 'Library').toLowerCase() === 'exe' ? 'exe' : 'lib',
+    targetFramework,
+    isTestProject: (prop('IsTestProject') ?? '').toLowerCase() === 'true',
+    compile,
+    projectReferences,
+    packageReferences,
+  };
+}
+
+/** Parse a text-format .sln: {path, items (peek shape), projects (absolute paths)}. */
+export function readSln(slnPath) {
+  const text = fs.readFileSync(slnPath, 'utf8');
+  if (!/Microsoft Visual Studio Solution File/.test(text)) throw new Error(`not a solution file: ${slnPath}`);
+  const dir = path.dirname(slnPath);
+  const entries = new Map();
+  const re = /^Project\("\{([^}]+)\}"\)\s*=\s*"([^"]*)",\s*"([^"]*)",\s*"\{([^}]+)\}"/gm;
+  for (let m; (m = re.exec(text));) {
+    const isFolder = m[1].toUpperCase() === SOLUTION_FOLDER_GUID;
+    entries.set(m[4].toUpperCase(), {
+      guid: m[4].toUpperCase(), name: m[2], isFolder,
+      path: isFolder ? undefined : path.resolve(dir, norm(m[3])),
+      parent: undefined, children: [],
+    });
+  }
+  const nested = /GlobalSection\(NestedProjects\)[^\n]*\n([\s\S]*?)EndGlobalSection/.exec(text);
+  if (nested) {
+    for (const m of nested[1].matchAll(/\{([^}]+)\}\s*=\s*\{([^}]+)\}/g)) {
+      const child = entries.get(m[1].toUpperCase());
+      const parent = entries.get(m[2].toUpperCase());
+      if (child && parent) { child.parent = parent; parent.children.push(child); }
+    }
+  }
+  const toItem = (e) => e.isFolder
+    ? { Guid: e.guid, Name: e.name, Kind: { Kind: 'folder', Data: { Items: e.children.map(toItem), Files: [] } } }
+    : { Guid: e.guid, Name: e.path, Kind: { Kind: 'msbuildFormat', Data: { Configurations: [] } } };
+  const all = [...entries.values()];
+  return {
+    path: slnPath,
+    items: all.filter((e) => !e.parent).map(toItem),
+    projects: all.filter((e) => !e.isFolder).map((e) => e.path),
+  };
+}
+
+/** Parse an .slnx (XML solution): folders nest by their "/a/b/" names. */
+export function readSlnx(slnxPath) {
+  const xml = stripXmlComments(fs.readFileSync(slnxPath, 'utf8'));
+  if (!/<Solution\b/.test(xml)) throw new Error(`not an slnx solution: ${slnxPath}`);
+  const dir = path.dirname(slnxPath);
+  const root = { children: [], folders: new Map() };
+  const folderFor = (name) => {
+    let node = root;
+    for (const part of name.split('/').filter(Boolean)) {
+      if (!node.folders.has(part)) {
+        const f = { name: part, children: [], folders: new Map() };
+        node.folders.set(part, f);
+        node.children.push(f);
+      }
+      node = node.folders.get(part);
+    }
+    return node;
+  };
+  const projects = [];
+  let current = root;
+  for (const m of xml.matchAll(/<(\/?)(Folder|Project)\b([^>]*?)(\/?)>/g)) {
+    const [, closing, kind, attrs, selfClosing] = m;
+    if (kind === 'Folder') {
+      if (closing) current = root;
+      else { const f = folderFor(attr(attrs, 'Name') ?? ''); current = selfClosing ? root : f; }
+    } else if (!closing) {
+      const p = path.resolve(dir, norm(attr(attrs, 'Path') ?? ''));
+      projects.push(p);
+      current.children.push({ project: p });
+    }
+  }
+  let n = 0;
+  const guid = () => `00000000-0000-0000-0000-${String(++n).padStart(12, '0')}`;
+  const toItem = (node) => node.project
+    ? { Guid: guid(), Name: node.project, Kind: { Kind: 'msbuildFormat', Data: { Configurations: [] } } }
+    : { Guid: guid(), Name: node.name, Kind: { Kind: 'folder', Data: { Items: node.children.map(toItem), Files: [] } } };
+  return { path: slnxPath, items: root.children.map(toItem), projects };
+}
+
+export function readSolution(p) {
+  return p.toLowerCase().endsWith('.slnx') ? readSlnx(p) : readSln(p);
+}
+
+/**
+ * FSAC's workspace peek (Ionide.ProjInfo WorkspacePeek): solutions found up to
+ * `deep` levels below `directory` (root = level 0), then one Directory entry.
+ */
+export function peek(directory, deep = 2, excludedDirs = []) {
+  const excluded = new Set(excludedDirs.map((d) => d.toLowerCase()));
+  const solutions = [];
+  const fsprojs = [];
+  const walk = (dir, level) => {
+    let entries;
+    try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { return; }
+    for (const e of entries.sort((a, b) => a.name.localeCompare(b.name))) {
+      const full = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        if (level < deep && !excluded.has(e.name.toLowerCase())) walk(full, level + 1);
+      } else if (/\.(sln|slnx)$/i.test(e.name)) solutions.push(full);
+      else if (/\.fsproj$/i.test(e.name)) fsprojs.push(full);
+    }
+  };
+  walk(directory, 0);
+  const found = [];
+  for (const s of solutions) {
+    try {
+      const sol = readSolution(s);
+      found.push({ Type: 'solution', Data: { Path: s, Items: sol.items, Configurations: [] }, projects: sol.projects });
+    } catch { /* unparseable solutions are skipped, as in FSAC */ }
+  }
+  found.push({ Type: 'directory', Data: { Directory: directory, Fsprojs: fsprojs.sort() }, projects: fsprojs.sort() });
+  return found;
+}
+
+/** What AutomaticWorkspaceInit loads: the solution with most projects, else the directory's fsprojs. */
+export function chooseAutomatic(found) {
+  const sols = found.filter((f) => f.Type === 'solution');
+  if (sols.length === 0) return found.find((f) => f.Type === 'directory')?.projects ?? [];
+  return [...sols].sort((a, b) => b.projects.length - a.projects.length)[0].projects;
+}
+
+/** The peek result on the wire (drops the internal `projects` field). */
+export const peekForWire = (found) => found.map(({ Type, Data }) => ({ Type, Data }));

@@ -1,0 +1,218 @@
+// The LSP server: lifecycle, document sync, diagnostics push and the request
+// table, wired on vscode-languageserver over the fault-injecting transport.
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createConnection, ResponseError } from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { FaultyReader, FramedWriter } from './transport.mjs';
+import { initializeResult } from './capabilities.mjs';
+import { Workspace, pathOf } from './workspace.mjs';
+import { peek, chooseAutomatic, peekForWire } from './projects.mjs';
+import { loadWorkspace, envelope } from './loader.mjs';
+import * as features from './features.mjs';
+import { Cancelled } from './references.mjs';
+import { faults } from './faults.mjs';
+import { log } from './log.mjs';
+
+const INTERNAL_ERROR = -32603;
+const REQUEST_CANCELLED = -32800;
+const METHOD_NOT_FOUND = -32601;
+// FSAC's LSP library (Ionide.LanguageServerProtocol 0.7) reports unexpected
+// handler exceptions with InvalidParams; the double mirrors the wire code.
+const FSAC_EXCEPTION_CODE = -32602;
+
+/** Case-insensitive option lookup (FSAC deserialises options with Newtonsoft). */
+const option = (opts, name) => {
+  if (!opts || typeof opts !== 'object') return undefined;
+  const key = Object.keys(opts).find((k) => k.toLowerCase() === name.toLowerCase());
+  return key === undefined ? undefined : opts[key];
+};
+
+export function startServer() {
+  const reader = new FaultyReader(process.stdin);
+  const writer = new FramedWriter();
+  reader.onClose(() => { log('stdin closed: exit 2'); process.exit(2); });
+  process.stdout.on('error', (e) => { log(`stdout failed (${e.code}): exit 2`); process.exit(2); });
+  const conn = createConnection(reader, writer);
+  const ws = new Workspace();
+  let clientCaps = {};
+  let rootPath = process.cwd();
+  let autoProjects = null; // chosen by AutomaticWorkspaceInit, loaded at `initialized`
+  let loading = Promise.resolve();
+  let loadStarted = false;
+  let releaseFirstLoad = () => {};
+  // Requests wait for the first load when one is expected (auto-init), as FSAC blocks on it.
+  let ready = Promise.resolve();
+
+  const canPublish = () => clientCaps?.textDocument?.publishDiagnostics !== undefined && clientCaps?.textDocument?.publishDiagnostics !== null;
+
+  function startLoad(projectPaths) {
+    loadStarted = true;
+    const run = loading.then(() => loadWorkspace(conn, ws, projectPaths, { workDoneProgress: clientCaps?.window?.workDoneProgress === true }));
+    loading = run.catch((e) => log(`load failed: ${e.stack}`));
+    ready = loading;
+    loading.then(() => { releaseFirstLoad(); for (const f of ws.documents.keys()) scheduleCheck(f); });
+    return run;
+  }
+
+  /** FSAC loads the chosen projects when something first needs them (normally `initialized`). */
+  function ensureAutoLoad() {
+    if (autoProjects && !loadStarted) startLoad(autoProjects);
+  }
+
+  // ---- checking and publishing -------------------------------------------
+  const dirty = new Set();
+  let draining = null;
+  function scheduleCheck(file) {
+    dirty.add(file);
+    if (!draining) draining = drain().finally(() => { draining = null; if (dirty.size) scheduleCheck([...dirty][0]); });
+  }
+  async function drain() {
+    ensureAutoLoad();
+    await ready;
+    while (dirty.size) {
+      const [file] = dirty;
+      dirty.delete(file);
+      try { await checkAndPublish(file); } catch (e) { log(`check of ${file} failed: ${e.stack}`); }
+    }
+  }
+  async function checkAndPublish(file) {
+    const project = ws.projectFor(file);
+    if (!project) { log(`Couldn't find ${file} in LoadedProjects`); return; }
+    const results = await ws.check(project, file);
+    const doc = ws.documents.get(file);
+    const uri = ws.uriFor(file);
+    const diagnostics = await features.diagnosticsOf(results, file);
+    conn.sendNotification('fsharp/fileParsed', { content: uri });
+    if (canPublish()) {
+      const params = { uri, diagnostics };
+      if (faults.diagnosticsVersion) params.version = doc ? doc.version : 0;
+      conn.sendDiagnostics(params);
+    }
+    if (doc && doc.text.length > 0) conn.sendNotification('fsharp/documentAnalyzed', { textDocument: { uri, version: doc.version } });
+  }
+
+  // ---- request plumbing ---------------------------------------------------
+  /** Wraps a handler: waits for loading, maps cancellation and failures to FSAC's codes. */
+  const handle = (fn) => async (params, token) => {
+    try {
+      ensureAutoLoad();
+      await ready;
+      if (token?.isCancellationRequested) throw new Cancelled();
+      const result = await fn(params, token);
+      if (token?.isCancellationRequested) throw new Cancelled();
+      return result;
+    } catch (e) {
+      if (e instanceof Cancelled) return new ResponseError(REQUEST_CANCELLED, 'The request was cancelled.');
+      if (e instanceof ResponseError) return e;
+      log(`handler failed: ${e.stack}`);
+      return new ResponseError(FSAC_EXCEPTION_CODE, e.message);
+    }
+  };
+  /** Context for position requests: the file must be open and belong to a loaded project. */
+  function openFile(uri) {
+    const file = pathOf(uri);
+    if (!ws.documents.has(file)) throw new ResponseError(INTERNAL_ERROR, `No check results found for ${file}`);
+    const project = ws.projectFor(file);
+    if (!project) throw new ResponseError(INTERNAL_ERROR, `Couldn't find ${file} in LoadedProjects. Have the projects loaded yet or have you tried restoring your project/solution?`);
+    return { file, project };
+  }
+
+  // ---- lifecycle ------------------------------------------------------------
+  conn.onInitialize((params) => {
+    clientCaps = params.capabilities ?? {};
+    const root = params.rootUri ? pathOf(params.rootUri) : params.rootPath;
+    if (root) rootPath = root;
+    const opts = params.initializationOptions;
+    if (option(opts, 'AutomaticWorkspaceInit') === true && root) {
+      const deep = option(opts, 'WorkspaceModePeekDeepLevel') ?? 2;
+      const excluded = option(opts, 'ExcludeProjectDirectories') ?? [];
+      autoProjects = chooseAutomatic(peek(root, deep, excluded));
+      ready = new Promise((resolve) => { releaseFirstLoad = resolve; });
+      log(`AutomaticWorkspaceInit: ${autoProjects.length} projects under ${root}`);
+    }
+    return initializeResult();
+  });
+  conn.onInitialized(() => ensureAutoLoad());
+  conn.onShutdown(() => null);
+
+  // ---- custom FSAC methods ----------------------------------------------------
+  conn.onRequest('fsharp/workspacePeek', async (params) => {
+    const dir = params?.directory ?? rootPath;
+    return envelope('workspacePeek', { Found: peekForWire(peek(dir, params?.deep ?? 2, params?.excludedDirs ?? [])) });
+  });
+  conn.onRequest('fsharp/workspaceLoad', async (params) => {
+    const paths = (params?.textDocuments ?? []).map((d) => (d.uri.startsWith('file:') ? fileURLToPath(d.uri) : path.resolve(rootPath, d.uri)));
+    await startLoad(paths);
+    return envelope('workspaceLoad', { Status: 'finished' });
+  });
+  conn.onRequest('fsharp/project', async (params) => {
+    const uri = params?.project?.uri ?? '';
+    const p = uri.startsWith('file:') ? fileURLToPath(uri) : path.resolve(rootPath, uri);
+    await startLoad([...new Set([...ws.projects.keys(), p])]);
+    return new ResponseError(METHOD_NOT_FOUND, 'Method not found'); // FSAC's handler ends in notImplemented
+  });
+  conn.onRequest('fsharp/signature', handle(async (p) => features.signature(ws, openFile(p.textDocument.uri), p.position)));
+
+  // ---- document sync ---------------------------------------------------------
+  conn.onDidOpenTextDocument(({ textDocument: td }) => {
+    const file = pathOf(td.uri);
+    if (ws.documents.has(file)) return; // FSAC ignores a second open
+    ws.documents.set(file, { uri: td.uri, doc: TextDocument.create(td.uri, 'fsharp', td.version, td.text), get text() { return this.doc.getText(); }, get version() { return this.doc.version; } });
+    ws.invalidate();
+    scheduleCheck(file);
+  });
+  conn.onDidChangeTextDocument(({ textDocument: td, contentChanges }) => {
+    const file = pathOf(td.uri);
+    const entry = ws.documents.get(file);
+    if (!entry) return;
+    entry.doc = TextDocument.update(entry.doc, contentChanges, td.version);
+    ws.invalidate();
+    scheduleCheck(file);
+  });
+  conn.onDidSaveTextDocument(({ textDocument: td, text }) => {
+    const file = pathOf(td.uri);
+    const entry = ws.documents.get(file);
+    if (entry && typeof text === 'string') entry.doc = TextDocument.create(td.uri, 'fsharp', entry.version, text);
+    ws.invalidate();
+    if (entry) scheduleCheck(file);
+    // FSAC re-checks the files after the saved one and the dependent projects' files.
+    for (const project of ws.projectsSeeing(file)) {
+      const own = project.compile.map((c) => c.path);
+      const after = ws.projectsOwning(file).includes(project) ? own.slice(own.indexOf(file) + 1) : own;
+      for (const f of after) if (ws.projectFor(f) === project) scheduleCheck(f);
+    }
+    if (clientCaps?.workspace?.codeLens?.refreshSupport === true) conn.sendNotification('workspace/codeLens/refresh');
+  });
+  conn.onDidCloseTextDocument(({ textDocument: td }) => {
+    const file = pathOf(td.uri);
+    const entry = ws.documents.get(file);
+    if (!entry) return;
+    ws.documents.delete(file);
+    ws.invalidate();
+    if (!fs.existsSync(file) && canPublish()) conn.sendDiagnostics({ uri: entry.uri, diagnostics: [] });
+  });
+  conn.onNotification('workspace/didChangeWatchedFiles', ({ changes }) => {
+    for (const c of changes ?? []) if (c.type === 3) ws.documents.delete(pathOf(c.uri));
+    ws.invalidate();
+  });
+
+  // ---- standard requests ---------------------------------------------------------
+  conn.onHover(handle((p) => features.hover(ws, openFile(p.textDocument.uri), p.position)));
+  conn.onDefinition(handle((p) => features.definition(ws, openFile(p.textDocument.uri), p.position)));
+  conn.onReferences(handle((p, token) => features.references(ws, openFile(p.textDocument.uri), p.position, token)));
+  conn.onDocumentSymbol(handle((p) => {
+    const file = pathOf(p.textDocument.uri);
+    if (!ws.documents.has(file) && !ws.projectFor(file)) throw new ResponseError(INTERNAL_ERROR, `Couldn't find ${file} in LoadedProjects`);
+    return features.documentSymbols(ws, file);
+  }));
+  conn.onWorkspaceSymbol(handle((p) => features.workspaceSymbols(ws, p.query)));
+  conn.onRequest('workspaceSymbol/resolve', (item) => item);
+
+  // Everything else: requests get FSAC's -32601, notifications are ignored silently.
+  conn.onRequest((method) => new ResponseError(METHOD_NOT_FOUND, `Method not found: ${method}`));
+  conn.onNotification(() => {});
+  conn.listen();
+  log(`listening (cwd ${process.cwd()})`);
+}
