@@ -352,3 +352,6 @@ impl Harness {
         end
     }
 }
+
+pub mod double;
+pub mod markers;

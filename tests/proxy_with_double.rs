@@ -1,0 +1,137 @@
+//! fslens in front of the FSAC double on the shipping fixture: real processes, real pipes,
+//! real F# semantics. Expectations come from the fixture's `//>` markers.
+
+mod support;
+
+use serde_json::{Value, json};
+use support::double::{Editor, double_command, fixture_copy};
+use support::markers::{markers_of, read_markers};
+
+async fn ready_editor(workspace: &std::path::Path, runtime: &std::path::Path) -> Editor {
+    let mut editor = Editor::start(workspace, runtime, &double_command(), &[]).await;
+    let status = editor.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 60000})).await;
+    assert_eq!(status["result"]["state"], json!("ready"), "{status}");
+    assert_eq!(status["result"]["projectsLoaded"].as_array().unwrap().len(), 3, "{status}");
+    editor
+}
+
+#[tokio::test]
+async fn diagnostics_hover_and_references_pass_through_the_proxy() {
+    let workspace = fixture_copy("shipping");
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = ready_editor(workspace.path(), runtime.path()).await;
+    let markers = read_markers(workspace.path());
+    let program = workspace.path().join("src/Shipping.App/Program.fs");
+    let uri = editor.open(&program, 1).await;
+
+    // Hover on a field read shows the field's type, computed by the compiler.
+    let read = markers_of(&markers, "Shipping.Domain.Shipment.Weight")
+        .into_iter()
+        .find(|marker| marker.file == program && marker.kind == "read")
+        .unwrap()
+        .clone();
+    let position = json!({"line": read.line, "character": read.character + 1});
+    let hover = editor.request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": position})).await;
+    let signature = hover["result"]["contents"][0]["value"].as_str().unwrap_or_default().to_owned();
+    assert!(signature.contains("Weight") && signature.contains("float"), "{hover}");
+
+    // References of Shipment.Weight: exactly the marked sites, never Parcel.Weight's.
+    let references = editor
+        .request(
+            "textDocument/references",
+            json!({"textDocument": {"uri": uri}, "position": position, "context": {"includeDeclaration": true}}),
+        )
+        .await;
+    let mut found: Vec<(String, u64, u64)> = references["result"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{references}"))
+        .iter()
+        .map(|location| {
+            let path = fslens::uri::uri_to_path(location["uri"].as_str().unwrap()).unwrap();
+            let file =
+                path.strip_prefix(workspace.path().canonicalize().unwrap()).unwrap_or(&path).display().to_string();
+            (
+                file,
+                location["range"]["start"]["line"].as_u64().unwrap(),
+                location["range"]["start"]["character"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    found.sort();
+    let root = workspace.path();
+    let mut expected: Vec<(String, u64, u64)> = markers_of(&markers, "Shipping.Domain.Shipment.Weight")
+        .iter()
+        .map(|marker| {
+            (marker.file.strip_prefix(root).unwrap().display().to_string(), marker.line as u64, marker.character as u64)
+        })
+        .collect();
+    expected.sort();
+    assert_eq!(found, expected);
+
+    // A type error typed into the buffer (not saved) comes back as a diagnostic from FSAC.
+    let broken = std::fs::read_to_string(&program)
+        .unwrap()
+        .replace("let s = create \"Books\" 12.5 \"Lyon\"", "let s = create \"Books\" \"heavy\" \"Lyon\"");
+    editor
+        .notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": broken}]}),
+        )
+        .await;
+    let analyzed = editor
+        .wait_for(|message| {
+            message["method"] == "fsharp/documentAnalyzed" && message["params"]["textDocument"]["version"] == 2
+        })
+        .await;
+    assert_eq!(analyzed["params"]["textDocument"]["uri"], json!(uri));
+    let diagnostics: Vec<Value> = editor
+        .notifications
+        .iter()
+        .filter(|message| {
+            message["method"] == "textDocument/publishDiagnostics" && message["params"]["uri"] == json!(uri)
+        })
+        .cloned()
+        .collect();
+    let last = diagnostics.last().expect("diagnostics were published");
+    let errors: Vec<&Value> =
+        last["params"]["diagnostics"].as_array().unwrap().iter().filter(|d| d["severity"] == 1).collect();
+    assert!(!errors.is_empty(), "{last}");
+    assert_eq!(errors[0]["source"], json!("F# Compiler"));
+    assert_eq!(errors[0]["code"], json!(1), "FS0001 type mismatch: {last}");
+    assert_eq!(errors[0]["range"]["start"]["line"], json!(6));
+    // The proxy's mirror and FSAC agree on the version.
+    let status = editor.execute("fslens.status", json!({})).await;
+    let document =
+        status["result"]["openDocuments"].as_array().unwrap().iter().find(|d| d["uri"] == json!(uri)).unwrap().clone();
+    assert_eq!((document["version"].clone(), document["analyzedVersion"].clone()), (json!(2), json!(2)));
+    editor.stop().await;
+}
+
+#[tokio::test]
+async fn the_sdk_pin_and_unrestored_fixtures_are_reported_truthfully() {
+    let runtime = tempfile::tempdir().unwrap();
+    let pinned = fixture_copy("sdk-pin");
+    let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_fslens"))
+        .args(["status", "--json", "--fsac", &double_command(), "--workspace"])
+        .arg(pinned.path())
+        .env("XDG_RUNTIME_DIR", runtime.path())
+        .output()
+        .await
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("A compatible .NET SDK was not found") && stderr.contains("99.0.100"), "{stderr}");
+
+    let unrestored = fixture_copy("unrestored");
+    let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_fslens"))
+        .args(["status", "--json", "--fsac", &double_command(), "--workspace"])
+        .arg(unrestored.path())
+        .env("XDG_RUNTIME_DIR", runtime.path())
+        .output()
+        .await
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let status: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(status["state"], json!("ready"));
+    assert_eq!(status["projectErrors"][0]["code"], json!(100), "{status}");
+}

@@ -1,0 +1,161 @@
+//! Starting fslens in front of the FSAC double (tests/fsac-double) as real processes.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use fslens::lsp::codec::{FrameLimits, FrameReader, write_frame};
+use serde_json::{Value, json};
+use tokio::io::BufReader;
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+
+pub const TIMEOUT: Duration = Duration::from_secs(60);
+
+pub fn repository() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The command line that starts the double. Fails loudly when its npm packages are missing.
+pub fn double_command() -> String {
+    let double = repository().join("tests/fsac-double");
+    assert!(
+        double.join("node_modules/fable-standalone").exists(),
+        "the FSAC double's npm packages are missing: run `npm ci --prefix tests/fsac-double` (scripts/test.sh does)"
+    );
+    format!("node {}", double.join("index.mjs").display())
+}
+
+/// A copy of a fixture in a temporary directory, so tests may edit files freely.
+pub fn fixture_copy(name: &str) -> tempfile::TempDir {
+    let copy = tempfile::tempdir().unwrap();
+    copy_tree(&repository().join("fixtures").join(name), copy.path());
+    copy
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
+}
+
+/// An editor driving a real `fslens` process.
+pub struct Editor {
+    pub child: Child,
+    stdin: ChildStdin,
+    stdout: FrameReader<BufReader<ChildStdout>>,
+    next_id: i64,
+    /// Notifications received while waiting for responses, in order.
+    pub notifications: Vec<Value>,
+}
+
+impl Editor {
+    /// Starts fslens with `fsac` in `workspace` (sockets under `runtime`) and initializes it.
+    pub async fn start(workspace: &Path, runtime: &Path, fsac: &str, environment: &[(&str, &str)]) -> Editor {
+        let mut command = Command::new(env!("CARGO_BIN_EXE_fslens"));
+        command
+            .arg("--fsac")
+            .arg(fsac)
+            .arg("--workspace")
+            .arg(workspace)
+            .env("XDG_RUNTIME_DIR", runtime)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .kill_on_drop(true);
+        for (name, value) in environment {
+            command.env(name, value);
+        }
+        let mut child = command.spawn().unwrap();
+        let stdin = child.stdin.take().unwrap();
+        let stdout = FrameReader::new(BufReader::new(child.stdout.take().unwrap()), FrameLimits::default());
+        let mut editor = Editor { child, stdin, stdout, next_id: 1, notifications: Vec::new() };
+        let root = fslens::uri::path_to_uri(workspace).unwrap();
+        let answer = editor
+            .request("initialize", json!({"processId": null, "rootUri": root, "capabilities": {"textDocument": {"publishDiagnostics": {}}}}))
+            .await;
+        assert!(answer.get("result").is_some(), "initialize failed: {answer}");
+        editor.notify("initialized", json!({})).await;
+        editor
+    }
+
+    pub async fn notify(&mut self, method: &str, params: Value) {
+        let body = serde_json::to_vec(&json!({"jsonrpc": "2.0", "method": method, "params": params})).unwrap();
+        write_frame(&mut self.stdin, &body).await.unwrap();
+    }
+
+    pub async fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        let body =
+            serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).unwrap();
+        write_frame(&mut self.stdin, &body).await.unwrap();
+        loop {
+            let message = self.next_message().await;
+            if message.get("method").is_none() && message["id"] == id {
+                return message;
+            }
+        }
+    }
+
+    async fn next_message(&mut self) -> Value {
+        let body = tokio::time::timeout(TIMEOUT, self.stdout.read_frame())
+            .await
+            .expect("no message from fslens in time")
+            .unwrap()
+            .expect("fslens closed stdout");
+        let message: Value = serde_json::from_slice(&body).unwrap();
+        if message.get("method").is_some() {
+            if message.get("id").is_some() {
+                // A server→client request: answer it like an editor would.
+                let answer =
+                    serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": message["id"], "result": null})).unwrap();
+                write_frame(&mut self.stdin, &answer).await.unwrap();
+            }
+            self.notifications.push(message.clone());
+        }
+        message
+    }
+
+    /// Waits for a notification satisfying `predicate` (seen already or still to come).
+    pub async fn wait_for(&mut self, predicate: impl Fn(&Value) -> bool) -> Value {
+        if let Some(found) = self.notifications.iter().find(|message| predicate(message)) {
+            return found.clone();
+        }
+        loop {
+            let message = self.next_message().await;
+            if message.get("id").is_none() && predicate(&message) {
+                return message;
+            }
+        }
+    }
+
+    pub async fn execute(&mut self, command: &str, argument: Value) -> Value {
+        self.request("workspace/executeCommand", json!({"command": command, "arguments": [argument]})).await
+    }
+
+    pub async fn open(&mut self, path: &Path, version: i64) -> String {
+        let uri = fslens::uri::path_to_uri(path).unwrap();
+        let text = std::fs::read_to_string(path).unwrap();
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "fsharp", "version": version, "text": text}}),
+        )
+        .await;
+        uri
+    }
+
+    pub async fn stop(mut self) {
+        self.request("shutdown", Value::Null).await;
+        self.notify("exit", Value::Null).await;
+        let status = tokio::time::timeout(TIMEOUT, self.child.wait()).await.unwrap().unwrap();
+        assert_eq!(status.code(), Some(0));
+    }
+}
