@@ -19,6 +19,9 @@ fi
 echo "== Rust tests"
 cargo test --locked --lib --bins --tests
 
+echo "== Real FSAC layer (runs only when FSLENS_FSAC names an FsAutoComplete)"
+cargo test --locked --test real_fsac -- --nocapture 2>&1 | grep -E "skipped|test result|panicked" || true
+
 if [ -f tests/fsac-double/package.json ]; then
   echo "== FSAC double tests"
   (cd tests/fsac-double && npm test)
