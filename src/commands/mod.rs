@@ -25,6 +25,9 @@ pub enum CommandError {
     /// The request was cancelled by its caller.
     #[error("request cancelled")]
     Cancelled,
+    /// FSAC cannot serve the request (absent, starting, crashed); the message says why.
+    #[error("FSAC is not available: {0}")]
+    Unavailable(String),
     /// The request's deadline passed before it could be answered.
     #[error("the deadline passed before the answer was complete")]
     Timeout,
@@ -45,6 +48,7 @@ impl CommandError {
             CommandError::InvalidPath { .. } => "invalid_path",
             CommandError::Cancelled => "cancelled",
             CommandError::Timeout => "timeout",
+            CommandError::Unavailable(_) => "fsac_unavailable",
             CommandError::Internal(_) => "internal_error",
         }
     }
@@ -54,6 +58,7 @@ impl CommandError {
         match self {
             CommandError::InvalidArgument { .. } | CommandError::InvalidPath { .. } => -32602,
             CommandError::Cancelled => -32800,
+            CommandError::Unavailable(_) => -32803,
             CommandError::Timeout | CommandError::Internal(_) => -32603,
         }
     }

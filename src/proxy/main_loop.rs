@@ -26,6 +26,7 @@ use crate::documents::DocumentMirror;
 use crate::lsp::codec::{FrameLimits, FrameReader, write_frame_unflushed};
 use crate::lsp::ext;
 use crate::lsp::message::{Message, MessageKind, RequestId, ResponseError, error_codes, salvage_request_id};
+use crate::proxy::analysis::{AnalysisSnapshot, AnalysisStore};
 use crate::proxy::backend::{BackendConnection, BackendLauncher, StderrTail, stderr_task};
 use crate::proxy::initialize;
 use crate::proxy::readiness::{Readiness, State};
@@ -135,6 +136,22 @@ enum CommandEvent {
     Restart {
         reply: oneshot::Sender<Result<Value, CommandError>>,
     },
+    /// Make sure FSAC has `uri` open: the editor's buffer if open, else fslens opens it with
+    /// `text` (and keeps it open until every command holding it is done).
+    Acquire {
+        owner: CommandKey,
+        uri: String,
+        text: String,
+        reply: oneshot::Sender<Result<(), CommandError>>,
+    },
+    Release {
+        owner: CommandKey,
+        uri: String,
+    },
+    Analysis {
+        uris: Vec<String>,
+        reply: oneshot::Sender<Vec<AnalysisSnapshot>>,
+    },
 }
 
 /// What a command handler may ask of the session. Cloning is cheap.
@@ -144,6 +161,7 @@ pub struct CommandContext {
     owner: CommandKey,
     next_id: Arc<AtomicU64>,
     changes: watch::Receiver<u64>,
+    analysis_changes: watch::Receiver<u64>,
 }
 
 impl CommandContext {
@@ -152,6 +170,35 @@ impl CommandContext {
         let (reply, answer) = oneshot::channel();
         self.send(CommandEvent::Status { reply })?;
         answer.await.map_err(|_| CommandError::Internal("the session ended".to_owned()))
+    }
+
+    /// Makes sure FSAC has `uri` open (see [`CommandEvent::Acquire`]). The document is released
+    /// when the command ends, or earlier with [`CommandContext::release_document`].
+    pub async fn acquire_document(&self, uri: &str, text: String) -> Result<(), CommandError> {
+        let (reply, answer) = oneshot::channel();
+        self.send(CommandEvent::Acquire { owner: self.owner.clone(), uri: uri.to_owned(), text, reply })?;
+        answer.await.map_err(|_| CommandError::Internal("the session ended".to_owned()))?
+    }
+
+    pub fn release_document(&self, uri: &str) {
+        let _ = self.send(CommandEvent::Release { owner: self.owner.clone(), uri: uri.to_owned() });
+    }
+
+    /// What FSAC has said about the analysis of each document.
+    pub async fn analysis(&self, uris: Vec<String>) -> Result<Vec<AnalysisSnapshot>, CommandError> {
+        let (reply, answer) = oneshot::channel();
+        self.send(CommandEvent::Analysis { uris, reply })?;
+        answer.await.map_err(|_| CommandError::Internal("the session ended".to_owned()))
+    }
+
+    /// Waits until FSAC publishes diagnostics or reports an analysis, or the session state
+    /// changes.
+    pub async fn analysis_changed(&mut self) -> Result<(), CommandError> {
+        tokio::select! {
+            changed = self.analysis_changes.changed() => changed,
+            changed = self.changes.changed() => changed,
+        }
+        .map_err(|_| CommandError::Internal("the session ended".to_owned()))
     }
 
     /// Restarts FSAC now, forgetting earlier crashes (`fslens.restart`).
@@ -209,6 +256,14 @@ struct RunningBackend {
     replaying: bool,
 }
 
+/// A document fslens opened in FSAC on behalf of commands.
+struct ProxyDocument {
+    uri: String,
+    version: i64,
+    text: String,
+    holders: std::collections::HashSet<CommandKey>,
+}
+
 struct PendingForward {
     method: String,
 }
@@ -256,6 +311,11 @@ struct Proxy {
     configured_root: Option<PathBuf>,
     workspace_root: Option<PathBuf>,
     documents: DocumentMirror,
+    /// Documents fslens opened in FSAC for its commands (never open in the editor), by
+    /// canonical URI.
+    proxy_documents: HashMap<String, ProxyDocument>,
+    analysis: AnalysisStore,
+    analysis_changes: watch::Sender<u64>,
     readiness: Readiness,
     changes: watch::Sender<u64>,
     backend: Option<RunningBackend>,
@@ -319,6 +379,9 @@ where
         configured_root: config.workspace_root,
         workspace_root: None,
         documents: DocumentMirror::default(),
+        proxy_documents: HashMap::new(),
+        analysis: AnalysisStore::default(),
+        analysis_changes: watch::channel(0).0,
         readiness,
         changes: watch::channel(0).0,
         backend: None,
@@ -501,6 +564,11 @@ impl Proxy {
             "textDocument/didOpen" | "textDocument/didChange" | "textDocument/didClose" => {
                 // The mirror is updated before the message is forwarded (invariant 3).
                 let params = message.params().unwrap_or(Value::Null);
+                if method == "textDocument/didOpen"
+                    && let Some(uri) = params.pointer("/textDocument/uri").and_then(Value::as_str)
+                {
+                    self.hand_proxy_document_to_editor(uri);
+                }
                 let applied = match method {
                     "textDocument/didOpen" => self.documents.did_open(params),
                     "textDocument/didChange" => self.documents.did_change(params),
@@ -644,11 +712,28 @@ impl Proxy {
         match message.kind.clone() {
             MessageKind::Response { id, .. } => self.on_backend_response(id, message),
             MessageKind::Notification { method } => {
-                if matches!(method.as_str(), "fsharp/notifyWorkspace" | "$/progress" | "fsharp/documentAnalyzed") {
-                    let params = message.params().unwrap_or(Value::Null);
-                    if self.readiness.observe_notification(&method, &params) {
-                        self.state_changed();
+                match method.as_str() {
+                    "fsharp/notifyWorkspace" | "$/progress" => {
+                        let params = message.params().unwrap_or(Value::Null);
+                        if self.readiness.observe_notification(&method, &params) {
+                            self.state_changed();
+                        }
                     }
+                    "textDocument/publishDiagnostics" | "fsharp/documentAnalyzed" | "fsharp/fileParsed" => {
+                        let params = message.params().unwrap_or(Value::Null);
+                        let generation = self.backend_generations;
+                        let uri = match method.as_str() {
+                            "textDocument/publishDiagnostics" => self.analysis.observe_publish(&params, generation),
+                            "fsharp/documentAnalyzed" => self.analysis.observe_analyzed(&params, generation),
+                            _ => params.get("content").and_then(Value::as_str).map(crate::uri::canonical_uri),
+                        };
+                        self.analysis_changes.send_modify(|sequence| *sequence += 1);
+                        // The editor never hears about documents only fslens opened.
+                        if uri.is_some_and(|uri| self.proxy_documents.contains_key(&uri)) {
+                            return;
+                        }
+                    }
+                    _ => {}
                 }
                 self.send_to_editor(&message);
             }
@@ -901,6 +986,7 @@ impl Proxy {
             owner: key.clone(),
             next_id: self.next_proxy_id.clone(),
             changes: self.changes.subscribe(),
+            analysis_changes: self.analysis_changes.subscribe(),
         };
         let events = self.events.clone();
         let task_key = key.clone();
@@ -920,8 +1006,90 @@ impl Proxy {
         if let Some(abort) = self.commands.remove(&key) {
             abort.abort();
             self.cancel_backend_calls_of(&key);
+            self.release_documents_of(&key);
             let error = ResponseError::new(error_codes::REQUEST_CANCELLED, "cancelled by the client");
             self.send_to_origin(&key.0, &Message::response_error(key.1, &error));
+        }
+    }
+
+    fn acquire_document(&mut self, owner: CommandKey, uri: &str, text: String) -> Result<(), CommandError> {
+        if self.documents.get(uri).is_some() {
+            return Ok(()); // the editor's buffer is what FSAC checks
+        }
+        if !self.backend_accepts_requests() {
+            let reason = self.readiness.reason().unwrap_or("FSAC is not running").to_owned();
+            return Err(CommandError::Unavailable(reason));
+        }
+        let key = crate::uri::canonical_uri(uri);
+        if let Some(document) = self.proxy_documents.get_mut(&key) {
+            document.holders.insert(owner);
+            if document.text != text {
+                document.version += 1;
+                document.text = text;
+                let change = Message::notification(
+                    "textDocument/didChange",
+                    json!({ "textDocument": { "uri": document.uri, "version": document.version },
+                            "contentChanges": [{ "text": document.text }] }),
+                );
+                self.send_to_backend(&change);
+            }
+            return Ok(());
+        }
+        let open = Message::notification(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": uri, "languageId": "fsharp", "version": 1, "text": text } }),
+        );
+        self.send_to_backend(&open);
+        let holders = std::iter::once(owner).collect();
+        self.proxy_documents.insert(key, ProxyDocument { uri: uri.to_owned(), version: 1, text, holders });
+        Ok(())
+    }
+
+    fn release_document(&mut self, owner: &CommandKey, uri: &str) {
+        let key = crate::uri::canonical_uri(uri);
+        let Some(document) = self.proxy_documents.get_mut(&key) else { return };
+        document.holders.remove(owner);
+        if document.holders.is_empty()
+            && let Some(document) = self.proxy_documents.remove(&key)
+        {
+            let close =
+                Message::notification("textDocument/didClose", json!({ "textDocument": { "uri": document.uri } }));
+            self.send_to_backend(&close);
+        }
+    }
+
+    fn release_documents_of(&mut self, owner: &CommandKey) {
+        let held: Vec<String> = self
+            .proxy_documents
+            .values()
+            .filter(|document| document.holders.contains(owner))
+            .map(|document| document.uri.clone())
+            .collect();
+        for uri in held {
+            self.release_document(owner, &uri);
+        }
+    }
+
+    /// The editor opens a document fslens has open for a command: FSAC ignores a second
+    /// `didOpen`, so fslens closes its own first and the editor's buffer takes over.
+    fn hand_proxy_document_to_editor(&mut self, uri: &str) {
+        if let Some(document) = self.proxy_documents.remove(&crate::uri::canonical_uri(uri)) {
+            let close =
+                Message::notification("textDocument/didClose", json!({ "textDocument": { "uri": document.uri } }));
+            self.send_to_backend(&close);
+        }
+    }
+
+    fn analysis_snapshot(&self, uri: &str) -> AnalysisSnapshot {
+        let editor_version = self.documents.get(uri).map(|document| document.version);
+        let proxy_version = self.proxy_documents.get(&crate::uri::canonical_uri(uri)).map(|document| document.version);
+        AnalysisSnapshot {
+            uri: uri.to_owned(),
+            expected_version: editor_version.or(proxy_version),
+            open_in_editor: editor_version.is_some(),
+            published: self.analysis.published(uri).cloned(),
+            analyzed: self.analysis.analyzed(uri).copied(),
+            generation: if self.backend_accepts_requests() { self.backend_generations } else { 0 },
         }
     }
 
@@ -951,6 +1119,7 @@ impl Proxy {
                     return; // cancelled and answered already
                 }
                 self.cancel_backend_calls_of(&key);
+                self.release_documents_of(&key);
                 let (origin, id) = key;
                 let answer = match result {
                     Ok(value) => Message::response_ok(id, value),
@@ -998,6 +1167,15 @@ impl Proxy {
                 };
                 let _ = reply.send(answer);
             }
+            CommandEvent::Acquire { owner, uri, text, reply } => {
+                let answer = self.acquire_document(owner, &uri, text);
+                let _ = reply.send(answer);
+            }
+            CommandEvent::Release { owner, uri } => self.release_document(&owner, &uri),
+            CommandEvent::Analysis { uris, reply } => {
+                let snapshots = uris.into_iter().map(|uri| self.analysis_snapshot(&uri)).collect();
+                let _ = reply.send(snapshots);
+            }
             CommandEvent::Status { reply } => {
                 let _ = reply.send(self.status());
             }
@@ -1013,7 +1191,7 @@ impl Proxy {
                 json!({
                     "uri": document.uri,
                     "version": document.version,
-                    "analyzedVersion": self.readiness.analyzed_version(&document.uri).flatten(),
+                    "analyzedVersion": self.analysis.analyzed(&document.uri).and_then(|analyzed| analyzed.version),
                 })
             })
             .collect();
@@ -1032,6 +1210,8 @@ impl Proxy {
             "stderrTail": if self.last_stderr_tail.is_empty() { Value::Null } else { json!(self.last_stderr_tail) },
         });
         status["openDocuments"] = json!(documents);
+        status["documentsAnalyzed"] = json!(self.analysis.analyzed_count());
+        status["fslensDocuments"] = json!(self.proxy_documents.len());
         status["pendingRequests"] = json!({
             "editorToFsac": self.editor_to_fsac.len(),
             "fsacToEditor": self.fsac_to_editor.len(),
@@ -1211,6 +1391,7 @@ impl Proxy {
                 abort.abort();
             }
             self.cancel_backend_calls_of(&key);
+            self.release_documents_of(&key);
         }
         let forwarded: Vec<RequestId> = self
             .proxy_to_fsac

@@ -1,8 +1,8 @@
 //! How far FSAC has got: a state machine fed by what FSAC says on the wire.
 //!
 //! FSAC announces project loading through `fsharp/notifyWorkspace` (whose `content` is a JSON
-//! string in FSAC's own PascalCase envelope), `$/progress` ("Loading N Projects") and, per
-//! checked document, `fsharp/documentAnalyzed` (shared/fsac-protocol.md §4.2, §6.2). Nothing
+//! string in FSAC's own PascalCase envelope) and `$/progress` ("Loading N Projects")
+//! (shared/fsac-protocol.md §4.2, §6.2); per-document analysis lives in `analysis`. Nothing
 //! here guesses from elapsed time: a state changes only when FSAC said something.
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -45,7 +45,6 @@ pub struct Readiness {
     projects_loaded: BTreeSet<String>,
     project_errors: Vec<ProjectError>,
     progress_titles: BTreeMap<String, String>,
-    analyzed_versions: BTreeMap<String, Option<i64>>,
     workspace_loads_finished: u64,
 }
 
@@ -63,7 +62,6 @@ impl Readiness {
             projects_loaded: BTreeSet::new(),
             project_errors: Vec::new(),
             progress_titles: BTreeMap::new(),
-            analyzed_versions: BTreeMap::new(),
             workspace_loads_finished: 0,
         }
     }
@@ -113,12 +111,6 @@ impl Readiness {
         match method {
             "fsharp/notifyWorkspace" => self.observe_notify_workspace(params),
             "$/progress" => self.observe_progress(params),
-            "fsharp/documentAnalyzed" => {
-                if let Some(uri) = params.pointer("/textDocument/uri").and_then(Value::as_str) {
-                    let version = params.pointer("/textDocument/version").and_then(Value::as_i64);
-                    self.analyzed_versions.insert(crate::uri::canonical_uri(uri), version);
-                }
-            }
             _ => {}
         }
         before != (self.state, self.reason.clone())
@@ -204,12 +196,6 @@ impl Readiness {
         }
     }
 
-    /// The version FSAC last reported analysing for a document (`None` inside when FSAC sent
-    /// no version).
-    pub fn analyzed_version(&self, uri: &str) -> Option<Option<i64>> {
-        self.analyzed_versions.get(&crate::uri::canonical_uri(uri)).copied()
-    }
-
     /// The readiness part of `fslens.status`.
     pub fn to_json(&self) -> Value {
         json!({
@@ -221,7 +207,6 @@ impl Readiness {
             "projectsLoading": self.projects_loading,
             "projectErrors": self.project_errors,
             "progress": self.progress_titles.values().collect::<Vec<_>>(),
-            "documentsAnalyzed": self.analyzed_versions.len(),
         })
     }
 }
@@ -279,11 +264,6 @@ mod tests {
         assert!(!readiness.observe_notification("fsharp/notifyWorkspace", &json!({"content": "not json"})));
         assert!(!readiness.observe_notification("fsharp/notifyWorkspace", &json!(7)));
         assert!(!readiness.observe_notification("$/progress", &json!({})));
-        readiness.observe_notification(
-            "fsharp/documentAnalyzed",
-            &json!({"textDocument": {"uri": "file:///a%20b.fs", "version": 4}}),
-        );
-        assert_eq!(readiness.analyzed_version("file:///a b.fs".replace(' ', "%20").as_str()), Some(Some(4)));
         readiness.exited(false, "FSAC exited with code 3");
         assert_eq!(readiness.state(), State::Crashed);
     }

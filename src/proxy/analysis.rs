@@ -1,0 +1,158 @@
+//! What FSAC has said about each document's analysis: the diagnostics it last published and
+//! the last version it reported analysed.
+//!
+//! FSAC 0.83 publishes diagnostics without a `version`; the order on the wire is what ties
+//! them to a version: typecheck → `publishDiagnostics` → `fsharp/documentAnalyzed {uri,
+//! version}` (shared/fsac-protocol.md §5.1). Every observation gets a sequence number and the
+//! FSAC generation it came from, so a reader can tell which publish preceded which analysis
+//! and never mixes two FSAC processes.
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::uri::canonical_uri;
+
+/// The last `publishDiagnostics` for one document.
+#[derive(Debug, Clone)]
+pub struct Published {
+    pub diagnostics: Vec<Value>,
+    /// The `version` FSAC attached (newer FSAC only).
+    pub version: Option<i64>,
+    pub generation: u64,
+    pub sequence: u64,
+}
+
+/// The last `fsharp/documentAnalyzed` for one document.
+#[derive(Debug, Clone, Copy)]
+pub struct Analyzed {
+    pub version: Option<i64>,
+    pub generation: u64,
+    pub sequence: u64,
+}
+
+/// Diagnostics and analysis records, keyed by canonical URI.
+#[derive(Debug, Default)]
+pub struct AnalysisStore {
+    published: HashMap<String, Published>,
+    analyzed: HashMap<String, Analyzed>,
+    sequence: u64,
+}
+
+impl AnalysisStore {
+    /// Records a `textDocument/publishDiagnostics`; returns the canonical URI.
+    pub fn observe_publish(&mut self, params: &Value, generation: u64) -> Option<String> {
+        let uri = canonical_uri(params.get("uri")?.as_str()?);
+        self.sequence += 1;
+        let diagnostics = params.get("diagnostics").and_then(Value::as_array).cloned().unwrap_or_default();
+        let version = params.get("version").and_then(Value::as_i64);
+        self.published.insert(uri.clone(), Published { diagnostics, version, generation, sequence: self.sequence });
+        Some(uri)
+    }
+
+    /// Records an `fsharp/documentAnalyzed`; returns the canonical URI.
+    pub fn observe_analyzed(&mut self, params: &Value, generation: u64) -> Option<String> {
+        let uri = canonical_uri(params.pointer("/textDocument/uri")?.as_str()?);
+        self.sequence += 1;
+        let version = params.pointer("/textDocument/version").and_then(Value::as_i64);
+        self.analyzed.insert(uri.clone(), Analyzed { version, generation, sequence: self.sequence });
+        Some(uri)
+    }
+
+    pub fn published(&self, uri: &str) -> Option<&Published> {
+        self.published.get(&canonical_uri(uri))
+    }
+
+    pub fn analyzed(&self, uri: &str) -> Option<&Analyzed> {
+        self.analyzed.get(&canonical_uri(uri))
+    }
+
+    pub fn analyzed_count(&self) -> usize {
+        self.analyzed.len()
+    }
+
+    /// Every published document, for the session's diagnostics view.
+    pub fn all_published(&self) -> impl Iterator<Item = (&String, &Published)> {
+        self.published.iter()
+    }
+}
+
+/// A snapshot of one document's analysis, as a command sees it.
+#[derive(Debug, Clone)]
+pub struct AnalysisSnapshot {
+    pub uri: String,
+    /// The version FSAC knows the document at: the editor's, or the one fslens opened it with.
+    pub expected_version: Option<i64>,
+    pub open_in_editor: bool,
+    pub published: Option<Published>,
+    pub analyzed: Option<Analyzed>,
+    /// The FSAC generation now running (0: none).
+    pub generation: u64,
+}
+
+impl AnalysisSnapshot {
+    /// Whether FSAC reported analysing exactly the expected version in the running generation,
+    /// and the diagnostics that analysis published (an analysis with no publish before it has
+    /// none). `None` while the analysis is still outstanding.
+    pub fn current_diagnostics(&self) -> Option<Vec<Value>> {
+        let analyzed = self.analyzed?;
+        if analyzed.generation != self.generation || self.generation == 0 {
+            return None;
+        }
+        if analyzed.version.is_some() && analyzed.version != self.expected_version {
+            return None;
+        }
+        match &self.published {
+            Some(published) if published.generation == self.generation => {
+                if published.version.is_some() && published.version != self.expected_version {
+                    return None;
+                }
+                Some(published.diagnostics.clone())
+            }
+            _ => Some(Vec::new()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn snapshot(store: &AnalysisStore, uri: &str, expected: i64, generation: u64) -> AnalysisSnapshot {
+        AnalysisSnapshot {
+            uri: uri.to_owned(),
+            expected_version: Some(expected),
+            open_in_editor: true,
+            published: store.published(uri).cloned(),
+            analyzed: store.analyzed(uri).copied(),
+            generation,
+        }
+    }
+
+    #[test]
+    fn diagnostics_count_only_once_the_expected_version_was_analysed() {
+        let mut store = AnalysisStore::default();
+        let uri = "file:///w/A.fs";
+        store.observe_publish(&json!({"uri": uri, "diagnostics": [{"message": "old"}]}), 1);
+        store.observe_analyzed(&json!({"textDocument": {"uri": uri, "version": 1}}), 1);
+        assert_eq!(snapshot(&store, uri, 2, 1).current_diagnostics(), None, "version 2 not analysed yet");
+        store.observe_publish(&json!({"uri": uri, "diagnostics": []}), 1);
+        store.observe_analyzed(&json!({"textDocument": {"uri": "file:///w/%41.fs", "version": 2}}), 1);
+        assert_eq!(snapshot(&store, uri, 2, 1).current_diagnostics(), Some(vec![]));
+        // A restarted FSAC (generation 2) has analysed nothing yet.
+        assert_eq!(snapshot(&store, uri, 2, 2).current_diagnostics(), None);
+    }
+
+    #[test]
+    fn versioned_publishes_must_match_too() {
+        let mut store = AnalysisStore::default();
+        let uri = "file:///w/B.fs";
+        store.observe_publish(&json!({"uri": uri, "version": 3, "diagnostics": [1]}), 1);
+        store.observe_analyzed(&json!({"textDocument": {"uri": uri, "version": 4}}), 1);
+        assert_eq!(snapshot(&store, uri, 4, 1).current_diagnostics(), None);
+        store.observe_publish(&json!({"uri": uri, "version": 4, "diagnostics": [2]}), 1);
+        assert_eq!(snapshot(&store, uri, 4, 1).current_diagnostics(), Some(vec![json!(2)]));
+        assert!(store.observe_publish(&json!({"diagnostics": []}), 1).is_none());
+    }
+}
