@@ -6,10 +6,10 @@
 //! project model (`workspace`), the tree-sitter layer (`syntax`), the routing core (`proxy`)
 //! and the command handlers (`commands`).
 
-pub mod lsp;
-pub mod uri;
-pub mod documents;
-pub mod workspace;
-pub mod syntax;
-pub mod proxy;
 pub mod commands;
+pub mod documents;
+pub mod lsp;
+pub mod proxy;
+pub mod syntax;
+pub mod uri;
+pub mod workspace;

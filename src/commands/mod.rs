@@ -25,7 +25,10 @@ pub enum CommandError {
 
 impl CommandError {
     pub fn invalid_argument(argument: &str, message: impl Into<String>) -> Self {
-        CommandError::InvalidArgument { argument: argument.to_owned(), message: message.into() }
+        CommandError::InvalidArgument {
+            argument: argument.to_owned(),
+            message: message.into(),
+        }
     }
 
     /// The stable, machine-readable name of this error, as sent in `data.errorKind`.
@@ -53,7 +56,9 @@ impl CommandError {
             CommandError::InvalidArgument { argument, .. } => {
                 json!({ "errorKind": self.kind(), "argument": argument })
             }
-            CommandError::InvalidPath { path, .. } => json!({ "errorKind": self.kind(), "path": path }),
+            CommandError::InvalidPath { path, .. } => {
+                json!({ "errorKind": self.kind(), "path": path })
+            }
             _ => json!({ "errorKind": self.kind() }),
         }
     }
