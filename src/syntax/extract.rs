@@ -172,7 +172,7 @@ pub fn extract_file_index(
     let root = tree.root_node();
     extractor.walk(root);
     let root_is_error = root.is_error();
-    if root_is_error {
+    if root_is_error || root.has_error() {
         extractor.add_fallback_header();
     }
     extractor.finish(grammar, content_sha256, root_is_error, root.has_error())
@@ -268,8 +268,35 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
                 } else {
                     (node.start_byte(), node.end_byte())
                 };
-                self.error_byte_regions.push((start, end));
                 self.error_regions.push(self.lines.range(start, end));
+                // Sites near an error are suspect beyond the ERROR node itself: the recovery
+                // often swallows or re-labels neighbouring rules. Widen to the enclosing
+                // match/function, else the enclosing declaration.
+                let widened = self
+                    .stack
+                    .iter()
+                    .rev()
+                    .find(|frame| {
+                        matches!(
+                            frame.kind,
+                            "match_expression" | "function_expression" | "try_expression"
+                        )
+                    })
+                    .or_else(|| {
+                        self.stack.iter().rev().find(|frame| {
+                            matches!(
+                                frame.kind,
+                                "function_or_value_defn" | "member_defn" | "type_definition"
+                            )
+                        })
+                    })
+                    .map_or((start, end), |frame| {
+                        (
+                            frame.node.start_byte().min(start),
+                            frame.node.end_byte().max(end),
+                        )
+                    });
+                self.error_byte_regions.push(widened);
             }
             self.error_depth += 1;
             opened_error = true;
@@ -407,7 +434,20 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
         let (Some(callee), Some(argument)) = (node.named_child(0), node.named_child(1)) else {
             return;
         };
-        if argument.kind() == "list_expression" && argument.start_byte() == callee.end_byte() {
+        // `x[0]` gives the list directly; `x.Items[0].Name` gives a dot_expression whose
+        // leftmost part is the list (notes §5 B.3).
+        let mut leftmost = argument;
+        for _ in 0..4 {
+            if leftmost.kind() == "list_expression" {
+                break;
+            }
+            match leftmost.named_child(0) {
+                Some(child) if child.start_byte() == leftmost.start_byte() => leftmost = child,
+                _ => break,
+            }
+        }
+        if leftmost.kind() == "list_expression" && argument.start_byte() == callee.end_byte() {
+            let argument = leftmost;
             self.misparse_byte_regions
                 .push((node.start_byte(), node.end_byte()));
             self.misparses.push(MisparseFinding {
@@ -814,57 +854,31 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
         }) {
             return;
         }
-        let mut offset = 0usize;
-        for line in self.text.split_inclusive('\n') {
-            let trimmed = line.trim_start();
-            let indent = line.len() - trimmed.len();
-            let (kind, rest) = if let Some(rest) = trimmed.strip_prefix("namespace ") {
-                (DeclarationKind::Namespace, rest)
-            } else if let Some(rest) = trimmed.strip_prefix("module ") {
-                (DeclarationKind::Module, rest)
-            } else {
-                offset += line.len();
-                continue;
-            };
-            if indent > 0 || rest.contains('=') {
-                offset += line.len();
-                continue;
-            }
-            let words: Vec<&str> = rest.split_whitespace().collect();
-            let access = words
-                .iter()
-                .map(|word| Access::from_keyword(word))
-                .find(|access| *access != Access::Default);
-            let Some(name) = words
-                .iter()
-                .rev()
-                .find(|word| !matches!(**word, "private" | "internal" | "public" | "rec"))
-            else {
-                return;
-            };
-            let name_start = offset + line.find(name).unwrap_or(0);
-            let line_end = offset + line.trim_end().len();
-            let declaration = Declaration {
-                kind,
-                access: access.unwrap_or(Access::Default),
-                name: self.names.intern(name),
-                parent: NO_PARENT,
-                range: self.lines.range(offset, self.text.len()),
-                name_range: self.lines.range(name_start, name_start + name.len()),
-                header_bytes: (offset as u32, line_end as u32),
-                certain: false,
-            };
-            for existing in &mut self.declarations {
-                existing.parent = if existing.parent == NO_PARENT {
-                    0
-                } else {
-                    existing.parent + 1
-                };
-            }
-            self.declarations.insert(0, declaration);
-            self.declaration_bytes.insert(0, (offset, self.text.len()));
+        let Some(header) = fallback_header(self.text) else {
             return;
+        };
+        let declaration = Declaration {
+            kind: header.kind,
+            access: header.access,
+            name: self.names.intern(&header.name),
+            parent: NO_PARENT,
+            range: self.lines.range(header.line_start, self.text.len()),
+            name_range: self
+                .lines
+                .range(header.name_start, header.name_start + header.name.len()),
+            header_bytes: (header.line_start as u32, header.line_end as u32),
+            certain: false,
+        };
+        for existing in &mut self.declarations {
+            existing.parent = if existing.parent == NO_PARENT {
+                0
+            } else {
+                existing.parent + 1
+            };
         }
+        self.declarations.insert(0, declaration);
+        self.declaration_bytes
+            .insert(0, (header.line_start, self.text.len()));
     }
 
     fn finish(
@@ -1051,10 +1065,8 @@ fn looks_like_interface(node: Node) -> bool {
 
 /// `a . B` → `a.B`: a dotted path without whitespace, bounded in length.
 fn compact_path(text: &str) -> String {
-    let mut path: String = text
-        .chars()
-        .filter(|character| !character.is_whitespace())
-        .collect();
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut path = words.join(" ").replace(" .", ".").replace(". ", ".");
     if path.len() > 120 {
         let mut cut = 120;
         while !path.is_char_boundary(cut) {
@@ -1105,5 +1117,108 @@ pub fn render_signature(text: &str, header_bytes: (u32, u32), max_chars: usize) 
         shortened
     } else {
         trimmed.to_owned()
+    }
+}
+
+/// A `module`/`namespace` header recovered from the text.
+#[derive(Debug, PartialEq, Eq)]
+pub struct FallbackHeader {
+    pub kind: DeclarationKind,
+    pub access: Access,
+    pub name: String,
+    pub line_start: usize,
+    pub line_end: usize,
+    pub name_start: usize,
+}
+
+/// The first unindented `module X` / `namespace X` line that is not a nested module
+/// (`module X =`), if any.
+pub fn fallback_header(text: &str) -> Option<FallbackHeader> {
+    let mut offset = 0usize;
+    for line in text.split_inclusive('\n') {
+        let line_start = offset;
+        offset += line.len();
+        if line.starts_with(char::is_whitespace) {
+            continue;
+        }
+        let (kind, rest) = if let Some(rest) = line.strip_prefix("namespace ") {
+            (DeclarationKind::Namespace, rest)
+        } else if let Some(rest) = line.strip_prefix("module ") {
+            (DeclarationKind::Module, rest)
+        } else {
+            continue;
+        };
+        let keyword_length = line.len() - rest.len();
+        let rest = rest.split("//").next().unwrap_or("");
+        if rest.contains('=') {
+            continue;
+        }
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let access = words
+            .iter()
+            .map(|word| Access::from_keyword(word))
+            .find(|access| *access != Access::Default);
+        let name = words
+            .iter()
+            .rev()
+            .find(|word| !matches!(**word, "private" | "internal" | "public" | "rec" | "global"))?;
+        let name_offset = keyword_length + rest.rfind(name).unwrap_or(0);
+        return Some(FallbackHeader {
+            kind,
+            access: access.unwrap_or(Access::Default),
+            name: (*name).to_owned(),
+            line_start,
+            line_end: line_start + line.trim_end().len(),
+            name_start: line_start + name_offset.min(line.len()),
+        });
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fallback_header_reads_the_first_top_level_header() {
+        let text = "// c\nmodule internal rec Acme.Broken // x\nlet a = 1\n";
+        let header = fallback_header(text).expect("header");
+        assert_eq!(header.kind, DeclarationKind::Module);
+        assert_eq!(header.access, Access::Internal);
+        assert_eq!(header.name, "Acme.Broken");
+        assert_eq!(header.line_start, 5);
+        assert_eq!(
+            &text[header.name_start..header.name_start + 11],
+            "Acme.Broken"
+        );
+        assert!(fallback_header("module Nested =\n    let a = 1\n").is_none());
+        assert_eq!(
+            fallback_header("namespace global\n").map(|header| header.name),
+            None
+        );
+        assert_eq!(
+            fallback_header("namespace A.B\n").map(|header| header.kind),
+            Some(DeclarationKind::Namespace)
+        );
+    }
+
+    #[test]
+    fn utf16_positions() {
+        let lines = LineIndex::new("ab\nh\u{e9}\u{1d11e}x\n");
+        assert_eq!(
+            lines.position(3 + 1 + 2 + 4),
+            Position {
+                line: 1,
+                character: 4
+            }
+        );
+        assert_eq!(
+            lines.position(100),
+            Position {
+                line: 2,
+                character: 0
+            }
+        );
+        assert_eq!(lines.line_count(), 2);
     }
 }
