@@ -4,6 +4,10 @@
 //! [`CommandError`] naming the argument; it becomes a JSON-RPC error (`-32602`) whose `data`
 //! carries the typed `errorKind`, so agents can branch on it without parsing prose.
 
+pub mod budget;
+pub mod index;
+pub mod outline;
+
 use serde_json::{Value, json};
 
 /// A typed failure of a command, turned into a JSON-RPC error at the edge.
