@@ -63,7 +63,7 @@ pub fn describe_local_index(text: &str, entry: &LocalFileIndex) -> String {
             chain.join("."),
             declaration.access.as_str(),
             declaration.range.display_compact(),
-            declaration.name_range.display_compact(),
+            declaration.name_range().display_compact(),
             if declaration.certain {
                 ""
             } else {
@@ -79,7 +79,7 @@ pub fn describe_local_index(text: &str, entry: &LocalFileIndex) -> String {
             site.kind.as_str(),
             name(site.field),
             name(site.path),
-            site.range.display_compact(),
+            site.range().display_compact(),
             if site.certain() {
                 String::new()
             } else {

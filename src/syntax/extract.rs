@@ -6,7 +6,8 @@
 //! for a node's parent (which costs a walk from the root). The node-kind shapes it relies on
 //! are the ones measured in shared/tree-sitter-fsharp-notes.md §3 and §5.
 
-use std::collections::{HashMap, HashSet};
+use std::cell::Cell;
+use std::collections::HashSet;
 
 use tree_sitter::{Node, Tree};
 
@@ -21,6 +22,8 @@ pub struct LineIndex<'text> {
     text: &'text str,
     line_starts: Vec<usize>,
     line_is_ascii: Vec<bool>,
+    /// The line of the previous lookup: lookups mostly move forward a little.
+    hint: Cell<usize>,
 }
 
 impl<'text> LineIndex<'text> {
@@ -43,6 +46,7 @@ impl<'text> LineIndex<'text> {
             text,
             line_starts,
             line_is_ascii,
+            hint: Cell::new(0),
         }
     }
 
@@ -58,10 +62,22 @@ impl<'text> LineIndex<'text> {
 
     pub fn position(&self, byte: usize) -> Position {
         let byte = byte.min(self.text.len());
-        let line = self
-            .line_starts
-            .partition_point(|start| *start <= byte)
-            .saturating_sub(1);
+        let hint = self.hint.get();
+        let starts = &self.line_starts;
+        let within = |line: usize| {
+            starts.get(line).is_some_and(|start| *start <= byte)
+                && starts.get(line + 1).is_none_or(|next| byte < *next)
+        };
+        let line = if within(hint) {
+            hint
+        } else if within(hint + 1) {
+            hint + 1
+        } else {
+            starts
+                .partition_point(|start| *start <= byte)
+                .saturating_sub(1)
+        };
+        self.hint.set(line);
         let line_start = self.line_starts[line];
         let character = if self.line_is_ascii.get(line).copied().unwrap_or(false) {
             byte - line_start
@@ -97,7 +113,7 @@ impl<'text> LineIndex<'text> {
 /// A file-local string table.
 #[derive(Default)]
 struct LocalNames {
-    ids: HashMap<String, NameId>,
+    ids: crate::syntax::model::FastHashMap<String, NameId>,
     names: Vec<String>,
 }
 
@@ -127,6 +143,8 @@ struct Extractor<'text, 'tree> {
     text: &'text str,
     lines: LineIndex<'text>,
     names: LocalNames,
+    /// Indexed by node-kind id: does `enter` handle this kind at all?
+    interesting_kinds: Vec<bool>,
     declarations: Vec<Declaration>,
     declaration_stack: Vec<u32>,
     declaration_bytes: Vec<(usize, usize)>,
@@ -154,6 +172,7 @@ pub fn extract_file_index(
         text,
         lines: LineIndex::new(text),
         names: LocalNames::default(),
+        interesting_kinds: interesting_kind_table(&tree.language()),
         declarations: Vec::new(),
         declaration_stack: Vec::new(),
         declaration_bytes: Vec::new(),
@@ -211,11 +230,11 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
         named_counters: &mut [u32],
     ) {
         let node = cursor.node();
-        let field = cursor.field_name();
+        let named = node.is_named();
+        // Field names matter only for named nodes; anonymous tokens are most of the tree.
+        let field = if named { cursor.field_name() } else { None };
         let named_index = named_counters.last().copied().unwrap_or(0);
-        if node.is_named()
-            && let Some(counter) = named_counters.last_mut()
-        {
+        if named && let Some(counter) = named_counters.last_mut() {
             *counter += 1;
         }
         self.enter(node, field, named_index);
@@ -301,7 +320,17 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
             self.error_depth += 1;
             opened_error = true;
         }
-        let handled_kind = if node.is_named() { kind } else { "" };
+        // Most nodes are of no interest; one table lookup spares them ~30 string compares.
+        let interesting = self
+            .interesting_kinds
+            .get(usize::from(node.kind_id()))
+            .copied()
+            .unwrap_or(false);
+        let handled_kind = if interesting && node.is_named() {
+            kind
+        } else {
+            ""
+        };
         match handled_kind {
             "identifier" => self.on_identifier(node, field, named_index),
             "access_modifier" => {
@@ -355,7 +384,9 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
         let id = self.names.intern(text);
         self.occurrences
             .push((id, self.lines.position(node.start_byte())));
-        if self.claimed_identifiers.contains(&node.start_byte()) {
+        if !self.claimed_identifiers.is_empty()
+            && self.claimed_identifiers.contains(&node.start_byte())
+        {
             return;
         }
         let _ = field;
@@ -550,12 +581,23 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
         let field = self.names.intern(name);
         let path = self.names.intern(path);
         self.field_site_bytes.push(node.start_byte());
+        let range = self.lines.node_range(node);
+        let length = if range.end.line == range.start.line {
+            range
+                .end
+                .character
+                .saturating_sub(range.start.character)
+                .min(u32::from(u16::MAX)) as u16
+        } else {
+            0
+        };
         self.field_sites.push(FieldSite {
             kind,
+            uncertainty,
+            length,
             field,
             path,
-            range: self.lines.node_range(node),
-            uncertainty,
+            start: range.start,
         });
     }
 
@@ -735,7 +777,8 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
             name: self.names.intern(self.node_text(name_node).trim()),
             parent,
             range: self.lines.node_range(node),
-            name_range: self.lines.node_range(name_node),
+            name_start: self.lines.position(name_node.start_byte()),
+            name_length: crate::syntax::model::single_line_length(self.lines.node_range(name_node)),
             header_bytes: (
                 node.start_byte() as u32,
                 header_end.max(node.start_byte()) as u32,
@@ -863,9 +906,11 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
             name: self.names.intern(&header.name),
             parent: NO_PARENT,
             range: self.lines.range(header.line_start, self.text.len()),
-            name_range: self
-                .lines
-                .range(header.name_start, header.name_start + header.name.len()),
+            name_start: self.lines.position(header.name_start),
+            name_length: crate::syntax::model::single_line_length(
+                self.lines
+                    .range(header.name_start, header.name_start + header.name.len()),
+            ),
             header_bytes: (header.line_start as u32, header.line_end as u32),
             certain: false,
         };
@@ -967,6 +1012,52 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
     }
 }
 
+/// The named node kinds `enter` and `declaration_for` act on.
+const INTERESTING_KINDS: &[&str] = &[
+    "identifier",
+    "access_modifier",
+    "infix_op",
+    "application_expression",
+    "field_initializer",
+    "field_pattern",
+    "named_field",
+    "mutate_expression",
+    "namespace",
+    "named_module",
+    "module_defn",
+    "record_type_defn",
+    "union_type_defn",
+    "anon_type_defn",
+    "interface_type_defn",
+    "enum_type_defn",
+    "delegate_type_defn",
+    "type_abbrev_defn",
+    "type_extension",
+    "exception_definition",
+    "record_field",
+    "union_type_case",
+    "union_type_field",
+    "enum_type_case",
+    "member_defn",
+    "function_or_value_defn",
+    "value_definition",
+];
+
+/// For every node-kind id of `language`, whether it is one of [`INTERESTING_KINDS`]
+/// (matching by name covers aliases that share a name but not an id).
+fn interesting_kind_table(language: &tree_sitter::LanguageRef) -> Vec<bool> {
+    let count = language.node_kind_count();
+    (0..count)
+        .map(|id| {
+            let id = id as u16;
+            language.node_kind_is_named(id)
+                && language
+                    .node_kind_for_id(id)
+                    .is_some_and(|name| INTERESTING_KINDS.contains(&name))
+        })
+        .collect()
+}
+
 fn direct_children(node: Node) -> Vec<Node> {
     let mut cursor = node.walk();
     node.children(&mut cursor).collect()
@@ -1065,6 +1156,9 @@ fn looks_like_interface(node: Node) -> bool {
 
 /// `a . B` → `a.B`: a dotted path without whitespace, bounded in length.
 fn compact_path(text: &str) -> String {
+    if !text.bytes().any(|byte| byte.is_ascii_whitespace()) && text.len() <= 120 {
+        return text.to_owned();
+    }
     let words: Vec<&str> = text.split_whitespace().collect();
     let mut path = words.join(" ").replace(" .", ".").replace(". ", ".");
     if path.len() > 120 {

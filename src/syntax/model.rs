@@ -8,13 +8,60 @@
 //! Ranges are 0-based lines and UTF-16 code-unit characters, as LSP counts them.
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, RwLock};
 
 use serde::{Deserialize, Serialize};
 
+/// A small, fast, non-cryptographic string hasher (the Fx hash rustc uses) for the name
+/// tables, which hash every identifier of every file. SipHash's flooding resistance buys
+/// nothing here: the keys are the workspace's own identifiers.
+#[derive(Default, Clone, Copy)]
+pub struct FastHasher {
+    hash: u64,
+}
+
+impl FastHasher {
+    fn add(&mut self, word: u64) {
+        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl Hasher for FastHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for chunk in &mut chunks {
+            let mut word = [0u8; 8];
+            word.copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut word = [0u8; 8];
+            word[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+
+    fn write_u8(&mut self, value: u8) {
+        self.add(u64::from(value));
+    }
+
+    fn write_usize(&mut self, value: usize) {
+        self.add(value as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.hash
+    }
+}
+
+/// A `HashMap` using [`FastHasher`].
+pub type FastHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
+
 /// The version of the index format; part of every cache key, so a change here invalidates old
 /// cache entries instead of misreading them.
-pub const INDEX_FORMAT_VERSION: u32 = 1;
+pub const INDEX_FORMAT_VERSION: u32 = 2;
 
 /// An interned name: an index into a string table (file-local or workspace-wide).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -22,7 +69,9 @@ pub const INDEX_FORMAT_VERSION: u32 = 1;
 pub struct NameId(pub u32);
 
 /// A 0-based line and UTF-16 character offset.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub struct Position {
     pub line: u32,
     pub character: u32,
@@ -225,6 +274,19 @@ impl DeclarationKind {
     }
 }
 
+/// A declared name is one identifier on one line: its length as a `u16` in UTF-16 units.
+pub fn single_line_length(range: TextRange) -> u16 {
+    if range.end.line == range.start.line {
+        range
+            .end
+            .character
+            .saturating_sub(range.start.character)
+            .min(u32::from(u16::MAX)) as u16
+    } else {
+        0
+    }
+}
+
 /// Marker for "no parent" in [`Declaration::parent`].
 pub const NO_PARENT: u32 = u32::MAX;
 
@@ -237,8 +299,10 @@ pub struct Declaration {
     pub parent: u32,
     /// The whole declaration.
     pub range: TextRange,
-    /// The declared name.
-    pub name_range: TextRange,
+    /// Where the declared name starts; it ends `name_length` UTF-16 units later on the same
+    /// line (stored this way to keep declarations at 48 bytes).
+    pub name_start: Position,
+    pub name_length: u16,
     /// Byte offsets of the header (the declaration up to its `=` or body), used to render
     /// signatures on demand from the text instead of storing them.
     pub header_bytes: (u32, u32),
@@ -303,22 +367,49 @@ impl Uncertainty {
     }
 }
 
-/// One field-site candidate.
+/// One field-site candidate. The field's name is one identifier on one line, so the range is
+/// stored as a start and a UTF-16 length (20 bytes per site instead of 28).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FieldSite {
     pub kind: FieldSiteKind,
+    pub uncertainty: Uncertainty,
+    /// Length of the field's name in UTF-16 code units.
+    pub length: u16,
     /// The field's own name (the last segment of the written label).
     pub field: NameId,
     /// The label or access path as written, `A.B` or `r.X`.
     pub path: NameId,
-    /// The range of the field's name.
-    pub range: TextRange,
-    pub uncertainty: Uncertainty,
+    /// Where the field's name starts.
+    pub start: Position,
+}
+
+impl Declaration {
+    /// The range of the declared name.
+    pub fn name_range(&self) -> TextRange {
+        TextRange {
+            start: self.name_start,
+            end: Position {
+                line: self.name_start.line,
+                character: self.name_start.character + u32::from(self.name_length),
+            },
+        }
+    }
 }
 
 impl FieldSite {
     pub fn certain(&self) -> bool {
         self.uncertainty == Uncertainty::None
+    }
+
+    /// The range of the field's name.
+    pub fn range(&self) -> TextRange {
+        TextRange {
+            start: self.start,
+            end: Position {
+                line: self.start.line,
+                character: self.start.character + u32::from(self.length),
+            },
+        }
     }
 }
 
@@ -412,13 +503,13 @@ impl FileHealth {
     }
 }
 
-/// Identifier occurrences, grouped by name: for each distinct name (sorted by id) a run of
-/// varint-encoded `(line delta, character)` pairs in `data`. About two bytes per occurrence.
+/// Identifier occurrences, grouped by name. `directory` holds, per distinct name in id
+/// order, the varint pair (name-id delta, byte length of its run); `data` holds the runs of
+/// varint `(line delta, character)` pairs. About two bytes per occurrence plus two or three
+/// per distinct name; a lookup scans the directory, which is a few microseconds per file.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct OccurrencePostings {
-    pub names: Vec<NameId>,
-    /// `starts[i]..starts[i + 1]` (or `..data.len()`) is the run of `names[i]`.
-    pub starts: Vec<u32>,
+    pub directory: Vec<u8>,
     pub data: Vec<u8>,
 }
 
@@ -428,63 +519,123 @@ impl OccurrencePostings {
         occurrences.sort_unstable();
         occurrences.dedup();
         let mut postings = OccurrencePostings::default();
-        let mut previous_line = 0u32;
-        for (index, (name, position)) in occurrences.iter().enumerate() {
-            if index == 0 || occurrences[index - 1].0 != *name {
-                postings.names.push(*name);
-                postings.starts.push(postings.data.len() as u32);
-                previous_line = 0;
+        let mut previous_name = 0u32;
+        let mut index = 0;
+        while index < occurrences.len() {
+            let name = occurrences[index].0;
+            let run_start = postings.data.len();
+            let mut previous_line = 0u32;
+            while index < occurrences.len() && occurrences[index].0 == name {
+                let position = occurrences[index].1;
+                write_varint(&mut postings.data, position.line - previous_line);
+                write_varint(&mut postings.data, position.character);
+                previous_line = position.line;
+                index += 1;
             }
-            write_varint(&mut postings.data, position.line - previous_line);
-            write_varint(&mut postings.data, position.character);
-            previous_line = position.line;
+            write_varint(&mut postings.directory, name.0 - previous_name);
+            write_varint(
+                &mut postings.directory,
+                (postings.data.len() - run_start) as u32,
+            );
+            previous_name = name.0;
         }
-        postings.names.shrink_to_fit();
-        postings.starts.shrink_to_fit();
+        postings.directory.shrink_to_fit();
         postings.data.shrink_to_fit();
         postings
     }
 
-    /// The start positions of `name`'s occurrences, in text order.
-    pub fn positions_of(&self, name: NameId) -> Vec<Position> {
-        let Ok(slot) = self.names.binary_search(&name) else {
-            return Vec::new();
-        };
-        let start = self.starts[slot] as usize;
-        let end = self
-            .starts
-            .get(slot + 1)
-            .map(|value| *value as usize)
-            .unwrap_or(self.data.len());
-        decode_positions(&self.data[start.min(end)..end])
+    /// `(name, run bytes)` for every distinct name, in id order.
+    pub fn runs(&self) -> Vec<(NameId, &[u8])> {
+        let mut runs = Vec::new();
+        let mut cursor = 0;
+        let mut name = 0u32;
+        let mut offset = 0usize;
+        while cursor < self.directory.len() {
+            let (Some(delta), Some(length)) = (
+                read_varint(&self.directory, &mut cursor),
+                read_varint(&self.directory, &mut cursor),
+            ) else {
+                break;
+            };
+            name = name.saturating_add(delta);
+            let end = (offset + length as usize).min(self.data.len());
+            runs.push((NameId(name), &self.data[offset.min(end)..end]));
+            offset = end;
+        }
+        runs
     }
 
-    /// Every `(name, position)` pair, for re-numbering.
+    /// The start positions of `name`'s occurrences, in text order.
+    pub fn positions_of(&self, wanted: NameId) -> Vec<Position> {
+        let mut cursor = 0;
+        let mut name = 0u32;
+        let mut offset = 0usize;
+        while cursor < self.directory.len() {
+            let (Some(delta), Some(length)) = (
+                read_varint(&self.directory, &mut cursor),
+                read_varint(&self.directory, &mut cursor),
+            ) else {
+                break;
+            };
+            name = name.saturating_add(delta);
+            let end = (offset + length as usize).min(self.data.len());
+            if name == wanted.0 {
+                return decode_positions(&self.data[offset.min(end)..end]);
+            }
+            if name > wanted.0 {
+                break;
+            }
+            offset = end;
+        }
+        Vec::new()
+    }
+
+    /// Every `(name, position)` pair.
     pub fn all(&self) -> Vec<(NameId, Position)> {
         let mut result = Vec::new();
-        for (slot, name) in self.names.iter().enumerate() {
-            let start = self.starts[slot] as usize;
-            let end = self
-                .starts
-                .get(slot + 1)
-                .map(|value| *value as usize)
-                .unwrap_or(self.data.len());
-            for position in decode_positions(&self.data[start.min(end)..end]) {
-                result.push((*name, position));
+        for (name, run) in self.runs() {
+            for position in decode_positions(run) {
+                result.push((name, position));
             }
         }
         result
     }
 
     pub fn occurrence_count(&self) -> usize {
-        self.names
+        self.runs()
             .iter()
-            .map(|name| self.positions_of(*name).len())
+            .map(|(_, run)| decode_positions(run).len())
             .sum()
     }
 
+    /// Re-numbers names without re-encoding: the runs are moved, not decoded.
+    fn renumber(&self, map: impl Fn(NameId) -> NameId) -> OccurrencePostings {
+        let mut runs: Vec<(NameId, &[u8])> = self
+            .runs()
+            .into_iter()
+            .map(|(name, run)| (map(name), run))
+            .collect();
+        runs.sort_by_key(|(name, _)| *name);
+        let mut postings = OccurrencePostings {
+            directory: Vec::with_capacity(self.directory.len() + 8),
+            data: Vec::with_capacity(self.data.len()),
+        };
+        let mut previous_name = 0u32;
+        for (name, run) in runs {
+            write_varint(
+                &mut postings.directory,
+                name.0.saturating_sub(previous_name),
+            );
+            write_varint(&mut postings.directory, run.len() as u32);
+            postings.data.extend_from_slice(run);
+            previous_name = name.0;
+        }
+        postings.directory.shrink_to_fit();
+        postings
+    }
+
     fn heap_bytes(&self) -> usize {
-        self.names.capacity() * 4 + self.starts.capacity() * 4 + self.data.capacity()
+        self.directory.capacity() + self.data.capacity()
     }
 }
 
@@ -572,13 +723,7 @@ impl FileIndex {
             site.field = map(site.field);
             site.path = map(site.path);
         }
-        let occurrences = self
-            .occurrences
-            .all()
-            .into_iter()
-            .map(|(name, position)| (map(name), position))
-            .collect();
-        self.occurrences = OccurrencePostings::build(occurrences);
+        self.occurrences = self.occurrences.renumber(&map);
     }
 
     /// The parent chain of declaration `index`, outermost first, ending with the declaration.
@@ -640,7 +785,7 @@ pub struct Interner {
 
 #[derive(Default, Debug)]
 struct InternerTables {
-    ids: HashMap<Arc<str>, NameId>,
+    ids: FastHashMap<Arc<str>, NameId>,
     names: Vec<Arc<str>>,
     bytes: usize,
 }
@@ -723,5 +868,46 @@ impl Interner {
             + tables.names.capacity() * std::mem::size_of::<Arc<str>>()
             + tables.ids.capacity()
                 * (std::mem::size_of::<Arc<str>>() + std::mem::size_of::<NameId>() + 1)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(line: u32, character: u32) -> Position {
+        Position { line, character }
+    }
+
+    #[test]
+    fn postings_round_trip_and_renumber() {
+        let postings = OccurrencePostings::build(vec![
+            (NameId(7), at(3, 4)),
+            (NameId(2), at(0, 1)),
+            (NameId(7), at(1, 200)),
+            (NameId(2), at(900, 0)),
+            (NameId(7), at(1, 200)),
+        ]);
+        assert_eq!(postings.positions_of(NameId(7)), [at(1, 200), at(3, 4)]);
+        assert_eq!(postings.positions_of(NameId(2)), [at(0, 1), at(900, 0)]);
+        assert!(postings.positions_of(NameId(3)).is_empty());
+        assert_eq!(postings.occurrence_count(), 4);
+        // Swap the two ids: runs move, positions stay.
+        let renumbered = postings.renumber(|name| {
+            if name == NameId(7) {
+                NameId(1)
+            } else {
+                NameId(9)
+            }
+        });
+        assert_eq!(renumbered.positions_of(NameId(1)), [at(1, 200), at(3, 4)]);
+        assert_eq!(renumbered.positions_of(NameId(9)), [at(0, 1), at(900, 0)]);
+        // Garbage never panics.
+        let garbage = OccurrencePostings {
+            directory: vec![0xff, 0xff, 0xff, 0xff, 0xff, 0x01],
+            data: vec![0x80],
+        };
+        let _ = garbage.all();
+        let _ = garbage.positions_of(NameId(1));
     }
 }
