@@ -11,6 +11,9 @@ use serde_json::{Value, json};
 use crate::lsp::ext;
 use crate::proxy::main_loop::CommandContext;
 
+pub mod budget;
+pub mod index;
+pub mod outline;
 pub mod status;
 
 /// A typed failure of a command, turned into a JSON-RPC error at the edge.
@@ -38,7 +41,10 @@ pub enum CommandError {
 
 impl CommandError {
     pub fn invalid_argument(argument: &str, message: impl Into<String>) -> Self {
-        CommandError::InvalidArgument { argument: argument.to_owned(), message: message.into() }
+        CommandError::InvalidArgument {
+            argument: argument.to_owned(),
+            message: message.into(),
+        }
     }
 
     /// The stable, machine-readable name of this error, as sent in `data.errorKind`.

@@ -1,2 +1,19 @@
-//! The tree-sitter-fsharp layer: parsing under a deadline, outlines, field-site
-//! classification and the per-file index. Pure functions: no LSP, tokio or proxy types.
+//! The tree-sitter-fsharp layer: parsing under a deadline, the per-file index (declarations,
+//! field-site candidates, access-modifier spans, identifier occurrences, parse health), the
+//! on-disk cache and the workspace-wide index built on worker threads.
+//!
+//! Pure functions and std threads only: nothing here imports LSP, tokio or proxy types
+//! (DESIGN.md §3, invariant 1). Every answer built from this layer is labelled
+//! `via: "syntax"` by its caller.
+
+pub mod cache;
+pub mod describe;
+pub mod extract;
+pub mod index;
+pub mod model;
+pub mod parse;
+
+pub use extract::{LineIndex, extract_file_index, render_signature};
+pub use index::{IndexOptions, IndexRunStats, Overlay, SyntaxIndex};
+pub use model::*;
+pub use parse::{DeadlinePolicy, FsharpParsers, GRAMMAR_VERSION, ParseFailure};

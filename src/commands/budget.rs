@@ -1,0 +1,150 @@
+//! The response budget shared by the outline-style commands (seed document, "Response budget
+//! and truncatedByBudget"): entities are measured as serialized JSON in UTF-16 code units, a
+//! page closes at `maxResults` or at the 45,000-unit entity budget, whichever comes first,
+//! an entity is never split across pages, and a page always holds at least one entity. The
+//! assembled response is then measured again against a hard 60,000-unit ceiling.
+//!
+//! Cursors are stateless: `o<offset>.<digest>`, where the digest binds the cursor to the
+//! query (all arguments but the cursor) and to the identity of the result stream, so a
+//! cursor from another query or from a changed workspace is rejected instead of silently
+//! skipping or repeating entities.
+
+use serde_json::Value;
+use sha2::{Digest, Sha256};
+
+use crate::commands::CommandError;
+
+/// The per-page entity budget, in UTF-16 code units of serialized JSON.
+pub const RESPONSE_CHAR_BUDGET: usize = 45_000;
+/// The ceiling for the fully assembled response.
+pub const RESPONSE_HARD_CEILING: usize = 60_000;
+
+/// Serialized size of `value` in UTF-16 code units (compact JSON, as sent on the wire).
+pub fn serialized_utf16_len(value: &Value) -> usize {
+    let text = serde_json::to_string(value).unwrap_or_default();
+    text.chars().map(char::len_utf16).sum()
+}
+
+/// One page of entities.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page {
+    pub entries: Vec<Value>,
+    /// Offset of the first entity not returned, when any remain.
+    pub next_offset: Option<usize>,
+    /// More entities remain after this page.
+    pub truncated: bool,
+    /// The budget, not `maxResults` or the end of the list, closed the page.
+    pub truncated_by_budget: bool,
+    /// UTF-16 units the returned entries used.
+    pub used: usize,
+}
+
+/// Takes whole entities from `offset` until `max_results` or `budget` would be exceeded;
+/// at least one entity when any remain.
+pub fn paginate(entities: &[Value], offset: usize, max_results: usize, budget: usize) -> Page {
+    let mut entries = Vec::new();
+    let mut used = 0usize;
+    let mut index = offset.min(entities.len());
+    let mut closed_by_budget = false;
+    while index < entities.len() && entries.len() < max_results.max(1) {
+        let size = serialized_utf16_len(&entities[index]) + 1; // the separating comma
+        if !entries.is_empty() && used + size > budget {
+            closed_by_budget = true;
+            break;
+        }
+        used += size;
+        entries.push(entities[index].clone());
+        index += 1;
+    }
+    let truncated = index < entities.len();
+    Page {
+        entries,
+        next_offset: truncated.then_some(index),
+        truncated,
+        truncated_by_budget: truncated && closed_by_budget,
+        used,
+    }
+}
+
+/// The digest binding a cursor to its query and result stream.
+pub fn cursor_digest(query_identity: &Value, stream_identity: &str) -> String {
+    let mut hasher = Sha256::new();
+    hasher.update(
+        serde_json::to_string(query_identity)
+            .unwrap_or_default()
+            .as_bytes(),
+    );
+    hasher.update([0]);
+    hasher.update(stream_identity.as_bytes());
+    let digest = hasher.finalize();
+    crate::syntax::cache::to_hex(&digest[..8])
+}
+
+pub fn encode_cursor(offset: usize, digest: &str) -> String {
+    format!("o{offset}.{digest}")
+}
+
+/// The offset a cursor points at, after checking it belongs to this query and stream.
+pub fn decode_cursor(cursor: &str, digest: &str) -> Result<usize, CommandError> {
+    let invalid = |message: &str| CommandError::invalid_argument("cursor", message);
+    let body = cursor
+        .strip_prefix('o')
+        .ok_or_else(|| invalid("not a cursor issued by this command"))?;
+    let (offset, cursor_digest) = body
+        .split_once('.')
+        .ok_or_else(|| invalid("not a cursor issued by this command"))?;
+    let offset: usize = offset
+        .parse()
+        .map_err(|_| invalid("not a cursor issued by this command"))?;
+    if cursor_digest != digest {
+        return Err(invalid(
+            "the cursor belongs to a different query or the results changed since it was issued; start again without a cursor",
+        ));
+    }
+    Ok(offset)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn entity(size: usize) -> Value {
+        json!({ "name": "x".repeat(size) })
+    }
+
+    #[test]
+    fn pages_close_on_budget_without_splitting_and_never_empty() {
+        let entities: Vec<Value> = (0..5).map(|_| entity(100)).collect();
+        let one = serialized_utf16_len(&entities[0]) + 1;
+        let page = paginate(&entities, 0, 100, one * 2 + 5);
+        assert_eq!(page.entries.len(), 2);
+        assert!(page.truncated && page.truncated_by_budget);
+        assert_eq!(page.next_offset, Some(2));
+
+        let oversized = paginate(&[entity(10_000)], 0, 100, 50);
+        assert_eq!(oversized.entries.len(), 1);
+        assert!(!oversized.truncated && !oversized.truncated_by_budget);
+
+        let by_count = paginate(&entities, 0, 2, usize::MAX);
+        assert!(by_count.truncated && !by_count.truncated_by_budget);
+
+        let last = paginate(&entities, 4, 100, usize::MAX);
+        assert_eq!((last.entries.len(), last.truncated), (1, false));
+    }
+
+    #[test]
+    fn utf16_measurement_counts_surrogate_pairs() {
+        assert_eq!(serialized_utf16_len(&json!("𝄞")), 4); // quotes + two units
+    }
+
+    #[test]
+    fn cursors_are_bound_to_query_and_stream() {
+        let digest = cursor_digest(&json!({ "path": "A.fs" }), "stream-1");
+        let cursor = encode_cursor(7, &digest);
+        assert_eq!(decode_cursor(&cursor, &digest).expect("valid"), 7);
+        let other = cursor_digest(&json!({ "path": "B.fs" }), "stream-1");
+        assert!(decode_cursor(&cursor, &other).is_err());
+        assert!(decode_cursor("garbage", &digest).is_err());
+    }
+}

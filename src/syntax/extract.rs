@@ -1,0 +1,1318 @@
+//! Turns one parsed F# file into a [`LocalFileIndex`]: declarations with their parent chain,
+//! field-site candidates, access-modifier spans, identifier occurrences and health.
+//!
+//! The walk is one pre-order pass over the tree with an explicit stack (F# trees get deep:
+//! long pipelines nest `infix_expression`s), so it never recurses and never asks tree-sitter
+//! for a node's parent (which costs a walk from the root). The node-kind shapes it relies on
+//! are the ones measured in shared/tree-sitter-fsharp-notes.md §3 and §5.
+
+use std::cell::Cell;
+use std::collections::HashSet;
+
+use tree_sitter::{Node, Tree};
+
+use crate::syntax::model::{
+    Access, AccessModifierSpan, Declaration, DeclarationKind, FieldSite, FieldSiteKind, FileHealth,
+    FileIndex, GrammarKind, HealthStatus, INDEX_FORMAT_VERSION, LocalFileIndex, MisparseFinding,
+    MisparseIndicator, NO_PARENT, NameId, OccurrencePostings, Position, TextRange, Uncertainty,
+};
+
+/// Converts byte offsets to 0-based line and UTF-16 character positions.
+pub struct LineIndex<'text> {
+    text: &'text str,
+    line_starts: Vec<usize>,
+    line_is_ascii: Vec<bool>,
+    /// The line of the previous lookup: lookups mostly move forward a little.
+    hint: Cell<usize>,
+}
+
+impl<'text> LineIndex<'text> {
+    pub fn new(text: &'text str) -> Self {
+        let mut line_starts = vec![0];
+        let mut line_is_ascii = Vec::new();
+        let mut ascii = true;
+        for (offset, byte) in text.bytes().enumerate() {
+            if byte >= 0x80 {
+                ascii = false;
+            }
+            if byte == b'\n' {
+                line_starts.push(offset + 1);
+                line_is_ascii.push(ascii);
+                ascii = true;
+            }
+        }
+        line_is_ascii.push(ascii);
+        LineIndex {
+            text,
+            line_starts,
+            line_is_ascii,
+            hint: Cell::new(0),
+        }
+    }
+
+    /// Number of lines, counting a last line without a newline.
+    pub fn line_count(&self) -> u32 {
+        if self.text.is_empty() {
+            return 0;
+        }
+        let complete = self.line_starts.len() - 1;
+        let trailing = usize::from(!self.text.ends_with('\n'));
+        (complete + trailing) as u32
+    }
+
+    pub fn position(&self, byte: usize) -> Position {
+        let byte = byte.min(self.text.len());
+        let hint = self.hint.get();
+        let starts = &self.line_starts;
+        let within = |line: usize| {
+            starts.get(line).is_some_and(|start| *start <= byte)
+                && starts.get(line + 1).is_none_or(|next| byte < *next)
+        };
+        let line = if within(hint) {
+            hint
+        } else if within(hint + 1) {
+            hint + 1
+        } else {
+            starts
+                .partition_point(|start| *start <= byte)
+                .saturating_sub(1)
+        };
+        self.hint.set(line);
+        let line_start = self.line_starts[line];
+        let character = if self.line_is_ascii.get(line).copied().unwrap_or(false) {
+            byte - line_start
+        } else {
+            // Count UTF-16 units up to `byte`, tolerating an offset inside a character.
+            let mut units = 0;
+            for (offset, character) in self.text[line_start..].char_indices() {
+                if line_start + offset >= byte {
+                    break;
+                }
+                units += character.len_utf16();
+            }
+            units
+        };
+        Position {
+            line: line as u32,
+            character: character as u32,
+        }
+    }
+
+    pub fn range(&self, start_byte: usize, end_byte: usize) -> TextRange {
+        TextRange {
+            start: self.position(start_byte),
+            end: self.position(end_byte),
+        }
+    }
+
+    pub fn node_range(&self, node: Node) -> TextRange {
+        self.range(node.start_byte(), node.end_byte())
+    }
+}
+
+/// A file-local string table.
+#[derive(Default)]
+struct LocalNames {
+    ids: crate::syntax::model::FastHashMap<String, NameId>,
+    names: Vec<String>,
+}
+
+impl LocalNames {
+    fn intern(&mut self, name: &str) -> NameId {
+        if let Some(id) = self.ids.get(name) {
+            return *id;
+        }
+        let id = NameId(self.names.len() as u32);
+        self.names.push(name.to_owned());
+        self.ids.insert(name.to_owned(), id);
+        id
+    }
+}
+
+/// One node on the walk's ancestor stack.
+struct Frame<'tree> {
+    node: Node<'tree>,
+    kind: &'static str,
+    field: Option<&'static str>,
+    /// The declaration this node opened, to pop when the walk leaves it.
+    opened_declaration: bool,
+    opened_error: bool,
+}
+
+struct Extractor<'text, 'tree> {
+    text: &'text str,
+    lines: LineIndex<'text>,
+    names: LocalNames,
+    /// Indexed by node-kind id: does `enter` handle this kind at all?
+    interesting_kinds: Vec<bool>,
+    declarations: Vec<Declaration>,
+    declaration_stack: Vec<u32>,
+    declaration_bytes: Vec<(usize, usize)>,
+    field_sites: Vec<FieldSite>,
+    field_site_bytes: Vec<usize>,
+    access_modifiers: Vec<AccessModifierSpan>,
+    occurrences: Vec<(NameId, Position)>,
+    error_byte_regions: Vec<(usize, usize)>,
+    error_regions: Vec<TextRange>,
+    misparse_byte_regions: Vec<(usize, usize)>,
+    misparses: Vec<MisparseFinding>,
+    error_depth: u32,
+    claimed_identifiers: HashSet<usize>,
+    stack: Vec<Frame<'tree>>,
+}
+
+/// Builds the index of one parsed file. `text` must be the text `tree` was parsed from.
+pub fn extract_file_index(
+    text: &str,
+    tree: &Tree,
+    grammar: GrammarKind,
+    content_sha256: [u8; 32],
+) -> LocalFileIndex {
+    let mut extractor = Extractor {
+        text,
+        lines: LineIndex::new(text),
+        names: LocalNames::default(),
+        interesting_kinds: interesting_kind_table(&tree.language()),
+        declarations: Vec::new(),
+        declaration_stack: Vec::new(),
+        declaration_bytes: Vec::new(),
+        field_sites: Vec::new(),
+        field_site_bytes: Vec::new(),
+        access_modifiers: Vec::new(),
+        occurrences: Vec::new(),
+        error_byte_regions: Vec::new(),
+        error_regions: Vec::new(),
+        misparse_byte_regions: Vec::new(),
+        misparses: Vec::new(),
+        error_depth: 0,
+        claimed_identifiers: HashSet::new(),
+        stack: Vec::new(),
+    };
+    let root = tree.root_node();
+    extractor.walk(root);
+    let root_is_error = root.is_error();
+    if root_is_error || root.has_error() {
+        extractor.add_fallback_header();
+    }
+    extractor.finish(grammar, content_sha256, root_is_error, root.has_error())
+}
+
+impl<'text, 'tree> Extractor<'text, 'tree> {
+    fn walk(&mut self, root: Node<'tree>) {
+        let mut cursor = root.walk();
+        self.enter(root, None, 0);
+        // For each node on the path below the root: how many named children of it were seen.
+        let mut named_counters: Vec<u32> = Vec::new();
+        loop {
+            if cursor.goto_first_child() {
+                named_counters.push(0);
+                self.visit_cursor_node(&cursor, &mut named_counters);
+                continue;
+            }
+            // The current node has no children: leave it, then climb until a sibling exists.
+            loop {
+                self.leave();
+                if cursor.goto_next_sibling() {
+                    self.visit_cursor_node(&cursor, &mut named_counters);
+                    break;
+                }
+                if !cursor.goto_parent() {
+                    return; // the root was just left
+                }
+                named_counters.pop();
+            }
+        }
+    }
+
+    fn visit_cursor_node(
+        &mut self,
+        cursor: &tree_sitter::TreeCursor<'tree>,
+        named_counters: &mut [u32],
+    ) {
+        let node = cursor.node();
+        let named = node.is_named();
+        // Field names matter only for named nodes; anonymous tokens are most of the tree.
+        let field = if named { cursor.field_name() } else { None };
+        let named_index = named_counters.last().copied().unwrap_or(0);
+        if named && let Some(counter) = named_counters.last_mut() {
+            *counter += 1;
+        }
+        self.enter(node, field, named_index);
+    }
+
+    fn leave(&mut self) {
+        if let Some(frame) = self.stack.pop() {
+            if frame.opened_declaration {
+                self.declaration_stack.pop();
+            }
+            if frame.opened_error {
+                self.error_depth = self.error_depth.saturating_sub(1);
+            }
+        }
+    }
+
+    fn node_text(&self, node: Node) -> &'text str {
+        self.text
+            .get(node.start_byte()..node.end_byte())
+            .unwrap_or("")
+    }
+
+    fn parent_kind(&self, levels_up: usize) -> &'static str {
+        // The stack's last frame is the current node's parent while `enter` runs.
+        self.stack
+            .len()
+            .checked_sub(levels_up)
+            .and_then(|index| self.stack.get(index))
+            .map_or("", |frame| frame.kind)
+    }
+
+    fn parent_frame(&self, levels_up: usize) -> Option<&Frame<'tree>> {
+        self.stack
+            .len()
+            .checked_sub(levels_up)
+            .and_then(|index| self.stack.get(index))
+    }
+
+    fn enter(&mut self, node: Node<'tree>, field: Option<&'static str>, named_index: u32) {
+        let kind = node.kind();
+        let mut opened_declaration = false;
+        let mut opened_error = false;
+        if node.is_error() || node.is_missing() {
+            if self.error_depth == 0 {
+                let (start, end) = if node.is_missing() {
+                    self.parent_frame(1)
+                        .map_or((node.start_byte(), node.end_byte()), |frame| {
+                            (frame.node.start_byte(), frame.node.end_byte())
+                        })
+                } else {
+                    (node.start_byte(), node.end_byte())
+                };
+                self.error_regions.push(self.lines.range(start, end));
+                // Sites near an error are suspect beyond the ERROR node itself: the recovery
+                // often swallows or re-labels neighbouring rules. Widen to the enclosing
+                // match/function, else the enclosing declaration.
+                let widened = self
+                    .stack
+                    .iter()
+                    .rev()
+                    .find(|frame| {
+                        matches!(
+                            frame.kind,
+                            "match_expression" | "function_expression" | "try_expression"
+                        )
+                    })
+                    .or_else(|| {
+                        self.stack.iter().rev().find(|frame| {
+                            matches!(
+                                frame.kind,
+                                "function_or_value_defn" | "member_defn" | "type_definition"
+                            )
+                        })
+                    })
+                    .map_or((start, end), |frame| {
+                        (
+                            frame.node.start_byte().min(start),
+                            frame.node.end_byte().max(end),
+                        )
+                    });
+                self.error_byte_regions.push(widened);
+            }
+            self.error_depth += 1;
+            opened_error = true;
+        }
+        // Most nodes are of no interest; one table lookup spares them ~30 string compares.
+        let interesting = self
+            .interesting_kinds
+            .get(usize::from(node.kind_id()))
+            .copied()
+            .unwrap_or(false);
+        let handled_kind = if interesting && node.is_named() {
+            kind
+        } else {
+            ""
+        };
+        match handled_kind {
+            "identifier" => self.on_identifier(node, field, named_index),
+            "access_modifier" => {
+                let access = Access::from_keyword(self.node_text(node).trim());
+                self.access_modifiers.push(AccessModifierSpan {
+                    access,
+                    range: self.lines.node_range(node),
+                });
+            }
+            "infix_op" => self.on_infix_op(node),
+            "application_expression" => self.on_application(node),
+            "field_initializer" => self.on_field_initializer(node),
+            "field_pattern" => {
+                if let Some(label) = first_named_child(node) {
+                    self.add_label_sites(label, FieldSiteKind::Pattern, Uncertainty::None, false);
+                }
+            }
+            "named_field" => {
+                if let Some(label) =
+                    first_named_child(node).filter(|child| child.kind() == "identifier")
+                {
+                    let name = self.node_text(label);
+                    self.add_site(FieldSiteKind::Pattern, name, name, label, Uncertainty::None);
+                }
+            }
+            "mutate_expression" => self.on_mutation(node),
+            _ => {}
+        }
+        if let Some(declaration) = self.declaration_for(node, handled_kind) {
+            let index = self.declarations.len() as u32;
+            self.declaration_bytes
+                .push((node.start_byte(), node.end_byte()));
+            self.declarations.push(declaration);
+            self.declaration_stack.push(index);
+            opened_declaration = true;
+        }
+        self.stack.push(Frame {
+            node,
+            kind,
+            field,
+            opened_declaration,
+            opened_error,
+        });
+    }
+
+    fn on_identifier(&mut self, node: Node<'tree>, field: Option<&'static str>, named_index: u32) {
+        let text = self.node_text(node);
+        if text.is_empty() {
+            return;
+        }
+        let id = self.names.intern(text);
+        self.occurrences
+            .push((id, self.lines.position(node.start_byte())));
+        if !self.claimed_identifiers.is_empty()
+            && self.claimed_identifiers.contains(&node.start_byte())
+        {
+            return;
+        }
+        let _ = field;
+        // Read candidates: the non-first segments of a dotted name in expression position, and
+        // every segment on the `field:` side of a `dot_expression` (notes §3).
+        let parent = self.parent_kind(1);
+        let read = match parent {
+            "long_identifier" => {
+                let owner = self.parent_frame(2);
+                let owner_is_expression =
+                    owner.is_some_and(|frame| frame.kind == "long_identifier_or_op");
+                let in_pattern = self.parent_kind(3) == "identifier_pattern";
+                let on_field_side = owner.is_some_and(|frame| frame.field == Some("field"))
+                    && self.parent_kind(3) == "dot_expression";
+                owner_is_expression && !in_pattern && (named_index > 0 || on_field_side)
+            }
+            "long_identifier_or_op" => {
+                let frame = self.parent_frame(1);
+                let on_field_side = frame.is_some_and(|frame| frame.field == Some("field"))
+                    && self.parent_kind(2) == "dot_expression";
+                let in_pattern = self.parent_kind(2) == "identifier_pattern";
+                !in_pattern && (named_index > 0 || on_field_side)
+            }
+            _ => false,
+        };
+        if read {
+            let path = self
+                .parent_frame(1)
+                .map_or(text, |frame| self.node_text(frame.node));
+            let path = compact_path(path);
+            self.add_site(
+                FieldSiteKind::Read,
+                text,
+                &path,
+                node,
+                Uncertainty::NeedsResolution,
+            );
+        }
+    }
+
+    fn on_infix_op(&mut self, node: Node<'tree>) {
+        let indicator = match self.node_text(node).trim() {
+            "->" => MisparseIndicator::InfixArrow,
+            "|" => MisparseIndicator::InfixBar,
+            "<-" => MisparseIndicator::InfixAssign,
+            _ => return,
+        };
+        // The suspect region: for `->`/`|` the enclosing match/function (its later rules were
+        // folded into the first rule's body); for `<-` the assignment expression itself.
+        let region = if indicator == MisparseIndicator::InfixAssign {
+            self.parent_frame(1).map(|frame| frame.node)
+        } else {
+            self.stack
+                .iter()
+                .rev()
+                .find(|frame| {
+                    matches!(
+                        frame.kind,
+                        "match_expression" | "function_expression" | "try_expression"
+                    )
+                })
+                .or_else(|| self.parent_frame(1))
+                .map(|frame| frame.node)
+        };
+        let region = region.unwrap_or(node);
+        self.misparse_byte_regions
+            .push((region.start_byte(), region.end_byte()));
+        self.misparses.push(MisparseFinding {
+            indicator,
+            range: self.lines.node_range(node),
+            region: self.lines.node_range(region),
+        });
+    }
+
+    fn on_application(&mut self, node: Node<'tree>) {
+        let (Some(callee), Some(argument)) = (node.named_child(0), node.named_child(1)) else {
+            return;
+        };
+        // `x[0]` gives the list directly; `x.Items[0].Name` gives a dot_expression whose
+        // leftmost part is the list (notes §5 B.3).
+        let mut leftmost = argument;
+        for _ in 0..4 {
+            if leftmost.kind() == "list_expression" {
+                break;
+            }
+            match leftmost.named_child(0) {
+                Some(child) if child.start_byte() == leftmost.start_byte() => leftmost = child,
+                _ => break,
+            }
+        }
+        if leftmost.kind() == "list_expression" && argument.start_byte() == callee.end_byte() {
+            let argument = leftmost;
+            self.misparse_byte_regions
+                .push((node.start_byte(), node.end_byte()));
+            self.misparses.push(MisparseFinding {
+                indicator: MisparseIndicator::AdjacentListApplication,
+                range: self.lines.node_range(argument),
+                region: self.lines.node_range(node),
+            });
+        }
+    }
+
+    fn on_field_initializer(&mut self, node: Node<'tree>) {
+        let Some(label) = node.child_by_field_name("field") else {
+            return;
+        };
+        // field_initializer < field_initializers < brace/anon_record (construction) or
+        // < with_field_expression (copy-and-update).
+        let container = self.parent_kind(2);
+        match container {
+            "with_field_expression" => {
+                self.add_label_sites(label, FieldSiteKind::CopyUpdate, Uncertainty::None, true);
+            }
+            "brace_expression" | "anon_record_expression" => {
+                self.add_label_sites(label, FieldSiteKind::Construction, Uncertainty::None, false);
+            }
+            _ => {
+                // An object-expression or other container: still a construction-like label,
+                // but not one syntax can vouch for.
+                self.add_label_sites(
+                    label,
+                    FieldSiteKind::Construction,
+                    Uncertainty::NeedsResolution,
+                    false,
+                );
+            }
+        }
+    }
+
+    /// Adds a site for the last identifier of `label` and, for nested copy-and-update paths,
+    /// an uncertain site for each leading segment.
+    fn add_label_sites(
+        &mut self,
+        label: Node<'tree>,
+        kind: FieldSiteKind,
+        uncertainty: Uncertainty,
+        nested: bool,
+    ) {
+        let segments = identifier_segments(label);
+        let Some(last) = segments.last().copied() else {
+            return;
+        };
+        let path = compact_path(self.node_text(label));
+        if nested {
+            for segment in &segments[..segments.len() - 1] {
+                let name = self.node_text(*segment);
+                self.add_site(
+                    kind,
+                    name,
+                    &path,
+                    *segment,
+                    Uncertainty::QualifierOrNestedPath,
+                );
+            }
+        }
+        let name = self.node_text(last);
+        self.add_site(kind, name, &path, last, uncertainty);
+    }
+
+    fn on_mutation(&mut self, node: Node<'tree>) {
+        let Some(assignee) = node.child_by_field_name("assignee") else {
+            return;
+        };
+        let target = match assignee.kind() {
+            "long_identifier_or_op" | "dot_expression" => last_identifier(assignee),
+            _ => None, // `r.Arr.[0] <- 1` mutates an element, not the field.
+        };
+        let Some(target) = target else {
+            return;
+        };
+        let single =
+            assignee.kind() == "long_identifier_or_op" && identifier_segments(assignee).len() == 1;
+        let uncertainty = if single {
+            Uncertainty::MayBeLocalVariable
+        } else {
+            Uncertainty::None
+        };
+        let path = compact_path(self.node_text(assignee));
+        let name = self.node_text(target);
+        self.claimed_identifiers.insert(target.start_byte());
+        self.add_site(FieldSiteKind::SetMutation, name, &path, target, uncertainty);
+    }
+
+    fn add_site(
+        &mut self,
+        kind: FieldSiteKind,
+        name: &str,
+        path: &str,
+        node: Node,
+        uncertainty: Uncertainty,
+    ) {
+        let field = self.names.intern(name);
+        let path = self.names.intern(path);
+        self.field_site_bytes.push(node.start_byte());
+        let range = self.lines.node_range(node);
+        let length = if range.end.line == range.start.line {
+            range
+                .end
+                .character
+                .saturating_sub(range.start.character)
+                .min(u32::from(u16::MAX)) as u16
+        } else {
+            0
+        };
+        self.field_sites.push(FieldSite {
+            kind,
+            uncertainty,
+            length,
+            field,
+            path,
+            start: range.start,
+        });
+    }
+
+    fn access_of(&self, node: Node) -> Access {
+        direct_children(node)
+            .into_iter()
+            .find(|child| child.kind() == "access_modifier")
+            .map_or(Access::Default, |child| {
+                Access::from_keyword(self.node_text(child).trim())
+            })
+    }
+
+    fn declaration_for(&mut self, node: Node<'tree>, kind: &str) -> Option<Declaration> {
+        let parent = self.declaration_stack.last().copied().unwrap_or(NO_PARENT);
+        let (declaration_kind, name_node, access, header_end): (
+            DeclarationKind,
+            Node,
+            Access,
+            usize,
+        ) = match kind {
+            "namespace" => {
+                let name = node.child_by_field_name("name")?;
+                (
+                    DeclarationKind::Namespace,
+                    name,
+                    Access::Default,
+                    name.end_byte(),
+                )
+            }
+            "named_module" => {
+                let name = node.child_by_field_name("name")?;
+                (
+                    DeclarationKind::Module,
+                    name,
+                    self.access_of(node),
+                    name.end_byte(),
+                )
+            }
+            "module_defn" => {
+                let name = direct_children(node)
+                    .into_iter()
+                    .find(|child| child.kind() == "identifier")?;
+                (
+                    DeclarationKind::Module,
+                    name,
+                    self.access_of(node),
+                    name.end_byte(),
+                )
+            }
+            "record_type_defn"
+            | "union_type_defn"
+            | "anon_type_defn"
+            | "interface_type_defn"
+            | "enum_type_defn"
+            | "delegate_type_defn"
+            | "type_abbrev_defn"
+            | "type_extension" => {
+                let type_name = direct_children(node)
+                    .into_iter()
+                    .find(|child| child.kind() == "type_name")?;
+                let name = type_name.child_by_field_name("type_name")?;
+                let mut header_end = type_name.end_byte();
+                if let Some(arguments) = direct_children(node)
+                    .into_iter()
+                    .find(|child| child.kind() == "primary_constr_args")
+                {
+                    header_end = arguments.end_byte();
+                }
+                let declaration_kind = match kind {
+                    "record_type_defn" => DeclarationKind::Record,
+                    "union_type_defn" => DeclarationKind::Union,
+                    "interface_type_defn" => DeclarationKind::Interface,
+                    "enum_type_defn" => DeclarationKind::Enum,
+                    "delegate_type_defn" => DeclarationKind::Delegate,
+                    "type_abbrev_defn" => DeclarationKind::Abbreviation,
+                    "type_extension" => DeclarationKind::TypeExtension,
+                    _ if looks_like_interface(node) => DeclarationKind::Interface,
+                    _ => DeclarationKind::Class,
+                };
+                (
+                    declaration_kind,
+                    name,
+                    self.access_of(type_name),
+                    header_end,
+                )
+            }
+            "exception_definition" => {
+                let name = node.child_by_field_name("exception_name")?;
+                (
+                    DeclarationKind::Exception,
+                    name,
+                    Access::Default,
+                    node.end_byte(),
+                )
+            }
+            "record_field" => {
+                let name = direct_children(node)
+                    .into_iter()
+                    .find(|child| child.kind() == "identifier")?;
+                (
+                    DeclarationKind::RecordField,
+                    name,
+                    self.representation_access(),
+                    node.end_byte(),
+                )
+            }
+            "union_type_case" => {
+                let name = direct_children(node)
+                    .into_iter()
+                    .find(|child| child.kind() == "identifier")?;
+                (
+                    DeclarationKind::UnionCase,
+                    name,
+                    self.representation_access(),
+                    node.end_byte(),
+                )
+            }
+            "union_type_field" => {
+                let name = direct_children(node)
+                    .into_iter()
+                    .find(|child| child.kind() == "identifier")?;
+                (
+                    DeclarationKind::UnionField,
+                    name,
+                    Access::Default,
+                    node.end_byte(),
+                )
+            }
+            "enum_type_case" => {
+                let name = direct_children(node)
+                    .into_iter()
+                    .find(|child| child.kind() == "identifier")?;
+                (
+                    DeclarationKind::EnumCase,
+                    name,
+                    Access::Default,
+                    node.end_byte(),
+                )
+            }
+            "member_defn" => self.member_declaration(node)?,
+            "function_or_value_defn" => {
+                let container = self.parent_kind(1);
+                let module_level = (container == "declaration_expression"
+                    && matches!(
+                        self.parent_kind(2),
+                        "file" | "namespace" | "named_module" | "module_defn" | "ERROR"
+                    ))
+                    || container == "type_extension_elements";
+                if !module_level {
+                    return None;
+                }
+                let left = first_named_child_of_kinds(
+                    node,
+                    &["function_declaration_left", "value_declaration_left"],
+                )?;
+                let name = first_identifier_skipping_access(left)?;
+                let header_end = node
+                    .child_by_field_name("body")
+                    .map_or(left.end_byte(), |body| body.start_byte());
+                (DeclarationKind::Let, name, self.access_of(left), header_end)
+            }
+            "value_definition" => {
+                let left = first_named_child_of_kinds(node, &["value_declaration_left"])?;
+                let name = first_identifier_skipping_access(left)?;
+                (
+                    DeclarationKind::Val,
+                    name,
+                    self.access_of(left),
+                    node.end_byte(),
+                )
+            }
+            _ => return None,
+        };
+        Some(Declaration {
+            kind: declaration_kind,
+            access,
+            name: self.names.intern(self.node_text(name_node).trim()),
+            parent,
+            range: self.lines.node_range(node),
+            name_start: self.lines.position(name_node.start_byte()),
+            name_length: crate::syntax::model::single_line_length(self.lines.node_range(name_node)),
+            header_bytes: (
+                node.start_byte() as u32,
+                header_end.max(node.start_byte()) as u32,
+            ),
+            certain: true,
+        })
+    }
+
+    /// `type T = private { … }` / `private | A | B`: the representation's access applies to
+    /// its fields and cases.
+    fn representation_access(&self) -> Access {
+        self.stack
+            .iter()
+            .rev()
+            .find(|frame| matches!(frame.kind, "record_type_defn" | "union_type_defn"))
+            .and_then(|frame| {
+                direct_children(frame.node)
+                    .into_iter()
+                    .find(|child| child.kind() == "access_modifier")
+            })
+            .map_or(Access::Default, |child| {
+                Access::from_keyword(self.node_text(child).trim())
+            })
+    }
+
+    fn member_declaration(
+        &self,
+        node: Node<'tree>,
+    ) -> Option<(DeclarationKind, Node<'tree>, Access, usize)> {
+        let children = direct_children(node);
+        let has_token = |token: &str| {
+            children
+                .iter()
+                .any(|child| !child.is_named() && child.kind() == token)
+        };
+        let access = self.access_of(node);
+        if let Some(method) = children
+            .iter()
+            .find(|child| child.kind() == "method_or_prop_defn")
+        {
+            let name_holder = method.child_by_field_name("name")?;
+            let name = name_holder
+                .child_by_field_name("method")
+                .or_else(|| last_identifier(name_holder))?;
+            let kind = if has_token("override") || has_token("default") {
+                DeclarationKind::Override
+            } else {
+                DeclarationKind::Member
+            };
+            // The header runs up to the body: the last named child that is neither name nor args.
+            let mut header_end = method.end_byte();
+            let mut cursor = method.walk();
+            for (index, child) in method.children(&mut cursor).enumerate() {
+                let field = method.field_name_for_child(index as u32);
+                if child.is_named()
+                    && field.is_none()
+                    && child.start_byte() > name_holder.start_byte()
+                {
+                    header_end = child.start_byte();
+                }
+            }
+            return Some((kind, name, access, header_end));
+        }
+        if let Some(signature) = children
+            .iter()
+            .find(|child| child.kind() == "member_signature")
+        {
+            let name = first_named_child_of_kinds(*signature, &["identifier"])?;
+            return Some((
+                DeclarationKind::AbstractMember,
+                name,
+                access,
+                node.end_byte(),
+            ));
+        }
+        if let Some(constructor) = children
+            .iter()
+            .find(|child| child.kind() == "additional_constr_defn")
+        {
+            let header_end = constructor
+                .named_child(0)
+                .map_or(constructor.end_byte(), |arguments| arguments.end_byte());
+            let keyword = direct_children(*constructor)
+                .into_iter()
+                .find(|child| child.kind() == "new")?;
+            return Some((DeclarationKind::Constructor, keyword, access, header_end));
+        }
+        if has_token("val") {
+            if let Some(property) = children
+                .iter()
+                .find(|child| child.kind() == "property_or_ident")
+            {
+                let name = last_identifier(*property)?;
+                return Some((
+                    DeclarationKind::AutoProperty,
+                    name,
+                    access,
+                    property.end_byte(),
+                ));
+            }
+            let name = children.iter().find(|child| child.kind() == "identifier")?;
+            return Some((DeclarationKind::Val, *name, access, node.end_byte()));
+        }
+        None
+    }
+
+    /// When the root node is ERROR the namespace/module wrapper is lost (notes §2); recover
+    /// the header from the first `module`/`namespace` line so the outline still has one.
+    fn add_fallback_header(&mut self) {
+        if self.declarations.iter().any(|declaration| {
+            declaration.parent == NO_PARENT
+                && matches!(
+                    declaration.kind,
+                    DeclarationKind::Namespace | DeclarationKind::Module
+                )
+        }) {
+            return;
+        }
+        let Some(header) = fallback_header(self.text) else {
+            return;
+        };
+        let declaration = Declaration {
+            kind: header.kind,
+            access: header.access,
+            name: self.names.intern(&header.name),
+            parent: NO_PARENT,
+            range: self.lines.range(header.line_start, self.text.len()),
+            name_start: self.lines.position(header.name_start),
+            name_length: crate::syntax::model::single_line_length(
+                self.lines
+                    .range(header.name_start, header.name_start + header.name.len()),
+            ),
+            header_bytes: (header.line_start as u32, header.line_end as u32),
+            certain: false,
+        };
+        for existing in &mut self.declarations {
+            existing.parent = if existing.parent == NO_PARENT {
+                0
+            } else {
+                existing.parent + 1
+            };
+        }
+        self.declarations.insert(0, declaration);
+        self.declaration_bytes
+            .insert(0, (header.line_start, self.text.len()));
+    }
+
+    fn finish(
+        self,
+        grammar: GrammarKind,
+        content_sha256: [u8; 32],
+        root_is_error: bool,
+        has_error: bool,
+    ) -> LocalFileIndex {
+        let Extractor {
+            text,
+            lines,
+            names,
+            mut declarations,
+            declaration_bytes,
+            mut field_sites,
+            field_site_bytes,
+            access_modifiers,
+            occurrences,
+            error_byte_regions,
+            error_regions,
+            misparse_byte_regions,
+            misparses,
+            ..
+        } = self;
+        let inside = |regions: &[(usize, usize)], byte: usize| {
+            regions
+                .iter()
+                .any(|(start, end)| *start <= byte && byte < *end)
+        };
+        for (site, byte) in field_sites.iter_mut().zip(field_site_bytes) {
+            if inside(&error_byte_regions, byte) {
+                site.uncertainty = Uncertainty::InsideErrorRegion;
+            } else if inside(&misparse_byte_regions, byte) {
+                site.uncertainty = Uncertainty::InsideSuspectedMisparse;
+            }
+        }
+        for (declaration, (start, _)) in declarations
+            .iter_mut()
+            .skip_while(|_| false)
+            .zip(declaration_bytes)
+        {
+            if declaration.certain
+                && (inside(&error_byte_regions, start) || inside(&misparse_byte_regions, start))
+            {
+                declaration.certain = false;
+            }
+        }
+        if root_is_error {
+            for declaration in &mut declarations {
+                declaration.certain = false;
+            }
+        }
+        let degraded =
+            has_error || root_is_error || !error_regions.is_empty() || !misparses.is_empty();
+        let health = FileHealth {
+            status: if degraded {
+                HealthStatus::Degraded
+            } else {
+                HealthStatus::Clean
+            },
+            root_is_error,
+            error_regions,
+            misparses,
+            detail: None,
+        };
+        declarations.shrink_to_fit();
+        field_sites.shrink_to_fit();
+        let mut access_modifiers = access_modifiers;
+        access_modifiers.shrink_to_fit();
+        LocalFileIndex {
+            format_version: INDEX_FORMAT_VERSION,
+            names: names.names,
+            index: FileIndex {
+                grammar,
+                content_sha256,
+                bytes: text.len() as u32,
+                lines: lines.line_count(),
+                health,
+                declarations,
+                field_sites,
+                access_modifiers,
+                occurrences: OccurrencePostings::build(occurrences),
+            },
+        }
+    }
+}
+
+/// The named node kinds `enter` and `declaration_for` act on.
+const INTERESTING_KINDS: &[&str] = &[
+    "identifier",
+    "access_modifier",
+    "infix_op",
+    "application_expression",
+    "field_initializer",
+    "field_pattern",
+    "named_field",
+    "mutate_expression",
+    "namespace",
+    "named_module",
+    "module_defn",
+    "record_type_defn",
+    "union_type_defn",
+    "anon_type_defn",
+    "interface_type_defn",
+    "enum_type_defn",
+    "delegate_type_defn",
+    "type_abbrev_defn",
+    "type_extension",
+    "exception_definition",
+    "record_field",
+    "union_type_case",
+    "union_type_field",
+    "enum_type_case",
+    "member_defn",
+    "function_or_value_defn",
+    "value_definition",
+];
+
+/// For every node-kind id of `language`, whether it is one of [`INTERESTING_KINDS`]
+/// (matching by name covers aliases that share a name but not an id).
+fn interesting_kind_table(language: &tree_sitter::LanguageRef) -> Vec<bool> {
+    let count = language.node_kind_count();
+    (0..count)
+        .map(|id| {
+            let id = id as u16;
+            language.node_kind_is_named(id)
+                && language
+                    .node_kind_for_id(id)
+                    .is_some_and(|name| INTERESTING_KINDS.contains(&name))
+        })
+        .collect()
+}
+
+fn direct_children(node: Node) -> Vec<Node> {
+    let mut cursor = node.walk();
+    node.children(&mut cursor).collect()
+}
+
+fn first_named_child(node: Node) -> Option<Node> {
+    node.named_child(0)
+}
+
+fn first_named_child_of_kinds<'tree>(node: Node<'tree>, kinds: &[&str]) -> Option<Node<'tree>> {
+    direct_children(node)
+        .into_iter()
+        .find(|child| kinds.contains(&child.kind()))
+}
+
+/// The first identifier below `node`, depth-first, skipping access modifiers and types.
+fn first_identifier_skipping_access(node: Node) -> Option<Node> {
+    let mut stack = vec![node];
+    while let Some(current) = stack.pop() {
+        if current.kind() == "identifier" {
+            return Some(current);
+        }
+        if matches!(
+            current.kind(),
+            "access_modifier" | "simple_type" | "generic_type" | "attributes" | "const"
+        ) {
+            continue;
+        }
+        let children = direct_children(current);
+        stack.extend(children.into_iter().rev());
+    }
+    None
+}
+
+/// The identifiers of a dotted name (`long_identifier`, `long_identifier_or_op` or a
+/// `dot_expression` chain), flattened in text order.
+fn identifier_segments(node: Node) -> Vec<Node> {
+    let mut segments = Vec::new();
+    let mut stack = vec![node];
+    while let Some(current) = stack.pop() {
+        match current.kind() {
+            "identifier" => segments.push(current),
+            "long_identifier"
+            | "long_identifier_or_op"
+            | "dot_expression"
+            | "property_or_ident" => {
+                let children = direct_children(current);
+                stack.extend(children.into_iter().rev());
+            }
+            _ => {}
+        }
+    }
+    segments
+}
+
+fn last_identifier(node: Node) -> Option<Node> {
+    if node.kind() == "dot_expression" {
+        return node.child_by_field_name("field").and_then(last_identifier);
+    }
+    identifier_segments(node).last().copied()
+}
+
+/// An `anon_type_defn` with no primary constructor whose members are all abstract.
+fn looks_like_interface(node: Node) -> bool {
+    let children = direct_children(node);
+    if children
+        .iter()
+        .any(|child| child.kind() == "primary_constr_args")
+    {
+        return false;
+    }
+    let mut members = 0;
+    for elements in children
+        .iter()
+        .filter(|child| child.kind() == "type_extension_elements")
+    {
+        for member in direct_children(*elements) {
+            if member.kind() == "interface_implementation"
+                || member.kind() == "function_or_value_defn"
+            {
+                return false;
+            }
+            if member.kind() == "member_defn" {
+                members += 1;
+                let abstract_member = direct_children(member)
+                    .iter()
+                    .any(|child| child.kind() == "abstract");
+                if !abstract_member {
+                    return false;
+                }
+            }
+        }
+    }
+    members > 0
+}
+
+/// `a . B` → `a.B`: a dotted path without whitespace, bounded in length.
+fn compact_path(text: &str) -> String {
+    if !text.bytes().any(|byte| byte.is_ascii_whitespace()) && text.len() <= 120 {
+        return text.to_owned();
+    }
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let mut path = words.join(" ").replace(" .", ".").replace(". ", ".");
+    if path.len() > 120 {
+        let mut cut = 120;
+        while !path.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        path.truncate(cut);
+    }
+    path
+}
+
+/// Renders a declaration's header from the file text: whitespace collapsed, the trailing `=`
+/// removed, at most `max_chars` characters.
+pub fn render_signature(text: &str, header_bytes: (u32, u32), max_chars: usize) -> String {
+    let (start, end) = (header_bytes.0 as usize, header_bytes.1 as usize);
+    let raw = text
+        .get(start.min(text.len())..end.min(text.len()))
+        .unwrap_or("");
+    let mut collapsed = String::with_capacity(raw.len());
+    let mut in_line_comment = false;
+    let mut previous = ' ';
+    for (index, character) in raw.char_indices() {
+        if in_line_comment {
+            if character == '\n' {
+                in_line_comment = false;
+            } else {
+                continue;
+            }
+        }
+        if character == '/' && raw[index..].starts_with("//") {
+            in_line_comment = true;
+            continue;
+        }
+        let character = if character.is_whitespace() {
+            ' '
+        } else {
+            character
+        };
+        if character == ' ' && previous == ' ' {
+            continue;
+        }
+        collapsed.push(character);
+        previous = character;
+    }
+    let trimmed = collapsed.trim().trim_end_matches('=').trim_end();
+    if trimmed.chars().count() > max_chars {
+        let mut shortened: String = trimmed.chars().take(max_chars).collect();
+        shortened.push('…');
+        shortened
+    } else {
+        trimmed.to_owned()
+    }
+}
+
+/// A `module`/`namespace` header recovered from the text.
+#[derive(Debug, PartialEq, Eq)]
+pub struct FallbackHeader {
+    pub kind: DeclarationKind,
+    pub access: Access,
+    pub name: String,
+    pub line_start: usize,
+    pub line_end: usize,
+    pub name_start: usize,
+}
+
+/// The first unindented `module X` / `namespace X` line that is not a nested module
+/// (`module X =`), if any.
+pub fn fallback_header(text: &str) -> Option<FallbackHeader> {
+    let mut offset = 0usize;
+    for line in text.split_inclusive('\n') {
+        let line_start = offset;
+        offset += line.len();
+        if line.starts_with(char::is_whitespace) {
+            continue;
+        }
+        let (kind, rest) = if let Some(rest) = line.strip_prefix("namespace ") {
+            (DeclarationKind::Namespace, rest)
+        } else if let Some(rest) = line.strip_prefix("module ") {
+            (DeclarationKind::Module, rest)
+        } else {
+            continue;
+        };
+        let keyword_length = line.len() - rest.len();
+        let rest = rest.split("//").next().unwrap_or("");
+        if rest.contains('=') {
+            continue;
+        }
+        let words: Vec<&str> = rest.split_whitespace().collect();
+        let access = words
+            .iter()
+            .map(|word| Access::from_keyword(word))
+            .find(|access| *access != Access::Default);
+        let name = words
+            .iter()
+            .rev()
+            .find(|word| !matches!(**word, "private" | "internal" | "public" | "rec" | "global"))?;
+        let name_offset = keyword_length + rest.rfind(name).unwrap_or(0);
+        return Some(FallbackHeader {
+            kind,
+            access: access.unwrap_or(Access::Default),
+            name: (*name).to_owned(),
+            line_start,
+            line_end: line_start + line.trim_end().len(),
+            name_start: line_start + name_offset.min(line.len()),
+        });
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fallback_header_reads_the_first_top_level_header() {
+        let text = "// c\nmodule internal rec Acme.Broken // x\nlet a = 1\n";
+        let header = fallback_header(text).expect("header");
+        assert_eq!(header.kind, DeclarationKind::Module);
+        assert_eq!(header.access, Access::Internal);
+        assert_eq!(header.name, "Acme.Broken");
+        assert_eq!(header.line_start, 5);
+        assert_eq!(
+            &text[header.name_start..header.name_start + 11],
+            "Acme.Broken"
+        );
+        assert!(fallback_header("module Nested =\n    let a = 1\n").is_none());
+        assert_eq!(
+            fallback_header("namespace global\n").map(|header| header.name),
+            None
+        );
+        assert_eq!(
+            fallback_header("namespace A.B\n").map(|header| header.kind),
+            Some(DeclarationKind::Namespace)
+        );
+    }
+
+    #[test]
+    fn utf16_positions() {
+        let lines = LineIndex::new("ab\nh\u{e9}\u{1d11e}x\n");
+        assert_eq!(
+            lines.position(3 + 1 + 2 + 4),
+            Position {
+                line: 1,
+                character: 4
+            }
+        );
+        assert_eq!(
+            lines.position(100),
+            Position {
+                line: 2,
+                character: 0
+            }
+        );
+        assert_eq!(lines.line_count(), 2);
+    }
+}

@@ -1,0 +1,521 @@
+//! The workspace-wide syntax index: parses files on worker threads (std threads, both cores),
+//! reads unsaved buffers from an [`Overlay`] before the disk, consults the on-disk cache, and
+//! keeps one compact [`FileIndex`] per file (never a tree).
+//!
+//! [`SyntaxIndex`] is `Sync`: a caller builds or refreshes it from a blocking thread while
+//! command handlers query it concurrently. Queries take names as text and answer with paths
+//! and ranges; nothing here knows about LSP.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use dashmap::DashMap;
+use sha2::{Digest, Sha256};
+
+use crate::syntax::cache::{CacheSetting, DiskCache};
+use crate::syntax::extract::extract_file_index;
+use crate::syntax::model::{
+    Declaration, FieldSite, FileHealth, FileIndex, GrammarKind, HealthStatus, Interner,
+    LocalFileIndex, NameId, Position,
+};
+use crate::syntax::parse::{DeadlinePolicy, FsharpParsers, ParseFailure};
+
+/// Unsaved editor buffers by absolute path; they win over the files on disk.
+#[derive(Clone, Debug, Default)]
+pub struct Overlay {
+    texts: HashMap<PathBuf, Arc<str>>,
+}
+
+impl Overlay {
+    pub fn new() -> Self {
+        Overlay::default()
+    }
+
+    pub fn insert(&mut self, path: impl Into<PathBuf>, text: impl Into<Arc<str>>) {
+        self.texts.insert(path.into(), text.into());
+    }
+
+    pub fn get(&self, path: &Path) -> Option<&Arc<str>> {
+        self.texts.get(path)
+    }
+
+    pub fn paths(&self) -> impl Iterator<Item = &PathBuf> {
+        self.texts.keys()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.texts.is_empty()
+    }
+}
+
+/// How to build the index.
+#[derive(Clone, Debug)]
+pub struct IndexOptions {
+    /// Worker threads; 0 means one per available core.
+    pub threads: usize,
+    pub cache: CacheSetting,
+    pub deadline: DeadlinePolicy,
+}
+
+impl Default for IndexOptions {
+    fn default() -> Self {
+        IndexOptions {
+            threads: 0,
+            cache: CacheSetting::from_environment(),
+            deadline: DeadlinePolicy::default(),
+        }
+    }
+}
+
+impl IndexOptions {
+    pub fn without_cache() -> Self {
+        IndexOptions {
+            cache: CacheSetting::Disabled,
+            ..IndexOptions::default()
+        }
+    }
+
+    fn worker_count(&self, jobs: usize) -> usize {
+        let available = std::thread::available_parallelism()
+            .map(|count| count.get())
+            .unwrap_or(1);
+        let wanted = if self.threads == 0 {
+            available
+        } else {
+            self.threads
+        };
+        wanted.clamp(1, jobs.max(1))
+    }
+}
+
+/// One indexed file.
+#[derive(Debug)]
+pub struct IndexedFile {
+    pub path: PathBuf,
+    /// True when the text came from the overlay rather than the disk.
+    pub from_overlay: bool,
+    pub index: FileIndex,
+}
+
+/// What one indexing run did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct IndexRunStats {
+    pub files: usize,
+    pub bytes: u64,
+    pub lines: u64,
+    pub clean: usize,
+    pub degraded: usize,
+    pub timed_out: usize,
+    pub failed: usize,
+    /// Files answered from the on-disk cache.
+    pub cache_hits: usize,
+    /// Files whose indexed content hash was already current: no work at all.
+    pub unchanged: usize,
+    /// Files parsed by tree-sitter in this run.
+    pub parsed: usize,
+    /// Summed over workers: reading and hashing, parsing, extracting, cache reads and writes.
+    pub read_time: Duration,
+    pub parse_time: Duration,
+    pub extract_time: Duration,
+    pub cache_time: Duration,
+    pub wall_time: Duration,
+    pub threads: usize,
+    pub cache_write_failures: usize,
+}
+
+impl IndexRunStats {
+    fn absorb(&mut self, other: &IndexRunStats) {
+        self.files += other.files;
+        self.bytes += other.bytes;
+        self.lines += other.lines;
+        self.clean += other.clean;
+        self.degraded += other.degraded;
+        self.timed_out += other.timed_out;
+        self.failed += other.failed;
+        self.cache_hits += other.cache_hits;
+        self.unchanged += other.unchanged;
+        self.parsed += other.parsed;
+        self.read_time += other.read_time;
+        self.parse_time += other.parse_time;
+        self.extract_time += other.extract_time;
+        self.cache_time += other.cache_time;
+        self.cache_write_failures += other.cache_write_failures;
+    }
+
+    fn count_health(&mut self, status: HealthStatus) {
+        match status {
+            HealthStatus::Clean => self.clean += 1,
+            HealthStatus::Degraded => self.degraded += 1,
+            HealthStatus::TimedOut => self.timed_out += 1,
+            HealthStatus::Failed => self.failed += 1,
+        }
+    }
+}
+
+/// A declaration found by name.
+#[derive(Clone, Debug)]
+pub struct DeclarationHit {
+    pub path: PathBuf,
+    pub declaration: Declaration,
+    /// Dotted parent chain and name, `Acme.Core.Point.X`.
+    pub full_name: String,
+}
+
+/// An identifier occurrence found by name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OccurrenceHit {
+    pub path: PathBuf,
+    pub position: Position,
+}
+
+/// A field site found by field name.
+#[derive(Clone, Debug)]
+pub struct FieldSiteHit {
+    pub path: PathBuf,
+    pub site: FieldSite,
+    /// False when the file is degraded as a whole (root is ERROR) or the site itself is uncertain.
+    pub certain: bool,
+}
+
+/// The workspace's syntax index.
+pub struct SyntaxIndex {
+    options: IndexOptions,
+    cache: Option<DiskCache>,
+    interner: Interner,
+    files: DashMap<PathBuf, Arc<IndexedFile>>,
+}
+
+impl SyntaxIndex {
+    pub fn new(options: IndexOptions) -> Self {
+        let cache = DiskCache::open(&options.cache);
+        SyntaxIndex {
+            options,
+            cache,
+            interner: Interner::new(),
+            files: DashMap::new(),
+        }
+    }
+
+    pub fn options(&self) -> &IndexOptions {
+        &self.options
+    }
+
+    pub fn cache_directory(&self) -> Option<&Path> {
+        self.cache.as_ref().map(DiskCache::directory)
+    }
+
+    /// Indexes (or re-indexes) `paths` on worker threads. Files whose content hash is already
+    /// indexed are skipped; the overlay's text wins over the disk. Never fails as a whole: a
+    /// file that cannot be read or parsed is indexed with a `failed`/`timed-out` health.
+    pub fn index_paths(&self, paths: &[PathBuf], overlay: &Overlay) -> IndexRunStats {
+        let started = Instant::now();
+        let workers = self.options.worker_count(paths.len());
+        let next = AtomicUsize::new(0);
+        let totals = Mutex::new(IndexRunStats::default());
+        std::thread::scope(|scope| {
+            for worker in 0..workers {
+                let next = &next;
+                let totals = &totals;
+                let spawned = std::thread::Builder::new()
+                    .name(format!("syntax_index_task_{worker}"))
+                    .spawn_scoped(scope, move || {
+                        let mut parsers = FsharpParsers::new();
+                        let mut stats = IndexRunStats::default();
+                        loop {
+                            let job = next.fetch_add(1, Ordering::Relaxed);
+                            let Some(path) = paths.get(job) else {
+                                break;
+                            };
+                            self.index_one(path, overlay, &mut parsers, &mut stats);
+                        }
+                        totals
+                            .lock()
+                            .unwrap_or_else(|poisoned| poisoned.into_inner())
+                            .absorb(&stats);
+                    });
+                if spawned.is_err() {
+                    // Could not start a thread (resource limits): do this share on the caller's thread.
+                    let mut parsers = FsharpParsers::new();
+                    let mut stats = IndexRunStats::default();
+                    while let Some(path) = paths.get(next.fetch_add(1, Ordering::Relaxed)) {
+                        self.index_one(path, overlay, &mut parsers, &mut stats);
+                    }
+                    totals
+                        .lock()
+                        .unwrap_or_else(|poisoned| poisoned.into_inner())
+                        .absorb(&stats);
+                }
+            }
+        });
+        let mut stats = totals
+            .into_inner()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        stats.threads = workers;
+        stats.wall_time = started.elapsed();
+        stats
+    }
+
+    /// Re-indexes one file, e.g. after an edit; same rules as [`SyntaxIndex::index_paths`].
+    pub fn refresh_path(&self, path: &Path, overlay: &Overlay) -> IndexRunStats {
+        self.index_paths(&[path.to_path_buf()], overlay)
+    }
+
+    /// Forgets a file (deleted from disk, or no longer in the workspace).
+    pub fn remove_path(&self, path: &Path) {
+        self.files.remove(path);
+    }
+
+    fn index_one(
+        &self,
+        path: &Path,
+        overlay: &Overlay,
+        parsers: &mut FsharpParsers,
+        stats: &mut IndexRunStats,
+    ) {
+        let grammar = GrammarKind::for_path(path).unwrap_or(GrammarKind::Implementation);
+        let read_started = Instant::now();
+        let (text, from_overlay): (Arc<str>, bool) = match overlay.get(path) {
+            Some(text) => (text.clone(), true),
+            None => match std::fs::read(path) {
+                Ok(bytes) => (Arc::from(String::from_utf8_lossy(&bytes).as_ref()), false),
+                Err(error) => {
+                    let health = FileHealth::failed(
+                        HealthStatus::Failed,
+                        format!("cannot read {}: {error}", path.display()),
+                    );
+                    stats.files += 1;
+                    stats.count_health(HealthStatus::Failed);
+                    let index = FileIndex::empty(grammar, [0; 32], 0, 0, health);
+                    self.files.insert(
+                        path.to_path_buf(),
+                        Arc::new(IndexedFile {
+                            path: path.to_path_buf(),
+                            from_overlay: false,
+                            index,
+                        }),
+                    );
+                    return;
+                }
+            },
+        };
+        let content_sha256: [u8; 32] = Sha256::digest(text.as_bytes()).into();
+        stats.read_time += read_started.elapsed();
+        stats.files += 1;
+        stats.bytes += text.len() as u64;
+
+        if let Some(existing) = self.files.get(path)
+            && existing.index.content_sha256 == content_sha256
+            && existing.index.grammar == grammar
+            && existing.from_overlay == from_overlay
+            && existing.index.health.status != HealthStatus::TimedOut
+        {
+            stats.unchanged += 1;
+            stats.lines += u64::from(existing.index.lines);
+            stats.count_health(existing.index.health.status);
+            return;
+        }
+
+        let cache_started = Instant::now();
+        let cached = self
+            .cache
+            .as_ref()
+            .and_then(|cache| cache.load(&content_sha256, grammar));
+        stats.cache_time += cache_started.elapsed();
+        let local = match cached {
+            Some(entry) => {
+                stats.cache_hits += 1;
+                entry
+            }
+            None => {
+                let parse_started = Instant::now();
+                let parsed =
+                    parsers.parse(&text, grammar, self.options.deadline.budget_for(text.len()));
+                stats.parse_time += parse_started.elapsed();
+                match parsed {
+                    Ok(tree) => {
+                        stats.parsed += 1;
+                        let extract_started = Instant::now();
+                        let entry = extract_file_index(&text, &tree, grammar, content_sha256);
+                        drop(tree);
+                        stats.extract_time += extract_started.elapsed();
+                        // Unsaved buffers are transient (and private); only disk text is cached.
+                        if let (Some(cache), false) = (&self.cache, from_overlay) {
+                            let store_started = Instant::now();
+                            if cache.store(&entry).is_err() {
+                                stats.cache_write_failures += 1;
+                            }
+                            stats.cache_time += store_started.elapsed();
+                        }
+                        entry
+                    }
+                    Err(failure) => {
+                        let status = match failure {
+                            ParseFailure::DeadlineExceeded { .. } => HealthStatus::TimedOut,
+                            _ => HealthStatus::Failed,
+                        };
+                        let lines = crate::syntax::extract::LineIndex::new(&text).line_count();
+                        let health = FileHealth::failed(status, failure.to_string());
+                        LocalFileIndex {
+                            format_version: crate::syntax::model::INDEX_FORMAT_VERSION,
+                            names: Vec::new(),
+                            index: FileIndex::empty(
+                                grammar,
+                                content_sha256,
+                                text.len() as u32,
+                                lines,
+                                health,
+                            ),
+                        }
+                    }
+                }
+            }
+        };
+        let extract_started = Instant::now();
+        let index = local.into_global(&self.interner);
+        stats.extract_time += extract_started.elapsed();
+        stats.lines += u64::from(index.lines);
+        stats.count_health(index.health.status);
+        self.files.insert(
+            path.to_path_buf(),
+            Arc::new(IndexedFile {
+                path: path.to_path_buf(),
+                from_overlay,
+                index,
+            }),
+        );
+    }
+
+    pub fn file(&self, path: &Path) -> Option<Arc<IndexedFile>> {
+        self.files.get(path).map(|entry| entry.value().clone())
+    }
+
+    /// Every indexed path, sorted.
+    pub fn paths(&self) -> Vec<PathBuf> {
+        let mut paths: Vec<PathBuf> = self.files.iter().map(|entry| entry.key().clone()).collect();
+        paths.sort();
+        paths
+    }
+
+    pub fn file_count(&self) -> usize {
+        self.files.len()
+    }
+
+    pub fn interner(&self) -> &Interner {
+        &self.interner
+    }
+
+    pub fn name(&self, id: NameId) -> Arc<str> {
+        self.interner.resolve(id)
+    }
+
+    /// `Outer.Inner.Name` for declaration `index` of `file`.
+    pub fn full_name(&self, file: &FileIndex, index: usize) -> String {
+        file.declaration_chain(index)
+            .into_iter()
+            .filter_map(|slot| file.declarations.get(slot))
+            .map(|declaration| self.interner.resolve(declaration.name).to_string())
+            .collect::<Vec<_>>()
+            .join(".")
+    }
+
+    /// Declarations named `name` (the last segment), in path order.
+    pub fn find_declarations(&self, name: &str) -> Vec<DeclarationHit> {
+        let Some(id) = self.interner.lookup(name) else {
+            return Vec::new();
+        };
+        let mut hits = Vec::new();
+        for path in self.paths() {
+            let Some(file) = self.file(&path) else {
+                continue;
+            };
+            for (slot, declaration) in file.index.declarations.iter().enumerate() {
+                if declaration.name == id {
+                    hits.push(DeclarationHit {
+                        path: path.clone(),
+                        declaration: declaration.clone(),
+                        full_name: self.full_name(&file.index, slot),
+                    });
+                }
+            }
+        }
+        hits
+    }
+
+    /// Every occurrence of the identifier `name`, in path then text order.
+    pub fn find_occurrences(&self, name: &str) -> Vec<OccurrenceHit> {
+        let Some(id) = self.interner.lookup(name) else {
+            return Vec::new();
+        };
+        let mut hits = Vec::new();
+        for path in self.paths() {
+            let Some(file) = self.file(&path) else {
+                continue;
+            };
+            for position in file.index.occurrences.positions_of(id) {
+                hits.push(OccurrenceHit {
+                    path: path.clone(),
+                    position,
+                });
+            }
+        }
+        hits
+    }
+
+    /// Every field-site candidate whose field is `field_name`, in path then text order.
+    pub fn find_field_sites(&self, field_name: &str) -> Vec<FieldSiteHit> {
+        let Some(id) = self.interner.lookup(field_name) else {
+            return Vec::new();
+        };
+        let mut hits = Vec::new();
+        for path in self.paths() {
+            let Some(file) = self.file(&path) else {
+                continue;
+            };
+            let file_certain = !file.index.health.root_is_error;
+            for site in file
+                .index
+                .field_sites
+                .iter()
+                .filter(|site| site.field == id)
+            {
+                hits.push(FieldSiteHit {
+                    path: path.clone(),
+                    site: site.clone(),
+                    certain: file_certain && site.certain(),
+                });
+            }
+        }
+        hits
+    }
+
+    /// Estimated heap bytes held by the index: per-file indexes, paths, map slots, interner.
+    pub fn heap_bytes(&self) -> usize {
+        let per_file: usize = self
+            .files
+            .iter()
+            .map(|entry| {
+                entry.value().index.heap_bytes()
+                    + entry.key().as_os_str().len() * 2
+                    + std::mem::size_of::<IndexedFile>()
+                    + std::mem::size_of::<(PathBuf, Arc<IndexedFile>)>()
+            })
+            .sum();
+        per_file + self.interner.heap_bytes()
+    }
+
+    /// Totals over the current contents (not one run).
+    pub fn totals(&self) -> IndexRunStats {
+        let mut stats = IndexRunStats::default();
+        for entry in self.files.iter() {
+            let index = &entry.value().index;
+            stats.files += 1;
+            stats.bytes += u64::from(index.bytes);
+            stats.lines += u64::from(index.lines);
+            stats.count_health(index.health.status);
+        }
+        stats
+    }
+}

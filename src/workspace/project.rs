@@ -1,0 +1,321 @@
+//! Reading one `.fsproj`: properties (unconditional, last one wins), `Compile` items in order
+//! (with `CompileBefore`/`CompileAfter`, `Link`, wildcards, `Exclude` and `Remove`),
+//! `ProjectReference`s, target framework(s) and `PackageReference`s.
+//!
+//! This is a static reading, not an MSBuild evaluation: `Condition`s are not evaluated (every
+//! item counts), imports (`Directory.Build.props`, targets) are not followed, and only simple
+//! `$(Property)` references are substituted. What could not be resolved is listed in
+//! `problems`, so a caller can say the model is approximate instead of silently wrong.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use crate::workspace::paths::{expand_wildcard, has_wildcard, path_matches, resolve_msbuild_path};
+use crate::workspace::xml::{local_name, parse_xml};
+
+/// One file compiled by a project, in compile order.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CompileItem {
+    pub path: PathBuf,
+    /// The `Include` as written (after property substitution).
+    pub include: String,
+    /// The `Link` metadata (where the file appears in the project), when given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub link: Option<String>,
+    pub exists: bool,
+    /// True when the item came from a wildcard.
+    pub from_wildcard: bool,
+}
+
+/// A `PackageReference`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PackageReference {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+}
+
+/// One project.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Project {
+    pub path: PathBuf,
+    pub name: String,
+    pub target_frameworks: Vec<String>,
+    pub compile_items: Vec<CompileItem>,
+    /// Referenced project files, resolved and normalised.
+    pub project_references: Vec<PathBuf>,
+    pub package_references: Vec<PackageReference>,
+    pub problems: Vec<String>,
+}
+
+impl Project {
+    pub fn directory(&self) -> &Path {
+        self.path.parent().unwrap_or(Path::new(""))
+    }
+
+    /// True when `path` is one of this project's compile items.
+    pub fn compiles(&self, path: &Path) -> bool {
+        self.compile_items.iter().any(|item| item.path == path)
+    }
+}
+
+/// Reads a project file from disk. A missing or unreadable file is an error; malformed
+/// content is not (it yields an emptier project with problems listed).
+pub fn read_project(path: &Path) -> anyhow::Result<Project> {
+    use anyhow::Context;
+    let bytes =
+        std::fs::read(path).with_context(|| format!("reading project {}", path.display()))?;
+    let text = String::from_utf8_lossy(&bytes);
+    Ok(parse_project(path, &text))
+}
+
+/// Interprets project XML as if it were at `path`.
+pub fn parse_project(path: &Path, text: &str) -> Project {
+    let directory = path.parent().unwrap_or(Path::new("")).to_path_buf();
+    let name = path
+        .file_stem()
+        .map(|stem| stem.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let document = parse_xml(text);
+    let mut problems = Vec::new();
+    let Some(root) = document
+        .children
+        .iter()
+        .find(|element| local_name(&element.name).eq_ignore_ascii_case("Project"))
+    else {
+        return Project {
+            path: path.to_path_buf(),
+            name,
+            target_frameworks: Vec::new(),
+            compile_items: Vec::new(),
+            project_references: Vec::new(),
+            package_references: Vec::new(),
+            problems: vec!["no <Project> element".to_owned()],
+        };
+    };
+
+    let mut properties: HashMap<String, String> = HashMap::new();
+    let mut directory_text = directory.to_string_lossy().into_owned();
+    if !directory_text.ends_with('/') {
+        directory_text.push('/');
+    }
+    properties.insert(
+        "msbuildprojectdirectory".to_owned(),
+        directory_text.trim_end_matches('/').to_owned(),
+    );
+    properties.insert(
+        "msbuildthisfiledirectory".to_owned(),
+        directory_text.clone(),
+    );
+    properties.insert("msbuildprojectname".to_owned(), name.clone());
+    for group in root.children_named("PropertyGroup") {
+        for property in &group.children {
+            let value = substitute(&property.text, &properties, &mut Vec::new());
+            properties.insert(local_name(&property.name).to_ascii_lowercase(), value);
+        }
+    }
+
+    let mut target_frameworks = Vec::new();
+    for key in ["targetframeworks", "targetframework"] {
+        if let Some(value) = properties.get(key) {
+            for framework in value
+                .split(';')
+                .map(str::trim)
+                .filter(|value| !value.is_empty())
+            {
+                if !target_frameworks
+                    .iter()
+                    .any(|existing: &String| existing == framework)
+                {
+                    target_frameworks.push(framework.to_owned());
+                }
+            }
+        }
+    }
+
+    let mut before = Vec::new();
+    let mut main = Vec::new();
+    let mut after = Vec::new();
+    let mut project_references = Vec::new();
+    let mut package_references = Vec::new();
+    for group in root.children_named("ItemGroup") {
+        for item in &group.children {
+            let item_name = local_name(&item.name).to_ascii_lowercase();
+            let include = item
+                .attribute("Include")
+                .map(|value| substitute(value, &properties, &mut problems));
+            let remove = item
+                .attribute("Remove")
+                .map(|value| substitute(value, &properties, &mut problems));
+            match item_name.as_str() {
+                "compile" | "compilebefore" | "compileafter" => {
+                    let list = match item_name.as_str() {
+                        "compilebefore" => &mut before,
+                        "compileafter" => &mut after,
+                        _ => &mut main,
+                    };
+                    if let Some(include) = include {
+                        let exclude = item
+                            .attribute("Exclude")
+                            .map(|value| substitute(value, &properties, &mut problems));
+                        let link = item
+                            .attribute("Link")
+                            .map(str::to_owned)
+                            .or_else(|| item.child_text("Link").map(str::to_owned))
+                            .map(|link| substitute(&link, &properties, &mut problems));
+                        add_compile_items(list, &directory, &include, exclude.as_deref(), link);
+                    }
+                    if let Some(remove) = remove {
+                        for pattern in remove
+                            .split(';')
+                            .map(str::trim)
+                            .filter(|value| !value.is_empty())
+                        {
+                            list.retain(|existing: &CompileItem| {
+                                !path_matches(&directory, pattern, &existing.path)
+                            });
+                        }
+                    }
+                }
+                "projectreference" => {
+                    if let Some(include) = include {
+                        for written in include
+                            .split(';')
+                            .map(str::trim)
+                            .filter(|value| !value.is_empty())
+                        {
+                            let resolved = resolve_msbuild_path(&directory, written);
+                            if !project_references.contains(&resolved) {
+                                project_references.push(resolved);
+                            }
+                        }
+                    }
+                }
+                "packagereference" => {
+                    let package = include.or_else(|| item.attribute("Update").map(str::to_owned));
+                    if let Some(package) = package.filter(|value| !value.trim().is_empty()) {
+                        let version = item
+                            .attribute("Version")
+                            .map(str::to_owned)
+                            .or_else(|| item.child_text("Version").map(str::to_owned))
+                            .filter(|value| !value.is_empty());
+                        package_references.push(PackageReference {
+                            name: package.trim().to_owned(),
+                            version,
+                        });
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut compile_items = before;
+    compile_items.extend(main);
+    compile_items.extend(after);
+    for item in &compile_items {
+        if !item.exists {
+            problems.push(format!("compile item not found: {}", item.path.display()));
+        }
+    }
+    Project {
+        path: path.to_path_buf(),
+        name,
+        target_frameworks,
+        compile_items,
+        project_references,
+        package_references,
+        problems,
+    }
+}
+
+fn add_compile_items(
+    list: &mut Vec<CompileItem>,
+    directory: &Path,
+    include: &str,
+    exclude: Option<&str>,
+    link: Option<String>,
+) {
+    let excluded = |path: &Path| {
+        exclude.is_some_and(|exclude| {
+            exclude
+                .split(';')
+                .map(str::trim)
+                .filter(|value| !value.is_empty())
+                .any(|pattern| path_matches(directory, pattern, path))
+        })
+    };
+    for written in include
+        .split(';')
+        .map(str::trim)
+        .filter(|value| !value.is_empty())
+    {
+        if has_wildcard(written) {
+            for path in expand_wildcard(directory, written) {
+                if excluded(&path)
+                    || !crate::workspace::paths::is_fsharp_source(&path)
+                    || list.iter().any(|item| item.path == path)
+                {
+                    continue;
+                }
+                list.push(CompileItem {
+                    path,
+                    include: written.to_owned(),
+                    link: None,
+                    exists: true,
+                    from_wildcard: true,
+                });
+            }
+        } else {
+            let path = resolve_msbuild_path(directory, written);
+            if excluded(&path) {
+                continue;
+            }
+            let exists = path.is_file();
+            list.push(CompileItem {
+                path,
+                include: written.to_owned(),
+                link: link.clone(),
+                exists,
+                from_wildcard: false,
+            });
+        }
+    }
+}
+
+/// Replaces `$(Name)` with known properties (case-insensitive); unknown ones are kept and
+/// reported.
+fn substitute(
+    text: &str,
+    properties: &HashMap<String, String>,
+    problems: &mut Vec<String>,
+) -> String {
+    if !text.contains("$(") {
+        return text.to_owned();
+    }
+    let mut output = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("$(") {
+        output.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let Some(end) = after.find(')') else {
+            output.push_str(&rest[start..]);
+            return output;
+        };
+        let name = &after[..end];
+        match properties.get(&name.to_ascii_lowercase()) {
+            Some(value) => output.push_str(value),
+            None => {
+                problems.push(format!("unresolved property $({name})"));
+                output.push_str(&rest[start..start + 2 + end + 1]);
+            }
+        }
+        rest = &after[end + 1..];
+    }
+    output.push_str(rest);
+    output
+}

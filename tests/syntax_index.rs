@@ -1,0 +1,514 @@
+//! Snapshot tests of the per-file syntax index over small F# texts: every declaration shape,
+//! every field-site shape, each degraded-parse indicator, and `.fsi` handling.
+//!
+//! Each snapshot lists health, declarations (kind, full name, access, range, name range,
+//! rendered header), field sites (kind, field, written path, range, uncertainty) and access
+//! modifier spans. Ranges are `line:character-line:character`, 0-based, UTF-16.
+
+use expect_test::{Expect, expect};
+use fslens::syntax::GrammarKind;
+use fslens::syntax::describe::describe_text;
+
+fn check(text: &str, expected: Expect) {
+    expected.assert_eq(&describe_text(text, GrammarKind::Implementation));
+}
+
+fn check_signature(text: &str, expected: Expect) {
+    expected.assert_eq(&describe_text(text, GrammarKind::Signature));
+}
+
+#[test]
+fn namespace_types_and_record_fields() {
+    check(
+        r#"namespace Acme.Core
+
+type Point = { X: int; mutable Y: float; [<DefaultValue>] Z: string }
+type private Hidden = { H: int }
+type Opaque = private { Secret: int }
+"#,
+        expect![[r#"
+            health: clean
+            decl namespace Acme.Core [default] 0:0-4:37 name@0:10-0:19 | namespace Acme.Core
+            decl record Acme.Core.Point [default] 2:5-2:69 name@2:5-2:10 | Point
+            decl record-field Acme.Core.Point.X [default] 2:15-2:21 name@2:15-2:16 | X: int
+            decl record-field Acme.Core.Point.Y [default] 2:23-2:39 name@2:31-2:32 | mutable Y: float
+            decl record-field Acme.Core.Point.Z [default] 2:41-2:67 name@2:58-2:59 | [<DefaultValue>] Z: string
+            decl record Acme.Core.Hidden [private] 3:5-3:32 name@3:13-3:19 | private Hidden
+            decl record-field Acme.Core.Hidden.H [default] 3:24-3:30 name@3:24-3:25 | H: int
+            decl record Acme.Core.Opaque [default] 4:5-4:37 name@4:5-4:11 | Opaque
+            decl record-field Acme.Core.Opaque.Secret [private] 4:24-4:35 name@4:24-4:30 | Secret: int
+            access private 3:5-3:12
+            access private 4:14-4:21
+        "#]],
+    );
+}
+
+#[test]
+fn unions_enums_exceptions_abbreviations_delegates() {
+    check(
+        r#"module Acme.Shapes
+
+type Shape =
+    | Circle of radius: float
+    | Square of float
+    | Empty
+type internal Color = Red = 1 | Green = 2
+exception ParseFailed of string
+type Names = string list
+type Handler = delegate of int -> unit
+type Tree = internal | Leaf | Node of Tree * Tree
+"#,
+        expect![[r#"
+            health: clean
+            decl module Acme.Shapes [default] 0:0-10:49 name@0:7-0:18 | module Acme.Shapes
+            decl union Acme.Shapes.Shape [default] 2:5-5:11 name@2:5-2:10 | Shape
+            decl union-case Acme.Shapes.Shape.Circle [default] 3:6-3:29 name@3:6-3:12 | Circle of radius: float
+            decl union-field Acme.Shapes.Shape.Circle.radius [default] 3:16-3:29 name@3:16-3:22 | radius: float
+            decl union-case Acme.Shapes.Shape.Square [default] 4:6-4:21 name@4:6-4:12 | Square of float
+            decl union-case Acme.Shapes.Shape.Empty [default] 5:6-5:11 name@5:6-5:11 | Empty
+            decl enum Acme.Shapes.Color [internal] 6:5-6:41 name@6:14-6:19 | internal Color
+            decl enum-case Acme.Shapes.Color.Red [default] 6:22-6:29 name@6:22-6:25 | Red = 1
+            decl enum-case Acme.Shapes.Color.Green [default] 6:32-6:41 name@6:32-6:37 | Green = 2
+            decl exception Acme.Shapes.ParseFailed [default] 7:0-7:31 name@7:10-7:21 | exception ParseFailed of string
+            decl abbreviation Acme.Shapes.Names [default] 8:5-8:24 name@8:5-8:10 | Names
+            decl delegate Acme.Shapes.Handler [default] 9:5-9:38 name@9:5-9:12 | Handler
+            decl union Acme.Shapes.Tree [default] 10:5-10:49 name@10:5-10:9 | Tree
+            decl union-case Acme.Shapes.Tree.Leaf [internal] 10:23-10:27 name@10:23-10:27 | Leaf
+            decl union-case Acme.Shapes.Tree.Node [internal] 10:30-10:49 name@10:30-10:34 | Node of Tree * Tree
+            access internal 6:5-6:13
+            access internal 10:12-10:20
+        "#]],
+    );
+}
+
+#[test]
+fn classes_interfaces_members_and_extensions() {
+    check(
+        r#"namespace Acme
+
+type IShape =
+    abstract Area: float
+    abstract Scale: float -> IShape
+
+type Circle(radius: float) =
+    let mutable hits = 0
+    [<DefaultValue>] val mutable private cache: float
+    new() = Circle(1.0)
+    member _.Radius = radius
+    member val Label = "" with get, set
+    static member internal Unit() = Circle(1.0)
+    member private this.Bump() = hits <- hits + 1
+    override _.ToString() = "circle"
+    interface IShape with
+        member _.Area = radius * radius
+        member this.Scale k = Circle(radius * k) :> IShape
+
+type System.String with
+    member s.Shout = s.ToUpper()
+"#,
+        expect![[r#"
+            health: clean
+            decl namespace Acme [default] 0:0-20:32 name@0:10-0:14 | namespace Acme
+            decl interface Acme.IShape [default] 2:5-4:35 name@2:5-2:11 | IShape
+            decl abstract-member Acme.IShape.Area [default] 3:4-3:24 name@3:13-3:17 | abstract Area: float
+            decl abstract-member Acme.IShape.Scale [default] 4:4-4:35 name@4:13-4:18 | abstract Scale: float -> IShape
+            decl class Acme.Circle [default] 6:5-17:58 name@6:5-6:11 | Circle(radius: float)
+            decl let Acme.Circle.hits [default] 7:4-7:24 name@7:16-7:20 | let mutable hits
+            decl val Acme.Circle.cache [private] 8:4-8:53 name@8:41-8:46 | [<DefaultValue>] val mutable private cache: float
+            decl constructor Acme.Circle.new [default] 9:4-9:23 name@9:4-9:7 | new()
+            decl member Acme.Circle.Radius [default] 10:4-10:28 name@10:13-10:19 | member _.Radius
+            decl auto-property Acme.Circle.Label [default] 11:4-11:39 name@11:15-11:20 | member val Label
+            decl member Acme.Circle.Unit [internal] 12:4-12:47 name@12:27-12:31 | static member internal Unit()
+            decl member Acme.Circle.Bump [private] 13:4-13:49 name@13:24-13:28 | member private this.Bump()
+            decl override Acme.Circle.ToString [default] 14:4-14:36 name@14:15-14:23 | override _.ToString()
+            decl member Acme.Circle.Area [default] 16:8-16:39 name@16:17-16:21 | member _.Area
+            decl member Acme.Circle.Scale [default] 17:8-17:58 name@17:20-17:25 | member this.Scale k
+            decl type-extension Acme.System.String [default] 19:5-20:32 name@19:5-19:18 | System.String
+            decl member Acme.System.String.Shout [default] 20:4-20:32 name@20:13-20:18 | member s.Shout
+            site field-set-mutation hits path=hits 13:33-13:37 uncertain=may-be-local-variable
+            site field-read ToUpper path=s.ToUpper 20:23-20:30 uncertain=needs-resolution
+            access private 8:33-8:40
+            access internal 12:18-12:26
+            access private 13:11-13:18
+        "#]],
+    );
+}
+
+#[test]
+fn modules_and_let_bindings() {
+    check(
+        r#"module internal rec Acme.Top
+
+let value = 1
+let private helper x = x + 1
+let mutable internal counter = 0
+[<Literal>]
+let Answer = 42
+let rec loop n = if n = 0 then 0 else loop (n - 1)
+
+module private Nested =
+    let inner = 2
+    module Deeper =
+        let deepest () =
+            let local = 3
+            local
+"#,
+        expect![[r#"
+            health: clean
+            decl module Acme.Top [internal] 0:0-14:17 name@0:20-0:28 | module internal rec Acme.Top
+            decl let Acme.Top.value [default] 2:0-2:13 name@2:4-2:9 | let value
+            decl let Acme.Top.helper [private] 3:0-3:28 name@3:12-3:18 | let private helper x
+            decl let Acme.Top.counter [internal] 4:0-4:32 name@4:21-4:28 | let mutable internal counter
+            decl let Acme.Top.Answer [default] 6:0-6:15 name@6:4-6:10 | let Answer
+            decl let Acme.Top.loop [default] 7:0-7:50 name@7:8-7:12 | let rec loop n
+            decl module Acme.Top.Nested [private] 9:0-14:17 name@9:15-9:21 | module private Nested
+            decl let Acme.Top.Nested.inner [default] 10:4-10:17 name@10:8-10:13 | let inner
+            decl module Acme.Top.Nested.Deeper [default] 11:4-14:17 name@11:11-11:17 | module Deeper
+            decl let Acme.Top.Nested.Deeper.deepest [default] 12:8-14:17 name@12:12-12:19 | let deepest ()
+            access internal 0:7-0:15
+            access private 3:4-3:11
+            access internal 4:12-4:20
+            access private 9:7-9:14
+        "#]],
+    );
+}
+
+#[test]
+fn construction_sites() {
+    check(
+        r#"module M
+let p = { X = 1; Y = 2 }
+let q = { Point.X = 1; Point.Y = 2 }
+let a = {| A = 1; B = "b" |}
+let multi =
+    { X =
+        if true then 1 else 2
+      Y = 3 }
+"#,
+        expect![[r#"
+            health: clean
+            decl module M [default] 0:0-7:13 name@0:7-0:8 | module M
+            decl let M.p [default] 1:0-1:24 name@1:4-1:5 | let p
+            decl let M.q [default] 2:0-2:36 name@2:4-2:5 | let q
+            decl let M.a [default] 3:0-3:28 name@3:4-3:5 | let a
+            decl let M.multi [default] 4:0-7:13 name@4:4-4:9 | let multi
+            site field-construction X path=X 1:10-1:11
+            site field-construction Y path=Y 1:17-1:18
+            site field-construction X path=Point.X 2:16-2:17
+            site field-construction Y path=Point.Y 2:29-2:30
+            site field-construction A path=A 3:11-3:12
+            site field-construction B path=B 3:18-3:19
+            site field-construction X path=X 5:6-5:7
+            site field-construction Y path=Y 7:6-7:7
+        "#]],
+    );
+}
+
+#[test]
+fn copy_and_update_sites_including_nested() {
+    check(
+        r#"module M
+let moved p = { p with X = p.X + 1 }
+let deeper o = { o with Inner.Depth = 1; Name = "n" }
+let anon a = {| a with C = 2 |}
+let fromCall () = { (make ()) with Y = 0 }
+"#,
+        expect![[r#"
+            health: clean
+            decl module M [default] 0:0-4:42 name@0:7-0:8 | module M
+            decl let M.moved [default] 1:0-1:36 name@1:4-1:9 | let moved p
+            decl let M.deeper [default] 2:0-2:53 name@2:4-2:10 | let deeper o
+            decl let M.anon [default] 3:0-3:31 name@3:4-3:8 | let anon a
+            decl let M.fromCall [default] 4:0-4:42 name@4:4-4:12 | let fromCall ()
+            site field-copy-update X path=X 1:23-1:24
+            site field-read X path=p.X 1:29-1:30 uncertain=needs-resolution
+            site field-copy-update Inner path=Inner.Depth 2:24-2:29 uncertain=qualifier-or-nested-path
+            site field-copy-update Depth path=Inner.Depth 2:30-2:35
+            site field-copy-update Name path=Name 2:41-2:45
+            site field-copy-update C path=C 3:23-3:24
+            site field-copy-update Y path=Y 4:35-4:36
+        "#]],
+    );
+}
+
+#[test]
+fn mutation_sites() {
+    check(
+        r#"module M
+let f (r: R) =
+    r.A <- 3
+    r.A.B <- 4
+    r.Arr.[0] <- 1
+    (get r).C <- 5
+let g () =
+    let mutable m = 0
+    m <- 1
+"#,
+        expect![[r#"
+            health: clean
+            decl module M [default] 0:0-8:10 name@0:7-0:8 | module M
+            decl let M.f [default] 1:0-5:18 name@1:4-1:5 | let f (r: R)
+            decl let M.g [default] 6:0-8:10 name@6:4-6:5 | let g ()
+            site field-set-mutation A path=r.A 2:6-2:7
+            site field-set-mutation B path=r.A.B 3:8-3:9
+            site field-read A path=r.A 3:6-3:7 uncertain=needs-resolution
+            site field-read Arr path=r.Arr 4:6-4:9 uncertain=needs-resolution
+            site field-set-mutation C path=(get r).C 5:12-5:13
+            site field-set-mutation m path=m 8:4-8:5 uncertain=may-be-local-variable
+        "#]],
+    );
+}
+
+#[test]
+fn pattern_sites() {
+    check(
+        r#"module M
+let f r =
+    match r with
+    | { A = a; B = 1 } -> a
+    | { Rec.A = a } -> a
+let g { A = a } = a
+let h = fun { B = b } -> b
+let i ({ C = c }: R) = c
+let j s =
+    match s with
+    | Case(field1 = x; field2 = y) -> x
+    | Some { D = { E = e } } -> e
+    | _ -> 0
+"#,
+        expect![[r#"
+            health: clean
+            decl module M [default] 0:0-12:12 name@0:7-0:8 | module M
+            decl let M.f [default] 1:0-4:24 name@1:4-1:5 | let f r
+            decl let M.g [default] 5:0-5:19 name@5:4-5:5 | let g { A = a }
+            decl let M.h [default] 6:0-6:26 name@6:4-6:5 | let h
+            decl let M.i [default] 7:0-7:24 name@7:4-7:5 | let i ({ C = c }: R)
+            decl let M.j [default] 8:0-12:12 name@8:4-8:5 | let j s
+            site field-pattern A path=A 3:8-3:9
+            site field-pattern B path=B 3:15-3:16
+            site field-pattern A path=Rec.A 4:12-4:13
+            site field-pattern A path=A 5:8-5:9
+            site field-pattern B path=B 6:14-6:15
+            site field-pattern C path=C 7:9-7:10
+            site field-pattern field1 path=field1 10:11-10:17
+            site field-pattern field2 path=field2 10:23-10:29
+            site field-pattern D path=D 11:13-11:14
+            site field-pattern E path=E 11:19-11:20
+        "#]],
+    );
+}
+
+#[test]
+fn read_candidates() {
+    check(
+        r#"module M
+let a r = r.A
+let b r = r.A.B.C
+let c f x = (f x).D
+let d = List.map _.E xs
+let e r = $"{r.F}"
+let open' = System.String.Empty
+let pat x = match x with Shape.Circle r -> r | _ -> 0.0
+"#,
+        expect![[r#"
+            health: degraded
+              misparse infix-bar at 7:45-7:46 region 7:12-7:55
+              misparse infix-arrow at 7:49-7:51 region 7:12-7:55
+            decl module M [default] 0:0-7:55 name@0:7-0:8 | module M
+            decl let M.a [default] 1:0-1:13 name@1:4-1:5 | let a r
+            decl let M.b [default] 2:0-2:17 name@2:4-2:5 | let b r
+            decl let M.c [default] 3:0-3:19 name@3:4-3:5 | let c f x
+            decl let M.d [default] 4:0-4:23 name@4:4-4:5 | let d
+            decl let M.e [default] 5:0-5:18 name@5:4-5:5 | let e r
+            decl let M.open' [default] 6:0-6:31 name@6:4-6:9 | let open'
+            decl let M.pat [default] 7:0-7:55 name@7:4-7:7 | let pat x
+            site field-read A path=r.A 1:12-1:13 uncertain=needs-resolution
+            site field-read A path=r.A 2:12-2:13 uncertain=needs-resolution
+            site field-read B path=B.C 2:14-2:15 uncertain=needs-resolution
+            site field-read C path=B.C 2:16-2:17 uncertain=needs-resolution
+            site field-read D path=D 3:18-3:19 uncertain=needs-resolution
+            site field-read map path=List.map 4:13-4:16 uncertain=needs-resolution
+            site field-read E path=_.E 4:19-4:20 uncertain=needs-resolution
+            site field-read F path=r.F 5:15-5:16 uncertain=needs-resolution
+            site field-read String path=System.String 6:19-6:25 uncertain=needs-resolution
+            site field-read Empty path=Empty 6:26-6:31 uncertain=needs-resolution
+        "#]],
+    );
+}
+
+#[test]
+fn one_line_match_indicator_makes_later_rules_uncertain() {
+    check(
+        r#"module M
+let f x = match x with { A = a } -> a | { A = 2 } -> 0
+let g = function Some v -> v | None -> 0
+let h x =
+    match x with
+    | { B = b } -> b
+"#,
+        expect![[r#"
+            health: degraded
+              misparse infix-bar at 1:38-1:39 region 1:10-1:54
+              misparse infix-arrow at 1:50-1:52 region 1:10-1:54
+              misparse infix-bar at 2:29-2:30 region 2:8-2:40
+              misparse infix-arrow at 2:36-2:38 region 2:8-2:40
+            decl module M [default] 0:0-5:20 name@0:7-0:8 | module M
+            decl let M.f [default] 1:0-1:54 name@1:4-1:5 | let f x
+            decl let M.g [default] 2:0-2:40 name@2:4-2:5 | let g
+            decl let M.h [default] 3:0-5:20 name@3:4-3:5 | let h x
+            site field-pattern A path=A 1:25-1:26 uncertain=inside-suspected-misparse
+            site field-construction A path=A 1:42-1:43 uncertain=inside-suspected-misparse
+            site field-pattern B path=B 5:8-5:9
+        "#]],
+    );
+}
+
+#[test]
+fn dotless_indexing_indicators() {
+    check(
+        r#"module M
+let first (xs: int list) = xs[0]
+let set (arr: int array) = arr[0] <- 1
+let name x = x.Items[0].Name
+"#,
+        expect![[r#"
+            health: degraded
+              misparse adjacent-list-application at 1:29-1:32 region 1:27-1:32
+              misparse adjacent-list-application at 2:30-2:33 region 2:27-2:33
+              misparse infix-assign at 2:34-2:36 region 2:27-2:38
+              misparse adjacent-list-application at 3:20-3:23 region 3:13-3:28
+            decl module M [default] 0:0-3:28 name@0:7-0:8 | module M
+            decl let M.first [default] 1:0-1:32 name@1:4-1:9 | let first (xs: int list)
+            decl let M.set [default] 2:0-2:38 name@2:4-2:7 | let set (arr: int array)
+            decl let M.name [default] 3:0-3:28 name@3:4-3:8 | let name x
+            site field-read Items path=x.Items 3:15-3:20 uncertain=inside-suspected-misparse
+            site field-read Name path=Name 3:24-3:28 uncertain=inside-suspected-misparse
+        "#]],
+    );
+}
+
+#[test]
+fn error_regions_flag_sites_inside_them() {
+    check(
+        r#"module M
+let f e =
+    match e with
+    | Case(
+        a = x
+        b = y) -> { R = x }
+    | _ -> { R = 0 }
+let ok = { S = 1 }
+"#,
+        expect![[r#"
+            health: degraded
+              error-region 5:10-5:11
+            decl module M [default] 0:0-7:18 name@0:7-0:8 | module M
+            decl let M.f [default] 1:0-6:20 name@1:4-1:5 | let f e
+            decl let M.ok [default] 7:0-7:18 name@7:4-7:6 | let ok
+            site field-pattern a path=a 4:8-4:9 uncertain=inside-error-region
+            site field-construction R path=R 5:20-5:21 uncertain=inside-error-region
+            site field-construction R path=R 6:13-6:14 uncertain=inside-error-region
+            site field-construction S path=S 7:11-7:12
+        "#]],
+    );
+}
+
+#[test]
+fn root_error_falls_back_to_the_header_line() {
+    check(
+        r#"module Acme.Broken
+
+let tail = List.
+"#,
+        expect![[r#"
+            health: degraded
+              error-region 2:15-2:16
+            decl module Acme.Broken [default] 0:0-2:16 name@0:7-0:18 | module Acme.Broken
+            decl let Acme.Broken.tail [default] 2:0-2:16 name@2:4-2:8 UNCERTAIN | let tail
+        "#]],
+    );
+}
+
+#[test]
+fn signature_files_use_the_signature_grammar() {
+    check_signature(
+        r#"namespace Acme.Core
+
+type Point = { X: int; Y: int }
+type Shape =
+    | Circle of radius: float
+    | Square
+
+module Geometry =
+    val origin: Point
+    val private hidden: int
+    val move: p: Point -> dx: int -> Point
+"#,
+        expect![[r#"
+            health: clean
+            decl namespace Acme.Core [default] 0:0-10:42 name@0:10-0:19 | namespace Acme.Core
+            decl record Acme.Core.Point [default] 2:5-2:31 name@2:5-2:10 | Point
+            decl record-field Acme.Core.Point.X [default] 2:15-2:21 name@2:15-2:16 | X: int
+            decl record-field Acme.Core.Point.Y [default] 2:23-2:29 name@2:23-2:24 | Y: int
+            decl union Acme.Core.Shape [default] 3:5-5:12 name@3:5-3:10 | Shape
+            decl union-case Acme.Core.Shape.Circle [default] 4:6-4:29 name@4:6-4:12 | Circle of radius: float
+            decl union-field Acme.Core.Shape.Circle.radius [default] 4:16-4:29 name@4:16-4:22 | radius: float
+            decl union-case Acme.Core.Shape.Square [default] 5:6-5:12 name@5:6-5:12 | Square
+            decl module Acme.Core.Geometry [default] 7:0-10:42 name@7:7-7:15 | module Geometry
+            decl val Acme.Core.Geometry.origin [default] 8:4-8:21 name@8:8-8:14 | val origin: Point
+            decl val Acme.Core.Geometry.hidden [private] 9:4-9:27 name@9:16-9:22 | val private hidden: int
+            decl val Acme.Core.Geometry.move [default] 10:4-10:42 name@10:8-10:12 | val move: p: Point -> dx: int -> Point
+            access private 9:8-9:15
+        "#]],
+    );
+}
+
+#[test]
+fn signature_member_definitions_degrade() {
+    check_signature(
+        r#"namespace Acme
+
+type Circle =
+    new: unit -> Circle
+    member Radius: float
+    static member Unit: unit -> Circle
+"#,
+        expect![[r#"
+            health: degraded
+              error-region 2:0-5:38
+            decl namespace Acme [default] 0:0-0:14 name@0:10-0:14 | namespace Acme
+        "#]],
+    );
+}
+
+#[test]
+fn positions_are_utf16() {
+    check(
+        "module M\nlet r = (\"héllo 𝄞\", { Ré = 1 })\n",
+        expect![[r#"
+            health: clean
+            decl module M [default] 0:0-1:32 name@0:7-0:8 | module M
+            decl let M.r [default] 1:0-1:32 name@1:4-1:5 | let r
+            site field-construction Ré path=Ré 1:23-1:25
+        "#]],
+    );
+}
+
+#[test]
+fn access_modifiers_in_comments_and_strings_are_not_spans() {
+    check(
+        r#"module M
+// let private a = 1
+(* private *)
+let s = "private"
+let internal t = """internal"""
+"#,
+        expect![[r#"
+            health: clean
+            decl module M [default] 0:0-4:31 name@0:7-0:8 | module M
+            decl let M.s [default] 3:0-3:17 name@3:4-3:5 | let s
+            decl let M.t [internal] 4:0-4:31 name@4:13-4:14 | let internal t
+            access internal 4:4-4:12
+        "#]],
+    );
+}

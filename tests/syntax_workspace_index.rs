@@ -1,0 +1,278 @@
+//! Workspace-index tests: the on-disk cache (hit on the second run, only changed files
+//! re-parsed, corrupt entries ignored), unsaved buffers winning over disk, the parse deadline,
+//! and name queries across files.
+
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use fslens::syntax::cache::CacheSetting;
+use fslens::syntax::{
+    DeadlinePolicy, FieldSiteKind, FsharpParsers, GrammarKind, HealthStatus, IndexOptions, Overlay,
+    ParseFailure, SyntaxIndex,
+};
+
+fn write(root: &Path, relative: &str, text: &str) -> PathBuf {
+    let path = root.join(relative);
+    std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
+    std::fs::write(&path, text).expect("write");
+    path
+}
+
+fn options_with_cache(cache: &Path) -> IndexOptions {
+    IndexOptions {
+        threads: 2,
+        cache: CacheSetting::Directory(cache.to_path_buf()),
+        deadline: DeadlinePolicy::default(),
+    }
+}
+
+fn sample_files(root: &Path) -> Vec<PathBuf> {
+    vec![
+        write(
+            root,
+            "A.fs",
+            "module A\ntype R = { X: int; Y: int }\nlet make () = { X = 1; Y = 2 }\n",
+        ),
+        write(
+            root,
+            "B.fs",
+            "module B\nlet bump (r: A.R) = { r with X = r.X + 1 }\n",
+        ),
+        write(root, "C.fsi", "module C\nval hidden: int\n"),
+    ]
+}
+
+#[test]
+fn second_run_hits_the_cache_and_only_changed_files_are_parsed() {
+    let workspace = tempfile::tempdir().expect("temp dir");
+    let cache = tempfile::tempdir().expect("temp dir");
+    let files = sample_files(workspace.path());
+
+    let cold = SyntaxIndex::new(options_with_cache(cache.path()));
+    let first = cold.index_paths(&files, &Overlay::new());
+    assert_eq!((first.parsed, first.cache_hits, first.files), (3, 0, 3));
+    assert_eq!(first.cache_write_failures, 0);
+
+    let warm = SyntaxIndex::new(options_with_cache(cache.path()));
+    let second = warm.index_paths(&files, &Overlay::new());
+    assert_eq!((second.parsed, second.cache_hits), (0, 3));
+    // The cached index answers exactly like the parsed one.
+    for file in &files {
+        assert_eq!(
+            cold.file(file).expect("indexed").index.declarations.len(),
+            warm.file(file).expect("indexed").index.declarations.len()
+        );
+    }
+    assert_eq!(
+        warm.find_field_sites("X").len(),
+        cold.find_field_sites("X").len()
+    );
+
+    write(
+        workspace.path(),
+        "B.fs",
+        "module B\nlet bump (r: A.R) = { r with Y = r.Y + 1 }\n",
+    );
+    let after_edit = SyntaxIndex::new(options_with_cache(cache.path()));
+    let third = after_edit.index_paths(&files, &Overlay::new());
+    assert_eq!((third.parsed, third.cache_hits), (1, 2));
+
+    // Re-indexing unchanged files in the same index does no work at all.
+    let again = after_edit.index_paths(&files, &Overlay::new());
+    assert_eq!((again.parsed, again.cache_hits, again.unchanged), (0, 0, 3));
+}
+
+#[test]
+fn corrupt_cache_entries_are_misses() {
+    let workspace = tempfile::tempdir().expect("temp dir");
+    let cache = tempfile::tempdir().expect("temp dir");
+    let files = sample_files(workspace.path());
+    SyntaxIndex::new(options_with_cache(cache.path())).index_paths(&files, &Overlay::new());
+    let mut corrupted = 0;
+    let mut pending = vec![cache.path().to_path_buf()];
+    while let Some(directory) = pending.pop() {
+        for entry in std::fs::read_dir(&directory).expect("read dir").flatten() {
+            if entry.path().is_dir() {
+                pending.push(entry.path());
+            } else {
+                std::fs::write(entry.path(), b"{ not json").expect("corrupt");
+                corrupted += 1;
+            }
+        }
+    }
+    assert_eq!(corrupted, 3);
+    let stats =
+        SyntaxIndex::new(options_with_cache(cache.path())).index_paths(&files, &Overlay::new());
+    assert_eq!((stats.parsed, stats.cache_hits, stats.failed), (3, 0, 0));
+}
+
+#[test]
+fn unsaved_buffers_win_over_disk_and_are_not_cached() {
+    let workspace = tempfile::tempdir().expect("temp dir");
+    let cache = tempfile::tempdir().expect("temp dir");
+    let files = sample_files(workspace.path());
+    let index = SyntaxIndex::new(options_with_cache(cache.path()));
+    let mut overlay = Overlay::new();
+    overlay.insert(
+        files[1].clone(),
+        "module B\nlet unsavedOnly = { X = 5; Y = 6 }\n",
+    );
+    let stats = index.index_paths(&files, &overlay);
+    assert_eq!(stats.parsed, 3);
+    let file_b = index.file(&files[1]).expect("indexed");
+    assert!(file_b.from_overlay);
+    let names: Vec<String> = index
+        .find_declarations("unsavedOnly")
+        .iter()
+        .map(|hit| hit.full_name.clone())
+        .collect();
+    assert_eq!(names, ["B.unsavedOnly"]);
+    assert!(index.find_declarations("bump").is_empty());
+
+    // Only the two disk files were written to the cache.
+    let warm = SyntaxIndex::new(options_with_cache(cache.path()));
+    let second = warm.index_paths(&files, &overlay);
+    assert_eq!((second.parsed, second.cache_hits), (1, 2));
+
+    // Closing the buffer (empty overlay) goes back to the disk text.
+    index.refresh_path(&files[1], &Overlay::new());
+    assert_eq!(index.find_declarations("bump").len(), 1);
+    assert!(index.find_declarations("unsavedOnly").is_empty());
+}
+
+fn large_text(lines: usize) -> String {
+    let mut text = String::from("module Big\n");
+    for number in 0..lines {
+        text.push_str(&format!(
+            "let f{number} x = match x with | Some {{ A = a; B = b }} -> a + b + {number} | None -> {number}\n"
+        ));
+    }
+    text
+}
+
+#[test]
+fn parse_deadline_is_honoured_and_the_parser_recovers() {
+    let text = large_text(20_000);
+    let mut parsers = FsharpParsers::new();
+    let started = Instant::now();
+    let result = parsers.parse(&text, GrammarKind::Implementation, Duration::from_millis(5));
+    let elapsed = started.elapsed();
+    assert!(
+        matches!(result, Err(ParseFailure::DeadlineExceeded { .. })),
+        "{result:?}"
+    );
+    assert!(
+        elapsed < Duration::from_millis(500),
+        "cancelled only after {elapsed:?}"
+    );
+    // The same parser parses the next file from scratch.
+    let tree = parsers
+        .parse(
+            "module Small\nlet a = 1\n",
+            GrammarKind::Implementation,
+            Duration::from_secs(5),
+        )
+        .expect("parses");
+    assert!(!tree.root_node().has_error());
+}
+
+#[test]
+fn timed_out_files_are_reported_not_dropped() {
+    let workspace = tempfile::tempdir().expect("temp dir");
+    let big = write(workspace.path(), "Big.fs", &large_text(20_000));
+    let small = write(workspace.path(), "Small.fs", "module Small\nlet a = 1\n");
+    let options = IndexOptions {
+        threads: 1,
+        cache: CacheSetting::Disabled,
+        deadline: DeadlinePolicy {
+            base: Duration::from_millis(5),
+            per_megabyte: Duration::ZERO,
+        },
+    };
+    let index = SyntaxIndex::new(options);
+    let stats = index.index_paths(&[big.clone(), small.clone()], &Overlay::new());
+    assert_eq!(stats.timed_out, 1);
+    assert_eq!(stats.clean, 1);
+    let big_index = index.file(&big).expect("present");
+    assert_eq!(big_index.index.health.status, HealthStatus::TimedOut);
+    assert!(
+        big_index
+            .index
+            .health
+            .detail
+            .as_deref()
+            .unwrap_or("")
+            .contains("deadline")
+    );
+    assert_eq!(big_index.index.lines, 20_001);
+}
+
+#[test]
+fn queries_across_files() {
+    let workspace = tempfile::tempdir().expect("temp dir");
+    let files = sample_files(workspace.path());
+    let index = SyntaxIndex::new(IndexOptions::without_cache());
+    index.index_paths(&files, &Overlay::new());
+
+    let declarations: Vec<String> = index
+        .find_declarations("X")
+        .iter()
+        .map(|hit| hit.full_name.clone())
+        .collect();
+    assert_eq!(declarations, ["A.R.X"]);
+
+    let occurrences: Vec<(String, u32, u32)> = index
+        .find_occurrences("X")
+        .iter()
+        .map(|hit| {
+            (
+                hit.path
+                    .file_name()
+                    .expect("name")
+                    .to_string_lossy()
+                    .into_owned(),
+                hit.position.line,
+                hit.position.character,
+            )
+        })
+        .collect();
+    assert_eq!(
+        occurrences,
+        [
+            ("A.fs".to_owned(), 1, 11),
+            ("A.fs".to_owned(), 2, 16),
+            ("B.fs".to_owned(), 1, 29),
+            ("B.fs".to_owned(), 1, 35)
+        ]
+    );
+
+    let kinds: Vec<(FieldSiteKind, bool)> = index
+        .find_field_sites("X")
+        .iter()
+        .map(|hit| (hit.site.kind, hit.certain))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (FieldSiteKind::Construction, true),
+            (FieldSiteKind::CopyUpdate, true),
+            (FieldSiteKind::Read, false)
+        ]
+    );
+    assert!(index.find_occurrences("NoSuchName").is_empty());
+    let totals = index.totals();
+    assert_eq!((totals.files, totals.clean), (3, 3));
+    assert!(index.heap_bytes() > 0);
+}
+
+#[test]
+fn unreadable_files_are_failed_entries() {
+    let index = SyntaxIndex::new(IndexOptions::without_cache());
+    let missing = PathBuf::from("/definitely/not/here/Missing.fs");
+    let stats = index.index_paths(std::slice::from_ref(&missing), &Overlay::new());
+    assert_eq!(stats.failed, 1);
+    assert_eq!(
+        index.file(&missing).expect("entry").index.health.status,
+        HealthStatus::Failed
+    );
+}
