@@ -25,9 +25,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use fslens::syntax::cache::CacheSetting;
-use fslens::syntax::{
-    DeadlinePolicy, FsharpParsers, GrammarKind, IndexOptions, Overlay, SyntaxIndex,
-};
+use fslens::syntax::{DeadlinePolicy, FsharpParsers, GrammarKind, IndexOptions, Overlay, SyntaxIndex};
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 
 #[global_allocator]
@@ -52,50 +50,27 @@ impl Random {
 }
 
 const NOUNS: &[&str] = &[
-    "Order", "Customer", "Invoice", "Payment", "Shipment", "Product", "Account", "Ledger",
-    "Session", "Token", "Report", "Metric", "Sensor", "Reading", "Route", "Vehicle", "Driver",
-    "Ticket", "Booking", "Review",
+    "Order", "Customer", "Invoice", "Payment", "Shipment", "Product", "Account", "Ledger", "Session", "Token",
+    "Report", "Metric", "Sensor", "Reading", "Route", "Vehicle", "Driver", "Ticket", "Booking", "Review",
 ];
 const FIELDS: &[&str] = &[
-    "Id", "Name", "Amount", "Quantity", "Created", "Updated", "Status", "Owner", "Tags", "Total",
-    "Price", "Notes", "Region", "Score", "Count", "Limit", "Enabled", "Version", "Email",
-    "Address",
+    "Id", "Name", "Amount", "Quantity", "Created", "Updated", "Status", "Owner", "Tags", "Total", "Price", "Notes",
+    "Region", "Score", "Count", "Limit", "Enabled", "Version", "Email", "Address",
 ];
-const TYPES: &[&str] = &[
-    "int",
-    "string",
-    "decimal",
-    "float",
-    "bool",
-    "DateTime",
-    "Guid",
-    "string list",
-    "int option",
-];
+const TYPES: &[&str] = &["int", "string", "decimal", "float", "bool", "DateTime", "Guid", "string list", "int option"];
 
 fn generate_file(random: &mut Random, file_number: usize, with_header: bool) -> String {
     let mut text = String::new();
     let area = random.pick(NOUNS);
     if with_header {
         let _ = writeln!(text, "/// Generated code for the {area} area.");
-        let _ = writeln!(
-            text,
-            "module Acme.Domain{}.{}{}\n",
-            file_number % 7,
-            area,
-            file_number
-        );
+        let _ = writeln!(text, "module Acme.Domain{}.{}{}\n", file_number % 7, area, file_number);
         let _ = writeln!(text, "open System\nopen System.Collections.Generic\n");
     }
     let type_count = 4 + random.below(4) as usize;
     let mut records: Vec<(String, Vec<String>)> = Vec::new();
     for type_number in 0..type_count {
-        let name = format!(
-            "{}{}{}",
-            random.pick(NOUNS),
-            random.pick(NOUNS),
-            type_number
-        );
+        let name = format!("{}{}{}", random.pick(NOUNS), random.pick(NOUNS), type_number);
         let mut fields: Vec<String> = Vec::new();
         let field_count = 3 + random.below(6) as usize;
         let _ = writeln!(text, "/// A {name}.\ntype {name} =\n    {{");
@@ -111,11 +86,7 @@ fn generate_file(random: &mut Random, file_number: usize, with_header: bool) -> 
     let union_name = format!("{area}Event{file_number}");
     let _ = writeln!(text, "type {union_name} =");
     for case in 0..5 {
-        let _ = writeln!(
-            text,
-            "    | {}{case} of reason: string * count: int",
-            random.pick(NOUNS)
-        );
+        let _ = writeln!(text, "    | {}{case} of reason: string * count: int", random.pick(NOUNS));
     }
     let _ = writeln!(text, "    | Nothing{file_number}\n");
     for (name, fields) in &records {
@@ -145,10 +116,7 @@ fn generate_file(random: &mut Random, file_number: usize, with_header: bool) -> 
         text,
         "type {class_name}(capacity: int) =\n    let cache = Dictionary<string, int>()\n    let mutable hits = 0\n    member _.Capacity = capacity\n    member this.Record(key: string) =\n        hits <- hits + 1\n        match cache.TryGetValue key with\n        | true, value -> cache.[key] <- value + 1\n        | false, _ -> cache.[key] <- 1\n    member private _.Hits = hits\n    static member Create() = {class_name}(16)\n    interface IDisposable with\n        member _.Dispose() = cache.Clear()\n"
     );
-    let _ = writeln!(
-        text,
-        "let handle{file_number} (event: {union_name}) =\n    match event with"
-    );
+    let _ = writeln!(text, "let handle{file_number} (event: {union_name}) =\n    match event with");
     let _ = writeln!(text, "    | Nothing{file_number} -> 0");
     let _ = writeln!(
         text,
@@ -170,23 +138,12 @@ fn generate_corpus(directory: &Path, megabytes: f64) -> Vec<PathBuf> {
     while written < target {
         // Files of different sizes: mostly 5-40 KB, a few large ones.
         let mut text = String::new();
-        let chunks = if file_number % 40 == 0 {
-            30
-        } else {
-            1 + random.below(6) as usize
-        };
+        let chunks = if file_number % 40 == 0 { 30 } else { 1 + random.below(6) as usize };
         for chunk in 0..chunks {
             // Only the first chunk carries the file's module header.
-            text.push_str(&generate_file(
-                &mut random,
-                file_number * 100 + chunk,
-                chunk == 0,
-            ));
+            text.push_str(&generate_file(&mut random, file_number * 100 + chunk, chunk == 0));
         }
-        let path = directory.join(format!(
-            "src/Area{}/File{file_number:04}.fs",
-            file_number % 9
-        ));
+        let path = directory.join(format!("src/Area{}/File{file_number:04}.fs", file_number % 9));
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).expect("create corpus directory");
         }
@@ -198,10 +155,7 @@ fn generate_corpus(directory: &Path, megabytes: f64) -> Vec<PathBuf> {
     let items: String = files
         .iter()
         .map(|path| {
-            format!(
-                "    <Compile Include=\"{}\" />\n",
-                path.strip_prefix(directory).expect("inside").display()
-            )
+            format!("    <Compile Include=\"{}\" />\n", path.strip_prefix(directory).expect("inside").display())
         })
         .collect();
     std::fs::write(
@@ -228,8 +182,7 @@ fn plain_parse(texts: &[String]) -> usize {
     let mut parsers = FsharpParsers::new();
     let mut nodes = 0;
     for text in texts {
-        if let Ok(tree) = parsers.parse(text, GrammarKind::Implementation, Duration::from_secs(60))
-        {
+        if let Ok(tree) = parsers.parse(text, GrammarKind::Implementation, Duration::from_secs(60)) {
             nodes += tree.root_node().child_count();
         }
     }
@@ -237,11 +190,7 @@ fn plain_parse(texts: &[String]) -> usize {
 }
 
 fn options(threads: usize, cache: CacheSetting) -> IndexOptions {
-    IndexOptions {
-        threads,
-        cache,
-        deadline: DeadlinePolicy::default(),
-    }
+    IndexOptions { threads, cache, deadline: DeadlinePolicy::default() }
 }
 
 /// Round-trip latencies of a two-thread message loop, for `duration`.
@@ -284,20 +233,11 @@ fn percentile(values: &mut [Duration], fraction: f64) -> Duration {
 }
 
 fn main() {
-    let megabytes: f64 = std::env::var("FSLENS_BENCH_MB")
-        .ok()
-        .and_then(|value| value.parse().ok())
-        .unwrap_or(6.0);
-    let repeats: usize = std::env::var("FSLENS_BENCH_REPEATS")
-        .ok()
-        .and_then(|value| value.parse().ok())
-        .unwrap_or(3);
+    let megabytes: f64 = std::env::var("FSLENS_BENCH_MB").ok().and_then(|value| value.parse().ok()).unwrap_or(6.0);
+    let repeats: usize = std::env::var("FSLENS_BENCH_REPEATS").ok().and_then(|value| value.parse().ok()).unwrap_or(3);
     let corpus = tempfile::tempdir().expect("temp dir");
     let files = generate_corpus(corpus.path(), megabytes);
-    let texts: Vec<String> = files
-        .iter()
-        .map(|path| std::fs::read_to_string(path).expect("read corpus"))
-        .collect();
+    let texts: Vec<String> = files.iter().map(|path| std::fs::read_to_string(path).expect("read corpus")).collect();
     let bytes: usize = texts.iter().map(String::len).sum();
     let lines: usize = texts.iter().map(|text| text.lines().count()).sum();
     let mut report = String::new();
@@ -319,18 +259,14 @@ fn main() {
     for _ in 0..repeats.max(1) {
         let (time, _) = best_of(1, || plain_parse(&texts));
         parse_time = parse_time.min(time);
-        let (time, stats) = best_of(1, || {
-            SyntaxIndex::new(options(1, CacheSetting::Disabled))
-                .index_paths(&files, &Overlay::new())
-        });
+        let (time, stats) =
+            best_of(1, || SyntaxIndex::new(options(1, CacheSetting::Disabled)).index_paths(&files, &Overlay::new()));
         if time < index_one {
             index_one = time;
             stats_one = Some(stats);
         }
-        let (time, stats) = best_of(1, || {
-            SyntaxIndex::new(options(2, CacheSetting::Disabled))
-                .index_paths(&files, &Overlay::new())
-        });
+        let (time, stats) =
+            best_of(1, || SyntaxIndex::new(options(2, CacheSetting::Disabled)).index_paths(&files, &Overlay::new()));
         if time < index_two {
             index_two = time;
             stats_two = Some(stats);
@@ -371,18 +307,12 @@ fn main() {
     for _ in 0..repeats.max(1) {
         let cache = tempfile::tempdir().expect("temp dir");
         let started = Instant::now();
-        SyntaxIndex::new(options(
-            2,
-            CacheSetting::Directory(cache.path().to_path_buf()),
-        ))
-        .index_paths(&files, &Overlay::new());
+        SyntaxIndex::new(options(2, CacheSetting::Directory(cache.path().to_path_buf())))
+            .index_paths(&files, &Overlay::new());
         cold_best = cold_best.min(started.elapsed());
         let started = Instant::now();
-        let warm = SyntaxIndex::new(options(
-            2,
-            CacheSetting::Directory(cache.path().to_path_buf()),
-        ))
-        .index_paths(&files, &Overlay::new());
+        let warm = SyntaxIndex::new(options(2, CacheSetting::Directory(cache.path().to_path_buf())))
+            .index_paths(&files, &Overlay::new());
         warm_best = warm_best.min(started.elapsed());
         warm_hits = warm.cache_hits;
     }
@@ -413,21 +343,11 @@ fn main() {
         estimate as f64 / lines as f64
     );
     let totals = index.totals();
-    let sites: usize = files
-        .iter()
-        .filter_map(|path| index.file(path))
-        .map(|file| file.index.field_sites.len())
-        .sum();
-    let declarations: usize = files
-        .iter()
-        .filter_map(|path| index.file(path))
-        .map(|file| file.index.declarations.len())
-        .sum();
-    let occurrences: usize = files
-        .iter()
-        .filter_map(|path| index.file(path))
-        .map(|file| file.index.occurrences.occurrence_count())
-        .sum();
+    let sites: usize = files.iter().filter_map(|path| index.file(path)).map(|file| file.index.field_sites.len()).sum();
+    let declarations: usize =
+        files.iter().filter_map(|path| index.file(path)).map(|file| file.index.declarations.len()).sum();
+    let occurrences: usize =
+        files.iter().filter_map(|path| index.file(path)).map(|file| file.index.occurrences.occurrence_count()).sum();
     let _ = writeln!(
         report,
         "index contents: {} declarations, {} field sites, {} identifier occurrences, {} names, {} files",
@@ -439,9 +359,7 @@ fn main() {
     );
 
     // Forwarding latency while the biggest file is re-indexed after an edit.
-    let biggest = (0..files.len())
-        .max_by_key(|slot| texts[*slot].len())
-        .expect("files");
+    let biggest = (0..files.len()).max_by_key(|slot| texts[*slot].len()).expect("files");
     let mut baseline = forwarding_latencies(Duration::from_millis(1500));
     let index = Arc::new(index);
     let busy = Arc::new(AtomicBool::new(true));

@@ -19,8 +19,9 @@ pub struct HeadlessRequest {
     pub workspace_root: PathBuf,
     pub command: String,
     pub argument: Value,
-    /// How long to wait for FSAC to be ready before running the command anyway.
-    pub readiness_timeout: Duration,
+    /// How long to wait for FSAC to be ready before running the command anyway; `None` for
+    /// commands the syntax layer answers.
+    pub readiness_timeout: Option<Duration>,
 }
 
 /// Runs `request` in the session already serving the workspace (an editor's, or an MCP
@@ -78,8 +79,10 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> HeadlessClient<R, W> {
         });
         self.call("initialize", initialize).await.context("the session did not initialize")?;
         self.notify("initialized", json!({})).await?;
-        if request.command != ext::commands::STATUS {
-            let wait = json!({ "waitUntil": "ready", "timeoutMs": request.readiness_timeout.as_millis() as u64 });
+        if let Some(timeout) = request.readiness_timeout
+            && request.command != ext::commands::STATUS
+        {
+            let wait = json!({ "waitUntil": "ready", "timeoutMs": timeout.as_millis() as u64 });
             self.call("workspace/executeCommand", json!({ "command": ext::commands::STATUS, "arguments": [wait] }))
                 .await?;
         }

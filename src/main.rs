@@ -50,8 +50,13 @@ struct SessionOptions {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Start a headless session and print its status.
+    /// Start a headless session (or join a running one) and print its status.
     Status(HeadlessOptions),
+    /// Outline a file, a project or a public API from the syntax layer (in a session, so
+    /// the editor's unsaved buffers count when one is running).
+    Outline(fslens::commands::outline::OutlineCliArgs),
+    /// Index the workspace's F# files with the syntax layer and print statistics.
+    Index(fslens::commands::index::IndexCliArgs),
 }
 
 #[derive(Args)]
@@ -109,6 +114,22 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             print_answer(&answer, options.json, render_status)?;
             Ok(ExitCode::SUCCESS)
         }
+        Some(Command::Outline(arguments)) => {
+            let answer =
+                headless_without_wait(&cli.session, config, ext::commands::OUTLINE, arguments.to_arguments()).await?;
+            print_answer(&answer, arguments.json, fslens::commands::outline::render_text)?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Index(arguments)) => {
+            let workspace = workspace_or_current(&cli.session)?;
+            let answer = tokio::task::spawn_blocking(move || {
+                fslens::commands::index::run_cli(&arguments, &workspace).map(|answer| (answer, arguments.json))
+            })
+            .await
+            .context("the indexing thread failed")??;
+            print_answer(&answer.0, answer.1, fslens::commands::index::render_text)?;
+            Ok(ExitCode::SUCCESS)
+        }
     }
 }
 
@@ -131,6 +152,14 @@ fn proxy_config(session: &SessionOptions) -> anyhow::Result<ProxyConfig> {
     })
 }
 
+fn workspace_or_current(session: &SessionOptions) -> anyhow::Result<PathBuf> {
+    match &session.workspace {
+        Some(root) => Ok(root.clone()),
+        None => std::env::current_dir().context("cannot read the current directory"),
+    }
+}
+
+/// Runs a command that needs FSAC: waits up to `timeout_ms` for the workspace to load.
 async fn headless(
     session: &SessionOptions,
     config: ProxyConfig,
@@ -138,15 +167,27 @@ async fn headless(
     argument: Value,
     timeout_ms: u64,
 ) -> anyhow::Result<Value> {
-    let workspace_root = match &session.workspace {
-        Some(root) => root.clone(),
-        None => std::env::current_dir().context("cannot read the current directory")?,
-    };
     let request = HeadlessRequest {
-        workspace_root,
+        workspace_root: workspace_or_current(session)?,
         command: command.to_owned(),
         argument,
-        readiness_timeout: Duration::from_millis(timeout_ms),
+        readiness_timeout: Some(Duration::from_millis(timeout_ms)),
+    };
+    run_headless(request, config).await
+}
+
+/// Runs a command that the syntax layer answers: no waiting for FSAC.
+async fn headless_without_wait(
+    session: &SessionOptions,
+    config: ProxyConfig,
+    command: &str,
+    argument: Value,
+) -> anyhow::Result<Value> {
+    let request = HeadlessRequest {
+        workspace_root: workspace_or_current(session)?,
+        command: command.to_owned(),
+        argument,
+        readiness_timeout: None,
     };
     run_headless(request, config).await
 }

@@ -368,3 +368,32 @@ async fn end_of_editor_input_ends_the_session_and_fsac() {
     let end = harness.finish_without_shutdown().await;
     assert_eq!(end.exit_code, 1, "end of input without shutdown");
 }
+
+#[tokio::test]
+async fn outline_answers_from_the_editors_unsaved_buffer_without_fsac() {
+    let workspace = support::double::fixture_copy("shipping");
+    let mut harness = Harness::start_with(HarnessOptions {
+        with_backend: false,
+        workspace_root: Some(workspace.path().to_owned()),
+        ..HarnessOptions::default()
+    });
+    harness.initialize(None).await;
+    let path = workspace.path().join("src/Shipping.Domain/Operations.fs");
+    let uri = fslens::uri::path_to_uri(&path).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap() + "\nlet addedOnlyInTheBuffer x = x + 1\n";
+    harness
+        .notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "fsharp", "version": 1, "text": text}}),
+        )
+        .await;
+    let answer = harness
+        .execute("fslens.outline", json!({"path": "src/Shipping.Domain/Operations.fs", "summaryOnly": false}))
+        .await;
+    let rendered = answer["result"].to_string();
+    assert!(rendered.contains("addedOnlyInTheBuffer"), "{answer}");
+    assert_eq!(answer["result"]["via"], json!("syntax"), "{answer}");
+    let on_disk = std::fs::read_to_string(&path).unwrap();
+    assert!(!on_disk.contains("addedOnlyInTheBuffer"), "nothing is written to disk");
+    harness.finish(None).await;
+}

@@ -220,9 +220,7 @@ fn many_types_workspace(count: usize, members_each: usize) -> (tempfile::TempDir
     for number in 0..count {
         text.push_str(&format!("type T{number:04} =\n"));
         for member in 0..members_each.max(1) {
-            text.push_str(&format!(
-                "    | Case{number}_{member} of value{member}: int\n"
-            ));
+            text.push_str(&format!("    | Case{number}_{member} of value{member}: int\n"));
         }
     }
     std::fs::write(directory.path().join("Big.fs"), text).expect("write");
@@ -250,20 +248,9 @@ fn budget_closes_pages_on_whole_entities_and_cursors_walk_every_entity_once() {
         let answer = run(&model, arguments, &overlay).expect("answers");
         pages += 1;
         let entries = answer["entries"].as_array().expect("entries");
-        assert!(
-            !entries.is_empty(),
-            "a page always holds at least one entity"
-        );
-        let used: usize = entries
-            .iter()
-            .map(|entry| {
-                serde_json::to_string(entry)
-                    .expect("json")
-                    .encode_utf16()
-                    .count()
-                    + 1
-            })
-            .sum();
+        assert!(!entries.is_empty(), "a page always holds at least one entity");
+        let used: usize =
+            entries.iter().map(|entry| serde_json::to_string(entry).expect("json").encode_utf16().count() + 1).sum();
         assert!(used <= 2000 || entries.len() == 1, "page of {used} units");
         for entry in entries {
             seen.push(entry["fullName"].as_str().expect("name").to_owned());
@@ -287,12 +274,7 @@ fn budget_closes_pages_on_whole_entities_and_cursors_walk_every_entity_once() {
 #[test]
 fn max_results_closes_without_the_budget_flag() {
     let (_directory, model) = many_types_workspace(10, 1);
-    let answer = run(
-        &model,
-        json!({ "path": "Big.fs", "maxResults": 4 }),
-        &Overlay::new(),
-    )
-    .expect("answers");
+    let answer = run(&model, json!({ "path": "Big.fs", "maxResults": 4 }), &Overlay::new()).expect("answers");
     assert_eq!(answer["returnedEntryCount"], 4);
     assert_eq!(answer["truncated"], true);
     assert!(answer.get("truncatedByBudget").is_none());
@@ -314,21 +296,11 @@ fn an_oversized_entity_still_fills_a_page_alone() {
 #[test]
 fn full_mode_downgrades_to_summary_when_it_cannot_fit() {
     let (_directory, model) = many_types_workspace(30, 20);
-    let answer = run(
-        &model,
-        json!({ "path": "Big.fs", "summaryOnly": false }),
-        &Overlay::new(),
-    )
-    .expect("answers");
+    let answer = run(&model, json!({ "path": "Big.fs", "summaryOnly": false }), &Overlay::new()).expect("answers");
     assert_eq!(answer["downgradedToSummary"], true);
     assert_eq!(answer["summaryOnly"], false, "echoes the request");
     assert!(answer["entries"][1].get("members").is_none());
-    assert!(
-        answer["downgradeHint"]
-            .as_str()
-            .expect("hint")
-            .contains("maxResults")
-    );
+    assert!(answer["downgradeHint"].as_str().expect("hint").contains("maxResults"));
 }
 
 #[test]
@@ -336,20 +308,14 @@ fn public_api_hint_names_real_namespaces_from_the_remainder() {
     let answer = fixture(json!({ "view": "publicApi", "maxResults": 1 }));
     assert_eq!(answer["truncated"], true);
     let hint = answer["hint"].as_str().expect("hint");
-    assert!(
-        hint.contains("namespaceFilter") && hint.contains("\"Acme"),
-        "{hint}"
-    );
+    assert!(hint.contains("namespaceFilter") && hint.contains("\"Acme"), "{hint}");
 }
 
 #[test]
 fn unsaved_buffers_are_outlined() {
     let model = load_workspace(&fixture_root()).expect("fixture loads");
     let mut overlay = Overlay::new();
-    overlay.insert(
-        model.root.join("src/Core/Util.fs"),
-        "module Acme.Util\n\ntype Unsaved = { U: int }\n",
-    );
+    overlay.insert(model.root.join("src/Core/Util.fs"), "module Acme.Util\n\ntype Unsaved = { U: int }\n");
     let answer = run(&model, json!({ "path": "src/Core/Util.fs" }), &overlay).expect("answers");
     assert_eq!(answer["fromUnsavedBuffer"], true);
     assert_eq!(answer["entries"][1]["fullName"], "Acme.Util.Unsaved");
@@ -358,11 +324,8 @@ fn unsaved_buffers_are_outlined() {
 #[test]
 fn degraded_files_say_so() {
     let directory = tempfile::tempdir().expect("temp dir");
-    std::fs::write(
-        directory.path().join("Bad.fs"),
-        "module Bad\nlet f x = match x with A -> 1 | B -> 2\n",
-    )
-    .expect("write");
+    std::fs::write(directory.path().join("Bad.fs"), "module Bad\nlet f x = match x with A -> 1 | B -> 2\n")
+        .expect("write");
     let model = load_workspace(directory.path()).expect("loads");
     let answer = run(&model, json!({ "path": "Bad.fs" }), &Overlay::new()).expect("answers");
     assert_eq!(answer["health"]["status"], "degraded");
@@ -382,57 +345,23 @@ fn bad_arguments_name_the_argument() {
     assert_eq!(argument_of(json!({ "view": "file" })), "path");
     assert_eq!(argument_of(json!({ "view": "tree" })), "view");
     assert_eq!(argument_of(json!({ "path": 3 })), "path");
-    assert_eq!(
-        argument_of(json!({ "path": "src/Core/Types.fs", "maxResults": 0 })),
-        "maxResults"
-    );
-    assert_eq!(
-        argument_of(json!({ "path": "src/Core/Types.fs", "maxResults": "ten" })),
-        "maxResults"
-    );
-    assert_eq!(
-        argument_of(json!({ "path": "src/Core/Types.fs", "summaryOnly": "no" })),
-        "summaryOnly"
-    );
-    assert_eq!(
-        argument_of(json!({ "path": "src/Core/Types.fs", "pth": 1 })),
-        "pth"
-    );
-    assert_eq!(
-        argument_of(json!({ "path": "src/Core/Types.fs", "cursor": "nonsense" })),
-        "cursor"
-    );
-    assert_eq!(
-        argument_of(json!({ "path": "src/Core/Types.fs", "cursor": "o1.0000", "offset": 1 })),
-        "offset"
-    );
-    assert_eq!(
-        argument_of(json!({ "path": "src/Core/Types.fs", "offset": 99 })),
-        "offset"
-    );
-    assert_eq!(
-        argument_of(json!({ "view": "project", "project": "Nope" })),
-        "project"
-    );
-    assert_eq!(
-        argument_of(json!({ "path": "src/Core/Nope.fs" })),
-        "path:src/Core/Nope.fs"
-    );
-    assert_eq!(
-        argument_of(json!({ "path": "src/Core/Core.fsproj" })),
-        "path:src/Core/Core.fsproj"
-    );
+    assert_eq!(argument_of(json!({ "path": "src/Core/Types.fs", "maxResults": 0 })), "maxResults");
+    assert_eq!(argument_of(json!({ "path": "src/Core/Types.fs", "maxResults": "ten" })), "maxResults");
+    assert_eq!(argument_of(json!({ "path": "src/Core/Types.fs", "summaryOnly": "no" })), "summaryOnly");
+    assert_eq!(argument_of(json!({ "path": "src/Core/Types.fs", "pth": 1 })), "pth");
+    assert_eq!(argument_of(json!({ "path": "src/Core/Types.fs", "cursor": "nonsense" })), "cursor");
+    assert_eq!(argument_of(json!({ "path": "src/Core/Types.fs", "cursor": "o1.0000", "offset": 1 })), "offset");
+    assert_eq!(argument_of(json!({ "path": "src/Core/Types.fs", "offset": 99 })), "offset");
+    assert_eq!(argument_of(json!({ "view": "project", "project": "Nope" })), "project");
+    assert_eq!(argument_of(json!({ "path": "src/Core/Nope.fs" })), "path:src/Core/Nope.fs");
+    assert_eq!(argument_of(json!({ "path": "src/Core/Core.fsproj" })), "path:src/Core/Core.fsproj");
     assert_eq!(argument_of(json!([1, 2])), "arguments");
 
     // A cursor from one file's outline is refused for another file.
     let (_directory, big) = many_types_workspace(10, 1);
     let first = run(&big, json!({ "path": "Big.fs", "maxResults": 2 }), &overlay).expect("answers");
     let cursor = first["nextCursor"].as_str().expect("cursor");
-    match run(
-        &big,
-        json!({ "path": "Big.fs", "maxResults": 3, "cursor": cursor }),
-        &overlay,
-    ) {
+    match run(&big, json!({ "path": "Big.fs", "maxResults": 3, "cursor": cursor }), &overlay) {
         Err(CommandError::InvalidArgument { argument, .. }) => assert_eq!(argument, "cursor"),
         other => panic!("expected a cursor error, got {other:?}"),
     }

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use fslens::syntax::cache::CacheSetting;
 use fslens::syntax::{
-    DeadlinePolicy, FieldSiteKind, FsharpParsers, GrammarKind, HealthStatus, IndexOptions, Overlay,
-    ParseFailure, SyntaxIndex,
+    DeadlinePolicy, FieldSiteKind, FsharpParsers, GrammarKind, HealthStatus, IndexOptions, Overlay, ParseFailure,
+    SyntaxIndex,
 };
 
 fn write(root: &Path, relative: &str, text: &str) -> PathBuf {
@@ -28,16 +28,8 @@ fn options_with_cache(cache: &Path) -> IndexOptions {
 
 fn sample_files(root: &Path) -> Vec<PathBuf> {
     vec![
-        write(
-            root,
-            "A.fs",
-            "module A\ntype R = { X: int; Y: int }\nlet make () = { X = 1; Y = 2 }\n",
-        ),
-        write(
-            root,
-            "B.fs",
-            "module B\nlet bump (r: A.R) = { r with X = r.X + 1 }\n",
-        ),
+        write(root, "A.fs", "module A\ntype R = { X: int; Y: int }\nlet make () = { X = 1; Y = 2 }\n"),
+        write(root, "B.fs", "module B\nlet bump (r: A.R) = { r with X = r.X + 1 }\n"),
         write(root, "C.fsi", "module C\nval hidden: int\n"),
     ]
 }
@@ -63,16 +55,9 @@ fn second_run_hits_the_cache_and_only_changed_files_are_parsed() {
             warm.file(file).expect("indexed").index.declarations.len()
         );
     }
-    assert_eq!(
-        warm.find_field_sites("X").len(),
-        cold.find_field_sites("X").len()
-    );
+    assert_eq!(warm.find_field_sites("X").len(), cold.find_field_sites("X").len());
 
-    write(
-        workspace.path(),
-        "B.fs",
-        "module B\nlet bump (r: A.R) = { r with Y = r.Y + 1 }\n",
-    );
+    write(workspace.path(), "B.fs", "module B\nlet bump (r: A.R) = { r with Y = r.Y + 1 }\n");
     let after_edit = SyntaxIndex::new(options_with_cache(cache.path()));
     let third = after_edit.index_paths(&files, &Overlay::new());
     assert_eq!((third.parsed, third.cache_hits), (1, 2));
@@ -101,8 +86,7 @@ fn corrupt_cache_entries_are_misses() {
         }
     }
     assert_eq!(corrupted, 3);
-    let stats =
-        SyntaxIndex::new(options_with_cache(cache.path())).index_paths(&files, &Overlay::new());
+    let stats = SyntaxIndex::new(options_with_cache(cache.path())).index_paths(&files, &Overlay::new());
     assert_eq!((stats.parsed, stats.cache_hits, stats.failed), (3, 0, 0));
 }
 
@@ -113,19 +97,12 @@ fn unsaved_buffers_win_over_disk_and_are_not_cached() {
     let files = sample_files(workspace.path());
     let index = SyntaxIndex::new(options_with_cache(cache.path()));
     let mut overlay = Overlay::new();
-    overlay.insert(
-        files[1].clone(),
-        "module B\nlet unsavedOnly = { X = 5; Y = 6 }\n",
-    );
+    overlay.insert(files[1].clone(), "module B\nlet unsavedOnly = { X = 5; Y = 6 }\n");
     let stats = index.index_paths(&files, &overlay);
     assert_eq!(stats.parsed, 3);
     let file_b = index.file(&files[1]).expect("indexed");
     assert!(file_b.from_overlay);
-    let names: Vec<String> = index
-        .find_declarations("unsavedOnly")
-        .iter()
-        .map(|hit| hit.full_name.clone())
-        .collect();
+    let names: Vec<String> = index.find_declarations("unsavedOnly").iter().map(|hit| hit.full_name.clone()).collect();
     assert_eq!(names, ["B.unsavedOnly"]);
     assert!(index.find_declarations("bump").is_empty());
 
@@ -157,21 +134,11 @@ fn parse_deadline_is_honoured_and_the_parser_recovers() {
     let started = Instant::now();
     let result = parsers.parse(&text, GrammarKind::Implementation, Duration::from_millis(5));
     let elapsed = started.elapsed();
-    assert!(
-        matches!(result, Err(ParseFailure::DeadlineExceeded { .. })),
-        "{result:?}"
-    );
-    assert!(
-        elapsed < Duration::from_millis(500),
-        "cancelled only after {elapsed:?}"
-    );
+    assert!(matches!(result, Err(ParseFailure::DeadlineExceeded { .. })), "{result:?}");
+    assert!(elapsed < Duration::from_millis(500), "cancelled only after {elapsed:?}");
     // The same parser parses the next file from scratch.
     let tree = parsers
-        .parse(
-            "module Small\nlet a = 1\n",
-            GrammarKind::Implementation,
-            Duration::from_secs(5),
-        )
+        .parse("module Small\nlet a = 1\n", GrammarKind::Implementation, Duration::from_secs(5))
         .expect("parses");
     assert!(!tree.root_node().has_error());
 }
@@ -184,10 +151,7 @@ fn timed_out_files_are_reported_not_dropped() {
     let options = IndexOptions {
         threads: 1,
         cache: CacheSetting::Disabled,
-        deadline: DeadlinePolicy {
-            base: Duration::from_millis(5),
-            per_megabyte: Duration::ZERO,
-        },
+        deadline: DeadlinePolicy { base: Duration::from_millis(5), per_megabyte: Duration::ZERO },
     };
     let index = SyntaxIndex::new(options);
     let stats = index.index_paths(&[big.clone(), small.clone()], &Overlay::new());
@@ -195,15 +159,7 @@ fn timed_out_files_are_reported_not_dropped() {
     assert_eq!(stats.clean, 1);
     let big_index = index.file(&big).expect("present");
     assert_eq!(big_index.index.health.status, HealthStatus::TimedOut);
-    assert!(
-        big_index
-            .index
-            .health
-            .detail
-            .as_deref()
-            .unwrap_or("")
-            .contains("deadline")
-    );
+    assert!(big_index.index.health.detail.as_deref().unwrap_or("").contains("deadline"));
     assert_eq!(big_index.index.lines, 20_001);
 }
 
@@ -214,11 +170,7 @@ fn queries_across_files() {
     let index = SyntaxIndex::new(IndexOptions::without_cache());
     index.index_paths(&files, &Overlay::new());
 
-    let declarations: Vec<String> = index
-        .find_declarations("X")
-        .iter()
-        .map(|hit| hit.full_name.clone())
-        .collect();
+    let declarations: Vec<String> = index.find_declarations("X").iter().map(|hit| hit.full_name.clone()).collect();
     assert_eq!(declarations, ["A.R.X"]);
 
     let occurrences: Vec<(String, u32, u32)> = index
@@ -226,11 +178,7 @@ fn queries_across_files() {
         .iter()
         .map(|hit| {
             (
-                hit.path
-                    .file_name()
-                    .expect("name")
-                    .to_string_lossy()
-                    .into_owned(),
+                hit.path.file_name().expect("name").to_string_lossy().into_owned(),
                 hit.position.line,
                 hit.position.character,
             )
@@ -246,18 +194,11 @@ fn queries_across_files() {
         ]
     );
 
-    let kinds: Vec<(FieldSiteKind, bool)> = index
-        .find_field_sites("X")
-        .iter()
-        .map(|hit| (hit.site.kind, hit.certain))
-        .collect();
+    let kinds: Vec<(FieldSiteKind, bool)> =
+        index.find_field_sites("X").iter().map(|hit| (hit.site.kind, hit.certain)).collect();
     assert_eq!(
         kinds,
-        [
-            (FieldSiteKind::Construction, true),
-            (FieldSiteKind::CopyUpdate, true),
-            (FieldSiteKind::Read, false)
-        ]
+        [(FieldSiteKind::Construction, true), (FieldSiteKind::CopyUpdate, true), (FieldSiteKind::Read, false)]
     );
     assert!(index.find_occurrences("NoSuchName").is_empty());
     let totals = index.totals();
@@ -271,8 +212,5 @@ fn unreadable_files_are_failed_entries() {
     let missing = PathBuf::from("/definitely/not/here/Missing.fs");
     let stats = index.index_paths(std::slice::from_ref(&missing), &Overlay::new());
     assert_eq!(stats.failed, 1);
-    assert_eq!(
-        index.file(&missing).expect("entry").index.health.status,
-        HealthStatus::Failed
-    );
+    assert_eq!(index.file(&missing).expect("entry").index.health.status, HealthStatus::Failed);
 }

@@ -40,11 +40,7 @@ fn fixture_workspace_model() {
 #[test]
 fn files_to_index_follow_project_order_then_orphans() {
     let model = load_workspace(&fixture_root()).expect("fixture loads");
-    let files: Vec<String> = model
-        .files_to_index()
-        .iter()
-        .map(|path| model.display_path(path))
-        .collect();
+    let files: Vec<String> = model.files_to_index().iter().map(|path| model.display_path(path)).collect();
     expect![[r#"
         [
             "src/Core/Types.fsi",
@@ -72,29 +68,16 @@ fn build_output_directories_are_skipped_and_reference_chains_are_ordered() {
         std::fs::write(path, text).expect("write");
     };
     let project = |references: &[&str], files: &[&str]| {
-        let references: String = references
-            .iter()
-            .map(|reference| format!("<ProjectReference Include=\"{reference}\" />"))
-            .collect();
-        let files: String = files
-            .iter()
-            .map(|file| format!("<Compile Include=\"{file}\" />"))
-            .collect();
+        let references: String =
+            references.iter().map(|reference| format!("<ProjectReference Include=\"{reference}\" />")).collect();
+        let files: String = files.iter().map(|file| format!("<Compile Include=\"{file}\" />")).collect();
         format!("<Project><ItemGroup>{files}{references}</ItemGroup></Project>")
     };
     // c -> b -> a, written in an order that is not the dependency order.
     write("c/C.fsproj", &project(&["../b/B.fsproj"], &["C.fs"]));
     write("b/B.fsproj", &project(&["../a/A.fsproj"], &["B.fs"]));
     write("a/A.fsproj", &project(&[], &["A.fs", "Missing.fs"]));
-    for file in [
-        "a/A.fs",
-        "b/B.fs",
-        "c/C.fs",
-        "bin/Out.fs",
-        "a/obj/Gen.fs",
-        "node_modules/x/Y.fs",
-        ".git/Z.fs",
-    ] {
+    for file in ["a/A.fs", "b/B.fs", "c/C.fs", "bin/Out.fs", "a/obj/Gen.fs", "node_modules/x/Y.fs", ".git/Z.fs"] {
         write(file, "let x = 1\n");
     }
     write("bin/Hidden.fsproj", &project(&[], &["Hidden.fs"]));
@@ -111,11 +94,7 @@ fn build_output_directories_are_skipped_and_reference_chains_are_ordered() {
           references b/B.fsproj
           compile 1 c/C.fs
     "#]]
-    .assert_eq(
-        &model
-            .describe()
-            .replace(&model.root.display().to_string(), "$ROOT"),
-    );
+    .assert_eq(&model.describe().replace(&model.root.display().to_string(), "$ROOT"));
 }
 
 #[test]
@@ -134,14 +113,7 @@ fn reference_cycles_are_reported_not_looped() {
     .expect("write");
     let model = load_workspace(root).expect("loads");
     assert_eq!(model.project_order.len(), 2);
-    assert!(
-        model
-            .problems
-            .iter()
-            .any(|problem| problem.contains("cycle")),
-        "{:?}",
-        model.problems
-    );
+    assert!(model.problems.iter().any(|problem| problem.contains("cycle")), "{:?}", model.problems);
 }
 
 #[test]
@@ -159,27 +131,14 @@ fn malformed_project_files_degrade_instead_of_failing() {
         Path::new("/w/P.fsproj"),
         "<Project><ItemGroup><Compile Include=\"$(Nope)/A.fs\"/></ItemGroup></Project>",
     );
-    assert!(
-        unresolved
-            .problems
-            .iter()
-            .any(|problem| problem.contains("$(Nope)")),
-        "{:?}",
-        unresolved.problems
-    );
+    assert!(unresolved.problems.iter().any(|problem| problem.contains("$(Nope)")), "{:?}", unresolved.problems);
 }
 
 #[test]
 fn compile_before_after_and_exclude() {
     let directory = tempfile::tempdir().expect("temp dir");
     let root = directory.path();
-    for file in [
-        "First.fs",
-        "Last.fs",
-        "src/One.fs",
-        "src/Two.fs",
-        "src/Gen.fs",
-    ] {
+    for file in ["First.fs", "Last.fs", "src/One.fs", "src/Two.fs", "src/Gen.fs"] {
         let path = root.join(file);
         std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
         std::fs::write(path, "let x = 1\n").expect("write");
@@ -195,13 +154,7 @@ fn compile_before_after_and_exclude() {
     let names: Vec<String> = project
         .compile_items
         .iter()
-        .map(|item| {
-            item.path
-                .strip_prefix(root)
-                .expect("inside")
-                .display()
-                .to_string()
-        })
+        .map(|item| item.path.strip_prefix(root).expect("inside").display().to_string())
         .collect();
     assert_eq!(names, ["First.fs", "src/One.fs", "src/Two.fs", "Last.fs"]);
 }

@@ -69,11 +69,7 @@ pub fn paginate(entities: &[Value], offset: usize, max_results: usize, budget: u
 /// The digest binding a cursor to its query and result stream.
 pub fn cursor_digest(query_identity: &Value, stream_identity: &str) -> String {
     let mut hasher = Sha256::new();
-    hasher.update(
-        serde_json::to_string(query_identity)
-            .unwrap_or_default()
-            .as_bytes(),
-    );
+    hasher.update(serde_json::to_string(query_identity).unwrap_or_default().as_bytes());
     hasher.update([0]);
     hasher.update(stream_identity.as_bytes());
     let digest = hasher.finalize();
@@ -87,15 +83,9 @@ pub fn encode_cursor(offset: usize, digest: &str) -> String {
 /// The offset a cursor points at, after checking it belongs to this query and stream.
 pub fn decode_cursor(cursor: &str, digest: &str) -> Result<usize, CommandError> {
     let invalid = |message: &str| CommandError::invalid_argument("cursor", message);
-    let body = cursor
-        .strip_prefix('o')
-        .ok_or_else(|| invalid("not a cursor issued by this command"))?;
-    let (offset, cursor_digest) = body
-        .split_once('.')
-        .ok_or_else(|| invalid("not a cursor issued by this command"))?;
-    let offset: usize = offset
-        .parse()
-        .map_err(|_| invalid("not a cursor issued by this command"))?;
+    let body = cursor.strip_prefix('o').ok_or_else(|| invalid("not a cursor issued by this command"))?;
+    let (offset, cursor_digest) = body.split_once('.').ok_or_else(|| invalid("not a cursor issued by this command"))?;
+    let offset: usize = offset.parse().map_err(|_| invalid("not a cursor issued by this command"))?;
     if cursor_digest != digest {
         return Err(invalid(
             "the cursor belongs to a different query or the results changed since it was issued; start again without a cursor",

@@ -15,9 +15,6 @@ use crate::workspace::load_workspace;
 /// `fslens index` on the command line.
 #[derive(Clone, Debug, clap::Args)]
 pub struct IndexCliArgs {
-    /// The workspace root.
-    #[arg(long, value_name = "DIR")]
-    pub workspace: PathBuf,
     /// Report statistics (the only mode today; accepted for forward compatibility).
     #[arg(long)]
     pub stats: bool,
@@ -44,8 +41,7 @@ pub fn index_stats(root: &Path, options: IndexOptions, overlay: &Overlay) -> any
     let index = SyntaxIndex::new(options);
     let stats = index.index_paths(&files, overlay);
     let heap_bytes = index.heap_bytes();
-    let milliseconds =
-        |duration: std::time::Duration| (duration.as_secs_f64() * 1000.0 * 10.0).round() / 10.0;
+    let milliseconds = |duration: std::time::Duration| (duration.as_secs_f64() * 1000.0 * 10.0).round() / 10.0;
     Ok(json!({
         "via": "syntax",
         "root": model.root.display().to_string(),
@@ -82,7 +78,7 @@ pub fn index_stats(root: &Path, options: IndexOptions, overlay: &Overlay) -> any
 }
 
 /// Runs `fslens index`; print the JSON with `--json`, else [`render_text`] of it.
-pub fn run_cli(arguments: &IndexCliArgs) -> anyhow::Result<Value> {
+pub fn run_cli(arguments: &IndexCliArgs, workspace: &Path) -> anyhow::Result<Value> {
     let cache = if arguments.no_cache {
         CacheSetting::Disabled
     } else if let Some(directory) = &arguments.cache_dir {
@@ -90,12 +86,8 @@ pub fn run_cli(arguments: &IndexCliArgs) -> anyhow::Result<Value> {
     } else {
         CacheSetting::from_environment()
     };
-    let options = IndexOptions {
-        threads: arguments.threads.unwrap_or(0),
-        cache,
-        ..IndexOptions::default()
-    };
-    index_stats(&arguments.workspace, options, &Overlay::new())
+    let options = IndexOptions { threads: arguments.threads.unwrap_or(0), cache, ..IndexOptions::default() };
+    index_stats(workspace, options, &Overlay::new())
 }
 
 /// Plain-text rendering of [`index_stats`]'s answer.

@@ -41,10 +41,7 @@ pub enum CommandError {
 
 impl CommandError {
     pub fn invalid_argument(argument: &str, message: impl Into<String>) -> Self {
-        CommandError::InvalidArgument {
-            argument: argument.to_owned(),
-            message: message.into(),
-        }
+        CommandError::InvalidArgument { argument: argument.to_owned(), message: message.into() }
     }
 
     /// The stable, machine-readable name of this error, as sent in `data.errorKind`.
@@ -110,7 +107,7 @@ pub async fn dispatch(
     name: &str,
     argument: Value,
     context: CommandContext,
-    _workspace_root: Option<PathBuf>,
+    workspace_root: Option<PathBuf>,
 ) -> Result<Value, CommandError> {
     match name {
         ext::commands::STATUS => status::status(argument, context).await,
@@ -120,6 +117,30 @@ pub async fn dispatch(
             }
             context.restart_backend().await
         }
+        ext::commands::OUTLINE => {
+            let root = workspace_root
+                .ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
+            let overlay = context.editor_buffers().await?;
+            let index = context.syntax_index();
+            run_blocking(move || {
+                let arguments = outline::OutlineArguments::from_json(&argument)?;
+                let model = crate::workspace::load_workspace(&root).map_err(|error| CommandError::InvalidPath {
+                    path: root.display().to_string(),
+                    message: format!("{error:#}"),
+                })?;
+                outline::outline_with_index(&index, &model, &arguments, &overlay)
+            })
+            .await
+        }
         other => Err(CommandError::Internal(format!("command {other} is advertised but has no handler yet"))),
     }
+}
+
+/// Runs CPU-heavy work (parsing, indexing) off the routing thread.
+pub async fn run_blocking<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, CommandError> + Send + 'static,
+) -> Result<T, CommandError> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .map_err(|error| CommandError::Internal(format!("a worker thread failed: {error}")))?
 }

@@ -22,8 +22,8 @@ use sha2::{Digest, Sha256};
 
 use crate::commands::CommandError;
 use crate::commands::budget::{
-    RESPONSE_CHAR_BUDGET, RESPONSE_HARD_CEILING, cursor_digest, decode_cursor, encode_cursor,
-    paginate, serialized_utf16_len,
+    RESPONSE_CHAR_BUDGET, RESPONSE_HARD_CEILING, cursor_digest, decode_cursor, encode_cursor, paginate,
+    serialized_utf16_len,
 };
 use crate::syntax::index::IndexedFile;
 use crate::syntax::model::{Access, DeclarationKind, FileIndex, HealthStatus, NO_PARENT};
@@ -89,10 +89,7 @@ impl OutlineArguments {
             Value::Object(object) => object,
             Value::Null => &empty,
             _ => {
-                return Err(CommandError::invalid_argument(
-                    "arguments",
-                    "expected one JSON object",
-                ));
+                return Err(CommandError::invalid_argument("arguments", "expected one JSON object"));
             }
         };
         for key in object.keys() {
@@ -119,31 +116,16 @@ impl OutlineArguments {
             }
         };
         if view == OutlineView::File && path.is_none() {
-            return Err(CommandError::invalid_argument(
-                "path",
-                "required for view `file`",
-            ));
+            return Err(CommandError::invalid_argument("path", "required for view `file`"));
         }
-        let default_max = if view == OutlineView::PublicApi {
-            100
-        } else {
-            200
-        };
+        let default_max = if view == OutlineView::PublicApi { 100 } else { 200 };
         let max_results = optional_integer(object, "maxResults", 1, 1000)?.unwrap_or(default_max);
-        let response_char_budget = optional_integer(
-            object,
-            "responseCharBudget",
-            200,
-            RESPONSE_CHAR_BUDGET as u64,
-        )?
-        .unwrap_or(RESPONSE_CHAR_BUDGET);
+        let response_char_budget = optional_integer(object, "responseCharBudget", 200, RESPONSE_CHAR_BUDGET as u64)?
+            .unwrap_or(RESPONSE_CHAR_BUDGET);
         let cursor = optional_string(object, "cursor")?;
         let offset = optional_integer(object, "offset", 0, u32::MAX as u64)?;
         if cursor.is_some() && offset.is_some() {
-            return Err(CommandError::invalid_argument(
-                "offset",
-                "give either `cursor` or `offset`, not both",
-            ));
+            return Err(CommandError::invalid_argument("offset", "give either `cursor` or `offset`, not both"));
         }
         Ok(OutlineArguments {
             view,
@@ -153,8 +135,7 @@ impl OutlineArguments {
             max_results,
             cursor,
             offset,
-            namespace_filter: optional_string(object, "namespaceFilter")?
-                .filter(|filter| !filter.is_empty()),
+            namespace_filter: optional_string(object, "namespaceFilter")?.filter(|filter| !filter.is_empty()),
             include_internal: optional_bool(object, "includeInternal")?.unwrap_or(false),
             response_char_budget,
         })
@@ -176,10 +157,7 @@ impl OutlineArguments {
     }
 }
 
-fn optional_string(
-    object: &Map<String, Value>,
-    name: &str,
-) -> Result<Option<String>, CommandError> {
+fn optional_string(object: &Map<String, Value>, name: &str) -> Result<Option<String>, CommandError> {
     match object.get(name) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(text)) => Ok(Some(text.clone())),
@@ -191,10 +169,7 @@ fn optional_bool(object: &Map<String, Value>, name: &str) -> Result<Option<bool>
     match object.get(name) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::Bool(value)) => Ok(Some(*value)),
-        Some(_) => Err(CommandError::invalid_argument(
-            name,
-            "expected true or false",
-        )),
+        Some(_) => Err(CommandError::invalid_argument(name, "expected true or false")),
     }
 }
 
@@ -208,10 +183,7 @@ fn optional_integer(
         None | Some(Value::Null) => Ok(None),
         Some(value) => match value.as_u64() {
             Some(number) if (minimum..=maximum).contains(&number) => Ok(Some(number as usize)),
-            _ => Err(CommandError::invalid_argument(
-                name,
-                format!("expected an integer from {minimum} to {maximum}"),
-            )),
+            _ => Err(CommandError::invalid_argument(name, format!("expected an integer from {minimum} to {maximum}"))),
         },
     }
 }
@@ -245,34 +217,19 @@ pub fn outline_with_index(
 
 fn resolve_argument_path(model: &WorkspaceModel, written: &str) -> PathBuf {
     let path = Path::new(written);
-    let joined = if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        model.root.join(path)
-    };
+    let joined = if path.is_absolute() { path.to_path_buf() } else { model.root.join(path) };
     crate::workspace::paths::normalize_lexically(&joined)
 }
 
-fn starting_offset(
-    arguments: &OutlineArguments,
-    digest: &str,
-    total: usize,
-) -> Result<usize, CommandError> {
+fn starting_offset(arguments: &OutlineArguments, digest: &str, total: usize) -> Result<usize, CommandError> {
     let offset = match (&arguments.cursor, arguments.offset) {
         (Some(cursor), _) => decode_cursor(cursor, digest)?,
         (None, Some(offset)) => offset,
         (None, None) => 0,
     };
     if offset > total {
-        let argument = if arguments.cursor.is_some() {
-            "cursor"
-        } else {
-            "offset"
-        };
-        return Err(CommandError::invalid_argument(
-            argument,
-            format!("offset {offset} is past the {total} entities"),
-        ));
+        let argument = if arguments.cursor.is_some() { "cursor" } else { "offset" };
+        return Err(CommandError::invalid_argument(argument, format!("offset {offset} is past the {total} entities")));
     }
     Ok(offset)
 }
@@ -295,12 +252,8 @@ fn health_json(file: &FileIndex) -> Value {
         "misparseCount": health.misparses.len(),
     });
     if !health.error_regions.is_empty() {
-        value["errorRegions"] = health
-            .error_regions
-            .iter()
-            .take(HEALTH_DETAIL_LIMIT)
-            .map(|range| range.to_json())
-            .collect();
+        value["errorRegions"] =
+            health.error_regions.iter().take(HEALTH_DETAIL_LIMIT).map(|range| range.to_json()).collect();
     }
     if !health.misparses.is_empty() {
         value["misparses"] = health
@@ -317,11 +270,7 @@ fn health_json(file: &FileIndex) -> Value {
 }
 
 /// The text the index was built from, re-read and checked against the content hash.
-fn text_for(
-    index: &SyntaxIndex,
-    path: &Path,
-    overlay: &Overlay,
-) -> Option<(std::sync::Arc<IndexedFile>, String)> {
+fn text_for(index: &SyntaxIndex, path: &Path, overlay: &Overlay) -> Option<(std::sync::Arc<IndexedFile>, String)> {
     for _ in 0..2 {
         let file = index.file(path)?;
         let text = match overlay.get(path) {
@@ -370,13 +319,11 @@ fn signature_for(text: Option<&str>, file: &FileIndex, slot: usize) -> Option<St
     let text = text?;
     let declaration = file.declarations.get(slot)?;
     let header = render_signature(text, declaration.header_bytes, SIGNATURE_MAX_CHARS);
-    Some(
-        if declaration.kind.is_type() && declaration.kind != DeclarationKind::Exception {
-            format!("type {header}")
-        } else {
-            header
-        },
-    )
+    Some(if declaration.kind.is_type() && declaration.kind != DeclarationKind::Exception {
+        format!("type {header}")
+    } else {
+        header
+    })
 }
 
 /// The outline entities of one file: one per container (namespace, module, type) and an
@@ -415,9 +362,7 @@ fn file_entities(
     let entity = |slot: Option<usize>, members: &[usize]| -> Value {
         let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
         for member in members {
-            *counts
-                .entry(file.declarations[*member].kind.as_str())
-                .or_default() += 1;
+            *counts.entry(file.declarations[*member].kind.as_str()).or_default() += 1;
         }
         let mut value = match slot {
             Some(slot) => {
@@ -460,10 +405,7 @@ fn file_entities(
     }
     for (slot, declaration) in file.declarations.iter().enumerate() {
         if declaration.kind.is_container() {
-            let members = members_of
-                .get(&(slot as u32))
-                .map(Vec::as_slice)
-                .unwrap_or(&[]);
+            let members = members_of.get(&(slot as u32)).map(Vec::as_slice).unwrap_or(&[]);
             entities.push(entity(Some(slot), members));
         }
     }
@@ -471,10 +413,7 @@ fn file_entities(
 }
 
 fn implicit_module_name(path: &Path) -> String {
-    let stem = path
-        .file_stem()
-        .map(|stem| stem.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let stem = path.file_stem().map(|stem| stem.to_string_lossy().into_owned()).unwrap_or_default();
     let mut characters = stem.chars();
     match characters.next() {
         Some(first) => first.to_uppercase().chain(characters).collect(),
@@ -495,12 +434,7 @@ fn page_response(
     offset: usize,
     hint_for_remainder: impl Fn(usize) -> Option<String>,
 ) -> Paged {
-    let page = paginate(
-        entities,
-        offset,
-        arguments.max_results,
-        arguments.response_char_budget,
-    );
+    let page = paginate(entities, offset, arguments.max_results, arguments.response_char_budget);
     let mut entries = page.entries;
     let mut truncated = page.truncated;
     let mut truncated_by_budget = page.truncated_by_budget;
@@ -553,17 +487,13 @@ fn file_outline(
         });
     }
     if overlay.get(&path).is_none() && !path.is_file() {
-        return Err(CommandError::InvalidPath {
-            path: written.to_owned(),
-            message: "no such file".to_owned(),
-        });
+        return Err(CommandError::InvalidPath { path: written.to_owned(), message: "no such file".to_owned() });
     }
     index.refresh_path(&path, overlay);
-    let (file, text) =
-        text_for(index, &path, overlay).ok_or_else(|| CommandError::InvalidPath {
-            path: written.to_owned(),
-            message: "the file could not be read".to_owned(),
-        })?;
+    let (file, text) = text_for(index, &path, overlay).ok_or_else(|| CommandError::InvalidPath {
+        path: written.to_owned(),
+        message: "the file could not be read".to_owned(),
+    })?;
     let implicit = implicit_module_name(&path);
     let summary_entities = file_entities(index, &file.index, Some(&text), false, &implicit);
     let mut entities = summary_entities.clone();
@@ -587,10 +517,7 @@ fn file_outline(
     for declaration in &file.index.declarations {
         *member_counts.entry(declaration.kind.as_str()).or_default() += 1;
     }
-    let digest = cursor_digest(
-        &arguments.query_identity(),
-        &crate::syntax::cache::to_hex(&file.index.content_sha256),
-    );
+    let digest = cursor_digest(&arguments.query_identity(), &crate::syntax::cache::to_hex(&file.index.content_sha256));
     let offset = starting_offset(arguments, &digest, entities.len())?;
     let mut response = json!({
         "via": "syntax",
@@ -622,11 +549,8 @@ fn select_projects<'a>(
     model: &'a WorkspaceModel,
     written: Option<&str>,
 ) -> Result<Vec<&'a crate::workspace::Project>, CommandError> {
-    let ordered: Vec<&crate::workspace::Project> = model
-        .project_order
-        .iter()
-        .filter_map(|path| model.project(path))
-        .collect();
+    let ordered: Vec<&crate::workspace::Project> =
+        model.project_order.iter().filter_map(|path| model.project(path)).collect();
     let Some(written) = written else {
         return Ok(ordered);
     };
@@ -636,17 +560,10 @@ fn select_projects<'a>(
         .filter(|project| project.path == path || project.name.eq_ignore_ascii_case(written))
         .collect();
     if chosen.is_empty() {
-        let known: Vec<String> = model
-            .projects
-            .iter()
-            .map(|project| model.display_path(&project.path))
-            .collect();
+        let known: Vec<String> = model.projects.iter().map(|project| model.display_path(&project.path)).collect();
         return Err(CommandError::invalid_argument(
             "project",
-            format!(
-                "no project `{written}` in the workspace; known: {}",
-                known.join(", ")
-            ),
+            format!("no project `{written}` in the workspace; known: {}", known.join(", ")),
         ));
     }
     Ok(chosen)
@@ -655,9 +572,7 @@ fn select_projects<'a>(
 fn coverage_json(index: &SyntaxIndex, files: &[PathBuf]) -> Value {
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     for path in files {
-        let status = index
-            .file(path)
-            .map_or("missing", |file| file.index.health.status.as_str());
+        let status = index.file(path).map_or("missing", |file| file.index.health.status.as_str());
         *counts.entry(status).or_default() += 1;
     }
     json!({
@@ -670,10 +585,7 @@ fn coverage_json(index: &SyntaxIndex, files: &[PathBuf]) -> Value {
 }
 
 fn matches_namespace(full_name: &str, filter: &str) -> bool {
-    full_name == filter
-        || full_name
-            .strip_prefix(filter)
-            .is_some_and(|rest| rest.starts_with('.'))
+    full_name == filter || full_name.strip_prefix(filter).is_some_and(|rest| rest.starts_with('.'))
 }
 
 fn project_outline(
@@ -728,9 +640,7 @@ fn project_outline(
                     .collect();
                 if let Some(filter) = &arguments.namespace_filter {
                     let keep = containers.iter().any(|container| {
-                        container["fullName"]
-                            .as_str()
-                            .is_some_and(|name| matches_namespace(name, filter))
+                        container["fullName"].as_str().is_some_and(|name| matches_namespace(name, filter))
                     });
                     if !keep {
                         continue;
@@ -782,12 +692,8 @@ fn project_outline(
     });
     if arguments.project.is_none() {
         response["orphanFileCount"] = json!(model.orphan_files.len());
-        response["solutions"] = model
-            .solutions
-            .iter()
-            .map(|solution| model.display_path(&solution.path))
-            .collect::<Vec<_>>()
-            .into();
+        response["solutions"] =
+            model.solutions.iter().map(|solution| model.display_path(&solution.path)).collect::<Vec<_>>().into();
     }
     let paged = page_response(response, arguments, &entities, &digest, offset, |_| {
         Some("more files remain: call again with nextCursor, or narrow with project or namespaceFilter".to_owned())
@@ -805,13 +711,7 @@ fn public_api(
     let mut files: Vec<PathBuf> = Vec::new();
     if projects.is_empty() {
         // No project file: every non-script source file is the surface.
-        files.extend(
-            model
-                .source_files
-                .iter()
-                .filter(|path| !is_script(path))
-                .cloned(),
-        );
+        files.extend(model.source_files.iter().filter(|path| !is_script(path)).cloned());
     }
     for project in &projects {
         files.extend(
@@ -827,9 +727,7 @@ fn public_api(
     let files: Vec<PathBuf> = unique
         .iter()
         .filter(|path| {
-            let is_implementation = path
-                .extension()
-                .is_some_and(|extension| extension.eq_ignore_ascii_case("fs"));
+            let is_implementation = path.extension().is_some_and(|extension| extension.eq_ignore_ascii_case("fs"));
             !(is_implementation && unique.contains(&path.with_extension("fsi")))
         })
         .cloned()
@@ -850,11 +748,10 @@ fn public_api(
         let containers = nearest_containers(&file.index);
         // Visible only if every ancestor is visible too.
         let chain_visible = |slot: usize| {
-            file.index.declaration_chain(slot).into_iter().all(|link| {
-                declarations
-                    .get(link)
-                    .is_some_and(|item| visible(item.access))
-            })
+            file.index
+                .declaration_chain(slot)
+                .into_iter()
+                .all(|link| declarations.get(link).is_some_and(|item| visible(item.access)))
         };
         for (slot, declaration) in declarations.iter().enumerate() {
             if !declaration.kind.is_container() || !chain_visible(slot) {
@@ -870,7 +767,9 @@ fn public_api(
                 .iter()
                 .enumerate()
                 .filter(|(member_slot, member)| {
-                    containers[*member_slot] == slot as u32 && !member.kind.is_container() && chain_visible(*member_slot)
+                    containers[*member_slot] == slot as u32
+                        && !member.kind.is_container()
+                        && chain_visible(*member_slot)
                 })
                 .map(|(member_slot, member)| {
                     let mut value = json!({
@@ -915,12 +814,9 @@ fn public_api(
         }
     }
     entities.sort_by(|left, right| {
-        left.0.cmp(&right.0).then_with(|| {
-            left.1["path"]
-                .as_str()
-                .unwrap_or("")
-                .cmp(right.1["path"].as_str().unwrap_or(""))
-        })
+        left.0
+            .cmp(&right.0)
+            .then_with(|| left.1["path"].as_str().unwrap_or("").cmp(right.1["path"].as_str().unwrap_or("")))
     });
     let names: Vec<String> = entities.iter().map(|(name, _)| name.clone()).collect();
     let entities: Vec<Value> = entities.into_iter().map(|(_, entity)| entity).collect();
@@ -939,10 +835,7 @@ fn public_api(
         // Two or three real namespaces from the remainder, so the caller can narrow.
         let mut namespaces: Vec<String> = Vec::new();
         for name in names.iter().skip(next) {
-            let namespace = name
-                .rsplit_once('.')
-                .map_or(name.as_str(), |(prefix, _)| prefix)
-                .to_owned();
+            let namespace = name.rsplit_once('.').map_or(name.as_str(), |(prefix, _)| prefix).to_owned();
             if !namespaces.contains(&namespace) {
                 namespaces.push(namespace);
             }
@@ -952,28 +845,20 @@ fn public_api(
         }
         Some(format!(
             "more entities remain: continue with nextCursor, or narrow with namespaceFilter, e.g. {}",
-            namespaces
-                .iter()
-                .map(|namespace| format!("\"{namespace}\""))
-                .collect::<Vec<_>>()
-                .join(", ")
+            namespaces.iter().map(|namespace| format!("\"{namespace}\"")).collect::<Vec<_>>().join(", ")
         ))
     });
     Ok(paged.response)
 }
 
 fn is_script(path: &Path) -> bool {
-    path.extension().is_some_and(|extension| {
-        extension.eq_ignore_ascii_case("fsx") || extension.eq_ignore_ascii_case("fsscript")
-    })
+    path.extension()
+        .is_some_and(|extension| extension.eq_ignore_ascii_case("fsx") || extension.eq_ignore_ascii_case("fsscript"))
 }
 
 /// `fslens outline` on the command line.
 #[derive(Clone, Debug, clap::Args)]
 pub struct OutlineCliArgs {
-    /// The workspace root (where the .sln/.fsproj files are).
-    #[arg(long, value_name = "DIR")]
-    pub workspace: PathBuf,
     /// A file to outline (relative to the workspace or absolute); selects the file view.
     #[arg(long, value_name = "P")]
     pub path: Option<String>,
@@ -1037,13 +922,9 @@ impl OutlineCliArgs {
 
 /// Runs `fslens outline`: the JSON answer (print it with `--json`, else print
 /// [`render_text`] of it).
-pub fn run_cli(arguments: &OutlineCliArgs) -> anyhow::Result<Value> {
-    outline(
-        &arguments.workspace,
-        &arguments.to_arguments(),
-        &Overlay::new(),
-    )
-    .map_err(|error| anyhow::anyhow!("{error} ({})", error.data()))
+pub fn run_cli(arguments: &OutlineCliArgs, workspace: &Path) -> anyhow::Result<Value> {
+    outline(workspace, &arguments.to_arguments(), &Overlay::new())
+        .map_err(|error| anyhow::anyhow!("{error} ({})", error.data()))
 }
 
 /// A plain-text rendering of any outline answer.
@@ -1078,11 +959,7 @@ pub fn render_text(answer: &Value) -> String {
                     .flatten()
                     .map(|(kind, count)| format!("{count} {kind}"))
                     .collect();
-                let uncertain = if entry["certain"] == json!(false) {
-                    " (uncertain)"
-                } else {
-                    ""
-                };
+                let uncertain = if entry["certain"] == json!(false) { " (uncertain)" } else { "" };
                 let _ = writeln!(
                     output,
                     "  {} {} [{}]{}{}{}",
@@ -1090,11 +967,7 @@ pub fn render_text(answer: &Value) -> String {
                     entry["fullName"].as_str().unwrap_or(""),
                     entry["access"].as_str().unwrap_or(""),
                     range_text(&entry["range"]),
-                    if counts.is_empty() {
-                        String::new()
-                    } else {
-                        format!(" — {}", counts.join(", "))
-                    },
+                    if counts.is_empty() { String::new() } else { format!(" — {}", counts.join(", ")) },
                     uncertain
                 );
                 for member in entry["members"].as_array().into_iter().flatten() {
@@ -1103,10 +976,7 @@ pub fn render_text(answer: &Value) -> String {
                         "    {}{}  {}",
                         member["kind"].as_str().unwrap_or(""),
                         range_text(&member["range"]),
-                        member["signature"]
-                            .as_str()
-                            .or(member["name"].as_str())
-                            .unwrap_or("")
+                        member["signature"].as_str().or(member["name"].as_str()).unwrap_or("")
                     );
                 }
             }
@@ -1166,11 +1036,7 @@ pub fn render_text(answer: &Value) -> String {
         let _ = writeln!(
             output,
             "(truncated{}; next cursor: {})",
-            if answer["truncatedByBudget"] == json!(true) {
-                " by the response budget"
-            } else {
-                ""
-            },
+            if answer["truncatedByBudget"] == json!(true) { " by the response budget" } else { "" },
             answer["nextCursor"].as_str().unwrap_or("")
         );
     }

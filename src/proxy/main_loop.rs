@@ -152,6 +152,10 @@ enum CommandEvent {
         uris: Vec<String>,
         reply: oneshot::Sender<Vec<AnalysisSnapshot>>,
     },
+    /// The editor's unsaved buffers, by path, for the syntax layer.
+    EditorBuffers {
+        reply: oneshot::Sender<crate::syntax::index::Overlay>,
+    },
 }
 
 /// What a command handler may ask of the session. Cloning is cheap.
@@ -162,6 +166,7 @@ pub struct CommandContext {
     next_id: Arc<AtomicU64>,
     changes: watch::Receiver<u64>,
     analysis_changes: watch::Receiver<u64>,
+    syntax_index: Arc<crate::syntax::index::SyntaxIndex>,
 }
 
 impl CommandContext {
@@ -182,6 +187,18 @@ impl CommandContext {
 
     pub fn release_document(&self, uri: &str) {
         let _ = self.send(CommandEvent::Release { owner: self.owner.clone(), uri: uri.to_owned() });
+    }
+
+    /// The editor's open buffers as a syntax overlay (they win over the files on disk).
+    pub async fn editor_buffers(&self) -> Result<crate::syntax::index::Overlay, CommandError> {
+        let (reply, answer) = oneshot::channel();
+        self.send(CommandEvent::EditorBuffers { reply })?;
+        answer.await.map_err(|_| CommandError::Internal("the session ended".to_owned()))
+    }
+
+    /// The session's syntax index (kept warm across commands).
+    pub fn syntax_index(&self) -> Arc<crate::syntax::index::SyntaxIndex> {
+        self.syntax_index.clone()
     }
 
     /// What FSAC has said about the analysis of each document.
@@ -316,6 +333,7 @@ struct Proxy {
     proxy_documents: HashMap<String, ProxyDocument>,
     analysis: AnalysisStore,
     analysis_changes: watch::Sender<u64>,
+    syntax_index: Arc<crate::syntax::index::SyntaxIndex>,
     readiness: Readiness,
     changes: watch::Sender<u64>,
     backend: Option<RunningBackend>,
@@ -382,6 +400,7 @@ where
         proxy_documents: HashMap::new(),
         analysis: AnalysisStore::default(),
         analysis_changes: watch::channel(0).0,
+        syntax_index: Arc::new(crate::syntax::index::SyntaxIndex::new(crate::syntax::index::IndexOptions::default())),
         readiness,
         changes: watch::channel(0).0,
         backend: None,
@@ -987,6 +1006,7 @@ impl Proxy {
             next_id: self.next_proxy_id.clone(),
             changes: self.changes.subscribe(),
             analysis_changes: self.analysis_changes.subscribe(),
+            syntax_index: self.syntax_index.clone(),
         };
         let events = self.events.clone();
         let task_key = key.clone();
@@ -1172,6 +1192,15 @@ impl Proxy {
                 let _ = reply.send(answer);
             }
             CommandEvent::Release { owner, uri } => self.release_document(&owner, &uri),
+            CommandEvent::EditorBuffers { reply } => {
+                let mut overlay = crate::syntax::index::Overlay::new();
+                for document in self.documents.iter() {
+                    if let Some(path) = crate::uri::uri_to_path(&document.uri) {
+                        overlay.insert(path, document.text.as_str());
+                    }
+                }
+                let _ = reply.send(overlay);
+            }
             CommandEvent::Analysis { uris, reply } => {
                 let snapshots = uris.into_iter().map(|uri| self.analysis_snapshot(&uri)).collect();
                 let _ = reply.send(snapshots);

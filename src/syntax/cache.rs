@@ -57,9 +57,7 @@ impl DiskCache {
         match setting {
             CacheSetting::Disabled => None,
             CacheSetting::Directory(root) => Some(DiskCache {
-                directory: root.join(format!(
-                    "index-{GRAMMAR_VERSION}-format{INDEX_FORMAT_VERSION}"
-                )),
+                directory: root.join(format!("index-{GRAMMAR_VERSION}-format{INDEX_FORMAT_VERSION}")),
             }),
         }
     }
@@ -70,9 +68,7 @@ impl DiskCache {
 
     fn entry_path(&self, content_sha256: &[u8; 32], grammar: GrammarKind) -> PathBuf {
         let hex = to_hex(content_sha256);
-        self.directory
-            .join(&hex[..2])
-            .join(format!("{hex}-{}.json", grammar.as_str()))
+        self.directory.join(&hex[..2]).join(format!("{hex}-{}.json", grammar.as_str()))
     }
 
     /// The cached index for this content, or `None` on a miss or an unusable entry.
@@ -89,23 +85,18 @@ impl DiskCache {
     pub fn store(&self, entry: &LocalFileIndex) -> anyhow::Result<()> {
         let path = self.entry_path(&entry.index.content_sha256, entry.index.grammar);
         let parent = path.parent().context("cache entry path has no parent")?;
-        fs::create_dir_all(parent)
-            .with_context(|| format!("creating cache directory {}", parent.display()))?;
+        fs::create_dir_all(parent).with_context(|| format!("creating cache directory {}", parent.display()))?;
         let bytes = postcard::to_stdvec(entry).context("serializing a cache entry")?;
         let temporary = parent.join(format!(
             ".{}.{}.tmp",
-            path.file_name()
-                .and_then(|name| name.to_str())
-                .unwrap_or("entry"),
+            path.file_name().and_then(|name| name.to_str()).unwrap_or("entry"),
             std::process::id()
         ));
-        let mut file = fs::File::create(&temporary)
-            .with_context(|| format!("creating cache file {}", temporary.display()))?;
-        file.write_all(&bytes)
-            .with_context(|| format!("writing cache file {}", temporary.display()))?;
+        let mut file =
+            fs::File::create(&temporary).with_context(|| format!("creating cache file {}", temporary.display()))?;
+        file.write_all(&bytes).with_context(|| format!("writing cache file {}", temporary.display()))?;
         drop(file);
-        fs::rename(&temporary, &path)
-            .with_context(|| format!("renaming cache file into {}", path.display()))?;
+        fs::rename(&temporary, &path).with_context(|| format!("renaming cache file into {}", path.display()))?;
         Ok(())
     }
 }

@@ -8,34 +8,22 @@ use crate::syntax::model::{GrammarKind, LocalFileIndex};
 use crate::syntax::parse::{DeadlinePolicy, FsharpParsers};
 
 /// Parses `text` and extracts its index (no cache, default deadline).
-pub fn index_text(
-    text: &str,
-    grammar: GrammarKind,
-) -> Result<LocalFileIndex, crate::syntax::ParseFailure> {
+pub fn index_text(text: &str, grammar: GrammarKind) -> Result<LocalFileIndex, crate::syntax::ParseFailure> {
     let mut parsers = FsharpParsers::new();
-    let tree = parsers.parse(
-        text,
-        grammar,
-        DeadlinePolicy::default().budget_for(text.len()),
-    )?;
+    let tree = parsers.parse(text, grammar, DeadlinePolicy::default().budget_for(text.len()))?;
     Ok(extract_file_index(text, &tree, grammar, [0; 32]))
 }
 
 /// The rendering described in the module docs. Names are resolved through the entry's own table.
 pub fn describe_local_index(text: &str, entry: &LocalFileIndex) -> String {
-    let name =
-        |id: crate::syntax::NameId| entry.names.get(id.0 as usize).map_or("?", String::as_str);
+    let name = |id: crate::syntax::NameId| entry.names.get(id.0 as usize).map_or("?", String::as_str);
     let index = &entry.index;
     let mut output = String::new();
     let _ = writeln!(
         output,
         "health: {}{}",
         index.health.status.as_str(),
-        if index.health.root_is_error {
-            " (root is ERROR)"
-        } else {
-            ""
-        }
+        if index.health.root_is_error { " (root is ERROR)" } else { "" }
     );
     for region in &index.health.error_regions {
         let _ = writeln!(output, "  error-region {}", region.display_compact());
@@ -64,11 +52,7 @@ pub fn describe_local_index(text: &str, entry: &LocalFileIndex) -> String {
             declaration.access.as_str(),
             declaration.range.display_compact(),
             declaration.name_range().display_compact(),
-            if declaration.certain {
-                ""
-            } else {
-                " UNCERTAIN"
-            },
+            if declaration.certain { "" } else { " UNCERTAIN" },
             render_signature(text, declaration.header_bytes, 80),
         );
     }
@@ -80,20 +64,11 @@ pub fn describe_local_index(text: &str, entry: &LocalFileIndex) -> String {
             name(site.field),
             name(site.path),
             site.range().display_compact(),
-            if site.certain() {
-                String::new()
-            } else {
-                format!(" uncertain={}", site.uncertainty.as_str())
-            },
+            if site.certain() { String::new() } else { format!(" uncertain={}", site.uncertainty.as_str()) },
         );
     }
     for modifier in &index.access_modifiers {
-        let _ = writeln!(
-            output,
-            "access {} {}",
-            modifier.access.as_str(),
-            modifier.range.display_compact()
-        );
+        let _ = writeln!(output, "access {} {}", modifier.access.as_str(), modifier.range.display_compact());
     }
     output
 }

@@ -12,9 +12,9 @@ use std::collections::HashSet;
 use tree_sitter::{Node, Tree};
 
 use crate::syntax::model::{
-    Access, AccessModifierSpan, Declaration, DeclarationKind, FieldSite, FieldSiteKind, FileHealth,
-    FileIndex, GrammarKind, HealthStatus, INDEX_FORMAT_VERSION, LocalFileIndex, MisparseFinding,
-    MisparseIndicator, NO_PARENT, NameId, OccurrencePostings, Position, TextRange, Uncertainty,
+    Access, AccessModifierSpan, Declaration, DeclarationKind, FieldSite, FieldSiteKind, FileHealth, FileIndex,
+    GrammarKind, HealthStatus, INDEX_FORMAT_VERSION, LocalFileIndex, MisparseFinding, MisparseIndicator, NO_PARENT,
+    NameId, OccurrencePostings, Position, TextRange, Uncertainty,
 };
 
 /// Converts byte offsets to 0-based line and UTF-16 character positions.
@@ -42,12 +42,7 @@ impl<'text> LineIndex<'text> {
             }
         }
         line_is_ascii.push(ascii);
-        LineIndex {
-            text,
-            line_starts,
-            line_is_ascii,
-            hint: Cell::new(0),
-        }
+        LineIndex { text, line_starts, line_is_ascii, hint: Cell::new(0) }
     }
 
     /// Number of lines, counting a last line without a newline.
@@ -65,17 +60,14 @@ impl<'text> LineIndex<'text> {
         let hint = self.hint.get();
         let starts = &self.line_starts;
         let within = |line: usize| {
-            starts.get(line).is_some_and(|start| *start <= byte)
-                && starts.get(line + 1).is_none_or(|next| byte < *next)
+            starts.get(line).is_some_and(|start| *start <= byte) && starts.get(line + 1).is_none_or(|next| byte < *next)
         };
         let line = if within(hint) {
             hint
         } else if within(hint + 1) {
             hint + 1
         } else {
-            starts
-                .partition_point(|start| *start <= byte)
-                .saturating_sub(1)
+            starts.partition_point(|start| *start <= byte).saturating_sub(1)
         };
         self.hint.set(line);
         let line_start = self.line_starts[line];
@@ -92,17 +84,11 @@ impl<'text> LineIndex<'text> {
             }
             units
         };
-        Position {
-            line: line as u32,
-            character: character as u32,
-        }
+        Position { line: line as u32, character: character as u32 }
     }
 
     pub fn range(&self, start_byte: usize, end_byte: usize) -> TextRange {
-        TextRange {
-            start: self.position(start_byte),
-            end: self.position(end_byte),
-        }
+        TextRange { start: self.position(start_byte), end: self.position(end_byte) }
     }
 
     pub fn node_range(&self, node: Node) -> TextRange {
@@ -162,12 +148,7 @@ struct Extractor<'text, 'tree> {
 }
 
 /// Builds the index of one parsed file. `text` must be the text `tree` was parsed from.
-pub fn extract_file_index(
-    text: &str,
-    tree: &Tree,
-    grammar: GrammarKind,
-    content_sha256: [u8; 32],
-) -> LocalFileIndex {
+pub fn extract_file_index(text: &str, tree: &Tree, grammar: GrammarKind, content_sha256: [u8; 32]) -> LocalFileIndex {
     let mut extractor = Extractor {
         text,
         lines: LineIndex::new(text),
@@ -224,11 +205,7 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
         }
     }
 
-    fn visit_cursor_node(
-        &mut self,
-        cursor: &tree_sitter::TreeCursor<'tree>,
-        named_counters: &mut [u32],
-    ) {
+    fn visit_cursor_node(&mut self, cursor: &tree_sitter::TreeCursor<'tree>, named_counters: &mut [u32]) {
         let node = cursor.node();
         let named = node.is_named();
         // Field names matter only for named nodes; anonymous tokens are most of the tree.
@@ -252,25 +229,16 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
     }
 
     fn node_text(&self, node: Node) -> &'text str {
-        self.text
-            .get(node.start_byte()..node.end_byte())
-            .unwrap_or("")
+        self.text.get(node.start_byte()..node.end_byte()).unwrap_or("")
     }
 
     fn parent_kind(&self, levels_up: usize) -> &'static str {
         // The stack's last frame is the current node's parent while `enter` runs.
-        self.stack
-            .len()
-            .checked_sub(levels_up)
-            .and_then(|index| self.stack.get(index))
-            .map_or("", |frame| frame.kind)
+        self.stack.len().checked_sub(levels_up).and_then(|index| self.stack.get(index)).map_or("", |frame| frame.kind)
     }
 
     fn parent_frame(&self, levels_up: usize) -> Option<&Frame<'tree>> {
-        self.stack
-            .len()
-            .checked_sub(levels_up)
-            .and_then(|index| self.stack.get(index))
+        self.stack.len().checked_sub(levels_up).and_then(|index| self.stack.get(index))
     }
 
     fn enter(&mut self, node: Node<'tree>, field: Option<&'static str>, named_index: u32) {
@@ -280,10 +248,9 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
         if node.is_error() || node.is_missing() {
             if self.error_depth == 0 {
                 let (start, end) = if node.is_missing() {
-                    self.parent_frame(1)
-                        .map_or((node.start_byte(), node.end_byte()), |frame| {
-                            (frame.node.start_byte(), frame.node.end_byte())
-                        })
+                    self.parent_frame(1).map_or((node.start_byte(), node.end_byte()), |frame| {
+                        (frame.node.start_byte(), frame.node.end_byte())
+                    })
                 } else {
                     (node.start_byte(), node.end_byte())
                 };
@@ -295,50 +262,26 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
                     .stack
                     .iter()
                     .rev()
-                    .find(|frame| {
-                        matches!(
-                            frame.kind,
-                            "match_expression" | "function_expression" | "try_expression"
-                        )
-                    })
+                    .find(|frame| matches!(frame.kind, "match_expression" | "function_expression" | "try_expression"))
                     .or_else(|| {
                         self.stack.iter().rev().find(|frame| {
-                            matches!(
-                                frame.kind,
-                                "function_or_value_defn" | "member_defn" | "type_definition"
-                            )
+                            matches!(frame.kind, "function_or_value_defn" | "member_defn" | "type_definition")
                         })
                     })
-                    .map_or((start, end), |frame| {
-                        (
-                            frame.node.start_byte().min(start),
-                            frame.node.end_byte().max(end),
-                        )
-                    });
+                    .map_or((start, end), |frame| (frame.node.start_byte().min(start), frame.node.end_byte().max(end)));
                 self.error_byte_regions.push(widened);
             }
             self.error_depth += 1;
             opened_error = true;
         }
         // Most nodes are of no interest; one table lookup spares them ~30 string compares.
-        let interesting = self
-            .interesting_kinds
-            .get(usize::from(node.kind_id()))
-            .copied()
-            .unwrap_or(false);
-        let handled_kind = if interesting && node.is_named() {
-            kind
-        } else {
-            ""
-        };
+        let interesting = self.interesting_kinds.get(usize::from(node.kind_id())).copied().unwrap_or(false);
+        let handled_kind = if interesting && node.is_named() { kind } else { "" };
         match handled_kind {
             "identifier" => self.on_identifier(node, field, named_index),
             "access_modifier" => {
                 let access = Access::from_keyword(self.node_text(node).trim());
-                self.access_modifiers.push(AccessModifierSpan {
-                    access,
-                    range: self.lines.node_range(node),
-                });
+                self.access_modifiers.push(AccessModifierSpan { access, range: self.lines.node_range(node) });
             }
             "infix_op" => self.on_infix_op(node),
             "application_expression" => self.on_application(node),
@@ -349,9 +292,7 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
                 }
             }
             "named_field" => {
-                if let Some(label) =
-                    first_named_child(node).filter(|child| child.kind() == "identifier")
-                {
+                if let Some(label) = first_named_child(node).filter(|child| child.kind() == "identifier") {
                     let name = self.node_text(label);
                     self.add_site(FieldSiteKind::Pattern, name, name, label, Uncertainty::None);
                 }
@@ -361,19 +302,12 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
         }
         if let Some(declaration) = self.declaration_for(node, handled_kind) {
             let index = self.declarations.len() as u32;
-            self.declaration_bytes
-                .push((node.start_byte(), node.end_byte()));
+            self.declaration_bytes.push((node.start_byte(), node.end_byte()));
             self.declarations.push(declaration);
             self.declaration_stack.push(index);
             opened_declaration = true;
         }
-        self.stack.push(Frame {
-            node,
-            kind,
-            field,
-            opened_declaration,
-            opened_error,
-        });
+        self.stack.push(Frame { node, kind, field, opened_declaration, opened_error });
     }
 
     fn on_identifier(&mut self, node: Node<'tree>, field: Option<&'static str>, named_index: u32) {
@@ -382,11 +316,8 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
             return;
         }
         let id = self.names.intern(text);
-        self.occurrences
-            .push((id, self.lines.position(node.start_byte())));
-        if !self.claimed_identifiers.is_empty()
-            && self.claimed_identifiers.contains(&node.start_byte())
-        {
+        self.occurrences.push((id, self.lines.position(node.start_byte())));
+        if !self.claimed_identifiers.is_empty() && self.claimed_identifiers.contains(&node.start_byte()) {
             return;
         }
         let _ = field;
@@ -396,34 +327,25 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
         let read = match parent {
             "long_identifier" => {
                 let owner = self.parent_frame(2);
-                let owner_is_expression =
-                    owner.is_some_and(|frame| frame.kind == "long_identifier_or_op");
+                let owner_is_expression = owner.is_some_and(|frame| frame.kind == "long_identifier_or_op");
                 let in_pattern = self.parent_kind(3) == "identifier_pattern";
-                let on_field_side = owner.is_some_and(|frame| frame.field == Some("field"))
-                    && self.parent_kind(3) == "dot_expression";
+                let on_field_side =
+                    owner.is_some_and(|frame| frame.field == Some("field")) && self.parent_kind(3) == "dot_expression";
                 owner_is_expression && !in_pattern && (named_index > 0 || on_field_side)
             }
             "long_identifier_or_op" => {
                 let frame = self.parent_frame(1);
-                let on_field_side = frame.is_some_and(|frame| frame.field == Some("field"))
-                    && self.parent_kind(2) == "dot_expression";
+                let on_field_side =
+                    frame.is_some_and(|frame| frame.field == Some("field")) && self.parent_kind(2) == "dot_expression";
                 let in_pattern = self.parent_kind(2) == "identifier_pattern";
                 !in_pattern && (named_index > 0 || on_field_side)
             }
             _ => false,
         };
         if read {
-            let path = self
-                .parent_frame(1)
-                .map_or(text, |frame| self.node_text(frame.node));
+            let path = self.parent_frame(1).map_or(text, |frame| self.node_text(frame.node));
             let path = compact_path(path);
-            self.add_site(
-                FieldSiteKind::Read,
-                text,
-                &path,
-                node,
-                Uncertainty::NeedsResolution,
-            );
+            self.add_site(FieldSiteKind::Read, text, &path, node, Uncertainty::NeedsResolution);
         }
     }
 
@@ -442,18 +364,12 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
             self.stack
                 .iter()
                 .rev()
-                .find(|frame| {
-                    matches!(
-                        frame.kind,
-                        "match_expression" | "function_expression" | "try_expression"
-                    )
-                })
+                .find(|frame| matches!(frame.kind, "match_expression" | "function_expression" | "try_expression"))
                 .or_else(|| self.parent_frame(1))
                 .map(|frame| frame.node)
         };
         let region = region.unwrap_or(node);
-        self.misparse_byte_regions
-            .push((region.start_byte(), region.end_byte()));
+        self.misparse_byte_regions.push((region.start_byte(), region.end_byte()));
         self.misparses.push(MisparseFinding {
             indicator,
             range: self.lines.node_range(node),
@@ -479,8 +395,7 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
         }
         if leftmost.kind() == "list_expression" && argument.start_byte() == callee.end_byte() {
             let argument = leftmost;
-            self.misparse_byte_regions
-                .push((node.start_byte(), node.end_byte()));
+            self.misparse_byte_regions.push((node.start_byte(), node.end_byte()));
             self.misparses.push(MisparseFinding {
                 indicator: MisparseIndicator::AdjacentListApplication,
                 range: self.lines.node_range(argument),
@@ -506,25 +421,14 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
             _ => {
                 // An object-expression or other container: still a construction-like label,
                 // but not one syntax can vouch for.
-                self.add_label_sites(
-                    label,
-                    FieldSiteKind::Construction,
-                    Uncertainty::NeedsResolution,
-                    false,
-                );
+                self.add_label_sites(label, FieldSiteKind::Construction, Uncertainty::NeedsResolution, false);
             }
         }
     }
 
     /// Adds a site for the last identifier of `label` and, for nested copy-and-update paths,
     /// an uncertain site for each leading segment.
-    fn add_label_sites(
-        &mut self,
-        label: Node<'tree>,
-        kind: FieldSiteKind,
-        uncertainty: Uncertainty,
-        nested: bool,
-    ) {
+    fn add_label_sites(&mut self, label: Node<'tree>, kind: FieldSiteKind, uncertainty: Uncertainty, nested: bool) {
         let segments = identifier_segments(label);
         let Some(last) = segments.last().copied() else {
             return;
@@ -533,13 +437,7 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
         if nested {
             for segment in &segments[..segments.len() - 1] {
                 let name = self.node_text(*segment);
-                self.add_site(
-                    kind,
-                    name,
-                    &path,
-                    *segment,
-                    Uncertainty::QualifierOrNestedPath,
-                );
+                self.add_site(kind, name, &path, *segment, Uncertainty::QualifierOrNestedPath);
             }
         }
         let name = self.node_text(last);
@@ -557,95 +455,48 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
         let Some(target) = target else {
             return;
         };
-        let single =
-            assignee.kind() == "long_identifier_or_op" && identifier_segments(assignee).len() == 1;
-        let uncertainty = if single {
-            Uncertainty::MayBeLocalVariable
-        } else {
-            Uncertainty::None
-        };
+        let single = assignee.kind() == "long_identifier_or_op" && identifier_segments(assignee).len() == 1;
+        let uncertainty = if single { Uncertainty::MayBeLocalVariable } else { Uncertainty::None };
         let path = compact_path(self.node_text(assignee));
         let name = self.node_text(target);
         self.claimed_identifiers.insert(target.start_byte());
         self.add_site(FieldSiteKind::SetMutation, name, &path, target, uncertainty);
     }
 
-    fn add_site(
-        &mut self,
-        kind: FieldSiteKind,
-        name: &str,
-        path: &str,
-        node: Node,
-        uncertainty: Uncertainty,
-    ) {
+    fn add_site(&mut self, kind: FieldSiteKind, name: &str, path: &str, node: Node, uncertainty: Uncertainty) {
         let field = self.names.intern(name);
         let path = self.names.intern(path);
         self.field_site_bytes.push(node.start_byte());
         let range = self.lines.node_range(node);
         let length = if range.end.line == range.start.line {
-            range
-                .end
-                .character
-                .saturating_sub(range.start.character)
-                .min(u32::from(u16::MAX)) as u16
+            range.end.character.saturating_sub(range.start.character).min(u32::from(u16::MAX)) as u16
         } else {
             0
         };
-        self.field_sites.push(FieldSite {
-            kind,
-            uncertainty,
-            length,
-            field,
-            path,
-            start: range.start,
-        });
+        self.field_sites.push(FieldSite { kind, uncertainty, length, field, path, start: range.start });
     }
 
     fn access_of(&self, node: Node) -> Access {
         direct_children(node)
             .into_iter()
             .find(|child| child.kind() == "access_modifier")
-            .map_or(Access::Default, |child| {
-                Access::from_keyword(self.node_text(child).trim())
-            })
+            .map_or(Access::Default, |child| Access::from_keyword(self.node_text(child).trim()))
     }
 
     fn declaration_for(&mut self, node: Node<'tree>, kind: &str) -> Option<Declaration> {
         let parent = self.declaration_stack.last().copied().unwrap_or(NO_PARENT);
-        let (declaration_kind, name_node, access, header_end): (
-            DeclarationKind,
-            Node,
-            Access,
-            usize,
-        ) = match kind {
+        let (declaration_kind, name_node, access, header_end): (DeclarationKind, Node, Access, usize) = match kind {
             "namespace" => {
                 let name = node.child_by_field_name("name")?;
-                (
-                    DeclarationKind::Namespace,
-                    name,
-                    Access::Default,
-                    name.end_byte(),
-                )
+                (DeclarationKind::Namespace, name, Access::Default, name.end_byte())
             }
             "named_module" => {
                 let name = node.child_by_field_name("name")?;
-                (
-                    DeclarationKind::Module,
-                    name,
-                    self.access_of(node),
-                    name.end_byte(),
-                )
+                (DeclarationKind::Module, name, self.access_of(node), name.end_byte())
             }
             "module_defn" => {
-                let name = direct_children(node)
-                    .into_iter()
-                    .find(|child| child.kind() == "identifier")?;
-                (
-                    DeclarationKind::Module,
-                    name,
-                    self.access_of(node),
-                    name.end_byte(),
-                )
+                let name = direct_children(node).into_iter().find(|child| child.kind() == "identifier")?;
+                (DeclarationKind::Module, name, self.access_of(node), name.end_byte())
             }
             "record_type_defn"
             | "union_type_defn"
@@ -655,14 +506,11 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
             | "delegate_type_defn"
             | "type_abbrev_defn"
             | "type_extension" => {
-                let type_name = direct_children(node)
-                    .into_iter()
-                    .find(|child| child.kind() == "type_name")?;
+                let type_name = direct_children(node).into_iter().find(|child| child.kind() == "type_name")?;
                 let name = type_name.child_by_field_name("type_name")?;
                 let mut header_end = type_name.end_byte();
-                if let Some(arguments) = direct_children(node)
-                    .into_iter()
-                    .find(|child| child.kind() == "primary_constr_args")
+                if let Some(arguments) =
+                    direct_children(node).into_iter().find(|child| child.kind() == "primary_constr_args")
                 {
                     header_end = arguments.end_byte();
                 }
@@ -677,97 +525,46 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
                     _ if looks_like_interface(node) => DeclarationKind::Interface,
                     _ => DeclarationKind::Class,
                 };
-                (
-                    declaration_kind,
-                    name,
-                    self.access_of(type_name),
-                    header_end,
-                )
+                (declaration_kind, name, self.access_of(type_name), header_end)
             }
             "exception_definition" => {
                 let name = node.child_by_field_name("exception_name")?;
-                (
-                    DeclarationKind::Exception,
-                    name,
-                    Access::Default,
-                    node.end_byte(),
-                )
+                (DeclarationKind::Exception, name, Access::Default, node.end_byte())
             }
             "record_field" => {
-                let name = direct_children(node)
-                    .into_iter()
-                    .find(|child| child.kind() == "identifier")?;
-                (
-                    DeclarationKind::RecordField,
-                    name,
-                    self.representation_access(),
-                    node.end_byte(),
-                )
+                let name = direct_children(node).into_iter().find(|child| child.kind() == "identifier")?;
+                (DeclarationKind::RecordField, name, self.representation_access(), node.end_byte())
             }
             "union_type_case" => {
-                let name = direct_children(node)
-                    .into_iter()
-                    .find(|child| child.kind() == "identifier")?;
-                (
-                    DeclarationKind::UnionCase,
-                    name,
-                    self.representation_access(),
-                    node.end_byte(),
-                )
+                let name = direct_children(node).into_iter().find(|child| child.kind() == "identifier")?;
+                (DeclarationKind::UnionCase, name, self.representation_access(), node.end_byte())
             }
             "union_type_field" => {
-                let name = direct_children(node)
-                    .into_iter()
-                    .find(|child| child.kind() == "identifier")?;
-                (
-                    DeclarationKind::UnionField,
-                    name,
-                    Access::Default,
-                    node.end_byte(),
-                )
+                let name = direct_children(node).into_iter().find(|child| child.kind() == "identifier")?;
+                (DeclarationKind::UnionField, name, Access::Default, node.end_byte())
             }
             "enum_type_case" => {
-                let name = direct_children(node)
-                    .into_iter()
-                    .find(|child| child.kind() == "identifier")?;
-                (
-                    DeclarationKind::EnumCase,
-                    name,
-                    Access::Default,
-                    node.end_byte(),
-                )
+                let name = direct_children(node).into_iter().find(|child| child.kind() == "identifier")?;
+                (DeclarationKind::EnumCase, name, Access::Default, node.end_byte())
             }
             "member_defn" => self.member_declaration(node)?,
             "function_or_value_defn" => {
                 let container = self.parent_kind(1);
                 let module_level = (container == "declaration_expression"
-                    && matches!(
-                        self.parent_kind(2),
-                        "file" | "namespace" | "named_module" | "module_defn" | "ERROR"
-                    ))
+                    && matches!(self.parent_kind(2), "file" | "namespace" | "named_module" | "module_defn" | "ERROR"))
                     || container == "type_extension_elements";
                 if !module_level {
                     return None;
                 }
-                let left = first_named_child_of_kinds(
-                    node,
-                    &["function_declaration_left", "value_declaration_left"],
-                )?;
+                let left = first_named_child_of_kinds(node, &["function_declaration_left", "value_declaration_left"])?;
                 let name = first_identifier_skipping_access(left)?;
-                let header_end = node
-                    .child_by_field_name("body")
-                    .map_or(left.end_byte(), |body| body.start_byte());
+                let header_end = node.child_by_field_name("body").map_or(left.end_byte(), |body| body.start_byte());
                 (DeclarationKind::Let, name, self.access_of(left), header_end)
             }
             "value_definition" => {
                 let left = first_named_child_of_kinds(node, &["value_declaration_left"])?;
                 let name = first_identifier_skipping_access(left)?;
-                (
-                    DeclarationKind::Val,
-                    name,
-                    self.access_of(left),
-                    node.end_byte(),
-                )
+                (DeclarationKind::Val, name, self.access_of(left), node.end_byte())
             }
             _ => return None,
         };
@@ -779,10 +576,7 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
             range: self.lines.node_range(node),
             name_start: self.lines.position(name_node.start_byte()),
             name_length: crate::syntax::model::single_line_length(self.lines.node_range(name_node)),
-            header_bytes: (
-                node.start_byte() as u32,
-                header_end.max(node.start_byte()) as u32,
-            ),
+            header_bytes: (node.start_byte() as u32, header_end.max(node.start_byte()) as u32),
             certain: true,
         })
     }
@@ -794,35 +588,17 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
             .iter()
             .rev()
             .find(|frame| matches!(frame.kind, "record_type_defn" | "union_type_defn"))
-            .and_then(|frame| {
-                direct_children(frame.node)
-                    .into_iter()
-                    .find(|child| child.kind() == "access_modifier")
-            })
-            .map_or(Access::Default, |child| {
-                Access::from_keyword(self.node_text(child).trim())
-            })
+            .and_then(|frame| direct_children(frame.node).into_iter().find(|child| child.kind() == "access_modifier"))
+            .map_or(Access::Default, |child| Access::from_keyword(self.node_text(child).trim()))
     }
 
-    fn member_declaration(
-        &self,
-        node: Node<'tree>,
-    ) -> Option<(DeclarationKind, Node<'tree>, Access, usize)> {
+    fn member_declaration(&self, node: Node<'tree>) -> Option<(DeclarationKind, Node<'tree>, Access, usize)> {
         let children = direct_children(node);
-        let has_token = |token: &str| {
-            children
-                .iter()
-                .any(|child| !child.is_named() && child.kind() == token)
-        };
+        let has_token = |token: &str| children.iter().any(|child| !child.is_named() && child.kind() == token);
         let access = self.access_of(node);
-        if let Some(method) = children
-            .iter()
-            .find(|child| child.kind() == "method_or_prop_defn")
-        {
+        if let Some(method) = children.iter().find(|child| child.kind() == "method_or_prop_defn") {
             let name_holder = method.child_by_field_name("name")?;
-            let name = name_holder
-                .child_by_field_name("method")
-                .or_else(|| last_identifier(name_holder))?;
+            let name = name_holder.child_by_field_name("method").or_else(|| last_identifier(name_holder))?;
             let kind = if has_token("override") || has_token("default") {
                 DeclarationKind::Override
             } else {
@@ -833,51 +609,26 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
             let mut cursor = method.walk();
             for (index, child) in method.children(&mut cursor).enumerate() {
                 let field = method.field_name_for_child(index as u32);
-                if child.is_named()
-                    && field.is_none()
-                    && child.start_byte() > name_holder.start_byte()
-                {
+                if child.is_named() && field.is_none() && child.start_byte() > name_holder.start_byte() {
                     header_end = child.start_byte();
                 }
             }
             return Some((kind, name, access, header_end));
         }
-        if let Some(signature) = children
-            .iter()
-            .find(|child| child.kind() == "member_signature")
-        {
+        if let Some(signature) = children.iter().find(|child| child.kind() == "member_signature") {
             let name = first_named_child_of_kinds(*signature, &["identifier"])?;
-            return Some((
-                DeclarationKind::AbstractMember,
-                name,
-                access,
-                node.end_byte(),
-            ));
+            return Some((DeclarationKind::AbstractMember, name, access, node.end_byte()));
         }
-        if let Some(constructor) = children
-            .iter()
-            .find(|child| child.kind() == "additional_constr_defn")
-        {
-            let header_end = constructor
-                .named_child(0)
-                .map_or(constructor.end_byte(), |arguments| arguments.end_byte());
-            let keyword = direct_children(*constructor)
-                .into_iter()
-                .find(|child| child.kind() == "new")?;
+        if let Some(constructor) = children.iter().find(|child| child.kind() == "additional_constr_defn") {
+            let header_end =
+                constructor.named_child(0).map_or(constructor.end_byte(), |arguments| arguments.end_byte());
+            let keyword = direct_children(*constructor).into_iter().find(|child| child.kind() == "new")?;
             return Some((DeclarationKind::Constructor, keyword, access, header_end));
         }
         if has_token("val") {
-            if let Some(property) = children
-                .iter()
-                .find(|child| child.kind() == "property_or_ident")
-            {
+            if let Some(property) = children.iter().find(|child| child.kind() == "property_or_ident") {
                 let name = last_identifier(*property)?;
-                return Some((
-                    DeclarationKind::AutoProperty,
-                    name,
-                    access,
-                    property.end_byte(),
-                ));
+                return Some((DeclarationKind::AutoProperty, name, access, property.end_byte()));
             }
             let name = children.iter().find(|child| child.kind() == "identifier")?;
             return Some((DeclarationKind::Val, *name, access, node.end_byte()));
@@ -890,10 +641,7 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
     fn add_fallback_header(&mut self) {
         if self.declarations.iter().any(|declaration| {
             declaration.parent == NO_PARENT
-                && matches!(
-                    declaration.kind,
-                    DeclarationKind::Namespace | DeclarationKind::Module
-                )
+                && matches!(declaration.kind, DeclarationKind::Namespace | DeclarationKind::Module)
         }) {
             return;
         }
@@ -908,22 +656,16 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
             range: self.lines.range(header.line_start, self.text.len()),
             name_start: self.lines.position(header.name_start),
             name_length: crate::syntax::model::single_line_length(
-                self.lines
-                    .range(header.name_start, header.name_start + header.name.len()),
+                self.lines.range(header.name_start, header.name_start + header.name.len()),
             ),
             header_bytes: (header.line_start as u32, header.line_end as u32),
             certain: false,
         };
         for existing in &mut self.declarations {
-            existing.parent = if existing.parent == NO_PARENT {
-                0
-            } else {
-                existing.parent + 1
-            };
+            existing.parent = if existing.parent == NO_PARENT { 0 } else { existing.parent + 1 };
         }
         self.declarations.insert(0, declaration);
-        self.declaration_bytes
-            .insert(0, (header.line_start, self.text.len()));
+        self.declaration_bytes.insert(0, (header.line_start, self.text.len()));
     }
 
     fn finish(
@@ -949,11 +691,8 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
             misparses,
             ..
         } = self;
-        let inside = |regions: &[(usize, usize)], byte: usize| {
-            regions
-                .iter()
-                .any(|(start, end)| *start <= byte && byte < *end)
-        };
+        let inside =
+            |regions: &[(usize, usize)], byte: usize| regions.iter().any(|(start, end)| *start <= byte && byte < *end);
         for (site, byte) in field_sites.iter_mut().zip(field_site_bytes) {
             if inside(&error_byte_regions, byte) {
                 site.uncertainty = Uncertainty::InsideErrorRegion;
@@ -961,14 +700,8 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
                 site.uncertainty = Uncertainty::InsideSuspectedMisparse;
             }
         }
-        for (declaration, (start, _)) in declarations
-            .iter_mut()
-            .skip_while(|_| false)
-            .zip(declaration_bytes)
-        {
-            if declaration.certain
-                && (inside(&error_byte_regions, start) || inside(&misparse_byte_regions, start))
-            {
+        for (declaration, (start, _)) in declarations.iter_mut().skip_while(|_| false).zip(declaration_bytes) {
+            if declaration.certain && (inside(&error_byte_regions, start) || inside(&misparse_byte_regions, start)) {
                 declaration.certain = false;
             }
         }
@@ -977,14 +710,9 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
                 declaration.certain = false;
             }
         }
-        let degraded =
-            has_error || root_is_error || !error_regions.is_empty() || !misparses.is_empty();
+        let degraded = has_error || root_is_error || !error_regions.is_empty() || !misparses.is_empty();
         let health = FileHealth {
-            status: if degraded {
-                HealthStatus::Degraded
-            } else {
-                HealthStatus::Clean
-            },
+            status: if degraded { HealthStatus::Degraded } else { HealthStatus::Clean },
             root_is_error,
             error_regions,
             misparses,
@@ -1051,9 +779,7 @@ fn interesting_kind_table(language: &tree_sitter::LanguageRef) -> Vec<bool> {
         .map(|id| {
             let id = id as u16;
             language.node_kind_is_named(id)
-                && language
-                    .node_kind_for_id(id)
-                    .is_some_and(|name| INTERESTING_KINDS.contains(&name))
+                && language.node_kind_for_id(id).is_some_and(|name| INTERESTING_KINDS.contains(&name))
         })
         .collect()
 }
@@ -1068,9 +794,7 @@ fn first_named_child(node: Node) -> Option<Node> {
 }
 
 fn first_named_child_of_kinds<'tree>(node: Node<'tree>, kinds: &[&str]) -> Option<Node<'tree>> {
-    direct_children(node)
-        .into_iter()
-        .find(|child| kinds.contains(&child.kind()))
+    direct_children(node).into_iter().find(|child| kinds.contains(&child.kind()))
 }
 
 /// The first identifier below `node`, depth-first, skipping access modifiers and types.
@@ -1080,10 +804,7 @@ fn first_identifier_skipping_access(node: Node) -> Option<Node> {
         if current.kind() == "identifier" {
             return Some(current);
         }
-        if matches!(
-            current.kind(),
-            "access_modifier" | "simple_type" | "generic_type" | "attributes" | "const"
-        ) {
+        if matches!(current.kind(), "access_modifier" | "simple_type" | "generic_type" | "attributes" | "const") {
             continue;
         }
         let children = direct_children(current);
@@ -1100,10 +821,7 @@ fn identifier_segments(node: Node) -> Vec<Node> {
     while let Some(current) = stack.pop() {
         match current.kind() {
             "identifier" => segments.push(current),
-            "long_identifier"
-            | "long_identifier_or_op"
-            | "dot_expression"
-            | "property_or_ident" => {
+            "long_identifier" | "long_identifier_or_op" | "dot_expression" | "property_or_ident" => {
                 let children = direct_children(current);
                 stack.extend(children.into_iter().rev());
             }
@@ -1123,28 +841,18 @@ fn last_identifier(node: Node) -> Option<Node> {
 /// An `anon_type_defn` with no primary constructor whose members are all abstract.
 fn looks_like_interface(node: Node) -> bool {
     let children = direct_children(node);
-    if children
-        .iter()
-        .any(|child| child.kind() == "primary_constr_args")
-    {
+    if children.iter().any(|child| child.kind() == "primary_constr_args") {
         return false;
     }
     let mut members = 0;
-    for elements in children
-        .iter()
-        .filter(|child| child.kind() == "type_extension_elements")
-    {
+    for elements in children.iter().filter(|child| child.kind() == "type_extension_elements") {
         for member in direct_children(*elements) {
-            if member.kind() == "interface_implementation"
-                || member.kind() == "function_or_value_defn"
-            {
+            if member.kind() == "interface_implementation" || member.kind() == "function_or_value_defn" {
                 return false;
             }
             if member.kind() == "member_defn" {
                 members += 1;
-                let abstract_member = direct_children(member)
-                    .iter()
-                    .any(|child| child.kind() == "abstract");
+                let abstract_member = direct_children(member).iter().any(|child| child.kind() == "abstract");
                 if !abstract_member {
                     return false;
                 }
@@ -1175,9 +883,7 @@ fn compact_path(text: &str) -> String {
 /// removed, at most `max_chars` characters.
 pub fn render_signature(text: &str, header_bytes: (u32, u32), max_chars: usize) -> String {
     let (start, end) = (header_bytes.0 as usize, header_bytes.1 as usize);
-    let raw = text
-        .get(start.min(text.len())..end.min(text.len()))
-        .unwrap_or("");
+    let raw = text.get(start.min(text.len())..end.min(text.len())).unwrap_or("");
     let mut collapsed = String::with_capacity(raw.len());
     let mut in_line_comment = false;
     let mut previous = ' ';
@@ -1193,11 +899,7 @@ pub fn render_signature(text: &str, header_bytes: (u32, u32), max_chars: usize) 
             in_line_comment = true;
             continue;
         }
-        let character = if character.is_whitespace() {
-            ' '
-        } else {
-            character
-        };
+        let character = if character.is_whitespace() { ' ' } else { character };
         if character == ' ' && previous == ' ' {
             continue;
         }
@@ -1248,14 +950,9 @@ pub fn fallback_header(text: &str) -> Option<FallbackHeader> {
             continue;
         }
         let words: Vec<&str> = rest.split_whitespace().collect();
-        let access = words
-            .iter()
-            .map(|word| Access::from_keyword(word))
-            .find(|access| *access != Access::Default);
-        let name = words
-            .iter()
-            .rev()
-            .find(|word| !matches!(**word, "private" | "internal" | "public" | "rec" | "global"))?;
+        let access = words.iter().map(|word| Access::from_keyword(word)).find(|access| *access != Access::Default);
+        let name =
+            words.iter().rev().find(|word| !matches!(**word, "private" | "internal" | "public" | "rec" | "global"))?;
         let name_offset = keyword_length + rest.rfind(name).unwrap_or(0);
         return Some(FallbackHeader {
             kind,
@@ -1281,38 +978,17 @@ mod tests {
         assert_eq!(header.access, Access::Internal);
         assert_eq!(header.name, "Acme.Broken");
         assert_eq!(header.line_start, 5);
-        assert_eq!(
-            &text[header.name_start..header.name_start + 11],
-            "Acme.Broken"
-        );
+        assert_eq!(&text[header.name_start..header.name_start + 11], "Acme.Broken");
         assert!(fallback_header("module Nested =\n    let a = 1\n").is_none());
-        assert_eq!(
-            fallback_header("namespace global\n").map(|header| header.name),
-            None
-        );
-        assert_eq!(
-            fallback_header("namespace A.B\n").map(|header| header.kind),
-            Some(DeclarationKind::Namespace)
-        );
+        assert_eq!(fallback_header("namespace global\n").map(|header| header.name), None);
+        assert_eq!(fallback_header("namespace A.B\n").map(|header| header.kind), Some(DeclarationKind::Namespace));
     }
 
     #[test]
     fn utf16_positions() {
         let lines = LineIndex::new("ab\nh\u{e9}\u{1d11e}x\n");
-        assert_eq!(
-            lines.position(3 + 1 + 2 + 4),
-            Position {
-                line: 1,
-                character: 4
-            }
-        );
-        assert_eq!(
-            lines.position(100),
-            Position {
-                line: 2,
-                character: 0
-            }
-        );
+        assert_eq!(lines.position(3 + 1 + 2 + 4), Position { line: 1, character: 4 });
+        assert_eq!(lines.position(100), Position { line: 2, character: 0 });
         assert_eq!(lines.line_count(), 2);
     }
 }

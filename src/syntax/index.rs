@@ -18,8 +18,8 @@ use sha2::{Digest, Sha256};
 use crate::syntax::cache::{CacheSetting, DiskCache};
 use crate::syntax::extract::extract_file_index;
 use crate::syntax::model::{
-    Declaration, FieldSite, FileHealth, FileIndex, GrammarKind, HealthStatus, Interner,
-    LocalFileIndex, NameId, Position,
+    Declaration, FieldSite, FileHealth, FileIndex, GrammarKind, HealthStatus, Interner, LocalFileIndex, NameId,
+    Position,
 };
 use crate::syntax::parse::{DeadlinePolicy, FsharpParsers, ParseFailure};
 
@@ -62,31 +62,18 @@ pub struct IndexOptions {
 
 impl Default for IndexOptions {
     fn default() -> Self {
-        IndexOptions {
-            threads: 0,
-            cache: CacheSetting::from_environment(),
-            deadline: DeadlinePolicy::default(),
-        }
+        IndexOptions { threads: 0, cache: CacheSetting::from_environment(), deadline: DeadlinePolicy::default() }
     }
 }
 
 impl IndexOptions {
     pub fn without_cache() -> Self {
-        IndexOptions {
-            cache: CacheSetting::Disabled,
-            ..IndexOptions::default()
-        }
+        IndexOptions { cache: CacheSetting::Disabled, ..IndexOptions::default() }
     }
 
     fn worker_count(&self, jobs: usize) -> usize {
-        let available = std::thread::available_parallelism()
-            .map(|count| count.get())
-            .unwrap_or(1);
-        let wanted = if self.threads == 0 {
-            available
-        } else {
-            self.threads
-        };
+        let available = std::thread::available_parallelism().map(|count| count.get()).unwrap_or(1);
+        let wanted = if self.threads == 0 { available } else { self.threads };
         wanted.clamp(1, jobs.max(1))
     }
 }
@@ -191,12 +178,7 @@ pub struct SyntaxIndex {
 impl SyntaxIndex {
     pub fn new(options: IndexOptions) -> Self {
         let cache = DiskCache::open(&options.cache);
-        SyntaxIndex {
-            options,
-            cache,
-            interner: Interner::new(),
-            files: DashMap::new(),
-        }
+        SyntaxIndex { options, cache, interner: Interner::new(), files: DashMap::new() }
     }
 
     pub fn options(&self) -> &IndexOptions {
@@ -219,9 +201,9 @@ impl SyntaxIndex {
             for worker in 0..workers {
                 let next = &next;
                 let totals = &totals;
-                let spawned = std::thread::Builder::new()
-                    .name(format!("syntax_index_task_{worker}"))
-                    .spawn_scoped(scope, move || {
+                let spawned = std::thread::Builder::new().name(format!("syntax_index_task_{worker}")).spawn_scoped(
+                    scope,
+                    move || {
                         let mut parsers = FsharpParsers::new();
                         let mut stats = IndexRunStats::default();
                         loop {
@@ -231,11 +213,9 @@ impl SyntaxIndex {
                             };
                             self.index_one(path, overlay, &mut parsers, &mut stats);
                         }
-                        totals
-                            .lock()
-                            .unwrap_or_else(|poisoned| poisoned.into_inner())
-                            .absorb(&stats);
-                    });
+                        totals.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).absorb(&stats);
+                    },
+                );
                 if spawned.is_err() {
                     // Could not start a thread (resource limits): do this share on the caller's thread.
                     let mut parsers = FsharpParsers::new();
@@ -243,16 +223,11 @@ impl SyntaxIndex {
                     while let Some(path) = paths.get(next.fetch_add(1, Ordering::Relaxed)) {
                         self.index_one(path, overlay, &mut parsers, &mut stats);
                     }
-                    totals
-                        .lock()
-                        .unwrap_or_else(|poisoned| poisoned.into_inner())
-                        .absorb(&stats);
+                    totals.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).absorb(&stats);
                 }
             }
         });
-        let mut stats = totals
-            .into_inner()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut stats = totals.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
         stats.threads = workers;
         stats.wall_time = started.elapsed();
         stats
@@ -268,13 +243,7 @@ impl SyntaxIndex {
         self.files.remove(path);
     }
 
-    fn index_one(
-        &self,
-        path: &Path,
-        overlay: &Overlay,
-        parsers: &mut FsharpParsers,
-        stats: &mut IndexRunStats,
-    ) {
+    fn index_one(&self, path: &Path, overlay: &Overlay, parsers: &mut FsharpParsers, stats: &mut IndexRunStats) {
         let grammar = GrammarKind::for_path(path).unwrap_or(GrammarKind::Implementation);
         let read_started = Instant::now();
         let (text, from_overlay): (Arc<str>, bool) = match overlay.get(path) {
@@ -282,20 +251,14 @@ impl SyntaxIndex {
             None => match std::fs::read(path) {
                 Ok(bytes) => (Arc::from(String::from_utf8_lossy(&bytes).as_ref()), false),
                 Err(error) => {
-                    let health = FileHealth::failed(
-                        HealthStatus::Failed,
-                        format!("cannot read {}: {error}", path.display()),
-                    );
+                    let health =
+                        FileHealth::failed(HealthStatus::Failed, format!("cannot read {}: {error}", path.display()));
                     stats.files += 1;
                     stats.count_health(HealthStatus::Failed);
                     let index = FileIndex::empty(grammar, [0; 32], 0, 0, health);
                     self.files.insert(
                         path.to_path_buf(),
-                        Arc::new(IndexedFile {
-                            path: path.to_path_buf(),
-                            from_overlay: false,
-                            index,
-                        }),
+                        Arc::new(IndexedFile { path: path.to_path_buf(), from_overlay: false, index }),
                     );
                     return;
                 }
@@ -319,10 +282,7 @@ impl SyntaxIndex {
         }
 
         let cache_started = Instant::now();
-        let cached = self
-            .cache
-            .as_ref()
-            .and_then(|cache| cache.load(&content_sha256, grammar));
+        let cached = self.cache.as_ref().and_then(|cache| cache.load(&content_sha256, grammar));
         stats.cache_time += cache_started.elapsed();
         let local = match cached {
             Some(entry) => {
@@ -331,8 +291,7 @@ impl SyntaxIndex {
             }
             None => {
                 let parse_started = Instant::now();
-                let parsed =
-                    parsers.parse(&text, grammar, self.options.deadline.budget_for(text.len()));
+                let parsed = parsers.parse(&text, grammar, self.options.deadline.budget_for(text.len()));
                 stats.parse_time += parse_started.elapsed();
                 match parsed {
                     Ok(tree) => {
@@ -361,13 +320,7 @@ impl SyntaxIndex {
                         LocalFileIndex {
                             format_version: crate::syntax::model::INDEX_FORMAT_VERSION,
                             names: Vec::new(),
-                            index: FileIndex::empty(
-                                grammar,
-                                content_sha256,
-                                text.len() as u32,
-                                lines,
-                                health,
-                            ),
+                            index: FileIndex::empty(grammar, content_sha256, text.len() as u32, lines, health),
                         }
                     }
                 }
@@ -378,14 +331,7 @@ impl SyntaxIndex {
         stats.extract_time += extract_started.elapsed();
         stats.lines += u64::from(index.lines);
         stats.count_health(index.health.status);
-        self.files.insert(
-            path.to_path_buf(),
-            Arc::new(IndexedFile {
-                path: path.to_path_buf(),
-                from_overlay,
-                index,
-            }),
-        );
+        self.files.insert(path.to_path_buf(), Arc::new(IndexedFile { path: path.to_path_buf(), from_overlay, index }));
     }
 
     pub fn file(&self, path: &Path) -> Option<Arc<IndexedFile>> {
@@ -455,10 +401,7 @@ impl SyntaxIndex {
                 continue;
             };
             for position in file.index.occurrences.positions_of(id) {
-                hits.push(OccurrenceHit {
-                    path: path.clone(),
-                    position,
-                });
+                hits.push(OccurrenceHit { path: path.clone(), position });
             }
         }
         hits
@@ -475,12 +418,7 @@ impl SyntaxIndex {
                 continue;
             };
             let file_certain = !file.index.health.root_is_error;
-            for site in file
-                .index
-                .field_sites
-                .iter()
-                .filter(|site| site.field == id)
-            {
+            for site in file.index.field_sites.iter().filter(|site| site.field == id) {
                 hits.push(FieldSiteHit {
                     path: path.clone(),
                     site: site.clone(),

@@ -69,9 +69,7 @@ pub const INDEX_FORMAT_VERSION: u32 = 2;
 pub struct NameId(pub u32);
 
 /// A 0-based line and UTF-16 character offset.
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
-)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Position {
     pub line: u32,
     pub character: u32,
@@ -86,33 +84,19 @@ pub struct TextRange {
 
 impl TextRange {
     pub fn to_array(self) -> [u32; 4] {
-        [
-            self.start.line,
-            self.start.character,
-            self.end.line,
-            self.end.character,
-        ]
+        [self.start.line, self.start.character, self.end.line, self.end.character]
     }
 
     pub fn from_array(values: [u32; 4]) -> Self {
         TextRange {
-            start: Position {
-                line: values[0],
-                character: values[1],
-            },
-            end: Position {
-                line: values[2],
-                character: values[3],
-            },
+            start: Position { line: values[0], character: values[1] },
+            end: Position { line: values[2], character: values[3] },
         }
     }
 
     /// `1:4-1:9` style, 0-based, for snapshots and plain-text output.
     pub fn display_compact(&self) -> String {
-        format!(
-            "{}:{}-{}:{}",
-            self.start.line, self.start.character, self.end.line, self.end.character
-        )
+        format!("{}:{}-{}:{}", self.start.line, self.start.character, self.end.line, self.end.character)
     }
 
     /// The LSP-shaped JSON object `{start:{line,character}, end:{…}}`.
@@ -132,9 +116,7 @@ impl Serialize for TextRange {
 
 impl<'de> Deserialize<'de> for TextRange {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        Ok(TextRange::from_array(<[u32; 4]>::deserialize(
-            deserializer,
-        )?))
+        Ok(TextRange::from_array(<[u32; 4]>::deserialize(deserializer)?))
     }
 }
 
@@ -277,11 +259,7 @@ impl DeclarationKind {
 /// A declared name is one identifier on one line: its length as a `u16` in UTF-16 units.
 pub fn single_line_length(range: TextRange) -> u16 {
     if range.end.line == range.start.line {
-        range
-            .end
-            .character
-            .saturating_sub(range.start.character)
-            .min(u32::from(u16::MAX)) as u16
+        range.end.character.saturating_sub(range.start.character).min(u32::from(u16::MAX)) as u16
     } else {
         0
     }
@@ -405,10 +383,7 @@ impl FieldSite {
     pub fn range(&self) -> TextRange {
         TextRange {
             start: self.start,
-            end: Position {
-                line: self.start.line,
-                character: self.start.character + u32::from(self.length),
-            },
+            end: Position { line: self.start.line, character: self.start.character + u32::from(self.length) },
         }
     }
 }
@@ -533,10 +508,7 @@ impl OccurrencePostings {
                 index += 1;
             }
             write_varint(&mut postings.directory, name.0 - previous_name);
-            write_varint(
-                &mut postings.directory,
-                (postings.data.len() - run_start) as u32,
-            );
+            write_varint(&mut postings.directory, (postings.data.len() - run_start) as u32);
             previous_name = name.0;
         }
         postings.directory.shrink_to_fit();
@@ -551,10 +523,9 @@ impl OccurrencePostings {
         let mut name = 0u32;
         let mut offset = 0usize;
         while cursor < self.directory.len() {
-            let (Some(delta), Some(length)) = (
-                read_varint(&self.directory, &mut cursor),
-                read_varint(&self.directory, &mut cursor),
-            ) else {
+            let (Some(delta), Some(length)) =
+                (read_varint(&self.directory, &mut cursor), read_varint(&self.directory, &mut cursor))
+            else {
                 break;
             };
             name = name.saturating_add(delta);
@@ -571,10 +542,9 @@ impl OccurrencePostings {
         let mut name = 0u32;
         let mut offset = 0usize;
         while cursor < self.directory.len() {
-            let (Some(delta), Some(length)) = (
-                read_varint(&self.directory, &mut cursor),
-                read_varint(&self.directory, &mut cursor),
-            ) else {
+            let (Some(delta), Some(length)) =
+                (read_varint(&self.directory, &mut cursor), read_varint(&self.directory, &mut cursor))
+            else {
                 break;
             };
             name = name.saturating_add(delta);
@@ -602,19 +572,12 @@ impl OccurrencePostings {
     }
 
     pub fn occurrence_count(&self) -> usize {
-        self.runs()
-            .iter()
-            .map(|(_, run)| decode_positions(run).len())
-            .sum()
+        self.runs().iter().map(|(_, run)| decode_positions(run).len()).sum()
     }
 
     /// Re-numbers names without re-encoding: the runs are moved, not decoded.
     fn renumber(&self, map: impl Fn(NameId) -> NameId) -> OccurrencePostings {
-        let mut runs: Vec<(NameId, &[u8])> = self
-            .runs()
-            .into_iter()
-            .map(|(name, run)| (map(name), run))
-            .collect();
+        let mut runs: Vec<(NameId, &[u8])> = self.runs().into_iter().map(|(name, run)| (map(name), run)).collect();
         runs.sort_by_key(|(name, _)| *name);
         let mut postings = OccurrencePostings {
             directory: Vec::with_capacity(self.directory.len() + 8),
@@ -622,10 +585,7 @@ impl OccurrencePostings {
         };
         let mut previous_name = 0u32;
         for (name, run) in runs {
-            write_varint(
-                &mut postings.directory,
-                name.0.saturating_sub(previous_name),
-            );
+            write_varint(&mut postings.directory, name.0.saturating_sub(previous_name));
             write_varint(&mut postings.directory, run.len() as u32);
             postings.data.extend_from_slice(run);
             previous_name = name.0;
@@ -666,10 +626,8 @@ fn decode_positions(data: &[u8]) -> Vec<Position> {
     let mut cursor = 0;
     let mut line = 0u32;
     while cursor < data.len() {
-        let (Some(line_delta), Some(character)) = (
-            read_varint(data, &mut cursor),
-            read_varint(data, &mut cursor),
-        ) else {
+        let (Some(line_delta), Some(character)) = (read_varint(data, &mut cursor), read_varint(data, &mut cursor))
+        else {
             break;
         };
         line = line.saturating_add(line_delta);
@@ -694,13 +652,7 @@ pub struct FileIndex {
 
 impl FileIndex {
     /// An index with no content, for files that timed out or failed.
-    pub fn empty(
-        grammar: GrammarKind,
-        content_sha256: [u8; 32],
-        bytes: u32,
-        lines: u32,
-        health: FileHealth,
-    ) -> Self {
+    pub fn empty(grammar: GrammarKind, content_sha256: [u8; 32], bytes: u32, lines: u32, health: FileHealth) -> Self {
         FileIndex {
             grammar,
             content_sha256,
@@ -767,12 +719,7 @@ impl LocalFileIndex {
     pub fn into_global(self, interner: &Interner) -> FileIndex {
         let global_ids = interner.intern_all(&self.names);
         let mut index = self.index;
-        index.renumber_names(|local| {
-            global_ids
-                .get(local.0 as usize)
-                .copied()
-                .unwrap_or(NameId(0))
-        });
+        index.renumber_names(|local| global_ids.get(local.0 as usize).copied().unwrap_or(NameId(0)));
         index
     }
 }
@@ -799,10 +746,7 @@ impl Interner {
     pub fn intern_all(&self, names: &[String]) -> Vec<NameId> {
         // A poisoned lock only means another thread panicked mid-insert; the tables are still
         // consistent (insertions are single statements), so keep going.
-        let mut tables = self
-            .inner
-            .write()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut tables = self.inner.write().unwrap_or_else(|poisoned| poisoned.into_inner());
         names
             .iter()
             .map(|name| {
@@ -825,31 +769,17 @@ impl Interner {
 
     /// The id of `name` if it was ever interned.
     pub fn lookup(&self, name: &str) -> Option<NameId> {
-        let tables = self
-            .inner
-            .read()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let tables = self.inner.read().unwrap_or_else(|poisoned| poisoned.into_inner());
         tables.ids.get(name).copied()
     }
 
     pub fn resolve(&self, id: NameId) -> Arc<str> {
-        let tables = self
-            .inner
-            .read()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
-        tables
-            .names
-            .get(id.0 as usize)
-            .cloned()
-            .unwrap_or_else(|| Arc::from(""))
+        let tables = self.inner.read().unwrap_or_else(|poisoned| poisoned.into_inner());
+        tables.names.get(id.0 as usize).cloned().unwrap_or_else(|| Arc::from(""))
     }
 
     pub fn len(&self) -> usize {
-        self.inner
-            .read()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .names
-            .len()
+        self.inner.read().unwrap_or_else(|poisoned| poisoned.into_inner()).names.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -858,16 +788,12 @@ impl Interner {
 
     /// Estimated heap bytes: string data, the two tables and per-allocation overhead.
     pub fn heap_bytes(&self) -> usize {
-        let tables = self
-            .inner
-            .read()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let tables = self.inner.read().unwrap_or_else(|poisoned| poisoned.into_inner());
         let arc_overhead = 16 + 16; // Arc counts plus allocator rounding
         tables.bytes
             + tables.names.len() * arc_overhead
             + tables.names.capacity() * std::mem::size_of::<Arc<str>>()
-            + tables.ids.capacity()
-                * (std::mem::size_of::<Arc<str>>() + std::mem::size_of::<NameId>() + 1)
+            + tables.ids.capacity() * (std::mem::size_of::<Arc<str>>() + std::mem::size_of::<NameId>() + 1)
     }
 }
 
@@ -893,20 +819,11 @@ mod tests {
         assert!(postings.positions_of(NameId(3)).is_empty());
         assert_eq!(postings.occurrence_count(), 4);
         // Swap the two ids: runs move, positions stay.
-        let renumbered = postings.renumber(|name| {
-            if name == NameId(7) {
-                NameId(1)
-            } else {
-                NameId(9)
-            }
-        });
+        let renumbered = postings.renumber(|name| if name == NameId(7) { NameId(1) } else { NameId(9) });
         assert_eq!(renumbered.positions_of(NameId(1)), [at(1, 200), at(3, 4)]);
         assert_eq!(renumbered.positions_of(NameId(9)), [at(0, 1), at(900, 0)]);
         // Garbage never panics.
-        let garbage = OccurrencePostings {
-            directory: vec![0xff, 0xff, 0xff, 0xff, 0xff, 0x01],
-            data: vec![0x80],
-        };
+        let garbage = OccurrencePostings { directory: vec![0xff, 0xff, 0xff, 0xff, 0xff, 0x01], data: vec![0x80] };
         let _ = garbage.all();
         let _ = garbage.positions_of(NameId(1));
     }

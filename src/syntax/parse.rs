@@ -26,10 +26,7 @@ impl Default for DeadlinePolicy {
     /// Generous next to the measured ~0.5 s per MB: a healthy parse never hits it, a looping
     /// one is stopped within seconds.
     fn default() -> Self {
-        DeadlinePolicy {
-            base: Duration::from_secs(2),
-            per_megabyte: Duration::from_secs(4),
-        }
+        DeadlinePolicy { base: Duration::from_secs(2), per_megabyte: Duration::from_secs(4) }
     }
 }
 
@@ -78,21 +75,14 @@ impl FsharpParsers {
         };
         if slot.is_none() {
             let mut parser = Parser::new();
-            parser
-                .set_language(&language_for(grammar))
-                .map_err(|error| ParseFailure::Language(error.to_string()))?;
+            parser.set_language(&language_for(grammar)).map_err(|error| ParseFailure::Language(error.to_string()))?;
             *slot = Some(parser);
         }
         slot.as_mut().ok_or(ParseFailure::NoTree)
     }
 
     /// Parses `text` with `grammar`, cancelling at `budget` after the call starts.
-    pub fn parse(
-        &mut self,
-        text: &str,
-        grammar: GrammarKind,
-        budget: Duration,
-    ) -> Result<Tree, ParseFailure> {
+    pub fn parse(&mut self, text: &str, grammar: GrammarKind, budget: Duration) -> Result<Tree, ParseFailure> {
         let parser = self.parser_for(grammar)?;
         let started = Instant::now();
         let deadline = started + budget;
@@ -112,11 +102,7 @@ impl FsharpParsers {
         let options = ParseOptions::new().progress_callback(&mut progress);
         let tree = parser.parse_with_options(
             &mut |offset: usize, _| {
-                if offset < bytes.len() {
-                    &bytes[offset..]
-                } else {
-                    &[]
-                }
+                if offset < bytes.len() { &bytes[offset..] } else { &[] }
             },
             None,
             Some(options),

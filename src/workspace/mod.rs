@@ -40,10 +40,7 @@ pub struct WorkspaceModel {
 impl WorkspaceModel {
     /// The projects that compile `path`.
     pub fn projects_compiling(&self, path: &Path) -> Vec<&Project> {
-        self.projects
-            .iter()
-            .filter(|project| project.compiles(path))
-            .collect()
+        self.projects.iter().filter(|project| project.compiles(path)).collect()
     }
 
     pub fn project(&self, path: &Path) -> Option<&Project> {
@@ -77,16 +74,9 @@ impl WorkspaceModel {
 /// directory; everything else degrades into `problems`.
 pub fn load_workspace(root: &Path) -> anyhow::Result<WorkspaceModel> {
     use anyhow::Context;
-    let metadata = std::fs::metadata(root)
-        .with_context(|| format!("reading workspace root {}", root.display()))?;
-    anyhow::ensure!(
-        metadata.is_dir(),
-        "workspace root {} is not a directory",
-        root.display()
-    );
-    let root = paths::normalize_lexically(
-        &std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf()),
-    );
+    let metadata = std::fs::metadata(root).with_context(|| format!("reading workspace root {}", root.display()))?;
+    anyhow::ensure!(metadata.is_dir(), "workspace root {} is not a directory", root.display());
+    let root = paths::normalize_lexically(&std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf()));
 
     let files = paths::walk_files(&root);
     let mut problems = Vec::new();
@@ -94,11 +84,7 @@ pub fn load_workspace(root: &Path) -> anyhow::Result<WorkspaceModel> {
     let mut wanted_projects: BTreeSet<PathBuf> = BTreeSet::new();
     let mut source_files = Vec::new();
     for file in &files {
-        let extension = file
-            .extension()
-            .and_then(|extension| extension.to_str())
-            .unwrap_or("")
-            .to_ascii_lowercase();
+        let extension = file.extension().and_then(|extension| extension.to_str()).unwrap_or("").to_ascii_lowercase();
         match extension.as_str() {
             "sln" | "slnx" | "slnf" => {
                 let solution = read_solution(file);
@@ -147,24 +133,10 @@ pub fn load_workspace(root: &Path) -> anyhow::Result<WorkspaceModel> {
     let projects: Vec<Project> = projects.into_values().collect();
     let project_order = topological_order(&projects, &mut problems);
 
-    let compiled: HashSet<&PathBuf> = projects
-        .iter()
-        .flat_map(|project| project.compile_items.iter().map(|item| &item.path))
-        .collect();
-    let orphan_files = source_files
-        .iter()
-        .filter(|file| !compiled.contains(file))
-        .cloned()
-        .collect();
-    Ok(WorkspaceModel {
-        root,
-        solutions,
-        projects,
-        project_order,
-        source_files,
-        orphan_files,
-        problems,
-    })
+    let compiled: HashSet<&PathBuf> =
+        projects.iter().flat_map(|project| project.compile_items.iter().map(|item| &item.path)).collect();
+    let orphan_files = source_files.iter().filter(|file| !compiled.contains(file)).cloned().collect();
+    Ok(WorkspaceModel { root, solutions, projects, project_order, source_files, orphan_files, problems })
 }
 
 fn is_fsproj(path: &Path) -> bool {
@@ -190,11 +162,8 @@ fn topological_order(projects: &[Project], problems: &mut Vec<String>) -> Vec<Pa
         .collect();
     let mut order = Vec::new();
     loop {
-        let ready: Vec<&PathBuf> = remaining
-            .iter()
-            .filter(|(_, dependencies)| dependencies.is_empty())
-            .map(|(path, _)| *path)
-            .collect();
+        let ready: Vec<&PathBuf> =
+            remaining.iter().filter(|(_, dependencies)| dependencies.is_empty()).map(|(path, _)| *path).collect();
         if ready.is_empty() {
             break;
         }
@@ -207,14 +176,8 @@ fn topological_order(projects: &[Project], problems: &mut Vec<String>) -> Vec<Pa
         }
     }
     if !remaining.is_empty() {
-        let cycle: Vec<String> = remaining
-            .keys()
-            .map(|path| path.display().to_string())
-            .collect();
-        problems.push(format!(
-            "project reference cycle among: {}",
-            cycle.join(", ")
-        ));
+        let cycle: Vec<String> = remaining.keys().map(|path| path.display().to_string()).collect();
+        problems.push(format!("project reference cycle among: {}", cycle.join(", ")));
         order.extend(remaining.keys().map(|path| (*path).clone()));
     }
     order
@@ -233,11 +196,7 @@ impl WorkspaceModel {
         use std::fmt::Write;
         let mut output = String::new();
         for solution in &self.solutions {
-            let projects: Vec<String> = solution
-                .projects
-                .iter()
-                .map(|path| self.display_path(path))
-                .collect();
+            let projects: Vec<String> = solution.projects.iter().map(|path| self.display_path(path)).collect();
             let _ = writeln!(
                 output,
                 "solution {} ({}): {}",
@@ -281,18 +240,8 @@ impl WorkspaceModel {
                 if !item.exists {
                     notes.push("missing".to_owned());
                 }
-                let notes = if notes.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", notes.join(", "))
-                };
-                let _ = writeln!(
-                    output,
-                    "  compile {} {}{}",
-                    position + 1,
-                    self.display_path(&item.path),
-                    notes
-                );
+                let notes = if notes.is_empty() { String::new() } else { format!(" ({})", notes.join(", ")) };
+                let _ = writeln!(output, "  compile {} {}{}", position + 1, self.display_path(&item.path), notes);
             }
             for problem in &project.problems {
                 let _ = writeln!(output, "  problem: {problem}");

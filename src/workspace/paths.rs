@@ -14,11 +14,7 @@ pub fn is_fsharp_source(path: &Path) -> bool {
 /// Resolves an MSBuild path (either separator) against `base` and removes `.`/`..` lexically.
 pub fn resolve_msbuild_path(base: &Path, written: &str) -> PathBuf {
     let unified = written.trim().replace('\\', "/");
-    let joined = if Path::new(&unified).is_absolute() {
-        PathBuf::from(&unified)
-    } else {
-        base.join(&unified)
-    };
+    let joined = if Path::new(&unified).is_absolute() { PathBuf::from(&unified) } else { base.join(&unified) };
     normalize_lexically(&joined)
 }
 
@@ -55,9 +51,8 @@ pub fn walk_files(root: &Path) -> Vec<PathBuf> {
             let path = entry.path();
             if file_type.is_dir() {
                 let name = entry.file_name();
-                let skip = SKIPPED_DIRECTORIES
-                    .iter()
-                    .any(|skipped| name.to_string_lossy().eq_ignore_ascii_case(skipped));
+                let skip =
+                    SKIPPED_DIRECTORIES.iter().any(|skipped| name.to_string_lossy().eq_ignore_ascii_case(skipped));
                 if !skip {
                     pending.push(path);
                 }
@@ -78,19 +73,9 @@ pub fn has_wildcard(written: &str) -> bool {
 /// Expands an MSBuild wildcard relative to `base`, in sorted path order.
 pub fn expand_wildcard(base: &Path, written: &str) -> Vec<PathBuf> {
     let unified = written.trim().replace('\\', "/");
-    let segments: Vec<&str> = unified
-        .split('/')
-        .filter(|segment| !segment.is_empty())
-        .collect();
-    let literal_count = segments
-        .iter()
-        .take_while(|segment| !has_wildcard(segment))
-        .count();
-    let mut walk_root = if Path::new(&unified).is_absolute() {
-        PathBuf::from("/")
-    } else {
-        base.to_path_buf()
-    };
+    let segments: Vec<&str> = unified.split('/').filter(|segment| !segment.is_empty()).collect();
+    let literal_count = segments.iter().take_while(|segment| !has_wildcard(segment)).count();
+    let mut walk_root = if Path::new(&unified).is_absolute() { PathBuf::from("/") } else { base.to_path_buf() };
     for segment in &segments[..literal_count] {
         walk_root.push(segment);
     }
@@ -105,10 +90,8 @@ pub fn expand_wildcard(base: &Path, written: &str) -> Vec<PathBuf> {
             let Ok(relative) = file.strip_prefix(&walk_root) else {
                 return false;
             };
-            let parts: Vec<String> = relative
-                .components()
-                .map(|component| component.as_os_str().to_string_lossy().into_owned())
-                .collect();
+            let parts: Vec<String> =
+                relative.components().map(|component| component.as_os_str().to_string_lossy().into_owned()).collect();
             let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
             segments_match(pattern, &parts)
         })
@@ -121,22 +104,12 @@ pub fn path_matches(base: &Path, written: &str, path: &Path) -> bool {
     if !has_wildcard(&unified) {
         return resolve_msbuild_path(base, &unified) == path;
     }
-    let absolute = if Path::new(&unified).is_absolute() {
-        PathBuf::from(&unified)
-    } else {
-        base.join(&unified)
-    };
+    let absolute = if Path::new(&unified).is_absolute() { PathBuf::from(&unified) } else { base.join(&unified) };
     let absolute = absolute.to_string_lossy().replace('\\', "/");
-    let pattern: Vec<&str> = absolute
-        .split('/')
-        .filter(|segment| !segment.is_empty())
-        .collect();
+    let pattern: Vec<&str> = absolute.split('/').filter(|segment| !segment.is_empty()).collect();
     let pattern = normalize_pattern(&pattern);
     let path_text = path.to_string_lossy().replace('\\', "/");
-    let parts: Vec<&str> = path_text
-        .split('/')
-        .filter(|segment| !segment.is_empty())
-        .collect();
+    let parts: Vec<&str> = path_text.split('/').filter(|segment| !segment.is_empty()).collect();
     let pattern: Vec<&str> = pattern.iter().map(String::as_str).collect();
     segments_match(&pattern, &parts)
 }
@@ -218,22 +191,13 @@ mod tests {
         assert!(segments_match(&["**", "*.fs"], &["a", "b", "c.fs"]));
         assert!(segments_match(&["**", "*.fs"], &["c.fs"]));
         assert!(!segments_match(&["*.fs"], &["a", "c.fs"]));
-        assert!(segments_match(
-            &["src", "**", "Gen?.fs"],
-            &["src", "x", "Gen1.fs"]
-        ));
+        assert!(segments_match(&["src", "**", "Gen?.fs"], &["src", "x", "Gen1.fs"]));
         assert!(!segments_match(&["src", "*.fsi"], &["src", "a.fs"]));
     }
 
     #[test]
     fn lexical_normalisation() {
-        assert_eq!(
-            resolve_msbuild_path(Path::new("/w/p"), "..\\shared\\A.fs"),
-            PathBuf::from("/w/shared/A.fs")
-        );
-        assert_eq!(
-            resolve_msbuild_path(Path::new("/w/p"), "./A.fs"),
-            PathBuf::from("/w/p/A.fs")
-        );
+        assert_eq!(resolve_msbuild_path(Path::new("/w/p"), "..\\shared\\A.fs"), PathBuf::from("/w/shared/A.fs"));
+        assert_eq!(resolve_msbuild_path(Path::new("/w/p"), "./A.fs"), PathBuf::from("/w/p/A.fs"));
     }
 }

@@ -68,8 +68,7 @@ impl Project {
 /// content is not (it yields an emptier project with problems listed).
 pub fn read_project(path: &Path) -> anyhow::Result<Project> {
     use anyhow::Context;
-    let bytes =
-        std::fs::read(path).with_context(|| format!("reading project {}", path.display()))?;
+    let bytes = std::fs::read(path).with_context(|| format!("reading project {}", path.display()))?;
     let text = String::from_utf8_lossy(&bytes);
     Ok(parse_project(path, &text))
 }
@@ -77,16 +76,10 @@ pub fn read_project(path: &Path) -> anyhow::Result<Project> {
 /// Interprets project XML as if it were at `path`.
 pub fn parse_project(path: &Path, text: &str) -> Project {
     let directory = path.parent().unwrap_or(Path::new("")).to_path_buf();
-    let name = path
-        .file_stem()
-        .map(|stem| stem.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let name = path.file_stem().map(|stem| stem.to_string_lossy().into_owned()).unwrap_or_default();
     let document = parse_xml(text);
     let mut problems = Vec::new();
-    let Some(root) = document
-        .children
-        .iter()
-        .find(|element| local_name(&element.name).eq_ignore_ascii_case("Project"))
+    let Some(root) = document.children.iter().find(|element| local_name(&element.name).eq_ignore_ascii_case("Project"))
     else {
         return Project {
             path: path.to_path_buf(),
@@ -104,14 +97,8 @@ pub fn parse_project(path: &Path, text: &str) -> Project {
     if !directory_text.ends_with('/') {
         directory_text.push('/');
     }
-    properties.insert(
-        "msbuildprojectdirectory".to_owned(),
-        directory_text.trim_end_matches('/').to_owned(),
-    );
-    properties.insert(
-        "msbuildthisfiledirectory".to_owned(),
-        directory_text.clone(),
-    );
+    properties.insert("msbuildprojectdirectory".to_owned(), directory_text.trim_end_matches('/').to_owned());
+    properties.insert("msbuildthisfiledirectory".to_owned(), directory_text.clone());
     properties.insert("msbuildprojectname".to_owned(), name.clone());
     for group in root.children_named("PropertyGroup") {
         for property in &group.children {
@@ -123,15 +110,8 @@ pub fn parse_project(path: &Path, text: &str) -> Project {
     let mut target_frameworks = Vec::new();
     for key in ["targetframeworks", "targetframework"] {
         if let Some(value) = properties.get(key) {
-            for framework in value
-                .split(';')
-                .map(str::trim)
-                .filter(|value| !value.is_empty())
-            {
-                if !target_frameworks
-                    .iter()
-                    .any(|existing: &String| existing == framework)
-                {
+            for framework in value.split(';').map(str::trim).filter(|value| !value.is_empty()) {
+                if !target_frameworks.iter().any(|existing: &String| existing == framework) {
                     target_frameworks.push(framework.to_owned());
                 }
             }
@@ -146,12 +126,8 @@ pub fn parse_project(path: &Path, text: &str) -> Project {
     for group in root.children_named("ItemGroup") {
         for item in &group.children {
             let item_name = local_name(&item.name).to_ascii_lowercase();
-            let include = item
-                .attribute("Include")
-                .map(|value| substitute(value, &properties, &mut problems));
-            let remove = item
-                .attribute("Remove")
-                .map(|value| substitute(value, &properties, &mut problems));
+            let include = item.attribute("Include").map(|value| substitute(value, &properties, &mut problems));
+            let remove = item.attribute("Remove").map(|value| substitute(value, &properties, &mut problems));
             match item_name.as_str() {
                 "compile" | "compilebefore" | "compileafter" => {
                     let list = match item_name.as_str() {
@@ -160,9 +136,8 @@ pub fn parse_project(path: &Path, text: &str) -> Project {
                         _ => &mut main,
                     };
                     if let Some(include) = include {
-                        let exclude = item
-                            .attribute("Exclude")
-                            .map(|value| substitute(value, &properties, &mut problems));
+                        let exclude =
+                            item.attribute("Exclude").map(|value| substitute(value, &properties, &mut problems));
                         let link = item
                             .attribute("Link")
                             .map(str::to_owned)
@@ -171,24 +146,14 @@ pub fn parse_project(path: &Path, text: &str) -> Project {
                         add_compile_items(list, &directory, &include, exclude.as_deref(), link);
                     }
                     if let Some(remove) = remove {
-                        for pattern in remove
-                            .split(';')
-                            .map(str::trim)
-                            .filter(|value| !value.is_empty())
-                        {
-                            list.retain(|existing: &CompileItem| {
-                                !path_matches(&directory, pattern, &existing.path)
-                            });
+                        for pattern in remove.split(';').map(str::trim).filter(|value| !value.is_empty()) {
+                            list.retain(|existing: &CompileItem| !path_matches(&directory, pattern, &existing.path));
                         }
                     }
                 }
                 "projectreference" => {
                     if let Some(include) = include {
-                        for written in include
-                            .split(';')
-                            .map(str::trim)
-                            .filter(|value| !value.is_empty())
-                        {
+                        for written in include.split(';').map(str::trim).filter(|value| !value.is_empty()) {
                             let resolved = resolve_msbuild_path(&directory, written);
                             if !project_references.contains(&resolved) {
                                 project_references.push(resolved);
@@ -204,10 +169,7 @@ pub fn parse_project(path: &Path, text: &str) -> Project {
                             .map(str::to_owned)
                             .or_else(|| item.child_text("Version").map(str::to_owned))
                             .filter(|value| !value.is_empty());
-                        package_references.push(PackageReference {
-                            name: package.trim().to_owned(),
-                            version,
-                        });
+                        package_references.push(PackageReference { name: package.trim().to_owned(), version });
                     }
                 }
                 _ => {}
@@ -249,11 +211,7 @@ fn add_compile_items(
                 .any(|pattern| path_matches(directory, pattern, path))
         })
     };
-    for written in include
-        .split(';')
-        .map(str::trim)
-        .filter(|value| !value.is_empty())
-    {
+    for written in include.split(';').map(str::trim).filter(|value| !value.is_empty()) {
         if has_wildcard(written) {
             for path in expand_wildcard(directory, written) {
                 if excluded(&path)
@@ -289,11 +247,7 @@ fn add_compile_items(
 
 /// Replaces `$(Name)` with known properties (case-insensitive); unknown ones are kept and
 /// reported.
-fn substitute(
-    text: &str,
-    properties: &HashMap<String, String>,
-    problems: &mut Vec<String>,
-) -> String {
+fn substitute(text: &str, properties: &HashMap<String, String>, problems: &mut Vec<String>) -> String {
     if !text.contains("$(") {
         return text.to_owned();
     }

@@ -25,33 +25,19 @@ const PROJECT_EXTENSIONS: &[&str] = &["fsproj", "csproj", "vbproj", "proj", "sql
 fn is_project_path(path: &Path) -> bool {
     path.extension()
         .and_then(|extension| extension.to_str())
-        .is_some_and(|extension| {
-            PROJECT_EXTENSIONS
-                .iter()
-                .any(|known| extension.eq_ignore_ascii_case(known))
-        })
+        .is_some_and(|extension| PROJECT_EXTENSIONS.iter().any(|known| extension.eq_ignore_ascii_case(known)))
 }
 
 /// Reads a solution file of any of the three formats; unreadable files become problems.
 pub fn read_solution(path: &Path) -> Solution {
-    let format = path
-        .extension()
-        .and_then(|extension| extension.to_str())
-        .unwrap_or("")
-        .to_ascii_lowercase();
+    let format = path.extension().and_then(|extension| extension.to_str()).unwrap_or("").to_ascii_lowercase();
     let directory = path.parent().unwrap_or(Path::new("")).to_path_buf();
-    let mut solution = Solution {
-        path: path.to_path_buf(),
-        format: format.clone(),
-        projects: Vec::new(),
-        problems: Vec::new(),
-    };
+    let mut solution =
+        Solution { path: path.to_path_buf(), format: format.clone(), projects: Vec::new(), problems: Vec::new() };
     let text = match std::fs::read(path) {
         Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
         Err(error) => {
-            solution
-                .problems
-                .push(format!("cannot read {}: {error}", path.display()));
+            solution.problems.push(format!("cannot read {}: {error}", path.display()));
             return solution;
         }
     };
@@ -81,43 +67,24 @@ pub fn read_solution(path: &Path) -> Solution {
                 if local_name(&element.name).eq_ignore_ascii_case("Project")
                     && let Some(written) = element.attribute("Path")
                 {
-                    solution
-                        .projects
-                        .push(resolve_msbuild_path(&directory, written));
+                    solution.projects.push(resolve_msbuild_path(&directory, written));
                 }
             }
         }
-        "slnf" => {
-            match serde_json::from_str::<serde_json::Value>(text.trim_start_matches('\u{feff}')) {
-                Ok(value) => {
-                    let solution_path = value
-                        .pointer("/solution/path")
-                        .and_then(|value| value.as_str())
-                        .unwrap_or("");
-                    let base = resolve_msbuild_path(&directory, solution_path);
-                    let base_directory = base
-                        .parent()
-                        .map(Path::to_path_buf)
-                        .unwrap_or(directory.clone());
-                    if let Some(projects) = value
-                        .pointer("/solution/projects")
-                        .and_then(|value| value.as_array())
-                    {
-                        for written in projects.iter().filter_map(|value| value.as_str()) {
-                            solution
-                                .projects
-                                .push(resolve_msbuild_path(&base_directory, written));
-                        }
+        "slnf" => match serde_json::from_str::<serde_json::Value>(text.trim_start_matches('\u{feff}')) {
+            Ok(value) => {
+                let solution_path = value.pointer("/solution/path").and_then(|value| value.as_str()).unwrap_or("");
+                let base = resolve_msbuild_path(&directory, solution_path);
+                let base_directory = base.parent().map(Path::to_path_buf).unwrap_or(directory.clone());
+                if let Some(projects) = value.pointer("/solution/projects").and_then(|value| value.as_array()) {
+                    for written in projects.iter().filter_map(|value| value.as_str()) {
+                        solution.projects.push(resolve_msbuild_path(&base_directory, written));
                     }
                 }
-                Err(error) => solution
-                    .problems
-                    .push(format!("invalid solution filter JSON: {error}")),
             }
-        }
-        _ => solution
-            .problems
-            .push(format!("unknown solution format `{format}`")),
+            Err(error) => solution.problems.push(format!("invalid solution filter JSON: {error}")),
+        },
+        _ => solution.problems.push(format!("unknown solution format `{format}`")),
     }
     solution
 }

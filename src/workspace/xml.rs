@@ -19,20 +19,12 @@ pub struct XmlElement {
 impl XmlElement {
     /// The attribute's value, matching the name case-insensitively (MSBuild is).
     pub fn attribute(&self, name: &str) -> Option<&str> {
-        self.attributes
-            .iter()
-            .find(|(key, _)| key.eq_ignore_ascii_case(name))
-            .map(|(_, value)| value.as_str())
+        self.attributes.iter().find(|(key, _)| key.eq_ignore_ascii_case(name)).map(|(_, value)| value.as_str())
     }
 
     /// Direct children with this (case-insensitive) local name.
-    pub fn children_named<'a>(
-        &'a self,
-        name: &'a str,
-    ) -> impl Iterator<Item = &'a XmlElement> + 'a {
-        self.children
-            .iter()
-            .filter(move |child| local_name(&child.name).eq_ignore_ascii_case(name))
+    pub fn children_named<'a>(&'a self, name: &'a str) -> impl Iterator<Item = &'a XmlElement> + 'a {
+        self.children.iter().filter(move |child| local_name(&child.name).eq_ignore_ascii_case(name))
     }
 
     /// The text of the first direct child with this name, or of its attribute of the same
@@ -66,17 +58,12 @@ pub fn local_name(name: &str) -> &str {
 /// Parses `text` into a synthetic root element (named `#document`) whose children are the
 /// document's top-level elements.
 pub fn parse_xml(text: &str) -> XmlElement {
-    let mut stack: Vec<XmlElement> = vec![XmlElement {
-        name: "#document".to_owned(),
-        ..XmlElement::default()
-    }];
+    let mut stack: Vec<XmlElement> = vec![XmlElement { name: "#document".to_owned(), ..XmlElement::default() }];
     let bytes = text.as_bytes();
     let mut position = 0usize;
     while position < bytes.len() {
         if bytes[position] != b'<' {
-            let end = text[position..]
-                .find('<')
-                .map_or(text.len(), |offset| position + offset);
+            let end = text[position..].find('<').map_or(text.len(), |offset| position + offset);
             let chunk = decode_entities(&text[position..end]);
             if let Some(top) = stack.last_mut() {
                 let trimmed = chunk.trim();
@@ -92,28 +79,20 @@ pub fn parse_xml(text: &str) -> XmlElement {
         }
         let rest = &text[position..];
         if rest.starts_with("<!--") {
-            position = rest
-                .find("-->")
-                .map_or(text.len(), |offset| position + offset + 3);
+            position = rest.find("-->").map_or(text.len(), |offset| position + offset + 3);
         } else if rest.starts_with("<![CDATA[") {
-            let end = rest
-                .find("]]>")
-                .map_or(text.len(), |offset| position + offset);
+            let end = rest.find("]]>").map_or(text.len(), |offset| position + offset);
             let data = text.get(position + 9..end).unwrap_or("");
             if let Some(top) = stack.last_mut() {
                 top.text.push_str(data.trim());
             }
             position = (end + 3).min(text.len());
         } else if rest.starts_with("<?") {
-            position = rest
-                .find("?>")
-                .map_or(text.len(), |offset| position + offset + 2);
+            position = rest.find("?>").map_or(text.len(), |offset| position + offset + 2);
         } else if rest.starts_with("<!") {
             position = skip_declaration(text, position);
         } else if rest.starts_with("</") {
-            let end = rest
-                .find('>')
-                .map_or(text.len(), |offset| position + offset);
+            let end = rest.find('>').map_or(text.len(), |offset| position + offset);
             let name = text.get(position + 2..end).unwrap_or("").trim().to_owned();
             position = (end + 1).min(text.len());
             close_element(&mut stack, &name);
@@ -178,45 +157,25 @@ fn read_start_tag(text: &str, start: usize) -> (Option<XmlElement>, bool, usize)
     let bytes = text.as_bytes();
     let mut position = start + 1;
     let name_start = position;
-    while position < bytes.len()
-        && !bytes[position].is_ascii_whitespace()
-        && !matches!(bytes[position], b'>' | b'/')
-    {
+    while position < bytes.len() && !bytes[position].is_ascii_whitespace() && !matches!(bytes[position], b'>' | b'/') {
         position += 1;
     }
     let name = text.get(name_start..position).unwrap_or("").to_owned();
-    let mut element = XmlElement {
-        name,
-        ..XmlElement::default()
-    };
+    let mut element = XmlElement { name, ..XmlElement::default() };
     loop {
         while position < bytes.len() && bytes[position].is_ascii_whitespace() {
             position += 1;
         }
         if position >= bytes.len() {
-            return (
-                Some(element).filter(|element| !element.name.is_empty()),
-                true,
-                text.len(),
-            );
+            return (Some(element).filter(|element| !element.name.is_empty()), true, text.len());
         }
         match bytes[position] {
             b'>' => {
-                return (
-                    Some(element).filter(|element| !element.name.is_empty()),
-                    false,
-                    position + 1,
-                );
+                return (Some(element).filter(|element| !element.name.is_empty()), false, position + 1);
             }
             b'/' => {
-                let end = text[position..]
-                    .find('>')
-                    .map_or(text.len(), |offset| position + offset + 1);
-                return (
-                    Some(element).filter(|element| !element.name.is_empty()),
-                    true,
-                    end,
-                );
+                let end = text[position..].find('>').map_or(text.len(), |offset| position + offset + 1);
+                return (Some(element).filter(|element| !element.name.is_empty()), true, end);
             }
             _ => {}
         }
@@ -240,17 +199,12 @@ fn read_start_tag(text: &str, start: usize) -> (Option<XmlElement>, bool, usize)
             if position < bytes.len() && matches!(bytes[position], b'"' | b'\'') {
                 let quote = bytes[position] as char;
                 let value_start = position + 1;
-                let value_end = text[value_start..]
-                    .find(quote)
-                    .map_or(text.len(), |offset| value_start + offset);
+                let value_end = text[value_start..].find(quote).map_or(text.len(), |offset| value_start + offset);
                 value = decode_entities(text.get(value_start..value_end).unwrap_or(""));
                 position = (value_end + 1).min(text.len());
             } else {
                 let value_start = position;
-                while position < bytes.len()
-                    && !bytes[position].is_ascii_whitespace()
-                    && bytes[position] != b'>'
-                {
+                while position < bytes.len() && !bytes[position].is_ascii_whitespace() && bytes[position] != b'>' {
                     position += 1;
                 }
                 value = decode_entities(text.get(value_start..position).unwrap_or(""));
@@ -289,13 +243,9 @@ pub fn decode_entities(text: &str) -> String {
             "quot" => Some('"'),
             "apos" => Some('\''),
             _ if entity.starts_with("#x") || entity.starts_with("#X") => {
-                u32::from_str_radix(&entity[2..], 16)
-                    .ok()
-                    .and_then(char::from_u32)
+                u32::from_str_radix(&entity[2..], 16).ok().and_then(char::from_u32)
             }
-            _ if entity.starts_with('#') => {
-                entity[1..].parse::<u32>().ok().and_then(char::from_u32)
-            }
+            _ if entity.starts_with('#') => entity[1..].parse::<u32>().ok().and_then(char::from_u32),
             _ => None,
         };
         match decoded {
@@ -324,14 +274,8 @@ mod tests {
         );
         let project = &document.children[0];
         assert_eq!(project.attribute("sdk"), Some("Microsoft.NET.Sdk"));
-        assert_eq!(
-            project.children[0].child_text("TargetFramework"),
-            Some("net8.0")
-        );
-        assert_eq!(
-            project.children[1].children[0].attribute("Include"),
-            Some("a & b.fs")
-        );
+        assert_eq!(project.children[0].child_text("TargetFramework"), Some("net8.0"));
+        assert_eq!(project.children[1].children[0].attribute("Include"), Some("a & b.fs"));
     }
 
     #[test]

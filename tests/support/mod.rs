@@ -191,6 +191,7 @@ pub struct HarnessOptions {
     pub exit_grace: Duration,
     pub restart_policy: fslens::proxy::supervisor::RestartPolicy,
     pub unresponsive_after: Duration,
+    pub workspace_root: Option<std::path::PathBuf>,
 }
 
 impl Default for HarnessOptions {
@@ -205,6 +206,7 @@ impl Default for HarnessOptions {
                 ..Default::default()
             },
             unresponsive_after: Duration::from_secs(30),
+            workspace_root: None,
         }
     }
 }
@@ -229,7 +231,7 @@ impl Harness {
         } else {
             ProxyConfig::new(None, "no FSAC found (test)")
         };
-        config.workspace_root = Some(std::env::temp_dir());
+        config.workspace_root = Some(options.workspace_root.clone().unwrap_or_else(std::env::temp_dir));
         config.exit_grace = options.exit_grace;
         config.restart_policy = options.restart_policy;
         config.unresponsive_after = options.unresponsive_after;
