@@ -55,8 +55,64 @@ enum Command {
     /// Outline a file, a project or a public API from the syntax layer (in a session, so
     /// the editor's unsaved buffers count when one is running).
     Outline(fslens::commands::outline::OutlineCliArgs),
+    /// Type-check and print a verdict (clean | errors | unknown) that says what it covers.
+    Check(CheckOptions),
     /// Index the workspace's F# files with the syntax layer and print statistics.
     Index(fslens::commands::index::IndexCliArgs),
+}
+
+#[derive(Args)]
+struct CheckOptions {
+    /// A file to check (relative to the workspace or absolute); default: the whole workspace.
+    path: Option<String>,
+    /// auto | file | project | workspace | snippet
+    #[arg(long)]
+    scope: Option<String>,
+    /// Source text to check as a snippet.
+    #[arg(long)]
+    snippet: Option<String>,
+    /// start | end: where the snippet sits in the project's compile order.
+    #[arg(long)]
+    snippet_position: Option<String>,
+    /// Only files whose workspace-relative path matches this glob.
+    #[arg(long)]
+    file_glob: Option<String>,
+    /// trusted (re-analyse) | fast (what FSAC already reported).
+    #[arg(long)]
+    speed: Option<String>,
+    /// error | warning | information | hint | all: which diagnostics to list.
+    #[arg(long)]
+    severity: Option<String>,
+    /// A project (.fsproj path or name) for scope project.
+    #[arg(long)]
+    project_path: Option<String>,
+    /// The deadline for the check (and for FSAC to load), in milliseconds.
+    #[arg(long, default_value_t = 60_000)]
+    timeout_ms: u64,
+    /// Print the JSON answer instead of a readable summary.
+    #[arg(long)]
+    json: bool,
+}
+
+impl CheckOptions {
+    fn to_arguments(&self) -> Value {
+        let mut arguments = serde_json::Map::new();
+        let mut put = |name: &str, value: &Option<String>| {
+            if let Some(value) = value {
+                arguments.insert(name.to_owned(), json!(value));
+            }
+        };
+        put("path", &self.path);
+        put("scope", &self.scope);
+        put("snippet", &self.snippet);
+        put("snippetPosition", &self.snippet_position);
+        put("fileGlob", &self.file_glob);
+        put("speed", &self.speed);
+        put("severity", &self.severity);
+        put("projectPath", &self.project_path);
+        arguments.insert("timeoutMs".to_owned(), json!(self.timeout_ms));
+        Value::Object(arguments)
+    }
 }
 
 #[derive(Args)]
@@ -119,6 +175,18 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 headless_without_wait(&cli.session, config, ext::commands::OUTLINE, arguments.to_arguments()).await?;
             print_answer(&answer, arguments.json, fslens::commands::outline::render_text)?;
             Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Check(options)) => {
+            let answer =
+                headless(&cli.session, config, ext::commands::CHECK, options.to_arguments(), options.timeout_ms)
+                    .await?;
+            print_answer(&answer, options.json, render_check)?;
+            // A script can branch on the exit code: 0 clean, 1 errors (or failure), 2 unknown.
+            Ok(match answer["verdict"].as_str() {
+                Some("clean") => ExitCode::SUCCESS,
+                Some("errors") => ExitCode::from(1),
+                _ => ExitCode::from(2),
+            })
         }
         Some(Command::Index(arguments)) => {
             let workspace = workspace_or_current(&cli.session)?;
@@ -217,6 +285,35 @@ fn render_status(status: &Value) -> String {
             text(&error["code"]),
             text(&error["message"]),
             text(&error["project"])
+        ));
+    }
+    lines.join("\n")
+}
+
+fn render_check(answer: &Value) -> String {
+    let text = |value: &Value| value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
+    let mut lines = vec![format!(
+        "{} ({} scope, {}): {} error(s), {} warning(s), {} file(s) covered, complete: {}",
+        text(&answer["verdict"]),
+        text(&answer["scope"]),
+        text(&answer["speed"]),
+        answer["errorCount"],
+        answer["warningCount"],
+        answer["files"].as_array().map_or(0, Vec::len),
+        answer["complete"],
+    )];
+    if let Some(reason) = answer["reason"].as_str() {
+        lines.push(format!("reason: {reason}"));
+    }
+    for diagnostic in answer["diagnostics"].as_array().into_iter().flatten() {
+        lines.push(format!(
+            "{}:{}:{}: {} FS{:04}: {}",
+            text(&diagnostic["file"]),
+            diagnostic["range"]["start"]["line"].as_u64().unwrap_or(0) + 1,
+            diagnostic["range"]["start"]["character"].as_u64().unwrap_or(0) + 1,
+            text(&diagnostic["severity"]),
+            diagnostic["code"].as_u64().unwrap_or(0),
+            text(&diagnostic["message"]).replace('\n', " "),
         ));
     }
     lines.join("\n")

@@ -12,8 +12,10 @@ use crate::lsp::ext;
 use crate::proxy::main_loop::CommandContext;
 
 pub mod budget;
+pub mod check;
 pub mod index;
 pub mod outline;
+pub mod paths;
 pub mod status;
 
 /// A typed failure of a command, turned into a JSON-RPC error at the edge.
@@ -117,6 +119,7 @@ pub async fn dispatch(
             }
             context.restart_backend().await
         }
+        ext::commands::CHECK => check::check(argument, context, workspace_root).await,
         ext::commands::OUTLINE => {
             let root = workspace_root
                 .ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;

@@ -7,11 +7,12 @@
 /// `workspace/executeCommand` identifiers answered by fslens.
 pub mod commands {
     pub const STATUS: &str = "fslens.status";
+    pub const CHECK: &str = "fslens.check";
     pub const OUTLINE: &str = "fslens.outline";
     pub const RESTART: &str = "fslens.restart";
 
     /// Every command fslens answers, in the order advertised in `executeCommandProvider`.
-    pub const ALL: &[&str] = &[STATUS, RESTART, OUTLINE];
+    pub const ALL: &[&str] = &[STATUS, RESTART, CHECK, OUTLINE];
 }
 
 /// Notifications fslens sends to its clients.

@@ -1,0 +1,844 @@
+//! `fslens.check`: a type-check verdict that proves what it covers.
+//!
+//! `clean` is said only when FSAC reported analysing every file in scope at exactly the
+//! content FSAC has now — the editor's buffer (unsaved text counts) for open files, the disk
+//! text that fslens opened for the others — in the FSAC process still running. Anything short
+//! of that is `unknown` with a typed `blockingReason`; a current error is `errors` even when
+//! the rest of the scope is incomplete.
+
+use std::collections::{BTreeMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::commands::CommandError;
+use crate::commands::paths::{confine, display_relative};
+use crate::proxy::analysis::AnalysisSnapshot;
+use crate::proxy::main_loop::CommandContext;
+use crate::workspace::{WorkspaceModel, load_workspace};
+
+/// At most this many diagnostics are returned; the counts always cover all of them.
+pub const MAX_DIAGNOSTICS: usize = 50;
+/// Files fslens opens in FSAC at once during a trusted check.
+const OPEN_BATCH: usize = 32;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Scope {
+    File,
+    Project,
+    Workspace,
+    Snippet,
+}
+
+impl Scope {
+    fn as_str(self) -> &'static str {
+        match self {
+            Scope::File => "file",
+            Scope::Project => "project",
+            Scope::Workspace => "workspace",
+            Scope::Snippet => "snippet",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Severity {
+    Error = 1,
+    Warning = 2,
+    Information = 3,
+    Hint = 4,
+}
+
+/// The parsed argument object.
+#[derive(Debug)]
+struct CheckArguments {
+    scope: Option<Scope>,
+    path: Option<String>,
+    snippet: Option<String>,
+    #[allow(dead_code)] // read by snippet checks
+    snippet_at_start: bool,
+    file_glob: Option<String>,
+    fast: bool,
+    /// `None` means `all`.
+    severity_floor: Option<Severity>,
+    project_path: Option<String>,
+    timeout: Duration,
+}
+
+fn parse_arguments(argument: &Value) -> Result<CheckArguments, CommandError> {
+    let object =
+        argument.as_object().ok_or_else(|| CommandError::invalid_argument("arguments", "expected an object"))?;
+    const KNOWN: &[&str] =
+        &["scope", "path", "snippet", "snippetPosition", "fileGlob", "speed", "severity", "projectPath", "timeoutMs"];
+    if let Some(unknown) = object.keys().find(|key| !KNOWN.contains(&key.as_str())) {
+        return Err(CommandError::invalid_argument(
+            unknown,
+            format!("unknown argument; expected one of {}", KNOWN.join(", ")),
+        ));
+    }
+    let text = |name: &str| -> Result<Option<String>, CommandError> {
+        match object.get(name) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(value)) => Ok(Some(value.clone())),
+            Some(other) => Err(CommandError::invalid_argument(name, format!("expected a string, got {other}"))),
+        }
+    };
+    let scope = match text("scope")?.as_deref() {
+        None | Some("auto") => None,
+        Some("file") => Some(Scope::File),
+        Some("project") => Some(Scope::Project),
+        Some("workspace") => Some(Scope::Workspace),
+        Some("snippet") => Some(Scope::Snippet),
+        Some(other) => {
+            return Err(CommandError::invalid_argument(
+                "scope",
+                format!("expected auto, file, project, workspace or snippet, got {other:?}"),
+            ));
+        }
+    };
+    let snippet_at_start = match text("snippetPosition")?.as_deref() {
+        None | Some("end") => false,
+        Some("start") => true,
+        Some(other) => {
+            return Err(CommandError::invalid_argument(
+                "snippetPosition",
+                format!("expected start or end, got {other:?}"),
+            ));
+        }
+    };
+    let fast = match text("speed")?.as_deref() {
+        None | Some("trusted") => false,
+        Some("fast") => true,
+        Some(other) => {
+            return Err(CommandError::invalid_argument("speed", format!("expected trusted or fast, got {other:?}")));
+        }
+    };
+    let severity_floor = match text("severity")?.as_deref() {
+        None | Some("error") => Some(Severity::Error),
+        Some("warning") => Some(Severity::Warning),
+        Some("information") => Some(Severity::Information),
+        Some("hint") | Some("all") => None,
+        Some(other) => {
+            return Err(CommandError::invalid_argument(
+                "severity",
+                format!("expected error, warning, information, hint or all, got {other:?}"),
+            ));
+        }
+    };
+    let timeout = match object.get("timeoutMs") {
+        None | Some(Value::Null) => Duration::from_millis(60_000),
+        Some(value) => match value.as_u64() {
+            Some(milliseconds) if milliseconds <= 3_600_000 => Duration::from_millis(milliseconds),
+            _ => return Err(CommandError::invalid_argument("timeoutMs", "expected an integer from 0 to 3600000")),
+        },
+    };
+    let arguments = CheckArguments {
+        scope,
+        path: text("path")?,
+        snippet: text("snippet")?,
+        snippet_at_start,
+        file_glob: text("fileGlob")?,
+        fast,
+        severity_floor,
+        project_path: text("projectPath")?,
+        timeout,
+    };
+    if arguments.scope == Some(Scope::Snippet) && arguments.snippet.is_none() {
+        return Err(CommandError::invalid_argument("snippet", "scope snippet needs the snippet text"));
+    }
+    if arguments.scope == Some(Scope::File) && arguments.path.is_none() {
+        return Err(CommandError::invalid_argument("path", "scope file needs a path"));
+    }
+    Ok(arguments)
+}
+
+/// A typed reason why the verdict is `unknown`.
+fn blocking(kind: &str, message: impl Into<String>, extra: Value) -> Value {
+    let mut reason = json!({ "errorKind": kind, "message": message.into() });
+    if let (Some(reason), Value::Object(extra)) = (reason.as_object_mut(), extra) {
+        reason.extend(extra);
+    }
+    reason
+}
+
+/// The files a check covers and what it needs to say about them.
+struct Plan {
+    scope: Scope,
+    files: Vec<PathBuf>,
+    projects: Vec<PathBuf>,
+    notes: Vec<String>,
+}
+
+pub async fn check(argument: Value, mut context: CommandContext, root: Option<PathBuf>) -> Result<Value, CommandError> {
+    let started = Instant::now();
+    let arguments = parse_arguments(&argument)?;
+    let root = root.ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
+    let deadline = tokio::time::Instant::now() + arguments.timeout;
+    let model_root = root.clone();
+    let model = crate::commands::run_blocking(move || {
+        load_workspace(&model_root).map_err(|error| CommandError::InvalidPath {
+            path: model_root.display().to_string(),
+            message: format!("{error:#}"),
+        })
+    })
+    .await?;
+    let plan = plan(&arguments, &model, &root)?;
+    if plan.scope == Scope::Snippet {
+        return Err(CommandError::Internal("snippet checks are not available yet".to_owned()));
+    }
+    let mut answer = json!({
+        "scope": plan.scope.as_str(),
+        "speed": if arguments.fast { "fast" } else { "trusted" },
+        "severity": severity_name(arguments.severity_floor),
+        "via": "fsac",
+    });
+    let relative = |path: &Path| display_relative(&root, path);
+    answer["expectedFiles"] = json!(plan.files.iter().map(|path| relative(path)).collect::<Vec<_>>());
+    if plan.scope == Scope::Project {
+        answer["downstreamProjectsChecked"] = json!(false);
+        answer["recommendedScope"] = json!("workspace");
+        answer["coverageNote"] = json!(
+            "scope=project checks one project; projects that reference it were not analysed. \
+             Use scope=workspace for a verdict that includes them."
+        );
+    }
+    if !plan.notes.is_empty() {
+        answer["notes"] = json!(plan.notes);
+    }
+
+    // FSAC must be able to answer at all, and the projects in scope must have loaded.
+    let status = wait_for_fsac(&mut context, &arguments, deadline).await?;
+    if let Some(reason) = unavailable_reason(&status, &plan, &root) {
+        return Ok(finish_unknown(answer, reason, started));
+    }
+    let generation = status["fsac"]["generation"].as_u64().unwrap_or(0);
+    answer["sessionGeneration"] = json!(generation);
+
+    let uris: Vec<String> = plan.files.iter().filter_map(|path| crate::uri::path_to_uri(path)).collect();
+    let outcome = if arguments.fast {
+        fast_snapshots(&context, &uris, &plan.files).await?
+    } else {
+        trusted_snapshots(&mut context, &uris, &plan.files, deadline, generation).await?
+    };
+    let after = context.status().await?;
+    // FSAC exiting (and perhaps being restarted) during the check voids its analyses.
+    let fsac_went_away =
+        after["fsac"]["generation"].as_u64().unwrap_or(0) != generation || after["fsac"]["running"] != json!(true);
+
+    // Count every diagnostic of every analysed file; filter only the returned array.
+    let mut counts = BTreeMap::from([("error", 0usize), ("warning", 0), ("info", 0)]);
+    let mut returned = Vec::new();
+    let mut below_floor = 0usize;
+    let mut files = Vec::new();
+    for (path, result) in plan.files.iter().zip(&outcome.results) {
+        let mut file_entry = json!({ "file": relative(path) });
+        match result {
+            FileResult::Analysed { diagnostics, stamp } => {
+                let mut file_errors = 0;
+                let mut file_warnings = 0;
+                for diagnostic in diagnostics {
+                    let severity = severity_of(diagnostic);
+                    match severity {
+                        Severity::Error => {
+                            file_errors += 1;
+                            *counts.entry("error").or_default() += 1;
+                        }
+                        Severity::Warning => {
+                            file_warnings += 1;
+                            *counts.entry("warning").or_default() += 1;
+                        }
+                        Severity::Information | Severity::Hint => *counts.entry("info").or_default() += 1,
+                    }
+                    if arguments.severity_floor.is_some_and(|floor| severity > floor) {
+                        below_floor += 1;
+                    } else {
+                        returned.push(project_diagnostic(&relative(path), diagnostic));
+                    }
+                }
+                file_entry["status"] = json!("analysed");
+                file_entry["errorCount"] = json!(file_errors);
+                file_entry["warningCount"] = json!(file_warnings);
+                file_entry.as_object_mut().map(|entry| entry.extend(stamp.clone()));
+            }
+            FileResult::Missing { why } => {
+                file_entry["status"] = json!("missing");
+                file_entry["why"] = json!(why);
+            }
+            FileResult::Stale { analysed_version, current_version } => {
+                file_entry["status"] = json!("stale");
+                file_entry["analysedVersion"] = json!(analysed_version);
+                file_entry["currentVersion"] = json!(current_version);
+            }
+        }
+        files.push(file_entry);
+    }
+    let missing: Vec<String> = plan
+        .files
+        .iter()
+        .zip(&outcome.results)
+        .filter(|(_, result)| matches!(result, FileResult::Missing { .. }))
+        .map(|(path, _)| relative(path))
+        .collect();
+    let stale: Vec<String> = plan
+        .files
+        .iter()
+        .zip(&outcome.results)
+        .filter(|(_, result)| matches!(result, FileResult::Stale { .. }))
+        .map(|(path, _)| relative(path))
+        .collect();
+    let complete = missing.is_empty() && stale.is_empty() && !fsac_went_away;
+    let (errors, warnings, infos) = (counts["error"], counts["warning"], counts["info"]);
+    answer["complete"] = json!(complete);
+    answer["errorCount"] = json!(errors);
+    answer["warningCount"] = json!(warnings);
+    answer["infoCount"] = json!(infos);
+    answer["totalDiagnostics"] = json!(errors + warnings + infos);
+    answer["belowSeverityFloorCount"] = json!(below_floor);
+    answer["diagnosticsTruncated"] = json!(returned.len() > MAX_DIAGNOSTICS);
+    returned.truncate(MAX_DIAGNOSTICS);
+    answer["diagnostics"] = json!(returned);
+    answer["files"] = json!(files);
+    answer["missingFiles"] = json!(missing);
+    answer["staleFiles"] = json!(stale);
+    if below_floor > 0 {
+        answer["diagnosticsNote"] = json!(format!(
+            "{below_floor} diagnostic(s) below the severity floor are counted but not listed; pass severity=\"all\" to see them"
+        ));
+    }
+    if plan.scope == Scope::Workspace {
+        answer["perProject"] = per_project(&model, &plan, &files, &root);
+    }
+    let verdict = if errors > 0 {
+        "errors"
+    } else if complete {
+        "clean"
+    } else {
+        "unknown"
+    };
+    answer["verdict"] = json!(verdict);
+    if verdict == "unknown" {
+        let reason = if fsac_went_away {
+            blocking(
+                "fsac_restarted",
+                format!(
+                    "FSAC exited during the check ({}); analyses from before do not count",
+                    after["reason"].as_str().unwrap_or_default()
+                ),
+                json!({ "state": after["state"] }),
+            )
+        } else if outcome.timed_out {
+            blocking(
+                "timeout",
+                format!(
+                    "the deadline of {} ms passed with {} file(s) not analysed",
+                    arguments.timeout.as_millis(),
+                    missing.len() + stale.len()
+                ),
+                json!({}),
+            )
+        } else {
+            blocking(
+                "incomplete",
+                format!(
+                    "{} file(s) have no current analysis (speed=fast uses only what FSAC already reported)",
+                    missing.len() + stale.len()
+                ),
+                json!({}),
+            )
+        };
+        answer["reason"] = reason["message"].clone();
+        answer["blockingReason"] = reason;
+    }
+    answer["elapsedMs"] = json!(started.elapsed().as_millis() as u64);
+    Ok(answer)
+}
+
+fn severity_name(floor: Option<Severity>) -> &'static str {
+    match floor {
+        Some(Severity::Error) => "error",
+        Some(Severity::Warning) => "warning",
+        Some(Severity::Information) => "information",
+        Some(Severity::Hint) | None => "all",
+    }
+}
+
+fn severity_of(diagnostic: &Value) -> Severity {
+    match diagnostic.get("severity").and_then(Value::as_u64) {
+        Some(1) => Severity::Error,
+        Some(2) => Severity::Warning,
+        Some(3) => Severity::Information,
+        // FSAC leaves the severity out for hidden diagnostics.
+        _ => Severity::Hint,
+    }
+}
+
+fn project_diagnostic(file: &str, diagnostic: &Value) -> Value {
+    let severity = match severity_of(diagnostic) {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Information => "information",
+        Severity::Hint => "hint",
+    };
+    json!({
+        "file": file,
+        "range": diagnostic.get("range").cloned().unwrap_or(Value::Null),
+        "severity": severity,
+        "code": diagnostic.get("code").cloned().unwrap_or(Value::Null),
+        "source": diagnostic.get("source").cloned().unwrap_or(Value::Null),
+        "message": diagnostic.get("message").cloned().unwrap_or(Value::Null),
+    })
+}
+
+fn finish_unknown(mut answer: Value, reason: Value, started: Instant) -> Value {
+    answer["verdict"] = json!("unknown");
+    answer["complete"] = json!(false);
+    for count in ["errorCount", "warningCount", "infoCount", "totalDiagnostics", "belowSeverityFloorCount"] {
+        answer[count] = json!(0);
+    }
+    answer["diagnostics"] = json!([]);
+    answer["diagnosticsTruncated"] = json!(false);
+    answer["reason"] = reason["message"].clone();
+    answer["blockingReason"] = reason;
+    answer["elapsedMs"] = json!(started.elapsed().as_millis() as u64);
+    answer
+}
+
+fn plan(arguments: &CheckArguments, model: &WorkspaceModel, root: &Path) -> Result<Plan, CommandError> {
+    let scope = arguments.scope.unwrap_or(if arguments.snippet.is_some() {
+        Scope::Snippet
+    } else if arguments.path.is_some() {
+        Scope::File
+    } else if arguments.project_path.as_deref().is_some_and(|project| project.ends_with(".fsproj")) {
+        Scope::Project
+    } else {
+        Scope::Workspace
+    });
+    let mut notes = Vec::new();
+    let project = match &arguments.project_path {
+        None => None,
+        Some(written) if written.ends_with(".sln") || written.ends_with(".slnx") || written.ends_with(".slnf") => {
+            if scope == Scope::Project {
+                return Err(CommandError::invalid_argument(
+                    "projectPath",
+                    "scope project needs an .fsproj, not a solution",
+                ));
+            }
+            None
+        }
+        Some(written) => Some(find_project(model, root, written)?),
+    };
+    let (files, projects) = match scope {
+        Scope::File => {
+            let path = confine(root, arguments.path.as_deref().unwrap_or_default(), "path")?;
+            let projects: Vec<PathBuf> =
+                model.projects_compiling(&path).iter().map(|project| project.path.clone()).collect();
+            (vec![path], projects)
+        }
+        Scope::Project => {
+            let project = match project {
+                Some(project) => project,
+                None if model.projects.len() == 1 => model.projects[0].path.clone(),
+                None => {
+                    return Err(CommandError::invalid_argument(
+                        "projectPath",
+                        format!("scope project needs projectPath: the workspace has {} projects", model.projects.len()),
+                    ));
+                }
+            };
+            let files = model.project(&project).map(compile_files).unwrap_or_default();
+            (files, vec![project])
+        }
+        Scope::Workspace => {
+            if project.is_some() {
+                return Err(CommandError::invalid_argument(
+                    "projectPath",
+                    "scope workspace covers every project; pass a solution or nothing (an .fsproj would cover only itself)",
+                ));
+            }
+            let mut seen = HashSet::new();
+            let mut files = Vec::new();
+            for project_path in &model.project_order {
+                if let Some(project) = model.project(project_path) {
+                    files.extend(compile_files(project).into_iter().filter(|file| seen.insert(file.clone())));
+                }
+            }
+            (files, model.project_order.clone())
+        }
+        Scope::Snippet => (Vec::new(), project.into_iter().collect()),
+    };
+    let files = match &arguments.file_glob {
+        None => files,
+        Some(glob) => {
+            let kept: Vec<PathBuf> =
+                files.into_iter().filter(|file| glob_matches(glob, &display_relative(root, file))).collect();
+            notes.push(format!("fileGlob {glob:?} kept {} file(s)", kept.len()));
+            kept
+        }
+    };
+    Ok(Plan { scope, files, projects, notes })
+}
+
+fn compile_files(project: &crate::workspace::Project) -> Vec<PathBuf> {
+    project.compile_items.iter().filter(|item| item.exists).map(|item| item.path.clone()).collect()
+}
+
+fn find_project(model: &WorkspaceModel, root: &Path, written: &str) -> Result<PathBuf, CommandError> {
+    if let Some(project) = model.projects.iter().find(|project| project.name == written) {
+        return Ok(project.path.clone());
+    }
+    let path = confine(root, written, "projectPath")?;
+    model
+        .projects
+        .iter()
+        .find(|project| project.path == path || project.path.canonicalize().ok().as_deref() == Some(path.as_path()))
+        .map(|project| project.path.clone())
+        .ok_or_else(|| CommandError::InvalidPath {
+            path: written.to_owned(),
+            message: "no such project in the workspace".to_owned(),
+        })
+}
+
+/// `*` matches within a path segment, `**` across segments, `?` one character.
+pub fn glob_matches(glob: &str, path: &str) -> bool {
+    fn matches(glob: &[u8], path: &[u8]) -> bool {
+        match glob.split_first() {
+            None => path.is_empty(),
+            Some((b'*', rest)) if rest.first() == Some(&b'*') => {
+                let rest = rest.strip_prefix(b"*/").or_else(|| rest.strip_prefix(b"*")).unwrap_or(rest);
+                (0..=path.len()).any(|skip| matches(rest, &path[skip..]))
+            }
+            Some((b'*', rest)) => (0..=path.len())
+                .take_while(|&skip| skip == 0 || path[skip - 1] != b'/')
+                .any(|skip| matches(rest, &path[skip..])),
+            Some((b'?', rest)) => path.first().is_some_and(|&c| c != b'/') && matches(rest, &path[1..]),
+            Some((&c, rest)) => path.first() == Some(&c) && matches(rest, &path[1..]),
+        }
+    }
+    matches(glob.as_bytes(), path.as_bytes())
+}
+
+/// Waits (within the deadline) until FSAC has loaded the workspace, or can no longer.
+async fn wait_for_fsac(
+    context: &mut CommandContext,
+    arguments: &CheckArguments,
+    deadline: tokio::time::Instant,
+) -> Result<Value, CommandError> {
+    loop {
+        let status = context.status().await?;
+        let state = status["state"].as_str().unwrap_or_default().to_owned();
+        let waiting_helps = matches!(state.as_str(), "starting" | "loading");
+        if !waiting_helps || arguments.fast {
+            return Ok(status);
+        }
+        match tokio::time::timeout_at(deadline, context.state_changed()).await {
+            Ok(changed) => changed?,
+            Err(_) => return Ok(status),
+        }
+    }
+}
+
+/// Why FSAC cannot give a trustworthy answer for this plan, if it cannot.
+fn unavailable_reason(status: &Value, plan: &Plan, root: &Path) -> Option<Value> {
+    let state = status["state"].as_str().unwrap_or_default();
+    let reason = status["reason"].as_str().unwrap_or_default().to_owned();
+    let stderr = status["fsac"]["stderrTail"].as_str().unwrap_or_default();
+    if stderr.contains("A compatible .NET SDK was not found") && state != "ready" && state != "loading" {
+        return Some(sdk_not_found(stderr, root));
+    }
+    match state {
+        "ready" => {}
+        "loading" | "starting" => {
+            return Some(blocking(
+                "timeout",
+                format!("FSAC had not finished loading the workspace: {reason}"),
+                json!({ "state": state }),
+            ));
+        }
+        _ => return Some(blocking("fsac_unavailable", reason, json!({ "state": state }))),
+    }
+    for project in &plan.projects {
+        let display = project.display().to_string();
+        if let Some(error) =
+            status["projectErrors"].as_array().into_iter().flatten().find(|error| error["project"] == json!(display))
+        {
+            let kind = if error["code"] == json!(100) { "project_not_restored" } else { "project_failure" };
+            let message = format!(
+                "FSAC could not load {}: {} (code {})",
+                display_relative(root, project),
+                error["message"].as_str().unwrap_or_default(),
+                error["code"]
+            );
+            let mut extra = json!({ "project": display_relative(root, project), "fsacErrorCode": error["code"] });
+            if kind == "project_not_restored" {
+                extra["remedy"] = json!(format!("run `dotnet restore {}`", display_relative(root, project)));
+            }
+            return Some(blocking(kind, message, extra));
+        }
+    }
+    if plan.scope == Scope::File
+        && let Some(file) = plan.files.first()
+        && plan.projects.is_empty()
+        && !is_script(file)
+    {
+        return Some(blocking(
+            "file_not_in_project",
+            format!("{} is compiled by no project, so FSAC gives it no diagnostics", display_relative(root, file)),
+            json!({ "file": display_relative(root, file) }),
+        ));
+    }
+    None
+}
+
+fn is_script(path: &Path) -> bool {
+    path.extension().is_some_and(|extension| extension == "fsx" || extension == "fsscript")
+}
+
+/// The typed SDK-pin failure, read from the dotnet host's message that FSAC printed.
+fn sdk_not_found(stderr: &str, root: &Path) -> Value {
+    let requested = stderr
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("Requested SDK version:"))
+        .map(|version| version.trim().to_owned());
+    let global_json = stderr
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("global.json file:"))
+        .map(|path| path.trim().to_owned())
+        .or_else(|| root.join("global.json").exists().then(|| root.join("global.json").display().to_string()));
+    let mut installed = Vec::new();
+    let mut in_list = false;
+    for line in stderr.lines() {
+        let line = line.trim();
+        if line.starts_with("Installed SDKs") {
+            in_list = true;
+            continue;
+        }
+        if in_list {
+            match line.split_whitespace().next() {
+                Some(version) if version.chars().next().is_some_and(|c| c.is_ascii_digit()) => {
+                    installed.push(version.to_owned())
+                }
+                _ => in_list = false,
+            }
+        }
+    }
+    blocking(
+        "sdk_not_found",
+        format!(
+            "FSAC could not start: global.json pins .NET SDK {} which is not installed",
+            requested.as_deref().unwrap_or("(unknown)")
+        ),
+        json!({
+            "requestedSdkVersion": requested,
+            "installedSdks": installed,
+            "globalJsonPath": global_json,
+            "remedies": ["install the pinned SDK", "or change sdk.version / rollForward in global.json"],
+        }),
+    )
+}
+
+enum FileResult {
+    Analysed { diagnostics: Vec<Value>, stamp: Map<String, Value> },
+    Missing { why: String },
+    Stale { analysed_version: Option<i64>, current_version: Option<i64> },
+}
+
+struct Outcome {
+    results: Vec<FileResult>,
+    timed_out: bool,
+}
+
+/// Opens what the editor has not open, waits for FSAC to analyse every file at the content it
+/// has now, and closes what it opened.
+async fn trusted_snapshots(
+    context: &mut CommandContext,
+    uris: &[String],
+    paths: &[PathBuf],
+    deadline: tokio::time::Instant,
+    generation: u64,
+) -> Result<Outcome, CommandError> {
+    let mut results: Vec<Option<FileResult>> = (0..uris.len()).map(|_| None).collect();
+    let mut disk_hashes: Vec<Option<String>> = vec![None; uris.len()];
+    let mut timed_out = false;
+    for batch_start in (0..uris.len()).step_by(OPEN_BATCH) {
+        let batch: Vec<usize> = (batch_start..(batch_start + OPEN_BATCH).min(uris.len())).collect();
+        for &index in &batch {
+            let path = paths[index].clone();
+            let text = tokio::task::spawn_blocking(move || std::fs::read_to_string(path))
+                .await
+                .map_err(|error| CommandError::Internal(error.to_string()))?;
+            match text {
+                Ok(text) => {
+                    disk_hashes[index] = Some(sha256_hex(&text));
+                    context.acquire_document(&uris[index], text).await?;
+                }
+                Err(error) => results[index] = Some(FileResult::Missing { why: format!("cannot read it: {error}") }),
+            }
+        }
+        loop {
+            let pending: Vec<usize> = batch.iter().copied().filter(|&index| results[index].is_none()).collect();
+            if pending.is_empty() {
+                break;
+            }
+            let snapshots = context.analysis(pending.iter().map(|&index| uris[index].clone()).collect()).await?;
+            if snapshots.iter().any(|snapshot| snapshot.generation != generation) {
+                break; // FSAC went away or restarted: the caller reports it
+            }
+            for (&index, snapshot) in pending.iter().zip(&snapshots) {
+                if let Some(diagnostics) = snapshot.current_diagnostics() {
+                    results[index] = Some(FileResult::Analysed {
+                        diagnostics,
+                        stamp: stamp(snapshot, disk_hashes[index].as_deref()),
+                    });
+                }
+            }
+            if pending.iter().all(|&index| results[index].is_some()) {
+                break;
+            }
+            match tokio::time::timeout_at(deadline, context.analysis_changed()).await {
+                Ok(changed) => changed?,
+                Err(_) => {
+                    timed_out = true;
+                    break;
+                }
+            }
+        }
+        for &index in &batch {
+            context.release_document(&uris[index]);
+        }
+        if timed_out {
+            break;
+        }
+    }
+    // An editor buffer that changed after its analysis no longer counts.
+    let snapshots = context.analysis(uris.to_vec()).await?;
+    let results = results
+        .into_iter()
+        .zip(&snapshots)
+        .map(|(result, snapshot)| match result {
+            Some(FileResult::Analysed { stamp, .. })
+                if snapshot.open_in_editor
+                    && stamp.get("version").and_then(Value::as_i64) != snapshot.expected_version =>
+            {
+                FileResult::Stale {
+                    analysed_version: stamp.get("version").and_then(Value::as_i64),
+                    current_version: snapshot.expected_version,
+                }
+            }
+            Some(result) => result,
+            None => FileResult::Missing {
+                why: if timed_out {
+                    "not analysed before the deadline".to_owned()
+                } else {
+                    "FSAC did not analyse it".to_owned()
+                },
+            },
+        })
+        .collect();
+    Ok(Outcome { results, timed_out })
+}
+
+/// Uses only what FSAC already reported: current analyses of open buffers.
+async fn fast_snapshots(
+    context: &CommandContext,
+    uris: &[String],
+    _paths: &[PathBuf],
+) -> Result<Outcome, CommandError> {
+    let snapshots = context.analysis(uris.to_vec()).await?;
+    let results = snapshots
+        .iter()
+        .map(|snapshot| match snapshot.current_diagnostics() {
+            Some(diagnostics) => FileResult::Analysed { diagnostics, stamp: stamp(snapshot, None) },
+            None if snapshot.open_in_editor && snapshot.analyzed.is_some() => FileResult::Stale {
+                analysed_version: snapshot.analyzed.and_then(|analyzed| analyzed.version),
+                current_version: snapshot.expected_version,
+            },
+            None => FileResult::Missing {
+                why: if snapshot.open_in_editor {
+                    "open, but FSAC has not reported analysing it".to_owned()
+                } else {
+                    "not open in the editor; speed=fast does not open files (use speed=trusted)".to_owned()
+                },
+            },
+        })
+        .collect();
+    Ok(Outcome { results, timed_out: false })
+}
+
+fn stamp(snapshot: &AnalysisSnapshot, disk_hash: Option<&str>) -> Map<String, Value> {
+    let mut stamp = Map::new();
+    stamp.insert("openInEditor".into(), json!(snapshot.open_in_editor));
+    if snapshot.open_in_editor {
+        stamp.insert("version".into(), json!(snapshot.expected_version));
+    } else if let Some(hash) = disk_hash {
+        stamp.insert("contentSha256".into(), json!(hash));
+    }
+    stamp
+}
+
+fn sha256_hex(text: &str) -> String {
+    Sha256::digest(text.as_bytes()).iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+fn per_project(model: &WorkspaceModel, plan: &Plan, files: &[Value], root: &Path) -> Value {
+    let rows: Vec<Value> = plan
+        .projects
+        .iter()
+        .filter_map(|project| model.project(project))
+        .map(|project| {
+            let own: Vec<String> = compile_files(project).iter().map(|file| display_relative(root, file)).collect();
+            let mine: Vec<&Value> =
+                files.iter().filter(|file| own.iter().any(|own| file["file"] == json!(own))).collect();
+            let sum = |key: &str| mine.iter().filter_map(|file| file[key].as_u64()).sum::<u64>();
+            let analysed = mine.iter().filter(|file| file["status"] == "analysed").count();
+            json!({
+                "project": display_relative(root, &project.path),
+                "files": own.len(),
+                "filesAnalysed": analysed,
+                "errorCount": sum("errorCount"),
+                "warningCount": sum("warningCount"),
+                "complete": analysed == own.len(),
+            })
+        })
+        .collect();
+    json!(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn globs_match_segments_and_trees() {
+        assert!(glob_matches("src/**/*.fs", "src/App/Program.fs"));
+        assert!(glob_matches("src/**/*.fs", "src/A.fs"));
+        assert!(glob_matches("**/Types.fs", "src/Domain/Types.fs"));
+        assert!(!glob_matches("src/*.fs", "src/App/Program.fs"));
+        assert!(glob_matches("tests/?hip*", "tests/Shipping"));
+        assert!(!glob_matches("*.fsx", "a/b.fsx"));
+    }
+
+    #[test]
+    fn arguments_are_checked_and_named() {
+        let error = parse_arguments(&json!({"scope": "everything"})).unwrap_err();
+        assert_eq!(error.data()["argument"], json!("scope"));
+        let error = parse_arguments(&json!({"timeoutMs": -1})).unwrap_err();
+        assert_eq!(error.data()["argument"], json!("timeoutMs"));
+        let error = parse_arguments(&json!({"scope": "file"})).unwrap_err();
+        assert_eq!(error.data()["argument"], json!("path"));
+        let error = parse_arguments(&json!({"pathh": "x"})).unwrap_err();
+        assert_eq!(error.data()["argument"], json!("pathh"));
+        assert!(parse_arguments(&json!({"severity": "all", "speed": "fast"})).unwrap().fast);
+    }
+
+    #[test]
+    fn reads_the_sdk_pin_failure() {
+        let stderr = "A compatible .NET SDK was not found.\n\nRequested SDK version: 99.0.100\nglobal.json file: /w/global.json\n\nInstalled SDKs:\n8.0.404 [/usr/share/dotnet/sdk]\n9.0.101 [/usr/share/dotnet/sdk]\n\nInstall the [99.0.100] .NET SDK";
+        let reason = sdk_not_found(stderr, Path::new("/w"));
+        assert_eq!(reason["errorKind"], json!("sdk_not_found"));
+        assert_eq!(reason["requestedSdkVersion"], json!("99.0.100"));
+        assert_eq!(reason["installedSdks"], json!(["8.0.404", "9.0.101"]));
+        assert_eq!(reason["globalJsonPath"], json!("/w/global.json"));
+    }
+}

@@ -1,0 +1,89 @@
+//! Path arguments of commands, confined to the workspace root.
+//!
+//! A path may be relative to the root or absolute; either way it must stay inside the root
+//! after `..` is resolved and after symbolic links are followed, and a sibling directory that
+//! merely shares the root's name as a prefix (`/w/app` vs `/w/app-other`) is outside.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::commands::CommandError;
+use crate::workspace::paths::normalize_lexically;
+
+/// Resolves `written` against `root` and checks it stays inside. The file need not exist
+/// (an unsaved editor buffer may have no file yet), but whatever part of it exists is
+/// resolved through symbolic links.
+pub fn confine(root: &Path, written: &str, argument: &str) -> Result<PathBuf, CommandError> {
+    if written.is_empty() {
+        return Err(CommandError::invalid_argument(argument, "must not be empty"));
+    }
+    if written.contains('\0') {
+        return Err(CommandError::invalid_argument(argument, "must not contain NUL"));
+    }
+    let root = root.canonicalize().unwrap_or_else(|_| normalize_lexically(root));
+    let written_path = Path::new(written);
+    let joined = if written_path.is_absolute() { written_path.to_path_buf() } else { root.join(written_path) };
+    let lexical = normalize_lexically(&joined);
+    let outside = || CommandError::InvalidPath {
+        path: written.to_owned(),
+        message: format!("outside the workspace root {}", root.display()),
+    };
+    if lexical.components().any(|component| component == Component::ParentDir) || !lexical.starts_with(&root) {
+        return Err(outside());
+    }
+    // Follow symbolic links through the longest existing ancestor.
+    let mut existing = lexical.clone();
+    let mut rest = Vec::new();
+    while !existing.exists() {
+        match (existing.file_name().map(|name| name.to_owned()), existing.parent()) {
+            (Some(name), Some(parent)) => {
+                rest.push(name);
+                existing = parent.to_path_buf();
+            }
+            _ => break,
+        }
+    }
+    let mut resolved = existing.canonicalize().unwrap_or(existing);
+    for name in rest.into_iter().rev() {
+        resolved.push(name);
+    }
+    if !resolved.starts_with(&root) {
+        return Err(outside());
+    }
+    Ok(resolved)
+}
+
+/// The path relative to the root, with `/` separators, for answers.
+pub fn display_relative(root: &Path, path: &Path) -> String {
+    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    let relative = path.strip_prefix(&root).unwrap_or(path);
+    relative.components().map(|component| component.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn refuses_escapes_of_every_kind() {
+        let temporary = tempfile::tempdir().unwrap();
+        let root = temporary.path().join("app");
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        std::fs::create_dir_all(temporary.path().join("app-other")).unwrap();
+        std::fs::write(root.join("src/A.fs"), "").unwrap();
+        std::os::unix::fs::symlink(temporary.path(), root.join("escape")).unwrap();
+        let canonical = root.canonicalize().unwrap();
+
+        assert_eq!(confine(&root, "src/A.fs", "path").unwrap(), canonical.join("src/A.fs"));
+        assert_eq!(confine(&root, "src/./New.fs", "path").unwrap(), canonical.join("src/New.fs"));
+        let absolute = canonical.join("src/A.fs");
+        assert_eq!(confine(&root, absolute.to_str().unwrap(), "path").unwrap(), absolute);
+        for bad in ["../app-other/x.fs", "/etc/passwd", "src/../../x", "escape/app-other/x.fs"] {
+            let error = confine(&root, bad, "path").unwrap_err();
+            assert_eq!(error.kind(), "invalid_path", "{bad}");
+        }
+        let sibling = temporary.path().join("app-other/x.fs");
+        assert!(confine(&root, sibling.to_str().unwrap(), "path").is_err());
+        assert_eq!(confine(&root, "", "path").unwrap_err().kind(), "invalid_argument");
+        assert_eq!(display_relative(&root, &canonical.join("src/A.fs")), "src/A.fs");
+    }
+}
