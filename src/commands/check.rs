@@ -260,7 +260,9 @@ pub async fn check(argument: Value, mut context: CommandContext, root: Option<Pa
                 file_entry["status"] = json!("analysed");
                 file_entry["errorCount"] = json!(file_errors);
                 file_entry["warningCount"] = json!(file_warnings);
-                file_entry.as_object_mut().map(|entry| entry.extend(stamp.clone()));
+                if let Some(entry) = file_entry.as_object_mut() {
+                    entry.extend(stamp.clone());
+                }
             }
             FileResult::Missing { why } => {
                 file_entry["status"] = json!("missing");
