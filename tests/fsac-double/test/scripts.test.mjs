@@ -2,7 +2,8 @@
 // closures (nested), errors in loaded files reported on the #load line (FS0085),
 // missing loaded files (FS0079), position features inside a script, and the
 // two snippet placements of the fslens `check` command built as scripts.
-// One shared double instance (AutomaticWorkspaceInit loads project/Ledger.fsproj).
+// One shared double instance, with no workspace at all (AutomaticWorkspaceInit off,
+// no fsharp/workspaceLoad): scripts need none (§6.3).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -19,8 +20,7 @@ let c;
 before(async () => {
   c = new DoubleClient(ROOT);
   // no workspace.workspaceEdit.documentChanges: code actions use `changes`
-  await c.initialize({ capabilities: CLIENT_CAPS });
-  await c.workspaceLoaded();
+  await c.initialize({ capabilities: CLIENT_CAPS, initializationOptions: { AutomaticWorkspaceInit: false } });
 });
 after(async () => { await c.stop(); });
 
