@@ -7,6 +7,7 @@ import { findReferences } from './references.mjs';
 import { hoverContents } from './tooltip.mjs';
 import { navigationItems, matchesQuery } from './navigation.mjs';
 import { envelope } from './loader.mjs';
+import { fcsNameOf, scriptDiagnostics } from './scripts.mjs';
 
 export async function hover(ws, ctx, position) {
   const r = await resolveAt(ws, ctx.project, ctx.file, position);
@@ -53,13 +54,17 @@ export function workspaceSymbols(ws, query) {
 
 const SEVERITY = { error: 1, warning: 2, info: 3 };
 
-/** LSP diagnostics of `file` from a check result, as FSAC publishes them (§5.1). */
-export async function diagnosticsOf(results, file) {
+/**
+ * LSP diagnostics of `file` from a check result of `project`, as FSAC publishes
+ * them (§5.1); for scripts, with FS0079/FS0085 for their #load directives.
+ */
+export async function diagnosticsOf(results, file, project) {
   const fcs = await compiler();
   const seen = new Set();
   const out = [];
-  for (const d of fcs.diagnostics(results)) {
-    if (d.fileName !== file) continue;
+  const all = fcs.diagnostics(results);
+  const mine = project?.isScript ? scriptDiagnostics(project, file, all) : all.filter((d) => d.fileName === fcsNameOf(file));
+  for (const d of mine) {
     const diag = {
       range: { start: { line: d.startLine - 1, character: d.startColumn }, end: { line: d.endLine - 1, character: d.endColumn } },
       ...(SEVERITY[d.severity] ? { severity: SEVERITY[d.severity] } : {}),

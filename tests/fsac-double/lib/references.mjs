@@ -18,7 +18,7 @@ export async function findReferences(ws, target, token) {
   const fcs = await compiler();
   const found = new Map();
   const add = (file, range) => found.set(`${file}|${range.start.line}|${range.start.character}`, { file, range });
-  const projects = target.decl ? ws.projectsSeeing(target.decl.file) : [...ws.projects.values()];
+  const projects = target.decl ? ws.projectsSeeing(target.decl.file, { scripts: true }) : [...ws.projects.values(), ...ws.openScriptProjects()];
   const externalKey = (tip) => tip.fullName ?? tip.signature;
   const wantedKey = target.decl ? null : externalKey(target.tip);
   if (!target.decl && !wantedKey) return [];

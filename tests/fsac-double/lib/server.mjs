@@ -11,6 +11,7 @@ import { Workspace, pathOf } from './workspace.mjs';
 import { peek, chooseAutomatic, peekForWire } from './projects.mjs';
 import { loadWorkspace, envelope } from './loader.mjs';
 import * as features from './features.mjs';
+import { codeActions } from './codeActions.mjs';
 import { Cancelled } from './references.mjs';
 import { faults } from './faults.mjs';
 import { log } from './log.mjs';
@@ -83,7 +84,7 @@ export function startServer() {
     const results = await ws.check(project, file);
     const doc = ws.documents.get(file);
     const uri = ws.uriFor(file);
-    const diagnostics = await features.diagnosticsOf(results, file);
+    const diagnostics = await features.diagnosticsOf(results, file, project);
     conn.sendNotification('fsharp/fileParsed', { content: uri });
     if (canPublish()) {
       const params = { uri, diagnostics };
@@ -207,6 +208,7 @@ export function startServer() {
     if (!ws.documents.has(file) && !ws.projectFor(file)) throw new ResponseError(INTERNAL_ERROR, `Couldn't find ${file} in LoadedProjects`);
     return features.documentSymbols(ws, file);
   }));
+  conn.onCodeAction(handle((p) => codeActions(ws, p, clientCaps)));
   conn.onWorkspaceSymbol(handle((p) => features.workspaceSymbols(ws, p.query)));
   conn.onRequest('workspaceSymbol/resolve', (item) => item);
 

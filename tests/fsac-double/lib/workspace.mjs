@@ -5,6 +5,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { compiler } from './compiler.mjs';
+import { isScript, fcsNameOf, scriptClosure } from './scripts.mjs';
 
 export class Workspace {
   constructor() {
@@ -13,6 +14,7 @@ export class Workspace {
     this.generation = 0; // bumped on every source change
     this.cache = new Map(); // `${project}|${file}` -> {generation, results}
     this.diskText = new Map(); // file -> text read from disk during this generation
+    this.scriptProjects = new Map(); // open script -> its script project, this generation
   }
 
   setProjects(list) {
@@ -24,6 +26,7 @@ export class Workspace {
     this.generation++;
     this.cache.clear();
     this.diskText.clear();
+    this.scriptProjects.clear();
   }
 
   /** Current text of a file: the open buffer, else the file on disk ('' if unreadable). */
@@ -69,14 +72,50 @@ export class Workspace {
     return [...this.projects.values()].filter((p) => p.compile.some((c) => c.path === file));
   }
 
-  /** Projects that can see declarations of `file`: owners and their transitive dependents. */
-  projectsSeeing(file) {
-    return [...this.projects.values()].filter((p) => this.compileFiles(p).includes(file));
+  /**
+   * Projects that can see declarations of `file`: owners and their transitive
+   * dependents; with `scripts`, also the open scripts that are or #load it.
+   */
+  projectsSeeing(file, { scripts = false } = {}) {
+    const seeing = [...this.projects.values()].filter((p) => this.compileFiles(p).includes(file));
+    if (scripts) {
+      for (const sp of this.openScriptProjects()) if (sp.compile.some((c) => c.path === file)) seeing.push(sp);
+    }
+    return seeing;
   }
 
-  /** The project whose compilation answers questions about `file` (FSAC: the first loaded owner). */
+  /**
+   * The project whose compilation answers questions about `file`: an open
+   * script's own script project (FSAC checks every script with script options,
+   * even one listed in an fsproj), else the first loaded owner.
+   */
   projectFor(file) {
+    if (isScript(file)) return this.documents.has(file) ? this.scriptProject(file) : undefined;
     return this.projectsOwning(file)[0];
+  }
+
+  /** The script projects of all open scripts. */
+  openScriptProjects() {
+    return [...this.documents.keys()].filter(isScript).map((f) => this.scriptProject(f));
+  }
+
+  /** An open script's project: its #load closure then itself; rebuilt after every change. */
+  scriptProject(file) {
+    let sp = this.scriptProjects.get(file);
+    if (!sp) {
+      const closure = scriptClosure(file, (f) => this.text(f));
+      sp = {
+        path: `${fcsNameOf(file)}.fsproj`,
+        isScript: true,
+        script: file,
+        compile: closure.compile.map((p) => ({ path: p })),
+        projectReferences: [],
+        loads: closure.loads,
+        missing: closure.missing,
+      };
+      this.scriptProjects.set(file, sp);
+    }
+    return sp;
   }
 
   /** The URI to report for a file: the client's URI when open, else a file:// URI. */
@@ -92,7 +131,7 @@ export class Workspace {
     const fcs = await compiler();
     const files = this.compileFiles(project);
     const sources = files.map((f) => this.text(f));
-    const results = fcs.checkFile(project.path, file, files, sources);
+    const results = fcs.checkFile(project.path, fcsNameOf(file), files.map(fcsNameOf), sources);
     this.cache.set(key, { generation: this.generation, results });
     return results;
   }
