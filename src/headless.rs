@@ -77,7 +77,15 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> HeadlessClient<R, W> {
             "rootUri": root_uri,
             "capabilities": { "textDocument": { "publishDiagnostics": {} }, "window": { "workDoneProgress": false } },
         });
-        self.call("initialize", initialize).await.context("the session did not initialize")?;
+        // FSAC failing to start (an SDK pin it cannot satisfy, say) leaves the session up:
+        // the command still runs and reports why FSAC is missing, instead of a bare error.
+        match self.call_raw("initialize", initialize).await? {
+            Ok(_) => {}
+            Err(error) if error.data.as_ref().is_some_and(|data| data["errorKind"] == "fsac_startup_failed") => {
+                tracing::info!("FSAC did not start: {}", error.message);
+            }
+            Err(error) => bail!("the session did not initialize: {} (code {})", error.message, error.code),
+        }
         self.notify("initialized", json!({})).await?;
         if let Some(timeout) = request.readiness_timeout
             && request.command != ext::commands::STATUS
@@ -100,6 +108,18 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> HeadlessClient<R, W> {
     }
 
     async fn call(&mut self, method: &str, params: Value) -> anyhow::Result<Value> {
+        match self.call_raw(method, params).await? {
+            Ok(result) => Ok(result),
+            Err(error) => Err(anyhow!("{} (code {})", error.message, error.code)),
+        }
+    }
+
+    /// Sends a request and returns its result or its JSON-RPC error.
+    async fn call_raw(
+        &mut self,
+        method: &str,
+        params: Value,
+    ) -> anyhow::Result<Result<Value, crate::lsp::message::ResponseError>> {
         static NEXT_ID: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64::new(1);
         let id = RequestId::Number(NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
         write_frame(&mut self.writer, Message::request(id.clone(), method, params).bytes())
@@ -112,10 +132,10 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> HeadlessClient<R, W> {
             let message = Message::parse(body)?;
             match &message.kind {
                 MessageKind::Response { id: answered, .. } if *answered == id => {
-                    return match message.error() {
-                        Some(error) => Err(anyhow!("{} (code {})", error.message, error.code)),
+                    return Ok(match message.error() {
+                        Some(error) => Err(error),
                         None => Ok(message.result()?),
-                    };
+                    });
                 }
                 MessageKind::Request { id: asked, .. } => {
                     // The CLI declares no client capabilities worth asking about; answer null.

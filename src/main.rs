@@ -168,6 +168,11 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let argument = json!({ "waitUntil": "ready", "timeoutMs": options.timeout_ms });
             let answer = headless(&cli.session, config, ext::commands::STATUS, argument, options.timeout_ms).await?;
             print_answer(&answer, options.json, render_status)?;
+            if answer["state"] == "crashed" {
+                let reason = answer["reason"].as_str().unwrap_or("FSAC crashed");
+                let _ = write_stderr(&format!("fslens: FSAC is not running: {}", reason.replace('\n', " ")));
+                return Ok(ExitCode::from(3));
+            }
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Outline(arguments)) => {

@@ -147,8 +147,9 @@ async fn headless_status_reports_an_sdk_pin_failure_with_fsacs_stderr() {
         .output()
         .await
         .unwrap();
-    assert_eq!(output.status.code(), Some(1));
-    assert!(output.stdout.is_empty());
+    assert_eq!(output.status.code(), Some(3), "FSAC not running");
+    let status: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(status["state"], json!("crashed"));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(stderr.lines().count(), 1, "one-line reason: {stderr}");
     assert!(stderr.contains("Requested SDK version: 99.0.100") && stderr.contains("exit code 145"), "{stderr}");

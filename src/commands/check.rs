@@ -57,7 +57,6 @@ struct CheckArguments {
     scope: Option<Scope>,
     path: Option<String>,
     snippet: Option<String>,
-    #[allow(dead_code)] // read by snippet checks
     snippet_at_start: bool,
     file_glob: Option<String>,
     fast: bool,
@@ -185,9 +184,6 @@ pub async fn check(argument: Value, mut context: CommandContext, root: Option<Pa
     })
     .await?;
     let plan = plan(&arguments, &model, &root)?;
-    if plan.scope == Scope::Snippet {
-        return Err(CommandError::Internal("snippet checks are not available yet".to_owned()));
-    }
     let mut answer = json!({
         "scope": plan.scope.as_str(),
         "speed": if arguments.fast { "fast" } else { "trusted" },
@@ -215,6 +211,9 @@ pub async fn check(argument: Value, mut context: CommandContext, root: Option<Pa
     }
     let generation = status["fsac"]["generation"].as_u64().unwrap_or(0);
     answer["sessionGeneration"] = json!(generation);
+    if plan.scope == Scope::Snippet {
+        return check_snippet(answer, &arguments, &plan, &model, &mut context, deadline, generation, started).await;
+    }
 
     let uris: Vec<String> = plan.files.iter().filter_map(|path| crate::uri::path_to_uri(path)).collect();
     let outcome = if arguments.fast {
@@ -482,6 +481,29 @@ fn plan(arguments: &CheckArguments, model: &WorkspaceModel, root: &Path) -> Resu
     Ok(Plan { scope, files, projects, notes })
 }
 
+/// The files a project's code can see, in compile order: those of the projects it references
+/// (transitively, each after its own references), then its own.
+fn files_seen_by(model: &WorkspaceModel, project: &crate::workspace::Project) -> Vec<PathBuf> {
+    let mut needed = HashSet::new();
+    let mut stack = vec![project.path.clone()];
+    while let Some(path) = stack.pop() {
+        if needed.insert(path.clone())
+            && let Some(found) = model.project(&path)
+        {
+            stack.extend(found.project_references.iter().cloned());
+        }
+    }
+    let mut seen = HashSet::new();
+    model
+        .project_order
+        .iter()
+        .filter(|path| needed.contains(*path))
+        .filter_map(|path| model.project(path))
+        .flat_map(compile_files)
+        .filter(|file| seen.insert(file.clone()))
+        .collect()
+}
+
 fn compile_files(project: &crate::workspace::Project) -> Vec<PathBuf> {
     project.compile_items.iter().filter(|item| item.exists).map(|item| item.path.clone()).collect()
 }
@@ -638,6 +660,157 @@ fn sdk_not_found(stderr: &str, root: &Path) -> Value {
             "remedies": ["install the pinned SDK", "or change sdk.version / rollForward in global.json"],
         }),
     )
+}
+
+/// A temporary script that exists only while a snippet is checked; dropping it (also when
+/// the check is cancelled) deletes the file.
+struct TemporaryScript {
+    path: PathBuf,
+}
+
+impl Drop for TemporaryScript {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.path);
+    }
+}
+
+/// Checks source text as a script placed at the start or the end of a project's compile
+/// order. At the end, the script `#load`s the project's files in order, then holds the
+/// snippet. At the start nothing precedes the snippet, so the script holds the snippet alone
+/// (F# compiles `#load`ed files before the whole script wherever the directive stands, so
+/// "snippet, then project" cannot be expressed as one script). Only the snippet's own
+/// diagnostics are reported, with lines counted from the snippet's first line.
+#[allow(clippy::too_many_arguments)]
+async fn check_snippet(
+    mut answer: Value,
+    arguments: &CheckArguments,
+    plan: &Plan,
+    model: &WorkspaceModel,
+    context: &mut CommandContext,
+    deadline: tokio::time::Instant,
+    generation: u64,
+    started: Instant,
+) -> Result<Value, CommandError> {
+    let snippet = arguments.snippet.clone().unwrap_or_default();
+    let project_path = match plan.projects.first() {
+        Some(project) => project.clone(),
+        None if model.projects.len() == 1 => model.projects[0].path.clone(),
+        None => {
+            return Err(CommandError::invalid_argument(
+                "projectPath",
+                format!(
+                    "a snippet is placed in one project's compile order; the workspace has {} projects",
+                    model.projects.len()
+                ),
+            ));
+        }
+    };
+    let project = model.project(&project_path).ok_or_else(|| CommandError::InvalidPath {
+        path: project_path.display().to_string(),
+        message: "not in the workspace".into(),
+    })?;
+    let (text, first_snippet_line) = if arguments.snippet_at_start {
+        (snippet.clone(), 0u64)
+    } else {
+        let loads: Vec<String> = files_seen_by(model, project)
+            .iter()
+            .map(|file| format!("\"{}\"", file.display().to_string().replace('\\', "\\\\").replace('"', "\\\"")))
+            .collect();
+        if loads.is_empty() { (snippet.clone(), 0) } else { (format!("#load {}\n{snippet}", loads.join(" ")), 1) }
+    };
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+    let name = format!(
+        ".fslens-snippet-{}-{}.fsx",
+        std::process::id(),
+        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
+    );
+    let script = TemporaryScript { path: project.directory().join(name) };
+    std::fs::write(&script.path, &text).map_err(|error| {
+        CommandError::Internal(format!("cannot write the temporary script {}: {error}", script.path.display()))
+    })?;
+    let uri = crate::uri::path_to_uri(&script.path)
+        .ok_or_else(|| CommandError::Internal(format!("cannot make a URI of {}", script.path.display())))?;
+    context.acquire_document(&uri, text).await?;
+    let mut diagnostics = None;
+    let mut timed_out = false;
+    loop {
+        let snapshot = context.analysis(vec![uri.clone()]).await?.remove(0);
+        if snapshot.generation != generation {
+            break;
+        }
+        if let Some(found) = snapshot.current_diagnostics() {
+            diagnostics = Some(found);
+            break;
+        }
+        match tokio::time::timeout_at(deadline, context.analysis_changed()).await {
+            Ok(changed) => changed?,
+            Err(_) => {
+                timed_out = true;
+                break;
+            }
+        }
+    }
+    context.release_document(&uri);
+    drop(script);
+
+    answer["snippetPosition"] = json!(if arguments.snippet_at_start { "start" } else { "end" });
+    answer["project"] = json!(display_relative(&model.root, &project.path));
+    answer["expectedFiles"] = json!(["snippet"]);
+    let Some(diagnostics) = diagnostics else {
+        let reason = if timed_out {
+            blocking(
+                "timeout",
+                format!("the snippet was not analysed within {} ms", arguments.timeout.as_millis()),
+                json!({}),
+            )
+        } else {
+            blocking("fsac_restarted", "FSAC exited while the snippet was checked", json!({}))
+        };
+        return Ok(finish_unknown(answer, reason, started));
+    };
+    let mut counts = (0usize, 0usize, 0usize);
+    let mut returned = Vec::new();
+    let mut below_floor = 0;
+    for diagnostic in diagnostics {
+        let start_line = diagnostic.pointer("/range/start/line").and_then(Value::as_u64).unwrap_or(0);
+        if start_line < first_snippet_line {
+            continue; // the #load line: problems of project files, not of the snippet
+        }
+        let mut diagnostic = diagnostic;
+        for end in ["start", "end"] {
+            if let Some(line) = diagnostic.pointer_mut(&format!("/range/{end}/line"))
+                && let Some(number) = line.as_u64()
+            {
+                *line = json!(number.saturating_sub(first_snippet_line));
+            }
+        }
+        let severity = severity_of(&diagnostic);
+        match severity {
+            Severity::Error => counts.0 += 1,
+            Severity::Warning => counts.1 += 1,
+            _ => counts.2 += 1,
+        }
+        if arguments.severity_floor.is_some_and(|floor| severity > floor) {
+            below_floor += 1;
+        } else {
+            returned.push(project_diagnostic("snippet", &diagnostic));
+        }
+    }
+    answer["complete"] = json!(true);
+    answer["errorCount"] = json!(counts.0);
+    answer["warningCount"] = json!(counts.1);
+    answer["infoCount"] = json!(counts.2);
+    answer["totalDiagnostics"] = json!(counts.0 + counts.1 + counts.2);
+    answer["belowSeverityFloorCount"] = json!(below_floor);
+    answer["diagnosticsTruncated"] = json!(returned.len() > MAX_DIAGNOSTICS);
+    returned.truncate(MAX_DIAGNOSTICS);
+    answer["diagnostics"] = json!(returned);
+    answer["files"] = json!([{ "file": "snippet", "status": "analysed", "contentSha256": sha256_hex(&snippet) }]);
+    answer["missingFiles"] = json!([]);
+    answer["staleFiles"] = json!([]);
+    answer["verdict"] = json!(if counts.0 > 0 { "errors" } else { "clean" });
+    answer["elapsedMs"] = json!(started.elapsed().as_millis() as u64);
+    Ok(answer)
 }
 
 enum FileResult {
