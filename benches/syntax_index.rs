@@ -189,6 +189,29 @@ fn plain_parse(texts: &[String]) -> usize {
     nodes
 }
 
+/// Parse plus a bare cursor walk over every node: the floor for any full-tree extraction.
+fn parse_and_walk(texts: &[String]) -> usize {
+    let mut parsers = FsharpParsers::new();
+    let mut nodes = 0;
+    for text in texts {
+        if let Ok(tree) = parsers.parse(text, GrammarKind::Implementation, Duration::from_secs(60)) {
+            let mut cursor = tree.walk();
+            'walk: loop {
+                nodes += 1;
+                if cursor.goto_first_child() {
+                    continue;
+                }
+                while !cursor.goto_next_sibling() {
+                    if !cursor.goto_parent() {
+                        break 'walk;
+                    }
+                }
+            }
+        }
+    }
+    nodes
+}
+
 fn options(threads: usize, cache: CacheSetting) -> IndexOptions {
     IndexOptions { threads, cache, deadline: DeadlinePolicy::default() }
 }
@@ -252,6 +275,7 @@ fn main() {
     // Interleave the three measurements so that drift in a noisy VM hits them alike; keep
     // the best of each.
     let mut parse_time = Duration::MAX;
+    let mut walk_time = Duration::MAX;
     let mut index_one = Duration::MAX;
     let mut index_two = Duration::MAX;
     let mut stats_one = None;
@@ -259,6 +283,8 @@ fn main() {
     for _ in 0..repeats.max(1) {
         let (time, _) = best_of(1, || plain_parse(&texts));
         parse_time = parse_time.min(time);
+        let (time, _) = best_of(1, || parse_and_walk(&texts));
+        walk_time = walk_time.min(time);
         let (time, stats) =
             best_of(1, || SyntaxIndex::new(options(1, CacheSetting::Disabled)).index_paths(&files, &Overlay::new()));
         if time < index_one {
@@ -279,6 +305,12 @@ fn main() {
         "baseline plain parse, 1 thread: {:.0} ms ({:.2} MB/s)",
         parse_time.as_secs_f64() * 1e3,
         bytes as f64 / 1e6 / parse_time.as_secs_f64()
+    );
+    let _ = writeln!(
+        report,
+        "parse plus a bare cursor walk of every node (the floor for full-tree extraction): {:.0} ms = {:.2}x baseline",
+        walk_time.as_secs_f64() * 1e3,
+        walk_time.as_secs_f64() / parse_time.as_secs_f64()
     );
     let _ = writeln!(
         report,

@@ -512,3 +512,28 @@ let internal t = """internal"""
         "#]],
     );
 }
+
+#[test]
+fn hostile_inputs_never_panic() {
+    let deep_parens = format!("module M\nlet x = {}1{}\n", "(".repeat(2_000), ")".repeat(2_000));
+    let long_pipeline = format!("module M\nlet x = 1{}\n", " |> f".repeat(5_000));
+    let inputs: Vec<String> = vec![
+        String::new(),
+        "// only a comment".to_owned(),
+        "module".to_owned(),
+        "namespace global\n".to_owned(),
+        "let x = {".to_owned(),
+        "type T = { A: int; B".to_owned(),
+        "(* unterminated".to_owned(),
+        "\"unterminated string".to_owned(),
+        "module M\nlet s = \"é\u{0}\u{feff}𝄞\"\n".to_owned(),
+        String::from_utf8_lossy(&(0u8..=255).cycle().take(4_000).collect::<Vec<u8>>()).into_owned(),
+        deep_parens,
+        long_pipeline,
+    ];
+    for input in &inputs {
+        for grammar in [GrammarKind::Implementation, GrammarKind::Signature] {
+            let _ = describe_text(input, grammar);
+        }
+    }
+}
