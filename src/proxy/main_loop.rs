@@ -1085,6 +1085,8 @@ impl Proxy {
             .filter(|document| document.holders.contains(owner))
             .map(|document| document.uri.clone())
             .collect();
+        let mut held = held;
+        held.sort();
         for uri in held {
             self.release_document(owner, &uri);
         }

@@ -1,0 +1,116 @@
+//! `fslens.check` against a scripted FSAC: the races that a real backend makes rare.
+
+mod support;
+
+use serde_json::{Value, json};
+use support::{Harness, HarnessOptions, ScriptedBackend};
+
+fn workspace() -> tempfile::TempDir {
+    let workspace = tempfile::tempdir().unwrap();
+    std::fs::write(
+        workspace.path().join("App.fsproj"),
+        r#"<Project Sdk="Microsoft.NET.Sdk"><ItemGroup><Compile Include="A.fs" /><Compile Include="B.fs" /></ItemGroup></Project>"#,
+    )
+    .unwrap();
+    std::fs::write(workspace.path().join("A.fs"), "module A\nlet a = 1\n").unwrap();
+    std::fs::write(workspace.path().join("B.fs"), "module B\nlet b = A.a\n").unwrap();
+    workspace
+}
+
+async fn ready_session(harness: &mut Harness) -> ScriptedBackend {
+    let initialize = harness.request("initialize", json!({"capabilities": {}})).await;
+    let mut backend = harness.backend().await;
+    backend.answer_initialize().await;
+    harness.response(&initialize).await;
+    let finished = json!({"Kind": "workspaceLoad", "Data": {"Status": "finished"}}).to_string();
+    backend
+        .peer
+        .send(json!({"jsonrpc": "2.0", "method": "fsharp/notifyWorkspace", "params": {"content": finished}}))
+        .await;
+    let status = harness.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 5000})).await;
+    assert_eq!(status["result"]["state"], json!("ready"));
+    backend
+}
+
+async fn analysed(backend: &mut ScriptedBackend, uri: &str, version: i64, diagnostics: Value) {
+    backend.peer.send(json!({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": {"uri": uri, "diagnostics": diagnostics}})).await;
+    backend.peer.send(json!({"jsonrpc": "2.0", "method": "fsharp/documentAnalyzed", "params": {"textDocument": {"uri": uri, "version": version}}})).await;
+}
+
+#[tokio::test]
+async fn an_edit_during_a_check_never_yields_clean_for_the_old_content() {
+    let workspace = workspace();
+    let mut harness = Harness::start_with(HarnessOptions {
+        workspace_root: Some(workspace.path().to_owned()),
+        ..HarnessOptions::default()
+    });
+    let mut backend = ready_session(&mut harness).await;
+    let uri = fslens::uri::path_to_uri(&workspace.path().canonicalize().unwrap().join("A.fs")).unwrap();
+    harness.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "fsharp", "version": 1, "text": "module A\nlet a = 1\n"}})).await;
+    backend.peer.recv_method("textDocument/didOpen").await;
+
+    let check = harness
+        .request("workspace/executeCommand", json!({"command": "fslens.check", "arguments": [{"path": "A.fs"}]}))
+        .await;
+    // While the check waits, the editor types an error (version 2)…
+    harness.notify("textDocument/didChange", json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": "module A\nlet a: string = 1\n"}]})).await;
+    backend.peer.recv_method("textDocument/didChange").await;
+    // …and only then does FSAC report the clean analysis of version 1.
+    analysed(&mut backend, &uri, 1, json!([])).await;
+    let error = json!([{"range": {"start": {"line": 1, "character": 16}, "end": {"line": 1, "character": 17}}, "severity": 1, "code": 1, "source": "F# Compiler", "message": "type mismatch"}]);
+    analysed(&mut backend, &uri, 2, error).await;
+    let answer = harness.response(&check).await;
+    assert_eq!(answer["result"]["verdict"], json!("errors"), "{answer}");
+    assert_eq!(answer["result"]["files"][0]["version"], json!(2));
+    harness.finish(Some(backend)).await;
+}
+
+#[tokio::test]
+async fn fsac_crashing_mid_check_gives_unknown() {
+    let workspace = workspace();
+    let mut harness = Harness::start_with(HarnessOptions {
+        workspace_root: Some(workspace.path().to_owned()),
+        ..HarnessOptions::default()
+    });
+    let mut backend = ready_session(&mut harness).await;
+    let check =
+        harness.request("workspace/executeCommand", json!({"command": "fslens.check", "arguments": [{}]})).await;
+    // fslens opens the closed files for FSAC…
+    let opened = backend.peer.recv_method("textDocument/didOpen").await;
+    assert_eq!(opened["params"]["textDocument"]["version"], json!(1));
+    let first_uri = opened["params"]["textDocument"]["uri"].as_str().unwrap().to_owned();
+    analysed(&mut backend, &first_uri, 1, json!([])).await;
+    // …and FSAC dies before analysing the rest.
+    backend.die(Some(3), "boom").await;
+    let answer = harness.response(&check).await;
+    assert_eq!(answer["result"]["verdict"], json!("unknown"), "{answer}");
+    assert_eq!(answer["result"]["blockingReason"]["errorKind"], json!("fsac_restarted"), "{answer}");
+    assert_eq!(answer["result"]["complete"], json!(false));
+    harness.finish(None).await;
+}
+
+#[tokio::test]
+async fn a_cancelled_check_answers_minus_32800_and_closes_what_it_opened() {
+    let workspace = workspace();
+    let mut harness = Harness::start_with(HarnessOptions {
+        workspace_root: Some(workspace.path().to_owned()),
+        ..HarnessOptions::default()
+    });
+    let mut backend = ready_session(&mut harness).await;
+    let check =
+        harness.request("workspace/executeCommand", json!({"command": "fslens.check", "arguments": [{}]})).await;
+    let mut opened = Vec::new();
+    for _ in 0..2 {
+        opened.push(backend.peer.recv_method("textDocument/didOpen").await["params"]["textDocument"]["uri"].clone());
+    }
+    harness.notify("$/cancelRequest", json!({"id": check})).await;
+    assert_eq!(harness.response(&check).await["error"]["code"], json!(-32800));
+    let mut closed = Vec::new();
+    for _ in 0..2 {
+        closed.push(backend.peer.recv_method("textDocument/didClose").await["params"]["textDocument"]["uri"].clone());
+    }
+    opened.sort_by_key(|uri| uri.to_string());
+    closed.sort_by_key(|uri| uri.to_string());
+    assert_eq!(closed, opened, "every file fslens opened is closed again");
+    harness.finish(Some(backend)).await;
+}
