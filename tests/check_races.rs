@@ -114,3 +114,51 @@ async fn a_cancelled_check_answers_minus_32800_and_closes_what_it_opened() {
     assert_eq!(closed, opened, "every file fslens opened is closed again");
     harness.finish(Some(backend)).await;
 }
+
+#[tokio::test]
+async fn fast_checks_use_only_current_analyses_and_name_what_is_missing_or_stale() {
+    let workspace = workspace();
+    let mut harness = Harness::start_with(HarnessOptions {
+        workspace_root: Some(workspace.path().to_owned()),
+        ..HarnessOptions::default()
+    });
+    let mut backend = ready_session(&mut harness).await;
+    let uri = fslens::uri::path_to_uri(&workspace.path().canonicalize().unwrap().join("A.fs")).unwrap();
+    harness.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "fsharp", "version": 1, "text": "module A\nlet a = 1\n"}})).await;
+    analysed(&mut backend, &uri, 1, json!([])).await;
+    let fast = |path: Option<&str>| {
+        let mut argument = json!({"speed": "fast"});
+        if let Some(path) = path {
+            argument["path"] = json!(path);
+        }
+        argument
+    };
+    let answer = loop {
+        let answer = harness.execute("fslens.check", fast(Some("A.fs"))).await;
+        if answer["result"]["verdict"] != json!("unknown") {
+            break answer; // the analysis notification may still be on its way
+        }
+    };
+    assert_eq!(answer["result"]["verdict"], json!("clean"), "{answer}");
+    assert_eq!(answer["result"]["sessionGeneration"], json!(1));
+
+    harness
+        .notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": "module A\n"}]}),
+        )
+        .await;
+    let answer = harness.execute("fslens.check", fast(Some("A.fs"))).await;
+    assert_eq!(answer["result"]["verdict"], json!("unknown"), "{answer}");
+    assert_eq!(answer["result"]["staleFiles"], json!(["A.fs"]));
+    assert_eq!(answer["result"]["blockingReason"]["errorKind"], json!("incomplete"));
+
+    let answer = harness.execute("fslens.check", fast(None)).await;
+    assert_eq!(
+        answer["result"]["missingFiles"],
+        json!(["B.fs"]),
+        "closed files are not opened by a fast check: {answer}"
+    );
+    assert_eq!(answer["result"]["complete"], json!(false));
+    harness.finish(Some(backend)).await;
+}
