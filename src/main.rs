@@ -57,6 +57,8 @@ enum Command {
     Outline(fslens::commands::outline::OutlineCliArgs),
     /// Type-check and print a verdict (clean | errors | unknown) that says what it covers.
     Check(CheckOptions),
+    /// Make a private declaration internal: prints the edit (nothing is written to disk).
+    MakeVisible(MakeVisibleOptions),
     /// Index the workspace's F# files with the syntax layer and print statistics.
     Index(fslens::commands::index::IndexCliArgs),
 }
@@ -112,6 +114,50 @@ impl CheckOptions {
         put("projectPath", &self.project_path);
         arguments.insert("timeoutMs".to_owned(), json!(self.timeout_ms));
         Value::Object(arguments)
+    }
+}
+
+#[derive(Args)]
+struct MakeVisibleOptions {
+    /// The file (relative to the workspace or absolute).
+    #[arg(long)]
+    path: String,
+    /// 0-based line of the declaration.
+    #[arg(long)]
+    line: u32,
+    /// 0-based UTF-16 column on the line.
+    #[arg(long, conflicts_with = "word")]
+    character: Option<u32>,
+    /// A word on the line instead of a column (the declared name).
+    #[arg(long)]
+    word: Option<String>,
+    /// Which occurrence of the word (from 1).
+    #[arg(long)]
+    occurrence: Option<u32>,
+    /// Also add InternalsVisibleTo for this project to the declaring project.
+    #[arg(long)]
+    expose_to: Option<String>,
+    /// Print the JSON answer instead of the edit preview.
+    #[arg(long)]
+    json: bool,
+}
+
+impl MakeVisibleOptions {
+    fn to_arguments(&self) -> Value {
+        let mut arguments = json!({ "path": self.path, "line": self.line });
+        if let Some(character) = self.character {
+            arguments["character"] = json!(character);
+        }
+        if let Some(word) = &self.word {
+            arguments["word"] = json!(word);
+        }
+        if let Some(occurrence) = self.occurrence {
+            arguments["occurrence"] = json!(occurrence);
+        }
+        if let Some(project) = &self.expose_to {
+            arguments["exposeTo"] = json!(project);
+        }
+        arguments
     }
 }
 
@@ -192,6 +238,25 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 Some("errors") => ExitCode::from(1),
                 _ => ExitCode::from(2),
             })
+        }
+        Some(Command::MakeVisible(options)) => {
+            let answer = headless_without_wait(
+                &cli.session,
+                config,
+                ext::commands::MAKE_INTERNAL_VISIBLE,
+                options.to_arguments(),
+            )
+            .await?;
+            print_answer(&answer, options.json, |answer| match answer["status"].as_str() {
+                Some("ok") => format!(
+                    "{}\n- {}\n+ {}",
+                    answer["declaration"]["fullName"].as_str().unwrap_or_default(),
+                    answer["originalLineText"].as_str().unwrap_or_default(),
+                    answer["appliedPreview"].as_str().unwrap_or_default()
+                ),
+                _ => format!("no action: {}", answer["reason"].as_str().unwrap_or_default()),
+            })?;
+            Ok(if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) })
         }
         Some(Command::Index(arguments)) => {
             let workspace = workspace_or_current(&cli.session)?;

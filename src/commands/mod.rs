@@ -14,6 +14,7 @@ use crate::proxy::main_loop::CommandContext;
 pub mod budget;
 pub mod check;
 pub mod index;
+pub mod make_visible;
 pub mod outline;
 pub mod paths;
 pub mod status;
@@ -120,6 +121,9 @@ pub async fn dispatch(
             context.restart_backend().await
         }
         ext::commands::CHECK => check::check(argument, context, workspace_root).await,
+        ext::commands::MAKE_INTERNAL_VISIBLE => {
+            make_visible::make_internal_visible(argument, context, workspace_root).await
+        }
         ext::commands::OUTLINE => {
             let root = workspace_root
                 .ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;

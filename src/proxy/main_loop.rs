@@ -156,6 +156,13 @@ enum CommandEvent {
     EditorBuffers {
         reply: oneshot::Sender<crate::syntax::index::Overlay>,
     },
+    /// A request to the editor (e.g. `workspace/applyEdit`) under a proxy id.
+    EditorRequest {
+        method: String,
+        params: Value,
+        capability: String,
+        reply: oneshot::Sender<Result<Value, ResponseError>>,
+    },
 }
 
 /// What a command handler may ask of the session. Cloning is cheap.
@@ -194,6 +201,26 @@ impl CommandContext {
         let (reply, answer) = oneshot::channel();
         self.send(CommandEvent::EditorBuffers { reply })?;
         answer.await.map_err(|_| CommandError::Internal("the session ended".to_owned()))
+    }
+
+    /// Sends a request to the editor and waits for its answer. Fails at once when no editor
+    /// has initialized the session, or when it did not declare `capability` (a JSON pointer
+    /// into its client capabilities, e.g. `/workspace/applyEdit`) as true.
+    pub async fn editor_request(
+        &self,
+        method: &str,
+        params: Value,
+        capability: &str,
+        deadline: tokio::time::Instant,
+    ) -> Result<Result<Value, ResponseError>, CommandError> {
+        let (reply, answer) = oneshot::channel();
+        let capability = capability.to_owned();
+        self.send(CommandEvent::EditorRequest { method: method.to_owned(), params, capability, reply })?;
+        match tokio::time::timeout_at(deadline, answer).await {
+            Ok(Ok(answer)) => Ok(answer),
+            Ok(Err(_)) => Err(CommandError::Internal("the session ended".to_owned())),
+            Err(_) => Err(CommandError::Timeout),
+        }
     }
 
     /// The session's syntax index (kept warm across commands).
@@ -342,6 +369,9 @@ struct Proxy {
     last_stderr_tail: String,
     editor_to_fsac: HashMap<RequestId, PendingForward>,
     fsac_to_editor: HashMap<RequestId, String>,
+    proxy_to_editor: HashMap<RequestId, oneshot::Sender<Result<Value, ResponseError>>>,
+    /// The client capabilities the editor declared in `initialize`.
+    editor_capabilities: Value,
     proxy_to_fsac: HashMap<RequestId, ProxyCall>,
     commands: HashMap<CommandKey, AbortHandle>,
     clients: HashMap<u64, mpsc::UnboundedSender<Bytes>>,
@@ -409,6 +439,8 @@ where
         last_stderr_tail: String::new(),
         editor_to_fsac: HashMap::new(),
         fsac_to_editor: HashMap::new(),
+        proxy_to_editor: HashMap::new(),
+        editor_capabilities: Value::Null,
         proxy_to_fsac: HashMap::new(),
         commands: HashMap::new(),
         clients: HashMap::new(),
@@ -603,6 +635,14 @@ impl Proxy {
     }
 
     fn on_editor_response(&mut self, id: RequestId, message: Message) {
+        if let Some(reply) = self.proxy_to_editor.remove(&id) {
+            let answer = match message.error() {
+                Some(error) => Err(error),
+                None => Ok(message.result().unwrap_or(Value::Null)),
+            };
+            let _ = reply.send(answer);
+            return;
+        }
         if self.fsac_to_editor.remove(&id).is_some() {
             self.send_to_backend(&message);
         } else {
@@ -617,6 +657,7 @@ impl Proxy {
         }
         self.initialize_received = true;
         let params = message.params().unwrap_or(Value::Null);
+        self.editor_capabilities = params.get("capabilities").cloned().unwrap_or(Value::Null);
         let root = self.configured_root.clone().or_else(|| root_from_initialize(&params));
         let root = root.or_else(|| std::env::current_dir().ok()).unwrap_or_else(|| PathBuf::from("."));
         self.workspace_root = Some(root.clone());
@@ -1194,6 +1235,25 @@ impl Proxy {
                 let _ = reply.send(answer);
             }
             CommandEvent::Release { owner, uri } => self.release_document(&owner, &uri),
+            CommandEvent::EditorRequest { method, params, capability, reply } => {
+                if !self.initialize_received || self.exit_deadline.is_some() {
+                    let _ = reply.send(Err(ResponseError::new(
+                        error_codes::REQUEST_FAILED,
+                        "no editor is connected to this session",
+                    )));
+                    return;
+                }
+                if self.editor_capabilities.pointer(&capability) != Some(&json!(true)) {
+                    let _ = reply.send(Err(ResponseError::new(
+                        error_codes::REQUEST_FAILED,
+                        format!("the editor does not support {method} (client capability {capability})"),
+                    )));
+                    return;
+                }
+                let id = self.next_backend_id();
+                self.proxy_to_editor.insert(id.clone(), reply);
+                self.send_to_editor(&Message::request(id, &method, params));
+            }
             CommandEvent::EditorBuffers { reply } => {
                 let mut overlay = crate::syntax::index::Overlay::new();
                 for document in self.documents.iter() {
@@ -1241,6 +1301,10 @@ impl Proxy {
             "stderrTail": if self.last_stderr_tail.is_empty() { Value::Null } else { json!(self.last_stderr_tail) },
         });
         status["openDocuments"] = json!(documents);
+        status["editor"] = json!({
+            "initialized": self.initialize_received,
+            "applyEdit": self.editor_capabilities.pointer("/workspace/applyEdit") == Some(&json!(true)),
+        });
         status["documentsAnalyzed"] = json!(self.analysis.analyzed_count());
         status["fslensDocuments"] = json!(self.proxy_documents.len());
         status["pendingRequests"] = json!({

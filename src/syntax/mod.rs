@@ -12,6 +12,7 @@ pub mod extract;
 pub mod index;
 pub mod model;
 pub mod parse;
+pub mod tokens;
 
 pub use extract::{LineIndex, extract_file_index, render_signature};
 pub use index::{IndexOptions, IndexRunStats, Overlay, SyntaxIndex};
