@@ -10,6 +10,7 @@ pub mod commands;
 pub mod documents;
 pub mod headless;
 pub mod lsp;
+pub mod mcp;
 pub mod proxy;
 pub mod session;
 pub mod syntax;

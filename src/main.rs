@@ -61,6 +61,9 @@ enum Command {
     MakeVisible(MakeVisibleOptions),
     /// Index the workspace's F# files with the syntax layer and print statistics.
     Index(fslens::commands::index::IndexCliArgs),
+    /// Serve MCP on stdin/stdout for coding agents: joins the workspace's running session (the
+    /// editor's warm FSAC) or starts one that later clients join.
+    Mcp,
 }
 
 #[derive(Args)]
@@ -257,6 +260,13 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 _ => format!("no action: {}", answer["reason"].as_str().unwrap_or_default()),
             })?;
             Ok(if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) })
+        }
+        Some(Command::Mcp) => {
+            let workspace = workspace_or_current(&cli.session)?;
+            let options = cli.session.clone();
+            let factory: fslens::mcp::ConfigFactory = std::sync::Arc::new(move || proxy_config(&options));
+            fslens::mcp::run_mcp_server(&workspace, factory).await?;
+            Ok(ExitCode::SUCCESS)
         }
         Some(Command::Index(arguments)) => {
             let workspace = workspace_or_current(&cli.session)?;

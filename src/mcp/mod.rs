@@ -1,0 +1,53 @@
+//! `fslens mcp`: an MCP server on stdio (built on rmcp, the official Rust SDK) that gives a
+//! coding agent the editor's warm FSAC session — same buffers, same document versions, same
+//! commands.
+//!
+//! At start the bridge joins the session serving the workspace (`session`), or starts a
+//! headless one that serves the socket for later clients. The tool catalogue (`tools`) follows
+//! the fslens commands that session advertises, plus `symbol_at_word` and `navigate`, which
+//! the bridge composes from the read-only LSP requests a session client may send
+//! (`navigation`). Every answer is bounded and footed (`output`); `server` is the rmcp handler
+//! that ties these together. stdout carries nothing but MCP messages.
+
+pub mod navigation;
+pub mod output;
+pub mod server;
+pub mod session;
+pub mod tools;
+
+use std::path::Path;
+
+use anyhow::Context;
+use rmcp::ServiceExt;
+
+pub use server::{BridgeServer, ConfigFactory};
+
+/// Serves MCP on stdin/stdout for `workspace_root` until the client closes stdin. A session
+/// the bridge started is shut down (with its FSAC) when the bridge ends.
+pub async fn run_mcp_server(workspace_root: &Path, config_factory: ConfigFactory) -> anyhow::Result<()> {
+    let root = workspace_root
+        .canonicalize()
+        .with_context(|| format!("workspace {} does not exist", workspace_root.display()))?;
+    // Join or start the session before the client's handshake, so `tools/list` reflects the
+    // commands it advertises; a failure here is retried at the first tool call.
+    let session = match config_factory() {
+        Ok(config) => match session::Session::join_or_start(&root, config).await {
+            Ok(session) => Some(session),
+            Err(error) => {
+                tracing::warn!("no session yet: {error:#}");
+                None
+            }
+        },
+        Err(error) => {
+            tracing::warn!("cannot configure FSAC: {error:#}");
+            None
+        }
+    };
+    let server = BridgeServer::new(root, config_factory, session);
+    let outcome = match server.clone().serve(rmcp::transport::stdio()).await {
+        Ok(running) => running.waiting().await.map(|_| ()).context("the MCP service failed"),
+        Err(error) => Err(anyhow::anyhow!("the MCP handshake failed: {error}")),
+    };
+    server.close().await;
+    outcome
+}

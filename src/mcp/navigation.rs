@@ -1,0 +1,177 @@
+//! The LSP side of the bridge: locating a word on a line (tolerant of a line off by a few),
+//! building the read-only requests the session forwards to FSAC, and making their answers
+//! readable for an agent (workspace-relative paths and the text of each location's line).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::commands::paths::display_relative;
+
+/// How many lines above and below the given one a word is looked for when it is not there.
+pub const LINE_TOLERANCE: usize = 5;
+
+/// The longest line text attached to a location, in characters.
+const MAX_LINE_TEXT_CHARS: usize = 512;
+
+/// At most this many locations get their line text read from disk.
+const MAX_LINE_TEXT_LOOKUPS: usize = 400;
+
+/// A word found in a file: 0-based line and UTF-16 column of its first character.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WordPosition {
+    pub line: usize,
+    pub character: usize,
+    /// Set when the word was not on the line asked for but on a line near it.
+    pub moved_from_line: Option<usize>,
+}
+
+/// Finds the `occurrence`-th (from 1) whole-word `word` on `line` of `text`, or the first
+/// occurrence on the nearest line within [`LINE_TOLERANCE`] when that line lacks it.
+pub fn locate_word(text: &str, line: usize, word: &str, occurrence: usize) -> Result<WordPosition, String> {
+    if word.is_empty() {
+        return Err("`word` must not be empty".to_owned());
+    }
+    let lines: Vec<&str> = text.split('\n').map(|line| line.strip_suffix('\r').unwrap_or(line)).collect();
+    if line >= lines.len() {
+        return Err(format!("line {line} is past the end of the file ({} lines)", lines.len()));
+    }
+    let occurrences = whole_word_columns(lines[line], word);
+    if let Some(character) = occurrences.get(occurrence.saturating_sub(1)) {
+        return Ok(WordPosition { line, character: *character, moved_from_line: None });
+    }
+    if !occurrences.is_empty() {
+        return Err(format!(
+            "`{word}` occurs {} time(s) on line {line}, not {occurrence}: {:?}",
+            occurrences.len(),
+            lines[line].trim()
+        ));
+    }
+    for distance in 1..=LINE_TOLERANCE {
+        for candidate in [line.checked_sub(distance), line.checked_add(distance)].into_iter().flatten() {
+            if let Some(text_line) = lines.get(candidate)
+                && let Some(character) = whole_word_columns(text_line, word).first()
+            {
+                return Ok(WordPosition { line: candidate, character: *character, moved_from_line: Some(line) });
+            }
+        }
+    }
+    Err(format!(
+        "`{word}` is not a whole word on line {line} ({:?}) nor within {LINE_TOLERANCE} lines of it",
+        lines[line].trim()
+    ))
+}
+
+/// UTF-16 columns where `word` starts as a whole identifier on `line`.
+fn whole_word_columns(line: &str, word: &str) -> Vec<usize> {
+    let is_identifier = |character: char| character.is_alphanumeric() || character == '_' || character == '\'';
+    let mut columns = Vec::new();
+    let mut from = 0;
+    while let Some(found) = line[from..].find(word) {
+        let start = from + found;
+        let end = start + word.len();
+        let before_ok = line[..start].chars().next_back().is_none_or(|character| !is_identifier(character));
+        let after_ok = line[end..].chars().next().is_none_or(|character| !is_identifier(character));
+        if before_ok && after_ok {
+            columns.push(line[..start].encode_utf16().count());
+        }
+        from = start + word.chars().next().map_or(1, char::len_utf8);
+    }
+    columns
+}
+
+/// Adds `file` (workspace-relative) and `lineText` to every LSP location in `value` (objects
+/// with a `uri` or `targetUri` and a range), reading lines from disk.
+pub fn enrich_locations(value: &mut Value, root: &Path) {
+    let mut cache: HashMap<PathBuf, Option<Vec<String>>> = HashMap::new();
+    let mut lookups = 0usize;
+    enrich(value, root, &mut cache, &mut lookups);
+}
+
+fn enrich(value: &mut Value, root: &Path, cache: &mut HashMap<PathBuf, Option<Vec<String>>>, lookups: &mut usize) {
+    match value {
+        Value::Array(items) => items.iter_mut().for_each(|item| enrich(item, root, cache, lookups)),
+        Value::Object(object) => {
+            let uri = object.get("targetUri").or_else(|| object.get("uri")).and_then(Value::as_str).map(str::to_owned);
+            let range = object.get("targetSelectionRange").or_else(|| object.get("range")).cloned();
+            if let Some(path) = uri.as_deref().and_then(crate::uri::uri_to_path) {
+                let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_owned());
+                if path.starts_with(&canonical_root) {
+                    object.insert("file".into(), json!(display_relative(root, &path)));
+                }
+                if let Some(line) = range.as_ref().and_then(|range| range.pointer("/start/line")).and_then(Value::as_u64)
+                    && *lookups < MAX_LINE_TEXT_LOOKUPS
+                {
+                    *lookups += 1;
+                    let lines = cache.entry(path.clone()).or_insert_with(|| {
+                        std::fs::read_to_string(&path).ok().map(|text| text.lines().map(str::to_owned).collect())
+                    });
+                    if let Some(text) = lines.as_ref().and_then(|lines| lines.get(line as usize)) {
+                        object.insert("lineText".into(), json!(text.chars().take(MAX_LINE_TEXT_CHARS).collect::<String>()));
+                    }
+                }
+            }
+            for member in object.values_mut() {
+                if member.is_array() || member.is_object() {
+                    enrich(member, root, cache, lookups);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The plain text of an LSP hover answer (`MarkupContent`, `MarkedString` or a list of them).
+pub fn hover_text(hover: &Value) -> Option<String> {
+    let contents = hover.get("contents")?;
+    let piece = |value: &Value| -> Option<String> {
+        match value {
+            Value::String(text) => Some(text.clone()),
+            Value::Object(object) => object.get("value").and_then(Value::as_str).map(str::to_owned),
+            _ => None,
+        }
+    };
+    let text = match contents {
+        Value::Array(items) => items.iter().filter_map(piece).collect::<Vec<_>>().join("\n\n"),
+        other => piece(other)?,
+    };
+    Some(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_are_found_whole_with_utf16_columns_and_tolerance() {
+        let text = "let total = 1\nlet subtotal = total + total\n// é total\n";
+        assert_eq!(locate_word(text, 1, "total", 1).unwrap(), WordPosition { line: 1, character: 15, moved_from_line: None });
+        assert_eq!(locate_word(text, 1, "total", 2).unwrap().character, 23);
+        assert_eq!(locate_word(text, 2, "total", 1).unwrap().character, 5);
+        assert!(locate_word(text, 1, "total", 3).unwrap_err().contains("2 time(s)"));
+        let moved = locate_word(text, 2, "subtotal", 1).unwrap();
+        assert_eq!(moved, WordPosition { line: 1, character: 4, moved_from_line: Some(2) });
+        assert!(locate_word(text, 0, "missing", 1).is_err());
+        assert!(locate_word(text, 99, "total", 1).unwrap_err().contains("past the end"));
+        assert!(locate_word(text, 0, "", 1).is_err());
+    }
+
+    #[test]
+    fn hover_contents_of_every_shape() {
+        assert_eq!(hover_text(&json!({"contents": {"kind": "markdown", "value": "x: int"}})).unwrap(), "x: int");
+        assert_eq!(hover_text(&json!({"contents": ["a", {"language": "fsharp", "value": "b"}]})).unwrap(), "a\n\nb");
+        assert_eq!(hover_text(&json!(null)), None);
+    }
+
+    #[test]
+    fn locations_get_relative_files_and_line_text() {
+        let directory = tempfile::tempdir().unwrap();
+        std::fs::write(directory.path().join("A.fs"), "module A\nlet a = 1\n").unwrap();
+        let uri = crate::uri::path_to_uri(&directory.path().canonicalize().unwrap().join("A.fs")).unwrap();
+        let mut answer = json!([{"uri": uri, "range": {"start": {"line": 1, "character": 4}, "end": {"line": 1, "character": 5}}}]);
+        enrich_locations(&mut answer, directory.path());
+        assert_eq!(answer[0]["file"], json!("A.fs"));
+        assert_eq!(answer[0]["lineText"], json!("let a = 1"));
+    }
+}

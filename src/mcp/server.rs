@@ -1,0 +1,561 @@
+//! The rmcp `ServerHandler`: lists the catalogue's tools and runs each call against the
+//! session — path arguments confined to the workspace first, cancellation forwarded as
+//! `$/cancelRequest`, progress sent while a call runs when the client gave a token, and every
+//! answer or failure rendered as a bounded `CallToolResult`.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rmcp::ErrorData;
+use rmcp::ServerHandler;
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, Implementation, ListToolsResult,
+    PaginatedRequestParams, ProgressNotificationParam, ProgressToken, ServerCapabilities, ServerConfig, Tool,
+    ToolAnnotations,
+};
+use rmcp::service::{Peer, RequestContext, RoleServer};
+use serde_json::{Map, Value, json};
+use tokio::sync::Mutex;
+
+use crate::commands::CommandError;
+use crate::commands::paths::{confine, display_relative};
+use crate::lsp::ext;
+use crate::lsp::message::ResponseError;
+use crate::mcp::navigation::{enrich_locations, hover_text, locate_word};
+use crate::mcp::output::{RenderedOutput, render_answer, render_error};
+use crate::mcp::session::{Session, SessionCallError};
+use crate::mcp::tools::{PATH_ARGUMENTS, ToolAction, ToolDefinition, catalogue, looks_like_path};
+use crate::proxy::ProxyConfig;
+
+/// Builds the `ProxyConfig` for a session the bridge starts itself (from the user's flags).
+pub type ConfigFactory = Arc<dyn Fn() -> anyhow::Result<ProxyConfig> + Send + Sync>;
+
+/// How often a running call reports progress when the client asked for it.
+pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(1000);
+
+/// Characters the outline command may spend on one page when the caller sets no budget: the
+/// page then fits the 40 KiB output with room for the envelope.
+const OUTLINE_PAGE_BUDGET: u64 = 30_000;
+
+/// The MCP server for one workspace.
+#[derive(Clone)]
+pub struct BridgeServer {
+    state: Arc<BridgeState>,
+}
+
+struct BridgeState {
+    /// The canonical workspace root; every path argument must stay inside it.
+    root: PathBuf,
+    config_factory: ConfigFactory,
+    session: Mutex<Option<Arc<Session>>>,
+}
+
+/// A failure of a tool call, rendered as a `CallToolResult` with `is_error`.
+#[derive(Debug)]
+struct ToolFailure {
+    kind: String,
+    code: Option<i64>,
+    message: String,
+    data: Option<Value>,
+}
+
+impl ToolFailure {
+    fn new(kind: &str, message: impl Into<String>) -> ToolFailure {
+        ToolFailure { kind: kind.to_owned(), code: None, message: message.into(), data: None }
+    }
+
+    fn invalid_argument(argument: &str, message: impl Into<String>) -> ToolFailure {
+        ToolFailure::from(CommandError::invalid_argument(argument, message))
+    }
+}
+
+impl From<CommandError> for ToolFailure {
+    fn from(error: CommandError) -> ToolFailure {
+        ToolFailure {
+            kind: error.kind().to_owned(),
+            code: Some(error.code()),
+            message: error.to_string(),
+            data: Some(error.data()),
+        }
+    }
+}
+
+impl From<ResponseError> for ToolFailure {
+    fn from(error: ResponseError) -> ToolFailure {
+        let kind = error
+            .data
+            .as_ref()
+            .and_then(|data| data.get("errorKind"))
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+            .unwrap_or_else(|| if error.code == -32800 { "cancelled".to_owned() } else { "session_error".to_owned() });
+        ToolFailure { kind, code: Some(error.code), message: error.message, data: error.data }
+    }
+}
+
+impl From<SessionCallError> for ToolFailure {
+    fn from(error: SessionCallError) -> ToolFailure {
+        match error {
+            SessionCallError::Closed => ToolFailure::new(
+                "session_closed",
+                "the fslens session ended (was the editor closed?); the next call joins or starts a new one",
+            ),
+            SessionCallError::Cancelled { confirmed } => ToolFailure {
+                kind: "cancelled".to_owned(),
+                code: Some(-32800),
+                message: error.to_string(),
+                data: Some(json!({ "errorKind": "cancelled", "sessionConfirmed": confirmed })),
+            },
+        }
+    }
+}
+
+impl BridgeServer {
+    /// A server for `canonical_root`; `session` is the session joined or started beforehand.
+    pub fn new(canonical_root: PathBuf, config_factory: ConfigFactory, session: Option<Session>) -> BridgeServer {
+        BridgeServer {
+            state: Arc::new(BridgeState {
+                root: canonical_root,
+                config_factory,
+                session: Mutex::new(session.map(Arc::new)),
+            }),
+        }
+    }
+
+    /// The current session, joining or starting one when there is none or it ended.
+    async fn session(&self) -> Result<Arc<Session>, ToolFailure> {
+        let mut slot = self.state.session.lock().await;
+        if let Some(session) = slot.as_ref()
+            && !session.connection.is_closed()
+        {
+            return Ok(session.clone());
+        }
+        if let Some(ended) = slot.take() {
+            tracing::info!("the session ended; joining or starting a new one");
+            ended.close().await;
+        }
+        let config = (self.state.config_factory)()
+            .map_err(|error| ToolFailure::new("fsac_unavailable", format!("cannot configure FSAC: {error:#}")))?;
+        let session = Session::join_or_start(&self.state.root, config)
+            .await
+            .map_err(|error| ToolFailure::new("session_unavailable", format!("cannot reach a session: {error:#}")))?;
+        let session = Arc::new(session);
+        *slot = Some(session.clone());
+        Ok(session)
+    }
+
+    /// Ends the bridge's own session, if it started one.
+    pub async fn close(&self) {
+        if let Some(session) = self.state.session.lock().await.take() {
+            session.close().await;
+        }
+    }
+
+    async fn tool_definitions(&self) -> Vec<ToolDefinition> {
+        let commands = match self.session().await {
+            Ok(session) => session.commands.clone(),
+            Err(failure) => {
+                tracing::warn!("listing tools without a session: {}", failure.message);
+                ext::commands::ALL.iter().map(|command| (*command).to_owned()).collect()
+            }
+        };
+        catalogue(&commands)
+    }
+
+    /// Runs one tool call to its JSON answer.
+    async fn run_tool(
+        &self,
+        definition: &ToolDefinition,
+        mut arguments: Map<String, Value>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Value, ToolFailure> {
+        confine_path_arguments(&self.state.root, &mut arguments)?;
+        let session = self.session().await?;
+        match &definition.action {
+            ToolAction::Command(command) => {
+                if command == ext::commands::OUTLINE && !arguments.contains_key("responseCharBudget") {
+                    arguments.insert("responseCharBudget".into(), json!(OUTLINE_PAGE_BUDGET));
+                }
+                execute(&session, command, Value::Object(arguments), context).await
+            }
+            ToolAction::Status => {
+                let status = execute(&session, ext::commands::STATUS, Value::Object(arguments), context).await?;
+                Ok(readiness(&status, &session))
+            }
+            ToolAction::SymbolAtWord => self.symbol_at_word(&session, &arguments, context).await,
+            ToolAction::Navigate => self.navigate(&session, &arguments, context).await,
+        }
+    }
+
+    async fn symbol_at_word(
+        &self,
+        session: &Session,
+        arguments: &Map<String, Value>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Value, ToolFailure> {
+        let (path, uri) = self.document(arguments)?;
+        let line = required_integer(arguments, "line")?;
+        let word = arguments
+            .get("word")
+            .and_then(Value::as_str)
+            .ok_or_else(|| ToolFailure::invalid_argument("word", "required: the identifier on the line"))?;
+        let occurrence = optional_integer(arguments, "occurrence")?.unwrap_or(1).max(1);
+        let text = std::fs::read_to_string(&path)
+            .map_err(|error| ToolFailure::new("invalid_path", format!("cannot read {}: {error}", path.display())))?;
+        let position = locate_word(&text, line, word, occurrence).map_err(|message| ToolFailure::invalid_argument("word", message))?;
+        let params = json!({
+            "textDocument": { "uri": uri },
+            "position": { "line": position.line, "character": position.character },
+        });
+        let (hover, definition) = tokio::join!(
+            forward(session, "textDocument/hover", params.clone(), context),
+            forward(session, "textDocument/definition", params, context),
+        );
+        let hover = hover?;
+        let mut definition = definition?;
+        enrich_locations(&mut definition, &self.state.root);
+        let mut answer = json!({
+            "path": display_relative(&self.state.root, &path),
+            "word": word,
+            "line": position.line,
+            "character": position.character,
+            "occurrence": occurrence,
+            "hover": hover_text(&hover),
+            "definition": definition,
+            "textSource": "disk",
+            "via": "fsac",
+        });
+        if let Some(asked) = position.moved_from_line {
+            answer["note"] = json!(format!(
+                "`{word}` is not on line {asked}; it was found on line {} (the nearest line that has it)",
+                position.line
+            ));
+        }
+        Ok(answer)
+    }
+
+    async fn navigate(
+        &self,
+        session: &Session,
+        arguments: &Map<String, Value>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Value, ToolFailure> {
+        let operation = arguments.get("operation").and_then(Value::as_str).ok_or_else(|| {
+            ToolFailure::invalid_argument(
+                "operation",
+                "required: definition | references | hover | documentSymbol | workspaceSymbol",
+            )
+        })?;
+        let (method, params) = match operation {
+            "workspaceSymbol" => {
+                let query = arguments
+                    .get("query")
+                    .and_then(Value::as_str)
+                    .ok_or_else(|| ToolFailure::invalid_argument("query", "required for workspaceSymbol"))?;
+                ("workspace/symbol", json!({ "query": query }))
+            }
+            "documentSymbol" => {
+                let (_, uri) = self.document(arguments)?;
+                ("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }))
+            }
+            "definition" | "references" | "hover" => {
+                let (path, uri) = self.document(arguments)?;
+                let line = required_integer(arguments, "line")?;
+                let character = match (optional_integer(arguments, "character")?, arguments.get("word")) {
+                    (Some(character), _) => character,
+                    (None, Some(Value::String(word))) => {
+                        let occurrence = optional_integer(arguments, "occurrence")?.unwrap_or(1).max(1);
+                        let text = std::fs::read_to_string(&path).map_err(|error| {
+                            ToolFailure::new("invalid_path", format!("cannot read {}: {error}", path.display()))
+                        })?;
+                        let position = locate_word(&text, line, word, occurrence)
+                            .map_err(|message| ToolFailure::invalid_argument("word", message))?;
+                        if position.line != line {
+                            return Err(ToolFailure::invalid_argument(
+                                "word",
+                                format!("`{word}` is not on line {line} (it is on line {})", position.line),
+                            ));
+                        }
+                        position.character
+                    }
+                    _ => return Err(ToolFailure::invalid_argument("character", "give `character` or `word`")),
+                };
+                let mut params = json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } });
+                let method = match operation {
+                    "definition" => "textDocument/definition",
+                    "hover" => "textDocument/hover",
+                    _ => {
+                        let include = arguments.get("includeDeclaration").and_then(Value::as_bool).unwrap_or(true);
+                        params["context"] = json!({ "includeDeclaration": include });
+                        "textDocument/references"
+                    }
+                };
+                (method, params)
+            }
+            other => {
+                return Err(ToolFailure::invalid_argument(
+                    "operation",
+                    format!("`{other}` is not one of definition, references, hover, documentSymbol, workspaceSymbol"),
+                ));
+            }
+        };
+        let mut result = forward(session, method, params, context).await?;
+        enrich_locations(&mut result, &self.state.root);
+        let mut answer = json!({ "operation": operation, "method": method, "via": "fsac" });
+        if operation == "hover" {
+            answer["text"] = json!(hover_text(&result));
+        }
+        if let Some(items) = result.as_array() {
+            answer["count"] = json!(items.len());
+        }
+        answer["result"] = result;
+        Ok(answer)
+    }
+
+    /// The confined path and URI of the `path` argument.
+    fn document(&self, arguments: &Map<String, Value>) -> Result<(PathBuf, String), ToolFailure> {
+        let written = arguments
+            .get("path")
+            .and_then(Value::as_str)
+            .ok_or_else(|| ToolFailure::invalid_argument("path", "required: a file of the workspace"))?;
+        let path = confine(&self.state.root, written, "path")?;
+        let uri = crate::uri::path_to_uri(&path)
+            .ok_or_else(|| ToolFailure::invalid_argument("path", format!("cannot make a URI of {}", path.display())))?;
+        Ok((path, uri))
+    }
+}
+
+/// Refuses path arguments that leave the workspace (`..`, absolute paths elsewhere, symbolic
+/// links out, sibling directories sharing the root's name as a prefix).
+fn confine_path_arguments(root: &Path, arguments: &mut Map<String, Value>) -> Result<(), ToolFailure> {
+    for name in PATH_ARGUMENTS {
+        match arguments.get(*name) {
+            None | Some(Value::Null) => {}
+            Some(Value::String(written)) => {
+                if *name == "path" || looks_like_path(written) {
+                    confine(root, written, name)?;
+                }
+            }
+            Some(_) => return Err(ToolFailure::invalid_argument(name, "expected a string")),
+        }
+    }
+    Ok(())
+}
+
+fn required_integer(arguments: &Map<String, Value>, name: &str) -> Result<usize, ToolFailure> {
+    optional_integer(arguments, name)?.ok_or_else(|| ToolFailure::invalid_argument(name, "required: a 0-based integer"))
+}
+
+fn optional_integer(arguments: &Map<String, Value>, name: &str) -> Result<Option<usize>, ToolFailure> {
+    match arguments.get(name) {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => value
+            .as_u64()
+            .and_then(|number| usize::try_from(number).ok())
+            .map(Some)
+            .ok_or_else(|| ToolFailure::invalid_argument(name, "expected a non-negative integer")),
+    }
+}
+
+/// Runs an fslens command in the session, cancellable by the MCP client.
+async fn execute(
+    session: &Session,
+    command: &str,
+    argument: Value,
+    context: &RequestContext<RoleServer>,
+) -> Result<Value, ToolFailure> {
+    forward(session, "workspace/executeCommand", json!({ "command": command, "arguments": [argument] }), context).await
+}
+
+/// Sends one request to the session; `notifications/cancelled` for the MCP request becomes
+/// `$/cancelRequest` for it.
+async fn forward(
+    session: &Session,
+    method: &str,
+    params: Value,
+    context: &RequestContext<RoleServer>,
+) -> Result<Value, ToolFailure> {
+    let cancelled = context.ct.clone();
+    match session.connection.call_cancellable(method, params, cancelled.cancelled_owned()).await? {
+        Ok(result) => Ok(result),
+        Err(error) => Err(ToolFailure::from(error)),
+    }
+}
+
+/// The seed's `set_project` readiness answer from an `fslens.status` object: the stable
+/// booleans `lsp`, `projectOptions`, `symbolIndex`, with `symbolIndexState`/`symbolIndexHint`
+/// saying why `symbolIndex` is false, plus FSAC's pid and how the bridge reached the session.
+pub fn readiness(status: &Value, session: &Session) -> Value {
+    let state = status["state"].as_str().unwrap_or("absent");
+    let running = status["fsac"]["running"].as_bool().unwrap_or(false);
+    let lsp = running && matches!(state, "loading" | "ready");
+    let loaded = status["projectsLoaded"].as_array().map_or(0, Vec::len);
+    let project_options = state == "ready" && loaded > 0;
+    let analysed = status["documentsAnalyzed"].as_u64().unwrap_or(0);
+    let symbol_index = project_options && analysed > 0;
+    let reason = status["reason"].as_str().unwrap_or_default();
+    let (index_state, hint) = if symbol_index {
+        ("ready", "FSAC has loaded the workspace and analysed documents; empty answers are trustworthy.".to_owned())
+    } else if project_options {
+        (
+            "not_warmed",
+            "The workspace is loaded but FSAC has not reported an analysis yet. Not a fault: find and check work; the \
+             first check or opened file warms it."
+                .to_owned(),
+        )
+    } else if state == "ready" {
+        ("blocked_on_projects", "FSAC is ready but loaded no project: see projectErrors.".to_owned())
+    } else {
+        let why = if reason.is_empty() { state.to_owned() } else { format!("{state}: {reason}") };
+        ("blocked_on_lsp", format!("FSAC is not ready ({why}). Call status with waitUntil: \"ready\" to wait for it."))
+    };
+    json!({
+        "lsp": lsp,
+        "projectOptions": project_options,
+        "symbolIndex": symbol_index,
+        "symbolIndexState": index_state,
+        "symbolIndexHint": hint,
+        "fsacPid": status["fsac"]["pid"],
+        "state": state,
+        "reason": status["reason"],
+        "unresponsive": status["unresponsive"],
+        "workspaceRoot": status["workspaceRoot"],
+        "projectsLoaded": status["projectsLoaded"],
+        "projectsLoading": status["projectsLoading"],
+        "projectErrors": status["projectErrors"],
+        "documentsAnalyzed": analysed,
+        "openDocuments": status["openDocuments"].as_array().map_or(0, Vec::len),
+        "pendingRequests": status["pendingRequests"],
+        "fsac": {
+            "pid": status["fsac"]["pid"],
+            "running": status["fsac"]["running"],
+            "generation": status["fsac"]["generation"],
+            "command": status["fsac"]["command"],
+            "uptimeMs": status["fsac"]["uptimeMs"],
+            "stderrTail": status["fsac"]["stderrTail"],
+        },
+        "session": {
+            "bridge": session.origin.as_str(),
+            "socket": session.socket.as_ref().map(|path| path.display().to_string()),
+            "clients": status["session"]["clients"],
+            "editorInitialized": status["editor"]["initialized"],
+            "startupFailure": session.startup_failure,
+        },
+        "wait": status["wait"],
+        "probe": status["probe"],
+        "fslensVersion": status["fslensVersion"],
+    })
+}
+
+/// Sends MCP progress for a running call until dropped.
+struct ProgressTicker {
+    task: Option<tokio::task::JoinHandle<()>>,
+}
+
+impl ProgressTicker {
+    fn start(
+        token: Option<ProgressToken>,
+        peer: Peer<RoleServer>,
+        tool: String,
+        session: Option<Arc<Session>>,
+    ) -> ProgressTicker {
+        let Some(token) = token else {
+            return ProgressTicker { task: None };
+        };
+        let task = tokio::spawn(async move {
+            let started = Instant::now();
+            let mut ticks = 0u32;
+            loop {
+                tokio::time::sleep(PROGRESS_INTERVAL).await;
+                ticks += 1;
+                let announced = session.as_ref().map(|session| session.connection.announced_status());
+                let state = announced.and_then(|status| status.state).unwrap_or_else(|| "unknown".to_owned());
+                let message = format!(
+                    "{tool}: running for {:.1} s (session state: {state})",
+                    started.elapsed().as_secs_f64()
+                );
+                let progress = ProgressNotificationParam::new(token.clone(), f64::from(ticks)).with_message(message);
+                if peer.notify_progress(progress).await.is_err() {
+                    return;
+                }
+            }
+        });
+        ProgressTicker { task: Some(task) }
+    }
+}
+
+impl Drop for ProgressTicker {
+    fn drop(&mut self) {
+        if let Some(task) = self.task.take() {
+            task.abort();
+        }
+    }
+}
+
+fn to_call_tool_result(output: RenderedOutput, is_error: bool) -> CallToolResult {
+    let content = vec![ContentBlock::text(output.text)];
+    if is_error { CallToolResult::error(content) } else { CallToolResult::success(content) }
+}
+
+impl ServerHandler for BridgeServer {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("fslens", env!("CARGO_PKG_VERSION")))
+            .with_instructions(format!(
+                "F# language tools over the editor's live FsAutoComplete session for {}: unsaved buffers \
+                 count, answers say how complete they are. Call `status` first when unsure FSAC is ready.",
+                self.state.root.display()
+            ))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let tools = self
+            .tool_definitions()
+            .await
+            .into_iter()
+            .map(|definition| {
+                let schema = match definition.input_schema {
+                    Value::Object(schema) => schema,
+                    _ => Map::new(),
+                };
+                let mut tool = Tool::new(definition.name, definition.description, schema);
+                let mut annotations = ToolAnnotations::new();
+                annotations.read_only_hint = Some(definition.read_only);
+                annotations.open_world_hint = Some(false);
+                tool.annotations = Some(annotations);
+                tool
+            })
+            .collect();
+        Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let started = Instant::now();
+        let name = request.name.to_string();
+        let Some(definition) = self.tool_definitions().await.into_iter().find(|tool| tool.name == name) else {
+            return Err(ErrorData::invalid_params(format!("unknown tool {name:?}"), None));
+        };
+        let session = self.state.session.lock().await.clone();
+        let _ticker = ProgressTicker::start(context.meta.get_progress_token(), context.peer.clone(), name.clone(), session);
+        let arguments = request.arguments.unwrap_or_default();
+        let result = match self.run_tool(&definition, arguments, &context).await {
+            Ok(answer) => to_call_tool_result(render_answer(&name, answer, started.elapsed()), false),
+            Err(failure) => {
+                tracing::info!("tool {name} failed: {} ({})", failure.message, failure.kind);
+                let output =
+                    render_error(&name, &failure.kind, failure.code, &failure.message, failure.data, started.elapsed());
+                to_call_tool_result(output, true)
+            }
+        };
+        Ok(result.into())
+    }
+}

@@ -1,0 +1,375 @@
+//! The MCP tool catalogue: names, descriptions (each at most 400 characters, saying when to
+//! prefer the tool over text search) and input schemas, built from the fslens commands the
+//! session advertises — so a command added to the session later (say `fslens.find`) gets its
+//! tool without a new bridge — plus the two tools the bridge composes from LSP requests.
+//!
+//! Tool arguments use the command contract's names (docs/commands.md), so a tool's argument
+//! object is the command's argument object; the schemas here are the documented surface and
+//! the session remains the judge of each value.
+
+use serde_json::{Map, Value, json};
+
+use crate::lsp::ext;
+
+/// The longest description a tool may have.
+pub const MAX_DESCRIPTION_CHARS: usize = 400;
+
+/// What a tool does when called.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToolAction {
+    /// Runs an fslens command in the session with the tool's arguments.
+    Command(String),
+    /// `fslens.status`, reshaped into the seed's `set_project` readiness answer.
+    Status,
+    /// Hover and definition at a word on a line.
+    SymbolAtWord,
+    /// One LSP navigation request.
+    Navigate,
+}
+
+/// One tool of the catalogue.
+#[derive(Debug, Clone)]
+pub struct ToolDefinition {
+    pub name: String,
+    pub description: String,
+    pub input_schema: Value,
+    pub action: ToolAction,
+    pub read_only: bool,
+}
+
+/// The catalogue for a session advertising `commands` (in the session's order), followed by
+/// the LSP-based tools.
+pub fn catalogue(commands: &[String]) -> Vec<ToolDefinition> {
+    let mut tools: Vec<ToolDefinition> = commands.iter().filter_map(|command| command_tool(command)).collect();
+    tools.push(ToolDefinition {
+        name: "symbol_at_word".into(),
+        description: "What a word on a line is: the compiler's hover (type signature, docs) and its definition \
+                      location(s). Give path, 0-based line and the word (occurrence picks among repeats); no column \
+                      needed, a line off by a few is tolerated. Prefer over grepping for a name's declaration: \
+                      overloads, shadowing and same-named symbols resolve as the compiler does."
+            .into(),
+        input_schema: object_schema(
+            json!({
+                "path": path_property("The file, relative to the workspace root or absolute inside it."),
+                "line": { "type": "integer", "minimum": 0, "description": "0-based line of the word." },
+                "word": { "type": "string", "minLength": 1, "description": "The identifier to look up (whole word)." },
+                "occurrence": { "type": "integer", "minimum": 1, "default": 1, "description": "Which occurrence of the word on the line." },
+                "timeoutMs": timeout_property(30_000),
+            }),
+            &["path", "line", "word"],
+        ),
+        action: ToolAction::SymbolAtWord,
+        read_only: true,
+    });
+    tools.push(ToolDefinition {
+        name: "navigate".into(),
+        description: "LSP navigation through the shared FSAC: definition, references, hover, documentSymbol (by \
+                      path + line + character or word) or workspaceSymbol (by query). Locations come back as \
+                      workspace-relative paths with their line text. Prefer over text search for exact, \
+                      compiler-resolved answers at one position; use find for workspace-wide sweeps with coverage."
+            .into(),
+        input_schema: object_schema(
+            json!({
+                "operation": { "type": "string", "enum": ["definition", "references", "hover", "documentSymbol", "workspaceSymbol"] },
+                "path": path_property("The file (all operations but workspaceSymbol)."),
+                "line": { "type": "integer", "minimum": 0, "description": "0-based line (definition, references, hover)." },
+                "character": { "type": "integer", "minimum": 0, "description": "0-based UTF-16 column; or give `word`." },
+                "word": { "type": "string", "description": "A word on the line instead of a column." },
+                "occurrence": { "type": "integer", "minimum": 1, "default": 1 },
+                "query": { "type": "string", "description": "The symbol name to search (workspaceSymbol)." },
+                "includeDeclaration": { "type": "boolean", "default": true, "description": "references: include the declaration." },
+                "timeoutMs": timeout_property(30_000),
+            }),
+            &["operation"],
+        ),
+        action: ToolAction::Navigate,
+        read_only: true,
+    });
+    tools
+}
+
+/// The tool for one advertised command; commands this bridge does not know yet get a generic
+/// tool named after them (`fslens.someThing` → `some_thing`).
+fn command_tool(command: &str) -> Option<ToolDefinition> {
+    let suffix = command.strip_prefix("fslens.")?;
+    let command_action = ToolAction::Command(command.to_owned());
+    let (name, description, input_schema, action, read_only): (String, &str, Value, ToolAction, bool) = match command
+    {
+        ext::commands::STATUS => (
+            "status".into(),
+            "Readiness of the shared F# session: whether FSAC runs (lsp), the projects are loaded \
+             (projectOptions) and the symbol index is warm (symbolIndex), a hint when not, FSAC's pid and whether \
+             this bridge joined the editor's session. Call first, and when answers look incomplete: text search \
+             cannot tell whether semantic answers are trustworthy yet.",
+            object_schema(
+                json!({
+                    "waitUntil": { "type": "string", "enum": ["ready"], "description": "Answer once the workspace is loaded (or cannot be)." },
+                    "timeoutMs": timeout_property(60_000),
+                    "probe": { "type": "boolean", "description": "Also check that FSAC answers at once." },
+                }),
+                &[],
+            ),
+            ToolAction::Status,
+            true,
+        ),
+        ext::commands::CHECK => (
+            "check".into(),
+            "Type-checks a file, project, workspace or snippet with the F# compiler and returns one verdict \
+             (clean | errors | unknown) that says which files and versions it covers, the editor's unsaved buffers \
+             included. Prefer over building or reading code to guess whether an edit compiles: `clean` is only \
+             said when every file in scope was analysed.",
+            object_schema(
+                json!({
+                    "scope": { "type": "string", "enum": ["auto", "file", "project", "workspace", "snippet"], "default": "auto" },
+                    "path": path_property("A file to check (scope file)."),
+                    "snippet": { "type": "string", "description": "Source text checked as a script (scope snippet)." },
+                    "snippetPosition": { "type": "string", "enum": ["end", "start"], "default": "end" },
+                    "fileGlob": { "type": "string", "description": "Keep only files whose workspace-relative path matches (*, **, ?)." },
+                    "speed": { "type": "string", "enum": ["trusted", "fast"], "default": "trusted" },
+                    "severity": { "type": "string", "enum": ["error", "warning", "information", "hint", "all"], "default": "error" },
+                    "projectPath": path_property(".fsproj path or project name (scope project, or where a snippet goes)."),
+                    "timeoutMs": timeout_property(60_000),
+                }),
+                &[],
+            ),
+            command_action,
+            true,
+        ),
+        "fslens.find" => (
+            "find".into(),
+            "Every definition and reference of an F# symbol across all projects, resolved by the compiler in the \
+             editor's live session (unsaved edits included); record-field sites classified (construction, \
+             copy-update, mutation, pattern, read). Prefer over grep whenever you need a symbol's uses: same-named \
+             symbols, strings and comments are not hits, and incomplete coverage is said.",
+            object_schema(
+                json!({
+                    "query": { "type": "string", "description": "Symbol name, qualified or dotted (Account.Balance)." },
+                    "kind": { "type": "string", "enum": ["auto", "symbol", "members", "field", "definition", "position"], "default": "auto" },
+                    "scope": { "type": "string", "enum": ["auto", "workspace", "project", "file"], "default": "auto" },
+                    "exact": { "type": "boolean", "default": true },
+                    "member": { "type": "string" },
+                    "field": { "type": "string" },
+                    "path": path_property("kind=position (or scope=file): the file."),
+                    "line": { "type": "integer", "minimum": 0, "description": "kind=position: 0-based line." },
+                    "word": { "type": "string", "description": "kind=position: the word on the line." },
+                    "occurrence": { "type": "integer", "minimum": 1 },
+                    "character": { "type": "integer", "minimum": 0, "description": "kind=position: 0-based UTF-16 column." },
+                    "contextLines": { "type": "integer", "minimum": 0, "maximum": 8, "default": 0 },
+                    "includeDeclaration": { "type": "boolean", "default": true },
+                    "includeInfo": { "type": "boolean", "default": false },
+                    "includeSiteTypes": { "type": "boolean", "default": false },
+                    "projectPath": path_property(".fsproj, .sln/.slnx or project name to sweep."),
+                    "maxResults": { "type": "integer", "minimum": 1, "maximum": 1000, "default": 80 },
+                    "timeoutMs": timeout_property(120_000),
+                    "cursor": { "type": "string", "description": "nextCursor of the previous page." },
+                }),
+                &[],
+            ),
+            command_action,
+            true,
+        ),
+        "fslens.fieldImpact" => (
+            "field_impact".into(),
+            "Plans a record-field change: every construction, copy-and-update, mutation, pattern and read of a field \
+             across all projects, each with the field's type at that site as the compiler resolves it. Prefer over \
+             text search when changing a field's type or name: same-named fields of other records and unrelated \
+             uses are told apart.",
+            object_schema(
+                json!({
+                    "query": { "type": "string", "description": "The field: `Weight` or `Shipment.Weight`." },
+                    "field": { "type": "string", "description": "The field name, when query names the record." },
+                    "scope": { "type": "string", "enum": ["auto", "workspace", "project", "file"], "default": "auto" },
+                    "path": path_property("Restrict to a file, or anchor a position."),
+                    "projectPath": path_property(".fsproj, .sln/.slnx or project name to sweep."),
+                    "contextLines": { "type": "integer", "minimum": 0, "maximum": 8 },
+                    "maxResults": { "type": "integer", "minimum": 1, "maximum": 1000, "default": 80 },
+                    "timeoutMs": timeout_property(120_000),
+                    "cursor": { "type": "string", "description": "nextCursor of the previous page." },
+                }),
+                &[],
+            ),
+            command_action,
+            true,
+        ),
+        ext::commands::MAKE_INTERNAL_VISIBLE => (
+            "make_internal_visible".into(),
+            "Turns a `private` declaration into `internal` with a one-token edit found in the syntax tree (never in \
+             strings or comments) and returns the WorkspaceEdit and a preview; writes nothing (apply: true asks the \
+             editor, exposeTo adds InternalsVisibleTo). Prefer over a text replace of `private`, which hits the \
+             wrong token on lines with strings, comments or several bindings.",
+            object_schema(
+                json!({
+                    "path": path_property("The file with the declaration."),
+                    "line": { "type": "integer", "minimum": 0, "description": "0-based line of the declaration." },
+                    "word": { "type": "string", "description": "The declared name on the line." },
+                    "character": { "type": "integer", "minimum": 0, "description": "0-based UTF-16 column, instead of word." },
+                    "occurrence": { "type": "integer", "minimum": 1, "default": 1 },
+                    "apply": { "type": "boolean", "description": "Send the edit to the editor as workspace/applyEdit." },
+                    "exposeTo": { "type": "string", "description": "Project name to add InternalsVisibleTo for." },
+                }),
+                &["path", "line"],
+            ),
+            command_action,
+            false,
+        ),
+        ext::commands::OUTLINE => (
+            "outline".into(),
+            "Outline of a file, a project or its public API from the syntax tree: modules, types, members and \
+             signatures, the editor's unsaved buffers included; paged. Prefer over reading whole files or grepping \
+             for let/type/member when you need to know what a file or project declares.",
+            object_schema(
+                json!({
+                    "view": { "type": "string", "enum": ["file", "project", "publicApi"], "description": "Default: file with path, else project." },
+                    "path": path_property("The file (view file)."),
+                    "project": path_property("Project path or name (views project and publicApi)."),
+                    "summaryOnly": { "type": "boolean", "default": true },
+                    "maxResults": { "type": "integer", "minimum": 1, "maximum": 1000 },
+                    "cursor": { "type": "string", "description": "nextCursor of the previous page." },
+                    "namespaceFilter": { "type": "string" },
+                    "includeInternal": { "type": "boolean" },
+                }),
+                &[],
+            ),
+            command_action,
+            true,
+        ),
+        ext::commands::DIAGNOSTICS => (
+            "diagnostics".into(),
+            "What FSAC has reported in this session: per file, errors and warnings with freshness (current = \
+             analysed at the content it has now, stale, unverified), the editor's unsaved buffers included. Cheap: \
+             never starts an analysis. Prefer over building to see known errors; a file absent here is not known \
+             to be clean: use check for a verdict.",
+            object_schema(
+                json!({
+                    "path": path_property("Only this file."),
+                    "maxResults": { "type": "integer", "minimum": 1, "maximum": 1000 },
+                }),
+                &[],
+            ),
+            command_action,
+            true,
+        ),
+        ext::commands::RESTART => (
+            "restart".into(),
+            "Restarts the shared FSAC process (the editor's too) and replays the open buffers into it. Use only when \
+             status says FSAC crashed or is unresponsive; ordinary answers never need it.",
+            object_schema(json!({}), &[]),
+            command_action,
+            false,
+        ),
+        _ => (
+            snake_case(suffix),
+            "An fslens command this bridge has no dedicated description for; it takes the command's JSON \
+             argument object (docs/commands.md) and answers with the command's result.",
+            json!({ "type": "object", "additionalProperties": true }),
+            command_action,
+            false,
+        ),
+    };
+    Some(ToolDefinition { name, description: description.to_owned(), input_schema, action, read_only })
+}
+
+fn object_schema(properties: Value, required: &[&str]) -> Value {
+    let mut schema = Map::new();
+    schema.insert("type".into(), json!("object"));
+    schema.insert("properties".into(), properties);
+    if !required.is_empty() {
+        schema.insert("required".into(), json!(required));
+    }
+    Value::Object(schema)
+}
+
+fn path_property(description: &str) -> Value {
+    json!({
+        "type": "string",
+        "description": format!("{description} Relative to the workspace root or absolute inside it; paths outside are refused."),
+    })
+}
+
+fn timeout_property(default: u64) -> Value {
+    json!({ "type": "integer", "minimum": 0, "maximum": 3_600_000, "default": default, "description": "One deadline for the whole request, in milliseconds." })
+}
+
+/// `fieldImpact` → `field_impact`.
+pub fn snake_case(camel: &str) -> String {
+    let mut snake = String::with_capacity(camel.len() + 4);
+    for character in camel.chars() {
+        if character.is_ascii_uppercase() {
+            if !snake.is_empty() {
+                snake.push('_');
+            }
+            snake.push(character.to_ascii_lowercase());
+        } else {
+            snake.push(character);
+        }
+    }
+    snake
+}
+
+/// Argument names that hold a path in some tool. `path` is always a path; the others may also
+/// be a project name, and are confined only when they look like a path.
+pub const PATH_ARGUMENTS: &[&str] = &["path", "projectPath", "project"];
+
+/// Whether a value of a name-or-path argument is written as a path.
+pub fn looks_like_path(value: &str) -> bool {
+    value.contains('/')
+        || value.contains('\\')
+        || value.starts_with('.')
+        || [".fsproj", ".sln", ".slnx", ".fs", ".fsx", ".fsi"].iter().any(|extension| value.ends_with(extension))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn every_command() -> Vec<String> {
+        let mut commands: Vec<String> = ext::commands::ALL.iter().map(|command| (*command).to_owned()).collect();
+        commands.extend(["fslens.find".to_owned(), "fslens.fieldImpact".to_owned(), "fslens.brandNew".to_owned()]);
+        commands
+    }
+
+    #[test]
+    fn descriptions_are_short_and_schemas_are_objects() {
+        let tools = catalogue(&every_command());
+        for tool in &tools {
+            let length = tool.description.chars().count();
+            assert!(length <= MAX_DESCRIPTION_CHARS, "{}: {length} characters", tool.name);
+            assert!(
+                tool.description.contains("Prefer") || tool.name == "restart" || tool.name == "brand_new",
+                "{}: says when to prefer it",
+                tool.name
+            );
+            assert_eq!(tool.input_schema["type"], json!("object"), "{}", tool.name);
+        }
+        let names: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "status",
+                "restart",
+                "check",
+                "diagnostics",
+                "make_internal_visible",
+                "outline",
+                "find",
+                "field_impact",
+                "brand_new",
+                "symbol_at_word",
+                "navigate"
+            ]
+        );
+    }
+
+    #[test]
+    fn only_fslens_commands_become_tools() {
+        let tools = catalogue(&["fsharp.compile".to_owned(), ext::commands::CHECK.to_owned()]);
+        assert_eq!(tools.iter().map(|tool| tool.name.as_str()).collect::<Vec<_>>(), ["check", "symbol_at_word", "navigate"]);
+    }
+
+    #[test]
+    fn names_and_paths() {
+        assert_eq!(snake_case("makeInternalVisible"), "make_internal_visible");
+        assert!(looks_like_path("src/App.fsproj") && looks_like_path("../x") && looks_like_path("A.fsproj"));
+        assert!(!looks_like_path("Shipping.Domain"));
+    }
+}

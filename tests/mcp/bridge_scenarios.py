@@ -1,0 +1,158 @@
+"""Drives `fslens mcp` with the official MCP Python SDK client (PyPI `mcp`, 2.3.0).
+
+Run by tests/mcp_bridge.rs, which prepares the workspace, the editor session and the
+environment, then reads the JSON report this script prints on its last stdout line and makes
+its assertions there. The script itself checks only what it needs to go on.
+
+    python bridge_scenarios.py editor    # an editor session runs: join it
+    python bridge_scenarios.py own       # none runs: the first bridge starts one, a second joins
+
+Environment: FSLENS_BIN, FSLENS_WORKSPACE, FSLENS_FSAC_COMMAND, XDG_RUNTIME_DIR, and any
+FSAC_DOUBLE_* variables (passed on to the bridge, and so to an FSAC it starts).
+"""
+
+import json
+import os
+import sys
+import time
+
+import anyio
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+WORKSPACE = os.environ["FSLENS_WORKSPACE"]
+
+
+def server_parameters() -> StdioServerParameters:
+    environment = {"XDG_RUNTIME_DIR": os.environ["XDG_RUNTIME_DIR"], "RUST_LOG": "fslens=info"}
+    environment.update({name: value for name, value in os.environ.items() if name.startswith("FSAC_DOUBLE_")})
+    return StdioServerParameters(
+        command=os.environ["FSLENS_BIN"],
+        args=["mcp", "--workspace", WORKSPACE, "--fsac", os.environ["FSLENS_FSAC_COMMAND"]],
+        env=environment,
+    )
+
+
+def parse(result) -> dict:
+    """The JSON body, footer and error flag of a tool result (text: [summary], body, footer)."""
+    text = result.content[0].text
+    lines = text.split("\n")
+    return {"body": json.loads(lines[-2]), "footer": lines[-1], "isError": bool(result.is_error), "bytes": len(text.encode())}
+
+
+async def call(session: ClientSession, tool: str, arguments: dict, **options) -> dict:
+    return parse(await session.call_tool(tool, arguments, **options))
+
+
+async def ready_status(session: ClientSession) -> dict:
+    return await call(session, "status", {"waitUntil": "ready", "timeoutMs": 60000})
+
+
+async def editor_scenario() -> dict:
+    report: dict = {}
+    async with stdio_client(server_parameters(), errlog=sys.stderr) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            tools = await session.list_tools()
+            report["tools"] = [
+                {
+                    "name": tool.name,
+                    "descriptionLength": len(tool.description or ""),
+                    "schemaType": tool.input_schema.get("type"),
+                    "required": tool.input_schema.get("required", []),
+                }
+                for tool in tools.tools
+            ]
+            report["status"] = await ready_status(session)
+
+            # The editor typed a type error into Program.fs without saving it.
+            report["check"] = await call(session, "check", {"path": "src/Shipping.App/Program.fs"})
+            report["diagnostics"] = await call(session, "diagnostics", {"path": "src/Shipping.App/Program.fs"})
+
+            escapes = []
+            for written in json.loads(os.environ["FSLENS_ESCAPES"]):
+                for tool, arguments in [
+                    ("check", {"path": written}),
+                    ("symbol_at_word", {"path": written, "line": 0, "word": "x"}),
+                    ("navigate", {"operation": "documentSymbol", "path": written}),
+                    ("outline", {"path": written}),
+                ]:
+                    answer = await call(session, tool, arguments)
+                    escapes.append({"tool": tool, "path": written, "isError": answer["isError"], "error": answer["body"].get("error")})
+            report["escapes"] = escapes
+
+            report["symbolAtWord"] = await call(
+                session, "symbol_at_word", {"path": "src/Shipping.Domain/Operations.fs", "line": 2, "word": "create"}
+            )
+            report["navigateDefinition"] = await call(
+                session,
+                "navigate",
+                {"operation": "definition", "path": "src/Shipping.App/Program.fs", "line": 6, "word": "create"},
+            )
+            report["outline"] = await call(session, "outline", {"path": "src/Shipping.Domain/Types.fs"})
+            report["makeInternalVisible"] = await call(
+                session,
+                "make_internal_visible",
+                {"path": "src/Shipping.Domain/Visibility.fs", "line": 16, "word": "Hidden"},
+            )
+
+            # Cancellation: FSAC swallows textDocument/references (FSAC_DOUBLE_HANG_ON), so the
+            # call runs until the client gives up, which sends notifications/cancelled.
+            progress: list = []
+
+            async def on_progress(value, total, message):
+                progress.append({"progress": value, "message": message})
+
+            started = time.monotonic()
+            try:
+                answer = await call(
+                    session,
+                    "navigate",
+                    {"operation": "references", "path": "src/Shipping.Domain/Types.fs", "line": 12, "word": "Weight"},
+                    read_timeout_seconds=2.5,
+                    progress_callback=on_progress,
+                )
+                cancelled = {"completed": answer}
+            except Exception as error:  # the SDK raises MCPError on its read timeout
+                cancelled = {"raised": type(error).__name__, "message": str(error)}
+            cancelled["elapsedSeconds"] = time.monotonic() - started
+            cancelled["progress"] = progress
+            # The session answers the cancel at once; give it a moment, then look.
+            pending = None
+            for _ in range(50):
+                await anyio.sleep(0.1)
+                status = await call(session, "status", {})
+                pending = status["body"]["pendingRequests"]
+                if pending.get("proxyToFsac") == 0:
+                    break
+            cancelled["pendingAfter"] = pending
+            report["cancellation"] = cancelled
+            report["statusAfter"] = await call(session, "status", {})
+    return report
+
+
+async def own_session_scenario() -> dict:
+    report: dict = {}
+    async with stdio_client(server_parameters(), errlog=sys.stderr) as (read, write):
+        async with ClientSession(read, write) as first:
+            await first.initialize()
+            report["firstTools"] = [tool.name for tool in (await first.list_tools()).tools]
+            report["first"] = await ready_status(first)
+            async with stdio_client(server_parameters(), errlog=sys.stderr) as (read2, write2):
+                async with ClientSession(read2, write2) as second:
+                    await second.initialize()
+                    report["second"] = await ready_status(second)
+                    report["secondCheck"] = await call(second, "check", {"path": "src/Shipping.Domain/Types.fs"})
+            report["firstAfterSecondLeft"] = await call(first, "status", {})
+    return report
+
+
+def main() -> None:
+    scenario = sys.argv[1]
+    runner = {"editor": editor_scenario, "own": own_session_scenario}[scenario]
+    report = anyio.run(runner)
+    sys.stdout.write(json.dumps(report) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,234 @@
+//! `fslens mcp` driven by the official MCP Python SDK client (PyPI `mcp` 2.3.0) against the
+//! FSAC double: joining an editor's session (its FSAC pid, its unsaved buffers), refusing path
+//! escapes, cancelling through to FSAC, and starting a session of its own that a second bridge
+//! joins.
+//!
+//! The Python scripts live in tests/mcp/. The interpreter comes from `FSLENS_MCP_PYTHON`, or
+//! the virtual environment `scripts/test-mcp.sh` prepares under target/; without the SDK these
+//! tests fail and say how to install it.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{Value, json};
+use support::double::{Editor, double_command, fixture_copy, repository};
+
+/// The Python interpreter with the MCP SDK, or a failure that says how to get one.
+fn python_with_sdk() -> PathBuf {
+    let python = std::env::var_os("FSLENS_MCP_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repository().join("target/mcp-venv/bin/python"));
+    let probe = Command::new(&python)
+        .args(["-c", "import importlib.metadata as m, mcp; print(m.version('mcp'))"])
+        .output();
+    match probe {
+        Ok(output) if output.status.success() => {
+            let version = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+            assert_eq!(version, "2.3.0", "{} has mcp {version}; the tests pin 2.3.0: run scripts/test-mcp.sh", python.display());
+            python
+        }
+        _ => panic!(
+            "the MCP Python SDK is missing: {} cannot import `mcp`. Run `scripts/test-mcp.sh --prepare` \
+             (it creates target/mcp-venv with mcp==2.3.0), or set FSLENS_MCP_PYTHON to a python that has it.",
+            python.display()
+        ),
+    }
+}
+
+/// Runs a scenario of tests/mcp/bridge_scenarios.py and returns its JSON report.
+fn run_scenario(scenario: &str, workspace: &Path, runtime: &Path, environment: &[(&str, String)]) -> Value {
+    let python = python_with_sdk();
+    let mut command = Command::new(python);
+    command
+        .arg(repository().join("tests/mcp/bridge_scenarios.py"))
+        .arg(scenario)
+        .env("FSLENS_BIN", env!("CARGO_BIN_EXE_fslens"))
+        .env("FSLENS_WORKSPACE", workspace)
+        .env("FSLENS_FSAC_COMMAND", double_command())
+        .env("XDG_RUNTIME_DIR", runtime);
+    for (name, value) in environment {
+        command.env(name, value);
+    }
+    let output = command.output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "scenario {scenario} failed:\n{stderr}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let last = stdout.lines().last().unwrap_or_default();
+    serde_json::from_str(last).unwrap_or_else(|error| panic!("no report ({error}): {stdout}\n{stderr}"))
+}
+
+fn body<'a>(report: &'a Value, key: &str) -> &'a Value {
+    assert_eq!(report[key]["isError"], json!(false), "{key}: {}", report[key]);
+    &report[key]["body"]
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_into_fsac() {
+    let workspace = fixture_copy("shipping");
+    let runtime = tempfile::tempdir().unwrap();
+    let transcript = runtime.path().join("fsac-transcript.jsonl");
+    let root = workspace.path().canonicalize().unwrap();
+    // Escape routes: a symbolic link out of the workspace and a sibling sharing its name.
+    std::os::unix::fs::symlink(root.parent().unwrap(), root.join("escape")).unwrap();
+    let sibling = PathBuf::from(format!("{}-sibling", root.display()));
+    std::fs::create_dir_all(&sibling).unwrap();
+    std::fs::write(sibling.join("x.fs"), "module X\n").unwrap();
+    let escapes = json!([
+        "../outside.fs",
+        "src/../../outside.fs",
+        "/etc/passwd",
+        "escape/x.fs",
+        sibling.join("x.fs").display().to_string(),
+    ]);
+
+    let transcript_text = transcript.display().to_string();
+    let mut editor = Editor::start(
+        workspace.path(),
+        runtime.path(),
+        &double_command(),
+        &[("FSAC_DOUBLE_HANG_ON", "textDocument/references"), ("FSAC_DOUBLE_TRANSCRIPT", &transcript_text)],
+    )
+    .await;
+    let status = editor.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 60000})).await;
+    assert_eq!(status["result"]["state"], json!("ready"), "{status}");
+    let editor_pid = status["result"]["fsac"]["pid"].clone();
+    assert!(editor_pid.is_u64(), "{status}");
+
+    // The user types a type error into Program.fs and does not save it.
+    let program = workspace.path().join("src/Shipping.App/Program.fs");
+    let original = std::fs::read_to_string(&program).unwrap();
+    let uri = editor.open(&program, 1).await;
+    let broken = original.replace("create \"Books\" 12.5 \"Lyon\"", "create \"Books\" \"heavy\" \"Lyon\"");
+    editor
+        .notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": broken}]}),
+        )
+        .await;
+
+    let report = tokio::task::spawn_blocking({
+        let workspace = workspace.path().to_owned();
+        let runtime = runtime.path().to_owned();
+        move || run_scenario("editor", &workspace, &runtime, &[("FSLENS_ESCAPES", escapes.to_string())])
+    })
+    .await
+    .unwrap();
+
+    // tools/list: every tool of the session's commands plus the LSP-composed ones.
+    let names: Vec<&str> = report["tools"].as_array().unwrap().iter().map(|tool| tool["name"].as_str().unwrap()).collect();
+    for expected in
+        ["status", "check", "diagnostics", "make_internal_visible", "outline", "symbol_at_word", "navigate"]
+    {
+        assert!(names.contains(&expected), "{expected} missing from {names:?}");
+    }
+    for tool in report["tools"].as_array().unwrap() {
+        assert!(tool["descriptionLength"].as_u64().unwrap() <= 400, "{tool}");
+        assert_eq!(tool["schemaType"], json!("object"), "{tool}");
+    }
+
+    // status: the same FSAC as the editor's, reached by joining its session.
+    let status = body(&report, "status");
+    assert_eq!(status["fsacPid"], editor_pid, "{status}");
+    assert_eq!(status["session"]["bridge"], json!("joined"));
+    assert_eq!((status["lsp"].clone(), status["projectOptions"].clone()), (json!(true), json!(true)), "{status}");
+    assert!(status["symbolIndexState"].is_string() && status["symbolIndexHint"].is_string());
+    assert!(report["status"]["footer"].as_str().unwrap().starts_with("[fslens status: "), "{}", report["status"]);
+
+    // check sees the editor's unsaved buffer: the type error typed there, never saved.
+    let check = body(&report, "check");
+    assert_eq!(check["verdict"], json!("errors"), "{check}");
+    assert!(check["diagnostics"][0]["message"].as_str().unwrap().contains("expected to have type"), "{check}");
+    assert_eq!(check["files"][0]["version"], json!(2), "the verdict covers the unsaved version");
+    assert_eq!(check["truncated"], json!(false));
+    assert_eq!(std::fs::read_to_string(&program).unwrap(), original, "nothing was saved");
+    let diagnostics = body(&report, "diagnostics");
+    assert_eq!(diagnostics["files"][0]["freshness"], json!("current"), "{diagnostics}");
+
+    // Every escape is refused by every tool, with a typed error.
+    let refused = report["escapes"].as_array().unwrap();
+    assert_eq!(refused.len(), 20);
+    for attempt in refused {
+        assert_eq!(attempt["isError"], json!(true), "{attempt}");
+        assert_eq!(attempt["error"]["errorKind"], json!("invalid_path"), "{attempt}");
+        assert!(attempt["error"]["message"].as_str().unwrap().contains("outside the workspace"), "{attempt}");
+    }
+
+    // symbol_at_word and navigate: compiler answers at a word, no column given.
+    let symbol = body(&report, "symbolAtWord");
+    assert!(symbol["hover"].as_str().unwrap_or_default().contains("Shipment"), "{symbol}");
+    assert_eq!(symbol["character"], json!(4));
+    let definition = body(&report, "navigateDefinition");
+    let location = &definition["result"].as_array().map(|items| items[0].clone()).unwrap_or(definition["result"].clone());
+    assert_eq!(location["file"], json!("src/Shipping.Domain/Operations.fs"), "{definition}");
+    assert!(location["lineText"].as_str().unwrap().contains("let create"), "{definition}");
+    let outline = body(&report, "outline");
+    assert!(outline.to_string().contains("Shipment"), "{outline}");
+    let visible = body(&report, "makeInternalVisible");
+    assert_eq!(visible["status"], json!("ok"), "{visible}");
+    assert_eq!(visible["writtenToDisk"], json!(false));
+
+    // Cancellation: the SDK gave up on a references request FSAC never answers; its
+    // notifications/cancelled reached the session, which cancelled the request in FSAC.
+    let cancelled = &report["cancellation"];
+    assert!(cancelled.get("raised").is_some(), "the hung request must not complete: {cancelled}");
+    assert!(cancelled["elapsedSeconds"].as_f64().unwrap() < 10.0, "{cancelled}");
+    assert!(!cancelled["progress"].as_array().unwrap().is_empty(), "progress while it ran: {cancelled}");
+    assert_eq!(cancelled["pendingAfter"]["proxyToFsac"], json!(0), "{cancelled}");
+    let transcript = std::fs::read_to_string(&transcript).unwrap();
+    let received: Vec<Value> = transcript
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|entry| entry["dir"] == json!("in"))
+        .map(|entry| entry["message"].clone())
+        .collect();
+    let references: Vec<&Value> =
+        received.iter().filter(|message| message["method"] == json!("textDocument/references")).collect();
+    assert_eq!(references.len(), 1, "one references request reached FSAC");
+    assert!(
+        received.iter().any(|message| message["method"] == json!("$/cancelRequest")
+            && message["params"]["id"] == references[0]["id"]),
+        "FSAC received $/cancelRequest for the references request"
+    );
+    assert_eq!(body(&report, "statusAfter")["fsacPid"], editor_pid, "the editor's FSAC is untouched");
+
+    // The editor's session is unaffected by the agent coming and going.
+    let status = editor.execute("fslens.status", json!({})).await;
+    assert_eq!(status["result"]["state"], json!("ready"));
+    assert_eq!(status["result"]["session"]["clients"], json!(0), "the bridge left: {status}");
+    editor.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_session_the_bridge_starts_one_that_a_second_bridge_joins() {
+    let workspace = fixture_copy("shipping");
+    let runtime = tempfile::tempdir().unwrap();
+    let report = tokio::task::spawn_blocking({
+        let workspace = workspace.path().to_owned();
+        let runtime = runtime.path().to_owned();
+        move || run_scenario("own", &workspace, &runtime, &[])
+    })
+    .await
+    .unwrap();
+
+    let first = body(&report, "first");
+    assert_eq!(first["session"]["bridge"], json!("started"), "{first}");
+    assert_eq!(first["state"], json!("ready"), "{first}");
+    let pid = first["fsacPid"].as_u64().unwrap_or_else(|| panic!("no FSAC pid: {first}"));
+    assert!(first["session"]["socket"].as_str().unwrap().starts_with(&runtime.path().display().to_string()));
+    assert!(report["firstTools"].as_array().unwrap().contains(&json!("check")));
+
+    let second = body(&report, "second");
+    assert_eq!(second["session"]["bridge"], json!("joined"), "{second}");
+    assert_eq!(second["fsacPid"], json!(pid), "the second bridge uses the first one's FSAC");
+    assert_eq!(body(&report, "secondCheck")["verdict"], json!("clean"), "{}", report["secondCheck"]);
+    assert_eq!(body(&report, "firstAfterSecondLeft")["fsacPid"], json!(pid));
+
+    // The bridge that started the session ended it, and its FSAC, when it ended.
+    let gone = (0..100).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        !Path::new(&format!("/proc/{pid}")).exists()
+    });
+    assert!(gone, "FSAC {pid} outlived the bridge that started it");
+}
