@@ -20,13 +20,17 @@ fn python_with_sdk() -> PathBuf {
     let python = std::env::var_os("FSLENS_MCP_PYTHON")
         .map(PathBuf::from)
         .unwrap_or_else(|| repository().join("target/mcp-venv/bin/python"));
-    let probe = Command::new(&python)
-        .args(["-c", "import importlib.metadata as m, mcp; print(m.version('mcp'))"])
-        .output();
+    let probe =
+        Command::new(&python).args(["-c", "import importlib.metadata as m, mcp; print(m.version('mcp'))"]).output();
     match probe {
         Ok(output) if output.status.success() => {
             let version = String::from_utf8_lossy(&output.stdout).trim().to_owned();
-            assert_eq!(version, "2.3.0", "{} has mcp {version}; the tests pin 2.3.0: run scripts/test-mcp.sh", python.display());
+            assert_eq!(
+                version,
+                "2.3.0",
+                "{} has mcp {version}; the tests pin 2.3.0: run scripts/test-mcp.sh",
+                python.display()
+            );
             python
         }
         _ => panic!(
@@ -56,6 +60,10 @@ fn run_scenario(scenario: &str, workspace: &Path, runtime: &Path, environment: &
     assert!(output.status.success(), "scenario {scenario} failed:\n{stderr}");
     let stdout = String::from_utf8_lossy(&output.stdout);
     let last = stdout.lines().last().unwrap_or_default();
+    // FSLENS_MCP_REPORT_DIR keeps each scenario's report for reading after the run.
+    if let Some(directory) = std::env::var_os("FSLENS_MCP_REPORT_DIR") {
+        let _ = std::fs::write(Path::new(&directory).join(format!("{scenario}.json")), last);
+    }
     serde_json::from_str(last).unwrap_or_else(|error| panic!("no report ({error}): {stdout}\n{stderr}"))
 }
 
@@ -117,9 +125,9 @@ async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_int
     .unwrap();
 
     // tools/list: every tool of the session's commands plus the LSP-composed ones.
-    let names: Vec<&str> = report["tools"].as_array().unwrap().iter().map(|tool| tool["name"].as_str().unwrap()).collect();
-    for expected in
-        ["status", "check", "diagnostics", "make_internal_visible", "outline", "symbol_at_word", "navigate"]
+    let names: Vec<&str> =
+        report["tools"].as_array().unwrap().iter().map(|tool| tool["name"].as_str().unwrap()).collect();
+    for expected in ["status", "check", "diagnostics", "make_internal_visible", "outline", "symbol_at_word", "navigate"]
     {
         assert!(names.contains(&expected), "{expected} missing from {names:?}");
     }
@@ -160,7 +168,8 @@ async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_int
     assert!(symbol["hover"].as_str().unwrap_or_default().contains("Shipment"), "{symbol}");
     assert_eq!(symbol["character"], json!(4));
     let definition = body(&report, "navigateDefinition");
-    let location = &definition["result"].as_array().map(|items| items[0].clone()).unwrap_or(definition["result"].clone());
+    let location =
+        &definition["result"].as_array().map(|items| items[0].clone()).unwrap_or(definition["result"].clone());
     assert_eq!(location["file"], json!("src/Shipping.Domain/Operations.fs"), "{definition}");
     assert!(location["lineText"].as_str().unwrap().contains("let create"), "{definition}");
     let outline = body(&report, "outline");
@@ -187,10 +196,24 @@ async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_int
         received.iter().filter(|message| message["method"] == json!("textDocument/references")).collect();
     assert_eq!(references.len(), 1, "one references request reached FSAC");
     assert!(
-        received.iter().any(|message| message["method"] == json!("$/cancelRequest")
-            && message["params"]["id"] == references[0]["id"]),
+        received
+            .iter()
+            .any(|message| message["method"] == json!("$/cancelRequest")
+                && message["params"]["id"] == references[0]["id"]),
         "FSAC received $/cancelRequest for the references request"
     );
+    // Every file fslens opened in FSAC for the agent is closed again: only the editor's own
+    // Program.fs stays open.
+    let mut open_files = std::collections::BTreeSet::new();
+    for message in &received {
+        let uri = message["params"]["textDocument"]["uri"].as_str().unwrap_or_default().to_owned();
+        if message["method"] == json!("textDocument/didOpen") {
+            open_files.insert(uri);
+        } else if message["method"] == json!("textDocument/didClose") {
+            open_files.remove(&uri);
+        }
+    }
+    assert_eq!(open_files.into_iter().collect::<Vec<_>>(), [uri.clone()], "files opened for the agent were closed");
     assert_eq!(body(&report, "statusAfter")["fsacPid"], editor_pid, "the editor's FSAC is untouched");
 
     // The editor's session is unaffected by the agent coming and going.
@@ -207,10 +230,18 @@ async fn without_a_session_the_bridge_starts_one_that_a_second_bridge_joins() {
     let report = tokio::task::spawn_blocking({
         let workspace = workspace.path().to_owned();
         let runtime = runtime.path().to_owned();
-        move || run_scenario("own", &workspace, &runtime, &[])
+        move || run_scenario("own", &workspace, &runtime, &[("FSAC_DOUBLE_SLOW_LOAD_MS", "4000".to_owned())])
     })
     .await
     .unwrap();
+
+    // A check cancelled while FSAC still loads is aborted in the session.
+    let check_cancelled = &report["checkCancellation"];
+    assert!(check_cancelled.get("raised").is_some(), "the check must wait for the slow load: {check_cancelled}");
+    assert!(check_cancelled["elapsedSeconds"].as_f64().unwrap() < 3.0, "{check_cancelled}");
+    let after = &check_cancelled["statusAfter"];
+    assert_eq!(after["pendingRequests"]["commands"], json!(1), "only the status call itself runs: {after}");
+    assert_eq!(after["state"], json!("loading"), "the check was cancelled, not finished: {after}");
 
     let first = body(&report, "first");
     assert_eq!(first["session"]["bridge"], json!("started"), "{first}");

@@ -100,7 +100,8 @@ fn enrich(value: &mut Value, root: &Path, cache: &mut HashMap<PathBuf, Option<Ve
                 if path.starts_with(&canonical_root) {
                     object.insert("file".into(), json!(display_relative(root, &path)));
                 }
-                if let Some(line) = range.as_ref().and_then(|range| range.pointer("/start/line")).and_then(Value::as_u64)
+                if let Some(line) =
+                    range.as_ref().and_then(|range| range.pointer("/start/line")).and_then(Value::as_u64)
                     && *lookups < MAX_LINE_TEXT_LOOKUPS
                 {
                     *lookups += 1;
@@ -108,7 +109,10 @@ fn enrich(value: &mut Value, root: &Path, cache: &mut HashMap<PathBuf, Option<Ve
                         std::fs::read_to_string(&path).ok().map(|text| text.lines().map(str::to_owned).collect())
                     });
                     if let Some(text) = lines.as_ref().and_then(|lines| lines.get(line as usize)) {
-                        object.insert("lineText".into(), json!(text.chars().take(MAX_LINE_TEXT_CHARS).collect::<String>()));
+                        object.insert(
+                            "lineText".into(),
+                            json!(text.chars().take(MAX_LINE_TEXT_CHARS).collect::<String>()),
+                        );
                     }
                 }
             }
@@ -146,7 +150,10 @@ mod tests {
     #[test]
     fn words_are_found_whole_with_utf16_columns_and_tolerance() {
         let text = "let total = 1\nlet subtotal = total + total\n// é total\n";
-        assert_eq!(locate_word(text, 1, "total", 1).unwrap(), WordPosition { line: 1, character: 15, moved_from_line: None });
+        assert_eq!(
+            locate_word(text, 1, "total", 1).unwrap(),
+            WordPosition { line: 1, character: 15, moved_from_line: None }
+        );
         assert_eq!(locate_word(text, 1, "total", 2).unwrap().character, 23);
         assert_eq!(locate_word(text, 2, "total", 1).unwrap().character, 5);
         assert!(locate_word(text, 1, "total", 3).unwrap_err().contains("2 time(s)"));
@@ -169,7 +176,8 @@ mod tests {
         let directory = tempfile::tempdir().unwrap();
         std::fs::write(directory.path().join("A.fs"), "module A\nlet a = 1\n").unwrap();
         let uri = crate::uri::path_to_uri(&directory.path().canonicalize().unwrap().join("A.fs")).unwrap();
-        let mut answer = json!([{"uri": uri, "range": {"start": {"line": 1, "character": 4}, "end": {"line": 1, "character": 5}}}]);
+        let mut answer =
+            json!([{"uri": uri, "range": {"start": {"line": 1, "character": 4}, "end": {"line": 1, "character": 5}}}]);
         enrich_locations(&mut answer, directory.path());
         assert_eq!(answer[0]["file"], json!("A.fs"));
         assert_eq!(answer[0]["lineText"], json!("let a = 1"));

@@ -59,7 +59,12 @@ pub fn render_error(
     render_object(tool, object, Some(format!("{tool} failed ({kind}): {first_line}")), elapsed)
 }
 
-fn render_object(tool: &str, mut object: Map<String, Value>, summary: Option<String>, elapsed: Duration) -> RenderedOutput {
+fn render_object(
+    tool: &str,
+    mut object: Map<String, Value>,
+    summary: Option<String>,
+    elapsed: Duration,
+) -> RenderedOutput {
     object.insert("truncated".into(), json!(false));
     let summary_bytes = summary.as_ref().map_or(0, |line| line.len() + 1);
     let budget = OUTPUT_LIMIT_BYTES.saturating_sub(FOOTER_RESERVE_BYTES + summary_bytes);
@@ -98,7 +103,8 @@ pub fn shrink_to_fit(value: &mut Value, budget: usize) -> bool {
         if serialized_len(value) <= budget {
             break;
         }
-        if let Some((pointer, length)) = largest(value, "", |node| matches!(node, Value::Array(items) if !items.is_empty()))
+        if let Some((pointer, length)) =
+            largest(value, "", |node| matches!(node, Value::Array(items) if !items.is_empty()))
             && pointer != "/truncation"
             && !pointer.starts_with("/truncation/")
             && let Some(Value::Array(items)) = value.pointer_mut(&pointer)
@@ -113,7 +119,8 @@ pub fn shrink_to_fit(value: &mut Value, budget: usize) -> bool {
             entry["omitted"] = json!(omitted_before + (total - keep) as u64);
             continue;
         }
-        if let Some((pointer, length)) = largest(value, "", |node| matches!(node, Value::String(text) if text.len() > 64))
+        if let Some((pointer, length)) =
+            largest(value, "", |node| matches!(node, Value::String(text) if text.len() > 64))
             && !pointer.starts_with("/truncation")
             && let Some(Value::String(text)) = value.pointer_mut(&pointer)
         {

@@ -203,7 +203,8 @@ impl BridgeServer {
         let occurrence = optional_integer(arguments, "occurrence")?.unwrap_or(1).max(1);
         let text = std::fs::read_to_string(&path)
             .map_err(|error| ToolFailure::new("invalid_path", format!("cannot read {}: {error}", path.display())))?;
-        let position = locate_word(&text, line, word, occurrence).map_err(|message| ToolFailure::invalid_argument("word", message))?;
+        let position = locate_word(&text, line, word, occurrence)
+            .map_err(|message| ToolFailure::invalid_argument("word", message))?;
         let params = json!({
             "textDocument": { "uri": uri },
             "position": { "line": position.line, "character": position.character },
@@ -281,7 +282,8 @@ impl BridgeServer {
                     }
                     _ => return Err(ToolFailure::invalid_argument("character", "give `character` or `word`")),
                 };
-                let mut params = json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } });
+                let mut params =
+                    json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } });
                 let method = match operation {
                     "definition" => "textDocument/definition",
                     "hover" => "textDocument/hover",
@@ -469,12 +471,9 @@ impl ProgressTicker {
             loop {
                 tokio::time::sleep(PROGRESS_INTERVAL).await;
                 ticks += 1;
-                let announced = session.as_ref().map(|session| session.connection.announced_status());
-                let state = announced.and_then(|status| status.state).unwrap_or_else(|| "unknown".to_owned());
-                let message = format!(
-                    "{tool}: running for {:.1} s (session state: {state})",
-                    started.elapsed().as_secs_f64()
-                );
+                let announced = session.as_ref().and_then(|session| session.connection.announced_status().state);
+                let state = announced.map(|state| format!("; FSAC {state}")).unwrap_or_default();
+                let message = format!("{tool}: running for {:.1} s{state}", started.elapsed().as_secs_f64());
                 let progress = ProgressNotificationParam::new(token.clone(), f64::from(ticks)).with_message(message);
                 if peer.notify_progress(progress).await.is_err() {
                     return;
@@ -545,7 +544,8 @@ impl ServerHandler for BridgeServer {
             return Err(ErrorData::invalid_params(format!("unknown tool {name:?}"), None));
         };
         let session = self.state.session.lock().await.clone();
-        let _ticker = ProgressTicker::start(context.meta.get_progress_token(), context.peer.clone(), name.clone(), session);
+        let _ticker =
+            ProgressTicker::start(context.meta.get_progress_token(), context.peer.clone(), name.clone(), session);
         let arguments = request.arguments.unwrap_or_default();
         let result = match self.run_tool(&definition, arguments, &context).await {
             Ok(answer) => to_call_tool_result(render_answer(&name, answer, started.elapsed()), false),

@@ -134,7 +134,8 @@ impl SessionConnection {
         if let Ok(mut pending) = self.pending.lock() {
             pending.insert(id.clone(), reply);
         }
-        if self.is_closed() || self.outgoing.send(Message::request(id.clone(), method, params).bytes().to_vec()).is_err()
+        if self.is_closed()
+            || self.outgoing.send(Message::request(id.clone(), method, params).bytes().to_vec()).is_err()
         {
             if let Ok(mut pending) = self.pending.lock() {
                 pending.remove(&id);
@@ -318,7 +319,9 @@ impl Session {
                 tracing::warn!("FSAC did not start: {}", error.message);
                 startup_failure = Some(error.message.clone());
             }
-            Err(error) => return Err(anyhow!("the session did not initialize: {} (code {})", error.message, error.code)),
+            Err(error) => {
+                return Err(anyhow!("the session did not initialize: {} (code {})", error.message, error.code));
+            }
         }
         editor.notify("initialized", json!({}))?;
         // Join our own session through its socket like any other client, so the bridge

@@ -93,8 +93,7 @@ pub fn catalogue(commands: &[String]) -> Vec<ToolDefinition> {
 fn command_tool(command: &str) -> Option<ToolDefinition> {
     let suffix = command.strip_prefix("fslens.")?;
     let command_action = ToolAction::Command(command.to_owned());
-    let (name, description, input_schema, action, read_only): (String, &str, Value, ToolAction, bool) = match command
-    {
+    let (name, description, input_schema, action, read_only): (String, &str, Value, ToolAction, bool) = match command {
         ext::commands::STATUS => (
             "status".into(),
             "Readiness of the shared F# session: whether FSAC runs (lsp), the projects are loaded \
@@ -363,7 +362,10 @@ mod tests {
     #[test]
     fn only_fslens_commands_become_tools() {
         let tools = catalogue(&["fsharp.compile".to_owned(), ext::commands::CHECK.to_owned()]);
-        assert_eq!(tools.iter().map(|tool| tool.name.as_str()).collect::<Vec<_>>(), ["check", "symbol_at_word", "navigate"]);
+        assert_eq!(
+            tools.iter().map(|tool| tool.name.as_str()).collect::<Vec<_>>(),
+            ["check", "symbol_at_word", "navigate"]
+        );
     }
 
     #[test]

@@ -1513,6 +1513,8 @@ impl Proxy {
         });
         if let Some(proxy_id) = forwarded {
             self.cancel_backend_call(proxy_id);
+            // A file opened in FSAC for this request is closed again, as when it is answered.
+            self.release_documents_of(&(Origin::Client(client), id.clone()));
             let error = ResponseError::new(error_codes::REQUEST_CANCELLED, "cancelled by the client");
             self.send_to_client(client, &Message::response_error(id, &error));
         }
@@ -1532,14 +1534,17 @@ impl Proxy {
             self.cancel_backend_calls_of(&key);
             self.release_documents_of(&key);
         }
-        let forwarded: Vec<RequestId> = self
+        let forwarded: Vec<(RequestId, RequestId)> = self
             .proxy_to_fsac
             .iter()
-            .filter(|(_, call)| matches!(call, ProxyCall::Client { client: owner, .. } if *owner == client))
-            .map(|(id, _)| id.clone())
+            .filter_map(|(proxy_id, call)| match call {
+                ProxyCall::Client { client: owner, id, .. } if *owner == client => Some((proxy_id.clone(), id.clone())),
+                _ => None,
+            })
             .collect();
-        for proxy_id in forwarded {
+        for (proxy_id, client_id) in forwarded {
             self.cancel_backend_call(proxy_id);
+            self.release_documents_of(&(Origin::Client(client), client_id));
         }
     }
 

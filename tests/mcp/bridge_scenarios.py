@@ -127,6 +127,7 @@ async def editor_scenario() -> dict:
                     break
             cancelled["pendingAfter"] = pending
             report["cancellation"] = cancelled
+
             report["statusAfter"] = await call(session, "status", {})
     return report
 
@@ -137,6 +138,24 @@ async def own_session_scenario() -> dict:
         async with ClientSession(read, write) as first:
             await first.initialize()
             report["firstTools"] = [tool.name for tool in (await first.list_tools()).tools]
+
+            # FSAC loads the workspace slowly here (FSAC_DOUBLE_SLOW_LOAD_MS), and a check waits
+            # for the load: the client gives up after a second and the session aborts the check.
+            started = time.monotonic()
+            try:
+                answer = await call(first, "check", {}, read_timeout_seconds=1.0)
+                check_cancelled = {"completed": answer}
+            except Exception as error:  # the SDK raises MCPError on its read timeout
+                check_cancelled = {"raised": type(error).__name__, "message": str(error)}
+            check_cancelled["elapsedSeconds"] = time.monotonic() - started
+            for _ in range(50):
+                status = await call(first, "status", {})
+                # Only this status call itself is still running.
+                if status["body"]["pendingRequests"].get("commands") == 1:
+                    break
+                await anyio.sleep(0.1)
+            check_cancelled["statusAfter"] = status["body"]
+            report["checkCancellation"] = check_cancelled
             report["first"] = await ready_status(first)
             async with stdio_client(server_parameters(), errlog=sys.stderr) as (read2, write2):
                 async with ClientSession(read2, write2) as second:
