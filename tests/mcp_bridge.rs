@@ -213,7 +213,7 @@ async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_int
             open_files.remove(&uri);
         }
     }
-    assert_eq!(open_files.into_iter().collect::<Vec<_>>(), [uri.clone()], "files opened for the agent were closed");
+    assert_eq!(open_files.into_iter().collect::<Vec<_>>(), vec![uri], "files opened for the agent were closed");
     assert_eq!(body(&report, "statusAfter")["fsacPid"], editor_pid, "the editor's FSAC is untouched");
 
     // The editor's session is unaffected by the agent coming and going.
