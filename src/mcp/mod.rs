@@ -44,7 +44,10 @@ pub async fn run_mcp_server(workspace_root: &Path, config_factory: ConfigFactory
         }
     };
     let server = BridgeServer::new(root, config_factory, session);
-    let outcome = match server.clone().serve(rmcp::transport::stdio()).await {
+    // stdin and stdout are driven by the reactor when they are pipes or sockets (no blocking-thread
+    // hand-off per message), as for the proxy.
+    let transport = (crate::lsp::stdio::stdin(), crate::lsp::stdio::stdout());
+    let outcome = match server.clone().serve(transport).await {
         Ok(running) => running.waiting().await.map(|_| ()).context("the MCP service failed"),
         Err(error) => Err(anyhow::anyhow!("the MCP handshake failed: {error}")),
     };
