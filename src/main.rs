@@ -43,7 +43,7 @@ struct SessionOptions {
     /// The workspace root. Default: the editor's rootUri (proxy) or the current directory.
     #[arg(long, global = true)]
     workspace: Option<PathBuf>,
-        /// Do not serve the session socket that lets MCP and CLI clients join this session.
+    /// Do not serve the session socket that lets MCP and CLI clients join this session.
     #[arg(long, global = true)]
     no_share: bool,
     /// First delay before restarting a crashed FSAC, in milliseconds (doubles per crash).

@@ -24,7 +24,10 @@ fn program_text(original: &str, version: i64) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hundred_fsac_crashes_lose_nothing() {
-    assert!(repository().join("tests/fsac-double/node_modules/fable-standalone").exists(), "run npm ci --prefix tests/fsac-double");
+    assert!(
+        repository().join("tests/fsac-double/node_modules/fable-standalone").exists(),
+        "run npm ci --prefix tests/fsac-double"
+    );
     let workspace = fixture_copy("shipping");
     let runtime = tempfile::tempdir().unwrap();
     let scratch = tempfile::tempdir().unwrap();
@@ -75,7 +78,10 @@ async fn a_hundred_fsac_crashes_lose_nothing() {
             write_frame(&mut stdin, &serde_json::to_vec(&$value).unwrap()).await.expect("the editor connection dropped")
         };
     }
-    let mut drain = |incoming: &mut mpsc::UnboundedReceiver<Option<Value>>, answers: &mut HashMap<i64, usize>, results: &mut HashMap<i64, Value>, closed: &mut bool| {
+    let mut drain = |incoming: &mut mpsc::UnboundedReceiver<Option<Value>>,
+                     answers: &mut HashMap<i64, usize>,
+                     results: &mut HashMap<i64, Value>,
+                     closed: &mut bool| {
         while let Ok(message) = incoming.try_recv() {
             match message {
                 None => *closed = true,
@@ -92,8 +98,10 @@ async fn a_hundred_fsac_crashes_lose_nothing() {
 
     let root_uri = fslens::uri::path_to_uri(&workspace.path().canonicalize().unwrap()).unwrap();
     sent.push(next_id);
-    send!(json!({"jsonrpc": "2.0", "id": next_id, "method": "initialize", "params": {"rootUri": root_uri, "capabilities": {}}}));
-        next_id += 1;
+    send!(
+        json!({"jsonrpc": "2.0", "id": next_id, "method": "initialize", "params": {"rootUri": root_uri, "capabilities": {}}})
+    );
+    next_id += 1;
     // Like any editor, wait for the answer to initialize before saying anything else.
     loop {
         drain(&mut incoming, &mut answers, &mut pending_results, &mut closed);
@@ -110,14 +118,19 @@ async fn a_hundred_fsac_crashes_lose_nothing() {
     let types_uri = fslens::uri::path_to_uri(&types).unwrap();
     let original = std::fs::read_to_string(&program).unwrap();
     let mut version = 1i64;
-    send!(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": program_uri, "languageId": "fsharp", "version": version, "text": program_text(&original, version)}}}));
-    send!(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": types_uri, "languageId": "fsharp", "version": 1, "text": std::fs::read_to_string(&types).unwrap()}}}));
+    send!(
+        json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": program_uri, "languageId": "fsharp", "version": version, "text": program_text(&original, version)}}})
+    );
+    send!(
+        json!({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {"uri": types_uri, "languageId": "fsharp", "version": 1, "text": std::fs::read_to_string(&types).unwrap()}}})
+    );
 
     // Steady load until the hundredth kill has happened and a live FSAC runs.
     let started = Instant::now();
     let mut step = 0u64;
     loop {
-        let launches: u64 = std::fs::read_to_string(&counter).ok().and_then(|text| text.trim().parse().ok()).unwrap_or(0);
+        let launches: u64 =
+            std::fs::read_to_string(&counter).ok().and_then(|text| text.trim().parse().ok()).unwrap_or(0);
         if launches > KILLS {
             break;
         }
@@ -125,10 +138,14 @@ async fn a_hundred_fsac_crashes_lose_nothing() {
         step += 1;
         if step % 5 == 0 {
             version += 1;
-            send!(json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": {"uri": program_uri, "version": version}, "contentChanges": [{"text": program_text(&original, version)}]}}));
+            send!(
+                json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": {"uri": program_uri, "version": version}, "contentChanges": [{"text": program_text(&original, version)}]}})
+            );
         } else {
             sent.push(next_id);
-            send!(json!({"jsonrpc": "2.0", "id": next_id, "method": "textDocument/hover", "params": {"textDocument": {"uri": types_uri}, "position": {"line": 0, "character": 0}}}));
+            send!(
+                json!({"jsonrpc": "2.0", "id": next_id, "method": "textDocument/hover", "params": {"textDocument": {"uri": types_uri}, "position": {"line": 0, "character": 0}}})
+            );
             next_id += 1;
         }
         tokio::time::sleep(Duration::from_millis(8)).await;
@@ -140,7 +157,9 @@ async fn a_hundred_fsac_crashes_lose_nothing() {
     let status_id = next_id;
     next_id += 1;
     sent.push(status_id);
-    send!(json!({"jsonrpc": "2.0", "id": status_id, "method": "workspace/executeCommand", "params": {"command": "fslens.status", "arguments": [{"waitUntil": "ready", "timeoutMs": 60000}]}}));
+    send!(
+        json!({"jsonrpc": "2.0", "id": status_id, "method": "workspace/executeCommand", "params": {"command": "fslens.status", "arguments": [{"waitUntil": "ready", "timeoutMs": 60000}]}})
+    );
     let text = std::fs::read_to_string(&types).unwrap();
     let line = text.lines().position(|line| line.contains("mutable Weight")).unwrap();
     let character = text.lines().nth(line).unwrap().find("Weight").unwrap();
@@ -150,7 +169,9 @@ async fn a_hundred_fsac_crashes_lose_nothing() {
             let id = next_id;
             next_id += 1;
             sent.push(id);
-            send!(json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/hover", "params": {"textDocument": {"uri": types_uri}, "position": {"line": line, "character": character}}}));
+            send!(
+                json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/hover", "params": {"textDocument": {"uri": types_uri}, "position": {"line": line, "character": character}}})
+            );
             break id;
         }
         assert!(started.elapsed() < Duration::from_secs(700), "never ready after the kills");
@@ -221,8 +242,15 @@ async fn a_hundred_fsac_crashes_lose_nothing() {
             })
             .collect();
         if let Some((opened_version, text)) = opens.get(&program_uri) {
-            assert_eq!(text, &program_text(&original, *opened_version), "generation {number}: text and version disagree");
-            assert!(*opened_version >= newest_forwarded, "generation {number} got v{opened_version} after v{newest_forwarded} was sent");
+            assert_eq!(
+                text,
+                &program_text(&original, *opened_version),
+                "generation {number}: text and version disagree"
+            );
+            assert!(
+                *opened_version >= newest_forwarded,
+                "generation {number} got v{opened_version} after v{newest_forwarded} was sent"
+            );
         }
         if opens.contains_key(&program_uri) && opens.contains_key(&types_uri) {
             replays_with_both += 1;
