@@ -78,10 +78,10 @@ async fn a_hundred_fsac_crashes_lose_nothing() {
             write_frame(&mut stdin, &serde_json::to_vec(&$value).unwrap()).await.expect("the editor connection dropped")
         };
     }
-    let mut drain = |incoming: &mut mpsc::UnboundedReceiver<Option<Value>>,
-                     answers: &mut HashMap<i64, usize>,
-                     results: &mut HashMap<i64, Value>,
-                     closed: &mut bool| {
+    let drain = |incoming: &mut mpsc::UnboundedReceiver<Option<Value>>,
+                 answers: &mut HashMap<i64, usize>,
+                 results: &mut HashMap<i64, Value>,
+                 closed: &mut bool| {
         while let Ok(message) = incoming.try_recv() {
             match message {
                 None => *closed = true,
@@ -136,7 +136,7 @@ async fn a_hundred_fsac_crashes_lose_nothing() {
         }
         assert!(started.elapsed() < Duration::from_secs(600), "only {launches} launches after 10 minutes");
         step += 1;
-        if step % 5 == 0 {
+        if step.is_multiple_of(5) {
             version += 1;
             send!(
                 json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": {"uri": program_uri, "version": version}, "contentChanges": [{"text": program_text(&original, version)}]}})

@@ -154,11 +154,13 @@ impl Peer {
     }
 }
 
+/// A scripted backend taken apart: what it receives, its writer, and its exit-code sender.
+pub type BackendParts =
+    (mpsc::UnboundedReceiver<Option<Value>>, WriteHalf<DuplexStream>, Option<oneshot::Sender<Option<i32>>>);
+
 impl ScriptedBackend {
-    /// The received-message channel, the writer, and a function that ends the backend.
-    pub fn into_parts(
-        mut self,
-    ) -> (mpsc::UnboundedReceiver<Option<Value>>, WriteHalf<DuplexStream>, Option<oneshot::Sender<Option<i32>>>) {
+    /// The received-message channel, the writer, and the sender of the exit code.
+    pub fn into_parts(mut self) -> BackendParts {
         let exit = self.exit.take();
         let (receiver, writer) = self.peer.into_channel();
         (receiver, writer, exit)
