@@ -134,9 +134,9 @@ impl Requester {
                 self.cancelled += 1;
             }
             if message.get("method").is_none() {
-                let id = message["id"].to_string();
-                *self.answers.entry(id.clone()).or_default() += 1;
-                self.outstanding.retain(|outstanding| outstanding.to_string() != id);
+                let id = message["id"].clone();
+                *self.answers.entry(id.to_string()).or_default() += 1;
+                self.outstanding.retain(|outstanding| *outstanding != id);
             }
         }
     }
