@@ -103,37 +103,37 @@ pub fn shrink_to_fit(value: &mut Value, budget: usize) -> bool {
         if serialized_len(value) <= budget {
             break;
         }
-        if let Some((pointer, length)) =
-            largest(value, "", |node| matches!(node, Value::Array(items) if !items.is_empty()))
-            && pointer != "/truncation"
-            && !pointer.starts_with("/truncation/")
-            && let Some(Value::Array(items)) = value.pointer_mut(&pointer)
-        {
-            let _ = length;
-            let total = items.len();
-            let keep = total / 2;
-            items.truncate(keep);
-            let entry = cuts.entry(pointer).or_insert_with(|| json!({ "kept": 0, "omitted": 0 }));
-            let omitted_before = entry["omitted"].as_u64().unwrap_or(0);
-            entry["kept"] = json!(keep);
-            entry["omitted"] = json!(omitted_before + (total - keep) as u64);
-            continue;
-        }
-        if let Some((pointer, length)) =
-            largest(value, "", |node| matches!(node, Value::String(text) if text.len() > 64))
-            && !pointer.starts_with("/truncation")
-            && let Some(Value::String(text)) = value.pointer_mut(&pointer)
-        {
-            let mut cut = (length / 2).min(text.len());
-            while !text.is_char_boundary(cut) {
-                cut -= 1;
+        // Cut the largest array or long string, whichever is bigger, so one big member does
+        // not cost every other member its content.
+        let candidate = largest(value, "", |node| match node {
+            Value::Array(items) => !items.is_empty(),
+            Value::String(text) => text.len() > 64,
+            _ => false,
+        });
+        let Some((pointer, length)) = candidate.filter(|(pointer, _)| !pointer.starts_with("/truncation")) else {
+            break;
+        };
+        match value.pointer_mut(&pointer) {
+            Some(Value::Array(items)) => {
+                let total = items.len();
+                let keep = total / 2;
+                items.truncate(keep);
+                let entry = cuts.entry(pointer).or_insert_with(|| json!({ "kept": 0, "omitted": 0 }));
+                let omitted_before = entry["omitted"].as_u64().unwrap_or(0);
+                entry["kept"] = json!(keep);
+                entry["omitted"] = json!(omitted_before + (total - keep) as u64);
             }
-            text.truncate(cut);
-            text.push_str("…[truncated]");
-            cuts.insert(pointer, json!({ "shortenedTo": cut }));
-            continue;
+            Some(Value::String(text)) => {
+                let mut cut = (length / 2).min(text.len());
+                while !text.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                text.truncate(cut);
+                text.push_str("…[truncated]");
+                cuts.insert(pointer, json!({ "shortenedTo": cut }));
+            }
+            _ => break,
         }
-        break;
     }
     if serialized_len(value) > budget {
         // Nothing left to cut sensibly (a huge object of small members): say so plainly.

@@ -98,8 +98,8 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
             "status".into(),
             "Readiness of the shared F# session: whether FSAC runs (lsp), the projects are loaded \
              (projectOptions) and the symbol index is warm (symbolIndex), a hint when not, FSAC's pid and whether \
-             this bridge joined the editor's session. Call first, and when answers look incomplete: text search \
-             cannot tell whether semantic answers are trustworthy yet.",
+             this bridge joined the editor's session. Call it first and when answers look incomplete; prefer it \
+             over guessing from text search whether semantic answers can be trusted yet.",
             object_schema(
                 json!({
                     "waitUntil": { "type": "string", "enum": ["ready"], "description": "Answer once the workspace is loaded (or cannot be)." },
@@ -334,7 +334,9 @@ mod tests {
             let length = tool.description.chars().count();
             assert!(length <= MAX_DESCRIPTION_CHARS, "{}: {length} characters", tool.name);
             assert!(
-                tool.description.contains("Prefer") || tool.name == "restart" || tool.name == "brand_new",
+                tool.description.to_lowercase().contains("prefer")
+                    || tool.name == "restart"
+                    || tool.name == "brand_new",
                 "{}: says when to prefer it",
                 tool.name
             );
