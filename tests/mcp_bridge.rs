@@ -263,3 +263,28 @@ async fn without_a_session_the_bridge_starts_one_that_a_second_bridge_joins() {
     });
     assert!(gone, "FSAC {pid} outlived the bridge that started it");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn when_fsac_cannot_start_the_bridge_keeps_its_session_and_says_why() {
+    let workspace = fixture_copy("sdk-pin");
+    let runtime = tempfile::tempdir().unwrap();
+    let report = tokio::task::spawn_blocking({
+        let workspace = workspace.path().to_owned();
+        let runtime = runtime.path().to_owned();
+        move || run_scenario("broken", &workspace, &runtime, &[])
+    })
+    .await
+    .unwrap();
+    assert!(report["tools"].as_array().unwrap().contains(&json!("check")), "{}", report["tools"]);
+    let status = body(&report, "status");
+    assert_eq!(status["lsp"], json!(false), "{status}");
+    assert_eq!(status["symbolIndexState"], json!("blocked_on_lsp"), "{status}");
+    assert!(status["session"]["startupFailure"].as_str().unwrap().contains("99.0.100"), "{status}");
+    assert!(status["symbolIndexHint"].as_str().unwrap().contains("99.0.100"), "the hint says why: {status}");
+    let check = body(&report, "check");
+    assert_eq!(check["verdict"], json!("unknown"), "{check}");
+    assert_eq!(check["blockingReason"]["errorKind"], json!("sdk_not_found"), "{check}");
+    // A request FSAC would answer fails with the session's typed error, not an empty result.
+    assert_eq!(report["navigate"]["isError"], json!(true), "{}", report["navigate"]);
+    assert_eq!(report["navigate"]["body"]["error"]["errorKind"], json!("fsac_unavailable"), "{}", report["navigate"]);
+}

@@ -559,3 +559,32 @@ impl ServerHandler for BridgeServer {
         Ok(result.into())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_arguments_are_confined_and_project_names_pass() {
+        let temporary = tempfile::tempdir().unwrap();
+        let root = temporary.path().join("app");
+        std::fs::create_dir_all(root.join("src")).unwrap();
+        std::os::unix::fs::symlink(temporary.path(), root.join("out")).unwrap();
+        let confined = |arguments: Value| {
+            let Value::Object(mut arguments) = arguments else { unreachable!() };
+            confine_path_arguments(&root, &mut arguments).map_err(|failure| failure.kind)
+        };
+        assert!(confined(json!({"path": "src/A.fs", "projectPath": "Shipping.Domain", "project": "App"})).is_ok());
+        assert!(confined(json!({"projectPath": "src/App.fsproj"})).is_ok());
+        for escape in [
+            json!({"path": "../x.fs"}),
+            json!({"path": "/etc/passwd"}),
+            json!({"path": "out/app-other/x.fs"}),
+            json!({"projectPath": "../other/Other.fsproj"}),
+            json!({"project": "/elsewhere/App.fsproj"}),
+        ] {
+            assert_eq!(confined(escape.clone()), Err("invalid_path".to_owned()), "{escape}");
+        }
+        assert_eq!(confined(json!({"path": 3})), Err("invalid_argument".to_owned()));
+    }
+}

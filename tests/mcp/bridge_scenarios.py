@@ -6,6 +6,7 @@ its assertions there. The script itself checks only what it needs to go on.
 
     python bridge_scenarios.py editor    # an editor session runs: join it
     python bridge_scenarios.py own       # none runs: the first bridge starts one, a second joins
+    python bridge_scenarios.py broken    # none runs and FSAC cannot start: the session says why
 
 Environment: FSLENS_BIN, FSLENS_WORKSPACE, FSLENS_FSAC_COMMAND, XDG_RUNTIME_DIR, and any
 FSAC_DOUBLE_* variables (passed on to the bridge, and so to an FSAC it starts).
@@ -166,9 +167,22 @@ async def own_session_scenario() -> dict:
     return report
 
 
+async def fsac_cannot_start_scenario() -> dict:
+    """The workspace pins an SDK FSAC cannot find: the session stays, and tools say why."""
+    report: dict = {}
+    async with stdio_client(server_parameters(), errlog=sys.stderr) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            report["tools"] = [tool.name for tool in (await session.list_tools()).tools]
+            report["status"] = await call(session, "status", {})
+            report["check"] = await call(session, "check", {})
+            report["navigate"] = await call(session, "navigate", {"operation": "workspaceSymbol", "query": "x"})
+    return report
+
+
 def main() -> None:
     scenario = sys.argv[1]
-    runner = {"editor": editor_scenario, "own": own_session_scenario}[scenario]
+    runner = {"editor": editor_scenario, "own": own_session_scenario, "broken": fsac_cannot_start_scenario}[scenario]
     report = anyio.run(runner)
     sys.stdout.write(json.dumps(report) + "\n")
 
