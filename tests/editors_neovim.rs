@@ -102,7 +102,8 @@ fn canonical(path: &str) -> PathBuf {
 #[test]
 fn neovim_plugin_attaches_checks_and_makes_visible() {
     let workspace = fixture_copy("shipping");
-    let seen = drive(workspace.path(), "check,make_visible");
+    let seen = drive(workspace.path(), "unit,check,make_visible");
+    assert_eq!(seen["steps"]["unit"]["ok"], true, "the plugin's helpers: {seen:#}");
 
     // Attached as F# (0.7 does not know the filetype: the plugin registers it), rooted at the
     // solution rather than the nearer project, with readiness in the statusline.

@@ -5,7 +5,7 @@
 --
 -- Inputs (environment): FSLENS_PLUGIN (editors/neovim), FSLENS_BIN, FSLENS_FSAC,
 -- FSLENS_WORKSPACE (a copy of fixtures/shipping), FSLENS_OUT (the JSON file to write),
--- FSLENS_STEPS (comma-separated: check, make_visible, find), FSLENS_LOG (fslens's log file).
+-- FSLENS_STEPS (comma-separated: unit, check, make_visible, find), FSLENS_LOG (fslens's log file).
 
 local out = { steps = {}, errors = {} }
 local timeout = tonumber(os.getenv("FSLENS_WAIT_MS") or "60000")
@@ -89,7 +89,49 @@ local function main()
   for step in (os.getenv("FSLENS_STEPS") or "check,make_visible"):gmatch("[^,]+") do
     local seen = {}
     out.steps[step] = seen
-    if step == "check" then
+    if step == "unit" then
+      -- The plugin's pure helpers, checked in place (an assertion failure fails the test).
+      local function eq(actual, expected, what)
+        if not vim.deep_equal(actual, expected) then
+          error(what .. ": expected " .. vim.inspect(expected) .. ", got " .. vim.inspect(actual))
+        end
+      end
+      eq(fslens.server_command({ cmd = "fslens", fsac_args = {} }), { "fslens" }, "default command")
+      eq(
+        fslens.server_command({ cmd = { "fslens", "-v" }, fsac = "dotnet fsac.dll", fsac_args = { "--x", "a b" }, args = { "--no-share" } }),
+        { "fslens", "-v", "--fsac", "dotnet fsac.dll --x 'a b'", "--no-share" },
+        "command with FSAC and arguments"
+      )
+      eq(fslens.server_command({ cmd = "fslens", fsac_args = { "--y" } }), { "fslens", "--fsac", "fsautocomplete --y" }, "args only")
+      eq(fslens.status_text({ state = "absent" }), "syntax only", "absent")
+      eq(fslens.status_text({ state = "loading", unresponsive = true }), "loading (unresponsive)", "unresponsive")
+      eq(fslens.status_text({ state = "crashed" }), "crashed", "crashed")
+      eq(fslens.status_text(nil), "fslens", "unknown")
+      -- UTF-16 columns: "é" is 2 bytes / 1 unit, "𝒳" 4 bytes / 2 units.
+      local text = "let é𝒳x = 1"
+      eq(fslens.byte_col(text, 4), 5, "ascii prefix")
+      eq(fslens.byte_col(text, 5), 7, "after é")
+      eq(fslens.byte_col(text, 7), 11, "after the astral character")
+      eq(fslens.utf16_col(text, 10), 7, "byte 10 is after 𝒳")
+      eq(fslens.find_root(workspace .. "/src/Shipping.App/Program.fs"), workspace, "the solution wins over the project")
+      eq(
+        fslens.find_root(workspace .. "/src/Shipping.App/Program.fs", { "*.fsproj" }),
+        workspace .. "/src/Shipping.App",
+        "the project without solution markers"
+      )
+      local items = fslens.check_items(workspace, {
+        { file = "src/Shipping.App/Program.fs", range = { start = { line = 0, character = 7 } }, severity = "warning", code = 25, message = "a\n   b  " },
+        { file = "snippet", range = { start = { line = 2, character = 1 } }, severity = "error", code = 1, message = "s" },
+      })
+      eq(items[1].filename, workspace .. "/src/Shipping.App/Program.fs", "check item file")
+      eq({ items[1].lnum, items[1].col, items[1].type, items[1].text }, { 1, 8, "W", "FS0025 a b" }, "check item")
+      eq(items[2].filename, nil, "snippet items have no file")
+      local sites = fslens.site_items(workspace, {
+        { file = "src/Shipping.App/Program.fs", range = { start = { line = 22, character = 11 } }, kind = "field-set-mutation", project = "Shipping.App", siteType = "float", lineText = "    bumped.Weight <- 1.0" },
+      })
+      eq({ sites[1].lnum, sites[1].col, sites[1].text }, { 23, 12, "field-set-mutation : float [Shipping.App]: bumped.Weight <- 1.0" }, "site item")
+      seen.ok = true
+    elseif step == "check" then
       vim.cmd("edit " .. vim.fn.fnameescape(program))
       -- An unsaved type error: a string where the weight (float) goes.
       local line = cursor_on('create "Books" 12.5 "Lyon"', "create")

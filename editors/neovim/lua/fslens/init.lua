@@ -228,16 +228,48 @@ local function line_of(path, line)
   return nil
 end
 
--- 1-based byte column of an LSP (UTF-16) character on a line.
-local function byte_col(text, character)
-  character = character or 0
-  if text then
-    local ok, index = pcall(vim.str_byteindex, text, character, true)
-    if ok and index then
-      return index + 1
-    end
+-- UTF-16 code units of the UTF-8 character starting with byte `b`.
+local function utf16_units(b)
+  return b >= 0xF0 and 2 or 1
+end
+
+local function utf8_length(b)
+  if b >= 0xF0 then
+    return 4
+  elseif b >= 0xE0 then
+    return 3
+  elseif b >= 0xC0 then
+    return 2
   end
-  return character + 1
+  return 1
+end
+
+--- The 1-based byte column of an LSP (UTF-16) character on a line (exported for tests).
+--- Pure Lua: vim.str_byteindex changed its signature in Neovim 0.11.
+function M.byte_col(text, character)
+  character = character or 0
+  if not text then
+    return character + 1
+  end
+  local byte, units = 1, 0
+  while units < character and byte <= #text do
+    local b = text:byte(byte)
+    units = units + utf16_units(b)
+    byte = byte + utf8_length(b)
+  end
+  return byte
+end
+local byte_col = M.byte_col
+
+--- The UTF-16 column of a 0-based byte column (exported for tests).
+function M.utf16_col(text, col)
+  local byte, units = 1, 0
+  while byte <= math.min(col, #text) do
+    local b = text:byte(byte)
+    units = units + utf16_units(b)
+    byte = byte + utf8_length(b)
+  end
+  return units
 end
 
 -- The cursor as an LSP position (0-based line, UTF-16 character).
@@ -245,8 +277,7 @@ local function cursor_position(bufnr)
   local cursor = vim.api.nvim_win_get_cursor(0)
   local line = cursor[1] - 1
   local text = vim.api.nvim_buf_get_lines(bufnr, line, line + 1, false)[1] or ""
-  local _, utf16 = vim.str_utfindex(text, math.min(cursor[2], #text))
-  return line, utf16
+  return line, M.utf16_col(text, cursor[2])
 end
 
 local function severity_type(severity)
