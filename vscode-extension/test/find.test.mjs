@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { ROOT, contract, hasRecorded, logic, recorded } from "./helpers.mjs";
 
-const { findArguments, fieldImpactArguments, siteLocations, collectPages, findSummary, kindLabel } = logic("find");
+const { findArguments, fieldImpactArguments, siteLocations, collectPages, findSummary, kindLabel, projectName } = logic("find");
 
 const position = { path: "/workspace/src/Shipping.App/Program.fs", line: 22, character: 13 };
 
@@ -37,6 +37,8 @@ test("sites become locations with quick pick texts (contract sample)", () => {
   assert.equal(locations[0].siteKind, "declaration");
   assert.deepEqual(siteLocations([{ range: {} }], ROOT), [], "a site without a file is skipped");
   assert.equal(kindLabel("field-copy-update"), "copy-and-update");
+  assert.equal(projectName("src/Shipping.App/Shipping.App.fsproj"), "Shipping.App");
+  assert.equal(projectName("Shipping.App"), "Shipping.App");
 });
 
 test("pages are fetched until there is no nextCursor, or up to the limit", async () => {

@@ -109,6 +109,11 @@ export function kindLabel(kind: string | undefined): string {
   }
 }
 
+/** `src/App/Shipping.App.fsproj` → `Shipping.App`; a bare name stays. */
+export function projectName(project: string): string {
+  return (project.split(/[\\/]/).pop() ?? project).replace(/\.fsproj$/i, "");
+}
+
 /** Sites as locations with quick pick texts, in the answer's order. */
 export function siteLocations(sites: Site[] | undefined, root: string): SiteLocation[] {
   const locations: SiteLocation[] = [];
@@ -127,7 +132,7 @@ export function siteLocations(sites: Site[] | undefined, root: string): SiteLoca
       details.push(`: ${site.siteType}`);
     }
     if (site.project) {
-      details.push(`[${site.project}]`);
+      details.push(`[${projectName(site.project)}]`);
     }
     locations.push({
       path,

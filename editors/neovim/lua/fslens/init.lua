@@ -308,18 +308,23 @@ function M.site_items(root, sites)
   for _, site in ipairs(sites or {}) do
     local path = absolute(root, site.file)
     local start = site.range and site.range.start or { line = 0, character = 0 }
+    -- lineText may be a window of a long line: columns are counted on the real line then.
+    local whole = site.lineText
+      and (site.lineTextSourceStartColumn or 0) == 0
+      and site.lineTextTruncated ~= true
+      and site.lineText
     local text = site.lineText or line_of(path, start.line)
     local label = site.kind or "site"
-    if site.siteType then
+    if site.siteType and site.siteType ~= vim.NIL then
       label = label .. " : " .. site.siteType
     end
-    if site.project then
-      label = label .. " [" .. site.project .. "]"
+    if site.project and site.project ~= vim.NIL then
+      label = label .. " [" .. vim.fn.fnamemodify(site.project, ":t"):gsub("%.fsproj$", "") .. "]"
     end
     table.insert(items, {
       filename = path,
       lnum = start.line + 1,
-      col = byte_col(site.lineText or line_of(path, start.line), start.character),
+      col = byte_col(whole or line_of(path, start.line), start.character),
       text = label .. ": " .. vim.trim(text or ""),
       type = "I",
     })
