@@ -46,6 +46,18 @@ struct SessionOptions {
     /// Do not serve the session socket that lets MCP and CLI clients join this session.
     #[arg(long, global = true)]
     no_share: bool,
+    /// First delay before restarting a crashed FSAC, in milliseconds (doubles per crash).
+    #[arg(long, global = true, default_value_t = 1000)]
+    restart_backoff_ms: u64,
+    /// Longest delay between restarts, in milliseconds.
+    #[arg(long, global = true, default_value_t = 30_000)]
+    max_restart_backoff_ms: u64,
+    /// Crashes within three minutes that are still restarted; one more stops restarting.
+    #[arg(long, global = true, default_value_t = 5)]
+    crash_loop_limit: usize,
+    /// FSAC silent this long with requests pending marks the session unresponsive (ms).
+    #[arg(long, global = true, default_value_t = 30_000)]
+    unresponsive_after_ms: u64,
 }
 
 #[derive(Subcommand)]
@@ -272,6 +284,18 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 }
 
 fn proxy_config(session: &SessionOptions) -> anyhow::Result<ProxyConfig> {
+    let mut config = proxy_config_for_fsac(session)?;
+    config.restart_policy = fslens::proxy::supervisor::RestartPolicy {
+        initial_backoff: Duration::from_millis(session.restart_backoff_ms),
+        max_backoff: Duration::from_millis(session.max_restart_backoff_ms.max(session.restart_backoff_ms)),
+        max_crashes_in_window: session.crash_loop_limit,
+        ..Default::default()
+    };
+    config.unresponsive_after = Duration::from_millis(session.unresponsive_after_ms);
+    Ok(config)
+}
+
+fn proxy_config_for_fsac(session: &SessionOptions) -> anyhow::Result<ProxyConfig> {
     let resolved = resolve_fsac_command(
         session.fsac.as_deref(),
         std::env::var_os(FSAC_ENVIRONMENT_VARIABLE),

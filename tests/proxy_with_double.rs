@@ -135,3 +135,72 @@ async fn the_sdk_pin_and_unrestored_fixtures_are_reported_truthfully() {
     assert_eq!(status["state"], json!("ready"));
     assert_eq!(status["projectErrors"][0]["code"], json!(100), "{status}");
 }
+
+#[tokio::test]
+async fn session_clients_ask_about_closed_files_and_see_published_diagnostics() {
+    use fslens::lsp::codec::{FrameLimits, FrameReader, write_frame};
+    let workspace = fixture_copy("shipping");
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = ready_editor(workspace.path(), runtime.path()).await;
+    let program = workspace.path().join("src/Shipping.App/Program.fs");
+    let uri = editor.open(&program, 1).await;
+    editor
+        .wait_for(|message| {
+            message["method"] == "fsharp/documentAnalyzed" && message["params"]["textDocument"]["uri"] == json!(uri)
+        })
+        .await;
+
+    let socket =
+        fslens::session::socket_path(&runtime.path().join("fslens"), &workspace.path().canonicalize().unwrap());
+    let stream = tokio::net::UnixStream::connect(&socket).await.unwrap();
+    let (reader, mut writer) = stream.into_split();
+    let mut reader = FrameReader::new(tokio::io::BufReader::new(reader), FrameLimits::default());
+    let mut call = async |id: &str, method: &str, params: Value| -> Value {
+        let body =
+            serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).unwrap();
+        write_frame(&mut writer, &body).await.unwrap();
+        loop {
+            let body = reader.read_frame().await.unwrap().unwrap();
+            let message: Value = serde_json::from_slice(&body).unwrap();
+            if message["id"] == json!(id) {
+                return message;
+            }
+        }
+    };
+    // Types.fs is not open anywhere: fslens opens it for the request.
+    let types =
+        fslens::uri::path_to_uri(&workspace.path().canonicalize().unwrap().join("src/Shipping.Domain/Types.fs"))
+            .unwrap();
+    let text = std::fs::read_to_string(workspace.path().join("src/Shipping.Domain/Types.fs")).unwrap();
+    let line = text.lines().position(|line| line.contains("mutable Weight")).unwrap();
+    let character = text.lines().nth(line).unwrap().find("Weight").unwrap();
+    let hover = call(
+        "h",
+        "textDocument/hover",
+        json!({"textDocument": {"uri": types}, "position": {"line": line, "character": character}}),
+    )
+    .await;
+    assert!(hover["result"]["contents"].to_string().contains("float"), "{hover}");
+    let outside = call(
+        "o",
+        "textDocument/hover",
+        json!({"textDocument": {"uri": "file:///etc/passwd"}, "position": {"line": 0, "character": 0}}),
+    )
+    .await;
+    assert_eq!(outside["error"]["data"]["errorKind"], json!("invalid_path"), "{outside}");
+    let diagnostics =
+        call("d", "workspace/executeCommand", json!({"command": "fslens.diagnostics", "arguments": [{}]})).await;
+    let files = diagnostics["result"]["files"].as_array().unwrap();
+    let program_entry = files
+        .iter()
+        .find(|file| file["file"] == json!("src/Shipping.App/Program.fs"))
+        .unwrap_or_else(|| panic!("{diagnostics}"));
+    assert_eq!(program_entry["freshness"], json!("current"));
+    // A file fslens opened and closed again: what FSAC said then is listed, but not as current.
+    if let Some(types_entry) = files.iter().find(|file| file["file"] == json!("src/Shipping.Domain/Types.fs")) {
+        assert_eq!(types_entry["freshness"], json!("unverified"), "{types_entry}");
+    }
+    let status = editor.execute("fslens.status", json!({})).await;
+    assert_eq!(status["result"]["fslensDocuments"], json!(0));
+    editor.stop().await;
+}

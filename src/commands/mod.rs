@@ -13,6 +13,7 @@ use crate::proxy::main_loop::CommandContext;
 
 pub mod budget;
 pub mod check;
+pub mod diagnostics;
 pub mod index;
 pub mod make_visible;
 pub mod outline;
@@ -121,6 +122,7 @@ pub async fn dispatch(
             context.restart_backend().await
         }
         ext::commands::CHECK => check::check(argument, context, workspace_root).await,
+        ext::commands::DIAGNOSTICS => diagnostics::diagnostics(argument, context, workspace_root).await,
         ext::commands::MAKE_INTERNAL_VISIBLE => {
             make_visible::make_internal_visible(argument, context, workspace_root).await
         }

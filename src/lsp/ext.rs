@@ -8,12 +8,13 @@
 pub mod commands {
     pub const STATUS: &str = "fslens.status";
     pub const CHECK: &str = "fslens.check";
+    pub const DIAGNOSTICS: &str = "fslens.diagnostics";
     pub const MAKE_INTERNAL_VISIBLE: &str = "fslens.makeInternalVisible";
     pub const OUTLINE: &str = "fslens.outline";
     pub const RESTART: &str = "fslens.restart";
 
     /// Every command fslens answers, in the order advertised in `executeCommandProvider`.
-    pub const ALL: &[&str] = &[STATUS, RESTART, CHECK, MAKE_INTERNAL_VISIBLE, OUTLINE];
+    pub const ALL: &[&str] = &[STATUS, RESTART, CHECK, DIAGNOSTICS, MAKE_INTERNAL_VISIBLE, OUTLINE];
 }
 
 /// Notifications fslens sends to its clients.

@@ -121,6 +121,11 @@ impl Message {
     pub fn classify(bytes: &[u8]) -> Result<MessageKind, EnvelopeError> {
         // JSON text is UTF-8 by definition; serde_json does not check the parts it skips.
         std::str::from_utf8(bytes).map_err(EnvelopeError::InvalidUtf8)?;
+        // A derived `Deserialize` also reads a struct from a JSON array, by position
+        // (`[1,"initialize"]` would be a request): only an object is an envelope.
+        if bytes.iter().find(|byte| !matches!(byte, b' ' | b'\t' | b'\n' | b'\r')) != Some(&b'{') {
+            return Err(EnvelopeError::NotAMessage);
+        }
         let envelope: RawEnvelope<'_> = serde_json::from_slice(bytes).map_err(EnvelopeError::InvalidJson)?;
         classify(&envelope)
     }
@@ -302,7 +307,17 @@ mod tests {
         assert!(kind(r#"{"jsonrpc":"2.0","id":[1],"method":"x"}"#).is_err());
         assert!(kind(r#"{"jsonrpc":"2.0"}"#).is_err());
         assert!(kind(r#"[1,2]"#).is_err());
+        assert!(kind(" \r\n\t{\"id\":1,\"method\":\"x\"}").is_ok());
         assert!(kind("").is_err());
+    }
+
+    /// Found by the `envelope_classifier` fuzz target: the derived deserializer read an array
+    /// as the envelope's members by position.
+    #[test]
+    fn arrays_are_not_envelopes() {
+        for text in [r#"[1,"initialize"]"#, r#" [1,"initialize",null]"#, r#"["a",null,1]"#, r#"[null,"exit"]"#] {
+            assert!(matches!(Message::classify(text.as_bytes()), Err(EnvelopeError::NotAMessage)), "{text}");
+        }
     }
 
     #[test]

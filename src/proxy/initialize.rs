@@ -20,11 +20,12 @@ pub fn patch_params_for_fsac(mut params: Value) -> Value {
     object_member(text_document, "publishDiagnostics");
 
     // An editor that sends its own options (Ionide sends AutomaticWorkspaceInit: false and
-    // drives fsharp/workspaceLoad itself) is left in charge of loading.
+    // drives fsharp/workspaceLoad itself) is left in charge of loading. Options that are not
+    // an object cannot say so (FSAC reads them as absent), so they count as missing: kept,
+    // nobody would load the workspace.
     let options_missing = match object.get("initializationOptions") {
-        None | Some(Value::Null) => true,
         Some(Value::Object(options)) => options.is_empty(),
-        Some(_) => false,
+        _ => true,
     };
     if options_missing {
         object.insert("initializationOptions".to_owned(), json!({ "AutomaticWorkspaceInit": true }));
@@ -49,6 +50,15 @@ pub fn patch_result_for_editor(mut result: Value) -> Value {
         *commands = Value::Array(Vec::new());
     }
     if let Value::Array(commands) = commands {
+        // Each of ours exactly once: an editor registers every advertised id as a command,
+        // and VS Code refuses to register an id twice.
+        let mut seen = [false; ext::commands::ALL.len()];
+        commands.retain(|existing| {
+            match existing.as_str().and_then(|id| ext::commands::ALL.iter().position(|ours| *ours == id)) {
+                Some(index) => !std::mem::replace(&mut seen[index], true),
+                None => true,
+            }
+        });
         for command in ext::commands::ALL {
             if !commands.iter().any(|existing| existing == command) {
                 commands.push(json!(command));
@@ -114,15 +124,32 @@ mod tests {
         assert_eq!(patch_params_for_fsac(json!([1])), json!([1]));
     }
 
+    /// Found by the `initialize_patcher` fuzz target: non-object options were forwarded as
+    /// they were, so FSAC did not load the workspace and fslens left loading to the editor.
+    #[test]
+    fn options_that_are_not_an_object_count_as_missing() {
+        for options in [json!([]), json!(["AutomaticWorkspaceInit"]), json!("x"), json!(true), json!(0)] {
+            let patched = patch_params_for_fsac(json!({"capabilities": {}, "initializationOptions": options}));
+            assert_eq!(patched["initializationOptions"], json!({"AutomaticWorkspaceInit": true}), "{options}");
+            assert!(automatic_workspace_init(&patched));
+        }
+    }
+
     #[test]
     fn advertises_fslens_commands_next_to_fsac_capabilities() {
         let patched = patch_result_for_editor(json!({
             "capabilities": {"hoverProvider": true, "executeCommandProvider": {"commands": ["other"]}},
             "serverInfo": {"name": "FsAutoComplete", "version": "0.83.0"}
         }));
-        expect![[r#"{"capabilities":{"executeCommandProvider":{"commands":["other","fslens.status","fslens.restart","fslens.check","fslens.outline"]},"hoverProvider":true},"serverInfo":{"name":"FsAutoComplete","version":"0.83.0"}}"#]]
+        expect![[r#"{"capabilities":{"executeCommandProvider":{"commands":["other","fslens.status","fslens.restart","fslens.check","fslens.diagnostics","fslens.makeInternalVisible","fslens.outline"]},"hoverProvider":true},"serverInfo":{"name":"FsAutoComplete","version":"0.83.0"}}"#]]
             .assert_eq(&pretty(&patched));
         let fresh = patch_result_for_editor(json!({"capabilities": {}}));
         assert_eq!(fresh["capabilities"]["executeCommandProvider"]["commands"], json!(ext::commands::ALL));
+        // Found by the `initialize_patcher` fuzz target: ids already advertised twice stayed twice.
+        let doubled = patch_result_for_editor(json!({
+            "capabilities": {"executeCommandProvider": {"commands": ["fslens.status", 1, "fslens.status", "other", "fslens.status"]}}
+        }));
+        expect![[r#"{"capabilities":{"executeCommandProvider":{"commands":["fslens.status",1,"other","fslens.restart","fslens.outline"]}}}"#]]
+            .assert_eq(&pretty(&doubled));
     }
 }

@@ -152,6 +152,10 @@ enum CommandEvent {
         uris: Vec<String>,
         reply: oneshot::Sender<Vec<AnalysisSnapshot>>,
     },
+    /// Snapshots of every document FSAC published diagnostics for.
+    AllAnalyses {
+        reply: oneshot::Sender<Vec<AnalysisSnapshot>>,
+    },
     /// The editor's unsaved buffers, by path, for the syntax layer.
     EditorBuffers {
         reply: oneshot::Sender<crate::syntax::index::Overlay>,
@@ -232,6 +236,13 @@ impl CommandContext {
     pub async fn analysis(&self, uris: Vec<String>) -> Result<Vec<AnalysisSnapshot>, CommandError> {
         let (reply, answer) = oneshot::channel();
         self.send(CommandEvent::Analysis { uris, reply })?;
+        answer.await.map_err(|_| CommandError::Internal("the session ended".to_owned()))
+    }
+
+    /// Snapshots of every document FSAC has published diagnostics for in this session.
+    pub async fn all_analyses(&self) -> Result<Vec<AnalysisSnapshot>, CommandError> {
+        let (reply, answer) = oneshot::channel();
+        self.send(CommandEvent::AllAnalyses { reply })?;
         answer.await.map_err(|_| CommandError::Internal("the session ended".to_owned()))
     }
 
@@ -815,6 +826,7 @@ impl Proxy {
                     let _ = reply.send(answer);
                 }
                 ProxyCall::Client { client, id, .. } => {
+                    self.release_documents_of(&(Origin::Client(client), id.clone()));
                     let response = match answer {
                         Ok(result) => Message::response_ok(id, result),
                         Err(error) => Message::response_error(id, &error),
@@ -892,8 +904,10 @@ impl Proxy {
                 self.send_to_client(client, &answer);
             }
         }
-        // FSAC's own requests to the editor can no longer be answered.
+        // FSAC's own requests to the editor can no longer be answered, and the documents
+        // fslens had opened in it are gone with it.
         self.fsac_to_editor.clear();
+        self.proxy_documents.clear();
         self.unresponsive = false;
 
         if self.restart_requested {
@@ -1263,6 +1277,11 @@ impl Proxy {
                 }
                 let _ = reply.send(overlay);
             }
+            CommandEvent::AllAnalyses { reply } => {
+                let uris: Vec<String> = self.analysis.all_published().map(|(uri, _)| uri.clone()).collect();
+                let snapshots = uris.into_iter().map(|uri| self.analysis_snapshot(&uri)).collect();
+                let _ = reply.send(snapshots);
+            }
             CommandEvent::Analysis { uris, reply } => {
                 let snapshots = uris.into_iter().map(|uri| self.analysis_snapshot(&uri)).collect();
                 let _ = reply.send(snapshots);
@@ -1442,6 +1461,22 @@ impl Proxy {
                     .with_data(json!({ "errorKind": "fsac_unavailable", "state": self.readiness.state() }));
                     return self.send_to_client(client, &Message::response_error(id, &error));
                 }
+                // FSAC answers position requests only for open files: open the file for the
+                // duration of the request when the editor has not (the editor sees nothing).
+                if let Some(uri) = params.pointer("/textDocument/uri").and_then(Value::as_str)
+                    && self.documents.get(uri).is_none()
+                {
+                    match self.client_readable_text(uri) {
+                        Ok(text) => {
+                            let _ = self.acquire_document((Origin::Client(client), id.clone()), uri, text);
+                        }
+                        Err(message) => {
+                            let error = ResponseError::new(error_codes::INVALID_PARAMS, format!("{method}: {message}"))
+                                .with_data(json!({ "errorKind": "invalid_path", "path": uri }));
+                            return self.send_to_client(client, &Message::response_error(id, &error));
+                        }
+                    }
+                }
                 let proxy_id = self.next_backend_id();
                 self.proxy_to_fsac.insert(proxy_id.clone(), ProxyCall::Client { client, id });
                 self.send_to_backend(&Message::request(proxy_id, method, params));
@@ -1454,6 +1489,15 @@ impl Proxy {
                 self.send_to_client(client, &Message::response_error(id, &error));
             }
         }
+    }
+
+    /// The disk text of a file a session client asks about; it must lie inside the workspace.
+    fn client_readable_text(&self, uri: &str) -> Result<String, String> {
+        let path = crate::uri::uri_to_path(uri).ok_or_else(|| format!("{uri} is not a file URI"))?;
+        let root = self.workspace_root.as_ref().ok_or("the session has no workspace root")?;
+        let confined = crate::commands::paths::confine(root, &path.to_string_lossy(), "textDocument.uri")
+            .map_err(|error| error.to_string())?;
+        std::fs::read_to_string(&confined).map_err(|error| format!("cannot read {}: {error}", confined.display()))
     }
 
     fn cancel_client_request(&mut self, client: u64, id: RequestId) {

@@ -17,4 +17,6 @@ if (pinFailure) {
 }
 if (process.argv.length > 2) log(`ignoring FSAC flags: ${process.argv.slice(2).join(' ')}`);
 startServer();
-startLoading(); // start loading the compiler now; nothing waits for it until a check
+// Start loading the compiler now (nothing waits for it until a check), unless told to wait
+// for the first check: crash tests start many short-lived doubles.
+if (process.env.FSAC_DOUBLE_LAZY_COMPILER !== '1') startLoading();

@@ -28,6 +28,10 @@ pub struct Peer {
 }
 
 impl Peer {
+    pub fn new_for_tests(reader: ReadHalf<DuplexStream>, writer: WriteHalf<DuplexStream>) -> Self {
+        Peer::new(reader, writer)
+    }
+
     fn new(reader: ReadHalf<DuplexStream>, writer: WriteHalf<DuplexStream>) -> Self {
         Peer { reader: FrameReader::new(BufReader::new(reader), FrameLimits::default()), writer: Some(writer) }
     }
@@ -126,10 +130,54 @@ impl ScriptedBackend {
     }
 }
 
+impl Peer {
+    /// Turns the peer into a channel of received messages (`None` at end of stream) and its
+    /// writer, so a test can poll without ever cancelling a read halfway through a frame.
+    pub fn into_channel(mut self) -> (mpsc::UnboundedReceiver<Option<Value>>, WriteHalf<DuplexStream>) {
+        let writer = self.writer.take().expect("peer writer closed");
+        let (sender, receiver) = mpsc::unbounded_channel();
+        let mut reader = self.reader;
+        tokio::spawn(async move {
+            loop {
+                match reader.read_frame().await {
+                    Ok(Some(body)) => {
+                        let _ = sender.send(serde_json::from_slice(&body).ok());
+                    }
+                    _ => {
+                        let _ = sender.send(None);
+                        return;
+                    }
+                }
+            }
+        });
+        (receiver, writer)
+    }
+}
+
+/// A scripted backend taken apart: what it receives, its writer, and its exit-code sender.
+pub type BackendParts =
+    (mpsc::UnboundedReceiver<Option<Value>>, WriteHalf<DuplexStream>, Option<oneshot::Sender<Option<i32>>>);
+
+impl ScriptedBackend {
+    /// The received-message channel, the writer, and the sender of the exit code.
+    pub fn into_parts(mut self) -> BackendParts {
+        let exit = self.exit.take();
+        let (receiver, writer) = self.peer.into_channel();
+        (receiver, writer, exit)
+    }
+}
+
 /// Hands each launch's backend to the test through a channel.
 pub struct ScriptedLauncher {
     backends: mpsc::UnboundedSender<ScriptedBackend>,
     pub fail_launch: Option<String>,
+}
+
+impl ScriptedLauncher {
+    pub fn new() -> (ScriptedLauncher, mpsc::UnboundedReceiver<ScriptedBackend>) {
+        let (backends, receiver) = mpsc::unbounded_channel();
+        (ScriptedLauncher { backends, fail_launch: None }, receiver)
+    }
 }
 
 impl BackendLauncher for ScriptedLauncher {
