@@ -6,6 +6,8 @@
 //! `nvim` must be installed (scripts/test-editors.sh installs Debian's `neovim`); a missing
 //! `nvim` fails these tests, it does not skip them.
 
+#![allow(clippy::print_stderr)] // skip reasons and timings go to stderr
+
 mod support;
 
 use std::collections::BTreeSet;
@@ -163,7 +165,7 @@ fn neovim_find_fills_the_quickfix_list_with_every_site() {
     nvim();
     if !fslens_has_find() {
         eprintln!(
-            "SKIPPED neovim_find_fills_the_quickfix_list_with_every_site: this fslens has no `find` \
+            "skipped: neovim_find_fills_the_quickfix_list_with_every_site: this fslens has no `find` \
              (fslens.find, issue 5, has not landed on this branch); the plugin's :FslensFind is untested"
         );
         return;

@@ -3,6 +3,8 @@
 //! unit tests (`node --test`) map them. Workspace paths become `/workspace` and timings,
 //! pids and uptimes become 0 (the session socket a fixed path) so that a re-recording only changes what the contract changed.
 
+#![allow(clippy::print_stderr)] // skip reasons and timings go to stderr
+
 mod support;
 
 use std::path::Path;
@@ -100,9 +102,8 @@ async fn record_answers_from_an_editor_session_on_shipping() {
     record("check-file-errors", answer(&errors), root);
 
     let visibility = "src/Shipping.Domain/Visibility.fs";
-    let ok = editor
-        .execute("fslens.makeInternalVisible", json!({"path": visibility, "line": 16, "word": "Hidden"}))
-        .await;
+    let ok =
+        editor.execute("fslens.makeInternalVisible", json!({"path": visibility, "line": 16, "word": "Hidden"})).await;
     assert_eq!(ok["result"]["status"], "ok", "{ok}");
     record("make-visible-ok", answer(&ok), root);
 
@@ -115,7 +116,8 @@ async fn record_answers_from_an_editor_session_on_shipping() {
     assert_eq!(exposed["result"]["status"], "ok", "{exposed}");
     record("make-visible-expose", answer(&exposed), root);
 
-    let comment = editor.execute("fslens.makeInternalVisible", json!({"path": visibility, "line": 3, "character": 10})).await;
+    let comment =
+        editor.execute("fslens.makeInternalVisible", json!({"path": visibility, "line": 3, "character": 10})).await;
     assert_eq!(comment["result"]["status"], "no_action", "{comment}");
     record("make-visible-no-action", answer(&comment), root);
 
