@@ -110,11 +110,12 @@ async function startClient(context: vscode.ExtensionContext) {
   });
   lastStatus = { state: "starting", reason: "fslens is starting" };
   showStatus(lastStatus);
-  await client.start();
+  // Registered before start so that the first notifications (starting, loading) are seen.
   client.onNotification("fslens/status", (params: StatusLike) => {
     lastStatus = mergeStatus(lastStatus, params);
     showStatus(lastStatus);
   });
+  await client.start();
   try {
     lastStatus = mergeStatus(lastStatus, await execute<StatusLike>("fslens.status", {}));
     showStatus(lastStatus);
