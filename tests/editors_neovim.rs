@@ -149,21 +149,10 @@ fn neovim_plugin_attaches_checks_and_makes_visible() {
     assert_eq!(seen["statusline_last"], "fslens: ready");
 }
 
-/// Whether this fslens answers `fslens.find` (issue 5 builds it; it has a `find` subcommand).
-fn fslens_has_find() -> bool {
-    Command::new(env!("CARGO_BIN_EXE_fslens"))
-        .args(["find", "--help"])
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .map(|status| status.success())
-        .unwrap_or(false)
-}
-
 #[test]
 fn neovim_find_fills_the_quickfix_list_with_every_site() {
     nvim();
-    if !fslens_has_find() {
+    if !fslens_has("find") {
         eprintln!(
             "skipped: neovim_find_fills_the_quickfix_list_with_every_site: this fslens has no `find` \
              (fslens.find, issue 5, has not landed on this branch); the plugin's :FslensFind is untested"
@@ -204,5 +193,53 @@ fn neovim_find_fills_the_quickfix_list_with_every_site() {
         assert!(entry["text"].as_str().unwrap().contains("Weight"), "{entry}");
     }
     assert_eq!(find["query_error"], Value::Null, "{find:#}");
-    assert_eq!(sites(&find["query_quickfix"]), expected, "find by query: {find:#}");
+    assert_eq!(sites(&find["query_quickfix"]), expected, "find by query, in pages of 5: {find:#}");
+    assert!(find["query_pages"].as_u64().unwrap() > 1, "the plugin followed nextCursor: {find:#}");
+}
+
+/// Whether this fslens has a subcommand (a command of a parallel issue may not have landed).
+fn fslens_has(subcommand: &str) -> bool {
+    Command::new(env!("CARGO_BIN_EXE_fslens"))
+        .args([subcommand, "--help"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map(|status| status.success())
+        .unwrap_or(false)
+}
+
+#[test]
+fn neovim_field_impact_fills_the_quickfix_list_with_every_field_site() {
+    nvim();
+    if !fslens_has("field-impact") {
+        eprintln!(
+            "skipped: neovim_field_impact_fills_the_quickfix_list_with_every_field_site: this fslens has no \
+             `field-impact` (fslens.fieldImpact, issue 7, has not landed on this branch); :FslensFieldImpact is untested"
+        );
+        return;
+    }
+    let workspace = fixture_copy("shipping");
+    let seen = drive(workspace.path(), "field_impact");
+    let impact = &seen["steps"]["field_impact"];
+    assert_eq!(impact["error"], Value::Null, "{impact:#}");
+    let markers = read_markers(workspace.path());
+    let expected: BTreeSet<(PathBuf, u64, u64)> = markers_of(&markers, "Shipping.Domain.Shipment.Weight")
+        .into_iter()
+        .map(|marker| {
+            (canonical(marker.file.to_str().unwrap()), u64::from(marker.line) + 1, u64::from(marker.character) + 1)
+        })
+        .collect();
+    let got: BTreeSet<(PathBuf, u64, u64)> = impact["quickfix"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| {
+            (
+                canonical(entry["file"].as_str().unwrap()),
+                entry["lnum"].as_u64().unwrap(),
+                entry["col"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(got, expected, "{impact:#}");
 }

@@ -5,7 +5,7 @@
 --
 -- Inputs (environment): FSLENS_PLUGIN (editors/neovim), FSLENS_BIN, FSLENS_FSAC,
 -- FSLENS_WORKSPACE (a copy of fixtures/shipping), FSLENS_OUT (the JSON file to write),
--- FSLENS_STEPS (comma-separated: unit, check, make_visible, find), FSLENS_LOG (fslens's log file).
+-- FSLENS_STEPS (comma-separated: unit, check, make_visible, find, field_impact), FSLENS_LOG (fslens's log file).
 
 local out = { steps = {}, errors = {} }
 local timeout = tonumber(os.getenv("FSLENS_WAIT_MS") or "60000")
@@ -173,9 +173,19 @@ local function main()
       seen.error = result.error and result.error.message
       seen.outcome = result.outcome
       seen.quickfix = quickfix()
+      -- By name, in pages of 5 sites: the plugin follows nextCursor.
+      fslens.config.max_results = 5
       local by_query = run_command("find", "FslensFind Shipment.Weight")
+      fslens.config.max_results = 200
       seen.query_error = by_query.error and by_query.error.message
       seen.query_quickfix = quickfix()
+      seen.query_pages = by_query.pages
+    elseif step == "field_impact" then
+      vim.cmd("edit " .. vim.fn.fnameescape(program))
+      local result = run_command("fieldImpact", "FslensFieldImpact Shipment.Weight")
+      seen.error = result.error and result.error.message
+      seen.outcome = result.outcome
+      seen.quickfix = quickfix()
     else
       error("unknown step " .. step)
     end

@@ -371,6 +371,7 @@ local function sweep(name, command, arguments, title, done)
       local items = M.site_items(client_root(client), sites)
       set_quickfix(title, items, true)
       result.sites = sites
+      result.pages = pages
       M.last[name] = result
       local outcome = result.outcome or (#sites > 0 and "found" or "not_found")
       local message = string.format("fslens: %s: %d site(s), %s", title, #sites, outcome)
