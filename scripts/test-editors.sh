@@ -3,7 +3,8 @@
 # Rust tests in tests/editors_neovim.rs drive it), re-records fslens answers for the VS Code
 # extension's unit tests (tests/editors_recordings.rs; skip with --no-record), builds the
 # extension with tsc, runs its unit tests with Node's test runner and packages the .vsix with
-# @vscode/vsce. Idempotent; prints only section headers, test summaries and failures.
+# @vscode/vsce. The unit tests include test/live.test.mjs, which drives target/debug/fslens
+# when it exists. Idempotent; prints only section headers, test summaries and failures.
 #
 #   scripts/test-editors.sh [--no-record] [--with-nvim-0.11]
 #
@@ -80,6 +81,10 @@ if [ "$(cat node_modules/.fslens-lock-sha256 2>/dev/null)" != "$lock_sum" ]; the
 fi
 quietly npx tsc -p .
 echo "== VS Code extension: unit tests (node --test)"
+# test/live.test.mjs drives the built fslens (the recording step above builds it).
+if [ -x ../target/debug/fslens ]; then
+  export FSLENS_BIN="$PWD/../target/debug/fslens"
+fi
 quietly node --test test/
 grep -E "^# (tests|pass|fail|skipped)" "$log" | tr '\n' ' ' && echo
 grep -E "# SKIP" "$log" | sed 's/^ */   /' || true
