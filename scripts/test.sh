@@ -26,3 +26,6 @@ if [ -f tests/fsac-double/package.json ]; then
   echo "== FSAC double tests"
   (cd tests/fsac-double && npm test)
 fi
+
+echo "== Fuzzing (short bounded run; the long run is in docs/fuzzing.md)"
+./scripts/fuzz.sh 20

@@ -846,7 +846,15 @@ async fn trusted_snapshots(
             match text {
                 Ok(text) => {
                     disk_hashes[index] = Some(sha256_hex(&text));
-                    context.acquire_document(&uris[index], text).await?;
+                    match context.acquire_document(&uris[index], text).await {
+                        Ok(()) => {}
+                        // FSAC went away mid-check: the caller reports it as such.
+                        Err(CommandError::Unavailable(reason)) => {
+                            results[index] =
+                                Some(FileResult::Missing { why: format!("FSAC is not running: {reason}") });
+                        }
+                        Err(error) => return Err(error),
+                    }
                 }
                 Err(error) => results[index] = Some(FileResult::Missing { why: format!("cannot read it: {error}") }),
             }

@@ -105,22 +105,26 @@ impl<R: AsyncBufRead + Unpin> FrameReader<R> {
                 }
                 return Ok(None);
             }
-            lines += 1;
-            if lines > self.limits.max_header_lines {
-                self.skip_rest_of_header_block(0).await?;
-                return Err(FrameError::TooManyHeaderLines { limit: self.limits.max_header_lines });
-            }
-            let line = trim_line_ending(&self.line);
+            let mut line = trim_line_ending(&self.line);
             if line.is_empty() {
                 if !saw_header {
-                    // A stray blank line between frames.
-                    lines -= 1;
-                    continue;
+                    continue; // a stray blank line between frames
                 }
                 return match content_length {
                     Some(length) => Ok(Some(length)),
                     None => Err(FrameError::MissingContentLength),
                 };
+            }
+            // The blank line that ends a block does not count towards the limit.
+            lines += 1;
+            if lines > self.limits.max_header_lines {
+                self.skip_rest_of_header_block(0).await?;
+                return Err(FrameError::TooManyHeaderLines { limit: self.limits.max_header_lines });
+            }
+            if !saw_header && let Some(start) = embedded_content_length(line) {
+                // The body of a frame whose length was unusable has no line ending, so it is
+                // glued to the next frame's header: resynchronise on that header.
+                line = &line[start..];
             }
             let Some(colon) = line.iter().position(|&byte| byte == b':') else {
                 tracing::debug!(line = %String::from_utf8_lossy(line), "skipping junk line before a header");
@@ -208,6 +212,15 @@ impl<R: AsyncBufRead + Unpin> FrameReader<R> {
             }
         }
     }
+}
+
+/// Where a `Content-Length` header starts inside a junk line, if it does (after position 0).
+fn embedded_content_length(line: &[u8]) -> Option<usize> {
+    const NAME: &[u8] = b"content-length";
+    (1..line.len().saturating_sub(NAME.len() - 1)).find(|&start| {
+        line[start..start + NAME.len()].eq_ignore_ascii_case(NAME)
+            && line[start + NAME.len()..].iter().find(|byte| !byte.is_ascii_whitespace()) == Some(&b':')
+    })
 }
 
 fn trim_line_ending(line: &[u8]) -> &[u8] {
@@ -343,6 +356,36 @@ mod tests {
                 frame "{}"
                 eof"#]],
         );
+    }
+
+    #[test]
+    fn a_bad_frame_with_a_body_does_not_take_the_next_frames_with_it() {
+        check(
+            b"Content-Length: x\r\n\r\n{\"a\":1}Content-Length: 2\r\n\r\n{}Content-Length: 3\r\n\r\n[1]",
+            expect![[r#"
+                error invalid Content-Length value "x"
+                frame "{}"
+                frame "[1]"
+                eof"#]],
+        );
+        check(
+            b"X-Other: 1\r\n\r\n{\"a\":1}content-length: 2\r\n\r\n{}",
+            expect![[r#"
+                error header block has no Content-Length
+                frame "{}"
+                eof"#]],
+        );
+    }
+
+    #[test]
+    fn the_blank_line_ending_a_block_does_not_count_towards_the_line_limit() {
+        let limits = FrameLimits { max_header_line: 64, max_header_lines: 2, max_body: 1024 };
+        let out = frames(b"Content-Length: 2\r\nX-A: 1\r\n\r\n{}Content-Length: 2\r\n\r\n[]", 3, limits);
+        expect![[r#"
+            frame "{}"
+            frame "[]"
+            eof"#]]
+        .assert_eq(&out);
     }
 
     #[test]

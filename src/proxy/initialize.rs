@@ -149,7 +149,7 @@ mod tests {
         let doubled = patch_result_for_editor(json!({
             "capabilities": {"executeCommandProvider": {"commands": ["fslens.status", 1, "fslens.status", "other", "fslens.status"]}}
         }));
-        expect![[r#"{"capabilities":{"executeCommandProvider":{"commands":["fslens.status",1,"other","fslens.restart","fslens.outline"]}}}"#]]
+        expect![[r#"{"capabilities":{"executeCommandProvider":{"commands":["fslens.status",1,"other","fslens.restart","fslens.check","fslens.diagnostics","fslens.makeInternalVisible","fslens.outline"]}}}"#]]
             .assert_eq(&pretty(&doubled));
     }
 }
