@@ -167,15 +167,16 @@ async fn record_check_of_a_workspace_with_errors_and_warnings() {
     editor.stop().await;
 }
 
-/// `fslens status --json` without an FSAC (syntax only) and with one that cannot start.
+/// `fslens status --json` without an FSAC (syntax only) and with one that cannot start, and
+/// `fslens check --json` without an FSAC (unknown, and why).
 #[test]
 fn record_status_without_fsac_and_crashed() {
     let workspace = fixture_copy("shipping");
     let runtime = tempfile::tempdir().unwrap();
     let empty = tempfile::tempdir().unwrap();
-    let status = |extra: &[&str], path: &Path| -> Value {
+    let run = |subcommand: &str, extra: &[&str], path: &Path| -> Value {
         let output = std::process::Command::new(env!("CARGO_BIN_EXE_fslens"))
-            .args(["status", "--json", "--timeout-ms", "5000", "--workspace"])
+            .args([subcommand, "--json", "--timeout-ms", "5000", "--workspace"])
             .arg(workspace.path())
             .args(extra)
             .env_remove("FSLENS_FSAC")
@@ -186,10 +187,13 @@ fn record_status_without_fsac_and_crashed() {
         serde_json::from_slice(&output.stdout)
             .unwrap_or_else(|_| panic!("no JSON: {}", String::from_utf8_lossy(&output.stderr)))
     };
-    let absent = status(&[], empty.path());
+    let absent = run("status", &[], empty.path());
     assert_eq!(absent["state"], "absent", "{absent}");
     record("status-absent", absent, workspace.path());
-    let crashed = status(&["--fsac", "/bin/false"], Path::new("/usr/bin:/bin"));
+    let unknown = run("check", &[], empty.path());
+    assert_eq!(unknown["verdict"], "unknown", "{unknown}");
+    record("check-unknown-without-fsac", unknown, workspace.path());
+    let crashed = run("status", &["--fsac", "/bin/false"], Path::new("/usr/bin:/bin"));
     assert_eq!(crashed["state"], "crashed", "{crashed}");
     record("status-crashed", crashed, workspace.path());
 }

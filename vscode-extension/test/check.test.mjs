@@ -68,6 +68,16 @@ test("unknown carries the blocking reason and its remedy", () => {
   assert.equal(verdictMessage({ verdict: "unknown", blockingReason: { errorKind: "timeout" } }).text, "F# check (check): unknown — timeout");
 });
 
+test("no FSAC (recorded): unknown with fslens's reason, nothing in Problems", () => {
+  const result = recorded("check-unknown-without-fsac");
+  const verdict = verdictMessage(result);
+  assert.equal(verdict.level, "warning");
+  assert.match(verdict.text, /^F# check \(workspace\): unknown — no FSAC found: /);
+  for (const entries of problemsByFile(result, ROOT).values()) {
+    assert.deepEqual(entries, []);
+  }
+});
+
 test("severities, codes, snippets", () => {
   assert.deepEqual(["error", "warning", "information", "hint", "x"].map(severityNumber), [0, 1, 2, 3, 0]);
   assert.equal(diagnosticCode(39), "FS0039");
