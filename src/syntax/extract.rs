@@ -128,6 +128,25 @@ struct KindTable {
     interesting: Vec<bool>,
     /// The `field` field (of `dot_expression`).
     field_field: Option<NonZeroU16>,
+    /// Field ids for `child_by_field_name`, which otherwise looks the name up by string
+    /// comparison against every field of the grammar on each call.
+    fields: FieldIds,
+}
+
+#[derive(Clone, Copy)]
+struct FieldIds {
+    field: Option<NonZeroU16>,
+    assignee: Option<NonZeroU16>,
+    name: Option<NonZeroU16>,
+    type_name: Option<NonZeroU16>,
+    exception_name: Option<NonZeroU16>,
+    body: Option<NonZeroU16>,
+    method: Option<NonZeroU16>,
+}
+
+/// `node.child_by_field_name(name)` for a field id looked up once.
+fn child_by_field<'tree>(node: Node<'tree>, field: Option<NonZeroU16>) -> Option<Node<'tree>> {
+    field.and_then(|id| node.child_by_field_id(id.get()))
 }
 
 impl KindTable {
@@ -144,6 +163,15 @@ impl KindTable {
             names,
             interesting,
             field_field: language.field_id_for_name("field"),
+            fields: FieldIds {
+                field: language.field_id_for_name("field"),
+                assignee: language.field_id_for_name("assignee"),
+                name: language.field_id_for_name("name"),
+                type_name: language.field_id_for_name("type_name"),
+                exception_name: language.field_id_for_name("exception_name"),
+                body: language.field_id_for_name("body"),
+                method: language.field_id_for_name("method"),
+            },
         }
     }
 
@@ -183,6 +211,7 @@ impl Clone for KindTable {
             names: self.names.clone(),
             interesting: self.interesting.clone(),
             field_field: self.field_field,
+            fields: self.fields,
         }
     }
 }
@@ -207,6 +236,8 @@ struct Extractor<'text, 'tree, 'kinds> {
     /// False when the tree has no error anywhere: then no node can be MISSING, and the walk
     /// need not ask each node.
     tree_has_error: bool,
+    /// The last representation (record or union type) whose access was looked up, by node id.
+    representation_access_cache: Cell<Option<(usize, Access)>>,
     declarations: Vec<Declaration>,
     declaration_stack: Vec<u32>,
     declaration_bytes: Vec<(usize, usize)>,
@@ -233,6 +264,7 @@ pub fn extract_file_index(text: &str, tree: &Tree, grammar: GrammarKind, content
         names: LocalNames::default(),
         kinds: &kinds,
         tree_has_error: root.has_error(),
+        representation_access_cache: Cell::new(None),
         declarations: Vec::new(),
         declaration_stack: Vec::new(),
         declaration_bytes: Vec::new(),
@@ -494,7 +526,7 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
     }
 
     fn on_field_initializer(&mut self, node: Node<'tree>) {
-        let Some(label) = node.child_by_field_name("field") else {
+        let Some(label) = child_by_field(node, self.kinds.fields.field) else {
             return;
         };
         // field_initializer < field_initializers < brace/anon_record (construction) or
@@ -534,7 +566,7 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
     }
 
     fn on_mutation(&mut self, node: Node<'tree>) {
-        let Some(assignee) = node.child_by_field_name("assignee") else {
+        let Some(assignee) = child_by_field(node, self.kinds.fields.assignee) else {
             return;
         };
         let target = match self.kinds.kind(assignee) {
@@ -575,11 +607,11 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
         let parent = self.declaration_stack.last().copied().unwrap_or(NO_PARENT);
         let (declaration_kind, name_node, access, header_end): (DeclarationKind, Node, Access, usize) = match kind {
             "namespace" => {
-                let name = node.child_by_field_name("name")?;
+                let name = child_by_field(node, self.kinds.fields.name)?;
                 (DeclarationKind::Namespace, name, Access::Default, name.end_byte())
             }
             "named_module" => {
-                let name = node.child_by_field_name("name")?;
+                let name = child_by_field(node, self.kinds.fields.name)?;
                 (DeclarationKind::Module, name, self.access_of(node), name.end_byte())
             }
             "module_defn" => {
@@ -595,7 +627,7 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
             | "type_abbrev_defn"
             | "type_extension" => {
                 let type_name = child_of_kind(self.kinds, node, "type_name")?;
-                let name = type_name.child_by_field_name("type_name")?;
+                let name = child_by_field(type_name, self.kinds.fields.type_name)?;
                 let mut header_end = type_name.end_byte();
                 if let Some(arguments) = child_of_kind(self.kinds, node, "primary_constr_args") {
                     header_end = arguments.end_byte();
@@ -614,7 +646,7 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                 (declaration_kind, name, self.access_of(type_name), header_end)
             }
             "exception_definition" => {
-                let name = node.child_by_field_name("exception_name")?;
+                let name = child_by_field(node, self.kinds.fields.exception_name)?;
                 (DeclarationKind::Exception, name, Access::Default, node.end_byte())
             }
             "record_field" => {
@@ -648,7 +680,8 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                     &["function_declaration_left", "value_declaration_left"],
                 )?;
                 let name = first_identifier_skipping_access(self.kinds, left)?;
-                let header_end = node.child_by_field_name("body").map_or(left.end_byte(), |body| body.start_byte());
+                let header_end =
+                    child_by_field(node, self.kinds.fields.body).map_or(left.end_byte(), |body| body.start_byte());
                 (DeclarationKind::Let, name, self.access_of(left), header_end)
             }
             "value_definition" => {
@@ -674,12 +707,22 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
     /// `type T = private { … }` / `private | A | B`: the representation's access applies to
     /// its fields and cases.
     fn representation_access(&self) -> Access {
-        self.stack
-            .iter()
-            .rev()
-            .find(|frame| matches!(frame.kind, "record_type_defn" | "union_type_defn"))
-            .and_then(|frame| child_of_kind(self.kinds, frame.node, "access_modifier"))
-            .map_or(Access::Default, |child| Access::from_keyword(self.node_text(child).trim()))
+        let Some(frame) =
+            self.stack.iter().rev().find(|frame| matches!(frame.kind, "record_type_defn" | "union_type_defn"))
+        else {
+            return Access::Default;
+        };
+        // Every field or case of a representation asks; scanning its children each time was
+        // quadratic in the number of fields. Fields of one type come one after another.
+        if let Some((id, access)) = self.representation_access_cache.get()
+            && id == frame.node.id()
+        {
+            return access;
+        }
+        let access = child_of_kind(self.kinds, frame.node, "access_modifier")
+            .map_or(Access::Default, |child| Access::from_keyword(self.node_text(child).trim()));
+        self.representation_access_cache.set(Some((frame.node.id(), access)));
+        access
     }
 
     fn member_declaration(&self, node: Node<'tree>) -> Option<(DeclarationKind, Node<'tree>, Access, usize)> {
@@ -688,9 +731,9 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
             |token: &str| children.iter().any(|child| !child.is_named() && self.kinds.kind(*child) == token);
         let access = self.access_of(node);
         if let Some(method) = children.iter().find(|child| self.kinds.kind(**child) == "method_or_prop_defn") {
-            let name_holder = method.child_by_field_name("name")?;
-            let name =
-                name_holder.child_by_field_name("method").or_else(|| last_identifier(self.kinds, name_holder))?;
+            let name_holder = child_by_field(*method, self.kinds.fields.name)?;
+            let name = child_by_field(name_holder, self.kinds.fields.method)
+                .or_else(|| last_identifier(self.kinds, name_holder))?;
             let kind = if has_token("override") || has_token("default") {
                 DeclarationKind::Override
             } else {
@@ -939,7 +982,7 @@ fn identifier_segments<'tree>(kinds: &KindTable, node: Node<'tree>) -> Vec<Node<
 
 fn last_identifier<'tree>(kinds: &KindTable, node: Node<'tree>) -> Option<Node<'tree>> {
     if kinds.kind(node) == "dot_expression" {
-        return node.child_by_field_name("field").and_then(|field| last_identifier(kinds, field));
+        return child_by_field(node, kinds.fields.field).and_then(|field| last_identifier(kinds, field));
     }
     identifier_segments(kinds, node).last().copied()
 }
