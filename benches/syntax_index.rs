@@ -15,7 +15,9 @@
 //!   after an edit, against the same loop with no indexing.
 //!
 //! Environment: `FSLENS_BENCH_MB` (corpus size, default 6), `FSLENS_BENCH_REPEATS` (best-of,
-//! default 3).
+//! default 3), `FSLENS_BENCH_PROFILE=1` (one plain parse pass and one 1-thread index build only,
+//! for callgrind), `FSLENS_BENCH_DIGEST=1` (a digest of every extracted index over the corpus
+//! and damaged copies of it, to check that an optimisation leaves the output unchanged).
 
 use std::alloc::System;
 use std::fmt::Write as _;
@@ -25,7 +27,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use fslens::syntax::cache::CacheSetting;
-use fslens::syntax::{DeadlinePolicy, FsharpParsers, GrammarKind, IndexOptions, Overlay, SyntaxIndex};
+use fslens::syntax::{
+    DeadlinePolicy, FsharpParsers, GrammarKind, HealthStatus, IndexOptions, Overlay, SyntaxIndex, extract_file_index,
+};
+use sha2::{Digest, Sha256};
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 
 #[global_allocator]
@@ -263,6 +268,64 @@ fn main() {
     let texts: Vec<String> = files.iter().map(|path| std::fs::read_to_string(path).expect("read corpus")).collect();
     let bytes: usize = texts.iter().map(String::len).sum();
     let lines: usize = texts.iter().map(|text| text.lines().count()).sum();
+    if std::env::var("FSLENS_BENCH_DIGEST").is_ok_and(|value| value == "1") {
+        // A digest of every extracted file index, over the corpus and damaged copies of some
+        // of its files (cut short, a line removed: ERROR and MISSING nodes), to check that a
+        // change to the extraction code leaves its output unchanged.
+        let mut parsers = FsharpParsers::new();
+        let mut digest = Sha256::new();
+        let mut degraded = 0;
+        let mut inputs: Vec<String> = texts.clone();
+        for (number, text) in texts.iter().enumerate().filter(|(number, _)| number % 5 == 0) {
+            let cut = |fraction: usize| {
+                let mut at = text.len() * fraction / 7;
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                at
+            };
+            inputs.push(text[..cut(3)].to_owned());
+            inputs.push(format!("{}{}", &text[..cut(2)], &text[cut(2) + 1 + number % 13..]));
+            let mut lines: Vec<&str> = text.lines().collect();
+            lines.remove((number * 7) % lines.len().max(1));
+            inputs.push(lines.join("\n"));
+        }
+        for text in &inputs {
+            let tree = parsers.parse(text, GrammarKind::Implementation, Duration::from_secs(60)).expect("parse");
+            let local = extract_file_index(text, &tree, GrammarKind::Implementation, [0; 32]);
+            if local.index.health.status != HealthStatus::Clean {
+                degraded += 1;
+            }
+            digest.update(format!("{local:?}").as_bytes());
+        }
+        let digest: [u8; 32] = digest.finalize().into();
+        let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
+        #[allow(clippy::print_stdout)]
+        {
+            println!("index digest over {} texts ({degraded} degraded): {hex}", inputs.len());
+        }
+        return;
+    }
+    if std::env::var("FSLENS_BENCH_PROFILE").is_ok_and(|value| value == "1") {
+        // One plain parse pass and one single-threaded index build, nothing else: for
+        // `valgrind --tool=callgrind`, whose instruction counts are stable on a busy machine.
+        // Compare the inclusive cost of `plain_parse` with that of `SyntaxIndex::index_paths`.
+        let parsed = plain_parse(&texts);
+        // No deadline: under valgrind a big file would otherwise be cancelled mid-parse.
+        let no_deadline = DeadlinePolicy { base: Duration::from_secs(3600), per_megabyte: Duration::ZERO };
+        let stats = SyntaxIndex::new(IndexOptions { deadline: no_deadline, ..options(1, CacheSetting::Disabled) })
+            .index_paths(&files, &Overlay::new());
+        #[allow(clippy::print_stdout)]
+        {
+            println!(
+                "profile run: {} files, {} bytes, {parsed} top-level nodes, {} lines",
+                files.len(),
+                bytes,
+                stats.lines
+            );
+        }
+        return;
+    }
     let mut report = String::new();
     let _ = writeln!(
         report,

@@ -16,6 +16,9 @@ if [ -f tests/fsac-double/package-lock.json ]; then
   npm ci --prefix tests/fsac-double --no-audit --no-fund --loglevel=error
 fi
 
+echo "== Editors: Neovim, VS Code extension (tsc, unit tests, vsce package)"
+./scripts/test-editors.sh
+
 echo "== Rust tests"
 cargo test --locked --lib --bins --tests
 

@@ -8,8 +8,11 @@
 
 use std::cell::Cell;
 use std::collections::HashSet;
+use std::sync::OnceLock;
 
-use tree_sitter::{Node, Tree};
+use std::num::NonZeroU16;
+
+use tree_sitter::{LanguageRef, Node, Tree};
 
 use crate::syntax::model::{
     Access, AccessModifierSpan, Declaration, DeclarationKind, FieldSite, FieldSiteKind, FileHealth, FileIndex,
@@ -28,20 +31,18 @@ pub struct LineIndex<'text> {
 
 impl<'text> LineIndex<'text> {
     pub fn new(text: &'text str) -> Self {
+        // `str::split` finds newlines with memchr and `is_ascii` checks a word at a time: a
+        // byte-by-byte loop here cost ~10 instructions per byte of text.
         let mut line_starts = vec![0];
         let mut line_is_ascii = Vec::new();
-        let mut ascii = true;
-        for (offset, byte) in text.bytes().enumerate() {
-            if byte >= 0x80 {
-                ascii = false;
+        let mut offset = 0;
+        for line in text.split('\n') {
+            if offset > 0 {
+                line_starts.push(offset);
             }
-            if byte == b'\n' {
-                line_starts.push(offset + 1);
-                line_is_ascii.push(ascii);
-                ascii = true;
-            }
+            line_is_ascii.push(line.is_ascii());
+            offset += line.len() + 1;
         }
-        line_is_ascii.push(ascii);
         LineIndex { text, line_starts, line_is_ascii, hint: Cell::new(0) }
     }
 
@@ -115,22 +116,128 @@ impl LocalNames {
     }
 }
 
+/// Per-grammar tables, built once per process. `Node::kind` goes through the C API and
+/// UTF-8-validates the kind's name on every call (~170 instructions, measured with callgrind);
+/// the walk asks for the kind of every node, so it looks names up here by kind id instead.
+struct KindTable {
+    /// The grammar's name, to check that a cached table belongs to the tree's language.
+    language_name: Option<&'static str>,
+    /// Kind name by kind id, as `Node::kind` would return it.
+    names: Vec<&'static str>,
+    /// By kind id: is this a named kind that `enter` or `declaration_for` acts on?
+    interesting: Vec<bool>,
+    /// The `field` field (of `dot_expression`).
+    field_field: Option<NonZeroU16>,
+    /// Field ids for `child_by_field_name`, which otherwise looks the name up by string
+    /// comparison against every field of the grammar on each call.
+    fields: FieldIds,
+}
+
+#[derive(Clone, Copy)]
+struct FieldIds {
+    field: Option<NonZeroU16>,
+    assignee: Option<NonZeroU16>,
+    name: Option<NonZeroU16>,
+    type_name: Option<NonZeroU16>,
+    exception_name: Option<NonZeroU16>,
+    body: Option<NonZeroU16>,
+    method: Option<NonZeroU16>,
+}
+
+/// `node.child_by_field_name(name)` for a field id looked up once.
+fn child_by_field<'tree>(node: Node<'tree>, field: Option<NonZeroU16>) -> Option<Node<'tree>> {
+    field.and_then(|id| node.child_by_field_id(id.get()))
+}
+
+impl KindTable {
+    fn build(language: &LanguageRef) -> KindTable {
+        let count = language.node_kind_count();
+        let names: Vec<&'static str> =
+            (0..count).map(|id| language.node_kind_for_id(id as u16).unwrap_or("")).collect();
+        // Matching by name covers aliases that share a name but not an id.
+        let interesting = (0..count)
+            .map(|id| language.node_kind_is_named(id as u16) && INTERESTING_KINDS.contains(&names[id]))
+            .collect();
+        KindTable {
+            language_name: language.name(),
+            names,
+            interesting,
+            field_field: language.field_id_for_name("field"),
+            fields: FieldIds {
+                field: language.field_id_for_name("field"),
+                assignee: language.field_id_for_name("assignee"),
+                name: language.field_id_for_name("name"),
+                type_name: language.field_id_for_name("type_name"),
+                exception_name: language.field_id_for_name("exception_name"),
+                body: language.field_id_for_name("body"),
+                method: language.field_id_for_name("method"),
+            },
+        }
+    }
+
+    fn fits(&self, language: &LanguageRef) -> bool {
+        self.names.len() == language.node_kind_count() && self.language_name == language.name()
+    }
+
+    /// The cached table for `grammar`, or a fresh one if `language` is not the grammar's.
+    fn for_language(grammar: GrammarKind, language: &LanguageRef) -> std::borrow::Cow<'static, KindTable> {
+        static TABLES: [OnceLock<KindTable>; 2] = [OnceLock::new(), OnceLock::new()];
+        let slot = match grammar {
+            GrammarKind::Implementation => &TABLES[0],
+            GrammarKind::Signature => &TABLES[1],
+        };
+        let table = slot.get_or_init(|| KindTable::build(language));
+        if table.fits(language) {
+            std::borrow::Cow::Borrowed(table)
+        } else {
+            std::borrow::Cow::Owned(KindTable::build(language))
+        }
+    }
+
+    /// `node.kind()`, without the C call for ordinary kinds.
+    fn kind(&self, node: Node) -> &'static str {
+        self.kind_of_id(node.kind_id()).unwrap_or_else(|| node.kind())
+    }
+
+    fn kind_of_id(&self, id: u16) -> Option<&'static str> {
+        self.names.get(usize::from(id)).copied()
+    }
+}
+
+impl Clone for KindTable {
+    fn clone(&self) -> Self {
+        KindTable {
+            language_name: self.language_name,
+            names: self.names.clone(),
+            interesting: self.interesting.clone(),
+            field_field: self.field_field,
+            fields: self.fields,
+        }
+    }
+}
+
 /// One node on the walk's ancestor stack.
 struct Frame<'tree> {
     node: Node<'tree>,
     kind: &'static str,
-    field: Option<&'static str>,
+    /// Whether the node is its parent's `field` child. Only computed for
+    /// `long_identifier_or_op`, the one kind whose field the read-candidate rules look at.
+    is_field_field: bool,
     /// The declaration this node opened, to pop when the walk leaves it.
     opened_declaration: bool,
     opened_error: bool,
 }
 
-struct Extractor<'text, 'tree> {
+struct Extractor<'text, 'tree, 'kinds> {
     text: &'text str,
     lines: LineIndex<'text>,
     names: LocalNames,
-    /// Indexed by node-kind id: does `enter` handle this kind at all?
-    interesting_kinds: Vec<bool>,
+    kinds: &'kinds KindTable,
+    /// False when the tree has no error anywhere: then no node can be MISSING, and the walk
+    /// need not ask each node.
+    tree_has_error: bool,
+    /// The last representation (record or union type) whose access was looked up, by node id.
+    representation_access_cache: Cell<Option<(usize, Access)>>,
     declarations: Vec<Declaration>,
     declaration_stack: Vec<u32>,
     declaration_bytes: Vec<(usize, usize)>,
@@ -149,11 +256,15 @@ struct Extractor<'text, 'tree> {
 
 /// Builds the index of one parsed file. `text` must be the text `tree` was parsed from.
 pub fn extract_file_index(text: &str, tree: &Tree, grammar: GrammarKind, content_sha256: [u8; 32]) -> LocalFileIndex {
+    let kinds = KindTable::for_language(grammar, &tree.language());
+    let root = tree.root_node();
     let mut extractor = Extractor {
         text,
         lines: LineIndex::new(text),
         names: LocalNames::default(),
-        interesting_kinds: interesting_kind_table(&tree.language()),
+        kinds: &kinds,
+        tree_has_error: root.has_error(),
+        representation_access_cache: Cell::new(None),
         declarations: Vec::new(),
         declaration_stack: Vec::new(),
         declaration_bytes: Vec::new(),
@@ -169,7 +280,6 @@ pub fn extract_file_index(text: &str, tree: &Tree, grammar: GrammarKind, content
         claimed_identifiers: HashSet::new(),
         stack: Vec::new(),
     };
-    let root = tree.root_node();
     extractor.walk(root);
     let root_is_error = root.is_error();
     if root_is_error || root.has_error() {
@@ -178,10 +288,10 @@ pub fn extract_file_index(text: &str, tree: &Tree, grammar: GrammarKind, content
     extractor.finish(grammar, content_sha256, root_is_error, root.has_error())
 }
 
-impl<'text, 'tree> Extractor<'text, 'tree> {
+impl<'text, 'tree> Extractor<'text, 'tree, '_> {
     fn walk(&mut self, root: Node<'tree>) {
         let mut cursor = root.walk();
-        self.enter(root, None, 0);
+        self.enter(root, root.kind_id(), root.is_named(), false, 0);
         // For each node on the path below the root: how many named children of it were seen.
         let mut named_counters: Vec<u32> = Vec::new();
         loop {
@@ -208,13 +318,17 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
     fn visit_cursor_node(&mut self, cursor: &tree_sitter::TreeCursor<'tree>, named_counters: &mut [u32]) {
         let node = cursor.node();
         let named = node.is_named();
-        // Field names matter only for named nodes; anonymous tokens are most of the tree.
-        let field = if named { cursor.field_name() } else { None };
+        let kind_id = node.kind_id();
+        // Only a `long_identifier_or_op`'s field is ever looked at (see `on_identifier`).
+        let is_field_field = named
+            && self.kinds.kind_of_id(kind_id) == Some("long_identifier_or_op")
+            && self.kinds.field_field.is_some()
+            && cursor.field_id() == self.kinds.field_field;
         let named_index = named_counters.last().copied().unwrap_or(0);
         if named && let Some(counter) = named_counters.last_mut() {
             *counter += 1;
         }
-        self.enter(node, field, named_index);
+        self.enter(node, kind_id, named, is_field_field, named_index);
     }
 
     fn leave(&mut self) {
@@ -241,13 +355,17 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
         self.stack.len().checked_sub(levels_up).and_then(|index| self.stack.get(index))
     }
 
-    fn enter(&mut self, node: Node<'tree>, field: Option<&'static str>, named_index: u32) {
-        let kind = node.kind();
+    fn enter(&mut self, node: Node<'tree>, kind_id: u16, named: bool, is_field_field: bool, named_index: u32) {
+        let kind = self.kinds.kind_of_id(kind_id).unwrap_or_else(|| node.kind());
         let mut opened_declaration = false;
         let mut opened_error = false;
-        if node.is_error() || node.is_missing() {
+        // `is_error` is `kind_id == ts_builtin_sym_error`; a MISSING node gives every ancestor
+        // an error cost, so a tree without errors has none.
+        let is_error = kind_id == u16::MAX;
+        let is_missing = self.tree_has_error && node.is_missing();
+        if is_error || is_missing {
             if self.error_depth == 0 {
-                let (start, end) = if node.is_missing() {
+                let (start, end) = if is_missing {
                     self.parent_frame(1).map_or((node.start_byte(), node.end_byte()), |frame| {
                         (frame.node.start_byte(), frame.node.end_byte())
                     })
@@ -275,10 +393,14 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
             opened_error = true;
         }
         // Most nodes are of no interest; one table lookup spares them ~30 string compares.
-        let interesting = self.interesting_kinds.get(usize::from(node.kind_id())).copied().unwrap_or(false);
-        let handled_kind = if interesting && node.is_named() { kind } else { "" };
+        let interesting = named && self.kinds.interesting.get(usize::from(kind_id)).copied().unwrap_or(false);
+        if !interesting {
+            self.stack.push(Frame { node, kind, is_field_field, opened_declaration, opened_error });
+            return;
+        }
+        let handled_kind = kind;
         match handled_kind {
-            "identifier" => self.on_identifier(node, field, named_index),
+            "identifier" => self.on_identifier(node, named_index),
             "access_modifier" => {
                 let access = Access::from_keyword(self.node_text(node).trim());
                 self.access_modifiers.push(AccessModifierSpan { access, range: self.lines.node_range(node) });
@@ -292,7 +414,7 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
                 }
             }
             "named_field" => {
-                if let Some(label) = first_named_child(node).filter(|child| child.kind() == "identifier") {
+                if let Some(label) = first_named_child(node).filter(|child| self.kinds.kind(*child) == "identifier") {
                     let name = self.node_text(label);
                     self.add_site(FieldSiteKind::Pattern, name, name, label, Uncertainty::None);
                 }
@@ -307,10 +429,10 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
             self.declaration_stack.push(index);
             opened_declaration = true;
         }
-        self.stack.push(Frame { node, kind, field, opened_declaration, opened_error });
+        self.stack.push(Frame { node, kind, is_field_field, opened_declaration, opened_error });
     }
 
-    fn on_identifier(&mut self, node: Node<'tree>, field: Option<&'static str>, named_index: u32) {
+    fn on_identifier(&mut self, node: Node<'tree>, named_index: u32) {
         let text = self.node_text(node);
         if text.is_empty() {
             return;
@@ -320,7 +442,6 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
         if !self.claimed_identifiers.is_empty() && self.claimed_identifiers.contains(&node.start_byte()) {
             return;
         }
-        let _ = field;
         // Read candidates: the non-first segments of a dotted name in expression position, and
         // every segment on the `field:` side of a `dot_expression` (notes §3).
         let parent = self.parent_kind(1);
@@ -330,13 +451,13 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
                 let owner_is_expression = owner.is_some_and(|frame| frame.kind == "long_identifier_or_op");
                 let in_pattern = self.parent_kind(3) == "identifier_pattern";
                 let on_field_side =
-                    owner.is_some_and(|frame| frame.field == Some("field")) && self.parent_kind(3) == "dot_expression";
+                    owner.is_some_and(|frame| frame.is_field_field) && self.parent_kind(3) == "dot_expression";
                 owner_is_expression && !in_pattern && (named_index > 0 || on_field_side)
             }
             "long_identifier_or_op" => {
                 let frame = self.parent_frame(1);
                 let on_field_side =
-                    frame.is_some_and(|frame| frame.field == Some("field")) && self.parent_kind(2) == "dot_expression";
+                    frame.is_some_and(|frame| frame.is_field_field) && self.parent_kind(2) == "dot_expression";
                 let in_pattern = self.parent_kind(2) == "identifier_pattern";
                 !in_pattern && (named_index > 0 || on_field_side)
             }
@@ -385,7 +506,7 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
         // leftmost part is the list (notes §5 B.3).
         let mut leftmost = argument;
         for _ in 0..4 {
-            if leftmost.kind() == "list_expression" {
+            if self.kinds.kind(leftmost) == "list_expression" {
                 break;
             }
             match leftmost.named_child(0) {
@@ -393,7 +514,7 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
                 _ => break,
             }
         }
-        if leftmost.kind() == "list_expression" && argument.start_byte() == callee.end_byte() {
+        if self.kinds.kind(leftmost) == "list_expression" && argument.start_byte() == callee.end_byte() {
             let argument = leftmost;
             self.misparse_byte_regions.push((node.start_byte(), node.end_byte()));
             self.misparses.push(MisparseFinding {
@@ -405,7 +526,7 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
     }
 
     fn on_field_initializer(&mut self, node: Node<'tree>) {
-        let Some(label) = node.child_by_field_name("field") else {
+        let Some(label) = child_by_field(node, self.kinds.fields.field) else {
             return;
         };
         // field_initializer < field_initializers < brace/anon_record (construction) or
@@ -429,7 +550,7 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
     /// Adds a site for the last identifier of `label` and, for nested copy-and-update paths,
     /// an uncertain site for each leading segment.
     fn add_label_sites(&mut self, label: Node<'tree>, kind: FieldSiteKind, uncertainty: Uncertainty, nested: bool) {
-        let segments = identifier_segments(label);
+        let segments = identifier_segments(self.kinds, label);
         let Some(last) = segments.last().copied() else {
             return;
         };
@@ -445,17 +566,18 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
     }
 
     fn on_mutation(&mut self, node: Node<'tree>) {
-        let Some(assignee) = node.child_by_field_name("assignee") else {
+        let Some(assignee) = child_by_field(node, self.kinds.fields.assignee) else {
             return;
         };
-        let target = match assignee.kind() {
-            "long_identifier_or_op" | "dot_expression" => last_identifier(assignee),
+        let target = match self.kinds.kind(assignee) {
+            "long_identifier_or_op" | "dot_expression" => last_identifier(self.kinds, assignee),
             _ => None, // `r.Arr.[0] <- 1` mutates an element, not the field.
         };
         let Some(target) = target else {
             return;
         };
-        let single = assignee.kind() == "long_identifier_or_op" && identifier_segments(assignee).len() == 1;
+        let single = self.kinds.kind(assignee) == "long_identifier_or_op"
+            && identifier_segments(self.kinds, assignee).len() == 1;
         let uncertainty = if single { Uncertainty::MayBeLocalVariable } else { Uncertainty::None };
         let path = compact_path(self.node_text(assignee));
         let name = self.node_text(target);
@@ -477,9 +599,7 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
     }
 
     fn access_of(&self, node: Node) -> Access {
-        direct_children(node)
-            .into_iter()
-            .find(|child| child.kind() == "access_modifier")
+        child_of_kind(self.kinds, node, "access_modifier")
             .map_or(Access::Default, |child| Access::from_keyword(self.node_text(child).trim()))
     }
 
@@ -487,15 +607,15 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
         let parent = self.declaration_stack.last().copied().unwrap_or(NO_PARENT);
         let (declaration_kind, name_node, access, header_end): (DeclarationKind, Node, Access, usize) = match kind {
             "namespace" => {
-                let name = node.child_by_field_name("name")?;
+                let name = child_by_field(node, self.kinds.fields.name)?;
                 (DeclarationKind::Namespace, name, Access::Default, name.end_byte())
             }
             "named_module" => {
-                let name = node.child_by_field_name("name")?;
+                let name = child_by_field(node, self.kinds.fields.name)?;
                 (DeclarationKind::Module, name, self.access_of(node), name.end_byte())
             }
             "module_defn" => {
-                let name = direct_children(node).into_iter().find(|child| child.kind() == "identifier")?;
+                let name = child_of_kind(self.kinds, node, "identifier")?;
                 (DeclarationKind::Module, name, self.access_of(node), name.end_byte())
             }
             "record_type_defn"
@@ -506,12 +626,10 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
             | "delegate_type_defn"
             | "type_abbrev_defn"
             | "type_extension" => {
-                let type_name = direct_children(node).into_iter().find(|child| child.kind() == "type_name")?;
-                let name = type_name.child_by_field_name("type_name")?;
+                let type_name = child_of_kind(self.kinds, node, "type_name")?;
+                let name = child_by_field(type_name, self.kinds.fields.type_name)?;
                 let mut header_end = type_name.end_byte();
-                if let Some(arguments) =
-                    direct_children(node).into_iter().find(|child| child.kind() == "primary_constr_args")
-                {
+                if let Some(arguments) = child_of_kind(self.kinds, node, "primary_constr_args") {
                     header_end = arguments.end_byte();
                 }
                 let declaration_kind = match kind {
@@ -522,29 +640,29 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
                     "delegate_type_defn" => DeclarationKind::Delegate,
                     "type_abbrev_defn" => DeclarationKind::Abbreviation,
                     "type_extension" => DeclarationKind::TypeExtension,
-                    _ if looks_like_interface(node) => DeclarationKind::Interface,
+                    _ if looks_like_interface(self.kinds, node) => DeclarationKind::Interface,
                     _ => DeclarationKind::Class,
                 };
                 (declaration_kind, name, self.access_of(type_name), header_end)
             }
             "exception_definition" => {
-                let name = node.child_by_field_name("exception_name")?;
+                let name = child_by_field(node, self.kinds.fields.exception_name)?;
                 (DeclarationKind::Exception, name, Access::Default, node.end_byte())
             }
             "record_field" => {
-                let name = direct_children(node).into_iter().find(|child| child.kind() == "identifier")?;
+                let name = child_of_kind(self.kinds, node, "identifier")?;
                 (DeclarationKind::RecordField, name, self.representation_access(), node.end_byte())
             }
             "union_type_case" => {
-                let name = direct_children(node).into_iter().find(|child| child.kind() == "identifier")?;
+                let name = child_of_kind(self.kinds, node, "identifier")?;
                 (DeclarationKind::UnionCase, name, self.representation_access(), node.end_byte())
             }
             "union_type_field" => {
-                let name = direct_children(node).into_iter().find(|child| child.kind() == "identifier")?;
+                let name = child_of_kind(self.kinds, node, "identifier")?;
                 (DeclarationKind::UnionField, name, Access::Default, node.end_byte())
             }
             "enum_type_case" => {
-                let name = direct_children(node).into_iter().find(|child| child.kind() == "identifier")?;
+                let name = child_of_kind(self.kinds, node, "identifier")?;
                 (DeclarationKind::EnumCase, name, Access::Default, node.end_byte())
             }
             "member_defn" => self.member_declaration(node)?,
@@ -556,14 +674,19 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
                 if !module_level {
                     return None;
                 }
-                let left = first_named_child_of_kinds(node, &["function_declaration_left", "value_declaration_left"])?;
-                let name = first_identifier_skipping_access(left)?;
-                let header_end = node.child_by_field_name("body").map_or(left.end_byte(), |body| body.start_byte());
+                let left = first_named_child_of_kinds(
+                    self.kinds,
+                    node,
+                    &["function_declaration_left", "value_declaration_left"],
+                )?;
+                let name = first_identifier_skipping_access(self.kinds, left)?;
+                let header_end =
+                    child_by_field(node, self.kinds.fields.body).map_or(left.end_byte(), |body| body.start_byte());
                 (DeclarationKind::Let, name, self.access_of(left), header_end)
             }
             "value_definition" => {
-                let left = first_named_child_of_kinds(node, &["value_declaration_left"])?;
-                let name = first_identifier_skipping_access(left)?;
+                let left = first_named_child_of_kinds(self.kinds, node, &["value_declaration_left"])?;
+                let name = first_identifier_skipping_access(self.kinds, left)?;
                 (DeclarationKind::Val, name, self.access_of(left), node.end_byte())
             }
             _ => return None,
@@ -584,21 +707,33 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
     /// `type T = private { … }` / `private | A | B`: the representation's access applies to
     /// its fields and cases.
     fn representation_access(&self) -> Access {
-        self.stack
-            .iter()
-            .rev()
-            .find(|frame| matches!(frame.kind, "record_type_defn" | "union_type_defn"))
-            .and_then(|frame| direct_children(frame.node).into_iter().find(|child| child.kind() == "access_modifier"))
-            .map_or(Access::Default, |child| Access::from_keyword(self.node_text(child).trim()))
+        let Some(frame) =
+            self.stack.iter().rev().find(|frame| matches!(frame.kind, "record_type_defn" | "union_type_defn"))
+        else {
+            return Access::Default;
+        };
+        // Every field or case of a representation asks; scanning its children each time was
+        // quadratic in the number of fields. Fields of one type come one after another.
+        if let Some((id, access)) = self.representation_access_cache.get()
+            && id == frame.node.id()
+        {
+            return access;
+        }
+        let access = child_of_kind(self.kinds, frame.node, "access_modifier")
+            .map_or(Access::Default, |child| Access::from_keyword(self.node_text(child).trim()));
+        self.representation_access_cache.set(Some((frame.node.id(), access)));
+        access
     }
 
     fn member_declaration(&self, node: Node<'tree>) -> Option<(DeclarationKind, Node<'tree>, Access, usize)> {
         let children = direct_children(node);
-        let has_token = |token: &str| children.iter().any(|child| !child.is_named() && child.kind() == token);
+        let has_token =
+            |token: &str| children.iter().any(|child| !child.is_named() && self.kinds.kind(*child) == token);
         let access = self.access_of(node);
-        if let Some(method) = children.iter().find(|child| child.kind() == "method_or_prop_defn") {
-            let name_holder = method.child_by_field_name("name")?;
-            let name = name_holder.child_by_field_name("method").or_else(|| last_identifier(name_holder))?;
+        if let Some(method) = children.iter().find(|child| self.kinds.kind(**child) == "method_or_prop_defn") {
+            let name_holder = child_by_field(*method, self.kinds.fields.name)?;
+            let name = child_by_field(name_holder, self.kinds.fields.method)
+                .or_else(|| last_identifier(self.kinds, name_holder))?;
             let kind = if has_token("override") || has_token("default") {
                 DeclarationKind::Override
             } else {
@@ -615,22 +750,22 @@ impl<'text, 'tree> Extractor<'text, 'tree> {
             }
             return Some((kind, name, access, header_end));
         }
-        if let Some(signature) = children.iter().find(|child| child.kind() == "member_signature") {
-            let name = first_named_child_of_kinds(*signature, &["identifier"])?;
+        if let Some(signature) = children.iter().find(|child| self.kinds.kind(**child) == "member_signature") {
+            let name = first_named_child_of_kinds(self.kinds, *signature, &["identifier"])?;
             return Some((DeclarationKind::AbstractMember, name, access, node.end_byte()));
         }
-        if let Some(constructor) = children.iter().find(|child| child.kind() == "additional_constr_defn") {
+        if let Some(constructor) = children.iter().find(|child| self.kinds.kind(**child) == "additional_constr_defn") {
             let header_end =
                 constructor.named_child(0).map_or(constructor.end_byte(), |arguments| arguments.end_byte());
-            let keyword = direct_children(*constructor).into_iter().find(|child| child.kind() == "new")?;
+            let keyword = child_of_kind(self.kinds, *constructor, "new")?;
             return Some((DeclarationKind::Constructor, keyword, access, header_end));
         }
         if has_token("val") {
-            if let Some(property) = children.iter().find(|child| child.kind() == "property_or_ident") {
-                let name = last_identifier(*property)?;
+            if let Some(property) = children.iter().find(|child| self.kinds.kind(**child) == "property_or_ident") {
+                let name = last_identifier(self.kinds, *property)?;
                 return Some((DeclarationKind::AutoProperty, name, access, property.end_byte()));
             }
-            let name = children.iter().find(|child| child.kind() == "identifier")?;
+            let name = children.iter().find(|child| self.kinds.kind(**child) == "identifier")?;
             return Some((DeclarationKind::Val, *name, access, node.end_byte()));
         }
         None
@@ -771,59 +906,73 @@ const INTERESTING_KINDS: &[&str] = &[
     "value_definition",
 ];
 
-/// For every node-kind id of `language`, whether it is one of [`INTERESTING_KINDS`]
-/// (matching by name covers aliases that share a name but not an id).
-fn interesting_kind_table(language: &tree_sitter::LanguageRef) -> Vec<bool> {
-    let count = language.node_kind_count();
-    (0..count)
-        .map(|id| {
-            let id = id as u16;
-            language.node_kind_is_named(id)
-                && language.node_kind_for_id(id).is_some_and(|name| INTERESTING_KINDS.contains(&name))
-        })
-        .collect()
-}
-
 fn direct_children(node: Node) -> Vec<Node> {
     let mut cursor = node.walk();
     node.children(&mut cursor).collect()
+}
+
+/// The first direct child of `node` for which `wanted` holds, without collecting children.
+fn find_child<'tree>(node: Node<'tree>, mut wanted: impl FnMut(Node<'tree>) -> bool) -> Option<Node<'tree>> {
+    let mut cursor = node.walk();
+    if !cursor.goto_first_child() {
+        return None;
+    }
+    loop {
+        let child = cursor.node();
+        if wanted(child) {
+            return Some(child);
+        }
+        if !cursor.goto_next_sibling() {
+            return None;
+        }
+    }
+}
+
+/// The first direct child of `node` of kind `kind`.
+fn child_of_kind<'tree>(kinds: &KindTable, node: Node<'tree>, kind: &str) -> Option<Node<'tree>> {
+    find_child(node, |child| kinds.kind(child) == kind)
 }
 
 fn first_named_child(node: Node) -> Option<Node> {
     node.named_child(0)
 }
 
-fn first_named_child_of_kinds<'tree>(node: Node<'tree>, kinds: &[&str]) -> Option<Node<'tree>> {
-    direct_children(node).into_iter().find(|child| kinds.contains(&child.kind()))
+fn first_named_child_of_kinds<'tree>(kinds: &KindTable, node: Node<'tree>, wanted: &[&str]) -> Option<Node<'tree>> {
+    find_child(node, |child| wanted.contains(&kinds.kind(child)))
 }
 
 /// The first identifier below `node`, depth-first, skipping access modifiers and types.
-fn first_identifier_skipping_access(node: Node) -> Option<Node> {
+fn first_identifier_skipping_access<'tree>(kinds: &KindTable, node: Node<'tree>) -> Option<Node<'tree>> {
     let mut stack = vec![node];
     while let Some(current) = stack.pop() {
-        if current.kind() == "identifier" {
+        let kind = kinds.kind(current);
+        if kind == "identifier" {
             return Some(current);
         }
-        if matches!(current.kind(), "access_modifier" | "simple_type" | "generic_type" | "attributes" | "const") {
+        if matches!(kind, "access_modifier" | "simple_type" | "generic_type" | "attributes" | "const") {
             continue;
         }
-        let children = direct_children(current);
-        stack.extend(children.into_iter().rev());
+        let before = stack.len();
+        let mut cursor = current.walk();
+        stack.extend(current.children(&mut cursor));
+        stack[before..].reverse();
     }
     None
 }
 
 /// The identifiers of a dotted name (`long_identifier`, `long_identifier_or_op` or a
 /// `dot_expression` chain), flattened in text order.
-fn identifier_segments(node: Node) -> Vec<Node> {
+fn identifier_segments<'tree>(kinds: &KindTable, node: Node<'tree>) -> Vec<Node<'tree>> {
     let mut segments = Vec::new();
     let mut stack = vec![node];
     while let Some(current) = stack.pop() {
-        match current.kind() {
+        match kinds.kind(current) {
             "identifier" => segments.push(current),
             "long_identifier" | "long_identifier_or_op" | "dot_expression" | "property_or_ident" => {
-                let children = direct_children(current);
-                stack.extend(children.into_iter().rev());
+                let before = stack.len();
+                let mut cursor = current.walk();
+                stack.extend(current.children(&mut cursor));
+                stack[before..].reverse();
             }
             _ => {}
         }
@@ -831,28 +980,29 @@ fn identifier_segments(node: Node) -> Vec<Node> {
     segments
 }
 
-fn last_identifier(node: Node) -> Option<Node> {
-    if node.kind() == "dot_expression" {
-        return node.child_by_field_name("field").and_then(last_identifier);
+fn last_identifier<'tree>(kinds: &KindTable, node: Node<'tree>) -> Option<Node<'tree>> {
+    if kinds.kind(node) == "dot_expression" {
+        return child_by_field(node, kinds.fields.field).and_then(|field| last_identifier(kinds, field));
     }
-    identifier_segments(node).last().copied()
+    identifier_segments(kinds, node).last().copied()
 }
 
 /// An `anon_type_defn` with no primary constructor whose members are all abstract.
-fn looks_like_interface(node: Node) -> bool {
+fn looks_like_interface(kinds: &KindTable, node: Node) -> bool {
     let children = direct_children(node);
-    if children.iter().any(|child| child.kind() == "primary_constr_args") {
+    if children.iter().any(|child| kinds.kind(*child) == "primary_constr_args") {
         return false;
     }
     let mut members = 0;
-    for elements in children.iter().filter(|child| child.kind() == "type_extension_elements") {
+    for elements in children.iter().filter(|child| kinds.kind(**child) == "type_extension_elements") {
         for member in direct_children(*elements) {
-            if member.kind() == "interface_implementation" || member.kind() == "function_or_value_defn" {
+            let kind = kinds.kind(member);
+            if kind == "interface_implementation" || kind == "function_or_value_defn" {
                 return false;
             }
-            if member.kind() == "member_defn" {
+            if kind == "member_defn" {
                 members += 1;
-                let abstract_member = direct_children(member).iter().any(|child| child.kind() == "abstract");
+                let abstract_member = child_of_kind(kinds, member, "abstract").is_some();
                 if !abstract_member {
                     return false;
                 }

@@ -1,5 +1,5 @@
 // Starts the FSAC double so that the first KILLS_TOTAL launches die after a random number
-// (8..40) of received messages: crashes at random moments for the resilience test. Later
+// (5..16) of received messages: crashes at random moments for the resilience test. Later
 // launches live. The launch count is kept in KILLS_COUNTER_FILE.
 import fs from 'node:fs';
 
@@ -14,8 +14,9 @@ try {
 launches += 1;
 fs.writeFileSync(counterFile, String(launches));
 if (launches <= total) {
-  process.env.FSAC_DOUBLE_EXIT_AFTER = String(8 + Math.floor(Math.random() * 33));
+  process.env.FSAC_DOUBLE_EXIT_AFTER = String(5 + Math.floor(Math.random() * 12));
   // A double that dies within a second need not load the compiler.
   process.env.FSAC_DOUBLE_LAZY_COMPILER = '1';
+  process.env.FSAC_DOUBLE_NO_CHECKS = '1';
 }
 await import(new URL('../fsac-double/index.mjs', import.meta.url));

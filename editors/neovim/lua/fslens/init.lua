@@ -1,0 +1,665 @@
+-- fslens for Neovim: starts `fslens` (an LSP proxy in front of FsAutoComplete) as the F#
+-- language server and adds :FslensFind, :FslensCheck, :FslensFieldImpact,
+-- :FslensMakeVisible, :FslensStatus and :FslensRestart.
+--
+-- Works on Neovim 0.7 (vim.lsp.start_client + buf_attach_client on FileType fsharp) and on
+-- 0.8 and newer (vim.lsp.start). See editors/README.md.
+
+local M = {}
+
+M.config = {
+  -- The fslens executable, or a full command list ({ "/path/to/fslens", "--log-level", "info" }).
+  cmd = "fslens",
+  -- The FsAutoComplete command line (passed as `--fsac`); nil lets fslens find it
+  -- ($FSLENS_FSAC, `fsautocomplete` on PATH, else `dotnet fsautocomplete`).
+  fsac = nil,
+  -- Extra FsAutoComplete arguments, appended to `fsac` (which defaults to "fsautocomplete"
+  -- when only these are given).
+  fsac_args = {},
+  -- Extra fslens arguments (e.g. { "--log-file", "/tmp/fslens.log" }).
+  args = {},
+  root_markers = { "*.sln", "*.slnx", "*.fsproj", ".git" },
+  -- Register *.fs, *.fsi, *.fsx, *.fsscript as filetype `fsharp` (Neovim 0.7 reads *.fs as Forth).
+  filetype = true,
+  -- Apply :FslensMakeVisible's edit in the buffer (true) or only show it (false).
+  apply_edits = true,
+  -- Pages of :FslensFind results to fetch at most (each page has up to max_results sites).
+  max_pages = 10,
+  max_results = 200,
+  timeout_ms = 120000,
+  on_attach = nil,
+  capabilities = nil,
+  settings = nil,
+  init_options = nil,
+  cmd_env = nil,
+}
+
+-- Readiness per client id, from fslens.status and the fslens/status notification.
+M.states = {}
+-- The last answer of each command, and how many answers each command has had (tests wait on these).
+M.last = {}
+M.completed = { find = 0, check = 0, fieldImpact = 0, makeVisible = 0, status = 0 }
+
+local has_start = vim.lsp.start ~= nil
+local uv = vim.loop
+
+local function notify(message, level)
+  M.last_message = message
+  vim.schedule(function()
+    vim.notify(message, level or vim.log.levels.INFO)
+  end)
+end
+
+local function shell_quote(word)
+  if word:match("^[%w%._/:=@%%+,-]+$") then
+    return word
+  end
+  return "'" .. word:gsub("'", "'\\''") .. "'"
+end
+
+--- The command line that starts fslens for a configuration (exported for tests).
+function M.server_command(config)
+  config = config or M.config
+  local cmd = type(config.cmd) == "table" and vim.deepcopy(config.cmd) or { config.cmd }
+  local fsac = config.fsac
+  local extra = config.fsac_args or {}
+  if #extra > 0 then
+    local words = { fsac or "fsautocomplete" }
+    for _, arg in ipairs(extra) do
+      table.insert(words, shell_quote(arg))
+    end
+    fsac = table.concat(words, " ")
+  end
+  if fsac and fsac ~= "" then
+    table.insert(cmd, "--fsac")
+    table.insert(cmd, fsac)
+  end
+  for _, arg in ipairs(config.args or {}) do
+    table.insert(cmd, arg)
+  end
+  return cmd
+end
+
+--- The text for a readiness state: loading, ready, syntax only, crashed (exported for tests).
+function M.status_text(status)
+  if not status or not status.state then
+    return "fslens"
+  end
+  local text = ({
+    absent = "syntax only",
+    starting = "starting",
+    loading = "loading",
+    ready = "ready",
+    crashed = "crashed",
+  })[status.state] or status.state
+  if status.unresponsive then
+    text = text .. " (unresponsive)"
+  end
+  return text
+end
+
+--- For 'statusline': `set statusline+=%{v:lua.require'fslens'.statusline()}`.
+function M.statusline()
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = M.client(bufnr)
+  if not client then
+    return ""
+  end
+  return "fslens: " .. M.status_text(M.states[client.id])
+end
+
+-- Root: the nearest directory with a solution, else with a project, else with .git.
+local function has_marker(dir, marker)
+  if marker:find("[%*%?]") then
+    return vim.fn.glob(dir .. "/" .. marker, true, true)[1] ~= nil
+  end
+  return uv.fs_stat(dir .. "/" .. marker) ~= nil
+end
+
+function M.find_root(path, markers)
+  markers = markers or M.config.root_markers
+  local start = vim.fn.fnamemodify(path, ":p:h")
+  -- Markers are tried in order of preference, each walking up from the file: a solution
+  -- above a project wins over the project.
+  local groups = {}
+  for _, marker in ipairs(markers) do
+    local ext = marker:match("^%*%.(%w+)$")
+    local group = (ext == "sln" or ext == "slnx") and 1 or (ext == "fsproj" and 2 or 3)
+    groups[group] = groups[group] or {}
+    table.insert(groups[group], marker)
+  end
+  for group = 1, 3 do
+    if groups[group] then
+      local dir = start
+      while dir and dir ~= "" do
+        for _, marker in ipairs(groups[group]) do
+          if has_marker(dir, marker) then
+            return dir
+          end
+        end
+        local parent = vim.fn.fnamemodify(dir, ":h")
+        if parent == dir then
+          break
+        end
+        dir = parent
+      end
+    end
+  end
+  return start
+end
+
+local function get_clients()
+  if vim.lsp.get_clients then
+    return vim.lsp.get_clients({ name = "fslens" })
+  end
+  local found = {}
+  for _, client in pairs(vim.lsp.get_active_clients()) do
+    if client.name == "fslens" then
+      table.insert(found, client)
+    end
+  end
+  return found
+end
+
+--- The fslens client attached to a buffer (or any fslens client).
+function M.client(bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local any
+  for _, client in ipairs(get_clients()) do
+    if vim.lsp.buf_is_attached(bufnr, client.id) then
+      return client
+    end
+    any = any or client
+  end
+  return any
+end
+
+local function request(client, method, params, handler, bufnr)
+  if vim.fn.has("nvim-0.11") == 1 then
+    return client:request(method, params, handler, bufnr)
+  end
+  return client.request(method, params, handler, bufnr)
+end
+
+--- Runs an fslens command: `callback(err, result)` on the main loop.
+function M.execute(command, argument, callback, bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local client = M.client(bufnr)
+  if not client then
+    notify("fslens: no fslens client for this buffer", vim.log.levels.ERROR)
+    return false
+  end
+  request(client, "workspace/executeCommand", { command = command, arguments = { argument } }, function(err, result)
+    callback(err, result, client)
+  end, bufnr)
+  return true
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Positions and paths
+
+local function client_root(client)
+  return (client and client.config and client.config.root_dir) or vim.fn.getcwd()
+end
+
+local function absolute(root, file)
+  if not file or file == "" then
+    return nil
+  end
+  if file:sub(1, 1) == "/" or file:match("^%a:[/\\]") then
+    return file
+  end
+  if file:match("^file:") then
+    return vim.uri_to_fname(file)
+  end
+  return root .. "/" .. file
+end
+
+-- The text of a line (0-based) of a file: from its buffer when loaded, else from disk.
+local function line_of(path, line)
+  local bufnr = vim.fn.bufnr(path)
+  if bufnr ~= -1 and vim.api.nvim_buf_is_loaded(bufnr) then
+    return vim.api.nvim_buf_get_lines(bufnr, line, line + 1, false)[1]
+  end
+  local ok, lines = pcall(vim.fn.readfile, path, "", line + 1)
+  if ok then
+    return lines[line + 1]
+  end
+  return nil
+end
+
+-- UTF-16 code units of the UTF-8 character starting with byte `b`.
+local function utf16_units(b)
+  return b >= 0xF0 and 2 or 1
+end
+
+local function utf8_length(b)
+  if b >= 0xF0 then
+    return 4
+  elseif b >= 0xE0 then
+    return 3
+  elseif b >= 0xC0 then
+    return 2
+  end
+  return 1
+end
+
+--- The 1-based byte column of an LSP (UTF-16) character on a line (exported for tests).
+--- Pure Lua: vim.str_byteindex changed its signature in Neovim 0.11.
+function M.byte_col(text, character)
+  character = character or 0
+  if not text then
+    return character + 1
+  end
+  local byte, units = 1, 0
+  while units < character and byte <= #text do
+    local b = text:byte(byte)
+    units = units + utf16_units(b)
+    byte = byte + utf8_length(b)
+  end
+  return byte
+end
+local byte_col = M.byte_col
+
+--- The UTF-16 column of a 0-based byte column (exported for tests).
+function M.utf16_col(text, col)
+  local byte, units = 1, 0
+  while byte <= math.min(col, #text) do
+    local b = text:byte(byte)
+    units = units + utf16_units(b)
+    byte = byte + utf8_length(b)
+  end
+  return units
+end
+
+-- The cursor as an LSP position (0-based line, UTF-16 character).
+local function cursor_position(bufnr)
+  local cursor = vim.api.nvim_win_get_cursor(0)
+  local line = cursor[1] - 1
+  local text = vim.api.nvim_buf_get_lines(bufnr, line, line + 1, false)[1] or ""
+  return line, M.utf16_col(text, cursor[2])
+end
+
+local function severity_type(severity)
+  return ({ error = "E", warning = "W", information = "I", info = "I", hint = "N" })[severity] or "E"
+end
+
+local function set_quickfix(title, items, open)
+  vim.fn.setqflist({}, " ", { title = title, items = items })
+  if open and #items > 0 and #vim.api.nvim_list_uis() > 0 then
+    vim.cmd("botright copen")
+  end
+end
+
+local function error_text(err)
+  if type(err) == "table" then
+    local kind = err.data and err.data.errorKind
+    return (err.message or vim.inspect(err)) .. (kind and (" [" .. kind .. "]") or "")
+  end
+  return tostring(err)
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Find and field impact
+
+--- The quickfix items of find/fieldImpact sites (exported for tests).
+function M.site_items(root, sites)
+  local items = {}
+  for _, site in ipairs(sites or {}) do
+    local path = absolute(root, site.file)
+    local start = site.range and site.range.start or { line = 0, character = 0 }
+    -- lineText may be a window of a long line: columns are counted on the real line then.
+    local whole = site.lineText
+      and (site.lineTextSourceStartColumn or 0) == 0
+      and site.lineTextTruncated ~= true
+      and site.lineText
+    local text = site.lineText or line_of(path, start.line)
+    local label = site.kind or "site"
+    if site.siteType and site.siteType ~= vim.NIL then
+      label = label .. " : " .. site.siteType
+    end
+    if site.project and site.project ~= vim.NIL then
+      label = label .. " [" .. vim.fn.fnamemodify(site.project, ":t"):gsub("%.fsproj$", "") .. "]"
+    end
+    table.insert(items, {
+      filename = path,
+      lnum = start.line + 1,
+      col = byte_col(whole or line_of(path, start.line), start.character),
+      text = label .. ": " .. vim.trim(text or ""),
+      type = "I",
+    })
+  end
+  return items
+end
+
+-- The arguments for a find at the cursor or for a query.
+function M.find_arguments(query, bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local arguments = { maxResults = M.config.max_results, timeoutMs = M.config.timeout_ms }
+  if query and query ~= "" then
+    arguments.query = query
+  else
+    local line, character = cursor_position(bufnr)
+    arguments.kind = "position"
+    arguments.path = vim.api.nvim_buf_get_name(bufnr)
+    arguments.line = line
+    arguments.character = character
+  end
+  return arguments
+end
+
+local function sweep(name, command, arguments, title, done)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local sites = {}
+  local pages = 0
+  local function page(cursor)
+    local args = vim.deepcopy(arguments)
+    args.cursor = cursor
+    local ok = M.execute(command, args, function(err, result, client)
+      if err then
+        M.last[name] = { error = err }
+        notify("fslens: " .. title .. " failed: " .. error_text(err), vim.log.levels.ERROR)
+        M.completed[name] = M.completed[name] + 1
+        return done and done(err)
+      end
+      result = result or {}
+      pages = pages + 1
+      vim.list_extend(sites, result.sites or {})
+      if result.nextCursor and result.nextCursor ~= vim.NIL and pages < M.config.max_pages then
+        return page(result.nextCursor)
+      end
+      local items = M.site_items(client_root(client), sites)
+      set_quickfix(title, items, true)
+      result.sites = sites
+      result.pages = pages
+      M.last[name] = result
+      local outcome = result.outcome or (#sites > 0 and "found" or "not_found")
+      local message = string.format("fslens: %s: %d site(s), %s", title, #sites, outcome)
+      if result.via then
+        message = message .. " via " .. result.via
+      end
+      if result.nextCursor and result.nextCursor ~= vim.NIL then
+        message = message .. " (more pages not fetched)"
+      end
+      if result.scopeNote and result.scopeNote ~= vim.NIL then
+        message = message .. " — " .. tostring(result.scopeNote)
+      end
+      notify(message)
+      M.completed[name] = M.completed[name] + 1
+      return done and done(nil, result)
+    end, bufnr)
+    if not ok then
+      M.completed[name] = M.completed[name] + 1
+    end
+  end
+  page(nil)
+end
+
+function M.find(query, done)
+  local arguments = M.find_arguments(query)
+  sweep("find", "fslens.find", arguments, "fslens find " .. (query ~= "" and query or "at cursor"), done)
+end
+
+function M.field_impact(field, done)
+  local arguments = M.find_arguments(field)
+  arguments.kind = (field and field ~= "") and "field" or "position"
+  sweep("fieldImpact", "fslens.fieldImpact", arguments, "fslens field impact " .. (field or ""), done)
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Check
+
+--- The quickfix items of a check answer (exported for tests).
+function M.check_items(root, diagnostics)
+  local items = {}
+  for _, d in ipairs(diagnostics or {}) do
+    local start = d.range and d.range.start or { line = 0, character = 0 }
+    local path = d.file ~= "snippet" and absolute(root, d.file) or nil
+    local code = d.code and d.code ~= vim.NIL and string.format("FS%04d ", tonumber(d.code) or 0) or ""
+    table.insert(items, {
+      filename = path,
+      lnum = start.line + 1,
+      col = path and byte_col(line_of(path, start.line), start.character) or start.character + 1,
+      text = code .. vim.trim((d.message or ""):gsub("%s+", " ")),
+      type = severity_type(d.severity),
+    })
+  end
+  return items
+end
+
+--- The one-line verdict of a check answer (exported for tests).
+function M.verdict_text(result)
+  local text = string.format(
+    "fslens check (%s): %s — %d error(s), %d warning(s)",
+    result.scope or "?",
+    result.verdict or "?",
+    result.errorCount or 0,
+    result.warningCount or 0
+  )
+  local blocking = result.blockingReason
+  if blocking and blocking ~= vim.NIL then
+    text = text .. " — " .. (blocking.message or blocking.errorKind or "")
+  end
+  return text
+end
+
+-- :FslensCheck [file|project|workspace|all] — default: the current file.
+function M.check(scope, done)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local arguments = { timeoutMs = M.config.timeout_ms }
+  scope = scope ~= "" and scope or nil
+  if scope == nil or scope == "file" then
+    arguments.scope = "file"
+    arguments.path = vim.api.nvim_buf_get_name(bufnr)
+  elseif scope == "project" then
+    arguments.scope = "project"
+    arguments.path = vim.api.nvim_buf_get_name(bufnr)
+    local dir = vim.fn.fnamemodify(arguments.path, ":h")
+    while dir ~= "/" and dir ~= "" do
+      local project = vim.fn.glob(dir .. "/*.fsproj", true, true)[1]
+      if project then
+        arguments.projectPath = project
+        arguments.path = nil
+        break
+      end
+      dir = vim.fn.fnamemodify(dir, ":h")
+    end
+  else
+    arguments.scope = "workspace"
+  end
+  local ok = M.execute("fslens.check", arguments, function(err, result, client)
+    if err then
+      M.last.check = { error = err }
+      notify("fslens check failed: " .. error_text(err), vim.log.levels.ERROR)
+    else
+      M.last.check = result
+      set_quickfix("fslens check: " .. (result.verdict or "?"), M.check_items(client_root(client), result.diagnostics), true)
+      local level = result.verdict == "clean" and vim.log.levels.INFO
+        or (result.verdict == "errors" and vim.log.levels.ERROR or vim.log.levels.WARN)
+      notify(M.verdict_text(result), level)
+    end
+    M.completed.check = M.completed.check + 1
+    return done and done(err, result)
+  end, bufnr)
+  if not ok then
+    M.completed.check = M.completed.check + 1
+  end
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Make internal visible
+
+-- :FslensMakeVisible [Project] — at the cursor (on the declared name); with a project name,
+-- also adds InternalsVisibleTo for it to the declaring project.
+function M.make_visible(expose_to, done)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local line, character = cursor_position(bufnr)
+  local arguments = { path = vim.api.nvim_buf_get_name(bufnr), line = line, character = character }
+  if expose_to and expose_to ~= "" then
+    arguments.exposeTo = expose_to
+  end
+  local ok = M.execute("fslens.makeInternalVisible", arguments, function(err, result, client)
+    if err then
+      M.last.makeVisible = { error = err }
+      notify("fslens make visible failed: " .. error_text(err), vim.log.levels.ERROR)
+    elseif result.status ~= "ok" then
+      M.last.makeVisible = result
+      notify("fslens: nothing to make visible: " .. tostring(result.reason), vim.log.levels.WARN)
+    else
+      M.last.makeVisible = result
+      if M.config.apply_edits and result.edits then
+        vim.lsp.util.apply_workspace_edit(result.edits, client.offset_encoding or "utf-16")
+      end
+      local name = result.declaration and result.declaration.name or "declaration"
+      notify(string.format("fslens: %s is internal now: %s", name, vim.trim(result.appliedPreview or "")))
+    end
+    M.completed.makeVisible = M.completed.makeVisible + 1
+    return done and done(err, result)
+  end, bufnr)
+  if not ok then
+    M.completed.makeVisible = M.completed.makeVisible + 1
+  end
+end
+
+function M.status(done)
+  M.execute("fslens.status", { probe = true }, function(err, result, client)
+    if err then
+      notify("fslens status failed: " .. error_text(err), vim.log.levels.ERROR)
+    else
+      M.states[client.id] = result
+      local text = "fslens: " .. M.status_text(result) .. " — " .. tostring(result.reason or "")
+      if result.workspaceRoot then
+        text = text .. " (" .. result.workspaceRoot .. ")"
+      end
+      notify(text)
+    end
+    M.completed.status = M.completed.status + 1
+    return done and done(err, result)
+  end)
+end
+
+function M.restart()
+  M.execute("fslens.restart", {}, function(err, result)
+    if err then
+      notify("fslens restart failed: " .. error_text(err), vim.log.levels.ERROR)
+    else
+      notify("fslens: restarting FsAutoComplete (generation " .. tostring(result.generation) .. ")")
+    end
+  end)
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Starting the client
+
+local function on_status(err, result, ctx)
+  if err or not result then
+    return
+  end
+  M.states[ctx.client_id] = result
+  vim.schedule(function()
+    vim.cmd("redrawstatus")
+  end)
+end
+
+local function client_config(root)
+  local config = M.config
+  local handlers = { ["fslens/status"] = on_status }
+  return {
+    name = "fslens",
+    cmd = M.server_command(config),
+    cmd_env = config.cmd_env,
+    root_dir = root,
+    workspace_folders = {
+      { uri = vim.uri_from_fname(root), name = root },
+    },
+    capabilities = config.capabilities or vim.lsp.protocol.make_client_capabilities(),
+    settings = config.settings,
+    init_options = config.init_options,
+    handlers = handlers,
+    on_init = function(client)
+      -- The initial readiness; fslens/status notifications keep it current.
+      request(client, "workspace/executeCommand", { command = "fslens.status", arguments = { {} } }, function(err, result)
+        if not err and result and not M.states[client.id] then
+          M.states[client.id] = result
+        end
+      end)
+    end,
+    on_exit = function(_, _, client_id)
+      M.states[client_id] = { state = "crashed", reason = "fslens exited" }
+    end,
+    on_attach = config.on_attach,
+  }
+end
+
+-- Root → client id, for Neovim 0.7 (vim.lsp.start reuses clients itself on 0.8+).
+local clients_by_root = {}
+
+function M.attach(bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  local path = vim.api.nvim_buf_get_name(bufnr)
+  if path == "" or vim.bo[bufnr].buftype ~= "" then
+    return nil
+  end
+  local root = M.find_root(path)
+  if has_start then
+    return vim.lsp.start(client_config(root), { bufnr = bufnr })
+  end
+  local id = clients_by_root[root]
+  if not id or not vim.lsp.get_client_by_id(id) then
+    id = vim.lsp.start_client(client_config(root))
+    clients_by_root[root] = id
+  end
+  if id then
+    vim.lsp.buf_attach_client(bufnr, id)
+  end
+  return id
+end
+
+local function command(name, fn, nargs, complete)
+  vim.api.nvim_create_user_command(name, function(opts)
+    fn(opts.args)
+  end, { nargs = nargs or "?", complete = complete })
+end
+
+function M.setup(opts)
+  M.config = vim.tbl_deep_extend("force", M.config, opts or {})
+  local group = vim.api.nvim_create_augroup("fslens", { clear = true })
+  if M.config.filetype then
+    if vim.filetype and vim.filetype.add and vim.fn.has("nvim-0.8") == 1 then
+      vim.filetype.add({ extension = { fs = "fsharp", fsi = "fsharp", fsx = "fsharp", fsscript = "fsharp" } })
+    end
+    -- Neovim 0.7 does not know F# (*.fs is Forth there): set it after the built-in detection.
+    vim.api.nvim_create_autocmd({ "BufRead", "BufNewFile" }, {
+      group = group,
+      pattern = { "*.fs", "*.fsi", "*.fsx", "*.fsscript" },
+      callback = function(args)
+        if vim.bo[args.buf].filetype ~= "fsharp" then
+          vim.bo[args.buf].filetype = "fsharp"
+        end
+      end,
+    })
+  end
+  vim.api.nvim_create_autocmd("FileType", {
+    group = group,
+    pattern = "fsharp",
+    callback = function(args)
+      M.attach(args.buf)
+    end,
+  })
+  command("FslensFind", function(args) M.find(args) end)
+  command("FslensFieldImpact", function(args) M.field_impact(args) end)
+  command("FslensCheck", function(args) M.check(args) end, "?", function()
+    return { "file", "project", "workspace" }
+  end)
+  command("FslensMakeVisible", function(args) M.make_visible(args) end)
+  command("FslensStatus", function() M.status() end, 0)
+  command("FslensRestart", function() M.restart() end, 0)
+  -- Buffers that were already open.
+  for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(bufnr) and vim.bo[bufnr].filetype == "fsharp" then
+      M.attach(bufnr)
+    end
+  end
+end
+
+return M

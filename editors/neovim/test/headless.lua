@@ -1,0 +1,209 @@
+-- Drives the fslens Neovim plugin headless, the way a user would, and writes what it saw as
+-- JSON. Run by tests/editors_neovim.rs:
+--
+--   nvim --headless -u NONE -c "luafile editors/neovim/test/headless.lua"
+--
+-- Inputs (environment): FSLENS_PLUGIN (editors/neovim), FSLENS_BIN, FSLENS_FSAC,
+-- FSLENS_WORKSPACE (a copy of fixtures/shipping), FSLENS_OUT (the JSON file to write),
+-- FSLENS_STEPS (comma-separated: unit, check, make_visible, find, field_impact), FSLENS_LOG (fslens's log file).
+
+local out = { steps = {}, errors = {} }
+local timeout = tonumber(os.getenv("FSLENS_WAIT_MS") or "60000")
+
+local function write_out()
+  local file = assert(io.open(os.getenv("FSLENS_OUT"), "w"))
+  file:write(vim.fn.json_encode(out))
+  file:close()
+end
+
+local function wait(what, predicate)
+  local ok = vim.wait(timeout, predicate, 20)
+  if not ok then
+    error("timed out waiting for " .. what)
+  end
+end
+
+local function quickfix()
+  local items = {}
+  for _, item in ipairs(vim.fn.getqflist()) do
+    table.insert(items, {
+      file = vim.fn.fnamemodify(vim.fn.bufname(item.bufnr), ":p"),
+      lnum = item.lnum,
+      col = item.col,
+      text = item.text,
+      type = item.type,
+    })
+  end
+  return items
+end
+
+-- Puts the cursor on the first whole `word` of the first line containing `needle`.
+local function cursor_on(needle, word)
+  local lines = vim.api.nvim_buf_get_lines(0, 0, -1, false)
+  for index, line in ipairs(lines) do
+    local at = line:find(needle, 1, true)
+    if at then
+      local column = line:find(word, 1, true)
+      vim.api.nvim_win_set_cursor(0, { index, column - 1 })
+      return index
+    end
+  end
+  error("no line with " .. needle)
+end
+
+-- Makes `path` the current buffer (`:edit` of the current, modified buffer would fail).
+local function open(path)
+  if vim.api.nvim_buf_get_name(0) ~= path then
+    vim.cmd("edit " .. vim.fn.fnameescape(path))
+  end
+end
+
+local function run_command(name, command)
+  local fslens = require("fslens")
+  local before = fslens.completed[name]
+  vim.cmd(command)
+  wait(command, function()
+    return fslens.completed[name] > before
+  end)
+  return fslens.last[name]
+end
+
+local function main()
+  local workspace = assert(os.getenv("FSLENS_WORKSPACE"), "FSLENS_WORKSPACE")
+  vim.opt.runtimepath:append(assert(os.getenv("FSLENS_PLUGIN"), "FSLENS_PLUGIN"))
+  vim.o.hidden = true
+  local fslens = require("fslens")
+  fslens.setup({
+    cmd = assert(os.getenv("FSLENS_BIN"), "FSLENS_BIN"),
+    fsac = assert(os.getenv("FSLENS_FSAC"), "FSLENS_FSAC"),
+    args = os.getenv("FSLENS_LOG") and { "--log-file", os.getenv("FSLENS_LOG"), "--log-level", "info" } or {},
+  })
+  out.nvim = tostring(vim.version().major) .. "." .. vim.version().minor .. "." .. vim.version().patch
+
+  local program = workspace .. "/src/Shipping.App/Program.fs"
+  vim.cmd("edit " .. vim.fn.fnameescape(program))
+  out.filetype = vim.bo.filetype
+  wait("the fslens client to attach", function()
+    return fslens.client(0) ~= nil and vim.lsp.buf_is_attached(0, fslens.client(0).id)
+  end)
+  out.root_dir = fslens.client(0).config.root_dir
+  out.statusline_first = fslens.statusline()
+  wait("readiness 'ready' in the statusline", function()
+    return fslens.statusline() == "fslens: ready"
+  end)
+  out.statusline = fslens.statusline()
+
+  for step in (os.getenv("FSLENS_STEPS") or "check,make_visible"):gmatch("[^,]+") do
+    local seen = {}
+    out.steps[step] = seen
+    if step == "unit" then
+      -- The plugin's pure helpers, checked in place (an assertion failure fails the test).
+      local function eq(actual, expected, what)
+        if not vim.deep_equal(actual, expected) then
+          error(what .. ": expected " .. vim.inspect(expected) .. ", got " .. vim.inspect(actual))
+        end
+      end
+      eq(fslens.server_command({ cmd = "fslens", fsac_args = {} }), { "fslens" }, "default command")
+      eq(
+        fslens.server_command({ cmd = { "fslens", "-v" }, fsac = "dotnet fsac.dll", fsac_args = { "--x", "a b" }, args = { "--no-share" } }),
+        { "fslens", "-v", "--fsac", "dotnet fsac.dll --x 'a b'", "--no-share" },
+        "command with FSAC and arguments"
+      )
+      eq(fslens.server_command({ cmd = "fslens", fsac_args = { "--y" } }), { "fslens", "--fsac", "fsautocomplete --y" }, "args only")
+      eq(fslens.status_text({ state = "absent" }), "syntax only", "absent")
+      eq(fslens.status_text({ state = "loading", unresponsive = true }), "loading (unresponsive)", "unresponsive")
+      eq(fslens.status_text({ state = "crashed" }), "crashed", "crashed")
+      eq(fslens.status_text(nil), "fslens", "unknown")
+      -- UTF-16 columns: "é" is 2 bytes / 1 unit, "𝒳" 4 bytes / 2 units.
+      local text = "let é𝒳x = 1"
+      eq(fslens.byte_col(text, 4), 5, "ascii prefix")
+      eq(fslens.byte_col(text, 5), 7, "after é")
+      eq(fslens.byte_col(text, 7), 11, "after the astral character")
+      eq(fslens.utf16_col(text, 10), 7, "byte 10 is after 𝒳")
+      eq(fslens.find_root(workspace .. "/src/Shipping.App/Program.fs"), workspace, "the solution wins over the project")
+      eq(
+        fslens.find_root(workspace .. "/src/Shipping.App/Program.fs", { "*.fsproj" }),
+        workspace .. "/src/Shipping.App",
+        "the project without solution markers"
+      )
+      local items = fslens.check_items(workspace, {
+        { file = "src/Shipping.App/Program.fs", range = { start = { line = 0, character = 7 } }, severity = "warning", code = 25, message = "a\n   b  " },
+        { file = "snippet", range = { start = { line = 2, character = 1 } }, severity = "error", code = 1, message = "s" },
+      })
+      eq(items[1].filename, workspace .. "/src/Shipping.App/Program.fs", "check item file")
+      eq({ items[1].lnum, items[1].col, items[1].type, items[1].text }, { 1, 8, "W", "FS0025 a b" }, "check item")
+      eq(items[2].filename, nil, "snippet items have no file")
+      local sites = fslens.site_items(workspace, {
+        { file = "src/Shipping.App/Program.fs", range = { start = { line = 22, character = 11 } }, kind = "field-set-mutation", project = "Shipping.App", siteType = "float", lineText = "    bumped.Weight <- 1.0" },
+      })
+      eq({ sites[1].lnum, sites[1].col, sites[1].text }, { 23, 12, "field-set-mutation : float [Shipping.App]: bumped.Weight <- 1.0" }, "site item")
+      seen.ok = true
+    elseif step == "check" then
+      open(program)
+      -- An unsaved type error: a string where the weight (float) goes.
+      local line = cursor_on('create "Books" 12.5 "Lyon"', "create")
+      local text = vim.api.nvim_buf_get_lines(0, line - 1, line, false)[1]
+      vim.api.nvim_buf_set_lines(0, line - 1, line, false, { (text:gsub("12%.5", '"heavy"')) })
+      seen.edited_line = line
+      local result = run_command("check", "FslensCheck")
+      seen.verdict = result.verdict
+      seen.error = result.error and result.error.message
+      seen.message = fslens.last_message
+      seen.quickfix = quickfix()
+      seen.saved = vim.fn.readfile(program)[line]
+    elseif step == "make_visible" then
+      local visibility = workspace .. "/src/Shipping.Domain/Visibility.fs"
+      open(visibility)
+      local line = cursor_on("type private Hidden", "Hidden")
+      seen.before = vim.api.nvim_buf_get_lines(0, line - 1, line, false)[1]
+      local result = run_command("makeVisible", "FslensMakeVisible")
+      seen.status = result.status
+      seen.error = result.error and result.error.message
+      seen.after = vim.api.nvim_buf_get_lines(0, line - 1, line, false)[1]
+      seen.modified = vim.bo.modified
+      seen.on_disk = vim.fn.readfile(visibility)[line]
+      -- With a project to expose the internals to: the project file gets InternalsVisibleTo.
+      local member = cursor_on("member private this.Check", "Check")
+      local result2 = run_command("makeVisible", "FslensMakeVisible Shipping.Tests")
+      seen.expose_status = result2.status
+      seen.expose_error = result2.error and result2.error.message
+      seen.member_after = vim.api.nvim_buf_get_lines(0, member - 1, member, false)[1]
+      local project = workspace .. "/src/Shipping.Domain/Shipping.Domain.fsproj"
+      local project_buffer = vim.fn.bufnr(project)
+      seen.project_buffer_lines = project_buffer ~= -1
+          and vim.api.nvim_buf_get_lines(project_buffer, 0, -1, false)
+        or {}
+    elseif step == "find" then
+      open(program)
+      cursor_on("bumped.Weight <- bumped.Weight", "Weight")
+      local result = run_command("find", "FslensFind")
+      seen.error = result.error and result.error.message
+      seen.outcome = result.outcome
+      seen.quickfix = quickfix()
+      -- By name, in pages of 5 sites: the plugin follows nextCursor.
+      fslens.config.max_results = 5
+      local by_query = run_command("find", "FslensFind Shipment.Weight")
+      fslens.config.max_results = 200
+      seen.query_error = by_query.error and by_query.error.message
+      seen.query_quickfix = quickfix()
+      seen.query_pages = by_query.pages
+    elseif step == "field_impact" then
+      open(program)
+      local result = run_command("fieldImpact", "FslensFieldImpact Shipment.Weight")
+      seen.error = result.error and result.error.message
+      seen.outcome = result.outcome
+      seen.quickfix = quickfix()
+    else
+      error("unknown step " .. step)
+    end
+  end
+  out.statusline_last = fslens.statusline()
+  out.messages = vim.fn.execute("messages")
+end
+
+local ok, err = xpcall(main, debug.traceback)
+if not ok then
+  table.insert(out.errors, tostring(err))
+end
+write_out()
+vim.cmd("qa!")

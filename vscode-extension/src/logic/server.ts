@@ -1,0 +1,50 @@
+// How the extension starts fslens: pure functions of the settings (no `vscode` import, so
+// Node's test runner can test them).
+
+export interface ServerSettings {
+  /** The fslens executable (default "fslens", found on PATH). */
+  path?: string;
+  /** The FsAutoComplete command line passed as `--fsac`; empty lets fslens find it. */
+  fsacCommand?: string;
+  /** Extra FsAutoComplete arguments, appended to the FSAC command. */
+  fsacArgs?: string[];
+  /** Extra fslens arguments. */
+  args?: string[];
+  /** fslens's log filter (`--log-level`): its log goes to the "fslens" output channel. */
+  logLevel?: string;
+}
+
+export interface ServerCommand {
+  command: string;
+  args: string[];
+}
+
+const SAFE_WORD = /^[\w@%+=:,./-]+$/;
+
+/** Quotes a word for fslens's POSIX-shell-like splitting of `--fsac` (no shell runs it). */
+export function shellQuote(word: string): string {
+  if (word !== "" && SAFE_WORD.test(word)) {
+    return word;
+  }
+  return "'" + word.replace(/'/g, "'\\''") + "'";
+}
+
+/** The fslens command line for the settings. */
+export function serverCommand(settings: ServerSettings): ServerCommand {
+  const command = settings.path && settings.path.trim() !== "" ? settings.path.trim() : "fslens";
+  const args: string[] = [];
+  const extra = (settings.fsacArgs ?? []).filter((arg) => typeof arg === "string");
+  let fsac = settings.fsacCommand?.trim() ?? "";
+  if (extra.length > 0) {
+    // Extra arguments need a command to follow: FSAC's own name when none is configured.
+    fsac = [fsac !== "" ? fsac : "fsautocomplete", ...extra.map(shellQuote)].join(" ");
+  }
+  if (fsac !== "") {
+    args.push("--fsac", fsac);
+  }
+  if (settings.logLevel && settings.logLevel.trim() !== "") {
+    args.push("--log-level", settings.logLevel.trim());
+  }
+  args.push(...(settings.args ?? []));
+  return { command, args };
+}

@@ -1,0 +1,47 @@
+// The manifest and the extension code agree: every command the extension registers is
+// contributed (with an "F#" category), every contributed command is registered, and every
+// setting the code reads is declared. (VS Code itself cannot run here; the .vsix build is the
+// integration check.)
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { repository } from "./helpers.mjs";
+
+const extension = join(repository, "vscode-extension");
+const manifest = JSON.parse(readFileSync(join(extension, "package.json"), "utf8"));
+const source = readFileSync(join(extension, "src", "extension.ts"), "utf8");
+
+test("registered and contributed commands are the same set", () => {
+  const registered = new Set([...source.matchAll(/register\("([^"]+)"/g)].map((m) => m[1]));
+  const contributed = new Set(manifest.contributes.commands.map((c) => c.command));
+  assert.deepEqual([...registered].sort(), [...contributed].sort());
+  for (const title of ["Find All Sites", "Check", "Field Impact", "Make Internal Visible"]) {
+    const command = manifest.contributes.commands.find((c) => c.title === title);
+    assert.ok(command, title);
+    assert.equal(command.category, "F#");
+  }
+  // fslens's own command ids (fslens.find, …) are registered by vscode-languageclient from the
+  // server's executeCommandProvider: the extension's ids must not collide with them.
+  for (const id of contributed) {
+    assert.ok(id.startsWith("fslens-vscode."), id);
+  }
+});
+
+test("every setting the code reads is declared", () => {
+  const declared = new Set(Object.keys(manifest.contributes.configuration.properties));
+  const read = [...source.matchAll(/config\.get<[^>]+>\("([^"]+)"\)/g)].map((m) => "fslens." + m[1]);
+  assert.ok(read.length >= 7, read.join(","));
+  for (const key of read) {
+    assert.ok(declared.has(key), `${key} is read but not declared`);
+  }
+  assert.ok(declared.has("fslens.trace.server"), "vscode-languageclient reads <id>.trace.server");
+});
+
+test("the engine matches vscode-languageclient 9 (vscode ^1.82.0) and the types", () => {
+  assert.equal(manifest.dependencies["vscode-languageclient"], "9.0.1");
+  assert.equal(manifest.engines.vscode, "^1.82.0");
+  assert.equal(manifest.devDependencies["@types/vscode"], "1.82.0");
+  assert.equal(manifest.devDependencies["@vscode/vsce"], "3.9.2");
+  assert.equal(manifest.main, "./out/extension.js");
+});

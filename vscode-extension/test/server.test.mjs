@@ -1,0 +1,39 @@
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { logic } from "./helpers.mjs";
+
+const { serverCommand, shellQuote } = logic("server");
+
+test("defaults: fslens on PATH, fslens finds FSAC itself", () => {
+  assert.deepEqual(serverCommand({}), { command: "fslens", args: [] });
+  assert.deepEqual(serverCommand({ path: "  ", fsacCommand: "", logLevel: "" }), { command: "fslens", args: [] });
+});
+
+test("path, FSAC command, log level and extra fslens arguments", () => {
+  assert.deepEqual(
+    serverCommand({
+      path: "/opt/fslens/bin/fslens",
+      fsacCommand: "dotnet /opt/fsac/fsautocomplete.dll",
+      logLevel: "info",
+      args: ["--trace-messages", "/tmp/t.jsonl"],
+    }),
+    {
+      command: "/opt/fslens/bin/fslens",
+      args: ["--fsac", "dotnet /opt/fsac/fsautocomplete.dll", "--log-level", "info", "--trace-messages", "/tmp/t.jsonl"],
+    },
+  );
+});
+
+test("extra FSAC arguments are appended to the FSAC command, quoted for fslens's shell-like split", () => {
+  assert.deepEqual(serverCommand({ fsacCommand: "fsautocomplete", fsacArgs: ["--verbose", "--log-file", "/tmp/my logs/f.log"] }).args, [
+    "--fsac",
+    "fsautocomplete --verbose --log-file '/tmp/my logs/f.log'",
+  ]);
+  // Without a command the arguments follow FSAC's own name.
+  assert.deepEqual(serverCommand({ fsacArgs: ["--adaptive-lsp-server-enabled"] }).args, [
+    "--fsac",
+    "fsautocomplete --adaptive-lsp-server-enabled",
+  ]);
+  assert.equal(shellQuote("it's"), "'it'\\''s'");
+  assert.equal(shellQuote(""), "''");
+});
