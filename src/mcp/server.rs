@@ -177,6 +177,9 @@ impl BridgeServer {
                 if command == ext::commands::OUTLINE && !arguments.contains_key("responseCharBudget") {
                     arguments.insert("responseCharBudget".into(), json!(OUTLINE_PAGE_BUDGET));
                 }
+                if PAGED_BY_MAX_RESULTS.contains(&command.as_str()) {
+                    return execute_page_that_fits(&session, command, arguments, context).await;
+                }
                 execute(&session, command, Value::Object(arguments), context).await
             }
             ToolAction::Status => {
@@ -358,6 +361,40 @@ fn optional_integer(arguments: &Map<String, Value>, name: &str) -> Result<Option
             .map(Some)
             .ok_or_else(|| ToolFailure::invalid_argument(name, "expected a non-negative integer")),
     }
+}
+
+/// Commands whose pages are sized by `maxResults` (default 80) against a budget larger than the
+/// bridge's 40 KiB: cutting rows from such a page would break its cursor, so the bridge asks
+/// for fewer rows instead.
+const PAGED_BY_MAX_RESULTS: &[&str] = &["fslens.find", "fslens.fieldImpact"];
+
+/// Runs a paged command, halving `maxResults` (at most four times) while the page would not
+/// fit the output limit; the answer then says so in `maxResultsLowered`.
+async fn execute_page_that_fits(
+    session: &Session,
+    command: &str,
+    mut arguments: Map<String, Value>,
+    context: &RequestContext<RoleServer>,
+) -> Result<Value, ToolFailure> {
+    let asked = arguments.get("maxResults").and_then(Value::as_u64).unwrap_or(80);
+    let mut max_results = asked;
+    for _ in 0..4 {
+        let mut answer = execute(session, command, Value::Object(arguments.clone()), context).await?;
+        let size = serde_json::to_vec(&answer).map_or(usize::MAX, |bytes| bytes.len());
+        if size + 1024 <= crate::mcp::output::OUTPUT_LIMIT_BYTES || max_results <= 1 {
+            if max_results != asked {
+                answer["maxResultsLowered"] = json!({
+                    "from": asked,
+                    "to": max_results,
+                    "reason": "the page did not fit the 40 KiB tool output; continue with nextCursor",
+                });
+            }
+            return Ok(answer);
+        }
+        max_results = (max_results / 2).max(1);
+        arguments.insert("maxResults".into(), json!(max_results));
+    }
+    execute(session, command, Value::Object(arguments), context).await
 }
 
 /// Runs an fslens command in the session, cancellable by the MCP client.
