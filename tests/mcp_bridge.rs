@@ -108,7 +108,10 @@ async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_int
     let program = workspace.path().join("src/Shipping.App/Program.fs");
     let original = std::fs::read_to_string(&program).unwrap();
     let uri = editor.open(&program, 1).await;
-    let broken = original.replace("create \"Books\" 12.5 \"Lyon\"", "create \"Books\" \"heavy\" \"Lyon\"");
+    let broken = original
+        .replace("create \"Books\" 12.5 \"Lyon\"", "create \"Books\" \"heavy\" \"Lyon\"")
+        .replace("{| Id = 1; Weight = parcelWeight |}", "{| Id = 1; Weight = (heavier s 1.0).Weight |}");
+    assert!(broken.contains("heavier s 1.0"));
     editor
         .notify(
             "textDocument/didChange",
@@ -153,6 +156,18 @@ async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_int
     assert_eq!(std::fs::read_to_string(&program).unwrap(), original, "nothing was saved");
     let diagnostics = body(&report, "diagnostics");
     assert_eq!(diagnostics["files"][0]["freshness"], json!("current"), "{diagnostics}");
+
+    // find, once the session offers it, sees the call to `heavier` that exists only in the
+    // editor's unsaved buffer.
+    if names.contains(&"find") {
+        let find = body(&report, "find");
+        assert_eq!(find["outcome"], json!("found"), "{find}");
+        let unsaved_site = find["sites"].as_array().unwrap().iter().find(|site| {
+            site["file"] == json!("src/Shipping.App/Program.fs")
+                && site["lineText"].as_str().unwrap_or_default().contains("heavier s 1.0")
+        });
+        assert!(unsaved_site.is_some(), "find must report the unsaved call: {find}");
+    }
 
     // Every escape is refused by every tool, with a typed error.
     let refused = report["escapes"].as_array().unwrap();

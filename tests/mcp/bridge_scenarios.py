@@ -69,6 +69,9 @@ async def editor_scenario() -> dict:
             # The editor typed a type error into Program.fs without saving it.
             report["check"] = await call(session, "check", {"path": "src/Shipping.App/Program.fs"})
             report["diagnostics"] = await call(session, "diagnostics", {"path": "src/Shipping.App/Program.fs"})
+            # It also added a call to `heavier` there, unsaved: find must see it.
+            if any(tool.name == "find" for tool in tools.tools):
+                report["find"] = await call(session, "find", {"query": "heavier", "timeoutMs": 60000})
 
             escapes = []
             for written in json.loads(os.environ["FSLENS_ESCAPES"]):
