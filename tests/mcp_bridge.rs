@@ -96,7 +96,7 @@ async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_int
         workspace.path(),
         runtime.path(),
         &double_command(),
-        &[("FSAC_DOUBLE_HANG_ON", "textDocument/references"), ("FSAC_DOUBLE_TRANSCRIPT", &transcript_text)],
+        &[("FSAC_DOUBLE_HANG_ON", "textDocument/documentSymbol"), ("FSAC_DOUBLE_TRANSCRIPT", &transcript_text)],
     )
     .await;
     let status = editor.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 60000})).await;
@@ -193,7 +193,7 @@ async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_int
     assert_eq!(visible["status"], json!("ok"), "{visible}");
     assert_eq!(visible["writtenToDisk"], json!(false));
 
-    // Cancellation: the SDK gave up on a references request FSAC never answers; its
+    // Cancellation: the SDK gave up on a documentSymbol request FSAC never answers; its
     // notifications/cancelled reached the session, which cancelled the request in FSAC.
     let cancelled = &report["cancellation"];
     assert!(cancelled.get("raised").is_some(), "the hung request must not complete: {cancelled}");
@@ -207,15 +207,14 @@ async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_int
         .filter(|entry| entry["dir"] == json!("in"))
         .map(|entry| entry["message"].clone())
         .collect();
-    let references: Vec<&Value> =
-        received.iter().filter(|message| message["method"] == json!("textDocument/references")).collect();
-    assert_eq!(references.len(), 1, "one references request reached FSAC");
+    let hung: Vec<&Value> =
+        received.iter().filter(|message| message["method"] == json!("textDocument/documentSymbol")).collect();
+    assert_eq!(hung.len(), 1, "one documentSymbol request reached FSAC");
     assert!(
         received
             .iter()
-            .any(|message| message["method"] == json!("$/cancelRequest")
-                && message["params"]["id"] == references[0]["id"]),
-        "FSAC received $/cancelRequest for the references request"
+            .any(|message| message["method"] == json!("$/cancelRequest") && message["params"]["id"] == hung[0]["id"]),
+        "FSAC received $/cancelRequest for the documentSymbol request"
     );
     // Every file fslens opened in FSAC for the agent is closed again: only the editor's own
     // Program.fs stays open.

@@ -100,7 +100,7 @@ async def editor_scenario() -> dict:
                 {"path": "src/Shipping.Domain/Visibility.fs", "line": 16, "word": "Hidden"},
             )
 
-            # Cancellation: FSAC swallows textDocument/references (FSAC_DOUBLE_HANG_ON), so the
+            # Cancellation: FSAC swallows textDocument/documentSymbol (FSAC_DOUBLE_HANG_ON), so the
             # call runs until the client gives up, which sends notifications/cancelled.
             progress: list = []
 
@@ -112,7 +112,7 @@ async def editor_scenario() -> dict:
                 answer = await call(
                     session,
                     "navigate",
-                    {"operation": "references", "path": "src/Shipping.Domain/Types.fs", "line": 12, "word": "Weight"},
+                    {"operation": "documentSymbol", "path": "src/Shipping.Domain/Types.fs"},
                     read_timeout_seconds=2.5,
                     progress_callback=on_progress,
                 )
