@@ -97,11 +97,15 @@ fn enrich(value: &mut Value, root: &Path, cache: &mut HashMap<PathBuf, Option<Ve
             let range = object.get("targetSelectionRange").or_else(|| object.get("range")).cloned();
             if let Some(path) = uri.as_deref().and_then(crate::uri::uri_to_path) {
                 let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_owned());
-                if path.starts_with(&canonical_root) {
+                // Only files inside the workspace are named and read: a location FSAC gives
+                // elsewhere (a decompiled FSharp.Core, say) keeps its URI and gets no line text.
+                let inside = path.starts_with(&canonical_root);
+                if inside {
                     object.insert("file".into(), json!(display_relative(root, &path)));
                 }
                 if let Some(line) =
                     range.as_ref().and_then(|range| range.pointer("/start/line")).and_then(Value::as_u64)
+                    && inside
                     && *lookups < MAX_LINE_TEXT_LOOKUPS
                 {
                     *lookups += 1;
@@ -178,8 +182,16 @@ mod tests {
         let uri = crate::uri::path_to_uri(&directory.path().canonicalize().unwrap().join("A.fs")).unwrap();
         let mut answer =
             json!([{"uri": uri, "range": {"start": {"line": 1, "character": 4}, "end": {"line": 1, "character": 5}}}]);
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("B.fs"), "secret\n").unwrap();
+        let outside_uri = crate::uri::path_to_uri(&outside.path().canonicalize().unwrap().join("B.fs")).unwrap();
+        answer
+            .as_array_mut()
+            .unwrap()
+            .push(json!({"uri": outside_uri, "range": {"start": {"line": 0, "character": 0}}}));
         enrich_locations(&mut answer, directory.path());
         assert_eq!(answer[0]["file"], json!("A.fs"));
         assert_eq!(answer[0]["lineText"], json!("let a = 1"));
+        assert!(answer[1].get("file").is_none() && answer[1].get("lineText").is_none(), "{answer}");
     }
 }
