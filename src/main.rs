@@ -57,6 +57,8 @@ enum Command {
     Outline(fslens::commands::outline::OutlineCliArgs),
     /// Type-check and print a verdict (clean | errors | unknown) that says what it covers.
     Check(CheckOptions),
+    /// Find every site of a symbol across every project, with proof of coverage.
+    Find(fslens::commands::find::FindCliArgs),
     /// Index the workspace's F# files with the syntax layer and print statistics.
     Index(fslens::commands::index::IndexCliArgs),
 }
@@ -192,6 +194,13 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 Some("errors") => ExitCode::from(1),
                 _ => ExitCode::from(2),
             })
+        }
+        Some(Command::Find(arguments)) => {
+            let answer =
+                headless(&cli.session, config, ext::commands::FIND, arguments.to_arguments(), arguments.timeout_ms)
+                    .await?;
+            print_answer(&answer, arguments.json, fslens::commands::find::render_text)?;
+            Ok(ExitCode::SUCCESS)
         }
         Some(Command::Index(arguments)) => {
             let workspace = workspace_or_current(&cli.session)?;

@@ -10,9 +10,10 @@ pub mod commands {
     pub const CHECK: &str = "fslens.check";
     pub const OUTLINE: &str = "fslens.outline";
     pub const RESTART: &str = "fslens.restart";
+    pub const FIND: &str = "fslens.find";
 
     /// Every command fslens answers, in the order advertised in `executeCommandProvider`.
-    pub const ALL: &[&str] = &[STATUS, RESTART, CHECK, OUTLINE];
+    pub const ALL: &[&str] = &[STATUS, RESTART, CHECK, OUTLINE, FIND];
 }
 
 /// Notifications fslens sends to its clients.

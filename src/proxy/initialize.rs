@@ -120,7 +120,7 @@ mod tests {
             "capabilities": {"hoverProvider": true, "executeCommandProvider": {"commands": ["other"]}},
             "serverInfo": {"name": "FsAutoComplete", "version": "0.83.0"}
         }));
-        expect![[r#"{"capabilities":{"executeCommandProvider":{"commands":["other","fslens.status","fslens.restart","fslens.check","fslens.outline"]},"hoverProvider":true},"serverInfo":{"name":"FsAutoComplete","version":"0.83.0"}}"#]]
+        expect![[r#"{"capabilities":{"executeCommandProvider":{"commands":["other","fslens.status","fslens.restart","fslens.check","fslens.outline","fslens.find"]},"hoverProvider":true},"serverInfo":{"name":"FsAutoComplete","version":"0.83.0"}}"#]]
             .assert_eq(&pretty(&patched));
         let fresh = patch_result_for_editor(json!({"capabilities": {}}));
         assert_eq!(fresh["capabilities"]["executeCommandProvider"]["commands"], json!(ext::commands::ALL));
