@@ -266,8 +266,7 @@ async fn an_expired_deadline_is_indeterminate_with_the_per_project_ledger() {
     assert_eq!(answer["perProject"].as_array().unwrap().len(), 3);
 
     // Expired during the sweep: FSAC did not finish, no site is known, so no verdict.
-    let answer =
-        find(&mut editor, json!({"query": "Weight", "timeoutMs": 1500, "includeDeclaration": false})).await;
+    let answer = find(&mut editor, json!({"query": "Weight", "timeoutMs": 1500, "includeDeclaration": false})).await;
     assert_eq!((answer["outcome"].clone(), answer["status"].clone()), (json!("indeterminate"), json!("unknown")));
     assert_eq!(answer["matched"], Value::Null);
     assert_eq!(answer["coverage"]["complete"], json!(false));
@@ -338,9 +337,8 @@ async fn a_cancelled_find_answers_32800_and_fsac_sees_the_cancel() {
     // FSAC answers the cancelled request -32800 itself (it stops its sweep).
     let mut fsac_answer = Value::Null;
     for _ in 0..1200 {
-        if let Some(entry) = read_transcript()
-            .into_iter()
-            .find(|entry| entry["dir"] == "out" && entry["message"]["id"] == references_id)
+        if let Some(entry) =
+            read_transcript().into_iter().find(|entry| entry["dir"] == "out" && entry["message"]["id"] == references_id)
         {
             fsac_answer = entry;
             break;
