@@ -12,7 +12,6 @@
 //! Run: `cargo bench --bench find_overhead` (set `FIND_BENCH_RUNS` to change the repetitions).
 
 #[path = "../tests/support/double.rs"]
-#[allow(dead_code)]
 mod double;
 
 use std::collections::HashMap;

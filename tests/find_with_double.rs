@@ -391,3 +391,101 @@ async fn before_fsac_is_ready_the_answer_is_syntactic_and_says_so() {
     assert_eq!((answer["outcome"].clone(), answer["status"].clone()), (json!("indeterminate"), json!("unknown")));
     editor.child.kill().await.unwrap();
 }
+
+#[tokio::test]
+async fn members_and_narrowed_scopes() {
+    let workspace = fixture_copy("shipping");
+    let runtime = tempfile::tempdir().unwrap();
+    let root = workspace.path();
+    let markers = read_markers(root);
+    let mut editor = ready_editor(root, runtime.path(), &[]).await;
+
+    // The members of a type: every member's definition and usages.
+    let answer = find(&mut editor, json!({"kind": "members", "query": "Account", "maxResults": 1000})).await;
+    let member_usage = |symbols: &[&str]| -> BTreeSet<SiteKey> {
+        expected_sites(&markers, root, symbols)
+            .into_iter()
+            .map(|(file, line, character, kind, symbol)| {
+                let kind = if kind == "definition" { kind } else { "member-usage".to_owned() };
+                (file, line, character, kind, symbol)
+            })
+            .collect()
+    };
+    let found = found_sites(&answer);
+    for expected in member_usage(&["Shipping.Domain.Account.Check", "Shipping.Domain.Account.Create"]) {
+        assert!(found.contains(&expected), "{expected:?} missing from {answer:#}");
+    }
+    let restricted =
+        find(&mut editor, json!({"kind": "members", "query": "Account", "member": "Check", "maxResults": 1000})).await;
+    assert_eq!(found_sites(&restricted), member_usage(&["Shipping.Domain.Account.Check"]), "{restricted:#}");
+
+    // scope=file keeps only that file's sites and says so.
+    let answer = find(
+        &mut editor,
+        json!({"query": "Shipment.Weight", "scope": "file", "path": "src/Shipping.App/Program.fs", "maxResults": 1000}),
+    )
+    .await;
+    let expected: BTreeSet<SiteKey> = expected_sites(&markers, root, &["Shipping.Domain.Shipment.Weight"])
+        .into_iter()
+        .filter(|(file, ..)| file == "src/Shipping.App/Program.fs")
+        .collect();
+    assert_eq!(found_sites(&answer), expected);
+    assert!(answer["scopeNote"].as_str().unwrap().contains("only for path"), "{}", answer["scopeNote"]);
+
+    // One .fsproj: one project swept, and the note says how to widen.
+    let answer = find(
+        &mut editor,
+        json!({"query": "Shipment.Weight", "projectPath": "src/Shipping.Domain/Shipping.Domain.fsproj", "maxResults": 1000}),
+    )
+    .await;
+    assert_eq!(answer["scope"], json!("project"));
+    assert_eq!(answer["coverage"]["projectsRequested"], json!(1));
+    assert!(answer["scopeNote"].as_str().unwrap().starts_with("1 project swept"), "{}", answer["scopeNote"]);
+    for site in answer["sites"].as_array().unwrap() {
+        assert!(site["file"].as_str().unwrap().starts_with("src/Shipping.Domain/"), "{site}");
+    }
+
+    // Typed argument errors name the argument.
+    let error = editor.execute("fslens.find", json!({"query": "Weight", "maxResults": 0})).await;
+    assert_eq!(error["error"]["code"], json!(-32602));
+    assert_eq!(error["error"]["data"]["argument"], json!("maxResults"));
+    let error = editor.execute("fslens.find", json!({"query": "Weight", "scope": "file", "path": "../x.fs"})).await;
+    assert_eq!(error["error"]["data"]["errorKind"], json!("invalid_path"), "{error}");
+    editor.stop().await;
+}
+
+#[tokio::test]
+async fn the_command_line_prints_the_same_object() {
+    let workspace = fixture_copy("shipping");
+    let runtime = tempfile::tempdir().unwrap();
+    let root = workspace.path();
+    let markers = read_markers(root);
+    let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_fslens"))
+        .args(["find", "Shipment.Weight", "--kind", "field", "--max-results", "1000", "--json", "--fsac"])
+        .arg(double_command())
+        .arg("--workspace")
+        .arg(root)
+        .env("XDG_RUNTIME_DIR", runtime.path())
+        .output()
+        .await
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let answer: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(answer["tool"], json!("find"));
+    assert_eq!(answer["via"], json!("fsac"), "{answer}");
+    assert_eq!(found_sites(&answer), expected_sites(&markers, root, &["Shipping.Domain.Shipment.Weight"]));
+
+    let output = tokio::process::Command::new(env!("CARGO_BIN_EXE_fslens"))
+        .args(["find", "--kind", "position", "--json", "--fsac"])
+        .arg(double_command())
+        .arg("--workspace")
+        .arg(root)
+        .env("XDG_RUNTIME_DIR", runtime.path())
+        .output()
+        .await
+        .unwrap();
+    // A typed argument error: exit code 1, the argument named on stderr.
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("invalid argument `path`"), "{stderr}");
+}
