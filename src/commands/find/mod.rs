@@ -361,7 +361,8 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
         let classify_fields = kind_mode != FindKind::Symbol;
         let mut add_locations = |declaration: Option<&Declared>,
                                  name: Option<&str>,
-                                 locations: &[(PathBuf, TextRange)]| {
+                                 locations: &[(PathBuf, TextRange)],
+                                 via: &'static str| {
             for (path, range) in locations {
                 if !keep(path) {
                     continue;
@@ -391,20 +392,23 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
                         .or(name.map(str::to_owned)),
                     symbol_candidates: Vec::new(),
                     project: project_of(path),
-                    via: "fsac",
+                    via,
                 });
             }
         };
         if position_anchor.is_some() {
-            add_locations(declared.first(), position_name.as_deref(), &anchor_answer);
+            add_locations(declared.first(), position_name.as_deref(), &anchor_answer, "fsac");
         } else {
             for (declaration, locations) in declared.iter().zip(&answers) {
-                add_locations(Some(declaration), None, locations);
+                add_locations(Some(declaration), None, locations, "fsac");
             }
         }
-        // Every resolved declaration is a definition site, swept or not.
+        // Every resolved declaration is a definition site, swept or not; FSAC's answers come
+        // first, so a declaration FSAC confirmed keeps `via: "fsac"` after de-duplication.
         for declaration in &declared {
-            add_locations(Some(declaration), None, &[(declaration.path.clone(), declaration.name_range)]);
+            let via =
+                if declaration.sources.iter().any(|source| source.starts_with("fsac")) { "fsac" } else { "syntax" };
+            add_locations(Some(declaration), None, &[(declaration.path.clone(), declaration.name_range)], via);
         }
     } else {
         sites =
@@ -518,6 +522,17 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
         let path = resolve_display(&root, &site.file);
         let lines = texts.text(&path).map(|(_, lines)| lines);
         let mut row = site_row(site, lines, context_lines);
+        // A file linked into several projects: the others that compile it.
+        let others: Vec<String> = model
+            .project_order
+            .iter()
+            .filter(|project| model.project(project).is_some_and(|project| project.compiles(&path)))
+            .map(|project| model.display_path(project))
+            .filter(|project| site.project.as_deref() != Some(project.as_str()))
+            .collect();
+        if !others.is_empty() {
+            row["alsoCompiledBy"] = json!(others);
+        }
         if let Some((types, _)) = &site_types
             && site.kind.starts_with("field-")
         {
