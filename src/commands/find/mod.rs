@@ -142,6 +142,8 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
     let sweep_deadline = deadline - allowance;
     // A cursor is checked for shape before any work.
     let cursor = arguments.cursor.as_deref().map(FindCursor::decode).transpose()?;
+    let mut timings: BTreeMap<&'static str, u64> = BTreeMap::new();
+    let mut phase_started = Instant::now();
 
     let model_root = root.clone();
     let model = crate::commands::run_blocking(move || {
@@ -159,6 +161,7 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
     let query_identity =
         identity_of(&arguments.canonical_query(normalized_path.as_deref(), target.normalized_project.as_deref()));
 
+    timings.insert("workspaceMs", elapsed_since(&mut phase_started));
     let overlay = context.editor_buffers().await?;
     let index = context.syntax_index();
     let files = model.files_to_index();
@@ -176,6 +179,7 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
         _ => None,
     };
 
+    timings.insert("indexMs", elapsed_since(&mut phase_started));
     let status = context.status().await?;
     let state = status["state"].as_str().unwrap_or("absent").to_owned();
     let fsac_ready = state == "ready";
@@ -283,14 +287,16 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
     declared.sort_by(|left, right| {
         (&left.full_name, &left.path, left.name_range).cmp(&(&right.full_name, &right.path, right.name_range))
     });
-    declared.dedup_by(|later, earlier| same_file(&later.path, &earlier.path) && later.name_range == earlier.name_range);
+    declared.dedup_by(|later, earlier| later.name_range == earlier.name_range && same_file(&later.path, &earlier.path));
 
     // The sweep.
+    timings.insert("resolutionMs", elapsed_since(&mut phase_started));
     let sweep_references = fsac_ready && effective_kind(&arguments) != FindKind::Definition;
     let mut outcomes: Vec<SweepOutcome> = Vec::new();
     let mut answers: Vec<Vec<(PathBuf, TextRange)>> = Vec::new();
     let mut anchor_outcome = None;
     let mut anchor_answer = Vec::new();
+    let mut acquired: HashSet<String> = HashSet::new();
     if sweep_references {
         if let Some((uri, line, character)) = &position_anchor {
             let (outcome, locations) = references(&context, uri, *line, *character, sweep_deadline).await?;
@@ -313,15 +319,19 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
                     answers.push(Vec::new());
                     continue;
                 };
-                if let Err(error) = context.acquire_document(&uri, text.clone()).await {
-                    outcomes.push(SweepOutcome::Failed(error.to_string()));
-                    answers.push(Vec::new());
-                    continue;
+                // A declaring file stays open for the rest of the sweep: FSAC checks a file
+                // when it is opened, so several declarations in one file cost one check.
+                if !acquired.contains(&uri) {
+                    if let Err(error) = context.acquire_document(&uri, text.clone()).await {
+                        outcomes.push(SweepOutcome::Failed(error.to_string()));
+                        answers.push(Vec::new());
+                        continue;
+                    }
+                    acquired.insert(uri.clone());
                 }
                 let start = declaration.name_range.start;
                 let (outcome, locations) =
                     references(&context, &uri, start.line, start.character, sweep_deadline).await?;
-                context.release_document(&uri);
                 outcomes.push(outcome);
                 answers.push(locations);
             }
@@ -341,7 +351,16 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
         ),
         _ => None,
     };
-    let keep = |path: &Path| scope_files.as_ref().is_none_or(|files| files.iter().any(|file| same_file(file, path)));
+    // Paths compare as written first; a symbolic-link spelling is resolved once per site.
+    let canonical_scope_files: Option<HashSet<PathBuf>> = scope_files
+        .as_ref()
+        .map(|files| files.iter().map(|file| file.canonicalize().unwrap_or_else(|_| file.clone())).collect());
+    let keep = |path: &Path| match (&scope_files, &canonical_scope_files) {
+        (Some(files), Some(canonical)) => {
+            files.contains(path) || path.canonicalize().is_ok_and(|resolved| canonical.contains(&resolved))
+        }
+        _ => true,
+    };
     let project_of = |path: &Path| -> Option<String> {
         let compiling: Vec<&PathBuf> = model
             .project_order
@@ -368,7 +387,7 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
                     continue;
                 }
                 let is_definition = declaration
-                    .is_some_and(|declaration| same_file(&declaration.path, path) && declaration.name_range == *range);
+                    .is_some_and(|declaration| declaration.name_range == *range && same_file(&declaration.path, path));
                 let kind = if is_definition {
                     "definition"
                 } else if let Some(declaration) = declaration.filter(|declaration| declaration.is_field())
@@ -424,6 +443,11 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
     if arguments.include_site_types {
         site_types = Some(resolve_site_types(&context, &sites, &root, &mut texts, fsac_ready, sweep_deadline).await?);
     }
+
+    for uri in &acquired {
+        context.release_document(uri);
+    }
+    timings.insert("sweepMs", elapsed_since(&mut phase_started));
 
     // The ledger.
     let project_errors: Vec<(String, String)> = status["projectErrors"]
@@ -627,6 +651,8 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
     if !notes.is_empty() {
         base["notes"] = json!(notes);
     }
+    timings.insert("rowsMs", elapsed_since(&mut phase_started));
+    base["timingsMs"] = json!(timings);
     base["elapsedMs"] = json!(started.elapsed().as_millis() as u64);
 
     let incomplete_initial = !coverage_complete && fsac_ready;
@@ -671,6 +697,14 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
             Ok(answer)
         }
     }
+}
+
+/// Milliseconds since `*since`, which moves to now.
+fn elapsed_since(since: &mut Instant) -> u64 {
+    let now = Instant::now();
+    let elapsed = now.duration_since(*since).as_millis() as u64;
+    *since = now;
+    elapsed
 }
 
 /// The absolute path of a row's `file` (workspace-relative unless outside the root).

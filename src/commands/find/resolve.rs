@@ -283,8 +283,8 @@ pub fn merge_workspace_symbols(
         let Some(range) = item.pointer("/location/range").and_then(range_from_json) else { continue };
         let name = item["name"].as_str().unwrap_or_default();
         if let Some(existing) = declared.iter_mut().find(|declared| {
-            same_file(&declared.path, &path)
-                && (declared.name_range == range || declared.name_range.start == range.start)
+            (declared.name_range == range || declared.name_range.start == range.start)
+                && same_file(&declared.path, &path)
         }) {
             existing.sources.insert("fsac-workspace-symbol");
             continue;
