@@ -77,39 +77,44 @@ fn main() {
             assert!(answer.get("result").is_some(), "{answer}");
         }
         let mut lines = vec![format!(
-            "{:<48} {:>8} {:>14} {:>11} {:>9} {:>7}",
-            "query", "wall ms", "fsac refs ms", "fsac other", "proxy ms", "ratio"
+            "{:<48} {:>8} {:>14} {:>11} {:>9} {:>7} {:>9}",
+            "query", "wall ms", "fsac refs ms", "fsac other", "proxy ms", "ratio", "p50 proxy"
         )];
         let (mut total_wall, mut total_references, mut total_other) = (0.0, 0.0, 0.0);
         for query in &queries {
             let (mut wall, mut references, mut other) = (0.0, 0.0, 0.0);
+            let mut proxy_per_run: Vec<f64> = Vec::new();
             for _ in 0..runs {
                 let before = read_transcript(&transcript).len();
                 let started = Instant::now();
                 let answer = editor.execute("fslens.find", query.clone()).await;
-                wall += started.elapsed().as_secs_f64() * 1000.0;
+                let run_wall = started.elapsed().as_secs_f64() * 1000.0;
                 assert_eq!(answer["result"]["coverage"]["complete"], json!(true), "{answer}");
                 // Let the transcript catch up with the last answer written.
                 tokio::time::sleep(std::time::Duration::from_millis(20)).await;
                 let entries = read_transcript(&transcript);
                 let spent = fsac_time_by_method(&entries[before.min(entries.len())..]);
-                references += spent.get("textDocument/references").copied().unwrap_or(0.0);
-                other += spent
-                    .iter()
-                    .filter(|(method, _)| *method != "textDocument/references")
-                    .map(|(_, ms)| ms)
-                    .sum::<f64>();
+                let run_references = spent.get("textDocument/references").copied().unwrap_or(0.0);
+                let run_other: f64 =
+                    spent.iter().filter(|(method, _)| *method != "textDocument/references").map(|(_, ms)| ms).sum();
+                proxy_per_run.push(run_wall - run_references - run_other);
+                wall += run_wall;
+                references += run_references;
+                other += run_other;
             }
             let runs = runs as f64;
             let proxy = (wall - references - other) / runs;
+            proxy_per_run.sort_by(f64::total_cmp);
+            let median = proxy_per_run.get(proxy_per_run.len() / 2).copied().unwrap_or(0.0);
             lines.push(format!(
-                "{:<48} {:>8.1} {:>14.1} {:>11.1} {:>9.1} {:>6.1}%",
+                "{:<48} {:>8.1} {:>14.1} {:>11.1} {:>9.1} {:>6.1}% {:>9.1}",
                 query.to_string().chars().take(48).collect::<String>(),
                 wall / runs,
                 references / runs,
                 other / runs,
                 proxy,
-                100.0 * proxy / (references / runs).max(0.001)
+                100.0 * proxy / (references / runs).max(0.001),
+                median
             ));
             total_wall += wall;
             total_references += references;

@@ -113,6 +113,18 @@ async fn field_sites_across_projects_carry_the_kind_and_the_compilers_record() {
         );
     }
 
+    // Every other marked record field, nested copy-and-update and generic records included.
+    for symbol in [
+        "Shipping.Domain.Shipment.Name",
+        "Shipping.Domain.Shipment.Destination",
+        "Shipping.Domain.Address.City",
+        "Shipping.Domain.Tracked.Value",
+    ] {
+        let query = symbol.trim_start_matches("Shipping.Domain.");
+        let answer = find(&mut editor, json!({"query": query, "kind": "field", "maxResults": 1000})).await;
+        assert_eq!(found_sites(&answer), expected_sites(&markers, root, &[symbol]), "{symbol}: {answer:#}");
+    }
+
     // At a position: the compiler resolves `bumped.Weight` (the second one on the line).
     let program = root.join("src/Shipping.App/Program.fs");
     let line = std::fs::read_to_string(&program)
@@ -209,6 +221,19 @@ async fn pages_concatenate_to_the_unpaged_answer_and_an_edit_makes_the_cursor_st
     assert_eq!(stale["error"]["data"]["errorKind"], json!("find_cursor_stale"), "{stale}");
     assert_eq!(stale["error"]["data"]["argument"], json!("cursor"));
     assert!(stale.get("result").is_none());
+
+    // A fresh find sees the editor's unsaved buffer, through FSAC and in its line texts.
+    let original_line = text.lines().position(|line| line.starts_with("let heavier")).unwrap() as u64;
+    let fresh = find(&mut editor, json!({"query": "Shipment.Weight", "maxResults": 1000})).await;
+    let heavier: Vec<&Value> = fresh["sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|site| site["file"] == "src/Shipping.Domain/Operations.fs" && site["kind"] == "field-copy-update")
+        .filter(|site| site["lineText"].as_str().unwrap().starts_with("let heavier"))
+        .collect();
+    assert_eq!(heavier.len(), 1, "{fresh:#}");
+    assert_eq!(heavier[0]["range"]["start"]["line"].as_u64(), Some(original_line + 1));
     editor.stop().await;
 }
 
