@@ -450,68 +450,15 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
     timings.insert("sweepMs", elapsed_since(&mut phase_started));
 
     // The ledger.
-    let project_errors: Vec<(String, String)> = status["projectErrors"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|error| {
-            (
-                error["project"].as_str().unwrap_or_default().to_owned(),
-                error["message"].as_str().unwrap_or_default().to_owned(),
-            )
-        })
-        .collect();
-    let mut per_project = Vec::new();
-    let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
-    for project in &target.projects {
-        let display = model.display_path(project);
-        let load_error = project_errors
-            .iter()
-            .find(|(errored, _)| Path::new(errored) == project || errored.ends_with(&display))
-            .map(|(_, message)| message.clone());
-        let (outcome, relevant) = if !fsac_ready {
-            (SweepOutcome::NotStarted, 0)
-        } else if let Some(message) = load_error {
-            (SweepOutcome::Failed(format!("FSAC could not load the project: {message}")), 0)
-        } else if !sweep_references {
-            (SweepOutcome::Analyzed, 0)
-        } else if let Some(outcome) = &anchor_outcome {
-            (outcome.clone(), 1)
-        } else {
-            let mut worst = SweepOutcome::Analyzed;
-            let mut relevant = 0;
-            for (declaration, outcome) in declared.iter().zip(&outcomes) {
-                if projects_seeing(&model, &declaration.path).contains(project) {
-                    relevant += 1;
-                    if outcome.severity() > worst.severity() {
-                        worst = outcome.clone();
-                    }
-                }
-            }
-            (worst, relevant)
-        };
-        *counts.entry(outcome.as_str()).or_default() += 1;
-        let project_sites = sites.iter().filter(|site| site.project.as_deref() == Some(display.as_str())).count();
-        let mut row = json!({
-            "project": display,
-            "status": outcome.as_str(),
-            "declarationsSwept": relevant,
-            "sites": project_sites,
-        });
-        match &outcome {
-            SweepOutcome::Failed(reason) | SweepOutcome::Busy(reason) => row["reason"] = json!(reason),
-            SweepOutcome::NotStarted if !fsac_ready => {
-                row["reason"] = json!(format!("FSAC is {state}: answered from the syntax layer"))
-            }
-            SweepOutcome::NotStarted => row["reason"] = json!("the deadline passed before this project's turn"),
-            SweepOutcome::TimedOut => row["reason"] = json!("FSAC did not answer before the deadline"),
-            SweepOutcome::Analyzed if sweep_references && relevant == 0 && anchor_outcome.is_none() => {
-                row["reason"] = json!("no resolved declaration is visible from this project, so it cannot use one")
-            }
-            SweepOutcome::Analyzed => {}
-        }
-        per_project.push(row);
-    }
+    let record = SweepRecord {
+        fsac_ready,
+        swept: sweep_references,
+        state: &state,
+        declared: &declared,
+        outcomes: &outcomes,
+        anchor: anchor_outcome.as_ref(),
+    };
+    let (per_project, counts) = project_ledger(&record, &target, &model, &sites, &status);
     let requested = target.projects.len();
     let analyzed = counts.get("analyzed").copied().unwrap_or(0);
     let coverage_complete = fsac_ready && analyzed == requested;
@@ -697,6 +644,94 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
             Ok(answer)
         }
     }
+}
+
+/// What the sweep did, as the ledger needs it.
+struct SweepRecord<'a> {
+    fsac_ready: bool,
+    /// References were asked (FSAC ready and the kind needs them).
+    swept: bool,
+    state: &'a str,
+    declared: &'a [Declared],
+    /// One outcome per declaration, in order.
+    outcomes: &'a [SweepOutcome],
+    /// kind=position: the one references request at the position.
+    anchor: Option<&'a SweepOutcome>,
+}
+
+/// The per-project ledger: a requested project is analyzed when every declaration it can see
+/// was swept (or none is visible from it); otherwise the worst outcome among those it can
+/// see. FSAC's project load errors make a project `failed`.
+fn project_ledger(
+    record: &SweepRecord<'_>,
+    target: &Target,
+    model: &WorkspaceModel,
+    sites: &[Site],
+    status: &Value,
+) -> (Vec<Value>, BTreeMap<&'static str, usize>) {
+    let project_errors: Vec<(String, String)> = status["projectErrors"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|error| {
+            (
+                error["project"].as_str().unwrap_or_default().to_owned(),
+                error["message"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    let mut per_project = Vec::new();
+    let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for project in &target.projects {
+        let display = model.display_path(project);
+        let load_error = project_errors
+            .iter()
+            .find(|(errored, _)| Path::new(errored) == project || errored.ends_with(&display))
+            .map(|(_, message)| message.clone());
+        let (outcome, relevant) = if !record.fsac_ready {
+            (SweepOutcome::NotStarted, 0)
+        } else if let Some(message) = load_error {
+            (SweepOutcome::Failed(format!("FSAC could not load the project: {message}")), 0)
+        } else if !record.swept {
+            (SweepOutcome::Analyzed, 0)
+        } else if let Some(outcome) = record.anchor {
+            (outcome.clone(), 1)
+        } else {
+            let mut worst = SweepOutcome::Analyzed;
+            let mut relevant = 0;
+            for (declaration, outcome) in record.declared.iter().zip(record.outcomes) {
+                if projects_seeing(model, &declaration.path).contains(project) {
+                    relevant += 1;
+                    if outcome.severity() > worst.severity() {
+                        worst = outcome.clone();
+                    }
+                }
+            }
+            (worst, relevant)
+        };
+        *counts.entry(outcome.as_str()).or_default() += 1;
+        let project_sites = sites.iter().filter(|site| site.project.as_deref() == Some(display.as_str())).count();
+        let mut row = json!({
+            "project": display,
+            "status": outcome.as_str(),
+            "declarationsSwept": relevant,
+            "sites": project_sites,
+        });
+        match &outcome {
+            SweepOutcome::Failed(reason) | SweepOutcome::Busy(reason) => row["reason"] = json!(reason),
+            SweepOutcome::NotStarted if !record.fsac_ready => {
+                row["reason"] = json!(format!("FSAC is {}: answered from the syntax layer", record.state))
+            }
+            SweepOutcome::NotStarted => row["reason"] = json!("the deadline passed before this project's turn"),
+            SweepOutcome::TimedOut => row["reason"] = json!("FSAC did not answer before the deadline"),
+            SweepOutcome::Analyzed if record.swept && relevant == 0 && record.anchor.is_none() => {
+                row["reason"] = json!("no resolved declaration is visible from this project, so it cannot use one")
+            }
+            SweepOutcome::Analyzed => {}
+        }
+        per_project.push(row);
+    }
+    (per_project, counts)
 }
 
 /// Milliseconds since `*since`, which moves to now.
