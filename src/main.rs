@@ -71,6 +71,8 @@ enum Command {
     Check(CheckOptions),
     /// Make a private declaration internal: prints the edit (nothing is written to disk).
     MakeVisible(MakeVisibleOptions),
+    /// Find every site of a symbol across every project, with proof of coverage.
+    Find(fslens::commands::find::FindCliArgs),
     /// Index the workspace's F# files with the syntax layer and print statistics.
     Index(fslens::commands::index::IndexCliArgs),
 }
@@ -269,6 +271,13 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 _ => format!("no action: {}", answer["reason"].as_str().unwrap_or_default()),
             })?;
             Ok(if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) })
+        }
+        Some(Command::Find(arguments)) => {
+            let answer =
+                headless(&cli.session, config, ext::commands::FIND, arguments.to_arguments(), arguments.timeout_ms)
+                    .await?;
+            print_answer(&answer, arguments.json, fslens::commands::find::render_text)?;
+            Ok(ExitCode::SUCCESS)
         }
         Some(Command::Index(arguments)) => {
             let workspace = workspace_or_current(&cli.session)?;

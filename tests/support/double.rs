@@ -105,6 +105,26 @@ impl Editor {
         }
     }
 
+    /// Sends a request without waiting for its answer; returns its id.
+    pub async fn send_request(&mut self, method: &str, params: Value) -> i64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        let body =
+            serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).unwrap();
+        write_frame(&mut self.stdin, &body).await.unwrap();
+        id
+    }
+
+    /// Waits for the answer to request `id`.
+    pub async fn response(&mut self, id: i64) -> Value {
+        loop {
+            let message = self.next_message().await;
+            if message.get("method").is_none() && message["id"] == id {
+                return message;
+            }
+        }
+    }
+
     async fn next_message(&mut self) -> Value {
         let body = tokio::time::timeout(TIMEOUT, self.stdout.read_frame())
             .await
