@@ -14,6 +14,7 @@ use crate::proxy::main_loop::CommandContext;
 pub mod budget;
 pub mod check;
 pub mod diagnostics;
+pub mod field_impact;
 pub mod find;
 pub mod index;
 pub mod make_visible;
@@ -147,6 +148,7 @@ pub async fn dispatch(
             make_visible::make_internal_visible(argument, context, workspace_root).await
         }
         ext::commands::FIND => find::find(argument, context, workspace_root).await,
+        ext::commands::FIELD_IMPACT => field_impact::field_impact(argument, context, workspace_root).await,
         ext::commands::OUTLINE => {
             let root = workspace_root
                 .ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;

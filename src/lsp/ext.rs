@@ -8,6 +8,7 @@
 pub mod commands {
     pub const STATUS: &str = "fslens.status";
     pub const CHECK: &str = "fslens.check";
+    pub const FIELD_IMPACT: &str = "fslens.fieldImpact";
     pub const DIAGNOSTICS: &str = "fslens.diagnostics";
     pub const MAKE_INTERNAL_VISIBLE: &str = "fslens.makeInternalVisible";
     pub const OUTLINE: &str = "fslens.outline";
@@ -15,7 +16,7 @@ pub mod commands {
     pub const FIND: &str = "fslens.find";
 
     /// Every command fslens answers, in the order advertised in `executeCommandProvider`.
-    pub const ALL: &[&str] = &[STATUS, RESTART, FIND, CHECK, DIAGNOSTICS, MAKE_INTERNAL_VISIBLE, OUTLINE];
+    pub const ALL: &[&str] = &[STATUS, RESTART, FIND, FIELD_IMPACT, CHECK, DIAGNOSTICS, MAKE_INTERNAL_VISIBLE, OUTLINE];
 }
 
 /// Notifications fslens sends to its clients.
