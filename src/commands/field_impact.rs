@@ -14,17 +14,24 @@ use serde_json::{Map, Value, json};
 use crate::commands::CommandError;
 use crate::proxy::main_loop::CommandContext;
 
-/// Arguments passed through to `find` unchanged.
+/// Arguments passed through to `find` unchanged (`field`, `kind` and `includeSiteTypes` are
+/// this command's own).
 const PASSED_TO_FIND: &[&str] = &[
+    "query",
     "scope",
     "projectPath",
     "path",
+    "line",
+    "word",
+    "occurrence",
+    "character",
     "exact",
     "contextLines",
     "maxResults",
     "cursor",
     "timeoutMs",
     "includeDeclaration",
+    "includeInfo",
 ];
 
 pub async fn field_impact(
@@ -34,28 +41,54 @@ pub async fn field_impact(
 ) -> Result<Value, CommandError> {
     let object =
         argument.as_object().ok_or_else(|| CommandError::invalid_argument("arguments", "expected an object"))?;
-    if let Some(unknown) = object.keys().find(|key| key.as_str() != "field" && !PASSED_TO_FIND.contains(&key.as_str()))
+    const OWN: &[&str] = &["field", "kind", "includeSiteTypes"];
+    if let Some(unknown) =
+        object.keys().find(|key| !OWN.contains(&key.as_str()) && !PASSED_TO_FIND.contains(&key.as_str()))
     {
         return Err(CommandError::invalid_argument(
             unknown,
-            format!("unknown argument; expected field or one of {}", PASSED_TO_FIND.join(", ")),
+            format!("unknown argument; expected one of {}, {}", OWN.join(", "), PASSED_TO_FIND.join(", ")),
         ));
     }
-    let field = match object.get("field") {
-        Some(Value::String(field)) if !field.trim().is_empty() => field.trim().to_owned(),
-        Some(Value::String(_)) | None | Some(Value::Null) => {
-            return Err(CommandError::invalid_argument("field", "required: the field name, or Type.Field"));
-        }
-        Some(_) => return Err(CommandError::invalid_argument("field", "expected a string")),
+    // `kind` field (by name, the default) or position (the field under path/line/…).
+    let kind = match object.get("kind") {
+        None | Some(Value::Null) => "field",
+        Some(Value::String(kind)) if kind == "field" || kind == "position" => kind.as_str(),
+        Some(_) => return Err(CommandError::invalid_argument("kind", "expected field or position")),
     };
+    if object.get("includeSiteTypes").is_some_and(|value| value != &json!(true)) {
+        return Err(CommandError::invalid_argument("includeSiteTypes", "field impact always includes site types"));
+    }
+    let named = match (object.get("field"), object.get("query")) {
+        (Some(Value::String(field)), _) if !field.trim().is_empty() => Some(field.trim().to_owned()),
+        (None | Some(Value::Null), Some(Value::String(query))) if !query.trim().is_empty() => {
+            Some(query.trim().to_owned())
+        }
+        (None | Some(Value::Null), None | Some(Value::Null)) => None,
+        (Some(Value::String(_)) | Some(Value::Null) | None, _) => {
+            return Err(CommandError::invalid_argument("query", "expected a non-empty string"));
+        }
+        (Some(_), _) => return Err(CommandError::invalid_argument("field", "expected a non-empty string")),
+    };
+    if kind == "field" && named.is_none() {
+        return Err(CommandError::invalid_argument("field", "required: the field name, or Type.Field"));
+    }
+    let field = named.clone().unwrap_or_default();
     let mut find_argument = Map::new();
-    find_argument.insert("kind".into(), json!("field"));
-    // A qualified name (`Shipment.Weight`) is a query; a bare name restricts kind field.
-    find_argument.insert((if field.contains('.') { "query" } else { "field" }).into(), json!(field));
+    find_argument.insert("kind".into(), json!(kind));
     find_argument.insert("includeSiteTypes".into(), json!(true));
     for name in PASSED_TO_FIND {
         if let Some(value) = object.get(*name) {
             find_argument.insert((*name).to_owned(), value.clone());
+        }
+    }
+    if let Some(named) = &named {
+        // A qualified name (`Shipment.Weight`) is a query; a bare name restricts kind field.
+        find_argument.remove("query");
+        if kind == "field" && !named.contains('.') {
+            find_argument.insert("field".into(), json!(named));
+        } else {
+            find_argument.insert("query".into(), json!(named));
         }
     }
     let mut answer = crate::commands::find::find(Value::Object(find_argument), context, root).await?;
