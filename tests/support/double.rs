@@ -59,8 +59,20 @@ pub struct Editor {
 impl Editor {
     /// Starts fslens with `fsac` in `workspace` (sockets under `runtime`) and initializes it.
     pub async fn start(workspace: &Path, runtime: &Path, fsac: &str, environment: &[(&str, &str)]) -> Editor {
+        Editor::start_with_args(workspace, runtime, fsac, environment, &[]).await
+    }
+
+    /// Like [`Editor::start`], with extra fslens command-line arguments.
+    pub async fn start_with_args(
+        workspace: &Path,
+        runtime: &Path,
+        fsac: &str,
+        environment: &[(&str, &str)],
+        arguments: &[&str],
+    ) -> Editor {
         let mut command = Command::new(env!("CARGO_BIN_EXE_fslens"));
         command
+            .args(arguments)
             .arg("--fsac")
             .arg(fsac)
             .arg("--workspace")
