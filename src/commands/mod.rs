@@ -176,3 +176,16 @@ pub async fn run_blocking<T: Send + 'static>(
         .await
         .map_err(|error| CommandError::Internal(format!("a worker thread failed: {error}")))?
 }
+
+/// The workspace's project model, read off the routing thread. An unreadable root is an
+/// `invalid_path` error naming it.
+pub async fn load_workspace_model(root: &std::path::Path) -> Result<crate::workspace::WorkspaceModel, CommandError> {
+    let root = root.to_path_buf();
+    run_blocking(move || {
+        crate::workspace::load_workspace(&root).map_err(|error| CommandError::InvalidPath {
+            path: root.display().to_string(),
+            message: format!("{error:#}"),
+        })
+    })
+    .await
+}

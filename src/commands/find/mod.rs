@@ -32,7 +32,7 @@ use crate::lsp::message::error_codes;
 use crate::proxy::main_loop::CommandContext;
 use crate::syntax::Overlay;
 use crate::syntax::model::{FieldSiteKind, TextRange};
-use crate::workspace::{WorkspaceModel, load_workspace};
+use crate::workspace::WorkspaceModel;
 
 pub use arguments::{FindArguments, FindCliArgs, FindKind, FindScope};
 use page::{FindCursor, PlannedPage, identity_of, plan_page, stream_identity};
@@ -145,14 +145,7 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
     let mut timings: BTreeMap<&'static str, u64> = BTreeMap::new();
     let mut phase_started = Instant::now();
 
-    let model_root = root.clone();
-    let model = crate::commands::run_blocking(move || {
-        load_workspace(&model_root).map_err(|error| CommandError::InvalidPath {
-            path: model_root.display().to_string(),
-            message: format!("{error:#}"),
-        })
-    })
-    .await?;
+    let model = crate::commands::load_workspace_model(&root).await?;
     let target = plan_target(&arguments, &model, &root)?;
     let normalized_path = match &arguments.path {
         Some(written) => Some(model.display_path(&confine(&root, written, "path")?)),
