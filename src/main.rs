@@ -69,8 +69,12 @@ enum Command {
     Outline(fslens::commands::outline::OutlineCliArgs),
     /// Type-check and print a verdict (clean | errors | unknown) that says what it covers.
     Check(CheckOptions),
+    /// Every site of a record field with its kind and type, grouped for planning a change.
+    FieldImpact(FieldImpactOptions),
     /// Make a private declaration internal: prints the edit (nothing is written to disk).
     MakeVisible(MakeVisibleOptions),
+    /// Find every site of a symbol across every project, with proof of coverage.
+    Find(fslens::commands::find::FindCliArgs),
     /// Index the workspace's F# files with the syntax layer and print statistics.
     Index(fslens::commands::index::IndexCliArgs),
     /// Serve MCP on stdin/stdout for coding agents: joins the workspace's running session (the
@@ -129,6 +133,49 @@ impl CheckOptions {
         put("projectPath", &self.project_path);
         arguments.insert("timeoutMs".to_owned(), json!(self.timeout_ms));
         Value::Object(arguments)
+    }
+}
+
+#[derive(Args)]
+struct FieldImpactOptions {
+    /// The field: `Name`, `Type.Name` or a fully qualified name.
+    field: String,
+    /// auto | workspace | project | file
+    #[arg(long)]
+    scope: Option<String>,
+    /// A project (.fsproj) or solution to sweep.
+    #[arg(long)]
+    project_path: Option<String>,
+    /// At most this many sites per page.
+    #[arg(long)]
+    max_results: Option<u32>,
+    /// Continue from a previous answer's nextCursor.
+    #[arg(long)]
+    cursor: Option<String>,
+    /// The deadline (also for FSAC to load), in milliseconds.
+    #[arg(long, default_value_t = 120_000)]
+    timeout_ms: u64,
+    /// Print the JSON answer instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+impl FieldImpactOptions {
+    fn to_arguments(&self) -> Value {
+        let mut arguments = json!({ "field": self.field, "timeoutMs": self.timeout_ms });
+        if let Some(scope) = &self.scope {
+            arguments["scope"] = json!(scope);
+        }
+        if let Some(project) = &self.project_path {
+            arguments["projectPath"] = json!(project);
+        }
+        if let Some(max) = self.max_results {
+            arguments["maxResults"] = json!(max);
+        }
+        if let Some(cursor) = &self.cursor {
+            arguments["cursor"] = json!(cursor);
+        }
+        arguments
     }
 }
 
@@ -254,6 +301,33 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 _ => ExitCode::from(2),
             })
         }
+        Some(Command::FieldImpact(options)) => {
+            let answer =
+                headless(&cli.session, config, ext::commands::FIELD_IMPACT, options.to_arguments(), options.timeout_ms)
+                    .await?;
+            print_answer(&answer, options.json, |answer| {
+                let mut lines = vec![format!(
+                    "{} sites of {} (outcome {}, {})",
+                    answer["totalSites"],
+                    answer["field"].as_str().unwrap_or_default(),
+                    answer["outcome"].as_str().unwrap_or_default(),
+                    answer["status"].as_str().unwrap_or_default()
+                )];
+                for site in answer["sites"].as_array().into_iter().flatten() {
+                    lines.push(format!(
+                        "{}:{}:{}  {:<20} {:<40} {}",
+                        site["file"].as_str().unwrap_or_default(),
+                        site["range"]["start"]["line"].as_u64().unwrap_or(0) + 1,
+                        site["range"]["start"]["character"].as_u64().unwrap_or(0) + 1,
+                        site["kind"].as_str().unwrap_or_default(),
+                        site["symbolFullName"].as_str().unwrap_or("?"),
+                        site["siteType"].as_str().unwrap_or("")
+                    ));
+                }
+                lines.join("\n")
+            })?;
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::MakeVisible(options)) => {
             let answer = headless_without_wait(
                 &cli.session,
@@ -278,6 +352,13 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let options = cli.session.clone();
             let factory: fslens::mcp::ConfigFactory = std::sync::Arc::new(move || proxy_config(&options));
             fslens::mcp::run_mcp_server(&workspace, factory).await?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Find(arguments)) => {
+            let answer =
+                headless(&cli.session, config, ext::commands::FIND, arguments.to_arguments(), arguments.timeout_ms)
+                    .await?;
+            print_answer(&answer, arguments.json, fslens::commands::find::render_text)?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Index(arguments)) => {

@@ -18,10 +18,7 @@ fn workspace() -> tempfile::TempDir {
 }
 
 async fn ready_session(harness: &mut Harness) -> ScriptedBackend {
-    let initialize = harness.request("initialize", json!({"capabilities": {}})).await;
-    let mut backend = harness.backend().await;
-    backend.answer_initialize().await;
-    harness.response(&initialize).await;
+    let mut backend = harness.initialize_with_backend().await;
     let finished = json!({"Kind": "workspaceLoad", "Data": {"Status": "finished"}}).to_string();
     backend
         .peer

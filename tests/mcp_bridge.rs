@@ -169,6 +169,21 @@ async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_int
         assert!(unsaved_site.is_some(), "find must report the unsaved call: {find}");
     }
 
+    if names.contains(&"field_impact") {
+        let impact = body(&report, "fieldImpact");
+        assert_eq!(impact["outcome"], json!("found"), "{impact}");
+        let sites = impact["sites"].as_array().unwrap();
+        assert!(sites.iter().any(|site| site["kind"] == json!("field-copy-update")), "{impact}");
+        assert!(
+            sites.iter().any(|site| site["siteType"].as_str().is_some_and(|text| text.contains("float"))),
+            "{impact}"
+        );
+        assert!(
+            sites.iter().all(|site| site["symbolFullName"] != json!("Shipping.Domain.Parcel.Weight")),
+            "Parcel.Weight is another field: {impact}"
+        );
+    }
+
     // Every escape is refused by every tool, with a typed error.
     let refused = report["escapes"].as_array().unwrap();
     assert_eq!(refused.len(), 20);

@@ -29,10 +29,7 @@ async fn initialize_is_completed_for_fsac_and_advertises_fslens_commands() {
 #[tokio::test]
 async fn ten_thousand_did_change_arrive_at_fsac_in_order_after_the_mirror() {
     let mut harness = Harness::start();
-    let initialize = harness.request("initialize", json!({"capabilities": {}})).await;
-    let mut backend = harness.backend().await;
-    backend.answer_initialize().await;
-    harness.response(&initialize).await;
+    let mut backend = harness.initialize_with_backend().await;
     let uri = "file:///w/Burst.fs";
     harness
         .notify(
@@ -70,10 +67,7 @@ async fn ten_thousand_did_change_arrive_at_fsac_in_order_after_the_mirror() {
 #[tokio::test]
 async fn unknown_methods_round_trip_byte_for_byte_both_ways() {
     let mut harness = Harness::start();
-    let initialize = harness.request("initialize", json!({"capabilities": {}})).await;
-    let mut backend = harness.backend().await;
-    backend.answer_initialize().await;
-    harness.response(&initialize).await;
+    let mut backend = harness.initialize_with_backend().await;
 
     // Odd spacing, key order, escapes and number spellings must survive untouched.
     let request = br#"{"jsonrpc":"2.0", "id" : 77,"method":"fsharp/futureThing","params":{"z":1.50,"a":"\u00e9\n","n":[1e3, -0.0]}}"#;
@@ -101,10 +95,7 @@ async fn unknown_methods_round_trip_byte_for_byte_both_ways() {
 #[tokio::test]
 async fn server_to_client_requests_reach_the_editor_and_answers_return() {
     let mut harness = Harness::start();
-    let initialize = harness.request("initialize", json!({"capabilities": {}})).await;
-    let mut backend = harness.backend().await;
-    backend.answer_initialize().await;
-    harness.response(&initialize).await;
+    let mut backend = harness.initialize_with_backend().await;
     backend
         .peer
         .send(json!({"jsonrpc": "2.0", "id": 5, "method": "window/workDoneProgress/create", "params": {"token": "t"}}))
@@ -125,10 +116,7 @@ async fn server_to_client_requests_reach_the_editor_and_answers_return() {
 #[tokio::test]
 async fn cancel_reaches_fsac_with_the_editors_id() {
     let mut harness = Harness::start();
-    let initialize = harness.request("initialize", json!({"capabilities": {}})).await;
-    let mut backend = harness.backend().await;
-    backend.answer_initialize().await;
-    harness.response(&initialize).await;
+    let mut backend = harness.initialize_with_backend().await;
     harness.request_with_id(json!("editor-7"), "textDocument/references", json!({})).await;
     let forwarded = backend.peer.recv_method("textDocument/references").await;
     assert_eq!(forwarded["id"], json!("editor-7"));
@@ -147,10 +135,7 @@ async fn cancel_reaches_fsac_with_the_editors_id() {
 #[tokio::test]
 async fn cancelling_a_proxy_command_aborts_it_and_cancels_its_fsac_requests() {
     let mut harness = Harness::start();
-    let initialize = harness.request("initialize", json!({"capabilities": {}})).await;
-    let mut backend = harness.backend().await;
-    backend.answer_initialize().await;
-    harness.response(&initialize).await;
+    let mut backend = harness.initialize_with_backend().await;
     let id = harness
         .request("workspace/executeCommand", json!({"command": "fslens.status", "arguments": [{"probe": true}]}))
         .await;
@@ -173,10 +158,7 @@ async fn cancelling_a_proxy_command_aborts_it_and_cancels_its_fsac_requests() {
 #[tokio::test]
 async fn status_probe_reports_a_live_fsac() {
     let mut harness = Harness::start();
-    let initialize = harness.request("initialize", json!({"capabilities": {}})).await;
-    let mut backend = harness.backend().await;
-    backend.answer_initialize().await;
-    harness.response(&initialize).await;
+    let mut backend = harness.initialize_with_backend().await;
     let id = harness
         .request("workspace/executeCommand", json!({"command": "fslens.status", "arguments": [{"probe": true}]}))
         .await;
@@ -194,10 +176,7 @@ async fn status_probe_reports_a_live_fsac() {
 #[tokio::test]
 async fn fsac_dying_mid_request_answers_every_pending_request() {
     let mut harness = Harness::start();
-    let initialize = harness.request("initialize", json!({"capabilities": {}})).await;
-    let mut backend = harness.backend().await;
-    backend.answer_initialize().await;
-    harness.response(&initialize).await;
+    let mut backend = harness.initialize_with_backend().await;
     let mut pending = Vec::new();
     for method in ["textDocument/hover", "textDocument/references", "fsharp/signature"] {
         pending.push(harness.request(method, json!({})).await);
@@ -275,10 +254,7 @@ async fn a_failing_launch_fails_initialize_with_the_reason() {
 #[tokio::test]
 async fn readiness_follows_fsac_and_waiting_status_answers_when_ready() {
     let mut harness = Harness::start();
-    let initialize = harness.request("initialize", json!({"capabilities": {}})).await;
-    let mut backend = harness.backend().await;
-    backend.answer_initialize().await;
-    harness.response(&initialize).await;
+    let mut backend = harness.initialize_with_backend().await;
     let waiting = harness
         .request("workspace/executeCommand", json!({"command": "fslens.status", "arguments": [{"waitUntil": "ready"}]}))
         .await;
@@ -300,10 +276,7 @@ async fn readiness_follows_fsac_and_waiting_status_answers_when_ready() {
 #[tokio::test]
 async fn bad_frames_from_the_editor_get_errors_and_the_session_goes_on() {
     let mut harness = Harness::start();
-    let initialize = harness.request("initialize", json!({"capabilities": {}})).await;
-    let mut backend = harness.backend().await;
-    backend.answer_initialize().await;
-    harness.response(&initialize).await;
+    let mut backend = harness.initialize_with_backend().await;
     let mut body = br#"{"jsonrpc":"2.0","id":900,"method":"textDocument/hover","params":{"x":""#.to_vec();
     body.extend_from_slice(&[0xff, 0xfe]);
     body.extend_from_slice(br#""}}"#);
@@ -323,10 +296,7 @@ async fn bad_frames_from_the_editor_get_errors_and_the_session_goes_on() {
 #[tokio::test]
 async fn garbage_from_fsac_is_skipped() {
     let mut harness = Harness::start();
-    let initialize = harness.request("initialize", json!({"capabilities": {}})).await;
-    let mut backend = harness.backend().await;
-    backend.answer_initialize().await;
-    harness.response(&initialize).await;
+    let mut backend = harness.initialize_with_backend().await;
     let id = harness.request("textDocument/hover", json!({})).await;
     let forwarded = backend.peer.recv_method("textDocument/hover").await;
     backend.peer.send_bytes_unframed(b"Content-Length: 5\r\n\r\n{{{{{garbage line\r\n").await;
@@ -352,10 +322,7 @@ async fn invalid_command_arguments_name_the_argument() {
 #[tokio::test]
 async fn end_of_editor_input_ends_the_session_and_fsac() {
     let mut harness = Harness::start();
-    let initialize = harness.request("initialize", json!({"capabilities": {}})).await;
-    let mut backend = harness.backend().await;
-    backend.answer_initialize().await;
-    harness.response(&initialize).await;
+    let mut backend = harness.initialize_with_backend().await;
     harness.editor.close().await;
     // FSAC sees its input end (so it can exit by itself); here it does not, and is killed.
     loop {

@@ -269,3 +269,55 @@ async fn a_hundred_fsac_crashes_lose_nothing() {
     assert_eq!(last_opens, 2, "the surviving FSAC has both documents");
     assert!(replays_with_both as u64 >= KILLS / 2, "only {replays_with_both} generations saw the whole replay");
 }
+
+#[tokio::test]
+async fn a_hung_fsac_is_reported_unresponsive_and_a_restart_recovers_the_session() {
+    let workspace = fixture_copy("shipping");
+    let runtime = tempfile::tempdir().unwrap();
+    let command = format!("node {}", repository().join("tests/fsac-double/index.mjs").display());
+    // The double never answers hover; everything else works.
+    let mut editor = support::double::Editor::start_with_args(
+        workspace.path(),
+        runtime.path(),
+        &command,
+        &[("FSAC_DOUBLE_HANG_ON", "textDocument/hover")],
+        &["--unresponsive-after-ms", "300"],
+    )
+    .await;
+    let status = editor.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 60000})).await;
+    assert_eq!(status["result"]["state"], json!("ready"));
+    let types = workspace.path().join("src/Shipping.Domain/Types.fs");
+    let uri = editor.open(&types, 1).await;
+    let hung = editor
+        .send_request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 0}}),
+        )
+        .await;
+    // A command with a deadline is answered within it, whatever FSAC does.
+    let started = Instant::now();
+    let probe = editor.execute("fslens.status", json!({"probe": true, "timeoutMs": 400})).await;
+    assert!(started.elapsed() < Duration::from_secs(3), "answered {:?} after a 400 ms deadline", started.elapsed());
+    assert!(probe["result"]["probe"]["alive"].is_boolean(), "{probe}");
+    let unresponsive = loop {
+        let status = editor.execute("fslens.status", json!({})).await;
+        if status["result"]["unresponsive"] == json!(true) {
+            break status;
+        }
+        assert!(started.elapsed() < Duration::from_secs(20), "never reported unresponsive: {status}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(unresponsive["result"]["silentForMs"].as_u64().is_some());
+    // The user restarts FSAC: the hung request fails at once, and the session works again.
+    let restart = editor.execute("fslens.restart", json!({})).await;
+    assert_eq!(restart["result"]["restarting"], json!(true), "{restart}");
+    let failed = editor.response(hung).await;
+    assert_eq!(failed["error"]["data"]["errorKind"], json!("fsac_exited"), "{failed}");
+    let status = editor.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 60000})).await;
+    assert_eq!(status["result"]["state"], json!("ready"));
+    assert_eq!(status["result"]["unresponsive"], json!(false));
+    assert_eq!(status["result"]["fsac"]["generation"], json!(2));
+    let symbols = editor.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}})).await;
+    assert!(symbols["result"].as_array().is_some_and(|symbols| !symbols.is_empty()), "{symbols}");
+    editor.stop().await;
+}

@@ -17,7 +17,7 @@ use crate::commands::CommandError;
 use crate::commands::paths::{confine, display_relative};
 use crate::proxy::analysis::AnalysisSnapshot;
 use crate::proxy::main_loop::CommandContext;
-use crate::workspace::{WorkspaceModel, load_workspace};
+use crate::workspace::WorkspaceModel;
 
 /// At most this many diagnostics are returned; the counts always cover all of them.
 pub const MAX_DIAGNOSTICS: usize = 50;
@@ -175,14 +175,7 @@ pub async fn check(argument: Value, mut context: CommandContext, root: Option<Pa
     let arguments = parse_arguments(&argument)?;
     let root = root.ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
     let deadline = tokio::time::Instant::now() + arguments.timeout;
-    let model_root = root.clone();
-    let model = crate::commands::run_blocking(move || {
-        load_workspace(&model_root).map_err(|error| CommandError::InvalidPath {
-            path: model_root.display().to_string(),
-            message: format!("{error:#}"),
-        })
-    })
-    .await?;
+    let model = crate::commands::load_workspace_model(&root).await?;
     let plan = plan(&arguments, &model, &root)?;
     let mut answer = json!({
         "scope": plan.scope.as_str(),

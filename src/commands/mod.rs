@@ -14,6 +14,8 @@ use crate::proxy::main_loop::CommandContext;
 pub mod budget;
 pub mod check;
 pub mod diagnostics;
+pub mod field_impact;
+pub mod find;
 pub mod index;
 pub mod make_visible;
 pub mod outline;
@@ -41,11 +43,19 @@ pub enum CommandError {
     /// Anything else; the message says what failed.
     #[error("{0}")]
     Internal(String),
+    /// A failure with its own stable kind (e.g. `find_cursor_stale`), JSON-RPC code and
+    /// extra `data` members.
+    #[error("{message}")]
+    Typed { kind: &'static str, code: i64, message: String, data: Value },
 }
 
 impl CommandError {
     pub fn invalid_argument(argument: &str, message: impl Into<String>) -> Self {
         CommandError::InvalidArgument { argument: argument.to_owned(), message: message.into() }
+    }
+
+    pub fn typed(kind: &'static str, code: i64, message: impl Into<String>, data: Value) -> Self {
+        CommandError::Typed { kind, code, message: message.into(), data }
     }
 
     /// The stable, machine-readable name of this error, as sent in `data.errorKind`.
@@ -57,6 +67,7 @@ impl CommandError {
             CommandError::Timeout => "timeout",
             CommandError::Unavailable(_) => "fsac_unavailable",
             CommandError::Internal(_) => "internal_error",
+            CommandError::Typed { kind, .. } => kind,
         }
     }
 
@@ -67,6 +78,7 @@ impl CommandError {
             CommandError::Cancelled => -32800,
             CommandError::Unavailable(_) => -32803,
             CommandError::Timeout | CommandError::Internal(_) => -32603,
+            CommandError::Typed { code, .. } => *code,
         }
     }
 
@@ -78,6 +90,15 @@ impl CommandError {
             }
             CommandError::InvalidPath { path, .. } => {
                 json!({ "errorKind": self.kind(), "path": path })
+            }
+            CommandError::Typed { data, .. } => {
+                let mut merged = json!({ "errorKind": self.kind() });
+                if let (Some(merged), Some(extra)) = (merged.as_object_mut(), data.as_object()) {
+                    for (key, value) in extra {
+                        merged.entry(key.clone()).or_insert_with(|| value.clone());
+                    }
+                }
+                merged
             }
             _ => json!({ "errorKind": self.kind() }),
         }
@@ -126,6 +147,8 @@ pub async fn dispatch(
         ext::commands::MAKE_INTERNAL_VISIBLE => {
             make_visible::make_internal_visible(argument, context, workspace_root).await
         }
+        ext::commands::FIND => find::find(argument, context, workspace_root).await,
+        ext::commands::FIELD_IMPACT => field_impact::field_impact(argument, context, workspace_root).await,
         ext::commands::OUTLINE => {
             let root = workspace_root
                 .ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
@@ -152,4 +175,17 @@ pub async fn run_blocking<T: Send + 'static>(
     tokio::task::spawn_blocking(work)
         .await
         .map_err(|error| CommandError::Internal(format!("a worker thread failed: {error}")))?
+}
+
+/// The workspace's project model, read off the routing thread. An unreadable root is an
+/// `invalid_path` error naming it.
+pub async fn load_workspace_model(root: &std::path::Path) -> Result<crate::workspace::WorkspaceModel, CommandError> {
+    let root = root.to_path_buf();
+    run_blocking(move || {
+        crate::workspace::load_workspace(&root).map_err(|error| CommandError::InvalidPath {
+            path: root.display().to_string(),
+            message: format!("{error:#}"),
+        })
+    })
+    .await
 }

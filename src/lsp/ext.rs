@@ -8,13 +8,15 @@
 pub mod commands {
     pub const STATUS: &str = "fslens.status";
     pub const CHECK: &str = "fslens.check";
+    pub const FIELD_IMPACT: &str = "fslens.fieldImpact";
     pub const DIAGNOSTICS: &str = "fslens.diagnostics";
     pub const MAKE_INTERNAL_VISIBLE: &str = "fslens.makeInternalVisible";
     pub const OUTLINE: &str = "fslens.outline";
     pub const RESTART: &str = "fslens.restart";
+    pub const FIND: &str = "fslens.find";
 
     /// Every command fslens answers, in the order advertised in `executeCommandProvider`.
-    pub const ALL: &[&str] = &[STATUS, RESTART, CHECK, DIAGNOSTICS, MAKE_INTERNAL_VISIBLE, OUTLINE];
+    pub const ALL: &[&str] = &[STATUS, RESTART, FIND, FIELD_IMPACT, CHECK, DIAGNOSTICS, MAKE_INTERNAL_VISIBLE, OUTLINE];
 }
 
 /// Notifications fslens sends to its clients.

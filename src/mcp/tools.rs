@@ -134,7 +134,7 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
             command_action,
             true,
         ),
-        "fslens.find" => (
+        ext::commands::FIND => (
             "find".into(),
             "Every definition and reference of an F# symbol across all projects, resolved by the compiler in the \
              editor's live session (unsaved edits included); record-field sites classified (construction, \
@@ -167,7 +167,7 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
             command_action,
             true,
         ),
-        "fslens.fieldImpact" => (
+        ext::commands::FIELD_IMPACT => (
             "field_impact".into(),
             "Plans a record-field change: every construction, copy-and-update, mutation, pattern and read of a field \
              across all projects, each with the field's type at that site as the compiler resolves it. Prefer over \
@@ -175,8 +175,9 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
              uses are told apart.",
             object_schema(
                 json!({
-                    "query": { "type": "string", "description": "The field: `Weight` or `Shipment.Weight`." },
-                    "field": { "type": "string", "description": "The field name, when query names the record." },
+                    "field": { "type": "string", "description": "The field: `Weight`, `Shipment.Weight` or fully qualified; a qualified name picks the record." },
+                    "exact": { "type": "boolean", "default": true },
+                    "includeDeclaration": { "type": "boolean", "default": true },
                     "scope": { "type": "string", "enum": ["auto", "workspace", "project", "file"], "default": "auto" },
                     "path": path_property("Restrict to a file, or anchor a position."),
                     "projectPath": path_property(".fsproj, .sln/.slnx or project name to sweep."),
@@ -185,7 +186,7 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
                     "timeoutMs": timeout_property(120_000),
                     "cursor": { "type": "string", "description": "nextCursor of the previous page." },
                 }),
-                &[],
+                &["field"],
             ),
             command_action,
             true,
@@ -323,7 +324,7 @@ mod tests {
 
     fn every_command() -> Vec<String> {
         let mut commands: Vec<String> = ext::commands::ALL.iter().map(|command| (*command).to_owned()).collect();
-        commands.extend(["fslens.find".to_owned(), "fslens.fieldImpact".to_owned(), "fslens.brandNew".to_owned()]);
+        commands.push("fslens.brandNew".to_owned());
         commands
     }
 
@@ -348,12 +349,12 @@ mod tests {
             [
                 "status",
                 "restart",
+                "find",
+                "field_impact",
                 "check",
                 "diagnostics",
                 "make_internal_visible",
                 "outline",
-                "find",
-                "field_impact",
                 "brand_new",
                 "symbol_at_word",
                 "navigate"

@@ -72,6 +72,8 @@ async def editor_scenario() -> dict:
             # It also added a call to `heavier` there, unsaved: find must see it.
             if any(tool.name == "find" for tool in tools.tools):
                 report["find"] = await call(session, "find", {"query": "heavier", "timeoutMs": 60000})
+            if any(tool.name == "field_impact" for tool in tools.tools):
+                report["fieldImpact"] = await call(session, "field_impact", {"field": "Shipment.Weight", "timeoutMs": 60000})
 
             escapes = []
             for written in json.loads(os.environ["FSLENS_ESCAPES"]):

@@ -59,8 +59,20 @@ pub struct Editor {
 impl Editor {
     /// Starts fslens with `fsac` in `workspace` (sockets under `runtime`) and initializes it.
     pub async fn start(workspace: &Path, runtime: &Path, fsac: &str, environment: &[(&str, &str)]) -> Editor {
+        Editor::start_with_args(workspace, runtime, fsac, environment, &[]).await
+    }
+
+    /// Like [`Editor::start`], with extra fslens command-line arguments.
+    pub async fn start_with_args(
+        workspace: &Path,
+        runtime: &Path,
+        fsac: &str,
+        environment: &[(&str, &str)],
+        arguments: &[&str],
+    ) -> Editor {
         let mut command = Command::new(env!("CARGO_BIN_EXE_fslens"));
         command
+            .args(arguments)
             .arg("--fsac")
             .arg(fsac)
             .arg("--workspace")
@@ -97,6 +109,26 @@ impl Editor {
         let body =
             serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).unwrap();
         write_frame(&mut self.stdin, &body).await.unwrap();
+        loop {
+            let message = self.next_message().await;
+            if message.get("method").is_none() && message["id"] == id {
+                return message;
+            }
+        }
+    }
+
+    /// Sends a request without waiting for its answer; returns its id.
+    pub async fn send_request(&mut self, method: &str, params: Value) -> i64 {
+        let id = self.next_id;
+        self.next_id += 1;
+        let body =
+            serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).unwrap();
+        write_frame(&mut self.stdin, &body).await.unwrap();
+        id
+    }
+
+    /// Waits for the answer to request `id`.
+    pub async fn response(&mut self, id: i64) -> Value {
         loop {
             let message = self.next_message().await;
             if message.get("method").is_none() && message["id"] == id {

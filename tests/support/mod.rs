@@ -358,6 +358,16 @@ impl Harness {
         response
     }
 
+    /// Sends `initialize`, lets the launched backend answer it like FSAC, and returns that
+    /// backend once the editor has the answer.
+    pub async fn initialize_with_backend(&mut self) -> ScriptedBackend {
+        let initialize = self.request("initialize", json!({"capabilities": {}})).await;
+        let mut backend = self.backend().await;
+        backend.answer_initialize().await;
+        self.response(&initialize).await;
+        backend
+    }
+
     pub async fn execute(&mut self, command: &str, argument: Value) -> Value {
         let id = self.request("workspace/executeCommand", json!({"command": command, "arguments": [argument]})).await;
         self.response(&id).await

@@ -1,0 +1,236 @@
+//! Stateless v2 cursors and the measured page planner of `fslens.find`.
+//!
+//! A cursor is `find2.<offset>.<query sha256>.<stream sha256>`: the next offset and two
+//! fixed-size identities, no query text, paths or source. The query identity hashes the
+//! canonical query (defaults materialised; `cursor`, `maxResults`, `timeoutMs` excluded); the
+//! stream identity hashes the ordered project ledger, the resolved declarations and every
+//! canonical row before slicing. A continuation recomputes both; a different query or a
+//! changed workspace is a typed error, never a page that drifts.
+//!
+//! The planner delivers an in-order prefix of whole rows whose complete serialized answer
+//! (compact JSON, as sent) fits [`RESPONSE_HARD_CEILING`] UTF-16 code units. Prefix sizes are
+//! found by binary search; every probe builds and measures the complete candidate answer.
+
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+use crate::commands::CommandError;
+use crate::commands::budget::{RESPONSE_HARD_CEILING, serialized_utf16_len};
+
+const CURSOR_TAG: &str = "find2";
+
+/// SHA-256 of a JSON value's compact serialization, as lowercase hex.
+pub fn identity_of(value: &Value) -> String {
+    let text = serde_json::to_string(value).unwrap_or_default();
+    crate::syntax::cache::to_hex(&Sha256::digest(text.as_bytes()))
+}
+
+/// SHA-256 over a sequence of JSON values (each followed by a separator), as lowercase hex.
+pub fn stream_identity<'a>(parts: impl IntoIterator<Item = &'a Value>) -> String {
+    let mut hasher = Sha256::new();
+    for part in parts {
+        hasher.update(serde_json::to_string(part).unwrap_or_default().as_bytes());
+        hasher.update([0x1e]);
+    }
+    crate::syntax::cache::to_hex(&hasher.finalize())
+}
+
+/// A decoded cursor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FindCursor {
+    pub offset: usize,
+    pub query_identity: String,
+    pub stream_identity: String,
+}
+
+impl FindCursor {
+    pub fn encode(&self) -> String {
+        format!("{CURSOR_TAG}.{}.{}.{}", self.offset, self.query_identity, self.stream_identity)
+    }
+
+    /// Parses a cursor's shape (not yet its identities).
+    pub fn decode(text: &str) -> Result<FindCursor, CommandError> {
+        let invalid = || {
+            CommandError::typed(
+                "find_cursor_invalid",
+                crate::lsp::message::error_codes::INVALID_PARAMS,
+                "not a cursor issued by fslens.find; start again without a cursor",
+                json!({ "argument": "cursor", "reuseOriginalCursor": false }),
+            )
+        };
+        let mut parts = text.split('.');
+        let (Some(CURSOR_TAG), Some(offset), Some(query), Some(stream), None) =
+            (parts.next(), parts.next(), parts.next(), parts.next(), parts.next())
+        else {
+            return Err(invalid());
+        };
+        let is_hash = |part: &str| part.len() == 64 && part.bytes().all(|byte| byte.is_ascii_hexdigit());
+        let offset: usize = offset.parse().map_err(|_| invalid())?;
+        if !is_hash(query) || !is_hash(stream) {
+            return Err(invalid());
+        }
+        Ok(FindCursor { offset, query_identity: query.to_owned(), stream_identity: stream.to_owned() })
+    }
+
+    /// Checks the cursor against the recomputed identities and the stream length.
+    pub fn validate(&self, query_identity: &str, stream_identity: &str, total: usize) -> Result<usize, CommandError> {
+        if self.query_identity != query_identity {
+            return Err(CommandError::typed(
+                "find_cursor_query_mismatch",
+                crate::lsp::message::error_codes::INVALID_PARAMS,
+                "the cursor belongs to a different query (only cursor, maxResults and timeoutMs may change between pages)",
+                json!({ "argument": "cursor", "reuseOriginalCursor": false }),
+            ));
+        }
+        if self.stream_identity != stream_identity {
+            return Err(CommandError::typed(
+                "find_cursor_stale",
+                crate::lsp::message::error_codes::INVALID_PARAMS,
+                "the results changed since the cursor was issued (a source, project or the sweep's coverage changed); \
+                 start again without a cursor",
+                json!({ "argument": "cursor", "reuseOriginalCursor": false, "paginationRestartRequired": true }),
+            ));
+        }
+        if self.offset > total {
+            return Err(CommandError::typed(
+                "find_cursor_invalid",
+                crate::lsp::message::error_codes::INVALID_PARAMS,
+                format!("the cursor's offset {} is past the {total} sites", self.offset),
+                json!({ "argument": "cursor", "reuseOriginalCursor": false }),
+            ));
+        }
+        Ok(self.offset)
+    }
+}
+
+/// What the planner delivered.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PlannedPage {
+    /// The complete answer, within the ceiling.
+    Delivered(Value),
+    /// Not even one row fits next to the reduced metadata.
+    SiteTooLarge(Value),
+}
+
+/// Builds the answer for `rows[offset..]`: `base` is the answer without page fields;
+/// `fill_page` writes the page fields for a prefix length (it must produce the final shape,
+/// cursor included). Reduces `perProject` detail only when one row cannot fit otherwise.
+pub fn plan_page(
+    base: &Value,
+    rows: &[Value],
+    offset: usize,
+    max_results: usize,
+    fill_page: &dyn Fn(&mut Value, &[Value], usize),
+) -> PlannedPage {
+    let remaining = rows.len().saturating_sub(offset);
+    let wanted = remaining.min(max_results.max(1));
+    let build = |metadata: &Value, count: usize| -> Value {
+        let mut answer = metadata.clone();
+        fill_page(&mut answer, &rows[offset..offset + count], count);
+        answer
+    };
+    let fits = |answer: &Value| serialized_utf16_len(answer) <= RESPONSE_HARD_CEILING;
+    // Largest fitting prefix with full metadata.
+    let largest = |metadata: &Value| -> Option<usize> {
+        if !fits(&build(metadata, 0)) {
+            return None;
+        }
+        let (mut low, mut high) = (0usize, wanted);
+        while low < high {
+            let middle = low + (high - low).div_ceil(2);
+            if fits(&build(metadata, middle)) {
+                low = middle;
+            } else {
+                high = middle - 1;
+            }
+        }
+        Some(low)
+    };
+    if let Some(count) = largest(base)
+        && (count > 0 || wanted == 0)
+    {
+        return PlannedPage::Delivered(build(base, count));
+    }
+    // Reduce per-project detail to the largest prefix that lets one row through.
+    let project_rows = base["perProject"].as_array().cloned().unwrap_or_default();
+    let reduced = |keep: usize| -> Value {
+        let mut metadata = base.clone();
+        metadata["perProject"] = json!(project_rows[..keep]);
+        metadata["perProjectReturnedCount"] = json!(keep);
+        metadata["perProjectTotalCount"] = json!(project_rows.len());
+        metadata["perProjectTruncated"] = json!(keep < project_rows.len());
+        metadata
+    };
+    if fits(&build(&reduced(0), 1.min(wanted))) {
+        let (mut low, mut high) = (0usize, project_rows.len());
+        while low < high {
+            let middle = low + (high - low).div_ceil(2);
+            if fits(&build(&reduced(middle), 1.min(wanted))) {
+                low = middle;
+            } else {
+                high = middle - 1;
+            }
+        }
+        let metadata = reduced(low);
+        if let Some(count) = largest(&metadata) {
+            return PlannedPage::Delivered(build(&metadata, count));
+        }
+    }
+    let mut blocked = reduced(0);
+    fill_page(&mut blocked, &[], 0);
+    PlannedPage::SiteTooLarge(blocked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cursors_round_trip_and_are_typed() {
+        let cursor = FindCursor { offset: 12, query_identity: "a".repeat(64), stream_identity: "b".repeat(64) };
+        let decoded = FindCursor::decode(&cursor.encode()).unwrap();
+        assert_eq!(decoded, cursor);
+        assert_eq!(decoded.validate(&"a".repeat(64), &"b".repeat(64), 20).unwrap(), 12);
+        let kind = |error: CommandError| error.data()["errorKind"].as_str().unwrap_or_default().to_owned();
+        assert_eq!(
+            kind(decoded.validate(&"c".repeat(64), &"b".repeat(64), 20).unwrap_err()),
+            "find_cursor_query_mismatch"
+        );
+        assert_eq!(kind(decoded.validate(&"a".repeat(64), &"c".repeat(64), 20).unwrap_err()), "find_cursor_stale");
+        assert_eq!(kind(decoded.validate(&"a".repeat(64), &"b".repeat(64), 3).unwrap_err()), "find_cursor_invalid");
+        for garbage in ["", "find2", "o3.abc", "find2.x.a.b", "find2.1.zz.yy", "find2.1.a.b.c"] {
+            assert_eq!(kind(FindCursor::decode(garbage).unwrap_err()), "find_cursor_invalid", "{garbage}");
+        }
+    }
+
+    fn fill(answer: &mut Value, page: &[Value], count: usize) {
+        answer["sites"] = json!(page);
+        answer["returnedSites"] = json!(count);
+    }
+
+    #[test]
+    fn planner_takes_the_largest_fitting_prefix() {
+        let rows: Vec<Value> = (0..100).map(|index| json!({ "i": index, "text": "x".repeat(1000) })).collect();
+        let base = json!({ "perProject": [] });
+        let PlannedPage::Delivered(answer) = plan_page(&base, &rows, 5, 80, &fill) else { panic!() };
+        let count = answer["returnedSites"].as_u64().unwrap() as usize;
+        assert!(serialized_utf16_len(&answer) <= RESPONSE_HARD_CEILING);
+        assert!(count > 10 && count < 80, "{count}");
+        assert_eq!(answer["sites"][0]["i"], json!(5));
+        // One more row would not have fitted.
+        let mut bigger = base.clone();
+        fill(&mut bigger, &rows[5..5 + count + 1], count + 1);
+        assert!(serialized_utf16_len(&bigger) > RESPONSE_HARD_CEILING);
+
+        let huge = vec![json!({ "text": "x".repeat(70_000) })];
+        assert!(matches!(plan_page(&base, &huge, 0, 80, &fill), PlannedPage::SiteTooLarge(_)));
+
+        // Oversized per-project detail is reduced so that a row still gets through.
+        let projects: Vec<Value> = (0..40).map(|index| json!({ "p": index, "pad": "y".repeat(2000) })).collect();
+        let base = json!({ "perProject": projects });
+        let rows = vec![json!({ "text": "x".repeat(5000) })];
+        let PlannedPage::Delivered(answer) = plan_page(&base, &rows, 0, 80, &fill) else { panic!() };
+        assert_eq!(answer["returnedSites"], json!(1));
+        assert_eq!(answer["perProjectTruncated"], json!(true));
+    }
+}

@@ -1,0 +1,411 @@
+//! Resolving a `fslens.find` query to declarations, from the syntax index (always) and
+//! FSAC's `workspace/symbol` (when FSAC is ready).
+//!
+//! Names match exactly (`exact`, the default) or as case-insensitive substrings. A dotted
+//! query (`Account.Balance`, `Ledger.Core.Accounts.deposit`) matches when its segments are
+//! a suffix of the declaration's full name's segments, so partially and fully qualified
+//! names both resolve. FSAC's `workspace/symbol` matches a case-sensitive prefix with
+//! `containerName` equal to all but the last segment (shared/fsac-protocol.md §5.8); it is
+//! asked for the last segment alone and its answers are filtered by the same rules here.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::commands::find::arguments::{FindArguments, FindKind};
+use crate::syntax::model::{Access, DeclarationKind, TextRange};
+use crate::syntax::{SyntaxIndex, render_signature};
+
+/// One resolved declaration.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Declared {
+    pub full_name: String,
+    pub path: PathBuf,
+    /// The declared name's range (where references are asked from).
+    pub name_range: TextRange,
+    /// What the syntax layer says it is; `None` when only FSAC reported it.
+    pub kind: Option<DeclarationKind>,
+    pub access: Option<Access>,
+    /// Header byte range in the file, for `includeInfo` signatures.
+    pub header_bytes: Option<(u32, u32)>,
+    /// Which sources reported it: `syntax-index`, `fsac-workspace-symbol`, `fsac-definition`.
+    pub sources: BTreeSet<&'static str>,
+}
+
+impl Declared {
+    pub fn is_field(&self) -> bool {
+        matches!(self.kind, Some(DeclarationKind::RecordField | DeclarationKind::UnionField))
+    }
+
+    pub fn is_member(&self) -> bool {
+        matches!(
+            self.kind,
+            Some(
+                DeclarationKind::Member
+                    | DeclarationKind::AbstractMember
+                    | DeclarationKind::Override
+                    | DeclarationKind::AutoProperty
+                    | DeclarationKind::Val
+                    | DeclarationKind::Constructor
+            )
+        )
+    }
+
+    /// The last segment of the full name.
+    pub fn name(&self) -> &str {
+        self.full_name.rsplit('.').next().unwrap_or(&self.full_name)
+    }
+
+    pub fn to_json(&self, display: &dyn Fn(&Path) -> String, include_info: bool, text: Option<&str>) -> Value {
+        let mut value = json!({
+            "symbolFullName": self.full_name,
+            "file": display(&self.path),
+            "range": self.name_range.to_json(),
+            "declarationKind": self.kind.map(DeclarationKind::as_str),
+            "resolvedBy": self.sources.iter().collect::<Vec<_>>(),
+        });
+        if include_info {
+            value["access"] = json!(self.access.map(Access::as_str));
+            value["signature"] =
+                json!(text.zip(self.header_bytes).map(|(text, header)| render_signature(text, header, 240)));
+        }
+        value
+    }
+}
+
+/// Strips F#'s double backticks: ``` ``my name`` ``` → `my name`.
+pub fn plain_name(name: &str) -> &str {
+    name.strip_prefix("``").and_then(|rest| rest.strip_suffix("``")).unwrap_or(name)
+}
+
+/// Segments of a dotted name; a dot inside double backticks does not split.
+pub fn segments(name: &str) -> Vec<String> {
+    let mut parts = Vec::new();
+    let mut current = String::new();
+    let mut in_backticks = false;
+    let mut characters = name.chars().peekable();
+    while let Some(character) = characters.next() {
+        if character == '`' && characters.peek() == Some(&'`') {
+            characters.next();
+            in_backticks = !in_backticks;
+            current.push_str("``");
+            continue;
+        }
+        if character == '.' && !in_backticks {
+            parts.push(plain_name(&current).to_owned());
+            current.clear();
+        } else {
+            current.push(character);
+        }
+    }
+    parts.push(plain_name(&current).to_owned());
+    parts
+}
+
+/// Does `name` match `wanted` (exactly, or as a case-insensitive substring)?
+pub fn name_matches(name: &str, wanted: &str, exact: bool) -> bool {
+    let (name, wanted) = (plain_name(name), plain_name(wanted));
+    if exact { name == wanted } else { name.to_lowercase().contains(&wanted.to_lowercase()) }
+}
+
+/// Do the query's segments match a suffix of the full name's segments? The last segment
+/// follows `exact`; qualifiers always match exactly.
+pub fn qualified_matches(full_name: &str, query: &str, exact: bool) -> bool {
+    let full = segments(full_name);
+    let wanted = segments(query);
+    if wanted.len() > full.len() || wanted.is_empty() {
+        return false;
+    }
+    let offset = full.len() - wanted.len();
+    let last = wanted.len() - 1;
+    wanted.iter().enumerate().all(|(index, segment)| {
+        if index == last {
+            name_matches(&full[offset + index], segment, exact)
+        } else {
+            full[offset + index] == *segment
+        }
+    })
+}
+
+/// The query split into what to look for: the name(s) and an optional qualifier that the
+/// owning type's full name must end with.
+struct Wanted {
+    /// Which declaration kinds qualify.
+    filter: fn(DeclarationKind) -> bool,
+    /// Matches the declaration's own name (and qualifier) for kinds auto/symbol/definition.
+    query: Option<String>,
+    /// For fields and members: the owner type's qualified name (suffix rule) and the
+    /// member/field name.
+    owner: Option<String>,
+    member: Option<String>,
+}
+
+fn any_kind(_: DeclarationKind) -> bool {
+    true
+}
+
+fn field_kind(kind: DeclarationKind) -> bool {
+    matches!(kind, DeclarationKind::RecordField | DeclarationKind::UnionField)
+}
+
+fn member_kind(kind: DeclarationKind) -> bool {
+    matches!(
+        kind,
+        DeclarationKind::Member
+            | DeclarationKind::AbstractMember
+            | DeclarationKind::Override
+            | DeclarationKind::AutoProperty
+            | DeclarationKind::Val
+            | DeclarationKind::Constructor
+            | DeclarationKind::RecordField
+            | DeclarationKind::Let
+    )
+}
+
+/// The kind the sweep behaves as: `auto` with `field` is `field`, with `member` is `members`.
+pub fn effective_kind(arguments: &FindArguments) -> FindKind {
+    match arguments.kind {
+        FindKind::Auto if arguments.field.is_some() => FindKind::Field,
+        FindKind::Auto if arguments.member.is_some() => FindKind::Members,
+        kind => kind,
+    }
+}
+
+fn wanted(arguments: &FindArguments) -> Wanted {
+    match effective_kind(arguments) {
+        FindKind::Field => match &arguments.field {
+            Some(field) => {
+                Wanted { filter: field_kind, query: None, owner: arguments.query.clone(), member: Some(field.clone()) }
+            }
+            None => {
+                let query = arguments.query.clone().unwrap_or_default();
+                let mut parts = segments(&query);
+                let field = parts.pop().unwrap_or_default();
+                Wanted {
+                    filter: field_kind,
+                    query: None,
+                    owner: (!parts.is_empty()).then(|| parts.join(".")),
+                    member: Some(field),
+                }
+            }
+        },
+        FindKind::Members => Wanted {
+            filter: member_kind,
+            query: None,
+            owner: arguments.query.clone(),
+            member: arguments.member.clone(),
+        },
+        _ => Wanted { filter: any_kind, query: arguments.query.clone(), owner: None, member: None },
+    }
+}
+
+/// The declarations of the indexed `files` that the query names.
+pub fn syntax_declarations(index: &SyntaxIndex, files: &[PathBuf], arguments: &FindArguments) -> Vec<Declared> {
+    let wanted = wanted(arguments);
+    let mut found = Vec::new();
+    for path in files {
+        let Some(file) = index.file(path) else { continue };
+        let declarations = &file.index.declarations;
+        for (slot, declaration) in declarations.iter().enumerate() {
+            if !(wanted.filter)(declaration.kind) {
+                continue;
+            }
+            let full_name = index.full_name(&file.index, slot);
+            let selected = match (&wanted.query, &wanted.owner, &wanted.member) {
+                (Some(query), _, _) => qualified_matches(&full_name, query, arguments.exact),
+                (None, owner, member) => {
+                    let name = index.name(declaration.name);
+                    let member_ok = member.as_deref().is_none_or(|member| name_matches(&name, member, arguments.exact));
+                    // The owner is the nearest type (or module) above the member.
+                    let owner_ok = match owner {
+                        None => true,
+                        Some(owner) => {
+                            let mut parent = declaration.parent;
+                            let mut owner_name = None;
+                            let mut steps = 0;
+                            while let Some(ancestor) = declarations.get(parent as usize) {
+                                if ancestor.kind.is_type() || ancestor.kind == DeclarationKind::Module {
+                                    owner_name = Some(index.full_name(&file.index, parent as usize));
+                                    break;
+                                }
+                                parent = ancestor.parent;
+                                steps += 1;
+                                if steps > declarations.len() {
+                                    break;
+                                }
+                            }
+                            owner_name.is_some_and(|owner_name| qualified_matches(&owner_name, owner, true))
+                        }
+                    };
+                    member_ok && owner_ok && (member.is_some() || owner.is_some())
+                }
+            };
+            if selected {
+                found.push(Declared {
+                    full_name,
+                    path: path.clone(),
+                    name_range: declaration.name_range(),
+                    kind: Some(declaration.kind),
+                    access: Some(declaration.access),
+                    header_bytes: Some(declaration.header_bytes),
+                    sources: BTreeSet::from(["syntax-index"]),
+                });
+            }
+        }
+    }
+    found
+}
+
+/// What `workspace/symbol` is asked: the last segment of the name looked for.
+pub fn workspace_symbol_query(arguments: &FindArguments) -> Option<String> {
+    let wanted = wanted(arguments);
+    let name = wanted.member.or(wanted.query)?;
+    let last = segments(&name).pop().unwrap_or_default();
+    // FSAC matches a case-sensitive prefix: a substring search cannot be expressed.
+    (!last.is_empty() && arguments.exact).then_some(last)
+}
+
+/// Merges `workspace/symbol` answers into `declared`: a known declaration gains the source,
+/// an unknown one is added when it matches (kinds auto, symbol and definition only: FSAC's
+/// answer does not say which type owns a member).
+pub fn merge_workspace_symbols(
+    declared: &mut Vec<Declared>,
+    answer: &Value,
+    arguments: &FindArguments,
+    index: &SyntaxIndex,
+    in_workspace: &dyn Fn(&Path) -> bool,
+) {
+    let wanted = wanted(arguments);
+    for item in answer.as_array().into_iter().flatten() {
+        let Some(uri) = item.pointer("/location/uri").and_then(Value::as_str) else { continue };
+        let Some(path) = crate::uri::uri_to_path(uri) else { continue };
+        let Some(range) = item.pointer("/location/range").and_then(range_from_json) else { continue };
+        let name = item["name"].as_str().unwrap_or_default();
+        if let Some(existing) = declared.iter_mut().find(|declared| {
+            (declared.name_range == range || declared.name_range.start == range.start)
+                && same_file(&declared.path, &path)
+        }) {
+            existing.sources.insert("fsac-workspace-symbol");
+            continue;
+        }
+        let Some(query) = &wanted.query else { continue };
+        if !in_workspace(&path) {
+            continue;
+        }
+        // Prefer the syntax layer's full name for the declaration at that place.
+        let from_index = index.file(&path).and_then(|file| {
+            file.index
+                .declarations
+                .iter()
+                .enumerate()
+                .find(|(_, declaration)| declaration.name_range() == range || declaration.range == range)
+                .map(|(slot, declaration)| (index.full_name(&file.index, slot), declaration.clone()))
+        });
+        let container = item["containerName"].as_str().unwrap_or_default();
+        let full_name = match &from_index {
+            Some((full_name, _)) => full_name.clone(),
+            None if container.is_empty() => name.to_owned(),
+            None => format!("{container}.{name}"),
+        };
+        if !qualified_matches(&full_name, query, arguments.exact) {
+            continue;
+        }
+        declared.push(Declared {
+            full_name,
+            path,
+            name_range: from_index.as_ref().map_or(range, |(_, declaration)| declaration.name_range()),
+            kind: from_index.as_ref().map(|(_, declaration)| declaration.kind),
+            access: from_index.as_ref().map(|(_, declaration)| declaration.access),
+            header_bytes: from_index.as_ref().map(|(_, declaration)| declaration.header_bytes),
+            sources: BTreeSet::from(["fsac-workspace-symbol"]),
+        });
+    }
+}
+
+/// Paths compare equal when they name the same file (symbolic links resolved when possible).
+pub fn same_file(left: &Path, right: &Path) -> bool {
+    left == right || (left.canonicalize().ok().is_some_and(|left| right.canonicalize().ok() == Some(left)))
+}
+
+/// An LSP range object as a [`TextRange`].
+pub fn range_from_json(value: &Value) -> Option<TextRange> {
+    let number = |pointer: &str| value.pointer(pointer).and_then(Value::as_u64).and_then(|n| u32::try_from(n).ok());
+    Some(TextRange::from_array([
+        number("/start/line")?,
+        number("/start/character")?,
+        number("/end/line")?,
+        number("/end/character")?,
+    ]))
+}
+
+/// The 0-based UTF-16 column of the `occurrence`-th (1-based) whole-identifier match of
+/// `word` on `line`.
+pub fn word_column(line: &str, word: &str, occurrence: u32) -> Option<u32> {
+    let is_identifier = |character: char| character.is_alphanumeric() || character == '_' || character == '\'';
+    let mut seen = 0;
+    for (byte, _) in line.match_indices(word) {
+        let before = line[..byte].chars().next_back();
+        let after = line[byte + word.len()..].chars().next();
+        let starts_clean = before.is_none_or(|character| !is_identifier(character))
+            || word.chars().next().is_some_and(|first| !is_identifier(first));
+        let ends_clean = after.is_none_or(|character| !is_identifier(character))
+            || word.chars().next_back().is_some_and(|last| !is_identifier(last));
+        if starts_clean && ends_clean {
+            seen += 1;
+            if seen == occurrence {
+                return Some(line[..byte].encode_utf16().count() as u32);
+            }
+        }
+    }
+    None
+}
+
+/// The identifier around UTF-16 column `character` of `line`, if any.
+pub fn identifier_at(line: &str, character: u32) -> Option<String> {
+    let is_identifier = |character: char| character.is_alphanumeric() || character == '_' || character == '\'';
+    let mut column = 0u32;
+    let mut target_byte = None;
+    for (byte, current) in line.char_indices() {
+        if column >= character {
+            target_byte = Some(byte);
+            break;
+        }
+        column += current.len_utf16() as u32;
+    }
+    let target = target_byte?;
+    let start =
+        line[..target].char_indices().rev().take_while(|(_, c)| is_identifier(*c)).last().map_or(target, |(b, _)| b);
+    let end = line[target..].char_indices().find(|(_, c)| !is_identifier(*c)).map_or(line.len(), |(b, _)| target + b);
+    (start < end).then(|| line[start..end].to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dotted_queries_match_suffixes() {
+        assert!(qualified_matches("Shipping.Domain.Shipment.Weight", "Weight", true));
+        assert!(qualified_matches("Shipping.Domain.Shipment.Weight", "Shipment.Weight", true));
+        assert!(qualified_matches("Shipping.Domain.Shipment.Weight", "Shipping.Domain.Shipment.Weight", true));
+        assert!(!qualified_matches("Shipping.Domain.Parcel.Weight", "Shipment.Weight", true));
+        assert!(!qualified_matches("Shipping.Domain.Shipment.Weight", "hipment.Weight", true));
+        assert!(qualified_matches("Shipping.Domain.Shipment.Weight", "Shipment.eig", false));
+        assert!(!qualified_matches("Shipping.Domain.Shipment.Weight", "Shipment.eig", true));
+        assert_eq!(segments("A.``b.c``.D"), ["A", "b.c", "D"]);
+    }
+
+    #[test]
+    fn positions_from_words() {
+        let line = "    bumped.Weight <- bumped.Weight + 1.0";
+        assert_eq!(word_column(line, "Weight", 1), Some(11));
+        assert_eq!(word_column(line, "Weight", 2), Some(28));
+        assert_eq!(word_column(line, "Weight", 3), None);
+        assert_eq!(word_column(line, "eight", 1), None);
+        assert_eq!(word_column("é.Weight", "Weight", 1), Some(2));
+        assert_eq!(identifier_at(line, 13).as_deref(), Some("Weight"));
+        assert_eq!(identifier_at(line, 0), None);
+        assert_eq!(identifier_at(line, 500), None);
+    }
+}

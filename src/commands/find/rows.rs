@@ -1,0 +1,267 @@
+//! Site rows of `fslens.find`: one canonical JSON object per site, formed before any page
+//! is cut, so a row serializes identically at every `maxResults` and page boundary.
+//!
+//! Source context is bounded here: `lineText` and every context entry hold at most
+//! [`LINE_TEXT_MAX_UNITS`] UTF-16 code units, and the `lineTextSource*` fields map the
+//! visible snippet back to the full line. `range` is never changed.
+
+use std::cmp::Ordering;
+
+use serde_json::{Value, json};
+
+use crate::syntax::model::TextRange;
+
+/// The longest `lineText` (and context entry), in UTF-16 code units.
+pub const LINE_TEXT_MAX_UNITS: usize = 512;
+
+/// One site before it becomes JSON.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Site {
+    /// Workspace-relative path with `/` separators (absolute when outside the root).
+    pub file: String,
+    pub range: TextRange,
+    /// `definition`, `reference`, `member-usage` or one of the five `field-*` kinds.
+    pub kind: &'static str,
+    /// The declaration's full name; `None` when syntax alone cannot tell which of several
+    /// same-named declarations a site belongs to.
+    pub symbol_full_name: Option<String>,
+    /// Every same-named declaration, when `symbol_full_name` is `None`.
+    pub symbol_candidates: Vec<String>,
+    pub project: Option<String>,
+    /// `fsac` (the compiler resolved it) or `syntax` (a name match).
+    pub via: &'static str,
+}
+
+impl Site {
+    /// The canonical order: file, position, then kind and symbol (for identical ranges of
+    /// distinct symbols, which the de-duplication then collapses).
+    pub fn canonical_order(&self, other: &Site) -> Ordering {
+        (&self.file, self.range, self.kind, &self.symbol_full_name).cmp(&(
+            &other.file,
+            other.range,
+            other.kind,
+            &other.symbol_full_name,
+        ))
+    }
+}
+
+/// Sorts and removes later duplicates of the same (file, range); the first (in the
+/// canonical order) wins.
+pub fn sort_and_deduplicate(sites: &mut Vec<Site>) {
+    sites.sort_by(Site::canonical_order);
+    sites.dedup_by(|later, earlier| later.file == earlier.file && later.range == earlier.range);
+}
+
+/// A bounded window of one source line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoundedLine {
+    pub text: String,
+    /// UTF-16 column of the window's first unit in the full line.
+    pub source_start: usize,
+    /// UTF-16 column just past the window (exclusive).
+    pub source_end: usize,
+    /// The full line's length in UTF-16 units.
+    pub source_length: usize,
+    pub truncated: bool,
+}
+
+/// The window of at most `limit` UTF-16 units of `line` that shows `focus_start..focus_end`
+/// (clamped), centred on it when the line is longer. Never splits a surrogate pair.
+pub fn bound_line(line: &str, focus_start: usize, focus_end: usize, limit: usize) -> BoundedLine {
+    let units: Vec<(usize, usize)> = {
+        // (utf16 column, byte offset) of each char start, plus the end.
+        let mut columns = Vec::with_capacity(line.len() + 1);
+        let mut column = 0usize;
+        for (byte, character) in line.char_indices() {
+            columns.push((column, byte));
+            column += character.len_utf16();
+        }
+        columns.push((column, line.len()));
+        columns
+    };
+    let length = units.last().map_or(0, |(column, _)| *column);
+    if length <= limit {
+        return BoundedLine {
+            text: line.to_owned(),
+            source_start: 0,
+            source_end: length,
+            source_length: length,
+            truncated: false,
+        };
+    }
+    let focus_start = focus_start.min(length);
+    let focus_end = focus_end.clamp(focus_start, length);
+    let focus_length = focus_end - focus_start;
+    let wanted_start = if focus_length >= limit {
+        focus_start
+    } else {
+        focus_start.saturating_sub((limit - focus_length) / 2).min(length - limit)
+    };
+    // Snap to character boundaries: start forward, end backward.
+    let start_index = units.partition_point(|(column, _)| *column < wanted_start);
+    let (start_column, start_byte) = units[start_index.min(units.len() - 1)];
+    let end_limit = start_column + limit;
+    let end_index = units.partition_point(|(column, _)| *column <= end_limit).saturating_sub(1);
+    let (end_column, end_byte) = units[end_index.max(start_index.min(units.len() - 1))];
+    BoundedLine {
+        text: line.get(start_byte..end_byte).unwrap_or_default().to_owned(),
+        source_start: start_column,
+        source_end: end_column,
+        source_length: length,
+        truncated: true,
+    }
+}
+
+/// The text of a file split into lines (`\n`, `\r\n` or `\r`), for line lookups.
+pub struct SourceLines {
+    lines: Vec<String>,
+}
+
+impl SourceLines {
+    pub fn new(text: &str) -> SourceLines {
+        let mut lines = Vec::new();
+        let mut rest = text;
+        loop {
+            match rest.find(['\n', '\r']) {
+                Some(at) => {
+                    lines.push(rest[..at].to_owned());
+                    let skip = if rest[at..].starts_with("\r\n") { 2 } else { 1 };
+                    rest = &rest[at + skip..];
+                }
+                None => {
+                    lines.push(rest.to_owned());
+                    break;
+                }
+            }
+        }
+        SourceLines { lines }
+    }
+
+    pub fn line(&self, number: u32) -> Option<&str> {
+        self.lines.get(number as usize).map(String::as_str)
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.lines.len()
+    }
+}
+
+/// The canonical JSON row of `site`. `lines` is the site's file text (if readable);
+/// `context_lines` lines above and below are added when positive.
+pub fn site_row(site: &Site, lines: Option<&SourceLines>, context_lines: usize) -> Value {
+    let mut row = json!({
+        "file": site.file,
+        "range": site.range.to_json(),
+        "kind": site.kind,
+        "symbolFullName": site.symbol_full_name,
+        "project": site.project,
+        "via": site.via,
+    });
+    if !site.symbol_candidates.is_empty() {
+        row["symbolCandidates"] = json!(site.symbol_candidates);
+    }
+    if site.via == "syntax" {
+        row["certain"] = json!(false);
+    }
+    let start = site.range.start;
+    let focus_end = if site.range.end.line == start.line { site.range.end.character } else { u32::MAX };
+    match lines.and_then(|lines| lines.line(start.line)) {
+        Some(line) => {
+            let bounded = bound_line(line, start.character as usize, focus_end as usize, LINE_TEXT_MAX_UNITS);
+            row["lineText"] = json!(bounded.text);
+            row["lineTextSourceStartColumn"] = json!(bounded.source_start);
+            row["lineTextSourceEndColumn"] = json!(bounded.source_end);
+            row["lineTextSourceLength"] = json!(bounded.source_length);
+            row["lineTextTruncated"] = json!(bounded.truncated);
+        }
+        None => {
+            row["lineText"] = Value::Null;
+            row["lineTextUnavailable"] = json!(true);
+        }
+    }
+    if context_lines > 0
+        && let Some(lines) = lines
+    {
+        let entry = |number: u32| -> Option<Value> {
+            let line = lines.line(number)?;
+            let bounded = bound_line(line, 0, 0, LINE_TEXT_MAX_UNITS);
+            Some(json!({
+                "line": number,
+                "text": bounded.text,
+                "sourceStartColumn": bounded.source_start,
+                "sourceEndColumn": bounded.source_end,
+                "sourceLength": bounded.source_length,
+                "truncated": bounded.truncated,
+            }))
+        };
+        let first = start.line.saturating_sub(context_lines as u32);
+        let before: Vec<Value> = (first..start.line).filter_map(entry).collect();
+        let after: Vec<Value> =
+            (start.line + 1..=start.line.saturating_add(context_lines as u32)).filter_map(entry).collect();
+        row["before"] = json!(before);
+        row["after"] = json!(after);
+    }
+    row
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::model::Position;
+
+    fn utf16_length(text: &str) -> usize {
+        text.encode_utf16().count()
+    }
+
+    #[test]
+    fn short_lines_are_whole() {
+        let bounded = bound_line("let x = 1", 4, 5, 512);
+        assert_eq!(bounded.text, "let x = 1");
+        assert!(!bounded.truncated);
+        assert_eq!((bounded.source_start, bounded.source_end, bounded.source_length), (0, 9, 9));
+    }
+
+    #[test]
+    fn long_lines_keep_the_site_and_never_split_a_pair() {
+        let line = format!("{}target{}", "𝄞".repeat(400), "x".repeat(700));
+        let start = 800; // each 𝄞 is two units
+        let bounded = bound_line(&line, start, start + 6, 512);
+        assert!(bounded.truncated);
+        assert!(utf16_length(&bounded.text) <= 512);
+        assert!(bounded.text.contains("target"));
+        assert_eq!(bounded.source_end - bounded.source_start, utf16_length(&bounded.text));
+        assert_eq!(bounded.source_length, 800 + 6 + 700);
+        // Every window position, including odd ones inside the pairs, stays valid.
+        for focus in [0, 1, 3, 401, 799, 1505, 5000] {
+            let bounded = bound_line(&line, focus, focus + 1, 512);
+            assert!(utf16_length(&bounded.text) <= 512, "{focus}");
+            assert_eq!(bounded.source_end - bounded.source_start, utf16_length(&bounded.text));
+        }
+    }
+
+    #[test]
+    fn rows_are_bounded_and_deduplicated() {
+        let lines = SourceLines::new(&format!("a\r\n{}\nc", "y".repeat(2000)));
+        assert_eq!(lines.line_count(), 3);
+        let range =
+            TextRange { start: Position { line: 1, character: 1500 }, end: Position { line: 1, character: 1501 } };
+        let site = Site {
+            file: "A.fs".into(),
+            range,
+            kind: "reference",
+            symbol_full_name: Some("A.b".into()),
+            symbol_candidates: Vec::new(),
+            project: None,
+            via: "fsac",
+        };
+        let row = site_row(&site, Some(&lines), 2);
+        assert_eq!(row["lineText"].as_str().unwrap().len(), 512);
+        assert_eq!(row["lineTextTruncated"], json!(true));
+        assert_eq!(row["before"][0]["text"], json!("a"));
+        assert_eq!(row["after"][0]["text"], json!("c"));
+        let mut sites = vec![site.clone(), Site { kind: "definition", ..site.clone() }, site];
+        sort_and_deduplicate(&mut sites);
+        assert_eq!(sites.len(), 1);
+        assert_eq!(sites[0].kind, "definition");
+    }
+}
