@@ -49,7 +49,13 @@ struct BridgeState {
     root: PathBuf,
     config_factory: ConfigFactory,
     session: Mutex<Option<Arc<Session>>>,
+    /// The catalogue built for the commands the session advertised last (built once, not per
+    /// call: every call looks its tool up).
+    catalogue: std::sync::Mutex<Option<CachedCatalogue>>,
 }
+
+/// A catalogue and the advertised commands it was built from.
+type CachedCatalogue = (Vec<String>, Arc<Vec<ToolDefinition>>);
 
 /// A failure of a tool call, rendered as a `CallToolResult` with `is_error`.
 #[derive(Debug)]
@@ -119,6 +125,7 @@ impl BridgeServer {
                 root: canonical_root,
                 config_factory,
                 session: Mutex::new(session.map(Arc::new)),
+                catalogue: std::sync::Mutex::new(None),
             }),
         }
     }
@@ -152,7 +159,7 @@ impl BridgeServer {
         }
     }
 
-    async fn tool_definitions(&self) -> Vec<ToolDefinition> {
+    async fn tool_definitions(&self) -> Arc<Vec<ToolDefinition>> {
         let commands = match self.session().await {
             Ok(session) => session.commands.clone(),
             Err(failure) => {
@@ -160,7 +167,17 @@ impl BridgeServer {
                 ext::commands::ALL.iter().map(|command| (*command).to_owned()).collect()
             }
         };
-        catalogue(&commands)
+        let Ok(mut cached) = self.state.catalogue.lock() else {
+            return Arc::new(catalogue(&commands));
+        };
+        match cached.as_ref() {
+            Some((for_commands, tools)) if *for_commands == commands => tools.clone(),
+            _ => {
+                let tools = Arc::new(catalogue(&commands));
+                *cached = Some((commands, tools.clone()));
+                tools
+            }
+        }
     }
 
     /// Runs one tool call to its JSON answer.
@@ -553,7 +570,8 @@ impl ServerHandler for BridgeServer {
         let tools = self
             .tool_definitions()
             .await
-            .into_iter()
+            .iter()
+            .cloned()
             .map(|definition| {
                 let schema = match definition.input_schema {
                     Value::Object(schema) => schema,
@@ -577,7 +595,7 @@ impl ServerHandler for BridgeServer {
     ) -> Result<CallToolResponse, ErrorData> {
         let started = Instant::now();
         let name = request.name.to_string();
-        let Some(definition) = self.tool_definitions().await.into_iter().find(|tool| tool.name == name) else {
+        let Some(definition) = self.tool_definitions().await.iter().find(|tool| tool.name == name).cloned() else {
             return Err(ErrorData::invalid_params(format!("unknown tool {name:?}"), None));
         };
         let session = self.state.session.lock().await.clone();
