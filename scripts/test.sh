@@ -19,6 +19,9 @@ fi
 echo "== Editors: Neovim, VS Code extension (tsc, unit tests, vsce package)"
 ./scripts/test-editors.sh
 
+echo "== MCP: the official Python SDK client (PyPI mcp) in a virtual environment"
+eval "$(./scripts/test-mcp.sh --prepare | grep '^FSLENS_MCP_PYTHON=' | sed 's/^/export /')"
+
 echo "== Rust tests"
 cargo test --locked --lib --bins --tests
 
