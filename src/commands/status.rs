@@ -50,7 +50,9 @@ pub async fn status(argument: Value, mut context: CommandContext) -> Result<Valu
             // starts a configured FSAC; not once FSAC crashed or when none is configured.
             let fsac_configured = !status["fsac"]["command"].is_null();
             let not_started_yet = state == State::Absent && fsac_configured && status["fsac"]["generation"] == json!(0);
-            if !can_become_ready(state) && !not_started_yet {
+            // A crashed FSAC that the supervisor (or the user) is restarting can still get there.
+            let restart_scheduled = !status["supervisor"]["nextRestartInMs"].is_null();
+            if !can_become_ready(state) && !not_started_yet && !restart_scheduled {
                 break;
             }
             match tokio::time::timeout_at(deadline, context.state_changed()).await {

@@ -862,7 +862,8 @@ impl Proxy {
             return;
         };
         let code_text = code.map_or("no exit code (killed by a signal)".to_owned(), |code| format!("exit code {code}"));
-        let expected = self.exit_deadline.is_some() || self.shutdown_received;
+        // A user-requested restart is not a crash.
+        let expected = self.exit_deadline.is_some() || self.shutdown_received || self.restart_requested;
         tracing::info!("FSAC (pid {:?}) ended with {code_text}", backend.pid);
         self.last_stderr_tail = stderr_tail.clone();
 
