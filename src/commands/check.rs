@@ -84,48 +84,31 @@ fn parse_arguments(argument: &Value) -> Result<CheckArguments, CommandError> {
             Some(other) => Err(CommandError::invalid_argument(name, format!("expected a string, got {other}"))),
         }
     };
-    let scope = match text("scope")?.as_deref() {
-        None | Some("auto") => None,
-        Some("file") => Some(Scope::File),
-        Some("project") => Some(Scope::Project),
-        Some("workspace") => Some(Scope::Workspace),
-        Some("snippet") => Some(Scope::Snippet),
-        Some(other) => {
-            return Err(CommandError::invalid_argument(
-                "scope",
-                format!("expected auto, file, project, workspace or snippet, got {other:?}"),
-            ));
-        }
-    };
-    let snippet_at_start = match text("snippetPosition")?.as_deref() {
-        None | Some("end") => false,
-        Some("start") => true,
-        Some(other) => {
-            return Err(CommandError::invalid_argument(
-                "snippetPosition",
-                format!("expected start or end, got {other:?}"),
-            ));
-        }
-    };
-    let fast = match text("speed")?.as_deref() {
-        None | Some("trusted") => false,
-        Some("fast") => true,
-        Some(other) => {
-            return Err(CommandError::invalid_argument("speed", format!("expected trusted or fast, got {other:?}")));
-        }
-    };
-    let severity_floor = match text("severity")?.as_deref() {
-        None | Some("error") => Some(Severity::Error),
-        Some("warning") => Some(Severity::Warning),
-        Some("information") => Some(Severity::Information),
-        Some("hint") | Some("all") => None,
-        Some(other) => {
-            return Err(CommandError::invalid_argument(
-                "severity",
-                format!("expected error, warning, information, hint or all, got {other:?}"),
-            ));
-        }
-    };
+    // The first choice is the default.
+    let scope = one_of(
+        text("scope")?,
+        "scope",
+        &[
+            ("auto", None),
+            ("file", Some(Scope::File)),
+            ("project", Some(Scope::Project)),
+            ("workspace", Some(Scope::Workspace)),
+            ("snippet", Some(Scope::Snippet)),
+        ],
+    )?;
+    let snippet_at_start = one_of(text("snippetPosition")?, "snippetPosition", &[("end", false), ("start", true)])?;
+    let fast = one_of(text("speed")?, "speed", &[("trusted", false), ("fast", true)])?;
+    let severity_floor = one_of(
+        text("severity")?,
+        "severity",
+        &[
+            ("error", Some(Severity::Error)),
+            ("warning", Some(Severity::Warning)),
+            ("information", Some(Severity::Information)),
+            ("hint", None),
+            ("all", None),
+        ],
+    )?;
     let timeout = match object.get("timeoutMs") {
         None | Some(Value::Null) => Duration::from_millis(60_000),
         Some(value) => match value.as_u64() {
@@ -151,6 +134,15 @@ fn parse_arguments(argument: &Value) -> Result<CheckArguments, CommandError> {
         return Err(CommandError::invalid_argument("path", "scope file needs a path"));
     }
     Ok(arguments)
+}
+
+/// The value of a string argument that must be one of `choices` (the first is the default).
+fn one_of<T: Copy>(value: Option<String>, argument: &str, choices: &[(&str, T)]) -> Result<T, CommandError> {
+    let Some(value) = value else { return Ok(choices[0].1) };
+    choices.iter().find(|(name, _)| *name == value).map(|(_, choice)| *choice).ok_or_else(|| {
+        let names: Vec<&str> = choices.iter().map(|(name, _)| *name).collect();
+        CommandError::invalid_argument(argument, format!("expected one of {}, got {value:?}", names.join(", ")))
+    })
 }
 
 /// A typed reason why the verdict is `unknown`.
