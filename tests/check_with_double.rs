@@ -6,7 +6,15 @@ use serde_json::{Value, json};
 use support::double::{Editor, double_command, fixture_copy};
 
 async fn ready_editor(workspace: &std::path::Path, runtime: &std::path::Path) -> Editor {
-    let mut editor = Editor::start(workspace, runtime, &double_command(), &[]).await;
+    ready_editor_with(workspace, runtime, &[]).await
+}
+
+async fn ready_editor_with(
+    workspace: &std::path::Path,
+    runtime: &std::path::Path,
+    environment: &[(&str, &str)],
+) -> Editor {
+    let mut editor = Editor::start(workspace, runtime, &double_command(), environment).await;
     let status = editor.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 60000})).await;
     assert_eq!(status["result"]["state"], json!("ready"), "{status}");
     editor
@@ -33,9 +41,19 @@ fn cli_check(workspace: &std::path::Path, runtime: &std::path::Path, extra: &[&s
 
 #[tokio::test]
 async fn an_unsaved_fix_turns_errors_into_clean_and_says_which_version() {
+    unsaved_fix_scenario(&[]).await;
+}
+
+/// Newer FSAC puts the document version on publishDiagnostics; the verdict must hold for both.
+#[tokio::test]
+async fn the_same_holds_when_fsac_versions_its_diagnostics() {
+    unsaved_fix_scenario(&[("FSAC_DOUBLE_DIAGNOSTICS_VERSION", "1")]).await;
+}
+
+async fn unsaved_fix_scenario(environment: &[(&str, &str)]) {
     let workspace = fixture_copy("shipping");
     let runtime = tempfile::tempdir().unwrap();
-    let mut editor = ready_editor(workspace.path(), runtime.path()).await;
+    let mut editor = ready_editor_with(workspace.path(), runtime.path(), environment).await;
     let program = workspace.path().join("src/Shipping.App/Program.fs");
     let original = std::fs::read_to_string(&program).unwrap();
     let uri = editor.open(&program, 1).await;
