@@ -159,3 +159,17 @@ async fn fast_checks_use_only_current_analyses_and_name_what_is_missing_or_stale
     assert_eq!(answer["result"]["complete"], json!(false));
     harness.finish(Some(backend)).await;
 }
+
+#[tokio::test]
+async fn a_scope_without_files_is_never_clean() {
+    let workspace = workspace();
+    let mut harness = Harness::start_with(HarnessOptions {
+        workspace_root: Some(workspace.path().to_owned()),
+        ..HarnessOptions::default()
+    });
+    let backend = ready_session(&mut harness).await;
+    let answer = harness.execute("fslens.check", json!({"fileGlob": "nothing/**/*.fs"})).await;
+    assert_eq!(answer["result"]["verdict"], json!("unknown"), "{answer}");
+    assert_eq!(answer["result"]["blockingReason"]["errorKind"], json!("nothing_in_scope"));
+    harness.finish(Some(backend)).await;
+}

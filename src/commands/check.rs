@@ -14,6 +14,7 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::commands::CommandError;
+use crate::commands::arguments::{object_of, one_of, optional_integer, optional_string, reject_unknown};
 use crate::commands::paths::{confine, display_relative};
 use crate::proxy::analysis::AnalysisSnapshot;
 use crate::proxy::main_loop::CommandContext;
@@ -67,23 +68,12 @@ struct CheckArguments {
 }
 
 fn parse_arguments(argument: &Value) -> Result<CheckArguments, CommandError> {
-    let object =
-        argument.as_object().ok_or_else(|| CommandError::invalid_argument("arguments", "expected an object"))?;
-    const KNOWN: &[&str] =
-        &["scope", "path", "snippet", "snippetPosition", "fileGlob", "speed", "severity", "projectPath", "timeoutMs"];
-    if let Some(unknown) = object.keys().find(|key| !KNOWN.contains(&key.as_str())) {
-        return Err(CommandError::invalid_argument(
-            unknown,
-            format!("unknown argument; expected one of {}", KNOWN.join(", ")),
-        ));
-    }
-    let text = |name: &str| -> Result<Option<String>, CommandError> {
-        match object.get(name) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(value)) => Ok(Some(value.clone())),
-            Some(other) => Err(CommandError::invalid_argument(name, format!("expected a string, got {other}"))),
-        }
-    };
+    let object = object_of(argument)?;
+    reject_unknown(
+        object,
+        &["scope", "path", "snippet", "snippetPosition", "fileGlob", "speed", "severity", "projectPath", "timeoutMs"],
+    )?;
+    let text = |name: &str| optional_string(object, name);
     // The first choice is the default.
     let scope = one_of(
         text("scope")?,
@@ -109,13 +99,7 @@ fn parse_arguments(argument: &Value) -> Result<CheckArguments, CommandError> {
             ("all", None),
         ],
     )?;
-    let timeout = match object.get("timeoutMs") {
-        None | Some(Value::Null) => Duration::from_millis(60_000),
-        Some(value) => match value.as_u64() {
-            Some(milliseconds) if milliseconds <= 3_600_000 => Duration::from_millis(milliseconds),
-            _ => return Err(CommandError::invalid_argument("timeoutMs", "expected an integer from 0 to 3600000")),
-        },
-    };
+    let timeout = Duration::from_millis(optional_integer(object, "timeoutMs", 0, 3_600_000)?.unwrap_or(60_000));
     let arguments = CheckArguments {
         scope,
         path: text("path")?,
@@ -134,15 +118,6 @@ fn parse_arguments(argument: &Value) -> Result<CheckArguments, CommandError> {
         return Err(CommandError::invalid_argument("path", "scope file needs a path"));
     }
     Ok(arguments)
-}
-
-/// The value of a string argument that must be one of `choices` (the first is the default).
-fn one_of<T: Copy>(value: Option<String>, argument: &str, choices: &[(&str, T)]) -> Result<T, CommandError> {
-    let Some(value) = value else { return Ok(choices[0].1) };
-    choices.iter().find(|(name, _)| *name == value).map(|(_, choice)| *choice).ok_or_else(|| {
-        let names: Vec<&str> = choices.iter().map(|(name, _)| *name).collect();
-        CommandError::invalid_argument(argument, format!("expected one of {}, got {value:?}", names.join(", ")))
-    })
 }
 
 /// A typed reason why the verdict is `unknown`.
@@ -187,6 +162,16 @@ pub async fn check(argument: Value, mut context: CommandContext, root: Option<Pa
     }
     if !plan.notes.is_empty() {
         answer["notes"] = json!(plan.notes);
+    }
+
+    // A verdict over no file at all would be a `clean` without proof.
+    if plan.scope != Scope::Snippet && plan.files.is_empty() {
+        let reason = blocking(
+            "nothing_in_scope",
+            "no source file is in scope (check projectPath, path and fileGlob)",
+            json!({}),
+        );
+        return Ok(finish_unknown(answer, reason, started));
     }
 
     // FSAC must be able to answer at all, and the projects in scope must have loaded.

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 
 use crate::commands::CommandError;
+use crate::commands::arguments::{object_of, optional_integer, optional_string, reject_unknown};
 use crate::commands::paths::{confine, display_relative};
 use crate::proxy::main_loop::CommandContext;
 
@@ -15,25 +16,14 @@ pub async fn diagnostics(
     context: CommandContext,
     root: Option<PathBuf>,
 ) -> Result<Value, CommandError> {
-    let object =
-        argument.as_object().ok_or_else(|| CommandError::invalid_argument("arguments", "expected an object"))?;
-    if let Some(unknown) = object.keys().find(|key| !["path", "maxResults"].contains(&key.as_str())) {
-        return Err(CommandError::invalid_argument(unknown, "unknown argument; expected path or maxResults"));
-    }
+    let object = object_of(&argument)?;
+    reject_unknown(object, &["path", "maxResults"])?;
     let root = root.ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
-    let only = match object.get("path") {
-        None | Some(Value::Null) => None,
-        Some(Value::String(path)) => Some(confine(&root, path, "path")?),
-        Some(_) => return Err(CommandError::invalid_argument("path", "expected a string")),
+    let only = match optional_string(object, "path")? {
+        Some(path) => Some(confine(&root, &path, "path")?),
+        None => None,
     };
-    let max_results = match object.get("maxResults") {
-        None | Some(Value::Null) => 200,
-        Some(value) => value
-            .as_u64()
-            .filter(|count| (1..=1000).contains(count))
-            .ok_or_else(|| CommandError::invalid_argument("maxResults", "expected an integer from 1 to 1000"))?
-            as usize,
-    };
+    let max_results = optional_integer(object, "maxResults", 1, 1000)?.unwrap_or(200) as usize;
     let mut files = Vec::new();
     let mut total = 0usize;
     for snapshot in context.all_analyses().await? {

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::commands::CommandError;
+use crate::commands::arguments::{object_of, optional_bool, optional_integer, optional_string, reject_unknown};
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position as LspPosition};
 use crate::proxy::main_loop::CommandContext;
@@ -30,32 +31,10 @@ struct Arguments {
 }
 
 fn parse_arguments(argument: &Value) -> Result<Arguments, CommandError> {
-    let object =
-        argument.as_object().ok_or_else(|| CommandError::invalid_argument("arguments", "expected an object"))?;
-    const KNOWN: &[&str] = &["path", "line", "character", "word", "occurrence", "apply", "exposeTo", "timeoutMs"];
-    if let Some(unknown) = object.keys().find(|key| !KNOWN.contains(&key.as_str())) {
-        return Err(CommandError::invalid_argument(
-            unknown,
-            format!("unknown argument; expected one of {}", KNOWN.join(", ")),
-        ));
-    }
-    let integer = |name: &str| -> Result<Option<u64>, CommandError> {
-        match object.get(name) {
-            None | Some(Value::Null) => Ok(None),
-            Some(value) => value
-                .as_u64()
-                .filter(|&number| number <= u32::MAX as u64)
-                .map(Some)
-                .ok_or_else(|| CommandError::invalid_argument(name, "expected a non-negative integer")),
-        }
-    };
-    let text = |name: &str| -> Result<Option<String>, CommandError> {
-        match object.get(name) {
-            None | Some(Value::Null) => Ok(None),
-            Some(Value::String(value)) => Ok(Some(value.clone())),
-            Some(_) => Err(CommandError::invalid_argument(name, "expected a string")),
-        }
-    };
+    let object = object_of(argument)?;
+    reject_unknown(object, &["path", "line", "character", "word", "occurrence", "apply", "exposeTo", "timeoutMs"])?;
+    let integer = |name: &str| optional_integer(object, name, 0, u32::MAX as u64);
+    let text = |name: &str| optional_string(object, name);
     let path = text("path")?.ok_or_else(|| CommandError::invalid_argument("path", "required"))?;
     let line = integer("line")?.ok_or_else(|| CommandError::invalid_argument("line", "required (0-based)"))? as u32;
     let character = integer("character")?.map(|value| value as u32);
@@ -67,11 +46,7 @@ fn parse_arguments(argument: &Value) -> Result<Arguments, CommandError> {
     if occurrence == 0 {
         return Err(CommandError::invalid_argument("occurrence", "counts from 1"));
     }
-    let apply = match object.get("apply") {
-        None | Some(Value::Null) => false,
-        Some(Value::Bool(value)) => *value,
-        Some(_) => return Err(CommandError::invalid_argument("apply", "expected a boolean")),
-    };
+    let apply = optional_bool(object, "apply")?.unwrap_or(false);
     Ok(Arguments { path, line, character, word, occurrence, apply, expose_to: text("exposeTo")? })
 }
 

@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use crate::lsp::ext;
 use crate::proxy::main_loop::CommandContext;
 
+pub mod arguments;
 pub mod budget;
 pub mod check;
 pub mod diagnostics;

@@ -21,6 +21,7 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::commands::CommandError;
+use crate::commands::arguments::{optional_bool, optional_integer, optional_string};
 use crate::commands::budget::{
     RESPONSE_CHAR_BUDGET, RESPONSE_HARD_CEILING, cursor_digest, decode_cursor, encode_cursor, paginate,
     serialized_utf16_len,
@@ -119,11 +120,13 @@ impl OutlineArguments {
             return Err(CommandError::invalid_argument("path", "required for view `file`"));
         }
         let default_max = if view == OutlineView::PublicApi { 100 } else { 200 };
-        let max_results = optional_integer(object, "maxResults", 1, 1000)?.unwrap_or(default_max);
+        let max_results =
+            optional_integer(object, "maxResults", 1, 1000)?.map(|value| value as usize).unwrap_or(default_max);
         let response_char_budget = optional_integer(object, "responseCharBudget", 200, RESPONSE_CHAR_BUDGET as u64)?
+            .map(|value| value as usize)
             .unwrap_or(RESPONSE_CHAR_BUDGET);
         let cursor = optional_string(object, "cursor")?;
-        let offset = optional_integer(object, "offset", 0, u32::MAX as u64)?;
+        let offset = optional_integer(object, "offset", 0, u32::MAX as u64)?.map(|value| value as usize);
         if cursor.is_some() && offset.is_some() {
             return Err(CommandError::invalid_argument("offset", "give either `cursor` or `offset`, not both"));
         }
@@ -154,37 +157,6 @@ impl OutlineArguments {
             "includeInternal": self.include_internal,
             "responseCharBudget": self.response_char_budget,
         })
-    }
-}
-
-fn optional_string(object: &Map<String, Value>, name: &str) -> Result<Option<String>, CommandError> {
-    match object.get(name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(text)) => Ok(Some(text.clone())),
-        Some(_) => Err(CommandError::invalid_argument(name, "expected a string")),
-    }
-}
-
-fn optional_bool(object: &Map<String, Value>, name: &str) -> Result<Option<bool>, CommandError> {
-    match object.get(name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Bool(value)) => Ok(Some(*value)),
-        Some(_) => Err(CommandError::invalid_argument(name, "expected true or false")),
-    }
-}
-
-fn optional_integer(
-    object: &Map<String, Value>,
-    name: &str,
-    minimum: u64,
-    maximum: u64,
-) -> Result<Option<usize>, CommandError> {
-    match object.get(name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(value) => match value.as_u64() {
-            Some(number) if (minimum..=maximum).contains(&number) => Ok(Some(number as usize)),
-            _ => Err(CommandError::invalid_argument(name, format!("expected an integer from {minimum} to {maximum}"))),
-        },
     }
 }
 

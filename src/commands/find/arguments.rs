@@ -11,6 +11,7 @@ use std::time::Duration;
 use serde_json::{Map, Value, json};
 
 use crate::commands::CommandError;
+use crate::commands::arguments::{optional_bool, optional_integer, optional_string};
 
 /// Default and upper bound of `maxResults`.
 pub const DEFAULT_MAX_RESULTS: usize = 80;
@@ -131,40 +132,6 @@ const KNOWN_ARGUMENTS: &[&str] = &[
     "timeoutMs",
     "cursor",
 ];
-
-fn optional_string(object: &Map<String, Value>, name: &str) -> Result<Option<String>, CommandError> {
-    match object.get(name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(text)) => Ok(Some(text.clone())),
-        Some(other) => Err(CommandError::invalid_argument(name, format!("expected a string, got {other}"))),
-    }
-}
-
-fn optional_bool(object: &Map<String, Value>, name: &str) -> Result<Option<bool>, CommandError> {
-    match object.get(name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::Bool(value)) => Ok(Some(*value)),
-        Some(other) => Err(CommandError::invalid_argument(name, format!("expected true or false, got {other}"))),
-    }
-}
-
-fn optional_integer(
-    object: &Map<String, Value>,
-    name: &str,
-    minimum: u64,
-    maximum: u64,
-) -> Result<Option<u64>, CommandError> {
-    match object.get(name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(value) => match value.as_u64() {
-            Some(number) if (minimum..=maximum).contains(&number) => Ok(Some(number)),
-            _ => Err(CommandError::invalid_argument(
-                name,
-                format!("expected an integer from {minimum} to {maximum}, got {value}"),
-            )),
-        },
-    }
-}
 
 /// A name argument must be a non-empty identifier path without whitespace or control
 /// characters (double-backticked names may hold spaces).
