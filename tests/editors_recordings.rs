@@ -43,6 +43,11 @@ fn normalize_with(value: &mut Value, roots: &[String], double: &str) {
             for (key, mut item) in entries {
                 if VOLATILE.contains(&key.as_str()) && item.is_number() {
                     item = json!(0);
+                } else if key == "timingsMs" && item.is_object() {
+                    // Phase timings vary per run; keep the phases, not the milliseconds.
+                    if let Value::Object(phases) = &mut item {
+                        phases.values_mut().for_each(|milliseconds| *milliseconds = json!(0));
+                    }
                 } else if key == "socket" && item.is_string() {
                     item = json!("/run/user/fslens/session.sock");
                 } else {
