@@ -121,9 +121,13 @@ impl<R: AsyncBufRead + Unpin> FrameReader<R> {
                 self.skip_rest_of_header_block(0).await?;
                 return Err(FrameError::TooManyHeaderLines { limit: self.limits.max_header_lines });
             }
-            if !saw_header && let Some(start) = embedded_content_length(line) {
+                        if !saw_header
+                && !starts_with_header_name(line)
+                && let Some(start) = embedded_content_length(line)
+            {
                 // The body of a frame whose length was unusable has no line ending, so it is
-                // glued to the next frame's header: resynchronise on that header.
+                // glued to the next frame's header: resynchronise on that header. A line that
+                // is itself a `name: value` header is read as one, whatever its value holds.
                 line = &line[start..];
             }
             let Some(colon) = line.iter().position(|&byte| byte == b':') else {
@@ -226,6 +230,11 @@ fn embedded_content_length(line: &[u8]) -> Option<usize> {
 fn trim_line_ending(line: &[u8]) -> &[u8] {
     let line = line.strip_suffix(b"\n").unwrap_or(line);
     line.strip_suffix(b"\r").unwrap_or(line)
+}
+
+/// Whether the line is shaped like a header: a header name, then a colon.
+fn starts_with_header_name(line: &[u8]) -> bool {
+    line.iter().position(|&byte| byte == b':').is_some_and(|colon| is_header_name(&line[..colon]))
 }
 
 fn is_header_name(name: &[u8]) -> bool {
@@ -354,6 +363,18 @@ mod tests {
                 error invalid Content-Length value "1e3"
                 error invalid Content-Length value "+2"
                 frame "{}"
+                eof"#]],
+        );
+    }
+
+        #[test]
+    fn a_header_line_whose_value_holds_another_header_is_one_bad_header() {
+        // Found by the frame_decoder fuzz target: a lone `\r` is not a line ending, so the
+        // value below is `x\rContent-Length: 2`, not a second header to resynchronise on.
+        check(
+            b"Content-Length: x\rContent-Length: 2\n\n{}",
+            expect![[r#"
+                error invalid Content-Length value "x\rContent-Length: 2"
                 eof"#]],
         );
     }
