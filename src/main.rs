@@ -79,7 +79,15 @@ enum Command {
     Index(fslens::commands::index::IndexCliArgs),
     /// Serve MCP on stdin/stdout for coding agents: joins the workspace's running session (the
     /// editor's warm FSAC) or starts one that later clients join.
-    Mcp,
+    Mcp(McpOptions),
+}
+
+#[derive(Args)]
+struct McpOptions {
+    /// List every tool from the start, for MCP hosts that ignore `tools/list_changed` (by
+    /// default situational tools wait until `activate_tools` or a first call asks for them).
+    #[arg(long)]
+    all_tools: bool,
 }
 
 #[derive(Args)]
@@ -347,11 +355,11 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             })?;
             Ok(if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) })
         }
-        Some(Command::Mcp) => {
+        Some(Command::Mcp(mcp_options)) => {
             let workspace = workspace_or_current(&cli.session)?;
             let options = cli.session.clone();
             let factory: fslens::mcp::ConfigFactory = std::sync::Arc::new(move || proxy_config(&options));
-            fslens::mcp::run_mcp_server(&workspace, factory).await?;
+            fslens::mcp::run_mcp_server(&workspace, factory, mcp_options.all_tools).await?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Find(arguments)) => {

@@ -127,7 +127,30 @@ async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_int
     .await
     .unwrap();
 
-    // tools/list: every tool of the session's commands plus the LSP-composed ones.
+    // tools/list starts with the core tools; the situational ones wait for activate_tools.
+    let default_tools: Vec<&str> =
+        report["defaultTools"].as_array().unwrap().iter().map(|name| name.as_str().unwrap()).collect();
+    for core in ["status", "find", "check", "field_impact", "activate_tools"] {
+        assert!(default_tools.contains(&core), "{core} missing from the default list {default_tools:?}");
+    }
+    for situational in ["navigate", "symbol_at_word", "outline", "diagnostics", "make_internal_visible", "restart"] {
+        assert!(!default_tools.contains(&situational), "{situational} listed before activation: {default_tools:?}");
+    }
+    let groups = &body(&report, "groupsBefore")["groups"];
+    let navigation = groups.as_array().unwrap().iter().find(|group| group["group"] == "navigation").unwrap();
+    assert_eq!(navigation["active"], json!(false), "{groups}");
+    assert!(navigation["tools"].as_array().unwrap().contains(&json!("navigate")), "{groups}");
+    assert_eq!(report["badGroup"]["isError"], json!(true), "{}", report["badGroup"]);
+    assert_eq!(report["badGroup"]["body"]["error"]["data"]["argument"], json!("groups"), "{}", report["badGroup"]);
+    let activated = body(&report, "activated");
+    assert_eq!(activated["activated"], json!(["navigation", "diagnostics", "session", "edits"]), "{activated}");
+    assert_eq!(activated["listChanged"], json!(true), "{activated}");
+    assert_eq!(report["listChangedSeen"], json!(true), "the client saw notifications/tools/list_changed");
+    assert_eq!(body(&report, "activatedAgain")["activated"], json!([]), "{}", report["activatedAgain"]);
+    assert_eq!(report["listChangedAfterRepeat"], report["listChanged"], "no notification when nothing changed");
+
+    // After activation, tools/list has every tool of the session's commands plus the
+    // LSP-composed ones.
     let names: Vec<&str> =
         report["tools"].as_array().unwrap().iter().map(|tool| tool["name"].as_str().unwrap()).collect();
     for expected in ["status", "check", "diagnostics", "make_internal_visible", "outline", "symbol_at_word", "navigate"]
@@ -305,6 +328,8 @@ async fn when_fsac_cannot_start_the_bridge_keeps_its_session_and_says_why() {
     .await
     .unwrap();
     assert!(report["tools"].as_array().unwrap().contains(&json!("check")), "{}", report["tools"]);
+    assert!(!report["tools"].as_array().unwrap().contains(&json!("navigate")), "{}", report["tools"]);
+    assert!(report["toolsAfterCall"].as_array().unwrap().contains(&json!("navigate")), "{}", report["toolsAfterCall"]);
     let status = body(&report, "status");
     assert_eq!(status["lsp"], json!(false), "{status}");
     assert_eq!(status["symbolIndexState"], json!("blocked_on_lsp"), "{status}");

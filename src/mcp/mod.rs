@@ -6,9 +6,11 @@
 //! headless one that serves the socket for later clients. The tool catalogue (`tools`) follows
 //! the fslens commands that session advertises, plus `symbol_at_word` and `navigate`, which
 //! the bridge composes from the read-only LSP requests a session client may send
-//! (`navigation`). Every answer is bounded and footed (`output`); `server` is the rmcp handler
-//! that ties these together. stdout carries nothing but MCP messages.
+//! (`navigation`). `tools/list` starts small: situational tools wait in groups until the agent
+//! activates them (`groups`). Every answer is bounded and footed (`output`); `server` is the
+//! rmcp handler that ties these together. stdout carries nothing but MCP messages.
 
+pub mod groups;
 pub mod navigation;
 pub mod output;
 pub mod server;
@@ -24,7 +26,12 @@ pub use server::{BridgeServer, ConfigFactory};
 
 /// Serves MCP on stdin/stdout for `workspace_root` until the client closes stdin. A session
 /// the bridge started is shut down (with its FSAC) when the bridge ends.
-pub async fn run_mcp_server(workspace_root: &Path, config_factory: ConfigFactory) -> anyhow::Result<()> {
+/// `all_tools` lists every tool from the start instead of the core ones (`--all-tools`).
+pub async fn run_mcp_server(
+    workspace_root: &Path,
+    config_factory: ConfigFactory,
+    all_tools: bool,
+) -> anyhow::Result<()> {
     let root = workspace_root
         .canonicalize()
         .with_context(|| format!("workspace {} does not exist", workspace_root.display()))?;
@@ -43,7 +50,7 @@ pub async fn run_mcp_server(workspace_root: &Path, config_factory: ConfigFactory
             None
         }
     };
-    let server = BridgeServer::new(root, config_factory, session);
+    let server = BridgeServer::new(root, config_factory, session, all_tools);
     // stdin and stdout are driven by the reactor when they are pipes or sockets (no blocking-thread
     // hand-off per message), as for the proxy.
     let transport = (crate::lsp::stdio::stdin(), crate::lsp::stdio::stdout());

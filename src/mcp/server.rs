@@ -22,6 +22,7 @@ use crate::commands::CommandError;
 use crate::commands::paths::{confine, display_relative};
 use crate::lsp::ext;
 use crate::lsp::message::ResponseError;
+use crate::mcp::groups::{Activation, ToolGroup, group_of};
 use crate::mcp::navigation::{enrich_locations, hover_text, locate_word};
 use crate::mcp::output::{RenderedOutput, render_answer, render_error};
 use crate::mcp::session::{Session, SessionCallError};
@@ -52,6 +53,8 @@ struct BridgeState {
     /// The catalogue built for the commands the session advertised last (built once, not per
     /// call: every call looks its tool up).
     catalogue: std::sync::Mutex<Option<CachedCatalogue>>,
+    /// The tool groups this connection has turned on.
+    activation: std::sync::Mutex<Activation>,
 }
 
 /// A catalogue and the advertised commands it was built from.
@@ -119,13 +122,20 @@ impl From<SessionCallError> for ToolFailure {
 
 impl BridgeServer {
     /// A server for `canonical_root`; `session` is the session joined or started beforehand.
-    pub fn new(canonical_root: PathBuf, config_factory: ConfigFactory, session: Option<Session>) -> BridgeServer {
+    /// `all_tools` lists every tool from the start (for hosts that ignore `tools/list_changed`).
+    pub fn new(
+        canonical_root: PathBuf,
+        config_factory: ConfigFactory,
+        session: Option<Session>,
+        all_tools: bool,
+    ) -> BridgeServer {
         BridgeServer {
             state: Arc::new(BridgeState {
                 root: canonical_root,
                 config_factory,
                 session: Mutex::new(session.map(Arc::new)),
                 catalogue: std::sync::Mutex::new(None),
+                activation: std::sync::Mutex::new(Activation::new(all_tools)),
             }),
         }
     }
@@ -187,6 +197,9 @@ impl BridgeServer {
         mut arguments: Map<String, Value>,
         context: &RequestContext<RoleServer>,
     ) -> Result<Value, ToolFailure> {
+        if definition.action == ToolAction::ActivateTools {
+            return self.activate_tools(&arguments, context).await;
+        }
         confine_path_arguments(&self.state.root, &mut arguments)?;
         let session = self.session().await?;
         match &definition.action {
@@ -205,6 +218,112 @@ impl BridgeServer {
             }
             ToolAction::SymbolAtWord => self.symbol_at_word(&session, &arguments, context).await,
             ToolAction::Navigate => self.navigate(&session, &arguments, context).await,
+            ToolAction::ActivateTools => Err(ToolFailure::new("internal_error", "activate_tools is handled above")),
+        }
+    }
+
+    /// `activate_tools`: turns on the groups asked for (by name, or through the tools they
+    /// hold) and answers with every group, its tools and whether it is active.
+    async fn activate_tools(
+        &self,
+        arguments: &Map<String, Value>,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<Value, ToolFailure> {
+        let tools = self.tool_definitions().await;
+        let mut wanted = Vec::new();
+        for name in string_list(arguments, "groups")? {
+            match ToolGroup::from_name(&name) {
+                Some(group) => wanted.push(group),
+                None => {
+                    let known: Vec<&str> = ToolGroup::ACTIVATABLE.iter().map(|group| group.as_str()).collect();
+                    return Err(ToolFailure::invalid_argument(
+                        "groups",
+                        format!("no tool group `{name}`; the groups are {}", known.join(", ")),
+                    ));
+                }
+            }
+        }
+        for name in string_list(arguments, "tools")? {
+            if !tools.iter().any(|tool| tool.name == name) {
+                let known: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
+                return Err(ToolFailure::invalid_argument(
+                    "tools",
+                    format!("no tool `{name}`; the tools are {}", known.join(", ")),
+                ));
+            }
+            wanted.push(group_of(&name));
+        }
+        let mut activated = Vec::new();
+        let mut already_active = Vec::new();
+        for group in wanted {
+            if group == ToolGroup::Core
+                || activated.contains(&group.as_str())
+                || already_active.contains(&group.as_str())
+            {
+                continue;
+            }
+            if self.activate(group) {
+                activated.push(group.as_str());
+            } else {
+                already_active.push(group.as_str());
+            }
+        }
+        let list_changed = !activated.is_empty() && self.announce_list_changed(context).await;
+        let activation = self.activation();
+        let groups: Vec<Value> = [ToolGroup::Core]
+            .into_iter()
+            .chain(ToolGroup::ACTIVATABLE)
+            .map(|group| {
+                let names: Vec<&str> =
+                    tools.iter().filter(|tool| group_of(&tool.name) == group).map(|tool| tool.name.as_str()).collect();
+                json!({
+                    "group": group.as_str(),
+                    "purpose": group.purpose(),
+                    "active": activation.is_active(group),
+                    "tools": names,
+                })
+            })
+            .collect();
+        let note = if activation.lists_everything() {
+            "This bridge lists every tool (--all-tools): nothing needed activating."
+        } else if activated.is_empty() {
+            "Nothing new was activated. Any tool named here can be called; calling one activates its group."
+        } else {
+            "The activated tools are listed now (notifications/tools/list_changed was sent) and can be called at once."
+        };
+        Ok(json!({
+            "activated": activated,
+            "alreadyActive": already_active,
+            "listChanged": list_changed,
+            "groups": groups,
+            "note": note,
+            "via": "bridge",
+        }))
+    }
+
+    fn activation(&self) -> Activation {
+        match self.state.activation.lock() {
+            Ok(activation) => activation.clone(),
+            Err(poisoned) => poisoned.into_inner().clone(),
+        }
+    }
+
+    /// Turns a group on; whether the tool list changed.
+    fn activate(&self, group: ToolGroup) -> bool {
+        match self.state.activation.lock() {
+            Ok(mut activation) => activation.activate(group),
+            Err(poisoned) => poisoned.into_inner().activate(group),
+        }
+    }
+
+    /// Tells the client to list the tools again; whether the notification went out.
+    async fn announce_list_changed(&self, context: &RequestContext<RoleServer>) -> bool {
+        match context.peer.notify_tool_list_changed().await {
+            Ok(()) => true,
+            Err(error) => {
+                tracing::warn!("cannot send tools/list_changed: {error}");
+                false
+            }
         }
     }
 
@@ -363,6 +482,20 @@ fn confine_path_arguments(root: &Path, arguments: &mut Map<String, Value>) -> Re
         }
     }
     Ok(())
+}
+
+/// An optional array-of-strings argument.
+fn string_list(arguments: &Map<String, Value>, name: &str) -> Result<Vec<String>, ToolFailure> {
+    match arguments.get(name) {
+        None | Some(Value::Null) => Ok(Vec::new()),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|item| {
+                item.as_str().map(str::to_owned).ok_or_else(|| ToolFailure::invalid_argument(name, "expected strings"))
+            })
+            .collect(),
+        Some(_) => Err(ToolFailure::invalid_argument(name, "expected an array of strings")),
+    }
 }
 
 fn required_integer(arguments: &Map<String, Value>, name: &str) -> Result<usize, ToolFailure> {
@@ -553,11 +686,12 @@ fn to_call_tool_result(output: RenderedOutput, is_error: bool) -> CallToolResult
 
 impl ServerHandler for BridgeServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().enable_tool_list_changed().build())
             .with_server_info(Implementation::new("fslens", env!("CARGO_PKG_VERSION")))
             .with_instructions(format!(
                 "F# language tools over the editor's live FsAutoComplete session for {}: unsaved buffers \
-                 count, answers say how complete they are. Call `status` first when unsure FSAC is ready.",
+                                  count, answers say how complete they are. Call `status` first when unsure FSAC is ready; \
+                 `activate_tools` lists further tools (navigation, diagnostics, referenced assemblies, edits).",
                 self.state.root.display()
             ))
     }
@@ -567,10 +701,12 @@ impl ServerHandler for BridgeServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        let activation = self.activation();
         let tools = self
             .tool_definitions()
             .await
             .iter()
+            .filter(|definition| activation.is_listed(&definition.name))
             .cloned()
             .map(|definition| {
                 let schema = match definition.input_schema {
@@ -598,6 +734,14 @@ impl ServerHandler for BridgeServer {
         let Some(definition) = self.tool_definitions().await.iter().find(|tool| tool.name == name).cloned() else {
             return Err(ErrorData::invalid_params(format!("unknown tool {name:?}"), None));
         };
+        let group = group_of(&name);
+        let newly_activated = self.activate(group);
+        if newly_activated {
+            // Hidden tools save the agent context; they never fail a call. The first call
+            // activates the tool's group, so it is listed from now on.
+            tracing::info!("tool {name} called before its group {} was activated", group.as_str());
+            self.announce_list_changed(&context).await;
+        }
         let session = self.state.session.lock().await.clone();
         let _ticker =
             ProgressTicker::start(context.meta.get_progress_token(), context.peer.clone(), name.clone(), session);

@@ -10,6 +10,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::lsp::ext;
+use crate::mcp::groups::{ACTIVATE_TOOLS, ToolGroup, group_of};
 
 /// The longest description a tool may have.
 pub const MAX_DESCRIPTION_CHARS: usize = 400;
@@ -25,6 +26,8 @@ pub enum ToolAction {
     SymbolAtWord,
     /// One LSP navigation request.
     Navigate,
+    /// Lists the tool groups and activates those asked for (`activate_tools`).
+    ActivateTools,
 }
 
 /// One tool of the catalogue.
@@ -82,10 +85,55 @@ pub fn catalogue(commands: &[String]) -> Vec<ToolDefinition> {
             }),
             &["operation"],
         ),
-        action: ToolAction::Navigate,
+                action: ToolAction::Navigate,
         read_only: true,
     });
+    tools.push(activate_tools_definition(&tools));
     tools
+}
+
+/// The loader tool; its description names every group and the tools in it.
+fn activate_tools_definition(tools: &[ToolDefinition]) -> ToolDefinition {
+    let groups: Vec<String> = ToolGroup::ACTIVATABLE
+        .iter()
+        .filter_map(|group| {
+            let names: Vec<&str> =
+                tools.iter().filter(|tool| group_of(&tool.name) == *group).map(|tool| tool.name.as_str()).collect();
+            (!names.is_empty()).then(|| format!("{} ({})", group.as_str(), names.join(", ")))
+        })
+        .collect();
+    let mut description = format!(
+        "Activates more fslens tools for this session; they are listed at once. Groups: {}. Call with no \
+         arguments to see what each is for. Prefer these over text search when the task needs them.",
+        groups.join("; ")
+    );
+    if description.chars().count() > MAX_DESCRIPTION_CHARS {
+        description = "Activates more fslens tools (groups navigation, diagnostics, assemblies, edits, session); \
+                       call with no arguments to see each group's tools. Prefer them over text search when the \
+                       task needs them."
+            .to_owned();
+    }
+    ToolDefinition {
+        name: ACTIVATE_TOOLS.to_owned(),
+        description,
+        input_schema: object_schema(
+            json!({
+                "groups": {
+                    "type": "array",
+                    "items": { "type": "string", "enum": ToolGroup::ACTIVATABLE.iter().map(|group| group.as_str()).collect::<Vec<_>>() },
+                    "description": "Groups to activate; omit to list the groups and what is active.",
+                },
+                "tools": {
+                    "type": "array",
+                    "items": { "type": "string" },
+                    "description": "Or name tools; their groups are activated.",
+                },
+            }),
+            &[],
+        ),
+        action: ToolAction::ActivateTools,
+        read_only: true,
+    }
 }
 
 /// The tool for one advertised command; commands this bridge does not know yet get a generic
@@ -357,7 +405,8 @@ mod tests {
                 "outline",
                 "brand_new",
                 "symbol_at_word",
-                "navigate"
+                "navigate",
+                "activate_tools"
             ]
         );
     }
@@ -367,7 +416,7 @@ mod tests {
         let tools = catalogue(&["fsharp.compile".to_owned(), ext::commands::CHECK.to_owned()]);
         assert_eq!(
             tools.iter().map(|tool| tool.name.as_str()).collect::<Vec<_>>(),
-            ["check", "symbol_at_word", "navigate"]
+            ["check", "symbol_at_word", "navigate", "activate_tools"]
         );
     }
 

@@ -18,7 +18,7 @@ import sys
 import time
 
 import anyio
-from mcp import ClientSession, StdioServerParameters
+from mcp import ClientSession, StdioServerParameters, types
 from mcp.client.stdio import stdio_client
 
 WORKSPACE = os.environ["FSLENS_WORKSPACE"]
@@ -49,11 +49,45 @@ async def ready_status(session: ClientSession) -> dict:
     return await call(session, "status", {"waitUntil": "ready", "timeoutMs": 60000})
 
 
+class ListChanges:
+    """Counts the `notifications/tools/list_changed` the bridge sends."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    async def __call__(self, message) -> None:
+        if isinstance(message, types.ToolListChangedNotification):
+            self.count += 1
+
+
+async def wait_for(predicate, seconds: float = 10.0) -> bool:
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        if time.monotonic() > deadline:
+            return False
+        await anyio.sleep(0.02)
+    return True
+
+
 async def editor_scenario() -> dict:
     report: dict = {}
+    list_changes = ListChanges()
     async with stdio_client(server_parameters(), errlog=sys.stderr) as (read, write):
-        async with ClientSession(read, write) as session:
+        async with ClientSession(read, write, message_handler=list_changes) as session:
             await session.initialize()
+            # The default list is the core tools; the agent asks for the rest by group.
+            report["defaultTools"] = [tool.name for tool in (await session.list_tools()).tools]
+            report["groupsBefore"] = await call(session, "activate_tools", {})
+            report["badGroup"] = await call(session, "activate_tools", {"groups": ["everything"]})
+            report["activated"] = await call(
+                session,
+                "activate_tools",
+                {"groups": ["navigation", "diagnostics", "session"], "tools": ["make_internal_visible"]},
+            )
+            report["listChangedSeen"] = await wait_for(lambda: list_changes.count >= 1)
+            report["listChanged"] = list_changes.count
+            report["activatedAgain"] = await call(session, "activate_tools", {"groups": ["navigation"]})
+            report["listChangedAfterRepeat"] = list_changes.count
             tools = await session.list_tools()
             report["tools"] = [
                 {
@@ -181,7 +215,9 @@ async def fsac_cannot_start_scenario() -> dict:
             report["tools"] = [tool.name for tool in (await session.list_tools()).tools]
             report["status"] = await call(session, "status", {})
             report["check"] = await call(session, "check", {})
+            # navigate is not listed yet: calling it still works, and lists its group from now on.
             report["navigate"] = await call(session, "navigate", {"operation": "workspaceSymbol", "query": "x"})
+            report["toolsAfterCall"] = [tool.name for tool in (await session.list_tools()).tools]
     return report
 
 
