@@ -55,6 +55,10 @@ struct BridgeState {
     catalogue: std::sync::Mutex<Option<CachedCatalogue>>,
     /// The tool groups this connection has turned on.
     activation: std::sync::Mutex<Activation>,
+    /// Set when the catalogue was rebuilt for a session advertising other commands than the
+    /// one the client last listed (a bridge that rejoined a newer session); the next call
+    /// tells the client with `tools/list_changed`.
+    catalogue_changed: std::sync::atomic::AtomicBool,
 }
 
 /// A catalogue and the advertised commands it was built from.
@@ -136,6 +140,7 @@ impl BridgeServer {
                 session: Mutex::new(session.map(Arc::new)),
                 catalogue: std::sync::Mutex::new(None),
                 activation: std::sync::Mutex::new(Activation::new(all_tools)),
+                catalogue_changed: std::sync::atomic::AtomicBool::new(false),
             }),
         }
     }
@@ -182,7 +187,11 @@ impl BridgeServer {
         };
         match cached.as_ref() {
             Some((for_commands, tools)) if *for_commands == commands => tools.clone(),
-            _ => {
+            previous => {
+                if previous.is_some() {
+                    tracing::info!("the session advertises other commands now; the tool list changed");
+                    self.state.catalogue_changed.store(true, std::sync::atomic::Ordering::SeqCst);
+                }
                 let tools = Arc::new(catalogue(&commands));
                 *cached = Some((commands, tools.clone()));
                 tools
@@ -702,9 +711,10 @@ impl ServerHandler for BridgeServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let activation = self.activation();
-        let tools = self
-            .tool_definitions()
-            .await
+        let definitions = self.tool_definitions().await;
+        // This listing is the news: no list_changed is owed for it any more.
+        self.state.catalogue_changed.store(false, std::sync::atomic::Ordering::SeqCst);
+        let tools = definitions
             .iter()
             .filter(|definition| activation.is_listed(&definition.name))
             .cloned()
@@ -755,6 +765,9 @@ impl ServerHandler for BridgeServer {
                 to_call_tool_result(output, true)
             }
         };
+        if self.state.catalogue_changed.swap(false, std::sync::atomic::Ordering::SeqCst) {
+            self.announce_list_changed(&context).await;
+        }
         Ok(result.into())
     }
 }
