@@ -444,6 +444,11 @@ async fn members_and_narrowed_scopes() {
         find(&mut editor, json!({"kind": "members", "query": "Account", "member": "Check", "maxResults": 1000})).await;
     assert_eq!(found_sites(&restricted), member_usage(&["Shipping.Domain.Account.Check"]), "{restricted:#}");
 
+    // A class's explicit `val` field is a field: its object-construction and read sites carry
+    // field kinds, not member usages.
+    let answer = find(&mut editor, json!({"kind": "field", "query": "Meter.reading", "maxResults": 1000})).await;
+    assert_eq!(found_sites(&answer), expected_sites(&markers, root, &["Shipping.Domain.Meter.reading"]), "{answer:#}");
+
     // scope=file keeps only that file's sites and says so.
     let answer = find(
         &mut editor,

@@ -34,8 +34,15 @@ pub struct Declared {
 }
 
 impl Declared {
+    /// Record and union fields, and a class's explicit `val` fields: a `val` in an
+    /// implementation file can only be one (module values there are `let`s; a `val` in a
+    /// signature file declares a value, not a field).
     pub fn is_field(&self) -> bool {
-        matches!(self.kind, Some(DeclarationKind::RecordField | DeclarationKind::UnionField))
+        match self.kind {
+            Some(DeclarationKind::RecordField | DeclarationKind::UnionField) => true,
+            Some(DeclarationKind::Val) => !is_signature_file(&self.path),
+            _ => false,
+        }
     }
 
     pub fn is_member(&self) -> bool {
@@ -46,7 +53,6 @@ impl Declared {
                     | DeclarationKind::AbstractMember
                     | DeclarationKind::Override
                     | DeclarationKind::AutoProperty
-                    | DeclarationKind::Val
                     | DeclarationKind::Constructor
             )
         )
@@ -145,8 +151,14 @@ fn any_kind(_: DeclarationKind) -> bool {
     true
 }
 
+/// Record and union fields and `val`s (explicit class fields in implementation files; a
+/// signature file's `val` is dropped by the caller, which knows the path).
 fn field_kind(kind: DeclarationKind) -> bool {
-    matches!(kind, DeclarationKind::RecordField | DeclarationKind::UnionField)
+    matches!(kind, DeclarationKind::RecordField | DeclarationKind::UnionField | DeclarationKind::Val)
+}
+
+fn is_signature_file(path: &Path) -> bool {
+    path.extension().is_some_and(|extension| extension.eq_ignore_ascii_case("fsi"))
 }
 
 fn member_kind(kind: DeclarationKind) -> bool {
@@ -210,6 +222,12 @@ pub fn syntax_declarations(index: &SyntaxIndex, files: &[PathBuf], arguments: &F
         for (slot, declaration) in declarations.iter().enumerate() {
             if !(wanted.filter)(declaration.kind) {
                 continue;
+            }
+            if declaration.kind == DeclarationKind::Val
+                && is_signature_file(path)
+                && effective_kind(arguments) == FindKind::Field
+            {
+                continue; // a value's signature, not a field
             }
             let full_name = index.full_name(&file.index, slot);
             let selected = match (&wanted.query, &wanted.owner, &wanted.member) {
