@@ -339,7 +339,8 @@ impl LocatedDiagnostic {
         let lines = LineIndex::new(&self.text);
         let start = position_of(&self.diagnostic["range"]["start"]).line as usize;
         let first = start.saturating_sub(CONTEXT_LINES);
-        let last = (start + CONTEXT_LINES).min(lines.line_count().saturating_sub(1));
+        // `lines()` does not count the empty "line" after a final newline.
+        let last = (start + CONTEXT_LINES).min(self.text.lines().count().saturating_sub(1)).max(start);
         let context: Vec<Value> = (first..=last)
             .filter_map(|line| lines.line_text(&self.text, line).map(|text| json!({ "line": line, "text": text })))
             .collect();
