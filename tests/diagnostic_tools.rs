@@ -127,6 +127,21 @@ async fn explain_gives_the_compilers_words_the_context_the_meaning_and_fsacs_fix
     assert_eq!(answer["diagnostic"]["code"], json!("FS0027"), "{answer}");
     assert_eq!(answer["fixes"]["titles"], json!(["Make declaration 'mutable'"]));
 
+    // A diagnostic of a `fslens.check` answer, passed back as it is, selects itself.
+    let check = editor.execute("fslens.check", json!({"path": PROGRAM})).await;
+    let from_check = result(&check)["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|diagnostic| diagnostic["code"] == json!(27))
+        .cloned()
+        .expect("check reports the FS0027");
+    let answer = editor.execute("fslens.diagnosticFixes", json!({"diagnostic": from_check})).await;
+    let answer = result(&answer);
+    assert_eq!(answer["diagnostic"]["range"], from_check["range"], "{answer}");
+    assert_eq!(answer["fixes"][0]["title"], json!("Make declaration 'mutable'"));
+    assert_eq!(answer["truncated"], json!(false));
+
     let status = editor.execute("fslens.status", json!({})).await;
     assert_eq!(status["result"]["fslensDocuments"], json!(0), "fslens closed what it opened");
     editor.stop().await;

@@ -306,18 +306,20 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
 /// The position arguments of the diagnostic tools, plus `extra`.
 fn diagnostic_schema(extra: Value) -> Value {
     let mut properties = json!({
-        "path": path_property("The file with the diagnostic."),
-        "line": { "type": "integer", "minimum": 0, "description": "0-based line of the diagnostic." },
+        "path": path_property("The file with the diagnostic (required unless `diagnostic`)."),
+        "line": { "type": "integer", "minimum": 0, "description": "0-based line of the diagnostic (required unless `diagnostic`)." },
         "character": { "type": "integer", "minimum": 0, "description": "0-based UTF-16 column inside its range." },
         "code": { "type": ["string", "integer"], "description": "Only a diagnostic with this code: FS0039, 39." },
         "index": { "type": "integer", "minimum": 0, "description": "Among several matches, which one (0-based)." },
+        "diagnostic": { "type": "object", "description": "Instead of path/line: one diagnostic of a check answer, as is." },
         "timeoutMs": timeout_property(60_000),
     });
     if let (Some(properties), Value::Object(extra)) = (properties.as_object_mut(), extra) {
         properties.extend(extra);
     }
-    let required: &[&str] = if properties.get("name").is_some() { &[] } else { &["path", "line"] };
-    object_schema(properties, required)
+    // `path` + `line`, or a `diagnostic` from check (or for suggest_open a bare `name`): no one
+    // member is always required, so none is listed; the session names what is missing.
+    object_schema(properties, &[])
 }
 
 fn object_schema(properties: Value, required: &[&str]) -> Value {

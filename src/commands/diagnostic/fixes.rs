@@ -15,6 +15,9 @@ use crate::commands::diagnostic::{
 };
 use crate::proxy::main_loop::CommandContext;
 
+/// At most this many fixes are listed (`fixCount` counts them all).
+const MAX_FIXES: usize = 50;
+
 /// One code action as the tools show it.
 pub fn describe_action(action: &Value, root: &std::path::Path, overlay: &crate::syntax::index::Overlay) -> Value {
     let edit = action.get("edit").cloned().unwrap_or(Value::Null);
@@ -116,7 +119,12 @@ pub async fn diagnostic_fixes(
             Err(error) => return Err(error),
         };
     }
-    answer["fixes"] = json!(fixes);
+    // Many "Replace with" suggestions or long edits: whole fixes up to the response budget.
+    let page = crate::commands::budget::paginate(&fixes, 0, MAX_FIXES, crate::commands::budget::RESPONSE_CHAR_BUDGET);
+    answer["truncated"] = json!(page.truncated);
+    answer["truncatedByBudget"] = json!(page.truncated_by_budget);
+    answer["fixesOmitted"] = json!(fixes.len() - page.entries.len());
+    answer["fixes"] = json!(page.entries);
     answer["elapsedMs"] = json!(started.elapsed().as_millis() as u64);
     Ok(answer)
 }

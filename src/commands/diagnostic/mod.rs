@@ -42,11 +42,14 @@ pub struct Selector {
 }
 
 /// The argument names every diagnostic tool takes for choosing a diagnostic.
-pub const SELECTOR_ARGUMENTS: &[&str] = &["path", "line", "character", "code", "index", "timeoutMs"];
+pub const SELECTOR_ARGUMENTS: &[&str] = &["path", "line", "character", "code", "index", "diagnostic", "timeoutMs"];
 
 /// Reads `path` + `line` (+ `character`, `code`, `index`); `None` when neither path nor line is
 /// given and `optional` allows that.
 pub fn parse_selector(object: &Map<String, Value>, optional: bool) -> Result<Option<Selector>, CommandError> {
+    if let Some(from_check) = object.get("diagnostic").filter(|value| !value.is_null()) {
+        return selector_from_check(from_check).map(Some);
+    }
     let path = optional_string(object, "path")?;
     let line = optional_integer(object, "line", 0, u32::MAX as u64)?;
     let (path, line) = match (path, line) {
@@ -69,6 +72,23 @@ pub fn parse_selector(object: &Map<String, Value>, optional: bool) -> Result<Opt
     };
     let index = optional_integer(object, "index", 0, 10_000)?.map(|value| value as usize);
     Ok(Some(Selector { path, line, character, code, index }))
+}
+
+/// The selector for one element of a `fslens.check` answer's `diagnostics` (its `file`, the
+/// start of its `range`, its `code`), passed back as the `diagnostic` argument.
+fn selector_from_check(diagnostic: &Value) -> Result<Selector, CommandError> {
+    let invalid = |message: &str| CommandError::invalid_argument("diagnostic", message.to_owned());
+    let path = diagnostic["file"].as_str().ok_or_else(|| invalid("expected a check diagnostic with `file`"))?;
+    let start = &diagnostic["range"]["start"];
+    let line = start["line"].as_u64().ok_or_else(|| invalid("expected a check diagnostic with `range.start.line`"))?;
+    let character = start["character"].as_u64().and_then(|character| u32::try_from(character).ok());
+    Ok(Selector {
+        path: path.to_owned(),
+        line: u32::try_from(line).map_err(|_| invalid("line out of range"))?,
+        character,
+        code: diagnostic.get("code").and_then(parse_code),
+        index: None,
+    })
 }
 
 /// `FS0039`, `fs39`, `"39"` or `39` → 39.
@@ -520,6 +540,17 @@ mod tests {
         let object = json!({"path": "A.fs", "line": 1, "code": "E42"});
         assert_eq!(parse_selector(object.as_object().unwrap(), false).unwrap_err().data()["argument"], json!("code"));
         assert!(parse_selector(json!({}).as_object().unwrap(), true).unwrap().is_none());
+        let from_check = json!({"diagnostic": {"file": "src/A.fs", "range": {"start": {"line": 4, "character": 15}, "end": {"line": 4, "character": 20}}, "code": 39, "message": "m"}});
+        let selector = parse_selector(from_check.as_object().unwrap(), false).unwrap().unwrap();
+        assert_eq!(
+            (selector.path.as_str(), selector.line, selector.character, selector.code),
+            ("src/A.fs", 4, Some(15), Some(39))
+        );
+        let broken = json!({"diagnostic": {"range": {}}});
+        assert_eq!(
+            parse_selector(broken.as_object().unwrap(), false).unwrap_err().data()["argument"],
+            json!("diagnostic")
+        );
     }
 
     #[test]

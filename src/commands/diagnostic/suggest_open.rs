@@ -211,7 +211,10 @@ pub async fn suggest_open(
 ) -> Result<Value, CommandError> {
     let started = Instant::now();
     let object = object_of(&argument)?;
-    reject_unknown(object, &["name", "path", "line", "character", "code", "index", "maxResults", "timeoutMs"])?;
+    reject_unknown(
+        object,
+        &["name", "path", "line", "character", "code", "index", "diagnostic", "maxResults", "timeoutMs"],
+    )?;
     let timeout = timeout_of(object)?;
     let max_results = optional_integer(object, "maxResults", 1, 200)?.unwrap_or(20) as usize;
     let written_name = optional_string(object, "name")?;
@@ -219,7 +222,7 @@ pub async fn suggest_open(
         return Err(CommandError::invalid_argument("name", "is empty"));
     }
     // With a name, `path` alone only says where the `open` would go.
-    let positioned = object.get("line").is_some_and(|line| !line.is_null());
+    let positioned = ["line", "diagnostic"].iter().any(|key| object.get(*key).is_some_and(|value| !value.is_null()));
     if written_name.is_none() && !positioned && object.get("path").is_none_or(Value::is_null) {
         return Err(CommandError::invalid_argument("name", "give the unresolved name, or path + line of its FS0039"));
     }
@@ -397,8 +400,10 @@ pub async fn suggest_open(
         suggestions.push(suggestion);
     }
     let total = suggestions.len();
-    let truncated = total > max_results;
-    suggestions.truncate(max_results);
+    let page =
+        crate::commands::budget::paginate(&suggestions, 0, max_results, crate::commands::budget::RESPONSE_CHAR_BUDGET);
+    let (truncated, truncated_by_budget) = (page.truncated, page.truncated_by_budget);
+    let suggestions = page.entries;
     let via = match (suggestions.iter().any(|s| s["via"] == "fsac"), suggestions.iter().any(|s| s["via"] == "syntax")) {
         (true, true) => "fsac+syntax",
         (true, false) => "fsac",
@@ -411,6 +416,8 @@ pub async fn suggest_open(
         "suggestions": suggestions,
         "totalSuggestions": total,
         "truncated": truncated,
+        "truncatedByBudget": truncated_by_budget,
+        "suggestionsOmitted": total - suggestions.len(),
         "omitted": {
             "privateDeclarations": private_skipped,
             "laterInCompileOrder": later_in_compile_order,
