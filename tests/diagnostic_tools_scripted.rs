@@ -21,7 +21,8 @@ fn workspace() -> tempfile::TempDir {
     workspace
 }
 
-const PROGRAM: &str = "module Program\n\nlet greeting = shout \"hi\"\n";
+/// `shout` is used before this file declares its own: that one cannot be what line 2 means.
+const PROGRAM: &str = "module Program\n\nlet greeting = shout \"hi\"\nlet shout x = x\n";
 
 async fn ready_session(harness: &mut Harness) -> ScriptedBackend {
     let mut backend = harness.initialize_with_backend().await;
@@ -114,6 +115,7 @@ async fn fsacs_open_fixes_come_first_and_the_diagnostic_is_echoed_exactly() {
         sources,
         [("fsac", "open Acme.Tools.Text"), ("fsac", "Use Acme.Tools.Text.shout"), ("syntax", "open Acme.Tools.Text")]
     );
+    assert_eq!(answer["omitted"]["laterInCompileOrder"], json!(1), "Program.shout comes after the use");
     let fsac_open = &answer["suggestions"][0];
     assert_eq!(fsac_open["preview"]["edits"][0]["linesAfter"], json!(["open Acme.Tools.Text", ""]));
     let use_preview = &answer["suggestions"][1]["preview"]["edits"][0];

@@ -240,12 +240,14 @@ pub async fn suggest_open(
     let mut suggestions = Vec::new();
     let mut diagnostic_name = None;
     let mut diagnostic_range = None;
+    let mut diagnostic_line = None;
     let mut diagnostic_description = Value::Null;
     if let Some(selector) = &selector {
         match locate(&mut context, Some(root.clone()), selector, timeout).await? {
             Location::Found(located) => {
                 diagnostic_name = unresolved_name(&located.diagnostic, &located.text);
                 diagnostic_range = Some(located.diagnostic["range"].clone());
+                diagnostic_line = located.diagnostic["range"]["start"]["line"].as_u64();
                 diagnostic_description = super::describe_diagnostic(&located.file(), &located.diagnostic);
                 let actions = code_actions(&context, &located, deadline).await;
                 located.release(&context);
@@ -338,6 +340,13 @@ pub async fn suggest_open(
             }
         }
         let visible = match &target {
+            // Further down the same file: declared after its use, so no `open` helps.
+            Some(target)
+                if *target == candidate.path
+                    && diagnostic_line.is_some_and(|line| u64::from(candidate.line) > line) =>
+            {
+                "later"
+            }
             Some(target) => visibility(&model, target, &candidate.path),
             None => "unknown",
         };
