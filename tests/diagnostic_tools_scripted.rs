@@ -175,3 +175,46 @@ async fn a_pending_or_stale_analysis_is_unknown_never_no_diagnostic() {
     assert_eq!(answer["error"]["data"]["fileDiagnosticCount"], json!(0));
     harness.finish(Some(backend)).await;
 }
+
+#[tokio::test]
+async fn related_locations_get_their_file_and_line_and_unknown_codes_say_so() {
+    let workspace = workspace();
+    let root = workspace.path().canonicalize().unwrap();
+    let mut harness =
+        Harness::start_with(HarnessOptions { workspace_root: Some(root.clone()), ..HarnessOptions::default() });
+    let mut backend = ready_session(&mut harness).await;
+    let uri = open_program(&mut harness, &mut backend, &root).await;
+    let tools = fslens::uri::path_to_uri(&root.join("Tools.fs")).unwrap();
+    let range = json!({"start": {"line": 2, "character": 15}, "end": {"line": 2, "character": 20}});
+    let diagnostics = json!([
+        {"range": range, "severity": 1, "code": 1, "source": "F# Compiler", "message": "This expression was expected to have type 'int'",
+         "relatedInformation": [{"location": {"uri": tools, "range": {"start": {"line": 3, "character": 8}, "end": {"line": 3, "character": 13}}}, "message": "declared here"}]},
+        {"range": range, "severity": 2, "code": 9999, "source": "F# Compiler", "message": "a code fslens has no summary for"},
+    ]);
+    analysed(&mut backend, &uri, 1, diagnostics).await;
+
+    for (code, known) in [(1, true), (9999, false)] {
+        let pending = harness
+            .request(
+                "workspace/executeCommand",
+                json!({"command": "fslens.explainDiagnostic", "arguments": [{"path": "Program.fs", "line": 2, "code": code}]}),
+            )
+            .await;
+        let request = backend.peer.recv_method("textDocument/codeAction").await;
+        backend.peer.send(json!({"jsonrpc": "2.0", "id": request["id"], "result": null})).await;
+        let answer = harness.response(&pending).await;
+        let answer = answer.get("result").unwrap_or_else(|| panic!("{answer}"));
+        assert_eq!(answer["meaning"]["known"], json!(known), "{answer}");
+        assert_eq!(answer["fixes"]["count"], json!(0), "null from FSAC is no fix");
+        if known {
+            let related = &answer["diagnostic"]["relatedInformation"][0];
+            assert_eq!(related["file"], json!("Tools.fs"), "{answer}");
+            assert_eq!(related["lineText"], json!("    let shout x = x"));
+            assert_eq!(related["message"], json!("declared here"));
+        } else {
+            assert_eq!(answer["diagnostic"]["code"], json!("FS9999"));
+            assert_eq!(answer["diagnostic"]["severity"], json!("warning"));
+        }
+    }
+    harness.finish(Some(backend)).await;
+}

@@ -367,8 +367,33 @@ impl LocatedDiagnostic {
         let mut described = describe_diagnostic(&self.file(), &self.diagnostic);
         described["lineText"] = json!(lines.line_text(&self.text, start).unwrap_or_default());
         described["contextLines"] = json!(context);
-        described["relatedInformation"] = self.diagnostic.get("relatedInformation").cloned().unwrap_or(json!([]));
+        described["relatedInformation"] = json!(
+            self.diagnostic["relatedInformation"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|related| self.describe_related(related))
+                .collect::<Vec<_>>()
+        );
         described["published"] = self.diagnostic.clone();
+        described
+    }
+}
+
+impl LocatedDiagnostic {
+    /// A related location with its workspace-relative file and the line it points at.
+    fn describe_related(&self, related: &Value) -> Value {
+        let mut described = related.clone();
+        let Some(path) = related.pointer("/location/uri").and_then(Value::as_str).and_then(crate::uri::uri_to_path)
+        else {
+            return described;
+        };
+        described["file"] = json!(display_relative(&self.root, &path));
+        let line = related.pointer("/location/range/start/line").and_then(Value::as_u64).unwrap_or(0) as usize;
+        let text = if path == self.path { Some(self.text.clone()) } else { std::fs::read_to_string(&path).ok() };
+        if let Some(text) = text {
+            described["lineText"] = json!(LineIndex::new(&text).line_text(&text, line).unwrap_or_default());
+        }
         described
     }
 }
