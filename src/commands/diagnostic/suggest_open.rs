@@ -63,7 +63,14 @@ pub fn open_insertion(text: &str) -> OpenInsertion {
     for (number, line) in text.lines().enumerate() {
         let trimmed = line.trim_start();
         let indentation = &line[..line.len() - trimmed.len()];
-        if trimmed.is_empty() || trimmed.starts_with("//") || trimmed.starts_with("#") || trimmed.starts_with("[<") {
+        if trimmed.is_empty() || trimmed.starts_with("//") || trimmed.starts_with("[<") {
+            continue;
+        }
+        // A script's `#r`/`#load`/`#I` directives bring what an `open` may need: go below them.
+        if trimmed.starts_with('#') {
+            if ["#r ", "#load ", "#I ", "#nowarn "].iter().any(|directive| trimmed.starts_with(directive)) {
+                insertion.line = number as u32 + 1;
+            }
             continue;
         }
         let word = trimmed.split_whitespace().next().unwrap_or_default();
@@ -470,6 +477,11 @@ mod tests {
         let bare = open_insertion("namespace Acme\n\ntype T = int\n");
         assert_eq!(bare.line, 1);
         assert_eq!(open_insertion("let x = 1\n").line, 0);
+        assert_eq!(
+            open_insertion("#r \"nuget: X\"\n#load \"A.fs\"\n\nlet x = 1\n").line,
+            2,
+            "below a script's directives"
+        );
     }
 
     #[test]
