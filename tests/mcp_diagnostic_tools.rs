@@ -85,6 +85,13 @@ fn an_agent_explains_previews_fixes_and_finds_the_open_for_a_name() {
     assert_eq!(by_name["suggestions"][0]["openLine"], json!("open Fixes.Tools.Text"), "{by_name}");
     assert!(by_name["suggestions"][0]["workspaceEdit"]["changes"].is_object(), "with a path, an edit: {by_name}");
 
+    let check = body(&report, "check");
+    assert_eq!(check["verdict"], json!("errors"), "{check}");
+    let last = check["diagnostics"].as_array().unwrap().last().unwrap();
+    let from_check = body(&report, "explainFromCheck");
+    assert_eq!(from_check["diagnostic"]["range"], last["range"], "{from_check}");
+    assert_eq!(from_check["diagnostic"]["message"], last["message"]);
+
     assert_eq!(error_kind(&report, "nothingThere"), json!("no_diagnostic_at_position"));
     assert!(
         report["nothingThere"]["body"]["error"]["data"]["nearest"]

@@ -45,6 +45,10 @@ async def tools_scenario() -> dict:
             report["fixes"] = await call(session, "diagnostic_fixes", {"path": PROGRAM, "line": line_of("total <- total"), "code": "FS0027"})
             report["suggest"] = await call(session, "suggest_open", {"path": PROGRAM, "line": line_of("clampTo 10")})
             report["suggestName"] = await call(session, "suggest_open", {"name": "shout", "path": PROGRAM})
+            # The seed's flow: check finds a diagnostic, explain_diagnostic takes it as it is.
+            report["check"] = await call(session, "check", {"path": PROGRAM})
+            found = report["check"]["body"].get("diagnostics") or [{}]
+            report["explainFromCheck"] = await call(session, "explain_diagnostic", {"diagnostic": found[-1]})
             report["nothingThere"] = await call(session, "explain_diagnostic", {"path": PROGRAM, "line": 0})
             report["missingLine"] = await call(session, "diagnostic_fixes", {"path": PROGRAM})
             report["outside"] = await call(session, "suggest_open", {"name": "shout", "path": "../elsewhere/A.fs"})
