@@ -75,6 +75,12 @@ enum Command {
     MakeVisible(MakeVisibleOptions),
     /// Find every site of a symbol across every project, with proof of coverage.
     Find(fslens::commands::find::FindCliArgs),
+    /// Explain the compiler diagnostic at --path/--line: message, context, meaning, fixes.
+    ExplainDiagnostic(fslens::commands::diagnostic::DiagnosticCliArgs),
+    /// FSAC's fixes for the diagnostic at --path/--line, previewed (nothing is written).
+    DiagnosticFixes(fslens::commands::diagnostic::DiagnosticCliArgs),
+    /// Which `open` brings NAME (or the FS0039 at --path/--line) into scope.
+    SuggestOpen(SuggestOpenOptions),
     /// Index the workspace's F# files with the syntax layer and print statistics.
     Index(fslens::commands::index::IndexCliArgs),
     /// Serve MCP on stdin/stdout for coding agents: joins the workspace's running session (the
@@ -232,6 +238,14 @@ impl MakeVisibleOptions {
 }
 
 #[derive(Args)]
+struct SuggestOpenOptions {
+    /// The unresolved name; or give --path and --line of its FS0039.
+    name: Option<String>,
+    #[command(flatten)]
+    position: fslens::commands::diagnostic::DiagnosticCliArgs,
+}
+
+#[derive(Args)]
 struct HeadlessOptions {
     /// How long to wait for FSAC to load the workspace, in milliseconds.
     #[arg(long, default_value_t = 60_000)]
@@ -368,6 +382,33 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     .await?;
             print_answer(&answer, arguments.json, fslens::commands::find::render_text)?;
             Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::ExplainDiagnostic(options)) => {
+            let command = ext::commands::EXPLAIN_DIAGNOSTIC;
+            let answer = headless(&cli.session, config, command, options.to_arguments(), options.timeout_ms).await?;
+            print_answer(&answer, options.json, fslens::commands::diagnostic::render::explain)?;
+            Ok(if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) })
+        }
+        Some(Command::DiagnosticFixes(options)) => {
+            let command = ext::commands::DIAGNOSTIC_FIXES;
+            let answer = headless(&cli.session, config, command, options.to_arguments(), options.timeout_ms).await?;
+            print_answer(&answer, options.json, fslens::commands::diagnostic::render::fixes)?;
+            Ok(if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) })
+        }
+        Some(Command::SuggestOpen(options)) => {
+            let mut arguments = options.position.to_arguments();
+            if let Some(name) = &options.name {
+                arguments["name"] = json!(name);
+            }
+            let (command, timeout) = (ext::commands::SUGGEST_OPEN, options.position.timeout_ms);
+            // With only a name the syntax arm answers: no waiting for FSAC.
+            let answer = if options.position.line.is_some() {
+                headless(&cli.session, config, command, arguments, timeout).await?
+            } else {
+                headless_without_wait(&cli.session, config, command, arguments).await?
+            };
+            print_answer(&answer, options.position.json, fslens::commands::diagnostic::render::suggest_open)?;
+            Ok(if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) })
         }
         Some(Command::Index(arguments)) => {
             let workspace = workspace_or_current(&cli.session)?;

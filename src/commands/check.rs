@@ -175,7 +175,7 @@ pub async fn check(argument: Value, mut context: CommandContext, root: Option<Pa
     }
 
     // FSAC must be able to answer at all, and the projects in scope must have loaded.
-    let status = wait_for_fsac(&mut context, &arguments, deadline).await?;
+    let status = wait_for_fsac(&mut context, arguments.fast, deadline).await?;
     if let Some(reason) = unavailable_reason(&status, &plan, &root) {
         return Ok(finish_unknown(answer, reason, started));
     }
@@ -516,14 +516,14 @@ pub fn glob_matches(glob: &str, path: &str) -> bool {
 /// Waits (within the deadline) until FSAC has loaded the workspace, or can no longer.
 async fn wait_for_fsac(
     context: &mut CommandContext,
-    arguments: &CheckArguments,
+    fast: bool,
     deadline: tokio::time::Instant,
 ) -> Result<Value, CommandError> {
     loop {
         let status = context.status().await?;
         let state = status["state"].as_str().unwrap_or_default().to_owned();
         let waiting_helps = matches!(state.as_str(), "starting" | "loading");
-        if !waiting_helps || arguments.fast {
+        if !waiting_helps || fast {
             return Ok(status);
         }
         match tokio::time::timeout_at(deadline, context.state_changed()).await {
@@ -701,25 +701,11 @@ async fn check_snippet(
     let uri = crate::uri::path_to_uri(&script.path)
         .ok_or_else(|| CommandError::Internal(format!("cannot make a URI of {}", script.path.display())))?;
     context.acquire_document(&uri, text).await?;
-    let mut diagnostics = None;
-    let mut timed_out = false;
-    loop {
-        let snapshot = context.analysis(vec![uri.clone()]).await?.remove(0);
-        if snapshot.generation != generation {
-            break;
-        }
-        if let Some(found) = snapshot.current_diagnostics() {
-            diagnostics = Some(found);
-            break;
-        }
-        match tokio::time::timeout_at(deadline, context.analysis_changed()).await {
-            Ok(changed) => changed?,
-            Err(_) => {
-                timed_out = true;
-                break;
-            }
-        }
-    }
+    let (diagnostics, timed_out) = match current_analysis(context, &uri, deadline, generation).await? {
+        CurrentAnalysis::Analysed { diagnostics, .. } => (Some(diagnostics), false),
+        CurrentAnalysis::TimedOut => (None, true),
+        CurrentAnalysis::FsacWentAway => (None, false),
+    };
     context.release_document(&uri);
     drop(script);
 
@@ -781,6 +767,67 @@ async fn check_snippet(
     answer["verdict"] = json!(if counts.0 > 0 { "errors" } else { "clean" });
     answer["elapsedMs"] = json!(started.elapsed().as_millis() as u64);
     Ok(answer)
+}
+
+/// What FSAC reported for one document it has open, once it analysed the content it has now.
+pub(crate) enum CurrentAnalysis {
+    Analysed {
+        diagnostics: Vec<Value>,
+        snapshot: AnalysisSnapshot,
+    },
+    TimedOut,
+    /// FSAC exited or was restarted while waiting (its generation changed).
+    FsacWentAway,
+}
+
+/// Waits until FSAC (generation `generation`) reported analysing `uri` at the version it has
+/// now. The caller has acquired the document (or the editor has it open).
+pub(crate) async fn current_analysis(
+    context: &mut CommandContext,
+    uri: &str,
+    deadline: tokio::time::Instant,
+    generation: u64,
+) -> Result<CurrentAnalysis, CommandError> {
+    loop {
+        let snapshot = context
+            .analysis(vec![uri.to_owned()])
+            .await?
+            .pop()
+            .ok_or_else(|| CommandError::Internal(format!("no analysis record for {uri}")))?;
+        if snapshot.generation != generation {
+            return Ok(CurrentAnalysis::FsacWentAway);
+        }
+        if let Some(diagnostics) = snapshot.current_diagnostics() {
+            return Ok(CurrentAnalysis::Analysed { diagnostics, snapshot });
+        }
+        match tokio::time::timeout_at(deadline, context.analysis_changed()).await {
+            Ok(changed) => changed?,
+            Err(_) => return Ok(CurrentAnalysis::TimedOut),
+        }
+    }
+}
+
+/// For commands about one file's diagnostics: waits (within the deadline) for FSAC as a
+/// file-scope check does and returns the running FSAC generation, or the typed reason why FSAC
+/// cannot give a trustworthy answer for `file` (the same reasons `fslens.check` reports).
+pub(crate) async fn fsac_for_file(
+    context: &mut CommandContext,
+    model: &WorkspaceModel,
+    root: &Path,
+    file: &Path,
+    deadline: tokio::time::Instant,
+) -> Result<Result<u64, Value>, CommandError> {
+    let status = wait_for_fsac(context, false, deadline).await?;
+    let plan = Plan {
+        scope: Scope::File,
+        files: vec![file.to_path_buf()],
+        projects: model.projects_compiling(file).iter().map(|project| project.path.clone()).collect(),
+        notes: Vec::new(),
+    };
+    if let Some(reason) = unavailable_reason(&status, &plan, root) {
+        return Ok(Err(reason));
+    }
+    Ok(Ok(status["fsac"]["generation"].as_u64().unwrap_or(0)))
 }
 
 enum FileResult {

@@ -14,6 +14,7 @@ use crate::proxy::main_loop::CommandContext;
 pub mod arguments;
 pub mod budget;
 pub mod check;
+pub mod diagnostic;
 pub mod diagnostics;
 pub mod field_impact;
 pub mod find;
@@ -150,6 +151,12 @@ pub async fn dispatch(
         }
         ext::commands::FIND => find::find(argument, context, workspace_root).await,
         ext::commands::FIELD_IMPACT => field_impact::field_impact(argument, context, workspace_root).await,
+        // The diagnostic tools.
+        ext::commands::EXPLAIN_DIAGNOSTIC => {
+            diagnostic::explain::explain_diagnostic(argument, context, workspace_root).await
+        }
+        ext::commands::DIAGNOSTIC_FIXES => diagnostic::fixes::diagnostic_fixes(argument, context, workspace_root).await,
+        ext::commands::SUGGEST_OPEN => diagnostic::suggest_open::suggest_open(argument, context, workspace_root).await,
         ext::commands::OUTLINE => {
             let root = workspace_root
                 .ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;

@@ -14,9 +14,25 @@ pub mod commands {
     pub const OUTLINE: &str = "fslens.outline";
     pub const RESTART: &str = "fslens.restart";
     pub const FIND: &str = "fslens.find";
+    // The diagnostic tools (issue #11).
+    pub const EXPLAIN_DIAGNOSTIC: &str = "fslens.explainDiagnostic";
+    pub const DIAGNOSTIC_FIXES: &str = "fslens.diagnosticFixes";
+    pub const SUGGEST_OPEN: &str = "fslens.suggestOpen";
 
     /// Every command fslens answers, in the order advertised in `executeCommandProvider`.
-    pub const ALL: &[&str] = &[STATUS, RESTART, FIND, FIELD_IMPACT, CHECK, DIAGNOSTICS, MAKE_INTERNAL_VISIBLE, OUTLINE];
+    pub const ALL: &[&str] = &[
+        STATUS,
+        RESTART,
+        FIND,
+        FIELD_IMPACT,
+        CHECK,
+        DIAGNOSTICS,
+        MAKE_INTERNAL_VISIBLE,
+        OUTLINE,
+        EXPLAIN_DIAGNOSTIC,
+        DIAGNOSTIC_FIXES,
+        SUGGEST_OPEN,
+    ];
 }
 
 /// Notifications fslens sends to its clients.

@@ -65,7 +65,8 @@ fn render_object(
     summary: Option<String>,
     elapsed: Duration,
 ) -> RenderedOutput {
-    object.insert("truncated".into(), json!(false));
+    // A command's own `truncated` (a page cut by maxResults) is kept; false otherwise.
+    object.entry("truncated").or_insert(json!(false));
     let summary_bytes = summary.as_ref().map_or(0, |line| line.len() + 1);
     let budget = OUTPUT_LIMIT_BYTES.saturating_sub(FOOTER_RESERVE_BYTES + summary_bytes);
     let mut value = Value::Object(object);

@@ -297,6 +297,40 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
             command_action,
             true,
         ),
+        // The diagnostic tools (issue #11).
+        ext::commands::EXPLAIN_DIAGNOSTIC => (
+            "explain_diagnostic".into(),
+            "Explains one compiler diagnostic at path + line (+ code, character): FSAC's exact message, code, \
+             severity and range, the line with context, what the code usually means and which fixes FSAC offers. \
+             The file is analysed first if needed. Prefer over guessing from the message text or re-running a build.",
+            diagnostic_schema(json!({})),
+            command_action,
+            true,
+        ),
+        ext::commands::DIAGNOSTIC_FIXES => (
+            "diagnostic_fixes".into(),
+            "FSAC's code actions for one diagnostic at path + line (+ code): each fix's title, kind, edits previewed \
+             (old text, new text, resulting lines) and the WorkspaceEdit. Writes nothing; apply: true (with \
+             fixIndex) asks the editor. Prefer over hand-editing when the compiler already knows the fix.",
+            diagnostic_schema(json!({
+                "apply": { "type": "boolean", "description": "Send one fix to the editor as workspace/applyEdit." },
+                "fixIndex": { "type": "integer", "minimum": 0, "description": "Which fix to apply (0-based); needed when there are several." },
+            })),
+            command_action,
+            false,
+        ),
+        ext::commands::SUGGEST_OPEN => (
+            "suggest_open".into(),
+            "Which `open` brings an unresolved name into scope: give `name`, or path + line of its FS0039. Answers \
+             FSAC's open/Use fixes and the workspace's own modules declaring it (RequireQualifiedAccess respected), \
+             each with the edit and its source. Prefer over grepping for the declaration and guessing the namespace.",
+            diagnostic_schema(json!({
+                "name": { "type": "string", "description": "The unresolved name (optionally qualified, Text.shout)." },
+                "maxResults": { "type": "integer", "minimum": 1, "maximum": 200, "default": 20 },
+            })),
+            command_action,
+            true,
+        ),
         ext::commands::RESTART => (
             "restart".into(),
             "Restarts the shared FSAC process (the editor's too) and replays the open buffers into it. Use only when \
@@ -315,6 +349,25 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
         ),
     };
     Some(ToolDefinition { name, description: description.to_owned(), input_schema, action, read_only })
+}
+
+/// The position arguments of the diagnostic tools, plus `extra`.
+fn diagnostic_schema(extra: Value) -> Value {
+    let mut properties = json!({
+        "path": path_property("The file with the diagnostic (required unless `diagnostic`)."),
+        "line": { "type": "integer", "minimum": 0, "description": "0-based line of the diagnostic (required unless `diagnostic`)." },
+        "character": { "type": "integer", "minimum": 0, "description": "0-based UTF-16 column inside its range." },
+        "code": { "type": ["string", "integer"], "description": "Only a diagnostic with this code: FS0039, 39." },
+        "index": { "type": "integer", "minimum": 0, "description": "Among several matches, which one (0-based)." },
+        "diagnostic": { "type": "object", "description": "Instead of path/line: one diagnostic of a check answer, as is." },
+        "timeoutMs": timeout_property(60_000),
+    });
+    if let (Some(properties), Value::Object(extra)) = (properties.as_object_mut(), extra) {
+        properties.extend(extra);
+    }
+    // `path` + `line`, or a `diagnostic` from check (or for suggest_open a bare `name`): no one
+    // member is always required, so none is listed; the session names what is missing.
+    object_schema(properties, &[])
 }
 
 fn object_schema(properties: Value, required: &[&str]) -> Value {
@@ -403,6 +456,9 @@ mod tests {
                 "diagnostics",
                 "make_internal_visible",
                 "outline",
+                "explain_diagnostic",
+                "diagnostic_fixes",
+                "suggest_open",
                 "brand_new",
                 "symbol_at_word",
                 "navigate",

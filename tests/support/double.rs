@@ -70,6 +70,20 @@ impl Editor {
         environment: &[(&str, &str)],
         arguments: &[&str],
     ) -> Editor {
+        let capabilities = json!({"textDocument": {"publishDiagnostics": {}}});
+        Editor::start_with_capabilities(workspace, runtime, fsac, environment, arguments, capabilities).await
+    }
+
+    /// Like [`Editor::start_with_args`], declaring `capabilities` as the editor's. An editor that
+    /// declares `workspace.applyEdit` answers `workspace/applyEdit` with `applied: true`.
+    pub async fn start_with_capabilities(
+        workspace: &Path,
+        runtime: &Path,
+        fsac: &str,
+        environment: &[(&str, &str)],
+        arguments: &[&str],
+        capabilities: Value,
+    ) -> Editor {
         let mut command = Command::new(env!("CARGO_BIN_EXE_fslens"));
         command
             .args(arguments)
@@ -91,7 +105,7 @@ impl Editor {
         let mut editor = Editor { child, stdin, stdout, next_id: 1, notifications: Vec::new() };
         let root = fslens::uri::path_to_uri(workspace).unwrap();
         let answer = editor
-            .request("initialize", json!({"processId": null, "rootUri": root, "capabilities": {"textDocument": {"publishDiagnostics": {}}}}))
+            .request("initialize", json!({"processId": null, "rootUri": root, "capabilities": capabilities}))
             .await;
         assert!(answer.get("result").is_some(), "initialize failed: {answer}");
         editor.notify("initialized", json!({})).await;
@@ -147,8 +161,10 @@ impl Editor {
         if message.get("method").is_some() {
             if message.get("id").is_some() {
                 // A server→client request: answer it like an editor would.
+                let result =
+                    if message["method"] == "workspace/applyEdit" { json!({"applied": true}) } else { Value::Null };
                 let answer =
-                    serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": message["id"], "result": null})).unwrap();
+                    serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": message["id"], "result": result})).unwrap();
                 write_frame(&mut self.stdin, &answer).await.unwrap();
             }
             self.notifications.push(message.clone());
