@@ -57,7 +57,9 @@ fn an_agent_explains_previews_fixes_and_finds_the_open_for_a_name() {
     let report: Value = serde_json::from_str(stdout.lines().last().unwrap_or_default())
         .unwrap_or_else(|error| panic!("no report ({error}): {stdout}\n{stderr}"));
 
-    // The catalogue: all three listed; only fixes may write (through the editor).
+    // The catalogue: all three listed once their group is active; only fixes may write
+    // (through the editor).
+    assert_eq!(body(&report, "activate")["activated"], json!(["diagnostics"]), "{}", report["activate"]);
     let tools = &report["tools"];
     assert_eq!(tools.as_object().unwrap().len(), 3, "{tools}");
     assert_eq!(tools["explain_diagnostic"]["readOnly"], json!(true));

@@ -34,6 +34,8 @@ async def tools_scenario() -> dict:
     async with stdio_client(server_parameters(), errlog=sys.stderr) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
+            # The diagnostic tools wait in their group until the agent asks for them.
+            report["activate"] = await call(session, "activate_tools", {"groups": ["diagnostics"]})
             listed = (await session.list_tools()).tools
             report["tools"] = {
                 tool.name: {"required": tool.input_schema.get("required", []), "readOnly": bool(tool.annotations and tool.annotations.read_only_hint)}
