@@ -14,9 +14,25 @@ pub mod commands {
     pub const OUTLINE: &str = "fslens.outline";
     pub const RESTART: &str = "fslens.restart";
     pub const FIND: &str = "fslens.find";
+    // Referenced-assembly metadata (commands/referenced.rs).
+    pub const REFERENCED_SYMBOLS: &str = "fslens.referencedSymbols";
+    pub const NUGET_TYPES: &str = "fslens.nugetTypes";
+    pub const NUGET_MEMBERS: &str = "fslens.nugetMembers";
 
     /// Every command fslens answers, in the order advertised in `executeCommandProvider`.
-    pub const ALL: &[&str] = &[STATUS, RESTART, FIND, FIELD_IMPACT, CHECK, DIAGNOSTICS, MAKE_INTERNAL_VISIBLE, OUTLINE];
+    pub const ALL: &[&str] = &[
+        STATUS,
+        RESTART,
+        FIND,
+        FIELD_IMPACT,
+        CHECK,
+        DIAGNOSTICS,
+        MAKE_INTERNAL_VISIBLE,
+        OUTLINE,
+        REFERENCED_SYMBOLS,
+        NUGET_TYPES,
+        NUGET_MEMBERS,
+    ];
 }
 
 /// Notifications fslens sends to its clients.

@@ -1,0 +1,48 @@
+"""Drives the referenced-assembly tools of `fslens mcp` (referenced_symbols, nuget_types,
+nuget_members) with the official MCP Python SDK client (PyPI `mcp`, 2.3.0).
+
+Run by tests/referenced_assemblies.rs, which builds a workspace whose restore output points at
+real reference assemblies, and then asserts on the JSON report this script prints on its
+last stdout line. Environment: FSLENS_BIN, FSLENS_WORKSPACE, FSLENS_FSAC_COMMAND,
+XDG_RUNTIME_DIR.
+"""
+
+import json
+import sys
+
+import anyio
+from mcp import ClientSession
+from mcp.client.stdio import stdio_client
+
+from bridge_scenarios import call, server_parameters
+
+
+async def scenario() -> dict:
+    report: dict = {}
+    async with stdio_client(server_parameters(), errlog=sys.stderr) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            tools = await session.list_tools()
+            report["tools"] = {
+                tool.name: {"required": tool.input_schema.get("required", []), "descriptionLength": len(tool.description or "")}
+                for tool in tools.tools
+            }
+            report["symbols"] = await call(session, "referenced_symbols", {"query": "Option", "maxResults": 5})
+            report["symbolsNext"] = await call(
+                session,
+                "referenced_symbols",
+                {"query": "Option", "maxResults": 5, "cursor": report["symbols"]["body"].get("nextCursor")},
+            )
+            report["typesById"] = await call(session, "nuget_types", {"packageId": "Acme.FSharp.Runtime"})
+            report["typesByAssembly"] = await call(session, "nuget_types", {"packageId": "fsharp.core", "maxResults": 3})
+            report["typesPlaceholder"] = await call(session, "nuget_types", {"packageId": "Acme.Analyzers"})
+            report["typesMiss"] = await call(session, "nuget_types", {"packageId": "Acme"})
+            report["members"] = await call(
+                session, "nuget_members", {"packageId": "Acme.FSharp.Runtime", "typeName": "ListModule"}
+            )
+            report["membersMissingArgument"] = await call(session, "nuget_members", {"packageId": "Fable.Core"})
+    return report
+
+
+if __name__ == "__main__":
+    print(json.dumps(anyio.run(scenario)))
