@@ -468,3 +468,17 @@ fn the_mcp_tools_answer_for_an_agent() {
     assert_eq!(report["membersMissingArgument"]["isError"], true);
     assert_eq!(report["membersMissingArgument"]["body"]["error"]["errorKind"], "invalid_argument");
 }
+
+#[test]
+fn the_metadata_reader_is_pure() {
+    let directory = repository().join("src/metadata");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&directory).unwrap().flatten() {
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        for forbidden in ["tokio", "crate::lsp", "crate::proxy", "crate::commands", "unsafe "] {
+            assert!(!text.contains(forbidden), "{} mentions {forbidden}", entry.path().display());
+        }
+        checked += 1;
+    }
+    assert!(checked >= 7, "{checked} files checked");
+}
