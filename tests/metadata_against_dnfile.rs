@@ -2,7 +2,7 @@
 //! Python), driven by tests/metadata/dump_with_dnfile.py over real reference assemblies that
 //! the `fable-metadata` npm package ships (tests/fsac-double/node_modules). For every TypeDef:
 //! namespace, name, enclosing type and visibility; for every type its methods and fields in
-//! table order with their accessibility. Also: damaged copies of a real assembly are errors,
+//! table order with their accessibility, then its properties and events. Also: damaged copies of a real assembly are errors,
 //! never panics.
 //!
 //! The interpreter comes from `FSLENS_DNFILE_PYTHON`, or the virtual environment that
@@ -71,12 +71,14 @@ fn our_lines(assembly: &Assembly) -> Vec<String> {
             info.accessibility.as_str()
         ));
         for member in &info.members {
-            let prefix = match member.kind {
-                MemberKind::Method | MemberKind::Constructor => "  method",
-                MemberKind::Field => "  field",
-                _ => continue,
-            };
-            lines.push(format!("{prefix} {} {}", member.name, member.accessibility.as_str()));
+            match member.kind {
+                MemberKind::Method | MemberKind::Constructor => {
+                    lines.push(format!("  method {} {}", member.name, member.accessibility.as_str()))
+                }
+                MemberKind::Field => lines.push(format!("  field {} {}", member.name, member.accessibility.as_str())),
+                MemberKind::Property => lines.push(format!("  property {}", member.name)),
+                MemberKind::Event => lines.push(format!("  event {}", member.name)),
+            }
         }
     }
     lines
@@ -100,6 +102,11 @@ fn their_lines(dump: &Value) -> Vec<String> {
                     member["name"].as_str().unwrap_or_default(),
                     member["access"].as_str().unwrap_or_default()
                 ));
+            }
+        }
+        for (key, prefix) in [("properties", "  property"), ("events", "  event")] {
+            for name in info[key].as_array().expect("names") {
+                lines.push(format!("{prefix} {}", name.as_str().unwrap_or_default()));
             }
         }
     }

@@ -165,6 +165,14 @@ pub fn read_assembly(file: &[u8]) -> Result<Assembly, MetadataError> {
     reader.assembly()
 }
 
+/// Indexes built once per assembly so per-type lookups are not table scans.
+struct OwnedLists {
+    /// HasSemantics association → its accessor methods (row, semantics flags).
+    accessors_by_association: HashMap<u32, Vec<(u32, u32)>>,
+    property_maps: HashMap<u32, u32>,
+    event_maps: HashMap<u32, u32>,
+}
+
 struct Reader<'r, 'a> {
     streams: &'r Streams<'a>,
     tables: &'r Tables<'a>,
@@ -281,6 +289,13 @@ impl<'r, 'a> Reader<'r, 'a> {
         let generics = self.generic_parameters()?;
         let (obsolete, compilation_mapping) = self.attributes()?;
         let semantics = self.method_semantics()?;
+        let mut accessors_by_association: HashMap<u32, Vec<(u32, u32)>> = HashMap::new();
+        for (method, (flags, association)) in &semantics {
+            accessors_by_association.entry(*association).or_default().push((*method, *flags));
+        }
+        let property_maps = self.map_rows(table::PROPERTY_MAP)?;
+        let event_maps = self.map_rows(table::EVENT_MAP)?;
+        let lists = OwnedLists { accessors_by_association, property_maps, event_maps };
 
         let mut types = Vec::with_capacity(type_count as usize);
         // Row 1 is the `<Module>` pseudo-type holding global members; it is not listed.
@@ -324,7 +339,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             for field_row in self.list_range(table::TYPE_DEF, row, 4, table::FIELD, table::FIELD_PTR)? {
                 members.push(self.field(field_row, scope_names, &obsolete)?);
             }
-            members.extend(self.properties_and_events(row, scope_names, &obsolete, &semantics)?);
+            members.extend(self.properties_and_events(row, scope_names, &obsolete, &lists)?);
             types.push(TypeInfo {
                 display_name: without_arity(&metadata_name).to_owned(),
                 full_name: String::new(),
@@ -537,20 +552,28 @@ impl<'r, 'a> Reader<'r, 'a> {
         })
     }
 
-    /// A list owned through a map table (PropertyMap, EventMap) by TypeDef `type_row`.
+    /// TypeDef row → row of a map table (PropertyMap, EventMap) that owns its list.
+    fn map_rows(&self, map_table: usize) -> Result<HashMap<u32, u32>, MetadataError> {
+        let mut rows = HashMap::new();
+        for map_row in 1..=self.tables.rows(map_table) {
+            rows.insert(self.cell(map_table, map_row, 0)?, map_row);
+        }
+        Ok(rows)
+    }
+
+    /// A list owned through a map table by TypeDef `type_row`.
     fn mapped_list(
         &self,
         map_table: usize,
+        map_rows: &HashMap<u32, u32>,
         type_row: u32,
         target_table: usize,
         pointer_table: usize,
     ) -> Result<Vec<u32>, MetadataError> {
-        for map_row in 1..=self.tables.rows(map_table) {
-            if self.cell(map_table, map_row, 0)? == type_row {
-                return self.list_range(map_table, map_row, 1, target_table, pointer_table);
-            }
+        match map_rows.get(&type_row) {
+            Some(map_row) => self.list_range(map_table, *map_row, 1, target_table, pointer_table),
+            None => Ok(Vec::new()),
         }
-        Ok(Vec::new())
     }
 
     fn properties_and_events(
@@ -558,17 +581,13 @@ impl<'r, 'a> Reader<'r, 'a> {
         type_row: u32,
         type_parameters: &[String],
         obsolete: &HashSet<u32>,
-        semantics: &HashMap<u32, (u32, u32)>,
+        lists: &OwnedLists,
     ) -> Result<Vec<MemberInfo>, MetadataError> {
         let mut members = Vec::new();
         let scope = GenericScope { type_parameters, method_parameters: &[] };
         // Accessors by association, for accessibility, staticness and abstractness.
         let accessors = |association: u32| -> Vec<(u32, u32)> {
-            semantics
-                .iter()
-                .filter(|(_, (_, owner))| *owner == association)
-                .map(|(method, (flags, _))| (*method, *flags))
-                .collect()
+            lists.accessors_by_association.get(&association).cloned().unwrap_or_default()
         };
         let summarize = |association: u32| -> Result<(Accessibility, bool, bool, Vec<&'static str>), MetadataError> {
             let mut best: Option<Accessibility> = None;
@@ -594,7 +613,9 @@ impl<'r, 'a> Reader<'r, 'a> {
             kinds.sort_unstable();
             Ok((best.unwrap_or(Accessibility::Private), is_static, is_abstract, kinds))
         };
-        for row in self.mapped_list(table::PROPERTY_MAP, type_row, table::PROPERTY, table::PROPERTY_PTR)? {
+        for row in
+            self.mapped_list(table::PROPERTY_MAP, &lists.property_maps, type_row, table::PROPERTY, table::PROPERTY_PTR)?
+        {
             let name = self.string(self.cell(table::PROPERTY, row, 1)?)?;
             let signature = property_signature(self.blob(self.cell(table::PROPERTY, row, 2)?)?, self, scope)?;
             let association = Coded::HasSemantics.encode(table::PROPERTY, row).unwrap_or(u32::MAX);
@@ -623,7 +644,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 is_hidden: false,
             });
         }
-        for row in self.mapped_list(table::EVENT_MAP, type_row, table::EVENT, table::EVENT_PTR)? {
+        for row in self.mapped_list(table::EVENT_MAP, &lists.event_maps, type_row, table::EVENT, table::EVENT_PTR)? {
             let name = self.string(self.cell(table::EVENT, row, 1)?)?;
             let event_type = match Coded::TypeDefOrRef.decode(self.cell(table::EVENT, row, 2)?)? {
                 (_, 0) => "obj".to_owned(),

@@ -5,8 +5,8 @@ ECMA-335 reader with.
     python dump_with_dnfile.py A.dll [B.dll …]
 
 Prints one JSON object: {"<path>": {"assembly": name, "types": [...]}}, each type with its
-namespace, name, the row of its enclosing type (0 when not nested), its visibility, and its
-methods and fields with their accessibility, in table order. The `<Module>` row is left out.
+namespace, name, the row of its enclosing type (0 when not nested), its visibility, its
+methods and fields with their accessibility, and its property and event names, in table order. The `<Module>` row is left out.
 """
 
 import json
@@ -58,6 +58,11 @@ def dump(path: str) -> dict:
     if tables.NestedClass is not None:
         for row in tables.NestedClass.rows:
             enclosing[row.NestedClass.row_index] = row.EnclosingClass.row_index
+    # PropertyMap / EventMap: the owning TypeDef row → the names of its properties / events.
+    owned = {"properties": {}, "events": {}}
+    for key, table, column in [("properties", tables.PropertyMap, "PropertyList"), ("events", tables.EventMap, "EventList")]:
+        for row in table.rows if table is not None else []:
+            owned[key][row.Parent.row_index] = [str(item.row.Name) for item in (getattr(row, column) or [])]
     assembly = tables.Assembly.rows[0].Name if tables.Assembly is not None and tables.Assembly.rows else None
     types = []
     for index, row in enumerate(tables.TypeDef.rows if tables.TypeDef is not None else []):
@@ -79,6 +84,8 @@ def dump(path: str) -> dict:
                     {"name": str(field.row.Name), "access": member_access(field.row.Flags, "fd")}
                     for field in (row.FieldList or [])
                 ],
+                "properties": owned["properties"].get(row_number, []),
+                "events": owned["events"].get(row_number, []),
             }
         )
     return {"assembly": str(assembly) if assembly is not None else None, "types": types}
