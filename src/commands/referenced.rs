@@ -287,6 +287,7 @@ fn type_entry(loaded: &LoadedAssembly, info: &crate::metadata::TypeInfo) -> Valu
         "isObsolete": info.is_obsolete,
         "isAbstract": info.is_abstract,
         "genericParameters": info.generic_parameters,
+        "genericConstraints": info.generic_constraints,
         "assembly": loaded.assembly.name,
         "packageId": loaded.package_id,
     });

@@ -134,6 +134,8 @@ pub struct TypeInfo {
     pub is_abstract: bool,
     pub is_obsolete: bool,
     pub generic_parameters: Vec<String>,
+    /// `T : IComparable<T>, new()` for each constrained generic parameter.
+    pub generic_constraints: Vec<String>,
     pub members: Vec<MemberInfo>,
     /// Every MethodDef name of the type, accessors and private methods included.
     pub method_names: Vec<String>,
@@ -164,6 +166,10 @@ pub fn read_assembly(file: &[u8]) -> Result<Assembly, MetadataError> {
     let reader = Reader { streams: &streams, tables: &tables };
     reader.assembly()
 }
+
+/// Generic parameter owner → (number, flags, constraint TypeDefOrRef values) of each
+/// constrained parameter.
+type GenericConstraints = HashMap<(usize, u32), Vec<(u32, u32, Vec<u32>)>>;
 
 /// Indexes built once per assembly so per-type lookups are not table scans.
 struct OwnedLists {
@@ -287,6 +293,7 @@ impl<'r, 'a> Reader<'r, 'a> {
             enclosing_of.insert(self.cell(table::NESTED_CLASS, row, 0)?, self.cell(table::NESTED_CLASS, row, 1)?);
         }
         let generics = self.generic_parameters()?;
+        let constraints = self.generic_constraints()?;
         let (obsolete, compilation_mapping) = self.attributes()?;
         let semantics = self.method_semantics()?;
         let mut accessors_by_association: HashMap<u32, Vec<(u32, u32)>> = HashMap::new();
@@ -327,12 +334,20 @@ impl<'r, 'a> Reader<'r, 'a> {
                 kind = fsharp;
             }
             let type_parameters = generics.get(&(table::TYPE_DEF, row)).cloned().unwrap_or_default();
+            let type_scope = GenericScope { type_parameters: &type_parameters, method_parameters: &[] };
+            let generic_constraints = self.constraint_clauses(&constraints, (table::TYPE_DEF, row), type_scope)?;
             let scope_names = &type_parameters;
             let mut members = Vec::new();
             let mut method_names = Vec::new();
             for method_row in self.list_range(table::TYPE_DEF, row, 5, table::METHOD_DEF, table::METHOD_PTR)? {
-                let method =
-                    self.method(method_row, scope_names, &generics, &obsolete, semantics.contains_key(&method_row))?;
+                let method = self.method(
+                    method_row,
+                    scope_names,
+                    &generics,
+                    &constraints,
+                    &obsolete,
+                    semantics.contains_key(&method_row),
+                )?;
                 method_names.push(method.name.clone());
                 members.push(method);
             }
@@ -352,6 +367,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 is_abstract: flags & 0x80 != 0 && flags & 0x20 == 0,
                 is_obsolete: obsolete.contains(&type_token),
                 generic_parameters: type_parameters,
+                generic_constraints,
                 members,
                 method_names,
                 forwarded_to: None,
@@ -402,6 +418,68 @@ impl<'r, 'a> Reader<'r, 'a> {
                 (owner, names.into_iter().map(|(_, name)| name).collect())
             })
             .collect())
+    }
+
+    /// Constraints by owner: for each generic parameter (by number), its flags and the
+    /// TypeDefOrRef values of its constraint types.
+    fn generic_constraints(&self) -> Result<GenericConstraints, MetadataError> {
+        let mut by_parameter: HashMap<u32, Vec<u32>> = HashMap::new();
+        for row in 1..=self.tables.rows(table::GENERIC_PARAM_CONSTRAINT) {
+            let parameter = self.cell(table::GENERIC_PARAM_CONSTRAINT, row, 0)?;
+            by_parameter.entry(parameter).or_default().push(self.cell(table::GENERIC_PARAM_CONSTRAINT, row, 1)?);
+        }
+        let mut by_owner: GenericConstraints = HashMap::new();
+        for row in 1..=self.tables.rows(table::GENERIC_PARAM) {
+            let flags = self.cell(table::GENERIC_PARAM, row, 1)?;
+            let types = by_parameter.remove(&row).unwrap_or_default();
+            if flags & 0x1C == 0 && types.is_empty() {
+                continue;
+            }
+            let number = self.cell(table::GENERIC_PARAM, row, 0)?;
+            let owner = Coded::TypeOrMethodDef.decode(self.cell(table::GENERIC_PARAM, row, 2)?)?;
+            by_owner.entry(owner).or_default().push((number, flags, types));
+        }
+        Ok(by_owner)
+    }
+
+    /// `T : IComparable<T>, new()` clauses of an owner's constrained generic parameters.
+    fn constraint_clauses(
+        &self,
+        constraints: &GenericConstraints,
+        owner: (usize, u32),
+        scope: GenericScope<'_>,
+    ) -> Result<Vec<String>, MetadataError> {
+        let Some(parameters) = constraints.get(&owner) else { return Ok(Vec::new()) };
+        let names = if owner.0 == table::METHOD_DEF { scope.method_parameters } else { scope.type_parameters };
+        let mut clauses = Vec::new();
+        for (number, flags, types) in parameters {
+            let mut parts = Vec::new();
+            if flags & 0x04 != 0 {
+                parts.push("class".to_owned());
+            }
+            if flags & 0x08 != 0 {
+                parts.push("struct".to_owned());
+            }
+            for constraint in types {
+                let rendered = match Coded::TypeDefOrRef.decode(*constraint)? {
+                    (_, 0) => continue,
+                    (table::TYPE_SPEC, row) => {
+                        type_spec(self.blob(self.cell(table::TYPE_SPEC, row, 0)?)?, self, scope, 0)?
+                    }
+                    (table_number, row) => self.type_name(table_number, row, 0)?,
+                };
+                // `struct` already implies System.ValueType.
+                if !(rendered == "ValueType" && flags & 0x08 != 0) {
+                    parts.push(rendered);
+                }
+            }
+            if flags & 0x10 != 0 && flags & 0x08 == 0 {
+                parts.push("new()".to_owned());
+            }
+            let name = names.get(*number as usize).cloned().unwrap_or_else(|| format!("T{number}"));
+            clauses.push(format!("{name} : {}", parts.join(", ")));
+        }
+        Ok(clauses)
     }
 
     /// The HasCustomAttribute tokens marked `[Obsolete]`, and the SourceConstructFlags of
@@ -489,6 +567,7 @@ impl<'r, 'a> Reader<'r, 'a> {
         row: u32,
         type_parameters: &[String],
         generics: &HashMap<(usize, u32), Vec<String>>,
+        constraints: &GenericConstraints,
         obsolete: &HashSet<u32>,
         is_accessor: bool,
     ) -> Result<MemberInfo, MetadataError> {
@@ -504,8 +583,12 @@ impl<'r, 'a> Reader<'r, 'a> {
         }
         let is_static = flags & 0x10 != 0;
         let is_constructor = name == ".ctor" || name == ".cctor";
-        let rendered =
+        let mut rendered =
             render_method(&name, is_static, is_constructor, &signature, &method_parameters, &parameter_names);
+        for clause in self.constraint_clauses(constraints, (table::METHOD_DEF, row), scope)? {
+            rendered.push_str(" where ");
+            rendered.push_str(&clause);
+        }
         Ok(MemberInfo {
             kind: if is_constructor { MemberKind::Constructor } else { MemberKind::Method },
             signature: rendered,
@@ -699,6 +782,7 @@ impl<'r, 'a> Reader<'r, 'a> {
                 is_abstract: false,
                 is_obsolete: false,
                 generic_parameters: Vec::new(),
+                generic_constraints: Vec::new(),
                 members: Vec::new(),
                 method_names: Vec::new(),
                 forwarded_to: Some(target),
