@@ -292,7 +292,16 @@ fn add_framework(references: &mut ReferenceSet, project: &Project, environment: 
         return;
     };
     let short = target_framework.split('/').next().unwrap_or(&target_framework).to_owned();
-    let Some(framework) = implied_framework(&short) else { return };
+    let Some(framework) = implied_framework(&short) else {
+        let lower = short.to_ascii_lowercase();
+        if lower.starts_with("net") && !lower.contains('.') && !lower.starts_with("netstandard") {
+            references.unreadable.push(UnreadableReference {
+                name: format!(".NET Framework ({short})"),
+                reason: "the .NET Framework reference assemblies are not read; only packages are searched".into(),
+            });
+        }
+        return;
+    };
     let pack = format!("{framework}.Ref");
     let found = environment.dotnet_roots.iter().find_map(|root| {
         let versions = std::fs::read_dir(root.join("packs").join(&pack)).ok()?;
@@ -342,5 +351,27 @@ mod tests {
         assert_eq!(implied_framework("netcoreapp3.1"), Some("Microsoft.NETCore.App"));
         assert_eq!(implied_framework("net48"), None);
         assert_eq!(implied_framework("netstandard2.0"), None);
+    }
+
+    #[test]
+    fn frameworks_that_cannot_be_read_are_said() {
+        let project_for = |framework: &str| {
+            crate::workspace::parse_project(
+                Path::new("/nonexistent/App/App.fsproj"),
+                &format!(
+                    "<Project><PropertyGroup><TargetFramework>{framework}</TargetFramework></PropertyGroup></Project>"
+                ),
+            )
+        };
+        let unreadable = |framework: &str| -> Vec<String> {
+            resolve_references(&project_for(framework), &RestoreEnvironment::default())
+                .unreadable
+                .into_iter()
+                .map(|entry| entry.name)
+                .collect()
+        };
+        assert_eq!(unreadable("net8.0"), ["Microsoft.NETCore.App"]);
+        assert_eq!(unreadable("net48"), [".NET Framework (net48)"]);
+        assert!(unreadable("netstandard2.0").is_empty());
     }
 }
