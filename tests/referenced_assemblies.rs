@@ -384,12 +384,19 @@ fn the_cli_prints_each_tool() {
 async fn the_commands_answer_through_the_proxy() {
     let workspace = restored_workspace();
     let runtime = tempfile::tempdir().unwrap();
-    let mut editor = Editor::start(&workspace.root, runtime.path(), &double_command(), &[]).await;
+    // FSAC takes a minute to load the workspace: the metadata commands do not wait for it.
+    let mut editor =
+        Editor::start(&workspace.root, runtime.path(), &double_command(), &[("FSAC_DOUBLE_SLOW_LOAD_MS", "60000")])
+            .await;
+    let started = std::time::Instant::now();
     let types =
         editor.execute("fslens.nugetTypes", json!({ "packageId": "Acme.FSharp.Runtime", "maxResults": 3 })).await;
     let result = &types["result"];
     assert_eq!(result["via"], "metadata", "{types}");
     assert_eq!(result["returned"], 3);
+    assert!(started.elapsed() < std::time::Duration::from_secs(20), "answered without waiting for FSAC");
+    let status = editor.execute("fslens.status", json!({})).await;
+    assert_ne!(status["result"]["state"], "ready", "FSAC was still loading: {status}");
     let next = editor
         .execute(
             "fslens.nugetTypes",
