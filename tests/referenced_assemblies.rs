@@ -472,6 +472,17 @@ fn the_mcp_tools_answer_for_an_agent() {
     assert!(!miss["candidatePackages"].as_array().unwrap().is_empty());
     let members = body("members");
     assert!(names(&members, "members", "name").contains(&"Map".to_owned()));
+
+    let pages = report["broadPages"].as_array().unwrap();
+    assert!(pages.len() > 1, "the broad query needs several pages: {}", pages.len());
+    let mut seen = Vec::new();
+    for page in pages {
+        assert_eq!(page["isError"], false);
+        assert_eq!(page["cut"], false, "the bridge cut a page of {} bytes", page["bytes"]);
+        assert_eq!(page["returned"], json!(page["names"].as_array().unwrap().len()));
+        seen.extend(page["names"].as_array().unwrap().iter().map(|name| name.as_str().unwrap().to_owned()));
+    }
+    assert_eq!(json!(seen.len()), pages[0]["total"], "every entry arrives once over the pages");
     assert_eq!(report["membersMissingArgument"]["isError"], true);
     assert_eq!(report["membersMissingArgument"]["body"]["error"]["errorKind"], "invalid_argument");
 }

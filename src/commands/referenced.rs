@@ -41,9 +41,21 @@ pub enum Tool {
 impl Tool {
     fn known_arguments(self) -> &'static [&'static str] {
         match self {
-            Tool::ReferencedSymbols => &["query", "projectPath", "includeNonPublic", "maxResults", "cursor"],
-            Tool::NugetTypes => &["packageId", "projectPath", "includeNonPublic", "maxResults", "cursor"],
-            Tool::NugetMembers => &["packageId", "typeName", "projectPath", "includeNonPublic", "maxResults", "cursor"],
+            Tool::ReferencedSymbols => {
+                &["query", "projectPath", "includeNonPublic", "maxResults", "cursor", "responseCharBudget"]
+            }
+            Tool::NugetTypes => {
+                &["packageId", "projectPath", "includeNonPublic", "maxResults", "cursor", "responseCharBudget"]
+            }
+            Tool::NugetMembers => &[
+                "packageId",
+                "typeName",
+                "projectPath",
+                "includeNonPublic",
+                "maxResults",
+                "cursor",
+                "responseCharBudget",
+            ],
         }
     }
 
@@ -67,6 +79,8 @@ pub struct ReferencedArguments {
     pub include_non_public: bool,
     pub max_results: usize,
     pub cursor: Option<String>,
+    /// UTF-16 units of entries one page may hold.
+    pub response_char_budget: usize,
 }
 
 fn required_text(object: &Map<String, Value>, name: &str) -> Result<String, CommandError> {
@@ -91,6 +105,8 @@ impl ReferencedArguments {
             include_non_public: optional_bool(object, "includeNonPublic")?.unwrap_or(false),
             max_results: optional_integer(object, "maxResults", 1, maximum_size)?.unwrap_or(default_size) as usize,
             cursor: optional_string(object, "cursor")?,
+            response_char_budget: optional_integer(object, "responseCharBudget", 200, RESPONSE_CHAR_BUDGET as u64)?
+                .map_or(RESPONSE_CHAR_BUDGET, |budget| budget as usize),
         })
     }
 
@@ -103,6 +119,7 @@ impl ReferencedArguments {
             "projectPath": self.project_path,
             "includeNonPublic": self.include_non_public,
             "maxResults": self.max_results,
+            "responseCharBudget": self.response_char_budget,
         })
     }
 }
@@ -454,7 +471,7 @@ fn finish(
     if offset > entries.len() {
         return Err(CommandError::invalid_argument("cursor", "points past the end of the results"));
     }
-    let page = paginate(&entries, offset, arguments.max_results, RESPONSE_CHAR_BUDGET);
+    let page = paginate(&entries, offset, arguments.max_results, arguments.response_char_budget);
     let unreadable: Vec<Value> = view
         .unreadable
         .iter()

@@ -33,6 +33,27 @@ async def scenario() -> dict:
                 "referenced_symbols",
                 {"query": "Option", "maxResults": 5, "cursor": report["symbols"]["body"].get("nextCursor")},
             )
+            # A broad query: each page must fit the output whole (no entry cut by the bridge),
+            # and the pages together must hold every entry exactly once.
+            broad_pages = []
+            arguments = {"query": "e", "maxResults": 1000}
+            while True:
+                page = await call(session, "referenced_symbols", arguments)
+                broad_pages.append(
+                    {
+                        "isError": page["isError"],
+                        "bytes": page["bytes"],
+                        "cut": "truncation" in page["body"],
+                        "total": page["body"].get("total"),
+                        "returned": page["body"].get("returned"),
+                        "names": [entry["fullName"] + "@" + entry["assembly"] for entry in page["body"].get("symbols", [])],
+                    }
+                )
+                cursor = page["body"].get("nextCursor")
+                if not cursor or len(broad_pages) > 20:
+                    break
+                arguments = {"query": "e", "maxResults": 1000, "cursor": cursor}
+            report["broadPages"] = broad_pages
             report["typesById"] = await call(session, "nuget_types", {"packageId": "Acme.FSharp.Runtime"})
             report["typesByAssembly"] = await call(session, "nuget_types", {"packageId": "fsharp.core", "maxResults": 3})
             report["typesPlaceholder"] = await call(session, "nuget_types", {"packageId": "Acme.Analyzers"})
