@@ -42,6 +42,14 @@ fn package_specs() -> Vec<PackageSpec> {
             ],
         ),
         ("Acme.Missing", "0.1.0", vec![("lib/netstandard2.0/Acme.Missing.dll", None)]),
+        (
+            "Acme.Standard",
+            "2.0.3",
+            vec![
+                ("ref/netstandard2.0/netstandard.dll", Some("netstandard.dll")),
+                ("ref/netstandard2.0/System.Runtime.dll", Some("System.Runtime.dll")),
+            ],
+        ),
     ]
 }
 
@@ -269,6 +277,33 @@ fn nuget_members_lists_signatures_accessibility_and_obsolete_flags() {
     );
     assert!(answer["members"].as_array().unwrap().iter().any(|member| member["isObsolete"] == true), "{answer}");
 
+    // A facade's forwarder: the members come from the assembly it forwards to.
+    let string = call(
+        &workspace.root,
+        Tool::NugetMembers,
+        json!({ "packageId": "netstandard", "typeName": "System.String", "maxResults": 2000 }),
+    );
+    assert_eq!(string["matchedTypes"][0]["kind"], "forwarder", "{string}");
+    assert_eq!(string["matchedTypes"][0]["resolvedIn"], "System.Runtime");
+    let runtime = read_assembly_file(&reference_assembly("System.Runtime.dll")).unwrap();
+    let string_type = runtime.types.iter().find(|info| info.full_name == "System.String").unwrap();
+    let expected_string: Vec<String> = string_type
+        .members
+        .iter()
+        .filter(|member| !member.is_hidden && member.accessibility.is_visible_outside())
+        .map(|member| member.name.clone())
+        .collect();
+    assert!(expected_string.iter().any(|name| name == "Substring"));
+    let listed = all_pages(
+        &workspace.root,
+        Tool::NugetMembers,
+        json!({ "packageId": "netstandard", "typeName": "System.String" }),
+        "members",
+        "name",
+    );
+    assert!(listed == expected_string, "{} listed, {} expected", listed.len(), expected_string.len());
+    assert!(string.get("hint").is_none(), "{}", string["hint"]);
+
     // A type the package does not have: the hint names the assembly searched.
     let miss =
         call(&workspace.root, Tool::NugetMembers, json!({ "packageId": "Fable.Core", "typeName": "ListModule" }));
@@ -280,25 +315,32 @@ fn nuget_members_lists_signatures_accessibility_and_obsolete_flags() {
 fn referenced_symbols_searches_every_readable_assembly_and_rejects_bad_input() {
     let workspace = restored_workspace();
     let answer = call(&workspace.root, Tool::ReferencedSymbols, json!({ "query": "option", "maxResults": 1000 }));
-    let expected: Vec<String> = ["Fable.Core.dll", "FSharp.Core.dll", "Browser.Dom.dll", "Browser.Event.dll"]
-        .iter()
-        .flat_map(|dll| {
-            let assembly = read_assembly_file(&reference_assembly(dll)).unwrap();
-            assembly
-                .types
-                .into_iter()
-                .filter(|info| info.is_visible_outside && info.full_name.to_lowercase().contains("option"))
-                .map(|info| info.full_name)
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    let expected: Vec<String> = [
+        "Fable.Core.dll",
+        "FSharp.Core.dll",
+        "Browser.Dom.dll",
+        "Browser.Event.dll",
+        "netstandard.dll",
+        "System.Runtime.dll",
+    ]
+    .iter()
+    .flat_map(|dll| {
+        let assembly = read_assembly_file(&reference_assembly(dll)).unwrap();
+        assembly
+            .types
+            .into_iter()
+            .filter(|info| info.is_visible_outside && info.full_name.to_lowercase().contains("option"))
+            .map(|info| info.full_name)
+            .collect::<Vec<_>>()
+    })
+    .collect();
     let mut found = names(&answer, "symbols", "fullName");
     let mut expected_sorted = expected.clone();
     found.sort();
     expected_sorted.sort();
     assert_eq!(found, expected_sorted);
     assert!(found.iter().any(|name| name == "Microsoft.FSharp.Core.FSharpOption"));
-    assert_eq!(answer["searchedAssemblies"], 4);
+    assert_eq!(answer["searchedAssemblies"], 6);
 
     let invalid = |argument: Value, tool: Tool| {
         ReferencedArguments::from_json(tool, &argument).expect_err("invalid").data()["argument"].clone()

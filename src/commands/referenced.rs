@@ -407,7 +407,29 @@ pub fn run(
                         if !(info.display_name.to_lowercase() == wanted || full == wanted || full.ends_with(&suffix)) {
                             continue;
                         }
-                        matched_types.push(type_entry(loaded, info));
+                        let mut entry = type_entry(loaded, info);
+                        // A facade's forwarder: the members live in the target assembly, when
+                        // the project references it too.
+                        let (declaring_assembly, declaring) = match &info.forwarded_to {
+                            Some(target) => match view.assemblies.iter().find_map(|candidate| {
+                                let resolved =
+                                    candidate.assembly.name.eq_ignore_ascii_case(target).then(|| {
+                                        candidate.assembly.types.iter().find(|other| {
+                                            other.forwarded_to.is_none() && other.full_name == info.full_name
+                                        })
+                                    })??;
+                                Some((candidate, resolved))
+                            }) {
+                                Some((candidate, resolved)) => {
+                                    entry["resolvedIn"] = json!(candidate.assembly.name);
+                                    (candidate, resolved)
+                                }
+                                None => (loaded, info),
+                            },
+                            None => (loaded, info),
+                        };
+                        matched_types.push(entry);
+                        let (loaded, info) = (declaring_assembly, declaring);
                         for member in &info.members {
                             if member.is_hidden
                                 || !(arguments.include_non_public || member.accessibility.is_visible_outside())
@@ -441,10 +463,16 @@ pub fn run(
                         )),
                     );
                 }
-                if let Some(forwarder) = matched_types.iter().find_map(|entry| entry["forwardedTo"].as_str()) {
+                if let Some(forwarder) = matched_types
+                    .iter()
+                    .find(|entry| entry.get("resolvedIn").is_none())
+                    .and_then(|entry| entry["forwardedTo"].as_str())
+                {
                     answer.insert(
                         "hint".into(),
-                        json!(format!("the type is forwarded to assembly {forwarder}; its members are listed there")),
+                        json!(format!(
+                            "the type is forwarded to assembly {forwarder}, which this project does not reference readably; its members are listed there"
+                        )),
                     );
                 }
                 answer.insert("typeName".into(), json!(type_name));

@@ -50,7 +50,7 @@ async def scenario() -> dict:
                     }
                 )
                 cursor = page["body"].get("nextCursor")
-                if not cursor or len(broad_pages) > 20:
+                if not cursor or len(broad_pages) > 200:
                     break
                 arguments = {"query": "e", "maxResults": 1000, "cursor": cursor}
             report["broadPages"] = broad_pages
