@@ -341,6 +341,10 @@ fn referenced_symbols_searches_every_readable_assembly_and_rejects_bad_input() {
     assert_eq!(found, expected_sorted);
     assert!(found.iter().any(|name| name == "Microsoft.FSharp.Core.FSharpOption"));
     assert_eq!(answer["searchedAssemblies"], 6);
+    // netstandard forwards System.String to System.Runtime, which is searched too: listed once.
+    let strings =
+        all_pages(&workspace.root, Tool::ReferencedSymbols, json!({ "query": "System.String" }), "symbols", "fullName");
+    assert_eq!(strings.iter().filter(|name| *name == "System.String").count(), 1, "{strings:?}");
 
     let invalid = |argument: Value, tool: Tool| {
         ReferencedArguments::from_json(tool, &argument).expect_err("invalid").data()["argument"].clone()

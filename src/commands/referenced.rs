@@ -348,9 +348,15 @@ pub fn run(
         Tool::ReferencedSymbols => {
             list_name = "symbols";
             let needle = arguments.query.clone().unwrap_or_default().to_lowercase();
+            let loaded_names: std::collections::HashSet<String> =
+                view.assemblies.iter().map(|loaded| loaded.assembly.name.to_lowercase()).collect();
             for loaded in &view.assemblies {
                 for info in &loaded.assembly.types {
-                    if type_is_listed(info, arguments.include_non_public)
+                    // A forwarder into an assembly that is searched too would list the type twice.
+                    let shadowed =
+                        info.forwarded_to.as_ref().is_some_and(|target| loaded_names.contains(&target.to_lowercase()));
+                    if !shadowed
+                        && type_is_listed(info, arguments.include_non_public)
                         && (info.display_name.to_lowercase().contains(&needle)
                             || info.full_name.to_lowercase().contains(&needle))
                     {
