@@ -22,6 +22,9 @@ echo "== Editors: Neovim, VS Code extension (tsc, unit tests, vsce package)"
 echo "== MCP: the official Python SDK client (PyPI mcp) in a virtual environment"
 eval "$(./scripts/test-mcp.sh --prepare | grep '^FSLENS_MCP_PYTHON=' | sed 's/^/export /')"
 
+echo "== Metadata reader's second source: dnfile (PyPI) in a virtual environment"
+eval "$(./scripts/test-metadata.sh --prepare | grep '^FSLENS_DNFILE_PYTHON=' | sed 's/^/export /')"
+
 echo "== Rust tests"
 cargo test --locked --lib --bins --tests
 

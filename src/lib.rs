@@ -11,6 +11,7 @@ pub mod documents;
 pub mod headless;
 pub mod lsp;
 pub mod mcp;
+pub mod metadata;
 pub mod proxy;
 pub mod session;
 pub mod syntax;

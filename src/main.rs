@@ -83,6 +83,12 @@ enum Command {
     SuggestOpen(SuggestOpenOptions),
     /// Index the workspace's F# files with the syntax layer and print statistics.
     Index(fslens::commands::index::IndexCliArgs),
+    /// Search the referenced assemblies' types by name substring (read from their metadata).
+    ReferencedSymbols(fslens::commands::referenced::ReferencedSymbolsCliArgs),
+    /// List the types of one package or referenced assembly (exact package id or assembly name).
+    NugetTypes(fslens::commands::referenced::NugetTypesCliArgs),
+    /// List the members of one type of a package or referenced assembly, with signatures.
+    NugetMembers(fslens::commands::referenced::NugetMembersCliArgs),
     /// Serve MCP on stdin/stdout for coding agents: joins the workspace's running session (the
     /// editor's warm FSAC) or starts one that later clients join.
     Mcp(McpOptions),
@@ -410,6 +416,18 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             print_answer(&answer, options.position.json, fslens::commands::diagnostic::render::suggest_open)?;
             Ok(if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) })
         }
+        Some(Command::ReferencedSymbols(arguments)) => {
+            use fslens::commands::referenced::Tool;
+            run_referenced(&cli.session, Tool::ReferencedSymbols, arguments.to_arguments(), arguments.common.json).await
+        }
+        Some(Command::NugetTypes(arguments)) => {
+            use fslens::commands::referenced::Tool;
+            run_referenced(&cli.session, Tool::NugetTypes, arguments.to_arguments(), arguments.common.json).await
+        }
+        Some(Command::NugetMembers(arguments)) => {
+            use fslens::commands::referenced::Tool;
+            run_referenced(&cli.session, Tool::NugetMembers, arguments.to_arguments(), arguments.common.json).await
+        }
         Some(Command::Index(arguments)) => {
             let workspace = workspace_or_current(&cli.session)?;
             let answer = tokio::task::spawn_blocking(move || {
@@ -421,6 +439,25 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// The referenced-assembly subcommands read files only: no session, no FSAC. Exit code 2
+/// when the package or type did not resolve (the answer's hint says why).
+async fn run_referenced(
+    session: &SessionOptions,
+    tool: fslens::commands::referenced::Tool,
+    argument: Value,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let workspace = workspace_or_current(session)?;
+    let answer =
+        tokio::task::spawn_blocking(move || fslens::commands::referenced::run_cli(tool, &argument, &workspace))
+            .await
+            .context("the metadata reading thread failed")??;
+    print_answer(&answer, json, fslens::commands::referenced::render_text)?;
+    let missed = answer.get("matchedAssemblies").and_then(Value::as_array).is_some_and(Vec::is_empty)
+        || answer.get("matchedTypes").and_then(Value::as_array).is_some_and(Vec::is_empty);
+    Ok(if missed { ExitCode::from(2) } else { ExitCode::SUCCESS })
 }
 
 fn proxy_config(session: &SessionOptions) -> anyhow::Result<ProxyConfig> {

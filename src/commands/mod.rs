@@ -22,6 +22,7 @@ pub mod index;
 pub mod make_visible;
 pub mod outline;
 pub mod paths;
+pub mod referenced;
 pub mod status;
 
 /// A typed failure of a command, turned into a JSON-RPC error at the edge.
@@ -169,6 +170,22 @@ pub async fn dispatch(
                     message: format!("{error:#}"),
                 })?;
                 outline::outline_with_index(&index, &model, &arguments, &overlay)
+            })
+            .await
+        }
+        // Referenced-assembly metadata: files only, no FSAC (see commands/referenced.rs).
+        ext::commands::REFERENCED_SYMBOLS | ext::commands::NUGET_TYPES | ext::commands::NUGET_MEMBERS => {
+            let tool = match name {
+                ext::commands::REFERENCED_SYMBOLS => referenced::Tool::ReferencedSymbols,
+                ext::commands::NUGET_TYPES => referenced::Tool::NugetTypes,
+                _ => referenced::Tool::NugetMembers,
+            };
+            let root = workspace_root
+                .ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
+            run_blocking(move || {
+                let arguments = referenced::ReferencedArguments::from_json(tool, &argument)?;
+                let environment = crate::metadata::restore::RestoreEnvironment::from_process();
+                referenced::run(&root, &arguments, &environment)
             })
             .await
         }

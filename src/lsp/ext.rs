@@ -18,6 +18,10 @@ pub mod commands {
     pub const EXPLAIN_DIAGNOSTIC: &str = "fslens.explainDiagnostic";
     pub const DIAGNOSTIC_FIXES: &str = "fslens.diagnosticFixes";
     pub const SUGGEST_OPEN: &str = "fslens.suggestOpen";
+    // Referenced-assembly metadata (commands/referenced.rs).
+    pub const REFERENCED_SYMBOLS: &str = "fslens.referencedSymbols";
+    pub const NUGET_TYPES: &str = "fslens.nugetTypes";
+    pub const NUGET_MEMBERS: &str = "fslens.nugetMembers";
 
     /// Every command fslens answers, in the order advertised in `executeCommandProvider`.
     pub const ALL: &[&str] = &[
@@ -32,6 +36,9 @@ pub mod commands {
         EXPLAIN_DIAGNOSTIC,
         DIAGNOSTIC_FIXES,
         SUGGEST_OPEN,
+        REFERENCED_SYMBOLS,
+        NUGET_TYPES,
+        NUGET_MEMBERS,
     ];
 }
 

@@ -35,8 +35,9 @@ pub type ConfigFactory = Arc<dyn Fn() -> anyhow::Result<ProxyConfig> + Send + Sy
 /// How often a running call reports progress when the client asked for it.
 pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(1000);
 
-/// Characters the outline command may spend on one page when the caller sets no budget: the
-/// page then fits the 40 KiB output with room for the envelope.
+/// Characters the outline and referenced-assembly commands may spend on one page when the
+/// caller sets no budget: the page then fits the 40 KiB output with room for the envelope, so
+/// the bridge never has to cut entries that `nextCursor` would skip.
 const OUTLINE_PAGE_BUDGET: u64 = 30_000;
 
 /// The MCP server for one workspace.
@@ -213,7 +214,13 @@ impl BridgeServer {
         let session = self.session().await?;
         match &definition.action {
             ToolAction::Command(command) => {
-                if command == ext::commands::OUTLINE && !arguments.contains_key("responseCharBudget") {
+                let budgeted = [
+                    ext::commands::OUTLINE,
+                    ext::commands::REFERENCED_SYMBOLS,
+                    ext::commands::NUGET_TYPES,
+                    ext::commands::NUGET_MEMBERS,
+                ];
+                if budgeted.contains(&command.as_str()) && !arguments.contains_key("responseCharBudget") {
                     arguments.insert("responseCharBudget".into(), json!(OUTLINE_PAGE_BUDGET));
                 }
                 if PAGED_BY_MAX_RESULTS.contains(&command.as_str()) {

@@ -339,6 +339,66 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
             command_action,
             false,
         ),
+        // Referenced-assembly metadata (commands/referenced.rs): files only, no FSAC needed.
+        ext::commands::REFERENCED_SYMBOLS => (
+            "referenced_symbols".into(),
+            "Searches the types of the project's referenced assemblies (NuGet packages, framework when a \
+             targeting pack is installed) by name substring, read from their metadata; each hit names its \
+             assembly and package. Prefer over grepping the packages folder or guessing namespaces; the answer \
+             lists references it could not read.",
+            object_schema(
+                json!({
+                    "query": { "type": "string", "minLength": 1, "description": "Substring of a type's name or full name (case-insensitive)." },
+                    "projectPath": path_property(".fsproj path or project name; default: the first project."),
+                    "includeNonPublic": { "type": "boolean", "default": false },
+                    "maxResults": { "type": "integer", "minimum": 1, "maximum": 1000, "default": 200 },
+                    "cursor": { "type": "string", "description": "nextCursor of the previous page." },
+                    "responseCharBudget": { "type": "integer", "minimum": 200, "maximum": 45000, "description": "UTF-16 units of entries per page (default 30,000 here)." },
+                }),
+                &["query"],
+            ),
+            command_action,
+            true,
+        ),
+        ext::commands::NUGET_TYPES => (
+            "nuget_types".into(),
+            "Lists every type of one referenced package or assembly: packageId is a NuGet package id or an \
+             assembly simple name (exact, case-insensitive, never a prefix). A miss says why (hint) and offers \
+             candidatePackages. Prefer over decompiling or web search to learn what a package exposes.",
+            object_schema(
+                json!({
+                    "packageId": { "type": "string", "minLength": 1, "description": "Package id or assembly simple name." },
+                    "projectPath": path_property(".fsproj path or project name; default: the first project."),
+                    "includeNonPublic": { "type": "boolean", "default": false },
+                    "maxResults": { "type": "integer", "minimum": 1, "maximum": 2000, "default": 500 },
+                    "cursor": { "type": "string", "description": "nextCursor of the previous page." },
+                    "responseCharBudget": { "type": "integer", "minimum": 200, "maximum": 45000, "description": "UTF-16 units of entries per page (default 30,000 here)." },
+                }),
+                &["packageId"],
+            ),
+            command_action,
+            true,
+        ),
+        ext::commands::NUGET_MEMBERS => (
+            "nuget_members".into(),
+            "Lists the members of one type of a referenced package or assembly with signatures, accessibility \
+             (from metadata), static/abstract and obsolete flags. typeName is the display name, full name or a \
+             dotted tail. Prefer over guessing an API from memory; use nuget_types first to find type names.",
+            object_schema(
+                json!({
+                    "packageId": { "type": "string", "minLength": 1, "description": "Package id or assembly simple name." },
+                    "typeName": { "type": "string", "minLength": 1, "description": "Display name, full name or dotted tail." },
+                    "projectPath": path_property(".fsproj path or project name; default: the first project."),
+                    "includeNonPublic": { "type": "boolean", "default": false },
+                    "maxResults": { "type": "integer", "minimum": 1, "maximum": 2000, "default": 500 },
+                    "cursor": { "type": "string", "description": "nextCursor of the previous page." },
+                    "responseCharBudget": { "type": "integer", "minimum": 200, "maximum": 45000, "description": "UTF-16 units of entries per page (default 30,000 here)." },
+                }),
+                &["packageId", "typeName"],
+            ),
+            command_action,
+            true,
+        ),
         _ => (
             snake_case(suffix),
             "An fslens command this bridge has no dedicated description for; it takes the command's JSON \
@@ -459,6 +519,9 @@ mod tests {
                 "explain_diagnostic",
                 "diagnostic_fixes",
                 "suggest_open",
+                "referenced_symbols",
+                "nuget_types",
+                "nuget_members",
                 "brand_new",
                 "symbol_at_word",
                 "navigate",
