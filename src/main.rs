@@ -77,6 +77,12 @@ enum Command {
     Find(fslens::commands::find::FindCliArgs),
     /// Index the workspace's F# files with the syntax layer and print statistics.
     Index(fslens::commands::index::IndexCliArgs),
+    /// Rank files for identifiers from the syntax index (BM25, declarations first, tests demoted).
+    SymbolSearch(fslens::commands::symbols::cli::SymbolSearchCliArgs),
+    /// Print one declaration's source by name (all candidates when the name is ambiguous).
+    ReadSymbol(fslens::commands::symbols::cli::ReadSymbolCliArgs),
+    /// Print the smallest declaration enclosing a path and 0-based line.
+    ReadEnclosing(fslens::commands::symbols::cli::ReadEnclosingCliArgs),
     /// Serve MCP on stdin/stdout for coding agents: joins the workspace's running session (the
     /// editor's warm FSAC) or starts one that later clients join.
     Mcp,
@@ -360,6 +366,25 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     .await?;
             print_answer(&answer, arguments.json, fslens::commands::find::render_text)?;
             Ok(ExitCode::SUCCESS)
+        }
+        // Syntax-layer discovery tools (commands/symbols).
+        Some(Command::SymbolSearch(arguments)) => {
+            let (command, argument) = (ext::commands::SYMBOL_SEARCH, arguments.to_arguments());
+            let answer = headless_without_wait(&cli.session, config, command, argument).await?;
+            print_answer(&answer, arguments.json, fslens::commands::symbols::cli::render_search)?;
+            Ok(if answer["available"] == json!(false) { ExitCode::from(2) } else { ExitCode::SUCCESS })
+        }
+        Some(Command::ReadSymbol(arguments)) => {
+            let (command, argument) = (ext::commands::READ_SYMBOL, arguments.to_arguments());
+            let answer = headless_without_wait(&cli.session, config, command, argument).await?;
+            print_answer(&answer, arguments.json, fslens::commands::symbols::cli::render_read)?;
+            Ok(if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) })
+        }
+        Some(Command::ReadEnclosing(arguments)) => {
+            let (command, argument) = (ext::commands::READ_ENCLOSING, arguments.to_arguments());
+            let answer = headless_without_wait(&cli.session, config, command, argument).await?;
+            print_answer(&answer, arguments.json, fslens::commands::symbols::cli::render_read)?;
+            Ok(if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) })
         }
         Some(Command::Index(arguments)) => {
             let workspace = workspace_or_current(&cli.session)?;

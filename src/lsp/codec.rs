@@ -121,7 +121,7 @@ impl<R: AsyncBufRead + Unpin> FrameReader<R> {
                 self.skip_rest_of_header_block(0).await?;
                 return Err(FrameError::TooManyHeaderLines { limit: self.limits.max_header_lines });
             }
-                        if !saw_header
+            if !saw_header
                 && !starts_with_header_name(line)
                 && let Some(start) = embedded_content_length(line)
             {
@@ -367,7 +367,7 @@ mod tests {
         );
     }
 
-        #[test]
+    #[test]
     fn a_header_line_whose_value_holds_another_header_is_one_bad_header() {
         // Found by the frame_decoder fuzz target: a lone `\r` is not a line ending, so the
         // value below is `x\rContent-Length: 2`, not a second header to resynchronise on.

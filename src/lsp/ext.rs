@@ -14,9 +14,25 @@ pub mod commands {
     pub const OUTLINE: &str = "fslens.outline";
     pub const RESTART: &str = "fslens.restart";
     pub const FIND: &str = "fslens.find";
+    // Syntax-layer discovery tools (symbols module).
+    pub const SYMBOL_SEARCH: &str = "fslens.symbolSearch";
+    pub const READ_SYMBOL: &str = "fslens.readSymbol";
+    pub const READ_ENCLOSING: &str = "fslens.readEnclosing";
 
     /// Every command fslens answers, in the order advertised in `executeCommandProvider`.
-    pub const ALL: &[&str] = &[STATUS, RESTART, FIND, FIELD_IMPACT, CHECK, DIAGNOSTICS, MAKE_INTERNAL_VISIBLE, OUTLINE];
+    pub const ALL: &[&str] = &[
+        STATUS,
+        RESTART,
+        FIND,
+        FIELD_IMPACT,
+        CHECK,
+        DIAGNOSTICS,
+        MAKE_INTERNAL_VISIBLE,
+        OUTLINE,
+        SYMBOL_SEARCH,
+        READ_SYMBOL,
+        READ_ENCLOSING,
+    ];
 }
 
 /// Notifications fslens sends to its clients.
