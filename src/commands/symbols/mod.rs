@@ -404,7 +404,7 @@ fn best_lines(indexed: &IndexedFile, file: &RankedFile, limit: usize, overlay: &
         }
     }
     let mut names: Vec<&search::NameCount> = file.terms.iter().flat_map(|hit| hit.names.iter()).collect();
-    names.sort_by(|left, right| right.kind.cmp(&left.kind));
+    names.sort_by_key(|name| std::cmp::Reverse(name.kind));
     'names: for name in names {
         for position in indexed.index.occurrences.positions_of(name.name) {
             if chosen.len() >= limit {

@@ -198,7 +198,7 @@ fn read_symbol_with_index(
                 message: "cannot read it as an F# source file".to_owned(),
             })?;
             for (slot, declaration) in file.index.declarations.iter().enumerate() {
-                if &*index.name(declaration.name) == simple {
+                if *index.name(declaration.name) == *simple {
                     candidates.push((file.clone(), slot));
                 }
             }
