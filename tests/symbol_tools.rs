@@ -301,6 +301,10 @@ async fn the_editors_unsaved_buffer_is_searched_and_read() {
     assert_eq!(enclosing["symbol"]["fullName"], json!("Shipping.Pricing.Consignment.Parcels"), "{enclosing}");
     assert_eq!(enclosing["chain"][1]["name"], json!("Consignment"));
     assert!(!std::fs::read_to_string(&path).unwrap().contains("Consignment"), "nothing is written to disk");
+    // Closed without saving: the disk text counts again.
+    harness.notify("textDocument/didClose", json!({"textDocument": {"uri": uri}})).await;
+    let after = harness.execute("fslens.symbolSearch", json!({"query": "Consignment"})).await;
+    assert_eq!(result(&after)["totalFiles"], json!(0), "{after}");
     harness.finish(None).await;
 }
 

@@ -200,15 +200,21 @@ pub fn unavailable(tool: &str, warm: &WarmWorkspace) -> Value {
     })
 }
 
-/// Re-indexes the editor's buffers that belong to the workspace, so answers see unsaved text.
+/// Re-indexes the editor's buffers that belong to the workspace, so answers see unsaved text,
+/// and files indexed from a buffer the editor has closed since, so they show the disk again.
 pub fn apply_editor_buffers(index: &SyntaxIndex, root: &Path, overlay: &Overlay) {
-    let buffers: Vec<PathBuf> = overlay
+    let mut paths: Vec<PathBuf> = overlay
         .paths()
         .filter(|path| path.starts_with(root) && crate::syntax::GrammarKind::for_path(path).is_some())
         .cloned()
         .collect();
-    if !buffers.is_empty() {
-        index.index_paths(&buffers, overlay);
+    for path in index.paths() {
+        if overlay.get(&path).is_none() && index.file(&path).is_some_and(|file| file.from_overlay) {
+            paths.push(path);
+        }
+    }
+    if !paths.is_empty() {
+        index.index_paths(&paths, overlay);
     }
 }
 

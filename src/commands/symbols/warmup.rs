@@ -142,8 +142,11 @@ fn build(warm: &WarmWorkspace, index: &SyntaxIndex, first: bool) {
                 *warm.phase.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) =
                     BuildPhase::Building { started, files: Some(files.len()) };
             }
-            // Disk text only: editor buffers are applied by each call before it answers.
-            index.index_paths(&files, &Overlay::new());
+            // Disk text only: editor buffers are applied by each call before it answers, and
+            // files indexed from a buffer are left as they are (the call re-checks them).
+            let from_disk: Vec<PathBuf> =
+                files.iter().filter(|path| !index.file(path).is_some_and(|file| file.from_overlay)).cloned().collect();
+            index.index_paths(&from_disk, &Overlay::new());
             // Files that left the workspace are forgotten.
             let wanted: std::collections::HashSet<&PathBuf> = files.iter().collect();
             for path in index.paths() {
