@@ -131,6 +131,12 @@ async fn pages_concatenate_to_the_whole_answer_and_bad_input_is_a_typed_error() 
         ),
         ("fslens.readEnclosing", json!({"path": "src/Shipping/Domain.fs"}), ("invalid_argument", "line")),
         ("fslens.readEnclosing", json!({"path": "/etc/passwd", "line": 1}), ("invalid_path", "/etc/passwd")),
+        ("fslens.readEnclosing", json!({"path": "src/Nope.fs", "line": 1}), ("invalid_path", "src/Nope.fs")),
+        (
+            "fslens.readSymbol",
+            json!({"name": "x", "path": "src/Shipping/Shipping.fsproj"}),
+            ("invalid_path", "src/Shipping/Shipping.fsproj"),
+        ),
         ("fslens.readEnclosing", json!({"path": "src/Shipping/Domain.fs", "line": 9999}), ("invalid_argument", "line")),
         (
             "fslens.readEnclosing",

@@ -10,6 +10,7 @@ pub mod search;
 pub mod terms;
 pub mod warmup;
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -397,6 +398,44 @@ fn result_row(
     row
 }
 
+/// The texts of `wanted` lines (trimmed, cut at [`LINE_TEXT_MAX_CHARS`]), read only as far as
+/// the last of them: a large file is not read whole for a few early lines. `None` when the
+/// file's length differs from what was indexed (it changed since; a cheap check that spares
+/// hashing every listed file on every query — `readSymbol` and `readEnclosing` check SHA-256).
+fn line_texts(indexed: &IndexedFile, overlay: &Overlay, wanted: &[u32]) -> Option<HashMap<u32, String>> {
+    let last = wanted.iter().copied().max()?;
+    let keep = |number: usize, line: &str, texts: &mut HashMap<u32, String>| {
+        if wanted.contains(&(number as u32)) {
+            texts.insert(number as u32, line.trim_end().chars().take(LINE_TEXT_MAX_CHARS).collect());
+        }
+    };
+    let mut texts = HashMap::new();
+    if let Some(text) = overlay.get(&indexed.path) {
+        if text.len() as u64 != u64::from(indexed.index.bytes) {
+            return None;
+        }
+        for (number, line) in text.lines().enumerate().take(last as usize + 1) {
+            keep(number, line, &mut texts);
+        }
+        return Some(texts);
+    }
+    use std::io::BufRead;
+    let file = std::fs::File::open(&indexed.path).ok()?;
+    if file.metadata().ok()?.len() != u64::from(indexed.index.bytes) {
+        return None;
+    }
+    let mut reader = std::io::BufReader::new(file);
+    let mut buffer = Vec::new();
+    for number in 0..=last as usize {
+        buffer.clear();
+        if reader.read_until(b'\n', &mut buffer).ok()? == 0 {
+            break;
+        }
+        keep(number, &String::from_utf8_lossy(&buffer), &mut texts);
+    }
+    Some(texts)
+}
+
 /// The best lines of a file: declaration lines first, then the lines of exact, then other
 /// matches, in text order within each group.
 fn best_lines(indexed: &IndexedFile, file: &RankedFile, limit: usize, overlay: &Overlay) -> Value {
@@ -422,14 +461,14 @@ fn best_lines(indexed: &IndexedFile, file: &RankedFile, limit: usize, overlay: &
         }
     }
     chosen.truncate(limit);
-    let text = read::current_text(&indexed.path, overlay, &indexed.index.content_sha256);
-    let lines: Vec<&str> = text.as_deref().map(|text| text.lines().collect()).unwrap_or_default();
+    let wanted: Vec<u32> = chosen.iter().map(|(line, _)| *line).collect();
+    let texts = line_texts(indexed, overlay, &wanted);
     chosen
         .into_iter()
         .map(|(line, declaration)| {
             let mut entry = json!({ "line": line, "declaration": declaration });
-            if let Some(text) = lines.get(line as usize) {
-                entry["text"] = json!(text.trim_end().chars().take(LINE_TEXT_MAX_CHARS).collect::<String>());
+            if let Some(text) = texts.as_ref().and_then(|texts| texts.get(&line)) {
+                entry["text"] = json!(text);
             }
             entry
         })

@@ -44,6 +44,20 @@ pub fn current_text(path: &Path, overlay: &Overlay, sha256: &[u8; 32]) -> Option
     (digest == *sha256).then_some(text)
 }
 
+/// Refuses a path that is not an F# source file the editor has open or the disk holds, before
+/// anything is indexed for it.
+fn check_source_path(path: &Path, written: &str, overlay: &Overlay) -> Result<(), CommandError> {
+    let refuse =
+        |message: &str| Err(CommandError::InvalidPath { path: written.to_owned(), message: message.to_owned() });
+    if crate::syntax::GrammarKind::for_path(path).is_none() {
+        return refuse("not an F# source file (.fs, .fsi, .fsx)");
+    }
+    if overlay.get(path).is_none() && !path.is_file() {
+        return refuse("no such file in the workspace or the editor");
+    }
+    Ok(())
+}
+
 /// Indexes `path` from the overlay or the disk and returns its entry with the very text it
 /// was built from (re-indexed once more if the file changes in between).
 fn indexed_text(index: &SyntaxIndex, path: &Path, overlay: &Overlay) -> Option<(Arc<IndexedFile>, String)> {
@@ -193,6 +207,7 @@ fn read_symbol_with_index(
     let mut texts: std::collections::HashMap<PathBuf, String> = std::collections::HashMap::new();
     match path {
         Some(path) => {
+            check_source_path(path, arguments.path.as_deref().unwrap_or_default(), overlay)?;
             let (file, text) = indexed_text(index, path, overlay).ok_or_else(|| CommandError::InvalidPath {
                 path: arguments.path.clone().unwrap_or_default(),
                 message: "cannot read it as an F# source file".to_owned(),
@@ -373,12 +388,7 @@ fn read_enclosing_with_index(
     arguments: &ReadEnclosingArguments,
     overlay: &Overlay,
 ) -> Result<Value, CommandError> {
-    if crate::syntax::GrammarKind::for_path(path).is_none() {
-        return Err(CommandError::InvalidPath {
-            path: arguments.path.clone(),
-            message: "not an F# source file (.fs, .fsi, .fsx)".to_owned(),
-        });
-    }
+    check_source_path(path, &arguments.path, overlay)?;
     let (file, text) = indexed_text(index, path, overlay).ok_or_else(|| CommandError::InvalidPath {
         path: arguments.path.clone(),
         message: "cannot read it".to_owned(),
