@@ -191,7 +191,8 @@ impl BridgeServer {
         let session = self.session().await?;
         match &definition.action {
             ToolAction::Command(command) => {
-                if command == ext::commands::OUTLINE && !arguments.contains_key("responseCharBudget") {
+                let budgeted = [ext::commands::OUTLINE, ext::commands::SYMBOL_SEARCH].contains(&command.as_str());
+                if budgeted && !arguments.contains_key("responseCharBudget") {
                     arguments.insert("responseCharBudget".into(), json!(OUTLINE_PAGE_BUDGET));
                 }
                 if PAGED_BY_MAX_RESULTS.contains(&command.as_str()) {

@@ -341,8 +341,8 @@ fn result_row(
     model: &crate::workspace::WorkspaceModel,
 ) -> Value {
     let declarations = &file.file.index.declarations;
-    let declares: Vec<Value> = file
-        .declarations
+    let matching = file.matching_declarations();
+    let declares: Vec<Value> = matching
         .iter()
         .take(DECLARATIONS_PER_FILE)
         .filter_map(|&slot| {
@@ -387,10 +387,10 @@ fn result_row(
         "projects": projects,
         "terms": terms,
         "declares": declares,
-        "declaresOmitted": file.declarations.len().saturating_sub(DECLARATIONS_PER_FILE),
+        "declaresOmitted": matching.len().saturating_sub(DECLARATIONS_PER_FILE),
     });
     if arguments.lines_per_file > 0 {
-        row["lines"] = best_lines(&file.file, file, arguments.lines_per_file, overlay);
+        row["lines"] = best_lines(&file.file, file, &matching, arguments.lines_per_file, overlay);
     }
     if file.file.from_overlay {
         row["fromEditorBuffer"] = json!(true);
@@ -438,9 +438,9 @@ fn line_texts(indexed: &IndexedFile, overlay: &Overlay, wanted: &[u32]) -> Optio
 
 /// The best lines of a file: declaration lines first, then the lines of exact, then other
 /// matches, in text order within each group.
-fn best_lines(indexed: &IndexedFile, file: &RankedFile, limit: usize, overlay: &Overlay) -> Value {
+fn best_lines(indexed: &IndexedFile, file: &RankedFile, matching: &[usize], limit: usize, overlay: &Overlay) -> Value {
     let mut chosen: Vec<(u32, bool)> = Vec::new();
-    for &slot in &file.declarations {
+    for &slot in matching {
         if let Some(declaration) = indexed.index.declarations.get(slot) {
             let line = declaration.name_start.line;
             if !chosen.iter().any(|(known, _)| *known == line) {

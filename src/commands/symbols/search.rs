@@ -102,6 +102,8 @@ struct FileCounts {
     /// `(name, occurrences)`, by name.
     counts: Vec<(NameId, u32)>,
     generated_header: bool,
+    /// The file's priors, computed at its first ranking (they depend on its path only).
+    priors: std::sync::OnceLock<Vec<Prior>>,
 }
 
 /// Tables derived from a [`SyntaxIndex`]; see the module documentation.
@@ -115,6 +117,8 @@ pub struct SearchTables {
     files: BTreeMap<PathBuf, FileCounts>,
     slots: Vec<PathBuf>,
     postings: FastHashMap<NameId, Vec<(u32, u32)>>,
+    /// Declared name → the files (slots) declaring it.
+    declared: FastHashMap<NameId, Vec<u32>>,
     average_length: f64,
 }
 
@@ -149,9 +153,16 @@ impl SearchTables {
         self.files = files;
         self.slots = self.files.keys().cloned().collect();
         self.postings = FastHashMap::default();
+        self.declared = FastHashMap::default();
         let mut total_length = 0f64;
         for (slot, counted) in self.files.values().enumerate() {
             total_length += f64::from(counted.total);
+            for declaration in &counted.file.index.declarations {
+                let slots = self.declared.entry(declaration.name).or_default();
+                if slots.last() != Some(&(slot as u32)) {
+                    slots.push(slot as u32);
+                }
+            }
             for &(name, count) in &counted.counts {
                 self.postings.entry(name).or_default().push((slot as u32, count));
             }
@@ -222,7 +233,7 @@ fn count_file(file: Arc<IndexedFile>, overlay: &Overlay) -> FileCounts {
         }
     });
     let generated_header = file_head(&file.path, overlay).is_some_and(|head| has_generated_header(&head));
-    FileCounts { file, total, counts, generated_header }
+    FileCounts { file, total, counts, generated_header, priors: std::sync::OnceLock::new() }
 }
 
 /// The first few hundred bytes of a file, from the overlay or the disk.
@@ -265,8 +276,22 @@ pub struct RankedFile {
     pub declaration_bonus: f64,
     pub priors: Vec<Prior>,
     pub terms: Vec<TermInFile>,
-    /// Declarations (slots in the file's list) whose name matches a term.
-    pub declarations: Vec<usize>,
+}
+
+impl RankedFile {
+    /// Declarations (slots in the file's list) whose name matches a term, in text order.
+    pub fn matching_declarations(&self) -> Vec<usize> {
+        self.file
+            .index
+            .declarations
+            .iter()
+            .enumerate()
+            .filter(|(_, declaration)| {
+                self.terms.iter().any(|hit| hit.names.iter().any(|name| name.name == declaration.name))
+            })
+            .map(|(slot, _)| slot)
+            .collect()
+    }
 }
 
 /// The ranked files for `terms`, best first, ties by path. `relative` maps a path to the
@@ -280,11 +305,17 @@ pub fn rank(
     let file_count = tables.slots.len() as f64;
     let mut per_file: HashMap<u32, Vec<TermInFile>> = HashMap::new();
     let mut term_weights: Vec<f64> = Vec::with_capacity(terms.len());
-    let mut declaring_names: Vec<Vec<NameId>> = Vec::with_capacity(terms.len());
+    // Per term, the files declaring a name that matches it exactly or case-insensitively.
+    let mut declaring_slots: Vec<std::collections::HashSet<u32>> = Vec::with_capacity(terms.len());
     for (term_number, term) in terms.iter().enumerate() {
         let matched = tables.matching_names(index, term);
-        declaring_names
-            .push(matched.iter().filter(|(_, kind)| *kind != MatchKind::Words).map(|(name, _)| *name).collect());
+        declaring_slots.push(
+            matched
+                .iter()
+                .filter(|(_, kind)| *kind != MatchKind::Words)
+                .flat_map(|(name, _)| tables.declared.get(name).into_iter().flatten().copied())
+                .collect(),
+        );
         let mut in_files: HashMap<u32, TermInFile> = HashMap::new();
         for (name, kind) in &matched {
             for &(slot, count) in tables.postings.get(name).into_iter().flatten() {
@@ -319,30 +350,22 @@ pub fn rank(
             let idf = term_weights[hit.term];
             bm25 += idf * hit.frequency * (BM25_K1 + 1.0) / (hit.frequency + normaliser);
         }
-        let declarations: Vec<usize> = counted
-            .file
-            .index
-            .declarations
-            .iter()
-            .enumerate()
-            .filter(|(_, declaration)| {
-                hits.iter().any(|hit| hit.names.iter().any(|name| name.name == declaration.name))
-            })
-            .map(|(slot, _)| slot)
-            .collect();
         let mut declaration_bonus = 0.0;
-        for (term_number, names) in declaring_names.iter().enumerate() {
-            let declares = declarations
-                .iter()
-                .any(|&slot| counted.file.index.declarations.get(slot).is_some_and(|d| names.contains(&d.name)));
-            if declares {
+        for (term_number, declaring) in declaring_slots.iter().enumerate() {
+            if declaring.contains(&slot) {
                 declaration_bonus += term_weights[term_number] * (BM25_K1 + 1.0);
             }
         }
-        let mut priors = path_priors(&relative(path));
-        if counted.generated_header && !priors.contains(&Prior::Generated) {
-            priors.push(Prior::Generated);
-        }
+        let priors = counted
+            .priors
+            .get_or_init(|| {
+                let mut priors = path_priors(&relative(path));
+                if counted.generated_header && !priors.contains(&Prior::Generated) {
+                    priors.push(Prior::Generated);
+                }
+                priors
+            })
+            .clone();
         let factor: f64 = priors.iter().map(|prior| prior.factor()).product();
         ranked.push(RankedFile {
             path: path.clone(),
@@ -352,7 +375,6 @@ pub fn rank(
             declaration_bonus,
             priors,
             terms: hits,
-            declarations,
         });
     }
     ranked.sort_by(|left, right| right.score.total_cmp(&left.score).then_with(|| left.path.cmp(&right.path)));
