@@ -88,7 +88,7 @@ fn main() {
     index.index_paths(&workspace_files, &Overlay::new());
     let build_time = started.elapsed();
     println!("index build (once, 2 threads, no cache): {}", milliseconds(build_time));
-    let ready = ReadyWorkspace { model, files: workspace_files, built_at: Instant::now(), build_time };
+    let ready = ReadyWorkspace::new(model, workspace_files, build_time);
     let tables = Mutex::new(SearchTables::new());
     let overlay = Overlay::new();
 

@@ -293,7 +293,7 @@ pub fn search_answer(
     let mut next = offset;
     let mut closed_by_budget = false;
     while next < ranked.len() && results.len() < arguments.max_results {
-        let row = result_row(index, &ranked[next], arguments, overlay, &relative, model);
+        let row = result_row(index, &ranked[next], arguments, overlay, &relative, ready);
         let size = serialized_utf16_len(&row) + 1;
         if !results.is_empty() && used + size > arguments.response_char_budget {
             closed_by_budget = true;
@@ -338,7 +338,7 @@ fn result_row(
     arguments: &SearchArguments,
     overlay: &Overlay,
     relative: &dyn Fn(&Path) -> String,
-    model: &crate::workspace::WorkspaceModel,
+    ready: &ReadyWorkspace,
 ) -> Value {
     let declarations = &file.file.index.declarations;
     let matching = file.matching_declarations();
@@ -373,8 +373,7 @@ fn result_row(
             })
         })
         .collect();
-    let projects: Vec<&str> =
-        model.projects_compiling(&file.path).iter().map(|project| project.name.as_str()).collect();
+    let projects: &[String] = ready.projects_by_file.get(&file.path).map(Vec::as_slice).unwrap_or(&[]);
     let mut row = json!({
         "path": relative(&file.path),
         "score": (file.score * 1000.0).round() / 1000.0,

@@ -44,6 +44,24 @@ pub struct ReadyWorkspace {
     pub files: Vec<PathBuf>,
     pub built_at: Instant,
     pub build_time: Duration,
+    /// File → the names of the projects compiling it (a lookup per listed file, instead of a
+    /// scan of every project's compile items).
+    pub projects_by_file: std::collections::HashMap<PathBuf, Vec<String>>,
+}
+
+impl ReadyWorkspace {
+    pub fn new(model: WorkspaceModel, files: Vec<PathBuf>, build_time: Duration) -> ReadyWorkspace {
+        let mut projects_by_file: std::collections::HashMap<PathBuf, Vec<String>> = std::collections::HashMap::new();
+        for project in &model.projects {
+            for item in &project.compile_items {
+                let names = projects_by_file.entry(item.path.clone()).or_default();
+                if !names.contains(&project.name) {
+                    names.push(project.name.clone());
+                }
+            }
+        }
+        ReadyWorkspace { model, files, built_at: Instant::now(), build_time, projects_by_file }
+    }
 }
 
 /// The background build state for one index and root, and the search tables derived from it.
@@ -157,12 +175,7 @@ fn build(warm: &WarmWorkspace, index: &SyntaxIndex, first: bool) {
             if first {
                 wait_for_test_gate();
             }
-            BuildPhase::Ready(Arc::new(ReadyWorkspace {
-                model,
-                files,
-                built_at: Instant::now(),
-                build_time: started.elapsed(),
-            }))
+            BuildPhase::Ready(Arc::new(ReadyWorkspace::new(model, files, started.elapsed())))
         }
         Err(error) => BuildPhase::Failed(format!("{error:#}")),
     };
