@@ -467,6 +467,40 @@ mod tests {
     }
 
     #[test]
+    fn tables_follow_the_index_generation_edits_and_removals() {
+        let root = tempfile::tempdir().unwrap();
+        let (first, second) = (root.path().join("A.fs"), root.path().join("B.fs"));
+        std::fs::write(&first, DECLARES).unwrap();
+        std::fs::write(&second, USES).unwrap();
+        let index = SyntaxIndex::new(IndexOptions::without_cache());
+        index.index_paths(&[first.clone(), second.clone()], &Overlay::new());
+        let generation = index.generation();
+        index.index_paths(&[first.clone(), second.clone()], &Overlay::new());
+        assert_eq!(index.generation(), generation, "unchanged files leave the generation alone");
+        let mut tables = SearchTables::new();
+        tables.refresh(&index, &Overlay::new());
+        let query = parse_query("Consignment").unwrap();
+        let ranked = |tables: &SearchTables| -> Vec<PathBuf> {
+            rank(tables, &index, &query, &|path: &Path| path.display().to_string())
+                .into_iter()
+                .map(|file| file.path)
+                .collect()
+        };
+        assert!(ranked(&tables).is_empty());
+        // An unsaved edit: the generation moves and the tables count the new text.
+        let mut overlay = Overlay::new();
+        overlay.insert(second.clone(), format!("{USES}\nlet d (c: Consignment) = c\n"));
+        index.refresh_path(&second, &overlay);
+        assert_ne!(index.generation(), generation);
+        tables.refresh(&index, &overlay);
+        assert_eq!(ranked(&tables), [second.clone()]);
+        index.remove_path(&second);
+        tables.refresh(&index, &overlay);
+        assert!(ranked(&tables).is_empty());
+        assert_eq!(tables.file_count(), 1);
+    }
+
+    #[test]
     fn path_priors() {
         let names = |path: &str| super::path_priors(path).iter().map(|prior| prior.as_str()).collect::<Vec<_>>();
         assert_eq!(names("tests/A.fs"), ["test"]);
