@@ -185,6 +185,7 @@ async fn read_symbol_lists_every_candidate_and_reads_the_chosen_one() {
     let source = chosen["source"].as_str().unwrap();
     assert!(source.starts_with("type Shipment =") && source.contains("Destination: string }"), "{source}");
     assert!(!source.contains("module Shipment"), "only the record: {source}");
+    assert_eq!(chosen["leading"], json!("/// A parcel on its way.\n"), "the doc comment above it: {chosen}");
 
     // A qualified name picks one of the two `weigh`s; its chain names the module.
     let weigh = harness.execute("fslens.readSymbol", json!({"name": "Shipment.weigh"})).await;

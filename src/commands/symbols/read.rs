@@ -89,6 +89,30 @@ fn slice_lines(text: &str, first: u32, last: u32) -> String {
     out
 }
 
+/// At most this many doc-comment and attribute lines are given above a declaration.
+const LEADING_LINES_LIMIT: u32 = 40;
+
+/// The `///` doc comment and `[<Attribute>]` lines directly above line `first` (the syntax
+/// index's range starts after them), as `leading` with `leadingStartLine`.
+fn add_leading_lines(answer: &mut Value, text: &str, first: u32) {
+    let lines: Vec<&str> = text.lines().take(first as usize).collect();
+    let mut start = lines.len();
+    while start > 0 && lines.len() - start < LEADING_LINES_LIMIT as usize {
+        let line = lines[start - 1].trim_start();
+        if line.starts_with("///") || line.starts_with("[<") {
+            start -= 1;
+        } else {
+            break;
+        }
+    }
+    if start < lines.len() {
+        let mut leading = lines[start..].join("\n");
+        leading.push('\n');
+        answer["leading"] = json!(leading);
+        answer["leadingStartLine"] = json!(start);
+    }
+}
+
 fn declaration_json(index: &SyntaxIndex, root: &Path, file: &IndexedFile, slot: usize, text: Option<&str>) -> Value {
     let declaration = &file.index.declarations[slot];
     let (first, last) = line_span(declaration);
@@ -274,6 +298,7 @@ fn read_symbol_with_index(
             base["symbol"] = declaration_json(index, root, &file, slot, Some(&text));
             base["chain"] = chain_json(index, &file.index, slot);
             base["source"] = json!(slice_lines(&text, first, shown_last));
+            add_leading_lines(&mut base, &text, first);
             base["sourceRange"] = json!({ "startLine": first, "endLine": shown_last });
             base["truncated"] = json!(shown_last < last);
             if shown_last < last {
@@ -447,6 +472,7 @@ fn read_enclosing_with_index(
     if total <= arguments.max_lines {
         base["status"] = json!("ok");
         base["source"] = json!(slice_lines(&text, first, last));
+        add_leading_lines(&mut base, &text, first);
         base["sourceRange"] = json!({ "startLine": first, "endLine": last });
         base["truncated"] = json!(false);
         return Ok(base);
