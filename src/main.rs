@@ -89,6 +89,12 @@ enum Command {
     NugetTypes(fslens::commands::referenced::NugetTypesCliArgs),
     /// List the members of one type of a package or referenced assembly, with signatures.
     NugetMembers(fslens::commands::referenced::NugetMembersCliArgs),
+    /// Rank files for identifiers from the syntax index (BM25, declarations first, tests demoted).
+    SymbolSearch(fslens::commands::symbols::cli::SymbolSearchCliArgs),
+    /// Print one declaration's source by name (all candidates when the name is ambiguous).
+    ReadSymbol(fslens::commands::symbols::cli::ReadSymbolCliArgs),
+    /// Print the smallest declaration enclosing a path and 0-based line.
+    ReadEnclosing(fslens::commands::symbols::cli::ReadEnclosingCliArgs),
     /// Serve MCP on stdin/stdout for coding agents: joins the workspace's running session (the
     /// editor's warm FSAC) or starts one that later clients join.
     Mcp(McpOptions),
@@ -427,6 +433,25 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::NugetMembers(arguments)) => {
             use fslens::commands::referenced::Tool;
             run_referenced(&cli.session, Tool::NugetMembers, arguments.to_arguments(), arguments.common.json).await
+        }
+        // Syntax-layer discovery tools (commands/symbols).
+        Some(Command::SymbolSearch(arguments)) => {
+            let (command, argument) = (ext::commands::SYMBOL_SEARCH, arguments.to_arguments());
+            let answer = headless_without_wait(&cli.session, config, command, argument).await?;
+            print_answer(&answer, arguments.json, fslens::commands::symbols::cli::render_search)?;
+            Ok(if answer["available"] == json!(false) { ExitCode::from(2) } else { ExitCode::SUCCESS })
+        }
+        Some(Command::ReadSymbol(arguments)) => {
+            let (command, argument) = (ext::commands::READ_SYMBOL, arguments.to_arguments());
+            let answer = headless_without_wait(&cli.session, config, command, argument).await?;
+            print_answer(&answer, arguments.json, fslens::commands::symbols::cli::render_read)?;
+            Ok(if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) })
+        }
+        Some(Command::ReadEnclosing(arguments)) => {
+            let (command, argument) = (ext::commands::READ_ENCLOSING, arguments.to_arguments());
+            let answer = headless_without_wait(&cli.session, config, command, argument).await?;
+            print_answer(&answer, arguments.json, fslens::commands::symbols::cli::render_read)?;
+            Ok(if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) })
         }
         Some(Command::Index(arguments)) => {
             let workspace = workspace_or_current(&cli.session)?;

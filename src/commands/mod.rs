@@ -24,6 +24,7 @@ pub mod outline;
 pub mod paths;
 pub mod referenced;
 pub mod status;
+pub mod symbols;
 
 /// A typed failure of a command, turned into a JSON-RPC error at the edge.
 #[derive(Debug, thiserror::Error)]
@@ -189,6 +190,9 @@ pub async fn dispatch(
             })
             .await
         }
+        ext::commands::SYMBOL_SEARCH => symbols::symbol_search(argument, context, workspace_root).await,
+        ext::commands::READ_SYMBOL => symbols::read::read_symbol(argument, context, workspace_root).await,
+        ext::commands::READ_ENCLOSING => symbols::read::read_enclosing(argument, context, workspace_root).await,
         other => Err(CommandError::Internal(format!("command {other} is advertised but has no handler yet"))),
     }
 }

@@ -22,6 +22,10 @@ pub mod commands {
     pub const REFERENCED_SYMBOLS: &str = "fslens.referencedSymbols";
     pub const NUGET_TYPES: &str = "fslens.nugetTypes";
     pub const NUGET_MEMBERS: &str = "fslens.nugetMembers";
+    // Syntax-layer discovery tools (symbols module).
+    pub const SYMBOL_SEARCH: &str = "fslens.symbolSearch";
+    pub const READ_SYMBOL: &str = "fslens.readSymbol";
+    pub const READ_ENCLOSING: &str = "fslens.readEnclosing";
 
     /// Every command fslens answers, in the order advertised in `executeCommandProvider`.
     pub const ALL: &[&str] = &[
@@ -39,6 +43,9 @@ pub mod commands {
         REFERENCED_SYMBOLS,
         NUGET_TYPES,
         NUGET_MEMBERS,
+        SYMBOL_SEARCH,
+        READ_SYMBOL,
+        READ_ENCLOSING,
     ];
 }
 

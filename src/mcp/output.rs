@@ -65,8 +65,10 @@ fn render_object(
     summary: Option<String>,
     elapsed: Duration,
 ) -> RenderedOutput {
-    // A command's own `truncated` (a page cut by maxResults) is kept; false otherwise.
-    object.entry("truncated").or_insert(json!(false));
+    // A command's own `truncated` (a page with more after it) stands; the bridge only adds cuts.
+    if !object.get("truncated").is_some_and(Value::is_boolean) {
+        object.insert("truncated".into(), json!(false));
+    }
     let summary_bytes = summary.as_ref().map_or(0, |line| line.len() + 1);
     let budget = OUTPUT_LIMIT_BYTES.saturating_sub(FOOTER_RESERVE_BYTES + summary_bytes);
     let mut value = Value::Object(object);

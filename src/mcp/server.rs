@@ -216,6 +216,7 @@ impl BridgeServer {
             ToolAction::Command(command) => {
                 let budgeted = [
                     ext::commands::OUTLINE,
+                    ext::commands::SYMBOL_SEARCH,
                     ext::commands::REFERENCED_SYMBOLS,
                     ext::commands::NUGET_TYPES,
                     ext::commands::NUGET_MEMBERS,

@@ -281,6 +281,66 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
             command_action,
             true,
         ),
+        // Syntax-layer discovery tools (commands/symbols).
+        ext::commands::SYMBOL_SEARCH => (
+            "symbol_search".into(),
+            "Ranks files for identifiers in milliseconds from the syntax index (BM25; declaring files first; tests, \
+             generated and vendored code demoted): per file the matched names with counts, declaring symbols, best \
+             lines and projects. Works before FSAC is ready. Prefer over grep to find which files matter for a name; \
+             available:false means the index builds: retry after retryAfterMs.",
+            object_schema(
+                json!({
+                    "query": { "type": "string", "description": "Identifiers separated by spaces; dotted names split. Matches exact, any case, or by camelCase words (Shipment finds ShipmentId)." },
+                    "maxResults": { "type": "integer", "minimum": 1, "maximum": 200, "default": 20 },
+                    "linesPerFile": { "type": "integer", "minimum": 0, "maximum": 10, "default": 3 },
+                    "cursor": { "type": "string", "description": "nextCursor of the previous page." },
+                    "waitForIndexMs": { "type": "integer", "minimum": 0, "maximum": 600000, "default": 0, "description": "Wait this long for the first index build instead of answering available:false." },
+                }),
+                &["query"],
+            ),
+            command_action,
+            true,
+        ),
+        ext::commands::READ_SYMBOL => (
+            "read_symbol".into(),
+            "One declaration's verbatim source by name (`weigh`, `Shipment.weigh`, fully qualified), from the editor's \
+             unsaved buffer when open, with its range and parent chain. Several matches are all listed with path and \
+             line to pick one, never guessed. Prefer over reading whole files when you need one type or function.",
+            object_schema(
+                json!({
+                    "name": { "type": "string", "description": "Declared name, plain or dotted (a suffix of the full name)." },
+                    "path": path_property("Only declarations in this file."),
+                    "line": { "type": "integer", "minimum": 0, "description": "0-based line of the declaration, to pick among candidates." },
+                    "kinds": kinds_property(),
+                    "maxLines": { "type": "integer", "minimum": 1, "maximum": 20000, "default": 400 },
+                    "waitForIndexMs": { "type": "integer", "minimum": 0, "maximum": 600000, "default": 0 },
+                }),
+                &["name"],
+            ),
+            command_action,
+            true,
+        ),
+        ext::commands::READ_ENCLOSING => (
+            "read_enclosing".into(),
+            "Maps a path and 0-based line (from grep, diagnostics or locations) to the smallest enclosing declaration's \
+             verbatim source and its parent chain, from the syntax tree only. Over maxLines, onOversize says: error \
+             (metadata only), slice (aroundLine lines around the line) or outline (its parts with read arguments). \
+             Prefer over reading a file around a line.",
+            object_schema(
+                json!({
+                    "path": path_property("The file."),
+                    "line": { "type": "integer", "minimum": 0, "description": "0-based line." },
+                    "character": { "type": "integer", "minimum": 0, "description": "0-based UTF-16 column (optional)." },
+                    "kinds": kinds_property(),
+                    "maxLines": { "type": "integer", "minimum": 1, "maximum": 20000, "default": 200 },
+                    "onOversize": { "type": "string", "enum": ["error", "slice", "outline"], "default": "error" },
+                    "aroundLine": { "type": "integer", "minimum": 1, "maximum": 20000, "description": "Slice size; default maxLines when given, else 80." },
+                }),
+                &["path", "line"],
+            ),
+            command_action,
+            true,
+        ),
         ext::commands::DIAGNOSTICS => (
             "diagnostics".into(),
             "What FSAC has reported in this session: per file, errors and warnings with freshness (current = \
@@ -447,6 +507,14 @@ fn path_property(description: &str) -> Value {
     })
 }
 
+fn kinds_property() -> Value {
+    json!({
+        "type": "array",
+        "items": { "type": "string" },
+        "description": "Declaration kinds to consider: type (every type kind), module, record, union, class, interface, member, let, val, union-case, record-field, …",
+    })
+}
+
 fn timeout_property(default: u64) -> Value {
     json!({ "type": "integer", "minimum": 0, "maximum": 3_600_000, "default": default, "description": "One deadline for the whole request, in milliseconds." })
 }
@@ -522,6 +590,9 @@ mod tests {
                 "referenced_symbols",
                 "nuget_types",
                 "nuget_members",
+                "symbol_search",
+                "read_symbol",
+                "read_enclosing",
                 "brand_new",
                 "symbol_at_word",
                 "navigate",

@@ -173,12 +173,30 @@ pub struct SyntaxIndex {
     cache: Option<DiskCache>,
     interner: Interner,
     files: DashMap<PathBuf, Arc<IndexedFile>>,
+    // Change counter (symbolSearch caches tables derived from the index by it).
+    generation: std::sync::atomic::AtomicU64,
 }
 
 impl SyntaxIndex {
     pub fn new(options: IndexOptions) -> Self {
         let cache = DiskCache::open(&options.cache);
-        SyntaxIndex { options, cache, interner: Interner::new(), files: DashMap::new() }
+        SyntaxIndex {
+            options,
+            cache,
+            interner: Interner::new(),
+            files: DashMap::new(),
+            generation: std::sync::atomic::AtomicU64::new(0),
+        }
+    }
+
+    /// A counter that changes whenever a file's entry is added, replaced or removed: tables
+    /// derived from the index stay valid while it does not change.
+    pub fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
+    }
+
+    fn bump_generation(&self) {
+        self.generation.fetch_add(1, Ordering::AcqRel);
     }
 
     pub fn options(&self) -> &IndexOptions {
@@ -233,7 +251,9 @@ impl SyntaxIndex {
 
     /// Forgets a file (deleted from disk, or no longer in the workspace).
     pub fn remove_path(&self, path: &Path) {
-        self.files.remove(path);
+        if self.files.remove(path).is_some() {
+            self.bump_generation();
+        }
     }
 
     fn index_one(&self, path: &Path, overlay: &Overlay, parsers: &mut FsharpParsers, stats: &mut IndexRunStats) {
@@ -253,6 +273,7 @@ impl SyntaxIndex {
                         path.to_path_buf(),
                         Arc::new(IndexedFile { path: path.to_path_buf(), from_overlay: false, index }),
                     );
+                    self.bump_generation();
                     return;
                 }
             },
@@ -325,6 +346,7 @@ impl SyntaxIndex {
         stats.lines += u64::from(index.lines);
         stats.count_health(index.health.status);
         self.files.insert(path.to_path_buf(), Arc::new(IndexedFile { path: path.to_path_buf(), from_overlay, index }));
+        self.bump_generation();
     }
 
     pub fn file(&self, path: &Path) -> Option<Arc<IndexedFile>> {

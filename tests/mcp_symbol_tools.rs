@@ -1,0 +1,103 @@
+//! The symbol tools through `fslens mcp`, driven by the official MCP Python SDK client
+//! (tests/mcp/symbol_scenarios.py): `symbol_search` answers `available: false` at once while
+//! the first index build is held by the `FSLENS_TEST_INDEX_GATE` hook (and while FSAC still
+//! loads), then ranks once the build finishes; `read_symbol` lists candidates and reads a
+//! qualified name; `read_enclosing` answers during the build, outlines oversized bodies and
+//! refuses paths outside the workspace.
+//!
+//! Needs the SDK venv (`scripts/test-mcp.sh --prepare`) and the FSAC double's npm packages.
+
+mod support;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::{Value, json};
+use support::double::{double_command, fixture_copy, repository};
+
+fn python_with_sdk() -> PathBuf {
+    let python = std::env::var_os("FSLENS_MCP_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repository().join("target/mcp-venv/bin/python"));
+    let works = Command::new(&python).args(["-c", "import mcp"]).output().is_ok_and(|output| output.status.success());
+    assert!(
+        works,
+        "the MCP Python SDK is missing: {} cannot import `mcp`. Run `scripts/test-mcp.sh --prepare`, or set \
+         FSLENS_MCP_PYTHON to a python that has it.",
+        python.display()
+    );
+    python
+}
+
+fn run_scenario(scenario: &str, workspace: &Path, runtime: &Path, gate: &Path) -> Value {
+    let output = Command::new(python_with_sdk())
+        .arg(repository().join("tests/mcp/symbol_scenarios.py"))
+        .arg(scenario)
+        .env("FSLENS_BIN", env!("CARGO_BIN_EXE_fslens"))
+        .env("FSLENS_WORKSPACE", workspace)
+        .env("FSLENS_FSAC_COMMAND", double_command())
+        .env("XDG_RUNTIME_DIR", runtime)
+        .env("FSLENS_TEST_INDEX_GATE", gate)
+        // FSAC is still loading the workspace throughout the building phase.
+        .env("FSAC_DOUBLE_SLOW_LOAD_MS", "20000")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "scenario {scenario} failed:\n{stderr}");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let last = stdout.lines().last().unwrap_or_default();
+    serde_json::from_str(last).unwrap_or_else(|error| panic!("no report ({error}): {stdout}\n{stderr}"))
+}
+
+fn body<'a>(report: &'a Value, key: &str) -> &'a Value {
+    assert_eq!(report[key]["isError"], json!(false), "{key}: {}", report[key]);
+    &report[key]["body"]
+}
+
+#[test]
+fn an_agent_is_told_to_retry_while_the_index_builds_then_gets_ranked_files_and_sources() {
+    let workspace = fixture_copy("symbol-search");
+    let runtime = tempfile::tempdir().unwrap();
+    let gate = runtime.path().join("index-gate");
+    let report = run_scenario("building", workspace.path(), runtime.path(), &gate);
+
+    for tool in ["symbol_search", "read_symbol", "read_enclosing"] {
+        assert!(report["tools"][tool].is_object(), "{tool} is listed: {}", report["tools"]);
+        assert!(report["tools"][tool]["descriptionLength"].as_u64().unwrap() <= 400);
+    }
+    assert_eq!(report["tools"]["read_enclosing"]["required"], json!(["path", "line"]));
+
+    let building = body(&report, "whileBuilding");
+    assert_eq!(building["available"], json!(false), "{building}");
+    assert!(building["retryAfterMs"].as_u64().unwrap() > 0 && building["results"].is_null(), "{building}");
+    assert!(report["whileBuildingSeconds"].as_f64().unwrap() < 10.0, "never blocks on the build");
+    assert_eq!(body(&report, "readSymbolWhileBuilding")["available"], json!(false));
+    let enclosing = body(&report, "enclosingWhileBuilding");
+    assert_eq!(enclosing["symbol"]["fullName"], json!("Shipping.Domain.Shipment.weigh"), "{enclosing}");
+    assert_ne!(report["fsacWhileBuilding"]["state"], json!("ready"), "FSAC was still loading");
+
+    let ready = body(&report, "ready");
+    assert_eq!(ready["available"], json!(true), "{ready}");
+    assert!(report["attempts"].as_u64().unwrap() >= 1);
+    assert_eq!(ready["results"][0]["path"], json!("src/Shipping/Domain.fs"), "{ready}");
+    assert_eq!((ready["returned"].as_u64(), ready["truncated"].as_bool()), (Some(3), Some(true)));
+    let second = body(&report, "secondPage");
+    let first_paths: Vec<&Value> = ready["results"].as_array().unwrap().iter().map(|row| &row["path"]).collect();
+    assert!(second["results"].as_array().unwrap().iter().all(|row| !first_paths.contains(&&row["path"])), "{second}");
+
+    let ambiguous = body(&report, "ambiguous");
+    assert_eq!(
+        (ambiguous["status"].as_str(), ambiguous["candidates"].as_array().map(Vec::len)),
+        (Some("ambiguous"), Some(2))
+    );
+    let qualified = body(&report, "qualified");
+    assert_eq!(qualified["status"], json!("ok"));
+    assert!(qualified["source"].as_str().unwrap().contains("| Air -> 2.0"), "{qualified}");
+    let outline = body(&report, "outline");
+    assert_eq!((outline["status"].as_str(), outline["nested"][0]["name"].as_str()), (Some("outline"), Some("weigh")));
+
+    assert_eq!(report["escape"]["isError"], json!(true), "{}", report["escape"]);
+    assert_eq!(report["escape"]["body"]["error"]["errorKind"], json!("invalid_path"));
+    assert_eq!(report["badKinds"]["isError"], json!(true));
+    assert_eq!(report["badKinds"]["body"]["error"]["errorKind"], json!("invalid_argument"));
+}
