@@ -427,10 +427,13 @@ fn line_texts(indexed: &IndexedFile, overlay: &Overlay, wanted: &[u32]) -> Optio
     let mut buffer = Vec::new();
     for number in 0..=last as usize {
         buffer.clear();
+        // Lines before the last wanted one are skipped without decoding them.
         if reader.read_until(b'\n', &mut buffer).ok()? == 0 {
             break;
         }
-        keep(number, &String::from_utf8_lossy(&buffer), &mut texts);
+        if wanted.contains(&(number as u32)) {
+            keep(number, &String::from_utf8_lossy(&buffer), &mut texts);
+        }
     }
     Some(texts)
 }
