@@ -287,9 +287,6 @@ struct Extractor<'text, 'tree, 'kinds> {
     skip_children: bool,
     /// Scratch for the identifier spans of an opaque node.
     segments: Vec<(usize, usize)>,
-    /// Byte offsets of every `private`/`internal`/`public` in the text (also inside strings,
-    /// comments and longer words): a node whose range holds none has no access modifier.
-    access_words: Vec<usize>,
     /// Byte offsets of every `[`: an application without one cannot be `x[0]`.
     brackets: Vec<usize>,
 }
@@ -298,15 +295,6 @@ struct Extractor<'text, 'tree, 'kinds> {
 fn any_within(offsets: &[usize], start: usize, end: usize) -> bool {
     let first = offsets.partition_point(|offset| *offset < start);
     offsets.get(first).is_some_and(|offset| *offset < end)
-}
-
-fn access_word_offsets(text: &str) -> Vec<usize> {
-    let mut offsets: Vec<usize> = ["private", "internal", "public"]
-        .iter()
-        .flat_map(|word| text.match_indices(word).map(|(offset, _)| offset))
-        .collect();
-    offsets.sort_unstable();
-    offsets
 }
 
 /// Builds the index of one parsed file. `text` must be the text `tree` was parsed from.
@@ -336,7 +324,6 @@ pub fn extract_file_index(text: &str, tree: &Tree, grammar: GrammarKind, content
         stack: Vec::new(),
         skip_children: false,
         segments: Vec::new(),
-        access_words: access_word_offsets(text),
         brackets: text.match_indices('[').map(|(offset, _)| offset).collect(),
     };
     extractor.walk(root);
@@ -727,6 +714,32 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
     /// Adds a site for the last identifier of `label` and, for nested copy-and-update paths,
     /// an uncertain site for each leading segment.
     fn add_label_sites(&mut self, label: Node<'tree>, kind: FieldSiteKind, uncertainty: Uncertainty, nested: bool) {
+        // The usual label is a plain `long_identifier` (`X`, `Inner.Depth`): its identifiers are
+        // its dotted segments, read from the text without walking the label.
+        let text = self.node_text(label);
+        let mut spans = std::mem::take(&mut self.segments);
+        spans.clear();
+        let plain = self.kinds.kind(label) == "long_identifier"
+            && (!self.tree_has_error || !label.has_error())
+            && dotted_segments(text, label.start_byte(), &mut spans);
+        if plain && let Some(&last) = spans.last() {
+            let path = compact_path(text);
+            if nested {
+                for &(start, end) in &spans[..spans.len() - 1] {
+                    self.add_site_at(
+                        kind,
+                        &self.text[start..end],
+                        &path,
+                        (start, end),
+                        Uncertainty::QualifierOrNestedPath,
+                    );
+                }
+            }
+            self.add_site_at(kind, &self.text[last.0..last.1], &path, last, uncertainty);
+            self.segments = spans;
+            return;
+        }
+        self.segments = spans;
         let segments = identifier_segments(self.kinds, label);
         let Some(last) = segments.last().copied() else {
             return;
@@ -787,9 +800,6 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
     }
 
     fn access_of(&self, node: Node) -> Access {
-        if !any_within(&self.access_words, node.start_byte(), node.end_byte()) {
-            return Access::Default;
-        }
         child_of_kind(self.kinds, node, "access_modifier")
             .map_or(Access::Default, |child| Access::from_keyword(self.node_text(child).trim()))
     }
