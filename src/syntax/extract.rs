@@ -267,7 +267,16 @@ struct Extractor<'text, 'tree, 'kinds> {
     /// need not ask each node.
     tree_has_error: bool,
     /// The last representation (record or union type) whose access was looked up, by node id.
-    representation_access_cache: Cell<Option<(usize, Access)>>,
+    /// The node whose `access_modifier` child gives the access of the declaration being
+    /// built (set by `deferred_access`, claimed when the declaration is pushed).
+    pending_access_holder: Cell<Option<usize>>,
+    /// Declaration index by the node id of its access holder, until the walk meets the
+    /// holder's first `access_modifier` child (children come after their parent in the walk,
+    /// so the lookup costs no extra cursor steps).
+    access_holders: crate::syntax::model::FastHashMap<usize, usize>,
+    /// The access written on a record or union representation, by the node id of its
+    /// `record_type_defn`/`union_type_defn`: `type T = private { … }`.
+    representation_accesses: crate::syntax::model::FastHashMap<usize, Access>,
     declarations: Vec<Declaration>,
     declaration_stack: Vec<u32>,
     declaration_bytes: Vec<(usize, usize)>,
@@ -307,7 +316,9 @@ pub fn extract_file_index(text: &str, tree: &Tree, grammar: GrammarKind, content
         names: LocalNames::default(),
         kinds: &kinds,
         tree_has_error: root.has_error(),
-        representation_access_cache: Cell::new(None),
+        pending_access_holder: Cell::new(None),
+        access_holders: Default::default(),
+        representation_accesses: Default::default(),
         declarations: Vec::new(),
         declaration_stack: Vec::new(),
         declaration_bytes: Vec::new(),
@@ -464,6 +475,19 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
             "access_modifier" => {
                 let access = Access::from_keyword(self.node_text(node).trim());
                 self.access_modifiers.push(AccessModifierSpan { access, range: self.lines.node_range(node) });
+                if let Some(parent) = self.parent_frame(1) {
+                    let parent_id = parent.node.id();
+                    let representation = matches!(parent.kind, "record_type_defn" | "union_type_defn");
+                    // The first modifier child of a holder decides, as a child scan would.
+                    if let Some(index) = self.access_holders.remove(&parent_id)
+                        && let Some(declaration) = self.declarations.get_mut(index)
+                    {
+                        declaration.access = access;
+                    }
+                    if representation {
+                        self.representation_accesses.entry(parent_id).or_insert(access);
+                    }
+                }
             }
             "infix_op" => self.on_infix_op(node),
             "application_expression" => self.on_application(node),
@@ -482,8 +506,12 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
             "mutate_expression" => self.on_mutation(node),
             _ => {}
         }
+        self.pending_access_holder.set(None);
         if let Some(declaration) = self.declaration_for(node, handled_kind) {
             let index = self.declarations.len() as u32;
+            if let Some(holder) = self.pending_access_holder.take() {
+                self.access_holders.insert(holder, index as usize);
+            }
             self.declaration_bytes.push((node.start_byte(), node.end_byte()));
             self.declarations.push(declaration);
             self.declaration_stack.push(index);
@@ -799,9 +827,12 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
         self.field_sites.push(FieldSite { kind, uncertainty, length, field, path, start: range.start });
     }
 
-    fn access_of(&self, node: Node) -> Access {
-        child_of_kind(self.kinds, node, "access_modifier")
-            .map_or(Access::Default, |child| Access::from_keyword(self.node_text(child).trim()))
+    /// The access of the declaration being built is that of `holder`'s first
+    /// `access_modifier` child. The walk visits that child right after the declaration is
+    /// pushed and fills it in then; until then it is `Default`.
+    fn deferred_access(&self, holder: Node) -> Access {
+        self.pending_access_holder.set(Some(holder.id()));
+        Access::Default
     }
 
     fn declaration_for(&mut self, node: Node<'tree>, kind: &str) -> Option<Declaration> {
@@ -813,11 +844,11 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
             }
             "named_module" => {
                 let name = child_by_field(node, self.kinds.fields.name)?;
-                (DeclarationKind::Module, name, self.access_of(node), name.end_byte())
+                (DeclarationKind::Module, name, self.deferred_access(node), name.end_byte())
             }
             "module_defn" => {
                 let name = child_of_kind(self.kinds, node, "identifier")?;
-                (DeclarationKind::Module, name, self.access_of(node), name.end_byte())
+                (DeclarationKind::Module, name, self.deferred_access(node), name.end_byte())
             }
             "record_type_defn"
             | "union_type_defn"
@@ -844,7 +875,7 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                     _ if looks_like_interface(self.kinds, node) => DeclarationKind::Interface,
                     _ => DeclarationKind::Class,
                 };
-                (declaration_kind, name, self.access_of(type_name), header_end)
+                (declaration_kind, name, self.deferred_access(type_name), header_end)
             }
             "exception_definition" => {
                 let name = child_by_field(node, self.kinds.fields.exception_name)?;
@@ -883,12 +914,12 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                 let name = first_identifier_skipping_access(self.kinds, left)?;
                 let header_end =
                     child_by_field(node, self.kinds.fields.body).map_or(left.end_byte(), |body| body.start_byte());
-                (DeclarationKind::Let, name, self.access_of(left), header_end)
+                (DeclarationKind::Let, name, self.deferred_access(left), header_end)
             }
             "value_definition" => {
                 let left = first_named_child_of_kinds(self.kinds, node, &["value_declaration_left"])?;
                 let name = first_identifier_skipping_access(self.kinds, left)?;
-                (DeclarationKind::Val, name, self.access_of(left), node.end_byte())
+                (DeclarationKind::Val, name, self.deferred_access(left), node.end_byte())
             }
             _ => return None,
         };
@@ -913,23 +944,15 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
         else {
             return Access::Default;
         };
-        // Every field or case of a representation asks; scanning its children each time was
-        // quadratic in the number of fields. Fields of one type come one after another.
-        if let Some((id, access)) = self.representation_access_cache.get()
-            && id == frame.node.id()
-        {
-            return access;
-        }
-        let access = self.access_of(frame.node);
-        self.representation_access_cache.set(Some((frame.node.id(), access)));
-        access
+        // Its modifier comes before its fields and cases, so the walk has met it already.
+        self.representation_accesses.get(&frame.node.id()).copied().unwrap_or(Access::Default)
     }
 
     fn member_declaration(&self, node: Node<'tree>) -> Option<(DeclarationKind, Node<'tree>, Access, usize)> {
         let children = direct_children(node);
         let has_token =
             |token: &str| children.iter().any(|child| !child.is_named() && self.kinds.kind(*child) == token);
-        let access = self.access_of(node);
+        let access = self.deferred_access(node);
         if let Some(method) = children.iter().find(|child| self.kinds.kind(**child) == "method_or_prop_defn") {
             let name_holder = child_by_field(*method, self.kinds.fields.name)?;
             let name = child_by_field(name_holder, self.kinds.fields.method)
