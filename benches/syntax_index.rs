@@ -17,7 +17,8 @@
 //! Environment: `FSLENS_BENCH_MB` (corpus size, default 6), `FSLENS_BENCH_REPEATS` (best-of,
 //! default 3), `FSLENS_BENCH_PROFILE=1` (one plain parse pass and one 1-thread index build only,
 //! for callgrind), `FSLENS_BENCH_DIGEST=1` (a digest of every extracted index over the corpus
-//! and damaged copies of it, to check that an optimisation leaves the output unchanged).
+//! and damaged copies of it, to check that an optimisation leaves the output unchanged; with
+//! `FSLENS_BENCH_DIGEST_DIR=DIR` also one over the real F# files under DIR).
 
 use std::alloc::System;
 use std::fmt::Write as _;
@@ -39,6 +40,18 @@ static GLOBAL: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
 mod corpus;
 
 use corpus::generate_corpus;
+
+fn collect_fsharp_files(directory: &Path, paths: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(directory) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect_fsharp_files(&path, paths);
+        } else if GrammarKind::for_path(&path).is_some() {
+            paths.push(path);
+        }
+    }
+}
 
 fn best_of<T>(repeats: usize, mut run: impl FnMut() -> T) -> (Duration, T) {
     let mut best = Duration::MAX;
@@ -172,6 +185,39 @@ fn main() {
         #[allow(clippy::print_stdout)]
         {
             println!("index digest over {} texts ({degraded} degraded): {hex}", inputs.len());
+        }
+        if let Ok(directory) = std::env::var("FSLENS_BENCH_DIGEST_DIR") {
+            // Real F# code (any checkout): every .fs/.fsx/.fsi under the directory with its own
+            // grammar, plus a copy cut short at 3/7 of its length.
+            let mut paths = Vec::new();
+            collect_fsharp_files(Path::new(&directory), &mut paths);
+            paths.sort();
+            let mut digest = Sha256::new();
+            let mut with_errors = 0;
+            for path in &paths {
+                let Some(grammar) = GrammarKind::for_path(path) else { continue };
+                let Ok(bytes) = std::fs::read(path) else { continue };
+                let text = String::from_utf8_lossy(&bytes).into_owned();
+                let mut cut = text.len() * 3 / 7;
+                while !text.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                for text in [&text[..], &text[..cut]] {
+                    let Ok(tree) = parsers.parse(text, grammar, Duration::from_secs(60)) else { continue };
+                    with_errors += usize::from(tree.root_node().has_error());
+                    let local = extract_file_index(text, &tree, grammar, [0; 32]);
+                    digest.update(format!("{local:?}").as_bytes());
+                }
+            }
+            let digest: [u8; 32] = digest.finalize().into();
+            let hex: String = digest.iter().map(|byte| format!("{byte:02x}")).collect();
+            #[allow(clippy::print_stdout)]
+            {
+                println!(
+                    "index digest over {} files under {directory} and their cut copies ({with_errors} trees with errors): {hex}",
+                    paths.len()
+                );
+            }
         }
         return;
     }

@@ -126,6 +126,14 @@ struct KindTable {
     names: Vec<&'static str>,
     /// By kind id: is this a named kind that `enter` or `declaration_for` acts on?
     interesting: Vec<bool>,
+    /// By kind id: a named kind whose subtree `enter` may read from the text instead of
+    /// walking it (see [`OpaqueKind`]).
+    opaque: Vec<Option<OpaqueKind>>,
+    /// By kind id: `Node::is_named` for a node of this kind (without the C call).
+    named: Vec<bool>,
+    /// By kind id: a token that never has children (anonymous tokens, `identifier`), so the
+    /// walk need not ask the cursor for a first child.
+    leaf: Vec<bool>,
     /// The `field` field (of `dot_expression`).
     field_field: Option<NonZeroU16>,
     /// Field ids for `child_by_field_name`, which otherwise looks the name up by string
@@ -158,10 +166,20 @@ impl KindTable {
         let interesting = (0..count)
             .map(|id| language.node_kind_is_named(id as u16) && INTERESTING_KINDS.contains(&names[id]))
             .collect();
+        let opaque = (0..count)
+            .map(|id| if language.node_kind_is_named(id as u16) { OpaqueKind::for_name(names[id]) } else { None })
+            .collect();
+        let named: Vec<bool> = (0..count).map(|id| language.node_kind_is_named(id as u16)).collect();
+        // The grammar aliases one rule to an anonymous name (`float`'s digits), and its
+        // children are numbers only; every other anonymous kind is a token.
+        let leaf = (0..count).map(|id| !named[id] || names[id] == "identifier").collect();
         KindTable {
             language_name: language.name(),
             names,
             interesting,
+            opaque,
+            named,
+            leaf,
             field_field: language.field_id_for_name("field"),
             fields: FieldIds {
                 field: language.field_id_for_name("field"),
@@ -202,6 +220,15 @@ impl KindTable {
     fn kind_of_id(&self, id: u16) -> Option<&'static str> {
         self.names.get(usize::from(id)).copied()
     }
+
+    /// `Node::is_named` by kind id; ERROR (outside the table) is named.
+    fn is_named(&self, id: u16) -> bool {
+        self.named.get(usize::from(id)).copied().unwrap_or(true)
+    }
+
+    fn is_leaf(&self, id: u16) -> bool {
+        self.leaf.get(usize::from(id)).copied().unwrap_or(false)
+    }
 }
 
 impl Clone for KindTable {
@@ -210,6 +237,9 @@ impl Clone for KindTable {
             language_name: self.language_name,
             names: self.names.clone(),
             interesting: self.interesting.clone(),
+            opaque: self.opaque.clone(),
+            named: self.named.clone(),
+            leaf: self.leaf.clone(),
             field_field: self.field_field,
             fields: self.fields,
         }
@@ -237,7 +267,16 @@ struct Extractor<'text, 'tree, 'kinds> {
     /// need not ask each node.
     tree_has_error: bool,
     /// The last representation (record or union type) whose access was looked up, by node id.
-    representation_access_cache: Cell<Option<(usize, Access)>>,
+    /// The node whose `access_modifier` child gives the access of the declaration being
+    /// built (set by `deferred_access`, claimed when the declaration is pushed).
+    pending_access_holder: Cell<Option<usize>>,
+    /// Declaration index by the node id of its access holder, until the walk meets the
+    /// holder's first `access_modifier` child (children come after their parent in the walk,
+    /// so the lookup costs no extra cursor steps).
+    access_holders: crate::syntax::model::FastHashMap<usize, usize>,
+    /// The access written on a record or union representation, by the node id of its
+    /// `record_type_defn`/`union_type_defn`: `type T = private { … }`.
+    representation_accesses: crate::syntax::model::FastHashMap<usize, Access>,
     declarations: Vec<Declaration>,
     declaration_stack: Vec<u32>,
     declaration_bytes: Vec<(usize, usize)>,
@@ -252,6 +291,19 @@ struct Extractor<'text, 'tree, 'kinds> {
     error_depth: u32,
     claimed_identifiers: HashSet<usize>,
     stack: Vec<Frame<'tree>>,
+    /// Set by `enter` when it read the entered node's whole subtree from the text: the walk
+    /// then does not descend into it.
+    skip_children: bool,
+    /// Scratch for the identifier spans of an opaque node.
+    segments: Vec<(usize, usize)>,
+    /// Byte offsets of every `[`: an application without one cannot be `x[0]`.
+    brackets: Vec<usize>,
+}
+
+/// True when a sorted offset list has an entry in `start..end`.
+fn any_within(offsets: &[usize], start: usize, end: usize) -> bool {
+    let first = offsets.partition_point(|offset| *offset < start);
+    offsets.get(first).is_some_and(|offset| *offset < end)
 }
 
 /// Builds the index of one parsed file. `text` must be the text `tree` was parsed from.
@@ -264,7 +316,9 @@ pub fn extract_file_index(text: &str, tree: &Tree, grammar: GrammarKind, content
         names: LocalNames::default(),
         kinds: &kinds,
         tree_has_error: root.has_error(),
-        representation_access_cache: Cell::new(None),
+        pending_access_holder: Cell::new(None),
+        access_holders: Default::default(),
+        representation_accesses: Default::default(),
         declarations: Vec::new(),
         declaration_stack: Vec::new(),
         declaration_bytes: Vec::new(),
@@ -279,6 +333,9 @@ pub fn extract_file_index(text: &str, tree: &Tree, grammar: GrammarKind, content
         error_depth: 0,
         claimed_identifiers: HashSet::new(),
         stack: Vec::new(),
+        skip_children: false,
+        segments: Vec::new(),
+        brackets: text.match_indices('[').map(|(offset, _)| offset).collect(),
     };
     extractor.walk(root);
     let root_is_error = root.is_error();
@@ -295,7 +352,8 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
         // For each node on the path below the root: how many named children of it were seen.
         let mut named_counters: Vec<u32> = Vec::new();
         loop {
-            if cursor.goto_first_child() {
+            let descend = !std::mem::take(&mut self.skip_children);
+            if descend && cursor.goto_first_child() {
                 named_counters.push(0);
                 self.visit_cursor_node(&cursor, &mut named_counters);
                 continue;
@@ -317,8 +375,8 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
 
     fn visit_cursor_node(&mut self, cursor: &tree_sitter::TreeCursor<'tree>, named_counters: &mut [u32]) {
         let node = cursor.node();
-        let named = node.is_named();
         let kind_id = node.kind_id();
+        let named = self.kinds.is_named(kind_id);
         // Only a `long_identifier_or_op`'s field is ever looked at (see `on_identifier`).
         let is_field_field = named
             && self.kinds.kind_of_id(kind_id) == Some("long_identifier_or_op")
@@ -329,6 +387,9 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
             *counter += 1;
         }
         self.enter(node, kind_id, named, is_field_field, named_index);
+        if self.kinds.is_leaf(kind_id) {
+            self.skip_children = true;
+        }
     }
 
     fn leave(&mut self) {
@@ -392,6 +453,16 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
             self.error_depth += 1;
             opened_error = true;
         }
+        if named
+            && let Some(Some(opaque)) = self.kinds.opaque.get(usize::from(kind_id)).copied()
+            && !is_error
+            && (!self.tree_has_error || !node.has_error())
+            && self.read_opaque(node, opaque, is_field_field)
+        {
+            self.skip_children = true;
+            self.stack.push(Frame { node, kind, is_field_field, opened_declaration, opened_error });
+            return;
+        }
         // Most nodes are of no interest; one table lookup spares them ~30 string compares.
         let interesting = named && self.kinds.interesting.get(usize::from(kind_id)).copied().unwrap_or(false);
         if !interesting {
@@ -404,6 +475,19 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
             "access_modifier" => {
                 let access = Access::from_keyword(self.node_text(node).trim());
                 self.access_modifiers.push(AccessModifierSpan { access, range: self.lines.node_range(node) });
+                if let Some(parent) = self.parent_frame(1) {
+                    let parent_id = parent.node.id();
+                    let representation = matches!(parent.kind, "record_type_defn" | "union_type_defn");
+                    // The first modifier child of a holder decides, as a child scan would.
+                    if let Some(index) = self.access_holders.remove(&parent_id)
+                        && let Some(declaration) = self.declarations.get_mut(index)
+                    {
+                        declaration.access = access;
+                    }
+                    if representation {
+                        self.representation_accesses.entry(parent_id).or_insert(access);
+                    }
+                }
             }
             "infix_op" => self.on_infix_op(node),
             "application_expression" => self.on_application(node),
@@ -422,8 +506,12 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
             "mutate_expression" => self.on_mutation(node),
             _ => {}
         }
+        self.pending_access_holder.set(None);
         if let Some(declaration) = self.declaration_for(node, handled_kind) {
             let index = self.declarations.len() as u32;
+            if let Some(holder) = self.pending_access_holder.take() {
+                self.access_holders.insert(holder, index as usize);
+            }
             self.declaration_bytes.push((node.start_byte(), node.end_byte()));
             self.declarations.push(declaration);
             self.declaration_stack.push(index);
@@ -470,6 +558,105 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
         }
     }
 
+    /// Reads an opaque node's identifiers from the text, with exactly the occurrences and
+    /// read candidates the walk would have produced from its leaves. Returns false (and
+    /// records nothing) when the text is not the plain shape this handles; the walk then
+    /// descends as usual. Only called on nodes without errors below them.
+    fn read_opaque(&mut self, node: Node<'tree>, opaque: OpaqueKind, is_field_field: bool) -> bool {
+        let (start, end) = (node.start_byte(), node.end_byte());
+        let Some(text) = self.text.get(start..end) else {
+            return false;
+        };
+        let mut segments = std::mem::take(&mut self.segments);
+        segments.clear();
+        let handled = match opaque {
+            OpaqueKind::Constant => !text.as_bytes().contains(&b'{'),
+            OpaqueKind::DottedNameOrOperator => {
+                // Identifiers in a `long_identifier_or_op` are read candidates (notes §3): every
+                // segment after the first, and every segment on the `field:` side of a
+                // `dot_expression`, unless the name is a pattern's.
+                let children = node.child_count();
+                if !dotted_segments(text, start, &mut segments)
+                    || !(children == 1 || children == 3 && segments.len() >= 2)
+                {
+                    false
+                } else {
+                    let in_pattern = self.parent_kind(1) == "identifier_pattern";
+                    let on_field_side = is_field_field && self.parent_kind(1) == "dot_expression";
+                    // Two shapes: `long_identifier` (or one identifier) alone, whose text is the
+                    // node's; or `long_identifier . identifier`, whose last identifier is the
+                    // node's own child (its second named child) and the others the prefix's.
+                    let prefix_end = if children == 3 { segments[segments.len() - 2].1 } else { end };
+                    let last = segments.len() - 1;
+                    for (index, &(segment_start, segment_end)) in segments.iter().enumerate() {
+                        let own_child = children == 3 && index == last;
+                        let read = !in_pattern && (index > 0 || on_field_side);
+                        let path = if own_child { text } else { &self.text[start..prefix_end] };
+                        self.record_identifier((segment_start, segment_end), read.then_some(path));
+                    }
+                    true
+                }
+            }
+            OpaqueKind::DottedName => {
+                // A `long_identifier` below a `long_identifier_or_op` gives read candidates; the
+                // walk handles those (it only gets here when the owner could not be read).
+                if self.parent_kind(1) == "long_identifier_or_op" || !dotted_segments(text, start, &mut segments) {
+                    false
+                } else {
+                    for &segment in &segments {
+                        self.record_identifier(segment, None);
+                    }
+                    true
+                }
+            }
+            OpaqueKind::TypeArgument => {
+                // `choice("_", seq("'" | "^", identifier))` in the grammar.
+                let plain = match text.as_bytes().first() {
+                    Some(b'_') => text == "_",
+                    Some(b'\'' | b'^') => dotted_segments(&text[1..], start + 1, &mut segments) && segments.len() == 1,
+                    _ => false,
+                };
+                if plain {
+                    for &segment in &segments {
+                        self.record_identifier(segment, None);
+                    }
+                }
+                plain
+            }
+            OpaqueKind::TypeName => {
+                // A lone `_` (`List<_>`) is an anonymous token there, not an identifier.
+                let plain = match text.as_bytes().first() {
+                    _ if text == "_" => false,
+                    Some(b'\'' | b'^') => dotted_segments(&text[1..], start + 1, &mut segments) && segments.len() == 1,
+                    _ => dotted_segments(text, start, &mut segments),
+                };
+                if plain {
+                    for &segment in &segments {
+                        self.record_identifier(segment, None);
+                    }
+                }
+                plain
+            }
+        };
+        self.segments = segments;
+        handled
+    }
+
+    /// One identifier occurrence at `bytes`; with `read_path`, also a read candidate (as
+    /// `on_identifier` does for an identifier leaf).
+    fn record_identifier(&mut self, (start, end): (usize, usize), read_path: Option<&'text str>) {
+        let text = &self.text[start..end];
+        let id = self.names.intern(text);
+        self.occurrences.push((id, self.lines.position(start)));
+        if !self.claimed_identifiers.is_empty() && self.claimed_identifiers.contains(&start) {
+            return;
+        }
+        if let Some(path) = read_path {
+            let path = compact_path(path);
+            self.add_site_at(FieldSiteKind::Read, text, &path, (start, end), Uncertainty::NeedsResolution);
+        }
+    }
+
     fn on_infix_op(&mut self, node: Node<'tree>) {
         let indicator = match self.node_text(node).trim() {
             "->" => MisparseIndicator::InfixArrow,
@@ -499,6 +686,11 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
     }
 
     fn on_application(&mut self, node: Node<'tree>) {
+        // A list argument starts with `[`; without one in range there is nothing to find. (In a
+        // tree with errors a list may lack its bracket, so look anyway.)
+        if !self.tree_has_error && !any_within(&self.brackets, node.start_byte(), node.end_byte()) {
+            return;
+        }
         let (Some(callee), Some(argument)) = (node.named_child(0), node.named_child(1)) else {
             return;
         };
@@ -550,6 +742,32 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
     /// Adds a site for the last identifier of `label` and, for nested copy-and-update paths,
     /// an uncertain site for each leading segment.
     fn add_label_sites(&mut self, label: Node<'tree>, kind: FieldSiteKind, uncertainty: Uncertainty, nested: bool) {
+        // The usual label is a plain `long_identifier` (`X`, `Inner.Depth`): its identifiers are
+        // its dotted segments, read from the text without walking the label.
+        let text = self.node_text(label);
+        let mut spans = std::mem::take(&mut self.segments);
+        spans.clear();
+        let plain = self.kinds.kind(label) == "long_identifier"
+            && (!self.tree_has_error || !label.has_error())
+            && dotted_segments(text, label.start_byte(), &mut spans);
+        if plain && let Some(&last) = spans.last() {
+            let path = compact_path(text);
+            if nested {
+                for &(start, end) in &spans[..spans.len() - 1] {
+                    self.add_site_at(
+                        kind,
+                        &self.text[start..end],
+                        &path,
+                        (start, end),
+                        Uncertainty::QualifierOrNestedPath,
+                    );
+                }
+            }
+            self.add_site_at(kind, &self.text[last.0..last.1], &path, last, uncertainty);
+            self.segments = spans;
+            return;
+        }
+        self.segments = spans;
         let segments = identifier_segments(self.kinds, label);
         let Some(last) = segments.last().copied() else {
             return;
@@ -586,10 +804,21 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
     }
 
     fn add_site(&mut self, kind: FieldSiteKind, name: &str, path: &str, node: Node, uncertainty: Uncertainty) {
+        self.add_site_at(kind, name, path, (node.start_byte(), node.end_byte()), uncertainty);
+    }
+
+    fn add_site_at(
+        &mut self,
+        kind: FieldSiteKind,
+        name: &str,
+        path: &str,
+        (start, end): (usize, usize),
+        uncertainty: Uncertainty,
+    ) {
         let field = self.names.intern(name);
         let path = self.names.intern(path);
-        self.field_site_bytes.push(node.start_byte());
-        let range = self.lines.node_range(node);
+        self.field_site_bytes.push(start);
+        let range = self.lines.range(start, end);
         let length = if range.end.line == range.start.line {
             range.end.character.saturating_sub(range.start.character).min(u32::from(u16::MAX)) as u16
         } else {
@@ -598,9 +827,12 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
         self.field_sites.push(FieldSite { kind, uncertainty, length, field, path, start: range.start });
     }
 
-    fn access_of(&self, node: Node) -> Access {
-        child_of_kind(self.kinds, node, "access_modifier")
-            .map_or(Access::Default, |child| Access::from_keyword(self.node_text(child).trim()))
+    /// The access of the declaration being built is that of `holder`'s first
+    /// `access_modifier` child. The walk visits that child right after the declaration is
+    /// pushed and fills it in then; until then it is `Default`.
+    fn deferred_access(&self, holder: Node) -> Access {
+        self.pending_access_holder.set(Some(holder.id()));
+        Access::Default
     }
 
     fn declaration_for(&mut self, node: Node<'tree>, kind: &str) -> Option<Declaration> {
@@ -612,11 +844,11 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
             }
             "named_module" => {
                 let name = child_by_field(node, self.kinds.fields.name)?;
-                (DeclarationKind::Module, name, self.access_of(node), name.end_byte())
+                (DeclarationKind::Module, name, self.deferred_access(node), name.end_byte())
             }
             "module_defn" => {
                 let name = child_of_kind(self.kinds, node, "identifier")?;
-                (DeclarationKind::Module, name, self.access_of(node), name.end_byte())
+                (DeclarationKind::Module, name, self.deferred_access(node), name.end_byte())
             }
             "record_type_defn"
             | "union_type_defn"
@@ -643,7 +875,7 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                     _ if looks_like_interface(self.kinds, node) => DeclarationKind::Interface,
                     _ => DeclarationKind::Class,
                 };
-                (declaration_kind, name, self.access_of(type_name), header_end)
+                (declaration_kind, name, self.deferred_access(type_name), header_end)
             }
             "exception_definition" => {
                 let name = child_by_field(node, self.kinds.fields.exception_name)?;
@@ -682,12 +914,12 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                 let name = first_identifier_skipping_access(self.kinds, left)?;
                 let header_end =
                     child_by_field(node, self.kinds.fields.body).map_or(left.end_byte(), |body| body.start_byte());
-                (DeclarationKind::Let, name, self.access_of(left), header_end)
+                (DeclarationKind::Let, name, self.deferred_access(left), header_end)
             }
             "value_definition" => {
                 let left = first_named_child_of_kinds(self.kinds, node, &["value_declaration_left"])?;
                 let name = first_identifier_skipping_access(self.kinds, left)?;
-                (DeclarationKind::Val, name, self.access_of(left), node.end_byte())
+                (DeclarationKind::Val, name, self.deferred_access(left), node.end_byte())
             }
             _ => return None,
         };
@@ -712,24 +944,15 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
         else {
             return Access::Default;
         };
-        // Every field or case of a representation asks; scanning its children each time was
-        // quadratic in the number of fields. Fields of one type come one after another.
-        if let Some((id, access)) = self.representation_access_cache.get()
-            && id == frame.node.id()
-        {
-            return access;
-        }
-        let access = child_of_kind(self.kinds, frame.node, "access_modifier")
-            .map_or(Access::Default, |child| Access::from_keyword(self.node_text(child).trim()));
-        self.representation_access_cache.set(Some((frame.node.id(), access)));
-        access
+        // Its modifier comes before its fields and cases, so the walk has met it already.
+        self.representation_accesses.get(&frame.node.id()).copied().unwrap_or(Access::Default)
     }
 
     fn member_declaration(&self, node: Node<'tree>) -> Option<(DeclarationKind, Node<'tree>, Access, usize)> {
         let children = direct_children(node);
         let has_token =
             |token: &str| children.iter().any(|child| !child.is_named() && self.kinds.kind(*child) == token);
-        let access = self.access_of(node);
+        let access = self.deferred_access(node);
         if let Some(method) = children.iter().find(|child| self.kinds.kind(**child) == "method_or_prop_defn") {
             let name_holder = child_by_field(*method, self.kinds.fields.name)?;
             let name = child_by_field(name_holder, self.kinds.fields.method)
@@ -906,6 +1129,67 @@ const INTERESTING_KINDS: &[&str] = &[
     "value_definition",
 ];
 
+/// Node kinds whose subtree holds nothing the index wants except identifiers, so `enter` can
+/// read them from the node's text instead of walking their leaves (each cursor step costs
+/// hundreds of instructions in this grammar's deeply hidden trees). Per node-types.json their
+/// only named descendants are identifiers (or, for constants, nothing unless an interpolated
+/// string's `{…}` hole holds an expression).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OpaqueKind {
+    /// `long_identifier_or_op`: identifiers are read candidates.
+    DottedNameOrOperator,
+    /// `long_identifier` (outside a `long_identifier_or_op`): occurrences only.
+    DottedName,
+    /// `simple_type`, `property_or_ident`: occurrences only.
+    TypeName,
+    /// `type_argument`: `'T` or `^T` (an occurrence of `T`), or `_` (an anonymous token).
+    TypeArgument,
+    /// `const`: nothing at all, unless it holds `{`.
+    Constant,
+}
+
+impl OpaqueKind {
+    fn for_name(name: &str) -> Option<OpaqueKind> {
+        match name {
+            "long_identifier_or_op" => Some(OpaqueKind::DottedNameOrOperator),
+            "long_identifier" => Some(OpaqueKind::DottedName),
+            "simple_type" | "property_or_ident" => Some(OpaqueKind::TypeName),
+            "type_argument" => Some(OpaqueKind::TypeArgument),
+            "const" => Some(OpaqueKind::Constant),
+            _ => None,
+        }
+    }
+}
+
+/// Splits `text` (starting at byte `offset` of the file) into identifiers separated by dots,
+/// `A.b . C`, appending their byte spans. False for anything else — other characters,
+/// comments, backticks, non-ASCII, an empty segment — so the caller walks the tree instead.
+fn dotted_segments(text: &str, offset: usize, segments: &mut Vec<(usize, usize)>) -> bool {
+    let bytes = text.as_bytes();
+    let mut index = 0;
+    let mut expect_identifier = true;
+    while index < bytes.len() {
+        let byte = bytes[index];
+        if byte == b' ' || byte == b'\n' || byte == b'\r' || byte == b'\t' {
+            index += 1;
+        } else if expect_identifier && (byte.is_ascii_alphabetic() || byte == b'_') {
+            let start = index;
+            while index < bytes.len() && (bytes[index].is_ascii_alphanumeric() || matches!(bytes[index], b'_' | b'\''))
+            {
+                index += 1;
+            }
+            segments.push((offset + start, offset + index));
+            expect_identifier = false;
+        } else if !expect_identifier && byte == b'.' {
+            index += 1;
+            expect_identifier = true;
+        } else {
+            return false;
+        }
+    }
+    !expect_identifier
+}
+
 fn direct_children(node: Node) -> Vec<Node> {
     let mut cursor = node.walk();
     node.children(&mut cursor).collect()
@@ -943,21 +1227,25 @@ fn first_named_child_of_kinds<'tree>(kinds: &KindTable, node: Node<'tree>, wante
 
 /// The first identifier below `node`, depth-first, skipping access modifiers and types.
 fn first_identifier_skipping_access<'tree>(kinds: &KindTable, node: Node<'tree>) -> Option<Node<'tree>> {
-    let mut stack = vec![node];
-    while let Some(current) = stack.pop() {
+    // A cursor rooted at `node` never leaves its subtree; children are looked at lazily, so the
+    // usual `f` in `let f x = …` costs one step.
+    let mut cursor = node.walk();
+    loop {
+        let current = cursor.node();
         let kind = kinds.kind(current);
         if kind == "identifier" {
             return Some(current);
         }
-        if matches!(kind, "access_modifier" | "simple_type" | "generic_type" | "attributes" | "const") {
+        let skip = matches!(kind, "access_modifier" | "simple_type" | "generic_type" | "attributes" | "const");
+        if !skip && cursor.goto_first_child() {
             continue;
         }
-        let before = stack.len();
-        let mut cursor = current.walk();
-        stack.extend(current.children(&mut cursor));
-        stack[before..].reverse();
+        while !cursor.goto_next_sibling() {
+            if !cursor.goto_parent() {
+                return None;
+            }
+        }
     }
-    None
 }
 
 /// The identifiers of a dotted name (`long_identifier`, `long_identifier_or_op` or a
@@ -1013,9 +1301,9 @@ fn looks_like_interface(kinds: &KindTable, node: Node) -> bool {
 }
 
 /// `a . B` → `a.B`: a dotted path without whitespace, bounded in length.
-fn compact_path(text: &str) -> String {
+fn compact_path(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.bytes().any(|byte| byte.is_ascii_whitespace()) && text.len() <= 120 {
-        return text.to_owned();
+        return std::borrow::Cow::Borrowed(text);
     }
     let words: Vec<&str> = text.split_whitespace().collect();
     let mut path = words.join(" ").replace(" .", ".").replace(". ", ".");
@@ -1026,7 +1314,7 @@ fn compact_path(text: &str) -> String {
         }
         path.truncate(cut);
     }
-    path
+    std::borrow::Cow::Owned(path)
 }
 
 /// Renders a declaration's header from the file text: whitespace collapsed, the trailing `=`

@@ -78,6 +78,27 @@ impl IndexOptions {
     }
 }
 
+/// The order in which workers take `paths` from their shared queue. With several workers,
+/// largest first: parse time grows with size, so a big file taken last would leave the other
+/// workers idle while it finishes. Sizes come from the overlay or the file's metadata (a
+/// `stat`, cheap next to a parse); an unreadable file counts as empty and is reported when
+/// its turn comes. With one worker the order does not matter and no `stat` is made.
+fn largest_first(paths: &[PathBuf], overlay: &Overlay, workers: usize) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..paths.len()).collect();
+    if workers > 1 {
+        let sizes: Vec<u64> = paths
+            .iter()
+            .map(|path| match overlay.get(path) {
+                Some(text) => text.len() as u64,
+                None => std::fs::metadata(path).map_or(0, |metadata| metadata.len()),
+            })
+            .collect();
+        // Stable: equal sizes keep the caller's order.
+        order.sort_by_key(|slot| std::cmp::Reverse(sizes[*slot]));
+    }
+    order
+}
+
 /// One indexed file.
 #[derive(Debug)]
 pub struct IndexedFile {
@@ -213,6 +234,8 @@ impl SyntaxIndex {
     pub fn index_paths(&self, paths: &[PathBuf], overlay: &Overlay) -> IndexRunStats {
         let started = Instant::now();
         let workers = self.options.worker_count(paths.len());
+        let order = largest_first(paths, overlay, workers);
+        let order = &order;
         let next = AtomicUsize::new(0);
         let totals = Mutex::new(IndexRunStats::default());
         let next_job = &next;
@@ -221,7 +244,7 @@ impl SyntaxIndex {
             let (next, totals) = (next_job, shared_totals);
             let mut parsers = FsharpParsers::new();
             let mut stats = IndexRunStats::default();
-            while let Some(path) = paths.get(next.fetch_add(1, Ordering::Relaxed)) {
+            while let Some(path) = order.get(next.fetch_add(1, Ordering::Relaxed)).and_then(|slot| paths.get(*slot)) {
                 self.index_one(path, overlay, &mut parsers, &mut stats);
             }
             totals.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).absorb(&stats);

@@ -490,9 +490,8 @@ pub struct OccurrencePostings {
 
 impl OccurrencePostings {
     /// Builds postings from `(name, position)` pairs in any order.
-    pub fn build(mut occurrences: Vec<(NameId, Position)>) -> OccurrencePostings {
-        occurrences.sort_unstable();
-        occurrences.dedup();
+    pub fn build(occurrences: Vec<(NameId, Position)>) -> OccurrencePostings {
+        let occurrences = sort_by_name_then_position(occurrences);
         let mut postings = OccurrencePostings::default();
         let mut previous_name = 0u32;
         let mut index = 0;
@@ -597,6 +596,42 @@ impl OccurrencePostings {
     fn heap_bytes(&self) -> usize {
         self.directory.capacity() + self.data.capacity()
     }
+}
+
+/// `occurrences` sorted by name, then position, without duplicates. Extraction pushes them
+/// in text order, so a stable counting sort by name (names are small dense ids) leaves each
+/// name's positions already in order: linear time instead of a comparison sort. Any other
+/// input still comes out sorted: a run found out of order is sorted on its own, and sparse ids
+/// fall back to a plain sort.
+fn sort_by_name_then_position(mut occurrences: Vec<(NameId, Position)>) -> Vec<(NameId, Position)> {
+    let name_count = occurrences.iter().map(|(name, _)| name.0 as usize + 1).max().unwrap_or(0);
+    if name_count > occurrences.len().saturating_mul(4).saturating_add(1024) {
+        occurrences.sort_unstable();
+        occurrences.dedup();
+        return occurrences;
+    }
+    let mut run_starts = vec![0usize; name_count + 1];
+    for (name, _) in &occurrences {
+        run_starts[name.0 as usize + 1] += 1;
+    }
+    for index in 1..run_starts.len() {
+        run_starts[index] += run_starts[index - 1];
+    }
+    let mut next_slot = run_starts.clone();
+    let mut sorted = vec![(NameId(0), Position::default()); occurrences.len()];
+    for (name, position) in occurrences {
+        let slot = &mut next_slot[name.0 as usize];
+        sorted[*slot] = (name, position);
+        *slot += 1;
+    }
+    for bounds in run_starts.windows(2) {
+        let run = &mut sorted[bounds[0]..bounds[1]];
+        if !run.is_sorted() {
+            run.sort_unstable();
+        }
+    }
+    sorted.dedup();
+    sorted
 }
 
 fn write_varint(output: &mut Vec<u8>, mut value: u32) {
