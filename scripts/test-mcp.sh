@@ -15,16 +15,9 @@ MCP_VERSION="2.3.0"
 VENV="${FSLENS_MCP_VENV:-$PWD/target/mcp-venv}"
 PYTHON="$VENV/bin/python"
 
-if ! "$PYTHON" -c "import mcp, importlib.metadata as m; assert m.version('mcp') == '$MCP_VERSION'" >/dev/null 2>&1; then
-  if ! python3 -c "import venv, ensurepip" >/dev/null 2>&1; then
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv
-  fi
-  rm -rf "$VENV"
-  mkdir -p "$(dirname "$VENV")"
-  python3 -m venv "$VENV"
-  "$PYTHON" -m pip install --quiet --disable-pip-version-check "mcp==$MCP_VERSION"
-fi
+# shellcheck source=scripts/lib/python-venv.sh
+source scripts/lib/python-venv.sh
+prepare_python_venv "$VENV" mcp mcp "$MCP_VERSION"
 export FSLENS_MCP_PYTHON="$PYTHON"
 
 if [ "${1:-}" = "--prepare" ]; then

@@ -17,16 +17,9 @@ DNFILE_VERSION="0.18.0"
 VENV="${FSLENS_DNFILE_VENV:-$PWD/target/dnfile-venv}"
 PYTHON="$VENV/bin/python"
 
-if ! "$PYTHON" -c "import dnfile, importlib.metadata as m; assert m.version('dnfile') == '$DNFILE_VERSION'" >/dev/null 2>&1; then
-  if ! python3 -c "import venv, ensurepip" >/dev/null 2>&1; then
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv
-  fi
-  rm -rf "$VENV"
-  mkdir -p "$(dirname "$VENV")"
-  python3 -m venv "$VENV"
-  "$PYTHON" -m pip install --quiet --disable-pip-version-check "dnfile==$DNFILE_VERSION"
-fi
+# shellcheck source=scripts/lib/python-venv.sh
+source scripts/lib/python-venv.sh
+prepare_python_venv "$VENV" dnfile dnfile "$DNFILE_VERSION"
 export FSLENS_DNFILE_PYTHON="$PYTHON"
 
 if [ "${1:-}" = "--prepare" ]; then
