@@ -10,9 +10,7 @@ use serde_json::{Value, json};
 
 use crate::commands::CommandError;
 use crate::commands::arguments::{object_of, reject_unknown};
-use crate::commands::diagnostic::{
-    Location, SELECTOR_ARGUMENTS, code_actions, locate, parse_selector, timeout_of, unknown_answer,
-};
+use crate::commands::diagnostic::{SELECTOR_ARGUMENTS, diagnostic_with_actions, parse_selector, timeout_of};
 use crate::proxy::main_loop::CommandContext;
 
 /// What a compiler code generally means and what usually fixes it.
@@ -162,14 +160,11 @@ pub async fn explain_diagnostic(
     let Some(selector) = parse_selector(object, false)? else {
         return Err(CommandError::invalid_argument("path", "required"));
     };
-    let deadline = tokio::time::Instant::now() + timeout;
-    let located = match locate(&mut context, root, &selector, timeout).await? {
-        Location::Found(located) => located,
-        Location::Unknown(reason) => return Ok(unknown_answer(reason, started)),
+    let (located, actions) = match diagnostic_with_actions(&mut context, root, &selector, timeout, started).await? {
+        Ok(found) => found,
+        Err(unknown) => return Ok(unknown),
     };
-    let actions = code_actions(&context, &located, deadline).await;
-    located.release(&context);
-    let fixes = match actions? {
+    let fixes = match actions {
         Ok(actions) => {
             let titles: Vec<Value> = actions.iter().map(|action| action["title"].clone()).collect();
             json!({ "count": titles.len(), "titles": titles, "via": "fsac", "complete": true })

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use crate::commands::CommandError;
 use crate::commands::arguments::{object_of, optional_bool, optional_integer, reject_unknown};
 use crate::commands::diagnostic::{
-    Location, SELECTOR_ARGUMENTS, code_actions, locate, parse_selector, preview_edit, timeout_of, unknown_answer,
+    SELECTOR_ARGUMENTS, diagnostic_with_actions, parse_selector, preview_edit, timeout_of,
 };
 use crate::proxy::main_loop::CommandContext;
 
@@ -49,13 +49,10 @@ pub async fn diagnostic_fixes(
     let Some(selector) = parse_selector(object, false)? else {
         return Err(CommandError::invalid_argument("path", "required"));
     };
-    let deadline = tokio::time::Instant::now() + timeout;
-    let located = match locate(&mut context, root, &selector, timeout).await? {
-        Location::Found(located) => located,
-        Location::Unknown(reason) => return Ok(unknown_answer(reason, started)),
+    let (located, actions) = match diagnostic_with_actions(&mut context, root, &selector, timeout, started).await? {
+        Ok(found) => found,
+        Err(unknown) => return Ok(unknown),
     };
-    let actions = code_actions(&context, &located, deadline).await;
-    located.release(&context);
     let overlay = context.editor_buffers().await?;
     let mut answer = json!({
         "via": "fsac",
@@ -65,7 +62,7 @@ pub async fn diagnostic_fixes(
         "analysis": located.stamp,
         "writtenToDisk": false,
     });
-    let actions = match actions? {
+    let actions = match actions {
         Ok(actions) => actions,
         Err(why) => {
             answer["status"] = json!("unknown");

@@ -398,6 +398,27 @@ impl LocatedDiagnostic {
     }
 }
 
+/// What explain and fixes both start from: the diagnostic the selector names (after FSAC
+/// analysed the file's current content) and FSAC's code actions for it, with the document
+/// FSAC had to open for them released again. `Err(answer)` is the `unknown` answer to return
+/// as it is.
+pub async fn diagnostic_with_actions(
+    context: &mut CommandContext,
+    root: Option<PathBuf>,
+    selector: &Selector,
+    timeout: Duration,
+    started: Instant,
+) -> Result<Result<(Box<LocatedDiagnostic>, Result<Vec<Value>, String>), Value>, CommandError> {
+    let deadline = tokio::time::Instant::now() + timeout;
+    let located = match locate(context, root, selector, timeout).await? {
+        Location::Found(located) => located,
+        Location::Unknown(reason) => return Ok(Err(unknown_answer(reason, started))),
+    };
+    let actions = code_actions(context, &located, deadline).await;
+    located.release(context);
+    Ok(Ok((located, actions?)))
+}
+
 /// Asks FSAC for its code actions for `located`'s diagnostic, echoed back exactly as it was
 /// published (FSAC matches fixes on its code, message, source and range:
 /// shared/fsac-protocol.md §5.7). `Err` holds why FSAC gave no answer.
