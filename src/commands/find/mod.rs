@@ -44,6 +44,12 @@ const RESPONSE_ALLOWANCE_CAP: Duration = Duration::from_millis(250);
 /// A rendered `siteType` is cut at this many characters (plus `...`).
 const SITE_TYPE_MAX_CHARS: usize = 200;
 
+/// One declaration's references: how the request ended and the locations FSAC gave.
+type SweptDeclaration = (SweepOutcome, Vec<(PathBuf, TextRange)>);
+
+/// How many `textDocument/references` requests of one sweep FSAC is given at once.
+const REFERENCES_IN_FLIGHT: usize = 4;
+
 /// How one references request (one declaration) ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum SweepOutcome {
@@ -296,35 +302,59 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
             anchor_outcome = Some(outcome);
             anchor_answer = locations;
         } else {
-            for declaration in &declared {
+            // Every declaring file is opened first (FSAC checks a file when it is opened, so
+            // several declarations in one file cost one check; it stays open for the rest of
+            // the sweep), then the references requests run side by side, a few at a time.
+            let mut swept: Vec<Option<SweptDeclaration>> = vec![None; declared.len()];
+            let mut requests = std::collections::VecDeque::new();
+            for (slot, declaration) in declared.iter().enumerate() {
                 if tokio::time::Instant::now() >= sweep_deadline {
-                    outcomes.push(SweepOutcome::NotStarted);
-                    answers.push(Vec::new());
+                    swept[slot] = Some((SweepOutcome::NotStarted, Vec::new()));
                     continue;
                 }
                 let Some(uri) = crate::uri::path_to_uri(&declaration.path) else {
-                    outcomes.push(SweepOutcome::Failed("no URI for the declaring file".to_owned()));
-                    answers.push(Vec::new());
+                    swept[slot] = Some((SweepOutcome::Failed("no URI for the declaring file".to_owned()), Vec::new()));
                     continue;
                 };
                 let Some((text, _)) = texts.text(&declaration.path) else {
-                    outcomes.push(SweepOutcome::Failed("the declaring file cannot be read".to_owned()));
-                    answers.push(Vec::new());
+                    let reason = "the declaring file cannot be read".to_owned();
+                    swept[slot] = Some((SweepOutcome::Failed(reason), Vec::new()));
                     continue;
                 };
-                // A declaring file stays open for the rest of the sweep: FSAC checks a file
-                // when it is opened, so several declarations in one file cost one check.
                 if !acquired.contains(&uri) {
                     if let Err(error) = context.acquire_document(&uri, text.clone()).await {
-                        outcomes.push(SweepOutcome::Failed(error.to_string()));
-                        answers.push(Vec::new());
+                        swept[slot] = Some((SweepOutcome::Failed(error.to_string()), Vec::new()));
                         continue;
                     }
                     acquired.insert(uri.clone());
                 }
-                let start = declaration.name_range.start;
-                let (outcome, locations) =
-                    references(&context, &uri, start.line, start.character, sweep_deadline).await?;
+                requests.push_back((slot, uri, declaration.name_range.start));
+            }
+            // Dropping the set (an error, or the command cancelled) aborts what still runs.
+            let mut running = tokio::task::JoinSet::new();
+            loop {
+                while running.len() < REFERENCES_IN_FLIGHT
+                    && let Some((slot, uri, start)) = requests.pop_front()
+                {
+                    if tokio::time::Instant::now() >= sweep_deadline {
+                        swept[slot] = Some((SweepOutcome::NotStarted, Vec::new()));
+                        continue;
+                    }
+                    let context = context.clone();
+                    running.spawn(async move {
+                        (slot, references(&context, &uri, start.line, start.character, sweep_deadline).await)
+                    });
+                }
+                match running.join_next().await {
+                    None => break,
+                    Some(Ok((slot, result))) => swept[slot] = Some(result?),
+                    Some(Err(error)) => {
+                        return Err(CommandError::Internal(format!("a references request failed: {error}")));
+                    }
+                }
+            }
+            for result in swept {
+                let (outcome, locations) = result.unwrap_or((SweepOutcome::NotStarted, Vec::new()));
                 outcomes.push(outcome);
                 answers.push(locations);
             }
@@ -748,7 +778,7 @@ async fn references(
     line: u32,
     character: u32,
     deadline: tokio::time::Instant,
-) -> Result<(SweepOutcome, Vec<(PathBuf, TextRange)>), CommandError> {
+) -> Result<SweptDeclaration, CommandError> {
     let params = json!({
         "textDocument": { "uri": uri },
         "position": { "line": line, "character": character },
