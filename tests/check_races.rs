@@ -2,8 +2,8 @@
 
 mod support;
 
-use serde_json::{Value, json};
-use support::{Harness, HarnessOptions, ScriptedBackend};
+use serde_json::json;
+use support::Harness;
 
 fn workspace() -> tempfile::TempDir {
     let workspace = tempfile::tempdir().unwrap();
@@ -17,45 +17,23 @@ fn workspace() -> tempfile::TempDir {
     workspace
 }
 
-async fn ready_session(harness: &mut Harness) -> ScriptedBackend {
-    let mut backend = harness.initialize_with_backend().await;
-    let finished = json!({"Kind": "workspaceLoad", "Data": {"Status": "finished"}}).to_string();
-    backend
-        .peer
-        .send(json!({"jsonrpc": "2.0", "method": "fsharp/notifyWorkspace", "params": {"content": finished}}))
-        .await;
-    let status = harness.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 5000})).await;
-    assert_eq!(status["result"]["state"], json!("ready"));
-    backend
-}
-
-async fn analysed(backend: &mut ScriptedBackend, uri: &str, version: i64, diagnostics: Value) {
-    backend.peer.send(json!({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": {"uri": uri, "diagnostics": diagnostics}})).await;
-    backend.peer.send(json!({"jsonrpc": "2.0", "method": "fsharp/documentAnalyzed", "params": {"textDocument": {"uri": uri, "version": version}}})).await;
-}
-
 #[tokio::test]
 async fn an_edit_during_a_check_never_yields_clean_for_the_old_content() {
     let workspace = workspace();
-    let mut harness = Harness::start_with(HarnessOptions {
-        workspace_root: Some(workspace.path().to_owned()),
-        ..HarnessOptions::default()
-    });
-    let mut backend = ready_session(&mut harness).await;
+    let mut harness = Harness::start_in(workspace.path());
+    let mut backend = harness.ready_backend().await;
     let uri = fslens::uri::path_to_uri(&workspace.path().canonicalize().unwrap().join("A.fs")).unwrap();
     harness.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "fsharp", "version": 1, "text": "module A\nlet a = 1\n"}})).await;
     backend.peer.recv_method("textDocument/didOpen").await;
 
-    let check = harness
-        .request("workspace/executeCommand", json!({"command": "fslens.check", "arguments": [{"path": "A.fs"}]}))
-        .await;
+    let check = harness.start_command("fslens.check", json!({"path": "A.fs"})).await;
     // While the check waits, the editor types an error (version 2)…
     harness.notify("textDocument/didChange", json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": "module A\nlet a: string = 1\n"}]})).await;
     backend.peer.recv_method("textDocument/didChange").await;
     // …and only then does FSAC report the clean analysis of version 1.
-    analysed(&mut backend, &uri, 1, json!([])).await;
+    backend.analysed(&uri, 1, json!([])).await;
     let error = json!([{"range": {"start": {"line": 1, "character": 16}, "end": {"line": 1, "character": 17}}, "severity": 1, "code": 1, "source": "F# Compiler", "message": "type mismatch"}]);
-    analysed(&mut backend, &uri, 2, error).await;
+    backend.analysed(&uri, 2, error).await;
     let answer = harness.response(&check).await;
     assert_eq!(answer["result"]["verdict"], json!("errors"), "{answer}");
     assert_eq!(answer["result"]["files"][0]["version"], json!(2));
@@ -65,18 +43,14 @@ async fn an_edit_during_a_check_never_yields_clean_for_the_old_content() {
 #[tokio::test]
 async fn fsac_crashing_mid_check_gives_unknown() {
     let workspace = workspace();
-    let mut harness = Harness::start_with(HarnessOptions {
-        workspace_root: Some(workspace.path().to_owned()),
-        ..HarnessOptions::default()
-    });
-    let mut backend = ready_session(&mut harness).await;
-    let check =
-        harness.request("workspace/executeCommand", json!({"command": "fslens.check", "arguments": [{}]})).await;
+    let mut harness = Harness::start_in(workspace.path());
+    let mut backend = harness.ready_backend().await;
+    let check = harness.start_command("fslens.check", json!({})).await;
     // fslens opens the closed files for FSAC…
     let opened = backend.peer.recv_method("textDocument/didOpen").await;
     assert_eq!(opened["params"]["textDocument"]["version"], json!(1));
     let first_uri = opened["params"]["textDocument"]["uri"].as_str().unwrap().to_owned();
-    analysed(&mut backend, &first_uri, 1, json!([])).await;
+    backend.analysed(&first_uri, 1, json!([])).await;
     // …and FSAC dies before analysing the rest.
     backend.die(Some(3), "boom").await;
     let answer = harness.response(&check).await;
@@ -89,13 +63,9 @@ async fn fsac_crashing_mid_check_gives_unknown() {
 #[tokio::test]
 async fn a_cancelled_check_answers_minus_32800_and_closes_what_it_opened() {
     let workspace = workspace();
-    let mut harness = Harness::start_with(HarnessOptions {
-        workspace_root: Some(workspace.path().to_owned()),
-        ..HarnessOptions::default()
-    });
-    let mut backend = ready_session(&mut harness).await;
-    let check =
-        harness.request("workspace/executeCommand", json!({"command": "fslens.check", "arguments": [{}]})).await;
+    let mut harness = Harness::start_in(workspace.path());
+    let mut backend = harness.ready_backend().await;
+    let check = harness.start_command("fslens.check", json!({})).await;
     let mut opened = Vec::new();
     for _ in 0..2 {
         opened.push(backend.peer.recv_method("textDocument/didOpen").await["params"]["textDocument"]["uri"].clone());
@@ -115,14 +85,11 @@ async fn a_cancelled_check_answers_minus_32800_and_closes_what_it_opened() {
 #[tokio::test]
 async fn fast_checks_use_only_current_analyses_and_name_what_is_missing_or_stale() {
     let workspace = workspace();
-    let mut harness = Harness::start_with(HarnessOptions {
-        workspace_root: Some(workspace.path().to_owned()),
-        ..HarnessOptions::default()
-    });
-    let mut backend = ready_session(&mut harness).await;
+    let mut harness = Harness::start_in(workspace.path());
+    let mut backend = harness.ready_backend().await;
     let uri = fslens::uri::path_to_uri(&workspace.path().canonicalize().unwrap().join("A.fs")).unwrap();
     harness.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "fsharp", "version": 1, "text": "module A\nlet a = 1\n"}})).await;
-    analysed(&mut backend, &uri, 1, json!([])).await;
+    backend.analysed(&uri, 1, json!([])).await;
     let fast = |path: Option<&str>| {
         let mut argument = json!({"speed": "fast"});
         if let Some(path) = path {
@@ -163,11 +130,8 @@ async fn fast_checks_use_only_current_analyses_and_name_what_is_missing_or_stale
 #[tokio::test]
 async fn a_scope_without_files_is_never_clean() {
     let workspace = workspace();
-    let mut harness = Harness::start_with(HarnessOptions {
-        workspace_root: Some(workspace.path().to_owned()),
-        ..HarnessOptions::default()
-    });
-    let backend = ready_session(&mut harness).await;
+    let mut harness = Harness::start_in(workspace.path());
+    let backend = harness.ready_backend().await;
     let answer = harness.execute("fslens.check", json!({"fileGlob": "nothing/**/*.fs"})).await;
     assert_eq!(answer["result"]["verdict"], json!("unknown"), "{answer}");
     assert_eq!(answer["result"]["blockingReason"]["errorKind"], json!("nothing_in_scope"));

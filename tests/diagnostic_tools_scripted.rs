@@ -6,7 +6,7 @@
 mod support;
 
 use serde_json::{Value, json};
-use support::{Harness, HarnessOptions, ScriptedBackend};
+use support::{Harness, ScriptedBackend};
 
 fn workspace() -> tempfile::TempDir {
     let workspace = tempfile::tempdir().unwrap();
@@ -23,23 +23,6 @@ fn workspace() -> tempfile::TempDir {
 
 /// `shout` is used before this file declares its own: that one cannot be what line 2 means.
 const PROGRAM: &str = "module Program\n\nlet greeting = shout \"hi\"\nlet shout x = x\n";
-
-async fn ready_session(harness: &mut Harness) -> ScriptedBackend {
-    let mut backend = harness.initialize_with_backend().await;
-    let finished = json!({"Kind": "workspaceLoad", "Data": {"Status": "finished"}}).to_string();
-    backend
-        .peer
-        .send(json!({"jsonrpc": "2.0", "method": "fsharp/notifyWorkspace", "params": {"content": finished}}))
-        .await;
-    let status = harness.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 5000})).await;
-    assert_eq!(status["result"]["state"], json!("ready"));
-    backend
-}
-
-async fn analysed(backend: &mut ScriptedBackend, uri: &str, version: i64, diagnostics: Value) {
-    backend.peer.send(json!({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": {"uri": uri, "diagnostics": diagnostics}})).await;
-    backend.peer.send(json!({"jsonrpc": "2.0", "method": "fsharp/documentAnalyzed", "params": {"textDocument": {"uri": uri, "version": version}}})).await;
-}
 
 /// FSAC's FS0039, with members a proxy must not drop or rewrite (code as a string, data).
 fn undefined_shout() -> Value {
@@ -70,18 +53,12 @@ async fn open_program(harness: &mut Harness, backend: &mut ScriptedBackend, root
 async fn fsacs_open_fixes_come_first_and_the_diagnostic_is_echoed_exactly() {
     let workspace = workspace();
     let root = workspace.path().canonicalize().unwrap();
-    let mut harness =
-        Harness::start_with(HarnessOptions { workspace_root: Some(root.clone()), ..HarnessOptions::default() });
-    let mut backend = ready_session(&mut harness).await;
+    let mut harness = Harness::start_in(&root);
+    let mut backend = harness.ready_backend().await;
     let uri = open_program(&mut harness, &mut backend, &root).await;
-    analysed(&mut backend, &uri, 1, json!([undefined_shout()])).await;
+    backend.analysed(&uri, 1, json!([undefined_shout()])).await;
 
-    let pending = harness
-        .request(
-            "workspace/executeCommand",
-            json!({"command": "fslens.suggestOpen", "arguments": [{"path": "Program.fs", "line": 2}]}),
-        )
-        .await;
+    let pending = harness.start_command("fslens.suggestOpen", json!({"path": "Program.fs", "line": 2})).await;
     let request = backend.peer.recv_method("textDocument/codeAction").await;
     assert!(request["id"].as_str().unwrap().starts_with("fslens:"), "a proxy id: {request}");
     assert_eq!(request["params"]["context"]["diagnostics"], json!([undefined_shout()]), "echoed exactly");
@@ -123,12 +100,8 @@ async fn fsacs_open_fixes_come_first_and_the_diagnostic_is_echoed_exactly() {
     assert_eq!(use_preview["linesAfter"], json!(["let greeting = Acme.Tools.Text.shout \"hi\""]));
 
     // explainDiagnostic counts the same actions, by title.
-    let pending = harness
-        .request(
-            "workspace/executeCommand",
-            json!({"command": "fslens.explainDiagnostic", "arguments": [{"path": "Program.fs", "line": 2, "code": 39}]}),
-        )
-        .await;
+    let pending =
+        harness.start_command("fslens.explainDiagnostic", json!({"path": "Program.fs", "line": 2, "code": 39})).await;
     let request = backend.peer.recv_method("textDocument/codeAction").await;
     backend.peer.send(json!({"jsonrpc": "2.0", "id": request["id"], "result": actions})).await;
     let answer = harness.response(&pending).await;
@@ -141,9 +114,8 @@ async fn fsacs_open_fixes_come_first_and_the_diagnostic_is_echoed_exactly() {
 async fn a_pending_or_stale_analysis_is_unknown_never_no_diagnostic() {
     let workspace = workspace();
     let root = workspace.path().canonicalize().unwrap();
-    let mut harness =
-        Harness::start_with(HarnessOptions { workspace_root: Some(root.clone()), ..HarnessOptions::default() });
-    let mut backend = ready_session(&mut harness).await;
+    let mut harness = Harness::start_in(&root);
+    let mut backend = harness.ready_backend().await;
     let uri = open_program(&mut harness, &mut backend, &root).await;
 
     // FSAC has not reported analysing the buffer yet.
@@ -155,7 +127,7 @@ async fn a_pending_or_stale_analysis_is_unknown_never_no_diagnostic() {
 
     // Version 1 was analysed with an error; the editor then typed version 2, not yet analysed:
     // version 1's diagnostic is not an answer about the buffer.
-    analysed(&mut backend, &uri, 1, json!([undefined_shout()])).await;
+    backend.analysed(&uri, 1, json!([undefined_shout()])).await;
     harness
         .notify(
             "textDocument/didChange",
@@ -169,7 +141,7 @@ async fn a_pending_or_stale_analysis_is_unknown_never_no_diagnostic() {
     assert_eq!(answer["status"], json!("unknown"), "{answer}");
 
     // Once version 2 is analysed clean, the position has no diagnostic: a typed failure.
-    analysed(&mut backend, &uri, 2, json!([])).await;
+    backend.analysed(&uri, 2, json!([])).await;
     let answer = harness.execute("fslens.diagnosticFixes", json!({"path": "Program.fs", "line": 2})).await;
     assert_eq!(answer["error"]["data"]["errorKind"], json!("no_diagnostic_at_position"), "{answer}");
     assert_eq!(answer["error"]["data"]["fileDiagnosticCount"], json!(0));
@@ -180,9 +152,8 @@ async fn a_pending_or_stale_analysis_is_unknown_never_no_diagnostic() {
 async fn related_locations_get_their_file_and_line_and_unknown_codes_say_so() {
     let workspace = workspace();
     let root = workspace.path().canonicalize().unwrap();
-    let mut harness =
-        Harness::start_with(HarnessOptions { workspace_root: Some(root.clone()), ..HarnessOptions::default() });
-    let mut backend = ready_session(&mut harness).await;
+    let mut harness = Harness::start_in(&root);
+    let mut backend = harness.ready_backend().await;
     let uri = open_program(&mut harness, &mut backend, &root).await;
     let tools = fslens::uri::path_to_uri(&root.join("Tools.fs")).unwrap();
     let range = json!({"start": {"line": 2, "character": 15}, "end": {"line": 2, "character": 20}});
@@ -191,14 +162,11 @@ async fn related_locations_get_their_file_and_line_and_unknown_codes_say_so() {
          "relatedInformation": [{"location": {"uri": tools, "range": {"start": {"line": 3, "character": 8}, "end": {"line": 3, "character": 13}}}, "message": "declared here"}]},
         {"range": range, "severity": 2, "code": 9999, "source": "F# Compiler", "message": "a code fslens has no summary for"},
     ]);
-    analysed(&mut backend, &uri, 1, diagnostics).await;
+    backend.analysed(&uri, 1, diagnostics).await;
 
     for (code, known) in [(1, true), (9999, false)] {
         let pending = harness
-            .request(
-                "workspace/executeCommand",
-                json!({"command": "fslens.explainDiagnostic", "arguments": [{"path": "Program.fs", "line": 2, "code": code}]}),
-            )
+            .start_command("fslens.explainDiagnostic", json!({"path": "Program.fs", "line": 2, "code": code}))
             .await;
         let request = backend.peer.recv_method("textDocument/codeAction").await;
         backend.peer.send(json!({"jsonrpc": "2.0", "id": request["id"], "result": null})).await;

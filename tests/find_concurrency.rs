@@ -9,33 +9,19 @@ mod support;
 use std::time::Duration;
 
 use serde_json::{Value, json};
+use support::Harness;
 use support::double::fixture_copy;
-use support::{Harness, HarnessOptions};
-
-fn notify_workspace(kind: &str, data: Value) -> Value {
-    json!({
-        "jsonrpc": "2.0",
-        "method": "fsharp/notifyWorkspace",
-        "params": { "content": json!({ "Kind": kind, "Data": data }).to_string() },
-    })
-}
 
 #[tokio::test]
 async fn a_sweep_over_several_declarations_sends_their_references_requests_together() {
     let workspace = fixture_copy("shipping");
     let root = workspace.path();
-    let mut harness =
-        Harness::start_with(HarnessOptions { workspace_root: Some(root.to_owned()), ..HarnessOptions::default() });
-    let mut backend = harness.initialize_with_backend().await;
-    backend.peer.send(notify_workspace("workspaceLoad", json!({ "Status": "finished" }))).await;
+    let mut harness = Harness::start_in(root);
+    let mut backend = harness.ready_backend().await;
 
     // Two records declare `Weight` (Shipment and Parcel): two declarations to sweep.
-    let find = harness
-        .request(
-            "workspace/executeCommand",
-            json!({ "command": "fslens.find", "arguments": [{ "kind": "field", "query": "Weight", "timeoutMs": 30000 }] }),
-        )
-        .await;
+    let find =
+        harness.start_command("fslens.find", json!({ "kind": "field", "query": "Weight", "timeoutMs": 30000 })).await;
 
     let mut references: Vec<Value> = Vec::new();
     let collected = tokio::time::timeout(Duration::from_secs(20), async {

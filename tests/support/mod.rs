@@ -160,6 +160,12 @@ pub type BackendParts =
 
 impl ScriptedBackend {
     /// The received-message channel, the writer, and the sender of the exit code.
+    /// FSAC's diagnostics for `uri`, then its report that `version` was analysed.
+    pub async fn analysed(&mut self, uri: &str, version: i64, diagnostics: Value) {
+        self.peer.send(json!({"jsonrpc": "2.0", "method": "textDocument/publishDiagnostics", "params": {"uri": uri, "diagnostics": diagnostics}})).await;
+        self.peer.send(json!({"jsonrpc": "2.0", "method": "fsharp/documentAnalyzed", "params": {"textDocument": {"uri": uri, "version": version}}})).await;
+    }
+
     pub fn into_parts(mut self) -> BackendParts {
         let exit = self.exit.take();
         let (receiver, writer) = self.peer.into_channel();
@@ -369,8 +375,32 @@ impl Harness {
     }
 
     pub async fn execute(&mut self, command: &str, argument: Value) -> Value {
-        let id = self.request("workspace/executeCommand", json!({"command": command, "arguments": [argument]})).await;
+        let id = self.start_command(command, argument).await;
         self.response(&id).await
+    }
+
+    /// Sends `workspace/executeCommand` for `command` and returns its id without waiting.
+    pub async fn start_command(&mut self, command: &str, argument: Value) -> Value {
+        self.request("workspace/executeCommand", json!({"command": command, "arguments": [argument]})).await
+    }
+
+    /// A session whose workspace root is `root`, with a scripted FSAC behind it.
+    pub fn start_in(root: &std::path::Path) -> Harness {
+        Harness::start_with(HarnessOptions { workspace_root: Some(root.to_owned()), ..HarnessOptions::default() })
+    }
+
+    /// Initializes with a scripted FSAC that then reports the workspace loaded, and waits
+    /// until `fslens.status` says `ready`.
+    pub async fn ready_backend(&mut self) -> ScriptedBackend {
+        let mut backend = self.initialize_with_backend().await;
+        let finished = json!({"Kind": "workspaceLoad", "Data": {"Status": "finished"}}).to_string();
+        backend
+            .peer
+            .send(json!({"jsonrpc": "2.0", "method": "fsharp/notifyWorkspace", "params": {"content": finished}}))
+            .await;
+        let status = self.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 5000})).await;
+        assert_eq!(status["result"]["state"], json!("ready"), "{status}");
+        backend
     }
 
     /// Ends the session with shutdown + exit and checks every request was answered once.
