@@ -206,9 +206,9 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
                     "includeInfo": { "type": "boolean", "default": false },
                     "includeSiteTypes": { "type": "boolean", "default": false },
                     "projectPath": path_property(".fsproj, .sln/.slnx or project name to sweep."),
-                    "maxResults": { "type": "integer", "minimum": 1, "maximum": 1000, "default": 80 },
+                    "maxResults": page_size_property(80, 1000),
                     "timeoutMs": timeout_property(120_000),
-                    "cursor": { "type": "string", "description": "nextCursor of the previous page." },
+                    "cursor": cursor_property(),
                 }),
                 &[],
             ),
@@ -230,9 +230,9 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
                     "path": path_property("Restrict to a file, or anchor a position."),
                     "projectPath": path_property(".fsproj, .sln/.slnx or project name to sweep."),
                     "contextLines": { "type": "integer", "minimum": 0, "maximum": 8 },
-                    "maxResults": { "type": "integer", "minimum": 1, "maximum": 1000, "default": 80 },
+                    "maxResults": page_size_property(80, 1000),
                     "timeoutMs": timeout_property(120_000),
-                    "cursor": { "type": "string", "description": "nextCursor of the previous page." },
+                    "cursor": cursor_property(),
                 }),
                 &["field"],
             ),
@@ -272,7 +272,7 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
                     "project": path_property("Project path or name (views project and publicApi)."),
                     "summaryOnly": { "type": "boolean", "default": true },
                     "maxResults": { "type": "integer", "minimum": 1, "maximum": 1000 },
-                    "cursor": { "type": "string", "description": "nextCursor of the previous page." },
+                    "cursor": cursor_property(),
                     "namespaceFilter": { "type": "string" },
                     "includeInternal": { "type": "boolean" },
                 }),
@@ -291,9 +291,9 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
             object_schema(
                 json!({
                     "query": { "type": "string", "description": "Identifiers separated by spaces; dotted names split. Matches exact, any case, or by camelCase words (Shipment finds ShipmentId)." },
-                    "maxResults": { "type": "integer", "minimum": 1, "maximum": 200, "default": 20 },
+                    "maxResults": page_size_property(20, 200),
                     "linesPerFile": { "type": "integer", "minimum": 0, "maximum": 10, "default": 3 },
-                    "cursor": { "type": "string", "description": "nextCursor of the previous page." },
+                    "cursor": cursor_property(),
                     "waitForIndexMs": { "type": "integer", "minimum": 0, "maximum": 600000, "default": 0, "description": "Wait this long for the first index build instead of answering available:false." },
                 }),
                 &["query"],
@@ -386,7 +386,7 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
              each with the edit and its source. Prefer over grepping for the declaration and guessing the namespace.",
             diagnostic_schema(json!({
                 "name": { "type": "string", "description": "The unresolved name (optionally qualified, Text.shout)." },
-                "maxResults": { "type": "integer", "minimum": 1, "maximum": 200, "default": 20 },
+                "maxResults": page_size_property(20, 200),
             })),
             command_action,
             true,
@@ -411,9 +411,9 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
                     "query": { "type": "string", "minLength": 1, "description": "Substring of a type's name or full name (case-insensitive)." },
                     "projectPath": path_property(".fsproj path or project name; default: the first project."),
                     "includeNonPublic": { "type": "boolean", "default": false },
-                    "maxResults": { "type": "integer", "minimum": 1, "maximum": 1000, "default": 200 },
-                    "cursor": { "type": "string", "description": "nextCursor of the previous page." },
-                    "responseCharBudget": { "type": "integer", "minimum": 200, "maximum": 45000, "description": "UTF-16 units of entries per page (default 30,000 here)." },
+                    "maxResults": page_size_property(200, 1000),
+                    "cursor": cursor_property(),
+                    "responseCharBudget": page_budget_property(),
                 }),
                 &["query"],
             ),
@@ -430,9 +430,9 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
                     "packageId": { "type": "string", "minLength": 1, "description": "Package id or assembly simple name." },
                     "projectPath": path_property(".fsproj path or project name; default: the first project."),
                     "includeNonPublic": { "type": "boolean", "default": false },
-                    "maxResults": { "type": "integer", "minimum": 1, "maximum": 2000, "default": 500 },
-                    "cursor": { "type": "string", "description": "nextCursor of the previous page." },
-                    "responseCharBudget": { "type": "integer", "minimum": 200, "maximum": 45000, "description": "UTF-16 units of entries per page (default 30,000 here)." },
+                    "maxResults": page_size_property(500, 2000),
+                    "cursor": cursor_property(),
+                    "responseCharBudget": page_budget_property(),
                 }),
                 &["packageId"],
             ),
@@ -450,9 +450,9 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
                     "typeName": { "type": "string", "minLength": 1, "description": "Display name, full name or dotted tail." },
                     "projectPath": path_property(".fsproj path or project name; default: the first project."),
                     "includeNonPublic": { "type": "boolean", "default": false },
-                    "maxResults": { "type": "integer", "minimum": 1, "maximum": 2000, "default": 500 },
-                    "cursor": { "type": "string", "description": "nextCursor of the previous page." },
-                    "responseCharBudget": { "type": "integer", "minimum": 200, "maximum": 45000, "description": "UTF-16 units of entries per page (default 30,000 here)." },
+                    "maxResults": page_size_property(500, 2000),
+                    "cursor": cursor_property(),
+                    "responseCharBudget": page_budget_property(),
                 }),
                 &["packageId", "typeName"],
             ),
@@ -513,6 +513,19 @@ fn kinds_property() -> Value {
         "items": { "type": "string" },
         "description": "Declaration kinds to consider: type (every type kind), module, record, union, class, interface, member, let, val, union-case, record-field, …",
     })
+}
+
+fn cursor_property() -> Value {
+    json!({ "type": "string", "description": "nextCursor of the previous page." })
+}
+
+fn page_size_property(default: u64, maximum: u64) -> Value {
+    json!({ "type": "integer", "minimum": 1, "maximum": maximum, "default": default })
+}
+
+/// The entry budget of a page the bridge sizes to fit its 40 KiB output.
+fn page_budget_property() -> Value {
+    json!({ "type": "integer", "minimum": 200, "maximum": 45000, "description": "UTF-16 units of entries per page (default 30,000 here)." })
 }
 
 fn timeout_property(default: u64) -> Value {
