@@ -178,6 +178,7 @@ pub struct CommandContext {
     changes: watch::Receiver<u64>,
     analysis_changes: watch::Receiver<u64>,
     syntax_index: Arc<crate::syntax::index::SyntaxIndex>,
+    warm_workspaces: Arc<crate::commands::symbols::warmup::WarmWorkspaces>,
 }
 
 impl CommandContext {
@@ -230,6 +231,11 @@ impl CommandContext {
     /// The session's syntax index (kept warm across commands).
     pub fn syntax_index(&self) -> Arc<crate::syntax::index::SyntaxIndex> {
         self.syntax_index.clone()
+    }
+
+    /// The session's workspace-wide index builds for the symbol tools (kept across commands).
+    pub fn warm_workspaces(&self) -> Arc<crate::commands::symbols::warmup::WarmWorkspaces> {
+        self.warm_workspaces.clone()
     }
 
     /// What FSAC has said about the analysis of each document.
@@ -372,6 +378,7 @@ struct Proxy {
     analysis: AnalysisStore,
     analysis_changes: watch::Sender<u64>,
     syntax_index: Arc<crate::syntax::index::SyntaxIndex>,
+    warm_workspaces: Arc<crate::commands::symbols::warmup::WarmWorkspaces>,
     readiness: Readiness,
     changes: watch::Sender<u64>,
     backend: Option<RunningBackend>,
@@ -442,6 +449,7 @@ where
         analysis: AnalysisStore::default(),
         analysis_changes: watch::channel(0).0,
         syntax_index: Arc::new(crate::syntax::index::SyntaxIndex::new(crate::syntax::index::IndexOptions::default())),
+        warm_workspaces: Arc::new(crate::commands::symbols::warmup::WarmWorkspaces::new()),
         readiness,
         changes: watch::channel(0).0,
         backend: None,
@@ -1063,6 +1071,7 @@ impl Proxy {
             changes: self.changes.subscribe(),
             analysis_changes: self.analysis_changes.subscribe(),
             syntax_index: self.syntax_index.clone(),
+            warm_workspaces: self.warm_workspaces.clone(),
         };
         let events = self.events.clone();
         let task_key = key.clone();

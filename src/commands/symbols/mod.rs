@@ -29,7 +29,7 @@ use crate::syntax::model::DeclarationKind;
 use crate::syntax::{Overlay, SyntaxIndex};
 use search::{RankedFile, SearchTables};
 use terms::QueryTerm;
-use warmup::{BuildPhase, ReadyWorkspace, WarmWorkspace, warm_workspace};
+use warmup::{BuildPhase, ReadyWorkspace, WarmWorkspace, WarmWorkspaces};
 
 /// What a caller is told to wait before asking again while the index builds.
 pub const RETRY_AFTER_MS: u64 = 500;
@@ -162,10 +162,11 @@ pub fn kinds_argument(object: &Map<String, Value>) -> Result<Option<Vec<Declarat
 /// still building: the caller answers `available: false`.
 pub async fn ready_workspace(
     index: &Arc<SyntaxIndex>,
+    workspaces: &WarmWorkspaces,
     root: &Path,
     wait: Duration,
 ) -> Result<(Arc<WarmWorkspace>, Option<Arc<ReadyWorkspace>>), CommandError> {
-    let warm = warm_workspace(index, root);
+    let warm = workspaces.for_root(index, root);
     let give_up = Instant::now() + wait;
     loop {
         match warm.phase() {
@@ -242,7 +243,7 @@ pub async fn symbol_search(
     let arguments = SearchArguments::from_json(&argument)?;
     let root = root.ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
     let index = context.syntax_index();
-    let (warm, ready) = ready_workspace(&index, &root, arguments.wait_for_index).await?;
+    let (warm, ready) = ready_workspace(&index, &context.warm_workspaces(), &root, arguments.wait_for_index).await?;
     let Some(ready) = ready else { return Ok(unavailable("symbolSearch", &warm)) };
     let overlay = context.editor_buffers().await?;
     crate::commands::run_blocking(move || {

@@ -203,7 +203,7 @@ pub async fn read_symbol(
     // With a path only that file is needed; without, the workspace index.
     let mut facts = Value::Null;
     if path.is_none() {
-        let (warm, ready) = ready_workspace(&index, &root, arguments.wait).await?;
+        let (warm, ready) = ready_workspace(&index, &context.warm_workspaces(), &root, arguments.wait).await?;
         let Some(ready) = ready else { return Ok(unavailable("readSymbol", &warm)) };
         facts = index_facts(&index, &warm, &ready);
     }

@@ -1,8 +1,8 @@
 //! The workspace-wide index build that `fslens.symbolSearch` and `fslens.readSymbol` answer
 //! from, run in the background so a call never blocks on it.
 //!
-//! One [`WarmWorkspace`] exists per session index and workspace root (a small registry keyed
-//! by the index's address, holding only a weak reference to it). The first call starts the
+//! One [`WarmWorkspace`] exists per workspace root in a session: the session owns a
+//! [`WarmWorkspaces`] next to its syntax index and hands it to every command. The first call starts the
 //! build on a thread of its own and is told `available: false` with a retry hint until it
 //! finishes. Once built, a call answers at once from the index as it is; when the last full
 //! refresh is older than [`REFRESH_AFTER`], the call also starts a background refresh that
@@ -13,7 +13,7 @@
 //! until that file exists, so a test can observe `available: false` without timing luck.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crate::commands::symbols::search::SearchTables;
@@ -72,32 +72,35 @@ pub struct WarmWorkspace {
     pub tables: Mutex<SearchTables>,
 }
 
-type Registry = Mutex<Vec<(Weak<SyntaxIndex>, PathBuf, Arc<WarmWorkspace>)>>;
-
-fn registry() -> &'static Registry {
-    static REGISTRY: OnceLock<Registry> = OnceLock::new();
-    REGISTRY.get_or_init(|| Mutex::new(Vec::new()))
+/// The warm workspaces of one session, by root (a session has one root; a list keeps the
+/// lookup honest should that change).
+#[derive(Default)]
+pub struct WarmWorkspaces {
+    entries: Mutex<Vec<Arc<WarmWorkspace>>>,
 }
 
-/// The warm state of `index` for `root`, starting its first build when there is none yet.
-pub fn warm_workspace(index: &Arc<SyntaxIndex>, root: &Path) -> Arc<WarmWorkspace> {
-    let mut entries = registry().lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    entries.retain(|(weak, _, _)| weak.strong_count() > 0);
-    let weak = Arc::downgrade(index);
-    if let Some((_, _, warm)) = entries.iter().find(|(known, known_root, _)| known.ptr_eq(&weak) && known_root == root)
-    {
-        return warm.clone();
+impl WarmWorkspaces {
+    pub fn new() -> WarmWorkspaces {
+        WarmWorkspaces::default()
     }
-    let warm = Arc::new(WarmWorkspace {
-        root: root.to_path_buf(),
-        phase: Mutex::new(BuildPhase::Building { started: Instant::now(), files: None }),
-        refreshing: Mutex::new(true),
-        tables: Mutex::new(SearchTables::new()),
-    });
-    entries.push((weak, root.to_path_buf(), warm.clone()));
-    drop(entries);
-    spawn_build(warm.clone(), index.clone(), true);
-    warm
+
+    /// The warm state of `index` for `root`, starting its first build when there is none yet.
+    pub fn for_root(&self, index: &Arc<SyntaxIndex>, root: &Path) -> Arc<WarmWorkspace> {
+        let mut entries = self.entries.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some(warm) = entries.iter().find(|warm| warm.root == root) {
+            return warm.clone();
+        }
+        let warm = Arc::new(WarmWorkspace {
+            root: root.to_path_buf(),
+            phase: Mutex::new(BuildPhase::Building { started: Instant::now(), files: None }),
+            refreshing: Mutex::new(true),
+            tables: Mutex::new(SearchTables::new()),
+        });
+        entries.push(warm.clone());
+        drop(entries);
+        spawn_build(warm.clone(), index.clone(), true);
+        warm
+    }
 }
 
 impl WarmWorkspace {
