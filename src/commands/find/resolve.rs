@@ -34,15 +34,9 @@ pub struct Declared {
 }
 
 impl Declared {
-    /// Record and union fields, and a class's explicit `val` fields: a `val` in an
-    /// implementation file can only be one (module values there are `let`s; a `val` in a
-    /// signature file declares a value, not a field).
+    /// A field by [`field_kind`]'s rule.
     pub fn is_field(&self) -> bool {
-        match self.kind {
-            Some(DeclarationKind::RecordField | DeclarationKind::UnionField) => true,
-            Some(DeclarationKind::Val) => !is_signature_file(&self.path),
-            _ => false,
-        }
+        self.kind.is_some_and(|kind| field_kind(kind, &self.path))
     }
 
     pub fn is_member(&self) -> bool {
@@ -137,8 +131,8 @@ pub fn qualified_matches(full_name: &str, query: &str, exact: bool) -> bool {
 /// The query split into what to look for: the name(s) and an optional qualifier that the
 /// owning type's full name must end with.
 struct Wanted {
-    /// Which declaration kinds qualify.
-    filter: fn(DeclarationKind) -> bool,
+    /// Which declarations qualify, by kind and declaring file.
+    filter: fn(DeclarationKind, &Path) -> bool,
     /// Matches the declaration's own name (and qualifier) for kinds auto/symbol/definition.
     query: Option<String>,
     /// For fields and members: the owner type's qualified name (suffix rule) and the
@@ -147,21 +141,26 @@ struct Wanted {
     member: Option<String>,
 }
 
-fn any_kind(_: DeclarationKind) -> bool {
+fn any_kind(_: DeclarationKind, _: &Path) -> bool {
     true
 }
 
-/// Record and union fields and `val`s (explicit class fields in implementation files; a
-/// signature file's `val` is dropped by the caller, which knows the path).
-fn field_kind(kind: DeclarationKind) -> bool {
-    matches!(kind, DeclarationKind::RecordField | DeclarationKind::UnionField | DeclarationKind::Val)
+/// Record and union fields, and a class's explicit `val` fields: a `val` in an implementation
+/// file can only be one (module values there are `let`s; a signature file's `val` declares a
+/// value, not a field).
+fn field_kind(kind: DeclarationKind, path: &Path) -> bool {
+    match kind {
+        DeclarationKind::RecordField | DeclarationKind::UnionField => true,
+        DeclarationKind::Val => !is_signature_file(path),
+        _ => false,
+    }
 }
 
 fn is_signature_file(path: &Path) -> bool {
     path.extension().is_some_and(|extension| extension.eq_ignore_ascii_case("fsi"))
 }
 
-fn member_kind(kind: DeclarationKind) -> bool {
+fn member_kind(kind: DeclarationKind, _: &Path) -> bool {
     matches!(
         kind,
         DeclarationKind::Member
@@ -220,14 +219,8 @@ pub fn syntax_declarations(index: &SyntaxIndex, files: &[PathBuf], arguments: &F
         let Some(file) = index.file(path) else { continue };
         let declarations = &file.index.declarations;
         for (slot, declaration) in declarations.iter().enumerate() {
-            if !(wanted.filter)(declaration.kind) {
+            if !(wanted.filter)(declaration.kind, path) {
                 continue;
-            }
-            if declaration.kind == DeclarationKind::Val
-                && is_signature_file(path)
-                && effective_kind(arguments) == FindKind::Field
-            {
-                continue; // a value's signature, not a field
             }
             let full_name = index.full_name(&file.index, slot);
             let selected = match (&wanted.query, &wanted.owner, &wanted.member) {
