@@ -58,12 +58,7 @@ async fn unsaved_fix_scenario(environment: &[(&str, &str)]) {
     let original = std::fs::read_to_string(&program).unwrap();
     let uri = editor.open(&program, 1).await;
     let broken = original.replace("create \"Books\" 12.5 \"Lyon\"", "create \"Books\" \"heavy\" \"Lyon\"");
-    editor
-        .notify(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": broken}]}),
-        )
-        .await;
+    editor.change(&uri, 2, &broken).await;
 
     let answer = check(&mut editor, json!({"path": "src/Shipping.App/Program.fs"})).await;
     assert_eq!(answer["verdict"], json!("errors"), "{answer}");
@@ -75,12 +70,7 @@ async fn unsaved_fix_scenario(environment: &[(&str, &str)]) {
     assert_eq!(answer["files"][0]["version"], json!(2), "the verdict names the version it covers");
     assert_eq!(answer["files"][0]["openInEditor"], json!(true));
 
-    editor
-        .notify(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": original}]}),
-        )
-        .await;
+    editor.change(&uri, 3, &original).await;
     let answer = check(&mut editor, json!({"path": "src/Shipping.App/Program.fs"})).await;
     assert_eq!(answer["verdict"], json!("clean"), "{answer}");
     assert_eq!(answer["complete"], json!(true));

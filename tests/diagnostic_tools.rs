@@ -8,7 +8,7 @@ mod support;
 use std::path::Path;
 
 use serde_json::{Value, json};
-use support::double::{Editor, double_command, fixture_copy};
+use support::double::{Editor, apply_edits, double_command, fixture_copy};
 
 const PROGRAM: &str = "Program.fs";
 
@@ -32,31 +32,6 @@ fn line_of(text: &str, needle: &str) -> u64 {
 
 fn result(answer: &Value) -> &Value {
     answer.get("result").unwrap_or_else(|| panic!("the command failed: {answer}"))
-}
-
-/// Applies LSP text edits (non-overlapping, positions in the original text) to a text.
-fn apply(text: &str, edits: &[Value]) -> String {
-    let index = fslens::documents::LineIndex::new(text);
-    let position = |at: &Value| fslens::documents::Position {
-        line: at["line"].as_u64().unwrap() as u32,
-        character: at["character"].as_u64().unwrap() as u32,
-    };
-    let mut spans: Vec<(usize, usize, String)> = edits
-        .iter()
-        .map(|edit| {
-            (
-                index.offset(text, position(&edit["range"]["start"])),
-                index.offset(text, position(&edit["range"]["end"])),
-                edit["newText"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect();
-    spans.sort_by_key(|span| std::cmp::Reverse(span.0));
-    let mut text = text.to_owned();
-    for (start, end, new_text) in spans {
-        text.replace_range(start..end, &new_text);
-    }
-    text
 }
 
 /// The one file's text edits of a WorkspaceEdit (`changes` or `documentChanges`).
@@ -176,14 +151,9 @@ async fn fixes_are_previewed_never_written_and_applying_one_clears_the_diagnosti
     assert_eq!(std::fs::read_to_string(&program).unwrap(), text, "nothing is written");
 
     // The WorkspaceEdit, applied to the buffer, leaves FSAC with no FS0027 there.
-    let fixed = apply(&text, &edits_of(&fix["workspaceEdit"], &uri));
+    let fixed = apply_edits(&text, &edits_of(&fix["workspaceEdit"], &uri));
     assert!(fixed.contains("let mutable total = 0"));
-    editor
-        .notify(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": fixed}]}),
-        )
-        .await;
+    editor.change(&uri, 2, &fixed).await;
     let remaining = checked(&mut editor, PROGRAM).await;
     assert!(!remaining.iter().any(|(code, _)| *code == 27), "{remaining:?}");
     assert!(remaining.iter().any(|(code, _)| *code == 39), "the other diagnostics stay: {remaining:?}");
@@ -252,14 +222,9 @@ async fn suggest_open_finds_the_module_and_respects_require_qualified_access() {
     // Both suggestions' edits (positions in the same text), applied to the buffer: FSAC no
     // longer reports either name.
     all_edits.extend(edits);
-    let fixed = apply(&text, &all_edits);
+    let fixed = apply_edits(&text, &all_edits);
     assert!(fixed.contains("open Fixes.Tools.Text\n") && fixed.contains("Numbers.clampTo 10 42"), "{fixed}");
-    editor
-        .notify(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": fixed}]}),
-        )
-        .await;
+    editor.change(&uri, 2, &fixed).await;
     let remaining = checked(&mut editor, PROGRAM).await;
     let names_left: Vec<&(u64, u64)> = remaining.iter().filter(|(code, _)| *code == 39).collect();
     assert_eq!(names_left.len(), 1, "only the misspelling is left: {remaining:?} in\n{fixed}");

@@ -169,36 +169,43 @@ fn neovim_find_fills_the_quickfix_list_with_every_site() {
     assert_eq!(find["error"], Value::Null, "{find:#}");
 
     // Expected: every marker of Shipment.Weight (not Parcel.Weight), from the fixture itself.
-    let markers = read_markers(workspace.path());
-    let expected: BTreeSet<(PathBuf, u64, u64)> = markers_of(&markers, "Shipping.Domain.Shipment.Weight")
-        .into_iter()
-        .map(|marker| {
-            (canonical(marker.file.to_str().unwrap()), u64::from(marker.line) + 1, u64::from(marker.character) + 1)
-        })
-        .collect();
+    let expected = shipment_weight_sites(workspace.path());
     assert!(expected.len() > 5, "the fixture marks Shipment.Weight: {expected:?}");
-    let sites = |entries: &Value| -> BTreeSet<(PathBuf, u64, u64)> {
-        entries
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|entry| {
-                (
-                    canonical(entry["file"].as_str().unwrap()),
-                    entry["lnum"].as_u64().unwrap(),
-                    entry["col"].as_u64().unwrap(),
-                )
-            })
-            .collect()
-    };
-    assert_eq!(sites(&find["quickfix"]), expected, "find at the cursor: {find:#}");
+    assert_eq!(quickfix_sites(&find["quickfix"]), expected, "find at the cursor: {find:#}");
     assert_eq!(find["outcome"], "found");
     for entry in find["quickfix"].as_array().unwrap() {
         assert!(entry["text"].as_str().unwrap().contains("Weight"), "{entry}");
     }
     assert_eq!(find["query_error"], Value::Null, "{find:#}");
-    assert_eq!(sites(&find["query_quickfix"]), expected, "find by query, in pages of 5: {find:#}");
+    assert_eq!(quickfix_sites(&find["query_quickfix"]), expected, "find by query, in pages of 5: {find:#}");
     assert!(find["query_pages"].as_u64().unwrap() > 1, "the plugin followed nextCursor: {find:#}");
+}
+
+/// Every site the fixture marks for Shipment.Weight (not Parcel.Weight), 1-based as in a
+/// quickfix list.
+fn shipment_weight_sites(workspace: &Path) -> BTreeSet<(PathBuf, u64, u64)> {
+    markers_of(&read_markers(workspace), "Shipping.Domain.Shipment.Weight")
+        .into_iter()
+        .map(|marker| {
+            (canonical(marker.file.to_str().unwrap()), u64::from(marker.line) + 1, u64::from(marker.character) + 1)
+        })
+        .collect()
+}
+
+/// The file, line and column of each entry of a quickfix list the plugin filled.
+fn quickfix_sites(entries: &Value) -> BTreeSet<(PathBuf, u64, u64)> {
+    entries
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| {
+            (
+                canonical(entry["file"].as_str().unwrap()),
+                entry["lnum"].as_u64().unwrap(),
+                entry["col"].as_u64().unwrap(),
+            )
+        })
+        .collect()
 }
 
 /// Whether this fslens has a subcommand (a command of a parallel issue may not have landed).
@@ -226,24 +233,6 @@ fn neovim_field_impact_fills_the_quickfix_list_with_every_field_site() {
     let seen = drive(workspace.path(), "field_impact");
     let impact = &seen["steps"]["field_impact"];
     assert_eq!(impact["error"], Value::Null, "{impact:#}");
-    let markers = read_markers(workspace.path());
-    let expected: BTreeSet<(PathBuf, u64, u64)> = markers_of(&markers, "Shipping.Domain.Shipment.Weight")
-        .into_iter()
-        .map(|marker| {
-            (canonical(marker.file.to_str().unwrap()), u64::from(marker.line) + 1, u64::from(marker.character) + 1)
-        })
-        .collect();
-    let got: BTreeSet<(PathBuf, u64, u64)> = impact["quickfix"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|entry| {
-            (
-                canonical(entry["file"].as_str().unwrap()),
-                entry["lnum"].as_u64().unwrap(),
-                entry["col"].as_u64().unwrap(),
-            )
-        })
-        .collect();
-    assert_eq!(got, expected, "{impact:#}");
+    let expected = shipment_weight_sites(workspace.path());
+    assert_eq!(quickfix_sites(&impact["quickfix"]), expected, "{impact:#}");
 }

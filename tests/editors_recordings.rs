@@ -96,12 +96,7 @@ async fn record_answers_from_an_editor_session_on_shipping() {
     let uri = editor.open(&program, 1).await;
     let original = std::fs::read_to_string(&program).unwrap();
     let broken = original.replace("create \"Books\" 12.5 \"Lyon\"", "create \"Books\" \"heavy\" \"Lyon\"");
-    editor
-        .notify(
-            "textDocument/didChange",
-            json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": broken}]}),
-        )
-        .await;
+    editor.change(&uri, 2, &broken).await;
     let errors = editor.execute("fslens.check", json!({"path": program.display().to_string()})).await;
     assert_eq!(errors["result"]["verdict"], "errors", "{errors}");
     record("check-file-errors", answer(&errors), root);

@@ -6,7 +6,7 @@ mod support;
 use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
-use support::double::{Editor, double_command, fixture_copy};
+use support::double::{Editor, SiteKey, double_command, fixture_copy, found_sites};
 use support::markers::read_markers;
 
 async fn ready_editor(workspace: &std::path::Path, runtime: &std::path::Path) -> Editor {
@@ -39,7 +39,7 @@ async fn a_field_shared_by_two_records_every_site_with_kind_record_and_type() {
     assert_eq!(answer["coverage"]["complete"], json!(true));
 
     let root = workspace.path();
-    let expected: BTreeSet<(String, u64, u64, String, String)> = read_markers(root)
+    let expected: BTreeSet<SiteKey> = read_markers(root)
         .into_iter()
         .filter(|marker| marker.symbol.ends_with(".Weight"))
         .map(|marker| {
@@ -53,19 +53,7 @@ async fn a_field_shared_by_two_records_every_site_with_kind_record_and_type() {
         })
         .collect();
     let sites = answer["sites"].as_array().unwrap();
-    let found: BTreeSet<(String, u64, u64, String, String)> = sites
-        .iter()
-        .map(|site| {
-            (
-                site["file"].as_str().unwrap().to_owned(),
-                site["range"]["start"]["line"].as_u64().unwrap(),
-                site["range"]["start"]["character"].as_u64().unwrap(),
-                site["kind"].as_str().unwrap().to_owned(),
-                site["symbolFullName"].as_str().unwrap_or("?").to_owned(),
-            )
-        })
-        .collect();
-    assert_eq!(found, expected, "sites, kinds and declaring records must match the fixture's markers");
+    assert_eq!(found_sites(&answer), expected, "sites, kinds and declaring records must match the fixture's markers");
     for site in sites.iter().filter(|site| site["kind"].as_str().unwrap().starts_with("field-")) {
         assert_eq!(site["siteType"], json!("float"), "{site}");
     }

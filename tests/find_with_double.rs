@@ -7,8 +7,9 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde_json::{Value, json};
-use support::double::{Editor, double_command, fixture_copy};
+use support::double::{Editor, SiteKey, double_command, fixture_copy, found_sites};
 use support::markers::{Marker, read_markers};
+use tempfile::TempDir;
 
 const BUDGET: usize = 60_000;
 
@@ -17,6 +18,16 @@ async fn ready_editor(workspace: &Path, runtime: &Path, environment: &[(&str, &s
     let status = editor.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 60000})).await;
     assert_eq!(status["result"]["state"], json!("ready"), "{status}");
     editor
+}
+
+/// A copy of the shipping fixture, its markers, and fslens ready in front of the double (the
+/// runtime directory must live as long as the editor).
+async fn shipping_ready() -> (TempDir, TempDir, Vec<Marker>, Editor) {
+    let workspace = fixture_copy("shipping");
+    let runtime = tempfile::tempdir().unwrap();
+    let markers = read_markers(workspace.path());
+    let editor = ready_editor(workspace.path(), runtime.path(), &[]).await;
+    (workspace, runtime, markers, editor)
 }
 
 async fn find(editor: &mut Editor, argument: Value) -> Value {
@@ -36,8 +47,6 @@ fn marker_kind(kind: &str) -> &'static str {
     }
 }
 
-type SiteKey = (String, u64, u64, String, String);
-
 fn expected_sites(markers: &[Marker], root: &Path, symbols: &[&str]) -> BTreeSet<SiteKey> {
     markers
         .iter()
@@ -54,34 +63,14 @@ fn expected_sites(markers: &[Marker], root: &Path, symbols: &[&str]) -> BTreeSet
         .collect()
 }
 
-fn found_sites(answer: &Value) -> BTreeSet<SiteKey> {
-    answer["sites"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no sites: {answer}"))
-        .iter()
-        .map(|site| {
-            (
-                site["file"].as_str().unwrap().to_owned(),
-                site["range"]["start"]["line"].as_u64().unwrap(),
-                site["range"]["start"]["character"].as_u64().unwrap(),
-                site["kind"].as_str().unwrap().to_owned(),
-                site["symbolFullName"].as_str().unwrap_or("<null>").to_owned(),
-            )
-        })
-        .collect()
-}
-
 fn utf16_length(value: &Value) -> usize {
     serde_json::to_string(value).unwrap().encode_utf16().count()
 }
 
 #[tokio::test]
 async fn field_sites_across_projects_carry_the_kind_and_the_compilers_record() {
-    let workspace = fixture_copy("shipping");
-    let runtime = tempfile::tempdir().unwrap();
+    let (workspace, _runtime, markers, mut editor) = shipping_ready().await;
     let root = workspace.path();
-    let markers = read_markers(root);
-    let mut editor = ready_editor(root, runtime.path(), &[]).await;
 
     // Both records' Weight fields: every site with its kind, attributed to the right record.
     let answer = find(&mut editor, json!({"kind": "field", "field": "Weight", "maxResults": 1000})).await;
@@ -419,11 +408,8 @@ async fn before_fsac_is_ready_the_answer_is_syntactic_and_says_so() {
 
 #[tokio::test]
 async fn members_and_narrowed_scopes() {
-    let workspace = fixture_copy("shipping");
-    let runtime = tempfile::tempdir().unwrap();
+    let (workspace, _runtime, markers, mut editor) = shipping_ready().await;
     let root = workspace.path();
-    let markers = read_markers(root);
-    let mut editor = ready_editor(root, runtime.path(), &[]).await;
 
     // The members of a type: every member's definition and usages.
     let answer = find(&mut editor, json!({"kind": "members", "query": "Account", "maxResults": 1000})).await;

@@ -3,6 +3,7 @@
 mod support;
 
 use serde_json::{Value, json};
+use support::double::apply_edits;
 use support::{Harness, HarnessOptions};
 
 const FORMS: &str = r#"module Forms
@@ -70,29 +71,13 @@ fn workspace() -> tempfile::TempDir {
     workspace
 }
 
-/// Applies LSP text edits (non-overlapping) to a text.
-fn apply(text: &str, edits: &[Value]) -> String {
-    let index = fslens::documents::LineIndex::new(text);
-    let mut spans: Vec<(usize, usize, String)> = edits
-        .iter()
-        .map(|edit| {
-            let position = |at: &Value| fslens::documents::Position {
-                line: at["line"].as_u64().unwrap() as u32,
-                character: at["character"].as_u64().unwrap() as u32,
-            };
-            (
-                index.offset(text, position(&edit["range"]["start"])),
-                index.offset(text, position(&edit["range"]["end"])),
-                edit["newText"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect();
-    spans.sort_by_key(|span| std::cmp::Reverse(span.0));
-    let mut result = text.to_owned();
-    for (start, end, new_text) in spans {
-        result.replace_range(start..end, &new_text);
-    }
-    result
+/// fslens on the workspace with no FSAC behind it: the answers are syntactic.
+fn harness_without_fsac(workspace: &std::path::Path) -> Harness {
+    Harness::start_with(HarnessOptions {
+        with_backend: false,
+        workspace_root: Some(workspace.to_owned()),
+        ..HarnessOptions::default()
+    })
 }
 
 async fn make_visible(harness: &mut Harness, argument: Value) -> Value {
@@ -103,11 +88,7 @@ async fn make_visible(harness: &mut Harness, argument: Value) -> Value {
 #[tokio::test]
 async fn every_private_form_becomes_internal_with_one_token() {
     let workspace = workspace();
-    let mut harness = Harness::start_with(HarnessOptions {
-        with_backend: false,
-        workspace_root: Some(workspace.path().to_owned()),
-        ..HarnessOptions::default()
-    });
+    let mut harness = harness_without_fsac(workspace.path());
     harness.initialize(None).await;
     let uri = fslens::uri::path_to_uri(&workspace.path().canonicalize().unwrap().join("Forms.fs")).unwrap();
     for (name, header) in PRIVATE_FORMS {
@@ -117,7 +98,7 @@ async fn every_private_form_becomes_internal_with_one_token() {
         assert_eq!(answer["via"], json!("syntax"), "no FSAC: the answer says it is syntactic");
         let edits = answer["edits"]["changes"][&uri].as_array().unwrap();
         assert_eq!(edits.len(), 1, "{name}: one edit");
-        let after = apply(FORMS, edits);
+        let after = apply_edits(FORMS, edits);
         let expected_line = FORMS.lines().nth(line).unwrap().replacen("private", "internal", 1);
         assert_eq!(after.lines().nth(line).unwrap(), expected_line, "{name}: only the keyword changes");
         let unchanged: Vec<(&str, &str)> = FORMS
@@ -139,11 +120,7 @@ async fn every_private_form_becomes_internal_with_one_token() {
 #[tokio::test]
 async fn comments_strings_and_public_declarations_give_no_action() {
     let workspace = workspace();
-    let mut harness = Harness::start_with(HarnessOptions {
-        with_backend: false,
-        workspace_root: Some(workspace.path().to_owned()),
-        ..HarnessOptions::default()
-    });
+    let mut harness = harness_without_fsac(workspace.path());
     harness.initialize(None).await;
     let commented = FORMS.lines().position(|line| line.contains("// let private commented")).unwrap();
     let answer = make_visible(&mut harness, json!({"path": "Forms.fs", "line": commented, "character": 10})).await;
@@ -169,11 +146,7 @@ async fn comments_strings_and_public_declarations_give_no_action() {
 #[tokio::test]
 async fn apply_sends_the_edit_to_the_editor_and_expose_to_adds_the_project_item_once() {
     let workspace = workspace();
-    let mut harness = Harness::start_with(HarnessOptions {
-        with_backend: false,
-        workspace_root: Some(workspace.path().to_owned()),
-        ..HarnessOptions::default()
-    });
+    let mut harness = harness_without_fsac(workspace.path());
     let initialize = harness.request("initialize", json!({"capabilities": {"workspace": {"applyEdit": true}}})).await;
     harness.response(&initialize).await;
     let line = FORMS.lines().position(|line| line.contains("let private topLevel")).unwrap();
@@ -188,7 +161,7 @@ async fn apply_sends_the_edit_to_the_editor_and_expose_to_adds_the_project_item_
     assert_eq!(changes.len(), 2, "the declaration and the project file: {request}");
     let project_uri = fslens::uri::path_to_uri(&workspace.path().canonicalize().unwrap().join("Lib.fsproj")).unwrap();
     let project_text = std::fs::read_to_string(workspace.path().join("Lib.fsproj")).unwrap();
-    let new_project = apply(&project_text, changes[&project_uri].as_array().unwrap());
+    let new_project = apply_edits(&project_text, changes[&project_uri].as_array().unwrap());
     assert!(new_project.contains("<InternalsVisibleTo Include=\"Tests\" />"), "{new_project}");
     harness.editor.send(json!({"jsonrpc": "2.0", "id": request["id"], "result": {"applied": true}})).await;
     let answer = harness.response(&id).await;
@@ -214,11 +187,7 @@ async fn apply_sends_the_edit_to_the_editor_and_expose_to_adds_the_project_item_
 #[tokio::test]
 async fn apply_without_an_editor_that_can_apply_says_so() {
     let workspace = workspace();
-    let mut harness = Harness::start_with(HarnessOptions {
-        with_backend: false,
-        workspace_root: Some(workspace.path().to_owned()),
-        ..HarnessOptions::default()
-    });
+    let mut harness = harness_without_fsac(workspace.path());
     harness.initialize(None).await;
     let line = FORMS.lines().position(|line| line.contains("let private topLevel")).unwrap();
     let answer =

@@ -200,10 +200,66 @@ impl Editor {
         uri
     }
 
+    /// Replaces the whole text of an open document (a full-text `didChange`).
+    pub async fn change(&mut self, uri: &str, version: i64, text: &str) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}),
+        )
+        .await;
+    }
+
     pub async fn stop(mut self) {
         self.request("shutdown", Value::Null).await;
         self.notify("exit", Value::Null).await;
         let status = tokio::time::timeout(TIMEOUT, self.child.wait()).await.unwrap().unwrap();
         assert_eq!(status.code(), Some(0));
     }
+}
+
+/// Applies LSP text edits (non-overlapping, positions in the original text) to a text.
+pub fn apply_edits(text: &str, edits: &[Value]) -> String {
+    let index = fslens::documents::LineIndex::new(text);
+    let position = |at: &Value| fslens::documents::Position {
+        line: at["line"].as_u64().unwrap() as u32,
+        character: at["character"].as_u64().unwrap() as u32,
+    };
+    let mut spans: Vec<(usize, usize, String)> = edits
+        .iter()
+        .map(|edit| {
+            (
+                index.offset(text, position(&edit["range"]["start"])),
+                index.offset(text, position(&edit["range"]["end"])),
+                edit["newText"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    spans.sort_by_key(|span| std::cmp::Reverse(span.0));
+    let mut text = text.to_owned();
+    for (start, end, new_text) in spans {
+        text.replace_range(start..end, &new_text);
+    }
+    text
+}
+
+/// A site of a find or field-impact answer: file, start line, start character, kind and the
+/// declaring symbol's full name.
+pub type SiteKey = (String, u64, u64, String, String);
+
+/// The sites of a find or field-impact answer (`<null>` where a site names no symbol).
+pub fn found_sites(answer: &Value) -> std::collections::BTreeSet<SiteKey> {
+    answer["sites"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no sites: {answer}"))
+        .iter()
+        .map(|site| {
+            (
+                site["file"].as_str().unwrap().to_owned(),
+                site["range"]["start"]["line"].as_u64().unwrap(),
+                site["range"]["start"]["character"].as_u64().unwrap(),
+                site["kind"].as_str().unwrap().to_owned(),
+                site["symbolFullName"].as_str().unwrap_or("<null>").to_owned(),
+            )
+        })
+        .collect()
 }
