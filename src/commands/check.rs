@@ -398,7 +398,7 @@ fn plan(arguments: &CheckArguments, model: &WorkspaceModel, root: &Path) -> Resu
             }
             None
         }
-        Some(written) => Some(find_project(model, root, written)?),
+        Some(written) => Some(crate::commands::paths::project_by_name_or_path(model, root, written)?.path.clone()),
     };
     let (files, projects) = match scope {
         Scope::File => {
@@ -476,22 +476,6 @@ fn files_seen_by(model: &WorkspaceModel, project: &crate::workspace::Project) ->
 
 fn compile_files(project: &crate::workspace::Project) -> Vec<PathBuf> {
     project.compile_items.iter().filter(|item| item.exists).map(|item| item.path.clone()).collect()
-}
-
-fn find_project(model: &WorkspaceModel, root: &Path, written: &str) -> Result<PathBuf, CommandError> {
-    if let Some(project) = model.projects.iter().find(|project| project.name == written) {
-        return Ok(project.path.clone());
-    }
-    let path = confine(root, written, "projectPath")?;
-    model
-        .projects
-        .iter()
-        .find(|project| project.path == path || project.path.canonicalize().ok().as_deref() == Some(path.as_path()))
-        .map(|project| project.path.clone())
-        .ok_or_else(|| CommandError::InvalidPath {
-            path: written.to_owned(),
-            message: "no such project in the workspace".to_owned(),
-        })
 }
 
 /// `*` matches within a path segment, `**` across segments, `?` one character.

@@ -8,6 +8,38 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::commands::CommandError;
 use crate::workspace::paths::normalize_lexically;
+use crate::workspace::{Project, WorkspaceModel};
+
+/// The project a `projectPath` argument names: a project name (exactly, else ignoring case) or
+/// a path to its `.fsproj` confined to the workspace. An unknown project is an
+/// `invalid_argument` naming `projectPath` and listing the workspace's projects.
+pub fn project_by_name_or_path<'a>(
+    model: &'a WorkspaceModel,
+    root: &Path,
+    written: &str,
+) -> Result<&'a Project, CommandError> {
+    let by_name = model
+        .projects
+        .iter()
+        .find(|project| project.name == written)
+        .or_else(|| model.projects.iter().find(|project| project.name.eq_ignore_ascii_case(written)));
+    if let Some(project) = by_name {
+        return Ok(project);
+    }
+    let path = confine(root, written, "projectPath")?;
+    let canonical = path.canonicalize().ok();
+    model
+        .projects
+        .iter()
+        .find(|project| project.path == path || (canonical.is_some() && project.path.canonicalize().ok() == canonical))
+        .ok_or_else(|| {
+            let names: Vec<&str> = model.projects.iter().map(|project| project.name.as_str()).collect();
+            CommandError::invalid_argument(
+                "projectPath",
+                format!("`{written}` is no project of this workspace (projects: {})", names.join(", ")),
+            )
+        })
+}
 
 /// Resolves `written` against `root` and checks it stays inside. The file need not exist
 /// (an unsaved editor buffer may have no file yet), but whatever part of it exists is
@@ -62,6 +94,29 @@ pub fn display_relative(root: &Path, path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_project_is_named_by_name_in_any_case_or_by_its_path_and_an_unknown_one_lists_the_others() {
+        let temporary = tempfile::tempdir().unwrap();
+        let root = temporary.path();
+        std::fs::create_dir_all(root.join("src/App")).unwrap();
+        std::fs::write(
+            root.join("src/App/App.fsproj"),
+            r#"<Project Sdk="Microsoft.NET.Sdk"><ItemGroup><Compile Include="A.fs" /></ItemGroup></Project>"#,
+        )
+        .unwrap();
+        let model = crate::workspace::load_workspace(root).unwrap();
+        let expected = root.canonicalize().unwrap().join("src/App/App.fsproj");
+        for written in ["App", "app", "src/App/App.fsproj", "./src/App/../App/App.fsproj"] {
+            let project = project_by_name_or_path(&model, root, written).unwrap();
+            assert_eq!(project.path.canonicalize().unwrap(), expected, "{written}");
+        }
+        let unknown = project_by_name_or_path(&model, root, "Other").unwrap_err();
+        assert_eq!(unknown.data()["argument"], "projectPath");
+        assert!(unknown.to_string().contains("projects: App"), "{unknown}");
+        let outside = project_by_name_or_path(&model, root, "../Elsewhere.fsproj").unwrap_err();
+        assert_eq!(outside.kind(), "invalid_path");
+    }
 
     #[test]
     fn refuses_escapes_of_every_kind() {

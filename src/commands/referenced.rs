@@ -19,7 +19,7 @@ use sha2::{Digest, Sha256};
 use crate::commands::CommandError;
 use crate::commands::arguments::{object_of, optional_bool, optional_integer, optional_string, reject_unknown};
 use crate::commands::budget::{RESPONSE_CHAR_BUDGET, cursor_digest, decode_cursor, encode_cursor, paginate};
-use crate::commands::paths::{confine, display_relative};
+use crate::commands::paths::display_relative;
 use crate::metadata::Assembly;
 use crate::metadata::cache::load_assembly;
 use crate::metadata::restore::{ReferenceSet, RestoreEnvironment, resolve_references};
@@ -158,22 +158,7 @@ fn choose_project(model: &WorkspaceModel, root: &Path, written: Option<&str>) ->
             })?;
         return Ok(first.clone());
     };
-    if let Some(project) = model.projects.iter().find(|project| project.name.eq_ignore_ascii_case(written)) {
-        return Ok(project.clone());
-    }
-    let path = confine(root, written, "projectPath")?;
-    model
-        .projects
-        .iter()
-        .find(|project| project.path == path || project.path.canonicalize().ok().as_deref() == Some(path.as_path()))
-        .cloned()
-        .ok_or_else(|| {
-            let names: Vec<&str> = model.projects.iter().map(|project| project.name.as_str()).collect();
-            CommandError::invalid_argument(
-                "projectPath",
-                format!("`{written}` is no project of this workspace (projects: {})", names.join(", ")),
-            )
-        })
+    crate::commands::paths::project_by_name_or_path(model, root, written).cloned()
 }
 
 fn load_view(

@@ -1091,7 +1091,9 @@ fn plan_target(arguments: &FindArguments, model: &WorkspaceModel, root: &Path) -
                 .collect();
             (Some((members, model.display_path(&solution.path))), None)
         }
-        Some(written) => (None, Some(find_project(model, root, written)?)),
+        Some(written) => {
+            (None, Some(crate::commands::paths::project_by_name_or_path(model, root, written)?.path.clone()))
+        }
     };
     let file = match &arguments.path {
         Some(written) if arguments.scope == FindScope::File || arguments.kind != FindKind::Position => {
@@ -1177,22 +1179,6 @@ fn plan_target(arguments: &FindArguments, model: &WorkspaceModel, root: &Path) -
             }
         }
     })
-}
-
-fn find_project(model: &WorkspaceModel, root: &Path, written: &str) -> Result<PathBuf, CommandError> {
-    if let Some(project) = model.projects.iter().find(|project| project.name == written) {
-        return Ok(project.path.clone());
-    }
-    let path = confine(root, written, "projectPath")?;
-    model
-        .projects
-        .iter()
-        .find(|project| same_file(&project.path, &path))
-        .map(|project| project.path.clone())
-        .ok_or_else(|| CommandError::InvalidPath {
-            path: written.to_owned(),
-            message: "no such project in the workspace".to_owned(),
-        })
 }
 
 fn resolve_position(
