@@ -784,6 +784,23 @@ impl ServerHandler for BridgeServer {
 mod tests {
     use super::*;
 
+    #[tokio::test]
+    async fn a_catalogue_rebuilt_for_other_commands_is_owed_a_list_changed_until_listed() {
+        let root = tempfile::tempdir().unwrap();
+        let factory: ConfigFactory = Arc::new(|| Err(anyhow::anyhow!("no FSAC in this test")));
+        let server = BridgeServer::new(root.path().to_owned(), factory, None, false);
+        // The client last listed a catalogue built for a session advertising fewer commands.
+        let older = vec![ext::commands::STATUS.to_owned()];
+        *server.state.catalogue.lock().unwrap() = Some((older.clone(), Arc::new(catalogue(&older))));
+        let tools = server.tool_definitions().await;
+        assert!(tools.iter().any(|tool| tool.name == "find"), "rebuilt for every command");
+        assert!(server.state.catalogue_changed.load(std::sync::atomic::Ordering::SeqCst));
+        // The same commands again: nothing new is owed.
+        server.state.catalogue_changed.store(false, std::sync::atomic::Ordering::SeqCst);
+        server.tool_definitions().await;
+        assert!(!server.state.catalogue_changed.load(std::sync::atomic::Ordering::SeqCst));
+    }
+
     #[test]
     fn path_arguments_are_confined_and_project_names_pass() {
         let temporary = tempfile::tempdir().unwrap();
