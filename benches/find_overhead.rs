@@ -5,9 +5,10 @@
 //! (`FSAC_DOUBLE_TRANSCRIPT`, millisecond stamps when a message arrives and when its answer
 //! is written) gives, in the same run, the time FSAC spent answering the find's own
 //! `textDocument/references` requests and its other requests (`workspace/symbol`,
-//! `textDocument/definition`). The proxy's share is the rest: resolution, document
-//! acquisition, the syntax index, classification, rows, hashing, the page planner and the
-//! transport. Ratio = proxy time / FSAC references time; the goal is at most 10 %.
+//! `textDocument/definition`), each as the union of the requests' [arrival, answer]
+//! intervals, since a find keeps several references in flight. The proxy's share is the
+//! rest: resolution, document acquisition, the syntax index, classification, rows, hashing,
+//! the page planner and the transport. Ratio = proxy time / FSAC references time; the goal is at most 10 %.
 //!
 //! Run: `cargo bench --bench find_overhead` (set `FIND_BENCH_RUNS` to change the repetitions).
 
@@ -28,10 +29,36 @@ fn read_transcript(path: &std::path::Path) -> Vec<Value> {
         .collect()
 }
 
-/// FSAC's time per method for proxy-originated requests among `entries`, in ms.
-fn fsac_time_by_method(entries: &[Value]) -> HashMap<String, f64> {
+/// How long FSAC was busy with the proxy-originated requests among `entries`, in ms: the
+/// length of the union of their [arrival, answer] intervals, for `textDocument/references`
+/// alone and for every method. A union, not a sum: the find keeps several references in
+/// flight at once, and summing overlapping intervals would count the same FSAC time twice.
+struct FsacBusy {
+    references: f64,
+    all: f64,
+}
+
+fn union_length(mut intervals: Vec<(f64, f64)>) -> f64 {
+    intervals.sort_by(|left, right| left.0.total_cmp(&right.0));
+    let mut total = 0.0;
+    let mut current: Option<(f64, f64)> = None;
+    for (start, end) in intervals {
+        match current {
+            Some((open_start, open_end)) if start <= open_end => current = Some((open_start, open_end.max(end))),
+            Some((open_start, open_end)) => {
+                total += open_end - open_start;
+                current = Some((start, end));
+            }
+            None => current = Some((start, end)),
+        }
+    }
+    total + current.map_or(0.0, |(start, end)| end - start)
+}
+
+fn fsac_busy(entries: &[Value]) -> FsacBusy {
     let mut arrived: HashMap<String, (String, f64)> = HashMap::new();
-    let mut spent: HashMap<String, f64> = HashMap::new();
+    let mut references = Vec::new();
+    let mut all = Vec::new();
     for entry in entries {
         let message = &entry["message"];
         let Some(id) = message["id"].as_str().filter(|id| id.starts_with("fslens:")) else { continue };
@@ -41,10 +68,13 @@ fn fsac_time_by_method(entries: &[Value]) -> HashMap<String, f64> {
                 arrived.insert(id.to_owned(), (method.to_owned(), time));
             }
         } else if let Some((method, started)) = arrived.remove(id) {
-            *spent.entry(method).or_default() += time - started;
+            if method == "textDocument/references" {
+                references.push((started, time));
+            }
+            all.push((started, time));
         }
     }
-    spent
+    FsacBusy { references: union_length(references), all: union_length(all) }
 }
 
 fn main() {
@@ -95,10 +125,9 @@ fn main() {
                 // Let the transcript catch up with the last answer written.
                 tokio::time::sleep(std::time::Duration::from_millis(20)).await;
                 let entries = read_transcript(&transcript);
-                let spent = fsac_time_by_method(&entries[before.min(entries.len())..]);
-                let run_references = spent.get("textDocument/references").copied().unwrap_or(0.0);
-                let run_other: f64 =
-                    spent.iter().filter(|(method, _)| *method != "textDocument/references").map(|(_, ms)| ms).sum();
+                let busy = fsac_busy(&entries[before.min(entries.len())..]);
+                let run_references = busy.references;
+                let run_other = busy.all - busy.references;
                 proxy_per_run.push(run_wall - run_references - run_other);
                 references_per_run.push(run_references);
                 wall += run_wall;
