@@ -24,6 +24,8 @@ type Account() =
     member val private Audit = """private""" with get, set
     member private this.Check() = true
     static member private Create() = Account()
+    private new (seed: int) = Account()
+    override this.ToString() = "private account"
 
 type Meter =
     val private reading: float
@@ -48,6 +50,7 @@ const PRIVATE_FORMS: &[(&str, &str)] = &[
     ("Audit", "member val private Audit"),
     ("Check", "member private this.Check"),
     ("Create", "static member private Create"),
+    ("new", "private new (seed"),
     ("reading", "val private reading"),
     ("raw", "val mutable private raw"),
     ("first", "let private first"),
@@ -130,6 +133,12 @@ async fn comments_strings_and_public_declarations_give_no_action() {
     assert_eq!(answer["status"], json!("no_action"), "{answer}");
     let answer = make_visible(&mut harness, json!({"path": "Forms.fs", "line": in_string, "word": "visible"})).await;
     assert_eq!(answer["status"], json!("no_action"));
+    assert!(answer["reason"].as_str().unwrap().contains("not private"), "{answer}");
+    // An override cannot be private: the `private` in its string is not its modifier.
+    let override_line = FORMS.lines().position(|line| line.contains("override this.ToString")).unwrap();
+    let answer =
+        make_visible(&mut harness, json!({"path": "Forms.fs", "line": override_line, "word": "ToString"})).await;
+    assert_eq!(answer["status"], json!("no_action"), "{answer}");
     assert!(answer["reason"].as_str().unwrap().contains("not private"), "{answer}");
     // The trailing comment on a private line is not the declaration.
     let top = FORMS.lines().position(|line| line.contains("topLevel")).unwrap();

@@ -94,6 +94,7 @@ type Circle(radius: float) =
     let mutable hits = 0
     [<DefaultValue>] val mutable private cache: float
     new() = Circle(1.0)
+    private new(scale: int) = Circle(float scale)
     member _.Radius = radius
     member val Label = "" with get, set
     static member internal Unit() = Circle(1.0)
@@ -108,28 +109,30 @@ type System.String with
 "#,
         expect![[r#"
             health: clean
-            decl namespace Acme [default] 0:0-20:32 name@0:10-0:14 | namespace Acme
+            decl namespace Acme [default] 0:0-21:32 name@0:10-0:14 | namespace Acme
             decl interface Acme.IShape [default] 2:5-4:35 name@2:5-2:11 | IShape
             decl abstract-member Acme.IShape.Area [default] 3:4-3:24 name@3:13-3:17 | abstract Area: float
             decl abstract-member Acme.IShape.Scale [default] 4:4-4:35 name@4:13-4:18 | abstract Scale: float -> IShape
-            decl class Acme.Circle [default] 6:5-17:58 name@6:5-6:11 | Circle(radius: float)
+            decl class Acme.Circle [default] 6:5-18:58 name@6:5-6:11 | Circle(radius: float)
             decl let Acme.Circle.hits [default] 7:4-7:24 name@7:16-7:20 | let mutable hits
             decl val Acme.Circle.cache [private] 8:4-8:53 name@8:41-8:46 | [<DefaultValue>] val mutable private cache: float
             decl constructor Acme.Circle.new [default] 9:4-9:23 name@9:4-9:7 | new()
-            decl member Acme.Circle.Radius [default] 10:4-10:28 name@10:13-10:19 | member _.Radius
-            decl auto-property Acme.Circle.Label [default] 11:4-11:39 name@11:15-11:20 | member val Label
-            decl member Acme.Circle.Unit [internal] 12:4-12:47 name@12:27-12:31 | static member internal Unit()
-            decl member Acme.Circle.Bump [private] 13:4-13:49 name@13:24-13:28 | member private this.Bump()
-            decl override Acme.Circle.ToString [default] 14:4-14:36 name@14:15-14:23 | override _.ToString()
-            decl member Acme.Circle.Area [default] 16:8-16:39 name@16:17-16:21 | member _.Area
-            decl member Acme.Circle.Scale [default] 17:8-17:58 name@17:20-17:25 | member this.Scale k
-            decl type-extension Acme.System.String [default] 19:5-20:32 name@19:5-19:18 | System.String
-            decl member Acme.System.String.Shout [default] 20:4-20:32 name@20:13-20:18 | member s.Shout
-            site field-set-mutation hits path=hits 13:33-13:37 uncertain=may-be-local-variable
-            site field-read ToUpper path=s.ToUpper 20:23-20:30 uncertain=needs-resolution
+            decl constructor Acme.Circle.new [private] 10:4-10:49 name@10:12-10:15 | private new(scale: int)
+            decl member Acme.Circle.Radius [default] 11:4-11:28 name@11:13-11:19 | member _.Radius
+            decl auto-property Acme.Circle.Label [default] 12:4-12:39 name@12:15-12:20 | member val Label
+            decl member Acme.Circle.Unit [internal] 13:4-13:47 name@13:27-13:31 | static member internal Unit()
+            decl member Acme.Circle.Bump [private] 14:4-14:49 name@14:24-14:28 | member private this.Bump()
+            decl override Acme.Circle.ToString [default] 15:4-15:36 name@15:15-15:23 | override _.ToString()
+            decl member Acme.Circle.Area [default] 17:8-17:39 name@17:17-17:21 | member _.Area
+            decl member Acme.Circle.Scale [default] 18:8-18:58 name@18:20-18:25 | member this.Scale k
+            decl type-extension Acme.System.String [default] 20:5-21:32 name@20:5-20:18 | System.String
+            decl member Acme.System.String.Shout [default] 21:4-21:32 name@21:13-21:18 | member s.Shout
+            site field-set-mutation hits path=hits 14:33-14:37 uncertain=may-be-local-variable
+            site field-read ToUpper path=s.ToUpper 21:23-21:30 uncertain=needs-resolution
             access private 8:33-8:40
-            access internal 12:18-12:26
-            access private 13:11-13:18
+            access private 10:4-10:11
+            access internal 13:18-13:26
+            access private 14:11-14:18
         "#]],
     );
 }

@@ -978,9 +978,16 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
             return Some((DeclarationKind::AbstractMember, name, access, node.end_byte()));
         }
         if let Some(constructor) = children.iter().find(|child| self.kinds.kind(**child) == "additional_constr_defn") {
-            let header_end =
-                constructor.named_child(0).map_or(constructor.end_byte(), |arguments| arguments.end_byte());
+            // `private new (x) = …`: the modifier is the constructor's child, not the member's,
+            // and the header runs to the end of the argument pattern after `new`.
             let keyword = child_of_kind(self.kinds, *constructor, "new")?;
+            let header_end = find_child(*constructor, |child| {
+                child.is_named()
+                    && child.start_byte() >= keyword.end_byte()
+                    && self.kinds.kind(child) != "access_modifier"
+            })
+            .map_or(constructor.end_byte(), |arguments| arguments.end_byte());
+            let access = self.deferred_access(*constructor);
             return Some((DeclarationKind::Constructor, keyword, access, header_end));
         }
         if has_token("val") {
