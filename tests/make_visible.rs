@@ -27,6 +27,9 @@ type Account() =
     private new (seed: int) = Account()
     override this.ToString() = "private account"
 
+type Token private (value: string) =
+    member _.Value = value
+
 type Meter =
     val private reading: float
     val mutable private raw: int
@@ -149,6 +152,31 @@ async fn comments_strings_and_public_declarations_give_no_action() {
     let error =
         harness.execute("fslens.makeInternalVisible", json!({"path": "../x.fs", "line": 0, "character": 0})).await;
     assert_eq!(error["error"]["data"]["errorKind"], json!("invalid_path"));
+    harness.finish(None).await;
+}
+
+#[tokio::test]
+async fn a_private_primary_constructor_is_made_internal_from_its_keyword() {
+    let workspace = workspace();
+    let mut harness = harness_without_fsac(workspace.path());
+    harness.initialize(None).await;
+    let line = FORMS.lines().position(|line| line.contains("type Token private")).unwrap();
+    // The type's name: the type is public, and the answer says where the private part is.
+    let answer = make_visible(&mut harness, json!({"path": "Forms.fs", "line": line, "word": "Token"})).await;
+    assert_eq!(answer["status"], json!("no_action"), "{answer}");
+    let keyword_column = FORMS.lines().nth(line).unwrap().find("private").unwrap();
+    let reason = answer["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("primary constructor") && reason.contains(&format!("character {keyword_column}")),
+        "{reason}"
+    );
+    // The keyword itself: the constructor becomes internal with one token.
+    let answer = make_visible(&mut harness, json!({"path": "Forms.fs", "line": line, "word": "private"})).await;
+    assert_eq!(answer["status"], json!("ok"), "{answer}");
+    let uri = fslens::uri::path_to_uri(&workspace.path().canonicalize().unwrap().join("Forms.fs")).unwrap();
+    let after = apply_edits(FORMS, answer["edits"]["changes"][&uri].as_array().unwrap());
+    assert_eq!(after.lines().nth(line).unwrap(), "type Token internal (value: string) =");
+    assert_eq!(after.lines().count(), FORMS.lines().count());
     harness.finish(None).await;
 }
 

@@ -16,7 +16,7 @@ use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position as LspPosition};
 use crate::proxy::main_loop::CommandContext;
 use crate::syntax::index::Overlay;
-use crate::syntax::model::{Access, Declaration, FileIndex};
+use crate::syntax::model::{Access, Declaration, DeclarationKind, FileIndex};
 use crate::workspace::{WorkspaceModel, load_workspace};
 
 #[derive(Debug)]
@@ -121,35 +121,65 @@ pub async fn make_internal_visible(
         Some(target) => {
             let declaration = &file.index.declarations[target];
             let full_name = index.full_name(&file.index, target);
+            let name_position =
+                LspPosition { line: declaration.name_start.line, character: declaration.name_start.character };
             if declaration.access != Access::Private {
                 let access = match declaration.access {
                     Access::Internal => "internal",
                     Access::Public => "public",
                     _ => "public by default",
                 };
-                return Ok(no_action(
-                    format!("{full_name} is not private (it is {access})"),
-                    Some(&original_line),
-                    "syntax",
-                ));
+                // `type Token private (value: string) =`: the type is public, its primary
+                // constructor is private. Pointing at that `private` or after it means the
+                // constructor; pointing at the type's name gets told where to point.
+                let primary_constructor = (declaration.kind == DeclarationKind::Class)
+                    .then(|| private_token(&file.index, declaration, &text, &lines))
+                    .flatten();
+                match primary_constructor {
+                    Some(modifier) if offset >= lines.offset(&text, modifier_start(&modifier)) => {
+                        notes.push(format!(
+                            "the private primary constructor of {full_name} (the type itself is {access})"
+                        ));
+                        let full_name = format!("{full_name}.new");
+                        (String::from("new"), full_name, "constructor", modifier, name_position, !declaration.certain)
+                    }
+                    Some(modifier) => {
+                        let at = modifier_start(&modifier);
+                        return Ok(no_action(
+                            format!(
+                                "{full_name} is not private (it is {access}); its primary constructor is: point at that \
+                                 `private` (line {}, character {}) to make the constructor internal",
+                                at.line, at.character
+                            ),
+                            Some(&original_line),
+                            "syntax",
+                        ));
+                    }
+                    None => {
+                        return Ok(no_action(
+                            format!("{full_name} is not private (it is {access})"),
+                            Some(&original_line),
+                            "syntax",
+                        ));
+                    }
+                }
+            } else {
+                let Some(modifier) = private_token(&file.index, declaration, &text, &lines) else {
+                    return Ok(no_action(
+                        format!("{full_name} is private, but its `private` keyword is not in its header"),
+                        Some(&original_line),
+                        "syntax",
+                    ));
+                };
+                (
+                    index.name(declaration.name).to_string(),
+                    full_name,
+                    declaration.kind.as_str(),
+                    modifier,
+                    name_position,
+                    !declaration.certain,
+                )
             }
-            let Some(modifier) = private_token(&file.index, declaration, &text, &lines) else {
-                return Ok(no_action(
-                    format!("{full_name} is private, but its `private` keyword is not in its header"),
-                    Some(&original_line),
-                    "syntax",
-                ));
-            };
-            let name_position =
-                LspPosition { line: declaration.name_start.line, character: declaration.name_start.character };
-            (
-                index.name(declaration.name).to_string(),
-                full_name,
-                declaration.kind.as_str(),
-                modifier,
-                name_position,
-                !declaration.certain,
-            )
         }
         None => {
             // The grammar misreads `and private name …`; its tokens still say what it is.
