@@ -181,6 +181,35 @@ async fn a_private_primary_constructor_is_made_internal_from_its_keyword() {
 }
 
 #[tokio::test]
+async fn a_path_that_is_not_a_regular_file_is_refused_without_blocking() {
+    let workspace = workspace();
+    let fifo = workspace.path().join("Pipe.fs");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo");
+    assert!(made.success());
+    // Should a reader be blocked on the FIFO (the bug this guards against), release it (it
+    // reads an empty file) well before the deadline below, so the test fails on the answer
+    // instead of hanging; otherwise this thread waits for a reader that never comes, and the
+    // process ends without it.
+    std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_secs(5));
+        loop {
+            let _ = std::fs::OpenOptions::new().write(true).open(&fifo);
+        }
+    });
+    let mut harness = harness_without_fsac(workspace.path());
+    harness.initialize(None).await;
+    let answer = tokio::time::timeout(
+        std::time::Duration::from_secs(20),
+        harness.execute("fslens.makeInternalVisible", json!({"path": "Pipe.fs", "line": 0, "character": 0})),
+    )
+    .await
+    .expect("a FIFO is refused, not read");
+    assert_eq!(answer["error"]["data"]["errorKind"], json!("invalid_path"), "{answer}");
+    assert!(answer["error"]["message"].as_str().unwrap().contains("not a regular file"), "{answer}");
+    harness.finish(None).await;
+}
+
+#[tokio::test]
 async fn apply_sends_the_edit_to_the_editor_and_expose_to_adds_the_project_item_once() {
     let workspace = workspace();
     let mut harness = harness_without_fsac(workspace.path());

@@ -188,6 +188,24 @@ async fn session_clients_ask_about_closed_files_and_see_published_diagnostics() 
     )
     .await;
     assert_eq!(outside["error"]["data"]["errorKind"], json!("invalid_path"), "{outside}");
+    // A FIFO inside the workspace would block whoever reads it until somebody writes: it is
+    // refused instead of stalling the session (the editor's messages included).
+    let fifo = workspace.path().join("src/Shipping.Domain/Pipe.fs");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status().expect("mkfifo runs");
+    assert!(made.success());
+    let fifo_uri = fslens::uri::path_to_uri(&fifo.canonicalize().unwrap()).unwrap();
+    let piped = tokio::time::timeout(
+        std::time::Duration::from_secs(20),
+        call(
+            "f",
+            "textDocument/hover",
+            json!({"textDocument": {"uri": fifo_uri}, "position": {"line": 0, "character": 0}}),
+        ),
+    )
+    .await
+    .expect("a FIFO is refused, not read");
+    assert_eq!(piped["error"]["data"]["errorKind"], json!("invalid_path"), "{piped}");
+    assert!(piped["error"]["message"].as_str().unwrap().contains("not a regular file"), "{piped}");
     let diagnostics =
         call("d", "workspace/executeCommand", json!({"command": "fslens.diagnostics", "arguments": [{}]})).await;
     let files = diagnostics["result"]["files"].as_array().unwrap();

@@ -841,7 +841,7 @@ async fn trusted_snapshots(
         let batch: Vec<usize> = (batch_start..(batch_start + OPEN_BATCH).min(uris.len())).collect();
         for &index in &batch {
             let path = paths[index].clone();
-            let text = tokio::task::spawn_blocking(move || std::fs::read_to_string(path))
+            let text = tokio::task::spawn_blocking(move || crate::source_files::read_regular_text(&path))
                 .await
                 .map_err(|error| CommandError::Internal(error.to_string()))?;
             match text {

@@ -76,7 +76,7 @@ pub async fn make_internal_visible(
     let (text, file, model) = crate::commands::run_blocking(move || {
         let text = match overlay.get(&file_path) {
             Some(text) => text.to_string(),
-            None => std::fs::read_to_string(&file_path).map_err(|error| CommandError::InvalidPath {
+            None => crate::source_files::read_regular_text(&file_path).map_err(|error| CommandError::InvalidPath {
                 path: file_path.display().to_string(),
                 message: format!("cannot read it: {error}"),
             })?,

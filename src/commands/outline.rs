@@ -247,7 +247,7 @@ fn text_for(index: &SyntaxIndex, path: &Path, overlay: &Overlay) -> Option<(std:
         let file = index.file(path)?;
         let text = match overlay.get(path) {
             Some(text) => text.to_string(),
-            None => String::from_utf8_lossy(&std::fs::read(path).ok()?).into_owned(),
+            None => crate::source_files::read_regular_text_lossy(path).ok()?,
         };
         let digest: [u8; 32] = Sha256::digest(text.as_bytes()).into();
         if digest == file.index.content_sha256 {

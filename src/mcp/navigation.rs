@@ -110,7 +110,9 @@ fn enrich(value: &mut Value, root: &Path, cache: &mut HashMap<PathBuf, Option<Ve
                 {
                     *lookups += 1;
                     let lines = cache.entry(path.clone()).or_insert_with(|| {
-                        std::fs::read_to_string(&path).ok().map(|text| text.lines().map(str::to_owned).collect())
+                        crate::source_files::read_regular_text(&path)
+                            .ok()
+                            .map(|text| text.lines().map(str::to_owned).collect())
                     });
                     if let Some(text) = lines.as_ref().and_then(|lines| lines.get(line as usize)) {
                         object.insert(

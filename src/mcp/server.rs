@@ -357,7 +357,7 @@ impl BridgeServer {
             .and_then(Value::as_str)
             .ok_or_else(|| ToolFailure::invalid_argument("word", "required: the identifier on the line"))?;
         let occurrence = optional_integer(arguments, "occurrence")?.unwrap_or(1).max(1);
-        let text = std::fs::read_to_string(&path)
+        let text = crate::source_files::read_regular_text(&path)
             .map_err(|error| ToolFailure::new("invalid_path", format!("cannot read {}: {error}", path.display())))?;
         let position = locate_word(&text, line, word, occurrence)
             .map_err(|message| ToolFailure::invalid_argument("word", message))?;
@@ -423,7 +423,7 @@ impl BridgeServer {
                     (Some(character), _) => character,
                     (None, Some(Value::String(word))) => {
                         let occurrence = optional_integer(arguments, "occurrence")?.unwrap_or(1).max(1);
-                        let text = std::fs::read_to_string(&path).map_err(|error| {
+                        let text = crate::source_files::read_regular_text(&path).map_err(|error| {
                             ToolFailure::new("invalid_path", format!("cannot read {}: {error}", path.display()))
                         })?;
                         let position = locate_word(&text, line, word, occurrence)

@@ -1507,7 +1507,8 @@ impl Proxy {
         let root = self.workspace_root.as_ref().ok_or("the session has no workspace root")?;
         let confined = crate::commands::paths::confine(root, &path.to_string_lossy(), "textDocument.uri")
             .map_err(|error| error.to_string())?;
-        std::fs::read_to_string(&confined).map_err(|error| format!("cannot read {}: {error}", confined.display()))
+        crate::source_files::read_regular_text(&confined)
+            .map_err(|error| format!("cannot read {}: {error}", confined.display()))
     }
 
     fn cancel_client_request(&mut self, client: u64, id: RequestId) {

@@ -284,7 +284,7 @@ impl SyntaxIndex {
         let read_started = Instant::now();
         let (text, from_overlay): (Arc<str>, bool) = match overlay.get(path) {
             Some(text) => (text.clone(), true),
-            None => match std::fs::read(path) {
+            None => match crate::source_files::read_regular_file(path) {
                 Ok(bytes) => (Arc::from(String::from_utf8_lossy(&bytes).as_ref()), false),
                 Err(error) => {
                     let health =

@@ -195,7 +195,7 @@ pub async fn file_text(
 pub fn read_text(overlay: &Overlay, path: &Path) -> Result<String, String> {
     match overlay.get(path) {
         Some(text) => Ok(text.to_string()),
-        None => std::fs::read_to_string(path).map_err(|error| format!("cannot read it: {error}")),
+        None => crate::source_files::read_regular_text(path).map_err(|error| format!("cannot read it: {error}")),
     }
 }
 
@@ -390,7 +390,11 @@ impl LocatedDiagnostic {
         };
         described["file"] = json!(display_relative(&self.root, &path));
         let line = related.pointer("/location/range/start/line").and_then(Value::as_u64).unwrap_or(0) as usize;
-        let text = if path == self.path { Some(self.text.clone()) } else { std::fs::read_to_string(&path).ok() };
+        let text = if path == self.path {
+            Some(self.text.clone())
+        } else {
+            crate::source_files::read_regular_text(&path).ok()
+        };
         if let Some(text) = text {
             described["lineText"] = json!(LineIndex::new(&text).line_text(&text, line).unwrap_or_default());
         }

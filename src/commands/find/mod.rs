@@ -125,7 +125,7 @@ impl<'a> Texts<'a> {
             .or_insert_with(|| {
                 let text = match overlay.get(path) {
                     Some(text) => Some(text.to_string()),
-                    None => std::fs::read(path).ok().map(|bytes| String::from_utf8_lossy(&bytes).into_owned()),
+                    None => crate::source_files::read_regular_text_lossy(path).ok(),
                 }?;
                 let lines = SourceLines::new(&text);
                 Some((text, lines))

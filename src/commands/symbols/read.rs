@@ -38,7 +38,7 @@ const OUTLINE_LIMIT: usize = 200;
 pub fn current_text(path: &Path, overlay: &Overlay, sha256: &[u8; 32]) -> Option<String> {
     let text = match overlay.get(path) {
         Some(text) => text.to_string(),
-        None => String::from_utf8_lossy(&std::fs::read(path).ok()?).into_owned(),
+        None => crate::source_files::read_regular_text_lossy(path).ok()?,
     };
     let digest: [u8; 32] = Sha256::digest(text.as_bytes()).into();
     (digest == *sha256).then_some(text)
