@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The editor clients' checks (issue 9): installs Debian's neovim when `nvim` is missing (the
-# Rust tests in tests/editors_neovim.rs drive it), re-records fslens answers for the VS Code
+# Rust tests in tests/editors_neovim.rs drive it) and Debian's emacs-nox and elpa-eglot when
+# Emacs with eglot is missing (tests/editors_emacs.rs), re-records fslens answers for the VS Code
 # extension's unit tests (tests/editors_recordings.rs; skip with --no-record), builds the
 # extension with tsc, runs its unit tests with Node's test runner and packages the .vsix with
 # @vscode/vsce. The unit tests include test/live.test.mjs, which drives target/debug/fslens
@@ -45,6 +46,20 @@ if ! command -v nvim >/dev/null 2>&1; then
   quietly "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim
 fi
 echo "== $(nvim --version | head -n 1)"
+
+# tests/editors_emacs.rs drives the README's Emacs (eglot) setup: Debian's Emacs 28 has no
+# built-in eglot, elpa-eglot provides it.
+if ! command -v emacs >/dev/null 2>&1 || ! emacs --batch --eval "(require 'eglot)" >/dev/null 2>&1; then
+  echo "== Installing Emacs with eglot (Debian packages emacs-nox, elpa-eglot)"
+  sudo=()
+  if [ "$(id -u)" -ne 0 ]; then
+    command -v sudo >/dev/null 2>&1 || { echo "emacs with eglot is missing and this is not root: apt-get install -y emacs-nox elpa-eglot" >&2; exit 1; }
+    sudo=(sudo)
+  fi
+  quietly "${sudo[@]}" apt-get update -qq
+  quietly "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends emacs-nox elpa-eglot
+fi
+echo "== $(emacs --version | head -n 1), eglot from $(emacs --batch --eval "(progn (require 'eglot) (princ (file-name-directory (locate-library \"eglot\"))))" 2>/dev/null)"
 
 if [ "$record" -eq 1 ]; then
   echo "== Recording fslens answers for the extension's tests"
