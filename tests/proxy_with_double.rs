@@ -3,6 +3,8 @@
 
 mod support;
 
+use std::time::Duration;
+
 use serde_json::{Value, json};
 use support::double::{Editor, double_command, fixture_copy};
 use support::markers::{markers_of, read_markers};
@@ -220,5 +222,94 @@ async fn session_clients_ask_about_closed_files_and_see_published_diagnostics() 
     }
     let status = editor.execute("fslens.status", json!({})).await;
     assert_eq!(status["result"]["fslensDocuments"], json!(0));
+    editor.stop().await;
+}
+
+/// A session client's request about a closed file reads that file off the main loop: while
+/// the read is held (by the `FSLENS_TEST_CLIENT_READ_GATE` hook), the editor is still served,
+/// the client's request waits, and a cancel for it is answered; once the read completes, the
+/// request reaches FSAC.
+#[tokio::test]
+async fn a_session_clients_file_read_never_holds_up_the_editor() {
+    use fslens::lsp::codec::{FrameLimits, FrameReader, write_frame};
+    let workspace = fixture_copy("shipping");
+    let runtime = tempfile::tempdir().unwrap();
+    let gate = runtime.path().join("read-gate");
+    let gate_text = gate.display().to_string();
+    let transcript = runtime.path().join("transcript.jsonl");
+    let transcript_text = transcript.display().to_string();
+    let mut editor = Editor::start(
+        workspace.path(),
+        runtime.path(),
+        &double_command(),
+        &[("FSLENS_TEST_CLIENT_READ_GATE", gate_text.as_str()), ("FSAC_DOUBLE_TRANSCRIPT", transcript_text.as_str())],
+    )
+    .await;
+    let status = editor.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 60000})).await;
+    assert_eq!(status["result"]["state"], json!("ready"), "{status}");
+
+    let socket =
+        fslens::session::socket_path(&runtime.path().join("fslens"), &workspace.path().canonicalize().unwrap());
+    let stream = tokio::net::UnixStream::connect(&socket).await.unwrap();
+    let (reader, mut writer) = stream.into_split();
+    let (answers, mut answered) = tokio::sync::mpsc::unbounded_channel::<Value>();
+    tokio::spawn(async move {
+        let mut reader = FrameReader::new(tokio::io::BufReader::new(reader), FrameLimits::default());
+        while let Ok(Some(body)) = reader.read_frame().await {
+            if let Ok(message) = serde_json::from_slice::<Value>(&body) {
+                let _ = answers.send(message);
+            }
+        }
+    });
+    let types_path = workspace.path().join("src/Shipping.Domain/Types.fs");
+    let types = fslens::uri::path_to_uri(&types_path.canonicalize().unwrap()).unwrap();
+    let text = std::fs::read_to_string(&types_path).unwrap();
+    let line = text.lines().position(|line| line.contains("mutable Weight")).unwrap();
+    let character = text.lines().nth(line).unwrap().find("Weight").unwrap();
+    let hover = |id: &str| {
+        serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/hover",
+            "params": {"textDocument": {"uri": types}, "position": {"line": line, "character": character}}}))
+        .unwrap()
+    };
+
+    write_frame(&mut writer, &hover("held")).await.unwrap();
+    // The editor is served while the client's read is held.
+    let status = tokio::time::timeout(Duration::from_secs(20), editor.execute("fslens.status", json!({})))
+        .await
+        .expect("the editor is answered while a session client's read is held");
+    assert_eq!(status["result"]["state"], json!("ready"), "{status}");
+    // The client's request has not gone on without its file: FSAC has seen neither the
+    // didOpen nor the hover.
+    let early = tokio::time::timeout(Duration::from_millis(300), answered.recv()).await;
+    assert!(early.is_err(), "answered before its file was read: {early:?}");
+    let seen_by_fsac = std::fs::read_to_string(&transcript).unwrap_or_default();
+    assert!(
+        !seen_by_fsac.lines().any(|line| line.contains("Types.fs") && line.contains("\"in\"")),
+        "FSAC was sent Types.fs before its read completed"
+    );
+    // A cancel while the read is held is answered at once.
+    let cancel = json!({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": "held"}});
+    write_frame(&mut writer, &serde_json::to_vec(&cancel).unwrap()).await.unwrap();
+    let cancelled = tokio::time::timeout(Duration::from_secs(20), answered.recv()).await.unwrap().unwrap();
+    assert_eq!(cancelled["id"], json!("held"), "{cancelled}");
+    assert_eq!(cancelled["error"]["code"], json!(-32800), "{cancelled}");
+
+    // Once reads complete, a request about the closed file reaches FSAC and is answered.
+    write_frame(&mut writer, &hover("read")).await.unwrap();
+    std::fs::write(&gate, b"").unwrap();
+    let answer = tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            let message = answered.recv().await.unwrap();
+            if message["id"] == json!("read") {
+                return message;
+            }
+            assert_ne!(message["id"], json!("held"), "the cancelled request was answered twice: {message}");
+        }
+    })
+    .await
+    .unwrap();
+    assert!(answer["result"]["contents"].to_string().contains("float"), "{answer}");
+    let status = editor.execute("fslens.status", json!({})).await;
+    assert_eq!(status["result"]["fslensDocuments"], json!(0), "the file is closed again: {status}");
     editor.stop().await;
 }

@@ -9,7 +9,7 @@
 //! remembered until FSAC answers them, and when FSAC goes away every remembered request is
 //! answered with an error at once.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -100,8 +100,19 @@ enum Event {
 
 enum ClientEvent {
     Message(Message),
-    BadFrame { error: String, salvaged_id: Option<RequestId> },
+    BadFrame {
+        error: String,
+        salvaged_id: Option<RequestId>,
+    },
     Closed,
+    /// The disk text of a closed file that a read-only request needs, read off the loop.
+    FileRead {
+        id: RequestId,
+        method: String,
+        params: Value,
+        uri: String,
+        text: Result<String, String>,
+    },
 }
 
 enum EditorEvent {
@@ -418,6 +429,9 @@ struct Proxy {
     unresponsive: bool,
     /// The editor's initialize was answered successfully once; later exits are crashes.
     supervisor_generation_answered: bool,
+    /// Session-client requests waiting for the disk text of a closed file (read on a blocking
+    /// thread, never on this loop); a cancel or the client leaving removes them.
+    client_reads: HashSet<(u64, RequestId)>,
 }
 
 /// Runs one editor session over the given byte streams until `exit` or end of input.
@@ -485,6 +499,7 @@ where
         last_heard_from_fsac: Instant::now(),
         unresponsive: false,
         supervisor_generation_answered: false,
+        client_reads: HashSet::new(),
     };
     let mut tick = tokio::time::interval(Duration::from_millis(500));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -1434,7 +1449,44 @@ impl Proxy {
                 }
             }
             ClientEvent::Closed => self.drop_client(client),
+            ClientEvent::FileRead { id, method, params, uri, text } => {
+                if !self.client_reads.remove(&(client, id.clone())) {
+                    return; // cancelled, or the client left, while the file was read
+                }
+                if let Err(error) = self.backend_error_for_client(&method) {
+                    return self.send_to_client(client, &Message::response_error(id, &error));
+                }
+                match text {
+                    Ok(text) => {
+                        if self.documents.get(&uri).is_none() {
+                            let _ = self.acquire_document((Origin::Client(client), id.clone()), &uri, text);
+                        }
+                        self.forward_client_request(client, id, &method, params);
+                    }
+                    Err(message) => {
+                        let error = ResponseError::new(error_codes::INVALID_PARAMS, format!("{method}: {message}"))
+                            .with_data(json!({ "errorKind": "invalid_path", "path": uri }));
+                        self.send_to_client(client, &Message::response_error(id, &error));
+                    }
+                }
+            }
         }
+    }
+
+    /// The error a session client's forwarded request gets while FSAC cannot take requests.
+    fn backend_error_for_client(&self, method: &str) -> Result<(), ResponseError> {
+        if self.backend_accepts_requests() {
+            return Ok(());
+        }
+        let reason = self.readiness.reason().unwrap_or("FSAC is not running").to_owned();
+        Err(ResponseError::new(error_codes::REQUEST_FAILED, format!("{method}: FSAC is not running: {reason}"))
+            .with_data(json!({ "errorKind": "fsac_unavailable", "state": self.readiness.state() })))
+    }
+
+    fn forward_client_request(&mut self, client: u64, id: RequestId, method: &str, params: Value) {
+        let proxy_id = self.next_backend_id();
+        self.proxy_to_fsac.insert(proxy_id.clone(), ProxyCall::Client { client, id });
+        self.send_to_backend(&Message::request(proxy_id, method, params));
     }
 
     fn on_client_request(&mut self, client: u64, id: RequestId, method: &str, message: Message) {
@@ -1462,34 +1514,35 @@ impl Proxy {
                 }
             }
             method if ext::SESSION_READ_ONLY_METHODS.contains(&method) => {
-                if !self.backend_accepts_requests() {
-                    let reason = self.readiness.reason().unwrap_or("FSAC is not running").to_owned();
-                    let error = ResponseError::new(
-                        error_codes::REQUEST_FAILED,
-                        format!("{method}: FSAC is not running: {reason}"),
-                    )
-                    .with_data(json!({ "errorKind": "fsac_unavailable", "state": self.readiness.state() }));
+                if let Err(error) = self.backend_error_for_client(method) {
                     return self.send_to_client(client, &Message::response_error(id, &error));
                 }
                 // FSAC answers position requests only for open files: open the file for the
                 // duration of the request when the editor has not (the editor sees nothing).
+                // The disk is read on a blocking thread, so a slow file system never holds up
+                // the editor's traffic; the request continues when the text arrives.
                 if let Some(uri) = params.pointer("/textDocument/uri").and_then(Value::as_str)
                     && self.documents.get(uri).is_none()
                 {
-                    match self.client_readable_text(uri) {
-                        Ok(text) => {
-                            let _ = self.acquire_document((Origin::Client(client), id.clone()), uri, text);
-                        }
+                    let path = match self.client_readable_path(uri) {
+                        Ok(path) => path,
                         Err(message) => {
                             let error = ResponseError::new(error_codes::INVALID_PARAMS, format!("{method}: {message}"))
                                 .with_data(json!({ "errorKind": "invalid_path", "path": uri }));
                             return self.send_to_client(client, &Message::response_error(id, &error));
                         }
-                    }
+                    };
+                    self.client_reads.insert((client, id.clone()));
+                    let events = self.events.clone();
+                    let (uri, method) = (uri.to_owned(), method.to_owned());
+                    tokio::spawn(async move {
+                        let text = read_for_client(path).await;
+                        let event = ClientEvent::FileRead { id, method, params, uri, text };
+                        let _ = events.send(Event::Client { client, event });
+                    });
+                    return;
                 }
-                let proxy_id = self.next_backend_id();
-                self.proxy_to_fsac.insert(proxy_id.clone(), ProxyCall::Client { client, id });
-                self.send_to_backend(&Message::request(proxy_id, method, params));
+                self.forward_client_request(client, id, method, params);
             }
             other => {
                 let error = ResponseError::new(
@@ -1501,17 +1554,19 @@ impl Proxy {
         }
     }
 
-    /// The disk text of a file a session client asks about; it must lie inside the workspace.
-    fn client_readable_text(&self, uri: &str) -> Result<String, String> {
+    /// The path of a file a session client asks about; it must lie inside the workspace.
+    fn client_readable_path(&self, uri: &str) -> Result<PathBuf, String> {
         let path = crate::uri::uri_to_path(uri).ok_or_else(|| format!("{uri} is not a file URI"))?;
         let root = self.workspace_root.as_ref().ok_or("the session has no workspace root")?;
-        let confined = crate::commands::paths::confine(root, &path.to_string_lossy(), "textDocument.uri")
-            .map_err(|error| error.to_string())?;
-        crate::source_files::read_regular_text(&confined)
-            .map_err(|error| format!("cannot read {}: {error}", confined.display()))
+        crate::commands::paths::confine(root, &path.to_string_lossy(), "textDocument.uri")
+            .map_err(|error| error.to_string())
     }
 
     fn cancel_client_request(&mut self, client: u64, id: RequestId) {
+        if self.client_reads.remove(&(client, id.clone())) {
+            let error = ResponseError::new(error_codes::REQUEST_CANCELLED, "cancelled by the client");
+            return self.send_to_client(client, &Message::response_error(id, &error));
+        }
         let key = (Origin::Client(client), id.clone());
         if self.commands.contains_key(&key) {
             return self.cancel_command(key);
@@ -1536,6 +1591,7 @@ impl Proxy {
             return;
         }
         tracing::info!("session client {client} left");
+        self.client_reads.retain(|(owner, _)| *owner != client);
         let commands: Vec<CommandKey> =
             self.commands.keys().filter(|(origin, _)| *origin == Origin::Client(client)).cloned().collect();
         for key in commands {
@@ -1761,3 +1817,25 @@ async fn backend_reader_task(
 pub fn can_become_ready(state: State) -> bool {
     matches!(state, State::Starting | State::Loading)
 }
+
+/// The disk text of a file a session client asked about, read on a blocking thread.
+async fn read_for_client(path: PathBuf) -> Result<String, String> {
+    let display = path.display().to_string();
+    let gate = std::env::var_os(CLIENT_READ_GATE_VARIABLE).map(PathBuf::from);
+    tokio::task::spawn_blocking(move || {
+        if let Some(gate) = gate {
+            // Test hook: the read waits until the gate file exists.
+            while !gate.exists() {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+        }
+        crate::source_files::read_regular_text(&path)
+    })
+    .await
+    .map_err(|error| format!("cannot read {display}: {error}"))?
+    .map_err(|error| format!("cannot read {display}: {error}"))
+}
+
+/// Test hook: when this names a file, a session client's read of a closed file waits until
+/// that file exists (tests/session_socket.rs shows that the editor is served meanwhile).
+pub const CLIENT_READ_GATE_VARIABLE: &str = "FSLENS_TEST_CLIENT_READ_GATE";
