@@ -14,7 +14,8 @@
 //!   two threads, as the proxy's main loop and writer do) while the biggest file is re-indexed
 //!   after an edit, against the same loop with no indexing.
 //!
-//! Environment: `FSLENS_BENCH_MB` (corpus size, default 6), `FSLENS_BENCH_REPEATS` (best-of,
+//! Environment: `FSLENS_BENCH_CORPUS_DIR` (time the .fs/.fsx files under that directory
+//! instead of the generated corpus), `FSLENS_BENCH_MB` (corpus size, default 6), `FSLENS_BENCH_REPEATS` (best-of,
 //! default 3), `FSLENS_BENCH_PROFILE=1` (one plain parse pass and one 1-thread index build only,
 //! for callgrind), `FSLENS_BENCH_DIGEST=1` (a digest of every extracted index over the corpus
 //! and damaged copies of it, to check that an optimisation leaves the output unchanged; with
@@ -147,7 +148,21 @@ fn main() {
     let megabytes: f64 = std::env::var("FSLENS_BENCH_MB").ok().and_then(|value| value.parse().ok()).unwrap_or(6.0);
     let repeats: usize = std::env::var("FSLENS_BENCH_REPEATS").ok().and_then(|value| value.parse().ok()).unwrap_or(3);
     let corpus = tempfile::tempdir().expect("temp dir");
-    let files = generate_corpus(corpus.path(), megabytes);
+    // `FSLENS_BENCH_CORPUS_DIR=DIR`: the implementation files (.fs, .fsx) under DIR instead of
+    // the generated corpus (signature files are left out: the baseline parses every text with
+    // the implementation grammar).
+    let on_disk = std::env::var_os("FSLENS_BENCH_CORPUS_DIR").map(PathBuf::from);
+    let files = match &on_disk {
+        Some(directory) => {
+            let mut files = Vec::new();
+            collect_fsharp_files(directory, &mut files);
+            files.retain(|path| GrammarKind::for_path(path) == Some(GrammarKind::Implementation));
+            files.sort();
+            assert!(!files.is_empty(), "no .fs or .fsx files under {}", directory.display());
+            files
+        }
+        None => generate_corpus(corpus.path(), megabytes),
+    };
     let texts: Vec<String> = files.iter().map(|path| std::fs::read_to_string(path).expect("read corpus")).collect();
     let bytes: usize = texts.iter().map(String::len).sum();
     let lines: usize = texts.iter().map(|text| text.lines().count()).sum();
@@ -245,10 +260,13 @@ fn main() {
     let mut report = String::new();
     let _ = writeln!(
         report,
-        "corpus: {} files, {:.2} MB, {} lines (generated, deterministic)",
+        "corpus: {} files, {:.2} MB, {} lines ({})",
         files.len(),
         bytes as f64 / 1e6,
-        lines
+        lines,
+        on_disk
+            .as_ref()
+            .map_or("generated, deterministic".to_owned(), |directory| format!("on disk: {}", directory.display()))
     );
 
     // Interleave the three measurements so that drift in a noisy VM hits them alike; keep
