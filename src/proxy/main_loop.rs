@@ -1464,8 +1464,7 @@ impl Proxy {
                         self.forward_client_request(client, id, &method, params);
                     }
                     Err(message) => {
-                        let error = ResponseError::new(error_codes::INVALID_PARAMS, format!("{method}: {message}"))
-                            .with_data(json!({ "errorKind": "invalid_path", "path": uri }));
+                        let error = unreadable_client_path(&method, &message, &uri);
                         self.send_to_client(client, &Message::response_error(id, &error));
                     }
                 }
@@ -1527,8 +1526,7 @@ impl Proxy {
                     let path = match self.client_readable_path(uri) {
                         Ok(path) => path,
                         Err(message) => {
-                            let error = ResponseError::new(error_codes::INVALID_PARAMS, format!("{method}: {message}"))
-                                .with_data(json!({ "errorKind": "invalid_path", "path": uri }));
+                            let error = unreadable_client_path(method, &message, uri);
                             return self.send_to_client(client, &Message::response_error(id, &error));
                         }
                     };
@@ -1816,6 +1814,12 @@ async fn backend_reader_task(
 /// Whether the session's readiness is one in which waiting longer can change anything.
 pub fn can_become_ready(state: State) -> bool {
     matches!(state, State::Starting | State::Loading)
+}
+
+/// The answer to a session client's request about a file it may not or cannot read.
+fn unreadable_client_path(method: &str, message: &str, uri: &str) -> ResponseError {
+    ResponseError::new(error_codes::INVALID_PARAMS, format!("{method}: {message}"))
+        .with_data(json!({ "errorKind": "invalid_path", "path": uri }))
 }
 
 /// The disk text of a file a session client asked about, read on a blocking thread.
