@@ -35,15 +35,22 @@ quietly() {
   fi
 }
 
-if ! command -v nvim >/dev/null 2>&1; then
-  echo "== Installing neovim (Debian package)"
-  sudo=()
+# Installs Debian packages, as root or through sudo; $1 names what is missing.
+install_debian_packages() {
+  local missing=$1
+  shift
+  local sudo=()
   if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null 2>&1 || { echo "nvim is missing and this is not root: apt-get install -y neovim" >&2; exit 1; }
+    command -v sudo >/dev/null 2>&1 || { echo "$missing is missing and this is not root: apt-get install -y $*" >&2; exit 1; }
     sudo=(sudo)
   fi
   quietly "${sudo[@]}" apt-get update -qq
-  quietly "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq neovim
+  quietly "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
+}
+
+if ! command -v nvim >/dev/null 2>&1; then
+  echo "== Installing neovim (Debian package)"
+  install_debian_packages nvim neovim
 fi
 echo "== $(nvim --version | head -n 1)"
 
@@ -51,13 +58,7 @@ echo "== $(nvim --version | head -n 1)"
 # built-in eglot, elpa-eglot provides it.
 if ! command -v emacs >/dev/null 2>&1 || ! emacs --batch --eval "(require 'eglot)" >/dev/null 2>&1; then
   echo "== Installing Emacs with eglot (Debian packages emacs-nox, elpa-eglot)"
-  sudo=()
-  if [ "$(id -u)" -ne 0 ]; then
-    command -v sudo >/dev/null 2>&1 || { echo "emacs with eglot is missing and this is not root: apt-get install -y emacs-nox elpa-eglot" >&2; exit 1; }
-    sudo=(sudo)
-  fi
-  quietly "${sudo[@]}" apt-get update -qq
-  quietly "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends emacs-nox elpa-eglot
+  install_debian_packages "emacs with eglot" --no-install-recommends emacs-nox elpa-eglot
 fi
 echo "== $(emacs --version | head -n 1), eglot from $(emacs --batch --eval "(progn (require 'eglot) (princ (file-name-directory (locate-library \"eglot\"))))" 2>/dev/null)"
 

@@ -18,20 +18,17 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use support::double::{double_command, fixture_copy, repository};
+use support::editors::{editor_program, wait_with_deadline};
 
 const EMACS_DEADLINE: Duration = Duration::from_secs(150);
 
 fn emacs() -> PathBuf {
-    let emacs = std::env::var_os("FSLENS_EMACS").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("emacs"));
-    match Command::new(&emacs).arg("--version").stdin(Stdio::null()).output() {
-        Ok(output) if output.status.success() => emacs,
-        Ok(output) => panic!("`{} --version` failed: {}", emacs.display(), String::from_utf8_lossy(&output.stderr)),
-        Err(error) => panic!(
-            "cannot run `{}` ({error}): the Emacs setup test needs Emacs with eglot — run \
-             scripts/test-editors.sh (it runs `apt-get install -y emacs-nox elpa-eglot`) or install them yourself",
-            emacs.display()
-        ),
-    }
+    editor_program(
+        "FSLENS_EMACS",
+        "emacs",
+        "the Emacs setup test needs Emacs with eglot — run scripts/test-editors.sh (it runs \
+         `apt-get install -y emacs-nox elpa-eglot`) or install them yourself",
+    )
 }
 
 fn drive(workspace: &Path) -> Value {
@@ -48,7 +45,7 @@ fn drive(workspace: &Path) -> Value {
     )
     .unwrap();
     let started = Instant::now();
-    let mut child = Command::new(&emacs)
+    let child = Command::new(&emacs)
         .arg("--batch")
         .arg("-l")
         .arg(repository().join("editors/emacs/test/eglot-batch.el"))
@@ -66,21 +63,9 @@ fn drive(workspace: &Path) -> Value {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            break;
-        }
-        if started.elapsed() > EMACS_DEADLINE {
-            let _ = child.kill();
-            let output = child.wait_with_output().unwrap();
-            panic!(
-                "emacs did not finish within {EMACS_DEADLINE:?}; stderr:\n{}",
-                String::from_utf8_lossy(&output.stderr)
-            );
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let output = child.wait_with_output().unwrap();
+    let output = wait_with_deadline(child, EMACS_DEADLINE, |output| {
+        format!("emacs stderr:\n{}", String::from_utf8_lossy(&output.stderr))
+    });
     let text = std::fs::read_to_string(&out).unwrap_or_else(|error| {
         panic!("the driver wrote no result ({error}); emacs stderr: {}", String::from_utf8_lossy(&output.stderr))
     });

@@ -19,21 +19,18 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use support::double::{double_command, fixture_copy, repository};
+use support::editors::{editor_program, wait_with_deadline};
 use support::markers::{markers_of, read_markers};
 
 const NVIM_DEADLINE: Duration = Duration::from_secs(100);
 
 fn nvim() -> PathBuf {
-    let nvim = std::env::var_os("FSLENS_NVIM").map(PathBuf::from).unwrap_or_else(|| PathBuf::from("nvim"));
-    match Command::new(&nvim).arg("--version").stdin(Stdio::null()).output() {
-        Ok(output) if output.status.success() => nvim,
-        Ok(output) => panic!("`{} --version` failed: {}", nvim.display(), String::from_utf8_lossy(&output.stderr)),
-        Err(error) => panic!(
-            "cannot run `{}` ({error}): the Neovim plugin tests need Debian's neovim — \
-             run scripts/test-editors.sh (it runs `apt-get install -y neovim`) or install it yourself",
-            nvim.display()
-        ),
-    }
+    editor_program(
+        "FSLENS_NVIM",
+        "nvim",
+        "the Neovim plugin tests need Debian's neovim — run scripts/test-editors.sh (it runs \
+         `apt-get install -y neovim`) or install it yourself",
+    )
 }
 
 /// Runs the headless driver with `steps` on `workspace`; returns its JSON observations.
@@ -45,7 +42,7 @@ fn drive(workspace: &Path, steps: &str) -> Value {
     let runtime = scratch.path().join("runtime");
     std::fs::create_dir_all(&runtime).unwrap();
     let script = repository().join("editors/neovim/test/headless.lua");
-    let mut child = Command::new(&nvim)
+    let child = Command::new(&nvim)
         .args(["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c"])
         .arg(format!("luafile {}", script.display()))
         .current_dir(workspace)
@@ -66,21 +63,9 @@ fn drive(workspace: &Path, steps: &str) -> Value {
         .spawn()
         .unwrap();
     let started = Instant::now();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            break;
-        }
-        if started.elapsed() > NVIM_DEADLINE {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!(
-                "nvim did not finish within {NVIM_DEADLINE:?}; fslens log:\n{}",
-                std::fs::read_to_string(&log).unwrap_or_default()
-            );
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    let output = child.wait_with_output().unwrap();
+    let output = wait_with_deadline(child, NVIM_DEADLINE, |_| {
+        format!("fslens log:\n{}", std::fs::read_to_string(&log).unwrap_or_default())
+    });
     let text = std::fs::read_to_string(&out).unwrap_or_else(|error| {
         panic!(
             "the driver wrote no result ({error}); nvim stdout: {} stderr: {}",

@@ -444,4 +444,5 @@ impl Harness {
 }
 
 pub mod double;
+pub mod editors;
 pub mod markers;
