@@ -13,12 +13,12 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use support::double::{double_command, fixture_copy, repository};
-use support::editors::{editor_program, wait_with_deadline};
+use support::editors::{editor_program, run_with_deadline};
 
 const EMACS_DEADLINE: Duration = Duration::from_secs(150);
 
@@ -45,7 +45,8 @@ fn drive(workspace: &Path) -> Value {
     )
     .unwrap();
     let started = Instant::now();
-    let child = Command::new(&emacs)
+    let mut command = Command::new(&emacs);
+    command
         .arg("--batch")
         .arg("-l")
         .arg(repository().join("editors/emacs/test/eglot-batch.el"))
@@ -57,13 +58,8 @@ fn drive(workspace: &Path) -> Value {
         .env("FSLENS_OUT", &out)
         .env("FSLENS_FSAC", double_command())
         .env("XDG_RUNTIME_DIR", scratch.path())
-        .env("XDG_CACHE_HOME", scratch.path().join("cache"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let output = wait_with_deadline(child, EMACS_DEADLINE, |output| {
+        .env("XDG_CACHE_HOME", scratch.path().join("cache"));
+    let output = run_with_deadline(&mut command, EMACS_DEADLINE, |output| {
         format!("emacs stderr:\n{}", String::from_utf8_lossy(&output.stderr))
     });
     let text = std::fs::read_to_string(&out).unwrap_or_else(|error| {

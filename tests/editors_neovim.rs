@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use support::double::{double_command, fixture_copy, repository};
-use support::editors::{editor_program, wait_with_deadline};
+use support::editors::{editor_program, run_with_deadline};
 use support::markers::{markers_of, read_markers};
 
 const NVIM_DEADLINE: Duration = Duration::from_secs(100);
@@ -42,7 +42,8 @@ fn drive(workspace: &Path, steps: &str) -> Value {
     let runtime = scratch.path().join("runtime");
     std::fs::create_dir_all(&runtime).unwrap();
     let script = repository().join("editors/neovim/test/headless.lua");
-    let child = Command::new(&nvim)
+    let mut command = Command::new(&nvim);
+    command
         .args(["--headless", "-u", "NONE", "-i", "NONE", "-n", "-c"])
         .arg(format!("luafile {}", script.display()))
         .current_dir(workspace)
@@ -56,14 +57,9 @@ fn drive(workspace: &Path, steps: &str) -> Value {
         .env("XDG_RUNTIME_DIR", &runtime)
         .env("XDG_STATE_HOME", scratch.path().join("state"))
         .env("XDG_DATA_HOME", scratch.path().join("data"))
-        .env("XDG_CACHE_HOME", scratch.path().join("cache"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+        .env("XDG_CACHE_HOME", scratch.path().join("cache"));
     let started = Instant::now();
-    let output = wait_with_deadline(child, NVIM_DEADLINE, |_| {
+    let output = run_with_deadline(&mut command, NVIM_DEADLINE, |_| {
         format!("fslens log:\n{}", std::fs::read_to_string(&log).unwrap_or_default())
     });
     let text = std::fs::read_to_string(&out).unwrap_or_else(|error| {

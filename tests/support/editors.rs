@@ -16,8 +16,11 @@ pub fn editor_program(variable: &str, default: &str, install_hint: &str) -> Path
     }
 }
 
-/// Waits for `child` to exit; past `deadline` kills it and panics with `context()`.
-pub fn wait_with_deadline(mut child: Child, deadline: Duration, context: impl Fn(&Output) -> String) -> Output {
+/// Runs `command` (stdin closed, output captured) until it exits; past `deadline` kills it
+/// and panics with `context(output so far)`.
+pub fn run_with_deadline(command: &mut Command, deadline: Duration, context: impl Fn(&Output) -> String) -> Output {
+    let mut child: Child =
+        command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the editor starts");
     let started = Instant::now();
     loop {
         if child.try_wait().unwrap().is_some() {
