@@ -10,66 +10,14 @@
 mod support;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::{Value, json};
-use support::double::{Editor, double_command, fixture_copy, repository};
-
-/// The Python interpreter with the MCP SDK, or a failure that says how to get one.
-fn python_with_sdk() -> PathBuf {
-    let python = std::env::var_os("FSLENS_MCP_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repository().join("target/mcp-venv/bin/python"));
-    let probe =
-        Command::new(&python).args(["-c", "import importlib.metadata as m, mcp; print(m.version('mcp'))"]).output();
-    match probe {
-        Ok(output) if output.status.success() => {
-            let version = String::from_utf8_lossy(&output.stdout).trim().to_owned();
-            assert_eq!(
-                version,
-                "2.3.0",
-                "{} has mcp {version}; the tests pin 2.3.0: run scripts/test-mcp.sh",
-                python.display()
-            );
-            python
-        }
-        _ => panic!(
-            "the MCP Python SDK is missing: {} cannot import `mcp`. Run `scripts/test-mcp.sh --prepare` \
-             (it creates target/mcp-venv with mcp==2.3.0), or set FSLENS_MCP_PYTHON to a python that has it.",
-            python.display()
-        ),
-    }
-}
+use support::double::{Editor, double_command, fixture_copy};
+use support::mcp::tool_body;
 
 /// Runs a scenario of tests/mcp/bridge_scenarios.py and returns its JSON report.
 fn run_scenario(scenario: &str, workspace: &Path, runtime: &Path, environment: &[(&str, String)]) -> Value {
-    let python = python_with_sdk();
-    let mut command = Command::new(python);
-    command
-        .arg(repository().join("tests/mcp/bridge_scenarios.py"))
-        .arg(scenario)
-        .env("FSLENS_BIN", env!("CARGO_BIN_EXE_fslens"))
-        .env("FSLENS_WORKSPACE", workspace)
-        .env("FSLENS_FSAC_COMMAND", double_command())
-        .env("XDG_RUNTIME_DIR", runtime);
-    for (name, value) in environment {
-        command.env(name, value);
-    }
-    let output = command.output().unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "scenario {scenario} failed:\n{stderr}");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let last = stdout.lines().last().unwrap_or_default();
-    // FSLENS_MCP_REPORT_DIR keeps each scenario's report for reading after the run.
-    if let Some(directory) = std::env::var_os("FSLENS_MCP_REPORT_DIR") {
-        let _ = std::fs::write(Path::new(&directory).join(format!("{scenario}.json")), last);
-    }
-    serde_json::from_str(last).unwrap_or_else(|error| panic!("no report ({error}): {stdout}\n{stderr}"))
-}
-
-fn body<'a>(report: &'a Value, key: &str) -> &'a Value {
-    assert_eq!(report[key]["isError"], json!(false), "{key}: {}", report[key]);
-    &report[key]["body"]
+    support::mcp::run_scenario("bridge_scenarios.py", &[scenario], workspace, runtime, environment)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -136,17 +84,17 @@ async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_int
     for situational in ["navigate", "symbol_at_word", "outline", "diagnostics", "make_internal_visible", "restart"] {
         assert!(!default_tools.contains(&situational), "{situational} listed before activation: {default_tools:?}");
     }
-    let groups = &body(&report, "groupsBefore")["groups"];
+    let groups = &tool_body(&report, "groupsBefore")["groups"];
     let navigation = groups.as_array().unwrap().iter().find(|group| group["group"] == "navigation").unwrap();
     assert_eq!(navigation["active"], json!(false), "{groups}");
     assert!(navigation["tools"].as_array().unwrap().contains(&json!("navigate")), "{groups}");
     assert_eq!(report["badGroup"]["isError"], json!(true), "{}", report["badGroup"]);
     assert_eq!(report["badGroup"]["body"]["error"]["data"]["argument"], json!("groups"), "{}", report["badGroup"]);
-    let activated = body(&report, "activated");
+    let activated = tool_body(&report, "activated");
     assert_eq!(activated["activated"], json!(["navigation", "diagnostics", "session", "edits"]), "{activated}");
     assert_eq!(activated["listChanged"], json!(true), "{activated}");
     assert_eq!(report["listChangedSeen"], json!(true), "the client saw notifications/tools/list_changed");
-    assert_eq!(body(&report, "activatedAgain")["activated"], json!([]), "{}", report["activatedAgain"]);
+    assert_eq!(tool_body(&report, "activatedAgain")["activated"], json!([]), "{}", report["activatedAgain"]);
     assert_eq!(report["listChangedAfterRepeat"], report["listChanged"], "no notification when nothing changed");
 
     // After activation, tools/list has every tool of the session's commands plus the
@@ -163,7 +111,7 @@ async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_int
     }
 
     // status: the same FSAC as the editor's, reached by joining its session.
-    let status = body(&report, "status");
+    let status = tool_body(&report, "status");
     assert_eq!(status["fsacPid"], editor_pid, "{status}");
     assert_eq!(status["session"]["bridge"], json!("joined"));
     assert_eq!((status["lsp"].clone(), status["projectOptions"].clone()), (json!(true), json!(true)), "{status}");
@@ -171,19 +119,19 @@ async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_int
     assert!(report["status"]["footer"].as_str().unwrap().starts_with("[fslens status: "), "{}", report["status"]);
 
     // check sees the editor's unsaved buffer: the type error typed there, never saved.
-    let check = body(&report, "check");
+    let check = tool_body(&report, "check");
     assert_eq!(check["verdict"], json!("errors"), "{check}");
     assert!(check["diagnostics"][0]["message"].as_str().unwrap().contains("expected to have type"), "{check}");
     assert_eq!(check["files"][0]["version"], json!(2), "the verdict covers the unsaved version");
     assert_eq!(check["truncated"], json!(false));
     assert_eq!(std::fs::read_to_string(&program).unwrap(), original, "nothing was saved");
-    let diagnostics = body(&report, "diagnostics");
+    let diagnostics = tool_body(&report, "diagnostics");
     assert_eq!(diagnostics["files"][0]["freshness"], json!("current"), "{diagnostics}");
 
     // find, once the session offers it, sees the call to `heavier` that exists only in the
     // editor's unsaved buffer.
     if names.contains(&"find") {
-        let find = body(&report, "find");
+        let find = tool_body(&report, "find");
         assert_eq!(find["outcome"], json!("found"), "{find}");
         let unsaved_site = find["sites"].as_array().unwrap().iter().find(|site| {
             site["file"] == json!("src/Shipping.App/Program.fs")
@@ -193,7 +141,7 @@ async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_int
     }
 
     if names.contains(&"field_impact") {
-        let impact = body(&report, "fieldImpact");
+        let impact = tool_body(&report, "fieldImpact");
         assert_eq!(impact["outcome"], json!("found"), "{impact}");
         let sites = impact["sites"].as_array().unwrap();
         assert!(sites.iter().any(|site| site["kind"] == json!("field-copy-update")), "{impact}");
@@ -217,17 +165,17 @@ async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_int
     }
 
     // symbol_at_word and navigate: compiler answers at a word, no column given.
-    let symbol = body(&report, "symbolAtWord");
+    let symbol = tool_body(&report, "symbolAtWord");
     assert!(symbol["hover"].as_str().unwrap_or_default().contains("Shipment"), "{symbol}");
     assert_eq!(symbol["character"], json!(4));
-    let definition = body(&report, "navigateDefinition");
+    let definition = tool_body(&report, "navigateDefinition");
     let location =
         &definition["result"].as_array().map(|items| items[0].clone()).unwrap_or(definition["result"].clone());
     assert_eq!(location["file"], json!("src/Shipping.Domain/Operations.fs"), "{definition}");
     assert!(location["lineText"].as_str().unwrap().contains("let create"), "{definition}");
-    let outline = body(&report, "outline");
+    let outline = tool_body(&report, "outline");
     assert!(outline.to_string().contains("Shipment"), "{outline}");
-    let visible = body(&report, "makeInternalVisible");
+    let visible = tool_body(&report, "makeInternalVisible");
     assert_eq!(visible["status"], json!("ok"), "{visible}");
     assert_eq!(visible["writtenToDisk"], json!(false));
 
@@ -266,7 +214,7 @@ async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_int
         }
     }
     assert_eq!(open_files.into_iter().collect::<Vec<_>>(), vec![uri], "files opened for the agent were closed");
-    assert_eq!(body(&report, "statusAfter")["fsacPid"], editor_pid, "the editor's FSAC is untouched");
+    assert_eq!(tool_body(&report, "statusAfter")["fsacPid"], editor_pid, "the editor's FSAC is untouched");
 
     // The editor's session is unaffected by the agent coming and going.
     let status = editor.execute("fslens.status", json!({})).await;
@@ -295,18 +243,18 @@ async fn without_a_session_the_bridge_starts_one_that_a_second_bridge_joins() {
     assert_eq!(after["pendingRequests"]["commands"], json!(1), "only the status call itself runs: {after}");
     assert_eq!(after["state"], json!("loading"), "the check was cancelled, not finished: {after}");
 
-    let first = body(&report, "first");
+    let first = tool_body(&report, "first");
     assert_eq!(first["session"]["bridge"], json!("started"), "{first}");
     assert_eq!(first["state"], json!("ready"), "{first}");
     let pid = first["fsacPid"].as_u64().unwrap_or_else(|| panic!("no FSAC pid: {first}"));
     assert!(first["session"]["socket"].as_str().unwrap().starts_with(&runtime.path().display().to_string()));
     assert!(report["firstTools"].as_array().unwrap().contains(&json!("check")));
 
-    let second = body(&report, "second");
+    let second = tool_body(&report, "second");
     assert_eq!(second["session"]["bridge"], json!("joined"), "{second}");
     assert_eq!(second["fsacPid"], json!(pid), "the second bridge uses the first one's FSAC");
-    assert_eq!(body(&report, "secondCheck")["verdict"], json!("clean"), "{}", report["secondCheck"]);
-    assert_eq!(body(&report, "firstAfterSecondLeft")["fsacPid"], json!(pid));
+    assert_eq!(tool_body(&report, "secondCheck")["verdict"], json!("clean"), "{}", report["secondCheck"]);
+    assert_eq!(tool_body(&report, "firstAfterSecondLeft")["fsacPid"], json!(pid));
 
     // The bridge that started the session ended it, and its FSAC, when it ended.
     let gone = (0..100).any(|_| {
@@ -330,12 +278,12 @@ async fn when_fsac_cannot_start_the_bridge_keeps_its_session_and_says_why() {
     assert!(report["tools"].as_array().unwrap().contains(&json!("check")), "{}", report["tools"]);
     assert!(!report["tools"].as_array().unwrap().contains(&json!("navigate")), "{}", report["tools"]);
     assert!(report["toolsAfterCall"].as_array().unwrap().contains(&json!("navigate")), "{}", report["toolsAfterCall"]);
-    let status = body(&report, "status");
+    let status = tool_body(&report, "status");
     assert_eq!(status["lsp"], json!(false), "{status}");
     assert_eq!(status["symbolIndexState"], json!("blocked_on_lsp"), "{status}");
     assert!(status["session"]["startupFailure"].as_str().unwrap().contains("99.0.100"), "{status}");
     assert!(status["symbolIndexHint"].as_str().unwrap().contains("99.0.100"), "the hint says why: {status}");
-    let check = body(&report, "check");
+    let check = tool_body(&report, "check");
     assert_eq!(check["verdict"], json!("unknown"), "{check}");
     assert_eq!(check["blockingReason"]["errorKind"], json!("sdk_not_found"), "{check}");
     // A request FSAC would answer fails with the session's typed error, not an empty result.

@@ -9,49 +9,19 @@
 
 mod support;
 
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 use serde_json::{Value, json};
-use support::double::{double_command, fixture_copy, repository};
-
-fn python_with_sdk() -> PathBuf {
-    let python = std::env::var_os("FSLENS_MCP_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repository().join("target/mcp-venv/bin/python"));
-    let works = Command::new(&python).args(["-c", "import mcp"]).output().is_ok_and(|output| output.status.success());
-    assert!(
-        works,
-        "the MCP Python SDK is missing: {} cannot import `mcp`. Run `scripts/test-mcp.sh --prepare`, or set \
-         FSLENS_MCP_PYTHON to a python that has it.",
-        python.display()
-    );
-    python
-}
+use support::double::fixture_copy;
+use support::mcp::tool_body;
 
 fn run_scenario(scenario: &str, workspace: &Path, runtime: &Path, gate: &Path) -> Value {
-    let output = Command::new(python_with_sdk())
-        .arg(repository().join("tests/mcp/symbol_scenarios.py"))
-        .arg(scenario)
-        .env("FSLENS_BIN", env!("CARGO_BIN_EXE_fslens"))
-        .env("FSLENS_WORKSPACE", workspace)
-        .env("FSLENS_FSAC_COMMAND", double_command())
-        .env("XDG_RUNTIME_DIR", runtime)
-        .env("FSLENS_TEST_INDEX_GATE", gate)
+    let environment: [(&str, &std::ffi::OsStr); 2] = [
+        ("FSLENS_TEST_INDEX_GATE", gate.as_os_str()),
         // FSAC is still loading the workspace throughout the building phase.
-        .env("FSAC_DOUBLE_SLOW_LOAD_MS", "20000")
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "scenario {scenario} failed:\n{stderr}");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let last = stdout.lines().last().unwrap_or_default();
-    serde_json::from_str(last).unwrap_or_else(|error| panic!("no report ({error}): {stdout}\n{stderr}"))
-}
-
-fn body<'a>(report: &'a Value, key: &str) -> &'a Value {
-    assert_eq!(report[key]["isError"], json!(false), "{key}: {}", report[key]);
-    &report[key]["body"]
+        ("FSAC_DOUBLE_SLOW_LOAD_MS", std::ffi::OsStr::new("20000")),
+    ];
+    support::mcp::run_scenario("symbol_scenarios.py", &[scenario], workspace, runtime, &environment)
 }
 
 #[test]
@@ -67,33 +37,33 @@ fn an_agent_is_told_to_retry_while_the_index_builds_then_gets_ranked_files_and_s
     }
     assert_eq!(report["tools"]["read_enclosing"]["required"], json!(["path", "line"]));
 
-    let building = body(&report, "whileBuilding");
+    let building = tool_body(&report, "whileBuilding");
     assert_eq!(building["available"], json!(false), "{building}");
     assert!(building["retryAfterMs"].as_u64().unwrap() > 0 && building["results"].is_null(), "{building}");
     assert!(report["whileBuildingSeconds"].as_f64().unwrap() < 10.0, "never blocks on the build");
-    assert_eq!(body(&report, "readSymbolWhileBuilding")["available"], json!(false));
-    let enclosing = body(&report, "enclosingWhileBuilding");
+    assert_eq!(tool_body(&report, "readSymbolWhileBuilding")["available"], json!(false));
+    let enclosing = tool_body(&report, "enclosingWhileBuilding");
     assert_eq!(enclosing["symbol"]["fullName"], json!("Shipping.Domain.Shipment.weigh"), "{enclosing}");
     assert_ne!(report["fsacWhileBuilding"]["state"], json!("ready"), "FSAC was still loading");
 
-    let ready = body(&report, "ready");
+    let ready = tool_body(&report, "ready");
     assert_eq!(ready["available"], json!(true), "{ready}");
     assert!(report["attempts"].as_u64().unwrap() >= 1);
     assert_eq!(ready["results"][0]["path"], json!("src/Shipping/Domain.fs"), "{ready}");
     assert_eq!((ready["returned"].as_u64(), ready["truncated"].as_bool()), (Some(3), Some(true)));
-    let second = body(&report, "secondPage");
+    let second = tool_body(&report, "secondPage");
     let first_paths: Vec<&Value> = ready["results"].as_array().unwrap().iter().map(|row| &row["path"]).collect();
     assert!(second["results"].as_array().unwrap().iter().all(|row| !first_paths.contains(&&row["path"])), "{second}");
 
-    let ambiguous = body(&report, "ambiguous");
+    let ambiguous = tool_body(&report, "ambiguous");
     assert_eq!(
         (ambiguous["status"].as_str(), ambiguous["candidates"].as_array().map(Vec::len)),
         (Some("ambiguous"), Some(2))
     );
-    let qualified = body(&report, "qualified");
+    let qualified = tool_body(&report, "qualified");
     assert_eq!(qualified["status"], json!("ok"));
     assert!(qualified["source"].as_str().unwrap().contains("| Air -> 2.0"), "{qualified}");
-    let outline = body(&report, "outline");
+    let outline = tool_body(&report, "outline");
     assert_eq!((outline["status"].as_str(), outline["nested"][0]["name"].as_str()), (Some("outline"), Some("weigh")));
 
     assert_eq!(report["escape"]["isError"], json!(true), "{}", report["escape"]);

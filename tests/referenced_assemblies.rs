@@ -466,40 +466,14 @@ async fn the_commands_answer_through_the_proxy() {
     assert_eq!(error["error"]["data"]["argument"], "typeName");
 }
 
-fn python_with_sdk() -> PathBuf {
-    let python = std::env::var_os("FSLENS_MCP_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repository().join("target/mcp-venv/bin/python"));
-    let probe = Command::new(&python).args(["-c", "import mcp"]).output();
-    assert!(
-        probe.is_ok_and(|output| output.status.success()),
-        "the MCP Python SDK is missing: run `scripts/test-mcp.sh --prepare` or set FSLENS_MCP_PYTHON"
-    );
-    python
-}
-
 #[test]
 fn the_mcp_tools_answer_for_an_agent() {
     let workspace = restored_workspace();
     let runtime = tempfile::tempdir().unwrap();
-    let output = Command::new(python_with_sdk())
-        .arg(repository().join("tests/mcp/referenced_scenarios.py"))
-        .current_dir(repository().join("tests/mcp"))
-        .env("FSLENS_BIN", env!("CARGO_BIN_EXE_fslens"))
-        .env("FSLENS_WORKSPACE", &workspace.root)
-        .env("FSLENS_FSAC_COMMAND", double_command())
-        .env("XDG_RUNTIME_DIR", runtime.path())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert!(output.status.success(), "scenario failed:\n{stderr}");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let report: Value = serde_json::from_str(stdout.lines().last().unwrap_or_default())
-        .unwrap_or_else(|error| panic!("no report ({error}): {stdout}\n{stderr}"));
-    let body = |key: &str| {
-        assert_eq!(report[key]["isError"], false, "{key}: {}", report[key]);
-        report[key]["body"].clone()
-    };
+    let no_environment: &[(&str, &str)] = &[];
+    let report =
+        support::mcp::run_scenario("referenced_scenarios.py", &[], &workspace.root, runtime.path(), no_environment);
+    let body = |key: &str| support::mcp::tool_body(&report, key).clone();
     assert!(!report["defaultTools"].as_array().unwrap().contains(&json!("nuget_types")), "{}", report["defaultTools"]);
     assert_eq!(body("activate")["activated"], json!(["assemblies"]));
     assert_eq!(report["tools"]["nuget_members"]["required"], json!(["packageId", "typeName"]));

@@ -446,3 +446,4 @@ impl Harness {
 pub mod double;
 pub mod editors;
 pub mod markers;
+pub mod mcp;
