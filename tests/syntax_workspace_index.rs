@@ -67,6 +67,54 @@ fn second_run_hits_the_cache_and_only_changed_files_are_parsed() {
     assert_eq!((again.parsed, again.cache_hits, again.unchanged), (0, 0, 3));
 }
 
+/// Sets `path`'s modification time.
+fn set_modified(path: &Path, modified: std::time::SystemTime) {
+    let file = std::fs::File::options().write(true).open(path).expect("open");
+    file.set_modified(modified).expect("set mtime");
+}
+
+/// The declared names of `path` in `index`.
+fn declared(index: &SyntaxIndex, path: &Path) -> Vec<String> {
+    let file = index.file(path).expect("indexed");
+    file.index.declarations.iter().map(|declaration| index.name(declaration.name).to_string()).collect()
+}
+
+#[test]
+fn unchanged_disk_files_are_not_read_again_unless_their_stamp_is_too_recent_to_trust() {
+    let workspace = tempfile::tempdir().expect("temp dir");
+    let old = std::time::SystemTime::now() - Duration::from_secs(3600);
+    let settled = write(workspace.path(), "Settled.fs", "module Settled\nlet alpha = 1\n");
+    set_modified(&settled, old);
+    let index = SyntaxIndex::new(IndexOptions { threads: 1, cache: CacheSetting::Disabled, ..IndexOptions::default() });
+    index.index_paths(std::slice::from_ref(&settled), &Overlay::new());
+    assert_eq!(declared(&index, &settled), ["Settled", "alpha"]);
+
+    // Same size, same modification time: the stamp says unchanged, so the file is not read
+    // (the index still has the old text, which is how we know).
+    std::fs::write(&settled, "module Settled\nlet gamma = 1\n").expect("write");
+    set_modified(&settled, old);
+    let skipped = index.index_paths(std::slice::from_ref(&settled), &Overlay::new());
+    assert_eq!((skipped.unchanged, skipped.parsed), (1, 0));
+    assert_eq!(declared(&index, &settled), ["Settled", "alpha"]);
+
+    // A new modification time: read, hashed and parsed again.
+    set_modified(&settled, old + Duration::from_secs(60));
+    let reread = index.index_paths(std::slice::from_ref(&settled), &Overlay::new());
+    assert_eq!((reread.unchanged, reread.parsed), (0, 1));
+    assert_eq!(declared(&index, &settled), ["Settled", "gamma"]);
+
+    // A file read right after it was written has a stamp too recent to trust: a same-size
+    // write in the same clock tick must still be seen.
+    let fresh = write(workspace.path(), "Fresh.fs", "module Fresh\nlet alpha = 1\n");
+    let written_at = std::fs::metadata(&fresh).expect("stat").modified().expect("mtime");
+    index.index_paths(std::slice::from_ref(&fresh), &Overlay::new());
+    std::fs::write(&fresh, "module Fresh\nlet gamma = 1\n").expect("write");
+    set_modified(&fresh, written_at);
+    let racy = index.index_paths(std::slice::from_ref(&fresh), &Overlay::new());
+    assert_eq!(racy.parsed, 1);
+    assert_eq!(declared(&index, &fresh), ["Fresh", "gamma"]);
+}
+
 #[test]
 fn corrupt_cache_entries_are_misses() {
     let workspace = tempfile::tempdir().expect("temp dir");

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use dashmap::DashMap;
 use sha2::{Digest, Sha256};
@@ -106,6 +106,34 @@ pub struct IndexedFile {
     /// True when the text came from the overlay rather than the disk.
     pub from_overlay: bool,
     pub index: FileIndex,
+    /// For disk text: the file's size and modification time, and when it was read.
+    pub disk_stamp: Option<DiskStamp>,
+}
+
+/// What a later run compares to skip re-reading (and re-hashing) a file that has not changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DiskStamp {
+    pub len: u64,
+    pub modified: SystemTime,
+    pub read_at: SystemTime,
+}
+
+impl DiskStamp {
+    /// How long before the read a modification must lie for the stamp to be trusted: a write
+    /// in the same timestamp tick as the read (coarse file-system clocks) could leave size and
+    /// time unchanged, so such a file is read again (git's "racily clean" rule).
+    const SETTLED: Duration = Duration::from_secs(2);
+
+    fn of(metadata: &std::fs::Metadata, read_at: SystemTime) -> Option<DiskStamp> {
+        Some(DiskStamp { len: metadata.len(), modified: metadata.modified().ok()?, read_at })
+    }
+
+    /// True when the file described by `metadata` is, by its stamp, the text read then.
+    fn still_matches(&self, metadata: &std::fs::Metadata) -> bool {
+        metadata.len() == self.len
+            && metadata.modified().ok() == Some(self.modified)
+            && self.read_at.duration_since(self.modified).is_ok_and(|settled| settled >= Self::SETTLED)
+    }
 }
 
 /// What one indexing run did.
@@ -282,6 +310,28 @@ impl SyntaxIndex {
     fn index_one(&self, path: &Path, overlay: &Overlay, parsers: &mut FsharpParsers, stats: &mut IndexRunStats) {
         let grammar = GrammarKind::for_path(path).unwrap_or(GrammarKind::Implementation);
         let read_started = Instant::now();
+        // A disk file whose size and modification time are those of the text indexed before
+        // is not read again: a refresh of an unchanged workspace costs one `stat` per file.
+        let mut disk_stamp = None;
+        if overlay.get(path).is_none()
+            && let Ok(metadata) = std::fs::metadata(path)
+        {
+            if let Some(existing) = self.files.get(path)
+                && !existing.from_overlay
+                && existing.index.grammar == grammar
+                && existing.index.health.status != HealthStatus::TimedOut
+                && existing.disk_stamp.is_some_and(|stamp| stamp.still_matches(&metadata))
+            {
+                stats.read_time += read_started.elapsed();
+                stats.files += 1;
+                stats.bytes += u64::from(existing.index.bytes);
+                stats.unchanged += 1;
+                stats.lines += u64::from(existing.index.lines);
+                stats.count_health(existing.index.health.status);
+                return;
+            }
+            disk_stamp = DiskStamp::of(&metadata, SystemTime::now());
+        }
         let (text, from_overlay): (Arc<str>, bool) = match overlay.get(path) {
             Some(text) => (text.clone(), true),
             None => match crate::source_files::read_regular_file(path) {
@@ -294,7 +344,12 @@ impl SyntaxIndex {
                     let index = FileIndex::empty(grammar, [0; 32], 0, 0, health);
                     self.files.insert(
                         path.to_path_buf(),
-                        Arc::new(IndexedFile { path: path.to_path_buf(), from_overlay: false, index }),
+                        Arc::new(IndexedFile {
+                            path: path.to_path_buf(),
+                            from_overlay: false,
+                            index,
+                            disk_stamp: None,
+                        }),
                     );
                     self.bump_generation();
                     return;
@@ -315,6 +370,16 @@ impl SyntaxIndex {
             stats.unchanged += 1;
             stats.lines += u64::from(existing.index.lines);
             stats.count_health(existing.index.health.status);
+            if existing.disk_stamp != disk_stamp {
+                // Same text, new stamp (touched, or read too soon after a write): keep the
+                // index, remember the stamp so the next run can skip the read.
+                let index = existing.index.clone();
+                drop(existing);
+                self.files.insert(
+                    path.to_path_buf(),
+                    Arc::new(IndexedFile { path: path.to_path_buf(), from_overlay, index, disk_stamp }),
+                );
+            }
             return;
         }
 
@@ -368,7 +433,10 @@ impl SyntaxIndex {
         stats.extract_time += extract_started.elapsed();
         stats.lines += u64::from(index.lines);
         stats.count_health(index.health.status);
-        self.files.insert(path.to_path_buf(), Arc::new(IndexedFile { path: path.to_path_buf(), from_overlay, index }));
+        self.files.insert(
+            path.to_path_buf(),
+            Arc::new(IndexedFile { path: path.to_path_buf(), from_overlay, index, disk_stamp }),
+        );
         self.bump_generation();
     }
 

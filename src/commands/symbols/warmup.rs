@@ -6,8 +6,9 @@
 //! build on a thread of its own and is told `available: false` with a retry hint until it
 //! finishes. Once built, a call answers at once from the index as it is; when the last full
 //! refresh is older than [`REFRESH_AFTER`], the call also starts a background refresh that
-//! re-reads the project model and re-hashes every file (unchanged files cost a hash), so disk
-//! changes show up in a later answer. Editor buffers are re-indexed before every answer.
+//! re-reads the project model and re-indexes what changed (a file whose size and modification
+//! time are unchanged costs a `stat`, see `syntax::index::DiskStamp`), so disk changes show up
+//! in a later answer. Editor buffers are re-indexed before every answer.
 //!
 //! Test hook: when `FSLENS_TEST_INDEX_GATE` names a file, the first build does not finish
 //! until that file exists, so a test can observe `available: false` without timing luck.
