@@ -203,6 +203,39 @@ async fn read_symbol_lists_every_candidate_and_reads_the_chosen_one() {
 
     let missing = harness.execute("fslens.readSymbol", json!({"name": "NoSuchThing"})).await;
     assert_eq!(result(&missing)["status"], json!("not_found"));
+    // Every file parsed cleanly: the absence is certain, and the answer says over what.
+    assert_eq!(result(&missing)["certain"], json!(true), "{missing}");
+    assert_eq!(result(&missing)["filesNotCleanlyParsed"], json!(0));
+    assert_eq!(result(&missing)["filesSearched"], result(&missing)["index"]["filesIndexed"], "{missing}");
+    harness.finish(None).await;
+}
+
+#[tokio::test]
+async fn not_found_is_uncertain_when_a_file_did_not_parse_cleanly() {
+    let workspace = fixture_copy("symbol-search");
+    let mut harness = session(workspace.path()).await;
+    let path = workspace.path().join("src/Shipping/Pricing.fs");
+    let uri = fslens::uri::path_to_uri(&path).unwrap();
+    // An unsaved buffer whose tail the parser cannot read: a declaration could hide there.
+    let text = std::fs::read_to_string(&path).unwrap() + "\ntype Broken = {{ (( \nlet hidden = 1\n";
+    harness
+        .notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "fsharp", "version": 1, "text": text}}),
+        )
+        .await;
+    let missing = harness.execute("fslens.readSymbol", json!({"name": "NoSuchThing", "waitForIndexMs": 60000})).await;
+    let missing = result(&missing);
+    assert_eq!(missing["status"], json!("not_found"), "{missing}");
+    assert_eq!(missing["certain"], json!(false), "{missing}");
+    assert_eq!(missing["filesNotCleanlyParsed"], json!(1), "{missing}");
+    assert!(missing["message"].as_str().unwrap().contains("src/Shipping/Pricing.fs"), "{missing}");
+    assert_eq!(missing["index"]["filesDegraded"], json!(1), "{missing}");
+    // Asked about that one file, the same holds.
+    let in_file =
+        harness.execute("fslens.readSymbol", json!({"name": "NoSuchThing", "path": "src/Shipping/Pricing.fs"})).await;
+    let in_file = result(&in_file);
+    assert_eq!((in_file["certain"].as_bool(), in_file["filesSearched"].as_u64()), (Some(false), Some(1)), "{in_file}");
     harness.finish(None).await;
 }
 

@@ -220,12 +220,16 @@ pub fn apply_editor_buffers(index: &SyntaxIndex, root: &Path, overlay: &Overlay)
     }
 }
 
-/// `index` facts for answers: generation, files, age of the last full build.
+/// `index` facts for answers: generation, files (and how many were only partly or not at all
+/// readable to the parser), age of the last full build.
 pub fn index_facts(index: &SyntaxIndex, warm: &WarmWorkspace, ready: &ReadyWorkspace) -> Value {
+    let totals = index.totals();
     json!({
         "state": "ready",
         "generation": index.generation(),
         "filesIndexed": index.file_count(),
+        "filesDegraded": totals.degraded,
+        "filesUnparsed": totals.timed_out + totals.failed,
         "workspaceFiles": ready.files.len(),
         "indexedAgoMs": ready.built_at.elapsed().as_millis() as u64,
         "lastBuildMs": ready.build_time.as_millis() as u64,

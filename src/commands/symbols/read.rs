@@ -201,17 +201,18 @@ pub async fn read_symbol(
     let path = arguments.path.as_deref().map(|written| confine(&root, written, "path")).transpose()?;
     let index = context.syntax_index();
     // With a path only that file is needed; without, the workspace index.
-    let mut facts = Value::Null;
+    let mut warm_and_ready = None;
     if path.is_none() {
         let (warm, ready) = ready_workspace(&index, &context.warm_workspaces(), &root, arguments.wait).await?;
         let Some(ready) = ready else { return Ok(unavailable("readSymbol", &warm)) };
-        facts = index_facts(&index, &warm, &ready);
+        warm_and_ready = Some((warm, ready));
     }
     let overlay = context.editor_buffers().await?;
     crate::commands::run_blocking(move || {
         let mut answer = read_symbol_with_index(&index, &root, &arguments, path.as_deref(), &overlay)?;
-        if !facts.is_null() {
-            answer["index"] = facts;
+        // After the search, which applied the editor's buffers: the facts describe what was searched.
+        if let Some((warm, ready)) = warm_and_ready {
+            answer["index"] = index_facts(&index, &warm, &ready);
         }
         answer["elapsedMs"] = json!(started.elapsed().as_millis() as u64);
         Ok(answer)
@@ -274,12 +275,33 @@ fn read_symbol_with_index(
     let mut base = json!({ "tool": "readSymbol", "via": "syntax", "completeness": "syntactic", "available": true, "name": arguments.name });
     match candidates.len() {
         0 => {
+            // A declaration can hide in a region the parser could not read: "not found" is
+            // only certain when every file searched parsed cleanly.
+            let searched: Vec<Arc<IndexedFile>> = match path {
+                Some(path) => index.file(path).into_iter().collect(),
+                None => index.paths().iter().filter_map(|path| index.file(path)).collect(),
+            };
+            let unclean: Vec<&Arc<IndexedFile>> =
+                searched.iter().filter(|file| file.index.health.status != HealthStatus::Clean).collect();
             base["status"] = json!("not_found");
-            base["message"] = json!(format!(
+            base["certain"] = json!(unclean.is_empty());
+            base["filesSearched"] = json!(searched.len());
+            base["filesNotCleanlyParsed"] = json!(unclean.len());
+            let mut message = format!(
                 "no declaration named {:?}{} in the syntax index",
                 arguments.name,
                 if path.is_some() { " in that file" } else { "" }
-            ));
+            );
+            if !unclean.is_empty() {
+                let first = display_relative(root, &unclean[0].path);
+                message.push_str(&format!(
+                    "; {} of the {} files searched did not parse cleanly (first: {first}), so it may be declared in \
+                     a region the parser could not read",
+                    unclean.len(),
+                    searched.len()
+                ));
+            }
+            base["message"] = json!(message);
             base["hint"] = json!("symbol_search finds files by partial names; names are case-sensitive here");
             Ok(base)
         }
