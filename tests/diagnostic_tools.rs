@@ -238,6 +238,8 @@ async fn suggest_open_finds_the_module_and_respects_require_qualified_access() {
     let answer = editor.execute("fslens.suggestOpen", json!({"name": "noSuchNameAnywhere"})).await;
     assert_eq!(result(&answer)["status"], json!("not_found"));
     assert_eq!(result(&answer)["totalSuggestions"], json!(0));
+    // Without FSAC's answer, a package could still declare it: not certain.
+    assert_eq!(result(&answer)["certain"], json!(false), "{answer}");
     editor.stop().await;
 }
 

@@ -425,8 +425,12 @@ pub async fn suggest_open(
         (true, false) => "fsac",
         _ => "syntax",
     };
+    // Nothing found is only certain when FSAC was asked and answered: the syntax arm sees the
+    // workspace's own declarations, not referenced packages or the framework.
+    let fsac_answered = fsac["asked"] == json!(true) && fsac["complete"] != json!(false);
     let mut answer = json!({
         "status": if total == 0 { "not_found" } else { "ok" },
+        "certain": total > 0 || fsac_answered,
         "name": name,
         "via": via,
         "suggestions": suggestions,
