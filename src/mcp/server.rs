@@ -26,7 +26,7 @@ use crate::mcp::groups::{Activation, ToolGroup, group_of};
 use crate::mcp::navigation::{enrich_locations, hover_text, locate_word};
 use crate::mcp::output::{RenderedOutput, render_answer, render_error};
 use crate::mcp::session::{Session, SessionCallError};
-use crate::mcp::tools::{PATH_ARGUMENTS, ToolAction, ToolDefinition, catalogue, looks_like_path};
+use crate::mcp::tools::{PAGE_BUDGET_ARGUMENT, PATH_ARGUMENTS, ToolAction, ToolDefinition, catalogue, looks_like_path};
 use crate::proxy::ProxyConfig;
 
 /// Builds the `ProxyConfig` for a session the bridge starts itself (from the user's flags).
@@ -35,10 +35,10 @@ pub type ConfigFactory = Arc<dyn Fn() -> anyhow::Result<ProxyConfig> + Send + Sy
 /// How often a running call reports progress when the client asked for it.
 pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(1000);
 
-/// Characters the outline and referenced-assembly commands may spend on one page when the
-/// caller sets no budget: the page then fits the 40 KiB output with room for the envelope, so
-/// the bridge never has to cut entries that `nextCursor` would skip.
-const OUTLINE_PAGE_BUDGET: u64 = 30_000;
+/// Characters a paged tool (one whose schema has `responseCharBudget`) may spend on one page
+/// when the caller sets no budget: the page then fits the 40 KiB output with room for the
+/// envelope, so the bridge never has to cut entries that `nextCursor` would skip.
+const BRIDGE_PAGE_BUDGET: u64 = 30_000;
 
 /// The MCP server for one workspace.
 #[derive(Clone)]
@@ -214,15 +214,11 @@ impl BridgeServer {
         let session = self.session().await?;
         match &definition.action {
             ToolAction::Command(command) => {
-                let budgeted = [
-                    ext::commands::OUTLINE,
-                    ext::commands::SYMBOL_SEARCH,
-                    ext::commands::REFERENCED_SYMBOLS,
-                    ext::commands::NUGET_TYPES,
-                    ext::commands::NUGET_MEMBERS,
-                ];
-                if budgeted.contains(&command.as_str()) && !arguments.contains_key("responseCharBudget") {
-                    arguments.insert("responseCharBudget".into(), json!(OUTLINE_PAGE_BUDGET));
+                // A tool that pages by a character budget (its schema says so) gets one that
+                // fits the bridge's 40 KiB output.
+                let budgeted = definition.input_schema["properties"].get(PAGE_BUDGET_ARGUMENT).is_some();
+                if budgeted && !arguments.contains_key(PAGE_BUDGET_ARGUMENT) {
+                    arguments.insert(PAGE_BUDGET_ARGUMENT.into(), json!(BRIDGE_PAGE_BUDGET));
                 }
                 if PAGED_BY_MAX_RESULTS.contains(&command.as_str()) {
                     return execute_page_that_fits(&session, command, arguments, context).await;

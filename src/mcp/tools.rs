@@ -275,6 +275,7 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
                     "cursor": cursor_property(),
                     "namespaceFilter": { "type": "string" },
                     "includeInternal": { "type": "boolean" },
+                    "responseCharBudget": page_budget_property(),
                 }),
                 &[],
             ),
@@ -295,6 +296,7 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
                     "linesPerFile": { "type": "integer", "minimum": 0, "maximum": 10, "default": 3 },
                     "cursor": cursor_property(),
                     "waitForIndexMs": { "type": "integer", "minimum": 0, "maximum": 600000, "default": 0, "description": "Wait this long for the first index build instead of answering available:false." },
+                    "responseCharBudget": page_budget_property(),
                 }),
                 &["query"],
             ),
@@ -523,7 +525,10 @@ fn page_size_property(default: u64, maximum: u64) -> Value {
     json!({ "type": "integer", "minimum": 1, "maximum": maximum, "default": default })
 }
 
-/// The entry budget of a page the bridge sizes to fit its 40 KiB output.
+/// The entry budget of a page the bridge sizes to fit its 40 KiB output. A tool whose schema
+/// has it gets the bridge's default when the caller sets none (`server.rs`).
+pub const PAGE_BUDGET_ARGUMENT: &str = "responseCharBudget";
+
 fn page_budget_property() -> Value {
     json!({ "type": "integer", "minimum": 200, "maximum": 45000, "description": "UTF-16 units of entries per page (default 30,000 here)." })
 }
