@@ -263,6 +263,20 @@ async fn very_long_lines_stay_within_the_response_budget() {
     assert_eq!(with_context["contextLinesTruncated"], json!(true));
     assert!(utf16_length(&with_context) <= BUDGET, "{}", utf16_length(&with_context));
     assert!(with_context["returnedSites"].as_u64().unwrap() >= 1);
+
+    // A caller with a tighter output limit (the MCP bridge) sets a smaller budget: the page is
+    // planned once to fit it, and its cursor continues the same logical query.
+    let small = find(&mut editor, json!({"query": "Crate.Size", "maxResults": 1000, "responseCharBudget": 8000})).await;
+    assert!(utf16_length(&small) <= 8000, "{}", utf16_length(&small));
+    let small_returned = small["returnedSites"].as_u64().unwrap() as usize;
+    assert!(small_returned >= 1 && small_returned < returned, "{small_returned} vs {returned}");
+    assert_eq!(small["truncatedBy"], json!("responseBudget"));
+    let after_small =
+        find(&mut editor, json!({"query": "Crate.Size", "maxResults": 1000, "cursor": small["nextCursor"]})).await;
+    assert_eq!(after_small["pageOffset"].as_u64(), Some(small_returned as u64), "{}", after_small["pageOffset"]);
+    assert_eq!(after_small["sites"][0], first["sites"][small_returned], "the pages join up");
+    let refused = editor.execute("fslens.find", json!({"query": "Crate.Size", "responseCharBudget": 100})).await;
+    assert_eq!(refused["error"]["data"]["argument"], json!("responseCharBudget"), "{refused}");
     editor.stop().await;
 }
 

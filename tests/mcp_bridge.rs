@@ -290,3 +290,28 @@ async fn when_fsac_cannot_start_the_bridge_keeps_its_session_and_says_why() {
     assert_eq!(report["navigate"]["isError"], json!(true), "{}", report["navigate"]);
     assert_eq!(report["navigate"]["body"]["error"]["errorKind"], json!("fsac_unavailable"), "{}", report["navigate"]);
 }
+
+/// Sites on very long lines: the bridge asks `find` for a page that fits its 40 KiB output
+/// (`responseCharBudget`), so the page is planned once, not re-run with fewer rows
+/// (`maxResultsLowered` would say so), and its cursor continues where it ended.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_find_page_is_planned_to_fit_the_bridge_output_once() {
+    let workspace = fixture_copy("long-lines");
+    let runtime = tempfile::tempdir().unwrap();
+    let report = tokio::task::spawn_blocking({
+        let workspace = workspace.path().to_owned();
+        let runtime = runtime.path().to_owned();
+        move || run_scenario("long_lines", &workspace, &runtime, &[])
+    })
+    .await
+    .unwrap();
+    let first = tool_body(&report, "first");
+    assert_eq!(first["totalSites"], json!(602), "{first}");
+    assert!(first.get("maxResultsLowered").is_none(), "the page was re-run: {}", first["maxResultsLowered"]);
+    assert_eq!(first["truncatedBy"], json!("responseBudget"), "{first}");
+    assert!(report["first"]["bytes"].as_u64().unwrap() <= 40 * 1024, "{}", report["first"]["bytes"]);
+    let returned = first["returnedSites"].as_u64().unwrap();
+    assert!((1..602).contains(&returned), "{returned}");
+    let second = tool_body(&report, "second");
+    assert_eq!(second["pageOffset"].as_u64(), Some(returned), "{second}");
+}

@@ -28,6 +28,7 @@ const PASSED_TO_FIND: &[&str] = &[
     "exact",
     "contextLines",
     "maxResults",
+    "responseCharBudget",
     "cursor",
     "timeoutMs",
     "includeDeclaration",

@@ -526,10 +526,11 @@ fn optional_integer(arguments: &Map<String, Value>, name: &str) -> Result<Option
     }
 }
 
-/// Commands whose pages are sized by `maxResults` (default 80) against a budget larger than the
-/// bridge's 40 KiB: cutting rows from such a page would break its cursor, so the bridge asks
-/// for fewer rows instead.
-const PAGED_BY_MAX_RESULTS: &[&str] = &["fslens.find", "fslens.fieldImpact"];
+/// Commands whose pages are planned against a UTF-16 budget (the bridge passes 30,000 units):
+/// a page of mostly non-ASCII text can still exceed the bridge's 40 KiB of bytes, and cutting
+/// rows from it would break its cursor, so in that case only the bridge asks again for fewer
+/// rows.
+const PAGED_BY_MAX_RESULTS: &[&str] = &[ext::commands::FIND, ext::commands::FIELD_IMPACT];
 
 /// Runs a paged command, halving `maxResults` (at most four times) while the page would not
 /// fit the output limit; the answer then says so in `maxResultsLowered`.

@@ -209,6 +209,7 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
                     "maxResults": page_size_property(80, 1000),
                     "timeoutMs": timeout_property(120_000),
                     "cursor": cursor_property(),
+                    "responseCharBudget": answer_budget_property(),
                 }),
                 &[],
             ),
@@ -233,6 +234,7 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
                     "maxResults": page_size_property(80, 1000),
                     "timeoutMs": timeout_property(120_000),
                     "cursor": cursor_property(),
+                    "responseCharBudget": answer_budget_property(),
                 }),
                 &["field"],
             ),
@@ -531,6 +533,12 @@ pub const PAGE_BUDGET_ARGUMENT: &str = "responseCharBudget";
 
 fn page_budget_property() -> Value {
     json!({ "type": "integer", "minimum": 200, "maximum": 45000, "description": "UTF-16 units of entries per page (default 30,000 here)." })
+}
+
+/// The budget of a whole `find`/`field_impact` answer, which the bridge sizes to fit its
+/// 40 KiB output (so a page is planned once, not re-run with fewer rows).
+fn answer_budget_property() -> Value {
+    json!({ "type": "integer", "minimum": 2000, "maximum": 60000, "description": "UTF-16 units the whole answer may take (default 30,000 here)." })
 }
 
 fn timeout_property(default: u64) -> Value {

@@ -221,9 +221,28 @@ async def fsac_cannot_start_scenario() -> dict:
     return report
 
 
+async def long_lines_scenario() -> dict:
+    """A find whose sites sit on very long lines (fixtures/long-lines): the page must fit the
+    bridge's 40 KiB output, and its cursor must continue it."""
+    report: dict = {}
+    async with stdio_client(server_parameters(), errlog=sys.stderr) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            report["status"] = await ready_status(session)
+            report["first"] = await call(session, "find", {"query": "Crate.Size", "maxResults": 1000})
+            cursor = report["first"]["body"].get("nextCursor")
+            report["second"] = await call(session, "find", {"query": "Crate.Size", "maxResults": 1000, "cursor": cursor})
+    return report
+
+
 def main() -> None:
     scenario = sys.argv[1]
-    runner = {"editor": editor_scenario, "own": own_session_scenario, "broken": fsac_cannot_start_scenario}[scenario]
+    runner = {
+        "editor": editor_scenario,
+        "own": own_session_scenario,
+        "broken": fsac_cannot_start_scenario,
+        "long_lines": long_lines_scenario,
+    }[scenario]
     report = anyio.run(runner)
     sys.stdout.write(json.dumps(report) + "\n")
 

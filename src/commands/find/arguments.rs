@@ -4,7 +4,8 @@
 //! Argument names follow the seed tool (`query`, `kind`, `scope`, `exact`, `member`, `field`,
 //! `path` + `line` + `word` [+ `occurrence`] or `character`, `contextLines`,
 //! `includeDeclaration`, `includeInfo`, `includeSiteTypes`, `projectPath`, `maxResults`,
-//! `timeoutMs`, `cursor`). Every failure is a typed `invalid_argument` naming the argument.
+//! `timeoutMs`, `cursor`), plus `responseCharBudget` (a smaller page ceiling than the
+//! 60,000 units, for callers with a tighter output limit). Every failure is a typed `invalid_argument` naming the argument.
 
 use std::time::Duration;
 
@@ -12,6 +13,7 @@ use serde_json::{Map, Value, json};
 
 use crate::commands::CommandError;
 use crate::commands::arguments::{optional_bool, optional_integer, optional_string};
+use crate::commands::budget::RESPONSE_HARD_CEILING;
 
 /// Default and upper bound of `maxResults`.
 pub const DEFAULT_MAX_RESULTS: usize = 80;
@@ -107,9 +109,14 @@ pub struct FindArguments {
     pub include_site_types: bool,
     pub project_path: Option<String>,
     pub max_results: usize,
+    /// UTF-16 units the serialized answer may take (the page planner's ceiling).
+    pub response_char_budget: usize,
     pub timeout: Duration,
     pub cursor: Option<String>,
 }
+
+/// The smallest `responseCharBudget`: room for the answer's metadata and a row.
+pub const MIN_RESPONSE_CHAR_BUDGET: u64 = 2_000;
 
 const KNOWN_ARGUMENTS: &[&str] = &[
     "query",
@@ -129,6 +136,7 @@ const KNOWN_ARGUMENTS: &[&str] = &[
     "includeSiteTypes",
     "projectPath",
     "maxResults",
+    "responseCharBudget",
     "timeoutMs",
     "cursor",
 ];
@@ -200,6 +208,9 @@ impl FindArguments {
         let context_lines_requested = optional_integer(object, "contextLines", 0, 1000)?.unwrap_or(0) as usize;
         let max_results =
             optional_integer(object, "maxResults", 1, MAX_MAX_RESULTS as u64)?.unwrap_or(DEFAULT_MAX_RESULTS as u64);
+        let response_char_budget =
+            optional_integer(object, "responseCharBudget", MIN_RESPONSE_CHAR_BUDGET, RESPONSE_HARD_CEILING as u64)?
+                .map_or(RESPONSE_HARD_CEILING, |budget| budget as usize);
         let timeout_ms = optional_integer(object, "timeoutMs", 0, MAX_TIMEOUT_MS)?.unwrap_or(DEFAULT_TIMEOUT_MS);
         let cursor = optional_string(object, "cursor")?;
         if cursor.as_deref().is_some_and(str::is_empty) {
@@ -223,6 +234,7 @@ impl FindArguments {
             include_site_types: optional_bool(object, "includeSiteTypes")?.unwrap_or(false),
             project_path: optional_string(object, "projectPath")?,
             max_results: max_results as usize,
+            response_char_budget,
             timeout: Duration::from_millis(timeout_ms),
             cursor,
         };
@@ -301,8 +313,8 @@ impl FindArguments {
 
     /// The canonical query: every argument that shapes the result stream, defaults
     /// materialised, `path`/`projectPath` as normalised by the caller. `cursor`,
-    /// `maxResults` and `timeoutMs` are left out, so pages may change size and the remaining
-    /// time may grow without changing the logical query.
+    /// `maxResults`, `responseCharBudget` and `timeoutMs` are left out, so pages may change
+    /// size and the remaining time may grow without changing the logical query.
     pub fn canonical_query(&self, normalized_path: Option<&str>, normalized_project: Option<&str>) -> Value {
         json!({
             "v": 2,

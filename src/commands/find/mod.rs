@@ -652,7 +652,7 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
             answer["paginationIncompleteReason"] = json!("deadline_incomplete");
         }
     };
-    match plan_page(&base, &site_rows, offset, arguments.max_results, &fill) {
+    match plan_page(&base, &site_rows, offset, arguments.max_results, arguments.response_char_budget, &fill) {
         PlannedPage::Delivered(answer) => Ok(answer),
         PlannedPage::SiteTooLarge(mut answer) => {
             answer["status"] = json!("aborted");
@@ -662,7 +662,7 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
             answer["nextCursor"] = Value::Null;
             answer["recovery"] = json!({
                 "sameCursorRetry": { "allowed": false },
-                "recipe": "restart without a cursor with fewer contextLines, or narrow the query, scope or projectPath",
+                "recipe": "restart without a cursor with fewer contextLines or a larger responseCharBudget, or narrow the query, scope or projectPath",
             });
             Ok(answer)
         }

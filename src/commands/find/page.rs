@@ -2,20 +2,22 @@
 //!
 //! A cursor is `find2.<offset>.<query sha256>.<stream sha256>`: the next offset and two
 //! fixed-size identities, no query text, paths or source. The query identity hashes the
-//! canonical query (defaults materialised; `cursor`, `maxResults`, `timeoutMs` excluded); the
-//! stream identity hashes the ordered project ledger, the resolved declarations and every
-//! canonical row before slicing. A continuation recomputes both; a different query or a
-//! changed workspace is a typed error, never a page that drifts.
+//! canonical query (defaults materialised; `cursor`, `maxResults`, `responseCharBudget` and
+//! `timeoutMs` excluded); the stream identity hashes the ordered project ledger, the resolved
+//! declarations and every canonical row before slicing. A continuation recomputes both; a
+//! different query or a changed workspace is a typed error, never a page that drifts.
 //!
 //! The planner delivers an in-order prefix of whole rows whose complete serialized answer
-//! (compact JSON, as sent) fits [`RESPONSE_HARD_CEILING`] UTF-16 code units. Prefix sizes are
-//! found by binary search; every probe builds and measures the complete candidate answer.
+//! (compact JSON, as sent) fits the budget: the caller's `responseCharBudget`, at most
+//! [`RESPONSE_HARD_CEILING`](crate::commands::budget::RESPONSE_HARD_CEILING) UTF-16 code
+//! units. Prefix sizes are found by binary search; every probe builds and measures the
+//! complete candidate answer.
 
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::commands::CommandError;
-use crate::commands::budget::{RESPONSE_HARD_CEILING, serialized_utf16_len};
+use crate::commands::budget::serialized_utf16_len;
 
 const CURSOR_TAG: &str = "find2";
 
@@ -120,6 +122,7 @@ pub fn plan_page(
     rows: &[Value],
     offset: usize,
     max_results: usize,
+    budget: usize,
     fill_page: &dyn Fn(&mut Value, &[Value], usize),
 ) -> PlannedPage {
     let remaining = rows.len().saturating_sub(offset);
@@ -129,7 +132,7 @@ pub fn plan_page(
         fill_page(&mut answer, &rows[offset..offset + count], count);
         answer
     };
-    let fits = |answer: &Value| serialized_utf16_len(answer) <= RESPONSE_HARD_CEILING;
+    let fits = |answer: &Value| serialized_utf16_len(answer) <= budget;
     // Largest fitting prefix with full metadata.
     let largest = |metadata: &Value| -> Option<usize> {
         if !fits(&build(metadata, 0)) {
@@ -184,6 +187,7 @@ pub fn plan_page(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::commands::budget::RESPONSE_HARD_CEILING;
 
     #[test]
     fn cursors_round_trip_and_are_typed() {
@@ -212,7 +216,9 @@ mod tests {
     fn planner_takes_the_largest_fitting_prefix() {
         let rows: Vec<Value> = (0..100).map(|index| json!({ "i": index, "text": "x".repeat(1000) })).collect();
         let base = json!({ "perProject": [] });
-        let PlannedPage::Delivered(answer) = plan_page(&base, &rows, 5, 80, &fill) else { panic!() };
+        let PlannedPage::Delivered(answer) = plan_page(&base, &rows, 5, 80, RESPONSE_HARD_CEILING, &fill) else {
+            panic!()
+        };
         let count = answer["returnedSites"].as_u64().unwrap() as usize;
         assert!(serialized_utf16_len(&answer) <= RESPONSE_HARD_CEILING);
         assert!(count > 10 && count < 80, "{count}");
@@ -223,13 +229,15 @@ mod tests {
         assert!(serialized_utf16_len(&bigger) > RESPONSE_HARD_CEILING);
 
         let huge = vec![json!({ "text": "x".repeat(70_000) })];
-        assert!(matches!(plan_page(&base, &huge, 0, 80, &fill), PlannedPage::SiteTooLarge(_)));
+        assert!(matches!(plan_page(&base, &huge, 0, 80, RESPONSE_HARD_CEILING, &fill), PlannedPage::SiteTooLarge(_)));
 
         // Oversized per-project detail is reduced so that a row still gets through.
         let projects: Vec<Value> = (0..40).map(|index| json!({ "p": index, "pad": "y".repeat(2000) })).collect();
         let base = json!({ "perProject": projects });
         let rows = vec![json!({ "text": "x".repeat(5000) })];
-        let PlannedPage::Delivered(answer) = plan_page(&base, &rows, 0, 80, &fill) else { panic!() };
+        let PlannedPage::Delivered(answer) = plan_page(&base, &rows, 0, 80, RESPONSE_HARD_CEILING, &fill) else {
+            panic!()
+        };
         assert_eq!(answer["returnedSites"], json!(1));
         assert_eq!(answer["perProjectTruncated"], json!(true));
     }
