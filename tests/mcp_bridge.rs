@@ -293,7 +293,8 @@ async fn when_fsac_cannot_start_the_bridge_keeps_its_session_and_says_why() {
 
 /// Sites on very long lines: the bridge asks `find` for a page that fits its 40 KiB output
 /// (`responseCharBudget`), so the page is planned once, not re-run with fewer rows
-/// (`maxResultsLowered` would say so), and its cursor continues where it ended.
+/// (`maxResultsLowered` would say so) or cut by the output limit (which made the cursor skip
+/// the cut rows), and its cursor continues where it ended.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_find_page_is_planned_to_fit_the_bridge_output_once() {
     let workspace = fixture_copy("long-lines");
@@ -312,6 +313,10 @@ async fn a_find_page_is_planned_to_fit_the_bridge_output_once() {
     assert!(report["first"]["bytes"].as_u64().unwrap() <= 40 * 1024, "{}", report["first"]["bytes"]);
     let returned = first["returnedSites"].as_u64().unwrap();
     assert!((1..602).contains(&returned), "{returned}");
+    // Every row the page counts is delivered: the bridge did not have to cut the list, which
+    // would make the cursor skip the rows it cut.
+    assert_eq!(first["sites"].as_array().unwrap().len() as u64, returned, "{}", report["first"]["footer"]);
+    assert!(first.get("truncation").is_none(), "the bridge cut the page: {}", report["first"]["footer"]);
     let second = tool_body(&report, "second");
     assert_eq!(second["pageOffset"].as_u64(), Some(returned), "{second}");
 }

@@ -532,8 +532,10 @@ fn optional_integer(arguments: &Map<String, Value>, name: &str) -> Result<Option
 /// rows.
 const PAGED_BY_MAX_RESULTS: &[&str] = &[ext::commands::FIND, ext::commands::FIELD_IMPACT];
 
-/// Runs a paged command, halving `maxResults` (at most four times) while the page would not
-/// fit the output limit; the answer then says so in `maxResultsLowered`.
+/// Runs a paged command, halving `maxResults` while the page would not fit the output limit
+/// (until it fits or is one row); the answer then says so in `maxResultsLowered`. Every page
+/// returned was measured: an unmeasured one could be cut by the output limit, and its cursor
+/// would then skip the rows cut.
 async fn execute_page_that_fits(
     session: &Session,
     command: &str,
@@ -542,7 +544,7 @@ async fn execute_page_that_fits(
 ) -> Result<Value, ToolFailure> {
     let asked = arguments.get("maxResults").and_then(Value::as_u64).unwrap_or(80);
     let mut max_results = asked;
-    for _ in 0..4 {
+    loop {
         let mut answer = execute(session, command, Value::Object(arguments.clone()), context).await?;
         let size = serde_json::to_vec(&answer).map_or(usize::MAX, |bytes| bytes.len());
         if size + 1024 <= crate::mcp::output::OUTPUT_LIMIT_BYTES || max_results <= 1 {
@@ -558,7 +560,6 @@ async fn execute_page_that_fits(
         max_results = (max_results / 2).max(1);
         arguments.insert("maxResults".into(), json!(max_results));
     }
-    execute(session, command, Value::Object(arguments), context).await
 }
 
 /// Runs an fslens command in the session, cancellable by the MCP client.

@@ -229,7 +229,9 @@ async def long_lines_scenario() -> dict:
         async with ClientSession(read, write) as session:
             await session.initialize()
             report["status"] = await ready_status(session)
+            started = time.monotonic()
             report["first"] = await call(session, "find", {"query": "Crate.Size", "maxResults": 1000})
+            report["firstSeconds"] = time.monotonic() - started
             cursor = report["first"]["body"].get("nextCursor")
             report["second"] = await call(session, "find", {"query": "Crate.Size", "maxResults": 1000, "cursor": cursor})
     return report
