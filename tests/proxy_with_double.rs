@@ -208,8 +208,23 @@ async fn session_clients_ask_about_closed_files_and_see_published_diagnostics() 
     .expect("a FIFO is refused, not read");
     assert_eq!(piped["error"]["data"]["errorKind"], json!("invalid_path"), "{piped}");
     assert!(piped["error"]["message"].as_str().unwrap().contains("not a regular file"), "{piped}");
-    let diagnostics =
-        call("d", "workspace/executeCommand", json!({"command": "fslens.diagnostics", "arguments": [{}]})).await;
+    // Types.fs was opened by fslens for the hover and closed again; FSAC checks it and keeps
+    // what it published after the close (fsac-protocol.md §5.1), which may land after the
+    // hover's answer: wait for it.
+    let waited = std::time::Instant::now();
+    let diagnostics = loop {
+        let diagnostics =
+            call("d", "workspace/executeCommand", json!({"command": "fslens.diagnostics", "arguments": [{}]})).await;
+        let files = diagnostics["result"]["files"].as_array().unwrap();
+        if files.iter().any(|file| file["file"] == json!("src/Shipping.Domain/Types.fs")) {
+            break diagnostics;
+        }
+        assert!(
+            waited.elapsed() < std::time::Duration::from_secs(60),
+            "FSAC's publish for Types.fs never reached fslens.diagnostics: {diagnostics}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
     let files = diagnostics["result"]["files"].as_array().unwrap();
     let program_entry = files
         .iter()
@@ -217,9 +232,9 @@ async fn session_clients_ask_about_closed_files_and_see_published_diagnostics() 
         .unwrap_or_else(|| panic!("{diagnostics}"));
     assert_eq!(program_entry["freshness"], json!("current"));
     // A file fslens opened and closed again: what FSAC said then is listed, but not as current.
-    if let Some(types_entry) = files.iter().find(|file| file["file"] == json!("src/Shipping.Domain/Types.fs")) {
-        assert_eq!(types_entry["freshness"], json!("unverified"), "{types_entry}");
-    }
+    let types_entry = files.iter().find(|file| file["file"] == json!("src/Shipping.Domain/Types.fs")).unwrap();
+    assert_eq!(types_entry["freshness"], json!("unverified"), "{types_entry}");
+    assert_eq!(types_entry["openInEditor"], json!(false), "{types_entry}");
     let status = editor.execute("fslens.status", json!({})).await;
     assert_eq!(status["result"]["fslensDocuments"], json!(0));
     editor.stop().await;
