@@ -392,6 +392,10 @@ pub struct FindCliArgs {
     /// At most this many sites per page (1..1000, default 80).
     #[arg(long)]
     pub max_results: Option<u32>,
+    /// Plan each page to fit this many UTF-16 units of JSON (2000..60000, default 60000):
+    /// for a caller whose output limit is smaller than fslens's own.
+    #[arg(long)]
+    pub response_char_budget: Option<u32>,
     /// The deadline for the whole request (and for FSAC to load), in milliseconds.
     #[arg(long, default_value_t = DEFAULT_TIMEOUT_MS)]
     pub timeout_ms: u64,
@@ -429,6 +433,7 @@ impl FindCliArgs {
         put("includeSiteTypes", self.include_site_types.then_some(json!(true)));
         put("projectPath", self.project_path.as_ref().map(|value| json!(value)));
         put("maxResults", self.max_results.map(|value| json!(value)));
+        put("responseCharBudget", self.response_char_budget.map(|value| json!(value)));
         put("timeoutMs", Some(json!(self.timeout_ms)));
         put("cursor", self.cursor.as_ref().map(|value| json!(value)));
         Value::Object(arguments)
@@ -460,6 +465,47 @@ mod tests {
         .unwrap();
         // maxResults and timeoutMs do not change the logical query.
         assert_eq!(arguments.canonical_query(None, None), explicit.canonical_query(None, None));
+    }
+
+    #[test]
+    fn every_argument_has_a_command_line_flag() {
+        use clap::Parser;
+        #[derive(Parser)]
+        struct Find {
+            #[command(flatten)]
+            arguments: FindCliArgs,
+        }
+        let flags = Find::parse_from([
+            "find",
+            "Weight",
+            "--kind=position",
+            "--scope=file",
+            "--substring",
+            "--member=M",
+            "--field=F",
+            "--path=a.fs",
+            "--line=1",
+            "--word=w",
+            "--occurrence=2",
+            "--character=3",
+            "--context-lines=1",
+            "--exclude-declaration",
+            "--include-info",
+            "--include-site-types",
+            "--project-path=p.fsproj",
+            "--max-results=5",
+            "--response-char-budget=4000",
+            "--timeout-ms=9",
+            "--cursor=c",
+        ]);
+        let arguments = flags.arguments.to_arguments();
+        let mut given: Vec<&str> = arguments.as_object().unwrap().keys().map(String::as_str).collect();
+        let mut known = KNOWN_ARGUMENTS.to_vec();
+        given.sort_unstable();
+        known.sort_unstable();
+        assert_eq!(given, known);
+        assert_eq!(arguments["responseCharBudget"], json!(4000));
+        FindArguments::from_json(&json!({"query": "Weight", "responseCharBudget": 4000})).unwrap();
     }
 
     #[test]
