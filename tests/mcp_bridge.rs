@@ -320,3 +320,40 @@ async fn a_find_page_is_planned_to_fit_the_bridge_output_once() {
     let second = tool_body(&report, "second");
     assert_eq!(second["pageOffset"].as_u64(), Some(returned), "{second}");
 }
+
+/// Sites on lines of CJK text: a page planned to the bridge's 30,000 UTF-16 units is well
+/// over its 40 KiB of UTF-8, so the bridge asks again with fewer rows (`maxResultsLowered`
+/// says from what to what), returns a page it measured, with every row it counts, and the
+/// cursor continues right after it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_find_page_of_wide_text_is_asked_again_with_fewer_rows() {
+    let workspace = fixture_copy("wide-text");
+    let runtime = tempfile::tempdir().unwrap();
+    let report = tokio::task::spawn_blocking({
+        let workspace = workspace.path().to_owned();
+        let runtime = runtime.path().to_owned();
+        move || run_scenario("wide_text", &workspace, &runtime, &[])
+    })
+    .await
+    .unwrap();
+    let first = tool_body(&report, "first");
+    assert_eq!(first["totalSites"], json!(61), "{first}");
+    let lowered = &first["maxResultsLowered"];
+    assert_eq!(lowered["from"], json!(1000), "{first}");
+    let returned = first["returnedSites"].as_u64().unwrap();
+    let lowered_to = lowered["to"].as_u64().unwrap_or_else(|| panic!("{lowered}"));
+    assert!((1..61).contains(&returned) && returned <= lowered_to && lowered_to < 1000, "{returned} {lowered}");
+    assert!(report["first"]["bytes"].as_u64().unwrap() <= 40 * 1024, "{}", report["first"]["bytes"]);
+    assert_eq!(first["sites"].as_array().unwrap().len() as u64, returned, "{}", report["first"]["footer"]);
+    assert!(first.get("truncation").is_none(), "the bridge cut the page: {}", report["first"]["footer"]);
+    // The rows are the wide lines themselves, not shortened to fit.
+    let wide_rows = first["sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|site| site["lineText"].as_str().is_some_and(|text| text.contains("汉字")))
+        .count();
+    assert!(wide_rows > 0, "{first}");
+    let second = tool_body(&report, "second");
+    assert_eq!(second["pageOffset"].as_u64(), Some(returned), "{second}");
+}

@@ -237,6 +237,21 @@ async def long_lines_scenario() -> dict:
     return report
 
 
+async def wide_text_scenario() -> dict:
+    """A find whose sites sit on lines of CJK text (fixtures/wide-text): a page planned to the
+    bridge's UTF-16 budget is too many bytes for its 40 KiB output, so the bridge asks again
+    with fewer rows; the cursor continues the page it returned."""
+    report: dict = {}
+    async with stdio_client(server_parameters(), errlog=sys.stderr) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            report["status"] = await ready_status(session)
+            report["first"] = await call(session, "find", {"query": "Note.Text", "maxResults": 1000})
+            cursor = report["first"]["body"].get("nextCursor")
+            report["second"] = await call(session, "find", {"query": "Note.Text", "maxResults": 1000, "cursor": cursor})
+    return report
+
+
 def main() -> None:
     scenario = sys.argv[1]
     runner = {
@@ -244,6 +259,7 @@ def main() -> None:
         "own": own_session_scenario,
         "broken": fsac_cannot_start_scenario,
         "long_lines": long_lines_scenario,
+        "wide_text": wide_text_scenario,
     }[scenario]
     report = anyio.run(runner)
     sys.stdout.write(json.dumps(report) + "\n")
