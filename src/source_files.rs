@@ -6,16 +6,39 @@
 //! the session, the editor's included. So every read of a peer-named source file goes
 //! through here, and anything but a regular file is refused before it is opened.
 
-use std::io;
+use std::fs::File;
+use std::io::{self, Read};
 use std::path::Path;
 
 /// The bytes of the regular file at `path`; any other kind of file is an `InvalidInput` error.
+/// The kind is asked of the opened file, not of the path, so a path swapped for a FIFO
+/// between a check and the open cannot block the read.
 pub fn read_regular_file(path: &Path) -> io::Result<Vec<u8>> {
-    let metadata = std::fs::metadata(path)?;
+    let mut file = open_without_waiting(path)?;
+    let metadata = file.metadata()?;
     if !metadata.is_file() {
         return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file"));
     }
-    std::fs::read(path)
+    let mut bytes = Vec::with_capacity(usize::try_from(metadata.len()).unwrap_or(0));
+    file.read_to_end(&mut bytes)?;
+    Ok(bytes)
+}
+
+/// Opens `path` for reading without waiting: opening a FIFO for reading otherwise waits for a
+/// writer. `O_NONBLOCK` changes nothing for reading a regular file.
+#[cfg(unix)]
+fn open_without_waiting(path: &Path) -> io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new().read(true).custom_flags(libc::O_NONBLOCK).open(path)
+}
+
+/// Elsewhere a path cannot name a FIFO that blocks its opener: check, then open.
+#[cfg(not(unix))]
+fn open_without_waiting(path: &Path) -> io::Result<File> {
+    if !std::fs::metadata(path)?.is_file() {
+        return Err(io::Error::new(io::ErrorKind::InvalidInput, "not a regular file"));
+    }
+    File::open(path)
 }
 
 /// The text of the regular file at `path`, which must be UTF-8.
@@ -35,6 +58,16 @@ pub fn read_regular_text_lossy(path: &Path) -> io::Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_without_waiting_for_a_writer() {
+        let directory = tempfile::tempdir().unwrap();
+        let fifo = directory.path().join("Pipe.fs");
+        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+        let error = read_regular_text(&fifo).unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::InvalidInput);
+    }
 
     #[test]
     fn directories_are_refused_and_files_are_read() {
