@@ -181,6 +181,13 @@ impl IndexRunStats {
         self.cache_write_failures += other.cache_write_failures;
     }
 
+    /// A file whose index was kept as it was.
+    fn count_unchanged(&mut self, index: &FileIndex) {
+        self.unchanged += 1;
+        self.lines += u64::from(index.lines);
+        self.count_health(index.health.status);
+    }
+
     fn count_health(&mut self, status: HealthStatus) {
         match status {
             HealthStatus::Clean => self.clean += 1,
@@ -312,8 +319,9 @@ impl SyntaxIndex {
         let read_started = Instant::now();
         // A disk file whose size and modification time are those of the text indexed before
         // is not read again: a refresh of an unchanged workspace costs one `stat` per file.
+        let overlay_text = overlay.get(path).cloned();
         let mut disk_stamp = None;
-        if overlay.get(path).is_none()
+        if overlay_text.is_none()
             && let Ok(metadata) = std::fs::metadata(path)
         {
             if let Some(existing) = self.files.get(path)
@@ -325,15 +333,13 @@ impl SyntaxIndex {
                 stats.read_time += read_started.elapsed();
                 stats.files += 1;
                 stats.bytes += u64::from(existing.index.bytes);
-                stats.unchanged += 1;
-                stats.lines += u64::from(existing.index.lines);
-                stats.count_health(existing.index.health.status);
+                stats.count_unchanged(&existing.index);
                 return;
             }
             disk_stamp = DiskStamp::of(&metadata, SystemTime::now());
         }
-        let (text, from_overlay): (Arc<str>, bool) = match overlay.get(path) {
-            Some(text) => (text.clone(), true),
+        let (text, from_overlay): (Arc<str>, bool) = match overlay_text {
+            Some(text) => (text, true),
             None => match crate::source_files::read_regular_file(path) {
                 Ok(bytes) => (Arc::from(String::from_utf8_lossy(&bytes).as_ref()), false),
                 Err(error) => {
@@ -367,9 +373,7 @@ impl SyntaxIndex {
             && existing.from_overlay == from_overlay
             && existing.index.health.status != HealthStatus::TimedOut
         {
-            stats.unchanged += 1;
-            stats.lines += u64::from(existing.index.lines);
-            stats.count_health(existing.index.health.status);
+            stats.count_unchanged(&existing.index);
             if existing.disk_stamp != disk_stamp {
                 // Same text, new stamp (touched, or read too soon after a write): keep the
                 // index, remember the stamp so the next run can skip the read.
