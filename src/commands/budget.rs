@@ -18,6 +18,8 @@ use crate::commands::CommandError;
 pub const RESPONSE_CHAR_BUDGET: usize = 45_000;
 /// The ceiling for the fully assembled response.
 pub const RESPONSE_HARD_CEILING: usize = 60_000;
+/// The smallest `responseCharBudget` a paged command takes for its entries.
+pub const MIN_PAGE_CHAR_BUDGET: u64 = 200;
 
 /// Serialized size of `value` in UTF-16 code units (compact JSON, as sent on the wire).
 pub fn serialized_utf16_len(value: &Value) -> usize {

@@ -23,8 +23,8 @@ use sha2::{Digest, Sha256};
 use crate::commands::CommandError;
 use crate::commands::arguments::{optional_bool, optional_integer, optional_string};
 use crate::commands::budget::{
-    RESPONSE_CHAR_BUDGET, RESPONSE_HARD_CEILING, cursor_digest, decode_cursor, encode_cursor, paginate,
-    serialized_utf16_len,
+    MIN_PAGE_CHAR_BUDGET, RESPONSE_CHAR_BUDGET, RESPONSE_HARD_CEILING, cursor_digest, decode_cursor, encode_cursor,
+    paginate, serialized_utf16_len,
 };
 use crate::syntax::index::IndexedFile;
 use crate::syntax::model::{Access, DeclarationKind, FileIndex, HealthStatus, NO_PARENT};
@@ -122,9 +122,10 @@ impl OutlineArguments {
         let default_max = if view == OutlineView::PublicApi { 100 } else { 200 };
         let max_results =
             optional_integer(object, "maxResults", 1, 1000)?.map(|value| value as usize).unwrap_or(default_max);
-        let response_char_budget = optional_integer(object, "responseCharBudget", 200, RESPONSE_CHAR_BUDGET as u64)?
-            .map(|value| value as usize)
-            .unwrap_or(RESPONSE_CHAR_BUDGET);
+        let response_char_budget =
+            optional_integer(object, "responseCharBudget", MIN_PAGE_CHAR_BUDGET, RESPONSE_CHAR_BUDGET as u64)?
+                .map(|value| value as usize)
+                .unwrap_or(RESPONSE_CHAR_BUDGET);
         let cursor = optional_string(object, "cursor")?;
         let offset = optional_integer(object, "offset", 0, u32::MAX as u64)?.map(|value| value as usize);
         if cursor.is_some() && offset.is_some() {

@@ -18,7 +18,9 @@ use sha2::{Digest, Sha256};
 
 use crate::commands::CommandError;
 use crate::commands::arguments::{object_of, optional_bool, optional_integer, optional_string, reject_unknown};
-use crate::commands::budget::{RESPONSE_CHAR_BUDGET, cursor_digest, decode_cursor, encode_cursor, paginate};
+use crate::commands::budget::{
+    MIN_PAGE_CHAR_BUDGET, RESPONSE_CHAR_BUDGET, cursor_digest, decode_cursor, encode_cursor, paginate,
+};
 use crate::commands::paths::display_relative;
 use crate::metadata::Assembly;
 use crate::metadata::cache::load_assembly;
@@ -105,8 +107,13 @@ impl ReferencedArguments {
             include_non_public: optional_bool(object, "includeNonPublic")?.unwrap_or(false),
             max_results: optional_integer(object, "maxResults", 1, maximum_size)?.unwrap_or(default_size) as usize,
             cursor: optional_string(object, "cursor")?,
-            response_char_budget: optional_integer(object, "responseCharBudget", 200, RESPONSE_CHAR_BUDGET as u64)?
-                .map_or(RESPONSE_CHAR_BUDGET, |budget| budget as usize),
+            response_char_budget: optional_integer(
+                object,
+                "responseCharBudget",
+                MIN_PAGE_CHAR_BUDGET,
+                RESPONSE_CHAR_BUDGET as u64,
+            )?
+            .map_or(RESPONSE_CHAR_BUDGET, |budget| budget as usize),
         })
     }
 

@@ -26,7 +26,9 @@ use crate::mcp::groups::{Activation, ToolGroup, group_of};
 use crate::mcp::navigation::{enrich_locations, hover_text, locate_word};
 use crate::mcp::output::{RenderedOutput, render_answer, render_error};
 use crate::mcp::session::{Session, SessionCallError};
-use crate::mcp::tools::{PAGE_BUDGET_ARGUMENT, PATH_ARGUMENTS, ToolAction, ToolDefinition, catalogue, looks_like_path};
+use crate::mcp::tools::{
+    BRIDGE_PAGE_BUDGET, PAGE_BUDGET_ARGUMENT, PATH_ARGUMENTS, ToolAction, ToolDefinition, catalogue, looks_like_path,
+};
 use crate::proxy::ProxyConfig;
 
 /// Builds the `ProxyConfig` for a session the bridge starts itself (from the user's flags).
@@ -34,11 +36,6 @@ pub type ConfigFactory = Arc<dyn Fn() -> anyhow::Result<ProxyConfig> + Send + Sy
 
 /// How often a running call reports progress when the client asked for it.
 pub const PROGRESS_INTERVAL: Duration = Duration::from_millis(1000);
-
-/// Characters a paged tool (one whose schema has `responseCharBudget`) may spend on one page
-/// when the caller sets no budget: the page then fits the 40 KiB output with room for the
-/// envelope, so the bridge never has to cut entries that `nextCursor` would skip.
-const BRIDGE_PAGE_BUDGET: u64 = 30_000;
 
 /// The MCP server for one workspace.
 #[derive(Clone)]

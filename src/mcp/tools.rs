@@ -9,6 +9,8 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::commands::budget::{MIN_PAGE_CHAR_BUDGET, RESPONSE_CHAR_BUDGET, RESPONSE_HARD_CEILING};
+use crate::commands::find::arguments::MIN_RESPONSE_CHAR_BUDGET;
 use crate::lsp::ext;
 use crate::mcp::groups::{ACTIVATE_TOOLS, ToolGroup, group_of};
 
@@ -528,17 +530,33 @@ fn page_size_property(default: u64, maximum: u64) -> Value {
 }
 
 /// The entry budget of a page the bridge sizes to fit its 40 KiB output. A tool whose schema
-/// has it gets the bridge's default when the caller sets none (`server.rs`).
+/// has it gets [`BRIDGE_PAGE_BUDGET`] when the caller sets none (`server.rs`).
 pub const PAGE_BUDGET_ARGUMENT: &str = "responseCharBudget";
 
+/// Characters a paged tool may spend on one page when the caller sets no budget: the page then
+/// fits the 40 KiB output with room for the envelope, so the bridge never has to cut entries
+/// that `nextCursor` would skip.
+pub const BRIDGE_PAGE_BUDGET: u64 = 30_000;
+
+/// The bounds are the commands' own (`commands::budget`).
 fn page_budget_property() -> Value {
-    json!({ "type": "integer", "minimum": 200, "maximum": 45000, "description": "UTF-16 units of entries per page (default 30,000 here)." })
+    json!({
+        "type": "integer",
+        "minimum": MIN_PAGE_CHAR_BUDGET,
+        "maximum": RESPONSE_CHAR_BUDGET,
+        "description": format!("UTF-16 units of entries per page (default {BRIDGE_PAGE_BUDGET} here)."),
+    })
 }
 
 /// The budget of a whole `find`/`field_impact` answer, which the bridge sizes to fit its
-/// 40 KiB output (so a page is planned once, not re-run with fewer rows).
+/// 40 KiB output (so a page is planned once, not re-run with fewer rows); bounds as `find`'s.
 fn answer_budget_property() -> Value {
-    json!({ "type": "integer", "minimum": 2000, "maximum": 60000, "description": "UTF-16 units the whole answer may take (default 30,000 here)." })
+    json!({
+        "type": "integer",
+        "minimum": MIN_RESPONSE_CHAR_BUDGET,
+        "maximum": RESPONSE_HARD_CEILING,
+        "description": format!("UTF-16 units the whole answer may take (default {BRIDGE_PAGE_BUDGET} here)."),
+    })
 }
 
 fn timeout_property(default: u64) -> Value {

@@ -21,7 +21,7 @@ use sha2::{Digest, Sha256};
 use crate::commands::CommandError;
 use crate::commands::arguments::{object_of, optional_integer, optional_string, reject_unknown};
 use crate::commands::budget::{
-    RESPONSE_CHAR_BUDGET, cursor_digest, decode_cursor, encode_cursor, serialized_utf16_len,
+    MIN_PAGE_CHAR_BUDGET, RESPONSE_CHAR_BUDGET, cursor_digest, decode_cursor, encode_cursor, serialized_utf16_len,
 };
 use crate::proxy::main_loop::CommandContext;
 use crate::syntax::index::IndexedFile;
@@ -66,8 +66,13 @@ impl SearchArguments {
             max_results: optional_integer(object, "maxResults", 1, 200)?.unwrap_or(20) as usize,
             lines_per_file: optional_integer(object, "linesPerFile", 0, 10)?.unwrap_or(3) as usize,
             cursor: optional_string(object, "cursor")?,
-            response_char_budget: optional_integer(object, "responseCharBudget", 200, RESPONSE_CHAR_BUDGET as u64)?
-                .unwrap_or(RESPONSE_CHAR_BUDGET as u64) as usize,
+            response_char_budget: optional_integer(
+                object,
+                "responseCharBudget",
+                MIN_PAGE_CHAR_BUDGET,
+                RESPONSE_CHAR_BUDGET as u64,
+            )?
+            .unwrap_or(RESPONSE_CHAR_BUDGET as u64) as usize,
             wait_for_index: wait_argument(object)?,
         })
     }
