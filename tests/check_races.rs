@@ -23,7 +23,7 @@ async fn an_edit_during_a_check_never_yields_clean_for_the_old_content() {
     let mut harness = Harness::start_in(workspace.path());
     let mut backend = harness.ready_backend().await;
     let uri = fslens::uri::path_to_uri(&workspace.path().canonicalize().unwrap().join("A.fs")).unwrap();
-    harness.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "fsharp", "version": 1, "text": "module A\nlet a = 1\n"}})).await;
+    harness.open_document(&uri, "module A\nlet a = 1\n").await;
     backend.peer.recv_method("textDocument/didOpen").await;
 
     let check = harness.start_command("fslens.check", json!({"path": "A.fs"})).await;
@@ -88,7 +88,7 @@ async fn fast_checks_use_only_current_analyses_and_name_what_is_missing_or_stale
     let mut harness = Harness::start_in(workspace.path());
     let mut backend = harness.ready_backend().await;
     let uri = fslens::uri::path_to_uri(&workspace.path().canonicalize().unwrap().join("A.fs")).unwrap();
-    harness.notify("textDocument/didOpen", json!({"textDocument": {"uri": uri, "languageId": "fsharp", "version": 1, "text": "module A\nlet a = 1\n"}})).await;
+    harness.open_document(&uri, "module A\nlet a = 1\n").await;
     backend.analysed(&uri, 1, json!([])).await;
     let fast = |path: Option<&str>| {
         let mut argument = json!({"speed": "fast"});

@@ -15,8 +15,7 @@ async fn ready_editor_with(
     environment: &[(&str, &str)],
 ) -> Editor {
     let mut editor = Editor::start(workspace, runtime, &double_command(), environment).await;
-    let status = editor.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 60000})).await;
-    assert_eq!(status["result"]["state"], json!("ready"), "{status}");
+    editor.wait_until_ready().await;
     editor
 }
 

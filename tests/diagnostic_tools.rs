@@ -15,8 +15,7 @@ const PROGRAM: &str = "Program.fs";
 async fn ready_editor(workspace: &Path, runtime: &Path, capabilities: Value) -> Editor {
     let mut editor =
         Editor::start_with_capabilities(workspace, runtime, &double_command(), &[], &[], capabilities).await;
-    let status = editor.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 60000})).await;
-    assert_eq!(status["result"]["state"], json!("ready"), "{status}");
+    editor.wait_until_ready().await;
     editor
 }
 

@@ -39,12 +39,7 @@ fn undefined_shout() -> Value {
 
 async fn open_program(harness: &mut Harness, backend: &mut ScriptedBackend, root: &std::path::Path) -> String {
     let uri = fslens::uri::path_to_uri(&root.join("Program.fs")).unwrap();
-    harness
-        .notify(
-            "textDocument/didOpen",
-            json!({"textDocument": {"uri": uri, "languageId": "fsharp", "version": 1, "text": PROGRAM}}),
-        )
-        .await;
+    harness.open_document(&uri, PROGRAM).await;
     backend.peer.recv_method("textDocument/didOpen").await;
     uri
 }

@@ -83,8 +83,7 @@ async fn record_answers_from_an_editor_session_on_shipping() {
     let root = workspace.path();
     let mut editor = Editor::start(root, runtime.path(), &double_command(), &[]).await;
 
-    let status = editor.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 60000})).await;
-    assert_eq!(status["result"]["state"], "ready", "{status}");
+    let status = editor.wait_until_ready().await;
     record("status-ready", answer(&status), root);
 
     let clean = editor.execute("fslens.check", json!({"scope": "workspace"})).await;

@@ -11,8 +11,7 @@ use support::markers::read_markers;
 
 async fn ready_editor(workspace: &std::path::Path, runtime: &std::path::Path) -> Editor {
     let mut editor = Editor::start(workspace, runtime, &double_command(), &[]).await;
-    let status = editor.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 60000})).await;
-    assert_eq!(status["result"]["state"], json!("ready"), "{status}");
+    editor.wait_until_ready().await;
     editor
 }
 

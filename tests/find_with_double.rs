@@ -7,7 +7,10 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use serde_json::{Value, json};
-use support::double::{Editor, SiteKey, double_command, fixture_copy, found_sites};
+use support::double::{
+    Editor, SiteKey, TRANSCRIPT_VARIABLE, double_command, fixture_copy, found_sites, received_by_fsac,
+    transcript_entries,
+};
 use support::markers::{Marker, read_markers};
 use tempfile::TempDir;
 
@@ -15,8 +18,7 @@ const BUDGET: usize = 60_000;
 
 async fn ready_editor(workspace: &Path, runtime: &Path, environment: &[(&str, &str)]) -> Editor {
     let mut editor = Editor::start(workspace, runtime, &double_command(), environment).await;
-    let status = editor.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 60000})).await;
-    assert_eq!(status["result"]["state"], json!("ready"), "{status}");
+    editor.wait_until_ready().await;
     editor
 }
 
@@ -317,28 +319,20 @@ async fn a_cancelled_find_answers_32800_and_fsac_sees_the_cancel() {
     let runtime = tempfile::tempdir().unwrap();
     let transcript = runtime.path().join("transcript.jsonl");
     let transcript_text = transcript.display().to_string();
-    let environment = [("FSAC_DOUBLE_SWEEP_DELAY_MS", "500"), ("FSAC_DOUBLE_TRANSCRIPT", transcript_text.as_str())];
+    let environment = [("FSAC_DOUBLE_SWEEP_DELAY_MS", "500"), (TRANSCRIPT_VARIABLE, transcript_text.as_str())];
     let mut editor = ready_editor(workspace.path(), runtime.path(), &environment).await;
 
     let id = editor
         .send_request("workspace/executeCommand", json!({"command": "fslens.find", "arguments": [{"query": "Weight"}]}))
         .await;
     // Wait until FSAC is sweeping references for the find.
-    let read_transcript = || -> Vec<Value> {
-        std::fs::read_to_string(&transcript)
-            .unwrap_or_default()
-            .lines()
-            .filter_map(|line| serde_json::from_str(line).ok())
-            .collect()
-    };
     let mut references_id = Value::Null;
     for _ in 0..1200 {
-        if let Some(entry) = read_transcript().iter().find(|entry| {
-            entry["dir"] == "in"
-                && entry["message"]["method"] == "textDocument/references"
-                && entry["message"]["id"].as_str().is_some_and(|id| id.starts_with("fslens:"))
+        if let Some(message) = received_by_fsac(&transcript).iter().find(|message| {
+            message["method"] == "textDocument/references"
+                && message["id"].as_str().is_some_and(|id| id.starts_with("fslens:"))
         }) {
-            references_id = entry["message"]["id"].clone();
+            references_id = message["id"].clone();
             break;
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
@@ -351,11 +345,9 @@ async fn a_cancelled_find_answers_32800_and_fsac_sees_the_cancel() {
     // Polls are generous: under load the double's event loop may be busy compiling.
     let mut cancelled = false;
     for _ in 0..1200 {
-        cancelled = read_transcript().iter().any(|entry| {
-            entry["dir"] == "in"
-                && entry["message"]["method"] == "$/cancelRequest"
-                && entry["message"]["params"]["id"] == references_id
-        });
+        cancelled = received_by_fsac(&transcript)
+            .iter()
+            .any(|message| message["method"] == "$/cancelRequest" && message["params"]["id"] == references_id);
         if cancelled {
             break;
         }
@@ -365,8 +357,9 @@ async fn a_cancelled_find_answers_32800_and_fsac_sees_the_cancel() {
     // FSAC answers the cancelled request -32800 itself (it stops its sweep).
     let mut fsac_answer = Value::Null;
     for _ in 0..1200 {
-        if let Some(entry) =
-            read_transcript().into_iter().find(|entry| entry["dir"] == "out" && entry["message"]["id"] == references_id)
+        if let Some(entry) = transcript_entries(&transcript)
+            .into_iter()
+            .find(|entry| entry["dir"] == "out" && entry["message"]["id"] == references_id)
         {
             fsac_answer = entry;
             break;

@@ -269,8 +269,7 @@ async fn with_fsac_ready_the_compiler_confirms_the_symbol() {
     let runtime = tempfile::tempdir().unwrap();
     let mut editor =
         support::double::Editor::start(workspace.path(), runtime.path(), &support::double::double_command(), &[]).await;
-    let status = editor.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 60000})).await;
-    assert_eq!(status["result"]["state"], json!("ready"));
+    editor.wait_until_ready().await;
     let text = std::fs::read_to_string(workspace.path().join("src/Shipping.Domain/Visibility.fs")).unwrap();
     let line = text.lines().position(|line| line.contains("let private rate")).unwrap();
     let answer = editor

@@ -12,7 +12,7 @@ mod support;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use support::double::{Editor, double_command, fixture_copy};
+use support::double::{Editor, TRANSCRIPT_VARIABLE, double_command, fixture_copy, received_by_fsac};
 use support::mcp::tool_body;
 
 /// Runs a scenario of tests/mcp/bridge_scenarios.py and returns its JSON report.
@@ -55,11 +55,10 @@ async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_int
         workspace.path(),
         runtime.path(),
         &double_command(),
-        &[("FSAC_DOUBLE_HANG_ON", "textDocument/documentSymbol"), ("FSAC_DOUBLE_TRANSCRIPT", &transcript_text)],
+        &[("FSAC_DOUBLE_HANG_ON", "textDocument/documentSymbol"), (TRANSCRIPT_VARIABLE, &transcript_text)],
     )
     .await;
-    let status = editor.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 60000})).await;
-    assert_eq!(status["result"]["state"], json!("ready"), "{status}");
+    let status = editor.wait_until_ready().await;
     let editor_pid = status["result"]["fsac"]["pid"].clone();
     assert!(editor_pid.is_u64(), "{status}");
 
@@ -197,13 +196,7 @@ async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_int
     assert!(cancelled["elapsedSeconds"].as_f64().unwrap() < 10.0, "{cancelled}");
     assert!(!cancelled["progress"].as_array().unwrap().is_empty(), "progress while it ran: {cancelled}");
     assert_eq!(cancelled["pendingAfter"]["proxyToFsac"], json!(0), "{cancelled}");
-    let transcript = std::fs::read_to_string(&transcript).unwrap();
-    let received: Vec<Value> = transcript
-        .lines()
-        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
-        .filter(|entry| entry["dir"] == json!("in"))
-        .map(|entry| entry["message"].clone())
-        .collect();
+    let received = received_by_fsac(&transcript);
     let hung: Vec<&Value> =
         received.iter().filter(|message| message["method"] == json!("textDocument/documentSymbol")).collect();
     assert_eq!(hung.len(), 1, "one documentSymbol request reached FSAC");

@@ -348,12 +348,7 @@ async fn outline_answers_from_the_editors_unsaved_buffer_without_fsac() {
     let path = workspace.path().join("src/Shipping.Domain/Operations.fs");
     let uri = fslens::uri::path_to_uri(&path).unwrap();
     let text = std::fs::read_to_string(&path).unwrap() + "\nlet addedOnlyInTheBuffer x = x + 1\n";
-    harness
-        .notify(
-            "textDocument/didOpen",
-            json!({"textDocument": {"uri": uri, "languageId": "fsharp", "version": 1, "text": text}}),
-        )
-        .await;
+    harness.open_document(&uri, &text).await;
     let answer = harness
         .execute("fslens.outline", json!({"path": "src/Shipping.Domain/Operations.fs", "summaryOnly": false}))
         .await;

@@ -33,12 +33,7 @@ async fn a_crashed_fsac_is_restarted_and_gets_the_session_replayed() {
     backend.peer.send(json!({"jsonrpc": "2.0", "id": forwarded["id"], "result": {"content": "{}"}})).await;
     harness.response(&load).await;
     for (uri, text) in [("file:///w/B.fs", "module B"), ("file:///w/A%20x.fs", "module A")] {
-        harness
-            .notify(
-                "textDocument/didOpen",
-                json!({"textDocument": {"uri": uri, "languageId": "fsharp", "version": 1, "text": text}}),
-            )
-            .await;
+        harness.open_document(uri, text).await;
     }
     harness.notify("textDocument/didChange", did_change("file:///w/B.fs", 7, "module B\nlet x = 1")).await;
     let pending = harness.request("textDocument/hover", json!({})).await;

@@ -6,13 +6,12 @@ mod support;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use support::double::{Editor, double_command, fixture_copy};
+use support::double::{Editor, TRANSCRIPT_VARIABLE, double_command, fixture_copy, received_by_fsac};
 use support::markers::{markers_of, read_markers};
 
 async fn ready_editor(workspace: &std::path::Path, runtime: &std::path::Path) -> Editor {
     let mut editor = Editor::start(workspace, runtime, &double_command(), &[]).await;
-    let status = editor.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 60000})).await;
-    assert_eq!(status["result"]["state"], json!("ready"), "{status}");
+    let status = editor.wait_until_ready().await;
     assert_eq!(status["result"]["projectsLoaded"].as_array().unwrap().len(), 3, "{status}");
     editor
 }
@@ -257,11 +256,10 @@ async fn a_session_clients_file_read_never_holds_up_the_editor() {
         workspace.path(),
         runtime.path(),
         &double_command(),
-        &[("FSLENS_TEST_CLIENT_READ_GATE", gate_text.as_str()), ("FSAC_DOUBLE_TRANSCRIPT", transcript_text.as_str())],
+        &[("FSLENS_TEST_CLIENT_READ_GATE", gate_text.as_str()), (TRANSCRIPT_VARIABLE, transcript_text.as_str())],
     )
     .await;
-    let status = editor.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 60000})).await;
-    assert_eq!(status["result"]["state"], json!("ready"), "{status}");
+    editor.wait_until_ready().await;
 
     let socket =
         fslens::session::socket_path(&runtime.path().join("fslens"), &workspace.path().canonicalize().unwrap());
@@ -297,11 +295,10 @@ async fn a_session_clients_file_read_never_holds_up_the_editor() {
     // didOpen nor the hover.
     let early = tokio::time::timeout(Duration::from_millis(300), answered.recv()).await;
     assert!(early.is_err(), "answered before its file was read: {early:?}");
-    let seen_by_fsac = std::fs::read_to_string(&transcript).unwrap_or_default();
-    assert!(
-        !seen_by_fsac.lines().any(|line| line.contains("Types.fs") && line.contains("\"in\"")),
-        "FSAC was sent Types.fs before its read completed"
-    );
+    let about_types = |message: &Value| {
+        message["params"]["textDocument"]["uri"].as_str().is_some_and(|uri| uri.ends_with("/Types.fs"))
+    };
+    assert!(!received_by_fsac(&transcript).iter().any(about_types), "FSAC was sent Types.fs before its read completed");
     // A cancel while the read is held is answered at once.
     let cancel = json!({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": "held"}});
     write_frame(&mut writer, &serde_json::to_vec(&cancel).unwrap()).await.unwrap();
@@ -324,6 +321,8 @@ async fn a_session_clients_file_read_never_holds_up_the_editor() {
     .await
     .unwrap();
     assert!(answer["result"]["contents"].to_string().contains("float"), "{answer}");
+    // The check above looked for what FSAC now has been sent.
+    assert!(received_by_fsac(&transcript).iter().any(about_types), "FSAC never saw Types.fs");
     let status = editor.execute("fslens.status", json!({})).await;
     assert_eq!(status["result"]["fslensDocuments"], json!(0), "the file is closed again: {status}");
     editor.stop().await;

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use fslens::lsp::codec::{FrameLimits, FrameReader, write_frame};
 use serde_json::{Value, json};
-use support::double::{fixture_copy, repository};
+use support::double::{TRANSCRIPT_VARIABLE, fixture_copy, received_by_fsac, repository};
 use tokio::io::BufReader;
 use tokio::process::Command;
 use tokio::sync::mpsc;
@@ -43,7 +43,7 @@ async fn a_hundred_fsac_crashes_lose_nothing() {
         .env("XDG_RUNTIME_DIR", runtime.path())
         .env("KILLS_TOTAL", KILLS.to_string())
         .env("KILLS_COUNTER_FILE", &counter)
-        .env("FSAC_DOUBLE_TRANSCRIPT", &transcript)
+        .env(TRANSCRIPT_VARIABLE, &transcript)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -212,14 +212,8 @@ async fn a_hundred_fsac_crashes_lose_nothing() {
     assert!(failed > 0, "some requests must have met a crash (else the test proved nothing)");
 
     // Every restarted FSAC was given the open documents, never older text than before.
-    let transcript = std::fs::read_to_string(&transcript).unwrap();
     let mut generations: Vec<Vec<Value>> = Vec::new();
-    for line in transcript.lines() {
-        let Ok(entry) = serde_json::from_str::<Value>(line) else { continue };
-        if entry["dir"] != "in" {
-            continue;
-        }
-        let message = entry["message"].clone();
+    for message in received_by_fsac(&transcript) {
         if message["method"] == "initialize" {
             generations.push(Vec::new());
         }
@@ -284,8 +278,7 @@ async fn a_hung_fsac_is_reported_unresponsive_and_a_restart_recovers_the_session
         &["--unresponsive-after-ms", "300"],
     )
     .await;
-    let status = editor.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 60000})).await;
-    assert_eq!(status["result"]["state"], json!("ready"));
+    editor.wait_until_ready().await;
     let types = workspace.path().join("src/Shipping.Domain/Types.fs");
     let uri = editor.open(&types, 1).await;
     let hung = editor
@@ -313,8 +306,7 @@ async fn a_hung_fsac_is_reported_unresponsive_and_a_restart_recovers_the_session
     assert_eq!(restart["result"]["restarting"], json!(true), "{restart}");
     let failed = editor.response(hung).await;
     assert_eq!(failed["error"]["data"]["errorKind"], json!("fsac_exited"), "{failed}");
-    let status = editor.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 60000})).await;
-    assert_eq!(status["result"]["state"], json!("ready"));
+    let status = editor.wait_until_ready().await;
     assert_eq!(status["result"]["unresponsive"], json!(false));
     assert_eq!(status["result"]["fsac"]["generation"], json!(2));
     let symbols = editor.request("textDocument/documentSymbol", json!({"textDocument": {"uri": uri}})).await;

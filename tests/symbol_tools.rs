@@ -218,12 +218,7 @@ async fn not_found_is_uncertain_when_a_file_did_not_parse_cleanly() {
     let uri = fslens::uri::path_to_uri(&path).unwrap();
     // An unsaved buffer whose tail the parser cannot read: a declaration could hide there.
     let text = std::fs::read_to_string(&path).unwrap() + "\ntype Broken = {{ (( \nlet hidden = 1\n";
-    harness
-        .notify(
-            "textDocument/didOpen",
-            json!({"textDocument": {"uri": uri, "languageId": "fsharp", "version": 1, "text": text}}),
-        )
-        .await;
+    harness.open_document(&uri, &text).await;
     let missing = harness.execute("fslens.readSymbol", json!({"name": "NoSuchThing", "waitForIndexMs": 60000})).await;
     let missing = result(&missing);
     assert_eq!(missing["status"], json!("not_found"), "{missing}");
@@ -319,12 +314,7 @@ async fn the_editors_unsaved_buffer_is_searched_and_read() {
     let path = workspace.path().join("src/Shipping/Pricing.fs");
     let uri = fslens::uri::path_to_uri(&path).unwrap();
     let text = std::fs::read_to_string(&path).unwrap() + "\ntype Consignment =\n    { Parcels: Shipment list }\n";
-    harness
-        .notify(
-            "textDocument/didOpen",
-            json!({"textDocument": {"uri": uri, "languageId": "fsharp", "version": 1, "text": text}}),
-        )
-        .await;
+    harness.open_document(&uri, &text).await;
     let search = harness.execute("fslens.symbolSearch", json!({"query": "Consignment", "waitForIndexMs": 60000})).await;
     let search = result(&search);
     assert_eq!(paths(search), ["src/Shipping/Pricing.fs"], "{search}");

@@ -200,6 +200,13 @@ impl Editor {
         uri
     }
 
+    /// Waits (up to a minute) until fslens says FSAC is ready, and returns the status answer.
+    pub async fn wait_until_ready(&mut self) -> Value {
+        let status = self.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 60000})).await;
+        assert_eq!(status["result"]["state"], json!("ready"), "{status}");
+        status
+    }
+
     /// Replaces the whole text of an open document (a full-text `didChange`).
     pub async fn change(&mut self, uri: &str, version: i64, text: &str) {
         self.notify(
@@ -261,5 +268,28 @@ pub fn found_sites(answer: &Value) -> std::collections::BTreeSet<SiteKey> {
                 site["symbolFullName"].as_str().unwrap_or("<null>").to_owned(),
             )
         })
+        .collect()
+}
+
+/// The environment variable that makes the double write every message it receives and sends,
+/// one JSON object per line (`{"dir": "in" | "out", "message": …}`), to a file.
+pub const TRANSCRIPT_VARIABLE: &str = "FSAC_DOUBLE_TRANSCRIPT";
+
+/// The entries of the double's transcript file as it is now, in order (empty when it has
+/// written none yet).
+pub fn transcript_entries(transcript: &Path) -> Vec<Value> {
+    std::fs::read_to_string(transcript)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .collect()
+}
+
+/// The messages the double received (from fslens), in order.
+pub fn received_by_fsac(transcript: &Path) -> Vec<Value> {
+    transcript_entries(transcript)
+        .into_iter()
+        .filter(|entry| entry["dir"] == json!("in"))
+        .map(|entry| entry["message"].clone())
         .collect()
 }

@@ -320,6 +320,15 @@ impl Harness {
         self.editor.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).await;
     }
 
+    /// Opens a document as an editor would: `didOpen`, F#, version 1.
+    pub async fn open_document(&mut self, uri: &str, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "fsharp", "version": 1, "text": text}}),
+        )
+        .await;
+    }
+
     pub async fn notify(&mut self, method: &str, params: Value) {
         self.editor.send(json!({"jsonrpc": "2.0", "method": method, "params": params})).await;
     }
