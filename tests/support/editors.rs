@@ -1,6 +1,7 @@
 //! For the tests that drive a real editor (Neovim, Emacs) as a child process: finding the
 //! editor's program, and waiting for it with a deadline.
 
+use std::io::Read;
 use std::path::PathBuf;
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -17,20 +18,34 @@ pub fn editor_program(variable: &str, default: &str, install_hint: &str) -> Path
 }
 
 /// Runs `command` (stdin closed, output captured) until it exits; past `deadline` kills it
-/// and panics with `context(output so far)`.
+/// and panics with `context(output so far)`. The output is drained while the editor runs, so
+/// an editor that writes more than a pipe holds does not stall until the deadline.
 pub fn run_with_deadline(command: &mut Command, deadline: Duration, context: impl Fn(&Output) -> String) -> Output {
     let mut child: Child =
         command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the editor starts");
+    let drain = |pipe: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut pipe) = pipe {
+                let _ = pipe.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let stdout = drain(child.stdout.take().map(|pipe| Box::new(pipe) as Box<dyn Read + Send>));
+    let stderr = drain(child.stderr.take().map(|pipe| Box::new(pipe) as Box<dyn Read + Send>));
     let started = Instant::now();
-    loop {
-        if child.try_wait().unwrap().is_some() {
-            return child.wait_with_output().unwrap();
+    let (status, timed_out) = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break (status, false);
         }
         if started.elapsed() > deadline {
             let _ = child.kill();
-            let output = child.wait_with_output().unwrap();
-            panic!("the editor did not finish within {deadline:?}; {}", context(&output));
+            break (child.wait().unwrap(), true);
         }
         std::thread::sleep(Duration::from_millis(50));
-    }
+    };
+    let output = Output { status, stdout: stdout.join().unwrap(), stderr: stderr.join().unwrap() };
+    assert!(!timed_out, "the editor did not finish within {deadline:?}; {}", context(&output));
+    output
 }
