@@ -135,6 +135,7 @@ pub async fn make_internal_visible(
                 let primary_constructor = (declaration.kind == DeclarationKind::Class)
                     .then(|| private_token(&file.index, declaration, &text, &lines))
                     .flatten();
+                let not_private = format!("{full_name} is not private (it is {access})");
                 match primary_constructor {
                     Some(modifier) if offset >= lines.offset(&text, modifier_start(&modifier)) => {
                         notes.push(format!(
@@ -145,23 +146,14 @@ pub async fn make_internal_visible(
                     }
                     Some(modifier) => {
                         let at = modifier_start(&modifier);
-                        return Ok(no_action(
-                            format!(
-                                "{full_name} is not private (it is {access}); its primary constructor is: point at that \
-                                 `private` (line {}, character {}) to make the constructor internal",
-                                at.line, at.character
-                            ),
-                            Some(&original_line),
-                            "syntax",
-                        ));
+                        let message = format!(
+                            "{not_private}; its primary constructor is: point at that `private` (line {}, character \
+                             {}) to make the constructor internal",
+                            at.line, at.character
+                        );
+                        return Ok(no_action(message, Some(&original_line), "syntax"));
                     }
-                    None => {
-                        return Ok(no_action(
-                            format!("{full_name} is not private (it is {access})"),
-                            Some(&original_line),
-                            "syntax",
-                        ));
-                    }
+                    None => return Ok(no_action(not_private, Some(&original_line), "syntax")),
                 }
             } else {
                 let Some(modifier) = private_token(&file.index, declaration, &text, &lines) else {

@@ -1841,5 +1841,5 @@ async fn read_for_client(path: PathBuf) -> Result<String, String> {
 }
 
 /// Test hook: when this names a file, a session client's read of a closed file waits until
-/// that file exists (tests/session_socket.rs shows that the editor is served meanwhile).
+/// that file exists (tests/proxy_with_double.rs shows that the editor is served meanwhile).
 pub const CLIENT_READ_GATE_VARIABLE: &str = "FSLENS_TEST_CLIENT_READ_GATE";
