@@ -9,7 +9,7 @@
 
 mod support;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::{Value, json};
@@ -47,6 +47,16 @@ fn row<'a>(answer: &'a Value, path: &str) -> &'a Value {
         .iter()
         .find(|row| row["path"] == path)
         .unwrap_or_else(|| panic!("{path} missing: {answer}"))
+}
+
+/// Opens `src/Shipping/Pricing.fs` in the editor with `tail` added to its disk text (unsaved);
+/// returns its path, URI and the buffer's text.
+async fn open_pricing_with_tail(harness: &mut Harness, workspace: &Path, tail: &str) -> (PathBuf, String, String) {
+    let path = workspace.join("src/Shipping/Pricing.fs");
+    let uri = fslens::uri::path_to_uri(&path).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap() + tail;
+    harness.open_document(&uri, &text).await;
+    (path, uri, text)
 }
 
 #[tokio::test]
@@ -214,11 +224,8 @@ async fn read_symbol_lists_every_candidate_and_reads_the_chosen_one() {
 async fn not_found_is_uncertain_when_a_file_did_not_parse_cleanly() {
     let workspace = fixture_copy("symbol-search");
     let mut harness = session(workspace.path()).await;
-    let path = workspace.path().join("src/Shipping/Pricing.fs");
-    let uri = fslens::uri::path_to_uri(&path).unwrap();
     // An unsaved buffer whose tail the parser cannot read: a declaration could hide there.
-    let text = std::fs::read_to_string(&path).unwrap() + "\ntype Broken = {{ (( \nlet hidden = 1\n";
-    harness.open_document(&uri, &text).await;
+    open_pricing_with_tail(&mut harness, workspace.path(), "\ntype Broken = {{ (( \nlet hidden = 1\n").await;
     let missing = harness.execute("fslens.readSymbol", json!({"name": "NoSuchThing", "waitForIndexMs": 60000})).await;
     let missing = result(&missing);
     assert_eq!(missing["status"], json!("not_found"), "{missing}");
@@ -311,10 +318,12 @@ async fn read_enclosing_returns_the_smallest_declaration_or_what_on_oversize_ask
 async fn the_editors_unsaved_buffer_is_searched_and_read() {
     let workspace = fixture_copy("symbol-search");
     let mut harness = session(workspace.path()).await;
-    let path = workspace.path().join("src/Shipping/Pricing.fs");
-    let uri = fslens::uri::path_to_uri(&path).unwrap();
-    let text = std::fs::read_to_string(&path).unwrap() + "\ntype Consignment =\n    { Parcels: Shipment list }\n";
-    harness.open_document(&uri, &text).await;
+    let (path, uri, text) = open_pricing_with_tail(
+        &mut harness,
+        workspace.path(),
+        "\ntype Consignment =\n    { Parcels: Shipment list }\n",
+    )
+    .await;
     let search = harness.execute("fslens.symbolSearch", json!({"query": "Consignment", "waitForIndexMs": 60000})).await;
     let search = result(&search);
     assert_eq!(paths(search), ["src/Shipping/Pricing.fs"], "{search}");
