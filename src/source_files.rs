@@ -59,16 +59,6 @@ pub fn read_regular_text_lossy(path: &Path) -> io::Result<String> {
 mod tests {
     use super::*;
 
-    #[cfg(unix)]
-    #[test]
-    fn a_fifo_is_refused_without_waiting_for_a_writer() {
-        let directory = tempfile::tempdir().unwrap();
-        let fifo = directory.path().join("Pipe.fs");
-        assert!(std::process::Command::new("mkfifo").arg(&fifo).status().unwrap().success());
-        let error = read_regular_text(&fifo).unwrap_err();
-        assert_eq!(error.kind(), io::ErrorKind::InvalidInput);
-    }
-
     #[test]
     fn directories_are_refused_and_files_are_read() {
         let directory = tempfile::tempdir().unwrap();
