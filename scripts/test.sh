@@ -4,6 +4,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# The Rust tests link about 35 binaries; a link that fails for want of disk reads like a
+# compiler error, so the free space is printed first.
+echo "== Free disk where the build goes: $(df -Ph . | awk 'NR==2 {print $4}')"
+
 need_apt=()
 command -v node >/dev/null 2>&1 || need_apt+=(nodejs npm)
 command -v cc >/dev/null 2>&1 || need_apt+=(build-essential)
@@ -26,6 +30,15 @@ echo "== Metadata reader's second source: dnfile (PyPI) in a virtual environment
 eval "$(./scripts/test-metadata.sh --prepare | grep '^FSLENS_DNFILE_PYTHON=' | sed 's/^/export /')"
 
 echo "== Rust tests"
+# Built first on their own: a failed link prints the whole linker command line, tens of
+# kilobytes on one line, which buries the linker's own message. Long lines are cut here.
+mkdir -p target
+if ! cargo test --locked --lib --bins --tests --no-run >target/build-tests.log 2>&1; then
+  echo "== Building the Rust tests failed; the end of its log, lines cut at 400 characters:"
+  cut -c1-400 target/build-tests.log | tail -n 60
+  echo "== Free disk now: $(df -Ph . | awk 'NR==2 {print $4}')"
+  exit 1
+fi
 cargo test --locked --lib --bins --tests
 
 echo "== Real FSAC layer (runs only when FSLENS_FSAC names an FsAutoComplete)"
