@@ -116,6 +116,32 @@ fn unchanged_disk_files_are_not_read_again_unless_their_stamp_is_too_recent_to_t
 }
 
 #[test]
+fn a_touched_file_with_the_same_text_keeps_its_index_and_takes_the_new_stamp() {
+    let workspace = tempfile::tempdir().expect("temp dir");
+    let old = std::time::SystemTime::now() - Duration::from_secs(3600);
+    let touched = write(workspace.path(), "Touched.fs", "module Touched\nlet alpha = 1\n");
+    set_modified(&touched, old);
+    let index = SyntaxIndex::new(IndexOptions { threads: 1, cache: CacheSetting::Disabled, ..IndexOptions::default() });
+    index.index_paths(std::slice::from_ref(&touched), &Overlay::new());
+    let before = index.file(&touched).expect("indexed");
+
+    // `touch`: a new modification time, the same text. The file is read and hashed, found
+    // unchanged, and its index is kept as it is, shared rather than copied.
+    set_modified(&touched, old + Duration::from_secs(60));
+    let touched_run = index.index_paths(std::slice::from_ref(&touched), &Overlay::new());
+    assert_eq!((touched_run.unchanged, touched_run.parsed), (1, 0));
+    let after = index.file(&touched).expect("indexed");
+    assert!(std::sync::Arc::ptr_eq(&before.index, &after.index), "the index was copied, not shared");
+    assert_ne!(before.disk_stamp, after.disk_stamp, "the new stamp was not recorded");
+
+    // The stamp recorded is the new one: a same-size write that keeps it is not read.
+    std::fs::write(&touched, "module Touched\nlet gamma = 1\n").expect("write");
+    set_modified(&touched, old + Duration::from_secs(60));
+    index.index_paths(std::slice::from_ref(&touched), &Overlay::new());
+    assert_eq!(declared(&index, &touched), ["Touched", "alpha"]);
+}
+
+#[test]
 fn corrupt_cache_entries_are_misses() {
     let workspace = tempfile::tempdir().expect("temp dir");
     let cache = tempfile::tempdir().expect("temp dir");

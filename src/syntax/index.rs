@@ -105,7 +105,9 @@ pub struct IndexedFile {
     pub path: PathBuf,
     /// True when the text came from the overlay rather than the disk.
     pub from_overlay: bool,
-    pub index: FileIndex,
+    /// Shared, so that a file whose stamp changed but whose text did not keeps its index
+    /// without copying it.
+    pub index: Arc<FileIndex>,
     /// For disk text: the file's size and modification time, and when it was read.
     pub disk_stamp: Option<DiskStamp>,
 }
@@ -353,7 +355,7 @@ impl SyntaxIndex {
                         Arc::new(IndexedFile {
                             path: path.to_path_buf(),
                             from_overlay: false,
-                            index,
+                            index: Arc::new(index),
                             disk_stamp: None,
                         }),
                     );
@@ -377,7 +379,7 @@ impl SyntaxIndex {
             if existing.disk_stamp != disk_stamp {
                 // Same text, new stamp (touched, or read too soon after a write): keep the
                 // index, remember the stamp so the next run can skip the read.
-                let index = existing.index.clone();
+                let index = Arc::clone(&existing.index);
                 drop(existing);
                 self.files.insert(
                     path.to_path_buf(),
@@ -439,7 +441,7 @@ impl SyntaxIndex {
         stats.count_health(index.health.status);
         self.files.insert(
             path.to_path_buf(),
-            Arc::new(IndexedFile { path: path.to_path_buf(), from_overlay, index, disk_stamp }),
+            Arc::new(IndexedFile { path: path.to_path_buf(), from_overlay, index: Arc::new(index), disk_stamp }),
         );
         self.bump_generation();
     }
