@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createConnection, ResponseError } from 'vscode-languageserver/node';
+import { createConnection, ParameterStructures, ResponseError } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { FaultyReader, FramedWriter } from './transport.mjs';
 import { initializeResult } from './capabilities.mjs';
@@ -15,6 +15,13 @@ import { codeActions } from './codeActions.mjs';
 import { Cancelled } from './references.mjs';
 import { faults } from './faults.mjs';
 import { log } from './log.mjs';
+
+/**
+ * Sends a notification with no `params` member. The connection's own `sendNotification(method)`
+ * passes an undefined parameter on, which goes out as `"params": [null]`; a parameter-structure
+ * marker in that slot is taken as "no parameters" by vscode-jsonrpc.
+ */
+const notifyWithoutParams = (conn, method) => conn.sendNotification(method, ParameterStructures.byName);
 
 const INTERNAL_ERROR = -32603;
 const REQUEST_CANCELLED = -32800;
@@ -89,6 +96,8 @@ export function startServer() {
     conn.sendNotification('fsharp/fileParsed', { content: uri });
     if (canPublish()) {
       const params = { uri, diagnostics };
+      // A check that found nothing still sets its bucket (to empty), so `version` is sent; it
+      // is left out only when buckets are cleared (the close and delete publishes below).
       if (faults.diagnosticsVersion) params.version = doc ? doc.version : 0;
       conn.sendDiagnostics(params);
     }
@@ -185,7 +194,7 @@ export function startServer() {
       const after = ws.projectsOwning(file).includes(project) ? own.slice(own.indexOf(file) + 1) : own;
       for (const f of after) if (ws.projectFor(f) === project) scheduleCheck(f);
     }
-    if (clientCaps?.workspace?.codeLens?.refreshSupport === true) conn.sendNotification('workspace/codeLens/refresh');
+    if (clientCaps?.workspace?.codeLens?.refreshSupport === true) notifyWithoutParams(conn, 'workspace/codeLens/refresh');
   });
   conn.onDidCloseTextDocument(({ textDocument: td }) => {
     const file = pathOf(td.uri);
@@ -196,7 +205,14 @@ export function startServer() {
     if (!fs.existsSync(file) && canPublish()) conn.sendDiagnostics({ uri: entry.uri, diagnostics: [] });
   });
   conn.onNotification('workspace/didChangeWatchedFiles', ({ changes }) => {
-    for (const c of changes ?? []) if (c.type === 3) ws.documents.delete(pathOf(c.uri));
+    // Only deletions are acted on: the document is forgotten, and its diagnostics are
+    // cleared when the file is really gone (fsac-protocol.md §5.1, §5.2).
+    for (const c of changes ?? []) {
+      if (c?.type !== 3 || typeof c.uri !== 'string') continue;
+      const file = pathOf(c.uri);
+      ws.documents.delete(file);
+      if (!fs.existsSync(file) && canPublish()) conn.sendDiagnostics({ uri: ws.uriFor(file), diagnostics: [] });
+    }
     ws.invalidate();
   });
 

@@ -3,7 +3,7 @@
 // documents, and a cache of per-file check results invalidated on every edit.
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { compiler } from './compiler.mjs';
 import { isScript, fcsNameOf, scriptClosure } from './scripts.mjs';
 
@@ -118,9 +118,16 @@ export class Workspace {
     return sp;
   }
 
-  /** The URI to report for a file: the client's URI when open, else a file:// URI. */
+  /**
+   * The URI to report for a file. FSAC rebuilds every URI it sends from the file's path with
+   * its own encoder (fsac-protocol.md §5.2), open documents included, so the URI can differ
+   * byte-wise from the one the client opened the file with (a client's `x@y.fs` comes back as
+   * `x%40y.fs`). Only a non-file URI (an `untitled:` buffer) is reported as the client sent it.
+   */
   uriFor(file) {
-    return this.documents.get(file)?.uri ?? uriOf(file);
+    const clientUri = this.documents.get(file)?.uri;
+    if (clientUri && !clientUri.startsWith('file:')) return clientUri;
+    return uriOf(file);
   }
 
   /** Check `file` in `project`'s compilation, reusing results until the next edit. */
@@ -137,7 +144,22 @@ export class Workspace {
   }
 }
 
-export const uriOf = (file) => pathToFileURL(file).href;
+/** Bytes FSAC's encoder writes as they are: ASCII letters, digits and `+ / . - _ ~`. */
+const BARE_URI_BYTES = new Set(Buffer.from('ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/.-_~'));
+
+/**
+ * A file path as FSAC writes it in a URI (Utils.fs `filePathToUri`, with the UTF-8 encoding of
+ * non-ASCII from FSAC #1455): `\\` becomes `/`, the bytes above stay, every other byte of the
+ * path's UTF-8 is `%XX` in upper-case hex (so `@`, `(`, `)`, `:` and `,` are encoded where
+ * Node's `pathToFileURL` and most editors leave them bare).
+ */
+export function uriOf(file) {
+  let encoded = '';
+  for (const byte of Buffer.from(file.replace(/\\/g, '/'), 'utf8')) {
+    encoded += BARE_URI_BYTES.has(byte) ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return encoded.startsWith('//') ? `file:${encoded}` : `file:///${encoded.replace(/^\/+/, '')}`;
+}
 /** Local path of a file: URI (other schemes, e.g. untitled:, are kept as they are). */
 export function pathOf(uri) {
   if (!uri.startsWith('file:')) return uri;

@@ -9,6 +9,11 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter } fro
 export const DOUBLE = fileURLToPath(new URL('../index.mjs', import.meta.url));
 export const FIXTURES = path.resolve(fileURLToPath(new URL('../../../fixtures', import.meta.url)));
 export const uri = (file) => pathToFileURL(file).href;
+/**
+ * True when a URI the double sent names `file`. FSAC encodes paths its own way (it writes
+ * `@` as `%40` where Node leaves it bare), so URIs are compared by the path they decode to.
+ */
+export const sameFile = (sentUri, file) => sentUri.startsWith('file:') && path.normalize(fileURLToPath(sentUri)) === path.normalize(file);
 
 export const CLIENT_CAPS = {
   textDocument: { publishDiagnostics: { relatedInformation: true }, hover: { contentFormat: ['markdown', 'plaintext'] } },
@@ -81,14 +86,14 @@ export class DoubleClient {
 
   /** Open a file from disk; resolves with its documentAnalyzed notification. */
   async open(file, text = fs.readFileSync(file, 'utf8'), version = 1) {
-    const analyzed = this.waitForNext((n) => n.method === 'fsharp/documentAnalyzed' && n.params.textDocument.uri === uri(file) && n.params.textDocument.version === version, 60000, `documentAnalyzed ${file}`);
+    const analyzed = this.waitForNext((n) => n.method === 'fsharp/documentAnalyzed' && sameFile(n.params.textDocument.uri, file) && n.params.textDocument.version === version, 60000, `documentAnalyzed ${file}`);
     this.notify('textDocument/didOpen', { textDocument: { uri: uri(file), languageId: 'fsharp', version, text } });
     return analyzed;
   }
 
   /** Last publishDiagnostics for `file` received so far. */
   lastDiagnostics(file) {
-    return this.notifications.filter((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri(file)).at(-1)?.params;
+    return this.notifications.filter((n) => n.method === 'textDocument/publishDiagnostics' && sameFile(n.params.uri, file)).at(-1)?.params;
   }
 
   async stop() {
