@@ -65,6 +65,9 @@ fn an_agent_is_told_to_retry_while_the_index_builds_then_gets_ranked_files_and_s
     assert!(qualified["source"].as_str().unwrap().contains("| Air -> 2.0"), "{qualified}");
     let outline = tool_body(&report, "outline");
     assert_eq!((outline["status"].as_str(), outline["nested"][0]["name"].as_str()), (Some("outline"), Some("weigh")));
+    // A nested entry's `read`, passed back to read_enclosing as it is, reads that declaration.
+    let nested_read = tool_body(&report, "nestedRead");
+    assert_eq!(nested_read["symbol"]["fullName"], json!("Shipping.Domain.Carrier.weigh"), "{nested_read}");
 
     assert_eq!(report["escape"]["isError"], json!(true), "{}", report["escape"]);
     assert_eq!(report["escape"]["body"]["error"]["errorKind"], json!("invalid_path"));

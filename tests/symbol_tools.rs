@@ -290,21 +290,8 @@ async fn read_enclosing_returns_the_smallest_declaration_or_what_on_oversize_ask
     );
     let nested = &outline["nested"][0];
     assert_eq!((nested["name"].as_str(), nested["kind"].as_str()), (Some("weigh"), Some("let")), "{outline}");
-    // The nested entry's read arguments answer with that declaration.
-    let read = harness
-        .execute(
-            "fslens.readEnclosing",
-            nested["read"]
-                .clone()
-                .as_object()
-                .map(|object| {
-                    let mut object = object.clone();
-                    object.remove("tool");
-                    Value::Object(object)
-                })
-                .unwrap(),
-        )
-        .await;
+    // The nested entry's `read`, passed back as it is, answers with that declaration.
+    let read = harness.execute("fslens.readEnclosing", nested["read"].clone()).await;
     assert_eq!(result(&read)["symbol"]["fullName"], json!("Shipping.Domain.Carrier.weigh"));
 
     let outside = harness

@@ -545,7 +545,8 @@ fn read_enclosing_with_index(
                     "startLine": child_first,
                     "endLine": child_last,
                     "lines": child_last - child_first + 1,
-                    "read": { "tool": "read_enclosing", "path": display_relative(root, path), "line": candidate.name_start.line },
+                    // Exactly readEnclosing's arguments, so a client can pass it back as it is.
+                    "read": { "path": display_relative(root, path), "line": candidate.name_start.line },
                 }));
             }
             base["status"] = json!("outline");
