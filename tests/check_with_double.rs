@@ -82,6 +82,15 @@ async fn unsaved_fix_scenario(environment: &[(&str, &str)]) {
     assert_eq!(answer["scope"], json!("workspace"));
     assert_eq!(answer["files"].as_array().unwrap().len(), 6);
     assert_eq!(answer["perProject"].as_array().unwrap().len(), 3);
+
+    // A project named by its name, with the default scope, is checked as that project.
+    let answer = check(&mut editor, json!({"projectPath": "Shipping.Domain"})).await;
+    assert_eq!((answer["verdict"].as_str(), answer["scope"].as_str()), (Some("clean"), Some("project")), "{answer}");
+    let files: Vec<&str> =
+        answer["files"].as_array().unwrap().iter().filter_map(|file| file["file"].as_str()).collect();
+    let expected =
+        ["src/Shipping.Domain/Types.fs", "src/Shipping.Domain/Visibility.fs", "src/Shipping.Domain/Operations.fs"];
+    assert_eq!(files, expected, "the compile items of Shipping.Domain.fsproj: {answer}");
     editor.stop().await;
 }
 

@@ -381,7 +381,12 @@ fn plan(arguments: &CheckArguments, model: &WorkspaceModel, root: &Path) -> Resu
         Scope::Snippet
     } else if arguments.path.is_some() {
         Scope::File
-    } else if arguments.project_path.as_deref().is_some_and(|project| project.ends_with(".fsproj")) {
+    } else if arguments
+        .project_path
+        .as_deref()
+        .is_some_and(|project| !crate::commands::paths::names_a_solution(project))
+    {
+        // An .fsproj path or a project name: the same reading as find's.
         Scope::Project
     } else {
         Scope::Workspace
@@ -389,7 +394,7 @@ fn plan(arguments: &CheckArguments, model: &WorkspaceModel, root: &Path) -> Resu
     let mut notes = Vec::new();
     let project = match &arguments.project_path {
         None => None,
-        Some(written) if written.ends_with(".sln") || written.ends_with(".slnx") || written.ends_with(".slnf") => {
+        Some(written) if crate::commands::paths::names_a_solution(written) => {
             if scope == Scope::Project {
                 return Err(CommandError::invalid_argument(
                     "projectPath",

@@ -10,6 +10,12 @@ use crate::commands::CommandError;
 use crate::workspace::paths::normalize_lexically;
 use crate::workspace::{Project, WorkspaceModel};
 
+/// True when a `projectPath` argument names a solution (`.sln`, `.slnx`, `.slnf`) rather than
+/// a project (an .fsproj path or a project name).
+pub fn names_a_solution(written: &str) -> bool {
+    [".sln", ".slnx", ".slnf"].iter().any(|extension| written.ends_with(extension))
+}
+
 /// The project a `projectPath` argument names: a project name (exactly, else ignoring case) or
 /// a path to its `.fsproj` confined to the workspace. An unknown project is an
 /// `invalid_argument` naming `projectPath` and listing the workspace's projects.

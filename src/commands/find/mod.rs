@@ -1070,11 +1070,10 @@ fn plan_target(arguments: &FindArguments, model: &WorkspaceModel, root: &Path) -
             .unwrap_or_else(|| "the workspace directory".to_owned())
     };
     let written_project = arguments.project_path.as_deref();
-    let is_solution = |written: &str| [".sln", ".slnx", ".slnf"].iter().any(|suffix| written.ends_with(suffix));
     // A solution projectPath: its member projects.
     let (solution_projects, explicit_project) = match written_project {
         None => (None, None),
-        Some(written) if is_solution(written) => {
+        Some(written) if crate::commands::paths::names_a_solution(written) => {
             let path = confine(root, written, "projectPath")?;
             let solution =
                 model.solutions.iter().find(|solution| same_file(&solution.path, &path)).ok_or_else(|| {
