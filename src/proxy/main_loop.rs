@@ -827,6 +827,14 @@ impl Proxy {
                             return;
                         }
                     }
+                    "fsharp/testDetected" => {
+                        // Sent after every parse, so also after fslens's own opens.
+                        let params = message.params().unwrap_or(Value::Null);
+                        let uri = params.get("file").and_then(Value::as_str).map(crate::uri::canonical_uri);
+                        if uri.is_some_and(|uri| self.proxy_documents.contains_key(&uri)) {
+                            return;
+                        }
+                    }
                     _ => {}
                 }
                 self.send_to_editor(&message);

@@ -92,6 +92,8 @@ export function startServer() {
     const results = await ws.check(project, file);
     const doc = ws.documents.get(file);
     const uri = ws.uriFor(file);
+    // FSAC reports test detection after every parse of a file (§4.2); a check parses first.
+    conn.sendNotification('fsharp/testDetected', { file: uri, tests: [] });
     const diagnostics = await features.diagnosticsOf(results, file, project);
     conn.sendNotification('fsharp/fileParsed', { content: uri });
     if (canPublish()) {

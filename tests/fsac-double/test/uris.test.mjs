@@ -30,7 +30,11 @@ test('URIs are rebuilt from the path with FSAC\'s encoder, even for a document t
     const file = path.join(root, 'TypeErrors.fs');
     const clientUri = uri(file);
     assert.ok(clientUri.includes('@'), `Node leaves @ bare: ${clientUri}`);
+    const detections = () => c.notifications.filter((n) => n.method === 'fsharp/testDetected' && n.params.file.endsWith('/TypeErrors.fs')).length;
+    await c.waitFor((n) => n.method === 'fsharp/testDetected' && n.params.file.endsWith('/TypeErrors.fs'), 10000, 'the load\'s testDetected');
+    assert.equal(detections(), 1, 'one test detection per file after the load');
     const analyzed = await c.open(file);
+    assert.equal(detections(), 2, 'and another after the parse that opening the file causes');
     const expected = `file://${parent.split(path.sep).join('/')}/${AWKWARD_NAME_ENCODED}/TypeErrors.fs`;
     assert.equal(analyzed.params.textDocument.uri, expected);
     assert.notEqual(expected, clientUri, 'the two encodings differ byte-wise');
