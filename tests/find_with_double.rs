@@ -8,8 +8,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 use support::double::{
-    Editor, SiteKey, TRANSCRIPT_VARIABLE, double_command, fixture_copy, found_sites, received_by_fsac,
-    transcript_entries,
+    AWKWARD_DIRECTORY_NAME, Editor, SiteKey, TRANSCRIPT_VARIABLE, double_command, fixture_copy,
+    fixture_copy_in_awkward_directory, found_sites, received_by_fsac, transcript_entries,
 };
 use support::markers::{Marker, read_markers};
 use tempfile::TempDir;
@@ -511,4 +511,56 @@ async fn the_command_line_prints_the_same_object() {
     assert_eq!(output.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("invalid argument `path`"), "{stderr}");
+}
+
+/// FSAC encodes the workspace path its own way (`@` as `%40`, `(` as `%28`), so its URIs differ
+/// byte-wise from the editor's for the same files. Find, check and the diagnostics the editor
+/// sees must still line up.
+#[tokio::test]
+async fn a_workspace_in_a_directory_with_an_awkward_name_gives_the_same_answers() {
+    let (_parent, root) = fixture_copy_in_awkward_directory("shipping");
+    let runtime = tempfile::tempdir().unwrap();
+    let markers = read_markers(&root);
+    let mut editor = ready_editor(&root, runtime.path(), &[]).await;
+
+    let answer = find(&mut editor, json!({"query": "Shipping.Domain.Shipment.Weight", "maxResults": 1000})).await;
+    let weight = ["Shipping.Domain.Shipment.Weight"];
+    assert_eq!(found_sites(&answer), expected_sites(&markers, &root, &weight), "{answer:#}");
+    assert_eq!((answer["via"].as_str(), answer["coverage"]["complete"].as_bool()), (Some("fsac"), Some(true)));
+
+    // An unsaved type error: FSAC publishes it under its own URI for the file, the editor
+    // receives it, and check matches it to the editor's document and version.
+    let program = root.join("src/Shipping.App/Program.fs");
+    let editor_uri = editor.open(&program, 1).await;
+    assert!(editor_uri.contains('@'), "the editor's URI leaves @ bare: {editor_uri}");
+    let original = std::fs::read_to_string(&program).unwrap();
+    editor
+        .change(
+            &editor_uri,
+            2,
+            &original.replace("create \"Books\" 12.5 \"Lyon\"", "create \"Books\" \"heavy\" \"Lyon\""),
+        )
+        .await;
+    let answer = editor.execute("fslens.check", json!({"path": "src/Shipping.App/Program.fs"})).await;
+    let answer = &answer["result"];
+    assert_eq!(answer["verdict"], json!("errors"), "{answer}");
+    assert_eq!(
+        (answer["files"][0]["version"].as_i64(), answer["files"][0]["openInEditor"].as_bool()),
+        (Some(2), Some(true)),
+        "{answer}"
+    );
+    let published = editor
+        .wait_for(|message| {
+            message["method"] == "textDocument/publishDiagnostics"
+                && message["params"]["uri"]
+                    .as_str()
+                    .and_then(fslens::uri::uri_to_path)
+                    .is_some_and(|path| path == program)
+                && !message["params"]["diagnostics"].as_array().is_none_or(Vec::is_empty)
+        })
+        .await;
+    let fsac_uri = published["params"]["uri"].as_str().unwrap();
+    assert!(fsac_uri.contains("%40") && fsac_uri != editor_uri, "FSAC's URI is its own: {fsac_uri}");
+    assert!(root.display().to_string().ends_with(AWKWARD_DIRECTORY_NAME));
+    editor.stop().await;
 }

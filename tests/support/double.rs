@@ -34,6 +34,20 @@ pub fn fixture_copy(name: &str) -> tempfile::TempDir {
     copy
 }
 
+/// A directory name with every kind of character that URI encoders disagree on: a space, `#`,
+/// `%`, parentheses, `@`, a non-ASCII letter, `+` and `~`. FSAC writes `@`, `(` and `)` as
+/// `%40`, `%28`, `%29`; the `url` crate and most editors leave them bare.
+pub const AWKWARD_DIRECTORY_NAME: &str = "odd dir #1 (50%) @é+~";
+
+/// A copy of `fixtures/<name>` in a directory named [`AWKWARD_DIRECTORY_NAME`] inside a new
+/// temporary directory; returns the temporary directory (keep it alive) and the copy's root.
+pub fn fixture_copy_in_awkward_directory(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let parent = tempfile::tempdir().unwrap();
+    let root = parent.path().join(AWKWARD_DIRECTORY_NAME);
+    copy_tree(&repository().join("fixtures").join(name), &root);
+    (parent, root)
+}
+
 fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap().flatten() {
