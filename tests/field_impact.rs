@@ -93,7 +93,18 @@ async fn sites_in_a_file_linked_into_two_projects_say_which_context_typed_them()
     assert!(context["project"].is_string(), "{site}");
     assert_eq!(context["otherProjectsNotTyped"].as_array().unwrap().len(), 1, "{site}");
     assert_eq!(answer["siteTypes"]["singleContextRowsOnPage"], json!(1));
-    let error = editor.execute("fslens.fieldImpact", json!({"fieldd": "Weight"})).await;
-    assert_eq!(error["error"]["data"]["argument"], json!("fieldd"));
+    // Each bad argument is named by the error.
+    for (argument, named) in [
+        (json!({"fieldd": "Weight"}), "fieldd"),
+        (json!({}), "field"),
+        (json!({"field": ""}), "field"),
+        (json!({"field": 3}), "field"),
+        (json!({"query": " "}), "query"),
+        (json!({"field": "Weight", "includeSiteTypes": false}), "includeSiteTypes"),
+    ] {
+        let error = editor.execute("fslens.fieldImpact", argument.clone()).await;
+        assert_eq!(error["error"]["data"]["argument"], json!(named), "{argument}: {error}");
+        assert_eq!(error["error"]["data"]["errorKind"], json!("invalid_argument"), "{argument}: {error}");
+    }
     editor.stop().await;
 }

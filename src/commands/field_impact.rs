@@ -60,16 +60,17 @@ pub async fn field_impact(
     if object.get("includeSiteTypes").is_some_and(|value| value != &json!(true)) {
         return Err(CommandError::invalid_argument("includeSiteTypes", "field impact always includes site types"));
     }
+    // `field`, or find's `query` as its alias; a bad value is blamed on the argument that holds it.
     let named = match (object.get("field"), object.get("query")) {
         (Some(Value::String(field)), _) if !field.trim().is_empty() => Some(field.trim().to_owned()),
-        (None | Some(Value::Null), Some(Value::String(query))) if !query.trim().is_empty() => {
-            Some(query.trim().to_owned())
+        (Some(value), _) if !value.is_null() => {
+            return Err(CommandError::invalid_argument("field", "expected a non-empty string"));
         }
-        (None | Some(Value::Null), None | Some(Value::Null)) => None,
-        (Some(Value::String(_)) | Some(Value::Null) | None, _) => {
+        (_, Some(Value::String(query))) if !query.trim().is_empty() => Some(query.trim().to_owned()),
+        (_, Some(value)) if !value.is_null() => {
             return Err(CommandError::invalid_argument("query", "expected a non-empty string"));
         }
-        (Some(_), _) => return Err(CommandError::invalid_argument("field", "expected a non-empty string")),
+        _ => None,
     };
     if kind == "field" && named.is_none() {
         return Err(CommandError::invalid_argument("field", "required: the field name, or Type.Field"));
