@@ -128,6 +128,9 @@ async fn a_crash_loop_stops_restarts_until_the_user_asks() {
         harness.received.iter().filter(|m| m["method"] == "window/showMessage" && m["params"]["type"] == 1).count();
     assert_eq!(shown, 1, "one error message for the crash loop");
     tokio::time::sleep(Duration::from_millis(100)).await;
+    // An argument restart does not take is refused by name, and restarts nothing.
+    let refused = harness.execute("fslens.restart", json!({"force": true})).await;
+    assert_eq!(refused["error"]["data"]["argument"], json!("force"), "{refused}");
     let restart = harness.execute("fslens.restart", json!({})).await;
     assert_eq!(restart["result"]["restarting"], json!(true), "{restart}");
     let mut restarted = harness.backend().await;

@@ -141,8 +141,8 @@ pub async fn dispatch(
     match name {
         ext::commands::STATUS => status::status(argument, context).await,
         ext::commands::RESTART => {
-            if argument.as_object().is_some_and(|object| !object.is_empty()) {
-                return Err(CommandError::invalid_argument("fslens.restart arguments", "takes no arguments"));
+            if let Some(first) = arguments::object_of(&argument)?.keys().next() {
+                return Err(CommandError::invalid_argument(first, "unknown argument: fslens.restart takes none"));
             }
             context.restart_backend().await
         }

@@ -3,31 +3,42 @@
 
 use std::time::{Duration, Instant};
 
-use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::commands::CommandError;
+use crate::commands::arguments::{object_of, optional_bool, optional_integer, optional_string, reject_unknown};
 use crate::lsp::ext;
 use crate::lsp::message::error_codes;
 use crate::proxy::main_loop::{CommandContext, can_become_ready};
 use crate::proxy::readiness::State;
 
 /// The argument object of `fslens.status`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Debug, Default)]
 pub struct StatusArguments {
     /// `"ready"`: answer once FSAC reports the workspace loaded (or can no longer get there).
     pub wait_until: Option<String>,
     /// How long to wait, in milliseconds (default 60000).
     pub timeout_ms: Option<u64>,
     /// Send FSAC a request it answers at once, and report whether and how fast it did.
-    #[serde(default)]
     pub probe: bool,
 }
 
+/// The longest wait `timeoutMs` may ask for: an hour, as for check.
+const MAXIMUM_TIMEOUT_MS: u64 = 3_600_000;
+
+/// Reads the argument object; every error names the argument at fault.
+fn status_arguments(argument: &Value) -> Result<StatusArguments, CommandError> {
+    let object = object_of(argument)?;
+    reject_unknown(object, &["waitUntil", "timeoutMs", "probe"])?;
+    Ok(StatusArguments {
+        wait_until: optional_string(object, "waitUntil")?,
+        timeout_ms: optional_integer(object, "timeoutMs", 0, MAXIMUM_TIMEOUT_MS)?,
+        probe: optional_bool(object, "probe")?.unwrap_or(false),
+    })
+}
+
 pub async fn status(argument: Value, mut context: CommandContext) -> Result<Value, CommandError> {
-    let arguments: StatusArguments = serde_json::from_value(argument)
-        .map_err(|error| CommandError::invalid_argument("fslens.status arguments", error.to_string()))?;
+    let arguments = status_arguments(&argument)?;
     if let Some(until) = arguments.wait_until.as_deref()
         && until != "ready"
     {
@@ -88,4 +99,35 @@ pub async fn status(argument: Value, mut context: CommandContext) -> Result<Valu
         };
     }
     Ok(status)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::status_arguments;
+    use crate::commands::CommandError;
+
+    fn blamed(argument: serde_json::Value) -> String {
+        match status_arguments(&argument) {
+            Err(CommandError::InvalidArgument { argument, .. }) => argument,
+            other => panic!("{argument} was accepted or failed otherwise: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn each_bad_argument_is_named() {
+        assert_eq!(blamed(json!({"timeoutMs": -1})), "timeoutMs");
+        assert_eq!(blamed(json!({"timeoutMs": 3_600_001})), "timeoutMs");
+        assert_eq!(blamed(json!({"waitUntil": 1})), "waitUntil");
+        assert_eq!(blamed(json!({"probe": "yes"})), "probe");
+        assert_eq!(blamed(json!({"wait": "ready"})), "wait");
+        assert_eq!(blamed(json!([])), "arguments");
+        let accepted = status_arguments(&json!({"waitUntil": "ready", "timeoutMs": 0, "probe": true})).unwrap();
+        assert_eq!(
+            (accepted.wait_until.as_deref(), accepted.timeout_ms, accepted.probe),
+            (Some("ready"), Some(0), true)
+        );
+        assert!(status_arguments(&serde_json::Value::Null).is_ok());
+    }
 }
