@@ -366,3 +366,33 @@ fn bad_arguments_name_the_argument() {
         other => panic!("expected a cursor error, got {other:?}"),
     }
 }
+
+#[test]
+fn files_and_projects_outside_the_workspace_are_refused() {
+    let (directory, model) = many_types_workspace(2, 1);
+    let outside = tempfile::tempdir().expect("temp dir");
+    let secret = outside.path().join("Secret.fs");
+    std::fs::write(&secret, "module Secret\nlet key = 42\n").expect("write");
+    std::fs::write(outside.path().join("Secret.fsproj"), "<Project Sdk=\"Microsoft.NET.Sdk\" />").expect("write");
+    std::os::unix::fs::symlink(&secret, directory.path().join("Linked.fs")).expect("symlink");
+    let relative = format!("../{}/Secret.fs", outside.path().file_name().unwrap().to_string_lossy());
+    let overlay = Overlay::new();
+    for (arguments, argument) in [
+        (json!({ "path": secret.display().to_string() }), "path"),
+        (json!({ "path": relative }), "path"),
+        (json!({ "path": "Linked.fs" }), "path"),
+        (
+            json!({ "view": "project", "project": outside.path().join("Secret.fsproj").display().to_string() }),
+            "project",
+        ),
+    ] {
+        match run(&model, arguments.clone(), &overlay) {
+            Err(CommandError::InvalidPath { message, .. }) => {
+                assert!(message.contains("outside the workspace"), "{arguments}: {message}");
+            }
+            other => panic!("{arguments} ({argument}) was not refused: {other:?}"),
+        }
+    }
+    // The file inside still answers.
+    assert!(run(&model, json!({ "path": "Big.fs" }), &overlay).is_ok());
+}

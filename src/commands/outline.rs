@@ -188,10 +188,13 @@ pub fn outline_with_index(
     }
 }
 
-fn resolve_argument_path(model: &WorkspaceModel, written: &str) -> PathBuf {
+/// The path an argument names, as the workspace model spells paths (joined to its root), once
+/// it is known to stay inside the workspace, symbolic links followed; else `invalid_path`.
+fn resolve_argument_path(model: &WorkspaceModel, written: &str, argument: &str) -> Result<PathBuf, CommandError> {
+    crate::commands::paths::confine(&model.root, written, argument)?;
     let path = Path::new(written);
     let joined = if path.is_absolute() { path.to_path_buf() } else { model.root.join(path) };
-    crate::workspace::paths::normalize_lexically(&joined)
+    Ok(crate::workspace::paths::normalize_lexically(&joined))
 }
 
 fn starting_offset(arguments: &OutlineArguments, digest: &str, total: usize) -> Result<usize, CommandError> {
@@ -452,7 +455,7 @@ fn file_outline(
     overlay: &Overlay,
 ) -> Result<Value, CommandError> {
     let written = arguments.path.as_deref().unwrap_or("");
-    let path = resolve_argument_path(model, written);
+    let path = resolve_argument_path(model, written, "path")?;
     if crate::syntax::GrammarKind::for_path(&path).is_none() {
         return Err(CommandError::InvalidPath {
             path: written.to_owned(),
@@ -527,7 +530,7 @@ fn select_projects<'a>(
     let Some(written) = written else {
         return Ok(ordered);
     };
-    let path = resolve_argument_path(model, written);
+    let path = resolve_argument_path(model, written, "project")?;
     let chosen: Vec<_> = ordered
         .into_iter()
         .filter(|project| project.path == path || project.name.eq_ignore_ascii_case(written))

@@ -57,7 +57,10 @@ pub fn confine(root: &Path, written: &str, argument: &str) -> Result<PathBuf, Co
     if written.contains('\0') {
         return Err(CommandError::invalid_argument(argument, "must not contain NUL"));
     }
-    let root = root.canonicalize().unwrap_or_else(|_| normalize_lexically(root));
+    // The root as given (an editor may name it through a symbolic link, and so spell absolute
+    // paths under it that way) and as it really is; the final check is on the real one.
+    let spelled_root = normalize_lexically(&std::path::absolute(root).unwrap_or_else(|_| root.to_path_buf()));
+    let root = root.canonicalize().unwrap_or_else(|_| spelled_root.clone());
     let written_path = Path::new(written);
     let joined = if written_path.is_absolute() { written_path.to_path_buf() } else { root.join(written_path) };
     let lexical = normalize_lexically(&joined);
@@ -65,7 +68,9 @@ pub fn confine(root: &Path, written: &str, argument: &str) -> Result<PathBuf, Co
         path: written.to_owned(),
         message: format!("outside the workspace root {}", root.display()),
     };
-    if lexical.components().any(|component| component == Component::ParentDir) || !lexical.starts_with(&root) {
+    if lexical.components().any(|component| component == Component::ParentDir)
+        || !(lexical.starts_with(&root) || lexical.starts_with(&spelled_root))
+    {
         return Err(outside());
     }
     // Follow symbolic links through the longest existing ancestor.
@@ -146,5 +151,24 @@ mod tests {
         assert!(confine(&root, sibling.to_str().unwrap(), "path").is_err());
         assert_eq!(confine(&root, "", "path").unwrap_err().kind(), "invalid_argument");
         assert_eq!(display_relative(&root, &canonical.join("src/A.fs")), "src/A.fs");
+    }
+
+    #[test]
+    fn a_root_named_through_a_symbolic_link_accepts_absolute_paths_spelled_through_it() {
+        let temporary = tempfile::tempdir().unwrap();
+        let real = temporary.path().join("real");
+        std::fs::create_dir_all(real.join("src")).unwrap();
+        std::fs::write(real.join("src/A.fs"), "").unwrap();
+        std::fs::create_dir_all(temporary.path().join("other")).unwrap();
+        let link = temporary.path().join("link");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        let through_link = link.join("src/A.fs");
+        assert_eq!(
+            confine(&link, through_link.to_str().unwrap(), "path").unwrap(),
+            real.canonicalize().unwrap().join("src/A.fs")
+        );
+        // The link's own parent is still outside.
+        let beside = temporary.path().join("other/x.fs");
+        assert_eq!(confine(&link, beside.to_str().unwrap(), "path").unwrap_err().kind(), "invalid_path");
     }
 }
