@@ -445,13 +445,13 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let (command, argument) = (ext::commands::READ_SYMBOL, arguments.to_arguments());
             let answer = headless_without_wait(&cli.session, config, command, argument).await?;
             print_answer(&answer, arguments.json, fslens::commands::symbols::cli::render_read)?;
-            Ok(if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) })
+            Ok(ExitCode::from(fslens::commands::symbols::cli::read_exit_code(&answer)))
         }
         Some(Command::ReadEnclosing(arguments)) => {
             let (command, argument) = (ext::commands::READ_ENCLOSING, arguments.to_arguments());
             let answer = headless_without_wait(&cli.session, config, command, argument).await?;
             print_answer(&answer, arguments.json, fslens::commands::symbols::cli::render_read)?;
-            Ok(if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) })
+            Ok(ExitCode::from(fslens::commands::symbols::cli::read_exit_code(&answer)))
         }
         Some(Command::Index(arguments)) => {
             let workspace = workspace_or_current(&cli.session)?;

@@ -416,6 +416,14 @@ fn cli_read_symbol_and_read_enclosing() {
         cli(workspace.path(), &["read-enclosing", "--path", "src/Shipping/Domain.fs", "--line", "21"], &[]);
     assert_eq!(code, 0, "{stderr}");
     assert!(text.contains("Shipping.Domain.Carrier.weigh") && text.contains("| Road -> 1.0"), "{text}");
+    // An outline asked for with --on-oversize is an answer; an oversize refusal is not.
+    let oversize =
+        ["read-enclosing", "--path", "src/Shipping/Domain.fs", "--line", "21", "--kinds", "module", "--max-lines", "2"];
+    let (code, text, stderr) = cli(workspace.path(), &[&oversize[..], &["--on-oversize", "outline"]].concat(), &[]);
+    assert_eq!(code, 0, "{text}{stderr}");
+    assert!(text.contains("weigh"), "{text}");
+    let (code, text, _) = cli(workspace.path(), &oversize, &[]);
+    assert_eq!(code, 2, "oversize is not success: {text}");
     let (code, _, stderr) = cli(workspace.path(), &["read-enclosing", "--path", "../x.fs", "--line", "1"], &[]);
     assert_ne!(code, 0);
     assert!(stderr.contains("outside the workspace"), "{stderr}");

@@ -239,3 +239,13 @@ pub fn render_read(answer: &Value) -> String {
         _ => format!("{}: {}", text(&answer["status"]), text(&answer["message"])),
     }
 }
+
+/// The exit code of `read-symbol` and `read-enclosing`: 0 for source (`ok`, and the `slice` or
+/// `outline` that `--on-oversize` asked for), 2 for no source: `available: false`,
+/// `ambiguous`, `not_found`, `no_enclosing_declaration`, `oversize`.
+pub fn read_exit_code(answer: &Value) -> u8 {
+    match answer["status"].as_str() {
+        Some("ok" | "slice" | "outline") => 0,
+        _ => 2,
+    }
+}
