@@ -95,7 +95,9 @@ fn parse_arguments(argument: &Value) -> Result<CheckArguments, CommandError> {
             ("error", Some(Severity::Error)),
             ("warning", Some(Severity::Warning)),
             ("information", Some(Severity::Information)),
-            ("hint", None),
+            // Hidden diagnostics (no severity) count as hints, so the two floors keep the same
+            // rows; the answer echoes the one asked for.
+            ("hint", Some(Severity::Hint)),
             ("all", None),
         ],
     )?;
@@ -331,7 +333,8 @@ fn severity_name(floor: Option<Severity>) -> &'static str {
         Some(Severity::Error) => "error",
         Some(Severity::Warning) => "warning",
         Some(Severity::Information) => "information",
-        Some(Severity::Hint) | None => "all",
+        Some(Severity::Hint) => "hint",
+        None => "all",
     }
 }
 
@@ -1019,6 +1022,14 @@ mod tests {
         let error = parse_arguments(&json!({"pathh": "x"})).unwrap_err();
         assert_eq!(error.data()["argument"], json!("pathh"));
         assert!(parse_arguments(&json!({"severity": "all", "speed": "fast"})).unwrap().fast);
+    }
+
+    #[test]
+    fn the_severity_floor_is_echoed_as_asked() {
+        for name in ["error", "warning", "information", "hint", "all"] {
+            let arguments = parse_arguments(&json!({ "severity": name })).unwrap();
+            assert_eq!(severity_name(arguments.severity_floor), name);
+        }
     }
 
     #[test]
