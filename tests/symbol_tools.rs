@@ -384,6 +384,7 @@ fn cli_symbol_search_says_unavailable_while_the_first_build_runs() {
     assert_eq!(code, 2, "{text}{stderr}");
     let answer: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(answer["available"], json!(false), "{answer}");
+    assert_eq!((answer["via"].as_str(), answer["completeness"].as_str()), (Some("syntax"), Some("none")), "{answer}");
     assert!(answer["retryAfterMs"].as_u64().unwrap() > 0);
     assert!(answer["results"].is_null(), "no empty result list that reads as 'nothing found': {answer}");
     assert_eq!(answer["index"]["state"], json!("building"));

@@ -199,6 +199,8 @@ pub fn unavailable(tool: &str, warm: &WarmWorkspace) -> Value {
     json!({
         "tool": tool,
         "via": "syntax",
+        // Nothing was searched: no answer here is even syntactically complete.
+        "completeness": "none",
         "available": false,
         "reason": format!("the workspace syntax index is still being built{files_text}; nothing was searched yet"),
         "retryAfterMs": RETRY_AFTER_MS,
