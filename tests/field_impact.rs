@@ -93,6 +93,8 @@ async fn sites_in_a_file_linked_into_two_projects_say_which_context_typed_them()
     assert!(context["project"].is_string(), "{site}");
     assert_eq!(context["otherProjectsNotTyped"].as_array().unwrap().len(), 1, "{site}");
     assert_eq!(answer["siteTypes"]["singleContextRowsOnPage"], json!(1));
+    // Another project's view was not asked, so whether it differs is unknown, not zero.
+    assert_eq!(answer["siteTypes"].get("typedDifferentlyByAnotherProject"), Some(&Value::Null), "{answer}");
     // Each bad argument is named by the error.
     for (argument, named) in [
         (json!({"fieldd": "Weight"}), "fieldd"),

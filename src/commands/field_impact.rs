@@ -118,7 +118,7 @@ pub async fn field_impact(
     note.push_str(
         " A file compiled by several projects is checked by FSAC in one project context, and FSAC offers no way to ask \
          another project's view of it: such rows carry siteTypeContext naming the project whose type is shown and the \
-         projects that were not asked, and typedDifferentlyByAnotherProject counts only differences fslens could observe.",
+         projects that were not asked; typedDifferentlyByAnotherProject is therefore null (unknown), never a count.",
     );
     answer["siteTypesNote"] = json!(note);
     answer["siteTypes"]["singleContextRowsOnPage"] = json!(single_context_rows);

@@ -51,7 +51,8 @@ pub mod commands {
 
 /// Notifications fslens sends to its clients.
 pub mod notifications {
-    /// Readiness changed; params are the same object `fslens.status` returns.
+    /// Readiness changed; params are `{state, reason, unresponsive, generation}`, the first
+    /// fields of what `fslens.status` returns (ask it for the rest).
     pub const STATUS: &str = "fslens/status";
 }
 

@@ -1032,7 +1032,10 @@ async fn resolve_site_types(
         "degraded": unresolved + timed_out,
         "degradedUnresolved": unresolved,
         "degradedTimedOut": timed_out,
-        "typedDifferentlyByAnotherProject": 0,
+        // FSAC types a file in one project context only (see siteTypeContext), so whether
+        // another project types a site differently is unknown, not zero; and with no
+        // alternatives there is nothing to truncate.
+        "typedDifferentlyByAnotherProject": null,
         "alternativesTruncatedRows": 0,
     });
     Ok((types, ledger))
