@@ -199,13 +199,21 @@ async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_int
     let received = received_by_fsac(&transcript);
     let hung: Vec<&Value> =
         received.iter().filter(|message| message["method"] == json!("textDocument/documentSymbol")).collect();
-    assert_eq!(hung.len(), 1, "one documentSymbol request reached FSAC");
-    assert!(
-        received
-            .iter()
-            .any(|message| message["method"] == json!("$/cancelRequest") && message["params"]["id"] == hung[0]["id"]),
-        "FSAC received $/cancelRequest for the documentSymbol request"
-    );
+    assert_eq!(hung.len(), 2, "two documentSymbol requests reached FSAC: the cancelled one and the timed-out one");
+    for request in &hung {
+        assert!(
+            received.iter().any(
+                |message| message["method"] == json!("$/cancelRequest") && message["params"]["id"] == request["id"]
+            ),
+            "FSAC received $/cancelRequest for {request}"
+        );
+    }
+    // With timeoutMs the bridge gives up by itself, says `timeout`, and FSAC is told (above).
+    let timed_out = &report["timedOut"];
+    assert_eq!(timed_out["isError"], json!(true), "{timed_out}");
+    assert_eq!(timed_out["body"]["error"]["errorKind"], json!("timeout"), "{timed_out}");
+    let elapsed = timed_out["elapsedSeconds"].as_f64().unwrap();
+    assert!((0.5..10.0).contains(&elapsed), "gave up after the 500 ms asked, not much later: {elapsed}");
     // Every file fslens opened in FSAC for the agent is closed again: only the editor's own
     // Program.fs stays open.
     let mut open_files = std::collections::BTreeSet::new();

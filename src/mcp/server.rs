@@ -343,6 +343,7 @@ impl BridgeServer {
         arguments: &Map<String, Value>,
         context: &RequestContext<RoleServer>,
     ) -> Result<Value, ToolFailure> {
+        let deadline = lsp_tool_deadline(arguments)?;
         let (path, uri) = self.document(arguments)?;
         let line = required_integer(arguments, "line")?;
         let word = arguments
@@ -359,8 +360,8 @@ impl BridgeServer {
             "position": { "line": position.line, "character": position.character },
         });
         let (hover, definition) = tokio::join!(
-            forward(session, "textDocument/hover", params.clone(), context),
-            forward(session, "textDocument/definition", params, context),
+            forward_until(session, "textDocument/hover", params.clone(), context, deadline),
+            forward_until(session, "textDocument/definition", params, context, deadline),
         );
         let hover = hover?;
         let mut definition = definition?;
@@ -391,6 +392,7 @@ impl BridgeServer {
         arguments: &Map<String, Value>,
         context: &RequestContext<RoleServer>,
     ) -> Result<Value, ToolFailure> {
+        let deadline = lsp_tool_deadline(arguments)?;
         let operation = arguments.get("operation").and_then(Value::as_str).ok_or_else(|| {
             ToolFailure::invalid_argument(
                 "operation",
@@ -451,7 +453,7 @@ impl BridgeServer {
                 ));
             }
         };
-        let mut result = forward(session, method, params, context).await?;
+        let mut result = forward_until(session, method, params, context, deadline).await?;
         enrich_locations(&mut result, &self.state.root);
         let mut answer = json!({ "operation": operation, "method": method, "via": "fsac" });
         if operation == "hover" {
@@ -580,6 +582,50 @@ async fn forward(
     let cancelled = context.ct.clone();
     match session.connection.call_cancellable(method, params, cancelled.cancelled_owned()).await? {
         Ok(result) => Ok(result),
+        Err(error) => Err(ToolFailure::from(error)),
+    }
+}
+
+/// The default `timeoutMs` of the LSP-based tools (`symbol_at_word`, `navigate`).
+const LSP_TOOL_TIMEOUT_MS: u64 = 30_000;
+
+/// The deadline an LSP-based tool's `timeoutMs` sets (default 30 s, at most an hour), with the
+/// milliseconds it allows.
+fn lsp_tool_deadline(arguments: &Map<String, Value>) -> Result<(tokio::time::Instant, u64), ToolFailure> {
+    let milliseconds = optional_integer(arguments, "timeoutMs")?.map_or(LSP_TOOL_TIMEOUT_MS, |value| value as u64);
+    if milliseconds > 3_600_000 {
+        return Err(ToolFailure::invalid_argument("timeoutMs", "at most 3600000 (an hour)"));
+    }
+    Ok((tokio::time::Instant::now() + Duration::from_millis(milliseconds), milliseconds))
+}
+
+/// [`forward`], given up at `deadline`: the request is cancelled in the session (and so in
+/// FSAC) and the tool fails with `timeout`, naming the method and the time allowed.
+async fn forward_until(
+    session: &Session,
+    method: &str,
+    params: Value,
+    context: &RequestContext<RoleServer>,
+    (deadline, allowed_ms): (tokio::time::Instant, u64),
+) -> Result<Value, ToolFailure> {
+    let cancelled = context.ct.clone();
+    let give_up = async move {
+        tokio::select! {
+            () = cancelled.cancelled_owned() => {}
+            () = tokio::time::sleep_until(deadline) => {}
+        }
+    };
+    match session.connection.call_cancellable(method, params, give_up).await {
+        Ok(Ok(result)) => Ok(result),
+        Ok(Err(error)) => Err(ToolFailure::from(error)),
+        Err(SessionCallError::Cancelled { confirmed }) if !context.ct.is_cancelled() => Err(ToolFailure {
+            kind: "timeout".to_owned(),
+            code: None,
+            message: format!(
+                "FSAC did not answer {method} within timeoutMs = {allowed_ms}; the request was cancelled (is FSAC still loading? see status)"
+            ),
+            data: Some(json!({ "errorKind": "timeout", "timeoutMs": allowed_ms, "sessionConfirmed": confirmed })),
+        }),
         Err(error) => Err(ToolFailure::from(error)),
     }
 }

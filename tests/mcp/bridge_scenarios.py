@@ -168,6 +168,16 @@ async def editor_scenario() -> dict:
             cancelled["pendingAfter"] = pending
             report["cancellation"] = cancelled
 
+            # The same hung request with timeoutMs: the bridge gives up by itself and says so.
+            started = time.monotonic()
+            timed_out = await call(
+                session,
+                "navigate",
+                {"operation": "documentSymbol", "path": "src/Shipping.Domain/Types.fs", "timeoutMs": 500},
+            )
+            timed_out["elapsedSeconds"] = time.monotonic() - started
+            report["timedOut"] = timed_out
+
             report["statusAfter"] = await call(session, "status", {})
     return report
 
