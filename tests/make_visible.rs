@@ -152,6 +152,17 @@ async fn comments_strings_and_public_declarations_give_no_action() {
     let error =
         harness.execute("fslens.makeInternalVisible", json!({"path": "../x.fs", "line": 0, "character": 0})).await;
     assert_eq!(error["error"]["data"]["errorKind"], json!("invalid_path"));
+    // A column and a word could name two different tokens: one of them, not both.
+    let both = json!({"path": "Forms.fs", "line": top, "character": comment_column, "word": "topLevel"});
+    let error = harness.execute("fslens.makeInternalVisible", both).await;
+    assert_eq!(error["error"]["data"]["argument"], json!("character"), "{error}");
+    let error = harness
+        .execute(
+            "fslens.makeInternalVisible",
+            json!({"path": "Forms.fs", "line": top, "word": "topLevel", "timeoutMs": -5}),
+        )
+        .await;
+    assert_eq!(error["error"]["data"]["argument"], json!("timeoutMs"), "{error}");
     harness.finish(None).await;
 }
 

@@ -28,6 +28,9 @@ struct Arguments {
     occurrence: usize,
     apply: bool,
     expose_to: Option<String>,
+    /// One deadline for the command: FSAC's confirmation (at most 10 s of it) and the editor's
+    /// answer to `workspace/applyEdit`.
+    timeout: std::time::Duration,
 }
 
 fn parse_arguments(argument: &Value) -> Result<Arguments, CommandError> {
@@ -39,15 +42,23 @@ fn parse_arguments(argument: &Value) -> Result<Arguments, CommandError> {
     let line = integer("line")?.ok_or_else(|| CommandError::invalid_argument("line", "required (0-based)"))? as u32;
     let character = integer("character")?.map(|value| value as u32);
     let word = text("word")?;
-    if character.is_none() && word.is_none() {
-        return Err(CommandError::invalid_argument("character", "give character (0-based UTF-16) or word"));
+    match (&character, &word) {
+        (None, None) => {
+            return Err(CommandError::invalid_argument("character", "give character (0-based UTF-16) or word"));
+        }
+        (Some(_), Some(_)) => {
+            return Err(CommandError::invalid_argument("character", "give character or word, not both"));
+        }
+        _ => {}
     }
     let occurrence = integer("occurrence")?.unwrap_or(1) as usize;
     if occurrence == 0 {
         return Err(CommandError::invalid_argument("occurrence", "counts from 1"));
     }
     let apply = optional_bool(object, "apply")?.unwrap_or(false);
-    Ok(Arguments { path, line, character, word, occurrence, apply, expose_to: text("exposeTo")? })
+    let timeout =
+        std::time::Duration::from_millis(optional_integer(object, "timeoutMs", 0, 3_600_000)?.unwrap_or(60_000));
+    Ok(Arguments { path, line, character, word, occurrence, apply, expose_to: text("exposeTo")?, timeout })
 }
 
 fn no_action(reason: impl Into<String>, original_line: Option<&str>, via: &str) -> Value {
@@ -67,6 +78,7 @@ pub async fn make_internal_visible(
     root: Option<PathBuf>,
 ) -> Result<Value, CommandError> {
     let arguments = parse_arguments(&argument)?;
+    let deadline = tokio::time::Instant::now() + arguments.timeout;
     let root = root.ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
     let path = confine(&root, &arguments.path, "path")?;
     let overlay = context.editor_buffers().await?;
@@ -200,7 +212,7 @@ pub async fn make_internal_visible(
     };
 
     // With FSAC ready, confirm that the compiler sees a symbol at the declared name.
-    let via = confirm_with_fsac(&context, &path, &text, name_position).await;
+    let via = confirm_with_fsac(&context, &path, &text, name_position, deadline).await;
 
     let uri = crate::uri::path_to_uri(&path).ok_or_else(|| CommandError::Internal("cannot make a URI".to_owned()))?;
     let edit = json!({ "range": modifier, "newText": "internal" });
@@ -242,20 +254,21 @@ pub async fn make_internal_visible(
         "writtenToDisk": false,
     });
     if arguments.apply {
-        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
         let params = json!({ "label": format!("Make {name} internal"), "edit": workspace_edit });
-        answer["applied"] =
-            match context.editor_request("workspace/applyEdit", params, "/workspace/applyEdit", deadline).await {
-                Ok(Ok(result)) => json!({
-                    "applied": result["applied"] == json!(true),
-                    "failureReason": result.get("failureReason"),
-                }),
-                Ok(Err(error)) => json!({ "applied": false, "failureReason": error.message }),
-                Err(CommandError::Timeout) => {
-                    json!({ "applied": false, "failureReason": "the editor did not answer within 30 s" })
-                }
-                Err(error) => return Err(error),
-            };
+        answer["applied"] = match context
+            .editor_request("workspace/applyEdit", params, "/workspace/applyEdit", deadline)
+            .await
+        {
+            Ok(Ok(result)) => json!({
+                "applied": result["applied"] == json!(true),
+                "failureReason": result.get("failureReason"),
+            }),
+            Ok(Err(error)) => json!({ "applied": false, "failureReason": error.message }),
+            Err(CommandError::Timeout) => {
+                json!({ "applied": false, "failureReason": format!("the editor did not answer within timeoutMs = {}", arguments.timeout.as_millis()) })
+            }
+            Err(error) => return Err(error),
+        };
     }
     Ok(answer)
 }
@@ -328,6 +341,7 @@ async fn confirm_with_fsac(
     path: &Path,
     text: &str,
     name_position: LspPosition,
+    deadline: tokio::time::Instant,
 ) -> &'static str {
     let Ok(status) = context.status().await else { return "syntax" };
     if status["state"] != json!("ready") {
@@ -341,7 +355,7 @@ async fn confirm_with_fsac(
         "textDocument": { "uri": uri },
                 "position": name_position,
     });
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+    let deadline = deadline.min(tokio::time::Instant::now() + std::time::Duration::from_secs(10));
     let answer = context.backend_request("textDocument/hover", params, deadline).await;
     context.release_document(&uri);
     match answer {
