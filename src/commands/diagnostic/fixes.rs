@@ -80,7 +80,14 @@ pub async fn diagnostic_fixes(
             "FSAC offers no code action for this diagnostic; many of its fixes are off unless enabled in its settings (shared/fsac-protocol.md §5.7)"
         );
     }
-    if apply {
+    if apply && fixes.is_empty() && fix_index.is_none() {
+        // Nothing to choose from: the answer says so rather than blaming fixIndex.
+        answer["applied"] = json!({
+            "fixIndex": null,
+            "applied": false,
+            "failureReason": "FSAC offers no fix for this diagnostic, so nothing was sent to the editor",
+        });
+    } else if apply {
         let chosen = match (fix_index, fixes.len()) {
             (Some(index), count) if index < count => index,
             (Some(index), count) => {
