@@ -266,10 +266,8 @@ impl BridgeServer {
         let mut activated = Vec::new();
         let mut already_active = Vec::new();
         for group in wanted {
-            if group == ToolGroup::Core
-                || activated.contains(&group.as_str())
-                || already_active.contains(&group.as_str())
-            {
+            // The core group is always active, so naming it lands in alreadyActive.
+            if activated.contains(&group.as_str()) || already_active.contains(&group.as_str()) {
                 continue;
             }
             if self.activate(group) {

@@ -86,7 +86,7 @@ async def editor_scenario() -> dict:
             )
             report["listChangedSeen"] = await wait_for(lambda: list_changes.count >= 1)
             report["listChanged"] = list_changes.count
-            report["activatedAgain"] = await call(session, "activate_tools", {"groups": ["navigation"]})
+            report["activatedAgain"] = await call(session, "activate_tools", {"groups": ["navigation", "core"]})
             report["listChangedAfterRepeat"] = list_changes.count
             tools = await session.list_tools()
             report["tools"] = [
