@@ -6,6 +6,10 @@
 
 /// `workspace/executeCommand` identifiers answered by fslens.
 pub mod commands {
+    /// What every fslens command identifier starts with (each constant below spells it out,
+    /// and a unit test holds them to it).
+    pub const PREFIX: &str = "fslens.";
+
     pub const STATUS: &str = "fslens.status";
     pub const CHECK: &str = "fslens.check";
     pub const FIELD_IMPACT: &str = "fslens.fieldImpact";
@@ -81,3 +85,17 @@ pub const SESSION_READ_ONLY_METHODS: &[&str] = &[
 /// Editor and FSAC ids are forwarded unchanged, so these ids never collide with theirs unless
 /// a peer uses this very prefix.
 pub const PROXY_ID_PREFIX: &str = "fslens:";
+
+#[cfg(test)]
+mod tests {
+    use super::commands;
+
+    #[test]
+    fn every_command_carries_the_prefix_once_and_is_listed_once() {
+        for command in commands::ALL {
+            assert!(command.starts_with(commands::PREFIX), "{command}");
+            assert!(!command[commands::PREFIX.len()..].contains('.'), "{command}");
+            assert_eq!(commands::ALL.iter().filter(|other| *other == command).count(), 1, "{command}");
+        }
+    }
+}

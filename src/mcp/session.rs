@@ -388,7 +388,7 @@ pub fn advertised_commands(result: &Value) -> Vec<String> {
             commands
                 .iter()
                 .filter_map(Value::as_str)
-                .filter(|command| command.starts_with("fslens."))
+                .filter(|command| command.starts_with(crate::lsp::ext::commands::PREFIX))
                 .map(str::to_owned)
                 .collect()
         })

@@ -141,7 +141,7 @@ fn activate_tools_definition(tools: &[ToolDefinition]) -> ToolDefinition {
 /// The tool for one advertised command; commands this bridge does not know yet get a generic
 /// tool named after them (`fslens.someThing` → `some_thing`).
 fn command_tool(command: &str) -> Option<ToolDefinition> {
-    let suffix = command.strip_prefix("fslens.")?;
+    let suffix = command.strip_prefix(crate::lsp::ext::commands::PREFIX)?;
     let command_action = ToolAction::Command(command.to_owned());
     let (name, description, input_schema, action, read_only): (String, &str, Value, ToolAction, bool) = match command {
         ext::commands::STATUS => (
