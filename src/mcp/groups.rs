@@ -67,7 +67,12 @@ impl ToolGroup {
 /// session advertises) are listed with the core tools, so a new command is never hidden
 /// behind a group nobody knows to ask for.
 pub fn group_of(tool_name: &str) -> ToolGroup {
-    match tool_name {
+    known_group_of(tool_name).unwrap_or(ToolGroup::Core)
+}
+
+/// The group this table assigns a tool, or `None` for a tool it does not know.
+pub fn known_group_of(tool_name: &str) -> Option<ToolGroup> {
+    Some(match tool_name {
         "status" | "find" | "check" | "field_impact" | "symbol_search" | "read_symbol" | "read_enclosing"
         | ACTIVATE_TOOLS => ToolGroup::Core,
         "navigate" | "symbol_at_word" | "outline" => ToolGroup::Navigation,
@@ -75,8 +80,8 @@ pub fn group_of(tool_name: &str) -> ToolGroup {
         "referenced_symbols" | "nuget_types" | "nuget_members" => ToolGroup::Assemblies,
         "make_internal_visible" => ToolGroup::Edits,
         "restart" => ToolGroup::Session,
-        _ => ToolGroup::Core,
-    }
+        _ => return None,
+    })
 }
 
 /// The name of the loader tool.

@@ -602,6 +602,18 @@ mod tests {
     }
 
     #[test]
+    fn every_tool_of_fslens_own_commands_has_a_group_of_its_own_choosing() {
+        let commands: Vec<String> = ext::commands::ALL.iter().map(|command| (*command).to_owned()).collect();
+        for tool in catalogue(&commands) {
+            assert!(
+                crate::mcp::groups::known_group_of(&tool.name).is_some(),
+                "{} falls back to the core group: give it a group in mcp/groups.rs",
+                tool.name
+            );
+        }
+    }
+
+    #[test]
     fn descriptions_are_short_and_schemas_are_objects() {
         let tools = catalogue(&every_command());
         for tool in &tools {
