@@ -79,14 +79,22 @@ fn declared(index: &SyntaxIndex, path: &Path) -> Vec<String> {
     file.index.declarations.iter().map(|declaration| index.name(declaration.name).to_string()).collect()
 }
 
-#[test]
-fn unchanged_disk_files_are_not_read_again_unless_their_stamp_is_too_recent_to_trust() {
+/// A workspace with one file `<module_name>.fs` (`module <module_name>` / `let alpha = 1`) last
+/// modified an hour ago, indexed once without a cache; returns the workspace (keep it alive),
+/// the file, its modification time and the index.
+fn indexed_settled_file(module_name: &str) -> (tempfile::TempDir, PathBuf, std::time::SystemTime, SyntaxIndex) {
     let workspace = tempfile::tempdir().expect("temp dir");
     let old = std::time::SystemTime::now() - Duration::from_secs(3600);
-    let settled = write(workspace.path(), "Settled.fs", "module Settled\nlet alpha = 1\n");
-    set_modified(&settled, old);
+    let file = write(workspace.path(), &format!("{module_name}.fs"), &format!("module {module_name}\nlet alpha = 1\n"));
+    set_modified(&file, old);
     let index = SyntaxIndex::new(IndexOptions { threads: 1, cache: CacheSetting::Disabled, ..IndexOptions::default() });
-    index.index_paths(std::slice::from_ref(&settled), &Overlay::new());
+    index.index_paths(std::slice::from_ref(&file), &Overlay::new());
+    (workspace, file, old, index)
+}
+
+#[test]
+fn unchanged_disk_files_are_not_read_again_unless_their_stamp_is_too_recent_to_trust() {
+    let (workspace, settled, old, index) = indexed_settled_file("Settled");
     assert_eq!(declared(&index, &settled), ["Settled", "alpha"]);
 
     // Same size, same modification time: the stamp says unchanged, so the file is not read
@@ -117,12 +125,7 @@ fn unchanged_disk_files_are_not_read_again_unless_their_stamp_is_too_recent_to_t
 
 #[test]
 fn a_touched_file_with_the_same_text_keeps_its_index_and_takes_the_new_stamp() {
-    let workspace = tempfile::tempdir().expect("temp dir");
-    let old = std::time::SystemTime::now() - Duration::from_secs(3600);
-    let touched = write(workspace.path(), "Touched.fs", "module Touched\nlet alpha = 1\n");
-    set_modified(&touched, old);
-    let index = SyntaxIndex::new(IndexOptions { threads: 1, cache: CacheSetting::Disabled, ..IndexOptions::default() });
-    index.index_paths(std::slice::from_ref(&touched), &Overlay::new());
+    let (_workspace, touched, old, index) = indexed_settled_file("Touched");
     let before = index.file(&touched).expect("indexed");
 
     // `touch`: a new modification time, the same text. The file is read and hashed, found

@@ -13,79 +13,72 @@ const AWKWARD_NAME = 'odd dir #1 (50%) @é+~';
 /** The same name as FSAC writes it: only ASCII letters, digits and `+ / . - _ ~` stay bare. */
 const AWKWARD_NAME_ENCODED = 'odd%20dir%20%231%20%2850%25%29%20%40%C3%A9+~';
 
-/** A copy of fixtures/broken inside a directory named AWKWARD_NAME. */
-function brokenCopyUnderAwkwardName() {
+/**
+ * Runs `body(client, root, parent)` against the double with its workspace loaded, in a copy of
+ * fixtures/broken inside a directory named AWKWARD_NAME; stops the double and removes the copy.
+ */
+async function withLoadedAwkwardCopy(body) {
   const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'fsac-double-uris-'));
   const root = path.join(parent, AWKWARD_NAME);
   fs.cpSync(path.join(FIXTURES, 'broken'), root, { recursive: true });
-  return { parent, root };
+  const c = new DoubleClient(root);
+  try {
+    await c.initialize();
+    await c.workspaceLoaded();
+    await body(c, root, parent);
+  } finally {
+    await c.stop();
+    fs.rmSync(parent, { recursive: true, force: true });
+  }
 }
 
-test('URIs are rebuilt from the path with FSAC\'s encoder, even for a document the client opened', async () => {
-  const { parent, root } = brokenCopyUnderAwkwardName();
-  const c = new DoubleClient(root);
-  try {
-    await c.initialize();
-    await c.workspaceLoaded();
-    const file = path.join(root, 'TypeErrors.fs');
-    const clientUri = uri(file);
-    assert.ok(clientUri.includes('@'), `Node leaves @ bare: ${clientUri}`);
-    const detections = () => c.notifications.filter((n) => n.method === 'fsharp/testDetected' && n.params.file.endsWith('/TypeErrors.fs')).length;
-    await c.waitFor((n) => n.method === 'fsharp/testDetected' && n.params.file.endsWith('/TypeErrors.fs'), 10000, 'the load\'s testDetected');
-    assert.equal(detections(), 1, 'one test detection per file after the load');
-    const analyzed = await c.open(file);
-    assert.equal(detections(), 2, 'and another after the parse that opening the file causes');
-    const expected = `file://${parent.split(path.sep).join('/')}/${AWKWARD_NAME_ENCODED}/TypeErrors.fs`;
-    assert.equal(analyzed.params.textDocument.uri, expected);
-    assert.notEqual(expected, clientUri, 'the two encodings differ byte-wise');
-    assert.equal(fileURLToPath(expected), file, 'and name the same file');
-    const published = c.lastDiagnostics(file);
-    assert.equal(published.uri, expected);
-    assert.ok(published.diagnostics.length > 0);
-    assert.ok(published.diagnostics.some((d) => d.code === 39), 'FS0039 is reported');
-    // Locations in answers are encoded the same way: the references of the record field
-    // `Weight`: its declaration, the construction and the read `s.Weight`.
-    const lines = fs.readFileSync(file, 'utf8').split('\n');
-    const readLine = lines.findIndex((l) => l.includes('s.Weight'));
-    const references = await c.request('textDocument/references', {
-      textDocument: { uri: clientUri },
-      position: { line: readLine, character: lines[readLine].indexOf('s.Weight') + 3 },
-      context: { includeDeclaration: true },
-    });
-    assert.equal(references.length, 3, JSON.stringify(references));
-    for (const location of references) assert.equal(location.uri, expected);
-  } finally {
-    await c.stop();
-    fs.rmSync(parent, { recursive: true, force: true });
-  }
-});
+test('URIs are rebuilt from the path with FSAC\'s encoder, even for a document the client opened', () => withLoadedAwkwardCopy(async (c, root, parent) => {
+  const file = path.join(root, 'TypeErrors.fs');
+  const clientUri = uri(file);
+  assert.ok(clientUri.includes('@'), `Node leaves @ bare: ${clientUri}`);
+  const detections = () => c.notifications.filter((n) => n.method === 'fsharp/testDetected' && n.params.file.endsWith('/TypeErrors.fs')).length;
+  await c.waitFor((n) => n.method === 'fsharp/testDetected' && n.params.file.endsWith('/TypeErrors.fs'), 10000, 'the load\'s testDetected');
+  assert.equal(detections(), 1, 'one test detection per file after the load');
+  const analyzed = await c.open(file);
+  assert.equal(detections(), 2, 'and another after the parse that opening the file causes');
+  const expected = `file://${parent.split(path.sep).join('/')}/${AWKWARD_NAME_ENCODED}/TypeErrors.fs`;
+  assert.equal(analyzed.params.textDocument.uri, expected);
+  assert.notEqual(expected, clientUri, 'the two encodings differ byte-wise');
+  assert.equal(fileURLToPath(expected), file, 'and name the same file');
+  const published = c.lastDiagnostics(file);
+  assert.equal(published.uri, expected);
+  assert.ok(published.diagnostics.length > 0);
+  assert.ok(published.diagnostics.some((d) => d.code === 39), 'FS0039 is reported');
+  // Locations in answers are encoded the same way: the references of the record field
+  // `Weight`: its declaration, the construction and the read `s.Weight`.
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const readLine = lines.findIndex((l) => l.includes('s.Weight'));
+  const references = await c.request('textDocument/references', {
+    textDocument: { uri: clientUri },
+    position: { line: readLine, character: lines[readLine].indexOf('s.Weight') + 3 },
+    context: { includeDeclaration: true },
+  });
+  assert.equal(references.length, 3, JSON.stringify(references));
+  for (const location of references) assert.equal(location.uri, expected);
+}));
 
-test('a watched-file deletion forgets the document and clears the diagnostics of a file that is gone', async () => {
-  const { parent, root } = brokenCopyUnderAwkwardName();
-  const c = new DoubleClient(root);
-  try {
-    await c.initialize();
-    await c.workspaceLoaded();
-    const file = path.join(root, 'TypeErrors.fs');
-    await c.open(file);
-    assert.ok(c.lastDiagnostics(file).diagnostics.length > 0);
-    // A deletion event for a file still on disk changes nothing that is published.
-    const before = c.notifications.length;
-    c.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uri(file), type: 3 }] });
-    await c.request('workspace/symbol', { query: 'zzz' }); // a round trip: the notification was handled
-    assert.equal(c.notifications.slice(before).filter((n) => n.method === 'textDocument/publishDiagnostics').length, 0);
-    // Once the file is really gone, its diagnostics are cleared.
-    fs.rmSync(file);
-    const cleared = c.waitForNext((n) => n.method === 'textDocument/publishDiagnostics' && n.params.diagnostics.length === 0, 10000, 'the clearing publish');
-    c.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uri(file), type: 3 }] });
-    const clearing = await cleared;
-    assert.equal(fileURLToPath(clearing.params.uri), file);
-    assert.equal(clearing.params.version, undefined);
-  } finally {
-    await c.stop();
-    fs.rmSync(parent, { recursive: true, force: true });
-  }
-});
+test('a watched-file deletion forgets the document and clears the diagnostics of a file that is gone', () => withLoadedAwkwardCopy(async (c, root) => {
+  const file = path.join(root, 'TypeErrors.fs');
+  await c.open(file);
+  assert.ok(c.lastDiagnostics(file).diagnostics.length > 0);
+  // A deletion event for a file still on disk changes nothing that is published.
+  const before = c.notifications.length;
+  c.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uri(file), type: 3 }] });
+  await c.request('workspace/symbol', { query: 'zzz' }); // a round trip: the notification was handled
+  assert.equal(c.notifications.slice(before).filter((n) => n.method === 'textDocument/publishDiagnostics').length, 0);
+  // Once the file is really gone, its diagnostics are cleared.
+  fs.rmSync(file);
+  const cleared = c.waitForNext((n) => n.method === 'textDocument/publishDiagnostics' && n.params.diagnostics.length === 0, 10000, 'the clearing publish');
+  c.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uri(file), type: 3 }] });
+  const clearing = await cleared;
+  assert.equal(fileURLToPath(clearing.params.uri), file);
+  assert.equal(clearing.params.version, undefined);
+}));
 
 test('workspace/codeLens/refresh after a save is a notification without params', async () => {
   const c = new DoubleClient(path.join(FIXTURES, 'broken'));
