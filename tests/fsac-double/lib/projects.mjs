@@ -134,8 +134,32 @@ export function readSlnx(slnxPath) {
   return { path: slnxPath, items: root.children.map(toItem), projects };
 }
 
+/**
+ * Parse an .slnf (a JSON solution filter): the solution it names (relative to the filter,
+ * `\\` separators allowed), keeping only the projects it lists (relative to that solution).
+ * Folders left with no project are dropped. A filter whose solution cannot be read throws,
+ * so peek skips it like any unparseable solution.
+ */
+export function readSlnf(slnfPath) {
+  const filter = JSON.parse(fs.readFileSync(slnfPath, 'utf8').replace(/^\uFEFF/, ''));
+  const written = filter?.solution?.path;
+  if (typeof written !== 'string' || !Array.isArray(filter?.solution?.projects)) throw new Error(`not a solution filter: ${slnfPath}`);
+  const base = readSolution(path.resolve(path.dirname(slnfPath), norm(written)));
+  const baseDir = path.dirname(base.path);
+  const kept = new Set(filter.solution.projects.filter((p) => typeof p === 'string').map((p) => path.resolve(baseDir, norm(p))));
+  const keep = (items) => items.flatMap((item) => {
+    if (item.Kind.Kind !== 'folder') return kept.has(item.Name) ? [item] : [];
+    const inner = keep(item.Kind.Data.Items);
+    return inner.length ? [{ ...item, Kind: { Kind: 'folder', Data: { ...item.Kind.Data, Items: inner } } }] : [];
+  });
+  return { path: slnfPath, items: keep(base.items), projects: base.projects.filter((p) => kept.has(p)) };
+}
+
 export function readSolution(p) {
-  return p.toLowerCase().endsWith('.slnx') ? readSlnx(p) : readSln(p);
+  const lower = p.toLowerCase();
+  if (lower.endsWith('.slnx')) return readSlnx(p);
+  if (lower.endsWith('.slnf')) return readSlnf(p);
+  return readSln(p);
 }
 
 /**
@@ -153,7 +177,7 @@ export function peek(directory, deep = 2, excludedDirs = []) {
       const full = path.join(dir, e.name);
       if (e.isDirectory()) {
         if (level < deep && !excluded.has(e.name.toLowerCase())) walk(full, level + 1);
-      } else if (/\.(sln|slnx)$/i.test(e.name)) solutions.push(full);
+      } else if (/\.(sln|slnx|slnf)$/i.test(e.name)) solutions.push(full);
       else if (/\.fsproj$/i.test(e.name)) fsprojs.push(full);
     }
   };

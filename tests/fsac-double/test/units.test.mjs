@@ -4,9 +4,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import fs from 'node:fs';
+import os from 'node:os';
 import { scanIdentifiers, codeOnly, identifierAt } from '../lib/lexer.mjs';
 import { normalise, parseTooltip } from '../lib/tooltip.mjs';
-import { readFsproj, readSln, readSlnx, peek, chooseAutomatic } from '../lib/projects.mjs';
+import { readFsproj, readSln, readSlnx, readSolution, peek, chooseAutomatic } from '../lib/projects.mjs';
 import { satisfies, sdkPinFailure } from '../lib/sdkPin.mjs';
 import { navigationItems, matchesQuery } from '../lib/navigation.mjs';
 import { parseTree, parseMarkers } from './markers.mjs';
@@ -54,6 +55,24 @@ test('sln and slnx list the same projects; peek picks the solution with most pro
   assert.deepEqual(found.map((f) => f.Type), ['solution', 'solution', 'directory']);
   assert.equal(chooseAutomatic(found).length, 3);
   assert.deepEqual(peek(SHIPPING, 2, ['src']).at(-1).Data.Fsprojs, [path.join(SHIPPING, 'tests/Shipping.Tests/Shipping.Tests.fsproj')]);
+});
+
+test('an .slnf filters its solution\'s projects and peek lists it; one naming a missing solution is skipped', () => {
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'fsac-double-slnf-'));
+  try {
+    fs.cpSync(SHIPPING, copy, { recursive: true });
+    fs.writeFileSync(path.join(copy, 'Domain.slnf'), '\uFEFF' + JSON.stringify({ solution: { path: 'Shipping.sln', projects: ['src\\Shipping.Domain\\Shipping.Domain.fsproj'] } }));
+    fs.writeFileSync(path.join(copy, 'Broken.slnf'), JSON.stringify({ solution: { path: 'Missing.sln', projects: [] } }));
+    const filtered = readSolution(path.join(copy, 'Domain.slnf'));
+    assert.deepEqual(filtered.projects, [path.join(copy, 'src/Shipping.Domain/Shipping.Domain.fsproj')]);
+    assert.deepEqual(filtered.items.map((i) => [i.Name, i.Kind.Data.Items?.length]), [['src', 1]], 'the tests folder is left empty, so dropped');
+    const found = peek(copy, 2, []);
+    const solutions = found.filter((f) => f.Type === 'solution').map((f) => path.basename(f.Data.Path));
+    assert.deepEqual(solutions, ['Domain.slnf', 'Shipping.sln', 'Shipping.slnx']);
+    assert.equal(chooseAutomatic(found).length, 3, 'the solution with most projects still wins');
+  } finally {
+    fs.rmSync(copy, { recursive: true, force: true });
+  }
 });
 
 test('SDK pin: roll-forward policies and the failure text', () => {
