@@ -11,6 +11,7 @@ use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 
 use crate::lsp::codec::{FrameLimits, FrameReader, write_frame};
 use crate::lsp::ext;
+use crate::lsp::ext::error_kinds;
 use crate::lsp::message::{Message, MessageKind, RequestId};
 use crate::proxy::{ProxyConfig, run_proxy};
 
@@ -81,7 +82,9 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> HeadlessClient<R, W> {
         // the command still runs and reports why FSAC is missing, instead of a bare error.
         match self.call_raw("initialize", initialize).await? {
             Ok(_) => {}
-            Err(error) if error.data.as_ref().is_some_and(|data| data["errorKind"] == "fsac_startup_failed") => {
+            Err(error)
+                if error.data.as_ref().is_some_and(|data| data["errorKind"] == error_kinds::FSAC_STARTUP_FAILED) =>
+            {
                 tracing::info!("FSAC did not start: {}", error.message);
             }
             Err(error) => bail!("the session did not initialize: {} (code {})", error.message, error.code),

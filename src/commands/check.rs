@@ -16,6 +16,7 @@ use sha2::{Digest, Sha256};
 use crate::commands::CommandError;
 use crate::commands::arguments::{object_of, one_of, optional_integer, optional_string, reject_unknown};
 use crate::commands::paths::{confine, display_relative};
+use crate::lsp::ext::error_kinds;
 use crate::proxy::analysis::AnalysisSnapshot;
 use crate::proxy::main_loop::CommandContext;
 use crate::workspace::WorkspaceModel;
@@ -169,7 +170,7 @@ pub async fn check(argument: Value, mut context: CommandContext, root: Option<Pa
     // A verdict over no file at all would be a `clean` without proof.
     if plan.scope != Scope::Snippet && plan.files.is_empty() {
         let reason = blocking(
-            "nothing_in_scope",
+            error_kinds::NOTHING_IN_SCOPE,
             "no source file is in scope (check projectPath, path and fileGlob)",
             json!({}),
         );
@@ -294,7 +295,7 @@ pub async fn check(argument: Value, mut context: CommandContext, root: Option<Pa
     if verdict == "unknown" {
         let reason = if fsac_went_away {
             blocking(
-                "fsac_restarted",
+                error_kinds::FSAC_RESTARTED,
                 format!(
                     "FSAC exited during the check ({}); analyses from before do not count",
                     after["reason"].as_str().unwrap_or_default()
@@ -303,7 +304,7 @@ pub async fn check(argument: Value, mut context: CommandContext, root: Option<Pa
             )
         } else if outcome.timed_out {
             blocking(
-                "timeout",
+                error_kinds::TIMEOUT,
                 format!(
                     "the deadline of {} ms passed with {} file(s) not analysed",
                     arguments.timeout.as_millis(),
@@ -313,7 +314,7 @@ pub async fn check(argument: Value, mut context: CommandContext, root: Option<Pa
             )
         } else {
             blocking(
-                "incomplete",
+                error_kinds::INCOMPLETE,
                 format!(
                     "{} file(s) have no current analysis (speed=fast uses only what FSAC already reported)",
                     missing.len() + stale.len()
@@ -537,19 +538,23 @@ fn unavailable_reason(status: &Value, plan: &Plan, root: &Path) -> Option<Value>
         "ready" => {}
         "loading" | "starting" => {
             return Some(blocking(
-                "timeout",
+                error_kinds::TIMEOUT,
                 format!("FSAC had not finished loading the workspace: {reason}"),
                 json!({ "state": state }),
             ));
         }
-        _ => return Some(blocking("fsac_unavailable", reason, json!({ "state": state }))),
+        _ => return Some(blocking(error_kinds::FSAC_UNAVAILABLE, reason, json!({ "state": state }))),
     }
     for project in &plan.projects {
         let display = project.display().to_string();
         if let Some(error) =
             status["projectErrors"].as_array().into_iter().flatten().find(|error| error["project"] == json!(display))
         {
-            let kind = if error["code"] == json!(100) { "project_not_restored" } else { "project_failure" };
+            let kind = if error["code"] == json!(100) {
+                error_kinds::PROJECT_NOT_RESTORED
+            } else {
+                error_kinds::PROJECT_FAILURE
+            };
             let message = format!(
                 "FSAC could not load {}: {} (code {})",
                 display_relative(root, project),
@@ -557,7 +562,7 @@ fn unavailable_reason(status: &Value, plan: &Plan, root: &Path) -> Option<Value>
                 error["code"]
             );
             let mut extra = json!({ "project": display_relative(root, project), "fsacErrorCode": error["code"] });
-            if kind == "project_not_restored" {
+            if kind == error_kinds::PROJECT_NOT_RESTORED {
                 extra["remedy"] = json!(format!("run `dotnet restore {}`", display_relative(root, project)));
             }
             return Some(blocking(kind, message, extra));
@@ -569,7 +574,7 @@ fn unavailable_reason(status: &Value, plan: &Plan, root: &Path) -> Option<Value>
         && !is_script(file)
     {
         return Some(blocking(
-            "file_not_in_project",
+            error_kinds::FILE_NOT_IN_PROJECT,
             format!("{} is compiled by no project, so FSAC gives it no diagnostics", display_relative(root, file)),
             json!({ "file": display_relative(root, file) }),
         ));
@@ -610,7 +615,7 @@ fn sdk_not_found(stderr: &str, root: &Path) -> Value {
         }
     }
     blocking(
-        "sdk_not_found",
+        error_kinds::SDK_NOT_FOUND,
         format!(
             "FSAC could not start: global.json pins .NET SDK {} which is not installed",
             requested.as_deref().unwrap_or("(unknown)")
@@ -707,12 +712,12 @@ async fn check_snippet(
     let Some(diagnostics) = diagnostics else {
         let reason = if timed_out {
             blocking(
-                "timeout",
+                error_kinds::TIMEOUT,
                 format!("the snippet was not analysed within {} ms", arguments.timeout.as_millis()),
                 json!({}),
             )
         } else {
-            blocking("fsac_restarted", "FSAC exited while the snippet was checked", json!({}))
+            blocking(error_kinds::FSAC_RESTARTED, "FSAC exited while the snippet was checked", json!({}))
         };
         return Ok(finish_unknown(answer, reason, started));
     };

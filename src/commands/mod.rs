@@ -9,6 +9,7 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 
 use crate::lsp::ext;
+use crate::lsp::ext::error_kinds;
 use crate::proxy::main_loop::CommandContext;
 
 pub mod arguments;
@@ -65,12 +66,12 @@ impl CommandError {
     /// The stable, machine-readable name of this error, as sent in `data.errorKind`.
     pub fn kind(&self) -> &'static str {
         match self {
-            CommandError::InvalidArgument { .. } => "invalid_argument",
-            CommandError::InvalidPath { .. } => "invalid_path",
-            CommandError::Cancelled => "cancelled",
-            CommandError::Timeout => "timeout",
-            CommandError::Unavailable(_) => "fsac_unavailable",
-            CommandError::Internal(_) => "internal_error",
+            CommandError::InvalidArgument { .. } => error_kinds::INVALID_ARGUMENT,
+            CommandError::InvalidPath { .. } => error_kinds::INVALID_PATH,
+            CommandError::Cancelled => error_kinds::CANCELLED,
+            CommandError::Timeout => error_kinds::TIMEOUT,
+            CommandError::Unavailable(_) => error_kinds::FSAC_UNAVAILABLE,
+            CommandError::Internal(_) => error_kinds::INTERNAL_ERROR,
             CommandError::Typed { kind, .. } => kind,
         }
     }

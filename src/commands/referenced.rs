@@ -22,6 +22,7 @@ use crate::commands::budget::{
     MIN_PAGE_CHAR_BUDGET, RESPONSE_CHAR_BUDGET, cursor_digest, decode_cursor, encode_cursor, paginate,
 };
 use crate::commands::paths::display_relative;
+use crate::lsp::ext::error_kinds;
 use crate::metadata::Assembly;
 use crate::metadata::cache::load_assembly;
 use crate::metadata::restore::{ReferenceSet, RestoreEnvironment, resolve_references};
@@ -157,7 +158,7 @@ fn choose_project(model: &WorkspaceModel, root: &Path, written: Option<&str>) ->
             .or_else(|| model.projects.first())
             .ok_or_else(|| {
                 CommandError::typed(
-                    "no_project",
+                    error_kinds::NO_PROJECT,
                     -32602,
                     format!("no .fsproj found under {}", root.display()),
                     json!({ "workspaceRoot": root.display().to_string() }),

@@ -21,6 +21,7 @@ use tokio::sync::Mutex;
 use crate::commands::CommandError;
 use crate::commands::paths::{confine, display_relative};
 use crate::lsp::ext;
+use crate::lsp::ext::error_kinds;
 use crate::lsp::message::ResponseError;
 use crate::mcp::groups::{Activation, ToolGroup, group_of};
 use crate::mcp::navigation::{enrich_locations, hover_text, locate_word};
@@ -100,7 +101,13 @@ impl From<ResponseError> for ToolFailure {
             .and_then(|data| data.get("errorKind"))
             .and_then(Value::as_str)
             .map(str::to_owned)
-            .unwrap_or_else(|| if error.code == -32800 { "cancelled".to_owned() } else { "session_error".to_owned() });
+            .unwrap_or_else(|| {
+                if error.code == -32800 {
+                    error_kinds::CANCELLED.to_owned()
+                } else {
+                    error_kinds::SESSION_ERROR.to_owned()
+                }
+            });
         ToolFailure { kind, code: Some(error.code), message: error.message, data: error.data }
     }
 }
@@ -109,14 +116,14 @@ impl From<SessionCallError> for ToolFailure {
     fn from(error: SessionCallError) -> ToolFailure {
         match error {
             SessionCallError::Closed => ToolFailure::new(
-                "session_closed",
+                error_kinds::SESSION_CLOSED,
                 "the fslens session ended (was the editor closed?); the next call joins or starts a new one",
             ),
             SessionCallError::Cancelled { confirmed } => ToolFailure {
-                kind: "cancelled".to_owned(),
+                kind: error_kinds::CANCELLED.to_owned(),
                 code: Some(-32800),
                 message: error.to_string(),
-                data: Some(json!({ "errorKind": "cancelled", "sessionConfirmed": confirmed })),
+                data: Some(json!({ "errorKind": error_kinds::CANCELLED, "sessionConfirmed": confirmed })),
             },
         }
     }
@@ -155,11 +162,12 @@ impl BridgeServer {
             tracing::info!("the session ended; joining or starting a new one");
             ended.close().await;
         }
-        let config = (self.state.config_factory)()
-            .map_err(|error| ToolFailure::new("fsac_unavailable", format!("cannot configure FSAC: {error:#}")))?;
-        let session = Session::join_or_start(&self.state.root, config)
-            .await
-            .map_err(|error| ToolFailure::new("session_unavailable", format!("cannot reach a session: {error:#}")))?;
+        let config = (self.state.config_factory)().map_err(|error| {
+            ToolFailure::new(error_kinds::FSAC_UNAVAILABLE, format!("cannot configure FSAC: {error:#}"))
+        })?;
+        let session = Session::join_or_start(&self.state.root, config).await.map_err(|error| {
+            ToolFailure::new(error_kinds::SESSION_UNAVAILABLE, format!("cannot reach a session: {error:#}"))
+        })?;
         let session = Arc::new(session);
         *slot = Some(session.clone());
         Ok(session)
@@ -228,7 +236,9 @@ impl BridgeServer {
             }
             ToolAction::SymbolAtWord => self.symbol_at_word(&session, &arguments, context).await,
             ToolAction::Navigate => self.navigate(&session, &arguments, context).await,
-            ToolAction::ActivateTools => Err(ToolFailure::new("internal_error", "activate_tools is handled above")),
+            ToolAction::ActivateTools => {
+                Err(ToolFailure::new(error_kinds::INTERNAL_ERROR, "activate_tools is handled above"))
+            }
         }
     }
 
@@ -349,8 +359,9 @@ impl BridgeServer {
             .and_then(Value::as_str)
             .ok_or_else(|| ToolFailure::invalid_argument("word", "required: the identifier on the line"))?;
         let occurrence = optional_integer(arguments, "occurrence")?.unwrap_or(1).max(1);
-        let text = crate::source_files::read_regular_text(&path)
-            .map_err(|error| ToolFailure::new("invalid_path", format!("cannot read {}: {error}", path.display())))?;
+        let text = crate::source_files::read_regular_text(&path).map_err(|error| {
+            ToolFailure::new(error_kinds::INVALID_PATH, format!("cannot read {}: {error}", path.display()))
+        })?;
         let position = locate_word(&text, line, word, occurrence)
             .map_err(|message| ToolFailure::invalid_argument("word", message))?;
         let params = json!({
@@ -417,7 +428,10 @@ impl BridgeServer {
                     (None, Some(Value::String(word))) => {
                         let occurrence = optional_integer(arguments, "occurrence")?.unwrap_or(1).max(1);
                         let text = crate::source_files::read_regular_text(&path).map_err(|error| {
-                            ToolFailure::new("invalid_path", format!("cannot read {}: {error}", path.display()))
+                            ToolFailure::new(
+                                error_kinds::INVALID_PATH,
+                                format!("cannot read {}: {error}", path.display()),
+                            )
                         })?;
                         let position = locate_word(&text, line, word, occurrence)
                             .map_err(|message| ToolFailure::invalid_argument("word", message))?;
@@ -617,12 +631,14 @@ async fn forward_until(
         Ok(Ok(result)) => Ok(result),
         Ok(Err(error)) => Err(ToolFailure::from(error)),
         Err(SessionCallError::Cancelled { confirmed }) if !context.ct.is_cancelled() => Err(ToolFailure {
-            kind: "timeout".to_owned(),
+            kind: error_kinds::TIMEOUT.to_owned(),
             code: None,
             message: format!(
                 "FSAC did not answer {method} within timeoutMs = {allowed_ms}; the request was cancelled (is FSAC still loading? see status)"
             ),
-            data: Some(json!({ "errorKind": "timeout", "timeoutMs": allowed_ms, "sessionConfirmed": confirmed })),
+            data: Some(
+                json!({ "errorKind": error_kinds::TIMEOUT, "timeoutMs": allowed_ms, "sessionConfirmed": confirmed }),
+            ),
         }),
         Err(error) => Err(ToolFailure::from(error)),
     }

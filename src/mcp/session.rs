@@ -21,6 +21,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 
 use crate::lsp::codec::{FrameLimits, FrameReader, write_frame};
 use crate::lsp::ext;
+use crate::lsp::ext::error_kinds;
 use crate::lsp::message::{Message, MessageKind, RequestId, ResponseError};
 use crate::proxy::{ProxyConfig, run_proxy};
 
@@ -315,7 +316,9 @@ impl Session {
         match editor.call("initialize", initialize).await.context("the session did not answer initialize")? {
             Ok(result) => commands = advertised_commands(&result),
             // FSAC failing to start keeps the session: `status` says why.
-            Err(error) if error.data.as_ref().is_some_and(|data| data["errorKind"] == "fsac_startup_failed") => {
+            Err(error)
+                if error.data.as_ref().is_some_and(|data| data["errorKind"] == error_kinds::FSAC_STARTUP_FAILED) =>
+            {
                 tracing::warn!("FSAC did not start: {}", error.message);
                 startup_failure = Some(error.message.clone());
             }

@@ -25,6 +25,7 @@ use crate::commands::{self, CommandError};
 use crate::documents::DocumentMirror;
 use crate::lsp::codec::{FrameLimits, FrameReader, write_frame_unflushed};
 use crate::lsp::ext;
+use crate::lsp::ext::error_kinds;
 use crate::lsp::message::{Message, MessageKind, RequestId, ResponseError, error_codes, salvage_request_id};
 use crate::proxy::analysis::{AnalysisSnapshot, AnalysisStore};
 use crate::proxy::backend::{BackendConnection, BackendLauncher, StderrTail, stderr_task};
@@ -711,7 +712,7 @@ impl Proxy {
                 self.state_changed();
                 let error =
                     ResponseError::new(error_codes::INTERNAL_ERROR, format!("fslens could not start FSAC: {reason}"))
-                        .with_data(json!({ "retry": false, "errorKind": "fsac_startup_failed" }));
+                        .with_data(json!({ "retry": false, "errorKind": error_kinds::FSAC_STARTUP_FAILED }));
                 return self.reply_error(id, error);
             }
         };
@@ -779,7 +780,7 @@ impl Proxy {
             let reason = self.readiness.reason().unwrap_or("FSAC is not running").to_owned();
             let error =
                 ResponseError::new(error_codes::REQUEST_FAILED, format!("{method}: FSAC is not running: {reason}"))
-                    .with_data(json!({ "errorKind": "fsac_unavailable", "state": self.readiness.state() }));
+                    .with_data(json!({ "errorKind": error_kinds::FSAC_UNAVAILABLE, "state": self.readiness.state() }));
             return self.reply_error(id, error);
         }
         self.editor_to_fsac.insert(id, PendingForward { method: method.to_owned() });
@@ -916,7 +917,7 @@ impl Proxy {
             let error = if pending.method == "initialize" {
                 ResponseError::new(error_codes::INTERNAL_ERROR, reason.clone()).with_data(json!({
                     "retry": false,
-                    "errorKind": "fsac_startup_failed",
+                    "errorKind": error_kinds::FSAC_STARTUP_FAILED,
                     "exitCode": code,
                     "stderrTail": stderr_tail,
                 }))
@@ -925,13 +926,13 @@ impl Proxy {
                     error_codes::REQUEST_FAILED,
                     format!("{}: {reason} while this request was pending", pending.method),
                 )
-                .with_data(json!({ "errorKind": "fsac_exited", "exitCode": code }))
+                .with_data(json!({ "errorKind": error_kinds::FSAC_EXITED, "exitCode": code }))
             };
             self.reply_error(id, error);
         }
         for (_, call) in std::mem::take(&mut self.proxy_to_fsac) {
             let error = ResponseError::new(error_codes::REQUEST_FAILED, reason.clone())
-                .with_data(json!({ "errorKind": "fsac_exited", "exitCode": code }));
+                .with_data(json!({ "errorKind": error_kinds::FSAC_EXITED, "exitCode": code }));
             if let Some((client, answer)) = call.fail(error) {
                 self.send_to_client(client, &answer);
             }
@@ -1252,7 +1253,7 @@ impl Proxy {
                         error_codes::REQUEST_FAILED,
                         format!("FSAC is not running: {reason}"),
                     )
-                    .with_data(json!({ "errorKind": "fsac_unavailable" }))));
+                    .with_data(json!({ "errorKind": error_kinds::FSAC_UNAVAILABLE }))));
                     return;
                 }
                 let request = Message::request(id.clone(), &method, params);
@@ -1487,7 +1488,7 @@ impl Proxy {
         }
         let reason = self.readiness.reason().unwrap_or("FSAC is not running").to_owned();
         Err(ResponseError::new(error_codes::REQUEST_FAILED, format!("{method}: FSAC is not running: {reason}"))
-            .with_data(json!({ "errorKind": "fsac_unavailable", "state": self.readiness.state() })))
+            .with_data(json!({ "errorKind": error_kinds::FSAC_UNAVAILABLE, "state": self.readiness.state() })))
     }
 
     fn forward_client_request(&mut self, client: u64, id: RequestId, method: &str, params: Value) {
@@ -1516,7 +1517,7 @@ impl Proxy {
                     self.start_command(Origin::Client(client), id, command, arguments);
                 } else {
                     let error = ResponseError::new(error_codes::INVALID_PARAMS, format!("unknown command {command:?}"))
-                        .with_data(json!({ "errorKind": "invalid_argument", "argument": "command" }));
+                        .with_data(json!({ "errorKind": error_kinds::INVALID_ARGUMENT, "argument": "command" }));
                     self.send_to_client(client, &Message::response_error(id, &error));
                 }
             }
@@ -1827,7 +1828,7 @@ pub fn can_become_ready(state: State) -> bool {
 /// The answer to a session client's request about a file it may not or cannot read.
 fn unreadable_client_path(method: &str, message: &str, uri: &str) -> ResponseError {
     ResponseError::new(error_codes::INVALID_PARAMS, format!("{method}: {message}"))
-        .with_data(json!({ "errorKind": "invalid_path", "path": uri }))
+        .with_data(json!({ "errorKind": error_kinds::INVALID_PATH, "path": uri }))
 }
 
 /// The disk text of a file a session client asked about, read on a blocking thread.

@@ -20,6 +20,7 @@ use crate::commands::arguments::{optional_integer, optional_string};
 use crate::commands::check::{CurrentAnalysis, current_analysis, fsac_for_file};
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position};
+use crate::lsp::ext::error_kinds;
 use crate::proxy::main_loop::CommandContext;
 use crate::syntax::index::Overlay;
 use crate::workspace::WorkspaceModel;
@@ -237,7 +238,7 @@ pub async fn locate(
     match context.acquire_document(&uri, text.clone()).await {
         Ok(()) => {}
         Err(CommandError::Unavailable(reason)) => {
-            return Ok(Location::Unknown(json!({ "errorKind": "fsac_unavailable", "message": reason })));
+            return Ok(Location::Unknown(json!({ "errorKind": error_kinds::FSAC_UNAVAILABLE, "message": reason })));
         }
         Err(error) => return Err(error),
     }
@@ -248,14 +249,16 @@ pub async fn locate(
             context.release_document(&uri);
             let reason = match other {
                 CurrentAnalysis::TimedOut => json!({
-                    "errorKind": "timeout",
+                    "errorKind": error_kinds::TIMEOUT,
                     "message": format!(
                         "FSAC had not analysed {} at its current content within {} ms, so whether a diagnostic is there is not known",
                         selector.path,
                         timeout.as_millis()
                     ),
                 }),
-                _ => json!({ "errorKind": "fsac_restarted", "message": "FSAC exited while the file was analysed" }),
+                _ => {
+                    json!({ "errorKind": error_kinds::FSAC_RESTARTED, "message": "FSAC exited while the file was analysed" })
+                }
             };
             return Ok(Location::Unknown(reason));
         }
@@ -336,7 +339,7 @@ fn nothing_here(selector: &Selector, file: &str, diagnostics: &[Value], matched:
         )
     };
     CommandError::typed(
-        "no_diagnostic_at_position",
+        error_kinds::NO_DIAGNOSTIC_AT_POSITION,
         -32602,
         message,
         json!({ "file": file, "line": selector.line, "matched": matched, "fileDiagnosticCount": diagnostics.len(), "nearest": nearest }),

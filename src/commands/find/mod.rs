@@ -34,6 +34,7 @@ use crate::syntax::Overlay;
 use crate::syntax::model::{FieldSiteKind, TextRange};
 use crate::workspace::WorkspaceModel;
 
+use crate::lsp::ext::error_kinds;
 pub use arguments::{FindArguments, FindCliArgs, FindKind, FindScope};
 use page::{FindCursor, PlannedPage, identity_of, plan_page, stream_identity};
 use resolve::{Declared, effective_kind, range_from_json, same_file};
@@ -549,7 +550,7 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
         Some(cursor) => {
             if !coverage_complete && fsac_ready {
                 return Err(CommandError::typed(
-                    "find_cursor_validation_incomplete",
+                    error_kinds::FIND_CURSOR_VALIDATION_INCOMPLETE,
                     error_codes::INVALID_PARAMS,
                     "the sweep did not complete in time, so the cursor could not be validated; retry the same cursor \
                      (with a larger timeoutMs)",
@@ -657,7 +658,7 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
         PlannedPage::SiteTooLarge(mut answer) => {
             answer["status"] = json!("aborted");
             answer["deliveryStatus"] = json!("blocked");
-            answer["errorKind"] = json!("find_site_exceeds_response_budget");
+            answer["errorKind"] = json!(error_kinds::FIND_SITE_EXCEEDS_RESPONSE_BUDGET);
             answer["cursorAdvancedBy"] = json!(0);
             answer["nextCursor"] = Value::Null;
             answer["recovery"] = json!({
@@ -1289,7 +1290,7 @@ fn timeout_before_sweep(mut base: Value, target: &Target, model: &WorkspaceModel
             })
         })
         .collect();
-    base["errorKind"] = json!("find_timeout");
+    base["errorKind"] = json!(error_kinds::FIND_TIMEOUT);
     base["via"] = json!("none");
     base["completeness"] = json!("partial");
     base["outcome"] = json!("indeterminate");

@@ -18,6 +18,7 @@ use sha2::{Digest, Sha256};
 
 use crate::commands::CommandError;
 use crate::commands::budget::serialized_utf16_len;
+use crate::lsp::ext::error_kinds;
 
 const CURSOR_TAG: &str = "find2";
 
@@ -54,7 +55,7 @@ impl FindCursor {
     pub fn decode(text: &str) -> Result<FindCursor, CommandError> {
         let invalid = || {
             CommandError::typed(
-                "find_cursor_invalid",
+                error_kinds::FIND_CURSOR_INVALID,
                 crate::lsp::message::error_codes::INVALID_PARAMS,
                 "not a cursor issued by fslens.find; start again without a cursor",
                 json!({ "argument": "cursor", "reuseOriginalCursor": false }),
@@ -78,7 +79,7 @@ impl FindCursor {
     pub fn validate(&self, query_identity: &str, stream_identity: &str, total: usize) -> Result<usize, CommandError> {
         if self.query_identity != query_identity {
             return Err(CommandError::typed(
-                "find_cursor_query_mismatch",
+                error_kinds::FIND_CURSOR_QUERY_MISMATCH,
                 crate::lsp::message::error_codes::INVALID_PARAMS,
                 "the cursor belongs to a different query (only cursor, maxResults and timeoutMs may change between pages)",
                 json!({ "argument": "cursor", "reuseOriginalCursor": false }),
@@ -86,7 +87,7 @@ impl FindCursor {
         }
         if self.stream_identity != stream_identity {
             return Err(CommandError::typed(
-                "find_cursor_stale",
+                error_kinds::FIND_CURSOR_STALE,
                 crate::lsp::message::error_codes::INVALID_PARAMS,
                 "the results changed since the cursor was issued (a source, project or the sweep's coverage changed); \
                  start again without a cursor",
@@ -95,7 +96,7 @@ impl FindCursor {
         }
         if self.offset > total {
             return Err(CommandError::typed(
-                "find_cursor_invalid",
+                error_kinds::FIND_CURSOR_INVALID,
                 crate::lsp::message::error_codes::INVALID_PARAMS,
                 format!("the cursor's offset {} is past the {total} sites", self.offset),
                 json!({ "argument": "cursor", "reuseOriginalCursor": false }),
