@@ -823,16 +823,18 @@ impl Proxy {
                             _ => params.get("content").and_then(Value::as_str).map(crate::uri::canonical_uri),
                         };
                         self.analysis_changes.send_modify(|sequence| *sequence += 1);
-                        // The editor never hears about documents only fslens opened.
-                        if uri.is_some_and(|uri| self.proxy_documents.contains_key(&uri)) {
+                        if self.is_proxy_document(uri) {
                             return;
                         }
                     }
-                    "fsharp/testDetected" => {
-                        // Sent after every parse, so also after fslens's own opens.
+                    // Sent after every parse, so also after fslens's own opens. Nothing else reads
+                    // it, so with no document of fslens's own open (the usual case) its params,
+                    // which list every test in the file, are not even parsed.
+                    "fsharp/testDetected" if !self.proxy_documents.is_empty() => {
                         let params = message.params().unwrap_or(Value::Null);
-                        let uri = params.get("file").and_then(Value::as_str).map(crate::uri::canonical_uri);
-                        if uri.is_some_and(|uri| self.proxy_documents.contains_key(&uri)) {
+                        if self.is_proxy_document(
+                            params.get("file").and_then(Value::as_str).map(crate::uri::canonical_uri),
+                        ) {
                             return;
                         }
                     }
@@ -845,6 +847,12 @@ impl Proxy {
                 self.send_to_editor(&message);
             }
         }
+    }
+
+    /// True for a document only fslens has open in FSAC (by canonical URI): the editor never
+    /// hears FSAC's notifications about it.
+    fn is_proxy_document(&self, canonical_uri: Option<String>) -> bool {
+        canonical_uri.is_some_and(|uri| self.proxy_documents.contains_key(&uri))
     }
 
     fn on_backend_response(&mut self, id: RequestId, message: Message) {
