@@ -42,6 +42,16 @@ pub fn optional_bool(object: &Map<String, Value>, name: &str) -> Result<Option<b
     }
 }
 
+/// The largest `timeoutMs` any command takes: an hour.
+pub const MAX_TIMEOUT_MS: u64 = 3_600_000;
+
+/// The `timeoutMs` argument (0 to [`MAX_TIMEOUT_MS`]) as a duration, `default_ms` when absent.
+pub fn timeout_argument(object: &Map<String, Value>, default_ms: u64) -> Result<std::time::Duration, CommandError> {
+    Ok(std::time::Duration::from_millis(
+        optional_integer(object, "timeoutMs", 0, MAX_TIMEOUT_MS)?.unwrap_or(default_ms),
+    ))
+}
+
 pub fn optional_integer(
     object: &Map<String, Value>,
     name: &str,

@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::commands::CommandError;
-use crate::commands::arguments::{object_of, one_of, optional_integer, optional_string, reject_unknown};
+use crate::commands::arguments::{object_of, one_of, optional_string, reject_unknown};
 use crate::commands::paths::{confine, display_relative};
 use crate::lsp::ext::error_kinds;
 use crate::proxy::analysis::AnalysisSnapshot;
@@ -102,7 +102,7 @@ fn parse_arguments(argument: &Value) -> Result<CheckArguments, CommandError> {
             ("all", None),
         ],
     )?;
-    let timeout = Duration::from_millis(optional_integer(object, "timeoutMs", 0, 3_600_000)?.unwrap_or(60_000));
+    let timeout = crate::commands::arguments::timeout_argument(object, 60_000)?;
     let arguments = CheckArguments {
         scope,
         path: text("path")?,

@@ -56,8 +56,7 @@ fn parse_arguments(argument: &Value) -> Result<Arguments, CommandError> {
         return Err(CommandError::invalid_argument("occurrence", "counts from 1"));
     }
     let apply = optional_bool(object, "apply")?.unwrap_or(false);
-    let timeout =
-        std::time::Duration::from_millis(optional_integer(object, "timeoutMs", 0, 3_600_000)?.unwrap_or(60_000));
+    let timeout = crate::commands::arguments::timeout_argument(object, 60_000)?;
     Ok(Arguments { path, line, character, word, occurrence, apply, expose_to: text("exposeTo")?, timeout })
 }
 

@@ -6,25 +6,22 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::commands::CommandError;
-use crate::commands::arguments::{object_of, optional_bool, optional_integer, optional_string, reject_unknown};
+use crate::commands::arguments::{object_of, optional_bool, optional_string, reject_unknown, timeout_argument};
 use crate::lsp::ext;
 use crate::lsp::message::error_codes;
 use crate::proxy::main_loop::{CommandContext, can_become_ready};
 use crate::proxy::readiness::State;
 
 /// The argument object of `fslens.status`.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct StatusArguments {
     /// `"ready"`: answer once FSAC reports the workspace loaded (or can no longer get there).
     pub wait_until: Option<String>,
-    /// How long to wait, in milliseconds (default 60000).
-    pub timeout_ms: Option<u64>,
+    /// How long to wait (default 60 s).
+    pub timeout: Duration,
     /// Send FSAC a request it answers at once, and report whether and how fast it did.
     pub probe: bool,
 }
-
-/// The longest wait `timeoutMs` may ask for: an hour, as for check.
-const MAXIMUM_TIMEOUT_MS: u64 = 3_600_000;
 
 /// Reads the argument object; every error names the argument at fault.
 fn status_arguments(argument: &Value) -> Result<StatusArguments, CommandError> {
@@ -32,7 +29,7 @@ fn status_arguments(argument: &Value) -> Result<StatusArguments, CommandError> {
     reject_unknown(object, &["waitUntil", "timeoutMs", "probe"])?;
     Ok(StatusArguments {
         wait_until: optional_string(object, "waitUntil")?,
-        timeout_ms: optional_integer(object, "timeoutMs", 0, MAXIMUM_TIMEOUT_MS)?,
+        timeout: timeout_argument(object, 60_000)?,
         probe: optional_bool(object, "probe")?.unwrap_or(false),
     })
 }
@@ -44,7 +41,7 @@ pub async fn status(argument: Value, mut context: CommandContext) -> Result<Valu
     {
         return Err(CommandError::invalid_argument("waitUntil", format!("expected \"ready\", got {until:?}")));
     }
-    let timeout = Duration::from_millis(arguments.timeout_ms.unwrap_or(60_000));
+    let timeout = arguments.timeout;
     let deadline = tokio::time::Instant::now() + timeout;
     let started = Instant::now();
 
@@ -125,8 +122,8 @@ mod tests {
         assert_eq!(blamed(json!([])), "arguments");
         let accepted = status_arguments(&json!({"waitUntil": "ready", "timeoutMs": 0, "probe": true})).unwrap();
         assert_eq!(
-            (accepted.wait_until.as_deref(), accepted.timeout_ms, accepted.probe),
-            (Some("ready"), Some(0), true)
+            (accepted.wait_until.as_deref(), accepted.timeout, accepted.probe),
+            (Some("ready"), std::time::Duration::ZERO, true)
         );
         assert!(status_arguments(&serde_json::Value::Null).is_ok());
     }

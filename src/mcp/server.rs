@@ -605,8 +605,9 @@ const LSP_TOOL_TIMEOUT_MS: u64 = 30_000;
 /// milliseconds it allows.
 fn lsp_tool_deadline(arguments: &Map<String, Value>) -> Result<(tokio::time::Instant, u64), ToolFailure> {
     let milliseconds = optional_integer(arguments, "timeoutMs")?.map_or(LSP_TOOL_TIMEOUT_MS, |value| value as u64);
-    if milliseconds > 3_600_000 {
-        return Err(ToolFailure::invalid_argument("timeoutMs", "at most 3600000 (an hour)"));
+    if milliseconds > crate::commands::arguments::MAX_TIMEOUT_MS {
+        let bound = crate::commands::arguments::MAX_TIMEOUT_MS;
+        return Err(ToolFailure::invalid_argument("timeoutMs", format!("at most {bound} (an hour)")));
     }
     Ok((tokio::time::Instant::now() + Duration::from_millis(milliseconds), milliseconds))
 }

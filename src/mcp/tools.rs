@@ -560,7 +560,7 @@ fn answer_budget_property() -> Value {
 }
 
 fn timeout_property(default: u64) -> Value {
-    json!({ "type": "integer", "minimum": 0, "maximum": 3_600_000, "default": default, "description": "One deadline for the whole request, in milliseconds." })
+    json!({ "type": "integer", "minimum": 0, "maximum": crate::commands::arguments::MAX_TIMEOUT_MS, "default": default, "description": "One deadline for the whole request, in milliseconds." })
 }
 
 /// `fieldImpact` → `field_impact`.

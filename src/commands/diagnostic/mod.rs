@@ -565,7 +565,7 @@ impl DiagnosticCliArgs {
 
 /// `timeoutMs`, 60 s by default.
 pub fn timeout_of(object: &Map<String, Value>) -> Result<Duration, CommandError> {
-    Ok(Duration::from_millis(optional_integer(object, "timeoutMs", 0, 3_600_000)?.unwrap_or(60_000)))
+    crate::commands::arguments::timeout_argument(object, 60_000)
 }
 
 #[cfg(test)]

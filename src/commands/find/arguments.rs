@@ -21,7 +21,7 @@ pub const MAX_MAX_RESULTS: usize = 1000;
 /// Default `timeoutMs`: one monotonic budget for the whole request.
 pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
 /// The largest accepted `timeoutMs` (one hour).
-pub const MAX_TIMEOUT_MS: u64 = 3_600_000;
+pub use crate::commands::arguments::MAX_TIMEOUT_MS;
 /// `contextLines` above this are accepted and capped (reported as truncated).
 pub const MAX_CONTEXT_LINES: usize = 8;
 
