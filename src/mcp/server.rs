@@ -369,8 +369,8 @@ impl BridgeServer {
             "position": { "line": position.line, "character": position.character },
         });
         let (hover, definition) = tokio::join!(
-            forward_until(session, "textDocument/hover", params.clone(), context, deadline),
-            forward_until(session, "textDocument/definition", params, context, deadline),
+            forward_until(session, "textDocument/hover", params.clone(), context, Some(deadline)),
+            forward_until(session, "textDocument/definition", params, context, Some(deadline)),
         );
         let hover = hover?;
         let mut definition = definition?;
@@ -465,7 +465,7 @@ impl BridgeServer {
                 ));
             }
         };
-        let mut result = forward_until(session, method, params, context, deadline).await?;
+        let mut result = forward_until(session, method, params, context, Some(deadline)).await?;
         enrich_locations(&mut result, &self.state.root);
         let mut answer = json!({ "operation": operation, "method": method, "via": "fsac" });
         if operation == "hover" {
@@ -591,56 +591,54 @@ async fn forward(
     params: Value,
     context: &RequestContext<RoleServer>,
 ) -> Result<Value, ToolFailure> {
-    let cancelled = context.ct.clone();
-    match session.connection.call_cancellable(method, params, cancelled.cancelled_owned()).await? {
-        Ok(result) => Ok(result),
-        Err(error) => Err(ToolFailure::from(error)),
-    }
+    forward_until(session, method, params, context, None).await
 }
 
 /// The default `timeoutMs` of the LSP-based tools (`symbol_at_word`, `navigate`).
 const LSP_TOOL_TIMEOUT_MS: u64 = 30_000;
 
-/// The deadline an LSP-based tool's `timeoutMs` sets (default 30 s, at most an hour), with the
-/// milliseconds it allows.
-fn lsp_tool_deadline(arguments: &Map<String, Value>) -> Result<(tokio::time::Instant, u64), ToolFailure> {
-    let milliseconds = optional_integer(arguments, "timeoutMs")?.map_or(LSP_TOOL_TIMEOUT_MS, |value| value as u64);
-    if milliseconds > crate::commands::arguments::MAX_TIMEOUT_MS {
-        let bound = crate::commands::arguments::MAX_TIMEOUT_MS;
-        return Err(ToolFailure::invalid_argument("timeoutMs", format!("at most {bound} (an hour)")));
-    }
-    Ok((tokio::time::Instant::now() + Duration::from_millis(milliseconds), milliseconds))
+/// The deadline an LSP-based tool's `timeoutMs` sets (default 30 s), with the time it allows.
+fn lsp_tool_deadline(arguments: &Map<String, Value>) -> Result<(tokio::time::Instant, Duration), ToolFailure> {
+    let allowed = crate::commands::arguments::timeout_argument(arguments, LSP_TOOL_TIMEOUT_MS)?;
+    Ok((tokio::time::Instant::now() + allowed, allowed))
 }
 
-/// [`forward`], given up at `deadline`: the request is cancelled in the session (and so in
-/// FSAC) and the tool fails with `timeout`, naming the method and the time allowed.
+/// [`forward`], given up at `deadline` when there is one: the request is then cancelled in the
+/// session (and so in FSAC) and the tool fails with `timeout`, naming the method and the time
+/// allowed.
 async fn forward_until(
     session: &Session,
     method: &str,
     params: Value,
     context: &RequestContext<RoleServer>,
-    (deadline, allowed_ms): (tokio::time::Instant, u64),
+    deadline: Option<(tokio::time::Instant, Duration)>,
 ) -> Result<Value, ToolFailure> {
     let cancelled = context.ct.clone();
     let give_up = async move {
-        tokio::select! {
-            () = cancelled.cancelled_owned() => {}
-            () = tokio::time::sleep_until(deadline) => {}
+        match deadline {
+            Some((at, _)) => tokio::select! {
+                () = cancelled.cancelled_owned() => {}
+                () = tokio::time::sleep_until(at) => {}
+            },
+            None => cancelled.cancelled_owned().await,
         }
     };
     match session.connection.call_cancellable(method, params, give_up).await {
         Ok(Ok(result)) => Ok(result),
         Ok(Err(error)) => Err(ToolFailure::from(error)),
-        Err(SessionCallError::Cancelled { confirmed }) if !context.ct.is_cancelled() => Err(ToolFailure {
-            kind: error_kinds::TIMEOUT.to_owned(),
-            code: None,
-            message: format!(
-                "FSAC did not answer {method} within timeoutMs = {allowed_ms}; the request was cancelled (is FSAC still loading? see status)"
-            ),
-            data: Some(
-                json!({ "errorKind": error_kinds::TIMEOUT, "timeoutMs": allowed_ms, "sessionConfirmed": confirmed }),
-            ),
-        }),
+        Err(SessionCallError::Cancelled { confirmed }) if !context.ct.is_cancelled() => {
+            let allowed_ms = deadline.map_or(0, |(_, allowed)| allowed.as_millis() as u64);
+            Err(ToolFailure {
+                kind: error_kinds::TIMEOUT.to_owned(),
+                code: None,
+                message: format!(
+                    "FSAC did not answer {method} within timeoutMs = {allowed_ms}; the request was cancelled (is FSAC still loading? see status)"
+                ),
+                data: Some(
+                    json!({ "errorKind": error_kinds::TIMEOUT, "timeoutMs": allowed_ms, "sessionConfirmed": confirmed }),
+                ),
+            })
+        }
         Err(error) => Err(ToolFailure::from(error)),
     }
 }
