@@ -202,9 +202,10 @@ export function startServer() {
     const file = pathOf(td.uri);
     const entry = ws.documents.get(file);
     if (!entry) return;
+    const reported = ws.uriFor(file); // asked while the document is still known (untitled: URIs)
     ws.documents.delete(file);
     ws.invalidate();
-    if (!fs.existsSync(file) && canPublish()) conn.sendDiagnostics({ uri: entry.uri, diagnostics: [] });
+    if (!fs.existsSync(file) && canPublish()) conn.sendDiagnostics({ uri: reported, diagnostics: [] });
   });
   conn.onNotification('workspace/didChangeWatchedFiles', ({ changes }) => {
     // Only deletions are acted on: the document is forgotten, and its diagnostics are

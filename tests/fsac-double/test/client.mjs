@@ -5,6 +5,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
+import { pathOf } from '../lib/workspace.mjs';
 
 export const DOUBLE = fileURLToPath(new URL('../index.mjs', import.meta.url));
 export const FIXTURES = path.resolve(fileURLToPath(new URL('../../../fixtures', import.meta.url)));
@@ -13,7 +14,7 @@ export const uri = (file) => pathToFileURL(file).href;
  * True when a URI the double sent names `file`. FSAC encodes paths its own way (it writes
  * `@` as `%40` where Node leaves it bare), so URIs are compared by the path they decode to.
  */
-export const sameFile = (sentUri, file) => sentUri.startsWith('file:') && path.normalize(fileURLToPath(sentUri)) === path.normalize(file);
+export const sameFile = (sentUri, file) => sentUri.startsWith('file:') && pathOf(sentUri) === path.normalize(file);
 
 export const CLIENT_CAPS = {
   textDocument: { publishDiagnostics: { relatedInformation: true }, hover: { contentFormat: ['markdown', 'plaintext'] } },

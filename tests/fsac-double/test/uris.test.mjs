@@ -6,7 +6,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { DoubleClient, FIXTURES, CLIENT_CAPS, uri } from './client.mjs';
+import { DoubleClient, FIXTURES, CLIENT_CAPS, uri, sameFile } from './client.mjs';
 
 /** A directory name with every kind of character FSAC's encoder treats differently from Node's. */
 const AWKWARD_NAME = 'odd dir #1 (50%) @é+~';
@@ -36,8 +36,9 @@ test('URIs are rebuilt from the path with FSAC\'s encoder, even for a document t
   const file = path.join(root, 'TypeErrors.fs');
   const clientUri = uri(file);
   assert.ok(clientUri.includes('@'), `Node leaves @ bare: ${clientUri}`);
-  const detections = () => c.notifications.filter((n) => n.method === 'fsharp/testDetected' && n.params.file.endsWith('/TypeErrors.fs')).length;
-  await c.waitFor((n) => n.method === 'fsharp/testDetected' && n.params.file.endsWith('/TypeErrors.fs'), 10000, 'the load\'s testDetected');
+  const detectsTests = (n) => n.method === 'fsharp/testDetected' && sameFile(n.params.file, file);
+  const detections = () => c.notifications.filter(detectsTests).length;
+  await c.waitFor(detectsTests, 10000, 'the load\'s testDetected');
   assert.equal(detections(), 1, 'one test detection per file after the load');
   const analyzed = await c.open(file);
   assert.equal(detections(), 2, 'and another after the parse that opening the file causes');
@@ -62,14 +63,16 @@ test('URIs are rebuilt from the path with FSAC\'s encoder, even for a document t
   for (const location of references) assert.equal(location.uri, expected);
 }));
 
-test('a watched-file deletion forgets the document and clears the diagnostics of a file that is gone', () => withLoadedAwkwardCopy(async (c, root) => {
+test('a watched-file deletion forgets the document and clears the diagnostics of a file that is gone; so does closing one', () => withLoadedAwkwardCopy(async (c, root) => {
   const file = path.join(root, 'TypeErrors.fs');
   await c.open(file);
   assert.ok(c.lastDiagnostics(file).diagnostics.length > 0);
   // A deletion event for a file still on disk changes nothing that is published.
   const before = c.notifications.length;
   c.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uri(file), type: 3 }] });
-  await c.request('workspace/symbol', { query: 'zzz' }); // a round trip: the notification was handled
+  // The document is forgotten: position requests on it fail as on a file never opened (and
+  // the answer is a round trip, so the notification was handled).
+  await assert.rejects(c.request('textDocument/hover', { textDocument: { uri: uri(file) }, position: { line: 0, character: 0 } }), /No check results/);
   assert.equal(c.notifications.slice(before).filter((n) => n.method === 'textDocument/publishDiagnostics').length, 0);
   // Once the file is really gone, its diagnostics are cleared.
   fs.rmSync(file);
@@ -77,7 +80,17 @@ test('a watched-file deletion forgets the document and clears the diagnostics of
   c.notify('workspace/didChangeWatchedFiles', { changes: [{ uri: uri(file), type: 3 }] });
   const clearing = await cleared;
   assert.equal(fileURLToPath(clearing.params.uri), file);
+  assert.ok(clearing.params.uri.includes(AWKWARD_NAME_ENCODED), clearing.params.uri);
   assert.equal(clearing.params.version, undefined);
+  // Closing a document whose file is gone clears it too, under FSAC's URI for it.
+  const fine = path.join(root, 'Fine.fs');
+  await c.open(fine);
+  fs.rmSync(fine);
+  const closed = c.waitForNext((n) => n.method === 'textDocument/publishDiagnostics' && sameFile(n.params.uri, fine), 10000, 'the publish on close');
+  c.notify('textDocument/didClose', { textDocument: { uri: uri(fine) } });
+  const onClose = await closed;
+  assert.deepEqual(onClose.params.diagnostics, []);
+  assert.ok(onClose.params.uri.includes(AWKWARD_NAME_ENCODED), onClose.params.uri);
 }));
 
 test('workspace/codeLens/refresh after a save is a notification without params', async () => {
