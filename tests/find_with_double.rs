@@ -8,8 +8,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 use support::double::{
-    AWKWARD_DIRECTORY_NAME, Editor, SiteKey, TRANSCRIPT_VARIABLE, double_command, fixture_copy,
-    fixture_copy_in_awkward_directory, found_sites, received_by_fsac, transcript_entries,
+    Editor, SiteKey, TRANSCRIPT_VARIABLE, double_command, fixture_copy, fixture_copy_in_awkward_directory, found_sites,
+    received_by_fsac, transcript_entries,
 };
 use support::markers::{Marker, read_markers};
 use tempfile::TempDir;
@@ -561,6 +561,5 @@ async fn a_workspace_in_a_directory_with_an_awkward_name_gives_the_same_answers(
         .await;
     let fsac_uri = published["params"]["uri"].as_str().unwrap();
     assert!(fsac_uri.contains("%40") && fsac_uri != editor_uri, "FSAC's URI is its own: {fsac_uri}");
-    assert!(root.display().to_string().ends_with(AWKWARD_DIRECTORY_NAME));
     editor.stop().await;
 }

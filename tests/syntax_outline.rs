@@ -387,8 +387,9 @@ fn files_and_projects_outside_the_workspace_are_refused() {
         ),
     ] {
         match run(&model, arguments.clone(), &overlay) {
-            Err(CommandError::InvalidPath { message, .. }) => {
+            Err(CommandError::InvalidPath { path, message }) => {
                 assert!(message.contains("outside the workspace"), "{arguments}: {message}");
+                assert_eq!(json!(path), arguments[argument], "the error names what `{argument}` said");
             }
             other => panic!("{arguments} ({argument}) was not refused: {other:?}"),
         }
