@@ -184,13 +184,15 @@ async fn fixes_are_previewed_never_written_and_applying_one_clears_the_diagnosti
 
     // apply with nothing to apply: the answer says so, and the editor is asked nothing more.
     let clamp = line_of(&fixed, "clampTo 10 42");
-    let asked_before = editor.notifications.iter().filter(|message| message["method"] == "workspace/applyEdit").count();
+    let edits_asked = |editor: &Editor| {
+        editor.notifications.iter().filter(|message| message["method"] == "workspace/applyEdit").count()
+    };
+    let asked_before = edits_asked(&editor);
     let answer = editor.execute("fslens.diagnosticFixes", json!({"path": PROGRAM, "line": clamp, "apply": true})).await;
     let answer = result(&answer);
     assert_eq!(answer["status"], json!("no_fixes"), "{answer}");
     assert_eq!(answer["applied"]["applied"], json!(false), "{answer}");
-    let asked_after = editor.notifications.iter().filter(|message| message["method"] == "workspace/applyEdit").count();
-    assert_eq!(asked_after, asked_before);
+    assert_eq!(edits_asked(&editor), asked_before);
     editor.stop().await;
 }
 

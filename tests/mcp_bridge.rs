@@ -20,15 +20,13 @@ fn run_scenario(scenario: &str, workspace: &Path, runtime: &Path, environment: &
     support::mcp::run_scenario("bridge_scenarios.py", &[scenario], workspace, runtime, environment)
 }
 
-/// Runs a bridge scenario against a fresh copy of `fixture` (with no editor session), with
-/// `environment` added, and returns its report.
-async fn scenario_on_fixture(scenario: &'static str, fixture: &str, environment: Vec<(&'static str, String)>) -> Value {
+/// Runs a bridge scenario against a fresh copy of `fixture` (with no editor session) and
+/// returns its report.
+async fn scenario_on_fixture(scenario: &'static str, fixture: &str) -> Value {
     let workspace = fixture_copy(fixture);
     let runtime = tempfile::tempdir().unwrap();
     let (workspace_path, runtime_path) = (workspace.path().to_owned(), runtime.path().to_owned());
-    tokio::task::spawn_blocking(move || run_scenario(scenario, &workspace_path, &runtime_path, &environment))
-        .await
-        .unwrap()
+    tokio::task::spawn_blocking(move || run_scenario(scenario, &workspace_path, &runtime_path, &[])).await.unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -283,7 +281,7 @@ async fn without_a_session_the_bridge_starts_one_that_a_second_bridge_joins() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn when_fsac_cannot_start_the_bridge_keeps_its_session_and_says_why() {
-    let report = scenario_on_fixture("broken", "sdk-pin", Vec::new()).await;
+    let report = scenario_on_fixture("broken", "sdk-pin").await;
     assert!(report["tools"].as_array().unwrap().contains(&json!("check")), "{}", report["tools"]);
     assert!(!report["tools"].as_array().unwrap().contains(&json!("navigate")), "{}", report["tools"]);
     assert!(report["toolsAfterCall"].as_array().unwrap().contains(&json!("navigate")), "{}", report["toolsAfterCall"]);
@@ -306,7 +304,7 @@ async fn when_fsac_cannot_start_the_bridge_keeps_its_session_and_says_why() {
 /// the cut rows), and its cursor continues where it ended.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_find_page_is_planned_to_fit_the_bridge_output_once() {
-    let report = scenario_on_fixture("long_lines", "long-lines", Vec::new()).await;
+    let report = scenario_on_fixture("long_lines", "long-lines").await;
     let first = tool_body(&report, "first");
     assert_eq!(first["totalSites"], json!(602), "{first}");
     assert!(first.get("maxResultsLowered").is_none(), "the page was re-run: {}", first["maxResultsLowered"]);
@@ -328,7 +326,7 @@ async fn a_find_page_is_planned_to_fit_the_bridge_output_once() {
 /// cursor continues right after it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_find_page_of_wide_text_is_asked_again_with_fewer_rows() {
-    let report = scenario_on_fixture("wide_text", "wide-text", Vec::new()).await;
+    let report = scenario_on_fixture("wide_text", "wide-text").await;
     let first = tool_body(&report, "first");
     assert_eq!(first["totalSites"], json!(61), "{first}");
     let lowered = &first["maxResultsLowered"];

@@ -7,6 +7,8 @@ its assertions there. The script itself checks only what it needs to go on.
     python bridge_scenarios.py editor    # an editor session runs: join it
     python bridge_scenarios.py own       # none runs: the first bridge starts one, a second joins
     python bridge_scenarios.py broken    # none runs and FSAC cannot start: the session says why
+    python bridge_scenarios.py long_lines  # find pages of sites on very long lines fit 40 KiB
+    python bridge_scenarios.py wide_text   # find pages of CJK lines: the bridge asks for fewer rows
 
 Environment: FSLENS_BIN, FSLENS_WORKSPACE, FSLENS_FSAC_COMMAND, XDG_RUNTIME_DIR, and any
 FSAC_DOUBLE_* variables (passed on to the bridge, and so to an FSAC it starts).
@@ -231,34 +233,20 @@ async def fsac_cannot_start_scenario() -> dict:
     return report
 
 
-async def long_lines_scenario() -> dict:
-    """A find whose sites sit on very long lines (fixtures/long-lines): the page must fit the
-    bridge's 40 KiB output, and its cursor must continue it."""
+async def find_two_pages(query: str) -> dict:
+    """The first two pages of a find for `query`, read with no editor session: the bridge must
+    fit each page into its 40 KiB output, asking again with fewer rows when the page it planned
+    to its UTF-16 budget is still too many bytes, and the cursor must continue the page it
+    returned. Used on fixtures/long-lines (sites on very long lines) and fixtures/wide-text
+    (sites on lines of CJK text)."""
     report: dict = {}
     async with stdio_client(server_parameters(), errlog=sys.stderr) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
             report["status"] = await ready_status(session)
-            started = time.monotonic()
-            report["first"] = await call(session, "find", {"query": "Crate.Size", "maxResults": 1000})
-            report["firstSeconds"] = time.monotonic() - started
+            report["first"] = await call(session, "find", {"query": query, "maxResults": 1000})
             cursor = report["first"]["body"].get("nextCursor")
-            report["second"] = await call(session, "find", {"query": "Crate.Size", "maxResults": 1000, "cursor": cursor})
-    return report
-
-
-async def wide_text_scenario() -> dict:
-    """A find whose sites sit on lines of CJK text (fixtures/wide-text): a page planned to the
-    bridge's UTF-16 budget is too many bytes for its 40 KiB output, so the bridge asks again
-    with fewer rows; the cursor continues the page it returned."""
-    report: dict = {}
-    async with stdio_client(server_parameters(), errlog=sys.stderr) as (read, write):
-        async with ClientSession(read, write) as session:
-            await session.initialize()
-            report["status"] = await ready_status(session)
-            report["first"] = await call(session, "find", {"query": "Note.Text", "maxResults": 1000})
-            cursor = report["first"]["body"].get("nextCursor")
-            report["second"] = await call(session, "find", {"query": "Note.Text", "maxResults": 1000, "cursor": cursor})
+            report["second"] = await call(session, "find", {"query": query, "maxResults": 1000, "cursor": cursor})
     return report
 
 
@@ -268,8 +256,8 @@ def main() -> None:
         "editor": editor_scenario,
         "own": own_session_scenario,
         "broken": fsac_cannot_start_scenario,
-        "long_lines": long_lines_scenario,
-        "wide_text": wide_text_scenario,
+        "long_lines": lambda: find_two_pages("Crate.Size"),
+        "wide_text": lambda: find_two_pages("Note.Text"),
     }[scenario]
     report = anyio.run(runner)
     sys.stdout.write(json.dumps(report) + "\n")

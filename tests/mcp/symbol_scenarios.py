@@ -69,8 +69,7 @@ async def building_scenario() -> dict:
                 "read_enclosing",
                 {"path": "src/Shipping/Domain.fs", "line": 20, "kinds": ["module"], "maxLines": 2, "onOversize": "outline"},
             )
-            nested = report["outline"]["body"].get("nested") or [{}]
-            report["nestedRead"] = await call(session, "read_enclosing", nested[0].get("read", {}))
+            report["nestedRead"] = await call(session, "read_enclosing", report["outline"]["body"]["nested"][0]["read"])
             report["escape"] = await call(session, "read_enclosing", {"path": "../outside.fs", "line": 0})
             report["badKinds"] = await call(session, "read_symbol", {"name": "weigh", "kinds": ["gizmo"]})
     return report

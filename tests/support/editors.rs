@@ -17,23 +17,23 @@ pub fn editor_program(variable: &str, default: &str, install_hint: &str) -> Path
     }
 }
 
+/// Reads `pipe` to its end on a thread of its own.
+fn drain(mut pipe: impl Read + Send + 'static) -> std::thread::JoinHandle<Vec<u8>> {
+    std::thread::spawn(move || {
+        let mut bytes = Vec::new();
+        let _ = pipe.read_to_end(&mut bytes);
+        bytes
+    })
+}
+
 /// Runs `command` (stdin closed, output captured) until it exits; past `deadline` kills it
 /// and panics with `context(output so far)`. The output is drained while the editor runs, so
 /// an editor that writes more than a pipe holds does not stall until the deadline.
 pub fn run_with_deadline(command: &mut Command, deadline: Duration, context: impl Fn(&Output) -> String) -> Output {
     let mut child: Child =
         command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).spawn().expect("the editor starts");
-    let drain = |pipe: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            if let Some(mut pipe) = pipe {
-                let _ = pipe.read_to_end(&mut bytes);
-            }
-            bytes
-        })
-    };
-    let stdout = drain(child.stdout.take().map(|pipe| Box::new(pipe) as Box<dyn Read + Send>));
-    let stderr = drain(child.stderr.take().map(|pipe| Box::new(pipe) as Box<dyn Read + Send>));
+    let stdout = drain(child.stdout.take().expect("stdout is piped"));
+    let stderr = drain(child.stderr.take().expect("stderr is piped"));
     let started = Instant::now();
     let (status, timed_out) = loop {
         if let Some(status) = child.try_wait().unwrap() {
