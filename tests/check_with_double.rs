@@ -99,7 +99,6 @@ async fn a_closed_file_is_checked_without_the_editor_seeing_anything() {
     let workspace = fixture_copy("shipping");
     let runtime = tempfile::tempdir().unwrap();
     let mut editor = ready_editor(workspace.path(), runtime.path()).await;
-    let types = workspace.path().join("src/Shipping.Domain/Types.fs");
     // A notification about Types.fs, whatever its encoding of the path: every place FSAC puts a
     // document's URI is decoded and compared as a path.
     let names_types = |message: &Value| {
