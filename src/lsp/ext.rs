@@ -54,90 +54,71 @@ pub mod commands {
 }
 
 /// `data.errorKind` values (and check's `blockingReason.errorKind`): the stable names clients
-/// branch on. docs/commands.md documents each one (a unit test holds it to that).
+/// branch on. docs/commands.md documents each one (tests/wire_names_documented.rs holds it to that).
 pub mod error_kinds {
-    /// A command argument is missing, mistyped, out of range or unknown (`data.argument` names it).
-    pub const INVALID_ARGUMENT: &str = "invalid_argument";
-    /// A path is outside the workspace, not a regular file, or of the wrong kind.
-    pub const INVALID_PATH: &str = "invalid_path";
-    /// The request was cancelled (`$/cancelRequest`, or an MCP client's cancel).
-    pub const CANCELLED: &str = "cancelled";
-    /// The deadline passed first.
-    pub const TIMEOUT: &str = "timeout";
-    /// No FSAC is running, or it cannot answer in its state.
-    pub const FSAC_UNAVAILABLE: &str = "fsac_unavailable";
-    /// A fault in fslens itself.
-    pub const INTERNAL_ERROR: &str = "internal_error";
-    /// FSAC could not be started or did not answer `initialize`.
-    pub const FSAC_STARTUP_FAILED: &str = "fsac_startup_failed";
-    /// FSAC exited with the request pending.
-    pub const FSAC_EXITED: &str = "fsac_exited";
-    /// FSAC exited and restarted while the work ran, so analyses from before do not count.
-    pub const FSAC_RESTARTED: &str = "fsac_restarted";
-    /// FSAC's .NET host found no SDK matching `global.json`.
-    pub const SDK_NOT_FOUND: &str = "sdk_not_found";
-    /// Find's deadline passed before the sweep finished (a typed result, not an error).
-    pub const FIND_TIMEOUT: &str = "find_timeout";
-    /// One find site alone is larger than the response budget.
-    pub const FIND_SITE_EXCEEDS_RESPONSE_BUDGET: &str = "find_site_exceeds_response_budget";
-    /// A find cursor that cannot be decoded or is out of range.
-    pub const FIND_CURSOR_INVALID: &str = "find_cursor_invalid";
-    /// A find cursor from another query.
-    pub const FIND_CURSOR_QUERY_MISMATCH: &str = "find_cursor_query_mismatch";
-    /// A find cursor from before the files changed.
-    pub const FIND_CURSOR_STALE: &str = "find_cursor_stale";
-    /// A find cursor that could not be checked against the files.
-    pub const FIND_CURSOR_VALIDATION_INCOMPLETE: &str = "find_cursor_validation_incomplete";
-    /// No diagnostic at the position a diagnostic tool was given.
-    pub const NO_DIAGNOSTIC_AT_POSITION: &str = "no_diagnostic_at_position";
-    /// No project to read referenced assemblies from.
-    pub const NO_PROJECT: &str = "no_project";
-    /// The MCP bridge's session ended.
-    pub const SESSION_CLOSED: &str = "session_closed";
-    /// The MCP bridge could not reach or start a session.
-    pub const SESSION_UNAVAILABLE: &str = "session_unavailable";
-    /// The session answered an error that names no kind.
-    pub const SESSION_ERROR: &str = "session_error";
-    /// Check's blocking reason: a project needs `dotnet restore`.
-    pub const PROJECT_NOT_RESTORED: &str = "project_not_restored";
-    /// Check's blocking reason: FSAC failed to load a project.
-    pub const PROJECT_FAILURE: &str = "project_failure";
-    /// Check's blocking reason: the file belongs to no loaded project.
-    pub const FILE_NOT_IN_PROJECT: &str = "file_not_in_project";
-    /// Check's blocking reason: no source file is in scope.
-    pub const NOTHING_IN_SCOPE: &str = "nothing_in_scope";
-    /// Check's blocking reason: with speed fast, a file has no current analysis.
-    pub const INCOMPLETE: &str = "incomplete";
+    /// Declares each kind as a constant and lists them all in `ALL`, from one list.
+    macro_rules! error_kinds {
+        ($($(#[$doc:meta])* $name:ident = $value:literal,)*) => {
+            $($(#[$doc])* pub const $name: &str = $value;)*
+            /// Every kind above.
+            pub const ALL: &[&str] = &[$($name),*];
+        };
+    }
 
-    /// Every kind above.
-    pub const ALL: &[&str] = &[
-        INVALID_ARGUMENT,
-        INVALID_PATH,
-        CANCELLED,
-        TIMEOUT,
-        FSAC_UNAVAILABLE,
-        INTERNAL_ERROR,
-        FSAC_STARTUP_FAILED,
-        FSAC_EXITED,
-        FSAC_RESTARTED,
-        SDK_NOT_FOUND,
-        FIND_TIMEOUT,
-        FIND_SITE_EXCEEDS_RESPONSE_BUDGET,
-        FIND_CURSOR_INVALID,
-        FIND_CURSOR_QUERY_MISMATCH,
-        FIND_CURSOR_STALE,
-        FIND_CURSOR_VALIDATION_INCOMPLETE,
-        NO_DIAGNOSTIC_AT_POSITION,
-        NO_PROJECT,
-        SESSION_CLOSED,
-        SESSION_UNAVAILABLE,
-        SESSION_ERROR,
-        PROJECT_NOT_RESTORED,
-        PROJECT_FAILURE,
-        FILE_NOT_IN_PROJECT,
-        NOTHING_IN_SCOPE,
-        INCOMPLETE,
-    ];
+    error_kinds! {
+        /// A command argument is missing, mistyped, out of range or unknown (`data.argument` names it).
+        INVALID_ARGUMENT = "invalid_argument",
+        /// A path is outside the workspace, not a regular file, or of the wrong kind.
+        INVALID_PATH = "invalid_path",
+        /// The request was cancelled (`$/cancelRequest`, or an MCP client's cancel).
+        CANCELLED = "cancelled",
+        /// The deadline passed first.
+        TIMEOUT = "timeout",
+        /// No FSAC is running, or it cannot answer in its state.
+        FSAC_UNAVAILABLE = "fsac_unavailable",
+        /// A fault in fslens itself.
+        INTERNAL_ERROR = "internal_error",
+        /// FSAC could not be started or did not answer `initialize`.
+        FSAC_STARTUP_FAILED = "fsac_startup_failed",
+        /// FSAC exited with the request pending.
+        FSAC_EXITED = "fsac_exited",
+        /// FSAC exited and restarted while the work ran, so analyses from before do not count.
+        FSAC_RESTARTED = "fsac_restarted",
+        /// FSAC's .NET host found no SDK matching `global.json`.
+        SDK_NOT_FOUND = "sdk_not_found",
+        /// Find's deadline passed before the sweep finished (a typed result, not an error).
+        FIND_TIMEOUT = "find_timeout",
+        /// One find site alone is larger than the response budget.
+        FIND_SITE_EXCEEDS_RESPONSE_BUDGET = "find_site_exceeds_response_budget",
+        /// A find cursor that cannot be decoded or is out of range.
+        FIND_CURSOR_INVALID = "find_cursor_invalid",
+        /// A find cursor from another query.
+        FIND_CURSOR_QUERY_MISMATCH = "find_cursor_query_mismatch",
+        /// A find cursor from before the files changed.
+        FIND_CURSOR_STALE = "find_cursor_stale",
+        /// A find cursor that could not be checked against the files.
+        FIND_CURSOR_VALIDATION_INCOMPLETE = "find_cursor_validation_incomplete",
+        /// No diagnostic at the position a diagnostic tool was given.
+        NO_DIAGNOSTIC_AT_POSITION = "no_diagnostic_at_position",
+        /// No project to read referenced assemblies from.
+        NO_PROJECT = "no_project",
+        /// The MCP bridge's session ended.
+        SESSION_CLOSED = "session_closed",
+        /// The MCP bridge could not reach or start a session.
+        SESSION_UNAVAILABLE = "session_unavailable",
+        /// The session answered an error that names no kind.
+        SESSION_ERROR = "session_error",
+        /// Check's blocking reason: a project needs `dotnet restore`.
+        PROJECT_NOT_RESTORED = "project_not_restored",
+        /// Check's blocking reason: FSAC failed to load a project.
+        PROJECT_FAILURE = "project_failure",
+        /// Check's blocking reason: the file belongs to no loaded project.
+        FILE_NOT_IN_PROJECT = "file_not_in_project",
+        /// Check's blocking reason: no source file is in scope.
+        NOTHING_IN_SCOPE = "nothing_in_scope",
+        /// Check's blocking reason: with speed fast, a file has no current analysis.
+        INCOMPLETE = "incomplete",
+    }
 }
 
 /// Notifications fslens sends to its clients.

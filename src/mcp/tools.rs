@@ -538,24 +538,25 @@ pub const PAGE_BUDGET_ARGUMENT: &str = "responseCharBudget";
 /// that `nextCursor` would skip.
 pub const BRIDGE_PAGE_BUDGET: u64 = 30_000;
 
-/// The bounds are the commands' own (`commands::budget`).
+/// `responseCharBudget` of a paged tool: UTF-16 units of its entries per page, bounded as the
+/// commands bound it (`commands::budget`).
 fn page_budget_property() -> Value {
-    json!({
-        "type": "integer",
-        "minimum": MIN_PAGE_CHAR_BUDGET,
-        "maximum": RESPONSE_CHAR_BUDGET,
-        "description": format!("UTF-16 units of entries per page (default {BRIDGE_PAGE_BUDGET} here)."),
-    })
+    budget_property(MIN_PAGE_CHAR_BUDGET, RESPONSE_CHAR_BUDGET as u64, "of entries per page")
 }
 
-/// The budget of a whole `find`/`field_impact` answer, which the bridge sizes to fit its
-/// 40 KiB output (so a page is planned once, not re-run with fewer rows); bounds as `find`'s.
+/// `responseCharBudget` of `find`/`field_impact`: the whole answer, which the bridge sizes to
+/// fit its 40 KiB output (so a page is planned once, not re-run with fewer rows); bounds as
+/// `find`'s.
 fn answer_budget_property() -> Value {
+    budget_property(MIN_RESPONSE_CHAR_BUDGET, RESPONSE_HARD_CEILING as u64, "the whole answer may take")
+}
+
+fn budget_property(minimum: u64, maximum: u64, what: &str) -> Value {
     json!({
         "type": "integer",
-        "minimum": MIN_RESPONSE_CHAR_BUDGET,
-        "maximum": RESPONSE_HARD_CEILING,
-        "description": format!("UTF-16 units the whole answer may take (default {BRIDGE_PAGE_BUDGET} here)."),
+        "minimum": minimum,
+        "maximum": maximum,
+        "description": format!("UTF-16 units {what} (default {BRIDGE_PAGE_BUDGET} here)."),
     })
 }
 
