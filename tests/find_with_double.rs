@@ -9,7 +9,7 @@ use std::path::Path;
 use serde_json::{Value, json};
 use support::double::{
     Editor, SiteKey, TRANSCRIPT_VARIABLE, double_command, fixture_copy, fixture_copy_in_awkward_directory, found_sites,
-    received_by_fsac, transcript_entries,
+    received_by_fsac, sent_by_fsac, wait_for_transcript,
 };
 use support::markers::{Marker, read_markers};
 use tempfile::TempDir;
@@ -326,47 +326,27 @@ async fn a_cancelled_find_answers_32800_and_fsac_sees_the_cancel() {
         .send_request("workspace/executeCommand", json!({"command": "fslens.find", "arguments": [{"query": "Weight"}]}))
         .await;
     // Wait until FSAC is sweeping references for the find.
-    let mut references_id = Value::Null;
-    for _ in 0..1200 {
-        if let Some(message) = received_by_fsac(&transcript).iter().find(|message| {
-            message["method"] == "textDocument/references"
-                && message["id"].as_str().is_some_and(|id| id.starts_with("fslens:"))
-        }) {
-            references_id = message["id"].clone();
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    assert!(!references_id.is_null(), "FSAC never received the find's references request");
+    let references = wait_for_transcript(&transcript, received_by_fsac, "the find's references request", |message| {
+        message["method"] == "textDocument/references"
+            && message["id"].as_str().is_some_and(|id| id.starts_with("fslens:"))
+    })
+    .await;
+    let references_id = references["id"].clone();
     editor.notify("$/cancelRequest", json!({"id": id})).await;
     let answer = editor.response(id).await;
     assert_eq!(answer["error"]["code"], json!(-32800), "{answer}");
 
-    // Polls are generous: under load the double's event loop may be busy compiling.
-    let mut cancelled = false;
-    for _ in 0..1200 {
-        cancelled = received_by_fsac(&transcript)
-            .iter()
-            .any(|message| message["method"] == "$/cancelRequest" && message["params"]["id"] == references_id);
-        if cancelled {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    assert!(cancelled, "FSAC never received $/cancelRequest for {references_id}");
+    wait_for_transcript(&transcript, received_by_fsac, "$/cancelRequest for the references request", |message| {
+        message["method"] == "$/cancelRequest" && message["params"]["id"] == references_id
+    })
+    .await;
     // FSAC answers the cancelled request -32800 itself (it stops its sweep).
-    let mut fsac_answer = Value::Null;
-    for _ in 0..1200 {
-        if let Some(entry) = transcript_entries(&transcript)
-            .into_iter()
-            .find(|entry| entry["dir"] == "out" && entry["message"]["id"] == references_id)
-        {
-            fsac_answer = entry;
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    assert_eq!(fsac_answer["message"]["error"]["code"], json!(-32800), "{fsac_answer}");
+    let fsac_answer =
+        wait_for_transcript(&transcript, sent_by_fsac, "FSAC's answer to the references request", |message| {
+            message["id"] == references_id && message.get("method").is_none()
+        })
+        .await;
+    assert_eq!(fsac_answer["error"]["code"], json!(-32800), "{fsac_answer}");
     // The session is still usable.
     let status = editor.execute("fslens.status", json!({})).await;
     assert_eq!(status["result"]["state"], json!("ready"));

@@ -301,9 +301,37 @@ pub fn transcript_entries(transcript: &Path) -> Vec<Value> {
 
 /// The messages the double received (from fslens), in order.
 pub fn received_by_fsac(transcript: &Path) -> Vec<Value> {
+    messages_in_direction(transcript, "in")
+}
+
+/// The messages the double sent (to fslens), in order.
+pub fn sent_by_fsac(transcript: &Path) -> Vec<Value> {
+    messages_in_direction(transcript, "out")
+}
+
+fn messages_in_direction(transcript: &Path, direction: &str) -> Vec<Value> {
     transcript_entries(transcript)
         .into_iter()
-        .filter(|entry| entry["dir"] == json!("in"))
+        .filter(|entry| entry["dir"] == json!(direction))
         .map(|entry| entry["message"].clone())
         .collect()
+}
+
+/// Waits (up to a minute: under load the double's event loop may be busy compiling) until
+/// `messages(transcript)` holds one that `predicate` accepts, and returns it; panics naming
+/// `what` otherwise.
+pub async fn wait_for_transcript(
+    transcript: &Path,
+    messages: fn(&Path) -> Vec<Value>,
+    what: &str,
+    predicate: impl Fn(&Value) -> bool,
+) -> Value {
+    let deadline = std::time::Instant::now() + TIMEOUT;
+    loop {
+        if let Some(found) = messages(transcript).into_iter().find(|message| predicate(message)) {
+            return found;
+        }
+        assert!(std::time::Instant::now() < deadline, "the FSAC double's transcript never showed {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
