@@ -14,9 +14,13 @@ const NAME = '(``[^`]+``|[A-Za-z_][\\w\']*)';
 export function navigationItems(text) {
   const lines = codeOnly(text).split('\n');
   const items = [];
-  const stack = []; // {indent, kind: 'module'|'type', name, bodyIndent}
+  const stack = []; // {indent, kind: 'module'|'type', name, bodyIndent, representationDone}
   let pendingBody = null;
   let recordDepth = 0;
+  // What the last `type` or `let` at each indentation was, so that `and` continues the right
+  // kind of group: `type A … and B` declares a type, `let rec f … and g` a function (also
+  // inside a function body, where it declares nothing navigable).
+  const groupAt = new Map();
   const container = () => stack.length ? stack[stack.length - 1] : null;
   const push = (name, kind, line, col) => {
     const clean = name.replace(/^``|``$/g, '');
@@ -46,19 +50,30 @@ export function navigationItems(text) {
       if (m[3]) pendingBody = entry;
       return;
     }
-    if ((m = new RegExp(`^(\\s*)(?:type|and)\\s+(?:\\[<[^\\]]*>\\]\\s*)?${ACCESS}${NAME}`).exec(raw))) {
+    const startsGroup = /^\s*(type|let|and)\b/.exec(raw)?.[1];
+    const group = startsGroup === 'and' ? groupAt.get(indent) : startsGroup;
+    if (startsGroup && startsGroup !== 'and') groupAt.set(indent, startsGroup);
+    if (group === 'type' && (m = new RegExp(`^(\\s*)(?:type|and)\\s+(?:\\[<[^\\]]*>\\]\\s*)?${ACCESS}${NAME}`).exec(raw))) {
       const col = raw.indexOf(m[2], m[1].length + 3);
       push(m[2], SymbolKind.Class, line, col);
-      const entry = { indent, kind: 'type', name: m[2].replace(/^``|``$/g, ''), bodyIndent: undefined };
+      const entry = { indent, kind: 'type', name: m[2].replace(/^``|``$/g, ''), bodyIndent: undefined, representationDone: false };
       stack.push(entry);
       pendingBody = entry;
       recordDepth = 0;
       if (/=\s*(private\s+|internal\s+)?\{/.test(raw)) recordDepth = 1;
       if (recordDepth) scanFields(raw.slice(raw.indexOf('{') + 1), raw.indexOf('{') + 1, line);
       if (recordDepth && raw.includes('}')) recordDepth = 0;
+      else scanInlineCases(raw, line, col + m[2].length);
       return;
     }
     const c = container();
+    // A type's representation (its union cases, record fields) comes first in its body;
+    // the first member, interface, `with`, `let` or `do` ends it, so a `| Case _ ->` in a
+    // member's match is a pattern, not a declaration.
+    if (c?.kind === 'type' && indent === c.bodyIndent && !recordDepth
+      && /^(?:static\s+|abstract\s+|override\s+|default\s+|member\b|interface\b|inherit\b|new\b|val\b|with\b|let\b|do\b|end\b)/.test(trimmed)) {
+      c.representationDone = true;
+    }
     if (c?.kind === 'type') {
       if (recordDepth || /^(private\s+|internal\s+)?\{/.test(trimmed)) {
         const start = recordDepth ? 0 : raw.indexOf('{') + 1;
@@ -67,20 +82,33 @@ export function navigationItems(text) {
         if (raw.includes('}')) recordDepth = 0;
         return;
       }
-      if ((m = /^(\s*)\|\s*([A-Z]\w*)/.exec(raw))) { push(m[2], SymbolKind.EnumMember, line, raw.indexOf(m[2], m[1].length + 1)); return; }
+      if (!c.representationDone && indent === c.bodyIndent && (m = /^(\s*)\|\s*(?:\[<[^\]]*>\]\s*)?([A-Z]\w*)/.exec(raw))) {
+        push(m[2], SymbolKind.EnumMember, line, raw.indexOf(m[2], m[1].length + 1));
+        return;
+      }
+      if ((m = /^(\s*)\|/.exec(raw))) return; // a pattern of a match inside the type's members
       if ((m = new RegExp(`^(\\s*)(?:static\\s+)?(?:member|override|default|abstract(?:\\s+member)?)\\s+(?:val\\s+)?${ACCESS}(?:[\\w_]+\\.)?${NAME}(\\s*\\()?`).exec(raw))) {
         push(m[2], m[3] ? SymbolKind.Method : SymbolKind.Property, line, raw.lastIndexOf(m[2], raw.indexOf(m[2], m[1].length) + m[2].length));
         return;
       }
       if ((m = new RegExp(`^(\\s*)val\\s+(?:mutable\\s+)?${ACCESS}${NAME}`).exec(raw))) { push(m[2], SymbolKind.Field, line, raw.indexOf(m[2], m[1].length + 4)); return; }
     }
-    if (c?.kind === 'module' && indent === c.bodyIndent
-      && (m = new RegExp(`^(\\s*)let\\s+(?:(?:rec|inline|mutable)\\s+)*${ACCESS}(?:(?:inline|mutable)\\s+)*${NAME}(.*)`).exec(raw))) {
+    if (c?.kind === 'module' && indent === c.bodyIndent && (startsGroup === 'let' || group === 'let')
+      && (m = new RegExp(`^(\\s*)(?:let|and)\\s+(?:(?:rec|inline|mutable)\\s+)*${ACCESS}(?:(?:inline|mutable)\\s+)*${NAME}(.*)`).exec(raw))) {
       const isFunction = /^\s*[^=:\s]/.test(m[3]) && !/^\s*[:=]/.test(m[3]);
       push(m[2], isFunction ? SymbolKind.Function : SymbolKind.Variable, line, raw.indexOf(m[2], m[1].length + 4));
     }
   });
   return items;
+
+  /** Union cases written on the type's own line: `type Color = Red | Green`. */
+  function scanInlineCases(raw, line, afterName) {
+    const eq = raw.indexOf('=', afterName);
+    if (eq < 0) return;
+    const rest = raw.slice(eq + 1);
+    if (!/^\s*(?:\|\s*)?[A-Z]\w*(?:\s+of\b[^|]*)?\s*\|/.test(rest) && !/^\s*\|\s*[A-Z]/.test(rest)) return;
+    for (const cs of rest.matchAll(/(?:^|\|)\s*([A-Z]\w*)/dg)) push(cs[1], SymbolKind.EnumMember, line, eq + 1 + cs.indices[1][0]);
+  }
 
   function scanFields(segment, offset, line) {
     for (const f of segment.matchAll(/(?:^|;|\s)(?:mutable\s+)?([A-Za-z_]\w*)\s*:/dg)) {
