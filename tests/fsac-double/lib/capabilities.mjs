@@ -1,6 +1,7 @@
 // FSAC 0.83.0's initialize result (shared/fsac-protocol.md §3.2, §5.9): the
-// double advertises exactly what FSAC advertises, even for features it does
-// not implement (those answer -32601 here; see README "Differences").
+// double advertises exactly what FSAC advertises and answers every request method
+// it promises (lib/editorFeatures.mjs; test/capabilities.test.mjs sends each one);
+// the few it answers in FSAC's shape without computing are in README "Differences".
 export const SEMANTIC_TOKEN_TYPES = ['namespace', 'type', 'class', 'enum', 'interface', 'struct', 'typeParameter',
   'parameter', 'variable', 'property', 'enumMember', 'event', 'function', 'method', 'macro', 'keyword', 'modifier',
   'comment', 'string', 'number', 'regexp', 'operator', 'member', 'cexpr', 'text', 'module'];

@@ -13,8 +13,11 @@ import { faults } from './faults.mjs';
 export class Cancelled extends Error {}
 const yieldNow = () => new Promise((resolve) => (faults.sweepDelayMs ? setTimeout(resolve, faults.sweepDelayMs) : setImmediate(resolve)));
 
-/** target: result of resolveAt. Returns [{file, range (LSP)}], sorted, de-duplicated. */
-export async function findReferences(ws, target, token) {
+/**
+ * target: result of resolveAt. Returns [{file, range (LSP)}], sorted, de-duplicated; with
+ * `onlyFile`, only the sites in that file (each project seeing it searches it once).
+ */
+export async function findReferences(ws, target, token, { onlyFile } = {}) {
   const fcs = await compiler();
   const found = new Map();
   const add = (file, range) => found.set(`${file}|${range.start.line}|${range.start.character}`, { file, range });
@@ -28,6 +31,7 @@ export async function findReferences(ws, target, token) {
   log(`references: sweep of ${projects.reduce((n, p) => n + p.compile.length, 0)} files for ${target.name}`);
   for (const project of projects) {
     for (const { path: file } of project.compile) {
+      if (onlyFile && file !== onlyFile) continue; // documentHighlight: the uses in one file
       await yieldNow();
       if (token?.isCancellationRequested) {
         log(`references: cancelled after searching ${searched} files`);
@@ -57,7 +61,7 @@ export async function findReferences(ws, target, token) {
       }
     }
   }
-  if (target.decl) add(target.decl.file, toLspRange(target.decl.range));
+  if (target.decl && (!onlyFile || target.decl.file === onlyFile)) add(target.decl.file, toLspRange(target.decl.range));
   log(`references: ${found.size} found in ${searched} files, ${Date.now() - started} ms`);
   return [...found.values()].sort((a, b) => a.file.localeCompare(b.file)
     || a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);

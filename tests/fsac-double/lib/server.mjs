@@ -12,6 +12,7 @@ import { peek, chooseAutomatic, peekForWire } from './projects.mjs';
 import { loadWorkspace, envelope } from './loader.mjs';
 import * as features from './features.mjs';
 import { codeActions } from './codeActions.mjs';
+import * as editor from './editorFeatures.mjs';
 import { Cancelled } from './references.mjs';
 import { faults } from './faults.mjs';
 import { log } from './log.mjs';
@@ -231,6 +232,36 @@ export function startServer() {
   conn.onCodeAction(handle((p) => codeActions(ws, p, clientCaps)));
   conn.onWorkspaceSymbol(handle((p) => features.workspaceSymbols(ws, p.query)));
   conn.onRequest('workspaceSymbol/resolve', (item) => item);
+
+  // ---- the rest of what initialize advertises (capabilities.mjs); every one is answered ----
+  const at = (fn) => handle((p, token) => fn(openFile(p.textDocument.uri), p, token));
+  /** Requests about a whole file: it must be open or belong to a loaded project. */
+  const known = (uri) => {
+    const file = pathOf(uri);
+    if (!ws.documents.has(file) && !ws.projectFor(file)) throw new ResponseError(INTERNAL_ERROR, `Couldn't find ${file} in LoadedProjects`);
+    return file;
+  };
+  conn.onDocumentHighlight(at((ctx, p, token) => editor.documentHighlight(ws, ctx, p.position, token)));
+  conn.onCompletion(at((ctx, p) => editor.completion(ws, ctx, p.position)));
+  conn.onCompletionResolve((item) => item); // FSAC adds documentation here; the double echoes
+  conn.onSignatureHelp(at(() => null));
+  conn.onTypeDefinition(at(() => null));
+  conn.onImplementation(at(() => null));
+  conn.onPrepareRename(at((ctx, p) => editor.prepareRename(ws, ctx, p.position)));
+  conn.onRenameRequest(at((ctx, p, token) => editor.rename(ws, ctx, p.position, p.newName, clientCaps, token)));
+  conn.onCodeLens(handle((p) => editor.codeLenses(ws, known(p.textDocument.uri))));
+  conn.onCodeLensResolve(handle((lens, token) => editor.resolveCodeLens(ws, lens, token)));
+  conn.onDocumentFormatting(handle(() => null)); // no Fantomas tool here
+  conn.onDocumentRangeFormatting(handle(() => null));
+  conn.onFoldingRanges(handle((p) => editor.foldingRanges(ws, known(p.textDocument.uri))));
+  conn.onSelectionRanges(handle((p) => editor.selectionRanges(ws, known(p.textDocument.uri), p.positions)));
+  conn.languages.callHierarchy.onPrepare(at((ctx, p) => editor.prepareCallHierarchy(ws, ctx, p.position)));
+  conn.languages.callHierarchy.onIncomingCalls(handle((p, token) => editor.incomingCalls(ws, p.item, token)));
+  conn.languages.callHierarchy.onOutgoingCalls(handle(() => []));
+  conn.languages.semanticTokens.on(at(() => editor.noSemanticTokens()));
+  conn.languages.semanticTokens.onRange(at(() => editor.noSemanticTokens()));
+  conn.languages.inlayHint.on(at(() => []));
+  conn.languages.inlineValue.on(at(() => []));
 
   // Everything else: requests get FSAC's -32601, notifications are ignored silently.
   conn.onRequest((method) => new ResponseError(METHOD_NOT_FOUND, `Method not found: ${method}`));
