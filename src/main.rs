@@ -475,6 +475,7 @@ async fn run_referenced(
     json: bool,
 ) -> anyhow::Result<ExitCode> {
     let workspace = workspace_or_current(session)?;
+    let argument = with_shell_paths(session, argument)?;
     let answer =
         tokio::task::spawn_blocking(move || fslens::commands::referenced::run_cli(tool, &argument, &workspace))
             .await
@@ -504,7 +505,8 @@ fn proxy_config_for_fsac(session: &SessionOptions) -> anyhow::Result<ProxyConfig
         std::env::var_os("PATH"),
     )
     .map_err(anyhow::Error::msg)?;
-    Ok(match resolved {
+    let start_directory = std::env::current_dir().context("cannot read the current directory")?;
+    Ok(match resolved.map(|command| command.relative_paths_from(&start_directory)) {
         Ok(command) => {
             tracing::info!("FSAC command: {} (from {:?})", command.display(), command.source);
             ProxyConfig::new(Some(Box::new(ProcessLauncher { command }) as Box<dyn BackendLauncher>), "")
@@ -523,6 +525,15 @@ fn workspace_or_current(session: &SessionOptions) -> anyhow::Result<PathBuf> {
     }
 }
 
+/// The command's arguments with the paths typed in the shell resolved as the shell reads them
+/// (`commands::paths::resolve_cli_path`: the current directory first, then the workspace).
+fn with_shell_paths(session: &SessionOptions, mut argument: Value) -> anyhow::Result<Value> {
+    let shell_directory = std::env::current_dir().context("cannot read the current directory")?;
+    let workspace = workspace_or_current(session)?;
+    fslens::commands::paths::resolve_cli_path_arguments(&mut argument, &shell_directory, &workspace);
+    Ok(argument)
+}
+
 /// Runs a command that needs FSAC: waits up to `timeout_ms` for the workspace to load.
 async fn headless(
     session: &SessionOptions,
@@ -531,6 +542,7 @@ async fn headless(
     argument: Value,
     timeout_ms: u64,
 ) -> anyhow::Result<Value> {
+    let argument = with_shell_paths(session, argument)?;
     let request = HeadlessRequest {
         workspace_root: workspace_or_current(session)?,
         command: command.to_owned(),
@@ -547,6 +559,7 @@ async fn headless_without_wait(
     command: &str,
     argument: Value,
 ) -> anyhow::Result<Value> {
+    let argument = with_shell_paths(session, argument)?;
     let request = HeadlessRequest {
         workspace_root: workspace_or_current(session)?,
         command: command.to_owned(),
@@ -572,6 +585,9 @@ fn render_status(status: &Value) -> String {
     ];
     let loaded = status["projectsLoaded"].as_array().map_or(0, Vec::len);
     lines.push(format!("projects:   {loaded} loaded"));
+    if let Some(reason) = status["noProjects"]["message"].as_str() {
+        lines.push(format!("no_projects: {reason}"));
+    }
     for project in status["projectsLoaded"].as_array().into_iter().flatten() {
         lines.push(format!("  {}", text(project)));
     }

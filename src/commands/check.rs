@@ -147,6 +147,7 @@ pub async fn check(argument: Value, mut context: CommandContext, root: Option<Pa
     let deadline = tokio::time::Instant::now() + arguments.timeout;
     let model = crate::commands::load_workspace_model(&root).await?;
     let plan = plan(&arguments, &model, &root)?;
+    refuse_a_file_that_does_not_exist(&arguments, &plan, &context).await?;
     let mut answer = json!({
         "scope": plan.scope.as_str(),
         "speed": if arguments.fast { "fast" } else { "trusted" },
@@ -167,6 +168,14 @@ pub async fn check(argument: Value, mut context: CommandContext, root: Option<Pa
         answer["notes"] = json!(plan.notes);
     }
 
+    // A workspace without a project: say so, with where fslens looked (a snippet or a script
+    // needs no project).
+    if plan.projects.is_empty()
+        && !plan.files.first().is_some_and(|file| is_script(file))
+        && let Some(reason) = crate::commands::no_projects(&model)
+    {
+        return Ok(finish_unknown(answer, reason, started));
+    }
     // A verdict over no file at all would be a `clean` without proof.
     if plan.scope != Scope::Snippet && plan.files.is_empty() {
         let reason = blocking(
@@ -378,6 +387,31 @@ fn finish_unknown(mut answer: Value, reason: Value, started: Instant) -> Value {
     answer["blockingReason"] = reason;
     answer["elapsedMs"] = json!(started.elapsed().as_millis() as u64);
     answer
+}
+
+/// A file-scope check of a path that is neither on disk nor open in the editor is an
+/// `invalid_path` (docs/commands.md), not a file that no project compiles.
+async fn refuse_a_file_that_does_not_exist(
+    arguments: &CheckArguments,
+    plan: &Plan,
+    context: &CommandContext,
+) -> Result<(), CommandError> {
+    let Some(file) = plan.files.first().filter(|_| plan.scope == Scope::File) else { return Ok(()) };
+    if file.exists() {
+        return Ok(());
+    }
+    let uri = crate::uri::path_to_uri(file);
+    let open = match uri {
+        Some(uri) => context.analysis(vec![uri]).await?.iter().any(|snapshot| snapshot.open_in_editor),
+        None => false,
+    };
+    if open {
+        return Ok(());
+    }
+    Err(CommandError::InvalidPath {
+        path: arguments.path.clone().unwrap_or_default(),
+        message: "no such file (not on disk and not open in the editor)".to_owned(),
+    })
 }
 
 fn plan(arguments: &CheckArguments, model: &WorkspaceModel, root: &Path) -> Result<Plan, CommandError> {

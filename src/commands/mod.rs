@@ -140,7 +140,7 @@ pub async fn dispatch(
     workspace_root: Option<PathBuf>,
 ) -> Result<Value, CommandError> {
     match name {
-        ext::commands::STATUS => status::status(argument, context).await,
+        ext::commands::STATUS => status::status(argument, context, workspace_root).await,
         ext::commands::RESTART => {
             if let Some(first) = arguments::object_of(&argument)?.keys().next() {
                 return Err(CommandError::invalid_argument(first, "unknown argument: fslens.restart takes none"));
@@ -196,6 +196,36 @@ pub async fn dispatch(
         ext::commands::READ_ENCLOSING => symbols::read::read_enclosing(argument, context, workspace_root).await,
         other => Err(CommandError::Internal(format!("command {other} is advertised but has no handler yet"))),
     }
+}
+
+/// The typed `no_projects` reason when the workspace has no F# project: `{errorKind, message,
+/// searched, skippedDirectories, sourceFiles, problems?}`. `status`, `find` and `check` give it
+/// instead of an answer that would read as "nothing there" (0 projects loaded, `not_found`, a
+/// verdict over nothing).
+pub fn no_projects(model: &crate::workspace::WorkspaceModel) -> Option<Value> {
+    if !model.projects.is_empty() {
+        return None;
+    }
+    let skipped = crate::workspace::paths::SKIPPED_DIRECTORIES;
+    let mut message = format!(
+        "no F# project: no .fsproj, and no solution naming one, under {} (searched it and every subdirectory except {})",
+        model.root.display(),
+        skipped.join(", ")
+    );
+    if !model.source_files.is_empty() {
+        message.push_str(&format!("; {} F# source file(s) belong to no project", model.source_files.len()));
+    }
+    let mut reason = json!({
+        "errorKind": error_kinds::NO_PROJECTS,
+        "message": message,
+        "searched": model.root.display().to_string(),
+        "skippedDirectories": skipped,
+        "sourceFiles": model.source_files.len(),
+    });
+    if !model.problems.is_empty() {
+        reason["problems"] = json!(model.problems);
+    }
+    Some(reason)
 }
 
 /// Runs CPU-heavy work (parsing, indexing) off the routing thread.

@@ -34,7 +34,11 @@ fn status_arguments(argument: &Value) -> Result<StatusArguments, CommandError> {
     })
 }
 
-pub async fn status(argument: Value, mut context: CommandContext) -> Result<Value, CommandError> {
+pub async fn status(
+    argument: Value,
+    mut context: CommandContext,
+    workspace_root: Option<std::path::PathBuf>,
+) -> Result<Value, CommandError> {
     let arguments = status_arguments(&argument)?;
     if let Some(until) = arguments.wait_until.as_deref()
         && until != "ready"
@@ -75,6 +79,15 @@ pub async fn status(argument: Value, mut context: CommandContext) -> Result<Valu
             "waitedMs": started.elapsed().as_millis() as u64,
             "timedOut": !satisfied && tokio::time::Instant::now() >= deadline,
         });
+    }
+    // FSAC "ready with 0 projects" reads as a loaded workspace; say that there is none. The
+    // project model is read only when FSAC lists no project (the common case costs nothing).
+    let lists_no_project = status["projectsLoaded"].as_array().is_none_or(Vec::is_empty);
+    if lists_no_project && let Some(root) = workspace_root {
+        let model = crate::commands::load_workspace_model(&root).await?;
+        if let Some(reason) = crate::commands::no_projects(&model) {
+            status["noProjects"] = reason;
+        }
     }
     if arguments.probe {
         let probe_started = Instant::now();

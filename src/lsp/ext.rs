@@ -102,6 +102,10 @@ pub mod error_kinds {
         NO_DIAGNOSTIC_AT_POSITION = "no_diagnostic_at_position",
         /// No project to read referenced assemblies from.
         NO_PROJECT = "no_project",
+        /// The workspace has no F# project at all: `status` (`noProjects`), `find` (outcome
+        /// `indeterminate`, never `not_found`) and `check` (verdict `unknown`) say so, with
+        /// where they looked.
+        NO_PROJECTS = "no_projects",
         /// The MCP bridge's session ended.
         SESSION_CLOSED = "session_closed",
         /// The MCP bridge could not reach or start a session.

@@ -45,6 +45,32 @@ impl FsacCommand {
     }
 }
 
+impl FsacCommand {
+    /// The command with its relative path words read from `start_directory`, the directory
+    /// fslens was started in. FSAC runs in the workspace root (it pins its SDK from there), so
+    /// a word the user wrote relative to where they typed it (`--fsac "node tools/double.mjs"`,
+    /// `--fsac ./bin/fsautocomplete`) would otherwise name a file under the workspace. A word
+    /// is a path when it contains a `/`, is relative and does not start with `-`; the program
+    /// and its arguments alike, whether or not the file exists (so what runs does not depend
+    /// on what happens to be on disk). Bare words (`node`, `fsautocomplete`) are left for
+    /// `PATH`; options such as `--log-file=x/y` pass unchanged. Only the user's own command
+    /// lines (`--fsac`, `FSLENS_FSAC`) are read this way; nothing from a socket, MCP or the
+    /// workspace ever names a program (invariant 8).
+    pub fn relative_paths_from(mut self, start_directory: &Path) -> FsacCommand {
+        let resolve = |word: &mut String| {
+            if word.contains('/') && !word.starts_with('-') && Path::new(word.as_str()).is_relative() {
+                let joined = crate::workspace::paths::normalize_lexically(&start_directory.join(word.as_str()));
+                *word = joined.to_string_lossy().into_owned();
+            }
+        };
+        if matches!(self.source, CommandSource::Flag | CommandSource::Environment) {
+            resolve(&mut self.program);
+            self.args.iter_mut().for_each(resolve);
+        }
+        self
+    }
+}
+
 /// The environment variable naming an FSAC command line.
 pub const FSAC_ENVIRONMENT_VARIABLE: &str = "FSLENS_FSAC";
 
@@ -273,6 +299,35 @@ mod tests {
         write_executable("fsautocomplete");
         let command = resolve_fsac_command(None, None, path_variable).unwrap().unwrap();
         assert_eq!(command.source, CommandSource::Path);
+    }
+
+    #[test]
+    fn relative_path_words_of_the_users_command_are_read_from_the_start_directory() {
+        let start = Path::new("/home/me/project");
+        let flag = resolve_fsac_command(
+            Some("node tests/double.mjs --log-file=a/b -x ./here ../up/fsac bare /abs/f"),
+            None,
+            None,
+        );
+        let command = flag.unwrap().unwrap().relative_paths_from(start);
+        assert_eq!(command.program, "node");
+        assert_eq!(
+            command.args,
+            vec![
+                "/home/me/project/tests/double.mjs",
+                "--log-file=a/b",
+                "-x",
+                "/home/me/project/here",
+                "/home/me/up/fsac",
+                "bare",
+                "/abs/f"
+            ]
+        );
+        let program = resolve_fsac_command(None, Some("./bin/fsautocomplete --verbose".into()), None).unwrap().unwrap();
+        assert_eq!(program.relative_paths_from(start).program, "/home/me/project/bin/fsautocomplete");
+        let dotnet =
+            FsacCommand { program: "dotnet".into(), args: vec!["a/b".into()], source: CommandSource::DotnetTool };
+        assert_eq!(dotnet.clone().relative_paths_from(start), dotnet, "only the user's command lines");
     }
 
     #[test]

@@ -485,7 +485,9 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
     let (per_project, counts) = project_ledger(&record, &target, &model, &sites, &status);
     let requested = target.projects.len();
     let analyzed = counts.get("analyzed").copied().unwrap_or(0);
-    let coverage_complete = fsac_ready && analyzed == requested;
+    // No project at all: nothing was searched, so nothing can be `not_found` or complete.
+    let no_projects = crate::commands::no_projects(&model);
+    let coverage_complete = fsac_ready && analyzed == requested && no_projects.is_none();
     let resolution_answered = !fsac_ready
         || position.is_some()
         || resolution_sources.get("fsacWorkspaceSymbol").is_none_or(|value| {
@@ -494,6 +496,8 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
     let total = sites.len();
     let (outcome, status_text, matched) = if total > 0 {
         ("found", if coverage_complete { "ok" } else { "partial" }, json!(true))
+    } else if no_projects.is_some() {
+        ("indeterminate", "unknown", Value::Null)
     } else if coverage_complete && resolution_answered {
         ("not_found", "ok", json!(false))
     } else {
@@ -570,6 +574,10 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
         json!(if via_fsac { if coverage_complete { "complete" } else { "partial" } } else { "syntactic" });
     base["outcome"] = json!(outcome);
     base["status"] = json!(status_text);
+    if let Some(reason) = no_projects {
+        base["errorKind"] = reason["errorKind"].clone();
+        base["noProjects"] = reason;
+    }
     base["matched"] = matched;
     base["scopeNote"] = json!(scope_note(&target, &model, requested, analyzed, &counts, fsac_ready, &state));
     base["coverage"] = json!({
@@ -1336,6 +1344,9 @@ pub fn render_text(answer: &Value) -> String {
         text(&answer["coverage"]["projectsAnalyzed"]),
         text(&answer["coverage"]["projectsRequested"]),
     )];
+    if let Some(reason) = answer["noProjects"]["message"].as_str() {
+        lines.push(format!("no_projects: {reason}"));
+    }
     for site in answer["sites"].as_array().into_iter().flatten() {
         lines.push(format!(
             "{}:{}:{}  {:<20} {}  {}",
