@@ -354,9 +354,13 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                         site["range"]["start"]["line"].as_u64().unwrap_or(0) + 1,
                         site["range"]["start"]["character"].as_u64().unwrap_or(0) + 1,
                         site["kind"].as_str().unwrap_or_default(),
-                        site["symbolFullName"].as_str().unwrap_or("?"),
+                        fslens::commands::find::symbol_of(site),
                         site["siteType"].as_str().unwrap_or("")
                     ));
+                }
+                lines.extend(fslens::commands::find::page_omissions(answer));
+                if let Some(note) = answer["siteTypesNote"].as_str() {
+                    lines.push(format!("site types: {note}"));
                 }
                 lines.join("\n")
             })?;
@@ -370,15 +374,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 options.to_arguments(),
             )
             .await?;
-            print_answer(&answer, options.json, |answer| match answer["status"].as_str() {
-                Some("ok") => format!(
-                    "{}\n- {}\n+ {}",
-                    answer["declaration"]["fullName"].as_str().unwrap_or_default(),
-                    answer["originalLineText"].as_str().unwrap_or_default(),
-                    answer["appliedPreview"].as_str().unwrap_or_default()
-                ),
-                _ => format!("no action: {}", answer["reason"].as_str().unwrap_or_default()),
-            })?;
+            print_answer(&answer, options.json, render_make_visible)?;
             Ok(if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) })
         }
         Some(Command::Mcp(mcp_options)) => {
@@ -588,6 +584,17 @@ fn render_status(status: &Value) -> String {
     if let Some(reason) = status["noProjects"]["message"].as_str() {
         lines.push(format!("no_projects: {reason}"));
     }
+    for project in status["projectsLoading"].as_array().into_iter().flatten() {
+        lines.push(format!("  loading {}", text(project)));
+    }
+    let wait = &status["wait"];
+    if wait["satisfied"] == json!(false) {
+        let why = if wait["timedOut"] == json!(true) { "the timeout passed" } else { "waiting could not help" };
+        lines.push(format!("not ready after {} ms: {why}", text(&wait["waitedMs"])));
+    }
+    if status["unresponsive"] == json!(true) {
+        lines.push(format!("unresponsive: FSAC silent for {} ms with requests pending", text(&status["silentForMs"])));
+    }
     for project in status["projectsLoaded"].as_array().into_iter().flatten() {
         lines.push(format!("  {}", text(project)));
     }
@@ -617,7 +624,24 @@ fn render_check(answer: &Value) -> String {
     if let Some(reason) = answer["reason"].as_str() {
         lines.push(format!("reason: {reason}"));
     }
-    for diagnostic in answer["diagnostics"].as_array().into_iter().flatten() {
+    let blocking = &answer["blockingReason"];
+    if let Some(kind) = blocking["errorKind"].as_str() {
+        lines.push(format!("blocking: {kind}"));
+    }
+    if let Some(remedy) = blocking["remedy"].as_str() {
+        lines.push(format!("remedy: {remedy}"));
+    }
+    for remedy in blocking["remedies"].as_array().into_iter().flatten() {
+        lines.push(format!("remedy: {}", text(remedy)));
+    }
+    for (field, label) in [("missingFiles", "not analysed"), ("staleFiles", "analysed at an older version")] {
+        let files: Vec<String> = answer[field].as_array().into_iter().flatten().map(text).collect();
+        if !files.is_empty() {
+            lines.push(format!("{} file(s) {label}: {}", files.len(), files.join(", ")));
+        }
+    }
+    let diagnostics = answer["diagnostics"].as_array().map_or(&[][..], Vec::as_slice);
+    for diagnostic in diagnostics {
         lines.push(format!(
             "{}:{}:{}: {} FS{:04}: {}",
             text(&diagnostic["file"]),
@@ -627,6 +651,85 @@ fn render_check(answer: &Value) -> String {
             diagnostic["code"].as_u64().unwrap_or(0),
             text(&diagnostic["message"]).replace('\n', " "),
         ));
+    }
+    // What the list leaves out: the cap, the severity floor, project scope's downstream.
+    let listable = answer["totalDiagnostics"]
+        .as_u64()
+        .unwrap_or(0)
+        .saturating_sub(answer["belowSeverityFloorCount"].as_u64().unwrap_or(0));
+    if answer["diagnosticsTruncated"] == json!(true) {
+        lines.push(format!(
+            "… {} more diagnostic(s) not listed (at most {} are; narrow with PATH, --file-glob or --project-path)",
+            listable.saturating_sub(diagnostics.len() as u64),
+            fslens::commands::check::MAX_DIAGNOSTICS
+        ));
+    }
+    for note in [&answer["diagnosticsNote"], &answer["coverageNote"]] {
+        if let Some(note) = note.as_str() {
+            lines.push(format!("note: {note}"));
+        }
+    }
+    for note in answer["notes"].as_array().into_iter().flatten() {
+        lines.push(format!("note: {}", text(note)));
+    }
+    lines.join("\n")
+}
+
+/// `make-visible` as text: the declaration's line before and after, then every other edit of
+/// the answer's `WorkspaceEdit` (the `.fsproj`'s `InternalsVisibleTo` with `--expose-to`) as the
+/// lines it inserts or replaces, and the notes. Nothing is written to disk.
+fn render_make_visible(answer: &Value) -> String {
+    let text = |value: &Value| value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
+    if answer["status"] != json!("ok") {
+        return format!("no action: {}", text(&answer["reason"]));
+    }
+    let declaration_file = answer["declaration"]["file"].as_str().unwrap_or_default();
+    let mut lines = vec![
+        format!(
+            "{} ({}, {declaration_file})",
+            text(&answer["declaration"]["fullName"]),
+            text(&answer["declaration"]["kind"])
+        ),
+        format!("- {}", text(&answer["originalLineText"])),
+        format!("+ {}", text(&answer["appliedPreview"])),
+    ];
+    let root = answer["workspaceRoot"].as_str().map(std::path::PathBuf::from);
+    for (uri, edits) in answer["edits"]["changes"].as_object().into_iter().flatten() {
+        let path = fslens::uri::uri_to_path(uri);
+        let shown = path
+            .as_ref()
+            .map(|path| {
+                root.as_ref().and_then(|root| path.strip_prefix(root).ok()).unwrap_or(path).display().to_string()
+            })
+            .unwrap_or_else(|| uri.clone());
+        if shown.ends_with(declaration_file) && !declaration_file.is_empty() {
+            continue;
+        }
+        for edit in edits.as_array().into_iter().flatten() {
+            let start = &edit["range"]["start"];
+            let end = &edit["range"]["end"];
+            let inserts = start == end;
+            lines.push(format!(
+                "{shown}:{}: {}",
+                start["line"].as_u64().unwrap_or(0) + 1,
+                if inserts {
+                    "insert".to_owned()
+                } else {
+                    format!("replace up to line {}", end["line"].as_u64().unwrap_or(0) + 1)
+                }
+            ));
+            for added in edit["newText"].as_str().unwrap_or_default().lines() {
+                lines.push(format!("+ {added}"));
+            }
+        }
+    }
+    for note in answer["notes"].as_array().into_iter().flatten() {
+        lines.push(format!("note: {}", text(note)));
+    }
+    if let Some(applied) = answer["applied"].as_object() {
+        lines.push(format!("applied in the editor: {}", applied.get("applied").map(text).unwrap_or_default()));
+    } else {
+        lines.push("nothing was written to disk".to_owned());
     }
     lines.join("\n")
 }

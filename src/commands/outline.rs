@@ -973,13 +973,16 @@ pub fn render_text(answer: &Value) -> String {
                 );
             }
             for entry in answer["entries"].as_array().into_iter().flatten() {
-                let names: Vec<&str> = entry["declarations"]
+                let all: Vec<&str> = entry["declarations"]
                     .as_array()
                     .into_iter()
                     .flatten()
                     .filter_map(|declaration| declaration["fullName"].as_str())
-                    .take(6)
                     .collect();
+                let mut names: Vec<String> = all.iter().take(6).map(|name| (*name).to_owned()).collect();
+                if all.len() > 6 {
+                    names.push(format!("… {} more (--path FILE outlines it)", all.len() - 6));
+                }
                 let order = entry["compileOrder"]
                     .as_u64()
                     .filter(|order| *order > 0)
@@ -1009,12 +1012,19 @@ pub fn render_text(answer: &Value) -> String {
         }
     }
     if answer["truncated"] == json!(true) {
+        let total = answer["totalEntities"].as_u64().unwrap_or(0);
+        let shown = answer["offset"].as_u64().unwrap_or(0) + answer["returnedEntryCount"].as_u64().unwrap_or(0);
         let _ = writeln!(
             output,
-            "(truncated{}; next cursor: {})",
-            if answer["truncatedByBudget"] == json!(true) { " by the response budget" } else { "" },
+            "… {} more entr{} not shown (truncated{}; next: --cursor {})",
+            total.saturating_sub(shown),
+            if total.saturating_sub(shown) == 1 { "y" } else { "ies" },
+            if answer["truncatedByBudget"] == json!(true) { " by the response budget" } else { " at --max-results" },
             answer["nextCursor"].as_str().unwrap_or("")
         );
+        if let Some(hint) = answer["hint"].as_str() {
+            let _ = writeln!(output, "hint: {hint}");
+        }
     }
     output
 }

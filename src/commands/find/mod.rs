@@ -1354,9 +1354,61 @@ pub fn render_text(answer: &Value) -> String {
             site["range"]["start"]["line"].as_u64().unwrap_or(0) + 1,
             site["range"]["start"]["character"].as_u64().unwrap_or(0) + 1,
             text(&site["kind"]),
-            text(&site["symbolFullName"]),
+            symbol_of(site),
             site["lineText"].as_str().unwrap_or("").trim(),
         ));
+    }
+    lines.extend(page_omissions(answer));
+    lines.join("\n")
+}
+
+/// A site's symbol for text: its full name, or, for a syntactic site whose name several
+/// declarations share, the candidates; `?` marks a site matched by name only.
+pub fn symbol_of(site: &Value) -> String {
+    let name = match site["symbolFullName"].as_str() {
+        Some(name) => name.to_owned(),
+        None => {
+            let candidates: Vec<&str> =
+                site["symbolCandidates"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+            if candidates.is_empty() { "?".to_owned() } else { format!("one of {}", candidates.join(" | ")) }
+        }
+    };
+    if site["certain"] == json!(false) { format!("{name} (by name)") } else { name }
+}
+
+/// The lines of a text rendering that say what a find (or fieldImpact) page leaves out: the
+/// sites after it and why the page was cut, projects not analysed, the scope note, notes, and
+/// how to continue. The `--json` answer carries the same in its fields.
+pub fn page_omissions(answer: &Value) -> Vec<String> {
+    let text = |value: &Value| value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
+    let mut lines = Vec::new();
+    let shown = answer["pageOffset"].as_u64().unwrap_or(0) + answer["returnedSites"].as_u64().unwrap_or(0);
+    let left = answer["totalSites"].as_u64().unwrap_or(0).saturating_sub(shown);
+    if left > 0 {
+        let by = match answer["truncatedBy"].as_str() {
+            Some("maxResults") => " (cut at --max-results)",
+            Some("responseBudget") => " (cut by the response budget, --response-char-budget)",
+            _ => "",
+        };
+        lines.push(format!("… {left} more site(s){by}"));
+    }
+    if answer["perProjectTruncated"] == json!(true) {
+        lines.push("per-project detail was reduced to fit the budget (--json shows what is left)".to_owned());
+    }
+    for project in answer["perProject"].as_array().into_iter().flatten() {
+        if project["status"] != json!("analyzed") {
+            lines.push(format!(
+                "project {} {}: {}",
+                text(&project["project"]),
+                text(&project["status"]),
+                project["reason"].as_str().unwrap_or("")
+            ));
+        }
+    }
+    if let Some(recovery) = answer["recovery"].as_str() {
+        lines.push(format!("recovery: {recovery}"));
+    } else if !answer["recovery"].is_null() {
+        lines.push(format!("recovery: {}", answer["recovery"]));
     }
     if let Some(note) = answer["scopeNote"].as_str() {
         lines.push(format!("scope: {note}"));
@@ -1366,6 +1418,11 @@ pub fn render_text(answer: &Value) -> String {
     }
     if let Some(cursor) = answer["nextCursor"].as_str() {
         lines.push(format!("more: --cursor {cursor}"));
+    } else if answer["paginationRestartRequired"] == json!(true) {
+        lines.push(format!(
+            "no cursor: {} (repeat with a larger --timeout-ms)",
+            answer["paginationIncompleteReason"].as_str().unwrap_or("the sweep did not complete")
+        ));
     }
-    lines.join("\n")
+    lines
 }

@@ -157,7 +157,11 @@ pub fn render_search(answer: &Value) -> String {
         answer["returned"],
         answer["totalFiles"],
         text(&answer["query"]),
-        if answer["truncated"] == json!(true) { ", more with --cursor" } else { "" }
+        match (answer["truncated"] == json!(true), answer["truncatedByBudget"] == json!(true)) {
+            (true, true) => ", cut by the response budget, more with --cursor",
+            (true, false) => ", more with --cursor",
+            _ => "",
+        }
     )];
     for row in answer["results"].as_array().into_iter().flatten() {
         let terms: Vec<String> = row["terms"]
@@ -202,8 +206,28 @@ pub fn render_read(answer: &Value) -> String {
                 answer["sourceRange"]["startLine"].as_u64().unwrap_or(0) + 1,
                 if answer["truncated"] == json!(true) { " (truncated)" } else { "" }
             );
+            if let Some(leading) = answer["leading"].as_str() {
+                out.push_str(leading.trim_end_matches('\n'));
+                out.push('\n');
+            }
             out.push_str(answer["source"].as_str().unwrap_or_default());
-            out.trim_end().to_owned()
+            let mut out = out.trim_end().to_owned();
+            let omitted = answer["linesOmitted"].as_u64().unwrap_or(0);
+            if answer["status"] == json!("slice") {
+                out.push_str(&format!(
+                    "\n… {omitted} more line(s) of the declaration not shown (this slice is lines {}-{} of {}; \
+                     --on-oversize outline lists its parts)",
+                    answer["sourceRange"]["startLine"].as_u64().unwrap_or(0) + 1,
+                    answer["sourceRange"]["endLine"].as_u64().unwrap_or(0) + 1,
+                    text(&answer["oversize"]["lines"])
+                ));
+            } else if answer["truncated"] == json!(true) {
+                out.push_str(&format!("\n… {omitted} more line(s) not shown"));
+            }
+            if let Some(hint) = answer["hint"].as_str() {
+                out.push_str(&format!("\nhint: {hint}"));
+            }
+            out
         }
         Some("ambiguous") => {
             let mut lines = vec![text(&answer["message"])];
@@ -216,6 +240,12 @@ pub fn render_read(answer: &Value) -> String {
                     candidate["line"].as_u64().unwrap_or(0) + 1
                 ));
             }
+            more(
+                &mut lines,
+                &answer["candidatesOmitted"],
+                "candidate(s)",
+                "qualify the name, or pass --path or --line",
+            );
             lines.join("\n")
         }
         Some("outline") => {
@@ -231,12 +261,36 @@ pub fn render_read(answer: &Value) -> String {
                     nested["endLine"].as_u64().unwrap_or(0) + 1
                 ));
             }
+            more(&mut lines, &answer["nestedOmitted"], "nested declaration(s)", "read one of them with its lines");
+            if let Some(hint) = answer["hint"].as_str() {
+                lines.push(format!("hint: {hint}"));
+            }
             lines.join("\n")
         }
         _ if answer["available"] == json!(false) => {
             format!("not available yet: {} (retry after {} ms)", text(&answer["reason"]), answer["retryAfterMs"])
         }
-        _ => format!("{}: {}", text(&answer["status"]), text(&answer["message"])),
+        _ => {
+            let mut lines = vec![format!("{}: {}", text(&answer["status"]), text(&answer["message"]))];
+            if let Some(hint) = answer["hint"].as_str() {
+                lines.push(format!("hint: {hint}"));
+            }
+            if answer["certain"] == json!(false) {
+                lines.push(format!(
+                    "not certain: {} of {} file(s) searched did not parse cleanly",
+                    text(&answer["filesNotCleanlyParsed"]),
+                    text(&answer["filesSearched"])
+                ));
+            }
+            lines.join("\n")
+        }
+    }
+}
+
+/// "… N more WHAT (HOW)" when `count` says something was left out.
+fn more(lines: &mut Vec<String>, count: &Value, what: &str, how: &str) {
+    if let Some(count) = count.as_u64().filter(|count| *count > 0) {
+        lines.push(format!("… {count} more {what} not shown ({how})"));
     }
 }
 
