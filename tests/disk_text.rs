@@ -1,0 +1,115 @@
+//! Shapes of ordinary code on disk that fslens must read as the editor and FSAC do, against
+//! the FSAC double: files saved with a UTF-8 byte-order mark (`fixtures/bom`).
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use support::double::{Editor, SiteKey, double_command, fixture_copy, found_sites};
+use support::markers::read_markers;
+
+async fn ready_editor(workspace: &Path, runtime: &Path) -> Editor {
+    let mut editor = Editor::start(workspace, runtime, &double_command(), &[]).await;
+    editor.wait_until_ready().await;
+    editor
+}
+
+async fn execute(editor: &mut Editor, command: &str, argument: Value) -> Value {
+    let answer = editor.execute(command, argument.clone()).await;
+    answer.get("result").cloned().unwrap_or_else(|| panic!("{command} {argument} failed: {answer}"))
+}
+
+/// The sites the fixture's `//>` markers list for `symbol`, as `found_sites` spells them.
+fn marked_sites(root: &Path, symbol: &str) -> BTreeSet<SiteKey> {
+    read_markers(root)
+        .into_iter()
+        .filter(|marker| marker.symbol == symbol)
+        .map(|marker| {
+            let kind = if marker.kind == "decl" { "definition" } else { "reference" };
+            let file = marker.file.strip_prefix(root).unwrap().display().to_string();
+            (file, u64::from(marker.line), u64::from(marker.character), kind.to_owned(), marker.symbol.clone())
+        })
+        .collect()
+}
+
+fn hex_sha256(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|byte| format!("{byte:02x}")).collect()
+}
+
+/// Four of the fixture's five files start with a byte-order mark; the compiler rejects a
+/// U+FEFF at the start of a file, so a check that sent it would find errors in a solution
+/// that builds.
+#[tokio::test]
+async fn files_saved_with_a_byte_order_mark_check_clean_closed_and_open() {
+    let workspace = fixture_copy("bom");
+    let runtime = tempfile::tempdir().unwrap();
+    let words = workspace.path().join("Text/Words.fs");
+    let on_disk = std::fs::read(&words).unwrap();
+    assert!(on_disk.starts_with(b"\xEF\xBB\xBF"), "the fixture keeps its byte-order mark");
+    let mut editor = ready_editor(workspace.path(), runtime.path()).await;
+
+    let answer = execute(&mut editor, "fslens.check", json!({})).await;
+    assert_eq!(answer["verdict"], json!("clean"), "{answer}");
+    assert_eq!(answer["complete"], json!(true), "{answer}");
+    assert_eq!(answer["files"].as_array().unwrap().len(), 4, "{answer}");
+
+    // The verdict's hash covers the text FSAC analysed: the file without its mark.
+    let answer = execute(&mut editor, "fslens.check", json!({"path": "Text/Words.fs"})).await;
+    assert_eq!(answer["verdict"], json!("clean"), "{answer}");
+    assert_eq!(answer["files"][0]["openInEditor"], json!(false));
+    assert_eq!(answer["files"][0]["contentSha256"], json!(hex_sha256(&on_disk[3..])), "{answer}");
+
+    // An editor strips the mark before `didOpen`, as VS Code and Neovim do.
+    let text = String::from_utf8(on_disk[3..].to_vec()).unwrap();
+    let uri = fslens::uri::path_to_uri(&words).unwrap();
+    editor
+        .notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "fsharp", "version": 1, "text": text}}),
+        )
+        .await;
+    let answer = execute(&mut editor, "fslens.check", json!({})).await;
+    assert_eq!(answer["verdict"], json!("clean"), "{answer}");
+    let open: Vec<&Value> =
+        answer["files"].as_array().unwrap().iter().filter(|file| file["openInEditor"] == json!(true)).collect();
+    assert_eq!(open.len(), 1, "{answer}");
+    assert_eq!(open[0]["file"], json!("Text/Words.fs"));
+    editor.stop().await;
+}
+
+/// `shout` is declared in a file with a mark and used from files with and without one, in
+/// both projects; one use is on the first line of a file with a mark, where a kept mark would
+/// shift the column by one.
+#[tokio::test]
+async fn find_of_a_function_declared_in_a_file_with_a_byte_order_mark_finds_every_use() {
+    let workspace = fixture_copy("bom");
+    let runtime = tempfile::tempdir().unwrap();
+    let root = workspace.path();
+    let expected = marked_sites(root, "Bom.Words.shout");
+    assert_eq!(expected.len(), 6, "{expected:?}");
+    assert!(expected.iter().any(|site| site.0 == "App/Program.fs" && site.1 == 0), "{expected:?}");
+    let mut editor = ready_editor(root, runtime.path()).await;
+    let answer = execute(&mut editor, "fslens.find", json!({"query": "Bom.Words.shout"})).await;
+    assert_eq!(answer["via"], json!("fsac"), "{answer}");
+    assert_eq!(answer["status"], json!("ok"), "{answer}");
+    assert_eq!(found_sites(&answer), expected, "{answer}");
+    editor.stop().await;
+
+    // The syntax layer alone (no FSAC) counts columns in the same text.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_fslens"))
+        .args(["find", "Bom.Words.shout", "--json", "--fsac", "/nonexistent/fsautocomplete", "--workspace"])
+        .arg(root)
+        .env("XDG_RUNTIME_DIR", runtime.path())
+        .output()
+        .unwrap();
+    let answer: Value = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|_| panic!("no JSON: {}", String::from_utf8_lossy(&output.stderr)));
+    assert_eq!(answer["via"], json!("syntax"), "{answer}");
+    let positions = |sites: &BTreeSet<SiteKey>| -> BTreeSet<(String, u64, u64)> {
+        sites.iter().map(|(file, line, character, ..)| (file.clone(), *line, *character)).collect()
+    };
+    assert_eq!(positions(&found_sites(&answer)), positions(&expected), "{answer}");
+}
