@@ -1,5 +1,6 @@
 //! Shapes of ordinary code on disk that fslens must read as the editor and FSAC do, against
-//! the FSAC double: files saved with a UTF-8 byte-order mark (`fixtures/bom`).
+//! the FSAC double: files saved with a UTF-8 byte-order mark (`fixtures/bom`) and an empty
+//! file in a project (`fixtures/empty-file`).
 
 mod support;
 
@@ -112,4 +113,75 @@ async fn find_of_a_function_declared_in_a_file_with_a_byte_order_mark_finds_ever
         sites.iter().map(|(file, line, character, ..)| (file.clone(), *line, *character)).collect()
     };
     assert_eq!(positions(&found_sites(&answer)), positions(&expected), "{answer}");
+}
+
+/// The deadline of the empty-file checks: without the empty-file rule they would end there.
+const EMPTY_FILE_DEADLINE_MS: u32 = 8000;
+
+/// A check with a short deadline that must end well before it, every file analysed.
+async fn timed_check(editor: &mut Editor, mut argument: Value) -> Value {
+    argument["timeoutMs"] = json!(EMPTY_FILE_DEADLINE_MS);
+    let started = std::time::Instant::now();
+    let answer = execute(editor, "fslens.check", argument.clone()).await;
+    let elapsed = started.elapsed();
+    assert!(elapsed.as_millis() < u128::from(EMPTY_FILE_DEADLINE_MS / 2), "{argument} took {elapsed:?}: {answer}");
+    assert_eq!(answer["complete"], json!(true), "{answer}");
+    let statuses: Vec<&Value> = answer["files"].as_array().unwrap().iter().map(|file| &file["status"]).collect();
+    assert!(statuses.iter().all(|status| *status == "analysed"), "{answer}");
+    answer
+}
+
+/// FSAC sends no `fsharp/documentAnalyzed` for a file of zero characters; a check that waited
+/// for one would answer `unknown` (`timeout`) at its deadline. It still publishes the
+/// compiler's diagnostics for it, and those count. A file of blanks is not empty to FSAC and
+/// is analysed as usual.
+#[tokio::test]
+async fn an_empty_file_in_a_project_is_checked_well_before_the_deadline() {
+    let workspace = fixture_copy("empty-file");
+    let runtime = tempfile::tempdir().unwrap();
+    let empty = workspace.path().join("App/Empty.fs");
+    assert_eq!(std::fs::metadata(&empty).unwrap().len(), 0);
+    let mut editor = ready_editor(workspace.path(), runtime.path()).await;
+    // A first check warms the compiler (seconds on a busy machine) with the default deadline.
+    let answer = execute(&mut editor, "fslens.check", json!({"path": "App/First.fs"})).await;
+    assert_eq!(answer["verdict"], json!("clean"), "{answer}");
+    // The last file of an application may be empty.
+    for argument in [json!({"projectPath": "App/App.fsproj"}), json!({"path": "App/Empty.fs"})] {
+        let answer = timed_check(&mut editor, argument.clone()).await;
+        assert_eq!(answer["verdict"], json!("clean"), "{argument}: {answer}");
+    }
+    // A library's files must each begin with a module or namespace: FS0222 in the empty file
+    // (published without `documentAnalyzed`) and in the blank one (with it).
+    let answer = timed_check(&mut editor, json!({"projectPath": "Library/Library.fsproj"})).await;
+    assert_eq!(answer["verdict"], json!("errors"), "{answer}");
+    let errors: BTreeSet<(&str, u64)> = answer["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|diagnostic| (diagnostic["file"].as_str().unwrap(), diagnostic["code"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(errors, BTreeSet::from([("Library/Empty.fs", 222), ("Library/Spaces.fs", 222)]), "{answer}");
+
+    // Open in the editor (an empty buffer), the file still counts as analysed.
+    let uri = editor.open(&empty, 1).await;
+    let answer = timed_check(&mut editor, json!({"path": "App/Empty.fs"})).await;
+    assert_eq!(answer["verdict"], json!("clean"), "{answer}");
+    assert_eq!(answer["files"][0]["openInEditor"], json!(true), "{answer}");
+    assert_eq!(answer["files"][0]["version"], json!(1), "{answer}");
+    // Given text, it is analysed as any other file; emptied again, as an empty one.
+    editor.change(&uri, 2, "module Blank.Empty\n\nlet three = Blank.First.one + 2\n").await;
+    let answer = timed_check(&mut editor, json!({"path": "App/Empty.fs"})).await;
+    assert_eq!(
+        (answer["verdict"].as_str(), answer["files"][0]["version"].as_i64()),
+        (Some("clean"), Some(2)),
+        "{answer}"
+    );
+    editor.change(&uri, 3, "").await;
+    let answer = timed_check(&mut editor, json!({"path": "App/Empty.fs"})).await;
+    assert_eq!(
+        (answer["verdict"].as_str(), answer["files"][0]["version"].as_i64()),
+        (Some("clean"), Some(3)),
+        "{answer}"
+    );
+    editor.stop().await;
 }

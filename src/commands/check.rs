@@ -770,7 +770,7 @@ async fn check_snippet(
 pub(crate) enum CurrentAnalysis {
     Analysed {
         diagnostics: Vec<Value>,
-        snapshot: AnalysisSnapshot,
+        snapshot: Box<AnalysisSnapshot>,
     },
     TimedOut,
     /// FSAC exited or was restarted while waiting (its generation changed).
@@ -795,7 +795,7 @@ pub(crate) async fn current_analysis(
             return Ok(CurrentAnalysis::FsacWentAway);
         }
         if let Some(diagnostics) = snapshot.current_diagnostics() {
-            return Ok(CurrentAnalysis::Analysed { diagnostics, snapshot });
+            return Ok(CurrentAnalysis::Analysed { diagnostics, snapshot: Box::new(snapshot) });
         }
         match tokio::time::timeout_at(deadline, context.analysis_changed()).await {
             Ok(changed) => changed?,
