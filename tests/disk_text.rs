@@ -1,6 +1,8 @@
 //! Shapes of ordinary code on disk that fslens must read as the editor and FSAC do, against
-//! the FSAC double: files saved with a UTF-8 byte-order mark (`fixtures/bom`) and an empty
-//! file in a project (`fixtures/empty-file`).
+//! the FSAC double: files saved with a UTF-8 byte-order mark (`fixtures/bom`), an empty file
+//! in a project (`fixtures/empty-file`), a `Compile` item naming a missing file
+//! (`fixtures/missing-compile-item`) and a project file that is not XML
+//! (`fixtures/malformed-project`).
 
 mod support;
 
@@ -184,4 +186,66 @@ async fn an_empty_file_in_a_project_is_checked_well_before_the_deadline() {
         "{answer}"
     );
     editor.stop().await;
+}
+
+/// A `Compile` item naming a file that does not exist fails the build (FS0225): the other
+/// files analyse clean, yet the verdict must not be `clean`.
+#[tokio::test]
+async fn a_missing_compile_item_is_a_project_error_and_never_clean() {
+    let workspace = fixture_copy("missing-compile-item");
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = ready_editor(workspace.path(), runtime.path()).await;
+    for argument in [json!({}), json!({"path": "Present.fs"}), json!({"projectPath": "Gap"})] {
+        let answer = execute(&mut editor, "fslens.check", argument.clone()).await;
+        assert_eq!(answer["verdict"], json!("unknown"), "{argument}: {answer}");
+        assert_eq!(answer["complete"], json!(false), "{answer}");
+        let reason = &answer["blockingReason"];
+        assert_eq!(reason["errorKind"], json!("compile_item_missing"), "{answer}");
+        assert_eq!((reason["project"].as_str(), reason["file"].as_str()), (Some("Gap.fsproj"), Some("Missing.fs")));
+        assert!(reason["message"].as_str().unwrap().contains("Missing.fs"), "{reason}");
+        assert_eq!(answer["projectErrors"][0]["errorKind"], json!("compile_item_missing"), "{answer}");
+        // The files that exist were analysed all the same.
+        assert!(answer["files"].as_array().unwrap().iter().all(|file| file["status"] == "analysed"), "{answer}");
+    }
+    editor.stop().await;
+
+    // Outline still lists the item, as missing.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_fslens"))
+        .args(["outline", "--json", "--workspace"])
+        .arg(workspace.path())
+        .output()
+        .unwrap();
+    let outline: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let missing = outline["entries"].as_array().unwrap().iter().find(|entry| entry["path"] == "Missing.fs");
+    assert_eq!(missing.map(|entry| &entry["health"]), Some(&json!("missing")), "{outline}");
+}
+
+/// MSBuild cannot load a project file that is not well-formed XML, and FSAC reports it
+/// (code 101): the check says so with the line and column, also through the CLI.
+#[tokio::test]
+async fn a_malformed_project_file_is_a_project_error_with_its_position() {
+    let workspace = fixture_copy("malformed-project");
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = ready_editor(workspace.path(), runtime.path()).await;
+    let status = execute(&mut editor, "fslens.status", json!({})).await;
+    assert_eq!(status["projectErrors"][0]["code"], json!(101), "{status}");
+    for argument in [json!({}), json!({"path": "Code.fs"})] {
+        let answer = execute(&mut editor, "fslens.check", argument.clone()).await;
+        assert_eq!(answer["verdict"], json!("unknown"), "{argument}: {answer}");
+        let reason = &answer["blockingReason"];
+        assert_eq!(reason["errorKind"], json!("project_file_malformed"), "{argument}: {answer}");
+        assert_eq!(reason["file"], json!("Unclosed.fsproj"));
+        assert_eq!((reason["line"].as_u64(), reason["column"].as_u64()), (Some(10), Some(1)), "{reason}");
+    }
+    editor.stop().await;
+
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_fslens"))
+        .args(["check", "--fsac", &double_command(), "--workspace"])
+        .arg(workspace.path())
+        .env("XDG_RUNTIME_DIR", runtime.path())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "unknown exits with 2");
+    let text = String::from_utf8_lossy(&output.stdout);
+    assert!(text.contains("Unclosed.fsproj") && text.contains("line 10, column 1"), "{text}");
 }

@@ -112,6 +112,10 @@ pub mod error_kinds {
         PROJECT_NOT_RESTORED = "project_not_restored",
         /// Check's blocking reason: FSAC failed to load a project.
         PROJECT_FAILURE = "project_failure",
+        /// A project file that is not well-formed XML (MSBuild cannot load it).
+        PROJECT_FILE_MALFORMED = "project_file_malformed",
+        /// A project's `Compile` item names a file that does not exist (the build fails).
+        COMPILE_ITEM_MISSING = "compile_item_missing",
         /// Check's blocking reason: the file belongs to no loaded project.
         FILE_NOT_IN_PROJECT = "file_not_in_project",
         /// Check's blocking reason: no source file is in scope.
