@@ -2,7 +2,8 @@
 //! the FSAC double: files saved with a UTF-8 byte-order mark (`fixtures/bom`), an empty file
 //! in a project (`fixtures/empty-file`), a `Compile` item naming a missing file
 //! (`fixtures/missing-compile-item`) and a project file that is not XML
-//! (`fixtures/malformed-project`).
+//! (`fixtures/malformed-project`), and a project never restored, whose referenced assemblies
+//! are not known (`fixtures/unrestored-plain`).
 
 mod support;
 
@@ -248,4 +249,55 @@ async fn a_malformed_project_file_is_a_project_error_with_its_position() {
     assert_eq!(output.status.code(), Some(2), "unknown exits with 2");
     let text = String::from_utf8_lossy(&output.stdout);
     assert!(text.contains("Unclosed.fsproj") && text.contains("line 10, column 1"), "{text}");
+}
+
+/// A FSharp.Core-only library that was never restored: nothing on disk says what it
+/// references, so an empty list of referenced types must not read as "no such type".
+#[tokio::test]
+async fn metadata_commands_on_a_project_never_restored_say_so_with_the_remedy() {
+    let workspace = fixture_copy("unrestored-plain");
+    let runtime = tempfile::tempdir().unwrap();
+    assert!(!workspace.path().join("obj").exists());
+    // FSAC (the double) is not needed: the metadata commands read files only.
+    let mut editor = Editor::start(workspace.path(), runtime.path(), &double_command(), &[]).await;
+    for (command, argument) in [
+        ("fslens.referencedSymbols", json!({"query": "FSharpList"})),
+        ("fslens.nugetTypes", json!({"packageId": "FSharp.Core"})),
+        ("fslens.nugetMembers", json!({"packageId": "FSharp.Core", "typeName": "ListModule"})),
+    ] {
+        let answer = execute(&mut editor, command, argument).await;
+        assert_eq!(answer["restoreState"], json!("not_restored"), "{command}: {answer}");
+        assert_eq!(answer["complete"], json!(false), "{command}: {answer}");
+        let not_restored = &answer["notRestored"];
+        assert_eq!(not_restored["errorKind"], json!("project_not_restored"), "{answer}");
+        assert_eq!(not_restored["remedy"], json!("dotnet restore Plain.fsproj"), "{answer}");
+    }
+    editor.stop().await;
+
+    let cli = |arguments: &[&str]| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_fslens"))
+            .args(arguments)
+            .arg("--workspace")
+            .arg(workspace.path())
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let text = cli(&["referenced-symbols", "FSharpList"]);
+    assert!(text.contains("INCOMPLETE: the project was never restored"), "{text}");
+    assert!(text.contains("remedy: dotnet restore Plain.fsproj"), "{text}");
+
+    // With restore output the state says so and the remedy is gone.
+    std::fs::create_dir_all(workspace.path().join("obj")).unwrap();
+    let assets = json!({
+        "version": 3,
+        "targets": {"netstandard2.0": {}},
+        "libraries": {},
+        "packageFolders": {},
+        "project": {"frameworks": {"netstandard2.0": {}}},
+    });
+    std::fs::write(workspace.path().join("obj/project.assets.json"), assets.to_string()).unwrap();
+    let answer: Value = serde_json::from_str(&cli(&["referenced-symbols", "FSharpList", "--json"])).unwrap();
+    assert_eq!(answer["restoreState"], json!("restored"), "{answer}");
+    assert!(answer.get("notRestored").is_none(), "{answer}");
 }

@@ -125,6 +125,18 @@ pub mod error_kinds {
     }
 }
 
+/// The `restoreState` of the metadata commands (`referencedSymbols`, `nugetTypes`,
+/// `nugetMembers`): whether the project's restore output (`obj/project.assets.json`) is there.
+pub mod restore_states {
+    /// The restore output was read: the package graph is the one the build uses.
+    pub const RESTORED: &str = "restored";
+    /// No (readable) restore output: the project was never restored, so its package graph
+    /// (FSharp.Core included) is not known and no answer is complete.
+    pub const NOT_RESTORED: &str = "not_restored";
+
+    pub const ALL: &[&str] = &[RESTORED, NOT_RESTORED];
+}
+
 /// Notifications fslens sends to its clients.
 pub mod notifications {
     /// Readiness changed; params are `{state, reason, unresponsive, generation}`, the first
