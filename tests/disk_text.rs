@@ -66,15 +66,8 @@ async fn files_saved_with_a_byte_order_mark_check_clean_closed_and_open() {
     assert_eq!(answer["files"][0]["openInEditor"], json!(false));
     assert_eq!(answer["files"][0]["contentSha256"], json!(hex_sha256(&on_disk[3..])), "{answer}");
 
-    // An editor strips the mark before `didOpen`, as VS Code and Neovim do.
-    let text = String::from_utf8(on_disk[3..].to_vec()).unwrap();
-    let uri = fslens::uri::path_to_uri(&words).unwrap();
-    editor
-        .notify(
-            "textDocument/didOpen",
-            json!({"textDocument": {"uri": uri, "languageId": "fsharp", "version": 1, "text": text}}),
-        )
-        .await;
+    // An editor strips the mark before `didOpen`, as VS Code and Neovim do (so does `open`).
+    editor.open(&words, 1).await;
     let answer = execute(&mut editor, "fslens.check", json!({})).await;
     assert_eq!(answer["verdict"], json!("clean"), "{answer}");
     let open: Vec<&Value> =
