@@ -5,6 +5,13 @@
 //! its main loop or on a command's task, where one blocked read would stall every message of
 //! the session, the editor's included. So every read of a peer-named source file goes
 //! through here, and anything but a regular file is refused before it is opened.
+//!
+//! This is also the one place where the bytes of a source file on disk become the text fslens
+//! works with: the text it opens in FSAC, hashes for a check verdict, indexes in the syntax
+//! layer and counts positions in. That text has no UTF-8 byte-order mark: editors strip it
+//! before `didOpen`, FSAC strips it when it reads a file itself (.NET's `ReadAllText`), and
+//! the F# lexer rejects a U+FEFF at the start of a file (FS0010). Keeping it would also shift
+//! every line-1 column by one against what the editor and FSAC count.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -39,18 +46,41 @@ fn open_without_waiting(path: &Path) -> io::Result<File> {
     File::open(path)
 }
 
-/// The text of the regular file at `path`, which must be UTF-8.
-pub fn read_regular_text(path: &Path) -> io::Result<String> {
-    String::from_utf8(read_regular_file(path)?).map_err(|error| io::Error::new(io::ErrorKind::InvalidData, error))
+/// The UTF-8 byte-order mark, which a source file may start with.
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// The bytes of a source file without the UTF-8 byte-order mark it may start with.
+fn without_bom(mut bytes: Vec<u8>) -> Vec<u8> {
+    if bytes.starts_with(UTF8_BOM) {
+        bytes.drain(..UTF8_BOM.len());
+    }
+    bytes
 }
 
-/// The text of the regular file at `path`, with invalid UTF-8 replaced.
-pub fn read_regular_text_lossy(path: &Path) -> io::Result<String> {
-    let bytes = read_regular_file(path)?;
-    Ok(match String::from_utf8(bytes) {
+/// The source text of a file's bytes, as an editor or FSAC sees it: without a leading
+/// byte-order mark; the rest must be UTF-8.
+pub fn source_text(bytes: Vec<u8>) -> Result<String, std::string::FromUtf8Error> {
+    String::from_utf8(without_bom(bytes))
+}
+
+/// The source text of a file's bytes without a leading byte-order mark, with invalid UTF-8
+/// replaced.
+pub fn source_text_lossy(bytes: Vec<u8>) -> String {
+    match String::from_utf8(without_bom(bytes)) {
         Ok(text) => text,
         Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
-    })
+    }
+}
+
+/// The source text of the regular file at `path` (see [`source_text`]), which must be UTF-8.
+pub fn read_regular_text(path: &Path) -> io::Result<String> {
+    source_text(read_regular_file(path)?).map_err(|error| io::Error::new(io::ErrorKind::InvalidData, error))
+}
+
+/// The source text of the regular file at `path` (see [`source_text`]), with invalid UTF-8
+/// replaced.
+pub fn read_regular_text_lossy(path: &Path) -> io::Result<String> {
+    Ok(source_text_lossy(read_regular_file(path)?))
 }
 
 #[cfg(test)]
@@ -66,5 +96,17 @@ mod tests {
         std::fs::write(&file, b"let a = 1\n\xff").unwrap();
         assert_eq!(read_regular_text(&file).unwrap_err().kind(), io::ErrorKind::InvalidData);
         assert_eq!(read_regular_text_lossy(&file).unwrap(), "let a = 1\n\u{fffd}");
+    }
+
+    #[test]
+    fn a_leading_byte_order_mark_is_not_part_of_the_text() {
+        let directory = tempfile::tempdir().unwrap();
+        let file = directory.path().join("A.fs");
+        std::fs::write(&file, b"\xEF\xBB\xBFmodule A\n").unwrap();
+        assert_eq!(read_regular_text(&file).unwrap(), "module A\n");
+        assert_eq!(read_regular_text_lossy(&file).unwrap(), "module A\n");
+        // Only the first three bytes are a mark; a U+FEFF further on is text.
+        assert_eq!(source_text(b"a\xEF\xBB\xBF".to_vec()).unwrap(), "a\u{feff}");
+        assert_eq!(source_text_lossy(b"\xEF\xBB\xBF\xEF\xBB\xBF\xff".to_vec()), "\u{feff}\u{fffd}");
     }
 }

@@ -1,5 +1,6 @@
-//! docs/commands.md is the command contract: every command identifier and every `errorKind`
-//! fslens can send must be documented there, so a new one cannot ship undocumented.
+//! docs/commands.md is the command contract: every command identifier, every `errorKind` and
+//! every `restoreState` fslens can send must be documented there, so a new one cannot ship
+//! undocumented.
 
 use std::path::Path;
 
@@ -23,6 +24,12 @@ fn undocumented(names: &[&'static str]) -> Vec<&'static str> {
 fn every_error_kind_is_documented() {
     let missing = undocumented(fslens::lsp::ext::error_kinds::ALL);
     assert!(missing.is_empty(), "errorKind values docs/commands.md never names: {missing:?}");
+}
+
+#[test]
+fn every_restore_state_is_documented() {
+    let missing = undocumented(fslens::lsp::ext::restore_states::ALL);
+    assert!(missing.is_empty(), "restoreState values docs/commands.md never names: {missing:?}");
 }
 
 #[test]

@@ -19,7 +19,7 @@ use crate::commands::paths::{confine, display_relative};
 use crate::lsp::ext::error_kinds;
 use crate::proxy::analysis::AnalysisSnapshot;
 use crate::proxy::main_loop::CommandContext;
-use crate::workspace::WorkspaceModel;
+use crate::workspace::{Project, ProjectError, ProjectErrorKind, WorkspaceModel};
 
 /// At most this many diagnostics are returned; the counts always cover all of them.
 pub const MAX_DIAGNOSTICS: usize = 50;
@@ -176,6 +176,20 @@ pub async fn check(argument: Value, mut context: CommandContext, root: Option<Pa
     {
         return Ok(finish_unknown(answer, reason, started));
     }
+    // What fslens's own reading of the project files says cannot build: a project file that
+    // is not XML leaves nothing to check; a missing compile item keeps the verdict off clean.
+    let project_errors = project_errors_in_scope(&model, &plan);
+    if !project_errors.is_empty() {
+        answer["projectErrors"] =
+            json!(project_errors.iter().map(|error| project_error_json(error, &root)).collect::<Vec<_>>());
+    }
+    if let Some(malformed) =
+        project_errors.iter().find(|error| error.error.kind == ProjectErrorKind::ProjectFileMalformed)
+    {
+        let reason = project_error_reason(malformed, &root);
+        return Ok(finish_unknown(answer, reason, started));
+    }
+
     // A verdict over no file at all would be a `clean` without proof.
     if plan.scope != Scope::Snippet && plan.files.is_empty() {
         let reason = blocking(
@@ -271,7 +285,7 @@ pub async fn check(argument: Value, mut context: CommandContext, root: Option<Pa
         .filter(|(_, result)| matches!(result, FileResult::Stale { .. }))
         .map(|(path, _)| relative(path))
         .collect();
-    let complete = missing.is_empty() && stale.is_empty() && !fsac_went_away;
+    let complete = missing.is_empty() && stale.is_empty() && !fsac_went_away && project_errors.is_empty();
     let (errors, warnings, infos) = (counts["error"], counts["warning"], counts["info"]);
     answer["complete"] = json!(complete);
     answer["errorCount"] = json!(errors);
@@ -311,6 +325,8 @@ pub async fn check(argument: Value, mut context: CommandContext, root: Option<Pa
                 ),
                 json!({ "state": after["state"] }),
             )
+        } else if let Some(error) = project_errors.first() {
+            project_error_reason(error, &root)
         } else if outcome.timed_out {
             blocking(
                 error_kinds::TIMEOUT,
@@ -373,6 +389,80 @@ fn project_diagnostic(file: &str, diagnostic: &Value) -> Value {
         "source": diagnostic.get("source").cloned().unwrap_or(Value::Null),
         "message": diagnostic.get("message").cloned().unwrap_or(Value::Null),
     })
+}
+
+/// A project error and the project it is in.
+struct ScopedProjectError<'a> {
+    project: &'a Path,
+    error: &'a ProjectError,
+}
+
+/// The errors of the projects in scope. A file no project compiles may belong to a project
+/// fslens could not read, so then every unreadable project counts.
+fn project_errors_in_scope<'a>(model: &'a WorkspaceModel, plan: &Plan) -> Vec<ScopedProjectError<'a>> {
+    let in_scope = |project: &Project| {
+        plan.projects.contains(&project.path)
+            || (plan.projects.is_empty()
+                && plan.scope != Scope::Snippet
+                && project.errors.iter().any(|error| error.kind == ProjectErrorKind::ProjectFileMalformed))
+    };
+    model
+        .projects
+        .iter()
+        .filter(|project| in_scope(project))
+        .flat_map(|project| project.errors.iter().map(|error| ScopedProjectError { project: &project.path, error }))
+        .collect()
+}
+
+fn project_error_kind(kind: ProjectErrorKind) -> &'static str {
+    match kind {
+        ProjectErrorKind::ProjectFileMalformed => error_kinds::PROJECT_FILE_MALFORMED,
+        ProjectErrorKind::CompileItemMissing => error_kinds::COMPILE_ITEM_MISSING,
+    }
+}
+
+/// `{errorKind, project, file, line?, column?, message}` with workspace-relative paths.
+fn project_error_json(scoped: &ScopedProjectError, root: &Path) -> Value {
+    let error = scoped.error;
+    let mut value = json!({
+        "errorKind": project_error_kind(error.kind),
+        "project": display_relative(root, scoped.project),
+        "file": display_relative(root, &error.file),
+        "message": project_error_message(scoped, root),
+    });
+    if let (Some(line), Some(column)) = (error.line, error.column) {
+        value["line"] = json!(line);
+        value["column"] = json!(column);
+    }
+    value
+}
+
+fn project_error_message(scoped: &ScopedProjectError, root: &Path) -> String {
+    let project = display_relative(root, scoped.project);
+    let file = display_relative(root, &scoped.error.file);
+    match (scoped.error.kind, scoped.error.line, scoped.error.column) {
+        (ProjectErrorKind::ProjectFileMalformed, Some(line), Some(column)) => format!(
+            "{project} is not well-formed XML (line {line}, column {column}), so MSBuild cannot load it: {}",
+            scoped.error.message
+        ),
+        (ProjectErrorKind::ProjectFileMalformed, ..) => format!("{project} is not well-formed XML"),
+        (ProjectErrorKind::CompileItemMissing, ..) => format!(
+            "{project} compiles {file}, which does not exist: the build fails (FS0225), so no verdict can be clean"
+        ),
+    }
+}
+
+/// The blocking reason a project error gives a check.
+fn project_error_reason(scoped: &ScopedProjectError, root: &Path) -> Value {
+    let mut reason = project_error_json(scoped, root);
+    if scoped.error.kind == ProjectErrorKind::CompileItemMissing {
+        reason["remedy"] = json!(format!(
+            "create {} or remove its <Compile> item from {}",
+            display_relative(root, &scoped.error.file),
+            display_relative(root, scoped.project)
+        ));
+    }
+    reason
 }
 
 fn finish_unknown(mut answer: Value, reason: Value, started: Instant) -> Value {
@@ -804,7 +894,7 @@ async fn check_snippet(
 pub(crate) enum CurrentAnalysis {
     Analysed {
         diagnostics: Vec<Value>,
-        snapshot: AnalysisSnapshot,
+        snapshot: Box<AnalysisSnapshot>,
     },
     TimedOut,
     /// FSAC exited or was restarted while waiting (its generation changed).
@@ -829,7 +919,7 @@ pub(crate) async fn current_analysis(
             return Ok(CurrentAnalysis::FsacWentAway);
         }
         if let Some(diagnostics) = snapshot.current_diagnostics() {
-            return Ok(CurrentAnalysis::Analysed { diagnostics, snapshot });
+            return Ok(CurrentAnalysis::Analysed { diagnostics, snapshot: Box::new(snapshot) });
         }
         match tokio::time::timeout_at(deadline, context.analysis_changed()).await {
             Ok(changed) => changed?,

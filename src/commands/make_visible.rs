@@ -387,7 +387,10 @@ fn internals_visible_to_edit(model: &WorkspaceModel, file: &Path, target: &str) 
         path: declaring.path.display().to_string(),
         message: format!("cannot read it: {error}"),
     })?;
-    let already = crate::workspace::xml::parse_xml(&project_text).descendants().into_iter().any(|element| {
+    let project_document = crate::workspace::xml::parse_xml(&project_text).map_err(|error| {
+        CommandError::InvalidPath { path: declaring.path.display().to_string(), message: error.to_string() }
+    })?;
+    let already = project_document.descendants().into_iter().any(|element| {
         let name = crate::workspace::xml::local_name(&element.name);
         (name == "InternalsVisibleTo" && element.attribute("Include") == Some(target))
             || (name == "AssemblyAttribute"

@@ -5,7 +5,8 @@
 //! The project's references come from its restore output ([`crate::metadata::restore`]);
 //! every answer says which project and which restore source it used and lists the references
 //! it could not read (`unreadableReferences`, `complete: false`), so a missing targeting pack
-//! is never mistaken for "no such type". `packageId` matches a package id or an assembly's
+//! is never mistaken for "no such type". A project without restore output is `restoreState:
+//! "not_restored"` with the remedy (`dotnet restore <project>`), and never complete. `packageId` matches a package id or an assembly's
 //! simple name, exactly and case-insensitively, never as a prefix; a miss explains itself
 //! (`hint`, `candidatePackages`). Pages follow the shared response budget and stateless
 //! cursors of [`crate::commands::budget`].
@@ -22,10 +23,10 @@ use crate::commands::budget::{
     MIN_PAGE_CHAR_BUDGET, RESPONSE_CHAR_BUDGET, cursor_digest, decode_cursor, encode_cursor, paginate,
 };
 use crate::commands::paths::display_relative;
-use crate::lsp::ext::error_kinds;
+use crate::lsp::ext::{error_kinds, restore_states};
 use crate::metadata::Assembly;
 use crate::metadata::cache::load_assembly;
-use crate::metadata::restore::{ReferenceSet, RestoreEnvironment, resolve_references};
+use crate::metadata::restore::{ReferenceSet, RestoreEnvironment, RestoreSource, resolve_references};
 use crate::workspace::{Project, WorkspaceModel, load_workspace};
 
 /// At most this many unreadable references are listed; the rest are counted.
@@ -518,7 +519,16 @@ fn finish(
             "path": view.references.source.path().map(|path| path.display().to_string()),
         }),
     );
-    answer.insert("complete".into(), json!(view.unreadable.is_empty()));
+    // Without the restore output the package graph is a guess: never complete.
+    let restored = matches!(view.references.source, RestoreSource::ProjectAssets(_));
+    answer.insert(
+        "restoreState".into(),
+        json!(if restored { restore_states::RESTORED } else { restore_states::NOT_RESTORED }),
+    );
+    if !restored {
+        answer.insert("notRestored".into(), not_restored(&view.project, root));
+    }
+    answer.insert("complete".into(), json!(restored && view.unreadable.is_empty()));
     answer.insert("unreadableReferences".into(), json!(unreadable));
     answer.insert(
         "unreadableReferencesOmitted".into(),
@@ -531,6 +541,20 @@ fn finish(
     answer.insert("nextCursor".into(), json!(page.next_offset.map(|next| encode_cursor(next, &digest))));
     answer.insert(list_name.into(), json!(page.entries));
     Ok(Value::Object(answer))
+}
+
+/// Why an answer for a project that was never restored cannot be complete, and the remedy.
+fn not_restored(project: &Project, root: &Path) -> Value {
+    let relative = display_relative(root, &project.path);
+    json!({
+        "errorKind": error_kinds::PROJECT_NOT_RESTORED,
+        "project": relative,
+        "message": format!(
+            "{relative} has no restore output ({}), so the packages it references (FSharp.Core included) are not known; what is listed comes only from the PackageReferences found in the global packages folder and the targeting pack",
+            display_relative(root, &project.directory().join("obj/project.assets.json"))
+        ),
+        "remedy": format!("dotnet restore {relative}"),
+    })
 }
 
 /// The flags of `fslens referenced-symbols QUERY`.
@@ -645,8 +669,16 @@ pub fn render_text(answer: &Value) -> String {
         text(&answer["restoreSource"]["kind"]),
         answer["returned"],
         answer["total"],
-        if answer["complete"] == json!(true) { "" } else { "; INCOMPLETE: some references unreadable" },
+        match (answer["complete"] == json!(true), answer["restoreState"].as_str()) {
+            (true, _) => "",
+            (false, Some(restore_states::NOT_RESTORED)) => "; INCOMPLETE: the project was never restored",
+            (false, _) => "; INCOMPLETE: some references unreadable",
+        },
     )];
+    if let Some(not_restored) = answer.get("notRestored") {
+        lines.push(format!("not restored: {}", text(&not_restored["message"])));
+        lines.push(format!("remedy: {}", text(&not_restored["remedy"])));
+    }
     if let Some(hint) = answer["hint"].as_str() {
         lines.push(format!("hint: {hint}"));
     }

@@ -116,6 +116,10 @@ pub mod error_kinds {
         PROJECT_NOT_RESTORED = "project_not_restored",
         /// Check's blocking reason: FSAC failed to load a project.
         PROJECT_FAILURE = "project_failure",
+        /// A project file that is not well-formed XML (MSBuild cannot load it).
+        PROJECT_FILE_MALFORMED = "project_file_malformed",
+        /// A project's `Compile` item names a file that does not exist (the build fails).
+        COMPILE_ITEM_MISSING = "compile_item_missing",
         /// Check's blocking reason: the file belongs to no loaded project.
         FILE_NOT_IN_PROJECT = "file_not_in_project",
         /// Check's blocking reason: no source file is in scope.
@@ -123,6 +127,18 @@ pub mod error_kinds {
         /// Check's blocking reason: with speed fast, a file has no current analysis.
         INCOMPLETE = "incomplete",
     }
+}
+
+/// The `restoreState` of the metadata commands (`referencedSymbols`, `nugetTypes`,
+/// `nugetMembers`): whether the project's restore output (`obj/project.assets.json`) is there.
+pub mod restore_states {
+    /// The restore output was read: the package graph is the one the build uses.
+    pub const RESTORED: &str = "restored";
+    /// No (readable) restore output: the project was never restored, so its package graph
+    /// (FSharp.Core included) is not known and no answer is complete.
+    pub const NOT_RESTORED: &str = "not_restored";
+
+    pub const ALL: &[&str] = &[RESTORED, NOT_RESTORED];
 }
 
 /// Notifications fslens sends to its clients.

@@ -6,6 +6,13 @@
 //! version}` (shared/fsac-protocol.md §5.1). Every observation gets a sequence number and the
 //! FSAC generation it came from, so a reader can tell which publish preceded which analysis
 //! and never mixes two FSAC processes.
+//!
+//! FSAC never sends `fsharp/documentAnalyzed` for a document whose text is empty (zero
+//! characters: `AdaptiveServerState.fs` skips the analyzers and the notification when
+//! `Source.Length = 0`), though it still parses and type-checks it, sends `fsharp/fileParsed`
+//! and publishes the compiler's diagnostics for it. So an empty document counts as analysed
+//! once FSAC has reported parsing it and published its diagnostics after fslens last sent its
+//! text (`observe_sent`), and those are its diagnostics.
 
 use std::collections::HashMap;
 
@@ -31,11 +38,21 @@ pub struct Analyzed {
     pub sequence: u64,
 }
 
+/// The last `fsharp/fileParsed` for one document.
+#[derive(Debug, Clone, Copy)]
+pub struct Parsed {
+    pub generation: u64,
+    pub sequence: u64,
+}
+
 /// Diagnostics and analysis records, keyed by canonical URI.
 #[derive(Debug, Default)]
 pub struct AnalysisStore {
     published: HashMap<String, Published>,
     analyzed: HashMap<String, Analyzed>,
+    parsed: HashMap<String, Parsed>,
+    /// When the text FSAC now has for a document was sent to it (a sequence number).
+    sent: HashMap<String, u64>,
     sequence: u64,
 }
 
@@ -57,6 +74,28 @@ impl AnalysisStore {
         let version = params.pointer("/textDocument/version").and_then(Value::as_i64);
         self.analyzed.insert(uri.clone(), Analyzed { version, generation, sequence: self.sequence });
         Some(uri)
+    }
+
+    /// Records an `fsharp/fileParsed`; returns the canonical URI.
+    pub fn observe_parsed(&mut self, params: &Value, generation: u64) -> Option<String> {
+        let uri = canonical_uri(params.get("content")?.as_str()?);
+        self.sequence += 1;
+        self.parsed.insert(uri.clone(), Parsed { generation, sequence: self.sequence });
+        Some(uri)
+    }
+
+    /// Records that a document's text (a `didOpen` or `didChange`) is being sent to FSAC now.
+    pub fn observe_sent(&mut self, uri: &str) {
+        self.sequence += 1;
+        self.sent.insert(canonical_uri(uri), self.sequence);
+    }
+
+    pub fn parsed(&self, uri: &str) -> Option<&Parsed> {
+        self.parsed.get(&canonical_uri(uri))
+    }
+
+    pub fn sent(&self, uri: &str) -> Option<u64> {
+        self.sent.get(&canonical_uri(uri)).copied()
     }
 
     pub fn published(&self, uri: &str) -> Option<&Published> {
@@ -86,6 +125,11 @@ pub struct AnalysisSnapshot {
     pub open_in_editor: bool,
     pub published: Option<Published>,
     pub analyzed: Option<Analyzed>,
+    pub parsed: Option<Parsed>,
+    /// When FSAC was sent the text it has now (see [`AnalysisStore::observe_sent`]).
+    pub sent_sequence: Option<u64>,
+    /// True when the text FSAC has is empty, so no `fsharp/documentAnalyzed` will come.
+    pub text_is_empty: bool,
     /// The FSAC generation now running (0: none).
     pub generation: u64,
 }
@@ -93,8 +137,34 @@ pub struct AnalysisSnapshot {
 impl AnalysisSnapshot {
     /// Whether FSAC reported analysing exactly the expected version in the running generation,
     /// and the diagnostics that analysis published (an analysis with no publish before it has
-    /// none). `None` while the analysis is still outstanding.
+    /// none). `None` while the analysis is still outstanding. An empty document, for which
+    /// FSAC sends no `documentAnalyzed`, is analysed once FSAC parsed it and published its
+    /// diagnostics after its text was sent.
     pub fn current_diagnostics(&self) -> Option<Vec<Value>> {
+        if self.generation == 0 {
+            return None;
+        }
+        self.diagnostics_of_analysis().or_else(|| self.diagnostics_of_empty_text())
+    }
+
+    fn diagnostics_of_empty_text(&self) -> Option<Vec<Value>> {
+        if !self.text_is_empty {
+            return None;
+        }
+        let sent = self.sent_sequence?;
+        let parsed = self.parsed?;
+        let published = self.published.as_ref()?;
+        let current = |generation: u64, sequence: u64| generation == self.generation && sequence > sent;
+        if !current(parsed.generation, parsed.sequence) || !current(published.generation, published.sequence) {
+            return None;
+        }
+        if published.version.is_some() && published.version != self.expected_version {
+            return None;
+        }
+        Some(published.diagnostics.clone())
+    }
+
+    fn diagnostics_of_analysis(&self) -> Option<Vec<Value>> {
         let analyzed = self.analyzed?;
         if analyzed.generation != self.generation || self.generation == 0 {
             return None;
@@ -126,8 +196,31 @@ mod tests {
             open_in_editor: true,
             published: store.published(uri).cloned(),
             analyzed: store.analyzed(uri).copied(),
+            parsed: store.parsed(uri).copied(),
+            sent_sequence: store.sent(uri),
+            text_is_empty: false,
             generation,
         }
+    }
+
+    #[test]
+    fn an_empty_document_is_analysed_once_parsed_and_published_after_its_text_was_sent() {
+        let mut store = AnalysisStore::default();
+        let uri = "file:///w/Empty.fs";
+        let empty = |store: &AnalysisStore| AnalysisSnapshot { text_is_empty: true, ..snapshot(store, uri, 1, 1) };
+        // A parse and a publish from before the text was sent say nothing about it.
+        store.observe_parsed(&json!({"content": uri}), 1);
+        store.observe_publish(&json!({"uri": uri, "diagnostics": [{"message": "old"}]}), 1);
+        store.observe_sent(uri);
+        assert_eq!(empty(&store).current_diagnostics(), None);
+        store.observe_parsed(&json!({"content": uri}), 1);
+        assert_eq!(empty(&store).current_diagnostics(), None, "parsed, but its diagnostics are not published yet");
+        store.observe_publish(&json!({"uri": uri, "diagnostics": [{"message": "FS0988"}]}), 1);
+        assert_eq!(empty(&store).current_diagnostics(), Some(vec![json!({"message": "FS0988"})]));
+        // A document with text waits for `documentAnalyzed`, whatever was parsed.
+        assert_eq!(snapshot(&store, uri, 1, 1).current_diagnostics(), None);
+        // Another FSAC process has parsed nothing of it.
+        assert_eq!(AnalysisSnapshot { generation: 2, ..empty(&store) }.current_diagnostics(), None);
     }
 
     #[test]

@@ -650,6 +650,10 @@ impl Proxy {
             "textDocument/didOpen" | "textDocument/didChange" | "textDocument/didClose" => {
                 // The mirror is updated before the message is forwarded (invariant 3).
                 let params = message.params().unwrap_or(Value::Null);
+                // An open or a change gives FSAC new text: the empty-document rule needs when.
+                let sent_text_of = (method != "textDocument/didClose")
+                    .then(|| params.pointer("/textDocument/uri").and_then(Value::as_str).map(str::to_owned))
+                    .flatten();
                 if method == "textDocument/didOpen"
                     && let Some(uri) = params.pointer("/textDocument/uri").and_then(Value::as_str)
                 {
@@ -662,6 +666,9 @@ impl Proxy {
                 };
                 if let Err(error) = applied {
                     tracing::warn!("document mirror: {error}");
+                }
+                if let Some(uri) = sent_text_of {
+                    self.analysis.observe_sent(&uri);
                 }
             }
             _ => {}
@@ -820,7 +827,7 @@ impl Proxy {
                         let uri = match method.as_str() {
                             "textDocument/publishDiagnostics" => self.analysis.observe_publish(&params, generation),
                             "fsharp/documentAnalyzed" => self.analysis.observe_analyzed(&params, generation),
-                            _ => params.get("content").and_then(Value::as_str).map(crate::uri::canonical_uri),
+                            _ => self.analysis.observe_parsed(&params, generation),
                         };
                         self.analysis_changes.send_modify(|sequence| *sequence += 1);
                         if self.is_proxy_document(uri) {
@@ -1148,6 +1155,7 @@ impl Proxy {
                     json!({ "textDocument": { "uri": document.uri, "version": document.version },
                             "contentChanges": [{ "text": document.text }] }),
                 );
+                self.analysis.observe_sent(uri);
                 self.send_to_backend(&change);
             }
             return Ok(());
@@ -1156,6 +1164,7 @@ impl Proxy {
             "textDocument/didOpen",
             json!({ "textDocument": { "uri": uri, "languageId": "fsharp", "version": 1, "text": text } }),
         );
+        self.analysis.observe_sent(uri);
         self.send_to_backend(&open);
         let holders = std::iter::once(owner).collect();
         self.proxy_documents.insert(key, ProxyDocument { uri: uri.to_owned(), version: 1, text, holders });
@@ -1200,14 +1209,24 @@ impl Proxy {
     }
 
     fn analysis_snapshot(&self, uri: &str) -> AnalysisSnapshot {
-        let editor_version = self.documents.get(uri).map(|document| document.version);
-        let proxy_version = self.proxy_documents.get(&crate::uri::canonical_uri(uri)).map(|document| document.version);
+        let editor_document = self.documents.get(uri);
+        let proxy_document = self.proxy_documents.get(&crate::uri::canonical_uri(uri));
+        let editor_version = editor_document.map(|document| document.version);
+        let proxy_version = proxy_document.map(|document| document.version);
+        let text_is_empty = match (editor_document, proxy_document) {
+            (Some(document), _) => document.text.is_empty(),
+            (None, Some(document)) => document.text.is_empty(),
+            (None, None) => false,
+        };
         AnalysisSnapshot {
             uri: uri.to_owned(),
             expected_version: editor_version.or(proxy_version),
             open_in_editor: editor_version.is_some(),
             published: self.analysis.published(uri).cloned(),
             analyzed: self.analysis.analyzed(uri).copied(),
+            parsed: self.analysis.parsed(uri).copied(),
+            sent_sequence: self.analysis.sent(uri),
+            text_is_empty,
             generation: if self.backend_accepts_requests() { self.backend_generations } else { 0 },
         }
     }

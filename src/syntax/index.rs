@@ -343,7 +343,8 @@ impl SyntaxIndex {
         let (text, from_overlay): (Arc<str>, bool) = match overlay_text {
             Some(text) => (text, true),
             None => match crate::source_files::read_regular_file(path) {
-                Ok(bytes) => (Arc::from(String::from_utf8_lossy(&bytes).as_ref()), false),
+                // The same text FSAC gets (no byte-order mark), so positions agree with it.
+                Ok(bytes) => (Arc::from(crate::source_files::source_text_lossy(bytes)), false),
                 Err(error) => {
                     let health =
                         FileHealth::failed(HealthStatus::Failed, format!("cannot read {}: {error}", path.display()));

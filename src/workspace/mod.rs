@@ -17,7 +17,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-pub use project::{CompileItem, PackageReference, Project, parse_project, read_project};
+pub use project::{
+    CompileItem, PackageReference, Project, ProjectError, ProjectErrorKind, parse_project, read_project,
+};
 pub use solution::{Solution, read_solution};
 
 /// Everything known about the workspace's projects and files.

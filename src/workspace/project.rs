@@ -6,6 +6,11 @@
 //! item counts), imports (`Directory.Build.props`, targets) are not followed, and only simple
 //! `$(Property)` references are substituted. What could not be resolved is listed in
 //! `problems`, so a caller can say the model is approximate instead of silently wrong.
+//!
+//! What makes the project fail to build as written — a file that is not well-formed XML
+//! (MSBuild refuses it), a `Compile` item naming a file that does not exist (the compiler's
+//! FS0225) — is also in `errors`, typed and with the file at fault, so that no verdict over
+//! such a project can be `clean`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -39,6 +44,32 @@ pub struct PackageReference {
     pub version: Option<String>,
 }
 
+/// Why a project cannot be built as written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProjectErrorKind {
+    /// The project file is not well-formed XML.
+    ProjectFileMalformed,
+    /// A `Compile` item (not a wildcard) names a file that does not exist.
+    CompileItemMissing,
+}
+
+/// One reason a project cannot be built as written.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectError {
+    pub kind: ProjectErrorKind,
+    /// What is wrong: the XML parser's words, or a sentence naming the missing file.
+    pub message: String,
+    /// The file at fault: the project file itself, or the missing compile item.
+    pub file: PathBuf,
+    /// Where a malformed file stops being XML (1-based).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub column: Option<u32>,
+}
+
 /// One project.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -51,6 +82,8 @@ pub struct Project {
     pub project_references: Vec<PathBuf>,
     pub package_references: Vec<PackageReference>,
     pub problems: Vec<String>,
+    /// What makes the project fail to build as written (also described in `problems`).
+    pub errors: Vec<ProjectError>,
 }
 
 impl Project {
@@ -65,7 +98,7 @@ impl Project {
 }
 
 /// Reads a project file from disk. A missing or unreadable file is an error; malformed
-/// content is not (it yields an emptier project with problems listed).
+/// content is not (it yields a project without items, with the reason in `errors`).
 pub fn read_project(path: &Path) -> anyhow::Result<Project> {
     use anyhow::Context;
     let bytes = std::fs::read(path).with_context(|| format!("reading project {}", path.display()))?;
@@ -77,19 +110,33 @@ pub fn read_project(path: &Path) -> anyhow::Result<Project> {
 pub fn parse_project(path: &Path, text: &str) -> Project {
     let directory = path.parent().unwrap_or(Path::new("")).to_path_buf();
     let name = path.file_stem().map(|stem| stem.to_string_lossy().into_owned()).unwrap_or_default();
-    let document = parse_xml(text);
+    let empty = |problem: String, error: Option<ProjectError>| Project {
+        path: path.to_path_buf(),
+        name: name.clone(),
+        target_frameworks: Vec::new(),
+        compile_items: Vec::new(),
+        project_references: Vec::new(),
+        package_references: Vec::new(),
+        problems: vec![problem],
+        errors: error.into_iter().collect(),
+    };
+    let document = match parse_xml(text) {
+        Ok(document) => document,
+        Err(error) => {
+            let project_error = ProjectError {
+                kind: ProjectErrorKind::ProjectFileMalformed,
+                message: error.message.clone(),
+                file: path.to_path_buf(),
+                line: Some(error.line),
+                column: Some(error.column),
+            };
+            return empty(format!("{}: {error}", path.display()), Some(project_error));
+        }
+    };
     let mut problems = Vec::new();
     let Some(root) = document.children.iter().find(|element| local_name(&element.name).eq_ignore_ascii_case("Project"))
     else {
-        return Project {
-            path: path.to_path_buf(),
-            name,
-            target_frameworks: Vec::new(),
-            compile_items: Vec::new(),
-            project_references: Vec::new(),
-            package_references: Vec::new(),
-            problems: vec!["no <Project> element".to_owned()],
-        };
+        return empty("no <Project> element".to_owned(), None);
     };
 
     let mut properties: HashMap<String, String> = HashMap::new();
@@ -179,9 +226,22 @@ pub fn parse_project(path: &Path, text: &str) -> Project {
     let mut compile_items = before;
     compile_items.extend(main);
     compile_items.extend(after);
+    let mut errors = Vec::new();
     for item in &compile_items {
         if !item.exists {
             problems.push(format!("compile item not found: {}", item.path.display()));
+            errors.push(ProjectError {
+                kind: ProjectErrorKind::CompileItemMissing,
+                message: format!(
+                    "{} compiles {} (`<Compile Include=\"{}\">`), which does not exist",
+                    path.display(),
+                    item.path.display(),
+                    item.include
+                ),
+                file: item.path.clone(),
+                line: None,
+                column: None,
+            });
         }
     }
     Project {
@@ -192,6 +252,7 @@ pub fn parse_project(path: &Path, text: &str) -> Project {
         project_references,
         package_references,
         problems,
+        errors,
     }
 }
 

@@ -62,7 +62,13 @@ pub fn read_solution(path: &Path) -> Solution {
             }
         }
         "slnx" => {
-            let document = parse_xml(&text);
+            let document = match parse_xml(&text) {
+                Ok(document) => document,
+                Err(error) => {
+                    solution.problems.push(format!("{}: {error}", path.display()));
+                    return solution;
+                }
+            };
             for element in document.descendants() {
                 if local_name(&element.name).eq_ignore_ascii_case("Project")
                     && let Some(written) = element.attribute("Path")

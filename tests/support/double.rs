@@ -203,9 +203,11 @@ impl Editor {
         self.request("workspace/executeCommand", json!({"command": command, "arguments": [argument]})).await
     }
 
+    /// Opens a file as an editor does: its text without a UTF-8 byte-order mark.
     pub async fn open(&mut self, path: &Path, version: i64) -> String {
         let uri = fslens::uri::path_to_uri(path).unwrap();
         let text = std::fs::read_to_string(path).unwrap();
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
         self.notify(
             "textDocument/didOpen",
             json!({"textDocument": {"uri": uri, "languageId": "fsharp", "version": version, "text": text}}),

@@ -41,7 +41,9 @@ pub fn read_markers(root: &Path) -> Vec<Marker> {
 }
 
 fn markers_in_file(path: &Path) -> Vec<Marker> {
+    // Columns count in the text editors and FSAC see, which has no byte-order mark.
     let text = std::fs::read_to_string(path).unwrap();
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let mut markers = Vec::new();
     let mut site_line: Option<u32> = None;
     for (number, line) in text.lines().enumerate() {

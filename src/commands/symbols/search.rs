@@ -246,7 +246,7 @@ fn file_head(path: &Path, overlay: &Overlay) -> Option<String> {
     let mut file = std::fs::File::open(path).ok()?;
     let read = file.read(&mut buffer).ok()?;
     buffer.truncate(read);
-    Some(String::from_utf8_lossy(&buffer).into_owned())
+    Some(crate::source_files::source_text_lossy(buffer))
 }
 
 /// One name that contributed to a term in a file.

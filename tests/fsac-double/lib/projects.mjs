@@ -15,9 +15,42 @@ const attr = (tag, name) => {
 const decodeXml = (s) => s.replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
 const stripXmlComments = (s) => s.replace(/<!--[\s\S]*?-->/g, '');
 
-/** Parse an .fsproj. Throws if the file is missing or not an MSBuild project. */
+/**
+ * Throws unless the tags of `xml` nest: every start tag closed by an end tag of the same
+ * name, one root element. MSBuild refuses to evaluate a project file that is not well-formed
+ * XML, so FSAC's loader reports it as a project error (code 101) instead of loading it.
+ * Comments, CDATA sections, processing instructions and the DOCTYPE are skipped.
+ */
+function assertWellFormed(raw, projectPath) {
+  const lineColumn = (offset) => {
+    const before = raw.slice(0, offset).split('\n');
+    return `line ${before.length}, position ${before.at(-1).length + 1}`;
+  };
+  const stack = [];
+  let roots = 0;
+  const re = /<!--[\s\S]*?-->|<!\[CDATA\[[\s\S]*?\]\]>|<\?[\s\S]*?\?>|<!DOCTYPE[^>]*>|<(\/?)([^\s/>]+)(?:"[^"]*"|'[^']*'|[^>"'])*?(\/?)>/g;
+  for (let m; (m = re.exec(raw));) {
+    const [, closing, name, selfClosing] = m;
+    if (!name) continue;
+    if (closing) {
+      const open = stack.pop();
+      if (!open || open.name !== name) {
+        throw new Error(`${projectPath}: the '${open?.name ?? name}' start tag does not match the end tag of '${name}' (${lineColumn(m.index)})`);
+      }
+    } else if (!selfClosing) {
+      if (stack.length === 0) roots++;
+      stack.push({ name, at: m.index });
+    } else if (stack.length === 0) roots++;
+  }
+  if (stack.length) throw new Error(`${projectPath}: the '${stack.at(-1).name}' start tag is never closed (${lineColumn(stack.at(-1).at)})`);
+  if (roots !== 1) throw new Error(`${projectPath}: expected one root element, found ${roots}`);
+}
+
+/** Parse an .fsproj. Throws if the file is missing, not well-formed XML or not an MSBuild project. */
 export function readFsproj(projectPath) {
-  const xml = stripXmlComments(fs.readFileSync(projectPath, 'utf8'));
+  const raw = fs.readFileSync(projectPath, 'utf8').replace(/^\uFEFF/, '');
+  assertWellFormed(raw, projectPath);
+  const xml = stripXmlComments(raw);
   if (!/<Project\b/.test(xml)) throw new Error(`not an MSBuild project: ${projectPath}`);
   const dir = path.dirname(projectPath);
   const prop = (name) => {

@@ -29,13 +29,17 @@ export class Workspace {
     this.scriptProjects.clear();
   }
 
-  /** Current text of a file: the open buffer, else the file on disk ('' if unreadable). */
+  /**
+   * Current text of a file: the open buffer, else the file on disk ('' if unreadable). A disk
+   * file's UTF-8 byte-order mark is not part of its text: FSAC reads files with .NET's
+   * `File.ReadAllText`, which strips it (and the F# lexer rejects a U+FEFF with FS0010).
+   */
   text(file) {
     const doc = this.documents.get(file);
     if (doc) return doc.text;
     if (!this.diskText.has(file)) {
       let text = '';
-      try { text = fs.readFileSync(file, 'utf8'); } catch { /* missing file: empty */ }
+      try { text = fs.readFileSync(file, 'utf8').replace(/^\uFEFF/, ''); } catch { /* missing file: empty */ }
       this.diskText.set(file, text);
     }
     return this.diskText.get(file);

@@ -137,3 +137,38 @@ test('a project with PackageReferences and no restore output is reported as erro
     await c.stop();
   }
 });
+
+test('a file of zero characters is parsed and published but never documentAnalyzed; a blank one is', async () => {
+  const library = path.join(FIXTURES, 'empty-file', 'Library');
+  const c = new DoubleClient(library);
+  try {
+    await c.initialize();
+    await c.workspaceLoaded();
+    const empty = path.join(library, 'Empty.fs');
+    const published = c.waitForNext((n) => n.method === 'textDocument/publishDiagnostics' && n.params.uri === uri(empty), 60000, 'Empty.fs diagnostics');
+    c.notify('textDocument/didOpen', { textDocument: { uri: uri(empty), languageId: 'fsharp', version: 1, text: '' } });
+    assert.deepEqual((await published).params.diagnostics.map((d) => d.code), [222]);
+    assert.ok(c.notifications.some((n) => n.method === 'fsharp/fileParsed' && n.params.content === uri(empty)));
+    // Checks run one after another: once the blank file is analysed, the empty one is done.
+    await c.open(path.join(library, 'Spaces.fs'));
+    assert.ok(!c.notifications.some((n) => n.method === 'fsharp/documentAnalyzed' && n.params.textDocument.uri === uri(empty)));
+  } finally {
+    await c.stop();
+  }
+});
+
+test('files on disk are read without their byte-order mark, as FSAC reads them', async () => {
+  const bom = path.join(FIXTURES, 'bom', 'Text');
+  const c = new DoubleClient(bom);
+  try {
+    await c.initialize();
+    await c.workspaceLoaded();
+    // Counting.fs uses Words.fs, which the double reads from disk (a mark and all).
+    const counting = path.join(bom, 'Counting.fs');
+    assert.ok(fs.readFileSync(path.join(bom, 'Words.fs')).subarray(0, 3).equals(Buffer.from([0xef, 0xbb, 0xbf])));
+    await c.open(counting, fs.readFileSync(counting, 'utf8').replace(/^\uFEFF/, ''));
+    assert.deepEqual(c.lastDiagnostics(counting).diagnostics, []);
+  } finally {
+    await c.stop();
+  }
+});
