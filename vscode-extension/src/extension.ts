@@ -334,6 +334,8 @@ async function statusCommand() {
     lastStatus = mergeStatus(lastStatus, await execute<StatusLike>("fslens.status", { probe: true }));
     showStatus(lastStatus);
     output.appendLine(JSON.stringify(lastStatus, null, 2));
+    // The JSON scrolls its state out of view; its gist comes last.
+    output.appendLine(`fslens: ${statusPresentation(lastStatus).label}${lastStatus.reason ? ` — ${lastStatus.reason}` : ""}`);
   } catch (error) {
     output.appendLine(`fslens.status failed: ${describeError(error)}`);
   }
