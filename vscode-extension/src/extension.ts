@@ -20,7 +20,7 @@ import { describeError } from "./logic/common";
 import { collectPages, fieldImpactArguments, findArguments, FindResult, findSummary, siteLocations } from "./logic/find";
 import { exposeChoices, makeVisibleArguments, MakeVisibleResult, makeVisibleOutcome } from "./logic/makeVisible";
 import { serverCommand } from "./logic/server";
-import { mergeStatus, projectNames, StatusLike, statusPresentation } from "./logic/status";
+import { mergeStatus, needsFullStatus, projectNames, StatusLike, statusPresentation } from "./logic/status";
 
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel;
@@ -112,8 +112,18 @@ async function startClient(context: vscode.ExtensionContext) {
   showStatus(lastStatus);
   // Registered before start so that the first notifications (starting, loading) are seen.
   client.onNotification("fslens/status", (params: StatusLike) => {
+    const refresh = needsFullStatus(params);
     lastStatus = mergeStatus(lastStatus, params);
     showStatus(lastStatus);
+    if (refresh) {
+      void execute<StatusLike>("fslens.status", {}).then(
+        (status) => {
+          lastStatus = mergeStatus(lastStatus, status);
+          showStatus(lastStatus);
+        },
+        (error) => output.appendLine(`fslens.status failed: ${describeError(error)}`),
+      );
+    }
   });
   await client.start();
   try {
