@@ -411,30 +411,27 @@ async function scenario(driver) {
   await page.locator(".tabs-container .tab.active:not(.dirty)").waitFor({ timeout: STEP_TIMEOUT_MS });
   await driver.runCommand("View: Hide Panel");
 
-  // 4. Find All Sites for a record field.
+  // 4. Find All Sites for a record field: every site in the fslens Sites view, with its kind.
   await driver.clearNotifications();
   await driver.runCommand("F#: Find All Sites");
   await driver.quickInput().fill("Shipment.Weight");
   await page.keyboard.press("Enter");
-  const peekTitle = page.locator(".peekview-widget .peekview-title");
-  await peekTitle.waitFor({ timeout: STEP_TIMEOUT_MS });
-  const findStatus = await driver.waitForStatusBar(/Find All Sites Shipment\.Weight: \d+ sites/, STEP_TIMEOUT_MS);
-  const findCount = Number(findStatus.match(/Shipment\.Weight: (\d+) sites/)[1]);
-  await driver.waitForPeekCount(findCount);
+  const found = await driver.sitesView(/Find All Sites Shipment\.Weight: 17 sites/, 17);
+  assert(found.kinds.length === 6, `find shows these kinds: ${found.kinds}`);
   await driver.screenshot("find-all-sites");
-  log(`find: ${findCount} sites`);
-  await page.keyboard.press("Escape");
+  log(`find: ${found.rows.length} sites, kinds ${found.kinds.join(", ")}`);
 
-  // 5. Field Impact for the same field.
+  // 5. Field Impact for the same field: the kind and the field's type at every site.
   await driver.runCommand("F#: Field Impact");
   await driver.quickInput().fill("Shipment.Weight");
   await page.keyboard.press("Enter");
-  const impactStatus = await driver.waitForStatusBar(/Field Impact Shipment\.Weight: \d+ sites/, STEP_TIMEOUT_MS);
-  const impactCount = Number(impactStatus.match(/Shipment\.Weight: (\d+) sites/)[1]);
-  await driver.waitForPeekCount(impactCount);
+  const typedFloat = (rows) => rows.filter((row) => row.label.endsWith(": float"));
+  const impact = await driver.sitesView(/Field Impact Shipment\.Weight: 17 sites/, 17, (rows) => typedFloat(rows).length > 0);
+  const typed = typedFloat(impact.rows);
+  assert(typed.length === 16, `field impact shows the type float at ${typed.length} of 17 sites (the declaration has none)`);
+  assert(impact.kinds.length === 6, `field impact shows these kinds: ${impact.kinds}`);
   await driver.screenshot("field-impact");
-  log(`field impact: ${impactCount} sites`);
-  await page.keyboard.press("Escape");
+  log(`field impact: ${impact.rows.length} sites, ${typed.length} typed float, kinds ${impact.kinds.join(", ")}`);
 
   // 6. Make Internal Visible on `type private Hidden`, exposing it to the test project.
   await driver.clearNotifications();
@@ -479,16 +476,36 @@ async function scenario(driver) {
   log(`notifications in the last steps: ${seen.map((notification) => `${notification.severity}: ${notification.message}`).join(" | ")}`);
 }
 
-Driver.prototype.waitForPeekCount = async function waitForPeekCount(count) {
-  const meta = this.page.locator(".peekview-widget .peekview-title .meta");
+const SITE_KINDS = /^(construction|copy-and-update|mutation|pattern|read|declaration)\b/;
+
+/**
+ * Waits for the fslens Sites view to show a result: its message and its count of site rows,
+ * each labelled with its kind (and type). Returns the rows and the kinds seen.
+ */
+Driver.prototype.sitesView = async function sitesView(message, count, accept = () => true) {
+  const pane = this.page.locator(".pane", { has: this.page.locator(".pane-header", { hasText: "fslens Sites" }) });
+  await pane.waitFor({ timeout: STEP_TIMEOUT_MS });
+  // The folders section above it takes the room the sites need: collapse it once.
+  const folders = this.page.locator(".pane-header.expanded", { hasText: "workspace" });
+  if ((await folders.count()) > 0) {
+    await folders.first().click();
+  }
   const deadline = Date.now() + STEP_TIMEOUT_MS;
   for (;;) {
-    const text = (await meta.count()) > 0 ? await meta.first().innerText() : "";
-    if (new RegExp(`\\b${count} references?\\b|Locations \\(${count}\\)`).test(text)) {
-      return text;
+    const shown = (await pane.innerText()).replace(/\s+/g, " ");
+    const rows = await pane.locator(".monaco-list-row").evaluateAll((elements) =>
+      elements.map((element) => ({
+        label: element.querySelector(".label-name")?.textContent ?? "",
+        description: (element.querySelector(".label-description")?.textContent ?? "").replace(/\u00a0/g, " "),
+      })),
+    );
+    const sites = rows.filter((row) => SITE_KINDS.test(row.label));
+    if (message.test(shown) && sites.length === count && accept(sites)) {
+      const kinds = [...new Set(sites.map((row) => row.label.match(SITE_KINDS)[1]))].sort();
+      return { rows: sites, kinds };
     }
     if (Date.now() > deadline) {
-      throw new Error(`the References peek never counted ${count} sites: "${text}"`);
+      throw new Error(`the fslens Sites view never showed ${message} with ${count} sites and their kinds: ${shown}\n${JSON.stringify(rows)}`);
     }
     await this.page.waitForTimeout(200);
   }
