@@ -4,7 +4,8 @@
 # Emacs with eglot is missing (tests/editors_emacs.rs), re-records fslens answers for the VS Code
 # extension's unit tests (tests/editors_recordings.rs; skip with --no-record), builds the
 # extension with tsc, runs its unit tests with Node's test runner and packages the .vsix with
-# @vscode/vsce. The unit tests include test/live.test.mjs, which drives target/debug/fslens
+# @vscode/vsce (scripts/package-vscode.sh: the universal one, and this platform's with
+# target/debug/fslens inside). The unit tests include test/live.test.mjs, which drives target/debug/fslens
 # when it exists. Then the end-to-end test (issue 20): the packaged .vsix installed in a real VS
 # Code host (code-server 4.100.3, installed under target/vscode-host by
 # scripts/install-vscode-host.sh) and driven through headless Chromium by
@@ -110,10 +111,15 @@ fi
 quietly node --test test/
 grep -E "^# (tests|pass|fail|skipped)" "$log" | tr '\n' ' ' && echo
 grep -E "# SKIP" "$log" | sed 's/^ */   /' || true
-echo "== VS Code extension: vsce package"
+echo "== VS Code extension: vsce package (universal, and $(node -p "process.platform + '-' + process.arch") with fslens inside)"
 version=$(node -p "require('./package.json').version")
-quietly npx --no-install vsce package --allow-missing-repository --out "fslens-$version.vsix"
-echo "   $(grep -E "Packaged:" "$log" | sed 's/^ *//')"
+# The platform package carries the debug build (stripped in the copy): the one the tests built.
+[ -x ../target/debug/fslens ] || (cd .. && quietly cargo build --locked --bin fslens)
+quietly ../scripts/package-vscode.sh --binary "$PWD/../target/debug/fslens"
+for package in $(grep -E '^vscode-extension/.*\.vsix$' "$log"); do
+  echo "   $package ($(du -k "../$package" | cut -f1) KB)"
+done
+platform_vsix=$(grep -E '^vscode-extension/fslens-.+-.+\.vsix$' "$log" | grep -v "fslens-$version.vsix" | tail -n 1)
 
 if [ "$vscode_e2e" -eq 1 ]; then
   cd ..
@@ -121,13 +127,14 @@ if [ "$vscode_e2e" -eq 1 ]; then
   started=$SECONDS
   quietly ./scripts/install-vscode-host.sh
   eval "$(grep -E '^(CODE_SERVER|CHROMIUM|PLAYWRIGHT_CORE)=' "$log" | sed 's/^/export /')"
-  echo "   host ready in $((SECONDS - started)) s ($(grep -E '^   installing' "$log" | sed 's/^ *//' | tr '\n' ';' || true))"
+  installed=$(grep -E '^   installing' "$log" | sed 's/^ *//' | tr '\n' ';' || true)
+  echo "   host ready in $((SECONDS - started)) s${installed:+ ($installed)}"
   if [ ! -d tests/fsac-double/node_modules/fable-standalone ]; then
     quietly npm ci --prefix tests/fsac-double --no-audit --no-fund --loglevel=error
   fi
-  [ -x target/debug/fslens ] || quietly cargo build --locked --bin fslens
   started=$SECONDS
-  FSLENS_VSIX="vscode-extension/fslens-$version.vsix" FSLENS_E2E_OUT=target/vscode-e2e \
-    FSLENS_PATH="$PWD/target/debug/fslens" quietly node tests/vscode-e2e/drive.mjs
+  # The platform .vsix with fslens.path unset and no fslens on PATH: the bundled binary runs.
+  FSLENS_VSIX="$platform_vsix" FSLENS_E2E_OUT=target/vscode-e2e quietly node tests/vscode-e2e/drive.mjs
+  grep -E "verdicts:|find:|field impact:|expose choices:|fslens ran from" "$log" | sed 's/^ *\[[0-9.]*s\] /   /'
   echo "   $(grep -c 'screenshot ' "$log") steps passed in $((SECONDS - started)) s"
 fi

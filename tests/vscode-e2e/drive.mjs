@@ -11,7 +11,9 @@
 //   CHROMIUM         the Chromium executable
 //   FSLENS_VSIX      the .vsix to install
 //   FSLENS_E2E_OUT   where screenshots, logs and the workspace copy go (emptied first)
-//   FSLENS_PATH      optional: the fslens.path setting (unset: the extension's own choice)
+//   FSLENS_PATH      optional: the fslens.path setting; unset, the .vsix must bring fslens (a
+//                    platform package): no fslens is left on PATH and the test checks that the
+//                    extension started the binary inside its own folder
 
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -94,6 +96,13 @@ function hostEnvironment() {
     fs.mkdirSync(environment[name], { recursive: true, mode: 0o700 });
   }
   delete environment.FSLENS_FSAC;
+  if (!process.env.FSLENS_PATH) {
+    // No fslens on PATH: only the binary inside the package can be the one that runs.
+    environment.PATH = (environment.PATH ?? "")
+      .split(path.delimiter)
+      .filter((directory) => directory !== "" && !fs.existsSync(path.join(directory, "fslens")))
+      .join(path.delimiter);
+  }
   delete environment.VSCODE_IPC_HOOK_CLI;
   return environment;
 }
@@ -471,6 +480,22 @@ async function scenario(driver) {
     await page.waitForTimeout(250);
   }
   await driver.screenshot("show-status");
+
+  if (!process.env.FSLENS_PATH) {
+    // The extension's log names the fslens it started: the one in the installed package.
+    const installed = fs.readdirSync(extensions).find((name) => fs.existsSync(path.join(extensions, name, "bin/fslens")));
+    assert(installed, `no installed extension folder in ${extensions} has bin/fslens`);
+    const logs = fs
+      .readdirSync(path.join(userData, "logs"), { recursive: true })
+      .filter((name) => name.endsWith("fslens.log"))
+      .map((name) => path.join(userData, "logs", name));
+    const started = logs.map((file) => fs.readFileSync(file, "utf8")).join("\n").match(/^starting: (\S+)/m);
+    assert(
+      started && started[1] === path.join(extensions, installed, "bin/fslens"),
+      `the extension did not start its bundled fslens: ${started?.[1] ?? `no "starting:" line in ${logs}`}`,
+    );
+    log(`fslens ran from the package: ${started[1]}`);
+  }
 
   const seen = await driver.assertNoErrorNotification("during the run");
   log(`notifications in the last steps: ${seen.map((notification) => `${notification.severity}: ${notification.message}`).join(" | ")}`);

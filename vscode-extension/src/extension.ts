@@ -29,7 +29,7 @@ import {
   siteTree,
 } from "./logic/find";
 import { exposeChoices, makeVisibleArguments, MakeVisibleResult, makeVisibleOutcome } from "./logic/makeVisible";
-import { serverCommand } from "./logic/server";
+import { bundledBinary, serverCommand } from "./logic/server";
 import { mergeStatus, needsFullStatus, projectNames, StatusLike, statusPresentation } from "./logic/status";
 
 let client: LanguageClient | undefined;
@@ -143,10 +143,25 @@ function quietMiddleware(): Middleware {
   };
 }
 
+/** The fslens binary of a platform .vsix, made executable if the unpacking lost its mode. */
+function bundledFslens(context: vscode.ExtensionContext): string | undefined {
+  const binary = context.asAbsolutePath(bundledBinary(process.platform));
+  try {
+    const mode = fs.statSync(binary).mode;
+    if (process.platform !== "win32" && (mode & 0o111) === 0) {
+      fs.chmodSync(binary, mode | 0o755);
+    }
+    return binary;
+  } catch {
+    return undefined;
+  }
+}
+
 async function startClient(context: vscode.ExtensionContext) {
   const config = settings();
   const { command, args } = serverCommand({
     path: config.get<string>("path"),
+    bundledPath: bundledFslens(context),
     fsacCommand: config.get<string>("fsac.command"),
     fsacArgs: config.get<string[]>("fsac.args"),
     args: config.get<string[]>("args"),
@@ -460,7 +475,7 @@ export async function activate(context: vscode.ExtensionContext) {
   } catch (error) {
     lastStatus = { state: "crashed", reason: `fslens could not start: ${describeError(error)}` };
     showStatus(lastStatus);
-    void report("error", `${lastStatus.reason}. Set fslens.path to the fslens executable.`, "Show Log").then((action) => {
+    void report("error", `${lastStatus.reason}. Install the .vsix for your platform (it has fslens inside) or set fslens.path to the fslens executable.`, "Show Log").then((action) => {
       if (action) {
         output.show();
       }
