@@ -127,7 +127,7 @@ if [ "$vscode_e2e" -eq 1 ]; then
   started=$SECONDS
   quietly ./scripts/install-vscode-host.sh
   eval "$(grep -E '^(CODE_SERVER|CHROMIUM|PLAYWRIGHT_CORE)=' "$log" | sed 's/^/export /')"
-  installed=$(grep -E '^   installing' "$log" | sed 's/^ *//' | tr '\n' ';' || true)
+  installed=$(grep -E '^   installing' "$log" | sed 's/^ *//' | paste -sd ';' || true)
   echo "   host ready in $((SECONDS - started)) s${installed:+ ($installed)}"
   if [ ! -d tests/fsac-double/node_modules/fable-standalone ]; then
     quietly npm ci --prefix tests/fsac-double --no-audit --no-fund --loglevel=error
