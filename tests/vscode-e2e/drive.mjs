@@ -39,6 +39,8 @@ const { chromium } = createRequire(import.meta.url)(required("PLAYWRIGHT_CORE"))
 // The double loads the compiler service first; a cold machine needs a while.
 const READY_TIMEOUT_MS = 180_000;
 const STEP_TIMEOUT_MS = 90_000;
+// The kinds the extension labels sites with (kindLabel in vscode-extension/src/logic/find.ts).
+const SITE_KINDS = /^(construction|copy-and-update|mutation|pattern|read|declaration)\b/;
 
 const workspace = path.join(out, "workspace");
 const userData = path.join(out, "user-data");
@@ -350,6 +352,39 @@ class Driver {
     }
   }
 
+  /**
+   * Waits for the fslens Sites view to show a result: its message and its count of site rows,
+   * each labelled with its kind (and type). Returns the rows and the kinds seen.
+   */
+  async sitesView(message, count, accept = () => true) {
+    const pane = this.page.locator(".pane", { has: this.page.locator(".pane-header", { hasText: "fslens Sites" }) });
+    await pane.waitFor({ timeout: STEP_TIMEOUT_MS });
+    // The folders section above it takes the room the sites need: collapse it once.
+    const folders = this.page.locator(".pane-header.expanded", { hasText: "workspace" });
+    if ((await folders.count()) > 0) {
+      await folders.first().click();
+    }
+    const deadline = Date.now() + STEP_TIMEOUT_MS;
+    for (;;) {
+      const shown = (await pane.innerText()).replace(/\s+/g, " ");
+      const rows = await pane.locator(".monaco-list-row").evaluateAll((elements) =>
+        elements.map((element) => ({
+          label: element.querySelector(".label-name")?.textContent ?? "",
+          description: (element.querySelector(".label-description")?.textContent ?? "").replace(/\u00a0/g, " "),
+        })),
+      );
+      const sites = rows.filter((row) => SITE_KINDS.test(row.label));
+      if (message.test(shown) && sites.length === count && accept(sites)) {
+        const kinds = [...new Set(sites.map((row) => row.label.match(SITE_KINDS)[1]))].sort();
+        return { rows: sites, kinds };
+      }
+      if (Date.now() > deadline) {
+        throw new Error(`the fslens Sites view never showed ${message} with ${count} sites and their kinds: ${shown}\n${JSON.stringify(rows)}`);
+      }
+      await this.page.waitForTimeout(200);
+    }
+  }
+
   /** Runs F#: Check at a scope and returns the verdict notification's text. */
   async check(scope, verdict) {
     await this.clearNotifications();
@@ -500,41 +535,6 @@ async function scenario(driver) {
   const seen = await driver.assertNoErrorNotification("during the run");
   log(`notifications in the last steps: ${seen.map((notification) => `${notification.severity}: ${notification.message}`).join(" | ")}`);
 }
-
-const SITE_KINDS = /^(construction|copy-and-update|mutation|pattern|read|declaration)\b/;
-
-/**
- * Waits for the fslens Sites view to show a result: its message and its count of site rows,
- * each labelled with its kind (and type). Returns the rows and the kinds seen.
- */
-Driver.prototype.sitesView = async function sitesView(message, count, accept = () => true) {
-  const pane = this.page.locator(".pane", { has: this.page.locator(".pane-header", { hasText: "fslens Sites" }) });
-  await pane.waitFor({ timeout: STEP_TIMEOUT_MS });
-  // The folders section above it takes the room the sites need: collapse it once.
-  const folders = this.page.locator(".pane-header.expanded", { hasText: "workspace" });
-  if ((await folders.count()) > 0) {
-    await folders.first().click();
-  }
-  const deadline = Date.now() + STEP_TIMEOUT_MS;
-  for (;;) {
-    const shown = (await pane.innerText()).replace(/\s+/g, " ");
-    const rows = await pane.locator(".monaco-list-row").evaluateAll((elements) =>
-      elements.map((element) => ({
-        label: element.querySelector(".label-name")?.textContent ?? "",
-        description: (element.querySelector(".label-description")?.textContent ?? "").replace(/\u00a0/g, " "),
-      })),
-    );
-    const sites = rows.filter((row) => SITE_KINDS.test(row.label));
-    if (message.test(shown) && sites.length === count && accept(sites)) {
-      const kinds = [...new Set(sites.map((row) => row.label.match(SITE_KINDS)[1]))].sort();
-      return { rows: sites, kinds };
-    }
-    if (Date.now() > deadline) {
-      throw new Error(`the fslens Sites view never showed ${message} with ${count} sites and their kinds: ${shown}\n${JSON.stringify(rows)}`);
-    }
-    await this.page.waitForTimeout(200);
-  }
-};
 
 async function main() {
   prepareDirectories();
