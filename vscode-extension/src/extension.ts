@@ -17,16 +17,78 @@ import {
 
 import { checkArguments, CheckResult, CheckScope, nearestProject, problemsByFile, verdictMessage } from "./logic/check";
 import { describeError } from "./logic/common";
-import { collectPages, fieldImpactArguments, findArguments, FindResult, findSummary, siteLocations } from "./logic/find";
+import {
+  collectPages,
+  fieldImpactArguments,
+  findArguments,
+  FindResult,
+  findSummary,
+  siteLocations,
+  SiteTreeFile,
+  SiteTreeSite,
+  siteTree,
+} from "./logic/find";
 import { exposeChoices, makeVisibleArguments, MakeVisibleResult, makeVisibleOutcome } from "./logic/makeVisible";
-import { serverCommand } from "./logic/server";
-import { mergeStatus, projectNames, StatusLike, statusPresentation } from "./logic/status";
+import { bundledBinary, serverCommand } from "./logic/server";
+import { mergeStatus, needsFullStatus, projectNames, StatusLike, statusPresentation } from "./logic/status";
 
 let client: LanguageClient | undefined;
 let output: vscode.OutputChannel;
 let statusItem: vscode.StatusBarItem;
 let problems: vscode.DiagnosticCollection;
 let lastStatus: StatusLike | undefined;
+let sitesView: SitesView;
+
+type SitesNode = SiteTreeFile | SiteTreeSite;
+
+/** The fslens Sites view: the last Find All Sites or Field Impact, by file, kind and type. */
+class SitesView implements vscode.TreeDataProvider<SitesNode> {
+  private files: SiteTreeFile[] = [];
+  private readonly changed = new vscode.EventEmitter<SitesNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  readonly view: vscode.TreeView<SitesNode>;
+
+  constructor() {
+    this.view = vscode.window.createTreeView("fslens.sites", { treeDataProvider: this, showCollapseAll: true });
+  }
+
+  async show(files: SiteTreeFile[], summary: string, count: number) {
+    this.files = files;
+    this.view.message = summary;
+    this.view.description = `${count} site${count === 1 ? "" : "s"}`;
+    this.changed.fire(undefined);
+    await vscode.commands.executeCommand("setContext", "fslens.hasSites", true);
+    await vscode.commands.executeCommand("fslens.sites.focus");
+  }
+
+  getChildren(node?: SitesNode): SitesNode[] {
+    return node === undefined ? this.files : "sites" in node ? node.sites : [];
+  }
+
+  getTreeItem(node: SitesNode): vscode.TreeItem {
+    if ("sites" in node) {
+      const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
+      item.description = node.description;
+      item.resourceUri = vscode.Uri.file(node.path);
+      item.iconPath = vscode.ThemeIcon.File;
+      return item;
+    }
+    const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.None);
+    item.description = node.description;
+    item.tooltip = node.tooltip;
+    item.command = {
+      title: "Open",
+      command: "vscode.open",
+      arguments: [vscode.Uri.file(node.path), { selection: toRange(node.range) }],
+    };
+    return item;
+  }
+
+  dispose() {
+    this.view.dispose();
+    this.changed.dispose();
+  }
+}
 
 function settings() {
   return vscode.workspace.getConfiguration("fslens");
@@ -81,10 +143,25 @@ function quietMiddleware(): Middleware {
   };
 }
 
+/** The fslens binary of a platform .vsix, made executable if the unpacking lost its mode. */
+function bundledFslens(context: vscode.ExtensionContext): string | undefined {
+  const binary = context.asAbsolutePath(bundledBinary(process.platform));
+  try {
+    const mode = fs.statSync(binary).mode;
+    if (process.platform !== "win32" && (mode & 0o111) === 0) {
+      fs.chmodSync(binary, mode | 0o755);
+    }
+    return binary;
+  } catch {
+    return undefined;
+  }
+}
+
 async function startClient(context: vscode.ExtensionContext) {
   const config = settings();
   const { command, args } = serverCommand({
     path: config.get<string>("path"),
+    bundledPath: bundledFslens(context),
     fsacCommand: config.get<string>("fsac.command"),
     fsacArgs: config.get<string[]>("fsac.args"),
     args: config.get<string[]>("args"),
@@ -112,8 +189,18 @@ async function startClient(context: vscode.ExtensionContext) {
   showStatus(lastStatus);
   // Registered before start so that the first notifications (starting, loading) are seen.
   client.onNotification("fslens/status", (params: StatusLike) => {
+    const refresh = needsFullStatus(params);
     lastStatus = mergeStatus(lastStatus, params);
     showStatus(lastStatus);
+    if (refresh) {
+      void execute<StatusLike>("fslens.status", {}).then(
+        (status) => {
+          lastStatus = mergeStatus(lastStatus, status);
+          showStatus(lastStatus);
+        },
+        (error) => output.appendLine(`fslens.status failed: ${describeError(error)}`),
+      );
+    }
   });
   await client.start();
   try {
@@ -212,7 +299,11 @@ async function findCommand(kind: "find" | "fieldImpact") {
   if (locations.length === 0) {
     return report(outcome.result.outcome === "indeterminate" ? "warning" : "info", summary);
   }
-  if (config.get<string>("results") === "quickPick" || !editor) {
+  const results = config.get<string>("results") ?? "tree";
+  if (results === "tree") {
+    return sitesView.show(siteTree(outcome.result.sites, root), summary, locations.length);
+  }
+  if (results === "quickPick" || !editor) {
     const picked = await vscode.window.showQuickPick(
       locations.map((location) => ({ ...location, label: location.label })),
       { title: summary, matchOnDescription: true, matchOnDetail: true },
@@ -334,6 +425,8 @@ async function statusCommand() {
     lastStatus = mergeStatus(lastStatus, await execute<StatusLike>("fslens.status", { probe: true }));
     showStatus(lastStatus);
     output.appendLine(JSON.stringify(lastStatus, null, 2));
+    // The JSON scrolls its state out of view; its gist comes last.
+    output.appendLine(`fslens: ${statusPresentation(lastStatus).label}${lastStatus.reason ? ` — ${lastStatus.reason}` : ""}`);
   } catch (error) {
     output.appendLine(`fslens.status failed: ${describeError(error)}`);
   }
@@ -345,7 +438,8 @@ export async function activate(context: vscode.ExtensionContext) {
   statusItem = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 10);
   statusItem.command = "fslens-vscode.showStatus";
   problems = vscode.languages.createDiagnosticCollection("fslens check");
-  context.subscriptions.push(output, statusItem, problems);
+  sitesView = new SitesView();
+  context.subscriptions.push(output, statusItem, problems, sitesView);
   const register = (id: string, run: () => unknown) =>
     context.subscriptions.push(vscode.commands.registerCommand(id, run));
   register("fslens-vscode.findAllSites", () => findCommand("find"));
@@ -381,7 +475,7 @@ export async function activate(context: vscode.ExtensionContext) {
   } catch (error) {
     lastStatus = { state: "crashed", reason: `fslens could not start: ${describeError(error)}` };
     showStatus(lastStatus);
-    void report("error", `${lastStatus.reason}. Set fslens.path to the fslens executable.`, "Show Log").then((action) => {
+    void report("error", `${lastStatus.reason}. Install the .vsix for your platform (it has fslens inside) or set fslens.path to the fslens executable.`, "Show Log").then((action) => {
       if (action) {
         output.show();
       }

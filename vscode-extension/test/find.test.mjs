@@ -81,3 +81,30 @@ for (const name of ["find-query", "find-position", "find-paged", "field-impact"]
     assert.match(findSummary("Find", result), /^Find: /);
   });
 }
+
+test("the Sites view shows each field impact site's kind and type (the References peek shows neither)", () => {
+  const { siteTree } = logic("find");
+  const tree = siteTree(recorded("field-impact").sites, ROOT);
+  const rows = tree.flatMap((file) => file.sites);
+  assert.equal(rows.length, 17);
+  assert.deepEqual(
+    tree.map((file) => `${file.label} (${file.description})`),
+    [
+      "src/Shipping.App/Program.fs (8 sites)",
+      "src/Shipping.Domain/Operations.fs (5 sites)",
+      "src/Shipping.Domain/Types.fs (1 site)",
+      "tests/Shipping.Tests/ShipmentTests.fs (3 sites)",
+    ],
+  );
+  const first = rows[0];
+  assert.equal(first.label, "construction: float");
+  assert.equal(first.description, "11 · Shipping.App · Weight = 3.0");
+  assert.equal(first.path, "/workspace/src/Shipping.App/Program.fs");
+  assert.match(first.tooltip, /type: float/);
+  const kinds = new Set(rows.map((row) => row.label.split(":")[0]));
+  assert.deepEqual([...kinds].sort(), ["construction", "copy-and-update", "declaration", "mutation", "pattern", "read"]);
+  // Every site but the declaration has the field's type.
+  assert.equal(rows.filter((row) => row.label.endsWith(": float")).length, 16);
+  // Find's sites have kinds but no types.
+  assert.equal(siteTree(recorded("find-query").sites, ROOT).flatMap((file) => file.sites)[0].label, "construction");
+});

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { logic } from "./helpers.mjs";
 
-const { serverCommand, shellQuote } = logic("server");
+const { serverCommand, shellQuote, bundledBinary } = logic("server");
 
 test("defaults: fslens on PATH, fslens finds FSAC itself", () => {
   assert.deepEqual(serverCommand({}), { command: "fslens", args: [] });
@@ -36,4 +36,14 @@ test("extra FSAC arguments are appended to the FSAC command, quoted for fslens's
   ]);
   assert.equal(shellQuote("it's"), "'it'\\''s'");
   assert.equal(shellQuote(""), "''");
+});
+
+test("fslens.path unset: the binary bundled in a platform .vsix, else fslens on PATH", () => {
+  const bundledPath = "/home/u/.vscode/extensions/fslens.fslens-0.1.0-linux-x64/bin/fslens";
+  assert.equal(serverCommand({ path: "", bundledPath }).command, bundledPath);
+  assert.equal(serverCommand({ path: "  ", bundledPath }).command, bundledPath);
+  assert.equal(serverCommand({ path: "/opt/fslens", bundledPath }).command, "/opt/fslens");
+  assert.equal(serverCommand({ path: "" }).command, "fslens");
+  assert.equal(bundledBinary("linux"), "bin/fslens");
+  assert.equal(bundledBinary("win32"), "bin/fslens.exe");
 });

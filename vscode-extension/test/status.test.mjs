@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { logic, recorded } from "./helpers.mjs";
 
-const { statusPresentation, mergeStatus, projectNames } = logic("status");
+const { statusPresentation, mergeStatus, projectNames, needsFullStatus } = logic("status");
+const { exposeChoices } = logic("makeVisible");
 
 test("ready (recorded fslens.status with waitUntil ready)", () => {
   const status = recorded("status-ready");
@@ -57,4 +58,24 @@ test("not started, unknown state", () => {
 test("project names for the expose-to pick come from the loaded projects", () => {
   assert.deepEqual(projectNames(recorded("status-ready")), ["Shipping.App", "Shipping.Domain", "Shipping.Tests"]);
   assert.deepEqual(projectNames(undefined), []);
+});
+
+test("the project list read while loading is refreshed by the notification that says ready", () => {
+  // The extension asks fslens.status right after start-up, while FSAC is still loading.
+  let status = { state: "loading", reason: "FSAC is loading the workspace", projectsLoaded: [], workspaceRoot: "/workspace" };
+  assert.deepEqual(exposeChoices(projectNames(status)).map((choice) => choice.label), ["Only make it internal"]);
+  for (const notification of recorded("status-notifications")) {
+    status = mergeStatus(status, notification.params);
+  }
+  assert.equal(status.state, "ready");
+  assert.deepEqual(
+    exposeChoices(projectNames(status)).map((choice) => choice.label),
+    ["Only make it internal", "Shipping.Tests", "Shipping.App", "Shipping.Domain"],
+  );
+  assert.equal(needsFullStatus(recorded("status-notifications").at(-1).params), false);
+});
+
+test("an fslens whose ready notification has no project list gets a full status asked", () => {
+  assert.equal(needsFullStatus({ state: "ready", reason: "workspace loaded", generation: 1 }), true);
+  assert.equal(needsFullStatus({ state: "loading", generation: 1 }), false);
 });

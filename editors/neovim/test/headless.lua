@@ -5,7 +5,8 @@
 --
 -- Inputs (environment): FSLENS_PLUGIN (editors/neovim), FSLENS_BIN, FSLENS_FSAC,
 -- FSLENS_WORKSPACE (a copy of fixtures/shipping), FSLENS_OUT (the JSON file to write),
--- FSLENS_STEPS (comma-separated: unit, check, make_visible, find, field_impact), FSLENS_LOG (fslens's log file).
+-- FSLENS_STEPS (comma-separated: unit, check, make_visible, find, field_impact), FSLENS_LOG (fslens's log file),
+-- FSLENS_START (`enable`: Neovim 0.11's vim.lsp.config + vim.lsp.enable("fslens"), no setup()).
 
 local out = { steps = {}, errors = {} }
 local timeout = tonumber(os.getenv("FSLENS_WAIT_MS") or "60000")
@@ -73,11 +74,23 @@ local function main()
   vim.opt.runtimepath:append(assert(os.getenv("FSLENS_PLUGIN"), "FSLENS_PLUGIN"))
   vim.o.hidden = true
   local fslens = require("fslens")
-  fslens.setup({
-    cmd = assert(os.getenv("FSLENS_BIN"), "FSLENS_BIN"),
-    fsac = assert(os.getenv("FSLENS_FSAC"), "FSLENS_FSAC"),
-    args = os.getenv("FSLENS_LOG") and { "--log-file", os.getenv("FSLENS_LOG"), "--log-level", "info" } or {},
-  })
+  local log_args = os.getenv("FSLENS_LOG") and { "--log-file", os.getenv("FSLENS_LOG"), "--log-level", "info" } or {}
+  if os.getenv("FSLENS_START") == "enable" then
+    -- Neovim 0.11's convention, as a user writes it: no setup(), only the command line.
+    out.lsp_enable = true
+    -- A user's Neovim detects filetypes (`-u NONE` switches that off); 0.11 knows *.fs as F#.
+    vim.cmd("filetype on")
+    vim.lsp.config("fslens", {
+      cmd = vim.list_extend({ os.getenv("FSLENS_BIN"), "--fsac", os.getenv("FSLENS_FSAC") }, log_args),
+    })
+    vim.lsp.enable("fslens")
+  else
+    fslens.setup({
+      cmd = assert(os.getenv("FSLENS_BIN"), "FSLENS_BIN"),
+      fsac = assert(os.getenv("FSLENS_FSAC"), "FSLENS_FSAC"),
+      args = log_args,
+    })
+  end
   out.nvim = tostring(vim.version().major) .. "." .. vim.version().minor .. "." .. vim.version().patch
 
   local program = workspace .. "/src/Shipping.App/Program.fs"

@@ -196,3 +196,64 @@ export function findSummary(what: string, result: FindResult, morePages = false)
   }
   return text;
 }
+
+export interface SiteTreeSite {
+  path: string;
+  range: Range;
+  /** `mutation: float`: the site's kind and, for field impact, the field's type there. */
+  label: string;
+  /** `24 · Shipping.App · bumped.Weight <- …`: the 1-based line, the project, the source line. */
+  description: string;
+  tooltip: string;
+  siteKind: string;
+}
+
+export interface SiteTreeFile {
+  /** The file as the answer names it (relative to the workspace root). */
+  label: string;
+  path: string;
+  /** `3 sites`. */
+  description: string;
+  sites: SiteTreeSite[];
+}
+
+/**
+ * Sites grouped by file for the fslens Sites view, files and sites in the answer's order.
+ * Every row shows what the References peek cannot: the site's kind and, for field impact,
+ * the field's type there.
+ */
+export function siteTree(sites: Site[] | undefined, root: string): SiteTreeFile[] {
+  const files = new Map<string, SiteTreeFile>();
+  for (const site of sites ?? []) {
+    if (!site.file) {
+      continue;
+    }
+    const path = absolutePath(root, site.file);
+    let file = files.get(path);
+    if (!file) {
+      file = { label: site.file, path, description: "", sites: [] };
+      files.set(path, file);
+    }
+    const range = rangeOf(site.range);
+    const kind = kindLabel(site.kind);
+    const text = (site.lineText ?? site.symbolFullName ?? "").trim();
+    const description = [String(range.start.line + 1), ...(site.project ? [projectName(site.project)] : []), text];
+    file.sites.push({
+      path,
+      range,
+      label: site.siteType ? `${kind}: ${site.siteType}` : kind,
+      description: description.join(" · "),
+      tooltip: [
+        `${site.file}:${range.start.line + 1}:${range.start.character + 1}`,
+        `${kind}${site.symbolFullName ? ` of ${site.symbolFullName}` : ""}`,
+        ...(site.siteType ? [`type: ${site.siteType}`] : []),
+        ...(site.project ? [`project: ${projectName(site.project)}`] : []),
+      ].join("\n"),
+      siteKind: kind,
+    });
+  }
+  for (const file of files.values()) {
+    file.description = `${file.sites.length} site${file.sites.length === 1 ? "" : "s"}`;
+  }
+  return [...files.values()];
+}

@@ -2,8 +2,10 @@
 // Node's test runner can test them).
 
 export interface ServerSettings {
-  /** The fslens executable (default "fslens", found on PATH). */
+  /** The fslens executable (the `fslens.path` setting); empty: the bundled one, else PATH's. */
   path?: string;
+  /** The fslens binary inside a platform .vsix (`bin/fslens`), when this package has one. */
+  bundledPath?: string;
   /** The FsAutoComplete command line passed as `--fsac`; empty lets fslens find it. */
   fsacCommand?: string;
   /** Extra FsAutoComplete arguments, appended to the FSAC command. */
@@ -31,7 +33,8 @@ export function shellQuote(word: string): string {
 
 /** The fslens command line for the settings. */
 export function serverCommand(settings: ServerSettings): ServerCommand {
-  const command = settings.path && settings.path.trim() !== "" ? settings.path.trim() : "fslens";
+  const command =
+    settings.path && settings.path.trim() !== "" ? settings.path.trim() : settings.bundledPath || "fslens";
   const args: string[] = [];
   const extra = (settings.fsacArgs ?? []).filter((arg) => typeof arg === "string");
   let fsac = settings.fsacCommand?.trim() ?? "";
@@ -47,4 +50,9 @@ export function serverCommand(settings: ServerSettings): ServerCommand {
   }
   args.push(...(settings.args ?? []));
   return { command, args };
+}
+
+/** Where a platform .vsix keeps its fslens binary, relative to the extension's folder. */
+export function bundledBinary(platform: string): string {
+  return platform === "win32" ? "bin/fslens.exe" : "bin/fslens";
 }

@@ -72,6 +72,15 @@ export function mergeStatus(previous: StatusLike | undefined, notification: Stat
   return { ...(previous ?? {}), ...notification };
 }
 
+/**
+ * Whether a notification calls for a full `fslens.status`: it says ready but carries no project
+ * list (an fslens older than the `projectsLoaded` field), so the list cached while the
+ * workspace was loading would stay empty.
+ */
+export function needsFullStatus(notification: StatusLike): boolean {
+  return notification.state === "ready" && !Array.isArray(notification.projectsLoaded);
+}
+
 /** Project names (file names without `.fsproj`) of the loaded projects, sorted. */
 export function projectNames(status: StatusLike | undefined): string[] {
   const names = new Set<string>();

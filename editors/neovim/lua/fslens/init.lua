@@ -3,7 +3,8 @@
 -- :FslensMakeVisible, :FslensStatus and :FslensRestart.
 --
 -- Works on Neovim 0.7 (vim.lsp.start_client + buf_attach_client on FileType fsharp) and on
--- 0.8 and newer (vim.lsp.start). See editors/README.md.
+-- 0.8 and newer (vim.lsp.start), through setup(); on 0.11 and newer also without setup(), by
+-- vim.lsp.enable("fslens") (lsp/fslens.lua). See editors/README.md.
 
 local M = {}
 
@@ -561,17 +562,15 @@ local function on_status(err, result, ctx)
   end)
 end
 
-local function client_config(root)
+-- The client configuration every start shares: with setup() (below) and with Neovim 0.11's
+-- vim.lsp.enable("fslens"), which reads lsp/fslens.lua (that file returns lsp_config()).
+local function base_config()
   local config = M.config
   local handlers = { ["fslens/status"] = on_status }
   return {
     name = "fslens",
     cmd = M.server_command(config),
     cmd_env = config.cmd_env,
-    root_dir = root,
-    workspace_folders = {
-      { uri = vim.uri_from_fname(root), name = root },
-    },
     capabilities = config.capabilities or vim.lsp.protocol.make_client_capabilities(),
     settings = config.settings,
     init_options = config.init_options,
@@ -589,6 +588,38 @@ local function client_config(root)
     end,
     on_attach = config.on_attach,
   }
+end
+
+local function client_config(root)
+  local config = base_config()
+  config.root_dir = root
+  config.workspace_folders = { { uri = vim.uri_from_fname(root), name = root } }
+  return config
+end
+
+-- The :Fslens* user commands are defined further down.
+local define_commands
+
+--- The configuration lsp/fslens.lua returns for Neovim 0.11+'s vim.lsp.config/vim.lsp.enable:
+--- `vim.lsp.enable("fslens")` alone starts fslens for F# buffers, rooted as setup() roots them,
+--- with the :Fslens* commands; `vim.lsp.config("fslens", { cmd = { … } })` overrides fields.
+function M.lsp_config()
+  local config = base_config()
+  config.filetypes = { "fsharp" }
+  config.root_dir = function(bufnr, on_dir)
+    local path = vim.api.nvim_buf_get_name(bufnr)
+    if path ~= "" and vim.bo[bufnr].buftype == "" then
+      on_dir(M.find_root(path))
+    end
+  end
+  local user_on_attach = config.on_attach
+  config.on_attach = function(client, bufnr)
+    define_commands()
+    if user_on_attach then
+      user_on_attach(client, bufnr)
+    end
+  end
+  return config
 end
 
 -- Root → client id, for Neovim 0.7 (vim.lsp.start reuses clients itself on 0.8+).
@@ -646,6 +677,16 @@ function M.setup(opts)
       M.attach(args.buf)
     end,
   })
+  define_commands()
+  -- Buffers that were already open.
+  for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(bufnr) and vim.bo[bufnr].filetype == "fsharp" then
+      M.attach(bufnr)
+    end
+  end
+end
+
+define_commands = function()
   command("FslensFind", function(args) M.find(args) end)
   command("FslensFieldImpact", function(args) M.field_impact(args) end)
   command("FslensCheck", function(args) M.check(args) end, "?", function()
@@ -654,12 +695,6 @@ function M.setup(opts)
   command("FslensMakeVisible", function(args) M.make_visible(args) end)
   command("FslensStatus", function() M.status() end, 0)
   command("FslensRestart", function() M.restart() end, 0)
-  -- Buffers that were already open.
-  for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
-    if vim.api.nvim_buf_is_loaded(bufnr) and vim.bo[bufnr].filetype == "fsharp" then
-      M.attach(bufnr)
-    end
-  end
 end
 
 return M
