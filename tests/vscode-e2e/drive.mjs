@@ -71,18 +71,11 @@ function prepareDirectories() {
     "editor.minimap.enabled": false,
     "git.enabled": false,
     "git.openRepositoryInParentFolders": "never",
-    // The FSAC double advertises these features but answers them -32601 (its README, "Not
-    // implemented though advertised"), and vscode-languageclient shows an error notification
-    // for every failed request: the editor must not ask for them. With a real FSAC they work.
-    "editor.inlayHints.enabled": "off",
-    "editor.semanticHighlighting.enabled": false,
-    "editor.codeLens": false,
-    "editor.folding": false,
-    "editor.occurrencesHighlight": "off",
+    // Every feature FSAC advertises stays on, so a request the double (or fslens) failed would
+    // show vscode-languageclient's error notification and fail the run. Only the completion
+    // pop-ups are off: they would take the Enter keys the test types.
     "editor.quickSuggestions": { "other": "off", "comments": "off", "strings": "off" },
     "editor.suggestOnTriggerCharacters": false,
-    "editor.parameterHints.enabled": false,
-    "editor.formatOnType": false,
     "fslens.fsac.command": `${process.execPath} ${path.join(repository, "tests/fsac-double/index.mjs")}`,
     ...(process.env.FSLENS_PATH ? { "fslens.path": process.env.FSLENS_PATH } : {}),
   };
