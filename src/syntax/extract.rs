@@ -490,6 +490,7 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                 }
             }
             "infix_op" => self.on_infix_op(node),
+            "op_identifier" => self.on_operator_name(node),
             "application_expression" => self.on_application(node),
             "field_initializer" => self.on_field_initializer(node),
             "field_pattern" => {
@@ -658,11 +659,21 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
     }
 
     fn on_infix_op(&mut self, node: Node<'tree>) {
-        let indicator = match self.node_text(node).trim() {
+        let text = self.node_text(node);
+        let indicator = match text.trim() {
             "->" => MisparseIndicator::InfixArrow,
             "|" => MisparseIndicator::InfixBar,
             "<-" => MisparseIndicator::InfixAssign,
-            _ => return,
+            operator => {
+                // A use of an operator, `x >>= f`: an occurrence of `(>>=)` (keywords that the
+                // grammar also calls infix operators, `:>` and `:?>`, are no operator's name).
+                if crate::syntax::names::is_operator(operator) && !matches!(operator, ":>" | ":?>" | ":?") {
+                    let leading = text.len() - text.trim_start().len();
+                    let id = self.names.intern(&crate::syntax::names::operator_display(operator));
+                    self.occurrences.push((id, self.lines.position(node.start_byte() + leading)));
+                }
+                return;
+            }
         };
         // The suspect region: for `->`/`|` the enclosing match/function (its later rules were
         // folded into the first rule's body); for `<-` the assignment expression itself.
@@ -911,29 +922,66 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                     node,
                     &["function_declaration_left", "value_declaration_left"],
                 )?;
-                let name = first_identifier_skipping_access(self.kinds, left)?;
+                let name = first_name_skipping_access(self.kinds, left)?;
                 let header_end =
                     child_by_field(node, self.kinds.fields.body).map_or(left.end_byte(), |body| body.start_byte());
                 (DeclarationKind::Let, name, self.deferred_access(left), header_end)
             }
             "value_definition" => {
                 let left = first_named_child_of_kinds(self.kinds, node, &["value_declaration_left"])?;
-                let name = first_identifier_skipping_access(self.kinds, left)?;
+                let name = first_name_skipping_access(self.kinds, left)?;
                 (DeclarationKind::Val, name, self.deferred_access(left), node.end_byte())
             }
             _ => return None,
         };
+        let (name, (name_start, name_end)) = self.declared_name(name_node);
         Some(Declaration {
             kind: declaration_kind,
             access,
-            name: self.names.intern(self.node_text(name_node).trim()),
+            name: self.names.intern(&name),
             parent,
             range: self.lines.node_range(node),
-            name_start: self.lines.position(name_node.start_byte()),
-            name_length: crate::syntax::model::single_line_length(self.lines.node_range(name_node)),
+            name_start: self.lines.position(name_start),
+            name_length: crate::syntax::model::single_line_length(self.lines.range(name_start, name_end)),
             header_bytes: (node.start_byte() as u32, header_end.max(node.start_byte()) as u32),
             certain: true,
         })
+    }
+
+    /// The stored name of a declaration's name node and the bytes its name range covers: an
+    /// identifier as written (backticks included, as the compiler's ranges include them); an
+    /// operator `(>>=)` in its display form, covering only the operator's characters; an active
+    /// pattern `(|Even|Odd|)` likewise, covering `|Even|Odd|`.
+    fn declared_name(&self, name_node: Node) -> (String, (usize, usize)) {
+        let text = self.node_text(name_node);
+        let (start, end) = (name_node.start_byte(), name_node.end_byte());
+        match self.kinds.kind(name_node) {
+            "op_identifier" | "active_pattern" => {
+                let (core, core_start) = parenthesized_core(text, start);
+                let stored = if self.kinds.kind(name_node) == "op_identifier" {
+                    crate::syntax::names::operator_display(core)
+                } else {
+                    format!("({core})")
+                };
+                (stored, (core_start, core_start + core.len()))
+            }
+            _ => {
+                let trimmed = text.trim();
+                let leading = text.len() - text.trim_start().len();
+                (trimmed.to_owned(), (start + leading, (start + leading + trimmed.len()).min(end)))
+            }
+        }
+    }
+
+    /// An operator name `(>>=)` (an `op_identifier` leaf, in a definition or an expression):
+    /// one occurrence of `(>>=)` at the operator's first character.
+    fn on_operator_name(&mut self, node: Node<'tree>) {
+        let (core, core_start) = parenthesized_core(self.node_text(node), node.start_byte());
+        if !crate::syntax::names::is_operator(core) {
+            return;
+        }
+        let id = self.names.intern(&crate::syntax::names::operator_display(core));
+        self.occurrences.push((id, self.lines.position(core_start)));
     }
 
     /// `type T = private { … }` / `private | A | B`: the representation's access applies to
@@ -1110,6 +1158,7 @@ const INTERESTING_KINDS: &[&str] = &[
     "identifier",
     "access_modifier",
     "infix_op",
+    "op_identifier",
     "application_expression",
     "field_initializer",
     "field_pattern",
@@ -1232,15 +1281,26 @@ fn first_named_child_of_kinds<'tree>(kinds: &KindTable, node: Node<'tree>, wante
     find_child(node, |child| wanted.contains(&kinds.kind(child)))
 }
 
-/// The first identifier below `node`, depth-first, skipping access modifiers and types.
-fn first_identifier_skipping_access<'tree>(kinds: &KindTable, node: Node<'tree>) -> Option<Node<'tree>> {
+/// `(>>=)` or `( *** )` (starting at byte `start`): the text inside the parentheses without
+/// the spaces around it, and the byte where it starts.
+fn parenthesized_core(text: &str, start: usize) -> (&str, usize) {
+    let inner_start = usize::from(text.starts_with('('));
+    let inner_end = if text.ends_with(')') && text.len() > inner_start { text.len() - 1 } else { text.len() };
+    let inner = &text[inner_start..inner_end];
+    let leading = inner.len() - inner.trim_start().len();
+    (inner.trim(), start + inner_start + leading)
+}
+
+/// The first declared name below `node`, depth-first, skipping access modifiers and types:
+/// an identifier, an operator name `(>>=)` or an active pattern `(|Even|Odd|)`.
+fn first_name_skipping_access<'tree>(kinds: &KindTable, node: Node<'tree>) -> Option<Node<'tree>> {
     // A cursor rooted at `node` never leaves its subtree; children are looked at lazily, so the
     // usual `f` in `let f x = …` costs one step.
     let mut cursor = node.walk();
     loop {
         let current = cursor.node();
         let kind = kinds.kind(current);
-        if kind == "identifier" {
+        if matches!(kind, "identifier" | "op_identifier" | "active_pattern") {
             return Some(current);
         }
         let skip = matches!(kind, "access_modifier" | "simple_type" | "generic_type" | "attributes" | "const");

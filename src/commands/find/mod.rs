@@ -934,7 +934,7 @@ fn syntactic_sites(
             if !in_files.contains(&hit.path) || !keep(&hit.path) {
                 continue;
             }
-            let length = name.encode_utf16().count() as u32;
+            let length = hit.length;
             let range = TextRange {
                 start: hit.position,
                 end: crate::syntax::model::Position {

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use crate::commands::find::arguments::{FindArguments, FindKind};
 use crate::syntax::model::{Access, DeclarationKind, TextRange};
-use crate::syntax::{SyntaxIndex, render_signature};
+use crate::syntax::{SyntaxIndex, names, render_signature};
 
 /// One resolved declaration.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,9 +52,28 @@ impl Declared {
         )
     }
 
-    /// The last segment of the full name.
+    /// The last segment of the full name as written (`value`, ``` ``my value`` ```,
+    /// `(.>>.)`): a dot inside backticks or an operator's parentheses does not split.
     pub fn name(&self) -> &str {
-        self.full_name.rsplit('.').next().unwrap_or(&self.full_name)
+        let mut in_backticks = false;
+        let mut paren_depth = 0u32;
+        let mut last_dot = None;
+        let bytes = self.full_name.as_bytes();
+        let mut index = 0;
+        while index < bytes.len() {
+            match bytes[index] {
+                b'`' if bytes.get(index + 1) == Some(&b'`') => {
+                    in_backticks = !in_backticks;
+                    index += 1;
+                }
+                b'(' if !in_backticks => paren_depth += 1,
+                b')' if !in_backticks => paren_depth = paren_depth.saturating_sub(1),
+                b'.' if !in_backticks && paren_depth == 0 => last_dot = Some(index),
+                _ => {}
+            }
+            index += 1;
+        }
+        last_dot.map_or(&self.full_name, |dot| &self.full_name[dot + 1..])
     }
 
     pub fn to_json(&self, display: &dyn Fn(&Path) -> String, include_info: bool, text: Option<&str>) -> Value {
@@ -74,16 +93,23 @@ impl Declared {
     }
 }
 
-/// Strips F#'s double backticks: ``` ``my name`` ``` → `my name`.
-pub fn plain_name(name: &str) -> &str {
-    name.strip_prefix("``").and_then(|rest| rest.strip_suffix("``")).unwrap_or(name)
+/// One name segment in the form names are compared in: backticks stripped, operators in
+/// their display form (`>>=`, `(>>=)` and `op_GreaterGreaterEquals` are one name).
+pub fn plain_name(name: &str) -> String {
+    names::comparison_key(name)
 }
 
-/// Segments of a dotted name; a dot inside double backticks does not split.
+/// Segments of a dotted name; a dot inside double backticks or inside an operator's
+/// parentheses (`Parsers.(.>>.)`) does not split, and a name that is an operator alone
+/// (`.>>.`) is one segment.
 pub fn segments(name: &str) -> Vec<String> {
+    if names::is_operator(name.trim()) {
+        return vec![plain_name(name)];
+    }
     let mut parts = Vec::new();
     let mut current = String::new();
     let mut in_backticks = false;
+    let mut paren_depth = 0u32;
     let mut characters = name.chars().peekable();
     while let Some(character) = characters.next() {
         if character == '`' && characters.peek() == Some(&'`') {
@@ -92,14 +118,21 @@ pub fn segments(name: &str) -> Vec<String> {
             current.push_str("``");
             continue;
         }
-        if character == '.' && !in_backticks {
-            parts.push(plain_name(&current).to_owned());
+        if !in_backticks {
+            match character {
+                '(' => paren_depth += 1,
+                ')' => paren_depth = paren_depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        if character == '.' && !in_backticks && paren_depth == 0 {
+            parts.push(plain_name(&current));
             current.clear();
         } else {
             current.push(character);
         }
     }
-    parts.push(plain_name(&current).to_owned());
+    parts.push(plain_name(&current));
     parts
 }
 
@@ -273,6 +306,7 @@ pub fn workspace_symbol_query(arguments: &FindArguments) -> Option<String> {
     let wanted = wanted(arguments);
     let name = wanted.member.or(wanted.query)?;
     let last = segments(&name).pop().unwrap_or_default();
+    let last = names::operator_core(&last).map(str::to_owned).unwrap_or(last);
     // FSAC matches a case-sensitive prefix: a substring search cannot be expressed.
     (!last.is_empty() && arguments.exact).then_some(last)
 }

@@ -44,7 +44,11 @@ export async function findReferences(ws, target, token) {
         const lineText = lineOf(text, pos.line);
         const col = pos.character + (t.end - t.start);
         const decl = fcs.declarationAt(results, pos.line + 1, col, lineText);
-        const range = { start: pos, end: { line: pos.line, character: col } };
+        // The compiler's range of a backticked use covers the backticks (FSAC's own
+        // FindReferences test solution expects ``value`` as a whole).
+        const range = t.quoted
+          ? { start: { line: pos.line, character: pos.character - 2 }, end: { line: pos.line, character: col + 2 } }
+          : { start: pos, end: { line: pos.line, character: col } };
         if (target.decl) {
           if (!sameRange(decl, target.decl.range)) continue;
           const tipLines = () => fcs.tooltipAt(results, pos.line + 1, col, lineText);

@@ -1,0 +1,230 @@
+//! `fslens.find` on names that are not plain identifiers: operators (`>>=`, `(>>=)`,
+//! `op_GreaterGreaterEquals`), backticked identifiers (``` ``value`` ```, ``` ``my value`` ```),
+//! against the FSAC double and, when a checkout of FsAutoComplete is at hand, FSAC's own
+//! FindReferences test solution. Expectations come from `//>` markers in the sources.
+
+#![allow(clippy::print_stderr)] // the reason the FSAC-solution test skipped goes to stderr
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+use support::double::{Editor, double_command, fixture_copy};
+use support::markers::{Marker, read_markers};
+
+/// (file, start line, start character, end character) of a site, as the answer gives it.
+type Span = (String, u64, u64, u64);
+
+async fn find(editor: &mut Editor, argument: Value) -> Value {
+    let answer = editor.execute("fslens.find", argument.clone()).await;
+    answer.get("result").cloned().unwrap_or_else(|| panic!("fslens.find {argument} failed: {answer}"))
+}
+
+fn spans(answer: &Value) -> BTreeSet<Span> {
+    answer["sites"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no sites: {answer}"))
+        .iter()
+        .map(|site| {
+            (
+                site["file"].as_str().unwrap().to_owned(),
+                site["range"]["start"]["line"].as_u64().unwrap(),
+                site["range"]["start"]["character"].as_u64().unwrap(),
+                site["range"]["end"]["character"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn marked_spans(markers: &[Marker], root: &Path, symbol: &str) -> BTreeSet<Span> {
+    let spans: BTreeSet<Span> = markers
+        .iter()
+        .filter(|marker| marker.symbol == symbol)
+        .map(|marker| {
+            (
+                marker.file.strip_prefix(root).unwrap().display().to_string(),
+                u64::from(marker.line),
+                u64::from(marker.character),
+                u64::from(marker.character + marker.length),
+            )
+        })
+        .collect();
+    assert!(!spans.is_empty(), "no markers for {symbol}");
+    spans
+}
+
+#[tokio::test]
+async fn operators_are_names_in_every_spelling_before_fsac_is_ready() {
+    let workspace = fixture_copy("names");
+    let runtime = tempfile::tempdir().unwrap();
+    let root = workspace.path();
+    let markers = read_markers(root);
+    let mut editor =
+        Editor::start(root, runtime.path(), &double_command(), &[("FSAC_DOUBLE_SLOW_LOAD_MS", "30000")]).await;
+
+    // The operator's definition and its uses, infix and prefix, qualified or not, whichever
+    // way the operator is written; ranges cover the operator's characters, as the compiler's.
+    let expected = marked_spans(&markers, root, "Toolkit.Ops.(>>=)");
+    for query in [">>=", "(>>=)", "op_GreaterGreaterEquals", "Ops.(>>=)", "Toolkit.Ops.op_GreaterGreaterEquals"] {
+        let answer = find(&mut editor, json!({"query": query, "maxResults": 100})).await;
+        assert_eq!(answer["via"], json!("syntax"), "{answer}");
+        assert_eq!(spans(&answer), expected, "{query}: {answer:#}");
+        let definition = answer["sites"].as_array().unwrap().iter().find(|site| site["kind"] == "definition");
+        assert_eq!(definition.unwrap()["symbolFullName"], json!("Toolkit.Ops.(>>=)"), "{answer:#}");
+    }
+    let starred = find(&mut editor, json!({"query": "***"})).await;
+    assert_eq!(spans(&starred), marked_spans(&markers, root, "Toolkit.Ops.op_MultiplyMultiplyMultiply"));
+    assert_eq!(starred["resolution"]["declarations"][0]["symbolFullName"], json!("Toolkit.Ops.( *** )"));
+
+    // The outline and read-symbol name operators as operators, not after their first parameter.
+    let outline = editor.execute("fslens.outline", json!({"path": "Toolkit/Ops.fs", "summaryOnly": false})).await;
+    let outline = outline.get("result").unwrap_or_else(|| panic!("{outline}")).to_string();
+    for name in ["(>>=)", "(<!>)", "( *** )"] {
+        assert!(outline.contains(&format!("\"name\":\"{name}\"")), "{name} not in {outline}");
+    }
+    assert!(!outline.contains("\"name\":\"result\"") && !outline.contains("\"name\":\"mapper\""), "{outline}");
+    for name in ["Ops.(<!>)", "op_LessBangGreater", "<!>"] {
+        let read = editor.execute("fslens.readSymbol", json!({"name": name, "waitForIndexMs": 20000})).await;
+        let source = read["result"]["source"].as_str().unwrap_or_else(|| panic!("{name}: {read}"));
+        assert!(source.starts_with("let inline (<!>)"), "{name}: {source}");
+    }
+    editor.child.kill().await.unwrap();
+}
+
+#[tokio::test]
+async fn backticked_sites_cover_the_backticks_and_either_spelling_finds_them() {
+    let workspace = fixture_copy("names");
+    let runtime = tempfile::tempdir().unwrap();
+    let root = workspace.path();
+    let markers = read_markers(root);
+    let mut editor = Editor::start(root, runtime.path(), &double_command(), &[]).await;
+    editor.wait_until_ready().await;
+
+    let value = marked_spans(&markers, root, "Toolkit.Names.value");
+    for query in ["value", "``value``", "Names.``value``"] {
+        let answer = find(&mut editor, json!({"query": query, "maxResults": 100})).await;
+        assert_eq!((answer["via"].clone(), answer["completeness"].clone()), (json!("fsac"), json!("complete")));
+        assert_eq!(spans(&answer), value, "{query}: {answer:#}");
+    }
+    let spaced = marked_spans(&markers, root, "Toolkit.Names.my_value");
+    for query in ["``my value``", "Names.``my value``"] {
+        let answer = find(&mut editor, json!({"query": query, "maxResults": 100})).await;
+        assert_eq!(spans(&answer), spaced, "{query}: {answer:#}");
+    }
+    // Asked at a backticked use, the answer is the same.
+    let answer = find(
+        &mut editor,
+        json!({"kind": "position", "path": "App/Program.fs", "line": 17, "character": 32, "maxResults": 100}),
+    )
+    .await;
+    assert_eq!(spans(&answer), value, "{answer:#}");
+    editor.child.kill().await.unwrap();
+}
+
+/// One symbol of FSAC's FindReferences test solution: its marked locations, and whether one
+/// of them is a declaration (`xxx`).
+struct SolutionSymbol {
+    name: String,
+    locations: BTreeSet<Span>,
+    declared: bool,
+}
+
+/// FSAC's marker format (FindReferencesTests.fs): a line whose trimmed text starts with `//>`
+/// marks the line above; the marks (`^` for a use, `x` for a declaration) start at their
+/// column of the untrimmed line, and the rest of the line names the symbol.
+fn read_fsac_markers(root: &Path) -> Vec<SolutionSymbol> {
+    let mut symbols: Vec<SolutionSymbol> = Vec::new();
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(directory) = stack.pop() {
+        for entry in std::fs::read_dir(&directory).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+                continue;
+            }
+            if !path.extension().is_some_and(|extension| extension == "fs" || extension == "fsx") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let text = text.trim_start_matches('\u{feff}');
+            let relative = path.strip_prefix(root).unwrap().display().to_string();
+            for (number, line) in text.lines().enumerate() {
+                let Some(rest) = line.trim_start().strip_prefix("//>") else { continue };
+                let rest = rest.trim();
+                let (mark, name) = rest.split_once(' ').unwrap_or((rest, ""));
+                let column = line.find(mark).unwrap() as u64;
+                let span = (relative.clone(), number as u64 - 1, column, column + mark.len() as u64);
+                let declared = mark.starts_with('x');
+                match symbols.iter_mut().find(|symbol| symbol.name == name) {
+                    Some(symbol) => {
+                        symbol.locations.insert(span);
+                        symbol.declared |= declared;
+                    }
+                    None => symbols.push(SolutionSymbol {
+                        name: name.to_owned(),
+                        locations: BTreeSet::from([span]),
+                        declared,
+                    }),
+                }
+            }
+        }
+    }
+    symbols.sort_by(|left, right| left.name.cmp(&right.name));
+    symbols
+}
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// FSAC's own expectations, reproduced exactly: every symbol the solution declares (the
+/// external `List.map` and `Seq.map` have no declaration there), asked where FSAC's test asks
+/// (its first location in B/WorkingModule.fs), must give exactly the marked ranges.
+#[tokio::test]
+async fn fsac_find_references_solution_is_reproduced_exactly() {
+    const VARIABLE: &str = "FSLENS_FSAC_CHECKOUT";
+    let Some(checkout) = std::env::var_os(VARIABLE).map(PathBuf::from) else {
+        eprintln!("skipped: {VARIABLE} is not set (a checkout of ionide/FsAutoComplete; docs/testing.md)");
+        return;
+    };
+    let solution = checkout.join("test/FsAutoComplete.Tests.Lsp/TestCases/FindReferences/Solution");
+    if !solution.join("Solution.sln").is_file() {
+        eprintln!("skipped: {} has no Solution.sln ({VARIABLE} names no FsAutoComplete checkout)", solution.display());
+        return;
+    }
+    let workspace = tempfile::tempdir().unwrap();
+    copy_tree(&solution, workspace.path());
+    let root = workspace.path();
+    let symbols: Vec<SolutionSymbol> = read_fsac_markers(root).into_iter().filter(|symbol| symbol.declared).collect();
+    assert_eq!(
+        symbols.len(),
+        6,
+        "the solution's declared symbols: {:?}",
+        symbols.iter().map(|s| &s.name).collect::<Vec<_>>()
+    );
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = Editor::start(root, runtime.path(), &double_command(), &[]).await;
+    editor.wait_until_ready().await;
+    let main = "B/WorkingModule.fs";
+    for symbol in &symbols {
+        let cursor = symbol.locations.iter().filter(|span| span.0 == main).min().expect("a location in the main file");
+        let answer = find(
+            &mut editor,
+            json!({"kind": "position", "path": main, "line": cursor.1, "character": cursor.2, "maxResults": 1000}),
+        )
+        .await;
+        assert_eq!(answer["completeness"], json!("complete"), "{}: {answer:#}", symbol.name);
+        assert_eq!(spans(&answer), symbol.locations, "{}: {answer:#}", symbol.name);
+    }
+    editor.child.kill().await.unwrap();
+}
