@@ -228,3 +228,48 @@ async fn fsac_find_references_solution_is_reproduced_exactly() {
     }
     editor.child.kill().await.unwrap();
 }
+
+/// The syntax index, not the backend's `workspace/symbol`, decides which sites are
+/// declarations where it has indexed the file: the double lists the `| Circle _` rules of a
+/// match inside the union's own member as union cases (its line scanner takes them for cases),
+/// and those must stay references.
+#[tokio::test]
+async fn pattern_uses_stay_references_whatever_workspace_symbol_lists() {
+    let workspace = fixture_copy("names");
+    let runtime = tempfile::tempdir().unwrap();
+    let root = workspace.path();
+    let markers = read_markers(root);
+    let mut editor = Editor::start(root, runtime.path(), &double_command(), &[]).await;
+    editor.wait_until_ready().await;
+
+    let answer = find(&mut editor, json!({"query": "Circle", "maxResults": 100})).await;
+    let found: BTreeSet<(String, u64, u64, String)> = answer["sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|site| {
+            (
+                site["file"].as_str().unwrap().to_owned(),
+                site["range"]["start"]["line"].as_u64().unwrap(),
+                site["range"]["start"]["character"].as_u64().unwrap(),
+                site["kind"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let expected: BTreeSet<(String, u64, u64, String)> = markers
+        .iter()
+        .filter(|marker| marker.symbol == "Toolkit.Shapes.Shape.Circle")
+        .map(|marker| {
+            let kind = if marker.kind == "decl" { "definition" } else { "reference" };
+            (
+                marker.file.strip_prefix(root).unwrap().display().to_string(),
+                u64::from(marker.line),
+                u64::from(marker.character),
+                kind.to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(found, expected, "{answer:#}");
+    assert_eq!(answer["resolution"]["declarations"].as_array().unwrap().len(), 1, "{answer:#}");
+    editor.child.kill().await.unwrap();
+}

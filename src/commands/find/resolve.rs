@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::commands::find::arguments::{FindArguments, FindKind};
-use crate::syntax::model::{Access, DeclarationKind, TextRange};
+use crate::syntax::model::{Access, DeclarationKind, HealthStatus, TextRange};
 use crate::syntax::{SyntaxIndex, names, render_signature};
 
 /// One resolved declaration.
@@ -347,6 +347,12 @@ pub fn merge_workspace_symbols(
                 .find(|(_, declaration)| declaration.name_range() == range || declaration.range == range)
                 .map(|(slot, declaration)| (index.full_name(&file.index, slot), declaration.clone()))
         });
+        // The syntax index decides what is a declaration where it has indexed the file: a
+        // place FSAC lists that the index knows as no declaration (a pattern `| Case _`, a
+        // use) is not taken as one.
+        if from_index.is_none() && index_knows_no_declaration_at(index, &path, range) {
+            continue;
+        }
         let container = item["containerName"].as_str().unwrap_or_default();
         let full_name = match &from_index {
             Some((full_name, _)) => full_name.clone(),
@@ -366,6 +372,15 @@ pub fn merge_workspace_symbols(
             sources: BTreeSet::from(["fsac-workspace-symbol"]),
         });
     }
+}
+
+/// True when the syntax index has `path` indexed with a usable tree (clean or degraded) and
+/// no declaration's name starts where `range` starts.
+fn index_knows_no_declaration_at(index: &SyntaxIndex, path: &Path, range: TextRange) -> bool {
+    let Some(file) = index.file(path) else { return false };
+    let usable = matches!(file.index.health.status, HealthStatus::Clean | HealthStatus::Degraded)
+        && !file.index.health.root_is_error;
+    usable && !file.index.declarations.iter().any(|declaration| declaration.name_start == range.start)
 }
 
 /// Paths compare equal when they name the same file (symbolic links resolved when possible).
