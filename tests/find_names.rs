@@ -273,3 +273,122 @@ async fn pattern_uses_stay_references_whatever_workspace_symbol_lists() {
     assert_eq!(answer["resolution"]["declarations"].as_array().unwrap().len(), 1, "{answer:#}");
     editor.child.kill().await.unwrap();
 }
+
+/// (file, line, character, kind, symbolFullName) of every site.
+fn labelled_sites(answer: &Value) -> BTreeSet<(String, u64, u64, String, String)> {
+    answer["sites"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no sites: {answer}"))
+        .iter()
+        .map(|site| {
+            (
+                site["file"].as_str().unwrap().to_owned(),
+                site["range"]["start"]["line"].as_u64().unwrap(),
+                site["range"]["start"]["character"].as_u64().unwrap(),
+                site["kind"].as_str().unwrap().to_owned(),
+                site["symbolFullName"].as_str().unwrap_or("<null>").to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn marked_labelled_sites(
+    markers: &[Marker],
+    root: &Path,
+    symbol: &str,
+) -> BTreeSet<(String, u64, u64, String, String)> {
+    markers
+        .iter()
+        .filter(|marker| marker.symbol == symbol)
+        .map(|marker| {
+            let kind = match marker.kind.as_str() {
+                "decl" => "definition",
+                "signature" => "signature",
+                _ => "reference",
+            };
+            (
+                marker.file.strip_prefix(root).unwrap().display().to_string(),
+                u64::from(marker.line),
+                u64::from(marker.character),
+                kind.to_owned(),
+                symbol.to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// A `.fsi` `val` and its implementation are one symbol: asked by name, at the
+/// implementation, at the signature or at a use in another project, the answer holds the
+/// signature site (kind `signature`), the implementation and every use, named by the
+/// qualified name, and says it is complete only then.
+#[tokio::test]
+async fn a_signature_and_its_implementation_are_one_symbol_whichever_way_find_is_asked() {
+    let workspace = fixture_copy("names");
+    let runtime = tempfile::tempdir().unwrap();
+    let root = workspace.path();
+    let markers = read_markers(root);
+    let mut editor = Editor::start(root, runtime.path(), &double_command(), &[]).await;
+    editor.wait_until_ready().await;
+
+    let symbol = "Toolkit.Parsing.count";
+    let expected = marked_labelled_sites(&markers, root, symbol);
+    let at = |path: &str, line: u64, character: u64| json!({"kind": "position", "path": path, "line": line, "character": character, "maxResults": 100});
+    let requests = [
+        json!({"query": "count", "maxResults": 100}),
+        json!({"query": "Parsing.count", "maxResults": 100}),
+        at("Toolkit/Parsing.fs", 11, 8),
+        at("Toolkit/Parsing.fsi", 14, 4),
+        at("App/Program.fs", 22, 24),
+    ];
+    for request in requests {
+        let answer = find(&mut editor, request.clone()).await;
+        assert_eq!(labelled_sites(&answer), expected, "{request}: {answer:#}");
+        assert_eq!(answer["completeness"], json!("complete"), "{request}: {answer:#}");
+        assert_eq!(answer["crossCheck"]["missedByBackend"], json!([]), "{request}: {answer:#}");
+        let roles: BTreeSet<&str> = answer["resolution"]["declarations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|declaration| declaration["role"].as_str().unwrap())
+            .collect();
+        assert_eq!(roles, BTreeSet::from(["declaration", "signature"]), "{request}: {answer:#}");
+    }
+
+    // A type declared in the signature pairs with its implementation too.
+    let answer = find(&mut editor, json!({"query": "Parsing.Token", "kind": "definition"})).await;
+    let kinds: BTreeSet<String> = labelled_sites(&answer).into_iter().map(|site| site.3).collect();
+    assert_eq!(kinds, BTreeSet::from(["definition".to_owned(), "signature".to_owned()]), "{answer:#}");
+    editor.child.kill().await.unwrap();
+}
+
+/// A `complete` answer is cross-checked against the syntax index: a backend whose references
+/// leave out the signature site (the double with `FSAC_DOUBLE_REFERENCES_SKIP_SIGNATURES`)
+/// gets an answer that is not complete and names the declaration it missed.
+#[tokio::test]
+async fn a_backend_that_misses_the_signature_makes_the_answer_partial_and_named() {
+    let workspace = fixture_copy("names");
+    let runtime = tempfile::tempdir().unwrap();
+    let root = workspace.path();
+    let mut editor =
+        Editor::start(root, runtime.path(), &double_command(), &[("FSAC_DOUBLE_REFERENCES_SKIP_SIGNATURES", "1")])
+            .await;
+    editor.wait_until_ready().await;
+
+    for request in [
+        json!({"query": "Parsing.count"}),
+        json!({"kind": "position", "path": "App/Program.fs", "line": 22, "character": 24}),
+    ] {
+        let answer = find(&mut editor, request.clone()).await;
+        assert_eq!(answer["completeness"], json!("partial"), "{request}: {answer:#}");
+        assert_eq!(answer["status"], json!("partial"), "{request}: {answer:#}");
+        assert_eq!(answer["coverage"]["complete"], json!(false), "{request}: {answer:#}");
+        let missed = answer["crossCheck"]["missedByBackend"].as_array().unwrap();
+        assert_eq!(missed.len(), 1, "{request}: {answer:#}");
+        assert_eq!(
+            (missed[0]["file"].clone(), missed[0]["role"].clone(), missed[0]["symbolFullName"].clone()),
+            (json!("Toolkit/Parsing.fsi"), json!("signature"), json!("Toolkit.Parsing.count"))
+        );
+        assert!(answer["notes"].to_string().contains("crossCheck.missedByBackend"), "{answer:#}");
+    }
+    editor.child.kill().await.unwrap();
+}

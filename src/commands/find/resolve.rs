@@ -39,6 +39,18 @@ impl Declared {
         self.kind.is_some_and(|kind| field_kind(kind, &self.path))
     }
 
+    /// Declared in a signature file (`.fsi`): a signature declaration, whose site kind is
+    /// `signature`.
+    pub fn is_signature(&self) -> bool {
+        is_signature_file(&self.path)
+    }
+
+    /// The full name in comparison form (segments in [`plain_name`] form), the key that pairs
+    /// a signature with its implementation.
+    pub fn qualified_key(&self) -> String {
+        segments(&self.full_name).join(".")
+    }
+
     pub fn is_member(&self) -> bool {
         matches!(
             self.kind,
@@ -82,6 +94,7 @@ impl Declared {
             "file": display(&self.path),
             "range": self.name_range.to_json(),
             "declarationKind": self.kind.map(DeclarationKind::as_str),
+            "role": if self.is_signature() { "signature" } else { "declaration" },
             "resolvedBy": self.sources.iter().collect::<Vec<_>>(),
         });
         if include_info {
@@ -299,6 +312,87 @@ pub fn syntax_declarations(index: &SyntaxIndex, files: &[PathBuf], arguments: &F
         }
     }
     found
+}
+
+/// Can a signature declaration of kind `signature` stand for an implementation of kind
+/// `implementation`? Types pair with types, modules with modules, and a `val` with a value,
+/// function or member.
+fn kinds_pair(signature: DeclarationKind, implementation: DeclarationKind) -> bool {
+    let value_like = |kind: DeclarationKind| {
+        matches!(
+            kind,
+            DeclarationKind::Val
+                | DeclarationKind::Let
+                | DeclarationKind::Member
+                | DeclarationKind::AbstractMember
+                | DeclarationKind::Override
+                | DeclarationKind::AutoProperty
+                | DeclarationKind::Constructor
+        )
+    };
+    (signature.is_type() && implementation.is_type())
+        || (signature == implementation)
+        || (value_like(signature) && value_like(implementation))
+}
+
+/// The signature declarations of `declared`'s implementations and the implementations of its
+/// signatures that `declared` does not hold yet: a `.fsi` declaration and a `.fs` declaration
+/// with the same qualified name and pairing kinds, compiled by one project, are one symbol.
+pub fn signature_partners(
+    index: &SyntaxIndex,
+    files: &[PathBuf],
+    declared: &[Declared],
+    same_project: &dyn Fn(&Path, &Path) -> bool,
+) -> Vec<Declared> {
+    let wanted: Vec<(String, bool, DeclarationKind, &Path)> = declared
+        .iter()
+        .filter_map(|declaration| {
+            Some((
+                declaration.qualified_key(),
+                declaration.is_signature(),
+                declaration.kind?,
+                declaration.path.as_path(),
+            ))
+        })
+        .collect();
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let mut partners: Vec<Declared> = Vec::new();
+    for path in files {
+        let Some(file) = index.file(path) else { continue };
+        let signature_file = is_signature_file(path);
+        for (slot, declaration) in file.index.declarations.iter().enumerate() {
+            let full_name = index.full_name(&file.index, slot);
+            let candidate = Declared {
+                full_name,
+                path: path.clone(),
+                name_range: declaration.name_range(),
+                kind: Some(declaration.kind),
+                access: Some(declaration.access),
+                header_bytes: Some(declaration.header_bytes),
+                sources: BTreeSet::from(["syntax-index"]),
+            };
+            let key = candidate.qualified_key();
+            let pairs = wanted.iter().any(|(wanted_key, wanted_signature, wanted_kind, wanted_path)| {
+                *wanted_key == key
+                    && *wanted_signature != signature_file
+                    && if signature_file {
+                        kinds_pair(declaration.kind, *wanted_kind)
+                    } else {
+                        kinds_pair(*wanted_kind, declaration.kind)
+                    }
+                    && same_project(wanted_path, path)
+            });
+            let known = declared.iter().chain(&partners).any(|existing| {
+                existing.name_range == candidate.name_range && same_file(&existing.path, &candidate.path)
+            });
+            if pairs && !known {
+                partners.push(candidate);
+            }
+        }
+    }
+    partners
 }
 
 /// What `workspace/symbol` is asked: the last segment of the name looked for.
