@@ -74,6 +74,11 @@ async fn operators_are_names_in_every_spelling_before_fsac_is_ready() {
         let definition = answer["sites"].as_array().unwrap().iter().find(|site| site["kind"] == "definition");
         assert_eq!(definition.unwrap()["symbolFullName"], json!("Toolkit.Ops.(>>=)"), "{answer:#}");
     }
+    // Before FSAC is ready, a signature whose file the grammar cannot parse whole is still
+    // found and paired with its implementation.
+    let answer = find(&mut editor, json!({"query": "Steps.start"})).await;
+    assert_eq!(answer["via"], json!("syntax"), "{answer}");
+    assert_eq!(labelled_sites(&answer), marked_labelled_sites(&markers, root, "Toolkit.Steps.start"), "{answer:#}");
     let starred = find(&mut editor, json!({"query": "***"})).await;
     assert_eq!(spans(&starred), marked_spans(&markers, root, "Toolkit.Ops.op_MultiplyMultiplyMultiply"));
     assert_eq!(starred["resolution"]["declarations"][0]["symbolFullName"], json!("Toolkit.Ops.( *** )"));
@@ -352,6 +357,15 @@ async fn a_signature_and_its_implementation_are_one_symbol_whichever_way_find_is
             .map(|declaration| declaration["role"].as_str().unwrap())
             .collect();
         assert_eq!(roles, BTreeSet::from(["declaration", "signature"]), "{request}: {answer:#}");
+    }
+
+    // A signature file whose member signatures the syntax grammar cannot parse: its `val` is
+    // read from the line, and pairs with the implementation all the same.
+    let steps = marked_labelled_sites(&markers, root, "Toolkit.Steps.start");
+    for request in [json!({"query": "Steps.start"}), at("App/Program.fs", 41, 21), at("Toolkit/Steps.fsi", 9, 4)] {
+        let answer = find(&mut editor, request.clone()).await;
+        assert_eq!(labelled_sites(&answer), steps, "{request}: {answer:#}");
+        assert_eq!(answer["completeness"], json!("complete"), "{request}: {answer:#}");
     }
 
     // A type declared in the signature pairs with its implementation too.

@@ -392,7 +392,53 @@ pub fn signature_partners(
             }
         }
     }
+    // A file the parser could not read whole loses the modules around its declarations, so
+    // qualified names differ: a declaration still unpaired pairs with the one declaration of
+    // its name and a pairing kind in its partner file (`X.fsi` for `X.fs` and back).
+    for declaration in declared {
+        let Some(kind) = declaration.kind else { continue };
+        let paired = partners.iter().chain(declared).any(|other| {
+            other.is_signature() != declaration.is_signature() && other.qualified_key() == declaration.qualified_key()
+        });
+        let Some(partner_path) = partner_file(&declaration.path).filter(|path| files.contains(path)) else { continue };
+        if paired {
+            continue;
+        }
+        let Some(file) = index.file(&partner_path) else { continue };
+        let name = plain_name(declaration.name());
+        let signature_partner = is_signature_file(&partner_path);
+        let mut same_named = file.index.declarations.iter().enumerate().filter(|(_, candidate)| {
+            plain_name(&index.name(candidate.name)) == name
+                && if signature_partner { kinds_pair(candidate.kind, kind) } else { kinds_pair(kind, candidate.kind) }
+        });
+        if let (Some((slot, candidate)), None) = (same_named.next(), same_named.next()) {
+            let known = declared.iter().chain(&partners).any(|existing| {
+                existing.name_range == candidate.name_range() && same_file(&existing.path, &partner_path)
+            });
+            if !known {
+                partners.push(Declared {
+                    full_name: index.full_name(&file.index, slot),
+                    path: partner_path.clone(),
+                    name_range: candidate.name_range(),
+                    kind: Some(candidate.kind),
+                    access: Some(candidate.access),
+                    header_bytes: Some(candidate.header_bytes),
+                    sources: BTreeSet::from(["syntax-index"]),
+                });
+            }
+        }
+    }
     partners
+}
+
+/// `X.fs` for `X.fsi` and `X.fsi` for `X.fs`.
+fn partner_file(path: &Path) -> Option<PathBuf> {
+    let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+    match extension.as_str() {
+        "fsi" => Some(path.with_extension("fs")),
+        "fs" => Some(path.with_extension("fsi")),
+        _ => None,
+    }
 }
 
 /// What `workspace/symbol` is asked: the last segment of the name looked for.
