@@ -480,6 +480,7 @@ type Circle =
             health: degraded
               error-region 2:0-5:38
             decl namespace Acme [default] 0:0-0:14 name@0:10-0:14 | namespace Acme
+            decl class Acme.Circle [default] 2:0-5:38 name@2:5-2:11 UNCERTAIN | type Circle
         "#]],
     );
 }
@@ -539,4 +540,52 @@ fn hostile_inputs_never_panic() {
             let _ = describe_text(input, grammar);
         }
     }
+}
+
+#[test]
+fn signature_declarations_after_a_member_signature_error_are_read_from_the_lines() {
+    // The grammar fails on the member signatures of `Builder` (after an attribute on the
+    // module), and the error swallows the rest of the file; its `val`s, the operator and the
+    // nested module are still declarations (uncertain), under the modules their indentation
+    // puts them in.
+    check_signature(
+        r#"namespace Acme
+
+[<RequireQualifiedAccess>]
+module Steps =
+    val first: int -> int
+
+    [<Class>]
+    type Builder =
+        /// Starts.
+        new: unit -> Builder
+        /// Nothing.
+        member Zero: unit -> int
+        member Bind: source: int * binder: (int -> int) -> int
+
+    val builder: Builder
+
+    val second: int -> int
+    val inline private (>>=): int -> (int -> int) -> int
+
+    module Inner =
+        val ``third one``: int
+"#,
+        expect![[r#"
+            health: degraded
+              error-region 9:11-9:11
+              error-region 17:23-17:28
+              error-region 20:8-20:26
+            decl namespace Acme [default] 0:0-20:30 name@0:10-0:14 | namespace Acme
+            decl module Acme.Steps [default] 2:0-20:30 name@3:7-3:12 | [<RequireQualifiedAccess>] module Steps
+            decl val Acme.Steps.first [default] 4:4-4:25 name@4:8-4:13 | val first: int -> int
+            decl class Acme.Steps.Builder [default] 7:9-20:30 name@7:9-7:16 | Builder
+            decl constructor Acme.Steps.Builder.new [default] 9:8-20:30 name@9:8-9:11 UNCERTAIN | new: unit -> Builder member Zero: unit -> int member Bind: source: int * binder:…
+            decl val Acme.Steps.builder [default] 14:4-14:24 name@14:8-14:15 UNCERTAIN | val builder: Builder
+            decl val Acme.Steps.second [default] 16:4-16:26 name@16:8-16:14 UNCERTAIN | val second: int -> int
+            decl val Acme.Steps.(>>=) [private] 17:4-17:56 name@17:23-17:28 UNCERTAIN | val inline private (>>=): int -> (int -> int) -> int
+            decl module Acme.Steps.Inner [default] 19:4-20:30 name@19:11-19:16 UNCERTAIN | module Inner
+            decl val Acme.Steps.Inner.``third one`` [default] 20:8-20:30 name@20:12-20:25 UNCERTAIN | val ``third one``: int
+        "#]],
+    );
 }

@@ -341,6 +341,9 @@ pub fn extract_file_index(text: &str, tree: &Tree, grammar: GrammarKind, content
     let root_is_error = root.is_error();
     if root_is_error || root.has_error() {
         extractor.add_fallback_header();
+        if grammar == GrammarKind::Signature {
+            extractor.recover_signature_declarations();
+        }
     }
     extractor.finish(grammar, content_sha256, root_is_error, root.has_error())
 }
@@ -490,6 +493,7 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                 }
             }
             "infix_op" => self.on_infix_op(node),
+            "op_identifier" => self.on_operator_name(node),
             "application_expression" => self.on_application(node),
             "field_initializer" => self.on_field_initializer(node),
             "field_pattern" => {
@@ -658,11 +662,21 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
     }
 
     fn on_infix_op(&mut self, node: Node<'tree>) {
-        let indicator = match self.node_text(node).trim() {
+        let text = self.node_text(node);
+        let indicator = match text.trim() {
             "->" => MisparseIndicator::InfixArrow,
             "|" => MisparseIndicator::InfixBar,
             "<-" => MisparseIndicator::InfixAssign,
-            _ => return,
+            operator => {
+                // A use of an operator, `x >>= f`: an occurrence of `(>>=)` (keywords that the
+                // grammar also calls infix operators, `:>` and `:?>`, are no operator's name).
+                if crate::syntax::names::is_operator(operator) && !matches!(operator, ":>" | ":?>" | ":?") {
+                    let leading = text.len() - text.trim_start().len();
+                    let id = self.names.intern(&crate::syntax::names::operator_display(operator));
+                    self.occurrences.push((id, self.lines.position(node.start_byte() + leading)));
+                }
+                return;
+            }
         };
         // The suspect region: for `->`/`|` the enclosing match/function (its later rules were
         // folded into the first rule's body); for `<-` the assignment expression itself.
@@ -911,29 +925,66 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                     node,
                     &["function_declaration_left", "value_declaration_left"],
                 )?;
-                let name = first_identifier_skipping_access(self.kinds, left)?;
+                let name = first_name_skipping_access(self.kinds, left)?;
                 let header_end =
                     child_by_field(node, self.kinds.fields.body).map_or(left.end_byte(), |body| body.start_byte());
                 (DeclarationKind::Let, name, self.deferred_access(left), header_end)
             }
             "value_definition" => {
                 let left = first_named_child_of_kinds(self.kinds, node, &["value_declaration_left"])?;
-                let name = first_identifier_skipping_access(self.kinds, left)?;
+                let name = first_name_skipping_access(self.kinds, left)?;
                 (DeclarationKind::Val, name, self.deferred_access(left), node.end_byte())
             }
             _ => return None,
         };
+        let (name, (name_start, name_end)) = self.declared_name(name_node);
         Some(Declaration {
             kind: declaration_kind,
             access,
-            name: self.names.intern(self.node_text(name_node).trim()),
+            name: self.names.intern(&name),
             parent,
             range: self.lines.node_range(node),
-            name_start: self.lines.position(name_node.start_byte()),
-            name_length: crate::syntax::model::single_line_length(self.lines.node_range(name_node)),
+            name_start: self.lines.position(name_start),
+            name_length: crate::syntax::model::single_line_length(self.lines.range(name_start, name_end)),
             header_bytes: (node.start_byte() as u32, header_end.max(node.start_byte()) as u32),
             certain: true,
         })
+    }
+
+    /// The stored name of a declaration's name node and the bytes its name range covers: an
+    /// identifier as written (backticks included, as the compiler's ranges include them); an
+    /// operator `(>>=)` in its display form, covering only the operator's characters; an active
+    /// pattern `(|Even|Odd|)` likewise, covering `|Even|Odd|`.
+    fn declared_name(&self, name_node: Node) -> (String, (usize, usize)) {
+        let text = self.node_text(name_node);
+        let (start, end) = (name_node.start_byte(), name_node.end_byte());
+        match self.kinds.kind(name_node) {
+            "op_identifier" | "active_pattern" => {
+                let (core, core_start) = parenthesized_core(text, start);
+                let stored = if self.kinds.kind(name_node) == "op_identifier" {
+                    crate::syntax::names::operator_display(core)
+                } else {
+                    format!("({core})")
+                };
+                (stored, (core_start, core_start + core.len()))
+            }
+            _ => {
+                let trimmed = text.trim();
+                let leading = text.len() - text.trim_start().len();
+                (trimmed.to_owned(), (start + leading, (start + leading + trimmed.len()).min(end)))
+            }
+        }
+    }
+
+    /// An operator name `(>>=)` (an `op_identifier` leaf, in a definition or an expression):
+    /// one occurrence of `(>>=)` at the operator's first character.
+    fn on_operator_name(&mut self, node: Node<'tree>) {
+        let (core, core_start) = parenthesized_core(self.node_text(node), node.start_byte());
+        if !crate::syntax::names::is_operator(core) {
+            return;
+        }
+        let id = self.names.intern(&crate::syntax::names::operator_display(core));
+        self.occurrences.push((id, self.lines.position(core_start)));
     }
 
     /// `type T = private { … }` / `private | A | B`: the representation's access applies to
@@ -1033,6 +1084,103 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
         self.declaration_bytes.insert(0, (header.line_start, self.text.len()));
     }
 
+    /// In a signature file, the grammar fails on member signatures inside types and the error
+    /// swallows everything after it (shared/tree-sitter-fsharp-notes.md §2): a `.fsi` would
+    /// lose most of its `val`s. Inside each error region the lines are read instead: `module X
+    /// =`, `type X` / `and X` and `val x :` lines become declarations (uncertain), nested by
+    /// indentation under the declaration that encloses the region. Nothing is recovered
+    /// where the tree already has a declaration's name.
+    fn recover_signature_declarations(&mut self) {
+        let known: HashSet<Position> = self.declarations.iter().map(|declaration| declaration.name_start).collect();
+        let mut regions = self.error_byte_regions.clone();
+        regions.sort_unstable();
+        let mut done_until = 0usize;
+        for (region_start, region_end) in regions {
+            let region_start = region_start.max(done_until);
+            if region_start >= region_end {
+                continue;
+            }
+            done_until = region_end;
+            // Recovered containers: (indent, declaration index).
+            let mut open: Vec<(usize, u32)> = Vec::new();
+            let enclosing = self.enclosing_container(region_start);
+            let line_start = self.text[..region_start].rfind('\n').map_or(0, |newline| newline + 1);
+            let mut offset = line_start;
+            for line in self.text[line_start..region_end.min(self.text.len())].split_inclusive('\n') {
+                let start = offset;
+                offset += line.len();
+                let content = line.trim_end();
+                let trimmed = content.trim_start();
+                if trimmed.is_empty() || trimmed.starts_with("//") || trimmed.starts_with("[<") {
+                    continue;
+                }
+                let indent = content.len() - trimmed.len();
+                while open.last().is_some_and(|(open_indent, _)| *open_indent >= indent) {
+                    open.pop();
+                }
+                let Some(recovered) = recovered_signature_line(trimmed) else { continue };
+                let name_start_byte = start + indent + recovered.name_offset;
+                let name_start = self.lines.position(name_start_byte);
+                if known.contains(&name_start) {
+                    continue;
+                }
+                let parent = open.last().map_or(enclosing, |(_, index)| *index);
+                let end_byte = if recovered.kind == DeclarationKind::Val {
+                    start + content.len()
+                } else {
+                    block_end(self.text, offset, indent, region_end)
+                };
+                let name_end_byte = name_start_byte + recovered.name_length;
+                let stored = crate::syntax::names::stored_name(&self.text[name_start_byte..name_end_byte]);
+                let index = self.declarations.len() as u32;
+                self.declarations.push(Declaration {
+                    kind: recovered.kind,
+                    access: recovered.access,
+                    name: self.names.intern(&stored),
+                    parent,
+                    range: self.lines.range(start + indent, end_byte),
+                    name_start,
+                    name_length: crate::syntax::model::single_line_length(
+                        self.lines.range(name_start_byte, name_end_byte),
+                    ),
+                    header_bytes: ((start + indent) as u32, (start + content.len()) as u32),
+                    certain: false,
+                });
+                self.declaration_bytes.push((start + indent, end_byte));
+                if recovered.kind != DeclarationKind::Val {
+                    open.push((indent, index));
+                }
+            }
+        }
+    }
+
+    /// The innermost namespace or module whose range holds `byte`; else the last top-level
+    /// one that starts before it (an error after `module A.B` leaves the module's node short,
+    /// but the whole file is the module's); else [`NO_PARENT`].
+    fn enclosing_container(&self, byte: usize) -> u32 {
+        let is_container =
+            |slot: usize| matches!(self.declarations[slot].kind, DeclarationKind::Namespace | DeclarationKind::Module);
+        let holding = self
+            .declaration_bytes
+            .iter()
+            .enumerate()
+            .filter(|(slot, (start, end))| *start <= byte && byte < *end && is_container(*slot))
+            .max_by_key(|(_, (start, _))| *start)
+            .map(|(slot, _)| slot as u32);
+        holding
+            .or_else(|| {
+                self.declaration_bytes
+                    .iter()
+                    .enumerate()
+                    .filter(|(slot, (start, _))| {
+                        *start <= byte && is_container(*slot) && self.declarations[*slot].parent == NO_PARENT
+                    })
+                    .max_by_key(|(_, (start, _))| *start)
+                    .map(|(slot, _)| slot as u32)
+            })
+            .unwrap_or(NO_PARENT)
+    }
+
     fn finish(
         self,
         grammar: GrammarKind,
@@ -1110,6 +1258,7 @@ const INTERESTING_KINDS: &[&str] = &[
     "identifier",
     "access_modifier",
     "infix_op",
+    "op_identifier",
     "application_expression",
     "field_initializer",
     "field_pattern",
@@ -1232,15 +1381,96 @@ fn first_named_child_of_kinds<'tree>(kinds: &KindTable, node: Node<'tree>, wante
     find_child(node, |child| wanted.contains(&kinds.kind(child)))
 }
 
-/// The first identifier below `node`, depth-first, skipping access modifiers and types.
-fn first_identifier_skipping_access<'tree>(kinds: &KindTable, node: Node<'tree>) -> Option<Node<'tree>> {
+/// A declaration read from one line of a signature file inside an error region.
+struct RecoveredLine {
+    kind: DeclarationKind,
+    access: Access,
+    /// Byte offset of the name in the trimmed line, and its length in bytes.
+    name_offset: usize,
+    name_length: usize,
+}
+
+/// `module X =`, `type X …`, `and X …` or `val x : …` (with `inline`, `mutable` and an access
+/// modifier), the name an identifier, a backticked identifier or a parenthesized operator.
+fn recovered_signature_line(trimmed: &str) -> Option<RecoveredLine> {
+    let mut words = trimmed.split(' ').filter(|word| !word.is_empty());
+    let (kind, keyword) = match words.next()? {
+        "module" => (DeclarationKind::Module, "module"),
+        "type" | "and" => (DeclarationKind::Class, "type"),
+        "val" => (DeclarationKind::Val, "val"),
+        _ => return None,
+    };
+    let mut rest = trimmed[trimmed.find(' ')?..].trim_start();
+    let mut access = Access::Default;
+    loop {
+        let word = rest.split([' ', ':']).next().unwrap_or("");
+        match word {
+            "inline" | "mutable" | "rec" => {}
+            "private" | "internal" | "public" => access = Access::from_keyword(word),
+            _ => break,
+        }
+        rest = rest[word.len()..].trim_start();
+    }
+    let name_offset = trimmed.len() - rest.len();
+    let name_length = if let Some(after) = rest.strip_prefix("``") {
+        after.find("``")? + 4
+    } else if rest.starts_with('(') {
+        rest.find(')')? + 1
+    } else {
+        rest.find(|character: char| !(character.is_alphanumeric() || character == '_' || character == '\''))
+            .unwrap_or(rest.len())
+    };
+    if name_length == 0 {
+        return None;
+    }
+    let after = rest[name_length..].trim_start();
+    let shaped = match keyword {
+        "module" => after.starts_with('='),
+        "val" => after.starts_with(':'),
+        _ => after.is_empty() || after.starts_with(['=', '<', '(', ':']) || after.starts_with("with"),
+    };
+    shaped.then_some(RecoveredLine { kind, access, name_offset, name_length })
+}
+
+/// Where the indented block after a header line (ending at byte `from`) ends: before the first
+/// non-blank line indented at most `indent`, or at `limit`.
+fn block_end(text: &str, from: usize, indent: usize, limit: usize) -> usize {
+    let mut offset = from;
+    let mut end = from.min(limit);
+    for line in text[from.min(text.len())..limit.min(text.len())].split_inclusive('\n') {
+        let content = line.trim_end();
+        let trimmed = content.trim_start();
+        if !trimmed.is_empty() && !trimmed.starts_with("//") && content.len() - trimmed.len() <= indent {
+            return end;
+        }
+        offset += line.len();
+        if !trimmed.is_empty() {
+            end = offset - (line.len() - content.len());
+        }
+    }
+    end
+}
+
+/// `(>>=)` or `( *** )` (starting at byte `start`): the text inside the parentheses without
+/// the spaces around it, and the byte where it starts.
+fn parenthesized_core(text: &str, start: usize) -> (&str, usize) {
+    let inner_start = usize::from(text.starts_with('('));
+    let inner_end = if text.ends_with(')') && text.len() > inner_start { text.len() - 1 } else { text.len() };
+    let inner = &text[inner_start..inner_end];
+    let leading = inner.len() - inner.trim_start().len();
+    (inner.trim(), start + inner_start + leading)
+}
+
+/// The first declared name below `node`, depth-first, skipping access modifiers and types:
+/// an identifier, an operator name `(>>=)` or an active pattern `(|Even|Odd|)`.
+fn first_name_skipping_access<'tree>(kinds: &KindTable, node: Node<'tree>) -> Option<Node<'tree>> {
     // A cursor rooted at `node` never leaves its subtree; children are looked at lazily, so the
     // usual `f` in `let f x = …` costs one step.
     let mut cursor = node.walk();
     loop {
         let current = cursor.node();
         let kind = kinds.kind(current);
-        if kind == "identifier" {
+        if matches!(kind, "identifier" | "op_identifier" | "active_pattern") {
             return Some(current);
         }
         let skip = matches!(kind, "access_modifier" | "simple_type" | "generic_type" | "attributes" | "const");

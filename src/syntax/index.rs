@@ -21,6 +21,7 @@ use crate::syntax::model::{
     Declaration, FieldSite, FileHealth, FileIndex, GrammarKind, HealthStatus, Interner, LocalFileIndex, NameId,
     Position,
 };
+use crate::syntax::names;
 use crate::syntax::parse::{DeadlinePolicy, FsharpParsers, ParseFailure};
 
 /// Unsaved editor buffers by absolute path; they win over the files on disk.
@@ -214,6 +215,9 @@ pub struct DeclarationHit {
 pub struct OccurrenceHit {
     pub path: PathBuf,
     pub position: Position,
+    /// How many UTF-16 units the occurrence covers (its spelling's [`names::site_length`]:
+    /// backticks included, an operator's parentheses not).
+    pub length: u32,
 }
 
 /// A field site found by field name.
@@ -480,18 +484,29 @@ impl SyntaxIndex {
             .join(".")
     }
 
-    /// Declarations named `name` (the last segment), in path order.
+    /// The interned ids of every spelling of `name` (see [`names::spellings`]), with the
+    /// length a site of each covers.
+    fn spelling_ids(&self, name: &str) -> Vec<(NameId, u32)> {
+        names::spellings(name)
+            .iter()
+            .filter_map(|spelling| Some((self.interner.lookup(spelling)?, names::site_length(spelling))))
+            .collect()
+    }
+
+    /// Declarations named `name` (the last segment, in any of its spellings: `value` and
+    /// ``` ``value`` ```, `>>=`, `(>>=)` and `op_GreaterGreaterEquals`), in path order.
     pub fn find_declarations(&self, name: &str) -> Vec<DeclarationHit> {
-        let Some(id) = self.interner.lookup(name) else {
+        let ids = self.spelling_ids(name);
+        if ids.is_empty() {
             return Vec::new();
-        };
+        }
         let mut hits = Vec::new();
         for path in self.paths() {
             let Some(file) = self.file(&path) else {
                 continue;
             };
             for (slot, declaration) in file.index.declarations.iter().enumerate() {
-                if declaration.name == id {
+                if ids.iter().any(|(id, _)| *id == declaration.name) {
                     hits.push(DeclarationHit {
                         path: path.clone(),
                         declaration: declaration.clone(),
@@ -503,19 +518,22 @@ impl SyntaxIndex {
         hits
     }
 
-    /// Every occurrence of the identifier `name`, in path then text order.
+    /// Every occurrence of the identifier `name` in any of its spellings, in path then text
+    /// order.
     pub fn find_occurrences(&self, name: &str) -> Vec<OccurrenceHit> {
-        let Some(id) = self.interner.lookup(name) else {
-            return Vec::new();
-        };
+        let ids = self.spelling_ids(name);
         let mut hits = Vec::new();
         for path in self.paths() {
             let Some(file) = self.file(&path) else {
                 continue;
             };
-            for position in file.index.occurrences.positions_of(id) {
-                hits.push(OccurrenceHit { path: path.clone(), position });
+            let start = hits.len();
+            for (id, length) in &ids {
+                for position in file.index.occurrences.positions_of(*id) {
+                    hits.push(OccurrenceHit { path: path.clone(), position, length: *length });
+                }
             }
+            hits[start..].sort_by_key(|hit| hit.position);
         }
         hits
     }

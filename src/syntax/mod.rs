@@ -11,6 +11,7 @@ pub mod describe;
 pub mod extract;
 pub mod index;
 pub mod model;
+pub mod names;
 pub mod parse;
 pub mod tokens;
 

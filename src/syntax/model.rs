@@ -61,8 +61,9 @@ pub type FastHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 
 /// The version of the index format; part of every cache key, so a change here invalidates old
 /// cache entries instead of misreading them (3: a `private new` constructor has its access and
-/// its whole header).
-pub const INDEX_FORMAT_VERSION: u32 = 3;
+/// its whole header; 4: operators are named `(>>=)` and their uses are occurrences; 5: a
+/// signature file's declarations inside error regions are read from its lines).
+pub const INDEX_FORMAT_VERSION: u32 = 5;
 
 /// An interned name: an index into a string table (file-local or workspace-wide).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -288,6 +288,18 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
         (&left.full_name, &left.path, left.name_range).cmp(&(&right.full_name, &right.path, right.name_range))
     });
     declared.dedup_by(|later, earlier| later.name_range == earlier.name_range && same_file(&later.path, &earlier.path));
+    // A signature (`.fsi`) and its implementation are one symbol: whichever was resolved, the
+    // other is added (and swept), by qualified name within one project.
+    let same_project = |left: &Path, right: &Path| {
+        let compiling_right = model.projects_compiling(right);
+        model
+            .projects_compiling(left)
+            .iter()
+            .any(|project| compiling_right.iter().any(|other| other.path == project.path))
+    };
+    let partners = resolve::signature_partners(&index, &files, &declared, &same_project);
+    let partner_count = partners.len();
+    declared.extend(partners);
 
     // The sweep.
     timings.insert("resolutionMs", elapsed_since(&mut phase_started));
@@ -299,7 +311,28 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
     let mut acquired: HashSet<String> = HashSet::new();
     if sweep_references {
         if let Some((uri, line, character)) = &position_anchor {
-            let (outcome, locations) = references(&context, uri, *line, *character, sweep_deadline).await?;
+            let (mut outcome, mut locations) = references(&context, uri, *line, *character, sweep_deadline).await?;
+            // The signature or implementation paired with the resolved declaration is swept
+            // too, and counts towards the same outcome.
+            for partner in declared.iter().rev().take(partner_count) {
+                let (Some(partner_uri), Some((text, _))) =
+                    (crate::uri::path_to_uri(&partner.path), texts.text(&partner.path))
+                else {
+                    outcome = SweepOutcome::Failed("the paired declaration's file cannot be read".to_owned());
+                    continue;
+                };
+                if !acquired.contains(&partner_uri) && partner_uri != *uri {
+                    context.acquire_document(&partner_uri, text.clone()).await?;
+                    acquired.insert(partner_uri.clone());
+                }
+                let start = partner.name_range.start;
+                let (partner_outcome, partner_locations) =
+                    references(&context, &partner_uri, start.line, start.character, sweep_deadline).await?;
+                if partner_outcome.severity() > outcome.severity() {
+                    outcome = partner_outcome;
+                }
+                locations.extend(partner_locations);
+            }
             anchor_outcome = Some(outcome);
             anchor_answer = locations;
         } else {
@@ -410,10 +443,12 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
                 if !keep(path) {
                     continue;
                 }
-                let is_definition = declaration
-                    .is_some_and(|declaration| declaration.name_range == *range && same_file(&declaration.path, path));
-                let kind = if is_definition {
-                    "definition"
+                // Any resolved declaration at this place makes it a declaration site, whichever
+                // declaration's sweep reported it: `signature` in a `.fsi`, else `definition`.
+                let declared_here =
+                    declared.iter().find(|declared| declared.name_range == *range && same_file(&declared.path, path));
+                let kind = if let Some(here) = declared_here {
+                    if here.is_signature() { "signature" } else { "definition" }
                 } else if let Some(declaration) = declaration.filter(|declaration| declaration.is_field())
                     && classify_fields
                 {
@@ -423,7 +458,7 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
                 } else {
                     "reference"
                 };
-                if kind_mode == FindKind::Field && !kind.starts_with("field") && kind != "definition" {
+                if kind_mode == FindKind::Field && !kind.starts_with("field") && !is_declaration_kind(kind) {
                     continue;
                 }
                 sites.push(Site {
@@ -458,7 +493,7 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
             syntactic_sites(&index, &files, &declared, kind_mode, &keep, &|path| model.display_path(path), &project_of);
     }
     if !arguments.include_declaration {
-        sites.retain(|site| site.kind != "definition");
+        sites.retain(|site| !is_declaration_kind(site.kind));
     }
     sort_and_deduplicate(&mut sites);
 
@@ -487,7 +522,23 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
     let analyzed = counts.get("analyzed").copied().unwrap_or(0);
     // No project at all: nothing was searched, so nothing can be `not_found` or complete.
     let no_projects = crate::commands::no_projects(&model);
-    let coverage_complete = fsac_ready && analyzed == requested && no_projects.is_none();
+    let swept_complete = fsac_ready && analyzed == requested && no_projects.is_none();
+    // The cross-check: FSAC's sets must contain every declaration the syntax index sees.
+    let missed: Vec<usize> = if swept_complete && sweep_references {
+        let mut all: Vec<&[(PathBuf, TextRange)]> = answers.iter().map(Vec::as_slice).collect();
+        all.push(&anchor_answer);
+        missed_by_backend(&declared, &all)
+    } else {
+        Vec::new()
+    };
+    let coverage_complete = swept_complete && missed.is_empty();
+    if !missed.is_empty() {
+        notes.push(format!(
+            "FSAC's references miss {} declaration(s) the syntax index sees for this qualified name (listed in \
+             crossCheck.missedByBackend), so the answer is not complete",
+            missed.len()
+        ));
+    }
     let resolution_answered = !fsac_ready
         || position.is_some()
         || resolution_sources.get("fsacWorkspaceSymbol").is_none_or(|value| {
@@ -602,6 +653,15 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
         },
     });
     base["perProject"] = json!(per_project);
+    if sweep_references && swept_complete {
+        base["crossCheck"] = json!({
+            "source": "syntax-index",
+            "missedByBackend": missed
+                .iter()
+                .map(|slot| declared[*slot].to_json(&|path| model.display_path(path), false, None))
+                .collect::<Vec<_>>(),
+        });
+    }
     base["resolution"] = json!({
         "complete": false,
         "declarations": declarations_json,
@@ -676,6 +736,30 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
             Ok(answer)
         }
     }
+}
+
+/// The kinds of a declaration's own site: `definition`, and `signature` in a `.fsi`.
+fn is_declaration_kind(kind: &str) -> bool {
+    kind == "definition" || kind == "signature"
+}
+
+/// The declarations the syntax index resolved for this symbol (signatures and
+/// implementations) that none of FSAC's references answers contains: a `complete` answer must
+/// contain every one, so each missing one makes the answer partial and is named in it.
+fn missed_by_backend(declared: &[Declared], answers: &[&[(PathBuf, TextRange)]]) -> Vec<usize> {
+    declared
+        .iter()
+        .enumerate()
+        .filter(|(_, declaration)| declaration.sources.contains("syntax-index"))
+        .filter(|(_, declaration)| {
+            !answers.iter().any(|answer| {
+                answer
+                    .iter()
+                    .any(|(path, range)| *range == declaration.name_range && same_file(path, &declaration.path))
+            })
+        })
+        .map(|(slot, _)| slot)
+        .collect()
 }
 
 /// What the sweep did, as the ledger needs it.
@@ -905,7 +989,7 @@ fn syntactic_sites(
             sites.push(Site {
                 file: display(&declaration.path),
                 range: declaration.name_range,
-                kind: "definition",
+                kind: if declaration.is_signature() { "signature" } else { "definition" },
                 symbol_full_name: Some(declaration.full_name.clone()),
                 symbol_candidates: Vec::new(),
                 project: project_of(&declaration.path),
@@ -942,7 +1026,7 @@ fn syntactic_sites(
             if !in_files.contains(&hit.path) || !keep(&hit.path) {
                 continue;
             }
-            let length = name.encode_utf16().count() as u32;
+            let length = hit.length;
             let range = TextRange {
                 start: hit.position,
                 end: crate::syntax::model::Position {

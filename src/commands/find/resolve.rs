@@ -14,8 +14,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::commands::find::arguments::{FindArguments, FindKind};
-use crate::syntax::model::{Access, DeclarationKind, TextRange};
-use crate::syntax::{SyntaxIndex, render_signature};
+use crate::syntax::model::{Access, DeclarationKind, HealthStatus, TextRange};
+use crate::syntax::{SyntaxIndex, names, render_signature};
 
 /// One resolved declaration.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,6 +39,18 @@ impl Declared {
         self.kind.is_some_and(|kind| field_kind(kind, &self.path))
     }
 
+    /// Declared in a signature file (`.fsi`): a signature declaration, whose site kind is
+    /// `signature`.
+    pub fn is_signature(&self) -> bool {
+        is_signature_file(&self.path)
+    }
+
+    /// The full name in comparison form (segments in [`plain_name`] form), the key that pairs
+    /// a signature with its implementation.
+    pub fn qualified_key(&self) -> String {
+        segments(&self.full_name).join(".")
+    }
+
     pub fn is_member(&self) -> bool {
         matches!(
             self.kind,
@@ -52,9 +64,28 @@ impl Declared {
         )
     }
 
-    /// The last segment of the full name.
+    /// The last segment of the full name as written (`value`, ``` ``my value`` ```,
+    /// `(.>>.)`): a dot inside backticks or an operator's parentheses does not split.
     pub fn name(&self) -> &str {
-        self.full_name.rsplit('.').next().unwrap_or(&self.full_name)
+        let mut in_backticks = false;
+        let mut paren_depth = 0u32;
+        let mut last_dot = None;
+        let bytes = self.full_name.as_bytes();
+        let mut index = 0;
+        while index < bytes.len() {
+            match bytes[index] {
+                b'`' if bytes.get(index + 1) == Some(&b'`') => {
+                    in_backticks = !in_backticks;
+                    index += 1;
+                }
+                b'(' if !in_backticks => paren_depth += 1,
+                b')' if !in_backticks => paren_depth = paren_depth.saturating_sub(1),
+                b'.' if !in_backticks && paren_depth == 0 => last_dot = Some(index),
+                _ => {}
+            }
+            index += 1;
+        }
+        last_dot.map_or(&self.full_name, |dot| &self.full_name[dot + 1..])
     }
 
     pub fn to_json(&self, display: &dyn Fn(&Path) -> String, include_info: bool, text: Option<&str>) -> Value {
@@ -63,6 +94,7 @@ impl Declared {
             "file": display(&self.path),
             "range": self.name_range.to_json(),
             "declarationKind": self.kind.map(DeclarationKind::as_str),
+            "role": if self.is_signature() { "signature" } else { "declaration" },
             "resolvedBy": self.sources.iter().collect::<Vec<_>>(),
         });
         if include_info {
@@ -74,16 +106,23 @@ impl Declared {
     }
 }
 
-/// Strips F#'s double backticks: ``` ``my name`` ``` → `my name`.
-pub fn plain_name(name: &str) -> &str {
-    name.strip_prefix("``").and_then(|rest| rest.strip_suffix("``")).unwrap_or(name)
+/// One name segment in the form names are compared in: backticks stripped, operators in
+/// their display form (`>>=`, `(>>=)` and `op_GreaterGreaterEquals` are one name).
+pub fn plain_name(name: &str) -> String {
+    names::comparison_key(name)
 }
 
-/// Segments of a dotted name; a dot inside double backticks does not split.
+/// Segments of a dotted name; a dot inside double backticks or inside an operator's
+/// parentheses (`Parsers.(.>>.)`) does not split, and a name that is an operator alone
+/// (`.>>.`) is one segment.
 pub fn segments(name: &str) -> Vec<String> {
+    if names::is_operator(name.trim()) {
+        return vec![plain_name(name)];
+    }
     let mut parts = Vec::new();
     let mut current = String::new();
     let mut in_backticks = false;
+    let mut paren_depth = 0u32;
     let mut characters = name.chars().peekable();
     while let Some(character) = characters.next() {
         if character == '`' && characters.peek() == Some(&'`') {
@@ -92,14 +131,21 @@ pub fn segments(name: &str) -> Vec<String> {
             current.push_str("``");
             continue;
         }
-        if character == '.' && !in_backticks {
-            parts.push(plain_name(&current).to_owned());
+        if !in_backticks {
+            match character {
+                '(' => paren_depth += 1,
+                ')' => paren_depth = paren_depth.saturating_sub(1),
+                _ => {}
+            }
+        }
+        if character == '.' && !in_backticks && paren_depth == 0 {
+            parts.push(plain_name(&current));
             current.clear();
         } else {
             current.push(character);
         }
     }
-    parts.push(plain_name(&current).to_owned());
+    parts.push(plain_name(&current));
     parts
 }
 
@@ -268,11 +314,139 @@ pub fn syntax_declarations(index: &SyntaxIndex, files: &[PathBuf], arguments: &F
     found
 }
 
+/// Can a signature declaration of kind `signature` stand for an implementation of kind
+/// `implementation`? Types pair with types, modules with modules, and a `val` with a value,
+/// function or member.
+fn kinds_pair(signature: DeclarationKind, implementation: DeclarationKind) -> bool {
+    let value_like = |kind: DeclarationKind| {
+        matches!(
+            kind,
+            DeclarationKind::Val
+                | DeclarationKind::Let
+                | DeclarationKind::Member
+                | DeclarationKind::AbstractMember
+                | DeclarationKind::Override
+                | DeclarationKind::AutoProperty
+                | DeclarationKind::Constructor
+        )
+    };
+    (signature.is_type() && implementation.is_type())
+        || (signature == implementation)
+        || (value_like(signature) && value_like(implementation))
+}
+
+/// The signature declarations of `declared`'s implementations and the implementations of its
+/// signatures that `declared` does not hold yet: a `.fsi` declaration and a `.fs` declaration
+/// with the same qualified name and pairing kinds, compiled by one project, are one symbol.
+pub fn signature_partners(
+    index: &SyntaxIndex,
+    files: &[PathBuf],
+    declared: &[Declared],
+    same_project: &dyn Fn(&Path, &Path) -> bool,
+) -> Vec<Declared> {
+    let wanted: Vec<(String, bool, DeclarationKind, &Path)> = declared
+        .iter()
+        .filter_map(|declaration| {
+            Some((
+                declaration.qualified_key(),
+                declaration.is_signature(),
+                declaration.kind?,
+                declaration.path.as_path(),
+            ))
+        })
+        .collect();
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let mut partners: Vec<Declared> = Vec::new();
+    for path in files {
+        let Some(file) = index.file(path) else { continue };
+        let signature_file = is_signature_file(path);
+        for (slot, declaration) in file.index.declarations.iter().enumerate() {
+            let full_name = index.full_name(&file.index, slot);
+            let candidate = Declared {
+                full_name,
+                path: path.clone(),
+                name_range: declaration.name_range(),
+                kind: Some(declaration.kind),
+                access: Some(declaration.access),
+                header_bytes: Some(declaration.header_bytes),
+                sources: BTreeSet::from(["syntax-index"]),
+            };
+            let key = candidate.qualified_key();
+            let pairs = wanted.iter().any(|(wanted_key, wanted_signature, wanted_kind, wanted_path)| {
+                *wanted_key == key
+                    && *wanted_signature != signature_file
+                    && if signature_file {
+                        kinds_pair(declaration.kind, *wanted_kind)
+                    } else {
+                        kinds_pair(*wanted_kind, declaration.kind)
+                    }
+                    && same_project(wanted_path, path)
+            });
+            let known = declared.iter().chain(&partners).any(|existing| {
+                existing.name_range == candidate.name_range && same_file(&existing.path, &candidate.path)
+            });
+            if pairs && !known {
+                partners.push(candidate);
+            }
+        }
+    }
+    // A file the parser could not read whole loses the modules around its declarations, so
+    // qualified names differ: a declaration still unpaired pairs with the one declaration of
+    // its name and a pairing kind in its partner file (`X.fsi` for `X.fs` and back).
+    for declaration in declared {
+        let Some(kind) = declaration.kind else { continue };
+        let paired = partners.iter().chain(declared).any(|other| {
+            other.is_signature() != declaration.is_signature() && other.qualified_key() == declaration.qualified_key()
+        });
+        let Some(partner_path) = partner_file(&declaration.path).filter(|path| files.contains(path)) else { continue };
+        if paired {
+            continue;
+        }
+        let Some(file) = index.file(&partner_path) else { continue };
+        let name = plain_name(declaration.name());
+        let signature_partner = is_signature_file(&partner_path);
+        let mut same_named = file.index.declarations.iter().enumerate().filter(|(_, candidate)| {
+            plain_name(&index.name(candidate.name)) == name
+                && if signature_partner { kinds_pair(candidate.kind, kind) } else { kinds_pair(kind, candidate.kind) }
+        });
+        if let (Some((slot, candidate)), None) = (same_named.next(), same_named.next()) {
+            let known = declared.iter().chain(&partners).any(|existing| {
+                existing.name_range == candidate.name_range() && same_file(&existing.path, &partner_path)
+            });
+            if !known {
+                partners.push(Declared {
+                    full_name: index.full_name(&file.index, slot),
+                    path: partner_path.clone(),
+                    name_range: candidate.name_range(),
+                    kind: Some(candidate.kind),
+                    access: Some(candidate.access),
+                    header_bytes: Some(candidate.header_bytes),
+                    sources: BTreeSet::from(["syntax-index"]),
+                });
+            }
+        }
+    }
+    partners
+}
+
+/// `X.fs` for `X.fsi` and `X.fsi` for `X.fs`.
+fn partner_file(path: &Path) -> Option<PathBuf> {
+    let extension = path.extension()?.to_str()?.to_ascii_lowercase();
+    match extension.as_str() {
+        "fsi" => Some(path.with_extension("fs")),
+        "fs" => Some(path.with_extension("fsi")),
+        _ => None,
+    }
+}
+
 /// What `workspace/symbol` is asked: the last segment of the name looked for.
 pub fn workspace_symbol_query(arguments: &FindArguments) -> Option<String> {
     let wanted = wanted(arguments);
     let name = wanted.member.or(wanted.query)?;
     let last = segments(&name).pop().unwrap_or_default();
+    let last = names::operator_core(&last).map(str::to_owned).unwrap_or(last);
     // FSAC matches a case-sensitive prefix: a substring search cannot be expressed.
     (!last.is_empty() && arguments.exact).then_some(last)
 }
@@ -313,6 +487,12 @@ pub fn merge_workspace_symbols(
                 .find(|(_, declaration)| declaration.name_range() == range || declaration.range == range)
                 .map(|(slot, declaration)| (index.full_name(&file.index, slot), declaration.clone()))
         });
+        // The syntax index decides what is a declaration where it has indexed the file: a
+        // place FSAC lists that the index knows as no declaration (a pattern `| Case _`, a
+        // use) is not taken as one.
+        if from_index.is_none() && index_knows_no_declaration_at(index, &path, range) {
+            continue;
+        }
         let container = item["containerName"].as_str().unwrap_or_default();
         let full_name = match &from_index {
             Some((full_name, _)) => full_name.clone(),
@@ -332,6 +512,15 @@ pub fn merge_workspace_symbols(
             sources: BTreeSet::from(["fsac-workspace-symbol"]),
         });
     }
+}
+
+/// True when the syntax index has `path` indexed with a usable tree (clean or degraded) and
+/// no declaration's name starts where `range` starts.
+fn index_knows_no_declaration_at(index: &SyntaxIndex, path: &Path, range: TextRange) -> bool {
+    let Some(file) = index.file(path) else { return false };
+    let usable = matches!(file.index.health.status, HealthStatus::Clean | HealthStatus::Degraded)
+        && !file.index.health.root_is_error;
+    usable && !file.index.declarations.iter().any(|declaration| declaration.name_start == range.start)
 }
 
 /// Paths compare equal when they name the same file (symbolic links resolved when possible).

@@ -184,9 +184,11 @@ fn read_symbol_arguments(argument: &Value) -> Result<ReadSymbolArguments, Comman
     })
 }
 
-/// Whether a declaration's full name is `wanted` or ends with `.wanted`.
+/// Whether a declaration's full name is `wanted` or ends with `.wanted`, segment by segment
+/// and in any spelling of each (``` ``value`` ``` is `value`; `>>=`, `(>>=)` and
+/// `op_GreaterGreaterEquals` are one operator).
 fn qualified_match(full_name: &str, wanted: &str) -> bool {
-    full_name == wanted || full_name.strip_suffix(wanted).is_some_and(|head| head.ends_with('.'))
+    crate::commands::find::resolve::qualified_matches(full_name, wanted, true)
 }
 
 /// `fslens.readSymbol` in a session.
@@ -227,7 +229,7 @@ fn read_symbol_with_index(
     path: Option<&Path>,
     overlay: &Overlay,
 ) -> Result<Value, CommandError> {
-    let simple = arguments.name.rsplit('.').next().unwrap_or(&arguments.name).to_owned();
+    let simple = crate::commands::find::resolve::segments(&arguments.name).pop().unwrap_or_default();
     let mut candidates: Vec<(Arc<IndexedFile>, usize)> = Vec::new();
     let mut texts: std::collections::HashMap<PathBuf, String> = std::collections::HashMap::new();
     match path {
@@ -238,7 +240,7 @@ fn read_symbol_with_index(
                 message: "cannot read it as an F# source file".to_owned(),
             })?;
             for (slot, declaration) in file.index.declarations.iter().enumerate() {
-                if *index.name(declaration.name) == *simple {
+                if crate::syntax::names::comparison_key(&index.name(declaration.name)) == simple {
                     candidates.push((file.clone(), slot));
                 }
             }

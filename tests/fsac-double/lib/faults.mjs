@@ -19,6 +19,8 @@ export const faults = {
   garbageAfter: int('FSAC_DOUBLE_GARBAGE_AFTER'),
   /** Pause before searching each file in a references sweep, in ms (makes sweeps slow enough to cancel). */
   sweepDelayMs: int('FSAC_DOUBLE_SWEEP_DELAY_MS') ?? 0,
+  /** "1": references answers leave out every site in a signature file (a backend that misses them). */
+  referencesSkipSignatures: process.env.FSAC_DOUBLE_REFERENCES_SKIP_SIGNATURES === '1',
   /** Extra time spent in every workspace load, in ms. */
   slowLoadMs: int('FSAC_DOUBLE_SLOW_LOAD_MS') ?? 0,
   /** JSON-lines transcript of received (and sent) messages. */

@@ -26,7 +26,8 @@ export function offsetToPosition(starts, offset) {
 /**
  * Scan `text` and return identifier tokens {name, start, end} (offsets, end
  * exclusive). Backticked identifiers are returned without their backticks
- * (start/end cover the inner text).
+ * (start/end cover the inner text) and with `quoted: true`; the compiler's
+ * ranges of them cover the backticks (see quotedRange).
  */
 export function scanIdentifiers(text) {
   const out = [];
@@ -67,7 +68,7 @@ function scanCode(text, i, out, inHole, skipped) {
     if (c === '`' && next === '`') {
       const close = text.indexOf('``', i + 2);
       if (close > 0 && !text.slice(i + 2, close).includes('\n')) {
-        out.push({ name: text.slice(i + 2, close), start: i + 2, end: close });
+        out.push({ name: text.slice(i + 2, close), start: i + 2, end: close, quoted: true });
         i = close + 2; continue;
       }
     }
@@ -175,8 +176,11 @@ export function identifierAt(lineText, character) {
   const tokens = scanIdentifiers(lineText);
   let touching = null;
   for (const t of tokens) {
-    if (t.start <= character && character < t.end) return t;
-    if (t.end === character) touching = t;
+    // A backticked identifier is under the cursor on its backticks too.
+    const start = t.quoted ? t.start - 2 : t.start;
+    const end = t.quoted ? t.end + 2 : t.end;
+    if (start <= character && character < end) return t;
+    if (end === character) touching = t;
   }
   return touching;
 }

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 export const MARKER = /^(\s*\/\/>)(\s*)(\^+)\s+([a-z-]+)\s+(\S+)\s*$/;
-export const KINDS = new Set(['decl', 'construction', 'copy-update', 'mutation', 'pattern', 'read', 'ref']);
+export const KINDS = new Set(['decl', 'signature', 'construction', 'copy-update', 'mutation', 'pattern', 'read', 'ref']);
 
 /** Markers of one file: [{file, line, character, length, kind, symbol, text}] (0-based). */
 export function parseMarkers(file, text = fs.readFileSync(file, 'utf8')) {
@@ -34,13 +34,13 @@ export function parseMarkers(file, text = fs.readFileSync(file, 'utf8')) {
   return out;
 }
 
-/** All markers of every .fs file below `dir`. */
+/** All markers of every .fs and .fsi file below `dir`. */
 export function parseTree(dir) {
   const out = [];
   const walk = (d) => {
     for (const e of fs.readdirSync(d, { withFileTypes: true })) {
       const full = path.join(d, e.name);
-      if (e.isDirectory()) { if (e.name !== 'obj' && e.name !== 'bin') walk(full); } else if (e.name.endsWith('.fs')) out.push(...parseMarkers(full));
+      if (e.isDirectory()) { if (e.name !== 'obj' && e.name !== 'bin') walk(full); } else if (e.name.endsWith('.fs') || e.name.endsWith('.fsi')) out.push(...parseMarkers(full));
     }
   };
   walk(dir);
