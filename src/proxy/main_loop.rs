@@ -30,6 +30,7 @@ use crate::lsp::message::{Message, MessageKind, RequestId, ResponseError, error_
 use crate::proxy::analysis::{AnalysisSnapshot, AnalysisStore};
 use crate::proxy::backend::{BackendConnection, BackendLauncher, StderrTail, stderr_task};
 use crate::proxy::initialize;
+use crate::proxy::memory::{MemoryGuard, MemoryGuardConfig};
 use crate::proxy::readiness::{Readiness, State};
 use crate::proxy::supervisor::{Decision, RestartPolicy, Supervisor};
 use crate::proxy::trace::{Direction, Tracer};
@@ -54,6 +55,8 @@ pub struct ProxyConfig {
     pub share_session: bool,
     /// The directory for session sockets (default: `session::runtime_directory`).
     pub session_directory: Option<PathBuf>,
+    /// FSAC's memory: how often it is sampled and the limit that plans a restart.
+    pub memory_guard: MemoryGuardConfig,
 }
 
 impl ProxyConfig {
@@ -69,6 +72,7 @@ impl ProxyConfig {
             unresponsive_after: Duration::from_secs(30),
             share_session: false,
             session_directory: None,
+            memory_guard: MemoryGuardConfig::default(),
         }
     }
 }
@@ -93,10 +97,21 @@ type CommandKey = (Origin, RequestId);
 
 enum Event {
     Editor(EditorEvent),
-    Backend { generation: u64, event: BackendEvent },
+    Backend {
+        generation: u64,
+        event: BackendEvent,
+    },
     Command(CommandEvent),
     ClientConnected(tokio::net::UnixStream),
-    Client { client: u64, event: ClientEvent },
+    Client {
+        client: u64,
+        event: ClientEvent,
+    },
+    /// A sample of FSAC generation `generation`'s resident memory (`None`: unknown).
+    MemorySample {
+        generation: u64,
+        rss: Option<u64>,
+    },
 }
 
 enum ClientEvent {
@@ -327,6 +342,16 @@ struct RunningBackend {
     initialize_answered: bool,
     /// Started by the supervisor: editor traffic waits until the replay is done.
     replaying: bool,
+    /// The task sampling this FSAC's memory; it ends with the backend.
+    memory_sampler: Option<AbortHandle>,
+}
+
+impl Drop for RunningBackend {
+    fn drop(&mut self) {
+        if let Some(sampler) = self.memory_sampler.take() {
+            sampler.abort();
+        }
+    }
 }
 
 /// A document fslens opened in FSAC on behalf of commands.
@@ -433,6 +458,10 @@ struct Proxy {
     /// Session-client requests waiting for the disk text of a closed file (read on a blocking
     /// thread, never on this loop); a cancel or the client leaving removes them.
     client_reads: HashSet<(u64, RequestId)>,
+    /// FSAC's sampled memory and the planned restart its limit asks for.
+    memory: MemoryGuard,
+    /// A planned restart killed FSAC: its exit is expected and it is started again at once.
+    planned_restart_underway: bool,
 }
 
 /// Runs one editor session over the given byte streams until `exit` or end of input.
@@ -501,6 +530,8 @@ where
         unresponsive: false,
         supervisor_generation_answered: false,
         client_reads: HashSet::new(),
+        memory: MemoryGuard::new(config.memory_guard),
+        planned_restart_underway: false,
     };
     let mut tick = tokio::time::interval(Duration::from_millis(500));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -513,7 +544,10 @@ where
         let restart_at = proxy.restart_at;
         tokio::select! {
             event = event_receiver.recv() => match event {
-                Some(event) => proxy.handle(event),
+                Some(event) => {
+                    proxy.handle(event);
+                    proxy.carry_out_planned_restart_when_due();
+                }
                 None => break,
             },
             _ = sleep_until_option(deadline), if deadline.is_some() => {
@@ -522,7 +556,10 @@ where
                 break;
             }
             _ = sleep_until_option(restart_at), if restart_at.is_some() => proxy.restart_backend(),
-            _ = tick.tick() => proxy.check_responsiveness(),
+            _ = tick.tick() => {
+                proxy.check_responsiveness();
+                proxy.carry_out_planned_restart_when_due();
+            }
         }
     }
 
@@ -582,6 +619,7 @@ impl Proxy {
             Event::Command(event) => self.on_command_event(event),
             Event::ClientConnected(stream) => self.on_client_connected(stream),
             Event::Client { client, event } => self.on_client_event(client, event),
+            Event::MemorySample { generation, rss } => self.on_memory_sample(generation, rss),
         }
     }
 
@@ -747,6 +785,10 @@ impl Proxy {
             connection.exit,
         ));
         self.last_backend_pid = connection.pid;
+        let measurable = self.launcher.as_ref().is_some_and(|launcher| launcher.measures_memory());
+        self.memory.backend_started(measurable);
+        let memory_sampler =
+            connection.pid.filter(|_| measurable).map(|pid| self.spawn_memory_sampler(generation, pid));
         self.backend = Some(RunningBackend {
             generation,
             to_backend: Some(to_backend),
@@ -755,6 +797,7 @@ impl Proxy {
             started: Instant::now(),
             initialize_answered: false,
             replaying,
+            memory_sampler,
         });
         self.last_heard_from_fsac = Instant::now();
         self.unresponsive = false;
@@ -902,13 +945,19 @@ impl Proxy {
             return;
         };
         let code_text = code.map_or("no exit code (killed by a signal)".to_owned(), |code| format!("exit code {code}"));
-        // A user-requested restart is not a crash.
-        let expected = self.exit_deadline.is_some() || self.shutdown_received || self.restart_requested;
+        // A user-requested or planned restart is not a crash.
+        let planned = std::mem::take(&mut self.planned_restart_underway);
+        if !planned {
+            self.memory.forget_plan();
+        }
+        let expected = self.exit_deadline.is_some() || self.shutdown_received || self.restart_requested || planned;
         tracing::info!("FSAC (pid {:?}) ended with {code_text}", backend.pid);
         self.last_stderr_tail = stderr_tail.clone();
 
         let before_initialize = !backend.initialize_answered;
-        let reason = if before_initialize {
+        let reason = if planned {
+            planned_restart_reason(&self.memory)
+        } else if before_initialize {
             format!("FSAC exited before answering initialize ({code_text}); its stderr ends with:\n{stderr_tail}")
         } else {
             format!("FSAC exited ({code_text})")
@@ -929,6 +978,8 @@ impl Proxy {
                     "exitCode": code,
                     "stderrTail": stderr_tail,
                 }))
+            } else if planned {
+                restarting_error(&pending.method, &reason)
             } else {
                 ResponseError::new(
                     error_codes::REQUEST_FAILED,
@@ -939,8 +990,12 @@ impl Proxy {
             self.reply_error(id, error);
         }
         for (_, call) in std::mem::take(&mut self.proxy_to_fsac) {
-            let error = ResponseError::new(error_codes::REQUEST_FAILED, reason.clone())
-                .with_data(json!({ "errorKind": error_kinds::FSAC_EXITED, "exitCode": code }));
+            let error = if planned {
+                restarting_error("the request", &reason)
+            } else {
+                ResponseError::new(error_codes::REQUEST_FAILED, reason.clone())
+                    .with_data(json!({ "errorKind": error_kinds::FSAC_EXITED, "exitCode": code }))
+            };
             if let Some((client, answer)) = call.fail(error) {
                 self.send_to_client(client, &answer);
             }
@@ -951,7 +1006,7 @@ impl Proxy {
         self.proxy_documents.clear();
         self.unresponsive = false;
 
-        if self.restart_requested {
+        if self.restart_requested || planned {
             self.restart_requested = false;
             self.restart_at = Some(tokio::time::Instant::now());
         } else if !expected && self.initialize_params_for_fsac.is_some() && self.session_was_initialized() {
@@ -1361,6 +1416,7 @@ impl Proxy {
             "uptimeMs": backend.map(|backend| backend.started.elapsed().as_millis() as u64),
             "stderrTail": if self.last_stderr_tail.is_empty() { Value::Null } else { json!(self.last_stderr_tail) },
         });
+        merge_object(&mut status["fsac"], self.memory.status_fields(Instant::now()));
         status["openDocuments"] = json!(documents);
         status["editor"] = json!({
             "initialized": self.initialize_received,
@@ -1376,6 +1432,8 @@ impl Proxy {
         });
         status["uptimeMs"] = json!(self.started.elapsed().as_millis() as u64);
         status["supervisor"] = self.supervisor.to_json(Instant::now());
+        // Planned restarts are counted apart from crashes and never trip the crash-loop stop.
+        status["supervisor"]["plannedRestarts"] = json!(self.memory.planned_restarts());
         status["supervisor"]["nextRestartInMs"] = json!(
             self.restart_at.map(|at| at.saturating_duration_since(tokio::time::Instant::now()).as_millis() as u64)
         );
@@ -1701,6 +1759,144 @@ impl Proxy {
             self.tracer.record(Direction::ProxyToFsac, message.bytes());
             let _ = to_backend.send(message.shared_bytes());
         }
+    }
+}
+
+// ----- memory guard and planned restarts ----------------------------------------------------
+//
+// Kept apart from the rest of the loop so that they move as one piece: FSAC's memory is sampled
+// by a task per FSAC generation; a sample past the limit plans a restart, which is carried out
+// when no editor request waits for FSAC (or when the grace period is over, answering what still
+// waits with `fsac_restarting`). The restart itself is the crash restart's replay, without the
+// back-off and without counting as a crash.
+
+impl Proxy {
+    fn spawn_memory_sampler(&self, generation: u64, pid: u32) -> AbortHandle {
+        let events = self.events.clone();
+        let interval = self.memory.config.sample_interval.max(Duration::from_millis(10));
+        let task = tokio::spawn(async move {
+            loop {
+                let rss = crate::proxy::memory::resident_bytes(pid).await;
+                if events.send(Event::MemorySample { generation, rss }).is_err() {
+                    return;
+                }
+                tokio::time::sleep(interval).await;
+            }
+        });
+        task.abort_handle()
+    }
+
+    fn on_memory_sample(&mut self, generation: u64, rss: Option<u64>) {
+        if self.backend.as_ref().map(|backend| backend.generation) != Some(generation) {
+            return;
+        }
+        let crossed = self.memory.observe(rss, Instant::now());
+        if !crossed {
+            return;
+        }
+        if !self.session_was_initialized() || self.exit_deadline.is_some() || self.shutdown_received {
+            // Nothing to replay into a new FSAC yet, or the session is ending anyway.
+            self.memory.forget_plan();
+            return;
+        }
+        self.announce_planned_restart();
+    }
+
+    /// Tells the editor (`window/showMessage`, `fslens/status` with reason `memory_limit`) and
+    /// every session client that FSAC will be restarted.
+    fn announce_planned_restart(&mut self) {
+        let rss = self.memory.rss().unwrap_or_default();
+        let limit = self.memory.limit_bytes().unwrap_or_default();
+        let text = format!(
+            "FSAC uses {} of memory, over the limit of {} (--fsac-memory-limit); fslens restarts it as soon as              no request is pending (at most {:.0} s from now) and sends it the open documents again",
+            mebibytes(rss),
+            mebibytes(limit),
+            self.memory.config.restart_grace.as_secs_f64()
+        );
+        tracing::warn!("{text}");
+        self.show_message(2, &format!("F# language server: {text}."));
+        self.send_restart_announcement(&text, "planned");
+    }
+
+    /// A `fslens/status` notification saying why FSAC is (being) restarted on purpose.
+    fn send_restart_announcement(&mut self, text: &str, phase: &str) {
+        let notification = Message::notification(
+            ext::notifications::STATUS,
+            json!({
+                "state": self.readiness.state(),
+                "reason": ext::restart_reasons::MEMORY_LIMIT,
+                "message": text,
+                "plannedRestart": phase,
+                "rssBytes": self.memory.rss(),
+                "memoryLimitBytes": self.memory.limit_bytes(),
+                "unresponsive": self.unresponsive,
+                "generation": self.backend_generations,
+            }),
+        );
+        if self.initialize_received {
+            self.send_to_editor(&notification);
+        }
+        let clients: Vec<u64> = self.clients.keys().copied().collect();
+        for client in clients {
+            self.send_to_client(client, &notification);
+        }
+    }
+
+    /// Carries out a planned restart once no editor request waits for FSAC, or once the grace
+    /// period is over.
+    fn carry_out_planned_restart_when_due(&mut self) {
+        if !self.memory.restart_planned() || self.planned_restart_underway {
+            return;
+        }
+        let Some(backend) = self.backend.as_ref() else {
+            return self.memory.forget_plan();
+        };
+        if backend.replaying || self.exit_deadline.is_some() || self.shutdown_received {
+            return;
+        }
+        let now = Instant::now();
+        let pending = self.editor_to_fsac.len();
+        if pending > 0 && !self.memory.grace_over(now) {
+            return;
+        }
+        self.memory.restarting(now, pending);
+        self.planned_restart_underway = true;
+        let text = planned_restart_reason(&self.memory);
+        tracing::warn!("{text}");
+        self.send_restart_announcement(&text, "restarting");
+        if let Some(backend) = self.backend.as_mut() {
+            // Nothing more is sent to this FSAC: what arrives meanwhile gets `fsac_unavailable`
+            // (documents go to the new FSAC with the replay).
+            backend.to_backend = None;
+        }
+        self.kill_backend_for_restart();
+    }
+}
+
+/// The reason a planned restart gives: FSAC's memory against the limit.
+fn planned_restart_reason(memory: &MemoryGuard) -> String {
+    format!(
+        "fslens restarted FSAC on purpose: its memory ({}) crossed the limit of {} (reason {})",
+        mebibytes(memory.rss().unwrap_or_default()),
+        mebibytes(memory.limit_bytes().unwrap_or_default()),
+        ext::restart_reasons::MEMORY_LIMIT
+    )
+}
+
+/// The answer to a request still waiting for FSAC when a planned restart happens.
+fn restarting_error(what: &str, reason: &str) -> ResponseError {
+    ResponseError::new(error_codes::REQUEST_FAILED, format!("{what}: {reason}; ask again once it is back"))
+        .with_data(json!({ "errorKind": error_kinds::FSAC_RESTARTING, "reason": ext::restart_reasons::MEMORY_LIMIT }))
+}
+
+fn mebibytes(bytes: u64) -> String {
+    format!("{:.0} MiB", bytes as f64 / (1024.0 * 1024.0))
+}
+
+/// Copies the members of `extra` into the object `target`.
+fn merge_object(target: &mut Value, extra: Value) {
+    if let (Some(target), Value::Object(extra)) = (target.as_object_mut(), extra) {
+        target.extend(extra);
     }
 }
 
