@@ -390,3 +390,156 @@ async fn fsac_growing_past_its_memory_limit_gets_one_planned_restart_under_load(
     );
     editor.stop().await;
 }
+
+/// The messages the newest FSAC generation received, in order.
+fn received_since_last_start(transcript: &Path) -> Vec<Value> {
+    let received = received_by_fsac(transcript);
+    let last_start = received.iter().rposition(|message| message["method"] == "initialize").unwrap();
+    received[last_start..].to_vec()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_crashed_fsac_that_takes_twenty_seconds_to_reload_keeps_every_request_answered_once() {
+    let workspace = shipping();
+    let root = workspace.program.parent().unwrap().parent().unwrap().parent().unwrap().to_owned();
+    let runtime = tempfile::tempdir().unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    let transcript = scratch.path().join("transcript.jsonl");
+    let faults = scratch.path().join("faults.json");
+    let mut editor = LoadedEditor::start(
+        &root,
+        runtime.path(),
+        &["--restart-backoff-ms", "200"],
+        &[(TRANSCRIPT_VARIABLE, &transcript), ("FSAC_DOUBLE_FAULTS_FILE", &faults)],
+    )
+    .await;
+    let original = std::fs::read_to_string(&workspace.program).unwrap();
+    let mut version = 1;
+    let program_uri = editor.open(&workspace.program, version, &edited(&original, version)).await;
+    let types_text = std::fs::read_to_string(&workspace.types).unwrap();
+    let types_uri = editor.open(&workspace.types, 1, &types_text).await;
+    let before = editor.wait_until_ready().await;
+    let check_program = json!({"path": "src/Shipping.App/Program.fs", "timeoutMs": 1500});
+    let clean_before = editor.execute("fslens.check", json!({"path": "src/Shipping.App/Program.fs"})).await;
+    assert_eq!(clean_before["result"]["verdict"], json!("clean"), "{clean_before}");
+
+    // The next double takes 5 s to answer initialize and 15 s more to load the workspace.
+    std::fs::write(
+        &faults,
+        json!({"FSAC_DOUBLE_SLOW_INITIALIZE_MS": 5000, "FSAC_DOUBLE_SLOW_LOAD_MS": 15000}).to_string(),
+    )
+    .unwrap();
+    let pid = before["fsac"]["pid"].as_u64().unwrap();
+    let killed = std::process::Command::new("kill").args(["-9", &pid.to_string()]).status().unwrap();
+    assert!(killed.success());
+    let killed_at = Instant::now();
+
+    // Steady editor load, a hover and an edit in turn every 200 ms, until the new FSAC is
+    // ready; `check` is asked while it starts and while it loads.
+    let hover = weight_hover(&workspace.types, &types_uri);
+    let mut checks_during_reload: Vec<(i64, String)> = Vec::new();
+    let mut ready_at = None;
+    let mut step = 0u64;
+    let mut status_request: Option<i64> = None;
+    while ready_at.is_none() || step < 10 {
+        editor.pump().await;
+        assert!(killed_at.elapsed() < Duration::from_secs(120), "the new FSAC never became ready");
+        if let Some(id) = status_request
+            && let Some(answers) = editor.answers.get(&id)
+        {
+            let status = &answers[0]["result"];
+            let state = status["state"].as_str().unwrap().to_owned();
+            let new_generation = status["fsac"]["generation"].as_u64() > before["fsac"]["generation"].as_u64();
+            if ready_at.is_none() && new_generation && state == "ready" {
+                ready_at = Some(killed_at.elapsed());
+                step = 0;
+            }
+            let asked: Vec<&str> = checks_during_reload.iter().map(|(_, state)| state.as_str()).collect();
+            if ready_at.is_none()
+                && matches!(state.as_str(), "starting" | "loading")
+                && !asked.contains(&state.as_str())
+            {
+                let id = editor
+                    .send_request(
+                        "workspace/executeCommand",
+                        json!({"command": "fslens.check", "arguments": [check_program.clone()]}),
+                    )
+                    .await;
+                checks_during_reload.push((id, state));
+            }
+            status_request = None;
+        }
+        if status_request.is_none() {
+            status_request = Some(
+                editor
+                    .send_request("workspace/executeCommand", json!({"command": "fslens.status", "arguments": [{}]}))
+                    .await,
+            );
+        }
+        if step % 2 == 0 {
+            editor.send_request("textDocument/hover", hover.clone()).await;
+        } else {
+            version += 1;
+            editor.change(&program_uri, version, &edited(&original, version)).await;
+        }
+        step += 1;
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let reload = ready_at.unwrap();
+    assert!(reload >= Duration::from_secs(20), "the double reloaded in {reload:?}");
+
+    // No request unanswered or answered twice; errors only of the kinds a crash explains.
+    editor.assert_every_request_answered_once().await;
+    let kinds = editor.error_kinds();
+    assert!(kinds.keys().all(|kind| kind == "fsac_exited" || kind == "fsac_unavailable"), "{kinds:?}");
+    for answers in editor.answers.values() {
+        let data = &answers[0]["error"]["data"];
+        if data["errorKind"] == "fsac_unavailable" {
+            assert!(matches!(data["state"].as_str(), Some("crashed" | "starting")), "{data}");
+        }
+    }
+
+    // check during the reload: unknown, saying the state; never an empty clean.
+    let states: Vec<&str> = checks_during_reload.iter().map(|(_, state)| state.as_str()).collect();
+    assert!(states.contains(&"loading"), "check was never asked while FSAC loaded: {states:?}");
+    for (id, state) in &checks_during_reload {
+        let answer = &editor.answers[id][0]["result"];
+        assert_eq!(answer["verdict"], json!("unknown"), "check while {state}: {answer}");
+        let blocking = &answer["blockingReason"];
+        assert!(
+            blocking["state"].is_string() || blocking["errorKind"] == "timeout",
+            "check while {state} names no state: {answer}"
+        );
+    }
+    let clean_after = editor.execute("fslens.check", json!({"path": "src/Shipping.App/Program.fs"})).await;
+    assert_eq!(clean_after["result"]["verdict"], json!("clean"), "{clean_after}");
+
+    // No didChange lost: the new FSAC got the buffer replayed before any request about it, and
+    // every edit after the replay in order, ending at the editor's latest version.
+    let (view, replayed) = fsac_view_after_last_start(&transcript, &program_uri);
+    assert!(replayed);
+    assert_eq!(view, Some((version, edited(&original, version))), "FSAC's view of Program.fs");
+    let generation = received_since_last_start(&transcript);
+    let versions: Vec<i64> = generation
+        .iter()
+        .filter(|message| message["params"]["textDocument"]["uri"] == json!(program_uri))
+        .filter_map(|message| message["params"]["textDocument"]["version"].as_i64())
+        .collect();
+    assert!(versions.windows(2).all(|pair| pair[1] == pair[0] + 1), "versions FSAC saw: {versions:?}");
+    let replayed_types = generation
+        .iter()
+        .position(|message| {
+            message["method"] == "textDocument/didOpen" && message["params"]["textDocument"]["uri"] == json!(types_uri)
+        })
+        .unwrap();
+    let first_hover = generation.iter().position(|message| message["method"] == "textDocument/hover").unwrap();
+    assert!(replayed_types < first_hover, "a hover reached the new FSAC before its document");
+    let hovered = editor.request("textDocument/hover", hover).await;
+    assert!(hovered["result"]["contents"].to_string().contains("float"), "{hovered}");
+    eprintln!(
+        "slow reload: ready {:.1} s after the kill; {} requests, error answers {kinds:?}; checks during the reload: {states:?}",
+        reload.as_secs_f64(),
+        editor.sent.len()
+    );
+    editor.stop().await;
+}

@@ -60,7 +60,9 @@ pub fn parse_memory_limit_spec(text: &str) -> Result<MemoryLimitSpec, String> {
         "gib" => 1024.0 * 1024.0 * 1024.0,
         "tib" => 1024.0 * 1024.0 * 1024.0 * 1024.0,
         other => {
-            return Err(format!("{trimmed:?}: unknown unit {other:?} (use B, KB, MB, GB, TB, KiB, MiB, GiB, TiB or %)"));
+            return Err(format!(
+                "{trimmed:?}: unknown unit {other:?} (use B, KB, MB, GB, TB, KiB, MiB, GiB, TiB or %)"
+            ));
         }
     };
     let bytes = value * multiplier;
