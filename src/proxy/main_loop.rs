@@ -462,6 +462,11 @@ struct Proxy {
     memory: MemoryGuard,
     /// A planned restart killed FSAC: its exit is expected and it is started again at once.
     planned_restart_underway: bool,
+    /// Why this session does not serve its socket (another live session serves the workspace,
+    /// or the directory is unsafe); `None` while serving or when sharing is off.
+    session_not_shared: Option<String>,
+    /// When to try the socket again: another session served it, and may have ended.
+    session_retry_at: Option<Instant>,
 }
 
 /// Runs one editor session over the given byte streams until `exit` or end of input.
@@ -532,6 +537,8 @@ where
         client_reads: HashSet::new(),
         memory: MemoryGuard::new(config.memory_guard),
         planned_restart_underway: false,
+        session_not_shared: None,
+        session_retry_at: None,
     };
     let mut tick = tokio::time::interval(Duration::from_millis(500));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -559,6 +566,7 @@ where
             _ = tick.tick() => {
                 proxy.check_responsiveness();
                 proxy.carry_out_planned_restart_when_due();
+                proxy.retry_session_socket_when_due();
             }
         }
     }
@@ -1441,6 +1449,7 @@ impl Proxy {
         status["session"] = json!({
             "socket": self.session_socket.as_ref().map(|path| path.display().to_string()),
             "clients": self.clients.len(),
+            "notShared": self.session_not_shared,
         });
         status["silentForMs"] =
             json!(self.backend.as_ref().map(|_| self.last_heard_from_fsac.elapsed().as_millis() as u64));
@@ -1456,10 +1465,12 @@ impl Proxy {
             .clone()
             .unwrap_or_else(|| crate::session::runtime_directory(std::env::var_os("XDG_RUNTIME_DIR").as_deref()));
         let path = crate::session::socket_path(&directory, &canonical);
+        self.session_retry_at = None;
         match crate::session::server::bind(&path) {
             Ok(crate::session::server::BindOutcome::Listening(mut listener)) => {
                 tracing::info!("session socket: {}", path.display());
                 self.session_socket = Some(path);
+                self.session_not_shared = None;
                 let events = self.events.clone();
                 tokio::spawn(async move {
                     loop {
@@ -1478,9 +1489,33 @@ impl Proxy {
                 });
             }
             Ok(crate::session::server::BindOutcome::AlreadyServed(path)) => {
-                tracing::warn!("another fslens session already serves {}; not sharing this one", path.display());
+                let reason = format!(
+                    "another fslens session already serves this workspace at {}: session clients join that one; \
+                     this session takes the socket over when it ends",
+                    path.display()
+                );
+                if self.session_not_shared.as_ref() != Some(&reason) {
+                    tracing::warn!("{reason}");
+                }
+                self.session_not_shared = Some(reason);
+                self.session_retry_at = Some(Instant::now() + SESSION_SOCKET_RETRY);
             }
-            Err(error) => tracing::warn!("cannot share this session: {error}"),
+            Err(error) => {
+                let reason = format!("cannot share this session: {error}");
+                tracing::warn!("{reason}");
+                self.session_not_shared = Some(reason);
+            }
+        }
+    }
+
+    /// Tries the socket again when another session held it: the first to go hands it on.
+    fn retry_session_socket_when_due(&mut self) {
+        if self.session_retry_at.is_some_and(|at| Instant::now() >= at)
+            && self.session_socket.is_none()
+            && self.exit_deadline.is_none()
+            && let Some(root) = self.workspace_root.clone()
+        {
+            self.serve_session_socket(&root);
         }
     }
 
@@ -2052,6 +2087,9 @@ async fn read_for_client(path: PathBuf) -> Result<String, String> {
     .map_err(|error| format!("cannot read {display}: {error}"))?
     .map_err(|error| format!("cannot read {display}: {error}"))
 }
+
+/// How often a session whose workspace socket another session serves tries to take it over.
+const SESSION_SOCKET_RETRY: Duration = Duration::from_secs(2);
 
 /// Test hook: when this names a file, a session client's read of a closed file waits until
 /// that file exists (tests/proxy_with_double.rs shows that the editor is served meanwhile).
