@@ -460,6 +460,11 @@ struct Proxy {
     client_reads: HashSet<(u64, RequestId)>,
     /// FSAC's sampled memory and the planned restart its limit asks for.
     memory: MemoryGuard,
+    /// Ids of requests an exited FSAC sent the editor that the editor has not answered yet.
+    stale_fsac_requests: HashSet<RequestId>,
+    /// Requests of the current FSAC the editor sees under another id (because an exited
+    /// FSAC's unanswered request had the same id): editor-facing id → FSAC's id.
+    renamed_fsac_requests: HashMap<RequestId, RequestId>,
     /// A planned restart killed FSAC: its exit is expected and it is started again at once.
     planned_restart_underway: bool,
     /// Why this session does not serve its socket (another live session serves the workspace,
@@ -536,6 +541,8 @@ where
         supervisor_generation_answered: false,
         client_reads: HashSet::new(),
         memory: MemoryGuard::new(config.memory_guard),
+        stale_fsac_requests: HashSet::new(),
+        renamed_fsac_requests: HashMap::new(),
         planned_restart_underway: false,
         session_not_shared: None,
         session_retry_at: None,
@@ -725,7 +732,12 @@ impl Proxy {
             return;
         }
         if self.fsac_to_editor.remove(&id).is_some() {
-            self.send_to_backend(&message);
+            match self.renamed_fsac_requests.remove(&id) {
+                Some(original) => self.send_to_backend(&with_id(&message, &original)),
+                None => self.send_to_backend(&message),
+            }
+        } else if self.stale_fsac_requests.remove(&id) {
+            tracing::debug!("dropping the editor's answer {id}: it was asked by an FSAC that has exited");
         } else {
             tracing::warn!("dropping the editor's answer {id}: no such request is pending");
         }
@@ -893,10 +905,7 @@ impl Proxy {
                 }
                 self.send_to_editor(&message);
             }
-            MessageKind::Request { id, method } => {
-                self.fsac_to_editor.insert(id, method);
-                self.send_to_editor(&message);
-            }
+            MessageKind::Request { id, method } => self.forward_fsac_request(id, method, message),
         }
     }
 
@@ -1008,9 +1017,10 @@ impl Proxy {
                 self.send_to_client(client, &answer);
             }
         }
-        // FSAC's own requests to the editor can no longer be answered, and the documents
-        // fslens had opened in it are gone with it.
-        self.fsac_to_editor.clear();
+        // FSAC's own requests to the editor can no longer be answered (the editor may still
+        // answer them: those answers are dropped, see `forward_fsac_request`), and the
+        // documents fslens had opened in it are gone with it.
+        self.forget_fsac_requests();
         self.proxy_documents.clear();
         self.unresponsive = false;
 
@@ -1795,6 +1805,48 @@ impl Proxy {
             let _ = to_backend.send(message.shared_bytes());
         }
     }
+}
+
+// ----- FSAC's requests to the editor across restarts -----------------------------------------
+//
+// A restarted FSAC numbers its requests to the editor from the start again, so its request 1
+// may reach the editor while the editor still owes the exited FSAC an answer to its own
+// request 1. Forwarded unchanged, the editor's late answer would be taken by the new FSAC as
+// the answer to its request. Such a colliding request is forwarded under a fresh id instead,
+// and the editor's answers to the exited FSAC's requests are dropped.
+
+impl Proxy {
+    fn forward_fsac_request(&mut self, id: RequestId, method: String, message: Message) {
+        if !self.stale_fsac_requests.contains(&id) && !self.fsac_to_editor.contains_key(&id) {
+            self.fsac_to_editor.insert(id, method);
+            return self.send_to_editor(&message);
+        }
+        let renamed = self.next_backend_id();
+        tracing::debug!("forwarding FSAC's request {id} to the editor as {renamed}: the id is still owed an answer");
+        self.fsac_to_editor.insert(renamed.clone(), method);
+        self.renamed_fsac_requests.insert(renamed.clone(), id);
+        self.send_to_editor(&with_id(&message, &renamed));
+    }
+
+    /// FSAC exited: what it asked the editor and was not answered is remembered as stale (a
+    /// bounded set; the editor may never answer).
+    fn forget_fsac_requests(&mut self) {
+        const MOST_STALE_REQUESTS: usize = 4096;
+        if self.stale_fsac_requests.len() > MOST_STALE_REQUESTS {
+            self.stale_fsac_requests.clear();
+        }
+        self.renamed_fsac_requests.clear();
+        self.stale_fsac_requests.extend(self.fsac_to_editor.drain().map(|(id, _)| id));
+    }
+}
+
+/// `message` (a request or a response) under another id; the rest is kept as it was.
+fn with_id(message: &Message, id: &RequestId) -> Message {
+    let renamed = message.to_value().ok().and_then(|mut value| {
+        value["id"] = serde_json::to_value(id).ok()?;
+        Message::from_value(&value).ok()
+    });
+    renamed.unwrap_or_else(|| message.clone())
 }
 
 // ----- memory guard and planned restarts ----------------------------------------------------
