@@ -19,7 +19,7 @@ if ! [[ "$seconds" =~ ^[0-9]+$ ]] || [ "$seconds" -lt 1 ]; then
   echo "usage: scripts/fuzz.sh [SECONDS]  (SECONDS per target, a positive integer)" >&2
   exit 2
 fi
-targets="${FUZZ_TARGETS:-frame_decoder envelope_classifier initialize_patcher}"
+targets="${FUZZ_TARGETS:-frame_decoder envelope_classifier initialize_patcher command_arguments mcp_tool_arguments syntax_extractor}"
 sanitizer="${FUZZ_SANITIZER:-none}"
 export CARGO_BUILD_JOBS="${FUZZ_JOBS:-2}"
 

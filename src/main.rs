@@ -58,6 +58,18 @@ struct SessionOptions {
     /// FSAC silent this long with requests pending marks the session unresponsive (ms).
     #[arg(long, global = true, default_value_t = 30_000)]
     unresponsive_after_ms: u64,
+    /// Restart FSAC (a planned restart, not a crash) once its resident memory exceeds SIZE:
+    /// `4GiB`, `3000MB`, or a share of physical memory like `60%`. Default:
+    /// $FSLENS_FSAC_MEMORY_LIMIT, else no limit (memory is still sampled and reported).
+    #[arg(long, global = true, value_name = "SIZE")]
+    fsac_memory_limit: Option<String>,
+    /// How often FSAC's resident memory is sampled, in milliseconds.
+    #[arg(long, global = true, default_value_t = 5_000)]
+    fsac_memory_sample_ms: u64,
+    /// How long a planned restart waits for pending editor requests before it answers them
+    /// with `fsac_restarting` and restarts anyway, in milliseconds.
+    #[arg(long, global = true, default_value_t = 10_000)]
+    fsac_memory_restart_grace_ms: u64,
 }
 
 #[derive(Subcommand)]
@@ -491,7 +503,35 @@ fn proxy_config(session: &SessionOptions) -> anyhow::Result<ProxyConfig> {
         ..Default::default()
     };
     config.unresponsive_after = Duration::from_millis(session.unresponsive_after_ms);
+    config.memory_guard = memory_guard_config(session)?;
     Ok(config)
+}
+
+/// The memory guard's settings: the limit from the flag, else the environment variable; a
+/// limit that cannot be read stops fslens at start-up with an error naming where it came from.
+fn memory_guard_config(session: &SessionOptions) -> anyhow::Result<fslens::proxy::memory::MemoryGuardConfig> {
+    use fslens::proxy::memory::{
+        MEMORY_LIMIT_ENVIRONMENT_VARIABLE, MEMORY_LIMIT_FLAG, MemoryGuardConfig, physical_memory_bytes,
+        resolve_memory_limit,
+    };
+    let environment = std::env::var(MEMORY_LIMIT_ENVIRONMENT_VARIABLE).ok().filter(|value| !value.trim().is_empty());
+    let written = match (&session.fsac_memory_limit, environment) {
+        (Some(flag), _) => Some((MEMORY_LIMIT_FLAG, flag.clone())),
+        (None, Some(environment)) => Some((MEMORY_LIMIT_ENVIRONMENT_VARIABLE, environment)),
+        (None, None) => None,
+    };
+    let limit = match written {
+        Some((source, text)) => Some(
+            resolve_memory_limit(&text, physical_memory_bytes())
+                .map_err(|error| anyhow::anyhow!("{source}: {error}"))?,
+        ),
+        None => None,
+    };
+    Ok(MemoryGuardConfig {
+        limit,
+        sample_interval: Duration::from_millis(session.fsac_memory_sample_ms.max(10)),
+        restart_grace: Duration::from_millis(session.fsac_memory_restart_grace_ms),
+    })
 }
 
 fn proxy_config_for_fsac(session: &SessionOptions) -> anyhow::Result<ProxyConfig> {

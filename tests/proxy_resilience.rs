@@ -177,3 +177,28 @@ async fn a_command_waiting_on_a_hung_fsac_is_answered_within_its_deadline() {
     assert_eq!(cancel["params"]["id"], ping["id"]);
     harness.finish(Some(backend)).await;
 }
+
+#[tokio::test]
+async fn the_editors_late_answer_to_an_exited_fsac_never_reaches_the_next_one() {
+    let mut harness = Harness::start();
+    let mut backend = initialized_session(&mut harness).await;
+    // FSAC asks the editor something, then dies before the editor answers.
+    let ask = |value: &str| json!({"jsonrpc": "2.0", "id": 1, "method": "window/workDoneProgress/create", "params": {"token": value}});
+    backend.peer.send(ask("old")).await;
+    let old = harness.editor.recv_until(|message| message["method"] == "window/workDoneProgress/create").await.0;
+    backend.die(Some(3), "").await;
+    let mut restarted = harness.backend().await;
+    let initialize = restarted.peer.recv_method("initialize").await;
+    restarted.peer.send(json!({"jsonrpc": "2.0", "id": initialize["id"], "result": {"capabilities": {}}})).await;
+    restarted.peer.recv_method("workspace/didChangeConfiguration").await;
+    // The new FSAC numbers its requests from 1 again.
+    restarted.peer.send(ask("new")).await;
+    let new = harness.editor.recv_until(|message| message["params"]["token"] == "new").await.0;
+    assert_ne!(new["id"], old["id"], "the editor would see two requests with one id");
+    // The editor answers both; the new FSAC gets only the answer to its own, under its own id.
+    harness.editor.send(json!({"jsonrpc": "2.0", "id": old["id"], "result": "for the old FSAC"})).await;
+    harness.editor.send(json!({"jsonrpc": "2.0", "id": new["id"], "result": "for the new FSAC"})).await;
+    let answer = restarted.peer.recv_until(|message| message.get("method").is_none()).await.0;
+    assert_eq!(answer, json!({"jsonrpc": "2.0", "id": 1, "result": "for the new FSAC"}));
+    harness.finish(Some(restarted)).await;
+}

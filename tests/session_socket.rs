@@ -251,3 +251,143 @@ print("ANSWERED" if data else "CLOSED")
     assert!(client_call(&mut client, "ok", "initialize", json!({})).await["result"].is_object());
     editor.stop().await;
 }
+
+/// A client that connects as `nobody` (through `setpriv`) and says whether it got an answer.
+fn connect_as_nobody(socket: &Path) -> String {
+    let script = r#"
+import socket, sys, json
+data = b""
+try:
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(sys.argv[1])
+    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}).encode()
+    s.settimeout(5)
+    s.sendall(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    data = s.recv(65536)
+except OSError as error:
+    print("ERROR", error)
+print("ANSWERED" if data else "CLOSED")
+"#;
+    let output = std::process::Command::new("setpriv")
+        // The system's own interpreter: a per-user one (pyenv under /root) is not nobody's to run.
+        .args(["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--", "/usr/bin/python3", "-c", script])
+        .arg(socket)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "setpriv failed: {}", String::from_utf8_lossy(&output.stderr));
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[tokio::test]
+async fn a_session_client_running_as_nobody_is_refused() {
+    if fslens::session::current_uid() != 0 {
+        eprintln!("skipped: needs root to run a client as nobody (running as uid {})", fslens::session::current_uid());
+        return;
+    }
+    let workspace = tempfile::tempdir().unwrap();
+    let runtime = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(runtime.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut editor = EditorSession::start(workspace.path(), runtime.path()).await;
+    let socket = socket_for(workspace.path(), runtime.path());
+    // As the socket is made, nobody cannot even reach it ...
+    assert!(connect_as_nobody(&socket).contains("ERROR"), "the private directory let nobody through");
+    // ... and with the file-system layer opened on purpose, the peer-uid check still refuses.
+    std::fs::set_permissions(socket.parent().unwrap(), std::fs::Permissions::from_mode(0o711)).unwrap();
+    std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let answer = connect_as_nobody(&socket);
+    assert!(answer.contains("CLOSED") && !answer.contains("ANSWERED"), "nobody got an answer: {answer}");
+    assert_eq!(editor.status().await["session"]["clients"], json!(0), "nobody was never a client");
+    let mut client = raw_client(&socket).await;
+    assert!(client_call(&mut client, "ok", "initialize", json!({})).await["result"].is_object());
+    editor.stop().await;
+}
+
+#[tokio::test]
+async fn a_symbolic_link_planted_at_the_socket_path_is_neither_followed_nor_joined() {
+    let workspace = tempfile::tempdir().unwrap();
+    let runtime = tempfile::tempdir().unwrap();
+    let decoy_directory = tempfile::tempdir().unwrap();
+    let socket = socket_for(workspace.path(), runtime.path());
+    fslens::session::ensure_private_directory(socket.parent().unwrap()).unwrap();
+    // A live decoy socket elsewhere, linked from the session's path.
+    let decoy = std::os::unix::net::UnixListener::bind(decoy_directory.path().join("decoy.sock")).unwrap();
+    decoy.set_nonblocking(true).unwrap();
+    std::os::unix::fs::symlink(decoy_directory.path().join("decoy.sock"), &socket).unwrap();
+
+    // A client does not join through the link (one that did would wait on the decoy forever).
+    let output = Command::new(env!("CARGO_BIN_EXE_fslens"))
+        .args(["status", "--json", "--timeout-ms", "300", "--workspace"])
+        .arg(workspace.path())
+        .env("XDG_RUNTIME_DIR", runtime.path())
+        .kill_on_drop(true)
+        .output();
+    let output = tokio::time::timeout(TIMEOUT, output).await.expect("the CLI joined the decoy and waits").unwrap();
+    assert!(!output.status.success(), "the CLI joined through a planted link");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("is a symbolic link, not a socket"), "{stderr}");
+    assert!(decoy.accept().is_err(), "the decoy was connected to");
+
+    // A session removes the link and serves a socket of its own there.
+    let mut editor = EditorSession::start(workspace.path(), runtime.path()).await;
+    assert_eq!(editor.status().await["session"]["socket"], json!(socket.display().to_string()));
+    assert!(!std::fs::symlink_metadata(&socket).unwrap().file_type().is_symlink());
+    let mut client = raw_client(&socket).await;
+    let joined = client_call(&mut client, "x", "initialize", json!({})).await;
+    assert_eq!(joined["result"]["serverInfo"]["name"], json!("fslens-session"));
+    assert!(decoy.accept().is_err(), "the decoy was connected to");
+    editor.stop().await;
+}
+
+#[tokio::test]
+async fn the_socket_of_a_killed_session_is_taken_over_cleanly() {
+    let workspace = tempfile::tempdir().unwrap();
+    let runtime = tempfile::tempdir().unwrap();
+    let socket = socket_for(workspace.path(), runtime.path());
+    let mut first = EditorSession::start(workspace.path(), runtime.path()).await;
+    assert_eq!(first.status().await["session"]["socket"], json!(socket.display().to_string()));
+    first.child.kill().await.unwrap(); // SIGKILL: nothing is cleaned up
+    assert!(socket.exists(), "a killed session leaves its socket behind");
+
+    let mut second = EditorSession::start(workspace.path(), runtime.path()).await;
+    let status = second.status().await;
+    assert_eq!(status["session"]["socket"], json!(socket.display().to_string()), "{status}");
+    assert_eq!(status["session"]["notShared"], Value::Null);
+    let mut client = raw_client(&socket).await;
+    let joined = client_call(&mut client, "s", "workspace/executeCommand", json!({"command": "fslens.status"})).await;
+    assert_eq!(joined["result"]["fsac"]["pid"], status["fsac"]["pid"], "the client joined the new session");
+    second.stop().await;
+}
+
+#[tokio::test]
+async fn a_second_session_for_one_workspace_says_why_it_does_not_share_and_takes_over_when_the_first_ends() {
+    let workspace = tempfile::tempdir().unwrap();
+    let runtime = tempfile::tempdir().unwrap();
+    let socket = socket_for(workspace.path(), runtime.path());
+    let mut first = EditorSession::start(workspace.path(), runtime.path()).await;
+    let first_status = first.status().await;
+    let mut second = EditorSession::start(workspace.path(), runtime.path()).await;
+    let second_status = second.status().await;
+    assert_eq!(second_status["session"]["socket"], Value::Null);
+    let reason = second_status["session"]["notShared"].as_str().unwrap_or_default();
+    assert!(reason.contains("another fslens session already serves this workspace"), "{second_status}");
+    let mut client = raw_client(&socket).await;
+    let joined = client_call(&mut client, "a", "workspace/executeCommand", json!({"command": "fslens.status"})).await;
+    assert_eq!(joined["result"]["fsac"]["pid"], first_status["fsac"]["pid"], "clients join the first session");
+    drop(client);
+
+    first.stop().await;
+    let deadline = std::time::Instant::now() + TIMEOUT;
+    loop {
+        let status = second.status().await;
+        if status["session"]["socket"] == json!(socket.display().to_string()) {
+            assert_eq!(status["session"]["notShared"], Value::Null);
+            break;
+        }
+        assert!(std::time::Instant::now() < deadline, "the second session never took the socket over: {status}");
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let mut client = raw_client(&socket).await;
+    let joined = client_call(&mut client, "b", "workspace/executeCommand", json!({"command": "fslens.status"})).await;
+    assert_eq!(joined["result"]["fsac"]["pid"], second_status["fsac"]["pid"], "clients now join the second session");
+    second.stop().await;
+}

@@ -84,6 +84,9 @@ pub mod error_kinds {
         FSAC_EXITED = "fsac_exited",
         /// FSAC exited and restarted while the work ran, so analyses from before do not count.
         FSAC_RESTARTED = "fsac_restarted",
+        /// fslens is restarting FSAC on purpose (a planned restart, e.g. past its memory limit)
+        /// and answered the pending request rather than keep it waiting.
+        FSAC_RESTARTING = "fsac_restarting",
         /// FSAC's .NET host found no SDK matching `global.json`.
         SDK_NOT_FOUND = "sdk_not_found",
         /// Find's deadline passed before the sweep finished (a typed result, not an error).
@@ -146,6 +149,13 @@ pub mod notifications {
     /// Readiness changed; params are `{state, reason, unresponsive, generation}`, the first
     /// fields of what `fslens.status` returns (ask it for the rest).
     pub const STATUS: &str = "fslens/status";
+}
+
+/// Why fslens restarted FSAC on purpose: `reason` of the `fslens/status` notification that
+/// announces a planned restart, and of `fsac.lastPlannedRestart` in `fslens.status`.
+pub mod restart_reasons {
+    /// FSAC's resident memory crossed `--fsac-memory-limit`.
+    pub const MEMORY_LIMIT: &str = "memory_limit";
 }
 
 /// Requests fslens sends to FSAC.

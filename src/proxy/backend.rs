@@ -184,6 +184,11 @@ pub trait BackendLauncher: Send {
     fn source(&self) -> Option<CommandSource>;
     /// Starts a backend whose working directory is `workspace_root`.
     fn launch(&mut self, workspace_root: &Path) -> anyhow::Result<BackendConnection>;
+    /// Whether a launched backend's pid is a real process whose memory can be read (the
+    /// memory guard samples only those; in-memory test backends report a made-up pid).
+    fn measures_memory(&self) -> bool {
+        false
+    }
 }
 
 /// Launches FSAC as a child process.
@@ -198,6 +203,10 @@ impl BackendLauncher for ProcessLauncher {
 
     fn source(&self) -> Option<CommandSource> {
         Some(self.command.source)
+    }
+
+    fn measures_memory(&self) -> bool {
+        true
     }
 
     fn launch(&mut self, workspace_root: &Path) -> anyhow::Result<BackendConnection> {

@@ -30,6 +30,7 @@ use crate::lsp::message::{Message, MessageKind, RequestId, ResponseError, error_
 use crate::proxy::analysis::{AnalysisSnapshot, AnalysisStore};
 use crate::proxy::backend::{BackendConnection, BackendLauncher, StderrTail, stderr_task};
 use crate::proxy::initialize;
+use crate::proxy::memory::{MemoryGuard, MemoryGuardConfig};
 use crate::proxy::readiness::{Readiness, State};
 use crate::proxy::supervisor::{Decision, RestartPolicy, Supervisor};
 use crate::proxy::trace::{Direction, Tracer};
@@ -54,6 +55,8 @@ pub struct ProxyConfig {
     pub share_session: bool,
     /// The directory for session sockets (default: `session::runtime_directory`).
     pub session_directory: Option<PathBuf>,
+    /// FSAC's memory: how often it is sampled and the limit that plans a restart.
+    pub memory_guard: MemoryGuardConfig,
 }
 
 impl ProxyConfig {
@@ -69,6 +72,7 @@ impl ProxyConfig {
             unresponsive_after: Duration::from_secs(30),
             share_session: false,
             session_directory: None,
+            memory_guard: MemoryGuardConfig::default(),
         }
     }
 }
@@ -93,10 +97,21 @@ type CommandKey = (Origin, RequestId);
 
 enum Event {
     Editor(EditorEvent),
-    Backend { generation: u64, event: BackendEvent },
+    Backend {
+        generation: u64,
+        event: BackendEvent,
+    },
     Command(CommandEvent),
     ClientConnected(tokio::net::UnixStream),
-    Client { client: u64, event: ClientEvent },
+    Client {
+        client: u64,
+        event: ClientEvent,
+    },
+    /// A sample of FSAC generation `generation`'s resident memory (`None`: unknown).
+    MemorySample {
+        generation: u64,
+        rss: Option<u64>,
+    },
 }
 
 enum ClientEvent {
@@ -327,6 +342,16 @@ struct RunningBackend {
     initialize_answered: bool,
     /// Started by the supervisor: editor traffic waits until the replay is done.
     replaying: bool,
+    /// The task sampling this FSAC's memory; it ends with the backend.
+    memory_sampler: Option<AbortHandle>,
+}
+
+impl Drop for RunningBackend {
+    fn drop(&mut self) {
+        if let Some(sampler) = self.memory_sampler.take() {
+            sampler.abort();
+        }
+    }
 }
 
 /// A document fslens opened in FSAC on behalf of commands.
@@ -433,6 +458,20 @@ struct Proxy {
     /// Session-client requests waiting for the disk text of a closed file (read on a blocking
     /// thread, never on this loop); a cancel or the client leaving removes them.
     client_reads: HashSet<(u64, RequestId)>,
+    /// FSAC's sampled memory and the planned restart its limit asks for.
+    memory: MemoryGuard,
+    /// Ids of requests an exited FSAC sent the editor that the editor has not answered yet.
+    stale_fsac_requests: HashSet<RequestId>,
+    /// Requests of the current FSAC the editor sees under another id (because an exited
+    /// FSAC's unanswered request had the same id): editor-facing id → FSAC's id.
+    renamed_fsac_requests: HashMap<RequestId, RequestId>,
+    /// A planned restart killed FSAC: its exit is expected and it is started again at once.
+    planned_restart_underway: bool,
+    /// Why this session does not serve its socket (another live session serves the workspace,
+    /// or the directory is unsafe); `None` while serving or when sharing is off.
+    session_not_shared: Option<String>,
+    /// When to try the socket again: another session served it, and may have ended.
+    session_retry_at: Option<Instant>,
 }
 
 /// Runs one editor session over the given byte streams until `exit` or end of input.
@@ -501,6 +540,12 @@ where
         unresponsive: false,
         supervisor_generation_answered: false,
         client_reads: HashSet::new(),
+        memory: MemoryGuard::new(config.memory_guard),
+        stale_fsac_requests: HashSet::new(),
+        renamed_fsac_requests: HashMap::new(),
+        planned_restart_underway: false,
+        session_not_shared: None,
+        session_retry_at: None,
     };
     let mut tick = tokio::time::interval(Duration::from_millis(500));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -513,7 +558,10 @@ where
         let restart_at = proxy.restart_at;
         tokio::select! {
             event = event_receiver.recv() => match event {
-                Some(event) => proxy.handle(event),
+                Some(event) => {
+                    proxy.handle(event);
+                    proxy.carry_out_planned_restart_when_due();
+                }
                 None => break,
             },
             _ = sleep_until_option(deadline), if deadline.is_some() => {
@@ -522,7 +570,11 @@ where
                 break;
             }
             _ = sleep_until_option(restart_at), if restart_at.is_some() => proxy.restart_backend(),
-            _ = tick.tick() => proxy.check_responsiveness(),
+            _ = tick.tick() => {
+                proxy.check_responsiveness();
+                proxy.carry_out_planned_restart_when_due();
+                proxy.retry_session_socket_when_due();
+            }
         }
     }
 
@@ -582,6 +634,7 @@ impl Proxy {
             Event::Command(event) => self.on_command_event(event),
             Event::ClientConnected(stream) => self.on_client_connected(stream),
             Event::Client { client, event } => self.on_client_event(client, event),
+            Event::MemorySample { generation, rss } => self.on_memory_sample(generation, rss),
         }
     }
 
@@ -686,7 +739,12 @@ impl Proxy {
             return;
         }
         if self.fsac_to_editor.remove(&id).is_some() {
-            self.send_to_backend(&message);
+            match self.renamed_fsac_requests.remove(&id) {
+                Some(original) => self.send_to_backend(&with_id(&message, &original)),
+                None => self.send_to_backend(&message),
+            }
+        } else if self.stale_fsac_requests.remove(&id) {
+            tracing::debug!("dropping the editor's answer {id}: it was asked by an FSAC that has exited");
         } else {
             tracing::warn!("dropping the editor's answer {id}: no such request is pending");
         }
@@ -754,6 +812,10 @@ impl Proxy {
             connection.exit,
         ));
         self.last_backend_pid = connection.pid;
+        let measurable = self.launcher.as_ref().is_some_and(|launcher| launcher.measures_memory());
+        self.memory.backend_started(measurable);
+        let memory_sampler =
+            connection.pid.filter(|_| measurable).map(|pid| self.spawn_memory_sampler(generation, pid));
         self.backend = Some(RunningBackend {
             generation,
             to_backend: Some(to_backend),
@@ -762,6 +824,7 @@ impl Proxy {
             started: Instant::now(),
             initialize_answered: false,
             replaying,
+            memory_sampler,
         });
         self.last_heard_from_fsac = Instant::now();
         self.unresponsive = false;
@@ -849,10 +912,7 @@ impl Proxy {
                 }
                 self.send_to_editor(&message);
             }
-            MessageKind::Request { id, method } => {
-                self.fsac_to_editor.insert(id, method);
-                self.send_to_editor(&message);
-            }
+            MessageKind::Request { id, method } => self.forward_fsac_request(id, method, message),
         }
     }
 
@@ -909,13 +969,19 @@ impl Proxy {
             return;
         };
         let code_text = code.map_or("no exit code (killed by a signal)".to_owned(), |code| format!("exit code {code}"));
-        // A user-requested restart is not a crash.
-        let expected = self.exit_deadline.is_some() || self.shutdown_received || self.restart_requested;
+        // A user-requested or planned restart is not a crash.
+        let planned = std::mem::take(&mut self.planned_restart_underway);
+        if !planned {
+            self.memory.forget_plan();
+        }
+        let expected = self.exit_deadline.is_some() || self.shutdown_received || self.restart_requested || planned;
         tracing::info!("FSAC (pid {:?}) ended with {code_text}", backend.pid);
         self.last_stderr_tail = stderr_tail.clone();
 
         let before_initialize = !backend.initialize_answered;
-        let reason = if before_initialize {
+        let reason = if planned {
+            planned_restart_reason(&self.memory)
+        } else if before_initialize {
             format!("FSAC exited before answering initialize ({code_text}); its stderr ends with:\n{stderr_tail}")
         } else {
             format!("FSAC exited ({code_text})")
@@ -936,6 +1002,8 @@ impl Proxy {
                     "exitCode": code,
                     "stderrTail": stderr_tail,
                 }))
+            } else if planned {
+                restarting_error(&pending.method, &reason)
             } else {
                 ResponseError::new(
                     error_codes::REQUEST_FAILED,
@@ -946,19 +1014,24 @@ impl Proxy {
             self.reply_error(id, error);
         }
         for (_, call) in std::mem::take(&mut self.proxy_to_fsac) {
-            let error = ResponseError::new(error_codes::REQUEST_FAILED, reason.clone())
-                .with_data(json!({ "errorKind": error_kinds::FSAC_EXITED, "exitCode": code }));
+            let error = if planned {
+                restarting_error("the request", &reason)
+            } else {
+                ResponseError::new(error_codes::REQUEST_FAILED, reason.clone())
+                    .with_data(json!({ "errorKind": error_kinds::FSAC_EXITED, "exitCode": code }))
+            };
             if let Some((client, answer)) = call.fail(error) {
                 self.send_to_client(client, &answer);
             }
         }
-        // FSAC's own requests to the editor can no longer be answered, and the documents
-        // fslens had opened in it are gone with it.
-        self.fsac_to_editor.clear();
+        // FSAC's own requests to the editor can no longer be answered (the editor may still
+        // answer them: those answers are dropped, see `forward_fsac_request`), and the
+        // documents fslens had opened in it are gone with it.
+        self.forget_fsac_requests();
         self.proxy_documents.clear();
         self.unresponsive = false;
 
-        if self.restart_requested {
+        if self.restart_requested || planned {
             self.restart_requested = false;
             self.restart_at = Some(tokio::time::Instant::now());
         } else if !expected && self.initialize_params_for_fsac.is_some() && self.session_was_initialized() {
@@ -1380,6 +1453,7 @@ impl Proxy {
             "uptimeMs": backend.map(|backend| backend.started.elapsed().as_millis() as u64),
             "stderrTail": if self.last_stderr_tail.is_empty() { Value::Null } else { json!(self.last_stderr_tail) },
         });
+        merge_object(&mut status["fsac"], self.memory.status_fields(Instant::now()));
         status["openDocuments"] = json!(documents);
         status["editor"] = json!({
             "initialized": self.initialize_received,
@@ -1395,6 +1469,8 @@ impl Proxy {
         });
         status["uptimeMs"] = json!(self.started.elapsed().as_millis() as u64);
         status["supervisor"] = self.supervisor.to_json(Instant::now());
+        // Planned restarts are counted apart from crashes and never trip the crash-loop stop.
+        status["supervisor"]["plannedRestarts"] = json!(self.memory.planned_restarts());
         status["supervisor"]["nextRestartInMs"] = json!(
             self.restart_at.map(|at| at.saturating_duration_since(tokio::time::Instant::now()).as_millis() as u64)
         );
@@ -1402,6 +1478,7 @@ impl Proxy {
         status["session"] = json!({
             "socket": self.session_socket.as_ref().map(|path| path.display().to_string()),
             "clients": self.clients.len(),
+            "notShared": self.session_not_shared,
         });
         status["silentForMs"] =
             json!(self.backend.as_ref().map(|_| self.last_heard_from_fsac.elapsed().as_millis() as u64));
@@ -1417,10 +1494,12 @@ impl Proxy {
             .clone()
             .unwrap_or_else(|| crate::session::runtime_directory(std::env::var_os("XDG_RUNTIME_DIR").as_deref()));
         let path = crate::session::socket_path(&directory, &canonical);
+        self.session_retry_at = None;
         match crate::session::server::bind(&path) {
             Ok(crate::session::server::BindOutcome::Listening(mut listener)) => {
                 tracing::info!("session socket: {}", path.display());
                 self.session_socket = Some(path);
+                self.session_not_shared = None;
                 let events = self.events.clone();
                 tokio::spawn(async move {
                     loop {
@@ -1439,9 +1518,33 @@ impl Proxy {
                 });
             }
             Ok(crate::session::server::BindOutcome::AlreadyServed(path)) => {
-                tracing::warn!("another fslens session already serves {}; not sharing this one", path.display());
+                let reason = format!(
+                    "another fslens session already serves this workspace at {}: session clients join that one; \
+                     this session takes the socket over when it ends",
+                    path.display()
+                );
+                if self.session_not_shared.as_ref() != Some(&reason) {
+                    tracing::warn!("{reason}");
+                }
+                self.session_not_shared = Some(reason);
+                self.session_retry_at = Some(Instant::now() + SESSION_SOCKET_RETRY);
             }
-            Err(error) => tracing::warn!("cannot share this session: {error}"),
+            Err(error) => {
+                let reason = format!("cannot share this session: {error}");
+                tracing::warn!("{reason}");
+                self.session_not_shared = Some(reason);
+            }
+        }
+    }
+
+    /// Tries the socket again when another session held it: the first to go hands it on.
+    fn retry_session_socket_when_due(&mut self) {
+        if self.session_retry_at.is_some_and(|at| Instant::now() >= at)
+            && self.session_socket.is_none()
+            && self.exit_deadline.is_none()
+            && let Some(root) = self.workspace_root.clone()
+        {
+            self.serve_session_socket(&root);
         }
     }
 
@@ -1727,6 +1830,186 @@ impl Proxy {
     }
 }
 
+// ----- FSAC's requests to the editor across restarts -----------------------------------------
+//
+// A restarted FSAC numbers its requests to the editor from the start again, so its request 1
+// may reach the editor while the editor still owes the exited FSAC an answer to its own
+// request 1. Forwarded unchanged, the editor's late answer would be taken by the new FSAC as
+// the answer to its request. Such a colliding request is forwarded under a fresh id instead,
+// and the editor's answers to the exited FSAC's requests are dropped.
+
+impl Proxy {
+    fn forward_fsac_request(&mut self, id: RequestId, method: String, message: Message) {
+        if !self.stale_fsac_requests.contains(&id) && !self.fsac_to_editor.contains_key(&id) {
+            self.fsac_to_editor.insert(id, method);
+            return self.send_to_editor(&message);
+        }
+        let renamed = self.next_backend_id();
+        tracing::debug!("forwarding FSAC's request {id} to the editor as {renamed}: the id is still owed an answer");
+        self.fsac_to_editor.insert(renamed.clone(), method);
+        self.renamed_fsac_requests.insert(renamed.clone(), id);
+        self.send_to_editor(&with_id(&message, &renamed));
+    }
+
+    /// FSAC exited: what it asked the editor and was not answered is remembered as stale (a
+    /// bounded set; the editor may never answer).
+    fn forget_fsac_requests(&mut self) {
+        const MOST_STALE_REQUESTS: usize = 4096;
+        if self.stale_fsac_requests.len() > MOST_STALE_REQUESTS {
+            self.stale_fsac_requests.clear();
+        }
+        self.renamed_fsac_requests.clear();
+        self.stale_fsac_requests.extend(self.fsac_to_editor.drain().map(|(id, _)| id));
+    }
+}
+
+/// `message` (a request or a response) under another id; the rest is kept as it was.
+fn with_id(message: &Message, id: &RequestId) -> Message {
+    let renamed = message.to_value().ok().and_then(|mut value| {
+        value["id"] = serde_json::to_value(id).ok()?;
+        Message::from_value(&value).ok()
+    });
+    renamed.unwrap_or_else(|| message.clone())
+}
+
+// ----- memory guard and planned restarts ----------------------------------------------------
+//
+// Kept apart from the rest of the loop so that they move as one piece: FSAC's memory is sampled
+// by a task per FSAC generation; a sample past the limit plans a restart, which is carried out
+// when no editor request waits for FSAC (or when the grace period is over, answering what still
+// waits with `fsac_restarting`). The restart itself is the crash restart's replay, without the
+// back-off and without counting as a crash.
+
+impl Proxy {
+    fn spawn_memory_sampler(&self, generation: u64, pid: u32) -> AbortHandle {
+        let events = self.events.clone();
+        let interval = self.memory.config.sample_interval.max(Duration::from_millis(10));
+        let task = tokio::spawn(async move {
+            loop {
+                let rss = crate::proxy::memory::resident_bytes(pid).await;
+                if events.send(Event::MemorySample { generation, rss }).is_err() {
+                    return;
+                }
+                tokio::time::sleep(interval).await;
+            }
+        });
+        task.abort_handle()
+    }
+
+    fn on_memory_sample(&mut self, generation: u64, rss: Option<u64>) {
+        if self.backend.as_ref().map(|backend| backend.generation) != Some(generation) {
+            return;
+        }
+        let crossed = self.memory.observe(rss, Instant::now());
+        if !crossed {
+            return;
+        }
+        if !self.session_was_initialized() || self.exit_deadline.is_some() || self.shutdown_received {
+            // Nothing to replay into a new FSAC yet, or the session is ending anyway.
+            self.memory.forget_plan();
+            return;
+        }
+        self.announce_planned_restart();
+    }
+
+    /// Tells the editor (`window/showMessage`, `fslens/status` with reason `memory_limit`) and
+    /// every session client that FSAC will be restarted.
+    fn announce_planned_restart(&mut self) {
+        let rss = self.memory.rss().unwrap_or_default();
+        let limit = self.memory.limit_bytes().unwrap_or_default();
+        let text = format!(
+            "FSAC uses {} of memory, over the limit of {} (--fsac-memory-limit); fslens restarts it as soon as              no request is pending (at most {:.0} s from now) and sends it the open documents again",
+            mebibytes(rss),
+            mebibytes(limit),
+            self.memory.config.restart_grace.as_secs_f64()
+        );
+        tracing::warn!("{text}");
+        self.show_message(2, &format!("F# language server: {text}."));
+        self.send_restart_announcement(&text, "planned");
+    }
+
+    /// A `fslens/status` notification saying why FSAC is (being) restarted on purpose.
+    fn send_restart_announcement(&mut self, text: &str, phase: &str) {
+        let notification = Message::notification(
+            ext::notifications::STATUS,
+            json!({
+                "state": self.readiness.state(),
+                "reason": ext::restart_reasons::MEMORY_LIMIT,
+                "message": text,
+                "plannedRestart": phase,
+                "rssBytes": self.memory.rss(),
+                "memoryLimitBytes": self.memory.limit_bytes(),
+                "unresponsive": self.unresponsive,
+                "generation": self.backend_generations,
+            }),
+        );
+        if self.initialize_received {
+            self.send_to_editor(&notification);
+        }
+        let clients: Vec<u64> = self.clients.keys().copied().collect();
+        for client in clients {
+            self.send_to_client(client, &notification);
+        }
+    }
+
+    /// Carries out a planned restart once no editor request waits for FSAC, or once the grace
+    /// period is over.
+    fn carry_out_planned_restart_when_due(&mut self) {
+        if !self.memory.restart_planned() || self.planned_restart_underway {
+            return;
+        }
+        let Some(backend) = self.backend.as_ref() else {
+            return self.memory.forget_plan();
+        };
+        if backend.replaying || self.exit_deadline.is_some() || self.shutdown_received {
+            return;
+        }
+        let now = Instant::now();
+        let pending = self.editor_to_fsac.len();
+        if pending > 0 && !self.memory.grace_over(now) {
+            return;
+        }
+        self.memory.restarting(now, pending);
+        self.planned_restart_underway = true;
+        let text = planned_restart_reason(&self.memory);
+        tracing::warn!("{text}");
+        self.send_restart_announcement(&text, "restarting");
+        if let Some(backend) = self.backend.as_mut() {
+            // Nothing more is sent to this FSAC: what arrives meanwhile gets `fsac_unavailable`
+            // (documents go to the new FSAC with the replay).
+            backend.to_backend = None;
+        }
+        self.kill_backend_for_restart();
+    }
+}
+
+/// The reason a planned restart gives: FSAC's memory against the limit.
+fn planned_restart_reason(memory: &MemoryGuard) -> String {
+    format!(
+        "fslens restarted FSAC on purpose: its memory ({}) crossed the limit of {} (reason {})",
+        mebibytes(memory.rss().unwrap_or_default()),
+        mebibytes(memory.limit_bytes().unwrap_or_default()),
+        ext::restart_reasons::MEMORY_LIMIT
+    )
+}
+
+/// The answer to a request still waiting for FSAC when a planned restart happens.
+fn restarting_error(what: &str, reason: &str) -> ResponseError {
+    ResponseError::new(error_codes::REQUEST_FAILED, format!("{what}: {reason}; ask again once it is back"))
+        .with_data(json!({ "errorKind": error_kinds::FSAC_RESTARTING, "reason": ext::restart_reasons::MEMORY_LIMIT }))
+}
+
+fn mebibytes(bytes: u64) -> String {
+    format!("{:.0} MiB", bytes as f64 / (1024.0 * 1024.0))
+}
+
+/// Copies the members of `extra` into the object `target`.
+fn merge_object(target: &mut Value, extra: Value) {
+    if let (Some(target), Value::Object(extra)) = (target.as_object_mut(), extra) {
+        target.extend(extra);
+    }
+}
+
 fn root_from_initialize(params: &Value) -> Option<PathBuf> {
     if let Some(uri) = params.get("rootUri").and_then(Value::as_str)
         && let Some(path) = crate::uri::uri_to_path(uri)
@@ -1879,6 +2162,9 @@ async fn read_for_client(path: PathBuf) -> Result<String, String> {
     .map_err(|error| format!("cannot read {display}: {error}"))?
     .map_err(|error| format!("cannot read {display}: {error}"))
 }
+
+/// How often a session whose workspace socket another session serves tries to take it over.
+const SESSION_SOCKET_RETRY: Duration = Duration::from_secs(2);
 
 /// Test hook: when this names a file, a session client's read of a closed file waits until
 /// that file exists (tests/proxy_with_double.rs shows that the editor is served meanwhile).

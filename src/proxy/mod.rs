@@ -9,6 +9,7 @@ pub mod analysis;
 pub mod backend;
 pub mod initialize;
 pub mod main_loop;
+pub mod memory;
 pub mod readiness;
 pub mod supervisor;
 pub mod trace;

@@ -1,5 +1,6 @@
-//! The session socket: binding (replacing stale sockets), accepting only this user's
-//! connections, and connecting as a client.
+//! The session socket: binding (replacing stale sockets and anything else planted at its
+//! path), accepting only this user's connections, and connecting as a client only to a real
+//! socket served by this user.
 
 use std::io;
 use std::os::unix::fs::PermissionsExt;
@@ -30,21 +31,50 @@ pub enum SessionSocketError {
     Directory(#[from] SessionPathError),
     #[error("session socket {path}: {source}")]
     Io { path: PathBuf, source: io::Error },
+    #[error("session socket {path} is {what}, not a socket; refusing to use it")]
+    NotASocket { path: PathBuf, what: &'static str },
+    #[error("session socket {path} is served by uid {owner}, not by this user (uid {uid}); refusing to join")]
+    ForeignServer { path: PathBuf, owner: u32, uid: u32 },
+}
+
+/// What is at a socket path, without following a symbolic link there.
+fn kind_at(path: &Path) -> Option<&'static str> {
+    use std::os::unix::fs::FileTypeExt;
+    let file_type = std::fs::symlink_metadata(path).ok()?.file_type();
+    Some(if file_type.is_symlink() {
+        "a symbolic link"
+    } else if file_type.is_socket() {
+        "socket"
+    } else if file_type.is_dir() {
+        "a directory"
+    } else {
+        "a file"
+    })
 }
 
 /// Binds the socket at `path`, creating its private directory; a stale socket (nobody
-/// listening) is replaced, a live one is left alone.
+/// listening) is replaced, a live one is left alone. Anything else at the path (a symbolic
+/// link, a file) was not put there by a session and is removed: connecting through a planted
+/// link could reach someone else's socket. A directory there is an error.
 pub fn bind(path: &Path) -> Result<BindOutcome, SessionSocketError> {
     let directory = path.parent().unwrap_or(Path::new("/"));
     ensure_private_directory(directory)?;
     let io_error = |source| SessionSocketError::Io { path: path.to_owned(), source };
-    if std::fs::symlink_metadata(path).is_ok() {
-        match std::os::unix::net::UnixStream::connect(path) {
+    match kind_at(path) {
+        None => {}
+        Some("socket") => match std::os::unix::net::UnixStream::connect(path) {
             Ok(_) => return Ok(BindOutcome::AlreadyServed(path.to_owned())),
             Err(error) => {
                 tracing::info!("replacing stale session socket {} ({error})", path.display());
                 std::fs::remove_file(path).map_err(io_error)?;
             }
+        },
+        Some("a directory") => {
+            return Err(SessionSocketError::NotASocket { path: path.to_owned(), what: "a directory" });
+        }
+        Some(what) => {
+            tracing::warn!("removing {what} planted at the session socket's path {}", path.display());
+            std::fs::remove_file(path).map_err(io_error)?;
         }
     }
     let listener = UnixListener::bind(path).map_err(io_error)?;
@@ -87,7 +117,8 @@ impl Drop for SessionListener {
     }
 }
 
-/// Connects to the session serving `path`, after checking that its directory is private.
+/// Connects to the session serving `path`, after checking that its directory is private and
+/// that the path is a socket itself (not a link to one); the server must run as this user.
 /// `Ok(None)` when no session is listening.
 pub async fn connect(path: &Path) -> Result<Option<UnixStream>, SessionSocketError> {
     let directory = path.parent().unwrap_or(Path::new("/"));
@@ -95,8 +126,23 @@ pub async fn connect(path: &Path) -> Result<Option<UnixStream>, SessionSocketErr
         return Ok(None);
     }
     check_private_directory(directory)?;
+    match kind_at(path) {
+        None => return Ok(None),
+        Some("socket") => {}
+        Some(what) => return Err(SessionSocketError::NotASocket { path: path.to_owned(), what }),
+    }
     match UnixStream::connect(path).await {
-        Ok(stream) => Ok(Some(stream)),
+        Ok(stream) => {
+            let uid = current_uid();
+            let owner = stream
+                .peer_cred()
+                .map(|credentials| credentials.uid())
+                .map_err(|source| SessionSocketError::Io { path: path.to_owned(), source })?;
+            if owner != uid {
+                return Err(SessionSocketError::ForeignServer { path: path.to_owned(), owner, uid });
+            }
+            Ok(Some(stream))
+        }
         Err(error) if matches!(error.kind(), io::ErrorKind::NotFound | io::ErrorKind::ConnectionRefused) => Ok(None),
         Err(source) => Err(SessionSocketError::Io { path: path.to_owned(), source }),
     }

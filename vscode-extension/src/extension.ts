@@ -166,6 +166,7 @@ async function startClient(context: vscode.ExtensionContext) {
     fsacArgs: config.get<string[]>("fsac.args"),
     args: config.get<string[]>("args"),
     logLevel: config.get<string>("logLevel"),
+    fsacMemoryLimit: config.get<string>("fsacMemoryLimit"),
   });
   output.appendLine(`starting: ${command} ${args.join(" ")}`);
   const serverOptions: ServerOptions = { command, args, options: { env: process.env } };

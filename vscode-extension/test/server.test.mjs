@@ -24,6 +24,11 @@ test("path, FSAC command, log level and extra fslens arguments", () => {
   );
 });
 
+test("the FSAC memory limit setting becomes --fsac-memory-limit; empty passes nothing", () => {
+  assert.deepEqual(serverCommand({ fsacMemoryLimit: " 60% " }).args, ["--fsac-memory-limit", "60%"]);
+  assert.deepEqual(serverCommand({ fsacMemoryLimit: "" }).args, []);
+});
+
 test("extra FSAC arguments are appended to the FSAC command, quoted for fslens's shell-like split", () => {
   assert.deepEqual(serverCommand({ fsacCommand: "fsautocomplete", fsacArgs: ["--verbose", "--log-file", "/tmp/my logs/f.log"] }).args, [
     "--fsac",

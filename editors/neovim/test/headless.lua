@@ -123,6 +123,11 @@ local function main()
         "command with FSAC and arguments"
       )
       eq(fslens.server_command({ cmd = "fslens", fsac_args = { "--y" } }), { "fslens", "--fsac", "fsautocomplete --y" }, "args only")
+      eq(
+        fslens.server_command({ cmd = "fslens", fsac_memory_limit = "4GiB" }),
+        { "fslens", "--fsac-memory-limit", "4GiB" },
+        "memory limit"
+      )
       eq(fslens.status_text({ state = "absent" }), "syntax only", "absent")
       eq(fslens.status_text({ state = "loading", unresponsive = true }), "loading (unresponsive)", "unresponsive")
       eq(fslens.status_text({ state = "crashed" }), "crashed", "crashed")

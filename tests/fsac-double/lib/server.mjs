@@ -134,7 +134,8 @@ export function startServer() {
   }
 
   // ---- lifecycle ------------------------------------------------------------
-  conn.onInitialize((params) => {
+  conn.onInitialize(async (params) => {
+    if (faults.slowInitializeMs) await new Promise((resolve) => setTimeout(resolve, faults.slowInitializeMs));
     clientCaps = params.capabilities ?? {};
     const root = params.rootUri ? pathOf(params.rootUri) : params.rootPath;
     if (root) rootPath = root;

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { AbstractMessageReader, AbstractMessageWriter } from 'vscode-jsonrpc';
 import { StreamMessageReader } from 'vscode-jsonrpc/node';
-import { faults, GARBAGE_BODY } from './faults.mjs';
+import { faults, GARBAGE_BODY, growForRequest } from './faults.mjs';
 import { log } from './log.mjs';
 
 let seq = 0;
@@ -43,6 +43,7 @@ export class FaultyReader extends AbstractMessageReader {
         record('out', { garbage: GARBAGE_BODY });
         writeFrame(GARBAGE_BODY);
       }
+      if ('id' in message && 'method' in message) growForRequest();
       if ('id' in message && 'method' in message && faults.hangOn.has(message.method)) {
         log(`FSAC_DOUBLE_HANG_ON: never answering ${message.method} #${message.id}`);
         return;

@@ -152,3 +152,31 @@ test('FSAC_DOUBLE_TRANSCRIPT records every received message as JSON lines, in or
   assert.equal(received[0].message.params.rootUri, uri(BROKEN));
   assert.ok(lines.some((l) => l.dir === 'out' && l.message.id === 1 && l.message.result.serverInfo.name === 'FsAutoComplete'));
 });
+
+const residentBytes = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
+
+test('FSAC_DOUBLE_GROW_MB_PER_REQUEST grows the resident set by M MB per request', { skip: process.platform !== 'linux' }, async () => {
+  const d = raw({ FSAC_DOUBLE_GROW_MB_PER_REQUEST: '40', FSAC_DOUBLE_LAZY_COMPILER: '1' });
+  d.send(init());
+  await d.waitOut((s) => s.includes('"id":1'));
+  const before = residentBytes(d.proc.pid);
+  for (let id = 2; id <= 6; id++) d.send(frame({ id, method: 'fslens/ping' }));
+  await d.waitOut((s) => s.includes('"id":6'));
+  const grown = residentBytes(d.proc.pid) - before;
+  assert.ok(grown >= 5 * 40 * 1024 * 1024 * 0.9, `grew only ${grown} bytes`);
+  d.proc.kill();
+});
+
+test('FSAC_DOUBLE_SLOW_INITIALIZE_MS delays the initialize answer; FSAC_DOUBLE_FAULTS_FILE wins over the environment', async () => {
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'faults-'));
+  const file = path.join(scratch, 'faults.json');
+  fs.writeFileSync(file, JSON.stringify({ FSAC_DOUBLE_SLOW_INITIALIZE_MS: 1500 }));
+  const d = raw({ FSAC_DOUBLE_SLOW_INITIALIZE_MS: '0', FSAC_DOUBLE_FAULTS_FILE: file, FSAC_DOUBLE_LAZY_COMPILER: '1' });
+  const started = Date.now();
+  d.send(init());
+  await d.waitOut((s) => s.includes('"id":1'));
+  const waited = Date.now() - started;
+  assert.ok(waited >= 1400, `initialize answered after ${waited} ms`);
+  d.proc.kill();
+  fs.rmSync(scratch, { recursive: true, force: true });
+});

@@ -14,6 +14,8 @@ export interface ServerSettings {
   args?: string[];
   /** fslens's log filter (`--log-level`): its log goes to the "fslens" output channel. */
   logLevel?: string;
+  /** FSAC's memory limit (`--fsac-memory-limit`: `4GiB`, `3000MB`, `60%`); empty: none. */
+  fsacMemoryLimit?: string;
 }
 
 export interface ServerCommand {
@@ -47,6 +49,9 @@ export function serverCommand(settings: ServerSettings): ServerCommand {
   }
   if (settings.logLevel && settings.logLevel.trim() !== "") {
     args.push("--log-level", settings.logLevel.trim());
+  }
+  if (settings.fsacMemoryLimit && settings.fsacMemoryLimit.trim() !== "") {
+    args.push("--fsac-memory-limit", settings.fsacMemoryLimit.trim());
   }
   args.push(...(settings.args ?? []));
   return { command, args };

@@ -17,6 +17,9 @@ M.config = {
   -- Extra FsAutoComplete arguments, appended to `fsac` (which defaults to "fsautocomplete"
   -- when only these are given).
   fsac_args = {},
+  -- Restart FsAutoComplete once its resident memory exceeds this (`--fsac-memory-limit`):
+  -- "4GiB", "3000MB" or a share of physical memory like "60%"; nil: no limit.
+  fsac_memory_limit = nil,
   -- Extra fslens arguments (e.g. { "--log-file", "/tmp/fslens.log" }).
   args = {},
   root_markers = { "*.sln", "*.slnx", "*.fsproj", ".git" },
@@ -74,6 +77,10 @@ function M.server_command(config)
   if fsac and fsac ~= "" then
     table.insert(cmd, "--fsac")
     table.insert(cmd, fsac)
+  end
+  if config.fsac_memory_limit and config.fsac_memory_limit ~= "" then
+    table.insert(cmd, "--fsac-memory-limit")
+    table.insert(cmd, config.fsac_memory_limit)
   end
   for _, arg in ipairs(config.args or {}) do
     table.insert(cmd, arg)
