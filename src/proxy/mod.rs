@@ -12,5 +12,6 @@ pub mod main_loop;
 pub mod readiness;
 pub mod supervisor;
 pub mod trace;
+pub mod what_if;
 
 pub use main_loop::{ProxyConfig, run_proxy};
