@@ -286,3 +286,42 @@ async fn fsac_crashing_during_a_what_if_restarts_with_the_editors_texts() {
     assert_eq!(answer["files"][0]["version"], json!(2), "{answer}");
     editor.stop().await;
 }
+
+#[test]
+fn the_cli_reads_the_edits_from_a_json_file_or_standard_input() {
+    let workspace = fixture_copy("what-if");
+    let runtime = tempfile::tempdir().unwrap();
+    let item = std::fs::read_to_string(workspace.path().join("Catalog/Item.fs")).unwrap();
+    let disk_before = disk_bytes(workspace.path());
+    let edits_file = runtime.path().join("edits.json");
+    std::fs::write(&edits_file, json!([price_becomes_string(&item)]).to_string()).unwrap();
+    let run = |edits: &str, stdin: Option<&str>| {
+        let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_fslens"))
+            .args(["check", "--json", "--timeout-ms", "60000", "--fsac", &double_command(), "--edits", edits])
+            .arg("--workspace")
+            .arg(workspace.path())
+            .env("XDG_RUNTIME_DIR", runtime.path())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        if let Some(text) = stdin {
+            use std::io::Write;
+            child.stdin.take().unwrap().write_all(text.as_bytes()).unwrap();
+        }
+        drop(child.stdin.take());
+        let output = child.wait_with_output().unwrap();
+        let answer: Value = serde_json::from_slice(&output.stdout)
+            .unwrap_or_else(|_| panic!("no JSON: {}", String::from_utf8_lossy(&output.stdout)));
+        (output.status.code(), answer)
+    };
+    let (code, answer) = run(&edits_file.to_string_lossy(), None);
+    assert_eq!(code, Some(1), "errors exit with 1: {answer}");
+    assert_eq!(answer["verdict"], json!("errors"), "{answer}");
+    assert_eq!(answer["delta"]["introduced"].as_array().unwrap().len(), 1, "{answer}");
+    let fixed = json!([{"path": "Catalog/Item.fs", "text": item.replace("let label", "/// The name.\nlet label")}]);
+    let (code, answer) = run("-", Some(&fixed.to_string()));
+    assert_eq!(code, Some(0), "clean exits with 0: {answer}");
+    assert_eq!(answer["verdict"], json!("clean"), "{answer}");
+    assert_eq!(disk_bytes(workspace.path()), disk_before, "disk is never written");
+}
