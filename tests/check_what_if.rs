@@ -160,7 +160,7 @@ async fn an_unsaved_buffer_is_the_baseline_and_an_edit_sent_meanwhile_is_kept() 
     let id = editor
         .send_request(
             "workspace/executeCommand",
-            json!({"command": "fslens.check", "arguments": [{"edits": [comment, construction_becomes_string(&order)]}]}),
+            json!({"command": "fslens.check", "arguments": [{"edits": [comment, construction_becomes_string(&order)], "timeoutMs": 20000}]}),
         )
         .await;
     // The editor reverts its buffer while the what-if runs (FSAC has been shown the edits).
@@ -178,6 +178,22 @@ async fn an_unsaved_buffer_is_the_baseline_and_an_edit_sent_meanwhile_is_kept() 
     let resolved = answer["delta"]["resolved"].as_array().unwrap();
     assert_eq!(resolved.len(), 1, "{answer}");
     assert_eq!((resolved[0]["file"].as_str(), resolved[0]["code"].as_i64()), (Some("Orders/Order.fs"), Some(1)));
+
+    // FSAC got the editor's edit only after the restore reopened the buffer at version 2,
+    // never on top of the hypothetical text.
+    let received = received_by_fsac(&transcript);
+    let about_item = |message: &Value| message["params"]["textDocument"]["uri"] == json!(uri.clone());
+    let reopened = received.iter().position(|message| {
+        about_item(message)
+            && message["method"] == "textDocument/didOpen"
+            && message["params"]["textDocument"]["version"] == json!(2)
+    });
+    let edit = received.iter().position(|message| {
+        about_item(message)
+            && message["method"] == "textDocument/didChange"
+            && message["params"]["textDocument"]["version"] == json!(3)
+    });
+    assert!(reopened.is_some() && edit > reopened, "the held edit came before the restore: {received:?}");
 
     // The edit sent meanwhile reached FSAC and the mirror at its version: Item.fs is back to
     // `int`, so the unedited Order.fs is clean again.
@@ -233,14 +249,33 @@ async fn a_cancelled_what_if_restores_and_answers_once() {
         .collect();
     assert!(!opened.is_empty());
     for uri in opened {
-        wait_for_transcript(&transcript, received_by_fsac, "the restore", |message| {
-            message["method"] == "textDocument/didClose" && message["params"]["textDocument"]["uri"] == json!(uri)
-        })
-        .await;
+        closed_after_its_what_if_open(&transcript, &uri).await;
     }
     let answer = check(&mut editor, json!({})).await;
     assert_eq!(answer["verdict"], json!("clean"), "the real texts again: {answer}");
     editor.stop().await;
+}
+
+/// Waits until FSAC was sent a `didClose` of `uri` after its last what-if `didOpen`.
+async fn closed_after_its_what_if_open(transcript: &Path, uri: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let received = received_by_fsac(transcript);
+        let about = |message: &Value| message["params"]["textDocument"]["uri"] == json!(uri);
+        let opened = received.iter().rposition(|message| {
+            about(message)
+                && message["params"]["textDocument"]["version"]
+                    .as_i64()
+                    .is_some_and(|version| version >= WHAT_IF_VERSION_BASE)
+        });
+        let closed =
+            received.iter().rposition(|message| about(message) && message["method"] == "textDocument/didClose");
+        if opened.is_some() && closed > opened {
+            return;
+        }
+        assert!(std::time::Instant::now() < deadline, "{uri} was never closed after the what-if: {received:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
 }
 
 #[tokio::test]
