@@ -256,6 +256,28 @@ async fn a_cancelled_what_if_restores_and_answers_once() {
     editor.stop().await;
 }
 
+#[tokio::test]
+async fn a_timed_out_what_if_restores_too() {
+    let workspace = fixture_copy("what-if");
+    let runtime = tempfile::tempdir().unwrap();
+    let transcript = runtime.path().join("transcript.jsonl");
+    let transcript_text = transcript.to_string_lossy().into_owned();
+    let mut editor =
+        ready_editor(workspace.path(), runtime.path(), &[("FSAC_DOUBLE_TRANSCRIPT", &transcript_text)]).await;
+    let item = std::fs::read_to_string(workspace.path().join("Catalog/Item.fs")).unwrap();
+    let answer = check(&mut editor, json!({"edits": [price_becomes_string(&item)], "timeoutMs": 0})).await;
+    assert_eq!(answer["verdict"], json!("unknown"), "{answer}");
+    assert_eq!(answer["blockingReason"]["errorKind"], json!("timeout"), "{answer}");
+    assert_eq!(answer["whatIf"]["restored"], json!(true), "{answer}");
+    for file in ["Catalog/Item.fs", "Orders/Order.fs"] {
+        let uri = fslens::uri::path_to_uri(&workspace.path().join(file)).unwrap();
+        closed_after_its_what_if_open(&transcript, &uri).await;
+    }
+    let answer = check(&mut editor, json!({})).await;
+    assert_eq!(answer["verdict"], json!("clean"), "the real texts again: {answer}");
+    editor.stop().await;
+}
+
 /// Waits until FSAC was sent a `didClose` of `uri` after its last what-if `didOpen`.
 async fn closed_after_its_what_if_open(transcript: &Path, uri: &str) {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
