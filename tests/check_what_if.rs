@@ -51,8 +51,10 @@ fn disk_bytes(workspace: &Path) -> Vec<(String, Vec<u8>)> {
 fn shows_the_hypothesis(message: &Value, open: &[&str]) -> bool {
     let params = &message["params"];
     let uri = params["uri"].as_str().or(params["textDocument"]["uri"].as_str()).unwrap_or_default();
-    let about_closed =
-        message["method"] == "textDocument/publishDiagnostics" && !open.iter().any(|file| uri.ends_with(file));
+    let uri = params["file"].as_str().unwrap_or(uri);
+    let about_closed = ["textDocument/publishDiagnostics", "fsharp/testDetected", "fsharp/documentAnalyzed"]
+        .contains(&message["method"].as_str().unwrap_or_default())
+        && !open.iter().any(|file| uri.ends_with(file));
     let what_if_version = [&params["version"], &params["textDocument"]["version"]]
         .iter()
         .any(|version| version.as_i64().is_some_and(|version| version >= WHAT_IF_VERSION_BASE));
@@ -67,6 +69,16 @@ async fn a_field_type_change_breaks_the_downstream_construction_and_its_fix_is_c
     let item = std::fs::read_to_string(workspace.path().join("Catalog/Item.fs")).unwrap();
     let order = std::fs::read_to_string(workspace.path().join("Orders/Order.fs")).unwrap();
     let disk_before = disk_bytes(workspace.path());
+    // The load's own test detection of each file comes first (FSAC sends one per file after
+    // loading); only what follows is the what-if's doing.
+    for file in ["Catalog/Item.fs", "Orders/Order.fs"] {
+        editor
+            .wait_for(|message| {
+                message["method"] == "fsharp/testDetected"
+                    && message["params"]["file"].as_str().is_some_and(|uri| uri.ends_with(file))
+            })
+            .await;
+    }
     let seen_before = editor.notifications.len();
 
     let answer = check(&mut editor, json!({"edits": [price_becomes_string(&item)]})).await;
@@ -181,6 +193,10 @@ async fn an_unsaved_buffer_is_the_baseline_and_an_edit_sent_meanwhile_is_kept() 
 
     // FSAC got the editor's edit only after the restore reopened the buffer at version 2,
     // never on top of the hypothetical text.
+    wait_for_transcript(&transcript, received_by_fsac, "the editor's edit", |message| {
+        message["method"] == "textDocument/didChange" && message["params"]["textDocument"]["version"] == json!(3)
+    })
+    .await;
     let received = received_by_fsac(&transcript);
     let about_item = |message: &Value| message["params"]["textDocument"]["uri"] == json!(uri.clone());
     let reopened = received.iter().position(|message| {

@@ -898,6 +898,11 @@ impl Proxy {
                             return;
                         }
                     }
+                    "fsharp/testDetected"
+                        if self.what_if.overlaid_count() > 0 && self.what_if_test_detection(&message) =>
+                    {
+                        return;
+                    }
                     _ => {}
                 }
                 self.send_to_editor(&message);
@@ -1375,6 +1380,12 @@ impl Proxy {
         for (method, message) in self.what_if.abandon() {
             self.on_editor_notification(&method, message);
         }
+    }
+
+    /// True for FSAC's test detection in a text a what-if shows it: the editor never hears it.
+    fn what_if_test_detection(&self, message: &Message) -> bool {
+        let params = message.params().unwrap_or(Value::Null);
+        params.get("file").and_then(Value::as_str).is_some_and(|file| self.what_if.is_overlaid(file))
     }
 
     /// Whether an FSAC notification about `uri` may reach the editor; hands over a held
