@@ -246,11 +246,13 @@ async fn disk_text(path: &Path, root: &Path) -> Result<String, CommandError> {
 }
 
 fn unknown_with_baseline(answer: Value, baseline: &Value, error: &CommandError, started: Instant) -> Value {
-    let reason = blocking(
-        error_kinds::FSAC_UNAVAILABLE,
-        format!("fslens could not show FSAC the edited texts: {error}"),
-        json!({}),
-    );
+    // FSAC gone or a file busy is FSAC's state; a buffer edited meanwhile leaves the what-if
+    // without a current text to apply the edits to.
+    let kind = match error {
+        CommandError::Unavailable(_) => error_kinds::FSAC_UNAVAILABLE,
+        _ => error_kinds::INCOMPLETE,
+    };
+    let reason = blocking(kind, format!("fslens could not show FSAC the edited texts: {error}"), json!({}));
     let mut answer = finish_unknown(answer, reason, started);
     answer["baseline"] = baseline_summary(baseline);
     answer["whatIf"]["restored"] = json!(true);
