@@ -1365,7 +1365,11 @@ impl Proxy {
                             "text": open.text,
                         }}),
                     );
+                    let empty = open.text.is_empty();
                     self.send_to_backend(&reopen);
+                    if empty {
+                        self.what_if.lift_quarantine(&document.uri);
+                    }
                 }
             }
             for (method, message) in held {

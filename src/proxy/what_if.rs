@@ -109,6 +109,13 @@ impl<Owner: Clone + PartialEq> WhatIfState<Owner> {
         taken
     }
 
+    /// Ends the quarantine of a restored document whose text FSAC will report no analysis of
+    /// (an empty text gets a publish but no `fsharp/documentAnalyzed`); its next publish goes
+    /// to the editor as usual.
+    pub fn lift_quarantine(&mut self, uri: &str) {
+        self.quarantine.remove(&canonical_uri(uri));
+    }
+
     /// FSAC went away: nothing is overlaid or quarantined any more (the next FSAC only ever
     /// sees the editor's texts); returns the held editor notifications, in arrival order per
     /// document, for the mirror.
@@ -197,6 +204,18 @@ mod tests {
             other => panic!("expected the held publish, got {other:?}"),
         }
         let next = state.route(uri, "textDocument/publishDiagnostics", None, &publish("next"));
+        assert!(matches!(next, Routing::Forward));
+    }
+
+    #[test]
+    fn a_lifted_quarantine_forwards_the_next_publish() {
+        let mut state = WhatIfState::<u32>::default();
+        let uri = "file:///w/A.fs";
+        state.overlay(uri, 1, true);
+        state.take_documents_of(&1);
+        assert!(swallowed(state.route(uri, "textDocument/publishDiagnostics", None, &publish("late"))));
+        state.lift_quarantine(uri);
+        let next = state.route(uri, "textDocument/publishDiagnostics", None, &publish("empty text"));
         assert!(matches!(next, Routing::Forward));
     }
 
