@@ -148,12 +148,32 @@ struct CheckOptions {
     /// The deadline for the check (and for FSAC to load), in milliseconds.
     #[arg(long, default_value_t = 60_000)]
     timeout_ms: u64,
+    /// What-if: a JSON file (`-`: standard input) holding the hypothetical edits (a
+    /// WorkspaceEdit, or a list of {path, range, newText} / {path, text}); nothing is written.
+    #[arg(long)]
+    edits: Option<String>,
     /// Print the JSON answer instead of a readable summary.
     #[arg(long)]
     json: bool,
 }
 
 impl CheckOptions {
+    /// The argument object, with the what-if's edits read from their file or standard input.
+    fn to_arguments_with_edits(&self) -> anyhow::Result<Value> {
+        let mut arguments = self.to_arguments();
+        if let Some(source) = &self.edits {
+            let text = if source == "-" {
+                std::io::read_to_string(std::io::stdin()).context("cannot read the edits from standard input")?
+            } else {
+                std::fs::read_to_string(source).with_context(|| format!("cannot read the edits file {source}"))?
+            };
+            let edits: Value =
+                serde_json::from_str(&text).with_context(|| format!("the edits in {source} are not JSON"))?;
+            arguments["edits"] = edits;
+        }
+        Ok(arguments)
+    }
+
     fn to_arguments(&self) -> Value {
         let mut arguments = serde_json::Map::new();
         let mut put = |name: &str, value: &Option<String>| {
@@ -336,9 +356,8 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Check(options)) => {
-            let answer =
-                headless(&cli.session, config, ext::commands::CHECK, options.to_arguments(), options.timeout_ms)
-                    .await?;
+            let arguments = options.to_arguments_with_edits()?;
+            let answer = headless(&cli.session, config, ext::commands::CHECK, arguments, options.timeout_ms).await?;
             print_answer(&answer, options.json, render_check)?;
             // A script can branch on the exit code: 0 clean, 1 errors (or failure), 2 unknown.
             Ok(match answer["verdict"].as_str() {
@@ -712,7 +731,34 @@ fn render_check(answer: &Value) -> String {
     for note in answer["notes"].as_array().into_iter().flatten() {
         lines.push(format!("note: {}", text(note)));
     }
+    lines.extend(render_what_if(answer));
     lines.join("\n")
+}
+
+/// A what-if's baseline and delta as text lines (none for an ordinary check).
+fn render_what_if(answer: &Value) -> Vec<String> {
+    if answer.get("whatIf").is_none() {
+        return Vec::new();
+    }
+    let baseline = &answer["baseline"];
+    let mut lines = vec![format!(
+        "what-if (nothing written; FSAC's view restored: {}): before the edits {} with {} error(s)",
+        answer["whatIf"]["restored"],
+        baseline["verdict"].as_str().unwrap_or("unknown"),
+        baseline["errorCount"],
+    )];
+    for (kind, label) in [("introduced", "introduced"), ("resolved", "resolved")] {
+        for diagnostic in answer["delta"][kind].as_array().into_iter().flatten() {
+            lines.push(format!(
+                "{label}: {}:{}: FS{:04}: {}",
+                diagnostic["file"].as_str().unwrap_or_default(),
+                diagnostic["range"]["start"]["line"].as_u64().map_or("?".to_owned(), |line| (line + 1).to_string()),
+                diagnostic["code"].as_u64().unwrap_or(0),
+                diagnostic["message"].as_str().unwrap_or_default().replace('\n', " "),
+            ));
+        }
+    }
+    lines
 }
 
 /// `make-visible` as text: the declaration's line before and after, then every other edit of

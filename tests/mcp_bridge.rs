@@ -348,3 +348,19 @@ async fn a_find_page_of_wide_text_is_asked_again_with_fewer_rows() {
     let second = tool_body(&report, "second");
     assert_eq!(second["pageOffset"].as_u64(), Some(returned), "{second}");
 }
+
+/// A what-if through the check tool: the edit's verdict with its baseline and delta, and a
+/// plain check afterwards is the baseline again (issue 19).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_what_if_through_the_check_tool_answers_the_edits_verdict_and_restores() {
+    let report = scenario_on_fixture("what_if", "what-if").await;
+    let what_if = tool_body(&report, "whatIf");
+    assert_eq!(what_if["verdict"], json!("errors"), "{what_if}");
+    assert_eq!(what_if["baseline"]["verdict"], json!("clean"), "{what_if}");
+    let introduced = what_if["delta"]["introduced"].as_array().unwrap();
+    assert_eq!(introduced.len(), 1, "{what_if}");
+    assert_eq!(introduced[0]["file"], json!("Orders/Order.fs"), "{what_if}");
+    assert_eq!(what_if["whatIf"]["restored"], json!(true), "{what_if}");
+    let after = tool_body(&report, "after");
+    assert_eq!(after["verdict"], json!("clean"), "{after}");
+}

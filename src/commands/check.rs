@@ -21,6 +21,8 @@ use crate::proxy::analysis::AnalysisSnapshot;
 use crate::proxy::main_loop::CommandContext;
 use crate::workspace::{Project, ProjectError, ProjectErrorKind, WorkspaceModel};
 
+mod what_if;
+
 /// At most this many diagnostics are returned; the counts always cover all of them.
 pub const MAX_DIAGNOSTICS: usize = 50;
 /// Files fslens opens in FSAC at once during a trusted check.
@@ -66,13 +68,26 @@ struct CheckArguments {
     severity_floor: Option<Severity>,
     project_path: Option<String>,
     timeout: Duration,
+    /// A what-if's hypothetical change (what_if.rs reads it).
+    edits: Option<Value>,
 }
 
 fn parse_arguments(argument: &Value) -> Result<CheckArguments, CommandError> {
     let object = object_of(argument)?;
     reject_unknown(
         object,
-        &["scope", "path", "snippet", "snippetPosition", "fileGlob", "speed", "severity", "projectPath", "timeoutMs"],
+        &[
+            "scope",
+            "path",
+            "snippet",
+            "snippetPosition",
+            "fileGlob",
+            "speed",
+            "severity",
+            "projectPath",
+            "timeoutMs",
+            "edits",
+        ],
     )?;
     let text = |name: &str| optional_string(object, name);
     // The first choice is the default.
@@ -113,7 +128,17 @@ fn parse_arguments(argument: &Value) -> Result<CheckArguments, CommandError> {
         severity_floor,
         project_path: text("projectPath")?,
         timeout,
+        edits: object.get("edits").filter(|edits| !edits.is_null()).cloned(),
     };
+    if arguments.edits.is_some() && (arguments.scope == Some(Scope::Snippet) || arguments.snippet.is_some()) {
+        return Err(CommandError::invalid_argument("edits", "a what-if checks project files, not a snippet"));
+    }
+    if arguments.edits.is_some() && arguments.fast {
+        return Err(CommandError::invalid_argument(
+            "speed",
+            "a what-if needs FSAC to analyse the edited texts: use speed=trusted",
+        ));
+    }
     if arguments.scope == Some(Scope::Snippet) && arguments.snippet.is_none() {
         return Err(CommandError::invalid_argument("snippet", "scope snippet needs the snippet text"));
     }
@@ -147,6 +172,13 @@ pub async fn check(argument: Value, mut context: CommandContext, root: Option<Pa
     let deadline = tokio::time::Instant::now() + arguments.timeout;
     let model = crate::commands::load_workspace_model(&root).await?;
     let plan = plan(&arguments, &model, &root)?;
+    let (plan, what_if) = match &arguments.edits {
+        Some(edits) => {
+            let (plan, what_if) = what_if::prepare(edits, plan, &model, &root, &context).await?;
+            (plan, Some(what_if))
+        }
+        None => (plan, None),
+    };
     refuse_a_file_that_does_not_exist(&arguments, &plan, &context).await?;
     let mut answer = json!({
         "scope": plan.scope.as_str(),
@@ -166,6 +198,9 @@ pub async fn check(argument: Value, mut context: CommandContext, root: Option<Pa
     }
     if !plan.notes.is_empty() {
         answer["notes"] = json!(plan.notes);
+    }
+    if let Some(what_if) = &what_if {
+        what_if.describe(&mut answer, &root);
     }
 
     // A workspace without a project: say so, with where fslens looked (a snippet or a script
@@ -210,12 +245,45 @@ pub async fn check(argument: Value, mut context: CommandContext, root: Option<Pa
     if plan.scope == Scope::Snippet {
         return check_snippet(answer, &arguments, &plan, &model, &mut context, deadline, generation, started).await;
     }
+    if let Some(what_if) = what_if {
+        return what_if::run(
+            what_if,
+            answer,
+            &arguments,
+            &plan,
+            &model,
+            &mut context,
+            &root,
+            deadline,
+            generation,
+            started,
+        )
+        .await;
+    }
+    verdict_over(answer, &arguments, &plan, &model, &mut context, &root, deadline, generation, started).await
+}
 
+/// Analyses every file of the plan and gives the verdict over them.
+#[allow(clippy::too_many_arguments)]
+async fn verdict_over(
+    mut answer: Value,
+    arguments: &CheckArguments,
+    plan: &Plan,
+    model: &WorkspaceModel,
+    context: &mut CommandContext,
+    root: &Path,
+    deadline: tokio::time::Instant,
+    generation: u64,
+    started: Instant,
+) -> Result<Value, CommandError> {
+    let relative = |path: &Path| display_relative(root, path);
+    // A missing compile item keeps the verdict off clean (the caller already reported them).
+    let project_errors = project_errors_in_scope(model, plan);
     let uris: Vec<String> = plan.files.iter().filter_map(|path| crate::uri::path_to_uri(path)).collect();
     let outcome = if arguments.fast {
-        fast_snapshots(&context, &uris, &plan.files).await?
+        fast_snapshots(context, &uris, &plan.files).await?
     } else {
-        trusted_snapshots(&mut context, &uris, &plan.files, deadline, generation).await?
+        trusted_snapshots(context, &uris, &plan.files, deadline, generation).await?
     };
     let after = context.status().await?;
     // FSAC exiting (and perhaps being restarted) during the check voids its analyses.
@@ -305,7 +373,7 @@ pub async fn check(argument: Value, mut context: CommandContext, root: Option<Pa
         ));
     }
     if plan.scope == Scope::Workspace {
-        answer["perProject"] = per_project(&model, &plan, &files, &root);
+        answer["perProject"] = per_project(model, plan, &files, root);
     }
     let verdict = if errors > 0 {
         "errors"

@@ -166,7 +166,7 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
             "Type-checks a file, project, workspace or snippet with the F# compiler and returns one verdict \
              (clean | errors | unknown) that says which files and versions it covers, the editor's unsaved buffers \
              included. Prefer over building or reading code to guess whether an edit compiles: `clean` is only \
-             said when every file in scope was analysed.",
+             said when every file in scope was analysed. With `edits`, checks a planned change before writing it.",
             object_schema(
                 json!({
                     "scope": { "type": "string", "enum": ["auto", "file", "project", "workspace", "snippet"], "default": "auto" },
@@ -178,6 +178,21 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
                     "severity": { "type": "string", "enum": ["error", "warning", "information", "hint", "all"], "default": "error" },
                     "projectPath": path_property(".fsproj path or project name (scope project, or where a snippet goes)."),
                     "timeoutMs": timeout_property(60_000),
+                    "edits": {
+                        "description": "What-if: check these edits without writing them (the editor sees nothing; FSAC's \
+                                        view is restored before the answer). A WorkspaceEdit (changes or documentChanges), \
+                                        or a list of {path, range, newText} (0-based line, UTF-16 character) or {path, text}. \
+                                        The answer adds baseline and delta (introduced, resolved, unchanged).",
+                        "oneOf": [
+                            { "type": "object" },
+                            { "type": "array", "items": { "type": "object", "properties": {
+                                "path": { "type": "string" },
+                                "range": { "type": "object" },
+                                "newText": { "type": "string" },
+                                "text": { "type": "string" },
+                            }, "required": ["path"] } },
+                        ],
+                    },
                 }),
                 &[],
             ),

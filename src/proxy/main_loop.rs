@@ -93,7 +93,7 @@ pub enum Origin {
 }
 
 /// A running command is known by who asked and the id they used.
-type CommandKey = (Origin, RequestId);
+pub(crate) type CommandKey = (Origin, RequestId);
 
 enum Event {
     Editor(EditorEvent),
@@ -187,6 +187,22 @@ enum CommandEvent {
     EditorBuffers {
         reply: oneshot::Sender<crate::syntax::index::Overlay>,
     },
+    /// The editor's text and version of each document it has open (`None`: not open).
+    WhatIfEditorTexts {
+        uris: Vec<String>,
+        reply: oneshot::Sender<Vec<Option<(String, i64)>>>,
+    },
+    /// Show FSAC hypothetical texts of these documents until the command ends (what-if check).
+    WhatIfBegin {
+        owner: CommandKey,
+        documents: Vec<WhatIfText>,
+        reply: oneshot::Sender<Result<Vec<i64>, CommandError>>,
+    },
+    /// Restore FSAC's view of every document the command overlaid, then reply.
+    WhatIfEnd {
+        owner: CommandKey,
+        reply: oneshot::Sender<()>,
+    },
     /// A request to the editor (e.g. `workspace/applyEdit`) under a proxy id.
     EditorRequest {
         method: String,
@@ -194,6 +210,16 @@ enum CommandEvent {
         capability: String,
         reply: oneshot::Sender<Result<Value, ResponseError>>,
     },
+}
+
+/// One document a what-if shows FSAC: its hypothetical text, and the editor's version the
+/// text was computed from (`None`: the editor did not have it open). A buffer that changed
+/// since is refused, so a hypothetical text is never built on an outdated one.
+#[derive(Debug, Clone)]
+pub struct WhatIfText {
+    pub uri: String,
+    pub text: String,
+    pub editor_version: Option<i64>,
 }
 
 /// What a command handler may ask of the session. Cloning is cheap.
@@ -326,6 +352,29 @@ impl CommandContext {
                 Err(CommandError::Timeout)
             }
         }
+    }
+
+    /// The editor's text and version of each of `uris` it has open.
+    pub async fn what_if_editor_texts(&self, uris: Vec<String>) -> Result<Vec<Option<(String, i64)>>, CommandError> {
+        let (reply, answer) = oneshot::channel();
+        self.send(CommandEvent::WhatIfEditorTexts { uris, reply })?;
+        answer.await.map_err(|_| CommandError::Internal("the session ended".to_owned()))
+    }
+
+    /// Shows FSAC the hypothetical texts (at versions fslens owns) until
+    /// [`CommandContext::end_what_if`] or the command's end; returns the version of each.
+    pub async fn begin_what_if(&self, documents: Vec<WhatIfText>) -> Result<Vec<i64>, CommandError> {
+        let (reply, answer) = oneshot::channel();
+        self.send(CommandEvent::WhatIfBegin { owner: self.owner.clone(), documents, reply })?;
+        answer.await.map_err(|_| CommandError::Internal("the session ended".to_owned()))?
+    }
+
+    /// Restores FSAC's view of every document this command overlaid and applies the editor
+    /// changes held meanwhile; returns once that was sent.
+    pub async fn end_what_if(&self) -> Result<(), CommandError> {
+        let (reply, answer) = oneshot::channel();
+        self.send(CommandEvent::WhatIfEnd { owner: self.owner.clone(), reply })?;
+        answer.await.map_err(|_| CommandError::Internal("the session ended".to_owned()))
     }
 
     fn send(&self, event: CommandEvent) -> Result<(), CommandError> {
@@ -472,6 +521,8 @@ struct Proxy {
     session_not_shared: Option<String>,
     /// When to try the socket again: another session served it, and may have ended.
     session_retry_at: Option<Instant>,
+    /// Documents FSAC sees hypothetical texts of while what-if checks run.
+    what_if: crate::proxy::what_if::WhatIfState<CommandKey>,
 }
 
 /// Runs one editor session over the given byte streams until `exit` or end of input.
@@ -546,6 +597,7 @@ where
         planned_restart_underway: false,
         session_not_shared: None,
         session_retry_at: None,
+        what_if: Default::default(),
     };
     let mut tick = tokio::time::interval(Duration::from_millis(500));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -699,6 +751,11 @@ impl Proxy {
                     self.cancel_command((Origin::Editor, id));
                     return;
                 }
+            }
+            "textDocument/didOpen" | "textDocument/didChange" | "textDocument/didClose" | "textDocument/didSave"
+                if self.is_held_by_what_if(&message) =>
+            {
+                return self.hold_for_what_if(method, message);
             }
             "textDocument/didOpen" | "textDocument/didChange" | "textDocument/didClose" => {
                 // The mirror is updated before the message is forwarded (invariant 3).
@@ -893,6 +950,9 @@ impl Proxy {
                             _ => self.analysis.observe_parsed(&params, generation),
                         };
                         self.analysis_changes.send_modify(|sequence| *sequence += 1);
+                        if !self.route_what_if_notification(uri.as_deref(), &method, &params, &message) {
+                            return;
+                        }
                         if self.is_proxy_document(uri) {
                             return;
                         }
@@ -907,6 +967,11 @@ impl Proxy {
                         ) {
                             return;
                         }
+                    }
+                    "fsharp/testDetected"
+                        if self.what_if.overlaid_count() > 0 && self.what_if_test_detection(&message) =>
+                    {
+                        return;
                     }
                     _ => {}
                 }
@@ -1029,6 +1094,7 @@ impl Proxy {
         // documents fslens had opened in it are gone with it.
         self.forget_fsac_requests();
         self.proxy_documents.clear();
+        self.abandon_what_ifs();
         self.unresponsive = false;
 
         if self.restart_requested || planned {
@@ -1204,12 +1270,21 @@ impl Proxy {
             abort.abort();
             self.cancel_backend_calls_of(&key);
             self.release_documents_of(&key);
+            self.restore_what_if_of(&key);
             let error = ResponseError::new(error_codes::REQUEST_CANCELLED, "cancelled by the client");
             self.send_to_origin(&key.0, &Message::response_error(key.1, &error));
         }
     }
 
     fn acquire_document(&mut self, owner: CommandKey, uri: &str, text: String) -> Result<(), CommandError> {
+        if let Some(overlaid) = self.what_if.overlaid(uri) {
+            // The what-if's own hypothetical text is what FSAC checks; nobody else may rely on it.
+            return if overlaid.owner == owner {
+                Ok(())
+            } else {
+                Err(CommandError::Unavailable("a what-if check is showing FSAC a hypothetical text of it".to_owned()))
+            };
+        }
         if self.documents.get(uri).is_some() {
             return Ok(()); // the editor's buffer is what FSAC checks
         }
@@ -1281,6 +1356,147 @@ impl Proxy {
         }
     }
 
+    // ----- what-if checks --------------------------------------------------------------------
+
+    /// True for an editor document notification about a document a what-if overlays: it waits
+    /// until the restore (issue 19).
+    fn is_held_by_what_if(&self, message: &Message) -> bool {
+        self.what_if.overlaid_count() > 0
+            && document_notification_uri(message).is_some_and(|uri| self.what_if.is_overlaid(&uri))
+    }
+
+    fn hold_for_what_if(&mut self, method: &str, message: Message) {
+        let Some(uri) = document_notification_uri(&message) else { return };
+        if let Some(message) = self.what_if.hold(&uri, method, message) {
+            self.on_editor_notification(method, message);
+        }
+    }
+
+    /// Shows FSAC the hypothetical texts at versions fslens owns: a full-text `didChange` for a
+    /// document the editor has open, a `didOpen` for the others. Nothing is sent unless every
+    /// document can be overlaid.
+    fn begin_what_if(&mut self, owner: CommandKey, documents: Vec<WhatIfText>) -> Result<Vec<i64>, CommandError> {
+        if !self.commands.contains_key(&owner) {
+            return Err(CommandError::Cancelled);
+        }
+        if !self.backend_accepts_requests() {
+            let reason = self.readiness.reason().unwrap_or("FSAC is not running").to_owned();
+            return Err(CommandError::Unavailable(reason));
+        }
+        for document in &documents {
+            let key = crate::uri::canonical_uri(&document.uri);
+            let busy = self.what_if.is_overlaid(&document.uri)
+                || self
+                    .proxy_documents
+                    .get(&key)
+                    .is_some_and(|open| open.holders.iter().any(|holder| holder != &owner));
+            if busy {
+                return Err(CommandError::Unavailable(format!(
+                    "another command has {} open in FSAC; try the what-if again when it is done",
+                    document.uri
+                )));
+            }
+            let editor_version = self.documents.get(&document.uri).map(|open| open.version);
+            if editor_version != document.editor_version {
+                return Err(CommandError::Internal(format!(
+                    "the editor's buffer of {} changed while the what-if was prepared",
+                    document.uri
+                )));
+            }
+        }
+        let mut versions = Vec::with_capacity(documents.len());
+        for document in documents {
+            self.release_document(&owner, &document.uri);
+            let editor_uri = self.documents.get(&document.uri).map(|open| open.uri.clone());
+            let uri = editor_uri.clone().unwrap_or_else(|| document.uri.clone());
+            let version = self.what_if.overlay(&uri, owner.clone(), editor_uri.is_some());
+            let message = if editor_uri.is_some() {
+                Message::notification(
+                    "textDocument/didChange",
+                    json!({ "textDocument": { "uri": uri, "version": version },
+                            "contentChanges": [{ "text": document.text }] }),
+                )
+            } else {
+                Message::notification(
+                    "textDocument/didOpen",
+                    json!({ "textDocument": { "uri": uri, "languageId": "fsharp", "version": version, "text": document.text } }),
+                )
+            };
+            self.send_to_backend(&message);
+            versions.push(version);
+        }
+        Ok(versions)
+    }
+
+    /// Restores FSAC's view of every document `owner` overlaid: closes fslens's text and
+    /// reopens the editor's buffer at the editor's version, then applies the editor's
+    /// notifications held meanwhile, in order.
+    fn restore_what_if_of(&mut self, owner: &CommandKey) {
+        for (document, held) in self.what_if.take_documents_of(owner) {
+            if self.backend_accepts_requests() {
+                let close =
+                    Message::notification("textDocument/didClose", json!({ "textDocument": { "uri": document.uri } }));
+                self.send_to_backend(&close);
+                if let Some(open) = self.documents.get(&document.uri) {
+                    let reopen = Message::notification(
+                        "textDocument/didOpen",
+                        json!({ "textDocument": {
+                            "uri": open.uri,
+                            "languageId": open.language_id,
+                            "version": open.version,
+                            "text": open.text,
+                        }}),
+                    );
+                    let empty = open.text.is_empty();
+                    self.send_to_backend(&reopen);
+                    if empty {
+                        self.what_if.lift_quarantine(&document.uri);
+                    }
+                }
+            }
+            for (method, message) in held {
+                self.on_editor_notification(&method, message);
+            }
+        }
+    }
+
+    /// FSAC went away during a what-if: the next FSAC is given the editor's texts only, so
+    /// the held editor notifications go into the mirror now (FSAC gets them with the replay).
+    fn abandon_what_ifs(&mut self) {
+        for (method, message) in self.what_if.abandon() {
+            self.on_editor_notification(&method, message);
+        }
+    }
+
+    /// True for FSAC's test detection in a text a what-if shows it: the editor never hears it.
+    fn what_if_test_detection(&self, message: &Message) -> bool {
+        let params = message.params().unwrap_or(Value::Null);
+        params.get("file").and_then(Value::as_str).is_some_and(|file| self.what_if.is_overlaid(file))
+    }
+
+    /// Whether an FSAC notification about `uri` may reach the editor; hands over a held
+    /// publish of a restored document first.
+    fn route_what_if_notification(
+        &mut self,
+        uri: Option<&str>,
+        method: &str,
+        params: &Value,
+        message: &Message,
+    ) -> bool {
+        let Some(uri) = uri else { return true };
+        let version = params.pointer("/textDocument/version").and_then(Value::as_i64);
+        match self.what_if.route(uri, method, version, message) {
+            crate::proxy::what_if::Routing::Forward => true,
+            crate::proxy::what_if::Routing::Swallow => false,
+            crate::proxy::what_if::Routing::ForwardAfter(publish) => {
+                if !self.is_proxy_document(Some(uri.to_owned())) {
+                    self.send_to_editor(&publish);
+                }
+                true
+            }
+        }
+    }
+
     fn analysis_snapshot(&self, uri: &str) -> AnalysisSnapshot {
         let editor_document = self.documents.get(uri);
         let proxy_document = self.proxy_documents.get(&crate::uri::canonical_uri(uri));
@@ -1291,9 +1507,10 @@ impl Proxy {
             (None, Some(document)) => document.text.is_empty(),
             (None, None) => false,
         };
+        let what_if_version = self.what_if.overlaid(uri).map(|document| document.version);
         AnalysisSnapshot {
             uri: uri.to_owned(),
-            expected_version: editor_version.or(proxy_version),
+            expected_version: what_if_version.or(editor_version).or(proxy_version),
             open_in_editor: editor_version.is_some(),
             published: self.analysis.published(uri).cloned(),
             analyzed: self.analysis.analyzed(uri).copied(),
@@ -1331,6 +1548,7 @@ impl Proxy {
                 }
                 self.cancel_backend_calls_of(&key);
                 self.release_documents_of(&key);
+                self.restore_what_if_of(&key);
                 let (origin, id) = key;
                 let answer = match result {
                     Ok(value) => Message::response_ok(id, value),
@@ -1383,6 +1601,20 @@ impl Proxy {
                 let _ = reply.send(answer);
             }
             CommandEvent::Release { owner, uri } => self.release_document(&owner, &uri),
+            CommandEvent::WhatIfEditorTexts { uris, reply } => {
+                let texts = uris
+                    .iter()
+                    .map(|uri| self.documents.get(uri).map(|document| (document.text.clone(), document.version)))
+                    .collect();
+                let _ = reply.send(texts);
+            }
+            CommandEvent::WhatIfBegin { owner, documents, reply } => {
+                let _ = reply.send(self.begin_what_if(owner, documents));
+            }
+            CommandEvent::WhatIfEnd { owner, reply } => {
+                self.restore_what_if_of(&owner);
+                let _ = reply.send(());
+            }
             CommandEvent::EditorRequest { method, params, capability, reply } => {
                 if !self.initialize_received || self.exit_deadline.is_some() {
                     let _ = reply.send(Err(ResponseError::new(
@@ -2008,6 +2240,12 @@ fn merge_object(target: &mut Value, extra: Value) {
     if let (Some(target), Value::Object(extra)) = (target.as_object_mut(), extra) {
         target.extend(extra);
     }
+}
+
+/// The document a `textDocument/did*` notification is about.
+fn document_notification_uri(message: &Message) -> Option<String> {
+    let params = message.params().ok()?;
+    params.pointer("/textDocument/uri").and_then(Value::as_str).map(str::to_owned)
 }
 
 fn root_from_initialize(params: &Value) -> Option<PathBuf> {

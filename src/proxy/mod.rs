@@ -13,5 +13,6 @@ pub mod memory;
 pub mod readiness;
 pub mod supervisor;
 pub mod trace;
+pub mod what_if;
 
 pub use main_loop::{ProxyConfig, run_proxy};

@@ -9,6 +9,7 @@ its assertions there. The script itself checks only what it needs to go on.
     python bridge_scenarios.py broken    # none runs and FSAC cannot start: the session says why
     python bridge_scenarios.py long_lines  # find pages of sites on very long lines fit 40 KiB
     python bridge_scenarios.py wide_text   # find pages of CJK lines: the bridge asks for fewer rows
+    python bridge_scenarios.py what_if     # a what-if check through the check tool
 
 Environment: FSLENS_BIN, FSLENS_WORKSPACE, FSLENS_FSAC_COMMAND, XDG_RUNTIME_DIR, and any
 FSAC_DOUBLE_* variables (passed on to the bridge, and so to an FSAC it starts).
@@ -250,6 +251,28 @@ async def find_two_pages(query: str) -> dict:
     return report
 
 
+async def what_if_scenario() -> dict:
+    """fixtures/what-if with no editor session: a what-if through the check tool changes
+    `Price: int` to `Price: string` in Catalog/Item.fs, which breaks the construction in
+    Orders/Order.fs; a plain check afterwards is the baseline again."""
+    report: dict = {}
+    with open(os.path.join(WORKSPACE, "Catalog/Item.fs"), encoding="utf-8") as item:
+        line = item.read().split("\n")[2]
+    at = line.index("int")
+    edit = {
+        "path": "Catalog/Item.fs",
+        "range": {"start": {"line": 2, "character": at}, "end": {"line": 2, "character": at + 3}},
+        "newText": "string",
+    }
+    async with stdio_client(server_parameters(), errlog=sys.stderr) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            report["status"] = await ready_status(session)
+            report["whatIf"] = await call(session, "check", {"edits": [edit]})
+            report["after"] = await call(session, "check", {})
+    return report
+
+
 def main() -> None:
     scenario = sys.argv[1]
     runner = {
@@ -258,6 +281,7 @@ def main() -> None:
         "broken": fsac_cannot_start_scenario,
         "long_lines": lambda: find_two_pages("Crate.Size"),
         "wide_text": lambda: find_two_pages("Note.Text"),
+        "what_if": what_if_scenario,
     }[scenario]
     report = anyio.run(runner)
     sys.stdout.write(json.dumps(report) + "\n")
