@@ -264,6 +264,30 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
             command_action,
             false,
         ),
+        ext::commands::RENAME => (
+            "rename".into(),
+            "Renames the symbol at path + line + word: FSAC's rename edits grouped by file with each line before and \
+             after, cross-checked against find over every project (missedSites; complete only when nothing is \
+             missed). Writes nothing unless apply is \"disk\" (with the preview's fileHashes). Prefer over a text \
+             replace, which hits same-named fields of other types and strings.",
+            object_schema(
+                json!({
+                    "path": path_property("The file with a use or the declaration of the symbol."),
+                    "line": { "type": "integer", "minimum": 0, "description": "0-based line." },
+                    "word": { "type": "string", "description": "The symbol's name on the line." },
+                    "character": { "type": "integer", "minimum": 0, "description": "0-based UTF-16 column, instead of word." },
+                    "occurrence": { "type": "integer", "minimum": 1, "default": 1 },
+                    "newName": { "type": "string", "description": "The new name; backticks are added when it needs them." },
+                    "apply": { "enum": [false, "editor", "disk"], "default": false, "description": "false: preview; editor: one workspace/applyEdit; disk: write all files or none." },
+                    "expectedHashes": { "type": "object", "description": "The preview's fileHashes; required with apply disk." },
+                    "maxLines": { "type": "integer", "minimum": 1, "maximum": 2000, "default": 200 },
+                    "timeoutMs": timeout_property(120_000),
+                }),
+                &["path", "line", "newName"],
+            ),
+            command_action,
+            false,
+        ),
         ext::commands::OUTLINE => (
             "outline".into(),
             "Outline of a file, a project or its public API from the syntax tree: modules, types, members and \
@@ -650,6 +674,7 @@ mod tests {
                 "symbol_search",
                 "read_symbol",
                 "read_enclosing",
+                "rename",
                 "brand_new",
                 "symbol_at_word",
                 "navigate",
