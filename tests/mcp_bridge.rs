@@ -348,3 +348,31 @@ async fn a_find_page_of_wide_text_is_asked_again_with_fewer_rows() {
     let second = tool_body(&report, "second");
     assert_eq!(second["pageOffset"].as_u64(), Some(returned), "{second}");
 }
+
+/// The `rename` tool on fixtures/rename: the preview touches only `Order.Total` (five edits in
+/// three files, complete), a keyword and a string are `no_symbol_at_position`, and
+/// `apply: "editor"` in the bridge's own session (no editor) is refused with the reason and
+/// writes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rename_tool_previews_and_types_its_errors() {
+    let workspace = fixture_copy("rename");
+    let runtime = tempfile::tempdir().unwrap();
+    let (workspace_path, runtime_path) = (workspace.path().to_owned(), runtime.path().to_owned());
+    let report =
+        tokio::task::spawn_blocking(move || run_scenario("rename", &workspace_path, &runtime_path, &[])).await.unwrap();
+    let preview = tool_body(&report, "preview");
+    assert_eq!(preview["totalEdits"], json!(5), "{preview}");
+    assert_eq!(preview["totalFiles"], json!(3), "{preview}");
+    assert_eq!(preview["complete"], json!(true), "{preview}");
+    assert!(!preview.to_string().contains("invoice.Amount"), "{preview}");
+    for (key, reason) in [("keyword", "keyword"), ("string", "string")] {
+        assert_eq!(report[key]["isError"], json!(true), "{}", report[key]);
+        let error = &report[key]["body"]["error"];
+        assert_eq!(error["errorKind"], json!("no_symbol_at_position"), "{error}");
+        assert_eq!(error["data"]["reason"], json!(reason), "{error}");
+    }
+    let editor = tool_body(&report, "editor");
+    assert_eq!(editor["applied"]["applied"], json!(false), "{editor}");
+    assert!(editor["applied"]["failureReason"].as_str().unwrap().contains("applyEdit"), "{editor}");
+    assert!(!std::fs::read_to_string(workspace.path().join("Billing/Types.fs")).unwrap().contains("Amount"));
+}

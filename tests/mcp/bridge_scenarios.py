@@ -9,6 +9,7 @@ its assertions there. The script itself checks only what it needs to go on.
     python bridge_scenarios.py broken    # none runs and FSAC cannot start: the session says why
     python bridge_scenarios.py long_lines  # find pages of sites on very long lines fit 40 KiB
     python bridge_scenarios.py wide_text   # find pages of CJK lines: the bridge asks for fewer rows
+    python bridge_scenarios.py rename    # fixtures/rename: a rename preview and its typed errors
 
 Environment: FSLENS_BIN, FSLENS_WORKSPACE, FSLENS_FSAC_COMMAND, XDG_RUNTIME_DIR, and any
 FSAC_DOUBLE_* variables (passed on to the bridge, and so to an FSAC it starts).
@@ -250,6 +251,22 @@ async def find_two_pages(query: str) -> dict:
     return report
 
 
+async def rename_scenario() -> dict:
+    """fixtures/rename through the `rename` tool: a preview, the typed errors at a keyword and
+    in a string, and `apply: "editor"` refused (the bridge's own session has no editor)."""
+    report: dict = {}
+    at = {"path": "Billing/Types.fs", "line": 2, "word": "Total", "newName": "Amount"}
+    async with stdio_client(server_parameters(), errlog=sys.stderr) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            report["status"] = await ready_status(session)
+            report["preview"] = await call(session, "rename", at)
+            report["keyword"] = await call(session, "rename", {"path": "Shop/Program.fs", "line": 4, "character": 0, "newName": "x"})
+            report["string"] = await call(session, "rename", {"path": "Shop/Program.fs", "line": 8, "character": 15, "newName": "x"})
+            report["editor"] = await call(session, "rename", {**at, "apply": "editor"})
+    return report
+
+
 def main() -> None:
     scenario = sys.argv[1]
     runner = {
@@ -258,6 +275,7 @@ def main() -> None:
         "broken": fsac_cannot_start_scenario,
         "long_lines": lambda: find_two_pages("Crate.Size"),
         "wide_text": lambda: find_two_pages("Note.Text"),
+        "rename": rename_scenario,
     }[scenario]
     report = anyio.run(runner)
     sys.stdout.write(json.dumps(report) + "\n")
