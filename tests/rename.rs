@@ -70,6 +70,13 @@ async fn a_record_field_is_renamed_only_where_it_is_that_field_across_projects_a
         assert!(read(root, file).contains("Total"), "a preview writes nothing: {file}");
     }
 
+    // The same rename asked by qualified name; the bare field name is ambiguous.
+    let by_name = rename(&mut editor, json!({"symbol": "Billing.Types.Order.Total", "newName": "Amount"})).await;
+    assert_eq!(previewed_lines(&by_name), expected, "{by_name:#}");
+    let error = editor.execute("fslens.rename", json!({"symbol": "Total", "newName": "Amount"})).await;
+    assert_eq!(error["error"]["data"]["argument"], json!("symbol"), "{error}");
+    assert_eq!(error["error"]["data"]["candidates"].as_array().map(Vec::len), Some(2), "{error}");
+
     // A new name that is no plain identifier gets double backticks, a keyword too.
     let answer = rename(
         &mut editor,

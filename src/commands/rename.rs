@@ -111,6 +111,9 @@ pub enum ApplyMode {
 
 #[derive(Debug)]
 struct Arguments {
+    /// A qualified name to rename instead of a position (`path` and `line` then come from
+    /// find's definition of it).
+    symbol: Option<String>,
     path: String,
     line: u32,
     character: Option<u32>,
@@ -123,26 +126,56 @@ struct Arguments {
     timeout: std::time::Duration,
 }
 
-const KNOWN_ARGUMENTS: &[&str] =
-    &["path", "line", "character", "word", "occurrence", "newName", "apply", "expectedHashes", "maxLines", "timeoutMs"];
+const KNOWN_ARGUMENTS: &[&str] = &[
+    "symbol",
+    "path",
+    "line",
+    "character",
+    "word",
+    "occurrence",
+    "newName",
+    "apply",
+    "expectedHashes",
+    "maxLines",
+    "timeoutMs",
+];
 
 fn parse_arguments(argument: &Value) -> Result<Arguments, CommandError> {
     let object = object_of(argument)?;
     reject_unknown(object, KNOWN_ARGUMENTS)?;
     let integer = |name: &str| optional_integer(object, name, 0, u32::MAX as u64);
-    let path = optional_string(object, "path")?.ok_or_else(|| CommandError::invalid_argument("path", "required"))?;
-    let line = integer("line")?.ok_or_else(|| CommandError::invalid_argument("line", "required (0-based)"))? as u32;
-    let character = integer("character")?.map(|value| value as u32);
-    let word = optional_string(object, "word")?;
-    match (&character, &word) {
-        (None, None) => {
-            return Err(CommandError::invalid_argument("character", "give character (0-based UTF-16) or word"));
+    let symbol = optional_string(object, "symbol")?;
+    if let Some(symbol) = &symbol {
+        if symbol.trim().is_empty() {
+            return Err(CommandError::invalid_argument("symbol", "is empty"));
         }
-        (Some(_), Some(_)) => {
-            return Err(CommandError::invalid_argument("character", "give character or word, not both"));
+        let position = ["path", "line", "character", "word", "occurrence"];
+        if let Some(given) = position.iter().find(|name| object.contains_key(**name)) {
+            return Err(CommandError::invalid_argument(
+                given,
+                "give symbol or a position (path, line, word or character), not both",
+            ));
         }
-        _ => {}
     }
+    let (path, line, character, word) = if symbol.is_some() {
+        (String::new(), 0, None, None)
+    } else {
+        let path = optional_string(object, "path")?
+            .ok_or_else(|| CommandError::invalid_argument("path", "required (or give a qualified symbol)"))?;
+        let line = integer("line")?.ok_or_else(|| CommandError::invalid_argument("line", "required (0-based)"))? as u32;
+        let character = integer("character")?.map(|value| value as u32);
+        let word = optional_string(object, "word")?;
+        match (&character, &word) {
+            (None, None) => {
+                return Err(CommandError::invalid_argument("character", "give character (0-based UTF-16) or word"));
+            }
+            (Some(_), Some(_)) => {
+                return Err(CommandError::invalid_argument("character", "give character or word, not both"));
+            }
+            _ => {}
+        }
+        (path, line, character, word)
+    };
     let occurrence = integer("occurrence")?.unwrap_or(1) as u32;
     if occurrence == 0 {
         return Err(CommandError::invalid_argument("occurrence", "counts from 1"));
@@ -180,7 +213,19 @@ fn parse_arguments(argument: &Value) -> Result<Arguments, CommandError> {
     }
     let max_lines = optional_integer(object, "maxLines", 1, MAX_MAX_LINES)?.unwrap_or(DEFAULT_MAX_LINES) as usize;
     let timeout = crate::commands::arguments::timeout_argument(object, 120_000)?;
-    Ok(Arguments { path, line, character, word, occurrence, new_name, apply, expected_hashes, max_lines, timeout })
+    Ok(Arguments {
+        symbol,
+        path,
+        line,
+        character,
+        word,
+        occurrence,
+        new_name,
+        apply,
+        expected_hashes,
+        max_lines,
+        timeout,
+    })
 }
 
 /// The new name as it is written in source: a plain F# identifier as given, anything else
@@ -309,9 +354,13 @@ fn read_text(path: &Path, overlay: &crate::syntax::index::Overlay) -> Result<Str
 }
 
 pub async fn rename(argument: Value, context: CommandContext, root: Option<PathBuf>) -> Result<Value, CommandError> {
-    let arguments = parse_arguments(&argument)?;
+    let mut arguments = parse_arguments(&argument)?;
     let deadline = tokio::time::Instant::now() + arguments.timeout;
     let root = root.ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
+    if let Some(symbol) = arguments.symbol.clone() {
+        let (path, line, character) = definition_of(&context, &root, &symbol, arguments.timeout).await?;
+        (arguments.path, arguments.line, arguments.character) = (path, line, Some(character));
+    }
     let path = confine(&root, &arguments.path, "path")?;
     let overlay = context.editor_buffers().await?;
     let text = read_text(&path, &overlay)?;
@@ -467,6 +516,41 @@ pub async fn rename(argument: Value, context: CommandContext, root: Option<PathB
         }
     }
     Ok(answer)
+}
+
+/// Where the qualified `symbol` is defined, from find's definitions (a signature's
+/// declaration is not a definition): exactly one, or `invalid_argument` naming `symbol` with
+/// the candidates.
+async fn definition_of(
+    context: &CommandContext,
+    root: &Path,
+    symbol: &str,
+    timeout: std::time::Duration,
+) -> Result<(String, u32, u32), CommandError> {
+    let query =
+        json!({ "query": symbol, "kind": "definition", "maxResults": 50, "timeoutMs": timeout.as_millis() as u64 });
+    let answer = crate::commands::find::find(query, context.clone(), Some(root.to_path_buf())).await?;
+    let definitions: Vec<&Value> =
+        answer["sites"].as_array().into_iter().flatten().filter(|site| site["kind"] == json!("definition")).collect();
+    let names: BTreeSet<String> =
+        definitions.iter().map(|site| site["symbolFullName"].as_str().unwrap_or("?").to_owned()).collect();
+    match definitions.as_slice() {
+        [site] => Ok((
+            site["file"].as_str().unwrap_or_default().to_owned(),
+            site["range"]["start"]["line"].as_u64().unwrap_or(0) as u32,
+            site["range"]["start"]["character"].as_u64().unwrap_or(0) as u32,
+        )),
+        [] => Err(CommandError::invalid_argument(
+            "symbol",
+            format!("no declaration named {symbol:?} in the workspace (find: {})", answer["status"]),
+        )),
+        _ => Err(CommandError::typed(
+            error_kinds::INVALID_ARGUMENT,
+            -32602,
+            format!("{symbol:?} names {} declarations: qualify it, or give path and line", definitions.len()),
+            json!({ "argument": "symbol", "candidates": names }),
+        )),
+    }
 }
 
 /// The old name, as the text at prepareRename's range.
@@ -653,12 +737,15 @@ fn write_all_or_none(
 /// `fslens rename`: the command's arguments on the command line.
 #[derive(clap::Args, Debug)]
 pub struct RenameCliArgs {
+    /// A qualified name to rename instead of --path/--line (e.g. `Billing.Types.Order.Total`).
+    #[arg(long, conflicts_with_all = ["path", "line", "character", "word"])]
+    pub symbol: Option<String>,
     /// The file (relative to the workspace or absolute).
-    #[arg(long)]
-    pub path: String,
+    #[arg(long, required_unless_present = "symbol")]
+    pub path: Option<String>,
     /// 0-based line.
-    #[arg(long)]
-    pub line: u32,
+    #[arg(long, required_unless_present = "symbol")]
+    pub line: Option<u32>,
     /// 0-based UTF-16 column on the line.
     #[arg(long, conflicts_with = "word")]
     pub character: Option<u32>,
@@ -692,8 +779,16 @@ impl RenameCliArgs {
     /// The command's argument object; `--expected-hashes` that is not JSON is sent as a string,
     /// which the command refuses naming `expectedHashes`.
     pub fn to_arguments(&self) -> Value {
-        let mut arguments =
-            json!({ "path": self.path, "line": self.line, "newName": self.new_name, "timeoutMs": self.timeout_ms });
+        let mut arguments = json!({ "newName": self.new_name, "timeoutMs": self.timeout_ms });
+        if let Some(symbol) = &self.symbol {
+            arguments["symbol"] = json!(symbol);
+        }
+        if let Some(path) = &self.path {
+            arguments["path"] = json!(path);
+        }
+        if let Some(line) = self.line {
+            arguments["line"] = json!(line);
+        }
         if let Some(character) = self.character {
             arguments["character"] = json!(character);
         }

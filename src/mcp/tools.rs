@@ -272,6 +272,7 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
              replace, which hits same-named fields of other types and strings.",
             object_schema(
                 json!({
+                    "symbol": { "type": "string", "description": "A qualified name (Module.Type.member) instead of path + line." },
                     "path": path_property("The file with a use or the declaration of the symbol."),
                     "line": { "type": "integer", "minimum": 0, "description": "0-based line." },
                     "word": { "type": "string", "description": "The symbol's name on the line." },
@@ -283,7 +284,7 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
                     "maxLines": { "type": "integer", "minimum": 1, "maximum": 2000, "default": 200 },
                     "timeoutMs": timeout_property(120_000),
                 }),
-                &["path", "line", "newName"],
+                &["newName"],
             ),
             command_action,
             false,
