@@ -376,3 +376,59 @@ async fn the_rename_tool_previews_and_types_its_errors() {
     assert!(editor["applied"]["failureReason"].as_str().unwrap().contains("applyEdit"), "{editor}");
     assert!(!std::fs::read_to_string(workspace.path().join("Billing/Types.fs")).unwrap().contains("Amount"));
 }
+
+/// `navigate` `incomingCalls` and `outgoingCalls` on fixtures/rename, through the double's
+/// compiler-computed call hierarchy: the caller of `Billing.Types.orderTotal` is `billed` in
+/// the other project, `billed` calls `invoice`, `orderTotal` (declared in the `.fsi`) and `order`, one row per call
+/// site with its file and line text, paged by `offset`; a keyword is `no_symbol_at_position`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn navigate_answers_callers_and_callees_across_projects() {
+    let report = scenario_on_fixture("calls", "rename").await;
+    let incoming = tool_body(&report, "incoming");
+    let callers: Vec<(Value, Value, Value)> = incoming["calls"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{incoming}"))
+        .iter()
+        .map(|call| (call["name"].clone(), call["file"].clone(), call["lineText"].clone()))
+        .collect();
+    assert_eq!(
+        callers,
+        [(json!("billed"), json!("Shop/Program.fs"), json!("let billed = invoice.Total + orderTotal order"))],
+        "{incoming}"
+    );
+    assert_eq!(incoming["item"]["file"], json!("Billing/Types.fs"), "{incoming}");
+
+    let outgoing = tool_body(&report, "outgoing");
+    let callees: std::collections::BTreeSet<(String, String)> = outgoing["calls"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{outgoing}"))
+        .iter()
+        .map(|call| {
+            (call["name"].as_str().unwrap().to_owned(), call["declaration"]["file"].as_str().unwrap().to_owned())
+        })
+        .collect();
+    let expected: std::collections::BTreeSet<(String, String)> = [
+        ("invoice", "Shop/Program.fs"),
+        ("order", "Shop/Program.fs"),
+        // The compiler declares a value that has a signature in the signature file.
+        ("orderTotal", "Billing/Types.fsi"),
+    ]
+    .into_iter()
+    .map(|(name, file)| (name.to_owned(), file.to_owned()))
+    .collect();
+    assert_eq!(callees, expected, "{outgoing}");
+    assert_eq!(outgoing["totalCalls"], json!(3), "{outgoing}");
+    for call in outgoing["calls"].as_array().unwrap() {
+        assert_eq!(call["file"], json!("Shop/Program.fs"), "call sites are in the caller: {call}");
+    }
+    let page = tool_body(&report, "page");
+    assert_eq!((page["count"].clone(), page["nextOffset"].clone()), (json!(1), json!(2)), "{page}");
+
+    assert_eq!(report["keyword"]["isError"], json!(true), "{}", report["keyword"]);
+    assert_eq!(
+        report["keyword"]["body"]["error"]["errorKind"],
+        json!("no_symbol_at_position"),
+        "{}",
+        report["keyword"]
+    );
+}

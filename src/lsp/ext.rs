@@ -174,6 +174,10 @@ pub const SESSION_READ_ONLY_METHODS: &[&str] = &[
     "textDocument/documentSymbol",
     "textDocument/codeAction",
     "textDocument/signatureHelp",
+    "textDocument/implementation",
+    "textDocument/prepareCallHierarchy",
+    "callHierarchy/incomingCalls",
+    "callHierarchy/outgoingCalls",
     "workspace/symbol",
     "fsharp/signature",
 ];

@@ -403,10 +403,7 @@ impl BridgeServer {
     ) -> Result<Value, ToolFailure> {
         let deadline = lsp_tool_deadline(arguments)?;
         let operation = arguments.get("operation").and_then(Value::as_str).ok_or_else(|| {
-            ToolFailure::invalid_argument(
-                "operation",
-                "required: definition | references | hover | documentSymbol | workspaceSymbol",
-            )
+            ToolFailure::invalid_argument("operation", format!("required: {}", NAVIGATE_OPERATIONS.join(" | ")))
         })?;
         let (method, params) = match operation {
             "workspaceSymbol" => {
@@ -420,7 +417,8 @@ impl BridgeServer {
                 let (_, uri) = self.document(arguments)?;
                 ("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }))
             }
-            "definition" | "references" | "hover" => {
+            "definition" | "references" | "hover" | "typeDefinition" | "implementation" | "signatureHelp"
+            | "incomingCalls" | "outgoingCalls" => {
                 let (path, uri) = self.document(arguments)?;
                 let line = required_integer(arguments, "line")?;
                 let character = match (optional_integer(arguments, "character")?, arguments.get("word")) {
@@ -450,6 +448,12 @@ impl BridgeServer {
                 let method = match operation {
                     "definition" => "textDocument/definition",
                     "hover" => "textDocument/hover",
+                    "typeDefinition" => "textDocument/typeDefinition",
+                    "implementation" => "textDocument/implementation",
+                    "signatureHelp" => "textDocument/signatureHelp",
+                    "incomingCalls" | "outgoingCalls" => {
+                        return self.calls(session, arguments, operation, params, context, deadline, &path).await;
+                    }
                     _ => {
                         let include = arguments.get("includeDeclaration").and_then(Value::as_bool).unwrap_or(true);
                         params["context"] = json!({ "includeDeclaration": include });
@@ -461,7 +465,7 @@ impl BridgeServer {
             other => {
                 return Err(ToolFailure::invalid_argument(
                     "operation",
-                    format!("`{other}` is not one of definition, references, hover, documentSymbol, workspaceSymbol"),
+                    format!("`{other}` is not one of {}", NAVIGATE_OPERATIONS.join(", ")),
                 ));
             }
         };
@@ -476,6 +480,81 @@ impl BridgeServer {
         }
         answer["result"] = result;
         Ok(answer)
+    }
+
+    /// `incomingCalls` / `outgoingCalls`: FSAC's `prepareCallHierarchy` at the position, then
+    /// the calls of its item, one row per call site with the caller's (or callee's) name,
+    /// kind, file, line and line text, paged by `offset` + `maxResults`.
+    #[allow(clippy::too_many_arguments)]
+    async fn calls(
+        &self,
+        session: &Session,
+        arguments: &Map<String, Value>,
+        operation: &str,
+        params: Value,
+        context: &RequestContext<RoleServer>,
+        deadline: (tokio::time::Instant, Duration),
+        path: &Path,
+    ) -> Result<Value, ToolFailure> {
+        let max_results = optional_integer(arguments, "maxResults")?.unwrap_or(100).clamp(1, 1000);
+        let offset = optional_integer(arguments, "offset")?.unwrap_or(0);
+        let prepared =
+            forward_until(session, "textDocument/prepareCallHierarchy", params.clone(), context, Some(deadline))
+                .await?;
+        let Some(item) = prepared.as_array().and_then(|items| items.first()).cloned() else {
+            let line = params["position"]["line"].as_u64().unwrap_or(0) as usize;
+            let line_text = crate::source_files::read_regular_text(path)
+                .ok()
+                .and_then(|text| text.lines().nth(line).map(str::to_owned))
+                .unwrap_or_default();
+            return Err(ToolFailure {
+                kind: error_kinds::NO_SYMBOL_AT_POSITION.to_owned(),
+                code: Some(-32602),
+                message: "FSAC's prepareCallHierarchy found no function, member or value at this position".to_owned(),
+                data: Some(json!({
+                    "errorKind": error_kinds::NO_SYMBOL_AT_POSITION, "argument": "line",
+                    "reason": "no_symbol", "lineText": line_text,
+                })),
+            });
+        };
+        let method =
+            if operation == "incomingCalls" { "callHierarchy/incomingCalls" } else { "callHierarchy/outgoingCalls" };
+        let answer = forward_until(session, method, json!({ "item": item }), context, Some(deadline)).await?;
+        let mut rows = Vec::new();
+        for call in answer.as_array().into_iter().flatten() {
+            let other = if operation == "incomingCalls" { &call["from"] } else { &call["to"] };
+            // Incoming call sites are in the caller's file; outgoing ones in the item's.
+            let site_uri = if operation == "incomingCalls" { &other["uri"] } else { &item["uri"] };
+            for range in call["fromRanges"].as_array().into_iter().flatten() {
+                rows.push(json!({
+                    "name": other["name"],
+                    "kind": symbol_kind_name(other["kind"].as_u64().unwrap_or(0)),
+                    "declaration": { "uri": other["uri"], "range": other["selectionRange"] },
+                    "uri": site_uri,
+                    "range": range,
+                }));
+            }
+        }
+        let total = rows.len();
+        let mut page: Vec<Value> = rows.into_iter().skip(offset).take(max_results).collect();
+        let next = offset + page.len();
+        let mut page_value = Value::Array(std::mem::take(&mut page));
+        enrich_locations(&mut page_value, &self.state.root);
+        let mut item = item;
+        enrich_locations(&mut item, &self.state.root);
+        let direction = if operation == "incomingCalls" { "callers" } else { "callees" };
+        Ok(json!({
+            "operation": operation,
+            "method": method,
+            "via": "fsac",
+            "item": item,
+            "direction": direction,
+            "totalCalls": total,
+            "offset": offset,
+            "count": page_value.as_array().map_or(0, Vec::len),
+            "nextOffset": if next < total { json!(next) } else { Value::Null },
+            "calls": page_value,
+        }))
     }
 
     /// The confined path and URI of the `path` argument.
@@ -592,6 +671,43 @@ async fn forward(
     context: &RequestContext<RoleServer>,
 ) -> Result<Value, ToolFailure> {
     forward_until(session, method, params, context, None).await
+}
+
+/// The operations of the `navigate` tool.
+pub const NAVIGATE_OPERATIONS: &[&str] = &[
+    "definition",
+    "references",
+    "hover",
+    "typeDefinition",
+    "implementation",
+    "signatureHelp",
+    "incomingCalls",
+    "outgoingCalls",
+    "documentSymbol",
+    "workspaceSymbol",
+];
+
+/// The LSP `SymbolKind` number as its name (`function`, `method`, …).
+fn symbol_kind_name(kind: u64) -> &'static str {
+    match kind {
+        1 => "file",
+        2 => "module",
+        3 => "namespace",
+        5 => "class",
+        6 => "method",
+        7 => "property",
+        8 => "field",
+        9 => "constructor",
+        10 => "enum",
+        11 => "interface",
+        12 => "function",
+        13 => "variable",
+        14 => "constant",
+        22 => "enumMember",
+        23 => "struct",
+        24 => "event",
+        _ => "other",
+    }
 }
 
 /// The default `timeoutMs` of the LSP-based tools (`symbol_at_word`, `navigate`).

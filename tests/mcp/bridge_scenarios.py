@@ -267,6 +267,23 @@ async def rename_scenario() -> dict:
     return report
 
 
+async def calls_scenario() -> dict:
+    """fixtures/rename through `navigate`: who calls orderTotal (from another project), what
+    billed calls, a page of one call site, and a keyword position."""
+    report: dict = {}
+    async with stdio_client(server_parameters(), errlog=sys.stderr) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            report["status"] = await ready_status(session)
+            callee = {"path": "Billing/Types.fs", "line": 6, "word": "orderTotal"}
+            report["incoming"] = await call(session, "navigate", {"operation": "incomingCalls", **callee})
+            caller = {"path": "Shop/Program.fs", "line": 7, "word": "billed"}
+            report["outgoing"] = await call(session, "navigate", {"operation": "outgoingCalls", **caller})
+            report["page"] = await call(session, "navigate", {"operation": "outgoingCalls", **caller, "maxResults": 1, "offset": 1})
+            report["keyword"] = await call(session, "navigate", {"operation": "incomingCalls", "path": "Shop/Program.fs", "line": 4, "character": 0})
+    return report
+
+
 def main() -> None:
     scenario = sys.argv[1]
     runner = {
@@ -276,6 +293,7 @@ def main() -> None:
         "long_lines": lambda: find_two_pages("Crate.Size"),
         "wide_text": lambda: find_two_pages("Note.Text"),
         "rename": rename_scenario,
+        "calls": calls_scenario,
     }[scenario]
     report = anyio.run(runner)
     sys.stdout.write(json.dumps(report) + "\n")

@@ -9,7 +9,7 @@ import { ResponseError } from 'vscode-languageserver/node';
 import { compiler } from './compiler.mjs';
 import { resolveAt, lineOf, toLspRange } from './resolve.mjs';
 import { findReferences } from './references.mjs';
-import { identifierAt, codeOnly } from './lexer.mjs';
+import { identifierAt, codeOnly, scanIdentifiers, lineStarts, offsetToPosition } from './lexer.mjs';
 import { navigationItems, SymbolKind } from './navigation.mjs';
 import { pathOf } from './workspace.mjs';
 
@@ -171,6 +171,51 @@ export async function incomingCalls(ws, item, token) {
       });
     }
     calls.get(key).fromRanges.push(site.range);
+  }
+  return [...calls.values()];
+}
+
+/**
+ * callHierarchy/outgoingCalls: the identifiers in the item's body (its line up to the next
+ * declaration that starts a callable), each resolved by the compiler; those declared in the
+ * workspace as functions, members or values are callees, grouped by their declaration.
+ */
+export async function outgoingCalls(ws, item, token) {
+  const file = pathOf(item.uri);
+  const project = ws.projectFor(file);
+  if (!project) return [];
+  const text = ws.text(file);
+  const items = navigationItems(text);
+  const own = items.find((i) => i.range.start.line === item.selectionRange.start.line) ?? { range: item.range };
+  const first = own.range.start.line;
+  const next = items.find((i) => CALLABLE.has(i.kind) && i.range.start.line > first && (i.range.start.character <= own.range.start.character));
+  const last = next ? next.range.start.line - 1 : Number.MAX_SAFE_INTEGER;
+  const starts = lineStarts(text);
+  const calls = new Map();
+  for (const ident of scanIdentifiers(text)) {
+    if (token?.isCancellationRequested) break;
+    const at = offsetToPosition(starts, ident.start);
+    if (at.line < first || at.line > last) continue;
+    if (at.line === own.range.start.line && at.character === own.range.start.character) continue; // the item's own name
+    const r = await resolveAt(ws, project, file, at);
+    if (!r?.decl) continue;
+    const declFile = r.decl.file;
+    const declLine = r.decl.range.StartLine - 1;
+    const onLine = navigationItems(ws.text(declFile)).find((i) => i.range.start.line === declLine);
+    // A signature file's `val` (where the compiler declares a value that has one) is callable too.
+    const isVal = declFile.endsWith('.fsi') && /^\s*val\b/.test(lineOf(ws.text(declFile), declLine));
+    if (onLine ? !CALLABLE.has(onLine.kind) : !isVal) continue;
+    const declItem = onLine ?? { name: r.name, range: toLspRange(r.decl.range) };
+    if (declFile === file && declItem.range.start.line === first) continue; // recursion into itself is still the item
+    const key = `${declFile}|${declItem.range.start.line}|${declItem.range.start.character}`;
+    if (!calls.has(key)) {
+      calls.set(key, {
+        to: { name: declItem.name, kind: SymbolKind.Function, uri: ws.uriFor(declFile), range: declItem.range, selectionRange: declItem.range, detail: `From ${declFile.split('/').at(-1)}` },
+        fromRanges: [],
+      });
+    }
+    const end = offsetToPosition(starts, ident.end);
+    calls.get(key).fromRanges.push({ start: at, end });
   }
   return [...calls.values()];
 }

@@ -257,7 +257,7 @@ export function startServer() {
   conn.onSelectionRanges(handle((p) => editor.selectionRanges(ws, known(p.textDocument.uri), p.positions)));
   conn.languages.callHierarchy.onPrepare(at((ctx, p) => editor.prepareCallHierarchy(ws, ctx, p.position)));
   conn.languages.callHierarchy.onIncomingCalls(handle((p, token) => editor.incomingCalls(ws, p.item, token)));
-  conn.languages.callHierarchy.onOutgoingCalls(handle(() => []));
+  conn.languages.callHierarchy.onOutgoingCalls(handle((p, token) => editor.outgoingCalls(ws, p.item, token)));
   conn.languages.semanticTokens.on(at(() => editor.noSemanticTokens()));
   conn.languages.semanticTokens.onRange(at(() => editor.noSemanticTokens()));
   conn.languages.inlayHint.on(at(() => []));
