@@ -432,3 +432,44 @@ async fn navigate_answers_callers_and_callees_across_projects() {
         report["keyword"]
     );
 }
+
+/// `navigate` `implementation` on fixtures/implementations, through the double's
+/// compiler-confirmed implementations: `IShape.Area` is implemented by `Square` (same
+/// project), `Circle` (the other project) and an object expression, and not by `Plate`, which
+/// implements the same-named member of `IOther`; asked at a use the answer is the same; at the
+/// interface's name it is where the interface is implemented.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn navigate_finds_implementations_in_two_projects_and_an_object_expression() {
+    let report = scenario_on_fixture("implementations", "implementations").await;
+    let sites = |key: &str| -> std::collections::BTreeSet<(String, u64, String)> {
+        let body = tool_body(&report, key);
+        body["result"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{key}: {body}"))
+            .iter()
+            .map(|location| {
+                (
+                    location["file"].as_str().unwrap().to_owned(),
+                    location["range"]["start"]["line"].as_u64().unwrap(),
+                    location["lineText"].as_str().unwrap().trim().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let owned = |rows: &[(&str, u64, &str)]| -> std::collections::BTreeSet<(String, u64, String)> {
+        rows.iter().map(|(file, line, text)| ((*file).to_owned(), *line, (*text).to_owned())).collect()
+    };
+    let members = owned(&[
+        ("Shapes/Shapes.fs", 11, "member _.Area() = side * side"),
+        ("Plugins/Plugins.fs", 6, "member this.Area() = 3.14 * radius * radius"),
+        ("Plugins/Plugins.fs", 11, "member _.Area() = 1.0"),
+    ]);
+    assert_eq!(sites("member"), members);
+    assert_eq!(sites("use"), members);
+    let types = owned(&[
+        ("Shapes/Shapes.fs", 10, "interface IShape with"),
+        ("Plugins/Plugins.fs", 5, "interface IShape with"),
+        ("Plugins/Plugins.fs", 10, "{ new IShape with"),
+    ]);
+    assert_eq!(sites("type"), types);
+}

@@ -284,6 +284,21 @@ async def calls_scenario() -> dict:
     return report
 
 
+async def implementations_scenario() -> dict:
+    """fixtures/implementations through `navigate` `implementation`: at an interface member's
+    declaration, at a use of it, and at the interface's name."""
+    report: dict = {}
+    async with stdio_client(server_parameters(), errlog=sys.stderr) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            report["status"] = await ready_status(session)
+            at = lambda line, word: {"operation": "implementation", "path": "Shapes/Shapes.fs", "line": line, "word": word}
+            report["member"] = await call(session, "navigate", at(3, "Area"))
+            report["use"] = await call(session, "navigate", at(18, "Area"))
+            report["type"] = await call(session, "navigate", at(2, "IShape"))
+    return report
+
+
 def main() -> None:
     scenario = sys.argv[1]
     runner = {
@@ -294,6 +309,7 @@ def main() -> None:
         "wide_text": lambda: find_two_pages("Note.Text"),
         "rename": rename_scenario,
         "calls": calls_scenario,
+        "implementations": implementations_scenario,
     }[scenario]
     report = anyio.run(runner)
     sys.stdout.write(json.dumps(report) + "\n")

@@ -220,6 +220,86 @@ export async function outgoingCalls(ws, item, token) {
   return [...calls.values()];
 }
 
+// ---- implementation (§5.12) -------------------------------------------------------------------
+
+const indentOf = (line) => line.length - line.trimStart().length;
+
+/** The `type NAME` line above `line` in `text` at a lower indentation: the member's type. */
+function enclosingTypeLine(text, line) {
+  const lines = text.split('\n');
+  const own = indentOf(lines[line] ?? '');
+  for (let i = line - 1; i >= 0; i--) {
+    const m = /^(\s*)(?:type|and)\s+(?:\[<[^>]*>\]\s*)?(?:private\s+|internal\s+)?([A-Za-z_][\w']*)/.exec(lines[i]);
+    if (m && m[1].length < own) return { line: i, character: m[1].length + m[0].slice(m[1].length).lastIndexOf(m[2]), name: m[2] };
+  }
+  return null;
+}
+
+const sameDecl = (a, b) => a && b && a.file === b.file && a.range.StartLine === b.range.StartLine && a.range.StartColumn === b.range.StartColumn;
+
+/**
+ * textDocument/implementation at an abstract member (of an interface or an abstract class):
+ * the members that implement it, in every project that sees the declaring file: inside an
+ * `interface T with` block of a type, an object expression `{ new T with …` or a type that
+ * `inherit`s T, each `T` confirmed by the compiler to be the declaring type. At the type's
+ * own name: where it is implemented or inherited (the `T` of each such block).
+ */
+export async function implementation(ws, ctx, position) {
+  const r = await resolveAt(ws, ctx.project, ctx.file, position);
+  if (!r?.decl) return null;
+  const declText = ws.text(r.decl.file);
+  const declLine = r.decl.range.StartLine - 1;
+  const asType = /^\s*(?:type|and)\b/.test(lineOf(declText, declLine));
+  let typeDecl = r.decl;
+  let member = null;
+  if (!asType) {
+    const typeLine = enclosingTypeLine(declText, declLine);
+    if (!typeLine) return null;
+    const project = ws.projectFor(r.decl.file);
+    const t = project && await resolveAt(ws, project, r.decl.file, { line: typeLine.line, character: typeLine.character });
+    if (!t?.decl) return null;
+    typeDecl = t.decl;
+    member = r.name;
+  }
+  const typeName = asType ? r.name : lineOf(declText, typeDecl.range.StartLine - 1).slice(typeDecl.range.StartColumn, typeDecl.range.EndColumn);
+  const found = [];
+  const seen = new Set();
+  for (const project of ws.projectsSeeing(typeDecl.file)) {
+    for (const { path: file } of project.compile) {
+      const text = ws.text(file);
+      if (!text.includes(typeName)) continue;
+      const lines = text.split('\n');
+      for (let i = 0; i < lines.length; i++) {
+        const m = new RegExp(`(\\binterface|\\bnew|\\binherit)\\s+(${typeName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})\\b`).exec(lines[i]);
+        if (!m) continue;
+        const character = m.index + m[0].length - m[2].length;
+        const t = await resolveAt(ws, project, file, { line: i, character });
+        if (!sameDecl(t?.decl, typeDecl)) continue;
+        if (!member) {
+          const key = `${file}|${i}|${character}`;
+          if (!seen.has(key)) { seen.add(key); found.push({ uri: ws.uriFor(file), range: { start: { line: i, character }, end: { line: i, character: character + m[2].length } } }); }
+          continue;
+        }
+        // The block's members: this line's rest, then the lines indented deeper than it.
+        const blockIndent = indentOf(lines[i]);
+        for (let j = i; j < lines.length; j++) {
+          if (j > i && lines[j].trim() && indentOf(lines[j]) <= blockIndent && !/^\s*(member|override|default)\b/.test(lines[j])) break;
+          const segment = j === i ? lines[j].slice(m.index) : lines[j];
+          const offset = j === i ? m.index : 0;
+          const mm = new RegExp(`\\b(?:member|override|default)\\s+(?:[A-Za-z_][\\w']*\\.)?(${member})\\b`).exec(segment);
+          if (!mm) continue;
+          const at = offset + mm.index + mm[0].length - mm[1].length;
+          const key = `${file}|${j}|${at}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          found.push({ uri: ws.uriFor(file), range: { start: { line: j, character: at }, end: { line: j, character: at + member.length } } });
+        }
+      }
+    }
+  }
+  return found;
+}
+
 // ---- layout: folding and selection ranges (§5.12, parse-based in FSAC) ------------------------
 
 /** Blocks of the text: each code line with the lines indented deeper below it. */

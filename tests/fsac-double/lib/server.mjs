@@ -246,7 +246,7 @@ export function startServer() {
   conn.onCompletionResolve((item) => item); // FSAC adds documentation here; the double echoes
   conn.onSignatureHelp(at(() => null));
   conn.onTypeDefinition(at(() => null));
-  conn.onImplementation(at(() => null));
+  conn.onImplementation(at((ctx, p) => editor.implementation(ws, ctx, p.position)));
   conn.onPrepareRename(at((ctx, p) => editor.prepareRename(ws, ctx, p.position)));
   conn.onRenameRequest(at((ctx, p, token) => editor.rename(ws, ctx, p.position, p.newName, clientCaps, token)));
   conn.onCodeLens(handle((p) => editor.codeLenses(ws, known(p.textDocument.uri))));
