@@ -261,3 +261,26 @@ fn neovim_field_impact_fills_the_quickfix_list_with_every_field_site() {
     let expected = shipment_weight_sites(workspace.path());
     assert_eq!(quickfix_sites(&impact["quickfix"]), expected, "{impact:#}");
 }
+
+/// `:FslensRename` at a use of `create` in another project than its declaration: fslens sends
+/// the rename as one applyEdit, Neovim applies it to both buffers, and nothing is saved.
+#[test]
+fn neovim_rename_changes_every_buffer_and_no_file() {
+    let workspace = fixture_copy("shipping");
+    let seen = drive(workspace.path(), "rename");
+    let rename = &seen["steps"]["rename"];
+    assert_eq!(rename["error"], Value::Null, "{rename:#}");
+    assert_eq!(rename["applied"], true, "{rename:#}");
+    assert_eq!(rename["complete"], true, "{rename:#}");
+    // The declaration, the use in the app and three in the tests project.
+    assert_eq!(rename["total_edits"], 5, "{rename:#}");
+    assert_eq!(rename["after"], "    let s = makeShipment \"Books\" 12.5 \"Lyon\"", "{rename:#}");
+    assert_eq!(rename["modified"], true);
+    assert_eq!(rename["on_disk"], "    let s = create \"Books\" 12.5 \"Lyon\"");
+    assert!(
+        rename["declaration_after"].as_str().unwrap_or_default().starts_with("let makeShipment (name: string)"),
+        "{rename:#}"
+    );
+    assert!(rename["declaration_on_disk"].as_str().unwrap().starts_with("let create (name: string)"), "{rename:#}");
+    assert_eq!(rename["quickfix"], serde_json::json!([]), "{rename:#}");
+}

@@ -1,6 +1,6 @@
 -- fslens for Neovim: starts `fslens` (an LSP proxy in front of FsAutoComplete) as the F#
 -- language server and adds :FslensFind, :FslensCheck, :FslensFieldImpact,
--- :FslensMakeVisible, :FslensStatus and :FslensRestart.
+-- :FslensMakeVisible, :FslensRename, :FslensStatus and :FslensRestart.
 --
 -- Works on Neovim 0.7 (vim.lsp.start_client + buf_attach_client on FileType fsharp) and on
 -- 0.8 and newer (vim.lsp.start), through setup(); on 0.11 and newer also without setup(), by
@@ -39,7 +39,7 @@ M.config = {
 M.states = {}
 -- The last answer of each command, and how many answers each command has had (tests wait on these).
 M.last = {}
-M.completed = { find = 0, check = 0, fieldImpact = 0, makeVisible = 0, status = 0 }
+M.completed = { find = 0, check = 0, fieldImpact = 0, makeVisible = 0, rename = 0, status = 0 }
 
 local has_start = vim.lsp.start ~= nil
 local uv = vim.loop
@@ -522,6 +522,46 @@ function M.make_visible(expose_to, done)
   end
 end
 
+-- ---------------------------------------------------------------------------------------
+-- Rename
+
+-- :FslensRename NEWNAME — renames the symbol at the cursor everywhere: fslens.rename with
+-- apply "editor", so fslens sends the edit as one workspace/applyEdit, which Neovim applies to
+-- the buffers (nothing is saved). Sites find has and the rename misses go to the quickfix list.
+function M.rename(new_name, done)
+  local bufnr = vim.api.nvim_get_current_buf()
+  if not new_name or new_name == "" then
+    new_name = vim.fn.input("fslens: rename to: ")
+  end
+  local line, character = cursor_position(bufnr)
+  local arguments =
+    { path = vim.api.nvim_buf_get_name(bufnr), line = line, character = character, newName = new_name, apply = "editor" }
+  local ok = M.execute("fslens.rename", arguments, function(err, result, client)
+    if err then
+      M.last.rename = { error = err }
+      notify("fslens rename failed: " .. error_text(err), vim.log.levels.ERROR)
+    else
+      M.last.rename = result
+      local root = client.config.root_dir
+      local missed = M.site_items(root, result.missedSites)
+      set_quickfix("fslens rename: missed sites", missed, true)
+      local applied = result.applied and result.applied.applied
+      local text = string.format("fslens: %s -> %s, %d edits in %d files%s", tostring(result.oldName),
+        tostring(result.newName), result.totalEdits or 0, result.totalFiles or 0,
+        applied and "" or (" (not applied: " .. tostring(result.applied and result.applied.failureReason) .. ")"))
+      if #missed > 0 or result.complete ~= true then
+        text = text .. string.format("; INCOMPLETE: %d missed site(s) in the quickfix list", #missed)
+      end
+      notify(text, (#missed > 0 or not applied) and vim.log.levels.WARN or nil)
+    end
+    M.completed.rename = M.completed.rename + 1
+    return done and done(err, result)
+  end, bufnr)
+  if not ok then
+    M.completed.rename = M.completed.rename + 1
+  end
+end
+
 function M.status(done)
   M.execute("fslens.status", { probe = true }, function(err, result, client)
     if err then
@@ -693,6 +733,7 @@ define_commands = function()
     return { "file", "project", "workspace" }
   end)
   command("FslensMakeVisible", function(args) M.make_visible(args) end)
+  command("FslensRename", function(args) M.rename(args) end)
   command("FslensStatus", function() M.status() end, 0)
   command("FslensRestart", function() M.restart() end, 0)
 end
