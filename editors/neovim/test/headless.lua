@@ -5,7 +5,7 @@
 --
 -- Inputs (environment): FSLENS_PLUGIN (editors/neovim), FSLENS_BIN, FSLENS_FSAC,
 -- FSLENS_WORKSPACE (a copy of fixtures/shipping), FSLENS_OUT (the JSON file to write),
--- FSLENS_STEPS (comma-separated: unit, check, make_visible, find, field_impact, rename), FSLENS_LOG (fslens's log file),
+-- FSLENS_STEPS (comma-separated: unit, check, make_visible, find, field_impact, rename, callers), FSLENS_LOG (fslens's log file),
 -- FSLENS_START (`enable`: Neovim 0.11's vim.lsp.config + vim.lsp.enable("fslens"), no setup()).
 
 local out = { steps = {}, errors = {} }
@@ -217,6 +217,13 @@ local function main()
           and vim.api.nvim_buf_get_lines(operations_buffer, 2, 3, false)[1]
         or vim.NIL
       seen.declaration_on_disk = vim.fn.readfile(operations)[3]
+      seen.quickfix = quickfix()
+    elseif step == "callers" then
+      local operations = workspace .. "/src/Shipping.Domain/Operations.fs"
+      open(operations)
+      cursor_on("let create", "create")
+      local result = run_command("callers", "FslensCallers")
+      seen.error = result.error
       seen.quickfix = quickfix()
     elseif step == "field_impact" then
       open(program)

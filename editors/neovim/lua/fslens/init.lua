@@ -1,6 +1,6 @@
 -- fslens for Neovim: starts `fslens` (an LSP proxy in front of FsAutoComplete) as the F#
 -- language server and adds :FslensFind, :FslensCheck, :FslensFieldImpact,
--- :FslensMakeVisible, :FslensRename, :FslensStatus and :FslensRestart.
+-- :FslensMakeVisible, :FslensRename, :FslensCallers, :FslensStatus and :FslensRestart.
 --
 -- Works on Neovim 0.7 (vim.lsp.start_client + buf_attach_client on FileType fsharp) and on
 -- 0.8 and newer (vim.lsp.start), through setup(); on 0.11 and newer also without setup(), by
@@ -39,7 +39,7 @@ M.config = {
 M.states = {}
 -- The last answer of each command, and how many answers each command has had (tests wait on these).
 M.last = {}
-M.completed = { find = 0, check = 0, fieldImpact = 0, makeVisible = 0, rename = 0, status = 0 }
+M.completed = { find = 0, check = 0, fieldImpact = 0, makeVisible = 0, rename = 0, callers = 0, status = 0 }
 
 local has_start = vim.lsp.start ~= nil
 local uv = vim.loop
@@ -562,6 +562,62 @@ function M.rename(new_name, done)
   end
 end
 
+-- ---------------------------------------------------------------------------------------
+-- Callers
+
+--- The quickfix items of callHierarchy/incomingCalls: one per call site (exported for tests).
+function M.caller_items(calls)
+  local items = {}
+  for _, call in ipairs(calls or {}) do
+    local path = vim.uri_to_fname(call.from.uri)
+    for _, range in ipairs(call.fromRanges or {}) do
+      local text = line_of(path, range.start.line) or ""
+      table.insert(items, {
+        filename = path,
+        lnum = range.start.line + 1,
+        col = byte_col(text, range.start.character),
+        text = "called from " .. tostring(call.from.name) .. ": " .. vim.trim(text),
+        type = "I",
+      })
+    end
+  end
+  return items
+end
+
+-- :FslensCallers — every call site of the function, member or value at the cursor, across
+-- projects (FSAC's prepareCallHierarchy and incomingCalls) → quickfix list.
+function M.callers(done)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = M.client(bufnr)
+  local finish = function(err, items)
+    M.last.callers = { error = err, quickfix = items }
+    M.completed.callers = M.completed.callers + 1
+    return done and done(err, items)
+  end
+  if not client then
+    notify("fslens: no fslens client for this buffer", vim.log.levels.ERROR)
+    return finish("no client")
+  end
+  local line, character = cursor_position(bufnr)
+  local position = { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, position = { line = line, character = character } }
+  request(client, "textDocument/prepareCallHierarchy", position, function(err, prepared)
+    if err or not prepared or #prepared == 0 then
+      notify("fslens: no function, member or value at the cursor" .. (err and (": " .. error_text(err)) or ""), vim.log.levels.WARN)
+      return finish(err or "nothing at the cursor", {})
+    end
+    request(client, "callHierarchy/incomingCalls", { item = prepared[1] }, function(err2, calls)
+      if err2 then
+        notify("fslens callers failed: " .. error_text(err2), vim.log.levels.ERROR)
+        return finish(err2, {})
+      end
+      local items = M.caller_items(calls)
+      set_quickfix("fslens callers of " .. tostring(prepared[1].name), items, true)
+      notify(string.format("fslens: %d call site(s) of %s", #items, tostring(prepared[1].name)))
+      return finish(nil, items)
+    end, bufnr)
+  end, bufnr)
+end
+
 function M.status(done)
   M.execute("fslens.status", { probe = true }, function(err, result, client)
     if err then
@@ -734,6 +790,7 @@ define_commands = function()
   end)
   command("FslensMakeVisible", function(args) M.make_visible(args) end)
   command("FslensRename", function(args) M.rename(args) end)
+  command("FslensCallers", function() M.callers() end, 0)
   command("FslensStatus", function() M.status() end, 0)
   command("FslensRestart", function() M.restart() end, 0)
 end
