@@ -380,7 +380,8 @@ async fn the_rename_tool_previews_and_types_its_errors() {
 /// `navigate` `incomingCalls` and `outgoingCalls` on fixtures/rename, through the double's
 /// compiler-computed call hierarchy: the caller of `Billing.Types.orderTotal` is `billed` in
 /// the other project, `billed` calls `invoice`, `orderTotal` (declared in the `.fsi`) and `order`, one row per call
-/// site with its file and line text, paged by `offset`; a keyword is `no_symbol_at_position`.
+/// site with its file and line text, paged by `offset`; a keyword, a string and a position on
+/// no symbol are `no_symbol_at_position` with the reason.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn navigate_answers_callers_and_callees_across_projects() {
     let report = scenario_on_fixture("calls", "rename").await;
@@ -424,13 +425,12 @@ async fn navigate_answers_callers_and_callees_across_projects() {
     let page = tool_body(&report, "page");
     assert_eq!((page["count"].clone(), page["nextOffset"].clone()), (json!(1), json!(2)), "{page}");
 
-    assert_eq!(report["keyword"]["isError"], json!(true), "{}", report["keyword"]);
-    assert_eq!(
-        report["keyword"]["body"]["error"]["errorKind"],
-        json!("no_symbol_at_position"),
-        "{}",
-        report["keyword"]
-    );
+    for (key, reason) in [("keyword", "keyword"), ("string", "string"), ("nothing", "no_symbol")] {
+        assert_eq!(report[key]["isError"], json!(true), "{}", report[key]);
+        let error = &report[key]["body"]["error"];
+        assert_eq!(error["errorKind"], json!("no_symbol_at_position"), "{error}");
+        assert_eq!(error["data"]["reason"], json!(reason), "{error}");
+    }
 }
 
 /// `navigate` `implementation` on fixtures/implementations, through the double's

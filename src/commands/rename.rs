@@ -265,6 +265,22 @@ fn no_symbol(reason: &str, message: impl Into<String>, line_text: &str) -> Comma
     )
 }
 
+/// Why the 0-based `line` and UTF-16 `character` of `path`'s `text` hold no symbol: `string`,
+/// `comment` (a leaf of the syntax tree) or `keyword`; `None` when they may.
+pub fn non_symbol_at(text: &str, path: &Path, line: u32, character: u32) -> Option<&'static str> {
+    let grammar =
+        crate::syntax::model::GrammarKind::for_path(path).unwrap_or(crate::syntax::model::GrammarKind::Implementation);
+    let lines = LineIndex::new(text);
+    let offset = lines.offset(text, Position { line, character });
+    if let Some(kind) = literal_at(text, grammar, line as usize, offset) {
+        return Some(kind);
+    }
+    let line_text = lines.line_text(text, line as usize)?;
+    crate::commands::find::resolve::identifier_at(line_text, character)
+        .filter(|name| KEYWORDS.contains(&name.as_str()))
+        .map(|_| "keyword")
+}
+
 /// `string` or `comment` when the byte `offset` is inside one (a leaf of the syntax tree).
 fn literal_at(
     text: &str,

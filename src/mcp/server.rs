@@ -443,6 +443,15 @@ impl BridgeServer {
                     }
                     _ => return Err(ToolFailure::invalid_argument("character", "give `character` or `word`")),
                 };
+                // The operations that need a symbol refuse a keyword, a string or a comment with a
+                // typed error rather than FSAC's empty answer.
+                if matches!(operation, "typeDefinition" | "implementation" | "incomingCalls" | "outgoingCalls")
+                    && let Ok(text) = crate::source_files::read_regular_text(&path)
+                    && let Some(reason) =
+                        crate::commands::rename::non_symbol_at(&text, &path, line as u32, character as u32)
+                {
+                    return Err(no_symbol_failure(reason, &text, line));
+                }
                 let mut params =
                     json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } });
                 let method = match operation {
@@ -503,19 +512,8 @@ impl BridgeServer {
                 .await?;
         let Some(item) = prepared.as_array().and_then(|items| items.first()).cloned() else {
             let line = params["position"]["line"].as_u64().unwrap_or(0) as usize;
-            let line_text = crate::source_files::read_regular_text(path)
-                .ok()
-                .and_then(|text| text.lines().nth(line).map(str::to_owned))
-                .unwrap_or_default();
-            return Err(ToolFailure {
-                kind: error_kinds::NO_SYMBOL_AT_POSITION.to_owned(),
-                code: Some(-32602),
-                message: "FSAC's prepareCallHierarchy found no function, member or value at this position".to_owned(),
-                data: Some(json!({
-                    "errorKind": error_kinds::NO_SYMBOL_AT_POSITION, "argument": "line",
-                    "reason": "no_symbol", "lineText": line_text,
-                })),
-            });
+            let text = crate::source_files::read_regular_text(path).unwrap_or_default();
+            return Err(no_symbol_failure("no_symbol", &text, line));
         };
         let method =
             if operation == "incomingCalls" { "callHierarchy/incomingCalls" } else { "callHierarchy/outgoingCalls" };
@@ -671,6 +669,23 @@ async fn forward(
     context: &RequestContext<RoleServer>,
 ) -> Result<Value, ToolFailure> {
     forward_until(session, method, params, context, None).await
+}
+
+/// `no_symbol_at_position` for `navigate`, with the reason and the line's text.
+fn no_symbol_failure(reason: &str, text: &str, line: usize) -> ToolFailure {
+    let line_text = text.lines().nth(line).unwrap_or_default();
+    let message = match reason {
+        "no_symbol" => "FSAC found no function, member, value or type at this position".to_owned(),
+        other => format!("the position is on a {other}, not on a symbol"),
+    };
+    ToolFailure {
+        kind: error_kinds::NO_SYMBOL_AT_POSITION.to_owned(),
+        code: Some(-32602),
+        message,
+        data: Some(json!({
+            "errorKind": error_kinds::NO_SYMBOL_AT_POSITION, "argument": "line", "reason": reason, "lineText": line_text,
+        })),
+    }
 }
 
 /// The operations of the `navigate` tool.

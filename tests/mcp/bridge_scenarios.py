@@ -281,6 +281,8 @@ async def calls_scenario() -> dict:
             report["outgoing"] = await call(session, "navigate", {"operation": "outgoingCalls", **caller})
             report["page"] = await call(session, "navigate", {"operation": "outgoingCalls", **caller, "maxResults": 1, "offset": 1})
             report["keyword"] = await call(session, "navigate", {"operation": "incomingCalls", "path": "Shop/Program.fs", "line": 4, "character": 0})
+            report["string"] = await call(session, "navigate", {"operation": "outgoingCalls", "path": "Shop/Program.fs", "line": 8, "character": 15})
+            report["nothing"] = await call(session, "navigate", {"operation": "incomingCalls", "path": "Shop/Program.fs", "line": 4, "character": 17})
     return report
 
 
