@@ -473,3 +473,43 @@ async fn navigate_finds_implementations_in_two_projects_and_an_object_expression
     ]);
     assert_eq!(sites("type"), types);
 }
+
+/// `navigate` `typeHierarchy`, computed by fslens: `IShape`'s subtypes are `Square`, `Circle`
+/// (the other project) and an object expression, each confirmed by FSAC's definition, and not
+/// `Plate`, which implements `IOther`; `Square`'s supertype is `IShape`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn navigate_type_hierarchy_has_subtypes_in_two_projects_and_supertypes() {
+    let report = scenario_on_fixture("implementations", "implementations").await;
+    let hierarchy = tool_body(&report, "hierarchy");
+    let rows = |value: &Value| -> std::collections::BTreeSet<(String, u64, String)> {
+        value
+            .as_array()
+            .unwrap_or_else(|| panic!("{value}"))
+            .iter()
+            .map(|row| {
+                (
+                    row["file"].as_str().unwrap().to_owned(),
+                    row["range"]["start"]["line"].as_u64().unwrap(),
+                    row["lineText"].as_str().unwrap().trim().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let expected: std::collections::BTreeSet<(String, u64, String)> = [
+        ("Shapes/Shapes.fs", 10, "interface IShape with"),
+        ("Plugins/Plugins.fs", 5, "interface IShape with"),
+        ("Plugins/Plugins.fs", 10, "{ new IShape with"),
+    ]
+    .into_iter()
+    .map(|(file, line, text)| (file.to_owned(), line, text.to_owned()))
+    .collect();
+    assert_eq!(rows(&hierarchy["subtypes"]), expected, "{hierarchy}");
+    assert_eq!(hierarchy["type"]["name"], json!("IShape"), "{hierarchy}");
+    assert_eq!(hierarchy["complete"], json!(false), "{hierarchy}");
+    let square = tool_body(&report, "square");
+    let supertypes = square["supertypes"].as_array().unwrap();
+    assert_eq!(supertypes.len(), 1, "{square}");
+    assert_eq!(supertypes[0]["declaration"]["file"], json!("Shapes/Shapes.fs"), "{square}");
+    assert_eq!(supertypes[0]["declaration"]["range"]["start"]["line"], json!(2), "{square}");
+    assert_eq!(square["subtypes"], json!([]), "{square}");
+}

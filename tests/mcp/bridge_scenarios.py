@@ -298,6 +298,8 @@ async def implementations_scenario() -> dict:
             report["member"] = await call(session, "navigate", at(3, "Area"))
             report["use"] = await call(session, "navigate", at(18, "Area"))
             report["type"] = await call(session, "navigate", at(2, "IShape"))
+            report["hierarchy"] = await call(session, "navigate", {**at(2, "IShape"), "operation": "typeHierarchy"})
+            report["square"] = await call(session, "navigate", {**at(9, "Square"), "operation": "typeHierarchy"})
     return report
 
 
