@@ -87,6 +87,9 @@ enum Command {
     MakeVisible(MakeVisibleOptions),
     /// Find every site of a symbol across every project, with proof of coverage.
     Find(fslens::commands::find::FindCliArgs),
+    /// Rename the symbol at --path/--line: a preview cross-checked against find (nothing is
+    /// written unless --apply disk).
+    Rename(fslens::commands::rename::RenameCliArgs),
     /// Explain the compiler diagnostic at --path/--line: message, context, meaning, fixes.
     ExplainDiagnostic(fslens::commands::diagnostic::DiagnosticCliArgs),
     /// FSAC's fixes for the diagnostic at --path/--line, previewed (nothing is written).
@@ -421,6 +424,13 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     .await?;
             print_answer(&answer, arguments.json, fslens::commands::find::render_text)?;
             Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Rename(arguments)) => {
+            let answer =
+                headless(&cli.session, config, ext::commands::RENAME, arguments.to_arguments(), arguments.timeout_ms)
+                    .await?;
+            print_answer(&answer, arguments.json, fslens::commands::rename::render_text)?;
+            Ok(if answer["complete"] == json!(true) { ExitCode::SUCCESS } else { ExitCode::from(2) })
         }
         Some(Command::ExplainDiagnostic(options)) => {
             let command = ext::commands::EXPLAIN_DIAGNOSTIC;

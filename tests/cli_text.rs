@@ -105,3 +105,30 @@ fn make_visible_text_shows_the_project_file_edit_of_expose_to() {
     }
     assert!(text.contains("nothing was written to disk"));
 }
+
+#[test]
+fn rename_text_shows_each_line_before_and_after() {
+    let workspace = fixture_copy("rename");
+    let runtime = tempfile::tempdir().unwrap();
+    let fsac = double_command();
+    let arguments = [
+        "rename",
+        "--path",
+        "Billing/Types.fs",
+        "--line",
+        "2",
+        "--word",
+        "Total",
+        "--new-name",
+        "Amount",
+        "--fsac",
+        &fsac,
+    ];
+    let (answer, text) = json_and_text(workspace.path(), runtime.path(), &arguments);
+    assert_eq!(count(&answer, "totalEdits"), 5, "{answer}");
+    assert!(text.contains("rename Total -> Amount: 5 edits in 3 files\n"), "{text}");
+    assert!(text.contains("      7 - let doubled = order.``Total`` * 2m"), "{text}");
+    assert!(text.contains("      7 + let doubled = order.Amount * 2m"), "{text}");
+    assert!(text.contains("preview only: nothing was written"), "{text}");
+    assert!(!std::fs::read_to_string(workspace.path().join("Shop/Program.fs")).unwrap().contains("Amount"));
+}

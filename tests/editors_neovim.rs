@@ -261,3 +261,59 @@ fn neovim_field_impact_fills_the_quickfix_list_with_every_field_site() {
     let expected = shipment_weight_sites(workspace.path());
     assert_eq!(quickfix_sites(&impact["quickfix"]), expected, "{impact:#}");
 }
+
+/// `:FslensRename` at a use of `create` in another project than its declaration: fslens sends
+/// the rename as one applyEdit, Neovim applies it to both buffers, and nothing is saved.
+#[test]
+fn neovim_rename_changes_every_buffer_and_no_file() {
+    let workspace = fixture_copy("shipping");
+    let seen = drive(workspace.path(), "rename");
+    let rename = &seen["steps"]["rename"];
+    assert_eq!(rename["error"], Value::Null, "{rename:#}");
+    assert_eq!(rename["applied"], true, "{rename:#}");
+    assert_eq!(rename["complete"], true, "{rename:#}");
+    // The declaration, the use in the app and three in the tests project.
+    assert_eq!(rename["total_edits"], 5, "{rename:#}");
+    assert_eq!(rename["after"], "    let s = makeShipment \"Books\" 12.5 \"Lyon\"", "{rename:#}");
+    assert_eq!(rename["modified"], true);
+    assert_eq!(rename["on_disk"], "    let s = create \"Books\" 12.5 \"Lyon\"");
+    assert!(
+        rename["declaration_after"].as_str().unwrap_or_default().starts_with("let makeShipment (name: string)"),
+        "{rename:#}"
+    );
+    assert!(rename["declaration_on_disk"].as_str().unwrap().starts_with("let create (name: string)"), "{rename:#}");
+    assert_eq!(rename["quickfix"], serde_json::json!([]), "{rename:#}");
+}
+
+/// `:FslensCallers` on `create`'s declaration: every call site, in the app and the tests
+/// project, in the quickfix list with the caller's name.
+#[test]
+fn neovim_callers_fills_the_quickfix_list_with_every_call_site() {
+    let workspace = fixture_copy("shipping");
+    let seen = drive(workspace.path(), "callers");
+    let callers = &seen["steps"]["callers"];
+    assert_eq!(callers["error"], Value::Null, "{callers:#}");
+    let sites: BTreeSet<(PathBuf, u64, String)> = callers["quickfix"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| {
+            let text = item["text"].as_str().unwrap();
+            (
+                canonical(item["file"].as_str().unwrap()),
+                item["lnum"].as_u64().unwrap(),
+                text.split(':').next().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let root = workspace.path();
+    let program = canonical(root.join("src/Shipping.App/Program.fs").to_str().unwrap());
+    let tests = canonical(root.join("tests/Shipping.Tests/ShipmentTests.fs").to_str().unwrap());
+    let lines: BTreeSet<(PathBuf, u64)> = sites.iter().map(|(file, line, _)| (file.clone(), *line)).collect();
+    assert_eq!(
+        lines,
+        BTreeSet::from([(program, 7), (tests.clone(), 8), (tests.clone(), 14), (tests, 21)]),
+        "{callers:#}"
+    );
+    assert!(sites.iter().all(|(_, _, label)| label.starts_with("called from ")), "{callers:#}");
+}

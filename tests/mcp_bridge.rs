@@ -364,3 +364,168 @@ async fn a_what_if_through_the_check_tool_answers_the_edits_verdict_and_restores
     let after = tool_body(&report, "after");
     assert_eq!(after["verdict"], json!("clean"), "{after}");
 }
+
+/// The `rename` tool on fixtures/rename: the preview touches only `Order.Total` (five edits in
+/// three files, complete), a keyword and a string are `no_symbol_at_position`, and
+/// `apply: "editor"` in the bridge's own session (no editor) is refused with the reason and
+/// writes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rename_tool_previews_and_types_its_errors() {
+    let workspace = fixture_copy("rename");
+    let runtime = tempfile::tempdir().unwrap();
+    let (workspace_path, runtime_path) = (workspace.path().to_owned(), runtime.path().to_owned());
+    let report =
+        tokio::task::spawn_blocking(move || run_scenario("rename", &workspace_path, &runtime_path, &[])).await.unwrap();
+    let preview = tool_body(&report, "preview");
+    assert_eq!(preview["totalEdits"], json!(5), "{preview}");
+    assert_eq!(preview["totalFiles"], json!(3), "{preview}");
+    assert_eq!(preview["complete"], json!(true), "{preview}");
+    assert!(!preview.to_string().contains("invoice.Amount"), "{preview}");
+    for (key, reason) in [("keyword", "keyword"), ("string", "string")] {
+        assert_eq!(report[key]["isError"], json!(true), "{}", report[key]);
+        let error = &report[key]["body"]["error"];
+        assert_eq!(error["errorKind"], json!("no_symbol_at_position"), "{error}");
+        assert_eq!(error["data"]["reason"], json!(reason), "{error}");
+    }
+    let editor = tool_body(&report, "editor");
+    assert_eq!(editor["applied"]["applied"], json!(false), "{editor}");
+    assert!(editor["applied"]["failureReason"].as_str().unwrap().contains("applyEdit"), "{editor}");
+    assert!(!std::fs::read_to_string(workspace.path().join("Billing/Types.fs")).unwrap().contains("Amount"));
+}
+
+/// `navigate` `incomingCalls` and `outgoingCalls` on fixtures/rename, through the double's
+/// compiler-computed call hierarchy: the caller of `Billing.Types.orderTotal` is `billed` in
+/// the other project, `billed` calls `invoice`, `orderTotal` (declared in the `.fsi`) and `order`, one row per call
+/// site with its file and line text, paged by `offset`; a keyword, a string and a position on
+/// no symbol are `no_symbol_at_position` with the reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn navigate_answers_callers_and_callees_across_projects() {
+    let report = scenario_on_fixture("calls", "rename").await;
+    let incoming = tool_body(&report, "incoming");
+    let callers: Vec<(Value, Value, Value)> = incoming["calls"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{incoming}"))
+        .iter()
+        .map(|call| (call["name"].clone(), call["file"].clone(), call["lineText"].clone()))
+        .collect();
+    assert_eq!(
+        callers,
+        [(json!("billed"), json!("Shop/Program.fs"), json!("let billed = invoice.Total + orderTotal order"))],
+        "{incoming}"
+    );
+    assert_eq!(incoming["item"]["file"], json!("Billing/Types.fs"), "{incoming}");
+
+    let outgoing = tool_body(&report, "outgoing");
+    let callees: std::collections::BTreeSet<(String, String)> = outgoing["calls"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{outgoing}"))
+        .iter()
+        .map(|call| {
+            (call["name"].as_str().unwrap().to_owned(), call["declaration"]["file"].as_str().unwrap().to_owned())
+        })
+        .collect();
+    let expected: std::collections::BTreeSet<(String, String)> = [
+        ("invoice", "Shop/Program.fs"),
+        ("order", "Shop/Program.fs"),
+        // The compiler declares a value that has a signature in the signature file.
+        ("orderTotal", "Billing/Types.fsi"),
+    ]
+    .into_iter()
+    .map(|(name, file)| (name.to_owned(), file.to_owned()))
+    .collect();
+    assert_eq!(callees, expected, "{outgoing}");
+    assert_eq!(outgoing["totalCalls"], json!(3), "{outgoing}");
+    for call in outgoing["calls"].as_array().unwrap() {
+        assert_eq!(call["file"], json!("Shop/Program.fs"), "call sites are in the caller: {call}");
+    }
+    let page = tool_body(&report, "page");
+    assert_eq!((page["count"].clone(), page["nextOffset"].clone()), (json!(1), json!(2)), "{page}");
+
+    for (key, reason) in [("keyword", "keyword"), ("string", "string"), ("nothing", "no_symbol")] {
+        assert_eq!(report[key]["isError"], json!(true), "{}", report[key]);
+        let error = &report[key]["body"]["error"];
+        assert_eq!(error["errorKind"], json!("no_symbol_at_position"), "{error}");
+        assert_eq!(error["data"]["reason"], json!(reason), "{error}");
+    }
+}
+
+/// `navigate` `implementation` on fixtures/implementations, through the double's
+/// compiler-confirmed implementations: `IShape.Area` is implemented by `Square` (same
+/// project), `Circle` (the other project) and an object expression, and not by `Plate`, which
+/// implements the same-named member of `IOther`; asked at a use the answer is the same; at the
+/// interface's name it is where the interface is implemented.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn navigate_finds_implementations_in_two_projects_and_an_object_expression() {
+    let report = scenario_on_fixture("implementations", "implementations").await;
+    let sites = |key: &str| -> std::collections::BTreeSet<(String, u64, String)> {
+        let body = tool_body(&report, key);
+        body["result"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{key}: {body}"))
+            .iter()
+            .map(|location| {
+                (
+                    location["file"].as_str().unwrap().to_owned(),
+                    location["range"]["start"]["line"].as_u64().unwrap(),
+                    location["lineText"].as_str().unwrap().trim().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let owned = |rows: &[(&str, u64, &str)]| -> std::collections::BTreeSet<(String, u64, String)> {
+        rows.iter().map(|(file, line, text)| ((*file).to_owned(), *line, (*text).to_owned())).collect()
+    };
+    let members = owned(&[
+        ("Shapes/Shapes.fs", 11, "member _.Area() = side * side"),
+        ("Plugins/Plugins.fs", 6, "member this.Area() = 3.14 * radius * radius"),
+        ("Plugins/Plugins.fs", 11, "member _.Area() = 1.0"),
+    ]);
+    assert_eq!(sites("member"), members);
+    assert_eq!(sites("use"), members);
+    let types = owned(&[
+        ("Shapes/Shapes.fs", 10, "interface IShape with"),
+        ("Plugins/Plugins.fs", 5, "interface IShape with"),
+        ("Plugins/Plugins.fs", 10, "{ new IShape with"),
+    ]);
+    assert_eq!(sites("type"), types);
+}
+
+/// `navigate` `typeHierarchy`, computed by fslens: `IShape`'s subtypes are `Square`, `Circle`
+/// (the other project) and an object expression, each confirmed by FSAC's definition, and not
+/// `Plate`, which implements `IOther`; `Square`'s supertype is `IShape`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn navigate_type_hierarchy_has_subtypes_in_two_projects_and_supertypes() {
+    let report = scenario_on_fixture("implementations", "implementations").await;
+    let hierarchy = tool_body(&report, "hierarchy");
+    let rows = |value: &Value| -> std::collections::BTreeSet<(String, u64, String)> {
+        value
+            .as_array()
+            .unwrap_or_else(|| panic!("{value}"))
+            .iter()
+            .map(|row| {
+                (
+                    row["file"].as_str().unwrap().to_owned(),
+                    row["range"]["start"]["line"].as_u64().unwrap(),
+                    row["lineText"].as_str().unwrap().trim().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let expected: std::collections::BTreeSet<(String, u64, String)> = [
+        ("Shapes/Shapes.fs", 10, "interface IShape with"),
+        ("Plugins/Plugins.fs", 5, "interface IShape with"),
+        ("Plugins/Plugins.fs", 10, "{ new IShape with"),
+    ]
+    .into_iter()
+    .map(|(file, line, text)| (file.to_owned(), line, text.to_owned()))
+    .collect();
+    assert_eq!(rows(&hierarchy["subtypes"]), expected, "{hierarchy}");
+    assert_eq!(hierarchy["type"]["name"], json!("IShape"), "{hierarchy}");
+    assert_eq!(hierarchy["complete"], json!(false), "{hierarchy}");
+    let square = tool_body(&report, "square");
+    let supertypes = square["supertypes"].as_array().unwrap();
+    assert_eq!(supertypes.len(), 1, "{square}");
+    assert_eq!(supertypes[0]["declaration"]["file"], json!("Shapes/Shapes.fs"), "{square}");
+    assert_eq!(supertypes[0]["declaration"]["range"]["start"]["line"], json!(2), "{square}");
+    assert_eq!(square["subtypes"], json!([]), "{square}");
+}

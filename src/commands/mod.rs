@@ -24,6 +24,7 @@ pub mod make_visible;
 pub mod outline;
 pub mod paths;
 pub mod referenced;
+pub mod rename;
 pub mod status;
 pub mod symbols;
 
@@ -194,6 +195,7 @@ pub async fn dispatch(
         ext::commands::SYMBOL_SEARCH => symbols::symbol_search(argument, context, workspace_root).await,
         ext::commands::READ_SYMBOL => symbols::read::read_symbol(argument, context, workspace_root).await,
         ext::commands::READ_ENCLOSING => symbols::read::read_enclosing(argument, context, workspace_root).await,
+        ext::commands::RENAME => rename::rename(argument, context, workspace_root).await,
         other => Err(CommandError::Internal(format!("command {other} is advertised but has no handler yet"))),
     }
 }

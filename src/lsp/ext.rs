@@ -30,6 +30,8 @@ pub mod commands {
     pub const SYMBOL_SEARCH: &str = "fslens.symbolSearch";
     pub const READ_SYMBOL: &str = "fslens.readSymbol";
     pub const READ_ENCLOSING: &str = "fslens.readEnclosing";
+    // Navigation that changes code (issue #18).
+    pub const RENAME: &str = "fslens.rename";
 
     /// Every command fslens answers, in the order advertised in `executeCommandProvider`.
     pub const ALL: &[&str] = &[
@@ -50,6 +52,7 @@ pub mod commands {
         SYMBOL_SEARCH,
         READ_SYMBOL,
         READ_ENCLOSING,
+        RENAME,
     ];
 }
 
@@ -127,6 +130,12 @@ pub mod error_kinds {
         FILE_NOT_IN_PROJECT = "file_not_in_project",
         /// Check's blocking reason: no source file is in scope.
         NOTHING_IN_SCOPE = "nothing_in_scope",
+        /// A rename (or navigation) position on no symbol: a keyword, a string, a comment, or
+        /// nothing the compiler can rename (`data.reason` says which).
+        NO_SYMBOL_AT_POSITION = "no_symbol_at_position",
+        /// `fslens.rename` with `apply: "disk"`: a file changed since the preview (its hash
+        /// differs from `expectedHashes`) or is unsaved in the editor; nothing was written.
+        RENAME_FILES_CHANGED = "rename_files_changed",
         /// Check's blocking reason: with speed fast, a file has no current analysis.
         INCOMPLETE = "incomplete",
     }
@@ -175,6 +184,10 @@ pub const SESSION_READ_ONLY_METHODS: &[&str] = &[
     "textDocument/documentSymbol",
     "textDocument/codeAction",
     "textDocument/signatureHelp",
+    "textDocument/implementation",
+    "textDocument/prepareCallHierarchy",
+    "callHierarchy/incomingCalls",
+    "callHierarchy/outgoingCalls",
     "workspace/symbol",
     "fsharp/signature",
 ];

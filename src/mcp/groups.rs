@@ -57,7 +57,9 @@ impl ToolGroup {
                 "known diagnostics per file, what one means, FSAC's fixes for it, the `open` an unresolved name needs"
             }
             ToolGroup::Assemblies => "types and members of referenced NuGet and framework assemblies",
-            ToolGroup::Edits => "exposing a private declaration (private → internal, InternalsVisibleTo)",
+            ToolGroup::Edits => {
+                "code edits: renaming a symbol everywhere, exposing a private declaration (private → internal)"
+            }
             ToolGroup::Session => "restarting FSAC when status says it crashed or hangs",
         }
     }
@@ -78,7 +80,7 @@ pub fn known_group_of(tool_name: &str) -> Option<ToolGroup> {
         "navigate" | "symbol_at_word" | "outline" => ToolGroup::Navigation,
         "diagnostics" | "explain_diagnostic" | "diagnostic_fixes" | "suggest_open" => ToolGroup::Diagnostics,
         "referenced_symbols" | "nuget_types" | "nuget_members" => ToolGroup::Assemblies,
-        "make_internal_visible" => ToolGroup::Edits,
+        "make_internal_visible" | "rename" => ToolGroup::Edits,
         "restart" => ToolGroup::Session,
         _ => return None,
     })

@@ -68,14 +68,14 @@ pub fn catalogue(commands: &[String]) -> Vec<ToolDefinition> {
     });
     tools.push(ToolDefinition {
         name: "navigate".into(),
-        description: "LSP navigation through the shared FSAC: definition, references, hover, documentSymbol (by \
-                      path + line + character or word) or workspaceSymbol (by query). Locations come back as \
-                      workspace-relative paths with their line text. Prefer over text search for exact, \
-                      compiler-resolved answers at one position; use find for workspace-wide sweeps with coverage."
+        description: "LSP navigation through the shared FSAC at path + line + character or word: definition, \
+                      references, hover, typeDefinition, implementation, signatureHelp, incomingCalls/outgoingCalls \
+                      (call sites, paged), documentSymbol; workspaceSymbol by query. Prefer over text search for \
+                      compiler-resolved answers at one position; use find for sweeps with coverage."
             .into(),
         input_schema: object_schema(
             json!({
-                "operation": { "type": "string", "enum": ["definition", "references", "hover", "documentSymbol", "workspaceSymbol"] },
+                "operation": { "type": "string", "enum": crate::mcp::server::NAVIGATE_OPERATIONS },
                 "path": path_property("The file (all operations but workspaceSymbol)."),
                 "line": { "type": "integer", "minimum": 0, "description": "0-based line (definition, references, hover)." },
                 "character": { "type": "integer", "minimum": 0, "description": "0-based UTF-16 column; or give `word`." },
@@ -83,6 +83,8 @@ pub fn catalogue(commands: &[String]) -> Vec<ToolDefinition> {
                 "occurrence": { "type": "integer", "minimum": 1, "default": 1 },
                 "query": { "type": "string", "description": "The symbol name to search (workspaceSymbol)." },
                 "includeDeclaration": { "type": "boolean", "default": true, "description": "references: include the declaration." },
+                "maxResults": { "type": "integer", "minimum": 1, "maximum": 1000, "default": 100, "description": "incomingCalls, outgoingCalls: call sites per page." },
+                "offset": { "type": "integer", "minimum": 0, "default": 0, "description": "incomingCalls, outgoingCalls: the previous page's nextOffset." },
                 "timeoutMs": timeout_property(30_000),
             }),
             &["operation"],
@@ -275,6 +277,31 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
                     "exposeTo": { "type": "string", "description": "Project name to add InternalsVisibleTo for." },
                 }),
                 &["path", "line"],
+            ),
+            command_action,
+            false,
+        ),
+        ext::commands::RENAME => (
+            "rename".into(),
+            "Renames the symbol at path + line + word: FSAC's rename edits grouped by file with each line before and \
+             after, cross-checked against find over every project (missedSites; complete only when nothing is \
+             missed). Writes nothing unless apply is \"disk\" (with the preview's fileHashes). Prefer over a text \
+             replace, which hits same-named fields of other types and strings.",
+            object_schema(
+                json!({
+                    "symbol": { "type": "string", "description": "A qualified name (Module.Type.member) instead of path + line." },
+                    "path": path_property("The file with a use or the declaration of the symbol."),
+                    "line": { "type": "integer", "minimum": 0, "description": "0-based line." },
+                    "word": { "type": "string", "description": "The symbol's name on the line." },
+                    "character": { "type": "integer", "minimum": 0, "description": "0-based UTF-16 column, instead of word." },
+                    "occurrence": { "type": "integer", "minimum": 1, "default": 1 },
+                    "newName": { "type": "string", "description": "The new name; backticks are added when it needs them." },
+                    "apply": { "enum": [false, "editor", "disk"], "default": false, "description": "false: preview; editor: one workspace/applyEdit; disk: write all files or none." },
+                    "expectedHashes": { "type": "object", "description": "The preview's fileHashes; required with apply disk." },
+                    "maxLines": { "type": "integer", "minimum": 1, "maximum": 2000, "default": 200 },
+                    "timeoutMs": timeout_property(120_000),
+                }),
+                &["newName"],
             ),
             command_action,
             false,
@@ -665,6 +692,7 @@ mod tests {
                 "symbol_search",
                 "read_symbol",
                 "read_enclosing",
+                "rename",
                 "brand_new",
                 "symbol_at_word",
                 "navigate",

@@ -10,6 +10,7 @@ its assertions there. The script itself checks only what it needs to go on.
     python bridge_scenarios.py long_lines  # find pages of sites on very long lines fit 40 KiB
     python bridge_scenarios.py wide_text   # find pages of CJK lines: the bridge asks for fewer rows
     python bridge_scenarios.py what_if     # a what-if check through the check tool
+    python bridge_scenarios.py rename    # fixtures/rename: a rename preview and its typed errors
 
 Environment: FSLENS_BIN, FSLENS_WORKSPACE, FSLENS_FSAC_COMMAND, XDG_RUNTIME_DIR, and any
 FSAC_DOUBLE_* variables (passed on to the bridge, and so to an FSAC it starts).
@@ -273,6 +274,58 @@ async def what_if_scenario() -> dict:
     return report
 
 
+async def rename_scenario() -> dict:
+    """fixtures/rename through the `rename` tool: a preview, the typed errors at a keyword and
+    in a string, and `apply: "editor"` refused (the bridge's own session has no editor)."""
+    report: dict = {}
+    at = {"path": "Billing/Types.fs", "line": 2, "word": "Total", "newName": "Amount"}
+    async with stdio_client(server_parameters(), errlog=sys.stderr) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            report["status"] = await ready_status(session)
+            report["preview"] = await call(session, "rename", at)
+            report["keyword"] = await call(session, "rename", {"path": "Shop/Program.fs", "line": 4, "character": 0, "newName": "x"})
+            report["string"] = await call(session, "rename", {"path": "Shop/Program.fs", "line": 8, "character": 15, "newName": "x"})
+            report["editor"] = await call(session, "rename", {**at, "apply": "editor"})
+    return report
+
+
+async def calls_scenario() -> dict:
+    """fixtures/rename through `navigate`: who calls orderTotal (from another project), what
+    billed calls, a page of one call site, and a keyword position."""
+    report: dict = {}
+    async with stdio_client(server_parameters(), errlog=sys.stderr) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            report["status"] = await ready_status(session)
+            callee = {"path": "Billing/Types.fs", "line": 6, "word": "orderTotal"}
+            report["incoming"] = await call(session, "navigate", {"operation": "incomingCalls", **callee})
+            caller = {"path": "Shop/Program.fs", "line": 7, "word": "billed"}
+            report["outgoing"] = await call(session, "navigate", {"operation": "outgoingCalls", **caller})
+            report["page"] = await call(session, "navigate", {"operation": "outgoingCalls", **caller, "maxResults": 1, "offset": 1})
+            report["keyword"] = await call(session, "navigate", {"operation": "incomingCalls", "path": "Shop/Program.fs", "line": 4, "character": 0})
+            report["string"] = await call(session, "navigate", {"operation": "outgoingCalls", "path": "Shop/Program.fs", "line": 8, "character": 15})
+            report["nothing"] = await call(session, "navigate", {"operation": "incomingCalls", "path": "Shop/Program.fs", "line": 4, "character": 17})
+    return report
+
+
+async def implementations_scenario() -> dict:
+    """fixtures/implementations through `navigate` `implementation`: at an interface member's
+    declaration, at a use of it, and at the interface's name."""
+    report: dict = {}
+    async with stdio_client(server_parameters(), errlog=sys.stderr) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            report["status"] = await ready_status(session)
+            at = lambda line, word: {"operation": "implementation", "path": "Shapes/Shapes.fs", "line": line, "word": word}
+            report["member"] = await call(session, "navigate", at(3, "Area"))
+            report["use"] = await call(session, "navigate", at(18, "Area"))
+            report["type"] = await call(session, "navigate", at(2, "IShape"))
+            report["hierarchy"] = await call(session, "navigate", {**at(2, "IShape"), "operation": "typeHierarchy"})
+            report["square"] = await call(session, "navigate", {**at(9, "Square"), "operation": "typeHierarchy"})
+    return report
+
+
 def main() -> None:
     scenario = sys.argv[1]
     runner = {
@@ -282,6 +335,9 @@ def main() -> None:
         "long_lines": lambda: find_two_pages("Crate.Size"),
         "wide_text": lambda: find_two_pages("Note.Text"),
         "what_if": what_if_scenario,
+        "rename": rename_scenario,
+        "calls": calls_scenario,
+        "implementations": implementations_scenario,
     }[scenario]
     report = anyio.run(runner)
     sys.stdout.write(json.dumps(report) + "\n")

@@ -5,7 +5,7 @@
 --
 -- Inputs (environment): FSLENS_PLUGIN (editors/neovim), FSLENS_BIN, FSLENS_FSAC,
 -- FSLENS_WORKSPACE (a copy of fixtures/shipping), FSLENS_OUT (the JSON file to write),
--- FSLENS_STEPS (comma-separated: unit, check, make_visible, find, field_impact), FSLENS_LOG (fslens's log file),
+-- FSLENS_STEPS (comma-separated: unit, check, make_visible, find, field_impact, rename, callers), FSLENS_LOG (fslens's log file),
 -- FSLENS_START (`enable`: Neovim 0.11's vim.lsp.config + vim.lsp.enable("fslens"), no setup()).
 
 local out = { steps = {}, errors = {} }
@@ -205,6 +205,31 @@ local function main()
       seen.query_error = by_query.error and by_query.error.message
       seen.query_quickfix = quickfix()
       seen.query_pages = by_query.pages
+    elseif step == "rename" then
+      open(program)
+      local line = cursor_on('create "Books" 12.5 "Lyon"', "create")
+      local result = run_command("rename", "FslensRename makeShipment")
+      seen.error = result.error and result.error.message
+      seen.total_edits = result.totalEdits
+      seen.complete = result.complete
+      seen.applied = result.applied and result.applied.applied
+      seen.after = vim.api.nvim_buf_get_lines(0, line - 1, line, false)[1]
+      seen.modified = vim.bo.modified
+      seen.on_disk = vim.fn.readfile(program)[line]
+      local operations = workspace .. "/src/Shipping.Domain/Operations.fs"
+      local operations_buffer = vim.fn.bufnr(operations)
+      seen.declaration_after = operations_buffer ~= -1
+          and vim.api.nvim_buf_get_lines(operations_buffer, 2, 3, false)[1]
+        or vim.NIL
+      seen.declaration_on_disk = vim.fn.readfile(operations)[3]
+      seen.quickfix = quickfix()
+    elseif step == "callers" then
+      local operations = workspace .. "/src/Shipping.Domain/Operations.fs"
+      open(operations)
+      cursor_on("let create", "create")
+      local result = run_command("callers", "FslensCallers")
+      seen.error = result.error
+      seen.quickfix = quickfix()
     elseif step == "field_impact" then
       open(program)
       local result = run_command("fieldImpact", "FslensFieldImpact Shipment.Weight")

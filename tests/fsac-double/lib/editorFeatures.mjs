@@ -9,7 +9,7 @@ import { ResponseError } from 'vscode-languageserver/node';
 import { compiler } from './compiler.mjs';
 import { resolveAt, lineOf, toLspRange } from './resolve.mjs';
 import { findReferences } from './references.mjs';
-import { identifierAt, codeOnly } from './lexer.mjs';
+import { identifierAt, codeOnly, scanIdentifiers, lineStarts, offsetToPosition } from './lexer.mjs';
 import { navigationItems, SymbolKind } from './navigation.mjs';
 import { pathOf } from './workspace.mjs';
 
@@ -173,6 +173,131 @@ export async function incomingCalls(ws, item, token) {
     calls.get(key).fromRanges.push(site.range);
   }
   return [...calls.values()];
+}
+
+/**
+ * callHierarchy/outgoingCalls: the identifiers in the item's body (its line up to the next
+ * declaration that starts a callable), each resolved by the compiler; those declared in the
+ * workspace as functions, members or values are callees, grouped by their declaration.
+ */
+export async function outgoingCalls(ws, item, token) {
+  const file = pathOf(item.uri);
+  const project = ws.projectFor(file);
+  if (!project) return [];
+  const text = ws.text(file);
+  const items = navigationItems(text);
+  const own = items.find((i) => i.range.start.line === item.selectionRange.start.line) ?? { range: item.range };
+  const first = own.range.start.line;
+  const next = items.find((i) => CALLABLE.has(i.kind) && i.range.start.line > first && (i.range.start.character <= own.range.start.character));
+  const last = next ? next.range.start.line - 1 : Number.MAX_SAFE_INTEGER;
+  const starts = lineStarts(text);
+  const calls = new Map();
+  for (const ident of scanIdentifiers(text)) {
+    if (token?.isCancellationRequested) break;
+    const at = offsetToPosition(starts, ident.start);
+    if (at.line < first || at.line > last) continue;
+    if (at.line === own.range.start.line && at.character === own.range.start.character) continue; // the item's own name
+    const r = await resolveAt(ws, project, file, at);
+    if (!r?.decl) continue;
+    const declFile = r.decl.file;
+    const declLine = r.decl.range.StartLine - 1;
+    const onLine = navigationItems(ws.text(declFile)).find((i) => i.range.start.line === declLine);
+    // A signature file's `val` (where the compiler declares a value that has one) is callable too.
+    const isVal = declFile.endsWith('.fsi') && /^\s*val\b/.test(lineOf(ws.text(declFile), declLine));
+    if (onLine ? !CALLABLE.has(onLine.kind) : !isVal) continue;
+    const declItem = onLine ?? { name: r.name, range: toLspRange(r.decl.range) };
+    if (declFile === file && declItem.range.start.line === first) continue; // recursion into itself is still the item
+    const key = `${declFile}|${declItem.range.start.line}|${declItem.range.start.character}`;
+    if (!calls.has(key)) {
+      calls.set(key, {
+        to: { name: declItem.name, kind: SymbolKind.Function, uri: ws.uriFor(declFile), range: declItem.range, selectionRange: declItem.range, detail: `From ${declFile.split('/').at(-1)}` },
+        fromRanges: [],
+      });
+    }
+    const end = offsetToPosition(starts, ident.end);
+    calls.get(key).fromRanges.push({ start: at, end });
+  }
+  return [...calls.values()];
+}
+
+// ---- implementation (§5.12) -------------------------------------------------------------------
+
+const indentOf = (line) => line.length - line.trimStart().length;
+
+/** The `type NAME` line above `line` in `text` at a lower indentation: the member's type. */
+function enclosingTypeLine(text, line) {
+  const lines = text.split('\n');
+  const own = indentOf(lines[line] ?? '');
+  for (let i = line - 1; i >= 0; i--) {
+    const m = /^(\s*)(?:type|and)\s+(?:\[<[^>]*>\]\s*)?(?:private\s+|internal\s+)?([A-Za-z_][\w']*)/.exec(lines[i]);
+    if (m && m[1].length < own) return { line: i, character: m[1].length + m[0].slice(m[1].length).lastIndexOf(m[2]), name: m[2] };
+  }
+  return null;
+}
+
+const sameDecl = (a, b) => a && b && a.file === b.file && a.range.StartLine === b.range.StartLine && a.range.StartColumn === b.range.StartColumn;
+
+/**
+ * textDocument/implementation at an abstract member (of an interface or an abstract class):
+ * the members that implement it, in every project that sees the declaring file: inside an
+ * `interface T with` block of a type, an object expression `{ new T with …` or a type that
+ * `inherit`s T, each `T` confirmed by the compiler to be the declaring type. At the type's
+ * own name: where it is implemented or inherited (the `T` of each such block).
+ */
+export async function implementation(ws, ctx, position) {
+  const r = await resolveAt(ws, ctx.project, ctx.file, position);
+  if (!r?.decl) return null;
+  const declText = ws.text(r.decl.file);
+  const declLine = r.decl.range.StartLine - 1;
+  const asType = /^\s*(?:type|and)\b/.test(lineOf(declText, declLine));
+  let typeDecl = r.decl;
+  let member = null;
+  if (!asType) {
+    const typeLine = enclosingTypeLine(declText, declLine);
+    if (!typeLine) return null;
+    const project = ws.projectFor(r.decl.file);
+    const t = project && await resolveAt(ws, project, r.decl.file, { line: typeLine.line, character: typeLine.character });
+    if (!t?.decl) return null;
+    typeDecl = t.decl;
+    member = r.name;
+  }
+  const typeName = asType ? r.name : lineOf(declText, typeDecl.range.StartLine - 1).slice(typeDecl.range.StartColumn, typeDecl.range.EndColumn);
+  const found = [];
+  const seen = new Set();
+  for (const project of ws.projectsSeeing(typeDecl.file)) {
+    for (const { path: file } of project.compile) {
+      const text = ws.text(file);
+      if (!text.includes(typeName)) continue;
+      const lines = text.split('\n');
+      for (let i = 0; i < lines.length; i++) {
+        const m = new RegExp(`(\\binterface|\\bnew|\\binherit)\\s+(${typeName.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})\\b`).exec(lines[i]);
+        if (!m) continue;
+        const character = m.index + m[0].length - m[2].length;
+        const t = await resolveAt(ws, project, file, { line: i, character });
+        if (!sameDecl(t?.decl, typeDecl)) continue;
+        if (!member) {
+          const key = `${file}|${i}|${character}`;
+          if (!seen.has(key)) { seen.add(key); found.push({ uri: ws.uriFor(file), range: { start: { line: i, character }, end: { line: i, character: character + m[2].length } } }); }
+          continue;
+        }
+        // The block's members: this line's rest, then the lines indented deeper than it.
+        const blockIndent = indentOf(lines[i]);
+        for (let j = i; j < lines.length; j++) {
+          if (j > i && lines[j].trim() && indentOf(lines[j]) <= blockIndent && !/^\s*(member|override|default)\b/.test(lines[j])) break;
+          const segment = j === i ? lines[j].slice(m.index) : lines[j];
+          const offset = j === i ? m.index : 0;
+          const mm = new RegExp(`\\b(?:member|override|default)\\s+(?:[A-Za-z_][\\w']*\\.)?(${member})\\b`).exec(segment);
+          if (!mm) continue;
+          const at = offset + mm.index + mm[0].length - mm[1].length;
+          const key = `${file}|${j}|${at}`;
+          if (seen.has(key)) continue;
+          seen.add(key);
+          found.push({ uri: ws.uriFor(file), range: { start: { line: j, character: at }, end: { line: j, character: at + member.length } } });
+        }
+      }
+    }
+  }
+  return found;
 }
 
 // ---- layout: folding and selection ranges (§5.12, parse-based in FSAC) ------------------------

@@ -247,7 +247,7 @@ export function startServer() {
   conn.onCompletionResolve((item) => item); // FSAC adds documentation here; the double echoes
   conn.onSignatureHelp(at(() => null));
   conn.onTypeDefinition(at(() => null));
-  conn.onImplementation(at(() => null));
+  conn.onImplementation(at((ctx, p) => editor.implementation(ws, ctx, p.position)));
   conn.onPrepareRename(at((ctx, p) => editor.prepareRename(ws, ctx, p.position)));
   conn.onRenameRequest(at((ctx, p, token) => editor.rename(ws, ctx, p.position, p.newName, clientCaps, token)));
   conn.onCodeLens(handle((p) => editor.codeLenses(ws, known(p.textDocument.uri))));
@@ -258,7 +258,7 @@ export function startServer() {
   conn.onSelectionRanges(handle((p) => editor.selectionRanges(ws, known(p.textDocument.uri), p.positions)));
   conn.languages.callHierarchy.onPrepare(at((ctx, p) => editor.prepareCallHierarchy(ws, ctx, p.position)));
   conn.languages.callHierarchy.onIncomingCalls(handle((p, token) => editor.incomingCalls(ws, p.item, token)));
-  conn.languages.callHierarchy.onOutgoingCalls(handle(() => []));
+  conn.languages.callHierarchy.onOutgoingCalls(handle((p, token) => editor.outgoingCalls(ws, p.item, token)));
   conn.languages.semanticTokens.on(at(() => editor.noSemanticTokens()));
   conn.languages.semanticTokens.onRange(at(() => editor.noSemanticTokens()));
   conn.languages.inlayHint.on(at(() => []));

@@ -1,6 +1,6 @@
 -- fslens for Neovim: starts `fslens` (an LSP proxy in front of FsAutoComplete) as the F#
 -- language server and adds :FslensFind, :FslensCheck, :FslensFieldImpact,
--- :FslensMakeVisible, :FslensStatus and :FslensRestart.
+-- :FslensMakeVisible, :FslensRename, :FslensCallers, :FslensStatus and :FslensRestart.
 --
 -- Works on Neovim 0.7 (vim.lsp.start_client + buf_attach_client on FileType fsharp) and on
 -- 0.8 and newer (vim.lsp.start), through setup(); on 0.11 and newer also without setup(), by
@@ -42,7 +42,7 @@ M.config = {
 M.states = {}
 -- The last answer of each command, and how many answers each command has had (tests wait on these).
 M.last = {}
-M.completed = { find = 0, check = 0, fieldImpact = 0, makeVisible = 0, status = 0 }
+M.completed = { find = 0, check = 0, fieldImpact = 0, makeVisible = 0, rename = 0, callers = 0, status = 0 }
 
 local has_start = vim.lsp.start ~= nil
 local uv = vim.loop
@@ -529,6 +529,102 @@ function M.make_visible(expose_to, done)
   end
 end
 
+-- ---------------------------------------------------------------------------------------
+-- Rename
+
+-- :FslensRename NEWNAME — renames the symbol at the cursor everywhere: fslens.rename with
+-- apply "editor", so fslens sends the edit as one workspace/applyEdit, which Neovim applies to
+-- the buffers (nothing is saved). Sites find has and the rename misses go to the quickfix list.
+function M.rename(new_name, done)
+  local bufnr = vim.api.nvim_get_current_buf()
+  if not new_name or new_name == "" then
+    new_name = vim.fn.input("fslens: rename to: ")
+  end
+  local line, character = cursor_position(bufnr)
+  local arguments =
+    { path = vim.api.nvim_buf_get_name(bufnr), line = line, character = character, newName = new_name, apply = "editor" }
+  local ok = M.execute("fslens.rename", arguments, function(err, result, client)
+    if err then
+      M.last.rename = { error = err }
+      notify("fslens rename failed: " .. error_text(err), vim.log.levels.ERROR)
+    else
+      M.last.rename = result
+      local root = client.config.root_dir
+      local missed = M.site_items(root, result.missedSites)
+      set_quickfix("fslens rename: missed sites", missed, true)
+      local applied = result.applied and result.applied.applied
+      local text = string.format("fslens: %s -> %s, %d edits in %d files%s", tostring(result.oldName),
+        tostring(result.newName), result.totalEdits or 0, result.totalFiles or 0,
+        applied and "" or (" (not applied: " .. tostring(result.applied and result.applied.failureReason) .. ")"))
+      if #missed > 0 or result.complete ~= true then
+        text = text .. string.format("; INCOMPLETE: %d missed site(s) in the quickfix list", #missed)
+      end
+      notify(text, (#missed > 0 or not applied) and vim.log.levels.WARN or nil)
+    end
+    M.completed.rename = M.completed.rename + 1
+    return done and done(err, result)
+  end, bufnr)
+  if not ok then
+    M.completed.rename = M.completed.rename + 1
+  end
+end
+
+-- ---------------------------------------------------------------------------------------
+-- Callers
+
+--- The quickfix items of callHierarchy/incomingCalls: one per call site (exported for tests).
+function M.caller_items(calls)
+  local items = {}
+  for _, call in ipairs(calls or {}) do
+    local path = vim.uri_to_fname(call.from.uri)
+    for _, range in ipairs(call.fromRanges or {}) do
+      local text = line_of(path, range.start.line) or ""
+      table.insert(items, {
+        filename = path,
+        lnum = range.start.line + 1,
+        col = byte_col(text, range.start.character),
+        text = "called from " .. tostring(call.from.name) .. ": " .. vim.trim(text),
+        type = "I",
+      })
+    end
+  end
+  return items
+end
+
+-- :FslensCallers — every call site of the function, member or value at the cursor, across
+-- projects (FSAC's prepareCallHierarchy and incomingCalls) → quickfix list.
+function M.callers(done)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = M.client(bufnr)
+  local finish = function(err, items)
+    M.last.callers = { error = err, quickfix = items }
+    M.completed.callers = M.completed.callers + 1
+    return done and done(err, items)
+  end
+  if not client then
+    notify("fslens: no fslens client for this buffer", vim.log.levels.ERROR)
+    return finish("no client")
+  end
+  local line, character = cursor_position(bufnr)
+  local position = { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, position = { line = line, character = character } }
+  request(client, "textDocument/prepareCallHierarchy", position, function(err, prepared)
+    if err or not prepared or #prepared == 0 then
+      notify("fslens: no function, member or value at the cursor" .. (err and (": " .. error_text(err)) or ""), vim.log.levels.WARN)
+      return finish(err or "nothing at the cursor", {})
+    end
+    request(client, "callHierarchy/incomingCalls", { item = prepared[1] }, function(err2, calls)
+      if err2 then
+        notify("fslens callers failed: " .. error_text(err2), vim.log.levels.ERROR)
+        return finish(err2, {})
+      end
+      local items = M.caller_items(calls)
+      set_quickfix("fslens callers of " .. tostring(prepared[1].name), items, true)
+      notify(string.format("fslens: %d call site(s) of %s", #items, tostring(prepared[1].name)))
+      return finish(nil, items)
+    end, bufnr)
+  end, bufnr)
+end
+
 function M.status(done)
   M.execute("fslens.status", { probe = true }, function(err, result, client)
     if err then
@@ -700,6 +796,8 @@ define_commands = function()
     return { "file", "project", "workspace" }
   end)
   command("FslensMakeVisible", function(args) M.make_visible(args) end)
+  command("FslensRename", function(args) M.rename(args) end)
+  command("FslensCallers", function() M.callers() end, 0)
   command("FslensStatus", function() M.status() end, 0)
   command("FslensRestart", function() M.restart() end, 0)
 end
