@@ -170,8 +170,18 @@ fn main() {
         let field_bare = scale_workspace::FIELD_QUERY.rsplit('.').next().unwrap_or("").to_owned();
         let fresh_cache = |label: &str| root.join(format!(".bench-cache-{label}"));
         let rows: Vec<(&str, PathBuf, Vec<String>, String)> = vec![
-            ("index-cold", warm_cache.clone(), vec!["index".into(), "--stats".into(), "--json".into()], "Parcel".into()),
-            ("index-warm", warm_cache.clone(), vec!["index".into(), "--stats".into(), "--json".into()], "Parcel".into()),
+            (
+                "index-cold",
+                warm_cache.clone(),
+                vec!["index".into(), "--stats".into(), "--json".into()],
+                "Parcel".into(),
+            ),
+            (
+                "index-warm",
+                warm_cache.clone(),
+                vec!["index".into(), "--stats".into(), "--json".into()],
+                "Parcel".into(),
+            ),
             (
                 "frequent",
                 warm_cache.clone(),
@@ -185,7 +195,12 @@ fn main() {
                 field_bare.clone(),
             ),
             ("rare-cold", fresh_cache("rare"), vec!["find".into(), rare.clone(), "--json".into()], rare_bare.clone()),
-            ("rare-warm", warm_cache.clone(), vec!["find".into(), rare_other.clone(), "--json".into()], rare_other_bare),
+            (
+                "rare-warm",
+                warm_cache.clone(),
+                vec!["find".into(), rare_other.clone(), "--json".into()],
+                rare_other_bare,
+            ),
             (
                 "symbol-search-warm",
                 warm_cache.clone(),

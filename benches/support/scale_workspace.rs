@@ -46,14 +46,18 @@ fn project_file(project: usize, file: usize) -> String {
     let _ = writeln!(text, "/// A record local to this file.");
     let _ = writeln!(text, "type Crate{project}x{file} =\n    {{ mutable Count: int\n      Name: string }}\n");
     // The five field-site shapes of Parcel.Weight.
-    let _ = writeln!(text, "let makeParcel () : Parcel =\n    {{ Weight = {file}.0m; Label = \"p{project}\"; Origin = \"f{file}\" }}\n");
+    let _ = writeln!(
+        text,
+        "let makeParcel () : Parcel =\n    {{ Weight = {file}.0m; Label = \"p{project}\"; Origin = \"f{file}\" }}\n"
+    );
     let _ = writeln!(text, "let heavier (parcel: Parcel) =\n    {{ parcel with Weight = 1.5m }}\n");
     let _ = writeln!(text, "let reset (parcel: Parcel) =\n    parcel.Weight <- 0.0m\n");
     let _ = writeln!(
         text,
         "let describe (parcel: Parcel) =\n    match parcel with\n    | {{ Weight = weight }} when weight > 10.0m -> \"heavy\"\n    | _ -> \"light\"\n"
     );
-    let _ = writeln!(text, "let total (parcels: Parcel list) =\n    parcels |> List.sumBy (fun parcel -> parcel.Weight)\n");
+    let _ =
+        writeln!(text, "let total (parcels: Parcel list) =\n    parcels |> List.sumBy (fun parcel -> parcel.Weight)\n");
     let _ = writeln!(text, "let touch (parcel: Parcel) =\n    stampParcel parcel\n    parcel\n");
     let _ = writeln!(text, "let rareHelper{project}x{file} (value: int) = value * {file} + {project}\n");
     let _ = writeln!(text, "let useRare () = rareHelper{project}x{file} 3\n");

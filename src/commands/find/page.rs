@@ -30,12 +30,35 @@ pub fn identity_of(value: &Value) -> String {
 
 /// SHA-256 over a sequence of JSON values (each followed by a separator), as lowercase hex.
 pub fn stream_identity<'a>(parts: impl IntoIterator<Item = &'a Value>) -> String {
-    let mut hasher = Sha256::new();
+    let mut hasher = StreamHasher::new();
     for part in parts {
-        hasher.update(serde_json::to_string(part).unwrap_or_default().as_bytes());
-        hasher.update([0x1e]);
+        hasher.add(part);
     }
-    crate::syntax::cache::to_hex(&hasher.finalize())
+    hasher.finish()
+}
+
+/// [`stream_identity`] one part at a time, so a caller can hash rows it does not keep.
+pub struct StreamHasher(Sha256);
+
+impl StreamHasher {
+    pub fn new() -> Self {
+        StreamHasher(Sha256::new())
+    }
+
+    pub fn add(&mut self, part: &Value) {
+        self.0.update(serde_json::to_string(part).unwrap_or_default().as_bytes());
+        self.0.update([0x1e]);
+    }
+
+    pub fn finish(self) -> String {
+        crate::syntax::cache::to_hex(&self.0.finalize())
+    }
+}
+
+impl Default for StreamHasher {
+    fn default() -> Self {
+        StreamHasher::new()
+    }
 }
 
 /// A decoded cursor.
