@@ -188,11 +188,17 @@ pub fn plan_page(
         metadata["perProjectTruncated"] = json!(keep < project_rows.len());
         metadata
     };
-    if fits(&build(&reduced(0), 1.min(wanted))) {
+    // Rows come before per-project detail: first the largest prefix that still lets the whole
+    // page through (a find over hundreds of projects otherwise returned one row per page),
+    // then, when not even the page fits beside an empty ledger, the prefix for one row.
+    for rows_needed in [wanted, 1.min(wanted)] {
+        if !fits(&build(&reduced(0), rows_needed)) {
+            continue;
+        }
         let (mut low, mut high) = (0usize, project_rows.len());
         while low < high {
             let middle = low + (high - low).div_ceil(2);
-            if fits(&build(&reduced(middle), 1.min(wanted))) {
+            if fits(&build(&reduced(middle), rows_needed)) {
                 low = middle;
             } else {
                 high = middle - 1;
@@ -264,5 +270,21 @@ mod tests {
         };
         assert_eq!(answer["returnedSites"], json!(1));
         assert_eq!(answer["perProjectTruncated"], json!(true));
+    }
+
+    #[test]
+    fn per_project_detail_gives_way_to_a_full_page_of_rows() {
+        // 500 projects' ledger rows alone exceed the ceiling; 80 small rows fit beside a part
+        // of it, and the page keeps all 80 (it used to keep the ledger and one row).
+        let projects: Vec<Value> = (0..500).map(|index| json!({ "p": index, "pad": "y".repeat(200) })).collect();
+        let base = json!({ "perProject": projects });
+        let rows: Vec<Value> = (0..200).map(|index| json!({ "i": index, "text": "x".repeat(300) })).collect();
+        let PlannedPage::Delivered(answer) = plan_page(&base, &rows, 0, 80, RESPONSE_HARD_CEILING, &fill) else {
+            panic!()
+        };
+        assert_eq!(answer["returnedSites"], json!(80));
+        assert_eq!(answer["perProjectTruncated"], json!(true));
+        assert!(answer["perProjectReturnedCount"].as_u64().unwrap() > 0, "the rest of the room still holds detail");
+        assert!(serialized_utf16_len(&answer) <= RESPONSE_HARD_CEILING);
     }
 }
