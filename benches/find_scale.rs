@@ -102,7 +102,7 @@ fn summarise(stdout: &str) -> String {
             answer["outcome"].as_str().unwrap_or("?"),
             answer["status"].as_str().unwrap_or("?"),
             if answer["nextCursor"].is_string() { ", cursor" } else { "" }
-        )
+        ) + &format!(" (ms: {})", phase_timings(&answer["timingsMs"]))
     } else if let Some(files) = answer.get("totalFiles") {
         format!("{files} files ranked")
     } else if let Some(files) = answer.get("files") {
@@ -110,6 +110,17 @@ fn summarise(stdout: &str) -> String {
     } else {
         answer.to_string().chars().take(80).collect()
     }
+}
+
+/// `workspace 12, index 300, ...`: where a find's time went, from its `timingsMs`.
+fn phase_timings(timings: &Value) -> String {
+    timings
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(phase, milliseconds)| format!("{} {milliseconds}", phase.trim_end_matches("Ms")))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// `rg -w NAME` over the tree (median of three), else an in-process substring scan.
