@@ -22,6 +22,7 @@ pub mod rows;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -36,7 +37,7 @@ use crate::workspace::WorkspaceModel;
 
 use crate::lsp::ext::error_kinds;
 pub use arguments::{FindArguments, FindCliArgs, FindKind, FindScope};
-use page::{FindCursor, PlannedPage, identity_of, plan_page, stream_identity};
+use page::{FindCursor, PlannedPage, StreamHasher, identity_of, plan_page};
 use resolve::{Declared, effective_kind, range_from_json, same_file};
 use rows::{Site, SourceLines, site_row, sort_and_deduplicate};
 
@@ -44,6 +45,8 @@ use rows::{Site, SourceLines, site_row, sort_and_deduplicate};
 const RESPONSE_ALLOWANCE_CAP: Duration = Duration::from_millis(250);
 /// A rendered `siteType` is cut at this many characters (plus `...`).
 const SITE_TYPE_MAX_CHARS: usize = 200;
+/// At most this many declarations are listed in `resolution.declarations`.
+const DECLARATIONS_SHOWN: usize = 50;
 
 /// One declaration's references: how the request ended and the locations FSAC gave.
 type SweptDeclaration = (SweepOutcome, Vec<(PathBuf, TextRange)>);
@@ -132,6 +135,11 @@ impl<'a> Texts<'a> {
                 Some((text, lines))
             })
             .as_ref()
+    }
+
+    /// Drops a file's cached text (it is read again if asked for later).
+    fn forget(&mut self, path: &Path) {
+        self.cache.remove(path);
     }
 }
 
@@ -418,15 +426,15 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
         }
         _ => true,
     };
+    // Which projects compile each file, built once: a site's project is a lookup, not a walk
+    // over every project's compile items (that walk made large finds quadratic).
+    let compiling_projects = compiling_projects_by_file(&model);
+    let targeted: HashSet<&PathBuf> = target.projects.iter().collect();
     let project_of = |path: &Path| -> Option<String> {
-        let compiling: Vec<&PathBuf> = model
-            .project_order
-            .iter()
-            .filter(|project| model.project(project).is_some_and(|project| project.compiles(path)))
-            .collect();
+        let compiling = compiling_projects.get(path).map(Vec::as_slice).unwrap_or_default();
         compiling
             .iter()
-            .find(|project| target.projects.contains(project))
+            .find(|project| targeted.contains(project))
             .or(compiling.first())
             .map(|project| model.display_path(project))
     };
@@ -468,7 +476,7 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
                     symbol_full_name: declaration
                         .map(|declaration| declaration.full_name.clone())
                         .or(name.map(str::to_owned)),
-                    symbol_candidates: Vec::new(),
+                    symbol_candidates: Arc::default(),
                     project: project_of(path),
                     via,
                 });
@@ -566,17 +574,37 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
     }
 
     // Rows, identities and the page.
+    let declarations_json: Vec<Value> = declared
+        .iter()
+        .map(|declaration| {
+            let text =
+                if arguments.include_info { texts.text(&declaration.path).map(|(text, _)| text.clone()) } else { None };
+            declaration.to_json(&|path| model.display_path(path), arguments.include_info, text.as_deref())
+        })
+        .collect();
+    let ledger_identity = json!({ "perProject": per_project, "declarations": declarations_json, "via": if via_fsac { "fsac" } else { "syntax" } });
+    // Every row is built once, in order, and hashed into the stream identity, but only the
+    // rows of the requested page are kept: memory is bounded by the page, not the answer.
+    // Sites are sorted by file, so each file's text is read once and dropped after its rows.
     let context_lines = arguments.context_lines_applied();
-    let mut site_rows = Vec::with_capacity(sites.len());
+    let window_start = cursor.as_ref().map_or(0, |cursor| cursor.offset);
+    let window_end = window_start.saturating_add(arguments.max_results.max(1));
+    let mut stream_hasher = StreamHasher::new();
+    stream_hasher.add(&ledger_identity);
+    let mut site_rows = Vec::with_capacity(window_end.saturating_sub(window_start).min(sites.len()));
+    let mut previous_file: Option<PathBuf> = None;
     for (number, site) in sites.iter().enumerate() {
         let path = resolve_display(&root, &site.file);
+        if let Some(previous) = previous_file.take_if(|previous| *previous != path) {
+            texts.forget(&previous);
+        }
         let lines = texts.text(&path).map(|(_, lines)| lines);
         let mut row = site_row(site, lines, context_lines);
         // A file linked into several projects: the others that compile it.
-        let others: Vec<String> = model
-            .project_order
-            .iter()
-            .filter(|project| model.project(project).is_some_and(|project| project.compiles(&path)))
+        let others: Vec<String> = compiling_projects
+            .get(&path)
+            .into_iter()
+            .flatten()
             .map(|project| model.display_path(project))
             .filter(|project| site.project.as_deref() != Some(project.as_str()))
             .collect();
@@ -588,18 +616,13 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
         {
             row["siteType"] = json!(types.get(number).cloned().flatten());
         }
-        site_rows.push(row);
+        stream_hasher.add(&row);
+        if (window_start..window_end).contains(&number) {
+            site_rows.push(row);
+        }
+        previous_file = Some(path);
     }
-    let declarations_json: Vec<Value> = declared
-        .iter()
-        .map(|declaration| {
-            let text =
-                if arguments.include_info { texts.text(&declaration.path).map(|(text, _)| text.clone()) } else { None };
-            declaration.to_json(&|path| model.display_path(path), arguments.include_info, text.as_deref())
-        })
-        .collect();
-    let ledger_identity = json!({ "perProject": per_project, "declarations": declarations_json, "via": if via_fsac { "fsac" } else { "syntax" } });
-    let stream = stream_identity(std::iter::once(&ledger_identity).chain(site_rows.iter()));
+    let stream = stream_hasher.finish();
     let offset = match &cursor {
         None => 0,
         Some(cursor) => {
@@ -662,11 +685,18 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
                 .collect::<Vec<_>>(),
         });
     }
+    // The answer lists the first declarations (the cursor's identity covers all of them): a
+    // name declared in every file must not make the page's metadata larger than any page.
+    let shown_declarations = &declarations_json[..declarations_json.len().min(DECLARATIONS_SHOWN)];
     base["resolution"] = json!({
         "complete": false,
-        "declarations": declarations_json,
+        "declarations": shown_declarations,
         "sources": resolution_sources,
     });
+    if shown_declarations.len() < declarations_json.len() {
+        base["resolution"]["declarationCount"] = json!(declarations_json.len());
+        base["resolution"]["declarationsTruncated"] = json!(true);
+    }
     base["totalSites"] = json!(total);
     base["totalEstimate"] = json!({ "sites": total, "isLowerBound": !coverage_complete });
     base["breakdown"] = json!(breakdown);
@@ -721,7 +751,8 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
             answer["paginationIncompleteReason"] = json!("deadline_incomplete");
         }
     };
-    match plan_page(&base, &site_rows, offset, arguments.max_results, arguments.response_char_budget, &fill) {
+    // The kept rows start at the cursor's offset (validated above to be `offset`).
+    match plan_page(&base, &site_rows, 0, arguments.max_results, arguments.response_char_budget, &fill) {
         PlannedPage::Delivered(answer) => Ok(answer),
         PlannedPage::SiteTooLarge(mut answer) => {
             answer["status"] = json!("aborted");
@@ -778,6 +809,22 @@ struct SweepRecord<'a> {
 /// The per-project ledger: a requested project is analyzed when every declaration it can see
 /// was swept (or none is visible from it); otherwise the worst outcome among those it can
 /// see. FSAC's project load errors make a project `failed`.
+/// The projects that compile each file, in project order (a file linked into several
+/// projects lists each of them once).
+fn compiling_projects_by_file(model: &WorkspaceModel) -> HashMap<PathBuf, Vec<PathBuf>> {
+    let mut by_file: HashMap<PathBuf, Vec<PathBuf>> = HashMap::new();
+    for project_path in &model.project_order {
+        let Some(project) = model.project(project_path) else { continue };
+        for item in &project.compile_items {
+            let projects = by_file.entry(item.path.clone()).or_default();
+            if !projects.contains(project_path) {
+                projects.push(project_path.clone());
+            }
+        }
+    }
+    by_file
+}
+
 fn project_ledger(
     record: &SweepRecord<'_>,
     target: &Target,
@@ -798,6 +845,13 @@ fn project_ledger(
         .collect();
     let mut per_project = Vec::new();
     let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
+    // Sites per project, counted in one pass (not one pass over the sites per project).
+    let mut sites_per_project: HashMap<&str, usize> = HashMap::new();
+    for site in sites {
+        if let Some(project) = site.project.as_deref() {
+            *sites_per_project.entry(project).or_default() += 1;
+        }
+    }
     for project in &target.projects {
         let display = model.display_path(project);
         let load_error = project_errors
@@ -826,7 +880,7 @@ fn project_ledger(
             (worst, relevant)
         };
         *counts.entry(outcome.as_str()).or_default() += 1;
-        let project_sites = sites.iter().filter(|site| site.project.as_deref() == Some(display.as_str())).count();
+        let project_sites = sites_per_project.get(display.as_str()).copied().unwrap_or(0);
         let mut row = json!({
             "project": display,
             "status": outcome.as_str(),
@@ -991,7 +1045,7 @@ fn syntactic_sites(
                 range: declaration.name_range,
                 kind: if declaration.is_signature() { "signature" } else { "definition" },
                 symbol_full_name: Some(declaration.full_name.clone()),
-                symbol_candidates: Vec::new(),
+                symbol_candidates: Arc::default(),
                 project: project_of(&declaration.path),
                 via: "syntax",
             });
@@ -1009,8 +1063,12 @@ fn syntactic_sites(
         let mut candidates: Vec<String> = all_same_named.iter().map(|hit| hit.full_name.clone()).collect();
         candidates.sort();
         candidates.dedup();
-        let (symbol, symbol_candidates) =
-            if candidates.len() == 1 { (Some(candidates[0].clone()), Vec::new()) } else { (None, candidates.clone()) };
+        // One shared list per name: every site of an ambiguous name points at it.
+        let (symbol, symbol_candidates) = if candidates.len() == 1 {
+            (Some(candidates[0].clone()), Arc::default())
+        } else {
+            (None, Arc::new(candidates.clone()))
+        };
         let is_field = declared.iter().any(|declaration| declaration.name() == name && declaration.is_field());
         let is_member = declared.iter().any(|declaration| declaration.name() == name && declaration.is_member());
         let field_kinds: HashMap<(PathBuf, u32, u32), FieldSiteKind> = if is_field {

@@ -30,12 +30,35 @@ pub fn identity_of(value: &Value) -> String {
 
 /// SHA-256 over a sequence of JSON values (each followed by a separator), as lowercase hex.
 pub fn stream_identity<'a>(parts: impl IntoIterator<Item = &'a Value>) -> String {
-    let mut hasher = Sha256::new();
+    let mut hasher = StreamHasher::new();
     for part in parts {
-        hasher.update(serde_json::to_string(part).unwrap_or_default().as_bytes());
-        hasher.update([0x1e]);
+        hasher.add(part);
     }
-    crate::syntax::cache::to_hex(&hasher.finalize())
+    hasher.finish()
+}
+
+/// [`stream_identity`] one part at a time, so a caller can hash rows it does not keep.
+pub struct StreamHasher(Sha256);
+
+impl StreamHasher {
+    pub fn new() -> Self {
+        StreamHasher(Sha256::new())
+    }
+
+    pub fn add(&mut self, part: &Value) {
+        self.0.update(serde_json::to_string(part).unwrap_or_default().as_bytes());
+        self.0.update([0x1e]);
+    }
+
+    pub fn finish(self) -> String {
+        crate::syntax::cache::to_hex(&self.0.finalize())
+    }
+}
+
+impl Default for StreamHasher {
+    fn default() -> Self {
+        StreamHasher::new()
+    }
 }
 
 /// A decoded cursor.
@@ -165,11 +188,17 @@ pub fn plan_page(
         metadata["perProjectTruncated"] = json!(keep < project_rows.len());
         metadata
     };
-    if fits(&build(&reduced(0), 1.min(wanted))) {
+    // Rows come before per-project detail: first the largest prefix that still lets the whole
+    // page through (a find over hundreds of projects otherwise returned one row per page),
+    // then, when not even the page fits beside an empty ledger, the prefix for one row.
+    for rows_needed in [wanted, 1.min(wanted)] {
+        if !fits(&build(&reduced(0), rows_needed)) {
+            continue;
+        }
         let (mut low, mut high) = (0usize, project_rows.len());
         while low < high {
             let middle = low + (high - low).div_ceil(2);
-            if fits(&build(&reduced(middle), 1.min(wanted))) {
+            if fits(&build(&reduced(middle), rows_needed)) {
                 low = middle;
             } else {
                 high = middle - 1;
@@ -241,5 +270,21 @@ mod tests {
         };
         assert_eq!(answer["returnedSites"], json!(1));
         assert_eq!(answer["perProjectTruncated"], json!(true));
+    }
+
+    #[test]
+    fn per_project_detail_gives_way_to_a_full_page_of_rows() {
+        // 500 projects' ledger rows alone exceed the ceiling; 80 small rows fit beside a part
+        // of it, and the page keeps all 80 (it used to keep the ledger and one row).
+        let projects: Vec<Value> = (0..500).map(|index| json!({ "p": index, "pad": "y".repeat(200) })).collect();
+        let base = json!({ "perProject": projects });
+        let rows: Vec<Value> = (0..200).map(|index| json!({ "i": index, "text": "x".repeat(300) })).collect();
+        let PlannedPage::Delivered(answer) = plan_page(&base, &rows, 0, 80, RESPONSE_HARD_CEILING, &fill) else {
+            panic!()
+        };
+        assert_eq!(answer["returnedSites"], json!(80));
+        assert_eq!(answer["perProjectTruncated"], json!(true));
+        assert!(answer["perProjectReturnedCount"].as_u64().unwrap() > 0, "the rest of the room still holds detail");
+        assert!(serialized_utf16_len(&answer) <= RESPONSE_HARD_CEILING);
     }
 }

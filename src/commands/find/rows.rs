@@ -14,6 +14,10 @@ use crate::syntax::model::TextRange;
 /// The longest `lineText` (and context entry), in UTF-16 code units.
 pub const LINE_TEXT_MAX_UNITS: usize = 512;
 
+/// At most this many `symbolCandidates` are listed on one row (`symbolCandidateCount` gives
+/// the number when there are more).
+pub const SYMBOL_CANDIDATES_SHOWN: usize = 10;
+
 /// One site before it becomes JSON.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Site {
@@ -26,7 +30,7 @@ pub struct Site {
     /// same-named declarations a site belongs to.
     pub symbol_full_name: Option<String>,
     /// Every same-named declaration, when `symbol_full_name` is `None`.
-    pub symbol_candidates: Vec<String>,
+    pub symbol_candidates: std::sync::Arc<Vec<String>>,
     pub project: Option<String>,
     /// `fsac` (the compiler resolved it) or `syntax` (a name match).
     pub via: &'static str,
@@ -158,7 +162,14 @@ pub fn site_row(site: &Site, lines: Option<&SourceLines>, context_lines: usize) 
         "via": site.via,
     });
     if !site.symbol_candidates.is_empty() {
-        row["symbolCandidates"] = json!(site.symbol_candidates);
+        // A name declared in thousands of files would make every row thousands of names
+        // long (and no page could hold one row): the first few are listed, with the count.
+        let shown = &site.symbol_candidates[..site.symbol_candidates.len().min(SYMBOL_CANDIDATES_SHOWN)];
+        row["symbolCandidates"] = json!(shown);
+        if shown.len() < site.symbol_candidates.len() {
+            row["symbolCandidateCount"] = json!(site.symbol_candidates.len());
+            row["symbolCandidatesTruncated"] = json!(true);
+        }
     }
     if site.via == "syntax" {
         row["certain"] = json!(false);
@@ -250,7 +261,7 @@ mod tests {
             range,
             kind: "reference",
             symbol_full_name: Some("A.b".into()),
-            symbol_candidates: Vec::new(),
+            symbol_candidates: Default::default(),
             project: None,
             via: "fsac",
         };
