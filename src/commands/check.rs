@@ -394,7 +394,7 @@ async fn verdict_over(
                 json!({ "state": after["state"] }),
             )
         } else if let Some(error) = project_errors.first() {
-            project_error_reason(error, &root)
+            project_error_reason(error, root)
         } else if outcome.timed_out {
             blocking(
                 error_kinds::TIMEOUT,
