@@ -224,3 +224,47 @@ async fn a_site_the_rename_misses_is_listed_and_the_preview_is_not_complete() {
     assert!(!previewed_lines(&answer).iter().any(|(file, _, _)| file == "Billing/Types.fsi"), "{answer:#}");
     editor.child.kill().await.unwrap();
 }
+
+/// `verify: true` runs the rename's edit through a what-if check (on fixtures/what-if, whose
+/// Orders project constructs Catalog's record): a consistent rename compiles (`clean`, nothing
+/// introduced), a rename onto the record's other field does not (`errors`, introduced
+/// diagnostics), and neither writes a byte.
+#[tokio::test]
+async fn verify_runs_the_rename_through_a_what_if_check_without_writing() {
+    let workspace = fixture_copy("what-if");
+    let runtime = tempfile::tempdir().unwrap();
+    let root = workspace.path();
+    let mut editor = Editor::start(root, runtime.path(), &double_command(), &[]).await;
+    editor.wait_until_ready().await;
+    let files = ["Catalog/Item.fs", "Orders/Order.fs"];
+    let originals: Vec<String> = files.iter().map(|file| read(root, file)).collect();
+
+    let at = json!({"path": "Catalog/Item.fs", "line": 2, "word": "Price", "newName": "Cost", "verify": true});
+    let answer = rename(&mut editor, at.clone()).await;
+    assert_eq!(answer["totalFiles"], json!(2), "{answer:#}");
+    let verification = &answer["verification"];
+    assert_eq!(verification["verdict"], json!("clean"), "{verification:#}");
+    assert_eq!(verification["baseline"]["verdict"], json!("clean"), "{verification:#}");
+    assert_eq!(verification["delta"]["introduced"], json!([]), "{verification:#}");
+    assert_eq!(verification["whatIf"]["restored"], json!(true), "{verification:#}");
+
+    let mut clash = at.clone();
+    clash["newName"] = json!("Name");
+    let answer = rename(&mut editor, clash).await;
+    let verification = &answer["verification"];
+    assert_eq!(verification["verdict"], json!("errors"), "{verification:#}");
+    assert!(!verification["delta"]["introduced"].as_array().unwrap().is_empty(), "{verification:#}");
+
+    let mut without = at.clone();
+    without.as_object_mut().unwrap().remove("verify");
+    let answer = rename(&mut editor, without).await;
+    assert_eq!(answer.get("verification"), None, "{answer:#}");
+    let mut bad = at.clone();
+    bad["verify"] = json!("yes");
+    let error = editor.execute("fslens.rename", bad).await;
+    assert_eq!(error["error"]["data"]["argument"], json!("verify"), "{error}");
+    for (file, original) in files.iter().zip(&originals) {
+        assert_eq!(&read(root, file), original, "{file} was written");
+    }
+    editor.child.kill().await.unwrap();
+}

@@ -124,6 +124,9 @@ struct Arguments {
     expected_hashes: Option<Map<String, Value>>,
     max_lines: usize,
     timeout: std::time::Duration,
+    /// Also run the edit through a what-if check (`fslens.check` with `edits`) and answer
+    /// its verdict as `verification`.
+    verify: bool,
 }
 
 const KNOWN_ARGUMENTS: &[&str] = &[
@@ -138,6 +141,7 @@ const KNOWN_ARGUMENTS: &[&str] = &[
     "expectedHashes",
     "maxLines",
     "timeoutMs",
+    "verify",
 ];
 
 fn parse_arguments(argument: &Value) -> Result<Arguments, CommandError> {
@@ -213,6 +217,7 @@ fn parse_arguments(argument: &Value) -> Result<Arguments, CommandError> {
     }
     let max_lines = optional_integer(object, "maxLines", 1, MAX_MAX_LINES)?.unwrap_or(DEFAULT_MAX_LINES) as usize;
     let timeout = crate::commands::arguments::timeout_argument(object, 120_000)?;
+    let verify = crate::commands::arguments::optional_bool(object, "verify")?.unwrap_or(false);
     Ok(Arguments {
         symbol,
         path,
@@ -225,6 +230,7 @@ fn parse_arguments(argument: &Value) -> Result<Arguments, CommandError> {
         expected_hashes,
         max_lines,
         timeout,
+        verify,
     })
 }
 
@@ -503,6 +509,12 @@ pub async fn rename(argument: Value, context: CommandContext, root: Option<PathB
         "applied": { "mode": "none", "applied": false },
         "writtenToDisk": false,
     });
+    if arguments.verify {
+        // The compiler's verdict on the renamed code, before anything is applied: a what-if
+        // check of the same edit over the projects it touches and those downstream.
+        let what_if = json!({ "edits": workspace_edit, "timeoutMs": arguments.timeout.as_millis() as u64 });
+        answer["verification"] = crate::commands::check::check(what_if, context.clone(), Some(root.clone())).await?;
+    }
     match arguments.apply {
         ApplyMode::Preview => {}
         ApplyMode::Editor => {
@@ -786,6 +798,9 @@ pub struct RenameCliArgs {
     /// The deadline (also for FSAC to load), in milliseconds.
     #[arg(long, default_value_t = 120_000)]
     pub timeout_ms: u64,
+    /// Also check the renamed code in memory (a what-if check; nothing is written).
+    #[arg(long)]
+    pub verify: bool,
     /// Print the JSON answer instead of the preview.
     #[arg(long)]
     pub json: bool,
@@ -822,6 +837,9 @@ impl RenameCliArgs {
         }
         if let Some(max_lines) = self.max_lines {
             arguments["maxLines"] = json!(max_lines);
+        }
+        if self.verify {
+            arguments["verify"] = json!(true);
         }
         arguments
     }
@@ -860,6 +878,24 @@ pub fn render_text(answer: &Value) -> String {
     }
     for note in answer["crossCheck"]["notes"].as_array().into_iter().flatten() {
         lines.push(format!("note: {}", text(note)));
+    }
+    let verification = &answer["verification"];
+    if !verification.is_null() {
+        let introduced = verification["delta"]["introduced"].as_array().map_or(0, Vec::len);
+        lines.push(format!(
+            "verified in memory: {} ({} error(s), {introduced} introduced by the rename)",
+            text(&verification["verdict"]),
+            verification["errorCount"]
+        ));
+        for diagnostic in verification["delta"]["introduced"].as_array().into_iter().flatten() {
+            lines.push(format!(
+                "  introduced {}:{}: FS{:04} {}",
+                text(&diagnostic["file"]),
+                diagnostic["range"]["start"]["line"].as_u64().map_or(0, |line| line + 1),
+                diagnostic["code"].as_u64().unwrap_or(0),
+                text(&diagnostic["message"])
+            ));
+        }
     }
     lines.push(match answer["applied"]["mode"].as_str() {
         Some("disk") => "written to disk".to_owned(),

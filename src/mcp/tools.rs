@@ -299,6 +299,7 @@ fn command_tool(command: &str) -> Option<ToolDefinition> {
                     "apply": { "enum": [false, "editor", "disk"], "default": false, "description": "false: preview; editor: one workspace/applyEdit; disk: write all files or none." },
                     "expectedHashes": { "type": "object", "description": "The preview's fileHashes; required with apply disk." },
                     "maxLines": { "type": "integer", "minimum": 1, "maximum": 2000, "default": 200 },
+                    "verify": { "type": "boolean", "default": false, "description": "Also answer the compiler's verdict on the renamed code (a what-if check of the edit; nothing is written) as verification." },
                     "timeoutMs": timeout_property(120_000),
                 }),
                 &["newName"],
