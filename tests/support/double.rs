@@ -48,7 +48,8 @@ pub fn fixture_copy_in_awkward_directory(name: &str) -> (tempfile::TempDir, Path
     (parent, root)
 }
 
-fn copy_tree(from: &Path, to: &Path) {
+/// Copies the directory tree `from` to `to`, making `to` and every directory below it.
+pub fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap().flatten() {
         let target = to.join(entry.file_name());
@@ -58,6 +59,24 @@ fn copy_tree(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), &target).unwrap();
         }
     }
+}
+
+/// The command that starts the real `fslens` binary with `fsac` as its backend in
+/// `workspace`, its sockets under `runtime`, with `arguments` before its own; stdin and stdout
+/// are pipes, and the process is killed when the handle drops.
+pub fn fslens_command(workspace: &Path, runtime: &Path, fsac: &str, arguments: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_fslens"));
+    command
+        .args(arguments)
+        .arg("--fsac")
+        .arg(fsac)
+        .arg("--workspace")
+        .arg(workspace)
+        .env("XDG_RUNTIME_DIR", runtime)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .kill_on_drop(true);
+    command
 }
 
 /// An editor driving a real `fslens` process.
@@ -98,18 +117,8 @@ impl Editor {
         arguments: &[&str],
         capabilities: Value,
     ) -> Editor {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_fslens"));
-        command
-            .args(arguments)
-            .arg("--fsac")
-            .arg(fsac)
-            .arg("--workspace")
-            .arg(workspace)
-            .env("XDG_RUNTIME_DIR", runtime)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .kill_on_drop(true);
+        let mut command = fslens_command(workspace, runtime, fsac, arguments);
+        command.stderr(Stdio::inherit());
         for (name, value) in environment {
             command.env(name, value);
         }

@@ -135,23 +135,25 @@ impl Peer {
     /// writer, so a test can poll without ever cancelling a read halfway through a frame.
     pub fn into_channel(mut self) -> (mpsc::UnboundedReceiver<Option<Value>>, WriteHalf<DuplexStream>) {
         let writer = self.writer.take().expect("peer writer closed");
-        let (sender, receiver) = mpsc::unbounded_channel();
-        let mut reader = self.reader;
-        tokio::spawn(async move {
-            loop {
-                match reader.read_frame().await {
-                    Ok(Some(body)) => {
-                        let _ = sender.send(serde_json::from_slice(&body).ok());
-                    }
-                    _ => {
-                        let _ = sender.send(None);
-                        return;
-                    }
-                }
-            }
-        });
-        (receiver, writer)
+        (frames_into_channel(self.reader), writer)
     }
+}
+
+/// Reads frames from `reader` on a task of its own and sends each message (`None` for a body
+/// that is not JSON) on the returned channel, then `None` once at the end of the stream or
+/// at a framing error.
+pub fn frames_into_channel<R>(mut reader: FrameReader<R>) -> mpsc::UnboundedReceiver<Option<Value>>
+where
+    R: tokio::io::AsyncBufRead + Unpin + Send + 'static,
+{
+    let (sender, receiver) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Ok(Some(body)) = reader.read_frame().await {
+            let _ = sender.send(serde_json::from_slice(&body).ok());
+        }
+        let _ = sender.send(None);
+    });
+    receiver
 }
 
 /// A scripted backend taken apart: what it receives, its writer, and its exit-code sender.
