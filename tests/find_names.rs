@@ -11,29 +11,24 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use support::double::{Editor, SiteKey, copy_tree, double_command, fixture_copy, found_sites};
+use support::double::{
+    Editor, SiteKey, answer_sites, copy_tree, double_command, fixture_copy, found_sites, site_start,
+};
 use support::markers::{Marker, read_markers, source_files};
 
 /// (file, start line, start character, end character) of a site, as the answer gives it.
 type Span = (String, u64, u64, u64);
 
 async fn find(editor: &mut Editor, argument: Value) -> Value {
-    let answer = editor.execute("fslens.find", argument.clone()).await;
-    answer.get("result").cloned().unwrap_or_else(|| panic!("fslens.find {argument} failed: {answer}"))
+    editor.execute_result("fslens.find", argument).await
 }
 
 fn spans(answer: &Value) -> BTreeSet<Span> {
-    answer["sites"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no sites: {answer}"))
+    answer_sites(answer)
         .iter()
         .map(|site| {
-            (
-                site["file"].as_str().unwrap().to_owned(),
-                site["range"]["start"]["line"].as_u64().unwrap(),
-                site["range"]["start"]["character"].as_u64().unwrap(),
-                site["range"]["end"]["character"].as_u64().unwrap(),
-            )
+            let (file, line, character) = site_start(site);
+            (file, line, character, site["range"]["end"]["character"].as_u64().unwrap())
         })
         .collect()
 }

@@ -16,7 +16,9 @@ use std::time::{Duration, Instant};
 
 use fslens::lsp::codec::{FrameLimits, FrameReader, write_frame};
 use serde_json::{Value, json};
-use support::double::{TRANSCRIPT_VARIABLE, double_command, fixture_copy, fslens_command, received_by_fsac};
+use support::double::{
+    TRANSCRIPT_VARIABLE, double_command, fixture_copy, fslens_command, initialize_params, received_by_fsac,
+};
 use support::frames_into_channel;
 use tokio::io::BufReader;
 use tokio::process::{Child, ChildStdin};
@@ -53,11 +55,8 @@ impl LoadedEditor {
             answers: HashMap::new(),
             notifications: Vec::new(),
         };
-        let root = fslens::uri::path_to_uri(workspace).unwrap();
         let capabilities = json!({"textDocument": {"publishDiagnostics": {}}});
-        let answer = editor
-            .request("initialize", json!({"processId": null, "rootUri": root, "capabilities": capabilities}))
-            .await;
+        let answer = editor.request("initialize", initialize_params(workspace, capabilities)).await;
         assert!(answer.get("result").is_some(), "initialize failed: {answer}");
         editor.notify("initialized", json!({})).await;
         editor
