@@ -3,22 +3,53 @@
 
 mod support;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use support::double::{Editor, double_command, fixture_copy, received_by_fsac, wait_for_transcript};
+use support::double::{
+    Editor, TRANSCRIPT_VARIABLE, double_command, fixture_copy, received_by_fsac, wait_for_transcript,
+};
 
 const WHAT_IF_VERSION_BASE: i64 = 1_000_000_000;
 
-async fn ready_editor(workspace: &Path, runtime: &Path, environment: &[(&str, &str)]) -> Editor {
-    let mut editor = Editor::start(workspace, runtime, &double_command(), environment).await;
-    editor.wait_until_ready().await;
-    editor
+/// The `what-if` fixture copied and fslens started and ready on it, the double writing its
+/// transcript into the runtime directory.
+struct TranscribedRun {
+    workspace: tempfile::TempDir,
+    _runtime: tempfile::TempDir,
+    transcript: PathBuf,
+    editor: Editor,
+}
+
+impl TranscribedRun {
+    async fn start() -> TranscribedRun {
+        let workspace = fixture_copy("what-if");
+        let runtime = tempfile::tempdir().unwrap();
+        let transcript = runtime.path().join("transcript.jsonl");
+        let transcript_text = transcript.to_string_lossy().into_owned();
+        let environment = [(TRANSCRIPT_VARIABLE, transcript_text.as_str())];
+        let editor = Editor::start_ready(workspace.path(), runtime.path(), &environment).await;
+        TranscribedRun { workspace, _runtime: runtime, transcript, editor }
+    }
+}
+
+/// Whether a message FSAC received carries a hypothetical text (a version only a what-if uses).
+fn carries_a_what_if_text(message: &Value) -> bool {
+    message["params"]["textDocument"]["version"].as_i64().is_some_and(|version| version >= WHAT_IF_VERSION_BASE)
+}
+
+/// Sends `fslens.check` with `argument` (a what-if) without waiting for its answer, and waits
+/// until FSAC has been shown a hypothetical text; returns the request's id.
+async fn start_what_if(editor: &mut Editor, transcript: &Path, argument: Value) -> i64 {
+    let id = editor
+        .send_request("workspace/executeCommand", json!({"command": "fslens.check", "arguments": [argument]}))
+        .await;
+    wait_for_transcript(transcript, received_by_fsac, "a what-if text", carries_a_what_if_text).await;
+    id
 }
 
 async fn check(editor: &mut Editor, argument: Value) -> Value {
-    let answer = editor.execute("fslens.check", argument).await;
-    answer.get("result").cloned().unwrap_or_else(|| panic!("check failed: {answer}"))
+    editor.execute_result("fslens.check", argument).await
 }
 
 fn range(line: u32, start: u32, end: u32) -> Value {
@@ -65,7 +96,7 @@ fn shows_the_hypothesis(message: &Value, open: &[&str]) -> bool {
 async fn a_field_type_change_breaks_the_downstream_construction_and_its_fix_is_clean() {
     let workspace = fixture_copy("what-if");
     let runtime = tempfile::tempdir().unwrap();
-    let mut editor = ready_editor(workspace.path(), runtime.path(), &[]).await;
+    let mut editor = Editor::start_ready(workspace.path(), runtime.path(), &[]).await;
     let item = std::fs::read_to_string(workspace.path().join("Catalog/Item.fs")).unwrap();
     let order = std::fs::read_to_string(workspace.path().join("Orders/Order.fs")).unwrap();
     let disk_before = disk_bytes(workspace.path());
@@ -130,7 +161,7 @@ async fn a_field_type_change_breaks_the_downstream_construction_and_its_fix_is_c
 async fn bad_edits_are_refused_by_name() {
     let workspace = fixture_copy("what-if");
     let runtime = tempfile::tempdir().unwrap();
-    let mut editor = ready_editor(workspace.path(), runtime.path(), &[]).await;
+    let mut editor = Editor::start_ready(workspace.path(), runtime.path(), &[]).await;
     let item = std::fs::read_to_string(workspace.path().join("Catalog/Item.fs")).unwrap();
     let change = price_becomes_string(&item);
     let overlapping = json!({"path": "Catalog/Item.fs", "range": range(2, 0, 40), "newText": ""});
@@ -145,12 +176,7 @@ async fn bad_edits_are_refused_by_name() {
 
 #[tokio::test]
 async fn an_unsaved_buffer_is_the_baseline_and_an_edit_sent_meanwhile_is_kept() {
-    let workspace = fixture_copy("what-if");
-    let runtime = tempfile::tempdir().unwrap();
-    let transcript = runtime.path().join("transcript.jsonl");
-    let transcript_text = transcript.to_string_lossy().into_owned();
-    let mut editor =
-        ready_editor(workspace.path(), runtime.path(), &[("FSAC_DOUBLE_TRANSCRIPT", &transcript_text)]).await;
+    let TranscribedRun { workspace, _runtime, transcript, mut editor } = TranscribedRun::start().await;
     let item_path = workspace.path().join("Catalog/Item.fs");
     let item = std::fs::read_to_string(&item_path).unwrap();
     let order = std::fs::read_to_string(workspace.path().join("Orders/Order.fs")).unwrap();
@@ -169,17 +195,9 @@ async fn an_unsaved_buffer_is_the_baseline_and_an_edit_sent_meanwhile_is_kept() 
     // The what-if touches the open buffer (a comment at its end) and fixes the construction.
     let end_line = unsaved.lines().count() as u32;
     let comment = json!({"path": "Catalog/Item.fs", "range": range(end_line, 0, 0), "newText": "// what if\n"});
-    let id = editor
-        .send_request(
-            "workspace/executeCommand",
-            json!({"command": "fslens.check", "arguments": [{"edits": [comment, construction_becomes_string(&order)], "timeoutMs": 20000}]}),
-        )
-        .await;
+    let edits = json!({"edits": [comment, construction_becomes_string(&order)], "timeoutMs": 20000});
+    let id = start_what_if(&mut editor, &transcript, edits).await;
     // The editor reverts its buffer while the what-if runs (FSAC has been shown the edits).
-    wait_for_transcript(&transcript, received_by_fsac, "a what-if text", |message| {
-        message["params"]["textDocument"]["version"].as_i64().is_some_and(|version| version >= WHAT_IF_VERSION_BASE)
-    })
-    .await;
     editor.change(&uri, 3, &item).await;
     let answer = editor.response(id).await;
     let answer = answer.get("result").cloned().unwrap_or_else(|| panic!("what-if failed: {answer}"));
@@ -234,23 +252,9 @@ async fn an_unsaved_buffer_is_the_baseline_and_an_edit_sent_meanwhile_is_kept() 
 
 #[tokio::test]
 async fn a_cancelled_what_if_restores_and_answers_once() {
-    let workspace = fixture_copy("what-if");
-    let runtime = tempfile::tempdir().unwrap();
-    let transcript = runtime.path().join("transcript.jsonl");
-    let transcript_text = transcript.to_string_lossy().into_owned();
-    let mut editor =
-        ready_editor(workspace.path(), runtime.path(), &[("FSAC_DOUBLE_TRANSCRIPT", &transcript_text)]).await;
+    let TranscribedRun { workspace, _runtime, transcript, mut editor } = TranscribedRun::start().await;
     let item = std::fs::read_to_string(workspace.path().join("Catalog/Item.fs")).unwrap();
-    let id = editor
-        .send_request(
-            "workspace/executeCommand",
-            json!({"command": "fslens.check", "arguments": [{"edits": [price_becomes_string(&item)]}]}),
-        )
-        .await;
-    wait_for_transcript(&transcript, received_by_fsac, "a what-if text", |message| {
-        message["params"]["textDocument"]["version"].as_i64().is_some_and(|version| version >= WHAT_IF_VERSION_BASE)
-    })
-    .await;
+    let id = start_what_if(&mut editor, &transcript, json!({"edits": [price_becomes_string(&item)]})).await;
     editor.notify("$/cancelRequest", json!({"id": id})).await;
     let answer = editor.response(id).await;
     assert_eq!(answer["error"]["code"], json!(-32800), "{answer}");
@@ -258,9 +262,7 @@ async fn a_cancelled_what_if_restores_and_answers_once() {
     let received = received_by_fsac(&transcript);
     let opened: Vec<String> = received
         .iter()
-        .filter(|message| {
-            message["params"]["textDocument"]["version"].as_i64().is_some_and(|version| version >= WHAT_IF_VERSION_BASE)
-        })
+        .filter(|message| carries_a_what_if_text(message))
         .filter_map(|message| message["params"]["textDocument"]["uri"].as_str().map(str::to_owned))
         .collect();
     assert!(!opened.is_empty());
@@ -274,12 +276,7 @@ async fn a_cancelled_what_if_restores_and_answers_once() {
 
 #[tokio::test]
 async fn a_timed_out_what_if_restores_too() {
-    let workspace = fixture_copy("what-if");
-    let runtime = tempfile::tempdir().unwrap();
-    let transcript = runtime.path().join("transcript.jsonl");
-    let transcript_text = transcript.to_string_lossy().into_owned();
-    let mut editor =
-        ready_editor(workspace.path(), runtime.path(), &[("FSAC_DOUBLE_TRANSCRIPT", &transcript_text)]).await;
+    let TranscribedRun { workspace, _runtime, transcript, mut editor } = TranscribedRun::start().await;
     let item = std::fs::read_to_string(workspace.path().join("Catalog/Item.fs")).unwrap();
     let answer = check(&mut editor, json!({"edits": [price_becomes_string(&item)], "timeoutMs": 0})).await;
     assert_eq!(answer["verdict"], json!("unknown"), "{answer}");
@@ -300,12 +297,7 @@ async fn closed_after_its_what_if_open(transcript: &Path, uri: &str) {
     loop {
         let received = received_by_fsac(transcript);
         let about = |message: &Value| message["params"]["textDocument"]["uri"] == json!(uri);
-        let opened = received.iter().rposition(|message| {
-            about(message)
-                && message["params"]["textDocument"]["version"]
-                    .as_i64()
-                    .is_some_and(|version| version >= WHAT_IF_VERSION_BASE)
-        });
+        let opened = received.iter().rposition(|message| about(message) && carries_a_what_if_text(message));
         let closed =
             received.iter().rposition(|message| about(message) && message["method"] == "textDocument/didClose");
         if opened.is_some() && closed > opened {
@@ -318,27 +310,13 @@ async fn closed_after_its_what_if_open(transcript: &Path, uri: &str) {
 
 #[tokio::test]
 async fn fsac_crashing_during_a_what_if_restarts_with_the_editors_texts() {
-    let workspace = fixture_copy("what-if");
-    let runtime = tempfile::tempdir().unwrap();
-    let transcript = runtime.path().join("transcript.jsonl");
-    let transcript_text = transcript.to_string_lossy().into_owned();
-    let mut editor =
-        ready_editor(workspace.path(), runtime.path(), &[("FSAC_DOUBLE_TRANSCRIPT", &transcript_text)]).await;
+    let TranscribedRun { workspace, _runtime, transcript, mut editor } = TranscribedRun::start().await;
     let item_path = workspace.path().join("Catalog/Item.fs");
     let item = std::fs::read_to_string(&item_path).unwrap();
     let uri = editor.open(&item_path, 1).await;
     let status = editor.execute("fslens.status", json!({})).await;
     let pid = status["result"]["fsac"]["pid"].as_u64().unwrap();
-    let id = editor
-        .send_request(
-            "workspace/executeCommand",
-            json!({"command": "fslens.check", "arguments": [{"edits": [price_becomes_string(&item)]}]}),
-        )
-        .await;
-    wait_for_transcript(&transcript, received_by_fsac, "a what-if text", |message| {
-        message["params"]["textDocument"]["version"].as_i64().is_some_and(|version| version >= WHAT_IF_VERSION_BASE)
-    })
-    .await;
+    let id = start_what_if(&mut editor, &transcript, json!({"edits": [price_becomes_string(&item)]})).await;
     // An editor edit to the touched buffer, held while the what-if runs, then FSAC dies.
     let edited = format!("{item}// kept\n");
     editor.change(&uri, 2, &edited).await;

@@ -6,22 +6,11 @@ use serde_json::{Value, json};
 use support::double::{Editor, double_command, fixture_copy};
 
 async fn ready_editor(workspace: &std::path::Path, runtime: &std::path::Path) -> Editor {
-    ready_editor_with(workspace, runtime, &[]).await
-}
-
-async fn ready_editor_with(
-    workspace: &std::path::Path,
-    runtime: &std::path::Path,
-    environment: &[(&str, &str)],
-) -> Editor {
-    let mut editor = Editor::start(workspace, runtime, &double_command(), environment).await;
-    editor.wait_until_ready().await;
-    editor
+    Editor::start_ready(workspace, runtime, &[]).await
 }
 
 async fn check(editor: &mut Editor, argument: Value) -> Value {
-    let answer = editor.execute("fslens.check", argument).await;
-    answer.get("result").cloned().unwrap_or_else(|| panic!("check failed: {answer}"))
+    editor.execute_result("fslens.check", argument).await
 }
 
 fn cli_check(workspace: &std::path::Path, runtime: &std::path::Path, extra: &[&str]) -> (Option<i32>, Value) {
@@ -52,7 +41,7 @@ async fn the_same_holds_when_fsac_versions_its_diagnostics() {
 async fn unsaved_fix_scenario(environment: &[(&str, &str)]) {
     let workspace = fixture_copy("shipping");
     let runtime = tempfile::tempdir().unwrap();
-    let mut editor = ready_editor_with(workspace.path(), runtime.path(), environment).await;
+    let mut editor = Editor::start_ready(workspace.path(), runtime.path(), environment).await;
     let program = workspace.path().join("src/Shipping.App/Program.fs");
     let original = std::fs::read_to_string(&program).unwrap();
     let uri = editor.open(&program, 1).await;

@@ -11,31 +11,32 @@ use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
-use support::double::{Editor, double_command, fixture_copy};
-use support::markers::{Marker, read_markers};
+use support::double::{
+    Editor, SiteKey, answer_sites, copy_tree, double_command, fixture_copy, found_sites, site_start,
+};
+use support::markers::{Marker, read_markers, source_files};
 
 /// (file, start line, start character, end character) of a site, as the answer gives it.
 type Span = (String, u64, u64, u64);
 
 async fn find(editor: &mut Editor, argument: Value) -> Value {
-    let answer = editor.execute("fslens.find", argument.clone()).await;
-    answer.get("result").cloned().unwrap_or_else(|| panic!("fslens.find {argument} failed: {answer}"))
+    editor.execute_result("fslens.find", argument).await
 }
 
 fn spans(answer: &Value) -> BTreeSet<Span> {
-    answer["sites"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no sites: {answer}"))
+    answer_sites(answer)
         .iter()
         .map(|site| {
-            (
-                site["file"].as_str().unwrap().to_owned(),
-                site["range"]["start"]["line"].as_u64().unwrap(),
-                site["range"]["start"]["character"].as_u64().unwrap(),
-                site["range"]["end"]["character"].as_u64().unwrap(),
-            )
+            let (file, line, character) = site_start(site);
+            (file, line, character, site["range"]["end"]["character"].as_u64().unwrap())
         })
         .collect()
+}
+
+/// The file (relative to `root`), line and character of a marked site.
+fn marked_start(marker: &Marker, root: &Path) -> (String, u64, u64) {
+    let file = marker.file.strip_prefix(root).unwrap().display().to_string();
+    (file, u64::from(marker.line), u64::from(marker.character))
 }
 
 fn marked_spans(markers: &[Marker], root: &Path, symbol: &str) -> BTreeSet<Span> {
@@ -43,26 +44,45 @@ fn marked_spans(markers: &[Marker], root: &Path, symbol: &str) -> BTreeSet<Span>
         .iter()
         .filter(|marker| marker.symbol == symbol)
         .map(|marker| {
-            (
-                marker.file.strip_prefix(root).unwrap().display().to_string(),
-                u64::from(marker.line),
-                u64::from(marker.character),
-                u64::from(marker.character + marker.length),
-            )
+            let (file, line, character) = marked_start(marker, root);
+            (file, line, character, u64::from(marker.character + marker.length))
         })
         .collect();
     assert!(!spans.is_empty(), "no markers for {symbol}");
     spans
 }
 
+/// The `names` fixture copied and fslens started on it in front of the double (with
+/// `environment`), with the copy's markers.
+struct NamesRun {
+    workspace: tempfile::TempDir,
+    _runtime: tempfile::TempDir,
+    markers: Vec<Marker>,
+    editor: Editor,
+}
+
+impl NamesRun {
+    async fn start(environment: &[(&str, &str)]) -> NamesRun {
+        let workspace = fixture_copy("names");
+        let runtime = tempfile::tempdir().unwrap();
+        let markers = read_markers(workspace.path());
+        let editor = Editor::start(workspace.path(), runtime.path(), &double_command(), environment).await;
+        NamesRun { workspace, _runtime: runtime, markers, editor }
+    }
+
+    /// Starts as [`NamesRun::start`] does and waits until FSAC is ready.
+    async fn start_ready(environment: &[(&str, &str)]) -> NamesRun {
+        let mut run = NamesRun::start(environment).await;
+        run.editor.wait_until_ready().await;
+        run
+    }
+}
+
 #[tokio::test]
 async fn operators_are_names_in_every_spelling_before_fsac_is_ready() {
-    let workspace = fixture_copy("names");
-    let runtime = tempfile::tempdir().unwrap();
+    let NamesRun { workspace, _runtime, markers, mut editor } =
+        NamesRun::start(&[("FSAC_DOUBLE_SLOW_LOAD_MS", "30000")]).await;
     let root = workspace.path();
-    let markers = read_markers(root);
-    let mut editor =
-        Editor::start(root, runtime.path(), &double_command(), &[("FSAC_DOUBLE_SLOW_LOAD_MS", "30000")]).await;
 
     // The operator's definition and its uses, infix and prefix, qualified or not, whichever
     // way the operator is written; ranges cover the operator's characters, as the compiler's.
@@ -78,7 +98,7 @@ async fn operators_are_names_in_every_spelling_before_fsac_is_ready() {
     // found and paired with its implementation.
     let answer = find(&mut editor, json!({"query": "Steps.start"})).await;
     assert_eq!(answer["via"], json!("syntax"), "{answer}");
-    assert_eq!(labelled_sites(&answer), marked_labelled_sites(&markers, root, "Toolkit.Steps.start"), "{answer:#}");
+    assert_eq!(found_sites(&answer), marked_labelled_sites(&markers, root, "Toolkit.Steps.start"), "{answer:#}");
     let starred = find(&mut editor, json!({"query": "***"})).await;
     assert_eq!(spans(&starred), marked_spans(&markers, root, "Toolkit.Ops.op_MultiplyMultiplyMultiply"));
     assert_eq!(starred["resolution"]["declarations"][0]["symbolFullName"], json!("Toolkit.Ops.( *** )"));
@@ -100,12 +120,8 @@ async fn operators_are_names_in_every_spelling_before_fsac_is_ready() {
 
 #[tokio::test]
 async fn backticked_sites_cover_the_backticks_and_either_spelling_finds_them() {
-    let workspace = fixture_copy("names");
-    let runtime = tempfile::tempdir().unwrap();
+    let NamesRun { workspace, _runtime, markers, mut editor } = NamesRun::start_ready(&[]).await;
     let root = workspace.path();
-    let markers = read_markers(root);
-    let mut editor = Editor::start(root, runtime.path(), &double_command(), &[]).await;
-    editor.wait_until_ready().await;
 
     let value = marked_spans(&markers, root, "Toolkit.Names.value");
     for query in ["value", "``value``", "Names.``value``"] {
@@ -141,55 +157,30 @@ struct SolutionSymbol {
 /// column of the untrimmed line, and the rest of the line names the symbol.
 fn read_fsac_markers(root: &Path) -> Vec<SolutionSymbol> {
     let mut symbols: Vec<SolutionSymbol> = Vec::new();
-    let mut stack = vec![root.to_path_buf()];
-    while let Some(directory) = stack.pop() {
-        for entry in std::fs::read_dir(&directory).unwrap().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-                continue;
-            }
-            if !path.extension().is_some_and(|extension| extension == "fs" || extension == "fsx") {
-                continue;
-            }
-            let text = std::fs::read_to_string(&path).unwrap();
-            let text = text.trim_start_matches('\u{feff}');
-            let relative = path.strip_prefix(root).unwrap().display().to_string();
-            for (number, line) in text.lines().enumerate() {
-                let Some(rest) = line.trim_start().strip_prefix("//>") else { continue };
-                let rest = rest.trim();
-                let (mark, name) = rest.split_once(' ').unwrap_or((rest, ""));
-                let column = line.find(mark).unwrap() as u64;
-                let span = (relative.clone(), number as u64 - 1, column, column + mark.len() as u64);
-                let declared = mark.starts_with('x');
-                match symbols.iter_mut().find(|symbol| symbol.name == name) {
-                    Some(symbol) => {
-                        symbol.locations.insert(span);
-                        symbol.declared |= declared;
-                    }
-                    None => symbols.push(SolutionSymbol {
-                        name: name.to_owned(),
-                        locations: BTreeSet::from([span]),
-                        declared,
-                    }),
+    for path in source_files(root, &["fs", "fsx"]) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let text = text.trim_start_matches('\u{feff}');
+        let relative = path.strip_prefix(root).unwrap().display().to_string();
+        for (number, line) in text.lines().enumerate() {
+            let Some(rest) = line.trim_start().strip_prefix("//>") else { continue };
+            let rest = rest.trim();
+            let (mark, name) = rest.split_once(' ').unwrap_or((rest, ""));
+            let column = line.find(mark).unwrap() as u64;
+            let span = (relative.clone(), number as u64 - 1, column, column + mark.len() as u64);
+            let declared = mark.starts_with('x');
+            match symbols.iter_mut().find(|symbol| symbol.name == name) {
+                Some(symbol) => {
+                    symbol.locations.insert(span);
+                    symbol.declared |= declared;
+                }
+                None => {
+                    symbols.push(SolutionSymbol { name: name.to_owned(), locations: BTreeSet::from([span]), declared })
                 }
             }
         }
     }
     symbols.sort_by(|left, right| left.name.cmp(&right.name));
     symbols
-}
-
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_tree(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 /// FSAC's own expectations, reproduced exactly: every symbol the solution declares (the
@@ -240,68 +231,24 @@ async fn fsac_find_references_solution_is_reproduced_exactly() {
 /// and those must stay references.
 #[tokio::test]
 async fn pattern_uses_stay_references_whatever_workspace_symbol_lists() {
-    let workspace = fixture_copy("names");
-    let runtime = tempfile::tempdir().unwrap();
+    let NamesRun { workspace, _runtime, markers, mut editor } = NamesRun::start_ready(&[]).await;
     let root = workspace.path();
-    let markers = read_markers(root);
-    let mut editor = Editor::start(root, runtime.path(), &double_command(), &[]).await;
-    editor.wait_until_ready().await;
 
     let answer = find(&mut editor, json!({"query": "Circle", "maxResults": 100})).await;
-    let found: BTreeSet<(String, u64, u64, String)> = answer["sites"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|site| {
-            (
-                site["file"].as_str().unwrap().to_owned(),
-                site["range"]["start"]["line"].as_u64().unwrap(),
-                site["range"]["start"]["character"].as_u64().unwrap(),
-                site["kind"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect();
-    let expected: BTreeSet<(String, u64, u64, String)> = markers
-        .iter()
-        .filter(|marker| marker.symbol == "Toolkit.Shapes.Shape.Circle")
-        .map(|marker| {
-            let kind = if marker.kind == "decl" { "definition" } else { "reference" };
-            (
-                marker.file.strip_prefix(root).unwrap().display().to_string(),
-                u64::from(marker.line),
-                u64::from(marker.character),
-                kind.to_owned(),
-            )
-        })
-        .collect();
+    // Sites by place and kind only: the symbol each names is not what this test is about.
+    let without_symbol = |sites: BTreeSet<SiteKey>| -> BTreeSet<(String, u64, u64, String)> {
+        sites.into_iter().map(|(file, line, character, kind, _)| (file, line, character, kind)).collect()
+    };
+    let found = without_symbol(found_sites(&answer));
+    let expected = without_symbol(marked_labelled_sites(&markers, root, "Toolkit.Shapes.Shape.Circle"));
     assert_eq!(found, expected, "{answer:#}");
     assert_eq!(answer["resolution"]["declarations"].as_array().unwrap().len(), 1, "{answer:#}");
     editor.child.kill().await.unwrap();
 }
 
-/// (file, line, character, kind, symbolFullName) of every site.
-fn labelled_sites(answer: &Value) -> BTreeSet<(String, u64, u64, String, String)> {
-    answer["sites"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no sites: {answer}"))
-        .iter()
-        .map(|site| {
-            (
-                site["file"].as_str().unwrap().to_owned(),
-                site["range"]["start"]["line"].as_u64().unwrap(),
-                site["range"]["start"]["character"].as_u64().unwrap(),
-                site["kind"].as_str().unwrap().to_owned(),
-                site["symbolFullName"].as_str().unwrap_or("<null>").to_owned(),
-            )
-        })
-        .collect()
-}
-
-fn marked_labelled_sites(
-    markers: &[Marker],
-    root: &Path,
-    symbol: &str,
-) -> BTreeSet<(String, u64, u64, String, String)> {
+/// The sites marked for `symbol`, as [`found_sites`] gives an answer's: a `decl` marker is a
+/// definition, a `signature` marker a signature, any other a reference.
+fn marked_labelled_sites(markers: &[Marker], root: &Path, symbol: &str) -> BTreeSet<SiteKey> {
     markers
         .iter()
         .filter(|marker| marker.symbol == symbol)
@@ -311,13 +258,8 @@ fn marked_labelled_sites(
                 "signature" => "signature",
                 _ => "reference",
             };
-            (
-                marker.file.strip_prefix(root).unwrap().display().to_string(),
-                u64::from(marker.line),
-                u64::from(marker.character),
-                kind.to_owned(),
-                symbol.to_owned(),
-            )
+            let (file, line, character) = marked_start(marker, root);
+            (file, line, character, kind.to_owned(), symbol.to_owned())
         })
         .collect()
 }
@@ -328,12 +270,8 @@ fn marked_labelled_sites(
 /// qualified name, and says it is complete only then.
 #[tokio::test]
 async fn a_signature_and_its_implementation_are_one_symbol_whichever_way_find_is_asked() {
-    let workspace = fixture_copy("names");
-    let runtime = tempfile::tempdir().unwrap();
+    let NamesRun { workspace, _runtime, markers, mut editor } = NamesRun::start_ready(&[]).await;
     let root = workspace.path();
-    let markers = read_markers(root);
-    let mut editor = Editor::start(root, runtime.path(), &double_command(), &[]).await;
-    editor.wait_until_ready().await;
 
     let symbol = "Toolkit.Parsing.count";
     let expected = marked_labelled_sites(&markers, root, symbol);
@@ -347,7 +285,7 @@ async fn a_signature_and_its_implementation_are_one_symbol_whichever_way_find_is
     ];
     for request in requests {
         let answer = find(&mut editor, request.clone()).await;
-        assert_eq!(labelled_sites(&answer), expected, "{request}: {answer:#}");
+        assert_eq!(found_sites(&answer), expected, "{request}: {answer:#}");
         assert_eq!(answer["completeness"], json!("complete"), "{request}: {answer:#}");
         assert_eq!(answer["crossCheck"]["missedByBackend"], json!([]), "{request}: {answer:#}");
         let roles: BTreeSet<&str> = answer["resolution"]["declarations"]
@@ -364,13 +302,13 @@ async fn a_signature_and_its_implementation_are_one_symbol_whichever_way_find_is
     let steps = marked_labelled_sites(&markers, root, "Toolkit.Steps.start");
     for request in [json!({"query": "Steps.start"}), at("App/Program.fs", 41, 21), at("Toolkit/Steps.fsi", 9, 4)] {
         let answer = find(&mut editor, request.clone()).await;
-        assert_eq!(labelled_sites(&answer), steps, "{request}: {answer:#}");
+        assert_eq!(found_sites(&answer), steps, "{request}: {answer:#}");
         assert_eq!(answer["completeness"], json!("complete"), "{request}: {answer:#}");
     }
 
     // A type declared in the signature pairs with its implementation too.
     let answer = find(&mut editor, json!({"query": "Parsing.Token", "kind": "definition"})).await;
-    let kinds: BTreeSet<String> = labelled_sites(&answer).into_iter().map(|site| site.3).collect();
+    let kinds: BTreeSet<String> = found_sites(&answer).into_iter().map(|site| site.3).collect();
     assert_eq!(kinds, BTreeSet::from(["definition".to_owned(), "signature".to_owned()]), "{answer:#}");
     editor.child.kill().await.unwrap();
 }
@@ -380,13 +318,8 @@ async fn a_signature_and_its_implementation_are_one_symbol_whichever_way_find_is
 /// gets an answer that is not complete and names the declaration it missed.
 #[tokio::test]
 async fn a_backend_that_misses_the_signature_makes_the_answer_partial_and_named() {
-    let workspace = fixture_copy("names");
-    let runtime = tempfile::tempdir().unwrap();
-    let root = workspace.path();
-    let mut editor =
-        Editor::start(root, runtime.path(), &double_command(), &[("FSAC_DOUBLE_REFERENCES_SKIP_SIGNATURES", "1")])
-            .await;
-    editor.wait_until_ready().await;
+    let NamesRun { workspace: _workspace, _runtime, mut editor, .. } =
+        NamesRun::start_ready(&[("FSAC_DOUBLE_REFERENCES_SKIP_SIGNATURES", "1")]).await;
 
     for request in [
         json!({"query": "Parsing.count"}),

@@ -16,9 +16,12 @@ use std::time::{Duration, Instant};
 
 use fslens::lsp::codec::{FrameLimits, FrameReader, write_frame};
 use serde_json::{Value, json};
-use support::double::{TRANSCRIPT_VARIABLE, double_command, fixture_copy, received_by_fsac};
+use support::double::{
+    TRANSCRIPT_VARIABLE, double_command, fixture_copy, fslens_command, initialize_params, received_by_fsac,
+};
+use support::frames_into_channel;
 use tokio::io::BufReader;
-use tokio::process::{Child, ChildStdin, Command};
+use tokio::process::{Child, ChildStdin};
 use tokio::sync::mpsc;
 
 /// An editor that sends without waiting and counts the answers to every request it sent.
@@ -34,39 +37,15 @@ struct LoadedEditor {
 
 impl LoadedEditor {
     async fn start(workspace: &Path, runtime: &Path, arguments: &[&str], environment: &[(&str, &Path)]) -> Self {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_fslens"));
-        command
-            .args(arguments)
-            .arg("--fsac")
-            .arg(double_command())
-            .arg("--workspace")
-            .arg(workspace)
-            .env("XDG_RUNTIME_DIR", runtime)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .kill_on_drop(true);
+        let mut command = fslens_command(workspace, runtime, &double_command(), arguments);
+        command.stderr(Stdio::null());
         for (name, value) in environment {
             command.env(name, value);
         }
         let mut child = command.spawn().unwrap();
         let stdin = child.stdin.take().unwrap();
         let stdout = child.stdout.take().unwrap();
-        let (sender, incoming) = mpsc::unbounded_channel();
-        tokio::spawn(async move {
-            let mut reader = FrameReader::new(BufReader::new(stdout), FrameLimits::default());
-            loop {
-                match reader.read_frame().await {
-                    Ok(Some(body)) => {
-                        let _ = sender.send(serde_json::from_slice(&body).ok());
-                    }
-                    _ => {
-                        let _ = sender.send(None);
-                        return;
-                    }
-                }
-            }
-        });
+        let incoming = frames_into_channel(FrameReader::new(BufReader::new(stdout), FrameLimits::default()));
         let mut editor = LoadedEditor {
             child,
             stdin,
@@ -76,11 +55,8 @@ impl LoadedEditor {
             answers: HashMap::new(),
             notifications: Vec::new(),
         };
-        let root = fslens::uri::path_to_uri(workspace).unwrap();
         let capabilities = json!({"textDocument": {"publishDiagnostics": {}}});
-        let answer = editor
-            .request("initialize", json!({"processId": null, "rootUri": root, "capabilities": capabilities}))
-            .await;
+        let answer = editor.request("initialize", initialize_params(workspace, capabilities)).await;
         assert!(answer.get("result").is_some(), "initialize failed: {answer}");
         editor.notify("initialized", json!({})).await;
         editor
@@ -220,11 +196,9 @@ impl LoadedEditor {
 /// The text FSAC holds for `uri` in the newest FSAC generation of the transcript: the last
 /// restart's replayed `didOpen` with the full-text `didChange`s after it applied.
 fn fsac_view_after_last_start(transcript: &Path, uri: &str) -> (Option<(i64, String)>, bool) {
-    let received = received_by_fsac(transcript);
-    let last_start = received.iter().rposition(|message| message["method"] == "initialize").unwrap();
     let mut view: Option<(i64, String)> = None;
     let mut replayed = false;
-    for message in &received[last_start..] {
+    for message in &received_since_last_start(transcript) {
         let document = &message["params"]["textDocument"];
         if document["uri"] != json!(uri) {
             continue;
@@ -250,6 +224,7 @@ fn edited(original: &str, version: i64) -> String {
 
 struct Workspace {
     _copy: tempfile::TempDir,
+    root: PathBuf,
     program: PathBuf,
     types: PathBuf,
 }
@@ -260,8 +235,56 @@ fn shipping() -> Workspace {
     Workspace {
         program: root.join("src/Shipping.App/Program.fs"),
         types: root.join("src/Shipping.Domain/Types.fs"),
+        root,
         _copy: copy,
     }
+}
+
+/// One test's setting: a copy of the shipping fixture, a runtime directory, and the double's
+/// transcript and faults file in a scratch directory.
+struct Run {
+    workspace: Workspace,
+    runtime: tempfile::TempDir,
+    _scratch: tempfile::TempDir,
+    transcript: PathBuf,
+    faults: PathBuf,
+}
+
+impl Run {
+    fn new() -> Run {
+        let scratch = tempfile::tempdir().unwrap();
+        Run {
+            workspace: shipping(),
+            runtime: tempfile::tempdir().unwrap(),
+            transcript: scratch.path().join("transcript.jsonl"),
+            faults: scratch.path().join("faults.json"),
+            _scratch: scratch,
+        }
+    }
+
+    /// Starts fslens (with `arguments`) on the workspace, the double writing its transcript and
+    /// reading its faults file.
+    async fn start(&self, arguments: &[&str]) -> LoadedEditor {
+        let environment = [(TRANSCRIPT_VARIABLE, self.transcript.as_path()), ("FSAC_DOUBLE_FAULTS_FILE", &self.faults)];
+        LoadedEditor::start(&self.workspace.root, self.runtime.path(), arguments, &environment).await
+    }
+}
+
+/// The buffers both tests edit: Program.fs opened at version 1 (already edited once) and
+/// Types.fs as it is on disk.
+struct OpenBuffers {
+    original_program: String,
+    program_uri: String,
+    types_text: String,
+    types_uri: String,
+}
+
+async fn open_buffers(editor: &mut LoadedEditor, workspace: &Workspace) -> OpenBuffers {
+    let original_program = std::fs::read_to_string(&workspace.program).unwrap();
+    let program_uri = editor.open(&workspace.program, 1, &edited(&original_program, 1)).await;
+    let types_text = std::fs::read_to_string(&workspace.types).unwrap();
+    let types_uri = editor.open(&workspace.types, 1, &types_text).await;
+    OpenBuffers { original_program, program_uri, types_text, types_uri }
 }
 
 /// A hover on the `Weight` field of Types.fs.
@@ -276,28 +299,25 @@ const MIB: u64 = 1024 * 1024;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn fsac_growing_past_its_memory_limit_gets_one_planned_restart_under_load() {
-    let workspace = shipping();
-    let root = workspace.program.parent().unwrap().parent().unwrap().parent().unwrap().to_owned();
-    let runtime = tempfile::tempdir().unwrap();
-    let scratch = tempfile::tempdir().unwrap();
-    let transcript = scratch.path().join("transcript.jsonl");
-    let faults = scratch.path().join("faults.json");
+    let run = Run::new();
+    let (workspace, transcript, faults) = (&run.workspace, &run.transcript, &run.faults);
     // The first double leaks 32 MB per request; the one started by the restart does not.
-    std::fs::write(&faults, json!({"FSAC_DOUBLE_GROW_MB_PER_REQUEST": 32}).to_string()).unwrap();
+    std::fs::write(faults, json!({"FSAC_DOUBLE_GROW_MB_PER_REQUEST": 32}).to_string()).unwrap();
     let limit = 512 * MIB;
-    let mut editor = LoadedEditor::start(
-        &root,
-        runtime.path(),
-        &["--fsac-memory-limit", "512MiB", "--fsac-memory-sample-ms", "100", "--fsac-memory-restart-grace-ms", "2000"],
-        &[(TRANSCRIPT_VARIABLE, &transcript), ("FSAC_DOUBLE_FAULTS_FILE", &faults)],
-    )
-    .await;
-    std::fs::write(&faults, "{}").unwrap();
-    let original = std::fs::read_to_string(&workspace.program).unwrap();
+    let mut editor = run
+        .start(&[
+            "--fsac-memory-limit",
+            "512MiB",
+            "--fsac-memory-sample-ms",
+            "100",
+            "--fsac-memory-restart-grace-ms",
+            "2000",
+        ])
+        .await;
+    std::fs::write(faults, "{}").unwrap();
+    let OpenBuffers { original_program: original, program_uri, types_text, types_uri } =
+        open_buffers(&mut editor, workspace).await;
     let mut version = 1;
-    let program_uri = editor.open(&workspace.program, version, &edited(&original, version)).await;
-    let types_text = std::fs::read_to_string(&workspace.types).unwrap();
-    let types_uri = editor.open(&workspace.types, 1, &types_text).await;
     editor.wait_until_ready().await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     let before = editor.status().await;
@@ -381,7 +401,7 @@ async fn fsac_growing_past_its_memory_limit_gets_one_planned_restart_under_load(
     // Every open buffer reached the new FSAC, at its latest version and text.
     for (uri, latest) in [(&program_uri, (version, edited(&original, version))), (&types_uri, (1, types_text.clone()))]
     {
-        let (view, replayed) = fsac_view_after_last_start(&transcript, uri);
+        let (view, replayed) = fsac_view_after_last_start(transcript, uri);
         assert!(replayed, "{uri} was not replayed");
         assert_eq!(view, Some(latest), "FSAC's view of {uri}");
     }
@@ -409,24 +429,12 @@ fn received_since_last_start(transcript: &Path) -> Vec<Value> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_crashed_fsac_that_takes_twenty_seconds_to_reload_keeps_every_request_answered_once() {
-    let workspace = shipping();
-    let root = workspace.program.parent().unwrap().parent().unwrap().parent().unwrap().to_owned();
-    let runtime = tempfile::tempdir().unwrap();
-    let scratch = tempfile::tempdir().unwrap();
-    let transcript = scratch.path().join("transcript.jsonl");
-    let faults = scratch.path().join("faults.json");
-    let mut editor = LoadedEditor::start(
-        &root,
-        runtime.path(),
-        &["--restart-backoff-ms", "200"],
-        &[(TRANSCRIPT_VARIABLE, &transcript), ("FSAC_DOUBLE_FAULTS_FILE", &faults)],
-    )
-    .await;
-    let original = std::fs::read_to_string(&workspace.program).unwrap();
+    let run = Run::new();
+    let (workspace, transcript, faults) = (&run.workspace, &run.transcript, &run.faults);
+    let mut editor = run.start(&["--restart-backoff-ms", "200"]).await;
+    let OpenBuffers { original_program: original, program_uri, types_uri, .. } =
+        open_buffers(&mut editor, workspace).await;
     let mut version = 1;
-    let program_uri = editor.open(&workspace.program, version, &edited(&original, version)).await;
-    let types_text = std::fs::read_to_string(&workspace.types).unwrap();
-    let types_uri = editor.open(&workspace.types, 1, &types_text).await;
     let before = editor.wait_until_ready().await;
     let check_program = json!({"path": "src/Shipping.App/Program.fs", "timeoutMs": 1500});
     let clean_before = editor.execute("fslens.check", json!({"path": "src/Shipping.App/Program.fs"})).await;
@@ -434,7 +442,7 @@ async fn a_crashed_fsac_that_takes_twenty_seconds_to_reload_keeps_every_request_
 
     // The next double takes 5 s to answer initialize and 15 s more to load the workspace.
     std::fs::write(
-        &faults,
+        faults,
         json!({"FSAC_DOUBLE_SLOW_INITIALIZE_MS": 5000, "FSAC_DOUBLE_SLOW_LOAD_MS": 15000}).to_string(),
     )
     .unwrap();
@@ -525,10 +533,10 @@ async fn a_crashed_fsac_that_takes_twenty_seconds_to_reload_keeps_every_request_
 
     // No didChange lost: the new FSAC got the buffer replayed before any request about it, and
     // every edit after the replay in order, ending at the editor's latest version.
-    let (view, replayed) = fsac_view_after_last_start(&transcript, &program_uri);
+    let (view, replayed) = fsac_view_after_last_start(transcript, &program_uri);
     assert!(replayed);
     assert_eq!(view, Some((version, edited(&original, version))), "FSAC's view of Program.fs");
-    let generation = received_since_last_start(&transcript);
+    let generation = received_since_last_start(transcript);
     let versions: Vec<i64> = generation
         .iter()
         .filter(|message| message["params"]["textDocument"]["uri"] == json!(program_uri))

@@ -8,10 +8,9 @@ mod support;
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
 
-use fslens::lsp::codec::{FrameLimits, FrameReader, write_frame};
-use fslens::proxy::{ProxyConfig, run_proxy};
+use fslens::lsp::codec::write_frame;
 use serde_json::{Value, json};
-use support::{Peer, ScriptedLauncher};
+use support::{SharedSession, connect_session_client};
 use tokio::io::{AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc::UnboundedReceiver;
 
@@ -155,25 +154,8 @@ impl Requester {
 /// Runs one seed; returns how many FSAC deaths and cancelled answers it produced.
 async fn run_seed(seed: u64) -> (usize, usize) {
     let mut random = Random(seed.wrapping_mul(0x9E3779B97F4A7C15) | 1);
-    let session_directory = tempfile::tempdir().unwrap();
-    let workspace = tempfile::tempdir().unwrap();
-    let (launcher, mut backends) = ScriptedLauncher::new();
-    let mut config = ProxyConfig::new(Some(Box::new(launcher)), "");
-    config.workspace_root = Some(workspace.path().to_owned());
-    config.share_session = true;
-    config.session_directory = Some(session_directory.path().join("fslens"));
-    config.exit_grace = Duration::from_millis(200);
-    config.restart_policy = fslens::proxy::supervisor::RestartPolicy {
-        initial_backoff: Duration::from_millis(1),
-        max_backoff: Duration::from_millis(2),
-        max_crashes_in_window: 10_000,
-        ..Default::default()
-    };
-    let (editor_side, proxy_side) = tokio::io::duplex(1 << 20);
-    let (proxy_read, proxy_write) = tokio::io::split(proxy_side);
-    let session = tokio::spawn(run_proxy(proxy_read, proxy_write, config));
-    let (editor_read, editor_write) = tokio::io::split(editor_side);
-    let (mut editor_in, mut editor_out) = Peer::new_for_tests(editor_read, editor_write).into_channel();
+    let SharedSession { session, mut editor_in, mut editor_out, mut backends, socket, directories: _directories } =
+        SharedSession::start();
 
     let mut editor = Requester::default();
     let initialize = editor.new_id("e");
@@ -194,20 +176,7 @@ async fn run_seed(seed: u64) -> (usize, usize) {
     }
     send(&mut editor_out, json!({"jsonrpc": "2.0", "method": "initialized", "params": {}})).await;
 
-    let socket = fslens::session::socket_path(
-        &session_directory.path().join("fslens"),
-        &workspace.path().canonicalize().unwrap(),
-    );
-    let stream = tokio::net::UnixStream::connect(&socket).await.expect("session socket");
-    let (client_read, mut client_out) = stream.into_split();
-    let (client_sender, mut client_in) = tokio::sync::mpsc::unbounded_channel();
-    tokio::spawn(async move {
-        let mut reader = FrameReader::new(tokio::io::BufReader::new(client_read), FrameLimits::default());
-        while let Ok(Some(body)) = reader.read_frame().await {
-            let _ = client_sender.send(serde_json::from_slice(&body).ok());
-        }
-        let _ = client_sender.send(None);
-    });
+    let (mut client_in, mut client_out) = connect_session_client(&socket).await;
     let mut client = Requester::default();
 
     let mut note_seq = 0u64;

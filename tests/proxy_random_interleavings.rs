@@ -19,13 +19,12 @@ mod support;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Duration;
 
-use fslens::lsp::codec::{FrameLimits, FrameReader, write_frame};
-use fslens::proxy::{ProxyConfig, run_proxy};
+use fslens::lsp::codec::write_frame;
 use proptest::prelude::*;
 use serde_json::{Value, json};
-use support::{Peer, ScriptedBackend, ScriptedLauncher};
+use support::{ScriptedBackend, SharedSession, connect_session_client};
 use tokio::io::{AsyncWrite, AsyncWriteExt, DuplexStream, WriteHalf};
-use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
+use tokio::sync::mpsc::UnboundedReceiver;
 
 /// One step of an interleaving. Indices pick among what is outstanding at that moment.
 #[derive(Debug, Clone)]
@@ -302,16 +301,7 @@ struct Client {
 }
 
 async fn connect_client(socket: &std::path::Path, number: usize) -> Client {
-    let stream = tokio::net::UnixStream::connect(socket).await.expect("session socket");
-    let (read, writer) = stream.into_split();
-    let (sender, incoming) = unbounded_channel();
-    tokio::spawn(async move {
-        let mut reader = FrameReader::new(tokio::io::BufReader::new(read), FrameLimits::default());
-        while let Ok(Some(body)) = reader.read_frame().await {
-            let _ = sender.send(serde_json::from_slice(&body).ok());
-        }
-        let _ = sender.send(None);
-    });
+    let (incoming, writer) = connect_session_client(socket).await;
     Client { asker: Asker::new(&format!("client{number}")), incoming, writer }
 }
 
@@ -323,25 +313,8 @@ struct Observed {
 }
 
 async fn run(actions: Vec<Action>) -> Observed {
-    let session_directory = tempfile::tempdir().unwrap();
-    let workspace = tempfile::tempdir().unwrap();
-    let (launcher, mut backends) = ScriptedLauncher::new();
-    let mut config = ProxyConfig::new(Some(Box::new(launcher)), "");
-    config.workspace_root = Some(workspace.path().to_owned());
-    config.share_session = true;
-    config.session_directory = Some(session_directory.path().join("fslens"));
-    config.exit_grace = Duration::from_millis(200);
-    config.restart_policy = fslens::proxy::supervisor::RestartPolicy {
-        initial_backoff: Duration::from_millis(1),
-        max_backoff: Duration::from_millis(2),
-        max_crashes_in_window: 10_000,
-        ..Default::default()
-    };
-    let (editor_side, proxy_side) = tokio::io::duplex(1 << 20);
-    let (proxy_read, proxy_write) = tokio::io::split(proxy_side);
-    let session = tokio::spawn(run_proxy(proxy_read, proxy_write, config));
-    let (editor_read, editor_write) = tokio::io::split(editor_side);
-    let (mut editor_in, mut editor_out) = Peer::new_for_tests(editor_read, editor_write).into_channel();
+    let SharedSession { session, mut editor_in, mut editor_out, mut backends, socket, directories: _directories } =
+        SharedSession::start();
     let mut editor = Asker::new("editor");
     let mut observed = Observed::default();
 
@@ -360,10 +333,6 @@ async fn run(actions: Vec<Action>) -> Observed {
         editor.tally();
     }
     send(&mut editor_out, json!({"jsonrpc": "2.0", "method": "initialized", "params": {}})).await;
-    let socket = fslens::session::socket_path(
-        &session_directory.path().join("fslens"),
-        &workspace.path().canonicalize().unwrap(),
-    );
     let mut clients = vec![connect_client(&socket, 0).await];
     let mut finished_clients: Vec<Asker> = Vec::new();
 

@@ -217,26 +217,9 @@ async fn connections_from_another_user_are_refused() {
     std::fs::set_permissions(runtime.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let editor = EditorSession::start(workspace.path(), runtime.path()).await;
     let socket = socket_for(workspace.path(), runtime.path());
-    // Open the file-system layer on purpose so that only the peer-uid check stands between the
-    // other user and the session.
-    std::fs::set_permissions(socket.parent().unwrap(), std::fs::Permissions::from_mode(0o711)).unwrap();
-    std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o666)).unwrap();
-    let script = r#"
-import socket, sys, json
-data = b""
-try:
-    s = socket.socket(socket.AF_UNIX)
-    s.connect(sys.argv[1])
-    body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {}}).encode()
-    s.settimeout(5)
-    s.sendall(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-    data = s.recv(65536)
-except OSError:
-    pass
-print("ANSWERED" if data else "CLOSED")
-"#;
+    open_socket_to_every_user(&socket);
     let output = std::process::Command::new("runuser")
-        .args(["-u", user, "--", "python3", "-c", script])
+        .args(["-u", user, "--", "python3", "-c", CONNECT_AND_SAY_SCRIPT])
         .arg(&socket)
         .output()
         .unwrap();
@@ -252,9 +235,10 @@ print("ANSWERED" if data else "CLOSED")
     editor.stop().await;
 }
 
-/// A client that connects as `nobody` (through `setpriv`) and says whether it got an answer.
-fn connect_as_nobody(socket: &Path) -> String {
-    let script = r#"
+/// A Python client that connects to the socket named by its argument, sends `initialize` and
+/// prints `ANSWERED` if anything came back, `CLOSED` if nothing did (after `ERROR …` when the
+/// connection itself failed).
+const CONNECT_AND_SAY_SCRIPT: &str = r#"
 import socket, sys, json
 data = b""
 try:
@@ -268,9 +252,28 @@ except OSError as error:
     print("ERROR", error)
 print("ANSWERED" if data else "CLOSED")
 "#;
+
+/// Opens the file-system layer on purpose (the socket's directory searchable by all, the
+/// socket writable by all), so that only the peer-uid check stands between another user and
+/// the session.
+fn open_socket_to_every_user(socket: &Path) {
+    std::fs::set_permissions(socket.parent().unwrap(), std::fs::Permissions::from_mode(0o711)).unwrap();
+    std::fs::set_permissions(socket, std::fs::Permissions::from_mode(0o666)).unwrap();
+}
+
+/// A client that connects as `nobody` (through `setpriv`) and says whether it got an answer.
+fn connect_as_nobody(socket: &Path) -> String {
     let output = std::process::Command::new("setpriv")
         // The system's own interpreter: a per-user one (pyenv under /root) is not nobody's to run.
-        .args(["--reuid=nobody", "--regid=nogroup", "--clear-groups", "--", "/usr/bin/python3", "-c", script])
+        .args([
+            "--reuid=nobody",
+            "--regid=nogroup",
+            "--clear-groups",
+            "--",
+            "/usr/bin/python3",
+            "-c",
+            CONNECT_AND_SAY_SCRIPT,
+        ])
         .arg(socket)
         .output()
         .unwrap();
@@ -292,8 +295,7 @@ async fn a_session_client_running_as_nobody_is_refused() {
     // As the socket is made, nobody cannot even reach it ...
     assert!(connect_as_nobody(&socket).contains("ERROR"), "the private directory let nobody through");
     // ... and with the file-system layer opened on purpose, the peer-uid check still refuses.
-    std::fs::set_permissions(socket.parent().unwrap(), std::fs::Permissions::from_mode(0o711)).unwrap();
-    std::fs::set_permissions(&socket, std::fs::Permissions::from_mode(0o666)).unwrap();
+    open_socket_to_every_user(&socket);
     let answer = connect_as_nobody(&socket);
     assert!(answer.contains("CLOSED") && !answer.contains("ANSWERED"), "nobody got an answer: {answer}");
     assert_eq!(editor.status().await["session"]["clients"], json!(0), "nobody was never a client");

@@ -48,7 +48,8 @@ pub fn fixture_copy_in_awkward_directory(name: &str) -> (tempfile::TempDir, Path
     (parent, root)
 }
 
-fn copy_tree(from: &Path, to: &Path) {
+/// Copies the directory tree `from` to `to`, making `to` and every directory below it.
+pub fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap().flatten() {
         let target = to.join(entry.file_name());
@@ -58,6 +59,30 @@ fn copy_tree(from: &Path, to: &Path) {
             std::fs::copy(entry.path(), &target).unwrap();
         }
     }
+}
+
+/// The command that starts the real `fslens` binary with `fsac` as its backend in
+/// `workspace`, its sockets under `runtime`, with `arguments` before its own; stdin and stdout
+/// are pipes, and the process is killed when the handle drops.
+pub fn fslens_command(workspace: &Path, runtime: &Path, fsac: &str, arguments: &[&str]) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_fslens"));
+    command
+        .args(arguments)
+        .arg("--fsac")
+        .arg(fsac)
+        .arg("--workspace")
+        .arg(workspace)
+        .env("XDG_RUNTIME_DIR", runtime)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .kill_on_drop(true);
+    command
+}
+
+/// The `initialize` parameters of an editor opening `workspace` and declaring `capabilities`.
+pub fn initialize_params(workspace: &Path, capabilities: Value) -> Value {
+    let root = fslens::uri::path_to_uri(workspace).unwrap();
+    json!({"processId": null, "rootUri": root, "capabilities": capabilities})
 }
 
 /// An editor driving a real `fslens` process.
@@ -98,18 +123,8 @@ impl Editor {
         arguments: &[&str],
         capabilities: Value,
     ) -> Editor {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_fslens"));
-        command
-            .args(arguments)
-            .arg("--fsac")
-            .arg(fsac)
-            .arg("--workspace")
-            .arg(workspace)
-            .env("XDG_RUNTIME_DIR", runtime)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .kill_on_drop(true);
+        let mut command = fslens_command(workspace, runtime, fsac, arguments);
+        command.stderr(Stdio::inherit());
         for (name, value) in environment {
             command.env(name, value);
         }
@@ -117,12 +132,16 @@ impl Editor {
         let stdin = child.stdin.take().unwrap();
         let stdout = FrameReader::new(BufReader::new(child.stdout.take().unwrap()), FrameLimits::default());
         let mut editor = Editor { child, stdin, stdout, next_id: 1, notifications: Vec::new() };
-        let root = fslens::uri::path_to_uri(workspace).unwrap();
-        let answer = editor
-            .request("initialize", json!({"processId": null, "rootUri": root, "capabilities": capabilities}))
-            .await;
+        let answer = editor.request("initialize", initialize_params(workspace, capabilities)).await;
         assert!(answer.get("result").is_some(), "initialize failed: {answer}");
         editor.notify("initialized", json!({})).await;
+        editor
+    }
+
+    /// Starts as [`Editor::start`] does, with the double as FSAC, and waits until FSAC is ready.
+    pub async fn start_ready(workspace: &Path, runtime: &Path, environment: &[(&str, &str)]) -> Editor {
+        let mut editor = Editor::start(workspace, runtime, &double_command(), environment).await;
+        editor.wait_until_ready().await;
         editor
     }
 
@@ -203,6 +222,12 @@ impl Editor {
         self.request("workspace/executeCommand", json!({"command": command, "arguments": [argument]})).await
     }
 
+    /// The result of [`Editor::execute`]; panics showing the answer when it is an error.
+    pub async fn execute_result(&mut self, command: &str, argument: Value) -> Value {
+        let answer = self.execute(command, argument.clone()).await;
+        answer.get("result").cloned().unwrap_or_else(|| panic!("{command} {argument} failed: {answer}"))
+    }
+
     /// Opens a file as an editor does: its text without a UTF-8 byte-order mark.
     pub async fn open(&mut self, path: &Path, version: i64) -> String {
         let uri = fslens::uri::path_to_uri(path).unwrap();
@@ -271,20 +296,28 @@ pub type SiteKey = (String, u64, u64, String, String);
 
 /// The sites of a find or field-impact answer (`<null>` where a site names no symbol).
 pub fn found_sites(answer: &Value) -> std::collections::BTreeSet<SiteKey> {
-    answer["sites"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no sites: {answer}"))
+    answer_sites(answer)
         .iter()
         .map(|site| {
-            (
-                site["file"].as_str().unwrap().to_owned(),
-                site["range"]["start"]["line"].as_u64().unwrap(),
-                site["range"]["start"]["character"].as_u64().unwrap(),
-                site["kind"].as_str().unwrap().to_owned(),
-                site["symbolFullName"].as_str().unwrap_or("<null>").to_owned(),
-            )
+            let (file, line, character) = site_start(site);
+            let symbol = site["symbolFullName"].as_str().unwrap_or("<null>").to_owned();
+            (file, line, character, site["kind"].as_str().unwrap().to_owned(), symbol)
         })
         .collect()
+}
+
+/// The `sites` array of a find or field-impact answer; panics showing the answer without one.
+pub fn answer_sites(answer: &Value) -> &Vec<Value> {
+    answer["sites"].as_array().unwrap_or_else(|| panic!("no sites: {answer}"))
+}
+
+/// The file, start line and start character of an answer's site.
+pub fn site_start(site: &Value) -> (String, u64, u64) {
+    (
+        site["file"].as_str().unwrap().to_owned(),
+        site["range"]["start"]["line"].as_u64().unwrap(),
+        site["range"]["start"]["character"].as_u64().unwrap(),
+    )
 }
 
 /// The environment variable that makes the double write every message it receives and sends,

@@ -21,23 +21,27 @@ pub struct Marker {
 
 /// Every marker in the `.fs`/`.fsx`/`.fsi` files under `root`, sorted.
 pub fn read_markers(root: &Path) -> Vec<Marker> {
-    let mut markers = Vec::new();
+    let mut markers: Vec<Marker> =
+        source_files(root, &["fs", "fsx", "fsi"]).iter().flat_map(|path| markers_in_file(path)).collect();
+    markers.sort();
+    markers
+}
+
+/// Every file under `root` (at any depth) whose extension is one of `extensions`.
+pub fn source_files(root: &Path, extensions: &[&str]) -> Vec<PathBuf> {
+    let mut files = Vec::new();
     let mut stack = vec![root.to_path_buf()];
     while let Some(directory) = stack.pop() {
         for entry in std::fs::read_dir(&directory).unwrap().flatten() {
             let path = entry.path();
             if path.is_dir() {
                 stack.push(path);
-            } else if path
-                .extension()
-                .is_some_and(|extension| ["fs", "fsx", "fsi"].contains(&extension.to_str().unwrap_or("")))
-            {
-                markers.extend(markers_in_file(&path));
+            } else if path.extension().is_some_and(|extension| extensions.contains(&extension.to_str().unwrap_or(""))) {
+                files.push(path);
             }
         }
     }
-    markers.sort();
-    markers
+    files
 }
 
 fn markers_in_file(path: &Path) -> Vec<Marker> {

@@ -135,23 +135,25 @@ impl Peer {
     /// writer, so a test can poll without ever cancelling a read halfway through a frame.
     pub fn into_channel(mut self) -> (mpsc::UnboundedReceiver<Option<Value>>, WriteHalf<DuplexStream>) {
         let writer = self.writer.take().expect("peer writer closed");
-        let (sender, receiver) = mpsc::unbounded_channel();
-        let mut reader = self.reader;
-        tokio::spawn(async move {
-            loop {
-                match reader.read_frame().await {
-                    Ok(Some(body)) => {
-                        let _ = sender.send(serde_json::from_slice(&body).ok());
-                    }
-                    _ => {
-                        let _ = sender.send(None);
-                        return;
-                    }
-                }
-            }
-        });
-        (receiver, writer)
+        (frames_into_channel(self.reader), writer)
     }
+}
+
+/// Reads frames from `reader` on a task of its own and sends each message (`None` for a body
+/// that is not JSON) on the returned channel, then `None` once at the end of the stream or
+/// at a framing error.
+pub fn frames_into_channel<R>(mut reader: FrameReader<R>) -> mpsc::UnboundedReceiver<Option<Value>>
+where
+    R: tokio::io::AsyncBufRead + Unpin + Send + 'static,
+{
+    let (sender, receiver) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Ok(Some(body)) = reader.read_frame().await {
+            let _ = sender.send(serde_json::from_slice(&body).ok());
+        }
+        let _ = sender.send(None);
+    });
+    receiver
 }
 
 /// A scripted backend taken apart: what it receives, its writer, and its exit-code sender.
@@ -456,3 +458,56 @@ pub mod double;
 pub mod editors;
 pub mod markers;
 pub mod mcp;
+
+/// A shared session of the real proxy core over in-memory pipes: an editor connection, a
+/// scripted launcher whose backends the test plays, a supervisor that restarts a dead backend
+/// after a millisecond or two (and never gives up), and a session socket other clients join.
+pub struct SharedSession {
+    pub session: JoinHandle<anyhow::Result<SessionEnd>>,
+    /// What the proxy sends the editor (`None` at the end of the stream).
+    pub editor_in: mpsc::UnboundedReceiver<Option<Value>>,
+    pub editor_out: WriteHalf<DuplexStream>,
+    pub backends: mpsc::UnboundedReceiver<ScriptedBackend>,
+    /// The session's socket (there once the editor's `initialize` is answered).
+    pub socket: std::path::PathBuf,
+    /// The session directory and the workspace: keep them alive as long as the session.
+    pub directories: [tempfile::TempDir; 2],
+}
+
+impl SharedSession {
+    pub fn start() -> SharedSession {
+        let session_directory = tempfile::tempdir().unwrap();
+        let workspace = tempfile::tempdir().unwrap();
+        let (launcher, backends) = ScriptedLauncher::new();
+        let mut config = ProxyConfig::new(Some(Box::new(launcher)), "");
+        config.workspace_root = Some(workspace.path().to_owned());
+        config.share_session = true;
+        config.session_directory = Some(session_directory.path().join("fslens"));
+        config.exit_grace = Duration::from_millis(200);
+        config.restart_policy = fslens::proxy::supervisor::RestartPolicy {
+            initial_backoff: Duration::from_millis(1),
+            max_backoff: Duration::from_millis(2),
+            max_crashes_in_window: 10_000,
+            ..Default::default()
+        };
+        let (editor_side, proxy_side) = tokio::io::duplex(1 << 20);
+        let (proxy_read, proxy_write) = tokio::io::split(proxy_side);
+        let session = tokio::spawn(run_proxy(proxy_read, proxy_write, config));
+        let (editor_read, editor_write) = tokio::io::split(editor_side);
+        let (editor_in, editor_out) = Peer::new_for_tests(editor_read, editor_write).into_channel();
+        let socket = fslens::session::socket_path(
+            &session_directory.path().join("fslens"),
+            &workspace.path().canonicalize().unwrap(),
+        );
+        SharedSession { session, editor_in, editor_out, backends, socket, directories: [session_directory, workspace] }
+    }
+}
+
+/// Connects a client to a session socket: what it receives (`None` at the end) and its writer.
+pub async fn connect_session_client(
+    socket: &Path,
+) -> (mpsc::UnboundedReceiver<Option<Value>>, tokio::net::unix::OwnedWriteHalf) {
+    let stream = tokio::net::UnixStream::connect(socket).await.expect("session socket");
+    let (read, writer) = stream.into_split();
+    (frames_into_channel(FrameReader::new(BufReader::new(read), FrameLimits::default())), writer)
+}
