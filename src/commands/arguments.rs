@@ -82,6 +82,16 @@ pub fn one_of<T: Copy>(value: Option<String>, argument: &str, choices: &[(&str, 
     })
 }
 
+/// The one rule for a position given by column or by word: exactly one of `character` (a
+/// 0-based UTF-16 column) and `word` (an identifier on the line), blamed on `character`.
+pub fn character_or_word(character: Option<u32>, word: Option<&str>) -> Result<(), CommandError> {
+    match (character, word) {
+        (None, None) => Err(CommandError::invalid_argument("character", "give character (0-based UTF-16) or word")),
+        (Some(_), Some(_)) => Err(CommandError::invalid_argument("character", "give character or word, not both")),
+        _ => Ok(()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -42,15 +42,7 @@ fn parse_arguments(argument: &Value) -> Result<Arguments, CommandError> {
     let line = integer("line")?.ok_or_else(|| CommandError::invalid_argument("line", "required (0-based)"))? as u32;
     let character = integer("character")?.map(|value| value as u32);
     let word = text("word")?;
-    match (&character, &word) {
-        (None, None) => {
-            return Err(CommandError::invalid_argument("character", "give character (0-based UTF-16) or word"));
-        }
-        (Some(_), Some(_)) => {
-            return Err(CommandError::invalid_argument("character", "give character or word, not both"));
-        }
-        _ => {}
-    }
+    crate::commands::arguments::character_or_word(character, word.as_deref())?;
     let occurrence = integer("occurrence")?.unwrap_or(1) as usize;
     if occurrence == 0 {
         return Err(CommandError::invalid_argument("occurrence", "counts from 1"));
