@@ -4,17 +4,16 @@
 //! [`CommandError`] naming the argument; it becomes a JSON-RPC error (`-32602`) whose `data`
 //! carries the typed `errorKind`, so agents can branch on it without parsing prose.
 
-use std::path::PathBuf;
-
 use serde_json::{Value, json};
 
 use crate::lsp::ext;
 use crate::lsp::ext::error_kinds;
-use crate::proxy::main_loop::CommandContext;
+pub use context::CommandContext;
 
 pub mod arguments;
 pub mod budget;
 pub mod check;
+pub mod context;
 pub mod diagnostic;
 pub mod diagnostics;
 pub mod field_impact;
@@ -134,36 +133,26 @@ pub fn single_argument(arguments: Value) -> Result<Value, CommandError> {
 }
 
 /// Runs the command `name` with its argument object.
-pub async fn dispatch(
-    name: &str,
-    argument: Value,
-    context: CommandContext,
-    workspace_root: Option<PathBuf>,
-) -> Result<Value, CommandError> {
+pub async fn dispatch(name: &str, argument: Value, context: CommandContext) -> Result<Value, CommandError> {
     match name {
-        ext::commands::STATUS => status::status(argument, context, workspace_root).await,
+        ext::commands::STATUS => status::status(argument, context).await,
         ext::commands::RESTART => {
             if let Some(first) = arguments::object_of(&argument)?.keys().next() {
                 return Err(CommandError::invalid_argument(first, "unknown argument: fslens.restart takes none"));
             }
             context.restart_backend().await
         }
-        ext::commands::CHECK => check::check(argument, context, workspace_root).await,
-        ext::commands::DIAGNOSTICS => diagnostics::diagnostics(argument, context, workspace_root).await,
-        ext::commands::MAKE_INTERNAL_VISIBLE => {
-            make_visible::make_internal_visible(argument, context, workspace_root).await
-        }
-        ext::commands::FIND => find::find(argument, context, workspace_root).await,
-        ext::commands::FIELD_IMPACT => field_impact::field_impact(argument, context, workspace_root).await,
+        ext::commands::CHECK => check::check(argument, context).await,
+        ext::commands::DIAGNOSTICS => diagnostics::diagnostics(argument, context).await,
+        ext::commands::MAKE_INTERNAL_VISIBLE => make_visible::make_internal_visible(argument, context).await,
+        ext::commands::FIND => find::find(argument, context).await,
+        ext::commands::FIELD_IMPACT => field_impact::field_impact(argument, context).await,
         // The diagnostic tools.
-        ext::commands::EXPLAIN_DIAGNOSTIC => {
-            diagnostic::explain::explain_diagnostic(argument, context, workspace_root).await
-        }
-        ext::commands::DIAGNOSTIC_FIXES => diagnostic::fixes::diagnostic_fixes(argument, context, workspace_root).await,
-        ext::commands::SUGGEST_OPEN => diagnostic::suggest_open::suggest_open(argument, context, workspace_root).await,
+        ext::commands::EXPLAIN_DIAGNOSTIC => diagnostic::explain::explain_diagnostic(argument, context).await,
+        ext::commands::DIAGNOSTIC_FIXES => diagnostic::fixes::diagnostic_fixes(argument, context).await,
+        ext::commands::SUGGEST_OPEN => diagnostic::suggest_open::suggest_open(argument, context).await,
         ext::commands::OUTLINE => {
-            let root = workspace_root
-                .ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
+            let root = context.workspace_root()?.to_path_buf();
             let overlay = context.editor_buffers().await?;
             let index = context.syntax_index();
             run_blocking(move || {
@@ -183,8 +172,7 @@ pub async fn dispatch(
                 ext::commands::NUGET_TYPES => referenced::Tool::NugetTypes,
                 _ => referenced::Tool::NugetMembers,
             };
-            let root = workspace_root
-                .ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
+            let root = context.workspace_root()?.to_path_buf();
             run_blocking(move || {
                 let arguments = referenced::ReferencedArguments::from_json(tool, &argument)?;
                 let environment = crate::metadata::restore::RestoreEnvironment::from_process();
@@ -192,10 +180,10 @@ pub async fn dispatch(
             })
             .await
         }
-        ext::commands::SYMBOL_SEARCH => symbols::symbol_search(argument, context, workspace_root).await,
-        ext::commands::READ_SYMBOL => symbols::read::read_symbol(argument, context, workspace_root).await,
-        ext::commands::READ_ENCLOSING => symbols::read::read_enclosing(argument, context, workspace_root).await,
-        ext::commands::RENAME => rename::rename(argument, context, workspace_root).await,
+        ext::commands::SYMBOL_SEARCH => symbols::symbol_search(argument, context).await,
+        ext::commands::READ_SYMBOL => symbols::read::read_symbol(argument, context).await,
+        ext::commands::READ_ENCLOSING => symbols::read::read_enclosing(argument, context).await,
+        ext::commands::RENAME => rename::rename(argument, context).await,
         other => Err(CommandError::Internal(format!("command {other} is advertised but has no handler yet"))),
     }
 }
