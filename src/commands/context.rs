@@ -23,7 +23,7 @@ use crate::syntax::index::{Overlay, SyntaxIndex};
 
 /// Who sent a request that fslens answers: the editor on stdio, or a client that joined the
 /// session over its socket.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Origin {
     Editor,
     Client(u64),
@@ -85,6 +85,7 @@ pub enum SessionRequest {
     WhatIfEnd { owner: CommandKey, reply: oneshot::Sender<()> },
     /// A request to the editor (e.g. `workspace/applyEdit`) under a proxy id.
     EditorRequest {
+        owner: CommandKey,
         method: String,
         params: Value,
         capability: String,
@@ -191,9 +192,15 @@ impl CommandContext {
         capability: &str,
         deadline: tokio::time::Instant,
     ) -> Result<Result<Value, ResponseError>, CommandError> {
-        let (method, capability) = (method.to_owned(), capability.to_owned());
-        self.ask_until(Some(deadline), |reply| SessionRequest::EditorRequest { method, params, capability, reply })
-            .await
+        let (owner, method, capability) = (self.owner.clone(), method.to_owned(), capability.to_owned());
+        self.ask_until(Some(deadline), |reply| SessionRequest::EditorRequest {
+            owner,
+            method,
+            params,
+            capability,
+            reply,
+        })
+        .await
     }
 
     /// The session's syntax index (kept warm across commands).

@@ -11,13 +11,14 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
-use crate::commands::context::{CommandKey, Origin};
+use crate::commands::context::Origin;
 use crate::lsp::ext;
 use crate::lsp::ext::error_kinds;
 use crate::lsp::message::{Message, MessageKind, RequestId, ResponseError, error_codes};
 use crate::proxy::initialize;
 
 use super::peer_tasks::{client_reader_task, writer_task};
+use super::request_table::Completion;
 use super::{ClientEvent, Event, Proxy, ProxyCall};
 
 impl Proxy {
@@ -123,7 +124,8 @@ impl Proxy {
             }
             ClientEvent::Closed => self.drop_client(client),
             ClientEvent::FileRead { id, method, params, uri, text } => {
-                if !self.client_reads.remove(&(client, id.clone())) {
+                let read = self.client_reads.complete(&(Origin::Client(client), id.clone()));
+                if !matches!(read, Completion::Waiting(())) {
                     return; // cancelled, or the client left, while the file was read
                 }
                 if let Err(error) = self.backend_error_for_client(&method) {
@@ -157,7 +159,8 @@ impl Proxy {
 
     pub(super) fn forward_client_request(&mut self, client: u64, id: RequestId, method: &str, params: Value) {
         let proxy_id = self.next_backend_id();
-        self.proxy_to_fsac.insert(proxy_id.clone(), ProxyCall::Client { client, id });
+        let owner = Some((Origin::Client(client), id.clone()));
+        self.proxy_to_fsac.register(proxy_id.clone(), owner, ProxyCall::Client { client, id });
         self.send_to_backend(&Message::request(proxy_id, method, params));
     }
 
@@ -203,7 +206,8 @@ impl Proxy {
                             return self.send_to_client(client, &Message::response_error(id, &error));
                         }
                     };
-                    self.client_reads.insert((client, id.clone()));
+                    let key = (Origin::Client(client), id.clone());
+                    self.client_reads.register(key.clone(), Some(key), ());
                     let events = self.events.clone();
                     let (uri, method) = (uri.to_owned(), method.to_owned());
                     let gate = self.client_read_gate.clone();
@@ -235,26 +239,22 @@ impl Proxy {
     }
 
     pub(super) fn cancel_client_request(&mut self, client: u64, id: RequestId) {
-        if self.client_reads.remove(&(client, id.clone())) {
-            let error = ResponseError::new(error_codes::REQUEST_CANCELLED, "cancelled by the client");
-            return self.send_to_client(client, &Message::response_error(id, &error));
-        }
         let key = (Origin::Client(client), id.clone());
-        if self.commands.contains_key(&key) {
+        let cancelled = ResponseError::new(error_codes::REQUEST_CANCELLED, "cancelled by the client");
+        if self.client_reads.cancel(&key).is_some() {
+            return self.send_to_client(client, &Message::response_error(id, &cancelled));
+        }
+        if self.commands.contains(&key) {
             return self.cancel_command(key);
         }
-        let forwarded = self.proxy_to_fsac.iter().find_map(|(proxy_id, call)| match call {
-            ProxyCall::Client { client: owner, id: client_id, .. } if *owner == client && *client_id == id => {
-                Some(proxy_id.clone())
+        let forwarded = self.proxy_to_fsac.drop_owned_by(&key);
+        if !forwarded.is_empty() {
+            for (proxy_id, _) in forwarded {
+                self.send_cancel_to_backend(&proxy_id);
             }
-            _ => None,
-        });
-        if let Some(proxy_id) = forwarded {
-            self.cancel_backend_call(proxy_id);
             // A file opened in FSAC for this request is closed again, as when it is answered.
-            self.release_documents_of(&(Origin::Client(client), id.clone()));
-            let error = ResponseError::new(error_codes::REQUEST_CANCELLED, "cancelled by the client");
-            self.send_to_client(client, &Message::response_error(id, &error));
+            self.release_documents_of(&key);
+            self.send_to_client(client, &Message::response_error(id, &cancelled));
         }
     }
 
@@ -263,27 +263,19 @@ impl Proxy {
             return;
         }
         tracing::info!("session client {client} left");
-        self.client_reads.retain(|(owner, _)| *owner != client);
-        let commands: Vec<CommandKey> =
-            self.commands.keys().filter(|(origin, _)| *origin == Origin::Client(client)).cloned().collect();
-        for key in commands {
-            if let Some(abort) = self.commands.remove(&key) {
-                abort.abort();
-            }
-            self.cancel_backend_calls_of(&key);
+        let origin = Origin::Client(client);
+        self.client_reads.drop_owner(&origin);
+        for (key, abort) in self.commands.drop_owner(&origin) {
+            abort.abort();
+            self.cancel_requests_of(&key);
             self.release_documents_of(&key);
         }
-        let forwarded: Vec<(RequestId, RequestId)> = self
-            .proxy_to_fsac
-            .iter()
-            .filter_map(|(proxy_id, call)| match call {
-                ProxyCall::Client { client: owner, id, .. } if *owner == client => Some((proxy_id.clone(), id.clone())),
-                _ => None,
-            })
-            .collect();
-        for (proxy_id, client_id) in forwarded {
-            self.cancel_backend_call(proxy_id);
-            self.release_documents_of(&(Origin::Client(client), client_id));
+        // What is left of the client's: its own requests forwarded to FSAC.
+        for (proxy_id, call) in self.proxy_to_fsac.drop_owner(&origin) {
+            self.send_cancel_to_backend(&proxy_id);
+            if let ProxyCall::Client { id, .. } = call {
+                self.release_documents_of(&(origin.clone(), id));
+            }
         }
     }
 

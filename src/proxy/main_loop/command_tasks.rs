@@ -18,13 +18,15 @@ use crate::commands::context::{
 use crate::lsp::ext::error_kinds;
 use crate::lsp::message::{Message, RequestId, ResponseError, error_codes};
 use crate::session_state::analysis::AnalysisSnapshot;
+use crate::syntax::index::Overlay;
 
+use super::request_table::Completion;
 use super::{Event, Proxy, ProxyCall, ProxyDocument};
 
 impl Proxy {
     pub(super) fn start_command(&mut self, origin: Origin, id: RequestId, command: String, arguments: Value) {
         let key = (origin, id);
-        if self.commands.contains_key(&key) {
+        if self.commands.contains(&key) {
             let error = ResponseError::new(error_codes::INVALID_REQUEST, "a request with this id is still running");
             return self.send_to_origin(&key.0, &Message::response_error(key.1, &error));
         }
@@ -48,13 +50,13 @@ impl Proxy {
             };
             let _ = events.send(Event::CommandFinished { key: task_key, result });
         });
-        self.commands.insert(key, task.abort_handle());
+        self.commands.register(key.clone(), Some(key), task.abort_handle());
     }
 
     pub(super) fn cancel_command(&mut self, key: CommandKey) {
-        if let Some(abort) = self.commands.remove(&key) {
+        if let Some(abort) = self.commands.cancel(&key) {
             abort.abort();
-            self.cancel_backend_calls_of(&key);
+            self.cancel_requests_of(&key);
             self.release_documents_of(&key);
             self.restore_what_if_of(&key);
             let error = ResponseError::new(error_codes::REQUEST_CANCELLED, "cancelled by the client");
@@ -166,30 +168,32 @@ impl Proxy {
         }
     }
 
-    pub(super) fn cancel_backend_calls_of(&mut self, owner: &CommandKey) {
-        let owned: Vec<RequestId> = self
-            .proxy_to_fsac
-            .iter()
-            .filter(|(_, call)| call.owner() == Some(owner))
-            .map(|(id, _)| id.clone())
-            .collect();
-        for id in owned {
-            self.cancel_backend_call(id);
+    /// `owner` (a command, or a session client's forwarded request) no longer waits: FSAC is
+    /// sent `$/cancelRequest` for what it still asked, and the editor's answers to its
+    /// requests will be dropped.
+    pub(super) fn cancel_requests_of(&mut self, owner: &CommandKey) {
+        for (id, _) in self.proxy_to_fsac.drop_owned_by(owner) {
+            self.send_cancel_to_backend(&id);
         }
+        self.proxy_to_editor.drop_owned_by(owner);
     }
 
     pub(super) fn cancel_backend_call(&mut self, id: RequestId) {
-        if self.proxy_to_fsac.remove(&id).is_some() {
-            let cancel = Message::notification("$/cancelRequest", json!({ "id": id }));
-            self.send_to_backend(&cancel);
+        if self.proxy_to_fsac.cancel(&id).is_some() {
+            self.send_cancel_to_backend(&id);
         }
     }
 
+    pub(super) fn send_cancel_to_backend(&mut self, id: &RequestId) {
+        let cancel = Message::notification("$/cancelRequest", json!({ "id": id }));
+        self.send_to_backend(&cancel);
+    }
+
     pub(super) fn on_command_finished(&mut self, key: CommandKey, result: Result<Value, CommandError>) {
-        if self.commands.remove(&key).is_none() {
+        if !matches!(self.commands.complete(&key), Completion::Waiting(_)) {
             return; // cancelled and answered already
         }
-        self.cancel_backend_calls_of(&key);
+        self.cancel_requests_of(&key);
         self.release_documents_of(&key);
         self.restore_what_if_of(&key);
         let (origin, id) = key;
@@ -203,48 +207,24 @@ impl Proxy {
         self.send_to_origin(&origin, &answer);
     }
 
+    /// Answers what a running command asks of the session (each `reply` once).
     pub(super) fn on_session_request(&mut self, request: SessionRequest) {
         match request {
             SessionRequest::BackendCall { owner, id, method, params, reply } => {
-                if !self.commands.contains_key(&owner) {
-                    let _ = reply
-                        .send(Err(ResponseError::new(error_codes::REQUEST_CANCELLED, "the command was cancelled")));
-                    return;
-                }
-                if !self.backend_accepts_requests() {
-                    let reason = self.readiness.reason().unwrap_or("FSAC is not running").to_owned();
-                    let _ = reply.send(Err(ResponseError::new(
-                        error_codes::REQUEST_FAILED,
-                        format!("FSAC is not running: {reason}"),
-                    )
-                    .with_data(json!({ "errorKind": error_kinds::FSAC_UNAVAILABLE }))));
+                if let Err(error) = self.backend_call_allowed(&owner) {
+                    let _ = reply.send(Err(error));
                     return;
                 }
                 let request = Message::request(id.clone(), &method, params);
-                self.proxy_to_fsac.insert(id, ProxyCall::Command { owner, reply });
+                self.proxy_to_fsac.register(id, Some(owner), ProxyCall::Command { reply });
                 self.send_to_backend(&request);
             }
             SessionRequest::CancelBackendCall { id } => self.cancel_backend_call(id),
             SessionRequest::Restart { reply } => {
-                let answer = if self.initialize_params_for_fsac.is_none() {
-                    Err(CommandError::Internal(
-                        "FSAC was never initialized in this session; nothing to restart".to_owned(),
-                    ))
-                } else {
-                    self.supervisor.reset();
-                    if self.backend.is_some() {
-                        self.restart_requested = true;
-                        self.kill_backend_for_restart();
-                    } else {
-                        self.restart_at = Some(tokio::time::Instant::now());
-                    }
-                    Ok(json!({ "restarting": true, "generation": self.backend_generations + 1 }))
-                };
-                let _ = reply.send(answer);
+                let _ = reply.send(self.restart_on_request());
             }
             SessionRequest::Acquire { owner, uri, text, reply } => {
-                let answer = self.acquire_document(owner, &uri, text);
-                let _ = reply.send(answer);
+                let _ = reply.send(self.acquire_document(owner, &uri, text));
             }
             SessionRequest::Release { owner, uri } => self.release_document(&owner, &uri),
             SessionRequest::WhatIfEditorTexts { uris, reply } => {
@@ -261,33 +241,17 @@ impl Proxy {
                 self.restore_what_if_of(&owner);
                 let _ = reply.send(());
             }
-            SessionRequest::EditorRequest { method, params, capability, reply } => {
-                if !self.initialize_received || self.exit_deadline.is_some() {
-                    let _ = reply.send(Err(ResponseError::new(
-                        error_codes::REQUEST_FAILED,
-                        "no editor is connected to this session",
-                    )));
-                    return;
-                }
-                if self.editor_capabilities.pointer(&capability) != Some(&json!(true)) {
-                    let _ = reply.send(Err(ResponseError::new(
-                        error_codes::REQUEST_FAILED,
-                        format!("the editor does not support {method} (client capability {capability})"),
-                    )));
+            SessionRequest::EditorRequest { owner, method, params, capability, reply } => {
+                if let Err(error) = self.editor_request_allowed(&method, &capability) {
+                    let _ = reply.send(Err(error));
                     return;
                 }
                 let id = self.next_backend_id();
-                self.proxy_to_editor.insert(id.clone(), reply);
+                self.proxy_to_editor.register(id.clone(), Some(owner), reply);
                 self.send_to_editor(&Message::request(id, &method, params));
             }
             SessionRequest::EditorBuffers { reply } => {
-                let mut overlay = crate::syntax::index::Overlay::new();
-                for document in self.documents.iter() {
-                    if let Some(path) = crate::uri::uri_to_path(&document.uri) {
-                        overlay.insert(path, document.text.as_str());
-                    }
-                }
-                let _ = reply.send(overlay);
+                let _ = reply.send(self.editor_buffers());
             }
             SessionRequest::AllAnalyses { reply } => {
                 let uris: Vec<String> = self.analysis.all_published().map(|(uri, _)| uri.clone()).collect();
@@ -305,6 +269,62 @@ impl Proxy {
                 let _ = reply.send((self.status_snapshot(), self.status()));
             }
         }
+    }
+
+    /// Why the command `owner` may not send FSAC a request now, if it may not.
+    fn backend_call_allowed(&self, owner: &CommandKey) -> Result<(), ResponseError> {
+        if !self.commands.contains(owner) {
+            return Err(ResponseError::new(error_codes::REQUEST_CANCELLED, "the command was cancelled"));
+        }
+        if !self.backend_accepts_requests() {
+            let reason = self.readiness.reason().unwrap_or("FSAC is not running").to_owned();
+            return Err(ResponseError::new(error_codes::REQUEST_FAILED, format!("FSAC is not running: {reason}"))
+                .with_data(json!({ "errorKind": error_kinds::FSAC_UNAVAILABLE })));
+        }
+        Ok(())
+    }
+
+    /// Why a command may not send the editor `method` now, if it may not: no editor is
+    /// connected, or it did not declare the client `capability` (a JSON pointer) true.
+    fn editor_request_allowed(&self, method: &str, capability: &str) -> Result<(), ResponseError> {
+        if !self.initialize_received || self.exit_deadline.is_some() {
+            return Err(ResponseError::new(error_codes::REQUEST_FAILED, "no editor is connected to this session"));
+        }
+        if self.editor_capabilities.pointer(capability) != Some(&json!(true)) {
+            return Err(ResponseError::new(
+                error_codes::REQUEST_FAILED,
+                format!("the editor does not support {method} (client capability {capability})"),
+            ));
+        }
+        Ok(())
+    }
+
+    /// `fslens.restart`: restarts FSAC now, forgetting earlier crashes.
+    fn restart_on_request(&mut self) -> Result<Value, CommandError> {
+        if self.initialize_params_for_fsac.is_none() {
+            return Err(CommandError::Internal(
+                "FSAC was never initialized in this session; nothing to restart".to_owned(),
+            ));
+        }
+        self.supervisor.reset();
+        if self.backend.is_some() {
+            self.restart_requested = true;
+            self.kill_backend_for_restart();
+        } else {
+            self.restart_at = Some(tokio::time::Instant::now());
+        }
+        Ok(json!({ "restarting": true, "generation": self.backend_generations + 1 }))
+    }
+
+    /// The editor's buffers, by path, for the syntax layer.
+    fn editor_buffers(&self) -> Overlay {
+        let mut overlay = Overlay::new();
+        for document in self.documents.iter() {
+            if let Some(path) = crate::uri::uri_to_path(&document.uri) {
+                overlay.insert(path, document.text.as_str());
+            }
+        }
+        overlay
     }
 }
 

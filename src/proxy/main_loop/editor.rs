@@ -16,7 +16,8 @@ use crate::proxy::initialize;
 use crate::proxy::trace::Direction;
 
 use super::renumbering::with_id;
-use super::{PendingForward, Proxy};
+use super::request_table::Completion;
+use super::{ForwardedRequest, FsacRequest, Proxy};
 
 impl Proxy {
     pub(super) fn on_editor_message(&mut self, message: Message) {
@@ -73,7 +74,7 @@ impl Proxy {
             "$/cancelRequest" => {
                 let params = message.params().unwrap_or(Value::Null);
                 if let Some(id) = params.get("id").and_then(|id| serde_json::from_value::<RequestId>(id.clone()).ok())
-                    && self.commands.contains_key(&(Origin::Editor, id.clone()))
+                    && self.commands.contains(&(Origin::Editor, id.clone()))
                 {
                     self.cancel_command((Origin::Editor, id));
                     return;
@@ -114,23 +115,29 @@ impl Proxy {
     }
 
     pub(super) fn on_editor_response(&mut self, id: RequestId, message: Message) {
-        if let Some(reply) = self.proxy_to_editor.remove(&id) {
-            let answer = match message.error() {
-                Some(error) => Err(error),
-                None => Ok(message.result().unwrap_or(Value::Null)),
-            };
-            let _ = reply.send(answer);
-            return;
-        }
-        if self.fsac_to_editor.remove(&id).is_some() {
-            match self.renamed_fsac_requests.remove(&id) {
-                Some(original) => self.send_to_backend(&with_id(&message, &original)),
-                None => self.send_to_backend(&message),
+        match self.proxy_to_editor.complete(&id) {
+            Completion::Waiting(reply) => {
+                let answer = match message.error() {
+                    Some(error) => Err(error),
+                    None => Ok(message.result().unwrap_or(Value::Null)),
+                };
+                let _ = reply.send(answer);
+                return;
             }
-        } else if self.stale_fsac_requests.remove(&id) {
-            tracing::debug!("dropping the editor's answer {id}: it was asked by an FSAC that has exited");
-        } else {
-            tracing::warn!("dropping the editor's answer {id}: no such request is pending");
+            Completion::Late => {
+                return tracing::debug!("dropping the editor's answer {id}: the command that asked has ended");
+            }
+            Completion::Unknown => {}
+        }
+        match self.fsac_to_editor.complete(&id) {
+            Completion::Waiting(FsacRequest { renamed_from: Some(original) }) => {
+                self.send_to_backend(&with_id(&message, &original))
+            }
+            Completion::Waiting(FsacRequest { renamed_from: None }) => self.send_to_backend(&message),
+            Completion::Late => {
+                tracing::debug!("dropping the editor's answer {id}: it was asked by an FSAC that has exited")
+            }
+            Completion::Unknown => tracing::warn!("dropping the editor's answer {id}: no such request is pending"),
         }
     }
 
@@ -172,7 +179,8 @@ impl Proxy {
         let forwarded = json!({ "jsonrpc": "2.0", "id": id, "method": "initialize", "params": patched });
         match Message::from_value(&forwarded) {
             Ok(forwarded) => {
-                self.editor_to_fsac.insert(id, PendingForward { method: "initialize".to_owned() });
+                let owner = Some((Origin::Editor, id.clone()));
+                self.editor_to_fsac.register(id, owner, ForwardedRequest { method: "initialize".to_owned() });
                 self.send_to_backend(&forwarded);
             }
             Err(error) => self.reply_error(id, ResponseError::new(error_codes::INTERNAL_ERROR, error.to_string())),
@@ -196,7 +204,8 @@ impl Proxy {
                     .with_data(json!({ "errorKind": error_kinds::FSAC_UNAVAILABLE, "state": self.readiness.state() }));
             return self.reply_error(id, error);
         }
-        self.editor_to_fsac.insert(id, PendingForward { method: method.to_owned() });
+        let owner = Some((Origin::Editor, id.clone()));
+        self.editor_to_fsac.register(id, owner, ForwardedRequest { method: method.to_owned() });
         self.send_to_backend(&message);
     }
 

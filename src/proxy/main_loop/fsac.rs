@@ -16,12 +16,14 @@ use crate::lsp::ext::error_kinds;
 use crate::lsp::message::{Message, MessageKind, RequestId, ResponseError, error_codes};
 use crate::proxy::backend::{BackendConnection, StderrTail, stderr_task};
 use crate::proxy::initialize;
+use crate::proxy::memory::MemoryGuard;
 use crate::proxy::readiness::Readiness;
 use crate::proxy::supervisor::Decision;
 use crate::proxy::trace::Direction;
 
 use super::memory_guard::{planned_restart_reason, restarting_error};
 use super::peer_tasks::{backend_reader_task, writer_task};
+use super::request_table::Completion;
 use super::{Proxy, ProxyCall, RunningBackend};
 
 impl Proxy {
@@ -126,16 +128,16 @@ impl Proxy {
     }
 
     pub(super) fn on_backend_response(&mut self, id: RequestId, message: Message) {
-        if let Some(call) = self.proxy_to_fsac.remove(&id) {
+        if let Completion::Waiting(call) = self.proxy_to_fsac.complete(&id) {
             let answer = match message.error() {
                 Some(error) => Err(error),
                 None => Ok(message.result().unwrap_or(Value::Null)),
             };
             match call {
-                ProxyCall::Command { reply, .. } => {
+                ProxyCall::Command { reply } => {
                     let _ = reply.send(answer);
                 }
-                ProxyCall::Client { client, id, .. } => {
+                ProxyCall::Client { client, id } => {
                     self.release_documents_of(&(Origin::Client(client), id.clone()));
                     let response = match answer {
                         Ok(result) => Message::response_ok(id, result),
@@ -148,7 +150,7 @@ impl Proxy {
             }
             return;
         }
-        let Some(pending) = self.editor_to_fsac.remove(&id) else {
+        let Completion::Waiting(pending) = self.editor_to_fsac.complete(&id) else {
             tracing::debug!("dropping FSAC's answer {id}: nothing is waiting for it (cancelled or answered already)");
             return;
         };
@@ -171,62 +173,23 @@ impl Proxy {
         let Some(backend) = self.backend.take() else {
             return;
         };
-        let code_text = code.map_or("no exit code (killed by a signal)".to_owned(), |code| format!("exit code {code}"));
         // A user-requested or planned restart is not a crash.
         let planned = std::mem::take(&mut self.planned_restart_underway);
         if !planned {
             self.memory.forget_plan();
         }
         let expected = self.exit_deadline.is_some() || self.shutdown_received || self.restart_requested || planned;
-        tracing::info!("FSAC (pid {:?}) ended with {code_text}", backend.pid);
+        tracing::info!("FSAC (pid {:?}) ended with {}", backend.pid, exit_code_text(code));
         self.last_stderr_tail = stderr_tail.clone();
 
-        let before_initialize = !backend.initialize_answered;
-        let reason = if planned {
-            planned_restart_reason(&self.memory)
-        } else if before_initialize {
-            format!("FSAC exited before answering initialize ({code_text}); its stderr ends with:\n{stderr_tail}")
-        } else {
-            format!("FSAC exited ({code_text})")
-        };
-        if before_initialize && !expected {
+        let exit = FsacExit { code, stderr_tail, planned, before_initialize: !backend.initialize_answered };
+        let reason = exit.reason(&self.memory);
+        if exit.before_initialize && !expected {
             self.readiness.failed_to_start(reason.clone());
         } else {
             self.readiness.exited(expected, reason.clone());
         }
-
-        let mut pending_requests: Vec<_> = std::mem::take(&mut self.editor_to_fsac).into_iter().collect();
-        pending_requests.sort_by(|a, b| a.0.cmp(&b.0));
-        for (id, pending) in pending_requests {
-            let error = if pending.method == "initialize" {
-                ResponseError::new(error_codes::INTERNAL_ERROR, reason.clone()).with_data(json!({
-                    "retry": false,
-                    "errorKind": error_kinds::FSAC_STARTUP_FAILED,
-                    "exitCode": code,
-                    "stderrTail": stderr_tail,
-                }))
-            } else if planned {
-                restarting_error(&pending.method, &reason)
-            } else {
-                ResponseError::new(
-                    error_codes::REQUEST_FAILED,
-                    format!("{}: {reason} while this request was pending", pending.method),
-                )
-                .with_data(json!({ "errorKind": error_kinds::FSAC_EXITED, "exitCode": code }))
-            };
-            self.reply_error(id, error);
-        }
-        for (_, call) in std::mem::take(&mut self.proxy_to_fsac) {
-            let error = if planned {
-                restarting_error("the request", &reason)
-            } else {
-                ResponseError::new(error_codes::REQUEST_FAILED, reason.clone())
-                    .with_data(json!({ "errorKind": error_kinds::FSAC_EXITED, "exitCode": code }))
-            };
-            if let Some((client, answer)) = call.fail(error) {
-                self.send_to_client(client, &answer);
-            }
-        }
+        self.answer_what_waited_for(&exit, &reason);
         // FSAC's own requests to the editor can no longer be answered (the editor may still
         // answer them: those answers are dropped, see `forward_fsac_request`), and the
         // documents fslens had opened in it are gone with it.
@@ -242,6 +205,41 @@ impl Proxy {
             self.supervise_crash(&reason);
         }
         self.state_changed();
+    }
+
+    /// Every request still waiting for the FSAC that exited is answered now (invariant 4):
+    /// the editor's first, in id order, then fslens's own.
+    fn answer_what_waited_for(&mut self, exit: &FsacExit, reason: &str) {
+        let code = exit.code;
+        let editor_answers = self.editor_to_fsac.fail_all(|pending| {
+            if pending.method == "initialize" {
+                ResponseError::new(error_codes::INTERNAL_ERROR, reason).with_data(json!({
+                    "retry": false,
+                    "errorKind": error_kinds::FSAC_STARTUP_FAILED,
+                    "exitCode": code,
+                    "stderrTail": exit.stderr_tail,
+                }))
+            } else if exit.planned {
+                restarting_error(&pending.method, reason)
+            } else {
+                ResponseError::new(
+                    error_codes::REQUEST_FAILED,
+                    format!("{}: {reason} while this request was pending", pending.method),
+                )
+                .with_data(json!({ "errorKind": error_kinds::FSAC_EXITED, "exitCode": code }))
+            }
+        });
+        let proxy_answers = self.proxy_to_fsac.fail_all(|_| {
+            if exit.planned {
+                restarting_error("the request", reason)
+            } else {
+                ResponseError::new(error_codes::REQUEST_FAILED, reason)
+                    .with_data(json!({ "errorKind": error_kinds::FSAC_EXITED, "exitCode": code }))
+            }
+        });
+        for (origin, answer) in editor_answers.into_iter().chain(proxy_answers) {
+            self.send_to_origin(&origin, &answer);
+        }
     }
 
     /// Whether the editor's initialize succeeded at some point, so a crash is a crash of a
@@ -287,7 +285,7 @@ impl Proxy {
                 self.supervisor.restarted();
                 self.start_backend(connection, true);
                 let id = self.next_backend_id();
-                self.proxy_to_fsac.insert(id.clone(), ProxyCall::RestartInitialize);
+                self.proxy_to_fsac.register(id.clone(), None, ProxyCall::RestartInitialize);
                 self.send_to_backend(&Message::request(id, "initialize", params));
             }
             Err(error) => {
@@ -318,7 +316,7 @@ impl Proxy {
         }
         if let Some(load) = self.replay_workspace_load.clone() {
             let id = self.next_backend_id();
-            self.proxy_to_fsac.insert(id.clone(), ProxyCall::Ignored);
+            self.proxy_to_fsac.register(id.clone(), None, ProxyCall::Ignored);
             self.send_to_backend(&Message::request(id, "fsharp/workspaceLoad", load));
         }
         let mut documents: Vec<_> = self.documents.iter().cloned().collect();
@@ -360,4 +358,35 @@ impl Proxy {
             self.state_changed();
         }
     }
+}
+
+/// How an FSAC process ended.
+struct FsacExit {
+    code: Option<i32>,
+    stderr_tail: String,
+    /// A planned restart (the memory guard) killed it.
+    planned: bool,
+    /// It never answered `initialize`.
+    before_initialize: bool,
+}
+
+impl FsacExit {
+    /// Why FSAC is gone, as the session's readiness and the failed requests say it.
+    fn reason(&self, memory: &MemoryGuard) -> String {
+        let code_text = exit_code_text(self.code);
+        if self.planned {
+            planned_restart_reason(memory)
+        } else if self.before_initialize {
+            format!(
+                "FSAC exited before answering initialize ({code_text}); its stderr ends with:\n{}",
+                self.stderr_tail
+            )
+        } else {
+            format!("FSAC exited ({code_text})")
+        }
+    }
+}
+
+fn exit_code_text(code: Option<i32>) -> String {
+    code.map_or("no exit code (killed by a signal)".to_owned(), |code| format!("exit code {code}"))
 }

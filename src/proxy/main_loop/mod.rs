@@ -27,7 +27,7 @@ use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::AbortHandle;
 
 use crate::commands::CommandError;
-use crate::commands::context::{CommandKey, SessionRequest};
+use crate::commands::context::{CommandKey, Origin, SessionRequest};
 use crate::documents::DocumentMirror;
 use crate::lsp::codec::FrameLimits;
 use crate::lsp::message::{Message, RequestId, ResponseError, error_codes};
@@ -46,10 +46,12 @@ mod fsac;
 mod memory_guard;
 mod peer_tasks;
 mod renumbering;
+mod request_table;
 mod status;
 mod what_if_checks;
 
 use peer_tasks::{editor_reader_task, writer_task};
+use request_table::{RequestTable, Waiter};
 
 /// Everything the proxy needs to run one editor session.
 pub struct ProxyConfig {
@@ -183,17 +185,40 @@ struct ProxyDocument {
     uri: String,
     version: i64,
     text: String,
-    holders: std::collections::HashSet<CommandKey>,
+    holders: HashSet<CommandKey>,
 }
 
-struct PendingForward {
+/// An editor request forwarded to FSAC: FSAC's answer goes back to the editor as it is.
+struct ForwardedRequest {
     method: String,
 }
+
+impl Waiter<RequestId> for ForwardedRequest {
+    fn fail(self, id: &RequestId, error: ResponseError) -> Option<(Origin, Message)> {
+        Some((Origin::Editor, Message::response_error(id.clone(), &error)))
+    }
+}
+
+/// FSAC's request forwarded to the editor: the editor's answer goes back to FSAC, under FSAC's
+/// own id `renamed_from` when the editor was shown another (see `renumbering`).
+struct FsacRequest {
+    renamed_from: Option<RequestId>,
+}
+
+impl Waiter<RequestId> for FsacRequest {
+    /// The FSAC that asked has exited: nobody is left to answer.
+    fn fail(self, _: &RequestId, _: ResponseError) -> Option<(Origin, Message)> {
+        None
+    }
+}
+
+/// A command's request to the editor (e.g. `workspace/applyEdit`).
+type EditorCall = oneshot::Sender<Result<Value, ResponseError>>;
 
 /// Who is waiting for the answer to a request fslens sent to FSAC.
 enum ProxyCall {
     /// A command task.
-    Command { owner: CommandKey, reply: oneshot::Sender<Result<Value, ResponseError>> },
+    Command { reply: oneshot::Sender<Result<Value, ResponseError>> },
     /// A read-only LSP request of a session client, answered back to it under its own id.
     Client { client: u64, id: RequestId },
     /// The `initialize` of a restarted FSAC: its answer starts the replay.
@@ -202,22 +227,14 @@ enum ProxyCall {
     Ignored,
 }
 
-impl ProxyCall {
-    fn owner(&self) -> Option<&CommandKey> {
+impl Waiter<RequestId> for ProxyCall {
+    fn fail(self, _: &RequestId, error: ResponseError) -> Option<(Origin, Message)> {
         match self {
-            ProxyCall::Command { owner, .. } => Some(owner),
-            _ => None,
-        }
-    }
-
-    /// Answers whoever waits with `error`; returns the client answer to send, if any.
-    fn fail(self, error: ResponseError) -> Option<(u64, Message)> {
-        match self {
-            ProxyCall::Command { reply, .. } => {
+            ProxyCall::Command { reply } => {
                 let _ = reply.send(Err(error));
                 None
             }
-            ProxyCall::Client { client, id, .. } => Some((client, Message::response_error(id, &error))),
+            ProxyCall::Client { client, id } => Some((Origin::Client(client), Message::response_error(id, &error))),
             ProxyCall::RestartInitialize | ProxyCall::Ignored => None,
         }
     }
@@ -246,13 +263,16 @@ struct Proxy {
     backend_generations: u64,
     last_backend_pid: Option<u32>,
     last_stderr_tail: String,
-    editor_to_fsac: HashMap<RequestId, PendingForward>,
-    fsac_to_editor: HashMap<RequestId, String>,
-    proxy_to_editor: HashMap<RequestId, oneshot::Sender<Result<Value, ResponseError>>>,
+    // Every request waiting for an answer, one table per direction (invariant 4 lives in
+    // `RequestTable`).
+    editor_to_fsac: RequestTable<RequestId, ForwardedRequest>,
+    fsac_to_editor: RequestTable<RequestId, FsacRequest>,
+    proxy_to_editor: RequestTable<RequestId, EditorCall>,
     /// The client capabilities the editor declared in `initialize`.
     editor_capabilities: Value,
-    proxy_to_fsac: HashMap<RequestId, ProxyCall>,
-    commands: HashMap<CommandKey, AbortHandle>,
+    proxy_to_fsac: RequestTable<RequestId, ProxyCall>,
+    /// The running commands, by who asked and their id.
+    commands: RequestTable<CommandKey, AbortHandle>,
     clients: HashMap<u64, mpsc::UnboundedSender<Bytes>>,
     next_client: u64,
     share_session: bool,
@@ -282,14 +302,9 @@ struct Proxy {
     supervisor_generation_answered: bool,
     /// Session-client requests waiting for the disk text of a closed file (read on a blocking
     /// thread, never on this loop); a cancel or the client leaving removes them.
-    client_reads: HashSet<(u64, RequestId)>,
+    client_reads: RequestTable<CommandKey, ()>,
     /// FSAC's sampled memory and the planned restart its limit asks for.
     memory: MemoryGuard,
-    /// Ids of requests an exited FSAC sent the editor that the editor has not answered yet.
-    stale_fsac_requests: HashSet<RequestId>,
-    /// Requests of the current FSAC the editor sees under another id (because an exited
-    /// FSAC's unanswered request had the same id): editor-facing id → FSAC's id.
-    renamed_fsac_requests: HashMap<RequestId, RequestId>,
     /// A planned restart killed FSAC: its exit is expected and it is started again at once.
     planned_restart_underway: bool,
     /// Why this session does not serve its socket (another live session serves the workspace,
@@ -303,6 +318,81 @@ struct Proxy {
     client_read_gate: Option<PathBuf>,
 }
 
+impl Proxy {
+    /// The state of a session that has not heard from its editor yet; `events` is the loop's
+    /// own queue and `editor_out` the editor writer's.
+    fn new(
+        config: ProxyConfig,
+        events: mpsc::UnboundedSender<Event>,
+        editor_out: mpsc::UnboundedSender<Bytes>,
+    ) -> Self {
+        let readiness = match &config.launcher {
+            Some(_) => Readiness::absent("FSAC starts when the editor sends initialize"),
+            None => Readiness::absent(config.absent_reason.clone()),
+        };
+        Proxy {
+            events,
+            editor_out: Some(editor_out),
+            tracer: config.tracer,
+            limits: config.limits,
+            exit_grace: config.exit_grace,
+            launcher: config.launcher,
+            configured_root: config.workspace_root,
+            workspace_root: None,
+            documents: DocumentMirror::default(),
+            proxy_documents: HashMap::new(),
+            analysis: AnalysisStore::default(),
+            analysis_changes: watch::channel(0).0,
+            syntax_index: Arc::new(crate::syntax::index::SyntaxIndex::new(
+                crate::syntax::index::IndexOptions::default(),
+            )),
+            warm_workspaces: Arc::new(crate::commands::symbols::warmup::WarmWorkspaces::new()),
+            readiness,
+            changes: watch::channel(0).0,
+            backend: None,
+            backend_generations: 0,
+            last_backend_pid: None,
+            last_stderr_tail: String::new(),
+            editor_to_fsac: RequestTable::default(),
+            fsac_to_editor: RequestTable::default(),
+            proxy_to_editor: RequestTable::default(),
+            editor_capabilities: Value::Null,
+            proxy_to_fsac: RequestTable::default(),
+            commands: RequestTable::default(),
+            clients: HashMap::new(),
+            next_client: 1,
+            share_session: config.share_session,
+            session_directory: config.session_directory,
+            session_socket: None,
+            proxy_ids: Arc::new(ProxyIds::default()),
+            initialize_received: false,
+            automatic_workspace_init: false,
+            shutdown_received: false,
+            exit_deadline: None,
+            exit_code: 0,
+            started: Instant::now(),
+            supervisor: Supervisor::new(config.restart_policy),
+            restart_at: None,
+            restart_requested: false,
+            initialize_params_for_fsac: None,
+            replay_initialized: None,
+            replay_configuration: None,
+            replay_workspace_load: None,
+            unresponsive_after: config.unresponsive_after,
+            last_heard_from_fsac: Instant::now(),
+            unresponsive: false,
+            supervisor_generation_answered: false,
+            client_reads: RequestTable::default(),
+            memory: MemoryGuard::new(config.memory_guard),
+            planned_restart_underway: false,
+            session_not_shared: None,
+            session_retry_at: None,
+            what_if: Default::default(),
+            client_read_gate: config.client_read_gate,
+        }
+    }
+}
+
 /// Runs one editor session over the given byte streams until `exit` or end of input.
 pub async fn run_proxy<R, W>(editor_in: R, editor_out: W, config: ProxyConfig) -> anyhow::Result<SessionEnd>
 where
@@ -314,70 +404,7 @@ where
     let editor_writer = tokio::spawn(writer_task(editor_out, editor_queue, "editor"));
     tokio::spawn(editor_reader_task(editor_in, config.limits, events.clone()));
 
-    let readiness = match &config.launcher {
-        Some(_) => Readiness::absent("FSAC starts when the editor sends initialize"),
-        None => Readiness::absent(config.absent_reason.clone()),
-    };
-    let mut proxy = Proxy {
-        events,
-        editor_out: Some(editor_sender),
-        tracer: config.tracer,
-        limits: config.limits,
-        exit_grace: config.exit_grace,
-        launcher: config.launcher,
-        configured_root: config.workspace_root,
-        workspace_root: None,
-        documents: DocumentMirror::default(),
-        proxy_documents: HashMap::new(),
-        analysis: AnalysisStore::default(),
-        analysis_changes: watch::channel(0).0,
-        syntax_index: Arc::new(crate::syntax::index::SyntaxIndex::new(crate::syntax::index::IndexOptions::default())),
-        warm_workspaces: Arc::new(crate::commands::symbols::warmup::WarmWorkspaces::new()),
-        readiness,
-        changes: watch::channel(0).0,
-        backend: None,
-        backend_generations: 0,
-        last_backend_pid: None,
-        last_stderr_tail: String::new(),
-        editor_to_fsac: HashMap::new(),
-        fsac_to_editor: HashMap::new(),
-        proxy_to_editor: HashMap::new(),
-        editor_capabilities: Value::Null,
-        proxy_to_fsac: HashMap::new(),
-        commands: HashMap::new(),
-        clients: HashMap::new(),
-        next_client: 1,
-        share_session: config.share_session,
-        session_directory: config.session_directory,
-        session_socket: None,
-        proxy_ids: Arc::new(ProxyIds::default()),
-        initialize_received: false,
-        automatic_workspace_init: false,
-        shutdown_received: false,
-        exit_deadline: None,
-        exit_code: 0,
-        started: Instant::now(),
-        supervisor: Supervisor::new(config.restart_policy),
-        restart_at: None,
-        restart_requested: false,
-        initialize_params_for_fsac: None,
-        replay_initialized: None,
-        replay_configuration: None,
-        replay_workspace_load: None,
-        unresponsive_after: config.unresponsive_after,
-        last_heard_from_fsac: Instant::now(),
-        unresponsive: false,
-        supervisor_generation_answered: false,
-        client_reads: HashSet::new(),
-        memory: MemoryGuard::new(config.memory_guard),
-        stale_fsac_requests: HashSet::new(),
-        renamed_fsac_requests: HashMap::new(),
-        planned_restart_underway: false,
-        session_not_shared: None,
-        session_retry_at: None,
-        what_if: Default::default(),
-        client_read_gate: config.client_read_gate,
-    };
+    let mut proxy = Proxy::new(config, events, editor_sender);
     let mut tick = tokio::time::interval(Duration::from_millis(500));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
 
@@ -397,7 +424,7 @@ where
             },
             _ = sleep_until_option(deadline), if deadline.is_some() => {
                 tracing::warn!("FSAC did not exit within {:?}; killing it", proxy.exit_grace);
-                                proxy.kill_backend();
+                proxy.kill_backend();
                 break;
             }
             _ = sleep_until_option(restart_at), if restart_at.is_some() => proxy.restart_backend(),

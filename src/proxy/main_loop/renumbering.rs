@@ -6,32 +6,33 @@
 //! the answer to its request. Such a colliding request is forwarded under a fresh id instead,
 //! and the editor's answers to the exited FSAC's requests are dropped.
 
-use crate::lsp::message::{Message, RequestId};
+use crate::lsp::message::{Message, RequestId, ResponseError, error_codes};
 
-use super::Proxy;
+use super::{FsacRequest, Proxy};
 
 impl Proxy {
     pub(super) fn forward_fsac_request(&mut self, id: RequestId, method: String, message: Message) {
-        if !self.stale_fsac_requests.contains(&id) && !self.fsac_to_editor.contains_key(&id) {
-            self.fsac_to_editor.insert(id, method);
+        if !self.fsac_to_editor.is_owed(&id) {
+            self.fsac_to_editor.register(id, None, FsacRequest { renamed_from: None });
             return self.send_to_editor(&message);
         }
         let renamed = self.next_backend_id();
-        tracing::debug!("forwarding FSAC's request {id} to the editor as {renamed}: the id is still owed an answer");
-        self.fsac_to_editor.insert(renamed.clone(), method);
-        self.renamed_fsac_requests.insert(renamed.clone(), id);
+        tracing::debug!(
+            "forwarding FSAC's {method} request {id} to the editor as {renamed}: the id is still owed an answer"
+        );
         self.send_to_editor(&with_id(&message, &renamed));
+        self.fsac_to_editor.register(renamed, None, FsacRequest { renamed_from: Some(id) });
     }
 
-    /// FSAC exited: what it asked the editor and was not answered is remembered as stale (a
-    /// bounded set; the editor may never answer).
+    /// FSAC exited: nobody is left to take the editor's answers to what it asked. The table
+    /// remembers those requests (boundedly; the editor may never answer), so that their late
+    /// answers are dropped and their ids are not reused for the next FSAC's requests.
     pub(super) fn forget_fsac_requests(&mut self) {
-        const MOST_STALE_REQUESTS: usize = 4096;
-        if self.stale_fsac_requests.len() > MOST_STALE_REQUESTS {
-            self.stale_fsac_requests.clear();
+        let exited =
+            |_: &FsacRequest| ResponseError::new(error_codes::REQUEST_FAILED, "the FSAC that asked has exited");
+        for (origin, message) in self.fsac_to_editor.fail_all(exited) {
+            self.send_to_origin(&origin, &message);
         }
-        self.renamed_fsac_requests.clear();
-        self.stale_fsac_requests.extend(self.fsac_to_editor.drain().map(|(id, _)| id));
     }
 }
 

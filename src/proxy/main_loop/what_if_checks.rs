@@ -34,7 +34,7 @@ impl Proxy {
         owner: CommandKey,
         documents: Vec<WhatIfText>,
     ) -> Result<Vec<i64>, CommandError> {
-        if !self.commands.contains_key(&owner) {
+        if !self.commands.contains(&owner) {
             return Err(CommandError::Cancelled);
         }
         if !self.backend_accepts_requests() {
