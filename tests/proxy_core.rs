@@ -359,3 +359,30 @@ async fn outline_answers_from_the_editors_unsaved_buffer_without_fsac() {
     assert!(!on_disk.contains("addedOnlyInTheBuffer"), "nothing is written to disk");
     harness.finish(None).await;
 }
+
+#[tokio::test]
+async fn an_unknown_fslens_command_is_answered_by_fslens_and_never_forwarded() {
+    let mut harness = Harness::start();
+    let mut backend = harness.initialize_with_backend().await;
+    let answer = harness.execute("fslens.findEverything", json!({})).await;
+    assert_eq!(answer["error"]["code"], json!(-32602), "{answer}");
+    assert_eq!(answer["error"]["data"]["errorKind"], json!("invalid_argument"), "{answer}");
+    assert_eq!(answer["error"]["data"]["argument"], json!("command"), "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("fslens.findEverything") && message.contains("fslens.find,"), "{message}");
+    // FSAC's next message is the one sent after: the unknown command never reached it.
+    harness.request("fsharp/afterTheUnknownCommand", json!({})).await;
+    let next = backend.peer.recv().await;
+    assert_eq!(next["method"], json!("fsharp/afterTheUnknownCommand"), "{next}");
+    harness.finish(Some(backend)).await;
+}
+
+#[tokio::test]
+async fn an_empty_array_argument_is_the_empty_object_as_neovim_sends_it() {
+    let mut harness = Harness::start();
+    let backend = harness.initialize_with_backend().await;
+    // Neovim encodes the `{}` of `arguments = { {} }` as `[]`.
+    let answer = harness.execute("fslens.status", json!([])).await;
+    assert!(answer["result"]["state"].is_string(), "{answer}");
+    harness.finish(Some(backend)).await;
+}

@@ -160,7 +160,7 @@ fn choose_project(model: &WorkspaceModel, root: &Path, written: Option<&str>) ->
             .ok_or_else(|| {
                 CommandError::typed(
                     error_kinds::NO_PROJECT,
-                    -32602,
+                    crate::lsp::message::error_codes::INVALID_PARAMS,
                     format!("no .fsproj found under {}", root.display()),
                     json!({ "workspaceRoot": root.display().to_string() }),
                 )

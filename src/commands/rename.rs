@@ -257,7 +257,7 @@ fn is_plain_identifier(name: &str) -> bool {
 fn no_symbol(reason: &str, message: impl Into<String>, line_text: &str) -> CommandError {
     CommandError::typed(
         error_kinds::NO_SYMBOL_AT_POSITION,
-        -32602,
+        crate::lsp::message::error_codes::INVALID_PARAMS,
         message,
         json!({ "argument": "line", "reason": reason, "lineText": line_text }),
     )
@@ -566,7 +566,7 @@ async fn definition_of(
         )),
         _ => Err(CommandError::typed(
             error_kinds::INVALID_ARGUMENT,
-            -32602,
+            crate::lsp::message::error_codes::INVALID_PARAMS,
             format!("{symbol:?} names {} declarations: qualify it, or give path and line", definitions.len()),
             json!({ "argument": "symbol", "candidates": names }),
         )),
@@ -722,7 +722,7 @@ fn write_all_or_none(
     if !changed.is_empty() || !unexpected.is_empty() {
         return Err(CommandError::typed(
             error_kinds::RENAME_FILES_CHANGED,
-            -32602,
+            crate::lsp::message::error_codes::INVALID_PARAMS,
             "files changed since the preview (or are unsaved in the editor); nothing was written: preview again",
             json!({ "argument": "expectedHashes", "changedFiles": changed, "filesNotInRename": unexpected }),
         ));

@@ -20,6 +20,7 @@ use tokio::sync::Mutex;
 
 use crate::commands::CommandError;
 use crate::commands::paths::{confine, display_relative};
+use crate::commands::registry::Command;
 use crate::lsp::ext;
 use crate::lsp::ext::error_kinds;
 use crate::lsp::message::ResponseError;
@@ -102,7 +103,7 @@ impl From<ResponseError> for ToolFailure {
             .and_then(Value::as_str)
             .map(str::to_owned)
             .unwrap_or_else(|| {
-                if error.code == -32800 {
+                if error.code == crate::lsp::message::error_codes::REQUEST_CANCELLED {
                     error_kinds::CANCELLED.to_owned()
                 } else {
                     error_kinds::SESSION_ERROR.to_owned()
@@ -121,7 +122,7 @@ impl From<SessionCallError> for ToolFailure {
             ),
             SessionCallError::Cancelled { confirmed } => ToolFailure {
                 kind: error_kinds::CANCELLED.to_owned(),
-                code: Some(-32800),
+                code: Some(crate::lsp::message::error_codes::REQUEST_CANCELLED),
                 message: error.to_string(),
                 data: Some(json!({ "errorKind": error_kinds::CANCELLED, "sessionConfirmed": confirmed })),
             },
@@ -225,7 +226,7 @@ impl BridgeServer {
                 if budgeted && !arguments.contains_key(PAGE_BUDGET_ARGUMENT) {
                     arguments.insert(PAGE_BUDGET_ARGUMENT.into(), json!(BRIDGE_PAGE_BUDGET));
                 }
-                if PAGED_BY_MAX_RESULTS.contains(&command.as_str()) {
+                if Command::from_id(command).is_some_and(Command::pages_by_max_results) {
                     return execute_page_that_fits(&session, command, arguments, context).await;
                 }
                 execute(&session, command, Value::Object(arguments), context).await
@@ -721,13 +722,9 @@ fn optional_integer(arguments: &Map<String, Value>, name: &str) -> Result<Option
     }
 }
 
-/// Commands whose pages are planned against a UTF-16 budget (the bridge passes 30,000 units):
-/// a page of mostly non-ASCII text can still exceed the bridge's 40 KiB of bytes, and cutting
-/// rows from it would break its cursor, so in that case only the bridge asks again for fewer
-/// rows.
-const PAGED_BY_MAX_RESULTS: &[&str] = &[ext::commands::FIND, ext::commands::FIELD_IMPACT];
-
-/// Runs a paged command, halving `maxResults` while the page would not fit the output limit
+/// Runs a paged command (`Command::pages_by_max_results`: its pages are planned against a UTF-16
+/// budget, the bridge passes 30,000 units, yet a page of mostly non-ASCII text can still exceed
+/// the bridge's 40 KiB of bytes, and cutting rows from it would break its cursor), halving `maxResults` while the page would not fit the output limit
 /// (until it fits or is one row); the answer then says so in `maxResultsLowered`. Every page
 /// returned was measured: an unmeasured one could be cut by the output limit, and its cursor
 /// would then skip the rows cut.
@@ -830,7 +827,7 @@ fn no_symbol_failure(reason: &str, text: &str, line: usize) -> ToolFailure {
     };
     ToolFailure {
         kind: error_kinds::NO_SYMBOL_AT_POSITION.to_owned(),
-        code: Some(-32602),
+        code: Some(crate::lsp::message::error_codes::INVALID_PARAMS),
         message,
         data: Some(json!({
             "errorKind": error_kinds::NO_SYMBOL_AT_POSITION, "argument": "line", "reason": reason, "lineText": line_text,
