@@ -8,6 +8,7 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use serde_json::{Value, json};
 
+use fslens::commands::params::to_argument_object;
 use fslens::headless::{HeadlessRequest, run_headless};
 use fslens::lsp::ext;
 use fslens::proxy::backend::{BackendLauncher, FSAC_ENVIRONMENT_VARIABLE, ProcessLauncher, resolve_fsac_command};
@@ -342,7 +343,12 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(end.exit_code as u8))
         }
         Some(Command::Status(options)) => {
-            let argument = json!({ "waitUntil": "ready", "timeoutMs": options.timeout_ms });
+            use fslens::commands::status::{StatusArguments, WaitUntil};
+            let argument = to_argument_object(&StatusArguments {
+                wait_until: Some(WaitUntil::Ready),
+                timeout_ms: fslens::commands::params::Bounded::clamped(options.timeout_ms),
+                probe: false,
+            });
             let answer = headless(&cli.session, config, ext::commands::STATUS, argument, options.timeout_ms).await?;
             print_answer(&answer, options.json, render_status)?;
             if answer["state"] == "crashed" {

@@ -151,9 +151,7 @@ pub async fn dispatch(
     match command {
         Command::Status => status::status(argument, context, workspace_root).await,
         Command::Restart => {
-            if let Some(first) = arguments::object_of(&argument)?.keys().next() {
-                return Err(CommandError::invalid_argument(first, "unknown argument: fslens.restart takes none"));
-            }
+            params::parse_arguments::<RestartArguments>(argument)?;
             context.restart_backend().await
         }
         Command::Check => check::check(argument, context, workspace_root).await,
@@ -202,6 +200,13 @@ pub async fn dispatch(
         Command::Rename => rename::rename(argument, context, workspace_root).await,
     }
 }
+
+/// `fslens.restart` takes no arguments.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RestartArguments {}
+
+impl params::CommandArguments for RestartArguments {}
 
 /// The error for a `fslens.` id that names no command.
 pub fn unknown_command(id: &str) -> CommandError {

@@ -94,6 +94,7 @@ pub fn input_schema<T: JsonSchema>() -> Value {
         .into_generator();
     let mut schema = generator.into_root_schema_for::<T>().to_value();
     drop_null_alternatives(&mut schema);
+    tidy(&mut schema);
     if let Some(object) = schema.as_object_mut() {
         object.remove("$schema");
         object.remove("title");
@@ -143,6 +144,66 @@ fn drop_null_alternatives(schema: &mut Value) {
         Value::Array(items) => items.iter_mut().for_each(drop_null_alternatives),
         _ => {}
     }
+}
+
+/// Two readability fixes for agents: a doc comment's line breaks become spaces (paragraphs
+/// stay), and a closed set of strings (`oneOf` of `const`s, what documented enum variants
+/// generate) becomes one `enum`, the variants' own descriptions appended as `value: meaning`.
+fn tidy(schema: &mut Value) {
+    match schema {
+        Value::Object(object) => {
+            if let Some(Value::Array(alternatives)) = object.get("oneOf") {
+                let constants: Option<Vec<(Value, Option<String>)>> = alternatives
+                    .iter()
+                    .map(|alternative| {
+                        let constant = alternative.get("const")?.clone();
+                        let meaning = alternative.get("description").and_then(Value::as_str).map(str::to_owned);
+                        Some((constant, meaning))
+                    })
+                    .collect();
+                if let Some(constants) = constants {
+                    object.remove("oneOf");
+                    let meanings: Vec<String> = constants
+                        .iter()
+                        .filter_map(|(value, meaning)| {
+                            meaning.as_ref().map(|meaning| format!("{}: {meaning}", value.as_str().unwrap_or_default()))
+                        })
+                        .collect();
+                    if constants.iter().all(|(value, _)| value.is_string()) {
+                        object.insert("type".to_owned(), json!("string"));
+                    }
+                    object.insert(
+                        "enum".to_owned(),
+                        Value::Array(constants.into_iter().map(|(value, _)| value).collect()),
+                    );
+                    if !meanings.is_empty() {
+                        let joined = meanings.join("; ");
+                        let description = match object.get("description").and_then(Value::as_str) {
+                            Some(own) => format!("{own} ({joined})"),
+                            None => joined,
+                        };
+                        object.insert("description".to_owned(), json!(description));
+                    }
+                }
+            }
+            if let Some(Value::String(description)) = object.get_mut("description") {
+                *description = unwrap_lines(description);
+            }
+            for value in object.values_mut() {
+                tidy(value);
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(tidy),
+        _ => {}
+    }
+}
+
+/// A doc comment's text with single line breaks joined (blank lines kept as paragraphs).
+fn unwrap_lines(text: &str) -> String {
+    text.split("\n\n")
+        .map(|paragraph| paragraph.split('\n').map(str::trim).collect::<Vec<_>>().join(" "))
+        .collect::<Vec<_>>()
+        .join("\n\n")
 }
 
 /// An integer argument bounded to `MIN..=MAX`, `DEFAULT` when a command gives it a default
@@ -202,6 +263,25 @@ impl<const MIN: u64, const MAX: u64, const DEFAULT: u64> Serialize for Bounded<M
     }
 }
 
+/// For CLI flags (clap parses a flag's text with `FromStr`): the same bounds as the wire.
+impl<const MIN: u64, const MAX: u64, const DEFAULT: u64> std::str::FromStr for Bounded<MIN, MAX, DEFAULT> {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, String> {
+        text.trim()
+            .parse::<u64>()
+            .ok()
+            .and_then(Self::new)
+            .ok_or_else(|| format!("expected an integer from {MIN} to {MAX}, got {text:?}"))
+    }
+}
+
+impl<const MIN: u64, const MAX: u64, const DEFAULT: u64> std::fmt::Display for Bounded<MIN, MAX, DEFAULT> {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(formatter, "{}", self.0)
+    }
+}
+
 impl<const MIN: u64, const MAX: u64, const DEFAULT: u64> JsonSchema for Bounded<MIN, MAX, DEFAULT> {
     fn schema_name() -> Cow<'static, str> {
         Cow::Owned(format!("Integer{MIN}To{MAX}"))
@@ -217,7 +297,14 @@ impl<const MIN: u64, const MAX: u64, const DEFAULT: u64> JsonSchema for Bounded<
 }
 
 /// The largest `timeoutMs` any command takes: an hour.
-pub const MAX_TIMEOUT_MS: u64 = 3_600_000;
+pub use crate::commands::arguments::MAX_TIMEOUT_MS;
+
+/// The argument object a CLI subcommand sends: its typed struct, serialized. The CLI builds the
+/// struct with every field named (no `..Default::default()`), so a field added to a command's
+/// arguments does not compile until the CLI says what it sends for it.
+pub fn to_argument_object<T: Serialize>(arguments: &T) -> Value {
+    serde_json::to_value(arguments).unwrap_or_else(|_| json!({}))
+}
 
 /// A `timeoutMs` argument: one deadline for the whole request, in milliseconds, `DEFAULT` when
 /// absent.

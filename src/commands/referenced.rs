@@ -712,3 +712,9 @@ pub fn render_text(answer: &Value) -> String {
     }
     lines.join("\n")
 }
+
+/// The MCP input schema generated from this command's argument struct; `None` until its
+/// arguments are a typed struct (mcp/tools.rs keeps a hand-written schema until then).
+pub fn input_schema(_tool: Tool) -> Option<serde_json::Value> {
+    None
+}

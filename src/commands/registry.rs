@@ -6,6 +6,8 @@
 
 use serde_json::Value;
 
+use crate::commands::params::input_schema;
+
 use crate::lsp::ext::commands as ids;
 
 /// Every command fslens answers.
@@ -163,7 +165,27 @@ impl Command {
     /// The MCP tool's input schema, generated from the command's argument struct; `None` while
     /// a command still parses its arguments by hand (mcp/tools.rs has its schema then).
     pub fn input_schema(self) -> Option<Value> {
-        None
+        use crate::commands as c;
+        match self {
+            Command::Status => Some(input_schema::<c::status::StatusArguments>()),
+            Command::Restart => Some(input_schema::<c::RestartArguments>()),
+            Command::Find => c::find::arguments::input_schema(),
+            Command::FieldImpact => c::field_impact::input_schema(),
+            Command::Check => c::check::input_schema(),
+            Command::Diagnostics => c::diagnostics::input_schema(),
+            Command::MakeInternalVisible => c::make_visible::input_schema(),
+            Command::Outline => c::outline::input_schema(),
+            Command::ExplainDiagnostic => c::diagnostic::explain::input_schema(),
+            Command::DiagnosticFixes => c::diagnostic::fixes::input_schema(),
+            Command::SuggestOpen => c::diagnostic::suggest_open::input_schema(),
+            Command::ReferencedSymbols => c::referenced::input_schema(c::referenced::Tool::ReferencedSymbols),
+            Command::NugetTypes => c::referenced::input_schema(c::referenced::Tool::NugetTypes),
+            Command::NugetMembers => c::referenced::input_schema(c::referenced::Tool::NugetMembers),
+            Command::SymbolSearch => c::symbols::search_input_schema(),
+            Command::ReadSymbol => c::symbols::read::read_symbol_input_schema(),
+            Command::ReadEnclosing => c::symbols::read::read_enclosing_input_schema(),
+            Command::Rename => c::rename::input_schema(),
+        }
     }
 }
 
@@ -221,6 +243,19 @@ mod tests {
         }
         assert_eq!(Command::from_id("fslens.nothing"), None);
         assert_eq!(Command::from_id("fsharp.compile"), None);
+    }
+
+    #[test]
+    fn status_schema_is_generated_with_enums_bounds_and_descriptions() {
+        let schema = Command::Status.input_schema().expect("status has a typed argument struct");
+        assert_eq!(schema["properties"]["waitUntil"]["enum"], serde_json::json!(["ready"]), "{schema}");
+        assert_eq!(schema["properties"]["timeoutMs"]["default"], 60_000, "{schema}");
+        assert_eq!(schema["properties"]["timeoutMs"]["maximum"], 3_600_000, "{schema}");
+        assert_eq!(schema["properties"]["probe"]["type"], "boolean", "{schema}");
+        assert!(schema["properties"]["probe"]["description"].as_str().is_some_and(|text| text.contains("FSAC")));
+        let restart = Command::Restart.input_schema().expect("restart has a typed argument struct");
+        assert_eq!(restart["properties"], serde_json::json!({}), "{restart}");
+        assert_eq!(restart["additionalProperties"], false, "{restart}");
     }
 
     #[test]
