@@ -95,8 +95,14 @@ fn canonical(path: &str) -> PathBuf {
 #[test]
 fn neovim_plugin_attaches_checks_and_makes_visible() {
     let workspace = fixture_copy("shipping");
-    let seen = drive(workspace.path(), "unit,check,make_visible");
+    let seen = drive(workspace.path(), "unit,empty_arguments,check,make_visible");
     assert_eq!(seen["steps"]["unit"]["ok"], true, "the plugin's helpers: {seen:#}");
+
+    // `arguments = { {} }` reaches fslens as `[[]]` and is the empty argument object.
+    let empty = &seen["steps"]["empty_arguments"];
+    assert_eq!(empty["encoded"], "[[]]", "Neovim's encoding of {{ {{}} }}: {empty:#}");
+    assert_eq!(empty["error"], Value::Null, "{empty:#}");
+    assert_eq!(empty["state"], "ready", "{empty:#}");
 
     // Attached as F# (0.7 does not know the filetype: the plugin registers it), rooted at the
     // solution rather than the nearer project, with readiness in the statusline.

@@ -156,6 +156,20 @@ local function main()
       })
       eq({ sites[1].lnum, sites[1].col, sites[1].text }, { 23, 12, "field-set-mutation : float [Shipping.App]: bumped.Weight <- 1.0" }, "site item")
       seen.ok = true
+    elseif step == "empty_arguments" then
+      -- `arguments = { {} }` as a user writes it, without vim.empty_dict(): Neovim encodes the
+      -- empty table as `[]`, so fslens receives `[[]]`.
+      local client = fslens.client(0)
+      local params = { command = "fslens.status", arguments = { {} } }
+      local response
+      if vim.fn.has("nvim-0.11") == 1 then
+        response = client:request_sync("workspace/executeCommand", params, timeout, 0)
+      else
+        response = client.request_sync("workspace/executeCommand", params, timeout, 0)
+      end
+      seen.encoded = vim.fn.json_encode(params.arguments)
+      seen.error = response and response.err and response.err.message or vim.NIL
+      seen.state = response and response.result and response.result.state or vim.NIL
     elseif step == "check" then
       open(program)
       -- An unsaved type error: a string where the weight (float) goes.
