@@ -1,5 +1,5 @@
 //! `fslens::source_files` on a FIFO: refused at once, without waiting for a writer (the unit
-//! tests in src/ may not start programs, and `mkfifo` is one; tests/architecture.rs).
+//! tests in src/ may not start programs, and `mkfifo` is one; tests/it/architecture.rs).
 
 use std::time::Duration;
 
