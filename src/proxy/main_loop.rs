@@ -2405,5 +2405,5 @@ async fn read_for_client(path: PathBuf) -> Result<String, String> {
 const SESSION_SOCKET_RETRY: Duration = Duration::from_secs(2);
 
 /// Test hook: when this names a file, a session client's read of a closed file waits until
-/// that file exists (tests/proxy_with_double.rs shows that the editor is served meanwhile).
+/// that file exists (tests/it/proxy_with_double.rs shows that the editor is served meanwhile).
 pub const CLIENT_READ_GATE_VARIABLE: &str = "FSLENS_TEST_CLIENT_READ_GATE";

@@ -1,5 +1,5 @@
 -- Drives the fslens Neovim plugin headless, the way a user would, and writes what it saw as
--- JSON. Run by tests/editors_neovim.rs:
+-- JSON. Run by tests/it/editors_neovim.rs:
 --
 --   nvim --headless -u NONE -c "luafile editors/neovim/test/headless.lua"
 --
