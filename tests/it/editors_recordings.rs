@@ -18,7 +18,19 @@ fn recorded_dir() -> std::path::PathBuf {
     dir
 }
 
-const VOLATILE: &[&str] = &["elapsedMs", "uptimeMs", "waitedMs", "pid", "silentForMs", "roundTripMs"];
+/// Numbers that differ run to run (times, process ids, sampled memory): recorded as 0, so
+/// re-recording leaves the tracked files unchanged.
+const VOLATILE: &[&str] = &[
+    "elapsedMs",
+    "uptimeMs",
+    "waitedMs",
+    "pid",
+    "silentForMs",
+    "roundTripMs",
+    "rssBytes",
+    "rssPeakBytes",
+    "rssSampledAgoMs",
+];
 
 fn normalize(value: &mut Value, workspace: &Path) {
     let mut roots = vec![workspace.display().to_string()];
