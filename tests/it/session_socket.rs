@@ -393,3 +393,41 @@ async fn a_second_session_for_one_workspace_says_why_it_does_not_share_and_takes
     assert_eq!(joined["result"]["fsac"]["pid"], second_status["fsac"]["pid"], "clients now join the second session");
     second.stop().await;
 }
+
+/// A session that accepts the connection and never answers (stopped, deadlocked) fails the
+/// CLI with a reason within seconds; before, `fslens status` waited forever.
+#[tokio::test]
+async fn a_joined_session_that_never_answers_fails_the_cli_with_a_reason() {
+    let workspace = tempfile::tempdir().unwrap();
+    let runtime = tempfile::tempdir().unwrap();
+    let socket = socket_for(workspace.path(), runtime.path());
+    let directory = socket.parent().unwrap().to_owned();
+    std::fs::create_dir_all(&directory).unwrap();
+    std::fs::set_permissions(&directory, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let listener = tokio::net::UnixListener::bind(&socket).unwrap();
+    // Accept every connection and hold it open without a word.
+    let hung = tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((stream, _)) = listener.accept().await {
+            held.push(stream);
+        }
+    });
+    let started = std::time::Instant::now();
+    let output = tokio::time::timeout(
+        Duration::from_secs(60),
+        Command::new(env!("CARGO_BIN_EXE_fslens"))
+            .args(["status", "--timeout-ms", "1000", "--workspace"])
+            .arg(workspace.path())
+            .env("XDG_RUNTIME_DIR", runtime.path())
+            .kill_on_drop(true)
+            .output(),
+    )
+    .await
+    .expect("the CLI must not wait forever on a hung session")
+    .unwrap();
+    hung.abort();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "a hung session is a failure: {stderr}");
+    assert!(stderr.contains("did not answer initialize"), "{stderr}");
+    eprintln!("the CLI gave up on the hung session after {:?}", started.elapsed());
+}
