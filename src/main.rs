@@ -539,6 +539,8 @@ fn proxy_config(session: &SessionOptions) -> anyhow::Result<ProxyConfig> {
     };
     config.unresponsive_after = Duration::from_millis(session.unresponsive_after_ms);
     config.memory_guard = memory_guard_config(session)?;
+    // Test hook (docs/testing.md): only tests set it, for the fslens processes they start.
+    config.client_read_gate = std::env::var_os(fslens::proxy::main_loop::CLIENT_READ_GATE_VARIABLE).map(PathBuf::from);
     Ok(config)
 }
 

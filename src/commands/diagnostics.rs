@@ -2,23 +2,17 @@
 //! fresh it is — never a guess that a file without diagnostics is clean (`fslens.check` is
 //! the command that proves that).
 
-use std::path::PathBuf;
-
 use serde_json::{Value, json};
 
+use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::arguments::{object_of, optional_integer, optional_string, reject_unknown};
 use crate::commands::paths::{confine, display_relative};
-use crate::proxy::main_loop::CommandContext;
 
-pub async fn diagnostics(
-    argument: Value,
-    context: CommandContext,
-    root: Option<PathBuf>,
-) -> Result<Value, CommandError> {
+pub async fn diagnostics(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
     let object = object_of(&argument)?;
     reject_unknown(object, &["path", "maxResults"])?;
-    let root = root.ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
+    let root = context.workspace_root()?.to_path_buf();
     let only = match optional_string(object, "path")? {
         Some(path) => Some(confine(&root, &path, "path")?),
         None => None,

@@ -10,11 +10,12 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::arguments::{object_of, optional_bool, optional_integer, optional_string, reject_unknown};
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position as LspPosition};
-use crate::proxy::main_loop::CommandContext;
+use crate::session_state::status::State;
 use crate::syntax::index::Overlay;
 use crate::syntax::model::{Access, Declaration, DeclarationKind, FileIndex};
 use crate::workspace::{WorkspaceModel, load_workspace};
@@ -63,14 +64,10 @@ fn no_action(reason: impl Into<String>, original_line: Option<&str>, via: &str) 
     })
 }
 
-pub async fn make_internal_visible(
-    argument: Value,
-    context: CommandContext,
-    root: Option<PathBuf>,
-) -> Result<Value, CommandError> {
+pub async fn make_internal_visible(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
     let arguments = parse_arguments(&argument)?;
     let deadline = tokio::time::Instant::now() + arguments.timeout;
-    let root = root.ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
+    let root = context.workspace_root()?.to_path_buf();
     let path = confine(&root, &arguments.path, "path")?;
     let overlay = context.editor_buffers().await?;
     let index = context.syntax_index();
@@ -335,7 +332,7 @@ async fn confirm_with_fsac(
     deadline: tokio::time::Instant,
 ) -> &'static str {
     let Ok(status) = context.status().await else { return "syntax" };
-    if status["state"] != json!("ready") {
+    if status.state != State::Ready {
         return "syntax";
     }
     let Some(uri) = crate::uri::path_to_uri(path) else { return "syntax" };

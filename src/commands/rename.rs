@@ -14,13 +14,14 @@ use std::path::{Path, PathBuf};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
+use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::arguments::{object_of, optional_integer, optional_string, reject_unknown};
 use crate::commands::find::rows::bound_line;
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position};
 use crate::lsp::ext::error_kinds;
-use crate::proxy::main_loop::CommandContext;
+use crate::session_state::status::State;
 
 /// Default and upper bound of `maxLines`, the preview's budget of touched lines.
 pub const DEFAULT_MAX_LINES: u64 = 200;
@@ -367,12 +368,12 @@ fn read_text(path: &Path, overlay: &crate::syntax::index::Overlay) -> Result<Str
     }
 }
 
-pub async fn rename(argument: Value, context: CommandContext, root: Option<PathBuf>) -> Result<Value, CommandError> {
+pub async fn rename(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
     let mut arguments = parse_arguments(&argument)?;
     let deadline = tokio::time::Instant::now() + arguments.timeout;
-    let root = root.ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
+    let root = context.workspace_root()?.to_path_buf();
     if let Some(symbol) = arguments.symbol.clone() {
-        let (path, line, character) = definition_of(&context, &root, &symbol, arguments.timeout).await?;
+        let (path, line, character) = definition_of(&context, &symbol, arguments.timeout).await?;
         (arguments.path, arguments.line, arguments.character) = (path, line, Some(character));
     }
     let path = confine(&root, &arguments.path, "path")?;
@@ -412,10 +413,10 @@ pub async fn rename(argument: Value, context: CommandContext, root: Option<PathB
     }
 
     let status = context.status().await?;
-    if status["state"] != json!("ready") {
+    if status.state != State::Ready {
         return Err(CommandError::Unavailable(format!(
             "rename needs FSAC's analysis, and FSAC is {} (fslens.status says why)",
-            status["state"].as_str().unwrap_or("absent")
+            status.state.as_str()
         )));
     }
     let uri = crate::uri::path_to_uri(&path).ok_or_else(|| CommandError::Internal("cannot make a URI".to_owned()))?;
@@ -505,7 +506,7 @@ pub async fn rename(argument: Value, context: CommandContext, root: Option<PathB
         // The compiler's verdict on the renamed code, before anything is applied: a what-if
         // check of the same edit over the projects it touches and those downstream.
         let what_if = json!({ "edits": workspace_edit, "timeoutMs": arguments.timeout.as_millis() as u64 });
-        answer["verification"] = crate::commands::check::check(what_if, context.clone(), Some(root.clone())).await?;
+        answer["verification"] = crate::commands::check::check(what_if, context.clone()).await?;
     }
     match arguments.apply {
         ApplyMode::Preview => {}
@@ -543,13 +544,12 @@ pub async fn rename(argument: Value, context: CommandContext, root: Option<PathB
 /// the candidates.
 async fn definition_of(
     context: &CommandContext,
-    root: &Path,
     symbol: &str,
     timeout: std::time::Duration,
 ) -> Result<(String, u32, u32), CommandError> {
     let query =
         json!({ "query": symbol, "kind": "definition", "maxResults": 50, "timeoutMs": timeout.as_millis() as u64 });
-    let answer = crate::commands::find::find(query, context.clone(), Some(root.to_path_buf())).await?;
+    let answer = crate::commands::find::find(query, context.clone()).await?;
     let definitions: Vec<&Value> =
         answer["sites"].as_array().into_iter().flatten().filter(|site| site["kind"] == json!("definition")).collect();
     let names: BTreeSet<String> =
@@ -625,7 +625,7 @@ async fn cross_check_with_find(
             check.notes.push(format!("find had more than {MAX_FIND_PAGES} pages; the rest were not compared"));
             break;
         }
-        let answer = crate::commands::find::find(query.clone(), context.clone(), Some(root.to_path_buf())).await?;
+        let answer = crate::commands::find::find(query.clone(), context.clone()).await?;
         if answer["completeness"] != json!("complete") {
             check.complete = false;
         }

@@ -12,7 +12,6 @@
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
@@ -21,19 +20,24 @@ use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use tokio::sync::{mpsc, oneshot, watch};
 use tokio::task::AbortHandle;
 
+use crate::commands::context::{
+    CommandContext, CommandKey, Origin, SessionEnded, SessionHandles, SessionInbox, SessionRequest, WhatIfText,
+};
 use crate::commands::{self, CommandError};
 use crate::documents::DocumentMirror;
 use crate::lsp::codec::{FrameLimits, FrameReader, write_frame_unflushed};
 use crate::lsp::ext;
 use crate::lsp::ext::error_kinds;
 use crate::lsp::message::{Message, MessageKind, RequestId, ResponseError, error_codes, salvage_request_id};
-use crate::proxy::analysis::{AnalysisSnapshot, AnalysisStore};
 use crate::proxy::backend::{BackendConnection, BackendLauncher, StderrTail, stderr_task};
 use crate::proxy::initialize;
 use crate::proxy::memory::{MemoryGuard, MemoryGuardConfig};
-use crate::proxy::readiness::{Readiness, State};
+use crate::proxy::readiness::Readiness;
 use crate::proxy::supervisor::{Decision, RestartPolicy, Supervisor};
 use crate::proxy::trace::{Direction, Tracer};
+use crate::session_state::analysis::{AnalysisSnapshot, AnalysisStore};
+use crate::session_state::proxy_ids::ProxyIds;
+use crate::session_state::status::StatusSnapshot;
 
 /// Everything the proxy needs to run one editor session.
 pub struct ProxyConfig {
@@ -57,6 +61,9 @@ pub struct ProxyConfig {
     pub session_directory: Option<PathBuf>,
     /// FSAC's memory: how often it is sampled and the limit that plans a restart.
     pub memory_guard: MemoryGuardConfig,
+    /// Test hook: a session client's read of a closed file waits until this file exists
+    /// (`fslens` sets it from [`CLIENT_READ_GATE_VARIABLE`]; `None` everywhere else).
+    pub client_read_gate: Option<PathBuf>,
 }
 
 impl ProxyConfig {
@@ -73,6 +80,7 @@ impl ProxyConfig {
             share_session: false,
             session_directory: None,
             memory_guard: MemoryGuardConfig::default(),
+            client_read_gate: None,
         }
     }
 }
@@ -84,24 +92,19 @@ pub struct SessionEnd {
     pub exit_code: i32,
 }
 
-/// Who sent a request that fslens answers: the editor on stdio, or a client that joined the
-/// session over its socket.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub enum Origin {
-    Editor,
-    Client(u64),
-}
-
-/// A running command is known by who asked and the id they used.
-pub(crate) type CommandKey = (Origin, RequestId);
-
 enum Event {
     Editor(EditorEvent),
     Backend {
         generation: u64,
         event: BackendEvent,
     },
-    Command(CommandEvent),
+    /// A running command asks something of the session.
+    Command(SessionRequest),
+    /// A command's task ended with its answer.
+    CommandFinished {
+        key: CommandKey,
+        result: Result<Value, CommandError>,
+    },
     ClientConnected(tokio::net::UnixStream),
     Client {
         client: u64,
@@ -142,243 +145,12 @@ enum BackendEvent {
     Exited { code: Option<i32>, stderr_tail: String },
 }
 
-enum CommandEvent {
-    Finished {
-        key: CommandKey,
-        result: Result<Value, CommandError>,
-    },
-    BackendCall {
-        owner: CommandKey,
-        id: RequestId,
-        method: String,
-        params: Value,
-        reply: oneshot::Sender<Result<Value, ResponseError>>,
-    },
-    CancelBackendCall {
-        id: RequestId,
-    },
-    Status {
-        reply: oneshot::Sender<Value>,
-    },
-    Restart {
-        reply: oneshot::Sender<Result<Value, CommandError>>,
-    },
-    /// Make sure FSAC has `uri` open: the editor's buffer if open, else fslens opens it with
-    /// `text` (and keeps it open until every command holding it is done).
-    Acquire {
-        owner: CommandKey,
-        uri: String,
-        text: String,
-        reply: oneshot::Sender<Result<(), CommandError>>,
-    },
-    Release {
-        owner: CommandKey,
-        uri: String,
-    },
-    Analysis {
-        uris: Vec<String>,
-        reply: oneshot::Sender<Vec<AnalysisSnapshot>>,
-    },
-    /// Snapshots of every document FSAC published diagnostics for.
-    AllAnalyses {
-        reply: oneshot::Sender<Vec<AnalysisSnapshot>>,
-    },
-    /// The editor's unsaved buffers, by path, for the syntax layer.
-    EditorBuffers {
-        reply: oneshot::Sender<crate::syntax::index::Overlay>,
-    },
-    /// The editor's text and version of each document it has open (`None`: not open).
-    WhatIfEditorTexts {
-        uris: Vec<String>,
-        reply: oneshot::Sender<Vec<Option<(String, i64)>>>,
-    },
-    /// Show FSAC hypothetical texts of these documents until the command ends (what-if check).
-    WhatIfBegin {
-        owner: CommandKey,
-        documents: Vec<WhatIfText>,
-        reply: oneshot::Sender<Result<Vec<i64>, CommandError>>,
-    },
-    /// Restore FSAC's view of every document the command overlaid, then reply.
-    WhatIfEnd {
-        owner: CommandKey,
-        reply: oneshot::Sender<()>,
-    },
-    /// A request to the editor (e.g. `workspace/applyEdit`) under a proxy id.
-    EditorRequest {
-        method: String,
-        params: Value,
-        capability: String,
-        reply: oneshot::Sender<Result<Value, ResponseError>>,
-    },
-}
+/// The main loop's event queue, as the commands' [`SessionInbox`].
+struct MainLoopInbox(mpsc::UnboundedSender<Event>);
 
-/// One document a what-if shows FSAC: its hypothetical text, and the editor's version the
-/// text was computed from (`None`: the editor did not have it open). A buffer that changed
-/// since is refused, so a hypothetical text is never built on an outdated one.
-#[derive(Debug, Clone)]
-pub struct WhatIfText {
-    pub uri: String,
-    pub text: String,
-    pub editor_version: Option<i64>,
-}
-
-/// What a command handler may ask of the session. Cloning is cheap.
-#[derive(Clone)]
-pub struct CommandContext {
-    events: mpsc::UnboundedSender<Event>,
-    owner: CommandKey,
-    next_id: Arc<AtomicU64>,
-    changes: watch::Receiver<u64>,
-    analysis_changes: watch::Receiver<u64>,
-    syntax_index: Arc<crate::syntax::index::SyntaxIndex>,
-    warm_workspaces: Arc<crate::commands::symbols::warmup::WarmWorkspaces>,
-}
-
-impl CommandContext {
-    /// The current `fslens.status` object.
-    pub async fn status(&self) -> Result<Value, CommandError> {
-        let (reply, answer) = oneshot::channel();
-        self.send(CommandEvent::Status { reply })?;
-        answer.await.map_err(|_| CommandError::Internal("the session ended".to_owned()))
-    }
-
-    /// Makes sure FSAC has `uri` open (see [`CommandEvent::Acquire`]). The document is released
-    /// when the command ends, or earlier with [`CommandContext::release_document`].
-    pub async fn acquire_document(&self, uri: &str, text: String) -> Result<(), CommandError> {
-        let (reply, answer) = oneshot::channel();
-        self.send(CommandEvent::Acquire { owner: self.owner.clone(), uri: uri.to_owned(), text, reply })?;
-        answer.await.map_err(|_| CommandError::Internal("the session ended".to_owned()))?
-    }
-
-    pub fn release_document(&self, uri: &str) {
-        let _ = self.send(CommandEvent::Release { owner: self.owner.clone(), uri: uri.to_owned() });
-    }
-
-    /// The editor's open buffers as a syntax overlay (they win over the files on disk).
-    pub async fn editor_buffers(&self) -> Result<crate::syntax::index::Overlay, CommandError> {
-        let (reply, answer) = oneshot::channel();
-        self.send(CommandEvent::EditorBuffers { reply })?;
-        answer.await.map_err(|_| CommandError::Internal("the session ended".to_owned()))
-    }
-
-    /// Sends a request to the editor and waits for its answer. Fails at once when no editor
-    /// has initialized the session, or when it did not declare `capability` (a JSON pointer
-    /// into its client capabilities, e.g. `/workspace/applyEdit`) as true.
-    pub async fn editor_request(
-        &self,
-        method: &str,
-        params: Value,
-        capability: &str,
-        deadline: tokio::time::Instant,
-    ) -> Result<Result<Value, ResponseError>, CommandError> {
-        let (reply, answer) = oneshot::channel();
-        let capability = capability.to_owned();
-        self.send(CommandEvent::EditorRequest { method: method.to_owned(), params, capability, reply })?;
-        match tokio::time::timeout_at(deadline, answer).await {
-            Ok(Ok(answer)) => Ok(answer),
-            Ok(Err(_)) => Err(CommandError::Internal("the session ended".to_owned())),
-            Err(_) => Err(CommandError::Timeout),
-        }
-    }
-
-    /// The session's syntax index (kept warm across commands).
-    pub fn syntax_index(&self) -> Arc<crate::syntax::index::SyntaxIndex> {
-        self.syntax_index.clone()
-    }
-
-    /// The session's workspace-wide index builds for the symbol tools (kept across commands).
-    pub fn warm_workspaces(&self) -> Arc<crate::commands::symbols::warmup::WarmWorkspaces> {
-        self.warm_workspaces.clone()
-    }
-
-    /// What FSAC has said about the analysis of each document.
-    pub async fn analysis(&self, uris: Vec<String>) -> Result<Vec<AnalysisSnapshot>, CommandError> {
-        let (reply, answer) = oneshot::channel();
-        self.send(CommandEvent::Analysis { uris, reply })?;
-        answer.await.map_err(|_| CommandError::Internal("the session ended".to_owned()))
-    }
-
-    /// Snapshots of every document FSAC has published diagnostics for in this session.
-    pub async fn all_analyses(&self) -> Result<Vec<AnalysisSnapshot>, CommandError> {
-        let (reply, answer) = oneshot::channel();
-        self.send(CommandEvent::AllAnalyses { reply })?;
-        answer.await.map_err(|_| CommandError::Internal("the session ended".to_owned()))
-    }
-
-    /// Waits until FSAC publishes diagnostics or reports an analysis, or the session state
-    /// changes.
-    pub async fn analysis_changed(&mut self) -> Result<(), CommandError> {
-        tokio::select! {
-            changed = self.analysis_changes.changed() => changed,
-            changed = self.changes.changed() => changed,
-        }
-        .map_err(|_| CommandError::Internal("the session ended".to_owned()))
-    }
-
-    /// Restarts FSAC now, forgetting earlier crashes (`fslens.restart`).
-    pub async fn restart_backend(&self) -> Result<Value, CommandError> {
-        let (reply, answer) = oneshot::channel();
-        self.send(CommandEvent::Restart { reply })?;
-        answer.await.map_err(|_| CommandError::Internal("the session ended".to_owned()))?
-    }
-
-    /// Waits until the session state changes (readiness, FSAC start or exit).
-    pub async fn state_changed(&mut self) -> Result<(), CommandError> {
-        self.changes.changed().await.map_err(|_| CommandError::Internal("the session ended".to_owned()))
-    }
-
-    /// Sends a request to FSAC with a proxy id and waits for its answer until `deadline`.
-    /// When the deadline passes first, FSAC is sent `$/cancelRequest` for it.
-    pub async fn backend_request(
-        &self,
-        method: &str,
-        params: Value,
-        deadline: tokio::time::Instant,
-    ) -> Result<Result<Value, ResponseError>, CommandError> {
-        let id = RequestId::String(format!("{}{}", ext::PROXY_ID_PREFIX, self.next_id.fetch_add(1, Ordering::Relaxed)));
-        let (reply, answer) = oneshot::channel();
-        self.send(CommandEvent::BackendCall {
-            owner: self.owner.clone(),
-            id: id.clone(),
-            method: method.to_owned(),
-            params,
-            reply,
-        })?;
-        match tokio::time::timeout_at(deadline, answer).await {
-            Ok(Ok(answer)) => Ok(answer),
-            Ok(Err(_)) => Err(CommandError::Internal("the session ended".to_owned())),
-            Err(_) => {
-                let _ = self.send(CommandEvent::CancelBackendCall { id });
-                Err(CommandError::Timeout)
-            }
-        }
-    }
-
-    /// The editor's text and version of each of `uris` it has open.
-    pub async fn what_if_editor_texts(&self, uris: Vec<String>) -> Result<Vec<Option<(String, i64)>>, CommandError> {
-        let (reply, answer) = oneshot::channel();
-        self.send(CommandEvent::WhatIfEditorTexts { uris, reply })?;
-        answer.await.map_err(|_| CommandError::Internal("the session ended".to_owned()))
-    }
-
-    /// Shows FSAC the hypothetical texts (at versions fslens owns) until
-    /// [`CommandContext::end_what_if`] or the command's end; returns the version of each.
-    pub async fn begin_what_if(&self, documents: Vec<WhatIfText>) -> Result<Vec<i64>, CommandError> {
-        let (reply, answer) = oneshot::channel();
-        self.send(CommandEvent::WhatIfBegin { owner: self.owner.clone(), documents, reply })?;
-        answer.await.map_err(|_| CommandError::Internal("the session ended".to_owned()))?
-    }
-
-    /// Restores FSAC's view of every document this command overlaid and applies the editor
-    /// changes held meanwhile; returns once that was sent.
-    pub async fn end_what_if(&self) -> Result<(), CommandError> {
-        let (reply, answer) = oneshot::channel();
-        self.send(CommandEvent::WhatIfEnd { owner: self.owner.clone(), reply })?;
-        answer.await.map_err(|_| CommandError::Internal("the session ended".to_owned()))
-    }
-
-    fn send(&self, event: CommandEvent) -> Result<(), CommandError> {
-        self.events.send(Event::Command(event)).map_err(|_| CommandError::Internal("the session ended".to_owned()))
+impl SessionInbox for MainLoopInbox {
+    fn post(&self, request: SessionRequest) -> Result<(), SessionEnded> {
+        self.0.send(Event::Command(request)).map_err(|_| SessionEnded)
     }
 }
 
@@ -483,7 +255,8 @@ struct Proxy {
     share_session: bool,
     session_directory: Option<PathBuf>,
     session_socket: Option<PathBuf>,
-    next_proxy_id: Arc<AtomicU64>,
+    /// Mints the ids of the requests fslens itself sends (shared with the commands).
+    proxy_ids: Arc<ProxyIds>,
     initialize_received: bool,
     automatic_workspace_init: bool,
     shutdown_received: bool,
@@ -523,6 +296,8 @@ struct Proxy {
     session_retry_at: Option<Instant>,
     /// Documents FSAC sees hypothetical texts of while what-if checks run.
     what_if: crate::proxy::what_if::WhatIfState<CommandKey>,
+    /// Test hook (see [`ProxyConfig::client_read_gate`]).
+    client_read_gate: Option<PathBuf>,
 }
 
 /// Runs one editor session over the given byte streams until `exit` or end of input.
@@ -572,7 +347,7 @@ where
         share_session: config.share_session,
         session_directory: config.session_directory,
         session_socket: None,
-        next_proxy_id: Arc::new(AtomicU64::new(1)),
+        proxy_ids: Arc::new(ProxyIds::default()),
         initialize_received: false,
         automatic_workspace_init: false,
         shutdown_received: false,
@@ -598,6 +373,7 @@ where
         session_not_shared: None,
         session_retry_at: None,
         what_if: Default::default(),
+        client_read_gate: config.client_read_gate,
     };
     let mut tick = tokio::time::interval(Duration::from_millis(500));
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -683,7 +459,8 @@ impl Proxy {
                     BackendEvent::Exited { code, stderr_tail } => self.on_backend_exited(code, stderr_tail),
                 }
             }
-            Event::Command(event) => self.on_command_event(event),
+            Event::Command(request) => self.on_session_request(request),
+            Event::CommandFinished { key, result } => self.on_command_finished(key, result),
             Event::ClientConnected(stream) => self.on_client_connected(stream),
             Event::Client { client, event } => self.on_client_event(client, event),
             Event::MemorySample { generation, rss } => self.on_memory_sample(generation, rss),
@@ -1210,7 +987,7 @@ impl Proxy {
     }
 
     fn next_backend_id(&self) -> RequestId {
-        RequestId::String(format!("{}{}", ext::PROXY_ID_PREFIX, self.next_proxy_id.fetch_add(1, Ordering::Relaxed)))
+        self.proxy_ids.mint()
     }
 
     fn show_message(&mut self, kind: u8, text: &str) {
@@ -1242,25 +1019,25 @@ impl Proxy {
             let error = ResponseError::new(error_codes::INVALID_REQUEST, "a request with this id is still running");
             return self.send_to_origin(&key.0, &Message::response_error(key.1, &error));
         }
-        let context = CommandContext {
-            events: self.events.clone(),
-            owner: key.clone(),
-            next_id: self.next_proxy_id.clone(),
+        let session = SessionHandles {
+            inbox: Arc::new(MainLoopInbox(self.events.clone())),
+            ids: self.proxy_ids.clone(),
             changes: self.changes.subscribe(),
             analysis_changes: self.analysis_changes.subscribe(),
             syntax_index: self.syntax_index.clone(),
             warm_workspaces: self.warm_workspaces.clone(),
+            workspace_root: self.workspace_root.clone(),
         };
+        let context = CommandContext::new(key.clone(), session);
         let events = self.events.clone();
         let task_key = key.clone();
-        let workspace_root = self.workspace_root.clone();
         let task = tokio::spawn(async move {
             let argument = commands::single_argument(arguments);
             let result = match argument {
-                Ok(argument) => commands::dispatch(&command, argument, context, workspace_root).await,
+                Ok(argument) => commands::dispatch(&command, argument, context).await,
                 Err(error) => Err(error),
             };
-            let _ = events.send(Event::Command(CommandEvent::Finished { key: task_key, result }));
+            let _ = events.send(Event::CommandFinished { key: task_key, result });
         });
         self.commands.insert(key, task.abort_handle());
     }
@@ -1540,26 +1317,27 @@ impl Proxy {
         }
     }
 
-    fn on_command_event(&mut self, event: CommandEvent) {
-        match event {
-            CommandEvent::Finished { key, result } => {
-                if self.commands.remove(&key).is_none() {
-                    return; // cancelled and answered already
-                }
-                self.cancel_backend_calls_of(&key);
-                self.release_documents_of(&key);
-                self.restore_what_if_of(&key);
-                let (origin, id) = key;
-                let answer = match result {
-                    Ok(value) => Message::response_ok(id, value),
-                    Err(error) => Message::response_error(
-                        id,
-                        &ResponseError::new(error.code(), error.to_string()).with_data(error.data()),
-                    ),
-                };
-                self.send_to_origin(&origin, &answer);
-            }
-            CommandEvent::BackendCall { owner, id, method, params, reply } => {
+    fn on_command_finished(&mut self, key: CommandKey, result: Result<Value, CommandError>) {
+        if self.commands.remove(&key).is_none() {
+            return; // cancelled and answered already
+        }
+        self.cancel_backend_calls_of(&key);
+        self.release_documents_of(&key);
+        self.restore_what_if_of(&key);
+        let (origin, id) = key;
+        let answer = match result {
+            Ok(value) => Message::response_ok(id, value),
+            Err(error) => Message::response_error(
+                id,
+                &ResponseError::new(error.code(), error.to_string()).with_data(error.data()),
+            ),
+        };
+        self.send_to_origin(&origin, &answer);
+    }
+
+    fn on_session_request(&mut self, request: SessionRequest) {
+        match request {
+            SessionRequest::BackendCall { owner, id, method, params, reply } => {
                 if !self.commands.contains_key(&owner) {
                     let _ = reply
                         .send(Err(ResponseError::new(error_codes::REQUEST_CANCELLED, "the command was cancelled")));
@@ -1578,8 +1356,8 @@ impl Proxy {
                 self.proxy_to_fsac.insert(id, ProxyCall::Command { owner, reply });
                 self.send_to_backend(&request);
             }
-            CommandEvent::CancelBackendCall { id } => self.cancel_backend_call(id),
-            CommandEvent::Restart { reply } => {
+            SessionRequest::CancelBackendCall { id } => self.cancel_backend_call(id),
+            SessionRequest::Restart { reply } => {
                 let answer = if self.initialize_params_for_fsac.is_none() {
                     Err(CommandError::Internal(
                         "FSAC was never initialized in this session; nothing to restart".to_owned(),
@@ -1596,26 +1374,26 @@ impl Proxy {
                 };
                 let _ = reply.send(answer);
             }
-            CommandEvent::Acquire { owner, uri, text, reply } => {
+            SessionRequest::Acquire { owner, uri, text, reply } => {
                 let answer = self.acquire_document(owner, &uri, text);
                 let _ = reply.send(answer);
             }
-            CommandEvent::Release { owner, uri } => self.release_document(&owner, &uri),
-            CommandEvent::WhatIfEditorTexts { uris, reply } => {
+            SessionRequest::Release { owner, uri } => self.release_document(&owner, &uri),
+            SessionRequest::WhatIfEditorTexts { uris, reply } => {
                 let texts = uris
                     .iter()
                     .map(|uri| self.documents.get(uri).map(|document| (document.text.clone(), document.version)))
                     .collect();
                 let _ = reply.send(texts);
             }
-            CommandEvent::WhatIfBegin { owner, documents, reply } => {
+            SessionRequest::WhatIfBegin { owner, documents, reply } => {
                 let _ = reply.send(self.begin_what_if(owner, documents));
             }
-            CommandEvent::WhatIfEnd { owner, reply } => {
+            SessionRequest::WhatIfEnd { owner, reply } => {
                 self.restore_what_if_of(&owner);
                 let _ = reply.send(());
             }
-            CommandEvent::EditorRequest { method, params, capability, reply } => {
+            SessionRequest::EditorRequest { method, params, capability, reply } => {
                 if !self.initialize_received || self.exit_deadline.is_some() {
                     let _ = reply.send(Err(ResponseError::new(
                         error_codes::REQUEST_FAILED,
@@ -1634,7 +1412,7 @@ impl Proxy {
                 self.proxy_to_editor.insert(id.clone(), reply);
                 self.send_to_editor(&Message::request(id, &method, params));
             }
-            CommandEvent::EditorBuffers { reply } => {
+            SessionRequest::EditorBuffers { reply } => {
                 let mut overlay = crate::syntax::index::Overlay::new();
                 for document in self.documents.iter() {
                     if let Some(path) = crate::uri::uri_to_path(&document.uri) {
@@ -1643,18 +1421,36 @@ impl Proxy {
                 }
                 let _ = reply.send(overlay);
             }
-            CommandEvent::AllAnalyses { reply } => {
+            SessionRequest::AllAnalyses { reply } => {
                 let uris: Vec<String> = self.analysis.all_published().map(|(uri, _)| uri.clone()).collect();
                 let snapshots = uris.into_iter().map(|uri| self.analysis_snapshot(&uri)).collect();
                 let _ = reply.send(snapshots);
             }
-            CommandEvent::Analysis { uris, reply } => {
+            SessionRequest::Analysis { uris, reply } => {
                 let snapshots = uris.into_iter().map(|uri| self.analysis_snapshot(&uri)).collect();
                 let _ = reply.send(snapshots);
             }
-            CommandEvent::Status { reply } => {
-                let _ = reply.send(self.status());
+            SessionRequest::Status { reply } => {
+                let _ = reply.send(self.status_snapshot());
             }
+            SessionRequest::StatusReport { reply } => {
+                let _ = reply.send((self.status_snapshot(), self.status()));
+            }
+        }
+    }
+
+    /// What a command may know about FSAC now (read from the same fields as [`Proxy::status`]).
+    fn status_snapshot(&self) -> StatusSnapshot {
+        StatusSnapshot {
+            state: self.readiness.state(),
+            reason: self.readiness.reason().map(str::to_owned),
+            fsac_configured: self.launcher.is_some(),
+            generation: self.backend_generations,
+            fsac_running: self.backend.is_some(),
+            stderr_tail: self.last_stderr_tail.clone(),
+            restart_scheduled: self.restart_at.is_some(),
+            projects_loaded: self.readiness.projects_loaded(),
+            project_errors: self.readiness.project_errors().to_vec(),
         }
     }
 
@@ -1904,8 +1700,9 @@ impl Proxy {
                     self.client_reads.insert((client, id.clone()));
                     let events = self.events.clone();
                     let (uri, method) = (uri.to_owned(), method.to_owned());
+                    let gate = self.client_read_gate.clone();
                     tokio::spawn(async move {
-                        let text = read_for_client(path).await;
+                        let text = read_for_client(path, gate).await;
                         let event = ClientEvent::FileRead { id, method, params, uri, text };
                         let _ = events.send(Event::Client { client, event });
                     });
@@ -2372,11 +2169,6 @@ async fn backend_reader_task(
     let _ = events.send(Event::Backend { generation, event: BackendEvent::Exited { code, stderr_tail: tail.text() } });
 }
 
-/// Whether the session's readiness is one in which waiting longer can change anything.
-pub fn can_become_ready(state: State) -> bool {
-    matches!(state, State::Starting | State::Loading)
-}
-
 /// The answer to a session client's request about a file it may not or cannot read.
 fn unreadable_client_path(method: &str, message: &str, uri: &str) -> ResponseError {
     ResponseError::new(error_codes::INVALID_PARAMS, format!("{method}: {message}"))
@@ -2384,9 +2176,8 @@ fn unreadable_client_path(method: &str, message: &str, uri: &str) -> ResponseErr
 }
 
 /// The disk text of a file a session client asked about, read on a blocking thread.
-async fn read_for_client(path: PathBuf) -> Result<String, String> {
+async fn read_for_client(path: PathBuf, gate: Option<PathBuf>) -> Result<String, String> {
     let display = path.display().to_string();
-    let gate = std::env::var_os(CLIENT_READ_GATE_VARIABLE).map(PathBuf::from);
     tokio::task::spawn_blocking(move || {
         if let Some(gate) = gate {
             // Test hook: the read waits until the gate file exists.
@@ -2404,6 +2195,8 @@ async fn read_for_client(path: PathBuf) -> Result<String, String> {
 /// How often a session whose workspace socket another session serves tries to take it over.
 const SESSION_SOCKET_RETRY: Duration = Duration::from_secs(2);
 
-/// Test hook: when this names a file, a session client's read of a closed file waits until
-/// that file exists (tests/it/proxy_with_double.rs shows that the editor is served meanwhile).
+/// Test hook: when this environment variable names a file, the `fslens` binary sets
+/// [`ProxyConfig::client_read_gate`] to it, so a session client's read of a closed file waits
+/// until that file exists (tests/it/proxy_with_double.rs shows that the editor is served
+/// meanwhile).
 pub const CLIENT_READ_GATE_VARIABLE: &str = "FSLENS_TEST_CLIENT_READ_GATE";

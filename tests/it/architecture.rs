@@ -85,3 +85,18 @@ fn nothing_but_main_writes_to_stdout() {
     }
     assert!(offenders.is_empty(), "stdout used outside main.rs:\n{}", offenders.join("\n"));
 }
+
+#[test]
+fn commands_depend_on_no_proxy_module() {
+    // Issue 17: the main loop dispatches to the commands, so the commands may not reach back
+    // into it; what they need of the session comes through `commands::context`.
+    let mut offenders = Vec::new();
+    for file in rust_files(&source_root().join("commands")) {
+        for (number, line) in code_lines(&file) {
+            if line.contains("crate::proxy") {
+                offenders.push(format!("{}:{number}: {line}", file.display()));
+            }
+        }
+    }
+    assert!(offenders.is_empty(), "commands/ imports from proxy/:\n{}", offenders.join("\n"));
+}

@@ -18,10 +18,10 @@ use serde_json::{Value, json};
 
 use super::{CheckArguments, Plan, blocking, compile_files, finish_unknown, sha256_hex, verdict_over};
 use crate::commands::CommandError;
+use crate::commands::context::{CommandContext, WhatIfText};
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position, Range};
 use crate::lsp::ext::error_kinds;
-use crate::proxy::main_loop::{CommandContext, WhatIfText};
 use crate::workspace::WorkspaceModel;
 
 /// One requested change, as parsed.

@@ -3,15 +3,14 @@
 //! information, what the code usually means (a short table of the common F# codes, written
 //! for this tool) and which fixes FSAC offers for it.
 
-use std::path::PathBuf;
 use std::time::Instant;
 
 use serde_json::{Value, json};
 
+use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::arguments::{object_of, reject_unknown};
 use crate::commands::diagnostic::{SELECTOR_ARGUMENTS, diagnostic_with_actions, parse_selector, timeout_of};
-use crate::proxy::main_loop::CommandContext;
 
 /// What a compiler code generally means and what usually fixes it.
 struct CodeMeaning {
@@ -148,11 +147,7 @@ pub fn meaning_of(code: Option<u64>) -> Value {
     }
 }
 
-pub async fn explain_diagnostic(
-    argument: Value,
-    mut context: CommandContext,
-    root: Option<PathBuf>,
-) -> Result<Value, CommandError> {
+pub async fn explain_diagnostic(argument: Value, mut context: CommandContext) -> Result<Value, CommandError> {
     let started = Instant::now();
     let object = object_of(&argument)?;
     reject_unknown(object, SELECTOR_ARGUMENTS)?;
@@ -160,7 +155,7 @@ pub async fn explain_diagnostic(
     let Some(selector) = parse_selector(object, false)? else {
         return Err(CommandError::invalid_argument("path", "required"));
     };
-    let (located, actions) = match diagnostic_with_actions(&mut context, root, &selector, timeout, started).await? {
+    let (located, actions) = match diagnostic_with_actions(&mut context, &selector, timeout, started).await? {
         Ok(found) => found,
         Err(unknown) => return Ok(unknown),
     };

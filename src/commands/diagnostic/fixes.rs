@@ -3,17 +3,16 @@
 //! apply. Nothing is written to disk; `apply` sends one chosen fix to the editor as
 //! `workspace/applyEdit`, the way `fslens.makeInternalVisible` does.
 
-use std::path::PathBuf;
 use std::time::Instant;
 
 use serde_json::{Value, json};
 
+use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::arguments::{object_of, optional_bool, optional_integer, reject_unknown};
 use crate::commands::diagnostic::{
     SELECTOR_ARGUMENTS, diagnostic_with_actions, parse_selector, preview_edit, timeout_of,
 };
-use crate::proxy::main_loop::CommandContext;
 
 /// At most this many fixes are listed (`fixCount` counts them all).
 const MAX_FIXES: usize = 50;
@@ -30,11 +29,7 @@ pub fn describe_action(action: &Value, root: &std::path::Path, overlay: &crate::
     })
 }
 
-pub async fn diagnostic_fixes(
-    argument: Value,
-    mut context: CommandContext,
-    root: Option<PathBuf>,
-) -> Result<Value, CommandError> {
+pub async fn diagnostic_fixes(argument: Value, mut context: CommandContext) -> Result<Value, CommandError> {
     let started = Instant::now();
     let object = object_of(&argument)?;
     let mut known = SELECTOR_ARGUMENTS.to_vec();
@@ -49,7 +44,7 @@ pub async fn diagnostic_fixes(
     let Some(selector) = parse_selector(object, false)? else {
         return Err(CommandError::invalid_argument("path", "required"));
     };
-    let (located, actions) = match diagnostic_with_actions(&mut context, root, &selector, timeout, started).await? {
+    let (located, actions) = match diagnostic_with_actions(&mut context, &selector, timeout, started).await? {
         Ok(found) => found,
         Err(unknown) => return Ok(unknown),
     };

@@ -11,12 +11,12 @@ use std::time::Instant;
 
 use serde_json::{Value, json};
 
+use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::arguments::{object_of, optional_integer, optional_string, reject_unknown};
 use crate::commands::diagnostic::{Location, code_actions, locate, parse_selector, read_text, timeout_of};
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position};
-use crate::proxy::main_loop::CommandContext;
 use crate::syntax::index::{Overlay, SyntaxIndex};
 use crate::syntax::model::{Access, DeclarationKind, FileIndex};
 use crate::workspace::WorkspaceModel;
@@ -211,11 +211,7 @@ fn visibility(model: &WorkspaceModel, from: &Path, declared_in: &Path) -> &'stat
     "not_referenced"
 }
 
-pub async fn suggest_open(
-    argument: Value,
-    mut context: CommandContext,
-    root: Option<PathBuf>,
-) -> Result<Value, CommandError> {
+pub async fn suggest_open(argument: Value, mut context: CommandContext) -> Result<Value, CommandError> {
     let started = Instant::now();
     let object = object_of(&argument)?;
     reject_unknown(
@@ -239,7 +235,7 @@ pub async fn suggest_open(
     {
         selector.code = Some(39);
     }
-    let root = root.ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
+    let root = context.workspace_root()?.to_path_buf();
     let deadline = tokio::time::Instant::now() + timeout;
 
     // The FSAC arm: the diagnostic at the position, and FSAC's open/Use fixes for it.
@@ -250,7 +246,7 @@ pub async fn suggest_open(
     let mut diagnostic_line = None;
     let mut diagnostic_description = Value::Null;
     if let Some(selector) = &selector {
-        match locate(&mut context, Some(root.clone()), selector, timeout).await? {
+        match locate(&mut context, selector, timeout).await? {
             Location::Found(located) => {
                 diagnostic_name = unresolved_name(&located.diagnostic, &located.text);
                 diagnostic_range = Some(located.diagnostic["range"].clone());
