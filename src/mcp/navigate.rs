@@ -540,3 +540,147 @@ pub async fn forward_until(
         Err(error) => Err(ToolFailure::from(error)),
     }
 }
+
+/// `fslens navigate OP` on the command line: the `navigate` tool's arguments as flags.
+#[derive(Debug, Clone, clap::Args)]
+pub struct NavigateCliArgs {
+    /// What to ask: definition, references, hover, typeDefinition, implementation,
+    /// signatureHelp, incomingCalls, outgoingCalls, typeHierarchy, documentSymbol,
+    /// workspaceSymbol.
+    pub operation: Operation,
+    /// The file (every operation but workspaceSymbol).
+    #[arg(long)]
+    pub path: Option<String>,
+    /// 0-based line of the position.
+    #[arg(long)]
+    pub line: Option<Bounded<0, { u32::MAX as u64 }>>,
+    /// 0-based UTF-16 column of the position (instead of --word).
+    #[arg(long, conflicts_with = "word")]
+    pub character: Option<Bounded<0, { u32::MAX as u64 }>>,
+    /// A whole word on the line instead of a column.
+    #[arg(long)]
+    pub word: Option<String>,
+    /// Which occurrence of the word on the line (from 1).
+    #[arg(long, default_value = "1")]
+    pub occurrence: Bounded<1, 100_000, 1>,
+    /// The name to search for (workspaceSymbol).
+    #[arg(long)]
+    pub query: Option<String>,
+    /// references: leave the declaration out.
+    #[arg(long)]
+    pub exclude_declaration: bool,
+    /// incomingCalls, outgoingCalls: call sites per page (1..1000, default 100).
+    #[arg(long, default_value = "100")]
+    pub max_results: Bounded<1, 1000, 100>,
+    /// incomingCalls, outgoingCalls: continue from the previous page's nextOffset.
+    #[arg(long, default_value = "0")]
+    pub offset: Bounded<0, { u32::MAX as u64 }, 0>,
+    /// The deadline for the request (and for FSAC to load), in milliseconds.
+    #[arg(long, default_value = "30000")]
+    pub timeout_ms: TimeoutMs<LSP_TOOL_TIMEOUT_MS>,
+    /// Print the JSON answer instead of a readable list.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl NavigateCliArgs {
+    /// The tool's arguments these flags stand for (every field named, so a new argument does
+    /// not compile until the CLI says what it sends).
+    pub fn to_arguments(&self) -> NavigateArguments {
+        NavigateArguments {
+            operation: self.operation,
+            path: self.path.clone(),
+            line: self.line,
+            character: self.character,
+            word: self.word.clone(),
+            occurrence: self.occurrence,
+            query: self.query.clone(),
+            include_declaration: !self.exclude_declaration,
+            max_results: self.max_results,
+            offset: self.offset,
+            timeout_ms: self.timeout_ms,
+        }
+    }
+}
+
+/// Runs one navigation for the CLI: joins the session serving `canonical_root` (or starts one
+/// for the call), waits for the workspace to load within the request's deadline, and answers.
+pub async fn run_from_cli(
+    canonical_root: &Path,
+    config: crate::proxy::ProxyConfig,
+    arguments: NavigateArguments,
+) -> anyhow::Result<Value> {
+    arguments.validate().map_err(|error| anyhow::anyhow!("{error}"))?;
+    let session = Session::join_or_start(canonical_root, config).await?;
+    let wait = json!({ "waitUntil": "ready", "timeoutMs": arguments.timeout_ms.get() });
+    let ready = session
+        .connection
+        .call("workspace/executeCommand", json!({ "command": crate::lsp::ext::commands::STATUS, "arguments": [wait] }))
+        .await;
+    let answer = match ready {
+        Ok(_) => {
+            let navigator = Navigator { session: &session, root: canonical_root, cancelled: CancellationToken::new() };
+            navigator.run(&arguments).await
+        }
+        Err(error) => Err(ToolFailure::from(error)),
+    };
+    session.close().await;
+    answer.map_err(|failure| anyhow::anyhow!("{} ({})", failure.message, failure.kind))
+}
+
+/// A readable rendering of a navigation answer: one `file:line:column  text` row per location,
+/// call site or hierarchy entry (1-based, as editors and compilers print them), or the hover text.
+pub fn render_text(answer: &Value) -> String {
+    let operation = answer["operation"].as_str().unwrap_or_default();
+    let row = |location: &Value| -> Option<String> {
+        let file = location.get("file").and_then(Value::as_str)?;
+        let start = location.get("range").map(|range| &range["start"])?;
+        let line = start["line"].as_u64()? + 1;
+        let column = start["character"].as_u64()? + 1;
+        let text = location.get("lineText").and_then(Value::as_str).unwrap_or_default().trim();
+        let label = location.get("name").and_then(Value::as_str).map(|name| format!("{name}  ")).unwrap_or_default();
+        Some(format!("{file}:{line}:{column}  {label}{text}"))
+    };
+    let mut lines = Vec::new();
+    match operation {
+        "hover" => lines.push(answer["text"].as_str().unwrap_or("(no hover)").to_owned()),
+        "incomingCalls" | "outgoingCalls" => {
+            lines.push(format!(
+                "{} {} of {}",
+                answer["totalCalls"],
+                answer["direction"].as_str().unwrap_or("calls"),
+                answer["item"]["name"].as_str().unwrap_or("?")
+            ));
+            lines.extend(answer["calls"].as_array().into_iter().flatten().filter_map(row));
+            if let Some(next) = answer["nextOffset"].as_u64() {
+                lines.push(format!("more: --offset {next}"));
+            }
+        }
+        "typeHierarchy" => {
+            lines.push(format!("type {}", answer["type"]["name"].as_str().unwrap_or("?")));
+            for (title, key) in [("supertypes", "supertypes"), ("subtypes", "subtypes")] {
+                let rows: Vec<String> = answer[key].as_array().into_iter().flatten().filter_map(row).collect();
+                lines.push(format!("{title}: {}", rows.len()));
+                lines.extend(rows.into_iter().map(|row| format!("  {row}")));
+            }
+            lines.push("(candidates come from text: the list may be incomplete)".to_owned());
+        }
+        _ => {
+            let result = &answer["result"];
+            let items: Vec<&Value> = match result {
+                Value::Array(items) => items.iter().collect(),
+                Value::Null => Vec::new(),
+                single => vec![single],
+            };
+            let rows: Vec<String> =
+                items.iter().filter_map(|item| row(item).or_else(|| row(&item["location"]))).collect();
+            if rows.is_empty() && !items.is_empty() {
+                lines.push(serde_json::to_string_pretty(result).unwrap_or_default());
+            } else {
+                lines.push(format!("{} result(s)", rows.len()));
+                lines.extend(rows);
+            }
+        }
+    }
+    lines.join("\n")
+}
