@@ -323,3 +323,49 @@ fn neovim_callers_fills_the_quickfix_list_with_every_call_site() {
     );
     assert!(sites.iter().all(|(_, _, label)| label.starts_with("called from ")), "{callers:#}");
 }
+
+/// `:FslensCallees` on `run`: the calls it makes, `create` among them, each at its line in
+/// Program.fs.
+#[test]
+fn neovim_callees_fills_the_quickfix_list_with_the_calls_made() {
+    let workspace = fixture_copy("shipping");
+    let seen = drive(workspace.path(), "callees");
+    let callees = &seen["steps"]["callees"];
+    assert_eq!(callees["error"], Value::Null, "{callees:#}");
+    let entries = callees["quickfix"].as_array().unwrap();
+    let program = canonical(workspace.path().join("src/Shipping.App/Program.fs").to_str().unwrap());
+    assert!(!entries.is_empty(), "{callees:#}");
+    for entry in entries {
+        assert_eq!(canonical(entry["file"].as_str().unwrap()), program, "{entry}");
+    }
+    assert!(
+        entries.iter().any(|entry| entry["lnum"] == 7 && entry["text"].as_str().unwrap().starts_with("calls create: ")),
+        "{callees:#}"
+    );
+}
+
+/// `:FslensImplementations` on an interface member in fixtures/implementations (rooted at the
+/// directory above both projects through `root_markers = { ".git" }`): the two classes and the
+/// object expression that implement it, in both projects.
+#[test]
+fn neovim_implementations_fill_the_quickfix_list_across_projects() {
+    let workspace = fixture_copy("implementations");
+    std::fs::create_dir_all(workspace.path().join(".git")).unwrap();
+    let seen = drive_with(
+        workspace.path(),
+        "implementations",
+        &[("FSLENS_FIRST_FILE", "Shapes/Shapes.fs"), ("FSLENS_ROOT_MARKERS", ".git")],
+    );
+    let implementations = &seen["steps"]["implementations"];
+    assert_eq!(implementations["error"], Value::Null, "{implementations:#}");
+    let sites: BTreeSet<(PathBuf, u64)> = implementations["quickfix"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| (canonical(entry["file"].as_str().unwrap()), entry["lnum"].as_u64().unwrap()))
+        .collect();
+    let file = |relative: &str| canonical(workspace.path().join(relative).to_str().unwrap());
+    let expected: BTreeSet<(PathBuf, u64)> =
+        [(file("Shapes/Shapes.fs"), 12), (file("Plugins/Plugins.fs"), 7), (file("Plugins/Plugins.fs"), 12)].into();
+    assert_eq!(sites, expected, "{implementations:#}");
+}

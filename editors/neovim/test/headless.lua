@@ -85,7 +85,9 @@ local function main()
     })
     vim.lsp.enable("fslens")
   else
+    local markers = os.getenv("FSLENS_ROOT_MARKERS")
     fslens.setup({
+      root_markers = markers and vim.split(markers, ",") or nil,
       cmd = assert(os.getenv("FSLENS_BIN"), "FSLENS_BIN"),
       fsac = assert(os.getenv("FSLENS_FSAC"), "FSLENS_FSAC"),
       args = log_args,
@@ -93,7 +95,7 @@ local function main()
   end
   out.nvim = tostring(vim.version().major) .. "." .. vim.version().minor .. "." .. vim.version().patch
 
-  local program = workspace .. "/src/Shipping.App/Program.fs"
+  local program = workspace .. "/" .. (os.getenv("FSLENS_FIRST_FILE") or "src/Shipping.App/Program.fs")
   vim.cmd("edit " .. vim.fn.fnameescape(program))
   out.filetype = vim.bo.filetype
   wait("the fslens client to attach", function()
@@ -242,6 +244,18 @@ local function main()
       open(operations)
       cursor_on("let create", "create")
       local result = run_command("callers", "FslensCallers")
+      seen.error = result.error
+      seen.quickfix = quickfix()
+    elseif step == "callees" then
+      open(program)
+      cursor_on("let run", "run")
+      local result = run_command("callees", "FslensCallees")
+      seen.error = result.error
+      seen.quickfix = quickfix()
+    elseif step == "implementations" then
+      -- FSLENS_FIRST_FILE is fixtures/implementations' Shapes/Shapes.fs.
+      cursor_on("abstract Area", "Area")
+      local result = run_command("implementations", "FslensImplementations")
       seen.error = result.error
       seen.quickfix = quickfix()
     elseif step == "field_impact" then
