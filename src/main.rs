@@ -8,6 +8,7 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use serde_json::{Value, json};
 
+use fslens::commands::params::to_argument_object;
 use fslens::headless::{HeadlessRequest, run_headless};
 use fslens::lsp::ext;
 use fslens::proxy::backend::{BackendLauncher, FSAC_ENVIRONMENT_VARIABLE, ProcessLauncher, resolve_fsac_command};
@@ -110,6 +111,10 @@ enum Command {
     ReadSymbol(fslens::commands::symbols::cli::ReadSymbolCliArgs),
     /// Print the smallest declaration enclosing a path and 0-based line.
     ReadEnclosing(fslens::commands::symbols::cli::ReadEnclosingCliArgs),
+    /// One LSP navigation at a position through the session's FSAC: definition, references,
+    /// hover, typeDefinition, implementation, signatureHelp, incomingCalls, outgoingCalls,
+    /// typeHierarchy (computed by fslens), documentSymbol, workspaceSymbol.
+    Navigate(fslens::mcp::navigate::NavigateCliArgs),
     /// Serve MCP on stdin/stdout for coding agents: joins the workspace's running session (the
     /// editor's warm FSAC) or starts one that later clients join.
     Mcp(McpOptions),
@@ -342,7 +347,12 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::from(end.exit_code as u8))
         }
         Some(Command::Status(options)) => {
-            let argument = json!({ "waitUntil": "ready", "timeoutMs": options.timeout_ms });
+            use fslens::commands::status::{StatusArguments, WaitUntil};
+            let argument = to_argument_object(&StatusArguments {
+                wait_until: Some(WaitUntil::Ready),
+                timeout_ms: fslens::commands::params::Bounded::clamped(options.timeout_ms),
+                probe: false,
+            });
             let answer = headless(&cli.session, config, ext::commands::STATUS, argument, options.timeout_ms).await?;
             print_answer(&answer, options.json, render_status)?;
             if answer["state"] == "crashed" {
@@ -416,6 +426,17 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let options = cli.session.clone();
             let factory: fslens::mcp::ConfigFactory = std::sync::Arc::new(move || proxy_config(&options));
             fslens::mcp::run_mcp_server(&workspace, factory, mcp_options.all_tools).await?;
+            Ok(ExitCode::SUCCESS)
+        }
+        Some(Command::Navigate(options)) => {
+            let mut argument = to_argument_object(&options.to_arguments());
+            argument = with_shell_paths(&cli.session, argument)?;
+            let arguments = serde_json::from_value(argument).context("the navigate arguments")?;
+            let root = workspace_or_current(&cli.session)?;
+            let root = root.canonicalize().with_context(|| format!("workspace {} does not exist", root.display()))?;
+            config.workspace_root = Some(root.clone());
+            let answer = fslens::mcp::navigate::run_from_cli(&root, config, arguments).await?;
+            print_answer(&answer, options.json, fslens::mcp::navigate::render_text)?;
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Find(arguments)) => {

@@ -58,3 +58,9 @@ pub async fn diagnostics(argument: Value, context: CommandContext) -> Result<Val
         "note": "what FSAC published in this session; `current` = analysed at the content it has now. A file absent here is not known to be clean: use fslens.check.",
     }))
 }
+
+/// The MCP input schema generated from this command's argument struct; `None` until its
+/// arguments are a typed struct (mcp/tools.rs keeps a hand-written schema until then).
+pub fn input_schema() -> Option<serde_json::Value> {
+    None
+}

@@ -407,6 +407,12 @@ fn internals_visible_to_edit(model: &WorkspaceModel, file: &Path, target: &str) 
     Ok(ExposeOutcome::Edit { project_uri, edit, project: declaring.path.clone() })
 }
 
+/// The MCP input schema generated from this command's argument struct; `None` until its
+/// arguments are a typed struct (mcp/tools.rs keeps a hand-written schema until then).
+pub fn input_schema() -> Option<serde_json::Value> {
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

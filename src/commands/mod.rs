@@ -6,8 +6,9 @@
 
 use serde_json::{Value, json};
 
-use crate::lsp::ext;
+use crate::commands::registry::Command;
 use crate::lsp::ext::error_kinds;
+use crate::lsp::message::error_codes;
 pub use context::CommandContext;
 
 pub mod arguments;
@@ -21,8 +22,10 @@ pub mod find;
 pub mod index;
 pub mod make_visible;
 pub mod outline;
+pub mod params;
 pub mod paths;
 pub mod referenced;
+pub mod registry;
 pub mod rename;
 pub mod status;
 pub mod symbols;
@@ -79,10 +82,10 @@ impl CommandError {
     /// The JSON-RPC error code this failure is reported with.
     pub fn code(&self) -> i64 {
         match self {
-            CommandError::InvalidArgument { .. } | CommandError::InvalidPath { .. } => -32602,
-            CommandError::Cancelled => -32800,
-            CommandError::Unavailable(_) => -32803,
-            CommandError::Timeout | CommandError::Internal(_) => -32603,
+            CommandError::InvalidArgument { .. } | CommandError::InvalidPath { .. } => error_codes::INVALID_PARAMS,
+            CommandError::Cancelled => error_codes::REQUEST_CANCELLED,
+            CommandError::Unavailable(_) => error_codes::REQUEST_FAILED,
+            CommandError::Timeout | CommandError::Internal(_) => error_codes::INTERNAL_ERROR,
             CommandError::Typed { code, .. } => *code,
         }
     }
@@ -110,12 +113,14 @@ impl CommandError {
     }
 }
 
-/// The one JSON object argument of a command: `arguments` may be absent, `[]`, or `[{…}]`.
+/// The one JSON object argument of a command: `arguments` may be absent, `[]`, `[{…}]`, or
+/// `[[]]` (Neovim 0.7–0.11 encode the empty Lua table of `arguments = { {} }` as `[]`).
 pub fn single_argument(arguments: Value) -> Result<Value, CommandError> {
     match arguments {
         Value::Null => Ok(json!({})),
         Value::Array(mut items) if items.len() <= 1 => match items.pop() {
             None | Some(Value::Null) => Ok(json!({})),
+            Some(Value::Array(empty)) if empty.is_empty() => Ok(json!({})),
             Some(object @ Value::Object(_)) => Ok(object),
             Some(other) => {
                 Err(CommandError::invalid_argument("arguments[0]", format!("expected a JSON object, got {other}")))
@@ -132,26 +137,27 @@ pub fn single_argument(arguments: Value) -> Result<Value, CommandError> {
     }
 }
 
-/// Runs the command `name` with its argument object.
-pub async fn dispatch(name: &str, argument: Value, context: CommandContext) -> Result<Value, CommandError> {
-    match name {
-        ext::commands::STATUS => status::status(argument, context).await,
-        ext::commands::RESTART => {
-            if let Some(first) = arguments::object_of(&argument)?.keys().next() {
-                return Err(CommandError::invalid_argument(first, "unknown argument: fslens.restart takes none"));
-            }
+/// Runs the command `id` with its argument object. An id with the `fslens.` prefix that names
+/// no command is an `invalid_argument` on `command` listing the known ids (fslens never
+/// forwards such a request: FSAC would answer "Method not found").
+pub async fn dispatch(id: &str, argument: Value, context: CommandContext) -> Result<Value, CommandError> {
+    let command = Command::from_id(id).ok_or_else(|| unknown_command(id))?;
+    match command {
+        Command::Status => status::status(argument, context).await,
+        Command::Restart => {
+            params::parse_arguments::<RestartArguments>(argument)?;
             context.restart_backend().await
         }
-        ext::commands::CHECK => check::check(argument, context).await,
-        ext::commands::DIAGNOSTICS => diagnostics::diagnostics(argument, context).await,
-        ext::commands::MAKE_INTERNAL_VISIBLE => make_visible::make_internal_visible(argument, context).await,
-        ext::commands::FIND => find::find(argument, context).await,
-        ext::commands::FIELD_IMPACT => field_impact::field_impact(argument, context).await,
+        Command::Check => check::check(argument, context).await,
+        Command::Diagnostics => diagnostics::diagnostics(argument, context).await,
+        Command::MakeInternalVisible => make_visible::make_internal_visible(argument, context).await,
+        Command::Find => find::find(argument, context).await,
+        Command::FieldImpact => field_impact::field_impact(argument, context).await,
         // The diagnostic tools.
-        ext::commands::EXPLAIN_DIAGNOSTIC => diagnostic::explain::explain_diagnostic(argument, context).await,
-        ext::commands::DIAGNOSTIC_FIXES => diagnostic::fixes::diagnostic_fixes(argument, context).await,
-        ext::commands::SUGGEST_OPEN => diagnostic::suggest_open::suggest_open(argument, context).await,
-        ext::commands::OUTLINE => {
+        Command::ExplainDiagnostic => diagnostic::explain::explain_diagnostic(argument, context).await,
+        Command::DiagnosticFixes => diagnostic::fixes::diagnostic_fixes(argument, context).await,
+        Command::SuggestOpen => diagnostic::suggest_open::suggest_open(argument, context).await,
+        Command::Outline => {
             let root = context.workspace_root()?.to_path_buf();
             let overlay = context.editor_buffers().await?;
             let index = context.syntax_index();
@@ -166,10 +172,10 @@ pub async fn dispatch(name: &str, argument: Value, context: CommandContext) -> R
             .await
         }
         // Referenced-assembly metadata: files only, no FSAC (see commands/referenced.rs).
-        ext::commands::REFERENCED_SYMBOLS | ext::commands::NUGET_TYPES | ext::commands::NUGET_MEMBERS => {
-            let tool = match name {
-                ext::commands::REFERENCED_SYMBOLS => referenced::Tool::ReferencedSymbols,
-                ext::commands::NUGET_TYPES => referenced::Tool::NugetTypes,
+        Command::ReferencedSymbols | Command::NugetTypes | Command::NugetMembers => {
+            let tool = match command {
+                Command::ReferencedSymbols => referenced::Tool::ReferencedSymbols,
+                Command::NugetTypes => referenced::Tool::NugetTypes,
                 _ => referenced::Tool::NugetMembers,
             };
             let root = context.workspace_root()?.to_path_buf();
@@ -180,12 +186,24 @@ pub async fn dispatch(name: &str, argument: Value, context: CommandContext) -> R
             })
             .await
         }
-        ext::commands::SYMBOL_SEARCH => symbols::symbol_search(argument, context).await,
-        ext::commands::READ_SYMBOL => symbols::read::read_symbol(argument, context).await,
-        ext::commands::READ_ENCLOSING => symbols::read::read_enclosing(argument, context).await,
-        ext::commands::RENAME => rename::rename(argument, context).await,
-        other => Err(CommandError::Internal(format!("command {other} is advertised but has no handler yet"))),
+        Command::SymbolSearch => symbols::symbol_search(argument, context).await,
+        Command::ReadSymbol => symbols::read::read_symbol(argument, context).await,
+        Command::ReadEnclosing => symbols::read::read_enclosing(argument, context).await,
+        Command::Rename => rename::rename(argument, context).await,
     }
+}
+
+/// `fslens.restart` takes no arguments.
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RestartArguments {}
+
+impl params::CommandArguments for RestartArguments {}
+
+/// The error for a `fslens.` id that names no command.
+pub fn unknown_command(id: &str) -> CommandError {
+    let known: Vec<&str> = Command::ALL.iter().map(|command| command.id()).collect();
+    CommandError::invalid_argument("command", format!("unknown fslens command {id:?}; known: {}", known.join(", ")))
 }
 
 /// The typed `no_projects` reason when the workspace has no F# project: `{errorKind, message,

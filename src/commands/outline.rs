@@ -1028,3 +1028,9 @@ pub fn render_text(answer: &Value) -> String {
     }
     output
 }
+
+/// The MCP input schema generated from this command's argument struct; `None` until its
+/// arguments are a typed struct (mcp/tools.rs keeps a hand-written schema until then).
+pub fn input_schema() -> Option<serde_json::Value> {
+    None
+}

@@ -160,7 +160,7 @@ fn choose_project(model: &WorkspaceModel, root: &Path, written: Option<&str>) ->
             .ok_or_else(|| {
                 CommandError::typed(
                     error_kinds::NO_PROJECT,
-                    -32602,
+                    crate::lsp::message::error_codes::INVALID_PARAMS,
                     format!("no .fsproj found under {}", root.display()),
                     json!({ "workspaceRoot": root.display().to_string() }),
                 )
@@ -711,4 +711,10 @@ pub fn render_text(answer: &Value) -> String {
         lines.push(format!("more: --cursor {cursor}"));
     }
     lines.join("\n")
+}
+
+/// The MCP input schema generated from this command's argument struct; `None` until its
+/// arguments are a typed struct (mcp/tools.rs keeps a hand-written schema until then).
+pub fn input_schema(_tool: Tool) -> Option<serde_json::Value> {
+    None
 }

@@ -258,7 +258,7 @@ fn is_plain_identifier(name: &str) -> bool {
 fn no_symbol(reason: &str, message: impl Into<String>, line_text: &str) -> CommandError {
     CommandError::typed(
         error_kinds::NO_SYMBOL_AT_POSITION,
-        -32602,
+        crate::lsp::message::error_codes::INVALID_PARAMS,
         message,
         json!({ "argument": "line", "reason": reason, "lineText": line_text }),
     )
@@ -566,7 +566,7 @@ async fn definition_of(
         )),
         _ => Err(CommandError::typed(
             error_kinds::INVALID_ARGUMENT,
-            -32602,
+            crate::lsp::message::error_codes::INVALID_PARAMS,
             format!("{symbol:?} names {} declarations: qualify it, or give path and line", definitions.len()),
             json!({ "argument": "symbol", "candidates": names }),
         )),
@@ -722,7 +722,7 @@ fn write_all_or_none(
     if !changed.is_empty() || !unexpected.is_empty() {
         return Err(CommandError::typed(
             error_kinds::RENAME_FILES_CHANGED,
-            -32602,
+            crate::lsp::message::error_codes::INVALID_PARAMS,
             "files changed since the preview (or are unsaved in the editor); nothing was written: preview again",
             json!({ "argument": "expectedHashes", "changedFiles": changed, "filesNotInRename": unexpected }),
         ));
@@ -896,6 +896,12 @@ pub fn render_text(answer: &Value) -> String {
         _ => "preview only: nothing was written".to_owned(),
     });
     lines.join("\n")
+}
+
+/// The MCP input schema generated from this command's argument struct; `None` until its
+/// arguments are a typed struct (mcp/tools.rs keeps a hand-written schema until then).
+pub fn input_schema() -> Option<serde_json::Value> {
+    None
 }
 
 #[cfg(test)]

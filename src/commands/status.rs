@@ -1,47 +1,48 @@
 //! `fslens.status`: what the session knows about FSAC, its readiness and the editor's
 //! documents — optionally after waiting for readiness, and with a liveness probe.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
-use crate::commands::arguments::{object_of, optional_bool, optional_string, reject_unknown, timeout_argument};
+use crate::commands::params::{CommandArguments, TimeoutMs, parse_arguments};
 use crate::lsp::ext;
 use crate::lsp::message::error_codes;
 use crate::session_state::status::State;
 
-/// The argument object of `fslens.status`.
-#[derive(Debug)]
+/// The arguments of `fslens.status` (all optional).
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StatusArguments {
-    /// `"ready"`: answer once FSAC reports the workspace loaded (or can no longer get there).
-    pub wait_until: Option<String>,
-    /// How long to wait (default 60 s).
-    pub timeout: Duration,
-    /// Send FSAC a request it answers at once, and report whether and how fast it did.
+    /// Answer once FSAC reports the workspace loaded, or once waiting can no longer help (FSAC
+    /// absent or crashed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wait_until: Option<WaitUntil>,
+    /// How long to wait, in milliseconds.
+    #[serde(default)]
+    pub timeout_ms: TimeoutMs<60_000>,
+    /// Also send FSAC a request it answers at once, and report whether and how fast it did.
+    #[serde(default)]
     pub probe: bool,
 }
 
-/// Reads the argument object; every error names the argument at fault.
-fn status_arguments(argument: &Value) -> Result<StatusArguments, CommandError> {
-    let object = object_of(argument)?;
-    reject_unknown(object, &["waitUntil", "timeoutMs", "probe"])?;
-    Ok(StatusArguments {
-        wait_until: optional_string(object, "waitUntil")?,
-        timeout: timeout_argument(object, 60_000)?,
-        probe: optional_bool(object, "probe")?.unwrap_or(false),
-    })
+/// What `waitUntil` waits for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum WaitUntil {
+    /// The workspace is loaded (or cannot be).
+    Ready,
 }
 
+impl CommandArguments for StatusArguments {}
+
 pub async fn status(argument: Value, mut context: CommandContext) -> Result<Value, CommandError> {
-    let arguments = status_arguments(&argument)?;
-    if let Some(until) = arguments.wait_until.as_deref()
-        && until != "ready"
-    {
-        return Err(CommandError::invalid_argument("waitUntil", format!("expected \"ready\", got {until:?}")));
-    }
-    let timeout = arguments.timeout;
+    let arguments: StatusArguments = parse_arguments(argument)?;
+    let timeout = arguments.timeout_ms.as_duration_ms();
     let deadline = tokio::time::Instant::now() + timeout;
     let started = Instant::now();
 
@@ -110,11 +111,12 @@ pub async fn status(argument: Value, mut context: CommandContext) -> Result<Valu
 mod tests {
     use serde_json::json;
 
-    use super::status_arguments;
+    use super::{StatusArguments, WaitUntil};
     use crate::commands::CommandError;
+    use crate::commands::params::parse_arguments;
 
     fn blamed(argument: serde_json::Value) -> String {
-        match status_arguments(&argument) {
+        match parse_arguments::<StatusArguments>(argument.clone()) {
             Err(CommandError::InvalidArgument { argument, .. }) => argument,
             other => panic!("{argument} was accepted or failed otherwise: {other:?}"),
         }
@@ -125,14 +127,18 @@ mod tests {
         assert_eq!(blamed(json!({"timeoutMs": -1})), "timeoutMs");
         assert_eq!(blamed(json!({"timeoutMs": 3_600_001})), "timeoutMs");
         assert_eq!(blamed(json!({"waitUntil": 1})), "waitUntil");
+        assert_eq!(blamed(json!({"waitUntil": "loaded"})), "waitUntil");
         assert_eq!(blamed(json!({"probe": "yes"})), "probe");
         assert_eq!(blamed(json!({"wait": "ready"})), "wait");
-        assert_eq!(blamed(json!([])), "arguments");
-        let accepted = status_arguments(&json!({"waitUntil": "ready", "timeoutMs": 0, "probe": true})).unwrap();
+        assert_eq!(blamed(json!("ready")), "arguments");
+        let accepted: StatusArguments =
+            parse_arguments(json!({"waitUntil": "ready", "timeoutMs": 0, "probe": true})).unwrap();
         assert_eq!(
-            (accepted.wait_until.as_deref(), accepted.timeout, accepted.probe),
-            (Some("ready"), std::time::Duration::ZERO, true)
+            (accepted.wait_until, accepted.timeout_ms.as_duration_ms(), accepted.probe),
+            (Some(WaitUntil::Ready), std::time::Duration::ZERO, true)
         );
-        assert!(status_arguments(&serde_json::Value::Null).is_ok());
+        for empty in [serde_json::Value::Null, json!([])] {
+            assert_eq!(parse_arguments::<StatusArguments>(empty).unwrap().timeout_ms.get(), 60_000);
+        }
     }
 }

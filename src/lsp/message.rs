@@ -271,6 +271,10 @@ pub mod error_codes {
     pub const REQUEST_FAILED: i64 = -32803;
     /// LSP: the request was cancelled by its sender.
     pub const REQUEST_CANCELLED: i64 = -32800;
+    /// LSP: the document changed under the request, so its answer would be out of date.
+    pub const CONTENT_MODIFIED: i64 = -32801;
+    /// LSP: the server cancelled the request itself.
+    pub const SERVER_CANCELLED: i64 = -32802;
 }
 
 #[cfg(test)]

@@ -10,60 +10,8 @@
 
 use std::collections::BTreeSet;
 
-/// A set of tools that is listed or not as one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum ToolGroup {
-    /// Always listed.
-    Core,
-    /// Compiler-resolved navigation at a position and file/project outlines.
-    Navigation,
-    /// What the session has reported, what a diagnostic means and how FSAC would fix it.
-    Diagnostics,
-    /// Types and members of the assemblies the projects reference (NuGet and framework).
-    Assemblies,
-    /// Edits to declarations (visibility).
-    Edits,
-    /// Session control.
-    Session,
-}
-
-impl ToolGroup {
-    /// Every group that can be activated, in the order `activate_tools` lists them.
-    pub const ACTIVATABLE: [ToolGroup; 5] =
-        [ToolGroup::Navigation, ToolGroup::Diagnostics, ToolGroup::Assemblies, ToolGroup::Edits, ToolGroup::Session];
-
-    /// The group's name on the wire (`activate_tools` arguments and answers).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ToolGroup::Core => "core",
-            ToolGroup::Navigation => "navigation",
-            ToolGroup::Diagnostics => "diagnostics",
-            ToolGroup::Assemblies => "assemblies",
-            ToolGroup::Edits => "edits",
-            ToolGroup::Session => "session",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<ToolGroup> {
-        [ToolGroup::Core].into_iter().chain(ToolGroup::ACTIVATABLE).find(|group| group.as_str() == name)
-    }
-
-    /// When an agent wants the group, in a few words.
-    pub fn purpose(self) -> &'static str {
-        match self {
-            ToolGroup::Core => "listed from the start",
-            ToolGroup::Navigation => "compiler answers at one position (definition, references, hover) and outlines",
-            ToolGroup::Diagnostics => {
-                "known diagnostics per file, what one means, FSAC's fixes for it, the `open` an unresolved name needs"
-            }
-            ToolGroup::Assemblies => "types and members of referenced NuGet and framework assemblies",
-            ToolGroup::Edits => {
-                "code edits: renaming a symbol everywhere, exposing a private declaration (private → internal)"
-            }
-            ToolGroup::Session => "restarting FSAC when status says it crashed or hangs",
-        }
-    }
-}
+use crate::commands::registry::Command;
+pub use crate::commands::registry::ToolGroup;
 
 /// The group of a tool, by its MCP name. Tools this table does not know (a command a newer
 /// session advertises) are listed with the core tools, so a new command is never hidden
@@ -74,14 +22,13 @@ pub fn group_of(tool_name: &str) -> ToolGroup {
 
 /// The group this table assigns a tool, or `None` for a tool it does not know.
 pub fn known_group_of(tool_name: &str) -> Option<ToolGroup> {
+    if let Some(command) = Command::from_tool_name(tool_name) {
+        return Some(command.group());
+    }
+    // The tools the bridge composes from LSP requests, and the loader.
     Some(match tool_name {
-        "status" | "find" | "check" | "field_impact" | "symbol_search" | "read_symbol" | "read_enclosing"
-        | ACTIVATE_TOOLS => ToolGroup::Core,
-        "navigate" | "symbol_at_word" | "outline" => ToolGroup::Navigation,
-        "diagnostics" | "explain_diagnostic" | "diagnostic_fixes" | "suggest_open" => ToolGroup::Diagnostics,
-        "referenced_symbols" | "nuget_types" | "nuget_members" => ToolGroup::Assemblies,
-        "make_internal_visible" | "rename" => ToolGroup::Edits,
-        "restart" => ToolGroup::Session,
+        ACTIVATE_TOOLS => ToolGroup::Core,
+        "navigate" | "symbol_at_word" => ToolGroup::Navigation,
         _ => return None,
     })
 }
@@ -137,13 +84,5 @@ mod tests {
         let everything = Activation::new(true);
         assert!(everything.is_listed("restart"));
         assert!(!Activation::new(true).activate(ToolGroup::Session), "nothing to change when all are listed");
-    }
-
-    #[test]
-    fn group_names_round_trip() {
-        for group in ToolGroup::ACTIVATABLE {
-            assert_eq!(ToolGroup::from_name(group.as_str()), Some(group));
-        }
-        assert_eq!(ToolGroup::from_name("everything"), None);
     }
 }

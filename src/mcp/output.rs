@@ -220,7 +220,7 @@ mod tests {
         let output = render_error(
             "check",
             "invalid_path",
-            Some(-32602),
+            Some(crate::lsp::message::error_codes::INVALID_PARAMS),
             "outside the workspace",
             Some(json!({"path": "../x"})),
             Duration::ZERO,

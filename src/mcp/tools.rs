@@ -11,7 +11,8 @@ use serde_json::{Map, Value, json};
 
 use crate::commands::budget::{MIN_PAGE_CHAR_BUDGET, RESPONSE_CHAR_BUDGET, RESPONSE_HARD_CEILING};
 use crate::commands::find::arguments::MIN_RESPONSE_CHAR_BUDGET;
-use crate::lsp::ext;
+use crate::commands::registry::Command;
+
 use crate::mcp::groups::{ACTIVATE_TOOLS, ToolGroup, group_of};
 
 /// The longest description a tool may have.
@@ -73,23 +74,8 @@ pub fn catalogue(commands: &[String]) -> Vec<ToolDefinition> {
                       (call sites, paged), documentSymbol; workspaceSymbol by query. Prefer over text search for \
                       compiler-resolved answers at one position; use find for sweeps with coverage."
             .into(),
-        input_schema: object_schema(
-            json!({
-                "operation": { "type": "string", "enum": crate::mcp::server::NAVIGATE_OPERATIONS },
-                "path": path_property("The file (all operations but workspaceSymbol)."),
-                "line": { "type": "integer", "minimum": 0, "description": "0-based line (definition, references, hover)." },
-                "character": { "type": "integer", "minimum": 0, "description": "0-based UTF-16 column; or give `word`." },
-                "word": { "type": "string", "description": "A word on the line instead of a column." },
-                "occurrence": { "type": "integer", "minimum": 1, "default": 1 },
-                "query": { "type": "string", "description": "The symbol name to search (workspaceSymbol)." },
-                "includeDeclaration": { "type": "boolean", "default": true, "description": "references: include the declaration." },
-                "maxResults": { "type": "integer", "minimum": 1, "maximum": 1000, "default": 100, "description": "incomingCalls, outgoingCalls: call sites per page." },
-                "offset": { "type": "integer", "minimum": 0, "default": 0, "description": "incomingCalls, outgoingCalls: the previous page's nextOffset." },
-                "timeoutMs": timeout_property(30_000),
-            }),
-            &["operation"],
-        ),
-                action: ToolAction::Navigate,
+        input_schema: crate::commands::params::input_schema::<crate::mcp::navigate::NavigateArguments>(),
+        action: ToolAction::Navigate,
         read_only: true,
     });
     tools.push(activate_tools_definition(&tools));
@@ -142,382 +128,348 @@ fn activate_tools_definition(tools: &[ToolDefinition]) -> ToolDefinition {
 
 /// The tool for one advertised command; commands this bridge does not know yet get a generic
 /// tool named after them (`fslens.someThing` → `some_thing`).
-fn command_tool(command: &str) -> Option<ToolDefinition> {
-    let suffix = command.strip_prefix(crate::lsp::ext::commands::PREFIX)?;
-    let command_action = ToolAction::Command(command.to_owned());
-    let (name, description, input_schema, action, read_only): (String, &str, Value, ToolAction, bool) = match command {
-        ext::commands::STATUS => (
-            "status".into(),
+fn command_tool(command_id: &str) -> Option<ToolDefinition> {
+    let suffix = command_id.strip_prefix(crate::lsp::ext::commands::PREFIX)?;
+    let Some(command) = Command::from_id(command_id) else {
+        return Some(ToolDefinition {
+            name: snake_case(suffix),
+            description: "An fslens command this bridge has no dedicated description for; it takes the command's JSON \
+                          argument object (docs/commands.md) and answers with the command's result."
+                .to_owned(),
+            input_schema: json!({ "type": "object", "additionalProperties": true }),
+            action: ToolAction::Command(command_id.to_owned()),
+            read_only: false,
+        });
+    };
+    let action = match command {
+        // `status` is reshaped into the seed's `set_project` readiness answer.
+        Command::Status => ToolAction::Status,
+        _ => ToolAction::Command(command_id.to_owned()),
+    };
+    Some(ToolDefinition {
+        name: command.tool_name().to_owned(),
+        description: tool_description(command).to_owned(),
+        input_schema: command.input_schema().unwrap_or_else(|| hand_written_schema(command)),
+        action,
+        read_only: command.read_only(),
+    })
+}
+
+/// What the tool does and when to prefer it, for an agent (at most [`MAX_DESCRIPTION_CHARS`]).
+fn tool_description(command: Command) -> &'static str {
+    match command {
+        Command::Status => {
             "Readiness of the shared F# session: whether FSAC runs (lsp), the projects are loaded \
              (projectOptions) and the symbol index is warm (symbolIndex), a hint when not, FSAC's pid and whether \
              this bridge joined the editor's session. Call it first and when answers look incomplete; prefer it \
-             over guessing from text search whether semantic answers can be trusted yet.",
-            object_schema(
-                json!({
-                    "waitUntil": { "type": "string", "enum": ["ready"], "description": "Answer once the workspace is loaded (or cannot be)." },
-                    "timeoutMs": timeout_property(60_000),
-                    "probe": { "type": "boolean", "description": "Also check that FSAC answers at once." },
-                }),
-                &[],
-            ),
-            ToolAction::Status,
-            true,
-        ),
-        ext::commands::CHECK => (
-            "check".into(),
+             over guessing from text search whether semantic answers can be trusted yet."
+        }
+        Command::Check => {
             "Type-checks a file, project, workspace or snippet with the F# compiler and returns one verdict \
              (clean | errors | unknown) that says which files and versions it covers, the editor's unsaved buffers \
              included. Prefer over building or reading code to guess whether an edit compiles: `clean` is only \
-             said when every file in scope was analysed. With `edits`, checks a planned change before writing it.",
-            object_schema(
-                json!({
-                    "scope": { "type": "string", "enum": ["auto", "file", "project", "workspace", "snippet"], "default": "auto" },
-                    "path": path_property("A file to check (scope file)."),
-                    "snippet": { "type": "string", "description": "Source text checked as a script (scope snippet)." },
-                    "snippetPosition": { "type": "string", "enum": ["end", "start"], "default": "end" },
-                    "fileGlob": { "type": "string", "description": "Keep only files whose workspace-relative path matches (*, **, ?)." },
-                    "speed": { "type": "string", "enum": ["trusted", "fast"], "default": "trusted" },
-                    "severity": { "type": "string", "enum": ["error", "warning", "information", "hint", "all"], "default": "error" },
-                    "projectPath": path_property(".fsproj path or project name (scope project, or where a snippet goes)."),
-                    "timeoutMs": timeout_property(60_000),
-                    "edits": {
-                        "description": "What-if: check these edits without writing them (the editor sees nothing; FSAC's \
-                                        view is restored before the answer). A WorkspaceEdit (changes or documentChanges), \
-                                        or a list of {path, range, newText} (0-based line, UTF-16 character) or {path, text}. \
-                                        The answer adds baseline and delta (introduced, resolved, unchanged).",
-                        "oneOf": [
-                            { "type": "object" },
-                            { "type": "array", "items": { "type": "object", "properties": {
-                                "path": { "type": "string" },
-                                "range": { "type": "object" },
-                                "newText": { "type": "string" },
-                                "text": { "type": "string" },
-                            }, "required": ["path"] } },
-                        ],
-                    },
-                }),
-                &[],
-            ),
-            command_action,
-            true,
-        ),
-        ext::commands::FIND => (
-            "find".into(),
+             said when every file in scope was analysed. With `edits`, checks a planned change before writing it."
+        }
+        Command::Find => {
             "Every definition and reference of an F# symbol across all projects, resolved by the compiler in the \
              editor's live session (unsaved edits included); record-field sites classified (construction, \
              copy-update, mutation, pattern, read). Prefer over grep whenever you need a symbol's uses: same-named \
-             symbols, strings and comments are not hits, and incomplete coverage is said.",
-            object_schema(
-                json!({
-                    "query": { "type": "string", "description": "Symbol name, qualified or dotted (Account.Balance)." },
-                    "kind": { "type": "string", "enum": ["auto", "symbol", "members", "field", "definition", "position"], "default": "auto" },
-                    "scope": { "type": "string", "enum": ["auto", "workspace", "project", "file"], "default": "auto" },
-                    "exact": { "type": "boolean", "default": true },
-                    "member": { "type": "string" },
-                    "field": { "type": "string" },
-                    "path": path_property("kind=position (or scope=file): the file."),
-                    "line": { "type": "integer", "minimum": 0, "description": "kind=position: 0-based line." },
-                    "word": { "type": "string", "description": "kind=position: the word on the line." },
-                    "occurrence": { "type": "integer", "minimum": 1 },
-                    "character": { "type": "integer", "minimum": 0, "description": "kind=position: 0-based UTF-16 column." },
-                    "contextLines": { "type": "integer", "minimum": 0, "maximum": 8, "default": 0 },
-                    "includeDeclaration": { "type": "boolean", "default": true },
-                    "includeInfo": { "type": "boolean", "default": false },
-                    "includeSiteTypes": { "type": "boolean", "default": false },
-                    "projectPath": path_property(".fsproj, .sln/.slnx or project name to sweep."),
-                    "maxResults": page_size_property(80, 1000),
-                    "timeoutMs": timeout_property(120_000),
-                    "cursor": cursor_property(),
-                    "responseCharBudget": answer_budget_property(),
-                }),
-                &[],
-            ),
-            command_action,
-            true,
-        ),
-        ext::commands::FIELD_IMPACT => (
-            "field_impact".into(),
+             symbols, strings and comments are not hits, and incomplete coverage is said."
+        }
+        Command::FieldImpact => {
             "Plans a record-field change: every construction, copy-and-update, mutation, pattern and read of a field \
              across all projects, each with the field's type at that site as the compiler resolves it. Prefer over \
              text search when changing a field's type or name: same-named fields of other records and unrelated \
-             uses are told apart.",
-            object_schema(
-                json!({
-                    "field": { "type": "string", "description": "The field: `Weight`, `Shipment.Weight` or fully qualified; a qualified name picks the record." },
-                    "exact": { "type": "boolean", "default": true },
-                    "includeDeclaration": { "type": "boolean", "default": true },
-                    "scope": { "type": "string", "enum": ["auto", "workspace", "project", "file"], "default": "auto" },
-                    "path": path_property("Restrict to a file, or anchor a position."),
-                    "projectPath": path_property(".fsproj, .sln/.slnx or project name to sweep."),
-                    "contextLines": { "type": "integer", "minimum": 0, "maximum": 8 },
-                    "maxResults": page_size_property(80, 1000),
-                    "timeoutMs": timeout_property(120_000),
-                    "cursor": cursor_property(),
-                    "responseCharBudget": answer_budget_property(),
-                }),
-                &["field"],
-            ),
-            command_action,
-            true,
-        ),
-        ext::commands::MAKE_INTERNAL_VISIBLE => (
-            "make_internal_visible".into(),
+             uses are told apart."
+        }
+        Command::MakeInternalVisible => {
             "Turns a `private` declaration into `internal` with a one-token edit found in the syntax tree (never in \
              strings or comments) and returns the WorkspaceEdit and a preview; writes nothing (apply: true asks the \
              editor, exposeTo adds InternalsVisibleTo). Prefer over a text replace of `private`, which hits the \
-             wrong token on lines with strings, comments or several bindings.",
-            object_schema(
-                json!({
-                    "path": path_property("The file with the declaration."),
-                    "line": { "type": "integer", "minimum": 0, "description": "0-based line of the declaration." },
-                    "word": { "type": "string", "description": "The declared name on the line." },
-                    "character": { "type": "integer", "minimum": 0, "description": "0-based UTF-16 column, instead of word." },
-                    "occurrence": { "type": "integer", "minimum": 1, "default": 1 },
-                    "apply": { "type": "boolean", "description": "Send the edit to the editor as workspace/applyEdit." },
-                    "exposeTo": { "type": "string", "description": "Project name to add InternalsVisibleTo for." },
-                }),
-                &["path", "line"],
-            ),
-            command_action,
-            false,
-        ),
-        ext::commands::RENAME => (
-            "rename".into(),
+             wrong token on lines with strings, comments or several bindings."
+        }
+        Command::Rename => {
             "Renames the symbol at path + line + word: FSAC's rename edits grouped by file with each line before and \
              after, cross-checked against find over every project (missedSites; complete only when nothing is \
              missed). Writes nothing unless apply is \"disk\" (with the preview's fileHashes). Prefer over a text \
-             replace, which hits same-named fields of other types and strings.",
-            object_schema(
-                json!({
-                    "symbol": { "type": "string", "description": "A qualified name (Module.Type.member) instead of path + line." },
-                    "path": path_property("The file with a use or the declaration of the symbol."),
-                    "line": { "type": "integer", "minimum": 0, "description": "0-based line." },
-                    "word": { "type": "string", "description": "The symbol's name on the line." },
-                    "character": { "type": "integer", "minimum": 0, "description": "0-based UTF-16 column, instead of word." },
-                    "occurrence": { "type": "integer", "minimum": 1, "default": 1 },
-                    "newName": { "type": "string", "description": "The new name; backticks are added when it needs them." },
-                    "apply": { "enum": [false, "editor", "disk"], "default": false, "description": "false: preview; editor: one workspace/applyEdit; disk: write all files or none." },
-                    "expectedHashes": { "type": "object", "description": "The preview's fileHashes; required with apply disk." },
-                    "maxLines": { "type": "integer", "minimum": 1, "maximum": 2000, "default": 200 },
-                    "verify": { "type": "boolean", "default": false, "description": "Also answer the compiler's verdict on the renamed code (a what-if check of the edit; nothing is written) as verification." },
-                    "timeoutMs": timeout_property(120_000),
-                }),
-                &["newName"],
-            ),
-            command_action,
-            false,
-        ),
-        ext::commands::OUTLINE => (
-            "outline".into(),
+             replace, which hits same-named fields of other types and strings."
+        }
+        Command::Outline => {
             "Outline of a file, a project or its public API from the syntax tree: modules, types, members and \
              signatures, the editor's unsaved buffers included; paged. Prefer over reading whole files or grepping \
-             for let/type/member when you need to know what a file or project declares.",
-            object_schema(
-                json!({
-                    "view": { "type": "string", "enum": ["file", "project", "publicApi"], "description": "Default: file with path, else project." },
-                    "path": path_property("The file (view file)."),
-                    "project": path_property("Project path or name (views project and publicApi)."),
-                    "summaryOnly": { "type": "boolean", "default": true },
-                    "maxResults": { "type": "integer", "minimum": 1, "maximum": 1000 },
-                    "cursor": cursor_property(),
-                    "namespaceFilter": { "type": "string" },
-                    "includeInternal": { "type": "boolean" },
-                    "responseCharBudget": page_budget_property(),
-                }),
-                &[],
-            ),
-            command_action,
-            true,
-        ),
-        // Syntax-layer discovery tools (commands/symbols).
-        ext::commands::SYMBOL_SEARCH => (
-            "symbol_search".into(),
+             for let/type/member when you need to know what a file or project declares."
+        }
+        Command::SymbolSearch => {
             "Ranks files for identifiers in milliseconds from the syntax index (BM25; declaring files first; tests, \
              generated and vendored code demoted): per file the matched names with counts, declaring symbols, best \
              lines and projects. Works before FSAC is ready. Prefer over grep to find which files matter for a name; \
-             available:false means the index builds: retry after retryAfterMs.",
-            object_schema(
-                json!({
-                    "query": { "type": "string", "description": "Identifiers separated by spaces; dotted names split. Matches exact, any case, or by camelCase words (Shipment finds ShipmentId)." },
-                    "maxResults": page_size_property(20, 200),
-                    "linesPerFile": { "type": "integer", "minimum": 0, "maximum": 10, "default": 3 },
-                    "cursor": cursor_property(),
-                    "waitForIndexMs": { "type": "integer", "minimum": 0, "maximum": 600000, "default": 0, "description": "Wait this long for the first index build instead of answering available:false." },
-                    "responseCharBudget": page_budget_property(),
-                }),
-                &["query"],
-            ),
-            command_action,
-            true,
-        ),
-        ext::commands::READ_SYMBOL => (
-            "read_symbol".into(),
+             available:false means the index builds: retry after retryAfterMs."
+        }
+        Command::ReadSymbol => {
             "One declaration's verbatim source by name (`weigh`, `Shipment.weigh`, fully qualified), from the editor's \
              unsaved buffer when open, with its range and parent chain. Several matches are all listed with path and \
-             line to pick one, never guessed. Prefer over reading whole files when you need one type or function.",
-            object_schema(
-                json!({
-                    "name": { "type": "string", "description": "Declared name, plain or dotted (a suffix of the full name)." },
-                    "path": path_property("Only declarations in this file."),
-                    "line": { "type": "integer", "minimum": 0, "description": "0-based line of the declaration, to pick among candidates." },
-                    "kinds": kinds_property(),
-                    "maxLines": { "type": "integer", "minimum": 1, "maximum": 20000, "default": 400 },
-                    "waitForIndexMs": { "type": "integer", "minimum": 0, "maximum": 600000, "default": 0 },
-                }),
-                &["name"],
-            ),
-            command_action,
-            true,
-        ),
-        ext::commands::READ_ENCLOSING => (
-            "read_enclosing".into(),
+             line to pick one, never guessed. Prefer over reading whole files when you need one type or function."
+        }
+        Command::ReadEnclosing => {
             "Maps a path and 0-based line (from grep, diagnostics or locations) to the smallest enclosing declaration's \
              verbatim source and its parent chain, from the syntax tree only. Over maxLines, onOversize says: error \
              (metadata only), slice (aroundLine lines around the line) or outline (its parts with read arguments). \
-             Prefer over reading a file around a line.",
-            object_schema(
-                json!({
-                    "path": path_property("The file."),
-                    "line": { "type": "integer", "minimum": 0, "description": "0-based line." },
-                    "character": { "type": "integer", "minimum": 0, "description": "0-based UTF-16 column (optional)." },
-                    "kinds": kinds_property(),
-                    "maxLines": { "type": "integer", "minimum": 1, "maximum": 20000, "default": 200 },
-                    "onOversize": { "type": "string", "enum": ["error", "slice", "outline"], "default": "error" },
-                    "aroundLine": { "type": "integer", "minimum": 1, "maximum": 20000, "description": "Slice size; default maxLines when given, else 80." },
-                }),
-                &["path", "line"],
-            ),
-            command_action,
-            true,
-        ),
-        ext::commands::DIAGNOSTICS => (
-            "diagnostics".into(),
+             Prefer over reading a file around a line."
+        }
+        Command::Diagnostics => {
             "What FSAC has reported in this session: per file, errors and warnings with freshness (current = \
              analysed at the content it has now, stale, unverified), the editor's unsaved buffers included. Cheap: \
              never starts an analysis. Prefer over building to see known errors; a file absent here is not known \
-             to be clean: use check for a verdict.",
-            object_schema(
-                json!({
-                    "path": path_property("Only this file."),
-                    "maxResults": { "type": "integer", "minimum": 1, "maximum": 1000 },
-                }),
-                &[],
-            ),
-            command_action,
-            true,
-        ),
-        // The diagnostic tools (issue #11).
-        ext::commands::EXPLAIN_DIAGNOSTIC => (
-            "explain_diagnostic".into(),
+             to be clean: use check for a verdict."
+        }
+        Command::ExplainDiagnostic => {
             "Explains one compiler diagnostic at path + line (+ code, character): FSAC's exact message, code, \
              severity and range, the line with context, what the code usually means and which fixes FSAC offers. \
-             The file is analysed first if needed. Prefer over guessing from the message text or re-running a build.",
-            diagnostic_schema(json!({})),
-            command_action,
-            true,
-        ),
-        ext::commands::DIAGNOSTIC_FIXES => (
-            "diagnostic_fixes".into(),
+             The file is analysed first if needed. Prefer over guessing from the message text or re-running a build."
+        }
+        Command::DiagnosticFixes => {
             "FSAC's code actions for one diagnostic at path + line (+ code): each fix's title, kind, edits previewed \
              (old text, new text, resulting lines) and the WorkspaceEdit. Writes nothing; apply: true (with \
-             fixIndex) asks the editor. Prefer over hand-editing when the compiler already knows the fix.",
-            diagnostic_schema(json!({
-                "apply": { "type": "boolean", "description": "Send one fix to the editor as workspace/applyEdit." },
-                "fixIndex": { "type": "integer", "minimum": 0, "description": "Which fix to apply (0-based); needed when there are several." },
-            })),
-            command_action,
-            false,
-        ),
-        ext::commands::SUGGEST_OPEN => (
-            "suggest_open".into(),
+             fixIndex) asks the editor. Prefer over hand-editing when the compiler already knows the fix."
+        }
+        Command::SuggestOpen => {
             "Which `open` brings an unresolved name into scope: give `name`, or path + line of its FS0039. Answers \
              FSAC's open/Use fixes and the workspace's own modules declaring it (RequireQualifiedAccess respected), \
-             each with the edit and its source. Prefer over grepping for the declaration and guessing the namespace.",
-            diagnostic_schema(json!({
-                "name": { "type": "string", "description": "The unresolved name (optionally qualified, Text.shout)." },
-                "maxResults": page_size_property(20, 200),
-            })),
-            command_action,
-            true,
-        ),
-        ext::commands::RESTART => (
-            "restart".into(),
+             each with the edit and its source. Prefer over grepping for the declaration and guessing the namespace."
+        }
+        Command::Restart => {
             "Restarts the shared FSAC process (the editor's too) and replays the open buffers into it. Use only when \
-             status says FSAC crashed or is unresponsive; ordinary answers never need it.",
-            object_schema(json!({}), &[]),
-            command_action,
-            false,
-        ),
-        // Referenced-assembly metadata (commands/referenced.rs): files only, no FSAC needed.
-        ext::commands::REFERENCED_SYMBOLS => (
-            "referenced_symbols".into(),
+             status says FSAC crashed or is unresponsive; ordinary answers never need it."
+        }
+        Command::ReferencedSymbols => {
             "Searches the types of the project's referenced assemblies (NuGet packages, framework when a \
              targeting pack is installed) by name substring, read from their metadata; each hit names its \
              assembly and package. Prefer over grepping the packages folder or guessing namespaces; the answer \
-             lists references it could not read.",
-            object_schema(
-                json!({
-                    "query": { "type": "string", "minLength": 1, "description": "Substring of a type's name or full name (case-insensitive)." },
-                    "projectPath": path_property(".fsproj path or project name; default: the first project."),
-                    "includeNonPublic": { "type": "boolean", "default": false },
-                    "maxResults": page_size_property(200, 1000),
-                    "cursor": cursor_property(),
-                    "responseCharBudget": page_budget_property(),
-                }),
-                &["query"],
-            ),
-            command_action,
-            true,
-        ),
-        ext::commands::NUGET_TYPES => (
-            "nuget_types".into(),
+             lists references it could not read."
+        }
+        Command::NugetTypes => {
             "Lists every type of one referenced package or assembly: packageId is a NuGet package id or an \
              assembly simple name (exact, case-insensitive, never a prefix). A miss says why (hint) and offers \
-             candidatePackages. Prefer over decompiling or web search to learn what a package exposes.",
-            object_schema(
-                json!({
-                    "packageId": { "type": "string", "minLength": 1, "description": "Package id or assembly simple name." },
-                    "projectPath": path_property(".fsproj path or project name; default: the first project."),
-                    "includeNonPublic": { "type": "boolean", "default": false },
-                    "maxResults": page_size_property(500, 2000),
-                    "cursor": cursor_property(),
-                    "responseCharBudget": page_budget_property(),
-                }),
-                &["packageId"],
-            ),
-            command_action,
-            true,
-        ),
-        ext::commands::NUGET_MEMBERS => (
-            "nuget_members".into(),
+             candidatePackages. Prefer over decompiling or web search to learn what a package exposes."
+        }
+        Command::NugetMembers => {
             "Lists the members of one type of a referenced package or assembly with signatures, accessibility \
              (from metadata), static/abstract and obsolete flags. typeName is the display name, full name or a \
-             dotted tail. Prefer over guessing an API from memory; use nuget_types first to find type names.",
-            object_schema(
-                json!({
-                    "packageId": { "type": "string", "minLength": 1, "description": "Package id or assembly simple name." },
-                    "typeName": { "type": "string", "minLength": 1, "description": "Display name, full name or dotted tail." },
-                    "projectPath": path_property(".fsproj path or project name; default: the first project."),
-                    "includeNonPublic": { "type": "boolean", "default": false },
-                    "maxResults": page_size_property(500, 2000),
-                    "cursor": cursor_property(),
-                    "responseCharBudget": page_budget_property(),
-                }),
-                &["packageId", "typeName"],
-            ),
-            command_action,
-            true,
+             dotted tail. Prefer over guessing an API from memory; use nuget_types first to find type names."
+        }
+    }
+}
+
+/// The schema of a command that still parses its arguments by hand.
+fn hand_written_schema(command: Command) -> Value {
+    match command {
+        Command::Status => object_schema(
+            json!({
+                "waitUntil": { "type": "string", "enum": ["ready"], "description": "Answer once the workspace is loaded (or cannot be)." },
+                "timeoutMs": timeout_property(60_000),
+                "probe": { "type": "boolean", "description": "Also check that FSAC answers at once." },
+            }),
+            &[],
         ),
-        _ => (
-            snake_case(suffix),
-            "An fslens command this bridge has no dedicated description for; it takes the command's JSON \
-             argument object (docs/commands.md) and answers with the command's result.",
-            json!({ "type": "object", "additionalProperties": true }),
-            command_action,
-            false,
+        Command::Check => object_schema(
+            json!({
+                "scope": { "type": "string", "enum": ["auto", "file", "project", "workspace", "snippet"], "default": "auto" },
+                "path": path_property("A file to check (scope file)."),
+                "snippet": { "type": "string", "description": "Source text checked as a script (scope snippet)." },
+                "snippetPosition": { "type": "string", "enum": ["end", "start"], "default": "end" },
+                "fileGlob": { "type": "string", "description": "Keep only files whose workspace-relative path matches (*, **, ?)." },
+                "speed": { "type": "string", "enum": ["trusted", "fast"], "default": "trusted" },
+                "severity": { "type": "string", "enum": ["error", "warning", "information", "hint", "all"], "default": "error" },
+                "projectPath": path_property(".fsproj path or project name (scope project, or where a snippet goes)."),
+                "timeoutMs": timeout_property(60_000),
+                "edits": {
+                    "description": "What-if: check these edits without writing them (the editor sees nothing; FSAC's \
+                                    view is restored before the answer). A WorkspaceEdit (changes or documentChanges), \
+                                    or a list of {path, range, newText} (0-based line, UTF-16 character) or {path, text}. \
+                                    The answer adds baseline and delta (introduced, resolved, unchanged).",
+                    "oneOf": [
+                        { "type": "object" },
+                        { "type": "array", "items": { "type": "object", "properties": {
+                            "path": { "type": "string" },
+                            "range": { "type": "object" },
+                            "newText": { "type": "string" },
+                            "text": { "type": "string" },
+                        }, "required": ["path"] } },
+                    ],
+                },
+            }),
+            &[],
         ),
-    };
-    Some(ToolDefinition { name, description: description.to_owned(), input_schema, action, read_only })
+        Command::Find => object_schema(
+            json!({
+                "query": { "type": "string", "description": "Symbol name, qualified or dotted (Account.Balance)." },
+                "kind": { "type": "string", "enum": ["auto", "symbol", "members", "field", "definition", "position"], "default": "auto" },
+                "scope": { "type": "string", "enum": ["auto", "workspace", "project", "file"], "default": "auto" },
+                "exact": { "type": "boolean", "default": true },
+                "member": { "type": "string" },
+                "field": { "type": "string" },
+                "path": path_property("kind=position (or scope=file): the file."),
+                "line": { "type": "integer", "minimum": 0, "description": "kind=position: 0-based line." },
+                "word": { "type": "string", "description": "kind=position: the word on the line." },
+                "occurrence": { "type": "integer", "minimum": 1 },
+                "character": { "type": "integer", "minimum": 0, "description": "kind=position: 0-based UTF-16 column." },
+                "contextLines": { "type": "integer", "minimum": 0, "maximum": 8, "default": 0 },
+                "includeDeclaration": { "type": "boolean", "default": true },
+                "includeInfo": { "type": "boolean", "default": false },
+                "includeSiteTypes": { "type": "boolean", "default": false },
+                "projectPath": path_property(".fsproj, .sln/.slnx or project name to sweep."),
+                "maxResults": page_size_property(80, 1000),
+                "timeoutMs": timeout_property(120_000),
+                "cursor": cursor_property(),
+                "responseCharBudget": answer_budget_property(),
+            }),
+            &[],
+        ),
+        Command::FieldImpact => object_schema(
+            json!({
+                "field": { "type": "string", "description": "The field: `Weight`, `Shipment.Weight` or fully qualified; a qualified name picks the record." },
+                "exact": { "type": "boolean", "default": true },
+                "includeDeclaration": { "type": "boolean", "default": true },
+                "scope": { "type": "string", "enum": ["auto", "workspace", "project", "file"], "default": "auto" },
+                "path": path_property("Restrict to a file, or anchor a position."),
+                "projectPath": path_property(".fsproj, .sln/.slnx or project name to sweep."),
+                "contextLines": { "type": "integer", "minimum": 0, "maximum": 8 },
+                "maxResults": page_size_property(80, 1000),
+                "timeoutMs": timeout_property(120_000),
+                "cursor": cursor_property(),
+                "responseCharBudget": answer_budget_property(),
+            }),
+            &["field"],
+        ),
+        Command::MakeInternalVisible => object_schema(
+            json!({
+                "path": path_property("The file with the declaration."),
+                "line": { "type": "integer", "minimum": 0, "description": "0-based line of the declaration." },
+                "word": { "type": "string", "description": "The declared name on the line." },
+                "character": { "type": "integer", "minimum": 0, "description": "0-based UTF-16 column, instead of word." },
+                "occurrence": { "type": "integer", "minimum": 1, "default": 1 },
+                "apply": { "type": "boolean", "description": "Send the edit to the editor as workspace/applyEdit." },
+                "exposeTo": { "type": "string", "description": "Project name to add InternalsVisibleTo for." },
+            }),
+            &["path", "line"],
+        ),
+        Command::Rename => object_schema(
+            json!({
+                "symbol": { "type": "string", "description": "A qualified name (Module.Type.member) instead of path + line." },
+                "path": path_property("The file with a use or the declaration of the symbol."),
+                "line": { "type": "integer", "minimum": 0, "description": "0-based line." },
+                "word": { "type": "string", "description": "The symbol's name on the line." },
+                "character": { "type": "integer", "minimum": 0, "description": "0-based UTF-16 column, instead of word." },
+                "occurrence": { "type": "integer", "minimum": 1, "default": 1 },
+                "newName": { "type": "string", "description": "The new name; backticks are added when it needs them." },
+                "apply": { "enum": [false, "editor", "disk"], "default": false, "description": "false: preview; editor: one workspace/applyEdit; disk: write all files or none." },
+                "expectedHashes": { "type": "object", "description": "The preview's fileHashes; required with apply disk." },
+                "maxLines": { "type": "integer", "minimum": 1, "maximum": 2000, "default": 200 },
+                "verify": { "type": "boolean", "default": false, "description": "Also answer the compiler's verdict on the renamed code (a what-if check of the edit; nothing is written) as verification." },
+                "timeoutMs": timeout_property(120_000),
+            }),
+            &["newName"],
+        ),
+        Command::Outline => object_schema(
+            json!({
+                "view": { "type": "string", "enum": ["file", "project", "publicApi"], "description": "Default: file with path, else project." },
+                "path": path_property("The file (view file)."),
+                "project": path_property("Project path or name (views project and publicApi)."),
+                "summaryOnly": { "type": "boolean", "default": true },
+                "maxResults": { "type": "integer", "minimum": 1, "maximum": 1000 },
+                "cursor": cursor_property(),
+                "namespaceFilter": { "type": "string" },
+                "includeInternal": { "type": "boolean" },
+                "responseCharBudget": page_budget_property(),
+            }),
+            &[],
+        ),
+        Command::SymbolSearch => object_schema(
+            json!({
+                "query": { "type": "string", "description": "Identifiers separated by spaces; dotted names split. Matches exact, any case, or by camelCase words (Shipment finds ShipmentId)." },
+                "maxResults": page_size_property(20, 200),
+                "linesPerFile": { "type": "integer", "minimum": 0, "maximum": 10, "default": 3 },
+                "cursor": cursor_property(),
+                "waitForIndexMs": { "type": "integer", "minimum": 0, "maximum": 600000, "default": 0, "description": "Wait this long for the first index build instead of answering available:false." },
+                "responseCharBudget": page_budget_property(),
+            }),
+            &["query"],
+        ),
+        Command::ReadSymbol => object_schema(
+            json!({
+                "name": { "type": "string", "description": "Declared name, plain or dotted (a suffix of the full name)." },
+                "path": path_property("Only declarations in this file."),
+                "line": { "type": "integer", "minimum": 0, "description": "0-based line of the declaration, to pick among candidates." },
+                "kinds": kinds_property(),
+                "maxLines": { "type": "integer", "minimum": 1, "maximum": 20000, "default": 400 },
+                "waitForIndexMs": { "type": "integer", "minimum": 0, "maximum": 600000, "default": 0 },
+            }),
+            &["name"],
+        ),
+        Command::ReadEnclosing => object_schema(
+            json!({
+                "path": path_property("The file."),
+                "line": { "type": "integer", "minimum": 0, "description": "0-based line." },
+                "character": { "type": "integer", "minimum": 0, "description": "0-based UTF-16 column (optional)." },
+                "kinds": kinds_property(),
+                "maxLines": { "type": "integer", "minimum": 1, "maximum": 20000, "default": 200 },
+                "onOversize": { "type": "string", "enum": ["error", "slice", "outline"], "default": "error" },
+                "aroundLine": { "type": "integer", "minimum": 1, "maximum": 20000, "description": "Slice size; default maxLines when given, else 80." },
+            }),
+            &["path", "line"],
+        ),
+        Command::Diagnostics => object_schema(
+            json!({
+                "path": path_property("Only this file."),
+                "maxResults": { "type": "integer", "minimum": 1, "maximum": 1000 },
+            }),
+            &[],
+        ),
+        Command::ExplainDiagnostic => diagnostic_schema(json!({})),
+        Command::DiagnosticFixes => diagnostic_schema(json!({
+            "apply": { "type": "boolean", "description": "Send one fix to the editor as workspace/applyEdit." },
+            "fixIndex": { "type": "integer", "minimum": 0, "description": "Which fix to apply (0-based); needed when there are several." },
+        })),
+        Command::SuggestOpen => diagnostic_schema(json!({
+            "name": { "type": "string", "description": "The unresolved name (optionally qualified, Text.shout)." },
+            "maxResults": page_size_property(20, 200),
+        })),
+        Command::Restart => object_schema(json!({}), &[]),
+        Command::ReferencedSymbols => object_schema(
+            json!({
+                "query": { "type": "string", "minLength": 1, "description": "Substring of a type's name or full name (case-insensitive)." },
+                "projectPath": path_property(".fsproj path or project name; default: the first project."),
+                "includeNonPublic": { "type": "boolean", "default": false },
+                "maxResults": page_size_property(200, 1000),
+                "cursor": cursor_property(),
+                "responseCharBudget": page_budget_property(),
+            }),
+            &["query"],
+        ),
+        Command::NugetTypes => object_schema(
+            json!({
+                "packageId": { "type": "string", "minLength": 1, "description": "Package id or assembly simple name." },
+                "projectPath": path_property(".fsproj path or project name; default: the first project."),
+                "includeNonPublic": { "type": "boolean", "default": false },
+                "maxResults": page_size_property(500, 2000),
+                "cursor": cursor_property(),
+                "responseCharBudget": page_budget_property(),
+            }),
+            &["packageId"],
+        ),
+        Command::NugetMembers => object_schema(
+            json!({
+                "packageId": { "type": "string", "minLength": 1, "description": "Package id or assembly simple name." },
+                "typeName": { "type": "string", "minLength": 1, "description": "Display name, full name or dotted tail." },
+                "projectPath": path_property(".fsproj path or project name; default: the first project."),
+                "includeNonPublic": { "type": "boolean", "default": false },
+                "maxResults": page_size_property(500, 2000),
+                "cursor": cursor_property(),
+                "responseCharBudget": page_budget_property(),
+            }),
+            &["packageId", "typeName"],
+        ),
+    }
 }
 
 /// The position arguments of the diagnostic tools, plus `extra`.
@@ -638,6 +590,7 @@ pub fn looks_like_path(value: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lsp::ext;
 
     fn every_command() -> Vec<String> {
         let mut commands: Vec<String> = ext::commands::ALL.iter().map(|command| (*command).to_owned()).collect();

@@ -181,6 +181,12 @@ pub async fn explain_diagnostic(argument: Value, mut context: CommandContext) ->
     }))
 }
 
+/// The MCP input schema generated from this command's argument struct; `None` until its
+/// arguments are a typed struct (mcp/tools.rs keeps a hand-written schema until then).
+pub fn input_schema() -> Option<serde_json::Value> {
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -127,3 +127,9 @@ pub async fn diagnostic_fixes(argument: Value, mut context: CommandContext) -> R
     answer["elapsedMs"] = json!(started.elapsed().as_millis() as u64);
     Ok(answer)
 }
+
+/// The MCP input schema generated from this command's argument struct; `None` until its
+/// arguments are a typed struct (mcp/tools.rs keeps a hand-written schema until then).
+pub fn input_schema() -> Option<serde_json::Value> {
+    None
+}

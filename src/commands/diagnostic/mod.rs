@@ -338,7 +338,7 @@ fn nothing_here(selector: &Selector, file: &str, diagnostics: &[Value], matched:
     };
     CommandError::typed(
         error_kinds::NO_DIAGNOSTIC_AT_POSITION,
-        -32602,
+        crate::lsp::message::error_codes::INVALID_PARAMS,
         message,
         json!({ "file": file, "line": selector.line, "matched": matched, "fileDiagnosticCount": diagnostics.len(), "nearest": nearest }),
     )

@@ -456,6 +456,12 @@ pub async fn suggest_open(argument: Value, mut context: CommandContext) -> Resul
     Ok(answer)
 }
 
+/// The MCP input schema generated from this command's argument struct; `None` until its
+/// arguments are a typed struct (mcp/tools.rs keeps a hand-written schema until then).
+pub fn input_schema() -> Option<serde_json::Value> {
+    None
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -937,7 +937,12 @@ async fn references(
             Ok((SweepOutcome::Analyzed, locations))
         }
         // FSAC cancelled it itself (content modified, server busy): worth a retry.
-        Ok(Err(error)) if matches!(error.code, error_codes::REQUEST_CANCELLED | -32801 | -32802) => {
+        Ok(Err(error))
+            if matches!(
+                error.code,
+                error_codes::REQUEST_CANCELLED | error_codes::CONTENT_MODIFIED | error_codes::SERVER_CANCELLED
+            ) =>
+        {
             Ok((SweepOutcome::Busy(error.message), Vec::new()))
         }
         Ok(Err(error)) => Ok((SweepOutcome::Failed(error.message), Vec::new())),

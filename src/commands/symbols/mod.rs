@@ -484,3 +484,9 @@ fn best_lines(indexed: &IndexedFile, file: &RankedFile, matching: &[usize], limi
         })
         .collect()
 }
+
+/// The MCP input schema generated from this command's argument struct; `None` until its
+/// arguments are a typed struct (mcp/tools.rs keeps a hand-written schema until then).
+pub fn search_input_schema() -> Option<serde_json::Value> {
+    None
+}

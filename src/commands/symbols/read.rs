@@ -569,3 +569,15 @@ fn is_inside(file: &FileIndex, child: usize, ancestor: usize) -> bool {
     }
     false
 }
+
+/// The MCP input schema generated from this command's argument struct; `None` until its
+/// arguments are a typed struct (mcp/tools.rs keeps a hand-written schema until then).
+pub fn read_symbol_input_schema() -> Option<serde_json::Value> {
+    None
+}
+
+/// The MCP input schema generated from this command's argument struct; `None` until its
+/// arguments are a typed struct (mcp/tools.rs keeps a hand-written schema until then).
+pub fn read_enclosing_input_schema() -> Option<serde_json::Value> {
+    None
+}

@@ -46,7 +46,7 @@ impl Proxy {
             "workspace/executeCommand" => {
                 let params = message.params().unwrap_or(Value::Null);
                 let command = params.get("command").and_then(Value::as_str).unwrap_or_default().to_owned();
-                if ext::commands::ALL.contains(&command.as_str()) {
+                if command.starts_with(ext::commands::PREFIX) {
                     let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
                     self.start_command(Origin::Editor, id, command, arguments);
                 } else {

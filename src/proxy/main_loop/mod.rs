@@ -559,6 +559,6 @@ fn document_notification_uri(message: &Message) -> Option<String> {
 
 /// Test hook: when this environment variable names a file, the `fslens` binary sets
 /// [`ProxyConfig::client_read_gate`] to it, so a session client's read of a closed file waits
-/// until that file exists (tests/proxy_with_double.rs shows that the editor is served
+/// until that file exists (tests/it/proxy_with_double.rs shows that the editor is served
 /// meanwhile).
 pub const CLIENT_READ_GATE_VARIABLE: &str = "FSLENS_TEST_CLIENT_READ_GATE";
