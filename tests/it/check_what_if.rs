@@ -274,6 +274,44 @@ async fn a_cancelled_what_if_restores_and_answers_once() {
     editor.stop().await;
 }
 
+/// A session client that leaves (its connection drops) while its what-if runs: the command is
+/// aborted and FSAC's view restored, as for a cancel. Before, the hypothetical texts stayed.
+#[tokio::test]
+async fn a_session_client_leaving_mid_what_if_restores_fsacs_view() {
+    use fslens::lsp::codec::write_frame;
+    use fslens::lsp::message::{Message, RequestId};
+    let TranscribedRun { workspace, _runtime, transcript, mut editor } = TranscribedRun::start().await;
+    let socket =
+        fslens::session::socket_path(&_runtime.path().join("fslens"), &workspace.path().canonicalize().unwrap());
+    let mut client = tokio::net::UnixStream::connect(&socket).await.expect("the editor's session serves the socket");
+    let item = std::fs::read_to_string(workspace.path().join("Catalog/Item.fs")).unwrap();
+    let requests = [
+        Message::request(RequestId::Number(1), "initialize", json!({"capabilities": {}})),
+        Message::request(
+            RequestId::Number(2),
+            "workspace/executeCommand",
+            json!({"command": "fslens.check", "arguments": [{"edits": [price_becomes_string(&item)]}]}),
+        ),
+    ];
+    for request in requests {
+        write_frame(&mut client, request.bytes()).await.unwrap();
+    }
+    wait_for_transcript(&transcript, received_by_fsac, "a what-if text", carries_a_what_if_text).await;
+    drop(client);
+    for file in ["Catalog/Item.fs", "Orders/Order.fs"] {
+        let uri = fslens::uri::path_to_uri(&workspace.path().join(file)).unwrap();
+        if received_by_fsac(&transcript)
+            .iter()
+            .any(|message| message["params"]["textDocument"]["uri"] == json!(uri) && carries_a_what_if_text(message))
+        {
+            closed_after_its_what_if_open(&transcript, &uri).await;
+        }
+    }
+    let answer = check(&mut editor, json!({})).await;
+    assert_eq!(answer["verdict"], json!("clean"), "the real texts again: {answer}");
+    editor.stop().await;
+}
+
 #[tokio::test]
 async fn a_timed_out_what_if_restores_too() {
     let TranscribedRun { workspace, _runtime, transcript, mut editor } = TranscribedRun::start().await;

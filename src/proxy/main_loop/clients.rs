@@ -269,6 +269,8 @@ impl Proxy {
             abort.abort();
             self.cancel_requests_of(&key);
             self.release_documents_of(&key);
+            // A what-if the client's command was running is restored as for a cancel.
+            self.restore_what_if_of(&key);
         }
         // What is left of the client's: its own requests forwarded to FSAC.
         for (proxy_id, call) in self.proxy_to_fsac.drop_owner(&origin) {
