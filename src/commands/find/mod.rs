@@ -28,6 +28,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::commands::CommandError;
+use crate::commands::params::parse_arguments;
 use crate::commands::paths::confine;
 use crate::lsp::message::error_codes;
 use crate::proxy::main_loop::CommandContext;
@@ -144,10 +145,19 @@ impl<'a> Texts<'a> {
 }
 
 pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf>) -> Result<Value, CommandError> {
+    let arguments: FindArguments = parse_arguments(argument)?;
+    find_with(arguments, context, root).await
+}
+
+/// `fslens.find` with arguments already read and validated (fieldImpact builds its own).
+pub async fn find_with(
+    arguments: FindArguments,
+    context: CommandContext,
+    root: Option<PathBuf>,
+) -> Result<Value, CommandError> {
     let started = Instant::now();
-    let arguments = FindArguments::from_json(&argument)?;
     let root = root.ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
-    let timeout = arguments.timeout;
+    let timeout = arguments.timeout();
     let deadline = tokio::time::Instant::now() + timeout;
     let allowance = if timeout.is_zero() {
         Duration::ZERO
@@ -210,7 +220,7 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
             "line": position.line,
             "character": position.character,
             "word": position.word,
-            "occurrence": arguments.word.as_ref().map(|_| arguments.occurrence),
+            "occurrence": arguments.word.as_ref().map(|_| arguments.occurrence()),
         });
     }
 
@@ -588,7 +598,7 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
     // Sites are sorted by file, so each file's text is read once and dropped after its rows.
     let context_lines = arguments.context_lines_applied();
     let window_start = cursor.as_ref().map_or(0, |cursor| cursor.offset);
-    let window_end = window_start.saturating_add(arguments.max_results.max(1));
+    let window_end = window_start.saturating_add(arguments.max_results().max(1));
     let mut stream_hasher = StreamHasher::new();
     stream_hasher.add(&ledger_identity);
     let mut site_rows = Vec::with_capacity(window_end.saturating_sub(window_start).min(sites.len()));
@@ -700,9 +710,9 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
     base["totalSites"] = json!(total);
     base["totalEstimate"] = json!({ "sites": total, "isLowerBound": !coverage_complete });
     base["breakdown"] = json!(breakdown);
-    base["contextLinesRequested"] = json!(arguments.context_lines_requested);
+    base["contextLinesRequested"] = json!(arguments.context_lines_requested());
     base["contextLinesApplied"] = json!(context_lines);
-    base["contextLinesTruncated"] = json!(arguments.context_lines_requested > context_lines);
+    base["contextLinesTruncated"] = json!(arguments.context_lines_requested() > context_lines);
     if let Some((_, ledger)) = &site_types {
         base["siteTypes"] = ledger.clone();
         base["siteTypesNote"] =
@@ -741,7 +751,8 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
         answer["deliveryStatus"] = json!(if more || incomplete_initial { "partial" } else { "complete" });
         if more && !incomplete_initial {
             answer["nextCursor"] = json!(cursor_for(next));
-            answer["truncatedBy"] = json!(if count >= arguments.max_results { "maxResults" } else { "responseBudget" });
+            answer["truncatedBy"] =
+                json!(if count >= arguments.max_results() { "maxResults" } else { "responseBudget" });
         } else {
             answer["nextCursor"] = Value::Null;
         }
@@ -752,7 +763,7 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
         }
     };
     // The kept rows start at the cursor's offset (validated above to be `offset`).
-    match plan_page(&base, &site_rows, 0, arguments.max_results, arguments.response_char_budget, &fill) {
+    match plan_page(&base, &site_rows, 0, arguments.max_results(), arguments.response_char_budget(), &fill) {
         PlannedPage::Delivered(answer) => Ok(answer),
         PlannedPage::SiteTooLarge(mut answer) => {
             answer["status"] = json!("aborted");
@@ -1350,15 +1361,15 @@ fn resolve_position(
         path: written.to_owned(),
         message: "cannot read the file".into(),
     })?;
-    let line_number = arguments.line.unwrap_or(0);
+    let line_number = arguments.line();
     let line = lines.line(line_number).ok_or_else(|| {
         CommandError::invalid_argument("line", format!("the file has {} lines (0-based)", lines.line_count()))
     })?;
-    let character = match (&arguments.word, arguments.character) {
-        (Some(word), _) => resolve::word_column(line, word, arguments.occurrence).ok_or_else(|| {
+    let character = match (&arguments.word, arguments.character()) {
+        (Some(word), _) => resolve::word_column(line, word, arguments.occurrence()).ok_or_else(|| {
             CommandError::invalid_argument(
                 "word",
-                format!("occurrence {} of {word:?} is not on line {line_number}", arguments.occurrence),
+                format!("occurrence {} of {word:?} is not on line {line_number}", arguments.occurrence()),
             )
         })?,
         (None, Some(character)) => {
