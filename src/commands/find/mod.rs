@@ -15,6 +15,7 @@
 //!
 //! Pages: see [`page`] (stateless v2 cursors, measured 60,000-unit budget).
 
+pub mod answer;
 pub mod arguments;
 pub mod page;
 pub mod resolve;
@@ -37,6 +38,10 @@ use crate::syntax::model::{FieldSiteKind, TextRange};
 use crate::workspace::WorkspaceModel;
 
 use crate::lsp::ext::error_kinds;
+use answer::{
+    ContextLinesEcho, Coverage, CrossCheck, FindAnswer, FindPage, Phases, PositionEcho, ProjectRow, Recovery,
+    ResolutionSources, ResolutionSummary, RunEcho, SameCursorRetry, SiteTypesLedger, TotalEstimate,
+};
 pub use arguments::{FindArguments, FindCliArgs, FindKind, FindScope};
 use page::{FindCursor, PlannedPage, StreamHasher, identity_of, plan_page};
 use resolve::{Declared, effective_kind, range_from_json, same_file};
@@ -203,35 +208,34 @@ pub async fn find_with(
     let fsac_ready = state == "ready";
     let mut notes: Vec<String> = Vec::new();
 
-    let mut base = json!({
-        "tool": "find",
-        "query": arguments.query,
-        "kind": arguments.kind.as_str(),
-        "effectiveKind": effective_kind(&arguments).as_str(),
-        "scope": target.scope.as_str(),
-        "exact": arguments.exact,
-        "timeoutMs": timeout.as_millis() as u64,
-        "responseConstructionAllowanceMs": allowance.as_millis() as u64,
-        "fsacState": state,
-    });
-    if let Some(position) = &position {
-        base["position"] = json!({
-            "path": model.display_path(&position.path),
-            "line": position.line,
-            "character": position.character,
-            "word": position.word,
-            "occurrence": arguments.word.as_ref().map(|_| arguments.occurrence()),
-        });
-    }
+    let run = RunEcho {
+        tool: "find",
+        query: arguments.query.clone(),
+        kind: arguments.kind,
+        effective_kind: effective_kind(&arguments),
+        scope: target.scope,
+        exact: arguments.exact,
+        timeout_ms: timeout.as_millis() as u64,
+        response_construction_allowance_ms: allowance.as_millis() as u64,
+        fsac_state: state.clone(),
+        position: position.as_ref().map(|position| PositionEcho {
+            path: model.display_path(&position.path),
+            line: position.line,
+            character: position.character,
+            word: position.word.clone(),
+            occurrence: arguments.word.as_ref().map(|_| arguments.occurrence()),
+        }),
+    };
 
     // An expired deadline before the sweep: a typed timeout, no invented counts.
     if tokio::time::Instant::now() >= sweep_deadline {
-        return Ok(timeout_before_sweep(base, &target, &model, started));
+        return timeout_before_sweep(run, &target, &model, started).into_json();
     }
 
     let in_workspace_set: HashSet<PathBuf> = files.iter().cloned().collect();
     let in_workspace = |path: &Path| in_workspace_set.contains(path);
-    let mut resolution_sources = json!({ "syntaxIndex": "answered" });
+    let mut resolution_sources =
+        ResolutionSources { syntax_index: "answered", fsac_definition: None, fsac_workspace_symbol: None };
 
     // Resolution.
     let mut declared: Vec<Declared> = Vec::new();
@@ -248,7 +252,7 @@ pub async fn find_with(
             });
             match context.backend_request("textDocument/definition", params, sweep_deadline).await {
                 Ok(Ok(answer)) => {
-                    resolution_sources["fsacDefinition"] = json!("answered");
+                    resolution_sources.fsac_definition = Some("answered".to_owned());
                     let location = if answer.is_array() { answer[0].clone() } else { answer };
                     let uri = location["uri"].as_str().or(location["targetUri"].as_str()).unwrap_or_default();
                     let range = range_from_json(&location["range"])
@@ -263,8 +267,8 @@ pub async fn find_with(
                         );
                     }
                 }
-                Ok(Err(error)) => resolution_sources["fsacDefinition"] = json!(format!("failed: {}", error.message)),
-                Err(CommandError::Timeout) => resolution_sources["fsacDefinition"] = json!("timedOut"),
+                Ok(Err(error)) => resolution_sources.fsac_definition = Some(format!("failed: {}", error.message)),
+                Err(CommandError::Timeout) => resolution_sources.fsac_definition = Some("timedOut".to_owned()),
                 Err(error) => return Err(error),
             }
             position_anchor = Some((position.uri.clone(), position.line, position.character));
@@ -289,17 +293,17 @@ pub async fn find_with(
         if fsac_ready && let Some(symbol_query) = resolve::workspace_symbol_query(&arguments) {
             match context.backend_request("workspace/symbol", json!({ "query": symbol_query }), sweep_deadline).await {
                 Ok(Ok(answer)) => {
-                    resolution_sources["fsacWorkspaceSymbol"] = json!("answered");
+                    resolution_sources.fsac_workspace_symbol = Some("answered".to_owned());
                     resolve::merge_workspace_symbols(&mut declared, &answer, &arguments, &index, &in_workspace);
                 }
                 Ok(Err(error)) => {
-                    resolution_sources["fsacWorkspaceSymbol"] = json!(format!("failed: {}", error.message));
+                    resolution_sources.fsac_workspace_symbol = Some(format!("failed: {}", error.message));
                 }
-                Err(CommandError::Timeout) => resolution_sources["fsacWorkspaceSymbol"] = json!("timedOut"),
+                Err(CommandError::Timeout) => resolution_sources.fsac_workspace_symbol = Some("timedOut".to_owned()),
                 Err(error) => return Err(error),
             }
         } else if fsac_ready {
-            resolution_sources["fsacWorkspaceSymbol"] = json!("notApplicable (substring query)");
+            resolution_sources.fsac_workspace_symbol = Some("notApplicable (substring query)".to_owned());
         }
     }
     declared.sort_by(|left, right| {
@@ -516,7 +520,7 @@ pub async fn find_with(
     sort_and_deduplicate(&mut sites);
 
     // Site types: the field's type at each field site, from FSAC's hover.
-    let mut site_types: Option<(Vec<Option<String>>, Value)> = None;
+    let mut site_types: Option<(Vec<Option<String>>, SiteTypesLedger)> = None;
     if arguments.include_site_types {
         site_types = Some(resolve_site_types(&context, &sites, &root, &mut texts, fsac_ready, sweep_deadline).await?);
     }
@@ -559,18 +563,19 @@ pub async fn find_with(
     }
     let resolution_answered = !fsac_ready
         || position.is_some()
-        || resolution_sources.get("fsacWorkspaceSymbol").is_none_or(|value| {
-            value == "answered" || value.as_str().is_some_and(|text| text.starts_with("notApplicable"))
-        });
+        || resolution_sources
+            .fsac_workspace_symbol
+            .as_deref()
+            .is_none_or(|value| value == "answered" || value.starts_with("notApplicable"));
     let total = sites.len();
     let (outcome, status_text, matched) = if total > 0 {
-        ("found", if coverage_complete { "ok" } else { "partial" }, json!(true))
+        ("found", if coverage_complete { "ok" } else { "partial" }, Some(true))
     } else if no_projects.is_some() {
-        ("indeterminate", "unknown", Value::Null)
+        ("indeterminate", "unknown", None)
     } else if coverage_complete && resolution_answered {
-        ("not_found", "ok", json!(false))
+        ("not_found", "ok", Some(false))
     } else {
-        ("indeterminate", "unknown", Value::Null)
+        ("indeterminate", "unknown", None)
     };
     if !fsac_ready {
         notes.push(format!(
@@ -653,129 +658,144 @@ pub async fn find_with(
     for site in &sites {
         *breakdown.entry(site.kind).or_default() += 1;
     }
-    base["via"] = json!(if via_fsac { "fsac" } else { "syntax" });
-    base["completeness"] =
-        json!(if via_fsac { if coverage_complete { "complete" } else { "partial" } } else { "syntactic" });
-    base["outcome"] = json!(outcome);
-    base["status"] = json!(status_text);
-    if let Some(reason) = no_projects {
-        base["errorKind"] = reason["errorKind"].clone();
-        base["noProjects"] = reason;
-    }
-    base["matched"] = matched;
-    base["scopeNote"] = json!(scope_note(&target, &model, requested, analyzed, &counts, fsac_ready, &state));
-    base["coverage"] = json!({
-        "complete": coverage_complete,
-        "projectsRequested": requested,
-        "projectsAnalyzed": analyzed,
-        "projectsTimedOut": counts.get("timedOut").copied().unwrap_or(0),
-        "projectsFailed": counts.get("failed").copied().unwrap_or(0),
-        "projectsBusy": counts.get("busy").copied().unwrap_or(0),
-        "projectsNotStarted": counts.get("notStarted").copied().unwrap_or(0),
-        "declarationsRequested": if position_anchor.is_some() { 1 } else { declared.len() },
-        "declarationsSwept": if position_anchor.is_some() {
-            usize::from(anchor_outcome == Some(SweepOutcome::Analyzed))
-        } else {
-            outcomes.iter().filter(|outcome| **outcome == SweepOutcome::Analyzed).count()
-        },
-        "phases": {
-            "discovery": "complete",
-            "resolution": if resolution_answered { "complete" } else { "partial" },
-            "sweep": if !fsac_ready { "not_started" } else if !sweep_references { "not_needed" }
-                     else if coverage_complete { "complete" } else { "partial" },
-        },
-    });
-    base["perProject"] = json!(per_project);
-    if sweep_references && swept_complete {
-        base["crossCheck"] = json!({
-            "source": "syntax-index",
-            "missedByBackend": missed
-                .iter()
-                .map(|slot| declared[*slot].to_json(&|path| model.display_path(path), false, None))
-                .collect::<Vec<_>>(),
-        });
-    }
     // The answer lists the first declarations (the cursor's identity covers all of them): a
     // name declared in every file must not make the page's metadata larger than any page.
-    let shown_declarations = &declarations_json[..declarations_json.len().min(DECLARATIONS_SHOWN)];
-    base["resolution"] = json!({
-        "complete": false,
-        "declarations": shown_declarations,
-        "sources": resolution_sources,
-    });
-    if shown_declarations.len() < declarations_json.len() {
-        base["resolution"]["declarationCount"] = json!(declarations_json.len());
-        base["resolution"]["declarationsTruncated"] = json!(true);
-    }
-    base["totalSites"] = json!(total);
-    base["totalEstimate"] = json!({ "sites": total, "isLowerBound": !coverage_complete });
-    base["breakdown"] = json!(breakdown);
-    base["contextLinesRequested"] = json!(arguments.context_lines_requested());
-    base["contextLinesApplied"] = json!(context_lines);
-    base["contextLinesTruncated"] = json!(arguments.context_lines_requested() > context_lines);
-    if let Some((_, ledger)) = &site_types {
-        base["siteTypes"] = ledger.clone();
-        base["siteTypesNote"] =
-            json!(if matches!(kind_mode, FindKind::Definition | FindKind::Symbol | FindKind::Members)
-                && !sites.iter().any(|site| site.kind.starts_with("field-"))
-            {
-                "includeSiteTypes annotates field sites only, and this kind produced none.".to_owned()
-            } else {
-                "siteType is the field's type as the current typecheck resolves it at that site (FSAC hover), the \
+    let shown = declarations_json.len().min(DECLARATIONS_SHOWN);
+    let declarations_cut = shown < declarations_json.len();
+    let declaration_count = declarations_json.len();
+    let count_of = |key: &str| counts.get(key).copied().unwrap_or(0);
+    let site_types_note = {
+        if matches!(kind_mode, FindKind::Definition | FindKind::Symbol | FindKind::Members)
+            && !sites.iter().any(|site| site.kind.starts_with("field-"))
+        {
+            "includeSiteTypes annotates field sites only, and this kind produced none."
+        } else {
+            "siteType is the field's type as the current typecheck resolves it at that site (FSAC hover), the \
              'before' half of an edit: it never predicts the type after a change. Edit, then run fslens.check. \
              Generic record fields show their type parameter, not the instantiation."
-                    .to_owned()
-            });
-    }
-    if !notes.is_empty() {
-        base["notes"] = json!(notes);
-    }
+        }
+    };
+    let site_types_ledger = site_types.map(|(_, ledger)| ledger);
     timings.insert("rowsMs", elapsed_since(&mut phase_started));
-    base["timingsMs"] = json!(timings);
-    base["elapsedMs"] = json!(started.elapsed().as_millis() as u64);
+    let base = FindAnswer {
+        run,
+        error_kind: no_projects.as_ref().map(|_| error_kinds::NO_PROJECTS),
+        via: if via_fsac { "fsac" } else { "syntax" },
+        completeness: if via_fsac { if coverage_complete { "complete" } else { "partial" } } else { "syntactic" },
+        outcome,
+        status: status_text,
+        matched,
+        no_projects,
+        scope_note: scope_note(&target, &model, requested, analyzed, &counts, fsac_ready, &state),
+        coverage: Coverage {
+            complete: coverage_complete,
+            projects_requested: requested,
+            projects_analyzed: analyzed,
+            projects_timed_out: count_of("timedOut"),
+            projects_failed: count_of("failed"),
+            projects_busy: count_of("busy"),
+            projects_not_started: count_of("notStarted"),
+            declarations_requested: Some(if position_anchor.is_some() { 1 } else { declared.len() }),
+            declarations_swept: Some(if position_anchor.is_some() {
+                usize::from(anchor_outcome == Some(SweepOutcome::Analyzed))
+            } else {
+                outcomes.iter().filter(|outcome| **outcome == SweepOutcome::Analyzed).count()
+            }),
+            phases: Phases {
+                discovery: "complete",
+                resolution: if resolution_answered { "complete" } else { "partial" },
+                sweep: if !fsac_ready {
+                    "not_started"
+                } else if !sweep_references {
+                    "not_needed"
+                } else if coverage_complete {
+                    "complete"
+                } else {
+                    "partial"
+                },
+            },
+        },
+        per_project,
+        per_project_returned_count: None,
+        per_project_total_count: None,
+        per_project_truncated: None,
+        cross_check: (sweep_references && swept_complete).then(|| CrossCheck {
+            source: "syntax-index",
+            missed_by_backend: missed
+                .iter()
+                .map(|slot| declared[*slot].to_json(&|path| model.display_path(path), false, None))
+                .collect(),
+        }),
+        resolution: ResolutionSummary {
+            complete: false,
+            declarations: declarations_json.into_iter().take(shown).collect(),
+            sources: Some(resolution_sources),
+            declaration_count: declarations_cut.then_some(declaration_count),
+            declarations_truncated: declarations_cut.then_some(true),
+        },
+        total_sites: total,
+        total_estimate: Some(TotalEstimate { sites: total, is_lower_bound: !coverage_complete }),
+        breakdown: Some(breakdown),
+        context_lines: Some(ContextLinesEcho {
+            context_lines_requested: arguments.context_lines_requested(),
+            context_lines_applied: context_lines,
+            context_lines_truncated: arguments.context_lines_requested() > context_lines,
+        }),
+        site_types_note: site_types_ledger.as_ref().map(|_| site_types_note),
+        site_types: site_types_ledger,
+        notes,
+        timings_ms: Some(timings),
+        elapsed_ms: started.elapsed().as_millis() as u64,
+        page: None,
+        recovery: None,
+    };
 
     let incomplete_initial = !coverage_complete && fsac_ready;
     let cursor_for = |next: usize| {
         FindCursor { offset: next, query_identity: query_identity.clone(), stream_identity: stream.clone() }.encode()
     };
-    let fill = |answer: &mut Value, page: &[Value], count: usize| {
+    let fill = |answer: &mut FindAnswer, page: &[Value], count: usize| {
         let next = offset + count;
         let more = next < total;
-        answer["sites"] = json!(page);
-        answer["pageOffset"] = json!(offset);
-        answer["returnedSites"] = json!(count);
-        answer["cursorAdvancedBy"] = json!(count);
-        answer["truncated"] = json!(more);
-        answer["resultSetComplete"] = json!(offset == 0 && !more && !incomplete_initial);
-        answer["resolution"]["complete"] = json!(offset == 0 && !more);
-        answer["deliveryStatus"] = json!(if more || incomplete_initial { "partial" } else { "complete" });
-        if more && !incomplete_initial {
-            answer["nextCursor"] = json!(cursor_for(next));
-            answer["truncatedBy"] =
-                json!(if count >= arguments.max_results() { "maxResults" } else { "responseBudget" });
-        } else {
-            answer["nextCursor"] = Value::Null;
-        }
-        if incomplete_initial && total > 0 {
-            answer["paginationRestartRequired"] = json!(more);
-            answer["retrySameCursor"] = json!(false);
-            answer["paginationIncompleteReason"] = json!("deadline_incomplete");
-        }
+        let continues = more && !incomplete_initial;
+        let restart = incomplete_initial && total > 0;
+        answer.resolution.complete = offset == 0 && !more;
+        answer.page = Some(FindPage {
+            sites: page.to_vec(),
+            page_offset: Some(offset),
+            returned_sites: count,
+            cursor_advanced_by: count,
+            truncated: Some(more),
+            result_set_complete: offset == 0 && !more && !incomplete_initial,
+            delivery_status: Some(if more || incomplete_initial { "partial" } else { "complete" }),
+            next_cursor: continues.then(|| cursor_for(next)),
+            truncated_by: continues.then_some(if count >= arguments.max_results() {
+                "maxResults"
+            } else {
+                "responseBudget"
+            }),
+            pagination_restart_required: restart.then_some(more),
+            retry_same_cursor: restart.then_some(false),
+            pagination_incomplete_reason: restart.then_some("deadline_incomplete"),
+        });
     };
     // The kept rows start at the cursor's offset (validated above to be `offset`).
     match plan_page(&base, &site_rows, 0, arguments.max_results(), arguments.response_char_budget(), &fill) {
-        PlannedPage::Delivered(answer) => Ok(answer),
+        PlannedPage::Delivered(answer) => answer.into_json(),
         PlannedPage::SiteTooLarge(mut answer) => {
-            answer["status"] = json!("aborted");
-            answer["deliveryStatus"] = json!("blocked");
-            answer["errorKind"] = json!(error_kinds::FIND_SITE_EXCEEDS_RESPONSE_BUDGET);
-            answer["cursorAdvancedBy"] = json!(0);
-            answer["nextCursor"] = Value::Null;
-            answer["recovery"] = json!({
-                "sameCursorRetry": { "allowed": false },
-                "recipe": "restart without a cursor with fewer contextLines or a larger responseCharBudget, or narrow the query, scope or projectPath",
+            answer.status = "aborted";
+            answer.error_kind = Some(error_kinds::FIND_SITE_EXCEEDS_RESPONSE_BUDGET);
+            if let Some(page) = &mut answer.page {
+                page.delivery_status = Some("blocked");
+                page.cursor_advanced_by = 0;
+                page.next_cursor = None;
+            }
+            answer.recovery = Some(Recovery {
+                same_cursor_retry: SameCursorRetry { allowed: false },
+                recipe: "restart without a cursor with fewer contextLines or a larger responseCharBudget, or narrow \
+                         the query, scope or projectPath",
             });
-            Ok(answer)
+            answer.into_json()
         }
     }
 }
@@ -842,7 +862,7 @@ fn project_ledger(
     model: &WorkspaceModel,
     sites: &[Site],
     status: &Value,
-) -> (Vec<Value>, BTreeMap<&'static str, usize>) {
+) -> (Vec<ProjectRow>, BTreeMap<&'static str, usize>) {
     let project_errors: Vec<(String, String)> = status["projectErrors"]
         .as_array()
         .into_iter()
@@ -892,24 +912,25 @@ fn project_ledger(
         };
         *counts.entry(outcome.as_str()).or_default() += 1;
         let project_sites = sites_per_project.get(display.as_str()).copied().unwrap_or(0);
-        let mut row = json!({
-            "project": display,
-            "status": outcome.as_str(),
-            "declarationsSwept": relevant,
-            "sites": project_sites,
-        });
-        match &outcome {
-            SweepOutcome::Failed(reason) | SweepOutcome::Busy(reason) => row["reason"] = json!(reason),
+        let reason = match &outcome {
+            SweepOutcome::Failed(reason) | SweepOutcome::Busy(reason) => Some(reason.clone()),
             SweepOutcome::NotStarted if !record.fsac_ready => {
-                row["reason"] = json!(format!("FSAC is {}: answered from the syntax layer", record.state))
+                Some(format!("FSAC is {}: answered from the syntax layer", record.state))
             }
-            SweepOutcome::NotStarted => row["reason"] = json!("the deadline passed before this project's turn"),
-            SweepOutcome::TimedOut => row["reason"] = json!("FSAC did not answer before the deadline"),
+            SweepOutcome::NotStarted => Some("the deadline passed before this project's turn".to_owned()),
+            SweepOutcome::TimedOut => Some("FSAC did not answer before the deadline".to_owned()),
             SweepOutcome::Analyzed if record.swept && relevant == 0 && record.anchor.is_none() => {
-                row["reason"] = json!("no resolved declaration is visible from this project, so it cannot use one")
+                Some("no resolved declaration is visible from this project, so it cannot use one".to_owned())
             }
-            SweepOutcome::Analyzed => {}
-        }
+            SweepOutcome::Analyzed => None,
+        };
+        let row = ProjectRow {
+            project: display,
+            status: outcome.as_str(),
+            declarations_swept: relevant,
+            sites: project_sites,
+            reason,
+        };
         per_project.push(row);
     }
     (per_project, counts)
@@ -1141,7 +1162,7 @@ async fn resolve_site_types(
     texts: &mut Texts<'_>,
     fsac_ready: bool,
     deadline: tokio::time::Instant,
-) -> Result<(Vec<Option<String>>, Value), CommandError> {
+) -> Result<(Vec<Option<String>>, SiteTypesLedger), CommandError> {
     let mut types = vec![None; sites.len()];
     let (mut field_sites, mut typed, mut unresolved, mut timed_out) = (0usize, 0usize, 0usize, 0usize);
     let mut acquired: HashSet<String> = HashSet::new();
@@ -1192,19 +1213,17 @@ async fn resolve_site_types(
     for uri in acquired {
         context.release_document(&uri);
     }
-    let ledger = json!({
-        "requested": true,
-        "fieldSites": field_sites,
-        "typed": typed,
-        "degraded": unresolved + timed_out,
-        "degradedUnresolved": unresolved,
-        "degradedTimedOut": timed_out,
-        // FSAC types a file in one project context only (see siteTypeContext), so whether
-        // another project types a site differently is unknown, not zero; and with no
-        // alternatives there is nothing to truncate.
-        "typedDifferentlyByAnotherProject": null,
-        "alternativesTruncatedRows": 0,
-    });
+    let ledger = SiteTypesLedger {
+        requested: true,
+        field_sites,
+        typed,
+        degraded: unresolved + timed_out,
+        degraded_unresolved: unresolved,
+        degraded_timed_out: timed_out,
+        // FSAC types a file in one project context only (see siteTypeContext).
+        typed_differently_by_another_project: None,
+        alternatives_truncated_rows: 0,
+    };
     Ok((types, ledger))
 }
 
@@ -1442,52 +1461,70 @@ fn scope_note(
 }
 
 /// The answer when the deadline passed before the sweep could start.
-fn timeout_before_sweep(mut base: Value, target: &Target, model: &WorkspaceModel, started: Instant) -> Value {
-    let per_project: Vec<Value> = target
+fn timeout_before_sweep(run: RunEcho, target: &Target, model: &WorkspaceModel, started: Instant) -> FindAnswer {
+    let requested = target.projects.len();
+    let per_project = target
         .projects
         .iter()
-        .map(|project| {
-            json!({
-                "project": model.display_path(project),
-                "status": "notStarted",
-                "declarationsSwept": 0,
-                "sites": 0,
-                "reason": "the deadline passed before the sweep started",
-            })
+        .map(|project| ProjectRow {
+            project: model.display_path(project),
+            status: "notStarted",
+            declarations_swept: 0,
+            sites: 0,
+            reason: Some("the deadline passed before the sweep started".to_owned()),
         })
         .collect();
-    base["errorKind"] = json!(error_kinds::FIND_TIMEOUT);
-    base["via"] = json!("none");
-    base["completeness"] = json!("partial");
-    base["outcome"] = json!("indeterminate");
-    base["status"] = json!("unknown");
-    base["matched"] = Value::Null;
-    base["scopeNote"] = json!(format!(
-        "the deadline of {} ms passed after project discovery ({} project(s) requested); resolution and the \
+    let scope_note = format!(
+        "the deadline of {} ms passed after project discovery ({requested} project(s) requested); resolution and the \
          semantic sweep were not started. Raise timeoutMs.",
-        base["timeoutMs"],
-        target.projects.len()
-    ));
-    base["coverage"] = json!({
-        "complete": false,
-        "projectsRequested": target.projects.len(),
-        "projectsAnalyzed": 0,
-        "projectsTimedOut": 0,
-        "projectsFailed": 0,
-        "projectsBusy": 0,
-        "projectsNotStarted": target.projects.len(),
-        "phases": { "discovery": "complete", "resolution": "not_started", "sweep": "not_started" },
-    });
-    base["perProject"] = json!(per_project);
-    base["resolution"] = json!({ "complete": false, "declarations": [] });
-    base["sites"] = json!([]);
-    base["totalSites"] = json!(0);
-    base["returnedSites"] = json!(0);
-    base["cursorAdvancedBy"] = json!(0);
-    base["nextCursor"] = Value::Null;
-    base["resultSetComplete"] = json!(false);
-    base["elapsedMs"] = json!(started.elapsed().as_millis() as u64);
-    base
+        run.timeout_ms
+    );
+    FindAnswer {
+        run,
+        error_kind: Some(error_kinds::FIND_TIMEOUT),
+        via: "none",
+        completeness: "partial",
+        outcome: "indeterminate",
+        status: "unknown",
+        matched: None,
+        no_projects: None,
+        scope_note,
+        coverage: Coverage {
+            complete: false,
+            projects_requested: requested,
+            projects_analyzed: 0,
+            projects_timed_out: 0,
+            projects_failed: 0,
+            projects_busy: 0,
+            projects_not_started: requested,
+            declarations_requested: None,
+            declarations_swept: None,
+            phases: Phases { discovery: "complete", resolution: "not_started", sweep: "not_started" },
+        },
+        per_project,
+        per_project_returned_count: None,
+        per_project_total_count: None,
+        per_project_truncated: None,
+        cross_check: None,
+        resolution: ResolutionSummary {
+            complete: false,
+            declarations: Vec::new(),
+            sources: None,
+            declaration_count: None,
+            declarations_truncated: None,
+        },
+        total_sites: 0,
+        total_estimate: None,
+        breakdown: None,
+        context_lines: None,
+        site_types: None,
+        site_types_note: None,
+        notes: Vec::new(),
+        timings_ms: None,
+        elapsed_ms: started.elapsed().as_millis() as u64,
+        page: Some(FindPage::before_sweep()),
+        recovery: None,
+    }
 }
 
 /// A readable summary of a `fslens.find` answer, for `fslens find` without `--json`.
