@@ -8,12 +8,16 @@
 //! cursor's stream identity as they are formed.
 
 use std::collections::BTreeMap;
+use std::time::Instant;
 
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::commands::find::arguments::{FindKind, FindScope};
 use crate::commands::find::page::PlannedAnswer;
+use crate::commands::find::target::Target;
+use crate::lsp::ext::error_kinds;
+use crate::workspace::WorkspaceModel;
 
 /// One `fslens.find` answer.
 #[derive(Clone, Debug, Serialize)]
@@ -162,7 +166,7 @@ pub struct CrossCheck {
 pub struct ResolutionSummary {
     /// This response starts at offset 0 and holds every site.
     pub complete: bool,
-    /// At most [`DECLARATIONS_SHOWN`](super::DECLARATIONS_SHOWN).
+    /// The first 50 (`declarationCount` says how many there are when cut).
     pub declarations: Vec<Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sources: Option<ResolutionSources>,
@@ -300,5 +304,77 @@ impl FindAnswer {
     pub fn into_json(self) -> Result<Value, crate::commands::CommandError> {
         serde_json::to_value(self)
             .map_err(|error| crate::commands::CommandError::Internal(format!("the find answer: {error}")))
+    }
+}
+
+/// The answer when the deadline passed before the sweep could start.
+pub(super) fn timeout_before_sweep(
+    run: RunEcho,
+    target: &Target,
+    model: &WorkspaceModel,
+    started: Instant,
+) -> FindAnswer {
+    let requested = target.projects.len();
+    let per_project = target
+        .projects
+        .iter()
+        .map(|project| ProjectRow {
+            project: model.display_path(project),
+            status: "notStarted",
+            declarations_swept: 0,
+            sites: 0,
+            reason: Some("the deadline passed before the sweep started".to_owned()),
+        })
+        .collect();
+    let scope_note = format!(
+        "the deadline of {} ms passed after project discovery ({requested} project(s) requested); resolution and the \
+         semantic sweep were not started. Raise timeoutMs.",
+        run.timeout_ms
+    );
+    FindAnswer {
+        run,
+        error_kind: Some(error_kinds::FIND_TIMEOUT),
+        via: "none",
+        completeness: "partial",
+        outcome: "indeterminate",
+        status: "unknown",
+        matched: None,
+        no_projects: None,
+        scope_note,
+        coverage: Coverage {
+            complete: false,
+            projects_requested: requested,
+            projects_analyzed: 0,
+            projects_timed_out: 0,
+            projects_failed: 0,
+            projects_busy: 0,
+            projects_not_started: requested,
+            declarations_requested: None,
+            declarations_swept: None,
+            phases: Phases { discovery: "complete", resolution: "not_started", sweep: "not_started" },
+        },
+        per_project,
+        per_project_returned_count: None,
+        per_project_total_count: None,
+        per_project_truncated: None,
+        cross_check: None,
+        resolution: ResolutionSummary {
+            complete: false,
+            declarations: Vec::new(),
+            sources: None,
+            declaration_count: None,
+            declarations_truncated: None,
+        },
+        total_sites: 0,
+        total_estimate: None,
+        breakdown: None,
+        context_lines: None,
+        site_types: None,
+        site_types_note: None,
+        notes: Vec::new(),
+        timings_ms: None,
+        elapsed_ms: started.elapsed().as_millis() as u64,
+        page: Some(FindPage::before_sweep()),
+        recovery: None,
     }
 }
