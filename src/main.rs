@@ -206,42 +206,50 @@ impl CheckOptions {
 struct FieldImpactOptions {
     /// The field: `Name`, `Type.Name` or a fully qualified name.
     field: String,
-    /// auto | workspace | project | file
-    #[arg(long)]
-    scope: Option<String>,
+    /// Which projects are swept and which sites are kept (default auto).
+    #[arg(long, value_enum)]
+    scope: Option<fslens::commands::find::FindScope>,
     /// A project (.fsproj) or solution to sweep.
     #[arg(long)]
     project_path: Option<String>,
     /// At most this many sites per page.
     #[arg(long)]
-    max_results: Option<u32>,
+    max_results: Option<fslens::commands::find::arguments::MaxResults>,
     /// Continue from a previous answer's nextCursor.
     #[arg(long)]
     cursor: Option<String>,
     /// The deadline (also for FSAC to load), in milliseconds.
-    #[arg(long, default_value_t = 120_000)]
-    timeout_ms: u64,
+    #[arg(long, default_value_t = Default::default())]
+    timeout_ms: fslens::commands::find::arguments::FindTimeoutMs,
     /// Print the JSON answer instead of a table.
     #[arg(long)]
     json: bool,
 }
 
 impl FieldImpactOptions {
-    fn to_arguments(&self) -> Value {
-        let mut arguments = json!({ "field": self.field, "timeoutMs": self.timeout_ms });
-        if let Some(scope) = &self.scope {
-            arguments["scope"] = json!(scope);
+    /// The `fslens.fieldImpact` arguments these flags stand for (every field named).
+    fn field_impact_arguments(&self) -> fslens::commands::field_impact::FieldImpactArguments {
+        fslens::commands::field_impact::FieldImpactArguments {
+            field: Some(self.field.clone()),
+            query: None,
+            kind: fslens::commands::field_impact::FieldImpactKind::Field,
+            include_site_types: true,
+            scope: self.scope.unwrap_or_default(),
+            project_path: self.project_path.clone(),
+            path: None,
+            line: None,
+            word: None,
+            occurrence: None,
+            character: None,
+            exact: true,
+            context_lines: Default::default(),
+            max_results: self.max_results.unwrap_or_default(),
+            response_char_budget: None,
+            cursor: self.cursor.clone(),
+            timeout_ms: self.timeout_ms,
+            include_declaration: true,
+            include_info: false,
         }
-        if let Some(project) = &self.project_path {
-            arguments["projectPath"] = json!(project);
-        }
-        if let Some(max) = self.max_results {
-            arguments["maxResults"] = json!(max);
-        }
-        if let Some(cursor) = &self.cursor {
-            arguments["cursor"] = json!(cursor);
-        }
-        arguments
     }
 }
 
@@ -380,9 +388,9 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             })
         }
         Some(Command::FieldImpact(options)) => {
-            let answer =
-                headless(&cli.session, config, ext::commands::FIELD_IMPACT, options.to_arguments(), options.timeout_ms)
-                    .await?;
+            let argument = to_argument_object(&options.field_impact_arguments());
+            let command = ext::commands::FIELD_IMPACT;
+            let answer = headless(&cli.session, config, command, argument, options.timeout_ms.get()).await?;
             print_answer(&answer, options.json, |answer| {
                 let mut lines = vec![format!(
                     "{} sites of {} (outcome {}, {})",
@@ -440,9 +448,9 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Find(arguments)) => {
+            let argument = to_argument_object(&arguments.find_arguments());
             let answer =
-                headless(&cli.session, config, ext::commands::FIND, arguments.to_arguments(), arguments.timeout_ms)
-                    .await?;
+                headless(&cli.session, config, ext::commands::FIND, argument, arguments.timeout_ms.get()).await?;
             print_answer(&answer, arguments.json, fslens::commands::find::render_text)?;
             Ok(ExitCode::SUCCESS)
         }

@@ -8,87 +8,165 @@
 
 use std::collections::BTreeMap;
 
-use serde_json::{Map, Value, json};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
+use crate::commands::find::arguments::{
+    ContextLines, FindArguments, FindKind, FindScope, FindTimeoutMs, MaxResults, Occurrence, ResponseCharBudget,
+};
+use crate::commands::params::{CommandArguments, Coordinate, parse_arguments};
 
-/// Arguments passed through to `find` unchanged (`field`, `kind` and `includeSiteTypes` are
-/// this command's own).
-const PASSED_TO_FIND: &[&str] = &[
-    "query",
-    "scope",
-    "projectPath",
-    "path",
-    "line",
-    "word",
-    "occurrence",
-    "character",
-    "exact",
-    "contextLines",
-    "maxResults",
-    "responseCharBudget",
-    "cursor",
-    "timeoutMs",
-    "includeDeclaration",
-    "includeInfo",
-];
+/// The arguments of `fslens.fieldImpact`: the field (by name or at a position) and the
+/// arguments it passes to `find` unchanged.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FieldImpactArguments {
+    /// The field: `Weight`, `Shipment.Weight` or fully qualified; a qualified name picks the
+    /// record. Required for kind `field` (the default).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// The same as `field` (find's name for it); `field` wins when both are given.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub query: Option<String>,
+    /// How the field is named; default `field`.
+    #[serde(default)]
+    pub kind: FieldImpactKind,
+    /// Always `true`: field impact always includes site types.
+    #[serde(default = "yes")]
+    pub include_site_types: bool,
+    /// Which projects are swept and which sites are kept; default `auto` (as for find).
+    #[serde(default)]
+    pub scope: FindScope,
+    /// The projects to sweep: an `.fsproj` (path or project name) or an `.sln`/`.slnx` of the
+    /// workspace. A path is relative to the workspace root or absolute inside it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub project_path: Option<String>,
+    /// Restrict to a file (scope `file`), or the position's file (kind `position`). Relative
+    /// to the workspace root or absolute inside it; paths outside are refused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Kind `position`: the 0-based line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<Coordinate>,
+    /// Kind `position`: the field's name on the line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub word: Option<String>,
+    /// With `word`: which of its whole-word matches on the line, 1-based; default 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub occurrence: Option<Occurrence>,
+    /// Kind `position`: the 0-based UTF-16 column, instead of `word`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub character: Option<Coordinate>,
+    /// Exact names (default). `false`: a case-insensitive substring match on the last
+    /// segment (qualifiers still match exactly).
+    #[serde(default = "yes")]
+    pub exact: bool,
+    /// Lines of context above and below each site; at most 8 are applied.
+    #[serde(default)]
+    pub context_lines: ContextLines,
+    /// At most this many rows per page.
+    #[serde(default)]
+    pub max_results: MaxResults,
+    /// UTF-16 units the whole serialized answer may take; default 60000 (30000 through the MCP
+    /// bridge, which sizes pages to its output).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_char_budget: Option<ResponseCharBudget>,
+    /// `nextCursor` of an earlier page of the same field impact.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<String>,
+    /// One deadline for the whole request, in milliseconds.
+    #[serde(default)]
+    pub timeout_ms: FindTimeoutMs,
+    /// `false` drops the field's declaration rows; default `true`.
+    #[serde(default = "yes")]
+    pub include_declaration: bool,
+    /// Add `access` and the rendered `signature` to `resolution.declarations`.
+    #[serde(default)]
+    pub include_info: bool,
+}
 
-pub async fn field_impact(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
-    let object =
-        argument.as_object().ok_or_else(|| CommandError::invalid_argument("arguments", "expected an object"))?;
-    const OWN: &[&str] = &["field", "kind", "includeSiteTypes"];
-    if let Some(unknown) =
-        object.keys().find(|key| !OWN.contains(&key.as_str()) && !PASSED_TO_FIND.contains(&key.as_str()))
-    {
-        return Err(CommandError::invalid_argument(
-            unknown,
-            format!("unknown argument; expected one of {}, {}", OWN.join(", "), PASSED_TO_FIND.join(", ")),
-        ));
-    }
-    // `kind` field (by name, the default) or position (the field under path/line/…).
-    let kind = match object.get("kind") {
-        None | Some(Value::Null) => "field",
-        Some(Value::String(kind)) if kind == "field" || kind == "position" => kind.as_str(),
-        Some(_) => return Err(CommandError::invalid_argument("kind", "expected field or position")),
-    };
-    if object.get("includeSiteTypes").is_some_and(|value| value != &json!(true)) {
-        return Err(CommandError::invalid_argument("includeSiteTypes", "field impact always includes site types"));
-    }
-    // `field`, or find's `query` as its alias; a bad value is blamed on the argument that holds it.
-    let named = match (object.get("field"), object.get("query")) {
-        (Some(Value::String(field)), _) if !field.trim().is_empty() => Some(field.trim().to_owned()),
-        (Some(value), _) if !value.is_null() => {
+/// How `fslens.fieldImpact` is told the field.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum FieldImpactKind {
+    /// by name: `field` (or `query`)
+    #[default]
+    Field,
+    /// the field under `path` + `line` + `word`/`character`
+    Position,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl CommandArguments for FieldImpactArguments {
+    fn validate(&self) -> Result<(), CommandError> {
+        if !self.include_site_types {
+            return Err(CommandError::invalid_argument("includeSiteTypes", "field impact always includes site types"));
+        }
+        // A bad value is blamed on the argument that holds it.
+        if self.field.as_deref().is_some_and(|field| field.trim().is_empty()) {
             return Err(CommandError::invalid_argument("field", "expected a non-empty string"));
         }
-        (_, Some(Value::String(query))) if !query.trim().is_empty() => Some(query.trim().to_owned()),
-        (_, Some(value)) if !value.is_null() => {
+        if self.field.is_none() && self.query.as_deref().is_some_and(|query| query.trim().is_empty()) {
             return Err(CommandError::invalid_argument("query", "expected a non-empty string"));
         }
-        _ => None,
-    };
-    if kind == "field" && named.is_none() {
-        return Err(CommandError::invalid_argument("field", "required: the field name, or Type.Field"));
+        if self.kind == FieldImpactKind::Field && self.named_field().is_none() {
+            return Err(CommandError::invalid_argument("field", "required: the field name, or Type.Field"));
+        }
+        self.find_arguments().validate()
     }
-    let field = named.clone().unwrap_or_default();
-    let mut find_argument = Map::new();
-    find_argument.insert("kind".into(), json!(kind));
-    find_argument.insert("includeSiteTypes".into(), json!(true));
-    for name in PASSED_TO_FIND {
-        if let Some(value) = object.get(*name) {
-            find_argument.insert((*name).to_owned(), value.clone());
+}
+
+impl FieldImpactArguments {
+    /// The field as named: `field`, else `query`, trimmed.
+    fn named_field(&self) -> Option<String> {
+        self.field.as_deref().or(self.query.as_deref()).map(str::trim).map(str::to_owned)
+    }
+
+    /// The `find` these arguments stand for: kind field (or position) with site types. A
+    /// qualified name (`Shipment.Weight`) is find's query; a bare name restricts kind field.
+    pub fn find_arguments(&self) -> FindArguments {
+        let (query, field) = match (self.named_field(), self.kind) {
+            (Some(named), FieldImpactKind::Field) if !named.contains('.') => (None, Some(named)),
+            (named, _) => (named, None),
+        };
+        FindArguments {
+            query,
+            kind: match self.kind {
+                FieldImpactKind::Field => FindKind::Field,
+                FieldImpactKind::Position => FindKind::Position,
+            },
+            scope: self.scope,
+            exact: self.exact,
+            member: None,
+            field,
+            path: self.path.clone(),
+            line: self.line,
+            word: self.word.clone(),
+            occurrence: self.occurrence,
+            character: self.character,
+            context_lines: self.context_lines,
+            include_declaration: self.include_declaration,
+            include_info: self.include_info,
+            include_site_types: true,
+            project_path: self.project_path.clone(),
+            max_results: self.max_results,
+            response_char_budget: self.response_char_budget,
+            timeout_ms: self.timeout_ms,
+            cursor: self.cursor.clone(),
         }
     }
-    if let Some(named) = &named {
-        // A qualified name (`Shipment.Weight`) is a query; a bare name restricts kind field.
-        find_argument.remove("query");
-        if kind == "field" && !named.contains('.') {
-            find_argument.insert("field".into(), json!(named));
-        } else {
-            find_argument.insert("query".into(), json!(named));
-        }
-    }
-    let mut answer = crate::commands::find::find(Value::Object(find_argument), context).await?;
+}
+
+pub async fn field_impact(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
+    let arguments: FieldImpactArguments = parse_arguments(argument)?;
+    let field = arguments.named_field().unwrap_or_default();
+    let mut answer = crate::commands::find::find_with(arguments.find_arguments(), context).await?;
 
     // Rows of files that several projects compile: their type comes from one project context.
     let mut single_context_rows = 0usize;
@@ -143,8 +221,73 @@ fn group_page(sites: &[Value]) -> Value {
     json!({ "scope": "page", "byKind": by_kind, "byDeclaringField": by_symbol, "bySiteType": by_type })
 }
 
-/// The MCP input schema generated from this command's argument struct; `None` until its
-/// arguments are a typed struct (mcp/tools.rs keeps a hand-written schema until then).
+/// The MCP input schema generated from [`FieldImpactArguments`].
 pub fn input_schema() -> Option<serde_json::Value> {
-    None
+    Some(crate::commands::params::input_schema::<FieldImpactArguments>())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    fn parsed(argument: Value) -> Result<FieldImpactArguments, CommandError> {
+        parse_arguments::<FieldImpactArguments>(argument)
+    }
+
+    fn blamed(argument: Value) -> String {
+        let error = parsed(argument.clone()).expect_err("must be refused");
+        assert_eq!(error.kind(), "invalid_argument", "{argument}: {error}");
+        error.data()["argument"].as_str().unwrap_or_default().to_owned()
+    }
+
+    #[test]
+    fn each_bad_argument_is_named() {
+        assert_eq!(blamed(json!({"fieldd": "Weight"})), "fieldd");
+        assert_eq!(blamed(json!({"member": "Weight"})), "member", "find's member is not fieldImpact's");
+        assert_eq!(blamed(json!({})), "field");
+        assert_eq!(blamed(Value::Null), "field");
+        assert_eq!(blamed(json!([])), "field");
+        assert_eq!(blamed(json!({"field": ""})), "field");
+        assert_eq!(blamed(json!({"field": 3})), "field");
+        assert_eq!(blamed(json!({"query": " "})), "query");
+        assert_eq!(blamed(json!({"field": "Weight", "includeSiteTypes": false})), "includeSiteTypes");
+        assert_eq!(blamed(json!({"field": "Weight", "kind": "members"})), "kind");
+        assert_eq!(blamed(json!({"field": "Weight", "maxResults": 0})), "maxResults");
+        // find's own rules still hold for what is passed through.
+        assert_eq!(blamed(json!({"kind": "position", "line": 1, "word": "Weight"})), "path");
+        assert_eq!(blamed(json!({"field": "Weight", "scope": "file"})), "path");
+    }
+
+    #[test]
+    fn the_field_becomes_find_arguments() {
+        let bare = parsed(json!({"field": " Weight ", "query": "Ignored"})).unwrap().find_arguments();
+        assert_eq!((bare.kind, bare.field.as_deref(), bare.query.as_deref()), (FindKind::Field, Some("Weight"), None));
+        assert!(bare.include_site_types);
+        let qualified = parsed(json!({"query": "Shipment.Weight", "maxResults": 2})).unwrap().find_arguments();
+        assert_eq!((qualified.field.as_deref(), qualified.query.as_deref()), (None, Some("Shipment.Weight")));
+        assert_eq!(qualified.max_results(), 2);
+        let position =
+            parsed(json!({"kind": "position", "path": "A.fs", "line": 2, "word": "Weight"})).unwrap().find_arguments();
+        assert_eq!((position.kind, position.line(), position.word.as_deref()), (FindKind::Position, 2, Some("Weight")));
+        assert_eq!((position.field, position.query), (None, None));
+    }
+
+    #[test]
+    fn the_schema_lists_field_and_what_is_passed_to_find() {
+        let schema = input_schema().unwrap();
+        let properties = &schema["properties"];
+        assert_eq!(properties["kind"]["enum"], json!(["field", "position"]));
+        assert_eq!(properties["includeSiteTypes"]["default"], json!(true));
+        assert_eq!(properties["scope"]["enum"], json!(["auto", "workspace", "project", "file"]));
+        assert_eq!(properties["maxResults"]["maximum"], json!(1000));
+        let find = crate::commands::find::arguments::input_schema().unwrap();
+        for (name, property) in properties.as_object().unwrap() {
+            assert!(property["description"].as_str().is_some_and(|text| !text.is_empty()), "{name}");
+            if name != "kind" && name != "field" && name != "query" {
+                assert!(find["properties"].get(name).is_some(), "{name} is passed to find, which must take it");
+            }
+        }
+    }
 }

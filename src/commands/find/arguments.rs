@@ -1,19 +1,24 @@
-//! The argument object of `fslens.find`, validated into [`FindArguments`], and the canonical
-//! query identity that binds a cursor to its query.
+//! The arguments of `fslens.find`, declared once as [`FindArguments`] (the wire, the MCP
+//! schema and the CLI flags all come from it), and the canonical query identity that binds a
+//! cursor to its query.
 //!
 //! Argument names follow the seed tool (`query`, `kind`, `scope`, `exact`, `member`, `field`,
 //! `path` + `line` + `word` [+ `occurrence`] or `character`, `contextLines`,
 //! `includeDeclaration`, `includeInfo`, `includeSiteTypes`, `projectPath`, `maxResults`,
 //! `timeoutMs`, `cursor`), plus `responseCharBudget` (a smaller page ceiling than the
-//! 60,000 units, for callers with a tighter output limit). Every failure is a typed `invalid_argument` naming the argument.
+//! 60,000 units, for callers with a tighter output limit). Every failure is a typed
+//! `invalid_argument` naming the argument; the rules that span several arguments are
+//! [`FindArguments::validate`].
 
 use std::time::Duration;
 
-use serde_json::{Map, Value, json};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 
 use crate::commands::CommandError;
-use crate::commands::arguments::{optional_bool, optional_integer, optional_string};
 use crate::commands::budget::RESPONSE_HARD_CEILING;
+use crate::commands::params::{Bounded, CommandArguments, Coordinate, TimeoutMs};
 
 /// Default and upper bound of `maxResults`.
 pub const DEFAULT_MAX_RESULTS: usize = 80;
@@ -24,21 +29,38 @@ pub const DEFAULT_TIMEOUT_MS: u64 = 120_000;
 pub use crate::commands::arguments::MAX_TIMEOUT_MS;
 /// `contextLines` above this are accepted and capped (reported as truncated).
 pub const MAX_CONTEXT_LINES: usize = 8;
+/// The smallest `responseCharBudget`: room for the answer's metadata and a row.
+pub const MIN_RESPONSE_CHAR_BUDGET: u64 = 2_000;
+
+/// `maxResults`: rows per page.
+pub type MaxResults = Bounded<1, { MAX_MAX_RESULTS as u64 }, { DEFAULT_MAX_RESULTS as u64 }>;
+/// `responseCharBudget`: UTF-16 units the whole answer may take.
+pub type ResponseCharBudget = Bounded<MIN_RESPONSE_CHAR_BUDGET, { RESPONSE_HARD_CEILING as u64 }>;
+/// `timeoutMs` of find and fieldImpact.
+pub type FindTimeoutMs = TimeoutMs<DEFAULT_TIMEOUT_MS>;
+/// `contextLines`: accepted up to 1000, applied up to [`MAX_CONTEXT_LINES`].
+pub type ContextLines = Bounded<0, 1000>;
+/// `occurrence`: which whole-word match of `word` on the line, 1-based.
+pub type Occurrence = Bounded<1, 100_000, 1>;
 
 /// What the query names and which sites are wanted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema, clap::ValueEnum)]
+#[serde(rename_all = "camelCase")]
 pub enum FindKind {
-    /// Every declaration the query names; all site kinds.
+    /// every declaration the query names, all site kinds (with `field` as `field`, with
+    /// `member` as `members`)
+    #[default]
     Auto,
-    /// Every declaration the query names; definitions and plain references only.
+    /// definitions and plain `reference`s only, no classification
     Symbol,
-    /// The members (and record fields) of the types the query names.
+    /// the members (and record fields) of the types the query names
     Members,
-    /// Record and union fields named `field` (of the type the query names, when given).
+    /// record/union fields and a class's explicit `val` fields named `field` (of the type
+    /// `query` names, when given), field sites only
     Field,
-    /// Only the declarations themselves: no references sweep.
+    /// the declarations only, no references sweep
     Definition,
-    /// The symbol at `path` + `line` + (`word` | `character`), as the compiler resolves it.
+    /// the symbol the compiler resolves at `path` + `line` + `word`/`character`
     Position,
 }
 
@@ -53,27 +75,20 @@ impl FindKind {
             FindKind::Position => "position",
         }
     }
-
-    fn parse(text: &str) -> Option<FindKind> {
-        Some(match text {
-            "auto" => FindKind::Auto,
-            "symbol" => FindKind::Symbol,
-            "members" => FindKind::Members,
-            "field" => FindKind::Field,
-            "definition" => FindKind::Definition,
-            "position" => FindKind::Position,
-            _ => return None,
-        })
-    }
 }
 
 /// Which projects are swept and which sites are kept.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema, clap::ValueEnum)]
+#[serde(rename_all = "camelCase")]
 pub enum FindScope {
-    /// `workspace`, unless `projectPath` names one `.fsproj` (then `project`).
+    /// `project` when `projectPath` is one `.fsproj`, else `workspace`
+    #[default]
     Auto,
+    /// every project of the workspace (or of the solution `projectPath` names)
     Workspace,
+    /// one project: `projectPath`, or the one project that compiles `path`
     Project,
+    /// only the sites in `path`
     File,
 }
 
@@ -88,62 +103,90 @@ impl FindScope {
     }
 }
 
-/// The validated arguments.
-#[derive(Clone, Debug, PartialEq)]
+/// The arguments of `fslens.find`.
+#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FindArguments {
+    /// The symbol: a name, `Type.Member`, or a fully qualified name
+    /// (`Shipping.Domain.Shipment.Weight`); its dotted segments must be a suffix of the
+    /// declaration's full name. Required except for kind `field` with `field`, and kind
+    /// `position`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub query: Option<String>,
+    /// What the query names and which sites are wanted; default `auto`.
+    #[serde(default)]
     pub kind: FindKind,
+    /// Which projects are swept and which sites are kept; default `auto`. `project` needs
+    /// `projectPath` or a `path` compiled by exactly one project; `file` needs `path`.
+    #[serde(default)]
     pub scope: FindScope,
+    /// Exact names (default). `false`: a case-insensitive substring match on the last
+    /// segment (qualifiers still match exactly).
+    #[serde(default = "yes")]
     pub exact: bool,
+    /// With kind `members`: only this member.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub member: Option<String>,
+    /// With kind `field`: the field's name.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
+    /// The position's file (kind `position`), or the file of scope `file`. Relative to the
+    /// workspace root or absolute inside it; paths outside are refused.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
-    pub line: Option<u32>,
+    /// Kind `position`: the 0-based line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<Coordinate>,
+    /// Kind `position`: the identifier on the line.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub word: Option<String>,
-    /// 1-based occurrence of `word` on the line (default 1).
-    pub occurrence: u32,
-    pub character: Option<u32>,
-    pub context_lines_requested: usize,
+    /// With `word`: which of its whole-word matches on the line, 1-based; default 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub occurrence: Option<Occurrence>,
+    /// Kind `position`: the 0-based UTF-16 column, instead of `word`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub character: Option<Coordinate>,
+    /// Lines of context above and below each site; at most 8 are applied.
+    #[serde(default)]
+    pub context_lines: ContextLines,
+    /// `false` drops the `definition` and `signature` rows; default `true`.
+    #[serde(default = "yes")]
     pub include_declaration: bool,
+    /// Add `access` and the rendered `signature` to `resolution.declarations`.
+    #[serde(default)]
     pub include_info: bool,
+    /// Add `siteType` to every field row: the field's type at that site as FSAC's hover
+    /// gives it (at most 200 characters), with the `siteTypes` ledger and `siteTypesNote`.
+    #[serde(default)]
     pub include_site_types: bool,
+    /// The projects to sweep: an `.fsproj` (path or project name) or an `.sln`/`.slnx` of the
+    /// workspace. A path is relative to the workspace root or absolute inside it.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub project_path: Option<String>,
-    pub max_results: usize,
-    /// UTF-16 units the serialized answer may take (the page planner's ceiling).
-    pub response_char_budget: usize,
-    pub timeout: Duration,
+    /// At most this many rows per page.
+    #[serde(default)]
+    pub max_results: MaxResults,
+    /// UTF-16 units the whole serialized answer may take; default 60000 (30000 through the MCP
+    /// bridge, which sizes pages to its output). The page is the largest prefix of rows that
+    /// fits; not part of the query a cursor is bound to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_char_budget: Option<ResponseCharBudget>,
+    /// One deadline for the whole request, in milliseconds (5 % of it, at most 250 ms, is kept
+    /// for building the answer).
+    #[serde(default)]
+    pub timeout_ms: FindTimeoutMs,
+    /// `nextCursor` of an earlier page of the same query.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cursor: Option<String>,
 }
 
-/// The smallest `responseCharBudget`: room for the answer's metadata and a row.
-pub const MIN_RESPONSE_CHAR_BUDGET: u64 = 2_000;
-
-const KNOWN_ARGUMENTS: &[&str] = &[
-    "query",
-    "kind",
-    "scope",
-    "exact",
-    "member",
-    "field",
-    "path",
-    "line",
-    "word",
-    "occurrence",
-    "character",
-    "contextLines",
-    "includeDeclaration",
-    "includeInfo",
-    "includeSiteTypes",
-    "projectPath",
-    "maxResults",
-    "responseCharBudget",
-    "timeoutMs",
-    "cursor",
-];
+fn yes() -> bool {
+    true
+}
 
 /// A name argument must be a non-empty identifier path without whitespace or control
 /// characters (double-backticked names may hold spaces).
-fn check_name(name: &str, value: &str) -> Result<(), CommandError> {
+pub fn check_name(name: &str, value: &str) -> Result<(), CommandError> {
     if value.trim().is_empty() {
         return Err(CommandError::invalid_argument(name, "must not be empty"));
     }
@@ -156,93 +199,26 @@ fn check_name(name: &str, value: &str) -> Result<(), CommandError> {
     Ok(())
 }
 
-impl FindArguments {
-    /// Validates the JSON argument object; every failure names the argument.
-    pub fn from_json(arguments: &Value) -> Result<FindArguments, CommandError> {
-        let empty = Map::new();
-        let object = match arguments {
-            Value::Object(object) => object,
-            Value::Null => &empty,
-            _ => return Err(CommandError::invalid_argument("arguments", "expected one JSON object")),
-        };
-        if let Some(unknown) = object.keys().find(|key| !KNOWN_ARGUMENTS.contains(&key.as_str())) {
-            return Err(CommandError::invalid_argument(
-                unknown,
-                format!("unknown argument; expected one of {}", KNOWN_ARGUMENTS.join(", ")),
-            ));
-        }
-        let query = optional_string(object, "query")?;
-        let member = optional_string(object, "member")?;
-        let field = optional_string(object, "field")?;
-        let word = optional_string(object, "word")?;
-        for (name, value) in [("query", &query), ("member", &member), ("field", &field), ("word", &word)] {
+impl CommandArguments for FindArguments {
+    /// The names are checked, then the rules that span several arguments.
+    fn validate(&self) -> Result<(), CommandError> {
+        for (name, value) in
+            [("query", &self.query), ("member", &self.member), ("field", &self.field), ("word", &self.word)]
+        {
             if let Some(value) = value {
                 check_name(name, value)?;
             }
         }
-        let kind = match optional_string(object, "kind")?.as_deref() {
-            None => FindKind::Auto,
-            Some(text) => FindKind::parse(text).ok_or_else(|| {
-                CommandError::invalid_argument(
-                    "kind",
-                    format!("expected auto, symbol, members, field, definition or position, got {text:?}"),
-                )
-            })?,
-        };
-        let scope = match optional_string(object, "scope")?.as_deref() {
-            None | Some("auto") => FindScope::Auto,
-            Some("workspace") => FindScope::Workspace,
-            Some("project") => FindScope::Project,
-            Some("file") => FindScope::File,
-            Some(other) => {
-                return Err(CommandError::invalid_argument(
-                    "scope",
-                    format!("expected auto, workspace, project or file, got {other:?}"),
-                ));
-            }
-        };
-        let path = optional_string(object, "path")?;
-        let line = optional_integer(object, "line", 0, u64::from(u32::MAX))?.map(|line| line as u32);
-        let character = optional_integer(object, "character", 0, u64::from(u32::MAX))?.map(|value| value as u32);
-        let occurrence = optional_integer(object, "occurrence", 1, 100_000)?.map(|value| value as u32);
-        let context_lines_requested = optional_integer(object, "contextLines", 0, 1000)?.unwrap_or(0) as usize;
-        let max_results =
-            optional_integer(object, "maxResults", 1, MAX_MAX_RESULTS as u64)?.unwrap_or(DEFAULT_MAX_RESULTS as u64);
-        let response_char_budget =
-            optional_integer(object, "responseCharBudget", MIN_RESPONSE_CHAR_BUDGET, RESPONSE_HARD_CEILING as u64)?
-                .map_or(RESPONSE_HARD_CEILING, |budget| budget as usize);
-        let timeout_ms = optional_integer(object, "timeoutMs", 0, MAX_TIMEOUT_MS)?.unwrap_or(DEFAULT_TIMEOUT_MS);
-        let cursor = optional_string(object, "cursor")?;
-        if cursor.as_deref().is_some_and(str::is_empty) {
+        if self.cursor.as_deref().is_some_and(str::is_empty) {
             return Err(CommandError::invalid_argument("cursor", "must not be empty"));
         }
-        let arguments = FindArguments {
-            query,
-            kind,
-            scope,
-            exact: optional_bool(object, "exact")?.unwrap_or(true),
-            member,
-            field,
-            path,
-            line,
-            word,
-            occurrence: occurrence.unwrap_or(1),
-            character,
-            context_lines_requested,
-            include_declaration: optional_bool(object, "includeDeclaration")?.unwrap_or(true),
-            include_info: optional_bool(object, "includeInfo")?.unwrap_or(false),
-            include_site_types: optional_bool(object, "includeSiteTypes")?.unwrap_or(false),
-            project_path: optional_string(object, "projectPath")?,
-            max_results: max_results as usize,
-            response_char_budget,
-            timeout: Duration::from_millis(timeout_ms),
-            cursor,
-        };
-        arguments.check_combinations(occurrence.is_some())?;
-        Ok(arguments)
+        self.check_combinations()
     }
+}
 
-    fn check_combinations(&self, occurrence_given: bool) -> Result<(), CommandError> {
+impl FindArguments {
+    fn check_combinations(&self) -> Result<(), CommandError> {
+        let occurrence_given = self.occurrence.is_some();
         match self.kind {
             FindKind::Position => {
                 if self.path.is_none() {
@@ -306,9 +282,41 @@ impl FindArguments {
         Ok(())
     }
 
+    /// The line of kind position (0 when absent: `validate` refuses that).
+    pub fn line(&self) -> u32 {
+        self.line.map_or(0, Coordinate::as_u32)
+    }
+
+    pub fn character(&self) -> Option<u32> {
+        self.character.map(Coordinate::as_u32)
+    }
+
+    /// `occurrence` as applied: 1 when absent.
+    pub fn occurrence(&self) -> u32 {
+        self.occurrence.unwrap_or_default().as_u32()
+    }
+
+    pub fn timeout(&self) -> Duration {
+        self.timeout_ms.as_duration_ms()
+    }
+
+    pub fn max_results(&self) -> usize {
+        self.max_results.as_usize()
+    }
+
+    /// The page planner's ceiling: `responseCharBudget`, or the hard ceiling.
+    pub fn response_char_budget(&self) -> usize {
+        self.response_char_budget.map_or(RESPONSE_HARD_CEILING, ResponseCharBudget::as_usize)
+    }
+
+    /// `contextLines` as asked.
+    pub fn context_lines_requested(&self) -> usize {
+        self.context_lines.as_usize()
+    }
+
     /// `contextLines` as applied (capped at [`MAX_CONTEXT_LINES`]).
     pub fn context_lines_applied(&self) -> usize {
-        self.context_lines_requested.min(MAX_CONTEXT_LINES)
+        self.context_lines_requested().min(MAX_CONTEXT_LINES)
     }
 
     /// The canonical query: every argument that shapes the result stream, defaults
@@ -326,10 +334,10 @@ impl FindArguments {
             "member": self.member,
             "field": self.field,
             "path": normalized_path,
-            "line": self.line,
+            "line": self.line.map(Coordinate::as_u32),
             "word": self.word,
-            "occurrence": if self.word.is_some() { Some(self.occurrence) } else { None },
-            "character": self.character,
+            "occurrence": if self.word.is_some() { Some(self.occurrence()) } else { None },
+            "character": self.character(),
             "contextLines": self.context_lines_applied(),
             "includeDeclaration": self.include_declaration,
             "includeInfo": self.include_info,
@@ -344,12 +352,12 @@ impl FindArguments {
 pub struct FindCliArgs {
     /// What to find: a name, `Type.Member`, or a fully qualified name.
     pub query: Option<String>,
-    /// auto | symbol | members | field | definition | position
-    #[arg(long)]
-    pub kind: Option<String>,
-    /// auto | workspace | project | file
-    #[arg(long)]
-    pub scope: Option<String>,
+    /// What the query names (default auto).
+    #[arg(long, value_enum)]
+    pub kind: Option<FindKind>,
+    /// Which projects are swept and which sites are kept (default auto).
+    #[arg(long, value_enum)]
+    pub scope: Option<FindScope>,
     /// Case-insensitive substring matching instead of exact names.
     #[arg(long)]
     pub substring: bool,
@@ -364,19 +372,19 @@ pub struct FindCliArgs {
     pub path: Option<String>,
     /// 0-based line of the position.
     #[arg(long)]
-    pub line: Option<u32>,
+    pub line: Option<Coordinate>,
     /// The word at the position.
     #[arg(long)]
     pub word: Option<String>,
     /// Which occurrence of the word on the line (1-based).
     #[arg(long)]
-    pub occurrence: Option<u32>,
+    pub occurrence: Option<Occurrence>,
     /// 0-based UTF-16 character of the position (instead of word).
     #[arg(long)]
-    pub character: Option<u32>,
+    pub character: Option<Coordinate>,
     /// Lines of context above and below each site (at most 8 applied).
     #[arg(long)]
-    pub context_lines: Option<u32>,
+    pub context_lines: Option<ContextLines>,
     /// Leave the declarations themselves out.
     #[arg(long)]
     pub exclude_declaration: bool,
@@ -391,14 +399,14 @@ pub struct FindCliArgs {
     pub project_path: Option<String>,
     /// At most this many sites per page (1..1000, default 80).
     #[arg(long)]
-    pub max_results: Option<u32>,
+    pub max_results: Option<MaxResults>,
     /// Plan each page to fit this many UTF-16 units of JSON (2000..60000, default 60000):
     /// for a caller whose output limit is smaller than fslens's own.
     #[arg(long)]
-    pub response_char_budget: Option<u32>,
+    pub response_char_budget: Option<ResponseCharBudget>,
     /// The deadline for the whole request (and for FSAC to load), in milliseconds.
-    #[arg(long, default_value_t = DEFAULT_TIMEOUT_MS)]
-    pub timeout_ms: u64,
+    #[arg(long, default_value_t = FindTimeoutMs::default())]
+    pub timeout_ms: FindTimeoutMs,
     /// Continue from a previous page's nextCursor.
     #[arg(long)]
     pub cursor: Option<String>,
@@ -408,69 +416,95 @@ pub struct FindCliArgs {
 }
 
 impl FindCliArgs {
-    /// The `fslens.find` argument object these flags stand for.
-    pub fn to_arguments(&self) -> Value {
-        let mut arguments = Map::new();
-        let mut put = |name: &str, value: Option<Value>| {
-            if let Some(value) = value {
-                arguments.insert(name.to_owned(), value);
-            }
-        };
-        put("query", self.query.as_ref().map(|value| json!(value)));
-        put("kind", self.kind.as_ref().map(|value| json!(value)));
-        put("scope", self.scope.as_ref().map(|value| json!(value)));
-        put("exact", self.substring.then_some(json!(false)));
-        put("member", self.member.as_ref().map(|value| json!(value)));
-        put("field", self.field.as_ref().map(|value| json!(value)));
-        put("path", self.path.as_ref().map(|value| json!(value)));
-        put("line", self.line.map(|value| json!(value)));
-        put("word", self.word.as_ref().map(|value| json!(value)));
-        put("occurrence", self.occurrence.map(|value| json!(value)));
-        put("character", self.character.map(|value| json!(value)));
-        put("contextLines", self.context_lines.map(|value| json!(value)));
-        put("includeDeclaration", self.exclude_declaration.then_some(json!(false)));
-        put("includeInfo", self.include_info.then_some(json!(true)));
-        put("includeSiteTypes", self.include_site_types.then_some(json!(true)));
-        put("projectPath", self.project_path.as_ref().map(|value| json!(value)));
-        put("maxResults", self.max_results.map(|value| json!(value)));
-        put("responseCharBudget", self.response_char_budget.map(|value| json!(value)));
-        put("timeoutMs", Some(json!(self.timeout_ms)));
-        put("cursor", self.cursor.as_ref().map(|value| json!(value)));
-        Value::Object(arguments)
+    /// The `fslens.find` arguments these flags stand for (every field named, so an argument
+    /// added to [`FindArguments`] does not compile until the CLI says what it sends).
+    pub fn find_arguments(&self) -> FindArguments {
+        FindArguments {
+            query: self.query.clone(),
+            kind: self.kind.unwrap_or_default(),
+            scope: self.scope.unwrap_or_default(),
+            exact: !self.substring,
+            member: self.member.clone(),
+            field: self.field.clone(),
+            path: self.path.clone(),
+            line: self.line,
+            word: self.word.clone(),
+            occurrence: self.occurrence,
+            character: self.character,
+            context_lines: self.context_lines.unwrap_or_default(),
+            include_declaration: !self.exclude_declaration,
+            include_info: self.include_info,
+            include_site_types: self.include_site_types,
+            project_path: self.project_path.clone(),
+            max_results: self.max_results.unwrap_or_default(),
+            response_char_budget: self.response_char_budget,
+            timeout_ms: self.timeout_ms,
+            cursor: self.cursor.clone(),
+        }
     }
 }
 
-/// The MCP input schema generated from this command's argument struct; `None` until its
-/// arguments are a typed struct (mcp/tools.rs keeps a hand-written schema until then).
+/// The MCP input schema generated from [`FindArguments`].
 pub fn input_schema() -> Option<serde_json::Value> {
-    None
+    Some(crate::commands::params::input_schema::<FindArguments>())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::commands::params::parse_arguments;
+
+    fn parsed(value: Value) -> Result<FindArguments, CommandError> {
+        parse_arguments::<FindArguments>(value)
+    }
 
     fn argument_of(value: Value) -> String {
-        let error = FindArguments::from_json(&value).expect_err("must be rejected");
+        let error = parsed(value).expect_err("must be rejected");
         assert_eq!(error.kind(), "invalid_argument", "{error}");
         error.data()["argument"].as_str().unwrap_or_default().to_owned()
     }
 
     #[test]
     fn defaults_are_materialised() {
-        let arguments = FindArguments::from_json(&json!({"query": "Weight"})).unwrap();
+        let arguments = parsed(json!({"query": "Weight"})).unwrap();
         assert_eq!(arguments.kind, FindKind::Auto);
         assert_eq!(arguments.scope, FindScope::Auto);
         assert!(arguments.exact && arguments.include_declaration && !arguments.include_info);
-        assert_eq!(arguments.max_results, DEFAULT_MAX_RESULTS);
-        assert_eq!(arguments.timeout, Duration::from_millis(DEFAULT_TIMEOUT_MS));
-        let explicit = FindArguments::from_json(&json!({
+        assert_eq!(arguments.max_results(), DEFAULT_MAX_RESULTS);
+        assert_eq!(arguments.response_char_budget(), RESPONSE_HARD_CEILING);
+        assert_eq!(arguments.timeout(), Duration::from_millis(DEFAULT_TIMEOUT_MS));
+        let explicit = parsed(json!({
             "query": "Weight", "kind": "auto", "scope": "auto", "exact": true, "includeDeclaration": true,
-            "maxResults": 3, "timeoutMs": 5
+            "maxResults": 3, "timeoutMs": 5, "responseCharBudget": 4000
         }))
         .unwrap();
-        // maxResults and timeoutMs do not change the logical query.
+        // maxResults, responseCharBudget and timeoutMs do not change the logical query.
         assert_eq!(arguments.canonical_query(None, None), explicit.canonical_query(None, None));
+    }
+
+    /// The canonical query's identity is what a cursor carries: these hashes are the ones the
+    /// hand-written parser produced, so a cursor issued before the arguments were typed still
+    /// binds to the same logical query.
+    #[test]
+    fn the_canonical_query_identity_is_unchanged_by_the_typed_arguments() {
+        let identity = |value: Value| {
+            let arguments = parsed(value).unwrap();
+            crate::commands::find::page::identity_of(&arguments.canonical_query(Some("src/A.fs"), Some("p.fsproj")))
+        };
+        assert_eq!(
+            identity(json!({"query": "Weight"})),
+            "1f22080a87b596206e54c33b9c0e914efb94bc2a2f6e74830de4c89a6f47c928"
+        );
+        assert_eq!(
+            identity(json!({"kind": "position", "path": "A.fs", "line": 3, "word": "x", "occurrence": 2,
+                            "contextLines": 50, "exact": false, "includeInfo": true})),
+            "97a57f1460ac6e471e4370b5ce67482a3e4585019ea083967894cb00f4db2541"
+        );
+        assert_eq!(
+            identity(json!({"kind": "field", "field": "F", "scope": "project", "includeSiteTypes": true,
+                            "includeDeclaration": false, "maxResults": 5})),
+            "42b72710da268a94aafa53b696e06ee046ca82dda28c124d5e568fc887a0ad60"
+        );
     }
 
     #[test]
@@ -504,14 +538,48 @@ mod tests {
             "--timeout-ms=9",
             "--cursor=c",
         ]);
-        let arguments = flags.arguments.to_arguments();
-        let mut given: Vec<&str> = arguments.as_object().unwrap().keys().map(String::as_str).collect();
-        let mut known = KNOWN_ARGUMENTS.to_vec();
+        let arguments = crate::commands::params::to_argument_object(&flags.arguments.find_arguments());
+        let given: Vec<&str> = arguments.as_object().unwrap().keys().map(String::as_str).collect();
+        let schema = input_schema().unwrap();
+        let known: Vec<&str> = schema["properties"].as_object().unwrap().keys().map(String::as_str).collect();
+        let (mut given, mut known) = (given, known);
         given.sort_unstable();
         known.sort_unstable();
         assert_eq!(given, known);
         assert_eq!(arguments["responseCharBudget"], json!(4000));
-        FindArguments::from_json(&json!({"query": "Weight", "responseCharBudget": 4000})).unwrap();
+        assert_eq!((arguments["exact"].clone(), arguments["includeDeclaration"].clone()), (json!(false), json!(false)));
+        assert_eq!((arguments["kind"].clone(), arguments["scope"].clone()), (json!("position"), json!("file")));
+        // What the flags send reads back as the same arguments (these flags together are
+        // refused by validate(), which the session runs: only the reading is checked here).
+        let read_back: FindArguments = serde_json::from_value(arguments).unwrap();
+        assert_eq!(read_back, flags.arguments.find_arguments());
+        // Without flags, the CLI sends the defaults.
+        let bare = Find::parse_from(["find", "Weight"]).arguments.find_arguments();
+        assert_eq!(bare, parsed(json!({"query": "Weight"})).unwrap());
+        assert!(Find::try_parse_from(["find", "--kind=everything"]).is_err());
+        assert!(Find::try_parse_from(["find", "--max-results=0"]).is_err());
+    }
+
+    #[test]
+    fn the_schema_carries_enums_bounds_defaults_and_descriptions() {
+        let schema = input_schema().unwrap();
+        let properties = &schema["properties"];
+        assert_eq!(schema["additionalProperties"], json!(false));
+        assert_eq!(properties["kind"]["enum"], json!(["auto", "symbol", "members", "field", "definition", "position"]));
+        assert_eq!(properties["scope"]["enum"], json!(["auto", "workspace", "project", "file"]));
+        assert_eq!(properties["scope"]["default"], json!("auto"));
+        assert_eq!(properties["exact"]["default"], json!(true));
+        assert_eq!(properties["includeDeclaration"]["default"], json!(true));
+        assert_eq!(properties["maxResults"]["default"], json!(80));
+        assert_eq!(properties["maxResults"]["maximum"], json!(1000));
+        assert_eq!(properties["responseCharBudget"]["minimum"], json!(2000));
+        assert_eq!(properties["responseCharBudget"]["maximum"], json!(60000));
+        assert_eq!(properties["timeoutMs"]["default"], json!(120_000));
+        assert_eq!(properties["occurrence"]["minimum"], json!(1));
+        assert_eq!(properties["line"]["type"], json!("integer"));
+        for (name, property) in properties.as_object().unwrap() {
+            assert!(property["description"].as_str().is_some_and(|text| !text.is_empty()), "{name}: {property}");
+        }
     }
 
     #[test]
@@ -525,6 +593,7 @@ mod tests {
         assert_eq!(argument_of(json!({"query": "X", "scope": "file"})), "path");
         assert_eq!(argument_of(json!({"query": "X", "maxResults": 0})), "maxResults");
         assert_eq!(argument_of(json!({"query": "X", "maxResults": 1001})), "maxResults");
+        assert_eq!(argument_of(json!({"query": "X", "responseCharBudget": 100})), "responseCharBudget");
         assert_eq!(argument_of(json!({"query": "X", "timeoutMs": -1})), "timeoutMs");
         assert_eq!(argument_of(json!({"query": "X", "timeoutMs": "soon"})), "timeoutMs");
         assert_eq!(argument_of(json!({"query": "X", "exact": "yes"})), "exact");
@@ -550,17 +619,20 @@ mod tests {
             argument_of(json!({"kind": "position", "path": "A.fs", "line": 1, "word": "x", "occurrence": 0})),
             "occurrence"
         );
-        assert!(FindArguments::from_json(&json!([1])).is_err());
+        assert_eq!(argument_of(json!([1])), "arguments");
     }
 
     #[test]
     fn accepted_shapes() {
-        let field = FindArguments::from_json(&json!({"kind": "field", "field": "Weight"})).unwrap();
+        let field = parsed(json!({"kind": "field", "field": "Weight"})).unwrap();
         assert_eq!(field.kind, FindKind::Field);
-        let position =
-            FindArguments::from_json(&json!({"kind": "position", "path": "A.fs", "line": 0, "word": "x"})).unwrap();
-        assert_eq!(position.occurrence, 1);
-        let capped = FindArguments::from_json(&json!({"query": "X", "contextLines": 50})).unwrap();
-        assert_eq!((capped.context_lines_requested, capped.context_lines_applied()), (50, 8));
+        let position = parsed(json!({"kind": "position", "path": "A.fs", "line": 0, "word": "x"})).unwrap();
+        assert_eq!(position.occurrence(), 1);
+        let capped = parsed(json!({"query": "X", "contextLines": 50})).unwrap();
+        assert_eq!((capped.context_lines_requested(), capped.context_lines_applied()), (50, 8));
+        // Neovim sends an empty table as `[]`; `null` is the empty object too.
+        for empty in [Value::Null, json!([])] {
+            assert_eq!(argument_of(empty), "query", "the empty argument reads as {{}}");
+        }
     }
 }

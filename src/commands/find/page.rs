@@ -13,11 +13,11 @@
 //! units. Prefix sizes are found by binary search; every probe builds and measures the
 //! complete candidate answer.
 
+use serde::Serialize;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::commands::CommandError;
-use crate::commands::budget::serialized_utf16_len;
 use crate::lsp::ext::error_kinds;
 
 const CURSOR_TAG: &str = "find2";
@@ -129,36 +129,51 @@ impl FindCursor {
     }
 }
 
+/// An answer the planner can size: it serializes, and its per-project detail can be cut.
+pub trait PlannedAnswer: Clone + Serialize {
+    /// How many per-project rows the answer holds.
+    fn project_rows(&self) -> usize;
+    /// Keeps the first `keep` per-project rows and says so (`perProjectReturnedCount`,
+    /// `perProjectTotalCount`, `perProjectTruncated`).
+    fn keep_project_rows(&mut self, keep: usize);
+}
+
 /// What the planner delivered.
 #[derive(Clone, Debug, PartialEq)]
-pub enum PlannedPage {
+pub enum PlannedPage<A> {
     /// The complete answer, within the ceiling.
-    Delivered(Value),
+    Delivered(A),
     /// Not even one row fits next to the reduced metadata.
-    SiteTooLarge(Value),
+    SiteTooLarge(A),
+}
+
+/// UTF-16 code units of an answer's compact JSON, as sent.
+fn serialized_utf16_len<A: Serialize>(answer: &A) -> usize {
+    let text = serde_json::to_string(answer).unwrap_or_default();
+    text.chars().map(char::len_utf16).sum()
 }
 
 /// Builds the answer for `rows[offset..]`: `base` is the answer without page fields;
 /// `fill_page` writes the page fields for a prefix length (it must produce the final shape,
-/// cursor included). Reduces `perProject` detail only when one row cannot fit otherwise.
-pub fn plan_page(
-    base: &Value,
+/// cursor included). Reduces per-project detail only when one row cannot fit otherwise.
+pub fn plan_page<A: PlannedAnswer>(
+    base: &A,
     rows: &[Value],
     offset: usize,
     max_results: usize,
     budget: usize,
-    fill_page: &dyn Fn(&mut Value, &[Value], usize),
-) -> PlannedPage {
+    fill_page: &dyn Fn(&mut A, &[Value], usize),
+) -> PlannedPage<A> {
     let remaining = rows.len().saturating_sub(offset);
     let wanted = remaining.min(max_results.max(1));
-    let build = |metadata: &Value, count: usize| -> Value {
+    let build = |metadata: &A, count: usize| -> A {
         let mut answer = metadata.clone();
         fill_page(&mut answer, &rows[offset..offset + count], count);
         answer
     };
-    let fits = |answer: &Value| serialized_utf16_len(answer) <= budget;
+    let fits = |answer: &A| serialized_utf16_len(answer) <= budget;
     // Largest fitting prefix with full metadata.
-    let largest = |metadata: &Value| -> Option<usize> {
+    let largest = |metadata: &A| -> Option<usize> {
         if !fits(&build(metadata, 0)) {
             return None;
         }
@@ -179,13 +194,10 @@ pub fn plan_page(
         return PlannedPage::Delivered(build(base, count));
     }
     // Reduce per-project detail to the largest prefix that lets one row through.
-    let project_rows = base["perProject"].as_array().cloned().unwrap_or_default();
-    let reduced = |keep: usize| -> Value {
+    let project_rows = base.project_rows();
+    let reduced = |keep: usize| -> A {
         let mut metadata = base.clone();
-        metadata["perProject"] = json!(project_rows[..keep]);
-        metadata["perProjectReturnedCount"] = json!(keep);
-        metadata["perProjectTotalCount"] = json!(project_rows.len());
-        metadata["perProjectTruncated"] = json!(keep < project_rows.len());
+        metadata.keep_project_rows(keep);
         metadata
     };
     // Rows come before per-project detail: first the largest prefix that still lets the whole
@@ -195,7 +207,7 @@ pub fn plan_page(
         if !fits(&build(&reduced(0), rows_needed)) {
             continue;
         }
-        let (mut low, mut high) = (0usize, project_rows.len());
+        let (mut low, mut high) = (0usize, project_rows);
         while low < high {
             let middle = low + (high - low).div_ceil(2);
             if fits(&build(&reduced(middle), rows_needed)) {
@@ -218,6 +230,21 @@ pub fn plan_page(
 mod tests {
     use super::*;
     use crate::commands::budget::RESPONSE_HARD_CEILING;
+
+    /// The planner over a bare JSON answer whose `perProject` is an array.
+    impl PlannedAnswer for Value {
+        fn project_rows(&self) -> usize {
+            self["perProject"].as_array().map_or(0, Vec::len)
+        }
+
+        fn keep_project_rows(&mut self, keep: usize) {
+            let rows = self["perProject"].as_array().cloned().unwrap_or_default();
+            self["perProject"] = json!(rows[..keep.min(rows.len())]);
+            self["perProjectReturnedCount"] = json!(keep);
+            self["perProjectTotalCount"] = json!(rows.len());
+            self["perProjectTruncated"] = json!(keep < rows.len());
+        }
+    }
 
     #[test]
     fn cursors_round_trip_and_are_typed() {

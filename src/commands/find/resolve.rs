@@ -344,6 +344,26 @@ pub fn signature_partners(
     declared: &[Declared],
     same_project: &dyn Fn(&Path, &Path) -> bool,
 ) -> Vec<Declared> {
+    let mut partners = partners_by_qualified_name(index, files, declared, same_project);
+    // A file the parser could not read whole loses the modules around its declarations, so
+    // qualified names differ: a declaration still unpaired pairs with the one declaration of
+    // its name and a pairing kind in its partner file (`X.fsi` for `X.fs` and back).
+    for declaration in declared {
+        if let Some(partner) = partner_in_partner_file(index, files, declared, &partners, declaration) {
+            partners.push(partner);
+        }
+    }
+    partners
+}
+
+/// The declarations of every file whose qualified name and kind pair with one of `declared`
+/// on the other side (signature or implementation), compiled by one project with it.
+fn partners_by_qualified_name(
+    index: &SyntaxIndex,
+    files: &[PathBuf],
+    declared: &[Declared],
+    same_project: &dyn Fn(&Path, &Path) -> bool,
+) -> Vec<Declared> {
     let wanted: Vec<(String, bool, DeclarationKind, &Path)> = declared
         .iter()
         .filter_map(|declaration| {
@@ -392,43 +412,47 @@ pub fn signature_partners(
             }
         }
     }
-    // A file the parser could not read whole loses the modules around its declarations, so
-    // qualified names differ: a declaration still unpaired pairs with the one declaration of
-    // its name and a pairing kind in its partner file (`X.fsi` for `X.fs` and back).
-    for declaration in declared {
-        let Some(kind) = declaration.kind else { continue };
-        let paired = partners.iter().chain(declared).any(|other| {
-            other.is_signature() != declaration.is_signature() && other.qualified_key() == declaration.qualified_key()
-        });
-        let Some(partner_path) = partner_file(&declaration.path).filter(|path| files.contains(path)) else { continue };
-        if paired {
-            continue;
-        }
-        let Some(file) = index.file(&partner_path) else { continue };
-        let name = plain_name(declaration.name());
-        let signature_partner = is_signature_file(&partner_path);
-        let mut same_named = file.index.declarations.iter().enumerate().filter(|(_, candidate)| {
-            plain_name(&index.name(candidate.name)) == name
-                && if signature_partner { kinds_pair(candidate.kind, kind) } else { kinds_pair(kind, candidate.kind) }
-        });
-        if let (Some((slot, candidate)), None) = (same_named.next(), same_named.next()) {
-            let known = declared.iter().chain(&partners).any(|existing| {
-                existing.name_range == candidate.name_range() && same_file(&existing.path, &partner_path)
-            });
-            if !known {
-                partners.push(Declared {
-                    full_name: index.full_name(&file.index, slot),
-                    path: partner_path.clone(),
-                    name_range: candidate.name_range(),
-                    kind: Some(candidate.kind),
-                    access: Some(candidate.access),
-                    header_bytes: Some(candidate.header_bytes),
-                    sources: BTreeSet::from(["syntax-index"]),
-                });
-            }
-        }
-    }
     partners
+}
+
+/// For a declaration no partner pairs with yet: the one declaration of its name and a pairing
+/// kind in its partner file, when there is exactly one and it is not known already.
+fn partner_in_partner_file(
+    index: &SyntaxIndex,
+    files: &[PathBuf],
+    declared: &[Declared],
+    partners: &[Declared],
+    declaration: &Declared,
+) -> Option<Declared> {
+    let kind = declaration.kind?;
+    let paired = partners.iter().chain(declared).any(|other| {
+        other.is_signature() != declaration.is_signature() && other.qualified_key() == declaration.qualified_key()
+    });
+    let partner_path = partner_file(&declaration.path).filter(|path| files.contains(path))?;
+    if paired {
+        return None;
+    }
+    let file = index.file(&partner_path)?;
+    let name = plain_name(declaration.name());
+    let signature_partner = is_signature_file(&partner_path);
+    let mut same_named = file.index.declarations.iter().enumerate().filter(|(_, candidate)| {
+        plain_name(&index.name(candidate.name)) == name
+            && if signature_partner { kinds_pair(candidate.kind, kind) } else { kinds_pair(kind, candidate.kind) }
+    });
+    let (Some((slot, candidate)), None) = (same_named.next(), same_named.next()) else { return None };
+    let known = declared
+        .iter()
+        .chain(partners)
+        .any(|existing| existing.name_range == candidate.name_range() && same_file(&existing.path, &partner_path));
+    (!known).then(|| Declared {
+        full_name: index.full_name(&file.index, slot),
+        path: partner_path.clone(),
+        name_range: candidate.name_range(),
+        kind: Some(candidate.kind),
+        access: Some(candidate.access),
+        header_bytes: Some(candidate.header_bytes),
+        sources: BTreeSet::from(["syntax-index"]),
+    })
 }
 
 /// `X.fs` for `X.fsi` and `X.fsi` for `X.fs`.

@@ -1,0 +1,380 @@
+//! The answer of `fslens.find`, declared once: [`FindAnswer`] holds every member an answer
+//! can carry, and its sub-structs the nested objects (`coverage`, `perProject[]`,
+//! `resolution`, `siteTypes`, the page). Members absent from some answers are `Option`s that
+//! are left out when `None`; members that are `null` when unknown (`matched`, `nextCursor`,
+//! `query`) are `Option`s that serialize as `null`. docs/commands.md describes each member.
+//!
+//! The site rows stay JSON objects ([`rows`](super::rows)): they are hashed into the
+//! cursor's stream identity as they are formed.
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::commands::find::arguments::{FindKind, FindScope};
+use crate::commands::find::page::PlannedAnswer;
+use crate::commands::find::target::Target;
+use crate::lsp::ext::error_kinds;
+use crate::workspace::WorkspaceModel;
+
+/// One `fslens.find` answer.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FindAnswer {
+    /// What was run.
+    #[serde(flatten)]
+    pub run: RunEcho,
+    /// A typed result that is not an error: `no_projects`, `find_timeout`,
+    /// `find_site_exceeds_response_budget`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error_kind: Option<&'static str>,
+    /// `fsac`, `syntax`, or `none` (nothing ran).
+    pub via: &'static str,
+    /// `complete`, `partial` or `syntactic`.
+    pub completeness: &'static str,
+    /// `found`, `not_found` or `indeterminate`.
+    pub outcome: &'static str,
+    /// `ok`, `partial`, `unknown` or `aborted`.
+    pub status: &'static str,
+    pub matched: Option<bool>,
+    /// The workspace has no project: the shared `no_projects` reason.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_projects: Option<Value>,
+    pub scope_note: String,
+    pub coverage: Coverage,
+    pub per_project: Vec<ProjectRow>,
+    /// Set when the page planner kept only some `perProject` rows.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_project_returned_count: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_project_total_count: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_project_truncated: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cross_check: Option<CrossCheck>,
+    pub resolution: ResolutionSummary,
+    pub total_sites: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total_estimate: Option<TotalEstimate>,
+    /// Sites per kind over the whole stream.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub breakdown: Option<BTreeMap<&'static str, usize>>,
+    #[serde(flatten)]
+    pub context_lines: Option<ContextLinesEcho>,
+    /// With `includeSiteTypes`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub site_types: Option<SiteTypesLedger>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub site_types_note: Option<&'static str>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timings_ms: Option<BTreeMap<&'static str, u64>>,
+    pub elapsed_ms: u64,
+    /// The page: `None` only while the planner has not filled it in.
+    #[serde(flatten)]
+    pub page: Option<FindPage>,
+    /// With `find_site_exceeds_response_budget`: how to get a page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub recovery: Option<Recovery>,
+}
+
+/// What was run: the arguments that shape the answer, as applied.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunEcho {
+    /// Always `find`.
+    pub tool: &'static str,
+    pub query: Option<String>,
+    pub kind: FindKind,
+    /// `kind` as run: `auto` with `field` runs as `field`, with `member` as `members`.
+    pub effective_kind: FindKind,
+    /// The scope as run (`auto` resolved).
+    pub scope: FindScope,
+    pub exact: bool,
+    pub timeout_ms: u64,
+    pub response_construction_allowance_ms: u64,
+    pub fsac_state: String,
+    /// kind position: where the symbol was looked up.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub position: Option<PositionEcho>,
+}
+
+/// `position`: the echo of kind position's resolved place.
+#[derive(Clone, Debug, Serialize)]
+pub struct PositionEcho {
+    pub path: String,
+    pub line: u32,
+    pub character: u32,
+    pub word: Option<String>,
+    pub occurrence: Option<u32>,
+}
+
+/// `coverage`: which requested projects were analyzed.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Coverage {
+    pub complete: bool,
+    pub projects_requested: usize,
+    pub projects_analyzed: usize,
+    pub projects_timed_out: usize,
+    pub projects_failed: usize,
+    pub projects_busy: usize,
+    pub projects_not_started: usize,
+    /// Absent when the deadline passed before resolution.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub declarations_requested: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub declarations_swept: Option<usize>,
+    pub phases: Phases,
+}
+
+/// `coverage.phases`: `complete`, `partial`, `not_started` or `not_needed` per phase.
+#[derive(Clone, Debug, Serialize)]
+pub struct Phases {
+    pub discovery: &'static str,
+    pub resolution: &'static str,
+    pub sweep: &'static str,
+}
+
+/// One `perProject[]` row.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectRow {
+    pub project: String,
+    /// `analyzed`, `timedOut`, `failed`, `busy` or `notStarted`.
+    pub status: &'static str,
+    pub declarations_swept: usize,
+    pub sites: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// `crossCheck`: the declarations the syntax index resolved that FSAC's references missed.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CrossCheck {
+    pub source: &'static str,
+    pub missed_by_backend: Vec<Value>,
+}
+
+/// `resolution`: the declarations the query resolved to and who answered.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResolutionSummary {
+    /// This response starts at offset 0 and holds every site.
+    pub complete: bool,
+    /// The first 50 (`declarationCount` says how many there are when cut).
+    pub declarations: Vec<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sources: Option<ResolutionSources>,
+    /// Set when `declarations` was cut.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub declaration_count: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub declarations_truncated: Option<bool>,
+}
+
+/// `resolution.sources`: what each resolver answered (`answered`, `failed: …`, `timedOut`,
+/// `notApplicable (…)`); a resolver that was not asked is absent.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResolutionSources {
+    pub syntax_index: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fsac_definition: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fsac_workspace_symbol: Option<String>,
+}
+
+/// `totalEstimate`.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TotalEstimate {
+    pub sites: usize,
+    pub is_lower_bound: bool,
+}
+
+/// `contextLinesRequested`, `contextLinesApplied`, `contextLinesTruncated`.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ContextLinesEcho {
+    pub context_lines_requested: usize,
+    pub context_lines_applied: usize,
+    pub context_lines_truncated: bool,
+}
+
+/// `siteTypes`: the ledger of `includeSiteTypes` over the whole match set.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SiteTypesLedger {
+    pub requested: bool,
+    pub field_sites: usize,
+    pub typed: usize,
+    pub degraded: usize,
+    pub degraded_unresolved: usize,
+    pub degraded_timed_out: usize,
+    /// Always `null`: FSAC types a file in one project context only, so whether another
+    /// project types a site differently is unknown, not zero.
+    pub typed_differently_by_another_project: Option<usize>,
+    /// With no alternatives there is nothing to truncate.
+    pub alternatives_truncated_rows: usize,
+}
+
+/// The page members.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FindPage {
+    pub sites: Vec<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub page_offset: Option<usize>,
+    pub returned_sites: usize,
+    pub cursor_advanced_by: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated: Option<bool>,
+    pub result_set_complete: bool,
+    /// `complete`, `partial` or `blocked`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delivery_status: Option<&'static str>,
+    pub next_cursor: Option<String>,
+    /// `maxResults` or `responseBudget`, when there is a next page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub truncated_by: Option<&'static str>,
+    /// These three when the sweep did not complete and there are sites.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pagination_restart_required: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_same_cursor: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pagination_incomplete_reason: Option<&'static str>,
+}
+
+impl FindPage {
+    /// The page of an answer whose sweep never started: no sites, no cursor.
+    pub fn before_sweep() -> FindPage {
+        FindPage {
+            sites: Vec::new(),
+            page_offset: None,
+            returned_sites: 0,
+            cursor_advanced_by: 0,
+            truncated: None,
+            result_set_complete: false,
+            delivery_status: None,
+            next_cursor: None,
+            truncated_by: None,
+            pagination_restart_required: None,
+            retry_same_cursor: None,
+            pagination_incomplete_reason: None,
+        }
+    }
+}
+
+/// `recovery`.
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Recovery {
+    pub same_cursor_retry: SameCursorRetry,
+    pub recipe: &'static str,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct SameCursorRetry {
+    pub allowed: bool,
+}
+
+impl PlannedAnswer for FindAnswer {
+    fn project_rows(&self) -> usize {
+        self.per_project.len()
+    }
+
+    fn keep_project_rows(&mut self, keep: usize) {
+        let total = self.per_project.len();
+        let keep = keep.min(total);
+        self.per_project.truncate(keep);
+        self.per_project_returned_count = Some(keep);
+        self.per_project_total_count = Some(total);
+        self.per_project_truncated = Some(keep < total);
+    }
+}
+
+impl FindAnswer {
+    /// The answer as sent.
+    pub fn into_json(self) -> Result<Value, crate::commands::CommandError> {
+        serde_json::to_value(self)
+            .map_err(|error| crate::commands::CommandError::Internal(format!("the find answer: {error}")))
+    }
+}
+
+/// The answer when the deadline passed before the sweep could start.
+pub(super) fn timeout_before_sweep(
+    run: RunEcho,
+    target: &Target,
+    model: &WorkspaceModel,
+    started: Instant,
+) -> FindAnswer {
+    let requested = target.projects.len();
+    let per_project = target
+        .projects
+        .iter()
+        .map(|project| ProjectRow {
+            project: model.display_path(project),
+            status: "notStarted",
+            declarations_swept: 0,
+            sites: 0,
+            reason: Some("the deadline passed before the sweep started".to_owned()),
+        })
+        .collect();
+    let scope_note = format!(
+        "the deadline of {} ms passed after project discovery ({requested} project(s) requested); resolution and the \
+         semantic sweep were not started. Raise timeoutMs.",
+        run.timeout_ms
+    );
+    FindAnswer {
+        run,
+        error_kind: Some(error_kinds::FIND_TIMEOUT),
+        via: "none",
+        completeness: "partial",
+        outcome: "indeterminate",
+        status: "unknown",
+        matched: None,
+        no_projects: None,
+        scope_note,
+        coverage: Coverage {
+            complete: false,
+            projects_requested: requested,
+            projects_analyzed: 0,
+            projects_timed_out: 0,
+            projects_failed: 0,
+            projects_busy: 0,
+            projects_not_started: requested,
+            declarations_requested: None,
+            declarations_swept: None,
+            phases: Phases { discovery: "complete", resolution: "not_started", sweep: "not_started" },
+        },
+        per_project,
+        per_project_returned_count: None,
+        per_project_total_count: None,
+        per_project_truncated: None,
+        cross_check: None,
+        resolution: ResolutionSummary {
+            complete: false,
+            declarations: Vec::new(),
+            sources: None,
+            declaration_count: None,
+            declarations_truncated: None,
+        },
+        total_sites: 0,
+        total_estimate: None,
+        breakdown: None,
+        context_lines: None,
+        site_types: None,
+        site_types_note: None,
+        notes: Vec::new(),
+        timings_ms: None,
+        elapsed_ms: started.elapsed().as_millis() as u64,
+        page: Some(FindPage::before_sweep()),
+        recovery: None,
+    }
+}

@@ -1,0 +1,220 @@
+//! Classification: the sweep's locations become [`Site`]s — `definition`/`signature` where a
+//! resolved declaration is, the syntax layer's five `field-*` kinds at a field's sites
+//! (`field-reference` where it has none), `member-usage` for a member, else `reference` — kept
+//! by the scope and attributed to a project. While FSAC cannot answer, the syntax index's
+//! name matches stand in, attributed to a declaration only when the name is unambiguous.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::commands::find::declarations::Resolved;
+use crate::commands::find::resolve::{Declared, same_file};
+use crate::commands::find::rows::{Site, sort_and_deduplicate};
+use crate::commands::find::sweep::Swept;
+use crate::commands::find::target::Placement;
+use crate::commands::find::{FindKind, FindRun};
+use crate::syntax::model::{FieldSiteKind, Position, TextRange};
+
+/// The sites of the whole match set, sorted and de-duplicated by (file, range).
+pub(super) fn sites(find: &FindRun, placement: &Placement, resolved: &Resolved, swept: &Swept) -> Vec<Site> {
+    let mut sites = if find.fsac.ready {
+        compiler_sites(find, placement, resolved, swept)
+    } else {
+        syntactic_sites(find, placement, &resolved.declared)
+    };
+    if !find.arguments.include_declaration {
+        sites.retain(|site| !is_declaration_kind(site.kind));
+    }
+    sort_and_deduplicate(&mut sites);
+    sites
+}
+
+/// The kinds of a declaration's own site: `definition`, and `signature` in a `.fsi`.
+pub(super) fn is_declaration_kind(kind: &str) -> bool {
+    kind == "definition" || kind == "signature"
+}
+
+/// With FSAC: every location of the sweep, then every resolved declaration as a definition
+/// site, swept or not. FSAC's answers come first, so a declaration FSAC confirmed keeps
+/// `via: "fsac"` after de-duplication.
+fn compiler_sites(find: &FindRun, placement: &Placement, resolved: &Resolved, swept: &Swept) -> Vec<Site> {
+    let classifier = Classifier { find, placement, declared: &resolved.declared, kind_mode: find.kind_mode() };
+    let mut sites = Vec::new();
+    if resolved.anchor.is_some() {
+        let name = resolved.position_name.as_deref();
+        classifier.add(&mut sites, resolved.declared.first(), name, &swept.anchor_answer, "fsac");
+    } else {
+        for (declaration, locations) in resolved.declared.iter().zip(&swept.answers) {
+            classifier.add(&mut sites, Some(declaration), None, locations, "fsac");
+        }
+    }
+    for declaration in &resolved.declared {
+        let via = if declaration.sources.iter().any(|source| source.starts_with("fsac")) { "fsac" } else { "syntax" };
+        let own_site = [(declaration.path.clone(), declaration.name_range)];
+        classifier.add(&mut sites, Some(declaration), None, &own_site, via);
+    }
+    sites
+}
+
+/// What classifies a compiler-confirmed location.
+struct Classifier<'a> {
+    find: &'a FindRun,
+    placement: &'a Placement,
+    declared: &'a [Declared],
+    kind_mode: FindKind,
+}
+
+impl Classifier<'_> {
+    /// Adds the sites at `locations`, found for `declaration` (or, at a position the compiler
+    /// resolved to no source declaration, for `name`).
+    fn add(
+        &self,
+        sites: &mut Vec<Site>,
+        declaration: Option<&Declared>,
+        name: Option<&str>,
+        locations: &[(PathBuf, TextRange)],
+        via: &'static str,
+    ) {
+        for (path, range) in locations {
+            if !self.placement.keeps(path) {
+                continue;
+            }
+            let kind = self.kind_at(path, range, declaration);
+            if self.kind_mode == FindKind::Field && !kind.starts_with("field") && !is_declaration_kind(kind) {
+                continue;
+            }
+            sites.push(Site {
+                file: self.find.model.display_path(path),
+                range: *range,
+                kind,
+                symbol_full_name: declaration
+                    .map(|declaration| declaration.full_name.clone())
+                    .or(name.map(str::to_owned)),
+                symbol_candidates: Arc::default(),
+                project: self.placement.project_of(path, &self.find.model),
+                via,
+            });
+        }
+    }
+
+    /// Any resolved declaration at this place makes it a declaration site, whichever
+    /// declaration's sweep reported it: `signature` in a `.fsi`, else `definition`.
+    fn kind_at(&self, path: &Path, range: &TextRange, declaration: Option<&Declared>) -> &'static str {
+        let declared_here =
+            self.declared.iter().find(|declared| declared.name_range == *range && same_file(&declared.path, path));
+        if let Some(here) = declared_here {
+            if here.is_signature() { "signature" } else { "definition" }
+        } else if let Some(declaration) = declaration.filter(|declaration| declaration.is_field())
+            && self.kind_mode != FindKind::Symbol
+        {
+            field_site_kind(&self.find.index, path, range, declaration.name()).unwrap_or("field-reference")
+        } else if declaration.is_some_and(Declared::is_member) && self.kind_mode != FindKind::Symbol {
+            "member-usage"
+        } else {
+            "reference"
+        }
+    }
+}
+
+/// The syntax layer's field-site kind at `range` in `path`, for a field called `name`.
+fn field_site_kind(
+    index: &crate::syntax::SyntaxIndex,
+    path: &Path,
+    range: &TextRange,
+    name: &str,
+) -> Option<&'static str> {
+    let file = index.file(path)?;
+    let id = index.interner().lookup(name)?;
+    file.index
+        .field_sites
+        .iter()
+        .find(|site| site.field == id && site.start == range.start)
+        .map(|site| site.kind.as_str())
+}
+
+/// Syntactic sites while FSAC cannot answer: the resolved declarations, then every
+/// identifier occurrence (or field site) with the same name, attributed to a declaration
+/// only when the name is unambiguous in the workspace.
+fn syntactic_sites(find: &FindRun, placement: &Placement, declared: &[Declared]) -> Vec<Site> {
+    let mut sites: Vec<Site> = declared
+        .iter()
+        .filter(|declaration| placement.keeps(&declaration.path))
+        .map(|declaration| Site {
+            file: find.model.display_path(&declaration.path),
+            range: declaration.name_range,
+            kind: if declaration.is_signature() { "signature" } else { "definition" },
+            symbol_full_name: Some(declaration.full_name.clone()),
+            symbol_candidates: Arc::default(),
+            project: placement.project_of(&declaration.path, &find.model),
+            via: "syntax",
+        })
+        .collect();
+    if find.kind_mode() == FindKind::Definition {
+        return sites;
+    }
+    let names: BTreeSet<&str> = declared.iter().map(Declared::name).collect();
+    for name in names {
+        sites.extend(sites_named(find, placement, declared, name));
+    }
+    sites
+}
+
+/// Every occurrence of `name` (or, for a field, each of its field sites) that is not a
+/// declaration, attributed to the one declaration of the name when there is one.
+fn sites_named(find: &FindRun, placement: &Placement, declared: &[Declared], name: &str) -> Vec<Site> {
+    let (index, kind_mode) = (&find.index, find.kind_mode());
+    let in_files: HashSet<&PathBuf> = find.files.iter().collect();
+    let all_same_named: Vec<_> =
+        index.find_declarations(name).into_iter().filter(|hit| in_files.contains(&hit.path)).collect();
+    let declaration_places: HashSet<(PathBuf, TextRange)> =
+        all_same_named.iter().map(|hit| (hit.path.clone(), hit.declaration.name_range())).collect();
+    let mut candidates: Vec<String> = all_same_named.iter().map(|hit| hit.full_name.clone()).collect();
+    candidates.sort();
+    candidates.dedup();
+    // One shared list per name: every site of an ambiguous name points at it.
+    let (symbol, symbol_candidates) = if candidates.len() == 1 {
+        (Some(candidates[0].clone()), Arc::default())
+    } else {
+        (None, Arc::new(candidates.clone()))
+    };
+    let is_field = declared.iter().any(|declaration| declaration.name() == name && declaration.is_field());
+    let is_member = declared.iter().any(|declaration| declaration.name() == name && declaration.is_member());
+    let field_kinds: HashMap<(PathBuf, u32, u32), FieldSiteKind> = if is_field {
+        index
+            .find_field_sites(name)
+            .into_iter()
+            .map(|hit| ((hit.path, hit.site.start.line, hit.site.start.character), hit.site.kind))
+            .collect()
+    } else {
+        HashMap::new()
+    };
+    let mut sites = Vec::new();
+    for hit in index.find_occurrences(name) {
+        if !in_files.contains(&hit.path) || !placement.keeps(&hit.path) {
+            continue;
+        }
+        let end = Position { line: hit.position.line, character: hit.position.character + hit.length };
+        let range = TextRange { start: hit.position, end };
+        if declaration_places.contains(&(hit.path.clone(), range)) {
+            continue; // a declaration: listed already when it was resolved
+        }
+        let field_kind = field_kinds.get(&(hit.path.clone(), hit.position.line, hit.position.character));
+        let kind = match (field_kind, kind_mode) {
+            (Some(kind), mode) if mode != FindKind::Symbol => kind.as_str(),
+            (None, FindKind::Field) => continue,
+            _ if is_member && kind_mode != FindKind::Symbol => "member-usage",
+            _ => "reference",
+        };
+        sites.push(Site {
+            file: find.model.display_path(&hit.path),
+            range,
+            kind,
+            symbol_full_name: symbol.clone(),
+            symbol_candidates: symbol_candidates.clone(),
+            project: placement.project_of(&hit.path, &find.model),
+            via: "syntax",
+        });
+    }
+    sites
+}

@@ -1,0 +1,221 @@
+//! Resolution, the phase that decides which declarations a find sweeps. By name: the
+//! syntax index's declarations, merged with FSAC's `workspace/symbol` for an exact name. At a
+//! position (kind position): the compiler's `textDocument/definition`, or, while FSAC cannot
+//! answer, the syntax index's declarations of the identifier under the position. A `.fsi`
+//! signature and its implementation are one symbol: whichever was resolved, the other is
+//! added (and swept), by qualified name within one project.
+
+use std::collections::{BTreeSet, HashSet};
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use crate::commands::CommandError;
+use crate::commands::find::answer::ResolutionSources;
+use crate::commands::find::resolve::{self, Declared, range_from_json, same_file};
+use crate::commands::find::{FindRun, ResolvedPosition, Texts};
+use crate::syntax::model::TextRange;
+
+/// What resolution found.
+pub(super) struct Resolved {
+    /// The declarations to sweep, sorted and de-duplicated; the signature/implementation
+    /// partners added last.
+    pub declared: Vec<Declared>,
+    /// How many of the last `declared` are partners added by [`pair_signatures`].
+    pub partner_count: usize,
+    /// kind position with FSAC: where the references request is asked (the compiler's own
+    /// resolution, so it holds even when the declaration is not in the workspace).
+    pub anchor: Option<Anchor>,
+    /// kind position: the identifier under the position.
+    pub position_name: Option<String>,
+    pub sources: ResolutionSources,
+    pub notes: Vec<String>,
+}
+
+/// The place kind position's references are asked at.
+pub(super) struct Anchor {
+    pub uri: String,
+    pub line: u32,
+    pub character: u32,
+}
+
+impl Resolved {
+    fn nothing() -> Resolved {
+        Resolved {
+            declared: Vec::new(),
+            partner_count: 0,
+            anchor: None,
+            position_name: None,
+            sources: ResolutionSources { syntax_index: "answered", fsac_definition: None, fsac_workspace_symbol: None },
+            notes: Vec::new(),
+        }
+    }
+}
+
+/// Resolves the query (or the position) to the declarations the sweep asks about.
+pub(super) async fn resolve(
+    find: &FindRun,
+    texts: &mut Texts,
+    position: Option<&ResolvedPosition>,
+) -> Result<Resolved, CommandError> {
+    let mut resolved = match position {
+        Some(position) => at_position(find, texts, position).await?,
+        None => by_name(find).await?,
+    };
+    resolved.declared.sort_by(|left, right| {
+        (&left.full_name, &left.path, left.name_range).cmp(&(&right.full_name, &right.path, right.name_range))
+    });
+    resolved
+        .declared
+        .dedup_by(|later, earlier| later.name_range == earlier.name_range && same_file(&later.path, &earlier.path));
+    let partners = pair_signatures(find, &resolved.declared);
+    resolved.partner_count = partners.len();
+    resolved.declared.extend(partners);
+    Ok(resolved)
+}
+
+/// kind position: the compiler's definition of the symbol at the position (FSAC ready), else
+/// the syntax index's declarations of the identifier there.
+async fn at_position(find: &FindRun, texts: &mut Texts, position: &ResolvedPosition) -> Result<Resolved, CommandError> {
+    let mut resolved = Resolved::nothing();
+    let line_text = texts.text(&position.path).and_then(|(_, lines)| lines.line(position.line)).unwrap_or("");
+    resolved.position_name = resolve::identifier_at(line_text, position.character).or(position.word.clone());
+    if !find.fsac.ready {
+        if let Some(name) = &resolved.position_name {
+            resolved.declared = indexed_declarations_named(find, name);
+        }
+        return Ok(resolved);
+    }
+    find.context.acquire_document(&position.uri, position.text.clone()).await?;
+    let params = json!({
+        "textDocument": { "uri": position.uri },
+        "position": { "line": position.line, "character": position.character },
+    });
+    match find.context.backend_request("textDocument/definition", params, find.sweep_deadline).await {
+        Ok(Ok(answer)) => {
+            resolved.sources.fsac_definition = Some("answered".to_owned());
+            match compiler_declaration(find, &answer, resolved.position_name.as_deref()) {
+                Some(declaration) => resolved.declared.push(declaration),
+                None => resolved.notes.push(
+                    "the compiler has no source declaration for this symbol (external or local); references are \
+                     still searched"
+                        .to_owned(),
+                ),
+            }
+        }
+        Ok(Err(error)) => resolved.sources.fsac_definition = Some(format!("failed: {}", error.message)),
+        Err(CommandError::Timeout) => resolved.sources.fsac_definition = Some("timedOut".to_owned()),
+        Err(error) => return Err(error),
+    }
+    resolved.anchor = Some(Anchor { uri: position.uri.clone(), line: position.line, character: position.character });
+    Ok(resolved)
+}
+
+/// The declaration a `textDocument/definition` answer points at, when it is a source location.
+fn compiler_declaration(find: &FindRun, answer: &Value, name: Option<&str>) -> Option<Declared> {
+    let location = if answer.is_array() { &answer[0] } else { answer };
+    let uri = location["uri"].as_str().or(location["targetUri"].as_str()).unwrap_or_default();
+    let range = range_from_json(&location["range"]).or_else(|| range_from_json(&location["targetSelectionRange"]));
+    let path = crate::uri::uri_to_path(uri)?;
+    Some(declaration_at(&find.index, &path, range?, name))
+}
+
+/// Every declaration of `name` the syntax index holds in the workspace's files.
+fn indexed_declarations_named(find: &FindRun, name: &str) -> Vec<Declared> {
+    let in_workspace: HashSet<&PathBuf> = find.files.iter().collect();
+    find.index
+        .find_declarations(name)
+        .into_iter()
+        .filter(|hit| in_workspace.contains(&hit.path))
+        .map(|hit| Declared {
+            full_name: hit.full_name,
+            path: hit.path,
+            name_range: hit.declaration.name_range(),
+            kind: Some(hit.declaration.kind),
+            access: Some(hit.declaration.access),
+            header_bytes: Some(hit.declaration.header_bytes),
+            sources: BTreeSet::from(["syntax-index"]),
+        })
+        .collect()
+}
+
+/// By name: the syntax index's declarations, merged with FSAC's `workspace/symbol` when FSAC
+/// is ready and the name is exact (FSAC only matches case-sensitive prefixes).
+async fn by_name(find: &FindRun) -> Result<Resolved, CommandError> {
+    let mut resolved = Resolved::nothing();
+    resolved.declared = resolve::syntax_declarations(&find.index, &find.files, &find.arguments);
+    if !find.fsac.ready {
+        return Ok(resolved);
+    }
+    let Some(symbol_query) = resolve::workspace_symbol_query(&find.arguments) else {
+        resolved.sources.fsac_workspace_symbol = Some("notApplicable (substring query)".to_owned());
+        return Ok(resolved);
+    };
+    let params = json!({ "query": symbol_query });
+    resolved.sources.fsac_workspace_symbol =
+        Some(match find.context.backend_request("workspace/symbol", params, find.sweep_deadline).await {
+            Ok(Ok(answer)) => {
+                let in_workspace: HashSet<&Path> = find.files.iter().map(PathBuf::as_path).collect();
+                let in_workspace = |path: &Path| in_workspace.contains(path);
+                resolve::merge_workspace_symbols(
+                    &mut resolved.declared,
+                    &answer,
+                    &find.arguments,
+                    &find.index,
+                    &in_workspace,
+                );
+                "answered".to_owned()
+            }
+            Ok(Err(error)) => format!("failed: {}", error.message),
+            Err(CommandError::Timeout) => "timedOut".to_owned(),
+            Err(error) => return Err(error),
+        });
+    Ok(resolved)
+}
+
+/// The signature (`.fsi`) or implementation paired with each resolved declaration, compiled
+/// by one project with it, that is not resolved already.
+fn pair_signatures(find: &FindRun, declared: &[Declared]) -> Vec<Declared> {
+    let model = &find.model;
+    let same_project = |left: &Path, right: &Path| {
+        let compiling_right = model.projects_compiling(right);
+        model
+            .projects_compiling(left)
+            .iter()
+            .any(|project| compiling_right.iter().any(|other| other.path == project.path))
+    };
+    resolve::signature_partners(&find.index, &find.files, declared, &same_project)
+}
+
+/// The declaration the compiler pointed at: the syntax index's entry at that place when it
+/// has one (for the full name and kind), else the bare location.
+fn declaration_at(index: &crate::syntax::SyntaxIndex, path: &Path, range: TextRange, name: Option<&str>) -> Declared {
+    let from_index = index.file(path).and_then(|file| {
+        file.index
+            .declarations
+            .iter()
+            .enumerate()
+            .find(|(_, declaration)| declaration.name_range() == range || declaration.name_start == range.start)
+            .map(|(slot, declaration)| (index.full_name(&file.index, slot), declaration.clone()))
+    });
+    match from_index {
+        Some((full_name, declaration)) => Declared {
+            full_name,
+            path: path.to_path_buf(),
+            name_range: declaration.name_range(),
+            kind: Some(declaration.kind),
+            access: Some(declaration.access),
+            header_bytes: Some(declaration.header_bytes),
+            sources: BTreeSet::from(["fsac-definition", "syntax-index"]),
+        },
+        None => Declared {
+            full_name: name.unwrap_or("").to_owned(),
+            path: path.to_path_buf(),
+            name_range: range,
+            kind: None,
+            access: None,
+            header_bytes: None,
+            sources: BTreeSet::from(["fsac-definition"]),
+        },
+    }
+}

@@ -1,0 +1,245 @@
+//! The ledger and the verdict: per requested project, whether every declaration it can see
+//! was swept (`perProject`), the cross-check that FSAC's references contain every
+//! declaration the syntax index resolved, and from those the answer's `outcome`, `status`,
+//! `matched` and the notes that say what it could not establish.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+use crate::commands::find::FindRun;
+use crate::commands::find::answer::ProjectRow;
+use crate::commands::find::declarations::Resolved;
+use crate::commands::find::resolve::{Declared, same_file};
+use crate::commands::find::rows::Site;
+use crate::commands::find::sweep::{SweepOutcome, Swept};
+use crate::session_state::status::StatusSnapshot;
+use crate::syntax::model::TextRange;
+use crate::workspace::WorkspaceModel;
+
+/// What the find established.
+pub(super) struct Verdict {
+    pub per_project: Vec<ProjectRow>,
+    /// Requested projects per `perProject` status.
+    pub counts: BTreeMap<&'static str, usize>,
+    pub requested: usize,
+    pub analyzed: usize,
+    /// The workspace has no project: the shared `no_projects` reason.
+    pub no_projects: Option<Value>,
+    /// FSAC swept every requested project (the workspace has one).
+    pub swept_complete: bool,
+    /// Slots in `declared` of the declarations no references answer contained.
+    pub missed: Vec<usize>,
+    /// Swept completely and nothing missed.
+    pub coverage_complete: bool,
+    /// Every resolver that was asked answered.
+    pub resolution_answered: bool,
+    pub outcome: &'static str,
+    pub status: &'static str,
+    pub matched: Option<bool>,
+    /// What the answer could not establish, in words (after resolution's own notes).
+    pub notes: Vec<String>,
+}
+
+impl Verdict {
+    /// The number of requested projects with this `perProject` status.
+    pub fn count(&self, status: &str) -> usize {
+        self.counts.get(status).copied().unwrap_or(0)
+    }
+}
+
+/// Judges the sweep: `not_found` only when FSAC is ready, every requested project was
+/// analyzed and resolution answered; an incomplete empty answer is `indeterminate`.
+pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &[Site], by_position: bool) -> Verdict {
+    let (per_project, counts) = project_ledger(find, resolved, swept, sites);
+    let requested = find.target.projects.len();
+    let analyzed = counts.get("analyzed").copied().unwrap_or(0);
+    // No project at all: nothing was searched, so nothing can be `not_found` or complete.
+    let no_projects = crate::commands::no_projects(&find.model);
+    let swept_complete = find.fsac.ready && analyzed == requested && no_projects.is_none();
+    // The cross-check: FSAC's sets must contain every declaration the syntax index sees.
+    let missed = if swept_complete && swept.asked {
+        missed_by_backend(&resolved.declared, &swept.all_answers())
+    } else {
+        Vec::new()
+    };
+    let coverage_complete = swept_complete && missed.is_empty();
+    let resolution_answered = !find.fsac.ready
+        || by_position
+        || resolved
+            .sources
+            .fsac_workspace_symbol
+            .as_deref()
+            .is_none_or(|value| value == "answered" || value.starts_with("notApplicable"));
+    let (outcome, status, matched) = if !sites.is_empty() {
+        ("found", if coverage_complete { "ok" } else { "partial" }, Some(true))
+    } else if no_projects.is_some() {
+        ("indeterminate", "unknown", None)
+    } else if coverage_complete && resolution_answered {
+        ("not_found", "ok", Some(false))
+    } else {
+        ("indeterminate", "unknown", None)
+    };
+    let mut notes = Vec::new();
+    if !missed.is_empty() {
+        notes.push(format!(
+            "FSAC's references miss {} declaration(s) the syntax index sees for this qualified name (listed in \
+             crossCheck.missedByBackend), so the answer is not complete",
+            missed.len()
+        ));
+    }
+    if !find.fsac.ready {
+        notes.push(format!(
+            "FSAC is {}, so this answer is syntactic: sites match by name only and a site of a same-named \
+             symbol may be listed (symbolFullName is null where the name is ambiguous). It is certain once FSAC \
+             has loaded the workspace: wait with fslens.status {{\"waitUntil\": \"ready\"}} and repeat the request.",
+            find.fsac.state
+        ));
+    }
+    if resolved.declared.is_empty() && !by_position {
+        notes.push("no declaration matched the query".to_owned());
+    }
+    Verdict {
+        per_project,
+        counts,
+        requested,
+        analyzed,
+        no_projects,
+        swept_complete,
+        missed,
+        coverage_complete,
+        resolution_answered,
+        outcome,
+        status,
+        matched,
+        notes,
+    }
+}
+
+/// The declarations the syntax index resolved for this symbol (signatures and
+/// implementations) that none of FSAC's references answers contains: a `complete` answer must
+/// contain every one, so each missing one makes the answer partial and is named in it.
+fn missed_by_backend(declared: &[Declared], answers: &[&[(PathBuf, TextRange)]]) -> Vec<usize> {
+    declared
+        .iter()
+        .enumerate()
+        .filter(|(_, declaration)| declaration.sources.contains("syntax-index"))
+        .filter(|(_, declaration)| {
+            !answers.iter().any(|answer| {
+                answer
+                    .iter()
+                    .any(|(path, range)| *range == declaration.name_range && same_file(path, &declaration.path))
+            })
+        })
+        .map(|(slot, _)| slot)
+        .collect()
+}
+
+/// The per-project ledger: a requested project is analyzed when every declaration it can see
+/// was swept (or none is visible from it); otherwise the worst outcome among those it can
+/// see. FSAC's project load errors make a project `failed`.
+fn project_ledger(
+    find: &FindRun,
+    resolved: &Resolved,
+    swept: &Swept,
+    sites: &[Site],
+) -> (Vec<ProjectRow>, BTreeMap<&'static str, usize>) {
+    let load_errors = project_load_errors(&find.fsac.status);
+    let mut per_project = Vec::new();
+    let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
+    // Sites per project, counted in one pass (not one pass over the sites per project).
+    let mut sites_per_project: HashMap<&str, usize> = HashMap::new();
+    for site in sites {
+        if let Some(project) = site.project.as_deref() {
+            *sites_per_project.entry(project).or_default() += 1;
+        }
+    }
+    for project in &find.target.projects {
+        let display = find.model.display_path(project);
+        let load_error = load_errors
+            .iter()
+            .find(|(errored, _)| Path::new(errored) == project || errored.ends_with(&display))
+            .map(|(_, message)| message.as_str());
+        let (outcome, relevant) = project_outcome(find, resolved, swept, project, load_error);
+        *counts.entry(outcome.as_str()).or_default() += 1;
+        let reason = match &outcome {
+            SweepOutcome::Failed(reason) | SweepOutcome::Busy(reason) => Some(reason.clone()),
+            SweepOutcome::NotStarted if !find.fsac.ready => {
+                Some(format!("FSAC is {}: answered from the syntax layer", find.fsac.state))
+            }
+            SweepOutcome::NotStarted => Some("the deadline passed before this project's turn".to_owned()),
+            SweepOutcome::TimedOut => Some("FSAC did not answer before the deadline".to_owned()),
+            SweepOutcome::Analyzed if swept.asked && relevant == 0 && swept.anchor_outcome.is_none() => {
+                Some("no resolved declaration is visible from this project, so it cannot use one".to_owned())
+            }
+            SweepOutcome::Analyzed => None,
+        };
+        per_project.push(ProjectRow {
+            sites: sites_per_project.get(display.as_str()).copied().unwrap_or(0),
+            project: display,
+            status: outcome.as_str(),
+            declarations_swept: relevant,
+            reason,
+        });
+    }
+    (per_project, counts)
+}
+
+/// FSAC's `projectErrors` as (project, message).
+fn project_load_errors(status: &StatusSnapshot) -> Vec<(String, String)> {
+    status.project_errors.iter().map(|error| (error.project.clone(), error.message.clone())).collect()
+}
+
+/// One requested project's outcome, and how many swept declarations it can see.
+fn project_outcome(
+    find: &FindRun,
+    resolved: &Resolved,
+    swept: &Swept,
+    project: &Path,
+    load_error: Option<&str>,
+) -> (SweepOutcome, usize) {
+    if !find.fsac.ready {
+        return (SweepOutcome::NotStarted, 0);
+    }
+    if let Some(message) = load_error {
+        return (SweepOutcome::Failed(format!("FSAC could not load the project: {message}")), 0);
+    }
+    if !swept.asked {
+        return (SweepOutcome::Analyzed, 0);
+    }
+    if let Some(outcome) = &swept.anchor_outcome {
+        return (outcome.clone(), 1);
+    }
+    let mut worst = SweepOutcome::Analyzed;
+    let mut relevant = 0;
+    for (declaration, outcome) in resolved.declared.iter().zip(&swept.outcomes) {
+        if projects_seeing(&find.model, &declaration.path).contains(project) {
+            relevant += 1;
+            if outcome.severity() > worst.severity() {
+                worst = outcome.clone();
+            }
+        }
+    }
+    (worst, relevant)
+}
+
+/// The requested projects that can see `path`: those compiling it and, transitively,
+/// those referencing them (the projects FSAC searches, §5.5).
+fn projects_seeing(model: &WorkspaceModel, path: &Path) -> HashSet<PathBuf> {
+    let mut seeing: HashSet<PathBuf> =
+        model.projects_compiling(path).iter().map(|project| project.path.clone()).collect();
+    loop {
+        let before = seeing.len();
+        for project in &model.projects {
+            if !seeing.contains(&project.path)
+                && project.project_references.iter().any(|reference| seeing.contains(reference))
+            {
+                seeing.insert(project.path.clone());
+            }
+        }
+        if seeing.len() == before {
+            return seeing;
+        }
+    }
+}

@@ -1,0 +1,272 @@
+//! The sweep: FSAC's `textDocument/references` for each resolved declaration (or at kind
+//! position's anchor), under fslens's own request ids, within the sweep deadline. FSAC always
+//! includes the declaration and searches every loaded project that can see the declaring file
+//! (shared/fsac-protocol.md §5.5), so each answer covers those projects.
+//!
+//! Every declaring file is opened in FSAC first (FSAC checks a file when it is opened, so
+//! several declarations in one file cost one check; it stays open for the rest of the sweep),
+//! then the references requests run side by side, at most [`REFERENCES_IN_FLIGHT`] at a time.
+
+use std::collections::{HashSet, VecDeque};
+use std::path::PathBuf;
+
+use serde_json::json;
+
+use crate::commands::CommandContext;
+use crate::commands::CommandError;
+use crate::commands::find::declarations::{Anchor, Resolved};
+use crate::commands::find::resolve::{Declared, range_from_json};
+use crate::commands::find::{FindKind, FindRun, Texts};
+use crate::lsp::message::error_codes;
+use crate::syntax::model::{Position, TextRange};
+
+/// How many `textDocument/references` requests of one sweep FSAC is given at once.
+const REFERENCES_IN_FLIGHT: usize = 4;
+
+/// The places one references answer lists.
+pub(super) type Locations = Vec<(PathBuf, TextRange)>;
+
+/// One declaration's references: how the request ended and the locations FSAC gave.
+type SweptDeclaration = (SweepOutcome, Locations);
+
+/// How one references request (one declaration) ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum SweepOutcome {
+    Analyzed,
+    TimedOut,
+    Failed(String),
+    Busy(String),
+    NotStarted,
+}
+
+impl SweepOutcome {
+    /// Worse outcomes win when a project depends on several declarations.
+    pub fn severity(&self) -> u8 {
+        match self {
+            SweepOutcome::Analyzed => 0,
+            SweepOutcome::NotStarted => 1,
+            SweepOutcome::Busy(_) => 2,
+            SweepOutcome::TimedOut => 3,
+            SweepOutcome::Failed(_) => 4,
+        }
+    }
+
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            SweepOutcome::Analyzed => "analyzed",
+            SweepOutcome::TimedOut => "timedOut",
+            SweepOutcome::Failed(_) => "failed",
+            SweepOutcome::Busy(_) => "busy",
+            SweepOutcome::NotStarted => "notStarted",
+        }
+    }
+}
+
+/// What the sweep found.
+#[derive(Default)]
+pub(super) struct Swept {
+    /// Whether references were asked: FSAC is ready and the kind needs them.
+    pub asked: bool,
+    /// By name: one outcome per resolved declaration, in order.
+    pub outcomes: Vec<SweepOutcome>,
+    /// By name: one answer per resolved declaration, in order.
+    pub answers: Vec<Locations>,
+    /// kind position: how the request at the anchor (and at its partners) ended.
+    pub anchor_outcome: Option<SweepOutcome>,
+    pub anchor_answer: Locations,
+    /// The documents fslens opened in FSAC for the sweep: release them once done with FSAC.
+    pub acquired: HashSet<String>,
+}
+
+impl Swept {
+    /// Every answer, the anchor's included.
+    pub fn all_answers(&self) -> Vec<&[(PathBuf, TextRange)]> {
+        let mut all: Vec<&[(PathBuf, TextRange)]> = self.answers.iter().map(Vec::as_slice).collect();
+        all.push(&self.anchor_answer);
+        all
+    }
+
+    /// How many declarations were asked about, and how many of them were analyzed.
+    pub fn declarations_requested_and_swept(&self, resolved: &Resolved) -> (usize, usize) {
+        if resolved.anchor.is_some() {
+            (1, usize::from(self.anchor_outcome == Some(SweepOutcome::Analyzed)))
+        } else {
+            let analyzed = self.outcomes.iter().filter(|outcome| **outcome == SweepOutcome::Analyzed).count();
+            (resolved.declared.len(), analyzed)
+        }
+    }
+
+    /// Closes the documents the sweep opened in FSAC.
+    pub fn release_documents(&self, context: &CommandContext) {
+        for uri in &self.acquired {
+            context.release_document(uri);
+        }
+    }
+}
+
+/// Asks FSAC for the references of every resolved declaration (or at the anchor).
+pub(super) async fn sweep(find: &FindRun, texts: &mut Texts, resolved: &Resolved) -> Result<Swept, CommandError> {
+    let mut swept = Swept { asked: find.fsac.ready && find.kind_mode() != FindKind::Definition, ..Swept::default() };
+    if !swept.asked {
+        return Ok(swept);
+    }
+    if let Some(anchor) = &resolved.anchor {
+        let partners = &resolved.declared[resolved.declared.len() - resolved.partner_count..];
+        let (outcome, locations) = sweep_at_anchor(find, texts, anchor, partners, &mut swept.acquired).await?;
+        swept.anchor_outcome = Some(outcome);
+        swept.anchor_answer = locations;
+    } else {
+        let opened = open_declaring_files(find, texts, &resolved.declared, &mut swept.acquired).await;
+        for (outcome, locations) in references_side_by_side(find, opened).await? {
+            swept.outcomes.push(outcome);
+            swept.answers.push(locations);
+        }
+    }
+    Ok(swept)
+}
+
+/// kind position: the references at the anchor, and at the signature or implementation
+/// paired with the resolved declaration, which count towards the same outcome.
+async fn sweep_at_anchor(
+    find: &FindRun,
+    texts: &mut Texts,
+    anchor: &Anchor,
+    partners: &[Declared],
+    acquired: &mut HashSet<String>,
+) -> Result<SweptDeclaration, CommandError> {
+    let deadline = find.sweep_deadline;
+    let (mut outcome, mut locations) =
+        references(&find.context, &anchor.uri, anchor.line, anchor.character, deadline).await?;
+    for partner in partners.iter().rev() {
+        let (Some(partner_uri), Some((text, _))) = (crate::uri::path_to_uri(&partner.path), texts.text(&partner.path))
+        else {
+            outcome = SweepOutcome::Failed("the paired declaration's file cannot be read".to_owned());
+            continue;
+        };
+        if !acquired.contains(&partner_uri) && partner_uri != anchor.uri {
+            find.context.acquire_document(&partner_uri, text.clone()).await?;
+            acquired.insert(partner_uri.clone());
+        }
+        let start = partner.name_range.start;
+        let (partner_outcome, partner_locations) =
+            references(&find.context, &partner_uri, start.line, start.character, deadline).await?;
+        if partner_outcome.severity() > outcome.severity() {
+            outcome = partner_outcome;
+        }
+        locations.extend(partner_locations);
+    }
+    Ok((outcome, locations))
+}
+
+/// The declarations' files, opened in FSAC: a slot per declaration (already decided when the
+/// file cannot be opened or the deadline passed) and the requests still to send.
+struct Opened {
+    swept: Vec<Option<SweptDeclaration>>,
+    requests: VecDeque<(usize, String, Position)>,
+}
+
+/// Opens every declaring file in FSAC (once each) before any references request is sent.
+async fn open_declaring_files(
+    find: &FindRun,
+    texts: &mut Texts,
+    declared: &[Declared],
+    acquired: &mut HashSet<String>,
+) -> Opened {
+    let mut opened = Opened { swept: vec![None; declared.len()], requests: VecDeque::new() };
+    for (slot, declaration) in declared.iter().enumerate() {
+        if tokio::time::Instant::now() >= find.sweep_deadline {
+            opened.swept[slot] = Some((SweepOutcome::NotStarted, Vec::new()));
+            continue;
+        }
+        let Some(uri) = crate::uri::path_to_uri(&declaration.path) else {
+            opened.swept[slot] = Some((SweepOutcome::Failed("no URI for the declaring file".to_owned()), Vec::new()));
+            continue;
+        };
+        let Some((text, _)) = texts.text(&declaration.path) else {
+            let reason = "the declaring file cannot be read".to_owned();
+            opened.swept[slot] = Some((SweepOutcome::Failed(reason), Vec::new()));
+            continue;
+        };
+        if !acquired.contains(&uri) {
+            if let Err(error) = find.context.acquire_document(&uri, text.clone()).await {
+                opened.swept[slot] = Some((SweepOutcome::Failed(error.to_string()), Vec::new()));
+                continue;
+            }
+            acquired.insert(uri.clone());
+        }
+        opened.requests.push_back((slot, uri, declaration.name_range.start));
+    }
+    opened
+}
+
+/// Sends the references requests, at most [`REFERENCES_IN_FLIGHT`] at once; one result per
+/// declaration, in order (`notStarted` for those the deadline left out).
+async fn references_side_by_side(find: &FindRun, opened: Opened) -> Result<Vec<SweptDeclaration>, CommandError> {
+    let Opened { mut swept, mut requests } = opened;
+    let deadline = find.sweep_deadline;
+    // Dropping the set (an error, or the command cancelled) aborts what still runs.
+    let mut running = tokio::task::JoinSet::new();
+    loop {
+        while running.len() < REFERENCES_IN_FLIGHT
+            && let Some((slot, uri, start)) = requests.pop_front()
+        {
+            if tokio::time::Instant::now() >= deadline {
+                swept[slot] = Some((SweepOutcome::NotStarted, Vec::new()));
+                continue;
+            }
+            let context = find.context.clone();
+            running
+                .spawn(async move { (slot, references(&context, &uri, start.line, start.character, deadline).await) });
+        }
+        match running.join_next().await {
+            None => break,
+            Some(Ok((slot, result))) => swept[slot] = Some(result?),
+            Some(Err(error)) => {
+                return Err(CommandError::Internal(format!("a references request failed: {error}")));
+            }
+        }
+    }
+    Ok(swept.into_iter().map(|result| result.unwrap_or((SweepOutcome::NotStarted, Vec::new()))).collect())
+}
+
+/// One references request at a position, its outcome and its locations.
+async fn references(
+    context: &CommandContext,
+    uri: &str,
+    line: u32,
+    character: u32,
+    deadline: tokio::time::Instant,
+) -> Result<SweptDeclaration, CommandError> {
+    let params = json!({
+        "textDocument": { "uri": uri },
+        "position": { "line": line, "character": character },
+        "context": { "includeDeclaration": true },
+    });
+    match context.backend_request("textDocument/references", params, deadline).await {
+        Ok(Ok(answer)) => {
+            let locations = answer
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|location| {
+                    let path = crate::uri::uri_to_path(location["uri"].as_str()?)?;
+                    Some((path, range_from_json(&location["range"])?))
+                })
+                .collect();
+            Ok((SweepOutcome::Analyzed, locations))
+        }
+        // FSAC cancelled it itself (content modified, server busy): worth a retry.
+        Ok(Err(error))
+            if matches!(
+                error.code,
+                error_codes::REQUEST_CANCELLED | error_codes::CONTENT_MODIFIED | error_codes::SERVER_CANCELLED
+            ) =>
+        {
+            Ok((SweepOutcome::Busy(error.message), Vec::new()))
+        }
+        Ok(Err(error)) => Ok((SweepOutcome::Failed(error.message), Vec::new())),
+        Err(CommandError::Timeout) => Ok((SweepOutcome::TimedOut, Vec::new())),
+        Err(CommandError::Unavailable(reason)) => Ok((SweepOutcome::Failed(reason), Vec::new())),
+        Err(error) => Err(error),
+    }
+}
