@@ -1394,18 +1394,8 @@ impl Proxy {
                 let _ = reply.send(());
             }
             SessionRequest::EditorRequest { method, params, capability, reply } => {
-                if !self.initialize_received || self.exit_deadline.is_some() {
-                    let _ = reply.send(Err(ResponseError::new(
-                        error_codes::REQUEST_FAILED,
-                        "no editor is connected to this session",
-                    )));
-                    return;
-                }
-                if self.editor_capabilities.pointer(&capability) != Some(&json!(true)) {
-                    let _ = reply.send(Err(ResponseError::new(
-                        error_codes::REQUEST_FAILED,
-                        format!("the editor does not support {method} (client capability {capability})"),
-                    )));
+                if let Some(reason) = self.editor_refuses(&method, &capability) {
+                    let _ = reply.send(Err(ResponseError::new(error_codes::REQUEST_FAILED, reason)));
                     return;
                 }
                 let id = self.next_backend_id();
@@ -1679,6 +1669,7 @@ impl Proxy {
                     self.send_to_client(client, &Message::response_error(id, &error));
                 }
             }
+            ext::SESSION_APPLY_EDIT => self.forward_client_apply_edit(client, id, params),
             method if ext::SESSION_READ_ONLY_METHODS.contains(&method) => {
                 if let Err(error) = self.backend_error_for_client(method) {
                     return self.send_to_client(client, &Message::response_error(id, &error));
@@ -1718,6 +1709,43 @@ impl Proxy {
                 self.send_to_client(client, &Message::response_error(id, &error));
             }
         }
+    }
+
+    /// Why a request to the editor cannot be sent: no editor is connected, or it did not
+    /// declare `capability` (a JSON pointer into its client capabilities) as true.
+    fn editor_refuses(&self, method: &str, capability: &str) -> Option<String> {
+        if !self.initialize_received || self.exit_deadline.is_some() {
+            return Some("no editor is connected to this session".to_owned());
+        }
+        if self.editor_capabilities.pointer(capability) != Some(&json!(true)) {
+            return Some(format!("the editor does not support {method} (client capability {capability})"));
+        }
+        None
+    }
+
+    /// A session client's edit for the editor (`navigate` `codeActions` with `apply:
+    /// "editor"`): sent on as one `workspace/applyEdit` under a proxy id when the editor
+    /// accepts it, and the editor's answer relayed; otherwise answered `applied: false` with
+    /// the reason, as rename's editor mode answers.
+    fn forward_client_apply_edit(&mut self, client: u64, id: RequestId, params: Value) {
+        let method = ext::SESSION_APPLY_EDIT;
+        if let Some(reason) = self.editor_refuses(method, "/workspace/applyEdit") {
+            let answer = json!({ "applied": false, "failureReason": reason });
+            return self.send_to_client(client, &Message::response_ok(id, answer));
+        }
+        let Some(sender) = self.clients.get(&client).cloned() else { return };
+        let (reply, answer) = oneshot::channel();
+        let editor_id = self.next_backend_id();
+        self.proxy_to_editor.insert(editor_id.clone(), reply);
+        self.send_to_editor(&Message::request(editor_id, method, params));
+        tokio::spawn(async move {
+            let result = match answer.await {
+                Ok(Ok(result)) => result,
+                Ok(Err(error)) => json!({ "applied": false, "failureReason": error.message }),
+                Err(_) => json!({ "applied": false, "failureReason": "the editor left before answering" }),
+            };
+            let _ = sender.send(Message::response_ok(id, result).shared_bytes());
+        });
     }
 
     /// The path of a file a session client asks about; it must lie inside the workspace.
