@@ -113,7 +113,8 @@ enum Command {
     ReadEnclosing(fslens::commands::symbols::cli::ReadEnclosingCliArgs),
     /// One LSP navigation at a position through the session's FSAC: definition, references,
     /// hover, typeDefinition, implementation, signatureHelp, incomingCalls, outgoingCalls,
-    /// typeHierarchy (computed by fslens), documentSymbol, workspaceSymbol.
+    /// typeHierarchy (computed by fslens), documentSymbol, workspaceSymbol, codeActions
+    /// (previewed; one applied through the editor with --apply editor).
     Navigate(fslens::mcp::navigate::NavigateCliArgs),
     /// Serve MCP on stdin/stdout for coding agents: joins the workspace's running session (the
     /// editor's warm FSAC) or starts one that later clients join.

@@ -192,6 +192,12 @@ pub const SESSION_READ_ONLY_METHODS: &[&str] = &[
     "fsharp/signature",
 ];
 
+/// The one request a session client may send that reaches the editor: an edit, relayed as one
+/// `workspace/applyEdit` when the editor declared `workspace.applyEdit` (the user can undo
+/// it), else answered `{applied: false, failureReason}` by the session. `navigate`
+/// `codeActions` with `apply: "editor"` sends it.
+pub const SESSION_APPLY_EDIT: &str = "workspace/applyEdit";
+
 /// The prefix of request ids that fslens itself originates, towards FSAC or the editor.
 /// Editor and FSAC ids are forwarded unchanged, so these ids never collide with theirs unless
 /// a peer uses this very prefix.

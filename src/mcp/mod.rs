@@ -10,6 +10,7 @@
 //! activates them (`groups`). Every answer is bounded and footed (`output`); `server` is the
 //! rmcp handler that ties these together. stdout carries nothing but MCP messages.
 
+pub mod code_actions;
 pub mod failure;
 pub mod groups;
 pub mod navigate;

@@ -1,7 +1,8 @@
 //! The `navigate` tool (and `fslens navigate` on the command line): one LSP navigation at a
 //! position through the shared session — definition, references, hover, typeDefinition,
 //! implementation, signatureHelp, incoming and outgoing calls (prepare and calls in one step,
-//! paged), documentSymbol, workspaceSymbol — and typeHierarchy, which FSAC lacks and fslens
+//! paged), documentSymbol, workspaceSymbol, codeActions (previewed, one applied through the
+//! editor on request: `mcp/code_actions.rs`) — and typeHierarchy, which FSAC lacks and fslens
 //! computes from FSAC's definitions and the workspace's text. Its arguments are one typed
 //! struct, so the MCP schema and the CLI flags come from the same declaration.
 
@@ -40,6 +41,16 @@ pub enum Operation {
     TypeHierarchy,
     DocumentSymbol,
     WorkspaceSymbol,
+    CodeActions,
+}
+
+/// How `codeActions` applies the chosen action.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema, clap::ValueEnum)]
+#[serde(rename_all = "camelCase")]
+#[value(rename_all = "camelCase")]
+pub enum ApplyMode {
+    /// One `workspace/applyEdit` to the editor, through the session (the user can undo it).
+    Editor,
 }
 
 impl Operation {
@@ -56,6 +67,7 @@ impl Operation {
             Operation::TypeHierarchy => "typeHierarchy",
             Operation::DocumentSymbol => "documentSymbol",
             Operation::WorkspaceSymbol => "workspaceSymbol",
+            Operation::CodeActions => "codeActions",
         }
     }
 
@@ -112,6 +124,23 @@ pub struct NavigateArguments {
     /// incomingCalls, outgoingCalls: the previous page's nextOffset.
     #[serde(default)]
     pub offset: Bounded<0, { u32::MAX as u64 }, 0>,
+    /// codeActions: 0-based line where the range ends (default: the range ends where it
+    /// starts, or at the end of `word`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end_line: Option<Bounded<0, { u32::MAX as u64 }>>,
+    /// codeActions: 0-based UTF-16 column where the range ends; required with `endLine`,
+    /// alone it ends the range on the start's line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end_character: Option<Bounded<0, { u32::MAX as u64 }>>,
+    /// codeActions: `editor` sends the chosen action's edit to the editor as one
+    /// `workspace/applyEdit` (the user can undo it); without it the actions are only previewed.
+    /// Nothing is ever written to disk.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub apply: Option<ApplyMode>,
+    /// codeActions with `apply`: which action to apply (its `index`, from 0); may be left out
+    /// when FSAC offers exactly one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub action_index: Option<Bounded<0, 1000>>,
     /// One deadline for the whole request, in milliseconds.
     #[serde(default)]
     pub timeout_ms: TimeoutMs<LSP_TOOL_TIMEOUT_MS>,
@@ -123,6 +152,7 @@ fn yes() -> bool {
 
 impl CommandArguments for NavigateArguments {
     fn validate(&self) -> Result<(), CommandError> {
+        self.validate_code_action_arguments()?;
         if self.operation == Operation::WorkspaceSymbol {
             if self.query.as_deref().is_none_or(str::is_empty) {
                 return Err(CommandError::invalid_argument("query", "required for workspaceSymbol"));
@@ -143,6 +173,36 @@ impl CommandArguments for NavigateArguments {
                 }
                 _ => {}
             }
+        }
+        Ok(())
+    }
+}
+
+impl NavigateArguments {
+    /// The range end, `apply` and `actionIndex` belong to codeActions, and must make sense there.
+    fn validate_code_action_arguments(&self) -> Result<(), CommandError> {
+        if self.operation != Operation::CodeActions {
+            let given = [
+                ("endLine", self.end_line.is_some()),
+                ("endCharacter", self.end_character.is_some()),
+                ("apply", self.apply.is_some()),
+                ("actionIndex", self.action_index.is_some()),
+            ];
+            if let Some((name, _)) = given.into_iter().find(|(_, given)| *given) {
+                return Err(CommandError::invalid_argument(name, "only used with operation codeActions"));
+            }
+            return Ok(());
+        }
+        if self.end_line.is_some() && self.end_character.is_none() {
+            return Err(CommandError::invalid_argument("endCharacter", "required with endLine"));
+        }
+        if self.action_index.is_some() && self.apply.is_none() {
+            return Err(CommandError::invalid_argument("actionIndex", "only used with apply"));
+        }
+        if let (Some(end_line), Some(line)) = (self.end_line, self.line)
+            && end_line < line
+        {
+            return Err(CommandError::invalid_argument("endLine", "the range ends before the line it starts on"));
         }
         Ok(())
     }
@@ -174,6 +234,10 @@ impl Navigator<'_> {
             _ => {
                 let (path, uri) = self.document(arguments)?;
                 let (line, character) = self.position(arguments, &path)?;
+                if operation == Operation::CodeActions {
+                    let range = code_action_range(arguments, (line, character))?;
+                    return crate::mcp::code_actions::code_actions(self, arguments, &path, &uri, range, deadline).await;
+                }
                 if operation.needs_symbol()
                     && let Ok(text) = crate::source_files::read_regular_text(&path)
                     && let Some(reason) =
@@ -215,8 +279,19 @@ impl Navigator<'_> {
     }
 
     /// One request to the session, given up at `deadline` or when the caller cancels.
-    async fn forward(&self, method: &str, params: Value, deadline: Deadline) -> Result<Value, ToolFailure> {
+    pub(crate) async fn forward(&self, method: &str, params: Value, deadline: Deadline) -> Result<Value, ToolFailure> {
         forward_until(self.session, method, params, &self.cancelled, Some(deadline)).await
+    }
+
+    /// One fslens command run by the session, given up at `deadline` or when the caller cancels.
+    pub(crate) async fn execute(
+        &self,
+        command: &str,
+        argument: Value,
+        deadline: Deadline,
+    ) -> Result<Value, ToolFailure> {
+        let params = json!({ "command": command, "arguments": [argument] });
+        self.forward("workspace/executeCommand", params, deadline).await
     }
 
     /// The confined path and URI of the `path` argument.
@@ -414,6 +489,24 @@ impl Navigator<'_> {
     }
 }
 
+/// The range `codeActions` asks about: from the position to `endLine`/`endCharacter`, else to
+/// the end of `word`, else the position itself.
+fn code_action_range(
+    arguments: &NavigateArguments,
+    start: (usize, usize),
+) -> Result<crate::mcp::code_actions::AskedRange, ToolFailure> {
+    let end = match (arguments.end_line, arguments.end_character, arguments.word.as_deref()) {
+        (line, Some(character), _) => (line.map_or(start.0, Bounded::as_usize), character.as_usize()),
+        (_, None, Some(word)) => (start.0, start.1 + word.encode_utf16().count()),
+        (_, None, None) => start,
+    };
+    if end < start {
+        let argument = if end.0 < start.0 { "endLine" } else { "endCharacter" };
+        return Err(ToolFailure::invalid_argument(argument, "the range ends before it starts"));
+    }
+    Ok(crate::mcp::code_actions::AskedRange { start, end })
+}
+
 /// The identifier starting at or spanning the byte `column` of `line`.
 fn identifier_at_column(line: &str, column: usize) -> Option<String> {
     let is_identifier = |character: char| character.is_alphanumeric() || character == '_' || character == '\'';
@@ -546,7 +639,7 @@ pub async fn forward_until(
 pub struct NavigateCliArgs {
     /// What to ask: definition, references, hover, typeDefinition, implementation,
     /// signatureHelp, incomingCalls, outgoingCalls, typeHierarchy, documentSymbol,
-    /// workspaceSymbol.
+    /// workspaceSymbol, codeActions.
     pub operation: Operation,
     /// The file (every operation but workspaceSymbol).
     #[arg(long)]
@@ -575,6 +668,18 @@ pub struct NavigateCliArgs {
     /// incomingCalls, outgoingCalls: continue from the previous page's nextOffset.
     #[arg(long, default_value = "0")]
     pub offset: Bounded<0, { u32::MAX as u64 }, 0>,
+    /// codeActions: 0-based line where the range ends (with --end-character).
+    #[arg(long, requires = "end_character")]
+    pub end_line: Option<Bounded<0, { u32::MAX as u64 }>>,
+    /// codeActions: 0-based UTF-16 column where the range ends.
+    #[arg(long)]
+    pub end_character: Option<Bounded<0, { u32::MAX as u64 }>>,
+    /// codeActions: apply the chosen action through the editor (`editor`).
+    #[arg(long)]
+    pub apply: Option<ApplyMode>,
+    /// codeActions with --apply: which action (its index, from 0).
+    #[arg(long)]
+    pub action_index: Option<Bounded<0, 1000>>,
     /// The deadline for the request (and for FSAC to load), in milliseconds.
     #[arg(long, default_value = "30000")]
     pub timeout_ms: TimeoutMs<LSP_TOOL_TIMEOUT_MS>,
@@ -598,6 +703,10 @@ impl NavigateCliArgs {
             include_declaration: !self.exclude_declaration,
             max_results: self.max_results,
             offset: self.offset,
+            end_line: self.end_line,
+            end_character: self.end_character,
+            apply: self.apply,
+            action_index: self.action_index,
             timeout_ms: self.timeout_ms,
         }
     }
@@ -656,6 +765,7 @@ pub fn render_text(answer: &Value) -> String {
                 lines.push(format!("more: --offset {next}"));
             }
         }
+        "codeActions" => lines.extend(code_action_lines(answer)),
         "typeHierarchy" => {
             lines.push(format!("type {}", answer["type"]["name"].as_str().unwrap_or("?")));
             for (title, key) in [("supertypes", "supertypes"), ("subtypes", "subtypes")] {
@@ -683,4 +793,57 @@ pub fn render_text(answer: &Value) -> String {
         }
     }
     lines.join("\n")
+}
+
+/// The readable rows of a `codeActions` answer: the diagnostics echoed, each action with its
+/// index, title and kind and each edit's lines before (`-`) and after (`+`), then what `apply` did.
+fn code_action_lines(answer: &Value) -> Vec<String> {
+    let mut lines = Vec::new();
+    let start = &answer["range"]["start"];
+    lines.push(format!(
+        "{} action(s) at {}:{}:{}",
+        answer["totalActions"],
+        answer["file"].as_str().unwrap_or("?"),
+        start["line"].as_u64().unwrap_or(0) + 1,
+        start["character"].as_u64().unwrap_or(0) + 1
+    ));
+    for diagnostic in answer["diagnostics"].as_array().into_iter().flatten() {
+        let message = diagnostic["message"].as_str().unwrap_or_default().lines().next().unwrap_or_default();
+        lines.push(format!(
+            "  for {} {}: {message}",
+            diagnostic["code"].as_str().unwrap_or("-"),
+            diagnostic["severity"].as_str().unwrap_or("?")
+        ));
+    }
+    for action in answer["actions"].as_array().into_iter().flatten() {
+        lines.push(format!(
+            "[{}] {} ({})",
+            action["index"],
+            action["title"].as_str().unwrap_or("?"),
+            action["kind"].as_str().unwrap_or("no kind")
+        ));
+        for edit in action["preview"]["edits"].as_array().into_iter().flatten() {
+            let at = &edit["range"]["start"];
+            lines.push(format!(
+                "    {}:{}:{}",
+                edit["file"].as_str().unwrap_or("?"),
+                at["line"].as_u64().unwrap_or(0) + 1,
+                at["character"].as_u64().unwrap_or(0) + 1
+            ));
+            let texts = |key: &str| -> Vec<String> {
+                edit[key].as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect()
+            };
+            lines.extend(texts("linesBefore").into_iter().map(|text| format!("    - {text}")));
+            lines.extend(texts("linesAfter").into_iter().map(|text| format!("    + {text}")));
+        }
+    }
+    let applied = &answer["applied"];
+    if applied["mode"] == json!("editor") {
+        lines.push(if applied["applied"] == json!(true) {
+            format!("applied action {} through the editor", applied["actionIndex"])
+        } else {
+            format!("not applied: {}", applied["failureReason"].as_str().unwrap_or("the editor declined"))
+        });
+    }
+    lines
 }

@@ -71,12 +71,14 @@ pub fn catalogue(commands: &[String]) -> Vec<ToolDefinition> {
         name: "navigate".into(),
         description: "LSP navigation through the shared FSAC at path + line + character or word: definition, \
                       references, hover, typeDefinition, implementation, signatureHelp, incomingCalls/outgoingCalls \
-                      (call sites, paged), documentSymbol; workspaceSymbol by query. Prefer over text search for \
-                      compiler-resolved answers at one position; use find for sweeps with coverage."
+                      (call sites, paged), typeHierarchy, documentSymbol, codeActions (previewed, or applied in the \
+                      editor); workspaceSymbol by query. Prefer over text search for compiler-resolved answers; use \
+                      find for sweeps with coverage."
             .into(),
         input_schema: crate::commands::params::input_schema::<crate::mcp::navigate::NavigateArguments>(),
         action: ToolAction::Navigate,
-        read_only: true,
+        // codeActions with `apply: "editor"` edits the editor's buffers (undoably).
+        read_only: false,
     });
     tools.push(activate_tools_definition(&tools));
     tools

@@ -78,3 +78,62 @@ fn definition_answers_json_and_bad_positions_name_the_argument() {
     assert!(!output.status.success());
     assert!(stderr.contains("invalid_path") || stderr.contains("outside"), "{stderr}");
 }
+
+#[test]
+fn code_actions_preview_their_edits_and_apply_says_why_no_editor_took_it() {
+    let workspace = fixture_copy("code-actions");
+    let runtime = tempfile::tempdir().unwrap();
+    let file = workspace.path().join("Mutation.fs");
+    let before = std::fs::read_to_string(&file).unwrap();
+    let at = ["codeActions", "--path", "Mutation.fs", "--line", "4", "--character", "4"];
+    let output = fslens(workspace.path(), runtime.path(), &at);
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.starts_with("1 action(s) at Mutation.fs:5:5"), "{stdout}");
+    assert!(stdout.contains("for FS0027 error: This value is not mutable"), "{stdout}");
+    assert!(stdout.contains("[0] Make declaration 'mutable' (refactor)"), "{stdout}");
+    assert!(stdout.contains("    -     let total = 0\n    +     let mutable total = 0"), "{stdout}");
+
+    // Over lines 3 to 6, as JSON: both fixes.
+    let output = fslens(
+        workspace.path(),
+        runtime.path(),
+        &[
+            "codeActions",
+            "--path",
+            "Mutation.fs",
+            "--line",
+            "3",
+            "--character",
+            "0",
+            "--end-line",
+            "6",
+            "--end-character",
+            "30",
+            "--json",
+        ],
+    );
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    let answer: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(answer["totalActions"], 2, "{answer}");
+    assert_eq!(answer["range"]["end"], serde_json::json!({"line": 6, "character": 30}), "{answer}");
+
+    // The session the CLI starts has no editor: nothing is applied, and the answer says why.
+    let mut apply = at.to_vec();
+    apply.extend(["--apply", "editor"]);
+    let output = fslens(workspace.path(), runtime.path(), &apply);
+    let (stdout, stderr) = text(&output);
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    assert!(stdout.lines().last().unwrap().starts_with("not applied: "), "{stdout}");
+    assert!(stdout.contains("applyEdit"), "{stdout}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before, "nothing was written");
+
+    // An action index without --apply is refused before any session starts, naming it.
+    let mut index = at.to_vec();
+    index.extend(["--action-index", "0"]);
+    let output = fslens(workspace.path(), runtime.path(), &index);
+    let (_, stderr) = text(&output);
+    assert!(!output.status.success());
+    assert!(stderr.contains("actionIndex"), "{stderr}");
+}

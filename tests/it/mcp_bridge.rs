@@ -529,3 +529,101 @@ async fn navigate_type_hierarchy_has_subtypes_in_two_projects_and_supertypes() {
     assert_eq!(supertypes[0]["declaration"]["range"]["start"]["line"], json!(2), "{square}");
     assert_eq!(square["subtypes"], json!([]), "{square}");
 }
+
+/// The assertions both `codeActions` runs share: FSAC's fix for the FS0027 at a position,
+/// previewed from the disk; both fixes over a range of lines; none on a clean line; the typed
+/// refusals of `actionIndex` and of a range end given to another operation.
+fn assert_code_action_previews(report: &Value) {
+    let position = tool_body(report, "position");
+    assert_eq!(position["totalActions"], json!(1), "{position}");
+    let action = &position["actions"][0];
+    assert_eq!(
+        (action["index"].clone(), action["title"].clone(), action["kind"].clone()),
+        (json!(0), json!("Make declaration 'mutable'"), json!("refactor")),
+        "{position}"
+    );
+    let edit = &action["preview"]["edits"][0];
+    assert_eq!(edit["file"], json!("Mutation.fs"), "{position}");
+    assert_eq!((edit["oldText"].clone(), edit["newText"].clone()), (json!(""), json!("mutable ")), "{position}");
+    assert_eq!(edit["linesAfter"], json!(["    let mutable total = 0"]), "{position}");
+    assert_eq!(position["diagnostics"][0]["code"], json!("FS0027"), "the diagnostic echoed to FSAC: {position}");
+    assert_eq!(position["previewSource"], json!("disk"));
+    assert_eq!(position["applied"], json!({"mode": "none", "applied": false}), "{position}");
+    assert_eq!(position["writtenToDisk"], json!(false));
+
+    let range = tool_body(report, "range");
+    let titles: std::collections::BTreeSet<&str> =
+        range["actions"].as_array().unwrap().iter().map(|action| action["title"].as_str().unwrap()).collect();
+    assert_eq!(titles, ["Make declaration 'mutable'", "Replace with 'length''"].into_iter().collect(), "{range}");
+    let codes: Vec<&str> = range["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|diagnostic| diagnostic["code"].as_str().unwrap())
+        .collect();
+    assert_eq!(codes, ["FS0027", "FS0039"], "only the diagnostics of lines 3 to 6: {range}");
+
+    let clean = tool_body(report, "clean");
+    assert_eq!((clean["totalActions"].clone(), clean["diagnostics"].clone()), (json!(0), json!([])), "{clean}");
+
+    for (key, argument) in
+        [("indexWithoutApply", "actionIndex"), ("endOnOtherOperation", "endCharacter"), ("several", "actionIndex")]
+    {
+        assert_eq!(report[key]["isError"], json!(true), "{key}: {}", report[key]);
+        let error = &report[key]["body"]["error"];
+        assert_eq!(error["errorKind"], json!("invalid_argument"), "{key}: {error}");
+        assert_eq!(error["data"]["argument"], json!(argument), "{key}: {error}");
+    }
+}
+
+/// `navigate` `codeActions` joined to an editor that accepts `workspace/applyEdit`: the
+/// previews, then `apply: "editor"` sends the chosen action's edit to the editor as one
+/// applyEdit through the session, and nothing reaches the disk.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn navigate_code_actions_are_previewed_and_one_is_applied_through_the_editor() {
+    let workspace = fixture_copy("code-actions");
+    let runtime = tempfile::tempdir().unwrap();
+    let capabilities = json!({"textDocument": {"publishDiagnostics": {}}, "workspace": {"applyEdit": true}});
+    let mut editor =
+        Editor::start_with_capabilities(workspace.path(), runtime.path(), &double_command(), &[], &[], capabilities)
+            .await;
+    editor.wait_until_ready().await;
+    let file = workspace.path().join("Mutation.fs");
+    let before = std::fs::read_to_string(&file).unwrap();
+    let mut scenario = tokio::task::spawn_blocking({
+        let (workspace, runtime) = (workspace.path().to_owned(), runtime.path().to_owned());
+        move || run_scenario("code_actions", &workspace, &runtime, &[])
+    });
+    // The editor reads (and answers) what the session sends it while the agent works; a quiet
+    // spell is given up before the editor's own one-minute read timeout, between frames.
+    let report = loop {
+        tokio::select! {
+            finished = &mut scenario => break finished.unwrap(),
+            _ = tokio::time::timeout(std::time::Duration::from_secs(45), editor.wait_for(|_| false)) => {}
+        }
+    };
+    assert_code_action_previews(&report);
+    let apply = tool_body(&report, "apply");
+    assert_eq!(apply["applied"], json!({"mode": "editor", "actionIndex": 0, "applied": true}), "{apply}");
+    let sent: Vec<&Value> =
+        editor.notifications.iter().filter(|message| message["method"] == "workspace/applyEdit").collect();
+    assert_eq!(sent.len(), 1, "one applyEdit: {sent:#?}");
+    assert_eq!(sent[0]["params"]["label"], json!("Make declaration 'mutable'"), "{:#}", sent[0]);
+    assert!(sent[0]["params"]["edit"].to_string().contains("\"newText\":\"mutable \""), "{:#}", sent[0]);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), before, "nothing was written to disk");
+    editor.child.kill().await.unwrap();
+}
+
+/// The same through a session the bridge starts itself, which has no editor: the previews
+/// are the same, and `apply: "editor"` answers why nothing was applied.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn navigate_code_actions_without_an_editor_say_why_nothing_was_applied() {
+    let report = scenario_on_fixture("code_actions", "code-actions").await;
+    assert_code_action_previews(&report);
+    let apply = tool_body(&report, "apply");
+    assert_eq!(
+        (apply["applied"]["mode"].clone(), apply["applied"]["applied"].clone()),
+        (json!("editor"), json!(false))
+    );
+    assert!(apply["applied"]["failureReason"].as_str().unwrap().contains("applyEdit"), "{apply}");
+}

@@ -11,6 +11,7 @@ its assertions there. The script itself checks only what it needs to go on.
     python bridge_scenarios.py wide_text   # find pages of CJK lines: the bridge asks for fewer rows
     python bridge_scenarios.py what_if     # a what-if check through the check tool
     python bridge_scenarios.py rename    # fixtures/rename: a rename preview and its typed errors
+    python bridge_scenarios.py code_actions  # fixtures/code-actions: navigate codeActions, one applied
 
 Environment: FSLENS_BIN, FSLENS_WORKSPACE, FSLENS_FSAC_COMMAND, XDG_RUNTIME_DIR, and any
 FSAC_DOUBLE_* variables (passed on to the bridge, and so to an FSAC it starts).
@@ -326,6 +327,28 @@ async def implementations_scenario() -> dict:
     return report
 
 
+async def code_actions_scenario() -> dict:
+    """fixtures/code-actions through `navigate` `codeActions`: FSAC's fix for the FS0027 at a
+    position, both fixes over a range of lines, nothing on a clean line, `actionIndex` refused
+    without `apply` and when several actions are offered, then one action applied through the
+    session's editor (which accepts it, or says why not)."""
+    report: dict = {}
+    at = {"operation": "codeActions", "path": "Mutation.fs"}
+    over_lines = {**at, "line": 3, "character": 0, "endLine": 6, "endCharacter": 30}
+    async with stdio_client(server_parameters(), errlog=sys.stderr) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            report["status"] = await ready_status(session)
+            report["position"] = await call(session, "navigate", {**at, "line": 4, "character": 4})
+            report["range"] = await call(session, "navigate", over_lines)
+            report["clean"] = await call(session, "navigate", {**at, "line": 9, "word": "counter"})
+            report["indexWithoutApply"] = await call(session, "navigate", {**at, "line": 4, "character": 4, "actionIndex": 0})
+            report["endOnOtherOperation"] = await call(session, "navigate", {**at, "operation": "hover", "line": 4, "character": 4, "endCharacter": 9})
+            report["several"] = await call(session, "navigate", {**over_lines, "apply": "editor"})
+            report["apply"] = await call(session, "navigate", {**at, "line": 4, "character": 4, "apply": "editor", "actionIndex": 0})
+    return report
+
+
 def main() -> None:
     scenario = sys.argv[1]
     runner = {
@@ -338,6 +361,7 @@ def main() -> None:
         "rename": rename_scenario,
         "calls": calls_scenario,
         "implementations": implementations_scenario,
+        "code_actions": code_actions_scenario,
     }[scenario]
     report = anyio.run(runner)
     sys.stdout.write(json.dumps(report) + "\n")

@@ -188,6 +188,7 @@ impl Proxy {
                     self.send_to_client(client, &Message::response_error(id, &error));
                 }
             }
+            ext::SESSION_APPLY_EDIT => self.forward_client_apply_edit(client, id, params),
             method if ext::SESSION_READ_ONLY_METHODS.contains(&method) => {
                 if let Err(error) = self.backend_error_for_client(method) {
                     return self.send_to_client(client, &Message::response_error(id, &error));
@@ -279,6 +280,33 @@ impl Proxy {
                 self.release_documents_of(&(origin.clone(), id));
             }
         }
+    }
+
+    /// A session client's edit for the editor (`navigate` `codeActions` with `apply:
+    /// "editor"`): sent on as one `workspace/applyEdit` under a proxy id when the editor
+    /// accepts it, and the editor's answer relayed; otherwise answered `applied: false` with
+    /// the reason, as rename's editor mode answers. The request is the client's own, so it
+    /// is dropped with the client.
+    fn forward_client_apply_edit(&mut self, client: u64, id: RequestId, params: Value) {
+        let method = ext::SESSION_APPLY_EDIT;
+        if let Err(refusal) = self.editor_request_allowed(method, "/workspace/applyEdit") {
+            let answer = json!({ "applied": false, "failureReason": refusal.message });
+            return self.send_to_client(client, &Message::response_ok(id, answer));
+        }
+        let Some(sender) = self.clients.get(&client).cloned() else { return };
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        let editor_id = self.next_backend_id();
+        let owner = (Origin::Client(client), id.clone());
+        self.proxy_to_editor.register(editor_id.clone(), Some(owner), reply);
+        self.send_to_editor(&Message::request(editor_id, method, params));
+        tokio::spawn(async move {
+            let result = match answer.await {
+                Ok(Ok(result)) => result,
+                Ok(Err(error)) => json!({ "applied": false, "failureReason": error.message }),
+                Err(_) => json!({ "applied": false, "failureReason": "the editor left before answering" }),
+            };
+            let _ = sender.send(Message::response_ok(id, result).shared_bytes());
+        });
     }
 
     pub(super) fn send_to_client(&mut self, client: u64, message: &Message) {

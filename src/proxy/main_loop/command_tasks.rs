@@ -286,7 +286,7 @@ impl Proxy {
 
     /// Why a command may not send the editor `method` now, if it may not: no editor is
     /// connected, or it did not declare the client `capability` (a JSON pointer) true.
-    fn editor_request_allowed(&self, method: &str, capability: &str) -> Result<(), ResponseError> {
+    pub(super) fn editor_request_allowed(&self, method: &str, capability: &str) -> Result<(), ResponseError> {
         if !self.initialize_received || self.exit_deadline.is_some() {
             return Err(ResponseError::new(error_codes::REQUEST_FAILED, "no editor is connected to this session"));
         }

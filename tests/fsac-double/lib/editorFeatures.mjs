@@ -1,8 +1,8 @@
 // The editor features FSAC advertises beyond hover/definition/references: highlights,
 // completion, rename, code lenses, call hierarchy, folding and selection ranges, and the
 // answers the double gives honestly in FSAC's shape without computing them (semantic
-// tokens, inlay hints, inline values, formatting, signature help, type definition,
-// implementation). Every answer that needs meaning comes from the compiler (resolveAt,
+// tokens, inlay hints, inline values, formatting); typeDefinition and signatureHelp have
+// modules of their own. Every answer that needs meaning comes from the compiler (resolveAt,
 // findReferences, completions, tooltips); the structural ones (folding, selection) from the
 // text's layout and the navigation items. README "Known differences" lists what differs.
 import { ResponseError } from 'vscode-languageserver/node';

@@ -20,7 +20,8 @@ export function lineOf(text, line0) {
   return text.split('\n')[line0]?.replace(/\r$/, '') ?? '';
 }
 
-function textAtRange(text, r) {
+/** The text of a one-line FCS range in `text`, backticks removed (null for multi-line ranges). */
+export function textAtRange(text, r) {
   if (r.StartLine !== r.EndLine) return null;
   const line = lineOf(text, r.StartLine - 1);
   const t = line.slice(r.StartColumn, r.EndColumn);

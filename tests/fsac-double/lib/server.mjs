@@ -13,6 +13,8 @@ import { loadWorkspace, envelope } from './loader.mjs';
 import * as features from './features.mjs';
 import { codeActions } from './codeActions.mjs';
 import * as editor from './editorFeatures.mjs';
+import { typeDefinition } from './typeDefinition.mjs';
+import { signatureHelp } from './signatureHelp.mjs';
 import { Cancelled } from './references.mjs';
 import { faults } from './faults.mjs';
 import { log } from './log.mjs';
@@ -245,8 +247,8 @@ export function startServer() {
   conn.onDocumentHighlight(at((ctx, p, token) => editor.documentHighlight(ws, ctx, p.position, token)));
   conn.onCompletion(at((ctx, p) => editor.completion(ws, ctx, p.position)));
   conn.onCompletionResolve((item) => item); // FSAC adds documentation here; the double echoes
-  conn.onSignatureHelp(at(() => null));
-  conn.onTypeDefinition(at(() => null));
+  conn.onSignatureHelp(at((ctx, p) => signatureHelp(ws, ctx, p.position, p.context)));
+  conn.onTypeDefinition(at((ctx, p) => typeDefinition(ws, ctx, p.position)));
   conn.onImplementation(at((ctx, p) => editor.implementation(ws, ctx, p.position)));
   conn.onPrepareRename(at((ctx, p) => editor.prepareRename(ws, ctx, p.position)));
   conn.onRenameRequest(at((ctx, p, token) => editor.rename(ws, ctx, p.position, p.newName, clientCaps, token)));

@@ -55,7 +55,7 @@ function advertisedRequests(caps) {
     completionProvider: (o) => [['textDocument/completion', at(8, 25)], ...(o.resolveProvider ? [['completionItem/resolve', { label: 'Id' }]] : [])],
     signatureHelpProvider: () => [['textDocument/signatureHelp', at(12, 13)]],
     definitionProvider: () => [['textDocument/definition', at(12, 5)]],
-    typeDefinitionProvider: () => [['textDocument/typeDefinition', at(12, 5)]],
+    typeDefinitionProvider: () => [['textDocument/typeDefinition', at(11, 10)]], // `order`: an Order
     implementationProvider: () => [['textDocument/implementation', at(12, 5)]],
     referencesProvider: () => [['textDocument/references', { ...DESCRIBE_DECL, context: { includeDeclaration: true } }]],
     documentHighlightProvider: () => [['textDocument/documentHighlight', DESCRIBE_DECL]],
