@@ -106,20 +106,23 @@ export function writeShim(directory: string, fslens: string, realDotnetFile: str
   }
 }
 
-/** Stops and starts Ionide's language client, so it reads FSharp.dotnetRoot again. */
+/**
+ * Stops and starts Ionide's language client, so it reads FSharp.dotnetRoot again. Running the
+ * command activates Ionide first when it is not active yet (VS Code activates an extension on
+ * its contributed commands). False when Ionide cannot be asked.
+ */
 async function restartIonide(output: vscode.OutputChannel): Promise<boolean> {
-  const ionide = vscode.extensions.getExtension(IONIDE_EXTENSION_ID);
-  if (!ionide?.isActive) {
-    output.appendLine("Ionide is not active: it reads FSharp.dotnetRoot when it starts");
-    return true;
-  }
-  const commands = await vscode.commands.getCommands(true);
-  if (!commands.includes(RESTART_IONIDE_COMMAND)) {
+  if (!vscode.extensions.getExtension(IONIDE_EXTENSION_ID)) {
     return false;
   }
-  output.appendLine(`running ${RESTART_IONIDE_COMMAND}`);
-  await vscode.commands.executeCommand(RESTART_IONIDE_COMMAND);
-  return true;
+  try {
+    output.appendLine(`running ${RESTART_IONIDE_COMMAND}`);
+    await vscode.commands.executeCommand(RESTART_IONIDE_COMMAND);
+    return true;
+  } catch (error) {
+    output.appendLine(`${RESTART_IONIDE_COMMAND} failed: ${(error as Error).message ?? String(error)}`);
+    return false;
+  }
 }
 
 /**
