@@ -11,7 +11,8 @@
 //   Ionide's arguments; the stand-in Ionide's hover through fslens; F#: Check sees an unsaved
 //   type error typed in the editor; `fslens status` joins the same session; Make Internal
 //   Visible's edit lands in the buffer through Ionide's client; the stand-in Ionide's build
-//   reaches the real dotnet with the same arguments and exit code; the undo restores the setting.
+//   reaches the real dotnet with the same arguments and exit code; a reload with the shim's
+//   link dangling (as after an update) resumes sharing, repaired; the undo restores the setting.
 //
 // scripts/test-editors.sh runs it. Environment: CODE_SERVER, PLAYWRIGHT_CORE, CHROMIUM,
 // FSLENS_VSIX (the platform .vsix, fslens inside), FSLENS_STAND_IN_IONIDE_VSIX (the stand-in
@@ -333,7 +334,28 @@ async function scenario(driver, codeServerPid, environment) {
   await driver.runCommand("View: Hide Panel");
   log(`build: ${shim}/dotnet msbuild … reached the real dotnet as ${JSON.stringify(build[0].argv)}, exit ${build[0].exitCode}; ${versions} --version calls recorded`);
 
-  // 8. Undo: the previous setting is back, Ionide's FSAC runs directly again.
+  // 8. A reload after an update of fslens (the old version's binary gone, so the link dangles):
+  //    sharing resumes without a prompt, the link names the installed binary again, one FSAC.
+  const program = path.join(shim, "dotnet");
+  fs.rmSync(program);
+  fs.symlinkSync(path.join(extensions, "fslens.fslens-0.0.9/bin/fslens"), program);
+  await page.reload();
+  await page.locator(".monaco-workbench").waitFor({ timeout: STEP_TIMEOUT_MS });
+  await driver.waitForStatusBar(/F# ready · Ionide/, READY_TIMEOUT_MS);
+  assert(fs.readlinkSync(program) === fslens, `the shim's link names ${fs.readlinkSync(program)}`);
+  const resumed = await waitFor("one FSAC behind fslens after the reload", () => {
+    const fsac = fsacProcesses(codeServerPid);
+    const behind = fsac.filter((entry) => entry.parentProcess?.exe === fs.realpathSync(fslens));
+    return fsac.length === 1 && behind.length === 1 && behind[0].pid !== shared.pid
+      ? { ok: true, value: behind[0] }
+      : { ok: false, why: JSON.stringify(fsac.map((entry) => [entry.pid, entry.parentProcess?.argv])) };
+  });
+  const prompted = (await driver.notificationsSoFar()).filter((notification) => /Ionide is installed/.test(notification.message));
+  assert(prompted.length === 0, "fslens asked again after the reload");
+  await driver.screenshot("reload-resumes-sharing");
+  log(`reload: sharing resumed without a prompt, the link repaired, one FSAC (pid ${resumed.pid}) behind fslens`);
+
+  // 9. Undo: the previous setting is back, Ionide's FSAC runs directly again.
   await driver.clearNotifications();
   await driver.runCommand("fslens: Stop sharing Ionide's FSAC");
   await waitFor("the workspace's FSharp.dotnetRoot restored", () =>
@@ -342,7 +364,7 @@ async function scenario(driver, codeServerPid, environment) {
   const afterUndo = await waitFor("Ionide's FSAC started directly again", () => {
     const fsac = fsacProcesses(codeServerPid);
     const ionide = fsac.filter((entry) => entry.parentProcess?.exe !== fs.realpathSync(fslens));
-    return ionide.length === 1 && !fsac.some((entry) => entry.pid === shared.pid)
+    return ionide.length === 1 && !fsac.some((entry) => entry.pid === resumed.pid)
       ? { ok: true, value: fsac }
       : { ok: false, why: JSON.stringify(fsac.map((entry) => [entry.pid, entry.parentProcess?.argv])) };
   });

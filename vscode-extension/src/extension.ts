@@ -39,6 +39,7 @@ import {
   ionideInstalled,
   IonideHost,
   IonideSession,
+  renewSharing,
   sharingNow,
   startSharing,
   stopSharing,
@@ -506,6 +507,7 @@ export async function activate(context: vscode.ExtensionContext) {
   );
   if (sharingNow(context)) {
     joinIonideSession(context);
+    void renewSharing(context, ionideHost(context));
   } else if (ionideInstalled() && !declined(context)) {
     // No second FSAC while the user decides; a dismissed prompt is "not now".
     lastStatus = { state: "starting", reason: "Ionide is installed: share its FSAC with fslens? (see the notification)" };

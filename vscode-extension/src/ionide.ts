@@ -5,6 +5,7 @@
 // ./logic/session.
 
 import * as fs from "fs";
+import * as path from "path";
 import * as vscode from "vscode";
 
 import {
@@ -92,17 +93,53 @@ export async function askToShare(context: vscode.ExtensionContext): Promise<"sha
   return "notNow";
 }
 
-/** Makes (or renews: the binary moves when the extension updates) the shim's `dotnet` link. */
+/** Makes the shim: the `dotnet` link to the fslens binary and the real-dotnet file. */
 export function writeShim(directory: string, fslens: string, realDotnetFile: string | undefined) {
   fs.mkdirSync(directory, { recursive: true, mode: 0o700 });
   const program = shimProgram(directory);
   fs.rmSync(program, { force: true });
   fs.symlinkSync(fslens, program);
-  const file = `${directory}/${REAL_DOTNET_FILE}`;
+  const file = path.join(directory, REAL_DOTNET_FILE);
   if (realDotnetFile !== undefined) {
     fs.writeFileSync(file, realDotnetFile, { mode: 0o600 });
   } else {
     fs.rmSync(file, { force: true });
+  }
+}
+
+/**
+ * Points the shim's `dotnet` link at `fslens` again when it names another file (the binary moves
+ * when the extension is updated). Returns whether the old link was dangling: Ionide then could
+ * not start FSAC through it and needs a restart.
+ */
+export function renewShimLink(directory: string, fslens: string): boolean {
+  const program = shimProgram(directory);
+  let target: string | undefined;
+  try {
+    target = fs.readlinkSync(program);
+  } catch {
+    target = undefined;
+  }
+  if (target === fslens) {
+    return false;
+  }
+  const dangling = !fs.existsSync(program);
+  fs.mkdirSync(directory, { recursive: true, mode: 0o700 });
+  fs.rmSync(program, { force: true });
+  fs.symlinkSync(fslens, program);
+  return dangling;
+}
+
+/** At start-up in Ionide mode: the link renewed, and Ionide restarted when it could not start. */
+export async function renewSharing(context: vscode.ExtensionContext, host: IonideHost) {
+  const shim = currentShimDirectory(context);
+  const fslens = host.fslensBinary();
+  if (!shim || !fslens) {
+    return;
+  }
+  if (renewShimLink(shim, fslens)) {
+    host.output.appendLine(`the shim's dotnet link was dangling; it names ${fslens} now`);
+    await restartIonide(host.output);
   }
 }
 
