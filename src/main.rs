@@ -112,13 +112,13 @@ enum Command {
     ReadSymbol(fslens::commands::symbols::cli::ReadSymbolCliArgs),
     /// Print the smallest declaration enclosing a path and 0-based line.
     ReadEnclosing(fslens::commands::symbols::cli::ReadEnclosingCliArgs),
+    /// Serve MCP on stdin/stdout for coding agents: joins the workspace's running session (the
+    /// editor's warm FSAC) or starts one that later clients join.
+    Mcp(McpOptions),
     /// Print the path of the session socket that serves --workspace (or the current
     /// directory), for clients that join a running session (the VS Code extension in Ionide
     /// mode). Prints the path whether or not a session is running.
     SessionPath,
-    /// Serve MCP on stdin/stdout for coding agents: joins the workspace's running session (the
-    /// editor's warm FSAC) or starts one that later clients join.
-    Mcp(McpOptions),
 }
 
 #[derive(Args)]
