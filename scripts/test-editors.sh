@@ -9,7 +9,10 @@
 # when it exists. Then the end-to-end test (issue 20): the packaged .vsix installed in a real VS
 # Code host (code-server 4.100.3, installed under target/vscode-host by
 # scripts/install-vscode-host.sh) and driven through headless Chromium by
-# tests/vscode-e2e/drive.mjs, screenshots in target/vscode-e2e (skip with --no-vscode-e2e).
+# tests/vscode-e2e/drive.mjs, screenshots in target/vscode-e2e; and Ionide mode
+# (tests/vscode-e2e/drive-ionide.mjs): the same .vsix with a stand-in Ionide
+# (tests/vscode-e2e/stand-in-ionide, packaged here) and the stand-in real dotnet
+# (tests/stand-in-dotnet), screenshots in target/vscode-e2e/ionide (skip both with --no-vscode-e2e).
 # Idempotent; prints only section headers, test summaries and failures.
 #
 #   scripts/test-editors.sh [--no-record] [--no-vscode-e2e] [--with-nvim-0.11]
@@ -136,5 +139,20 @@ if [ "$vscode_e2e" -eq 1 ]; then
   # The platform .vsix with fslens.path unset and no fslens on PATH: the bundled binary runs.
   FSLENS_VSIX="$platform_vsix" FSLENS_E2E_OUT=target/vscode-e2e quietly node tests/vscode-e2e/drive.mjs
   grep -E "verdicts:|find:|field impact:|expose choices:|fslens ran from" "$log" | sed 's/^ *\[[0-9.]*s\] /   /'
+  echo "   $(grep -c 'screenshot ' "$log") steps passed in $((SECONDS - started)) s"
+
+  echo "== VS Code extension: Ionide mode in code-server, a stand-in Ionide (screenshots in target/vscode-e2e/ionide)"
+  started=$SECONDS
+  stand_in=tests/vscode-e2e/stand-in-ionide
+  lock_sum=$(sha256sum "$stand_in/package-lock.json" | cut -d' ' -f1)
+  if [ "$(cat "$stand_in/node_modules/.fslens-lock-sha256" 2>/dev/null)" != "$lock_sum" ]; then
+    quietly npm ci --prefix "$stand_in" --omit=dev --no-audit --no-fund --loglevel=error
+    echo "$lock_sum" > "$stand_in/node_modules/.fslens-lock-sha256"
+  fi
+  stand_in_vsix=$PWD/target/stand-in-ionide.vsix
+  (cd "$stand_in" && quietly ../../../vscode-extension/node_modules/.bin/vsce package --allow-missing-repository --skip-license --out "$stand_in_vsix")
+  FSLENS_VSIX="$platform_vsix" FSLENS_STAND_IN_IONIDE_VSIX="$stand_in_vsix" FSLENS_E2E_OUT=target/vscode-e2e/ionide \
+    quietly node tests/vscode-e2e/drive-ionide.mjs
+  grep -E "before sharing:|shared:|hover:|verdicts on|fslens status joined|build:|reload:|undo:" "$log" | sed 's/^ *\[[0-9.]*s\] /   /' | cut -c1-220
   echo "   $(grep -c 'screenshot ' "$log") steps passed in $((SECONDS - started)) s"
 fi

@@ -15,6 +15,7 @@ pub mod metadata;
 pub mod proxy;
 pub mod session;
 pub mod session_state;
+pub mod shim;
 pub mod source_files;
 pub mod syntax;
 pub mod uri;

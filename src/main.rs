@@ -1,5 +1,6 @@
 //! The `fslens` binary: command-line parsing and wiring only.
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -119,6 +120,10 @@ enum Command {
     /// Serve MCP on stdin/stdout for coding agents: joins the workspace's running session (the
     /// editor's warm FSAC) or starts one that later clients join.
     Mcp(McpOptions),
+    /// Print the path of the session socket that serves --workspace (or the current
+    /// directory), for clients that join a running session (the VS Code extension in Ionide
+    /// mode). Prints the path whether or not a session is running.
+    SessionPath,
 }
 
 #[derive(Args)]
@@ -317,7 +322,26 @@ struct HeadlessOptions {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    // Started as `dotnet` (Ionide's FSharp.dotnetRoot naming a shim directory), fslens is a
+    // stand-in for dotnet before anything else runs (src/shim.rs).
+    let mut arguments = std::env::args_os();
+    let argv0 = arguments.next().unwrap_or_default();
+    let cli = match fslens::shim::role(&argv0, arguments.collect()) {
+        Ok(fslens::shim::ShimRole::NotAShim) => Cli::parse(),
+        Ok(fslens::shim::ShimRole::Proxy { fsac_command }) => {
+            Cli::parse_from([OsString::from("fslens"), OsString::from(format!("--fsac={fsac_command}"))])
+        }
+        Ok(fslens::shim::ShimRole::RealDotnet { program, arguments }) => {
+            let error = fslens::shim::exec_real_dotnet(&program, &arguments);
+            let _ =
+                write_stderr(&format!("fslens (as dotnet): cannot run the real dotnet {}: {error}", program.display()));
+            return ExitCode::from(if error.kind() == std::io::ErrorKind::NotFound { 127 } else { 126 });
+        }
+        Err(error) => {
+            let _ = write_stderr(&format!("fslens (as dotnet): {error}"));
+            return ExitCode::from(error.exit_code());
+        }
+    };
     if let Err(error) = init_logging(&cli) {
         let _ = write_stderr(&format!("fslens: {error:#}"));
         return ExitCode::from(2);
@@ -429,6 +453,16 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             .await?;
             print_answer(&answer, options.json, render_make_visible)?;
             Ok(if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) })
+        }
+        Some(Command::SessionPath) => {
+            let workspace = workspace_or_current(&cli.session)?;
+            let root = workspace
+                .canonicalize()
+                .with_context(|| format!("workspace {} does not exist", workspace.display()))?;
+            let directory = fslens::session::runtime_directory(std::env::var_os("XDG_RUNTIME_DIR").as_deref());
+            let socket = fslens::session::socket_path(&directory, &root);
+            write_stdout(&format!("{}\n", socket.display())).context("cannot write to stdout")?;
+            Ok(ExitCode::SUCCESS)
         }
         Some(Command::Mcp(mcp_options)) => {
             let workspace = workspace_or_current(&cli.session)?;

@@ -54,10 +54,12 @@ fn syntax_layer_knows_nothing_of_lsp_tokio_or_the_proxy() {
 #[test]
 fn only_the_backend_launcher_starts_programs() {
     // Invariant 8: no value from a peer chooses a program; only the launcher spawns, and it
-    // gets its command line from the user's flags or environment.
+    // gets its command line from the user's flags or environment. The dotnet shim (shim.rs)
+    // runs the real dotnet, named by the user's own setting file or found on PATH, with the
+    // arguments it was started with: no peer is connected yet when it does.
     let mut offenders = Vec::new();
     for file in rust_files(&source_root()) {
-        if file.ends_with("proxy/backend.rs") {
+        if file.ends_with("proxy/backend.rs") || file.ends_with("src/shim.rs") {
             continue;
         }
         for (number, line) in code_lines(&file) {

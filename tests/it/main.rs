@@ -20,6 +20,7 @@ mod cli_text;
 mod diagnostic_tools;
 mod diagnostic_tools_scripted;
 mod disk_text;
+mod dotnet_shim;
 mod editors_emacs;
 mod editors_neovim;
 mod editors_recordings;

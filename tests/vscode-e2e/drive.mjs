@@ -15,382 +15,45 @@
 //                    platform package): no fslens is left on PATH and the test checks that the
 //                    extension started the binary inside its own folder
 
-import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
-import { createRequire } from "node:module";
-import net from "node:net";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 
-const repository = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const required = (name) => {
-  const value = process.env[name];
-  if (!value) {
-    throw new Error(`${name} is not set (see the comment at the top of ${path.basename(fileURLToPath(import.meta.url))})`);
-  }
-  return value;
-};
-const codeServer = required("CODE_SERVER");
-const chromiumPath = required("CHROMIUM");
-const vsix = path.resolve(required("FSLENS_VSIX"));
-const out = path.resolve(required("FSLENS_E2E_OUT"));
-const { chromium } = createRequire(import.meta.url)(required("PLAYWRIGHT_CORE"));
+import {
+  assert,
+  exitWith,
+  hostEnvironment,
+  installExtension,
+  log,
+  quietSettings,
+  READY_TIMEOUT_MS,
+  repository,
+  required,
+  runInBrowser,
+  startCodeServer,
+  STEP_TIMEOUT_MS,
+} from "./workbench.mjs";
 
-// The double loads the compiler service first; a cold machine needs a while.
-const READY_TIMEOUT_MS = 180_000;
-const STEP_TIMEOUT_MS = 90_000;
-// The kinds the extension labels sites with (kindLabel in vscode-extension/src/logic/find.ts).
-const SITE_KINDS = /^(construction|copy-and-update|mutation|pattern|read|declaration)\b/;
+const codeServer = required("CODE_SERVER", "drive.mjs");
+const chromiumPath = required("CHROMIUM", "drive.mjs");
+const playwrightCore = required("PLAYWRIGHT_CORE", "drive.mjs");
+const vsix = path.resolve(required("FSLENS_VSIX", "drive.mjs"));
+const out = path.resolve(required("FSLENS_E2E_OUT", "drive.mjs"));
 
 const workspace = path.join(out, "workspace");
 const userData = path.join(out, "user-data");
 const extensions = path.join(out, "extensions");
-const started = Date.now();
-const seconds = () => ((Date.now() - started) / 1000).toFixed(1);
-const log = (text) => console.log(`   [${seconds()}s] ${text}`);
 
 function prepareDirectories() {
   fs.rmSync(out, { recursive: true, force: true });
   fs.mkdirSync(out, { recursive: true });
   fs.cpSync(path.join(repository, "fixtures/shipping"), workspace, { recursive: true });
   const settings = {
-    // The web build saves on its own by default; a user's desktop VS Code does not.
-    "files.autoSave": "off",
-    "workbench.startupEditor": "none",
-    "workbench.tips.enabled": false,
-    "workbench.enableExperiments": false,
-    "workbench.secondarySideBar.defaultVisibility": "hidden",
-    "chat.commandCenter.enabled": false,
-    "extensions.autoCheckUpdates": false,
-    "extensions.autoUpdate": false,
-    "extensions.ignoreRecommendations": true,
-    "security.workspace.trust.enabled": false,
-    "telemetry.telemetryLevel": "off",
-    "update.mode": "none",
-    "window.commandCenter": false,
-    "editor.minimap.enabled": false,
-    "git.enabled": false,
-    "git.openRepositoryInParentFolders": "never",
-    // Every feature FSAC advertises stays on, so a request the double (or fslens) failed would
-    // show vscode-languageclient's error notification and fail the run. Only the completion
-    // pop-ups are off: they would take the Enter keys the test types.
-    "editor.quickSuggestions": { "other": "off", "comments": "off", "strings": "off" },
-    "editor.suggestOnTriggerCharacters": false,
+    ...quietSettings(),
     "fslens.fsac.command": `${process.execPath} ${path.join(repository, "tests/fsac-double/index.mjs")}`,
     ...(process.env.FSLENS_PATH ? { "fslens.path": process.env.FSLENS_PATH } : {}),
   };
   fs.mkdirSync(path.join(userData, "User"), { recursive: true });
   fs.writeFileSync(path.join(userData, "User/settings.json"), JSON.stringify(settings, null, 2));
-}
-
-/** The environment code-server (and so the extension host, fslens and FSAC) runs with. */
-function hostEnvironment() {
-  const environment = { ...process.env };
-  for (const name of ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"]) {
-    environment[name] = path.join(out, "xdg", name.toLowerCase());
-    fs.mkdirSync(environment[name], { recursive: true, mode: 0o700 });
-  }
-  delete environment.FSLENS_FSAC;
-  if (!process.env.FSLENS_PATH) {
-    // No fslens on PATH: only the binary inside the package can be the one that runs.
-    environment.PATH = (environment.PATH ?? "")
-      .split(path.delimiter)
-      .filter((directory) => directory !== "" && !fs.existsSync(path.join(directory, "fslens")))
-      .join(path.delimiter);
-  }
-  delete environment.VSCODE_IPC_HOOK_CLI;
-  return environment;
-}
-
-function installExtension(environment) {
-  const result = spawnSync(
-    process.execPath,
-    [codeServer, "--install-extension", vsix, "--extensions-dir", extensions, "--user-data-dir", userData],
-    { env: environment, encoding: "utf8", timeout: STEP_TIMEOUT_MS },
-  );
-  const text = `${result.stdout}${result.stderr}`;
-  if (result.status !== 0 || !/successfully installed/.test(text)) {
-    throw new Error(`installing ${vsix} failed (exit ${result.status}):\n${text}`);
-  }
-  log(`installed ${path.basename(vsix)}`);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function startCodeServer(environment) {
-  const port = await freePort();
-  const logFile = fs.openSync(path.join(out, "code-server.log"), "w");
-  const child = spawn(
-    process.execPath,
-    [
-      codeServer,
-      "--auth",
-      "none",
-      "--bind-addr",
-      `127.0.0.1:${port}`,
-      "--user-data-dir",
-      userData,
-      "--extensions-dir",
-      extensions,
-      "--disable-telemetry",
-      "--disable-update-check",
-      "--disable-workspace-trust",
-      "--disable-getting-started-override",
-    ],
-    { env: environment, stdio: ["ignore", logFile, logFile], detached: true },
-  );
-  const deadline = Date.now() + STEP_TIMEOUT_MS;
-  for (;;) {
-    if (child.exitCode !== null) {
-      throw new Error(`code-server exited with ${child.exitCode}; see ${path.join(out, "code-server.log")}`);
-    }
-    try {
-      const answer = await fetch(`http://127.0.0.1:${port}/healthz`);
-      if (answer.ok) {
-        break;
-      }
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) {
-      throw new Error("code-server did not answer /healthz");
-    }
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  log(`code-server up on port ${port} (pid ${child.pid})`);
-  return { child, url: `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}` };
-}
-
-/** Records every notification the workbench shows, with its severity, as it appears. */
-function recordNotifications() {
-  const seen = [];
-  window.__fslensNotifications = seen;
-  const record = (element) => {
-    if (element.__fslensSeen) {
-      return;
-    }
-    element.__fslensSeen = true;
-    const icon = element.querySelector(".notification-list-item-icon");
-    const severity = icon?.className.match(/codicon-(error|warning|info)/)?.[1] ?? "unknown";
-    const message = element.querySelector(".notification-list-item-message")?.textContent ?? element.textContent;
-    seen.push({ severity, message });
-  };
-  new MutationObserver(() => {
-    for (const element of document.querySelectorAll(".notification-list-item")) {
-      record(element);
-    }
-  }).observe(document, { childList: true, subtree: true });
-}
-
-class Driver {
-  constructor(page) {
-    this.page = page;
-    this.step = 0;
-    /** Error notifications a step asked for (the verdict on a type error), not failures. */
-    this.expectedErrors = [];
-  }
-
-  async screenshot(name) {
-    this.step += 1;
-    // Notifications slide in and progress notifications fade out: let them settle.
-    await this.page.waitForTimeout(600);
-    const file = path.join(out, `${String(this.step).padStart(2, "0")}-${name}.png`);
-    await this.page.screenshot({ path: file });
-    log(`screenshot ${path.basename(file)}`);
-    return file;
-  }
-
-  /** Fails the run when any notification so far was an error. */
-  async assertNoErrorNotification(when) {
-    const seen = await this.page.evaluate(() => window.__fslensNotifications ?? []);
-    const errors = seen.filter(
-      (notification) =>
-        notification.severity === "error" && !this.expectedErrors.some((pattern) => pattern.test(notification.message)),
-    );
-    if (errors.length > 0) {
-      throw new Error(`error notification ${when}: ${errors.map((error) => error.message).join(" | ")}`);
-    }
-    return seen;
-  }
-
-  async notificationsSoFar() {
-    return this.page.evaluate(() => window.__fslensNotifications ?? []);
-  }
-
-  /** Waits until a notification whose text matches appears (and returns its text). */
-  async waitForNotification(pattern, timeout = STEP_TIMEOUT_MS) {
-    const deadline = Date.now() + timeout;
-    for (;;) {
-      const match = (await this.notificationsSoFar()).find((notification) => pattern.test(notification.message));
-      if (match) {
-        return match;
-      }
-      if (Date.now() > deadline) {
-        const seen = (await this.notificationsSoFar()).map((notification) => notification.message);
-        throw new Error(`no notification matching ${pattern}; seen: ${JSON.stringify(seen)}`);
-      }
-      await this.page.waitForTimeout(200);
-    }
-  }
-
-  /** Clears the notifications (after failing on any error among them) for the next step. */
-  async clearNotifications() {
-    await this.assertNoErrorNotification(`before step ${this.step + 1}`);
-    await this.runCommand("Notifications: Clear All Notifications");
-    await this.page.evaluate(() => {
-      window.__fslensNotifications.length = 0;
-    });
-  }
-
-  quickInput() {
-    return this.page.locator(".quick-input-widget input.input");
-  }
-
-  /** Opens the palette with F1 (Ctrl+P does not reach a headless workbench) and a prefix. */
-  async palette(prefix, text) {
-    await this.page.keyboard.press("Escape");
-    await this.page.keyboard.press("F1");
-    const input = this.quickInput();
-    await input.waitFor({ state: "visible", timeout: STEP_TIMEOUT_MS });
-    await input.fill(`${prefix}${text}`);
-  }
-
-  async runCommand(title) {
-    await this.palette(">", title);
-    const row = this.page.locator(".quick-input-widget .monaco-list-row", { hasText: title }).first();
-    await row.waitFor({ state: "visible", timeout: STEP_TIMEOUT_MS });
-    await this.page.keyboard.press("Enter");
-  }
-
-  async openFile(relative) {
-    await this.palette("", relative);
-    const row = this.page
-      .locator(".quick-input-widget .monaco-list-row", { hasText: path.basename(relative) })
-      .first();
-    await row.waitFor({ state: "visible", timeout: STEP_TIMEOUT_MS });
-    await this.page.keyboard.press("Enter");
-    await this.page
-      .locator(".tabs-container .tab.active", { hasText: path.basename(relative) })
-      .waitFor({ timeout: STEP_TIMEOUT_MS });
-    await this.page.locator(".editor-instance .monaco-editor .view-lines").first().waitFor();
-  }
-
-  async focusEditor() {
-    await this.runCommand("View: Focus Active Editor Group");
-  }
-
-  async goToLine(line, column) {
-    await this.palette(":", `${line}:${column}`);
-    await this.page.keyboard.press("Enter");
-  }
-
-  /** Picks a quick pick row as a user at the keyboard does: types its label, then Enter. */
-  async pick(label) {
-    await this.page.locator(".quick-input-widget .monaco-list-row").first().waitFor({ timeout: STEP_TIMEOUT_MS });
-    await this.quickInput().fill(label);
-    const first = this.page.locator(".quick-input-widget .monaco-list-row.focused .label-name").first();
-    await first.filter({ hasText: label }).waitFor({ timeout: STEP_TIMEOUT_MS });
-    await this.page.keyboard.press("Enter");
-  }
-
-  async quickPickLabels() {
-    await this.page.locator(".quick-input-widget .monaco-list-row").first().waitFor({ timeout: STEP_TIMEOUT_MS });
-    return this.page.locator(".quick-input-widget .monaco-list-row .label-name").allTextContents();
-  }
-
-  /** The text of the active editor's rendered lines (what the user sees of the buffer). */
-  async visibleEditorText() {
-    const text = await this.page.locator(".editor-instance .monaco-editor .view-lines").first().innerText();
-    return text.replace(/\u00a0/g, " ");
-  }
-
-  async waitForEditorText(pattern) {
-    const deadline = Date.now() + STEP_TIMEOUT_MS;
-    for (;;) {
-      const text = await this.visibleEditorText();
-      if (pattern.test(text)) {
-        return text;
-      }
-      if (Date.now() > deadline) {
-        throw new Error(`the editor never showed ${pattern}; it shows:\n${text}`);
-      }
-      await this.page.waitForTimeout(200);
-    }
-  }
-
-  async statusBarText() {
-    return (await this.page.locator(".statusbar").innerText()).replace(/\s+/g, " ");
-  }
-
-  async waitForStatusBar(pattern, timeout) {
-    const deadline = Date.now() + timeout;
-    for (;;) {
-      const text = await this.statusBarText();
-      if (pattern.test(text)) {
-        return text;
-      }
-      if (Date.now() > deadline) {
-        throw new Error(`the status bar never showed ${pattern}; it shows: ${text}`);
-      }
-      await this.page.waitForTimeout(250);
-    }
-  }
-
-  /**
-   * Waits for the fslens Sites view to show a result: its message and its count of site rows,
-   * each labelled with its kind (and type). Returns the rows and the kinds seen.
-   */
-  async sitesView(message, count, accept = () => true) {
-    const pane = this.page.locator(".pane", { has: this.page.locator(".pane-header", { hasText: "fslens Sites" }) });
-    await pane.waitFor({ timeout: STEP_TIMEOUT_MS });
-    // The folders section above it takes the room the sites need: collapse it once.
-    const folders = this.page.locator(".pane-header.expanded", { hasText: "workspace" });
-    if ((await folders.count()) > 0) {
-      await folders.first().click();
-    }
-    const deadline = Date.now() + STEP_TIMEOUT_MS;
-    for (;;) {
-      const shown = (await pane.innerText()).replace(/\s+/g, " ");
-      const rows = await pane.locator(".monaco-list-row").evaluateAll((elements) =>
-        elements.map((element) => ({
-          label: element.querySelector(".label-name")?.textContent ?? "",
-          description: (element.querySelector(".label-description")?.textContent ?? "").replace(/\u00a0/g, " "),
-        })),
-      );
-      const sites = rows.filter((row) => SITE_KINDS.test(row.label));
-      if (message.test(shown) && sites.length === count && accept(sites)) {
-        const kinds = [...new Set(sites.map((row) => row.label.match(SITE_KINDS)[1]))].sort();
-        return { rows: sites, kinds };
-      }
-      if (Date.now() > deadline) {
-        throw new Error(`the fslens Sites view never showed ${message} with ${count} sites and their kinds: ${shown}\n${JSON.stringify(rows)}`);
-      }
-      await this.page.waitForTimeout(200);
-    }
-  }
-
-  /** Runs F#: Check at a scope and returns the verdict notification's text. */
-  async check(scope, verdict) {
-    await this.clearNotifications();
-    await this.runCommand("F#: Check");
-    await this.pick(scope);
-    return (await this.waitForNotification(new RegExp(`^F# check \\(${scope.toLowerCase()}\\): ${verdict}`))).message;
-  }
-}
-
-function assert(condition, message) {
-  if (!condition) {
-    throw new Error(message);
-  }
 }
 
 async function scenario(driver) {
@@ -531,52 +194,10 @@ async function scenario(driver) {
 
 async function main() {
   prepareDirectories();
-  const environment = hostEnvironment();
-  installExtension(environment);
-  const { child, url } = await startCodeServer(environment);
-  let browser;
-  let driver;
-  try {
-    browser = await chromium.launch({
-      executablePath: chromiumPath,
-      headless: true,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
-    });
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-    await context.addInitScript(recordNotifications);
-    const page = await context.newPage();
-    driver = new Driver(page);
-    await page.goto(url);
-    await scenario(driver);
-    log("all steps passed");
-  } catch (error) {
-    if (driver) {
-      await driver.screenshot("failure").catch(() => undefined);
-    }
-    throw error;
-  } finally {
-    await browser?.close().catch(() => undefined);
-    try {
-      process.kill(-child.pid, "SIGTERM");
-    } catch {
-      // Already gone.
-    }
-  }
+  const environment = hostEnvironment(out, { keepFslensOnPath: Boolean(process.env.FSLENS_PATH) });
+  installExtension(codeServer, vsix, environment, { extensions, userData });
+  const { child, url } = await startCodeServer(codeServer, environment, { out, userData, extensions, workspace });
+  await runInBrowser({ chromiumPath, playwrightCore, out, url, child }, scenario);
 }
 
-main().then(
-  () => process.exit(0),
-  (error) => {
-    console.error(`vscode e2e failed: ${error.stack ?? error}`);
-    console.error(`screenshots and code-server.log are in ${out}`);
-    process.exit(1);
-  },
-);
+exitWith(main(), out);

@@ -1,6 +1,8 @@
 // The VS Code side: starts fslens as the F# language server and wires its commands to native
 // UI. The logic (arguments, result mapping, status text) lives in ./logic, which has no
-// `vscode` import and is unit-tested with Node's test runner.
+// `vscode` import and is unit-tested with Node's test runner. With Ionide installed it offers
+// Ionide mode (./ionide): Ionide's FSAC runs behind fslens, the extension starts no language
+// client and its commands join that session over the session socket.
 
 import * as fs from "fs";
 import * as path from "path";
@@ -29,10 +31,23 @@ import {
   siteTree,
 } from "./logic/find";
 import { exposeChoices, makeVisibleArguments, MakeVisibleResult, makeVisibleOutcome } from "./logic/makeVisible";
-import { bundledBinary, serverCommand } from "./logic/server";
+import { bundledBinary, resolveServerBinary, serverCommand, ServerSettings } from "./logic/server";
 import { mergeStatus, needsFullStatus, projectNames, StatusLike, statusPresentation } from "./logic/status";
+import {
+  askToShare,
+  declined,
+  ionideInstalled,
+  IonideHost,
+  IonideSession,
+  renewSharing,
+  sharingNow,
+  startSharing,
+  stopSharing,
+} from "./ionide";
 
 let client: LanguageClient | undefined;
+/** In Ionide mode: the connection to the session Ionide's fslens serves (then no `client`). */
+let ionideSession: IonideSession | undefined;
 let output: vscode.OutputChannel;
 let statusItem: vscode.StatusBarItem;
 let problems: vscode.DiagnosticCollection;
@@ -103,8 +118,10 @@ function workspaceRoot(): string | undefined {
 
 function showStatus(status: StatusLike | undefined) {
   const presentation = statusPresentation(status);
-  statusItem.text = presentation.text;
-  statusItem.tooltip = presentation.tooltip;
+  statusItem.text = ionideSession ? `${presentation.text} · Ionide` : presentation.text;
+  statusItem.tooltip = ionideSession
+    ? `${presentation.tooltip}\nSharing Ionide's FSAC: its fslens session runs these commands`
+    : presentation.tooltip;
   statusItem.backgroundColor =
     presentation.severity === "error"
       ? new vscode.ThemeColor("statusBarItem.errorBackground")
@@ -157,9 +174,9 @@ function bundledFslens(context: vscode.ExtensionContext): string | undefined {
   }
 }
 
-async function startClient(context: vscode.ExtensionContext) {
+function serverSettings(context: vscode.ExtensionContext): ServerSettings {
   const config = settings();
-  const { command, args } = serverCommand({
+  return {
     path: config.get<string>("path"),
     bundledPath: bundledFslens(context),
     fsacCommand: config.get<string>("fsac.command"),
@@ -167,7 +184,12 @@ async function startClient(context: vscode.ExtensionContext) {
     args: config.get<string[]>("args"),
     logLevel: config.get<string>("logLevel"),
     fsacMemoryLimit: config.get<string>("fsacMemoryLimit"),
-  });
+  };
+}
+
+async function startClient(context: vscode.ExtensionContext) {
+  const config = settings();
+  const { command, args } = serverCommand(serverSettings(context));
   output.appendLine(`starting: ${command} ${args.join(" ")}`);
   const serverOptions: ServerOptions = { command, args, options: { env: process.env } };
   const clientOptions: LanguageClientOptions = {
@@ -214,6 +236,9 @@ async function startClient(context: vscode.ExtensionContext) {
 }
 
 async function execute<T>(command: string, argument: Record<string, unknown>, token?: vscode.CancellationToken): Promise<T> {
+  if (ionideSession) {
+    return ionideSession.execute<T>(command, argument, token);
+  }
   if (!client || !client.isRunning()) {
     throw new Error("fslens is not running (see the fslens output)");
   }
@@ -404,9 +429,11 @@ async function makeVisibleCommand() {
     return;
   }
   try {
+    // In Ionide mode fslens sends the edit to Ionide's client (workspace/applyEdit), which
+    // applies it in the buffers: this extension has no client to convert it with.
     const result = await execute<MakeVisibleResult>(
       "fslens.makeInternalVisible",
-      makeVisibleArguments({ ...position(editor), exposeTo: choice.exposeTo }),
+      makeVisibleArguments({ ...position(editor), exposeTo: choice.exposeTo, apply: ionideSession !== undefined }),
     );
     const outcome = makeVisibleOutcome(result);
     if (outcome.applyLocally && result.edits && client) {
@@ -458,9 +485,16 @@ export async function activate(context: vscode.ExtensionContext) {
     }
   });
   register("fslens-vscode.restartServer", async () => {
+    if (ionideSession) {
+      ionideSession.stop();
+      ionideSession.start();
+      return;
+    }
     await client?.stop();
     await startClient(context);
   });
+  register("fslens-vscode.shareIonideFsac", () => shareIonideFsac(context));
+  register("fslens-vscode.stopSharingIonideFsac", () => stopSharingIonideFsac(context));
   context.subscriptions.push(
     vscode.workspace.onDidChangeConfiguration(async (event) => {
       if (event.affectsConfiguration("fslens") && !event.affectsConfiguration("fslens.trace")) {
@@ -471,6 +505,26 @@ export async function activate(context: vscode.ExtensionContext) {
       }
     }),
   );
+  if (sharingNow(context)) {
+    joinIonideSession(context);
+    void renewSharing(context, ionideHost(context));
+  } else if (ionideInstalled() && !declined(context)) {
+    // No second FSAC while the user decides; a dismissed prompt is "not now".
+    lastStatus = { state: "starting", reason: "Ionide is installed: share its FSAC with fslens? (see the notification)" };
+    showStatus(lastStatus);
+    void askToShare(context).then(async (answer) => {
+      if (answer === "share") {
+        await shareIonideFsac(context);
+      } else {
+        await startClientOrReport(context);
+      }
+    });
+  } else {
+    await startClientOrReport(context);
+  }
+}
+
+async function startClientOrReport(context: vscode.ExtensionContext) {
   try {
     await startClient(context);
   } catch (error) {
@@ -482,6 +536,68 @@ export async function activate(context: vscode.ExtensionContext) {
       }
     });
   }
+}
+
+function ionideHost(context: vscode.ExtensionContext): IonideHost {
+  return {
+    output,
+    fslensBinary: () => resolveServerBinary(serverSettings(context), process.env.PATH),
+    onStatus: (status, full) => {
+      const refresh = !full && needsFullStatus(status);
+      lastStatus = mergeStatus(full ? undefined : lastStatus, status);
+      showStatus(lastStatus);
+      if (refresh) {
+        void execute<StatusLike>("fslens.status", {}).then(
+          (answer) => {
+            lastStatus = mergeStatus(lastStatus, answer);
+            showStatus(lastStatus);
+          },
+          (error) => output.appendLine(`fslens.status failed: ${describeError(error)}`),
+        );
+      }
+    },
+  };
+}
+
+/** Ionide mode: no language client of our own; the commands run in Ionide's fslens session. */
+function joinIonideSession(context: vscode.ExtensionContext) {
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  if (!folder) {
+    return;
+  }
+  ionideSession = new IonideSession(ionideHost(context), folder);
+  context.subscriptions.push(ionideSession);
+  ionideSession.start();
+}
+
+async function shareIonideFsac(context: vscode.ExtensionContext) {
+  if (sharingNow(context)) {
+    if (!ionideSession) {
+      joinIonideSession(context);
+    }
+    return report("info", "fslens: Ionide's FSAC is shared already");
+  }
+  if (!ionideInstalled()) {
+    return report("warning", "fslens: Ionide (Ionide.Ionide-fsharp) is not installed");
+  }
+  // Our own client (and its FSAC) goes first: Ionide's fslens takes the session socket over.
+  await client?.stop();
+  client = undefined;
+  if (await startSharing(context, ionideHost(context))) {
+    joinIonideSession(context);
+  } else {
+    await startClientOrReport(context);
+  }
+}
+
+async function stopSharingIonideFsac(context: vscode.ExtensionContext) {
+  if (!sharingNow(context)) {
+    return report("info", "fslens: Ionide's FSAC is not shared in this workspace");
+  }
+  ionideSession?.stop();
+  ionideSession = undefined;
+  await stopSharing(context, ionideHost(context));
+  await startClientOrReport(context);
 }
 
 export async function deactivate() {

@@ -20,6 +20,7 @@ const { makeVisibleArguments, exposeChoices, textEdits, makeVisibleOutcome } = l
 const { findArguments, collectPages, siteLocations } = logic("find");
 const { statusPresentation, mergeStatus, projectNames } = logic("status");
 const { serverCommand } = logic("server");
+const { SessionConnection, sessionSocketPath } = logic("session");
 
 const binary = process.env.FSLENS_BIN;
 const double = join(repository, "tests", "fsac-double");
@@ -37,6 +38,8 @@ let workspace;
 let runtime;
 let capabilities;
 const notifications = [];
+/** The `workspace/applyEdit` requests fslens sent to this editor. */
+const appliedEdits = [];
 
 before(async () => {
   if (skip) {
@@ -50,7 +53,10 @@ before(async () => {
   server = spawn(command, args, { env: { ...process.env, XDG_RUNTIME_DIR: runtime }, stdio: ["pipe", "pipe", "inherit"] });
   connection = createMessageConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin));
   connection.onNotification("fslens/status", (params) => notifications.push(params));
-  connection.onRequest("workspace/applyEdit", () => ({ applied: true }));
+  connection.onRequest("workspace/applyEdit", (params) => {
+    appliedEdits.push(params);
+    return { applied: true };
+  });
   connection.onRequest(() => null);
   connection.listen();
   const initialized = await connection.sendRequest("initialize", {
@@ -141,4 +147,49 @@ test("F#: Find All Sites in pages (when this fslens answers fslens.find)", { ski
     const line = readFileSync(location.path, "utf8").split("\n")[location.range.start.line];
     assert.equal(line.slice(location.range.start.character, location.range.end.character), "Weight");
   }
+});
+
+test("Ionide mode: the extension joins the editor's session over its socket, sees its buffers, edits go to the editor", { skip }, async () => {
+  // The editor here plays Ionide's client: the session is its fslens; the extension only joins.
+  const socket = await sessionSocketPath(binary, workspace, { ...process.env, XDG_RUNTIME_DIR: runtime });
+  const status = await execute("fslens.status", { waitUntil: "ready", timeoutMs: 60000 });
+  assert.equal(socket, status.session.socket);
+  const announced = [];
+  const session = await SessionConnection.open(socket, workspace, (notification) => announced.push(notification));
+  try {
+    const joined = await session.execute("fslens.status", {});
+    assert.equal(joined.fsac.pid, status.fsac.pid, "one FSAC: the editor's");
+    assert.equal(joined.session.clients, 1);
+
+    // A type error typed in the editor, never saved: the joined check sees it.
+    const path = join(workspace, "src", "Shipping.Domain", "Operations.fs");
+    const uri = pathToFileURL(path).href;
+    const text = `${readFileSync(path, "utf8")}\nlet typedInTheEditor: int = 4.5\n`;
+    // Version 2: the earlier tests had fslens open this file in FSAC itself (at its own
+    // version 1, the disk text), and a check then takes an editor's version 1 as analysed.
+    await connection.sendNotification("textDocument/didOpen", { textDocument: { uri, languageId: "fsharp", version: 2, text } });
+    // The editor's messages are handled in order: once this is answered, so is the didOpen
+    // (the joined client's request comes over another connection).
+    await execute("fslens.status", {});
+    const result = await session.execute("fslens.check", checkArguments({ scope: "file", filePath: path }));
+    assert.equal(verdictMessage(result).text, "F# check (file): 1 error, 0 warnings", JSON.stringify(result));
+
+    // Make Internal Visible with apply: the edit goes to the editor, not back to the joined client.
+    const visibility = join(workspace, "src", "Shipping.Domain", "Visibility.fs");
+    const lines = readFileSync(visibility, "utf8").split("\n");
+    const line = lines.findIndex((l) => l.startsWith("type private Hidden"));
+    const before = appliedEdits.length;
+    const made = await session.execute(
+      "fslens.makeInternalVisible",
+      makeVisibleArguments({ path: visibility, line, character: "type private ".length + 1, apply: true }),
+    );
+    const outcome = makeVisibleOutcome(made);
+    assert.equal(outcome.level, "info", outcome.text);
+    assert.equal(outcome.applyLocally, false, "fslens applied it in the editor");
+    assert.equal(appliedEdits.length, before + 1);
+    assert.ok(appliedEdits[before].edit.changes[pathToFileURL(visibility).href], JSON.stringify(appliedEdits[before]));
+  } finally {
+    session.dispose();
+  }
+  await assert.rejects(session.execute("fslens.status", {}), /closed/);
 });

@@ -52,3 +52,26 @@ test("fslens.path unset: the binary bundled in a platform .vsix, else fslens on 
   assert.equal(bundledBinary("linux"), "bin/fslens");
   assert.equal(bundledBinary("win32"), "bin/fslens.exe");
 });
+
+test("the binary Ionide mode links to is absolute: fslens.path, the bundled one, or PATH's", async () => {
+  const { resolveServerBinary } = logic("server");
+  const { mkdtempSync, writeFileSync, chmodSync, rmSync } = await import("node:fs");
+  const { tmpdir } = await import("node:os");
+  const { join, delimiter } = await import("node:path");
+  const directory = mkdtempSync(join(tmpdir(), "fslens-resolve-"));
+  try {
+    const binary = join(directory, "fslens");
+    writeFileSync(binary, "#!/bin/sh\n");
+    chmodSync(binary, 0o755);
+    assert.equal(resolveServerBinary({ path: binary }, ""), binary);
+    assert.equal(resolveServerBinary({ bundledPath: binary }, ""), binary);
+    assert.equal(resolveServerBinary({}, `/nonexistent${delimiter}${directory}`), binary, "fslens on PATH");
+    assert.equal(resolveServerBinary({ path: "fslens" }, directory), binary);
+    assert.equal(resolveServerBinary({}, "/nonexistent"), undefined);
+    assert.equal(resolveServerBinary({ path: join(directory, "missing") }, directory), undefined);
+    chmodSync(binary, 0o644);
+    assert.equal(resolveServerBinary({}, directory), undefined, "not executable");
+  } finally {
+    rmSync(directory, { recursive: true, force: true });
+  }
+});

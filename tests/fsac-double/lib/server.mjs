@@ -155,12 +155,17 @@ export function startServer() {
   conn.onShutdown(() => null);
 
   // ---- custom FSAC methods ----------------------------------------------------
+  // Parameter names are read without regard to case, as FSAC's Newtonsoft does: Ionide sends
+  // `{Directory, Deep, ExcludedDirs}` and `{TextDocuments: [{Uri}]}` (F# record field names).
   conn.onRequest('fsharp/workspacePeek', async (params) => {
-    const dir = params?.directory ?? rootPath;
-    return envelope('workspacePeek', { Found: peekForWire(peek(dir, params?.deep ?? 2, params?.excludedDirs ?? [])) });
+    const dir = option(params, 'directory') ?? rootPath;
+    return envelope('workspacePeek', { Found: peekForWire(peek(dir, option(params, 'deep') ?? 2, option(params, 'excludedDirs') ?? [])) });
   });
   conn.onRequest('fsharp/workspaceLoad', async (params) => {
-    const paths = (params?.textDocuments ?? []).map((d) => (d.uri.startsWith('file:') ? fileURLToPath(d.uri) : path.resolve(rootPath, d.uri)));
+    const paths = (option(params, 'textDocuments') ?? []).map((d) => {
+      const where = String(option(d, 'uri') ?? '');
+      return where.startsWith('file:') ? fileURLToPath(where) : path.resolve(rootPath, where);
+    });
     await startLoad(paths);
     return envelope('workspaceLoad', { Status: 'finished' });
   });

@@ -61,7 +61,8 @@ test('without AutomaticWorkspaceInit nothing loads until fsharp/workspaceLoad; d
     c.notify('textDocument/didOpen', { textDocument: { uri: uri(fine), languageId: 'fsharp', version: 1, text: fs.readFileSync(fine, 'utf8') } });
     await assert.rejects(c.request('textDocument/hover', { textDocument: { uri: uri(fine) }, position: { line: 2, character: 5 } }), (e) => e.code === -32603);
     const analyzed = c.waitForNext((n) => n.method === 'fsharp/documentAnalyzed' && n.params.textDocument.uri === uri(fine), 30000, 'Fine.fs analyzed after load');
-    const res = await c.request('fsharp/workspaceLoad', { textDocuments: [{ uri: uri(path.join(BROKEN, 'Broken.fsproj')) }] });
+    // Ionide's casing and a plain path (Ionide sends project paths, not URIs).
+    const res = await c.request('fsharp/workspaceLoad', { TextDocuments: [{ Uri: path.join(BROKEN, 'Broken.fsproj') }] });
     assert.deepEqual(JSON.parse(res.content), { Kind: 'workspaceLoad', Data: { Status: 'finished' } });
     await analyzed; // open files are checked once their project is loaded
     const hover = await c.request('textDocument/hover', { textDocument: { uri: uri(fine) }, position: { line: 2, character: 5 } });

@@ -181,6 +181,14 @@ test('fsharp/workspacePeek lists both solutions and the directory, items named b
   assert.equal(Data.Found[2].Data.Fsprojs.length, 3);
 });
 
+test("fsharp/workspacePeek reads Ionide's parameter names (F# record fields) as FSAC does, without regard to case", async () => {
+  const res = await c.request('fsharp/workspacePeek', { Directory: ROOT, Deep: 0, ExcludedDirs: [] });
+  const { Data } = JSON.parse(res.content);
+  // Deep 0: only the root's own solutions and no project below it.
+  assert.deepEqual(Data.Found.map((f) => f.Type), ['solution', 'solution', 'directory']);
+  assert.deepEqual(Data.Found[2].Data.Fsprojs, []);
+});
+
 test('unknown methods answer -32601', async () => {
   await assert.rejects(c.request('fsharp/compile', {}), (e) => e.code === -32601);
   await assert.rejects(c.request('workspace/executeCommand', { command: 'x' }), (e) => e.code === -32601);

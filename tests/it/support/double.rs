@@ -124,10 +124,16 @@ impl Editor {
         capabilities: Value,
     ) -> Editor {
         let mut command = fslens_command(workspace, runtime, fsac, arguments);
-        command.stderr(Stdio::inherit());
         for (name, value) in environment {
             command.env(name, value);
         }
+        Editor::start_from_command(command, workspace, capabilities).await
+    }
+
+    /// Starts `command` (an fslens however started: stdin and stdout are made pipes, stderr is
+    /// inherited) and initializes it for `workspace` with `capabilities`.
+    pub async fn start_from_command(mut command: Command, workspace: &Path, capabilities: Value) -> Editor {
+        command.stdin(Stdio::piped()).stdout(Stdio::piped()).stderr(Stdio::inherit()).kill_on_drop(true);
         let mut child = command.spawn().unwrap();
         let stdin = child.stdin.take().unwrap();
         let stdout = FrameReader::new(BufReader::new(child.stdout.take().unwrap()), FrameLimits::default());

@@ -1,6 +1,9 @@
 // How the extension starts fslens: pure functions of the settings (no `vscode` import, so
 // Node's test runner can test them).
 
+import * as fs from "fs";
+import * as path from "path";
+
 export interface ServerSettings {
   /** The fslens executable (the `fslens.path` setting); empty: the bundled one, else PATH's. */
   path?: string;
@@ -60,4 +63,31 @@ export function serverCommand(settings: ServerSettings): ServerCommand {
 /** Where a platform .vsix keeps its fslens binary, relative to the extension's folder. */
 export function bundledBinary(platform: string): string {
   return platform === "win32" ? "bin/fslens.exe" : "bin/fslens";
+}
+
+/**
+ * The absolute path of the fslens the extension would start (for Ionide mode's `dotnet` link):
+ * `fslens.path` as written when it has a directory part, else found on `PATH`; empty
+ * `fslens.path`: the bundled binary, else `fslens` on `PATH`. Undefined when none exists.
+ */
+export function resolveServerBinary(settings: ServerSettings, pathVariable: string | undefined): string | undefined {
+  const { command } = serverCommand(settings);
+  if (command.includes("/") || command.includes("\\")) {
+    return fs.existsSync(command) ? path.resolve(command) : undefined;
+  }
+  for (const directory of (pathVariable ?? "").split(path.delimiter)) {
+    if (directory === "") {
+      continue;
+    }
+    const candidate = path.join(directory, command);
+    try {
+      if (fs.statSync(candidate).isFile()) {
+        fs.accessSync(candidate, fs.constants.X_OK);
+        return path.resolve(candidate);
+      }
+    } catch {
+      // Not here.
+    }
+  }
+  return undefined;
 }
