@@ -163,21 +163,7 @@ pub async fn dispatch(
         Command::ExplainDiagnostic => diagnostic::explain::explain_diagnostic(argument, context, workspace_root).await,
         Command::DiagnosticFixes => diagnostic::fixes::diagnostic_fixes(argument, context, workspace_root).await,
         Command::SuggestOpen => diagnostic::suggest_open::suggest_open(argument, context, workspace_root).await,
-        Command::Outline => {
-            let root = workspace_root
-                .ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
-            let overlay = context.editor_buffers().await?;
-            let index = context.syntax_index();
-            run_blocking(move || {
-                let arguments = outline::OutlineArguments::from_json(&argument)?;
-                let model = crate::workspace::load_workspace(&root).map_err(|error| CommandError::InvalidPath {
-                    path: root.display().to_string(),
-                    message: format!("{error:#}"),
-                })?;
-                outline::outline_with_index(&index, &model, &arguments, &overlay)
-            })
-            .await
-        }
+        Command::Outline => outline::outline(argument, context, workspace_root).await,
         // Referenced-assembly metadata: files only, no FSAC (see commands/referenced.rs).
         Command::ReferencedSymbols | Command::NugetTypes | Command::NugetMembers => {
             let tool = match command {
