@@ -165,21 +165,9 @@ pub async fn dispatch(
         Command::SuggestOpen => diagnostic::suggest_open::suggest_open(argument, context, workspace_root).await,
         Command::Outline => outline::outline(argument, context, workspace_root).await,
         // Referenced-assembly metadata: files only, no FSAC (see commands/referenced.rs).
-        Command::ReferencedSymbols | Command::NugetTypes | Command::NugetMembers => {
-            let tool = match command {
-                Command::ReferencedSymbols => referenced::Tool::ReferencedSymbols,
-                Command::NugetTypes => referenced::Tool::NugetTypes,
-                _ => referenced::Tool::NugetMembers,
-            };
-            let root = workspace_root
-                .ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
-            run_blocking(move || {
-                let arguments = referenced::ReferencedArguments::from_json(tool, &argument)?;
-                let environment = crate::metadata::restore::RestoreEnvironment::from_process();
-                referenced::run(&root, &arguments, &environment)
-            })
-            .await
-        }
+        Command::ReferencedSymbols => referenced::referenced_symbols(argument, context, workspace_root).await,
+        Command::NugetTypes => referenced::nuget_types(argument, context, workspace_root).await,
+        Command::NugetMembers => referenced::nuget_members(argument, context, workspace_root).await,
         Command::SymbolSearch => symbols::symbol_search(argument, context, workspace_root).await,
         Command::ReadSymbol => symbols::read::read_symbol(argument, context, workspace_root).await,
         Command::ReadEnclosing => symbols::read::read_enclosing(argument, context, workspace_root).await,
