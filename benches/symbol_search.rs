@@ -23,6 +23,7 @@ use std::process::Command;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use fslens::commands::params::parse_arguments;
 use fslens::commands::symbols::search::SearchTables;
 use fslens::commands::symbols::warmup::ReadyWorkspace;
 use fslens::commands::symbols::{SearchArguments, search_answer};
@@ -105,13 +106,13 @@ fn main() {
         }
     }
 
-    let arguments = |name: &str| SearchArguments::from_json(&json!({ "query": name })).expect("arguments");
+    let arguments = |name: &str| parse_arguments::<SearchArguments>(json!({ "query": name })).expect("arguments");
     let first_started = Instant::now();
     let first = search_answer(&index, &tables, &ready, &arguments(&names[0]), &overlay).expect("answer");
     println!(
         "first query after the build (derives the search tables): {} ({} files matched)",
         milliseconds(first_started.elapsed()),
-        first["totalFiles"]
+        first.total_files
     );
 
     let rg = ripgrep();
@@ -129,7 +130,7 @@ fn main() {
             let started = Instant::now();
             let answer = search_answer(&index, &tables, &ready, &query, &overlay).expect("answer");
             times.push(started.elapsed());
-            matched = answer["totalFiles"].clone();
+            matched = json!(answer.total_files);
         }
         let ours = median(times);
         let (rg_time, rg_lines, ratio) = match &rg {

@@ -157,35 +157,11 @@ pub async fn dispatch(id: &str, argument: Value, context: CommandContext) -> Res
         Command::ExplainDiagnostic => diagnostic::explain::explain_diagnostic(argument, context).await,
         Command::DiagnosticFixes => diagnostic::fixes::diagnostic_fixes(argument, context).await,
         Command::SuggestOpen => diagnostic::suggest_open::suggest_open(argument, context).await,
-        Command::Outline => {
-            let root = context.workspace_root()?.to_path_buf();
-            let overlay = context.editor_buffers().await?;
-            let index = context.syntax_index();
-            run_blocking(move || {
-                let arguments = outline::OutlineArguments::from_json(&argument)?;
-                let model = crate::workspace::load_workspace(&root).map_err(|error| CommandError::InvalidPath {
-                    path: root.display().to_string(),
-                    message: format!("{error:#}"),
-                })?;
-                outline::outline_with_index(&index, &model, &arguments, &overlay)
-            })
-            .await
-        }
+        Command::Outline => outline::outline(argument, context).await,
         // Referenced-assembly metadata: files only, no FSAC (see commands/referenced.rs).
-        Command::ReferencedSymbols | Command::NugetTypes | Command::NugetMembers => {
-            let tool = match command {
-                Command::ReferencedSymbols => referenced::Tool::ReferencedSymbols,
-                Command::NugetTypes => referenced::Tool::NugetTypes,
-                _ => referenced::Tool::NugetMembers,
-            };
-            let root = context.workspace_root()?.to_path_buf();
-            run_blocking(move || {
-                let arguments = referenced::ReferencedArguments::from_json(tool, &argument)?;
-                let environment = crate::metadata::restore::RestoreEnvironment::from_process();
-                referenced::run(&root, &arguments, &environment)
-            })
-            .await
-        }
+        Command::ReferencedSymbols => referenced::referenced_symbols(argument, context).await,
+        Command::NugetTypes => referenced::nuget_types(argument, context).await,
+        Command::NugetMembers => referenced::nuget_members(argument, context).await,
         Command::SymbolSearch => symbols::symbol_search(argument, context).await,
         Command::ReadSymbol => symbols::read::read_symbol(argument, context).await,
         Command::ReadEnclosing => symbols::read::read_enclosing(argument, context).await,

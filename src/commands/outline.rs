@@ -12,165 +12,182 @@
 //!   stand in for their implementation files.
 //!
 //! Every answer carries `completeness: "syntactic"` and the health of what it covers: a
-//! degraded file's entities say `certain: false` rather than being presented as exact.
+//! degraded file's entities say `certain: false` rather than being presented as exact. The
+//! arguments are one typed struct ([`OutlineArguments`]), each view's answer one `Serialize`
+//! struct: a header of its own and the shared [`OutlinePage`].
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::ops::Not;
 use std::path::{Path, PathBuf};
 
-use serde_json::{Map, Value, json};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
+use crate::commands::CommandContext;
 use crate::commands::CommandError;
-use crate::commands::arguments::{optional_bool, optional_integer, optional_string};
 use crate::commands::budget::{
     MIN_PAGE_CHAR_BUDGET, RESPONSE_CHAR_BUDGET, RESPONSE_HARD_CEILING, cursor_digest, decode_cursor, encode_cursor,
     paginate, serialized_utf16_len,
 };
+use crate::commands::params::{Bounded, CommandArguments, parse_arguments, to_argument_object};
 use crate::syntax::index::IndexedFile;
 use crate::syntax::model::{Access, DeclarationKind, FileIndex, HealthStatus, NO_PARENT};
-use crate::syntax::{IndexOptions, Overlay, SyntaxIndex, render_signature};
-use crate::workspace::{WorkspaceModel, load_workspace};
+use crate::syntax::{Overlay, SyntaxIndex, render_signature};
+use crate::workspace::{Project, WorkspaceModel, load_workspace};
 
 /// Longest rendered signature, in characters.
 const SIGNATURE_MAX_CHARS: usize = 240;
 /// At most this many error regions and mis-parse findings are listed per file.
 const HEALTH_DETAIL_LIMIT: usize = 20;
 
+/// `responseCharBudget` of a paged syntax or metadata command: UTF-16 units of its entries per
+/// page (the symbol and referenced-assembly tools take the same bounds).
+pub type PageCharBudget =
+    Bounded<MIN_PAGE_CHAR_BUDGET, { RESPONSE_CHAR_BUDGET as u64 }, { RESPONSE_CHAR_BUDGET as u64 }>;
+
+/// A 0-based position in a result stream (`offset`).
+pub type StreamOffset = Bounded<0, { u32::MAX as u64 }>;
+
+// ---- arguments ------------------------------------------------------------------------------
+
 /// Which outline to produce.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema, clap::ValueEnum)]
+#[serde(rename_all = "camelCase")]
 pub enum OutlineView {
+    /// one file's namespaces, modules and types
     File,
+    /// the projects' files in compile order, then the orphan files
     Project,
+    /// the public modules and types with their members, sorted by full name
     PublicApi,
 }
 
-impl OutlineView {
-    fn as_str(self) -> &'static str {
-        match self {
-            OutlineView::File => "file",
-            OutlineView::Project => "project",
-            OutlineView::PublicApi => "publicApi",
+/// The arguments of `fslens.outline` (all optional).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OutlineArguments {
+    /// Which outline; default `file` when `path` is given, else `project`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub view: Option<OutlineView>,
+    /// The file to outline (view `file`; required there). Relative to the workspace root or
+    /// absolute inside it; paths outside are refused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// A project, by path or name (views `project` and `publicApi`); default: every project.
+    /// A path is relative to the workspace root or absolute inside it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub project: Option<String>,
+    /// View `file`: headers and per-kind member counts only. `false` adds signatures, ranges
+    /// and the members, downgraded to the summary (`downgradedToSummary`) when they would not
+    /// fit the budget.
+    #[serde(default = "summary_by_default")]
+    pub summary_only: bool,
+    /// Entities per page, 1 to 1000; default 200 (100 for `publicApi`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_results: Option<Bounded<1, 1000>>,
+    /// `nextCursor` of the previous page.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<String>,
+    /// Start at this entity (0-based) instead of at a cursor.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offset: Option<StreamOffset>,
+    /// Only entities at or under this namespace or module (a full name, matched by whole
+    /// dotted segments).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub namespace_filter: Option<String>,
+    /// View `publicApi`: also internal modules, types and members.
+    #[serde(default)]
+    pub include_internal: bool,
+    /// UTF-16 units of entries one page may hold, 200 to 45,000; default 45,000 (30,000
+    /// through the MCP bridge, so a page fits its output).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_char_budget: Option<PageCharBudget>,
+}
+
+fn summary_by_default() -> bool {
+    true
+}
+
+impl CommandArguments for OutlineArguments {
+    fn validate(&self) -> Result<(), CommandError> {
+        if self.view() == OutlineView::File && self.path.is_none() {
+            return Err(CommandError::invalid_argument("path", "required for view `file`"));
         }
+        if self.cursor.is_some() && self.offset.is_some() {
+            return Err(CommandError::invalid_argument("offset", "give either `cursor` or `offset`, not both"));
+        }
+        Ok(())
     }
 }
 
-/// The validated arguments of `fslens.outline`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OutlineArguments {
-    pub view: OutlineView,
-    pub path: Option<String>,
-    pub project: Option<String>,
-    pub summary_only: bool,
-    pub max_results: usize,
-    pub cursor: Option<String>,
-    pub offset: Option<usize>,
-    pub namespace_filter: Option<String>,
-    pub include_internal: bool,
-    pub response_char_budget: usize,
-}
-
-const KNOWN_ARGUMENTS: &[&str] = &[
-    "view",
-    "path",
-    "project",
-    "summaryOnly",
-    "maxResults",
-    "cursor",
-    "offset",
-    "namespaceFilter",
-    "includeInternal",
-    "responseCharBudget",
-];
-
 impl OutlineArguments {
-    /// Validates the JSON argument object; every failure names the argument.
-    pub fn from_json(arguments: &Value) -> Result<OutlineArguments, CommandError> {
-        let empty = Map::new();
-        let object = match arguments {
-            Value::Object(object) => object,
-            Value::Null => &empty,
-            _ => {
-                return Err(CommandError::invalid_argument("arguments", "expected one JSON object"));
-            }
-        };
-        for key in object.keys() {
-            if !KNOWN_ARGUMENTS.contains(&key.as_str()) {
-                return Err(CommandError::invalid_argument(
-                    key,
-                    format!("unknown argument; known: {}", KNOWN_ARGUMENTS.join(", ")),
-                ));
-            }
+    /// The view asked for, or the one `path` implies.
+    pub fn view(&self) -> OutlineView {
+        match (self.view, &self.path) {
+            (Some(view), _) => view,
+            (None, Some(_)) => OutlineView::File,
+            (None, None) => OutlineView::Project,
         }
-        let path = optional_string(object, "path")?;
-        let project = optional_string(object, "project")?;
-        let view = match optional_string(object, "view")?.as_deref() {
-            None if path.is_some() => OutlineView::File,
-            None => OutlineView::Project,
-            Some("file") => OutlineView::File,
-            Some("project") => OutlineView::Project,
-            Some("publicApi") => OutlineView::PublicApi,
-            Some(other) => {
-                return Err(CommandError::invalid_argument(
-                    "view",
-                    format!("`{other}` is not one of file, project, publicApi"),
-                ));
-            }
-        };
-        if view == OutlineView::File && path.is_none() {
-            return Err(CommandError::invalid_argument("path", "required for view `file`"));
-        }
-        let default_max = if view == OutlineView::PublicApi { 100 } else { 200 };
-        let max_results =
-            optional_integer(object, "maxResults", 1, 1000)?.map(|value| value as usize).unwrap_or(default_max);
-        let response_char_budget =
-            optional_integer(object, "responseCharBudget", MIN_PAGE_CHAR_BUDGET, RESPONSE_CHAR_BUDGET as u64)?
-                .map(|value| value as usize)
-                .unwrap_or(RESPONSE_CHAR_BUDGET);
-        let cursor = optional_string(object, "cursor")?;
-        let offset = optional_integer(object, "offset", 0, u32::MAX as u64)?.map(|value| value as usize);
-        if cursor.is_some() && offset.is_some() {
-            return Err(CommandError::invalid_argument("offset", "give either `cursor` or `offset`, not both"));
-        }
-        Ok(OutlineArguments {
-            view,
-            path,
-            project,
-            summary_only: optional_bool(object, "summaryOnly")?.unwrap_or(true),
-            max_results,
-            cursor,
-            offset,
-            namespace_filter: optional_string(object, "namespaceFilter")?.filter(|filter| !filter.is_empty()),
-            include_internal: optional_bool(object, "includeInternal")?.unwrap_or(false),
-            response_char_budget,
-        })
+    }
+
+    fn max_results(&self) -> usize {
+        let default = if self.view() == OutlineView::PublicApi { 100 } else { 200 };
+        self.max_results.map_or(default, Bounded::as_usize)
+    }
+
+    fn response_char_budget(&self) -> usize {
+        self.response_char_budget.unwrap_or_default().as_usize()
+    }
+
+    fn offset(&self) -> Option<usize> {
+        self.offset.map(Bounded::as_usize)
+    }
+
+    /// The filter, when one is given: an empty filter is no filter.
+    fn namespace_filter(&self) -> Option<&str> {
+        self.namespace_filter.as_deref().filter(|filter| !filter.is_empty())
     }
 
     /// Everything that identifies the query, for cursor binding: all arguments but the
     /// position in the stream.
     fn query_identity(&self) -> Value {
         json!({
-            "view": self.view.as_str(),
+            "view": self.view(),
             "path": self.path,
             "project": self.project,
             "summaryOnly": self.summary_only,
-            "maxResults": self.max_results,
-            "namespaceFilter": self.namespace_filter,
+            "maxResults": self.max_results(),
+            "namespaceFilter": self.namespace_filter(),
             "includeInternal": self.include_internal,
-            "responseCharBudget": self.response_char_budget,
+            "responseCharBudget": self.response_char_budget(),
         })
     }
 }
 
-/// `fslens.outline` over a workspace root: loads the project model, indexes what the view
-/// needs (using the on-disk cache from the environment) and answers.
-pub fn outline(root: &Path, arguments: &Value, overlay: &Overlay) -> Result<Value, CommandError> {
-    let parsed = OutlineArguments::from_json(arguments)?;
-    let model = load_workspace(root).map_err(|error| CommandError::InvalidPath {
-        path: root.display().to_string(),
-        message: format!("{error:#}"),
-    })?;
-    let index = SyntaxIndex::new(IndexOptions::default());
-    outline_with_index(&index, &model, &parsed, overlay)
+/// The MCP input schema, generated from [`OutlineArguments`].
+pub fn input_schema() -> Option<Value> {
+    Some(crate::commands::params::input_schema::<OutlineArguments>())
+}
+
+// ---- entry points -----------------------------------------------------------------------------
+
+/// `fslens.outline` in a session: the session's long-lived index and the editor's unsaved
+/// buffers, the project model read and the files indexed off the routing thread.
+pub async fn outline(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
+    let arguments: OutlineArguments = parse_arguments(argument)?;
+    let root = context.workspace_root()?.to_path_buf();
+    let overlay = context.editor_buffers().await?;
+    let index = context.syntax_index();
+    crate::commands::run_blocking(move || {
+        let model = load_workspace(&root).map_err(|error| CommandError::InvalidPath {
+            path: root.display().to_string(),
+            message: format!("{error:#}"),
+        })?;
+        outline_with_index(&index, &model, &arguments, &overlay)
+    })
+    .await
 }
 
 /// `fslens.outline` against an index the caller keeps (the proxy's long-lived one). Files
@@ -181,24 +198,117 @@ pub fn outline_with_index(
     arguments: &OutlineArguments,
     overlay: &Overlay,
 ) -> Result<Value, CommandError> {
-    match arguments.view {
+    match arguments.view() {
         OutlineView::File => file_outline(index, model, arguments, overlay),
         OutlineView::Project => project_outline(index, model, arguments, overlay),
         OutlineView::PublicApi => public_api(index, model, arguments, overlay),
     }
 }
 
-/// The path an argument names, as the workspace model spells paths (joined to its root), once
-/// it is known to stay inside the workspace, symbolic links followed; else `invalid_path`.
-fn resolve_argument_path(model: &WorkspaceModel, written: &str, argument: &str) -> Result<PathBuf, CommandError> {
-    crate::commands::paths::confine(&model.root, written, argument)?;
-    let path = Path::new(written);
-    let joined = if path.is_absolute() { path.to_path_buf() } else { model.root.join(path) };
-    Ok(crate::workspace::paths::normalize_lexically(&joined))
+// ---- the answer, paged ------------------------------------------------------------------------
+
+/// One outline answer: the view's own header, then the page of entities.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct OutlineAnswer<'a, Header: Serialize> {
+    via: &'static str,
+    view: OutlineView,
+    completeness: &'static str,
+    #[serde(flatten)]
+    header: &'a Header,
+    #[serde(flatten)]
+    page: &'a OutlinePage,
+}
+
+/// The members every paged outline answer shares.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OutlinePage {
+    count: usize,
+    total_entities: usize,
+    offset: usize,
+    entries: Vec<Value>,
+    returned_entry_count: usize,
+    truncated: bool,
+    #[serde(skip_serializing_if = "Not::not")]
+    truncated_by_budget: bool,
+    #[serde(skip_serializing_if = "Not::not")]
+    response_truncated_by_budget: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    next_cursor: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<String>,
+}
+
+/// A view's entities in stream order, with what binds a cursor to them.
+struct EntityStream {
+    entities: Vec<Value>,
+    digest: String,
+    offset: usize,
+}
+
+impl EntityStream {
+    /// The stream, and where this page starts in it (a cursor from another query or stream is
+    /// refused).
+    fn new(arguments: &OutlineArguments, entities: Vec<Value>, stream_identity: &str) -> Result<Self, CommandError> {
+        let digest = cursor_digest(&arguments.query_identity(), stream_identity);
+        let offset = starting_offset(arguments, &digest, entities.len())?;
+        Ok(EntityStream { entities, digest, offset })
+    }
+}
+
+/// The answer for one page of `stream`: at most `maxResults` whole entities within the page
+/// budget, then, as a final guard, no more than the assembled answer's ceiling allows.
+fn paged_answer<Header: Serialize>(
+    view: OutlineView,
+    header: &Header,
+    arguments: &OutlineArguments,
+    stream: &EntityStream,
+    hint_for_remainder: impl Fn(usize) -> Option<String>,
+) -> Result<Value, CommandError> {
+    let EntityStream { entities, digest, offset } = stream;
+    let max_results = arguments.max_results();
+    let page = paginate(entities, *offset, max_results, arguments.response_char_budget());
+    let mut entries = page.entries;
+    let mut next_offset = page.next_offset;
+    let (mut truncated, mut truncated_by_budget, mut response_truncated) =
+        (page.truncated, page.truncated_by_budget, false);
+    loop {
+        let page = OutlinePage {
+            count: entities.len().min(max_results),
+            total_entities: entities.len(),
+            offset: *offset,
+            returned_entry_count: entries.len(),
+            truncated,
+            truncated_by_budget,
+            response_truncated_by_budget: response_truncated,
+            next_cursor: next_offset.map(|next| encode_cursor(next, digest)),
+            hint: next_offset.and_then(&hint_for_remainder),
+            entries: entries.clone(),
+        };
+        let answer = to_answer(&OutlineAnswer { via: "syntax", view, completeness: "syntactic", header, page: &page })?;
+        if serialized_utf16_len(&answer) <= RESPONSE_HARD_CEILING || entries.len() <= 1 {
+            return Ok(answer);
+        }
+        entries.pop();
+        (truncated, truncated_by_budget, response_truncated) = (true, true, true);
+        next_offset = Some(offset + entries.len());
+    }
+}
+
+/// An answer struct as the JSON sent.
+fn to_answer(answer: &impl Serialize) -> Result<Value, CommandError> {
+    serde_json::to_value(answer)
+        .map_err(|error| CommandError::Internal(format!("the answer did not serialize: {error}")))
+}
+
+/// Entities as JSON, for paging and measuring.
+fn to_entities<T: Serialize>(entities: &[T]) -> Result<Vec<Value>, CommandError> {
+    entities.iter().map(to_answer).collect()
 }
 
 fn starting_offset(arguments: &OutlineArguments, digest: &str, total: usize) -> Result<usize, CommandError> {
-    let offset = match (&arguments.cursor, arguments.offset) {
+    let offset = match (&arguments.cursor, arguments.offset()) {
         (Some(cursor), _) => decode_cursor(cursor, digest)?,
         (None, Some(offset)) => offset,
         (None, None) => 0,
@@ -219,30 +329,89 @@ fn stream_identity(entities: &[Value]) -> String {
     crate::syntax::cache::to_hex(&hasher.finalize()[..8])
 }
 
-fn health_json(file: &FileIndex) -> Value {
-    let health = &file.health;
-    let mut value = json!({
-        "status": health.status.as_str(),
-        "rootIsError": health.root_is_error,
-        "errorRegionCount": health.error_regions.len(),
-        "misparseCount": health.misparses.len(),
-    });
-    if !health.error_regions.is_empty() {
-        value["errorRegions"] =
-            health.error_regions.iter().take(HEALTH_DETAIL_LIMIT).map(|range| range.to_json()).collect();
+// ---- shared pieces ----------------------------------------------------------------------------
+
+/// The path an argument names, as the workspace model spells paths (joined to its root), once
+/// it is known to stay inside the workspace, symbolic links followed; else `invalid_path`.
+fn resolve_argument_path(model: &WorkspaceModel, written: &str, argument: &str) -> Result<PathBuf, CommandError> {
+    crate::commands::paths::confine(&model.root, written, argument)?;
+    let path = Path::new(written);
+    let joined = if path.is_absolute() { path.to_path_buf() } else { model.root.join(path) };
+    Ok(crate::workspace::paths::normalize_lexically(&joined))
+}
+
+/// A file's parse health, with at most [`HEALTH_DETAIL_LIMIT`] regions and findings.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Health {
+    status: &'static str,
+    root_is_error: bool,
+    error_region_count: usize,
+    misparse_count: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error_regions: Option<Vec<Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    misparses: Option<Vec<Misparse>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    detail: Option<String>,
+}
+
+#[derive(Serialize)]
+struct Misparse {
+    indicator: &'static str,
+    range: Value,
+}
+
+impl Health {
+    fn of(file: &FileIndex) -> Health {
+        let health = &file.health;
+        Health {
+            status: health.status.as_str(),
+            root_is_error: health.root_is_error,
+            error_region_count: health.error_regions.len(),
+            misparse_count: health.misparses.len(),
+            error_regions: (!health.error_regions.is_empty())
+                .then(|| health.error_regions.iter().take(HEALTH_DETAIL_LIMIT).map(|range| range.to_json()).collect()),
+            misparses: (!health.misparses.is_empty()).then(|| {
+                health
+                    .misparses
+                    .iter()
+                    .take(HEALTH_DETAIL_LIMIT)
+                    .map(|finding| Misparse { indicator: finding.indicator.as_str(), range: finding.range.to_json() })
+                    .collect()
+            }),
+            detail: health.detail.clone(),
+        }
     }
-    if !health.misparses.is_empty() {
-        value["misparses"] = health
-            .misparses
-            .iter()
-            .take(HEALTH_DETAIL_LIMIT)
-            .map(|finding| json!({ "indicator": finding.indicator.as_str(), "range": finding.range.to_json() }))
-            .collect();
+}
+
+/// How many of the files a view covers parsed cleanly, degraded, timed out or failed.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Coverage {
+    files_requested: usize,
+    files_clean: usize,
+    files_degraded: usize,
+    files_timed_out: usize,
+    files_failed: usize,
+}
+
+impl Coverage {
+    fn of(index: &SyntaxIndex, files: &[PathBuf]) -> Coverage {
+        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
+        for path in files {
+            let status = index.file(path).map_or("missing", |file| file.index.health.status.as_str());
+            *counts.entry(status).or_default() += 1;
+        }
+        let count = |status: &str| counts.get(status).copied().unwrap_or(0);
+        Coverage {
+            files_requested: files.len(),
+            files_clean: count("clean"),
+            files_degraded: count("degraded"),
+            files_timed_out: count("timed-out"),
+            files_failed: count("failed") + count("missing"),
+        }
     }
-    if let Some(detail) = &health.detail {
-        value["detail"] = json!(detail);
-    }
-    value
 }
 
 /// The text the index was built from, re-read and checked against the content hash.
@@ -302,231 +471,21 @@ fn signature_for(text: Option<&str>, file: &FileIndex, slot: usize) -> Option<St
     })
 }
 
-/// The outline entities of one file: one per container (namespace, module, type) and an
-/// implicit module for top-level declarations outside any container (scripts).
-fn file_entities(
-    index: &SyntaxIndex,
-    file: &FileIndex,
-    text: Option<&str>,
-    full: bool,
-    implicit_name: &str,
-) -> Vec<Value> {
-    let containers = nearest_containers(file);
-    let degraded = file.health.status != HealthStatus::Clean;
-    let mut members_of: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
-    for (slot, declaration) in file.declarations.iter().enumerate() {
-        if !declaration.kind.is_container() {
-            members_of.entry(containers[slot]).or_default().push(slot);
-        }
-    }
-    let member_json = |slot: usize| -> Value {
-        let declaration = &file.declarations[slot];
-        let mut member = json!({
-            "name": &*index.name(declaration.name),
-            "kind": declaration.kind.as_str(),
-            "access": access_text(declaration.access),
-            "range": declaration.range.to_json(),
-        });
-        if let Some(signature) = signature_for(text, file, slot) {
-            member["signature"] = json!(signature);
-        }
-        if !declaration.certain {
-            member["certain"] = json!(false);
-        }
-        member
-    };
-    let entity = |slot: Option<usize>, members: &[usize]| -> Value {
-        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-        for member in members {
-            *counts.entry(file.declarations[*member].kind.as_str()).or_default() += 1;
-        }
-        let mut value = match slot {
-            Some(slot) => {
-                let declaration = &file.declarations[slot];
-                json!({
-                    "name": &*index.name(declaration.name),
-                    "kind": declaration.kind.as_str(),
-                    "fullName": index.full_name(file, slot),
-                    "access": access_text(declaration.access),
-                    "range": declaration.range.to_json(),
-                    "memberCounts": counts,
-                    "certain": declaration.certain && !file.health.root_is_error,
-                })
-            }
-            None => json!({
-                "name": implicit_name,
-                "kind": "module",
-                "fullName": implicit_name,
-                "implicit": true,
-                "access": "public",
-                "memberCounts": counts,
-                "certain": !file.health.root_is_error,
-            }),
-        };
-        if full {
-            if let Some(signature) = slot.and_then(|slot| signature_for(text, file, slot)) {
-                value["signature"] = json!(signature);
-            }
-            value["members"] = members.iter().map(|member| member_json(*member)).collect();
-        }
-        if degraded && value["certain"] == json!(true) {
-            // The file has errors or suspected mis-parses: say so on every entity.
-            value["fileDegraded"] = json!(true);
-        }
-        value
-    };
-    let mut entities = Vec::new();
-    if let Some(top_level) = members_of.get(&NO_PARENT) {
-        entities.push(entity(None, top_level));
-    }
-    for (slot, declaration) in file.declarations.iter().enumerate() {
-        if declaration.kind.is_container() {
-            let members = members_of.get(&(slot as u32)).map(Vec::as_slice).unwrap_or(&[]);
-            entities.push(entity(Some(slot), members));
-        }
-    }
-    entities
+fn is_true(value: &bool) -> bool {
+    *value
 }
 
-fn implicit_module_name(path: &Path) -> String {
-    let stem = path.file_stem().map(|stem| stem.to_string_lossy().into_owned()).unwrap_or_default();
-    let mut characters = stem.chars();
-    match characters.next() {
-        Some(first) => first.to_uppercase().chain(characters).collect(),
-        None => stem,
-    }
+fn matches_namespace(full_name: &str, filter: &str) -> bool {
+    full_name == filter || full_name.strip_prefix(filter).is_some_and(|rest| rest.starts_with('.'))
 }
 
-/// Applies pagination, the final size ceiling and the common fields.
-struct Paged {
-    response: Value,
+fn is_script(path: &Path) -> bool {
+    path.extension()
+        .is_some_and(|extension| extension.eq_ignore_ascii_case("fsx") || extension.eq_ignore_ascii_case("fsscript"))
 }
 
-fn page_response(
-    mut response: Value,
-    arguments: &OutlineArguments,
-    entities: &[Value],
-    digest: &str,
-    offset: usize,
-    hint_for_remainder: impl Fn(usize) -> Option<String>,
-) -> Paged {
-    let page = paginate(entities, offset, arguments.max_results, arguments.response_char_budget);
-    let mut entries = page.entries;
-    let mut truncated = page.truncated;
-    let mut truncated_by_budget = page.truncated_by_budget;
-    let mut next_offset = page.next_offset;
-    response["count"] = json!(entities.len().min(arguments.max_results));
-    response["totalEntities"] = json!(entities.len());
-    response["offset"] = json!(offset);
-    // Final guard: the assembled response, envelope included, must stay under the ceiling.
-    let mut response_truncated = false;
-    loop {
-        response["entries"] = Value::Array(entries.clone());
-        if serialized_utf16_len(&response) <= RESPONSE_HARD_CEILING || entries.len() <= 1 {
-            break;
-        }
-        entries.pop();
-        response_truncated = true;
-        truncated = true;
-        truncated_by_budget = true;
-        next_offset = Some(offset + entries.len());
-    }
-    response["returnedEntryCount"] = json!(entries.len());
-    response["truncated"] = json!(truncated);
-    if truncated_by_budget {
-        response["truncatedByBudget"] = json!(true);
-    }
-    if response_truncated {
-        response["responseTruncatedByBudget"] = json!(true);
-    }
-    if let Some(next) = next_offset {
-        response["nextCursor"] = json!(encode_cursor(next, digest));
-        if let Some(hint) = hint_for_remainder(next) {
-            response["hint"] = json!(hint);
-        }
-    }
-    Paged { response }
-}
-
-fn file_outline(
-    index: &SyntaxIndex,
-    model: &WorkspaceModel,
-    arguments: &OutlineArguments,
-    overlay: &Overlay,
-) -> Result<Value, CommandError> {
-    let written = arguments.path.as_deref().unwrap_or("");
-    let path = resolve_argument_path(model, written, "path")?;
-    if crate::syntax::GrammarKind::for_path(&path).is_none() {
-        return Err(CommandError::InvalidPath {
-            path: written.to_owned(),
-            message: "not an F# source file (.fs, .fsi, .fsx)".to_owned(),
-        });
-    }
-    if overlay.get(&path).is_none() && !path.is_file() {
-        return Err(CommandError::InvalidPath { path: written.to_owned(), message: "no such file".to_owned() });
-    }
-    index.refresh_path(&path, overlay);
-    let (file, text) = text_for(index, &path, overlay).ok_or_else(|| CommandError::InvalidPath {
-        path: written.to_owned(),
-        message: "the file could not be read".to_owned(),
-    })?;
-    let implicit = implicit_module_name(&path);
-    let summary_entities = file_entities(index, &file.index, Some(&text), false, &implicit);
-    let mut entities = summary_entities.clone();
-    let mut downgraded = false;
-    if !arguments.summary_only {
-        let full_entities = file_entities(index, &file.index, Some(&text), true, &implicit);
-        let preliminary_offset = arguments.offset.unwrap_or(0).min(full_entities.len());
-        let window_size: usize = full_entities
-            .iter()
-            .skip(preliminary_offset)
-            .take(arguments.max_results)
-            .map(|entity| serialized_utf16_len(entity) + 1)
-            .sum();
-        if window_size > arguments.response_char_budget {
-            downgraded = true;
-        } else {
-            entities = full_entities;
-        }
-    }
-    let mut member_counts: BTreeMap<&str, usize> = BTreeMap::new();
-    for declaration in &file.index.declarations {
-        *member_counts.entry(declaration.kind.as_str()).or_default() += 1;
-    }
-    let digest = cursor_digest(&arguments.query_identity(), &crate::syntax::cache::to_hex(&file.index.content_sha256));
-    let offset = starting_offset(arguments, &digest, entities.len())?;
-    let mut response = json!({
-        "via": "syntax",
-        "view": "file",
-        "completeness": "syntactic",
-        "path": model.display_path(&path),
-        "grammar": file.index.grammar.as_str(),
-        "fromUnsavedBuffer": file.from_overlay,
-        "health": health_json(&file.index),
-        "lines": file.index.lines,
-        "summaryOnly": arguments.summary_only,
-        "memberCounts": member_counts,
-        "projects": model.projects_compiling(&path).iter().map(|project| model.display_path(&project.path)).collect::<Vec<_>>(),
-    });
-    if downgraded {
-        response["downgradedToSummary"] = json!(true);
-        response["downgradeHint"] = json!(format!(
-            "full entries for this page would exceed the {}-unit response budget; returned headers only. Lower maxResults (now {}) to get full signatures in pages.",
-            arguments.response_char_budget, arguments.max_results
-        ));
-    }
-    let paged = page_response(response, arguments, &entities, &digest, offset, |_| {
-        Some("more entities remain: call again with nextCursor, or lower the page size with maxResults".to_owned())
-    });
-    Ok(paged.response)
-}
-
-fn select_projects<'a>(
-    model: &'a WorkspaceModel,
-    written: Option<&str>,
-) -> Result<Vec<&'a crate::workspace::Project>, CommandError> {
-    let ordered: Vec<&crate::workspace::Project> =
-        model.project_order.iter().filter_map(|path| model.project(path)).collect();
+fn select_projects<'a>(model: &'a WorkspaceModel, written: Option<&str>) -> Result<Vec<&'a Project>, CommandError> {
+    let ordered: Vec<&Project> = model.project_order.iter().filter_map(|path| model.project(path)).collect();
     let Some(written) = written else {
         return Ok(ordered);
     };
@@ -545,24 +504,282 @@ fn select_projects<'a>(
     Ok(chosen)
 }
 
-fn coverage_json(index: &SyntaxIndex, files: &[PathBuf]) -> Value {
-    let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
-    for path in files {
-        let status = index.file(path).map_or("missing", |file| file.index.health.status.as_str());
-        *counts.entry(status).or_default() += 1;
+// ---- view `file` ------------------------------------------------------------------------------
+
+/// The members of a `file` outline besides the page.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FileHeader {
+    path: String,
+    grammar: &'static str,
+    from_unsaved_buffer: bool,
+    health: Health,
+    lines: u32,
+    summary_only: bool,
+    member_counts: BTreeMap<&'static str, usize>,
+    projects: Vec<String>,
+    #[serde(skip_serializing_if = "Not::not")]
+    downgraded_to_summary: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    downgrade_hint: Option<String>,
+}
+
+/// One container of a file (namespace, module, type), or the implicit module that holds the
+/// top-level declarations outside any container (scripts).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FileEntity {
+    name: String,
+    kind: &'static str,
+    full_name: String,
+    #[serde(skip_serializing_if = "Not::not")]
+    implicit: bool,
+    access: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    range: Option<Value>,
+    member_counts: BTreeMap<&'static str, usize>,
+    certain: bool,
+    /// Full entries only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    signature: Option<String>,
+    /// Full entries only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    members: Option<Vec<FileMember>>,
+    /// The file has errors or suspected mis-parses: said on every entity that is otherwise certain.
+    #[serde(skip_serializing_if = "Not::not")]
+    file_degraded: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FileMember {
+    name: String,
+    kind: &'static str,
+    access: &'static str,
+    range: Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    signature: Option<String>,
+    #[serde(skip_serializing_if = "is_true")]
+    certain: bool,
+}
+
+fn file_outline(
+    index: &SyntaxIndex,
+    model: &WorkspaceModel,
+    arguments: &OutlineArguments,
+    overlay: &Overlay,
+) -> Result<Value, CommandError> {
+    let written = arguments.path.as_deref().unwrap_or("");
+    let path = outlined_file(model, written, overlay)?;
+    index.refresh_path(&path, overlay);
+    let (file, text) = text_for(index, &path, overlay).ok_or_else(|| CommandError::InvalidPath {
+        path: written.to_owned(),
+        message: "the file could not be read".to_owned(),
+    })?;
+    let source = FileSource { index, file: &file.index, text: &text, implicit_name: implicit_module_name(&path) };
+    let (entities, downgraded) = file_entities_within_budget(&source, arguments)?;
+    let mut member_counts: BTreeMap<&str, usize> = BTreeMap::new();
+    for declaration in &file.index.declarations {
+        *member_counts.entry(declaration.kind.as_str()).or_default() += 1;
     }
-    json!({
-        "filesRequested": files.len(),
-        "filesClean": counts.get("clean").copied().unwrap_or(0),
-        "filesDegraded": counts.get("degraded").copied().unwrap_or(0),
-        "filesTimedOut": counts.get("timed-out").copied().unwrap_or(0),
-        "filesFailed": counts.get("failed").copied().unwrap_or(0) + counts.get("missing").copied().unwrap_or(0),
+    let header = FileHeader {
+        path: model.display_path(&path),
+        grammar: file.index.grammar.as_str(),
+        from_unsaved_buffer: file.from_overlay,
+        health: Health::of(&file.index),
+        lines: file.index.lines,
+        summary_only: arguments.summary_only,
+        member_counts,
+        projects: model.projects_compiling(&path).iter().map(|project| model.display_path(&project.path)).collect(),
+        downgraded_to_summary: downgraded,
+        downgrade_hint: downgraded.then(|| format!(
+            "full entries for this page would exceed the {}-unit response budget; returned headers only. Lower maxResults (now {}) to get full signatures in pages.",
+            arguments.response_char_budget(), arguments.max_results()
+        )),
+    };
+    let stream = EntityStream::new(arguments, entities, &crate::syntax::cache::to_hex(&file.index.content_sha256))?;
+    paged_answer(OutlineView::File, &header, arguments, &stream, |_| {
+        Some("more entities remain: call again with nextCursor, or lower the page size with maxResults".to_owned())
     })
 }
 
-fn matches_namespace(full_name: &str, filter: &str) -> bool {
-    full_name == filter || full_name.strip_prefix(filter).is_some_and(|rest| rest.starts_with('.'))
+/// The file `path` names, once it is known to be an F# source file the editor or the disk holds.
+fn outlined_file(model: &WorkspaceModel, written: &str, overlay: &Overlay) -> Result<PathBuf, CommandError> {
+    let path = resolve_argument_path(model, written, "path")?;
+    if crate::syntax::GrammarKind::for_path(&path).is_none() {
+        return Err(CommandError::InvalidPath {
+            path: written.to_owned(),
+            message: "not an F# source file (.fs, .fsi, .fsx)".to_owned(),
+        });
+    }
+    if overlay.get(&path).is_none() && !path.is_file() {
+        return Err(CommandError::InvalidPath { path: written.to_owned(), message: "no such file".to_owned() });
+    }
+    Ok(path)
 }
+
+/// The summary entities, or the full ones when `summaryOnly: false` and this page of them fits
+/// the budget; the flag says the full entries were asked for and did not fit.
+fn file_entities_within_budget(
+    source: &FileSource<'_>,
+    arguments: &OutlineArguments,
+) -> Result<(Vec<Value>, bool), CommandError> {
+    let summary = to_entities(&source.entities(false))?;
+    if arguments.summary_only {
+        return Ok((summary, false));
+    }
+    let full = to_entities(&source.entities(true))?;
+    let first = arguments.offset().unwrap_or(0).min(full.len());
+    let window_size: usize =
+        full.iter().skip(first).take(arguments.max_results()).map(|entity| serialized_utf16_len(entity) + 1).sum();
+    if window_size > arguments.response_char_budget() { Ok((summary, true)) } else { Ok((full, false)) }
+}
+
+/// What a file's entities are built from.
+struct FileSource<'a> {
+    index: &'a SyntaxIndex,
+    file: &'a FileIndex,
+    text: &'a str,
+    implicit_name: String,
+}
+
+impl FileSource<'_> {
+    /// The outline entities of the file: one per container and one implicit module for
+    /// top-level declarations outside any container.
+    fn entities(&self, full: bool) -> Vec<FileEntity> {
+        let containers = nearest_containers(self.file);
+        let mut members_of: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
+        for (slot, declaration) in self.file.declarations.iter().enumerate() {
+            if !declaration.kind.is_container() {
+                members_of.entry(containers[slot]).or_default().push(slot);
+            }
+        }
+        let mut entities = Vec::new();
+        if let Some(top_level) = members_of.get(&NO_PARENT) {
+            entities.push(self.entity(None, top_level, full));
+        }
+        for (slot, declaration) in self.file.declarations.iter().enumerate() {
+            if declaration.kind.is_container() {
+                let members = members_of.get(&(slot as u32)).map(Vec::as_slice).unwrap_or(&[]);
+                entities.push(self.entity(Some(slot), members, full));
+            }
+        }
+        entities
+    }
+
+    /// The container at `slot` (the implicit module when `None`) with its `members`.
+    fn entity(&self, slot: Option<usize>, members: &[usize], full: bool) -> FileEntity {
+        let mut member_counts: BTreeMap<&str, usize> = BTreeMap::new();
+        for member in members {
+            *member_counts.entry(self.file.declarations[*member].kind.as_str()).or_default() += 1;
+        }
+        let container = slot.and_then(|slot| Some((slot, self.file.declarations.get(slot)?)));
+        let certain = container.is_none_or(|(_, declaration)| declaration.certain) && !self.file.health.root_is_error;
+        FileEntity {
+            name: container.map_or_else(
+                || self.implicit_name.clone(),
+                |(_, declaration)| self.index.name(declaration.name).to_string(),
+            ),
+            kind: container.map_or("module", |(_, declaration)| declaration.kind.as_str()),
+            full_name: container
+                .map_or_else(|| self.implicit_name.clone(), |(slot, _)| self.index.full_name(self.file, slot)),
+            implicit: container.is_none(),
+            access: container.map_or("public", |(_, declaration)| access_text(declaration.access)),
+            range: container.map(|(_, declaration)| declaration.range.to_json()),
+            member_counts,
+            certain,
+            signature: container.and_then(|(slot, _)| signature_for(Some(self.text), self.file, slot)).filter(|_| full),
+            members: full.then(|| members.iter().map(|member| self.member(*member)).collect()),
+            file_degraded: certain && self.file.health.status != HealthStatus::Clean,
+        }
+    }
+
+    fn member(&self, slot: usize) -> FileMember {
+        let declaration = &self.file.declarations[slot];
+        FileMember {
+            name: self.index.name(declaration.name).to_string(),
+            kind: declaration.kind.as_str(),
+            access: access_text(declaration.access),
+            range: declaration.range.to_json(),
+            signature: signature_for(Some(self.text), self.file, slot),
+            certain: declaration.certain,
+        }
+    }
+}
+
+fn implicit_module_name(path: &Path) -> String {
+    let stem = path.file_stem().map(|stem| stem.to_string_lossy().into_owned()).unwrap_or_default();
+    let mut characters = stem.chars();
+    match characters.next() {
+        Some(first) => first.to_uppercase().chain(characters).collect(),
+        None => stem,
+    }
+}
+
+// ---- view `project` ---------------------------------------------------------------------------
+
+/// The members of a `project` outline besides the page.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ProjectHeader {
+    root: String,
+    projects: Vec<ProjectSummary>,
+    coverage: Coverage,
+    summary_only: bool,
+    /// Without a `project` argument only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    orphan_file_count: Option<usize>,
+    /// Without a `project` argument only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solutions: Option<Vec<String>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ProjectSummary {
+    path: String,
+    name: String,
+    target_frameworks: Vec<String>,
+    project_references: Vec<String>,
+    /// `name@version`, or the name when no version is written.
+    package_references: Vec<String>,
+    compile_item_count: usize,
+    problems: Vec<String>,
+}
+
+/// One file of the project view, in compile order (orphans: `compileOrder` 0, `project` null).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ProjectFileEntry {
+    path: String,
+    project: Option<String>,
+    compile_order: usize,
+    /// The parse health, or `missing` when the file is neither on disk nor in the editor.
+    health: &'static str,
+    #[serde(flatten)]
+    indexed: Option<IndexedFileSummary>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct IndexedFileSummary {
+    grammar: &'static str,
+    lines: u32,
+    declaration_count: usize,
+    declarations: Vec<ContainerName>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ContainerName {
+    name: String,
+    kind: &'static str,
+    full_name: String,
+}
+
+/// A file of the project view: its path, the project compiling it and its 1-based position in
+/// the compile order (0 for an orphan).
+type CompiledFile<'a> = (PathBuf, Option<&'a Project>, usize);
 
 fn project_outline(
     index: &SyntaxIndex,
@@ -571,110 +788,164 @@ fn project_outline(
     overlay: &Overlay,
 ) -> Result<Value, CommandError> {
     let projects = select_projects(model, arguments.project.as_deref())?;
-    let mut files: Vec<(PathBuf, Option<&crate::workspace::Project>, usize)> = Vec::new();
-    for project in &projects {
-        for (position, item) in project.compile_items.iter().enumerate() {
-            files.push((item.path.clone(), Some(project), position + 1));
-        }
-    }
-    if arguments.project.is_none() {
-        for orphan in &model.orphan_files {
-            files.push((orphan.clone(), None, 0));
-        }
-    }
-    let existing: Vec<PathBuf> = files
+    let files = files_in_compile_order(model, &projects, arguments);
+    let existing: BTreeSet<PathBuf> = files
         .iter()
         .map(|(path, _, _)| path.clone())
         .filter(|path| overlay.get(path).is_some() || path.is_file())
-        .collect::<BTreeSet<_>>()
-        .into_iter()
         .collect();
-    index.index_paths(&existing, overlay);
-
-    let mut entities = Vec::new();
-    for (path, project, position) in &files {
-        let mut entry = json!({
-            "path": model.display_path(path),
-            "project": project.map(|project| model.display_path(&project.path)),
-            "compileOrder": position,
-        });
-        match index.file(path) {
-            Some(file) if overlay.get(path).is_some() || path.is_file() => {
-                let containers: Vec<Value> = file
-                    .index
-                    .declarations
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, declaration)| declaration.kind.is_container())
-                    .map(|(slot, declaration)| {
-                        json!({
-                            "name": &*index.name(declaration.name),
-                            "kind": declaration.kind.as_str(),
-                            "fullName": index.full_name(&file.index, slot),
-                        })
-                    })
-                    .collect();
-                if let Some(filter) = &arguments.namespace_filter {
-                    let keep = containers.iter().any(|container| {
-                        container["fullName"].as_str().is_some_and(|name| matches_namespace(name, filter))
-                    });
-                    if !keep {
-                        continue;
-                    }
-                }
-                entry["grammar"] = json!(file.index.grammar.as_str());
-                entry["lines"] = json!(file.index.lines);
-                entry["health"] = json!(file.index.health.status.as_str());
-                entry["declarationCount"] = json!(file.index.declarations.len());
-                entry["declarations"] = Value::Array(containers);
-            }
-            _ => {
-                if arguments.namespace_filter.is_some() {
-                    continue;
-                }
-                entry["health"] = json!("missing");
-            }
-        }
-        entities.push(entry);
-    }
-    let project_json: Vec<Value> = projects
+    index.index_paths(&existing.into_iter().collect::<Vec<_>>(), overlay);
+    let entries: Vec<ProjectFileEntry> = files
         .iter()
-        .map(|project| {
-            json!({
-                "path": model.display_path(&project.path),
-                "name": project.name,
-                "targetFrameworks": project.target_frameworks,
-                "projectReferences": project.project_references.iter().map(|path| model.display_path(path)).collect::<Vec<_>>(),
-                "packageReferences": project.package_references.iter().map(|package| match &package.version {
-                    Some(version) => format!("{}@{}", package.name, version),
-                    None => package.name.clone(),
-                }).collect::<Vec<_>>(),
-                "compileItemCount": project.compile_items.len(),
-                "problems": project.problems.iter().take(HEALTH_DETAIL_LIMIT).collect::<Vec<_>>(),
-            })
-        })
+        .filter_map(|file| project_file_entry(index, model, overlay, arguments.namespace_filter(), file))
         .collect();
     let all_paths: Vec<PathBuf> = files.iter().map(|(path, _, _)| path.clone()).collect();
-    let digest = cursor_digest(&arguments.query_identity(), &stream_identity(&entities));
-    let offset = starting_offset(arguments, &digest, entities.len())?;
-    let mut response = json!({
-        "via": "syntax",
-        "view": "project",
-        "completeness": "syntactic",
-        "root": model.root.display().to_string(),
-        "projects": project_json,
-        "coverage": coverage_json(index, &all_paths),
-        "summaryOnly": arguments.summary_only,
-    });
-    if arguments.project.is_none() {
-        response["orphanFileCount"] = json!(model.orphan_files.len());
-        response["solutions"] =
-            model.solutions.iter().map(|solution| model.display_path(&solution.path)).collect::<Vec<_>>().into();
-    }
-    let paged = page_response(response, arguments, &entities, &digest, offset, |_| {
+    let whole_workspace = arguments.project.is_none();
+    let header = ProjectHeader {
+        root: model.root.display().to_string(),
+        projects: projects.iter().map(|project| project_summary(model, project)).collect(),
+        coverage: Coverage::of(index, &all_paths),
+        summary_only: arguments.summary_only,
+        orphan_file_count: whole_workspace.then_some(model.orphan_files.len()),
+        solutions: whole_workspace
+            .then(|| model.solutions.iter().map(|solution| model.display_path(&solution.path)).collect()),
+    };
+    let entities = to_entities(&entries)?;
+    let identity = stream_identity(&entities);
+    let stream = EntityStream::new(arguments, entities, &identity)?;
+    paged_answer(OutlineView::Project, &header, arguments, &stream, |_| {
         Some("more files remain: call again with nextCursor, or narrow with project or namespaceFilter".to_owned())
+    })
+}
+
+/// The projects' compile items in order, then (for the whole workspace) the orphan files.
+fn files_in_compile_order<'a>(
+    model: &WorkspaceModel,
+    projects: &[&'a Project],
+    arguments: &OutlineArguments,
+) -> Vec<CompiledFile<'a>> {
+    let mut files: Vec<CompiledFile<'a>> = Vec::new();
+    for project in projects {
+        for (position, item) in project.compile_items.iter().enumerate() {
+            files.push((item.path.clone(), Some(*project), position + 1));
+        }
+    }
+    if arguments.project.is_none() {
+        files.extend(model.orphan_files.iter().map(|orphan| (orphan.clone(), None, 0)));
+    }
+    files
+}
+
+/// A file's entry, or `None` when `namespace_filter` leaves it out (a missing file is left out
+/// by any filter: it declares nothing).
+fn project_file_entry(
+    index: &SyntaxIndex,
+    model: &WorkspaceModel,
+    overlay: &Overlay,
+    namespace_filter: Option<&str>,
+    (path, project, position): &CompiledFile<'_>,
+) -> Option<ProjectFileEntry> {
+    let mut entry = ProjectFileEntry {
+        path: model.display_path(path),
+        project: project.map(|project| model.display_path(&project.path)),
+        compile_order: *position,
+        health: "missing",
+        indexed: None,
+    };
+    let file = index.file(path).filter(|_| overlay.get(path).is_some() || path.is_file());
+    let Some(file) = file else {
+        return namespace_filter.is_none().then_some(entry);
+    };
+    let declarations: Vec<ContainerName> = file
+        .index
+        .declarations
+        .iter()
+        .enumerate()
+        .filter(|(_, declaration)| declaration.kind.is_container())
+        .map(|(slot, declaration)| ContainerName {
+            name: index.name(declaration.name).to_string(),
+            kind: declaration.kind.as_str(),
+            full_name: index.full_name(&file.index, slot),
+        })
+        .collect();
+    if let Some(filter) = namespace_filter
+        && !declarations.iter().any(|container| matches_namespace(&container.full_name, filter))
+    {
+        return None;
+    }
+    entry.health = file.index.health.status.as_str();
+    entry.indexed = Some(IndexedFileSummary {
+        grammar: file.index.grammar.as_str(),
+        lines: file.index.lines,
+        declaration_count: file.index.declarations.len(),
+        declarations,
     });
-    Ok(paged.response)
+    Some(entry)
+}
+
+fn project_summary(model: &WorkspaceModel, project: &Project) -> ProjectSummary {
+    ProjectSummary {
+        path: model.display_path(&project.path),
+        name: project.name.clone(),
+        target_frameworks: project.target_frameworks.clone(),
+        project_references: project.project_references.iter().map(|path| model.display_path(path)).collect(),
+        package_references: project
+            .package_references
+            .iter()
+            .map(|package| match &package.version {
+                Some(version) => format!("{}@{}", package.name, version),
+                None => package.name.clone(),
+            })
+            .collect(),
+        compile_item_count: project.compile_items.len(),
+        problems: project.problems.iter().take(HEALTH_DETAIL_LIMIT).cloned().collect(),
+    }
+}
+
+// ---- view `publicApi` -------------------------------------------------------------------------
+
+/// The members of a `publicApi` outline besides the page.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PublicApiHeader {
+    include_internal: bool,
+    namespace_filter: Option<String>,
+    projects: Vec<String>,
+    coverage: Coverage,
+}
+
+/// One visible module or type with its visible members, sorted by name, kind and signature.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PublicApiEntity {
+    full_name: String,
+    kind: &'static str,
+    access: &'static str,
+    signature: String,
+    path: String,
+    range: Value,
+    members: Vec<PublicApiMember>,
+    /// Only when the declaration or its file is not certain.
+    #[serde(flatten)]
+    uncertainty: Option<Uncertainty>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Uncertainty {
+    certain: bool,
+    file_health: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PublicApiMember {
+    name: String,
+    kind: &'static str,
+    access: &'static str,
+    signature: String,
+    #[serde(skip_serializing_if = "is_true")]
+    certain: bool,
 }
 
 fn public_api(
@@ -684,12 +955,38 @@ fn public_api(
     overlay: &Overlay,
 ) -> Result<Value, CommandError> {
     let projects = select_projects(model, arguments.project.as_deref())?;
+    let files = public_surface_files(model, &projects, overlay);
+    index.index_paths(&files, overlay);
+    let mut entities: Vec<PublicApiEntity> = Vec::new();
+    for path in &files {
+        if let Some((file, text)) = text_for(index, path, overlay) {
+            let surface = ApiSurface { index, file: &file.index, text: &text, arguments };
+            entities.extend(surface.entities(&model.display_path(path)));
+        }
+    }
+    entities.sort_by(|left, right| left.full_name.cmp(&right.full_name).then_with(|| left.path.cmp(&right.path)));
+    let names: Vec<String> = entities.iter().map(|entity| entity.full_name.clone()).collect();
+    let header = PublicApiHeader {
+        include_internal: arguments.include_internal,
+        namespace_filter: arguments.namespace_filter().map(str::to_owned),
+        projects: projects.iter().map(|project| model.display_path(&project.path)).collect(),
+        coverage: Coverage::of(index, &files),
+    };
+    let entities = to_entities(&entities)?;
+    let identity = stream_identity(&entities);
+    let stream = EntityStream::new(arguments, entities, &identity)?;
+    paged_answer(OutlineView::PublicApi, &header, arguments, &stream, |next| Some(narrowing_hint(&names, next)))
+}
+
+/// The files that define the public surface: every project's compile items present on disk or
+/// in the editor (without a project file, every non-script source file), a signature file
+/// standing in for its implementation file.
+fn public_surface_files(model: &WorkspaceModel, projects: &[&Project], overlay: &Overlay) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = Vec::new();
     if projects.is_empty() {
-        // No project file: every non-script source file is the surface.
         files.extend(model.source_files.iter().filter(|path| !is_script(path)).cloned());
     }
-    for project in &projects {
+    for project in projects {
         files.extend(
             project
                 .compile_items
@@ -699,138 +996,123 @@ fn public_api(
         );
     }
     let unique: BTreeSet<PathBuf> = files.into_iter().collect();
-    // A signature file defines the surface of its implementation file.
-    let files: Vec<PathBuf> = unique
+    unique
         .iter()
         .filter(|path| {
             let is_implementation = path.extension().is_some_and(|extension| extension.eq_ignore_ascii_case("fs"));
             !(is_implementation && unique.contains(&path.with_extension("fsi")))
         })
         .cloned()
-        .collect();
-    index.index_paths(&files, overlay);
+        .collect()
+}
 
-    let visible = |access: Access| match access {
-        Access::Default | Access::Public => true,
-        Access::Internal => arguments.include_internal,
-        Access::Private => false,
-    };
-    let mut entities: Vec<(String, Value)> = Vec::new();
-    for path in &files {
-        let Some((file, text)) = text_for(index, path, overlay) else {
-            continue;
-        };
-        let declarations = &file.index.declarations;
-        let containers = nearest_containers(&file.index);
-        // Visible only if every ancestor is visible too.
-        let chain_visible = |slot: usize| {
-            file.index
-                .declaration_chain(slot)
-                .into_iter()
-                .all(|link| declarations.get(link).is_some_and(|item| visible(item.access)))
-        };
-        for (slot, declaration) in declarations.iter().enumerate() {
-            if !declaration.kind.is_container() || !chain_visible(slot) {
+/// Two or three real namespaces from the remainder of the stream, so the caller can narrow.
+fn narrowing_hint(names: &[String], next: usize) -> String {
+    let mut namespaces: Vec<&str> = Vec::new();
+    for name in names.iter().skip(next) {
+        let namespace = name.rsplit_once('.').map_or(name.as_str(), |(prefix, _)| prefix);
+        if !namespaces.contains(&namespace) {
+            namespaces.push(namespace);
+        }
+        if namespaces.len() == 3 {
+            break;
+        }
+    }
+    format!(
+        "more entities remain: continue with nextCursor, or narrow with namespaceFilter, e.g. {}",
+        namespaces.iter().map(|namespace| format!("\"{namespace}\"")).collect::<Vec<_>>().join(", ")
+    )
+}
+
+/// One file's part of the public surface.
+struct ApiSurface<'a> {
+    index: &'a SyntaxIndex,
+    file: &'a FileIndex,
+    text: &'a str,
+    arguments: &'a OutlineArguments,
+}
+
+impl ApiSurface<'_> {
+    fn visible(&self, access: Access) -> bool {
+        match access {
+            Access::Default | Access::Public => true,
+            Access::Internal => self.arguments.include_internal,
+            Access::Private => false,
+        }
+    }
+
+    /// Visible only if every ancestor is visible too.
+    fn chain_visible(&self, slot: usize) -> bool {
+        let declarations = &self.file.declarations;
+        self.file
+            .declaration_chain(slot)
+            .into_iter()
+            .all(|link| declarations.get(link).is_some_and(|item| self.visible(item.access)))
+    }
+
+    /// The file's visible containers under the namespace filter; a namespace only when it holds
+    /// visible members of its own.
+    fn entities(&self, display_path: &str) -> Vec<PublicApiEntity> {
+        let containers = nearest_containers(self.file);
+        let mut entities = Vec::new();
+        for (slot, declaration) in self.file.declarations.iter().enumerate() {
+            if !declaration.kind.is_container() || !self.chain_visible(slot) {
                 continue;
             }
-            let full_name = index.full_name(&file.index, slot);
-            if let Some(filter) = &arguments.namespace_filter
+            let full_name = self.index.full_name(self.file, slot);
+            if let Some(filter) = self.arguments.namespace_filter()
                 && !matches_namespace(&full_name, filter)
             {
                 continue;
             }
-            let mut members: Vec<Value> = declarations
-                .iter()
-                .enumerate()
-                .filter(|(member_slot, member)| {
-                    containers[*member_slot] == slot as u32
-                        && !member.kind.is_container()
-                        && chain_visible(*member_slot)
-                })
-                .map(|(member_slot, member)| {
-                    let mut value = json!({
-                        "name": &*index.name(member.name),
-                        "kind": member.kind.as_str(),
-                        "access": access_text(member.access),
-                        "signature": signature_for(Some(&text), &file.index, member_slot).unwrap_or_default(),
-                    });
-                    if !member.certain {
-                        value["certain"] = json!(false);
-                    }
-                    value
-                })
-                .collect();
+            let members = self.members_of(slot, &containers);
             if declaration.kind == DeclarationKind::Namespace && members.is_empty() {
                 continue;
             }
-            members.sort_by(|left, right| {
-                let key = |value: &Value| {
-                    (
-                        value["name"].as_str().unwrap_or("").to_owned(),
-                        value["kind"].as_str().unwrap_or("").to_owned(),
-                        value["signature"].as_str().unwrap_or("").to_owned(),
-                    )
-                };
-                key(left).cmp(&key(right))
+            let degraded = !declaration.certain || self.file.health.status != HealthStatus::Clean;
+            entities.push(PublicApiEntity {
+                full_name,
+                kind: declaration.kind.as_str(),
+                access: access_text(declaration.access),
+                signature: signature_for(Some(self.text), self.file, slot).unwrap_or_default(),
+                path: display_path.to_owned(),
+                range: declaration.range.to_json(),
+                members,
+                uncertainty: degraded.then(|| Uncertainty {
+                    certain: declaration.certain && !self.file.health.root_is_error,
+                    file_health: self.file.health.status.as_str(),
+                }),
             });
-            let mut entity = json!({
-                "fullName": full_name,
-                "kind": declaration.kind.as_str(),
-                "access": access_text(declaration.access),
-                "signature": signature_for(Some(&text), &file.index, slot).unwrap_or_default(),
-                "path": model.display_path(path),
-                "range": declaration.range.to_json(),
-                "members": members,
-            });
-            if !declaration.certain || file.index.health.status != HealthStatus::Clean {
-                entity["certain"] = json!(declaration.certain && !file.index.health.root_is_error);
-                entity["fileHealth"] = json!(file.index.health.status.as_str());
-            }
-            entities.push((full_name, entity));
         }
+        entities
     }
-    entities.sort_by(|left, right| {
-        left.0
-            .cmp(&right.0)
-            .then_with(|| left.1["path"].as_str().unwrap_or("").cmp(right.1["path"].as_str().unwrap_or("")))
-    });
-    let names: Vec<String> = entities.iter().map(|(name, _)| name.clone()).collect();
-    let entities: Vec<Value> = entities.into_iter().map(|(_, entity)| entity).collect();
-    let digest = cursor_digest(&arguments.query_identity(), &stream_identity(&entities));
-    let offset = starting_offset(arguments, &digest, entities.len())?;
-    let response = json!({
-        "via": "syntax",
-        "view": "publicApi",
-        "completeness": "syntactic",
-        "includeInternal": arguments.include_internal,
-        "namespaceFilter": arguments.namespace_filter,
-        "projects": projects.iter().map(|project| model.display_path(&project.path)).collect::<Vec<_>>(),
-        "coverage": coverage_json(index, &files),
-    });
-    let paged = page_response(response, arguments, &entities, &digest, offset, |next| {
-        // Two or three real namespaces from the remainder, so the caller can narrow.
-        let mut namespaces: Vec<String> = Vec::new();
-        for name in names.iter().skip(next) {
-            let namespace = name.rsplit_once('.').map_or(name.as_str(), |(prefix, _)| prefix).to_owned();
-            if !namespaces.contains(&namespace) {
-                namespaces.push(namespace);
-            }
-            if namespaces.len() == 3 {
-                break;
-            }
-        }
-        Some(format!(
-            "more entities remain: continue with nextCursor, or narrow with namespaceFilter, e.g. {}",
-            namespaces.iter().map(|namespace| format!("\"{namespace}\"")).collect::<Vec<_>>().join(", ")
-        ))
-    });
-    Ok(paged.response)
+
+    /// The visible non-container members whose nearest container is `container`, sorted.
+    fn members_of(&self, container: usize, containers: &[u32]) -> Vec<PublicApiMember> {
+        let mut members: Vec<PublicApiMember> = self
+            .file
+            .declarations
+            .iter()
+            .enumerate()
+            .filter(|(slot, member)| {
+                containers[*slot] == container as u32 && !member.kind.is_container() && self.chain_visible(*slot)
+            })
+            .map(|(slot, member)| PublicApiMember {
+                name: self.index.name(member.name).to_string(),
+                kind: member.kind.as_str(),
+                access: access_text(member.access),
+                signature: signature_for(Some(self.text), self.file, slot).unwrap_or_default(),
+                certain: member.certain,
+            })
+            .collect();
+        members.sort_by(|left, right| {
+            (&left.name, left.kind, &left.signature).cmp(&(&right.name, right.kind, &right.signature))
+        });
+        members
+    }
 }
 
-fn is_script(path: &Path) -> bool {
-    path.extension()
-        .is_some_and(|extension| extension.eq_ignore_ascii_case("fsx") || extension.eq_ignore_ascii_case("fsscript"))
-}
+// ---- the command line -------------------------------------------------------------------------
 
 /// `fslens outline` on the command line.
 #[derive(Clone, Debug, clap::Args)]
@@ -847,9 +1129,9 @@ pub struct OutlineCliArgs {
     /// Full entries with signatures and members instead of the summary.
     #[arg(long)]
     pub full: bool,
-    /// At most this many entities per page.
+    /// At most this many entities per page (1-1000).
     #[arg(long)]
-    pub max_results: Option<u64>,
+    pub max_results: Option<Bounded<1, 1000>>,
     /// Continue from a previous page's nextCursor.
     #[arg(long)]
     pub cursor: Option<String>,
@@ -865,172 +1147,222 @@ pub struct OutlineCliArgs {
 }
 
 impl OutlineCliArgs {
-    /// The `fslens.outline` argument object these flags stand for.
+    /// The `fslens.outline` arguments these flags stand for.
+    pub fn outline_arguments(&self) -> OutlineArguments {
+        OutlineArguments {
+            view: self.view,
+            path: self.path.clone(),
+            project: self.project.clone(),
+            summary_only: !self.full,
+            max_results: self.max_results,
+            cursor: self.cursor.clone(),
+            offset: None,
+            namespace_filter: self.namespace_filter.clone(),
+            include_internal: self.include_internal,
+            response_char_budget: None,
+        }
+    }
+
+    /// The argument object sent for these flags.
     pub fn to_arguments(&self) -> Value {
-        let mut arguments = Map::new();
-        if let Some(path) = &self.path {
-            arguments.insert("path".into(), json!(path));
-        }
-        if let Some(project) = &self.project {
-            arguments.insert("project".into(), json!(project));
-        }
-        if let Some(view) = self.view {
-            arguments.insert("view".into(), json!(view.as_str()));
-        }
-        if self.full {
-            arguments.insert("summaryOnly".into(), json!(false));
-        }
-        if let Some(max_results) = self.max_results {
-            arguments.insert("maxResults".into(), json!(max_results));
-        }
-        if let Some(cursor) = &self.cursor {
-            arguments.insert("cursor".into(), json!(cursor));
-        }
-        if let Some(filter) = &self.namespace_filter {
-            arguments.insert("namespaceFilter".into(), json!(filter));
-        }
-        if self.include_internal {
-            arguments.insert("includeInternal".into(), json!(true));
-        }
-        Value::Object(arguments)
+        to_argument_object(&self.outline_arguments())
     }
 }
 
-/// Runs `fslens outline`: the JSON answer (print it with `--json`, else print
-/// [`render_text`] of it).
-pub fn run_cli(arguments: &OutlineCliArgs, workspace: &Path) -> anyhow::Result<Value> {
-    outline(workspace, &arguments.to_arguments(), &Overlay::new())
-        .map_err(|error| anyhow::anyhow!("{error} ({})", error.data()))
-}
+// ---- plain text -------------------------------------------------------------------------------
 
 /// A plain-text rendering of any outline answer.
 pub fn render_text(answer: &Value) -> String {
+    let mut output = match answer["view"].as_str().unwrap_or("") {
+        "file" => render_file(answer),
+        "project" => render_project(answer),
+        _ => render_public_api(answer),
+    };
+    if answer["truncated"] == json!(true) {
+        render_remainder(answer, &mut output);
+    }
+    output
+}
+
+/// ` line:column` (1-based) of a range's start, or nothing.
+fn range_text(range: &Value) -> String {
+    if range.is_null() {
+        return String::new();
+    }
+    format!(
+        " {}:{}",
+        range["start"]["line"].as_u64().unwrap_or(0) + 1,
+        range["start"]["character"].as_u64().unwrap_or(0) + 1
+    )
+}
+
+fn render_file(answer: &Value) -> String {
     use std::fmt::Write;
     let mut output = String::new();
-    let view = answer["view"].as_str().unwrap_or("");
-    let range_text = |range: &Value| -> String {
-        if range.is_null() {
-            return String::new();
-        }
-        format!(
-            " {}:{}",
-            range["start"]["line"].as_u64().unwrap_or(0) + 1,
-            range["start"]["character"].as_u64().unwrap_or(0) + 1
-        )
-    };
-    match view {
-        "file" => {
-            let _ = writeln!(
-                output,
-                "{} ({}, {} lines, {}) via syntax",
-                answer["path"].as_str().unwrap_or(""),
-                answer["grammar"].as_str().unwrap_or(""),
-                answer["lines"],
-                answer["health"]["status"].as_str().unwrap_or("")
-            );
-            for entry in answer["entries"].as_array().into_iter().flatten() {
-                let counts: Vec<String> = entry["memberCounts"]
-                    .as_object()
-                    .into_iter()
-                    .flatten()
-                    .map(|(kind, count)| format!("{count} {kind}"))
-                    .collect();
-                let uncertain = if entry["certain"] == json!(false) { " (uncertain)" } else { "" };
-                let _ = writeln!(
-                    output,
-                    "  {} {} [{}]{}{}{}",
-                    entry["kind"].as_str().unwrap_or(""),
-                    entry["fullName"].as_str().unwrap_or(""),
-                    entry["access"].as_str().unwrap_or(""),
-                    range_text(&entry["range"]),
-                    if counts.is_empty() { String::new() } else { format!(" — {}", counts.join(", ")) },
-                    uncertain
-                );
-                for member in entry["members"].as_array().into_iter().flatten() {
-                    let _ = writeln!(
-                        output,
-                        "    {}{}  {}",
-                        member["kind"].as_str().unwrap_or(""),
-                        range_text(&member["range"]),
-                        member["signature"].as_str().or(member["name"].as_str()).unwrap_or("")
-                    );
-                }
-            }
-        }
-        "project" => {
-            for project in answer["projects"].as_array().into_iter().flatten() {
-                let _ = writeln!(
-                    output,
-                    "project {} [{}]",
-                    project["path"].as_str().unwrap_or(""),
-                    project["targetFrameworks"]
-                        .as_array()
-                        .into_iter()
-                        .flatten()
-                        .filter_map(Value::as_str)
-                        .collect::<Vec<_>>()
-                        .join(";")
-                );
-            }
-            for entry in answer["entries"].as_array().into_iter().flatten() {
-                let all: Vec<&str> = entry["declarations"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|declaration| declaration["fullName"].as_str())
-                    .collect();
-                let mut names: Vec<String> = all.iter().take(6).map(|name| (*name).to_owned()).collect();
-                if all.len() > 6 {
-                    names.push(format!("… {} more (--path FILE outlines it)", all.len() - 6));
-                }
-                let order = entry["compileOrder"]
-                    .as_u64()
-                    .filter(|order| *order > 0)
-                    .map_or("orphan".to_owned(), |order| format!("#{order}"));
-                let _ = writeln!(
-                    output,
-                    "  {order} {} ({}, {} lines) {}",
-                    entry["path"].as_str().unwrap_or(""),
-                    entry["health"].as_str().unwrap_or(""),
-                    entry["lines"],
-                    names.join(", ")
-                );
-            }
-        }
-        _ => {
-            for entry in answer["entries"].as_array().into_iter().flatten() {
-                let _ = writeln!(
-                    output,
-                    "{}  ({})",
-                    entry["signature"].as_str().unwrap_or(""),
-                    entry["fullName"].as_str().unwrap_or("")
-                );
-                for member in entry["members"].as_array().into_iter().flatten() {
-                    let _ = writeln!(output, "    {}", member["signature"].as_str().unwrap_or(""));
-                }
-            }
-        }
-    }
-    if answer["truncated"] == json!(true) {
-        let total = answer["totalEntities"].as_u64().unwrap_or(0);
-        let shown = answer["offset"].as_u64().unwrap_or(0) + answer["returnedEntryCount"].as_u64().unwrap_or(0);
+    let _ = writeln!(
+        output,
+        "{} ({}, {} lines, {}) via syntax",
+        answer["path"].as_str().unwrap_or(""),
+        answer["grammar"].as_str().unwrap_or(""),
+        answer["lines"],
+        answer["health"]["status"].as_str().unwrap_or("")
+    );
+    for entry in answer["entries"].as_array().into_iter().flatten() {
+        let counts: Vec<String> = entry["memberCounts"]
+            .as_object()
+            .into_iter()
+            .flatten()
+            .map(|(kind, count)| format!("{count} {kind}"))
+            .collect();
+        let uncertain = if entry["certain"] == json!(false) { " (uncertain)" } else { "" };
         let _ = writeln!(
             output,
-            "… {} more entr{} not shown (truncated{}; next: --cursor {})",
-            total.saturating_sub(shown),
-            if total.saturating_sub(shown) == 1 { "y" } else { "ies" },
-            if answer["truncatedByBudget"] == json!(true) { " by the response budget" } else { " at --max-results" },
-            answer["nextCursor"].as_str().unwrap_or("")
+            "  {} {} [{}]{}{}{}",
+            entry["kind"].as_str().unwrap_or(""),
+            entry["fullName"].as_str().unwrap_or(""),
+            entry["access"].as_str().unwrap_or(""),
+            range_text(&entry["range"]),
+            if counts.is_empty() { String::new() } else { format!(" — {}", counts.join(", ")) },
+            uncertain
         );
-        if let Some(hint) = answer["hint"].as_str() {
-            let _ = writeln!(output, "hint: {hint}");
+        for member in entry["members"].as_array().into_iter().flatten() {
+            let _ = writeln!(
+                output,
+                "    {}{}  {}",
+                member["kind"].as_str().unwrap_or(""),
+                range_text(&member["range"]),
+                member["signature"].as_str().or(member["name"].as_str()).unwrap_or("")
+            );
         }
     }
     output
 }
 
-/// The MCP input schema generated from this command's argument struct; `None` until its
-/// arguments are a typed struct (mcp/tools.rs keeps a hand-written schema until then).
-pub fn input_schema() -> Option<serde_json::Value> {
-    None
+fn render_project(answer: &Value) -> String {
+    use std::fmt::Write;
+    let mut output = String::new();
+    for project in answer["projects"].as_array().into_iter().flatten() {
+        let frameworks: Vec<&str> =
+            project["targetFrameworks"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+        let _ = writeln!(output, "project {} [{}]", project["path"].as_str().unwrap_or(""), frameworks.join(";"));
+    }
+    for entry in answer["entries"].as_array().into_iter().flatten() {
+        let all: Vec<&str> = entry["declarations"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|declaration| declaration["fullName"].as_str())
+            .collect();
+        let mut names: Vec<String> = all.iter().take(6).map(|name| (*name).to_owned()).collect();
+        if all.len() > 6 {
+            names.push(format!("… {} more (--path FILE outlines it)", all.len() - 6));
+        }
+        let order = entry["compileOrder"]
+            .as_u64()
+            .filter(|order| *order > 0)
+            .map_or("orphan".to_owned(), |order| format!("#{order}"));
+        let _ = writeln!(
+            output,
+            "  {order} {} ({}, {} lines) {}",
+            entry["path"].as_str().unwrap_or(""),
+            entry["health"].as_str().unwrap_or(""),
+            entry["lines"],
+            names.join(", ")
+        );
+    }
+    output
+}
+
+fn render_public_api(answer: &Value) -> String {
+    use std::fmt::Write;
+    let mut output = String::new();
+    for entry in answer["entries"].as_array().into_iter().flatten() {
+        let _ = writeln!(
+            output,
+            "{}  ({})",
+            entry["signature"].as_str().unwrap_or(""),
+            entry["fullName"].as_str().unwrap_or("")
+        );
+        for member in entry["members"].as_array().into_iter().flatten() {
+            let _ = writeln!(output, "    {}", member["signature"].as_str().unwrap_or(""));
+        }
+    }
+    output
+}
+
+/// How many entries the page left out, and how to get them.
+fn render_remainder(answer: &Value, output: &mut String) {
+    use std::fmt::Write;
+    let total = answer["totalEntities"].as_u64().unwrap_or(0);
+    let shown = answer["offset"].as_u64().unwrap_or(0) + answer["returnedEntryCount"].as_u64().unwrap_or(0);
+    let left = total.saturating_sub(shown);
+    let _ = writeln!(
+        output,
+        "… {left} more entr{} not shown (truncated{}; next: --cursor {})",
+        if left == 1 { "y" } else { "ies" },
+        if answer["truncatedByBudget"] == json!(true) { " by the response budget" } else { " at --max-results" },
+        answer["nextCursor"].as_str().unwrap_or("")
+    );
+    if let Some(hint) = answer["hint"].as_str() {
+        let _ = writeln!(output, "hint: {hint}");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{OutlineArguments, OutlineView};
+    use crate::commands::CommandError;
+    use crate::commands::params::parse_arguments;
+
+    fn blamed(argument: serde_json::Value) -> String {
+        match parse_arguments::<OutlineArguments>(argument.clone()) {
+            Err(CommandError::InvalidArgument { argument, .. }) => argument,
+            other => panic!("{argument} was accepted or failed otherwise: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn defaults_follow_the_view() {
+        let project: OutlineArguments = parse_arguments(json!({})).unwrap();
+        assert_eq!((project.view(), project.max_results(), project.summary_only), (OutlineView::Project, 200, true));
+        let file: OutlineArguments = parse_arguments(json!({"path": "A.fs", "namespaceFilter": ""})).unwrap();
+        assert_eq!((file.view(), file.namespace_filter()), (OutlineView::File, None));
+        let api: OutlineArguments = parse_arguments(json!({"view": "publicApi"})).unwrap();
+        assert_eq!((api.max_results(), api.response_char_budget()), (100, 45_000));
+    }
+
+    #[test]
+    fn cross_field_rules_name_the_argument() {
+        assert_eq!(blamed(json!({"view": "file"})), "path");
+        assert_eq!(blamed(json!({"path": "A.fs", "cursor": "o1.x", "offset": 1})), "offset");
+        assert_eq!(blamed(json!({"responseCharBudget": 199})), "responseCharBudget");
+        assert_eq!(blamed(json!({"view": "publicAPI"})), "view");
+    }
+
+    /// A header of this many characters leaves room for fewer entries than the page budget.
+    #[derive(serde::Serialize)]
+    struct LargeHeader {
+        padding: String,
+    }
+
+    #[test]
+    fn the_assembled_answer_stays_under_the_ceiling() {
+        let arguments: OutlineArguments = parse_arguments(json!({"path": "A.fs", "maxResults": 100})).unwrap();
+        let entities: Vec<serde_json::Value> = (0..30).map(|n| json!({ "n": n, "text": "x".repeat(1_400) })).collect();
+        let stream = super::EntityStream::new(&arguments, entities, "stream").unwrap();
+        let header = LargeHeader { padding: "y".repeat(20_000) };
+        let answer = super::paged_answer(OutlineView::File, &header, &arguments, &stream, |_| None).unwrap();
+        let returned = answer["returnedEntryCount"].as_u64().unwrap();
+        assert!(returned < 30 && returned > 1, "{returned} entries returned");
+        assert_eq!(answer["entries"].as_array().unwrap().len() as u64, returned);
+        assert!(super::serialized_utf16_len(&answer) <= super::RESPONSE_HARD_CEILING);
+        assert_eq!((&answer["truncated"], &answer["responseTruncatedByBudget"]), (&json!(true), &json!(true)));
+        assert!(answer["nextCursor"].as_str().unwrap().starts_with(&format!("o{returned}.")));
+        // Without the large header the budget alone closes the page, and the ceiling never bites.
+        let small = super::paged_answer(OutlineView::File, &json!({}), &arguments, &stream, |_| None).unwrap();
+        assert!(small.get("responseTruncatedByBudget").is_none());
+        assert_eq!(small["returnedEntryCount"], 30);
+    }
 }

@@ -10,29 +10,38 @@
 //! simple name, exactly and case-insensitively, never as a prefix; a miss explains itself
 //! (`hint`, `candidatePackages`). Pages follow the shared response budget and stateless
 //! cursors of [`crate::commands::budget`].
+//!
+//! Each tool has its own typed argument struct (its MCP schema lists exactly what it takes);
+//! all three become one [`ReferencedArguments`] for [`run`]. Answers are `Serialize` structs:
+//! [`ReferencedAnswer`] around what the tool found.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use serde_json::{Map, Value, json};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
+use crate::commands::CommandContext;
 use crate::commands::CommandError;
-use crate::commands::arguments::{object_of, optional_bool, optional_integer, optional_string, reject_unknown};
-use crate::commands::budget::{
-    MIN_PAGE_CHAR_BUDGET, RESPONSE_CHAR_BUDGET, cursor_digest, decode_cursor, encode_cursor, paginate,
-};
+use crate::commands::budget::{cursor_digest, decode_cursor, encode_cursor, paginate};
+use crate::commands::outline::PageCharBudget;
+use crate::commands::params::{Bounded, CommandArguments, parse_arguments, to_argument_object};
 use crate::commands::paths::display_relative;
 use crate::lsp::ext::{error_kinds, restore_states};
-use crate::metadata::Assembly;
 use crate::metadata::cache::load_assembly;
 use crate::metadata::restore::{ReferenceSet, RestoreEnvironment, RestoreSource, resolve_references};
+use crate::metadata::{Assembly, TypeInfo};
 use crate::workspace::{Project, WorkspaceModel, load_workspace};
 
 /// At most this many unreadable references are listed; the rest are counted.
 const UNREADABLE_LIST_LIMIT: usize = 20;
 /// At most this many candidate packages are offered on a miss.
 const CANDIDATE_LIMIT: usize = 10;
+
+// ---- arguments --------------------------------------------------------------------------------
 
 /// Which of the three tools runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,43 +51,141 @@ pub enum Tool {
     NugetMembers,
 }
 
-impl Tool {
-    fn known_arguments(self) -> &'static [&'static str] {
-        match self {
-            Tool::ReferencedSymbols => {
-                &["query", "projectPath", "includeNonPublic", "maxResults", "cursor", "responseCharBudget"]
-            }
-            Tool::NugetTypes => {
-                &["packageId", "projectPath", "includeNonPublic", "maxResults", "cursor", "responseCharBudget"]
-            }
-            Tool::NugetMembers => &[
-                "packageId",
-                "typeName",
-                "projectPath",
-                "includeNonPublic",
-                "maxResults",
-                "cursor",
-                "responseCharBudget",
-            ],
-        }
-    }
+/// `maxResults` of `referencedSymbols`.
+pub type SymbolPageSize = Bounded<1, 1000, 200>;
+/// `maxResults` of `nugetTypes` and `nugetMembers`.
+pub type PackagePageSize = Bounded<1, 2000, 500>;
 
-    /// (default, maximum) page size, as the seed documents them.
-    fn page_sizes(self) -> (u64, u64) {
-        match self {
-            Tool::ReferencedSymbols => (200, 1000),
-            Tool::NugetTypes | Tool::NugetMembers => (500, 2000),
-        }
+/// The arguments of `fslens.referencedSymbols`.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ReferencedSymbolsArguments {
+    /// Substring of a type's display name or full name (case-insensitive).
+    #[schemars(length(min = 1))]
+    pub query: String,
+    /// A project name or `.fsproj` path inside the workspace; default: the first project.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub project_path: Option<String>,
+    /// Also internal and private types.
+    #[serde(default)]
+    pub include_non_public: bool,
+    /// Types per page.
+    #[serde(default)]
+    pub max_results: SymbolPageSize,
+    /// `nextCursor` of an earlier page of the same query.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<String>,
+    /// UTF-16 units of entries one page may hold, 200 to 45,000; default 45,000 (30,000
+    /// through the MCP bridge, so a page fits its output).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_char_budget: Option<PageCharBudget>,
+}
+
+/// The arguments of `fslens.nugetTypes`.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NugetTypesArguments {
+    /// A restored package id, else an assembly's simple name; exact and case-insensitive,
+    /// never a prefix.
+    #[schemars(length(min = 1))]
+    pub package_id: String,
+    /// A project name or `.fsproj` path inside the workspace; default: the first project.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub project_path: Option<String>,
+    /// Also internal and private types.
+    #[serde(default)]
+    pub include_non_public: bool,
+    /// Types per page.
+    #[serde(default)]
+    pub max_results: PackagePageSize,
+    /// `nextCursor` of an earlier page of the same query.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<String>,
+    /// UTF-16 units of entries one page may hold, 200 to 45,000; default 45,000 (30,000
+    /// through the MCP bridge, so a page fits its output).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_char_budget: Option<PageCharBudget>,
+}
+
+/// The arguments of `fslens.nugetMembers`.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NugetMembersArguments {
+    /// A restored package id, else an assembly's simple name; exact and case-insensitive,
+    /// never a prefix.
+    #[schemars(length(min = 1))]
+    pub package_id: String,
+    /// The type: its display name, full name or a dotted tail of the full name
+    /// (case-insensitive); every matching type is listed.
+    #[schemars(length(min = 1))]
+    pub type_name: String,
+    /// A project name or `.fsproj` path inside the workspace; default: the first project.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub project_path: Option<String>,
+    /// Also internal and private members.
+    #[serde(default)]
+    pub include_non_public: bool,
+    /// Members per page.
+    #[serde(default)]
+    pub max_results: PackagePageSize,
+    /// `nextCursor` of an earlier page of the same query.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cursor: Option<String>,
+    /// UTF-16 units of entries one page may hold, 200 to 45,000; default 45,000 (30,000
+    /// through the MCP bridge, so a page fits its output).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_char_budget: Option<PageCharBudget>,
+}
+
+/// A blank name names nothing: refused like a missing one.
+fn not_blank(argument: &str, text: &str) -> Result<(), CommandError> {
+    match text.trim().is_empty() {
+        true => Err(CommandError::invalid_argument(argument, "must not be empty")),
+        false => Ok(()),
     }
 }
 
-/// The validated arguments of one call.
+impl CommandArguments for ReferencedSymbolsArguments {
+    fn validate(&self) -> Result<(), CommandError> {
+        not_blank("query", &self.query)
+    }
+}
+
+impl CommandArguments for NugetTypesArguments {
+    fn validate(&self) -> Result<(), CommandError> {
+        not_blank("packageId", &self.package_id)
+    }
+}
+
+impl CommandArguments for NugetMembersArguments {
+    fn validate(&self) -> Result<(), CommandError> {
+        not_blank("packageId", &self.package_id)?;
+        not_blank("typeName", &self.type_name)
+    }
+}
+
+/// The MCP input schema of `tool`, generated from its argument struct.
+pub fn input_schema(tool: Tool) -> Option<Value> {
+    use crate::commands::params::input_schema;
+    Some(match tool {
+        Tool::ReferencedSymbols => input_schema::<ReferencedSymbolsArguments>(),
+        Tool::NugetTypes => input_schema::<NugetTypesArguments>(),
+        Tool::NugetMembers => input_schema::<NugetMembersArguments>(),
+    })
+}
+
+/// What one call looks up, names trimmed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Lookup {
+    Symbols { query: String },
+    Types { package_id: String },
+    Members { package_id: String, type_name: String },
+}
+
+/// One call's arguments, whichever tool it is: what [`run`] reads.
 #[derive(Clone, Debug)]
 pub struct ReferencedArguments {
-    pub tool: Tool,
-    pub query: Option<String>,
-    pub package_id: Option<String>,
-    pub type_name: Option<String>,
+    pub lookup: Lookup,
     pub project_path: Option<String>,
     pub include_non_public: bool,
     pub max_results: usize,
@@ -87,44 +194,27 @@ pub struct ReferencedArguments {
     pub response_char_budget: usize,
 }
 
-fn required_text(object: &Map<String, Value>, name: &str) -> Result<String, CommandError> {
-    match optional_string(object, name)? {
-        Some(text) if !text.trim().is_empty() => Ok(text.trim().to_owned()),
-        Some(_) => Err(CommandError::invalid_argument(name, "must not be empty")),
-        None => Err(CommandError::invalid_argument(name, "is required")),
-    }
-}
-
 impl ReferencedArguments {
-    pub fn from_json(tool: Tool, argument: &Value) -> Result<ReferencedArguments, CommandError> {
-        let object = object_of(argument)?;
-        reject_unknown(object, tool.known_arguments())?;
-        let (default_size, maximum_size) = tool.page_sizes();
-        Ok(ReferencedArguments {
-            tool,
-            query: if tool == Tool::ReferencedSymbols { Some(required_text(object, "query")?) } else { None },
-            package_id: if tool == Tool::ReferencedSymbols { None } else { Some(required_text(object, "packageId")?) },
-            type_name: if tool == Tool::NugetMembers { Some(required_text(object, "typeName")?) } else { None },
-            project_path: optional_string(object, "projectPath")?,
-            include_non_public: optional_bool(object, "includeNonPublic")?.unwrap_or(false),
-            max_results: optional_integer(object, "maxResults", 1, maximum_size)?.unwrap_or(default_size) as usize,
-            cursor: optional_string(object, "cursor")?,
-            response_char_budget: optional_integer(
-                object,
-                "responseCharBudget",
-                MIN_PAGE_CHAR_BUDGET,
-                RESPONSE_CHAR_BUDGET as u64,
-            )?
-            .map_or(RESPONSE_CHAR_BUDGET, |budget| budget as usize),
+    /// Reads `tool`'s argument object with that tool's struct.
+    pub fn parse(tool: Tool, argument: Value) -> Result<ReferencedArguments, CommandError> {
+        Ok(match tool {
+            Tool::ReferencedSymbols => parse_arguments::<ReferencedSymbolsArguments>(argument)?.into(),
+            Tool::NugetTypes => parse_arguments::<NugetTypesArguments>(argument)?.into(),
+            Tool::NugetMembers => parse_arguments::<NugetMembersArguments>(argument)?.into(),
         })
     }
 
     fn query_identity(&self) -> Value {
+        let (tool, query, package_id, type_name) = match &self.lookup {
+            Lookup::Symbols { query } => (Tool::ReferencedSymbols, Some(query), None, None),
+            Lookup::Types { package_id } => (Tool::NugetTypes, None, Some(package_id), None),
+            Lookup::Members { package_id, type_name } => (Tool::NugetMembers, None, Some(package_id), Some(type_name)),
+        };
         json!({
-            "tool": format!("{:?}", self.tool),
-            "query": self.query,
-            "packageId": self.package_id,
-            "typeName": self.type_name,
+            "tool": format!("{tool:?}"),
+            "query": query,
+            "packageId": package_id,
+            "typeName": type_name,
             "projectPath": self.project_path,
             "includeNonPublic": self.include_non_public,
             "maxResults": self.max_results,
@@ -132,6 +222,248 @@ impl ReferencedArguments {
         })
     }
 }
+
+impl From<ReferencedSymbolsArguments> for ReferencedArguments {
+    fn from(arguments: ReferencedSymbolsArguments) -> Self {
+        ReferencedArguments {
+            lookup: Lookup::Symbols { query: arguments.query.trim().to_owned() },
+            project_path: arguments.project_path,
+            include_non_public: arguments.include_non_public,
+            max_results: arguments.max_results.as_usize(),
+            cursor: arguments.cursor,
+            response_char_budget: arguments.response_char_budget.unwrap_or_default().as_usize(),
+        }
+    }
+}
+
+impl From<NugetTypesArguments> for ReferencedArguments {
+    fn from(arguments: NugetTypesArguments) -> Self {
+        ReferencedArguments {
+            lookup: Lookup::Types { package_id: arguments.package_id.trim().to_owned() },
+            project_path: arguments.project_path,
+            include_non_public: arguments.include_non_public,
+            max_results: arguments.max_results.as_usize(),
+            cursor: arguments.cursor,
+            response_char_budget: arguments.response_char_budget.unwrap_or_default().as_usize(),
+        }
+    }
+}
+
+impl From<NugetMembersArguments> for ReferencedArguments {
+    fn from(arguments: NugetMembersArguments) -> Self {
+        ReferencedArguments {
+            lookup: Lookup::Members {
+                package_id: arguments.package_id.trim().to_owned(),
+                type_name: arguments.type_name.trim().to_owned(),
+            },
+            project_path: arguments.project_path,
+            include_non_public: arguments.include_non_public,
+            max_results: arguments.max_results.as_usize(),
+            cursor: arguments.cursor,
+            response_char_budget: arguments.response_char_budget.unwrap_or_default().as_usize(),
+        }
+    }
+}
+
+// ---- in a session -----------------------------------------------------------------------------
+
+/// `fslens.referencedSymbols` in a session: files only, no FSAC.
+pub async fn referenced_symbols(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
+    in_session(Tool::ReferencedSymbols, argument, context).await
+}
+
+/// `fslens.nugetTypes` in a session: files only, no FSAC.
+pub async fn nuget_types(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
+    in_session(Tool::NugetTypes, argument, context).await
+}
+
+/// `fslens.nugetMembers` in a session: files only, no FSAC.
+pub async fn nuget_members(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
+    in_session(Tool::NugetMembers, argument, context).await
+}
+
+/// Reads the metadata off the routing thread; the session's context is not needed.
+async fn in_session(tool: Tool, argument: Value, context: CommandContext) -> Result<Value, CommandError> {
+    let arguments = ReferencedArguments::parse(tool, argument)?;
+    let root = context.workspace_root()?.to_path_buf();
+    crate::commands::run_blocking(move || run(&root, &arguments, &RestoreEnvironment::from_process())).await
+}
+
+// ---- the answer -------------------------------------------------------------------------------
+
+/// What every one of the three tools answers, around what the tool found (`Found`) and its
+/// page of entries (`symbols`, `types` or `members`).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReferencedAnswer<Found: Serialize> {
+    via: &'static str,
+    project: ProjectUsed,
+    target_framework: Option<String>,
+    restore_source: RestoreSourceUsed,
+    restore_state: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    not_restored: Option<NotRestored>,
+    complete: bool,
+    unreadable_references: Vec<UnreadableEntry>,
+    unreadable_references_omitted: usize,
+    total: usize,
+    returned: usize,
+    truncated: bool,
+    truncated_by_budget: bool,
+    next_cursor: Option<String>,
+    #[serde(flatten)]
+    found: Found,
+    /// One member: the tool's list of entries, under its own name.
+    #[serde(flatten)]
+    entries: BTreeMap<&'static str, Vec<Value>>,
+}
+
+#[derive(Serialize)]
+struct ProjectUsed {
+    name: String,
+    path: String,
+}
+
+#[derive(Serialize)]
+struct RestoreSourceUsed {
+    kind: &'static str,
+    path: Option<String>,
+}
+
+/// Why an answer for a project that was never restored cannot be complete, and the remedy.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NotRestored {
+    error_kind: &'static str,
+    project: String,
+    message: String,
+    remedy: String,
+}
+
+#[derive(Clone, Serialize)]
+struct UnreadableEntry {
+    name: String,
+    reason: String,
+}
+
+/// `referencedSymbols`: the query and how many assemblies were searched.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SymbolsFound {
+    query: String,
+    searched_assemblies: usize,
+}
+
+/// `nugetTypes` and `nugetMembers`: what `packageId` resolved to, and on a miss why.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PackageFound {
+    package_id: String,
+    matched_package: Option<String>,
+    matched_assemblies: Vec<MatchedAssembly>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    candidate_packages: Option<Vec<CandidatePackage>>,
+}
+
+/// `nugetMembers`: the package part, the types `typeName` matched.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MembersFound<'v> {
+    #[serde(flatten)]
+    package: PackageFound,
+    type_name: String,
+    matched_types: Vec<TypeEntry<'v>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MatchedAssembly {
+    name: String,
+    version: String,
+    package_id: String,
+    package_version: String,
+    path: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CandidatePackage {
+    package_id: String,
+    version: String,
+    assemblies: Vec<String>,
+}
+
+/// One type of `symbols[]`, `types[]` and `matchedTypes[]`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TypeEntry<'v> {
+    display_name: &'v str,
+    full_name: &'v str,
+    kind: &'static str,
+    accessibility: &'static str,
+    is_obsolete: bool,
+    is_abstract: bool,
+    generic_parameters: &'v [String],
+    generic_constraints: &'v [String],
+    assembly: &'v str,
+    package_id: &'v str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    forwarded_to: Option<&'v str>,
+    /// A forwarder whose target assembly the project references too: where its members were read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    resolved_in: Option<&'v str>,
+}
+
+impl<'v> TypeEntry<'v> {
+    fn of(loaded: &'v LoadedAssembly, info: &'v TypeInfo) -> TypeEntry<'v> {
+        TypeEntry {
+            display_name: &info.display_name,
+            full_name: &info.full_name,
+            kind: info.kind,
+            accessibility: info.accessibility.as_str(),
+            is_obsolete: info.is_obsolete,
+            is_abstract: info.is_abstract,
+            generic_parameters: &info.generic_parameters,
+            generic_constraints: &info.generic_constraints,
+            assembly: &loaded.assembly.name,
+            package_id: &loaded.package_id,
+            forwarded_to: info.forwarded_to.as_deref(),
+            resolved_in: None,
+        }
+    }
+}
+
+/// One member of `members[]`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MemberEntry<'v> {
+    name: &'v str,
+    kind: &'static str,
+    signature: &'v str,
+    accessibility: &'static str,
+    is_static: bool,
+    is_abstract: bool,
+    generic_parameters: &'v [String],
+    is_obsolete: bool,
+    /// Always null: compiled assemblies carry no XML docs.
+    xml_doc_summary: Option<String>,
+    declaring_type: &'v str,
+    assembly: &'v str,
+}
+
+/// Entries as JSON, for paging and measuring.
+fn to_entries<T: Serialize>(entries: &[T]) -> Result<Vec<Value>, CommandError> {
+    entries.iter().map(to_json).collect()
+}
+
+fn to_json(value: &impl Serialize) -> Result<Value, CommandError> {
+    serde_json::to_value(value)
+        .map_err(|error| CommandError::Internal(format!("the answer did not serialize: {error}")))
+}
+
+// ---- reading the references -------------------------------------------------------------------
 
 /// One readable referenced assembly and the package it came from.
 struct LoadedAssembly {
@@ -147,7 +479,7 @@ struct ReferenceView {
     references: ReferenceSet,
     assemblies: Vec<LoadedAssembly>,
     /// Unreadable references, those the restore reported and those whose file failed to parse.
-    unreadable: Vec<(String, String)>,
+    unreadable: Vec<UnreadableEntry>,
 }
 
 fn choose_project(model: &WorkspaceModel, root: &Path, written: Option<&str>) -> Result<Project, CommandError> {
@@ -181,8 +513,11 @@ fn load_view(
     })?;
     let project = choose_project(&model, root, arguments.project_path.as_deref())?;
     let references = resolve_references(&project, environment);
-    let mut unreadable: Vec<(String, String)> =
-        references.unreadable.iter().map(|entry| (entry.name.clone(), entry.reason.clone())).collect();
+    let mut unreadable: Vec<UnreadableEntry> = references
+        .unreadable
+        .iter()
+        .map(|entry| UnreadableEntry { name: entry.name.clone(), reason: entry.reason.clone() })
+        .collect();
     let mut assemblies = Vec::new();
     for package in &references.packages {
         for path in &package.assemblies {
@@ -193,7 +528,9 @@ fn load_view(
                     path: path.clone(),
                     assembly,
                 }),
-                Err(error) => unreadable.push((path.display().to_string(), error.to_string())),
+                Err(error) => {
+                    unreadable.push(UnreadableEntry { name: path.display().to_string(), reason: error.to_string() })
+                }
             }
         }
     }
@@ -217,35 +554,74 @@ fn stream_identity(view: &ReferenceView) -> String {
     crate::syntax::cache::to_hex(&hasher.finalize()[..8])
 }
 
-fn simple_name_of(loaded: &LoadedAssembly) -> &str {
-    &loaded.assembly.name
+/// The assemblies `packageId` names: a package's, else an assembly's by simple name.
+struct PackageMatch<'v> {
+    /// Indices into the view's assemblies.
+    indices: Vec<usize>,
+    /// The restored package the id named, when it named one.
+    package: Option<&'v str>,
+    /// That package's compile assets are `_._`: it ships no referenceable assembly.
+    ships_nothing: bool,
 }
 
-/// The assemblies `package_id` names: a package's, else an assembly's by simple name.
-/// Returns (indices, matched package, package ships no assembly).
-fn match_package<'v>(view: &'v ReferenceView, package_id: &str) -> (Vec<usize>, Option<&'v str>, bool) {
-    if let Some(package) = view.references.packages.iter().find(|package| package.id.eq_ignore_ascii_case(package_id)) {
-        let indices = view
-            .assemblies
-            .iter()
-            .enumerate()
-            .filter(|(_, loaded)| loaded.package_id == package.id)
-            .map(|(index, _)| index)
-            .collect();
-        return (indices, Some(package.id.as_str()), package.ships_no_assembly);
+impl<'v> PackageMatch<'v> {
+    fn of(view: &'v ReferenceView, package_id: &str) -> PackageMatch<'v> {
+        let packages = &view.references.packages;
+        if let Some(package) = packages.iter().find(|package| package.id.eq_ignore_ascii_case(package_id)) {
+            return PackageMatch {
+                indices: view.assembly_indices(|loaded| loaded.package_id == package.id),
+                package: Some(package.id.as_str()),
+                ships_nothing: package.ships_no_assembly,
+            };
+        }
+        let indices = view.assembly_indices(|loaded| loaded.assembly.name.eq_ignore_ascii_case(package_id));
+        PackageMatch { indices, package: None, ships_nothing: false }
     }
-    let indices = view
-        .assemblies
-        .iter()
-        .enumerate()
-        .filter(|(_, loaded)| simple_name_of(loaded).eq_ignore_ascii_case(package_id))
-        .map(|(index, _)| index)
-        .collect();
-    (indices, None, false)
+
+    /// The answer's package part; on a miss, the hint that says which miss it is.
+    fn found(&self, view: &ReferenceView, package_id: &str) -> PackageFound {
+        let miss = self.indices.is_empty();
+        let hint = miss.then(|| match self.package {
+            Some(found) if self.ships_nothing => format!(
+                "package {found} is restored, but contributes no compile-time reference (its compile assets are `_._` placeholders: analyzers, build or content only)"
+            ),
+            Some(found) => format!(
+                "package {found} is restored, but none of its assemblies could be read here; see unreadableReferences"
+            ),
+            None => format!(
+                "`{package_id}` is neither a package in this project's restore graph nor the simple name of an assembly it references (matching is exact, never by prefix); see candidatePackages, or use referencedSymbols to search every loaded assembly"
+            ),
+        });
+        PackageFound {
+            package_id: package_id.to_owned(),
+            matched_package: self.package.map(str::to_owned),
+            matched_assemblies: self.indices.iter().map(|index| view.assemblies[*index].matched()).collect(),
+            hint,
+            candidate_packages: (miss && self.package.is_none()).then(|| candidate_packages(view, package_id)),
+        }
+    }
+}
+
+impl ReferenceView {
+    fn assembly_indices(&self, wanted: impl Fn(&LoadedAssembly) -> bool) -> Vec<usize> {
+        self.assemblies.iter().enumerate().filter(|(_, loaded)| wanted(loaded)).map(|(index, _)| index).collect()
+    }
+}
+
+impl LoadedAssembly {
+    fn matched(&self) -> MatchedAssembly {
+        MatchedAssembly {
+            name: self.assembly.name.clone(),
+            version: self.assembly.version.clone(),
+            package_id: self.package_id.clone(),
+            package_version: self.package_version.clone(),
+            path: self.path.display().to_string(),
+        }
+    }
 }
 
 /// Restored package ids closest to `wanted`: shared dotted segments first, then edit distance.
-fn candidate_packages(view: &ReferenceView, wanted: &str) -> Vec<Value> {
+fn candidate_packages(view: &ReferenceView, wanted: &str) -> Vec<CandidatePackage> {
     let wanted_lower = wanted.to_lowercase();
     let wanted_segments: Vec<&str> = wanted_lower.split('.').collect();
     let mut scored: Vec<(i64, &crate::metadata::restore::RestoredPackage)> = view
@@ -270,7 +646,7 @@ fn candidate_packages(view: &ReferenceView, wanted: &str) -> Vec<Value> {
                 .filter(|loaded| loaded.package_id == package.id)
                 .map(|loaded| loaded.assembly.name.clone())
                 .collect();
-            json!({ "packageId": package.id, "version": package.version, "assemblies": assemblies })
+            CandidatePackage { package_id: package.id.clone(), version: package.version.clone(), assemblies }
         })
         .collect()
 }
@@ -289,44 +665,7 @@ fn edit_distance(left: &str, right: &str) -> usize {
     previous[right.len()]
 }
 
-fn type_entry(loaded: &LoadedAssembly, info: &crate::metadata::TypeInfo) -> Value {
-    let mut entry = json!({
-        "displayName": info.display_name,
-        "fullName": info.full_name,
-        "kind": info.kind,
-        "accessibility": info.accessibility.as_str(),
-        "isObsolete": info.is_obsolete,
-        "isAbstract": info.is_abstract,
-        "genericParameters": info.generic_parameters,
-        "genericConstraints": info.generic_constraints,
-        "assembly": loaded.assembly.name,
-        "packageId": loaded.package_id,
-    });
-    if let Some(target) = &info.forwarded_to {
-        entry["forwardedTo"] = json!(target);
-    }
-    entry
-}
-
-fn type_is_listed(info: &crate::metadata::TypeInfo, include_non_public: bool) -> bool {
-    include_non_public || info.is_visible_outside
-}
-
-fn matched_assemblies(view: &ReferenceView, indices: &[usize]) -> Vec<Value> {
-    indices
-        .iter()
-        .map(|index| {
-            let loaded = &view.assemblies[*index];
-            json!({
-                "name": loaded.assembly.name,
-                "version": loaded.assembly.version,
-                "packageId": loaded.package_id,
-                "packageVersion": loaded.package_version,
-                "path": loaded.path.display().to_string(),
-            })
-        })
-        .collect()
-}
+// ---- the three tools --------------------------------------------------------------------------
 
 /// Runs one of the three tools over the workspace at `root`.
 pub fn run(
@@ -335,158 +674,172 @@ pub fn run(
     environment: &RestoreEnvironment,
 ) -> Result<Value, CommandError> {
     let view = load_view(root, arguments, environment)?;
-    let mut answer = Map::new();
-    let mut entries: Vec<Value> = Vec::new();
-    let list_name;
-    match arguments.tool {
-        Tool::ReferencedSymbols => {
-            list_name = "symbols";
-            let needle = arguments.query.clone().unwrap_or_default().to_lowercase();
-            let loaded_names: std::collections::HashSet<String> =
-                view.assemblies.iter().map(|loaded| loaded.assembly.name.to_lowercase()).collect();
-            for loaded in &view.assemblies {
-                for info in &loaded.assembly.types {
-                    // A forwarder into an assembly that is searched too would list the type twice.
-                    let shadowed =
-                        info.forwarded_to.as_ref().is_some_and(|target| loaded_names.contains(&target.to_lowercase()));
-                    if !shadowed
-                        && type_is_listed(info, arguments.include_non_public)
-                        && (info.display_name.to_lowercase().contains(&needle)
-                            || info.full_name.to_lowercase().contains(&needle))
-                    {
-                        entries.push(type_entry(loaded, info));
-                    }
-                }
-            }
-            answer.insert("query".into(), json!(arguments.query));
-            answer.insert("searchedAssemblies".into(), json!(view.assemblies.len()));
+    let include_non_public = arguments.include_non_public;
+    match &arguments.lookup {
+        Lookup::Symbols { query } => {
+            let entries = to_entries(&search_types(&view, query, include_non_public))?;
+            let found = SymbolsFound { query: query.clone(), searched_assemblies: view.assemblies.len() };
+            page_answer(found, ("symbols", entries), &view, arguments, root)
         }
-        Tool::NugetTypes | Tool::NugetMembers => {
-            let package_id = arguments.package_id.clone().unwrap_or_default();
-            let (indices, package, ships_nothing) = match_package(&view, &package_id);
-            answer.insert("packageId".into(), json!(package_id));
-            answer.insert("matchedPackage".into(), json!(package));
-            answer.insert("matchedAssemblies".into(), json!(matched_assemblies(&view, &indices)));
-            if indices.is_empty() {
-                let hint = match package {
-                    Some(found) if ships_nothing => format!(
-                        "package {found} is restored, but contributes no compile-time reference (its compile assets are `_._` placeholders: analyzers, build or content only)"
-                    ),
-                    Some(found) => format!(
-                        "package {found} is restored, but none of its assemblies could be read here; see unreadableReferences"
-                    ),
-                    None => format!(
-                        "`{package_id}` is neither a package in this project's restore graph nor the simple name of an assembly it references (matching is exact, never by prefix); see candidatePackages, or use referencedSymbols to search every loaded assembly"
-                    ),
-                };
-                answer.insert("hint".into(), json!(hint));
-                if package.is_none() {
-                    answer.insert("candidatePackages".into(), json!(candidate_packages(&view, &package_id)));
-                }
+        Lookup::Types { package_id } => {
+            let matched = PackageMatch::of(&view, package_id);
+            let entries = to_entries(&package_types(&view, &matched, include_non_public))?;
+            page_answer(matched.found(&view, package_id), ("types", entries), &view, arguments, root)
+        }
+        Lookup::Members { package_id, type_name } => {
+            let matched = PackageMatch::of(&view, package_id);
+            let (matched_types, members) = type_members(&view, &matched, type_name, include_non_public);
+            let mut package = matched.found(&view, package_id);
+            if let Some(hint) = members_hint(&view, &matched, &matched_types, package_id, type_name) {
+                package.hint = Some(hint);
             }
-            if arguments.tool == Tool::NugetTypes {
-                list_name = "types";
-                for index in &indices {
-                    let loaded = &view.assemblies[*index];
-                    for info in &loaded.assembly.types {
-                        if type_is_listed(info, arguments.include_non_public) {
-                            entries.push(type_entry(loaded, info));
-                        }
-                    }
-                }
-            } else {
-                list_name = "members";
-                let type_name = arguments.type_name.clone().unwrap_or_default();
-                let wanted = type_name.to_lowercase();
-                let suffix = format!(".{wanted}");
-                let mut matched_types = Vec::new();
-                for index in &indices {
-                    let loaded = &view.assemblies[*index];
-                    for info in &loaded.assembly.types {
-                        let full = info.full_name.to_lowercase();
-                        if !(info.display_name.to_lowercase() == wanted || full == wanted || full.ends_with(&suffix)) {
-                            continue;
-                        }
-                        let mut entry = type_entry(loaded, info);
-                        // A facade's forwarder: the members live in the target assembly, when
-                        // the project references it too.
-                        let (declaring_assembly, declaring) = match &info.forwarded_to {
-                            Some(target) => match view.assemblies.iter().find_map(|candidate| {
-                                let resolved =
-                                    candidate.assembly.name.eq_ignore_ascii_case(target).then(|| {
-                                        candidate.assembly.types.iter().find(|other| {
-                                            other.forwarded_to.is_none() && other.full_name == info.full_name
-                                        })
-                                    })??;
-                                Some((candidate, resolved))
-                            }) {
-                                Some((candidate, resolved)) => {
-                                    entry["resolvedIn"] = json!(candidate.assembly.name);
-                                    (candidate, resolved)
-                                }
-                                None => (loaded, info),
-                            },
-                            None => (loaded, info),
-                        };
-                        matched_types.push(entry);
-                        let (loaded, info) = (declaring_assembly, declaring);
-                        for member in &info.members {
-                            if member.is_hidden
-                                || !(arguments.include_non_public || member.accessibility.is_visible_outside())
-                            {
-                                continue;
-                            }
-                            entries.push(json!({
-                                "name": member.name,
-                                "kind": member.kind.as_str(),
-                                "signature": member.signature,
-                                "accessibility": member.accessibility.as_str(),
-                                "isStatic": member.is_static,
-                                "isAbstract": member.is_abstract,
-                                "genericParameters": member.generic_parameters,
-                                "isObsolete": member.is_obsolete,
-                                "xmlDocSummary": null,
-                                "declaringType": info.full_name,
-                                "assembly": loaded.assembly.name,
-                            }));
-                        }
-                    }
-                }
-                if !indices.is_empty() && matched_types.is_empty() {
-                    let searched: Vec<&str> =
-                        indices.iter().map(|index| view.assemblies[*index].assembly.name.as_str()).collect();
-                    answer.insert(
-                        "hint".into(),
-                        json!(format!(
-                            "no type named `{type_name}` in {} (matching is by display name or full name, case-insensitive); list its types with nugetTypes and packageId `{package_id}`",
-                            searched.join(", ")
-                        )),
-                    );
-                }
-                if let Some(forwarder) = matched_types
-                    .iter()
-                    .find(|entry| entry.get("resolvedIn").is_none())
-                    .and_then(|entry| entry["forwardedTo"].as_str())
-                {
-                    answer.insert(
-                        "hint".into(),
-                        json!(format!(
-                            "the type is forwarded to assembly {forwarder}, which this project does not reference readably; its members are listed there"
-                        )),
-                    );
-                }
-                answer.insert("typeName".into(), json!(type_name));
-                answer.insert("matchedTypes".into(), json!(matched_types));
+            let found = MembersFound { package, type_name: type_name.clone(), matched_types };
+            page_answer(found, ("members", to_entries(&members)?), &view, arguments, root)
+        }
+    }
+}
+
+/// `referencedSymbols`: every listed type of every assembly whose display or full name holds
+/// `query`; a forwarder into an assembly that is searched too is left out (its target is listed).
+fn search_types<'v>(view: &'v ReferenceView, query: &str, include_non_public: bool) -> Vec<TypeEntry<'v>> {
+    let needle = query.to_lowercase();
+    let loaded_names: std::collections::HashSet<String> =
+        view.assemblies.iter().map(|loaded| loaded.assembly.name.to_lowercase()).collect();
+    let mut entries = Vec::new();
+    for loaded in &view.assemblies {
+        for info in &loaded.assembly.types {
+            let shadowed =
+                info.forwarded_to.as_ref().is_some_and(|target| loaded_names.contains(&target.to_lowercase()));
+            if !shadowed
+                && type_is_listed(info, include_non_public)
+                && (info.display_name.to_lowercase().contains(&needle)
+                    || info.full_name.to_lowercase().contains(&needle))
+            {
+                entries.push(TypeEntry::of(loaded, info));
             }
         }
     }
-    finish(answer, entries, list_name, &view, arguments, root)
+    entries
 }
 
-fn finish(
-    mut answer: Map<String, Value>,
-    entries: Vec<Value>,
-    list_name: &str,
+/// `nugetTypes`: every listed type of the matched assemblies.
+fn package_types<'v>(view: &'v ReferenceView, matched: &PackageMatch, include_non_public: bool) -> Vec<TypeEntry<'v>> {
+    let mut entries = Vec::new();
+    for index in &matched.indices {
+        let loaded = &view.assemblies[*index];
+        entries.extend(
+            loaded
+                .assembly
+                .types
+                .iter()
+                .filter(|info| type_is_listed(info, include_non_public))
+                .map(|info| TypeEntry::of(loaded, info)),
+        );
+    }
+    entries
+}
+
+/// `nugetMembers`: the types of the matched assemblies that `type_name` names (display name,
+/// full name or a dotted tail of it), and their listed members.
+fn type_members<'v>(
+    view: &'v ReferenceView,
+    matched: &PackageMatch,
+    type_name: &str,
+    include_non_public: bool,
+) -> (Vec<TypeEntry<'v>>, Vec<MemberEntry<'v>>) {
+    let wanted = type_name.to_lowercase();
+    let suffix = format!(".{wanted}");
+    let (mut matched_types, mut members) = (Vec::new(), Vec::new());
+    for index in &matched.indices {
+        let loaded = &view.assemblies[*index];
+        for info in &loaded.assembly.types {
+            let full = info.full_name.to_lowercase();
+            if !(info.display_name.to_lowercase() == wanted || full == wanted || full.ends_with(&suffix)) {
+                continue;
+            }
+            let resolved = resolved_forwarder(view, info);
+            let mut entry = TypeEntry::of(loaded, info);
+            entry.resolved_in = resolved.map(|(target, _)| target.assembly.name.as_str());
+            let (declaring_assembly, declaring) = resolved.unwrap_or((loaded, info));
+            matched_types.push(entry);
+            members.extend(
+                declaring
+                    .members
+                    .iter()
+                    .filter(|member| {
+                        !member.is_hidden && (include_non_public || member.accessibility.is_visible_outside())
+                    })
+                    .map(|member| MemberEntry {
+                        name: &member.name,
+                        kind: member.kind.as_str(),
+                        signature: &member.signature,
+                        accessibility: member.accessibility.as_str(),
+                        is_static: member.is_static,
+                        is_abstract: member.is_abstract,
+                        generic_parameters: &member.generic_parameters,
+                        is_obsolete: member.is_obsolete,
+                        xml_doc_summary: None,
+                        declaring_type: &declaring.full_name,
+                        assembly: &declaring_assembly.assembly.name,
+                    }),
+            );
+        }
+    }
+    (matched_types, members)
+}
+
+/// For a facade's forwarder, the type its members live in: the target assembly's type of the
+/// same full name, when the project references that assembly too.
+fn resolved_forwarder<'v>(view: &'v ReferenceView, info: &TypeInfo) -> Option<(&'v LoadedAssembly, &'v TypeInfo)> {
+    let target = info.forwarded_to.as_ref()?;
+    view.assemblies.iter().filter(|candidate| candidate.assembly.name.eq_ignore_ascii_case(target)).find_map(
+        |candidate| {
+            let resolved = candidate
+                .assembly
+                .types
+                .iter()
+                .find(|other| other.forwarded_to.is_none() && other.full_name == info.full_name)?;
+            Some((candidate, resolved))
+        },
+    )
+}
+
+/// `nugetMembers`' own miss: the matched assemblies have no such type, or the type is
+/// forwarded to an assembly the project does not reference readably.
+fn members_hint(
+    view: &ReferenceView,
+    matched: &PackageMatch,
+    matched_types: &[TypeEntry],
+    package_id: &str,
+    type_name: &str,
+) -> Option<String> {
+    if let Some(forwarder) =
+        matched_types.iter().find(|entry| entry.resolved_in.is_none()).and_then(|entry| entry.forwarded_to)
+    {
+        return Some(format!(
+            "the type is forwarded to assembly {forwarder}, which this project does not reference readably; its members are listed there"
+        ));
+    }
+    if matched.indices.is_empty() || !matched_types.is_empty() {
+        return None;
+    }
+    let searched: Vec<&str> =
+        matched.indices.iter().map(|index| view.assemblies[*index].assembly.name.as_str()).collect();
+    Some(format!(
+        "no type named `{type_name}` in {} (matching is by display name or full name, case-insensitive); list its types with nugetTypes and packageId `{package_id}`",
+        searched.join(", ")
+    ))
+}
+
+fn type_is_listed(info: &TypeInfo, include_non_public: bool) -> bool {
+    include_non_public || info.is_visible_outside
+}
+
+/// The answer: one page of `entries` (the list named as the tool names it) with what the tool
+/// `found`, the project and restore facts, and what could not be read.
+fn page_answer<Found: Serialize>(
+    found: Found,
+    (list_name, entries): (&'static str, Vec<Value>),
     view: &ReferenceView,
     arguments: &ReferencedArguments,
     root: &Path,
@@ -500,68 +853,54 @@ fn finish(
         return Err(CommandError::invalid_argument("cursor", "points past the end of the results"));
     }
     let page = paginate(&entries, offset, arguments.max_results, arguments.response_char_budget);
-    let unreadable: Vec<Value> = view
-        .unreadable
-        .iter()
-        .take(UNREADABLE_LIST_LIMIT)
-        .map(|(name, reason)| json!({ "name": name, "reason": reason }))
-        .collect();
-    answer.insert("via".into(), json!("metadata"));
-    answer.insert(
-        "project".into(),
-        json!({ "name": view.project.name, "path": display_relative(root, &view.project.path) }),
-    );
-    answer.insert("targetFramework".into(), json!(view.references.target_framework));
-    answer.insert(
-        "restoreSource".into(),
-        json!({
-            "kind": view.references.source.kind(),
-            "path": view.references.source.path().map(|path| path.display().to_string()),
-        }),
-    );
     // Without the restore output the package graph is a guess: never complete.
     let restored = matches!(view.references.source, RestoreSource::ProjectAssets(_));
-    answer.insert(
-        "restoreState".into(),
-        json!(if restored { restore_states::RESTORED } else { restore_states::NOT_RESTORED }),
-    );
-    if !restored {
-        answer.insert("notRestored".into(), not_restored(&view.project, root));
-    }
-    answer.insert("complete".into(), json!(restored && view.unreadable.is_empty()));
-    answer.insert("unreadableReferences".into(), json!(unreadable));
-    answer.insert(
-        "unreadableReferencesOmitted".into(),
-        json!(view.unreadable.len().saturating_sub(UNREADABLE_LIST_LIMIT)),
-    );
-    answer.insert("total".into(), json!(entries.len()));
-    answer.insert("returned".into(), json!(page.entries.len()));
-    answer.insert("truncated".into(), json!(page.truncated));
-    answer.insert("truncatedByBudget".into(), json!(page.truncated_by_budget));
-    answer.insert("nextCursor".into(), json!(page.next_offset.map(|next| encode_cursor(next, &digest))));
-    answer.insert(list_name.into(), json!(page.entries));
-    Ok(Value::Object(answer))
+    to_json(&ReferencedAnswer {
+        via: "metadata",
+        project: ProjectUsed { name: view.project.name.clone(), path: display_relative(root, &view.project.path) },
+        target_framework: view.references.target_framework.clone(),
+        restore_source: RestoreSourceUsed {
+            kind: view.references.source.kind(),
+            path: view.references.source.path().map(|path| path.display().to_string()),
+        },
+        restore_state: if restored { restore_states::RESTORED } else { restore_states::NOT_RESTORED },
+        not_restored: (!restored).then(|| not_restored(&view.project, root)),
+        complete: restored && view.unreadable.is_empty(),
+        unreadable_references: view.unreadable.iter().take(UNREADABLE_LIST_LIMIT).cloned().collect(),
+        unreadable_references_omitted: view.unreadable.len().saturating_sub(UNREADABLE_LIST_LIMIT),
+        total: entries.len(),
+        returned: page.entries.len(),
+        truncated: page.truncated,
+        truncated_by_budget: page.truncated_by_budget,
+        next_cursor: page.next_offset.map(|next| encode_cursor(next, &digest)),
+        found,
+        entries: BTreeMap::from([(list_name, page.entries)]),
+    })
 }
 
-/// Why an answer for a project that was never restored cannot be complete, and the remedy.
-fn not_restored(project: &Project, root: &Path) -> Value {
+fn not_restored(project: &Project, root: &Path) -> NotRestored {
     let relative = display_relative(root, &project.path);
-    json!({
-        "errorKind": error_kinds::PROJECT_NOT_RESTORED,
-        "project": relative,
-        "message": format!(
+    NotRestored {
+        error_kind: error_kinds::PROJECT_NOT_RESTORED,
+        project: relative.clone(),
+        message: format!(
             "{relative} has no restore output ({}), so the packages it references (FSharp.Core included) are not known; what is listed comes only from the PackageReferences found in the global packages folder and the targeting pack",
             display_relative(root, &project.directory().join("obj/project.assets.json"))
         ),
-        "remedy": format!("dotnet restore {relative}"),
-    })
+        remedy: format!("dotnet restore {relative}"),
+    }
 }
+
+// ---- the command line -------------------------------------------------------------------------
 
 /// The flags of `fslens referenced-symbols QUERY`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct ReferencedSymbolsCliArgs {
     /// Substring of a type's name or full name (case-insensitive).
     pub query: String,
+    /// At most this many entries per page (1-1000, default 200).
+    #[arg(long)]
+    pub max_results: Option<SymbolPageSize>,
     #[command(flatten)]
     pub common: CommonCliArgs,
 }
@@ -571,6 +910,9 @@ pub struct ReferencedSymbolsCliArgs {
 pub struct NugetTypesCliArgs {
     /// A package id or an assembly's simple name (exact, case-insensitive).
     pub package_id: String,
+    /// At most this many entries per page (1-2000, default 500).
+    #[arg(long)]
+    pub max_results: Option<PackagePageSize>,
     #[command(flatten)]
     pub common: CommonCliArgs,
 }
@@ -582,6 +924,9 @@ pub struct NugetMembersCliArgs {
     pub package_id: String,
     /// The type: display name, full name or a dotted tail of it.
     pub type_name: String,
+    /// At most this many entries per page (1-2000, default 500).
+    #[arg(long)]
+    pub max_results: Option<PackagePageSize>,
     #[command(flatten)]
     pub common: CommonCliArgs,
 }
@@ -595,9 +940,6 @@ pub struct CommonCliArgs {
     /// Include internal and private types and members.
     #[arg(long)]
     pub include_non_public: bool,
-    /// At most this many entries per page.
-    #[arg(long)]
-    pub max_results: Option<u64>,
     /// Continue from a previous answer's nextCursor.
     #[arg(long)]
     pub cursor: Option<String>,
@@ -606,54 +948,49 @@ pub struct CommonCliArgs {
     pub json: bool,
 }
 
-impl CommonCliArgs {
-    fn fill(&self, arguments: &mut Map<String, Value>) {
-        if let Some(project) = &self.project {
-            arguments.insert("projectPath".into(), json!(project));
-        }
-        if self.include_non_public {
-            arguments.insert("includeNonPublic".into(), json!(true));
-        }
-        if let Some(max_results) = self.max_results {
-            arguments.insert("maxResults".into(), json!(max_results));
-        }
-        if let Some(cursor) = &self.cursor {
-            arguments.insert("cursor".into(), json!(cursor));
-        }
-    }
-}
-
 impl ReferencedSymbolsCliArgs {
     pub fn to_arguments(&self) -> Value {
-        let mut arguments = Map::new();
-        arguments.insert("query".into(), json!(self.query));
-        self.common.fill(&mut arguments);
-        Value::Object(arguments)
+        to_argument_object(&ReferencedSymbolsArguments {
+            query: self.query.clone(),
+            project_path: self.common.project.clone(),
+            include_non_public: self.common.include_non_public,
+            max_results: self.max_results.unwrap_or_default(),
+            cursor: self.common.cursor.clone(),
+            response_char_budget: None,
+        })
     }
 }
 
 impl NugetTypesCliArgs {
     pub fn to_arguments(&self) -> Value {
-        let mut arguments = Map::new();
-        arguments.insert("packageId".into(), json!(self.package_id));
-        self.common.fill(&mut arguments);
-        Value::Object(arguments)
+        to_argument_object(&NugetTypesArguments {
+            package_id: self.package_id.clone(),
+            project_path: self.common.project.clone(),
+            include_non_public: self.common.include_non_public,
+            max_results: self.max_results.unwrap_or_default(),
+            cursor: self.common.cursor.clone(),
+            response_char_budget: None,
+        })
     }
 }
 
 impl NugetMembersCliArgs {
     pub fn to_arguments(&self) -> Value {
-        let mut arguments = Map::new();
-        arguments.insert("packageId".into(), json!(self.package_id));
-        arguments.insert("typeName".into(), json!(self.type_name));
-        self.common.fill(&mut arguments);
-        Value::Object(arguments)
+        to_argument_object(&NugetMembersArguments {
+            package_id: self.package_id.clone(),
+            type_name: self.type_name.clone(),
+            project_path: self.common.project.clone(),
+            include_non_public: self.common.include_non_public,
+            max_results: self.max_results.unwrap_or_default(),
+            cursor: self.common.cursor.clone(),
+            response_char_budget: None,
+        })
     }
 }
 
 /// Runs a subcommand in-process: the files are read directly, no session or FSAC is needed.
 pub fn run_cli(tool: Tool, argument: &Value, workspace: &Path) -> anyhow::Result<Value> {
-    let arguments = ReferencedArguments::from_json(tool, argument)
+    let arguments = ReferencedArguments::parse(tool, argument.clone())
         .map_err(|error| anyhow::anyhow!("{error} ({})", error.data()))?;
     run(workspace, &arguments, &RestoreEnvironment::from_process())
         .map_err(|error| anyhow::anyhow!("{error} ({})", error.data()))
@@ -713,8 +1050,37 @@ pub fn render_text(answer: &Value) -> String {
     lines.join("\n")
 }
 
-/// The MCP input schema generated from this command's argument struct; `None` until its
-/// arguments are a typed struct (mcp/tools.rs keeps a hand-written schema until then).
-pub fn input_schema(_tool: Tool) -> Option<serde_json::Value> {
-    None
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{Lookup, ReferencedArguments, Tool, input_schema};
+
+    #[test]
+    fn each_tool_takes_its_own_arguments() {
+        let properties = |tool| {
+            let schema = input_schema(tool).expect("typed");
+            let names: Vec<String> = schema["properties"].as_object().expect("properties").keys().cloned().collect();
+            (names, schema["required"].clone())
+        };
+        let (symbols, required) = properties(Tool::ReferencedSymbols);
+        assert!(symbols.contains(&"query".to_owned()) && !symbols.contains(&"packageId".to_owned()), "{symbols:?}");
+        assert_eq!(required, json!(["query"]));
+        let (types, required) = properties(Tool::NugetTypes);
+        assert!(!types.contains(&"typeName".to_owned()) && !types.contains(&"query".to_owned()), "{types:?}");
+        assert_eq!(required, json!(["packageId"]));
+        assert_eq!(properties(Tool::NugetMembers).1, json!(["packageId", "typeName"]));
+        let refused = ReferencedArguments::parse(Tool::NugetTypes, json!({"packageId": "X", "query": "Y"}));
+        assert_eq!(refused.expect_err("query is not a nugetTypes argument").data()["argument"], "query");
+    }
+
+    #[test]
+    fn names_are_trimmed_and_defaults_follow_the_tool() {
+        let members =
+            ReferencedArguments::parse(Tool::NugetMembers, json!({"packageId": " A ", "typeName": "B "})).unwrap();
+        assert_eq!(members.lookup, Lookup::Members { package_id: "A".to_owned(), type_name: "B".to_owned() });
+        assert_eq!((members.max_results, members.response_char_budget), (500, 45_000));
+        let symbols = ReferencedArguments::parse(Tool::ReferencedSymbols, json!({"query": "x"})).unwrap();
+        assert_eq!(symbols.max_results, 200);
+    }
 }

@@ -115,7 +115,7 @@ fn environment_without_dotnet() -> RestoreEnvironment {
 }
 
 fn call(workspace: &Path, tool: Tool, argument: Value) -> Value {
-    let arguments = ReferencedArguments::from_json(tool, &argument).expect("valid arguments");
+    let arguments = ReferencedArguments::parse(tool, argument).expect("valid arguments");
     run(workspace, &arguments, &environment_without_dotnet()).expect("answer")
 }
 
@@ -347,7 +347,7 @@ fn referenced_symbols_searches_every_readable_assembly_and_rejects_bad_input() {
     assert_eq!(strings.iter().filter(|name| *name == "System.String").count(), 1, "{strings:?}");
 
     let invalid = |argument: Value, tool: Tool| {
-        ReferencedArguments::from_json(tool, &argument).expect_err("invalid").data()["argument"].clone()
+        ReferencedArguments::parse(tool, argument).expect_err("invalid").data()["argument"].clone()
     };
     assert_eq!(invalid(json!({}), Tool::ReferencedSymbols), "query");
     assert_eq!(invalid(json!({ "query": "  " }), Tool::ReferencedSymbols), "query");
@@ -355,13 +355,13 @@ fn referenced_symbols_searches_every_readable_assembly_and_rejects_bad_input() {
     assert_eq!(invalid(json!({ "packageId": "X", "maxResults": 5000 }), Tool::NugetTypes), "maxResults");
     assert_eq!(invalid(json!({ "packageId": "X", "typo": 1 }), Tool::NugetTypes), "typo");
     let arguments =
-        ReferencedArguments::from_json(Tool::NugetTypes, &json!({ "packageId": "X", "projectPath": "Nope" })).unwrap();
+        ReferencedArguments::parse(Tool::NugetTypes, json!({ "packageId": "X", "projectPath": "Nope" })).unwrap();
     let error = run(&workspace.root, &arguments, &environment_without_dotnet()).expect_err("unknown project");
     assert_eq!(error.data()["argument"], "projectPath");
     let foreign = call(&workspace.root, Tool::NugetTypes, json!({ "packageId": "Fable.Core", "maxResults": 1 }));
-    let arguments = ReferencedArguments::from_json(
+    let arguments = ReferencedArguments::parse(
         Tool::NugetTypes,
-        &json!({ "packageId": "Acme.Browser", "maxResults": 1, "cursor": foreign["nextCursor"] }),
+        json!({ "packageId": "Acme.Browser", "maxResults": 1, "cursor": foreign["nextCursor"] }),
     )
     .unwrap();
     let error = run(&workspace.root, &arguments, &environment_without_dotnet()).expect_err("foreign cursor");
@@ -376,8 +376,7 @@ fn without_restore_output_the_global_packages_folder_is_read() {
     let environment =
         RestoreEnvironment { global_packages_folder: Some(workspace.packages.clone()), dotnet_roots: Vec::new() };
     let arguments =
-        ReferencedArguments::from_json(Tool::NugetTypes, &json!({ "packageId": "Fable.Core", "maxResults": 2000 }))
-            .unwrap();
+        ReferencedArguments::parse(Tool::NugetTypes, json!({ "packageId": "Fable.Core", "maxResults": 2000 })).unwrap();
     let answer = run(&workspace.root, &arguments, &environment).unwrap();
     assert_eq!(answer["restoreSource"]["kind"], "globalPackagesFolder");
     assert_eq!(names(&answer, "types", "fullName"), public_types_of("Fable.Core.dll"));

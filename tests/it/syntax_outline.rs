@@ -19,7 +19,7 @@ fn fixture_root() -> PathBuf {
 
 fn run(model: &WorkspaceModel, arguments: Value, overlay: &Overlay) -> Result<Value, CommandError> {
     let index = SyntaxIndex::new(IndexOptions::without_cache());
-    let arguments = OutlineArguments::from_json(&arguments)?;
+    let arguments: OutlineArguments = fslens::commands::params::parse_arguments(arguments)?;
     outline_with_index(&index, model, &arguments, overlay)
 }
 

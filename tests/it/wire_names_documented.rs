@@ -49,10 +49,12 @@ fn only_a_quoted_name_is_a_mention() {
 
 /// The argument names docs/commands.md gives `command` a row for: the backticked names in the
 /// first column of every `| name | … |` table in the sections whose heading names the command
-/// (with their subsections).
+/// (with their subsections, except a subsection whose heading names another command but not
+/// this one: a section shared by several commands keeps each one's own arguments apart).
 fn documented_arguments(doc: &str, command: &str) -> std::collections::BTreeSet<String> {
     let mut names = std::collections::BTreeSet::new();
     let mut inside: Option<usize> = None;
+    let mut other_command: Option<usize> = None;
     let mut in_argument_table = false;
     for line in doc.lines() {
         if line.starts_with('#') {
@@ -60,13 +62,22 @@ fn documented_arguments(doc: &str, command: &str) -> std::collections::BTreeSet<
             if inside.is_some_and(|own| level <= own) {
                 inside = None;
             }
-            if mentions(line, command) {
+            if other_command.is_some_and(|other| level <= other) {
+                other_command = None;
+            }
+            if inside.is_none() && mentions(line, command) {
                 inside = Some(level);
+            } else if inside.is_some()
+                && other_command.is_none()
+                && !mentions(line, command)
+                && line.contains("`fslens.")
+            {
+                other_command = Some(level);
             }
             in_argument_table = false;
             continue;
         }
-        if inside.is_none() {
+        if inside.is_none() || other_command.is_some() {
             continue;
         }
         if !line.starts_with('|') {
@@ -115,4 +126,13 @@ fn the_argument_table_reader_reads_first_cells_of_name_tables_only() {
     let doc = "## `fslens.a`\n\n| name | type |\n|---|---|\n| `x` or `y` | integer |\n\n| field | meaning |\n|---|---|\n| `result` | no |\n\n### More on `fslens.a`\n\n| name | type |\n|---|---|\n| `z` | string |\n\n## `fslens.b`\n\n| name | type |\n|---|---|\n| `w` | |\n";
     let names: Vec<String> = documented_arguments(doc, "fslens.a").into_iter().collect();
     assert_eq!(names, ["x", "y", "z"]);
+}
+
+#[test]
+fn a_shared_section_gives_each_command_the_shared_rows_and_its_own() {
+    let doc = "## `fslens.a`, `fslens.b`\n\n| name | type |\n|---|---|\n| `shared` | |\n\n### `fslens.a`\n\n| name | type |\n|---|---|\n| `onlyA` | |\n\n#### Details\n\n| name | type |\n|---|---|\n| `alsoA` | |\n\n### `fslens.b`\n\n| name | type |\n|---|---|\n| `onlyB` | |\n\n## `fslens.c`\n\n| name | type |\n|---|---|\n| `c` | |\n";
+    let of = |command: &str| documented_arguments(doc, command).into_iter().collect::<Vec<String>>();
+    assert_eq!(of("fslens.a"), ["alsoA", "onlyA", "shared"]);
+    assert_eq!(of("fslens.b"), ["onlyB", "shared"]);
+    assert_eq!(of("fslens.c"), ["c"]);
 }

@@ -1,27 +1,46 @@
 //! The CLI faces of the symbol tools: `fslens symbol-search QUERY`, `fslens read-symbol NAME`
-//! and `fslens read-enclosing --path P --line N`, their mapping onto command arguments and
+//! and `fslens read-enclosing --path P --line N`: the typed command arguments each builds, and
 //! their plain-text renderings. The CLI waits for the index build (`--wait-ms`, default two
 //! minutes) since a one-shot process has no later call to retry with.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
+
+use crate::commands::params::{Bounded, Coordinate, to_argument_object};
+use crate::commands::symbols::read::{LineCount, Oversize, ReadEnclosingArguments, ReadSymbolArguments};
+use crate::commands::symbols::{KindName, SearchArguments, WaitForIndexMs};
+
+/// A one-shot process waits two minutes for the index build by default.
+fn default_wait() -> WaitForIndexMs {
+    WaitForIndexMs::clamped(120_000)
+}
+
+/// The `kinds` filter of comma-separated `--kinds` (none: every kind).
+fn kinds_filter(kinds: &[KindName]) -> Option<Vec<KindName>> {
+    (!kinds.is_empty()).then(|| kinds.to_vec())
+}
+
+/// A 0-based line or column given on the command line.
+fn coordinate(value: u32) -> Coordinate {
+    Bounded::clamped(u64::from(value))
+}
 
 /// `fslens symbol-search`.
 #[derive(clap::Args, Debug, Clone)]
 pub struct SymbolSearchCliArgs {
     /// One or more identifiers (quote several: "Shipment weigh").
     pub query: String,
-    /// At most this many files.
+    /// At most this many files (1-200, default 20).
     #[arg(long)]
-    pub max_results: Option<u32>,
-    /// Best lines shown per file (0-10).
+    pub max_results: Option<Bounded<1, 200, 20>>,
+    /// Best lines shown per file (0-10, default 3).
     #[arg(long)]
-    pub lines_per_file: Option<u32>,
+    pub lines_per_file: Option<Bounded<0, 10, 3>>,
     /// Continue from a previous answer's nextCursor.
     #[arg(long)]
     pub cursor: Option<String>,
     /// How long to wait for the first index build, in milliseconds (0: answer at once).
-    #[arg(long, default_value_t = 120_000)]
-    pub wait_ms: u64,
+    #[arg(long, default_value_t = default_wait())]
+    pub wait_ms: WaitForIndexMs,
     /// Print the JSON answer instead of a readable list.
     #[arg(long)]
     pub json: bool,
@@ -29,19 +48,14 @@ pub struct SymbolSearchCliArgs {
 
 impl SymbolSearchCliArgs {
     pub fn to_arguments(&self) -> Value {
-        let mut arguments = Map::new();
-        arguments.insert("query".into(), json!(self.query));
-        if let Some(max) = self.max_results {
-            arguments.insert("maxResults".into(), json!(max));
-        }
-        if let Some(lines) = self.lines_per_file {
-            arguments.insert("linesPerFile".into(), json!(lines));
-        }
-        if let Some(cursor) = &self.cursor {
-            arguments.insert("cursor".into(), json!(cursor));
-        }
-        arguments.insert("waitForIndexMs".into(), json!(self.wait_ms));
-        Value::Object(arguments)
+        to_argument_object(&SearchArguments {
+            query: self.query.clone(),
+            max_results: self.max_results.unwrap_or_default(),
+            lines_per_file: self.lines_per_file.unwrap_or_default(),
+            cursor: self.cursor.clone(),
+            response_char_budget: None,
+            wait_for_index_ms: self.wait_ms,
+        })
     }
 }
 
@@ -57,14 +71,14 @@ pub struct ReadSymbolCliArgs {
     #[arg(long)]
     pub line: Option<u32>,
     /// Declaration kinds, comma-separated (`type`, `record`, `member`, `let`, …).
-    #[arg(long, value_delimiter = ',')]
-    pub kinds: Vec<String>,
-    /// At most this many source lines.
+    #[arg(long, value_delimiter = ',', value_enum)]
+    pub kinds: Vec<KindName>,
+    /// At most this many source lines (1-20000, default 400).
     #[arg(long)]
-    pub max_lines: Option<u32>,
+    pub max_lines: Option<LineCount<400>>,
     /// How long to wait for the first index build, in milliseconds.
-    #[arg(long, default_value_t = 120_000)]
-    pub wait_ms: u64,
+    #[arg(long, default_value_t = default_wait())]
+    pub wait_ms: WaitForIndexMs,
     /// Print the JSON answer instead of the source.
     #[arg(long)]
     pub json: bool,
@@ -72,23 +86,15 @@ pub struct ReadSymbolCliArgs {
 
 impl ReadSymbolCliArgs {
     pub fn to_arguments(&self) -> Value {
-        let mut arguments = json!({ "name": self.name });
-        if self.path.is_none() {
-            arguments["waitForIndexMs"] = json!(self.wait_ms);
-        }
-        if let Some(path) = &self.path {
-            arguments["path"] = json!(path);
-        }
-        if let Some(line) = self.line {
-            arguments["line"] = json!(line);
-        }
-        if !self.kinds.is_empty() {
-            arguments["kinds"] = json!(self.kinds);
-        }
-        if let Some(max) = self.max_lines {
-            arguments["maxLines"] = json!(max);
-        }
-        arguments
+        to_argument_object(&ReadSymbolArguments {
+            name: self.name.clone(),
+            path: self.path.clone(),
+            line: self.line.map(coordinate),
+            kinds: kinds_filter(&self.kinds),
+            max_lines: self.max_lines.unwrap_or_default(),
+            // With a path only that file is read: there is no index build to wait for.
+            wait_for_index_ms: if self.path.is_none() { self.wait_ms } else { WaitForIndexMs::default() },
+        })
     }
 }
 
@@ -105,17 +111,17 @@ pub struct ReadEnclosingCliArgs {
     #[arg(long)]
     pub character: Option<u32>,
     /// Declaration kinds to consider, comma-separated.
-    #[arg(long, value_delimiter = ',')]
-    pub kinds: Vec<String>,
-    /// Longest body returned whole.
+    #[arg(long, value_delimiter = ',', value_enum)]
+    pub kinds: Vec<KindName>,
+    /// Longest body returned whole (1-20000, default 200).
     #[arg(long)]
-    pub max_lines: Option<u32>,
-    /// error | slice | outline: what to return when the body is longer than max-lines.
+    pub max_lines: Option<LineCount<200>>,
+    /// What to return when the body is longer than max-lines.
+    #[arg(long, value_enum)]
+    pub on_oversize: Option<Oversize>,
+    /// Lines in a slice (1-20000; default max-lines when given, else 80).
     #[arg(long)]
-    pub on_oversize: Option<String>,
-    /// Lines in a slice.
-    #[arg(long)]
-    pub around_line: Option<u32>,
+    pub around_line: Option<LineCount<80>>,
     /// Print the JSON answer instead of the source.
     #[arg(long)]
     pub json: bool,
@@ -123,23 +129,15 @@ pub struct ReadEnclosingCliArgs {
 
 impl ReadEnclosingCliArgs {
     pub fn to_arguments(&self) -> Value {
-        let mut arguments = json!({ "path": self.path, "line": self.line });
-        if let Some(character) = self.character {
-            arguments["character"] = json!(character);
-        }
-        if !self.kinds.is_empty() {
-            arguments["kinds"] = json!(self.kinds);
-        }
-        if let Some(max) = self.max_lines {
-            arguments["maxLines"] = json!(max);
-        }
-        if let Some(mode) = &self.on_oversize {
-            arguments["onOversize"] = json!(mode);
-        }
-        if let Some(around) = self.around_line {
-            arguments["aroundLine"] = json!(around);
-        }
-        arguments
+        to_argument_object(&ReadEnclosingArguments {
+            path: self.path.clone(),
+            line: coordinate(self.line),
+            character: self.character.map(coordinate),
+            kinds: kinds_filter(&self.kinds),
+            max_lines: self.max_lines,
+            on_oversize: self.on_oversize.unwrap_or_default(),
+            around_line: self.around_line,
+        })
     }
 }
 
@@ -196,95 +194,99 @@ pub fn render_search(answer: &Value) -> String {
 /// `read-symbol` / `read-enclosing` as text: the source, or the candidates, or why not.
 pub fn render_read(answer: &Value) -> String {
     match answer["status"].as_str() {
-        Some("ok") | Some("slice") => {
-            let symbol = &answer["symbol"];
-            let mut out = format!(
-                "// {} {} — {}:{}{}\n",
-                text(&symbol["kind"]),
-                text(&symbol["fullName"]),
-                text(&symbol["path"]),
-                answer["sourceRange"]["startLine"].as_u64().unwrap_or(0) + 1,
-                if answer["truncated"] == json!(true) { " (truncated)" } else { "" }
-            );
-            if let Some(leading) = answer["leading"].as_str() {
-                out.push_str(leading.trim_end_matches('\n'));
-                out.push('\n');
-            }
-            out.push_str(answer["source"].as_str().unwrap_or_default());
-            let mut out = out.trim_end().to_owned();
-            let omitted = answer["linesOmitted"].as_u64().unwrap_or(0);
-            if answer["status"] == json!("slice") {
-                out.push_str(&format!(
-                    "\n… {omitted} more line(s) of the declaration not shown (this slice is lines {}-{} of {}; \
-                     --on-oversize outline lists its parts)",
-                    answer["sourceRange"]["startLine"].as_u64().unwrap_or(0) + 1,
-                    answer["sourceRange"]["endLine"].as_u64().unwrap_or(0) + 1,
-                    text(&answer["oversize"]["lines"])
-                ));
-            } else if answer["truncated"] == json!(true) {
-                out.push_str(&format!("\n… {omitted} more line(s) not shown"));
-            }
-            if let Some(hint) = answer["hint"].as_str() {
-                out.push_str(&format!("\nhint: {hint}"));
-            }
-            out
-        }
-        Some("ambiguous") => {
-            let mut lines = vec![text(&answer["message"])];
-            for candidate in answer["candidates"].as_array().into_iter().flatten() {
-                lines.push(format!(
-                    "  {} {}  {}:{}",
-                    text(&candidate["kind"]),
-                    text(&candidate["fullName"]),
-                    text(&candidate["path"]),
-                    candidate["line"].as_u64().unwrap_or(0) + 1
-                ));
-            }
-            more(
-                &mut lines,
-                &answer["candidatesOmitted"],
-                "candidate(s)",
-                "qualify the name, or pass --path or --line",
-            );
-            lines.join("\n")
-        }
-        Some("outline") => {
-            let mut lines =
-                vec![format!("{} ({} lines):", text(&answer["symbol"]["fullName"]), answer["oversize"]["lines"])];
-            for nested in answer["nested"].as_array().into_iter().flatten() {
-                lines.push(format!(
-                    "  {}{} {}  lines {}-{}",
-                    "  ".repeat(nested["depth"].as_u64().unwrap_or(1).saturating_sub(1) as usize),
-                    text(&nested["kind"]),
-                    text(&nested["name"]),
-                    nested["startLine"].as_u64().unwrap_or(0) + 1,
-                    nested["endLine"].as_u64().unwrap_or(0) + 1
-                ));
-            }
-            more(&mut lines, &answer["nestedOmitted"], "nested declaration(s)", "read one of them with its lines");
-            if let Some(hint) = answer["hint"].as_str() {
-                lines.push(format!("hint: {hint}"));
-            }
-            lines.join("\n")
-        }
+        Some("ok") | Some("slice") => render_source(answer),
+        Some("ambiguous") => render_candidates(answer),
+        Some("outline") => render_nested(answer),
         _ if answer["available"] == json!(false) => {
             format!("not available yet: {} (retry after {} ms)", text(&answer["reason"]), answer["retryAfterMs"])
         }
-        _ => {
-            let mut lines = vec![format!("{}: {}", text(&answer["status"]), text(&answer["message"]))];
-            if let Some(hint) = answer["hint"].as_str() {
-                lines.push(format!("hint: {hint}"));
-            }
-            if answer["certain"] == json!(false) {
-                lines.push(format!(
-                    "not certain: {} of {} file(s) searched did not parse cleanly",
-                    text(&answer["filesNotCleanlyParsed"]),
-                    text(&answer["filesSearched"])
-                ));
-            }
-            lines.join("\n")
-        }
+        _ => render_no_source(answer),
     }
+}
+
+/// The source under a `// kind name — path:line` header, then what was left out.
+fn render_source(answer: &Value) -> String {
+    let symbol = &answer["symbol"];
+    let mut out = format!(
+        "// {} {} — {}:{}{}\n",
+        text(&symbol["kind"]),
+        text(&symbol["fullName"]),
+        text(&symbol["path"]),
+        answer["sourceRange"]["startLine"].as_u64().unwrap_or(0) + 1,
+        if answer["truncated"] == json!(true) { " (truncated)" } else { "" }
+    );
+    if let Some(leading) = answer["leading"].as_str() {
+        out.push_str(leading.trim_end_matches('\n'));
+        out.push('\n');
+    }
+    out.push_str(answer["source"].as_str().unwrap_or_default());
+    let mut out = out.trim_end().to_owned();
+    let omitted = answer["linesOmitted"].as_u64().unwrap_or(0);
+    if answer["status"] == json!("slice") {
+        out.push_str(&format!(
+            "\n… {omitted} more line(s) of the declaration not shown (this slice is lines {}-{} of {}; \
+             --on-oversize outline lists its parts)",
+            answer["sourceRange"]["startLine"].as_u64().unwrap_or(0) + 1,
+            answer["sourceRange"]["endLine"].as_u64().unwrap_or(0) + 1,
+            text(&answer["oversize"]["lines"])
+        ));
+    } else if answer["truncated"] == json!(true) {
+        out.push_str(&format!("\n… {omitted} more line(s) not shown"));
+    }
+    if let Some(hint) = answer["hint"].as_str() {
+        out.push_str(&format!("\nhint: {hint}"));
+    }
+    out
+}
+
+fn render_candidates(answer: &Value) -> String {
+    let mut lines = vec![text(&answer["message"])];
+    for candidate in answer["candidates"].as_array().into_iter().flatten() {
+        lines.push(format!(
+            "  {} {}  {}:{}",
+            text(&candidate["kind"]),
+            text(&candidate["fullName"]),
+            text(&candidate["path"]),
+            candidate["line"].as_u64().unwrap_or(0) + 1
+        ));
+    }
+    more(&mut lines, &answer["candidatesOmitted"], "candidate(s)", "qualify the name, or pass --path or --line");
+    lines.join("\n")
+}
+
+fn render_nested(answer: &Value) -> String {
+    let mut lines = vec![format!("{} ({} lines):", text(&answer["symbol"]["fullName"]), answer["oversize"]["lines"])];
+    for nested in answer["nested"].as_array().into_iter().flatten() {
+        lines.push(format!(
+            "  {}{} {}  lines {}-{}",
+            "  ".repeat(nested["depth"].as_u64().unwrap_or(1).saturating_sub(1) as usize),
+            text(&nested["kind"]),
+            text(&nested["name"]),
+            nested["startLine"].as_u64().unwrap_or(0) + 1,
+            nested["endLine"].as_u64().unwrap_or(0) + 1
+        ));
+    }
+    more(&mut lines, &answer["nestedOmitted"], "nested declaration(s)", "read one of them with its lines");
+    if let Some(hint) = answer["hint"].as_str() {
+        lines.push(format!("hint: {hint}"));
+    }
+    lines.join("\n")
+}
+
+/// `not_found`, `no_enclosing_declaration`, `oversize`: the status, why, and what to do.
+fn render_no_source(answer: &Value) -> String {
+    let mut lines = vec![format!("{}: {}", text(&answer["status"]), text(&answer["message"]))];
+    if let Some(hint) = answer["hint"].as_str() {
+        lines.push(format!("hint: {hint}"));
+    }
+    if answer["certain"] == json!(false) {
+        lines.push(format!(
+            "not certain: {} of {} file(s) searched did not parse cleanly",
+            text(&answer["filesNotCleanlyParsed"]),
+            text(&answer["filesSearched"])
+        ));
+    }
+    lines.join("\n")
 }
 
 /// "… N more WHAT (HOW)" when `count` says something was left out.

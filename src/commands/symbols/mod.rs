@@ -2,7 +2,8 @@
 //! discovery tools. `symbolSearch` ranks files for identifiers ([`search`], [`terms`]) from a
 //! workspace index built in the background ([`warmup`]); `readSymbol` and `readEnclosing`
 //! return one declaration's verbatim source ([`read`]). Every answer is labelled
-//! `via: "syntax"` and `completeness: "syntactic"`; none needs FSAC.
+//! `via: "syntax"` and `completeness: "syntactic"`; none needs FSAC. Each tool's arguments are
+//! one typed struct (its MCP schema is generated from it) and each answer a `Serialize` struct.
 
 pub mod cli;
 pub mod read;
@@ -11,19 +12,21 @@ pub mod terms;
 pub mod warmup;
 
 use std::collections::HashMap;
+use std::ops::Not;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde_json::{Map, Value, json};
+use schemars::JsonSchema;
+use serde::{Deserialize, Deserializer, Serialize};
+use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
-use crate::commands::arguments::{object_of, optional_integer, optional_string, reject_unknown};
-use crate::commands::budget::{
-    MIN_PAGE_CHAR_BUDGET, RESPONSE_CHAR_BUDGET, cursor_digest, decode_cursor, encode_cursor, serialized_utf16_len,
-};
+use crate::commands::budget::{cursor_digest, decode_cursor, encode_cursor};
+use crate::commands::outline::PageCharBudget;
+use crate::commands::params::{Bounded, CommandArguments, parse_arguments};
 use crate::syntax::index::IndexedFile;
 use crate::syntax::model::DeclarationKind;
 use crate::syntax::{Overlay, SyntaxIndex};
@@ -38,130 +41,169 @@ const LINE_TEXT_MAX_CHARS: usize = 200;
 /// At most this many declaring symbols are listed per file.
 const DECLARATIONS_PER_FILE: usize = 5;
 
-/// The validated arguments of `fslens.symbolSearch`.
-#[derive(Clone, Debug)]
+/// `waitForIndexMs`: how long a call may wait for the first index build, in milliseconds.
+pub type WaitForIndexMs = Bounded<0, 600_000, 0>;
+
+// ---- symbolSearch's arguments -----------------------------------------------------------------
+
+/// The arguments of `fslens.symbolSearch`.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SearchArguments {
+    /// One or more identifiers, separated by spaces or commas; a dotted name gives one term per
+    /// segment, a ``` ``quoted name`` ``` stays whole; at most 16 terms. Matches exactly, in any
+    /// case, or by camelCase words (`Shipment` finds `ShipmentId`).
     pub query: String,
-    pub terms: Vec<QueryTerm>,
-    pub max_results: usize,
-    pub lines_per_file: usize,
+    /// Files per page.
+    #[serde(default)]
+    pub max_results: Bounded<1, 200, 20>,
+    /// Best lines shown per file.
+    #[serde(default)]
+    pub lines_per_file: Bounded<0, 10, 3>,
+    /// `nextCursor` of the previous page (refused when the ranking changed since).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub cursor: Option<String>,
-    pub response_char_budget: usize,
-    pub wait_for_index: Duration,
+    /// UTF-16 units of result rows one page may hold, 200 to 45,000; default 45,000 (30,000
+    /// through the MCP bridge, so a page fits its output).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_char_budget: Option<PageCharBudget>,
+    /// Wait this long, in milliseconds, for the first index build instead of answering
+    /// `available: false` at once.
+    #[serde(default)]
+    pub wait_for_index_ms: WaitForIndexMs,
 }
 
-const SEARCH_ARGUMENTS: &[&str] =
-    &["query", "maxResults", "linesPerFile", "cursor", "responseCharBudget", "waitForIndexMs"];
+impl CommandArguments for SearchArguments {
+    fn validate(&self) -> Result<(), CommandError> {
+        self.terms().map(drop)
+    }
+}
 
 impl SearchArguments {
-    pub fn from_json(argument: &Value) -> Result<SearchArguments, CommandError> {
-        let object = object_of(argument)?;
-        reject_unknown(object, SEARCH_ARGUMENTS)?;
-        let query = optional_string(object, "query")?
-            .ok_or_else(|| CommandError::invalid_argument("query", "required: one or more identifiers"))?;
-        let terms = terms::parse_query(&query)?;
-        Ok(SearchArguments {
-            query,
-            terms,
-            max_results: optional_integer(object, "maxResults", 1, 200)?.unwrap_or(20) as usize,
-            lines_per_file: optional_integer(object, "linesPerFile", 0, 10)?.unwrap_or(3) as usize,
-            cursor: optional_string(object, "cursor")?,
-            response_char_budget: optional_integer(
-                object,
-                "responseCharBudget",
-                MIN_PAGE_CHAR_BUDGET,
-                RESPONSE_CHAR_BUDGET as u64,
-            )?
-            .unwrap_or(RESPONSE_CHAR_BUDGET as u64) as usize,
-            wait_for_index: wait_argument(object)?,
-        })
+    /// The query's terms; a query with none is an `invalid_argument` on `query`.
+    pub fn terms(&self) -> Result<Vec<QueryTerm>, CommandError> {
+        terms::parse_query(&self.query)
     }
 
-    fn query_identity(&self) -> Value {
-        let terms: Vec<&str> = self.terms.iter().map(|term| term.text.as_str()).collect();
+    fn query_identity(&self, terms: &[QueryTerm]) -> Value {
+        let terms: Vec<&str> = terms.iter().map(|term| term.text.as_str()).collect();
         json!({
             "tool": "symbolSearch",
             "terms": terms,
-            "maxResults": self.max_results,
-            "linesPerFile": self.lines_per_file,
-            "responseCharBudget": self.response_char_budget,
+            "maxResults": self.max_results.get(),
+            "linesPerFile": self.lines_per_file.get(),
+            "responseCharBudget": self.response_char_budget.unwrap_or_default().get(),
         })
     }
 }
 
-/// `waitForIndexMs`: how long a call may wait for the first index build (default 0).
-fn wait_argument(object: &Map<String, Value>) -> Result<Duration, CommandError> {
-    Ok(Duration::from_millis(optional_integer(object, "waitForIndexMs", 0, 600_000)?.unwrap_or(0)))
+/// The MCP input schema, generated from [`SearchArguments`].
+pub fn search_input_schema() -> Option<Value> {
+    Some(crate::commands::params::input_schema::<SearchArguments>())
 }
 
-/// Every declaration kind, for the `kinds` filters.
-pub const ALL_KINDS: &[DeclarationKind] = &[
-    DeclarationKind::Namespace,
-    DeclarationKind::Module,
-    DeclarationKind::Record,
-    DeclarationKind::Union,
-    DeclarationKind::Class,
-    DeclarationKind::Interface,
-    DeclarationKind::Enum,
-    DeclarationKind::Delegate,
-    DeclarationKind::Abbreviation,
-    DeclarationKind::TypeExtension,
-    DeclarationKind::Exception,
-    DeclarationKind::RecordField,
-    DeclarationKind::UnionCase,
-    DeclarationKind::UnionField,
-    DeclarationKind::EnumCase,
-    DeclarationKind::Member,
-    DeclarationKind::AbstractMember,
-    DeclarationKind::Override,
-    DeclarationKind::Constructor,
-    DeclarationKind::AutoProperty,
-    DeclarationKind::Let,
-    DeclarationKind::Val,
-];
+// ---- the `kinds` filter -----------------------------------------------------------------------
 
-/// The `kinds` argument: declaration kind names (`record`, `member`, `let`, …) or `type` for
-/// every type kind; absent means every kind.
-pub fn kinds_argument(object: &Map<String, Value>) -> Result<Option<Vec<DeclarationKind>>, CommandError> {
-    let items = match object.get("kinds") {
-        None | Some(Value::Null) => return Ok(None),
-        Some(Value::Array(items)) => items,
-        Some(other) => {
-            return Err(CommandError::invalid_argument(
-                "kinds",
-                format!("expected an array of kind names, got {other}"),
-            ));
-        }
-    };
-    let known = || {
-        let mut names: Vec<&str> = ALL_KINDS.iter().map(|kind| kind.as_str()).collect();
-        names.push("type");
-        names.join(", ")
-    };
+/// One entry of a `kinds` filter: a declaration kind, or `type` for every type kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum KindName {
+    Type,
+    Namespace,
+    Module,
+    Record,
+    Union,
+    Class,
+    Interface,
+    Enum,
+    Delegate,
+    Abbreviation,
+    TypeExtension,
+    Exception,
+    RecordField,
+    UnionCase,
+    UnionField,
+    EnumCase,
+    Member,
+    AbstractMember,
+    Override,
+    Constructor,
+    AutoProperty,
+    Let,
+    Val,
+}
+
+impl KindName {
+    /// The declaration kind this name is; `None` for `type`, which stands for several.
+    fn declaration_kind(self) -> Option<DeclarationKind> {
+        use DeclarationKind as Kind;
+        Some(match self {
+            KindName::Type => return None,
+            KindName::Namespace => Kind::Namespace,
+            KindName::Module => Kind::Module,
+            KindName::Record => Kind::Record,
+            KindName::Union => Kind::Union,
+            KindName::Class => Kind::Class,
+            KindName::Interface => Kind::Interface,
+            KindName::Enum => Kind::Enum,
+            KindName::Delegate => Kind::Delegate,
+            KindName::Abbreviation => Kind::Abbreviation,
+            KindName::TypeExtension => Kind::TypeExtension,
+            KindName::Exception => Kind::Exception,
+            KindName::RecordField => Kind::RecordField,
+            KindName::UnionCase => Kind::UnionCase,
+            KindName::UnionField => Kind::UnionField,
+            KindName::EnumCase => Kind::EnumCase,
+            KindName::Member => Kind::Member,
+            KindName::AbstractMember => Kind::AbstractMember,
+            KindName::Override => Kind::Override,
+            KindName::Constructor => Kind::Constructor,
+            KindName::AutoProperty => Kind::AutoProperty,
+            KindName::Let => Kind::Let,
+            KindName::Val => Kind::Val,
+        })
+    }
+}
+
+/// The declaration kinds a `kinds` filter selects (`type` expanded); `None` selects every kind.
+pub fn selected_kinds(names: Option<&[KindName]>) -> Option<Vec<DeclarationKind>> {
+    use clap::ValueEnum;
+    let names = names?;
+    let every_type_kind =
+        || KindName::value_variants().iter().filter_map(|name| name.declaration_kind()).filter(|kind| kind.is_type());
     let mut kinds = Vec::new();
-    for item in items {
-        let Some(name) = item.as_str() else {
-            return Err(CommandError::invalid_argument("kinds", format!("expected kind names, got {item}")));
-        };
-        if name == "type" {
-            kinds.extend(ALL_KINDS.iter().copied().filter(|kind| kind.is_type()));
-            continue;
-        }
-        match ALL_KINDS.iter().find(|kind| kind.as_str() == name) {
-            Some(kind) => kinds.push(*kind),
-            None => {
-                return Err(CommandError::invalid_argument(
-                    "kinds",
-                    format!("unknown kind {name:?}; known: {}", known()),
-                ));
-            }
+    for name in names {
+        match name.declaration_kind() {
+            Some(kind) => kinds.push(kind),
+            None => kinds.extend(every_type_kind()),
         }
     }
-    if kinds.is_empty() {
-        return Err(CommandError::invalid_argument("kinds", "give at least one kind, or leave it out for every kind"));
-    }
-    Ok(Some(kinds))
+    Some(kinds)
 }
+
+/// Reads `kinds` as one value, so that a bad entry is blamed on `kinds` itself, with the known
+/// names; an empty list is refused (leave `kinds` out for every kind).
+pub fn kinds_argument<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Vec<KindName>>, D::Error> {
+    use serde::de::Error;
+    let value = Value::deserialize(deserializer)?;
+    if value.is_null() {
+        return Ok(None);
+    }
+    let names: Vec<KindName> = serde_json::from_value(value.clone()).map_err(|_| {
+        use clap::ValueEnum;
+        let known: Vec<String> = KindName::value_variants()
+            .iter()
+            .filter_map(|name| Some(name.to_possible_value()?.get_name().to_owned()))
+            .collect();
+        D::Error::custom(format!("expected an array of kind names ({}), got {value}", known.join(", ")))
+    })?;
+    if names.is_empty() {
+        return Err(D::Error::custom("give at least one kind, or leave it out for every kind"));
+    }
+    Ok(Some(names))
+}
+
+// ---- the workspace index ----------------------------------------------------------------------
 
 /// The session's warm workspace, waiting up to `wait` for its first build. `Ok(None)` means
 /// still building: the caller answers `available: false`.
@@ -190,22 +232,44 @@ pub async fn ready_workspace(
 }
 
 /// The `available: false` answer while the first build runs.
-pub fn unavailable(tool: &str, warm: &WarmWorkspace) -> Value {
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Unavailable {
+    tool: &'static str,
+    via: &'static str,
+    /// Nothing was searched: no answer here is even syntactically complete.
+    completeness: &'static str,
+    available: bool,
+    reason: String,
+    retry_after_ms: u64,
+    hint: &'static str,
+    index: BuildingIndex,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct BuildingIndex {
+    state: &'static str,
+    elapsed_ms: u64,
+    files: Option<usize>,
+}
+
+/// The `available: false` answer of `tool` while the first build runs.
+pub fn unavailable(tool: &'static str, warm: &WarmWorkspace) -> Result<Value, CommandError> {
     let (elapsed, files) = match warm.phase() {
         BuildPhase::Building { started, files } => (started.elapsed().as_millis() as u64, files),
         _ => (0, None),
     };
     let files_text = files.map(|count| format!(" ({count} files)")).unwrap_or_default();
-    json!({
-        "tool": tool,
-        "via": "syntax",
-        // Nothing was searched: no answer here is even syntactically complete.
-        "completeness": "none",
-        "available": false,
-        "reason": format!("the workspace syntax index is still being built{files_text}; nothing was searched yet"),
-        "retryAfterMs": RETRY_AFTER_MS,
-        "hint": "call again after retryAfterMs, or pass waitForIndexMs to wait for the build",
-        "index": { "state": "building", "elapsedMs": elapsed, "files": files },
+    to_answer(&Unavailable {
+        tool,
+        via: "syntax",
+        completeness: "none",
+        available: false,
+        reason: format!("the workspace syntax index is still being built{files_text}; nothing was searched yet"),
+        retry_after_ms: RETRY_AFTER_MS,
+        hint: "call again after retryAfterMs, or pass waitForIndexMs to wait for the build",
+        index: BuildingIndex { state: "building", elapsed_ms: elapsed, files },
     })
 }
 
@@ -229,38 +293,102 @@ pub fn apply_editor_buffers(index: &SyntaxIndex, root: &Path, overlay: &Overlay)
 
 /// `index` facts for answers: generation, files (and how many were only partly or not at all
 /// readable to the parser), age of the last full build.
-pub fn index_facts(index: &SyntaxIndex, warm: &WarmWorkspace, ready: &ReadyWorkspace) -> Value {
-    let totals = index.totals();
-    json!({
-        "state": "ready",
-        "generation": index.generation(),
-        "filesIndexed": index.file_count(),
-        "filesDegraded": totals.degraded,
-        "filesUnparsed": totals.timed_out + totals.failed,
-        "workspaceFiles": ready.files.len(),
-        "indexedAgoMs": ready.built_at.elapsed().as_millis() as u64,
-        "lastBuildMs": ready.build_time.as_millis() as u64,
-        "refreshing": warm.refreshing(),
-    })
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IndexFacts {
+    state: &'static str,
+    generation: u64,
+    files_indexed: usize,
+    files_degraded: usize,
+    files_unparsed: usize,
+    workspace_files: usize,
+    indexed_ago_ms: u64,
+    last_build_ms: u64,
+    refreshing: bool,
 }
+
+impl IndexFacts {
+    pub fn of(index: &SyntaxIndex, warm: &WarmWorkspace, ready: &ReadyWorkspace) -> IndexFacts {
+        let totals = index.totals();
+        IndexFacts {
+            state: "ready",
+            generation: index.generation(),
+            files_indexed: index.file_count(),
+            files_degraded: totals.degraded,
+            files_unparsed: totals.timed_out + totals.failed,
+            workspace_files: ready.files.len(),
+            indexed_ago_ms: ready.built_at.elapsed().as_millis() as u64,
+            last_build_ms: ready.build_time.as_millis() as u64,
+            refreshing: warm.refreshing(),
+        }
+    }
+}
+
+/// An answer struct as the JSON sent.
+pub fn to_answer(answer: &impl Serialize) -> Result<Value, CommandError> {
+    serde_json::to_value(answer)
+        .map_err(|error| CommandError::Internal(format!("the answer did not serialize: {error}")))
+}
+
+/// The UTF-16 length of a value's compact JSON, as the response budget counts it.
+fn serialized_len(value: &impl Serialize) -> usize {
+    serde_json::to_string(value).map_or(0, |text| text.encode_utf16().count())
+}
+
+// ---- symbolSearch -----------------------------------------------------------------------------
 
 /// `fslens.symbolSearch` in a session.
 pub async fn symbol_search(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
     let started = Instant::now();
-    let arguments = SearchArguments::from_json(&argument)?;
+    let arguments: SearchArguments = parse_arguments(argument)?;
     let root = context.workspace_root()?.to_path_buf();
     let index = context.syntax_index();
-    let (warm, ready) = ready_workspace(&index, &context.warm_workspaces(), &root, arguments.wait_for_index).await?;
-    let Some(ready) = ready else { return Ok(unavailable("symbolSearch", &warm)) };
+    let wait = arguments.wait_for_index_ms.as_duration_ms();
+    let (warm, ready) = ready_workspace(&index, &context.warm_workspaces(), &root, wait).await?;
+    let Some(ready) = ready else { return unavailable("symbolSearch", &warm) };
     let overlay = context.editor_buffers().await?;
     crate::commands::run_blocking(move || {
         apply_editor_buffers(&index, &root, &overlay);
         let mut answer = search_answer(&index, &warm.tables, &ready, &arguments, &overlay)?;
-        answer["index"] = index_facts(&index, &warm, &ready);
-        answer["elapsedMs"] = json!(started.elapsed().as_millis() as u64);
-        Ok(answer)
+        answer.index = Some(IndexFacts::of(&index, &warm, &ready));
+        answer.elapsed_ms = Some(started.elapsed().as_millis() as u64);
+        to_answer(&answer)
     })
     .await
+}
+
+/// The answer of `fslens.symbolSearch`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchAnswer {
+    tool: &'static str,
+    via: &'static str,
+    completeness: &'static str,
+    available: bool,
+    query: String,
+    terms: Vec<TermSummary>,
+    results: Vec<ResultRow>,
+    returned: usize,
+    offset: usize,
+    pub total_files: usize,
+    truncated: bool,
+    truncated_by_budget: bool,
+    next_cursor: Option<String>,
+    tables_generation: Option<u64>,
+    scoring: &'static str,
+    /// In a session: the index the answer was read from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub index: Option<IndexFacts>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub elapsed_ms: Option<u64>,
+}
+
+/// How the query was split, and in how many files each term matched.
+#[derive(Serialize)]
+struct TermSummary {
+    term: String,
+    words: Vec<String>,
+    files: usize,
 }
 
 /// The ranked page for `arguments` over a built index: the part of `fslens.symbolSearch`
@@ -271,21 +399,16 @@ pub fn search_answer(
     ready: &ReadyWorkspace,
     arguments: &SearchArguments,
     overlay: &Overlay,
-) -> Result<Value, CommandError> {
-    let model = &ready.model;
-    let relative = |path: &Path| model.display_path(path);
+) -> Result<SearchAnswer, CommandError> {
+    let terms = arguments.terms()?;
+    let relative = |path: &Path| ready.model.display_path(path);
     let mut tables = tables.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     tables.refresh(index, overlay);
-    let ranked = search::rank(&tables, index, &arguments.terms, &relative);
+    let ranked = search::rank(&tables, index, &terms, &relative);
     let generation = tables.generation();
     drop(tables);
 
-    let mut stream = Sha256::new();
-    for file in &ranked {
-        stream.update(file.path.as_os_str().as_encoded_bytes());
-        stream.update(file.score.to_bits().to_le_bytes());
-    }
-    let digest = cursor_digest(&arguments.query_identity(), &crate::syntax::cache::to_hex(&stream.finalize()[..8]));
+    let digest = cursor_digest(&arguments.query_identity(&terms), &ranking_identity(&ranked));
     let offset = match &arguments.cursor {
         Some(cursor) => decode_cursor(cursor, &digest)?,
         None => 0,
@@ -296,113 +419,195 @@ pub fn search_answer(
             format!("offset {offset} is past the {} files", ranked.len()),
         ));
     }
-    let mut results = Vec::new();
-    let mut used = 0usize;
-    let mut next = offset;
-    let mut closed_by_budget = false;
-    while next < ranked.len() && results.len() < arguments.max_results {
-        let row = result_row(index, &ranked[next], arguments, overlay, &relative, ready);
-        let size = serialized_utf16_len(&row) + 1;
-        if !results.is_empty() && used + size > arguments.response_char_budget {
-            closed_by_budget = true;
-            break;
-        }
-        used += size;
-        results.push(row);
-        next += 1;
-    }
+    let rows = RowSource { index, terms: &terms, lines_per_file: arguments.lines_per_file.as_usize(), overlay, ready };
+    let (results, closed_by_budget) = rows.page(&ranked, offset, arguments);
+    let next = offset + results.len();
     let truncated = next < ranked.len();
-    let term_summaries: Vec<Value> = arguments
-        .terms
+    let term_summaries: Vec<TermSummary> = terms
         .iter()
         .enumerate()
-        .map(|(number, term)| {
-            let files = ranked.iter().filter(|file| file.terms.iter().any(|hit| hit.term == number)).count();
-            json!({ "term": term.text, "words": term.words, "files": files })
+        .map(|(number, term)| TermSummary {
+            term: term.text.clone(),
+            words: term.words.clone(),
+            files: ranked.iter().filter(|file| file.terms.iter().any(|hit| hit.term == number)).count(),
         })
         .collect();
-    Ok(json!({
-        "tool": "symbolSearch",
-        "via": "syntax",
-        "completeness": "syntactic",
-        "available": true,
-        "query": arguments.query,
-        "terms": term_summaries,
-        "results": results,
-        "returned": next - offset,
-        "offset": offset,
-        "totalFiles": ranked.len(),
-        "truncated": truncated,
-        "truncatedByBudget": truncated && closed_by_budget,
-        "nextCursor": truncated.then(|| encode_cursor(next, &digest)),
-        "tablesGeneration": generation,
-        "scoring": "BM25 over identifier counts (k1 1.2, b 0.75) + declaration bonus, times priors test 0.5, generated 0.3, vendored 0.3",
-    }))
+    Ok(SearchAnswer {
+        tool: "symbolSearch",
+        via: "syntax",
+        completeness: "syntactic",
+        available: true,
+        query: arguments.query.clone(),
+        terms: term_summaries,
+        returned: results.len(),
+        results,
+        offset,
+        total_files: ranked.len(),
+        truncated,
+        truncated_by_budget: truncated && closed_by_budget,
+        next_cursor: truncated.then(|| encode_cursor(next, &digest)),
+        tables_generation: generation,
+        scoring: "BM25 over identifier counts (k1 1.2, b 0.75) + declaration bonus, times priors test 0.5, generated 0.3, vendored 0.3",
+        index: None,
+        elapsed_ms: None,
+    })
 }
 
-fn result_row(
-    index: &SyntaxIndex,
-    file: &RankedFile,
-    arguments: &SearchArguments,
-    overlay: &Overlay,
-    relative: &dyn Fn(&Path) -> String,
-    ready: &ReadyWorkspace,
-) -> Value {
-    let declarations = &file.file.index.declarations;
-    let matching = file.matching_declarations();
-    let declares: Vec<Value> = matching
-        .iter()
-        .take(DECLARATIONS_PER_FILE)
-        .filter_map(|&slot| {
-            let declaration = declarations.get(slot)?;
-            Some(json!({
-                "name": &*index.name(declaration.name),
-                "fullName": index.full_name(&file.file.index, slot),
-                "kind": declaration.kind.as_str(),
-                "line": declaration.name_start.line,
-            }))
-        })
-        .collect();
-    let terms: Vec<Value> = file
-        .terms
-        .iter()
-        .map(|hit| {
-            let names: Vec<Value> = hit
-                .names
-                .iter()
-                .map(
-                    |name| json!({ "name": &*index.name(name.name), "match": name.kind.as_str(), "count": name.count }),
-                )
-                .collect();
-            json!({
-                "term": arguments.terms.get(hit.term).map(|term| term.text.as_str()).unwrap_or_default(),
-                "count": hit.occurrences,
-                "names": names,
+/// Binds cursors to the ranked list: its paths and scores.
+fn ranking_identity(ranked: &[RankedFile]) -> String {
+    let mut stream = Sha256::new();
+    for file in ranked {
+        stream.update(file.path.as_os_str().as_encoded_bytes());
+        stream.update(file.score.to_bits().to_le_bytes());
+    }
+    crate::syntax::cache::to_hex(&stream.finalize()[..8])
+}
+
+/// One ranked file of `results[]`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ResultRow {
+    path: String,
+    score: f64,
+    score_parts: ScoreParts,
+    priors: Vec<&'static str>,
+    /// The projects compiling the file; `[]` for scripts and orphans.
+    projects: Vec<String>,
+    terms: Vec<TermInRow>,
+    declares: Vec<DeclaredName>,
+    declares_omitted: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lines: Option<Vec<BestLine>>,
+    #[serde(skip_serializing_if = "Not::not")]
+    from_editor_buffer: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ScoreParts {
+    bm25: f64,
+    declaration_bonus: f64,
+    prior: f64,
+}
+
+#[derive(Serialize)]
+struct TermInRow {
+    term: String,
+    count: u32,
+    names: Vec<NameInRow>,
+}
+
+#[derive(Serialize)]
+struct NameInRow {
+    name: String,
+    /// `exact`, `case-insensitive` or `words`.
+    #[serde(rename = "match")]
+    match_kind: &'static str,
+    count: u32,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DeclaredName {
+    name: String,
+    full_name: String,
+    kind: &'static str,
+    line: u32,
+}
+
+#[derive(Serialize)]
+struct BestLine {
+    line: u32,
+    declaration: bool,
+    /// Absent when the file changed since it was indexed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<String>,
+}
+
+/// What the result rows are built from.
+struct RowSource<'a> {
+    index: &'a SyntaxIndex,
+    terms: &'a [QueryTerm],
+    lines_per_file: usize,
+    overlay: &'a Overlay,
+    ready: &'a ReadyWorkspace,
+}
+
+fn rounded(value: f64) -> f64 {
+    (value * 1000.0).round() / 1000.0
+}
+
+impl RowSource<'_> {
+    /// The rows from `offset` until `maxResults`, or until the next row would pass the budget
+    /// (the page always holds one); the flag says the budget closed it.
+    fn page(&self, ranked: &[RankedFile], offset: usize, arguments: &SearchArguments) -> (Vec<ResultRow>, bool) {
+        let budget = arguments.response_char_budget.unwrap_or_default().as_usize();
+        let mut results = Vec::new();
+        let mut used = 0usize;
+        for file in ranked.iter().skip(offset).take(arguments.max_results.as_usize()) {
+            let row = self.row(file);
+            let size = serialized_len(&row) + 1;
+            if !results.is_empty() && used + size > budget {
+                return (results, true);
+            }
+            used += size;
+            results.push(row);
+        }
+        (results, false)
+    }
+
+    fn row(&self, file: &RankedFile) -> ResultRow {
+        let index = self.index;
+        let declarations = &file.file.index.declarations;
+        let matching = file.matching_declarations();
+        let declares: Vec<DeclaredName> = matching
+            .iter()
+            .take(DECLARATIONS_PER_FILE)
+            .filter_map(|&slot| {
+                let declaration = declarations.get(slot)?;
+                Some(DeclaredName {
+                    name: index.name(declaration.name).to_string(),
+                    full_name: index.full_name(&file.file.index, slot),
+                    kind: declaration.kind.as_str(),
+                    line: declaration.name_start.line,
+                })
             })
-        })
-        .collect();
-    let projects: &[String] = ready.projects_by_file.get(&file.path).map(Vec::as_slice).unwrap_or(&[]);
-    let mut row = json!({
-        "path": relative(&file.path),
-        "score": (file.score * 1000.0).round() / 1000.0,
-        "scoreParts": {
-            "bm25": (file.bm25 * 1000.0).round() / 1000.0,
-            "declarationBonus": (file.declaration_bonus * 1000.0).round() / 1000.0,
-            "prior": file.priors.iter().map(|prior| prior.factor()).product::<f64>(),
-        },
-        "priors": file.priors.iter().map(|prior| prior.as_str()).collect::<Vec<_>>(),
-        "projects": projects,
-        "terms": terms,
-        "declares": declares,
-        "declaresOmitted": matching.len().saturating_sub(DECLARATIONS_PER_FILE),
-    });
-    if arguments.lines_per_file > 0 {
-        row["lines"] = best_lines(&file.file, file, &matching, arguments.lines_per_file, overlay);
+            .collect();
+        let terms: Vec<TermInRow> = file
+            .terms
+            .iter()
+            .map(|hit| TermInRow {
+                term: self.terms.get(hit.term).map(|term| term.text.clone()).unwrap_or_default(),
+                count: hit.occurrences,
+                names: hit
+                    .names
+                    .iter()
+                    .map(|name| NameInRow {
+                        name: index.name(name.name).to_string(),
+                        match_kind: name.kind.as_str(),
+                        count: name.count,
+                    })
+                    .collect(),
+            })
+            .collect();
+        ResultRow {
+            path: self.ready.model.display_path(&file.path),
+            score: rounded(file.score),
+            score_parts: ScoreParts {
+                bm25: rounded(file.bm25),
+                declaration_bonus: rounded(file.declaration_bonus),
+                prior: file.priors.iter().map(|prior| prior.factor()).product::<f64>(),
+            },
+            priors: file.priors.iter().map(|prior| prior.as_str()).collect(),
+            projects: self.ready.projects_by_file.get(&file.path).cloned().unwrap_or_default(),
+            terms,
+            declares,
+            declares_omitted: matching.len().saturating_sub(DECLARATIONS_PER_FILE),
+            lines: (self.lines_per_file > 0)
+                .then(|| best_lines(&file.file, file, &matching, self.lines_per_file, self.overlay)),
+            from_editor_buffer: file.file.from_overlay,
+        }
     }
-    if file.file.from_overlay {
-        row["fromEditorBuffer"] = json!(true);
-    }
-    row
 }
 
 /// The texts of `wanted` lines (trimmed, cut at [`LINE_TEXT_MAX_CHARS`]), read only as far as
@@ -448,7 +653,13 @@ fn line_texts(indexed: &IndexedFile, overlay: &Overlay, wanted: &[u32]) -> Optio
 
 /// The best lines of a file: declaration lines first, then the lines of exact, then other
 /// matches, in text order within each group.
-fn best_lines(indexed: &IndexedFile, file: &RankedFile, matching: &[usize], limit: usize, overlay: &Overlay) -> Value {
+fn best_lines(
+    indexed: &IndexedFile,
+    file: &RankedFile,
+    matching: &[usize],
+    limit: usize,
+    overlay: &Overlay,
+) -> Vec<BestLine> {
     let mut chosen: Vec<(u32, bool)> = Vec::new();
     for &slot in matching {
         if let Some(declaration) = indexed.index.declarations.get(slot) {
@@ -475,18 +686,69 @@ fn best_lines(indexed: &IndexedFile, file: &RankedFile, matching: &[usize], limi
     let texts = line_texts(indexed, overlay, &wanted);
     chosen
         .into_iter()
-        .map(|(line, declaration)| {
-            let mut entry = json!({ "line": line, "declaration": declaration });
-            if let Some(text) = texts.as_ref().and_then(|texts| texts.get(&line)) {
-                entry["text"] = json!(text);
-            }
-            entry
+        .map(|(line, declaration)| BestLine {
+            line,
+            declaration,
+            text: texts.as_ref().and_then(|texts| texts.get(&line)).cloned(),
         })
         .collect()
 }
 
-/// The MCP input schema generated from this command's argument struct; `None` until its
-/// arguments are a typed struct (mcp/tools.rs keeps a hand-written schema until then).
-pub fn search_input_schema() -> Option<serde_json::Value> {
-    None
+#[cfg(test)]
+mod tests {
+    use clap::ValueEnum;
+    use serde_json::json;
+
+    use super::{KindName, SearchArguments, selected_kinds};
+    use crate::commands::CommandError;
+    use crate::commands::params::{CommandArguments, parse_arguments};
+    use crate::syntax::model::DeclarationKind;
+
+    /// An argument struct with nothing but a `kinds` filter, read as the read tools read it.
+    #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    struct ReadableKinds {
+        #[serde(default, deserialize_with = "super::kinds_argument")]
+        kinds: Option<Vec<KindName>>,
+    }
+
+    impl CommandArguments for ReadableKinds {}
+
+    #[test]
+    fn every_kind_name_is_the_declaration_kind_as_the_index_spells_it() {
+        for name in KindName::value_variants() {
+            let wire = serde_json::to_value(name).unwrap();
+            let command_line = name.to_possible_value().unwrap().get_name().to_owned();
+            assert_eq!(wire, json!(command_line), "the CLI and the wire spell {name:?} alike");
+            if let Some(kind) = name.declaration_kind() {
+                assert_eq!(wire, json!(kind.as_str()));
+            }
+        }
+        let types = selected_kinds(Some(&[KindName::Type, KindName::Let])).unwrap();
+        assert!(types.contains(&DeclarationKind::Exception) && types.contains(&DeclarationKind::Let));
+        assert!(!types.contains(&DeclarationKind::Module));
+        assert_eq!(selected_kinds(None), None);
+    }
+
+    #[test]
+    fn a_bad_kinds_entry_blames_kinds() {
+        for bad in [json!(["gizmo"]), json!([1]), json!("type"), json!([])] {
+            match parse_arguments::<ReadableKinds>(json!({ "kinds": bad })) {
+                Err(CommandError::InvalidArgument { argument, .. }) => assert_eq!(argument, "kinds"),
+                other => panic!("{bad}: {other:?}"),
+            }
+        }
+        let parsed: ReadableKinds = parse_arguments(json!({ "kinds": ["record-field", "type"] })).unwrap();
+        assert_eq!(parsed.kinds, Some(vec![KindName::RecordField, KindName::Type]));
+    }
+
+    #[test]
+    fn a_query_without_identifiers_blames_query() {
+        match parse_arguments::<SearchArguments>(json!({ "query": " . " })) {
+            Err(CommandError::InvalidArgument { argument, .. }) => assert_eq!(argument, "query"),
+            other => panic!("{other:?}"),
+        }
+        let parsed: SearchArguments = parse_arguments(json!({ "query": "Shipment" })).unwrap();
+        assert_eq!((parsed.max_results.get(), parsed.lines_per_file.get(), parsed.wait_for_index_ms.get()), (20, 3, 0));
+    }
 }

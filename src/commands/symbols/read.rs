@@ -7,21 +7,25 @@
 //! optionally a character) to the smallest enclosing declaration, with the chain of its
 //! parents; a body longer than `maxLines` is handled as `onOversize` says: `error` (metadata
 //! only), `slice` (a window around the line) or `outline` (the nested declarations, each with
-//! the arguments that read it).
+//! the arguments that read it). Each answer is a `Serialize` struct whose `status` is the tag
+//! of its outcome.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
-use crate::commands::arguments::{object_of, one_of, optional_integer, optional_string, reject_unknown};
+use crate::commands::params::{Bounded, CommandArguments, Coordinate, parse_arguments};
 use crate::commands::paths::{confine, display_relative};
 use crate::commands::symbols::{
-    apply_editor_buffers, index_facts, kinds_argument, ready_workspace, unavailable, wait_argument,
+    IndexFacts, KindName, WaitForIndexMs, apply_editor_buffers, ready_workspace, selected_kinds, to_answer, unavailable,
 };
 use crate::syntax::index::IndexedFile;
 use crate::syntax::model::{Declaration, DeclarationKind, FileIndex, HealthStatus, NO_PARENT, Position};
@@ -32,6 +36,176 @@ const SIGNATURE_MAX_CHARS: usize = 240;
 const CANDIDATES_LIMIT: usize = 50;
 /// At most this many nested declarations are listed by `onOversize: outline`.
 const OUTLINE_LIMIT: usize = 200;
+/// At most this many doc-comment and attribute lines are given above a declaration.
+const LEADING_LINES_LIMIT: u32 = 40;
+
+/// A `maxLines` or `aroundLine` argument: lines of source.
+pub type LineCount<const DEFAULT: u64> = Bounded<1, 20_000, DEFAULT>;
+
+// ---- arguments --------------------------------------------------------------------------------
+
+/// The arguments of `fslens.readSymbol`.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ReadSymbolArguments {
+    /// A declared name, plain (`weigh`) or dotted (`Shipment.weigh`): the declaration's full
+    /// name or a dot-aligned suffix of it; case-sensitive.
+    pub name: String,
+    /// Only declarations in this file (then no workspace index is needed). Relative to the
+    /// workspace root or absolute inside it; paths outside are refused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// The 0-based line of the declaration (its name or its start), to pick among candidates.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<Coordinate>,
+    /// Declaration kinds to consider: `type` (every type kind), `module`, `record`, `union`,
+    /// `class`, `interface`, `member`, `let`, `val`, `union-case`, `record-field`, …
+    #[serde(default, deserialize_with = "super::kinds_argument", skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
+    pub kinds: Option<Vec<KindName>>,
+    /// Longest source returned, in lines.
+    #[serde(default)]
+    pub max_lines: LineCount<400>,
+    /// Without `path`: wait this long, in milliseconds, for the first index build instead of
+    /// answering `available: false` at once.
+    #[serde(default)]
+    pub wait_for_index_ms: WaitForIndexMs,
+}
+
+impl CommandArguments for ReadSymbolArguments {
+    fn validate(&self) -> Result<(), CommandError> {
+        match self.name().is_empty() {
+            true => Err(CommandError::invalid_argument("name", "required: a declared name, plain or dotted")),
+            false => Ok(()),
+        }
+    }
+}
+
+impl ReadSymbolArguments {
+    /// The name as looked up: spaces and enclosing backticks dropped.
+    fn name(&self) -> &str {
+        self.name.trim().trim_matches('`')
+    }
+}
+
+/// What `readEnclosing` gives for a declaration longer than `maxLines`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema, clap::ValueEnum)]
+#[serde(rename_all = "camelCase")]
+pub enum Oversize {
+    /// metadata only, with a message and a hint
+    #[default]
+    Error,
+    /// a window of `aroundLine` lines around the line
+    Slice,
+    /// the declarations nested in it, each with the arguments that read it
+    Outline,
+}
+
+/// The arguments of `fslens.readEnclosing`.
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ReadEnclosingArguments {
+    /// The file (`.fs`, `.fsi`, `.fsx`). Relative to the workspace root or absolute inside it;
+    /// paths outside are refused.
+    pub path: String,
+    /// 0-based line; past the end of the file is refused.
+    pub line: Coordinate,
+    /// 0-based UTF-16 column: then the declaration's range must contain the position, not just
+    /// the line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub character: Option<Coordinate>,
+    /// Only declarations of these kinds enclose (as for `readSymbol`).
+    #[serde(default, deserialize_with = "super::kinds_argument", skip_serializing_if = "Option::is_none")]
+    #[schemars(length(min = 1))]
+    pub kinds: Option<Vec<KindName>>,
+    /// Longest body returned whole, in lines; default 200.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_lines: Option<LineCount<200>>,
+    /// What a body longer than `maxLines` gives.
+    #[serde(default)]
+    pub on_oversize: Oversize,
+    /// The size of a slice, in lines; default `maxLines` when given, else 80.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub around_line: Option<LineCount<80>>,
+}
+
+impl CommandArguments for ReadEnclosingArguments {}
+
+impl ReadEnclosingArguments {
+    fn max_lines(&self) -> u32 {
+        self.max_lines.unwrap_or_default().as_u32()
+    }
+
+    fn slice_lines(&self) -> u32 {
+        match (self.around_line, self.max_lines) {
+            (Some(around), _) => around.as_u32(),
+            (None, Some(max_lines)) => max_lines.as_u32(),
+            (None, None) => LineCount::<80>::default().as_u32(),
+        }
+    }
+}
+
+/// The MCP input schema, generated from [`ReadSymbolArguments`].
+pub fn read_symbol_input_schema() -> Option<Value> {
+    Some(crate::commands::params::input_schema::<ReadSymbolArguments>())
+}
+
+/// The MCP input schema, generated from [`ReadEnclosingArguments`].
+pub fn read_enclosing_input_schema() -> Option<Value> {
+    Some(crate::commands::params::input_schema::<ReadEnclosingArguments>())
+}
+
+// ---- what both answers hold -------------------------------------------------------------------
+
+/// One declaration, as `symbol`, a candidate, or a neighbour.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SymbolFacts {
+    name: String,
+    full_name: String,
+    kind: &'static str,
+    access: &'static str,
+    path: String,
+    line: u32,
+    range: Value,
+    start_line: u32,
+    end_line: u32,
+    lines: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    signature: Option<String>,
+    /// `false` when the declaration or its file did not parse cleanly.
+    #[serde(skip_serializing_if = "is_true")]
+    certain: bool,
+}
+
+/// One enclosing declaration of `chain[]`, outermost first.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ChainLink {
+    name: String,
+    kind: &'static str,
+    start_line: u32,
+    end_line: u32,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SourceRange {
+    start_line: u32,
+    end_line: u32,
+}
+
+/// The `///` doc comment and `[<Attribute>]` lines directly above a declaration.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct LeadingLines {
+    leading: String,
+    leading_start_line: usize,
+}
+
+fn is_true(value: &bool) -> bool {
+    *value
+}
 
 /// The text a file's index was built from: the editor buffer or the disk, only when its
 /// SHA-256 still matches `sha256`.
@@ -44,18 +218,24 @@ pub fn current_text(path: &Path, overlay: &Overlay, sha256: &[u8; 32]) -> Option
     (digest == *sha256).then_some(text)
 }
 
-/// Refuses a path that is not an F# source file the editor has open or the disk holds, before
-/// anything is indexed for it.
-fn check_source_path(path: &Path, written: &str, overlay: &Overlay) -> Result<(), CommandError> {
-    let refuse =
-        |message: &str| Err(CommandError::InvalidPath { path: written.to_owned(), message: message.to_owned() });
+/// The F# source file `path` indexed with the very text it was built from; a path that is not
+/// an F# source file the editor has open or the disk holds is refused before anything is
+/// indexed for it.
+fn read_source_file(
+    index: &SyntaxIndex,
+    path: &Path,
+    written: &str,
+    overlay: &Overlay,
+    unreadable: &str,
+) -> Result<(Arc<IndexedFile>, String), CommandError> {
+    let refuse = |message: &str| CommandError::InvalidPath { path: written.to_owned(), message: message.to_owned() };
     if crate::syntax::GrammarKind::for_path(path).is_none() {
-        return refuse("not an F# source file (.fs, .fsi, .fsx)");
+        return Err(refuse("not an F# source file (.fs, .fsi, .fsx)"));
     }
     if overlay.get(path).is_none() && !path.is_file() {
-        return refuse("no such file in the workspace or the editor");
+        return Err(refuse("no such file in the workspace or the editor"));
     }
-    Ok(())
+    indexed_text(index, path, overlay).ok_or_else(|| refuse(unreadable))
 }
 
 /// Indexes `path` from the overlay or the disk and returns its entry with the very text it
@@ -89,12 +269,9 @@ fn slice_lines(text: &str, first: u32, last: u32) -> String {
     out
 }
 
-/// At most this many doc-comment and attribute lines are given above a declaration.
-const LEADING_LINES_LIMIT: u32 = 40;
-
-/// The `///` doc comment and `[<Attribute>]` lines directly above line `first` (the syntax
-/// index's range starts after them), as `leading` with `leadingStartLine`.
-fn add_leading_lines(answer: &mut Value, text: &str, first: u32) {
+/// The doc comment and attribute lines directly above line `first` (the syntax index's range
+/// starts after them), when there are any.
+fn leading_lines(text: &str, first: u32) -> Option<LeadingLines> {
     let lines: Vec<&str> = text.lines().take(first as usize).collect();
     let mut start = lines.len();
     while start > 0 && lines.len() - start < LEADING_LINES_LIMIT as usize {
@@ -105,118 +282,157 @@ fn add_leading_lines(answer: &mut Value, text: &str, first: u32) {
             break;
         }
     }
-    if start < lines.len() {
+    (start < lines.len()).then(|| {
         let mut leading = lines[start..].join("\n");
         leading.push('\n');
-        answer["leading"] = json!(leading);
-        answer["leadingStartLine"] = json!(start);
-    }
+        LeadingLines { leading, leading_start_line: start }
+    })
 }
 
-fn declaration_json(index: &SyntaxIndex, root: &Path, file: &IndexedFile, slot: usize, text: Option<&str>) -> Value {
+fn symbol_facts(index: &SyntaxIndex, root: &Path, file: &IndexedFile, slot: usize, text: Option<&str>) -> SymbolFacts {
     let declaration = &file.index.declarations[slot];
     let (first, last) = line_span(declaration);
-    let mut value = json!({
-        "name": &*index.name(declaration.name),
-        "fullName": index.full_name(&file.index, slot),
-        "kind": declaration.kind.as_str(),
-        "access": declaration.access.as_str(),
-        "path": display_relative(root, &file.path),
-        "line": declaration.name_start.line,
-        "range": declaration.range.to_json(),
-        "startLine": first,
-        "endLine": last,
-        "lines": last - first + 1,
-    });
-    if let Some(text) = text {
-        let signature = render_signature(text, declaration.header_bytes, SIGNATURE_MAX_CHARS);
-        if !signature.is_empty() {
-            value["signature"] = json!(signature);
-        }
+    SymbolFacts {
+        name: index.name(declaration.name).to_string(),
+        full_name: index.full_name(&file.index, slot),
+        kind: declaration.kind.as_str(),
+        access: declaration.access.as_str(),
+        path: display_relative(root, &file.path),
+        line: declaration.name_start.line,
+        range: declaration.range.to_json(),
+        start_line: first,
+        end_line: last,
+        lines: last - first + 1,
+        signature: text
+            .map(|text| render_signature(text, declaration.header_bytes, SIGNATURE_MAX_CHARS))
+            .filter(|signature| !signature.is_empty()),
+        certain: declaration.certain && file.index.health.status == HealthStatus::Clean,
     }
-    if !declaration.certain || file.index.health.status != HealthStatus::Clean {
-        value["certain"] = json!(false);
-    }
-    value
 }
 
-fn chain_json(index: &SyntaxIndex, file: &FileIndex, slot: usize) -> Value {
+fn chain_of(index: &SyntaxIndex, file: &FileIndex, slot: usize) -> Vec<ChainLink> {
     file.declaration_chain(slot)
         .into_iter()
         .filter_map(|link| {
             let declaration = file.declarations.get(link)?;
             let (first, last) = line_span(declaration);
-            Some(json!({
-                "name": &*index.name(declaration.name),
-                "kind": declaration.kind.as_str(),
-                "startLine": first,
-                "endLine": last,
-            }))
+            Some(ChainLink {
+                name: index.name(declaration.name).to_string(),
+                kind: declaration.kind.as_str(),
+                start_line: first,
+                end_line: last,
+            })
         })
         .collect()
 }
 
-// ---- readSymbol ---------------------------------------------------------------------------
-
-struct ReadSymbolArguments {
-    name: String,
-    path: Option<String>,
-    line: Option<u32>,
-    kinds: Option<Vec<DeclarationKind>>,
-    max_lines: u32,
-    wait: std::time::Duration,
-}
-
-fn read_symbol_arguments(argument: &Value) -> Result<ReadSymbolArguments, CommandError> {
-    let object = object_of(argument)?;
-    reject_unknown(object, &["name", "path", "line", "kinds", "maxLines", "waitForIndexMs"])?;
-    let name = optional_string(object, "name")?
-        .map(|name| name.trim().trim_matches('`').to_owned())
-        .filter(|name| !name.is_empty())
-        .ok_or_else(|| CommandError::invalid_argument("name", "required: a declared name, plain or dotted"))?;
-    Ok(ReadSymbolArguments {
-        name,
-        path: optional_string(object, "path")?,
-        line: optional_integer(object, "line", 0, u32::MAX as u64)?.map(|line| line as u32),
-        kinds: kinds_argument(object)?,
-        max_lines: optional_integer(object, "maxLines", 1, 20_000)?.unwrap_or(400) as u32,
-        wait: wait_argument(object)?,
-    })
-}
-
-/// Whether a declaration's full name is `wanted` or ends with `.wanted`, segment by segment
-/// and in any spelling of each (``` ``value`` ``` is `value`; `>>=`, `(>>=)` and
-/// `op_GreaterGreaterEquals` are one operator).
-fn qualified_match(full_name: &str, wanted: &str) -> bool {
-    crate::commands::find::resolve::qualified_matches(full_name, wanted, true)
-}
+// ---- readSymbol -------------------------------------------------------------------------------
 
 /// `fslens.readSymbol` in a session.
 pub async fn read_symbol(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
     let started = Instant::now();
-    let arguments = read_symbol_arguments(&argument)?;
+    let arguments: ReadSymbolArguments = parse_arguments(argument)?;
     let root = context.workspace_root()?.to_path_buf();
     let path = arguments.path.as_deref().map(|written| confine(&root, written, "path")).transpose()?;
     let index = context.syntax_index();
     // With a path only that file is needed; without, the workspace index.
     let mut warm_and_ready = None;
     if path.is_none() {
-        let (warm, ready) = ready_workspace(&index, &context.warm_workspaces(), &root, arguments.wait).await?;
-        let Some(ready) = ready else { return Ok(unavailable("readSymbol", &warm)) };
+        let wait = arguments.wait_for_index_ms.as_duration_ms();
+        let (warm, ready) = ready_workspace(&index, &context.warm_workspaces(), &root, wait).await?;
+        let Some(ready) = ready else { return unavailable("readSymbol", &warm) };
         warm_and_ready = Some((warm, ready));
     }
     let overlay = context.editor_buffers().await?;
     crate::commands::run_blocking(move || {
         let mut answer = read_symbol_with_index(&index, &root, &arguments, path.as_deref(), &overlay)?;
         // After the search, which applied the editor's buffers: the facts describe what was searched.
-        if let Some((warm, ready)) = warm_and_ready {
-            answer["index"] = index_facts(&index, &warm, &ready);
-        }
-        answer["elapsedMs"] = json!(started.elapsed().as_millis() as u64);
-        Ok(answer)
+        answer.index = warm_and_ready.map(|(warm, ready)| IndexFacts::of(&index, &warm, &ready));
+        answer.elapsed_ms = Some(started.elapsed().as_millis() as u64);
+        to_answer(&answer)
     })
     .await
 }
+
+/// The answer of `fslens.readSymbol`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ReadSymbolAnswer {
+    tool: &'static str,
+    via: &'static str,
+    completeness: &'static str,
+    available: bool,
+    name: String,
+    #[serde(flatten)]
+    outcome: ReadSymbolOutcome,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    index: Option<IndexFacts>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    elapsed_ms: Option<u64>,
+}
+
+/// `status` and what it holds.
+#[derive(Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+enum ReadSymbolOutcome {
+    Ok(Box<SymbolSource>),
+    Ambiguous(Candidates),
+    NotFound(NotFound),
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SymbolSource {
+    symbol: SymbolFacts,
+    chain: Vec<ChainLink>,
+    source: String,
+    #[serde(flatten)]
+    leading: Option<LeadingLines>,
+    source_range: SourceRange,
+    truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lines_omitted: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<&'static str>,
+    from_editor_buffer: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Candidates {
+    message: String,
+    candidates: Vec<Candidate>,
+    candidates_omitted: usize,
+}
+
+/// A candidate, with the arguments that read exactly that one.
+#[derive(Serialize)]
+struct Candidate {
+    #[serde(flatten)]
+    symbol: SymbolFacts,
+    select: Selection,
+}
+
+#[derive(Serialize)]
+struct Selection {
+    name: String,
+    path: String,
+    line: u32,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NotFound {
+    /// True only when every file searched parsed cleanly.
+    certain: bool,
+    files_searched: usize,
+    files_not_cleanly_parsed: usize,
+    message: String,
+    hint: &'static str,
+}
+
+/// A declaration found: its file and slot.
+type Found = (Arc<IndexedFile>, usize);
 
 fn read_symbol_with_index(
     index: &SyntaxIndex,
@@ -224,192 +440,394 @@ fn read_symbol_with_index(
     arguments: &ReadSymbolArguments,
     path: Option<&Path>,
     overlay: &Overlay,
-) -> Result<Value, CommandError> {
-    let simple = crate::commands::find::resolve::segments(&arguments.name).pop().unwrap_or_default();
-    let mut candidates: Vec<(Arc<IndexedFile>, usize)> = Vec::new();
-    let mut texts: std::collections::HashMap<PathBuf, String> = std::collections::HashMap::new();
-    match path {
-        Some(path) => {
-            check_source_path(path, arguments.path.as_deref().unwrap_or_default(), overlay)?;
-            let (file, text) = indexed_text(index, path, overlay).ok_or_else(|| CommandError::InvalidPath {
-                path: arguments.path.clone().unwrap_or_default(),
-                message: "cannot read it as an F# source file".to_owned(),
-            })?;
-            for (slot, declaration) in file.index.declarations.iter().enumerate() {
-                if crate::syntax::names::comparison_key(&index.name(declaration.name)) == simple {
-                    candidates.push((file.clone(), slot));
-                }
-            }
-            texts.insert(path.to_path_buf(), text);
-        }
-        None => {
-            apply_editor_buffers(index, root, overlay);
-            for hit in index.find_declarations(&simple) {
-                if let Some(file) = index.file(&hit.path)
-                    && let Some(slot) =
-                        file.index.declarations.iter().position(|declaration| *declaration == hit.declaration)
-                {
-                    candidates.push((file, slot));
-                }
-            }
-        }
-    }
-    candidates.retain(|(file, slot)| {
-        let declaration = &file.index.declarations[*slot];
-        qualified_match(&index.full_name(&file.index, *slot), &arguments.name)
-            && arguments.kinds.as_ref().is_none_or(|kinds| kinds.contains(&declaration.kind))
-            && arguments
-                .line
-                .is_none_or(|line| declaration.name_start.line == line || declaration.range.start.line == line)
-    });
-    let mut text_of = |file: &IndexedFile| -> Option<String> {
-        if let Some(text) = texts.get(&file.path) {
-            return Some(text.clone());
-        }
-        let text = current_text(&file.path, overlay, &file.index.content_sha256)?;
-        texts.insert(file.path.clone(), text.clone());
-        Some(text)
+) -> Result<ReadSymbolAnswer, CommandError> {
+    let mut texts = TextCache::new(overlay);
+    let mut candidates = match path {
+        Some(path) => declarations_in_file(index, path, arguments, overlay, &mut texts)?,
+        None => declarations_in_workspace(index, root, arguments.name(), overlay),
     };
-    let mut base = json!({ "tool": "readSymbol", "via": "syntax", "completeness": "syntactic", "available": true, "name": arguments.name });
-    match candidates.len() {
-        0 => {
-            // A declaration can hide in a region the parser could not read: "not found" is
-            // only certain when every file searched parsed cleanly.
-            let searched: Vec<Arc<IndexedFile>> = match path {
-                Some(path) => index.file(path).into_iter().collect(),
-                None => index.paths().iter().filter_map(|path| index.file(path)).collect(),
-            };
-            let unclean: Vec<&Arc<IndexedFile>> =
-                searched.iter().filter(|file| file.index.health.status != HealthStatus::Clean).collect();
-            base["status"] = json!("not_found");
-            base["certain"] = json!(unclean.is_empty());
-            base["filesSearched"] = json!(searched.len());
-            base["filesNotCleanlyParsed"] = json!(unclean.len());
-            let mut message = format!(
-                "no declaration named {:?}{} in the syntax index",
-                arguments.name,
-                if path.is_some() { " in that file" } else { "" }
-            );
-            if !unclean.is_empty() {
-                let first = display_relative(root, &unclean[0].path);
-                message.push_str(&format!(
-                    "; {} of the {} files searched did not parse cleanly (first: {first}), so it may be declared in \
-                     a region the parser could not read",
-                    unclean.len(),
-                    searched.len()
-                ));
-            }
-            base["message"] = json!(message);
-            base["hint"] = json!("symbol_search finds files by partial names; names are case-sensitive here");
-            Ok(base)
-        }
-        1 => {
-            let (file, slot) = candidates.remove(0);
-            let Some(text) = text_of(&file) else {
-                return Err(CommandError::Internal(format!(
-                    "{} changed while it was read; try again",
-                    file.path.display()
-                )));
-            };
-            let declaration = &file.index.declarations[slot];
-            let (first, last) = line_span(declaration);
-            let shown_last = last.min(first + arguments.max_lines - 1);
-            base["status"] = json!("ok");
-            base["symbol"] = declaration_json(index, root, &file, slot, Some(&text));
-            base["chain"] = chain_json(index, &file.index, slot);
-            base["source"] = json!(slice_lines(&text, first, shown_last));
-            add_leading_lines(&mut base, &text, first);
-            base["sourceRange"] = json!({ "startLine": first, "endLine": shown_last });
-            base["truncated"] = json!(shown_last < last);
-            if shown_last < last {
-                base["linesOmitted"] = json!(last - shown_last);
-                base["hint"] = json!("raise maxLines, or call read_enclosing with onOversize outline for its parts");
-            }
-            base["fromEditorBuffer"] = json!(overlay.get(&file.path).is_some());
-            Ok(base)
-        }
-        count => {
-            base["status"] = json!("ambiguous");
-            base["message"] = json!(format!("{count} declarations match; pick one with path and line (or kinds)"));
-            let listed: Vec<Value> = candidates
-                .iter()
-                .take(CANDIDATES_LIMIT)
-                .map(|(file, slot)| {
-                    let text = text_of(file);
-                    let mut candidate = declaration_json(index, root, file, *slot, text.as_deref());
-                    candidate["select"] = json!({
-                        "name": arguments.name,
-                        "path": display_relative(root, &file.path),
-                        "line": file.index.declarations[*slot].name_start.line,
-                    });
-                    candidate
-                })
-                .collect();
-            base["candidates"] = json!(listed);
-            base["candidatesOmitted"] = json!(count.saturating_sub(CANDIDATES_LIMIT));
-            Ok(base)
-        }
-    }
-}
-
-// ---- readEnclosing ------------------------------------------------------------------------
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Oversize {
-    Error,
-    Slice,
-    Outline,
-}
-
-struct ReadEnclosingArguments {
-    path: String,
-    line: u32,
-    character: Option<u32>,
-    kinds: Option<Vec<DeclarationKind>>,
-    max_lines: u32,
-    max_lines_given: bool,
-    on_oversize: Oversize,
-    around_line: Option<u32>,
-}
-
-fn read_enclosing_arguments(argument: &Value) -> Result<ReadEnclosingArguments, CommandError> {
-    let object = object_of(argument)?;
-    reject_unknown(object, &["path", "line", "character", "kinds", "maxLines", "onOversize", "aroundLine"])?;
-    let path = optional_string(object, "path")?.ok_or_else(|| CommandError::invalid_argument("path", "required"))?;
-    let line = optional_integer(object, "line", 0, u32::MAX as u64)?
-        .ok_or_else(|| CommandError::invalid_argument("line", "required: a 0-based line"))? as u32;
-    let max_lines = optional_integer(object, "maxLines", 1, 20_000)?;
-    Ok(ReadEnclosingArguments {
-        path,
-        line,
-        character: optional_integer(object, "character", 0, u32::MAX as u64)?.map(|value| value as u32),
-        kinds: kinds_argument(object)?,
-        max_lines: max_lines.unwrap_or(200) as u32,
-        max_lines_given: max_lines.is_some(),
-        on_oversize: one_of(
-            optional_string(object, "onOversize")?,
-            "onOversize",
-            &[("error", Oversize::Error), ("slice", Oversize::Slice), ("outline", Oversize::Outline)],
-        )?,
-        around_line: optional_integer(object, "aroundLine", 1, 20_000)?.map(|value| value as u32),
+    let kinds = selected_kinds(arguments.kinds.as_deref());
+    candidates.retain(|(file, slot)| selected(index, arguments, kinds.as_deref(), file, *slot));
+    let outcome = match candidates.len() {
+        0 => ReadSymbolOutcome::NotFound(not_found(index, root, arguments.name(), path)),
+        1 => ReadSymbolOutcome::Ok(Box::new(symbol_source(index, root, arguments, &candidates[0], &mut texts)?)),
+        _ => ReadSymbolOutcome::Ambiguous(ambiguous(index, root, arguments.name(), &candidates, &mut texts)),
+    };
+    Ok(ReadSymbolAnswer {
+        tool: "readSymbol",
+        via: "syntax",
+        completeness: "syntactic",
+        available: true,
+        name: arguments.name().to_owned(),
+        outcome,
+        index: None,
+        elapsed_ms: None,
     })
 }
+
+/// The declarations of the one file `path` whose simple name is the name's last segment.
+fn declarations_in_file(
+    index: &SyntaxIndex,
+    path: &Path,
+    arguments: &ReadSymbolArguments,
+    overlay: &Overlay,
+    texts: &mut TextCache,
+) -> Result<Vec<Found>, CommandError> {
+    let written = arguments.path.as_deref().unwrap_or_default();
+    let (file, text) = read_source_file(index, path, written, overlay, "cannot read it as an F# source file")?;
+    let simple = simple_name(arguments.name());
+    let found = (0..file.index.declarations.len())
+        .filter(|slot| {
+            let declaration = &file.index.declarations[*slot];
+            crate::syntax::names::comparison_key(&index.name(declaration.name)) == simple
+        })
+        .map(|slot| (file.clone(), slot))
+        .collect();
+    texts.insert(path, text);
+    Ok(found)
+}
+
+/// The declarations of the workspace index whose simple name is the name's last segment, after
+/// the editor's buffers are applied.
+fn declarations_in_workspace(index: &SyntaxIndex, root: &Path, name: &str, overlay: &Overlay) -> Vec<Found> {
+    apply_editor_buffers(index, root, overlay);
+    let mut found = Vec::new();
+    for hit in index.find_declarations(&simple_name(name)) {
+        if let Some(file) = index.file(&hit.path)
+            && let Some(slot) = file.index.declarations.iter().position(|declaration| *declaration == hit.declaration)
+        {
+            found.push((file, slot));
+        }
+    }
+    found
+}
+
+fn simple_name(name: &str) -> String {
+    crate::commands::find::resolve::segments(name).pop().unwrap_or_default()
+}
+
+/// Whether a declaration is the one asked for: its full name is the name or ends with `.name`,
+/// segment by segment and in any spelling of each (``` ``value`` ``` is `value`; `>>=`,
+/// `(>>=)` and `op_GreaterGreaterEquals` are one operator), of the kinds and at the line given.
+fn selected(
+    index: &SyntaxIndex,
+    arguments: &ReadSymbolArguments,
+    kinds: Option<&[DeclarationKind]>,
+    file: &IndexedFile,
+    slot: usize,
+) -> bool {
+    let declaration = &file.index.declarations[slot];
+    crate::commands::find::resolve::qualified_matches(&index.full_name(&file.index, slot), arguments.name(), true)
+        && kinds.is_none_or(|kinds| kinds.contains(&declaration.kind))
+        && arguments.line.is_none_or(|line| {
+            let line = line.as_u32();
+            declaration.name_start.line == line || declaration.range.start.line == line
+        })
+}
+
+/// A declaration can hide in a region the parser could not read: "not found" is only certain
+/// when every file searched parsed cleanly.
+fn not_found(index: &SyntaxIndex, root: &Path, name: &str, path: Option<&Path>) -> NotFound {
+    let searched: Vec<Arc<IndexedFile>> = match path {
+        Some(path) => index.file(path).into_iter().collect(),
+        None => index.paths().iter().filter_map(|path| index.file(path)).collect(),
+    };
+    let unclean: Vec<&Arc<IndexedFile>> =
+        searched.iter().filter(|file| file.index.health.status != HealthStatus::Clean).collect();
+    let mut message = format!(
+        "no declaration named {name:?}{} in the syntax index",
+        if path.is_some() { " in that file" } else { "" }
+    );
+    if let Some(first) = unclean.first() {
+        message.push_str(&format!(
+            "; {} of the {} files searched did not parse cleanly (first: {}), so it may be declared in \
+             a region the parser could not read",
+            unclean.len(),
+            searched.len(),
+            display_relative(root, &first.path)
+        ));
+    }
+    NotFound {
+        certain: unclean.is_empty(),
+        files_searched: searched.len(),
+        files_not_cleanly_parsed: unclean.len(),
+        message,
+        hint: "symbol_search finds files by partial names; names are case-sensitive here",
+    }
+}
+
+/// The one declaration's source, cut at `maxLines`.
+fn symbol_source(
+    index: &SyntaxIndex,
+    root: &Path,
+    arguments: &ReadSymbolArguments,
+    (file, slot): &Found,
+    texts: &mut TextCache,
+) -> Result<SymbolSource, CommandError> {
+    let Some(text) = texts.text_of(file) else {
+        return Err(CommandError::Internal(format!("{} changed while it was read; try again", file.path.display())));
+    };
+    let (first, last) = line_span(&file.index.declarations[*slot]);
+    let shown_last = last.min(first + arguments.max_lines.as_u32() - 1);
+    let truncated = shown_last < last;
+    Ok(SymbolSource {
+        symbol: symbol_facts(index, root, file, *slot, Some(&text)),
+        chain: chain_of(index, &file.index, *slot),
+        source: slice_lines(&text, first, shown_last),
+        leading: leading_lines(&text, first),
+        source_range: SourceRange { start_line: first, end_line: shown_last },
+        truncated,
+        lines_omitted: truncated.then(|| last - shown_last),
+        hint: truncated.then_some("raise maxLines, or call read_enclosing with onOversize outline for its parts"),
+        from_editor_buffer: texts.overlay.get(&file.path).is_some(),
+    })
+}
+
+fn ambiguous(index: &SyntaxIndex, root: &Path, name: &str, found: &[Found], texts: &mut TextCache) -> Candidates {
+    let candidates = found
+        .iter()
+        .take(CANDIDATES_LIMIT)
+        .map(|(file, slot)| {
+            let text = texts.text_of(file);
+            Candidate {
+                symbol: symbol_facts(index, root, file, *slot, text.as_deref()),
+                select: Selection {
+                    name: name.to_owned(),
+                    path: display_relative(root, &file.path),
+                    line: file.index.declarations[*slot].name_start.line,
+                },
+            }
+        })
+        .collect();
+    Candidates {
+        message: format!("{} declarations match; pick one with path and line (or kinds)", found.len()),
+        candidates,
+        candidates_omitted: found.len().saturating_sub(CANDIDATES_LIMIT),
+    }
+}
+
+/// The texts read so far, each checked against its file's content hash when first read.
+struct TextCache<'a> {
+    overlay: &'a Overlay,
+    texts: HashMap<PathBuf, String>,
+}
+
+impl<'a> TextCache<'a> {
+    fn new(overlay: &'a Overlay) -> Self {
+        TextCache { overlay, texts: HashMap::new() }
+    }
+
+    fn insert(&mut self, path: &Path, text: String) {
+        self.texts.insert(path.to_path_buf(), text);
+    }
+
+    fn text_of(&mut self, file: &IndexedFile) -> Option<String> {
+        if let Some(text) = self.texts.get(&file.path) {
+            return Some(text.clone());
+        }
+        let text = current_text(&file.path, self.overlay, &file.index.content_sha256)?;
+        self.texts.insert(file.path.clone(), text.clone());
+        Some(text)
+    }
+}
+
+// ---- readEnclosing ----------------------------------------------------------------------------
 
 /// `fslens.readEnclosing` in a session: only the one file is indexed, so it never waits for
 /// the workspace index.
 pub async fn read_enclosing(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
     let started = Instant::now();
-    let arguments = read_enclosing_arguments(&argument)?;
+    let arguments: ReadEnclosingArguments = parse_arguments(argument)?;
     let root = context.workspace_root()?.to_path_buf();
     let path = confine(&root, &arguments.path, "path")?;
     let index = context.syntax_index();
     let overlay = context.editor_buffers().await?;
     crate::commands::run_blocking(move || {
         let mut answer = read_enclosing_with_index(&index, &root, &path, &arguments, &overlay)?;
-        answer["elapsedMs"] = json!(started.elapsed().as_millis() as u64);
-        Ok(answer)
+        answer.elapsed_ms = Some(started.elapsed().as_millis() as u64);
+        to_answer(&answer)
     })
     .await
+}
+
+/// The answer of `fslens.readEnclosing`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ReadEnclosingAnswer {
+    tool: &'static str,
+    via: &'static str,
+    completeness: &'static str,
+    path: String,
+    line: u32,
+    line_text: String,
+    from_editor_buffer: bool,
+    /// The file's parse health.
+    health: &'static str,
+    #[serde(flatten)]
+    outcome: EnclosingOutcome,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    elapsed_ms: Option<u64>,
+}
+
+/// `status` and what it holds.
+#[derive(Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+enum EnclosingOutcome {
+    NoEnclosingDeclaration(NoEnclosing),
+    Ok(Enclosed<WholeBody>),
+    Oversize(Enclosed<Refusal>),
+    Slice(Enclosed<Slice>),
+    Outline(Enclosed<NestedParts>),
+}
+
+#[derive(Serialize)]
+struct NoEnclosing {
+    message: &'static str,
+    nearest: Nearest,
+}
+
+/// The declarations ending last before the line and starting first after it.
+#[derive(Serialize)]
+struct Nearest {
+    before: Option<SymbolFacts>,
+    after: Option<SymbolFacts>,
+}
+
+/// The enclosing declaration, and what its outcome gives of its body.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Enclosed<Body> {
+    symbol: SymbolFacts,
+    chain: Vec<ChainLink>,
+    max_lines: u32,
+    #[serde(flatten)]
+    body: Body,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct WholeBody {
+    source: String,
+    #[serde(flatten)]
+    leading: Option<LeadingLines>,
+    source_range: SourceRange,
+    truncated: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct OversizeFacts {
+    lines: u32,
+    max_lines: u32,
+    on_oversize: Oversize,
+}
+
+#[derive(Serialize)]
+struct Refusal {
+    oversize: OversizeFacts,
+    truncated: bool,
+    message: String,
+    hint: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Slice {
+    oversize: OversizeFacts,
+    source: String,
+    source_range: SourceRange,
+    truncated: bool,
+    lines_omitted: u32,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NestedParts {
+    oversize: OversizeFacts,
+    signature: Option<String>,
+    nested: Vec<NestedDeclaration>,
+    nested_omitted: usize,
+    truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    hint: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NestedDeclaration {
+    name: String,
+    kind: &'static str,
+    depth: usize,
+    start_line: u32,
+    end_line: u32,
+    lines: u32,
+    /// Exactly readEnclosing's arguments, so a client can pass it back as it is.
+    read: ReadAt,
+}
+
+#[derive(Serialize)]
+struct ReadAt {
+    path: String,
+    line: u32,
+}
+
+/// What the enclosing declaration's outcome is built from.
+struct EnclosingSource<'a> {
+    index: &'a SyntaxIndex,
+    root: &'a Path,
+    path: &'a Path,
+    file: &'a IndexedFile,
+    text: &'a str,
+    arguments: &'a ReadEnclosingArguments,
+}
+
+fn read_enclosing_with_index(
+    index: &SyntaxIndex,
+    root: &Path,
+    path: &Path,
+    arguments: &ReadEnclosingArguments,
+    overlay: &Overlay,
+) -> Result<ReadEnclosingAnswer, CommandError> {
+    let (file, text) = read_source_file(index, path, &arguments.path, overlay, "cannot read it")?;
+    let line = arguments.line.as_u32();
+    let line_count = file.index.lines.max(text.lines().count() as u32);
+    if line >= line_count {
+        return Err(CommandError::invalid_argument("line", format!("the file has {line_count} lines (0-based)")));
+    }
+    let source = EnclosingSource { index, root, path, file: &file, text: &text, arguments };
+    let outcome = match smallest_enclosing(&file.index, arguments) {
+        None => EnclosingOutcome::NoEnclosingDeclaration(source.nearest()),
+        Some(slot) => source.enclosed(slot),
+    };
+    Ok(ReadEnclosingAnswer {
+        tool: "readEnclosing",
+        via: "syntax",
+        completeness: "syntactic",
+        path: display_relative(root, path),
+        line,
+        line_text: text.lines().nth(line as usize).unwrap_or_default().chars().take(200).collect(),
+        from_editor_buffer: overlay.get(path).is_some(),
+        health: file.index.health.status.as_str(),
+        outcome,
+        elapsed_ms: None,
+    })
+}
+
+/// The smallest declaration of the wanted kinds enclosing the position (fewest lines; ties:
+/// the innermost).
+fn smallest_enclosing(file: &FileIndex, arguments: &ReadEnclosingArguments) -> Option<usize> {
+    let kinds: Option<Vec<DeclarationKind>> = selected_kinds(arguments.kinds.as_deref());
+    let (line, character) = (arguments.line.as_u32(), arguments.character.map(Bounded::as_u32));
+    file.declarations
+        .iter()
+        .enumerate()
+        .filter(|(_, declaration)| kinds.as_ref().is_none_or(|kinds| kinds.contains(&declaration.kind)))
+        .filter(|(_, declaration)| contains(declaration, line, character))
+        .min_by_key(|(slot, declaration)| {
+            let (first, last) = line_span(declaration);
+            (last - first, std::cmp::Reverse(first), std::cmp::Reverse(*slot))
+        })
+        .map(|(slot, _)| slot)
 }
 
 fn contains(declaration: &Declaration, line: u32, character: Option<u32>) -> bool {
@@ -422,138 +840,124 @@ fn contains(declaration: &Declaration, line: u32, character: Option<u32>) -> boo
     declaration.range.start <= at && (at < declaration.range.end || line < declaration.range.end.line)
 }
 
-fn read_enclosing_with_index(
-    index: &SyntaxIndex,
-    root: &Path,
-    path: &Path,
-    arguments: &ReadEnclosingArguments,
-    overlay: &Overlay,
-) -> Result<Value, CommandError> {
-    check_source_path(path, &arguments.path, overlay)?;
-    let (file, text) = indexed_text(index, path, overlay).ok_or_else(|| CommandError::InvalidPath {
-        path: arguments.path.clone(),
-        message: "cannot read it".to_owned(),
-    })?;
-    let line_count = file.index.lines.max(text.lines().count() as u32);
-    if arguments.line >= line_count {
-        return Err(CommandError::invalid_argument("line", format!("the file has {line_count} lines (0-based)")));
+impl EnclosingSource<'_> {
+    fn facts(&self, slot: usize) -> SymbolFacts {
+        symbol_facts(self.index, self.root, self.file, slot, Some(self.text))
     }
-    let declarations = &file.index.declarations;
-    let best = declarations
-        .iter()
-        .enumerate()
-        .filter(|(_, declaration)| arguments.kinds.as_ref().is_none_or(|kinds| kinds.contains(&declaration.kind)))
-        .filter(|(_, declaration)| contains(declaration, arguments.line, arguments.character))
-        .min_by_key(|(slot, declaration)| {
-            let (first, last) = line_span(declaration);
-            (last - first, std::cmp::Reverse(first), std::cmp::Reverse(*slot))
-        })
-        .map(|(slot, _)| slot);
-    let line_text: String = text.lines().nth(arguments.line as usize).unwrap_or_default().chars().take(200).collect();
-    let mut base = json!({
-        "tool": "readEnclosing",
-        "via": "syntax",
-        "completeness": "syntactic",
-        "path": display_relative(root, path),
-        "line": arguments.line,
-        "lineText": line_text,
-        "fromEditorBuffer": overlay.get(path).is_some(),
-        "health": file.index.health.status.as_str(),
-    });
-    let Some(slot) = best else {
-        base["status"] = json!("no_enclosing_declaration");
-        base["message"] = json!("no declaration of the requested kinds encloses that line");
+
+    fn nearest(&self) -> NoEnclosing {
+        let line = self.arguments.line.as_u32();
+        let declarations = self.file.index.declarations.iter().enumerate();
         let before = declarations
-            .iter()
-            .enumerate()
-            .filter(|(_, d)| line_span(d).1 < arguments.line)
-            .max_by_key(|(_, d)| line_span(d).1);
+            .clone()
+            .filter(|(_, declaration)| line_span(declaration).1 < line)
+            .max_by_key(|(_, declaration)| line_span(declaration).1);
         let after = declarations
-            .iter()
-            .enumerate()
-            .filter(|(_, d)| d.range.start.line > arguments.line)
-            .min_by_key(|(_, d)| d.range.start.line);
-        base["nearest"] = json!({
-            "before": before.map(|(slot, _)| declaration_json(index, root, &file, slot, Some(&text))),
-            "after": after.map(|(slot, _)| declaration_json(index, root, &file, slot, Some(&text))),
-        });
-        return Ok(base);
-    };
-    let declaration = &declarations[slot];
-    let (first, last) = line_span(declaration);
-    let total = last - first + 1;
-    base["symbol"] = declaration_json(index, root, &file, slot, Some(&text));
-    base["chain"] = chain_json(index, &file.index, slot);
-    base["maxLines"] = json!(arguments.max_lines);
-    if total <= arguments.max_lines {
-        base["status"] = json!("ok");
-        base["source"] = json!(slice_lines(&text, first, last));
-        add_leading_lines(&mut base, &text, first);
-        base["sourceRange"] = json!({ "startLine": first, "endLine": last });
-        base["truncated"] = json!(false);
-        return Ok(base);
+            .filter(|(_, declaration)| declaration.range.start.line > line)
+            .min_by_key(|(_, declaration)| declaration.range.start.line);
+        NoEnclosing {
+            message: "no declaration of the requested kinds encloses that line",
+            nearest: Nearest {
+                before: before.map(|(slot, _)| self.facts(slot)),
+                after: after.map(|(slot, _)| self.facts(slot)),
+            },
+        }
     }
-    base["oversize"] = json!({ "lines": total, "maxLines": arguments.max_lines, "onOversize": match arguments.on_oversize {
-        Oversize::Error => "error", Oversize::Slice => "slice", Oversize::Outline => "outline" } });
-    match arguments.on_oversize {
-        Oversize::Error => {
-            base["status"] = json!("oversize");
-            base["truncated"] = json!(true);
-            base["message"] = json!(format!(
-                "the declaration has {total} lines, more than maxLines {}; no source returned",
-                arguments.max_lines
+
+    /// The declaration at `slot` whole, or what `onOversize` gives when it is too long.
+    fn enclosed(&self, slot: usize) -> EnclosingOutcome {
+        let (first, last) = line_span(&self.file.index.declarations[slot]);
+        let total = last - first + 1;
+        let max_lines = self.arguments.max_lines();
+        if total <= max_lines {
+            return EnclosingOutcome::Ok(self.with_symbol(
+                slot,
+                WholeBody {
+                    source: slice_lines(self.text, first, last),
+                    leading: leading_lines(self.text, first),
+                    source_range: SourceRange { start_line: first, end_line: last },
+                    truncated: false,
+                },
             ));
-            base["hint"] =
-                json!("raise maxLines, or pass onOversize slice (a window around the line) or outline (its parts)");
         }
-        Oversize::Slice => {
-            let window =
-                arguments.around_line.unwrap_or(if arguments.max_lines_given { arguments.max_lines } else { 80 });
-            let window = window.min(total).max(1);
-            let half = window / 2;
-            let mut start = arguments.line.saturating_sub(half).max(first);
-            let end = (start + window - 1).min(last);
-            start = end + 1 - window.min(end + 1 - first);
-            base["status"] = json!("slice");
-            base["source"] = json!(slice_lines(&text, start, end));
-            base["sourceRange"] = json!({ "startLine": start, "endLine": end });
-            base["truncated"] = json!(true);
-            base["linesOmitted"] = json!(total - (end - start + 1));
-        }
-        Oversize::Outline => {
-            let mut nested: Vec<Value> = Vec::new();
-            let mut count = 0usize;
-            for (child, candidate) in declarations.iter().enumerate() {
-                if child == slot || !is_inside(&file.index, child, slot) {
-                    continue;
-                }
-                count += 1;
-                if nested.len() >= OUTLINE_LIMIT {
-                    continue;
-                }
-                let (child_first, child_last) = line_span(candidate);
-                nested.push(json!({
-                    "name": &*index.name(candidate.name),
-                    "kind": candidate.kind.as_str(),
-                    "depth": file.index.declaration_chain(child).len() - file.index.declaration_chain(slot).len(),
-                    "startLine": child_first,
-                    "endLine": child_last,
-                    "lines": child_last - child_first + 1,
-                    // Exactly readEnclosing's arguments, so a client can pass it back as it is.
-                    "read": { "path": display_relative(root, path), "line": candidate.name_start.line },
-                }));
-            }
-            base["status"] = json!("outline");
-            base["signature"] = base["symbol"]["signature"].clone();
-            base["nested"] = json!(nested);
-            base["nestedOmitted"] = json!(count.saturating_sub(OUTLINE_LIMIT));
-            base["truncated"] = json!(true);
-            if count == 0 {
-                base["hint"] = json!("no nested declarations: pass onOversize slice to read around the line");
+        let oversize = OversizeFacts { lines: total, max_lines, on_oversize: self.arguments.on_oversize };
+        match self.arguments.on_oversize {
+            Oversize::Error => EnclosingOutcome::Oversize(self.with_symbol(
+                slot,
+                Refusal {
+                    oversize,
+                    truncated: true,
+                    message: format!(
+                        "the declaration has {total} lines, more than maxLines {max_lines}; no source returned"
+                    ),
+                    hint: "raise maxLines, or pass onOversize slice (a window around the line) or outline (its parts)",
+                },
+            )),
+            Oversize::Slice => EnclosingOutcome::Slice(self.with_symbol(slot, self.slice(oversize, first, last))),
+            Oversize::Outline => {
+                let signature = self.facts(slot).signature;
+                EnclosingOutcome::Outline(self.with_symbol(slot, self.nested_parts(oversize, slot, signature)))
             }
         }
     }
-    Ok(base)
+
+    fn with_symbol<Body>(&self, slot: usize, body: Body) -> Enclosed<Body> {
+        Enclosed {
+            symbol: self.facts(slot),
+            chain: chain_of(self.index, &self.file.index, slot),
+            max_lines: self.arguments.max_lines(),
+            body,
+        }
+    }
+
+    /// A window of the slice size around the line, kept inside the declaration's lines.
+    fn slice(&self, oversize: OversizeFacts, first: u32, last: u32) -> Slice {
+        let total = last - first + 1;
+        let window = self.arguments.slice_lines().min(total).max(1);
+        let mut start = self.arguments.line.as_u32().saturating_sub(window / 2).max(first);
+        let end = (start + window - 1).min(last);
+        start = end + 1 - window.min(end + 1 - first);
+        Slice {
+            oversize,
+            source: slice_lines(self.text, start, end),
+            source_range: SourceRange { start_line: start, end_line: end },
+            truncated: true,
+            lines_omitted: total - (end - start + 1),
+        }
+    }
+
+    /// Every declaration inside the one at `slot` (at most [`OUTLINE_LIMIT`]).
+    fn nested_parts(&self, oversize: OversizeFacts, slot: usize, signature: Option<String>) -> NestedParts {
+        let file = &self.file.index;
+        let inside: Vec<usize> =
+            (0..file.declarations.len()).filter(|child| *child != slot && is_inside(file, *child, slot)).collect();
+        let depth_of_parent = file.declaration_chain(slot).len();
+        let nested: Vec<NestedDeclaration> = inside
+            .iter()
+            .take(OUTLINE_LIMIT)
+            .map(|child| {
+                let candidate = &file.declarations[*child];
+                let (child_first, child_last) = line_span(candidate);
+                NestedDeclaration {
+                    name: self.index.name(candidate.name).to_string(),
+                    kind: candidate.kind.as_str(),
+                    depth: file.declaration_chain(*child).len() - depth_of_parent,
+                    start_line: child_first,
+                    end_line: child_last,
+                    lines: child_last - child_first + 1,
+                    read: ReadAt { path: display_relative(self.root, self.path), line: candidate.name_start.line },
+                }
+            })
+            .collect();
+        NestedParts {
+            oversize,
+            signature,
+            nested,
+            nested_omitted: inside.len().saturating_sub(OUTLINE_LIMIT),
+            truncated: true,
+            hint: inside.is_empty().then_some("no nested declarations: pass onOversize slice to read around the line"),
+        }
+    }
 }
 
 /// Whether declaration `child` sits under `ancestor` in the parent chain.
@@ -568,16 +972,4 @@ fn is_inside(file: &FileIndex, child: usize, ancestor: usize) -> bool {
         steps += 1;
     }
     false
-}
-
-/// The MCP input schema generated from this command's argument struct; `None` until its
-/// arguments are a typed struct (mcp/tools.rs keeps a hand-written schema until then).
-pub fn read_symbol_input_schema() -> Option<serde_json::Value> {
-    None
-}
-
-/// The MCP input schema generated from this command's argument struct; `None` until its
-/// arguments are a typed struct (mcp/tools.rs keeps a hand-written schema until then).
-pub fn read_enclosing_input_schema() -> Option<serde_json::Value> {
-    None
 }
