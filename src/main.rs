@@ -128,24 +128,24 @@ struct McpOptions {
 struct CheckOptions {
     /// A file to check (relative to the workspace or absolute); default: the whole workspace.
     path: Option<String>,
-    /// auto | file | project | workspace | snippet
-    #[arg(long)]
-    scope: Option<String>,
+    /// What to check (auto: snippet, file, project or workspace from the other options).
+    #[arg(long, value_enum)]
+    scope: Option<fslens::commands::check::CheckScope>,
     /// Source text to check as a snippet.
     #[arg(long)]
     snippet: Option<String>,
-    /// start | end: where the snippet sits in the project's compile order.
+    /// Where the snippet sits in the project's compile order.
+    #[arg(long, value_enum)]
+    snippet_position: Option<fslens::commands::check::SnippetPosition>,
+    /// Only files whose workspace-relative path matches this glob (`*`, `**`, `?`).
     #[arg(long)]
-    snippet_position: Option<String>,
-    /// Only files whose workspace-relative path matches this glob.
-    #[arg(long)]
-    file_glob: Option<String>,
+    file_glob: Option<fslens::commands::check::file_glob::FileGlob>,
     /// trusted (re-analyse) | fast (what FSAC already reported).
-    #[arg(long)]
-    speed: Option<String>,
-    /// error | warning | information | hint | all: which diagnostics to list.
-    #[arg(long)]
-    severity: Option<String>,
+    #[arg(long, value_enum)]
+    speed: Option<fslens::commands::check::Speed>,
+    /// Which diagnostics to list (the counts cover all).
+    #[arg(long, value_enum)]
+    severity: Option<fslens::commands::check::SeverityFloor>,
     /// A project (.fsproj path or name) for scope project.
     #[arg(long)]
     project_path: Option<String>,
@@ -162,40 +162,35 @@ struct CheckOptions {
 }
 
 impl CheckOptions {
-    /// The argument object, with the what-if's edits read from their file or standard input.
-    fn to_arguments_with_edits(&self) -> anyhow::Result<Value> {
-        let mut arguments = self.to_arguments();
-        if let Some(source) = &self.edits {
-            let text = if source == "-" {
-                std::io::read_to_string(std::io::stdin()).context("cannot read the edits from standard input")?
-            } else {
-                std::fs::read_to_string(source).with_context(|| format!("cannot read the edits file {source}"))?
-            };
-            let edits: Value =
-                serde_json::from_str(&text).with_context(|| format!("the edits in {source} are not JSON"))?;
-            arguments["edits"] = edits;
-        }
-        Ok(arguments)
+    /// The command's arguments, with the what-if's edits read from their file or standard
+    /// input.
+    fn arguments(&self) -> anyhow::Result<fslens::commands::check::CheckArguments> {
+        Ok(fslens::commands::check::CheckArguments {
+            scope: self.scope.unwrap_or_default(),
+            path: self.path.clone(),
+            snippet: self.snippet.clone(),
+            snippet_position: self.snippet_position.unwrap_or_default(),
+            file_glob: self.file_glob.clone(),
+            speed: self.speed.unwrap_or_default(),
+            severity: self.severity.unwrap_or_default(),
+            project_path: self.project_path.clone(),
+            timeout_ms: fslens::commands::params::Bounded::clamped(self.timeout_ms),
+            edits: self.edits.as_deref().map(read_what_if_edits).transpose()?,
+        })
     }
+}
 
-    fn to_arguments(&self) -> Value {
-        let mut arguments = serde_json::Map::new();
-        let mut put = |name: &str, value: &Option<String>| {
-            if let Some(value) = value {
-                arguments.insert(name.to_owned(), json!(value));
-            }
-        };
-        put("path", &self.path);
-        put("scope", &self.scope);
-        put("snippet", &self.snippet);
-        put("snippetPosition", &self.snippet_position);
-        put("fileGlob", &self.file_glob);
-        put("speed", &self.speed);
-        put("severity", &self.severity);
-        put("projectPath", &self.project_path);
-        arguments.insert("timeoutMs".to_owned(), json!(self.timeout_ms));
-        Value::Object(arguments)
-    }
+/// The `--edits` file (`-`: standard input): the `edits` value of a what-if check.
+fn read_what_if_edits(source: &str) -> anyhow::Result<fslens::commands::check::edits::WhatIfEdits> {
+    let text = if source == "-" {
+        std::io::read_to_string(std::io::stdin()).context("cannot read the edits from standard input")?
+    } else {
+        std::fs::read_to_string(source).with_context(|| format!("cannot read the edits file {source}"))?
+    };
+    let edits: Value = serde_json::from_str(&text).with_context(|| format!("the edits in {source} are not JSON"))?;
+    serde_path_to_error::deserialize(edits).map_err(|error| {
+        anyhow::anyhow!("the edits in {source} are not a what-if's edits: at {}: {}", error.path(), error.inner())
+    })
 }
 
 #[derive(Args)]
@@ -365,7 +360,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Check(options)) => {
-            let arguments = options.to_arguments_with_edits()?;
+            let arguments = to_argument_object(&options.arguments()?);
             let answer = headless(&cli.session, config, ext::commands::CHECK, arguments, options.timeout_ms).await?;
             print_answer(&answer, options.json, render_check)?;
             // A script can branch on the exit code: 0 clean, 1 errors (or failure), 2 unknown.
