@@ -243,16 +243,16 @@ struct MakeVisibleOptions {
     path: String,
     /// 0-based line of the declaration.
     #[arg(long)]
-    line: u32,
+    line: fslens::commands::params::Coordinate,
     /// 0-based UTF-16 column on the line.
     #[arg(long, conflicts_with = "word")]
-    character: Option<u32>,
+    character: Option<fslens::commands::params::Coordinate>,
     /// A word on the line instead of a column (the declared name).
     #[arg(long)]
     word: Option<String>,
     /// Which occurrence of the word (from 1).
     #[arg(long)]
-    occurrence: Option<u32>,
+    occurrence: Option<fslens::commands::params::Bounded<1, { u32::MAX as u64 }, 1>>,
     /// Also add InternalsVisibleTo for this project to the declaring project.
     #[arg(long)]
     expose_to: Option<String>,
@@ -262,21 +262,18 @@ struct MakeVisibleOptions {
 }
 
 impl MakeVisibleOptions {
-    fn to_arguments(&self) -> Value {
-        let mut arguments = json!({ "path": self.path, "line": self.line });
-        if let Some(character) = self.character {
-            arguments["character"] = json!(character);
+    fn arguments(&self) -> fslens::commands::make_visible::MakeVisibleArguments {
+        fslens::commands::make_visible::MakeVisibleArguments {
+            path: self.path.clone(),
+            line: self.line,
+            character: self.character,
+            word: self.word.clone(),
+            occurrence: self.occurrence.unwrap_or_default(),
+            // The CLI only prints the edit: there is no editor to apply it in.
+            apply: false,
+            expose_to: self.expose_to.clone(),
+            timeout_ms: Default::default(),
         }
-        if let Some(word) = &self.word {
-            arguments["word"] = json!(word);
-        }
-        if let Some(occurrence) = self.occurrence {
-            arguments["occurrence"] = json!(occurrence);
-        }
-        if let Some(project) = &self.expose_to {
-            arguments["exposeTo"] = json!(project);
-        }
-        arguments
     }
 }
 
@@ -406,7 +403,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 &cli.session,
                 config,
                 ext::commands::MAKE_INTERNAL_VISIBLE,
-                options.to_arguments(),
+                to_argument_object(&options.arguments()),
             )
             .await?;
             print_answer(&answer, options.json, render_make_visible)?;
