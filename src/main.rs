@@ -424,9 +424,8 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Rename(arguments)) => {
-            let answer =
-                headless(&cli.session, config, ext::commands::RENAME, arguments.to_arguments(), arguments.timeout_ms)
-                    .await?;
+            let argument = to_argument_object(&arguments.arguments().map_err(anyhow::Error::msg)?);
+            let answer = headless(&cli.session, config, ext::commands::RENAME, argument, arguments.timeout_ms).await?;
             print_answer(&answer, arguments.json, fslens::commands::rename::render_text)?;
             Ok(if answer["complete"] == json!(true) { ExitCode::SUCCESS } else { ExitCode::from(2) })
         }
