@@ -431,21 +431,20 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Some(Command::ExplainDiagnostic(options)) => {
             let command = ext::commands::EXPLAIN_DIAGNOSTIC;
-            let answer = headless(&cli.session, config, command, options.to_arguments(), options.timeout_ms).await?;
+            let argument = to_argument_object(&options.explain_arguments());
+            let answer = headless(&cli.session, config, command, argument, options.timeout_ms).await?;
             print_answer(&answer, options.json, fslens::commands::diagnostic::render::explain)?;
             Ok(if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) })
         }
         Some(Command::DiagnosticFixes(options)) => {
             let command = ext::commands::DIAGNOSTIC_FIXES;
-            let answer = headless(&cli.session, config, command, options.to_arguments(), options.timeout_ms).await?;
+            let argument = to_argument_object(&options.fixes_arguments());
+            let answer = headless(&cli.session, config, command, argument, options.timeout_ms).await?;
             print_answer(&answer, options.json, fslens::commands::diagnostic::render::fixes)?;
             Ok(if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) })
         }
         Some(Command::SuggestOpen(options)) => {
-            let mut arguments = options.position.to_arguments();
-            if let Some(name) = &options.name {
-                arguments["name"] = json!(name);
-            }
+            let arguments = to_argument_object(&options.position.suggest_open_arguments(options.name.clone()));
             let (command, timeout) = (ext::commands::SUGGEST_OPEN, options.position.timeout_ms);
             // With only a name the syntax arm answers: no waiting for FSAC.
             let answer = if options.position.line.is_some() {
