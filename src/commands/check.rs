@@ -29,8 +29,7 @@ pub mod file_glob;
 mod what_if;
 
 use answer::{
-    CheckAnswer, Counts, Coverage, FileEntry, FileStatus, Findings, ProjectRow, ProjectScopeNote, Stamp, Tally,
-    Verdict,
+    CheckAnswer, Counts, Coverage, FileEntry, FileStatus, Findings, ProjectRow, ProjectScopeNote, Stamp, Tally, Verdict,
 };
 pub use arguments::{CheckArguments, CheckScope, SeverityFloor, SnippetPosition, Speed};
 
@@ -107,7 +106,8 @@ pub async fn check(argument: Value, mut context: CommandContext, root: Option<Pa
     }
     let generation = status["fsac"]["generation"].as_u64().unwrap_or(0);
     coverage.session_generation = Some(generation);
-    let run = CheckRun { arguments: &arguments, plan: &plan, model: &model, root: &root, deadline, generation, started };
+    let run =
+        CheckRun { arguments: &arguments, plan: &plan, model: &model, root: &root, deadline, generation, started };
     let answer = match what_if {
         _ if plan.scope == Scope::Snippet => check_snippet(coverage, &run, &mut context).await?,
         Some(what_if) => what_if::run(what_if, coverage, &run, &mut context).await?,
@@ -124,7 +124,7 @@ fn coverage_of(arguments: &CheckArguments, plan: &Plan, what_if: Option<&what_if
         severity: arguments.severity,
         via: "fsac",
         expected_files: plan.files.iter().map(|path| display_relative(root, path)).collect(),
-        project_scope: (plan.scope == Scope::Project).then(ProjectScopeNote::new),
+        project_scope: (plan.scope == Scope::Project).then(ProjectScopeNote::default),
         notes: plan.notes.clone(),
         what_if: what_if.map(|what_if| what_if.describe(root)),
         project_errors: None,
@@ -273,10 +273,9 @@ fn file_entries(run: &CheckRun<'_>, results: &[FileResult]) -> (Vec<FileEntry>, 
                 }
             }
             FileResult::Missing { why } => FileStatus::Missing { why: why.clone() },
-            FileResult::Stale { analysed_version, current_version } => FileStatus::Stale {
-                analysed_version: *analysed_version,
-                current_version: *current_version,
-            },
+            FileResult::Stale { analysed_version, current_version } => {
+                FileStatus::Stale { analysed_version: *analysed_version, current_version: *current_version }
+            }
         };
         files.push(FileEntry { file, status, edited: false });
     }
@@ -379,7 +378,6 @@ fn project_error_reason(scoped: &ScopedProjectError, root: &Path) -> Value {
     }
     reason
 }
-
 
 /// `invalid_path` (docs/commands.md), not a file that no project compiles.
 async fn refuse_a_file_that_does_not_exist(
@@ -521,7 +519,6 @@ fn files_seen_by(model: &WorkspaceModel, project: &crate::workspace::Project) ->
 fn compile_files(project: &crate::workspace::Project) -> Vec<PathBuf> {
     project.compile_items.iter().filter(|item| item.exists).map(|item| item.path.clone()).collect()
 }
-
 
 /// Waits (within the deadline) until FSAC has loaded the workspace, or can no longer.
 async fn wait_for_fsac(
@@ -860,7 +857,6 @@ pub(crate) async fn fsac_for_file(
     Ok(Ok(status["fsac"]["generation"].as_u64().unwrap_or(0)))
 }
 
-
 enum FileResult {
     Analysed { diagnostics: Vec<Value>, stamp: Stamp },
     Missing { why: String },
@@ -951,7 +947,10 @@ async fn trusted_snapshots(
             Some(FileResult::Analysed { stamp, .. })
                 if snapshot.open_in_editor && stamp.version.flatten() != snapshot.expected_version =>
             {
-                FileResult::Stale { analysed_version: stamp.version.flatten(), current_version: snapshot.expected_version }
+                FileResult::Stale {
+                    analysed_version: stamp.version.flatten(),
+                    current_version: snapshot.expected_version,
+                }
             }
             Some(result) => result,
             None => FileResult::Missing {
@@ -1089,8 +1088,11 @@ mod tests {
             serde_json::to_value(&stale).unwrap(),
             json!({"file": "B.fs", "status": "stale", "analysedVersion": 1, "currentVersion": 2, "edited": true})
         );
-        let snippet =
-            FileEntry { file: "snippet".into(), status: FileStatus::Snippet { content_sha256: "ab".into() }, edited: false };
+        let snippet = FileEntry {
+            file: "snippet".into(),
+            status: FileStatus::Snippet { content_sha256: "ab".into() },
+            edited: false,
+        };
         assert_eq!(
             serde_json::to_value(&snippet).unwrap(),
             json!({"file": "snippet", "status": "analysed", "contentSha256": "ab"})

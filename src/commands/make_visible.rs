@@ -178,7 +178,7 @@ pub async fn make_internal_visible(
         Ok(target) => MakeVisibleAnswer::Made(Box::new(
             make_internal(target, &arguments, &source, &model, &root, &context, deadline).await?,
         )),
-        Err(nothing) => MakeVisibleAnswer::NoAction(nothing),
+        Err(reason) => MakeVisibleAnswer::NoAction(no_action(reason, &original_line)),
     };
     serde_json::to_value(answer).map_err(|error| CommandError::Internal(format!("cannot write the answer: {error}")))
 }
@@ -223,19 +223,18 @@ fn target_at(
     source: &SourceFile,
     context: &CommandContext,
     original_line: &str,
-) -> Result<Target, NoAction> {
+) -> Result<Target, String> {
     let line = arguments.line.as_u32();
     let character = match (&arguments.word, arguments.character) {
-        (Some(word), _) => nth_word(original_line, word, arguments.occurrence.as_usize()).ok_or_else(|| {
-            no_action(format!("{word:?} (occurrence {}) is not on line {line}", arguments.occurrence), original_line)
-        })?,
+        (Some(word), _) => nth_word(original_line, word, arguments.occurrence.as_usize())
+            .ok_or_else(|| format!("{word:?} (occurrence {}) is not on line {line}", arguments.occurrence))?,
         (None, Some(character)) => character.as_u32(),
-        (None, None) => return Err(no_action("give character (0-based UTF-16) or word", original_line)),
+        (None, None) => return Err("give character (0-based UTF-16) or word".to_owned()),
     };
     let offset = source.lines.offset(&source.text, LspPosition { line, character });
     match declaration_at(&source.syntax.index, offset) {
-        Some(slot) => declared_target(source, context, slot, offset, original_line),
-        None => and_binding_target(source, line, offset, original_line),
+        Some(slot) => declared_target(source, context, slot, offset),
+        None => and_binding_target(source, line, offset),
     }
 }
 
@@ -246,8 +245,7 @@ fn declared_target(
     context: &CommandContext,
     slot: usize,
     offset: usize,
-    original_line: &str,
-) -> Result<Target, NoAction> {
+) -> Result<Target, String> {
     let index = context.syntax_index();
     let file = &source.syntax.index;
     let declaration = &file.declarations[slot];
@@ -256,10 +254,7 @@ fn declared_target(
     let private = private_token(file, declaration, &source.text, &source.lines);
     if declaration.access == Access::Private {
         let Some(modifier) = private else {
-            return Err(no_action(
-                format!("{full_name} is private, but its `private` keyword is not in its header"),
-                original_line,
-            ));
+            return Err(format!("{full_name} is private, but its `private` keyword is not in its header"));
         };
         return Ok(Target {
             name: index.name(declaration.name).to_string(),
@@ -291,20 +286,17 @@ fn declared_target(
             degraded: !declaration.certain,
             notes: vec![format!("the private primary constructor of {full_name} (the type itself is {access})")],
         }),
-        Some(modifier) => Err(no_action(
-            format!(
-                "{not_private}; its primary constructor is: point at that `private` (line {}, character {}) to make \
+        Some(modifier) => Err(format!(
+            "{not_private}; its primary constructor is: point at that `private` (line {}, character {}) to make \
                  the constructor internal",
-                modifier.start.line, modifier.start.character
-            ),
-            original_line,
+            modifier.start.line, modifier.start.character
         )),
-        None => Err(no_action(not_private, original_line)),
+        None => Err(not_private),
     }
 }
 
 /// `and private name …`: the grammar misreads it, but its tokens still say what it is.
-fn and_binding_target(source: &SourceFile, line: u32, offset: usize, original_line: &str) -> Result<Target, NoAction> {
+fn and_binding_target(source: &SourceFile, line: u32, offset: usize) -> Result<Target, String> {
     let (text, lines) = (&source.text, &source.lines);
     let grammar = crate::syntax::model::GrammarKind::for_path(&source.path)
         .unwrap_or(crate::syntax::model::GrammarKind::Implementation);
@@ -323,10 +315,7 @@ fn and_binding_target(source: &SourceFile, line: u32, offset: usize, original_li
                 ],
             })
         }
-        _ => Err(no_action(
-            "no declaration at this position (comments, strings and bodies are not declarations)",
-            original_line,
-        )),
+        _ => Err("no declaration at this position (comments, strings and bodies are not declarations)".to_owned()),
     }
 }
 
@@ -355,7 +344,10 @@ async fn make_internal(
         match internals_visible_to_edit(model, &source.path, target_project)? {
             ExposeOutcome::Edit { project_uri, edit, project } => {
                 changes.insert(project_uri, vec![edit]);
-                notes.push(format!("adds InternalsVisibleTo {target_project:?} to {}", display_relative(root, &project)));
+                notes.push(format!(
+                    "adds InternalsVisibleTo {target_project:?} to {}",
+                    display_relative(root, &project)
+                ));
             }
             ExposeOutcome::AlreadyThere { project } => notes.push(format!(
                 "{} already has InternalsVisibleTo {target_project:?}; no project edit",

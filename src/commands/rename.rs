@@ -17,8 +17,8 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::commands::CommandError;
-use crate::commands::params::{Bounded, CommandArguments, Coordinate, TimeoutMs, parse_arguments};
 use crate::commands::find::rows::bound_line;
+use crate::commands::params::{Bounded, CommandArguments, Coordinate, TimeoutMs, parse_arguments};
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position};
 use crate::lsp::ext::error_kinds;
@@ -211,9 +211,9 @@ impl<'de> Deserialize<'de> for ApplyMode {
             Value::String(mode) if mode == "false" || mode == "preview" => Ok(ApplyMode::Preview),
             Value::String(mode) if mode == "editor" => Ok(ApplyMode::Editor),
             Value::String(mode) if mode == "disk" => Ok(ApplyMode::Disk),
-            other => Err(serde::de::Error::custom(format!(
-                "expected false (preview), \"editor\" or \"disk\", got {other}"
-            ))),
+            other => {
+                Err(serde::de::Error::custom(format!("expected false (preview), \"editor\" or \"disk\", got {other}")))
+            }
         }
     }
 }
@@ -507,7 +507,11 @@ pub async fn rename(argument: Value, context: CommandContext, root: Option<PathB
         status: "ok",
         old_name: prepared_text(&site.text, &lines, &prepared),
         new_name: new_name.clone(),
-        position: RenamePosition { path: display_relative(&root, &site.path), line: site.line, character: site.character },
+        position: RenamePosition {
+            path: display_relative(&root, &site.path),
+            line: site.line,
+            character: site.character,
+        },
         via: "fsac",
         complete: cross_check.complete && cross_check.missed.is_empty(),
         total_edits: preview.total_edits,
@@ -577,9 +581,14 @@ async fn rename_site(
     let line_text = line_text.to_owned();
     let occurrence = arguments.occurrence.unwrap_or_default().as_u32();
     let character = match (&arguments.word, character) {
-        (Some(word), _) => crate::commands::find::resolve::word_column(&line_text, word, occurrence).ok_or_else(|| {
-            CommandError::invalid_argument("word", format!("{word:?} (occurrence {occurrence}) is not on line {line}"))
-        })?,
+        (Some(word), _) => {
+            crate::commands::find::resolve::word_column(&line_text, word, occurrence).ok_or_else(|| {
+                CommandError::invalid_argument(
+                    "word",
+                    format!("{word:?} (occurrence {occurrence}) is not on line {line}"),
+                )
+            })?
+        }
         (None, Some(character)) => character,
         (None, None) => return Err(CommandError::invalid_argument("character", "give character or word")),
     };
@@ -704,7 +713,9 @@ async fn apply_in_editor(
     let params = json!({ "label": format!("Rename to {new_name}"), "edit": workspace_edit });
     let answer = context.editor_request("workspace/applyEdit", params, "/workspace/applyEdit", deadline).await;
     let (applied, failure_reason) = match answer {
-        Ok(Ok(result)) => (result["applied"] == json!(true), result.get("failureReason").cloned().unwrap_or(Value::Null)),
+        Ok(Ok(result)) => {
+            (result["applied"] == json!(true), result.get("failureReason").cloned().unwrap_or(Value::Null))
+        }
         Ok(Err(error)) => (false, json!(error.message)),
         Err(CommandError::Timeout) => {
             (false, json!(format!("the editor did not answer within timeoutMs = {}", arguments.timeout_ms)))
@@ -1107,8 +1118,7 @@ mod tests {
             let parsed: RenameArguments = parse_arguments(with("apply", preview)).unwrap();
             assert_eq!(parsed.apply, ApplyMode::Preview);
         }
-        let parsed: RenameArguments =
-            parse_arguments(with("apply", json!("disk")).tap_hashes()).unwrap();
+        let parsed: RenameArguments = parse_arguments(with("apply", json!("disk")).tap_hashes()).unwrap();
         assert_eq!((parsed.apply, parsed.max_lines.get(), parsed.timeout_ms.get()), (ApplyMode::Disk, 200, 120_000));
     }
 

@@ -64,8 +64,8 @@ pub struct ProjectScopeNote {
     pub coverage_note: &'static str,
 }
 
-impl ProjectScopeNote {
-    pub fn new() -> Self {
+impl Default for ProjectScopeNote {
+    fn default() -> Self {
         ProjectScopeNote {
             downstream_projects_checked: false,
             recommended_scope: "workspace",
@@ -403,7 +403,13 @@ impl CheckAnswer {
     }
 
     pub fn finished(coverage: Coverage, findings: Findings, started: Instant) -> Self {
-        CheckAnswer { coverage, findings, baseline: None, delta: None, elapsed_ms: started.elapsed().as_millis() as u64 }
+        CheckAnswer {
+            coverage,
+            findings,
+            baseline: None,
+            delta: None,
+            elapsed_ms: started.elapsed().as_millis() as u64,
+        }
     }
 
     pub fn to_json(&self) -> Result<Value, CommandError> {

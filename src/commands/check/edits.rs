@@ -34,6 +34,9 @@ pub enum WhatIfEdits {
     List(Vec<ListEdit>),
 }
 
+/// `changes`: URI → text edits, in the argument object's order.
+pub type OrderedChanges = Vec<(String, Vec<TextEdit>)>;
+
 /// The members of an LSP `WorkspaceEdit` a what-if reads.
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -42,7 +45,7 @@ pub struct WorkspaceEdit {
     #[serde(default, deserialize_with = "ordered_changes", serialize_with = "changes_as_object")]
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<std::collections::BTreeMap<String, Vec<TextEdit>>>")]
-    pub changes: Option<Vec<(String, Vec<TextEdit>)>>,
+    pub changes: Option<OrderedChanges>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub document_changes: Option<Vec<TextDocumentEdit>>,
 }
@@ -73,8 +76,9 @@ impl TryFrom<DocumentChangeAsWritten> for TextDocumentEdit {
 
     fn try_from(written: DocumentChangeAsWritten) -> Result<Self, String> {
         if written.kind {
-            return Err("file operations (create, rename, delete) are not supported by a what-if; only text edits"
-                .to_owned());
+            return Err(
+                "file operations (create, rename, delete) are not supported by a what-if; only text edits".to_owned()
+            );
         }
         // "missing field `a.b`" makes the argument path end in `.a.b` (commands::params).
         let text_document = written.text_document.ok_or("missing field `textDocument.uri`")?;
@@ -235,12 +239,10 @@ fn optional_lsp_range<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Opti
 }
 
 /// `changes` in the argument object's order (which decides where each file is listed).
-fn ordered_changes<'de, D: Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Option<Vec<(String, Vec<TextEdit>)>>, D::Error> {
+fn ordered_changes<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<OrderedChanges>, D::Error> {
     struct ChangesVisitor;
     impl<'de> Visitor<'de> for ChangesVisitor {
-        type Value = Vec<(String, Vec<TextEdit>)>;
+        type Value = OrderedChanges;
 
         fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
             formatter.write_str("an object of URI → text edits")
@@ -257,10 +259,7 @@ fn ordered_changes<'de, D: Deserializer<'de>>(
     deserializer.deserialize_map(ChangesVisitor).map(Some)
 }
 
-fn changes_as_object<S: Serializer>(
-    changes: &Option<Vec<(String, Vec<TextEdit>)>>,
-    serializer: S,
-) -> Result<S::Ok, S::Error> {
+fn changes_as_object<S: Serializer>(changes: &Option<OrderedChanges>, serializer: S) -> Result<S::Ok, S::Error> {
     use serde::ser::SerializeMap;
     let changes = changes.as_deref().unwrap_or_default();
     let mut map = serializer.serialize_map(Some(changes.len()))?;
@@ -286,10 +285,9 @@ pub fn name_changes_in_brackets(error: CommandError, uris: &[String]) -> Command
         })
         .max_by_key(|uri| uri.len());
     match key {
-        Some(uri) => CommandError::InvalidArgument {
-            argument: format!("edits.changes[{uri}]{}", &rest[uri.len()..]),
-            message,
-        },
+        Some(uri) => {
+            CommandError::InvalidArgument { argument: format!("edits.changes[{uri}]{}", &rest[uri.len()..]), message }
+        }
         None => CommandError::InvalidArgument { argument, message },
     }
 }
@@ -341,13 +339,19 @@ mod tests {
     #[test]
     fn every_malformed_member_is_named_by_its_path() {
         let edit = json!({"range": range(), "newText": "x"});
-        assert_eq!(blamed(json!({"edits": [{"path": "A.fs", "range": {"start": 1}, "newText": "y"}]})), "edits[0].range");
+        assert_eq!(
+            blamed(json!({"edits": [{"path": "A.fs", "range": {"start": 1}, "newText": "y"}]})),
+            "edits[0].range"
+        );
         assert_eq!(blamed(json!({"edits": [{"path": 1, "text": ""}]})), "edits[0].path");
         assert_eq!(blamed(json!({"edits": [{"text": ""}]})), "edits[0].path");
         assert_eq!(blamed(json!({"edits": [{"path": "A.fs", "range": range()}]})), "edits[0].newText");
         assert_eq!(blamed(json!({"edits": [{"path": "A.fs", "text": 3}]})), "edits[0].text");
         assert_eq!(blamed(json!({"edits": [{"path": "A.fs"}]})), "edits[0]");
-        assert_eq!(blamed(json!({"edits": [{"path": "A.fs", "text": "", "range": range(), "newText": ""}]})), "edits[0]");
+        assert_eq!(
+            blamed(json!({"edits": [{"path": "A.fs", "text": "", "range": range(), "newText": ""}]})),
+            "edits[0]"
+        );
         assert_eq!(blamed(json!({"edits": [7]})), "edits[0]");
         assert_eq!(blamed(json!({"edits": "nope"})), "edits");
         assert_eq!(blamed(json!({"edits": {"changeAnnotations": {}}})), "edits");
@@ -369,7 +373,9 @@ mod tests {
             "edits.documentChanges[0].edits"
         );
         assert_eq!(
-            blamed(json!({"edits": {"documentChanges": [{"textDocument": {"uri": "file:///a.fs"}, "edits": [edit, {"range": range()}]}]}})),
+            blamed(
+                json!({"edits": {"documentChanges": [{"textDocument": {"uri": "file:///a.fs"}, "edits": [edit, {"range": range()}]}]}})
+            ),
             "edits.documentChanges[0].edits[1].newText"
         );
         assert_eq!(blamed(json!({"edits": {"changes": []}})), "edits.changes");

@@ -277,11 +277,8 @@ fn stamp_touched_files(findings: &mut Findings, what_if: &WhatIf, root: &Path) {
 /// touched file is moved to where its range lies in the edited text; one whose range an edit
 /// replaced cannot be the same diagnostic any more.
 fn delta(baseline: &Findings, hypothetical: &Findings, what_if: &WhatIf, root: &Path) -> Delta {
-    let mut before: Vec<(&ReportedDiagnostic, Option<Value>)> = baseline
-        .diagnostics
-        .iter()
-        .map(|diagnostic| (diagnostic, moved_range(diagnostic, what_if, root)))
-        .collect();
+    let mut before: Vec<(&ReportedDiagnostic, Option<Value>)> =
+        baseline.diagnostics.iter().map(|diagnostic| (diagnostic, moved_range(diagnostic, what_if, root))).collect();
     let mut introduced = Vec::new();
     let mut unchanged = Vec::new();
     for diagnostic in &hypothetical.diagnostics {
@@ -393,13 +390,16 @@ fn requested_edits(edits: &WhatIfEdits, root: &Path) -> Result<Vec<FileEdits>, C
                 let argument = format!("edits[{index}]");
                 let path = confine(root, &item.path, &format!("{argument}.path"))?;
                 let change = match &item.change {
-                    ListChange::Range { range, new_text } => Change::Range { range: *range, new_text: new_text.clone() },
+                    ListChange::Range { range, new_text } => {
+                        Change::Range { range: *range, new_text: new_text.clone() }
+                    }
                     ListChange::Whole { text } => Change::Whole(text.clone()),
                 };
                 add(path, None, RequestedEdit { argument, change });
             }
         }
-        WhatIfEdits::WorkspaceEdit(workspace_edit) => match (&workspace_edit.document_changes, &workspace_edit.changes) {
+        WhatIfEdits::WorkspaceEdit(workspace_edit) => match (&workspace_edit.document_changes, &workspace_edit.changes)
+        {
             (Some(document_changes), _) => {
                 for (index, change) in document_changes.iter().enumerate() {
                     let argument = format!("edits.documentChanges[{index}]");

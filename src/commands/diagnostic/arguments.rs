@@ -33,7 +33,9 @@ impl std::str::FromStr for DiagnosticCode {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {
-        parse_code(&json!(text)).map(DiagnosticCode).ok_or_else(|| format!("expected a code like FS0039 or 39, got {text:?}"))
+        parse_code(&json!(text))
+            .map(DiagnosticCode)
+            .ok_or_else(|| format!("expected a code like FS0039 or 39, got {text:?}"))
     }
 }
 
@@ -224,7 +226,10 @@ impl CommandArguments for SuggestOpenArguments {
         }
         let positioned = self.line.is_some() || self.diagnostic.is_some();
         if self.name.is_none() && !positioned && self.path.is_none() {
-            return Err(CommandError::invalid_argument("name", "give the unresolved name, or path + line of its FS0039"));
+            return Err(CommandError::invalid_argument(
+                "name",
+                "give the unresolved name, or path + line of its FS0039",
+            ));
         }
         self.fs0039_selector().map(|_| ())
     }
@@ -300,8 +305,13 @@ mod tests {
     #[test]
     fn fixes_and_suggest_open_add_their_own_rules() {
         assert_eq!(blamed::<FixesArguments>(json!({"path": "A.fs", "line": 1, "fixIndex": 0})), "fixIndex");
-        assert_eq!(blamed::<FixesArguments>(json!({"path": "A.fs", "line": 1, "apply": true, "fixIndex": 1001})), "fixIndex");
-        assert!(parse_arguments::<FixesArguments>(json!({"path": "A.fs", "line": 1, "apply": true, "fixIndex": 0})).is_ok());
+        assert_eq!(
+            blamed::<FixesArguments>(json!({"path": "A.fs", "line": 1, "apply": true, "fixIndex": 1001})),
+            "fixIndex"
+        );
+        assert!(
+            parse_arguments::<FixesArguments>(json!({"path": "A.fs", "line": 1, "apply": true, "fixIndex": 0})).is_ok()
+        );
         assert_eq!(blamed::<SuggestOpenArguments>(json!({})), "name");
         assert_eq!(blamed::<SuggestOpenArguments>(json!({"name": " "})), "name");
         assert_eq!(blamed::<SuggestOpenArguments>(json!({"path": "A.fs"})), "line");
@@ -316,7 +326,8 @@ mod tests {
     #[test]
     fn the_schemas_share_the_selector_and_add_their_own() {
         let explain = crate::commands::params::input_schema::<ExplainArguments>();
-        let keys = |schema: &Value| -> Vec<String> { schema["properties"].as_object().unwrap().keys().cloned().collect() };
+        let keys =
+            |schema: &Value| -> Vec<String> { schema["properties"].as_object().unwrap().keys().cloned().collect() };
         let mut expected = vec!["character", "code", "diagnostic", "index", "line", "path", "timeoutMs"];
         expected.sort();
         let mut explain_keys = keys(&explain);

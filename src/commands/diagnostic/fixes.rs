@@ -31,7 +31,11 @@ pub struct DescribedFix {
     pub command: Value,
 }
 
-pub fn describe_action(action: &Value, root: &std::path::Path, overlay: &crate::syntax::index::Overlay) -> DescribedFix {
+pub fn describe_action(
+    action: &Value,
+    root: &std::path::Path,
+    overlay: &crate::syntax::index::Overlay,
+) -> DescribedFix {
     let member = |name: &str| action.get(name).cloned().unwrap_or(Value::Null);
     let edit = member("edit");
     DescribedFix {
@@ -189,7 +193,9 @@ async fn apply_fix(
     let apply_deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
     let answer = context.editor_request("workspace/applyEdit", params, "/workspace/applyEdit", apply_deadline).await;
     let (applied, failure_reason) = match answer {
-        Ok(Ok(result)) => (result["applied"] == json!(true), result.get("failureReason").cloned().unwrap_or(Value::Null)),
+        Ok(Ok(result)) => {
+            (result["applied"] == json!(true), result.get("failureReason").cloned().unwrap_or(Value::Null))
+        }
         Ok(Err(error)) => (false, json!(error.message)),
         Err(CommandError::Timeout) => (false, json!("the editor did not answer within 30 s")),
         Err(error) => return Err(error),

@@ -19,6 +19,7 @@ use serde_json::{Value, json};
 
 use crate::commands::CommandError;
 use crate::commands::check::{CurrentAnalysis, current_analysis, fsac_for_file};
+use crate::commands::params::{Bounded, Coordinate};
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position};
 use crate::lsp::ext::error_kinds;
@@ -26,7 +27,6 @@ use crate::proxy::main_loop::CommandContext;
 use crate::syntax::index::Overlay;
 use crate::workspace::WorkspaceModel;
 use arguments::{DiagnosticCode, ExplainArguments, FixesArguments, SuggestOpenArguments};
-use crate::commands::params::{Bounded, Coordinate};
 
 /// How many diagnostics a "nothing here" answer lists as the nearest ones.
 const NEAREST_LISTED: usize = 5;
