@@ -869,7 +869,7 @@ struct Outcome {
 }
 
 /// Opens what the editor has not open, waits for FSAC to analyse every file at the content it
-/// has now, and closes what it opened.
+/// has now, and closes what it opened — [`OPEN_BATCH`] files at a time.
 async fn trusted_snapshots(
     context: &mut CommandContext,
     uris: &[String],
@@ -877,60 +877,13 @@ async fn trusted_snapshots(
     deadline: tokio::time::Instant,
     generation: u64,
 ) -> Result<Outcome, CommandError> {
-    let mut results: Vec<Option<FileResult>> = (0..uris.len()).map(|_| None).collect();
-    let mut disk_hashes: Vec<Option<String>> = vec![None; uris.len()];
+    let mut pass =
+        TrustedPass { results: (0..uris.len()).map(|_| None).collect(), disk_hashes: vec![None; uris.len()] };
     let mut timed_out = false;
     for batch_start in (0..uris.len()).step_by(OPEN_BATCH) {
         let batch: Vec<usize> = (batch_start..(batch_start + OPEN_BATCH).min(uris.len())).collect();
-        for &index in &batch {
-            let path = paths[index].clone();
-            let text = tokio::task::spawn_blocking(move || crate::source_files::read_regular_text(&path))
-                .await
-                .map_err(|error| CommandError::Internal(error.to_string()))?;
-            match text {
-                Ok(text) => {
-                    disk_hashes[index] = Some(sha256_hex(&text));
-                    match context.acquire_document(&uris[index], text).await {
-                        Ok(()) => {}
-                        // FSAC went away mid-check: the caller reports it as such.
-                        Err(CommandError::Unavailable(reason)) => {
-                            results[index] =
-                                Some(FileResult::Missing { why: format!("FSAC is not running: {reason}") });
-                        }
-                        Err(error) => return Err(error),
-                    }
-                }
-                Err(error) => results[index] = Some(FileResult::Missing { why: format!("cannot read it: {error}") }),
-            }
-        }
-        loop {
-            let pending: Vec<usize> = batch.iter().copied().filter(|&index| results[index].is_none()).collect();
-            if pending.is_empty() {
-                break;
-            }
-            let snapshots = context.analysis(pending.iter().map(|&index| uris[index].clone()).collect()).await?;
-            if snapshots.iter().any(|snapshot| snapshot.generation != generation) {
-                break; // FSAC went away or restarted: the caller reports it
-            }
-            for (&index, snapshot) in pending.iter().zip(&snapshots) {
-                if let Some(diagnostics) = snapshot.current_diagnostics() {
-                    results[index] = Some(FileResult::Analysed {
-                        diagnostics,
-                        stamp: stamp(snapshot, disk_hashes[index].as_deref()),
-                    });
-                }
-            }
-            if pending.iter().all(|&index| results[index].is_some()) {
-                break;
-            }
-            match tokio::time::timeout_at(deadline, context.analysis_changed()).await {
-                Ok(changed) => changed?,
-                Err(_) => {
-                    timed_out = true;
-                    break;
-                }
-            }
-        }
+        pass.open_batch(context, uris, paths, &batch).await?;
+        timed_out = pass.await_batch(context, uris, &batch, deadline, generation).await?;
         for &index in &batch {
             context.release_document(&uris[index]);
         }
@@ -938,31 +891,112 @@ async fn trusted_snapshots(
             break;
         }
     }
-    // An editor buffer that changed after its analysis no longer counts.
     let snapshots = context.analysis(uris.to_vec()).await?;
-    let results = results
-        .into_iter()
-        .zip(&snapshots)
-        .map(|(result, snapshot)| match result {
-            Some(FileResult::Analysed { stamp, .. })
-                if snapshot.open_in_editor && stamp.version.flatten() != snapshot.expected_version =>
-            {
-                FileResult::Stale {
-                    analysed_version: stamp.version.flatten(),
-                    current_version: snapshot.expected_version,
+    Ok(Outcome { results: pass.finish(&snapshots, timed_out), timed_out })
+}
+
+/// A trusted pass over the files: each one's result once known, and the hash of the disk text
+/// it was opened with.
+struct TrustedPass {
+    results: Vec<Option<FileResult>>,
+    disk_hashes: Vec<Option<String>>,
+}
+
+impl TrustedPass {
+    /// Opens each file of the batch in FSAC with its disk text (a file that cannot be read, or
+    /// an FSAC gone away, is missing at once).
+    async fn open_batch(
+        &mut self,
+        context: &mut CommandContext,
+        uris: &[String],
+        paths: &[PathBuf],
+        batch: &[usize],
+    ) -> Result<(), CommandError> {
+        for &index in batch {
+            let path = paths[index].clone();
+            let text = tokio::task::spawn_blocking(move || crate::source_files::read_regular_text(&path))
+                .await
+                .map_err(|error| CommandError::Internal(error.to_string()))?;
+            let text = match text {
+                Ok(text) => text,
+                Err(error) => {
+                    self.results[index] = Some(FileResult::Missing { why: format!("cannot read it: {error}") });
+                    continue;
+                }
+            };
+            self.disk_hashes[index] = Some(sha256_hex(&text));
+            match context.acquire_document(&uris[index], text).await {
+                Ok(()) => {}
+                // FSAC went away mid-check: the caller reports it as such.
+                Err(CommandError::Unavailable(reason)) => {
+                    self.results[index] = Some(FileResult::Missing { why: format!("FSAC is not running: {reason}") });
+                }
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(())
+    }
+
+    /// Waits until FSAC (still generation `generation`) reported analysing every file of the
+    /// batch at the content it has now; true when the deadline passed first.
+    async fn await_batch(
+        &mut self,
+        context: &mut CommandContext,
+        uris: &[String],
+        batch: &[usize],
+        deadline: tokio::time::Instant,
+        generation: u64,
+    ) -> Result<bool, CommandError> {
+        loop {
+            let pending: Vec<usize> = batch.iter().copied().filter(|&index| self.results[index].is_none()).collect();
+            if pending.is_empty() {
+                return Ok(false);
+            }
+            let snapshots = context.analysis(pending.iter().map(|&index| uris[index].clone()).collect()).await?;
+            if snapshots.iter().any(|snapshot| snapshot.generation != generation) {
+                return Ok(false); // FSAC went away or restarted: the caller reports it
+            }
+            for (&index, snapshot) in pending.iter().zip(&snapshots) {
+                if let Some(diagnostics) = snapshot.current_diagnostics() {
+                    let stamp = stamp(snapshot, self.disk_hashes[index].as_deref());
+                    self.results[index] = Some(FileResult::Analysed { diagnostics, stamp });
                 }
             }
-            Some(result) => result,
-            None => FileResult::Missing {
-                why: if timed_out {
-                    "not analysed before the deadline".to_owned()
-                } else {
-                    "FSAC did not analyse it".to_owned()
+            if pending.iter().all(|&index| self.results[index].is_some()) {
+                return Ok(false);
+            }
+            match tokio::time::timeout_at(deadline, context.analysis_changed()).await {
+                Ok(changed) => changed?,
+                Err(_) => return Ok(true),
+            }
+        }
+    }
+
+    /// Each file's result; an editor buffer that changed after its analysis no longer counts.
+    fn finish(self, snapshots: &[AnalysisSnapshot], timed_out: bool) -> Vec<FileResult> {
+        self.results
+            .into_iter()
+            .zip(snapshots)
+            .map(|(result, snapshot)| match result {
+                Some(FileResult::Analysed { stamp, .. })
+                    if snapshot.open_in_editor && stamp.version.flatten() != snapshot.expected_version =>
+                {
+                    FileResult::Stale {
+                        analysed_version: stamp.version.flatten(),
+                        current_version: snapshot.expected_version,
+                    }
+                }
+                Some(result) => result,
+                None => FileResult::Missing {
+                    why: if timed_out {
+                        "not analysed before the deadline".to_owned()
+                    } else {
+                        "FSAC did not analyse it".to_owned()
+                    },
                 },
-            },
-        })
-        .collect();
-    Ok(Outcome { results, timed_out })
+            })
+            .collect()
+    }
 }
 
 /// Uses only what FSAC already reported: current analyses of open buffers.

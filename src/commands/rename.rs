@@ -775,6 +775,52 @@ struct CrossCheck {
     notes: Vec<String>,
 }
 
+impl CrossCheck {
+    /// Compares one page of find's answer with the edit set: its sites that no edit starts at,
+    /// and the declarations find's syntax cross-check says FSAC's references miss.
+    fn compare_page(&mut self, answer: &Value, edit_starts: &BTreeSet<(String, u32, u32)>) {
+        for site in answer["sites"].as_array().into_iter().flatten() {
+            self.find_sites += 1;
+            let key = (
+                site["file"].as_str().unwrap_or_default().to_owned(),
+                site["range"]["start"]["line"].as_u64().unwrap_or(0) as u32,
+                site["range"]["start"]["character"].as_u64().unwrap_or(0) as u32,
+            );
+            if !edit_starts.contains(&key) {
+                self.missed.push(json!({
+                    "file": key.0,
+                    "range": site["range"],
+                    "kind": site["kind"],
+                    "symbolFullName": site["symbolFullName"],
+                    "lineText": site["lineText"],
+                    "via": site["via"],
+                }));
+            }
+        }
+        // Declarations the syntax index has and FSAC's references lack: find names them, and
+        // the rename (the same references sweep) is likely to miss them too.
+        for declaration in answer["crossCheck"]["missedByBackend"].as_array().into_iter().flatten() {
+            let key = (
+                declaration["file"].as_str().unwrap_or_default().to_owned(),
+                declaration["range"]["start"]["line"].as_u64().unwrap_or(0) as u32,
+                declaration["range"]["start"]["character"].as_u64().unwrap_or(0) as u32,
+            );
+            if !edit_starts.contains(&key)
+                && !self.missed.iter().any(|site| site["file"] == json!(key.0) && site["range"] == declaration["range"])
+            {
+                self.missed.push(json!({
+                    "file": key.0,
+                    "range": declaration["range"],
+                    "kind": declaration["role"],
+                    "symbolFullName": declaration["symbolFullName"],
+                    "lineText": Value::Null,
+                    "via": "syntax",
+                }));
+            }
+        }
+    }
+}
+
 /// Runs `fslens.find` at the same position (every page) and lists its sites that no edit
 /// starts at.
 async fn cross_check_with_find(
@@ -817,48 +863,7 @@ async fn cross_check_with_find(
             check.complete = false;
         }
         check.find_completeness = answer["completeness"].clone();
-        for site in answer["sites"].as_array().into_iter().flatten() {
-            check.find_sites += 1;
-            let key = (
-                site["file"].as_str().unwrap_or_default().to_owned(),
-                site["range"]["start"]["line"].as_u64().unwrap_or(0) as u32,
-                site["range"]["start"]["character"].as_u64().unwrap_or(0) as u32,
-            );
-            if !edit_starts.contains(&key) {
-                check.missed.push(json!({
-                    "file": key.0,
-                    "range": site["range"],
-                    "kind": site["kind"],
-                    "symbolFullName": site["symbolFullName"],
-                    "lineText": site["lineText"],
-                    "via": site["via"],
-                }));
-            }
-        }
-        // Declarations the syntax index has and FSAC's references lack: find names them, and
-        // the rename (the same references sweep) is likely to miss them too.
-        for declaration in answer["crossCheck"]["missedByBackend"].as_array().into_iter().flatten() {
-            let key = (
-                declaration["file"].as_str().unwrap_or_default().to_owned(),
-                declaration["range"]["start"]["line"].as_u64().unwrap_or(0) as u32,
-                declaration["range"]["start"]["character"].as_u64().unwrap_or(0) as u32,
-            );
-            if !edit_starts.contains(&key)
-                && !check
-                    .missed
-                    .iter()
-                    .any(|site| site["file"] == json!(key.0) && site["range"] == declaration["range"])
-            {
-                check.missed.push(json!({
-                    "file": key.0,
-                    "range": declaration["range"],
-                    "kind": declaration["role"],
-                    "symbolFullName": declaration["symbolFullName"],
-                    "lineText": Value::Null,
-                    "via": "syntax",
-                }));
-            }
-        }
+        check.compare_page(&answer, &edit_starts);
         match answer["nextCursor"].as_str() {
             Some(cursor) => query["cursor"] = json!(cursor),
             None => break,
