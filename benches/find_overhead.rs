@@ -12,7 +12,7 @@
 //!
 //! Run: `cargo bench --bench find_overhead` (set `FIND_BENCH_RUNS` to change the repetitions).
 
-#[path = "../tests/support/double.rs"]
+#[path = "../tests/it/support/double.rs"]
 mod double;
 
 use std::collections::HashMap;

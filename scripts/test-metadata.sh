@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Prepares the independent second source for the ECMA-335 metadata reader's tests: the
 # pure-Python .NET metadata parser `dnfile` (PyPI, pinned) in a virtual environment under
-# target/. tests/metadata_against_dnfile.rs drives tests/metadata/dump_with_dnfile.py with it
+# target/. tests/it/metadata_against_dnfile.rs drives tests/metadata/dump_with_dnfile.py with it
 # and compares its type and method lists with ours on real reference assemblies.
 # Idempotent: a second run with the venv in place installs nothing.
 #
@@ -28,4 +28,4 @@ if [ "${1:-}" = "--prepare" ]; then
 fi
 
 echo "== metadata reader against dnfile $DNFILE_VERSION"
-cargo test --locked --test metadata_against_dnfile
+cargo test --locked --test it metadata_against_dnfile::

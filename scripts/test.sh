@@ -4,8 +4,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# The Rust tests link about 35 binaries; a link that fails for want of disk reads like a
-# compiler error, so the free space is printed first.
+# The Rust tests link a few large binaries (the library's and fslens's unit tests, tests/it);
+# a link that fails for want of disk reads like a compiler error, so the free space is printed
+# first.
 echo "== Free disk where the build goes: $(df -Ph . | awk 'NR==2 {print $4}')"
 # One build, run once: incremental-compilation state would add about 650 MB and save nothing.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
@@ -17,6 +18,13 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}"
 fi
+
+# Formatting and lints first: either failing fails the run before the slow steps.
+echo "== Formatting (cargo fmt --check)"
+cargo fmt --check
+
+echo "== Lints (cargo clippy --all-targets, warnings are errors)"
+cargo clippy --locked --all-targets -- -D warnings
 
 if [ -f tests/fsac-double/package-lock.json ]; then
   npm ci --prefix tests/fsac-double --no-audit --no-fund --loglevel=error
@@ -44,7 +52,7 @@ fi
 cargo test --locked --lib --bins --tests
 
 echo "== Real FSAC layer (runs only when FSLENS_FSAC names an FsAutoComplete)"
-cargo test --locked --test real_fsac -- --nocapture 2>&1 | grep -E "skipped|test result|panicked" || true
+cargo test --locked --test it real_fsac:: -- --nocapture 2>&1 | grep -E "skipped|test result|panicked" || true
 
 if [ -f tests/fsac-double/package.json ]; then
   echo "== FSAC double tests"

@@ -40,10 +40,24 @@ pub async fn run_headless(request: HeadlessRequest, mut config: ProxyConfig) -> 
     if let Some(stream) = crate::session::server::connect(&socket).await? {
         tracing::info!("joining the session at {}", socket.display());
         let (reader, writer) = stream.into_split();
-        let mut client =
-            HeadlessClient { reader: FrameReader::new(BufReader::new(reader), FrameLimits::default()), writer };
-        // A joined session is not ours to shut down: closing the connection is enough.
-        return client.converse(&root, &request).await;
+        let mut client = HeadlessClient {
+            reader: FrameReader::new(BufReader::new(reader), FrameLimits::default()),
+            writer,
+            initialize_deadline: None,
+        };
+        // A joined session is not ours to shut down: closing the connection is enough. It is not
+        // ours to trust either: a hung session (stopped, deadlocked) must not hang the CLI.
+        client.initialize_deadline = Some(JOINED_INITIALIZE_DEADLINE);
+        let bound = joined_session_deadline(&request);
+        return match tokio::time::timeout(bound, client.converse(&root, &request)).await {
+            Ok(answer) => answer,
+            Err(_) => bail!(
+                "the session at {} did not answer within {} s (its own deadlines passed too): it may be hung; \
+                 stop the process serving it, or run with --no-share",
+                socket.display(),
+                bound.as_secs()
+            ),
+        };
     }
     config.workspace_root = Some(root.clone());
     let (client_side, proxy_side) = tokio::io::duplex(1 << 20);
@@ -53,6 +67,7 @@ pub async fn run_headless(request: HeadlessRequest, mut config: ProxyConfig) -> 
     let mut client = HeadlessClient {
         reader: FrameReader::new(BufReader::new(client_in), FrameLimits::default()),
         writer: client_out,
+        initialize_deadline: None,
     };
 
     let answer = client.converse(&root, &request).await;
@@ -63,9 +78,24 @@ pub async fn run_headless(request: HeadlessRequest, mut config: ProxyConfig) -> 
     answer
 }
 
+/// How long a joined session may take to answer `initialize`: fslens answers a session
+/// client's `initialize` itself, without FSAC, so only a hung session takes longer.
+const JOINED_INITIALIZE_DEADLINE: Duration = Duration::from_secs(10);
+
+/// The longest a joined session may take for the whole conversation: its readiness wait and
+/// the command's own `timeoutMs` (default two minutes), plus a minute of grace for the answer
+/// to arrive after either deadline.
+fn joined_session_deadline(request: &HeadlessRequest) -> Duration {
+    let readiness = request.readiness_timeout.unwrap_or_default();
+    let command = request.argument.get("timeoutMs").and_then(Value::as_u64).unwrap_or(120_000);
+    JOINED_INITIALIZE_DEADLINE + readiness + Duration::from_millis(command) + Duration::from_secs(60)
+}
+
 struct HeadlessClient<R, W> {
     reader: FrameReader<BufReader<R>>,
     writer: W,
+    /// A bound on `initialize` (for a joined session), so a hung one fails fast.
+    initialize_deadline: Option<Duration>,
 }
 
 impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> HeadlessClient<R, W> {
@@ -80,7 +110,15 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> HeadlessClient<R, W> {
         });
         // FSAC failing to start (an SDK pin it cannot satisfy, say) leaves the session up:
         // the command still runs and reports why FSAC is missing, instead of a bare error.
-        match self.call_raw("initialize", initialize).await? {
+        let initialized = match self.initialize_deadline {
+            Some(deadline) => {
+                tokio::time::timeout(deadline, self.call_raw("initialize", initialize)).await.map_err(|_| {
+                    anyhow!("the session did not answer initialize within {} s: it may be hung", deadline.as_secs())
+                })?
+            }
+            None => self.call_raw("initialize", initialize).await,
+        };
+        match initialized? {
             Ok(_) => {}
             Err(error)
                 if error.data.as_ref().is_some_and(|data| data["errorKind"] == error_kinds::FSAC_STARTUP_FAILED) =>

@@ -14,6 +14,7 @@ pub mod mcp;
 pub mod metadata;
 pub mod proxy;
 pub mod session;
+pub mod session_state;
 pub mod source_files;
 pub mod syntax;
 pub mod uri;

@@ -111,6 +111,10 @@ enum Command {
     ReadSymbol(fslens::commands::symbols::cli::ReadSymbolCliArgs),
     /// Print the smallest declaration enclosing a path and 0-based line.
     ReadEnclosing(fslens::commands::symbols::cli::ReadEnclosingCliArgs),
+    /// One LSP navigation at a position through the session's FSAC: definition, references,
+    /// hover, typeDefinition, implementation, signatureHelp, incomingCalls, outgoingCalls,
+    /// typeHierarchy (computed by fslens), documentSymbol, workspaceSymbol.
+    Navigate(fslens::mcp::navigate::NavigateCliArgs),
     /// Serve MCP on stdin/stdout for coding agents: joins the workspace's running session (the
     /// editor's warm FSAC) or starts one that later clients join.
     Mcp(McpOptions),
@@ -416,6 +420,17 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             fslens::mcp::run_mcp_server(&workspace, factory, mcp_options.all_tools).await?;
             Ok(ExitCode::SUCCESS)
         }
+        Some(Command::Navigate(options)) => {
+            let mut argument = to_argument_object(&options.to_arguments());
+            argument = with_shell_paths(&cli.session, argument)?;
+            let arguments = serde_json::from_value(argument).context("the navigate arguments")?;
+            let root = workspace_or_current(&cli.session)?;
+            let root = root.canonicalize().with_context(|| format!("workspace {} does not exist", root.display()))?;
+            config.workspace_root = Some(root.clone());
+            let answer = fslens::mcp::navigate::run_from_cli(&root, config, arguments).await?;
+            print_answer(&answer, options.json, fslens::mcp::navigate::render_text)?;
+            Ok(ExitCode::SUCCESS)
+        }
         Some(Command::Find(arguments)) => {
             let answer =
                 headless(&cli.session, config, ext::commands::FIND, arguments.to_arguments(), arguments.timeout_ms)
@@ -529,6 +544,8 @@ fn proxy_config(session: &SessionOptions) -> anyhow::Result<ProxyConfig> {
     };
     config.unresponsive_after = Duration::from_millis(session.unresponsive_after_ms);
     config.memory_guard = memory_guard_config(session)?;
+    // Test hook (docs/testing.md): only tests set it, for the fslens processes they start.
+    config.client_read_gate = std::env::var_os(fslens::proxy::main_loop::CLIENT_READ_GATE_VARIABLE).map(PathBuf::from);
     Ok(config)
 }
 

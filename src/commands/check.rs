@@ -14,12 +14,13 @@ use serde::Serialize;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
+use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::params::parse_arguments;
 use crate::commands::paths::{confine, display_relative};
 use crate::lsp::ext::error_kinds;
-use crate::proxy::analysis::AnalysisSnapshot;
-use crate::proxy::main_loop::CommandContext;
+use crate::session_state::analysis::AnalysisSnapshot;
+use crate::session_state::status::StatusSnapshot;
 use crate::workspace::{Project, ProjectError, ProjectErrorKind, WorkspaceModel};
 
 pub mod answer;
@@ -77,12 +78,12 @@ struct CheckRun<'a> {
     started: Instant,
 }
 
-pub async fn check(argument: Value, mut context: CommandContext, root: Option<PathBuf>) -> Result<Value, CommandError> {
+pub async fn check(argument: Value, mut context: CommandContext) -> Result<Value, CommandError> {
     let started = Instant::now();
     let change_uris = edits::change_uris(&argument);
     let arguments: CheckArguments =
         parse_arguments(argument).map_err(|error| edits::name_changes_in_brackets(error, &change_uris))?;
-    let root = root.ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
+    let root = context.workspace_root()?.to_path_buf();
     let deadline = tokio::time::Instant::now() + arguments.timeout_ms.as_duration_ms();
     let model = crate::commands::load_workspace_model(&root).await?;
     let plan = plan(&arguments, &model, &root)?;
@@ -104,7 +105,7 @@ pub async fn check(argument: Value, mut context: CommandContext, root: Option<Pa
     if let Some(reason) = unavailable_reason(&status, &plan, &root) {
         return CheckAnswer::unknown(coverage, reason, started).to_json();
     }
-    let generation = status["fsac"]["generation"].as_u64().unwrap_or(0);
+    let generation = status.generation;
     coverage.session_generation = Some(generation);
     let run =
         CheckRun { arguments: &arguments, plan: &plan, model: &model, root: &root, deadline, generation, started };
@@ -186,8 +187,7 @@ async fn verdict_over(
     };
     let after = context.status().await?;
     // FSAC exiting (and perhaps being restarted) during the check voids its analyses.
-    let fsac_went_away =
-        after["fsac"]["generation"].as_u64().unwrap_or(0) != run.generation || after["fsac"]["running"] != json!(true);
+    let fsac_went_away = after.generation != run.generation || !after.fsac_running;
     let (files, tally) = file_entries(run, &outcome.results);
     let with_status = |wanted: fn(&FileResult) -> bool| -> Vec<String> {
         plan.files
@@ -216,9 +216,9 @@ async fn verdict_over(
                 error_kinds::FSAC_RESTARTED,
                 format!(
                     "FSAC exited during the check ({}); analyses from before do not count",
-                    after["reason"].as_str().unwrap_or_default()
+                    after.reason.as_deref().unwrap_or_default()
                 ),
-                json!({ "state": after["state"] }),
+                json!({ "state": after.state }),
             )
         } else if let Some(error) = project_errors.first() {
             project_error_reason(error, run.root)
@@ -525,12 +525,10 @@ async fn wait_for_fsac(
     context: &mut CommandContext,
     fast: bool,
     deadline: tokio::time::Instant,
-) -> Result<Value, CommandError> {
+) -> Result<StatusSnapshot, CommandError> {
     loop {
         let status = context.status().await?;
-        let state = status["state"].as_str().unwrap_or_default().to_owned();
-        let waiting_helps = matches!(state.as_str(), "starting" | "loading");
-        if !waiting_helps || fast {
+        if !status.state.can_become_ready() || fast {
             return Ok(status);
         }
         match tokio::time::timeout_at(deadline, context.state_changed()).await {
@@ -541,10 +539,10 @@ async fn wait_for_fsac(
 }
 
 /// Why FSAC cannot give a trustworthy answer for this plan, if it cannot.
-fn unavailable_reason(status: &Value, plan: &Plan, root: &Path) -> Option<Value> {
-    let state = status["state"].as_str().unwrap_or_default();
-    let reason = status["reason"].as_str().unwrap_or_default().to_owned();
-    let stderr = status["fsac"]["stderrTail"].as_str().unwrap_or_default();
+fn unavailable_reason(status: &StatusSnapshot, plan: &Plan, root: &Path) -> Option<Value> {
+    let state = status.state.as_str();
+    let reason = status.reason.clone().unwrap_or_default();
+    let stderr = status.stderr_tail.as_str();
     if stderr.contains("A compatible .NET SDK was not found") && state != "ready" && state != "loading" {
         return Some(sdk_not_found(stderr, root));
     }
@@ -561,21 +559,16 @@ fn unavailable_reason(status: &Value, plan: &Plan, root: &Path) -> Option<Value>
     }
     for project in &plan.projects {
         let display = project.display().to_string();
-        if let Some(error) =
-            status["projectErrors"].as_array().into_iter().flatten().find(|error| error["project"] == json!(display))
-        {
-            let kind = if error["code"] == json!(100) {
-                error_kinds::PROJECT_NOT_RESTORED
-            } else {
-                error_kinds::PROJECT_FAILURE
-            };
+        if let Some(error) = status.project_error(&display) {
+            let kind =
+                if error.code == Some(100) { error_kinds::PROJECT_NOT_RESTORED } else { error_kinds::PROJECT_FAILURE };
             let message = format!(
                 "FSAC could not load {}: {} (code {})",
                 display_relative(root, project),
-                error["message"].as_str().unwrap_or_default(),
-                error["code"]
+                error.message,
+                json!(error.code)
             );
-            let mut extra = json!({ "project": display_relative(root, project), "fsacErrorCode": error["code"] });
+            let mut extra = json!({ "project": display_relative(root, project), "fsacErrorCode": error.code });
             if kind == error_kinds::PROJECT_NOT_RESTORED {
                 extra["remedy"] = json!(format!("run `dotnet restore {}`", display_relative(root, project)));
             }
@@ -854,7 +847,7 @@ pub(crate) async fn fsac_for_file(
     if let Some(reason) = unavailable_reason(&status, &plan, root) {
         return Ok(Err(reason));
     }
-    Ok(Ok(status["fsac"]["generation"].as_u64().unwrap_or(0)))
+    Ok(Ok(status.generation))
 }
 
 enum FileResult {

@@ -2,17 +2,15 @@
 //! fresh it is — never a guess that a file without diagnostics is clean (`fslens.check` is
 //! the command that proves that).
 
-use std::path::PathBuf;
-
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::params::{Bounded, CommandArguments, parse_arguments};
 use crate::commands::paths::{confine, display_relative};
-use crate::proxy::analysis::AnalysisSnapshot;
-use crate::proxy::main_loop::CommandContext;
+use crate::session_state::analysis::AnalysisSnapshot;
 
 /// The arguments of `fslens.diagnostics` (all optional).
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
@@ -69,13 +67,9 @@ struct DiagnosticsAnswer {
     note: &'static str,
 }
 
-pub async fn diagnostics(
-    argument: Value,
-    context: CommandContext,
-    root: Option<PathBuf>,
-) -> Result<Value, CommandError> {
+pub async fn diagnostics(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
     let arguments: DiagnosticsArguments = parse_arguments(argument)?;
-    let root = root.ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
+    let root = context.workspace_root()?.to_path_buf();
     let only = match &arguments.path {
         Some(path) => Some(confine(&root, path, "path")?),
         None => None,

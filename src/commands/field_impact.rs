@@ -7,12 +7,11 @@
 //! type it got, marks those rows and says so, instead of guessing the other projects' types.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 
 use serde_json::{Map, Value, json};
 
+use crate::commands::CommandContext;
 use crate::commands::CommandError;
-use crate::proxy::main_loop::CommandContext;
 
 /// Arguments passed through to `find` unchanged (`field`, `kind` and `includeSiteTypes` are
 /// this command's own).
@@ -35,11 +34,7 @@ const PASSED_TO_FIND: &[&str] = &[
     "includeInfo",
 ];
 
-pub async fn field_impact(
-    argument: Value,
-    context: CommandContext,
-    root: Option<PathBuf>,
-) -> Result<Value, CommandError> {
+pub async fn field_impact(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
     let object =
         argument.as_object().ok_or_else(|| CommandError::invalid_argument("arguments", "expected an object"))?;
     const OWN: &[&str] = &["field", "kind", "includeSiteTypes"];
@@ -93,7 +88,7 @@ pub async fn field_impact(
             find_argument.insert("query".into(), json!(named));
         }
     }
-    let mut answer = crate::commands::find::find(Value::Object(find_argument), context, root).await?;
+    let mut answer = crate::commands::find::find(Value::Object(find_argument), context).await?;
 
     // Rows of files that several projects compile: their type comes from one project context.
     let mut single_context_rows = 0usize;

@@ -13,11 +13,12 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::params::{Bounded, CommandArguments, Coordinate, TimeoutMs, parse_arguments};
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position as LspPosition, Range};
-use crate::proxy::main_loop::CommandContext;
+use crate::session_state::status::State;
 use crate::syntax::index::Overlay;
 use crate::syntax::model::{Access, Declaration, DeclarationKind, FileIndex};
 use crate::workspace::{WorkspaceModel, load_workspace};
@@ -156,14 +157,10 @@ struct SourceFile {
     syntax: std::sync::Arc<crate::syntax::index::IndexedFile>,
 }
 
-pub async fn make_internal_visible(
-    argument: Value,
-    context: CommandContext,
-    root: Option<PathBuf>,
-) -> Result<Value, CommandError> {
+pub async fn make_internal_visible(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
     let arguments: MakeVisibleArguments = parse_arguments(argument)?;
     let deadline = tokio::time::Instant::now() + arguments.timeout_ms.as_duration_ms();
-    let root = root.ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
+    let root = context.workspace_root()?.to_path_buf();
     let path = confine(&root, &arguments.path, "path")?;
     let (source, model) = read_source_and_model(&context, &root, path).await?;
     let line = arguments.line.as_u32();
@@ -475,7 +472,7 @@ async fn confirm_with_fsac(
     deadline: tokio::time::Instant,
 ) -> &'static str {
     let Ok(status) = context.status().await else { return "syntax" };
-    if status["state"] != json!("ready") {
+    if status.state != State::Ready {
         return "syntax";
     }
     let Some(uri) = crate::uri::path_to_uri(path) else { return "syntax" };

@@ -4,18 +4,17 @@
 //! [`CommandError`] naming the argument; it becomes a JSON-RPC error (`-32602`) whose `data`
 //! carries the typed `errorKind`, so agents can branch on it without parsing prose.
 
-use std::path::PathBuf;
-
 use serde_json::{Value, json};
 
 use crate::commands::registry::Command;
 use crate::lsp::ext::error_kinds;
 use crate::lsp::message::error_codes;
-use crate::proxy::main_loop::CommandContext;
+pub use context::CommandContext;
 
 pub mod arguments;
 pub mod budget;
 pub mod check;
+pub mod context;
 pub mod diagnostic;
 pub mod diagnostics;
 pub mod field_impact;
@@ -141,31 +140,25 @@ pub fn single_argument(arguments: Value) -> Result<Value, CommandError> {
 /// Runs the command `id` with its argument object. An id with the `fslens.` prefix that names
 /// no command is an `invalid_argument` on `command` listing the known ids (fslens never
 /// forwards such a request: FSAC would answer "Method not found").
-pub async fn dispatch(
-    id: &str,
-    argument: Value,
-    context: CommandContext,
-    workspace_root: Option<PathBuf>,
-) -> Result<Value, CommandError> {
+pub async fn dispatch(id: &str, argument: Value, context: CommandContext) -> Result<Value, CommandError> {
     let command = Command::from_id(id).ok_or_else(|| unknown_command(id))?;
     match command {
-        Command::Status => status::status(argument, context, workspace_root).await,
+        Command::Status => status::status(argument, context).await,
         Command::Restart => {
             params::parse_arguments::<RestartArguments>(argument)?;
             context.restart_backend().await
         }
-        Command::Check => check::check(argument, context, workspace_root).await,
-        Command::Diagnostics => diagnostics::diagnostics(argument, context, workspace_root).await,
-        Command::MakeInternalVisible => make_visible::make_internal_visible(argument, context, workspace_root).await,
-        Command::Find => find::find(argument, context, workspace_root).await,
-        Command::FieldImpact => field_impact::field_impact(argument, context, workspace_root).await,
+        Command::Check => check::check(argument, context).await,
+        Command::Diagnostics => diagnostics::diagnostics(argument, context).await,
+        Command::MakeInternalVisible => make_visible::make_internal_visible(argument, context).await,
+        Command::Find => find::find(argument, context).await,
+        Command::FieldImpact => field_impact::field_impact(argument, context).await,
         // The diagnostic tools.
-        Command::ExplainDiagnostic => diagnostic::explain::explain_diagnostic(argument, context, workspace_root).await,
-        Command::DiagnosticFixes => diagnostic::fixes::diagnostic_fixes(argument, context, workspace_root).await,
-        Command::SuggestOpen => diagnostic::suggest_open::suggest_open(argument, context, workspace_root).await,
+        Command::ExplainDiagnostic => diagnostic::explain::explain_diagnostic(argument, context).await,
+        Command::DiagnosticFixes => diagnostic::fixes::diagnostic_fixes(argument, context).await,
+        Command::SuggestOpen => diagnostic::suggest_open::suggest_open(argument, context).await,
         Command::Outline => {
-            let root = workspace_root
-                .ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
+            let root = context.workspace_root()?.to_path_buf();
             let overlay = context.editor_buffers().await?;
             let index = context.syntax_index();
             run_blocking(move || {
@@ -185,8 +178,7 @@ pub async fn dispatch(
                 Command::NugetTypes => referenced::Tool::NugetTypes,
                 _ => referenced::Tool::NugetMembers,
             };
-            let root = workspace_root
-                .ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
+            let root = context.workspace_root()?.to_path_buf();
             run_blocking(move || {
                 let arguments = referenced::ReferencedArguments::from_json(tool, &argument)?;
                 let environment = crate::metadata::restore::RestoreEnvironment::from_process();
@@ -194,10 +186,10 @@ pub async fn dispatch(
             })
             .await
         }
-        Command::SymbolSearch => symbols::symbol_search(argument, context, workspace_root).await,
-        Command::ReadSymbol => symbols::read::read_symbol(argument, context, workspace_root).await,
-        Command::ReadEnclosing => symbols::read::read_enclosing(argument, context, workspace_root).await,
-        Command::Rename => rename::rename(argument, context, workspace_root).await,
+        Command::SymbolSearch => symbols::symbol_search(argument, context).await,
+        Command::ReadSymbol => symbols::read::read_symbol(argument, context).await,
+        Command::ReadEnclosing => symbols::read::read_enclosing(argument, context).await,
+        Command::Rename => rename::rename(argument, context).await,
     }
 }
 

@@ -16,13 +16,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
+use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::find::rows::bound_line;
 use crate::commands::params::{Bounded, CommandArguments, Coordinate, TimeoutMs, parse_arguments};
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position};
 use crate::lsp::ext::error_kinds;
-use crate::proxy::main_loop::CommandContext;
+use crate::session_state::status::State;
 
 /// Default and upper bound of `maxLines`, the preview's budget of touched lines.
 pub const DEFAULT_MAX_LINES: u64 = 200;
@@ -487,11 +488,11 @@ struct Preview {
     total_edits: usize,
 }
 
-pub async fn rename(argument: Value, context: CommandContext, root: Option<PathBuf>) -> Result<Value, CommandError> {
+pub async fn rename(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
     let arguments: RenameArguments = parse_arguments(argument)?;
     let timeout = arguments.timeout_ms.as_duration_ms();
     let deadline = tokio::time::Instant::now() + timeout;
-    let root = root.ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
+    let root = context.workspace_root()?.to_path_buf();
     let new_name = validated_new_name(&arguments.new_name)?;
     let overlay = context.editor_buffers().await?;
     let site = rename_site(&arguments, &context, &root, &overlay).await?;
@@ -535,7 +536,7 @@ pub async fn rename(argument: Value, context: CommandContext, root: Option<PathB
         // The compiler's verdict on the renamed code, before anything is applied: a what-if
         // check of the same edit over the projects it touches and those downstream.
         let what_if = json!({ "edits": workspace_edit, "timeoutMs": arguments.timeout_ms.get() });
-        answer.verification = Some(crate::commands::check::check(what_if, context.clone(), Some(root.clone())).await?);
+        answer.verification = Some(crate::commands::check::check(what_if, context.clone()).await?);
     }
     match arguments.apply {
         ApplyMode::Preview => {}
@@ -562,8 +563,7 @@ async fn rename_site(
 ) -> Result<RenameSite, CommandError> {
     let (written, line, character) = match &arguments.symbol {
         Some(symbol) => {
-            let (path, line, character) =
-                definition_of(context, root, symbol, arguments.timeout_ms.as_duration_ms()).await?;
+            let (path, line, character) = definition_of(context, symbol, arguments.timeout_ms.as_duration_ms()).await?;
             (path, line, Some(character))
         }
         None => (
@@ -624,10 +624,10 @@ async fn fsac_rename(
     deadline: tokio::time::Instant,
 ) -> Result<(Value, Value), CommandError> {
     let status = context.status().await?;
-    if status["state"] != json!("ready") {
+    if status.state != State::Ready {
         return Err(CommandError::Unavailable(format!(
             "rename needs FSAC's analysis, and FSAC is {} (fslens.status says why)",
-            status["state"].as_str().unwrap_or("absent")
+            status.state.as_str()
         )));
     }
     let uri =
@@ -730,13 +730,12 @@ async fn apply_in_editor(
 /// the candidates.
 async fn definition_of(
     context: &CommandContext,
-    root: &Path,
     symbol: &str,
     timeout: std::time::Duration,
 ) -> Result<(String, u32, u32), CommandError> {
     let query =
         json!({ "query": symbol, "kind": "definition", "maxResults": 50, "timeoutMs": timeout.as_millis() as u64 });
-    let answer = crate::commands::find::find(query, context.clone(), Some(root.to_path_buf())).await?;
+    let answer = crate::commands::find::find(query, context.clone()).await?;
     let definitions: Vec<&Value> =
         answer["sites"].as_array().into_iter().flatten().filter(|site| site["kind"] == json!("definition")).collect();
     let names: BTreeSet<String> =
@@ -858,7 +857,7 @@ async fn cross_check_with_find(
             check.notes.push(format!("find had more than {MAX_FIND_PAGES} pages; the rest were not compared"));
             break;
         }
-        let answer = crate::commands::find::find(query.clone(), context.clone(), Some(root.to_path_buf())).await?;
+        let answer = crate::commands::find::find(query.clone(), context.clone()).await?;
         if answer["completeness"] != json!("complete") {
             check.complete = false;
         }

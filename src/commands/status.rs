@@ -7,12 +7,12 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
+use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::params::{CommandArguments, TimeoutMs, parse_arguments};
 use crate::lsp::ext;
 use crate::lsp::message::error_codes;
-use crate::proxy::main_loop::{CommandContext, can_become_ready};
-use crate::proxy::readiness::State;
+use crate::session_state::status::State;
 
 /// The arguments of `fslens.status` (all optional).
 #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
@@ -40,39 +40,33 @@ pub enum WaitUntil {
 
 impl CommandArguments for StatusArguments {}
 
-pub async fn status(
-    argument: Value,
-    mut context: CommandContext,
-    workspace_root: Option<std::path::PathBuf>,
-) -> Result<Value, CommandError> {
+pub async fn status(argument: Value, mut context: CommandContext) -> Result<Value, CommandError> {
     let arguments: StatusArguments = parse_arguments(argument)?;
     let timeout = arguments.timeout_ms.as_duration_ms();
     let deadline = tokio::time::Instant::now() + timeout;
     let started = Instant::now();
 
-    let mut status = context.status().await?;
+    let (mut snapshot, mut status) = context.status_report().await?;
     if arguments.wait_until.is_some() {
         let mut satisfied = false;
         loop {
-            let state: State = serde_json::from_value(status["state"].clone()).unwrap_or(State::Absent);
-            if state == State::Ready {
+            if snapshot.state == State::Ready {
                 satisfied = true;
                 break;
             }
             // Waiting helps while FSAC starts or loads, or before the editor's initialize
             // starts a configured FSAC; not once FSAC crashed or when none is configured.
-            let fsac_configured = !status["fsac"]["command"].is_null();
-            let not_started_yet = state == State::Absent && fsac_configured && status["fsac"]["generation"] == json!(0);
+            let not_started_yet =
+                snapshot.state == State::Absent && snapshot.fsac_configured && snapshot.generation == 0;
             // A crashed FSAC that the supervisor (or the user) is restarting can still get there.
-            let restart_scheduled = !status["supervisor"]["nextRestartInMs"].is_null();
-            if !can_become_ready(state) && !not_started_yet && !restart_scheduled {
+            if !snapshot.state.can_become_ready() && !not_started_yet && !snapshot.restart_scheduled {
                 break;
             }
             match tokio::time::timeout_at(deadline, context.state_changed()).await {
                 Ok(changed) => changed?,
                 Err(_) => break,
             }
-            status = context.status().await?;
+            (snapshot, status) = context.status_report().await?;
         }
         status["wait"] = json!({
             "until": "ready",
@@ -83,9 +77,10 @@ pub async fn status(
     }
     // FSAC "ready with 0 projects" reads as a loaded workspace; say that there is none. The
     // project model is read only when FSAC lists no project (the common case costs nothing).
-    let lists_no_project = status["projectsLoaded"].as_array().is_none_or(Vec::is_empty);
-    if lists_no_project && let Some(root) = workspace_root {
-        let model = crate::commands::load_workspace_model(&root).await?;
+    if snapshot.projects_loaded.is_empty()
+        && let Ok(root) = context.workspace_root()
+    {
+        let model = crate::commands::load_workspace_model(root).await?;
         if let Some(reason) = crate::commands::no_projects(&model) {
             status["noProjects"] = reason;
         }

@@ -57,7 +57,7 @@ pub mod commands {
 }
 
 /// `data.errorKind` values (and check's `blockingReason.errorKind`): the stable names clients
-/// branch on. docs/commands.md documents each one (tests/wire_names_documented.rs holds it to that).
+/// branch on. docs/commands.md documents each one (tests/it/wire_names_documented.rs holds it to that).
 pub mod error_kinds {
     /// Declares each kind as a constant and lists them all in `ALL`, from one list.
     macro_rules! error_kinds {

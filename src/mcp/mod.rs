@@ -10,7 +10,9 @@
 //! activates them (`groups`). Every answer is bounded and footed (`output`); `server` is the
 //! rmcp handler that ties these together. stdout carries nothing but MCP messages.
 
+pub mod failure;
 pub mod groups;
+pub mod navigate;
 pub mod navigation;
 pub mod output;
 pub mod server;

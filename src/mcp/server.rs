@@ -18,16 +18,16 @@ use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde_json::{Map, Value, json};
 use tokio::sync::Mutex;
 
-use crate::commands::CommandError;
 use crate::commands::paths::{confine, display_relative};
 use crate::commands::registry::Command;
 use crate::lsp::ext;
 use crate::lsp::ext::error_kinds;
-use crate::lsp::message::ResponseError;
+use crate::mcp::failure::ToolFailure;
 use crate::mcp::groups::{Activation, ToolGroup, group_of};
+use crate::mcp::navigate::{LSP_TOOL_TIMEOUT_MS, NavigateArguments, Navigator, forward_until};
 use crate::mcp::navigation::{enrich_locations, hover_text, locate_word};
 use crate::mcp::output::{RenderedOutput, render_answer, render_error};
-use crate::mcp::session::{Session, SessionCallError};
+use crate::mcp::session::Session;
 use crate::mcp::tools::{
     BRIDGE_PAGE_BUDGET, PAGE_BUDGET_ARGUMENT, PATH_ARGUMENTS, ToolAction, ToolDefinition, catalogue, looks_like_path,
 };
@@ -63,72 +63,6 @@ struct BridgeState {
 
 /// A catalogue and the advertised commands it was built from.
 type CachedCatalogue = (Vec<String>, Arc<Vec<ToolDefinition>>);
-
-/// A failure of a tool call, rendered as a `CallToolResult` with `is_error`.
-#[derive(Debug)]
-struct ToolFailure {
-    kind: String,
-    code: Option<i64>,
-    message: String,
-    data: Option<Value>,
-}
-
-impl ToolFailure {
-    fn new(kind: &str, message: impl Into<String>) -> ToolFailure {
-        ToolFailure { kind: kind.to_owned(), code: None, message: message.into(), data: None }
-    }
-
-    fn invalid_argument(argument: &str, message: impl Into<String>) -> ToolFailure {
-        ToolFailure::from(CommandError::invalid_argument(argument, message))
-    }
-}
-
-impl From<CommandError> for ToolFailure {
-    fn from(error: CommandError) -> ToolFailure {
-        ToolFailure {
-            kind: error.kind().to_owned(),
-            code: Some(error.code()),
-            message: error.to_string(),
-            data: Some(error.data()),
-        }
-    }
-}
-
-impl From<ResponseError> for ToolFailure {
-    fn from(error: ResponseError) -> ToolFailure {
-        let kind = error
-            .data
-            .as_ref()
-            .and_then(|data| data.get("errorKind"))
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-            .unwrap_or_else(|| {
-                if error.code == crate::lsp::message::error_codes::REQUEST_CANCELLED {
-                    error_kinds::CANCELLED.to_owned()
-                } else {
-                    error_kinds::SESSION_ERROR.to_owned()
-                }
-            });
-        ToolFailure { kind, code: Some(error.code), message: error.message, data: error.data }
-    }
-}
-
-impl From<SessionCallError> for ToolFailure {
-    fn from(error: SessionCallError) -> ToolFailure {
-        match error {
-            SessionCallError::Closed => ToolFailure::new(
-                error_kinds::SESSION_CLOSED,
-                "the fslens session ended (was the editor closed?); the next call joins or starts a new one",
-            ),
-            SessionCallError::Cancelled { confirmed } => ToolFailure {
-                kind: error_kinds::CANCELLED.to_owned(),
-                code: Some(crate::lsp::message::error_codes::REQUEST_CANCELLED),
-                message: error.to_string(),
-                data: Some(json!({ "errorKind": error_kinds::CANCELLED, "sessionConfirmed": confirmed })),
-            },
-        }
-    }
-}
 
 impl BridgeServer {
     /// A server for `canonical_root`; `session` is the session joined or started beforehand.
@@ -236,7 +170,11 @@ impl BridgeServer {
                 Ok(readiness(&status, &session))
             }
             ToolAction::SymbolAtWord => self.symbol_at_word(&session, &arguments, context).await,
-            ToolAction::Navigate => self.navigate(&session, &arguments, context).await,
+            ToolAction::Navigate => {
+                let arguments: NavigateArguments = crate::commands::params::parse_arguments(Value::Object(arguments))?;
+                let navigator = Navigator { session: &session, root: &self.state.root, cancelled: context.ct.clone() };
+                navigator.run(&arguments).await
+            }
             ToolAction::ActivateTools => {
                 Err(ToolFailure::new(error_kinds::INTERNAL_ERROR, "activate_tools is handled above"))
             }
@@ -352,7 +290,8 @@ impl BridgeServer {
         arguments: &Map<String, Value>,
         context: &RequestContext<RoleServer>,
     ) -> Result<Value, ToolFailure> {
-        let deadline = lsp_tool_deadline(arguments)?;
+        let allowed = crate::commands::arguments::timeout_argument(arguments, LSP_TOOL_TIMEOUT_MS)?;
+        let deadline = (tokio::time::Instant::now() + allowed, allowed);
         let (path, uri) = self.document(arguments)?;
         let line = required_integer(arguments, "line")?;
         let word = arguments
@@ -370,8 +309,8 @@ impl BridgeServer {
             "position": { "line": position.line, "character": position.character },
         });
         let (hover, definition) = tokio::join!(
-            forward_until(session, "textDocument/hover", params.clone(), context, Some(deadline)),
-            forward_until(session, "textDocument/definition", params, context, Some(deadline)),
+            forward_until(session, "textDocument/hover", params.clone(), &context.ct, Some(deadline)),
+            forward_until(session, "textDocument/definition", params, &context.ct, Some(deadline)),
         );
         let hover = hover?;
         let mut definition = definition?;
@@ -393,273 +332,6 @@ impl BridgeServer {
                 position.line
             ));
         }
-        Ok(answer)
-    }
-
-    async fn navigate(
-        &self,
-        session: &Session,
-        arguments: &Map<String, Value>,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<Value, ToolFailure> {
-        let deadline = lsp_tool_deadline(arguments)?;
-        let operation = arguments.get("operation").and_then(Value::as_str).ok_or_else(|| {
-            ToolFailure::invalid_argument("operation", format!("required: {}", NAVIGATE_OPERATIONS.join(" | ")))
-        })?;
-        let (method, params) = match operation {
-            "workspaceSymbol" => {
-                let query = arguments
-                    .get("query")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| ToolFailure::invalid_argument("query", "required for workspaceSymbol"))?;
-                ("workspace/symbol", json!({ "query": query }))
-            }
-            "documentSymbol" => {
-                let (_, uri) = self.document(arguments)?;
-                ("textDocument/documentSymbol", json!({ "textDocument": { "uri": uri } }))
-            }
-            "definition" | "references" | "hover" | "typeDefinition" | "implementation" | "signatureHelp"
-            | "incomingCalls" | "outgoingCalls" | "typeHierarchy" => {
-                let (path, uri) = self.document(arguments)?;
-                let line = required_integer(arguments, "line")?;
-                let character = match (optional_integer(arguments, "character")?, arguments.get("word")) {
-                    (Some(character), _) => character,
-                    (None, Some(Value::String(word))) => {
-                        let occurrence = optional_integer(arguments, "occurrence")?.unwrap_or(1).max(1);
-                        let text = crate::source_files::read_regular_text(&path).map_err(|error| {
-                            ToolFailure::new(
-                                error_kinds::INVALID_PATH,
-                                format!("cannot read {}: {error}", path.display()),
-                            )
-                        })?;
-                        let position = locate_word(&text, line, word, occurrence)
-                            .map_err(|message| ToolFailure::invalid_argument("word", message))?;
-                        if position.line != line {
-                            return Err(ToolFailure::invalid_argument(
-                                "word",
-                                format!("`{word}` is not on line {line} (it is on line {})", position.line),
-                            ));
-                        }
-                        position.character
-                    }
-                    _ => return Err(ToolFailure::invalid_argument("character", "give `character` or `word`")),
-                };
-                // The operations that need a symbol refuse a keyword, a string or a comment with a
-                // typed error rather than FSAC's empty answer.
-                if matches!(
-                    operation,
-                    "typeDefinition" | "implementation" | "incomingCalls" | "outgoingCalls" | "typeHierarchy"
-                ) && let Ok(text) = crate::source_files::read_regular_text(&path)
-                    && let Some(reason) =
-                        crate::commands::rename::non_symbol_at(&text, &path, line as u32, character as u32)
-                {
-                    return Err(no_symbol_failure(reason, &text, line));
-                }
-                let mut params =
-                    json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } });
-                let method = match operation {
-                    "definition" => "textDocument/definition",
-                    "hover" => "textDocument/hover",
-                    "typeDefinition" => "textDocument/typeDefinition",
-                    "implementation" => "textDocument/implementation",
-                    "signatureHelp" => "textDocument/signatureHelp",
-                    "typeHierarchy" => {
-                        return self.type_hierarchy(session, params, context, deadline).await;
-                    }
-                    "incomingCalls" | "outgoingCalls" => {
-                        return self.calls(session, arguments, operation, params, context, deadline, &path).await;
-                    }
-                    _ => {
-                        let include = arguments.get("includeDeclaration").and_then(Value::as_bool).unwrap_or(true);
-                        params["context"] = json!({ "includeDeclaration": include });
-                        "textDocument/references"
-                    }
-                };
-                (method, params)
-            }
-            other => {
-                return Err(ToolFailure::invalid_argument(
-                    "operation",
-                    format!("`{other}` is not one of {}", NAVIGATE_OPERATIONS.join(", ")),
-                ));
-            }
-        };
-        let mut result = forward_until(session, method, params, context, Some(deadline)).await?;
-        enrich_locations(&mut result, &self.state.root);
-        let mut answer = json!({ "operation": operation, "method": method, "via": "fsac" });
-        if operation == "hover" {
-            answer["text"] = json!(hover_text(&result));
-        }
-        if let Some(items) = result.as_array() {
-            answer["count"] = json!(items.len());
-        }
-        answer["result"] = result;
-        Ok(answer)
-    }
-
-    /// `incomingCalls` / `outgoingCalls`: FSAC's `prepareCallHierarchy` at the position, then
-    /// the calls of its item, one row per call site with the caller's (or callee's) name,
-    /// kind, file, line and line text, paged by `offset` + `maxResults`.
-    #[allow(clippy::too_many_arguments)]
-    async fn calls(
-        &self,
-        session: &Session,
-        arguments: &Map<String, Value>,
-        operation: &str,
-        params: Value,
-        context: &RequestContext<RoleServer>,
-        deadline: (tokio::time::Instant, Duration),
-        path: &Path,
-    ) -> Result<Value, ToolFailure> {
-        let max_results = optional_integer(arguments, "maxResults")?.unwrap_or(100).clamp(1, 1000);
-        let offset = optional_integer(arguments, "offset")?.unwrap_or(0);
-        let prepared =
-            forward_until(session, "textDocument/prepareCallHierarchy", params.clone(), context, Some(deadline))
-                .await?;
-        let Some(item) = prepared.as_array().and_then(|items| items.first()).cloned() else {
-            let line = params["position"]["line"].as_u64().unwrap_or(0) as usize;
-            let text = crate::source_files::read_regular_text(path).unwrap_or_default();
-            return Err(no_symbol_failure("no_symbol", &text, line));
-        };
-        let method =
-            if operation == "incomingCalls" { "callHierarchy/incomingCalls" } else { "callHierarchy/outgoingCalls" };
-        let answer = forward_until(session, method, json!({ "item": item }), context, Some(deadline)).await?;
-        let mut rows = Vec::new();
-        for call in answer.as_array().into_iter().flatten() {
-            let other = if operation == "incomingCalls" { &call["from"] } else { &call["to"] };
-            // Incoming call sites are in the caller's file; outgoing ones in the item's.
-            let site_uri = if operation == "incomingCalls" { &other["uri"] } else { &item["uri"] };
-            for range in call["fromRanges"].as_array().into_iter().flatten() {
-                rows.push(json!({
-                    "name": other["name"],
-                    "kind": symbol_kind_name(other["kind"].as_u64().unwrap_or(0)),
-                    "declaration": { "uri": other["uri"], "range": other["selectionRange"] },
-                    "uri": site_uri,
-                    "range": range,
-                }));
-            }
-        }
-        let total = rows.len();
-        let mut page: Vec<Value> = rows.into_iter().skip(offset).take(max_results).collect();
-        let next = offset + page.len();
-        let mut page_value = Value::Array(std::mem::take(&mut page));
-        enrich_locations(&mut page_value, &self.state.root);
-        let mut item = item;
-        enrich_locations(&mut item, &self.state.root);
-        let direction = if operation == "incomingCalls" { "callers" } else { "callees" };
-        Ok(json!({
-            "operation": operation,
-            "method": method,
-            "via": "fsac",
-            "item": item,
-            "direction": direction,
-            "totalCalls": total,
-            "offset": offset,
-            "count": page_value.as_array().map_or(0, Vec::len),
-            "nextOffset": if next < total { json!(next) } else { Value::Null },
-            "calls": page_value,
-        }))
-    }
-
-    /// `typeHierarchy`, which FSAC lacks: the type at the position (FSAC's definition), its
-    /// supertypes (the `inherit` and `interface` lines of its declaration, each resolved by FSAC's
-    /// definition) and its subtypes (every `interface T`, `inherit T` and `new T` in the
-    /// workspace's F# files whose `T` FSAC resolves to this type's declaration).
-    async fn type_hierarchy(
-        &self,
-        session: &Session,
-        params: Value,
-        context: &RequestContext<RoleServer>,
-        deadline: (tokio::time::Instant, Duration),
-    ) -> Result<Value, ToolFailure> {
-        let definition = |value: Value| -> Option<(String, u64, u64)> {
-            let location = if value.is_array() { value.get(0).cloned()? } else { value };
-            let uri = location.get("uri").or_else(|| location.get("targetUri"))?.as_str()?.to_owned();
-            let range = location.get("range").or_else(|| location.get("targetSelectionRange"))?;
-            Some((uri, range["start"]["line"].as_u64()?, range["start"]["character"].as_u64()?))
-        };
-        let asked = forward_until(session, "textDocument/definition", params.clone(), context, Some(deadline)).await?;
-        let Some((type_uri, type_line, type_character)) = definition(asked) else {
-            let line = params["position"]["line"].as_u64().unwrap_or(0) as usize;
-            let path = params["textDocument"]["uri"].as_str().and_then(crate::uri::uri_to_path).unwrap_or_default();
-            let text = crate::source_files::read_regular_text(&path).unwrap_or_default();
-            return Err(no_symbol_failure("no_symbol", &text, line));
-        };
-        let type_path = crate::uri::uri_to_path(&type_uri).unwrap_or_default();
-        let type_text = crate::source_files::read_regular_text(&type_path).unwrap_or_default();
-        let type_lines: Vec<&str> = type_text.lines().collect();
-        let header = type_lines.get(type_line as usize).copied().unwrap_or_default();
-        if !header.trim_start().starts_with("type ") && !header.trim_start().starts_with("and ") {
-            return Err(ToolFailure::invalid_argument(
-                "line",
-                format!("the symbol here is declared by {:?}, which is not a type", header.trim()),
-            ));
-        }
-        let name = identifier_at_column(header, type_character as usize).unwrap_or_default();
-        let indent = |line: &str| line.len() - line.trim_start().len();
-        // Supertypes: the declaration's own `inherit X` / `interface X` lines.
-        let mut supertypes = Vec::new();
-        for (number, line) in type_lines.iter().enumerate().skip(type_line as usize + 1) {
-            if !line.trim().is_empty() && indent(line) <= indent(header) {
-                break;
-            }
-            if let Some((character, _)) = named_after_keyword(line, &["inherit", "interface"]) {
-                let at = json!({ "textDocument": { "uri": type_uri }, "position": { "line": number, "character": character } });
-                let resolved = forward_until(session, "textDocument/definition", at, context, Some(deadline)).await?;
-                let mut row = json!({ "uri": type_uri, "range": line_range(number, character, line), "via": "fsac" });
-                if let Some((uri, line, character)) = definition(resolved) {
-                    row["declaration"] = json!({ "uri": uri, "range": { "start": { "line": line, "character": character }, "end": { "line": line, "character": character } } });
-                }
-                supertypes.push(row);
-            }
-        }
-        // Subtypes: candidates by text in every F# file of the workspace, each confirmed.
-        let root = self.state.root.clone();
-        let files = tokio::task::spawn_blocking(move || {
-            crate::workspace::load_workspace(&root).map(|model| model.files_to_index()).unwrap_or_default()
-        })
-        .await
-        .unwrap_or_default();
-        let mut subtypes = Vec::new();
-        let mut candidates = 0usize;
-        for file in files {
-            let Ok(text) = crate::source_files::read_regular_text(&file) else { continue };
-            if name.is_empty() || !text.contains(&name) {
-                continue;
-            }
-            let Some(uri) = crate::uri::path_to_uri(&file) else { continue };
-            for (number, line) in text.lines().enumerate() {
-                let Some((character, found)) = named_after_keyword(line, &["inherit", "interface", "new"]) else {
-                    continue;
-                };
-                if found != name {
-                    continue;
-                }
-                candidates += 1;
-                let at =
-                    json!({ "textDocument": { "uri": uri }, "position": { "line": number, "character": character } });
-                let resolved = forward_until(session, "textDocument/definition", at, context, Some(deadline)).await?;
-                if definition(resolved).is_some_and(|(uri, line, _)| {
-                    crate::uri::uri_to_path(&uri) == Some(type_path.clone()) && line == type_line
-                }) {
-                    let kind = if line.contains("new ") { "objectExpression" } else { "type" };
-                    subtypes.push(json!({ "uri": uri, "range": line_range(number, character, line), "kind": kind, "via": "fsac" }));
-                }
-            }
-        }
-        let mut answer = json!({
-            "operation": "typeHierarchy",
-            "via": "fsac+syntax",
-            "type": { "name": name, "uri": type_uri, "range": line_range(type_line as usize, type_character as usize, header) },
-            "supertypes": supertypes,
-            "subtypes": subtypes,
-            "candidatesChecked": candidates,
-            // Candidates come from lines of text, so a subtype named through an abbreviation
-            // or split over lines is not seen: the answer never claims to be complete.
-            "complete": false,
-            "coverage": "every F# file of the workspace's projects, read from disk: its interface, inherit and object-expression lines naming the type, each confirmed by FSAC's definition; a type named through an abbreviation or on a line of its own is not seen",
-        });
-        enrich_locations(&mut answer, &self.state.root);
         Ok(answer)
     }
 
@@ -772,154 +444,7 @@ async fn forward(
     params: Value,
     context: &RequestContext<RoleServer>,
 ) -> Result<Value, ToolFailure> {
-    forward_until(session, method, params, context, None).await
-}
-
-/// The identifier starting at or spanning the byte `column` of `line`.
-fn identifier_at_column(line: &str, column: usize) -> Option<String> {
-    let is_identifier = |character: char| character.is_alphanumeric() || character == '_' || character == '\'';
-    let start = line[..column.min(line.len())].rfind(|c: char| !is_identifier(c)).map_or(0, |at| at + 1);
-    let end = line[start..].find(|c: char| !is_identifier(c)).map_or(line.len(), |at| start + at);
-    (end > start).then(|| line[start..end].to_owned())
-}
-
-/// The UTF-16 column and text of the (last dotted segment of the) name after the first of
-/// `keywords` on `line`, as in `interface IShape with`, `inherit Base()`, `{ new IShape with`.
-fn named_after_keyword(line: &str, keywords: &[&str]) -> Option<(usize, String)> {
-    let code = line.split("//").next().unwrap_or(line);
-    for keyword in keywords {
-        let mut from = 0;
-        while let Some(found) = code[from..].find(keyword) {
-            let at = from + found;
-            from = at + keyword.len();
-            let before_ok = code[..at].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
-            let rest = &code[at + keyword.len()..];
-            if !before_ok || !rest.starts_with(' ') {
-                continue;
-            }
-            let trimmed = rest.trim_start();
-            let name_start = at + keyword.len() + (rest.len() - trimmed.len());
-            let name: String =
-                trimmed.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.' || *c == '\'').collect();
-            let name = name.trim_end_matches('.');
-            if name.is_empty() {
-                continue;
-            }
-            let last = name.rsplit('.').next().unwrap_or(name);
-            let last_start = name_start + name.len() - last.len();
-            return Some((line[..last_start].encode_utf16().count(), last.to_owned()));
-        }
-    }
-    None
-}
-
-fn line_range(line: usize, character: usize, text: &str) -> Value {
-    let end = character + identifier_at_column(text, character).map_or(0, |name| name.encode_utf16().count());
-    json!({ "start": { "line": line, "character": character }, "end": { "line": line, "character": end } })
-}
-
-/// `no_symbol_at_position` for `navigate`, with the reason and the line's text.
-fn no_symbol_failure(reason: &str, text: &str, line: usize) -> ToolFailure {
-    let line_text = text.lines().nth(line).unwrap_or_default();
-    let message = match reason {
-        "no_symbol" => "FSAC found no function, member, value or type at this position".to_owned(),
-        other => format!("the position is on a {other}, not on a symbol"),
-    };
-    ToolFailure {
-        kind: error_kinds::NO_SYMBOL_AT_POSITION.to_owned(),
-        code: Some(crate::lsp::message::error_codes::INVALID_PARAMS),
-        message,
-        data: Some(json!({
-            "errorKind": error_kinds::NO_SYMBOL_AT_POSITION, "argument": "line", "reason": reason, "lineText": line_text,
-        })),
-    }
-}
-
-/// The operations of the `navigate` tool.
-pub const NAVIGATE_OPERATIONS: &[&str] = &[
-    "definition",
-    "references",
-    "hover",
-    "typeDefinition",
-    "implementation",
-    "signatureHelp",
-    "incomingCalls",
-    "outgoingCalls",
-    "typeHierarchy",
-    "documentSymbol",
-    "workspaceSymbol",
-];
-
-/// The LSP `SymbolKind` number as its name (`function`, `method`, …).
-fn symbol_kind_name(kind: u64) -> &'static str {
-    match kind {
-        1 => "file",
-        2 => "module",
-        3 => "namespace",
-        5 => "class",
-        6 => "method",
-        7 => "property",
-        8 => "field",
-        9 => "constructor",
-        10 => "enum",
-        11 => "interface",
-        12 => "function",
-        13 => "variable",
-        14 => "constant",
-        22 => "enumMember",
-        23 => "struct",
-        24 => "event",
-        _ => "other",
-    }
-}
-
-/// The default `timeoutMs` of the LSP-based tools (`symbol_at_word`, `navigate`).
-const LSP_TOOL_TIMEOUT_MS: u64 = 30_000;
-
-/// The deadline an LSP-based tool's `timeoutMs` sets (default 30 s), with the time it allows.
-fn lsp_tool_deadline(arguments: &Map<String, Value>) -> Result<(tokio::time::Instant, Duration), ToolFailure> {
-    let allowed = crate::commands::arguments::timeout_argument(arguments, LSP_TOOL_TIMEOUT_MS)?;
-    Ok((tokio::time::Instant::now() + allowed, allowed))
-}
-
-/// [`forward`], given up at `deadline` when there is one: the request is then cancelled in the
-/// session (and so in FSAC) and the tool fails with `timeout`, naming the method and the time
-/// allowed.
-async fn forward_until(
-    session: &Session,
-    method: &str,
-    params: Value,
-    context: &RequestContext<RoleServer>,
-    deadline: Option<(tokio::time::Instant, Duration)>,
-) -> Result<Value, ToolFailure> {
-    let cancelled = context.ct.clone();
-    let give_up = async move {
-        match deadline {
-            Some((at, _)) => tokio::select! {
-                () = cancelled.cancelled_owned() => {}
-                () = tokio::time::sleep_until(at) => {}
-            },
-            None => cancelled.cancelled_owned().await,
-        }
-    };
-    match session.connection.call_cancellable(method, params, give_up).await {
-        Ok(Ok(result)) => Ok(result),
-        Ok(Err(error)) => Err(ToolFailure::from(error)),
-        Err(SessionCallError::Cancelled { confirmed }) if !context.ct.is_cancelled() => {
-            let allowed_ms = deadline.map_or(0, |(_, allowed)| allowed.as_millis() as u64);
-            Err(ToolFailure {
-                kind: error_kinds::TIMEOUT.to_owned(),
-                code: None,
-                message: format!(
-                    "FSAC did not answer {method} within timeoutMs = {allowed_ms}; the request was cancelled (is FSAC still loading? see status)"
-                ),
-                data: Some(
-                    json!({ "errorKind": error_kinds::TIMEOUT, "timeoutMs": allowed_ms, "sessionConfirmed": confirmed }),
-                ),
-            })
-        }
-        Err(error) => Err(ToolFailure::from(error)),
-    }
+    forward_until(session, method, params, &context.ct, None).await
 }
 
 /// The seed's `set_project` readiness answer from an `fslens.status` object: the stable

@@ -74,23 +74,8 @@ pub fn catalogue(commands: &[String]) -> Vec<ToolDefinition> {
                       (call sites, paged), documentSymbol; workspaceSymbol by query. Prefer over text search for \
                       compiler-resolved answers at one position; use find for sweeps with coverage."
             .into(),
-        input_schema: object_schema(
-            json!({
-                "operation": { "type": "string", "enum": crate::mcp::server::NAVIGATE_OPERATIONS },
-                "path": path_property("The file (all operations but workspaceSymbol)."),
-                "line": { "type": "integer", "minimum": 0, "description": "0-based line (definition, references, hover)." },
-                "character": { "type": "integer", "minimum": 0, "description": "0-based UTF-16 column; or give `word`." },
-                "word": { "type": "string", "description": "A word on the line instead of a column." },
-                "occurrence": { "type": "integer", "minimum": 1, "default": 1 },
-                "query": { "type": "string", "description": "The symbol name to search (workspaceSymbol)." },
-                "includeDeclaration": { "type": "boolean", "default": true, "description": "references: include the declaration." },
-                "maxResults": { "type": "integer", "minimum": 1, "maximum": 1000, "default": 100, "description": "incomingCalls, outgoingCalls: call sites per page." },
-                "offset": { "type": "integer", "minimum": 0, "default": 0, "description": "incomingCalls, outgoingCalls: the previous page's nextOffset." },
-                "timeoutMs": timeout_property(30_000),
-            }),
-            &["operation"],
-        ),
-                action: ToolAction::Navigate,
+        input_schema: crate::commands::params::input_schema::<crate::mcp::navigate::NavigateArguments>(),
+        action: ToolAction::Navigate,
         read_only: true,
     });
     tools.push(activate_tools_definition(&tools));

@@ -5,7 +5,6 @@
 //! `backend` starts and watches FSAC, `initialize` patches the handshake and `readiness`
 //! tracks how far FSAC has loaded the workspace.
 
-pub mod analysis;
 pub mod backend;
 pub mod initialize;
 pub mod main_loop;

@@ -2,38 +2,14 @@
 //!
 //! FSAC announces project loading through `fsharp/notifyWorkspace` (whose `content` is a JSON
 //! string in FSAC's own PascalCase envelope) and `$/progress` ("Loading N Projects")
-//! (shared/fsac-protocol.md §4.2, §6.2); per-document analysis lives in `analysis`. Nothing
+//! (shared/fsac-protocol.md §4.2, §6.2); per-document analysis lives in `session_state::analysis`. Nothing
 //! here guesses from elapsed time: a state changes only when FSAC said something.
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-/// The life-cycle state reported by `fslens.status`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum State {
-    /// No FSAC runs (none found, or it was never started).
-    Absent,
-    /// FSAC was spawned and has not answered `initialize` yet.
-    Starting,
-    /// FSAC answered `initialize` and is loading projects.
-    Loading,
-    /// FSAC reported the workspace load finished.
-    Ready,
-    /// FSAC exited unexpectedly.
-    Crashed,
-}
-
-/// One project error reported by FSAC.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ProjectError {
-    pub project: String,
-    pub code: Option<i64>,
-    pub message: String,
-}
+pub use crate::session_state::status::{ProjectError, State};
 
 /// The readiness of the FSAC session.
 #[derive(Debug, Clone)]
@@ -72,6 +48,16 @@ impl Readiness {
 
     pub fn reason(&self) -> Option<&str> {
         self.reason.as_deref()
+    }
+
+    /// The projects FSAC reported loaded.
+    pub fn projects_loaded(&self) -> Vec<String> {
+        self.projects_loaded.iter().cloned().collect()
+    }
+
+    /// The projects FSAC could not load.
+    pub fn project_errors(&self) -> &[ProjectError] {
+        &self.project_errors
     }
 
     pub fn is_ready(&self) -> bool {

@@ -1,6 +1,6 @@
 """Drives `fslens mcp` with the official MCP Python SDK client (PyPI `mcp`, 2.3.0).
 
-Run by tests/mcp_bridge.rs, which prepares the workspace, the editor session and the
+Run by tests/it/mcp_bridge.rs, which prepares the workspace, the editor session and the
 environment, then reads the JSON report this script prints on its last stdout line and makes
 its assertions there. The script itself checks only what it needs to go on.
 

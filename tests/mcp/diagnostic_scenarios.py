@@ -1,5 +1,5 @@
 """The diagnostic tools (explain_diagnostic, diagnostic_fixes, suggest_open) through `fslens mcp`,
-driven by the official MCP Python SDK client. Run by tests/mcp_diagnostic_tools.rs, which
+driven by the official MCP Python SDK client. Run by tests/it/mcp_diagnostic_tools.rs, which
 asserts on the JSON report printed on the last stdout line.
 
     python diagnostic_scenarios.py tools    # the bridge starts its own session on the workspace

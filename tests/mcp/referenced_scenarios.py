@@ -1,7 +1,7 @@
 """Drives the referenced-assembly tools of `fslens mcp` (referenced_symbols, nuget_types,
 nuget_members) with the official MCP Python SDK client (PyPI `mcp`, 2.3.0).
 
-Run by tests/referenced_assemblies.rs, which builds a workspace whose restore output points at
+Run by tests/it/referenced_assemblies.rs, which builds a workspace whose restore output points at
 real reference assemblies, and then asserts on the JSON report this script prints on its
 last stdout line. Environment: FSLENS_BIN, FSLENS_WORKSPACE, FSLENS_FSAC_COMMAND,
 XDG_RUNTIME_DIR.

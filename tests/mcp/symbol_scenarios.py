@@ -1,5 +1,5 @@
 """Drives the symbol tools of `fslens mcp` (symbol_search, read_symbol, read_enclosing) with the
-official MCP Python SDK client. Run by tests/mcp_symbol_tools.rs, which makes the assertions
+official MCP Python SDK client. Run by tests/it/mcp_symbol_tools.rs, which makes the assertions
 on the JSON report printed on the last stdout line.
 
     python symbol_scenarios.py building   # the first index build is held: available:false, then ready

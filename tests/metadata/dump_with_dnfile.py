@@ -1,5 +1,5 @@
 """Dumps the TypeDefs of .NET assemblies with dnfile (PyPI, a pure-Python metadata parser):
-the second, independent source that tests/metadata_against_dnfile.rs compares fslens's
+the second, independent source that tests/it/metadata_against_dnfile.rs compares fslens's
 ECMA-335 reader with.
 
     python dump_with_dnfile.py A.dll [B.dll …]

@@ -1,4 +1,4 @@
-// Loads recorded fslens answers (test/recorded, written by tests/editors_recordings.rs) and
+// Loads recorded fslens answers (test/recorded, written by tests/it/editors_recordings.rs) and
 // the compiled logic modules (out/logic, built by `tsc`).
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";

@@ -1,6 +1,6 @@
 ;;; eglot-batch.el --- drives the Emacs (eglot) setup of editors/README.md in batch mode  -*- lexical-binding: t -*-
 
-;; Run by tests/editors_emacs.rs:
+;; Run by tests/it/editors_emacs.rs:
 ;;
 ;;   emacs --batch -l editors/emacs/test/eglot-batch.el
 ;;

@@ -1,5 +1,5 @@
 -- Drives the fslens Neovim plugin headless, the way a user would, and writes what it saw as
--- JSON. Run by tests/editors_neovim.rs:
+-- JSON. Run by tests/it/editors_neovim.rs:
 --
 --   nvim --headless -u NONE -c "luafile editors/neovim/test/headless.lua"
 --
@@ -85,7 +85,9 @@ local function main()
     })
     vim.lsp.enable("fslens")
   else
+    local markers = os.getenv("FSLENS_ROOT_MARKERS")
     fslens.setup({
+      root_markers = markers and vim.split(markers, ",") or nil,
       cmd = assert(os.getenv("FSLENS_BIN"), "FSLENS_BIN"),
       fsac = assert(os.getenv("FSLENS_FSAC"), "FSLENS_FSAC"),
       args = log_args,
@@ -93,7 +95,7 @@ local function main()
   end
   out.nvim = tostring(vim.version().major) .. "." .. vim.version().minor .. "." .. vim.version().patch
 
-  local program = workspace .. "/src/Shipping.App/Program.fs"
+  local program = workspace .. "/" .. (os.getenv("FSLENS_FIRST_FILE") or "src/Shipping.App/Program.fs")
   vim.cmd("edit " .. vim.fn.fnameescape(program))
   out.filetype = vim.bo.filetype
   wait("the fslens client to attach", function()
@@ -156,6 +158,20 @@ local function main()
       })
       eq({ sites[1].lnum, sites[1].col, sites[1].text }, { 23, 12, "field-set-mutation : float [Shipping.App]: bumped.Weight <- 1.0" }, "site item")
       seen.ok = true
+    elseif step == "empty_arguments" then
+      -- `arguments = { {} }` as a user writes it, without vim.empty_dict(): Neovim encodes the
+      -- empty table as `[]`, so fslens receives `[[]]`.
+      local client = fslens.client(0)
+      local params = { command = "fslens.status", arguments = { {} } }
+      local response
+      if vim.fn.has("nvim-0.11") == 1 then
+        response = client:request_sync("workspace/executeCommand", params, timeout, 0)
+      else
+        response = client.request_sync("workspace/executeCommand", params, timeout, 0)
+      end
+      seen.encoded = vim.fn.json_encode(params.arguments)
+      seen.error = response and response.err and response.err.message or vim.NIL
+      seen.state = response and response.result and response.result.state or vim.NIL
     elseif step == "check" then
       open(program)
       -- An unsaved type error: a string where the weight (float) goes.
@@ -228,6 +244,18 @@ local function main()
       open(operations)
       cursor_on("let create", "create")
       local result = run_command("callers", "FslensCallers")
+      seen.error = result.error
+      seen.quickfix = quickfix()
+    elseif step == "callees" then
+      open(program)
+      cursor_on("let run", "run")
+      local result = run_command("callees", "FslensCallees")
+      seen.error = result.error
+      seen.quickfix = quickfix()
+    elseif step == "implementations" then
+      -- FSLENS_FIRST_FILE is fixtures/implementations' Shapes/Shapes.fs.
+      cursor_on("abstract Area", "Area")
+      local result = run_command("implementations", "FslensImplementations")
       seen.error = result.error
       seen.quickfix = quickfix()
     elseif step == "field_impact" then

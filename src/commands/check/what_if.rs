@@ -22,10 +22,10 @@ use super::answer::{
 use super::edits::{EDITS_SHAPE, ListChange, WhatIfEdits};
 use super::{CheckRun, Plan, blocking, compile_files, sha256_hex, verdict_over};
 use crate::commands::CommandError;
+use crate::commands::context::{CommandContext, WhatIfText};
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position, Range};
 use crate::lsp::ext::error_kinds;
-use crate::proxy::main_loop::{CommandContext, WhatIfText};
 use crate::workspace::WorkspaceModel;
 
 /// One requested change, with where it was in the argument.

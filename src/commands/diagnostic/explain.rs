@@ -3,17 +3,16 @@
 //! information, what the code usually means (a short table of the common F# codes, written
 //! for this tool) and which fixes FSAC offers for it.
 
-use std::path::PathBuf;
 use std::time::Instant;
 
 use serde::Serialize;
 use serde_json::Value;
 
+use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::diagnostic::arguments::ExplainArguments;
 use crate::commands::diagnostic::{diagnostic_with_actions, to_json};
 use crate::commands::params::parse_arguments;
-use crate::proxy::main_loop::CommandContext;
 
 /// What a compiler code generally means and what usually fixes it.
 struct CodeMeaning {
@@ -195,18 +194,14 @@ struct FixesSummary {
     reason: Option<String>,
 }
 
-pub async fn explain_diagnostic(
-    argument: Value,
-    mut context: CommandContext,
-    root: Option<PathBuf>,
-) -> Result<Value, CommandError> {
+pub async fn explain_diagnostic(argument: Value, mut context: CommandContext) -> Result<Value, CommandError> {
     let started = Instant::now();
     let arguments: ExplainArguments = parse_arguments(argument)?;
     let Some(selector) = arguments.selector(false)? else {
         return Err(CommandError::invalid_argument("path", "required"));
     };
     let timeout = arguments.timeout_ms.as_duration_ms();
-    let (located, actions) = match diagnostic_with_actions(&mut context, root, &selector, timeout, started).await? {
+    let (located, actions) = match diagnostic_with_actions(&mut context, &selector, timeout, started).await? {
         Ok(found) => found,
         Err(unknown) => return to_json(&unknown),
     };

@@ -3,17 +3,16 @@
 //! apply. Nothing is written to disk; `apply` sends one chosen fix to the editor as
 //! `workspace/applyEdit`, the way `fslens.makeInternalVisible` does.
 
-use std::path::PathBuf;
 use std::time::Instant;
 
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::diagnostic::arguments::FixesArguments;
 use crate::commands::diagnostic::{diagnostic_with_actions, preview_edit, to_json};
 use crate::commands::params::parse_arguments;
-use crate::proxy::main_loop::CommandContext;
 
 /// At most this many fixes are listed (`fixCount` counts them all).
 const MAX_FIXES: usize = 50;
@@ -92,18 +91,14 @@ struct AppliedFix {
     failure_reason: Value,
 }
 
-pub async fn diagnostic_fixes(
-    argument: Value,
-    mut context: CommandContext,
-    root: Option<PathBuf>,
-) -> Result<Value, CommandError> {
+pub async fn diagnostic_fixes(argument: Value, mut context: CommandContext) -> Result<Value, CommandError> {
     let started = Instant::now();
     let arguments: FixesArguments = parse_arguments(argument)?;
     let Some(selector) = arguments.selector(false)? else {
         return Err(CommandError::invalid_argument("path", "required"));
     };
     let timeout = arguments.timeout_ms.as_duration_ms();
-    let (located, actions) = match diagnostic_with_actions(&mut context, root, &selector, timeout, started).await? {
+    let (located, actions) = match diagnostic_with_actions(&mut context, &selector, timeout, started).await? {
         Ok(found) => found,
         Err(unknown) => return to_json(&unknown),
     };

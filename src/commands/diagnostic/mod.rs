@@ -17,13 +17,13 @@ use std::time::{Duration, Instant};
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::check::{CurrentAnalysis, current_analysis, fsac_for_file};
 use crate::commands::params::{Bounded, Coordinate};
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position};
 use crate::lsp::ext::error_kinds;
-use crate::proxy::main_loop::CommandContext;
 use crate::syntax::index::Overlay;
 use crate::workspace::WorkspaceModel;
 use arguments::{DiagnosticCode, ExplainArguments, FixesArguments, SuggestOpenArguments};
@@ -133,10 +133,9 @@ pub enum Location {
 /// The workspace root, the model and the selected file's text.
 pub async fn file_text(
     context: &CommandContext,
-    root: Option<PathBuf>,
     written: &str,
 ) -> Result<(PathBuf, WorkspaceModel, PathBuf, String, Overlay), CommandError> {
-    let root = root.ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
+    let root = context.workspace_root()?.to_path_buf();
     let path = confine(&root, written, "path")?;
     let model = crate::commands::load_workspace_model(&root).await?;
     let overlay = context.editor_buffers().await?;
@@ -186,12 +185,11 @@ pub fn to_json<T: Serialize>(answer: &T) -> Result<Value, CommandError> {
 /// file stays acquired on success, so code actions can be asked; call [`LocatedDiagnostic::release`].
 pub async fn locate(
     context: &mut CommandContext,
-    root: Option<PathBuf>,
     selector: &Selector,
     timeout: Duration,
 ) -> Result<Location, CommandError> {
     let deadline = tokio::time::Instant::now() + timeout;
-    let (root, model, path, text, _) = file_text(context, root, &selector.path).await?;
+    let (root, model, path, text, _) = file_text(context, &selector.path).await?;
     let lines = LineIndex::new(&text);
     if selector.line as usize >= lines.line_count() {
         return Err(CommandError::invalid_argument(
@@ -381,13 +379,12 @@ impl LocatedDiagnostic {
 /// as it is.
 pub async fn diagnostic_with_actions(
     context: &mut CommandContext,
-    root: Option<PathBuf>,
     selector: &Selector,
     timeout: Duration,
     started: Instant,
 ) -> Result<Result<(Box<LocatedDiagnostic>, Result<Vec<Value>, String>), UnknownAnswer>, CommandError> {
     let deadline = tokio::time::Instant::now() + timeout;
-    let located = match locate(context, root, selector, timeout).await? {
+    let located = match locate(context, selector, timeout).await? {
         Location::Found(located) => located,
         Location::Unknown(reason) => return Ok(Err(unknown_answer(reason, started))),
     };

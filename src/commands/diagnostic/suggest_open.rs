@@ -12,6 +12,7 @@ use std::time::Instant;
 use serde::Serialize;
 use serde_json::{Value, json};
 
+use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::diagnostic::arguments::SuggestOpenArguments;
 use crate::commands::diagnostic::fixes::DescribedFix;
@@ -19,7 +20,6 @@ use crate::commands::diagnostic::{Location, Selector, code_actions, locate, read
 use crate::commands::params::parse_arguments;
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position};
-use crate::proxy::main_loop::CommandContext;
 use crate::syntax::index::{Overlay, SyntaxIndex};
 use crate::syntax::model::{Access, DeclarationKind, FileIndex};
 use crate::workspace::WorkspaceModel;
@@ -344,15 +344,11 @@ struct FsacArm {
     description: Option<Value>,
 }
 
-pub async fn suggest_open(
-    argument: Value,
-    mut context: CommandContext,
-    root: Option<PathBuf>,
-) -> Result<Value, CommandError> {
+pub async fn suggest_open(argument: Value, mut context: CommandContext) -> Result<Value, CommandError> {
     let started = Instant::now();
     let arguments: SuggestOpenArguments = parse_arguments(argument)?;
     let selector = arguments.fs0039_selector()?;
-    let root = root.ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
+    let root = context.workspace_root()?.to_path_buf();
     let timeout = arguments.timeout_ms.as_duration_ms();
     let fsac = match &selector {
         Some(selector) => fsac_arm(&mut context, &root, selector, timeout).await?,
@@ -428,7 +424,7 @@ async fn fsac_arm(
     timeout: std::time::Duration,
 ) -> Result<FsacArm, CommandError> {
     let deadline = tokio::time::Instant::now() + timeout;
-    let located = match locate(context, Some(root.to_path_buf()), selector, timeout).await? {
+    let located = match locate(context, selector, timeout).await? {
         Location::Found(located) => located,
         Location::Unknown(reason) => {
             let report = FsacReport {

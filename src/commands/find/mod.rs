@@ -27,10 +27,11 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::paths::confine;
 use crate::lsp::message::error_codes;
-use crate::proxy::main_loop::CommandContext;
+use crate::session_state::status::StatusSnapshot;
 use crate::syntax::Overlay;
 use crate::syntax::model::{FieldSiteKind, TextRange};
 use crate::workspace::WorkspaceModel;
@@ -143,10 +144,10 @@ impl<'a> Texts<'a> {
     }
 }
 
-pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf>) -> Result<Value, CommandError> {
+pub async fn find(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
     let started = Instant::now();
     let arguments = FindArguments::from_json(&argument)?;
-    let root = root.ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
+    let root = context.workspace_root()?.to_path_buf();
     let timeout = arguments.timeout;
     let deadline = tokio::time::Instant::now() + timeout;
     let allowance = if timeout.is_zero() {
@@ -189,7 +190,7 @@ pub async fn find(argument: Value, context: CommandContext, root: Option<PathBuf
 
     timings.insert("indexMs", elapsed_since(&mut phase_started));
     let status = context.status().await?;
-    let state = status["state"].as_str().unwrap_or("absent").to_owned();
+    let state = status.state.as_str().to_owned();
     let fsac_ready = state == "ready";
     let mut notes: Vec<String> = Vec::new();
 
@@ -830,19 +831,10 @@ fn project_ledger(
     target: &Target,
     model: &WorkspaceModel,
     sites: &[Site],
-    status: &Value,
+    status: &StatusSnapshot,
 ) -> (Vec<Value>, BTreeMap<&'static str, usize>) {
-    let project_errors: Vec<(String, String)> = status["projectErrors"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(|error| {
-            (
-                error["project"].as_str().unwrap_or_default().to_owned(),
-                error["message"].as_str().unwrap_or_default().to_owned(),
-            )
-        })
-        .collect();
+    let project_errors: Vec<(String, String)> =
+        status.project_errors.iter().map(|error| (error.project.clone(), error.message.clone())).collect();
     let mut per_project = Vec::new();
     let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
     // Sites per project, counted in one pass (not one pass over the sites per project).

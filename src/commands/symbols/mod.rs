@@ -18,12 +18,12 @@ use std::time::{Duration, Instant};
 use serde_json::{Map, Value, json};
 use sha2::{Digest, Sha256};
 
+use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::arguments::{object_of, optional_integer, optional_string, reject_unknown};
 use crate::commands::budget::{
     MIN_PAGE_CHAR_BUDGET, RESPONSE_CHAR_BUDGET, cursor_digest, decode_cursor, encode_cursor, serialized_utf16_len,
 };
-use crate::proxy::main_loop::CommandContext;
 use crate::syntax::index::IndexedFile;
 use crate::syntax::model::DeclarationKind;
 use crate::syntax::{Overlay, SyntaxIndex};
@@ -245,14 +245,10 @@ pub fn index_facts(index: &SyntaxIndex, warm: &WarmWorkspace, ready: &ReadyWorks
 }
 
 /// `fslens.symbolSearch` in a session.
-pub async fn symbol_search(
-    argument: Value,
-    context: CommandContext,
-    root: Option<PathBuf>,
-) -> Result<Value, CommandError> {
+pub async fn symbol_search(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
     let started = Instant::now();
     let arguments = SearchArguments::from_json(&argument)?;
-    let root = root.ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
+    let root = context.workspace_root()?.to_path_buf();
     let index = context.syntax_index();
     let (warm, ready) = ready_workspace(&index, &context.warm_workspaces(), &root, arguments.wait_for_index).await?;
     let Some(ready) = ready else { return Ok(unavailable("symbolSearch", &warm)) };

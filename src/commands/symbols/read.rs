@@ -16,13 +16,13 @@ use std::time::Instant;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
+use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::arguments::{object_of, one_of, optional_integer, optional_string, reject_unknown};
 use crate::commands::paths::{confine, display_relative};
 use crate::commands::symbols::{
     apply_editor_buffers, index_facts, kinds_argument, ready_workspace, unavailable, wait_argument,
 };
-use crate::proxy::main_loop::CommandContext;
 use crate::syntax::index::IndexedFile;
 use crate::syntax::model::{Declaration, DeclarationKind, FileIndex, HealthStatus, NO_PARENT, Position};
 use crate::syntax::{Overlay, SyntaxIndex, render_signature};
@@ -192,14 +192,10 @@ fn qualified_match(full_name: &str, wanted: &str) -> bool {
 }
 
 /// `fslens.readSymbol` in a session.
-pub async fn read_symbol(
-    argument: Value,
-    context: CommandContext,
-    root: Option<PathBuf>,
-) -> Result<Value, CommandError> {
+pub async fn read_symbol(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
     let started = Instant::now();
     let arguments = read_symbol_arguments(&argument)?;
-    let root = root.ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
+    let root = context.workspace_root()?.to_path_buf();
     let path = arguments.path.as_deref().map(|written| confine(&root, written, "path")).transpose()?;
     let index = context.syntax_index();
     // With a path only that file is needed; without, the workspace index.
@@ -401,14 +397,10 @@ fn read_enclosing_arguments(argument: &Value) -> Result<ReadEnclosingArguments, 
 
 /// `fslens.readEnclosing` in a session: only the one file is indexed, so it never waits for
 /// the workspace index.
-pub async fn read_enclosing(
-    argument: Value,
-    context: CommandContext,
-    root: Option<PathBuf>,
-) -> Result<Value, CommandError> {
+pub async fn read_enclosing(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
     let started = Instant::now();
     let arguments = read_enclosing_arguments(&argument)?;
-    let root = root.ok_or_else(|| CommandError::Internal("the session has no workspace root yet".to_owned()))?;
+    let root = context.workspace_root()?.to_path_buf();
     let path = confine(&root, &arguments.path, "path")?;
     let index = context.syntax_index();
     let overlay = context.editor_buffers().await?;

@@ -1,6 +1,7 @@
 -- fslens for Neovim: starts `fslens` (an LSP proxy in front of FsAutoComplete) as the F#
 -- language server and adds :FslensFind, :FslensCheck, :FslensFieldImpact,
--- :FslensMakeVisible, :FslensRename, :FslensCallers, :FslensStatus and :FslensRestart.
+-- :FslensMakeVisible, :FslensRename, :FslensCallers, :FslensCallees, :FslensImplementations,
+-- :FslensStatus and :FslensRestart.
 --
 -- Works on Neovim 0.7 (vim.lsp.start_client + buf_attach_client on FileType fsharp) and on
 -- 0.8 and newer (vim.lsp.start), through setup(); on 0.11 and newer also without setup(), by
@@ -42,7 +43,9 @@ M.config = {
 M.states = {}
 -- The last answer of each command, and how many answers each command has had (tests wait on these).
 M.last = {}
-M.completed = { find = 0, check = 0, fieldImpact = 0, makeVisible = 0, rename = 0, callers = 0, status = 0 }
+M.completed = {
+  find = 0, check = 0, fieldImpact = 0, makeVisible = 0, rename = 0, callers = 0, callees = 0, implementations = 0, status = 0,
+}
 
 local has_start = vim.lsp.start ~= nil
 local uv = vim.loop
@@ -570,7 +573,7 @@ function M.rename(new_name, done)
 end
 
 -- ---------------------------------------------------------------------------------------
--- Callers
+-- Callers, callees and implementations (FSAC's call hierarchy and implementation, through fslens)
 
 --- The quickfix items of callHierarchy/incomingCalls: one per call site (exported for tests).
 function M.caller_items(calls)
@@ -591,14 +594,63 @@ function M.caller_items(calls)
   return items
 end
 
--- :FslensCallers — every call site of the function, member or value at the cursor, across
--- projects (FSAC's prepareCallHierarchy and incomingCalls) → quickfix list.
-function M.callers(done)
+--- The quickfix items of callHierarchy/outgoingCalls of `item`: one per call site, which is
+--- in the item's own file (exported for tests).
+function M.callee_items(item, calls)
+  local items = {}
+  local path = vim.uri_to_fname(item.uri)
+  for _, call in ipairs(calls or {}) do
+    for _, range in ipairs(call.fromRanges or {}) do
+      local text = line_of(path, range.start.line) or ""
+      table.insert(items, {
+        filename = path,
+        lnum = range.start.line + 1,
+        col = byte_col(text, range.start.character),
+        text = "calls " .. tostring(call.to.name) .. ": " .. vim.trim(text),
+        type = "I",
+      })
+    end
+  end
+  return items
+end
+
+--- The quickfix items of a textDocument/implementation answer (a Location, Locations or
+--- LocationLinks; exported for tests).
+function M.location_items(result, label)
+  local locations = result or {}
+  if locations.uri or locations.targetUri then
+    locations = { locations }
+  end
+  local items = {}
+  for _, location in ipairs(locations) do
+    local uri = location.uri or location.targetUri
+    local range = location.range or location.targetSelectionRange
+    local path = vim.uri_to_fname(uri)
+    local text = line_of(path, range.start.line) or ""
+    table.insert(items, {
+      filename = path,
+      lnum = range.start.line + 1,
+      col = byte_col(text, range.start.character),
+      text = label .. ": " .. vim.trim(text),
+      type = "I",
+    })
+  end
+  return items
+end
+
+-- Runs `name` (a key of M.completed/M.last) at the cursor: `ask(client, position, finish)`
+-- sends the requests and calls finish(err, items, title) once.
+local function at_cursor(name, ask, done)
   local bufnr = vim.api.nvim_get_current_buf()
   local client = M.client(bufnr)
-  local finish = function(err, items)
-    M.last.callers = { error = err, quickfix = items }
-    M.completed.callers = M.completed.callers + 1
+  local finish = function(err, items, title)
+    items = items or {}
+    if not err and title then
+      set_quickfix(title, items, true)
+      notify(string.format("fslens: %d %s", #items, title))
+    end
+    M.last[name] = { error = err, quickfix = items }
+    M.completed[name] = (M.completed[name] or 0) + 1
     return done and done(err, items)
   end
   if not client then
@@ -607,22 +659,56 @@ function M.callers(done)
   end
   local line, character = cursor_position(bufnr)
   local position = { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, position = { line = line, character = character } }
-  request(client, "textDocument/prepareCallHierarchy", position, function(err, prepared)
-    if err or not prepared or #prepared == 0 then
-      notify("fslens: no function, member or value at the cursor" .. (err and (": " .. error_text(err)) or ""), vim.log.levels.WARN)
-      return finish(err or "nothing at the cursor", {})
-    end
-    request(client, "callHierarchy/incomingCalls", { item = prepared[1] }, function(err2, calls)
-      if err2 then
-        notify("fslens callers failed: " .. error_text(err2), vim.log.levels.ERROR)
-        return finish(err2, {})
+  ask(client, position, finish, bufnr)
+end
+
+-- prepareCallHierarchy at the cursor, then the calls of its item in `direction`.
+local function call_hierarchy(name, direction, done)
+  at_cursor(name, function(client, position, finish, bufnr)
+    request(client, "textDocument/prepareCallHierarchy", position, function(err, prepared)
+      if err or not prepared or #prepared == 0 then
+        notify("fslens: no function, member or value at the cursor" .. (err and (": " .. error_text(err)) or ""), vim.log.levels.WARN)
+        return finish(err or "nothing at the cursor", {})
       end
-      local items = M.caller_items(calls)
-      set_quickfix("fslens callers of " .. tostring(prepared[1].name), items, true)
-      notify(string.format("fslens: %d call site(s) of %s", #items, tostring(prepared[1].name)))
-      return finish(nil, items)
+      local item = prepared[1]
+      local method = direction == "incoming" and "callHierarchy/incomingCalls" or "callHierarchy/outgoingCalls"
+      request(client, method, { item = item }, function(err2, calls)
+        if err2 then
+          notify("fslens " .. name .. " failed: " .. error_text(err2), vim.log.levels.ERROR)
+          return finish(err2, {})
+        end
+        if direction == "incoming" then
+          return finish(nil, M.caller_items(calls), "call site(s) of " .. tostring(item.name))
+        end
+        return finish(nil, M.callee_items(item, calls), "call(s) made by " .. tostring(item.name))
+      end, bufnr)
     end, bufnr)
-  end, bufnr)
+  end, done)
+end
+
+-- :FslensCallers — every call site of the function, member or value at the cursor, across
+-- projects (FSAC's prepareCallHierarchy and incomingCalls) → quickfix list.
+function M.callers(done)
+  call_hierarchy("callers", "incoming", done)
+end
+
+-- :FslensCallees — every call the function or member at the cursor makes (outgoingCalls).
+function M.callees(done)
+  call_hierarchy("callees", "outgoing", done)
+end
+
+-- :FslensImplementations — where the interface, abstract member or interface member at the
+-- cursor is implemented, across projects (textDocument/implementation) → quickfix list.
+function M.implementations(done)
+  at_cursor("implementations", function(client, position, finish, bufnr)
+    request(client, "textDocument/implementation", position, function(err, result)
+      if err then
+        notify("fslens implementations failed: " .. error_text(err), vim.log.levels.ERROR)
+        return finish(err, {})
+      end
+      return finish(nil, M.location_items(result, "implementation"), "implementation(s)")
+    end, bufnr)
+  end, done)
 end
 
 function M.status(done)
@@ -757,6 +843,14 @@ end
 
 function M.setup(opts)
   M.config = vim.tbl_deep_extend("force", M.config, opts or {})
+  -- A list the user gives replaces the default (tbl_deep_extend would merge it index by index
+  -- on older Neovims: root_markers = { ".git" } must not keep "*.slnx" and "*.fsproj").
+  local islist = vim.islist or vim.tbl_islist
+  for key, value in pairs(opts or {}) do
+    if type(value) == "table" and islist(value) then
+      M.config[key] = value
+    end
+  end
   local group = vim.api.nvim_create_augroup("fslens", { clear = true })
   if M.config.filetype then
     if vim.filetype and vim.filetype.add and vim.fn.has("nvim-0.8") == 1 then
@@ -798,6 +892,8 @@ define_commands = function()
   command("FslensMakeVisible", function(args) M.make_visible(args) end)
   command("FslensRename", function(args) M.rename(args) end)
   command("FslensCallers", function() M.callers() end, 0)
+  command("FslensCallees", function() M.callees() end, 0)
+  command("FslensImplementations", function() M.implementations() end, 0)
   command("FslensStatus", function() M.status() end, 0)
   command("FslensRestart", function() M.restart() end, 0)
 end

@@ -1,0 +1,89 @@
+//! How far FSAC has got, as commands read it: the life-cycle [`State`], the project errors
+//! FSAC reported, and [`StatusSnapshot`], the typed facts a command decides on (the public
+//! `fslens.status` object is built by the main loop from the same state).
+
+use serde::{Deserialize, Serialize};
+
+/// The life-cycle state reported by `fslens.status`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum State {
+    /// No FSAC runs (none found, or it was never started).
+    Absent,
+    /// FSAC was spawned and has not answered `initialize` yet.
+    Starting,
+    /// FSAC answered `initialize` and is loading projects.
+    Loading,
+    /// FSAC reported the workspace load finished.
+    Ready,
+    /// FSAC exited unexpectedly.
+    Crashed,
+}
+
+impl State {
+    /// The name `fslens.status` gives this state (`"ready"`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            State::Absent => "absent",
+            State::Starting => "starting",
+            State::Loading => "loading",
+            State::Ready => "ready",
+            State::Crashed => "crashed",
+        }
+    }
+
+    /// Whether waiting longer in this state can change anything (FSAC starts or loads).
+    pub fn can_become_ready(self) -> bool {
+        matches!(self, State::Starting | State::Loading)
+    }
+}
+
+/// One project error reported by FSAC.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectError {
+    pub project: String,
+    pub code: Option<i64>,
+    pub message: String,
+}
+
+/// What a command may know about the session's FSAC at one moment.
+#[derive(Debug, Clone)]
+pub struct StatusSnapshot {
+    pub state: State,
+    /// Why the session is in this state (`fslens.status`'s `reason`).
+    pub reason: Option<String>,
+    /// Whether this session knows how to start an FSAC at all.
+    pub fsac_configured: bool,
+    /// How many FSAC processes this session started (0: none yet); it names the running one.
+    pub generation: u64,
+    /// Whether an FSAC process runs now.
+    pub fsac_running: bool,
+    /// The end of the last FSAC's stderr (empty when it wrote nothing).
+    pub stderr_tail: String,
+    /// Whether a restart of FSAC is scheduled (the supervisor's back-off, or `fslens.restart`).
+    pub restart_scheduled: bool,
+    /// The projects FSAC reported loaded.
+    pub projects_loaded: Vec<String>,
+    /// The projects FSAC could not load, and why.
+    pub project_errors: Vec<ProjectError>,
+}
+
+impl StatusSnapshot {
+    /// The error FSAC reported loading `project` (as FSAC names it), if any.
+    pub fn project_error(&self, project: &str) -> Option<&ProjectError> {
+        self.project_errors.iter().find(|error| error.project == project)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::State;
+
+    #[test]
+    fn each_state_is_named_as_it_is_serialized() {
+        for state in [State::Absent, State::Starting, State::Loading, State::Ready, State::Crashed] {
+            assert_eq!(serde_json::to_value(state).unwrap(), serde_json::json!(state.as_str()));
+        }
+    }
+}

@@ -1,0 +1,531 @@
+//! `fslens mcp` driven by the official MCP Python SDK client (PyPI `mcp` 2.3.0) against the
+//! FSAC double: joining an editor's session (its FSAC pid, its unsaved buffers), refusing path
+//! escapes, cancelling through to FSAC, and starting a session of its own that a second bridge
+//! joins.
+//!
+//! The Python scripts live in tests/mcp/. The interpreter comes from `FSLENS_MCP_PYTHON`, or
+//! the virtual environment `scripts/test-mcp.sh` prepares under target/; without the SDK these
+//! tests fail and say how to install it.
+
+use crate::support;
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+use support::double::{Editor, TRANSCRIPT_VARIABLE, double_command, fixture_copy, received_by_fsac};
+use support::mcp::tool_body;
+
+/// Runs a scenario of tests/mcp/bridge_scenarios.py and returns its JSON report.
+fn run_scenario(scenario: &str, workspace: &Path, runtime: &Path, environment: &[(&str, String)]) -> Value {
+    support::mcp::run_scenario("bridge_scenarios.py", &[scenario], workspace, runtime, environment)
+}
+
+/// Runs a bridge scenario against a fresh copy of `fixture` (with no editor session) and
+/// returns its report.
+async fn scenario_on_fixture(scenario: &'static str, fixture: &str) -> Value {
+    let workspace = fixture_copy(fixture);
+    let runtime = tempfile::tempdir().unwrap();
+    let (workspace_path, runtime_path) = (workspace.path().to_owned(), runtime.path().to_owned());
+    tokio::task::spawn_blocking(move || run_scenario(scenario, &workspace_path, &runtime_path, &[])).await.unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_into_fsac() {
+    let workspace = fixture_copy("shipping");
+    let runtime = tempfile::tempdir().unwrap();
+    let transcript = runtime.path().join("fsac-transcript.jsonl");
+    let root = workspace.path().canonicalize().unwrap();
+    // Escape routes: a symbolic link out of the workspace and a sibling sharing its name.
+    std::os::unix::fs::symlink(root.parent().unwrap(), root.join("escape")).unwrap();
+    let sibling = PathBuf::from(format!("{}-sibling", root.display()));
+    std::fs::create_dir_all(&sibling).unwrap();
+    std::fs::write(sibling.join("x.fs"), "module X\n").unwrap();
+    let escapes = json!([
+        "../outside.fs",
+        "src/../../outside.fs",
+        "/etc/passwd",
+        "escape/x.fs",
+        sibling.join("x.fs").display().to_string(),
+    ]);
+
+    let transcript_text = transcript.display().to_string();
+    let mut editor = Editor::start(
+        workspace.path(),
+        runtime.path(),
+        &double_command(),
+        &[("FSAC_DOUBLE_HANG_ON", "textDocument/documentSymbol"), (TRANSCRIPT_VARIABLE, &transcript_text)],
+    )
+    .await;
+    let status = editor.wait_until_ready().await;
+    let editor_pid = status["result"]["fsac"]["pid"].clone();
+    assert!(editor_pid.is_u64(), "{status}");
+
+    // The user types a type error into Program.fs and does not save it.
+    let program = workspace.path().join("src/Shipping.App/Program.fs");
+    let original = std::fs::read_to_string(&program).unwrap();
+    let uri = editor.open(&program, 1).await;
+    let broken = original
+        .replace("create \"Books\" 12.5 \"Lyon\"", "create \"Books\" \"heavy\" \"Lyon\"")
+        .replace("{| Id = 1; Weight = parcelWeight |}", "{| Id = 1; Weight = (heavier s 1.0).Weight |}");
+    assert!(broken.contains("heavier s 1.0"));
+    editor
+        .notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": broken}]}),
+        )
+        .await;
+
+    let report = tokio::task::spawn_blocking({
+        let workspace = workspace.path().to_owned();
+        let runtime = runtime.path().to_owned();
+        move || run_scenario("editor", &workspace, &runtime, &[("FSLENS_ESCAPES", escapes.to_string())])
+    })
+    .await
+    .unwrap();
+
+    // tools/list starts with the core tools; the situational ones wait for activate_tools.
+    let default_tools: Vec<&str> =
+        report["defaultTools"].as_array().unwrap().iter().map(|name| name.as_str().unwrap()).collect();
+    for core in ["status", "find", "check", "field_impact", "activate_tools"] {
+        assert!(default_tools.contains(&core), "{core} missing from the default list {default_tools:?}");
+    }
+    for situational in ["navigate", "symbol_at_word", "outline", "diagnostics", "make_internal_visible", "restart"] {
+        assert!(!default_tools.contains(&situational), "{situational} listed before activation: {default_tools:?}");
+    }
+    let groups = &tool_body(&report, "groupsBefore")["groups"];
+    let navigation = groups.as_array().unwrap().iter().find(|group| group["group"] == "navigation").unwrap();
+    assert_eq!(navigation["active"], json!(false), "{groups}");
+    assert!(navigation["tools"].as_array().unwrap().contains(&json!("navigate")), "{groups}");
+    assert_eq!(report["badGroup"]["isError"], json!(true), "{}", report["badGroup"]);
+    assert_eq!(report["badGroup"]["body"]["error"]["data"]["argument"], json!("groups"), "{}", report["badGroup"]);
+    let activated = tool_body(&report, "activated");
+    assert_eq!(activated["activated"], json!(["navigation", "diagnostics", "session", "edits"]), "{activated}");
+    assert_eq!(activated["listChanged"], json!(true), "{activated}");
+    assert_eq!(report["listChangedSeen"], json!(true), "the client saw notifications/tools/list_changed");
+    let again = tool_body(&report, "activatedAgain");
+    assert_eq!(
+        (again["activated"].clone(), again["alreadyActive"].clone()),
+        (json!([]), json!(["navigation", "core"])),
+        "{again}"
+    );
+    assert_eq!(report["listChangedAfterRepeat"], report["listChanged"], "no notification when nothing changed");
+
+    // After activation, tools/list has every tool of the session's commands plus the
+    // LSP-composed ones.
+    let names: Vec<&str> =
+        report["tools"].as_array().unwrap().iter().map(|tool| tool["name"].as_str().unwrap()).collect();
+    for expected in ["status", "check", "diagnostics", "make_internal_visible", "outline", "symbol_at_word", "navigate"]
+    {
+        assert!(names.contains(&expected), "{expected} missing from {names:?}");
+    }
+    for tool in report["tools"].as_array().unwrap() {
+        assert!(tool["descriptionLength"].as_u64().unwrap() <= 400, "{tool}");
+        assert_eq!(tool["schemaType"], json!("object"), "{tool}");
+    }
+
+    // status: the same FSAC as the editor's, reached by joining its session.
+    let status = tool_body(&report, "status");
+    assert_eq!(status["fsacPid"], editor_pid, "{status}");
+    assert_eq!(status["session"]["bridge"], json!("joined"));
+    assert_eq!((status["lsp"].clone(), status["projectOptions"].clone()), (json!(true), json!(true)), "{status}");
+    assert!(status["symbolIndexState"].is_string() && status["symbolIndexHint"].is_string());
+    assert!(report["status"]["footer"].as_str().unwrap().starts_with("[fslens status: "), "{}", report["status"]);
+
+    // check sees the editor's unsaved buffer: the type error typed there, never saved.
+    let check = tool_body(&report, "check");
+    assert_eq!(check["verdict"], json!("errors"), "{check}");
+    assert!(check["diagnostics"][0]["message"].as_str().unwrap().contains("expected to have type"), "{check}");
+    assert_eq!(check["files"][0]["version"], json!(2), "the verdict covers the unsaved version");
+    assert_eq!(check["truncated"], json!(false));
+    assert_eq!(std::fs::read_to_string(&program).unwrap(), original, "nothing was saved");
+    let diagnostics = tool_body(&report, "diagnostics");
+    assert_eq!(diagnostics["files"][0]["freshness"], json!("current"), "{diagnostics}");
+
+    // find, once the session offers it, sees the call to `heavier` that exists only in the
+    // editor's unsaved buffer.
+    if names.contains(&"find") {
+        let find = tool_body(&report, "find");
+        assert_eq!(find["outcome"], json!("found"), "{find}");
+        let unsaved_site = find["sites"].as_array().unwrap().iter().find(|site| {
+            site["file"] == json!("src/Shipping.App/Program.fs")
+                && site["lineText"].as_str().unwrap_or_default().contains("heavier s 1.0")
+        });
+        assert!(unsaved_site.is_some(), "find must report the unsaved call: {find}");
+    }
+
+    if names.contains(&"field_impact") {
+        let impact = tool_body(&report, "fieldImpact");
+        assert_eq!(impact["outcome"], json!("found"), "{impact}");
+        let sites = impact["sites"].as_array().unwrap();
+        assert!(sites.iter().any(|site| site["kind"] == json!("field-copy-update")), "{impact}");
+        assert!(
+            sites.iter().any(|site| site["siteType"].as_str().is_some_and(|text| text.contains("float"))),
+            "{impact}"
+        );
+        assert!(
+            sites.iter().all(|site| site["symbolFullName"] != json!("Shipping.Domain.Parcel.Weight")),
+            "Parcel.Weight is another field: {impact}"
+        );
+    }
+
+    // Every escape is refused by every tool, with a typed error.
+    let refused = report["escapes"].as_array().unwrap();
+    assert_eq!(refused.len(), 20);
+    for attempt in refused {
+        assert_eq!(attempt["isError"], json!(true), "{attempt}");
+        assert_eq!(attempt["error"]["errorKind"], json!("invalid_path"), "{attempt}");
+        assert!(attempt["error"]["message"].as_str().unwrap().contains("outside the workspace"), "{attempt}");
+    }
+
+    // symbol_at_word and navigate: compiler answers at a word, no column given.
+    let symbol = tool_body(&report, "symbolAtWord");
+    assert!(symbol["hover"].as_str().unwrap_or_default().contains("Shipment"), "{symbol}");
+    assert_eq!(symbol["character"], json!(4));
+    let definition = tool_body(&report, "navigateDefinition");
+    let location =
+        &definition["result"].as_array().map(|items| items[0].clone()).unwrap_or(definition["result"].clone());
+    assert_eq!(location["file"], json!("src/Shipping.Domain/Operations.fs"), "{definition}");
+    assert!(location["lineText"].as_str().unwrap().contains("let create"), "{definition}");
+    let outline = tool_body(&report, "outline");
+    assert!(outline.to_string().contains("Shipment"), "{outline}");
+    let visible = tool_body(&report, "makeInternalVisible");
+    assert_eq!(visible["status"], json!("ok"), "{visible}");
+    assert_eq!(visible["writtenToDisk"], json!(false));
+
+    // Cancellation: the SDK gave up on a documentSymbol request FSAC never answers; its
+    // notifications/cancelled reached the session, which cancelled the request in FSAC.
+    let cancelled = &report["cancellation"];
+    assert!(cancelled.get("raised").is_some(), "the hung request must not complete: {cancelled}");
+    assert!(cancelled["elapsedSeconds"].as_f64().unwrap() < 10.0, "{cancelled}");
+    assert!(!cancelled["progress"].as_array().unwrap().is_empty(), "progress while it ran: {cancelled}");
+    assert_eq!(cancelled["pendingAfter"]["proxyToFsac"], json!(0), "{cancelled}");
+    let received = received_by_fsac(&transcript);
+    let hung: Vec<&Value> =
+        received.iter().filter(|message| message["method"] == json!("textDocument/documentSymbol")).collect();
+    assert_eq!(hung.len(), 2, "two documentSymbol requests reached FSAC: the cancelled one and the timed-out one");
+    for request in &hung {
+        assert!(
+            received.iter().any(
+                |message| message["method"] == json!("$/cancelRequest") && message["params"]["id"] == request["id"]
+            ),
+            "FSAC received $/cancelRequest for {request}"
+        );
+    }
+    // With timeoutMs the bridge gives up by itself, says `timeout`, and FSAC is told (above).
+    let timed_out = &report["timedOut"];
+    assert_eq!(timed_out["isError"], json!(true), "{timed_out}");
+    assert_eq!(timed_out["body"]["error"]["errorKind"], json!("timeout"), "{timed_out}");
+    let elapsed = timed_out["elapsedSeconds"].as_f64().unwrap();
+    assert!((0.5..10.0).contains(&elapsed), "gave up after the 500 ms asked, not much later: {elapsed}");
+    // Every file fslens opened in FSAC for the agent is closed again: only the editor's own
+    // Program.fs stays open.
+    let mut open_files = std::collections::BTreeSet::new();
+    for message in &received {
+        let uri = message["params"]["textDocument"]["uri"].as_str().unwrap_or_default().to_owned();
+        if message["method"] == json!("textDocument/didOpen") {
+            open_files.insert(uri);
+        } else if message["method"] == json!("textDocument/didClose") {
+            open_files.remove(&uri);
+        }
+    }
+    assert_eq!(open_files.into_iter().collect::<Vec<_>>(), vec![uri], "files opened for the agent were closed");
+    assert_eq!(tool_body(&report, "statusAfter")["fsacPid"], editor_pid, "the editor's FSAC is untouched");
+
+    // The editor's session is unaffected by the agent coming and going.
+    let status = editor.execute("fslens.status", json!({})).await;
+    assert_eq!(status["result"]["state"], json!("ready"));
+    assert_eq!(status["result"]["session"]["clients"], json!(0), "the bridge left: {status}");
+    editor.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_session_the_bridge_starts_one_that_a_second_bridge_joins() {
+    let workspace = fixture_copy("shipping");
+    let runtime = tempfile::tempdir().unwrap();
+    let report = tokio::task::spawn_blocking({
+        let workspace = workspace.path().to_owned();
+        let runtime = runtime.path().to_owned();
+        move || run_scenario("own", &workspace, &runtime, &[("FSAC_DOUBLE_SLOW_LOAD_MS", "4000".to_owned())])
+    })
+    .await
+    .unwrap();
+
+    // A check cancelled while FSAC still loads is aborted in the session.
+    let check_cancelled = &report["checkCancellation"];
+    assert!(check_cancelled.get("raised").is_some(), "the check must wait for the slow load: {check_cancelled}");
+    assert!(check_cancelled["elapsedSeconds"].as_f64().unwrap() < 3.0, "{check_cancelled}");
+    let after = &check_cancelled["statusAfter"];
+    assert_eq!(after["pendingRequests"]["commands"], json!(1), "only the status call itself runs: {after}");
+    assert_eq!(after["state"], json!("loading"), "the check was cancelled, not finished: {after}");
+
+    let first = tool_body(&report, "first");
+    assert_eq!(first["session"]["bridge"], json!("started"), "{first}");
+    assert_eq!(first["state"], json!("ready"), "{first}");
+    let pid = first["fsacPid"].as_u64().unwrap_or_else(|| panic!("no FSAC pid: {first}"));
+    assert!(first["session"]["socket"].as_str().unwrap().starts_with(&runtime.path().display().to_string()));
+    assert!(report["firstTools"].as_array().unwrap().contains(&json!("check")));
+
+    let second = tool_body(&report, "second");
+    assert_eq!(second["session"]["bridge"], json!("joined"), "{second}");
+    assert_eq!(second["fsacPid"], json!(pid), "the second bridge uses the first one's FSAC");
+    assert_eq!(tool_body(&report, "secondCheck")["verdict"], json!("clean"), "{}", report["secondCheck"]);
+    assert_eq!(tool_body(&report, "firstAfterSecondLeft")["fsacPid"], json!(pid));
+
+    // The bridge that started the session ended it, and its FSAC, when it ended.
+    let gone = (0..100).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        !Path::new(&format!("/proc/{pid}")).exists()
+    });
+    assert!(gone, "FSAC {pid} outlived the bridge that started it");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn when_fsac_cannot_start_the_bridge_keeps_its_session_and_says_why() {
+    let report = scenario_on_fixture("broken", "sdk-pin").await;
+    assert!(report["tools"].as_array().unwrap().contains(&json!("check")), "{}", report["tools"]);
+    assert!(!report["tools"].as_array().unwrap().contains(&json!("navigate")), "{}", report["tools"]);
+    assert!(report["toolsAfterCall"].as_array().unwrap().contains(&json!("navigate")), "{}", report["toolsAfterCall"]);
+    let status = tool_body(&report, "status");
+    assert_eq!(status["lsp"], json!(false), "{status}");
+    assert_eq!(status["symbolIndexState"], json!("blocked_on_lsp"), "{status}");
+    assert!(status["session"]["startupFailure"].as_str().unwrap().contains("99.0.100"), "{status}");
+    assert!(status["symbolIndexHint"].as_str().unwrap().contains("99.0.100"), "the hint says why: {status}");
+    let check = tool_body(&report, "check");
+    assert_eq!(check["verdict"], json!("unknown"), "{check}");
+    assert_eq!(check["blockingReason"]["errorKind"], json!("sdk_not_found"), "{check}");
+    // A request FSAC would answer fails with the session's typed error, not an empty result.
+    assert_eq!(report["navigate"]["isError"], json!(true), "{}", report["navigate"]);
+    assert_eq!(report["navigate"]["body"]["error"]["errorKind"], json!("fsac_unavailable"), "{}", report["navigate"]);
+}
+
+/// Sites on very long lines: the bridge asks `find` for a page that fits its 40 KiB output
+/// (`responseCharBudget`), so the page is planned once, not re-run with fewer rows
+/// (`maxResultsLowered` would say so) or cut by the output limit (which made the cursor skip
+/// the cut rows), and its cursor continues where it ended.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_find_page_is_planned_to_fit_the_bridge_output_once() {
+    let report = scenario_on_fixture("long_lines", "long-lines").await;
+    let first = tool_body(&report, "first");
+    assert_eq!(first["totalSites"], json!(602), "{first}");
+    assert!(first.get("maxResultsLowered").is_none(), "the page was re-run: {}", first["maxResultsLowered"]);
+    assert_eq!(first["truncatedBy"], json!("responseBudget"), "{first}");
+    assert!(report["first"]["bytes"].as_u64().unwrap() <= 40 * 1024, "{}", report["first"]["bytes"]);
+    let returned = first["returnedSites"].as_u64().unwrap();
+    assert!((1..602).contains(&returned), "{returned}");
+    // Every row the page counts is delivered: the bridge did not have to cut the list, which
+    // would make the cursor skip the rows it cut.
+    assert_eq!(first["sites"].as_array().unwrap().len() as u64, returned, "{}", report["first"]["footer"]);
+    assert!(first.get("truncation").is_none(), "the bridge cut the page: {}", report["first"]["footer"]);
+    let second = tool_body(&report, "second");
+    assert_eq!(second["pageOffset"].as_u64(), Some(returned), "{second}");
+}
+
+/// Sites on lines of CJK text: a page planned to the bridge's 30,000 UTF-16 units is well
+/// over its 40 KiB of UTF-8, so the bridge asks again with fewer rows (`maxResultsLowered`
+/// says from what to what), returns a page it measured, with every row it counts, and the
+/// cursor continues right after it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_find_page_of_wide_text_is_asked_again_with_fewer_rows() {
+    let report = scenario_on_fixture("wide_text", "wide-text").await;
+    let first = tool_body(&report, "first");
+    assert_eq!(first["totalSites"], json!(61), "{first}");
+    let lowered = &first["maxResultsLowered"];
+    assert_eq!(lowered["from"], json!(1000), "{first}");
+    let returned = first["returnedSites"].as_u64().unwrap();
+    let lowered_to = lowered["to"].as_u64().unwrap_or_else(|| panic!("{lowered}"));
+    assert!((1..61).contains(&returned) && returned <= lowered_to && lowered_to < 1000, "{returned} {lowered}");
+    assert!(report["first"]["bytes"].as_u64().unwrap() <= 40 * 1024, "{}", report["first"]["bytes"]);
+    assert_eq!(first["sites"].as_array().unwrap().len() as u64, returned, "{}", report["first"]["footer"]);
+    assert!(first.get("truncation").is_none(), "the bridge cut the page: {}", report["first"]["footer"]);
+    // The rows are the wide lines themselves, not shortened to fit.
+    let wide_rows = first["sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|site| site["lineText"].as_str().is_some_and(|text| text.contains("汉字")))
+        .count();
+    assert!(wide_rows > 0, "{first}");
+    let second = tool_body(&report, "second");
+    assert_eq!(second["pageOffset"].as_u64(), Some(returned), "{second}");
+}
+
+/// A what-if through the check tool: the edit's verdict with its baseline and delta, and a
+/// plain check afterwards is the baseline again (issue 19).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_what_if_through_the_check_tool_answers_the_edits_verdict_and_restores() {
+    let report = scenario_on_fixture("what_if", "what-if").await;
+    let what_if = tool_body(&report, "whatIf");
+    assert_eq!(what_if["verdict"], json!("errors"), "{what_if}");
+    assert_eq!(what_if["baseline"]["verdict"], json!("clean"), "{what_if}");
+    let introduced = what_if["delta"]["introduced"].as_array().unwrap();
+    assert_eq!(introduced.len(), 1, "{what_if}");
+    assert_eq!(introduced[0]["file"], json!("Orders/Order.fs"), "{what_if}");
+    assert_eq!(what_if["whatIf"]["restored"], json!(true), "{what_if}");
+    let after = tool_body(&report, "after");
+    assert_eq!(after["verdict"], json!("clean"), "{after}");
+}
+
+/// The `rename` tool on fixtures/rename: the preview touches only `Order.Total` (five edits in
+/// three files, complete), a keyword and a string are `no_symbol_at_position`, and
+/// `apply: "editor"` in the bridge's own session (no editor) is refused with the reason and
+/// writes nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rename_tool_previews_and_types_its_errors() {
+    let workspace = fixture_copy("rename");
+    let runtime = tempfile::tempdir().unwrap();
+    let (workspace_path, runtime_path) = (workspace.path().to_owned(), runtime.path().to_owned());
+    let report =
+        tokio::task::spawn_blocking(move || run_scenario("rename", &workspace_path, &runtime_path, &[])).await.unwrap();
+    let preview = tool_body(&report, "preview");
+    assert_eq!(preview["totalEdits"], json!(5), "{preview}");
+    assert_eq!(preview["totalFiles"], json!(3), "{preview}");
+    assert_eq!(preview["complete"], json!(true), "{preview}");
+    assert!(!preview.to_string().contains("invoice.Amount"), "{preview}");
+    for (key, reason) in [("keyword", "keyword"), ("string", "string")] {
+        assert_eq!(report[key]["isError"], json!(true), "{}", report[key]);
+        let error = &report[key]["body"]["error"];
+        assert_eq!(error["errorKind"], json!("no_symbol_at_position"), "{error}");
+        assert_eq!(error["data"]["reason"], json!(reason), "{error}");
+    }
+    let editor = tool_body(&report, "editor");
+    assert_eq!(editor["applied"]["applied"], json!(false), "{editor}");
+    assert!(editor["applied"]["failureReason"].as_str().unwrap().contains("applyEdit"), "{editor}");
+    assert!(!std::fs::read_to_string(workspace.path().join("Billing/Types.fs")).unwrap().contains("Amount"));
+}
+
+/// `navigate` `incomingCalls` and `outgoingCalls` on fixtures/rename, through the double's
+/// compiler-computed call hierarchy: the caller of `Billing.Types.orderTotal` is `billed` in
+/// the other project, `billed` calls `invoice`, `orderTotal` (declared in the `.fsi`) and `order`, one row per call
+/// site with its file and line text, paged by `offset`; a keyword, a string and a position on
+/// no symbol are `no_symbol_at_position` with the reason.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn navigate_answers_callers_and_callees_across_projects() {
+    let report = scenario_on_fixture("calls", "rename").await;
+    let incoming = tool_body(&report, "incoming");
+    let callers: Vec<(Value, Value, Value)> = incoming["calls"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{incoming}"))
+        .iter()
+        .map(|call| (call["name"].clone(), call["file"].clone(), call["lineText"].clone()))
+        .collect();
+    assert_eq!(
+        callers,
+        [(json!("billed"), json!("Shop/Program.fs"), json!("let billed = invoice.Total + orderTotal order"))],
+        "{incoming}"
+    );
+    assert_eq!(incoming["item"]["file"], json!("Billing/Types.fs"), "{incoming}");
+
+    let outgoing = tool_body(&report, "outgoing");
+    let callees: std::collections::BTreeSet<(String, String)> = outgoing["calls"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{outgoing}"))
+        .iter()
+        .map(|call| {
+            (call["name"].as_str().unwrap().to_owned(), call["declaration"]["file"].as_str().unwrap().to_owned())
+        })
+        .collect();
+    let expected: std::collections::BTreeSet<(String, String)> = [
+        ("invoice", "Shop/Program.fs"),
+        ("order", "Shop/Program.fs"),
+        // The compiler declares a value that has a signature in the signature file.
+        ("orderTotal", "Billing/Types.fsi"),
+    ]
+    .into_iter()
+    .map(|(name, file)| (name.to_owned(), file.to_owned()))
+    .collect();
+    assert_eq!(callees, expected, "{outgoing}");
+    assert_eq!(outgoing["totalCalls"], json!(3), "{outgoing}");
+    for call in outgoing["calls"].as_array().unwrap() {
+        assert_eq!(call["file"], json!("Shop/Program.fs"), "call sites are in the caller: {call}");
+    }
+    let page = tool_body(&report, "page");
+    assert_eq!((page["count"].clone(), page["nextOffset"].clone()), (json!(1), json!(2)), "{page}");
+
+    for (key, reason) in [("keyword", "keyword"), ("string", "string"), ("nothing", "no_symbol")] {
+        assert_eq!(report[key]["isError"], json!(true), "{}", report[key]);
+        let error = &report[key]["body"]["error"];
+        assert_eq!(error["errorKind"], json!("no_symbol_at_position"), "{error}");
+        assert_eq!(error["data"]["reason"], json!(reason), "{error}");
+    }
+}
+
+/// `navigate` `implementation` on fixtures/implementations, through the double's
+/// compiler-confirmed implementations: `IShape.Area` is implemented by `Square` (same
+/// project), `Circle` (the other project) and an object expression, and not by `Plate`, which
+/// implements the same-named member of `IOther`; asked at a use the answer is the same; at the
+/// interface's name it is where the interface is implemented.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn navigate_finds_implementations_in_two_projects_and_an_object_expression() {
+    let report = scenario_on_fixture("implementations", "implementations").await;
+    let sites = |key: &str| -> std::collections::BTreeSet<(String, u64, String)> {
+        let body = tool_body(&report, key);
+        body["result"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{key}: {body}"))
+            .iter()
+            .map(|location| {
+                (
+                    location["file"].as_str().unwrap().to_owned(),
+                    location["range"]["start"]["line"].as_u64().unwrap(),
+                    location["lineText"].as_str().unwrap().trim().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let owned = |rows: &[(&str, u64, &str)]| -> std::collections::BTreeSet<(String, u64, String)> {
+        rows.iter().map(|(file, line, text)| ((*file).to_owned(), *line, (*text).to_owned())).collect()
+    };
+    let members = owned(&[
+        ("Shapes/Shapes.fs", 11, "member _.Area() = side * side"),
+        ("Plugins/Plugins.fs", 6, "member this.Area() = 3.14 * radius * radius"),
+        ("Plugins/Plugins.fs", 11, "member _.Area() = 1.0"),
+    ]);
+    assert_eq!(sites("member"), members);
+    assert_eq!(sites("use"), members);
+    let types = owned(&[
+        ("Shapes/Shapes.fs", 10, "interface IShape with"),
+        ("Plugins/Plugins.fs", 5, "interface IShape with"),
+        ("Plugins/Plugins.fs", 10, "{ new IShape with"),
+    ]);
+    assert_eq!(sites("type"), types);
+}
+
+/// `navigate` `typeHierarchy`, computed by fslens: `IShape`'s subtypes are `Square`, `Circle`
+/// (the other project) and an object expression, each confirmed by FSAC's definition, and not
+/// `Plate`, which implements `IOther`; `Square`'s supertype is `IShape`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn navigate_type_hierarchy_has_subtypes_in_two_projects_and_supertypes() {
+    let report = scenario_on_fixture("implementations", "implementations").await;
+    let hierarchy = tool_body(&report, "hierarchy");
+    let rows = |value: &Value| -> std::collections::BTreeSet<(String, u64, String)> {
+        value
+            .as_array()
+            .unwrap_or_else(|| panic!("{value}"))
+            .iter()
+            .map(|row| {
+                (
+                    row["file"].as_str().unwrap().to_owned(),
+                    row["range"]["start"]["line"].as_u64().unwrap(),
+                    row["lineText"].as_str().unwrap().trim().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let expected: std::collections::BTreeSet<(String, u64, String)> = [
+        ("Shapes/Shapes.fs", 10, "interface IShape with"),
+        ("Plugins/Plugins.fs", 5, "interface IShape with"),
+        ("Plugins/Plugins.fs", 10, "{ new IShape with"),
+    ]
+    .into_iter()
+    .map(|(file, line, text)| (file.to_owned(), line, text.to_owned()))
+    .collect();
+    assert_eq!(rows(&hierarchy["subtypes"]), expected, "{hierarchy}");
+    assert_eq!(hierarchy["type"]["name"], json!("IShape"), "{hierarchy}");
+    assert_eq!(hierarchy["complete"], json!(false), "{hierarchy}");
+    let square = tool_body(&report, "square");
+    let supertypes = square["supertypes"].as_array().unwrap();
+    assert_eq!(supertypes.len(), 1, "{square}");
+    assert_eq!(supertypes[0]["declaration"]["file"], json!("Shapes/Shapes.fs"), "{square}");
+    assert_eq!(supertypes[0]["declaration"]["range"]["start"]["line"], json!(2), "{square}");
+    assert_eq!(square["subtypes"], json!([]), "{square}");
+}

@@ -1,0 +1,40 @@
+//! Layer 5: coarse facts against a real FsAutoComplete, when `FSLENS_FSAC` names one.
+//! Without it the test prints why it skipped; with it, a failure is a real failure.
+#![allow(clippy::print_stderr)] // the skip reason goes to stderr
+
+use crate::support;
+
+use serde_json::json;
+use support::double::{Editor, fixture_copy};
+
+#[tokio::test]
+async fn real_fsac_answers_through_the_proxy() {
+    let Some(fsac) = std::env::var("FSLENS_FSAC").ok().filter(|value| !value.is_empty()) else {
+        eprintln!("skipped: set FSLENS_FSAC to an FsAutoComplete command line (needs the .NET SDK) to run this test");
+        return;
+    };
+    let workspace = fixture_copy("shipping");
+    // Real FSAC never restores projects; do it first when dotnet is available.
+    let restored =
+        std::process::Command::new("dotnet").arg("restore").arg(workspace.path().join("Shipping.sln")).status();
+    if !restored.map(|status| status.success()).unwrap_or(false) {
+        eprintln!("warning: `dotnet restore` failed; FSAC may report the projects as not restored");
+    }
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = Editor::start(workspace.path(), runtime.path(), &fsac, &[]).await;
+    let status = editor.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 300000})).await;
+    assert_eq!(status["result"]["state"], json!("ready"), "{status}");
+    let program = workspace.path().join("src/Shipping.App/Program.fs");
+    let uri = editor.open(&program, 1).await;
+    editor
+        .wait_for(|message| {
+            message["method"] == "textDocument/publishDiagnostics" && message["params"]["uri"] == json!(uri)
+        })
+        .await;
+    // `s` in `let s = create …` (line 6) has a type.
+    let hover = editor
+        .request("textDocument/hover", json!({"textDocument": {"uri": uri}, "position": {"line": 6, "character": 8}}))
+        .await;
+    assert!(hover["result"]["contents"].to_string().contains("Shipment"), "{hover}");
+    editor.stop().await;
+}
