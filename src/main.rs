@@ -138,24 +138,24 @@ struct McpOptions {
 struct CheckOptions {
     /// A file to check (relative to the workspace or absolute); default: the whole workspace.
     path: Option<String>,
-    /// auto | file | project | workspace | snippet
-    #[arg(long)]
-    scope: Option<String>,
+    /// What to check (auto: snippet, file, project or workspace from the other options).
+    #[arg(long, value_enum)]
+    scope: Option<fslens::commands::check::CheckScope>,
     /// Source text to check as a snippet.
     #[arg(long)]
     snippet: Option<String>,
-    /// start | end: where the snippet sits in the project's compile order.
+    /// Where the snippet sits in the project's compile order.
+    #[arg(long, value_enum)]
+    snippet_position: Option<fslens::commands::check::SnippetPosition>,
+    /// Only files whose workspace-relative path matches this glob (`*`, `**`, `?`).
     #[arg(long)]
-    snippet_position: Option<String>,
-    /// Only files whose workspace-relative path matches this glob.
-    #[arg(long)]
-    file_glob: Option<String>,
+    file_glob: Option<fslens::commands::check::file_glob::FileGlob>,
     /// trusted (re-analyse) | fast (what FSAC already reported).
-    #[arg(long)]
-    speed: Option<String>,
-    /// error | warning | information | hint | all: which diagnostics to list.
-    #[arg(long)]
-    severity: Option<String>,
+    #[arg(long, value_enum)]
+    speed: Option<fslens::commands::check::Speed>,
+    /// Which diagnostics to list (the counts cover all).
+    #[arg(long, value_enum)]
+    severity: Option<fslens::commands::check::SeverityFloor>,
     /// A project (.fsproj path or name) for scope project.
     #[arg(long)]
     project_path: Option<String>,
@@ -172,40 +172,35 @@ struct CheckOptions {
 }
 
 impl CheckOptions {
-    /// The argument object, with the what-if's edits read from their file or standard input.
-    fn to_arguments_with_edits(&self) -> anyhow::Result<Value> {
-        let mut arguments = self.to_arguments();
-        if let Some(source) = &self.edits {
-            let text = if source == "-" {
-                std::io::read_to_string(std::io::stdin()).context("cannot read the edits from standard input")?
-            } else {
-                std::fs::read_to_string(source).with_context(|| format!("cannot read the edits file {source}"))?
-            };
-            let edits: Value =
-                serde_json::from_str(&text).with_context(|| format!("the edits in {source} are not JSON"))?;
-            arguments["edits"] = edits;
-        }
-        Ok(arguments)
+    /// The command's arguments, with the what-if's edits read from their file or standard
+    /// input.
+    fn arguments(&self) -> anyhow::Result<fslens::commands::check::CheckArguments> {
+        Ok(fslens::commands::check::CheckArguments {
+            scope: self.scope.unwrap_or_default(),
+            path: self.path.clone(),
+            snippet: self.snippet.clone(),
+            snippet_position: self.snippet_position.unwrap_or_default(),
+            file_glob: self.file_glob.clone(),
+            speed: self.speed.unwrap_or_default(),
+            severity: self.severity.unwrap_or_default(),
+            project_path: self.project_path.clone(),
+            timeout_ms: fslens::commands::params::Bounded::clamped(self.timeout_ms),
+            edits: self.edits.as_deref().map(read_what_if_edits).transpose()?,
+        })
     }
+}
 
-    fn to_arguments(&self) -> Value {
-        let mut arguments = serde_json::Map::new();
-        let mut put = |name: &str, value: &Option<String>| {
-            if let Some(value) = value {
-                arguments.insert(name.to_owned(), json!(value));
-            }
-        };
-        put("path", &self.path);
-        put("scope", &self.scope);
-        put("snippet", &self.snippet);
-        put("snippetPosition", &self.snippet_position);
-        put("fileGlob", &self.file_glob);
-        put("speed", &self.speed);
-        put("severity", &self.severity);
-        put("projectPath", &self.project_path);
-        arguments.insert("timeoutMs".to_owned(), json!(self.timeout_ms));
-        Value::Object(arguments)
-    }
+/// The `--edits` file (`-`: standard input): the `edits` value of a what-if check.
+fn read_what_if_edits(source: &str) -> anyhow::Result<fslens::commands::check::edits::WhatIfEdits> {
+    let text = if source == "-" {
+        std::io::read_to_string(std::io::stdin()).context("cannot read the edits from standard input")?
+    } else {
+        std::fs::read_to_string(source).with_context(|| format!("cannot read the edits file {source}"))?
+    };
+    let edits: Value = serde_json::from_str(&text).with_context(|| format!("the edits in {source} are not JSON"))?;
+    serde_path_to_error::deserialize(edits).map_err(|error| {
+        anyhow::anyhow!("the edits in {source} are not a what-if's edits: at {}: {}", error.path(), error.inner())
+    })
 }
 
 #[derive(Args)]
@@ -266,16 +261,16 @@ struct MakeVisibleOptions {
     path: String,
     /// 0-based line of the declaration.
     #[arg(long)]
-    line: u32,
+    line: fslens::commands::params::Coordinate,
     /// 0-based UTF-16 column on the line.
     #[arg(long, conflicts_with = "word")]
-    character: Option<u32>,
+    character: Option<fslens::commands::params::Coordinate>,
     /// A word on the line instead of a column (the declared name).
     #[arg(long)]
     word: Option<String>,
     /// Which occurrence of the word (from 1).
     #[arg(long)]
-    occurrence: Option<u32>,
+    occurrence: Option<fslens::commands::params::Bounded<1, { u32::MAX as u64 }, 1>>,
     /// Also add InternalsVisibleTo for this project to the declaring project.
     #[arg(long)]
     expose_to: Option<String>,
@@ -285,21 +280,18 @@ struct MakeVisibleOptions {
 }
 
 impl MakeVisibleOptions {
-    fn to_arguments(&self) -> Value {
-        let mut arguments = json!({ "path": self.path, "line": self.line });
-        if let Some(character) = self.character {
-            arguments["character"] = json!(character);
+    fn arguments(&self) -> fslens::commands::make_visible::MakeVisibleArguments {
+        fslens::commands::make_visible::MakeVisibleArguments {
+            path: self.path.clone(),
+            line: self.line,
+            character: self.character,
+            word: self.word.clone(),
+            occurrence: self.occurrence.unwrap_or_default(),
+            // The CLI only prints the edit: there is no editor to apply it in.
+            apply: false,
+            expose_to: self.expose_to.clone(),
+            timeout_ms: Default::default(),
         }
-        if let Some(word) = &self.word {
-            arguments["word"] = json!(word);
-        }
-        if let Some(occurrence) = self.occurrence {
-            arguments["occurrence"] = json!(occurrence);
-        }
-        if let Some(project) = &self.expose_to {
-            arguments["exposeTo"] = json!(project);
-        }
-        arguments
     }
 }
 
@@ -402,7 +394,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Check(options)) => {
-            let arguments = options.to_arguments_with_edits()?;
+            let arguments = to_argument_object(&options.arguments()?);
             let answer = headless(&cli.session, config, ext::commands::CHECK, arguments, options.timeout_ms).await?;
             print_answer(&answer, options.json, render_check)?;
             // A script can branch on the exit code: 0 clean, 1 errors (or failure), 2 unknown.
@@ -448,7 +440,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 &cli.session,
                 config,
                 ext::commands::MAKE_INTERNAL_VISIBLE,
-                options.to_arguments(),
+                to_argument_object(&options.arguments()),
             )
             .await?;
             print_answer(&answer, options.json, render_make_visible)?;
@@ -490,29 +482,27 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Some(Command::Rename(arguments)) => {
-            let answer =
-                headless(&cli.session, config, ext::commands::RENAME, arguments.to_arguments(), arguments.timeout_ms)
-                    .await?;
+            let argument = to_argument_object(&arguments.arguments().map_err(anyhow::Error::msg)?);
+            let answer = headless(&cli.session, config, ext::commands::RENAME, argument, arguments.timeout_ms).await?;
             print_answer(&answer, arguments.json, fslens::commands::rename::render_text)?;
             Ok(if answer["complete"] == json!(true) { ExitCode::SUCCESS } else { ExitCode::from(2) })
         }
         Some(Command::ExplainDiagnostic(options)) => {
             let command = ext::commands::EXPLAIN_DIAGNOSTIC;
-            let answer = headless(&cli.session, config, command, options.to_arguments(), options.timeout_ms).await?;
+            let argument = to_argument_object(&options.explain_arguments());
+            let answer = headless(&cli.session, config, command, argument, options.timeout_ms).await?;
             print_answer(&answer, options.json, fslens::commands::diagnostic::render::explain)?;
             Ok(if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) })
         }
         Some(Command::DiagnosticFixes(options)) => {
             let command = ext::commands::DIAGNOSTIC_FIXES;
-            let answer = headless(&cli.session, config, command, options.to_arguments(), options.timeout_ms).await?;
+            let argument = to_argument_object(&options.fixes_arguments());
+            let answer = headless(&cli.session, config, command, argument, options.timeout_ms).await?;
             print_answer(&answer, options.json, fslens::commands::diagnostic::render::fixes)?;
             Ok(if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) })
         }
         Some(Command::SuggestOpen(options)) => {
-            let mut arguments = options.position.to_arguments();
-            if let Some(name) = &options.name {
-                arguments["name"] = json!(name);
-            }
+            let arguments = to_argument_object(&options.position.suggest_open_arguments(options.name.clone()));
             let (command, timeout) = (ext::commands::SUGGEST_OPEN, options.position.timeout_ms);
             // With only a name the syntax arm answers: no waiting for FSAC.
             let answer = if options.position.line.is_some() {

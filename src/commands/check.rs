@@ -6,147 +6,47 @@
 //! of that is `unknown` with a typed `blockingReason`; a current error is `errors` even when
 //! the rest of the scope is incomplete.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
-use crate::commands::arguments::{object_of, one_of, optional_string, reject_unknown};
+use crate::commands::params::parse_arguments;
 use crate::commands::paths::{confine, display_relative};
 use crate::lsp::ext::error_kinds;
 use crate::session_state::analysis::AnalysisSnapshot;
 use crate::session_state::status::StatusSnapshot;
 use crate::workspace::{Project, ProjectError, ProjectErrorKind, WorkspaceModel};
 
+pub mod answer;
+pub mod arguments;
+pub mod edits;
+pub mod file_glob;
 mod what_if;
+
+use answer::{
+    CheckAnswer, Counts, Coverage, FileEntry, FileStatus, Findings, ProjectRow, ProjectScopeNote, Stamp, Tally, Verdict,
+};
+pub use arguments::{CheckArguments, CheckScope, SeverityFloor, SnippetPosition, Speed};
 
 /// At most this many diagnostics are returned; the counts always cover all of them.
 pub const MAX_DIAGNOSTICS: usize = 50;
 /// Files fslens opens in FSAC at once during a trusted check.
 const OPEN_BATCH: usize = 32;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Scope {
+/// The scope a check resolved `scope: auto` to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Scope {
     File,
     Project,
     Workspace,
     Snippet,
-}
-
-impl Scope {
-    fn as_str(self) -> &'static str {
-        match self {
-            Scope::File => "file",
-            Scope::Project => "project",
-            Scope::Workspace => "workspace",
-            Scope::Snippet => "snippet",
-        }
-    }
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-enum Severity {
-    Error = 1,
-    Warning = 2,
-    Information = 3,
-    Hint = 4,
-}
-
-/// The parsed argument object.
-#[derive(Debug)]
-struct CheckArguments {
-    scope: Option<Scope>,
-    path: Option<String>,
-    snippet: Option<String>,
-    snippet_at_start: bool,
-    file_glob: Option<String>,
-    fast: bool,
-    /// `None` means `all`.
-    severity_floor: Option<Severity>,
-    project_path: Option<String>,
-    timeout: Duration,
-    /// A what-if's hypothetical change (what_if.rs reads it).
-    edits: Option<Value>,
-}
-
-fn parse_arguments(argument: &Value) -> Result<CheckArguments, CommandError> {
-    let object = object_of(argument)?;
-    reject_unknown(
-        object,
-        &[
-            "scope",
-            "path",
-            "snippet",
-            "snippetPosition",
-            "fileGlob",
-            "speed",
-            "severity",
-            "projectPath",
-            "timeoutMs",
-            "edits",
-        ],
-    )?;
-    let text = |name: &str| optional_string(object, name);
-    // The first choice is the default.
-    let scope = one_of(
-        text("scope")?,
-        "scope",
-        &[
-            ("auto", None),
-            ("file", Some(Scope::File)),
-            ("project", Some(Scope::Project)),
-            ("workspace", Some(Scope::Workspace)),
-            ("snippet", Some(Scope::Snippet)),
-        ],
-    )?;
-    let snippet_at_start = one_of(text("snippetPosition")?, "snippetPosition", &[("end", false), ("start", true)])?;
-    let fast = one_of(text("speed")?, "speed", &[("trusted", false), ("fast", true)])?;
-    let severity_floor = one_of(
-        text("severity")?,
-        "severity",
-        &[
-            ("error", Some(Severity::Error)),
-            ("warning", Some(Severity::Warning)),
-            ("information", Some(Severity::Information)),
-            // Hidden diagnostics (no severity) count as hints, so the two floors keep the same
-            // rows; the answer echoes the one asked for.
-            ("hint", Some(Severity::Hint)),
-            ("all", None),
-        ],
-    )?;
-    let timeout = crate::commands::arguments::timeout_argument(object, 60_000)?;
-    let arguments = CheckArguments {
-        scope,
-        path: text("path")?,
-        snippet: text("snippet")?,
-        snippet_at_start,
-        file_glob: text("fileGlob")?,
-        fast,
-        severity_floor,
-        project_path: text("projectPath")?,
-        timeout,
-        edits: object.get("edits").filter(|edits| !edits.is_null()).cloned(),
-    };
-    if arguments.edits.is_some() && (arguments.scope == Some(Scope::Snippet) || arguments.snippet.is_some()) {
-        return Err(CommandError::invalid_argument("edits", "a what-if checks project files, not a snippet"));
-    }
-    if arguments.edits.is_some() && arguments.fast {
-        return Err(CommandError::invalid_argument(
-            "speed",
-            "a what-if needs FSAC to analyse the edited texts: use speed=trusted",
-        ));
-    }
-    if arguments.scope == Some(Scope::Snippet) && arguments.snippet.is_none() {
-        return Err(CommandError::invalid_argument("snippet", "scope snippet needs the snippet text"));
-    }
-    if arguments.scope == Some(Scope::File) && arguments.path.is_none() {
-        return Err(CommandError::invalid_argument("path", "scope file needs a path"));
-    }
-    Ok(arguments)
 }
 
 /// A typed reason why the verdict is `unknown`.
@@ -166,11 +66,25 @@ struct Plan {
     notes: Vec<String>,
 }
 
+/// What every phase after the plan reads: the arguments, the plan, the workspace and the
+/// running FSAC generation, with one deadline.
+struct CheckRun<'a> {
+    arguments: &'a CheckArguments,
+    plan: &'a Plan,
+    model: &'a WorkspaceModel,
+    root: &'a Path,
+    deadline: tokio::time::Instant,
+    generation: u64,
+    started: Instant,
+}
+
 pub async fn check(argument: Value, mut context: CommandContext) -> Result<Value, CommandError> {
     let started = Instant::now();
-    let arguments = parse_arguments(&argument)?;
+    let change_uris = edits::change_uris(&argument);
+    let arguments: CheckArguments =
+        parse_arguments(argument).map_err(|error| edits::name_changes_in_brackets(error, &change_uris))?;
     let root = context.workspace_root()?.to_path_buf();
-    let deadline = tokio::time::Instant::now() + arguments.timeout;
+    let deadline = tokio::time::Instant::now() + arguments.timeout_ms.as_duration_ms();
     let model = crate::commands::load_workspace_model(&root).await?;
     let plan = plan(&arguments, &model, &root)?;
     let (plan, what_if) = match &arguments.edits {
@@ -181,210 +95,123 @@ pub async fn check(argument: Value, mut context: CommandContext) -> Result<Value
         None => (plan, None),
     };
     refuse_a_file_that_does_not_exist(&arguments, &plan, &context).await?;
-    let mut answer = json!({
-        "scope": plan.scope.as_str(),
-        "speed": if arguments.fast { "fast" } else { "trusted" },
-        "severity": severity_name(arguments.severity_floor),
-        "via": "fsac",
-    });
-    let relative = |path: &Path| display_relative(&root, path);
-    answer["expectedFiles"] = json!(plan.files.iter().map(|path| relative(path)).collect::<Vec<_>>());
-    if plan.scope == Scope::Project {
-        answer["downstreamProjectsChecked"] = json!(false);
-        answer["recommendedScope"] = json!("workspace");
-        answer["coverageNote"] = json!(
-            "scope=project checks one project; projects that reference it were not analysed. \
-             Use scope=workspace for a verdict that includes them."
-        );
-    }
-    if !plan.notes.is_empty() {
-        answer["notes"] = json!(plan.notes);
-    }
-    if let Some(what_if) = &what_if {
-        what_if.describe(&mut answer, &root);
+    let mut coverage = coverage_of(&arguments, &plan, what_if.as_ref(), &root);
+    if let Some(reason) = reason_to_stop_before_fsac(&mut coverage, &plan, &model, &root) {
+        return CheckAnswer::unknown(coverage, reason, started).to_json();
     }
 
+    // FSAC must be able to answer at all, and the projects in scope must have loaded.
+    let status = wait_for_fsac(&mut context, arguments.speed == Speed::Fast, deadline).await?;
+    if let Some(reason) = unavailable_reason(&status, &plan, &root) {
+        return CheckAnswer::unknown(coverage, reason, started).to_json();
+    }
+    let generation = status.generation;
+    coverage.session_generation = Some(generation);
+    let run =
+        CheckRun { arguments: &arguments, plan: &plan, model: &model, root: &root, deadline, generation, started };
+    let answer = match what_if {
+        _ if plan.scope == Scope::Snippet => check_snippet(coverage, &run, &mut context).await?,
+        Some(what_if) => what_if::run(what_if, coverage, &run, &mut context).await?,
+        None => verdict_over(coverage, &run, &mut context).await?,
+    };
+    answer.to_json()
+}
+
+/// What the answer says about its scope before anything is analysed.
+fn coverage_of(arguments: &CheckArguments, plan: &Plan, what_if: Option<&what_if::WhatIf>, root: &Path) -> Coverage {
+    Coverage {
+        scope: plan.scope,
+        speed: arguments.speed,
+        severity: arguments.severity,
+        via: "fsac",
+        expected_files: plan.files.iter().map(|path| display_relative(root, path)).collect(),
+        project_scope: (plan.scope == Scope::Project).then(ProjectScopeNote::default),
+        notes: plan.notes.clone(),
+        what_if: what_if.map(|what_if| what_if.describe(root)),
+        project_errors: None,
+        session_generation: None,
+        snippet_position: None,
+        project: None,
+    }
+}
+
+/// Why the check is `unknown` before FSAC is asked anything, if it is: no project at all, a
+/// project file that is not XML, or no file in scope. Records the project errors in scope.
+fn reason_to_stop_before_fsac(
+    coverage: &mut Coverage,
+    plan: &Plan,
+    model: &WorkspaceModel,
+    root: &Path,
+) -> Option<Value> {
     // A workspace without a project: say so, with where fslens looked (a snippet or a script
     // needs no project).
     if plan.projects.is_empty()
         && !plan.files.first().is_some_and(|file| is_script(file))
-        && let Some(reason) = crate::commands::no_projects(&model)
+        && let Some(reason) = crate::commands::no_projects(model)
     {
-        return Ok(finish_unknown(answer, reason, started));
+        return Some(reason);
     }
     // What fslens's own reading of the project files says cannot build: a project file that
     // is not XML leaves nothing to check; a missing compile item keeps the verdict off clean.
-    let project_errors = project_errors_in_scope(&model, &plan);
+    let project_errors = project_errors_in_scope(model, plan);
     if !project_errors.is_empty() {
-        answer["projectErrors"] =
-            json!(project_errors.iter().map(|error| project_error_json(error, &root)).collect::<Vec<_>>());
+        coverage.project_errors = Some(project_errors.iter().map(|error| project_error_json(error, root)).collect());
     }
     if let Some(malformed) =
         project_errors.iter().find(|error| error.error.kind == ProjectErrorKind::ProjectFileMalformed)
     {
-        let reason = project_error_reason(malformed, &root);
-        return Ok(finish_unknown(answer, reason, started));
+        return Some(project_error_reason(malformed, root));
     }
-
     // A verdict over no file at all would be a `clean` without proof.
     if plan.scope != Scope::Snippet && plan.files.is_empty() {
-        let reason = blocking(
+        return Some(blocking(
             error_kinds::NOTHING_IN_SCOPE,
             "no source file is in scope (check projectPath, path and fileGlob)",
             json!({}),
-        );
-        return Ok(finish_unknown(answer, reason, started));
+        ));
     }
-
-    // FSAC must be able to answer at all, and the projects in scope must have loaded.
-    let status = wait_for_fsac(&mut context, arguments.fast, deadline).await?;
-    if let Some(reason) = unavailable_reason(&status, &plan, &root) {
-        return Ok(finish_unknown(answer, reason, started));
-    }
-    let generation = status.generation;
-    answer["sessionGeneration"] = json!(generation);
-    if plan.scope == Scope::Snippet {
-        return check_snippet(answer, &arguments, &plan, &model, &mut context, deadline, generation, started).await;
-    }
-    if let Some(what_if) = what_if {
-        return what_if::run(
-            what_if,
-            answer,
-            &arguments,
-            &plan,
-            &model,
-            &mut context,
-            &root,
-            deadline,
-            generation,
-            started,
-        )
-        .await;
-    }
-    verdict_over(answer, &arguments, &plan, &model, &mut context, &root, deadline, generation, started).await
+    None
 }
 
 /// Analyses every file of the plan and gives the verdict over them.
-#[allow(clippy::too_many_arguments)]
 async fn verdict_over(
-    mut answer: Value,
-    arguments: &CheckArguments,
-    plan: &Plan,
-    model: &WorkspaceModel,
+    coverage: Coverage,
+    run: &CheckRun<'_>,
     context: &mut CommandContext,
-    root: &Path,
-    deadline: tokio::time::Instant,
-    generation: u64,
-    started: Instant,
-) -> Result<Value, CommandError> {
-    let relative = |path: &Path| display_relative(root, path);
-    // A missing compile item keeps the verdict off clean (the caller already reported them).
-    let project_errors = project_errors_in_scope(model, plan);
+) -> Result<CheckAnswer, CommandError> {
+    let plan = run.plan;
     let uris: Vec<String> = plan.files.iter().filter_map(|path| crate::uri::path_to_uri(path)).collect();
-    let outcome = if arguments.fast {
-        fast_snapshots(context, &uris, &plan.files).await?
-    } else {
-        trusted_snapshots(context, &uris, &plan.files, deadline, generation).await?
+    let outcome = match run.arguments.speed {
+        Speed::Fast => fast_snapshots(context, &uris).await?,
+        Speed::Trusted => trusted_snapshots(context, &uris, &plan.files, run.deadline, run.generation).await?,
     };
     let after = context.status().await?;
     // FSAC exiting (and perhaps being restarted) during the check voids its analyses.
-    let fsac_went_away = after.generation != generation || !after.fsac_running;
-
-    // Count every diagnostic of every analysed file; filter only the returned array.
-    let mut counts = BTreeMap::from([("error", 0usize), ("warning", 0), ("info", 0)]);
-    let mut returned = Vec::new();
-    let mut below_floor = 0usize;
-    let mut files = Vec::new();
-    for (path, result) in plan.files.iter().zip(&outcome.results) {
-        let mut file_entry = json!({ "file": relative(path) });
-        match result {
-            FileResult::Analysed { diagnostics, stamp } => {
-                let mut file_errors = 0;
-                let mut file_warnings = 0;
-                for diagnostic in diagnostics {
-                    let severity = severity_of(diagnostic);
-                    match severity {
-                        Severity::Error => {
-                            file_errors += 1;
-                            *counts.entry("error").or_default() += 1;
-                        }
-                        Severity::Warning => {
-                            file_warnings += 1;
-                            *counts.entry("warning").or_default() += 1;
-                        }
-                        Severity::Information | Severity::Hint => *counts.entry("info").or_default() += 1,
-                    }
-                    if arguments.severity_floor.is_some_and(|floor| severity > floor) {
-                        below_floor += 1;
-                    } else {
-                        returned.push(project_diagnostic(&relative(path), diagnostic));
-                    }
-                }
-                file_entry["status"] = json!("analysed");
-                file_entry["errorCount"] = json!(file_errors);
-                file_entry["warningCount"] = json!(file_warnings);
-                if let Some(entry) = file_entry.as_object_mut() {
-                    entry.extend(stamp.clone());
-                }
-            }
-            FileResult::Missing { why } => {
-                file_entry["status"] = json!("missing");
-                file_entry["why"] = json!(why);
-            }
-            FileResult::Stale { analysed_version, current_version } => {
-                file_entry["status"] = json!("stale");
-                file_entry["analysedVersion"] = json!(analysed_version);
-                file_entry["currentVersion"] = json!(current_version);
-            }
-        }
-        files.push(file_entry);
-    }
-    let missing: Vec<String> = plan
-        .files
-        .iter()
-        .zip(&outcome.results)
-        .filter(|(_, result)| matches!(result, FileResult::Missing { .. }))
-        .map(|(path, _)| relative(path))
-        .collect();
-    let stale: Vec<String> = plan
-        .files
-        .iter()
-        .zip(&outcome.results)
-        .filter(|(_, result)| matches!(result, FileResult::Stale { .. }))
-        .map(|(path, _)| relative(path))
-        .collect();
-    let complete = missing.is_empty() && stale.is_empty() && !fsac_went_away && project_errors.is_empty();
-    let (errors, warnings, infos) = (counts["error"], counts["warning"], counts["info"]);
-    answer["complete"] = json!(complete);
-    answer["errorCount"] = json!(errors);
-    answer["warningCount"] = json!(warnings);
-    answer["infoCount"] = json!(infos);
-    answer["totalDiagnostics"] = json!(errors + warnings + infos);
-    answer["belowSeverityFloorCount"] = json!(below_floor);
-    answer["diagnosticsTruncated"] = json!(returned.len() > MAX_DIAGNOSTICS);
-    returned.truncate(MAX_DIAGNOSTICS);
-    answer["diagnostics"] = json!(returned);
-    answer["files"] = json!(files);
-    answer["missingFiles"] = json!(missing);
-    answer["staleFiles"] = json!(stale);
-    if below_floor > 0 {
-        answer["diagnosticsNote"] = json!(format!(
-            "{below_floor} diagnostic(s) below the severity floor are counted but not listed; pass severity=\"all\" to see them"
-        ));
-    }
-    if plan.scope == Scope::Workspace {
-        answer["perProject"] = per_project(model, plan, &files, root);
-    }
-    let verdict = if errors > 0 {
-        "errors"
-    } else if complete {
-        "clean"
-    } else {
-        "unknown"
+    let fsac_went_away = after.generation != run.generation || !after.fsac_running;
+    let (files, tally) = file_entries(run, &outcome.results);
+    let with_status = |wanted: fn(&FileResult) -> bool| -> Vec<String> {
+        plan.files
+            .iter()
+            .zip(&outcome.results)
+            .filter(|(_, result)| wanted(result))
+            .map(|(path, _)| display_relative(run.root, path))
+            .collect()
     };
-    answer["verdict"] = json!(verdict);
-    if verdict == "unknown" {
-        let reason = if fsac_went_away {
+    let missing = with_status(|result| matches!(result, FileResult::Missing { .. }));
+    let stale = with_status(|result| matches!(result, FileResult::Stale { .. }));
+    // A missing compile item keeps the verdict off clean (the coverage already lists them).
+    let project_errors = project_errors_in_scope(run.model, plan);
+    let complete = missing.is_empty() && stale.is_empty() && !fsac_went_away && project_errors.is_empty();
+    let verdict = if tally.counts.error_count > 0 {
+        Verdict::Errors
+    } else if complete {
+        Verdict::Clean
+    } else {
+        Verdict::Unknown
+    };
+    let blocking_reason = (verdict == Verdict::Unknown).then(|| {
+        let not_analysed = missing.len() + stale.len();
+        if fsac_went_away {
             blocking(
                 error_kinds::FSAC_RESTARTED,
                 format!(
@@ -394,69 +221,88 @@ async fn verdict_over(
                 json!({ "state": after.state }),
             )
         } else if let Some(error) = project_errors.first() {
-            project_error_reason(error, root)
-        } else if outcome.timed_out {
-            blocking(
-                error_kinds::TIMEOUT,
-                format!(
-                    "the deadline of {} ms passed with {} file(s) not analysed",
-                    arguments.timeout.as_millis(),
-                    missing.len() + stale.len()
-                ),
-                json!({}),
-            )
+            project_error_reason(error, run.root)
         } else {
-            blocking(
-                error_kinds::INCOMPLETE,
-                format!(
-                    "{} file(s) have no current analysis (speed=fast uses only what FSAC already reported)",
-                    missing.len() + stale.len()
-                ),
-                json!({}),
+            incomplete_reason(run, outcome.timed_out, not_analysed)
+        }
+    });
+    let per_project = (plan.scope == Scope::Workspace).then(|| per_project(run.model, plan, &files, run.root));
+    let below_floor = tally.below_floor;
+    let counts = tally.counts;
+    let (diagnostics, diagnostics_truncated) = tally.listed_within_cap();
+    let findings = Findings {
+        verdict,
+        complete,
+        counts,
+        below_severity_floor_count: below_floor,
+        diagnostics,
+        diagnostics_truncated,
+        diagnostics_note: (below_floor > 0).then(|| {
+            format!(
+                "{below_floor} diagnostic(s) below the severity floor are counted but not listed; pass severity=\"all\" to see them"
             )
-        };
-        answer["reason"] = reason["message"].clone();
-        answer["blockingReason"] = reason;
-    }
-    answer["elapsedMs"] = json!(started.elapsed().as_millis() as u64);
-    Ok(answer)
-}
-
-fn severity_name(floor: Option<Severity>) -> &'static str {
-    match floor {
-        Some(Severity::Error) => "error",
-        Some(Severity::Warning) => "warning",
-        Some(Severity::Information) => "information",
-        Some(Severity::Hint) => "hint",
-        None => "all",
-    }
-}
-
-fn severity_of(diagnostic: &Value) -> Severity {
-    match diagnostic.get("severity").and_then(Value::as_u64) {
-        Some(1) => Severity::Error,
-        Some(2) => Severity::Warning,
-        Some(3) => Severity::Information,
-        // FSAC leaves the severity out for hidden diagnostics.
-        _ => Severity::Hint,
-    }
-}
-
-fn project_diagnostic(file: &str, diagnostic: &Value) -> Value {
-    let severity = match severity_of(diagnostic) {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-        Severity::Information => "information",
-        Severity::Hint => "hint",
+        }),
+        files: Some(files),
+        missing_files: Some(missing),
+        stale_files: Some(stale),
+        per_project,
+        reason: blocking_reason.as_ref().map(|reason| reason["message"].clone()),
+        blocking_reason,
     };
-    json!({
-        "file": file,
-        "range": diagnostic.get("range").cloned().unwrap_or(Value::Null),
-        "severity": severity,
-        "code": diagnostic.get("code").cloned().unwrap_or(Value::Null),
-        "source": diagnostic.get("source").cloned().unwrap_or(Value::Null),
-        "message": diagnostic.get("message").cloned().unwrap_or(Value::Null),
-    })
+    Ok(CheckAnswer::finished(coverage, findings, run.started))
+}
+
+/// Each expected file's entry, and the tally of every diagnostic of every analysed file
+/// (the floor filters only the listed ones).
+fn file_entries(run: &CheckRun<'_>, results: &[FileResult]) -> (Vec<FileEntry>, Tally) {
+    let mut tally = Tally::default();
+    let mut files = Vec::new();
+    for (path, result) in run.plan.files.iter().zip(results) {
+        let file = display_relative(run.root, path);
+        let status = match result {
+            FileResult::Analysed { diagnostics, stamp } => {
+                let mut own = Counts::default();
+                for diagnostic in diagnostics {
+                    own.add(answer::Severity::of(diagnostic));
+                    tally.add(&file, diagnostic, run.arguments.severity);
+                }
+                FileStatus::Analysed {
+                    error_count: own.error_count,
+                    warning_count: own.warning_count,
+                    stamp: stamp.clone(),
+                }
+            }
+            FileResult::Missing { why } => FileStatus::Missing { why: why.clone() },
+            FileResult::Stale { analysed_version, current_version } => {
+                FileStatus::Stale { analysed_version: *analysed_version, current_version: *current_version }
+            }
+        };
+        files.push(FileEntry { file, status, edited: false });
+    }
+    (files, tally)
+}
+
+/// Why a check whose files were not all analysed is `unknown`: the deadline, or (fast) no
+/// current analysis.
+fn incomplete_reason(run: &CheckRun<'_>, timed_out: bool, not_analysed: usize) -> Value {
+    if timed_out {
+        blocking(
+            error_kinds::TIMEOUT,
+            format!(
+                "the deadline of {} ms passed with {not_analysed} file(s) not analysed",
+                run.arguments.timeout_ms.get()
+            ),
+            json!({}),
+        )
+    } else {
+        blocking(
+            error_kinds::INCOMPLETE,
+            format!(
+                "{not_analysed} file(s) have no current analysis (speed=fast uses only what FSAC already reported)"
+            ),
+            json!({}),
+        )
+    }
 }
 
 /// A project error and the project it is in.
@@ -533,21 +379,6 @@ fn project_error_reason(scoped: &ScopedProjectError, root: &Path) -> Value {
     reason
 }
 
-fn finish_unknown(mut answer: Value, reason: Value, started: Instant) -> Value {
-    answer["verdict"] = json!("unknown");
-    answer["complete"] = json!(false);
-    for count in ["errorCount", "warningCount", "infoCount", "totalDiagnostics", "belowSeverityFloorCount"] {
-        answer[count] = json!(0);
-    }
-    answer["diagnostics"] = json!([]);
-    answer["diagnosticsTruncated"] = json!(false);
-    answer["reason"] = reason["message"].clone();
-    answer["blockingReason"] = reason;
-    answer["elapsedMs"] = json!(started.elapsed().as_millis() as u64);
-    answer
-}
-
-/// A file-scope check of a path that is neither on disk nor open in the editor is an
 /// `invalid_path` (docs/commands.md), not a file that no project compiles.
 async fn refuse_a_file_that_does_not_exist(
     arguments: &CheckArguments,
@@ -572,21 +403,31 @@ async fn refuse_a_file_that_does_not_exist(
     })
 }
 
-fn plan(arguments: &CheckArguments, model: &WorkspaceModel, root: &Path) -> Result<Plan, CommandError> {
-    let scope = arguments.scope.unwrap_or(if arguments.snippet.is_some() {
-        Scope::Snippet
-    } else if arguments.path.is_some() {
-        Scope::File
-    } else if arguments
-        .project_path
-        .as_deref()
-        .is_some_and(|project| !crate::commands::paths::names_a_solution(project))
-    {
+/// The scope `auto` stands for: snippet if `snippet`, file if `path`, project if
+/// `projectPath` names a project, else workspace.
+fn resolved_scope(arguments: &CheckArguments) -> Scope {
+    match arguments.scope {
+        CheckScope::File => Scope::File,
+        CheckScope::Project => Scope::Project,
+        CheckScope::Workspace => Scope::Workspace,
+        CheckScope::Snippet => Scope::Snippet,
+        CheckScope::Auto if arguments.snippet.is_some() => Scope::Snippet,
+        CheckScope::Auto if arguments.path.is_some() => Scope::File,
         // An .fsproj path or a project name: the same reading as find's.
-        Scope::Project
-    } else {
-        Scope::Workspace
-    });
+        CheckScope::Auto
+            if arguments
+                .project_path
+                .as_deref()
+                .is_some_and(|project| !crate::commands::paths::names_a_solution(project)) =>
+        {
+            Scope::Project
+        }
+        CheckScope::Auto => Scope::Workspace,
+    }
+}
+
+fn plan(arguments: &CheckArguments, model: &WorkspaceModel, root: &Path) -> Result<Plan, CommandError> {
+    let scope = resolved_scope(arguments);
     let mut notes = Vec::new();
     let project = match &arguments.project_path {
         None => None,
@@ -644,8 +485,8 @@ fn plan(arguments: &CheckArguments, model: &WorkspaceModel, root: &Path) -> Resu
         None => files,
         Some(glob) => {
             let kept: Vec<PathBuf> =
-                files.into_iter().filter(|file| glob_matches(glob, &display_relative(root, file))).collect();
-            notes.push(format!("fileGlob {glob:?} kept {} file(s)", kept.len()));
+                files.into_iter().filter(|file| glob.matches(&display_relative(root, file))).collect();
+            notes.push(format!("fileGlob {:?} kept {} file(s)", glob.as_str(), kept.len()));
             kept
         }
     };
@@ -677,25 +518,6 @@ fn files_seen_by(model: &WorkspaceModel, project: &crate::workspace::Project) ->
 
 fn compile_files(project: &crate::workspace::Project) -> Vec<PathBuf> {
     project.compile_items.iter().filter(|item| item.exists).map(|item| item.path.clone()).collect()
-}
-
-/// `*` matches within a path segment, `**` across segments, `?` one character.
-pub fn glob_matches(glob: &str, path: &str) -> bool {
-    fn matches(glob: &[u8], path: &[u8]) -> bool {
-        match glob.split_first() {
-            None => path.is_empty(),
-            Some((b'*', rest)) if rest.first() == Some(&b'*') => {
-                let rest = rest.strip_prefix(b"*/").or_else(|| rest.strip_prefix(b"*")).unwrap_or(rest);
-                (0..=path.len()).any(|skip| matches(rest, &path[skip..]))
-            }
-            Some((b'*', rest)) => (0..=path.len())
-                .take_while(|&skip| skip == 0 || path[skip - 1] != b'/')
-                .any(|skip| matches(rest, &path[skip..])),
-            Some((b'?', rest)) => path.first().is_some_and(|&c| c != b'/') && matches(rest, &path[1..]),
-            Some((&c, rest)) => path.first() == Some(&c) && matches(rest, &path[1..]),
-        }
-    }
-    matches(glob.as_bytes(), path.as_bytes())
 }
 
 /// Waits (within the deadline) until FSAC has loaded the workspace, or can no longer.
@@ -832,19 +654,53 @@ impl Drop for TemporaryScript {
 /// (F# compiles `#load`ed files before the whole script wherever the directive stands, so
 /// "snippet, then project" cannot be expressed as one script). Only the snippet's own
 /// diagnostics are reported, with lines counted from the snippet's first line.
-#[allow(clippy::too_many_arguments)]
 async fn check_snippet(
-    mut answer: Value,
-    arguments: &CheckArguments,
-    plan: &Plan,
-    model: &WorkspaceModel,
+    mut coverage: Coverage,
+    run: &CheckRun<'_>,
     context: &mut CommandContext,
-    deadline: tokio::time::Instant,
-    generation: u64,
-    started: Instant,
-) -> Result<Value, CommandError> {
-    let snippet = arguments.snippet.clone().unwrap_or_default();
-    let project_path = match plan.projects.first() {
+) -> Result<CheckAnswer, CommandError> {
+    let snippet = run.arguments.snippet.clone().unwrap_or_default();
+    let project = snippet_project(run)?;
+    let (text, first_snippet_line) = snippet_script_text(&snippet, run, project);
+    let diagnostics = analyse_snippet_script(context, run, project, text).await?;
+    coverage.snippet_position = Some(run.arguments.snippet_position);
+    coverage.project = Some(display_relative(&run.model.root, &project.path));
+    coverage.expected_files = vec!["snippet".to_owned()];
+    let diagnostics = match diagnostics {
+        Ok(diagnostics) => diagnostics,
+        Err(reason) => return Ok(CheckAnswer::unknown(coverage, reason, run.started)),
+    };
+    let tally = snippet_tally(diagnostics, first_snippet_line, run.arguments.severity);
+    let verdict = if tally.counts.error_count > 0 { Verdict::Errors } else { Verdict::Clean };
+    let (counts, below_floor) = (tally.counts, tally.below_floor);
+    let (diagnostics, diagnostics_truncated) = tally.listed_within_cap();
+    let snippet_file = FileEntry {
+        file: "snippet".to_owned(),
+        status: FileStatus::Snippet { content_sha256: sha256_hex(&snippet) },
+        edited: false,
+    };
+    let findings = Findings {
+        verdict,
+        complete: true,
+        counts,
+        below_severity_floor_count: below_floor,
+        diagnostics,
+        diagnostics_truncated,
+        diagnostics_note: None,
+        files: Some(vec![snippet_file]),
+        missing_files: Some(Vec::new()),
+        stale_files: Some(Vec::new()),
+        per_project: None,
+        reason: None,
+        blocking_reason: None,
+    };
+    Ok(CheckAnswer::finished(coverage, findings, run.started))
+}
+
+/// The project whose compile order the snippet joins: `projectPath`'s, or the only one.
+fn snippet_project<'a>(run: &CheckRun<'a>) -> Result<&'a Project, CommandError> {
+    let model = run.model;
+    let project_path = match run.plan.projects.first() {
         Some(project) => project.clone(),
         None if model.projects.len() == 1 => model.projects[0].path.clone(),
         None => {
@@ -857,19 +713,32 @@ async fn check_snippet(
             ));
         }
     };
-    let project = model.project(&project_path).ok_or_else(|| CommandError::InvalidPath {
+    model.project(&project_path).ok_or_else(|| CommandError::InvalidPath {
         path: project_path.display().to_string(),
         message: "not in the workspace".into(),
-    })?;
-    let (text, first_snippet_line) = if arguments.snippet_at_start {
-        (snippet.clone(), 0u64)
-    } else {
-        let loads: Vec<String> = files_seen_by(model, project)
-            .iter()
-            .map(|file| format!("\"{}\"", file.display().to_string().replace('\\', "\\\\").replace('"', "\\\"")))
-            .collect();
-        if loads.is_empty() { (snippet.clone(), 0) } else { (format!("#load {}\n{snippet}", loads.join(" ")), 1) }
-    };
+    })
+}
+
+/// The script's text and the line the snippet starts on in it.
+fn snippet_script_text(snippet: &str, run: &CheckRun<'_>, project: &Project) -> (String, u64) {
+    if run.arguments.snippet_position == SnippetPosition::Start {
+        return (snippet.to_owned(), 0);
+    }
+    let loads: Vec<String> = files_seen_by(run.model, project)
+        .iter()
+        .map(|file| format!("\"{}\"", file.display().to_string().replace('\\', "\\\\").replace('"', "\\\"")))
+        .collect();
+    if loads.is_empty() { (snippet.to_owned(), 0) } else { (format!("#load {}\n{snippet}", loads.join(" ")), 1) }
+}
+
+/// Writes the script beside the project, has FSAC analyse it, and removes it again: FSAC's
+/// diagnostics of it, or the reason (timeout, FSAC gone) there are none.
+async fn analyse_snippet_script(
+    context: &mut CommandContext,
+    run: &CheckRun<'_>,
+    project: &Project,
+    text: String,
+) -> Result<Result<Vec<Value>, Value>, CommandError> {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
     let name = format!(
         ".fslens-snippet-{}-{}.fsx",
@@ -883,38 +752,31 @@ async fn check_snippet(
     let uri = crate::uri::path_to_uri(&script.path)
         .ok_or_else(|| CommandError::Internal(format!("cannot make a URI of {}", script.path.display())))?;
     context.acquire_document(&uri, text).await?;
-    let (diagnostics, timed_out) = match current_analysis(context, &uri, deadline, generation).await? {
-        CurrentAnalysis::Analysed { diagnostics, .. } => (Some(diagnostics), false),
-        CurrentAnalysis::TimedOut => (None, true),
-        CurrentAnalysis::FsacWentAway => (None, false),
-    };
+    let analysis = current_analysis(context, &uri, run.deadline, run.generation).await?;
     context.release_document(&uri);
     drop(script);
+    Ok(match analysis {
+        CurrentAnalysis::Analysed { diagnostics, .. } => Ok(diagnostics),
+        CurrentAnalysis::TimedOut => Err(blocking(
+            error_kinds::TIMEOUT,
+            format!("the snippet was not analysed within {} ms", run.arguments.timeout_ms.get()),
+            json!({}),
+        )),
+        CurrentAnalysis::FsacWentAway => {
+            Err(blocking(error_kinds::FSAC_RESTARTED, "FSAC exited while the snippet was checked", json!({})))
+        }
+    })
+}
 
-    answer["snippetPosition"] = json!(if arguments.snippet_at_start { "start" } else { "end" });
-    answer["project"] = json!(display_relative(&model.root, &project.path));
-    answer["expectedFiles"] = json!(["snippet"]);
-    let Some(diagnostics) = diagnostics else {
-        let reason = if timed_out {
-            blocking(
-                error_kinds::TIMEOUT,
-                format!("the snippet was not analysed within {} ms", arguments.timeout.as_millis()),
-                json!({}),
-            )
-        } else {
-            blocking(error_kinds::FSAC_RESTARTED, "FSAC exited while the snippet was checked", json!({}))
-        };
-        return Ok(finish_unknown(answer, reason, started));
-    };
-    let mut counts = (0usize, 0usize, 0usize);
-    let mut returned = Vec::new();
-    let mut below_floor = 0;
-    for diagnostic in diagnostics {
+/// The snippet's own diagnostics (not those of the `#load` line), with lines counted from
+/// the snippet's first line.
+fn snippet_tally(diagnostics: Vec<Value>, first_snippet_line: u64, floor: SeverityFloor) -> Tally {
+    let mut tally = Tally::default();
+    for mut diagnostic in diagnostics {
         let start_line = diagnostic.pointer("/range/start/line").and_then(Value::as_u64).unwrap_or(0);
         if start_line < first_snippet_line {
             continue; // the #load line: problems of project files, not of the snippet
         }
-        let mut diagnostic = diagnostic;
         for end in ["start", "end"] {
             if let Some(line) = diagnostic.pointer_mut(&format!("/range/{end}/line"))
                 && let Some(number) = line.as_u64()
@@ -922,33 +784,9 @@ async fn check_snippet(
                 *line = json!(number.saturating_sub(first_snippet_line));
             }
         }
-        let severity = severity_of(&diagnostic);
-        match severity {
-            Severity::Error => counts.0 += 1,
-            Severity::Warning => counts.1 += 1,
-            _ => counts.2 += 1,
-        }
-        if arguments.severity_floor.is_some_and(|floor| severity > floor) {
-            below_floor += 1;
-        } else {
-            returned.push(project_diagnostic("snippet", &diagnostic));
-        }
+        tally.add("snippet", &diagnostic, floor);
     }
-    answer["complete"] = json!(true);
-    answer["errorCount"] = json!(counts.0);
-    answer["warningCount"] = json!(counts.1);
-    answer["infoCount"] = json!(counts.2);
-    answer["totalDiagnostics"] = json!(counts.0 + counts.1 + counts.2);
-    answer["belowSeverityFloorCount"] = json!(below_floor);
-    answer["diagnosticsTruncated"] = json!(returned.len() > MAX_DIAGNOSTICS);
-    returned.truncate(MAX_DIAGNOSTICS);
-    answer["diagnostics"] = json!(returned);
-    answer["files"] = json!([{ "file": "snippet", "status": "analysed", "contentSha256": sha256_hex(&snippet) }]);
-    answer["missingFiles"] = json!([]);
-    answer["staleFiles"] = json!([]);
-    answer["verdict"] = json!(if counts.0 > 0 { "errors" } else { "clean" });
-    answer["elapsedMs"] = json!(started.elapsed().as_millis() as u64);
-    Ok(answer)
+    tally
 }
 
 /// What FSAC reported for one document it has open, once it analysed the content it has now.
@@ -1013,7 +851,7 @@ pub(crate) async fn fsac_for_file(
 }
 
 enum FileResult {
-    Analysed { diagnostics: Vec<Value>, stamp: Map<String, Value> },
+    Analysed { diagnostics: Vec<Value>, stamp: Stamp },
     Missing { why: String },
     Stale { analysed_version: Option<i64>, current_version: Option<i64> },
 }
@@ -1024,7 +862,7 @@ struct Outcome {
 }
 
 /// Opens what the editor has not open, waits for FSAC to analyse every file at the content it
-/// has now, and closes what it opened.
+/// has now, and closes what it opened — [`OPEN_BATCH`] files at a time.
 async fn trusted_snapshots(
     context: &mut CommandContext,
     uris: &[String],
@@ -1032,60 +870,13 @@ async fn trusted_snapshots(
     deadline: tokio::time::Instant,
     generation: u64,
 ) -> Result<Outcome, CommandError> {
-    let mut results: Vec<Option<FileResult>> = (0..uris.len()).map(|_| None).collect();
-    let mut disk_hashes: Vec<Option<String>> = vec![None; uris.len()];
+    let mut pass =
+        TrustedPass { results: (0..uris.len()).map(|_| None).collect(), disk_hashes: vec![None; uris.len()] };
     let mut timed_out = false;
     for batch_start in (0..uris.len()).step_by(OPEN_BATCH) {
         let batch: Vec<usize> = (batch_start..(batch_start + OPEN_BATCH).min(uris.len())).collect();
-        for &index in &batch {
-            let path = paths[index].clone();
-            let text = tokio::task::spawn_blocking(move || crate::source_files::read_regular_text(&path))
-                .await
-                .map_err(|error| CommandError::Internal(error.to_string()))?;
-            match text {
-                Ok(text) => {
-                    disk_hashes[index] = Some(sha256_hex(&text));
-                    match context.acquire_document(&uris[index], text).await {
-                        Ok(()) => {}
-                        // FSAC went away mid-check: the caller reports it as such.
-                        Err(CommandError::Unavailable(reason)) => {
-                            results[index] =
-                                Some(FileResult::Missing { why: format!("FSAC is not running: {reason}") });
-                        }
-                        Err(error) => return Err(error),
-                    }
-                }
-                Err(error) => results[index] = Some(FileResult::Missing { why: format!("cannot read it: {error}") }),
-            }
-        }
-        loop {
-            let pending: Vec<usize> = batch.iter().copied().filter(|&index| results[index].is_none()).collect();
-            if pending.is_empty() {
-                break;
-            }
-            let snapshots = context.analysis(pending.iter().map(|&index| uris[index].clone()).collect()).await?;
-            if snapshots.iter().any(|snapshot| snapshot.generation != generation) {
-                break; // FSAC went away or restarted: the caller reports it
-            }
-            for (&index, snapshot) in pending.iter().zip(&snapshots) {
-                if let Some(diagnostics) = snapshot.current_diagnostics() {
-                    results[index] = Some(FileResult::Analysed {
-                        diagnostics,
-                        stamp: stamp(snapshot, disk_hashes[index].as_deref()),
-                    });
-                }
-            }
-            if pending.iter().all(|&index| results[index].is_some()) {
-                break;
-            }
-            match tokio::time::timeout_at(deadline, context.analysis_changed()).await {
-                Ok(changed) => changed?,
-                Err(_) => {
-                    timed_out = true;
-                    break;
-                }
-            }
-        }
+        pass.open_batch(context, uris, paths, &batch).await?;
+        timed_out = pass.await_batch(context, uris, &batch, deadline, generation).await?;
         for &index in &batch {
             context.release_document(&uris[index]);
         }
@@ -1093,40 +884,116 @@ async fn trusted_snapshots(
             break;
         }
     }
-    // An editor buffer that changed after its analysis no longer counts.
     let snapshots = context.analysis(uris.to_vec()).await?;
-    let results = results
-        .into_iter()
-        .zip(&snapshots)
-        .map(|(result, snapshot)| match result {
-            Some(FileResult::Analysed { stamp, .. })
-                if snapshot.open_in_editor
-                    && stamp.get("version").and_then(Value::as_i64) != snapshot.expected_version =>
-            {
-                FileResult::Stale {
-                    analysed_version: stamp.get("version").and_then(Value::as_i64),
-                    current_version: snapshot.expected_version,
+    Ok(Outcome { results: pass.finish(&snapshots, timed_out), timed_out })
+}
+
+/// A trusted pass over the files: each one's result once known, and the hash of the disk text
+/// it was opened with.
+struct TrustedPass {
+    results: Vec<Option<FileResult>>,
+    disk_hashes: Vec<Option<String>>,
+}
+
+impl TrustedPass {
+    /// Opens each file of the batch in FSAC with its disk text (a file that cannot be read, or
+    /// an FSAC gone away, is missing at once).
+    async fn open_batch(
+        &mut self,
+        context: &mut CommandContext,
+        uris: &[String],
+        paths: &[PathBuf],
+        batch: &[usize],
+    ) -> Result<(), CommandError> {
+        for &index in batch {
+            let path = paths[index].clone();
+            let text = tokio::task::spawn_blocking(move || crate::source_files::read_regular_text(&path))
+                .await
+                .map_err(|error| CommandError::Internal(error.to_string()))?;
+            let text = match text {
+                Ok(text) => text,
+                Err(error) => {
+                    self.results[index] = Some(FileResult::Missing { why: format!("cannot read it: {error}") });
+                    continue;
+                }
+            };
+            self.disk_hashes[index] = Some(sha256_hex(&text));
+            match context.acquire_document(&uris[index], text).await {
+                Ok(()) => {}
+                // FSAC went away mid-check: the caller reports it as such.
+                Err(CommandError::Unavailable(reason)) => {
+                    self.results[index] = Some(FileResult::Missing { why: format!("FSAC is not running: {reason}") });
+                }
+                Err(error) => return Err(error),
+            }
+        }
+        Ok(())
+    }
+
+    /// Waits until FSAC (still generation `generation`) reported analysing every file of the
+    /// batch at the content it has now; true when the deadline passed first.
+    async fn await_batch(
+        &mut self,
+        context: &mut CommandContext,
+        uris: &[String],
+        batch: &[usize],
+        deadline: tokio::time::Instant,
+        generation: u64,
+    ) -> Result<bool, CommandError> {
+        loop {
+            let pending: Vec<usize> = batch.iter().copied().filter(|&index| self.results[index].is_none()).collect();
+            if pending.is_empty() {
+                return Ok(false);
+            }
+            let snapshots = context.analysis(pending.iter().map(|&index| uris[index].clone()).collect()).await?;
+            if snapshots.iter().any(|snapshot| snapshot.generation != generation) {
+                return Ok(false); // FSAC went away or restarted: the caller reports it
+            }
+            for (&index, snapshot) in pending.iter().zip(&snapshots) {
+                if let Some(diagnostics) = snapshot.current_diagnostics() {
+                    let stamp = stamp(snapshot, self.disk_hashes[index].as_deref());
+                    self.results[index] = Some(FileResult::Analysed { diagnostics, stamp });
                 }
             }
-            Some(result) => result,
-            None => FileResult::Missing {
-                why: if timed_out {
-                    "not analysed before the deadline".to_owned()
-                } else {
-                    "FSAC did not analyse it".to_owned()
+            if pending.iter().all(|&index| self.results[index].is_some()) {
+                return Ok(false);
+            }
+            match tokio::time::timeout_at(deadline, context.analysis_changed()).await {
+                Ok(changed) => changed?,
+                Err(_) => return Ok(true),
+            }
+        }
+    }
+
+    /// Each file's result; an editor buffer that changed after its analysis no longer counts.
+    fn finish(self, snapshots: &[AnalysisSnapshot], timed_out: bool) -> Vec<FileResult> {
+        self.results
+            .into_iter()
+            .zip(snapshots)
+            .map(|(result, snapshot)| match result {
+                Some(FileResult::Analysed { stamp, .. })
+                    if snapshot.open_in_editor && stamp.version.flatten() != snapshot.expected_version =>
+                {
+                    FileResult::Stale {
+                        analysed_version: stamp.version.flatten(),
+                        current_version: snapshot.expected_version,
+                    }
+                }
+                Some(result) => result,
+                None => FileResult::Missing {
+                    why: if timed_out {
+                        "not analysed before the deadline".to_owned()
+                    } else {
+                        "FSAC did not analyse it".to_owned()
+                    },
                 },
-            },
-        })
-        .collect();
-    Ok(Outcome { results, timed_out })
+            })
+            .collect()
+    }
 }
 
 /// Uses only what FSAC already reported: current analyses of open buffers.
-async fn fast_snapshots(
-    context: &CommandContext,
-    uris: &[String],
-    _paths: &[PathBuf],
-) -> Result<Outcome, CommandError> {
+async fn fast_snapshots(context: &CommandContext, uris: &[String]) -> Result<Outcome, CommandError> {
     let snapshots = context.analysis(uris.to_vec()).await?;
     let results = snapshots
         .iter()
@@ -1148,49 +1015,48 @@ async fn fast_snapshots(
     Ok(Outcome { results, timed_out: false })
 }
 
-fn stamp(snapshot: &AnalysisSnapshot, disk_hash: Option<&str>) -> Map<String, Value> {
-    let mut stamp = Map::new();
-    stamp.insert("openInEditor".into(), json!(snapshot.open_in_editor));
-    if snapshot.open_in_editor {
-        stamp.insert("version".into(), json!(snapshot.expected_version));
-    } else if let Some(hash) = disk_hash {
-        stamp.insert("contentSha256".into(), json!(hash));
+fn stamp(snapshot: &AnalysisSnapshot, disk_hash: Option<&str>) -> Stamp {
+    Stamp {
+        open_in_editor: snapshot.open_in_editor,
+        version: snapshot.open_in_editor.then_some(snapshot.expected_version),
+        content_sha256: disk_hash.filter(|_| !snapshot.open_in_editor).map(str::to_owned),
     }
-    stamp
 }
 
 fn sha256_hex(text: &str) -> String {
     Sha256::digest(text.as_bytes()).iter().map(|byte| format!("{byte:02x}")).collect()
 }
 
-fn per_project(model: &WorkspaceModel, plan: &Plan, files: &[Value], root: &Path) -> Value {
-    let rows: Vec<Value> = plan
-        .projects
+fn per_project(model: &WorkspaceModel, plan: &Plan, files: &[FileEntry], root: &Path) -> Vec<ProjectRow> {
+    plan.projects
         .iter()
         .filter_map(|project| model.project(project))
         .map(|project| {
             let own: Vec<String> = compile_files(project).iter().map(|file| display_relative(root, file)).collect();
-            let mine: Vec<&Value> =
-                files.iter().filter(|file| own.iter().any(|own| file["file"] == json!(own))).collect();
-            let sum = |key: &str| mine.iter().filter_map(|file| file[key].as_u64()).sum::<u64>();
-            let analysed = mine.iter().filter(|file| file["status"] == "analysed").count();
-            json!({
-                "project": display_relative(root, &project.path),
-                "files": own.len(),
-                "filesAnalysed": analysed,
-                "errorCount": sum("errorCount"),
-                "warningCount": sum("warningCount"),
-                "complete": analysed == own.len(),
-            })
+            let mut row = ProjectRow {
+                project: display_relative(root, &project.path),
+                files: own.len(),
+                files_analysed: 0,
+                error_count: 0,
+                warning_count: 0,
+                complete: false,
+            };
+            for file in files.iter().filter(|file| own.contains(&file.file)) {
+                if let FileStatus::Analysed { error_count, warning_count, .. } = file.status {
+                    row.files_analysed += 1;
+                    row.error_count += error_count;
+                    row.warning_count += warning_count;
+                }
+            }
+            row.complete = row.files_analysed == own.len();
+            row
         })
-        .collect();
-    json!(rows)
+        .collect()
 }
 
-/// The MCP input schema generated from this command's argument struct; `None` until its
-/// arguments are a typed struct (mcp/tools.rs keeps a hand-written schema until then).
+/// The MCP input schema generated from this command's argument struct.
 pub fn input_schema() -> Option<serde_json::Value> {
-    None
+    Some(crate::commands::params::input_schema::<CheckArguments>())
 }
 
 #[cfg(test)]
@@ -1198,34 +1064,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn globs_match_segments_and_trees() {
-        assert!(glob_matches("src/**/*.fs", "src/App/Program.fs"));
-        assert!(glob_matches("src/**/*.fs", "src/A.fs"));
-        assert!(glob_matches("**/Types.fs", "src/Domain/Types.fs"));
-        assert!(!glob_matches("src/*.fs", "src/App/Program.fs"));
-        assert!(glob_matches("tests/?hip*", "tests/Shipping"));
-        assert!(!glob_matches("*.fsx", "a/b.fsx"));
-    }
-
-    #[test]
-    fn arguments_are_checked_and_named() {
-        let error = parse_arguments(&json!({"scope": "everything"})).unwrap_err();
-        assert_eq!(error.data()["argument"], json!("scope"));
-        let error = parse_arguments(&json!({"timeoutMs": -1})).unwrap_err();
-        assert_eq!(error.data()["argument"], json!("timeoutMs"));
-        let error = parse_arguments(&json!({"scope": "file"})).unwrap_err();
-        assert_eq!(error.data()["argument"], json!("path"));
-        let error = parse_arguments(&json!({"pathh": "x"})).unwrap_err();
-        assert_eq!(error.data()["argument"], json!("pathh"));
-        assert!(parse_arguments(&json!({"severity": "all", "speed": "fast"})).unwrap().fast);
-    }
-
-    #[test]
     fn the_severity_floor_is_echoed_as_asked() {
         for name in ["error", "warning", "information", "hint", "all"] {
-            let arguments = parse_arguments(&json!({ "severity": name })).unwrap();
-            assert_eq!(severity_name(arguments.severity_floor), name);
+            let arguments: CheckArguments = parse_arguments(json!({ "severity": name })).unwrap();
+            assert_eq!(serde_json::to_value(arguments.severity).unwrap(), json!(name));
         }
+    }
+
+    #[test]
+    fn the_floor_admits_what_is_at_least_as_severe() {
+        use answer::Severity;
+        assert!(SeverityFloor::Error.admits(Severity::Error));
+        assert!(!SeverityFloor::Error.admits(Severity::Warning));
+        assert!(SeverityFloor::Information.admits(Severity::Information));
+        assert!(!SeverityFloor::Information.admits(Severity::Hint));
+        assert!(SeverityFloor::Hint.admits(Severity::Hint) && SeverityFloor::All.admits(Severity::Hint));
     }
 
     #[test]
@@ -1236,5 +1089,40 @@ mod tests {
         assert_eq!(reason["requestedSdkVersion"], json!("99.0.100"));
         assert_eq!(reason["installedSdks"], json!(["8.0.404", "9.0.101"]));
         assert_eq!(reason["globalJsonPath"], json!("/w/global.json"));
+    }
+
+    #[test]
+    fn file_entries_keep_their_wire_shape() {
+        let analysed = FileEntry {
+            file: "A.fs".into(),
+            status: FileStatus::Analysed {
+                error_count: 1,
+                warning_count: 0,
+                stamp: Stamp { open_in_editor: true, version: Some(None), content_sha256: None },
+            },
+            edited: false,
+        };
+        assert_eq!(
+            serde_json::to_value(&analysed).unwrap(),
+            json!({"file": "A.fs", "status": "analysed", "errorCount": 1, "warningCount": 0, "openInEditor": true, "version": null})
+        );
+        let stale = FileEntry {
+            file: "B.fs".into(),
+            status: FileStatus::Stale { analysed_version: Some(1), current_version: Some(2) },
+            edited: true,
+        };
+        assert_eq!(
+            serde_json::to_value(&stale).unwrap(),
+            json!({"file": "B.fs", "status": "stale", "analysedVersion": 1, "currentVersion": 2, "edited": true})
+        );
+        let snippet = FileEntry {
+            file: "snippet".into(),
+            status: FileStatus::Snippet { content_sha256: "ab".into() },
+            edited: false,
+        };
+        assert_eq!(
+            serde_json::to_value(&snippet).unwrap(),
+            json!({"file": "snippet", "status": "analysed", "contentSha256": "ab"})
+        );
     }
 }

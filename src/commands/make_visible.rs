@@ -6,267 +6,409 @@
 //! `apply: true` sent to the editor as `workspace/applyEdit`, where the user sees and can undo
 //! them.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
-use crate::commands::arguments::{object_of, optional_bool, optional_integer, optional_string, reject_unknown};
+use crate::commands::params::{Bounded, CommandArguments, Coordinate, TimeoutMs, parse_arguments};
 use crate::commands::paths::{confine, display_relative};
-use crate::documents::{LineIndex, Position as LspPosition};
+use crate::documents::{LineIndex, Position as LspPosition, Range};
 use crate::session_state::status::State;
 use crate::syntax::index::Overlay;
 use crate::syntax::model::{Access, Declaration, DeclarationKind, FileIndex};
 use crate::workspace::{WorkspaceModel, load_workspace};
 
-#[derive(Debug)]
-struct Arguments {
-    path: String,
-    line: u32,
-    character: Option<u32>,
-    word: Option<String>,
-    occurrence: usize,
-    apply: bool,
-    expose_to: Option<String>,
-    /// One deadline for the command: FSAC's confirmation (at most 10 s of it) and the editor's
-    /// answer to `workspace/applyEdit`.
-    timeout: std::time::Duration,
+/// The arguments of `fslens.makeInternalVisible`.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MakeVisibleArguments {
+    /// The file with the declaration. Relative to the workspace root or absolute inside it;
+    /// paths outside are refused.
+    pub path: String,
+    /// 0-based line of the declaration.
+    pub line: Coordinate,
+    /// 0-based UTF-16 column on the line, instead of `word`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub character: Option<Coordinate>,
+    /// The declared name on the line (a whole word), instead of `character`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub word: Option<String>,
+    /// Which occurrence of `word` on the line, from 1.
+    #[serde(default)]
+    pub occurrence: Bounded<1, { u32::MAX as u64 }, 1>,
+    /// Also send the edit to the editor as `workspace/applyEdit`.
+    #[serde(default)]
+    pub apply: bool,
+    /// Project name to add `<InternalsVisibleTo Include="…" />` for in the declaring project,
+    /// unless it is there.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expose_to: Option<String>,
+    /// One deadline for FSAC's confirmation (at most 10 s of it) and the editor's answer to
+    /// `apply`, in milliseconds.
+    #[serde(default)]
+    pub timeout_ms: TimeoutMs<60_000>,
 }
 
-fn parse_arguments(argument: &Value) -> Result<Arguments, CommandError> {
-    let object = object_of(argument)?;
-    reject_unknown(object, &["path", "line", "character", "word", "occurrence", "apply", "exposeTo", "timeoutMs"])?;
-    let integer = |name: &str| optional_integer(object, name, 0, u32::MAX as u64);
-    let text = |name: &str| optional_string(object, name);
-    let path = text("path")?.ok_or_else(|| CommandError::invalid_argument("path", "required"))?;
-    let line = integer("line")?.ok_or_else(|| CommandError::invalid_argument("line", "required (0-based)"))? as u32;
-    let character = integer("character")?.map(|value| value as u32);
-    let word = text("word")?;
-    crate::commands::arguments::character_or_word(character, word.as_deref())?;
-    let occurrence = integer("occurrence")?.unwrap_or(1) as usize;
-    if occurrence == 0 {
-        return Err(CommandError::invalid_argument("occurrence", "counts from 1"));
+impl CommandArguments for MakeVisibleArguments {
+    fn validate(&self) -> Result<(), CommandError> {
+        crate::commands::arguments::character_or_word(self.character.map(Coordinate::as_u32), self.word.as_deref())
     }
-    let apply = optional_bool(object, "apply")?.unwrap_or(false);
-    let timeout = crate::commands::arguments::timeout_argument(object, 60_000)?;
-    Ok(Arguments { path, line, character, word, occurrence, apply, expose_to: text("exposeTo")?, timeout })
 }
 
-fn no_action(reason: impl Into<String>, original_line: Option<&str>, via: &str) -> Value {
-    json!({
-        "status": "no_action",
-        "reason": reason.into(),
-        "edits": null,
-        "appliedPreview": null,
-        "originalLineText": original_line,
-        "via": via,
-    })
+/// The answer: the edit, or why there is none.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+enum MakeVisibleAnswer {
+    Made(Box<MadeInternal>),
+    NoAction(NoAction),
+}
+
+/// `status: "ok"`: the one-token edit (and the project edit of `exposeTo`).
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MadeInternal {
+    status: &'static str,
+    declaration: DeclarationSummary,
+    edits: WorkspaceEdit,
+    applied_preview: String,
+    original_line_text: String,
+    via: &'static str,
+    notes: Vec<String>,
+    written_to_disk: bool,
+    /// With `apply`: the editor's answer, or why it could not be asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    applied: Option<Applied>,
+}
+
+/// `status: "no_action"`: nothing to make internal here, and why.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NoAction {
+    status: &'static str,
+    reason: String,
+    edits: Option<WorkspaceEdit>,
+    applied_preview: Option<String>,
+    original_line_text: Option<String>,
+    via: &'static str,
+}
+
+fn no_action(reason: impl Into<String>, original_line: &str) -> NoAction {
+    NoAction {
+        status: "no_action",
+        reason: reason.into(),
+        edits: None,
+        applied_preview: None,
+        original_line_text: Some(original_line.to_owned()),
+        via: "syntax",
+    }
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DeclarationSummary {
+    name: String,
+    full_name: String,
+    kind: &'static str,
+    file: String,
+}
+
+/// An LSP `WorkspaceEdit` with `changes`.
+#[derive(Debug, Clone, Serialize)]
+struct WorkspaceEdit {
+    changes: BTreeMap<String, Vec<TextEdit>>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct TextEdit {
+    range: Range,
+    new_text: String,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Applied {
+    applied: bool,
+    failure_reason: Value,
+}
+
+/// The declaration to make internal: where its `private` is and what it is.
+struct Target {
+    name: String,
+    full_name: String,
+    kind: &'static str,
+    modifier: Range,
+    name_position: LspPosition,
+    /// The declaration sits in a region the parser could not read cleanly.
+    degraded: bool,
+    notes: Vec<String>,
+}
+
+/// The file as the command reads it: the editor's buffer, else the disk, with its syntax.
+struct SourceFile {
+    path: PathBuf,
+    text: String,
+    lines: LineIndex,
+    syntax: std::sync::Arc<crate::syntax::index::IndexedFile>,
 }
 
 pub async fn make_internal_visible(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
-    let arguments = parse_arguments(&argument)?;
-    let deadline = tokio::time::Instant::now() + arguments.timeout;
+    let arguments: MakeVisibleArguments = parse_arguments(argument)?;
+    let deadline = tokio::time::Instant::now() + arguments.timeout_ms.as_duration_ms();
     let root = context.workspace_root()?.to_path_buf();
     let path = confine(&root, &arguments.path, "path")?;
+    let (source, model) = read_source_and_model(&context, &root, path).await?;
+    let line = arguments.line.as_u32();
+    let Some(line_text) = source.lines.line_text(&source.text, line as usize) else {
+        return Err(CommandError::invalid_argument(
+            "line",
+            format!("the file has {} lines", source.lines.line_count()),
+        ));
+    };
+    let original_line = line_text.to_owned();
+    let answer = match target_at(&arguments, &source, &context, &original_line) {
+        Ok(target) => MakeVisibleAnswer::Made(Box::new(
+            make_internal(target, &arguments, &source, &model, &root, &context, deadline).await?,
+        )),
+        Err(reason) => MakeVisibleAnswer::NoAction(no_action(reason, &original_line)),
+    };
+    serde_json::to_value(answer).map_err(|error| CommandError::Internal(format!("cannot write the answer: {error}")))
+}
+
+/// Reads the file (the editor's buffer, else the disk), indexes its syntax and loads the
+/// workspace model, off the async thread.
+async fn read_source_and_model(
+    context: &CommandContext,
+    root: &Path,
+    path: PathBuf,
+) -> Result<(SourceFile, WorkspaceModel), CommandError> {
     let overlay = context.editor_buffers().await?;
     let index = context.syntax_index();
-    let file_path = path.clone();
-    let model_root = root.clone();
-    let (text, file, model) = crate::commands::run_blocking(move || {
-        let text = match overlay.get(&file_path) {
+    let model_root = root.to_path_buf();
+    crate::commands::run_blocking(move || {
+        let text = match overlay.get(&path) {
             Some(text) => text.to_string(),
-            None => crate::source_files::read_regular_text(&file_path).map_err(|error| CommandError::InvalidPath {
-                path: file_path.display().to_string(),
+            None => crate::source_files::read_regular_text(&path).map_err(|error| CommandError::InvalidPath {
+                path: path.display().to_string(),
                 message: format!("cannot read it: {error}"),
             })?,
         };
         let mut single = Overlay::new();
-        single.insert(file_path.clone(), text.as_str());
-        index.refresh_path(&file_path, &single);
-        let file = index
-            .file(&file_path)
-            .ok_or_else(|| CommandError::Internal(format!("{} could not be parsed", file_path.display())))?;
+        single.insert(path.clone(), text.as_str());
+        index.refresh_path(&path, &single);
+        let syntax = index
+            .file(&path)
+            .ok_or_else(|| CommandError::Internal(format!("{} could not be parsed", path.display())))?;
         let model = load_workspace(&model_root).map_err(|error| CommandError::InvalidPath {
             path: model_root.display().to_string(),
             message: format!("{error:#}"),
         })?;
-        Ok((text, file, model))
+        let lines = LineIndex::new(&text);
+        Ok((SourceFile { path, text, lines, syntax }, model))
     })
-    .await?;
-    let lines = LineIndex::new(&text);
-    let Some(line_text) = lines.line_text(&text, arguments.line as usize) else {
-        return Err(CommandError::invalid_argument("line", format!("the file has {} lines", lines.line_count())));
-    };
-    let original_line = line_text.to_owned();
+    .await
+}
+
+/// The private declaration at the position, or why there is none to make internal.
+fn target_at(
+    arguments: &MakeVisibleArguments,
+    source: &SourceFile,
+    context: &CommandContext,
+    original_line: &str,
+) -> Result<Target, String> {
+    let line = arguments.line.as_u32();
     let character = match (&arguments.word, arguments.character) {
-        (Some(word), _) => match nth_word(line_text, word, arguments.occurrence) {
-            Some(character) => character,
-            None => {
-                return Ok(no_action(
-                    format!("{word:?} (occurrence {}) is not on line {}", arguments.occurrence, arguments.line),
-                    Some(&original_line),
-                    "syntax",
-                ));
-            }
-        },
-        (None, Some(character)) => character,
-        (None, None) => unreachable!("checked while parsing"),
+        (Some(word), _) => nth_word(original_line, word, arguments.occurrence.as_usize())
+            .ok_or_else(|| format!("{word:?} (occurrence {}) is not on line {line}", arguments.occurrence))?,
+        (None, Some(character)) => character.as_u32(),
+        (None, None) => return Err("give character (0-based UTF-16) or word".to_owned()),
     };
-    let offset = lines.offset(&text, LspPosition { line: arguments.line, character });
+    let offset = source.lines.offset(&source.text, LspPosition { line, character });
+    match declaration_at(&source.syntax.index, offset) {
+        Some(slot) => declared_target(source, context, slot, offset),
+        None => and_binding_target(source, line, offset),
+    }
+}
 
+/// A declaration the syntax tree has: private (its `private` becomes `internal`), or a public
+/// type whose primary constructor is private.
+fn declared_target(
+    source: &SourceFile,
+    context: &CommandContext,
+    slot: usize,
+    offset: usize,
+) -> Result<Target, String> {
     let index = context.syntax_index();
-    let mut notes = Vec::new();
-    let (name, full_name, kind, modifier, name_position, degraded) = match declaration_at(&file.index, offset) {
-        Some(target) => {
-            let declaration = &file.index.declarations[target];
-            let full_name = index.full_name(&file.index, target);
-            let name_position =
-                LspPosition { line: declaration.name_start.line, character: declaration.name_start.character };
-            if declaration.access != Access::Private {
-                let access = match declaration.access {
-                    Access::Internal => "internal",
-                    Access::Public => "public",
-                    _ => "public by default",
-                };
-                // `type Token private (value: string) =`: the type is public, its primary
-                // constructor is private. Pointing at that `private` or after it means the
-                // constructor; pointing at the type's name gets told where to point.
-                let primary_constructor = (declaration.kind == DeclarationKind::Class)
-                    .then(|| private_token(&file.index, declaration, &text, &lines))
-                    .flatten();
-                let not_private = format!("{full_name} is not private (it is {access})");
-                match primary_constructor {
-                    Some(modifier) if offset >= lines.offset(&text, modifier_start(&modifier)) => {
-                        notes.push(format!(
-                            "the private primary constructor of {full_name} (the type itself is {access})"
-                        ));
-                        let full_name = format!("{full_name}.new");
-                        (String::from("new"), full_name, "constructor", modifier, name_position, !declaration.certain)
-                    }
-                    Some(modifier) => {
-                        let at = modifier_start(&modifier);
-                        let message = format!(
-                            "{not_private}; its primary constructor is: point at that `private` (line {}, character \
-                             {}) to make the constructor internal",
-                            at.line, at.character
-                        );
-                        return Ok(no_action(message, Some(&original_line), "syntax"));
-                    }
-                    None => return Ok(no_action(not_private, Some(&original_line), "syntax")),
-                }
-            } else {
-                let Some(modifier) = private_token(&file.index, declaration, &text, &lines) else {
-                    return Ok(no_action(
-                        format!("{full_name} is private, but its `private` keyword is not in its header"),
-                        Some(&original_line),
-                        "syntax",
-                    ));
-                };
-                (
-                    index.name(declaration.name).to_string(),
-                    full_name,
-                    declaration.kind.as_str(),
-                    modifier,
-                    name_position,
-                    !declaration.certain,
-                )
-            }
-        }
-        None => {
-            // The grammar misreads `and private name …`; its tokens still say what it is.
-            let grammar = crate::syntax::model::GrammarKind::for_path(&path)
-                .unwrap_or(crate::syntax::model::GrammarKind::Implementation);
-            match crate::syntax::tokens::private_and_binding(&text, grammar, arguments.line as usize) {
-                Some(((start, end), name))
-                    if offset >= lines.offset(&text, LspPosition { line: arguments.line, character: 0 }) =>
-                {
-                    notes.push(
-                        "read from the syntax tree's tokens: tree-sitter-fsharp parses `and` bindings with an access modifier as an expression".to_owned(),
-                    );
-                    let modifier = json!({ "start": lines.position(&text, start), "end": lines.position(&text, end) });
-                    let name_at = text[end..].find(&name).map_or(end, |at| end + at);
-                    (name.clone(), name, "let", modifier, lines.position(&text, name_at), true)
-                }
-                _ => {
-                    return Ok(no_action(
-                        "no declaration at this position (comments, strings and bodies are not declarations)",
-                        Some(&original_line),
-                        "syntax",
-                    ));
-                }
-            }
-        }
+    let file = &source.syntax.index;
+    let declaration = &file.declarations[slot];
+    let full_name = index.full_name(file, slot);
+    let name_position = LspPosition { line: declaration.name_start.line, character: declaration.name_start.character };
+    let private = private_token(file, declaration, &source.text, &source.lines);
+    if declaration.access == Access::Private {
+        let Some(modifier) = private else {
+            return Err(format!("{full_name} is private, but its `private` keyword is not in its header"));
+        };
+        return Ok(Target {
+            name: index.name(declaration.name).to_string(),
+            full_name,
+            kind: declaration.kind.as_str(),
+            modifier,
+            name_position,
+            degraded: !declaration.certain,
+            notes: Vec::new(),
+        });
+    }
+    let access = match declaration.access {
+        Access::Internal => "internal",
+        Access::Public => "public",
+        _ => "public by default",
     };
+    // `type Token private (value: string) =`: the type is public, its primary constructor is
+    // private. Pointing at that `private` or after it means the constructor; pointing at the
+    // type's name gets told where to point.
+    let primary_constructor = private.filter(|_| declaration.kind == DeclarationKind::Class);
+    let not_private = format!("{full_name} is not private (it is {access})");
+    match primary_constructor {
+        Some(modifier) if offset >= source.lines.offset(&source.text, modifier.start) => Ok(Target {
+            name: String::from("new"),
+            full_name: format!("{full_name}.new"),
+            kind: "constructor",
+            modifier,
+            name_position,
+            degraded: !declaration.certain,
+            notes: vec![format!("the private primary constructor of {full_name} (the type itself is {access})")],
+        }),
+        Some(modifier) => Err(format!(
+            "{not_private}; its primary constructor is: point at that `private` (line {}, character {}) to make \
+                 the constructor internal",
+            modifier.start.line, modifier.start.character
+        )),
+        None => Err(not_private),
+    }
+}
 
+/// `and private name …`: the grammar misreads it, but its tokens still say what it is.
+fn and_binding_target(source: &SourceFile, line: u32, offset: usize) -> Result<Target, String> {
+    let (text, lines) = (&source.text, &source.lines);
+    let grammar = crate::syntax::model::GrammarKind::for_path(&source.path)
+        .unwrap_or(crate::syntax::model::GrammarKind::Implementation);
+    match crate::syntax::tokens::private_and_binding(text, grammar, line as usize) {
+        Some(((start, end), name)) if offset >= lines.offset(text, LspPosition { line, character: 0 }) => {
+            let name_at = text[end..].find(&name).map_or(end, |at| end + at);
+            Ok(Target {
+                full_name: name.clone(),
+                name,
+                kind: "let",
+                modifier: Range { start: lines.position(text, start), end: lines.position(text, end) },
+                name_position: lines.position(text, name_at),
+                degraded: true,
+                notes: vec![
+                    "read from the syntax tree's tokens: tree-sitter-fsharp parses `and` bindings with an access modifier as an expression".to_owned(),
+                ],
+            })
+        }
+        _ => Err("no declaration at this position (comments, strings and bodies are not declarations)".to_owned()),
+    }
+}
+
+/// The edit for `target` (and `exposeTo`'s project edit), confirmed with FSAC when it is
+/// ready, previewed, and with `apply` sent to the editor.
+async fn make_internal(
+    target: Target,
+    arguments: &MakeVisibleArguments,
+    source: &SourceFile,
+    model: &WorkspaceModel,
+    root: &Path,
+    context: &CommandContext,
+    deadline: tokio::time::Instant,
+) -> Result<MadeInternal, CommandError> {
     // With FSAC ready, confirm that the compiler sees a symbol at the declared name.
-    let via = confirm_with_fsac(&context, &path, &text, name_position, deadline).await;
-
-    let uri = crate::uri::path_to_uri(&path).ok_or_else(|| CommandError::Internal("cannot make a URI".to_owned()))?;
-    let edit = json!({ "range": modifier, "newText": "internal" });
-    let mut changes = serde_json::Map::new();
-    changes.insert(uri.clone(), json!([edit]));
-    if degraded {
+    let via = confirm_with_fsac(context, &source.path, &source.text, target.name_position, deadline).await;
+    let mut notes = target.notes;
+    if target.degraded {
         notes.push("the declaration sits in a region the parser could not read cleanly; check the edit".to_owned());
     }
+    let uri =
+        crate::uri::path_to_uri(&source.path).ok_or_else(|| CommandError::Internal("cannot make a URI".to_owned()))?;
+    let mut changes = BTreeMap::new();
+    changes.insert(uri, vec![TextEdit { range: target.modifier, new_text: "internal".to_owned() }]);
     if let Some(target_project) = &arguments.expose_to {
-        match internals_visible_to_edit(&model, &path, target_project)? {
+        match internals_visible_to_edit(model, &source.path, target_project)? {
             ExposeOutcome::Edit { project_uri, edit, project } => {
-                changes.insert(project_uri, json!([edit]));
+                changes.insert(project_uri, vec![edit]);
                 notes.push(format!(
                     "adds InternalsVisibleTo {target_project:?} to {}",
-                    display_relative(&root, &project)
+                    display_relative(root, &project)
                 ));
             }
             ExposeOutcome::AlreadyThere { project } => notes.push(format!(
                 "{} already has InternalsVisibleTo {target_project:?}; no project edit",
-                display_relative(&root, &project)
+                display_relative(root, &project)
             )),
         }
     }
-    let start = lines.offset(&text, modifier_start(&modifier));
-    let end = lines.offset(&text, modifier_end(&modifier));
-    let line_start = lines.offset(&text, LspPosition { line: modifier_start(&modifier).line, character: 0 });
-    let line_of_edit = lines.line_text(&text, modifier_start(&modifier).line as usize).unwrap_or_default();
+    let (applied_preview, original_line_text) = preview_of(source, target.modifier);
+    let edits = WorkspaceEdit { changes };
+    let applied = match arguments.apply {
+        true => Some(apply_in_editor(context, &target.name, &edits, arguments, deadline).await?),
+        false => None,
+    };
+    Ok(MadeInternal {
+        status: "ok",
+        declaration: DeclarationSummary {
+            name: target.name,
+            full_name: target.full_name,
+            kind: target.kind,
+            file: display_relative(root, &source.path),
+        },
+        edits,
+        applied_preview,
+        original_line_text,
+        via,
+        notes,
+        written_to_disk: false,
+        applied,
+    })
+}
+
+/// The line of the `private` keyword after the edit, and as it is.
+fn preview_of(source: &SourceFile, modifier: Range) -> (String, String) {
+    let (text, lines) = (&source.text, &source.lines);
+    let start = lines.offset(text, modifier.start);
+    let end = lines.offset(text, modifier.end);
+    let line_start = lines.offset(text, LspPosition { line: modifier.start.line, character: 0 });
+    let line_of_edit = lines.line_text(text, modifier.start.line as usize).unwrap_or_default();
     let preview =
         format!("{}internal{}", &text[line_start..start], &line_of_edit[(end - line_start).min(line_of_edit.len())..]);
-    let workspace_edit = json!({ "changes": changes });
-    let mut answer = json!({
-        "status": "ok",
-        "declaration": { "name": name, "fullName": full_name, "kind": kind, "file": display_relative(&root, &path) },
-        "edits": workspace_edit,
-        "appliedPreview": preview,
-        "originalLineText": line_of_edit,
-        "via": via,
-        "notes": notes,
-        "writtenToDisk": false,
-    });
-    if arguments.apply {
-        let params = json!({ "label": format!("Make {name} internal"), "edit": workspace_edit });
-        answer["applied"] = match context
-            .editor_request("workspace/applyEdit", params, "/workspace/applyEdit", deadline)
-            .await
-        {
-            Ok(Ok(result)) => json!({
-                "applied": result["applied"] == json!(true),
-                "failureReason": result.get("failureReason"),
-            }),
-            Ok(Err(error)) => json!({ "applied": false, "failureReason": error.message }),
-            Err(CommandError::Timeout) => {
-                json!({ "applied": false, "failureReason": format!("the editor did not answer within timeoutMs = {}", arguments.timeout.as_millis()) })
-            }
-            Err(error) => return Err(error),
-        };
+    (preview, line_of_edit.to_owned())
+}
+
+/// Sends the edit to the editor as `workspace/applyEdit`: its answer, or why there is none.
+async fn apply_in_editor(
+    context: &CommandContext,
+    name: &str,
+    edits: &WorkspaceEdit,
+    arguments: &MakeVisibleArguments,
+    deadline: tokio::time::Instant,
+) -> Result<Applied, CommandError> {
+    let params = json!({ "label": format!("Make {name} internal"), "edit": edits });
+    match context.editor_request("workspace/applyEdit", params, "/workspace/applyEdit", deadline).await {
+        Ok(Ok(result)) => Ok(Applied {
+            applied: result["applied"] == json!(true),
+            failure_reason: result.get("failureReason").cloned().unwrap_or(Value::Null),
+        }),
+        Ok(Err(error)) => Ok(Applied { applied: false, failure_reason: json!(error.message) }),
+        Err(CommandError::Timeout) => Ok(Applied {
+            applied: false,
+            failure_reason: json!(format!("the editor did not answer within timeoutMs = {}", arguments.timeout_ms)),
+        }),
+        Err(error) => Err(error),
     }
-    Ok(answer)
-}
-
-fn modifier_start(range: &Value) -> LspPosition {
-    serde_json::from_value(range["start"].clone()).unwrap_or(LspPosition { line: 0, character: 0 })
-}
-
-fn modifier_end(range: &Value) -> LspPosition {
-    serde_json::from_value(range["end"].clone()).unwrap_or(LspPosition { line: 0, character: 0 })
 }
 
 /// The 0-based UTF-16 column of the `occurrence`-th whole-word `word` on `line`.
@@ -306,7 +448,7 @@ fn declaration_at(file: &FileIndex, offset: usize) -> Option<usize> {
 
 /// The range of the `private` keyword inside the declaration's header, from the syntax tree's
 /// access-modifier spans.
-fn private_token(file: &FileIndex, declaration: &Declaration, text: &str, lines: &LineIndex) -> Option<Value> {
+fn private_token(file: &FileIndex, declaration: &Declaration, text: &str, lines: &LineIndex) -> Option<Range> {
     let (start, end) = (declaration.header_bytes.0 as usize, declaration.header_bytes.1 as usize);
     file.access_modifiers
         .iter()
@@ -316,11 +458,9 @@ fn private_token(file: &FileIndex, declaration: &Declaration, text: &str, lines:
             let offset = lines.offset(text, position);
             start <= offset && offset < end && text[offset..].starts_with("private")
         })
-        .map(|span| {
-            json!({
-                "start": { "line": span.range.start.line, "character": span.range.start.character },
-                "end": { "line": span.range.end.line, "character": span.range.end.character },
-            })
+        .map(|span| Range {
+            start: LspPosition { line: span.range.start.line, character: span.range.start.character },
+            end: LspPosition { line: span.range.end.line, character: span.range.end.character },
         })
 }
 
@@ -353,7 +493,7 @@ async fn confirm_with_fsac(
 }
 
 enum ExposeOutcome {
-    Edit { project_uri: String, edit: Value, project: PathBuf },
+    Edit { project_uri: String, edit: TextEdit, project: PathBuf },
     AlreadyThere { project: PathBuf },
 }
 
@@ -398,19 +538,18 @@ fn internals_visible_to_edit(model: &WorkspaceModel, file: &Path, target: &str) 
     let lines = LineIndex::new(&project_text);
     let at = lines.position(&project_text, close);
     let escaped = target.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;");
-    let edit = json!({
-        "range": { "start": at, "end": at },
-        "newText": format!("  <ItemGroup>\n    <InternalsVisibleTo Include=\"{escaped}\" />\n  </ItemGroup>\n"),
-    });
+    let edit = TextEdit {
+        range: Range { start: at, end: at },
+        new_text: format!("  <ItemGroup>\n    <InternalsVisibleTo Include=\"{escaped}\" />\n  </ItemGroup>\n"),
+    };
     let project_uri =
         crate::uri::path_to_uri(&declaring.path).ok_or_else(|| CommandError::Internal("cannot make a URI".into()))?;
     Ok(ExposeOutcome::Edit { project_uri, edit, project: declaring.path.clone() })
 }
 
-/// The MCP input schema generated from this command's argument struct; `None` until its
-/// arguments are a typed struct (mcp/tools.rs keeps a hand-written schema until then).
+/// The MCP input schema generated from this command's argument struct.
 pub fn input_schema() -> Option<serde_json::Value> {
-    None
+    Some(crate::commands::params::input_schema::<MakeVisibleArguments>())
 }
 
 #[cfg(test)]
@@ -427,18 +566,28 @@ mod tests {
 
     #[test]
     fn arguments_name_what_is_wrong() {
-        assert_eq!(parse_arguments(&json!({"line": 1, "word": "x"})).unwrap_err().data()["argument"], json!("path"));
+        let blamed = |argument: Value| match parse_arguments::<MakeVisibleArguments>(argument.clone()) {
+            Err(CommandError::InvalidArgument { argument, .. }) => argument,
+            other => panic!("{argument} was accepted or failed otherwise: {other:?}"),
+        };
+        assert_eq!(blamed(json!({"line": 1, "word": "x"})), "path");
+        assert_eq!(blamed(json!({"path": "a.fs", "word": "x"})), "line");
+        assert_eq!(blamed(json!({"path": "a.fs", "line": 1})), "character");
+        assert_eq!(blamed(json!({"path": "a.fs", "line": 1, "word": "x", "character": 2})), "character");
+        assert_eq!(blamed(json!({"path": "a.fs", "line": -1, "word": "x"})), "line");
+        assert_eq!(blamed(json!({"path": "a.fs", "line": 1, "word": "x", "apply": "yes"})), "apply");
+        assert_eq!(blamed(json!({"path": "a.fs", "line": 1, "word": "x", "occurrence": 0})), "occurrence");
+        assert_eq!(blamed(json!({"path": "a.fs", "line": 1, "word": "x", "expose": "T"})), "expose");
+        let parsed: MakeVisibleArguments = parse_arguments(json!({"path": "a.fs", "line": 1, "word": "x"})).unwrap();
+        assert_eq!((parsed.occurrence.get(), parsed.apply, parsed.timeout_ms.get()), (1, false, 60_000));
+    }
+
+    #[test]
+    fn a_no_action_answer_keeps_its_null_members() {
+        let answer = serde_json::to_value(MakeVisibleAnswer::NoAction(no_action("why", "let x = 1"))).unwrap();
         assert_eq!(
-            parse_arguments(&json!({"path": "a.fs", "line": 1})).unwrap_err().data()["argument"],
-            json!("character")
-        );
-        assert_eq!(
-            parse_arguments(&json!({"path": "a.fs", "line": -1, "word": "x"})).unwrap_err().data()["argument"],
-            json!("line")
-        );
-        assert_eq!(
-            parse_arguments(&json!({"path": "a.fs", "line": 1, "word": "x", "apply": "yes"})).unwrap_err().data()["argument"],
-            json!("apply")
+            answer,
+            json!({"status": "no_action", "reason": "why", "edits": null, "appliedPreview": null, "originalLineText": "let x = 1", "via": "syntax"})
         );
     }
 }

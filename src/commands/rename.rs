@@ -11,13 +11,15 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use serde_json::{Map, Value, json};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
-use crate::commands::arguments::{object_of, optional_integer, optional_string, reject_unknown};
 use crate::commands::find::rows::bound_line;
+use crate::commands::params::{Bounded, CommandArguments, Coordinate, TimeoutMs, parse_arguments};
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position};
 use crate::lsp::ext::error_kinds;
@@ -102,129 +104,158 @@ const KEYWORDS: &[&str] = &[
     "const",
 ];
 
-/// How the rename is applied.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The arguments of `fslens.rename`.
+#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RenameArguments {
+    /// A qualified name (Module.Type.member) instead of path + line: find's one definition of
+    /// it is the position.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub symbol: Option<String>,
+    /// The file with a use or the declaration of the symbol (required without `symbol`).
+    /// Relative to the workspace root or absolute inside it; paths outside are refused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// 0-based line (required without `symbol`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<Coordinate>,
+    /// 0-based UTF-16 column, instead of `word`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub character: Option<Coordinate>,
+    /// The symbol's name on the line (a whole word), instead of `character`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub word: Option<String>,
+    /// Which occurrence of `word` on the line, from 1; default 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub occurrence: Option<Bounded<1, { u32::MAX as u64 }, 1>>,
+    /// The new name; backticks are added when it needs them.
+    pub new_name: String,
+    /// false: preview only; editor: one workspace/applyEdit (the user can undo it); disk: write
+    /// every file or none (needs `expectedHashes`).
+    #[serde(default)]
+    pub apply: ApplyMode,
+    /// The preview's fileHashes (file → hash); required with apply disk.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "file_hashes")]
+    pub expected_hashes: Option<BTreeMap<String, String>>,
+    /// The preview's budget of touched lines.
+    #[serde(default)]
+    pub max_lines: Bounded<1, MAX_MAX_LINES, DEFAULT_MAX_LINES>,
+    /// One deadline for FSAC, find and the editor, in milliseconds.
+    #[serde(default)]
+    pub timeout_ms: TimeoutMs<120_000>,
+    /// Also answer the compiler's verdict on the renamed code (a what-if check of the edit;
+    /// nothing is written) as verification.
+    #[serde(default)]
+    pub verify: bool,
+}
+
+impl CommandArguments for RenameArguments {
+    fn validate(&self) -> Result<(), CommandError> {
+        match &self.symbol {
+            Some(symbol) => {
+                if symbol.trim().is_empty() {
+                    return Err(CommandError::invalid_argument("symbol", "is empty"));
+                }
+                let position = [
+                    ("path", self.path.is_some()),
+                    ("line", self.line.is_some()),
+                    ("character", self.character.is_some()),
+                    ("word", self.word.is_some()),
+                    ("occurrence", self.occurrence.is_some()),
+                ];
+                if let Some((given, _)) = position.iter().find(|(_, given)| *given) {
+                    return Err(CommandError::invalid_argument(
+                        given,
+                        "give symbol or a position (path, line, word or character), not both",
+                    ));
+                }
+            }
+            None => {
+                if self.path.is_none() {
+                    return Err(CommandError::invalid_argument("path", "required (or give a qualified symbol)"));
+                }
+                if self.line.is_none() {
+                    return Err(CommandError::invalid_argument("line", "required (0-based)"));
+                }
+                crate::commands::arguments::character_or_word(
+                    self.character.map(Coordinate::as_u32),
+                    self.word.as_deref(),
+                )?;
+            }
+        }
+        validated_new_name(&self.new_name)?;
+        if self.apply == ApplyMode::Disk && self.expected_hashes.is_none() {
+            return Err(CommandError::invalid_argument(
+                "expectedHashes",
+                "apply \"disk\" needs the preview's fileHashes, so files changed since the preview are not overwritten",
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// How the rename is applied: `false` (a preview), `"editor"` or `"disk"`. `"false"` and
+/// `"preview"` are read as `false`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
 pub enum ApplyMode {
+    #[default]
+    #[value(alias = "false")]
     Preview,
     Editor,
     Disk,
 }
 
-#[derive(Debug)]
-struct Arguments {
-    /// A qualified name to rename instead of a position (`path` and `line` then come from
-    /// find's definition of it).
-    symbol: Option<String>,
-    path: String,
-    line: u32,
-    character: Option<u32>,
-    word: Option<String>,
-    occurrence: u32,
-    new_name: String,
-    apply: ApplyMode,
-    expected_hashes: Option<Map<String, Value>>,
-    max_lines: usize,
-    timeout: std::time::Duration,
-    /// Also run the edit through a what-if check (`fslens.check` with `edits`) and answer
-    /// its verdict as `verification`.
-    verify: bool,
+impl<'de> Deserialize<'de> for ApplyMode {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        match Value::deserialize(deserializer)? {
+            Value::Null | Value::Bool(false) => Ok(ApplyMode::Preview),
+            Value::String(mode) if mode == "false" || mode == "preview" => Ok(ApplyMode::Preview),
+            Value::String(mode) if mode == "editor" => Ok(ApplyMode::Editor),
+            Value::String(mode) if mode == "disk" => Ok(ApplyMode::Disk),
+            other => {
+                Err(serde::de::Error::custom(format!("expected false (preview), \"editor\" or \"disk\", got {other}")))
+            }
+        }
+    }
 }
 
-const KNOWN_ARGUMENTS: &[&str] = &[
-    "symbol",
-    "path",
-    "line",
-    "character",
-    "word",
-    "occurrence",
-    "newName",
-    "apply",
-    "expectedHashes",
-    "maxLines",
-    "timeoutMs",
-    "verify",
-];
+impl Serialize for ApplyMode {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            ApplyMode::Preview => serializer.serialize_bool(false),
+            ApplyMode::Editor => serializer.serialize_str("editor"),
+            ApplyMode::Disk => serializer.serialize_str("disk"),
+        }
+    }
+}
 
-fn parse_arguments(argument: &Value) -> Result<Arguments, CommandError> {
-    let object = object_of(argument)?;
-    reject_unknown(object, KNOWN_ARGUMENTS)?;
-    let integer = |name: &str| optional_integer(object, name, 0, u32::MAX as u64);
-    let symbol = optional_string(object, "symbol")?;
-    if let Some(symbol) = &symbol {
-        if symbol.trim().is_empty() {
-            return Err(CommandError::invalid_argument("symbol", "is empty"));
-        }
-        let position = ["path", "line", "character", "word", "occurrence"];
-        if let Some(given) = position.iter().find(|name| object.contains_key(**name)) {
-            return Err(CommandError::invalid_argument(
-                given,
-                "give symbol or a position (path, line, word or character), not both",
-            ));
-        }
+impl JsonSchema for ApplyMode {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        std::borrow::Cow::Borrowed("RenameApplyMode")
     }
-    let (path, line, character, word) = if symbol.is_some() {
-        (String::new(), 0, None, None)
-    } else {
-        let path = optional_string(object, "path")?
-            .ok_or_else(|| CommandError::invalid_argument("path", "required (or give a qualified symbol)"))?;
-        let line = integer("line")?.ok_or_else(|| CommandError::invalid_argument("line", "required (0-based)"))? as u32;
-        let character = integer("character")?.map(|value| value as u32);
-        let word = optional_string(object, "word")?;
-        crate::commands::arguments::character_or_word(character, word.as_deref())?;
-        (path, line, character, word)
-    };
-    let occurrence = integer("occurrence")?.unwrap_or(1) as u32;
-    if occurrence == 0 {
-        return Err(CommandError::invalid_argument("occurrence", "counts from 1"));
+
+    fn inline_schema() -> bool {
+        true
     }
-    let new_name = optional_string(object, "newName")?
-        .ok_or_else(|| CommandError::invalid_argument("newName", "required: the symbol's new name"))?;
-    let new_name = validated_new_name(&new_name)?;
-    let apply = match object.get("apply") {
-        None | Some(Value::Null) | Some(Value::Bool(false)) => ApplyMode::Preview,
-        Some(Value::String(mode)) if mode == "false" || mode == "preview" => ApplyMode::Preview,
-        Some(Value::String(mode)) if mode == "editor" => ApplyMode::Editor,
-        Some(Value::String(mode)) if mode == "disk" => ApplyMode::Disk,
-        Some(other) => {
-            return Err(CommandError::invalid_argument(
-                "apply",
-                format!("expected false (preview), \"editor\" or \"disk\", got {other}"),
-            ));
-        }
-    };
-    let expected_hashes = match object.get("expectedHashes") {
-        None | Some(Value::Null) => None,
-        Some(Value::Object(hashes)) if hashes.values().all(Value::is_string) => Some(hashes.clone()),
-        Some(other) => {
-            return Err(CommandError::invalid_argument(
-                "expectedHashes",
-                format!("expected the preview's fileHashes object (file → hash), got {other}"),
-            ));
-        }
-    };
-    if apply == ApplyMode::Disk && expected_hashes.is_none() {
-        return Err(CommandError::invalid_argument(
-            "expectedHashes",
-            "apply \"disk\" needs the preview's fileHashes, so files changed since the preview are not overwritten",
-        ));
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "enum": [false, "editor", "disk"] })
     }
-    let max_lines = optional_integer(object, "maxLines", 1, MAX_MAX_LINES)?.unwrap_or(DEFAULT_MAX_LINES) as usize;
-    let timeout = crate::commands::arguments::timeout_argument(object, 120_000)?;
-    let verify = crate::commands::arguments::optional_bool(object, "verify")?.unwrap_or(false);
-    Ok(Arguments {
-        symbol,
-        path,
-        line,
-        character,
-        word,
-        occurrence,
-        new_name,
-        apply,
-        expected_hashes,
-        max_lines,
-        timeout,
-        verify,
-    })
+}
+
+/// `expectedHashes`: an object of file → hash, refused as a whole (naming `expectedHashes`).
+fn file_hashes<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<BTreeMap<String, String>>, D::Error> {
+    match Value::deserialize(deserializer)? {
+        Value::Null => Ok(None),
+        Value::Object(hashes) if hashes.values().all(Value::is_string) => Ok(Some(
+            hashes.into_iter().map(|(file, hash)| (file, hash.as_str().unwrap_or_default().to_owned())).collect(),
+        )),
+        other => Err(serde::de::Error::custom(format!(
+            "expected the preview's fileHashes object (file → hash), got {other}"
+        ))),
+    }
 }
 
 /// The new name as it is written in source: a plain F# identifier as given, anything else
@@ -368,50 +399,230 @@ fn read_text(path: &Path, overlay: &crate::syntax::index::Overlay) -> Result<Str
     }
 }
 
+/// The answer of `fslens.rename`: the preview, its cross-check and what was applied.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RenameAnswer {
+    tool: &'static str,
+    status: &'static str,
+    /// The text at prepareRename's range.
+    old_name: Option<String>,
+    /// As written in source, backticks added.
+    new_name: String,
+    position: RenamePosition,
+    via: &'static str,
+    complete: bool,
+    total_edits: usize,
+    total_files: usize,
+    files: Vec<FilePreview>,
+    lines_shown: usize,
+    lines_omitted: usize,
+    truncated: bool,
+    /// `{file: "sha256:…"}` of each file's text the preview was made from.
+    file_hashes: BTreeMap<String, String>,
+    missed_sites: Vec<Value>,
+    cross_check: CrossCheckSummary,
+    applied: Applied,
+    written_to_disk: bool,
+    /// With `verify`: the what-if check's whole answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    verification: Option<Value>,
+}
+
+#[derive(Debug, Serialize)]
+struct RenamePosition {
+    path: String,
+    line: u32,
+    character: u32,
+}
+
+#[derive(Debug, Serialize)]
+struct FilePreview {
+    file: String,
+    edits: usize,
+    lines: Vec<LinePreview>,
+}
+
+/// One touched line before and after (renames never add or remove lines).
+#[derive(Debug, Serialize)]
+struct LinePreview {
+    line: u32,
+    before: Option<String>,
+    after: Option<String>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CrossCheckSummary {
+    find_completeness: Value,
+    find_sites: usize,
+    notes: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Applied {
+    /// `none`, `editor` or `disk`.
+    mode: &'static str,
+    applied: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    failure_reason: Option<Value>,
+}
+
+/// Where the rename starts: the file, its current text and the position in it.
+struct RenameSite {
+    path: PathBuf,
+    text: String,
+    line: u32,
+    character: u32,
+    line_text: String,
+}
+
+/// The previewed edit set: each file's touched lines, the texts it was made from, their hashes.
+struct Preview {
+    files: Vec<FilePreview>,
+    texts: BTreeMap<PathBuf, String>,
+    hashes: BTreeMap<String, String>,
+    lines_shown: usize,
+    lines_omitted: usize,
+    total_edits: usize,
+}
+
 pub async fn rename(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
-    let mut arguments = parse_arguments(&argument)?;
-    let deadline = tokio::time::Instant::now() + arguments.timeout;
+    let arguments: RenameArguments = parse_arguments(argument)?;
+    let timeout = arguments.timeout_ms.as_duration_ms();
+    let deadline = tokio::time::Instant::now() + timeout;
     let root = context.workspace_root()?.to_path_buf();
-    if let Some(symbol) = arguments.symbol.clone() {
-        let (path, line, character) = definition_of(&context, &symbol, arguments.timeout).await?;
-        (arguments.path, arguments.line, arguments.character) = (path, line, Some(character));
-    }
-    let path = confine(&root, &arguments.path, "path")?;
+    let new_name = validated_new_name(&arguments.new_name)?;
     let overlay = context.editor_buffers().await?;
-    let text = read_text(&path, &overlay)?;
+    let site = rename_site(&arguments, &context, &root, &overlay).await?;
+    refuse_a_non_symbol(&site)?;
+    let (prepared, workspace_edit) = fsac_rename(&context, &site, &new_name, deadline).await?;
+    let by_path = edits_by_path(&workspace_edit)?;
+    // The cross-check: every site find has for the symbol at the same position.
+    let cross_check = cross_check_with_find(&context, &root, &site.path, site.line, site.character, &by_path).await?;
+    let preview = preview(&by_path, &overlay, &root, arguments.max_lines.as_usize())?;
+    let lines = LineIndex::new(&site.text);
+    let mut answer = RenameAnswer {
+        tool: "rename",
+        status: "ok",
+        old_name: prepared_text(&site.text, &lines, &prepared),
+        new_name: new_name.clone(),
+        position: RenamePosition {
+            path: display_relative(&root, &site.path),
+            line: site.line,
+            character: site.character,
+        },
+        via: "fsac",
+        complete: cross_check.complete && cross_check.missed.is_empty(),
+        total_edits: preview.total_edits,
+        total_files: by_path.len(),
+        lines_shown: preview.lines_shown,
+        lines_omitted: preview.lines_omitted,
+        truncated: preview.lines_omitted > 0,
+        files: preview.files,
+        file_hashes: preview.hashes,
+        missed_sites: cross_check.missed,
+        cross_check: CrossCheckSummary {
+            find_completeness: cross_check.find_completeness,
+            find_sites: cross_check.find_sites,
+            notes: cross_check.notes,
+        },
+        applied: Applied { mode: "none", applied: false, failure_reason: None },
+        written_to_disk: false,
+        verification: None,
+    };
+    if arguments.verify {
+        // The compiler's verdict on the renamed code, before anything is applied: a what-if
+        // check of the same edit over the projects it touches and those downstream.
+        let what_if = json!({ "edits": workspace_edit, "timeoutMs": arguments.timeout_ms.get() });
+        answer.verification = Some(crate::commands::check::check(what_if, context.clone()).await?);
+    }
+    match arguments.apply {
+        ApplyMode::Preview => {}
+        ApplyMode::Editor => {
+            answer.applied = apply_in_editor(&context, &new_name, workspace_edit, &arguments, deadline).await?;
+        }
+        ApplyMode::Disk => {
+            let expected = arguments.expected_hashes.unwrap_or_default();
+            write_all_or_none(&root, &by_path, &preview.texts, &overlay, &expected)?;
+            answer.applied = Applied { mode: "disk", applied: true, failure_reason: None };
+            answer.written_to_disk = true;
+        }
+    }
+    serde_json::to_value(answer).map_err(|error| CommandError::Internal(format!("cannot write the answer: {error}")))
+}
+
+/// The file, text and position the rename starts at: the arguments' own, or (with `symbol`)
+/// find's one definition of it.
+async fn rename_site(
+    arguments: &RenameArguments,
+    context: &CommandContext,
+    root: &Path,
+    overlay: &crate::syntax::index::Overlay,
+) -> Result<RenameSite, CommandError> {
+    let (written, line, character) = match &arguments.symbol {
+        Some(symbol) => {
+            let (path, line, character) = definition_of(context, symbol, arguments.timeout_ms.as_duration_ms()).await?;
+            (path, line, Some(character))
+        }
+        None => (
+            arguments.path.clone().unwrap_or_default(),
+            arguments.line.map_or(0, Coordinate::as_u32),
+            arguments.character.map(Coordinate::as_u32),
+        ),
+    };
+    let path = confine(root, &written, "path")?;
+    let text = read_text(&path, overlay)?;
     let lines = LineIndex::new(&text);
-    let Some(line_text) = lines.line_text(&text, arguments.line as usize) else {
+    let Some(line_text) = lines.line_text(&text, line as usize) else {
         return Err(CommandError::invalid_argument("line", format!("the file has {} lines", lines.line_count())));
     };
     let line_text = line_text.to_owned();
-    let character = match (&arguments.word, arguments.character) {
-        (Some(word), _) => crate::commands::find::resolve::word_column(&line_text, word, arguments.occurrence)
-            .ok_or_else(|| {
+    let occurrence = arguments.occurrence.unwrap_or_default().as_u32();
+    let character = match (&arguments.word, character) {
+        (Some(word), _) => {
+            crate::commands::find::resolve::word_column(&line_text, word, occurrence).ok_or_else(|| {
                 CommandError::invalid_argument(
                     "word",
-                    format!("{word:?} (occurrence {}) is not on line {}", arguments.occurrence, arguments.line),
+                    format!("{word:?} (occurrence {occurrence}) is not on line {line}"),
                 )
-            })?,
+            })?
+        }
         (None, Some(character)) => character,
         (None, None) => return Err(CommandError::invalid_argument("character", "give character or word")),
     };
-    // A keyword or a string is no symbol, whatever the backend says about it.
-    let grammar =
-        crate::syntax::model::GrammarKind::for_path(&path).unwrap_or(crate::syntax::model::GrammarKind::Implementation);
-    let offset = lines.offset(&text, Position { line: arguments.line, character });
-    if let Some(kind) = literal_at(&text, grammar, arguments.line as usize, offset) {
+    Ok(RenameSite { path, text, line, character, line_text })
+}
+
+/// A keyword or a string is no symbol, whatever the backend says about it.
+fn refuse_a_non_symbol(site: &RenameSite) -> Result<(), CommandError> {
+    let grammar = crate::syntax::model::GrammarKind::for_path(&site.path)
+        .unwrap_or(crate::syntax::model::GrammarKind::Implementation);
+    let lines = LineIndex::new(&site.text);
+    let offset = lines.offset(&site.text, Position { line: site.line, character: site.character });
+    if let Some(kind) = literal_at(&site.text, grammar, site.line as usize, offset) {
         return Err(no_symbol(
             kind,
-            format!("line {} character {character} is in a {kind}, not on a symbol", arguments.line),
-            &line_text,
+            format!("line {} character {} is in a {kind}, not on a symbol", site.line, site.character),
+            &site.line_text,
         ));
     }
-    if let Some(name) = crate::commands::find::resolve::identifier_at(&line_text, character)
+    if let Some(name) = crate::commands::find::resolve::identifier_at(&site.line_text, site.character)
         && KEYWORDS.contains(&name.as_str())
     {
-        return Err(no_symbol("keyword", format!("{name:?} is an F# keyword, not a symbol"), &line_text));
+        return Err(no_symbol("keyword", format!("{name:?} is an F# keyword, not a symbol"), &site.line_text));
     }
+    Ok(())
+}
 
+/// FSAC's `prepareRename` range and its `rename` WorkspaceEdit for the site.
+async fn fsac_rename(
+    context: &CommandContext,
+    site: &RenameSite,
+    new_name: &str,
+    deadline: tokio::time::Instant,
+) -> Result<(Value, Value), CommandError> {
     let status = context.status().await?;
     if status.state != State::Ready {
         return Err(CommandError::Unavailable(format!(
@@ -419,21 +630,24 @@ pub async fn rename(argument: Value, context: CommandContext) -> Result<Value, C
             status.state.as_str()
         )));
     }
-    let uri = crate::uri::path_to_uri(&path).ok_or_else(|| CommandError::Internal("cannot make a URI".to_owned()))?;
-    context.acquire_document(&uri, text.clone()).await?;
-    let position = json!({ "line": arguments.line, "character": character });
+    let uri =
+        crate::uri::path_to_uri(&site.path).ok_or_else(|| CommandError::Internal("cannot make a URI".to_owned()))?;
+    context.acquire_document(&uri, site.text.clone()).await?;
+    let position = json!({ "line": site.line, "character": site.character });
     let document = json!({ "textDocument": { "uri": uri }, "position": position });
     let prepared = context.backend_request("textDocument/prepareRename", document.clone(), deadline).await?;
     let prepared = match prepared {
         Ok(range) if !range.is_null() => range,
-        Ok(_) => return Err(no_symbol("no_symbol", "FSAC's prepareRename found nothing to rename here", &line_text)),
+        Ok(_) => {
+            return Err(no_symbol("no_symbol", "FSAC's prepareRename found nothing to rename here", &site.line_text));
+        }
         Err(error) => {
             let reason = if error.message.contains("external") { "external" } else { "no_symbol" };
-            return Err(no_symbol(reason, format!("FSAC's prepareRename: {}", error.message), &line_text));
+            return Err(no_symbol(reason, format!("FSAC's prepareRename: {}", error.message), &site.line_text));
         }
     };
-    let mut params = document.clone();
-    params["newName"] = json!(arguments.new_name);
+    let mut params = document;
+    params["newName"] = json!(new_name);
     let workspace_edit = match context.backend_request("textDocument/rename", params, deadline).await? {
         Ok(edit) => edit,
         Err(error) => {
@@ -441,102 +655,74 @@ pub async fn rename(argument: Value, context: CommandContext) -> Result<Value, C
         }
     };
     context.release_document(&uri);
-    let by_path = edits_by_path(&workspace_edit)?;
+    Ok((prepared, workspace_edit))
+}
 
-    // The cross-check: every site find has for the symbol at the same position.
-    let cross_check = cross_check_with_find(&context, &root, &path, arguments.line, character, &by_path).await?;
-
-    // The preview: texts before and after, hashes, bounded by maxLines.
-    let mut texts: BTreeMap<PathBuf, String> = BTreeMap::new();
-    for file in by_path.keys() {
-        texts.insert(file.clone(), read_text(file, &overlay)?);
-    }
-    let mut files = Vec::new();
-    let mut hashes = Map::new();
-    let mut lines_shown = 0usize;
-    let mut lines_omitted = 0usize;
-    let mut total_edits = 0usize;
-    for (file, edits) in &by_path {
-        let before = &texts[file];
-        let after = apply_edits(before, edits);
-        let relative = display_relative(&root, file);
-        hashes.insert(relative.clone(), json!(content_hash(before)));
-        total_edits += edits.len();
+/// The texts before and after, their hashes, and the touched lines within `max_lines`.
+fn preview(
+    by_path: &BTreeMap<PathBuf, Vec<Edit>>,
+    overlay: &crate::syntax::index::Overlay,
+    root: &Path,
+    max_lines: usize,
+) -> Result<Preview, CommandError> {
+    let mut preview = Preview {
+        files: Vec::new(),
+        texts: BTreeMap::new(),
+        hashes: BTreeMap::new(),
+        lines_shown: 0,
+        lines_omitted: 0,
+        total_edits: 0,
+    };
+    for (file, edits) in by_path {
+        let before = read_text(file, overlay)?;
+        let after = apply_edits(&before, edits);
+        let relative = display_relative(root, file);
+        preview.hashes.insert(relative.clone(), content_hash(&before));
+        preview.total_edits += edits.len();
         let touched: BTreeSet<u32> = edits.iter().map(|edit| edit.start.line).collect();
         let (before_lines, after_lines): (Vec<&str>, Vec<&str>) = (before.lines().collect(), after.lines().collect());
         let mut rows = Vec::new();
-        for line in &touched {
-            if lines_shown >= arguments.max_lines {
-                lines_omitted += 1;
+        for line in touched {
+            if preview.lines_shown >= max_lines {
+                preview.lines_omitted += 1;
                 continue;
             }
-            lines_shown += 1;
+            preview.lines_shown += 1;
             let bounded = |text: Option<&&str>| text.map(|text| bound_line(text, 0, 0, LINE_TEXT_LIMIT).text);
             // Renames never add or remove lines, so a line keeps its number.
-            rows.push(json!({
-                "line": line,
-                "before": bounded(before_lines.get(*line as usize)),
-                "after": bounded(after_lines.get(*line as usize)),
-            }));
+            rows.push(LinePreview {
+                line,
+                before: bounded(before_lines.get(line as usize)),
+                after: bounded(after_lines.get(line as usize)),
+            });
         }
-        files.push(json!({ "file": relative, "edits": edits.len(), "lines": rows }));
+        preview.files.push(FilePreview { file: relative, edits: edits.len(), lines: rows });
+        preview.texts.insert(file.clone(), before);
     }
-    let complete = cross_check.complete && cross_check.missed.is_empty();
-    let mut answer = json!({
-        "tool": "rename",
-        "status": "ok",
-        "oldName": prepared_text(&text, &lines, &prepared),
-        "newName": arguments.new_name,
-        "position": { "path": display_relative(&root, &path), "line": arguments.line, "character": character },
-        "via": "fsac",
-        "complete": complete,
-        "totalEdits": total_edits,
-        "totalFiles": by_path.len(),
-        "files": files,
-        "linesShown": lines_shown,
-        "linesOmitted": lines_omitted,
-        "truncated": lines_omitted > 0,
-        "fileHashes": hashes,
-        "missedSites": cross_check.missed,
-        "crossCheck": { "findCompleteness": cross_check.find_completeness, "findSites": cross_check.find_sites, "notes": cross_check.notes },
-        "applied": { "mode": "none", "applied": false },
-        "writtenToDisk": false,
-    });
-    if arguments.verify {
-        // The compiler's verdict on the renamed code, before anything is applied: a what-if
-        // check of the same edit over the projects it touches and those downstream.
-        let what_if = json!({ "edits": workspace_edit, "timeoutMs": arguments.timeout.as_millis() as u64 });
-        answer["verification"] = crate::commands::check::check(what_if, context.clone()).await?;
-    }
-    match arguments.apply {
-        ApplyMode::Preview => {}
-        ApplyMode::Editor => {
-            let params = json!({ "label": format!("Rename to {}", arguments.new_name), "edit": workspace_edit });
-            answer["applied"] = match context
-                .editor_request("workspace/applyEdit", params, "/workspace/applyEdit", deadline)
-                .await
-            {
-                Ok(Ok(result)) => json!({
-                    "mode": "editor",
-                    "applied": result["applied"] == json!(true),
-                    "failureReason": result.get("failureReason"),
-                }),
-                Ok(Err(error)) => json!({ "mode": "editor", "applied": false, "failureReason": error.message }),
-                Err(CommandError::Timeout) => json!({
-                    "mode": "editor", "applied": false,
-                    "failureReason": format!("the editor did not answer within timeoutMs = {}", arguments.timeout.as_millis()),
-                }),
-                Err(error) => return Err(error),
-            };
+    Ok(preview)
+}
+
+/// Sends the whole edit to the editor as one `workspace/applyEdit`.
+async fn apply_in_editor(
+    context: &CommandContext,
+    new_name: &str,
+    workspace_edit: Value,
+    arguments: &RenameArguments,
+    deadline: tokio::time::Instant,
+) -> Result<Applied, CommandError> {
+    let params = json!({ "label": format!("Rename to {new_name}"), "edit": workspace_edit });
+    let answer = context.editor_request("workspace/applyEdit", params, "/workspace/applyEdit", deadline).await;
+    let (applied, failure_reason) = match answer {
+        Ok(Ok(result)) => {
+            (result["applied"] == json!(true), result.get("failureReason").cloned().unwrap_or(Value::Null))
         }
-        ApplyMode::Disk => {
-            let expected = arguments.expected_hashes.unwrap_or_default();
-            write_all_or_none(&root, &by_path, &texts, &overlay, &expected)?;
-            answer["applied"] = json!({ "mode": "disk", "applied": true });
-            answer["writtenToDisk"] = json!(true);
+        Ok(Err(error)) => (false, json!(error.message)),
+        Err(CommandError::Timeout) => {
+            (false, json!(format!("the editor did not answer within timeoutMs = {}", arguments.timeout_ms)))
         }
-    }
-    Ok(answer)
+        Err(error) => return Err(error),
+    };
+    Ok(Applied { mode: "editor", applied, failure_reason: Some(failure_reason) })
 }
 
 /// Where the qualified `symbol` is defined, from find's definitions (a signature's
@@ -588,6 +774,52 @@ struct CrossCheck {
     notes: Vec<String>,
 }
 
+impl CrossCheck {
+    /// Compares one page of find's answer with the edit set: its sites that no edit starts at,
+    /// and the declarations find's syntax cross-check says FSAC's references miss.
+    fn compare_page(&mut self, answer: &Value, edit_starts: &BTreeSet<(String, u32, u32)>) {
+        for site in answer["sites"].as_array().into_iter().flatten() {
+            self.find_sites += 1;
+            let key = (
+                site["file"].as_str().unwrap_or_default().to_owned(),
+                site["range"]["start"]["line"].as_u64().unwrap_or(0) as u32,
+                site["range"]["start"]["character"].as_u64().unwrap_or(0) as u32,
+            );
+            if !edit_starts.contains(&key) {
+                self.missed.push(json!({
+                    "file": key.0,
+                    "range": site["range"],
+                    "kind": site["kind"],
+                    "symbolFullName": site["symbolFullName"],
+                    "lineText": site["lineText"],
+                    "via": site["via"],
+                }));
+            }
+        }
+        // Declarations the syntax index has and FSAC's references lack: find names them, and
+        // the rename (the same references sweep) is likely to miss them too.
+        for declaration in answer["crossCheck"]["missedByBackend"].as_array().into_iter().flatten() {
+            let key = (
+                declaration["file"].as_str().unwrap_or_default().to_owned(),
+                declaration["range"]["start"]["line"].as_u64().unwrap_or(0) as u32,
+                declaration["range"]["start"]["character"].as_u64().unwrap_or(0) as u32,
+            );
+            if !edit_starts.contains(&key)
+                && !self.missed.iter().any(|site| site["file"] == json!(key.0) && site["range"] == declaration["range"])
+            {
+                self.missed.push(json!({
+                    "file": key.0,
+                    "range": declaration["range"],
+                    "kind": declaration["role"],
+                    "symbolFullName": declaration["symbolFullName"],
+                    "lineText": Value::Null,
+                    "via": "syntax",
+                }));
+            }
+        }
+    }
+}
+
 /// Runs `fslens.find` at the same position (every page) and lists its sites that no edit
 /// starts at.
 async fn cross_check_with_find(
@@ -630,48 +862,7 @@ async fn cross_check_with_find(
             check.complete = false;
         }
         check.find_completeness = answer["completeness"].clone();
-        for site in answer["sites"].as_array().into_iter().flatten() {
-            check.find_sites += 1;
-            let key = (
-                site["file"].as_str().unwrap_or_default().to_owned(),
-                site["range"]["start"]["line"].as_u64().unwrap_or(0) as u32,
-                site["range"]["start"]["character"].as_u64().unwrap_or(0) as u32,
-            );
-            if !edit_starts.contains(&key) {
-                check.missed.push(json!({
-                    "file": key.0,
-                    "range": site["range"],
-                    "kind": site["kind"],
-                    "symbolFullName": site["symbolFullName"],
-                    "lineText": site["lineText"],
-                    "via": site["via"],
-                }));
-            }
-        }
-        // Declarations the syntax index has and FSAC's references lack: find names them, and
-        // the rename (the same references sweep) is likely to miss them too.
-        for declaration in answer["crossCheck"]["missedByBackend"].as_array().into_iter().flatten() {
-            let key = (
-                declaration["file"].as_str().unwrap_or_default().to_owned(),
-                declaration["range"]["start"]["line"].as_u64().unwrap_or(0) as u32,
-                declaration["range"]["start"]["character"].as_u64().unwrap_or(0) as u32,
-            );
-            if !edit_starts.contains(&key)
-                && !check
-                    .missed
-                    .iter()
-                    .any(|site| site["file"] == json!(key.0) && site["range"] == declaration["range"])
-            {
-                check.missed.push(json!({
-                    "file": key.0,
-                    "range": declaration["range"],
-                    "kind": declaration["role"],
-                    "symbolFullName": declaration["symbolFullName"],
-                    "lineText": Value::Null,
-                    "via": "syntax",
-                }));
-            }
-        }
+        check.compare_page(&answer, &edit_starts);
         match answer["nextCursor"].as_str() {
             Some(cursor) => query["cursor"] = json!(cursor),
             None => break,
@@ -694,7 +885,7 @@ fn write_all_or_none(
     by_path: &BTreeMap<PathBuf, Vec<Edit>>,
     texts: &BTreeMap<PathBuf, String>,
     overlay: &crate::syntax::index::Overlay,
-    expected: &Map<String, Value>,
+    expected: &BTreeMap<String, String>,
 ) -> Result<(), CommandError> {
     let mut changed = Vec::new();
     let mut new_texts = Vec::new();
@@ -706,7 +897,7 @@ fn write_all_or_none(
         })?;
         let hash = content_hash(&on_disk);
         let unsaved = overlay.get(file).is_some_and(|buffer| **buffer != *on_disk);
-        if expected.get(&relative).and_then(Value::as_str) != Some(hash.as_str()) || unsaved {
+        if expected.get(&relative) != Some(&hash) || unsaved {
             changed.push(json!({
                 "file": relative,
                 "expectedHash": expected.get(&relative),
@@ -765,28 +956,28 @@ pub struct RenameCliArgs {
     pub path: Option<String>,
     /// 0-based line.
     #[arg(long, required_unless_present = "symbol")]
-    pub line: Option<u32>,
+    pub line: Option<Coordinate>,
     /// 0-based UTF-16 column on the line.
     #[arg(long, conflicts_with = "word")]
-    pub character: Option<u32>,
+    pub character: Option<Coordinate>,
     /// A word on the line instead of a column (the symbol's name).
     #[arg(long)]
     pub word: Option<String>,
     /// Which occurrence of the word (from 1).
     #[arg(long)]
-    pub occurrence: Option<u32>,
+    pub occurrence: Option<Bounded<1, { u32::MAX as u64 }, 1>>,
     /// The new name (double backticks are added when it needs them).
     #[arg(long)]
     pub new_name: String,
     /// editor | disk (default: a preview only).
-    #[arg(long)]
-    pub apply: Option<String>,
+    #[arg(long, value_enum)]
+    pub apply: Option<ApplyMode>,
     /// With --apply disk: the preview's fileHashes, as JSON.
     #[arg(long)]
     pub expected_hashes: Option<String>,
     /// The preview's budget of touched lines.
     #[arg(long)]
-    pub max_lines: Option<u32>,
+    pub max_lines: Option<Bounded<1, MAX_MAX_LINES, DEFAULT_MAX_LINES>>,
     /// The deadline (also for FSAC to load), in milliseconds.
     #[arg(long, default_value_t = 120_000)]
     pub timeout_ms: u64,
@@ -799,41 +990,28 @@ pub struct RenameCliArgs {
 }
 
 impl RenameCliArgs {
-    /// The command's argument object; `--expected-hashes` that is not JSON is sent as a string,
-    /// which the command refuses naming `expectedHashes`.
-    pub fn to_arguments(&self) -> Value {
-        let mut arguments = json!({ "newName": self.new_name, "timeoutMs": self.timeout_ms });
-        if let Some(symbol) = &self.symbol {
-            arguments["symbol"] = json!(symbol);
-        }
-        if let Some(path) = &self.path {
-            arguments["path"] = json!(path);
-        }
-        if let Some(line) = self.line {
-            arguments["line"] = json!(line);
-        }
-        if let Some(character) = self.character {
-            arguments["character"] = json!(character);
-        }
-        if let Some(word) = &self.word {
-            arguments["word"] = json!(word);
-        }
-        if let Some(occurrence) = self.occurrence {
-            arguments["occurrence"] = json!(occurrence);
-        }
-        if let Some(apply) = &self.apply {
-            arguments["apply"] = json!(apply);
-        }
-        if let Some(hashes) = &self.expected_hashes {
-            arguments["expectedHashes"] = serde_json::from_str(hashes).unwrap_or_else(|_| json!(hashes));
-        }
-        if let Some(max_lines) = self.max_lines {
-            arguments["maxLines"] = json!(max_lines);
-        }
-        if self.verify {
-            arguments["verify"] = json!(true);
-        }
-        arguments
+    /// The command's arguments; `--expected-hashes` must be the preview's `fileHashes` JSON.
+    pub fn arguments(&self) -> Result<RenameArguments, String> {
+        let expected_hashes = match &self.expected_hashes {
+            Some(hashes) => Some(serde_json::from_str(hashes).map_err(|error| {
+                format!("--expected-hashes is not the preview's fileHashes JSON (file → hash): {error}")
+            })?),
+            None => None,
+        };
+        Ok(RenameArguments {
+            symbol: self.symbol.clone(),
+            path: self.path.clone(),
+            line: self.line,
+            character: self.character,
+            word: self.word.clone(),
+            occurrence: self.occurrence,
+            new_name: self.new_name.clone(),
+            apply: self.apply.unwrap_or_default(),
+            expected_hashes,
+            max_lines: self.max_lines.unwrap_or_default(),
+            timeout_ms: Bounded::clamped(self.timeout_ms),
+            verify: self.verify,
+        })
     }
 }
 
@@ -898,10 +1076,9 @@ pub fn render_text(answer: &Value) -> String {
     lines.join("\n")
 }
 
-/// The MCP input schema generated from this command's argument struct; `None` until its
-/// arguments are a typed struct (mcp/tools.rs keeps a hand-written schema until then).
+/// The MCP input schema generated from this command's argument struct.
 pub fn input_schema() -> Option<serde_json::Value> {
-    None
+    Some(crate::commands::params::input_schema::<RenameArguments>())
 }
 
 #[cfg(test)]
@@ -922,13 +1099,64 @@ mod tests {
         }
     }
 
+    fn blamed(argument: Value) -> String {
+        match parse_arguments::<RenameArguments>(argument.clone()) {
+            Err(CommandError::InvalidArgument { argument, .. }) => argument,
+            other => panic!("{argument} was accepted or failed otherwise: {other:?}"),
+        }
+    }
+
     #[test]
     fn disk_mode_needs_the_preview_hashes() {
-        let error = parse_arguments(&json!({"path": "a.fs", "line": 0, "word": "x", "newName": "y", "apply": "disk"}))
-            .unwrap_err();
-        assert_eq!(error.data()["argument"], json!("expectedHashes"));
-        let error = parse_arguments(&json!({"path": "a.fs", "line": 0, "word": "x", "newName": "y", "apply": "yes"}))
-            .unwrap_err();
-        assert_eq!(error.data()["argument"], json!("apply"));
+        let at = json!({"path": "a.fs", "line": 0, "word": "x", "newName": "y"});
+        let with = |key: &str, value: Value| {
+            let mut argument = at.clone();
+            argument[key] = value;
+            argument
+        };
+        assert_eq!(blamed(with("apply", json!("disk"))), "expectedHashes");
+        assert_eq!(blamed(with("apply", json!("yes"))), "apply");
+        assert_eq!(blamed(with("apply", json!(true))), "apply");
+        assert_eq!(blamed(with("expectedHashes", json!({"a.fs": 1}))), "expectedHashes");
+        for preview in [json!(false), json!("false"), json!("preview"), Value::Null] {
+            let parsed: RenameArguments = parse_arguments(with("apply", preview)).unwrap();
+            assert_eq!(parsed.apply, ApplyMode::Preview);
+        }
+        let parsed: RenameArguments = parse_arguments(with("apply", json!("disk")).tap_hashes()).unwrap();
+        assert_eq!((parsed.apply, parsed.max_lines.get(), parsed.timeout_ms.get()), (ApplyMode::Disk, 200, 120_000));
+    }
+
+    trait TapHashes {
+        fn tap_hashes(self) -> Value;
+    }
+
+    impl TapHashes for Value {
+        fn tap_hashes(mut self) -> Value {
+            self["expectedHashes"] = json!({"a.fs": "sha256:00"});
+            self
+        }
+    }
+
+    #[test]
+    fn a_symbol_or_a_position_and_each_missing_one_is_named() {
+        assert_eq!(blamed(json!({"symbol": "A.b", "line": 1, "newName": "c"})), "line");
+        assert_eq!(blamed(json!({"symbol": "A.b", "occurrence": 2, "newName": "c"})), "occurrence");
+        assert_eq!(blamed(json!({"symbol": " ", "newName": "c"})), "symbol");
+        assert_eq!(blamed(json!({"line": 1, "word": "x", "newName": "c"})), "path");
+        assert_eq!(blamed(json!({"path": "a.fs", "word": "x", "newName": "c"})), "line");
+        assert_eq!(blamed(json!({"path": "a.fs", "line": 1, "newName": "c"})), "character");
+        assert_eq!(blamed(json!({"path": "a.fs", "line": 1, "word": "x"})), "newName");
+        assert_eq!(blamed(json!({"path": "a.fs", "line": 1, "word": "x", "newName": "a`b"})), "newName");
+        assert_eq!(blamed(json!({"path": "a.fs", "line": 1, "word": "x", "newName": "c", "maxLines": 0})), "maxLines");
+        assert!(parse_arguments::<RenameArguments>(json!({"symbol": "A.b", "newName": "c"})).is_ok());
+    }
+
+    #[test]
+    fn the_apply_schema_accepts_false_and_the_two_modes() {
+        let schema = input_schema().unwrap();
+        assert_eq!(schema["properties"]["apply"]["enum"], json!([false, "editor", "disk"]));
+        assert_eq!(schema["properties"]["apply"]["default"], json!(false));
+        assert_eq!(schema["properties"]["maxLines"]["maximum"], json!(2000));
+        assert_eq!(schema["required"], json!(["newName"]));
     }
 }

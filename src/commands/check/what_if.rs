@@ -12,11 +12,15 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use serde_json::{Value, json};
 
-use super::{CheckArguments, Plan, blocking, compile_files, finish_unknown, sha256_hex, verdict_over};
+use super::answer::{
+    BaselineSummary, CheckAnswer, Coverage, Delta, DeltaEntry, FileStatus, Findings, ReportedDiagnostic,
+    TouchedFileSummary, WhatIfSummary,
+};
+use super::edits::{EDITS_SHAPE, ListChange, WhatIfEdits};
+use super::{CheckRun, Plan, blocking, compile_files, sha256_hex, verdict_over};
 use crate::commands::CommandError;
 use crate::commands::context::{CommandContext, WhatIfText};
 use crate::commands::paths::{confine, display_relative};
@@ -24,7 +28,7 @@ use crate::documents::{LineIndex, Position, Range};
 use crate::lsp::ext::error_kinds;
 use crate::workspace::WorkspaceModel;
 
-/// One requested change, as parsed.
+/// One requested change, with where it was in the argument.
 #[derive(Debug, Clone)]
 struct RequestedEdit {
     /// Where it was in the argument, for error messages (`edits[2]`).
@@ -76,13 +80,13 @@ pub(super) struct WhatIf {
 /// Parses and applies `edits` and narrows the plan to the touched files and the files of every
 /// project downstream of them (the plan's own scope still narrows that).
 pub(super) async fn prepare(
-    edits: &Value,
+    edits: &WhatIfEdits,
     plan: Plan,
     model: &WorkspaceModel,
     root: &Path,
     context: &CommandContext,
 ) -> Result<(Plan, WhatIf), CommandError> {
-    let requested = parse_edits(edits, root)?;
+    let requested = requested_edits(edits, root)?;
     let uris: Vec<String> = requested
         .iter()
         .map(|file| {
@@ -144,63 +148,50 @@ pub(super) async fn prepare(
 
 impl WhatIf {
     /// What the answer says about the edits, whatever the verdict.
-    pub(super) fn describe(&self, answer: &mut Value, root: &Path) {
-        let files: Vec<Value> = self
+    pub(super) fn describe(&self, root: &Path) -> WhatIfSummary {
+        let files = self
             .touched
             .iter()
-            .map(|file| {
-                json!({
-                    "file": display_relative(root, &file.path),
-                    "source": if file.editor_version.is_some() { "editor" } else { "disk" },
-                    "editorVersion": file.editor_version,
-                    "editCount": file.edit_count,
-                    "contentSha256": sha256_hex(&file.after),
-                })
+            .map(|file| TouchedFileSummary {
+                file: display_relative(root, &file.path),
+                source: if file.editor_version.is_some() { "editor" } else { "disk" },
+                editor_version: file.editor_version,
+                edit_count: file.edit_count,
+                content_sha256: sha256_hex(&file.after),
             })
             .collect();
-        answer["whatIf"] = json!({ "files": files, "diskWritten": false });
-        if !self.notes.is_empty() {
-            answer["whatIf"]["notes"] = json!(self.notes);
-        }
+        WhatIfSummary { files, disk_written: false, notes: self.notes.clone(), restored: None }
     }
 }
 
 /// Runs the baseline, shows FSAC the edited texts, runs the same scope again, restores, and
 /// answers with the second verdict, the baseline and the delta.
-#[allow(clippy::too_many_arguments)]
 pub(super) async fn run(
     what_if: WhatIf,
-    answer: Value,
-    arguments: &CheckArguments,
-    plan: &Plan,
-    model: &WorkspaceModel,
+    coverage: Coverage,
+    run: &CheckRun<'_>,
     context: &mut CommandContext,
-    root: &Path,
-    deadline: tokio::time::Instant,
-    generation: u64,
-    started: Instant,
-) -> Result<Value, CommandError> {
-    let baseline =
-        verdict_over(answer.clone(), arguments, plan, model, context, root, deadline, generation, started).await?;
-    let documents = match overlay_texts(&what_if, plan, context, root).await {
+) -> Result<CheckAnswer, CommandError> {
+    let baseline = verdict_over(coverage.clone(), run, context).await?.findings;
+    let documents = match overlay_texts(&what_if, run.plan, context, run.root).await {
         Ok(documents) => documents,
-        Err(error) => return Ok(unknown_with_baseline(answer, &baseline, &error, started)),
+        Err(error) => return Ok(unknown_with_baseline(coverage, &baseline, &error, run)),
     };
     if let Err(error) = context.begin_what_if(documents).await {
         context.end_what_if().await?;
-        return Ok(unknown_with_baseline(answer, &baseline, &error, started));
+        return Ok(unknown_with_baseline(coverage, &baseline, &error, run));
     }
-    let hypothetical =
-        verdict_over(answer.clone(), arguments, plan, model, context, root, deadline, generation, started).await;
+    let hypothetical = verdict_over(coverage, run, context).await;
     // FSAC's view is restored before anything is answered, whatever the second pass gave.
     context.end_what_if().await?;
     let mut hypothetical = hypothetical?;
-    stamp_touched_files(&mut hypothetical, &what_if, root);
-    let delta = delta(&baseline, &hypothetical, &what_if, root);
-    hypothetical["baseline"] = baseline_summary(&baseline);
-    hypothetical["delta"] = delta;
-    hypothetical["whatIf"]["restored"] = json!(true);
-    hypothetical["elapsedMs"] = json!(started.elapsed().as_millis() as u64);
+    stamp_touched_files(&mut hypothetical.findings, &what_if, run.root);
+    hypothetical.delta = Some(delta(&baseline, &hypothetical.findings, &what_if, run.root));
+    hypothetical.baseline = Some(BaselineSummary::of(&baseline));
+    if let Some(summary) = hypothetical.coverage.what_if.as_mut() {
+        summary.restored = Some(true);
+    }
+    hypothetical.elapsed_ms = run.started.elapsed().as_millis() as u64;
     Ok(hypothetical)
 }
 
@@ -245,7 +236,12 @@ async fn disk_text(path: &Path, root: &Path) -> Result<String, CommandError> {
     })
 }
 
-fn unknown_with_baseline(answer: Value, baseline: &Value, error: &CommandError, started: Instant) -> Value {
+fn unknown_with_baseline(
+    coverage: Coverage,
+    baseline: &Findings,
+    error: &CommandError,
+    run: &CheckRun<'_>,
+) -> CheckAnswer {
     // FSAC gone or a file busy is FSAC's state; a buffer edited meanwhile leaves the what-if
     // without a current text to apply the edits to.
     let kind = match error {
@@ -253,44 +249,26 @@ fn unknown_with_baseline(answer: Value, baseline: &Value, error: &CommandError, 
         _ => error_kinds::INCOMPLETE,
     };
     let reason = blocking(kind, format!("fslens could not show FSAC the edited texts: {error}"), json!({}));
-    let mut answer = finish_unknown(answer, reason, started);
-    answer["baseline"] = baseline_summary(baseline);
-    answer["whatIf"]["restored"] = json!(true);
-    answer
-}
-
-fn baseline_summary(baseline: &Value) -> Value {
-    let mut summary = json!({});
-    for key in [
-        "verdict",
-        "complete",
-        "errorCount",
-        "warningCount",
-        "infoCount",
-        "totalDiagnostics",
-        "diagnostics",
-        "diagnosticsTruncated",
-        "blockingReason",
-    ] {
-        if let Some(value) = baseline.get(key) {
-            summary[key] = value.clone();
-        }
+    let mut answer = CheckAnswer::unknown(coverage, reason, run.started);
+    answer.baseline = Some(BaselineSummary::of(baseline));
+    if let Some(summary) = answer.coverage.what_if.as_mut() {
+        summary.restored = Some(true);
     }
-    summary
+    answer
 }
 
 /// A closed touched file was stamped with the hash of its disk text; it was checked with the
 /// edited text.
-fn stamp_touched_files(answer: &mut Value, what_if: &WhatIf, root: &Path) {
-    let Some(files) = answer.get_mut("files").and_then(Value::as_array_mut) else { return };
-    for entry in files {
-        if let Some(file) =
-            what_if.touched.iter().find(|file| entry["file"] == json!(display_relative(root, &file.path)))
+fn stamp_touched_files(findings: &mut Findings, what_if: &WhatIf, root: &Path) {
+    for entry in findings.files.iter_mut().flatten() {
+        let Some(file) = what_if.touched.iter().find(|file| entry.file == display_relative(root, &file.path)) else {
+            continue;
+        };
+        entry.edited = true;
+        if let FileStatus::Analysed { stamp, .. } = &mut entry.status
+            && stamp.content_sha256.is_some()
         {
-            entry["edited"] = json!(true);
-            if entry.get("contentSha256").is_some() {
-                entry["contentSha256"] = json!(sha256_hex(&file.after));
-            }
+            stamp.content_sha256 = Some(sha256_hex(&file.after));
         }
     }
 }
@@ -298,69 +276,46 @@ fn stamp_touched_files(answer: &mut Value, what_if: &WhatIf, root: &Path) {
 /// Which diagnostics the edits introduced, resolved or left alone. A baseline diagnostic of a
 /// touched file is moved to where its range lies in the edited text; one whose range an edit
 /// replaced cannot be the same diagnostic any more.
-fn delta(baseline: &Value, hypothetical: &Value, what_if: &WhatIf, root: &Path) -> Value {
-    let list = |answer: &Value| answer["diagnostics"].as_array().cloned().unwrap_or_default();
-    let mut before: Vec<(Value, Option<Value>)> = list(baseline)
-        .into_iter()
-        .map(|diagnostic| {
-            let moved = moved_range(&diagnostic, what_if, root);
-            (diagnostic, moved)
-        })
-        .collect();
+fn delta(baseline: &Findings, hypothetical: &Findings, what_if: &WhatIf, root: &Path) -> Delta {
+    let mut before: Vec<(&ReportedDiagnostic, Option<Value>)> =
+        baseline.diagnostics.iter().map(|diagnostic| (diagnostic, moved_range(diagnostic, what_if, root))).collect();
     let mut introduced = Vec::new();
     let mut unchanged = Vec::new();
-    for diagnostic in list(hypothetical) {
+    for diagnostic in &hypothetical.diagnostics {
         let same = before.iter().position(|(old, moved)| {
-            moved.as_ref() == Some(&diagnostic["range"])
-                && ["file", "code", "message", "severity"].iter().all(|key| old[key] == diagnostic[key])
+            moved.as_ref() == Some(&diagnostic.range)
+                && (&old.file, &old.code, &old.message, old.severity)
+                    == (&diagnostic.file, &diagnostic.code, &diagnostic.message, diagnostic.severity)
         });
         match same {
             Some(index) => {
                 before.remove(index);
-                unchanged.push(delta_entry(&diagnostic));
+                unchanged.push(DeltaEntry::of(diagnostic));
             }
-            None => introduced.push(delta_entry(&diagnostic)),
+            None => introduced.push(DeltaEntry::of(diagnostic)),
         }
     }
-    let resolved: Vec<Value> = before
+    let resolved = before
         .into_iter()
-        .map(|(old, moved)| {
-            let mut entry = delta_entry(&old);
-            entry["range"] = moved.unwrap_or(Value::Null);
-            entry["rangeBeforeEdit"] = old["range"].clone();
-            entry
+        .map(|(old, moved)| DeltaEntry {
+            range: moved.unwrap_or(Value::Null),
+            range_before_edit: Some(old.range.clone()),
+            ..DeltaEntry::of(old)
         })
         .collect();
-    let complete = baseline["complete"] == json!(true)
-        && hypothetical["complete"] == json!(true)
-        && baseline["diagnosticsTruncated"] != json!(true)
-        && hypothetical["diagnosticsTruncated"] != json!(true);
-    json!({
-        "introduced": introduced,
-        "resolved": resolved,
-        "unchanged": unchanged,
-        "complete": complete,
-    })
-}
-
-fn delta_entry(diagnostic: &Value) -> Value {
-    json!({
-        "file": diagnostic["file"],
-        "range": diagnostic["range"],
-        "severity": diagnostic["severity"],
-        "code": diagnostic["code"],
-        "message": diagnostic["message"],
-    })
+    let complete = baseline.complete
+        && hypothetical.complete
+        && !baseline.diagnostics_truncated
+        && !hypothetical.diagnostics_truncated;
+    Delta { introduced, resolved, unchanged, complete }
 }
 
 /// Where a baseline diagnostic's range lies in the edited text (`None`: an edit replaced it).
-fn moved_range(diagnostic: &Value, what_if: &WhatIf, root: &Path) -> Option<Value> {
-    let Some(file) =
-        what_if.touched.iter().find(|file| diagnostic["file"] == json!(display_relative(root, &file.path)))
-    else {
-        return Some(diagnostic["range"].clone());
+fn moved_range(diagnostic: &ReportedDiagnostic, what_if: &WhatIf, root: &Path) -> Option<Value> {
+    let Some(file) = what_if.touched.iter().find(|file| diagnostic.file == display_relative(root, &file.path)) else {
+        return Some(diagnostic.range.clone());
     };
-    let range: Range = serde_json::from_value(diagnostic["range"].clone()).ok()?;
+    let range: Range = serde_json::from_value(diagnostic.range.clone()).ok()?;
     let before_index = LineIndex::new(&file.before);
     let after_index = LineIndex::new(&file.after);
     let start = map_offset(before_index.offset(&file.before, range.start), &file.replaced)?;
@@ -410,13 +365,12 @@ fn downstream(model: &WorkspaceModel, touched: &[PathBuf]) -> (HashSet<PathBuf>,
     (files, projects)
 }
 
-// ----- parsing and applying ------------------------------------------------------------------
+// ----- reading and applying ----------------------------------------------------------------
 
-const EDITS_SHAPE: &str = "expected a WorkspaceEdit (changes or documentChanges with text edits) or a list of \
-                           {path, range, newText} or {path, text}";
-
-/// Reads `edits` in any of its three shapes into the edits of each file, in first-seen order.
-fn parse_edits(edits: &Value, root: &Path) -> Result<Vec<FileEdits>, CommandError> {
+/// The typed `edits` as the edits of each file, in first-seen order, each named by where it
+/// is in the argument (`edits[2]`, `edits.documentChanges[0].edits[1]`,
+/// `edits.changes[URI][0]`); paths are confined to the workspace.
+fn requested_edits(edits: &WhatIfEdits, root: &Path) -> Result<Vec<FileEdits>, CommandError> {
     let mut files: Vec<FileEdits> = Vec::new();
     let mut add = |path: PathBuf, expected_version: Option<(i64, String)>, edit: RequestedEdit| match files
         .iter_mut()
@@ -431,92 +385,49 @@ fn parse_edits(edits: &Value, root: &Path) -> Result<Vec<FileEdits>, CommandErro
         None => files.push(FileEdits { path, expected_version, edits: vec![edit] }),
     };
     match edits {
-        Value::Array(items) => {
+        WhatIfEdits::List(items) => {
             for (index, item) in items.iter().enumerate() {
                 let argument = format!("edits[{index}]");
-                let object = item.as_object().ok_or_else(|| {
-                    CommandError::invalid_argument(&argument, "expected {path, range, newText} or {path, text}")
-                })?;
-                let path_argument = format!("{argument}.path");
-                let written = object
-                    .get("path")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| CommandError::invalid_argument(&path_argument, "expected the path of a file"))?;
-                let path = confine(root, written, &path_argument)?;
-                let change = match (object.get("text"), object.get("range")) {
-                    (Some(text), None) => Change::Whole(
-                        text.as_str()
-                            .ok_or_else(|| {
-                                CommandError::invalid_argument(&format!("{argument}.text"), "expected a string")
-                            })?
-                            .to_owned(),
-                    ),
-                    (None, Some(_)) => text_edit(item, &argument, "newText")?,
-                    (Some(_), Some(_)) => {
-                        return Err(CommandError::invalid_argument(
-                            &argument,
-                            "give either text (the whole file) or range and newText, not both",
-                        ));
+                let path = confine(root, &item.path, &format!("{argument}.path"))?;
+                let change = match &item.change {
+                    ListChange::Range { range, new_text } => {
+                        Change::Range { range: *range, new_text: new_text.clone() }
                     }
-                    (None, None) => {
-                        return Err(CommandError::invalid_argument(&argument, "expected range and newText, or text"));
-                    }
+                    ListChange::Whole { text } => Change::Whole(text.clone()),
                 };
                 add(path, None, RequestedEdit { argument, change });
             }
         }
-        Value::Object(object) if object.contains_key("documentChanges") => {
-            let changes = object["documentChanges"]
-                .as_array()
-                .ok_or_else(|| CommandError::invalid_argument("edits.documentChanges", "expected an array"))?;
-            for (index, change) in changes.iter().enumerate() {
-                let argument = format!("edits.documentChanges[{index}]");
-                if change.get("kind").is_some() {
-                    return Err(CommandError::invalid_argument(
-                        &argument,
-                        "file operations (create, rename, delete) are not supported by a what-if; only text edits",
-                    ));
-                }
-                let uri_argument = format!("{argument}.textDocument.uri");
-                let uri = change
-                    .pointer("/textDocument/uri")
-                    .and_then(Value::as_str)
-                    .ok_or_else(|| CommandError::invalid_argument(&uri_argument, "expected a file URI"))?;
-                let path = path_of_uri(uri, root, &uri_argument)?;
-                let expected = change
-                    .pointer("/textDocument/version")
-                    .and_then(Value::as_i64)
-                    .filter(|&version| version != 0)
-                    .map(|version| (version, format!("{argument}.textDocument.version")));
-                let text_edits = change
-                    .get("edits")
-                    .and_then(Value::as_array)
-                    .ok_or_else(|| CommandError::invalid_argument(&format!("{argument}.edits"), "expected an array"))?;
-                for (edit_index, edit) in text_edits.iter().enumerate() {
-                    let argument = format!("{argument}.edits[{edit_index}]");
-                    let change = text_edit(edit, &argument, "newText")?;
-                    add(path.clone(), expected.clone(), RequestedEdit { argument, change });
+        WhatIfEdits::WorkspaceEdit(workspace_edit) => match (&workspace_edit.document_changes, &workspace_edit.changes)
+        {
+            (Some(document_changes), _) => {
+                for (index, change) in document_changes.iter().enumerate() {
+                    let argument = format!("edits.documentChanges[{index}]");
+                    let document = &change.text_document;
+                    let path = path_of_uri(&document.uri, root, &format!("{argument}.textDocument.uri"))?;
+                    let expected = document
+                        .version
+                        .filter(|&version| version != 0)
+                        .map(|version| (version, format!("{argument}.textDocument.version")));
+                    for (edit_index, edit) in change.edits.iter().enumerate() {
+                        let change = Change::Range { range: edit.range, new_text: edit.new_text.clone() };
+                        let argument = format!("{argument}.edits[{edit_index}]");
+                        add(path.clone(), expected.clone(), RequestedEdit { argument, change });
+                    }
                 }
             }
-        }
-        Value::Object(object) if object.contains_key("changes") => {
-            let changes = object["changes"]
-                .as_object()
-                .ok_or_else(|| CommandError::invalid_argument("edits.changes", "expected an object of URI → edits"))?;
-            for (uri, text_edits) in changes {
-                let argument = format!("edits.changes[{uri}]");
-                let path = path_of_uri(uri, root, &argument)?;
-                let text_edits = text_edits
-                    .as_array()
-                    .ok_or_else(|| CommandError::invalid_argument(&argument, "expected an array of text edits"))?;
-                for (edit_index, edit) in text_edits.iter().enumerate() {
-                    let argument = format!("{argument}[{edit_index}]");
-                    let change = text_edit(edit, &argument, "newText")?;
-                    add(path.clone(), None, RequestedEdit { argument, change });
+            (None, changes) => {
+                for (uri, text_edits) in changes.iter().flatten() {
+                    let argument = format!("edits.changes[{uri}]");
+                    let path = path_of_uri(uri, root, &argument)?;
+                    for (edit_index, edit) in text_edits.iter().enumerate() {
+                        let change = Change::Range { range: edit.range, new_text: edit.new_text.clone() };
+                        let argument = format!("{argument}[{edit_index}]");
+                        add(path.clone(), None, RequestedEdit { argument, change });
+                    }
                 }
             }
-        }
-        _ => return Err(CommandError::invalid_argument("edits", EDITS_SHAPE)),
+        },
     }
     if files.is_empty() {
         return Err(CommandError::invalid_argument("edits", format!("no edit given; {EDITS_SHAPE}")));
@@ -528,22 +439,6 @@ fn path_of_uri(uri: &str, root: &Path, argument: &str) -> Result<PathBuf, Comman
     let path = crate::uri::uri_to_path(uri)
         .ok_or_else(|| CommandError::invalid_argument(argument, format!("{uri} is not a file URI")))?;
     confine(root, &path.to_string_lossy(), argument)
-}
-
-fn text_edit(edit: &Value, argument: &str, text_member: &str) -> Result<Change, CommandError> {
-    let range: Range =
-        edit.get("range").cloned().and_then(|range| serde_json::from_value(range).ok()).ok_or_else(|| {
-            CommandError::invalid_argument(
-                &format!("{argument}.range"),
-                "expected {start: {line, character}, end: {line, character}} with non-negative integers",
-            )
-        })?;
-    let new_text = edit
-        .get(text_member)
-        .and_then(Value::as_str)
-        .ok_or_else(|| CommandError::invalid_argument(&format!("{argument}.{text_member}"), "expected a string"))?
-        .to_owned();
-    Ok(Change::Range { range, new_text })
 }
 
 /// Applies one file's edits to `before`; refuses an edit outside the text or overlapping
@@ -686,33 +581,34 @@ mod tests {
     }
 
     #[test]
-    fn all_three_shapes_parse_and_bad_ones_are_named() {
+    fn all_three_shapes_become_named_file_edits() {
         let root = std::env::temp_dir();
         let root = root.canonicalize().unwrap();
         let uri = crate::uri::path_to_uri(&root.join("A.fs")).unwrap();
         let text_edit = json!({"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}, "newText": "x"});
-        let changes = parse_edits(&json!({"changes": {uri.clone(): [text_edit.clone()]}}), &root).unwrap();
+        let read = |edits: Value| -> Result<Vec<FileEdits>, CommandError> {
+            let edits: WhatIfEdits = serde_json::from_value(edits).expect("well-formed");
+            requested_edits(&edits, &root)
+        };
+        let changes = read(json!({"changes": {uri.clone(): [text_edit.clone(), text_edit.clone()]}})).unwrap();
         assert_eq!(changes[0].path, root.join("A.fs"));
-        let document = parse_edits(
-            &json!({"documentChanges": [{"textDocument": {"uri": uri, "version": 4}, "edits": [text_edit.clone()]}]}),
-            &root,
+        assert_eq!(changes[0].edits[1].argument, format!("edits.changes[{uri}][1]"));
+        let document = read(
+            json!({"documentChanges": [{"textDocument": {"uri": uri, "version": 4}, "edits": [text_edit.clone()]}]}),
         )
         .unwrap();
-        assert_eq!(document[0].expected_version.as_ref().map(|(version, _)| *version), Some(4));
-        let list = parse_edits(
-            &json!([{"path": "A.fs", "text": "x"}, {"path": "B.fs", "range": text_edit["range"], "newText": "y"}]),
-            &root,
-        )
-        .unwrap();
+        assert_eq!(document[0].expected_version, Some((4, "edits.documentChanges[0].textDocument.version".to_owned())));
+        assert_eq!(document[0].edits[0].argument, "edits.documentChanges[0].edits[0]");
+        let list =
+            read(json!([{"path": "A.fs", "text": "x"}, {"path": "B.fs", "range": text_edit["range"], "newText": "y"}]))
+                .unwrap();
         assert_eq!(list.len(), 2);
-        let error = parse_edits(&json!([{"path": "A.fs", "range": {"start": 1}, "newText": "y"}]), &root).unwrap_err();
-        assert_eq!(error.data()["argument"], json!("edits[0].range"));
-        let error =
-            parse_edits(&json!({"documentChanges": [{"kind": "create", "uri": "file:///x"}]}), &root).unwrap_err();
-        assert_eq!(error.data()["argument"], json!("edits.documentChanges[0]"));
-        let error = parse_edits(&json!("nope"), &root).unwrap_err();
-        assert_eq!(error.data()["argument"], json!("edits"));
-        let error = parse_edits(&json!([{"path": "../outside.fs", "text": ""}]), &root).unwrap_err();
+        assert_eq!(list[1].edits[0].argument, "edits[1]");
+        assert_eq!(read(json!([])).unwrap_err().data()["argument"], json!("edits"));
+        assert_eq!(read(json!({"changes": {}})).unwrap_err().data()["argument"], json!("edits"));
+        let error = read(json!([{"path": "../outside.fs", "text": ""}])).unwrap_err();
         assert_eq!(error.kind(), error_kinds::INVALID_PATH);
+        let error = read(json!({"changes": {"untitled:1": [text_edit]}})).unwrap_err();
+        assert_eq!(error.data()["argument"], json!("edits.changes[untitled:1]"));
     }
 }

@@ -5,12 +5,14 @@
 
 use std::time::Instant;
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
-use crate::commands::arguments::{object_of, reject_unknown};
-use crate::commands::diagnostic::{SELECTOR_ARGUMENTS, diagnostic_with_actions, parse_selector, timeout_of};
+use crate::commands::diagnostic::arguments::ExplainArguments;
+use crate::commands::diagnostic::{diagnostic_with_actions, to_json};
+use crate::commands::params::parse_arguments;
 
 /// What a compiler code generally means and what usually fixes it.
 struct CodeMeaning {
@@ -127,64 +129,107 @@ const MEANINGS: &[CodeMeaning] = &[
     },
 ];
 
+/// What `meaning` says of a code: the curated summary, or that the table does not know it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Meaning {
+    pub known: bool,
+    pub code: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<&'static str>,
+    pub meaning: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usual_fixes: Option<&'static str>,
+    pub via: &'static str,
+}
+
 /// The curated explanation of a code, or a note that the table does not know it.
-pub fn meaning_of(code: Option<u64>) -> Value {
+pub fn meaning_of(code: Option<u64>) -> Meaning {
     match code.and_then(|code| MEANINGS.iter().find(|meaning| meaning.code == code)) {
-        Some(meaning) => json!({
-            "known": true,
-            "code": format!("FS{:04}", meaning.code),
-            "title": meaning.title,
-            "meaning": meaning.meaning,
-            "usualFixes": meaning.usual_fixes,
-            "via": "curated",
-        }),
-        None => json!({
-            "known": false,
-            "code": code.map(|code| format!("FS{code:04}")),
-            "meaning": "fslens has no summary for this code; the compiler's message above is the authority.",
-            "via": "curated",
-        }),
+        Some(meaning) => Meaning {
+            known: true,
+            code: Some(format!("FS{:04}", meaning.code)),
+            title: Some(meaning.title),
+            meaning: meaning.meaning,
+            usual_fixes: Some(meaning.usual_fixes),
+            via: "curated",
+        },
+        None => Meaning {
+            known: false,
+            code: code.map(|code| format!("FS{code:04}")),
+            title: None,
+            meaning: "fslens has no summary for this code; the compiler's message above is the authority.",
+            usual_fixes: None,
+            via: "curated",
+        },
     }
+}
+
+/// The answer of `fslens.explainDiagnostic` when the diagnostic was found.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ExplainAnswer {
+    status: &'static str,
+    via: &'static str,
+    /// The diagnostic with its line, context lines, related information and FSAC's original.
+    diagnostic: Value,
+    meaning: Meaning,
+    fixes: FixesSummary,
+    matched_count: usize,
+    index: usize,
+    analysis: Value,
+    note: &'static str,
+    elapsed_ms: u64,
+}
+
+/// Which fixes FSAC offers, by title.
+#[derive(Debug, Serialize)]
+struct FixesSummary {
+    /// `null` when FSAC gave no answer.
+    count: Option<usize>,
+    titles: Vec<Value>,
+    via: &'static str,
+    complete: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
 }
 
 pub async fn explain_diagnostic(argument: Value, mut context: CommandContext) -> Result<Value, CommandError> {
     let started = Instant::now();
-    let object = object_of(&argument)?;
-    reject_unknown(object, SELECTOR_ARGUMENTS)?;
-    let timeout = timeout_of(object)?;
-    let Some(selector) = parse_selector(object, false)? else {
+    let arguments: ExplainArguments = parse_arguments(argument)?;
+    let Some(selector) = arguments.selector(false)? else {
         return Err(CommandError::invalid_argument("path", "required"));
     };
+    let timeout = arguments.timeout_ms.as_duration_ms();
     let (located, actions) = match diagnostic_with_actions(&mut context, &selector, timeout, started).await? {
         Ok(found) => found,
-        Err(unknown) => return Ok(unknown),
+        Err(unknown) => return to_json(&unknown),
     };
     let fixes = match actions {
         Ok(actions) => {
             let titles: Vec<Value> = actions.iter().map(|action| action["title"].clone()).collect();
-            json!({ "count": titles.len(), "titles": titles, "via": "fsac", "complete": true })
+            FixesSummary { count: Some(titles.len()), titles, via: "fsac", complete: true, reason: None }
         }
-        Err(why) => json!({ "count": null, "titles": [], "via": "fsac", "complete": false, "reason": why }),
+        Err(why) => FixesSummary { count: None, titles: Vec::new(), via: "fsac", complete: false, reason: Some(why) },
     };
     let code = super::published_code(&located.diagnostic);
-    Ok(json!({
-        "status": "ok",
-        "via": "fsac",
-        "diagnostic": located.describe(),
-        "meaning": meaning_of(code),
-        "fixes": fixes,
-        "matchedCount": located.matched,
-        "index": located.index,
-        "analysis": located.stamp,
-        "note": "the message, code and range are the compiler's, as FSAC published them; `meaning` is fslens's summary of the code",
-        "elapsedMs": started.elapsed().as_millis() as u64,
-    }))
+    to_json(&ExplainAnswer {
+        status: "ok",
+        via: "fsac",
+        diagnostic: located.describe(),
+        meaning: meaning_of(code),
+        fixes,
+        matched_count: located.matched,
+        index: located.index,
+        analysis: located.stamp.clone(),
+        note: "the message, code and range are the compiler's, as FSAC published them; `meaning` is fslens's summary of the code",
+        elapsed_ms: started.elapsed().as_millis() as u64,
+    })
 }
 
-/// The MCP input schema generated from this command's argument struct; `None` until its
-/// arguments are a typed struct (mcp/tools.rs keeps a hand-written schema until then).
+/// The MCP input schema generated from this command's argument struct.
 pub fn input_schema() -> Option<serde_json::Value> {
-    None
+    Some(crate::commands::params::input_schema::<ExplainArguments>())
 }
 
 #[cfg(test)]
@@ -194,12 +239,15 @@ mod tests {
     #[test]
     fn the_table_covers_the_common_codes_once_each() {
         for code in [1, 3, 10, 20, 25, 27, 39, 41, 64, 72, 193, 365, 366, 1182] {
-            assert_eq!(meaning_of(Some(code))["known"], json!(true), "FS{code:04}");
+            assert!(meaning_of(Some(code)).known, "FS{code:04}");
         }
         let mut codes: Vec<u64> = MEANINGS.iter().map(|meaning| meaning.code).collect();
         codes.dedup();
         assert_eq!(codes.len(), MEANINGS.len());
-        assert_eq!(meaning_of(Some(9999))["known"], json!(false));
-        assert_eq!(meaning_of(Some(9999))["code"], json!("FS9999"));
+        assert!(!meaning_of(Some(9999)).known);
+        let unknown = serde_json::to_value(meaning_of(Some(9999))).unwrap();
+        assert_eq!(unknown["code"], serde_json::json!("FS9999"));
+        assert!(unknown.get("title").is_none() && unknown.get("usualFixes").is_none());
+        assert_eq!(serde_json::to_value(meaning_of(None)).unwrap()["code"], Value::Null);
     }
 }

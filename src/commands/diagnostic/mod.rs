@@ -5,6 +5,7 @@
 //! with that diagnostic echoed back exactly, and previewing a `WorkspaceEdit` without writing
 //! anything.
 
+pub mod arguments;
 pub mod explain;
 pub mod fixes;
 pub mod render;
@@ -13,17 +14,19 @@ pub mod suggest_open;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::{Value, json};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
-use crate::commands::arguments::{optional_integer, optional_string};
 use crate::commands::check::{CurrentAnalysis, current_analysis, fsac_for_file};
+use crate::commands::params::{Bounded, Coordinate};
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position};
 use crate::lsp::ext::error_kinds;
 use crate::syntax::index::Overlay;
 use crate::workspace::WorkspaceModel;
+use arguments::{DiagnosticCode, ExplainArguments, FixesArguments, SuggestOpenArguments};
 
 /// How many diagnostics a "nothing here" answer lists as the nearest ones.
 const NEAREST_LISTED: usize = 5;
@@ -40,56 +43,6 @@ pub struct Selector {
     pub code: Option<u64>,
     /// Among several matches, which one (0-based, in published order).
     pub index: Option<usize>,
-}
-
-/// The argument names every diagnostic tool takes for choosing a diagnostic.
-pub const SELECTOR_ARGUMENTS: &[&str] = &["path", "line", "character", "code", "index", "diagnostic", "timeoutMs"];
-
-/// Reads `path` + `line` (+ `character`, `code`, `index`); `None` when neither path nor line is
-/// given and `optional` allows that.
-pub fn parse_selector(object: &Map<String, Value>, optional: bool) -> Result<Option<Selector>, CommandError> {
-    if let Some(from_check) = object.get("diagnostic").filter(|value| !value.is_null()) {
-        return selector_from_check(from_check).map(Some);
-    }
-    let path = optional_string(object, "path")?;
-    let line = optional_integer(object, "line", 0, u32::MAX as u64)?;
-    let (path, line) = match (path, line) {
-        (Some(path), Some(line)) => (path, line as u32),
-        (None, None) if optional => return Ok(None),
-        (None, _) => return Err(CommandError::invalid_argument("path", "required: the file with the diagnostic")),
-        (Some(_), None) => {
-            return Err(CommandError::invalid_argument("line", "required: the diagnostic's 0-based line"));
-        }
-    };
-    let character = optional_integer(object, "character", 0, u32::MAX as u64)?.map(|value| value as u32);
-    let code = match object.get("code") {
-        None | Some(Value::Null) => None,
-        Some(value) => Some(parse_code(value).ok_or_else(|| {
-            CommandError::invalid_argument(
-                "code",
-                format!("expected a code like \"FS0039\", \"39\" or 39, got {value}"),
-            )
-        })?),
-    };
-    let index = optional_integer(object, "index", 0, 10_000)?.map(|value| value as usize);
-    Ok(Some(Selector { path, line, character, code, index }))
-}
-
-/// The selector for one element of a `fslens.check` answer's `diagnostics` (its `file`, the
-/// start of its `range`, its `code`), passed back as the `diagnostic` argument.
-fn selector_from_check(diagnostic: &Value) -> Result<Selector, CommandError> {
-    let invalid = |message: &str| CommandError::invalid_argument("diagnostic", message.to_owned());
-    let path = diagnostic["file"].as_str().ok_or_else(|| invalid("expected a check diagnostic with `file`"))?;
-    let start = &diagnostic["range"]["start"];
-    let line = start["line"].as_u64().ok_or_else(|| invalid("expected a check diagnostic with `range.start.line`"))?;
-    let character = start["character"].as_u64().and_then(|character| u32::try_from(character).ok());
-    Ok(Selector {
-        path: path.to_owned(),
-        line: u32::try_from(line).map_err(|_| invalid("line out of range"))?,
-        character,
-        code: diagnostic.get("code").and_then(parse_code),
-        index: None,
-    })
 }
 
 /// `FS0039`, `fs39`, `"39"` or `39` → 39.
@@ -200,14 +153,31 @@ pub fn read_text(overlay: &Overlay, path: &Path) -> Result<String, String> {
 }
 
 /// The `unknown` answer of a diagnostic tool: FSAC could not say what is at the position.
-pub fn unknown_answer(reason: Value, started: Instant) -> Value {
-    json!({
-        "status": "unknown",
-        "reason": reason["message"].clone(),
-        "blockingReason": reason,
-        "via": "fsac",
-        "elapsedMs": started.elapsed().as_millis() as u64,
-    })
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UnknownAnswer {
+    status: &'static str,
+    /// `blockingReason.message`.
+    reason: Value,
+    /// The typed reason `fslens.check` gives too: `{errorKind, message, …}`.
+    blocking_reason: Value,
+    via: &'static str,
+    elapsed_ms: u64,
+}
+
+pub fn unknown_answer(reason: Value, started: Instant) -> UnknownAnswer {
+    UnknownAnswer {
+        status: "unknown",
+        reason: reason["message"].clone(),
+        blocking_reason: reason,
+        via: "fsac",
+        elapsed_ms: started.elapsed().as_millis() as u64,
+    }
+}
+
+/// An answer struct as the JSON the command returns.
+pub fn to_json<T: Serialize>(answer: &T) -> Result<Value, CommandError> {
+    serde_json::to_value(answer).map_err(|error| CommandError::Internal(format!("cannot write the answer: {error}")))
 }
 
 /// Finds the selected diagnostic: FSAC must first have analysed the file at the content it has
@@ -412,7 +382,7 @@ pub async fn diagnostic_with_actions(
     selector: &Selector,
     timeout: Duration,
     started: Instant,
-) -> Result<Result<(Box<LocatedDiagnostic>, Result<Vec<Value>, String>), Value>, CommandError> {
+) -> Result<Result<(Box<LocatedDiagnostic>, Result<Vec<Value>, String>), UnknownAnswer>, CommandError> {
     let deadline = tokio::time::Instant::now() + timeout;
     let located = match locate(context, selector, timeout).await? {
         Location::Found(located) => located,
@@ -520,16 +490,16 @@ pub struct DiagnosticCliArgs {
     pub path: Option<String>,
     /// 0-based line of the diagnostic.
     #[arg(long)]
-    pub line: Option<u32>,
+    pub line: Option<Coordinate>,
     /// 0-based UTF-16 column inside the diagnostic's range.
     #[arg(long)]
-    pub character: Option<u32>,
+    pub character: Option<Coordinate>,
     /// Only a diagnostic with this code (FS0039, 39).
     #[arg(long)]
-    pub code: Option<String>,
+    pub code: Option<DiagnosticCode>,
     /// Among several matching diagnostics, which one (0-based).
     #[arg(long)]
-    pub index: Option<u32>,
+    pub index: Option<Bounded<0, 10_000>>,
     /// The deadline (also for FSAC to load and analyse the file), in milliseconds.
     #[arg(long, default_value_t = 60_000)]
     pub timeout_ms: u64,
@@ -539,30 +509,46 @@ pub struct DiagnosticCliArgs {
 }
 
 impl DiagnosticCliArgs {
-    pub fn to_arguments(&self) -> Value {
-        let mut arguments = json!({ "timeoutMs": self.timeout_ms });
-        if let Some(path) = &self.path {
-            arguments["path"] = json!(path);
+    pub fn explain_arguments(&self) -> ExplainArguments {
+        ExplainArguments {
+            path: self.path.clone(),
+            line: self.line,
+            character: self.character,
+            code: self.code,
+            index: self.index,
+            diagnostic: None,
+            timeout_ms: Bounded::clamped(self.timeout_ms),
         }
-        if let Some(line) = self.line {
-            arguments["line"] = json!(line);
-        }
-        if let Some(character) = self.character {
-            arguments["character"] = json!(character);
-        }
-        if let Some(code) = &self.code {
-            arguments["code"] = json!(code);
-        }
-        if let Some(index) = self.index {
-            arguments["index"] = json!(index);
-        }
-        arguments
     }
-}
 
-/// `timeoutMs`, 60 s by default.
-pub fn timeout_of(object: &Map<String, Value>) -> Result<Duration, CommandError> {
-    crate::commands::arguments::timeout_argument(object, 60_000)
+    /// The CLI previews the fixes; there is no editor to apply one in.
+    pub fn fixes_arguments(&self) -> FixesArguments {
+        FixesArguments {
+            path: self.path.clone(),
+            line: self.line,
+            character: self.character,
+            code: self.code,
+            index: self.index,
+            diagnostic: None,
+            timeout_ms: Bounded::clamped(self.timeout_ms),
+            apply: false,
+            fix_index: None,
+        }
+    }
+
+    pub fn suggest_open_arguments(&self, name: Option<String>) -> SuggestOpenArguments {
+        SuggestOpenArguments {
+            path: self.path.clone(),
+            line: self.line,
+            character: self.character,
+            code: self.code,
+            index: self.index,
+            diagnostic: None,
+            timeout_ms: Bounded::clamped(self.timeout_ms),
+            name,
+            max_results: Default::default(),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -579,28 +565,6 @@ mod tests {
         assert_eq!(parse_code(&json!("")), None);
         assert_eq!(display_code(&json!({"code": 39, "source": "F# Compiler"})), json!("FS0039"));
         assert_eq!(display_code(&json!({"code": "FSAC0003", "source": "F# Unused declarations"})), json!("FSAC0003"));
-    }
-
-    #[test]
-    fn the_selector_needs_path_and_line_and_names_what_is_wrong() {
-        let object = json!({"line": 3});
-        assert_eq!(parse_selector(object.as_object().unwrap(), false).unwrap_err().data()["argument"], json!("path"));
-        let object = json!({"path": "A.fs"});
-        assert_eq!(parse_selector(object.as_object().unwrap(), false).unwrap_err().data()["argument"], json!("line"));
-        let object = json!({"path": "A.fs", "line": 1, "code": "E42"});
-        assert_eq!(parse_selector(object.as_object().unwrap(), false).unwrap_err().data()["argument"], json!("code"));
-        assert!(parse_selector(json!({}).as_object().unwrap(), true).unwrap().is_none());
-        let from_check = json!({"diagnostic": {"file": "src/A.fs", "range": {"start": {"line": 4, "character": 15}, "end": {"line": 4, "character": 20}}, "code": 39, "message": "m"}});
-        let selector = parse_selector(from_check.as_object().unwrap(), false).unwrap().unwrap();
-        assert_eq!(
-            (selector.path.as_str(), selector.line, selector.character, selector.code),
-            ("src/A.fs", 4, Some(15), Some(39))
-        );
-        let broken = json!({"diagnostic": {"range": {}}});
-        assert_eq!(
-            parse_selector(broken.as_object().unwrap(), false).unwrap_err().data()["argument"],
-            json!("diagnostic")
-        );
     }
 
     #[test]

@@ -9,12 +9,15 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
-use crate::commands::arguments::{object_of, optional_integer, optional_string, reject_unknown};
-use crate::commands::diagnostic::{Location, code_actions, locate, parse_selector, read_text, timeout_of};
+use crate::commands::diagnostic::arguments::SuggestOpenArguments;
+use crate::commands::diagnostic::fixes::DescribedFix;
+use crate::commands::diagnostic::{Location, Selector, code_actions, locate, read_text, to_json};
+use crate::commands::params::parse_arguments;
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position};
 use crate::syntax::index::{Overlay, SyntaxIndex};
@@ -211,109 +214,289 @@ fn visibility(model: &WorkspaceModel, from: &Path, declared_in: &Path) -> &'stat
     "not_referenced"
 }
 
+/// The answer of `fslens.suggestOpen` once the name is known.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SuggestOpenAnswer {
+    /// `ok` or `not_found`.
+    status: &'static str,
+    /// A `not_found` is certain only when FSAC was asked and answered.
+    certain: bool,
+    name: String,
+    /// `fsac`, `syntax` or `fsac+syntax`: the sources of the listed suggestions.
+    via: &'static str,
+    suggestions: Vec<Value>,
+    total_suggestions: usize,
+    truncated: bool,
+    truncated_by_budget: bool,
+    suggestions_omitted: usize,
+    omitted: Omitted,
+    fsac: FsacReport,
+    syntax: SyntaxReport,
+    written_to_disk: bool,
+    elapsed_ms: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    diagnostic: Option<Value>,
+    /// The file the `open` is for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
+}
+
+/// The answer when the name is not known: FSAC gave no diagnostic to read it from.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NameUnknown {
+    status: &'static str,
+    via: &'static str,
+    fsac: FsacReport,
+    reason: &'static str,
+    elapsed_ms: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    blocking_reason: Option<Value>,
+}
+
+/// Declarations of the name that cannot be what it means.
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Omitted {
+    private_declarations: usize,
+    later_in_compile_order: usize,
+    in_unreferenced_projects: usize,
+}
+
+/// Whether FSAC was asked for its `open` fixes and what it gave.
+#[derive(Debug, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FsacReport {
+    asked: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    code_actions: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    open_fixes: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<&'static str>,
+    /// `false` when FSAC gave no answer.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    complete: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    blocking_reason: Option<Value>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SyntaxReport {
+    indexed_files: usize,
+    coverage: &'static str,
+}
+
+/// One of FSAC's `open X` / `Use X.Y` fixes.
+#[derive(Debug, Serialize)]
+struct FsacSuggestion {
+    via: &'static str,
+    #[serde(flatten)]
+    fix: DescribedFix,
+}
+
+/// One workspace declaration of the name, as an `open` to add.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SyntaxSuggestion {
+    via: &'static str,
+    open: Option<String>,
+    open_line: Option<String>,
+    use_as: String,
+    require_qualified_access: bool,
+    declaration: DeclarationSite,
+    /// `before`, `referenced` or `unknown`.
+    visibility: &'static str,
+    /// With a file: whether it opens the container already, where the `open` goes, and the
+    /// edit with its preview.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    already_open: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    insert_at: Option<Position>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    preview: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    workspace_edit: Option<Value>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DeclarationSite {
+    full_name: String,
+    kind: &'static str,
+    file: String,
+    line: u32,
+}
+
+/// What the FSAC arm found: its report, its suggestions, and the FS0039 it read.
+#[derive(Default)]
+struct FsacArm {
+    report: FsacReport,
+    suggestions: Vec<Value>,
+    /// The unresolved name read from the diagnostic's message.
+    name: Option<String>,
+    range: Option<Value>,
+    line: Option<u64>,
+    description: Option<Value>,
+}
+
 pub async fn suggest_open(argument: Value, mut context: CommandContext) -> Result<Value, CommandError> {
     let started = Instant::now();
-    let object = object_of(&argument)?;
-    reject_unknown(
-        object,
-        &["name", "path", "line", "character", "code", "index", "diagnostic", "maxResults", "timeoutMs"],
-    )?;
-    let timeout = timeout_of(object)?;
-    let max_results = optional_integer(object, "maxResults", 1, 200)?.unwrap_or(20) as usize;
-    let written_name = optional_string(object, "name")?;
-    if written_name.as_deref().is_some_and(|name| name.trim().is_empty()) {
-        return Err(CommandError::invalid_argument("name", "is empty"));
-    }
-    // With a name, `path` alone only says where the `open` would go.
-    let positioned = ["line", "diagnostic"].iter().any(|key| object.get(*key).is_some_and(|value| !value.is_null()));
-    if written_name.is_none() && !positioned && object.get("path").is_none_or(Value::is_null) {
-        return Err(CommandError::invalid_argument("name", "give the unresolved name, or path + line of its FS0039"));
-    }
-    let mut selector = if written_name.is_some() && !positioned { None } else { parse_selector(object, false)? };
-    if let Some(selector) = selector.as_mut()
-        && selector.code.is_none()
-    {
-        selector.code = Some(39);
-    }
+    let arguments: SuggestOpenArguments = parse_arguments(argument)?;
+    let selector = arguments.fs0039_selector()?;
     let root = context.workspace_root()?.to_path_buf();
-    let deadline = tokio::time::Instant::now() + timeout;
-
-    // The FSAC arm: the diagnostic at the position, and FSAC's open/Use fixes for it.
-    let mut fsac = json!({ "asked": false });
-    let mut suggestions = Vec::new();
-    let mut diagnostic_name = None;
-    let mut diagnostic_range = None;
-    let mut diagnostic_line = None;
-    let mut diagnostic_description = Value::Null;
-    if let Some(selector) = &selector {
-        match locate(&mut context, selector, timeout).await? {
-            Location::Found(located) => {
-                diagnostic_name = unresolved_name(&located.diagnostic, &located.text);
-                diagnostic_range = Some(located.diagnostic["range"].clone());
-                diagnostic_line = located.diagnostic["range"]["start"]["line"].as_u64();
-                diagnostic_description = super::describe_diagnostic(&located.file(), &located.diagnostic);
-                let actions = code_actions(&context, &located, deadline).await;
-                located.release(&context);
-                let overlay = context.editor_buffers().await?;
-                match actions? {
-                    Ok(actions) => {
-                        let offered: Vec<&Value> =
-                            actions.iter().filter(|action| action["title"].as_str().is_some_and(is_open_fix)).collect();
-                        fsac = json!({ "asked": true, "codeActions": actions.len(), "openFixes": offered.len() });
-                        if offered.is_empty() {
-                            fsac["note"] = json!(
-                                "FSAC offered no \"open X\" / \"Use X.Y\" fix; it offers them only with its ResolveNamespaces setting on"
-                            );
-                        }
-                        for action in offered {
-                            let mut described = super::fixes::describe_action(action, &root, &overlay);
-                            described["via"] = json!("fsac");
-                            suggestions.push(described);
-                        }
-                    }
-                    Err(why) => fsac = json!({ "asked": true, "complete": false, "reason": why }),
-                }
-            }
-            Location::Unknown(reason) => {
-                fsac =
-                    json!({ "asked": true, "complete": false, "reason": reason["message"], "blockingReason": reason });
-            }
-        }
-    }
-    let name = match (&written_name, &diagnostic_name) {
+    let timeout = arguments.timeout_ms.as_duration_ms();
+    let fsac = match &selector {
+        Some(selector) => fsac_arm(&mut context, &root, selector, timeout).await?,
+        None => FsacArm::default(),
+    };
+    let name = match (&arguments.name, &fsac.name) {
         (Some(name), _) => name.trim().to_owned(),
         (None, Some(name)) => name.clone(),
         (None, None) => {
-            let mut answer = json!({
-                "status": "unknown",
-                "via": "fsac",
-                "fsac": fsac,
-                "reason": "the unresolved name is not known: FSAC gave no diagnostic to read it from; pass `name`",
-                "elapsedMs": started.elapsed().as_millis() as u64,
+            let blocking_reason = fsac.report.blocking_reason.clone();
+            return to_json(&NameUnknown {
+                status: "unknown",
+                via: "fsac",
+                fsac: fsac.report,
+                reason: "the unresolved name is not known: FSAC gave no diagnostic to read it from; pass `name`",
+                elapsed_ms: started.elapsed().as_millis() as u64,
+                blocking_reason,
             });
-            if let Some(reason) = answer["fsac"].get("blockingReason").cloned() {
-                answer["blockingReason"] = reason;
-            }
-            return Ok(answer);
         }
     };
+    // The file the `open` is for: the diagnostic's, or with only a name `path`.
+    let target = match selector.as_ref().map(|selector| selector.path.as_str()).or(arguments.path.as_deref()) {
+        Some(path) => Some(confine(&root, path, "path")?),
+        None => None,
+    };
+    let syntax = syntax_arm(&context, &root, &name, target.as_deref(), &fsac).await?;
+    let mut suggestions = fsac.suggestions;
+    suggestions.extend(syntax.suggestions);
+    let total = suggestions.len();
+    let page = crate::commands::budget::paginate(
+        &suggestions,
+        0,
+        arguments.max_results.as_usize(),
+        crate::commands::budget::RESPONSE_CHAR_BUDGET,
+    );
+    let suggestions = page.entries;
+    let via = match (suggestions.iter().any(|s| s["via"] == "fsac"), suggestions.iter().any(|s| s["via"] == "syntax")) {
+        (true, true) => "fsac+syntax",
+        (true, false) => "fsac",
+        _ => "syntax",
+    };
+    // Nothing found is only certain when FSAC was asked and answered: the syntax arm sees the
+    // workspace's own declarations, not referenced packages or the framework.
+    let fsac_answered = fsac.report.asked && fsac.report.complete != Some(false);
+    to_json(&SuggestOpenAnswer {
+        status: if total == 0 { "not_found" } else { "ok" },
+        certain: total > 0 || fsac_answered,
+        name,
+        via,
+        total_suggestions: total,
+        truncated: page.truncated,
+        truncated_by_budget: page.truncated_by_budget,
+        suggestions_omitted: total - suggestions.len(),
+        suggestions,
+        omitted: syntax.omitted,
+        fsac: fsac.report,
+        syntax: SyntaxReport {
+            indexed_files: syntax.indexed_files,
+            coverage: "declarations in the workspace's own F# files; referenced packages and the framework are not searched",
+        },
+        written_to_disk: false,
+        elapsed_ms: started.elapsed().as_millis() as u64,
+        diagnostic: fsac.description,
+        file: target.map(|path| display_relative(&root, &path)),
+    })
+}
+
+/// The FSAC arm: the FS0039 at the position, and FSAC's open/Use fixes for it.
+async fn fsac_arm(
+    context: &mut CommandContext,
+    root: &Path,
+    selector: &Selector,
+    timeout: std::time::Duration,
+) -> Result<FsacArm, CommandError> {
+    let deadline = tokio::time::Instant::now() + timeout;
+    let located = match locate(context, selector, timeout).await? {
+        Location::Found(located) => located,
+        Location::Unknown(reason) => {
+            let report = FsacReport {
+                asked: true,
+                complete: Some(false),
+                reason: Some(reason["message"].clone()),
+                blocking_reason: Some(reason),
+                ..FsacReport::default()
+            };
+            return Ok(FsacArm { report, ..FsacArm::default() });
+        }
+    };
+    let mut arm = FsacArm {
+        name: unresolved_name(&located.diagnostic, &located.text),
+        range: Some(located.diagnostic["range"].clone()),
+        line: located.diagnostic["range"]["start"]["line"].as_u64(),
+        description: Some(super::describe_diagnostic(&located.file(), &located.diagnostic)),
+        ..FsacArm::default()
+    };
+    let actions = code_actions(context, &located, deadline).await;
+    located.release(context);
+    let overlay = context.editor_buffers().await?;
+    match actions? {
+        Ok(actions) => {
+            let offered: Vec<&Value> =
+                actions.iter().filter(|action| action["title"].as_str().is_some_and(is_open_fix)).collect();
+            arm.report = FsacReport {
+                asked: true,
+                code_actions: Some(actions.len()),
+                open_fixes: Some(offered.len()),
+                note: offered.is_empty().then_some(
+                    "FSAC offered no \"open X\" / \"Use X.Y\" fix; it offers them only with its ResolveNamespaces setting on",
+                ),
+                ..FsacReport::default()
+            };
+            for action in offered {
+                let fix = super::fixes::describe_action(action, root, &overlay);
+                arm.suggestions.push(to_json(&FsacSuggestion { via: "fsac", fix })?);
+            }
+        }
+        Err(why) => {
+            arm.report =
+                FsacReport { asked: true, complete: Some(false), reason: Some(json!(why)), ..FsacReport::default() }
+        }
+    }
+    Ok(arm)
+}
+
+/// What the syntax arm found.
+struct SyntaxArm {
+    suggestions: Vec<Value>,
+    omitted: Omitted,
+    indexed_files: usize,
+}
+
+/// The syntax arm: the workspace's declarations of the name, each as an `open` (with the edit
+/// for `target` when there is one), leaving out those that cannot be what the name means.
+async fn syntax_arm(
+    context: &CommandContext,
+    root: &Path,
+    name: &str,
+    target: Option<&Path>,
+    fsac: &FsacArm,
+) -> Result<SyntaxArm, CommandError> {
     // `Text.shout` is looked up by its last segment; the written qualifier must then match.
     let (written_qualifier, last_segment) = match name.rsplit_once('.') {
         Some((qualifier, last)) => (Some(qualifier.to_owned()), last.to_owned()),
-        None => (None, name.clone()),
+        None => (None, name.to_owned()),
     };
-
-    // The syntax arm: declarations in the workspace.
-    let model = crate::commands::load_workspace_model(&root).await?;
+    let model = crate::commands::load_workspace_model(root).await?;
     let overlay = context.editor_buffers().await?;
     let index = context.syntax_index();
-    let target = match &selector {
-        Some(selector) => Some(confine(&root, &selector.path, "path")?),
-        None => match optional_string(object, "path")? {
-            Some(path) => Some(confine(&root, &path, "path")?),
-            None => None,
-        },
-    };
     let (candidates, private_skipped) = {
         let (index, overlay, files, last_segment) =
             (index.clone(), overlay.clone(), model.files_to_index(), last_segment.clone());
@@ -323,17 +506,17 @@ pub async fn suggest_open(argument: Value, mut context: CommandContext) -> Resul
         })
         .await?
     };
-    let target_text = match &target {
-        Some(path) => Some(
-            read_text(&overlay, path)
-                .map_err(|message| CommandError::InvalidPath { path: display_relative(&root, path), message })?,
-        ),
+    let insertion = match target {
+        Some(path) => Some(open_insertion(
+            &read_text(&overlay, path)
+                .map_err(|message| CommandError::InvalidPath { path: display_relative(root, path), message })?,
+        )),
         None => None,
     };
-    let insertion = target_text.as_deref().map(open_insertion);
-    let target_uri = target.as_deref().and_then(crate::uri::path_to_uri);
-    let mut later_in_compile_order = 0usize;
-    let mut not_referenced = 0usize;
+    let target_uri = target.and_then(crate::uri::path_to_uri);
+    let edit_target = insertion.as_ref().zip(target_uri.as_deref());
+    let mut omitted = Omitted { private_declarations: private_skipped, ..Omitted::default() };
+    let mut suggestions = Vec::new();
     let mut seen = HashSet::new();
     for candidate in candidates {
         if let Some(written) = &written_qualifier {
@@ -342,11 +525,10 @@ pub async fn suggest_open(argument: Value, mut context: CommandContext) -> Resul
                 continue;
             }
         }
-        let visible = match &target {
+        let visible = match target {
             // Further down the same file: declared after its use, so no `open` helps.
             Some(target)
-                if *target == candidate.path
-                    && diagnostic_line.is_some_and(|line| u64::from(candidate.line) > line) =>
+                if *target == candidate.path && fsac.line.is_some_and(|line| u64::from(candidate.line) > line) =>
             {
                 "later"
             }
@@ -355,11 +537,11 @@ pub async fn suggest_open(argument: Value, mut context: CommandContext) -> Resul
         };
         match visible {
             "later" => {
-                later_in_compile_order += 1;
+                omitted.later_in_compile_order += 1;
                 continue;
             }
             "not_referenced" => {
-                not_referenced += 1;
+                omitted.in_unreferenced_projects += 1;
                 continue;
             }
             _ => {}
@@ -372,94 +554,73 @@ pub async fn suggest_open(argument: Value, mut context: CommandContext) -> Resul
         if !seen.insert((candidate.open.clone(), qualified.clone())) {
             continue;
         }
-        let mut suggestion = json!({
-            "via": "syntax",
-            "open": candidate.open,
-            "openLine": candidate.open.as_ref().map(|open| format!("open {open}")),
-            "useAs": qualified,
-            "requireQualifiedAccess": !candidate.qualifier.is_empty(),
-            "declaration": {
-                "fullName": candidate.full_name,
-                "kind": candidate.kind,
-                "file": display_relative(&root, &candidate.path),
-                "line": candidate.line,
-            },
-            "visibility": visible,
-        });
-        if let (Some(insertion), Some(uri)) = (&insertion, &target_uri) {
-            let mut edits = Vec::new();
-            let already = candidate.open.as_ref().is_some_and(|open| insertion.already_open.contains(open));
-            suggestion["alreadyOpen"] = json!(already);
-            if let Some(open) = candidate.open.as_ref().filter(|_| !already) {
-                let at = json!({ "line": insertion.line, "character": 0 });
-                suggestion["insertAt"] = at.clone();
-                edits.push(json!({
-                    "range": { "start": at, "end": at },
-                    "newText": format!("{}open {open}\n", insertion.indentation),
-                }));
-            }
-            if let Some(range) = diagnostic_range.as_ref().filter(|_| qualified != name) {
-                edits.push(json!({ "range": range, "newText": qualified }));
-            }
-            if !edits.is_empty() {
-                let mut changes = serde_json::Map::new();
-                changes.insert(uri.clone(), json!(edits));
-                let edit = json!({ "changes": changes });
-                suggestion["preview"] = super::preview_edit(&edit, &root, &overlay);
-                suggestion["workspaceEdit"] = edit;
+        let mut suggestion = syntax_suggestion(&candidate, qualified, visible, root);
+        if let Some((insertion, uri)) = edit_target {
+            let qualify_at = fsac.range.as_ref().filter(|_| suggestion.use_as != name);
+            add_the_edit(&mut suggestion, insertion, uri, qualify_at);
+            if let Some(edit) = &suggestion.workspace_edit {
+                suggestion.preview = Some(super::preview_edit(edit, root, &overlay));
             }
         }
-        suggestions.push(suggestion);
+        suggestions.push(to_json(&suggestion)?);
     }
-    let total = suggestions.len();
-    let page =
-        crate::commands::budget::paginate(&suggestions, 0, max_results, crate::commands::budget::RESPONSE_CHAR_BUDGET);
-    let (truncated, truncated_by_budget) = (page.truncated, page.truncated_by_budget);
-    let suggestions = page.entries;
-    let via = match (suggestions.iter().any(|s| s["via"] == "fsac"), suggestions.iter().any(|s| s["via"] == "syntax")) {
-        (true, true) => "fsac+syntax",
-        (true, false) => "fsac",
-        _ => "syntax",
-    };
-    // Nothing found is only certain when FSAC was asked and answered: the syntax arm sees the
-    // workspace's own declarations, not referenced packages or the framework.
-    let fsac_answered = fsac["asked"] == json!(true) && fsac["complete"] != json!(false);
-    let mut answer = json!({
-        "status": if total == 0 { "not_found" } else { "ok" },
-        "certain": total > 0 || fsac_answered,
-        "name": name,
-        "via": via,
-        "suggestions": suggestions,
-        "totalSuggestions": total,
-        "truncated": truncated,
-        "truncatedByBudget": truncated_by_budget,
-        "suggestionsOmitted": total - suggestions.len(),
-        "omitted": {
-            "privateDeclarations": private_skipped,
-            "laterInCompileOrder": later_in_compile_order,
-            "inUnreferencedProjects": not_referenced,
-        },
-        "fsac": fsac,
-        "syntax": {
-            "indexedFiles": index.file_count(),
-            "coverage": "declarations in the workspace's own F# files; referenced packages and the framework are not searched",
-        },
-        "writtenToDisk": false,
-        "elapsedMs": started.elapsed().as_millis() as u64,
-    });
-    if !diagnostic_description.is_null() {
-        answer["diagnostic"] = diagnostic_description;
-    }
-    if let Some(path) = &target {
-        answer["file"] = json!(display_relative(&root, path));
-    }
-    Ok(answer)
+    Ok(SyntaxArm { suggestions, omitted, indexed_files: index.file_count() })
 }
 
-/// The MCP input schema generated from this command's argument struct; `None` until its
-/// arguments are a typed struct (mcp/tools.rs keeps a hand-written schema until then).
+/// A declaration of the name as an `open` to add (the edit comes with a target file).
+fn syntax_suggestion(
+    candidate: &SyntaxCandidate,
+    use_as: String,
+    visibility: &'static str,
+    root: &Path,
+) -> SyntaxSuggestion {
+    SyntaxSuggestion {
+        via: "syntax",
+        open: candidate.open.clone(),
+        open_line: candidate.open.as_ref().map(|open| format!("open {open}")),
+        use_as,
+        require_qualified_access: !candidate.qualifier.is_empty(),
+        declaration: DeclarationSite {
+            full_name: candidate.full_name.clone(),
+            kind: candidate.kind,
+            file: display_relative(root, &candidate.path),
+            line: candidate.line,
+        },
+        visibility,
+        already_open: None,
+        insert_at: None,
+        preview: None,
+        workspace_edit: None,
+    }
+}
+
+/// The `open` line for the target file (unless it is open already) and, when the name needs
+/// its module's qualification, the qualified name at the diagnostic's range.
+fn add_the_edit(suggestion: &mut SyntaxSuggestion, insertion: &OpenInsertion, uri: &str, qualify_at: Option<&Value>) {
+    let mut edits = Vec::new();
+    let already = suggestion.open.as_ref().is_some_and(|open| insertion.already_open.contains(open));
+    suggestion.already_open = Some(already);
+    if let Some(open) = suggestion.open.as_ref().filter(|_| !already) {
+        let at = Position { line: insertion.line, character: 0 };
+        suggestion.insert_at = Some(at);
+        edits.push(json!({
+            "range": { "start": at, "end": at },
+            "newText": format!("{}open {open}\n", insertion.indentation),
+        }));
+    }
+    if let Some(range) = qualify_at {
+        edits.push(json!({ "range": range, "newText": suggestion.use_as }));
+    }
+    if !edits.is_empty() {
+        let mut changes = serde_json::Map::new();
+        changes.insert(uri.to_owned(), json!(edits));
+        suggestion.workspace_edit = Some(json!({ "changes": changes }));
+    }
+}
+
+/// The MCP input schema generated from this command's argument struct.
 pub fn input_schema() -> Option<serde_json::Value> {
-    None
+    Some(crate::commands::params::input_schema::<SuggestOpenArguments>())
 }
 
 #[cfg(test)]

@@ -1,0 +1,418 @@
+//! The answer of `fslens.check`, as structs: what the check covered ([`Coverage`]), what it
+//! found ([`Findings`]) and, for a what-if, the baseline and the delta. docs/commands.md
+//! describes each member.
+
+use std::time::Instant;
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::Scope;
+use super::arguments::{SeverityFloor, SnippetPosition, Speed};
+use crate::commands::CommandError;
+
+/// A check's answer.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckAnswer {
+    #[serde(flatten)]
+    pub coverage: Coverage,
+    #[serde(flatten)]
+    pub findings: Findings,
+    /// What-if: the same scope before the edits.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<BaselineSummary>,
+    /// What-if: which diagnostics the edits introduced, resolved or left alone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub delta: Option<Delta>,
+    pub elapsed_ms: u64,
+}
+
+/// What the check covers, known before anything is analysed.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Coverage {
+    pub scope: Scope,
+    pub speed: Speed,
+    pub severity: SeverityFloor,
+    pub via: &'static str,
+    pub expected_files: Vec<String>,
+    /// Project scope: the projects that reference it were not analysed.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub project_scope: Option<ProjectScopeNote>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub what_if: Option<WhatIfSummary>,
+    /// What fslens's own reading of the projects in scope says cannot build.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub project_errors: Option<Vec<Value>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session_generation: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snippet_position: Option<SnippetPosition>,
+    /// Snippet scope: the project the snippet was placed in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub project: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectScopeNote {
+    pub downstream_projects_checked: bool,
+    pub recommended_scope: &'static str,
+    pub coverage_note: &'static str,
+}
+
+impl Default for ProjectScopeNote {
+    fn default() -> Self {
+        ProjectScopeNote {
+            downstream_projects_checked: false,
+            recommended_scope: "workspace",
+            coverage_note: "scope=project checks one project; projects that reference it were not analysed. \
+                            Use scope=workspace for a verdict that includes them.",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Verdict {
+    Clean,
+    Errors,
+    Unknown,
+}
+
+/// What the check found.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Findings {
+    pub verdict: Verdict,
+    pub complete: bool,
+    #[serde(flatten)]
+    pub counts: Counts,
+    pub below_severity_floor_count: usize,
+    pub diagnostics: Vec<ReportedDiagnostic>,
+    pub diagnostics_truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub diagnostics_note: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub files: Option<Vec<FileEntry>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub missing_files: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stale_files: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_project: Option<Vec<ProjectRow>>,
+    /// When unknown: `blockingReason.message`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Value>,
+    /// When unknown: `{errorKind, message, …}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocking_reason: Option<Value>,
+}
+
+impl Findings {
+    /// No verdict: nothing was found because nothing could be proven; `reason` says why.
+    pub fn unknown(reason: Value) -> Self {
+        Findings {
+            verdict: Verdict::Unknown,
+            complete: false,
+            counts: Counts::default(),
+            below_severity_floor_count: 0,
+            diagnostics: Vec::new(),
+            diagnostics_truncated: false,
+            diagnostics_note: None,
+            files: None,
+            missing_files: None,
+            stale_files: None,
+            per_project: None,
+            reason: Some(reason["message"].clone()),
+            blocking_reason: Some(reason),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Default, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Counts {
+    pub error_count: usize,
+    pub warning_count: usize,
+    /// Information, hint and hidden.
+    pub info_count: usize,
+    pub total_diagnostics: usize,
+}
+
+impl Counts {
+    pub fn add(&mut self, severity: Severity) {
+        match severity {
+            Severity::Error => self.error_count += 1,
+            Severity::Warning => self.warning_count += 1,
+            Severity::Information | Severity::Hint => self.info_count += 1,
+        }
+        self.total_diagnostics += 1;
+    }
+}
+
+/// The diagnostics listed (filtered by the floor, at most [`super::MAX_DIAGNOSTICS`]), the
+/// counts over all of them, and how many the floor left out.
+#[derive(Debug, Default)]
+pub struct Tally {
+    pub counts: Counts,
+    pub listed: Vec<ReportedDiagnostic>,
+    pub below_floor: usize,
+}
+
+impl Tally {
+    pub fn add(&mut self, file: &str, diagnostic: &Value, floor: SeverityFloor) {
+        let severity = Severity::of(diagnostic);
+        self.counts.add(severity);
+        if floor.admits(severity) {
+            self.listed.push(ReportedDiagnostic::of(file, diagnostic));
+        } else {
+            self.below_floor += 1;
+        }
+    }
+
+    /// The listed diagnostics, cut at the cap, and whether they were.
+    pub fn listed_within_cap(mut self) -> (Vec<ReportedDiagnostic>, bool) {
+        let truncated = self.listed.len() > super::MAX_DIAGNOSTICS;
+        self.listed.truncate(super::MAX_DIAGNOSTICS);
+        (self.listed, truncated)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Error = 1,
+    Warning = 2,
+    Information = 3,
+    Hint = 4,
+}
+
+impl Severity {
+    pub fn of(diagnostic: &Value) -> Severity {
+        match diagnostic.get("severity").and_then(Value::as_u64) {
+            Some(1) => Severity::Error,
+            Some(2) => Severity::Warning,
+            Some(3) => Severity::Information,
+            // FSAC leaves the severity out for hidden diagnostics.
+            _ => Severity::Hint,
+        }
+    }
+
+    fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Information => "information",
+            Severity::Hint => "hint",
+        }
+    }
+}
+
+impl SeverityFloor {
+    /// Whether a diagnostic of `severity` is listed under this floor.
+    pub fn admits(self, severity: Severity) -> bool {
+        let floor = match self {
+            SeverityFloor::Error => Severity::Error,
+            SeverityFloor::Warning => Severity::Warning,
+            SeverityFloor::Information => Severity::Information,
+            SeverityFloor::Hint | SeverityFloor::All => Severity::Hint,
+        };
+        severity <= floor
+    }
+}
+
+/// One listed diagnostic: FSAC's fields with the readable severity and the file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ReportedDiagnostic {
+    pub file: String,
+    pub range: Value,
+    pub severity: &'static str,
+    pub code: Value,
+    pub source: Value,
+    pub message: Value,
+}
+
+impl ReportedDiagnostic {
+    pub fn of(file: &str, diagnostic: &Value) -> Self {
+        let member = |name: &str| diagnostic.get(name).cloned().unwrap_or(Value::Null);
+        ReportedDiagnostic {
+            file: file.to_owned(),
+            range: member("range"),
+            severity: Severity::of(diagnostic).as_str(),
+            code: member("code"),
+            source: member("source"),
+            message: member("message"),
+        }
+    }
+}
+
+/// One expected file and what the verdict covers of it.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FileEntry {
+    pub file: String,
+    #[serde(flatten)]
+    pub status: FileStatus,
+    /// What-if: the file was checked with its edited text.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub edited: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(tag = "status", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum FileStatus {
+    Analysed {
+        error_count: usize,
+        warning_count: usize,
+        #[serde(flatten)]
+        stamp: Stamp,
+    },
+    Missing {
+        why: String,
+    },
+    Stale {
+        analysed_version: Option<i64>,
+        current_version: Option<i64>,
+    },
+    /// A snippet's script, analysed: the SHA-256 of the snippet's text.
+    #[serde(rename = "analysed")]
+    Snippet {
+        content_sha256: String,
+    },
+}
+
+/// The content an analysis covers: the editor's `version` of an open file, or the SHA-256 of
+/// the text fslens opened a closed one with.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Stamp {
+    pub open_in_editor: bool,
+    /// Open files only; the inner `None` is a `null` version.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<Option<i64>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content_sha256: Option<String>,
+}
+
+/// Workspace scope: one project's share of the files.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectRow {
+    pub project: String,
+    pub files: usize,
+    pub files_analysed: usize,
+    pub error_count: usize,
+    pub warning_count: usize,
+    pub complete: bool,
+}
+
+/// What-if: what the answer says about the edits, whatever the verdict.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WhatIfSummary {
+    pub files: Vec<TouchedFileSummary>,
+    pub disk_written: bool,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
+    /// True once FSAC's view was restored (absent when FSAC was never shown the edits).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restored: Option<bool>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TouchedFileSummary {
+    pub file: String,
+    /// `editor` or `disk`.
+    pub source: &'static str,
+    pub editor_version: Option<i64>,
+    pub edit_count: usize,
+    pub content_sha256: String,
+}
+
+/// What-if: the baseline pass in short.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BaselineSummary {
+    pub verdict: Verdict,
+    pub complete: bool,
+    #[serde(flatten)]
+    pub counts: Counts,
+    pub diagnostics: Vec<ReportedDiagnostic>,
+    pub diagnostics_truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocking_reason: Option<Value>,
+}
+
+impl BaselineSummary {
+    pub fn of(baseline: &Findings) -> Self {
+        BaselineSummary {
+            verdict: baseline.verdict,
+            complete: baseline.complete,
+            counts: baseline.counts,
+            diagnostics: baseline.diagnostics.clone(),
+            diagnostics_truncated: baseline.diagnostics_truncated,
+            blocking_reason: baseline.blocking_reason.clone(),
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Delta {
+    pub introduced: Vec<DeltaEntry>,
+    pub resolved: Vec<DeltaEntry>,
+    pub unchanged: Vec<DeltaEntry>,
+    /// Both passes were complete and neither list was cut.
+    pub complete: bool,
+}
+
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeltaEntry {
+    pub file: String,
+    /// In the edited text; `null` for a resolved diagnostic whose range an edit replaced.
+    pub range: Value,
+    pub severity: &'static str,
+    pub code: Value,
+    pub message: Value,
+    /// Resolved only: the range in the text before the edits.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub range_before_edit: Option<Value>,
+}
+
+impl DeltaEntry {
+    pub fn of(diagnostic: &ReportedDiagnostic) -> Self {
+        DeltaEntry {
+            file: diagnostic.file.clone(),
+            range: diagnostic.range.clone(),
+            severity: diagnostic.severity,
+            code: diagnostic.code.clone(),
+            message: diagnostic.message.clone(),
+            range_before_edit: None,
+        }
+    }
+}
+
+impl CheckAnswer {
+    /// The answer `unknown` for `reason`, with what the check would have covered.
+    pub fn unknown(coverage: Coverage, reason: Value, started: Instant) -> Self {
+        CheckAnswer::finished(coverage, Findings::unknown(reason), started)
+    }
+
+    pub fn finished(coverage: Coverage, findings: Findings, started: Instant) -> Self {
+        CheckAnswer {
+            coverage,
+            findings,
+            baseline: None,
+            delta: None,
+            elapsed_ms: started.elapsed().as_millis() as u64,
+        }
+    }
+
+    pub fn to_json(&self) -> Result<Value, CommandError> {
+        serde_json::to_value(self).map_err(|error| CommandError::Internal(format!("cannot write the answer: {error}")))
+    }
+}

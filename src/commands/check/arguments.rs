@@ -1,0 +1,172 @@
+//! The arguments of `fslens.check`: one typed struct, read from the wire by
+//! `commands::params`, built by the CLI, and the source of the MCP tool's schema.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::edits::WhatIfEdits;
+use super::file_glob::FileGlob;
+use crate::commands::CommandError;
+use crate::commands::params::{CommandArguments, TimeoutMs};
+
+/// The arguments of `fslens.check` (all optional).
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CheckArguments {
+    /// What to check. auto: snippet if `snippet`, file if `path`, project if `projectPath`
+    /// names a project (an .fsproj path or a project name), else workspace.
+    #[serde(default)]
+    pub scope: CheckScope,
+    /// A file to check (scope file). Relative to the workspace root or absolute inside it;
+    /// paths outside are refused. A file neither on disk nor open in the editor is
+    /// `invalid_path`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Source text checked as a script (scope snippet).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub snippet: Option<String>,
+    /// Where the snippet sits in the project's compile order.
+    #[serde(default)]
+    pub snippet_position: SnippetPosition,
+    /// Keep only files whose workspace-relative path matches: `*` and `?` within one path
+    /// segment, `**` across segments.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file_glob: Option<FileGlob>,
+    /// trusted: FSAC analyses every file at its current content; fast: only what FSAC already
+    /// reported, never opening files.
+    #[serde(default)]
+    pub speed: Speed,
+    /// Which diagnostics the answer lists (the counts cover all of them).
+    #[serde(default)]
+    pub severity: SeverityFloor,
+    /// .fsproj path or project name (scope project, or where a snippet goes), or a solution.
+    /// Relative to the workspace root or absolute inside it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub project_path: Option<String>,
+    /// One deadline for waiting for FSAC and the analyses, in milliseconds.
+    #[serde(default)]
+    pub timeout_ms: TimeoutMs<60_000>,
+    /// What-if: check these edits without writing them (the editor sees nothing; FSAC's view
+    /// is restored before the answer). A WorkspaceEdit (changes or documentChanges), or a list
+    /// of {path, range, newText} (0-based line, UTF-16 character) or {path, text}. The answer
+    /// adds baseline and delta (introduced, resolved, unchanged).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub edits: Option<WhatIfEdits>,
+}
+
+impl CommandArguments for CheckArguments {
+    fn validate(&self) -> Result<(), CommandError> {
+        if self.edits.is_some() && (self.scope == CheckScope::Snippet || self.snippet.is_some()) {
+            return Err(CommandError::invalid_argument("edits", "a what-if checks project files, not a snippet"));
+        }
+        if self.edits.is_some() && self.speed == Speed::Fast {
+            return Err(CommandError::invalid_argument(
+                "speed",
+                "a what-if needs FSAC to analyse the edited texts: use speed=trusted",
+            ));
+        }
+        if self.scope == CheckScope::Snippet && self.snippet.is_none() {
+            return Err(CommandError::invalid_argument("snippet", "scope snippet needs the snippet text"));
+        }
+        if self.scope == CheckScope::File && self.path.is_none() {
+            return Err(CommandError::invalid_argument("path", "scope file needs a path"));
+        }
+        Ok(())
+    }
+}
+
+/// `scope` as asked; `auto` is resolved by the plan.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema, clap::ValueEnum)]
+#[serde(rename_all = "camelCase")]
+pub enum CheckScope {
+    #[default]
+    Auto,
+    File,
+    Project,
+    Workspace,
+    Snippet,
+}
+
+/// `snippetPosition`.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema, clap::ValueEnum)]
+#[serde(rename_all = "camelCase")]
+pub enum SnippetPosition {
+    /// After the project's files (those of referenced projects first).
+    #[default]
+    End,
+    /// With nothing before it.
+    Start,
+}
+
+/// `speed`.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema, clap::ValueEnum)]
+#[serde(rename_all = "camelCase")]
+pub enum Speed {
+    #[default]
+    Trusted,
+    Fast,
+}
+
+/// `severity`: the least severe diagnostic the answer lists.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema, clap::ValueEnum)]
+#[serde(rename_all = "camelCase")]
+pub enum SeverityFloor {
+    #[default]
+    Error,
+    Warning,
+    Information,
+    /// Hidden diagnostics (no severity) count as hints, so `hint` and `all` keep the same
+    /// rows; the answer echoes the one asked for.
+    Hint,
+    All,
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::commands::params::parse_arguments;
+
+    fn blamed(argument: Value) -> String {
+        match parse_arguments::<CheckArguments>(argument.clone()) {
+            Err(CommandError::InvalidArgument { argument, .. }) => argument,
+            other => panic!("{argument} was accepted or failed otherwise: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn arguments_are_checked_and_named() {
+        assert_eq!(blamed(json!({"scope": "everything"})), "scope");
+        assert_eq!(blamed(json!({"timeoutMs": -1})), "timeoutMs");
+        assert_eq!(blamed(json!({"scope": "file"})), "path");
+        assert_eq!(blamed(json!({"scope": "snippet"})), "snippet");
+        assert_eq!(blamed(json!({"pathh": "x"})), "pathh");
+        assert_eq!(blamed(json!({"fileGlob": "src/[A.fs"})), "fileGlob");
+        assert_eq!(blamed(json!({"snippet": "1", "edits": [{"path": "A.fs", "text": ""}]})), "edits");
+        assert_eq!(blamed(json!({"speed": "fast", "edits": [{"path": "A.fs", "text": ""}]})), "speed");
+        let parsed: CheckArguments = parse_arguments(json!({"severity": "all", "speed": "fast"})).unwrap();
+        assert_eq!((parsed.severity, parsed.speed), (SeverityFloor::All, Speed::Fast));
+        let defaults: CheckArguments = parse_arguments(json!([])).unwrap();
+        assert_eq!(
+            (defaults.scope, defaults.speed, defaults.severity, defaults.snippet_position, defaults.timeout_ms.get()),
+            (CheckScope::Auto, Speed::Trusted, SeverityFloor::Error, SnippetPosition::End, 60_000)
+        );
+        let no_edits: CheckArguments = parse_arguments(json!({"edits": null})).unwrap();
+        assert!(no_edits.edits.is_none());
+    }
+
+    #[test]
+    fn the_schema_lists_the_choices_defaults_and_both_edit_shapes() {
+        let schema = crate::commands::params::input_schema::<CheckArguments>();
+        let properties = &schema["properties"];
+        assert_eq!(properties["scope"]["enum"], json!(["auto", "file", "project", "workspace", "snippet"]));
+        assert_eq!(properties["severity"]["default"], json!("error"));
+        assert_eq!(properties["speed"]["enum"], json!(["trusted", "fast"]));
+        assert_eq!(properties["timeoutMs"]["maximum"], json!(3_600_000));
+        assert_eq!(properties["fileGlob"]["type"], json!("string"));
+        let shapes = properties["edits"]["anyOf"].as_array().expect("the edit shapes");
+        assert_eq!(shapes.len(), 2, "{}", properties["edits"]);
+        assert!(properties["edits"]["description"].as_str().unwrap().contains("What-if"));
+    }
+}
