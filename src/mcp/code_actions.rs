@@ -110,7 +110,8 @@ pub async fn code_actions(
         .iter()
         .enumerate()
         .map(|(index, action)| {
-            let mut shown = describe_action(action, navigator.root, &overlay);
+            let mut shown =
+                serde_json::to_value(describe_action(action, navigator.root, &overlay)).unwrap_or_else(|_| json!({}));
             shown["index"] = json!(index);
             shown
         })
