@@ -1055,8 +1055,8 @@ fn per_project(model: &WorkspaceModel, plan: &Plan, files: &[FileEntry], root: &
 }
 
 /// The MCP input schema generated from this command's argument struct.
-pub fn input_schema() -> Option<serde_json::Value> {
-    Some(crate::commands::params::input_schema::<CheckArguments>())
+pub fn input_schema() -> serde_json::Value {
+    crate::commands::params::input_schema::<CheckArguments>()
 }
 
 #[cfg(test)]

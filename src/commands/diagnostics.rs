@@ -125,8 +125,8 @@ fn published_file(snapshot: &AnalysisSnapshot, file: String) -> Option<Published
 }
 
 /// The MCP input schema generated from this command's argument struct.
-pub fn input_schema() -> Option<serde_json::Value> {
-    Some(crate::commands::params::input_schema::<DiagnosticsArguments>())
+pub fn input_schema() -> serde_json::Value {
+    crate::commands::params::input_schema::<DiagnosticsArguments>()
 }
 
 #[cfg(test)]
@@ -156,7 +156,7 @@ mod tests {
 
     #[test]
     fn the_schema_has_the_bounds_and_the_default() {
-        let schema = super::input_schema().unwrap();
+        let schema = super::input_schema();
         assert_eq!(schema["properties"]["maxResults"]["maximum"], json!(1000));
         assert_eq!(schema["properties"]["maxResults"]["default"], json!(200));
         assert_eq!(schema["properties"]["path"]["type"], json!("string"));

@@ -548,8 +548,8 @@ fn internals_visible_to_edit(model: &WorkspaceModel, file: &Path, target: &str) 
 }
 
 /// The MCP input schema generated from this command's argument struct.
-pub fn input_schema() -> Option<serde_json::Value> {
-    Some(crate::commands::params::input_schema::<MakeVisibleArguments>())
+pub fn input_schema() -> serde_json::Value {
+    crate::commands::params::input_schema::<MakeVisibleArguments>()
 }
 
 #[cfg(test)]

@@ -167,8 +167,8 @@ impl OutlineArguments {
 }
 
 /// The MCP input schema, generated from [`OutlineArguments`].
-pub fn input_schema() -> Option<Value> {
-    Some(crate::commands::params::input_schema::<OutlineArguments>())
+pub fn input_schema() -> Value {
+    crate::commands::params::input_schema::<OutlineArguments>()
 }
 
 // ---- entry points -----------------------------------------------------------------------------

@@ -6,8 +6,8 @@
 //! an `invalid_argument`), [`input_schema`] generates the MCP tool's input schema from it (doc
 //! comments become descriptions, [`Bounded`] integers carry their bounds), and the CLI builds
 //! the same struct from its flags. Cross-field rules live in each struct's
-//! [`CommandArguments::validate`]. `null`, a missing argument and `[]` all mean `{}`: Neovim
-//! encodes an empty Lua table as `[]`.
+//! [`CommandArguments::validate`]. `null`, a missing argument and `[]` all mean `{}` (Neovim
+//! encodes an empty Lua table as `[]`), and a member whose value is `null` is an absent one.
 
 use std::borrow::Cow;
 
@@ -31,7 +31,12 @@ pub fn parse_arguments<T: CommandArguments>(argument: Value) -> Result<T, Comman
     let argument = match argument {
         Value::Null => json!({}),
         Value::Array(items) if items.is_empty() => json!({}),
-        object @ Value::Object(_) => object,
+        // A member written as `null` means "not given" (MCP clients and editors send it for an
+        // unset optional value), so a defaulted argument gets its default.
+        Value::Object(mut members) => {
+            members.retain(|_, value| !value.is_null());
+            Value::Object(members)
+        }
         other => {
             return Err(CommandError::invalid_argument(
                 "arguments",
@@ -153,14 +158,20 @@ fn tidy(schema: &mut Value) {
     match schema {
         Value::Object(object) => {
             if let Some(Value::Array(alternatives)) = object.get("oneOf") {
+                // Documented variants come as `{const, description}`, undocumented ones grouped
+                // as `{enum: [...]}`.
                 let constants: Option<Vec<(Value, Option<String>)>> = alternatives
                     .iter()
                     .map(|alternative| {
-                        let constant = alternative.get("const")?.clone();
                         let meaning = alternative.get("description").and_then(Value::as_str).map(str::to_owned);
-                        Some((constant, meaning))
+                        if let Some(constant) = alternative.get("const") {
+                            return Some(vec![(constant.clone(), meaning)]);
+                        }
+                        let values = alternative.get("enum")?.as_array()?;
+                        Some(values.iter().map(|value| (value.clone(), None)).collect())
                     })
-                    .collect();
+                    .collect::<Option<Vec<Vec<_>>>>()
+                    .map(|groups| groups.into_iter().flatten().collect());
                 if let Some(constants) = constants {
                     object.remove("oneOf");
                     let meanings: Vec<String> = constants
@@ -372,6 +383,9 @@ mod tests {
             assert_eq!(parsed.scope, ExampleScope::Auto);
             assert!(parsed.name.is_none() && parsed.edits.is_empty());
         }
+        let parsed = parse_arguments::<Example>(json!({"maxResults": null, "scope": null, "name": null}))
+            .expect("null members are absent ones");
+        assert_eq!((parsed.max_results.get(), parsed.name), (80, None));
         let parsed = parse_arguments::<Example>(json!({"edits": [{"path": "a.fs"}]})).expect("an edit");
         assert_eq!(parsed.edits[0].path, "a.fs");
         assert_eq!(refused(json!([1])).0, "arguments");

@@ -165,13 +165,13 @@ impl CommandArguments for NugetMembersArguments {
 }
 
 /// The MCP input schema of `tool`, generated from its argument struct.
-pub fn input_schema(tool: Tool) -> Option<Value> {
+pub fn input_schema(tool: Tool) -> Value {
     use crate::commands::params::input_schema;
-    Some(match tool {
+    match tool {
         Tool::ReferencedSymbols => input_schema::<ReferencedSymbolsArguments>(),
         Tool::NugetTypes => input_schema::<NugetTypesArguments>(),
         Tool::NugetMembers => input_schema::<NugetMembersArguments>(),
-    })
+    }
 }
 
 /// What one call looks up, names trimmed.
@@ -1059,7 +1059,7 @@ mod tests {
     #[test]
     fn each_tool_takes_its_own_arguments() {
         let properties = |tool| {
-            let schema = input_schema(tool).expect("typed");
+            let schema = input_schema(tool);
             let names: Vec<String> = schema["properties"].as_object().expect("properties").keys().cloned().collect();
             (names, schema["required"].clone())
         };

@@ -162,13 +162,12 @@ impl Command {
         matches!(self, Command::Find | Command::FieldImpact)
     }
 
-    /// The MCP tool's input schema, generated from the command's argument struct; `None` while
-    /// a command still parses its arguments by hand (mcp/tools.rs has its schema then).
-    pub fn input_schema(self) -> Option<Value> {
+    /// The MCP tool's input schema, generated from the command's argument struct.
+    pub fn input_schema(self) -> Value {
         use crate::commands as c;
         match self {
-            Command::Status => Some(input_schema::<c::status::StatusArguments>()),
-            Command::Restart => Some(input_schema::<c::RestartArguments>()),
+            Command::Status => input_schema::<c::status::StatusArguments>(),
+            Command::Restart => input_schema::<c::RestartArguments>(),
             Command::Find => c::find::arguments::input_schema(),
             Command::FieldImpact => c::field_impact::input_schema(),
             Command::Check => c::check::input_schema(),
@@ -247,13 +246,13 @@ mod tests {
 
     #[test]
     fn status_schema_is_generated_with_enums_bounds_and_descriptions() {
-        let schema = Command::Status.input_schema().expect("status has a typed argument struct");
+        let schema = Command::Status.input_schema();
         assert_eq!(schema["properties"]["waitUntil"]["enum"], serde_json::json!(["ready"]), "{schema}");
         assert_eq!(schema["properties"]["timeoutMs"]["default"], 60_000, "{schema}");
         assert_eq!(schema["properties"]["timeoutMs"]["maximum"], 3_600_000, "{schema}");
         assert_eq!(schema["properties"]["probe"]["type"], "boolean", "{schema}");
         assert!(schema["properties"]["probe"]["description"].as_str().is_some_and(|text| text.contains("FSAC")));
-        let restart = Command::Restart.input_schema().expect("restart has a typed argument struct");
+        let restart = Command::Restart.input_schema();
         assert_eq!(restart["properties"], serde_json::json!({}), "{restart}");
         assert_eq!(restart["additionalProperties"], false, "{restart}");
     }

@@ -1077,8 +1077,8 @@ pub fn render_text(answer: &Value) -> String {
 }
 
 /// The MCP input schema generated from this command's argument struct.
-pub fn input_schema() -> Option<serde_json::Value> {
-    Some(crate::commands::params::input_schema::<RenameArguments>())
+pub fn input_schema() -> serde_json::Value {
+    crate::commands::params::input_schema::<RenameArguments>()
 }
 
 #[cfg(test)]
@@ -1153,7 +1153,7 @@ mod tests {
 
     #[test]
     fn the_apply_schema_accepts_false_and_the_two_modes() {
-        let schema = input_schema().unwrap();
+        let schema = input_schema();
         assert_eq!(schema["properties"]["apply"]["enum"], json!([false, "editor", "disk"]));
         assert_eq!(schema["properties"]["apply"]["default"], json!(false));
         assert_eq!(schema["properties"]["maxLines"]["maximum"], json!(2000));

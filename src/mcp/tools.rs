@@ -9,8 +9,6 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::commands::budget::{MIN_PAGE_CHAR_BUDGET, RESPONSE_CHAR_BUDGET, RESPONSE_HARD_CEILING};
-use crate::commands::find::arguments::MIN_RESPONSE_CHAR_BUDGET;
 use crate::commands::registry::Command;
 
 use crate::mcp::groups::{ACTIVATE_TOOLS, ToolGroup, group_of};
@@ -151,7 +149,7 @@ fn command_tool(command_id: &str) -> Option<ToolDefinition> {
     Some(ToolDefinition {
         name: command.tool_name().to_owned(),
         description: tool_description(command).to_owned(),
-        input_schema: command.input_schema().unwrap_or_else(|| hand_written_schema(command)),
+        input_schema: command.input_schema(),
         action,
         read_only: command.read_only(),
     })
@@ -262,237 +260,6 @@ fn tool_description(command: Command) -> &'static str {
     }
 }
 
-/// The schema of a command that still parses its arguments by hand.
-fn hand_written_schema(command: Command) -> Value {
-    match command {
-        Command::Status => object_schema(
-            json!({
-                "waitUntil": { "type": "string", "enum": ["ready"], "description": "Answer once the workspace is loaded (or cannot be)." },
-                "timeoutMs": timeout_property(60_000),
-                "probe": { "type": "boolean", "description": "Also check that FSAC answers at once." },
-            }),
-            &[],
-        ),
-        Command::Check => object_schema(
-            json!({
-                "scope": { "type": "string", "enum": ["auto", "file", "project", "workspace", "snippet"], "default": "auto" },
-                "path": path_property("A file to check (scope file)."),
-                "snippet": { "type": "string", "description": "Source text checked as a script (scope snippet)." },
-                "snippetPosition": { "type": "string", "enum": ["end", "start"], "default": "end" },
-                "fileGlob": { "type": "string", "description": "Keep only files whose workspace-relative path matches (*, **, ?)." },
-                "speed": { "type": "string", "enum": ["trusted", "fast"], "default": "trusted" },
-                "severity": { "type": "string", "enum": ["error", "warning", "information", "hint", "all"], "default": "error" },
-                "projectPath": path_property(".fsproj path or project name (scope project, or where a snippet goes)."),
-                "timeoutMs": timeout_property(60_000),
-                "edits": {
-                    "description": "What-if: check these edits without writing them (the editor sees nothing; FSAC's \
-                                    view is restored before the answer). A WorkspaceEdit (changes or documentChanges), \
-                                    or a list of {path, range, newText} (0-based line, UTF-16 character) or {path, text}. \
-                                    The answer adds baseline and delta (introduced, resolved, unchanged).",
-                    "oneOf": [
-                        { "type": "object" },
-                        { "type": "array", "items": { "type": "object", "properties": {
-                            "path": { "type": "string" },
-                            "range": { "type": "object" },
-                            "newText": { "type": "string" },
-                            "text": { "type": "string" },
-                        }, "required": ["path"] } },
-                    ],
-                },
-            }),
-            &[],
-        ),
-        Command::Find => object_schema(
-            json!({
-                "query": { "type": "string", "description": "Symbol name, qualified or dotted (Account.Balance)." },
-                "kind": { "type": "string", "enum": ["auto", "symbol", "members", "field", "definition", "position"], "default": "auto" },
-                "scope": { "type": "string", "enum": ["auto", "workspace", "project", "file"], "default": "auto" },
-                "exact": { "type": "boolean", "default": true },
-                "member": { "type": "string" },
-                "field": { "type": "string" },
-                "path": path_property("kind=position (or scope=file): the file."),
-                "line": { "type": "integer", "minimum": 0, "description": "kind=position: 0-based line." },
-                "word": { "type": "string", "description": "kind=position: the word on the line." },
-                "occurrence": { "type": "integer", "minimum": 1 },
-                "character": { "type": "integer", "minimum": 0, "description": "kind=position: 0-based UTF-16 column." },
-                "contextLines": { "type": "integer", "minimum": 0, "maximum": 8, "default": 0 },
-                "includeDeclaration": { "type": "boolean", "default": true },
-                "includeInfo": { "type": "boolean", "default": false },
-                "includeSiteTypes": { "type": "boolean", "default": false },
-                "projectPath": path_property(".fsproj, .sln/.slnx or project name to sweep."),
-                "maxResults": page_size_property(80, 1000),
-                "timeoutMs": timeout_property(120_000),
-                "cursor": cursor_property(),
-                "responseCharBudget": answer_budget_property(),
-            }),
-            &[],
-        ),
-        Command::FieldImpact => object_schema(
-            json!({
-                "field": { "type": "string", "description": "The field: `Weight`, `Shipment.Weight` or fully qualified; a qualified name picks the record." },
-                "exact": { "type": "boolean", "default": true },
-                "includeDeclaration": { "type": "boolean", "default": true },
-                "scope": { "type": "string", "enum": ["auto", "workspace", "project", "file"], "default": "auto" },
-                "path": path_property("Restrict to a file, or anchor a position."),
-                "projectPath": path_property(".fsproj, .sln/.slnx or project name to sweep."),
-                "contextLines": { "type": "integer", "minimum": 0, "maximum": 8 },
-                "maxResults": page_size_property(80, 1000),
-                "timeoutMs": timeout_property(120_000),
-                "cursor": cursor_property(),
-                "responseCharBudget": answer_budget_property(),
-            }),
-            &["field"],
-        ),
-        Command::MakeInternalVisible => object_schema(
-            json!({
-                "path": path_property("The file with the declaration."),
-                "line": { "type": "integer", "minimum": 0, "description": "0-based line of the declaration." },
-                "word": { "type": "string", "description": "The declared name on the line." },
-                "character": { "type": "integer", "minimum": 0, "description": "0-based UTF-16 column, instead of word." },
-                "occurrence": { "type": "integer", "minimum": 1, "default": 1 },
-                "apply": { "type": "boolean", "description": "Send the edit to the editor as workspace/applyEdit." },
-                "exposeTo": { "type": "string", "description": "Project name to add InternalsVisibleTo for." },
-            }),
-            &["path", "line"],
-        ),
-        Command::Rename => object_schema(
-            json!({
-                "symbol": { "type": "string", "description": "A qualified name (Module.Type.member) instead of path + line." },
-                "path": path_property("The file with a use or the declaration of the symbol."),
-                "line": { "type": "integer", "minimum": 0, "description": "0-based line." },
-                "word": { "type": "string", "description": "The symbol's name on the line." },
-                "character": { "type": "integer", "minimum": 0, "description": "0-based UTF-16 column, instead of word." },
-                "occurrence": { "type": "integer", "minimum": 1, "default": 1 },
-                "newName": { "type": "string", "description": "The new name; backticks are added when it needs them." },
-                "apply": { "enum": [false, "editor", "disk"], "default": false, "description": "false: preview; editor: one workspace/applyEdit; disk: write all files or none." },
-                "expectedHashes": { "type": "object", "description": "The preview's fileHashes; required with apply disk." },
-                "maxLines": { "type": "integer", "minimum": 1, "maximum": 2000, "default": 200 },
-                "verify": { "type": "boolean", "default": false, "description": "Also answer the compiler's verdict on the renamed code (a what-if check of the edit; nothing is written) as verification." },
-                "timeoutMs": timeout_property(120_000),
-            }),
-            &["newName"],
-        ),
-        Command::Outline => object_schema(
-            json!({
-                "view": { "type": "string", "enum": ["file", "project", "publicApi"], "description": "Default: file with path, else project." },
-                "path": path_property("The file (view file)."),
-                "project": path_property("Project path or name (views project and publicApi)."),
-                "summaryOnly": { "type": "boolean", "default": true },
-                "maxResults": { "type": "integer", "minimum": 1, "maximum": 1000 },
-                "cursor": cursor_property(),
-                "namespaceFilter": { "type": "string" },
-                "includeInternal": { "type": "boolean" },
-                "responseCharBudget": page_budget_property(),
-            }),
-            &[],
-        ),
-        Command::SymbolSearch => object_schema(
-            json!({
-                "query": { "type": "string", "description": "Identifiers separated by spaces; dotted names split. Matches exact, any case, or by camelCase words (Shipment finds ShipmentId)." },
-                "maxResults": page_size_property(20, 200),
-                "linesPerFile": { "type": "integer", "minimum": 0, "maximum": 10, "default": 3 },
-                "cursor": cursor_property(),
-                "waitForIndexMs": { "type": "integer", "minimum": 0, "maximum": 600000, "default": 0, "description": "Wait this long for the first index build instead of answering available:false." },
-                "responseCharBudget": page_budget_property(),
-            }),
-            &["query"],
-        ),
-        Command::ReadSymbol => object_schema(
-            json!({
-                "name": { "type": "string", "description": "Declared name, plain or dotted (a suffix of the full name)." },
-                "path": path_property("Only declarations in this file."),
-                "line": { "type": "integer", "minimum": 0, "description": "0-based line of the declaration, to pick among candidates." },
-                "kinds": kinds_property(),
-                "maxLines": { "type": "integer", "minimum": 1, "maximum": 20000, "default": 400 },
-                "waitForIndexMs": { "type": "integer", "minimum": 0, "maximum": 600000, "default": 0 },
-            }),
-            &["name"],
-        ),
-        Command::ReadEnclosing => object_schema(
-            json!({
-                "path": path_property("The file."),
-                "line": { "type": "integer", "minimum": 0, "description": "0-based line." },
-                "character": { "type": "integer", "minimum": 0, "description": "0-based UTF-16 column (optional)." },
-                "kinds": kinds_property(),
-                "maxLines": { "type": "integer", "minimum": 1, "maximum": 20000, "default": 200 },
-                "onOversize": { "type": "string", "enum": ["error", "slice", "outline"], "default": "error" },
-                "aroundLine": { "type": "integer", "minimum": 1, "maximum": 20000, "description": "Slice size; default maxLines when given, else 80." },
-            }),
-            &["path", "line"],
-        ),
-        Command::Diagnostics => object_schema(
-            json!({
-                "path": path_property("Only this file."),
-                "maxResults": { "type": "integer", "minimum": 1, "maximum": 1000 },
-            }),
-            &[],
-        ),
-        Command::ExplainDiagnostic => diagnostic_schema(json!({})),
-        Command::DiagnosticFixes => diagnostic_schema(json!({
-            "apply": { "type": "boolean", "description": "Send one fix to the editor as workspace/applyEdit." },
-            "fixIndex": { "type": "integer", "minimum": 0, "description": "Which fix to apply (0-based); needed when there are several." },
-        })),
-        Command::SuggestOpen => diagnostic_schema(json!({
-            "name": { "type": "string", "description": "The unresolved name (optionally qualified, Text.shout)." },
-            "maxResults": page_size_property(20, 200),
-        })),
-        Command::Restart => object_schema(json!({}), &[]),
-        Command::ReferencedSymbols => object_schema(
-            json!({
-                "query": { "type": "string", "minLength": 1, "description": "Substring of a type's name or full name (case-insensitive)." },
-                "projectPath": path_property(".fsproj path or project name; default: the first project."),
-                "includeNonPublic": { "type": "boolean", "default": false },
-                "maxResults": page_size_property(200, 1000),
-                "cursor": cursor_property(),
-                "responseCharBudget": page_budget_property(),
-            }),
-            &["query"],
-        ),
-        Command::NugetTypes => object_schema(
-            json!({
-                "packageId": { "type": "string", "minLength": 1, "description": "Package id or assembly simple name." },
-                "projectPath": path_property(".fsproj path or project name; default: the first project."),
-                "includeNonPublic": { "type": "boolean", "default": false },
-                "maxResults": page_size_property(500, 2000),
-                "cursor": cursor_property(),
-                "responseCharBudget": page_budget_property(),
-            }),
-            &["packageId"],
-        ),
-        Command::NugetMembers => object_schema(
-            json!({
-                "packageId": { "type": "string", "minLength": 1, "description": "Package id or assembly simple name." },
-                "typeName": { "type": "string", "minLength": 1, "description": "Display name, full name or dotted tail." },
-                "projectPath": path_property(".fsproj path or project name; default: the first project."),
-                "includeNonPublic": { "type": "boolean", "default": false },
-                "maxResults": page_size_property(500, 2000),
-                "cursor": cursor_property(),
-                "responseCharBudget": page_budget_property(),
-            }),
-            &["packageId", "typeName"],
-        ),
-    }
-}
-
-/// The position arguments of the diagnostic tools, plus `extra`.
-fn diagnostic_schema(extra: Value) -> Value {
-    let mut properties = json!({
-        "path": path_property("The file with the diagnostic (required unless `diagnostic`)."),
-        "line": { "type": "integer", "minimum": 0, "description": "0-based line of the diagnostic (required unless `diagnostic`)." },
-        "character": { "type": "integer", "minimum": 0, "description": "0-based UTF-16 column inside its range." },
-        "code": { "type": ["string", "integer"], "description": "Only a diagnostic with this code: FS0039, 39." },
-        "index": { "type": "integer", "minimum": 0, "description": "Among several matches, which one (0-based)." },
-        "diagnostic": { "type": "object", "description": "Instead of path/line: one diagnostic of a check answer, as is." },
-        "timeoutMs": timeout_property(60_000),
-    });
-    if let (Some(properties), Value::Object(extra)) = (properties.as_object_mut(), extra) {
-        properties.extend(extra);
-    }
-    // `path` + `line`, or a `diagnostic` from check (or for suggest_open a bare `name`): no one
-    // member is always required, so none is listed; the session names what is missing.
-    object_schema(properties, &[])
-}
-
 fn object_schema(properties: Value, required: &[&str]) -> Value {
     let mut schema = Map::new();
     schema.insert("type".into(), json!("object"));
@@ -510,22 +277,6 @@ fn path_property(description: &str) -> Value {
     })
 }
 
-fn kinds_property() -> Value {
-    json!({
-        "type": "array",
-        "items": { "type": "string" },
-        "description": "Declaration kinds to consider: type (every type kind), module, record, union, class, interface, member, let, val, union-case, record-field, …",
-    })
-}
-
-fn cursor_property() -> Value {
-    json!({ "type": "string", "description": "nextCursor of the previous page." })
-}
-
-fn page_size_property(default: u64, maximum: u64) -> Value {
-    json!({ "type": "integer", "minimum": 1, "maximum": maximum, "default": default })
-}
-
 /// The entry budget of a page the bridge sizes to fit its 40 KiB output. A tool whose schema
 /// has it gets [`BRIDGE_PAGE_BUDGET`] when the caller sets none (`server.rs`).
 pub const PAGE_BUDGET_ARGUMENT: &str = "responseCharBudget";
@@ -534,28 +285,6 @@ pub const PAGE_BUDGET_ARGUMENT: &str = "responseCharBudget";
 /// fits the 40 KiB output with room for the envelope, so the bridge never has to cut entries
 /// that `nextCursor` would skip.
 pub const BRIDGE_PAGE_BUDGET: u64 = 30_000;
-
-/// `responseCharBudget` of a paged tool: UTF-16 units of its entries per page, bounded as the
-/// commands bound it (`commands::budget`).
-fn page_budget_property() -> Value {
-    budget_property(MIN_PAGE_CHAR_BUDGET, RESPONSE_CHAR_BUDGET as u64, "of entries per page")
-}
-
-/// `responseCharBudget` of `find`/`field_impact`: the whole answer, which the bridge sizes to
-/// fit its 40 KiB output (so a page is planned once, not re-run with fewer rows); bounds as
-/// `find`'s.
-fn answer_budget_property() -> Value {
-    budget_property(MIN_RESPONSE_CHAR_BUDGET, RESPONSE_HARD_CEILING as u64, "the whole answer may take")
-}
-
-fn budget_property(minimum: u64, maximum: u64, what: &str) -> Value {
-    json!({
-        "type": "integer",
-        "minimum": minimum,
-        "maximum": maximum,
-        "description": format!("UTF-16 units {what} (default {BRIDGE_PAGE_BUDGET} here)."),
-    })
-}
 
 fn timeout_property(default: u64) -> Value {
     json!({ "type": "integer", "minimum": 0, "maximum": crate::commands::arguments::MAX_TIMEOUT_MS, "default": default, "description": "One deadline for the whole request, in milliseconds." })

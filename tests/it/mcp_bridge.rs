@@ -627,3 +627,56 @@ async fn navigate_code_actions_without_an_editor_say_why_nothing_was_applied() {
     );
     assert!(apply["applied"]["failureReason"].as_str().unwrap().contains("applyEdit"), "{apply}");
 }
+
+/// tools/list, read by the official SDK client, carries the schemas generated from each
+/// command's argument struct: types, enums, bounds, defaults and a description on every
+/// argument of every command tool.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tools_list_carries_generated_schemas_with_types_enums_bounds_and_descriptions() {
+    let report = scenario_on_fixture("schemas", "shipping").await;
+    let tools = report["tools"].as_object().expect("the scenario lists tools");
+    let mut problems = Vec::new();
+    for command in fslens::commands::registry::Command::ALL {
+        let name = command.tool_name();
+        let Some(schema) = tools.get(name) else {
+            problems.push(format!("{name}: not listed after activating every group"));
+            continue;
+        };
+        if schema["type"] != json!("object") || schema["additionalProperties"] != json!(false) {
+            problems.push(format!("{name}: not a closed object schema: {schema}"));
+        }
+        for (argument, property) in schema["properties"].as_object().into_iter().flatten() {
+            let typed =
+                property.get("type").is_some() || property.get("enum").is_some() || property.get("anyOf").is_some();
+            let described = property["description"].as_str().is_some_and(|text| text.len() > 10);
+            if !typed || !described {
+                problems.push(format!("{name}.{argument}: typed {typed}, described {described}: {property}"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "schemas short of the contract:\n{}", problems.join("\n"));
+    let property = |tool: &str, argument: &str| tools[tool]["properties"][argument].clone();
+    assert_eq!(property("status", "waitUntil")["enum"], json!(["ready"]));
+    assert_eq!(property("status", "timeoutMs")["maximum"], json!(3_600_000));
+    let kind = property("find", "kind");
+    assert!(kind["enum"].as_array().is_some_and(|kinds| kinds.contains(&json!("position"))), "{kind}");
+    let page = property("find", "maxResults");
+    assert_eq!(
+        (page["minimum"].clone(), page["maximum"].clone(), page["default"].clone()),
+        (json!(1), json!(1000), json!(80)),
+        "{page}"
+    );
+    assert_eq!(property("find", "timeoutMs")["default"], json!(120_000));
+    assert!(property("check", "scope")["enum"].as_array().is_some_and(|scopes| scopes.contains(&json!("snippet"))));
+    assert!(property("check", "severity")["enum"].as_array().is_some_and(|floors| floors.contains(&json!("all"))));
+    assert!(
+        tools["rename"]["required"].as_array().is_some_and(|required| required.contains(&json!("newName"))),
+        "{}",
+        tools["rename"]
+    );
+    assert!(property("outline", "view")["enum"].as_array().is_some_and(|views| views.contains(&json!("publicApi"))));
+    assert!(
+        tools["nuget_members"]["required"].as_array().is_some_and(|required| required.contains(&json!("typeName")))
+    );
+    assert_eq!(tools["restart"]["properties"], json!({}));
+}

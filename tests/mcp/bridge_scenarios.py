@@ -12,6 +12,7 @@ its assertions there. The script itself checks only what it needs to go on.
     python bridge_scenarios.py what_if     # a what-if check through the check tool
     python bridge_scenarios.py rename    # fixtures/rename: a rename preview and its typed errors
     python bridge_scenarios.py code_actions  # fixtures/code-actions: navigate codeActions, one applied
+    python bridge_scenarios.py schemas   # every tool's generated input schema, from tools/list
 
 Environment: FSLENS_BIN, FSLENS_WORKSPACE, FSLENS_FSAC_COMMAND, XDG_RUNTIME_DIR, and any
 FSAC_DOUBLE_* variables (passed on to the bridge, and so to an FSAC it starts).
@@ -347,6 +348,17 @@ async def code_actions_scenario() -> dict:
             report["several"] = await call(session, "navigate", {**over_lines, "apply": "editor"})
             report["apply"] = await call(session, "navigate", {**at, "line": 4, "character": 4, "apply": "editor", "actionIndex": 0})
     return report
+async def schemas_scenario() -> dict:
+    """Every tool's input schema as the official SDK client reads it from tools/list, after
+    activating every group."""
+    async with stdio_client(server_parameters(), errlog=sys.stderr) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            listing = await call(session, "activate_tools", {})
+            groups = [group["group"] for group in listing["body"].get("groups", [])]
+            await call(session, "activate_tools", {"groups": [group for group in groups if group != "core"]})
+            tools = (await session.list_tools()).tools
+            return {"groups": groups, "tools": {tool.name: tool.input_schema for tool in tools}}
 
 
 def main() -> None:
@@ -362,6 +374,7 @@ def main() -> None:
         "calls": calls_scenario,
         "implementations": implementations_scenario,
         "code_actions": code_actions_scenario,
+        "schemas": schemas_scenario,
     }[scenario]
     report = anyio.run(runner)
     sys.stdout.write(json.dumps(report) + "\n")

@@ -228,8 +228,8 @@ pub async fn explain_diagnostic(argument: Value, mut context: CommandContext) ->
 }
 
 /// The MCP input schema generated from this command's argument struct.
-pub fn input_schema() -> Option<serde_json::Value> {
-    Some(crate::commands::params::input_schema::<ExplainArguments>())
+pub fn input_schema() -> serde_json::Value {
+    crate::commands::params::input_schema::<ExplainArguments>()
 }
 
 #[cfg(test)]

@@ -199,6 +199,6 @@ async fn apply_fix(
 }
 
 /// The MCP input schema generated from this command's argument struct.
-pub fn input_schema() -> Option<serde_json::Value> {
-    Some(crate::commands::params::input_schema::<FixesArguments>())
+pub fn input_schema() -> serde_json::Value {
+    crate::commands::params::input_schema::<FixesArguments>()
 }

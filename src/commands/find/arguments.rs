@@ -445,8 +445,8 @@ impl FindCliArgs {
 }
 
 /// The MCP input schema generated from [`FindArguments`].
-pub fn input_schema() -> Option<serde_json::Value> {
-    Some(crate::commands::params::input_schema::<FindArguments>())
+pub fn input_schema() -> serde_json::Value {
+    crate::commands::params::input_schema::<FindArguments>()
 }
 
 #[cfg(test)]
@@ -540,7 +540,7 @@ mod tests {
         ]);
         let arguments = crate::commands::params::to_argument_object(&flags.arguments.find_arguments());
         let given: Vec<&str> = arguments.as_object().unwrap().keys().map(String::as_str).collect();
-        let schema = input_schema().unwrap();
+        let schema = input_schema();
         let known: Vec<&str> = schema["properties"].as_object().unwrap().keys().map(String::as_str).collect();
         let (mut given, mut known) = (given, known);
         given.sort_unstable();
@@ -562,7 +562,7 @@ mod tests {
 
     #[test]
     fn the_schema_carries_enums_bounds_defaults_and_descriptions() {
-        let schema = input_schema().unwrap();
+        let schema = input_schema();
         let properties = &schema["properties"];
         assert_eq!(schema["additionalProperties"], json!(false));
         assert_eq!(properties["kind"]["enum"], json!(["auto", "symbol", "members", "field", "definition", "position"]));

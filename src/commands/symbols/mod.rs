@@ -98,8 +98,8 @@ impl SearchArguments {
 }
 
 /// The MCP input schema, generated from [`SearchArguments`].
-pub fn search_input_schema() -> Option<Value> {
-    Some(crate::commands::params::input_schema::<SearchArguments>())
+pub fn search_input_schema() -> Value {
+    crate::commands::params::input_schema::<SearchArguments>()
 }
 
 // ---- the `kinds` filter -----------------------------------------------------------------------

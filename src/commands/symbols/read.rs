@@ -146,13 +146,13 @@ impl ReadEnclosingArguments {
 }
 
 /// The MCP input schema, generated from [`ReadSymbolArguments`].
-pub fn read_symbol_input_schema() -> Option<Value> {
-    Some(crate::commands::params::input_schema::<ReadSymbolArguments>())
+pub fn read_symbol_input_schema() -> Value {
+    crate::commands::params::input_schema::<ReadSymbolArguments>()
 }
 
 /// The MCP input schema, generated from [`ReadEnclosingArguments`].
-pub fn read_enclosing_input_schema() -> Option<Value> {
-    Some(crate::commands::params::input_schema::<ReadEnclosingArguments>())
+pub fn read_enclosing_input_schema() -> Value {
+    crate::commands::params::input_schema::<ReadEnclosingArguments>()
 }
 
 // ---- what both answers hold -------------------------------------------------------------------
