@@ -364,38 +364,25 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     if let Some(path) = &cli.trace_messages {
         config.tracer = Tracer::to_file(path).await?;
     }
-    match cli.command {
-        None => {
-            config.workspace_root = cli.session.workspace.clone();
-            config.share_session = !cli.session.no_share;
-            let end = run_proxy(fslens::lsp::stdio::stdin(), fslens::lsp::stdio::stdout(), config).await?;
-            Ok(ExitCode::from(end.exit_code as u8))
-        }
-        Some(Command::Status(options)) => {
-            use fslens::commands::status::{StatusArguments, WaitUntil};
-            let argument = to_argument_object(&StatusArguments {
-                wait_until: Some(WaitUntil::Ready),
-                timeout_ms: fslens::commands::params::Bounded::clamped(options.timeout_ms),
-                probe: false,
-            });
-            let answer = headless(&cli.session, config, ext::commands::STATUS, argument, options.timeout_ms).await?;
-            print_answer(&answer, options.json, render_status)?;
-            if answer["state"] == "crashed" {
-                let reason = answer["reason"].as_str().unwrap_or("FSAC crashed");
-                let _ = write_stderr(&format!("fslens: FSAC is not running: {}", reason.replace('\n', " ")));
-                return Ok(ExitCode::from(3));
-            }
+    let Some(command) = cli.command else {
+        config.workspace_root = cli.session.workspace.clone();
+        config.share_session = !cli.session.no_share;
+        let end = run_proxy(fslens::lsp::stdio::stdin(), fslens::lsp::stdio::stdout(), config).await?;
+        return Ok(ExitCode::from(end.exit_code as u8));
+    };
+    let session = &cli.session;
+    match command {
+        Command::Status(options) => status_cli(session, config, options).await,
+        Command::Outline(arguments) => {
+            let argument = arguments.to_arguments();
+            let json = arguments.json;
+            let answer = ask(session, config, ext::commands::OUTLINE, argument, None).await?;
+            print_answer(&answer, json, fslens::commands::outline::render_text)?;
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Outline(arguments)) => {
-            let answer =
-                headless_without_wait(&cli.session, config, ext::commands::OUTLINE, arguments.to_arguments()).await?;
-            print_answer(&answer, arguments.json, fslens::commands::outline::render_text)?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Some(Command::Check(options)) => {
-            let arguments = to_argument_object(&options.arguments()?);
-            let answer = headless(&cli.session, config, ext::commands::CHECK, arguments, options.timeout_ms).await?;
+        Command::Check(options) => {
+            let argument = to_argument_object(&options.arguments()?);
+            let answer = ask(session, config, ext::commands::CHECK, argument, Some(options.timeout_ms)).await?;
             print_answer(&answer, options.json, render_check)?;
             // A script can branch on the exit code: 0 clean, 1 errors (or failure), 2 unknown.
             Ok(match answer["verdict"].as_str() {
@@ -404,157 +391,203 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 _ => ExitCode::from(2),
             })
         }
-        Some(Command::FieldImpact(options)) => {
+        Command::FieldImpact(options) => {
             let argument = to_argument_object(&options.field_impact_arguments());
-            let command = ext::commands::FIELD_IMPACT;
-            let answer = headless(&cli.session, config, command, argument, options.timeout_ms.get()).await?;
-            print_answer(&answer, options.json, |answer| {
-                let mut lines = vec![format!(
-                    "{} sites of {} (outcome {}, {})",
-                    answer["totalSites"],
-                    answer["field"].as_str().unwrap_or_default(),
-                    answer["outcome"].as_str().unwrap_or_default(),
-                    answer["status"].as_str().unwrap_or_default()
-                )];
-                for site in answer["sites"].as_array().into_iter().flatten() {
-                    lines.push(format!(
-                        "{}:{}:{}  {:<20} {:<40} {}",
-                        site["file"].as_str().unwrap_or_default(),
-                        site["range"]["start"]["line"].as_u64().unwrap_or(0) + 1,
-                        site["range"]["start"]["character"].as_u64().unwrap_or(0) + 1,
-                        site["kind"].as_str().unwrap_or_default(),
-                        fslens::commands::find::symbol_of(site),
-                        site["siteType"].as_str().unwrap_or("")
-                    ));
-                }
-                lines.extend(fslens::commands::find::page_omissions(answer));
-                if let Some(note) = answer["siteTypesNote"].as_str() {
-                    lines.push(format!("site types: {note}"));
-                }
-                lines.join("\n")
-            })?;
+            let wait = Some(options.timeout_ms.get());
+            let answer = ask(session, config, ext::commands::FIELD_IMPACT, argument, wait).await?;
+            print_answer(&answer, options.json, render_field_impact)?;
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::MakeVisible(options)) => {
-            let answer = headless_without_wait(
-                &cli.session,
-                config,
-                ext::commands::MAKE_INTERNAL_VISIBLE,
-                to_argument_object(&options.arguments()),
-            )
-            .await?;
+        Command::MakeVisible(options) => {
+            let argument = to_argument_object(&options.arguments());
+            let answer = ask(session, config, ext::commands::MAKE_INTERNAL_VISIBLE, argument, None).await?;
             print_answer(&answer, options.json, render_make_visible)?;
-            Ok(if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) })
+            Ok(exit_code_of_status(&answer))
         }
-        Some(Command::SessionPath) => {
-            let workspace = workspace_or_current(&cli.session)?;
-            let root = workspace
-                .canonicalize()
-                .with_context(|| format!("workspace {} does not exist", workspace.display()))?;
-            let directory = fslens::session::runtime_directory(std::env::var_os("XDG_RUNTIME_DIR").as_deref());
-            let socket = fslens::session::socket_path(&directory, &root);
-            write_stdout(&format!("{}\n", socket.display())).context("cannot write to stdout")?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Some(Command::Mcp(mcp_options)) => {
-            let workspace = workspace_or_current(&cli.session)?;
-            let options = cli.session.clone();
+        Command::SessionPath => session_path_cli(session),
+        Command::Mcp(mcp_options) => {
+            let workspace = workspace_or_current(session)?;
+            let options = session.clone();
             let factory: fslens::mcp::ConfigFactory = std::sync::Arc::new(move || proxy_config(&options));
             fslens::mcp::run_mcp_server(&workspace, factory, mcp_options.all_tools).await?;
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Navigate(options)) => {
-            let mut argument = to_argument_object(&options.to_arguments());
-            argument = with_shell_paths(&cli.session, argument)?;
-            let arguments = serde_json::from_value(argument).context("the navigate arguments")?;
-            let root = workspace_or_current(&cli.session)?;
-            let root = root.canonicalize().with_context(|| format!("workspace {} does not exist", root.display()))?;
-            config.workspace_root = Some(root.clone());
-            let answer = fslens::mcp::navigate::run_from_cli(&root, config, arguments).await?;
-            print_answer(&answer, options.json, fslens::mcp::navigate::render_text)?;
-            Ok(ExitCode::SUCCESS)
-        }
-        Some(Command::Find(arguments)) => {
+        Command::Navigate(options) => navigate_cli(session, config, options).await,
+        Command::Find(arguments) => {
             let argument = to_argument_object(&arguments.find_arguments());
-            let answer =
-                headless(&cli.session, config, ext::commands::FIND, argument, arguments.timeout_ms.get()).await?;
+            let wait = Some(arguments.timeout_ms.get());
+            let answer = ask(session, config, ext::commands::FIND, argument, wait).await?;
             print_answer(&answer, arguments.json, fslens::commands::find::render_text)?;
             Ok(ExitCode::SUCCESS)
         }
-        Some(Command::Rename(arguments)) => {
+        Command::Rename(arguments) => {
             let argument = to_argument_object(&arguments.arguments().map_err(anyhow::Error::msg)?);
-            let answer = headless(&cli.session, config, ext::commands::RENAME, argument, arguments.timeout_ms).await?;
+            let answer = ask(session, config, ext::commands::RENAME, argument, Some(arguments.timeout_ms)).await?;
             print_answer(&answer, arguments.json, fslens::commands::rename::render_text)?;
             Ok(if answer["complete"] == json!(true) { ExitCode::SUCCESS } else { ExitCode::from(2) })
         }
-        Some(Command::ExplainDiagnostic(options)) => {
-            let command = ext::commands::EXPLAIN_DIAGNOSTIC;
+        Command::ExplainDiagnostic(options) => {
             let argument = to_argument_object(&options.explain_arguments());
-            let answer = headless(&cli.session, config, command, argument, options.timeout_ms).await?;
+            let wait = Some(options.timeout_ms);
+            let answer = ask(session, config, ext::commands::EXPLAIN_DIAGNOSTIC, argument, wait).await?;
             print_answer(&answer, options.json, fslens::commands::diagnostic::render::explain)?;
-            Ok(if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) })
+            Ok(exit_code_of_status(&answer))
         }
-        Some(Command::DiagnosticFixes(options)) => {
-            let command = ext::commands::DIAGNOSTIC_FIXES;
+        Command::DiagnosticFixes(options) => {
             let argument = to_argument_object(&options.fixes_arguments());
-            let answer = headless(&cli.session, config, command, argument, options.timeout_ms).await?;
+            let wait = Some(options.timeout_ms);
+            let answer = ask(session, config, ext::commands::DIAGNOSTIC_FIXES, argument, wait).await?;
             print_answer(&answer, options.json, fslens::commands::diagnostic::render::fixes)?;
-            Ok(if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) })
+            Ok(exit_code_of_status(&answer))
         }
-        Some(Command::SuggestOpen(options)) => {
-            let arguments = to_argument_object(&options.position.suggest_open_arguments(options.name.clone()));
-            let (command, timeout) = (ext::commands::SUGGEST_OPEN, options.position.timeout_ms);
+        Command::SuggestOpen(options) => {
+            let argument = to_argument_object(&options.position.suggest_open_arguments(options.name.clone()));
             // With only a name the syntax arm answers: no waiting for FSAC.
-            let answer = if options.position.line.is_some() {
-                headless(&cli.session, config, command, arguments, timeout).await?
-            } else {
-                headless_without_wait(&cli.session, config, command, arguments).await?
-            };
+            let wait = options.position.line.is_some().then_some(options.position.timeout_ms);
+            let answer = ask(session, config, ext::commands::SUGGEST_OPEN, argument, wait).await?;
             print_answer(&answer, options.position.json, fslens::commands::diagnostic::render::suggest_open)?;
-            Ok(if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) })
+            Ok(exit_code_of_status(&answer))
         }
-        Some(Command::ReferencedSymbols(arguments)) => {
+        Command::ReferencedSymbols(arguments) => {
             use fslens::commands::referenced::Tool;
-            run_referenced(&cli.session, Tool::ReferencedSymbols, arguments.to_arguments(), arguments.common.json).await
+            run_referenced(session, Tool::ReferencedSymbols, arguments.to_arguments(), arguments.common.json).await
         }
-        Some(Command::NugetTypes(arguments)) => {
+        Command::NugetTypes(arguments) => {
             use fslens::commands::referenced::Tool;
-            run_referenced(&cli.session, Tool::NugetTypes, arguments.to_arguments(), arguments.common.json).await
+            run_referenced(session, Tool::NugetTypes, arguments.to_arguments(), arguments.common.json).await
         }
-        Some(Command::NugetMembers(arguments)) => {
+        Command::NugetMembers(arguments) => {
             use fslens::commands::referenced::Tool;
-            run_referenced(&cli.session, Tool::NugetMembers, arguments.to_arguments(), arguments.common.json).await
+            run_referenced(session, Tool::NugetMembers, arguments.to_arguments(), arguments.common.json).await
         }
         // Syntax-layer discovery tools (commands/symbols).
-        Some(Command::SymbolSearch(arguments)) => {
-            let (command, argument) = (ext::commands::SYMBOL_SEARCH, arguments.to_arguments());
-            let answer = headless_without_wait(&cli.session, config, command, argument).await?;
+        Command::SymbolSearch(arguments) => {
+            let answer = ask(session, config, ext::commands::SYMBOL_SEARCH, arguments.to_arguments(), None).await?;
             print_answer(&answer, arguments.json, fslens::commands::symbols::cli::render_search)?;
             Ok(if answer["available"] == json!(false) { ExitCode::from(2) } else { ExitCode::SUCCESS })
         }
-        Some(Command::ReadSymbol(arguments)) => {
-            let (command, argument) = (ext::commands::READ_SYMBOL, arguments.to_arguments());
-            let answer = headless_without_wait(&cli.session, config, command, argument).await?;
+        Command::ReadSymbol(arguments) => {
+            let answer = ask(session, config, ext::commands::READ_SYMBOL, arguments.to_arguments(), None).await?;
             print_answer(&answer, arguments.json, fslens::commands::symbols::cli::render_read)?;
             Ok(ExitCode::from(fslens::commands::symbols::cli::read_exit_code(&answer)))
         }
-        Some(Command::ReadEnclosing(arguments)) => {
-            let (command, argument) = (ext::commands::READ_ENCLOSING, arguments.to_arguments());
-            let answer = headless_without_wait(&cli.session, config, command, argument).await?;
+        Command::ReadEnclosing(arguments) => {
+            let answer = ask(session, config, ext::commands::READ_ENCLOSING, arguments.to_arguments(), None).await?;
             print_answer(&answer, arguments.json, fslens::commands::symbols::cli::render_read)?;
             Ok(ExitCode::from(fslens::commands::symbols::cli::read_exit_code(&answer)))
         }
-        Some(Command::Index(arguments)) => {
-            let workspace = workspace_or_current(&cli.session)?;
-            let answer = tokio::task::spawn_blocking(move || {
-                fslens::commands::index::run_cli(&arguments, &workspace).map(|answer| (answer, arguments.json))
-            })
-            .await
-            .context("the indexing thread failed")??;
-            print_answer(&answer.0, answer.1, fslens::commands::index::render_text)?;
-            Ok(ExitCode::SUCCESS)
-        }
+        Command::Index(arguments) => index_cli(session, arguments).await,
     }
+}
+
+/// Runs `command` with `argument` in the workspace's session: with `wait` (milliseconds) it
+/// first waits that long for FSAC to load the workspace; without, the syntax layer answers.
+async fn ask(
+    session: &SessionOptions,
+    config: ProxyConfig,
+    command: &str,
+    argument: Value,
+    wait: Option<u64>,
+) -> anyhow::Result<Value> {
+    match wait {
+        Some(timeout_ms) => headless(session, config, command, argument, timeout_ms).await,
+        None => headless_without_wait(session, config, command, argument).await,
+    }
+}
+
+/// 0 when the answer's `status` is `ok`, else 2.
+fn exit_code_of_status(answer: &Value) -> ExitCode {
+    if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) }
+}
+
+/// `fslens status`: waits for readiness up to the timeout; exit 3 when FSAC crashed.
+async fn status_cli(
+    session: &SessionOptions,
+    config: ProxyConfig,
+    options: HeadlessOptions,
+) -> anyhow::Result<ExitCode> {
+    use fslens::commands::status::{StatusArguments, WaitUntil};
+    let argument = to_argument_object(&StatusArguments {
+        wait_until: Some(WaitUntil::Ready),
+        timeout_ms: fslens::commands::params::Bounded::clamped(options.timeout_ms),
+        probe: false,
+    });
+    let answer = headless(session, config, ext::commands::STATUS, argument, options.timeout_ms).await?;
+    print_answer(&answer, options.json, render_status)?;
+    if answer["state"] == "crashed" {
+        let reason = answer["reason"].as_str().unwrap_or("FSAC crashed");
+        let _ = write_stderr(&format!("fslens: FSAC is not running: {}", reason.replace('\n', " ")));
+        return Ok(ExitCode::from(3));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `fslens session-path`: the socket the workspace's session serves (or would serve).
+fn session_path_cli(session: &SessionOptions) -> anyhow::Result<ExitCode> {
+    let workspace = workspace_or_current(session)?;
+    let root = workspace.canonicalize().with_context(|| format!("workspace {} does not exist", workspace.display()))?;
+    let directory = fslens::session::runtime_directory(std::env::var_os("XDG_RUNTIME_DIR").as_deref());
+    let socket = fslens::session::socket_path(&directory, &root);
+    write_stdout(&format!("{}\n", socket.display())).context("cannot write to stdout")?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `fslens navigate OPERATION`: the MCP `navigate` tool's operations through the session.
+async fn navigate_cli(
+    session: &SessionOptions,
+    mut config: ProxyConfig,
+    options: fslens::mcp::navigate::NavigateCliArgs,
+) -> anyhow::Result<ExitCode> {
+    let argument = with_shell_paths(session, to_argument_object(&options.to_arguments()))?;
+    let arguments = serde_json::from_value(argument).context("the navigate arguments")?;
+    let root = workspace_or_current(session)?;
+    let root = root.canonicalize().with_context(|| format!("workspace {} does not exist", root.display()))?;
+    config.workspace_root = Some(root.clone());
+    let answer = fslens::mcp::navigate::run_from_cli(&root, config, arguments).await?;
+    print_answer(&answer, options.json, fslens::mcp::navigate::render_text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `fslens index`: builds the syntax index of the workspace off the runtime's thread.
+async fn index_cli(
+    session: &SessionOptions,
+    arguments: fslens::commands::index::IndexCliArgs,
+) -> anyhow::Result<ExitCode> {
+    let workspace = workspace_or_current(session)?;
+    let (answer, json) = tokio::task::spawn_blocking(move || {
+        fslens::commands::index::run_cli(&arguments, &workspace).map(|answer| (answer, arguments.json))
+    })
+    .await
+    .context("the indexing thread failed")??;
+    print_answer(&answer, json, fslens::commands::index::render_text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `fslens field-impact`'s table: one row per site with its kind, symbol and type.
+fn render_field_impact(answer: &Value) -> String {
+    let mut lines = vec![format!(
+        "{} sites of {} (outcome {}, {})",
+        answer["totalSites"],
+        answer["field"].as_str().unwrap_or_default(),
+        answer["outcome"].as_str().unwrap_or_default(),
+        answer["status"].as_str().unwrap_or_default()
+    )];
+    for site in answer["sites"].as_array().into_iter().flatten() {
+        lines.push(format!(
+            "{}:{}:{}  {:<20} {:<40} {}",
+            site["file"].as_str().unwrap_or_default(),
+            site["range"]["start"]["line"].as_u64().unwrap_or(0) + 1,
+            site["range"]["start"]["character"].as_u64().unwrap_or(0) + 1,
+            site["kind"].as_str().unwrap_or_default(),
+            fslens::commands::find::symbol_of(site),
+            site["siteType"].as_str().unwrap_or("")
+        ));
+    }
+    lines.extend(fslens::commands::find::page_omissions(answer));
+    if let Some(note) = answer["siteTypesNote"].as_str() {
+        lines.push(format!("site types: {note}"));
+    }
+    lines.join("\n")
 }
 
 /// The referenced-assembly subcommands read files only: no session, no FSAC. Exit code 2
