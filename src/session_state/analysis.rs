@@ -172,6 +172,12 @@ impl AnalysisSnapshot {
         if analyzed.version.is_some() && analyzed.version != self.expected_version {
             return None;
         }
+        // An analysis reported before FSAC was sent the text it has now is of another text,
+        // even at the same version number (fslens's own copy of a file at version 1, then the
+        // editor's buffer of it at version 1).
+        if self.sent_sequence.is_some_and(|sent| analyzed.sequence < sent) {
+            return None;
+        }
         match &self.published {
             Some(published) if published.generation == self.generation => {
                 if published.version.is_some() && published.version != self.expected_version {
@@ -235,6 +241,27 @@ mod tests {
         assert_eq!(snapshot(&store, uri, 2, 1).current_diagnostics(), Some(vec![]));
         // A restarted FSAC (generation 2) has analysed nothing yet.
         assert_eq!(snapshot(&store, uri, 2, 2).current_diagnostics(), None);
+    }
+
+    #[test]
+    fn an_analysis_from_before_the_current_text_was_sent_does_not_count_even_at_the_same_version() {
+        let mut store = AnalysisStore::default();
+        let uri = "file:///w/Shared.fs";
+        // fslens opens the disk text at version 1 and FSAC analyses it.
+        store.observe_sent(uri);
+        store.observe_publish(&json!({"uri": uri, "diagnostics": []}), 1);
+        store.observe_analyzed(&json!({"textDocument": {"uri": uri, "version": 1}}), 1);
+        assert_eq!(snapshot(&store, uri, 1, 1).current_diagnostics(), Some(vec![]));
+        // The editor opens its own (different) buffer of it, also at version 1.
+        store.observe_sent(uri);
+        assert_eq!(
+            snapshot(&store, uri, 1, 1).current_diagnostics(),
+            None,
+            "the disk text's analysis is not the buffer's"
+        );
+        store.observe_publish(&json!({"uri": uri, "diagnostics": [{"message": "FS0001"}]}), 1);
+        store.observe_analyzed(&json!({"textDocument": {"uri": uri, "version": 1}}), 1);
+        assert_eq!(snapshot(&store, uri, 1, 1).current_diagnostics(), Some(vec![json!({"message": "FS0001"})]));
     }
 
     #[test]

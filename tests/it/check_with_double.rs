@@ -38,6 +38,33 @@ async fn the_same_holds_when_fsac_versions_its_diagnostics() {
     unsaved_fix_scenario(&[("FSAC_DOUBLE_DIAGNOSTICS_VERSION", "1")]).await;
 }
 
+/// fslens's own copy of a closed file is at version 1; an editor that then opens its buffer of
+/// that file at version 1 too, with a type error in it, must not get the disk text's analysis
+/// as the buffer's: the check says `errors`, never `clean`.
+#[tokio::test]
+async fn a_buffer_opened_at_the_version_fslens_used_for_the_disk_text_is_checked_anew() {
+    let workspace = fixture_copy("shipping");
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = Editor::start_ready(workspace.path(), runtime.path(), &[]).await;
+    let file = "src/Shipping.App/Program.fs";
+    let answer = check(&mut editor, json!({"path": file})).await;
+    assert_eq!(answer["verdict"], json!("clean"), "the disk text, opened by fslens at version 1: {answer}");
+    let program = workspace.path().join(file);
+    let original = std::fs::read_to_string(&program).unwrap();
+    let broken = original.replace("create \"Books\" 12.5 \"Lyon\"", "create \"Books\" \"heavy\" \"Lyon\"");
+    let uri = fslens::uri::path_to_uri(&program).unwrap();
+    editor
+        .notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "fsharp", "version": 1, "text": broken}}),
+        )
+        .await;
+    let answer = check(&mut editor, json!({"path": file})).await;
+    assert_eq!(answer["verdict"], json!("errors"), "the buffer's own analysis: {answer}");
+    assert_eq!(answer["files"][0]["openInEditor"], json!(true), "{answer}");
+    editor.stop().await;
+}
+
 async fn unsaved_fix_scenario(environment: &[(&str, &str)]) {
     let workspace = fixture_copy("shipping");
     let runtime = tempfile::tempdir().unwrap();
