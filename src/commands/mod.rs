@@ -29,6 +29,7 @@ pub mod registry;
 pub mod rename;
 pub mod status;
 pub mod symbols;
+pub mod type_hierarchy;
 
 /// A typed failure of a command, turned into a JSON-RPC error at the edge.
 #[derive(Debug, thiserror::Error)]
@@ -166,6 +167,7 @@ pub async fn dispatch(id: &str, argument: Value, context: CommandContext) -> Res
         Command::ReadSymbol => symbols::read::read_symbol(argument, context).await,
         Command::ReadEnclosing => symbols::read::read_enclosing(argument, context).await,
         Command::Rename => rename::rename(argument, context).await,
+        Command::TypeHierarchy => type_hierarchy::type_hierarchy(argument, context).await,
     }
 }
 

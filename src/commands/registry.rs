@@ -31,6 +31,7 @@ pub enum Command {
     ReadSymbol,
     ReadEnclosing,
     Rename,
+    TypeHierarchy,
 }
 
 /// A set of MCP tools that is listed or not as one (mcp/groups.rs says how).
@@ -52,7 +53,7 @@ pub enum ToolGroup {
 
 impl Command {
     /// Every command, in the order advertised in `executeCommandProvider`.
-    pub const ALL: [Command; 18] = [
+    pub const ALL: [Command; 19] = [
         Command::Status,
         Command::Restart,
         Command::Find,
@@ -71,6 +72,7 @@ impl Command {
         Command::ReadSymbol,
         Command::ReadEnclosing,
         Command::Rename,
+        Command::TypeHierarchy,
     ];
 
     /// The `workspace/executeCommand` identifier.
@@ -94,6 +96,7 @@ impl Command {
             Command::ReadSymbol => ids::READ_SYMBOL,
             Command::ReadEnclosing => ids::READ_ENCLOSING,
             Command::Rename => ids::RENAME,
+            Command::TypeHierarchy => ids::TYPE_HIERARCHY,
         }
     }
 
@@ -122,6 +125,7 @@ impl Command {
             Command::ReadSymbol => "read_symbol",
             Command::ReadEnclosing => "read_enclosing",
             Command::Rename => "rename",
+            Command::TypeHierarchy => "type_hierarchy",
         }
     }
 
@@ -139,7 +143,7 @@ impl Command {
             | Command::SymbolSearch
             | Command::ReadSymbol
             | Command::ReadEnclosing => ToolGroup::Core,
-            Command::Outline => ToolGroup::Navigation,
+            Command::Outline | Command::TypeHierarchy => ToolGroup::Navigation,
             Command::Diagnostics | Command::ExplainDiagnostic | Command::DiagnosticFixes | Command::SuggestOpen => {
                 ToolGroup::Diagnostics
             }
@@ -184,6 +188,7 @@ impl Command {
             Command::ReadSymbol => c::symbols::read::read_symbol_input_schema(),
             Command::ReadEnclosing => c::symbols::read::read_enclosing_input_schema(),
             Command::Rename => c::rename::input_schema(),
+            Command::TypeHierarchy => c::type_hierarchy::input_schema(),
         }
     }
 }

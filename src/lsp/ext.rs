@@ -32,6 +32,7 @@ pub mod commands {
     pub const READ_ENCLOSING: &str = "fslens.readEnclosing";
     // Navigation that changes code (issue #18).
     pub const RENAME: &str = "fslens.rename";
+    pub const TYPE_HIERARCHY: &str = "fslens.typeHierarchy";
 
     /// Every command fslens answers, in the order advertised in `executeCommandProvider`.
     pub const ALL: &[&str] = &[
@@ -53,6 +54,7 @@ pub mod commands {
         READ_SYMBOL,
         READ_ENCLOSING,
         RENAME,
+        TYPE_HIERARCHY,
     ];
 }
 

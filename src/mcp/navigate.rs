@@ -392,98 +392,19 @@ impl Navigator<'_> {
         }))
     }
 
-    /// `typeHierarchy`, which FSAC lacks: the type at the position (FSAC's definition), its
-    /// supertypes (the `inherit` and `interface` lines of its declaration, each resolved by FSAC's
-    /// definition) and its subtypes (every `interface T`, `inherit T` and `new T` in the
-    /// workspace's F# files whose `T` FSAC resolves to this type's declaration).
+    /// `typeHierarchy`, which FSAC lacks: `fslens.typeHierarchy` in the session (the command
+    /// computes it from FSAC's definitions), answered with the tool's `operation`.
     async fn type_hierarchy(&self, params: Value, deadline: Deadline) -> Result<Value, ToolFailure> {
-        let definition = |value: Value| -> Option<(String, u64, u64)> {
-            let location = if value.is_array() { value.get(0).cloned()? } else { value };
-            let uri = location.get("uri").or_else(|| location.get("targetUri"))?.as_str()?.to_owned();
-            let range = location.get("range").or_else(|| location.get("targetSelectionRange"))?;
-            Some((uri, range["start"]["line"].as_u64()?, range["start"]["character"].as_u64()?))
-        };
-        let asked = self.forward("textDocument/definition", params.clone(), deadline).await?;
-        let Some((type_uri, type_line, type_character)) = definition(asked) else {
-            let line = params["position"]["line"].as_u64().unwrap_or(0) as usize;
-            let path = params["textDocument"]["uri"].as_str().and_then(crate::uri::uri_to_path).unwrap_or_default();
-            let text = crate::source_files::read_regular_text(&path).unwrap_or_default();
-            return Err(no_symbol_failure("no_symbol", &text, line));
-        };
-        let type_path = crate::uri::uri_to_path(&type_uri).unwrap_or_default();
-        let type_text = crate::source_files::read_regular_text(&type_path).unwrap_or_default();
-        let type_lines: Vec<&str> = type_text.lines().collect();
-        let header = type_lines.get(type_line as usize).copied().unwrap_or_default();
-        if !header.trim_start().starts_with("type ") && !header.trim_start().starts_with("and ") {
-            return Err(ToolFailure::invalid_argument(
-                "line",
-                format!("the symbol here is declared by {:?}, which is not a type", header.trim()),
-            ));
-        }
-        let name = identifier_at_column(header, type_character as usize).unwrap_or_default();
-        let indent = |line: &str| line.len() - line.trim_start().len();
-        // Supertypes: the declaration's own `inherit X` / `interface X` lines.
-        let mut supertypes = Vec::new();
-        for (number, line) in type_lines.iter().enumerate().skip(type_line as usize + 1) {
-            if !line.trim().is_empty() && indent(line) <= indent(header) {
-                break;
-            }
-            if let Some((character, _)) = named_after_keyword(line, &["inherit", "interface"]) {
-                let at = json!({ "textDocument": { "uri": type_uri }, "position": { "line": number, "character": character } });
-                let resolved = self.forward("textDocument/definition", at, deadline).await?;
-                let mut row = json!({ "uri": type_uri, "range": line_range(number, character, line), "via": "fsac" });
-                if let Some((uri, line, character)) = definition(resolved) {
-                    row["declaration"] = json!({ "uri": uri, "range": { "start": { "line": line, "character": character }, "end": { "line": line, "character": character } } });
-                }
-                supertypes.push(row);
-            }
-        }
-        // Subtypes: candidates by text in every F# file of the workspace, each confirmed.
-        let root = self.root.to_path_buf();
-        let files = tokio::task::spawn_blocking(move || {
-            crate::workspace::load_workspace(&root).map(|model| model.files_to_index()).unwrap_or_default()
-        })
-        .await
-        .unwrap_or_default();
-        let mut subtypes = Vec::new();
-        let mut candidates = 0usize;
-        for file in files {
-            let Ok(text) = crate::source_files::read_regular_text(&file) else { continue };
-            if name.is_empty() || !text.contains(&name) {
-                continue;
-            }
-            let Some(uri) = crate::uri::path_to_uri(&file) else { continue };
-            for (number, line) in text.lines().enumerate() {
-                let Some((character, found)) = named_after_keyword(line, &["inherit", "interface", "new"]) else {
-                    continue;
-                };
-                if found != name {
-                    continue;
-                }
-                candidates += 1;
-                let at =
-                    json!({ "textDocument": { "uri": uri }, "position": { "line": number, "character": character } });
-                let resolved = self.forward("textDocument/definition", at, deadline).await?;
-                if definition(resolved).is_some_and(|(uri, line, _)| {
-                    crate::uri::uri_to_path(&uri) == Some(type_path.clone()) && line == type_line
-                }) {
-                    let kind = if line.contains("new ") { "objectExpression" } else { "type" };
-                    subtypes.push(json!({ "uri": uri, "range": line_range(number, character, line), "kind": kind, "via": "fsac" }));
-                }
-            }
-        }
-        let mut answer = json!({
-            "operation": "typeHierarchy",
-            "via": "fsac+syntax",
-            "type": { "name": name, "uri": type_uri, "range": line_range(type_line as usize, type_character as usize, header) },
-            "supertypes": supertypes,
-            "subtypes": subtypes,
-            "candidatesChecked": candidates,
-            // Candidates come from lines of text, so a subtype named through an abbreviation
-            // or split over lines is not seen: the answer never claims to be complete.
-            "complete": false,
-            "coverage": "every F# file of the workspace's projects, read from disk: its interface, inherit and object-expression lines naming the type, each confirmed by FSAC's definition; a type named through an abbreviation or on a line of its own is not seen",
+        let argument = json!({
+            "path": params["textDocument"]["uri"].as_str().and_then(crate::uri::uri_to_path),
+            "line": params["position"]["line"],
+            "character": params["position"]["character"],
+            "timeoutMs": deadline.1.as_millis() as u64,
         });
+        let command = crate::lsp::ext::commands::TYPE_HIERARCHY;
+        let call = json!({ "command": command, "arguments": [argument] });
+        let mut answer = self.forward("workspace/executeCommand", call, deadline).await?;
+        answer["operation"] = json!("typeHierarchy");
         enrich_locations(&mut answer, self.root);
         Ok(answer)
     }
@@ -505,49 +426,6 @@ fn code_action_range(
         return Err(ToolFailure::invalid_argument(argument, "the range ends before it starts"));
     }
     Ok(crate::mcp::code_actions::AskedRange { start, end })
-}
-
-/// The identifier starting at or spanning the byte `column` of `line`.
-fn identifier_at_column(line: &str, column: usize) -> Option<String> {
-    let is_identifier = |character: char| character.is_alphanumeric() || character == '_' || character == '\'';
-    let start = line[..column.min(line.len())].rfind(|c: char| !is_identifier(c)).map_or(0, |at| at + 1);
-    let end = line[start..].find(|c: char| !is_identifier(c)).map_or(line.len(), |at| start + at);
-    (end > start).then(|| line[start..end].to_owned())
-}
-
-/// The UTF-16 column and text of the (last dotted segment of the) name after the first of
-/// `keywords` on `line`, as in `interface IShape with`, `inherit Base()`, `{ new IShape with`.
-fn named_after_keyword(line: &str, keywords: &[&str]) -> Option<(usize, String)> {
-    let code = line.split("//").next().unwrap_or(line);
-    for keyword in keywords {
-        let mut from = 0;
-        while let Some(found) = code[from..].find(keyword) {
-            let at = from + found;
-            from = at + keyword.len();
-            let before_ok = code[..at].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
-            let rest = &code[at + keyword.len()..];
-            if !before_ok || !rest.starts_with(' ') {
-                continue;
-            }
-            let trimmed = rest.trim_start();
-            let name_start = at + keyword.len() + (rest.len() - trimmed.len());
-            let name: String =
-                trimmed.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.' || *c == '\'').collect();
-            let name = name.trim_end_matches('.');
-            if name.is_empty() {
-                continue;
-            }
-            let last = name.rsplit('.').next().unwrap_or(name);
-            let last_start = name_start + name.len() - last.len();
-            return Some((line[..last_start].encode_utf16().count(), last.to_owned()));
-        }
-    }
-    None
-}
-
-fn line_range(line: usize, character: usize, text: &str) -> Value {
-    let end = character + identifier_at_column(text, character).map_or(0, |name| name.encode_utf16().count());
-    json!({ "start": { "line": line, "character": character }, "end": { "line": line, "character": end } })
 }
 
 /// `no_symbol_at_position` for `navigate`, with the reason and the line's text.

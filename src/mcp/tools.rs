@@ -257,6 +257,12 @@ fn tool_description(command: Command) -> &'static str {
              (from metadata), static/abstract and obsolete flags. typeName is the display name, full name or a \
              dotted tail. Prefer over guessing an API from memory; use nuget_types first to find type names."
         }
+        Command::TypeHierarchy => {
+            "The type hierarchy FSAC lacks, at a type's name or a use of it: its supertypes (inherit, interface \
+             lines, each resolved by FSAC) and subtypes (every class, record, union or object expression in the \
+             workspace implementing or inheriting it, each confirmed by FSAC's definition). Prefer over grepping \
+             for `interface X`: same-named types are told apart."
+        }
     }
 }
 
@@ -378,6 +384,7 @@ mod tests {
                 "read_symbol",
                 "read_enclosing",
                 "rename",
+                "type_hierarchy",
                 "brand_new",
                 "symbol_at_word",
                 "navigate",

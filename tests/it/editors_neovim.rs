@@ -344,7 +344,8 @@ fn neovim_callees_fills_the_quickfix_list_with_the_calls_made() {
     );
 }
 
-/// `:FslensImplementations` on an interface member in fixtures/implementations (rooted at the
+/// `:FslensImplementations` on an interface member, then `:FslensTypeHierarchy` on the interface,
+/// in fixtures/implementations (rooted at the
 /// directory above both projects through `root_markers = { ".git" }`): the two classes and the
 /// object expression that implement it, in both projects.
 #[test]
@@ -353,7 +354,7 @@ fn neovim_implementations_fill_the_quickfix_list_across_projects() {
     std::fs::create_dir_all(workspace.path().join(".git")).unwrap();
     let seen = drive_with(
         workspace.path(),
-        "implementations",
+        "implementations,type_hierarchy",
         &[("FSLENS_FIRST_FILE", "Shapes/Shapes.fs"), ("FSLENS_ROOT_MARKERS", ".git")],
     );
     let implementations = &seen["steps"]["implementations"];
@@ -368,4 +369,21 @@ fn neovim_implementations_fill_the_quickfix_list_across_projects() {
     let expected: BTreeSet<(PathBuf, u64)> =
         [(file("Shapes/Shapes.fs"), 12), (file("Plugins/Plugins.fs"), 7), (file("Plugins/Plugins.fs"), 12)].into();
     assert_eq!(sites, expected, "{implementations:#}");
+    let hierarchy = &seen["steps"]["type_hierarchy"];
+    assert_eq!(hierarchy["error"], Value::Null, "{hierarchy:#}");
+    let rows: BTreeSet<(PathBuf, u64, String)> = hierarchy["quickfix"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| {
+            let label = entry["text"].as_str().unwrap().split(':').next().unwrap().to_owned();
+            (canonical(entry["file"].as_str().unwrap()), entry["lnum"].as_u64().unwrap(), label)
+        })
+        .collect();
+    let subtypes: BTreeSet<(PathBuf, u64, String)> =
+        [(file("Shapes/Shapes.fs"), 11), (file("Plugins/Plugins.fs"), 6), (file("Plugins/Plugins.fs"), 11)]
+            .into_iter()
+            .map(|(file, line)| (file, line, "subtype".to_owned()))
+            .collect();
+    assert_eq!(rows, subtypes, ":FslensTypeHierarchy on IShape: {hierarchy:#}");
 }

@@ -53,6 +53,7 @@ mod syntax_cli;
 mod syntax_index;
 mod syntax_outline;
 mod syntax_workspace_index;
+mod type_hierarchy;
 mod union_patterns;
 mod wire_names_documented;
 mod workspace_model;

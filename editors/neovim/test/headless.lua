@@ -258,6 +258,11 @@ local function main()
       local result = run_command("implementations", "FslensImplementations")
       seen.error = result.error
       seen.quickfix = quickfix()
+    elseif step == "type_hierarchy" then
+      cursor_on("type IShape", "IShape")
+      local result = run_command("typeHierarchy", "FslensTypeHierarchy")
+      seen.error = result.error
+      seen.quickfix = quickfix()
     elseif step == "field_impact" then
       open(program)
       local result = run_command("fieldImpact", "FslensFieldImpact Shipment.Weight")

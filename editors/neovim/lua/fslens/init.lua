@@ -1,7 +1,7 @@
 -- fslens for Neovim: starts `fslens` (an LSP proxy in front of FsAutoComplete) as the F#
 -- language server and adds :FslensFind, :FslensCheck, :FslensFieldImpact,
 -- :FslensMakeVisible, :FslensRename, :FslensCallers, :FslensCallees, :FslensImplementations,
--- :FslensStatus and :FslensRestart.
+-- :FslensTypeHierarchy, :FslensStatus and :FslensRestart.
 --
 -- Works on Neovim 0.7 (vim.lsp.start_client + buf_attach_client on FileType fsharp) and on
 -- 0.8 and newer (vim.lsp.start), through setup(); on 0.11 and newer also without setup(), by
@@ -44,7 +44,7 @@ M.states = {}
 -- The last answer of each command, and how many answers each command has had (tests wait on these).
 M.last = {}
 M.completed = {
-  find = 0, check = 0, fieldImpact = 0, makeVisible = 0, rename = 0, callers = 0, callees = 0, implementations = 0, status = 0,
+  find = 0, check = 0, fieldImpact = 0, makeVisible = 0, rename = 0, callers = 0, callees = 0, implementations = 0, typeHierarchy = 0, status = 0,
 }
 
 local has_start = vim.lsp.start ~= nil
@@ -711,6 +711,56 @@ function M.implementations(done)
   end, done)
 end
 
+--- The quickfix items of an fslens.typeHierarchy answer: its supertypes, then its subtypes
+--- (exported for tests).
+function M.hierarchy_items(answer)
+  local items = {}
+  local function add(rows, label)
+    for _, row in ipairs(rows or {}) do
+      local path = vim.uri_to_fname(row.uri)
+      local text = line_of(path, row.range.start.line) or ""
+      table.insert(items, {
+        filename = path,
+        lnum = row.range.start.line + 1,
+        col = byte_col(text, row.range.start.character),
+        text = label .. ": " .. vim.trim(text),
+        type = "I",
+      })
+    end
+  end
+  add(answer and answer.supertypes, "supertype")
+  add(answer and answer.subtypes, "subtype")
+  return items
+end
+
+-- :FslensTypeHierarchy — the supertypes and subtypes of the type at the cursor, across
+-- projects (fslens.typeHierarchy: FSAC has none) → quickfix list.
+function M.type_hierarchy(done)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local line, character = cursor_position(bufnr)
+  local argument = { path = vim.api.nvim_buf_get_name(bufnr), line = line, character = character, timeoutMs = M.config.timeout_ms }
+  local finish = function(err, items)
+    M.last.typeHierarchy = { error = err, quickfix = items or {} }
+    M.completed.typeHierarchy = (M.completed.typeHierarchy or 0) + 1
+    return done and done(err, items)
+  end
+  local sent = M.execute("fslens.typeHierarchy", argument, function(err, answer)
+    if err then
+      notify("fslens type hierarchy: " .. error_text(err), vim.log.levels.WARN)
+      return finish(err, {})
+    end
+    local items = M.hierarchy_items(answer)
+    local name = answer and answer.type and answer.type.name or "?"
+    set_quickfix("fslens type hierarchy of " .. name, items, true)
+    notify(string.format("fslens: %s has %d supertype(s) and %d subtype(s) (from text, confirmed by FSAC; may be incomplete)",
+      name, #(answer.supertypes or {}), #(answer.subtypes or {})))
+    return finish(nil, items)
+  end, bufnr)
+  if not sent then
+    return finish("no client")
+  end
+end
+
 function M.status(done)
   M.execute("fslens.status", { probe = true }, function(err, result, client)
     if err then
@@ -894,6 +944,7 @@ define_commands = function()
   command("FslensCallers", function() M.callers() end, 0)
   command("FslensCallees", function() M.callees() end, 0)
   command("FslensImplementations", function() M.implementations() end, 0)
+  command("FslensTypeHierarchy", function() M.type_hierarchy() end, 0)
   command("FslensStatus", function() M.status() end, 0)
   command("FslensRestart", function() M.restart() end, 0)
 end

@@ -1,0 +1,294 @@
+//! `fslens.typeHierarchy`, which FSAC lacks (its `TextDocumentPrepareTypeHierarchy` logs
+//! "unimplemented"): the type at a position as FSAC's definition resolves it, its supertypes
+//! (the `inherit` and `interface` lines of its own declaration, each resolved by FSAC's
+//! definition) and its subtypes (every `interface T`, `inherit T` and `new T` line of the
+//! workspace's F# files whose `T` FSAC's definition resolves to this type's declaration).
+//! Candidates come from lines of text, so the answer never claims to be complete.
+
+use std::path::{Path, PathBuf};
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use crate::commands::params::{Bounded, CommandArguments, Coordinate, TimeoutMs, parse_arguments};
+use crate::commands::paths::{confine, display_relative};
+use crate::commands::{CommandContext, CommandError};
+use crate::lsp::ext::error_kinds;
+use crate::lsp::message::error_codes;
+use crate::session_state::status::State;
+
+/// The arguments of `fslens.typeHierarchy`.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TypeHierarchyArguments {
+    /// The file with the type's name or a use of it. Relative to the workspace root or
+    /// absolute inside it; paths outside are refused.
+    pub path: String,
+    /// 0-based line of the position.
+    pub line: Coordinate,
+    /// 0-based UTF-16 column of the position; or give `word`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub character: Option<Coordinate>,
+    /// A whole word on the line (the type's name) instead of a column.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub word: Option<String>,
+    /// Which occurrence of `word` on the line, from 1.
+    #[serde(default)]
+    pub occurrence: Bounded<1, 100_000, 1>,
+    /// One deadline for the whole request (FSAC's definitions of every candidate), in
+    /// milliseconds.
+    #[serde(default)]
+    pub timeout_ms: TimeoutMs<60_000>,
+}
+
+impl CommandArguments for TypeHierarchyArguments {
+    fn validate(&self) -> Result<(), CommandError> {
+        crate::commands::arguments::character_or_word(self.character.map(Coordinate::as_u32), self.word.as_deref())
+    }
+}
+
+/// A declaration FSAC's definition points at: file, 0-based line and UTF-16 column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct Declared {
+    path: PathBuf,
+    line: u64,
+    character: u64,
+}
+
+pub async fn type_hierarchy(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
+    let arguments: TypeHierarchyArguments = parse_arguments(argument)?;
+    let root = context.workspace_root()?.to_path_buf();
+    let deadline = tokio::time::Instant::now() + arguments.timeout_ms.as_duration_ms();
+    let status = context.status().await?;
+    if status.state != State::Ready {
+        return Err(CommandError::Unavailable(format!(
+            "the type hierarchy needs FSAC's definitions, and FSAC is {} (fslens.status says why)",
+            status.state.as_str()
+        )));
+    }
+    let path = confine(&root, &arguments.path, "path")?;
+    let text = read_text(&path)?;
+    let line = arguments.line.as_u32();
+    let line_text = text.lines().nth(line as usize).unwrap_or_default().to_owned();
+    let character = match (arguments.character, arguments.word.as_deref()) {
+        (Some(character), _) => character.as_u32(),
+        (None, Some(word)) => {
+            crate::commands::find::resolve::word_column(&line_text, word, arguments.occurrence.as_u32()).ok_or_else(
+                || CommandError::invalid_argument("word", format!("`{word}` is not a whole word on line {line}")),
+            )?
+        }
+        (None, None) => return Err(CommandError::invalid_argument("character", "give character or word")),
+    };
+    if let Some(reason) = crate::commands::rename::non_symbol_at(&text, &path, line, character) {
+        return Err(no_symbol(reason, &line_text));
+    }
+    let lookup = Lookup { context: &context, deadline };
+    let Some(declared) = lookup.definition(&path, &text, u64::from(line), u64::from(character)).await? else {
+        return Err(no_symbol("no_symbol", &line_text));
+    };
+    let declared_text = read_text(&declared.path)?;
+    let declared_lines: Vec<&str> = declared_text.lines().collect();
+    let header = declared_lines.get(declared.line as usize).copied().unwrap_or_default();
+    if !header.trim_start().starts_with("type ") && !header.trim_start().starts_with("and ") {
+        return Err(CommandError::invalid_argument(
+            "line",
+            format!("the symbol here is declared by {:?}, which is not a type", header.trim()),
+        ));
+    }
+    let name = identifier_at_column(header, declared.character as usize).unwrap_or_default();
+    let supertypes = lookup.supertypes(&declared, &declared_text).await?;
+    let model = crate::commands::load_workspace_model(&root).await?;
+    let (subtypes, candidates) = lookup.subtypes(&declared, &name, &model.files_to_index()).await?;
+    let type_uri = crate::uri::path_to_uri(&declared.path).unwrap_or_default();
+    Ok(json!({
+        "tool": "typeHierarchy",
+        "via": "fsac+syntax",
+        "type": {
+            "name": name,
+            "uri": type_uri,
+            "file": display_relative(&root, &declared.path),
+            "range": line_range(declared.line as usize, declared.character as usize, header),
+            "lineText": header,
+        },
+        "supertypes": supertypes,
+        "subtypes": subtypes,
+        "candidatesChecked": candidates,
+        // Candidates come from lines of text, so a subtype named through an abbreviation or
+        // split over lines is not seen: the answer never claims to be complete.
+        "complete": false,
+        "coverage": "every F# file of the workspace's projects, read from disk: its interface, inherit and object-expression lines naming the type, each confirmed by FSAC's definition; a type named through an abbreviation or on a line of its own is not seen",
+    }))
+}
+
+/// FSAC's definitions, asked with each file opened for the command (closed again after).
+struct Lookup<'a> {
+    context: &'a CommandContext,
+    deadline: tokio::time::Instant,
+}
+
+impl Lookup<'_> {
+    /// Where FSAC says the symbol at `line`/`character` of `path` (whose text is `text`) is
+    /// declared; `None` when it has no source declaration.
+    async fn definition(
+        &self,
+        path: &Path,
+        text: &str,
+        line: u64,
+        character: u64,
+    ) -> Result<Option<Declared>, CommandError> {
+        let uri =
+            crate::uri::path_to_uri(path).ok_or_else(|| CommandError::Internal("cannot make a URI".to_owned()))?;
+        self.context.acquire_document(&uri, text.to_owned()).await?;
+        let params = json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } });
+        let answer = self.context.backend_request("textDocument/definition", params, self.deadline).await;
+        self.context.release_document(&uri);
+        let answer = match answer? {
+            Ok(answer) => answer,
+            Err(error) => {
+                return Err(CommandError::Unavailable(format!("FSAC's definition failed: {}", error.message)));
+            }
+        };
+        let location = if answer.is_array() { answer.get(0).cloned().unwrap_or(Value::Null) } else { answer };
+        let uri = location.get("uri").or_else(|| location.get("targetUri")).and_then(Value::as_str);
+        let range = location.get("range").or_else(|| location.get("targetSelectionRange"));
+        Ok(match (uri.and_then(crate::uri::uri_to_path), range) {
+            (Some(path), Some(range)) => {
+                match (range["start"]["line"].as_u64(), range["start"]["character"].as_u64()) {
+                    (Some(line), Some(character)) => Some(Declared { path, line, character }),
+                    _ => None,
+                }
+            }
+            _ => None,
+        })
+    }
+
+    /// The declaration's own `inherit X` / `interface X` lines, each with FSAC's declaration
+    /// of `X` when it has one in the sources.
+    async fn supertypes(&self, declared: &Declared, text: &str) -> Result<Vec<Value>, CommandError> {
+        let lines: Vec<&str> = text.lines().collect();
+        let header = lines.get(declared.line as usize).copied().unwrap_or_default();
+        let indent = |line: &str| line.len() - line.trim_start().len();
+        let uri = crate::uri::path_to_uri(&declared.path).unwrap_or_default();
+        let mut supertypes = Vec::new();
+        for (number, line) in lines.iter().enumerate().skip(declared.line as usize + 1) {
+            if !line.trim().is_empty() && indent(line) <= indent(header) {
+                break;
+            }
+            let Some((character, _)) = named_after_keyword(line, &["inherit", "interface"]) else { continue };
+            let mut row = json!({ "uri": uri, "range": line_range(number, character, line), "via": "fsac" });
+            if let Some(found) = self.definition(&declared.path, text, number as u64, character as u64).await? {
+                let at = json!({ "line": found.line, "character": found.character });
+                row["declaration"] = json!({
+                    "uri": crate::uri::path_to_uri(&found.path),
+                    "range": { "start": at, "end": at },
+                });
+            }
+            supertypes.push(row);
+        }
+        Ok(supertypes)
+    }
+
+    /// Every `interface`/`inherit`/`new` line of `files` naming `name` whose name FSAC resolves
+    /// to `declared`; and how many candidate lines were checked.
+    async fn subtypes(
+        &self,
+        declared: &Declared,
+        name: &str,
+        files: &[PathBuf],
+    ) -> Result<(Vec<Value>, usize), CommandError> {
+        let mut subtypes = Vec::new();
+        let mut candidates = 0usize;
+        for file in files {
+            let Ok(text) = crate::source_files::read_regular_text(file) else { continue };
+            if name.is_empty() || !text.contains(name) {
+                continue;
+            }
+            let Some(uri) = crate::uri::path_to_uri(file) else { continue };
+            for (number, line) in text.lines().enumerate() {
+                let Some((character, found)) = named_after_keyword(line, &["inherit", "interface", "new"]) else {
+                    continue;
+                };
+                if found != name {
+                    continue;
+                }
+                candidates += 1;
+                let resolved = self.definition(file, &text, number as u64, character as u64).await?;
+                if resolved.is_some_and(|resolved| resolved.path == declared.path && resolved.line == declared.line) {
+                    let kind = if line.contains("new ") { "objectExpression" } else { "type" };
+                    subtypes.push(
+                        json!({ "uri": uri, "range": line_range(number, character, line), "kind": kind, "via": "fsac" }),
+                    );
+                }
+            }
+        }
+        Ok((subtypes, candidates))
+    }
+}
+
+fn read_text(path: &Path) -> Result<String, CommandError> {
+    crate::source_files::read_regular_text(path)
+        .map_err(|error| CommandError::InvalidPath { path: path.display().to_string(), message: format!("{error}") })
+}
+
+/// `no_symbol_at_position`, naming `line`, with the reason and the line's text.
+fn no_symbol(reason: &str, line_text: &str) -> CommandError {
+    let message = match reason {
+        "no_symbol" => "FSAC found no type at this position".to_owned(),
+        other => format!("the position is on a {other}, not on a symbol"),
+    };
+    CommandError::typed(
+        error_kinds::NO_SYMBOL_AT_POSITION,
+        error_codes::INVALID_PARAMS,
+        message,
+        json!({ "argument": "line", "reason": reason, "lineText": line_text }),
+    )
+}
+
+/// The MCP input schema generated from [`TypeHierarchyArguments`].
+pub fn input_schema() -> Value {
+    crate::commands::params::input_schema::<TypeHierarchyArguments>()
+}
+
+/// The identifier starting at or spanning the byte `column` of `line`.
+pub fn identifier_at_column(line: &str, column: usize) -> Option<String> {
+    let is_identifier = |character: char| character.is_alphanumeric() || character == '_' || character == '\'';
+    let start = line[..column.min(line.len())].rfind(|c: char| !is_identifier(c)).map_or(0, |at| at + 1);
+    let end = line[start..].find(|c: char| !is_identifier(c)).map_or(line.len(), |at| start + at);
+    (end > start).then(|| line[start..end].to_owned())
+}
+
+/// The UTF-16 column and text of the (last dotted segment of the) name after the first of
+/// `keywords` on `line`, as in `interface IShape with`, `inherit Base()`, `{ new IShape with`.
+pub fn named_after_keyword(line: &str, keywords: &[&str]) -> Option<(usize, String)> {
+    let code = line.split("//").next().unwrap_or(line);
+    for keyword in keywords {
+        let mut from = 0;
+        while let Some(found) = code[from..].find(keyword) {
+            let at = from + found;
+            from = at + keyword.len();
+            let before_ok = code[..at].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+            let rest = &code[at + keyword.len()..];
+            if !before_ok || !rest.starts_with(' ') {
+                continue;
+            }
+            let trimmed = rest.trim_start();
+            let name_start = at + keyword.len() + (rest.len() - trimmed.len());
+            let name: String =
+                trimmed.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == '.' || *c == '\'').collect();
+            let name = name.trim_end_matches('.');
+            if name.is_empty() {
+                continue;
+            }
+            let last = name.rsplit('.').next().unwrap_or(name);
+            let last_start = name_start + name.len() - last.len();
+            return Some((line[..last_start].encode_utf16().count(), last.to_owned()));
+        }
+    }
+    None
+}
+
+pub fn line_range(line: usize, character: usize, text: &str) -> Value {
+    let end = character + identifier_at_column(text, character).map_or(0, |name| name.encode_utf16().count());
+    json!({ "start": { "line": line, "character": character }, "end": { "line": line, "character": end } })
+}
