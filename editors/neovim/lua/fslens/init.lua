@@ -575,18 +575,19 @@ end
 -- ---------------------------------------------------------------------------------------
 -- Callers, callees and implementations (FSAC's call hierarchy and implementation, through fslens)
 
---- The quickfix items of callHierarchy/incomingCalls: one per call site (exported for tests).
-function M.caller_items(calls)
+-- One quickfix item per call site of `calls`: `file_of(call)` is the file its ranges are in,
+-- `label(call)` what the entry says before the line's text.
+local function call_site_items(calls, file_of, label)
   local items = {}
   for _, call in ipairs(calls or {}) do
-    local path = vim.uri_to_fname(call.from.uri)
+    local path = file_of(call)
     for _, range in ipairs(call.fromRanges or {}) do
       local text = line_of(path, range.start.line) or ""
       table.insert(items, {
         filename = path,
         lnum = range.start.line + 1,
         col = byte_col(text, range.start.character),
-        text = "called from " .. tostring(call.from.name) .. ": " .. vim.trim(text),
+        text = label(call) .. ": " .. vim.trim(text),
         type = "I",
       })
     end
@@ -594,24 +595,25 @@ function M.caller_items(calls)
   return items
 end
 
+--- The quickfix items of callHierarchy/incomingCalls: one per call site, in the caller's
+--- file (exported for tests).
+function M.caller_items(calls)
+  return call_site_items(calls, function(call)
+    return vim.uri_to_fname(call.from.uri)
+  end, function(call)
+    return "called from " .. tostring(call.from.name)
+  end)
+end
+
 --- The quickfix items of callHierarchy/outgoingCalls of `item`: one per call site, which is
 --- in the item's own file (exported for tests).
 function M.callee_items(item, calls)
-  local items = {}
   local path = vim.uri_to_fname(item.uri)
-  for _, call in ipairs(calls or {}) do
-    for _, range in ipairs(call.fromRanges or {}) do
-      local text = line_of(path, range.start.line) or ""
-      table.insert(items, {
-        filename = path,
-        lnum = range.start.line + 1,
-        col = byte_col(text, range.start.character),
-        text = "calls " .. tostring(call.to.name) .. ": " .. vim.trim(text),
-        type = "I",
-      })
-    end
-  end
-  return items
+  return call_site_items(calls, function()
+    return path
+  end, function(call)
+    return "calls " .. tostring(call.to.name)
+  end)
 end
 
 --- The quickfix items of a textDocument/implementation answer (a Location, Locations or
