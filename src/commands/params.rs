@@ -69,6 +69,8 @@ fn argument_error(error: serde_path_to_error::Error<serde_json::Error>) -> Comma
             Some((_, expected)) => format!("unknown argument; expected {}", expected.replace('`', "")),
             None => "unknown argument".to_owned(),
         }
+    } else if message.starts_with("missing field") {
+        "required".to_owned()
     } else {
         message
     };

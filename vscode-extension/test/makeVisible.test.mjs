@@ -85,7 +85,7 @@ test("applied by fslens through workspace/applyEdit, or refused by the editor", 
 
 test("a missing argument (recorded JSON-RPC error) is described with its errorKind", () => {
   const { error } = recorded("make-visible-invalid-argument");
-  assert.equal(describeError(error), "invalid argument `line`: required (0-based) [invalid_argument]");
+  assert.equal(describeError(error), "invalid argument `line`: required [invalid_argument]");
   assert.equal(describeError({ message: "no", data: { errorKind: "fsac_unavailable", state: "crashed" } }), "no (FsAutoComplete is not available: crashed)");
   assert.equal(describeError({ message: "x", data: { errorKind: "cancelled" } }), "cancelled");
   assert.equal(describeError(new Error("plain")), "plain");
