@@ -286,7 +286,8 @@ export class Driver {
 
   async quickPickLabels() {
     await this.page.locator(".quick-input-widget .monaco-list-row").first().waitFor({ timeout: STEP_TIMEOUT_MS });
-    return this.page.locator(".quick-input-widget .monaco-list-row .label-name").allTextContents();
+    // Visible ones only: a row reused from an earlier quick pick keeps its hidden detail line.
+    return this.page.locator(".quick-input-widget .monaco-list-row .label-name:visible").allTextContents();
   }
 
   /** The text of the active editor's rendered lines (what the user sees of the buffer). */
