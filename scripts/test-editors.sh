@@ -153,6 +153,6 @@ if [ "$vscode_e2e" -eq 1 ]; then
   (cd "$stand_in" && quietly ../../../vscode-extension/node_modules/.bin/vsce package --allow-missing-repository --skip-license --out "$stand_in_vsix")
   FSLENS_VSIX="$platform_vsix" FSLENS_STAND_IN_IONIDE_VSIX="$stand_in_vsix" FSLENS_E2E_OUT=target/vscode-e2e/ionide \
     quietly node tests/vscode-e2e/drive-ionide.mjs
-  grep -E "before sharing:|shared:|hover:|verdicts on|fslens status joined|build:|reload:|undo:" "$log" | sed 's/^ *\[[0-9.]*s\] /   /' | cut -c1-220
+  grep -E "before sharing:|shared:|hover:|verdicts on|fslens status joined|in Ionide mode:|build:|reload:|undo:" "$log" | sed 's/^ *\[[0-9.]*s\] /   /' | cut -c1-220
   echo "   $(grep -c 'screenshot ' "$log") steps passed in $((SECONDS - started)) s"
 fi

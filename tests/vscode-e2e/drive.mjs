@@ -136,49 +136,11 @@ async function scenario(driver) {
   // 6. F#: Type Hierarchy on a record type: VS Code's own type hierarchy peek, fed by the
   // extension's provider (fslens.typeHierarchy), shows the type.
   await driver.clearNotifications();
-  await driver.openFile("src/Shipping.Domain/Types.fs");
-  const shipmentLine = onDisk("src/Shipping.Domain/Types.fs").split("\n").findIndex((line) => line.startsWith("type Shipment")) + 1;
-  await driver.goToLine(shipmentLine, "type Sh".length);
-  await driver.runCommand("F#: Type Hierarchy");
-  const hierarchy = page.locator(".peekview-widget", { hasText: "Shipment" }).first();
-  await hierarchy.waitFor({ state: "visible", timeout: STEP_TIMEOUT_MS });
-  const hierarchyText = (await hierarchy.innerText()).replace(/\s+/g, " ");
-  // The item prepared by the provider is named Shipment, and fslens finds no subtype of a record.
-  assert(/No subtypes of 'Shipment'/.test(hierarchyText), `the type hierarchy peek shows: ${hierarchyText}`);
-  await driver.screenshot("type-hierarchy");
-  log(`type hierarchy: ${hierarchyText.slice(0, 160)}`);
-  await page.keyboard.press("Escape");
+  log(`type hierarchy: ${await driver.typeHierarchyOfShipment()}`);
 
   // 7. F#: Rename with Preview of a local: the preview (a read-only document and a quick pick,
   // Apply first, each line before → after), then Apply: the buffer changes, the disk does not.
-  await driver.openFile("src/Shipping.App/Program.fs");
-  const directLine = originalProgram.split("\n").findIndex((line) => line.includes("let direct: Shipment")) + 1;
-  await driver.goToLine(directLine, "    let di".length);
-  await driver.runCommand("F#: Rename with Preview");
-  const nameInput = driver.quickInput();
-  await nameInput.waitFor({ state: "visible", timeout: STEP_TIMEOUT_MS });
-  const prefillDeadline = Date.now() + STEP_TIMEOUT_MS;
-  while ((await nameInput.inputValue()) !== "direct") {
-    assert(Date.now() < prefillDeadline, `the new name is not prefilled with the word: ${await nameInput.inputValue()}`);
-    await page.waitForTimeout(100);
-  }
-  await nameInput.fill("straight");
-  await page.keyboard.press("Enter");
-  const previewRows = await driver.quickPickLabels();
-  log(`rename preview: ${previewRows.join(" | ").slice(0, 300)}`);
-  assert(/Apply: rename direct → straight/.test(previewRows[0] ?? ""), `the preview does not offer Apply first: ${previewRows}`);
-  assert(previewRows.some((row) => /Program\.fs:\d+ +let direct: Shipment/.test(row)), `the preview shows no line before the rename: ${previewRows}`);
-  await page.locator(".tabs-container .tab", { hasText: "Rename Preview" }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
-  await driver.screenshot("rename-preview");
-  await driver.pick("Apply: rename");
-  await driver.waitForNotification(/Renamed direct → straight/);
-  await driver.waitForEditorText(/let straight: Shipment/);
-  await page.locator(".tabs-container .tab.active.dirty", { hasText: "Program.fs" }).waitFor({ timeout: STEP_TIMEOUT_MS });
-  assert(onDisk("src/Shipping.App/Program.fs") === originalProgram, "the rename wrote Program.fs to disk");
-  await driver.screenshot("rename-applied-in-buffer");
-  await driver.runCommand("File: Revert File");
-  await page.locator(".tabs-container .tab.active:not(.dirty)").waitFor({ timeout: STEP_TIMEOUT_MS });
-  await driver.runCommand("View: Close Editors in Other Groups");
+  log(`rename preview: ${await driver.renameDirectWithPreview(onDisk, "rename")}`);
 
   // 8. Make Internal Visible on `type private Hidden`, exposing it to the test project.
   await driver.clearNotifications();
