@@ -138,7 +138,7 @@ if [ "$vscode_e2e" -eq 1 ]; then
   started=$SECONDS
   # The platform .vsix with fslens.path unset and no fslens on PATH: the bundled binary runs.
   FSLENS_VSIX="$platform_vsix" FSLENS_E2E_OUT=target/vscode-e2e quietly node tests/vscode-e2e/drive.mjs
-  grep -E "verdicts:|find:|field impact:|expose choices:|fslens ran from" "$log" | sed 's/^ *\[[0-9.]*s\] /   /'
+  grep -E "verdicts:|find:|field impact:|type hierarchy:|rename preview:|expose choices:|fslens ran from" "$log" | sed 's/^ *\[[0-9.]*s\] /   /'
   echo "   $(grep -c 'screenshot ' "$log") steps passed in $((SECONDS - started)) s"
 
   echo "== VS Code extension: Ionide mode in code-server, a stand-in Ionide (screenshots in target/vscode-e2e/ionide)"
@@ -153,6 +153,6 @@ if [ "$vscode_e2e" -eq 1 ]; then
   (cd "$stand_in" && quietly ../../../vscode-extension/node_modules/.bin/vsce package --allow-missing-repository --skip-license --out "$stand_in_vsix")
   FSLENS_VSIX="$platform_vsix" FSLENS_STAND_IN_IONIDE_VSIX="$stand_in_vsix" FSLENS_E2E_OUT=target/vscode-e2e/ionide \
     quietly node tests/vscode-e2e/drive-ionide.mjs
-  grep -E "before sharing:|shared:|hover:|verdicts on|fslens status joined|build:|reload:|undo:" "$log" | sed 's/^ *\[[0-9.]*s\] /   /' | cut -c1-220
+  grep -E "before sharing:|shared:|hover:|verdicts on|fslens status joined|in Ionide mode:|build:|reload:|undo:" "$log" | sed 's/^ *\[[0-9.]*s\] /   /' | cut -c1-220
   echo "   $(grep -c 'screenshot ' "$log") steps passed in $((SECONDS - started)) s"
 fi

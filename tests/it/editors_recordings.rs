@@ -213,3 +213,57 @@ fn record_status_without_fsac_and_crashed() {
     assert_eq!(crashed["state"], "crashed", "{crashed}");
     record("status-crashed", crashed, workspace.path());
 }
+
+/// `fslens.typeHierarchy` on fixtures/implementations: an interface with subtypes in two
+/// projects and an object expression, and a class whose one supertype has a declaration.
+#[tokio::test]
+async fn record_type_hierarchy_on_implementations() {
+    let workspace = fixture_copy("implementations");
+    let runtime = tempfile::tempdir().unwrap();
+    let root = workspace.path();
+    let mut editor = Editor::start(root, runtime.path(), &double_command(), &[]).await;
+    editor.wait_until_ready().await;
+    let interface =
+        editor.execute("fslens.typeHierarchy", json!({"path": "Shapes/Shapes.fs", "line": 2, "word": "IShape"})).await;
+    assert_eq!(interface["result"]["subtypes"].as_array().map(Vec::len), Some(3), "{interface}");
+    record("type-hierarchy-interface", answer(&interface), root);
+    let square =
+        editor.execute("fslens.typeHierarchy", json!({"path": "Shapes/Shapes.fs", "line": 9, "word": "Square"})).await;
+    assert_eq!(square["result"]["supertypes"].as_array().map(Vec::len), Some(1), "{square}");
+    record("type-hierarchy-class", answer(&square), root);
+    editor.stop().await;
+}
+
+/// `fslens.rename` previews on fixtures/rename: a complete one, and one whose backend skips
+/// signature files (`FSAC_DOUBLE_REFERENCES_SKIP_SIGNATURES`), so the `.fsi` `val` is a
+/// missed site and the preview is not complete.
+#[tokio::test]
+async fn record_rename_previews_complete_and_incomplete() {
+    let workspace = fixture_copy("rename");
+    let runtime = tempfile::tempdir().unwrap();
+    let root = workspace.path();
+    let mut editor = Editor::start(root, runtime.path(), &double_command(), &[]).await;
+    editor.wait_until_ready().await;
+    let complete = editor
+        .execute("fslens.rename", json!({"path": "Billing/Types.fs", "line": 2, "word": "Total", "newName": "Amount"}))
+        .await;
+    assert_eq!(complete["result"]["complete"], json!(true), "{complete}");
+    record("rename-complete", answer(&complete), root);
+    editor.stop().await;
+
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor =
+        Editor::start(root, runtime.path(), &double_command(), &[("FSAC_DOUBLE_REFERENCES_SKIP_SIGNATURES", "1")])
+            .await;
+    editor.wait_until_ready().await;
+    let incomplete = editor
+        .execute(
+            "fslens.rename",
+            json!({"path": "Shop/Program.fs", "line": 7, "word": "orderTotal", "newName": "totalOf"}),
+        )
+        .await;
+    assert_eq!(incomplete["result"]["complete"], json!(false), "{incomplete}");
+    assert!(!incomplete["result"]["missedSites"].as_array().map(Vec::is_empty).unwrap_or(true), "{incomplete}");
+    record("rename-incomplete", answer(&incomplete), root);
+    editor.stop().await;
+}

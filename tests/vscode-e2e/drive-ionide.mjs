@@ -10,7 +10,9 @@
 //   the prompt before anything of fslens starts; sharing; one FSAC, behind fslens, started with
 //   Ionide's arguments; the stand-in Ionide's hover through fslens; F#: Check sees an unsaved
 //   type error typed in the editor; `fslens status` joins the same session; Make Internal
-//   Visible's edit lands in the buffer through Ionide's client; the stand-in Ionide's build
+//   Visible's edit lands in the buffer through Ionide's client; F#: Type Hierarchy's peek is fed
+//   through the joined session and F#: Rename with Preview's edit lands in the buffer through
+//   Ionide's client too; the stand-in Ionide's build
 //   reaches the real dotnet with the same arguments and exit code; a reload with the shim's
 //   link dangling (as after an update) resumes sharing, repaired; the undo restores the setting.
 //
@@ -305,6 +307,12 @@ async function scenario(driver, codeServerPid, environment) {
   await driver.screenshot("make-visible-applied-by-ionides-client");
   await driver.runCommand("File: Revert File");
   await page.locator(".tabs-container .tab.active:not(.dirty)").waitFor({ timeout: STEP_TIMEOUT_MS });
+
+  // 6b. F#: Type Hierarchy and F#: Rename with Preview in the joined session: the provider asks
+  // fslens.typeHierarchy there, and the rename's edit goes to Ionide's client (applyEdit).
+  await driver.clearNotifications();
+  log(`type hierarchy in Ionide mode: ${await driver.typeHierarchyOfShipment()}`);
+  log(`rename preview in Ionide mode: ${await driver.renameDirectWithPreview(onDisk, "rename-in-ionide-mode")}`);
 
   // 7. The stand-in Ionide's build goes through the shim to the real dotnet, unchanged.
   await driver.clearNotifications();

@@ -133,7 +133,16 @@ async function scenario(driver) {
   await driver.screenshot("field-impact");
   log(`field impact: ${impact.rows.length} sites, ${typed.length} typed float, kinds ${impact.kinds.join(", ")}`);
 
-  // 6. Make Internal Visible on `type private Hidden`, exposing it to the test project.
+  // 6. F#: Type Hierarchy on a record type: VS Code's own type hierarchy peek, fed by the
+  // extension's provider (fslens.typeHierarchy), shows the type.
+  await driver.clearNotifications();
+  log(`type hierarchy: ${await driver.typeHierarchyOfShipment()}`);
+
+  // 7. F#: Rename with Preview of a local: the preview (a read-only document and a quick pick,
+  // Apply first, each line before → after), then Apply: the buffer changes, the disk does not.
+  log(`rename preview: ${await driver.renameDirectWithPreview(onDisk, "rename")}`);
+
+  // 8. Make Internal Visible on `type private Hidden`, exposing it to the test project.
   await driver.clearNotifications();
   await driver.openFile("src/Shipping.Domain/Visibility.fs");
   const hiddenLine = originalVisibility.split("\n").findIndex((line) => line.startsWith("type private Hidden")) + 1;
@@ -160,7 +169,7 @@ async function scenario(driver) {
   assert(onDisk("src/Shipping.Domain/Shipping.Domain.fsproj") === originalProject, "make-visible wrote the .fsproj");
   await driver.screenshot("make-visible-internals-visible-to-in-buffer");
 
-  // 7. Show Status: the status in detail in the fslens output channel.
+  // 9. Show Status: the status in detail in the fslens output channel.
   await driver.runCommand("F#: Show fslens Status");
   const outputLines = page.locator(".panel .monaco-editor .view-lines").first();
   await outputLines.waitFor({ timeout: STEP_TIMEOUT_MS });

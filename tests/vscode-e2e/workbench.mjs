@@ -284,9 +284,75 @@ export class Driver {
     await this.page.keyboard.press("Enter");
   }
 
+  /**
+   * F#: Type Hierarchy on `type Shipment` (fixtures/shipping's Types.fs): VS Code's type
+   * hierarchy peek, fed by the extension's provider, names the prepared item and shows no
+   * subtypes (a record has none). Returns the peek's text.
+   */
+  async typeHierarchyOfShipment() {
+    const page = this.page;
+    await this.openFile("src/Shipping.Domain/Types.fs");
+    await this.goToLine(10, "type Sh".length);
+    await this.waitForEditorText(/type Shipment =/);
+    await this.runCommand("F#: Type Hierarchy");
+    const hierarchy = page.locator(".peekview-widget", { hasText: "Shipment" }).first();
+    await hierarchy.waitFor({ state: "visible", timeout: STEP_TIMEOUT_MS });
+    const deadline = Date.now() + STEP_TIMEOUT_MS;
+    let text = "";
+    while (!/No subtypes of 'Shipment'/.test((text = (await hierarchy.innerText()).replace(/\s+/g, " ")))) {
+      assert(Date.now() < deadline, `the type hierarchy peek shows: ${text}`);
+      await page.waitForTimeout(200);
+    }
+    await this.screenshot("type-hierarchy");
+    await page.keyboard.press("Escape");
+    return text;
+  }
+
+  /**
+   * F#: Rename with Preview of the local `direct` in fixtures/shipping's Program.fs to
+   * `straight`: the name prefilled, the preview (a document and a quick pick, Apply first, each
+   * line before → after), then Apply: the buffer changes, the disk does not; reverted after.
+   * Screenshots `<prefix>-preview` and `<prefix>-applied-in-buffer`; returns the preview's rows.
+   */
+  async renameDirectWithPreview(onDisk, prefix) {
+    const page = this.page;
+    const program = "src/Shipping.App/Program.fs";
+    const original = onDisk(program);
+    await this.openFile(program);
+    const line = original.split("\n").findIndex((text) => text.includes("let direct: Shipment")) + 1;
+    await this.goToLine(line, "    let di".length);
+    await this.runCommand("F#: Rename with Preview");
+    const nameInput = this.quickInput();
+    await nameInput.waitFor({ state: "visible", timeout: STEP_TIMEOUT_MS });
+    const deadline = Date.now() + STEP_TIMEOUT_MS;
+    while ((await nameInput.inputValue()) !== "direct") {
+      assert(Date.now() < deadline, `the new name is not prefilled with the word: ${await nameInput.inputValue()}`);
+      await page.waitForTimeout(100);
+    }
+    await nameInput.fill("straight");
+    await page.keyboard.press("Enter");
+    const rows = await this.quickPickLabels();
+    assert(/Apply: rename direct → straight/.test(rows[0] ?? ""), `the preview does not offer Apply first: ${rows}`);
+    assert(rows.some((row) => /Program\.fs:\d+ +let direct: Shipment/.test(row)), `the preview shows no line before: ${rows}`);
+    assert(rows.some((row) => /→ let straight: Shipment/.test(row)), `the preview shows no line after: ${rows}`);
+    await page.locator(".tabs-container .tab", { hasText: "Rename Preview" }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+    await this.screenshot(`${prefix}-preview`);
+    await this.pick("Apply: rename");
+    await this.waitForNotification(/Renamed direct → straight/);
+    await this.waitForEditorText(/let straight: Shipment/);
+    await page.locator(".tabs-container .tab.active.dirty", { hasText: "Program.fs" }).waitFor({ timeout: STEP_TIMEOUT_MS });
+    assert(onDisk(program) === original, "the rename wrote Program.fs to disk");
+    await this.screenshot(`${prefix}-applied-in-buffer`);
+    await this.runCommand("File: Revert File");
+    await page.locator(".tabs-container .tab.active:not(.dirty)").waitFor({ timeout: STEP_TIMEOUT_MS });
+    await this.runCommand("View: Close Editors in Other Groups");
+    return rows.join(" | ").slice(0, 300);
+  }
+
   async quickPickLabels() {
     await this.page.locator(".quick-input-widget .monaco-list-row").first().waitFor({ timeout: STEP_TIMEOUT_MS });
-    return this.page.locator(".quick-input-widget .monaco-list-row .label-name").allTextContents();
+    // Visible ones only: a row reused from an earlier quick pick keeps its hidden detail line.
+    return this.page.locator(".quick-input-widget .monaco-list-row .label-name:visible").allTextContents();
   }
 
   /** The text of the active editor's rendered lines (what the user sees of the buffer). */

@@ -30,6 +30,16 @@ import {
   SiteTreeSite,
   siteTree,
 } from "./logic/find";
+import { renameAppliedOutcome, renameArguments, RenamePreview, renamePreview, RenameResult } from "./logic/renamePreview";
+import {
+  HierarchyItem,
+  subtypeItems,
+  supertypeItems,
+  typeHierarchyArguments,
+  TypeHierarchyResult,
+  typeItem,
+  urisToRead,
+} from "./logic/typeHierarchy";
 import { exposeChoices, makeVisibleArguments, MakeVisibleResult, makeVisibleOutcome } from "./logic/makeVisible";
 import { bundledBinary, resolveServerBinary, serverCommand, ServerSettings } from "./logic/server";
 import { mergeStatus, needsFullStatus, projectNames, StatusLike, statusPresentation } from "./logic/status";
@@ -448,6 +458,184 @@ async function makeVisibleCommand() {
   }
 }
 
+/** What each shown type hierarchy item was made from (VS Code's items carry no data of ours). */
+const hierarchyItems = new WeakMap<vscode.TypeHierarchyItem, HierarchyItem>();
+
+function toTypeHierarchyItem(item: HierarchyItem): vscode.TypeHierarchyItem {
+  const shown = new vscode.TypeHierarchyItem(
+    item.kind === "object" ? vscode.SymbolKind.Object : vscode.SymbolKind.Class,
+    item.name,
+    item.detail,
+    vscode.Uri.parse(item.uri),
+    toRange(item.range),
+    toRange(item.selectionRange),
+  );
+  hierarchyItems.set(shown, item);
+  return shown;
+}
+
+/** The lines of each file the items are named from: an open buffer's text, else the file's. */
+async function linesOfFiles(uris: string[]): Promise<(uri: string) => string[] | undefined> {
+  const texts = new Map<string, string[]>();
+  for (const uri of uris) {
+    try {
+      const document = await vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+      texts.set(uri, document.getText().split(/\r?\n/));
+    } catch (error) {
+      output.appendLine(`type hierarchy: cannot read ${uri}: ${describeError(error)}`);
+    }
+  }
+  return (uri) => texts.get(uri);
+}
+
+async function typeHierarchyAt(uri: vscode.Uri, at: vscode.Position, token: vscode.CancellationToken) {
+  return execute<TypeHierarchyResult>(
+    "fslens.typeHierarchy",
+    typeHierarchyArguments({ path: uri.fsPath, line: at.line, character: at.character }),
+    token,
+  );
+}
+
+/** F#'s type hierarchy, which FSAC does not answer: fslens.typeHierarchy at each item. */
+class FslensTypeHierarchyProvider implements vscode.TypeHierarchyProvider {
+  async prepareTypeHierarchy(document: vscode.TextDocument, at: vscode.Position, token: vscode.CancellationToken) {
+    try {
+      const item = typeItem(await typeHierarchyAt(document.uri, at, token));
+      return item ? [toTypeHierarchyItem(item)] : undefined;
+    } catch (error) {
+      output.appendLine(`F#: Type Hierarchy: ${describeError(error)}`);
+      void vscode.window.setStatusBarMessage(`F#: Type Hierarchy: ${describeError(error)}`, 10000);
+      return undefined;
+    }
+  }
+
+  provideTypeHierarchySupertypes(item: vscode.TypeHierarchyItem, token: vscode.CancellationToken) {
+    return this.related(item, token, supertypeItems);
+  }
+
+  provideTypeHierarchySubtypes(item: vscode.TypeHierarchyItem, token: vscode.CancellationToken) {
+    return this.related(item, token, subtypeItems);
+  }
+
+  private async related(
+    item: vscode.TypeHierarchyItem,
+    token: vscode.CancellationToken,
+    items: (result: TypeHierarchyResult, linesOf: (uri: string) => string[] | undefined) => HierarchyItem[],
+  ) {
+    // A row whose own declaration is not known: asking at it would answer its parent again.
+    if (hierarchyItems.get(item)?.expandable === false) {
+      return [];
+    }
+    try {
+      const result = await typeHierarchyAt(item.uri, item.selectionRange.start, token);
+      return items(result, await linesOfFiles(urisToRead(result))).map(toTypeHierarchyItem);
+    } catch (error) {
+      output.appendLine(`F#: Type Hierarchy of ${item.name}: ${describeError(error)}`);
+      return [];
+    }
+  }
+}
+
+async function typeHierarchyCommand() {
+  const editor = activeFsharpEditor();
+  if (!editor) {
+    return report("warning", "F#: Type Hierarchy: put the cursor on a type's name in an F# file");
+  }
+  await vscode.commands.executeCommand("editor.showTypeHierarchy");
+}
+
+/** The last rename preview, as a read-only document (fslens-rename:preview). */
+let renamePreviewText = "";
+const RENAME_PREVIEW_URI = vscode.Uri.parse("fslens-rename:Rename%20Preview");
+const renamePreviewChanged = new vscode.EventEmitter<vscode.Uri>();
+
+async function renamePreviewCommand() {
+  const editor = activeFsharpEditor();
+  if (!editor) {
+    return report("warning", "F#: Rename with Preview: put the cursor on a symbol in an F# file");
+  }
+  const wordRange = editor.document.getWordRangeAtPosition(editor.selection.active);
+  const word = wordRange ? editor.document.getText(wordRange) : "";
+  const newName = await vscode.window.showInputBox({ title: "F#: Rename with Preview", prompt: "The new name", value: word });
+  if (newName === undefined) {
+    return;
+  }
+  let request: ReturnType<typeof position> & { newName: string };
+  try {
+    request = { ...position(editor), newName };
+    renameArguments(request); // validate before showing progress
+  } catch (error) {
+    return report("warning", (error as Error).message);
+  }
+  const result = await vscode.window
+    .withProgress({ location: vscode.ProgressLocation.Notification, title: "F#: Rename with Preview", cancellable: true }, (_progress, token) =>
+      execute<RenameResult>("fslens.rename", renameArguments(request), token),
+    )
+    .then(
+      (value) => value,
+      (error) => {
+        void report("error", `F#: Rename with Preview failed: ${describeError(error)}`);
+        return undefined;
+      },
+    );
+  if (!result) {
+    return;
+  }
+  const preview = renamePreview(result, workspaceRoot() ?? "");
+  output.appendLine(preview.text);
+  await showRenamePreviewDocument(preview);
+  if (await pickFromRenamePreview(preview)) {
+    try {
+      // fslens sends the edit to the editor's client as workspace/applyEdit: nothing is written to disk.
+      const applied = await execute<RenameResult>("fslens.rename", renameArguments(request, "editor"));
+      const outcome = renameAppliedOutcome(applied);
+      await report(outcome.level, outcome.text);
+    } catch (error) {
+      await report("error", `F#: Rename with Preview: applying failed: ${describeError(error)}`);
+    }
+  }
+}
+
+async function showRenamePreviewDocument(preview: RenamePreview) {
+  renamePreviewText = preview.text;
+  renamePreviewChanged.fire(RENAME_PREVIEW_URI);
+  const document = await vscode.workspace.openTextDocument(RENAME_PREVIEW_URI);
+  await vscode.window.showTextDocument(document, { viewColumn: vscode.ViewColumn.Beside, preview: true, preserveFocus: true });
+}
+
+/** The preview as a quick pick: true when Apply is picked; a site or line picked is opened. */
+async function pickFromRenamePreview(preview: RenamePreview): Promise<boolean> {
+  const separators = new Set(["missedHeader", "fileHeader"]);
+  const picked = await vscode.window.showQuickPick(
+    preview.rows.map((row) => ({
+      ...row,
+      kind: separators.has(row.kind) ? vscode.QuickPickItemKind.Separator : vscode.QuickPickItemKind.Default,
+      rowKind: row.kind,
+      label:
+        row.kind === "apply"
+          ? `$(check) ${row.label}`
+          : row.kind === "incomplete" || row.kind === "missed"
+            ? `$(warning) ${row.label}`
+            : separators.has(row.kind)
+              ? `${row.label}${row.description ? ` — ${row.description}` : ""}`
+              : row.label,
+    })),
+    { title: preview.title, matchOnDescription: true, matchOnDetail: true, ignoreFocusOut: true },
+  );
+  if (!picked) {
+    return false;
+  }
+  if (picked.rowKind === "apply") {
+    return true;
+  }
+  if (picked.path && picked.range) {
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(picked.path));
+    await vscode.window.showTextDocument(document, { selection: toRange(picked.range), preserveFocus: false });
+  }
+  // Looking at a site is not a decision: the preview comes back until Apply or Escape.
+  return pickFromRenamePreview(preview);
+}
+
 async function statusCommand() {
   try {
     lastStatus = mergeStatus(lastStatus, await execute<StatusLike>("fslens.status", { probe: true }));
@@ -467,13 +655,22 @@ export async function activate(context: vscode.ExtensionContext) {
   statusItem.command = "fslens-vscode.showStatus";
   problems = vscode.languages.createDiagnosticCollection("fslens check");
   sitesView = new SitesView();
-  context.subscriptions.push(output, statusItem, problems, sitesView);
+  context.subscriptions.push(output, statusItem, problems, sitesView, renamePreviewChanged);
+  context.subscriptions.push(
+    vscode.languages.registerTypeHierarchyProvider({ language: "fsharp" }, new FslensTypeHierarchyProvider()),
+    vscode.workspace.registerTextDocumentContentProvider("fslens-rename", {
+      onDidChange: renamePreviewChanged.event,
+      provideTextDocumentContent: () => renamePreviewText,
+    }),
+  );
   const register = (id: string, run: () => unknown) =>
     context.subscriptions.push(vscode.commands.registerCommand(id, run));
   register("fslens-vscode.findAllSites", () => findCommand("find"));
   register("fslens-vscode.fieldImpact", () => findCommand("fieldImpact"));
   register("fslens-vscode.check", checkCommand);
   register("fslens-vscode.makeInternalVisible", makeVisibleCommand);
+  register("fslens-vscode.typeHierarchy", typeHierarchyCommand);
+  register("fslens-vscode.renamePreview", renamePreviewCommand);
   register("fslens-vscode.showStatus", statusCommand);
   register("fslens-vscode.showLog", () => output.show());
   register("fslens-vscode.restart", async () => {

@@ -21,6 +21,8 @@ const { findArguments, collectPages, siteLocations } = logic("find");
 const { statusPresentation, mergeStatus, projectNames } = logic("status");
 const { serverCommand } = logic("server");
 const { SessionConnection, sessionSocketPath } = logic("session");
+const { typeHierarchyArguments, typeItem, supertypeItems, subtypeItems } = logic("typeHierarchy");
+const { renameArguments, renamePreview, renameAppliedOutcome } = logic("renamePreview");
 
 const binary = process.env.FSLENS_BIN;
 const double = join(repository, "tests", "fsac-double");
@@ -192,4 +194,34 @@ test("Ionide mode: the extension joins the editor's session over its socket, see
     session.dispose();
   }
   await assert.rejects(session.execute("fslens.status", {}), /closed/);
+});
+
+test("F#: Type Hierarchy at a record type: its item from the live answer, no super- or subtypes", { skip }, async () => {
+  const path = join(workspace, "src", "Shipping.Domain", "Types.fs");
+  const line = readFileSync(path, "utf8").split("\n").findIndex((l) => l.startsWith("type Shipment"));
+  const result = await execute("fslens.typeHierarchy", typeHierarchyArguments({ path, line, character: "type Sh".length }));
+  const item = typeItem(result);
+  assert.equal(item.name, "Shipment", JSON.stringify(result));
+  assert.equal(item.uri, pathToFileURL(path).href);
+  assert.deepEqual(item.selectionRange.start, { line, character: "type ".length });
+  assert.deepEqual(supertypeItems(result, () => undefined), []);
+  assert.deepEqual(subtypeItems(result, () => undefined), []);
+});
+
+test("F#: Rename with Preview: the preview's rows, then apply: editor sends one workspace/applyEdit", { skip }, async () => {
+  const path = join(workspace, "src", "Shipping.App", "Program.fs");
+  const text = readFileSync(path, "utf8");
+  const line = text.split("\n").findIndex((l) => l.includes("let direct: Shipment"));
+  const request = { path, line, character: text.split("\n")[line].indexOf("direct") + 1, newName: "straight" };
+  const preview = renamePreview(await execute("fslens.rename", renameArguments(request)), workspace);
+  const edits = preview.rows.filter((row) => row.kind === "edit");
+  assert.ok(edits.length >= 1, preview.text);
+  assert.ok(edits.every((row) => row.detail.includes("straight")), preview.text);
+  assert.equal(preview.rows[0].kind, "apply");
+  const before = appliedEdits.length;
+  const applied = await execute("fslens.rename", renameArguments(request, "editor"));
+  assert.notEqual(renameAppliedOutcome(applied).level, "error", JSON.stringify(applied));
+  assert.equal(appliedEdits.length, before + 1);
+  assert.match(JSON.stringify(appliedEdits[before].edit), /straight/);
+  assert.equal(readFileSync(path, "utf8"), text, "nothing written to disk");
 });

@@ -16,7 +16,7 @@ test("registered and contributed commands are the same set", () => {
   const registered = new Set([...source.matchAll(/register\("([^"]+)"/g)].map((m) => m[1]));
   const contributed = new Set(manifest.contributes.commands.map((c) => c.command));
   assert.deepEqual([...registered].sort(), [...contributed].sort());
-  for (const title of ["Find All Sites", "Check", "Field Impact", "Make Internal Visible"]) {
+  for (const title of ["Find All Sites", "Check", "Field Impact", "Make Internal Visible", "Type Hierarchy", "Rename with Preview"]) {
     const command = manifest.contributes.commands.find((c) => c.title === title);
     assert.ok(command, title);
     assert.equal(command.category, "F#");
@@ -26,6 +26,16 @@ test("registered and contributed commands are the same set", () => {
   for (const id of contributed) {
     assert.ok(id.startsWith("fslens-vscode."), id);
   }
+});
+
+test("the type hierarchy: a provider for F# and a command that opens VS Code's own view", () => {
+  assert.match(source, /registerTypeHierarchyProvider\(\{ language: "fsharp" \}/);
+  assert.match(source, /executeCommand\("editor\.showTypeHierarchy"\)/);
+  const titles = Object.fromEntries(manifest.contributes.commands.map((c) => [c.command, `${c.category}: ${c.title}`]));
+  assert.equal(titles["fslens-vscode.typeHierarchy"], "F#: Type Hierarchy");
+  assert.equal(titles["fslens-vscode.renamePreview"], "F#: Rename with Preview");
+  const menu = manifest.contributes.menus["editor/context"].map((entry) => entry.command);
+  assert.ok(menu.includes("fslens-vscode.typeHierarchy") && menu.includes("fslens-vscode.renamePreview"), menu.join(","));
 });
 
 test("every setting the code reads is declared", () => {
