@@ -9,6 +9,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -68,10 +69,15 @@ export function quietSettings() {
  */
 export function hostEnvironment(out, { keepFslensOnPath = false } = {}) {
   const environment = { ...process.env };
-  for (const name of ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME", "XDG_RUNTIME_DIR"]) {
+  for (const name of ["XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_CACHE_HOME"]) {
     environment[name] = path.join(out, "xdg", name.toLowerCase());
     fs.mkdirSync(environment[name], { recursive: true, mode: 0o700 });
   }
+  // The session socket lives in XDG_RUNTIME_DIR, and a Unix socket path must stay under ~108
+  // bytes: a directory under a deep checkout's target/ would not fit, so it is a short
+  // private one under the system's temporary directory.
+  environment.XDG_RUNTIME_DIR = fs.mkdtempSync(path.join(os.tmpdir(), "fslens-e2e-"));
+  fs.chmodSync(environment.XDG_RUNTIME_DIR, 0o700);
   delete environment.FSLENS_FSAC;
   if (!keepFslensOnPath) {
     environment.PATH = (environment.PATH ?? "")
