@@ -877,6 +877,41 @@ async fn cross_check_with_find(
     Ok(check)
 }
 
+/// The preview hash (`sha256:…` of the disk text) of every file `workspace_edit` touches, by
+/// workspace-relative path: what `apply: "disk"` is given back as `expectedHashes`.
+pub fn workspace_edit_file_hashes(
+    root: &Path,
+    workspace_edit: &Value,
+) -> Result<BTreeMap<String, String>, CommandError> {
+    let mut hashes = BTreeMap::new();
+    for file in edits_by_path(workspace_edit)?.keys() {
+        if let Ok(text) = crate::source_files::read_regular_text(file) {
+            hashes.insert(display_relative(root, file), content_hash(&text));
+        }
+    }
+    Ok(hashes)
+}
+
+/// Writes `workspace_edit` to disk as rename's disk mode does: every file's text must still
+/// hash as `expected` says (else `rename_files_changed` and nothing is written), then all files
+/// or none.
+pub fn write_workspace_edit_to_disk(
+    root: &Path,
+    workspace_edit: &Value,
+    expected: &BTreeMap<String, String>,
+) -> Result<(), CommandError> {
+    let by_path = edits_by_path(workspace_edit)?;
+    let mut texts = BTreeMap::new();
+    for file in by_path.keys() {
+        let text = crate::source_files::read_regular_text(file).map_err(|error| CommandError::InvalidPath {
+            path: file.display().to_string(),
+            message: format!("cannot read it: {error}"),
+        })?;
+        texts.insert(file.clone(), text);
+    }
+    write_all_or_none(root, &by_path, &texts, &crate::syntax::index::Overlay::new(), expected)
+}
+
 /// Writes every renamed file, or none: each file's text must still hash as the preview said
 /// and match the editor's buffer; then each new text goes to a temporary sibling, and only when
 /// all are written are they renamed over the originals.

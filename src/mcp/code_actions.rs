@@ -8,7 +8,9 @@
 //! (`commands::diagnostic::fixes::describe_action`), read from the disk: the bridge does not
 //! see the editor's unsaved buffers. `apply: "editor"` sends the chosen action's edit as one
 //! `workspace/applyEdit` to the session, which relays it to the editor when the editor accepts
-//! applyEdit and otherwise answers why not; nothing is ever written to disk.
+//! applyEdit and otherwise answers why not. `apply: "disk"` writes it as rename's disk mode does
+//! (every file's hash against the preview's `fileHashes`, all files or none), and is refused for
+//! a file open in the editor, whose buffer the bridge cannot see.
 
 use std::path::Path;
 
@@ -87,6 +89,9 @@ struct CodeActionsAnswer {
     preview_source: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
     note: Option<String>,
+    /// `sha256:` of the disk text of every file an action touches: `expectedHashes` of a
+    /// later `apply: "disk"`.
+    file_hashes: std::collections::BTreeMap<String, String>,
     applied: Applied,
     written_to_disk: bool,
 }
@@ -116,8 +121,51 @@ pub async fn code_actions(
             shown
         })
         .collect();
+    let mut file_hashes = std::collections::BTreeMap::new();
+    for action in &described {
+        if !action["workspaceEdit"].is_null() {
+            file_hashes.extend(
+                crate::commands::rename::workspace_edit_file_hashes(navigator.root, &action["workspaceEdit"])
+                    .map_err(ToolFailure::from)?,
+            );
+        }
+    }
+    let mut written_to_disk = false;
     let applied = match arguments.apply {
         None => Applied { mode: "none", action_index: None, applied: false, failure_reason: None },
+        Some(ApplyMode::Disk) => match chosen_action(arguments, &described)? {
+            Some(chosen) if open_in_editor => Applied {
+                mode: "disk",
+                action_index: Some(chosen),
+                applied: false,
+                failure_reason: Some(json!(
+                    "the file is open in the editor: nothing was written; use apply \"editor\" so its buffer gets the edit"
+                )),
+            },
+            Some(chosen) => {
+                let edit = &described[chosen]["workspaceEdit"];
+                if edit.is_null() {
+                    Applied {
+                        mode: "disk",
+                        action_index: Some(chosen),
+                        applied: false,
+                        failure_reason: Some(json!("the action has no edit (it runs a command); nothing was written")),
+                    }
+                } else {
+                    let expected = arguments.expected_hashes.clone().unwrap_or_default();
+                    crate::commands::rename::write_workspace_edit_to_disk(navigator.root, edit, &expected)
+                        .map_err(ToolFailure::from)?;
+                    written_to_disk = true;
+                    Applied { mode: "disk", action_index: Some(chosen), applied: true, failure_reason: None }
+                }
+            }
+            None => Applied {
+                mode: "disk",
+                action_index: None,
+                applied: false,
+                failure_reason: Some(json!("FSAC offers no code action here, so nothing was written")),
+            },
+        },
         Some(ApplyMode::Editor) => match chosen_action(arguments, &described)? {
             Some(chosen) => apply_in_editor(navigator, &described[chosen], chosen, deadline).await?,
             // Nothing to choose from: the answer says so rather than blaming actionIndex.
@@ -147,8 +195,9 @@ pub async fn code_actions(
         truncated_by_budget: page.truncated_by_budget,
         preview_source: "disk",
         note,
+        file_hashes,
         applied,
-        written_to_disk: false,
+        written_to_disk,
     };
     serde_json::to_value(answer).map_err(|error| ToolFailure::new(ext::error_kinds::INTERNAL_ERROR, error.to_string()))
 }
@@ -305,7 +354,10 @@ mod tests {
         refused(json!({ "endLine": 5 }), "endCharacter");
         refused(json!({ "endLine": 3, "endCharacter": 0 }), "endLine");
         refused(json!({ "actionIndex": 0 }), "actionIndex");
-        refused(json!({ "apply": "disk" }), "apply");
+        refused(json!({ "apply": "disk" }), "expectedHashes");
+        refused(json!({ "apply": "editor", "expectedHashes": {} }), "expectedHashes");
+        refused(json!({ "apply": "everywhere" }), "apply");
+        assert!(navigate(json!({ "operation": "codeActions", "path": "a.fs", "line": 4, "character": 4, "apply": "disk", "expectedHashes": {"a.fs": "sha256:0"} })).is_ok());
         assert!(navigate(json!({ "operation": "codeActions", "path": "a.fs", "line": 4, "character": 4, "apply": "editor", "actionIndex": 1 })).is_ok());
     }
 }

@@ -51,6 +51,9 @@ pub enum Operation {
 pub enum ApplyMode {
     /// One `workspace/applyEdit` to the editor, through the session (the user can undo it).
     Editor,
+    /// Written to disk, all files or none, once each file still hashes as the preview's
+    /// `fileHashes` said (given back as `expectedHashes`); refused for a file open in the editor.
+    Disk,
 }
 
 impl Operation {
@@ -133,10 +136,15 @@ pub struct NavigateArguments {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub end_character: Option<Bounded<0, { u32::MAX as u64 }>>,
     /// codeActions: `editor` sends the chosen action's edit to the editor as one
-    /// `workspace/applyEdit` (the user can undo it); without it the actions are only previewed.
-    /// Nothing is ever written to disk.
+    /// `workspace/applyEdit` (the user can undo it); `disk` writes it (all files or none, with
+    /// the preview's `fileHashes` as `expectedHashes`; refused for a file open in the editor);
+    /// without it the actions are only previewed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub apply: Option<ApplyMode>,
+    /// codeActions with `apply: "disk"`: the preview's `fileHashes`; a file whose text changed
+    /// since fails the call and nothing is written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected_hashes: Option<std::collections::BTreeMap<String, String>>,
     /// codeActions with `apply`: which action to apply (its `index`, from 0); may be left out
     /// when FSAC offers exactly one.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -187,6 +195,7 @@ impl NavigateArguments {
                 ("endCharacter", self.end_character.is_some()),
                 ("apply", self.apply.is_some()),
                 ("actionIndex", self.action_index.is_some()),
+                ("expectedHashes", self.expected_hashes.is_some()),
             ];
             if let Some((name, _)) = given.into_iter().find(|(_, given)| *given) {
                 return Err(CommandError::invalid_argument(name, "only used with operation codeActions"));
@@ -198,6 +207,18 @@ impl NavigateArguments {
         }
         if self.action_index.is_some() && self.apply.is_none() {
             return Err(CommandError::invalid_argument("actionIndex", "only used with apply"));
+        }
+        match (self.apply, &self.expected_hashes) {
+            (Some(ApplyMode::Disk), None) => {
+                return Err(CommandError::invalid_argument(
+                    "expectedHashes",
+                    "required with apply disk: the preview's fileHashes",
+                ));
+            }
+            (Some(ApplyMode::Editor) | None, Some(_)) => {
+                return Err(CommandError::invalid_argument("expectedHashes", "only used with apply disk"));
+            }
+            _ => {}
         }
         if let (Some(end_line), Some(line)) = (self.end_line, self.line)
             && end_line < line
@@ -552,9 +573,13 @@ pub struct NavigateCliArgs {
     /// codeActions: 0-based UTF-16 column where the range ends.
     #[arg(long)]
     pub end_character: Option<Bounded<0, { u32::MAX as u64 }>>,
-    /// codeActions: apply the chosen action through the editor (`editor`).
+    /// codeActions: apply the chosen action through the editor (`editor`) or on disk (`disk`,
+    /// with --expected-hashes).
     #[arg(long)]
     pub apply: Option<ApplyMode>,
+    /// codeActions with --apply disk: the preview's fileHashes, as JSON.
+    #[arg(long, value_parser = parse_hashes)]
+    pub expected_hashes: Option<std::collections::BTreeMap<String, String>>,
     /// codeActions with --apply: which action (its index, from 0).
     #[arg(long)]
     pub action_index: Option<Bounded<0, 1000>>,
@@ -584,10 +609,16 @@ impl NavigateCliArgs {
             end_line: self.end_line,
             end_character: self.end_character,
             apply: self.apply,
+            expected_hashes: self.expected_hashes.clone(),
             action_index: self.action_index,
             timeout_ms: self.timeout_ms,
         }
     }
+}
+
+/// `--expected-hashes`: a JSON object of file → `sha256:…`.
+fn parse_hashes(text: &str) -> Result<std::collections::BTreeMap<String, String>, String> {
+    serde_json::from_str(text).map_err(|error| format!("expected a JSON object of file to hash: {error}"))
 }
 
 /// Runs one navigation for the CLI: joins the session serving `canonical_root` (or starts one

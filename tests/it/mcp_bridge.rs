@@ -628,6 +628,31 @@ async fn navigate_code_actions_without_an_editor_say_why_nothing_was_applied() {
     assert!(apply["applied"]["failureReason"].as_str().unwrap().contains("applyEdit"), "{apply}");
 }
 
+/// `codeActions` with `apply: "disk"`, as rename's disk mode: refused without the preview's
+/// `fileHashes` and with stale ones (nothing written), then the one action written.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn navigate_code_actions_write_to_disk_only_with_the_previews_hashes() {
+    let report = scenario_on_fixture("code_actions_disk", "code-actions").await;
+    let preview = tool_body(&report, "preview");
+    let hashes = preview["fileHashes"].as_object().unwrap_or_else(|| panic!("{preview}"));
+    assert_eq!(hashes.keys().collect::<Vec<_>>(), ["Mutation.fs"], "{preview}");
+    assert_eq!(preview["writtenToDisk"], json!(false), "{preview}");
+    let without = &report["withoutHashes"];
+    assert_eq!(without["isError"], json!(true), "{without}");
+    assert_eq!(without["body"]["error"]["data"]["argument"], json!("expectedHashes"), "{without}");
+    let stale = &report["stale"];
+    assert_eq!(stale["body"]["error"]["errorKind"], json!("rename_files_changed"), "{stale}");
+    assert_eq!(stale["isError"], json!(true), "{stale}");
+    let before = report["afterStale"].as_str().unwrap();
+    assert!(!before.contains("let mutable"), "nothing was written on stale hashes: {before}");
+    let disk = tool_body(&report, "disk");
+    assert_eq!(disk["applied"], json!({"mode": "disk", "actionIndex": 0, "applied": true}), "{disk}");
+    assert_eq!(disk["writtenToDisk"], json!(true), "{disk}");
+    let after = report["afterDisk"].as_str().unwrap();
+    assert!(after.contains("let mutable"), "FSAC's fix on disk: {after}");
+    assert_eq!(after.len(), before.len() + "mutable ".len(), "only the fix changed: {after}");
+}
+
 /// tools/list, read by the official SDK client, carries the schemas generated from each
 /// command's argument struct: types, enums, bounds, defaults and a description on every
 /// argument of every command tool.

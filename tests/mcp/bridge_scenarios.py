@@ -13,6 +13,7 @@ its assertions there. The script itself checks only what it needs to go on.
     python bridge_scenarios.py rename    # fixtures/rename: a rename preview and its typed errors
     python bridge_scenarios.py code_actions  # fixtures/code-actions: navigate codeActions, one applied
     python bridge_scenarios.py schemas   # every tool's generated input schema, from tools/list
+    python bridge_scenarios.py code_actions_disk  # fixtures/code-actions: one action written to disk
 
 Environment: FSLENS_BIN, FSLENS_WORKSPACE, FSLENS_FSAC_COMMAND, XDG_RUNTIME_DIR, and any
 FSAC_DOUBLE_* variables (passed on to the bridge, and so to an FSAC it starts).
@@ -348,6 +349,29 @@ async def code_actions_scenario() -> dict:
             report["several"] = await call(session, "navigate", {**over_lines, "apply": "editor"})
             report["apply"] = await call(session, "navigate", {**at, "line": 4, "character": 4, "apply": "editor", "actionIndex": 0})
     return report
+async def code_actions_disk_scenario() -> dict:
+    """fixtures/code-actions with no editor: `apply: "disk"` refused without the preview's
+    hashes and with stale ones (nothing written), then written with them."""
+    report: dict = {}
+    at = {"operation": "codeActions", "path": "Mutation.fs", "line": 4, "character": 4}
+    path = os.path.join(WORKSPACE, "Mutation.fs")
+    async with stdio_client(server_parameters(), errlog=sys.stderr) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            report["status"] = await ready_status(session)
+            report["preview"] = await call(session, "navigate", at)
+            hashes = report["preview"]["body"].get("fileHashes", {})
+            report["withoutHashes"] = await call(session, "navigate", {**at, "apply": "disk", "actionIndex": 0})
+            stale = {file: "sha256:" + "0" * 64 for file in hashes}
+            report["stale"] = await call(session, "navigate", {**at, "apply": "disk", "actionIndex": 0, "expectedHashes": stale})
+            with open(path, encoding="utf-8") as file:
+                report["afterStale"] = file.read()
+            report["disk"] = await call(session, "navigate", {**at, "apply": "disk", "actionIndex": 0, "expectedHashes": hashes})
+            with open(path, encoding="utf-8") as file:
+                report["afterDisk"] = file.read()
+    return report
+
+
 async def schemas_scenario() -> dict:
     """Every tool's input schema as the official SDK client reads it from tools/list, after
     activating every group."""
@@ -375,6 +399,7 @@ def main() -> None:
         "implementations": implementations_scenario,
         "code_actions": code_actions_scenario,
         "schemas": schemas_scenario,
+        "code_actions_disk": code_actions_disk_scenario,
     }[scenario]
     report = anyio.run(runner)
     sys.stdout.write(json.dumps(report) + "\n")
