@@ -33,6 +33,27 @@ pub fn known_group_of(tool_name: &str) -> Option<ToolGroup> {
     })
 }
 
+/// The arguments of `activate_tools` (both optional: with neither, it lists the groups).
+#[derive(Debug, Default, serde::Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ActivateToolsArguments {
+    /// Groups to activate; omit to list the groups and what is active.
+    #[serde(default)]
+    #[schemars(schema_with = "group_names_schema")]
+    pub groups: Vec<String>,
+    /// Or name tools; their groups are activated.
+    #[serde(default)]
+    pub tools: Vec<String>,
+}
+
+impl crate::commands::params::CommandArguments for ActivateToolsArguments {}
+
+/// `groups`' schema: an array of the activatable group names.
+fn group_names_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let names: Vec<&str> = ToolGroup::ACTIVATABLE.iter().map(|group| group.as_str()).collect();
+    schemars::json_schema!({ "type": "array", "items": { "type": "string", "enum": names } })
+}
+
 /// The name of the loader tool.
 pub const ACTIVATE_TOOLS: &str = "activate_tools";
 

@@ -229,6 +229,35 @@ impl NavigateArguments {
     }
 }
 
+/// The arguments of `symbol_at_word`.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SymbolAtWordArguments {
+    /// The file. Relative to the workspace root or absolute inside it; paths outside are
+    /// refused.
+    pub path: String,
+    /// 0-based line of the word (a line off by a few is tolerated).
+    pub line: Bounded<0, { u32::MAX as u64 }>,
+    /// The identifier to look up (a whole word).
+    #[schemars(length(min = 1))]
+    pub word: String,
+    /// Which occurrence of the word on the line, from 1.
+    #[serde(default)]
+    pub occurrence: Bounded<1, 100_000, 1>,
+    /// One deadline for the whole request, in milliseconds.
+    #[serde(default)]
+    pub timeout_ms: TimeoutMs<LSP_TOOL_TIMEOUT_MS>,
+}
+
+impl CommandArguments for SymbolAtWordArguments {
+    fn validate(&self) -> Result<(), CommandError> {
+        if self.word.is_empty() {
+            return Err(CommandError::invalid_argument("word", "required: the identifier on the line"));
+        }
+        Ok(())
+    }
+}
+
 /// Runs navigation operations for one workspace through one session.
 pub struct Navigator<'a> {
     pub session: &'a Session,

@@ -18,13 +18,14 @@ use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde_json::{Map, Value, json};
 use tokio::sync::Mutex;
 
+use crate::commands::params::parse_arguments;
 use crate::commands::paths::{confine, display_relative};
 use crate::commands::registry::Command;
 use crate::lsp::ext;
 use crate::lsp::ext::error_kinds;
 use crate::mcp::failure::ToolFailure;
-use crate::mcp::groups::{Activation, ToolGroup, group_of};
-use crate::mcp::navigate::{LSP_TOOL_TIMEOUT_MS, NavigateArguments, Navigator, forward_until};
+use crate::mcp::groups::{ActivateToolsArguments, Activation, ToolGroup, group_of};
+use crate::mcp::navigate::{NavigateArguments, Navigator, SymbolAtWordArguments, forward_until};
 use crate::mcp::navigation::{enrich_locations, hover_text, locate_word};
 use crate::mcp::output::{RenderedOutput, render_answer, render_error};
 use crate::mcp::session::Session;
@@ -188,9 +189,10 @@ impl BridgeServer {
         arguments: &Map<String, Value>,
         context: &RequestContext<RoleServer>,
     ) -> Result<Value, ToolFailure> {
+        let arguments: ActivateToolsArguments = parse_arguments(Value::Object(arguments.clone()))?;
         let tools = self.tool_definitions().await;
         let mut wanted = Vec::new();
-        for name in string_list(arguments, "groups")? {
+        for name in arguments.groups {
             match ToolGroup::from_name(&name) {
                 Some(group) => wanted.push(group),
                 None => {
@@ -202,7 +204,7 @@ impl BridgeServer {
                 }
             }
         }
-        for name in string_list(arguments, "tools")? {
+        for name in arguments.tools {
             if !tools.iter().any(|tool| tool.name == name) {
                 let known: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
                 return Err(ToolFailure::invalid_argument(
@@ -290,15 +292,15 @@ impl BridgeServer {
         arguments: &Map<String, Value>,
         context: &RequestContext<RoleServer>,
     ) -> Result<Value, ToolFailure> {
-        let allowed = crate::commands::arguments::timeout_argument(arguments, LSP_TOOL_TIMEOUT_MS)?;
+        let arguments: SymbolAtWordArguments = parse_arguments(Value::Object(arguments.clone()))?;
+        let allowed = arguments.timeout_ms.as_duration_ms();
         let deadline = (tokio::time::Instant::now() + allowed, allowed);
-        let (path, uri) = self.document(arguments)?;
-        let line = required_integer(arguments, "line")?;
-        let word = arguments
-            .get("word")
-            .and_then(Value::as_str)
-            .ok_or_else(|| ToolFailure::invalid_argument("word", "required: the identifier on the line"))?;
-        let occurrence = optional_integer(arguments, "occurrence")?.unwrap_or(1).max(1);
+        let path = confine(&self.state.root, &arguments.path, "path")?;
+        let uri = crate::uri::path_to_uri(&path)
+            .ok_or_else(|| ToolFailure::invalid_argument("path", format!("cannot make a URI of {}", path.display())))?;
+        let line = arguments.line.as_usize();
+        let word = arguments.word.as_str();
+        let occurrence = arguments.occurrence.as_usize();
         let text = crate::source_files::read_regular_text(&path).map_err(|error| {
             ToolFailure::new(error_kinds::INVALID_PATH, format!("cannot read {}: {error}", path.display()))
         })?;
@@ -334,18 +336,6 @@ impl BridgeServer {
         }
         Ok(answer)
     }
-
-    /// The confined path and URI of the `path` argument.
-    fn document(&self, arguments: &Map<String, Value>) -> Result<(PathBuf, String), ToolFailure> {
-        let written = arguments
-            .get("path")
-            .and_then(Value::as_str)
-            .ok_or_else(|| ToolFailure::invalid_argument("path", "required: a file of the workspace"))?;
-        let path = confine(&self.state.root, written, "path")?;
-        let uri = crate::uri::path_to_uri(&path)
-            .ok_or_else(|| ToolFailure::invalid_argument("path", format!("cannot make a URI of {}", path.display())))?;
-        Ok((path, uri))
-    }
 }
 
 /// Refuses path arguments that leave the workspace (`..`, absolute paths elsewhere, symbolic
@@ -363,35 +353,6 @@ fn confine_path_arguments(root: &Path, arguments: &mut Map<String, Value>) -> Re
         }
     }
     Ok(())
-}
-
-/// An optional array-of-strings argument.
-fn string_list(arguments: &Map<String, Value>, name: &str) -> Result<Vec<String>, ToolFailure> {
-    match arguments.get(name) {
-        None | Some(Value::Null) => Ok(Vec::new()),
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|item| {
-                item.as_str().map(str::to_owned).ok_or_else(|| ToolFailure::invalid_argument(name, "expected strings"))
-            })
-            .collect(),
-        Some(_) => Err(ToolFailure::invalid_argument(name, "expected an array of strings")),
-    }
-}
-
-fn required_integer(arguments: &Map<String, Value>, name: &str) -> Result<usize, ToolFailure> {
-    optional_integer(arguments, name)?.ok_or_else(|| ToolFailure::invalid_argument(name, "required: a 0-based integer"))
-}
-
-fn optional_integer(arguments: &Map<String, Value>, name: &str) -> Result<Option<usize>, ToolFailure> {
-    match arguments.get(name) {
-        None | Some(Value::Null) => Ok(None),
-        Some(value) => value
-            .as_u64()
-            .and_then(|number| usize::try_from(number).ok())
-            .map(Some)
-            .ok_or_else(|| ToolFailure::invalid_argument(name, "expected a non-negative integer")),
-    }
 }
 
 /// Runs a paged command (`Command::pages_by_max_results`: its pages are planned against a UTF-16

@@ -7,7 +7,7 @@
 //! object is the command's argument object; the schemas here are the documented surface and
 //! the session remains the judge of each value.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use crate::commands::registry::Command;
 
@@ -52,16 +52,7 @@ pub fn catalogue(commands: &[String]) -> Vec<ToolDefinition> {
                       needed, a line off by a few is tolerated. Prefer over grepping for a name's declaration: \
                       overloads, shadowing and same-named symbols resolve as the compiler does."
             .into(),
-        input_schema: object_schema(
-            json!({
-                "path": path_property("The file, relative to the workspace root or absolute inside it."),
-                "line": { "type": "integer", "minimum": 0, "description": "0-based line of the word." },
-                "word": { "type": "string", "minLength": 1, "description": "The identifier to look up (whole word)." },
-                "occurrence": { "type": "integer", "minimum": 1, "default": 1, "description": "Which occurrence of the word on the line." },
-                "timeoutMs": timeout_property(30_000),
-            }),
-            &["path", "line", "word"],
-        ),
+        input_schema: crate::commands::params::input_schema::<crate::mcp::navigate::SymbolAtWordArguments>(),
         action: ToolAction::SymbolAtWord,
         read_only: true,
     });
@@ -106,21 +97,7 @@ fn activate_tools_definition(tools: &[ToolDefinition]) -> ToolDefinition {
     ToolDefinition {
         name: ACTIVATE_TOOLS.to_owned(),
         description,
-        input_schema: object_schema(
-            json!({
-                "groups": {
-                    "type": "array",
-                    "items": { "type": "string", "enum": ToolGroup::ACTIVATABLE.iter().map(|group| group.as_str()).collect::<Vec<_>>() },
-                    "description": "Groups to activate; omit to list the groups and what is active.",
-                },
-                "tools": {
-                    "type": "array",
-                    "items": { "type": "string" },
-                    "description": "Or name tools; their groups are activated.",
-                },
-            }),
-            &[],
-        ),
+        input_schema: crate::commands::params::input_schema::<crate::mcp::groups::ActivateToolsArguments>(),
         action: ToolAction::ActivateTools,
         read_only: true,
     }
@@ -266,23 +243,6 @@ fn tool_description(command: Command) -> &'static str {
     }
 }
 
-fn object_schema(properties: Value, required: &[&str]) -> Value {
-    let mut schema = Map::new();
-    schema.insert("type".into(), json!("object"));
-    schema.insert("properties".into(), properties);
-    if !required.is_empty() {
-        schema.insert("required".into(), json!(required));
-    }
-    Value::Object(schema)
-}
-
-fn path_property(description: &str) -> Value {
-    json!({
-        "type": "string",
-        "description": format!("{description} Relative to the workspace root or absolute inside it; paths outside are refused."),
-    })
-}
-
 /// The entry budget of a page the bridge sizes to fit its 40 KiB output. A tool whose schema
 /// has it gets [`BRIDGE_PAGE_BUDGET`] when the caller sets none (`server.rs`).
 pub const PAGE_BUDGET_ARGUMENT: &str = "responseCharBudget";
@@ -291,10 +251,6 @@ pub const PAGE_BUDGET_ARGUMENT: &str = "responseCharBudget";
 /// fits the 40 KiB output with room for the envelope, so the bridge never has to cut entries
 /// that `nextCursor` would skip.
 pub const BRIDGE_PAGE_BUDGET: u64 = 30_000;
-
-fn timeout_property(default: u64) -> Value {
-    json!({ "type": "integer", "minimum": 0, "maximum": crate::commands::arguments::MAX_TIMEOUT_MS, "default": default, "description": "One deadline for the whole request, in milliseconds." })
-}
 
 /// `fieldImpact` → `field_impact`.
 pub fn snake_case(camel: &str) -> String {
