@@ -389,7 +389,8 @@ fn apply_edits(text: &str, edits: &[Edit]) -> String {
 }
 
 /// The current text of a file: the editor's buffer when open, else the disk.
-fn read_text(path: &Path, overlay: &crate::syntax::index::Overlay) -> Result<String, CommandError> {
+/// A file's text as FSAC sees it: the editor's buffer when it is open there, else the disk.
+pub(crate) fn read_text(path: &Path, overlay: &crate::syntax::index::Overlay) -> Result<String, CommandError> {
     match overlay.get(path) {
         Some(text) => Ok(text.to_string()),
         None => crate::source_files::read_regular_text(path).map_err(|error| CommandError::InvalidPath {

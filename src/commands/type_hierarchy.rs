@@ -68,7 +68,8 @@ pub async fn type_hierarchy(argument: Value, context: CommandContext) -> Result<
         )));
     }
     let path = confine(&root, &arguments.path, "path")?;
-    let text = read_text(&path)?;
+    let lookup = Lookup { context: &context, deadline, overlay: context.editor_buffers().await? };
+    let text = lookup.text(&path)?;
     let line = arguments.line.as_u32();
     let line_text = text.lines().nth(line as usize).unwrap_or_default().to_owned();
     let character = match (arguments.character, arguments.word.as_deref()) {
@@ -83,11 +84,11 @@ pub async fn type_hierarchy(argument: Value, context: CommandContext) -> Result<
     if let Some(reason) = crate::commands::rename::non_symbol_at(&text, &path, line, character) {
         return Err(no_symbol(reason, &line_text));
     }
-    let lookup = Lookup { context: &context, deadline };
-    let Some(declared) = lookup.definition(&path, &text, u64::from(line), u64::from(character)).await? else {
+    let asked = lookup.definitions(&path, &[(line as usize, character as usize)]).await?;
+    let Some(Some(declared)) = asked.into_iter().next() else {
         return Err(no_symbol("no_symbol", &line_text));
     };
-    let declared_text = read_text(&declared.path)?;
+    let declared_text = lookup.text(&declared.path)?;
     let declared_lines: Vec<&str> = declared_text.lines().collect();
     let header = declared_lines.get(declared.line as usize).copied().unwrap_or_default();
     if !header.trim_start().starts_with("type ") && !header.trim_start().starts_with("and ") {
@@ -125,42 +126,48 @@ pub async fn type_hierarchy(argument: Value, context: CommandContext) -> Result<
 struct Lookup<'a> {
     context: &'a CommandContext,
     deadline: tokio::time::Instant,
+    /// The editor's unsaved buffers: what FSAC sees for the files open there.
+    overlay: crate::syntax::index::Overlay,
 }
 
 impl Lookup<'_> {
-    /// Where FSAC says the symbol at `line`/`character` of `path` (whose text is `text`) is
-    /// declared; `None` when it has no source declaration.
-    async fn definition(
+    /// Where FSAC says the symbol at each of `positions` (line, UTF-16 column) of `path` is
+    /// declared (`None`: no source declaration). The file is opened in FSAC once for all of
+    /// them (a no-op when the editor has it open) and closed again.
+    async fn definitions(
         &self,
         path: &Path,
-        text: &str,
-        line: u64,
-        character: u64,
-    ) -> Result<Option<Declared>, CommandError> {
+        positions: &[(usize, usize)],
+    ) -> Result<Vec<Option<Declared>>, CommandError> {
+        if positions.is_empty() {
+            return Ok(Vec::new());
+        }
         let uri =
             crate::uri::path_to_uri(path).ok_or_else(|| CommandError::Internal("cannot make a URI".to_owned()))?;
-        self.context.acquire_document(&uri, text.to_owned()).await?;
-        let params = json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } });
-        let answer = self.context.backend_request("textDocument/definition", params, self.deadline).await;
-        self.context.release_document(&uri);
-        let answer = match answer? {
-            Ok(answer) => answer,
-            Err(error) => {
-                return Err(CommandError::Unavailable(format!("FSAC's definition failed: {}", error.message)));
-            }
-        };
-        let location = if answer.is_array() { answer.get(0).cloned().unwrap_or(Value::Null) } else { answer };
-        let uri = location.get("uri").or_else(|| location.get("targetUri")).and_then(Value::as_str);
-        let range = location.get("range").or_else(|| location.get("targetSelectionRange"));
-        Ok(match (uri.and_then(crate::uri::uri_to_path), range) {
-            (Some(path), Some(range)) => {
-                match (range["start"]["line"].as_u64(), range["start"]["character"].as_u64()) {
-                    (Some(line), Some(character)) => Some(Declared { path, line, character }),
-                    _ => None,
+        self.context.acquire_document(&uri, self.text(path)?).await?;
+        let mut found = Vec::with_capacity(positions.len());
+        for (line, character) in positions {
+            let params =
+                json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } });
+            match self.context.backend_request("textDocument/definition", params, self.deadline).await {
+                Ok(Ok(answer)) => found.push(declared_at(answer)),
+                Ok(Err(error)) => {
+                    self.context.release_document(&uri);
+                    return Err(CommandError::Unavailable(format!("FSAC's definition failed: {}", error.message)));
+                }
+                Err(error) => {
+                    self.context.release_document(&uri);
+                    return Err(error);
                 }
             }
-            _ => None,
-        })
+        }
+        self.context.release_document(&uri);
+        Ok(found)
+    }
+
+    /// A file's text as FSAC sees it (the editor's buffer first).
+    fn text(&self, path: &Path) -> Result<String, CommandError> {
+        crate::commands::rename::read_text(path, &self.overlay)
     }
 
     /// The declaration's own `inherit X` / `interface X` lines, each with FSAC's declaration
@@ -169,24 +176,31 @@ impl Lookup<'_> {
         let lines: Vec<&str> = text.lines().collect();
         let header = lines.get(declared.line as usize).copied().unwrap_or_default();
         let indent = |line: &str| line.len() - line.trim_start().len();
-        let uri = crate::uri::path_to_uri(&declared.path).unwrap_or_default();
-        let mut supertypes = Vec::new();
+        let mut candidates = Vec::new();
         for (number, line) in lines.iter().enumerate().skip(declared.line as usize + 1) {
             if !line.trim().is_empty() && indent(line) <= indent(header) {
                 break;
             }
-            let Some((character, _)) = named_after_keyword(line, &["inherit", "interface"]) else { continue };
-            let mut row = json!({ "uri": uri, "range": line_range(number, character, line), "via": "fsac" });
-            if let Some(found) = self.definition(&declared.path, text, number as u64, character as u64).await? {
-                let at = json!({ "line": found.line, "character": found.character });
-                row["declaration"] = json!({
-                    "uri": crate::uri::path_to_uri(&found.path),
-                    "range": { "start": at, "end": at },
-                });
+            if let Some((character, _)) = named_after_keyword(line, &["inherit", "interface"]) {
+                candidates.push((number, character));
             }
-            supertypes.push(row);
         }
-        Ok(supertypes)
+        let resolved = self.definitions(&declared.path, &candidates).await?;
+        let uri = crate::uri::path_to_uri(&declared.path).unwrap_or_default();
+        Ok(candidates
+            .iter()
+            .zip(resolved)
+            .map(|(&(number, character), found)| {
+                let mut row =
+                    json!({ "uri": uri, "range": line_range(number, character, lines[number]), "via": "fsac" });
+                if let Some(found) = found {
+                    let at = json!({ "line": found.line, "character": found.character });
+                    row["declaration"] =
+                        json!({ "uri": crate::uri::path_to_uri(&found.path), "range": { "start": at, "end": at } });
+                }
+                row
+            })
+            .collect())
     }
 
     /// Every `interface`/`inherit`/`new` line of `files` naming `name` whose name FSAC resolves
@@ -198,37 +212,48 @@ impl Lookup<'_> {
         files: &[PathBuf],
     ) -> Result<(Vec<Value>, usize), CommandError> {
         let mut subtypes = Vec::new();
-        let mut candidates = 0usize;
+        let mut checked = 0usize;
         for file in files {
-            let Ok(text) = crate::source_files::read_regular_text(file) else { continue };
+            let Ok(text) = self.text(file) else { continue };
             if name.is_empty() || !text.contains(name) {
                 continue;
             }
             let Some(uri) = crate::uri::path_to_uri(file) else { continue };
-            for (number, line) in text.lines().enumerate() {
-                let Some((character, found)) = named_after_keyword(line, &["inherit", "interface", "new"]) else {
-                    continue;
-                };
-                if found != name {
-                    continue;
-                }
-                candidates += 1;
-                let resolved = self.definition(file, &text, number as u64, character as u64).await?;
-                if resolved.is_some_and(|resolved| resolved.path == declared.path && resolved.line == declared.line) {
-                    let kind = if line.contains("new ") { "objectExpression" } else { "type" };
-                    subtypes.push(
-                        json!({ "uri": uri, "range": line_range(number, character, line), "kind": kind, "via": "fsac" }),
-                    );
+            let lines: Vec<&str> = text.lines().collect();
+            let candidates: Vec<(usize, usize)> = lines
+                .iter()
+                .enumerate()
+                .filter_map(|(number, line)| match named_after_keyword(line, &["inherit", "interface", "new"]) {
+                    Some((character, found)) if found == name => Some((number, character)),
+                    _ => None,
+                })
+                .collect();
+            checked += candidates.len();
+            let resolved = self.definitions(file, &candidates).await?;
+            for (&(number, character), found) in candidates.iter().zip(resolved) {
+                if found.is_some_and(|found| found.path == declared.path && found.line == declared.line) {
+                    let kind = if lines[number].contains("new ") { "objectExpression" } else { "type" };
+                    subtypes.push(json!({
+                        "uri": uri, "range": line_range(number, character, lines[number]), "kind": kind, "via": "fsac",
+                    }));
                 }
             }
         }
-        Ok((subtypes, candidates))
+        Ok((subtypes, checked))
     }
 }
 
-fn read_text(path: &Path) -> Result<String, CommandError> {
-    crate::source_files::read_regular_text(path)
-        .map_err(|error| CommandError::InvalidPath { path: path.display().to_string(), message: format!("{error}") })
+/// The declaration a `textDocument/definition` answer (a Location, Locations or LocationLinks)
+/// points at.
+fn declared_at(answer: Value) -> Option<Declared> {
+    let location = if answer.is_array() { answer.get(0).cloned()? } else { answer };
+    let uri = location.get("uri").or_else(|| location.get("targetUri")).and_then(Value::as_str)?;
+    let range = location.get("range").or_else(|| location.get("targetSelectionRange"))?;
+    Some(Declared {
+        path: crate::uri::uri_to_path(uri)?,
+        line: range["start"]["line"].as_u64()?,
+        character: range["start"]["character"].as_u64()?,
+    })
 }
 
 /// `no_symbol_at_position`, naming `line`, with the reason and the line's text.

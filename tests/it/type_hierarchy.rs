@@ -75,6 +75,36 @@ async fn the_command_finds_subtypes_in_two_projects_and_an_object_expression_and
     editor.stop().await;
 }
 
+/// An implementer typed into the editor and not saved is a subtype too: candidates are read
+/// from the editor's buffers, as FSAC sees them, not from the disk.
+#[tokio::test]
+async fn an_unsaved_implementer_in_the_editor_is_a_subtype() {
+    let workspace = fixture_copy("implementations");
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = Editor::start_ready(workspace.path(), runtime.path(), &[]).await;
+    let plugins = workspace.path().join("Plugins/Plugins.fs");
+    let on_disk = std::fs::read_to_string(&plugins).unwrap();
+    let lines_on_disk = on_disk.lines().count() as u64;
+    let unsaved = format!(
+        "{on_disk}\ntype Triangle() =\n    interface IShape with\n        member _.Area() = 0.5\n        member _.Name = \"triangle\"\n"
+    );
+    let uri = fslens::uri::path_to_uri(&plugins).unwrap();
+    editor
+        .notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri, "languageId": "fsharp", "version": 1, "text": unsaved}}),
+        )
+        .await;
+    let answer = editor
+        .execute_result("fslens.typeHierarchy", json!({"path": "Shapes/Shapes.fs", "line": 2, "word": "IShape"}))
+        .await;
+    let subtypes = rows(&answer["subtypes"], workspace.path());
+    assert!(subtypes.contains(&("Plugins/Plugins.fs".to_owned(), lines_on_disk + 2)), "the unsaved Triangle: {answer}");
+    assert_eq!(subtypes.len(), 4, "{answer}");
+    assert_eq!(std::fs::read_to_string(&plugins).unwrap(), on_disk, "nothing was saved");
+    editor.stop().await;
+}
+
 #[test]
 fn the_cli_lists_supertypes_and_subtypes() {
     let workspace = fixture_copy("implementations");
