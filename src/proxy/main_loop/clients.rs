@@ -268,10 +268,7 @@ impl Proxy {
         self.client_reads.drop_owner(&origin);
         for (key, abort) in self.commands.drop_owner(&origin) {
             abort.abort();
-            self.cancel_requests_of(&key);
-            self.release_documents_of(&key);
-            // A what-if the client's command was running is restored as for a cancel.
-            self.restore_what_if_of(&key);
+            self.wind_up_command(&key);
         }
         // What is left of the client's: its own requests forwarded to FSAC.
         for (proxy_id, call) in self.proxy_to_fsac.drop_owner(&origin) {

@@ -56,9 +56,7 @@ impl Proxy {
     pub(super) fn cancel_command(&mut self, key: CommandKey) {
         if let Some(abort) = self.commands.cancel(&key) {
             abort.abort();
-            self.cancel_requests_of(&key);
-            self.release_documents_of(&key);
-            self.restore_what_if_of(&key);
+            self.wind_up_command(&key);
             let error = ResponseError::new(error_codes::REQUEST_CANCELLED, "cancelled by the client");
             self.send_to_origin(&key.0, &Message::response_error(key.1, &error));
         }
@@ -189,13 +187,20 @@ impl Proxy {
         self.send_to_backend(&cancel);
     }
 
+    /// Gives back what a command that has ended (finished, cancelled, or its client gone) still
+    /// holds: its requests to FSAC and the editor, the documents it opened in FSAC, and a
+    /// what-if's hypothetical texts.
+    pub(super) fn wind_up_command(&mut self, key: &CommandKey) {
+        self.cancel_requests_of(key);
+        self.release_documents_of(key);
+        self.restore_what_if_of(key);
+    }
+
     pub(super) fn on_command_finished(&mut self, key: CommandKey, result: Result<Value, CommandError>) {
         if !matches!(self.commands.complete(&key), Completion::Waiting(_)) {
             return; // cancelled and answered already
         }
-        self.cancel_requests_of(&key);
-        self.release_documents_of(&key);
-        self.restore_what_if_of(&key);
+        self.wind_up_command(&key);
         let (origin, id) = key;
         let answer = match result {
             Ok(value) => Message::response_ok(id, value),
