@@ -114,19 +114,14 @@ impl CommandError {
     }
 }
 
-/// The one JSON object argument of a command: `arguments` may be absent, `[]`, `[{…}]`, or
-/// `[[]]` (Neovim 0.7–0.11 encode the empty Lua table of `arguments = { {} }` as `[]`).
+/// The one argument of a command out of `workspace/executeCommand`'s `arguments` array: its
+/// single element, or `null` when there is none. What counts as the empty argument object
+/// (`null`, `[]` — Neovim encodes `arguments = { {} }` as `[[]]`) is `params::parse_arguments`'
+/// rule, the one place it is decided.
 pub fn single_argument(arguments: Value) -> Result<Value, CommandError> {
     match arguments {
-        Value::Null => Ok(json!({})),
-        Value::Array(mut items) if items.len() <= 1 => match items.pop() {
-            None | Some(Value::Null) => Ok(json!({})),
-            Some(Value::Array(empty)) if empty.is_empty() => Ok(json!({})),
-            Some(object @ Value::Object(_)) => Ok(object),
-            Some(other) => {
-                Err(CommandError::invalid_argument("arguments[0]", format!("expected a JSON object, got {other}")))
-            }
-        },
+        Value::Null => Ok(Value::Null),
+        Value::Array(mut items) if items.len() <= 1 => Ok(items.pop().unwrap_or(Value::Null)),
         Value::Array(items) => Err(CommandError::invalid_argument(
             "arguments",
             format!("expected one JSON object, got {} arguments", items.len()),
