@@ -72,7 +72,8 @@ impl IndexOptions {
         IndexOptions { cache: CacheSetting::Disabled, ..IndexOptions::default() }
     }
 
-    fn worker_count(&self, jobs: usize) -> usize {
+    /// How many worker threads `jobs` pieces of work get.
+    pub fn worker_count(&self, jobs: usize) -> usize {
         let available = std::thread::available_parallelism().map(|count| count.get()).unwrap_or(1);
         let wanted = if self.threads == 0 { available } else { self.threads };
         wanted.clamp(1, jobs.max(1))
@@ -496,13 +497,18 @@ impl SyntaxIndex {
     /// Declarations named `name` (the last segment, in any of its spellings: `value` and
     /// ``` ``value`` ```, `>>=`, `(>>=)` and `op_GreaterGreaterEquals`), in path order.
     pub fn find_declarations(&self, name: &str) -> Vec<DeclarationHit> {
+        self.find_declarations_in(name, &self.paths())
+    }
+
+    /// [`SyntaxIndex::find_declarations`] in `paths` only (sorted), files not indexed skipped.
+    pub fn find_declarations_in(&self, name: &str, paths: &[PathBuf]) -> Vec<DeclarationHit> {
         let ids = self.spelling_ids(name);
         if ids.is_empty() {
             return Vec::new();
         }
         let mut hits = Vec::new();
-        for path in self.paths() {
-            let Some(file) = self.file(&path) else {
+        for path in paths {
+            let Some(file) = self.file(path) else {
                 continue;
             };
             for (slot, declaration) in file.index.declarations.iter().enumerate() {
@@ -521,10 +527,18 @@ impl SyntaxIndex {
     /// Every occurrence of the identifier `name` in any of its spellings, in path then text
     /// order.
     pub fn find_occurrences(&self, name: &str) -> Vec<OccurrenceHit> {
+        self.find_occurrences_in(name, &self.paths())
+    }
+
+    /// [`SyntaxIndex::find_occurrences`] in `paths` only (sorted), files not indexed skipped.
+    pub fn find_occurrences_in(&self, name: &str, paths: &[PathBuf]) -> Vec<OccurrenceHit> {
         let ids = self.spelling_ids(name);
+        if ids.is_empty() {
+            return Vec::new();
+        }
         let mut hits = Vec::new();
-        for path in self.paths() {
-            let Some(file) = self.file(&path) else {
+        for path in paths {
+            let Some(file) = self.file(path) else {
                 continue;
             };
             let start = hits.len();
@@ -540,12 +554,17 @@ impl SyntaxIndex {
 
     /// Every field-site candidate whose field is `field_name`, in path then text order.
     pub fn find_field_sites(&self, field_name: &str) -> Vec<FieldSiteHit> {
+        self.find_field_sites_in(field_name, &self.paths())
+    }
+
+    /// [`SyntaxIndex::find_field_sites`] in `paths` only (sorted), files not indexed skipped.
+    pub fn find_field_sites_in(&self, field_name: &str, paths: &[PathBuf]) -> Vec<FieldSiteHit> {
         let Some(id) = self.interner.lookup(field_name) else {
             return Vec::new();
         };
         let mut hits = Vec::new();
-        for path in self.paths() {
-            let Some(file) = self.file(&path) else {
+        for path in paths {
+            let Some(file) = self.file(path) else {
                 continue;
             };
             let file_certain = !file.index.health.root_is_error;

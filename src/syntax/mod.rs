@@ -13,6 +13,7 @@ pub mod index;
 pub mod model;
 pub mod names;
 pub mod parse;
+pub mod prefilter;
 pub mod tokens;
 
 pub use extract::{LineIndex, extract_file_index, render_signature};

@@ -14,6 +14,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::commands::find::arguments::{FindKind, FindScope};
+pub use crate::commands::find::candidates::FilesSearched;
 use crate::commands::find::page::PlannedAnswer;
 use crate::commands::find::target::Target;
 use crate::lsp::ext::error_kinds;
@@ -55,6 +56,9 @@ pub struct FindAnswer {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cross_check: Option<CrossCheck>,
     pub resolution: ResolutionSummary,
+    /// Which files were read: the byte scan for the names and the files it kept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub files_searched: Option<FilesSearched>,
     pub total_sites: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub total_estimate: Option<TotalEstimate>,
@@ -365,6 +369,7 @@ pub(super) fn timeout_before_sweep(
             declaration_count: None,
             declarations_truncated: None,
         },
+        files_searched: None,
         total_sites: 0,
         total_estimate: None,
         breakdown: None,

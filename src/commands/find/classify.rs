@@ -164,9 +164,7 @@ fn syntactic_sites(find: &FindRun, placement: &Placement, declared: &[Declared])
 /// declaration, attributed to the one declaration of the name when there is one.
 fn sites_named(find: &FindRun, placement: &Placement, declared: &[Declared], name: &str) -> Vec<Site> {
     let (index, kind_mode) = (&find.index, find.kind_mode());
-    let in_files: HashSet<&PathBuf> = find.files.iter().collect();
-    let all_same_named: Vec<_> =
-        index.find_declarations(name).into_iter().filter(|hit| in_files.contains(&hit.path)).collect();
+    let all_same_named = index.find_declarations_in(name, find.files());
     let declaration_places: HashSet<(PathBuf, TextRange)> =
         all_same_named.iter().map(|hit| (hit.path.clone(), hit.declaration.name_range())).collect();
     let mut candidates: Vec<String> = all_same_named.iter().map(|hit| hit.full_name.clone()).collect();
@@ -182,7 +180,7 @@ fn sites_named(find: &FindRun, placement: &Placement, declared: &[Declared], nam
     let is_member = declared.iter().any(|declaration| declaration.name() == name && declaration.is_member());
     let field_kinds: HashMap<(PathBuf, u32, u32), FieldSiteKind> = if is_field {
         index
-            .find_field_sites(name)
+            .find_field_sites_in(name, find.files())
             .into_iter()
             .map(|hit| ((hit.path, hit.site.start.line, hit.site.start.character), hit.site.kind))
             .collect()
@@ -190,8 +188,8 @@ fn sites_named(find: &FindRun, placement: &Placement, declared: &[Declared], nam
         HashMap::new()
     };
     let mut sites = Vec::new();
-    for hit in index.find_occurrences(name) {
-        if !in_files.contains(&hit.path) || !placement.keeps(&hit.path) {
+    for hit in index.find_occurrences_in(name, find.files()) {
+        if !placement.keeps(&hit.path) {
             continue;
         }
         let end = Position { line: hit.position.line, character: hit.position.character + hit.length };

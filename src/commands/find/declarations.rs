@@ -5,8 +5,8 @@
 //! signature and its implementation are one symbol: whichever was resolved, the other is
 //! added (and swept), by qualified name within one project.
 
-use std::collections::{BTreeSet, HashSet};
-use std::path::{Path, PathBuf};
+use std::collections::BTreeSet;
+use std::path::Path;
 
 use serde_json::{Value, json};
 
@@ -94,6 +94,10 @@ async fn at_position(find: &FindRun, texts: &mut Texts, position: &ResolvedPosit
     match find.context.backend_request("textDocument/definition", params, find.sweep_deadline).await {
         Ok(Ok(answer)) => {
             resolved.sources.fsac_definition = Some("answered".to_owned());
+            // The declaring file may hold none of the names scanned for so far.
+            if let Some(path) = definition_path(&answer) {
+                find.index_now(path).await?;
+            }
             match compiler_declaration(find, &answer, resolved.position_name.as_deref()) {
                 Some(declaration) => resolved.declared.push(declaration),
                 None => resolved.notes.push(
@@ -114,19 +118,23 @@ async fn at_position(find: &FindRun, texts: &mut Texts, position: &ResolvedPosit
 /// The declaration a `textDocument/definition` answer points at, when it is a source location.
 fn compiler_declaration(find: &FindRun, answer: &Value, name: Option<&str>) -> Option<Declared> {
     let location = if answer.is_array() { &answer[0] } else { answer };
-    let uri = location["uri"].as_str().or(location["targetUri"].as_str()).unwrap_or_default();
     let range = range_from_json(&location["range"]).or_else(|| range_from_json(&location["targetSelectionRange"]));
-    let path = crate::uri::uri_to_path(uri)?;
+    let path = definition_path(answer)?;
     Some(declaration_at(&find.index, &path, range?, name))
+}
+
+/// The file a `textDocument/definition` answer points into.
+fn definition_path(answer: &Value) -> Option<std::path::PathBuf> {
+    let location = if answer.is_array() { &answer[0] } else { answer };
+    let uri = location["uri"].as_str().or(location["targetUri"].as_str()).unwrap_or_default();
+    crate::uri::uri_to_path(uri)
 }
 
 /// Every declaration of `name` the syntax index holds in the workspace's files.
 fn indexed_declarations_named(find: &FindRun, name: &str) -> Vec<Declared> {
-    let in_workspace: HashSet<&PathBuf> = find.files.iter().collect();
     find.index
-        .find_declarations(name)
+        .find_declarations_in(name, find.files())
         .into_iter()
-        .filter(|hit| in_workspace.contains(&hit.path))
         .map(|hit| Declared {
             full_name: hit.full_name,
             path: hit.path,
@@ -143,7 +151,7 @@ fn indexed_declarations_named(find: &FindRun, name: &str) -> Vec<Declared> {
 /// is ready and the name is exact (FSAC only matches case-sensitive prefixes).
 async fn by_name(find: &FindRun) -> Result<Resolved, CommandError> {
     let mut resolved = Resolved::nothing();
-    resolved.declared = resolve::syntax_declarations(&find.index, &find.files, &find.arguments);
+    resolved.declared = resolve::syntax_declarations(&find.index, find.files(), &find.arguments);
     if !find.fsac.ready {
         return Ok(resolved);
     }
@@ -155,8 +163,7 @@ async fn by_name(find: &FindRun) -> Result<Resolved, CommandError> {
     resolved.sources.fsac_workspace_symbol =
         Some(match find.context.backend_request("workspace/symbol", params, find.sweep_deadline).await {
             Ok(Ok(answer)) => {
-                let in_workspace: HashSet<&Path> = find.files.iter().map(PathBuf::as_path).collect();
-                let in_workspace = |path: &Path| in_workspace.contains(path);
+                let in_workspace = |path: &Path| find.in_workspace(path);
                 resolve::merge_workspace_symbols(
                     &mut resolved.declared,
                     &answer,
@@ -184,7 +191,7 @@ fn pair_signatures(find: &FindRun, declared: &[Declared]) -> Vec<Declared> {
             .iter()
             .any(|project| compiling_right.iter().any(|other| other.path == project.path))
     };
-    resolve::signature_partners(&find.index, &find.files, declared, &same_project)
+    resolve::signature_partners(&find.index, find.files(), declared, &same_project)
 }
 
 /// The declaration the compiler pointed at: the syntax index's entry at that place when it

@@ -22,6 +22,7 @@
 
 pub mod answer;
 pub mod arguments;
+mod candidates;
 mod classify;
 mod declarations;
 mod ledger;
@@ -86,11 +87,16 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
     let target = target::plan_target(&arguments, &model, &root)?;
     let query_identity = query_identity(&arguments, &model, &root, &target)?;
     clock.lap("workspaceMs");
-    let (index, files, mut texts) = refresh_index(&context, &model).await?;
+    let overlay = context.editor_buffers().await?;
+    let mut texts = Texts::new(overlay.clone());
     let position = match arguments.kind {
         FindKind::Position => Some(resolve_position(&arguments, &root, &mut texts)?),
         _ => None,
     };
+    let index = context.syntax_index();
+    let names = candidates::query_names(&arguments, position.as_ref());
+    let position_file = position.as_ref().map(|position| position.path.as_path());
+    let searched = candidates::search(&index, &overlay, model.files_to_index(), names, position_file).await?;
     clock.lap("indexMs");
     let fsac = FsacView::read(&context).await?;
     let run = run_echo(&arguments, &target, &model, &fsac, &deadlines, position.as_ref());
@@ -98,11 +104,16 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
     if tokio::time::Instant::now() >= deadlines.sweep {
         return answer::timeout_before_sweep(run, &target, &model, started).into_json();
     }
-    let find = FindRun { arguments, context, root, model, target, index, files, fsac, sweep_deadline: deadlines.sweep };
+    let mut find =
+        FindRun { arguments, context, root, model, target, index, searched, overlay, fsac, sweep_deadline: deadlines.sweep };
 
     let resolved = declarations::resolve(&find, &mut texts, position.as_ref()).await?;
+    let declared_names = resolved.declared.iter().map(|declaration| declaration.name().to_owned());
+    find.searched.widen_to_names(&find.index, &find.overlay, declared_names.collect::<Vec<_>>()).await?;
     clock.lap("resolutionMs");
     let swept = sweep::sweep(&find, &mut texts, &resolved).await?;
+    let answered_files = swept.all_answers().into_iter().flatten().map(|(path, _)| path.clone()).collect::<Vec<_>>();
+    find.searched.include_files(&find.index, &find.overlay, answered_files).await?;
     let placement = Placement::new(&find.target, &find.model);
     let sites = classify::sites(&find, &placement, &resolved, &swept);
     let site_types = if find.arguments.include_site_types {
@@ -138,8 +149,10 @@ struct FindRun {
     model: WorkspaceModel,
     target: Target,
     index: Arc<SyntaxIndex>,
-    /// The workspace's files, as the syntax index covers them.
-    files: Vec<PathBuf>,
+    /// The workspace's files, and the ones indexed and read for this find.
+    searched: candidates::SearchedFiles,
+    /// The editor's buffers as the find began (they win over the disk).
+    overlay: Overlay,
     fsac: FsacView,
     /// Requests to FSAC end by this instant: the deadline less the answer's allowance.
     sweep_deadline: tokio::time::Instant,
@@ -149,6 +162,29 @@ impl FindRun {
     /// The kind as run: `auto` with `field` runs as `field`, with `member` as `members`.
     fn kind_mode(&self) -> FindKind {
         effective_kind(&self.arguments)
+    }
+
+    /// The files this find reads (those that may hold a name it looks for), sorted.
+    fn files(&self) -> &[PathBuf] {
+        &self.searched.candidates
+    }
+
+    /// Brings one workspace file's index up to date now (a `stat` when it is).
+    async fn index_now(&self, path: PathBuf) -> Result<(), CommandError> {
+        if !self.in_workspace(&path) {
+            return Ok(());
+        }
+        let (index, overlay) = (self.index.clone(), self.overlay.clone());
+        crate::commands::run_blocking(move || {
+            index.refresh_path(&path, &overlay);
+            Ok(())
+        })
+        .await
+    }
+
+    /// Is `path` one of the workspace's files?
+    fn in_workspace(&self, path: &Path) -> bool {
+        self.searched.in_workspace.contains(path)
     }
 }
 
@@ -221,25 +257,6 @@ fn query_identity(
     };
     let canonical = arguments.canonical_query(normalized_path.as_deref(), target.normalized_project.as_deref());
     Ok(identity_of(&canonical))
-}
-
-/// Brings the syntax index up to date with the workspace's files and the editor's buffers.
-async fn refresh_index(
-    context: &CommandContext,
-    model: &WorkspaceModel,
-) -> Result<(Arc<SyntaxIndex>, Vec<PathBuf>, Texts), CommandError> {
-    let overlay = context.editor_buffers().await?;
-    let index = context.syntax_index();
-    let files = model.files_to_index();
-    {
-        let (index, overlay, files) = (index.clone(), overlay.clone(), files.clone());
-        crate::commands::run_blocking(move || {
-            index.index_paths(&files, &overlay);
-            Ok(())
-        })
-        .await?;
-    }
-    Ok((index, files, Texts::new(overlay)))
 }
 
 /// What was run, as the answer echoes it.
@@ -329,6 +346,7 @@ fn answer_of(
                 .collect(),
         }),
         resolution: resolution_of(resolved, &stream.declarations),
+        files_searched: Some(find.searched.account.clone()),
         total_sites: total,
         total_estimate: Some(TotalEstimate { sites: total, is_lower_bound: !verdict.coverage_complete }),
         breakdown: Some(breakdown_of(sites)),
