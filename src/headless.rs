@@ -60,6 +60,7 @@ pub async fn run_headless(request: HeadlessRequest, mut config: ProxyConfig) -> 
         };
     }
     config.workspace_root = Some(root.clone());
+    config.index_in_background = false;
     let (client_side, proxy_side) = tokio::io::duplex(1 << 20);
     let (proxy_in, proxy_out) = tokio::io::split(proxy_side);
     let session = tokio::spawn(run_proxy(proxy_in, proxy_out, config));

@@ -137,7 +137,10 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
     let base = answer_of(&find, run, &findings, &stream, clock, started);
     let frame =
         PageFrame { offset, total: findings.sites.len(), sweep_incomplete, query_identity, stream: stream.identity };
-    deliver_page(&find.arguments, base, &stream.page_rows, &frame)
+    let page = deliver_page(&find.arguments, base, &stream.page_rows, &frame);
+    // The rest of the workspace is indexed for later commands, off this answer's path.
+    find.context.warm_workspaces().start_in_background(&find.index, &find.root);
+    page
 }
 
 /// One find after indexing: what the phases read. The file texts they quote ([`Texts`]) go

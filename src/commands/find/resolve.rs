@@ -8,13 +8,13 @@
 //! `containerName` equal to all but the last segment (shared/fsac-protocol.md §5.8); it is
 //! asked for the last segment alone and its answers are filtered by the same rules here.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
 use crate::commands::find::arguments::{FindArguments, FindKind};
-use crate::syntax::model::{Access, DeclarationKind, HealthStatus, TextRange};
+use crate::syntax::model::{Access, DeclarationKind, HealthStatus, NameId, TextRange};
 use crate::syntax::{SyntaxIndex, names, render_signature};
 
 /// One resolved declaration.
@@ -260,6 +260,10 @@ fn wanted(arguments: &FindArguments) -> Wanted {
 /// The declarations of the indexed `files` that the query names.
 pub fn syntax_declarations(index: &SyntaxIndex, files: &[PathBuf], arguments: &FindArguments) -> Vec<Declared> {
     let wanted = wanted(arguments);
+    // The last segment decides first, once per interned name: the full name is built only
+    // for a declaration whose own name matches.
+    let query_last = wanted.query.as_deref().and_then(|query| segments(query).pop());
+    let mut last_matches: HashMap<NameId, bool> = HashMap::new();
     let mut found = Vec::new();
     for path in files {
         let Some(file) = index.file(path) else { continue };
@@ -268,9 +272,17 @@ pub fn syntax_declarations(index: &SyntaxIndex, files: &[PathBuf], arguments: &F
             if !(wanted.filter)(declaration.kind, path) {
                 continue;
             }
-            let full_name = index.full_name(&file.index, slot);
+            if let Some(last) = &query_last {
+                let matches = *last_matches.entry(declaration.name).or_insert_with(|| {
+                    let own = segments(&index.name(declaration.name)).pop().unwrap_or_default();
+                    name_matches(&own, last, arguments.exact)
+                });
+                if !matches {
+                    continue;
+                }
+            }
             let selected = match (&wanted.query, &wanted.owner, &wanted.member) {
-                (Some(query), _, _) => qualified_matches(&full_name, query, arguments.exact),
+                (Some(query), _, _) => qualified_matches(&index.full_name(&file.index, slot), query, arguments.exact),
                 (None, owner, member) => {
                     let name = index.name(declaration.name);
                     let member_ok = member.as_deref().is_none_or(|member| name_matches(&name, member, arguments.exact));
@@ -300,7 +312,7 @@ pub fn syntax_declarations(index: &SyntaxIndex, files: &[PathBuf], arguments: &F
             };
             if selected {
                 found.push(Declared {
-                    full_name,
+                    full_name: index.full_name(&file.index, slot),
                     path: path.clone(),
                     name_range: declaration.name_range(),
                     kind: Some(declaration.kind),
@@ -378,11 +390,21 @@ fn partners_by_qualified_name(
     if wanted.is_empty() {
         return Vec::new();
     }
+    // A partner's qualified key ends with its own name: that is compared first, once per name.
+    let wanted_last: HashSet<String> =
+        declared.iter().filter_map(|declaration| segments(&declaration.full_name).pop()).collect();
+    let mut last_wanted: HashMap<NameId, bool> = HashMap::new();
     let mut partners: Vec<Declared> = Vec::new();
     for path in files {
         let Some(file) = index.file(path) else { continue };
         let signature_file = is_signature_file(path);
         for (slot, declaration) in file.index.declarations.iter().enumerate() {
+            let own_name_wanted = *last_wanted.entry(declaration.name).or_insert_with(|| {
+                segments(&index.name(declaration.name)).pop().is_some_and(|own| wanted_last.contains(&own))
+            });
+            if !own_name_wanted {
+                continue;
+            }
             let full_name = index.full_name(&file.index, slot);
             let candidate = Declared {
                 full_name,

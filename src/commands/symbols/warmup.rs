@@ -78,11 +78,21 @@ pub struct WarmWorkspace {
 #[derive(Default)]
 pub struct WarmWorkspaces {
     entries: Mutex<Vec<Arc<WarmWorkspace>>>,
+    /// See `ProxyConfig::index_in_background`.
+    index_in_background: bool,
 }
 
 impl WarmWorkspaces {
-    pub fn new() -> WarmWorkspaces {
-        WarmWorkspaces::default()
+    pub fn new(index_in_background: bool) -> WarmWorkspaces {
+        WarmWorkspaces { entries: Mutex::default(), index_in_background }
+    }
+
+    /// After a command that indexed part of the workspace: starts the full build for `root`
+    /// (once per session) when the session indexes in the background.
+    pub fn start_in_background(&self, index: &Arc<SyntaxIndex>, root: &Path) {
+        if self.index_in_background {
+            self.for_root(index, root);
+        }
     }
 
     /// The warm state of `index` for `root`, starting its first build when there is none yet.

@@ -78,6 +78,10 @@ pub struct ProxyConfig {
     /// Test hook: a session client's read of a closed file waits until this file exists
     /// (`fslens` sets it from [`CLIENT_READ_GATE_VARIABLE`]; `None` everywhere else).
     pub client_read_gate: Option<PathBuf>,
+    /// Whether a command that indexed only part of the workspace (a find reads the files that
+    /// hold its names) starts the full index in the background for later commands; off for
+    /// the CLI's own one-command session, which ends with its answer.
+    pub index_in_background: bool,
 }
 
 impl ProxyConfig {
@@ -95,6 +99,7 @@ impl ProxyConfig {
             session_directory: None,
             memory_guard: MemoryGuardConfig::default(),
             client_read_gate: None,
+            index_in_background: true,
         }
     }
 }
@@ -346,7 +351,7 @@ impl Proxy {
             syntax_index: Arc::new(crate::syntax::index::SyntaxIndex::new(
                 crate::syntax::index::IndexOptions::default(),
             )),
-            warm_workspaces: Arc::new(crate::commands::symbols::warmup::WarmWorkspaces::new()),
+            warm_workspaces: Arc::new(crate::commands::symbols::warmup::WarmWorkspaces::new(config.index_in_background)),
             readiness,
             changes: watch::channel(0).0,
             backend: None,
