@@ -17,7 +17,8 @@
 //! Every child runs under `prlimit --as` of `FSLENS_SCALE_MEMORY_MB` (default 4096), so a
 //! runaway find fails with an allocation error instead of taking the shared machine down.
 //! `FSLENS_SCALE_SKIP` (comma-separated row names, e.g. `field`) leaves rows out;
-//! `FSLENS_SCALE_BINARY` times another fslens binary (an earlier build, for before/after).
+//! `FSLENS_SCALE_BINARY` times another fslens binary (an earlier build, for before/after);
+//! `FSLENS_SCALE_KEEP=DIR` leaves each workspace in `DIR/<projects>` for profiling by hand.
 
 // The report is this program's output.
 #![allow(clippy::print_stdout)]
@@ -163,7 +164,13 @@ fn main() {
     println!("fslens: {}; byte scan: {scan_name}; memory cap: {memory_mb} MB per child", binary.display());
     for projects in sizes {
         let directory = tempfile::tempdir().expect("temporary directory");
-        let root = directory.path().canonicalize().expect("canonical root");
+        // FSLENS_SCALE_KEEP=DIR writes the workspace to DIR/<projects> and leaves it there, to
+        // profile one query by hand.
+        let kept = std::env::var_os("FSLENS_SCALE_KEEP").map(|keep| PathBuf::from(keep).join(projects.to_string()));
+        if let Some(kept) = &kept {
+            std::fs::create_dir_all(kept).expect("create the kept workspace directory");
+        }
+        let root = kept.as_deref().unwrap_or(directory.path()).canonicalize().expect("canonical root");
         let workspace = scale_workspace::generate(&root, projects);
         println!(
             "\n## {projects} projects: {} files, {:.1} MB, {} lines\n",
