@@ -239,7 +239,8 @@ mod tests {
     #[test]
     fn only_kelvin_and_dotted_capital_i_lower_into_ascii_from_outside_it() {
         let mut found = Vec::new();
-        for character in (0..=u32::from(char::MAX)).filter_map(char::from_u32).filter(|character| !character.is_ascii()) {
+        for character in (0..=u32::from(char::MAX)).filter_map(char::from_u32).filter(|character| !character.is_ascii())
+        {
             for lowered in character.to_lowercase().filter(char::is_ascii) {
                 found.push((character, lowered));
             }
@@ -286,7 +287,8 @@ mod tests {
         let mut paths = Vec::new();
         for slot in 0..40 {
             let path = directory.path().join(format!("F{slot:02}.fs"));
-            let text = if slot % 7 == 0 { format!("let stamp{slot} = Parcel.Weight\n") } else { "let x = 1\n".to_owned() };
+            let text =
+                if slot % 7 == 0 { format!("let stamp{slot} = Parcel.Weight\n") } else { "let x = 1\n".to_owned() };
             std::fs::write(&path, format!("\u{feff}{text}")).unwrap();
             paths.push(path);
         }

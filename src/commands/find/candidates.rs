@@ -58,9 +58,8 @@ pub struct FilesSearched {
 /// The names a find looks for before resolution.
 pub(super) fn query_names(arguments: &FindArguments, position: Option<&ResolvedPosition>) -> Vec<WantedName> {
     let last_segment = |text: &str| segments(text).pop().filter(|segment| !segment.trim().is_empty());
-    let named = |name: Option<String>, exact: bool| {
-        name.map(|name| WantedName { name, exact }).into_iter().collect::<Vec<_>>()
-    };
+    let named =
+        |name: Option<String>, exact: bool| name.map(|name| WantedName { name, exact }).into_iter().collect::<Vec<_>>();
     match effective_kind(arguments) {
         FindKind::Position => {
             let Some(position) = position else { return Vec::new() };
@@ -92,11 +91,8 @@ pub(super) async fn search(
     let in_workspace: HashSet<PathBuf> = workspace.iter().cloned().collect();
     let workspace = Arc::new(workspace);
     // Nothing to look for (a position on no identifier): only the position's file.
-    let scanned = if names.is_empty() {
-        Prefiltered::default()
-    } else {
-        scan(index, overlay, workspace.clone(), &names).await?
-    };
+    let scanned =
+        if names.is_empty() { Prefiltered::default() } else { scan(index, overlay, workspace.clone(), &names).await? };
     let mut searched = SearchedFiles {
         account: FilesSearched {
             workspace_files: workspace.len(),

@@ -104,8 +104,18 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
     if tokio::time::Instant::now() >= deadlines.sweep {
         return answer::timeout_before_sweep(run, &target, &model, started).into_json();
     }
-    let mut find =
-        FindRun { arguments, context, root, model, target, index, searched, overlay, fsac, sweep_deadline: deadlines.sweep };
+    let mut find = FindRun {
+        arguments,
+        context,
+        root,
+        model,
+        target,
+        index,
+        searched,
+        overlay,
+        fsac,
+        sweep_deadline: deadlines.sweep,
+    };
 
     let resolved = declarations::resolve(&find, &mut texts, position.as_ref()).await?;
     let declared_names = resolved.declared.iter().map(|declaration| declaration.name().to_owned());

@@ -351,7 +351,9 @@ impl Proxy {
             syntax_index: Arc::new(crate::syntax::index::SyntaxIndex::new(
                 crate::syntax::index::IndexOptions::default(),
             )),
-            warm_workspaces: Arc::new(crate::commands::symbols::warmup::WarmWorkspaces::new(config.index_in_background)),
+            warm_workspaces: Arc::new(crate::commands::symbols::warmup::WarmWorkspaces::new(
+                config.index_in_background,
+            )),
             readiness,
             changes: watch::channel(0).0,
             backend: None,
