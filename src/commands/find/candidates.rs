@@ -51,8 +51,31 @@ pub struct FilesSearched {
     /// True when a name no byte scan can decide (a case-insensitive non-ASCII name, an
     /// operator by substring) made every file a candidate.
     pub every_file_kept: bool,
-    /// The names scanned for.
+    /// The names scanned for (the first [`NAMES_LISTED`]).
     pub names: Vec<String>,
+    /// How many more names were scanned for than `names` lists.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub names_omitted: usize,
+}
+
+/// At most this many names are listed in `filesSearched.names` (a substring query may
+/// resolve to hundreds of names, and the list must not take the page's room).
+const NAMES_LISTED: usize = 10;
+
+fn is_zero(count: &usize) -> bool {
+    *count == 0
+}
+
+impl FilesSearched {
+    fn list_names<'a>(&mut self, names: impl IntoIterator<Item = &'a WantedName>) {
+        for name in names {
+            if self.names.len() < NAMES_LISTED {
+                self.names.push(name.name.clone());
+            } else {
+                self.names_omitted += 1;
+            }
+        }
+    }
 }
 
 /// The names a find looks for before resolution.
@@ -97,7 +120,6 @@ pub(super) async fn search(
         account: FilesSearched {
             workspace_files: workspace.len(),
             every_file_kept: scanned.kept_every_file,
-            names: names.iter().map(|name| name.name.clone()).collect(),
             ..FilesSearched::default()
         },
         workspace,
@@ -105,6 +127,7 @@ pub(super) async fn search(
         candidates: Vec::new(),
         names,
     };
+    searched.account.list_names(&searched.names);
     searched.absorb_scan(&scanned);
     let mut found = scanned.candidates;
     if let Some(path) = always.filter(|path| searched.in_workspace.contains(*path)) {
@@ -137,7 +160,7 @@ impl SearchedFiles {
         let unread: Vec<PathBuf> = self.workspace.iter().filter(|path| !known.contains(path)).cloned().collect();
         let scanned = scan(index, overlay, Arc::new(unread), &new_names).await?;
         self.account.every_file_kept |= scanned.kept_every_file;
-        self.account.names.extend(new_names.iter().map(|name| name.name.clone()));
+        self.account.list_names(&new_names);
         self.names.extend(new_names);
         self.absorb_scan(&scanned);
         self.index_and_add(index, overlay, scanned.candidates).await
