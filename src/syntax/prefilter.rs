@@ -209,6 +209,19 @@ impl NamePrefilter {
     }
 }
 
+/// Scans `paths` for `wanted` and brings the index of the files that may hold one up to date
+/// (the overlay's text winning): what a lookup by name needs, without the rest of the index.
+pub fn index_files_holding(
+    index: &crate::syntax::SyntaxIndex,
+    paths: &[PathBuf],
+    overlay: &Overlay,
+    wanted: &[WantedName],
+) -> Prefiltered {
+    let found = NamePrefilter::for_names(wanted).candidates(paths, overlay, index.options().worker_count(paths.len()));
+    index.index_paths(&found.candidates, overlay);
+    found
+}
+
 /// One worker's share of a scan.
 #[derive(Default)]
 struct ScanTotals {

@@ -213,10 +213,11 @@ async fn read_symbol_lists_every_candidate_and_reads_the_chosen_one() {
 
     let missing = harness.execute("fslens.readSymbol", json!({"name": "NoSuchThing"})).await;
     assert_eq!(result(&missing)["status"], json!("not_found"));
-    // Every file parsed cleanly: the absence is certain, and the answer says over what.
+    // No file's bytes hold the name, so none can declare it: the absence is certain, and the
+    // answer says over how many files (none needed reading).
     assert_eq!(result(&missing)["certain"], json!(true), "{missing}");
     assert_eq!(result(&missing)["filesNotCleanlyParsed"], json!(0));
-    assert_eq!(result(&missing)["filesSearched"], result(&missing)["index"]["filesIndexed"], "{missing}");
+    assert_eq!(result(&missing)["filesSearched"], json!(0), "{missing}");
     harness.finish(None).await;
 }
 
@@ -225,17 +226,25 @@ async fn not_found_is_uncertain_when_a_file_did_not_parse_cleanly() {
     let workspace = fixture_copy("symbol-search");
     let mut harness = session(workspace.path()).await;
     // An unsaved buffer whose tail the parser cannot read: a declaration could hide there.
-    open_pricing_with_tail(&mut harness, workspace.path(), "\ntype Broken = {{ (( \nlet hidden = 1\n").await;
-    let missing = harness.execute("fslens.readSymbol", json!({"name": "NoSuchThing", "waitForIndexMs": 60000})).await;
+    open_pricing_with_tail(&mut harness, workspace.path(), "\ntype Broken = {{ (( \nlet Hidden = 1\n").await;
+    // `Hidden` is written only in the region the parser cannot read.
+    let missing = harness.execute("fslens.readSymbol", json!({"name": "Hidden", "waitForIndexMs": 60000})).await;
     let missing = result(&missing);
     assert_eq!(missing["status"], json!("not_found"), "{missing}");
     assert_eq!(missing["certain"], json!(false), "{missing}");
-    assert_eq!(missing["filesNotCleanlyParsed"], json!(1), "{missing}");
+    assert_eq!(
+        (missing["filesSearched"].clone(), missing["filesNotCleanlyParsed"].clone()),
+        (json!(1), json!(1)),
+        "{missing}"
+    );
     assert!(missing["message"].as_str().unwrap().contains("src/Shipping/Pricing.fs"), "{missing}");
     assert_eq!(missing["index"]["filesDegraded"], json!(1), "{missing}");
+    // A name no file's bytes hold cannot hide in that region: its absence is certain.
+    let absent = harness.execute("fslens.readSymbol", json!({"name": "NoSuchThing"})).await;
+    assert_eq!((result(&absent)["certain"].clone(), result(&absent)["filesSearched"].clone()), (json!(true), json!(0)));
     // Asked about that one file, the same holds.
     let in_file =
-        harness.execute("fslens.readSymbol", json!({"name": "NoSuchThing", "path": "src/Shipping/Pricing.fs"})).await;
+        harness.execute("fslens.readSymbol", json!({"name": "Hidden", "path": "src/Shipping/Pricing.fs"})).await;
     let in_file = result(&in_file);
     assert_eq!((in_file["certain"].as_bool(), in_file["filesSearched"].as_u64()), (Some(false), Some(1)), "{in_file}");
     harness.finish(None).await;
@@ -388,9 +397,22 @@ fn cli_symbol_search_says_unavailable_while_the_first_build_runs() {
     assert!(answer["retryAfterMs"].as_u64().unwrap() > 0);
     assert!(answer["results"].is_null(), "no empty result list that reads as 'nothing found': {answer}");
     assert_eq!(answer["index"]["state"], json!("building"));
-    // readSymbol by name needs the same index; with a path it does not wait for it.
+    // readSymbol by name does not need that index: it reads the files whose bytes hold the
+    // name (both `weigh`s, so it is ambiguous, exit 2, and says so); with a path, only the file.
     let (code, text, _) = cli(workspace.path(), &["read-symbol", "weigh", "--wait-ms", "0", "--json"], &environment);
-    assert_eq!((code, serde_json::from_str::<Value>(&text).unwrap()["available"].clone()), (2, json!(false)));
+    let read: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        (code, read["available"].clone(), read["status"].clone()),
+        (2, json!(true), json!("ambiguous")),
+        "{read}"
+    );
+    let names: Vec<&str> =
+        read["candidates"].as_array().unwrap().iter().filter_map(|one| one["fullName"].as_str()).collect();
+    assert_eq!(names, ["Shipping.Domain.Shipment.weigh", "Shipping.Domain.Carrier.weigh"], "{read}");
+    let (code, text, _) = cli(workspace.path(), &["read-symbol", "Zzz", "--wait-ms", "0", "--json"], &environment);
+    let missing: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!((code, missing["status"].clone(), missing["certain"].clone()), (2, json!("not_found"), json!(true)));
+    assert_eq!(missing["filesSearched"], json!(0), "no file holds the name: {missing}");
     let (code, text, stderr) =
         cli(workspace.path(), &["read-symbol", "create", "--path", "src/Shipping/Domain.fs"], &environment);
     assert_eq!(code, 0, "{text}{stderr}");

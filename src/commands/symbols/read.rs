@@ -25,7 +25,7 @@ use crate::commands::CommandError;
 use crate::commands::params::{Bounded, CommandArguments, Coordinate, parse_arguments};
 use crate::commands::paths::{confine, display_relative};
 use crate::commands::symbols::{
-    IndexFacts, KindName, WaitForIndexMs, apply_editor_buffers, ready_workspace, selected_kinds, to_answer, unavailable,
+    IndexFacts, KindName, WaitForIndexMs, apply_editor_buffers, ready_workspace, selected_kinds, to_answer,
 };
 use crate::syntax::index::IndexedFile;
 use crate::syntax::model::{Declaration, DeclarationKind, FileIndex, HealthStatus, NO_PARENT, Position};
@@ -66,8 +66,9 @@ pub struct ReadSymbolArguments {
     /// Longest source returned, in lines.
     #[serde(default)]
     pub max_lines: LineCount<400>,
-    /// Without `path`: wait this long, in milliseconds, for the first index build instead of
-    /// answering `available: false` at once.
+    /// Without `path`: wait up to this long, in milliseconds, for the workspace index's first
+    /// build, for its `index` facts in the answer; the lookup reads only the files that hold
+    /// the name and never waits for it.
     #[serde(default)]
     pub wait_for_index_ms: WaitForIndexMs,
 }
@@ -335,17 +336,28 @@ pub async fn read_symbol(argument: Value, context: CommandContext) -> Result<Val
     let root = context.workspace_root()?.to_path_buf();
     let path = arguments.path.as_deref().map(|written| confine(&root, written, "path")).transpose()?;
     let index = context.syntax_index();
-    // With a path only that file is needed; without, the workspace index.
+    // With a path only that file is needed. Without one, the files whose bytes hold the name:
+    // the workspace index is not waited for (it is started for later calls, and waited for
+    // only up to waitForIndexMs, for its facts in the answer).
+    let mut searched = None;
     let mut warm_and_ready = None;
     if path.is_none() {
         let wait = arguments.wait_for_index_ms.as_duration_ms();
         let (warm, ready) = ready_workspace(&index, &context.warm_workspaces(), &root, wait).await?;
-        let Some(ready) = ready else { return unavailable("readSymbol", &warm) };
-        warm_and_ready = Some((warm, ready));
+        let files = match &ready {
+            Some(ready) => ready.files.clone(),
+            None => crate::commands::load_workspace_model(&root).await?.files_to_index(),
+        };
+        warm_and_ready = ready.map(|ready| (warm, ready));
+        searched = Some(files);
     }
     let overlay = context.editor_buffers().await?;
     crate::commands::run_blocking(move || {
-        let mut answer = read_symbol_with_index(&index, &root, &arguments, path.as_deref(), &overlay)?;
+        let candidates = searched.map(|files| {
+            let wanted = [crate::syntax::prefilter::WantedName::exact(simple_name(arguments.name()))];
+            crate::syntax::prefilter::index_files_holding(&index, &files, &overlay, &wanted).candidates
+        });
+        let mut answer = read_symbol_with_index(&index, &root, &arguments, path.as_deref(), candidates, &overlay)?;
         // After the search, which applied the editor's buffers: the facts describe what was searched.
         answer.index = warm_and_ready.map(|(warm, ready)| IndexFacts::of(&index, &warm, &ready));
         answer.elapsed_ms = Some(started.elapsed().as_millis() as u64);
@@ -434,22 +446,25 @@ struct NotFound {
 /// A declaration found: its file and slot.
 type Found = (Arc<IndexedFile>, usize);
 
+/// `files`: without `path`, the workspace files that may hold the name (already indexed).
 fn read_symbol_with_index(
     index: &SyntaxIndex,
     root: &Path,
     arguments: &ReadSymbolArguments,
     path: Option<&Path>,
+    files: Option<Vec<PathBuf>>,
     overlay: &Overlay,
 ) -> Result<ReadSymbolAnswer, CommandError> {
     let mut texts = TextCache::new(overlay);
+    let files = files.unwrap_or_default();
     let mut candidates = match path {
         Some(path) => declarations_in_file(index, path, arguments, overlay, &mut texts)?,
-        None => declarations_in_workspace(index, root, arguments.name(), overlay),
+        None => declarations_in_workspace(index, root, arguments.name(), &files, overlay),
     };
     let kinds = selected_kinds(arguments.kinds.as_deref());
     candidates.retain(|(file, slot)| selected(index, arguments, kinds.as_deref(), file, *slot));
     let outcome = match candidates.len() {
-        0 => ReadSymbolOutcome::NotFound(not_found(index, root, arguments.name(), path)),
+        0 => ReadSymbolOutcome::NotFound(not_found(index, root, arguments.name(), path, &files)),
         1 => ReadSymbolOutcome::Ok(Box::new(symbol_source(index, root, arguments, &candidates[0], &mut texts)?)),
         _ => ReadSymbolOutcome::Ambiguous(ambiguous(index, root, arguments.name(), &candidates, &mut texts)),
     };
@@ -487,12 +502,20 @@ fn declarations_in_file(
     Ok(found)
 }
 
-/// The declarations of the workspace index whose simple name is the name's last segment, after
-/// the editor's buffers are applied.
-fn declarations_in_workspace(index: &SyntaxIndex, root: &Path, name: &str, overlay: &Overlay) -> Vec<Found> {
+/// The declarations in `files` (the workspace files whose bytes hold the name's last segment)
+/// whose simple name is that segment, after the editor's buffers are applied.
+fn declarations_in_workspace(
+    index: &SyntaxIndex,
+    root: &Path,
+    name: &str,
+    files: &[PathBuf],
+    overlay: &Overlay,
+) -> Vec<Found> {
     apply_editor_buffers(index, root, overlay);
+    let mut sorted = files.to_vec();
+    sorted.sort();
     let mut found = Vec::new();
-    for hit in index.find_declarations(&simple_name(name)) {
+    for hit in index.find_declarations_in(&simple_name(name), &sorted) {
         if let Some(file) = index.file(&hit.path)
             && let Some(slot) = file.index.declarations.iter().position(|declaration| *declaration == hit.declaration)
         {
@@ -526,11 +549,12 @@ fn selected(
 }
 
 /// A declaration can hide in a region the parser could not read: "not found" is only certain
-/// when every file searched parsed cleanly.
-fn not_found(index: &SyntaxIndex, root: &Path, name: &str, path: Option<&Path>) -> NotFound {
+/// when every file searched (`path`, else the workspace files whose bytes hold the name: no
+/// other file can declare it) parsed cleanly.
+fn not_found(index: &SyntaxIndex, root: &Path, name: &str, path: Option<&Path>, files: &[PathBuf]) -> NotFound {
     let searched: Vec<Arc<IndexedFile>> = match path {
         Some(path) => index.file(path).into_iter().collect(),
-        None => index.paths().iter().filter_map(|path| index.file(path)).collect(),
+        None => files.iter().filter_map(|path| index.file(path)).collect(),
     };
     let unclean: Vec<&Arc<IndexedFile>> =
         searched.iter().filter(|file| file.index.health.status != HealthStatus::Clean).collect();
