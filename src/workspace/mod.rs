@@ -108,11 +108,13 @@ pub fn load_workspace(root: &Path) -> anyhow::Result<WorkspaceModel> {
     // Load projects, following references to projects not yet seen (outside the root too).
     let mut projects: BTreeMap<PathBuf, Project> = BTreeMap::new();
     let mut pending: Vec<PathBuf> = wanted_projects.into_iter().collect();
+    // The projects found on disk are read side by side; the ones only referenced, in turn.
+    let mut read_ahead = read_projects_side_by_side(&pending);
     while let Some(path) = pending.pop() {
         if projects.contains_key(&path) {
             continue;
         }
-        match read_project(&path) {
+        match read_ahead.remove(&path).unwrap_or_else(|| read_project(&path)) {
             Ok(project) => {
                 for reference in &project.project_references {
                     if is_fsproj(reference) && !projects.contains_key(reference) {
@@ -139,6 +141,27 @@ pub fn load_workspace(root: &Path) -> anyhow::Result<WorkspaceModel> {
         projects.iter().flat_map(|project| project.compile_items.iter().map(|item| &item.path)).collect();
     let orphan_files = source_files.iter().filter(|file| !compiled.contains(file)).cloned().collect();
     Ok(WorkspaceModel { root, solutions, projects, project_order, source_files, orphan_files, problems })
+}
+
+/// Reads `paths` on up to two threads (each project file is small; there may be hundreds).
+fn read_projects_side_by_side(paths: &[PathBuf]) -> std::collections::HashMap<PathBuf, anyhow::Result<Project>> {
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let read = std::sync::Mutex::new(std::collections::HashMap::new());
+    let work = || {
+        let mut mine = Vec::new();
+        while let Some(path) = paths.get(next.fetch_add(1, std::sync::atomic::Ordering::Relaxed)) {
+            mine.push((path.clone(), read_project(path)));
+        }
+        read.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).extend(mine);
+    };
+    let workers = std::thread::available_parallelism().map_or(1, |count| count.get()).min(2);
+    std::thread::scope(|scope| {
+        if workers > 1 && paths.len() > 1 {
+            let _ = std::thread::Builder::new().name("project_read_task".to_owned()).spawn_scoped(scope, work);
+        }
+        work();
+    });
+    read.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 fn is_fsproj(path: &Path) -> bool {
