@@ -1,7 +1,8 @@
 //! The CLI faces of the symbol tools: `fslens symbol-search QUERY`, `fslens read-symbol NAME`
 //! and `fslens read-enclosing --path P --line N`: the typed command arguments each builds, and
-//! their plain-text renderings. The CLI waits for the index build (`--wait-ms`, default two
-//! minutes) since a one-shot process has no later call to retry with.
+//! their plain-text renderings. `symbol-search` waits for the index build (`--wait-ms`,
+//! default two minutes) since a one-shot process has no later call to retry with; `read-symbol`
+//! reads only the files that hold the name and waits for nothing by default.
 
 use serde_json::{Value, json};
 
@@ -76,8 +77,9 @@ pub struct ReadSymbolCliArgs {
     /// At most this many source lines (1-20000, default 400).
     #[arg(long)]
     pub max_lines: Option<LineCount<400>>,
-    /// How long to wait for the first index build, in milliseconds.
-    #[arg(long, default_value_t = default_wait())]
+    /// How long to wait for the workspace index's first build, for its facts in the JSON
+    /// answer, in milliseconds (default 0: the lookup reads only the files holding the name).
+    #[arg(long, default_value_t = WaitForIndexMs::default())]
     pub wait_ms: WaitForIndexMs,
     /// Print the JSON answer instead of the source.
     #[arg(long)]

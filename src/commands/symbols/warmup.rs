@@ -87,6 +87,20 @@ impl WarmWorkspaces {
         WarmWorkspaces { entries: Mutex::default(), index_in_background }
     }
 
+    /// The warm state for `root` when a build was started, without starting one.
+    pub fn existing(&self, root: &Path) -> Option<Arc<WarmWorkspace>> {
+        let entries = self.entries.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        entries.iter().find(|warm| warm.root == root).cloned()
+    }
+
+    /// The finished build for `root`, if there is one (nothing is started).
+    pub fn ready(&self, root: &Path) -> Option<Arc<ReadyWorkspace>> {
+        match self.existing(root)?.phase() {
+            BuildPhase::Ready(ready) => Some(ready),
+            _ => None,
+        }
+    }
+
     /// After a command that indexed part of the workspace: starts the full build for `root`
     /// (once per session) when the session indexes in the background.
     pub fn start_in_background(&self, index: &Arc<SyntaxIndex>, root: &Path) {
