@@ -8,7 +8,8 @@
 //! not exist so the syntax layer answers (as it does before FSAC has loaded), for:
 //! * `index --stats`, cold (an empty cache directory) and warm (the same directory again);
 //! * `find stampParcel` (one site per file), `find Parcel.Weight` (every file, five field-site
-//!   shapes), a rare qualified name cold (an empty cache) and warm, `symbol-search` warm;
+//!   shapes), a rare qualified name cold (an empty cache) and warm, `read-symbol` of a rare
+//!   name cold and warm, `symbol-search` warm;
 //! * `rg -w` of the same bare name over the same tree, in the same run (an in-process
 //!   substring scan of the files when rg is not installed).
 //!
@@ -104,6 +105,8 @@ fn summarise(stdout: &str) -> String {
             answer["status"].as_str().unwrap_or("?"),
             if answer["nextCursor"].is_string() { ", cursor" } else { "" }
         ) + &format!(" (ms: {})", phase_timings(&answer["timingsMs"]))
+    } else if answer["tool"] == "readSymbol" {
+        format!("{} {}", answer["status"].as_str().unwrap_or("?"), answer["symbol"]["fullName"].as_str().unwrap_or(""))
     } else if let Some(files) = answer.get("totalFiles") {
         format!("{files} files ranked")
     } else if let Some(files) = answer.get("files") {
@@ -217,7 +220,19 @@ fn main() {
                 "rare-warm",
                 warm_cache.clone(),
                 vec!["find".into(), rare_other.clone(), "--json".into()],
-                rare_other_bare,
+                rare_other_bare.clone(),
+            ),
+            (
+                "read-symbol-cold",
+                fresh_cache("read"),
+                vec!["read-symbol".into(), rare_other_bare.clone(), "--json".into()],
+                rare_other_bare.clone(),
+            ),
+            (
+                "read-symbol-warm",
+                warm_cache.clone(),
+                vec!["read-symbol".into(), rare_bare.clone(), "--json".into()],
+                rare_bare.clone(),
             ),
             (
                 "symbol-search-warm",
