@@ -3,22 +3,13 @@
 //! names a program that does not exist), on a workspace written here.
 
 use std::path::Path;
-use std::process::Command;
 
 use serde_json::Value;
 
+use crate::support::syntax_find::syntax_find;
+
 fn find(root: &Path, arguments: &[&str]) -> Value {
-    let output = Command::new(env!("CARGO_BIN_EXE_fslens"))
-        .arg("find")
-        .args(arguments)
-        .args(["--json", "--no-share", "--fsac", "/nonexistent/fsautocomplete-for-this-test", "--workspace"])
-        .arg(root)
-        .env("FSLENS_CACHE_DIR", "off")
-        .env_remove("FSLENS_FSAC")
-        .output()
-        .expect("run fslens find");
-    assert!(output.status.success(), "fslens find failed: {}", String::from_utf8_lossy(&output.stderr));
-    serde_json::from_slice(&output.stdout).expect("find prints JSON")
+    syntax_find(root, arguments)
 }
 
 /// `(file, line, kind)` of every row.

@@ -166,20 +166,16 @@ impl SearchedFiles {
         self.index_and_add(index, overlay, scanned.candidates).await
     }
 
-    /// Indexes the workspace files among `paths` that are not candidates yet (files FSAC
-    /// answered with), and adds them.
+    /// Indexes the workspace files among `paths` (files FSAC answered with) that are not
+    /// candidates yet, and adds them.
     pub async fn include_files(
         &mut self,
         index: &Arc<SyntaxIndex>,
         overlay: &Overlay,
         paths: impl IntoIterator<Item = PathBuf>,
     ) -> Result<(), CommandError> {
-        let known: HashSet<&PathBuf> = self.candidates.iter().collect();
-        let mut new: Vec<PathBuf> =
-            paths.into_iter().filter(|path| self.in_workspace.contains(path) && !known.contains(path)).collect();
-        new.sort();
-        new.dedup();
-        self.index_and_add(index, overlay, new).await
+        let in_workspace = paths.into_iter().filter(|path| self.in_workspace.contains(path)).collect();
+        self.index_and_add(index, overlay, in_workspace).await
     }
 
     fn absorb_scan(&mut self, scanned: &Prefiltered) {
@@ -187,6 +183,7 @@ impl SearchedFiles {
         self.account.unreadable_files += scanned.unreadable;
     }
 
+    /// Indexes the paths that are not candidates yet and adds them, keeping the list sorted.
     async fn index_and_add(
         &mut self,
         index: &Arc<SyntaxIndex>,

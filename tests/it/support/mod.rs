@@ -458,6 +458,7 @@ pub mod double;
 pub mod editors;
 pub mod markers;
 pub mod mcp;
+pub mod syntax_find;
 
 /// A shared session of the real proxy core over in-memory pipes: an editor connection, a
 /// scripted launcher whose backends the test plays, a supervisor that restarts a dead backend
