@@ -20,7 +20,6 @@
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 
 use aho_corasick::AhoCorasick;
 
@@ -83,8 +82,6 @@ pub struct NamePrefilter {
     /// One matcher per case rule; empty with `every_file` set.
     matchers: Vec<AhoCorasick>,
     every_file: bool,
-    /// The names it looks for, for the answer's account of the scan.
-    names: Vec<WantedName>,
 }
 
 /// What a scan found.
@@ -93,10 +90,8 @@ pub struct Prefiltered {
     /// The files that may hold a name, in the order they were given.
     pub candidates: Vec<PathBuf>,
     pub scanned_files: usize,
-    pub scanned_bytes: u64,
     /// Files that could not be read (kept as candidates).
     pub unreadable: usize,
-    pub wall_time: Duration,
     /// True when no byte scan could decide and every file was kept unread.
     pub kept_every_file: bool,
 }
@@ -130,11 +125,7 @@ impl NamePrefilter {
         if every_file {
             matchers.clear();
         }
-        NamePrefilter { matchers, every_file, names: wanted.to_vec() }
-    }
-
-    pub fn names(&self) -> &[WantedName] {
-        &self.names
+        NamePrefilter { matchers, every_file }
     }
 
     /// True when `bytes` may hold one of the names.
@@ -145,14 +136,8 @@ impl NamePrefilter {
     /// The files of `paths` that may hold one of the names (the overlay's text wins over the
     /// disk), scanned on up to `workers` threads.
     pub fn candidates(&self, paths: &[PathBuf], overlay: &Overlay, workers: usize) -> Prefiltered {
-        let started = Instant::now();
         if self.every_file {
-            return Prefiltered {
-                candidates: paths.to_vec(),
-                wall_time: started.elapsed(),
-                kept_every_file: true,
-                ..Prefiltered::default()
-            };
+            return Prefiltered { candidates: paths.to_vec(), kept_every_file: true, ..Prefiltered::default() };
         }
         let next = AtomicUsize::new(0);
         let totals = Mutex::new(ScanTotals::default());
@@ -177,15 +162,8 @@ impl NamePrefilter {
         let mut totals = totals.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
         totals.kept.sort_unstable();
         let candidates = totals.kept.iter().map(|slot| paths[*slot].clone()).collect();
-        let (scanned_files, scanned_bytes, unreadable) = (totals.files, totals.bytes, totals.unreadable);
-        Prefiltered {
-            candidates,
-            scanned_files,
-            scanned_bytes,
-            unreadable,
-            wall_time: started.elapsed(),
-            kept_every_file: false,
-        }
+        let (scanned_files, unreadable) = (totals.files, totals.unreadable);
+        Prefiltered { candidates, scanned_files, unreadable, kept_every_file: false }
     }
 
     /// Reads one file (the overlay's text first) and says whether it may hold a name; a file
@@ -193,14 +171,10 @@ impl NamePrefilter {
     fn file_may_hold(&self, path: &Path, overlay: &Overlay, totals: &mut ScanTotals) -> bool {
         totals.files += 1;
         if let Some(text) = overlay.get(path) {
-            totals.bytes += text.len() as u64;
             return self.matches(text.as_bytes());
         }
         match crate::source_files::read_regular_file(path) {
-            Ok(content) => {
-                totals.bytes += content.len() as u64;
-                self.matches(&content)
-            }
+            Ok(content) => self.matches(&content),
             Err(_) => {
                 totals.unreadable += 1;
                 true
@@ -228,7 +202,6 @@ struct ScanTotals {
     /// Slots (in the caller's list) of the files kept.
     kept: Vec<usize>,
     files: usize,
-    bytes: u64,
     unreadable: usize,
 }
 
@@ -236,7 +209,6 @@ impl ScanTotals {
     fn absorb(&mut self, other: ScanTotals) {
         self.kept.extend(other.kept);
         self.files += other.files;
-        self.bytes += other.bytes;
         self.unreadable += other.unreadable;
     }
 }

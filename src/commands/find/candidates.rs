@@ -17,9 +17,9 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::commands::CommandError;
-use crate::commands::find::resolve::{effective_kind, identifier_at, segments};
+use crate::commands::find::resolve::{effective_kind, segments};
 use crate::commands::find::{FindArguments, FindKind, ResolvedPosition};
-use crate::syntax::prefilter::{NamePrefilter, Prefiltered, WantedName};
+use crate::syntax::prefilter::WantedName;
 use crate::syntax::{Overlay, SyntaxIndex};
 
 /// The workspace's files and the ones this find reads.
@@ -31,8 +31,11 @@ pub(super) struct SearchedFiles {
     /// The files indexed for this find, sorted by path.
     pub candidates: Vec<PathBuf>,
     /// The names scanned for so far.
-    pub names: Vec<WantedName>,
-    pub account: FilesSearched,
+    names: Vec<WantedName>,
+    /// Over every scan: files read, files that could not be, and whether a name kept every file.
+    scanned_files: usize,
+    unreadable_files: usize,
+    every_file_kept: bool,
 }
 
 /// `filesSearched`: how many files the byte scan read and how many it kept.
@@ -66,29 +69,13 @@ fn is_zero(count: &usize) -> bool {
     *count == 0
 }
 
-impl FilesSearched {
-    fn list_names<'a>(&mut self, names: impl IntoIterator<Item = &'a WantedName>) {
-        for name in names {
-            if self.names.len() < NAMES_LISTED {
-                self.names.push(name.name.clone());
-            } else {
-                self.names_omitted += 1;
-            }
-        }
-    }
-}
-
 /// The names a find looks for before resolution.
 pub(super) fn query_names(arguments: &FindArguments, position: Option<&ResolvedPosition>) -> Vec<WantedName> {
     let last_segment = |text: &str| segments(text).pop().filter(|segment| !segment.trim().is_empty());
     let named =
         |name: Option<String>, exact: bool| name.map(|name| WantedName { name, exact }).into_iter().collect::<Vec<_>>();
     match effective_kind(arguments) {
-        FindKind::Position => {
-            let Some(position) = position else { return Vec::new() };
-            let line = position.text.lines().nth(position.line as usize).unwrap_or("");
-            named(identifier_at(line, position.character).or(position.word.clone()), true)
-        }
+        FindKind::Position => named(position.and_then(|position| position.name.clone()), true),
         FindKind::Field => {
             let field = arguments.field.clone().or_else(|| arguments.query.as_deref().and_then(last_segment));
             named(field, arguments.exact)
@@ -113,31 +100,39 @@ pub(super) async fn search(
 ) -> Result<SearchedFiles, CommandError> {
     let in_workspace: HashSet<PathBuf> = workspace.iter().cloned().collect();
     let workspace = Arc::new(workspace);
-    // Nothing to look for (a position on no identifier): only the position's file.
-    let scanned =
-        if names.is_empty() { Prefiltered::default() } else { scan(index, overlay, workspace.clone(), &names).await? };
     let mut searched = SearchedFiles {
-        account: FilesSearched {
-            workspace_files: workspace.len(),
-            every_file_kept: scanned.kept_every_file,
-            ..FilesSearched::default()
-        },
-        workspace,
+        workspace: workspace.clone(),
         in_workspace,
         candidates: Vec::new(),
-        names,
+        names: Vec::new(),
+        scanned_files: 0,
+        unreadable_files: 0,
+        every_file_kept: false,
     };
-    searched.account.list_names(&searched.names);
-    searched.absorb_scan(&scanned);
-    let mut found = scanned.candidates;
-    if let Some(path) = always.filter(|path| searched.in_workspace.contains(*path)) {
-        found.push(path.to_path_buf());
+    // Nothing to look for (a position on no identifier): only the position's file.
+    if !names.is_empty() {
+        searched.scan_round(index, overlay, workspace, names).await?;
     }
-    searched.index_and_add(index, overlay, found).await?;
+    if let Some(path) = always {
+        searched.include_files(index, overlay, [path.to_path_buf()]).await?;
+    }
     Ok(searched)
 }
 
 impl SearchedFiles {
+    /// `filesSearched` as it stands.
+    pub fn account(&self) -> FilesSearched {
+        FilesSearched {
+            workspace_files: self.workspace.len(),
+            scanned_files: self.scanned_files,
+            candidate_files: self.candidates.len(),
+            unreadable_files: self.unreadable_files,
+            every_file_kept: self.every_file_kept,
+            names: self.names.iter().take(NAMES_LISTED).map(|name| name.name.clone()).collect(),
+            names_omitted: self.names.len().saturating_sub(NAMES_LISTED),
+        }
+    }
+
     /// Looks for `names` the find has not looked for yet, in the files not read yet, and
     /// indexes those that hold one.
     pub async fn widen_to_names(
@@ -153,74 +148,64 @@ impl SearchedFiles {
                 new_names.push(wanted);
             }
         }
-        if new_names.is_empty() || self.account.every_file_kept {
+        if new_names.is_empty() || self.every_file_kept {
             return Ok(());
         }
         let known: HashSet<&PathBuf> = self.candidates.iter().collect();
         let unread: Vec<PathBuf> = self.workspace.iter().filter(|path| !known.contains(path)).cloned().collect();
-        let scanned = scan(index, overlay, Arc::new(unread), &new_names).await?;
-        self.account.every_file_kept |= scanned.kept_every_file;
-        self.account.list_names(&new_names);
-        self.names.extend(new_names);
-        self.absorb_scan(&scanned);
-        self.index_and_add(index, overlay, scanned.candidates).await
+        self.scan_round(index, overlay, Arc::new(unread), new_names).await
     }
 
-    /// Indexes the workspace files among `paths` (files FSAC answered with) that are not
-    /// candidates yet, and adds them.
+    /// Indexes the workspace files among `paths` (files FSAC answered with, kind position's
+    /// file) that are not candidates yet, and adds them.
     pub async fn include_files(
         &mut self,
         index: &Arc<SyntaxIndex>,
         overlay: &Overlay,
         paths: impl IntoIterator<Item = PathBuf>,
     ) -> Result<(), CommandError> {
-        let in_workspace = paths.into_iter().filter(|path| self.in_workspace.contains(path)).collect();
-        self.index_and_add(index, overlay, in_workspace).await
+        let known: HashSet<&PathBuf> = self.candidates.iter().collect();
+        let new: Vec<PathBuf> =
+            paths.into_iter().filter(|path| self.in_workspace.contains(path) && !known.contains(path)).collect();
+        if new.is_empty() {
+            return Ok(());
+        }
+        let (index, overlay, indexed) = (index.clone(), overlay.clone(), new.clone());
+        crate::commands::run_blocking(move || {
+            index.index_paths(&indexed, &overlay);
+            Ok(())
+        })
+        .await?;
+        self.add(new);
+        Ok(())
     }
 
-    fn absorb_scan(&mut self, scanned: &Prefiltered) {
-        self.account.scanned_files += scanned.scanned_files;
-        self.account.unreadable_files += scanned.unreadable;
-    }
-
-    /// Indexes the paths that are not candidates yet and adds them, keeping the list sorted.
-    async fn index_and_add(
+    /// One scan of `paths` for `names`, the files that may hold one indexed on the same
+    /// blocking task (`prefilter::index_files_holding`), and added.
+    async fn scan_round(
         &mut self,
         index: &Arc<SyntaxIndex>,
         overlay: &Overlay,
-        mut paths: Vec<PathBuf>,
+        paths: Arc<Vec<PathBuf>>,
+        names: Vec<WantedName>,
     ) -> Result<(), CommandError> {
-        let known: HashSet<&PathBuf> = self.candidates.iter().collect();
-        paths.retain(|path| !known.contains(path));
-        paths.sort();
-        paths.dedup();
-        if paths.is_empty() {
-            return Ok(());
-        }
-        {
-            let (index, overlay, paths) = (index.clone(), overlay.clone(), paths.clone());
-            crate::commands::run_blocking(move || {
-                index.index_paths(&paths, &overlay);
-                Ok(())
-            })
-            .await?;
-        }
-        self.candidates.extend(paths);
-        self.candidates.sort();
-        self.account.candidate_files = self.candidates.len();
+        let (index, overlay, wanted) = (index.clone(), overlay.clone(), names.clone());
+        let scanned = crate::commands::run_blocking(move || {
+            Ok(crate::syntax::prefilter::index_files_holding(&index, &paths, &overlay, &wanted))
+        })
+        .await?;
+        self.names.extend(names);
+        self.scanned_files += scanned.scanned_files;
+        self.unreadable_files += scanned.unreadable;
+        self.every_file_kept |= scanned.kept_every_file;
+        self.add(scanned.candidates);
         Ok(())
     }
-}
 
-/// The byte scan of `paths` for `names` on the index's worker count, off the routing thread.
-async fn scan(
-    index: &Arc<SyntaxIndex>,
-    overlay: &Overlay,
-    paths: Arc<Vec<PathBuf>>,
-    names: &[WantedName],
-) -> Result<Prefiltered, CommandError> {
-    let prefilter = NamePrefilter::for_names(names);
-    let workers = index.options().worker_count(paths.len());
-    let overlay = overlay.clone();
-    crate::commands::run_blocking(move || Ok(prefilter.candidates(&paths, &overlay, workers))).await
+    /// Adds files to the candidates, keeping them sorted and distinct.
+    fn add(&mut self, paths: Vec<PathBuf>) {
+        self.candidates.extend(paths);
+        self.candidates.sort();
+        self.candidates.dedup();
+    }
 }

@@ -13,7 +13,7 @@ use serde_json::{Value, json};
 use crate::commands::CommandError;
 use crate::commands::find::answer::ResolutionSources;
 use crate::commands::find::resolve::{self, Declared, range_from_json, same_file};
-use crate::commands::find::{FindRun, ResolvedPosition, Texts};
+use crate::commands::find::{FindRun, ResolvedPosition};
 use crate::syntax::model::TextRange;
 
 /// What resolution found.
@@ -53,13 +53,9 @@ impl Resolved {
 }
 
 /// Resolves the query (or the position) to the declarations the sweep asks about.
-pub(super) async fn resolve(
-    find: &FindRun,
-    texts: &mut Texts,
-    position: Option<&ResolvedPosition>,
-) -> Result<Resolved, CommandError> {
+pub(super) async fn resolve(find: &FindRun, position: Option<&ResolvedPosition>) -> Result<Resolved, CommandError> {
     let mut resolved = match position {
-        Some(position) => at_position(find, texts, position).await?,
+        Some(position) => at_position(find, position).await?,
         None => by_name(find).await?,
     };
     resolved.declared.sort_by(|left, right| {
@@ -76,10 +72,9 @@ pub(super) async fn resolve(
 
 /// kind position: the compiler's definition of the symbol at the position (FSAC ready), else
 /// the syntax index's declarations of the identifier there.
-async fn at_position(find: &FindRun, texts: &mut Texts, position: &ResolvedPosition) -> Result<Resolved, CommandError> {
+async fn at_position(find: &FindRun, position: &ResolvedPosition) -> Result<Resolved, CommandError> {
     let mut resolved = Resolved::nothing();
-    let line_text = texts.text(&position.path).and_then(|(_, lines)| lines.line(position.line)).unwrap_or("");
-    resolved.position_name = resolve::identifier_at(line_text, position.character).or(position.word.clone());
+    resolved.position_name = position.name.clone();
     if !find.fsac.ready {
         if let Some(name) = &resolved.position_name {
             resolved.declared = indexed_declarations_named(find, name);

@@ -117,9 +117,9 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
         sweep_deadline: deadlines.sweep,
     };
 
-    let resolved = declarations::resolve(&find, &mut texts, position.as_ref()).await?;
+    let resolved = declarations::resolve(&find, position.as_ref()).await?;
     let declared_names = resolved.declared.iter().map(|declaration| declaration.name().to_owned());
-    find.searched.widen_to_names(&find.index, &find.overlay, declared_names.collect::<Vec<_>>()).await?;
+    find.searched.widen_to_names(&find.index, &find.overlay, declared_names).await?;
     clock.lap("resolutionMs");
     let swept = sweep::sweep(&find, &mut texts, &resolved).await?;
     let answered_files = swept.all_answers().into_iter().flatten().map(|(path, _)| path.clone()).collect::<Vec<_>>();
@@ -359,7 +359,7 @@ fn answer_of(
                 .collect(),
         }),
         resolution: resolution_of(resolved, &stream.declarations),
-        files_searched: Some(find.searched.account.clone()),
+        files_searched: Some(find.searched.account()),
         total_sites: total,
         total_estimate: Some(TotalEstimate { sites: total, is_lower_bound: !verdict.coverage_complete }),
         breakdown: Some(breakdown_of(sites)),
@@ -517,6 +517,8 @@ struct ResolvedPosition {
     line: u32,
     character: u32,
     word: Option<String>,
+    /// The identifier under the position (else the `word` given): the name looked for.
+    name: Option<String>,
     text: String,
 }
 
@@ -558,7 +560,16 @@ fn resolve_position(
     };
     let uri = crate::uri::path_to_uri(&path)
         .ok_or_else(|| CommandError::InvalidPath { path: written.to_owned(), message: "cannot make a URI".into() })?;
-    Ok(ResolvedPosition { path, uri, line: line_number, character, word: arguments.word.clone(), text: text.clone() })
+    let name = resolve::identifier_at(line, character).or(arguments.word.clone());
+    Ok(ResolvedPosition {
+        path,
+        uri,
+        line: line_number,
+        character,
+        word: arguments.word.clone(),
+        name,
+        text: text.clone(),
+    })
 }
 
 /// The file texts the answer quotes, read once: the editor's buffer first, else the disk.

@@ -344,20 +344,18 @@ pub async fn read_symbol(argument: Value, context: CommandContext) -> Result<Val
     if path.is_none() {
         let wait = arguments.wait_for_index_ms.as_duration_ms();
         let workspaces = context.warm_workspaces();
-        let (warm, ready) = if wait.is_zero() {
+        warm_and_ready = if wait.is_zero() {
             // Not waited for: only started (when the session builds in the background).
             workspaces.start_in_background(&index, &root);
-            (None, workspaces.ready(&root))
+            workspaces.ready(&root)
         } else {
             let (warm, ready) = ready_workspace(&index, &workspaces, &root, wait).await?;
-            (Some(warm), ready)
+            ready.map(|ready| (warm, ready))
         };
-        let files = match &ready {
-            Some(ready) => ready.files.clone(),
+        searched = Some(match &warm_and_ready {
+            Some((_, ready)) => ready.files.clone(),
             None => crate::commands::load_workspace_model(&root).await?.files_to_index(),
-        };
-        warm_and_ready = ready.and_then(|ready| Some((warm.or_else(|| workspaces.existing(&root))?, ready)));
-        searched = Some(files);
+        });
     }
     let overlay = context.editor_buffers().await?;
     crate::commands::run_blocking(move || {

@@ -87,16 +87,13 @@ impl WarmWorkspaces {
         WarmWorkspaces { entries: Mutex::default(), index_in_background }
     }
 
-    /// The warm state for `root` when a build was started, without starting one.
-    pub fn existing(&self, root: &Path) -> Option<Arc<WarmWorkspace>> {
+    /// The warm state for `root` and its finished build, if there is one (nothing is started).
+    pub fn ready(&self, root: &Path) -> Option<(Arc<WarmWorkspace>, Arc<ReadyWorkspace>)> {
         let entries = self.entries.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        entries.iter().find(|warm| warm.root == root).cloned()
-    }
-
-    /// The finished build for `root`, if there is one (nothing is started).
-    pub fn ready(&self, root: &Path) -> Option<Arc<ReadyWorkspace>> {
-        match self.existing(root)?.phase() {
-            BuildPhase::Ready(ready) => Some(ready),
+        let warm = entries.iter().find(|warm| warm.root == root)?.clone();
+        drop(entries);
+        match warm.phase() {
+            BuildPhase::Ready(ready) => Some((warm, ready)),
             _ => None,
         }
     }
