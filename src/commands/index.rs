@@ -34,12 +34,19 @@ pub struct IndexCliArgs {
 
 /// Indexes every F# file of the workspace under `root` and reports statistics as JSON.
 pub fn index_stats(root: &Path, options: IndexOptions, overlay: &Overlay) -> anyhow::Result<Value> {
-    let model_started = Instant::now();
-    let model = load_workspace(root)?;
-    let model_time = model_started.elapsed();
-    let files = model.files_to_index();
     let index = SyntaxIndex::new(options);
-    let stats = index.index_paths(&files, overlay);
+    // The snapshot loads while the project model is read.
+    let (model, model_time) = std::thread::scope(|scope| {
+        let _ = std::thread::Builder::new().name("snapshot_load_task".to_owned()).spawn_scoped(scope, || {
+            index.load_snapshot(root);
+        });
+        let model_started = Instant::now();
+        let model = load_workspace(root);
+        (model, model_started.elapsed())
+    });
+    let model = model?;
+    let files = model.files_to_index();
+    let stats = index.index_workspace(&model.root, &files, overlay);
     let heap_bytes = index.heap_bytes();
     let milliseconds = |duration: std::time::Duration| (duration.as_secs_f64() * 1000.0 * 10.0).round() / 10.0;
     Ok(json!({
@@ -59,6 +66,7 @@ pub fn index_stats(root: &Path, options: IndexOptions, overlay: &Overlay) -> any
         "cacheHits": stats.cache_hits,
         "cacheWriteFailures": stats.cache_write_failures,
         "cacheDirectory": index.cache_directory().map(|path| path.display().to_string()),
+        "snapshot": { "files": stats.snapshot_files, "bytes": stats.snapshot_bytes },
         "threads": stats.threads,
         "timeMs": {
             "workspaceModel": milliseconds(model_time),
@@ -67,6 +75,7 @@ pub fn index_stats(root: &Path, options: IndexOptions, overlay: &Overlay) -> any
             "parse": milliseconds(stats.parse_time),
             "index": milliseconds(stats.extract_time),
             "cache": milliseconds(stats.cache_time),
+            "snapshot": milliseconds(stats.snapshot_time),
         },
         "memory": {
             "indexHeapBytes": heap_bytes,

@@ -12,6 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
+use anyhow::Context;
 use dashmap::DashMap;
 use sha2::{Digest, Sha256};
 
@@ -23,6 +24,7 @@ use crate::syntax::model::{
 };
 use crate::syntax::names;
 use crate::syntax::parse::{DeadlinePolicy, FsharpParsers, ParseFailure};
+use crate::syntax::snapshot;
 
 /// Unsaved editor buffers by absolute path; they win over the files on disk.
 #[derive(Clone, Debug, Default)]
@@ -82,17 +84,21 @@ impl IndexOptions {
 
 /// The order in which workers take `paths` from their shared queue. With several workers,
 /// largest first: parse time grows with size, so a big file taken last would leave the other
-/// workers idle while it finishes. Sizes come from the overlay or the file's metadata (a
-/// `stat`, cheap next to a parse); an unreadable file counts as empty and is reported when
-/// its turn comes. With one worker the order does not matter and no `stat` is made.
-fn largest_first(paths: &[PathBuf], overlay: &Overlay, workers: usize) -> Vec<usize> {
+/// workers idle while it finishes. Sizes come from the overlay, the file's entry in `files`
+/// (its size when last indexed), or its metadata (a `stat`, cheap next to a parse); an
+/// unreadable file counts as empty and is reported when its turn comes. With one worker the order does not matter and no `stat` is made.
+fn largest_first(paths: &[PathBuf], overlay: &Overlay, workers: usize, files: &IndexedFiles) -> Vec<usize> {
     let mut order: Vec<usize> = (0..paths.len()).collect();
     if workers > 1 {
         let sizes: Vec<u64> = paths
             .iter()
             .map(|path| match overlay.get(path) {
                 Some(text) => text.len() as u64,
-                None => std::fs::metadata(path).map_or(0, |metadata| metadata.len()),
+                // An indexed file's last size is as good for ordering, and costs no `stat`.
+                None => match files.get(path) {
+                    Some(file) => u64::from(file.index.bytes),
+                    None => std::fs::metadata(path).map_or(0, |metadata| metadata.len()),
+                },
             })
             .collect();
         // Stable: equal sizes keep the caller's order.
@@ -100,6 +106,8 @@ fn largest_first(paths: &[PathBuf], overlay: &Overlay, workers: usize) -> Vec<us
     }
     order
 }
+
+type IndexedFiles = DashMap<PathBuf, Arc<IndexedFile>>;
 
 /// One indexed file.
 #[derive(Debug)]
@@ -115,7 +123,7 @@ pub struct IndexedFile {
 }
 
 /// What a later run compares to skip re-reading (and re-hashing) a file that has not changed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DiskStamp {
     pub len: u64,
     pub modified: SystemTime,
@@ -164,6 +172,11 @@ pub struct IndexRunStats {
     pub wall_time: Duration,
     pub threads: usize,
     pub cache_write_failures: usize,
+    /// Entries the workspace snapshot supplied, its size, and the time to read and write it
+    /// (set by [`SyntaxIndex::index_workspace`] only).
+    pub snapshot_files: usize,
+    pub snapshot_bytes: usize,
+    pub snapshot_time: Duration,
 }
 
 impl IndexRunStats {
@@ -235,9 +248,30 @@ pub struct SyntaxIndex {
     options: IndexOptions,
     cache: Option<DiskCache>,
     interner: Interner,
-    files: DashMap<PathBuf, Arc<IndexedFile>>,
+    files: IndexedFiles,
     // Change counter (symbolSearch caches tables derived from the index by it).
     generation: std::sync::atomic::AtomicU64,
+    snapshot: Mutex<SnapshotState>,
+}
+
+/// This index's dealings with its workspace snapshot.
+#[derive(Default)]
+struct SnapshotState {
+    /// A load was made (whether or not there was a snapshot): later builds do not load again.
+    loaded: bool,
+    /// What the load did, until the build that follows it reports it.
+    unreported: Option<SnapshotLoad>,
+    /// The generation the snapshot on disk last matched (after a load or a save).
+    generation: Option<u64>,
+}
+
+/// What loading a workspace snapshot did (see [`crate::syntax::snapshot`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SnapshotLoad {
+    /// Entries put in the index (each still checked against its file's stamp when indexed).
+    pub files: usize,
+    pub bytes: usize,
+    pub time: Duration,
 }
 
 impl SyntaxIndex {
@@ -249,7 +283,126 @@ impl SyntaxIndex {
             interner: Interner::new(),
             files: DashMap::new(),
             generation: std::sync::atomic::AtomicU64::new(0),
+            snapshot: Mutex::default(),
         }
+    }
+
+    /// Indexes every file of the workspace at `root` (`files`, as the project model lists
+    /// them) and forgets indexed files that are not among them: a full build (the CLI's
+    /// `index`, the session's background index). The first build of `root` in this index
+    /// starts from the workspace snapshot; a build that changed the index writes it again.
+    /// A file indexed from an editor buffer is left as it is unless `overlay` holds it (the
+    /// caller re-checks buffers before answering).
+    pub fn index_workspace(&self, root: &Path, files: &[PathBuf], overlay: &Overlay) -> IndexRunStats {
+        self.load_snapshot(root);
+        let load = self.snapshot_state().unreported.take().unwrap_or_default();
+        let to_index: Vec<PathBuf> = files
+            .iter()
+            .filter(|path| overlay.get(path).is_some() || !self.file(path).is_some_and(|file| file.from_overlay))
+            .cloned()
+            .collect();
+        let mut stats = self.index_paths(&to_index, overlay);
+        let wanted: std::collections::HashSet<&PathBuf> = files.iter().collect();
+        let gone: Vec<PathBuf> =
+            self.files.iter().map(|entry| entry.key().clone()).filter(|path| !wanted.contains(path)).collect();
+        for path in gone {
+            self.remove_path(&path);
+        }
+        stats.snapshot_files = load.files;
+        stats.snapshot_bytes = load.bytes;
+        stats.snapshot_time = load.time;
+        tracing::debug!(
+            "indexed {} files of {}: snapshot {} entries in {:?}, then {:?} ({} parsed, {} unchanged)",
+            files.len(),
+            root.display(),
+            load.files,
+            load.time,
+            stats.wall_time,
+            stats.parsed,
+            stats.unchanged
+        );
+        if self.snapshot_state().generation != Some(self.generation()) && self.cache.is_some() {
+            let saving = Instant::now();
+            match self.save_snapshot(root, files) {
+                Ok(bytes) => stats.snapshot_bytes = bytes,
+                Err(_) => stats.cache_write_failures += 1,
+            }
+            stats.snapshot_time += saving.elapsed();
+        }
+        stats
+    }
+
+    fn snapshot_state(&self) -> std::sync::MutexGuard<'_, SnapshotState> {
+        self.snapshot.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Puts the snapshot of `root` in the index, once per index (a later call does nothing),
+    /// leaving paths it already holds as they are. [`SyntaxIndex::index_workspace`] calls it;
+    /// a caller may call it first, beside reading the project model, to overlap the two.
+    pub fn load_snapshot(&self, root: &Path) {
+        let mut state = self.snapshot_state();
+        if state.loaded {
+            return;
+        }
+        state.loaded = true;
+        let started = Instant::now();
+        let Some(loaded) = self.cache.as_ref().and_then(|cache| snapshot::load(cache.directory(), root)) else {
+            state.unreported = Some(SnapshotLoad { time: started.elapsed(), ..SnapshotLoad::default() });
+            return;
+        };
+        let fresh = self.interner.is_empty();
+        let ids = self.interner.intern_all(&loaded.names);
+        // Into an empty interner the snapshot's numbering is the interner's: nothing to renumber.
+        let identity = fresh && ids.iter().enumerate().all(|(slot, id)| id.0 as usize == slot);
+        let mut files = 0;
+        for entry in loaded.files {
+            // An entry another thread indexed meanwhile (a command's candidate file, an editor
+            // buffer) is as new as the snapshot's or newer: it stays.
+            let dashmap::Entry::Vacant(slot) = self.files.entry(entry.path.clone()) else { continue };
+            let mut index = entry.index;
+            if !identity {
+                index.renumber_names(|local| ids.get(local.0 as usize).copied().unwrap_or(NameId(0)));
+            }
+            slot.insert(Arc::new(IndexedFile {
+                path: entry.path,
+                from_overlay: false,
+                index: Arc::new(index),
+                disk_stamp: Some(entry.stamp),
+            }));
+            files += 1;
+        }
+        self.bump_generation();
+        state.generation = Some(self.generation());
+        state.unreported = Some(SnapshotLoad { files, bytes: loaded.bytes, time: started.elapsed() });
+    }
+
+    /// Writes the snapshot of `root` with those of `files` indexed from disk (editor buffers
+    /// and files that timed out are left out); returns its size in bytes.
+    pub fn save_snapshot(&self, root: &Path, files: &[PathBuf]) -> anyhow::Result<usize> {
+        let cache = self.cache.as_ref().context("the index cache is disabled")?;
+        let generation = self.generation();
+        let kept: Vec<Arc<IndexedFile>> = files
+            .iter()
+            .filter_map(|path| self.file(path))
+            .filter(|file| {
+                !file.from_overlay && file.disk_stamp.is_some() && file.index.health.status != HealthStatus::TimedOut
+            })
+            .collect();
+        // Taken after the files: names are only ever added, so every id they hold is in it.
+        let names = self.interner.names();
+        let files: Vec<snapshot::SnapshotFileRef<'_>> = kept
+            .iter()
+            .filter_map(|file| {
+                Some(snapshot::SnapshotFileRef {
+                    path: file.path.to_str()?,
+                    stamp: file.disk_stamp?,
+                    index: &file.index,
+                })
+            })
+            .collect();
+        let bytes = snapshot::store(cache.directory(), root, &names, &files)?;
+        self.snapshot_state().generation = Some(generation);
+        Ok(bytes)
     }
 
     /// A counter that changes whenever a file's entry is added, replaced or removed: tables
@@ -276,7 +429,7 @@ impl SyntaxIndex {
     pub fn index_paths(&self, paths: &[PathBuf], overlay: &Overlay) -> IndexRunStats {
         let started = Instant::now();
         let workers = self.options.worker_count(paths.len());
-        let order = largest_first(paths, overlay, workers);
+        let order = largest_first(paths, overlay, workers, &self.files);
         let order = &order;
         let next = AtomicUsize::new(0);
         let totals = Mutex::new(IndexRunStats::default());
@@ -461,6 +614,11 @@ impl SyntaxIndex {
         let mut paths: Vec<PathBuf> = self.files.iter().map(|entry| entry.key().clone()).collect();
         paths.sort();
         paths
+    }
+
+    /// Every indexed file, in no particular order.
+    pub fn indexed_files(&self) -> Vec<Arc<IndexedFile>> {
+        self.files.iter().map(|entry| entry.value().clone()).collect()
     }
 
     pub fn file_count(&self) -> usize {

@@ -54,8 +54,10 @@ impl WorkspaceModel {
     pub fn files_to_index(&self) -> Vec<PathBuf> {
         let mut seen = HashSet::new();
         let mut files = Vec::new();
+        let by_path: std::collections::HashMap<&Path, &Project> =
+            self.projects.iter().map(|project| (project.path.as_path(), project)).collect();
         for project_path in &self.project_order {
-            if let Some(project) = self.project(project_path) {
+            if let Some(project) = by_path.get(project_path.as_path()) {
                 for item in project.compile_items.iter().filter(|item| item.exists) {
                     if seen.insert(item.path.clone()) {
                         files.push(item.path.clone());

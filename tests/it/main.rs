@@ -53,6 +53,7 @@ mod symbol_tools;
 mod syntax_cli;
 mod syntax_index;
 mod syntax_outline;
+mod syntax_snapshot;
 mod syntax_workspace_index;
 mod type_hierarchy;
 mod union_patterns;

@@ -403,8 +403,15 @@ pub fn search_answer(
     let terms = arguments.terms()?;
     let relative = |path: &Path| ready.model.display_path(path);
     let mut tables = tables.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-    tables.refresh(index, overlay);
+    let started = std::time::Instant::now();
+    tables.refresh(index);
+    let refreshed = started.elapsed();
     let ranked = search::rank(&tables, index, &terms, &relative);
+    tracing::debug!(
+        "search tables refreshed in {refreshed:?}, {} files ranked in {:?}",
+        ranked.len(),
+        started.elapsed() - refreshed
+    );
     let generation = tables.generation();
     drop(tables);
 

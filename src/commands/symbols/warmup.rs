@@ -177,26 +177,24 @@ fn spawn_build(warm: Arc<WarmWorkspace>, index: Arc<SyntaxIndex>, first: bool) {
 
 fn build(warm: &WarmWorkspace, index: &SyntaxIndex, first: bool) {
     let started = Instant::now();
-    let outcome = crate::workspace::load_workspace(&warm.root);
+    // The snapshot loads (once per index) while the project model is read.
+    let outcome = std::thread::scope(|scope| {
+        let _ = std::thread::Builder::new()
+            .name("snapshot_load_task".to_owned())
+            .spawn_scoped(scope, || index.load_snapshot(&warm.root));
+        crate::workspace::load_workspace(&warm.root)
+    });
     let next = match outcome {
         Ok(model) => {
             let files = model.files_to_index();
+            tracing::debug!("workspace model of {} read in {:?}", warm.root.display(), started.elapsed());
             if first {
                 *warm.phase.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) =
                     BuildPhase::Building { started, files: Some(files.len()) };
             }
             // Disk text only: editor buffers are applied by each call before it answers, and
             // files indexed from a buffer are left as they are (the call re-checks them).
-            let from_disk: Vec<PathBuf> =
-                files.iter().filter(|path| !index.file(path).is_some_and(|file| file.from_overlay)).cloned().collect();
-            index.index_paths(&from_disk, &Overlay::new());
-            // Files that left the workspace are forgotten.
-            let wanted: std::collections::HashSet<&PathBuf> = files.iter().collect();
-            for path in index.paths() {
-                if !wanted.contains(&path) {
-                    index.remove_path(&path);
-                }
-            }
+            index.index_workspace(&warm.root, &files, &Overlay::new());
             if first {
                 wait_for_test_gate();
             }
