@@ -81,24 +81,34 @@ impl DiskCache {
         matches.then_some(entry)
     }
 
-    /// Writes an entry atomically (temporary file, then rename).
+    /// Writes an entry atomically (see [`write_atomically`]).
     pub fn store(&self, entry: &LocalFileIndex) -> anyhow::Result<()> {
         let path = self.entry_path(&entry.index.content_sha256, entry.index.grammar);
-        let parent = path.parent().context("cache entry path has no parent")?;
-        fs::create_dir_all(parent).with_context(|| format!("creating cache directory {}", parent.display()))?;
         let bytes = postcard::to_stdvec(entry).context("serializing a cache entry")?;
-        let temporary = parent.join(format!(
-            ".{}.{}.tmp",
-            path.file_name().and_then(|name| name.to_str()).unwrap_or("entry"),
-            std::process::id()
-        ));
-        let mut file =
-            fs::File::create(&temporary).with_context(|| format!("creating cache file {}", temporary.display()))?;
-        file.write_all(&bytes).with_context(|| format!("writing cache file {}", temporary.display()))?;
-        drop(file);
-        fs::rename(&temporary, &path).with_context(|| format!("renaming cache file into {}", path.display()))?;
-        Ok(())
+        write_atomically(&path, &bytes)
     }
+}
+
+/// Writes `bytes` to `path` through a temporary file in the same directory (created if need
+/// be) and a rename, so a reader never sees a half-written file under the real name; the
+/// temporary file is removed when the write fails.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let parent = path.parent().with_context(|| format!("{} has no parent directory", path.display()))?;
+    fs::create_dir_all(parent).with_context(|| format!("creating cache directory {}", parent.display()))?;
+    let temporary = parent.join(format!(
+        ".{}.{}.tmp",
+        path.file_name().and_then(|name| name.to_str()).unwrap_or("entry"),
+        std::process::id()
+    ));
+    let written =
+        fs::File::create(&temporary).with_context(|| format!("creating cache file {}", temporary.display())).and_then(
+            |mut file| file.write_all(bytes).with_context(|| format!("writing cache file {}", temporary.display())),
+        );
+    if let Err(error) = written {
+        let _ = fs::remove_file(&temporary);
+        return Err(error);
+    }
+    fs::rename(&temporary, path).with_context(|| format!("renaming cache file into {}", path.display()))
 }
 
 /// Lower-case hexadecimal.

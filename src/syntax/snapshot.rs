@@ -16,7 +16,6 @@
 //! ignored: it only ever saves work, it never changes an answer.
 
 use std::fs;
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -24,7 +23,7 @@ use anyhow::Context;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
-use crate::syntax::cache::to_hex;
+use crate::syntax::cache::{to_hex, write_atomically};
 use crate::syntax::index::DiskStamp;
 use crate::syntax::model::{FileIndex, INDEX_FORMAT_VERSION};
 use crate::syntax::parse::GRAMMAR_VERSION;
@@ -126,22 +125,6 @@ pub fn store(
 ) -> anyhow::Result<usize> {
     let header = Header::for_root(root).context("the workspace root is not valid UTF-8")?;
     let bytes = postcard::to_stdvec(&SnapshotRef { header, names, files }).context("serializing the snapshot")?;
-    let path = snapshot_path(directory, root);
-    let parent = path.parent().context("snapshot path has no parent")?;
-    fs::create_dir_all(parent).with_context(|| format!("creating snapshot directory {}", parent.display()))?;
-    let temporary = parent.join(format!(
-        ".{}.{}.tmp",
-        path.file_name().and_then(|name| name.to_str()).unwrap_or("snapshot"),
-        std::process::id()
-    ));
-    let mut file =
-        fs::File::create(&temporary).with_context(|| format!("creating snapshot file {}", temporary.display()))?;
-    let written = file.write_all(&bytes).with_context(|| format!("writing snapshot file {}", temporary.display()));
-    drop(file);
-    if let Err(error) = written {
-        let _ = fs::remove_file(&temporary);
-        return Err(error);
-    }
-    fs::rename(&temporary, &path).with_context(|| format!("renaming snapshot file into {}", path.display()))?;
+    write_atomically(&snapshot_path(directory, root), &bytes)?;
     Ok(bytes.len())
 }
