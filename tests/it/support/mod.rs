@@ -19,7 +19,7 @@ use tokio::io::{BufReader, DuplexStream, ReadHalf, WriteHalf};
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 
-pub const TIMEOUT: Duration = Duration::from_secs(10);
+pub const TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A peer speaking framed JSON over a duplex stream.
 pub struct Peer {
