@@ -119,7 +119,7 @@ fn the_snapshot_names_its_root_in_any_spelling_and_no_other() {
     let dotted = root.join(".");
     let same = new_index(space.cache.path()).index_workspace(&dotted, &space.files, &Overlay::new());
     assert_eq!(same.snapshot_files, 3);
-    // Another root (here the parent of the files' directory) has no snapshot yet.
+    // Another root (here the directory holding the files) has no snapshot yet.
     let other = new_index(space.cache.path()).index_workspace(&root.join("src"), &space.files, &Overlay::new());
     assert_eq!((other.snapshot_files, other.cache_hits), (0, 3));
 }

@@ -95,8 +95,7 @@ struct FileCounts {
     total: u32,
     /// `(name, occurrences)`, by name.
     counts: Vec<(NameId, u32)>,
-    generated_header: bool,
-    /// The file's priors, computed at its first ranking (they depend on its path only).
+    /// The file's priors, computed at its first ranking (its path and its index's generated-header flag).
     priors: std::sync::OnceLock<Vec<Prior>>,
 }
 
@@ -297,8 +296,7 @@ impl SearchTables {
 fn count_file(file: Arc<IndexedFile>) -> FileCounts {
     let counts = file.index.occurrences.counts();
     let total = counts.iter().map(|(_, count)| count).sum();
-    let generated_header = file.index.generated_header;
-    FileCounts { file, total, counts, generated_header, priors: std::sync::OnceLock::new() }
+    FileCounts { file, total, counts, priors: std::sync::OnceLock::new() }
 }
 
 /// One name that contributed to a term in a file.
@@ -412,7 +410,7 @@ pub fn rank(
             .priors
             .get_or_init(|| {
                 let mut priors = path_priors(&relative(path));
-                if counted.generated_header && !priors.contains(&Prior::Generated) {
+                if counted.file.index.generated_header && !priors.contains(&Prior::Generated) {
                     priors.push(Prior::Generated);
                 }
                 priors
