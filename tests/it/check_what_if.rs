@@ -23,11 +23,17 @@ struct TranscribedRun {
 
 impl TranscribedRun {
     async fn start() -> TranscribedRun {
+        TranscribedRun::start_with(&[]).await
+    }
+
+    /// Started with more double switches (`FSAC_DOUBLE_*`) beside the transcript's.
+    async fn start_with(switches: &[(&str, &str)]) -> TranscribedRun {
         let workspace = fixture_copy("what-if");
         let runtime = tempfile::tempdir().unwrap();
         let transcript = runtime.path().join("transcript.jsonl");
         let transcript_text = transcript.to_string_lossy().into_owned();
-        let environment = [(TRANSCRIPT_VARIABLE, transcript_text.as_str())];
+        let mut environment = vec![(TRANSCRIPT_VARIABLE, transcript_text.as_str())];
+        environment.extend_from_slice(switches);
         let editor = Editor::start_ready(workspace.path(), runtime.path(), &environment).await;
         TranscribedRun { workspace, _runtime: runtime, transcript, editor }
     }
@@ -348,7 +354,12 @@ async fn closed_after_its_what_if_open(transcript: &Path, uri: &str) {
 
 #[tokio::test]
 async fn fsac_crashing_during_a_what_if_restarts_with_the_editors_texts() {
-    let TranscribedRun { workspace, _runtime, transcript, mut editor } = TranscribedRun::start().await;
+    // The double holds its check of a hypothetical text long enough for FSAC to die during it
+    // (without the hold, a fast check can answer the what-if before the kill).
+    let from_version = WHAT_IF_VERSION_BASE.to_string();
+    let switches =
+        [("FSAC_DOUBLE_SLOW_CHECK_FROM_VERSION", from_version.as_str()), ("FSAC_DOUBLE_SLOW_CHECK_MS", "60000")];
+    let TranscribedRun { workspace, _runtime, transcript, mut editor } = TranscribedRun::start_with(&switches).await;
     let item_path = workspace.path().join("Catalog/Item.fs");
     let item = std::fs::read_to_string(&item_path).unwrap();
     let uri = editor.open(&item_path, 1).await;

@@ -92,6 +92,10 @@ export function startServer() {
   async function checkAndPublish(file) {
     const project = ws.projectFor(file);
     if (!project) { log(`Couldn't find ${file} in LoadedProjects`); return; }
+    const held = ws.documents.get(file);
+    if (faults.slowCheckMs && faults.slowCheckFromVersion !== null && held && held.version >= faults.slowCheckFromVersion) {
+      await new Promise((resolve) => setTimeout(resolve, faults.slowCheckMs));
+    }
     const results = await ws.check(project, file);
     const doc = ws.documents.get(file);
     const uri = ws.uriFor(file);
