@@ -400,9 +400,23 @@ async function main() {
   installExtension(codeServer, vsix, environment, { extensions, userData });
   installExtension(codeServer, standInIonide, environment, { extensions, userData });
   const { child, url } = await startCodeServer(codeServer, environment, { out, userData, extensions, workspace });
-  await runInBrowser({ chromiumPath, playwrightCore, out, url, child }, (driver) =>
-    scenario(driver, child.pid, environment),
-  );
+  try {
+    await runInBrowser({ chromiumPath, playwrightCore, out, url, child }, (driver) =>
+      scenario(driver, child.pid, environment),
+    );
+  } catch (error) {
+    // What fslens said last (its output channel: the extension's lines and fslens's stderr),
+    // so that a failure on a CI machine can be read from the CI log alone.
+    const lines = (() => {
+      try {
+        return outputLog("fslens.log").split("\n");
+      } catch {
+        return [];
+      }
+    })();
+    console.error(`the fslens output channel's last lines:\n${lines.slice(-40).join("\n")}`);
+    throw error;
+  }
 }
 
 exitWith(main(), out);

@@ -42,7 +42,7 @@ import {
 } from "./logic/typeHierarchy";
 import { exposeChoices, makeVisibleArguments, MakeVisibleResult, makeVisibleOutcome } from "./logic/makeVisible";
 import { bundledBinary, resolveServerBinary, serverCommand, ServerSettings } from "./logic/server";
-import { mergeStatus, needsFullStatus, projectNames, StatusLike, statusPresentation } from "./logic/status";
+import { needsFullStatus, projectNames, StatusLike, statusPresentation, StatusTracker } from "./logic/status";
 import {
   askToShare,
   declined,
@@ -61,7 +61,8 @@ let ionideSession: IonideSession | undefined;
 let output: vscode.OutputChannel;
 let statusItem: vscode.StatusBarItem;
 let problems: vscode.DiagnosticCollection;
-let lastStatus: StatusLike | undefined;
+/** What the status bar shows: notifications and answers to `fslens.status`, in their true order. */
+const statusTracker = new StatusTracker();
 let sitesView: SitesView;
 
 type SitesNode = SiteTreeFile | SiteTreeSite;
@@ -123,7 +124,7 @@ function workspaceRoot(): string | undefined {
   const editor = vscode.window.activeTextEditor;
   const folder =
     (editor && vscode.workspace.getWorkspaceFolder(editor.document.uri)) ?? vscode.workspace.workspaceFolders?.[0];
-  return lastStatus?.workspaceRoot ?? folder?.uri.fsPath;
+  return statusTracker.current?.workspaceRoot ?? folder?.uri.fsPath;
 }
 
 function showStatus(status: StatusLike | undefined) {
@@ -214,22 +215,23 @@ async function startClient(context: vscode.ExtensionContext) {
   client = new LanguageClient("fslens", "fslens (F#)", serverOptions, clientOptions);
   client.onDidChangeState((event) => {
     if (event.newState === State.Stopped) {
-      lastStatus = { ...(lastStatus ?? {}), state: "crashed", reason: "fslens stopped (see the fslens output)" };
-      showStatus(lastStatus);
+      statusTracker.reset({ ...(statusTracker.current ?? {}), state: "crashed", reason: "fslens stopped (see the fslens output)" });
+      showStatus(statusTracker.current);
     }
   });
-  lastStatus = { state: "starting", reason: "fslens is starting" };
-  showStatus(lastStatus);
+  statusTracker.reset({ state: "starting", reason: "fslens is starting" });
+  showStatus(statusTracker.current);
   // Registered before start so that the first notifications (starting, loading) are seen.
   client.onNotification("fslens/status", (params: StatusLike) => {
     const refresh = needsFullStatus(params);
-    lastStatus = mergeStatus(lastStatus, params);
-    showStatus(lastStatus);
+    statusTracker.notified(params);
+    showStatus(statusTracker.current);
     if (refresh) {
+      const sent = statusTracker.requested();
       void execute<StatusLike>("fslens.status", {}).then(
         (status) => {
-          lastStatus = mergeStatus(lastStatus, status);
-          showStatus(lastStatus);
+          statusTracker.answered(sent, status);
+          showStatus(statusTracker.current);
         },
         (error) => output.appendLine(`fslens.status failed: ${describeError(error)}`),
       );
@@ -237,8 +239,9 @@ async function startClient(context: vscode.ExtensionContext) {
   });
   await client.start();
   try {
-    lastStatus = mergeStatus(lastStatus, await execute<StatusLike>("fslens.status", {}));
-    showStatus(lastStatus);
+    const sent = statusTracker.requested();
+    statusTracker.answered(sent, await execute<StatusLike>("fslens.status", {}));
+    showStatus(statusTracker.current);
   } catch (error) {
     output.appendLine(`fslens.status failed: ${describeError(error)}`);
   }
@@ -432,7 +435,7 @@ async function makeVisibleCommand() {
   if (!editor) {
     return report("warning", "F#: Make Internal Visible: put the cursor on a private declaration's name in an F# file");
   }
-  const choice = await vscode.window.showQuickPick(exposeChoices(projectNames(lastStatus)), {
+  const choice = await vscode.window.showQuickPick(exposeChoices(projectNames(statusTracker.current)), {
     title: "F#: Make Internal Visible — expose to project",
   });
   if (!choice) {
@@ -638,11 +641,13 @@ async function pickFromRenamePreview(preview: RenamePreview): Promise<boolean> {
 
 async function statusCommand() {
   try {
-    lastStatus = mergeStatus(lastStatus, await execute<StatusLike>("fslens.status", { probe: true }));
-    showStatus(lastStatus);
-    output.appendLine(JSON.stringify(lastStatus, null, 2));
+    const sent = statusTracker.requested();
+    statusTracker.answered(sent, await execute<StatusLike>("fslens.status", { probe: true }));
+    const status = statusTracker.current ?? {};
+    showStatus(status);
+    output.appendLine(JSON.stringify(status, null, 2));
     // The JSON scrolls its state out of view; its gist comes last.
-    output.appendLine(`fslens: ${statusPresentation(lastStatus).label}${lastStatus.reason ? ` — ${lastStatus.reason}` : ""}`);
+    output.appendLine(`fslens: ${statusPresentation(status).label}${status.reason ? ` — ${status.reason}` : ""}`);
   } catch (error) {
     output.appendLine(`fslens.status failed: ${describeError(error)}`);
   }
@@ -707,8 +712,8 @@ export async function activate(context: vscode.ExtensionContext) {
     void renewSharing(context, ionideHost(context));
   } else if (ionideInstalled() && !declined(context)) {
     // No second FSAC while the user decides; a dismissed prompt is "not now".
-    lastStatus = { state: "starting", reason: "Ionide is installed: share its FSAC with fslens? (see the notification)" };
-    showStatus(lastStatus);
+    statusTracker.reset({ state: "starting", reason: "Ionide is installed: share its FSAC with fslens? (see the notification)" });
+    showStatus(statusTracker.current);
     void askToShare(context).then(async (answer) => {
       if (answer === "share") {
         await shareIonideFsac(context);
@@ -725,9 +730,10 @@ async function startClientOrReport(context: vscode.ExtensionContext) {
   try {
     await startClient(context);
   } catch (error) {
-    lastStatus = { state: "crashed", reason: `fslens could not start: ${describeError(error)}` };
-    showStatus(lastStatus);
-    void report("error", `${lastStatus.reason}. Install the .vsix for your platform (it has fslens inside) or set fslens.path to the fslens executable.`, "Show Log").then((action) => {
+    const reason = `fslens could not start: ${describeError(error)}`;
+    statusTracker.reset({ state: "crashed", reason });
+    showStatus(statusTracker.current);
+    void report("error", `${reason}. Install the .vsix for your platform (it has fslens inside) or set fslens.path to the fslens executable.`, "Show Log").then((action) => {
       if (action) {
         output.show();
       }
@@ -739,15 +745,25 @@ function ionideHost(context: vscode.ExtensionContext): IonideHost {
   return {
     output,
     fslensBinary: () => resolveServerBinary(serverSettings(context), process.env.PATH),
+    statusRequested: () => statusTracker.requested(),
+    onStatusAnswer: (mark, status) => {
+      statusTracker.answered(mark, status);
+      showStatus(statusTracker.current);
+    },
     onStatus: (status, full) => {
       const refresh = !full && needsFullStatus(status);
-      lastStatus = mergeStatus(full ? undefined : lastStatus, status);
-      showStatus(lastStatus);
+      if (full) {
+        statusTracker.reset(status);
+      } else {
+        statusTracker.notified(status);
+      }
+      showStatus(statusTracker.current);
       if (refresh) {
+        const sent = statusTracker.requested();
         void execute<StatusLike>("fslens.status", {}).then(
           (answer) => {
-            lastStatus = mergeStatus(lastStatus, answer);
-            showStatus(lastStatus);
+            statusTracker.answered(sent, answer);
+            showStatus(statusTracker.current);
           },
           (error) => output.appendLine(`fslens.status failed: ${describeError(error)}`),
         );

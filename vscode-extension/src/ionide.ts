@@ -39,8 +39,12 @@ export interface IonideHost {
   output: vscode.OutputChannel;
   /** The fslens binary the shim links to (absolute), or undefined when there is none. */
   fslensBinary(): string | undefined;
-  /** Shows a status (merged by the host) from the joined session. */
+  /** Shows a status (merged by the host) from the joined session: `full` replaces what was shown. */
   onStatus(status: StatusLike, full: boolean): void;
+  /** A mark taken as a `fslens.status` request goes out, for `onStatusAnswer`. */
+  statusRequested(): number;
+  /** Shows the answer to a `fslens.status` request sent at `mark`, under any newer notification. */
+  onStatusAnswer(mark: number, status: StatusLike): void;
 }
 
 export function ionideInstalled(): boolean {
@@ -262,7 +266,8 @@ export class IonideSession {
           this.retry();
         }
       });
-      this.host.onStatus(await connection.execute<StatusLike>("fslens.status", {}), true);
+      const mark = this.host.statusRequested();
+      this.host.onStatusAnswer(mark, await connection.execute<StatusLike>("fslens.status", {}));
     } catch (error) {
       const text = (error as Error).message ?? String(error);
       if (text !== this.lastFailure) {

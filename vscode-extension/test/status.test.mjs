@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { logic, recorded } from "./helpers.mjs";
 
-const { statusPresentation, mergeStatus, projectNames, needsFullStatus } = logic("status");
+const { statusPresentation, mergeStatus, projectNames, needsFullStatus, StatusTracker } = logic("status");
 const { exposeChoices } = logic("makeVisible");
 
 test("ready (recorded fslens.status with waitUntil ready)", () => {
@@ -78,4 +78,26 @@ test("the project list read while loading is refreshed by the notification that 
 test("an fslens whose ready notification has no project list gets a full status asked", () => {
   assert.equal(needsFullStatus({ state: "ready", reason: "workspace loaded", generation: 1 }), true);
   assert.equal(needsFullStatus({ state: "loading", generation: 1 }), false);
+});
+
+test("an answer to fslens.status never hides a notification that arrived after the request went out", () => {
+  const tracker = new StatusTracker();
+  tracker.reset({ state: "starting", reason: "fslens is starting" });
+  // The request goes out while FSAC loads; fslens answers "loading", but the "ready"
+  // notification it sent afterwards is handled before the answer's continuation runs.
+  const sent = tracker.requested();
+  tracker.notified({ state: "ready", reason: null, projectsLoaded: ["/w/A.fsproj"] });
+  tracker.answered(sent, { state: "loading", reason: "FSAC is loading 1 project(s)", workspaceRoot: "/w", projectsLoaded: [] });
+  assert.equal(statusPresentation(tracker.current).label, "ready");
+  assert.deepEqual(tracker.current.projectsLoaded, ["/w/A.fsproj"]);
+  assert.equal(tracker.current.workspaceRoot, "/w", "what only the answer knew is kept");
+  // An answer to a request sent after the last notification is the newest word.
+  const later = tracker.requested();
+  tracker.answered(later, { state: "loading", reason: "FSAC restarted" });
+  assert.equal(statusPresentation(tracker.current).label, "loading");
+  // An answer from before a fresh start (a stopped client) is dropped.
+  const old = tracker.requested();
+  tracker.reset({ state: "starting", reason: "fslens is starting" });
+  tracker.answered(old, { state: "ready" });
+  assert.equal(statusPresentation(tracker.current).label, "starting");
 });

@@ -90,3 +90,56 @@ export function projectNames(status: StatusLike | undefined): string[] {
   }
   return [...names].sort();
 }
+
+/**
+ * The latest status from two sources that can cross: `fslens/status` notifications and answers
+ * to `fslens.status` requests. An answer describes the moment fslens wrote it, so a notification
+ * that arrived after the request went out may be newer: what it said is laid back over the
+ * answer (a `loading` answer never hides the `ready` notification that followed it).
+ */
+export class StatusTracker {
+  private status: StatusLike | undefined;
+  private sequence = 0;
+  private resetAt = 0;
+  private notifications: { sequence: number; status: StatusLike }[] = [];
+
+  get current(): StatusLike | undefined {
+    return this.status;
+  }
+
+  /** A status the extension knows for itself (starting, stopped, could not start): a fresh start. */
+  reset(status: StatusLike | undefined) {
+    this.status = status;
+    this.notifications = [];
+    this.sequence += 1;
+    this.resetAt = this.sequence;
+  }
+
+  notified(notification: StatusLike) {
+    this.sequence += 1;
+    this.status = mergeStatus(this.status, notification);
+    this.notifications.push({ sequence: this.sequence, status: notification });
+    if (this.notifications.length > 64) {
+      this.notifications.shift();
+    }
+  }
+
+  /** The mark to hand to `answered` for a request sent now. */
+  requested(): number {
+    return this.sequence;
+  }
+
+  /** An answer to a request sent at `since`; dropped when a reset came after it was sent. */
+  answered(since: number, answer: StatusLike) {
+    if (since < this.resetAt) {
+      return;
+    }
+    let merged = mergeStatus(this.status, answer);
+    for (const notification of this.notifications) {
+      if (notification.sequence > since) {
+        merged = mergeStatus(merged, notification.status);
+      }
+    }
+    this.status = merged;
+  }
+}
