@@ -371,7 +371,9 @@ impl SyntaxIndex {
             }));
             files += 1;
         }
-        self.bump_generation();
+        if files > 0 {
+            self.bump_generation();
+        }
         state.generation = Some(self.generation());
         state.unreported = Some(SnapshotLoad { files, bytes: loaded.bytes, time: started.elapsed() });
     }

@@ -84,13 +84,6 @@ struct SnapshotRef<'a> {
     files: &'a [SnapshotFileRef<'a>],
 }
 
-#[derive(Deserialize)]
-struct SnapshotOwned {
-    header: Header,
-    names: Vec<String>,
-    files: Vec<SnapshotFile>,
-}
-
 /// A snapshot read back: names in the snapshot's own numbering, and the files.
 pub struct LoadedSnapshot {
     pub names: Vec<String>,
@@ -107,12 +100,15 @@ pub fn snapshot_path(directory: &Path, root: &Path) -> PathBuf {
 /// Reads the snapshot of `root`, or `None` when there is none this build can use.
 pub fn load(directory: &Path, root: &Path) -> Option<LoadedSnapshot> {
     let bytes = fs::read(snapshot_path(directory, root)).ok()?;
-    let snapshot: SnapshotOwned = postcard::from_bytes(&bytes).ok()?;
-    (Some(&snapshot.header) == Header::for_root(root).as_ref()).then_some(LoadedSnapshot {
-        names: snapshot.names,
-        files: snapshot.files,
-        bytes: bytes.len(),
-    })
+    // The header is read first, and a foreign or stale one ends it there: a snapshot of another
+    // format is never decoded as this one (postcard writes the fields one after another).
+    let (header, rest) = postcard::take_from_bytes::<Header>(&bytes).ok()?;
+    if Some(&header) != Header::for_root(root).as_ref() {
+        return None;
+    }
+    let (names, rest) = postcard::take_from_bytes::<Vec<String>>(rest).ok()?;
+    let (files, rest) = postcard::take_from_bytes::<Vec<SnapshotFile>>(rest).ok()?;
+    rest.is_empty().then_some(LoadedSnapshot { names, files, bytes: bytes.len() })
 }
 
 /// Writes the snapshot of `root` atomically; returns its size in bytes. `names` is the
@@ -127,4 +123,53 @@ pub fn store(
     let bytes = postcard::to_stdvec(&SnapshotRef { header, names, files }).context("serializing the snapshot")?;
     write_atomically(&snapshot_path(directory, root), &bytes)?;
     Ok(bytes.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::syntax::model::{FileHealth, GrammarKind, HealthStatus};
+    use std::time::SystemTime;
+
+    fn one_file(directory: &Path, root: &Path) -> usize {
+        let index = FileIndex::empty(
+            GrammarKind::Implementation,
+            [7; 32],
+            3,
+            1,
+            FileHealth::failed(HealthStatus::Failed, "empty".into()),
+        );
+        let stamp = DiskStamp { len: 3, modified: SystemTime::UNIX_EPOCH, read_at: SystemTime::UNIX_EPOCH };
+        let path = root.join("A.fs");
+        let files = [SnapshotFileRef { path: path.to_str().unwrap(), stamp, index: &index }];
+        store(directory, root, &[Arc::from("x")], &files).unwrap()
+    }
+
+    #[test]
+    fn a_snapshot_reads_back_for_its_own_root_only() {
+        let cache = tempfile::tempdir().unwrap();
+        let (root, other) = (cache.path().join("ws"), cache.path().join("other"));
+        let bytes = one_file(cache.path(), &root);
+        let loaded = load(cache.path(), &root).expect("its own root reads it back");
+        assert_eq!((loaded.names, loaded.files.len(), loaded.bytes), (vec!["x".to_owned()], 1, bytes));
+        // The same bytes under another root's name: the header names the root, so it is refused.
+        fs::create_dir_all(snapshot_path(cache.path(), &other).parent().unwrap()).unwrap();
+        fs::copy(snapshot_path(cache.path(), &root), snapshot_path(cache.path(), &other)).unwrap();
+        assert!(load(cache.path(), &other).is_none());
+    }
+
+    #[test]
+    fn a_cut_short_or_extended_snapshot_is_ignored() {
+        let cache = tempfile::tempdir().unwrap();
+        let root = cache.path().join("ws");
+        one_file(cache.path(), &root);
+        let path = snapshot_path(cache.path(), &root);
+        let whole = fs::read(&path).unwrap();
+        fs::write(&path, &whole[..whole.len() - 1]).unwrap();
+        assert!(load(cache.path(), &root).is_none(), "cut short");
+        fs::write(&path, [whole.as_slice(), b"!"].concat()).unwrap();
+        assert!(load(cache.path(), &root).is_none(), "bytes after the files");
+        fs::write(&path, &whole).unwrap();
+        assert!(load(cache.path(), &root).is_some());
+    }
 }
