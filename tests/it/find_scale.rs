@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::support::syntax_find::syntax_find;
+use crate::support::syntax_find::{syntax_find, syntax_find_with};
 
 fn find(root: &Path, arguments: &[&str]) -> Value {
     syntax_find(root, arguments)
@@ -48,4 +48,76 @@ fn a_name_declared_in_every_file_returns_its_first_page_with_a_cursor() {
             < (first_of_second["file"].as_str(), first_of_second["range"]["start"]["line"].as_u64()),
         "the second page continues after the first: {last_of_first} then {first_of_second}"
     );
+}
+
+/// A row as the test compares them: file, line, character, kind.
+type RowKey = (String, u64, u64, String);
+
+/// Every row of a query, page after page, following `nextCursor`; and the answers.
+fn all_pages(root: &Path, query: &str, max_results: &str, environment: &[(&str, &str)]) -> (Vec<RowKey>, Vec<Value>) {
+    let (mut rows, mut answers) = (Vec::new(), Vec::new());
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut arguments = vec![query, "--max-results", max_results];
+        if let Some(cursor) = &cursor {
+            arguments.extend(["--cursor", cursor.as_str()]);
+        }
+        let answer = syntax_find_with(root, &arguments, environment);
+        assert_ne!(answer["status"], "aborted", "{answer:#}");
+        for site in answer["sites"].as_array().expect("sites") {
+            let start = &site["range"]["start"];
+            rows.push((
+                site["file"].as_str().unwrap().to_owned(),
+                start["line"].as_u64().unwrap(),
+                start["character"].as_u64().unwrap(),
+                site["kind"].as_str().unwrap().to_owned(),
+            ));
+        }
+        cursor = answer["nextCursor"].as_str().map(str::to_owned);
+        answers.push(answer);
+        if cursor.is_none() || answers.len() > 200 {
+            return (rows, answers);
+        }
+    }
+}
+
+/// A field used in every file, under a site budget a few files' sites fill: each answer holds
+/// one segment of whole files, its last page's cursor resumes at the first file left, and the
+/// pages of all segments are exactly the rows of the unbudgeted stream, in order.
+#[test]
+fn a_find_past_its_site_budget_answers_in_segments_that_resume_where_they_stopped() {
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let root = directory.path().canonicalize().expect("canonical root");
+    scale_workspace::generate(&root, 4);
+    let (whole, unbudgeted) = all_pages(&root, scale_workspace::FIELD_QUERY, "400", &[]);
+    assert!(whole.len() > 300, "{} sites", whole.len());
+    assert!(unbudgeted.iter().all(|answer| answer.get("siteBudget").is_none()));
+
+    let budget = 20_000;
+    // Pages of 37 rows: a segment takes several pages, whose cursors stay in the segment.
+    let environment = [("FSLENS_FIND_SITE_BUDGET_BYTES", budget.to_string())];
+    let environment: Vec<(&str, &str)> = environment.iter().map(|(name, value)| (*name, value.as_str())).collect();
+    let (segmented, answers) = all_pages(&root, scale_workspace::FIELD_QUERY, "37", &environment);
+    assert_eq!(segmented, whole, "the segments' pages are the stream's rows");
+    assert!(answers.len() > segmented.len() / 37, "{} pages", answers.len());
+    let cut_pages: Vec<&Value> = answers.iter().filter(|answer| answer.get("siteBudget").is_some()).collect();
+    for answer in &cut_pages {
+        let cut = &answer["siteBudget"];
+        assert_eq!(cut["budgetBytes"], budget);
+        assert!(cut["heldBytes"].as_u64().unwrap() <= budget, "{cut}");
+        assert!(cut["filesLeft"].as_u64().unwrap() >= 1, "{cut}");
+        assert_eq!(answer["totalEstimate"]["isLowerBound"], true, "{answer:#}");
+        assert_eq!(answer["resultSetComplete"], false);
+    }
+    // The page that ends a segment says the budget cut it, and its cursor starts the next one
+    // at `resumesAtFile`.
+    let ends: Vec<(usize, &Value)> =
+        answers.iter().enumerate().filter(|(_, answer)| answer["truncatedBy"] == "siteBudget").collect();
+    assert!(ends.len() >= 3, "{} segments cut", ends.len());
+    for (number, end) in ends {
+        let resumed_at = end["siteBudget"]["resumesAtFile"].as_str().unwrap();
+        let next = &answers[number + 1];
+        assert_eq!(next["pageOffset"], 0, "{next:#}");
+        assert_eq!(next["sites"][0]["file"], resumed_at);
+    }
 }

@@ -62,6 +62,9 @@ pub struct FindAnswer {
     pub total_sites: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub total_estimate: Option<TotalEstimate>,
+    /// Where the site budget cut the stream (absent when it holds every site).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub site_budget: Option<crate::commands::find::budget::BudgetStop>,
     /// Sites per kind over the whole stream.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub breakdown: Option<BTreeMap<&'static str, usize>>,
@@ -243,7 +246,7 @@ pub struct FindPage {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub delivery_status: Option<&'static str>,
     pub next_cursor: Option<String>,
-    /// `maxResults` or `responseBudget`, when there is a next page.
+    /// `maxResults`, `responseBudget` or `siteBudget` (the segment ends here), when there is a next page.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub truncated_by: Option<&'static str>,
     /// These three when the sweep did not complete and there are sites.
@@ -372,6 +375,7 @@ pub(super) fn timeout_before_sweep(
         files_searched: None,
         total_sites: 0,
         total_estimate: None,
+        site_budget: None,
         breakdown: None,
         context_lines: None,
         site_types: None,

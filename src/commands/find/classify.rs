@@ -4,10 +4,11 @@
 //! by the scope and attributed to a project. While FSAC cannot answer, the syntax index's
 //! name matches stand in, attributed to a declaration only when the name is unambiguous.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::commands::find::budget::{BudgetStop, Segment, segment_of_sorted};
 use crate::commands::find::declarations::Resolved;
 use crate::commands::find::resolve::{Declared, same_file};
 use crate::commands::find::rows::{Site, sort_and_deduplicate};
@@ -16,18 +17,24 @@ use crate::commands::find::target::Placement;
 use crate::commands::find::{FindKind, FindRun};
 use crate::syntax::model::{FieldSiteKind, Position, TextRange};
 
-/// The sites of the whole match set, sorted and de-duplicated by (file, range).
-pub(super) fn sites(find: &FindRun, placement: &Placement, resolved: &Resolved, swept: &Swept) -> Vec<Site> {
-    let mut sites = if find.fsac.ready {
-        compiler_sites(find, placement, resolved, swept)
-    } else {
-        syntactic_sites(find, placement, &resolved.declared)
-    };
+/// The sites of the segment (the whole match set unless the site budget cut it), sorted and
+/// de-duplicated by (file, range), and where the budget stopped it.
+pub(super) fn sites(
+    find: &FindRun,
+    placement: &Placement,
+    resolved: &Resolved,
+    swept: &Swept,
+    segment: Segment,
+) -> (Vec<Site>, Option<BudgetStop>) {
+    if !find.fsac.ready {
+        return syntactic_sites(find, placement, &resolved.declared, segment);
+    }
+    let mut sites = compiler_sites(find, placement, resolved, swept);
     if !find.arguments.include_declaration {
         sites.retain(|site| !is_declaration_kind(site.kind));
     }
     sort_and_deduplicate(&mut sites);
-    sites
+    segment_of_sorted(sites, segment)
 }
 
 /// The kinds of a declaration's own site: `definition`, and `signature` in a `.fsi`.
@@ -135,84 +142,129 @@ fn field_site_kind(
 
 /// Syntactic sites while FSAC cannot answer: the resolved declarations, then every
 /// identifier occurrence (or field site) with the same name, attributed to a declaration
-/// only when the name is unambiguous in the workspace.
-fn syntactic_sites(find: &FindRun, placement: &Placement, declared: &[Declared]) -> Vec<Site> {
-    let mut sites: Vec<Site> = declared
-        .iter()
-        .filter(|declaration| placement.keeps(&declaration.path))
-        .map(|declaration| Site {
-            file: find.model.display_path(&declaration.path),
+/// only when the name is unambiguous in the workspace. Formed one file at a time in the
+/// canonical order, so the segment holds no site past the budget's cut.
+fn syntactic_sites(
+    find: &FindRun,
+    placement: &Placement,
+    declared: &[Declared],
+    mut segment: Segment,
+) -> (Vec<Site>, Option<BudgetStop>) {
+    let mut declaration_sites: HashMap<String, Vec<Site>> = HashMap::new();
+    let mut files: BTreeMap<String, &Path> = BTreeMap::new();
+    for declaration in declared.iter().filter(|declaration| placement.keeps(&declaration.path)) {
+        let file = find.model.display_path(&declaration.path);
+        files.entry(file.clone()).or_insert(&declaration.path);
+        declaration_sites.entry(file.clone()).or_default().push(Site {
+            file,
             range: declaration.name_range,
             kind: if declaration.is_signature() { "signature" } else { "definition" },
             symbol_full_name: Some(declaration.full_name.clone()),
             symbol_candidates: Arc::default(),
             project: placement.project_of(&declaration.path, &find.model),
             via: "syntax",
-        })
-        .collect();
-    if find.kind_mode() == FindKind::Definition {
-        return sites;
-    }
-    let names: BTreeSet<&str> = declared.iter().map(Declared::name).collect();
-    for name in names {
-        sites.extend(sites_named(find, placement, declared, name));
-    }
-    sites
-}
-
-/// Every occurrence of `name` (or, for a field, each of its field sites) that is not a
-/// declaration, attributed to the one declaration of the name when there is one.
-fn sites_named(find: &FindRun, placement: &Placement, declared: &[Declared], name: &str) -> Vec<Site> {
-    let (index, kind_mode) = (&find.index, find.kind_mode());
-    let all_same_named = index.find_declarations_in(name, find.files());
-    let declaration_places: HashSet<(PathBuf, TextRange)> =
-        all_same_named.iter().map(|hit| (hit.path.clone(), hit.declaration.name_range())).collect();
-    let mut candidates: Vec<String> = all_same_named.iter().map(|hit| hit.full_name.clone()).collect();
-    candidates.sort();
-    candidates.dedup();
-    // One shared list per name: every site of an ambiguous name points at it.
-    let (symbol, symbol_candidates) = if candidates.len() == 1 {
-        (Some(candidates[0].clone()), Arc::default())
-    } else {
-        (None, Arc::new(candidates.clone()))
-    };
-    let is_field = declared.iter().any(|declaration| declaration.name() == name && declaration.is_field());
-    let is_member = declared.iter().any(|declaration| declaration.name() == name && declaration.is_member());
-    let field_kinds: HashMap<(PathBuf, u32, u32), FieldSiteKind> = if is_field {
-        index
-            .find_field_sites_in(name, find.files())
-            .into_iter()
-            .map(|hit| ((hit.path, hit.site.start.line, hit.site.start.character), hit.site.kind))
-            .collect()
-    } else {
-        HashMap::new()
-    };
-    let mut sites = Vec::new();
-    for hit in index.find_occurrences_in(name, find.files()) {
-        if !placement.keeps(&hit.path) {
-            continue;
-        }
-        let end = Position { line: hit.position.line, character: hit.position.character + hit.length };
-        let range = TextRange { start: hit.position, end };
-        if declaration_places.contains(&(hit.path.clone(), range)) {
-            continue; // a declaration: listed already when it was resolved
-        }
-        let field_kind = field_kinds.get(&(hit.path.clone(), hit.position.line, hit.position.character));
-        let kind = match (field_kind, kind_mode) {
-            (Some(kind), mode) if mode != FindKind::Symbol => kind.as_str(),
-            (None, FindKind::Field) => continue,
-            _ if is_member && kind_mode != FindKind::Symbol => "member-usage",
-            _ => "reference",
-        };
-        sites.push(Site {
-            file: find.model.display_path(&hit.path),
-            range,
-            kind,
-            symbol_full_name: symbol.clone(),
-            symbol_candidates: symbol_candidates.clone(),
-            project: placement.project_of(&hit.path, &find.model),
-            via: "syntax",
         });
     }
-    sites
+    let names: Vec<NameSites> = if find.kind_mode() == FindKind::Definition {
+        Vec::new()
+    } else {
+        let names: BTreeSet<&str> = declared.iter().map(Declared::name).collect();
+        names.into_iter().map(|name| NameSites::new(find, declared, name)).collect()
+    };
+    if !names.is_empty() {
+        for path in find.files().iter().filter(|path| placement.keeps(path)) {
+            files.entry(find.model.display_path(path)).or_insert(path);
+        }
+    }
+    let total = files.len();
+    for (number, (file, path)) in files.into_iter().enumerate() {
+        if segment.before_start(&file) {
+            continue;
+        }
+        let mut file_sites = declaration_sites.remove(&file).unwrap_or_default();
+        for name in &names {
+            name.add_sites_in(find, placement, path, &file, &mut file_sites);
+        }
+        if !find.arguments.include_declaration {
+            file_sites.retain(|site| !is_declaration_kind(site.kind));
+        }
+        sort_and_deduplicate(&mut file_sites);
+        segment.offer_file(&file, file_sites, total - number - 1);
+        if segment.stopped() {
+            break;
+        }
+    }
+    segment.finish()
+}
+
+/// What every occurrence of one name shares: the places of its declarations (listed already),
+/// its attribution, and whether it names a field or a member.
+struct NameSites<'a> {
+    name: &'a str,
+    declaration_places: HashSet<(PathBuf, TextRange)>,
+    symbol: Option<String>,
+    /// One shared list per name: every site of an ambiguous name points at it.
+    symbol_candidates: Arc<Vec<String>>,
+    is_field: bool,
+    is_member: bool,
+}
+
+impl<'a> NameSites<'a> {
+    fn new(find: &FindRun, declared: &[Declared], name: &'a str) -> NameSites<'a> {
+        let all_same_named = find.index.find_declarations_in(name, find.files());
+        let declaration_places =
+            all_same_named.iter().map(|hit| (hit.path.clone(), hit.declaration.name_range())).collect();
+        let mut candidates: Vec<String> = all_same_named.iter().map(|hit| hit.full_name.clone()).collect();
+        candidates.sort();
+        candidates.dedup();
+        let (symbol, symbol_candidates) =
+            if candidates.len() == 1 { (candidates.pop(), Arc::default()) } else { (None, Arc::new(candidates)) };
+        let is_field = declared.iter().any(|declaration| declaration.name() == name && declaration.is_field());
+        let is_member = declared.iter().any(|declaration| declaration.name() == name && declaration.is_member());
+        NameSites { name, declaration_places, symbol, symbol_candidates, is_field, is_member }
+    }
+
+    /// Every occurrence of the name in `path` (or, for a field, each of its field sites) that
+    /// is not a declaration.
+    fn add_sites_in(&self, find: &FindRun, placement: &Placement, path: &Path, file: &str, sites: &mut Vec<Site>) {
+        let (index, kind_mode) = (&find.index, find.kind_mode());
+        let paths = [path.to_path_buf()];
+        let hits = index.find_occurrences_in(self.name, &paths);
+        if hits.is_empty() {
+            return;
+        }
+        let field_kinds: HashMap<(u32, u32), FieldSiteKind> = if self.is_field {
+            index
+                .find_field_sites_in(self.name, &paths)
+                .into_iter()
+                .map(|hit| ((hit.site.start.line, hit.site.start.character), hit.site.kind))
+                .collect()
+        } else {
+            HashMap::new()
+        };
+        let project = placement.project_of(path, &find.model);
+        for hit in hits {
+            let end = Position { line: hit.position.line, character: hit.position.character + hit.length };
+            let range = TextRange { start: hit.position, end };
+            if self.declaration_places.contains(&(hit.path, range)) {
+                continue; // a declaration: listed already when it was resolved
+            }
+            let field_kind = field_kinds.get(&(hit.position.line, hit.position.character));
+            let kind = match (field_kind, kind_mode) {
+                (Some(kind), mode) if mode != FindKind::Symbol => kind.as_str(),
+                (None, FindKind::Field) => continue,
+                _ if self.is_member && kind_mode != FindKind::Symbol => "member-usage",
+                _ => "reference",
+            };
+            sites.push(Site {
+                file: file.to_owned(),
+                range,
+                kind,
+                symbol_full_name: self.symbol.clone(),
+                symbol_candidates: self.symbol_candidates.clone(),
+                project: project.clone(),
+                via: "syntax",
+            });
+        }
+    }
 }

@@ -22,6 +22,7 @@
 
 pub mod answer;
 pub mod arguments;
+pub mod budget;
 mod candidates;
 mod classify;
 mod declarations;
@@ -125,7 +126,9 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
     let answered_files = swept.all_answers().into_iter().flatten().map(|(path, _)| path.clone()).collect::<Vec<_>>();
     find.searched.include_files(&find.index, &find.overlay, answered_files).await?;
     let placement = Placement::new(&find.target, &find.model);
-    let sites = classify::sites(&find, &placement, &resolved, &swept);
+    let from_file = cursor.as_ref().and_then(|cursor| cursor.from_file.clone());
+    let segment = budget::Segment::new(budget::site_budget_bytes(), from_file.clone());
+    let (sites, budget_stop) = classify::sites(&find, &placement, &resolved, &swept, segment);
     let site_types = if find.arguments.include_site_types {
         Some(site_types::site_types(&find, &mut texts, &sites).await?)
     } else {
@@ -137,16 +140,23 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
     let verdict = ledger::judge(&find, &resolved, &swept, &sites, position.is_some());
     let (types, site_types) = site_types.unzip();
     let ledger = (verdict.per_project.as_slice(), resolved.declared.as_slice());
-    let window = stream::window(&find, cursor.as_ref());
-    let stream = stream::form(&find, &mut texts, &placement, ledger, &sites, types.as_deref(), window);
+    let stream = stream::form(&find, &mut texts, &placement, ledger, &sites, types.as_deref(), cursor.as_ref());
     let sweep_incomplete = !verdict.coverage_complete && find.fsac.ready;
     let offset = stream::page_offset(cursor.as_ref(), &query_identity, &stream, sites.len(), sweep_incomplete)?;
     clock.lap("rowsMs");
 
-    let findings = Findings { resolved, swept, sites, site_types, verdict };
+    let segmented = from_file.is_some() || budget_stop.is_some();
+    let findings = Findings { resolved, swept, sites, site_types, verdict, budget_stop, segmented };
     let base = answer_of(&find, run, &findings, &stream, clock, started);
-    let frame =
-        PageFrame { offset, total: findings.sites.len(), sweep_incomplete, query_identity, stream: stream.identity };
+    let frame = PageFrame {
+        offset,
+        total: findings.sites.len(),
+        sweep_incomplete,
+        query_identity,
+        stream: stream.identity,
+        from_file,
+        resumes_at: findings.budget_stop.as_ref().map(|stop| stop.resumes_at_file.clone()),
+    };
     let page = deliver_page(&find.arguments, base, &stream.page_rows, &frame);
     // The rest of the workspace is indexed for later commands, off this answer's path.
     find.context.warm_workspaces().start_in_background(&find.index, &find.root);
@@ -308,6 +318,10 @@ struct Findings {
     sites: Vec<Site>,
     site_types: Option<SiteTypesLedger>,
     verdict: Verdict,
+    /// Where the site budget cut this segment.
+    budget_stop: Option<budget::BudgetStop>,
+    /// The sites are one segment of the stream, not all of it (a resume, or a cut).
+    segmented: bool,
 }
 
 /// The answer without its page.
@@ -319,7 +333,7 @@ fn answer_of(
     clock: PhaseClock,
     started: Instant,
 ) -> FindAnswer {
-    let Findings { resolved, swept, sites, site_types, verdict } = findings;
+    let Findings { resolved, swept, sites, site_types, verdict, budget_stop, segmented } = findings;
     let via_fsac = find.fsac.ready;
     let total = sites.len();
     let scope_note = target::scope_note(
@@ -361,7 +375,8 @@ fn answer_of(
         resolution: resolution_of(resolved, &stream.declarations),
         files_searched: Some(find.searched.account()),
         total_sites: total,
-        total_estimate: Some(TotalEstimate { sites: total, is_lower_bound: !verdict.coverage_complete }),
+        total_estimate: Some(TotalEstimate { sites: total, is_lower_bound: !verdict.coverage_complete || *segmented }),
+        site_budget: budget_stop.clone(),
         breakdown: Some(breakdown_of(sites)),
         context_lines: Some(ContextLinesEcho {
             context_lines_requested: find.arguments.context_lines_requested(),
@@ -453,6 +468,10 @@ struct PageFrame {
     sweep_incomplete: bool,
     query_identity: String,
     stream: String,
+    /// The segment's first file, when it is not the stream's beginning.
+    from_file: Option<String>,
+    /// Where the next segment starts, when the site budget cut this one.
+    resumes_at: Option<String>,
 }
 
 /// The page: the longest prefix of `rows` that fits the budget, its cursor, and, when not one
@@ -466,24 +485,37 @@ fn deliver_page(
     let max_results = arguments.max_results();
     let fill = |answer: &mut FindAnswer, page: &[Value], count: usize| {
         let next = frame.offset + count;
-        let more = next < frame.total;
+        let more_in_segment = next < frame.total;
+        let resume = (!more_in_segment).then_some(frame.resumes_at.as_ref()).flatten();
+        let more = more_in_segment || resume.is_some();
         let continues = more && !frame.sweep_incomplete;
         let restart = frame.sweep_incomplete && frame.total > 0;
-        let cursor = || {
-            let (query_identity, stream_identity) = (frame.query_identity.clone(), frame.stream.clone());
-            FindCursor { offset: next, query_identity, stream_identity }.encode()
+        let whole = frame.offset == 0 && !more && frame.from_file.is_none();
+        let cursor = || match resume {
+            Some(file) => FindCursor::resume_at(frame.query_identity.clone(), file.clone()).encode(),
+            None => {
+                let (query_identity, stream_identity) = (frame.query_identity.clone(), frame.stream.clone());
+                FindCursor { offset: next, query_identity, stream_identity, from_file: frame.from_file.clone() }
+                    .encode()
+            }
         };
-        answer.resolution.complete = frame.offset == 0 && !more;
+        answer.resolution.complete = whole;
         answer.page = Some(FindPage {
             sites: page.to_vec(),
             page_offset: Some(frame.offset),
             returned_sites: count,
             cursor_advanced_by: count,
             truncated: Some(more),
-            result_set_complete: frame.offset == 0 && !more && !frame.sweep_incomplete,
+            result_set_complete: whole && !frame.sweep_incomplete,
             delivery_status: Some(if more || frame.sweep_incomplete { "partial" } else { "complete" }),
             next_cursor: continues.then(cursor),
-            truncated_by: continues.then_some(if count >= max_results { "maxResults" } else { "responseBudget" }),
+            truncated_by: continues.then_some(if resume.is_some() {
+                "siteBudget"
+            } else if count >= max_results {
+                "maxResults"
+            } else {
+                "responseBudget"
+            }),
             pagination_restart_required: restart.then_some(more),
             retry_same_cursor: restart.then_some(false),
             pagination_incomplete_reason: restart.then_some("deadline_incomplete"),

@@ -64,14 +64,40 @@ impl Default for StreamHasher {
 /// A decoded cursor.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct FindCursor {
+    /// Rows of the segment before the page.
     pub offset: usize,
     pub query_identity: String,
+    /// The segment's stream identity, or [`RESUME_STREAM`] on a cursor that starts a segment.
     pub stream_identity: String,
+    /// The segment's first file (display path) when the site budget cut the stream; `None` for
+    /// the segment that starts at the beginning.
+    pub from_file: Option<String>,
 }
 
+fn from_hex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) {
+        return None;
+    }
+    (0..text.len()).step_by(2).map(|at| u8::from_str_radix(text.get(at..at + 2)?, 16).ok()).collect()
+}
+
+/// The stream identity of a cursor that starts a new segment (it was issued before the
+/// segment was formed, so it names none).
+pub const RESUME_STREAM: &str = "0000000000000000000000000000000000000000000000000000000000000000";
+
 impl FindCursor {
+    /// The first page of the segment that starts at `file`.
+    pub fn resume_at(query_identity: String, file: String) -> FindCursor {
+        FindCursor { offset: 0, query_identity, stream_identity: RESUME_STREAM.to_owned(), from_file: Some(file) }
+    }
+
     pub fn encode(&self) -> String {
-        format!("{CURSOR_TAG}.{}.{}.{}", self.offset, self.query_identity, self.stream_identity)
+        let mut text = format!("{CURSOR_TAG}.{}.{}.{}", self.offset, self.query_identity, self.stream_identity);
+        if let Some(file) = &self.from_file {
+            text.push('.');
+            text.push_str(&crate::syntax::cache::to_hex(file.as_bytes()));
+        }
+        text
     }
 
     /// Parses a cursor's shape (not yet its identities).
@@ -85,8 +111,8 @@ impl FindCursor {
             )
         };
         let mut parts = text.split('.');
-        let (Some(CURSOR_TAG), Some(offset), Some(query), Some(stream), None) =
-            (parts.next(), parts.next(), parts.next(), parts.next(), parts.next())
+        let (Some(CURSOR_TAG), Some(offset), Some(query), Some(stream), file, None) =
+            (parts.next(), parts.next(), parts.next(), parts.next(), parts.next(), parts.next())
         else {
             return Err(invalid());
         };
@@ -95,7 +121,14 @@ impl FindCursor {
         if !is_hash(query) || !is_hash(stream) {
             return Err(invalid());
         }
-        Ok(FindCursor { offset, query_identity: query.to_owned(), stream_identity: stream.to_owned() })
+        let from_file = match file {
+            None => None,
+            Some(hex) => Some(from_hex(hex).and_then(|bytes| String::from_utf8(bytes).ok()).ok_or_else(invalid)?),
+        };
+        if stream == RESUME_STREAM && (offset != 0 || from_file.is_none()) {
+            return Err(invalid());
+        }
+        Ok(FindCursor { offset, query_identity: query.to_owned(), stream_identity: stream.to_owned(), from_file })
     }
 
     /// Checks the cursor against the recomputed identities and the stream length.
@@ -108,7 +141,9 @@ impl FindCursor {
                 json!({ "argument": "cursor", "reuseOriginalCursor": false }),
             ));
         }
-        if self.stream_identity != stream_identity {
+        // A cursor that starts a segment was issued before the segment existed: its query
+        // identity is all it can be checked by.
+        if self.stream_identity != stream_identity && self.stream_identity != RESUME_STREAM {
             return Err(CommandError::typed(
                 error_kinds::FIND_CURSOR_STALE,
                 crate::lsp::message::error_codes::INVALID_PARAMS,
@@ -248,7 +283,8 @@ mod tests {
 
     #[test]
     fn cursors_round_trip_and_are_typed() {
-        let cursor = FindCursor { offset: 12, query_identity: "a".repeat(64), stream_identity: "b".repeat(64) };
+        let cursor =
+            FindCursor { offset: 12, query_identity: "a".repeat(64), stream_identity: "b".repeat(64), from_file: None };
         let decoded = FindCursor::decode(&cursor.encode()).unwrap();
         assert_eq!(decoded, cursor);
         assert_eq!(decoded.validate(&"a".repeat(64), &"b".repeat(64), 20).unwrap(), 12);
@@ -261,6 +297,23 @@ mod tests {
         assert_eq!(kind(decoded.validate(&"a".repeat(64), &"b".repeat(64), 3).unwrap_err()), "find_cursor_invalid");
         for garbage in ["", "find2", "o3.abc", "find2.x.a.b", "find2.1.zz.yy", "find2.1.a.b.c"] {
             assert_eq!(kind(FindCursor::decode(garbage).unwrap_err()), "find_cursor_invalid", "{garbage}");
+        }
+        // A segment's first page: bound to the query only, its first file carried (any bytes).
+        let resume = FindCursor::resume_at("a".repeat(64), "src/A B/#1.fs".into());
+        let decoded = FindCursor::decode(&resume.encode()).unwrap();
+        assert_eq!(decoded, resume);
+        assert_eq!(decoded.validate(&"a".repeat(64), &"d".repeat(64), 5).unwrap(), 0);
+        assert_eq!(
+            kind(decoded.validate(&"c".repeat(64), &"d".repeat(64), 5).unwrap_err()),
+            "find_cursor_query_mismatch"
+        );
+        let query = "a".repeat(64);
+        for garbage in [
+            format!("{CURSOR_TAG}.3.{query}.{RESUME_STREAM}.6162"),
+            format!("{CURSOR_TAG}.0.{query}.{RESUME_STREAM}"),
+            format!("{CURSOR_TAG}.0.{query}.{}.zz", "b".repeat(64)),
+        ] {
+            assert_eq!(kind(FindCursor::decode(&garbage).unwrap_err()), "find_cursor_invalid", "{garbage}");
         }
     }
 

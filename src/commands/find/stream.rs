@@ -29,12 +29,12 @@ pub(super) struct Stream {
 }
 
 /// The rows a page may take: from the cursor's offset, at most `maxResults`.
-pub(super) fn window(find: &FindRun, cursor: Option<&FindCursor>) -> Range<usize> {
+fn window(find: &FindRun, cursor: Option<&FindCursor>) -> Range<usize> {
     let start = cursor.map_or(0, |cursor| cursor.offset);
     start..start.saturating_add(find.arguments.max_results().max(1))
 }
 
-/// Forms every row (sites are sorted by file, so each file's text is read once and dropped
+/// Forms every row of the segment (sites are sorted by file, so each file's text is read once and dropped
 /// after its rows) and the stream identity over the ledger, the declarations and the rows.
 pub(super) fn form(
     find: &FindRun,
@@ -43,13 +43,15 @@ pub(super) fn form(
     ledger: (&[ProjectRow], &[Declared]),
     sites: &[Site],
     site_types: Option<&[Option<String>]>,
-    window: Range<usize>,
+    cursor: Option<&FindCursor>,
 ) -> Stream {
+    let window = window(find, cursor);
+    let from_file = cursor.and_then(|cursor| cursor.from_file.as_deref());
     let (per_project, declared) = ledger;
     let declarations = declarations_json(find, texts, declared);
     let via = if find.fsac.ready { "fsac" } else { "syntax" };
     let mut hasher = StreamHasher::new();
-    hasher.add(&json!({ "perProject": per_project, "declarations": declarations, "via": via }));
+    hasher.add(&json!({ "perProject": per_project, "declarations": declarations, "via": via, "fromFile": from_file }));
     let context_lines = find.arguments.context_lines_applied();
     let mut page_rows = Vec::with_capacity(window.len().min(sites.len()));
     let mut previous_file: Option<PathBuf> = None;
