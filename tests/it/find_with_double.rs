@@ -228,6 +228,62 @@ async fn pages_concatenate_to_the_unpaged_answer_and_an_edit_makes_the_cursor_st
     editor.stop().await;
 }
 
+/// With FSAC too, a find past its site budget answers one segment of whole files at a time: the
+/// compiler's locations are formed into sites file by file, the segment's last page resumes at
+/// the first file left, and the segments' pages are exactly the unbudgeted answer's rows.
+#[tokio::test]
+async fn with_fsac_a_find_past_its_site_budget_resumes_at_the_first_file_left() {
+    let workspace = fixture_copy("shipping");
+    let runtime = tempfile::tempdir().unwrap();
+    let root = workspace.path();
+    let whole = {
+        let mut editor = ready_editor(root, runtime.path(), &[]).await;
+        let whole = find(&mut editor, json!({"query": "Weight", "maxResults": 1000})).await;
+        editor.stop().await;
+        whole
+    };
+    assert_eq!(whole["resultSetComplete"], json!(true), "{whole:#}");
+    let files: BTreeSet<&str> =
+        whole["sites"].as_array().unwrap().iter().map(|site| site["file"].as_str().unwrap()).collect();
+    assert!(files.len() >= 3, "{files:?}");
+
+    // About four sites' worth: every segment holds a file or a few, never all of them.
+    let budget = 1_000;
+    let budget_text = budget.to_string();
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = ready_editor(root, runtime.path(), &[("FSLENS_FIND_SITE_BUDGET_BYTES", &budget_text)]).await;
+    let (mut rows, mut answers, mut cursor) = (Vec::new(), Vec::new(), Value::Null);
+    loop {
+        let mut argument = json!({"query": "Weight", "maxResults": 1000});
+        if !cursor.is_null() {
+            argument["cursor"] = cursor.clone();
+        }
+        let page = find(&mut editor, argument).await;
+        assert_eq!(page["coverage"]["complete"], json!(true), "{page:#}");
+        rows.extend(page["sites"].as_array().unwrap().iter().cloned());
+        cursor = page["nextCursor"].clone();
+        answers.push(page);
+        if cursor.is_null() {
+            break;
+        }
+    }
+    assert_eq!(rows, *whole["sites"].as_array().unwrap(), "the segments' rows are the whole answer's");
+    let cuts: Vec<&Value> = answers.iter().filter(|answer| answer["truncatedBy"] == "siteBudget").collect();
+    assert!(cuts.len() >= 2, "{} segments cut", cuts.len());
+    for (number, answer) in answers.iter().enumerate().filter(|(_, answer)| answer["truncatedBy"] == "siteBudget") {
+        let cut = &answer["siteBudget"];
+        assert_eq!(cut["budgetBytes"], json!(budget));
+        assert_eq!(answer["via"], json!("fsac"), "{answer:#}");
+        assert_eq!(answer["resultSetComplete"], json!(false));
+        let resumed_at = cut["resumesAtFile"].as_str().unwrap();
+        assert_eq!(answers[number + 1]["sites"][0]["file"], json!(resumed_at));
+        let held: BTreeSet<&str> =
+            answer["sites"].as_array().unwrap().iter().map(|site| site["file"].as_str().unwrap()).collect();
+        assert!(!held.contains(resumed_at), "a file is never split between segments: {held:?} {resumed_at}");
+    }
+    editor.stop().await;
+}
+
 #[tokio::test]
 async fn very_long_lines_stay_within_the_response_budget() {
     let workspace = fixture_copy("long-lines");

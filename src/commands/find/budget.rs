@@ -6,10 +6,8 @@
 //! the last file that fits, answers with the rows of that *segment*, and its last page's cursor
 //! resumes at the first file left (`siteBudget.resumesAtFile`), where the next request forms the
 //! next segment under the same budget. Without FSAC the syntax layer's sites are collected file
-//! by file, so nothing past the cut is ever materialised; with FSAC the sweep's answers are held
-//! already (bounded by the frame limit) and the cut bounds the rows and the stream.
-
-use std::collections::BTreeMap;
+//! by file, so nothing past the cut is ever materialised; with FSAC the sweep's locations are held
+//! already (bounded by the frame limit), and their sites are formed file by file the same way.
 
 use serde::Serialize;
 
@@ -100,28 +98,30 @@ impl Segment {
     }
 }
 
-/// Cuts sorted, de-duplicated sites (the FSAC path's, all held already) into the segment.
-pub fn segment_of_sorted(sites: Vec<Site>, segment: Segment) -> (Vec<Site>, Option<BudgetStop>) {
-    let mut by_file: BTreeMap<String, Vec<Site>> = BTreeMap::new();
-    for site in sites {
-        by_file.entry(site.file.clone()).or_default().push(site);
-    }
-    let mut segment = segment;
-    let mut left = by_file.len();
-    for (file, file_sites) in by_file {
-        left -= 1;
-        segment.offer_file(&file, file_sites, left);
-        if segment.stopped() {
-            break;
-        }
-    }
-    segment.finish()
-}
-
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use super::*;
     use crate::syntax::model::{Position, TextRange};
+
+    /// Cuts sorted, de-duplicated sites into the segment, one file at a time.
+    fn segment_of_sorted(sites: Vec<Site>, segment: Segment) -> (Vec<Site>, Option<BudgetStop>) {
+        let mut by_file: BTreeMap<String, Vec<Site>> = BTreeMap::new();
+        for site in sites {
+            by_file.entry(site.file.clone()).or_default().push(site);
+        }
+        let mut segment = segment;
+        let mut left = by_file.len();
+        for (file, file_sites) in by_file {
+            left -= 1;
+            segment.offer_file(&file, file_sites, left);
+            if segment.stopped() {
+                break;
+            }
+        }
+        segment.finish()
+    }
 
     fn site(file: &str, line: u32) -> Site {
         let start = Position { line, character: 0 };

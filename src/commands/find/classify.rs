@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::commands::find::budget::{BudgetStop, Segment, segment_of_sorted};
+use crate::commands::find::budget::{BudgetStop, Segment};
 use crate::commands::find::declarations::Resolved;
 use crate::commands::find::resolve::{Declared, same_file};
 use crate::commands::find::rows::{Site, sort_and_deduplicate};
@@ -26,15 +26,11 @@ pub(super) fn sites(
     swept: &Swept,
     segment: Segment,
 ) -> (Vec<Site>, Option<BudgetStop>) {
-    if !find.fsac.ready {
-        return syntactic_sites(find, placement, &resolved.declared, segment);
+    if find.fsac.ready {
+        compiler_sites(find, placement, resolved, swept, segment)
+    } else {
+        syntactic_sites(find, placement, &resolved.declared, segment)
     }
-    let mut sites = compiler_sites(find, placement, resolved, swept);
-    if !find.arguments.include_declaration {
-        sites.retain(|site| !is_declaration_kind(site.kind));
-    }
-    sort_and_deduplicate(&mut sites);
-    segment_of_sorted(sites, segment)
 }
 
 /// The kinds of a declaration's own site: `definition`, and `signature` in a `.fsi`.
@@ -44,24 +40,67 @@ pub(super) fn is_declaration_kind(kind: &str) -> bool {
 
 /// With FSAC: every location of the sweep, then every resolved declaration as a definition
 /// site, swept or not. FSAC's answers come first, so a declaration FSAC confirmed keeps
-/// `via: "fsac"` after de-duplication.
-fn compiler_sites(find: &FindRun, placement: &Placement, resolved: &Resolved, swept: &Swept) -> Vec<Site> {
+/// `via: "fsac"` after de-duplication. The locations are grouped by file first (references
+/// into the sweep's answers), and sites are formed one file at a time into the segment.
+fn compiler_sites<'a>(
+    find: &FindRun,
+    placement: &Placement,
+    resolved: &'a Resolved,
+    swept: &'a Swept,
+    mut segment: Segment,
+) -> (Vec<Site>, Option<BudgetStop>) {
     let classifier = Classifier { find, placement, declared: &resolved.declared, kind_mode: find.kind_mode() };
-    let mut sites = Vec::new();
+    let mut by_file: BTreeMap<String, Vec<Located<'a>>> = BTreeMap::new();
+    let mut display: HashMap<&'a Path, String> = HashMap::new();
+    let mut locate = |located: Located<'a>| {
+        if placement.keeps(located.path) {
+            let file = display.entry(located.path).or_insert_with(|| find.model.display_path(located.path)).clone();
+            by_file.entry(file).or_default().push(located);
+        }
+    };
     if resolved.anchor.is_some() {
         let name = resolved.position_name.as_deref();
-        classifier.add(&mut sites, resolved.declared.first(), name, &swept.anchor_answer, "fsac");
+        for (path, range) in &swept.anchor_answer {
+            locate(Located { declaration: resolved.declared.first(), name, path, range: *range, via: "fsac" });
+        }
     } else {
         for (declaration, locations) in resolved.declared.iter().zip(&swept.answers) {
-            classifier.add(&mut sites, Some(declaration), None, locations, "fsac");
+            for (path, range) in locations {
+                locate(Located { declaration: Some(declaration), name: None, path, range: *range, via: "fsac" });
+            }
         }
     }
     for declaration in &resolved.declared {
         let via = if declaration.sources.iter().any(|source| source.starts_with("fsac")) { "fsac" } else { "syntax" };
-        let own_site = [(declaration.path.clone(), declaration.name_range)];
-        classifier.add(&mut sites, Some(declaration), None, &own_site, via);
+        let (path, range) = (&declaration.path, declaration.name_range);
+        locate(Located { declaration: Some(declaration), name: None, path, range, via });
     }
-    sites
+    let total = by_file.len();
+    for (number, (file, located)) in by_file.into_iter().enumerate() {
+        if segment.before_start(&file) {
+            continue;
+        }
+        let mut file_sites: Vec<Site> = located.iter().filter_map(|located| classifier.site(&file, located)).collect();
+        if !find.arguments.include_declaration {
+            file_sites.retain(|site| !is_declaration_kind(site.kind));
+        }
+        sort_and_deduplicate(&mut file_sites);
+        segment.offer_file(&file, file_sites, total - number - 1);
+        if segment.stopped() {
+            break;
+        }
+    }
+    segment.finish()
+}
+
+/// One compiler-confirmed location, found for `declaration` (or, at a position the compiler
+/// resolved to no source declaration, for `name`).
+struct Located<'a> {
+    declaration: Option<&'a Declared>,
+    name: Option<&'a str>,
+    path: &'a Path,
+    range: TextRange,
+    via: &'static str,
 }
 
 /// What classifies a compiler-confirmed location.
@@ -73,36 +112,22 @@ struct Classifier<'a> {
 }
 
 impl Classifier<'_> {
-    /// Adds the sites at `locations`, found for `declaration` (or, at a position the compiler
-    /// resolved to no source declaration, for `name`).
-    fn add(
-        &self,
-        sites: &mut Vec<Site>,
-        declaration: Option<&Declared>,
-        name: Option<&str>,
-        locations: &[(PathBuf, TextRange)],
-        via: &'static str,
-    ) {
-        for (path, range) in locations {
-            if !self.placement.keeps(path) {
-                continue;
-            }
-            let kind = self.kind_at(path, range, declaration);
-            if self.kind_mode == FindKind::Field && !kind.starts_with("field") && !is_declaration_kind(kind) {
-                continue;
-            }
-            sites.push(Site {
-                file: self.find.model.display_path(path),
-                range: *range,
-                kind,
-                symbol_full_name: declaration
-                    .map(|declaration| declaration.full_name.clone())
-                    .or(name.map(str::to_owned)),
-                symbol_candidates: Arc::default(),
-                project: self.placement.project_of(path, &self.find.model),
-                via,
-            });
+    /// The site at a location (in `file`, its display path), unless the kind leaves it out.
+    fn site(&self, file: &str, located: &Located<'_>) -> Option<Site> {
+        let Located { declaration, name, path, range, via } = *located;
+        let kind = self.kind_at(path, &range, declaration);
+        if self.kind_mode == FindKind::Field && !kind.starts_with("field") && !is_declaration_kind(kind) {
+            return None;
         }
+        Some(Site {
+            file: file.to_owned(),
+            range,
+            kind,
+            symbol_full_name: declaration.map(|declaration| declaration.full_name.clone()).or(name.map(str::to_owned)),
+            symbol_candidates: Arc::default(),
+            project: self.placement.project_of(path, &self.find.model),
+            via,
+        })
     }
 
     /// Any resolved declaration at this place makes it a declaration site, whichever
