@@ -341,9 +341,7 @@ pub fn extract_file_index(text: &str, tree: &Tree, grammar: GrammarKind, content
     let root_is_error = root.is_error();
     if root_is_error || root.has_error() {
         extractor.add_fallback_header();
-        if grammar == GrammarKind::Signature {
-            extractor.recover_signature_declarations();
-        }
+        extractor.recover_declarations_in_error_regions();
     }
     extractor.finish(grammar, content_sha256, root_is_error, root.has_error())
 }
@@ -1084,13 +1082,17 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
         self.declaration_bytes.insert(0, (header.line_start, self.text.len()));
     }
 
-    /// In a signature file, the grammar fails on member signatures inside types and the error
-    /// swallows everything after it (shared/tree-sitter-fsharp-notes.md §2): a `.fsi` would
-    /// lose most of its `val`s. Inside each error region the lines are read instead: `module X
-    /// =`, `type X` / `and X` and `val x :` lines become declarations (uncertain), nested by
-    /// indentation under the declaration that encloses the region. Nothing is recovered
-    /// where the tree already has a declaration's name.
-    fn recover_signature_declarations(&mut self) {
+    /// Inside each error region the lines are read instead of the tree
+    /// ([`crate::syntax::recover`]): in a signature file the grammar fails on member signatures
+    /// and the error swallows every `val` after it; in an implementation file an error at the
+    /// top (SRTP constraints, backticked type parameters) can swallow a whole module of `let`s
+    /// and members. What a line declares is nested by indentation under the recovered module or
+    /// type above it, or under the declaration that encloses the region; a line inside a
+    /// recovered `let`'s or member's body is a local and never a declaration, and at the
+    /// region's outer level no line right of its declarations' indentation counts. Everything
+    /// recovered is uncertain; nothing is recovered where the tree has a declaration's name.
+    fn recover_declarations_in_error_regions(&mut self) {
+        use crate::syntax::recover::{LineContext, Opens, block_end, recovered_line};
         let known: HashSet<Position> = self.declarations.iter().map(|declaration| declaration.name_start).collect();
         let mut regions = self.error_byte_regions.clone();
         regions.sort_unstable();
@@ -1101,9 +1103,12 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                 continue;
             }
             done_until = region_end;
-            // Recovered containers: (indent, declaration index).
-            let mut open: Vec<(usize, u32)> = Vec::new();
+            // Recovered declarations that hold the lines below them: (indent, index, opens).
+            let mut open: Vec<(usize, u32, Opens)> = Vec::new();
+            // The last recovered declaration at an indentation: (indent, kind).
+            let mut previous: Option<(usize, DeclarationKind)> = None;
             let enclosing = self.enclosing_container(region_start);
+            let mut outer_indent = self.children_indent(enclosing);
             let line_start = self.text[..region_start].rfind('\n').map_or(0, |newline| newline + 1);
             let mut offset = line_start;
             for line in self.text[line_start..region_end.min(self.text.len())].split_inclusive('\n') {
@@ -1111,32 +1116,50 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                 offset += line.len();
                 let content = line.trim_end();
                 let trimmed = content.trim_start();
-                if trimmed.is_empty() || trimmed.starts_with("//") || trimmed.starts_with("[<") {
+                if trimmed.is_empty() || trimmed.starts_with("//") || trimmed.starts_with('#') {
                     continue;
                 }
                 let indent = content.len() - trimmed.len();
-                while open.last().is_some_and(|(open_indent, _)| *open_indent >= indent) {
+                while open.last().is_some_and(|(open_indent, _, _)| *open_indent >= indent) {
                     open.pop();
                 }
-                let Some(recovered) = recovered_signature_line(trimmed) else { continue };
+                if open.last().is_some_and(|(_, _, opens)| *opens == Opens::Body) {
+                    continue;
+                }
+                if open.is_empty() && outer_indent.is_some_and(|outer| indent > outer) {
+                    continue;
+                }
+                let inside_type = open.last().is_some_and(|(_, index, _)| {
+                    !matches!(self.declarations[*index as usize].kind, DeclarationKind::Module)
+                });
+                let previous_sibling = previous.filter(|(at, _)| *at == indent).map(|(_, kind)| kind);
+                let Some(recovered) = recovered_line(trimmed, LineContext { inside_type, previous_sibling }) else {
+                    continue;
+                };
                 let name_start_byte = start + indent + recovered.name_offset;
                 let name_start = self.lines.position(name_start_byte);
+                if open.is_empty() {
+                    outer_indent = Some(outer_indent.map_or(indent, |outer| outer.min(indent)));
+                }
+                previous = Some((indent, recovered.kind));
                 if known.contains(&name_start) {
                     continue;
                 }
-                let parent = open.last().map_or(enclosing, |(_, index)| *index);
-                let end_byte = if recovered.kind == DeclarationKind::Val {
-                    start + content.len()
-                } else {
-                    block_end(self.text, offset, indent, region_end)
+                let parent = open.last().map_or(enclosing, |(_, index, _)| *index);
+                // A header with no indented lines after it ends with its own line.
+                let line_end = start + content.len();
+                let end_byte = match recovered.opens {
+                    Opens::Nothing => line_end,
+                    _ => Some(block_end(self.text, offset, indent, region_end))
+                        .filter(|end| *end != offset.min(region_end))
+                        .unwrap_or(line_end),
                 };
                 let name_end_byte = name_start_byte + recovered.name_length;
-                let stored = crate::syntax::names::stored_name(&self.text[name_start_byte..name_end_byte]);
                 let index = self.declarations.len() as u32;
                 self.declarations.push(Declaration {
                     kind: recovered.kind,
                     access: recovered.access,
-                    name: self.names.intern(&stored),
+                    name: self.names.intern(&recovered.stored_name),
                     parent,
                     range: self.lines.range(start + indent, end_byte),
                     name_start,
@@ -1147,11 +1170,21 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                     certain: false,
                 });
                 self.declaration_bytes.push((start + indent, end_byte));
-                if recovered.kind != DeclarationKind::Val {
-                    open.push((indent, index));
+                if recovered.opens != Opens::Nothing {
+                    open.push((indent, index, recovered.opens));
                 }
             }
         }
+    }
+
+    /// The column of the declarations the tree found directly in `container` (the leftmost),
+    /// if it found any.
+    fn children_indent(&self, container: u32) -> Option<usize> {
+        self.declarations
+            .iter()
+            .filter(|declaration| declaration.parent == container && container != NO_PARENT)
+            .map(|declaration| declaration.range.start.character as usize)
+            .min()
     }
 
     /// The innermost namespace or module whose range holds `byte`; else the last top-level
@@ -1386,76 +1419,6 @@ fn first_named_child(node: Node) -> Option<Node> {
 
 fn first_named_child_of_kinds<'tree>(kinds: &KindTable, node: Node<'tree>, wanted: &[&str]) -> Option<Node<'tree>> {
     find_child(node, |child| wanted.contains(&kinds.kind(child)))
-}
-
-/// A declaration read from one line of a signature file inside an error region.
-struct RecoveredLine {
-    kind: DeclarationKind,
-    access: Access,
-    /// Byte offset of the name in the trimmed line, and its length in bytes.
-    name_offset: usize,
-    name_length: usize,
-}
-
-/// `module X =`, `type X …`, `and X …` or `val x : …` (with `inline`, `mutable` and an access
-/// modifier), the name an identifier, a backticked identifier or a parenthesized operator.
-fn recovered_signature_line(trimmed: &str) -> Option<RecoveredLine> {
-    let mut words = trimmed.split(' ').filter(|word| !word.is_empty());
-    let (kind, keyword) = match words.next()? {
-        "module" => (DeclarationKind::Module, "module"),
-        "type" | "and" => (DeclarationKind::Class, "type"),
-        "val" => (DeclarationKind::Val, "val"),
-        _ => return None,
-    };
-    let mut rest = trimmed[trimmed.find(' ')?..].trim_start();
-    let mut access = Access::Default;
-    loop {
-        let word = rest.split([' ', ':']).next().unwrap_or("");
-        match word {
-            "inline" | "mutable" | "rec" => {}
-            "private" | "internal" | "public" => access = Access::from_keyword(word),
-            _ => break,
-        }
-        rest = rest[word.len()..].trim_start();
-    }
-    let name_offset = trimmed.len() - rest.len();
-    let name_length = if let Some(after) = rest.strip_prefix("``") {
-        after.find("``")? + 4
-    } else if rest.starts_with('(') {
-        rest.find(')')? + 1
-    } else {
-        rest.find(|character: char| !(character.is_alphanumeric() || character == '_' || character == '\''))
-            .unwrap_or(rest.len())
-    };
-    if name_length == 0 {
-        return None;
-    }
-    let after = rest[name_length..].trim_start();
-    let shaped = match keyword {
-        "module" => after.starts_with('='),
-        "val" => after.starts_with(':'),
-        _ => after.is_empty() || after.starts_with(['=', '<', '(', ':']) || after.starts_with("with"),
-    };
-    shaped.then_some(RecoveredLine { kind, access, name_offset, name_length })
-}
-
-/// Where the indented block after a header line (ending at byte `from`) ends: before the first
-/// non-blank line indented at most `indent`, or at `limit`.
-fn block_end(text: &str, from: usize, indent: usize, limit: usize) -> usize {
-    let mut offset = from;
-    let mut end = from.min(limit);
-    for line in text[from.min(text.len())..limit.min(text.len())].split_inclusive('\n') {
-        let content = line.trim_end();
-        let trimmed = content.trim_start();
-        if !trimmed.is_empty() && !trimmed.starts_with("//") && content.len() - trimmed.len() <= indent {
-            return end;
-        }
-        offset += line.len();
-        if !trimmed.is_empty() {
-            end = offset - (line.len() - content.len());
-        }
-    }
-    end
 }
 
 /// `(>>=)` or `( *** )` (starting at byte `start`): the text inside the parentheses without

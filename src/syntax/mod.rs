@@ -14,6 +14,7 @@ pub mod model;
 pub mod names;
 pub mod parse;
 pub mod prefilter;
+pub mod recover;
 pub mod snapshot;
 pub mod tokens;
 

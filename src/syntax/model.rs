@@ -63,8 +63,9 @@ pub type FastHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 /// cache entries instead of misreading them (3: a `private new` constructor has its access and
 /// its whole header; 4: operators are named `(>>=)` and their uses are occurrences; 5: a
 /// signature file's declarations inside error regions are read from its lines; 6: whether the
-/// file's head says it was generated).
-pub const INDEX_FORMAT_VERSION: u32 = 6;
+/// file's head says it was generated; 7: an implementation file's declarations inside error
+/// regions are read from its lines too).
+pub const INDEX_FORMAT_VERSION: u32 = 7;
 
 /// An interned name: an index into a string table (file-local or workspace-wide).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

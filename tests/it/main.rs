@@ -51,6 +51,7 @@ mod source_files;
 mod support;
 mod symbol_tools;
 mod syntax_cli;
+mod syntax_error_regions;
 mod syntax_index;
 mod syntax_outline;
 mod syntax_snapshot;

@@ -226,9 +226,20 @@ async fn not_found_is_uncertain_when_a_file_did_not_parse_cleanly() {
     let workspace = fixture_copy("symbol-search");
     let mut harness = session(workspace.path()).await;
     // An unsaved buffer whose tail the parser cannot read: a declaration could hide there.
-    open_pricing_with_tail(&mut harness, workspace.path(), "\ntype Broken = {{ (( \nlet Hidden = 1\n").await;
-    // `Hidden` is written only in the region the parser cannot read.
-    let missing = harness.execute("fslens.readSymbol", json!({"name": "Hidden", "waitForIndexMs": 60000})).await;
+    let tail = "\ntype Broken = {{ (( \nlet Hidden = 1\nlet shown = (( Concealed\n";
+    open_pricing_with_tail(&mut harness, workspace.path(), tail).await;
+    // A declaration's line in that region is read from the line: found, and uncertain.
+    let hidden = harness.execute("fslens.readSymbol", json!({"name": "Hidden", "waitForIndexMs": 60000})).await;
+    let hidden = result(&hidden);
+    assert_eq!(
+        (hidden["status"].as_str(), hidden["symbol"]["certain"].as_bool()),
+        (Some("ok"), Some(false)),
+        "{hidden}"
+    );
+    assert_eq!(hidden["source"], json!("let Hidden = 1\n"), "{hidden}");
+    // `Concealed` is written only in the region the parser cannot read, in no declaration's
+    // line: it may be declared there, so its absence is not certain.
+    let missing = harness.execute("fslens.readSymbol", json!({"name": "Concealed", "waitForIndexMs": 60000})).await;
     let missing = result(&missing);
     assert_eq!(missing["status"], json!("not_found"), "{missing}");
     assert_eq!(missing["certain"], json!(false), "{missing}");
@@ -244,7 +255,7 @@ async fn not_found_is_uncertain_when_a_file_did_not_parse_cleanly() {
     assert_eq!((result(&absent)["certain"].clone(), result(&absent)["filesSearched"].clone()), (json!(true), json!(0)));
     // Asked about that one file, the same holds.
     let in_file =
-        harness.execute("fslens.readSymbol", json!({"name": "Hidden", "path": "src/Shipping/Pricing.fs"})).await;
+        harness.execute("fslens.readSymbol", json!({"name": "Concealed", "path": "src/Shipping/Pricing.fs"})).await;
     let in_file = result(&in_file);
     assert_eq!((in_file["certain"].as_bool(), in_file["filesSearched"].as_u64()), (Some(false), Some(1)), "{in_file}");
     harness.finish(None).await;

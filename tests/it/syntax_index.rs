@@ -481,6 +481,8 @@ type Circle =
               error-region 2:0-5:38
             decl namespace Acme [default] 0:0-0:14 name@0:10-0:14 | namespace Acme
             decl class Acme.Circle [default] 2:0-5:38 name@2:5-2:11 UNCERTAIN | type Circle
+            decl member Acme.Circle.Radius [default] 4:4-4:24 name@4:11-4:17 UNCERTAIN | member Radius: float
+            decl member Acme.Circle.Unit [default] 5:4-5:38 name@5:18-5:22 UNCERTAIN | static member Unit: unit -> Circle
         "#]],
     );
 }
@@ -583,7 +585,7 @@ module Steps =
             decl constructor Acme.Steps.Builder.new [default] 9:8-20:30 name@9:8-9:11 UNCERTAIN | new: unit -> Builder member Zero: unit -> int member Bind: source: int * binder:…
             decl val Acme.Steps.builder [default] 14:4-14:24 name@14:8-14:15 UNCERTAIN | val builder: Builder
             decl val Acme.Steps.second [default] 16:4-16:26 name@16:8-16:14 UNCERTAIN | val second: int -> int
-            decl val Acme.Steps.(>>=) [private] 17:4-17:56 name@17:23-17:28 UNCERTAIN | val inline private (>>=): int -> (int -> int) -> int
+            decl val Acme.Steps.(>>=) [private] 17:4-17:56 name@17:24-17:27 UNCERTAIN | val inline private (>>=): int -> (int -> int) -> int
             decl module Acme.Steps.Inner [default] 19:4-20:30 name@19:11-19:16 UNCERTAIN | module Inner
             decl val Acme.Steps.Inner.``third one`` [default] 20:8-20:30 name@20:12-20:25 UNCERTAIN | val ``third one``: int
         "#]],
