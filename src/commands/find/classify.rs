@@ -80,17 +80,23 @@ fn compiler_sites<'a>(
         if segment.before_start(&file) {
             continue;
         }
-        let mut file_sites: Vec<Site> = located.iter().filter_map(|located| classifier.site(&file, located)).collect();
-        if !find.arguments.include_declaration {
-            file_sites.retain(|site| !is_declaration_kind(site.kind));
-        }
-        sort_and_deduplicate(&mut file_sites);
-        segment.offer_file(&file, file_sites, total - number - 1);
+        let file_sites: Vec<Site> = located.iter().filter_map(|located| classifier.site(&file, located)).collect();
+        offer_file_sites(find, &mut segment, &file, file_sites, total - number - 1);
         if segment.stopped() {
             break;
         }
     }
     segment.finish()
+}
+
+/// Offers one file's sites to the segment: without `includeDeclaration` the declaration sites
+/// are dropped, then the rest sorted and de-duplicated.
+fn offer_file_sites(find: &FindRun, segment: &mut Segment, file: &str, mut sites: Vec<Site>, files_after: usize) {
+    if !find.arguments.include_declaration {
+        sites.retain(|site| !is_declaration_kind(site.kind));
+    }
+    sort_and_deduplicate(&mut sites);
+    segment.offer_file(file, sites, files_after);
 }
 
 /// One compiler-confirmed location, found for `declaration` (or, at a position the compiler
@@ -210,11 +216,7 @@ fn syntactic_sites(
         for name in &names {
             name.add_sites_in(find, placement, path, &file, &mut file_sites);
         }
-        if !find.arguments.include_declaration {
-            file_sites.retain(|site| !is_declaration_kind(site.kind));
-        }
-        sort_and_deduplicate(&mut file_sites);
-        segment.offer_file(&file, file_sites, total - number - 1);
+        offer_file_sites(find, &mut segment, &file, file_sites, total - number - 1);
         if segment.stopped() {
             break;
         }
