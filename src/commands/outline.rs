@@ -650,7 +650,8 @@ impl FileSource<'_> {
         let containers = nearest_containers(self.file);
         let mut members_of: BTreeMap<u32, Vec<usize>> = BTreeMap::new();
         for (slot, declaration) in self.file.declarations.iter().enumerate() {
-            if !declaration.kind.is_container() {
+            // An active pattern's cases are listed as the pattern itself.
+            if !declaration.kind.is_container() && declaration.kind != DeclarationKind::ActivePatternCase {
                 members_of.entry(containers[slot]).or_default().push(slot);
             }
         }
@@ -1095,7 +1096,10 @@ impl ApiSurface<'_> {
             .iter()
             .enumerate()
             .filter(|(slot, member)| {
-                containers[*slot] == container as u32 && !member.kind.is_container() && self.chain_visible(*slot)
+                containers[*slot] == container as u32
+                    && !member.kind.is_container()
+                    && member.kind != DeclarationKind::ActivePatternCase
+                    && self.chain_visible(*slot)
             })
             .map(|(slot, member)| PublicApiMember {
                 name: self.index.name(member.name).to_string(),

@@ -343,6 +343,7 @@ pub fn extract_file_index(text: &str, tree: &Tree, grammar: GrammarKind, content
         extractor.add_fallback_header();
         extractor.recover_declarations_in_error_regions();
     }
+    extractor.add_active_pattern_cases();
     extractor.finish(grammar, content_sha256, root_is_error, root.has_error())
 }
 
@@ -1174,6 +1175,41 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                     open.push((indent, index, recovered.opens));
                 }
             }
+        }
+    }
+
+    /// Each case of an active pattern `let (|Even|Odd|) n = …` is a declaration of its own, a
+    /// sibling of the pattern (code names it `M.Even`), so a find or a read of `Even` resolves.
+    /// A partial pattern's `_` is no case.
+    fn add_active_pattern_cases(&mut self) {
+        let mut cases = Vec::new();
+        for (declaration, (start, end)) in self.declarations.iter().zip(&self.declaration_bytes) {
+            let name = &self.names.names[declaration.name.0 as usize];
+            let Some(core) = name.strip_prefix('(').and_then(|rest| rest.strip_suffix(')')) else { continue };
+            if !core.starts_with('|') || declaration.kind == DeclarationKind::ActivePatternCase {
+                continue;
+            }
+            let Some(core_at) = self.text.get(*start..*end).and_then(|text| text.find(core)) else { continue };
+            let mut offset = start + core_at + 1;
+            for case in core[1..].split('|') {
+                if !case.is_empty() && case != "_" {
+                    cases.push((declaration.clone(), case.to_owned(), offset, (*start, *end)));
+                }
+                offset += case.len() + 1;
+            }
+        }
+        for (pattern, case, case_start, bytes) in cases {
+            let name = self.names.intern(&case);
+            self.declarations.push(Declaration {
+                kind: DeclarationKind::ActivePatternCase,
+                name,
+                name_start: self.lines.position(case_start),
+                name_length: crate::syntax::model::single_line_length(
+                    self.lines.range(case_start, case_start + case.len()),
+                ),
+                ..pattern
+            });
+            self.declaration_bytes.push(bytes);
         }
     }
 

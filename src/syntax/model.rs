@@ -64,8 +64,8 @@ pub type FastHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 /// its whole header; 4: operators are named `(>>=)` and their uses are occurrences; 5: a
 /// signature file's declarations inside error regions are read from its lines; 6: whether the
 /// file's head says it was generated; 7: an implementation file's declarations inside error
-/// regions are read from its lines too).
-pub const INDEX_FORMAT_VERSION: u32 = 7;
+/// regions are read from its lines too; 8: each case of an active pattern is a declaration).
+pub const INDEX_FORMAT_VERSION: u32 = 8;
 
 /// An interned name: an index into a string table (file-local or workspace-wide).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -209,6 +209,9 @@ pub enum DeclarationKind {
     Let,
     /// A `val` (signature file value, or an explicit class field).
     Val,
+    /// A case of an active pattern, `Even` of `let (|Even|Odd|) n = …`: its range is the
+    /// pattern's declaration, its name the case's characters.
+    ActivePatternCase,
 }
 
 impl DeclarationKind {
@@ -236,6 +239,7 @@ impl DeclarationKind {
             DeclarationKind::AutoProperty => "auto-property",
             DeclarationKind::Let => "let",
             DeclarationKind::Val => "val",
+            DeclarationKind::ActivePatternCase => "active-pattern-case",
         }
     }
 

@@ -116,3 +116,21 @@ fn a_find_resolves_a_name_declared_inside_the_error_region() {
         answer["sites"].as_array().unwrap().iter().map(|site| site["kind"].as_str().unwrap()).collect();
     assert_eq!(kinds, ["definition", "member-usage"], "{answer:#}");
 }
+
+#[test]
+fn an_active_patterns_case_is_found_by_its_own_name() {
+    let answer = syntax_find(&fixture_root(), &["NonEmpty"]);
+    assert_eq!(answer["outcome"], "found", "{answer:#}");
+    assert_eq!(answer["resolution"]["declarations"][0]["symbolFullName"], "Lenses.Combinators.NonEmpty", "{answer:#}");
+    let sites: Vec<(u64, u64, &str)> = answer["sites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|site| {
+            let start = &site["range"]["start"];
+            (start["line"].as_u64().unwrap(), start["character"].as_u64().unwrap(), site["kind"].as_str().unwrap())
+        })
+        .collect();
+    // The case's characters inside `(|NonEmpty|_|)`, and its use in `describe`'s match.
+    assert_eq!(sites, [(15, 17, "definition"), (28, 10, "reference")], "{answer:#}");
+}

@@ -488,6 +488,22 @@ type Circle =
 }
 
 #[test]
+fn active_pattern_cases_are_declarations_beside_the_pattern() {
+    check(
+        "module M\nlet (|Even|Odd|) n = if n % 2 = 0 then Even else Odd\nlet (|Digit|_|) c = None\n",
+        expect![[r#"
+            health: clean
+            decl module M [default] 0:0-2:24 name@0:7-0:8 | module M
+            decl let M.(|Even|Odd|) [default] 1:0-1:52 name@1:5-1:15 | let (|Even|Odd|) n
+            decl let M.(|Digit|_|) [default] 2:0-2:24 name@2:5-2:14 | let (|Digit|_|) c
+            decl active-pattern-case M.Even [default] 1:0-1:52 name@1:6-1:10 | let (|Even|Odd|) n
+            decl active-pattern-case M.Odd [default] 1:0-1:52 name@1:11-1:14 | let (|Even|Odd|) n
+            decl active-pattern-case M.Digit [default] 2:0-2:24 name@2:6-2:11 | let (|Digit|_|) c
+        "#]],
+    );
+}
+
+#[test]
 fn positions_are_utf16() {
     check(
         "module M\nlet r = (\"héllo 𝄞\", { Ré = 1 })\n",

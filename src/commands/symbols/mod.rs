@@ -131,6 +131,7 @@ pub enum KindName {
     AutoProperty,
     Let,
     Val,
+    ActivePatternCase,
 }
 
 impl KindName {
@@ -161,6 +162,7 @@ impl KindName {
             KindName::AutoProperty => Kind::AutoProperty,
             KindName::Let => Kind::Let,
             KindName::Val => Kind::Val,
+            KindName::ActivePatternCase => Kind::ActivePatternCase,
         })
     }
 }
