@@ -1182,23 +1182,26 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
     /// sibling of the pattern (code names it `M.Even`), so a find or a read of `Even` resolves.
     /// A partial pattern's `_` is no case.
     fn add_active_pattern_cases(&mut self) {
+        // (the pattern's slot, the case, the byte where the case's name starts)
         let mut cases = Vec::new();
-        for (declaration, (start, end)) in self.declarations.iter().zip(&self.declaration_bytes) {
+        for (slot, (declaration, (start, end))) in self.declarations.iter().zip(&self.declaration_bytes).enumerate() {
             let name = &self.names.names[declaration.name.0 as usize];
-            let Some(core) = name.strip_prefix('(').and_then(|rest| rest.strip_suffix(')')) else { continue };
-            if !core.starts_with('|') || declaration.kind == DeclarationKind::ActivePatternCase {
+            let Some(core) = name.strip_prefix("(|").and_then(|rest| rest.strip_suffix("|)")) else { continue };
+            // The declaration's first `|A|B|` is its name: nothing but `let` and modifiers before it.
+            let Some(core_at) = self.text.get(*start..*end).and_then(|text| text.find(&name[1..name.len() - 1])) else {
                 continue;
-            }
-            let Some(core_at) = self.text.get(*start..*end).and_then(|text| text.find(core)) else { continue };
+            };
             let mut offset = start + core_at + 1;
-            for case in core[1..].split('|') {
+            for case in core.split('|') {
                 if !case.is_empty() && case != "_" {
-                    cases.push((declaration.clone(), case.to_owned(), offset, (*start, *end)));
+                    cases.push((slot, case.to_owned(), offset));
                 }
                 offset += case.len() + 1;
             }
         }
-        for (pattern, case, case_start, bytes) in cases {
+        for (slot, case, case_start) in cases {
+            let pattern = self.declarations[slot].clone();
+            let bytes = self.declaration_bytes[slot];
             let name = self.names.intern(&case);
             self.declarations.push(Declaration {
                 kind: DeclarationKind::ActivePatternCase,
@@ -1216,9 +1219,12 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
     /// The column of the declarations the tree found directly in `container` (the leftmost),
     /// if it found any.
     fn children_indent(&self, container: u32) -> Option<usize> {
+        if container == NO_PARENT {
+            return None;
+        }
         self.declarations
             .iter()
-            .filter(|declaration| declaration.parent == container && container != NO_PARENT)
+            .filter(|declaration| declaration.parent == container)
             .map(|declaration| declaration.range.start.character as usize)
             .min()
     }

@@ -176,10 +176,10 @@ fn is_identifier(text: &str) -> bool {
         && characters.all(|character| character.is_alphanumeric() || character == '_' || character == '\'')
 }
 
-/// Words that follow `let`/`member` without being a name (`let!` is split off earlier by the
-/// first-word match; `new` is a constructor).
+/// Words that follow `let`/`member` without being a name (`let!` never matches the first
+/// word; `new` is a constructor; `_` is a discard).
 fn is_keyword(word: &str) -> bool {
-    matches!(word, "new" | "do" | "this" | "base" | "_" | "rec" | "with" | "get" | "set")
+    matches!(word, "new" | "do" | "this" | "base" | "_" | "with" | "get" | "set")
 }
 
 /// Where the indented block after a header line (ending at byte `from`) ends: before the first
