@@ -121,3 +121,11 @@ pub fn to_hex(bytes: &[u8]) -> String {
     }
     text
 }
+
+/// The bytes [`to_hex`] wrote; `None` for an odd length or a character that is no hex digit.
+pub fn from_hex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) || !text.bytes().all(|byte| byte.is_ascii_hexdigit()) {
+        return None;
+    }
+    (0..text.len()).step_by(2).map(|at| u8::from_str_radix(&text[at..at + 2], 16).ok()).collect()
+}

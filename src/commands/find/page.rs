@@ -74,13 +74,6 @@ pub struct FindCursor {
     pub from_file: Option<String>,
 }
 
-fn from_hex(text: &str) -> Option<Vec<u8>> {
-    if !text.len().is_multiple_of(2) {
-        return None;
-    }
-    (0..text.len()).step_by(2).map(|at| u8::from_str_radix(text.get(at..at + 2)?, 16).ok()).collect()
-}
-
 /// The stream identity of a cursor that starts a new segment (it was issued before the
 /// segment was formed, so it names none).
 pub const RESUME_STREAM: &str = "0000000000000000000000000000000000000000000000000000000000000000";
@@ -123,7 +116,11 @@ impl FindCursor {
         }
         let from_file = match file {
             None => None,
-            Some(hex) => Some(from_hex(hex).and_then(|bytes| String::from_utf8(bytes).ok()).ok_or_else(invalid)?),
+            Some(hex) => Some(
+                crate::syntax::cache::from_hex(hex)
+                    .and_then(|bytes| String::from_utf8(bytes).ok())
+                    .ok_or_else(invalid)?,
+            ),
         };
         if stream == RESUME_STREAM && (offset != 0 || from_file.is_none()) {
             return Err(invalid());
