@@ -11,6 +11,17 @@ echo "== Free disk where the build goes: $(df -Ph . | awk 'NR==2 {print $4}')"
 # One build, run once: incremental-compilation state would add about 650 MB and save nothing.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
+# Machines that reach no crates registry and no Python package index (the `dotnet` machines this
+# project is developed and tested on) carry an offline kit beside the clone: ../shared/offline,
+# a cargo local registry and the test wheels. When it is there, cargo and pip read from it (the
+# kit's script writes a source-replacement block into $CARGO_HOME/config.toml and prints the pip
+# variables). A clone without it uses the registries as usual.
+offline_kit=../shared/offline/use-offline-kit.sh
+if [ -z "${FSLENS_NO_OFFLINE_KIT:-}" ] && [ -f "$offline_kit" ]; then
+  eval "$(bash "$offline_kit")"
+  bash "$offline_kit" --check .
+fi
+
 need_apt=()
 command -v node >/dev/null 2>&1 || need_apt+=(nodejs npm)
 command -v cc >/dev/null 2>&1 || need_apt+=(build-essential)
