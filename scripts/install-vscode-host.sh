@@ -40,8 +40,8 @@ if [ ${#missing[@]} -gt 0 ]; then
     sudo=(sudo)
   fi
   echo "   installing Debian packages: ${missing[*]}" >&2
-  quietly "${sudo[@]}" apt-get update -qq
-  quietly "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+  quietly "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 update -qq
+  quietly "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
 if [ ! -f "$stamp" ]; then

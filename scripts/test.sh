@@ -26,8 +26,8 @@ need_apt=()
 command -v node >/dev/null 2>&1 || need_apt+=(nodejs npm)
 command -v cc >/dev/null 2>&1 || need_apt+=(build-essential)
 if [ ${#need_apt[@]} -gt 0 ]; then
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}"
+  apt-get -o DPkg::Lock::Timeout=600 update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq "${need_apt[@]}"
 fi
 
 # Formatting and lints first: either failing fails the run before the slow steps.
@@ -47,8 +47,6 @@ echo "== Editors: Neovim 0.7 and 0.11, Emacs, VS Code extension (unit tests, .vs
 echo "== MCP: the official Python SDK client (PyPI mcp) in a virtual environment"
 eval "$(./scripts/test-mcp.sh --prepare | grep '^FSLENS_MCP_PYTHON=' | sed 's/^/export /')"
 
-echo "== Metadata reader's second source: dnfile (PyPI) in a virtual environment"
-eval "$(./scripts/test-metadata.sh --prepare | grep '^FSLENS_DNFILE_PYTHON=' | sed 's/^/export /')"
 
 echo "== Rust tests"
 # Built first on their own: a failed link prints the whole linker command line, tens of

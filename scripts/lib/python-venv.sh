@@ -1,4 +1,4 @@
-# Sourced by scripts/test-mcp.sh and scripts/test-metadata.sh: one pinned PyPI package in a
+# Sourced by scripts/test-mcp.sh: one pinned PyPI package in a
 # virtual environment under target/, made only when the pinned version is not there yet.
 #
 #   prepare_python_venv VENV MODULE PACKAGE VERSION
@@ -11,8 +11,8 @@ prepare_python_venv() {
     return 0
   fi
   if ! python3 -c "import venv, ensurepip" >/dev/null 2>&1; then
-    apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3-venv
+    apt-get -o DPkg::Lock::Timeout=600 update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -qq python3-venv
   fi
   rm -rf "$venv"
   mkdir -p "$(dirname "$venv")"

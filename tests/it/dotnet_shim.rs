@@ -1,6 +1,7 @@
 //! fslens started as `dotnet` (src/shim.rs), through a `dotnet` symbolic link in a shim
 //! directory, in front of the stand-in real dotnet (tests/stand-in-dotnet: it records every
-//! command line that is not FSAC and runs the FSAC double for `fsautocomplete.dll`).
+//! command line that is not FSAC and runs the FSAC double for `fsautocomplete.dll`), and in
+//! front of the real .NET SDK (`--version`, `build` and `test` of `fixtures/tested`).
 //!
 //! An SDK command passes through to the real dotnet unchanged (arguments, standard streams,
 //! environment, working directory, exit code, a signal); an FSAC command line makes the shim the
@@ -278,4 +279,77 @@ async fn an_fsac_command_line_makes_the_shim_the_proxy_with_one_fsac() {
         descendants(fslens_pid).into_iter().filter(|(_, line)| line.contains("fsac-double/index.mjs")).collect();
     assert_eq!(after.len(), 1, "{after:?}");
     editor.stop().await;
+}
+
+/// Runs `program` with `arguments` in `directory`, keeping this process's environment (the
+/// real SDK needs HOME and its own variables) but with `path` as PATH.
+fn run_in(program: &Path, arguments: &[&str], directory: &Path, path: &std::ffi::OsStr) -> Output {
+    std::process::Command::new(program)
+        .args(arguments)
+        .env("PATH", path)
+        .env("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
+        .env("DOTNET_NOLOGO", "1")
+        .current_dir(directory)
+        .stdin(Stdio::null())
+        .output()
+        .unwrap()
+}
+
+/// The compiler's error lines of a build's output (the rest holds times and paths of the run).
+fn error_lines(output: &Output) -> Vec<String> {
+    let mut lines: Vec<String> = String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter(|line| line.contains(": error FS"))
+        .map(|line| line.trim().to_owned())
+        .collect();
+    lines.sort();
+    lines.dedup();
+    lines
+}
+
+/// The real .NET SDK behind the shim, as Ionide mode runs it: the shim's setting file names the
+/// real `dotnet`, the shim is first on PATH (so the SDK's own child processes that look
+/// `dotnet` up go through it too). `--version`, a failing `build` and a `test` run with a
+/// failing test come out as the real program gives them: the same exit codes and output.
+#[test]
+fn the_real_sdk_passes_through_the_shim() {
+    let setup = ShimSetup::new();
+    let system_path = std::env::var_os("PATH").unwrap_or_default();
+    let real = fslens::proxy::backend::find_on_path("dotnet", Some(&system_path))
+        .expect("the .NET SDK's dotnet is on PATH (the project's machines have SDK 10)");
+    std::fs::write(setup.shim.join(fslens::shim::REAL_DOTNET_FILE), format!("{}\n", real.display())).unwrap();
+    let mut shim_first = vec![setup.shim.clone()];
+    shim_first.extend(std::env::split_paths(&system_path));
+    let shim_first = std::env::join_paths(shim_first).unwrap();
+    let shim = setup.shim.join("dotnet");
+    let workspace = fixture_copy("tested");
+    let root = workspace.path();
+
+    let direct = run_in(&real, &["--version"], root, &system_path);
+    let through_shim = run_in(&shim, &["--version"], root, &shim_first);
+    assert_eq!(direct.status.code(), Some(0), "{direct:?}");
+    assert_eq!(through_shim.status.code(), Some(0), "{through_shim:?}");
+    assert_eq!(through_shim.stdout, direct.stdout);
+
+    // A type error in the library: the build fails with the compiler's own lines and code.
+    let counter = root.join("src/Tally/Counter.fs");
+    let text = std::fs::read_to_string(&counter).unwrap();
+    std::fs::write(&counter, text.replace("tally.Count + amount", "tally.Count + string amount")).unwrap();
+    let build = ["build", "src/Tally/Tally.fsproj", "-clp:NoSummary"];
+    let direct = run_in(&real, &build, root, &system_path);
+    let through_shim = run_in(&shim, &build, root, &shim_first);
+    assert_eq!(direct.status.code(), Some(1), "{}", String::from_utf8_lossy(&direct.stdout));
+    assert_eq!(through_shim.status.code(), direct.status.code(), "{}", String::from_utf8_lossy(&through_shim.stderr));
+    assert!(!error_lines(&direct).is_empty(), "{}", String::from_utf8_lossy(&direct.stdout));
+    assert_eq!(error_lines(&through_shim), error_lines(&direct));
+    std::fs::write(&counter, text).unwrap();
+
+    // A test that fails: `dotnet test` through the shim says which, and exits 1.
+    let tests = root.join("tests/Tally.Xunit/CounterTests.fs");
+    let text = std::fs::read_to_string(&tests).unwrap();
+    std::fs::write(&tests, text.replace("Assert.Equal(5, tally.Count)", "Assert.Equal(6, tally.Count)")).unwrap();
+    let run = run_in(&shim, &["test", "tests/Tally.Xunit/Tally.Xunit.fsproj"], root, &shim_first);
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(run.status.code(), Some(1), "{stdout}\n{}", String::from_utf8_lossy(&run.stderr));
+    assert!(stdout.contains("add adds") && stdout.contains("Failed:     1, Passed:     4"), "{stdout}");
 }

@@ -35,7 +35,7 @@ mod make_visible;
 mod mcp_bridge;
 mod mcp_diagnostic_tools;
 mod mcp_symbol_tools;
-mod metadata_against_dnfile;
+mod metadata_against_srm;
 mod process_proxy;
 mod proxy_core;
 mod proxy_properties;

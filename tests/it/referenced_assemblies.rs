@@ -521,3 +521,46 @@ fn the_metadata_reader_is_pure() {
     }
     assert!(checked >= 7, "{checked} files checked");
 }
+
+/// A copy of `fixtures/nuget-restore` restored by the real `dotnet restore`: the metadata
+/// commands read what the SDK wrote (obj/project.assets.json, the global packages folder, the
+/// SDK's targeting pack), nothing hand-made.
+#[test]
+fn the_commands_read_a_real_dotnet_restore() {
+    let workspace = support::double::fixture_copy("nuget-restore");
+    support::dotnet::restore(&workspace.path().join("App/App.fsproj"));
+    let environment = RestoreEnvironment::from_process();
+    let ask = |tool: Tool, argument: Value| {
+        let arguments = ReferencedArguments::parse(tool, argument).expect("valid arguments");
+        run(workspace.path(), &arguments, &environment).expect("answer")
+    };
+
+    let types = ask(Tool::NugetTypes, json!({ "packageId": "Newtonsoft.Json", "maxResults": 2000 }));
+    assert_eq!(types["restoreSource"]["kind"], "projectAssetsJson", "{types}");
+    assert_eq!(types["matchedPackage"], "Newtonsoft.Json");
+    let assemblies = types["matchedAssemblies"].as_array().unwrap();
+    assert_eq!(names(&types, "matchedAssemblies", "name"), ["Newtonsoft.Json"]);
+    // The same assembly, read straight from where the restore put it.
+    let dll = assemblies[0]["path"].as_str().expect("the assembly's path");
+    assert!(dll.contains("newtonsoft.json/13.0.4/"), "{dll}");
+    let assembly = read_assembly_file(Path::new(dll)).unwrap();
+    let expected: Vec<String> =
+        assembly.types.iter().filter(|info| info.is_visible_outside).map(|info| info.full_name.clone()).collect();
+    assert!(expected.iter().any(|name| name == "Newtonsoft.Json.JsonConvert"), "{expected:?}");
+    assert_eq!(names(&types, "types", "fullName"), expected);
+    assert_eq!(types["complete"], true, "every reference of a real restore is readable: {types}");
+
+    let members = ask(Tool::NugetMembers, json!({ "packageId": "Newtonsoft.Json", "typeName": "JsonConvert" }));
+    let member_names = names(&members, "members", "name");
+    assert!(member_names.iter().any(|name| name == "SerializeObject"), "{member_names:?}");
+
+    // The framework comes from the SDK's targeting pack: System.String is found there.
+    let strings = ask(Tool::ReferencedSymbols, json!({ "query": "System.String", "maxResults": 1000 }));
+    assert!(names(&strings, "symbols", "fullName").iter().any(|name| name == "System.String"), "{strings}");
+    // The package's own type, found in the package's assembly (System.Text.Json's
+    // JsonConverter matches the query too: a substring search).
+    let converters = ask(Tool::ReferencedSymbols, json!({ "query": "JsonConvert", "maxResults": 1000 }));
+    let symbols = converters["symbols"].as_array().unwrap();
+    let convert = symbols.iter().find(|symbol| symbol["fullName"] == "Newtonsoft.Json.JsonConvert");
+    assert_eq!(convert.map(|symbol| &symbol["assembly"]), Some(&json!("Newtonsoft.Json")), "{converters}");
+}

@@ -454,6 +454,7 @@ impl Harness {
     }
 }
 
+pub mod dotnet;
 pub mod double;
 pub mod editors;
 pub mod markers;

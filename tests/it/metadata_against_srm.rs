@@ -1,56 +1,25 @@
-//! fslens's ECMA-335 reader against a second, independent reader: `dnfile` (PyPI, pure
-//! Python), driven by tests/metadata/dump_with_dnfile.py over real reference assemblies that
-//! the `fable-metadata` npm package ships (tests/fsac-double/node_modules). For every TypeDef:
+//! fslens's ECMA-335 reader against a second, independent reader: System.Reflection.Metadata,
+//! the metadata reader the .NET runtime ships, driven by tests/metadata/MetadataDump (a small F#
+//! program, built by the test through the real `dotnet`) over real assemblies of the installed
+//! SDK: its reference pack and the FSharp.Core its compiler ships. For every TypeDef:
 //! namespace, name, enclosing type and visibility; for every type its methods and fields in
-//! table order with their accessibility, then its properties and events. Also: damaged copies of a real assembly are errors,
-//! never panics.
-//!
-//! The interpreter comes from `FSLENS_DNFILE_PYTHON`, or the virtual environment that
-//! `scripts/test-metadata.sh --prepare` creates under target/; without dnfile these tests fail
-//! and say how to install it.
+//! table order with their accessibility, then its properties and events. Also: damaged copies
+//! of a real assembly are errors, never panics.
 
 use std::path::PathBuf;
 use std::process::Command;
 
+use crate::support::dotnet::{built_tool, reference_assembly, sdk_fsharp_core};
 use fslens::metadata::{Assembly, MemberKind, read_assembly, read_assembly_file};
 use serde_json::Value;
 
-fn repository() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-fn reference_assembly(name: &str) -> PathBuf {
-    let path = repository().join("tests/fsac-double/node_modules/fable-metadata/lib").join(name);
-    assert!(
-        path.exists(),
-        "{} is missing: run `npm ci --prefix tests/fsac-double` (scripts/test.sh does)",
-        path.display()
-    );
-    path
-}
-
-fn python_with_dnfile() -> PathBuf {
-    let python = std::env::var_os("FSLENS_DNFILE_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| repository().join("target/dnfile-venv/bin/python"));
-    let probe = Command::new(&python).args(["-c", "import dnfile"]).output();
-    match probe {
-        Ok(output) if output.status.success() => python,
-        _ => panic!(
-            "dnfile is missing: {} cannot import it. Run `scripts/test-metadata.sh --prepare`, or set \
-             FSLENS_DNFILE_PYTHON to a python that has dnfile==0.18.0.",
-            python.display()
-        ),
-    }
-}
-
-fn dnfile_dump(paths: &[PathBuf]) -> Value {
-    let output = Command::new(python_with_dnfile())
-        .arg(repository().join("tests/metadata/dump_with_dnfile.py"))
+fn independent_dump(paths: &[PathBuf]) -> Value {
+    let output = Command::new("dotnet")
+        .arg(built_tool("metadata/MetadataDump"))
         .args(paths)
         .output()
-        .expect("run the dnfile dump");
-    assert!(output.status.success(), "dnfile dump failed: {}", String::from_utf8_lossy(&output.stderr));
+        .expect("run the System.Reflection.Metadata dump");
+    assert!(output.status.success(), "the metadata dump failed: {}", String::from_utf8_lossy(&output.stderr));
     serde_json::from_slice(&output.stdout).expect("the dump is JSON")
 }
 
@@ -114,11 +83,12 @@ fn their_lines(dump: &Value) -> Vec<String> {
 }
 
 #[test]
-fn types_methods_and_fields_match_dnfile_on_real_assemblies() {
-    let names =
-        ["FSharp.Core.dll", "Fable.Core.dll", "System.Runtime.dll", "netstandard.dll", "System.Collections.dll"];
-    let paths: Vec<PathBuf> = names.iter().map(|name| reference_assembly(name)).collect();
-    let dump = dnfile_dump(&paths);
+fn types_methods_and_fields_match_system_reflection_metadata_on_real_assemblies() {
+    let mut paths = vec![sdk_fsharp_core()];
+    for name in ["System.Runtime.dll", "netstandard.dll", "System.Collections.dll", "System.Linq.dll"] {
+        paths.push(reference_assembly(name));
+    }
+    let dump = independent_dump(&paths);
     let mut compared_lines = 0;
     for path in &paths {
         let theirs = &dump[path.to_str().expect("utf-8 path")];
@@ -129,7 +99,7 @@ fn types_methods_and_fields_match_dnfile_on_real_assemblies() {
         let first_difference = our_view.iter().zip(&their_view).position(|(a, b)| a != b);
         assert!(
             first_difference.is_none() && our_view.len() == their_view.len(),
-            "{}: first difference at line {first_difference:?}: ours {:?}, dnfile {:?} ({} vs {} lines)",
+            "{}: first difference at line {first_difference:?}: ours {:?}, System.Reflection.Metadata {:?} ({} vs {} lines)",
             path.display(),
             first_difference.map(|line| &our_view[line]),
             first_difference.map(|line| &their_view[line]),
@@ -151,7 +121,7 @@ fn a_facade_assembly_lists_its_type_forwarders() {
 
 #[test]
 fn fsharp_core_reads_with_kinds_signatures_and_obsolete_flags() {
-    let core = read_assembly_file(&reference_assembly("FSharp.Core.dll")).expect("FSharp.Core reads");
+    let core = read_assembly_file(&sdk_fsharp_core()).expect("FSharp.Core reads");
     let find = |full_name: &str| {
         core.types.iter().find(|info| info.full_name == full_name).unwrap_or_else(|| panic!("{full_name} is listed"))
     };
@@ -173,7 +143,7 @@ fn fsharp_core_reads_with_kinds_signatures_and_obsolete_flags() {
 
 #[test]
 fn damaged_copies_of_a_real_assembly_are_errors_not_panics() {
-    let bytes = std::fs::read(reference_assembly("Fable.Core.dll")).expect("read");
+    let bytes = std::fs::read(reference_assembly("System.Collections.dll")).expect("read");
     assert!(read_assembly(&bytes).is_ok());
     let mut failures = 0;
     for length in (0..bytes.len()).step_by(bytes.len() / 97 + 1) {
