@@ -1,0 +1,237 @@
+/// The compiler's view of a workspace: its projects (a solution at the root, else every
+/// `.fsproj` below it), restored and loaded by a design-time build, checked with
+/// FSharp.Compiler.Service in reference order (a project reference is the referenced project's
+/// options, so uses across projects are the compiler's own), and every symbol the workspace
+/// declares with all of its uses.
+module Workspace
+
+open System
+open System.IO
+open System.Text.RegularExpressions
+open FSharp.Compiler.CodeAnalysis
+open FSharp.Compiler.Symbols
+
+let private skipped = set [ "bin"; "obj"; "node_modules"; ".git" ]
+
+let rec private projectFilesBelow (directory: string) =
+    seq {
+        yield! Directory.EnumerateFiles(directory, "*.fsproj")
+        for child in Directory.EnumerateDirectories directory do
+            if not (skipped.Contains(Path.GetFileName child)) then yield! projectFilesBelow child
+    }
+
+/// The solution at the root (`.sln` or `.slnx`; the one with the most projects) and its F#
+/// projects, else every `.fsproj` below the root.
+let projectFiles (root: string) : string option * string list =
+    let solutions =
+        [ yield! Directory.EnumerateFiles(root, "*.sln"); yield! Directory.EnumerateFiles(root, "*.slnx") ]
+        |> List.map (fun solution ->
+            let text = File.ReadAllText solution
+            let projects =
+                [ for m in Regex.Matches(text, "\"([^\"]+\\.fsproj)\"") -> m.Groups[1].Value ]
+                |> List.map (fun relative ->
+                    Path.GetFullPath(Path.Combine(Path.GetDirectoryName solution, relative.Replace('\\', '/'))))
+                |> List.filter File.Exists
+                |> List.distinct
+            solution, projects)
+        |> List.filter (fun (_, projects) -> not (List.isEmpty projects))
+    match solutions |> List.sortByDescending (fun (_, projects) -> List.length projects) with
+    | (solution, projects) :: _ -> Some solution, projects
+    | [] -> None, projectFilesBelow root |> Seq.map Path.GetFullPath |> Seq.sort |> List.ofSeq
+
+/// One use of a symbol: the file (absolute) and the LSP range (0-based lines and UTF-16 columns).
+type Use =
+    { File: string
+      StartLine: int
+      StartColumn: int
+      EndLine: int
+      EndColumn: int
+      IsDefinition: bool }
+
+/// A symbol the workspace declares.
+type Declared =
+    { Key: string
+      Kind: string
+      DisplayName: string
+      /// The names a user may write for it, dotted, most qualified first (the compiler's full
+      /// name; for an extension member also the extended type's full name with the member).
+      FullNames: string list
+      /// The name of its parent (module, type, namespace) as `Parent.Name` queries use it.
+      Parent: string option
+      Declaration: Use
+      Symbol: FSharpSymbol }
+
+let private toUse (symbolUse: FSharpSymbolUse) =
+    let range = symbolUse.Range
+    { File = Path.GetFullPath range.FileName
+      StartLine = range.StartLine - 1
+      StartColumn = range.StartColumn
+      EndLine = range.EndLine - 1
+      EndColumn = range.EndColumn
+      IsDefinition = symbolUse.IsFromDefinition }
+
+let private lastSegment (path: string) =
+    match path.LastIndexOf '.' with
+    | -1 -> path
+    | index -> path.Substring(index + 1)
+
+let private entityFullName (entity: FSharpEntity) =
+    try entity.FullName with _ -> entity.DisplayName
+
+/// What the oracle asks about, and how a user names it; `None` for what is left out (locals,
+/// parameters, generated code, constructors, property accessors, anonymous record fields).
+let private describe (symbol: FSharpSymbol) : (string * string option * string list) option =
+    let fullName () = try symbol.FullName with _ -> symbol.DisplayName
+    match symbol with
+    | :? FSharpEntity as entity when entity.IsNamespace -> None
+    | :? FSharpEntity as entity ->
+        let kind = if entity.IsFSharpModule then "module" else "type"
+        let parent =
+            match entity.DeclaringEntity with
+            | Some parent -> Some parent.DisplayName
+            | None ->
+                match entity.Namespace with
+                | Some space -> Some(lastSegment space)
+                | None -> None
+        Some(kind, parent, [ fullName () ])
+    | :? FSharpMemberOrFunctionOrValue as value ->
+        if not value.IsModuleValueOrMember || value.IsCompilerGenerated || value.IsConstructor
+           || value.IsPropertyGetterMethod || value.IsPropertySetterMethod
+           || value.IsEventAddMethod || value.IsEventRemoveMethod then
+            None
+        else
+            let kind = if value.IsMember || value.IsExtensionMember then "member" else "value"
+            let parent = value.DeclaringEntity |> Option.map (fun entity -> entity.DisplayName)
+            let extended =
+                if value.IsExtensionMember then
+                    match value.ApparentEnclosingEntity with
+                    | Some extended -> (try [ entityFullName extended + "." + value.DisplayName ] with _ -> [])
+                    | None -> []
+                else []
+            Some(kind, parent, fullName () :: extended)
+    | :? FSharpUnionCase as case ->
+        let parent =
+            if case.ReturnType.HasTypeDefinition then Some case.ReturnType.TypeDefinition.DisplayName else None
+        Some("union-case", parent, [ fullName () ])
+    | :? FSharpField as field ->
+        if field.IsAnonRecordField || field.IsCompilerGenerated || field.IsUnionCaseField then None
+        else Some("field", field.DeclaringEntity |> Option.map (fun entity -> entity.DisplayName), [ fullName () ])
+    | :? FSharpActivePatternCase as case ->
+        Some("active-pattern-case", case.Group.DeclaringEntity |> Option.map (fun entity -> entity.DisplayName), [ fullName () ])
+    | _ -> None
+
+type Checked =
+    { Root: string
+      Solution: string option
+      Projects: DesignTimeBuild.LoadedProject list
+      Errors: (string * string) list
+      Symbols: Declared list
+      /// Every project's check results.
+      Results: FSharpCheckProjectResults list
+      Sources: Set<string> }
+
+/// The compiler's uses of a symbol in every project of the workspace (`GetUsesOfSymbol`, so
+/// the compiler's own notion of the same symbol: a constructor call is a use of its type),
+/// in the workspace's source files.
+let usesOf (workspace: Checked) (symbol: Declared) : Use list =
+    workspace.Results
+    |> List.collect (fun results -> results.GetUsesOfSymbol symbol.Symbol |> Array.map toUse |> List.ofArray)
+    |> List.filter (fun used -> workspace.Sources.Contains used.File)
+    |> List.distinct
+
+/// Restores, loads and checks the workspace; every symbol declared in its source files.
+let check (root: string) (log: string -> unit) : Checked =
+    let solution, projectFiles = projectFiles root
+    if List.isEmpty projectFiles then failwithf "no F# project under %s" root
+    match solution with
+    | Some solution -> DesignTimeBuild.restore solution
+    | None -> projectFiles |> List.iter DesignTimeBuild.restore
+    let loaded =
+        projectFiles
+        |> List.map (fun project ->
+            log $"loading {Path.GetRelativePath(root, project)}"
+            DesignTimeBuild.load project)
+    let byOutput =
+        loaded
+        |> List.collect (fun project ->
+            [ project.TargetPath, project; project.TargetRefPath, project ]
+            |> List.filter (fun (path, _) -> path <> ""))
+        |> List.map (fun (path, project) -> Path.GetFullPath path, project)
+        |> dict
+    let options = Collections.Generic.Dictionary<string, FSharpProjectOptions>()
+    let rec optionsOf (project: DesignTimeBuild.LoadedProject) : FSharpProjectOptions =
+        match options.TryGetValue project.ProjectFile with
+        | true, known -> known
+        | _ ->
+            let referenced =
+                project.OtherOptions
+                |> List.choose (fun option ->
+                    if option.StartsWith "-r:" then
+                        let path = Path.GetFullPath(option.Substring 3)
+                        match byOutput.TryGetValue path with
+                        | true, other when other.ProjectFile <> project.ProjectFile ->
+                            Some(FSharpReferencedProject.FSharpReference(path, optionsOf other))
+                        | _ -> None
+                    else None)
+                |> Array.ofList
+            let made =
+                { ProjectFileName = project.ProjectFile
+                  ProjectId = None
+                  SourceFiles = Array.ofList project.SourceFiles
+                  OtherOptions = Array.ofList project.OtherOptions
+                  ReferencedProjects = referenced
+                  IsIncompleteTypeCheckEnvironment = false
+                  UseScriptResolutionRules = false
+                  LoadTime = DateTime.Now
+                  UnresolvedReferences = None
+                  OriginalLoadReferences = []
+                  Stamp = None }
+            options[project.ProjectFile] <- made
+            made
+    let checker = FSharpChecker.Create(keepAssemblyContents = false, keepAllBackgroundResolutions = false)
+    let sources = loaded |> List.collect (fun project -> project.SourceFiles) |> Set.ofList
+    let symbols = Collections.Generic.Dictionary<string, Declared>()
+    let errors = ResizeArray()
+    let results =
+        [ for project in loaded do
+              log $"checking {Path.GetRelativePath(root, project.ProjectFile)} ({project.TargetFramework})"
+              let previous = Environment.CurrentDirectory
+              Environment.CurrentDirectory <- Path.GetDirectoryName project.ProjectFile
+              let results = checker.ParseAndCheckProject(optionsOf project) |> Async.RunSynchronously
+              Environment.CurrentDirectory <- previous
+              for diagnostic in results.Diagnostics do
+                  if diagnostic.Severity = FSharp.Compiler.Diagnostics.FSharpDiagnosticSeverity.Error then
+                      errors.Add(project.ProjectFile, $"{diagnostic.Range.FileName}({diagnostic.StartLine},{diagnostic.StartColumn}): FS{diagnostic.ErrorNumber:D4} {diagnostic.Message}")
+              for symbolUse in results.GetAllUsesOfAllSymbols() do
+                  let symbol = symbolUse.Symbol
+                  match symbol.DeclarationLocation with
+                  | Some declaration when symbolUse.IsFromDefinition && sources.Contains(Path.GetFullPath declaration.FileName) ->
+                      match describe symbol with
+                      | Some(kind, parent, fullNames) ->
+                          let key =
+                              $"{kind}|{Path.GetFullPath declaration.FileName}|{declaration.StartLine}|{declaration.StartColumn}|{symbol.DisplayName}"
+                          if not (symbols.ContainsKey key) then
+                              symbols[key] <-
+                                  { Key = key
+                                    Kind = kind
+                                    DisplayName = symbol.DisplayName
+                                    FullNames = fullNames
+                                    Parent = parent
+                                    Declaration =
+                                      { File = Path.GetFullPath declaration.FileName
+                                        StartLine = declaration.StartLine - 1
+                                        StartColumn = declaration.StartColumn
+                                        EndLine = declaration.EndLine - 1
+                                        EndColumn = declaration.EndColumn
+                                        IsDefinition = true }
+                                    Symbol = symbol }
+                      | None -> ()
+                  | _ -> ()
+              yield results ]
+    { Root = root
+      Solution = solution
+      Projects = loaded
+      Errors = List.ofSeq errors
+      Symbols = symbols.Values |> List.ofSeq |> List.sortBy (fun symbol -> symbol.Key)
+      Results = results
+      Sources = sources }
