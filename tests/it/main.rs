@@ -27,6 +27,7 @@ mod editors_recordings;
 mod field_impact;
 mod find_concurrency;
 mod find_names;
+mod find_oracle;
 mod find_prefilter;
 mod find_scale;
 mod find_with_double;

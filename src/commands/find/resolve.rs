@@ -541,7 +541,24 @@ pub fn merge_workspace_symbols(
         }
         let container = item["containerName"].as_str().unwrap_or_default();
         let full_name = match &from_index {
-            Some((full_name, _)) => full_name.clone(),
+            Some((full_name, _)) => {
+                // In a file the grammar could not read whole, the index's containers past an
+                // error region are guesses (a module's range may end early, leaving its
+                // later bindings at the namespace): FSAC's container names the declaration
+                // too, so either name may match, and FSAC's wins when only it does.
+                let degraded = index.file(&path).is_some_and(|file| file.index.health.status != HealthStatus::Clean);
+                let fsac_name = fsac_full_name(full_name, container, name);
+                match fsac_name {
+                    Some(fsac_name)
+                        if degraded
+                            && !qualified_matches(full_name, query, arguments.exact)
+                            && qualified_matches(&fsac_name, query, arguments.exact) =>
+                    {
+                        fsac_name
+                    }
+                    _ => full_name.clone(),
+                }
+            }
             None if container.is_empty() => name.to_owned(),
             None => format!("{container}.{name}"),
         };
@@ -558,6 +575,25 @@ pub fn merge_workspace_symbols(
             sources: BTreeSet::from(["fsac-workspace-symbol"]),
         });
     }
+}
+
+/// The full name FSAC's `workspace/symbol` item gives a declaration the index names
+/// `index_name`: the index's enclosing name with FSAC's container (its immediate parent) and
+/// FSAC's name, when FSAC names a container the index's name does not end with.
+fn fsac_full_name(index_name: &str, container: &str, name: &str) -> Option<String> {
+    if container.is_empty() {
+        return None;
+    }
+    let mut index_segments = segments(index_name);
+    index_segments.pop();
+    if index_segments.last().map(String::as_str) == Some(container) {
+        return None;
+    }
+    let mut full = index_segments.join(".");
+    if !full.is_empty() {
+        full.push('.');
+    }
+    Some(format!("{full}{container}.{name}"))
 }
 
 /// True when the syntax index has `path` indexed with a usable tree (clean or degraded) and

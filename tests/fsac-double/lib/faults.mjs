@@ -37,6 +37,8 @@ export const faults = {
   sweepDelayMs: int('FSAC_DOUBLE_SWEEP_DELAY_MS') ?? 0,
   /** "1": references answers leave out every site in a signature file (a backend that misses them). */
   referencesSkipSignatures: settings.FSAC_DOUBLE_REFERENCES_SKIP_SIGNATURES === '1',
+  /** "1": references answers leave out their last site that is not a declaration (a backend that misses one use). */
+  referencesDropLastUse: settings.FSAC_DOUBLE_REFERENCES_DROP_LAST_USE === '1',
   /** Checks of a document open at this version or above wait `slowCheckMs` first (with FSAC_DOUBLE_SLOW_CHECK_MS). */
   slowCheckFromVersion: int('FSAC_DOUBLE_SLOW_CHECK_FROM_VERSION'),
   slowCheckMs: int('FSAC_DOUBLE_SLOW_CHECK_MS') ?? 0,

@@ -118,6 +118,15 @@ export async function findReferences(ws, target, token, { onlyFile } = {}) {
     for (const [key, location] of found) if (location.file.endsWith('.fsi')) found.delete(key);
   }
   log(`references: ${found.size} found in ${searched} files, ${Date.now() - started} ms`);
-  return [...found.values()].sort((a, b) => a.file.localeCompare(b.file)
+  const sorted = [...found.values()].sort((a, b) => a.file.localeCompare(b.file)
     || a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  if (faults.referencesDropLastUse) {
+    const sameLspRange = (a, b) => a.start.line === b.start.line && a.start.character === b.start.character
+      && a.end.line === b.end.line && a.end.character === b.end.character;
+    const isDeclaration = (location) =>
+      declarations.some((d) => d.file === location.file && sameLspRange(location.range, toLspRange(d.range)));
+    const last = sorted.findLastIndex((location) => !isDeclaration(location));
+    if (last >= 0) sorted.splice(last, 1);
+  }
+  return sorted;
 }

@@ -1,0 +1,85 @@
+//! The differential oracle (tests/oracle/FindOracle, F# on FSharp.Compiler.Service) over our
+//! fixture solutions: every symbol they declare asked of fslens `find` through one session in
+//! front of the FSAC double, each answer judged against the compiler's own
+//! `GetUsesOfSymbol` over the projects' real compiler options. No answer may say complete
+//! while its sites differ from the compiler's; and a double that drops one use
+//! (`FSAC_DOUBLE_REFERENCES_DROP_LAST_USE`) must be caught, or the oracle proves nothing.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+use crate::support::dotnet::built_tool;
+use crate::support::double::{double_command, fixture_copy};
+
+/// Runs the oracle over `workspace` (a copy: it restores in place) with the double behind
+/// fslens; its exit code, its table and its JSON report.
+fn run_oracle(workspace: &Path, environment: &[(&str, &str)], extra_arguments: &[&str]) -> (Output, Value) {
+    let report = workspace.join("oracle-report.json");
+    let mut command = Command::new("dotnet");
+    command
+        .arg(built_tool("oracle/FindOracle"))
+        .arg("--workspace")
+        .arg(workspace)
+        .arg("--fslens")
+        .arg(env!("CARGO_BIN_EXE_fslens"))
+        .arg("--fsac")
+        .arg(double_command())
+        .arg("--json")
+        .arg(&report)
+        .args(extra_arguments)
+        .env("XDG_RUNTIME_DIR", workspace);
+    for (name, value) in environment {
+        command.env(name, value);
+    }
+    let output = command.output().expect("run the oracle");
+    let text = std::fs::read_to_string(&report).unwrap_or_else(|error| {
+        panic!(
+            "the oracle wrote no report ({error}); exit {:?}\n{}\n{}",
+            output.status.code(),
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    (output, serde_json::from_str(&text).expect("the report is JSON"))
+}
+
+fn judgements_with<'a>(report: &'a Value, verdict: &str) -> Vec<&'a Value> {
+    report["judgements"].as_array().unwrap().iter().filter(|judgement| judgement["verdict"] == verdict).collect()
+}
+
+#[test]
+fn no_find_on_the_shipping_solution_says_complete_while_the_compiler_disagrees() {
+    let workspace = fixture_copy("shipping");
+    let (output, report) = run_oracle(workspace.path(), &[], &[]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let wrong = judgements_with(&report, "wrong-while-complete");
+    assert!(wrong.is_empty(), "{stdout}\n{}", serde_json::to_string_pretty(&wrong).unwrap());
+    assert_eq!(output.status.code(), Some(0), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(report["compilerErrors"], 0, "the fixture builds clean");
+    let judged = report["judgements"].as_array().unwrap();
+    assert!(judged.len() >= 60, "every declared symbol is asked: {}", judged.len());
+    assert!(judgements_with(&report, "exact").len() >= 50, "{stdout}");
+    assert!(judgements_with(&report, "failed").is_empty(), "{stdout}");
+}
+
+#[test]
+fn the_oracle_catches_a_backend_that_drops_one_use() {
+    let workspace = fixture_copy("shipping");
+    // A sample of 20 symbols (seeded) is enough to meet symbols with uses.
+    let (output, report) = run_oracle(
+        workspace.path(),
+        &[("FSAC_DOUBLE_REFERENCES_DROP_LAST_USE", "1")],
+        &["--max-symbols", "20", "--seed", "7"],
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    let wrong = judgements_with(&report, "wrong-while-complete");
+    assert!(!wrong.is_empty(), "{stdout}");
+    // Each wrong answer lacks exactly the one use the double dropped, and adds nothing.
+    for judgement in &wrong {
+        assert_eq!(judgement["missing"].as_array().unwrap().len(), 1, "{judgement}");
+        assert_eq!(judgement["extra"], serde_json::json!([]), "{judgement}");
+    }
+}
