@@ -138,6 +138,11 @@ pub fn single_argument(arguments: Value) -> Result<Value, CommandError> {
 /// forwards such a request: FSAC would answer "Method not found").
 pub async fn dispatch(id: &str, argument: Value, context: CommandContext) -> Result<Value, CommandError> {
     let command = Command::from_id(id).ok_or_else(|| unknown_command(id))?;
+    // A fault switch for the tests of a panicking command (tests/it/process_proxy.rs): the
+    // command this variable names panics before it starts.
+    if std::env::var("FSLENS_FAULT_PANIC_IN_COMMAND").is_ok_and(|panicking| panicking == id) {
+        panic!("FSLENS_FAULT_PANIC_IN_COMMAND names {id}");
+    }
     match command {
         Command::Status => status::status(argument, context).await,
         Command::Restart => {

@@ -154,3 +154,31 @@ async fn headless_status_reports_an_sdk_pin_failure_with_fsacs_stderr() {
     assert_eq!(stderr.lines().count(), 1, "one-line reason: {stderr}");
     assert!(stderr.contains("Requested SDK version: 99.0.100") && stderr.contains("exit code 145"), "{stderr}");
 }
+
+/// A command that panics is answered with an internal error that names it, and the session
+/// goes on: the next command on the same connection is answered (issue: a command's task was
+/// spawned and never watched, so a panic left its request unanswered).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_command_that_panics_is_answered_and_the_session_goes_on() {
+    use crate::support::double::{Editor, double_command, fixture_copy};
+    let workspace = fixture_copy("shipping");
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = Editor::start(
+        workspace.path(),
+        runtime.path(),
+        &double_command(),
+        &[("FSLENS_FAULT_PANIC_IN_COMMAND", "fslens.outline")],
+    )
+    .await;
+    let answer = editor.execute("fslens.outline", json!({ "path": "src/Shipping.Domain/Domain.fs" })).await;
+    let error = &answer["error"];
+    assert_eq!(error["code"], -32603, "{answer}");
+    let message = error["message"].as_str().unwrap_or_default();
+    assert!(message.contains("fslens.outline") && message.contains("internal error"), "{answer}");
+    assert_eq!(error["data"]["errorKind"], "internal_error", "{answer}");
+
+    let status = editor.execute("fslens.status", json!({})).await;
+    assert!(status["result"]["state"].is_string(), "the next command is answered: {status}");
+    let again = editor.execute("fslens.outline", json!({ "path": "src/Shipping.Domain/Domain.fs" })).await;
+    assert_eq!(again["error"]["code"], -32603, "a second panic is answered too: {again}");
+}

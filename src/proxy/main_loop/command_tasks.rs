@@ -7,6 +7,7 @@
 
 use std::sync::Arc;
 
+use futures_util::FutureExt;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
@@ -22,6 +23,15 @@ use crate::syntax::index::Overlay;
 
 use super::request_table::Completion;
 use super::{Event, Proxy, ProxyCall, ProxyDocument};
+
+/// The text a panic was raised with, when it is a string.
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
+    payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("a panic without a message")
+}
 
 impl Proxy {
     pub(super) fn start_command(&mut self, origin: Origin, id: RequestId, command: String, arguments: Value) {
@@ -43,10 +53,19 @@ impl Proxy {
         let events = self.events.clone();
         let task_key = key.clone();
         let task = tokio::spawn(async move {
-            let argument = commands::single_argument(arguments);
-            let result = match argument {
-                Ok(argument) => commands::dispatch(&command, argument, context).await,
-                Err(error) => Err(error),
+            // A command that panics is answered with an internal error naming it (as
+            // rust-analyzer and ruff answer a panicking handler), and the session goes on:
+            // CommandFinished winds up what it held as for any other end.
+            let run = async {
+                let argument = commands::single_argument(arguments)?;
+                commands::dispatch(&command, argument, context).await
+            };
+            let result = match std::panic::AssertUnwindSafe(run).catch_unwind().await {
+                Ok(result) => result,
+                Err(panic) => Err(CommandError::Internal(format!(
+                    "{command} failed with an internal error ({}); the session goes on",
+                    panic_message(panic.as_ref())
+                ))),
             };
             let _ = events.send(Event::CommandFinished { key: task_key, result });
         });

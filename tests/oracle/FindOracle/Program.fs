@@ -8,7 +8,7 @@ open System.Text.Json.Nodes
 open Judge
 
 let usage =
-    "usage: FindOracle --workspace DIR --fslens PATH [--fsac CMD] [--max-symbols N] [--seed N] [--timeout-ms N] [--json OUT]"
+    "usage: FindOracle --workspace DIR --fslens PATH [--fsac CMD] [--max-symbols N] [--seed N] [--timeout-ms N] [--json OUT] [--no-restore]"
 
 type Options =
     { Workspace: string
@@ -17,7 +17,8 @@ type Options =
       MaxSymbols: int option
       Seed: int
       TimeoutMs: int
-      Json: string option }
+      Json: string option
+      Restore: bool }
 
 let parse (arguments: string list) =
     let rec go options =
@@ -30,9 +31,10 @@ let parse (arguments: string list) =
         | "--seed" :: value :: rest -> go { options with Seed = int value } rest
         | "--timeout-ms" :: value :: rest -> go { options with TimeoutMs = int value } rest
         | "--json" :: value :: rest -> go { options with Json = Some value } rest
+        | "--no-restore" :: rest -> go { options with Restore = false } rest
         | other :: _ -> Error $"unknown argument {other}"
     go
-        { Workspace = ""; Fslens = ""; Fsac = None; MaxSymbols = None; Seed = 1; TimeoutMs = 120000; Json = None }
+        { Workspace = ""; Fslens = ""; Fsac = None; MaxSymbols = None; Seed = 1; TimeoutMs = 120000; Json = None; Restore = true }
         arguments
     |> Result.bind (fun options ->
         if options.Workspace = "" || options.Fslens = "" then Error "--workspace and --fslens are required"
@@ -43,7 +45,7 @@ let log (message: string) = eprintfn "oracle: %s" message
 let run (options: Options) =
     let root = Path.GetFullPath options.Workspace
     let watch = Diagnostics.Stopwatch.StartNew()
-    let workspace = Workspace.check root log
+    let workspace = Workspace.check root options.Restore log
     log $"{workspace.Projects.Length} projects, {workspace.Symbols.Length} declared symbols, {workspace.Errors.Length} compiler errors, in {watch.ElapsedMilliseconds} ms"
     for project, error in workspace.Errors |> List.truncate 20 do
         log $"  compiler error in {Path.GetFileName project}: {error}"

@@ -140,10 +140,11 @@ let usesOf (workspace: Checked) (symbol: Declared) : Use list =
     |> List.distinct
 
 /// Restores, loads and checks the workspace; every symbol declared in its source files.
-let check (root: string) (log: string -> unit) : Checked =
+let check (root: string) (restore: bool) (log: string -> unit) : Checked =
     let solution, projectFiles = projectFiles root
     if List.isEmpty projectFiles then failwithf "no F# project under %s" root
     match solution with
+    | _ when not restore -> ()
     | Some solution -> DesignTimeBuild.restore solution
     | None -> projectFiles |> List.iter DesignTimeBuild.restore
     let loaded =
