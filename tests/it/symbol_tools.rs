@@ -462,3 +462,22 @@ fn cli_read_symbol_and_read_enclosing() {
     assert_ne!(code, 0);
     assert!(stderr.contains("outside the workspace"), "{stderr}");
 }
+
+/// Rows of files saved with a UTF-8 byte-order mark keep the texts of their lines: the index
+/// measured the text without the mark, the file on disk is three bytes longer.
+#[test]
+fn symbol_search_rows_of_files_with_a_byte_order_mark_keep_their_lines() {
+    let workspace = fixture_copy("bom");
+    let (code, json_text, stderr) =
+        cli(workspace.path(), &["symbol-search", "shout", "--json"], &[("FSLENS_CACHE_DIR", "off")]);
+    assert_eq!(code, 0, "{stderr}");
+    let answer: Value = serde_json::from_str(&json_text).unwrap();
+    for file in ["Text/Words.fs", "Text/Counting.fs", "App/Program.fs", "App/Greeting.fs"] {
+        let lines = row(&answer, file)["lines"].as_array().unwrap_or_else(|| panic!("{file}: {answer}"));
+        assert!(!lines.is_empty(), "{file}: {answer}");
+        for line in lines {
+            let text = line["text"].as_str().unwrap_or_else(|| panic!("{file} lost its line text: {answer}"));
+            assert!(text.contains("shout") && !text.starts_with('\u{feff}'), "{file}: {text:?}");
+        }
+    }
+}

@@ -640,17 +640,26 @@ fn line_texts(indexed: &IndexedFile, overlay: &Overlay, wanted: &[u32]) -> Optio
         }
         return Some(texts);
     }
-    use std::io::BufRead;
+    use std::io::{BufRead, Read};
     let file = std::fs::File::open(&indexed.path).ok()?;
-    if file.metadata().ok()?.len() != u64::from(indexed.index.bytes) {
+    let length = file.metadata().ok()?.len();
+    let mut reader = std::io::BufReader::new(file);
+    // The index measured the text without a UTF-8 byte-order mark (as the compiler reads it),
+    // so a file saved with one is three bytes longer on disk; its first line starts after it.
+    let mut head = Vec::with_capacity(3);
+    (&mut reader).take(3).read_to_end(&mut head).ok()?;
+    let has_byte_order_mark = head == b"\xEF\xBB\xBF";
+    let text_length = if has_byte_order_mark { length - 3 } else { length };
+    if text_length != u64::from(indexed.index.bytes) {
         return None;
     }
-    let mut reader = std::io::BufReader::new(file);
-    let mut buffer = Vec::new();
+    let mut buffer = if has_byte_order_mark { Vec::new() } else { head };
     for number in 0..=last as usize {
-        buffer.clear();
+        if number > 0 {
+            buffer.clear();
+        }
         // Lines before the last wanted one are skipped without decoding them.
-        if reader.read_until(b'\n', &mut buffer).ok()? == 0 {
+        if reader.read_until(b'\n', &mut buffer).ok()? == 0 && buffer.is_empty() {
             break;
         }
         if wanted.contains(&(number as u32)) {
