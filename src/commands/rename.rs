@@ -590,7 +590,7 @@ async fn rename_site(
                 )
             })?
         }
-        (None, Some(character)) => character,
+        (None, Some(character)) => crate::commands::arguments::column_on_line(&line_text, line, character)?,
         (None, None) => return Err(CommandError::invalid_argument("character", "give character or word")),
     };
     Ok(RenameSite { path, text, line, character, line_text })

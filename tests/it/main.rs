@@ -14,6 +14,7 @@ mod architecture;
 mod check_races;
 mod check_what_if;
 mod check_with_double;
+mod cli_contract;
 mod cli_navigate;
 mod cli_paths;
 mod cli_text;
