@@ -10,6 +10,7 @@
 //! [`no_test_file_is_a_binary_of_its_own`] for a `tests/NAME.rs`, which cargo would build as
 //! a separate binary.
 
+mod active_patterns;
 mod architecture;
 mod check_races;
 mod check_what_if;
