@@ -80,9 +80,11 @@ impl CliFailure {
     /// The failure an error stands for: the [`CliFailure`] it carries (through any context
     /// added on the way), else an `internal_error` with the whole chain as its message.
     pub fn of(error: &anyhow::Error) -> CliFailure {
-        error.chain().find_map(|cause| cause.downcast_ref::<CliFailure>()).cloned().unwrap_or_else(|| {
-            CliFailure::new(error_kinds::INTERNAL_ERROR, format!("{error:#}").replace('\n', " "))
-        })
+        error
+            .chain()
+            .find_map(|cause| cause.downcast_ref::<CliFailure>())
+            .cloned()
+            .unwrap_or_else(|| CliFailure::new(error_kinds::INTERNAL_ERROR, format!("{error:#}").replace('\n', " ")))
     }
 
     /// A command line clap refused (an unknown flag, a value of the wrong type, a missing

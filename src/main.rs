@@ -196,11 +196,13 @@ fn read_what_if_edits(source: &str) -> anyhow::Result<fslens::commands::check::e
     let text = if source == "-" {
         std::io::read_to_string(std::io::stdin()).context("cannot read the edits from standard input")?
     } else {
-        std::fs::read_to_string(source)
-            .map_err(|error| CliFailure::invalid_path(source, format!("cannot read the edits file {source}: {error}")))?
+        std::fs::read_to_string(source).map_err(|error| {
+            CliFailure::invalid_path(source, format!("cannot read the edits file {source}: {error}"))
+        })?
     };
-    let edits: Value = serde_json::from_str(&text)
-        .map_err(|error| CliFailure::invalid_argument("edits", format!("the edits in {source} are not JSON: {error}")))?;
+    let edits: Value = serde_json::from_str(&text).map_err(|error| {
+        CliFailure::invalid_argument("edits", format!("the edits in {source} are not JSON: {error}"))
+    })?;
     serde_path_to_error::deserialize(edits).map_err(|error| {
         anyhow::Error::new(CliFailure::invalid_argument(
             "edits",
@@ -488,7 +490,11 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             );
             let answer = ask(session, config, ext::commands::RENAME, argument, Some(arguments.timeout_ms)).await?;
             print_answer(&answer, arguments.json, fslens::commands::rename::render_text)?;
-            Ok(if answer["complete"] == json!(true) { ExitCode::SUCCESS } else { ExitCode::from(exit_codes::NOT_DEFINITE) })
+            Ok(if answer["complete"] == json!(true) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(exit_codes::NOT_DEFINITE)
+            })
         }
         Command::ExplainDiagnostic(options) => {
             let argument = to_argument_object(&options.explain_arguments());
@@ -528,7 +534,11 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::SymbolSearch(arguments) => {
             let answer = ask(session, config, ext::commands::SYMBOL_SEARCH, arguments.to_arguments(), None).await?;
             print_answer(&answer, arguments.json, fslens::commands::symbols::cli::render_search)?;
-            Ok(if answer["available"] == json!(false) { ExitCode::from(exit_codes::NOT_DEFINITE) } else { ExitCode::SUCCESS })
+            Ok(if answer["available"] == json!(false) {
+                ExitCode::from(exit_codes::NOT_DEFINITE)
+            } else {
+                ExitCode::SUCCESS
+            })
         }
         Command::ReadSymbol(arguments) => {
             let answer = ask(session, config, ext::commands::READ_SYMBOL, arguments.to_arguments(), None).await?;

@@ -600,17 +600,18 @@ pub async fn rename(argument: Value, context: CommandContext) -> Result<Value, C
         let what_if = json!({ "edits": workspace_edit, "timeoutMs": arguments.timeout_ms.get() });
         // The edit is FSAC's, not the caller's: a what-if that refuses it never blames an
         // argument `edits` the caller did not pass.
-        let verification = crate::commands::check::check(what_if, context.clone()).await.map_err(|error| match error {
-            CommandError::InvalidArgument { argument, message } if argument.starts_with("edits") => {
-                CommandError::typed(
-                    error_kinds::RENAME_EDITS_INVALID,
-                    crate::lsp::message::error_codes::INTERNAL_ERROR,
-                    format!("the what-if check refused the backend's rename edit ({argument}): {message}"),
-                    json!({ "reason": "refused_by_check", "checkArgument": argument }),
-                )
-            }
-            other => other,
-        })?;
+        let verification =
+            crate::commands::check::check(what_if, context.clone()).await.map_err(|error| match error {
+                CommandError::InvalidArgument { argument, message } if argument.starts_with("edits") => {
+                    CommandError::typed(
+                        error_kinds::RENAME_EDITS_INVALID,
+                        crate::lsp::message::error_codes::INTERNAL_ERROR,
+                        format!("the what-if check refused the backend's rename edit ({argument}): {message}"),
+                        json!({ "reason": "refused_by_check", "checkArgument": argument }),
+                    )
+                }
+                other => other,
+            })?;
         answer.verification = Some(verification);
     }
     match arguments.apply {

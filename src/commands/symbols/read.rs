@@ -556,10 +556,11 @@ fn selected(
     let declaration = &file.index.declarations[slot];
     crate::commands::find::resolve::qualified_matches(&index.full_name(&file.index, slot), arguments.name(), true)
         && kinds.is_none_or(|kinds| kinds.contains(&declaration.kind))
-        && (!at_line || arguments.line.is_none_or(|line| {
-            let line = line.as_u32();
-            declaration.name_start.line == line || declaration.range.start.line == line
-        }))
+        && (!at_line
+            || arguments.line.is_none_or(|line| {
+                let line = line.as_u32();
+                declaration.name_start.line == line || declaration.range.start.line == line
+            }))
 }
 
 /// A `line` that no file in question has is the caller's mistake, never a place where the name
@@ -613,14 +614,22 @@ fn not_found_at(
             .iter()
             .take(5)
             .map(|(file, slot)| {
-                format!("{} line {}", display_relative(root, &file.path), file.index.declarations[*slot].name_start.line)
+                format!(
+                    "{} line {}",
+                    display_relative(root, &file.path),
+                    file.index.declarations[*slot].name_start.line
+                )
             })
             .collect();
         answer.message = format!(
             "no declaration named {:?} at line {line}; it is declared at {}{}",
             arguments.name(),
             places.join(", "),
-            if named.len() > places.len() { format!(" and {} more", named.len() - places.len()) } else { String::new() }
+            if named.len() > places.len() {
+                format!(" and {} more", named.len() - places.len())
+            } else {
+                String::new()
+            }
         );
     }
     answer
