@@ -33,6 +33,7 @@ mod find_prefilter;
 mod find_scale;
 mod find_with_double;
 mod fsac_reloads;
+mod index_completeness;
 mod make_visible;
 mod mcp_bridge;
 mod mcp_diagnostic_tools;
