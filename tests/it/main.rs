@@ -26,6 +26,7 @@ mod dotnet_shim;
 mod editors_emacs;
 mod editors_neovim;
 mod editors_recordings;
+mod error_region_declarations;
 mod field_impact;
 mod find_concurrency;
 mod find_names;

@@ -30,6 +30,9 @@ pub(super) struct Resolved {
     pub position_name: Option<String>,
     pub sources: ResolutionSources,
     pub notes: Vec<String>,
+    /// Declarations the backend reported that the syntax index could not confirm: kept, and
+    /// listed as a disagreement that makes the answer partial.
+    pub unconfirmed: Vec<resolve::Unconfirmed>,
 }
 
 /// The place kind position's references are asked at.
@@ -48,6 +51,7 @@ impl Resolved {
             position_name: None,
             sources: ResolutionSources { syntax_index: "answered", fsac_definition: None, fsac_workspace_symbol: None },
             notes: Vec::new(),
+            unconfirmed: Vec::new(),
         }
     }
 }
@@ -159,7 +163,7 @@ async fn by_name(find: &FindRun) -> Result<Resolved, CommandError> {
         Some(match find.context.backend_request("workspace/symbol", params, find.sweep_deadline).await {
             Ok(Ok(answer)) => {
                 let in_workspace = |path: &Path| find.in_workspace(path);
-                resolve::merge_workspace_symbols(
+                resolved.unconfirmed = resolve::merge_workspace_symbols(
                     &mut resolved.declared,
                     &answer,
                     &find.arguments,

@@ -31,7 +31,10 @@ pub(super) struct Verdict {
     pub swept_complete: bool,
     /// Slots in `declared` of the declarations no references answer contained.
     pub missed: Vec<usize>,
-    /// Swept completely and nothing missed.
+    /// Slots in `declared` of the declarations the backend reported that the index could not
+    /// confirm (`crossCheck.unconfirmedByIndex`).
+    pub unconfirmed: Vec<usize>,
+    /// Swept completely, nothing missed and nothing unconfirmed.
     pub coverage_complete: bool,
     /// Every resolver that was asked answered.
     pub resolution_answered: bool,
@@ -64,7 +67,17 @@ pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &
     } else {
         Vec::new()
     };
-    let coverage_complete = swept_complete && missed.is_empty();
+    // Declarations the backend reported where the index cannot tell: kept, and not complete.
+    let unconfirmed: Vec<usize> = resolved
+        .unconfirmed
+        .iter()
+        .filter_map(|unconfirmed| {
+            resolved.declared.iter().position(|declared| {
+                declared.name_range == unconfirmed.name_range && same_file(&declared.path, &unconfirmed.path)
+            })
+        })
+        .collect();
+    let coverage_complete = swept_complete && missed.is_empty() && unconfirmed.is_empty();
     let resolution_answered = !find.fsac.ready
         || by_position
         || resolved
@@ -89,6 +102,14 @@ pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &
             missed.len()
         ));
     }
+    if !unconfirmed.is_empty() {
+        notes.push(format!(
+            "FSAC reports {} declaration(s) where the syntax index has none but could not read the code (an \
+             error region); they are kept and swept, and listed in crossCheck.unconfirmedByIndex, so the answer \
+             is not complete",
+            unconfirmed.len()
+        ));
+    }
     if !find.fsac.ready {
         notes.push(format!(
             "FSAC is {}, so this answer is syntactic: sites match by name only and a site of a same-named \
@@ -108,6 +129,7 @@ pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &
         no_projects,
         swept_complete,
         missed,
+        unconfirmed,
         coverage_complete,
         resolution_answered,
         outcome,

@@ -371,6 +371,22 @@ fn answer_of(
                 .iter()
                 .map(|slot| resolved.declared[*slot].to_json(&|path| find.model.display_path(path), false, None))
                 .collect(),
+            unconfirmed_by_index: verdict
+                .unconfirmed
+                .iter()
+                .map(|slot| {
+                    let declared = &resolved.declared[*slot];
+                    let mut row = declared.to_json(&|path| find.model.display_path(path), false, None);
+                    row["reason"] = json!(
+                        resolved
+                            .unconfirmed
+                            .iter()
+                            .find(|unconfirmed| unconfirmed.name_range == declared.name_range)
+                            .map_or("error_region", |unconfirmed| unconfirmed.reason)
+                    );
+                    row
+                })
+                .collect(),
         }),
         resolution: resolution_of(resolved, &stream.declarations),
         files_searched: Some(find.searched.account()),
