@@ -40,6 +40,7 @@ mod mcp_bridge;
 mod mcp_diagnostic_tools;
 mod mcp_symbol_tools;
 mod metadata_against_dnfile;
+mod partial_pages;
 mod process_proxy;
 mod proxy_core;
 mod proxy_properties;

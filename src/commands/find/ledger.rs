@@ -50,6 +50,13 @@ impl Verdict {
     pub fn count(&self, status: &str) -> usize {
         self.counts.get(status).copied().unwrap_or(0)
     }
+
+    /// Whether the deadline cut the sweep short: with FSAC ready, a requested project timed
+    /// out, was busy or was never started. Such an answer cannot be paged by cursor (another
+    /// call may sweep more); every other answer can, partial or not.
+    pub fn deadline_cut_sweep(&self, fsac_ready: bool) -> bool {
+        fsac_ready && ["timedOut", "busy", "notStarted"].iter().any(|status| self.count(status) > 0)
+    }
 }
 
 /// Judges the sweep: `not_found` only when FSAC is ready, every requested project was

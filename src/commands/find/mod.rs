@@ -141,7 +141,11 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
     let (types, site_types) = site_types.unzip();
     let ledger = (verdict.per_project.as_slice(), resolved.declared.as_slice());
     let stream = stream::form(&find, &mut texts, &placement, ledger, &sites, types.as_deref(), cursor.as_ref());
-    let sweep_incomplete = !verdict.coverage_complete && find.fsac.ready;
+    // Only a sweep the deadline cut short (a project timed out, busy or never started) leaves
+    // a stream that cannot be bound to a cursor. A partial answer for any other reason (a
+    // declaration FSAC's references miss, one the index cannot confirm, a failed project) is
+    // a stable stream whose every page stays reachable.
+    let sweep_incomplete = verdict.deadline_cut_sweep(find.fsac.ready);
     let offset = stream::page_offset(cursor.as_ref(), &query_identity, &stream, sites.len(), sweep_incomplete)?;
     clock.lap("rowsMs");
 
