@@ -21,13 +21,23 @@ pub fn character_or_word(character: Option<u32>, word: Option<&str>) -> Result<(
 /// when the text has no such line. A position past the end of a file is a mistake of the
 /// caller, never a position where nothing is found.
 pub fn line_of(text: &str, line: u32) -> Result<&str, CommandError> {
-    text.split('\n').nth(line as usize).map(|found| found.strip_suffix('\r').unwrap_or(found)).ok_or_else(|| {
-        let count = text.split('\n').count();
-        CommandError::invalid_argument(
-            "line",
-            format!("line {line} is past the end of the file: it has {count} lines (0-based: 0 to {})", count - 1),
-        )
-    })
+    text.split('\n')
+        .nth(line as usize)
+        .map(|found| found.strip_suffix('\r').unwrap_or(found))
+        .ok_or_else(|| CommandError::invalid_argument("line", past_the_end_message(text, line)))
+}
+
+/// The one wording of a line past the end, so every command counts a file's lines alike: its
+/// lines as an editor shows them (a last line without a newline counts, the empty position
+/// after a final newline does not), and the 0-based lines a position may name (that empty
+/// position included).
+pub fn past_the_end_message(text: &str, line: u32) -> String {
+    let positions = text.split('\n').count();
+    let lines = if text.is_empty() { 0 } else { positions - usize::from(text.ends_with('\n')) };
+    format!(
+        "line {line} is past the end of the file, which has {lines} lines (0-based positions: lines 0 to {})",
+        positions - 1
+    )
 }
 
 /// `character` when it lies on `line_text` (at most its length in UTF-16 units: the end of

@@ -179,3 +179,69 @@ fn exit_70_is_a_failure_of_fslens_or_fsac_printed_as_one_json_object() {
     );
     assert_failure(&run, "fsac_unavailable", None, 70);
 }
+
+#[test]
+fn read_enclosing_find_and_navigate_count_a_files_lines_alike() {
+    let runtime = tempfile::tempdir().unwrap();
+    let workspace = fixture_copy("shipping");
+    let fsac = double_command();
+    let program = "src/Shipping.App/Program.fs";
+    let text = std::fs::read_to_string(workspace.path().join(program)).unwrap();
+    assert!(text.ends_with('\n'));
+    // The empty position after the final newline is a line every command accepts; the one
+    // after it is past the end for all of them, in the same words.
+    let last = text.split('\n').count() - 1;
+    let past = (last + 1).to_string();
+    let last = last.to_string();
+    let runs = |line: &str| {
+        [
+            fslens(workspace.path(), runtime.path(), &["read-enclosing", "--path", program, "--line", line, "--json"]),
+            fslens(
+                workspace.path(),
+                runtime.path(),
+                &[
+                    "find",
+                    "--kind",
+                    "position",
+                    "--path",
+                    program,
+                    "--line",
+                    line,
+                    "--character",
+                    "0",
+                    "--json",
+                    "--fsac",
+                    &fsac,
+                ],
+            ),
+            fslens(
+                workspace.path(),
+                runtime.path(),
+                &[
+                    "navigate",
+                    "hover",
+                    "--path",
+                    program,
+                    "--line",
+                    line,
+                    "--character",
+                    "0",
+                    "--json",
+                    "--fsac",
+                    &fsac,
+                ],
+            ),
+        ]
+    };
+    for run in runs(&last) {
+        assert_ne!(run.json()["errorKind"], json!("invalid_argument"), "{}", run.stdout);
+    }
+    let messages: Vec<Value> = runs(&past)
+        .iter()
+        .map(|run| {
+            assert_failure(run, "invalid_argument", Some("line"), 64);
+            run.json()["message"].clone()
+        })
+        .collect();
+    assert!(messages.iter().all(|message| *message == messages[0]), "{messages:#?}");
+}

@@ -118,12 +118,7 @@ pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &
         ));
     }
     if !find.fsac.ready {
-        notes.push(format!(
-            "FSAC is {}, so this answer is syntactic: sites match by name only and a site of a same-named \
-             symbol may be listed (symbolFullName is null where the name is ambiguous). It is certain once FSAC \
-             has loaded the workspace: wait with fslens.status {{\"waitUntil\": \"ready\"}} and repeat the request.",
-            find.fsac.state
-        ));
+        notes.push(syntactic_note(&find.fsac.state));
     }
     if resolved.declared.is_empty() && !by_position {
         notes.push("no declaration matched the query".to_owned());
@@ -144,6 +139,24 @@ pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &
         matched,
         notes,
     }
+}
+
+/// The note of a syntactic answer. Only while FSAC is starting or loading does waiting make
+/// it certain; absent or crashed, it never loads in this session by itself.
+pub(super) fn syntactic_note(state: &str) -> String {
+    let remedy = match state {
+        "absent" | "crashed" => format!(
+            "FSAC is not running ({state}), so waiting does not make it certain: fslens.status says why, and only \
+             a session where FSAC runs can give a certain answer."
+        ),
+        _ => "It is certain once FSAC has loaded the workspace: wait with fslens.status {\"waitUntil\": \"ready\"} \
+              and repeat the request."
+            .to_owned(),
+    };
+    format!(
+        "FSAC is {state}, so this answer is syntactic: sites match by name only and a site of a same-named symbol \
+         may be listed (symbolFullName is null where the name is ambiguous). {remedy}"
+    )
 }
 
 /// The declarations the syntax index resolved for this symbol (signatures and
@@ -269,6 +282,22 @@ fn projects_seeing(model: &WorkspaceModel, path: &Path) -> HashSet<PathBuf> {
         }
         if seeing.len() == before {
             return seeing;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::syntactic_note;
+
+    #[test]
+    fn a_syntactic_answer_promises_certainty_only_while_fsac_loads() {
+        for state in ["starting", "loading"] {
+            assert!(syntactic_note(state).contains("certain once FSAC has loaded"), "{state}");
+        }
+        for state in ["absent", "crashed"] {
+            let note = syntactic_note(state);
+            assert!(!note.contains("certain once FSAC has loaded") && note.contains("not running"), "{note}");
         }
     }
 }

@@ -589,7 +589,7 @@ fn resolve_position(
     })?;
     let line_number = arguments.line();
     let line = lines.line(line_number).ok_or_else(|| {
-        CommandError::invalid_argument("line", format!("the file has {} lines (0-based)", lines.line_count()))
+        CommandError::invalid_argument("line", crate::commands::arguments::past_the_end_message(text, line_number))
     })?;
     let character = match (&arguments.word, arguments.character()) {
         (Some(word), _) => resolve::word_column(line, word, arguments.occurrence()).ok_or_else(|| {

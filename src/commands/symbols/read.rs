@@ -580,7 +580,9 @@ fn line_in_range(
         None => named.iter().map(|(file, _)| lines_of(file)).max(),
     };
     match longest {
-        Some(lines) if line >= lines => Err(CommandError::invalid_argument(
+        // `lines` counts the lines an editor shows; the empty position after a final newline is
+        // a line a position may still name.
+        Some(lines) if line > lines => Err(CommandError::invalid_argument(
             "line",
             match path {
                 Some(path) => format!(
@@ -901,10 +903,7 @@ fn read_enclosing_with_index(
 ) -> Result<ReadEnclosingAnswer, CommandError> {
     let (file, text) = read_source_file(index, path, &arguments.path, overlay, "cannot read it")?;
     let line = arguments.line.as_u32();
-    let line_count = file.index.lines.max(text.lines().count() as u32);
-    if line >= line_count {
-        return Err(CommandError::invalid_argument("line", format!("the file has {line_count} lines (0-based)")));
-    }
+    crate::commands::arguments::line_of(&text, line)?;
     let source = EnclosingSource { index, root, path, file: &file, text: &text, arguments };
     let outcome = match smallest_enclosing(&file.index, arguments) {
         None => EnclosingOutcome::NoEnclosingDeclaration(source.nearest()),
