@@ -910,6 +910,10 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                 let name = child_of_kind(self.kinds, node, "identifier")?;
                 (DeclarationKind::EnumCase, name, Access::Default, node.end_byte())
             }
+            // A member of an object expression `{ new IShape with member _.Area = … }`
+            // implements the interface for that one object: it is no member of the type or
+            // module the expression sits in.
+            "member_defn" if self.stack.iter().any(|frame| frame.kind == "object_expression") => return None,
             "member_defn" => self.member_declaration(node)?,
             "function_or_value_defn" => {
                 let container = self.parent_kind(1);

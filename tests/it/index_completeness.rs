@@ -94,3 +94,17 @@ fn find_by_name_resolves_a_let_inside_a_column_0_if_and_an_operator_member() {
         assert_eq!(answer["crossCheck"]["missedByBackend"][0]["symbolFullName"], json!("Toolbox.Bits.(<<<)"));
     }
 }
+
+#[test]
+fn an_object_expressions_members_are_no_members_of_the_enclosing_declaration() {
+    let workspace = fixture_copy("conditional-and-operators");
+    let runtime = tempfile::tempdir().unwrap();
+    // `Name` is declared once, by the interface; the object expressions implement it.
+    let answer = fslens_json(workspace.path(), runtime.path(), &["read-symbol", "Name"]);
+    assert_eq!(answer["status"], json!("ok"), "{answer:#}");
+    assert_eq!(answer["symbol"]["fullName"], json!("Toolbox.Shapes.IShape.Name"), "{answer:#}");
+    let answer = fslens_json(workspace.path(), runtime.path(), &["read-symbol", "Registry.Name"]);
+    assert_eq!(answer["status"], json!("not_found"), "{answer:#}");
+    let answer = fslens_json(workspace.path(), runtime.path(), &["read-symbol", "unit.Area"]);
+    assert_eq!(answer["status"], json!("not_found"), "{answer:#}");
+}
