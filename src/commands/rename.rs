@@ -379,7 +379,7 @@ fn edits_by_path(edit: &Value) -> Result<BTreeMap<PathBuf, Vec<Edit>>, CommandEr
             return Err(invalid_edits(
                 "overlap",
                 path,
-                &pair[..],
+                pair,
                 "two edits of the backend's rename overlap, so applying them would mangle the code; nothing was \
                  previewed or written",
             ));
