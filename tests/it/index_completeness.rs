@@ -108,3 +108,35 @@ fn an_object_expressions_members_are_no_members_of_the_enclosing_declaration() {
     let answer = fslens_json(workspace.path(), runtime.path(), &["read-symbol", "unit.Area"]);
     assert_eq!(answer["status"], json!("not_found"), "{answer:#}");
 }
+
+#[test]
+fn a_position_the_compiler_does_not_resolve_is_never_not_found_when_the_workspace_declares_the_name() {
+    let workspace = fixture_copy("conditional-and-operators");
+    let runtime = tempfile::tempdir().unwrap();
+    // The double's definition resolves no operator member; the index knows `(<<<)` is declared
+    // in Bits.fs, so "nothing here, complete" would be a guess.
+    let answer = fslens_json(
+        workspace.path(),
+        runtime.path(),
+        &[
+            "find",
+            "--kind",
+            "position",
+            "--path",
+            "Use.fs",
+            "--line",
+            "6",
+            "--word",
+            "<<<",
+            "--fsac",
+            &double_command(),
+        ],
+    );
+    assert_ne!(answer["outcome"], json!("not_found"), "{answer:#}");
+    assert_ne!(answer["status"], json!("ok"), "{answer:#}");
+    assert_eq!(answer["coverage"]["complete"], json!(false), "{answer:#}");
+    assert!(
+        answer["notes"].as_array().unwrap().iter().any(|note| note.as_str().unwrap().contains("Toolbox.Bits.(<<<)")),
+        "{answer:#}"
+    );
+}

@@ -84,7 +84,8 @@ pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &
             })
         })
         .collect();
-    let coverage_complete = swept_complete && missed.is_empty() && unconfirmed.is_empty();
+    let coverage_complete =
+        swept_complete && missed.is_empty() && unconfirmed.is_empty() && !resolved.position_unresolved_but_declared;
     let resolution_answered = !find.fsac.ready
         || by_position
         || resolved
