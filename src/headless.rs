@@ -9,6 +9,7 @@ use anyhow::{Context, anyhow, bail};
 use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 
+use crate::cli_contract::CliFailure;
 use crate::lsp::codec::{FrameLimits, FrameReader, write_frame};
 use crate::lsp::ext;
 use crate::lsp::ext::error_kinds;
@@ -28,10 +29,10 @@ pub struct HeadlessRequest {
 /// Runs `request` in the session already serving the workspace (an editor's, or an MCP
 /// bridge's) when there is one, else in a fresh session of its own.
 pub async fn run_headless(request: HeadlessRequest, mut config: ProxyConfig) -> anyhow::Result<Value> {
-    let root = request
-        .workspace_root
-        .canonicalize()
-        .with_context(|| format!("workspace {} does not exist", request.workspace_root.display()))?;
+    let root = request.workspace_root.canonicalize().map_err(|error| {
+        let written = request.workspace_root.display().to_string();
+        CliFailure::invalid_path(&written, format!("workspace {written} does not exist: {error}"))
+    })?;
     let directory = config
         .session_directory
         .clone()
@@ -152,7 +153,9 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> HeadlessClient<R, W> {
     async fn call(&mut self, method: &str, params: Value) -> anyhow::Result<Value> {
         match self.call_raw(method, params).await? {
             Ok(result) => Ok(result),
-            Err(error) => Err(anyhow!("{} (code {})", error.message, error.code)),
+            // The session's typed error reaches `main` whole: its `errorKind` and `data` are
+            // what `--json` prints and what the exit code is chosen by.
+            Err(error) => Err(anyhow::Error::new(CliFailure::from(error))),
         }
     }
 

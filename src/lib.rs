@@ -6,6 +6,7 @@
 //! project model (`workspace`), the tree-sitter layer (`syntax`), the routing core (`proxy`)
 //! and the command handlers (`commands`).
 
+pub mod cli_contract;
 pub mod commands;
 pub mod documents;
 pub mod headless;

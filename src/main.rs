@@ -9,6 +9,7 @@ use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 use serde_json::{Value, json};
 
+use fslens::cli_contract::{CliFailure, exit_codes};
 use fslens::commands::params::to_argument_object;
 use fslens::headless::{HeadlessRequest, run_headless};
 use fslens::lsp::ext;
@@ -195,11 +196,18 @@ fn read_what_if_edits(source: &str) -> anyhow::Result<fslens::commands::check::e
     let text = if source == "-" {
         std::io::read_to_string(std::io::stdin()).context("cannot read the edits from standard input")?
     } else {
-        std::fs::read_to_string(source).with_context(|| format!("cannot read the edits file {source}"))?
+        std::fs::read_to_string(source).map_err(|error| {
+            CliFailure::invalid_path(source, format!("cannot read the edits file {source}: {error}"))
+        })?
     };
-    let edits: Value = serde_json::from_str(&text).with_context(|| format!("the edits in {source} are not JSON"))?;
+    let edits: Value = serde_json::from_str(&text).map_err(|error| {
+        CliFailure::invalid_argument("edits", format!("the edits in {source} are not JSON: {error}"))
+    })?;
     serde_path_to_error::deserialize(edits).map_err(|error| {
-        anyhow::anyhow!("the edits in {source} are not a what-if's edits: at {}: {}", error.path(), error.inner())
+        anyhow::Error::new(CliFailure::invalid_argument(
+            "edits",
+            format!("the edits in {source} are not a what-if's edits: at {}: {}", error.path(), error.inner()),
+        ))
     })
 }
 
@@ -319,7 +327,10 @@ fn main() -> ExitCode {
     let mut arguments = std::env::args_os();
     let argv0 = arguments.next().unwrap_or_default();
     let cli = match fslens::shim::role(&argv0, arguments.collect()) {
-        Ok(fslens::shim::ShimRole::NotAShim) => Cli::parse(),
+        Ok(fslens::shim::ShimRole::NotAShim) => match Cli::try_parse() {
+            Ok(cli) => cli,
+            Err(error) => return refused_command_line(&error),
+        },
         Ok(fslens::shim::ShimRole::Proxy { fsac_command }) => {
             Cli::parse_from([OsString::from("fslens"), OsString::from(format!("--fsac={fsac_command}"))])
         }
@@ -335,8 +346,9 @@ fn main() -> ExitCode {
         }
     };
     if let Err(error) = init_logging(&cli) {
+        // An unreadable --log-level or a log file that cannot be opened: the command line's fault.
         let _ = write_stderr(&format!("fslens: {error:#}"));
-        return ExitCode::from(2);
+        return ExitCode::from(exit_codes::BAD_INPUT);
     }
     // One thread routes every message: hand-offs between reader, main loop and writer tasks
     // stay on that thread instead of waking another core per frame (benches/proxy_throughput).
@@ -345,16 +357,67 @@ fn main() -> ExitCode {
         Ok(runtime) => runtime,
         Err(error) => {
             let _ = write_stderr(&format!("fslens: cannot start the async runtime: {error}"));
-            return ExitCode::from(2);
+            return ExitCode::from(exit_codes::FAILED);
         }
     };
+    let json = cli.command.as_ref().is_some_and(Command::prints_json);
     let result = runtime.block_on(run(cli));
     runtime.shutdown_timeout(Duration::from_secs(1));
     match result {
         Ok(code) => code,
-        Err(error) => {
-            let _ = write_stderr(&format!("fslens: {}", format!("{error:#}").replace('\n', " ")));
-            ExitCode::from(1)
+        Err(error) => report_failure(&CliFailure::of(&error), json),
+    }
+}
+
+/// A failed command: the message (and its kind) on stderr, and with `--json` the failure as one
+/// JSON object on stdout; the exit code separates a refused request from a failure of fslens
+/// (docs/commands.md, "Exit codes").
+fn report_failure(failure: &CliFailure, json: bool) -> ExitCode {
+    if json {
+        let _ = serde_json::to_string_pretty(&failure.to_json()).map(|text| write_stdout(&format!("{text}\n")));
+    }
+    let _ = write_stderr(&format!("fslens: {} ({})", failure.message.replace('\n', " "), failure.error_kind));
+    ExitCode::from(failure.exit_code())
+}
+
+/// A command line clap refused. `--help` and `--version` are answers (exit 0); anything else is
+/// bad input, printed as clap prints it, and with `--json` on the line also as one JSON object.
+fn refused_command_line(error: &clap::Error) -> ExitCode {
+    if !error.use_stderr() {
+        let _ = error.print();
+        return ExitCode::SUCCESS;
+    }
+    let _ = error.print();
+    let json = std::env::args_os().skip(1).take_while(|argument| argument != "--").any(|argument| argument == "--json");
+    if json {
+        let failure = CliFailure::usage(error);
+        let _ = serde_json::to_string_pretty(&failure.to_json()).map(|text| write_stdout(&format!("{text}\n")));
+    }
+    ExitCode::from(exit_codes::BAD_INPUT)
+}
+
+impl Command {
+    /// Whether the subcommand was asked for JSON (`--json`), so a failure is printed as JSON too.
+    fn prints_json(&self) -> bool {
+        match self {
+            Command::Status(options) => options.json,
+            Command::Outline(arguments) => arguments.json,
+            Command::Check(options) => options.json,
+            Command::FieldImpact(options) => options.json,
+            Command::MakeVisible(options) => options.json,
+            Command::Find(arguments) => arguments.json,
+            Command::Rename(arguments) => arguments.json,
+            Command::ExplainDiagnostic(options) | Command::DiagnosticFixes(options) => options.json,
+            Command::SuggestOpen(options) => options.position.json,
+            Command::Index(arguments) => arguments.json,
+            Command::ReferencedSymbols(arguments) => arguments.common.json,
+            Command::NugetTypes(arguments) => arguments.common.json,
+            Command::NugetMembers(arguments) => arguments.common.json,
+            Command::SymbolSearch(arguments) => arguments.json,
+            Command::ReadSymbol(arguments) => arguments.json,
+            Command::ReadEnclosing(arguments) => arguments.json,
+            Command::Navigate(arguments) => arguments.json,
+            Command::Mcp(_) | Command::SessionPath => false,
         }
     }
 }
@@ -384,11 +447,12 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let argument = to_argument_object(&options.arguments()?);
             let answer = ask(session, config, ext::commands::CHECK, argument, Some(options.timeout_ms)).await?;
             print_answer(&answer, options.json, render_check)?;
-            // A script can branch on the exit code: 0 clean, 1 errors (or failure), 2 unknown.
+            // A script can branch on the exit code: 0 clean, 1 errors, 2 unknown (a refused
+            // request or a failure of fslens has codes of its own: `exit_codes`).
             Ok(match answer["verdict"].as_str() {
-                Some("clean") => ExitCode::SUCCESS,
-                Some("errors") => ExitCode::from(1),
-                _ => ExitCode::from(2),
+                Some("clean") => ExitCode::from(exit_codes::SUCCESS),
+                Some("errors") => ExitCode::from(exit_codes::CHECK_ERRORS),
+                _ => ExitCode::from(exit_codes::NOT_DEFINITE),
             })
         }
         Command::FieldImpact(options) => {
@@ -421,10 +485,16 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Rename(arguments) => {
-            let argument = to_argument_object(&arguments.arguments().map_err(anyhow::Error::msg)?);
+            let argument = to_argument_object(
+                &arguments.arguments().map_err(|message| CliFailure::invalid_argument("expectedHashes", message))?,
+            );
             let answer = ask(session, config, ext::commands::RENAME, argument, Some(arguments.timeout_ms)).await?;
             print_answer(&answer, arguments.json, fslens::commands::rename::render_text)?;
-            Ok(if answer["complete"] == json!(true) { ExitCode::SUCCESS } else { ExitCode::from(2) })
+            Ok(if answer["complete"] == json!(true) {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(exit_codes::NOT_DEFINITE)
+            })
         }
         Command::ExplainDiagnostic(options) => {
             let argument = to_argument_object(&options.explain_arguments());
@@ -464,7 +534,11 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::SymbolSearch(arguments) => {
             let answer = ask(session, config, ext::commands::SYMBOL_SEARCH, arguments.to_arguments(), None).await?;
             print_answer(&answer, arguments.json, fslens::commands::symbols::cli::render_search)?;
-            Ok(if answer["available"] == json!(false) { ExitCode::from(2) } else { ExitCode::SUCCESS })
+            Ok(if answer["available"] == json!(false) {
+                ExitCode::from(exit_codes::NOT_DEFINITE)
+            } else {
+                ExitCode::SUCCESS
+            })
         }
         Command::ReadSymbol(arguments) => {
             let answer = ask(session, config, ext::commands::READ_SYMBOL, arguments.to_arguments(), None).await?;
@@ -497,7 +571,7 @@ async fn ask(
 
 /// 0 when the answer's `status` is `ok`, else 2.
 fn exit_code_of_status(answer: &Value) -> ExitCode {
-    if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(2) }
+    if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(exit_codes::NOT_DEFINITE) }
 }
 
 /// `fslens status`: waits for readiness up to the timeout; exit 3 when FSAC crashed.
@@ -517,15 +591,14 @@ async fn status_cli(
     if answer["state"] == "crashed" {
         let reason = answer["reason"].as_str().unwrap_or("FSAC crashed");
         let _ = write_stderr(&format!("fslens: FSAC is not running: {}", reason.replace('\n', " ")));
-        return Ok(ExitCode::from(3));
+        return Ok(ExitCode::from(exit_codes::FSAC_NOT_RUNNING));
     }
     Ok(ExitCode::SUCCESS)
 }
 
 /// `fslens session-path`: the socket the workspace's session serves (or would serve).
 fn session_path_cli(session: &SessionOptions) -> anyhow::Result<ExitCode> {
-    let workspace = workspace_or_current(session)?;
-    let root = workspace.canonicalize().with_context(|| format!("workspace {} does not exist", workspace.display()))?;
+    let root = canonical_workspace(session)?;
     let directory = fslens::session::runtime_directory(std::env::var_os("XDG_RUNTIME_DIR").as_deref());
     let socket = fslens::session::socket_path(&directory, &root);
     write_stdout(&format!("{}\n", socket.display())).context("cannot write to stdout")?;
@@ -539,9 +612,9 @@ async fn navigate_cli(
     options: fslens::mcp::navigate::NavigateCliArgs,
 ) -> anyhow::Result<ExitCode> {
     let argument = with_shell_paths(session, to_argument_object(&options.to_arguments()))?;
-    let arguments = serde_json::from_value(argument).context("the navigate arguments")?;
-    let root = workspace_or_current(session)?;
-    let root = root.canonicalize().with_context(|| format!("workspace {} does not exist", root.display()))?;
+    let arguments = serde_json::from_value(argument)
+        .map_err(|error| CliFailure::invalid_argument("arguments", format!("the navigate arguments: {error}")))?;
+    let root = canonical_workspace(session)?;
     config.workspace_root = Some(root.clone());
     let answer = fslens::mcp::navigate::run_from_cli(&root, config, arguments).await?;
     print_answer(&answer, options.json, fslens::mcp::navigate::render_text)?;
@@ -607,7 +680,7 @@ async fn run_referenced(
     print_answer(&answer, json, fslens::commands::referenced::render_text)?;
     let missed = answer.get("matchedAssemblies").and_then(Value::as_array).is_some_and(Vec::is_empty)
         || answer.get("matchedTypes").and_then(Value::as_array).is_some_and(Vec::is_empty);
-    Ok(if missed { ExitCode::from(2) } else { ExitCode::SUCCESS })
+    Ok(if missed { ExitCode::from(exit_codes::NOT_DEFINITE) } else { ExitCode::SUCCESS })
 }
 
 fn proxy_config(session: &SessionOptions) -> anyhow::Result<ProxyConfig> {
@@ -641,7 +714,7 @@ fn memory_guard_config(session: &SessionOptions) -> anyhow::Result<fslens::proxy
     let limit = match written {
         Some((source, text)) => Some(
             resolve_memory_limit(&text, physical_memory_bytes())
-                .map_err(|error| anyhow::anyhow!("{source}: {error}"))?,
+                .map_err(|error| CliFailure::invalid_argument("fsac-memory-limit", format!("{source}: {error}")))?,
         ),
         None => None,
     };
@@ -658,7 +731,7 @@ fn proxy_config_for_fsac(session: &SessionOptions) -> anyhow::Result<ProxyConfig
         std::env::var_os(FSAC_ENVIRONMENT_VARIABLE),
         std::env::var_os("PATH"),
     )
-    .map_err(anyhow::Error::msg)?;
+    .map_err(|message| CliFailure::invalid_argument("fsac", message))?;
     let start_directory = std::env::current_dir().context("cannot read the current directory")?;
     Ok(match resolved.map(|command| command.relative_paths_from(&start_directory)) {
         Ok(command) => {
@@ -669,6 +742,15 @@ fn proxy_config_for_fsac(session: &SessionOptions) -> anyhow::Result<ProxyConfig
             tracing::info!("{reason}");
             ProxyConfig::new(None, reason)
         }
+    })
+}
+
+/// The workspace root, canonical; one that does not exist is `invalid_path`.
+fn canonical_workspace(session: &SessionOptions) -> anyhow::Result<PathBuf> {
+    let workspace = workspace_or_current(session)?;
+    workspace.canonicalize().map_err(|error| {
+        let written = workspace.display().to_string();
+        anyhow::Error::new(CliFailure::invalid_path(&written, format!("workspace {written} does not exist: {error}")))
     })
 }
 

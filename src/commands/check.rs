@@ -295,13 +295,20 @@ fn incomplete_reason(run: &CheckRun<'_>, timed_out: bool, not_analysed: usize) -
             json!({}),
         )
     } else {
-        blocking(
-            error_kinds::INCOMPLETE,
-            format!(
-                "{not_analysed} file(s) have no current analysis (speed=fast uses only what FSAC already reported)"
-            ),
-            json!({}),
-        )
+        blocking(error_kinds::INCOMPLETE, incomplete_message(run.arguments.speed, not_analysed), json!({}))
+    }
+}
+
+/// The words of an `incomplete` blocking reason, naming the speed the check really ran at.
+fn incomplete_message(speed: Speed, not_analysed: usize) -> String {
+    match speed {
+        Speed::Fast => {
+            format!("{not_analysed} file(s) have no current analysis (speed=fast uses only what FSAC already reported)")
+        }
+        Speed::Trusted => format!(
+            "{not_analysed} file(s) were not analysed at their current content (speed=trusted: fslens showed them to \
+             FSAC, which did not report analysing them before the check ended); `files` gives each one's status"
+        ),
     }
 }
 
@@ -1062,6 +1069,14 @@ pub fn input_schema() -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_incomplete_reason_names_the_speed_the_check_ran_at() {
+        let trusted = incomplete_message(Speed::Trusted, 2);
+        assert!(trusted.contains("speed=trusted") && !trusted.contains("speed=fast"), "{trusted}");
+        let fast = incomplete_message(Speed::Fast, 2);
+        assert!(fast.contains("speed=fast") && !fast.contains("speed=trusted"), "{fast}");
+    }
 
     #[test]
     fn the_severity_floor_is_echoed_as_asked() {

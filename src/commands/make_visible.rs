@@ -171,6 +171,11 @@ pub async fn make_internal_visible(argument: Value, context: CommandContext) -> 
         ));
     };
     let original_line = line_text.to_owned();
+    if arguments.word.is_none()
+        && let Some(character) = arguments.character
+    {
+        crate::commands::arguments::column_on_line(&original_line, line, character.as_u32())?;
+    }
     let answer = match target_at(&arguments, &source, &context, &original_line) {
         Ok(target) => MakeVisibleAnswer::Made(Box::new(
             make_internal(target, &arguments, &source, &model, &root, &context, deadline).await?,

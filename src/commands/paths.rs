@@ -143,16 +143,30 @@ pub fn resolve_cli_path_arguments(arguments: &mut serde_json::Value, shell_direc
 }
 
 /// The path relative to the root, with `/` separators, for answers.
+/// A path outside the root is shown whole, as written (`/tmp/x.fs`, never `//tmp/x.fs`: joining
+/// its components would put a separator after the root component `/`).
 pub fn display_relative(root: &Path, path: &Path) -> String {
     let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    let relative = path.strip_prefix(&root).unwrap_or(path);
-    relative.components().map(|component| component.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
+    match path.strip_prefix(&root) {
+        Ok(relative) => {
+            relative.components().map(|component| component.as_os_str().to_string_lossy()).collect::<Vec<_>>().join("/")
+        }
+        Err(_) => path.to_string_lossy().replace('\\', "/"),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_path_outside_the_root_is_shown_whole_with_one_leading_slash() {
+        let root = tempfile::tempdir().unwrap();
+        let inside = root.path().canonicalize().unwrap().join("src").join("A.fs");
+        assert_eq!(display_relative(root.path(), &inside), "src/A.fs");
+        assert_eq!(display_relative(root.path(), Path::new("/elsewhere/B.fs")), "/elsewhere/B.fs");
+    }
 
     #[test]
     fn a_project_is_named_by_name_in_any_case_or_by_its_path_and_an_unknown_one_lists_the_others() {

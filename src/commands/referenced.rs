@@ -991,9 +991,9 @@ impl NugetMembersCliArgs {
 /// Runs a subcommand in-process: the files are read directly, no session or FSAC is needed.
 pub fn run_cli(tool: Tool, argument: &Value, workspace: &Path) -> anyhow::Result<Value> {
     let arguments = ReferencedArguments::parse(tool, argument.clone())
-        .map_err(|error| anyhow::anyhow!("{error} ({})", error.data()))?;
+        .map_err(|error| anyhow::Error::new(crate::cli_contract::CliFailure::from(error)))?;
     run(workspace, &arguments, &RestoreEnvironment::from_process())
-        .map_err(|error| anyhow::anyhow!("{error} ({})", error.data()))
+        .map_err(|error| anyhow::Error::new(crate::cli_contract::CliFailure::from(error)))
 }
 
 /// A plain-text rendering of any of the three answers.

@@ -369,11 +369,72 @@ fn edits_by_path(edit: &Value) -> Result<BTreeMap<PathBuf, Vec<Edit>>, CommandEr
             add(uri, &change["edits"])?;
         }
     }
-    for edits in by_path.values_mut() {
-        edits.sort_by_key(|edit| (edit.start.line, edit.start.character));
-        edits.dedup_by_key(|edit| (edit.start.line, edit.start.character));
+    for (path, edits) in by_path.iter_mut() {
+        edits.sort_by_key(|edit| (edit.start.line, edit.start.character, edit.end.line, edit.end.character));
+        // The same edit twice (the backend listing one site under two symbols) is one edit.
+        edits.dedup_by(|later, earlier| {
+            later.start == earlier.start && later.end == earlier.end && later.new_text == earlier.new_text
+        });
+        if let Some(pair) = edits.windows(2).find(|pair| overlap(&pair[0], &pair[1])) {
+            return Err(invalid_edits(
+                "overlap",
+                path,
+                pair,
+                "two edits of the backend's rename overlap, so applying them would mangle the code; nothing was \
+                 previewed or written",
+            ));
+        }
     }
     Ok(by_path)
+}
+
+/// Whether two edits sorted by start touch the same characters, or start at the same place
+/// (then their order, and so the result, is undefined).
+fn overlap(earlier: &Edit, later: &Edit) -> bool {
+    let key = |position: &Position| (position.line, position.character);
+    key(&later.start) < key(&earlier.end) || key(&later.start) == key(&earlier.start)
+}
+
+/// The typed refusal of an edit set that cannot be applied as it stands.
+fn invalid_edits(reason: &str, path: &Path, edits: &[Edit], message: &str) -> CommandError {
+    let edits: Vec<Value> = edits
+        .iter()
+        .map(|edit| {
+            json!({
+                "range": {
+                    "start": { "line": edit.start.line, "character": edit.start.character },
+                    "end": { "line": edit.end.line, "character": edit.end.character },
+                },
+                "newText": edit.new_text,
+            })
+        })
+        .collect();
+    CommandError::typed(
+        error_kinds::RENAME_EDITS_INVALID,
+        crate::lsp::message::error_codes::INTERNAL_ERROR,
+        format!("{message} ({})", path.display()),
+        json!({ "reason": reason, "file": path.display().to_string(), "edits": edits }),
+    )
+}
+
+/// Every edit of `edits` lies inside `text`: its lines exist and its columns are on them.
+fn edits_inside(path: &Path, text: &str, edits: &[Edit]) -> Result<(), CommandError> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let inside = |position: &Position| {
+        lines.get(position.line as usize).is_some_and(|line| {
+            let line = line.strip_suffix('\r').unwrap_or(line);
+            position.character as usize <= line.encode_utf16().count()
+        })
+    };
+    match edits.iter().find(|edit| !inside(&edit.start) || !inside(&edit.end)) {
+        Some(edit) => Err(invalid_edits(
+            "out_of_range",
+            path,
+            std::slice::from_ref(edit),
+            "an edit of the backend's rename lies outside the file's current text; nothing was previewed or written",
+        )),
+        None => Ok(()),
+    }
 }
 
 /// `text` with `edits` (non-overlapping, sorted) applied.
@@ -537,7 +598,21 @@ pub async fn rename(argument: Value, context: CommandContext) -> Result<Value, C
         // The compiler's verdict on the renamed code, before anything is applied: a what-if
         // check of the same edit over the projects it touches and those downstream.
         let what_if = json!({ "edits": workspace_edit, "timeoutMs": arguments.timeout_ms.get() });
-        answer.verification = Some(crate::commands::check::check(what_if, context.clone()).await?);
+        // The edit is FSAC's, not the caller's: a what-if that refuses it never blames an
+        // argument `edits` the caller did not pass.
+        let verification =
+            crate::commands::check::check(what_if, context.clone()).await.map_err(|error| match error {
+                CommandError::InvalidArgument { argument, message } if argument.starts_with("edits") => {
+                    CommandError::typed(
+                        error_kinds::RENAME_EDITS_INVALID,
+                        crate::lsp::message::error_codes::INTERNAL_ERROR,
+                        format!("the what-if check refused the backend's rename edit ({argument}): {message}"),
+                        json!({ "reason": "refused_by_check", "checkArgument": argument }),
+                    )
+                }
+                other => other,
+            })?;
+        answer.verification = Some(verification);
     }
     match arguments.apply {
         ApplyMode::Preview => {}
@@ -590,7 +665,7 @@ async fn rename_site(
                 )
             })?
         }
-        (None, Some(character)) => character,
+        (None, Some(character)) => crate::commands::arguments::column_on_line(&line_text, line, character)?,
         (None, None) => return Err(CommandError::invalid_argument("character", "give character or word")),
     };
     Ok(RenameSite { path, text, line, character, line_text })
@@ -676,6 +751,7 @@ fn preview(
     };
     for (file, edits) in by_path {
         let before = read_text(file, overlay)?;
+        edits_inside(file, &before, edits)?;
         let after = apply_edits(&before, edits);
         let relative = display_relative(root, file);
         preview.hashes.insert(relative.clone(), content_hash(&before));

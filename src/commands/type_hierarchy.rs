@@ -71,9 +71,9 @@ pub async fn type_hierarchy(argument: Value, context: CommandContext) -> Result<
     let lookup = Lookup { context: &context, deadline, overlay: context.editor_buffers().await? };
     let text = lookup.text(&path)?;
     let line = arguments.line.as_u32();
-    let line_text = text.lines().nth(line as usize).unwrap_or_default().to_owned();
+    let line_text = crate::commands::arguments::line_of(&text, line)?.to_owned();
     let character = match (arguments.character, arguments.word.as_deref()) {
-        (Some(character), _) => character.as_u32(),
+        (Some(character), _) => crate::commands::arguments::column_on_line(&line_text, line, character.as_u32())?,
         (None, Some(word)) => {
             crate::commands::find::resolve::word_column(&line_text, word, arguments.occurrence.as_u32()).ok_or_else(
                 || CommandError::invalid_argument("word", format!("`{word}` is not a whole word on line {line}")),

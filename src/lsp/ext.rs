@@ -138,6 +138,10 @@ pub mod error_kinds {
         /// `fslens.rename` with `apply: "disk"`: a file changed since the preview (its hash
         /// differs from `expectedHashes`) or is unsaved in the editor; nothing was written.
         RENAME_FILES_CHANGED = "rename_files_changed",
+        /// `fslens.rename`: the backend's edit set cannot be applied as it stands (two edits of one
+        /// file overlap, or one lies outside its file); it is refused before any preview, what-if
+        /// or write, and nothing is written (`data.reason`, `data.file`, `data.edits`).
+        RENAME_EDITS_INVALID = "rename_edits_invalid",
         /// Check's blocking reason: with speed fast, a file has no current analysis.
         INCOMPLETE = "incomplete",
     }

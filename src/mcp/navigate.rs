@@ -362,12 +362,17 @@ impl Navigator<'_> {
             .line
             .map(Bounded::as_usize)
             .ok_or_else(|| ToolFailure::invalid_argument("line", "required: a 0-based integer"))?;
+        // The position is checked against the file as `word` is located in it, on disk: a line
+        // or column past its end is the caller's mistake, never a place where FSAC finds nothing.
+        let text = crate::source_files::read_regular_text(path).map_err(|error| {
+            ToolFailure::new(error_kinds::INVALID_PATH, format!("cannot read {}: {error}", path.display()))
+        })?;
+        let line_text = crate::commands::arguments::line_of(&text, line as u32)?;
         let character = match (arguments.character, arguments.word.as_deref()) {
-            (Some(character), _) => character.as_usize(),
+            (Some(character), _) => {
+                crate::commands::arguments::column_on_line(line_text, line as u32, character.as_u32())? as usize
+            }
             (None, Some(word)) => {
-                let text = crate::source_files::read_regular_text(path).map_err(|error| {
-                    ToolFailure::new(error_kinds::INVALID_PATH, format!("cannot read {}: {error}", path.display()))
-                })?;
                 let position = locate_word(&text, line, word, arguments.occurrence.as_usize())
                     .map_err(|message| ToolFailure::invalid_argument("word", message))?;
                 if position.line != line {
@@ -657,7 +662,7 @@ pub async fn run_from_cli(
     config: crate::proxy::ProxyConfig,
     arguments: NavigateArguments,
 ) -> anyhow::Result<Value> {
-    arguments.validate().map_err(|error| anyhow::anyhow!("{error}"))?;
+    arguments.validate().map_err(|error| anyhow::Error::new(crate::cli_contract::CliFailure::from(error)))?;
     let session = Session::join_or_start(canonical_root, config).await?;
     let wait = json!({ "waitUntil": "ready", "timeoutMs": arguments.timeout_ms.get() });
     let ready = session
@@ -672,7 +677,7 @@ pub async fn run_from_cli(
         Err(error) => Err(ToolFailure::from(error)),
     };
     session.close().await;
-    answer.map_err(|failure| anyhow::anyhow!("{} ({})", failure.message, failure.kind))
+    answer.map_err(|failure| anyhow::Error::new(crate::cli_contract::CliFailure::from(failure)))
 }
 
 /// A readable rendering of a navigation answer: one `file:line:column  text` row per location,

@@ -304,6 +304,8 @@ impl BridgeServer {
         let text = crate::source_files::read_regular_text(&path).map_err(|error| {
             ToolFailure::new(error_kinds::INVALID_PATH, format!("cannot read {}: {error}", path.display()))
         })?;
+        // A line past the end of the file is the `line`'s fault, whatever the word.
+        crate::commands::arguments::line_of(&text, u32::try_from(line).unwrap_or(u32::MAX))?;
         let position = locate_word(&text, line, word, occurrence)
             .map_err(|message| ToolFailure::invalid_argument("word", message))?;
         let params = json!({

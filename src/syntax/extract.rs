@@ -910,11 +910,25 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                 let name = child_of_kind(self.kinds, node, "identifier")?;
                 (DeclarationKind::EnumCase, name, Access::Default, node.end_byte())
             }
+            // A member of an object expression `{ new IShape with member _.Area = … }`
+            // implements the interface for that one object: it is no member of the type or
+            // module the expression sits in.
+            "member_defn" if self.stack.iter().any(|frame| frame.kind == "object_expression") => return None,
             "member_defn" => self.member_declaration(node)?,
             "function_or_value_defn" => {
                 let container = self.parent_kind(1);
+                // A `#if` / `#else` branch between a module's declarations (at any column: a
+                // library style puts the directives at column 0 inside an indented module)
+                // holds declarations of that module: the compiler sees them in one branch.
+                let mut level = 2;
+                while matches!(self.parent_kind(level), "preproc_if" | "preproc_else") {
+                    level += 1;
+                }
                 let module_level = (container == "declaration_expression"
-                    && matches!(self.parent_kind(2), "file" | "namespace" | "named_module" | "module_defn" | "ERROR"))
+                    && matches!(
+                        self.parent_kind(level),
+                        "file" | "namespace" | "named_module" | "module_defn" | "ERROR"
+                    ))
                     || container == "type_extension_elements";
                 if !module_level {
                     return None;
@@ -1005,8 +1019,11 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
         let access = self.deferred_access(node);
         if let Some(method) = children.iter().find(|child| self.kinds.kind(**child) == "method_or_prop_defn") {
             let name_holder = child_by_field(*method, self.kinds.fields.name)?;
+            // `static member (<<<)(…)` names its member with an operator: the holder's
+            // `op_identifier`, stored as `(<<<)` like a `let` operator.
             let name = child_by_field(name_holder, self.kinds.fields.method)
-                .or_else(|| last_identifier(self.kinds, name_holder))?;
+                .or_else(|| last_identifier(self.kinds, name_holder))
+                .or_else(|| child_of_kind(self.kinds, name_holder, "op_identifier"))?;
             let kind = if has_token("override") || has_token("default") {
                 DeclarationKind::Override
             } else {

@@ -64,8 +64,11 @@ pub type FastHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 /// its whole header; 4: operators are named `(>>=)` and their uses are occurrences; 5: a
 /// signature file's declarations inside error regions are read from its lines; 6: whether the
 /// file's head says it was generated; 7: an implementation file's declarations inside error
-/// regions are read from its lines too; 8: each case of an active pattern is a declaration).
-pub const INDEX_FORMAT_VERSION: u32 = 8;
+/// regions are read from its lines too; 8: each case of an active pattern is a declaration;
+/// 9: `let`s inside a module's `#if`/`#else` branches and operator members `static member (+)`
+/// are declarations; 10: in an error region, `type X internal () =` is a type's line and
+/// `exception X of …` an exception's; 11: an object expression's members are no declarations).
+pub const INDEX_FORMAT_VERSION: u32 = 11;
 
 /// An interned name: an index into a string table (file-local or workspace-wide).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

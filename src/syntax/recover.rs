@@ -3,10 +3,11 @@
 //! tree-sitter-fsharp fails on shapes real libraries use (SRTP constraints, backticked type
 //! parameters, multi-line named-field patterns: shared/tree-sitter-fsharp-notes.md), and an
 //! error at the top of a file can swallow every declaration after it. Inside such a region the
-//! lines are read instead: `module X =`, `type X` / `and X`, `let` (with `inline`, `rec`,
-//! `mutable` and an access modifier), `val`, and under a recovered type its `member`,
-//! `static member`, `override`, `default`, `abstract` and `member val` lines. This module
-//! reads one line; the extractor nests what it reads by indentation and marks it uncertain.
+//! lines are read instead: `module X =`, `type X` / `and X` (also `type X internal () =`),
+//! `let` (with `inline`, `rec`, `mutable` and an access modifier), `val`, `exception X`, and
+//! under a recovered type its `member`, `static member`, `override`, `default`, `abstract` and
+//! `member val` lines. This module reads one line; the extractor nests what it reads by
+//! indentation and marks it uncertain.
 
 use crate::syntax::model::{Access, DeclarationKind};
 use crate::syntax::names::{is_operator, operator_display};
@@ -60,6 +61,7 @@ pub fn recovered_line(line: &str, context: LineContext) -> Option<RecoveredLine>
         },
         "let" => (DeclarationKind::Let, Opens::Body),
         "val" => (DeclarationKind::Val, Opens::Nothing),
+        "exception" => (DeclarationKind::Exception, Opens::Nothing),
         "member" | "static" | "override" | "default" | "abstract" if context.inside_type => {
             (member_kind(trimmed), Opens::Body)
         }
@@ -93,8 +95,12 @@ pub fn recovered_line(line: &str, context: LineContext) -> Option<RecoveredLine>
     let shaped = match first {
         "module" => after.starts_with('='),
         "val" => after.starts_with(':'),
+        "exception" => after.is_empty() || after.starts_with("of ") || after.starts_with('='),
         "type" | "and" if kind != DeclarationKind::Let => {
-            after.is_empty() || after.starts_with(['=', '<', '(', ':']) || after.starts_with("with")
+            after.is_empty()
+                || after.starts_with(['=', '<', '(', ':'])
+                || after.starts_with("with")
+                || constructor_access(after)
         }
         _ => !after.starts_with(['.', ',', ')', ']', '|']) && !after.starts_with("<-"),
     };
@@ -106,6 +112,14 @@ pub fn recovered_line(line: &str, context: LineContext) -> Option<RecoveredLine>
         name_length: range_length,
         opens,
     })
+}
+
+/// A primary constructor with an access modifier after the type's name, `type Builder
+/// internal () =`, `type Token private (value: string) =`.
+fn constructor_access(after: &str) -> bool {
+    ["private", "internal", "public"]
+        .iter()
+        .any(|keyword| after.strip_prefix(keyword).is_some_and(|rest| rest.trim_start().starts_with('(')))
 }
 
 /// `member`, `override`/`default` or `abstract`, from the line's keywords.
@@ -238,6 +252,10 @@ mod tests {
             ("[<CompiledName(\"Map\")>] let map f x = x", TOP, Some((DeclarationKind::Let, "map", "map"))),
             ("module Operators =", TOP, Some((DeclarationKind::Module, "Operators", "Operators"))),
             ("type internal Shape<'T> =", TOP, Some((DeclarationKind::Class, "Shape", "Shape"))),
+            ("type GenBuilder internal () =", TOP, Some((DeclarationKind::Class, "GenBuilder", "GenBuilder"))),
+            ("exception GenFailure of string", TOP, Some((DeclarationKind::Exception, "GenFailure", "GenFailure"))),
+            ("exception Stopped", TOP, Some((DeclarationKind::Exception, "Stopped", "Stopped"))),
+            ("type Token private (value: string) =", TOP, Some((DeclarationKind::Class, "Token", "Token"))),
             ("type List<'T> with", TOP, Some((DeclarationKind::TypeExtension, "List", "List"))),
             ("and Node = { Value: int }", TOP, Some((DeclarationKind::Class, "Node", "Node"))),
             (

@@ -543,8 +543,8 @@ async fn the_command_line_prints_the_same_object() {
         .output()
         .await
         .unwrap();
-    // A typed argument error: exit code 1, the argument named on stderr.
-    assert_eq!(output.status.code(), Some(1));
+    // A typed argument error: exit code 64 (a refused request), the argument named on stderr.
+    assert_eq!(output.status.code(), Some(64));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("invalid argument `path`"), "{stderr}");
 }

@@ -10,10 +10,12 @@
 //! [`no_test_file_is_a_binary_of_its_own`] for a `tests/NAME.rs`, which cargo would build as
 //! a separate binary.
 
+mod active_patterns;
 mod architecture;
 mod check_races;
 mod check_what_if;
 mod check_with_double;
+mod cli_contract;
 mod cli_navigate;
 mod cli_paths;
 mod cli_text;
@@ -24,6 +26,7 @@ mod dotnet_shim;
 mod editors_emacs;
 mod editors_neovim;
 mod editors_recordings;
+mod error_region_declarations;
 mod field_impact;
 mod find_concurrency;
 mod find_names;
@@ -32,11 +35,13 @@ mod find_prefilter;
 mod find_scale;
 mod find_with_double;
 mod fsac_reloads;
+mod index_completeness;
 mod make_visible;
 mod mcp_bridge;
 mod mcp_diagnostic_tools;
 mod mcp_symbol_tools;
 mod metadata_against_srm;
+mod partial_pages;
 mod process_proxy;
 mod proxy_core;
 mod proxy_properties;

@@ -30,6 +30,12 @@ pub(super) struct Resolved {
     pub position_name: Option<String>,
     pub sources: ResolutionSources,
     pub notes: Vec<String>,
+    /// Declarations the backend reported that the syntax index could not confirm: kept, and
+    /// listed as a disagreement that makes the answer partial.
+    pub unconfirmed: Vec<resolve::Unconfirmed>,
+    /// kind position: the compiler resolved no source declaration, while the syntax index
+    /// holds declarations of the identifier under the position.
+    pub position_unresolved_but_declared: bool,
 }
 
 /// The place kind position's references are asked at.
@@ -48,6 +54,8 @@ impl Resolved {
             position_name: None,
             sources: ResolutionSources { syntax_index: "answered", fsac_definition: None, fsac_workspace_symbol: None },
             notes: Vec::new(),
+            unconfirmed: Vec::new(),
+            position_unresolved_but_declared: false,
         }
     }
 }
@@ -95,11 +103,28 @@ async fn at_position(find: &FindRun, position: &ResolvedPosition) -> Result<Reso
             }
             match compiler_declaration(find, &answer, resolved.position_name.as_deref()) {
                 Some(declaration) => resolved.declared.push(declaration),
-                None => resolved.notes.push(
-                    "the compiler has no source declaration for this symbol (external or local); references are \
-                     still searched"
-                        .to_owned(),
-                ),
+                None => {
+                    resolved.notes.push(
+                        "the compiler has no source declaration for this symbol (external or local); references are \
+                         still searched"
+                            .to_owned(),
+                    );
+                    // The workspace declares the name: the compiler's silence is no proof that
+                    // the symbol here is none of those, so the answer cannot be complete.
+                    if let Some(name) = &resolved.position_name {
+                        let declared_here = indexed_declarations_named(find, name);
+                        if let Some(first) = declared_here.first() {
+                            resolved.notes.push(format!(
+                                "the syntax index has {} declaration(s) named {name:?} in the workspace (first: {} \
+                                 in {}), so the compiler's answer cannot be trusted to be complete",
+                                declared_here.len(),
+                                first.full_name,
+                                find.model.display_path(&first.path)
+                            ));
+                            resolved.position_unresolved_but_declared = true;
+                        }
+                    }
+                }
             }
         }
         Ok(Err(error)) => resolved.sources.fsac_definition = Some(format!("failed: {}", error.message)),
@@ -159,7 +184,7 @@ async fn by_name(find: &FindRun) -> Result<Resolved, CommandError> {
         Some(match find.context.backend_request("workspace/symbol", params, find.sweep_deadline).await {
             Ok(Ok(answer)) => {
                 let in_workspace = |path: &Path| find.in_workspace(path);
-                resolve::merge_workspace_symbols(
+                resolved.unconfirmed = resolve::merge_workspace_symbols(
                     &mut resolved.declared,
                     &answer,
                     &find.arguments,

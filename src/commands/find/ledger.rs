@@ -31,7 +31,10 @@ pub(super) struct Verdict {
     pub swept_complete: bool,
     /// Slots in `declared` of the declarations no references answer contained.
     pub missed: Vec<usize>,
-    /// Swept completely and nothing missed.
+    /// Slots in `declared` of the declarations the backend reported that the index could not
+    /// confirm (`crossCheck.unconfirmedByIndex`).
+    pub unconfirmed: Vec<usize>,
+    /// Swept completely, nothing missed and nothing unconfirmed.
     pub coverage_complete: bool,
     /// Every resolver that was asked answered.
     pub resolution_answered: bool,
@@ -46,6 +49,13 @@ impl Verdict {
     /// The number of requested projects with this `perProject` status.
     pub fn count(&self, status: &str) -> usize {
         self.counts.get(status).copied().unwrap_or(0)
+    }
+
+    /// Whether the deadline cut the sweep short: with FSAC ready, a requested project timed
+    /// out, was busy or was never started. Such an answer cannot be paged by cursor (another
+    /// call may sweep more); every other answer can, partial or not.
+    pub fn deadline_cut_sweep(&self, fsac_ready: bool) -> bool {
+        fsac_ready && ["timedOut", "busy", "notStarted"].iter().any(|status| self.count(status) > 0)
     }
 }
 
@@ -64,7 +74,18 @@ pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &
     } else {
         Vec::new()
     };
-    let coverage_complete = swept_complete && missed.is_empty();
+    // Declarations the backend reported where the index cannot tell: kept, and not complete.
+    let unconfirmed: Vec<usize> = resolved
+        .unconfirmed
+        .iter()
+        .filter_map(|unconfirmed| {
+            resolved.declared.iter().position(|declared| {
+                declared.name_range == unconfirmed.name_range && same_file(&declared.path, &unconfirmed.path)
+            })
+        })
+        .collect();
+    let coverage_complete =
+        swept_complete && missed.is_empty() && unconfirmed.is_empty() && !resolved.position_unresolved_but_declared;
     let resolution_answered = !find.fsac.ready
         || by_position
         || resolved
@@ -89,13 +110,16 @@ pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &
             missed.len()
         ));
     }
-    if !find.fsac.ready {
+    if !unconfirmed.is_empty() {
         notes.push(format!(
-            "FSAC is {}, so this answer is syntactic: sites match by name only and a site of a same-named \
-             symbol may be listed (symbolFullName is null where the name is ambiguous). It is certain once FSAC \
-             has loaded the workspace: wait with fslens.status {{\"waitUntil\": \"ready\"}} and repeat the request.",
-            find.fsac.state
+            "FSAC reports {} declaration(s) where the syntax index has none but could not read the code (an \
+             error region); they are kept and swept, and listed in crossCheck.unconfirmedByIndex, so the answer \
+             is not complete",
+            unconfirmed.len()
         ));
+    }
+    if !find.fsac.ready {
+        notes.push(syntactic_note(&find.fsac.state));
     }
     if resolved.declared.is_empty() && !by_position {
         notes.push("no declaration matched the query".to_owned());
@@ -108,6 +132,7 @@ pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &
         no_projects,
         swept_complete,
         missed,
+        unconfirmed,
         coverage_complete,
         resolution_answered,
         outcome,
@@ -115,6 +140,24 @@ pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &
         matched,
         notes,
     }
+}
+
+/// The note of a syntactic answer. Only while FSAC is starting or loading does waiting make
+/// it certain; absent or crashed, it never loads in this session by itself.
+pub(super) fn syntactic_note(state: &str) -> String {
+    let remedy = match state {
+        "absent" | "crashed" => format!(
+            "FSAC is not running ({state}), so waiting does not make it certain: fslens.status says why, and only \
+             a session where FSAC runs can give a certain answer."
+        ),
+        _ => "It is certain once FSAC has loaded the workspace: wait with fslens.status {\"waitUntil\": \"ready\"} \
+              and repeat the request."
+            .to_owned(),
+    };
+    format!(
+        "FSAC is {state}, so this answer is syntactic: sites match by name only and a site of a same-named symbol \
+         may be listed (symbolFullName is null where the name is ambiguous). {remedy}"
+    )
 }
 
 /// The declarations the syntax index resolved for this symbol (signatures and
@@ -240,6 +283,22 @@ fn projects_seeing(model: &WorkspaceModel, path: &Path) -> HashSet<PathBuf> {
         }
         if seeing.len() == before {
             return seeing;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::syntactic_note;
+
+    #[test]
+    fn a_syntactic_answer_promises_certainty_only_while_fsac_loads() {
+        for state in ["starting", "loading"] {
+            assert!(syntactic_note(state).contains("certain once FSAC has loaded"), "{state}");
+        }
+        for state in ["absent", "crashed"] {
+            let note = syntactic_note(state);
+            assert!(!note.contains("certain once FSAC has loaded") && note.contains("not running"), "{note}");
         }
     }
 }

@@ -141,7 +141,11 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
     let (types, site_types) = site_types.unzip();
     let ledger = (verdict.per_project.as_slice(), resolved.declared.as_slice());
     let stream = stream::form(&find, &mut texts, &placement, ledger, &sites, types.as_deref(), cursor.as_ref());
-    let sweep_incomplete = !verdict.coverage_complete && find.fsac.ready;
+    // Only a sweep the deadline cut short (a project timed out, busy or never started) leaves
+    // a stream that cannot be bound to a cursor. A partial answer for any other reason (a
+    // declaration FSAC's references miss, one the index cannot confirm, a failed project) is
+    // a stable stream whose every page stays reachable.
+    let sweep_incomplete = verdict.deadline_cut_sweep(find.fsac.ready);
     let offset = stream::page_offset(cursor.as_ref(), &query_identity, &stream, sites.len(), sweep_incomplete)?;
     clock.lap("rowsMs");
 
@@ -371,6 +375,22 @@ fn answer_of(
                 .iter()
                 .map(|slot| resolved.declared[*slot].to_json(&|path| find.model.display_path(path), false, None))
                 .collect(),
+            unconfirmed_by_index: verdict
+                .unconfirmed
+                .iter()
+                .map(|slot| {
+                    let declared = &resolved.declared[*slot];
+                    let mut row = declared.to_json(&|path| find.model.display_path(path), false, None);
+                    row["reason"] = json!(
+                        resolved
+                            .unconfirmed
+                            .iter()
+                            .find(|unconfirmed| unconfirmed.name_range == declared.name_range)
+                            .map_or("error_region", |unconfirmed| unconfirmed.reason)
+                    );
+                    row
+                })
+                .collect(),
         }),
         resolution: resolution_of(resolved, &stream.declarations),
         files_searched: Some(find.searched.account()),
@@ -569,7 +589,7 @@ fn resolve_position(
     })?;
     let line_number = arguments.line();
     let line = lines.line(line_number).ok_or_else(|| {
-        CommandError::invalid_argument("line", format!("the file has {} lines (0-based)", lines.line_count()))
+        CommandError::invalid_argument("line", crate::commands::arguments::past_the_end_message(text, line_number))
     })?;
     let character = match (&arguments.word, arguments.character()) {
         (Some(word), _) => resolve::word_column(line, word, arguments.occurrence()).ok_or_else(|| {

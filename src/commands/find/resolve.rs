@@ -497,16 +497,30 @@ pub fn workspace_symbol_query(arguments: &FindArguments) -> Option<String> {
     (!last.is_empty() && arguments.exact).then_some(last)
 }
 
+/// A declaration the backend reports that the syntax index can neither confirm nor refute:
+/// it has no declaration there, but the place lies in a region its parser could not read.
+/// The declaration is kept (the backend's word is not overruled without proof), and the
+/// disagreement makes the answer partial and is listed (`crossCheck.unconfirmedByIndex`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unconfirmed {
+    pub path: PathBuf,
+    pub name_range: TextRange,
+    /// Why the index cannot tell: `error_region`.
+    pub reason: &'static str,
+}
+
 /// Merges `workspace/symbol` answers into `declared`: a known declaration gains the source,
 /// an unknown one is added when it matches (kinds auto, symbol and definition only: FSAC's
-/// answer does not say which type owns a member).
+/// answer does not say which type owns a member). Answers the added declarations that the
+/// index could not confirm ([`Unconfirmed`]).
 pub fn merge_workspace_symbols(
     declared: &mut Vec<Declared>,
     answer: &Value,
     arguments: &FindArguments,
     index: &SyntaxIndex,
     in_workspace: &dyn Fn(&Path) -> bool,
-) {
+) -> Vec<Unconfirmed> {
+    let mut unconfirmed = Vec::new();
     let wanted = wanted(arguments);
     for item in answer.as_array().into_iter().flatten() {
         let Some(uri) = item.pointer("/location/uri").and_then(Value::as_str) else { continue };
@@ -533,10 +547,15 @@ pub fn merge_workspace_symbols(
                 .find(|(_, declaration)| declaration.name_range() == range || declaration.range == range)
                 .map(|(slot, declaration)| (index.full_name(&file.index, slot), declaration.clone()))
         });
-        // The syntax index decides what is a declaration where it has indexed the file: a
-        // place FSAC lists that the index knows as no declaration (a pattern `| Case _`, a
-        // use) is not taken as one.
-        if from_index.is_none() && index_knows_no_declaration_at(index, &path, range) {
+        // The syntax index decides what is a declaration where it has proof: a place FSAC
+        // lists where a clean parse holds no declaration (a pattern `| Case _`, a use) is not
+        // taken as one. Where the index cannot tell (an error region of a degraded file), the
+        // backend's declaration is kept and the disagreement is listed.
+        let index_reading = match from_index {
+            Some(_) => IndexReading::Declares,
+            None => index_reading_at(index, &path, range),
+        };
+        if index_reading == IndexReading::ProvesNone {
             continue;
         }
         let container = item["containerName"].as_str().unwrap_or_default();
@@ -565,6 +584,9 @@ pub fn merge_workspace_symbols(
         if !qualified_matches(&full_name, query, arguments.exact) {
             continue;
         }
+        if let IndexReading::CannotTell(reason) = index_reading {
+            unconfirmed.push(Unconfirmed { path: path.clone(), name_range: range, reason });
+        }
         declared.push(Declared {
             full_name,
             path,
@@ -575,6 +597,7 @@ pub fn merge_workspace_symbols(
             sources: BTreeSet::from(["fsac-workspace-symbol"]),
         });
     }
+    unconfirmed
 }
 
 /// The full name FSAC's `workspace/symbol` item gives a declaration the index names
@@ -596,13 +619,38 @@ fn fsac_full_name(index_name: &str, container: &str, name: &str) -> Option<Strin
     Some(format!("{full}{container}.{name}"))
 }
 
-/// True when the syntax index has `path` indexed with a usable tree (clean or degraded) and
-/// no declaration's name starts where `range` starts.
-fn index_knows_no_declaration_at(index: &SyntaxIndex, path: &Path, range: TextRange) -> bool {
-    let Some(file) = index.file(path) else { return false };
-    let usable = matches!(file.index.health.status, HealthStatus::Clean | HealthStatus::Degraded)
-        && !file.index.health.root_is_error;
-    usable && !file.index.declarations.iter().any(|declaration| declaration.name_start == range.start)
+/// What the syntax index says about a place the backend calls a declaration.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum IndexReading {
+    /// It has a declaration there.
+    Declares,
+    /// A clean parse of that place holds no declaration: proof that there is none.
+    ProvesNone,
+    /// It has no declaration there, but its parse of the place is not to be trusted.
+    CannotTell(&'static str),
+    /// It has not read the file with a usable tree (timed out, failed, its root an error):
+    /// the backend's word alone decides, as it always has for such files.
+    Unread,
+}
+
+/// The index's reading of `range`'s start in `path`, when it has no declaration there: proof
+/// only where the file has a usable tree and the place lies outside every error region its
+/// health lists (the silent mis-parses bend expressions, never a declaration's place).
+fn index_reading_at(index: &SyntaxIndex, path: &Path, range: TextRange) -> IndexReading {
+    let Some(file) = index.file(path) else { return IndexReading::Unread };
+    let health = &file.index.health;
+    let usable = matches!(health.status, HealthStatus::Clean | HealthStatus::Degraded) && !health.root_is_error;
+    if !usable {
+        return IndexReading::Unread;
+    }
+    if file.index.declarations.iter().any(|declaration| declaration.name_start == range.start) {
+        return IndexReading::Declares;
+    }
+    let inside = |region: &TextRange| region.start <= range.start && range.start < region.end;
+    if health.error_regions.iter().any(inside) {
+        return IndexReading::CannotTell("error_region");
+    }
+    IndexReading::ProvesNone
 }
 
 /// Paths compare equal when they name the same file (symbolic links resolved when possible).

@@ -54,6 +54,39 @@ impl Site {
 pub fn sort_and_deduplicate(sites: &mut Vec<Site>) {
     sites.sort_by(Site::canonical_order);
     sites.dedup_by(|later, earlier| later.file == earlier.file && later.range == earlier.range);
+    drop_enclosing_sites(sites);
+}
+
+/// Two rows of one symbol never overlap: a row whose range holds another row of the same
+/// symbol in the same file is not a site of its own. FSAC reports an active pattern's whole
+/// `|Even|Odd|` beside the case's own characters (`Even`); the case is the site, and the whole
+/// pattern would be a second row for one place. `sites` is in canonical order (file, then
+/// range), so only the rows starting before a row's end can lie inside it.
+fn drop_enclosing_sites(sites: &mut Vec<Site>) {
+    let mut enclosing = vec![false; sites.len()];
+    for (index, outer) in sites.iter().enumerate() {
+        let Some(symbol) = outer.symbol_full_name.as_ref() else { continue };
+        let later = sites[index + 1..]
+            .iter()
+            .enumerate()
+            .take_while(|(_, inner)| inner.file == outer.file && inner.range.start < outer.range.end);
+        for (offset, inner) in later {
+            if inner.symbol_full_name.as_ref() != Some(symbol) {
+                continue;
+            }
+            // Sorted by start, so `inner` starts at or after `outer`: either `outer` holds it, or
+            // both start together and `inner`, the longer, holds `outer`.
+            if inner.range.end <= outer.range.end {
+                enclosing[index] = true;
+            } else if inner.range.start == outer.range.start {
+                enclosing[index + 1 + offset] = true;
+            }
+        }
+    }
+    if enclosing.contains(&true) {
+        let mut flags = enclosing.into_iter();
+        sites.retain(|_| !flags.next().unwrap_or(false));
+    }
 }
 
 /// A bounded window of one source line.

@@ -468,9 +468,16 @@ fn read_symbol_with_index(
         None => declarations_in_workspace(index, root, arguments.name(), &files, overlay),
     };
     let kinds = selected_kinds(arguments.kinds.as_deref());
-    candidates.retain(|(file, slot)| selected(index, arguments, kinds.as_deref(), file, *slot));
+    candidates.retain(|(file, slot)| selected(index, arguments, kinds.as_deref(), file, *slot, false));
+    let named = candidates.clone();
+    candidates.retain(|(file, slot)| selected(index, arguments, kinds.as_deref(), file, *slot, true));
+    if candidates.is_empty()
+        && let Some(line) = arguments.line
+    {
+        line_in_range(index, root, arguments.name(), line.as_u32(), path, &named)?;
+    }
     let outcome = match candidates.len() {
-        0 => ReadSymbolOutcome::NotFound(not_found(index, root, arguments.name(), path, &files)),
+        0 => ReadSymbolOutcome::NotFound(not_found_at(index, root, arguments, path, &files, &named)),
         1 => ReadSymbolOutcome::Ok(Box::new(symbol_source(index, root, arguments, &candidates[0], &mut texts)?)),
         _ => ReadSymbolOutcome::Ambiguous(ambiguous(index, root, arguments.name(), &candidates, &mut texts)),
     };
@@ -544,14 +551,90 @@ fn selected(
     kinds: Option<&[DeclarationKind]>,
     file: &IndexedFile,
     slot: usize,
+    at_line: bool,
 ) -> bool {
     let declaration = &file.index.declarations[slot];
     crate::commands::find::resolve::qualified_matches(&index.full_name(&file.index, slot), arguments.name(), true)
         && kinds.is_none_or(|kinds| kinds.contains(&declaration.kind))
-        && arguments.line.is_none_or(|line| {
-            let line = line.as_u32();
-            declaration.name_start.line == line || declaration.range.start.line == line
-        })
+        && (!at_line
+            || arguments.line.is_none_or(|line| {
+                let line = line.as_u32();
+                declaration.name_start.line == line || declaration.range.start.line == line
+            }))
+}
+
+/// A `line` that no file in question has is the caller's mistake, never a place where the name
+/// is not declared: with `path`, past that file's end; without, past the end of every file
+/// that declares the name (`named`: its declarations at any line).
+fn line_in_range(
+    index: &SyntaxIndex,
+    root: &Path,
+    name: &str,
+    line: u32,
+    path: Option<&Path>,
+    named: &[Found],
+) -> Result<(), CommandError> {
+    let lines_of = |file: &IndexedFile| file.index.lines;
+    let longest = match path {
+        Some(path) => index.file(path).map(|file| lines_of(&file)),
+        None => named.iter().map(|(file, _)| lines_of(file)).max(),
+    };
+    match longest {
+        // `lines` counts the lines an editor shows; the empty position after a final newline is
+        // a line a position may still name.
+        Some(lines) if line > lines => Err(CommandError::invalid_argument(
+            "line",
+            match path {
+                Some(path) => format!(
+                    "line {line} is past the end of {}, which has {lines} lines (0-based)",
+                    display_relative(root, path)
+                ),
+                None => format!(
+                    "line {line} is past the end of every file declaring {name:?} (the longest has {lines} lines, 0-based)"
+                ),
+            },
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// `not_found`, and when the name is declared but not at the `line` given, the message says
+/// where it is declared (the first few places).
+fn not_found_at(
+    index: &SyntaxIndex,
+    root: &Path,
+    arguments: &ReadSymbolArguments,
+    path: Option<&Path>,
+    files: &[PathBuf],
+    named: &[Found],
+) -> NotFound {
+    let mut answer = not_found(index, root, arguments.name(), path, files);
+    if let Some(line) = arguments.line
+        && !named.is_empty()
+    {
+        let places: Vec<String> = named
+            .iter()
+            .take(5)
+            .map(|(file, slot)| {
+                format!(
+                    "{} line {}",
+                    display_relative(root, &file.path),
+                    file.index.declarations[*slot].name_start.line
+                )
+            })
+            .collect();
+        answer.message = format!(
+            "no declaration named {:?} at line {line}; it is declared at {}{}",
+            arguments.name(),
+            places.join(", "),
+            if named.len() > places.len() {
+                format!(" and {} more", named.len() - places.len())
+            } else {
+                String::new()
+            }
+        );
+    }
+    answer
 }
 
 /// A declaration can hide in a region the parser could not read: "not found" is only certain
@@ -820,10 +903,7 @@ fn read_enclosing_with_index(
 ) -> Result<ReadEnclosingAnswer, CommandError> {
     let (file, text) = read_source_file(index, path, &arguments.path, overlay, "cannot read it")?;
     let line = arguments.line.as_u32();
-    let line_count = file.index.lines.max(text.lines().count() as u32);
-    if line >= line_count {
-        return Err(CommandError::invalid_argument("line", format!("the file has {line_count} lines (0-based)")));
-    }
+    crate::commands::arguments::line_of(&text, line)?;
     let source = EnclosingSource { index, root, path, file: &file, text: &text, arguments };
     let outcome = match smallest_enclosing(&file.index, arguments) {
         None => EnclosingOutcome::NoEnclosingDeclaration(source.nearest()),

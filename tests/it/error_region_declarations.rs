@@ -1,0 +1,121 @@
+//! Neither source overrules the other silently (issue 33, item 1), on
+//! `fixtures/builder-in-error-region`: an indented `#if` makes tree-sitter-fsharp fail over the
+//! rest of module `Builders`, which holds a builder class `type GenBuilder internal () =` (its
+//! companion module follows outside the region), an exception and a union. The file's root
+//! still parses, so the index used to count its silence inside the region as knowledge and
+//! dropped what FSAC reported there: `find GenBuilder` said complete with the companion module
+//! only, `find GenBuilder.Bind` said `not_found`, complete.
+
+use crate::support;
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+use support::double::{double_command, fixture_copy};
+
+fn find(workspace: &Path, runtime: &Path, query: &str) -> Value {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_fslens"))
+        .args(["find", query, "--json", "--fsac", &double_command(), "--workspace"])
+        .arg(workspace)
+        .env("XDG_RUNTIME_DIR", runtime)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|_| panic!("no JSON for {query}: {}", String::from_utf8_lossy(&output.stderr)))
+}
+
+/// (file, 0-based line, character, kind) of every row.
+fn rows(answer: &Value) -> Vec<(String, u64, u64, String)> {
+    answer["sites"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no sites: {answer:#}"))
+        .iter()
+        .map(|site| {
+            (
+                site["file"].as_str().unwrap().to_owned(),
+                site["range"]["start"]["line"].as_u64().unwrap(),
+                site["range"]["start"]["character"].as_u64().unwrap(),
+                site["kind"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn row(file: &str, line: u64, character: u64, kind: &str) -> (String, u64, u64, String) {
+    (file.to_owned(), line, character, kind.to_owned())
+}
+
+fn declared_names(answer: &Value) -> Vec<&str> {
+    let mut names: Vec<&str> = answer["resolution"]["declarations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|declaration| declaration["symbolFullName"].as_str().unwrap())
+        .collect();
+    names.sort_unstable();
+    names
+}
+
+#[test]
+fn a_builder_class_in_an_error_region_and_its_companion_module_are_both_found() {
+    let workspace = fixture_copy("builder-in-error-region");
+    let runtime = tempfile::tempdir().unwrap();
+    let answer = find(workspace.path(), runtime.path(), "GenBuilder");
+    assert_eq!(answer["outcome"], json!("found"), "{answer:#}");
+    assert_eq!(declared_names(&answer), ["Gen.Builders.GenBuilder", "Gen.GenBuilder"], "{answer:#}");
+    let found = rows(&answer);
+    for expected in [
+        row("Gen.fs", 13, 9, "definition"),
+        row("Gen.fs", 25, 7, "definition"),
+        row("Gen.fs", 26, 23, "reference"),
+        row("Use.fs", 2, 18, "reference"),
+        row("Use.fs", 4, 23, "reference"),
+        row("Use.fs", 6, 21, "reference"),
+    ] {
+        assert!(found.contains(&expected), "{expected:?} missing: {answer:#}");
+    }
+    assert_eq!(answer["status"], json!("ok"), "both sources agree on both declarations: {answer:#}");
+
+    let answer = find(workspace.path(), runtime.path(), "GenBuilder.Bind");
+    assert_eq!(answer["outcome"], json!("found"), "{answer:#}");
+    assert_eq!(
+        rows(&answer),
+        [
+            row("Gen.fs", 14, 17, "definition"),
+            row("Gen.fs", 28, 37, "member-usage"),
+            row("Gen.fs", 28, 46, "member-usage"),
+            row("Use.fs", 2, 33, "member-usage"),
+        ],
+        "{answer:#}"
+    );
+
+    // An exception in the region is read from its line too.
+    let answer = find(workspace.path(), runtime.path(), "GenFailure");
+    assert_eq!(rows(&answer), [row("Gen.fs", 17, 14, "definition"), row("Use.fs", 8, 32, "reference")], "{answer:#}");
+}
+
+#[test]
+fn a_declaration_the_backend_reports_where_the_index_cannot_read_is_kept_and_the_answer_is_partial() {
+    let workspace = fixture_copy("builder-in-error-region");
+    let runtime = tempfile::tempdir().unwrap();
+    // The union's cases lie in the error region, and the index reads no case from lines: FSAC's
+    // `workspace/symbol` is the only source that declares `Stop`.
+    let answer = find(workspace.path(), runtime.path(), "Stop");
+    assert_eq!(answer["outcome"], json!("found"), "{answer:#}");
+    assert_eq!(
+        rows(&answer),
+        [row("Gen.fs", 21, 10, "definition"), row("Use.fs", 13, 15, "reference"), row("Use.fs", 13, 32, "reference")],
+        "{answer:#}"
+    );
+    assert_eq!(answer["status"], json!("partial"), "{answer:#}");
+    assert_eq!(answer["coverage"]["complete"], json!(false), "{answer:#}");
+    let unconfirmed = answer["crossCheck"]["unconfirmedByIndex"].as_array().unwrap();
+    assert_eq!(unconfirmed.len(), 1, "{answer:#}");
+    assert_eq!(unconfirmed[0]["file"], json!("Gen.fs"));
+    assert_eq!(unconfirmed[0]["range"]["start"], json!({"line": 21, "character": 10}));
+    assert_eq!(unconfirmed[0]["reason"], json!("error_region"));
+    assert!(
+        answer["notes"].as_array().unwrap().iter().any(|note| note.as_str().unwrap().contains("unconfirmedByIndex")),
+        "{answer:#}"
+    );
+}
