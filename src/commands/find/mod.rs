@@ -34,6 +34,7 @@ mod site_types;
 mod stream;
 mod sweep;
 mod target;
+pub mod work;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -116,6 +117,7 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
         overlay,
         fsac,
         sweep_deadline: deadlines.sweep,
+        work: work::Work::default(),
     };
 
     let resolved = declarations::resolve(&find, position.as_ref()).await?;
@@ -179,6 +181,8 @@ struct FindRun {
     fsac: FsacView,
     /// Requests to FSAC end by this instant: the deadline less the answer's allowance.
     sweep_deadline: tokio::time::Instant,
+    /// What the phases compared, and the paths they resolved.
+    work: work::Work,
 }
 
 impl FindRun {
@@ -387,6 +391,7 @@ fn answer_of(
         site_types_note: site_types.as_ref().map(|_| site_types_note(find.kind_mode(), sites)),
         notes: resolved.notes.iter().chain(&verdict.notes).cloned().collect(),
         timings_ms: Some(clock.timings),
+        work_counts: find.work.counts_if_asked(),
         elapsed_ms: started.elapsed().as_millis() as u64,
         page: None,
         recovery: None,
