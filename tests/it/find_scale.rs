@@ -168,4 +168,15 @@ fn names_declared_in_every_module_cost_comparisons_linear_in_their_declarations(
             large.files.len()
         );
     }
+    // A qualified name whose last segment every module declares reads the declaring module
+    // and the one module that uses it, not the 240 files that hold `bumpR3`.
+    let qualified = common_names_workspace::qualified_function(6, 10);
+    let answer = syntax_find(&large_root, &[&qualified]);
+    let searched = &answer["filesSearched"];
+    assert_eq!(searched["scannedFiles"], large.files.len(), "{searched}");
+    assert_eq!(searched["candidateFiles"], 2, "{searched}");
+    assert_eq!(searched["cannotUseFiles"], large.files.len() - 2, "{searched}");
+    let files: std::collections::BTreeSet<&str> =
+        answer["sites"].as_array().unwrap().iter().filter_map(|site| site["file"].as_str()).collect();
+    assert_eq!(files, ["src/Proj0006/M010.fs", "src/Proj0006/M011.fs"].into(), "{answer:#}");
 }

@@ -28,6 +28,7 @@ mod field_impact;
 mod find_concurrency;
 mod find_names;
 mod find_prefilter;
+mod find_qualified_narrowing;
 mod find_scale;
 mod find_with_double;
 mod fsac_reloads;

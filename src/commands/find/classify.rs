@@ -254,8 +254,11 @@ impl<'a> NameSites<'a> {
         let mut candidates: Vec<String> = all_same_named.iter().map(|hit| hit.full_name.clone()).collect();
         candidates.sort();
         candidates.dedup();
+        // Files left unread because they cannot use what a qualified query names may still
+        // declare the name: one declaration among the files read does not make it unambiguous.
+        let unambiguous = candidates.len() == 1 && find.searched.narrowed_out() == 0;
         let (symbol, symbol_candidates) =
-            if candidates.len() == 1 { (candidates.pop(), Arc::default()) } else { (None, Arc::new(candidates)) };
+            if unambiguous { (candidates.pop(), Arc::default()) } else { (None, Arc::new(candidates)) };
         let is_field = declared.iter().any(|declaration| declaration.name() == name && declaration.is_field());
         let is_member = declared.iter().any(|declaration| declaration.name() == name && declaration.is_member());
         NameSites { name, declaration_places, symbol, symbol_candidates, is_field, is_member }

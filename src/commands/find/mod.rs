@@ -27,6 +27,7 @@ mod candidates;
 mod classify;
 mod declarations;
 mod ledger;
+mod narrowing;
 pub mod page;
 pub mod resolve;
 pub mod rows;
@@ -98,7 +99,13 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
     let index = context.syntax_index();
     let names = candidates::query_names(&arguments, position.as_ref());
     let position_file = position.as_ref().map(|position| position.path.as_path());
-    let searched = candidates::search(&index, &overlay, model.files_to_index(), names, position_file).await?;
+    let qualifier = if position.is_none() { narrowing::qualifier_of(&arguments) } else { None };
+    let searched = match qualifier {
+        Some(qualifier) => {
+            candidates::search_qualified(&index, &overlay, model.files_to_index(), names, qualifier).await?
+        }
+        None => candidates::search(&index, &overlay, model.files_to_index(), names, position_file).await?,
+    };
     clock.lap("indexMs");
     let fsac = FsacView::read(&context).await?;
     let run = run_echo(&arguments, &target, &model, &fsac, &deadlines, position.as_ref());
@@ -121,6 +128,7 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
     };
 
     let resolved = declarations::resolve(&find, position.as_ref()).await?;
+    find.searched.narrow_to_users(&find.index, &find.overlay, &find.model, &resolved.declared).await?;
     let declared_names = resolved.declared.iter().map(|declaration| declaration.name().to_owned());
     find.searched.widen_to_names(&find.index, &find.overlay, declared_names).await?;
     clock.lap("resolutionMs");
