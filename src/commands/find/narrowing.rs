@@ -82,6 +82,15 @@ pub(super) fn files_that_can_use(
         chains.iter_mut().for_each(|chain| *chain = None);
         tokens.truncate(1);
     }
+    // Nothing named through modules (fields, members, too many qualifiers): visibility alone,
+    // without reading the workspace again.
+    if chains.iter().all(Option::is_none) {
+        return holding
+            .iter()
+            .filter(|path| declared.iter().any(|declaration| order.can_see(path, &declaration.path)))
+            .cloned()
+            .collect();
+    }
     let masks = crate::syntax::prefilter::needles_held(workspace, overlay, &tokens, workers);
     let mask_of: HashMap<&Path, u64> = workspace.iter().map(PathBuf::as_path).zip(masks.iter().copied()).collect();
     let bit = |segment: &String| tokens.iter().position(|token| token == segment).map_or(0, |slot| 1u64 << slot);
