@@ -10,9 +10,12 @@ use serde_json::Value;
 
 use crate::support::syntax_find::syntax_find;
 
-/// Writes `projects` (name, references, files in compile order as (file name, text)) under
-/// `root`, each in its own directory.
-fn write_workspace(root: &Path, projects: &[(&str, &[&str], &[(&str, &str)])]) {
+/// One project: its name, the projects it references, and its files in compile order as
+/// (file name, text).
+type ProjectSpec<'a> = (&'a str, &'a [&'a str], &'a [(&'a str, &'a str)]);
+
+/// Writes `projects` under `root`, each in its own directory.
+fn write_workspace(root: &Path, projects: &[ProjectSpec<'_>]) {
     for (name, references, files) in projects {
         let directory = root.join(name);
         std::fs::create_dir_all(&directory).unwrap();
@@ -58,7 +61,7 @@ fn site(file: &str, line: u64, kind: &str) -> (String, u64, String) {
 
 const CORE: (&str, &str) = ("Core.fs", "module Acme.Core\n\nlet helper x = x + 1\n");
 
-fn find_in(projects: &[(&str, &[&str], &[(&str, &str)])], query: &str) -> Value {
+fn find_in(projects: &[ProjectSpec<'_>], query: &str) -> Value {
     let directory = tempfile::tempdir().unwrap();
     let root = directory.path().canonicalize().unwrap();
     write_workspace(&root, projects);
