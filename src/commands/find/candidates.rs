@@ -194,6 +194,8 @@ impl SearchedFiles {
         let declaring: HashSet<PathBuf> = declared.iter().map(|declaration| declaration.path.clone()).collect();
         let (kept, mut pool): (Vec<PathBuf>, Vec<PathBuf>) =
             std::mem::take(&mut self.candidates).into_iter().partition(|path| declaring.contains(path));
+        // Only the files holding the name that resolution did not read need indexing.
+        let unindexed: HashSet<PathBuf> = holding.iter().cloned().collect();
         pool.extend(holding);
         let declared = declared.to_vec();
         let total = pool.len();
@@ -202,7 +204,10 @@ impl SearchedFiles {
             let mut users = crate::commands::find::narrowing::files_that_can_use(
                 &index, &overlay, &model, &workspace, &declared, &pool,
             );
-            index.index_paths(&users, &overlay);
+            let not_indexed = |paths: &[PathBuf]| -> Vec<PathBuf> {
+                paths.iter().filter(|path| unindexed.contains(*path)).cloned().collect()
+            };
+            index.index_paths(&not_indexed(&users), &overlay);
             let mut read = read;
             read.extend(users.iter().cloned());
             read.sort();
@@ -213,7 +218,9 @@ impl SearchedFiles {
                 full_names.len() >= 2
             });
             if !ambiguous {
-                index.index_paths(&pool, &overlay);
+                let read: HashSet<&PathBuf> = users.iter().collect();
+                let rest: Vec<PathBuf> = not_indexed(&pool).into_iter().filter(|path| !read.contains(path)).collect();
+                index.index_paths(&rest, &overlay);
                 users = pool;
             }
             Ok((users, ambiguous))
