@@ -201,6 +201,24 @@ impl SearchedFiles {
         let total = pool.len();
         let read = kept.clone();
         let (users, narrowed) = crate::commands::run_blocking(move || {
+            let names: HashSet<&str> = declared.iter().map(Declared::name).collect();
+            let ambiguous_in = |files: &[PathBuf]| {
+                names.iter().all(|name| {
+                    let full_names: HashSet<String> =
+                        index.find_declarations_in(name, files).into_iter().map(|hit| hit.full_name).collect();
+                    full_names.len() >= 2
+                })
+            };
+            // Every file is indexed already and even all of them declare a name once: the
+            // narrowing cannot hold, whichever files can use the symbol.
+            if unindexed.is_empty() {
+                let mut all = read.clone();
+                all.extend(pool.iter().cloned());
+                all.sort();
+                if !ambiguous_in(&all) {
+                    return Ok((pool, false));
+                }
+            }
             let mut users = crate::commands::find::narrowing::files_that_can_use(
                 &index, &overlay, &model, &workspace, &declared, &pool,
             );
@@ -211,12 +229,7 @@ impl SearchedFiles {
             let mut read = read;
             read.extend(users.iter().cloned());
             read.sort();
-            let names: HashSet<&str> = declared.iter().map(Declared::name).collect();
-            let ambiguous = names.iter().all(|name| {
-                let full_names: HashSet<String> =
-                    index.find_declarations_in(name, &read).into_iter().map(|hit| hit.full_name).collect();
-                full_names.len() >= 2
-            });
+            let ambiguous = ambiguous_in(&read);
             if !ambiguous {
                 let read: HashSet<&PathBuf> = users.iter().collect();
                 let rest: Vec<PathBuf> = not_indexed(&pool).into_iter().filter(|path| !read.contains(path)).collect();
