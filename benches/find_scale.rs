@@ -13,17 +13,27 @@
 //! * `rg -w` of the same bare name over the same tree, in the same run (an in-process
 //!   substring scan of the files when rg is not installed).
 //!
+//! * then, on a second workspace of the same size (`support/common_names_workspace.rs`: every
+//!   module declares the same records and functions), `find summaryR0` (declared in every
+//!   module), `find R0.Count` (a field of a record declared in every module), a qualified field
+//!   (`Proj0005.M003.R0.Count`), and a qualified function whose last segment every file holds
+//!   (`Proj0250.M010.bumpR3` at 500 projects) cold (an empty cache) and warm.
+//!
 //! Each row gives wall time, peak RSS (GNU time's `%M` of the child), what the answer said
 //! (sites, rows returned, status) and the ratio to the byte scan. Ratios, never assertions.
 //! Every child runs under `prlimit --as` of `FSLENS_SCALE_MEMORY_MB` (default 4096), so a
 //! runaway find fails with an allocation error instead of taking the shared machine down.
 //! `FSLENS_SCALE_SKIP` (comma-separated row names, e.g. `field`) leaves rows out;
 //! `FSLENS_SCALE_BINARY` times another fslens binary (an earlier build, for before/after);
-//! `FSLENS_SCALE_KEEP=DIR` leaves each workspace in `DIR/<projects>` for profiling by hand.
+//! `FSLENS_SCALE_KEEP=DIR` leaves each workspace in `DIR/<projects>` (the common-names one in
+//! `DIR/common-<projects>`) for profiling by hand; `FSLENS_SCALE_SHAPES` (default
+//! `parcel,common`) picks the workspaces.
 
 // The report is this program's output.
 #![allow(clippy::print_stdout)]
 
+#[path = "support/common_names_workspace.rs"]
+mod common_names_workspace;
 #[path = "support/scale_workspace.rs"]
 mod scale_workspace;
 
@@ -165,90 +175,56 @@ fn main() {
     let with_rg = has_program("rg", "--version");
     let scan_name = if with_rg { "rg -w" } else { "substring scan" };
     println!("fslens: {}; byte scan: {scan_name}; memory cap: {memory_mb} MB per child", binary.display());
+    let shapes = environment_list("FSLENS_SCALE_SHAPES", "parcel,common");
+    let bench = Bench { binary, memory_mb, with_rg, skip };
     for projects in sizes {
-        let directory = tempfile::tempdir().expect("temporary directory");
-        // FSLENS_SCALE_KEEP=DIR writes the workspace to DIR/<projects> and leaves it there, to
+        if shapes.iter().any(|shape| shape == "parcel") {
+            parcel_rows(&bench, projects);
+        }
+        if shapes.iter().any(|shape| shape == "common") {
+            common_names_rows(&bench, projects);
+        }
+    }
+}
+
+/// What every row of a run shares.
+struct Bench {
+    binary: PathBuf,
+    memory_mb: u64,
+    with_rg: bool,
+    skip: Vec<String>,
+}
+
+impl Bench {
+    fn scan_name(&self) -> &'static str {
+        if self.with_rg { "rg -w" } else { "substring scan" }
+    }
+
+    /// The workspace's root: a temporary directory, or `FSLENS_SCALE_KEEP/<label>`.
+    fn root(&self, directory: &tempfile::TempDir, label: &str) -> PathBuf {
+        // FSLENS_SCALE_KEEP=DIR writes the workspace to DIR/<label> and leaves it there, to
         // profile one query by hand.
-        let kept = std::env::var_os("FSLENS_SCALE_KEEP").map(|keep| PathBuf::from(keep).join(projects.to_string()));
+        let kept = std::env::var_os("FSLENS_SCALE_KEEP").map(|keep| PathBuf::from(keep).join(label));
         if let Some(kept) = &kept {
             std::fs::create_dir_all(kept).expect("create the kept workspace directory");
         }
-        let root = kept.as_deref().unwrap_or(directory.path()).canonicalize().expect("canonical root");
-        let workspace = scale_workspace::generate(&root, projects);
-        println!(
-            "\n## {projects} projects: {} files, {:.1} MB, {} lines\n",
-            workspace.files.len(),
-            workspace.bytes as f64 / 1e6,
-            workspace.lines
-        );
+        kept.as_deref().unwrap_or(directory.path()).canonicalize().expect("canonical root")
+    }
+
+    /// Runs `rows` (label, cache directory, arguments, the bare name the byte scan looks for)
+    /// and prints one table line each.
+    fn run_rows(&self, root: &Path, files: &[PathBuf], rows: Vec<(&str, PathBuf, Vec<String>, String)>) {
+        let scan_name = self.scan_name();
         println!("| query | fslens | peak RSS | answer | {scan_name} | scan lines | fslens / scan |");
         println!("|---|---|---|---|---|---|---|");
-        let warm_cache = root.join(".bench-cache-warm");
-        let rare = scale_workspace::rare_qualified_name(projects / 2, 7);
-        let rare_bare = rare.rsplit('.').next().unwrap_or(&rare).to_owned();
-        let rare_other = scale_workspace::rare_qualified_name(projects / 3, 11);
-        let rare_other_bare = rare_other.rsplit('.').next().unwrap_or(&rare_other).to_owned();
-        let field_bare = scale_workspace::FIELD_QUERY.rsplit('.').next().unwrap_or("").to_owned();
-        let fresh_cache = |label: &str| root.join(format!(".bench-cache-{label}"));
-        let rows: Vec<(&str, PathBuf, Vec<String>, String)> = vec![
-            (
-                "index-cold",
-                warm_cache.clone(),
-                vec!["index".into(), "--stats".into(), "--json".into()],
-                "Parcel".into(),
-            ),
-            (
-                "index-warm",
-                warm_cache.clone(),
-                vec!["index".into(), "--stats".into(), "--json".into()],
-                "Parcel".into(),
-            ),
-            (
-                "frequent",
-                warm_cache.clone(),
-                vec!["find".into(), scale_workspace::FREQUENT_NAME.into(), "--json".into()],
-                scale_workspace::FREQUENT_NAME.into(),
-            ),
-            (
-                "field",
-                warm_cache.clone(),
-                vec!["find".into(), scale_workspace::FIELD_QUERY.into(), "--json".into()],
-                field_bare.clone(),
-            ),
-            ("rare-cold", fresh_cache("rare"), vec!["find".into(), rare.clone(), "--json".into()], rare_bare.clone()),
-            (
-                "rare-warm",
-                warm_cache.clone(),
-                vec!["find".into(), rare_other.clone(), "--json".into()],
-                rare_other_bare.clone(),
-            ),
-            (
-                "read-symbol-cold",
-                fresh_cache("read"),
-                vec!["read-symbol".into(), rare_other_bare.clone(), "--json".into()],
-                rare_other_bare.clone(),
-            ),
-            (
-                "read-symbol-warm",
-                warm_cache.clone(),
-                vec!["read-symbol".into(), rare_bare.clone(), "--json".into()],
-                rare_bare.clone(),
-            ),
-            (
-                "symbol-search-warm",
-                warm_cache.clone(),
-                vec!["symbol-search".into(), rare_bare.clone(), "--json".into()],
-                rare_bare.clone(),
-            ),
-        ];
         for (label, cache, arguments, scanned) in rows {
-            if skip.iter().any(|skipped| skipped == label) {
+            if self.skip.iter().any(|skipped| skipped == label) {
                 println!("| {label} | skipped | | | | | |");
                 continue;
             }
             let arguments: Vec<&str> = arguments.iter().map(String::as_str).collect();
-            let run = run_fslens(&binary, &root, &cache, &arguments, memory_mb);
-            let (scan_time, scan_lines) = byte_scan(&scanned, &root, &workspace.files, with_rg);
+            let run = run_fslens(&self.binary, root, &cache, &arguments, self.memory_mb);
+            let (scan_time, scan_lines) = byte_scan(&scanned, root, files, self.with_rg);
             println!(
                 "| {label} | {:.3} s | {} | {} | {:.3} s | {scan_lines} | {:.1}× |",
                 run.elapsed.as_secs_f64(),
@@ -259,4 +235,103 @@ fn main() {
             );
         }
     }
+}
+
+/// The rows on the workspace of `support/common_names_workspace.rs`.
+fn common_names_rows(bench: &Bench, projects: usize) {
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let root = bench.root(&directory, &format!("common-{projects}"));
+    let workspace = common_names_workspace::generate(&root, projects);
+    println!(
+        "\n## {projects} projects, common names: {} files, {:.1} MB, {} lines\n",
+        workspace.files.len(),
+        workspace.bytes as f64 / 1e6,
+        workspace.lines
+    );
+    let warm_cache = root.join(".bench-cache-warm");
+    let fresh_cache = |label: &str| root.join(format!(".bench-cache-{label}"));
+    let qualified_field = common_names_workspace::qualified_field(5.min(projects - 1), 3);
+    let qualified = common_names_workspace::qualified_function(projects / 2, 10);
+    let find = |query: &str| vec!["find".to_owned(), query.to_owned(), "--json".to_owned()];
+    let rows: Vec<(&str, PathBuf, Vec<String>, String)> = vec![
+        (
+            "common-index-cold",
+            warm_cache.clone(),
+            vec!["index".into(), "--stats".into(), "--json".into()],
+            "Count".into(),
+        ),
+        (
+            "common-function",
+            warm_cache.clone(),
+            find(common_names_workspace::COMMON_FUNCTION),
+            common_names_workspace::COMMON_FUNCTION.into(),
+        ),
+        ("common-field", warm_cache.clone(), find(common_names_workspace::COMMON_FIELD), "Count".into()),
+        ("common-qualified-field", warm_cache.clone(), find(&qualified_field), "Count".into()),
+        ("common-qualified-cold", fresh_cache("qualified"), find(&qualified), "bumpR3".into()),
+        ("common-qualified-warm", warm_cache.clone(), find(&qualified), "bumpR3".into()),
+    ];
+    bench.run_rows(&root, &workspace.files, rows);
+}
+
+/// The rows on the workspace of `support/scale_workspace.rs`.
+fn parcel_rows(bench: &Bench, projects: usize) {
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let root = bench.root(&directory, &projects.to_string());
+    let workspace = scale_workspace::generate(&root, projects);
+    println!(
+        "\n## {projects} projects: {} files, {:.1} MB, {} lines\n",
+        workspace.files.len(),
+        workspace.bytes as f64 / 1e6,
+        workspace.lines
+    );
+    let warm_cache = root.join(".bench-cache-warm");
+    let rare = scale_workspace::rare_qualified_name(projects / 2, 7);
+    let rare_bare = rare.rsplit('.').next().unwrap_or(&rare).to_owned();
+    let rare_other = scale_workspace::rare_qualified_name(projects / 3, 11);
+    let rare_other_bare = rare_other.rsplit('.').next().unwrap_or(&rare_other).to_owned();
+    let field_bare = scale_workspace::FIELD_QUERY.rsplit('.').next().unwrap_or("").to_owned();
+    let fresh_cache = |label: &str| root.join(format!(".bench-cache-{label}"));
+    let rows: Vec<(&str, PathBuf, Vec<String>, String)> = vec![
+        ("index-cold", warm_cache.clone(), vec!["index".into(), "--stats".into(), "--json".into()], "Parcel".into()),
+        ("index-warm", warm_cache.clone(), vec!["index".into(), "--stats".into(), "--json".into()], "Parcel".into()),
+        (
+            "frequent",
+            warm_cache.clone(),
+            vec!["find".into(), scale_workspace::FREQUENT_NAME.into(), "--json".into()],
+            scale_workspace::FREQUENT_NAME.into(),
+        ),
+        (
+            "field",
+            warm_cache.clone(),
+            vec!["find".into(), scale_workspace::FIELD_QUERY.into(), "--json".into()],
+            field_bare.clone(),
+        ),
+        ("rare-cold", fresh_cache("rare"), vec!["find".into(), rare.clone(), "--json".into()], rare_bare.clone()),
+        (
+            "rare-warm",
+            warm_cache.clone(),
+            vec!["find".into(), rare_other.clone(), "--json".into()],
+            rare_other_bare.clone(),
+        ),
+        (
+            "read-symbol-cold",
+            fresh_cache("read"),
+            vec!["read-symbol".into(), rare_other_bare.clone(), "--json".into()],
+            rare_other_bare.clone(),
+        ),
+        (
+            "read-symbol-warm",
+            warm_cache.clone(),
+            vec!["read-symbol".into(), rare_bare.clone(), "--json".into()],
+            rare_bare.clone(),
+        ),
+        (
+            "symbol-search-warm",
+            warm_cache.clone(),
+            vec!["symbol-search".into(), rare_bare.clone(), "--json".into()],
+            rare_bare.clone(),
+        ),
+    ];
+    bench.run_rows(&root, &workspace.files, rows);
 }

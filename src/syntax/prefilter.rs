@@ -183,6 +183,48 @@ impl NamePrefilter {
     }
 }
 
+/// Which of up to 64 plain byte strings each file of `paths` holds (bit `n` for
+/// `needles[n]`), read on up to `workers` threads (the overlay's text first). A file that
+/// cannot be read holds every one: a narrowing built on this scan can only widen for it.
+pub fn needles_held(paths: &[PathBuf], overlay: &Overlay, needles: &[String], workers: usize) -> Vec<u64> {
+    let every = if needles.len() >= 64 { u64::MAX } else { (1u64 << needles.len()) - 1 };
+    let matcher = match AhoCorasick::builder().build(needles) {
+        Ok(matcher) if !needles.is_empty() && needles.len() <= 64 => matcher,
+        _ => return vec![every; paths.len()],
+    };
+    let masks: Vec<std::sync::atomic::AtomicU64> = paths.iter().map(|_| std::sync::atomic::AtomicU64::new(0)).collect();
+    let next = AtomicUsize::new(0);
+    let work = || {
+        loop {
+            let slot = next.fetch_add(1, Ordering::Relaxed);
+            let Some(path) = paths.get(slot) else { break };
+            let mask_of = |bytes: &[u8]| {
+                let mut mask = 0u64;
+                for found in matcher.find_overlapping_iter(bytes) {
+                    mask |= 1u64 << found.pattern().as_usize();
+                    if mask == every {
+                        break;
+                    }
+                }
+                mask
+            };
+            let mask = match overlay.get(path) {
+                Some(text) => mask_of(text.as_bytes()),
+                None => crate::source_files::read_regular_file(path).map_or(every, |content| mask_of(&content)),
+            };
+            masks[slot].store(mask, Ordering::Relaxed);
+        }
+    };
+    let workers = workers.clamp(1, paths.len().max(1));
+    std::thread::scope(|scope| {
+        for worker in 1..workers {
+            let _ = std::thread::Builder::new().name(format!("prefilter_task_{worker}")).spawn_scoped(scope, work);
+        }
+        work();
+    });
+    masks.into_iter().map(std::sync::atomic::AtomicU64::into_inner).collect()
+}
+
 /// Scans `paths` for `wanted` and brings the index of the files that may hold one up to date
 /// (the overlay's text winning): what a lookup by name needs, without the rest of the index.
 pub fn index_files_holding(
@@ -255,6 +297,18 @@ mod tests {
         assert!(prefilter("kilo", false).matches("let \u{212A}ilo = 1".as_bytes()));
         assert!(prefilter("Id", false).matches("let \u{130}d = 1".as_bytes()));
         assert!(!prefilter("Id", true).matches("let \u{130}d = 1".as_bytes()));
+    }
+
+    #[test]
+    fn needles_held_are_one_bit_each_and_an_unreadable_file_holds_all() {
+        let directory = tempfile::tempdir().unwrap();
+        let (first, second) = (directory.path().join("A.fs"), directory.path().join("B.fs"));
+        std::fs::write(&first, "module Alpha.Beta\nlet gamma = AlphaBeta").unwrap();
+        std::fs::write(&second, "let beta = 1").unwrap();
+        let missing = directory.path().join("Missing.fs");
+        let needles = ["Alpha".to_owned(), "Beta".to_owned(), "gamma".to_owned(), "delta".to_owned()];
+        let masks = needles_held(&[first, second, missing], &Overlay::new(), &needles, 2);
+        assert_eq!(masks, [0b0111, 0b0000, 0b1111]);
     }
 
     #[test]

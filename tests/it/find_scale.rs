@@ -3,6 +3,8 @@
 //! syntax layer answers. The first page comes back with rows and a cursor (never `aborted`
 //! with none), and the cursor continues where the page stopped.
 
+#[path = "../../benches/support/common_names_workspace.rs"]
+mod common_names_workspace;
 #[path = "../../benches/support/scale_workspace.rs"]
 mod scale_workspace;
 
@@ -120,4 +122,61 @@ fn a_find_past_its_site_budget_answers_in_segments_that_resume_where_they_stoppe
         assert_eq!(next["pageOffset"], 0, "{next:#}");
         assert_eq!(next["sites"][0]["file"], resumed_at);
     }
+}
+
+/// `workCounts` of a syntactic find (with `FSLENS_FIND_COUNT_WORK` set), and the answer.
+fn counted_find(root: &Path, query: &str) -> (Value, u64, u64) {
+    let answer = syntax_find_with(root, &[query], &[("FSLENS_FIND_COUNT_WORK", "1")]);
+    let counts = &answer["workCounts"];
+    let compared = counts["declarationComparisons"].as_u64().unwrap_or_else(|| panic!("workCounts: {answer:#}"));
+    let resolved = counts["pathsResolved"].as_u64().expect("pathsResolved");
+    (answer, compared, resolved)
+}
+
+/// Names declared in every module of a monorepo (a function, a record's field): four times
+/// the modules must cost about four times the comparisons, not sixteen (before, every
+/// declaration was compared with every other when signatures were paired with
+/// implementations, and each pair with the same range resolved both paths on disk). The
+/// answer's first page comes with a cursor and the number of declarations.
+#[test]
+fn names_declared_in_every_module_cost_comparisons_linear_in_their_declarations() {
+    let (small_directory, large_directory) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let small_root = small_directory.path().canonicalize().unwrap();
+    let large_root = large_directory.path().canonicalize().unwrap();
+    let small = common_names_workspace::generate(&small_root, 3);
+    let large = common_names_workspace::generate(&large_root, 12);
+    assert_eq!(large.files.len(), 4 * small.files.len());
+    for query in [common_names_workspace::COMMON_FUNCTION, common_names_workspace::COMMON_FIELD] {
+        let (small_answer, small_compared, small_resolved) = counted_find(&small_root, query);
+        let (large_answer, large_compared, large_resolved) = counted_find(&large_root, query);
+        for (answer, modules) in [(&small_answer, small.files.len()), (&large_answer, large.files.len())] {
+            assert_eq!(answer["outcome"], "found", "{answer:#}");
+            assert_eq!(answer["resolution"]["declarationCount"], modules, "{query}: one declaration per module");
+            assert!(answer["returnedSites"].as_u64().is_some_and(|rows| rows > 0), "{query}: {answer:#}");
+            assert!(answer["nextCursor"].is_string(), "{query}");
+        }
+        assert!(
+            large_compared <= 5 * small_compared.max(small.files.len() as u64),
+            "{query}: {small_compared} comparisons for {} modules, {large_compared} for {}",
+            small.files.len(),
+            large.files.len()
+        );
+        assert!(
+            large_resolved <= 5 * small_resolved.max(small.files.len() as u64),
+            "{query}: {small_resolved} paths resolved for {} modules, {large_resolved} for {}",
+            small.files.len(),
+            large.files.len()
+        );
+    }
+    // A qualified name whose last segment every module declares reads the declaring module
+    // and the one module that uses it, not the 240 files that hold `bumpR3`.
+    let qualified = common_names_workspace::qualified_function(6, 10);
+    let answer = syntax_find(&large_root, &[&qualified]);
+    let searched = &answer["filesSearched"];
+    assert_eq!(searched["scannedFiles"], large.files.len(), "{searched}");
+    assert_eq!(searched["candidateFiles"], 2, "{searched}");
+    assert_eq!(searched["cannotUseFiles"], large.files.len() - 2, "{searched}");
+    let files: std::collections::BTreeSet<&str> =
+        answer["sites"].as_array().unwrap().iter().filter_map(|site| site["file"].as_str()).collect();
+    assert_eq!(files, ["src/Proj0006/M010.fs", "src/Proj0006/M011.fs"].into(), "{answer:#}");
 }

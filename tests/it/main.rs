@@ -32,6 +32,7 @@ mod find_concurrency;
 mod find_names;
 mod find_oracle;
 mod find_prefilter;
+mod find_qualified_narrowing;
 mod find_scale;
 mod find_with_double;
 mod fsac_reloads;

@@ -79,6 +79,9 @@ pub struct FindAnswer {
     pub notes: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timings_ms: Option<BTreeMap<&'static str, u64>>,
+    /// With `FSLENS_FIND_COUNT_WORK` set: what the find compared.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub work_counts: Option<crate::commands::find::work::WorkCounts>,
     pub elapsed_ms: u64,
     /// The page: `None` only while the planner has not filled it in.
     #[serde(flatten)]
@@ -385,6 +388,7 @@ pub(super) fn timeout_before_sweep(
         site_types_note: None,
         notes: Vec::new(),
         timings_ms: None,
+        work_counts: None,
         elapsed_ms: started.elapsed().as_millis() as u64,
         page: Some(FindPage::before_sweep()),
         recovery: None,

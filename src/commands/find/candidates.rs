@@ -17,10 +17,11 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use crate::commands::CommandError;
-use crate::commands::find::resolve::{effective_kind, segments};
+use crate::commands::find::resolve::{Declared, effective_kind, segments};
 use crate::commands::find::{FindArguments, FindKind, ResolvedPosition};
 use crate::syntax::prefilter::WantedName;
 use crate::syntax::{Overlay, SyntaxIndex};
+use crate::workspace::WorkspaceModel;
 
 /// The workspace's files and the ones this find reads.
 pub(super) struct SearchedFiles {
@@ -32,6 +33,11 @@ pub(super) struct SearchedFiles {
     pub candidates: Vec<PathBuf>,
     /// The names scanned for so far.
     names: Vec<WantedName>,
+    /// A qualified find: the files holding the name that are not read yet, until resolution
+    /// says which of them can use what it resolved to.
+    holding: Option<Vec<PathBuf>>,
+    /// Files holding the name left unread because they cannot use what the query names.
+    narrowed_out: Option<usize>,
     /// Over every scan: files read, files that could not be, and whether a name kept every file.
     scanned_files: usize,
     unreadable_files: usize,
@@ -54,6 +60,10 @@ pub struct FilesSearched {
     /// True when a name no byte scan can decide (a case-insensitive non-ASCII name, an
     /// operator by substring) made every file a candidate.
     pub every_file_kept: bool,
+    /// A qualified find: files whose bytes hold the name but which cannot use what the query
+    /// names (they can neither see its declaration nor name its qualifier), left unread.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cannot_use_files: Option<usize>,
     /// The names scanned for (the first [`NAMES_LISTED`]).
     pub names: Vec<String>,
     /// How many more names were scanned for than `names` lists.
@@ -105,6 +115,8 @@ pub(super) async fn search(
         in_workspace,
         candidates: Vec::new(),
         names: Vec::new(),
+        holding: None,
+        narrowed_out: None,
         scanned_files: 0,
         unreadable_files: 0,
         every_file_kept: false,
@@ -119,7 +131,125 @@ pub(super) async fn search(
     Ok(searched)
 }
 
+/// [`search`] for a qualified name (`A.B.f`, see `narrowing`): the files holding `f` are
+/// found, and only those whose bytes also hold every qualifier segment (the files that can
+/// declare it) are indexed; [`SearchedFiles::narrow_to_users`] adds the files that can use
+/// what resolution found.
+pub(super) async fn search_qualified(
+    index: &Arc<SyntaxIndex>,
+    overlay: &Overlay,
+    workspace: Vec<PathBuf>,
+    names: Vec<WantedName>,
+    qualifier: Vec<String>,
+) -> Result<SearchedFiles, CommandError> {
+    let in_workspace: HashSet<PathBuf> = workspace.iter().cloned().collect();
+    let workspace = Arc::new(workspace);
+    let (index, overlay, paths, wanted) = (index.clone(), overlay.clone(), workspace.clone(), names.clone());
+    let (scanned, declaring, holding) = crate::commands::run_blocking(move || {
+        let workers = index.options().worker_count(paths.len());
+        let scanned = crate::syntax::prefilter::NamePrefilter::for_names(&wanted).candidates(&paths, &overlay, workers);
+        let masks = crate::syntax::prefilter::needles_held(&scanned.candidates, &overlay, &qualifier, workers);
+        let every = if qualifier.len() >= 64 { u64::MAX } else { (1u64 << qualifier.len()) - 1 };
+        let (mut declaring, mut holding) = (Vec::new(), Vec::new());
+        for (path, mask) in scanned.candidates.iter().zip(masks) {
+            if mask & every == every { declaring.push(path.clone()) } else { holding.push(path.clone()) }
+        }
+        index.index_paths(&declaring, &overlay);
+        Ok((scanned, declaring, holding))
+    })
+    .await?;
+    let mut searched = SearchedFiles {
+        workspace,
+        in_workspace,
+        candidates: Vec::new(),
+        names,
+        holding: Some(holding),
+        narrowed_out: None,
+        scanned_files: scanned.scanned_files,
+        unreadable_files: scanned.unreadable,
+        every_file_kept: scanned.kept_every_file,
+    };
+    searched.add(declaring);
+    Ok(searched)
+}
+
 impl SearchedFiles {
+    /// A qualified find after resolution: indexes the files holding the name that can use one
+    /// of `declared` (see `narrowing`) and counts the others. A syntactic site names its
+    /// symbol when one declaration in the workspace has its name; files left unread may declare
+    /// it, so the narrowing holds only when the files read already declare every name twice
+    /// or more (under different full names). Otherwise every file holding the name is read,
+    /// as an unqualified find does.
+    pub async fn narrow_to_users(
+        &mut self,
+        index: &Arc<SyntaxIndex>,
+        overlay: &Overlay,
+        model: &WorkspaceModel,
+        declared: &[Declared],
+    ) -> Result<(), CommandError> {
+        let Some(holding) = self.holding.take() else { return Ok(()) };
+        let (index, overlay, model, workspace) =
+            (index.clone(), overlay.clone(), model.clone(), self.workspace.clone());
+        // The files read to resolve that declare none of `declared` are users like any other.
+        let declaring: HashSet<PathBuf> = declared.iter().map(|declaration| declaration.path.clone()).collect();
+        let (kept, mut pool): (Vec<PathBuf>, Vec<PathBuf>) =
+            std::mem::take(&mut self.candidates).into_iter().partition(|path| declaring.contains(path));
+        // Only the files holding the name that resolution did not read need indexing.
+        let unindexed: HashSet<PathBuf> = holding.iter().cloned().collect();
+        pool.extend(holding);
+        let declared = declared.to_vec();
+        let total = pool.len();
+        let read = kept.clone();
+        let (users, narrowed) = crate::commands::run_blocking(move || {
+            let names: HashSet<&str> = declared.iter().map(Declared::name).collect();
+            let ambiguous_in = |files: &[PathBuf]| {
+                names.iter().all(|name| {
+                    let full_names: HashSet<String> =
+                        index.find_declarations_in(name, files).into_iter().map(|hit| hit.full_name).collect();
+                    full_names.len() >= 2
+                })
+            };
+            // Every file is indexed already and even all of them declare a name once: the
+            // narrowing cannot hold, whichever files can use the symbol.
+            if unindexed.is_empty() {
+                let mut all = read.clone();
+                all.extend(pool.iter().cloned());
+                all.sort();
+                if !ambiguous_in(&all) {
+                    return Ok((pool, false));
+                }
+            }
+            let mut users = crate::commands::find::narrowing::files_that_can_use(
+                &index, &overlay, &model, &workspace, &declared, &pool,
+            );
+            let not_indexed = |paths: &[PathBuf]| -> Vec<PathBuf> {
+                paths.iter().filter(|path| unindexed.contains(*path)).cloned().collect()
+            };
+            index.index_paths(&not_indexed(&users), &overlay);
+            let mut read = read;
+            read.extend(users.iter().cloned());
+            read.sort();
+            let ambiguous = ambiguous_in(&read);
+            if !ambiguous {
+                let read: HashSet<&PathBuf> = users.iter().collect();
+                let rest: Vec<PathBuf> = not_indexed(&pool).into_iter().filter(|path| !read.contains(path)).collect();
+                index.index_paths(&rest, &overlay);
+                users = pool;
+            }
+            Ok((users, ambiguous))
+        })
+        .await?;
+        self.narrowed_out = narrowed.then(|| total - users.len());
+        self.add(kept);
+        self.add(users);
+        Ok(())
+    }
+
+    /// Files holding the name that this find left unread because they cannot use it.
+    pub fn narrowed_out(&self) -> usize {
+        self.narrowed_out.unwrap_or(0)
+    }
+
     /// `filesSearched` as it stands.
     pub fn account(&self) -> FilesSearched {
         FilesSearched {
@@ -128,6 +258,7 @@ impl SearchedFiles {
             candidate_files: self.candidates.len(),
             unreadable_files: self.unreadable_files,
             every_file_kept: self.every_file_kept,
+            cannot_use_files: self.narrowed_out,
             names: self.names.iter().take(NAMES_LISTED).map(|name| name.name.clone()).collect(),
             names_omitted: self.names.len().saturating_sub(NAMES_LISTED),
         }

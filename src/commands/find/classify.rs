@@ -10,10 +10,11 @@ use std::sync::Arc;
 
 use crate::commands::find::budget::{BudgetStop, Segment};
 use crate::commands::find::declarations::Resolved;
-use crate::commands::find::resolve::{Declared, same_file};
+use crate::commands::find::resolve::Declared;
 use crate::commands::find::rows::{Site, sort_and_deduplicate};
 use crate::commands::find::sweep::Swept;
 use crate::commands::find::target::Placement;
+use crate::commands::find::work::FileKey;
 use crate::commands::find::{FindKind, FindRun};
 use crate::syntax::model::{FieldSiteKind, Position, TextRange};
 
@@ -49,7 +50,13 @@ fn compiler_sites<'a>(
     swept: &'a Swept,
     mut segment: Segment,
 ) -> (Vec<Site>, Option<BudgetStop>) {
-    let classifier = Classifier { find, placement, declared: &resolved.declared, kind_mode: find.kind_mode() };
+    // Each resolved declaration by its place: a location is a declaration site by one lookup.
+    let mut declared_at: HashMap<(FileKey, TextRange), usize> = HashMap::new();
+    for (slot, declaration) in resolved.declared.iter().enumerate() {
+        declared_at.entry((find.work.file_key(&declaration.path), declaration.name_range)).or_insert(slot);
+    }
+    let classifier =
+        Classifier { find, placement, declared: &resolved.declared, declared_at, kind_mode: find.kind_mode() };
     let mut by_file: BTreeMap<String, Vec<Located<'a>>> = BTreeMap::new();
     let mut display: HashMap<&'a Path, String> = HashMap::new();
     let mut locate = |located: Located<'a>| {
@@ -114,6 +121,8 @@ struct Classifier<'a> {
     find: &'a FindRun,
     placement: &'a Placement,
     declared: &'a [Declared],
+    /// The first of `declared` at each (file, name range).
+    declared_at: HashMap<(FileKey, TextRange), usize>,
     kind_mode: FindKind,
 }
 
@@ -139,8 +148,9 @@ impl Classifier<'_> {
     /// Any resolved declaration at this place makes it a declaration site, whichever
     /// declaration's sweep reported it: `signature` in a `.fsi`, else `definition`.
     fn kind_at(&self, path: &Path, range: &TextRange, declaration: Option<&Declared>) -> &'static str {
-        let declared_here =
-            self.declared.iter().find(|declared| declared.name_range == *range && same_file(&declared.path, path));
+        let work = &self.find.work;
+        work.compared(1);
+        let declared_here = self.declared_at.get(&(work.file_key(path), *range)).map(|slot| &self.declared[*slot]);
         if let Some(here) = declared_here {
             if here.is_signature() { "signature" } else { "definition" }
         } else if let Some(declaration) = declaration.filter(|declaration| declaration.is_field())
@@ -244,8 +254,11 @@ impl<'a> NameSites<'a> {
         let mut candidates: Vec<String> = all_same_named.iter().map(|hit| hit.full_name.clone()).collect();
         candidates.sort();
         candidates.dedup();
+        // Files left unread because they cannot use what a qualified query names may still
+        // declare the name: one declaration among the files read does not make it unambiguous.
+        let unambiguous = candidates.len() == 1 && find.searched.narrowed_out() == 0;
         let (symbol, symbol_candidates) =
-            if candidates.len() == 1 { (candidates.pop(), Arc::default()) } else { (None, Arc::new(candidates)) };
+            if unambiguous { (candidates.pop(), Arc::default()) } else { (None, Arc::new(candidates)) };
         let is_field = declared.iter().any(|declaration| declaration.name() == name && declaration.is_field());
         let is_member = declared.iter().any(|declaration| declaration.name() == name && declaration.is_member());
         NameSites { name, declaration_places, symbol, symbol_candidates, is_field, is_member }

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 
 use crate::commands::CommandError;
 use crate::commands::find::answer::ResolutionSources;
-use crate::commands::find::resolve::{self, Declared, range_from_json, same_file};
+use crate::commands::find::resolve::{self, Declared, range_from_json};
 use crate::commands::find::{FindRun, ResolvedPosition};
 use crate::syntax::model::TextRange;
 
@@ -69,9 +69,10 @@ pub(super) async fn resolve(find: &FindRun, position: Option<&ResolvedPosition>)
     resolved.declared.sort_by(|left, right| {
         (&left.full_name, &left.path, left.name_range).cmp(&(&right.full_name, &right.path, right.name_range))
     });
-    resolved
-        .declared
-        .dedup_by(|later, earlier| later.name_range == earlier.name_range && same_file(&later.path, &earlier.path));
+    resolved.declared.dedup_by(|later, earlier| {
+        find.work.compared(1);
+        later.name_range == earlier.name_range && find.work.same_file(&later.path, &earlier.path)
+    });
     let partners = pair_signatures(find, &resolved.declared);
     resolved.partner_count = partners.len();
     resolved.declared.extend(partners);
@@ -190,6 +191,7 @@ async fn by_name(find: &FindRun) -> Result<Resolved, CommandError> {
                     &find.arguments,
                     &find.index,
                     &in_workspace,
+                    &find.work,
                 );
                 "answered".to_owned()
             }
@@ -211,7 +213,7 @@ fn pair_signatures(find: &FindRun, declared: &[Declared]) -> Vec<Declared> {
             .iter()
             .any(|project| compiling_right.iter().any(|other| other.path == project.path))
     };
-    resolve::signature_partners(&find.index, find.files(), declared, &same_project)
+    resolve::signature_partners(&find.index, find.files(), declared, &same_project, &find.work)
 }
 
 /// The declaration the compiler pointed at: the syntax index's entry at that place when it

@@ -14,6 +14,7 @@ use crate::commands::find::declarations::Resolved;
 use crate::commands::find::resolve::{Declared, same_file};
 use crate::commands::find::rows::Site;
 use crate::commands::find::sweep::{SweepOutcome, Swept};
+use crate::commands::find::work::{FileKey, Work};
 use crate::session_state::status::StatusSnapshot;
 use crate::syntax::model::TextRange;
 use crate::workspace::WorkspaceModel;
@@ -70,7 +71,7 @@ pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &
     let swept_complete = find.fsac.ready && analyzed == requested && no_projects.is_none();
     // The cross-check: FSAC's sets must contain every declaration the syntax index sees.
     let missed = if swept_complete && swept.asked {
-        missed_by_backend(&resolved.declared, &swept.all_answers())
+        missed_by_backend(&resolved.declared, &swept.all_answers(), &find.work)
     } else {
         Vec::new()
     };
@@ -163,17 +164,17 @@ pub(super) fn syntactic_note(state: &str) -> String {
 /// The declarations the syntax index resolved for this symbol (signatures and
 /// implementations) that none of FSAC's references answers contains: a `complete` answer must
 /// contain every one, so each missing one makes the answer partial and is named in it.
-fn missed_by_backend(declared: &[Declared], answers: &[&[(PathBuf, TextRange)]]) -> Vec<usize> {
+fn missed_by_backend(declared: &[Declared], answers: &[&[(PathBuf, TextRange)]], work: &Work) -> Vec<usize> {
+    // Every answered place once, by file and range: each declaration is one lookup.
+    let answered: HashSet<(FileKey, TextRange)> =
+        answers.iter().flat_map(|answer| answer.iter()).map(|(path, range)| (work.file_key(path), *range)).collect();
     declared
         .iter()
         .enumerate()
         .filter(|(_, declaration)| declaration.sources.contains("syntax-index"))
         .filter(|(_, declaration)| {
-            !answers.iter().any(|answer| {
-                answer
-                    .iter()
-                    .any(|(path, range)| *range == declaration.name_range && same_file(path, &declaration.path))
-            })
+            work.compared(1);
+            !answered.contains(&(work.file_key(&declaration.path), declaration.name_range))
         })
         .map(|(slot, _)| slot)
         .collect()
@@ -191,6 +192,11 @@ fn project_ledger(
     let load_errors = project_load_errors(&find.fsac.status);
     let mut per_project = Vec::new();
     let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let groups = if find.fsac.ready && swept.asked && swept.anchor_outcome.is_none() {
+        declarations_seen_by(find, resolved, swept)
+    } else {
+        Vec::new()
+    };
     // Sites per project, counted in one pass (not one pass over the sites per project).
     let mut sites_per_project: HashMap<&str, usize> = HashMap::new();
     for site in sites {
@@ -204,7 +210,7 @@ fn project_ledger(
             .iter()
             .find(|(errored, _)| Path::new(errored) == project || errored.ends_with(&display))
             .map(|(_, message)| message.as_str());
-        let (outcome, relevant) = project_outcome(find, resolved, swept, project, load_error);
+        let (outcome, relevant) = project_outcome(find, swept, &groups, project, load_error);
         *counts.entry(outcome.as_str()).or_default() += 1;
         let reason = match &outcome {
             SweepOutcome::Failed(reason) | SweepOutcome::Busy(reason) => Some(reason.clone()),
@@ -237,8 +243,8 @@ fn project_load_errors(status: &StatusSnapshot) -> Vec<(String, String)> {
 /// One requested project's outcome, and how many swept declarations it can see.
 fn project_outcome(
     find: &FindRun,
-    resolved: &Resolved,
     swept: &Swept,
+    groups: &[SeenBy<'_>],
     project: &Path,
     load_error: Option<&str>,
 ) -> (SweepOutcome, usize) {
@@ -254,17 +260,73 @@ fn project_outcome(
     if let Some(outcome) = &swept.anchor_outcome {
         return (outcome.clone(), 1);
     }
-    let mut worst = SweepOutcome::Analyzed;
+    // The worst outcome among the declarations this project sees: the most severe, the first
+    // in `declared` order among equals.
+    let mut worst: Option<(u8, usize, &SweepOutcome)> = None;
     let mut relevant = 0;
-    for (declaration, outcome) in resolved.declared.iter().zip(&swept.outcomes) {
-        if projects_seeing(&find.model, &declaration.path).contains(project) {
-            relevant += 1;
-            if outcome.severity() > worst.severity() {
-                worst = outcome.clone();
+    for group in groups {
+        find.work.compared(1);
+        if group.seeing.contains(project) {
+            relevant += group.declarations;
+            if let Some((severity, slot, outcome)) = group.worst
+                && worst.is_none_or(|(worst_severity, worst_slot, _)| {
+                    severity > worst_severity || (severity == worst_severity && slot < worst_slot)
+                })
+            {
+                worst = Some((severity, slot, outcome));
             }
         }
     }
+    let worst = worst.map_or(SweepOutcome::Analyzed, |(_, _, outcome)| outcome.clone());
     (worst, relevant)
+}
+
+/// The swept declarations grouped by the projects compiling their file: each group's
+/// projects that can see it, its size, and its worst outcome (more severe than `analyzed`:
+/// severity, first slot, outcome). A project's ledger row reads the groups, not every
+/// declaration (a name declared in every module made that projects × declarations, each with
+/// a walk over the project graph).
+struct SeenBy<'a> {
+    seeing: HashSet<PathBuf>,
+    declarations: usize,
+    worst: Option<(u8, usize, &'a SweepOutcome)>,
+}
+
+fn declarations_seen_by<'a>(find: &FindRun, resolved: &Resolved, swept: &'a Swept) -> Vec<SeenBy<'a>> {
+    let mut groups: Vec<SeenBy<'a>> = Vec::new();
+    let mut group_of: HashMap<Vec<PathBuf>, usize> = HashMap::new();
+    let mut compiling_of: HashMap<&Path, Vec<PathBuf>> = HashMap::new();
+    let analyzed = SweepOutcome::Analyzed.severity();
+    for (slot, (declaration, outcome)) in resolved.declared.iter().zip(&swept.outcomes).enumerate() {
+        let compiling = compiling_of
+            .entry(declaration.path.as_path())
+            .or_insert_with(|| {
+                let mut projects: Vec<PathBuf> = find
+                    .model
+                    .projects_compiling(&declaration.path)
+                    .iter()
+                    .map(|project| project.path.clone())
+                    .collect();
+                projects.sort();
+                projects
+            })
+            .clone();
+        let group = *group_of.entry(compiling).or_insert_with(|| {
+            groups.push(SeenBy {
+                seeing: projects_seeing(&find.model, &declaration.path),
+                declarations: 0,
+                worst: None,
+            });
+            groups.len() - 1
+        });
+        let group = &mut groups[group];
+        group.declarations += 1;
+        let severity = outcome.severity();
+        if severity > analyzed && group.worst.is_none_or(|(worst, _, _)| severity > worst) {
+            group.worst = Some((severity, slot, outcome));
+        }
+    }
+    groups
 }
 
 /// The requested projects that can see `path`: those compiling it and, transitively,

@@ -27,6 +27,7 @@ mod candidates;
 mod classify;
 mod declarations;
 mod ledger;
+mod narrowing;
 pub mod page;
 pub mod resolve;
 pub mod rows;
@@ -34,6 +35,7 @@ mod site_types;
 mod stream;
 mod sweep;
 mod target;
+pub mod work;
 
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -97,7 +99,13 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
     let index = context.syntax_index();
     let names = candidates::query_names(&arguments, position.as_ref());
     let position_file = position.as_ref().map(|position| position.path.as_path());
-    let searched = candidates::search(&index, &overlay, model.files_to_index(), names, position_file).await?;
+    let qualifier = if position.is_none() { narrowing::qualifier_of(&arguments) } else { None };
+    let searched = match qualifier {
+        Some(qualifier) => {
+            candidates::search_qualified(&index, &overlay, model.files_to_index(), names, qualifier).await?
+        }
+        None => candidates::search(&index, &overlay, model.files_to_index(), names, position_file).await?,
+    };
     clock.lap("indexMs");
     let fsac = FsacView::read(&context).await?;
     let run = run_echo(&arguments, &target, &model, &fsac, &deadlines, position.as_ref());
@@ -116,9 +124,11 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
         overlay,
         fsac,
         sweep_deadline: deadlines.sweep,
+        work: work::Work::default(),
     };
 
     let resolved = declarations::resolve(&find, position.as_ref()).await?;
+    find.searched.narrow_to_users(&find.index, &find.overlay, &find.model, &resolved.declared).await?;
     let declared_names = resolved.declared.iter().map(|declaration| declaration.name().to_owned());
     find.searched.widen_to_names(&find.index, &find.overlay, declared_names).await?;
     clock.lap("resolutionMs");
@@ -183,6 +193,8 @@ struct FindRun {
     fsac: FsacView,
     /// Requests to FSAC end by this instant: the deadline less the answer's allowance.
     sweep_deadline: tokio::time::Instant,
+    /// What the phases compared, and the paths they resolved.
+    work: work::Work,
 }
 
 impl FindRun {
@@ -407,6 +419,7 @@ fn answer_of(
         site_types_note: site_types.as_ref().map(|_| site_types_note(find.kind_mode(), sites)),
         notes: resolved.notes.iter().chain(&verdict.notes).cloned().collect(),
         timings_ms: Some(clock.timings),
+        work_counts: find.work.counts_if_asked(),
         elapsed_ms: started.elapsed().as_millis() as u64,
         page: None,
         recovery: None,

@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use crate::commands::find::arguments::{FindArguments, FindKind};
-use crate::syntax::model::{Access, DeclarationKind, HealthStatus, NameId, TextRange};
+use crate::commands::find::work::{FileKey, Work};
+use crate::syntax::model::{Access, DeclarationKind, HealthStatus, NameId, Position, TextRange};
 use crate::syntax::{SyntaxIndex, names, render_signature};
 
 /// One resolved declaration.
@@ -349,23 +350,71 @@ fn kinds_pair(signature: DeclarationKind, implementation: DeclarationKind) -> bo
 
 /// The signature declarations of `declared`'s implementations and the implementations of its
 /// signatures that `declared` does not hold yet: a `.fsi` declaration and a `.fs` declaration
-/// with the same qualified name and pairing kinds, compiled by one project, are one symbol.
+/// with the same qualified name and pairing kinds, compiled by one project with it, are one symbol.
+///
+/// Linear in the declarations: each is looked up by its qualified key and by its place, never
+/// compared with every other (a name declared in every module made this quadratic).
 pub fn signature_partners(
     index: &SyntaxIndex,
     files: &[PathBuf],
     declared: &[Declared],
     same_project: &dyn Fn(&Path, &Path) -> bool,
+    work: &Work,
 ) -> Vec<Declared> {
-    let mut partners = partners_by_qualified_name(index, files, declared, same_project);
+    let mut known = KnownPlaces::new(declared);
+    let mut partners = partners_by_qualified_name(index, files, declared, same_project, &mut known, work);
     // A file the parser could not read whole loses the modules around its declarations, so
     // qualified names differ: a declaration still unpaired pairs with the one declaration of
     // its name and a pairing kind in its partner file (`X.fsi` for `X.fs` and back).
+    let mut keys: HashSet<(String, bool)> = declared
+        .iter()
+        .chain(&partners)
+        .map(|declaration| (declaration.qualified_key(), declaration.is_signature()))
+        .collect();
+    let in_files: HashSet<&Path> = files.iter().map(PathBuf::as_path).collect();
     for declaration in declared {
-        if let Some(partner) = partner_in_partner_file(index, files, declared, &partners, declaration) {
+        let key = declaration.qualified_key();
+        work.compared(1);
+        if keys.contains(&(key, !declaration.is_signature())) {
+            continue; // paired already
+        }
+        if let Some(partner) = partner_in_partner_file(index, &in_files, &mut known, declaration, work) {
+            keys.insert((partner.qualified_key(), partner.is_signature()));
             partners.push(partner);
         }
     }
     partners
+}
+
+/// The places (file, name range) of the declarations known so far, to tell whether a
+/// candidate is one of them: by the path as written, else by the file on disk.
+struct KnownPlaces {
+    places: HashMap<TextRange, Vec<PathBuf>>,
+}
+
+impl KnownPlaces {
+    fn new(declared: &[Declared]) -> KnownPlaces {
+        let mut known = KnownPlaces { places: HashMap::new() };
+        for declaration in declared {
+            known.insert(&declaration.path, declaration.name_range);
+        }
+        known
+    }
+
+    fn insert(&mut self, path: &Path, range: TextRange) {
+        self.places.entry(range).or_default().push(path.to_path_buf());
+    }
+
+    /// Is a known declaration's name at `range` in `path`? Only the declarations at that
+    /// range are compared (a partner is rare: this runs for candidates that pair).
+    fn contains(&self, path: &Path, range: TextRange, work: &Work) -> bool {
+        let at_range = self.places.get(&range).map(Vec::as_slice).unwrap_or_default();
+        at_range.iter().any(|known| known == path)
+            || at_range.iter().any(|known| {
+                work.compared(1);
+                work.same_file(known, path)
+            })
+    }
 }
 
 /// The declarations of every file whose qualified name and kind pair with one of `declared`
@@ -375,18 +424,21 @@ fn partners_by_qualified_name(
     files: &[PathBuf],
     declared: &[Declared],
     same_project: &dyn Fn(&Path, &Path) -> bool,
+    known: &mut KnownPlaces,
+    work: &Work,
 ) -> Vec<Declared> {
-    let wanted: Vec<(String, bool, DeclarationKind, &Path)> = declared
-        .iter()
-        .filter_map(|declaration| {
-            Some((
-                declaration.qualified_key(),
+    // Each wanted declaration under its qualified key: a candidate is compared only with the
+    // declarations of its own qualified name.
+    let mut wanted: HashMap<String, Vec<(bool, DeclarationKind, &Path)>> = HashMap::new();
+    for declaration in declared {
+        if let Some(kind) = declaration.kind {
+            wanted.entry(declaration.qualified_key()).or_default().push((
                 declaration.is_signature(),
-                declaration.kind?,
+                kind,
                 declaration.path.as_path(),
-            ))
-        })
-        .collect();
+            ));
+        }
+    }
     if wanted.is_empty() {
         return Vec::new();
     }
@@ -406,19 +458,11 @@ fn partners_by_qualified_name(
                 continue;
             }
             let full_name = index.full_name(&file.index, slot);
-            let candidate = Declared {
-                full_name,
-                path: path.clone(),
-                name_range: declaration.name_range(),
-                kind: Some(declaration.kind),
-                access: Some(declaration.access),
-                header_bytes: Some(declaration.header_bytes),
-                sources: BTreeSet::from(["syntax-index"]),
-            };
-            let key = candidate.qualified_key();
-            let pairs = wanted.iter().any(|(wanted_key, wanted_signature, wanted_kind, wanted_path)| {
-                *wanted_key == key
-                    && *wanted_signature != signature_file
+            let key = segments(&full_name).join(".");
+            let Some(same_key) = wanted.get(&key) else { continue };
+            let pairs = same_key.iter().any(|(wanted_signature, wanted_kind, wanted_path)| {
+                work.compared(1);
+                *wanted_signature != signature_file
                     && if signature_file {
                         kinds_pair(declaration.kind, *wanted_kind)
                     } else {
@@ -426,11 +470,17 @@ fn partners_by_qualified_name(
                     }
                     && same_project(wanted_path, path)
             });
-            let known = declared.iter().chain(&partners).any(|existing| {
-                existing.name_range == candidate.name_range && same_file(&existing.path, &candidate.path)
-            });
-            if pairs && !known {
-                partners.push(candidate);
+            if pairs && !known.contains(path, declaration.name_range(), work) {
+                known.insert(path, declaration.name_range());
+                partners.push(Declared {
+                    full_name,
+                    path: path.clone(),
+                    name_range: declaration.name_range(),
+                    kind: Some(declaration.kind),
+                    access: Some(declaration.access),
+                    header_bytes: Some(declaration.header_bytes),
+                    sources: BTreeSet::from(["syntax-index"]),
+                });
             }
         }
     }
@@ -441,32 +491,27 @@ fn partners_by_qualified_name(
 /// kind in its partner file, when there is exactly one and it is not known already.
 fn partner_in_partner_file(
     index: &SyntaxIndex,
-    files: &[PathBuf],
-    declared: &[Declared],
-    partners: &[Declared],
+    files: &HashSet<&Path>,
+    known: &mut KnownPlaces,
     declaration: &Declared,
+    work: &Work,
 ) -> Option<Declared> {
     let kind = declaration.kind?;
-    let paired = partners.iter().chain(declared).any(|other| {
-        other.is_signature() != declaration.is_signature() && other.qualified_key() == declaration.qualified_key()
-    });
-    let partner_path = partner_file(&declaration.path).filter(|path| files.contains(path))?;
-    if paired {
-        return None;
-    }
+    let partner_path = partner_file(&declaration.path).filter(|path| files.contains(path.as_path()))?;
     let file = index.file(&partner_path)?;
     let name = plain_name(declaration.name());
     let signature_partner = is_signature_file(&partner_path);
     let mut same_named = file.index.declarations.iter().enumerate().filter(|(_, candidate)| {
+        work.compared(1);
         plain_name(&index.name(candidate.name)) == name
             && if signature_partner { kinds_pair(candidate.kind, kind) } else { kinds_pair(kind, candidate.kind) }
     });
     let (Some((slot, candidate)), None) = (same_named.next(), same_named.next()) else { return None };
-    let known = declared
-        .iter()
-        .chain(partners)
-        .any(|existing| existing.name_range == candidate.name_range() && same_file(&existing.path, &partner_path));
-    (!known).then(|| Declared {
+    if known.contains(&partner_path, candidate.name_range(), work) {
+        return None;
+    }
+    known.insert(&partner_path, candidate.name_range());
+    Some(Declared {
         full_name: index.full_name(&file.index, slot),
         path: partner_path.clone(),
         name_range: candidate.name_range(),
@@ -519,19 +564,24 @@ pub fn merge_workspace_symbols(
     arguments: &FindArguments,
     index: &SyntaxIndex,
     in_workspace: &dyn Fn(&Path) -> bool,
+    work: &Work,
 ) -> Vec<Unconfirmed> {
     let mut unconfirmed = Vec::new();
     let wanted = wanted(arguments);
+    // The declarations by file and the start of their name: an answer names a known one when
+    // its range starts there (its whole range or its name's), the first in `declared` order.
+    let mut by_start: HashMap<(FileKey, Position), usize> = HashMap::new();
+    for (slot, declaration) in declared.iter().enumerate() {
+        by_start.entry((work.file_key(&declaration.path), declaration.name_range.start)).or_insert(slot);
+    }
     for item in answer.as_array().into_iter().flatten() {
         let Some(uri) = item.pointer("/location/uri").and_then(Value::as_str) else { continue };
         let Some(path) = crate::uri::uri_to_path(uri) else { continue };
         let Some(range) = item.pointer("/location/range").and_then(range_from_json) else { continue };
         let name = item["name"].as_str().unwrap_or_default();
-        if let Some(existing) = declared.iter_mut().find(|declared| {
-            (declared.name_range == range || declared.name_range.start == range.start)
-                && same_file(&declared.path, &path)
-        }) {
-            existing.sources.insert("fsac-workspace-symbol");
+        work.compared(1);
+        if let Some(slot) = by_start.get(&(work.file_key(&path), range.start)) {
+            declared[*slot].sources.insert("fsac-workspace-symbol");
             continue;
         }
         let Some(query) = &wanted.query else { continue };
@@ -587,6 +637,8 @@ pub fn merge_workspace_symbols(
         if let IndexReading::CannotTell(reason) = index_reading {
             unconfirmed.push(Unconfirmed { path: path.clone(), name_range: range, reason });
         }
+        let name_range = from_index.as_ref().map_or(range, |(_, declaration)| declaration.name_range());
+        by_start.entry((work.file_key(&path), name_range.start)).or_insert(declared.len());
         declared.push(Declared {
             full_name,
             path,
