@@ -179,7 +179,8 @@ let requestHandler (method: string) (p: JsonNode) (ct: CancellationToken) : Asyn
                 | None -> return arr []
                 | Some u ->
                     let uses = ctx.Results.GetUsesOfSymbolInFile(u.Symbol, cancellationToken = ct)
-                    return arr (uses |> Array.map (fun x -> obj [ "range", lspRange (writtenRange ctx.File x.Range) ]))
+                    let name = match u.Symbol.DisplayNameCore with "" | null -> u.Symbol.DisplayName | n -> n
+                    return arr (uses |> Array.map (fun x -> obj [ "range", lspRange (writtenRange ctx.File (fixupRange ctx.File name x.Range)) ]))
             })
     | "textDocument/prepareRename" ->
         at (fun ctx position ->
@@ -189,7 +190,9 @@ let requestHandler (method: string) (p: JsonNode) (ct: CancellationToken) : Asyn
                 | Some u ->
                     match declarationOf u.Symbol with
                     | None -> return raise (LspError(FSAC_EXCEPTION_CODE, "Must be declared inside current workspace, but is external."))
-                    | Some _ -> return lspRange (writtenRange ctx.File u.Range)
+                    | Some _ ->
+                        let name = match u.Symbol.DisplayNameCore with "" | null -> u.Symbol.DisplayName | n -> n
+                        return lspRange (writtenRange ctx.File (fixupRange ctx.File name u.Range))
             })
     | "textDocument/rename" ->
         at (fun ctx position ->

@@ -320,6 +320,28 @@ let private identifierName (symbol: FSharpSymbol) =
     let n = symbol.DisplayNameCore
     if String.IsNullOrEmpty n then symbol.DisplayName else n
 
+/// FSAC's range fix-up (Tokenizer.tryFixupRange): FCS gives a qualified use (`s.Weight`,
+/// `Operations.create`) the range of the whole long identifier; FSAC narrows it to the
+/// symbol's own name, backticks included.
+let fixupRange (file: string) (name: string) (r: range) =
+    let line = lineOf (text file) (r.EndLine - 1)
+    if r.EndColumn > line.Length || name = "" then r
+    else
+        let upTo = line.Substring(0, r.EndColumn)
+        let startCol =
+            if upTo.EndsWith("``" + name + "``") then Some(r.EndColumn - name.Length - 4)
+            elif upTo.EndsWith name then Some(r.EndColumn - name.Length)
+            else
+                let from = if r.StartLine = r.EndLine then r.StartColumn else 0
+                match upTo.LastIndexOf name with
+                | i when i >= from -> Some i
+                | _ -> None
+        match startCol with
+        | Some c when r.StartLine <> r.EndLine || c >= r.StartColumn ->
+            let endCol = if upTo.EndsWith("``" + name + "``") then r.EndColumn else c + name.Length
+            Range.mkRange r.FileName (Position.mkPos r.EndLine c) (Position.mkPos r.EndLine endCol)
+        | _ -> r
+
 /// Every use of `symbol` in the projects that can see its declaration (all projects for an
 /// external symbol) and the open scripts; with `onlyFile`, that file only. Cancellable
 /// between files (FSAC_DOUBLE_SWEEP_DELAY_MS pauses before each).
@@ -356,7 +378,8 @@ let findUses (symbol: FSharpSymbol) (origin: Context) (ct: CancellationToken) (o
                 for u in results.GetUsesOfSymbolInFile(symbol) do
                     let file = if u.Range.FileName = fcsName f then f else Path.GetFullPath u.Range.FileName
                     if file = f then
-                        found[$"{file}|{u.Range.StartLine}|{u.Range.StartColumn}"] <- (file, u.Range)
+                        let r = fixupRange file name u.Range
+                        found[$"{file}|{r.StartLine}|{r.StartColumn}"] <- (file, r)
             | None -> ()
         let all =
             found.Values
