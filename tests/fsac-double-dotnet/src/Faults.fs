@@ -91,7 +91,9 @@ let installedSdks () =
     match setting "FSAC_DOUBLE_INSTALLED_SDKS" with
     | Some v -> v.Split(',') |> Array.map (fun s -> s.Trim()) |> Array.filter ((<>) "") |> List.ofArray, "/usr/share/dotnet/sdk"
     | None ->
-        let root = Path.GetDirectoryName(Path.GetDirectoryName(Runtime.InteropServices.RuntimeEnvironment.GetRuntimeDirectory().TrimEnd('/')))
+        // <root>/shared/Microsoft.NETCore.App/<version>/ → <root>
+        let runtimeDir = DirectoryInfo(Runtime.InteropServices.RuntimeEnvironment.GetRuntimeDirectory().TrimEnd('/'))
+        let root = runtimeDir.Parent.Parent.Parent.FullName
         let sdkDir = Path.Combine(root, "sdk")
         let versions =
             if Directory.Exists sdkDir then

@@ -188,7 +188,7 @@ let requestHandler (method: string) (p: JsonNode) (ct: CancellationToken) : Asyn
                 match symbolAt ctx position with
                 | None -> return raise (LspError(FSAC_EXCEPTION_CODE, "Nothing to rename"))
                 | Some u ->
-                    match declarationOf u.Symbol with
+                    match declaredInWorkspace u.Symbol with
                     | None -> return raise (LspError(FSAC_EXCEPTION_CODE, "Must be declared inside current workspace, but is external."))
                     | Some _ ->
                         let name = match u.Symbol.DisplayNameCore with "" | null -> u.Symbol.DisplayName | n -> n
@@ -201,7 +201,7 @@ let requestHandler (method: string) (p: JsonNode) (ct: CancellationToken) : Asyn
                 match symbolAt ctx position with
                 | None -> return raise (LspError(FSAC_EXCEPTION_CODE, "Nothing to rename"))
                 | Some u ->
-                    match declarationOf u.Symbol with
+                    match declaredInWorkspace u.Symbol with
                     | None -> return raise (LspError(FSAC_EXCEPTION_CODE, "Must be declared inside current workspace, but is external."))
                     | Some _ ->
                         let! uses = findUses u.Symbol ctx ct None
@@ -235,56 +235,7 @@ let requestHandler (method: string) (p: JsonNode) (ct: CancellationToken) : Asyn
     | "completionItem/resolve"
     | "workspaceSymbol/resolve" -> Some(async { return (if isNull p then jnull else p.DeepClone()) })
     | "textDocument/signatureHelp" ->
-        at (fun ctx position ->
-            async {
-                let line0 = asInt (prop "line" position) |> Option.defaultValue 0
-                let ch = asInt (prop "character" position) |> Option.defaultValue 0
-                let all = text ctx.File
-                let lines = all.Split('\n')
-                // Offset of the caret, then the innermost unclosed '(' before it.
-                let offset = (lines |> Array.take (min line0 lines.Length) |> Array.sumBy (fun l -> l.Length + 1)) + ch
-                let before = all.Substring(0, min offset all.Length)
-                if before.Trim() = "" then return raise (LspError(INTERNAL_ERROR, "Couldn't find previous non-whitespace char"))
-                let mutable depth = 0
-                let mutable i = before.Length - 1
-                let mutable openAt = -1
-                let mutable commas = 0
-                while openAt < 0 && i >= 0 do
-                    match before[i] with
-                    | ')' -> depth <- depth + 1
-                    | '(' when depth = 0 -> openAt <- i
-                    | '(' -> depth <- depth - 1
-                    | ',' when depth = 0 -> commas <- commas + 1
-                    | '\n' when before.Length - i > 4000 -> i <- 0
-                    | _ -> ()
-                    i <- i - 1
-                if openAt <= 0 then return jnull
-                else
-                    let lineStart = before.LastIndexOf('\n', openAt - 1) + 1
-                    let lineText = lineOf all (before.Substring(0, lineStart).Split('\n').Length - 1)
-                    let col = openAt - lineStart
-                    let nameEnd = lineText.Substring(0, col).TrimEnd().Length
-                    match QuickParse.GetCompleteIdentifierIsland true lineText (max 0 (nameEnd - 1)) with
-                    | None -> return jnull
-                    | Some(island, endCol, _) ->
-                        let names = island.Split('.') |> List.ofArray
-                        let line = before.Substring(0, lineStart).Split('\n').Length
-                        let methods = ctx.Results.GetMethods(line, endCol, lineText, Some names)
-                        if methods.Methods.Length = 0 then return jnull
-                        else
-                            let sigs =
-                                methods.Methods
-                                |> Array.map (fun m ->
-                                    let (ToolTipText els) = m.Description
-                                    let label, docs =
-                                        els |> List.tryPick (function ToolTipElement.Group(g :: _) -> Some(g.MainDescription.Text, xmlDocText g.XmlDoc) | _ -> None)
-                                        |> Option.defaultValue (methods.MethodName, "")
-                                    let ps =
-                                        m.Parameters |> Array.map (fun x -> obj [ "label", str x.ParameterName; "documentation", str x.Display.Text ])
-                                    obj [ "label", str label; "documentation", obj [ "kind", str "markdown"; "value", str docs ]; "parameters", arr ps ])
-                            let active = methods.Methods |> Array.tryFindIndex (fun m -> m.Parameters.Length > commas) |> Option.defaultValue 0
-                            return obj [ "signatures", arr sigs; "activeSignature", num active; "activeParameter", num commas ]
-            })
+        at (fun ctx position -> async { return SignatureHelp.signatureHelp ctx position (prop "context" p) })
     | "textDocument/implementation" ->
         at (fun ctx position ->
             async {
@@ -306,10 +257,14 @@ let requestHandler (method: string) (p: JsonNode) (ct: CancellationToken) : Asyn
         Some(async {
             let file = known (prop "textDocument" p |> prop "uri" |> asString |> Option.defaultValue "")
             let lenses =
-                navigationItems file
-                |> List.filter (fun (i, _) -> i.Kind = NavigationItemKind.Method || i.Kind = NavigationItemKind.Other || i.Kind = NavigationItemKind.Property)
+                navigationItemsWithContainers file
+                |> List.filter (fun (i, container) ->
+                    match container with
+                    | Some c when c.Kind = NavigationItemKind.Type -> (i.Kind = NavigationItemKind.Method || i.Kind = NavigationItemKind.Property) && not i.IsAbstract
+                    | Some _ -> i.Kind = NavigationItemKind.Field || i.Kind = NavigationItemKind.Method || i.Kind = NavigationItemKind.Property
+                    | None -> false)
                 |> List.map (fun (i, _) ->
-                    let r = Range.mkRange i.Range.FileName i.Range.Start (Position.mkPos i.Range.StartLine i.Range.StartColumn)
+                    let r = Range.mkRange i.Range.FileName i.Range.Start (Position.mkPos i.Range.StartLine (i.Range.StartColumn + i.LogicalName.Length))
                     obj [ "range", lspRange r; "data", arr [ str (uriFor file); str "signature" ] ])
             return arr lenses
         })
@@ -364,8 +319,9 @@ let requestHandler (method: string) (p: JsonNode) (ct: CancellationToken) : Asyn
                     match s.Scope with
                     | Structure.Scope.Open -> o["kind"] <- str "imports"
                     | Structure.Scope.Comment | Structure.Scope.XmlDocComment -> o["kind"] <- str "comment"
-                    | _ -> o["kind"] <- str "region"
+                    | _ -> ()
                     o)
+                |> Seq.distinctBy serialize
             return arr ranges
         })
     | "textDocument/selectionRange" ->
@@ -485,7 +441,9 @@ let runRequest (id: JsonNode) (method: string) (p: JsonNode) =
                     match requestHandler method p cts.Token with
                     | None -> respondError id METHOD_NOT_FOUND $"Method not found: {method}"
                     | Some work ->
-                        let! result = Async.StartAsTask(work, cancellationToken = cts.Token)
+                        // The token goes to the handlers, which check it between steps (the references sweep
+                        // logs how far it got), rather than to the async machinery.
+                        let! result = Async.StartAsTask work
                         if cts.IsCancellationRequested then raise Cancelled
                         respond id result
                 with e ->

@@ -18,6 +18,11 @@ let main argv =
         | Error e ->
             printfn "error %d %s" e.Code e.Message
             1
+    | [| "--nav"; file |] ->
+        // Debugging aid: the navigation items FCS gives for a file.
+        for i, container in Server.navigationItems (IO.Path.GetFullPath file) do
+            printfn "%s %A %A %s in %s" i.LogicalName i.Kind i.Glyph (i.Range.ToString()) container
+        0
     | _ ->
         // Like FSAC: the SDK check runs before any LSP I/O and ends the process.
         match Faults.sdkPinFailure Environment.CurrentDirectory with

@@ -307,10 +307,27 @@ let positionParams (p: JsonNode) =
 let inWorkspace (file: string) =
     projects |> List.exists (fun p -> p.Sources |> List.contains file) || documents.ContainsKey file
 
+/// The declaration of a symbol when its file is here (sources of the workspace, files scripts
+/// load, open documents); null for the reference assemblies' symbols (FSAC decompiles those).
 let declarationOf (symbol: FSharpSymbol) =
     match symbol.DeclarationLocation with
-    | Some r when inWorkspace r.FileName || File.Exists r.FileName && inWorkspace (Path.GetFullPath r.FileName) -> Some r
+    | Some r when documents.ContainsKey r.FileName || File.Exists r.FileName -> Some r
     | _ -> None
+
+/// A declaration inside the workspace: in a loaded project's sources, an open document, or a
+/// file an open script loads (rename refuses anything else as external).
+let declaredInWorkspace (symbol: FSharpSymbol) =
+    match declarationOf symbol with
+    | Some r when inWorkspace r.FileName -> Some r
+    | Some r ->
+        let loadedByScript =
+            documents.Keys
+            |> Seq.filter isScript
+            |> Seq.exists (fun s ->
+                let o = optionsForScript s |> Async.RunSynchronously
+                o.SourceFiles |> Array.contains r.FileName)
+        if loadedByScript then Some r else None
+    | None -> None
 
 let location (r: range) : JsonNode = obj [ "uri", str (uriFor r.FileName); "range", lspRange r ]
 
@@ -357,22 +374,24 @@ let findUses (symbol: FSharpSymbol) (origin: Context) (ct: CancellationToken) (o
             [ for p in searchProjects do
                   for f in p.Sources do
                       if onlyFile.IsNone || onlyFile = Some f then yield p.Options, f
+              // Open scripts: the script and every file its #load closure compiles.
               for KeyValue(f, _) in documents do
-                  if isScript f && (onlyFile.IsNone || onlyFile = Some f) then
-                      yield origin.Options, f ]
-            |> List.distinct
+                  if isScript f then
+                      let o = optionsForScript f |> Async.RunSynchronously
+                      for source in o.SourceFiles do
+                          let source = if source = fcsName f then f else source
+                          if onlyFile.IsNone || onlyFile = Some source then yield o, source ]
+            |> List.distinctBy (fun (o, f) -> o.ProjectFileName, f)
         let candidates = targets |> List.filter (fun (_, f) -> (text f).Contains name || isScript f)
         log $"references: sweep of {candidates.Length} files for {name}"
         let found = Collections.Generic.Dictionary<string, string * range>()
         let mutable searched = 0
         for options, f in candidates do
-            if Faults.sweepDelayMs > 0L then do! Async.Sleep(int Faults.sweepDelayMs)
+            if Faults.sweepDelayMs > 0L then do! Async.AwaitTask(Task.Delay(int Faults.sweepDelayMs))
             if ct.IsCancellationRequested then
                 log $"references: cancelled after searching {searched} files"
                 raise Cancelled
             searched <- searched + 1
-            let! options =
-                if isScript f then optionsForScript f else async.Return options
             match! check options f with
             | Some(_, results) ->
                 for u in results.GetUsesOfSymbolInFile(symbol) do
@@ -441,6 +460,16 @@ let navigationItems (file: string) =
           for n in d.Nested do
               yield n, d.Declaration.LogicalName ]
 
+/// Navigation items with the item that contains each (None for top-level declarations).
+let navigationItemsWithContainers (file: string) =
+    let parse =
+        checker.Value.ParseFile(fcsName file, SourceText.ofString (text file), { FSharpParsingOptions.Default with SourceFiles = [| fcsName file |] })
+        |> Async.RunSynchronously
+    [ for d in parse.GetNavigationItems().Declarations do
+          yield d.Declaration, None
+          for n in d.Nested do
+              yield n, Some d.Declaration ]
+
 let documentSymbols (file: string) =
     navigationItems file
     |> List.map (fun (i, _) -> obj [ "name", str i.LogicalName; "kind", num (symbolKind i); "range", lspRange i.Range; "selectionRange", lspRange i.Range ])
@@ -460,5 +489,5 @@ let workspaceSymbols (query: string) =
         [ for f in files do
               if File.Exists f || documents.ContainsKey f then
                   for i, container in navigationItems f do
-                      if i.Kind <> NavigationItemKind.ModuleFile && matchesQuery i.LogicalName container query then
+                      if matchesQuery i.LogicalName container query then
                           yield obj [ "name", str i.LogicalName; "kind", num (symbolKind i); "location", obj [ "uri", str (uriFor f); "range", lspRange i.Range ]; "containerName", str container ] ]
