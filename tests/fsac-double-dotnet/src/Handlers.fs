@@ -322,6 +322,8 @@ let requestHandler (method: string) (p: JsonNode) (ct: CancellationToken) : Asyn
                     | _ -> ()
                     o)
                 |> Seq.distinctBy serialize
+                // FSAC answers a set of ranges (Set.ofSeq: distinct, ordered by position).
+                |> Seq.sortBy (fun o -> [ for k in [ "startLine"; "startCharacter"; "endLine"; "endCharacter" ] -> asInt (prop k o) |> Option.defaultValue 0 ])
             return arr ranges
         })
     | "textDocument/selectionRange" ->
