@@ -215,20 +215,20 @@ let checkAndPublish (file: string) =
             match documents.TryGetValue file, Faults.slowCheckFromVersion with
             | (true, d), Some v when Faults.slowCheckMs > 0L && int64 d.Version >= v -> do! Async.Sleep(int Faults.slowCheckMs)
             | _ -> ()
-            match! check options file with
+            match! checkVersioned options file with
             | None -> log $"check of {file} aborted"
-            | Some(parse, results) ->
+            | Some(parse, results, (checkedVersion, checkedLength)) ->
                 let uri = uriFor file
                 notify "fsharp/testDetected" (obj [ "file", str uri; "tests", arr [] ])
                 let diagnostics = diagnosticsOf file parse results
                 notify "fsharp/fileParsed" (obj [ "content", str uri ])
                 if canPublish () then
                     let p = obj [ "uri", str uri; "diagnostics", arr diagnostics ]
-                    if Faults.diagnosticsVersion then p["version"] <- num (version file)
+                    if Faults.diagnosticsVersion then p["version"] <- num checkedVersion
                     notify "textDocument/publishDiagnostics" p
                 match documents.TryGetValue file with
-                | true, d when d.Text.Length > 0 ->
-                    notify "fsharp/documentAnalyzed" (obj [ "textDocument", obj [ "uri", str uri; "version", num d.Version ] ])
+                | true, _ when checkedLength > 0 ->
+                    notify "fsharp/documentAnalyzed" (obj [ "textDocument", obj [ "uri", str uri; "version", num checkedVersion ] ])
                 | _ -> ()
     }
 
@@ -382,7 +382,9 @@ let findUses (symbol: FSharpSymbol) (origin: Context) (ct: CancellationToken) (o
                           let source = if source = fcsName f then f else source
                           if onlyFile.IsNone || onlyFile = Some source then yield o, source ]
             |> List.distinctBy (fun (o, f) -> o.ProjectFileName, f)
-        let candidates = targets |> List.filter (fun (_, f) -> (text f).Contains name || isScript f)
+        // Every file of those projects is searched (FSAC_DOUBLE_SWEEP_DELAY_MS pauses before
+        // each); a file whose text never names the symbol is not type-checked.
+        let candidates = targets
         log $"references: sweep of {candidates.Length} files for {name}"
         let found = Collections.Generic.Dictionary<string, string * range>()
         let mutable searched = 0
@@ -392,6 +394,7 @@ let findUses (symbol: FSharpSymbol) (origin: Context) (ct: CancellationToken) (o
                 log $"references: cancelled after searching {searched} files"
                 raise Cancelled
             searched <- searched + 1
+            if not ((text f).Contains name || isScript f) then () else
             match! check options f with
             | Some(_, results) ->
                 for u in results.GetUsesOfSymbolInFile(symbol) do

@@ -159,7 +159,7 @@ let optionsFor (file: string) =
 
 // ---- checks ----------------------------------------------------------------------------------
 
-let private checkCache = ConcurrentDictionary<string * string, int64 * FSharpParseFileResults * FSharpCheckFileResults>()
+let private checkCache = ConcurrentDictionary<string * string, int64 * (int * int) * FSharpParseFileResults * FSharpCheckFileResults>()
 
 let version (file: string) = match documents.TryGetValue file with | true, d -> d.Version | _ -> 0
 
@@ -167,19 +167,31 @@ let version (file: string) = match documents.TryGetValue file with | true, d -> 
 let mutable generation = 0L
 let invalidate () = Threading.Interlocked.Increment &generation |> ignore
 
-/// Parse and check `file` in `options`, reusing results until the next edit.
-let check (options: FSharpProjectOptions) (file: string) =
+/// Parse and check `file` in `options`, reusing results until the next edit; also gives the
+/// version and the length of the text that was checked (taken with the text, before the check).
+let checkVersioned (options: FSharpProjectOptions) (file: string) =
     async {
         let key = options.ProjectFileName, file
         let gen = generation
         match checkCache.TryGetValue key with
-        | true, (g, p, c) when g = gen -> return Some(p, c)
+        | true, (g, v, p, c) when g = gen -> return Some(p, c, v)
         | _ ->
+            let v, snapshot =
+                match documents.TryGetValue file with
+                | true, d -> d.Version, d.Text
+                | _ -> 0, text file
             let! parse, answer =
-                checker.Value.ParseAndCheckFileInProject(fcsName file, version file, SourceText.ofString (text file), options)
+                checker.Value.ParseAndCheckFileInProject(fcsName file, v, SourceText.ofString snapshot, options)
             match answer with
             | FSharpCheckFileAnswer.Succeeded c ->
-                checkCache[key] <- (gen, parse, c)
-                return Some(parse, c)
+                checkCache[key] <- (gen, (v, snapshot.Length), parse, c)
+                return Some(parse, c, (v, snapshot.Length))
             | FSharpCheckFileAnswer.Aborted -> return None
+    }
+
+let check (options: FSharpProjectOptions) (file: string) =
+    async {
+        match! checkVersioned options file with
+        | Some(p, c, _) -> return Some(p, c)
+        | None -> return None
     }
