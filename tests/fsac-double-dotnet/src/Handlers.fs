@@ -250,7 +250,7 @@ let requestHandler (method: string) (p: JsonNode) (ct: CancellationToken) : Asyn
             })
     | "textDocument/documentSymbol" ->
         Some(async { return arr (documentSymbols (known (prop "textDocument" p |> prop "uri" |> asString |> Option.defaultValue ""))) })
-    | "workspace/symbol" -> Some(async { return arr (workspaceSymbols (prop "query" p |> asString |> Option.defaultValue "")) })
+    | "workspace/symbol" -> Some(async { return arr (workspaceSymbols (prop "query" p |> asString |> Option.defaultValue "") ct) })
     | "textDocument/codeAction" -> Some(CodeActions.codeActions p)
     | "codeAction/resolve" -> None
     | "textDocument/codeLens" ->
@@ -445,7 +445,9 @@ let runRequest (id: JsonNode) (method: string) (p: JsonNode) =
                     | Some work ->
                         // The token goes to the handlers, which check it between steps (the references sweep
                         // logs how far it got), rather than to the async machinery.
+                        let sw = Diagnostics.Stopwatch.StartNew()
                         let! result = Async.StartAsTask work
+                        if sw.ElapsedMilliseconds > 200L then log $"{method} took {sw.ElapsedMilliseconds} ms"
                         if cts.IsCancellationRequested then raise Cancelled
                         respond id result
                 with e ->

@@ -39,7 +39,7 @@ let main argv =
                         // Warm up: parse a tiny file so the first real check costs less.
                         c.ParseFile("/warmup.fsx", FSharp.Compiler.Text.SourceText.ofString "let x = 1", FSharp.Compiler.CodeAnalysis.FSharpParsingOptions.Default) |> Async.RunSynchronously |> ignore
                     with e -> Transport.log $"compiler warm-up failed: {e.Message}") |> ignore
-            Transport.log $"listening (cwd {Environment.CurrentDirectory})"
+            Transport.log $"listening (cwd {Environment.CurrentDirectory}; sweep delay {Faults.sweepDelayMs} ms)"
             Transport.readLoop Handlers.dispatch (fun () ->
                 Transport.log "stdin closed: exit 2"
                 exit 2)

@@ -163,6 +163,26 @@ let loadWorkspace (paths: string list) =
             for f in files do
                 notify "fsharp/testDetected" (obj [ "file", str (uriOfPath f); "tests", arr [] ])
             log $"loaded {projects.Length} projects"
+            // Type-check the loaded files in the background (nothing is published), so that the
+            // first requests find the compiler warm and the results cached, as after FSAC's
+            // parse of all files; checks of open documents and requests go first.
+            if not Faults.noChecks && not Faults.lazyCompiler then
+                let loadedProjects = projects
+                Task.Run(fun () ->
+                    task {
+                        let sw = Diagnostics.Stopwatch.StartNew()
+                        // Parses first (workspace/symbol and documentSymbol read them), then checks.
+                        for f in files do
+                            try
+                                let opts = { FSharpParsingOptions.Default with SourceFiles = [| fcsName f |] }
+                                do! Async.StartAsTask(checker.Value.ParseFile(fcsName f, SourceText.ofString (text f), opts)) :> Task
+                            with _ -> ()
+                        for p in loadedProjects do
+                            for f in p.Sources do
+                                if p.Options.ProjectFileName = (owners f |> List.tryHead |> Option.map (fun o -> o.Path) |> Option.defaultValue "") then
+                                    try do! Async.StartAsTask(check p.Options f) :> Task with _ -> ()
+                        log $"background check of the loaded files: {sw.ElapsedMilliseconds} ms"
+                    } :> Task) |> ignore
         finally
             loadLock.Release() |> ignore
     }
@@ -453,22 +473,31 @@ let symbolKind (item: NavigationItem) =
     | NavigationItemKind.Other -> 13
     | _ -> 13
 
+let private navigationCache = ConcurrentDictionary<string, string * NavigationTopLevelDeclaration[]>()
+
+/// FCS's navigation items of a file's current text (cached per text).
+let private navigationDeclarations (file: string) =
+    let current = text file
+    match navigationCache.TryGetValue file with
+    | true, (t, d) when Object.ReferenceEquals(t, current) || t = current -> d
+    | _ ->
+        let parse =
+            checker.Value.ParseFile(fcsName file, SourceText.ofString current, { FSharpParsingOptions.Default with SourceFiles = [| fcsName file |] })
+            |> Async.RunSynchronously
+        let d = parse.GetNavigationItems().Declarations
+        navigationCache[file] <- (current, d)
+        d
+
 /// Navigation items of a file: (item, container name), flat, as FSAC lists them.
 let navigationItems (file: string) =
-    let parse =
-        checker.Value.ParseFile(fcsName file, SourceText.ofString (text file), { FSharpParsingOptions.Default with SourceFiles = [| fcsName file |] })
-        |> Async.RunSynchronously
-    [ for d in parse.GetNavigationItems().Declarations do
+    [ for d in navigationDeclarations file do
           yield d.Declaration, ""
           for n in d.Nested do
               yield n, d.Declaration.LogicalName ]
 
 /// Navigation items with the item that contains each (None for top-level declarations).
 let navigationItemsWithContainers (file: string) =
-    let parse =
-        checker.Value.ParseFile(fcsName file, SourceText.ofString (text file), { FSharpParsingOptions.Default with SourceFiles = [| fcsName file |] })
-        |> Async.RunSynchronously
-    [ for d in parse.GetNavigationItems().Declarations do
+    [ for d in navigationDeclarations file do
           yield d.Declaration, None
           for n in d.Nested do
               yield n, Some d.Declaration ]
@@ -485,11 +514,12 @@ let matchesQuery (name: string) (container: string) (query: string) =
         name.StartsWith(last, StringComparison.Ordinal)
         && (parts.Length = 1 || container = String.Join(".", parts[.. parts.Length - 2]))
 
-let workspaceSymbols (query: string) =
+let workspaceSymbols (query: string) (ct: CancellationToken) =
     if query = "" then []
     else
         let files = (projects |> List.collect (fun p -> p.Sources)) @ (documents.Keys |> List.ofSeq) |> List.distinct
         [ for f in files do
+              if ct.IsCancellationRequested then raise Cancelled
               if File.Exists f || documents.ContainsKey f then
                   for i, container in navigationItems f do
                       if matchesQuery i.LogicalName container query then

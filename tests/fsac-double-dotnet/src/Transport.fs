@@ -12,7 +12,9 @@ open System.Threading.Tasks
 open System.Collections.Concurrent
 open FsacDouble.Json
 
-let log (s: string) = eprintfn "[fsac-double] %s" s
+let private pid = Environment.ProcessId
+let private started = Diagnostics.Stopwatch.StartNew()
+let log (s: string) = eprintfn "[fsac-double %d +%dms] %s" pid started.ElapsedMilliseconds s
 
 let private transcriptLock = Object()
 let mutable private seq = 0
