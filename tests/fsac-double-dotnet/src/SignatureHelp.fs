@@ -114,7 +114,9 @@ let private methodCall (ctx: Context) (lines: string[]) (caret: pos) (trigger: c
                     let overload = methods |> Array.tryFindIndex (fun m -> m.Parameters.Length >= index + 1)
                     Some(methods, overload, Some index, MethodCall)
 
-/// The LSP answer (null when no function or method is applied here).
+/// The LSP answer (null when no function or method is applied here), shaped as FSAC shapes it:
+/// label and documentation from the item's tooltip, parameters named with their
+/// CanonicalTypeTextForSorting as documentation.
 let signatureHelp (ctx: Context) (position: JsonNode) (context: JsonNode) : JsonNode =
     let lines = (text ctx.File).Split('\n') |> Array.map (fun l -> l.TrimEnd('\r'))
     let line0 = asInt (prop "line" position) |> Option.defaultValue 0
@@ -153,7 +155,7 @@ let signatureHelp (ctx: Context) (position: JsonNode) (context: JsonNode) : Json
                     obj
                         [ "label", str label
                           "documentation", obj [ "kind", str "markdown"; "value", str docs ]
-                          "parameters", arr (m.Parameters |> Array.map (fun p -> obj [ "label", str p.ParameterName; "documentation", str p.Display.Text ])) ])
+                          "parameters", arr (m.Parameters |> Array.map (fun p -> obj [ "label", str p.ParameterName; "documentation", str p.CanonicalTypeTextForSorting ])) ])
             let o = obj [ "signatures", arr signatures ]
             overload |> Option.iter (fun i -> o["activeSignature"] <- num i)
             parameter |> Option.iter (fun i -> o["activeParameter"] <- num i)
