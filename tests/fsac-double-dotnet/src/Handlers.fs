@@ -568,6 +568,7 @@ let dispatch (message: JsonObject) =
                       Text = prop "text" td |> asString |> Option.defaultValue ""
                       Version = asInt (prop "version" td) |> Option.defaultValue 0
                       Stamp = nextStamp () }
+                refreshDependents file
                 invalidate ()
                 scheduleCheck file
         | "textDocument/didChange" ->
@@ -578,6 +579,7 @@ let dispatch (message: JsonObject) =
                 let text' = changes |> List.fold applyChange d.Text
                 let v = asInt (prop "textDocument" p |> prop "version") |> Option.defaultValue d.Version
                 documents[file] <- { d with Text = text'; Version = v; Stamp = nextStamp () }
+                refreshDependents file
                 invalidate ()
                 scheduleCheck file
             | _ -> ()
@@ -586,6 +588,7 @@ let dispatch (message: JsonObject) =
             match documents.TryGetValue file, prop "text" p |> asString with
             | (true, d), Some t -> documents[file] <- { d with Text = t; Stamp = nextStamp () }
             | _ -> ()
+            refreshDependents file
             invalidate ()
             if documents.ContainsKey file then scheduleCheck file
             for project in seeing file do
@@ -602,6 +605,7 @@ let dispatch (message: JsonObject) =
             | true, _ ->
                 let reported = uriFor file
                 documents.TryRemove file |> ignore
+                refreshDependents file
                 invalidate ()
                 if not (File.Exists file) && canPublish () then
                     notify "textDocument/publishDiagnostics" (obj [ "uri", str reported; "diagnostics", arr [] ])

@@ -271,6 +271,14 @@ let designTimeBuild (project: string) (tfm: string) (restore: bool) =
 // relocated into whichever copy asks.
 
 let private formatVersion = "fsac-double-dotnet-cache-1"
+
+/// FSAC_DOUBLE_RESTORE: "implicit" (default) restores a never-restored project whose only
+/// packages are implicit; "never" restores nothing, as FSAC (the design-time build then runs
+/// without restore output, and such a project gets no package references).
+let restoreMode () =
+    match Environment.GetEnvironmentVariable "FSAC_DOUBLE_RESTORE" with
+    | "never" -> "never"
+    | _ -> "implicit"
 let private anchorToken = "@@FSAC_DOUBLE_ANCHOR@@"
 
 let cacheDirectory () =
@@ -332,7 +340,7 @@ let cacheKey (project: string) =
     let anchor = commonDirectory closure
     let relative (p: string) = if p.StartsWith(anchor + "/") then p.Substring(anchor.Length + 1) else p
     let sb = StringBuilder()
-    sb.AppendLine(formatVersion).AppendLine(Environment.Version.ToString()) |> ignore
+    sb.AppendLine(formatVersion).AppendLine(Environment.Version.ToString()).AppendLine(restoreMode ()) |> ignore
     for p in closure do
         let dir = Path.GetDirectoryName p
         sb.AppendLine("project " + relative p).AppendLine(sha (readOrEmpty p)) |> ignore
@@ -433,7 +441,7 @@ let load (project: string) : Result<LoadedProject, LoadError> =
                     // here, since the fixtures carry no obj/ (see README).
                     Error(NotRestored project)
                 else
-                    let result = designTimeBuild project tfm (not restored)
+                    let result = designTimeBuild project tfm (not restored && restoreMode () <> "never")
                     log $"{project}: design-time build ({tfm}) in {sw.ElapsedMilliseconds} ms"
                     match result with
                     | Ok p when anchor.Length < 2 -> Ok p

@@ -65,11 +65,15 @@ let mutable projects: Project list = []
 let projectByPath (p: string) = projects |> List.tryFind (fun x -> x.Path = p)
 
 /// FSAC's options (projinfo-notes §4a): referenced fsprojs as in-memory FSharpReferences.
-let buildOptions () =
+/// With `keep`, projects it accepts keep their options (and so their compiler state).
+let buildOptionsKeeping (keep: Project -> bool) =
     let built = Collections.Generic.Dictionary<string, FSharpProjectOptions>()
     let rec optionsOf (p: Project) =
         match built.TryGetValue p.Path with
         | true, o -> o
+        | _ when keep p && not (obj.ReferenceEquals(p.Options, null)) ->
+            built[p.Path] <- p.Options
+            p.Options
         | _ ->
             let refs =
                 p.Loaded.ProjectReferences
@@ -77,7 +81,8 @@ let buildOptions () =
                 |> List.map (fun r -> FSharpReferencedProject.FSharpReference(r.Loaded.ResolvedTargetPath, optionsOf r))
             let o =
                 { ProjectFileName = p.Path
-                  ProjectId = Some(Guid.NewGuid().ToString())
+                  ProjectId =
+                      (if obj.ReferenceEquals(p.Options, null) then Some(Guid.NewGuid().ToString()) else p.Options.ProjectId)
                   SourceFiles = Array.ofList p.Loaded.SourceFiles
                   OtherOptions = Array.ofList p.Loaded.OtherOptions
                   ReferencedProjects = Array.ofList refs
@@ -91,6 +96,11 @@ let buildOptions () =
             o
     for p in projects do
         p.Options <- optionsOf p
+
+let buildOptions () =
+    for p in projects do
+        p.Options <- Unchecked.defaultof<_>
+    buildOptionsKeeping (fun _ -> false)
 
 let isScript (file: string) =
     file.EndsWith ".fsx" || file.EndsWith ".fsscript" || file.EndsWith ".sketchfs" || file.StartsWith "untitled:"
@@ -110,6 +120,14 @@ let seeing (file: string) =
                 result.Add p
                 changed <- true
     List.ofSeq result
+
+/// After a change to `file`, the projects that reference its project get new options (a new
+/// stamp): FCS only notices a referenced project's new text when the referencing project's
+/// options change (FSAC's adaptive options change the same way).
+let refreshDependents (file: string) =
+    let own = owners file |> List.map (fun p -> p.Path) |> Set.ofList
+    let dependents = seeing file |> List.filter (fun p -> not (own.Contains p.Path)) |> List.map (fun p -> p.Path) |> Set.ofList
+    if not dependents.IsEmpty then buildOptionsKeeping (fun p -> not (dependents.Contains p.Path))
 
 // ---- scripts ---------------------------------------------------------------------------------
 
