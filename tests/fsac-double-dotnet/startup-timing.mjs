@@ -17,7 +17,8 @@ const frame = (m) => { const b = Buffer.from(JSON.stringify({ jsonrpc: '2.0', ..
 
 function once() {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `fsac-double-timing-${fixture}-`));
-  fs.cpSync(path.resolve(HERE, '../../fixtures', fixture), root, { recursive: true });
+  // As checked out: without the obj/ and bin/ that earlier runs may have left in the fixture.
+  fs.cpSync(path.resolve(HERE, '../../fixtures', fixture), root, { recursive: true, filter: (src) => !/\/(obj|bin)$/.test(src) });
   return new Promise((resolve) => {
     const t0 = performance.now();
     const p = spawn('dotnet', [DLL], { cwd: root, env: { ...process.env, FSAC_DOUBLE_CACHE_DIR: cache }, stdio: ['pipe', 'pipe', 'inherit'] });

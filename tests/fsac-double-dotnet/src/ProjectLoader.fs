@@ -344,8 +344,12 @@ let cacheKey (project: string) =
     for p in closure do
         let dir = Path.GetDirectoryName p
         sb.AppendLine("project " + relative p).AppendLine(sha (readOrEmpty p)) |> ignore
+        // Only the project's own restore output counts (a referenced project's packages reach
+        // it through its own project.assets.json); a referenced project restored meanwhile by
+        // another load must not change this project's key.
         let assets = Path.Combine(dir, "obj", "project.assets.json")
-        if File.Exists assets then
+        if p <> project then ()
+        elif File.Exists assets then
             sb.AppendLine("assets " + sha ((readOrEmpty assets).Replace(anchor, anchorToken))) |> ignore
         else
             sb.AppendLine "assets absent" |> ignore
