@@ -41,6 +41,13 @@ if [ -f tests/fsac-double/package-lock.json ]; then
   npm ci --prefix tests/fsac-double --no-audit --no-fund --loglevel=error
 fi
 
+# The .NET FSAC double (FCS from NuGet, projects loaded by MSBuild): built when a .NET SDK is
+# here; the Rust tests use it with FSLENS_TEST_DOUBLE=dotnet.
+if [ -f tests/fsac-double-dotnet/FsacDouble.fsproj ] && command -v dotnet >/dev/null 2>&1; then
+  echo "== Building the .NET FSAC double (tests/fsac-double-dotnet)"
+  dotnet build -c Release -nologo -v:q tests/fsac-double-dotnet/FsacDouble.fsproj
+fi
+
 echo "== Editors: Neovim 0.7 and 0.11, Emacs, VS Code extension (unit tests, .vsix, end to end in code-server)"
 ./scripts/test-editors.sh --with-nvim-0.11
 
@@ -66,6 +73,11 @@ cargo test --locked --test it real_fsac:: -- --nocapture 2>&1 | grep -E "skipped
 if [ -f tests/fsac-double/package.json ]; then
   echo "== FSAC double tests"
   (cd tests/fsac-double && npm test)
+fi
+
+if [ -f tests/fsac-double-dotnet/bin/Release/net10.0/FsacDouble.dll ]; then
+  echo "== .NET FSAC double tests (real MSBuild loading)"
+  (cd tests/fsac-double-dotnet && npm test)
 fi
 
 echo "== Fuzzing (short bounded run; the long run is in docs/fuzzing.md)"

@@ -8,6 +8,22 @@ import { createMessageConnection, StreamMessageReader, StreamMessageWriter } fro
 import { pathOf } from '../lib/workspace.mjs';
 
 export const DOUBLE = fileURLToPath(new URL('../index.mjs', import.meta.url));
+/**
+ * The command that starts the double: `$FSAC_DOUBLE_COMMAND` when set (a JSON array, or words
+ * separated by spaces), e.g. the .NET double (`dotnet tests/fsac-double-dotnet/bin/…/FsacDouble.dll`);
+ * else this Node double. Returns [executable, ...arguments].
+ */
+export function doubleCommand(args = []) {
+  const configured = process.env.FSAC_DOUBLE_COMMAND;
+  if (!configured) return [process.execPath, DOUBLE, ...args];
+  const words = configured.trim().startsWith('[') ? JSON.parse(configured) : configured.trim().split(/\s+/);
+  return [...words, ...args];
+}
+/** Spawns the double (see doubleCommand) with node:child_process options. */
+export function spawnDouble(args, options) {
+  const [executable, ...rest] = doubleCommand(args);
+  return spawn(executable, rest, options);
+}
 export const FIXTURES = path.resolve(fileURLToPath(new URL('../../../fixtures', import.meta.url)));
 export const uri = (file) => pathToFileURL(file).href;
 /**
@@ -25,7 +41,7 @@ export class DoubleClient {
   /** Spawn the double in `cwd` with extra env vars. */
   constructor(cwd, env = {}, args = []) {
     this.cwd = cwd;
-    this.proc = spawn(process.execPath, [DOUBLE, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.proc = spawnDouble(args, { cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     this.stderr = '';
     this.proc.stderr.on('data', (d) => { this.stderr += d; });
     this.exited = new Promise((resolve) => this.proc.on('exit', (code, signal) => resolve({ code, signal })));

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import fs from 'node:fs';
 import os from 'node:os';
-import { DOUBLE, FIXTURES, DoubleClient, uri } from './client.mjs';
+import { FIXTURES, DoubleClient, spawnDouble, uri } from './client.mjs';
 
 const BROKEN = path.join(FIXTURES, 'broken');
 const frame = (msg) => { const body = JSON.stringify({ jsonrpc: '2.0', ...msg }); return `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`; };
@@ -14,7 +14,7 @@ const init = (id = 1) => frame({ id, method: 'initialize', params: { processId: 
 
 /** Spawn the double with raw pipes; `out()` is everything it wrote to stdout so far. */
 function raw(env = {}, cwd = BROKEN) {
-  const proc = spawn(process.execPath, [DOUBLE], { cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  const proc = spawnDouble([], { cwd, env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   proc.stdout.on('data', (d) => { stdout += d; });

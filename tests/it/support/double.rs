@@ -17,8 +17,19 @@ pub fn repository() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The command line that starts the double. Fails loudly when its npm packages are missing.
+/// The command line that starts the double: the Node one (tests/fsac-double), or the .NET one
+/// (tests/fsac-double-dotnet) when `FSLENS_TEST_DOUBLE=dotnet`. Fails loudly when the chosen
+/// double is not installed or built.
 pub fn double_command() -> String {
+    if std::env::var("FSLENS_TEST_DOUBLE").as_deref() == Ok("dotnet") {
+        let dll = repository().join("tests/fsac-double-dotnet/bin/Release/net10.0/FsacDouble.dll");
+        assert!(
+            dll.exists(),
+            "FSLENS_TEST_DOUBLE=dotnet but the .NET FSAC double is not built: run \
+             `dotnet build -c Release tests/fsac-double-dotnet/FsacDouble.fsproj` (scripts/test.sh does)"
+        );
+        return format!("dotnet {}", dll.display());
+    }
     let double = repository().join("tests/fsac-double");
     assert!(
         double.join("node_modules/fable-standalone").exists(),
