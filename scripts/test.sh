@@ -67,6 +67,15 @@ if ! cargo test --locked --lib --bins --tests --no-run >target/build-tests.log 2
 fi
 cargo test --locked --lib --bins --tests
 
+# The same layers again in front of the .NET FSAC double (FCS from NuGet, projects loaded by
+# an MSBuild design-time build): find, check, rename, what-if and the differential oracle.
+# check_with_double::unusable_setups pins the JavaScript double's fake list of installed SDKs;
+# the .NET double lists the machine's real ones.
+echo "== Rust tests against the .NET FSAC double (FSLENS_TEST_DOUBLE=dotnet)"
+FSLENS_TEST_DOUBLE=dotnet cargo test --locked --test it -- find_with_double:: proxy_with_double:: \
+  check_with_double:: rename:: check_what_if:: find_names:: union_patterns:: find_oracle:: \
+  --skip check_with_double::unusable_setups
+
 echo "== Real FSAC layer (runs only when FSLENS_FSAC names an FsAutoComplete)"
 cargo test --locked --test it real_fsac:: -- --nocapture 2>&1 | grep -E "skipped|test result|panicked" || true
 

@@ -11,11 +11,20 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 use crate::support::dotnet::built_tool;
-use crate::support::double::{double_command, fixture_copy};
+use crate::support::double::{dotnet_double_command, double_command, fixture_copy};
 
 /// Runs the oracle over `workspace` (a copy: it restores in place) with the double behind
 /// fslens; its exit code, its table and its JSON report.
 fn run_oracle(workspace: &Path, environment: &[(&str, &str)], extra_arguments: &[&str]) -> (Output, Value) {
+    run_oracle_with(&double_command(), workspace, environment, extra_arguments)
+}
+
+fn run_oracle_with(
+    fsac: &str,
+    workspace: &Path,
+    environment: &[(&str, &str)],
+    extra_arguments: &[&str],
+) -> (Output, Value) {
     let report = workspace.join("oracle-report.json");
     let mut command = Command::new("dotnet");
     command
@@ -25,7 +34,7 @@ fn run_oracle(workspace: &Path, environment: &[(&str, &str)], extra_arguments: &
         .arg("--fslens")
         .arg(env!("CARGO_BIN_EXE_fslens"))
         .arg("--fsac")
-        .arg(double_command())
+        .arg(fsac)
         .arg("--json")
         .arg(&report)
         .args(extra_arguments)
@@ -82,4 +91,33 @@ fn the_oracle_catches_a_backend_that_drops_one_use() {
         assert_eq!(judgement["missing"].as_array().unwrap().len(), 1, "{judgement}");
         assert_eq!(judgement["extra"], serde_json::json!([]), "{judgement}");
     }
+}
+
+/// fixtures/referee only loads for real: a NuGet package, `REFEREE_STRICT` from
+/// `Directory.Build.props`, a project with two target frameworks and compile items for one of
+/// them. Behind the .NET double, whatever fslens says complete is the compiler's answer, and a
+/// name declared twice across `#if`/`#else` or across target frameworks is honestly partial.
+#[test]
+fn no_find_on_the_referee_solution_says_complete_while_the_compiler_disagrees() {
+    let workspace = fixture_copy("referee");
+    let (output, report) = run_oracle_with(&dotnet_double_command(), workspace.path(), &[], &[]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let wrong = judgements_with(&report, "wrong-while-complete");
+    assert!(wrong.is_empty(), "{stdout}\n{}", serde_json::to_string_pretty(&wrong).unwrap());
+    assert_eq!(output.status.code(), Some(0), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(report["compilerErrors"], 0, "the fixture builds clean");
+    assert!(judgements_with(&report, "failed").is_empty(), "{stdout}");
+    let verdict_of = |query: &str| {
+        report["judgements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|judgement| judgement["query"] == query)
+            .unwrap_or_else(|| panic!("{query} was asked: {stdout}"))["verdict"]
+            .clone()
+    };
+    // Declared in Modern.fs (net10.0, loaded) and in Legacy.fs (netstandard2.0 only).
+    assert_eq!(verdict_of("Platform.describe"), "honestly-partial", "{stdout}");
+    // Used from three projects, one of them through a NuGet package's API.
+    assert_eq!(verdict_of("Core.Order"), "exact", "{stdout}");
 }

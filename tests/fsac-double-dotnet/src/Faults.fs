@@ -60,6 +60,9 @@ let delayMs = int "FSAC_DOUBLE_DELAY_MS" |> Option.defaultValue 0L
 let garbageAfter = int "FSAC_DOUBLE_GARBAGE_AFTER"
 let sweepDelayMs = int "FSAC_DOUBLE_SWEEP_DELAY_MS" |> Option.defaultValue 0L
 let referencesSkipSignatures = setting "FSAC_DOUBLE_REFERENCES_SKIP_SIGNATURES" = Some "1"
+/// "1": references answers leave out their last site that is not a declaration (the planted
+/// fault of the differential oracle's test).
+let referencesDropLastUse = setting "FSAC_DOUBLE_REFERENCES_DROP_LAST_USE" = Some "1"
 let slowCheckFromVersion = int "FSAC_DOUBLE_SLOW_CHECK_FROM_VERSION"
 let slowCheckMs = int "FSAC_DOUBLE_SLOW_CHECK_MS" |> Option.defaultValue 0L
 let slowLoadMs = int "FSAC_DOUBLE_SLOW_LOAD_MS" |> Option.defaultValue 0L

@@ -406,7 +406,7 @@ let findUses (symbol: FSharpSymbol) (origin: Context) (ct: CancellationToken) (o
         // each); a file whose text never names the symbol is not type-checked.
         let candidates = targets
         log $"references: sweep of {candidates.Length} files for {name}"
-        let found = Collections.Generic.Dictionary<string, string * range>()
+        let found = Collections.Generic.Dictionary<string, string * range * bool>()
         let mutable searched = 0
         for options, f in candidates do
             if Faults.sweepDelayMs > 0L then do! Async.AwaitTask(Task.Delay(int Faults.sweepDelayMs))
@@ -421,13 +421,23 @@ let findUses (symbol: FSharpSymbol) (origin: Context) (ct: CancellationToken) (o
                     let file = if u.Range.FileName = fcsName f then f else Path.GetFullPath u.Range.FileName
                     if file = f then
                         let r = fixupRange file name u.Range
-                        found[$"{file}|{r.StartLine}|{r.StartColumn}"] <- (file, r)
+                        found[$"{file}|{r.StartLine}|{r.StartColumn}"] <- (file, r, u.IsFromDefinition)
             | None -> ()
-        let all =
+        let sorted =
             found.Values
-            |> Seq.filter (fun (f, _) -> not (Faults.referencesSkipSignatures && f.EndsWith ".fsi"))
-            |> Seq.sortBy (fun (f, r) -> f, r.StartLine, r.StartColumn)
+            |> Seq.filter (fun (f, _, _) -> not (Faults.referencesSkipSignatures && f.EndsWith ".fsi"))
+            |> Seq.sortBy (fun (f, r, _) -> f, r.StartLine, r.StartColumn)
             |> List.ofSeq
+        // FSAC_DOUBLE_REFERENCES_DROP_LAST_USE: the last site that is not a declaration is left out.
+        let dropped =
+            if Faults.referencesDropLastUse then
+                sorted |> List.tryFindIndexBack (fun (_, _, isDefinition) -> not isDefinition)
+            else None
+        let all =
+            sorted
+            |> List.indexed
+            |> List.filter (fun (index, _) -> Some index <> dropped)
+            |> List.map (fun (_, (f, r, _)) -> f, r)
         log $"references: {all.Length} found in {searched} files"
         return all
     }

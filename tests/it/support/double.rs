@@ -22,13 +22,7 @@ pub fn repository() -> PathBuf {
 /// double is not installed or built.
 pub fn double_command() -> String {
     if std::env::var("FSLENS_TEST_DOUBLE").as_deref() == Ok("dotnet") {
-        let dll = repository().join("tests/fsac-double-dotnet/bin/Release/net10.0/FsacDouble.dll");
-        assert!(
-            dll.exists(),
-            "FSLENS_TEST_DOUBLE=dotnet but the .NET FSAC double is not built: run \
-             `dotnet build -c Release tests/fsac-double-dotnet/FsacDouble.fsproj` (scripts/test.sh does)"
-        );
-        return format!("dotnet {}", dll.display());
+        return dotnet_double_command();
     }
     let double = repository().join("tests/fsac-double");
     assert!(
@@ -36,6 +30,20 @@ pub fn double_command() -> String {
         "the FSAC double's npm packages are missing: run `npm ci --prefix tests/fsac-double` (scripts/test.sh does)"
     );
     format!("node {}", double.join("index.mjs").display())
+}
+
+/// The command line that starts the .NET double (tests/fsac-double-dotnet: FCS from NuGet,
+/// projects loaded by an MSBuild design-time build), whatever `FSLENS_TEST_DOUBLE` says: for
+/// tests of fixtures only a real project load can check (NuGet packages, defines from
+/// `Directory.Build.props`, several target frameworks). Fails loudly when it is not built.
+pub fn dotnet_double_command() -> String {
+    let dll = repository().join("tests/fsac-double-dotnet/bin/Release/net10.0/FsacDouble.dll");
+    assert!(
+        dll.exists(),
+        "the .NET FSAC double is not built: run \
+         `dotnet build -c Release tests/fsac-double-dotnet/FsacDouble.fsproj` (scripts/test.sh does)"
+    );
+    format!("dotnet {}", dll.display())
 }
 
 /// A copy of a fixture in a temporary directory, so tests may edit files freely.
