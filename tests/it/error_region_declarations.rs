@@ -11,38 +11,10 @@ use crate::support;
 use std::path::Path;
 
 use serde_json::{Value, json};
-use support::double::{double_command, fixture_copy};
+use support::double::{double_command, fixture_copy, fslens_json, site_row, site_rows};
 
 fn find(workspace: &Path, runtime: &Path, query: &str) -> Value {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_fslens"))
-        .args(["find", query, "--json", "--fsac", &double_command(), "--workspace"])
-        .arg(workspace)
-        .env("XDG_RUNTIME_DIR", runtime)
-        .output()
-        .unwrap();
-    serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|_| panic!("no JSON for {query}: {}", String::from_utf8_lossy(&output.stderr)))
-}
-
-/// (file, 0-based line, character, kind) of every row.
-fn rows(answer: &Value) -> Vec<(String, u64, u64, String)> {
-    answer["sites"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no sites: {answer:#}"))
-        .iter()
-        .map(|site| {
-            (
-                site["file"].as_str().unwrap().to_owned(),
-                site["range"]["start"]["line"].as_u64().unwrap(),
-                site["range"]["start"]["character"].as_u64().unwrap(),
-                site["kind"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect()
-}
-
-fn row(file: &str, line: u64, character: u64, kind: &str) -> (String, u64, u64, String) {
-    (file.to_owned(), line, character, kind.to_owned())
+    fslens_json(workspace, runtime, &["find", query, "--fsac", &double_command()])
 }
 
 fn declared_names(answer: &Value) -> Vec<&str> {
@@ -63,14 +35,14 @@ fn a_builder_class_in_an_error_region_and_its_companion_module_are_both_found() 
     let answer = find(workspace.path(), runtime.path(), "GenBuilder");
     assert_eq!(answer["outcome"], json!("found"), "{answer:#}");
     assert_eq!(declared_names(&answer), ["Gen.Builders.GenBuilder", "Gen.GenBuilder"], "{answer:#}");
-    let found = rows(&answer);
+    let found = site_rows(&answer);
     for expected in [
-        row("Gen.fs", 13, 9, "definition"),
-        row("Gen.fs", 25, 7, "definition"),
-        row("Gen.fs", 26, 23, "reference"),
-        row("Use.fs", 2, 18, "reference"),
-        row("Use.fs", 4, 23, "reference"),
-        row("Use.fs", 6, 21, "reference"),
+        site_row("Gen.fs", 13, 9, "definition"),
+        site_row("Gen.fs", 25, 7, "definition"),
+        site_row("Gen.fs", 26, 23, "reference"),
+        site_row("Use.fs", 2, 18, "reference"),
+        site_row("Use.fs", 4, 23, "reference"),
+        site_row("Use.fs", 6, 21, "reference"),
     ] {
         assert!(found.contains(&expected), "{expected:?} missing: {answer:#}");
     }
@@ -79,19 +51,23 @@ fn a_builder_class_in_an_error_region_and_its_companion_module_are_both_found() 
     let answer = find(workspace.path(), runtime.path(), "GenBuilder.Bind");
     assert_eq!(answer["outcome"], json!("found"), "{answer:#}");
     assert_eq!(
-        rows(&answer),
+        site_rows(&answer),
         [
-            row("Gen.fs", 14, 17, "definition"),
-            row("Gen.fs", 28, 37, "member-usage"),
-            row("Gen.fs", 28, 46, "member-usage"),
-            row("Use.fs", 2, 33, "member-usage"),
+            site_row("Gen.fs", 14, 17, "definition"),
+            site_row("Gen.fs", 28, 37, "member-usage"),
+            site_row("Gen.fs", 28, 46, "member-usage"),
+            site_row("Use.fs", 2, 33, "member-usage"),
         ],
         "{answer:#}"
     );
 
     // An exception in the region is read from its line too.
     let answer = find(workspace.path(), runtime.path(), "GenFailure");
-    assert_eq!(rows(&answer), [row("Gen.fs", 17, 14, "definition"), row("Use.fs", 8, 32, "reference")], "{answer:#}");
+    assert_eq!(
+        site_rows(&answer),
+        [site_row("Gen.fs", 17, 14, "definition"), site_row("Use.fs", 8, 32, "reference")],
+        "{answer:#}"
+    );
 }
 
 #[test]
@@ -103,8 +79,12 @@ fn a_declaration_the_backend_reports_where_the_index_cannot_read_is_kept_and_the
     let answer = find(workspace.path(), runtime.path(), "Stop");
     assert_eq!(answer["outcome"], json!("found"), "{answer:#}");
     assert_eq!(
-        rows(&answer),
-        [row("Gen.fs", 21, 10, "definition"), row("Use.fs", 13, 15, "reference"), row("Use.fs", 13, 32, "reference")],
+        site_rows(&answer),
+        [
+            site_row("Gen.fs", 21, 10, "definition"),
+            site_row("Use.fs", 13, 15, "reference"),
+            site_row("Use.fs", 13, 32, "reference")
+        ],
         "{answer:#}"
     );
     assert_eq!(answer["status"], json!("partial"), "{answer:#}");

@@ -7,44 +7,8 @@
 
 use crate::support;
 
-use std::path::Path;
-
-use serde_json::{Value, json};
-use support::double::{double_command, fixture_copy};
-
-fn fslens_json(workspace: &Path, runtime: &Path, arguments: &[&str]) -> Value {
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_fslens"))
-        .args(arguments)
-        .arg("--json")
-        .arg("--workspace")
-        .arg(workspace)
-        .env("XDG_RUNTIME_DIR", runtime)
-        .output()
-        .unwrap();
-    serde_json::from_slice(&output.stdout)
-        .unwrap_or_else(|_| panic!("no JSON from {arguments:?}: {}", String::from_utf8_lossy(&output.stderr)))
-}
-
-/// (file, 0-based line, character, kind) of every row of a find answer.
-fn rows(answer: &Value) -> Vec<(String, u64, u64, String)> {
-    answer["sites"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no sites: {answer:#}"))
-        .iter()
-        .map(|site| {
-            (
-                site["file"].as_str().unwrap().to_owned(),
-                site["range"]["start"]["line"].as_u64().unwrap(),
-                site["range"]["start"]["character"].as_u64().unwrap(),
-                site["kind"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect()
-}
-
-fn row(file: &str, line: u64, character: u64, kind: &str) -> (String, u64, u64, String) {
-    (file.to_owned(), line, character, kind.to_owned())
-}
+use serde_json::json;
+use support::double::{double_command, fixture_copy, fslens_json, site_row, site_rows};
 
 #[test]
 fn read_symbol_finds_lets_inside_a_column_0_if_and_operator_members() {
@@ -81,7 +45,11 @@ fn find_by_name_resolves_a_let_inside_a_column_0_if_and_an_operator_member() {
     let fsac = double_command();
     let answer = fslens_json(workspace.path(), runtime.path(), &["find", "Option.tryParse", "--fsac", &fsac]);
     assert_eq!((&answer["outcome"], &answer["status"]), (&json!("found"), &json!("ok")), "{answer:#}");
-    assert_eq!(rows(&answer), [row("Options.fs", 8, 8, "definition"), row("Use.fs", 2, 20, "reference")], "{answer:#}");
+    assert_eq!(
+        site_rows(&answer),
+        [site_row("Options.fs", 8, 8, "definition"), site_row("Use.fs", 2, 20, "reference")],
+        "{answer:#}"
+    );
 
     // The operator member is resolved by name. The double's references do not resolve an
     // operator member's name, so the answer says it is partial and names the declaration
@@ -89,7 +57,7 @@ fn find_by_name_resolves_a_let_inside_a_column_0_if_and_an_operator_member() {
     let answer = fslens_json(workspace.path(), runtime.path(), &["find", "<<<", "--fsac", &fsac]);
     assert_eq!(answer["outcome"], json!("found"), "{answer:#}");
     assert_eq!(answer["resolution"]["declarations"][0]["symbolFullName"], json!("Toolbox.Bits.(<<<)"), "{answer:#}");
-    assert!(rows(&answer).contains(&row("Bits.fs", 5, 19, "definition")), "{answer:#}");
+    assert!(site_rows(&answer).contains(&site_row("Bits.fs", 5, 19, "definition")), "{answer:#}");
     if answer["status"] != json!("ok") {
         assert_eq!(answer["crossCheck"]["missedByBackend"][0]["symbolFullName"], json!("Toolbox.Bits.(<<<)"));
     }

@@ -7,22 +7,11 @@
 use crate::support;
 
 use serde_json::{Value, json};
-use support::double::{Editor, double_command, fixture_copy};
+use support::double::{Editor, double_command, fixture_copy, site_rows};
 
 /// (file, 0-based line, character) of every row.
 fn rows(answer: &Value) -> Vec<(String, u64, u64)> {
-    answer["sites"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no sites: {answer:#}"))
-        .iter()
-        .map(|site| {
-            (
-                site["file"].as_str().unwrap().to_owned(),
-                site["range"]["start"]["line"].as_u64().unwrap(),
-                site["range"]["start"]["character"].as_u64().unwrap(),
-            )
-        })
-        .collect()
+    site_rows(answer).into_iter().map(|(file, line, character, _)| (file, line, character)).collect()
 }
 
 #[tokio::test]

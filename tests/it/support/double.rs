@@ -395,3 +395,40 @@ pub async fn wait_for_transcript(
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+/// Runs one CLI subcommand of the real binary with `--json` over `workspace` (its sockets
+/// under `runtime`) and parses what it printed on stdout.
+pub fn fslens_json(workspace: &Path, runtime: &Path, arguments: &[&str]) -> Value {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_fslens"))
+        .args(arguments)
+        .arg("--json")
+        .arg("--workspace")
+        .arg(workspace)
+        .env("XDG_RUNTIME_DIR", runtime)
+        .output()
+        .unwrap();
+    serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|_| panic!("no JSON from {arguments:?}: {}", String::from_utf8_lossy(&output.stderr)))
+}
+
+/// (file, 0-based line, start character, kind) of every row of a find answer.
+pub fn site_rows(answer: &Value) -> Vec<(String, u64, u64, String)> {
+    answer["sites"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no sites: {answer:#}"))
+        .iter()
+        .map(|site| {
+            (
+                site["file"].as_str().unwrap().to_owned(),
+                site["range"]["start"]["line"].as_u64().unwrap(),
+                site["range"]["start"]["character"].as_u64().unwrap(),
+                site["kind"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// One expected row of [`site_rows`].
+pub fn site_row(file: &str, line: u64, character: u64, kind: &str) -> (String, u64, u64, String) {
+    (file.to_owned(), line, character, kind.to_owned())
+}
