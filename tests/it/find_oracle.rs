@@ -121,3 +121,31 @@ fn no_find_on_the_referee_solution_says_complete_while_the_compiler_disagrees() 
     // Used from three projects, one of them through a NuGet package's API.
     assert_eq!(verdict_of("Core.Order"), "exact", "{stdout}");
 }
+
+/// fixtures/builders: a builder whose constructor is `internal ()`, extension members declared
+/// in modules (the compiler's name is the module's, `MaybeExtensions.Source`), a sibling
+/// builder with members of the same names, and a one-line `try … finally` in a member body
+/// that tree-sitter-fsharp cannot read, which loses the sibling's `type ListBuilder() =` line.
+/// Before: `MaybeExtensions.Source` and everything of `ListBuilder` answered `not_found`
+/// while complete.
+#[test]
+fn no_find_on_the_builders_fixture_says_complete_while_the_compiler_disagrees() {
+    let workspace = fixture_copy("builders");
+    let (output, report) = run_oracle_with(&dotnet_double_command(), workspace.path(), &[], &[]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let wrong = judgements_with(&report, "wrong-while-complete");
+    assert!(wrong.is_empty(), "{stdout}\n{}", serde_json::to_string_pretty(&wrong).unwrap());
+    assert_eq!(output.status.code(), Some(0), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert_eq!(report["compilerErrors"], 0, "the fixture builds clean");
+    let verdict_of = |query: &str| {
+        report["judgements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|judgement| judgement["query"] == query)
+            .map(|judgement| judgement["verdict"].as_str().unwrap().to_owned())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(verdict_of("MaybeExtensions.Source"), ["exact"], "{stdout}");
+    assert_eq!(verdict_of("MaybeBuilder.Bind"), ["exact"], "{stdout}");
+}

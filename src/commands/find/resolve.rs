@@ -283,7 +283,11 @@ pub fn syntax_declarations(index: &SyntaxIndex, files: &[PathBuf], arguments: &F
                 }
             }
             let selected = match (&wanted.query, &wanted.owner, &wanted.member) {
-                (Some(query), _, _) => qualified_matches(&index.full_name(&file.index, slot), query, arguments.exact),
+                (Some(query), _, _) => {
+                    qualified_matches(&index.full_name(&file.index, slot), query, arguments.exact)
+                        || extension_member_name(index, &file.index, slot)
+                            .is_some_and(|name| qualified_matches(&name, query, arguments.exact))
+                }
                 (None, owner, member) => {
                     let name = index.name(declaration.name);
                     let member_ok = member.as_deref().is_none_or(|member| name_matches(&name, member, arguments.exact));
@@ -325,6 +329,21 @@ pub fn syntax_declarations(index: &SyntaxIndex, files: &[PathBuf], arguments: &F
         }
     }
     found
+}
+
+/// The compiler's full name of a member declared in a type extension (`module M = type T
+/// with member _.X`): `…M.X`, the enclosing module's name with the member's, without the
+/// extended type. A user writes either (`T.X` or `M.X`); `None` for anything else.
+fn extension_member_name(index: &SyntaxIndex, file: &crate::syntax::model::FileIndex, slot: usize) -> Option<String> {
+    let declaration = file.declarations.get(slot)?;
+    let parent = file.declarations.get(declaration.parent as usize)?;
+    if parent.kind != DeclarationKind::TypeExtension {
+        return None;
+    }
+    let mut enclosing = segments(&index.full_name(file, declaration.parent as usize));
+    enclosing.pop();
+    enclosing.push(segments(&index.name(declaration.name)).pop().unwrap_or_default());
+    Some(enclosing.join("."))
 }
 
 /// Can a signature declaration of kind `signature` stand for an implementation of kind
@@ -550,7 +569,9 @@ pub fn workspace_symbol_query(arguments: &FindArguments) -> Option<String> {
 pub struct Unconfirmed {
     pub path: PathBuf,
     pub name_range: TextRange,
-    /// Why the index cannot tell: `error_region`.
+    /// Why the index cannot tell: `error_region`, `container_unknown_to_index` (FSAC's
+    /// container is no declaration the index has in that file), or `qualifier_unknown` (FSAC names no
+    /// container and the index cannot read the place, so the query's qualifier is unverified).
     pub reason: &'static str,
 }
 
@@ -601,14 +622,23 @@ pub fn merge_workspace_symbols(
         // lists where a clean parse holds no declaration (a pattern `| Case _`, a use) is not
         // taken as one. Where the index cannot tell (an error region of a degraded file), the
         // backend's declaration is kept and the disagreement is listed.
-        let index_reading = match from_index {
+        let container = item["containerName"].as_str().unwrap_or_default();
+        let mut index_reading = match from_index {
             Some(_) => IndexReading::Declares,
             None => index_reading_at(index, &path, range),
         };
+        // No proof either where FSAC names a container the index does not know in that file:
+        // the grammar lost the container (its header in an error region), so its parse of the
+        // members below is no reading of them (`ListBuilder.Yield` under a lost `ListBuilder`).
+        if index_reading == IndexReading::ProvesNone
+            && !container.is_empty()
+            && !index_declares(index, &path, container)
+        {
+            index_reading = IndexReading::CannotTell("container_unknown_to_index");
+        }
         if index_reading == IndexReading::ProvesNone {
             continue;
         }
-        let container = item["containerName"].as_str().unwrap_or_default();
         let full_name = match &from_index {
             Some((full_name, _)) => {
                 // In a file the grammar could not read whole, the index's containers past an
@@ -631,10 +661,22 @@ pub fn merge_workspace_symbols(
             None if container.is_empty() => name.to_owned(),
             None => format!("{container}.{name}"),
         };
+        let mut reading = index_reading;
         if !qualified_matches(&full_name, query, arguments.exact) {
-            continue;
+            // A declaration the index cannot read, for which FSAC names no container: its
+            // qualifier is unknown, so it can be neither ruled out nor confirmed. It is kept
+            // and listed, and the answer is not complete (`Builders.ListBuilder` declared
+            // right after a member body the grammar could not read).
+            let qualifier_unknown = from_index.is_none()
+                && container.is_empty()
+                && matches!(index_reading, IndexReading::CannotTell(_) | IndexReading::Unread)
+                && qualified_matches(name, &segments(query).pop().unwrap_or_default(), arguments.exact);
+            if !qualifier_unknown {
+                continue;
+            }
+            reading = IndexReading::CannotTell("qualifier_unknown");
         }
-        if let IndexReading::CannotTell(reason) = index_reading {
+        if let IndexReading::CannotTell(reason) = reading {
             unconfirmed.push(Unconfirmed { path: path.clone(), name_range: range, reason });
         }
         let name_range = from_index.as_ref().map_or(range, |(_, declaration)| declaration.name_range());
@@ -671,6 +713,16 @@ fn fsac_full_name(index_name: &str, container: &str, name: &str) -> Option<Strin
     Some(format!("{full}{container}.{name}"))
 }
 
+/// True when the index has a declaration named `name` (its last segment) in `path`.
+fn index_declares(index: &SyntaxIndex, path: &Path, name: &str) -> bool {
+    let wanted = segments(name).pop().unwrap_or_default();
+    index.file(path).is_some_and(|file| {
+        file.index.declarations.iter().any(|declaration| {
+            segments(&index.name(declaration.name)).pop().is_some_and(|own| name_matches(&own, &wanted, true))
+        })
+    })
+}
+
 /// What the syntax index says about a place the backend calls a declaration.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum IndexReading {
@@ -698,7 +750,10 @@ fn index_reading_at(index: &SyntaxIndex, path: &Path, range: TextRange) -> Index
     if file.index.declarations.iter().any(|declaration| declaration.name_start == range.start) {
         return IndexReading::Declares;
     }
-    let inside = |region: &TextRange| region.start <= range.start && range.start < region.end;
+    // By lines: a region can end a few characters before a declaration's name on the same
+    // line (`type ListBuilder() =` after a member body the grammar could not read), and what
+    // the grammar resumed with on that line is no proof.
+    let inside = |region: &TextRange| region.start.line <= range.start.line && range.start.line <= region.end.line;
     if health.error_regions.iter().any(inside) {
         return IndexReading::CannotTell("error_region");
     }
