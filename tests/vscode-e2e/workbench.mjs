@@ -350,7 +350,10 @@ export class Driver {
     assert(onDisk(program) === original, "the rename wrote Program.fs to disk");
     await this.screenshot(`${prefix}-applied-in-buffer`);
     await this.runCommand("File: Revert File");
-    await page.locator(".tabs-container .tab.active:not(.dirty)").waitFor({ timeout: STEP_TIMEOUT_MS });
+    // Program.fs's tab only: the Rename Preview beside it is the active tab of the other group.
+    await page
+      .locator(".tabs-container .tab.active:not(.dirty)", { hasText: "Program.fs" })
+      .waitFor({ timeout: STEP_TIMEOUT_MS });
     await this.runCommand("View: Close Editors in Other Groups");
     return rows.join(" | ").slice(0, 300);
   }
