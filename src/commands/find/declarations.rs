@@ -156,15 +156,7 @@ fn indexed_declarations_named(find: &FindRun, name: &str) -> Vec<Declared> {
     find.index
         .find_declarations_in(name, find.files())
         .into_iter()
-        .map(|hit| Declared {
-            full_name: hit.full_name,
-            path: hit.path,
-            name_range: hit.declaration.name_range(),
-            kind: Some(hit.declaration.kind),
-            access: Some(hit.declaration.access),
-            header_bytes: Some(hit.declaration.header_bytes),
-            sources: BTreeSet::from(["syntax-index"]),
-        })
+        .map(|hit| Declared::from_index(hit.full_name, hit.path, &hit.declaration))
         .collect()
 }
 

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use crate::commands::find::arguments::{FindArguments, FindKind};
 use crate::commands::find::work::{FileKey, Work};
-use crate::syntax::model::{Access, DeclarationKind, HealthStatus, NameId, Position, TextRange};
+use crate::syntax::model::{Access, Declaration, DeclarationKind, HealthStatus, NameId, Position, TextRange};
 use crate::syntax::{SyntaxIndex, names, render_signature};
 
 /// One resolved declaration.
@@ -35,6 +35,19 @@ pub struct Declared {
 }
 
 impl Declared {
+    /// A declaration the syntax index has, under `full_name` in `path`.
+    pub fn from_index(full_name: String, path: PathBuf, declaration: &Declaration) -> Declared {
+        Declared {
+            full_name,
+            path,
+            name_range: declaration.name_range(),
+            kind: Some(declaration.kind),
+            access: Some(declaration.access),
+            header_bytes: Some(declaration.header_bytes),
+            sources: BTreeSet::from(["syntax-index"]),
+        }
+    }
+
     /// A field by [`field_kind`]'s rule.
     pub fn is_field(&self) -> bool {
         self.kind.is_some_and(|kind| field_kind(kind, &self.path))
@@ -316,15 +329,7 @@ pub fn syntax_declarations(index: &SyntaxIndex, files: &[PathBuf], arguments: &F
                 }
             };
             if selected {
-                found.push(Declared {
-                    full_name: index.full_name(&file.index, slot),
-                    path: path.clone(),
-                    name_range: declaration.name_range(),
-                    kind: Some(declaration.kind),
-                    access: Some(declaration.access),
-                    header_bytes: Some(declaration.header_bytes),
-                    sources: BTreeSet::from(["syntax-index"]),
-                });
+                found.push(Declared::from_index(index.full_name(&file.index, slot), path.clone(), declaration));
             }
         }
     }
@@ -491,15 +496,7 @@ fn partners_by_qualified_name(
             });
             if pairs && !known.contains(path, declaration.name_range(), work) {
                 known.insert(path, declaration.name_range());
-                partners.push(Declared {
-                    full_name,
-                    path: path.clone(),
-                    name_range: declaration.name_range(),
-                    kind: Some(declaration.kind),
-                    access: Some(declaration.access),
-                    header_bytes: Some(declaration.header_bytes),
-                    sources: BTreeSet::from(["syntax-index"]),
-                });
+                partners.push(Declared::from_index(full_name, path.clone(), declaration));
             }
         }
     }
@@ -530,15 +527,7 @@ fn partner_in_partner_file(
         return None;
     }
     known.insert(&partner_path, candidate.name_range());
-    Some(Declared {
-        full_name: index.full_name(&file.index, slot),
-        path: partner_path.clone(),
-        name_range: candidate.name_range(),
-        kind: Some(candidate.kind),
-        access: Some(candidate.access),
-        header_bytes: Some(candidate.header_bytes),
-        sources: BTreeSet::from(["syntax-index"]),
-    })
+    Some(Declared::from_index(index.full_name(&file.index, slot), partner_path.clone(), candidate))
 }
 
 /// `X.fs` for `X.fsi` and `X.fsi` for `X.fs`.
