@@ -10,6 +10,13 @@ open System.IO
 open System.Text.RegularExpressions
 open FSharp.Compiler.CodeAnalysis
 open FSharp.Compiler.Symbols
+open FsacDouble
+
+/// `dotnet restore` of a solution or project, as a user does before FSAC loads it.
+let private restoreSolution (path: string) =
+    let result = ProjectLoader.runDotnet (Path.GetDirectoryName path) [ "restore"; path; "-nologo" ]
+    if result.ExitCode <> 0 then
+        failwithf "dotnet restore of %s failed (exit %d):\n%s%s" path result.ExitCode result.Stdout result.Stderr
 
 let private skipped = set [ "bin"; "obj"; "node_modules"; ".git" ]
 
@@ -123,7 +130,7 @@ let private describe (symbol: FSharpSymbol) : (string * string option * string l
 type Checked =
     { Root: string
       Solution: string option
-      Projects: DesignTimeBuild.LoadedProject list
+      Projects: FsacDouble.ProjectLoader.LoadedProject list
       Errors: (string * string) list
       Symbols: Declared list
       /// Every project's check results.
@@ -145,22 +152,24 @@ let check (root: string) (restore: bool) (log: string -> unit) : Checked =
     if List.isEmpty projectFiles then failwithf "no F# project under %s" root
     match solution with
     | _ when not restore -> ()
-    | Some solution -> DesignTimeBuild.restore solution
-    | None -> projectFiles |> List.iter DesignTimeBuild.restore
+    | Some solution -> restoreSolution solution
+    | None -> projectFiles |> List.iter restoreSolution
     let loaded =
         projectFiles
         |> List.map (fun project ->
             log $"loading {Path.GetRelativePath(root, project)}"
-            DesignTimeBuild.load project)
+            match ProjectLoader.load project with
+            | Ok loaded -> loaded
+            | Error problem -> failwithf "loading %s failed (FSAC error %d): %s" project problem.Code problem.Message)
     let byOutput =
         loaded
         |> List.collect (fun project ->
-            [ project.TargetPath, project; project.TargetRefPath, project ]
+            [ project.TargetPath, project; project.Property "TargetRefPath", project ]
             |> List.filter (fun (path, _) -> path <> ""))
         |> List.map (fun (path, project) -> Path.GetFullPath path, project)
         |> dict
     let options = Collections.Generic.Dictionary<string, FSharpProjectOptions>()
-    let rec optionsOf (project: DesignTimeBuild.LoadedProject) : FSharpProjectOptions =
+    let rec optionsOf (project: ProjectLoader.LoadedProject) : FSharpProjectOptions =
         match options.TryGetValue project.ProjectFile with
         | true, known -> known
         | _ ->
