@@ -140,3 +140,24 @@ fn no_find_on_the_builders_fixture_says_complete_while_the_compiler_disagrees() 
     assert_eq!(verdicts_of(&report, "MaybeExtensions.Source"), ["exact"], "{stdout}");
     assert_eq!(verdicts_of(&report, "MaybeBuilder.Bind"), ["exact"], "{stdout}");
 }
+
+/// fixtures/qualifiers: modules declaring the same short names (`A.map`, `AOption.map`,
+/// `BOption.ok`), a generic type and a module of one name (`Tree`), a property and an
+/// anonymous record field of one name (`Settings.Quiet`), namespaces named by their segments,
+/// and a `#if !FABLE_COMPILER` branch at column 0 inside a module. Before: `find Qualifiers`
+/// (a namespace only ever declared dotted, `namespace Qualifiers.Options`) answered
+/// `not_found` while complete, and `Qualifiers.Options` / `Qualifiers.Use` were asked of FSAC
+/// at their first segment (namespace `Qualifiers`).
+#[test]
+fn no_find_on_the_qualifiers_fixture_says_complete_while_the_compiler_disagrees() {
+    let workspace = fixture_copy("qualifiers");
+    let (output, report) = run_oracle_with(&dotnet_double_command(), workspace.path(), &[], &[]);
+    let stdout = assert_no_wrong_answer(&output, &report);
+    for query in
+        ["Qualifiers", "Qualifiers.Options", "Qualifiers.Use", "AOption.map", "A.map", "BOption.ok", "Settings.Quiet"]
+    {
+        assert_eq!(verdicts_of(&report, query), ["exact"], "{query}: {stdout}");
+    }
+    // The `#else` branch's `Stamp` is no use of the active one: listed, so never complete.
+    assert_eq!(verdicts_of(&report, "Clock.Stamp"), ["honestly-partial"], "{stdout}");
+}

@@ -286,6 +286,9 @@ pub fn syntax_declarations(index: &SyntaxIndex, files: &[PathBuf], arguments: &F
             if !(wanted.filter)(declaration.kind, path) {
                 continue;
             }
+            if let Some(query) = &wanted.query {
+                found.extend(dotted_name_prefixes(index, &file.index, slot, path, query, arguments.exact));
+            }
             if let Some(last) = &query_last {
                 let matches = *last_matches.entry(declaration.name).or_insert_with(|| {
                     let own = segments(&index.name(declaration.name)).pop().unwrap_or_default();
@@ -329,8 +332,76 @@ pub fn syntax_declarations(index: &SyntaxIndex, files: &[PathBuf], arguments: &F
                 }
             };
             if selected {
-                found.push(Declared::from_index(index.full_name(&file.index, slot), path.clone(), declaration));
+                let mut declared = Declared::from_index(index.full_name(&file.index, slot), path.clone(), declaration);
+                if let Some(last) = dotted_segment_ranges(&index.name(declaration.name), declaration).pop() {
+                    // `namespace A.B` / `module A.B`: the compiler's declaration (and the place to
+                    // ask for its references) is the last segment; the first names namespace `A`.
+                    declared.name_range = last.1;
+                }
+                found.push(declared);
             }
+        }
+    }
+    found
+}
+
+/// The segments of a dotted namespace or module name (`namespace A.B.C`, `module A.B`) with
+/// the range each covers; empty for any other declaration, or a name the split cannot place
+/// (backticks, spaces around the dots).
+fn dotted_segment_ranges(name: &str, declaration: &Declaration) -> Vec<(String, TextRange)> {
+    if !matches!(declaration.kind, DeclarationKind::Namespace | DeclarationKind::Module)
+        || !name.contains('.')
+        || name.contains('`')
+        || name.contains(char::is_whitespace)
+    {
+        return Vec::new();
+    }
+    let mut ranges = Vec::new();
+    let mut character = declaration.name_start.character;
+    for segment in name.split('.') {
+        let length = segment.encode_utf16().count() as u32;
+        let start = Position { line: declaration.name_start.line, character };
+        let end = Position { line: declaration.name_start.line, character: character + length };
+        ranges.push((segment.to_owned(), TextRange { start, end }));
+        character += length + 1;
+    }
+    ranges
+}
+
+/// The namespaces a dotted name declares on the way (`namespace A.B.C` declares `A` and
+/// `A.B` too, `module A.B` declares namespace `A`) that the query names: each at its own
+/// segment, where FSAC's references of that namespace are asked.
+fn dotted_name_prefixes(
+    index: &SyntaxIndex,
+    file: &crate::syntax::model::FileIndex,
+    slot: usize,
+    path: &Path,
+    query: &str,
+    exact: bool,
+) -> Vec<Declared> {
+    let declaration = &file.declarations[slot];
+    let name = index.name(declaration.name);
+    let ranges = dotted_segment_ranges(&name, declaration);
+    if ranges.len() < 2 {
+        return Vec::new();
+    }
+    let outer = match file.declarations.get(declaration.parent as usize) {
+        Some(_) => format!("{}.", index.full_name(file, declaration.parent as usize)),
+        None => String::new(),
+    };
+    let mut prefix = outer;
+    let mut found = Vec::new();
+    for (position, (segment, range)) in ranges.iter().enumerate().take(ranges.len() - 1) {
+        if position > 0 {
+            prefix.push('.');
+        }
+        prefix.push_str(segment);
+        if qualified_matches(&prefix, query, exact) {
+            let mut declared = Declared::from_index(prefix.clone(), path.to_path_buf(), declaration);
+            declared.name_range = *range;
+            declared.kind = Some(DeclarationKind::Namespace);
+            declared.header_bytes = None;
+            found.push(declared);
         }
     }
     found

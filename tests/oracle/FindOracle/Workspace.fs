@@ -90,7 +90,9 @@ let private entityFullName (entity: FSharpEntity) =
 let private describe (symbol: FSharpSymbol) : (string * string option * string list) option =
     let fullName () = try symbol.FullName with _ -> symbol.DisplayName
     match symbol with
-    | :? FSharpEntity as entity when entity.IsNamespace -> None
+    | :? FSharpEntity as entity when entity.IsNamespace ->
+        let parent = entity.DeclaringEntity |> Option.map (fun parent -> parent.DisplayName)
+        Some("namespace", parent, [ fullName () ])
     | :? FSharpEntity as entity ->
         let kind = if entity.IsFSharpModule then "module" else "type"
         let parent =
@@ -102,8 +104,10 @@ let private describe (symbol: FSharpSymbol) : (string * string option * string l
                 | None -> None
         Some(kind, parent, [ fullName () ])
     | :? FSharpMemberOrFunctionOrValue as value ->
+        // A property is defined by its getter (`member _.P = …`); a setter's uses are the
+        // getter's too, so setters are left to their getter.
         if not value.IsModuleValueOrMember || value.IsCompilerGenerated || value.IsConstructor
-           || value.IsPropertyGetterMethod || value.IsPropertySetterMethod
+           || value.IsPropertySetterMethod
            || value.IsEventAddMethod || value.IsEventRemoveMethod then
             None
         else
