@@ -1012,6 +1012,20 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
         self.representation_accesses.get(&frame.node.id()).copied().unwrap_or(Access::Default)
     }
 
+    /// Whether the member being read sits in an `interface I with` block (nearer than any
+    /// type definition above it).
+    fn in_interface_implementation(&self) -> bool {
+        for frame in self.stack.iter().rev() {
+            match frame.kind {
+                "interface_implementation" => return true,
+                "type_definition" | "type_extension" | "object_expression" => return false,
+                kind if kind.ends_with("_type_defn") => return false,
+                _ => {}
+            }
+        }
+        false
+    }
+
     fn member_declaration(&self, node: Node<'tree>) -> Option<(DeclarationKind, Node<'tree>, Access, usize)> {
         let children = direct_children(node);
         let has_token =
@@ -1024,7 +1038,9 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
             let name = child_by_field(name_holder, self.kinds.fields.method)
                 .or_else(|| last_identifier(self.kinds, name_holder))
                 .or_else(|| child_of_kind(self.kinds, name_holder, "op_identifier"))?;
-            let kind = if has_token("override") || has_token("default") {
+            // A member of `interface I with` implements I's slot as an override does: the
+            // compiler resolves its name to the slot (calls reach it only through I).
+            let kind = if has_token("override") || has_token("default") || self.in_interface_implementation() {
                 DeclarationKind::Override
             } else {
                 DeclarationKind::Member

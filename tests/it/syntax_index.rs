@@ -123,8 +123,8 @@ type System.String with
             decl member Acme.Circle.Unit [internal] 13:4-13:47 name@13:27-13:31 | static member internal Unit()
             decl member Acme.Circle.Bump [private] 14:4-14:49 name@14:24-14:28 | member private this.Bump()
             decl override Acme.Circle.ToString [default] 15:4-15:36 name@15:15-15:23 | override _.ToString()
-            decl member Acme.Circle.Area [default] 17:8-17:39 name@17:17-17:21 | member _.Area
-            decl member Acme.Circle.Scale [default] 18:8-18:58 name@18:20-18:25 | member this.Scale k
+            decl override Acme.Circle.Area [default] 17:8-17:39 name@17:17-17:21 | member _.Area
+            decl override Acme.Circle.Scale [default] 18:8-18:58 name@18:20-18:25 | member this.Scale k
             decl type-extension Acme.System.String [default] 20:5-21:32 name@20:5-20:18 | System.String
             decl member Acme.System.String.Shout [default] 21:4-21:32 name@21:13-21:18 | member s.Shout
             site field-set-mutation hits path=hits 14:33-14:37 uncertain=may-be-local-variable

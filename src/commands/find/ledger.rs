@@ -16,7 +16,7 @@ use crate::commands::find::rows::Site;
 use crate::commands::find::sweep::{SweepOutcome, Swept};
 use crate::commands::find::work::{FileKey, Work};
 use crate::session_state::status::StatusSnapshot;
-use crate::syntax::model::TextRange;
+use crate::syntax::model::{DeclarationKind, TextRange};
 use crate::workspace::WorkspaceModel;
 
 /// What the find established.
@@ -85,8 +85,19 @@ pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &
             })
         })
         .collect();
-    let coverage_complete =
-        swept_complete && missed.is_empty() && unconfirmed.is_empty() && !resolved.position_unresolved_but_declared;
+    // An override, or a member of `interface I with`, asked by name: FSAC's references at it are
+    // those of the slot it fills (the abstract member: every implementation and every call
+    // through it), which the compiler does not count as uses of this implementation. Unless
+    // the slot was asked too, the sites are not the answer to the query.
+    let slot_answers = swept.asked
+        && !by_position
+        && resolved.declared.iter().any(|declared| declared.kind == Some(DeclarationKind::Override))
+        && !resolved.declared.iter().any(|declared| declared.kind == Some(DeclarationKind::AbstractMember));
+    let coverage_complete = swept_complete
+        && missed.is_empty()
+        && unconfirmed.is_empty()
+        && !slot_answers
+        && !resolved.position_unresolved_but_declared;
     let resolution_answered = !find.fsac.ready
         || by_position
         || resolved
@@ -118,6 +129,15 @@ pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &
              is not complete",
             unconfirmed.len()
         ));
+    }
+    if slot_answers && !sites.is_empty() {
+        notes.push(
+            "the query names an override or an interface implementation: FSAC reports the uses of the slot it \
+             fills (every implementation of that abstract or interface member and every call through it), not \
+             of this implementation alone, so the answer is not complete; ask for the abstract or interface \
+             member itself for a complete answer"
+                .to_owned(),
+        );
     }
     if !find.fsac.ready {
         notes.push(syntactic_note(&find.fsac.state));

@@ -141,6 +141,24 @@ type Checked =
       Results: FSharpCheckProjectResults list
       Sources: Set<string> }
 
+let private lines = Collections.Concurrent.ConcurrentDictionary<string, string[]>()
+
+/// A use whose range runs past the name (a generic application `Tree<int>`, whose range ends
+/// after the type arguments) ends where the name does, as the sites of FSAC's references do
+/// (its ranges are fixed up to the identifier): the last occurrence of the name in the range.
+let private endAtName (name: string) (used: Use) =
+    let text = lines.GetOrAdd(used.File, fun file -> try File.ReadAllLines file with _ -> [||])
+    if name = "" || used.EndLine >= text.Length then used
+    else
+        let line = text[used.EndLine]
+        let upTo = line.Substring(0, min used.EndColumn line.Length)
+        let from = if used.StartLine = used.EndLine then used.StartColumn else 0
+        if upTo.EndsWith name || upTo.EndsWith(name + "``") then used
+        else
+            match upTo.LastIndexOf name with
+            | index when index >= from -> { used with EndColumn = index + name.Length }
+            | _ -> used
+
 /// The compiler's uses of a symbol in every project of the workspace (`GetUsesOfSymbol`, so
 /// the compiler's own notion of the same symbol: a constructor call is a use of its type),
 /// in the workspace's source files.
@@ -148,6 +166,7 @@ let usesOf (workspace: Checked) (symbol: Declared) : Use list =
     workspace.Results
     |> List.collect (fun results -> results.GetUsesOfSymbol symbol.Symbol |> Array.map toUse |> List.ofArray)
     |> List.filter (fun used -> workspace.Sources.Contains used.File)
+    |> List.map (endAtName symbol.DisplayName)
     |> List.distinct
 
 /// Restores, loads and checks the workspace; every symbol declared in its source files.
