@@ -515,10 +515,15 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
             if let Some(holder) = self.pending_access_holder.take() {
                 self.access_holders.insert(holder, index as usize);
             }
+            let parent = declaration.parent;
+            let kind = declaration.kind;
             self.declaration_bytes.push((node.start_byte(), node.end_byte()));
             self.declarations.push(declaration);
             self.declaration_stack.push(index);
             opened_declaration = true;
+            if kind == DeclarationKind::Let {
+                self.add_and_bindings(node, parent);
+            }
         }
         self.stack.push(Frame { node, kind, is_field_field, opened_declaration, opened_error });
     }
@@ -846,6 +851,50 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
     fn deferred_access(&self, holder: Node) -> Access {
         self.pending_access_holder.set(Some(holder.id()));
         Access::Default
+    }
+
+    /// `let rec f … and g … and private h …`: one definition node whose bindings after the first
+    /// are declarations too, siblings of the first (same parent, each with its own access).
+    fn add_and_bindings(&mut self, node: Node<'tree>, parent: u32) {
+        let children = direct_children(node);
+        let mut lefts = children
+            .iter()
+            .enumerate()
+            .filter(|(_, child)| {
+                matches!(self.kinds.kind(**child), "function_declaration_left" | "value_declaration_left")
+            })
+            .skip(1)
+            .peekable();
+        if lefts.peek().is_none() {
+            return;
+        }
+        let lefts: Vec<(usize, Node<'tree>)> = lefts.map(|(position, child)| (position, *child)).collect();
+        for (position, left) in lefts {
+            let Some(name_node) = first_name_skipping_access(self.kinds, left) else { continue };
+            // The binding's body: the first expression after its `=`.
+            let body = children[position + 1..]
+                .iter()
+                .enumerate()
+                .find(|(offset, _)| node.field_name_for_child((position + 1 + offset) as u32) == Some("body"))
+                .map(|(_, body)| *body);
+            let header_end = body.map_or(left.end_byte(), |body| body.start_byte());
+            let end = body.map_or(left.end_byte(), |body| body.end_byte());
+            let (name, (name_start, name_end)) = self.declared_name(name_node);
+            let index = self.declarations.len();
+            self.access_holders.insert(left.id(), index);
+            self.declaration_bytes.push((left.start_byte(), end));
+            self.declarations.push(Declaration {
+                kind: DeclarationKind::Let,
+                access: Access::Default,
+                name: self.names.intern(&name),
+                parent,
+                range: self.lines.range(left.start_byte(), end),
+                name_start: self.lines.position(name_start),
+                name_length: crate::syntax::model::single_line_length(self.lines.range(name_start, name_end)),
+                header_bytes: (left.start_byte() as u32, header_end.max(left.start_byte()) as u32),
+                certain: true,
+            });
+        }
     }
 
     fn declaration_for(&mut self, node: Node<'tree>, kind: &str) -> Option<Declaration> {

@@ -68,8 +68,9 @@ pub type FastHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 /// 9: `let`s inside a module's `#if`/`#else` branches and operator members `static member (+)`
 /// are declarations; 10: in an error region, `type X internal () =` is a type's line and
 /// `exception X of …` an exception's; 11: an object expression's members are no declarations;
-/// 12: a member of `interface I with` is an `override` of I's slot).
-pub const INDEX_FORMAT_VERSION: u32 = 12;
+/// 12: a member of `interface I with` is an `override` of I's slot; 13: every binding of
+/// `let rec … and …` is a declaration).
+pub const INDEX_FORMAT_VERSION: u32 = 13;
 
 /// An interned name: an index into a string table (file-local or workspace-wide).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

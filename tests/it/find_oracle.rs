@@ -161,3 +161,53 @@ fn no_find_on_the_qualifiers_fixture_says_complete_while_the_compiler_disagrees(
     // The `#else` branch's `Stamp` is no use of the active one: listed, so never complete.
     assert_eq!(verdicts_of(&report, "Clock.Stamp"), ["honestly-partial"], "{stdout}");
 }
+
+/// Every other fixture solution, every symbol it declares, judged behind the .NET double (its
+/// projects loaded with their real defines): no answer says complete while the compiler
+/// disagrees. Before: `let rec … and helper` (union-patterns) answered `not_found` while
+/// complete; members of `interface I with` (implementations) answered the interface's uses
+/// as theirs while complete; a file's implicit module (`Empty` of an empty `Empty.fs`, `Program`
+/// of bom) answered `not_found` while complete.
+macro_rules! judged_fixtures {
+    ($($test:ident => $fixture:literal,)*) => {$(
+        #[test]
+        fn $test() {
+            let workspace = fixture_copy($fixture);
+            let (output, report) = run_oracle_with(&dotnet_double_command(), workspace.path(), &[], &[]);
+            assert_no_wrong_answer(&output, &report);
+            assert!(
+                !judgements_with(&report, "exact").is_empty(),
+                "{}: the oracle judged nothing exact, so it judged nothing:\n{}",
+                $fixture,
+                String::from_utf8_lossy(&output.stdout)
+            );
+        }
+    )*};
+}
+
+judged_fixtures! {
+    oracle_active_patterns => "active-patterns",
+    oracle_bom => "bom",
+    oracle_broken => "broken",
+    oracle_builder_in_error_region => "builder-in-error-region",
+    oracle_code_actions => "code-actions",
+    oracle_conditional_and_operators => "conditional-and-operators",
+    oracle_diagnostic_fixes => "diagnostic-fixes",
+    oracle_empty_file => "empty-file",
+    oracle_error_regions => "error-regions",
+    oracle_implementations => "implementations",
+    oracle_long_lines => "long-lines",
+    oracle_many_errors => "many-errors",
+    oracle_missing_compile_item => "missing-compile-item",
+    oracle_names => "names",
+    oracle_namespace_segment => "namespace-segment",
+    oracle_nuget_restore => "nuget-restore",
+    oracle_rename => "rename",
+    oracle_scripts => "scripts",
+    oracle_signatures => "signatures",
+    oracle_symbol_search => "symbol-search",
+    oracle_tested => "tested",
+    oracle_union_patterns => "union-patterns",
+    oracle_what_if => "what-if",
+    oracle_wide_text => "wide-text",
+}

@@ -209,6 +209,12 @@ impl SearchedFiles {
                     full_names.len() >= 2
                 })
             };
+            // Nothing resolved (the declaring file's index may have lost it in an error region):
+            // no file can be ruled out, so every file holding the name is read.
+            if declared.is_empty() {
+                index.index_paths(&pool, &overlay);
+                return Ok((pool, false));
+            }
             // Every file is indexed already and even all of them declare a name once: the
             // narrowing cannot hold, whichever files can use the symbol.
             if unindexed.is_empty() {

@@ -93,10 +93,14 @@ pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &
         && !by_position
         && resolved.declared.iter().any(|declared| declared.kind == Some(DeclarationKind::Override))
         && !resolved.declared.iter().any(|declared| declared.kind == Some(DeclarationKind::AbstractMember));
+    // A file without a `module`/`namespace` line is an implicit module named after the file:
+    // no text declares it, so neither source can prove it absent or find its uses.
+    let implicit = if by_position { Vec::new() } else { implicit_modules_named(find) };
     let coverage_complete = swept_complete
         && missed.is_empty()
         && unconfirmed.is_empty()
         && !slot_answers
+        && implicit.is_empty()
         && !resolved.position_unresolved_but_declared;
     let resolution_answered = !find.fsac.ready
         || by_position
@@ -138,6 +142,13 @@ pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &
              member itself for a complete answer"
                 .to_owned(),
         );
+    }
+    for path in &implicit {
+        notes.push(format!(
+            "{} has no `module` or `namespace` line, so it is the implicit module of that name, which no text \
+             declares: its uses (qualified names, `open`s) are not searched, so the answer is not complete",
+            find.model.display_path(path)
+        ));
     }
     if !find.fsac.ready {
         notes.push(syntactic_note(&find.fsac.state));
@@ -383,4 +394,59 @@ mod tests {
             assert!(!note.contains("certain once FSAC has loaded") && note.contains("not running"), "{note}");
         }
     }
+}
+
+/// The workspace's source files whose implicit module (a file without a top-level `module` or
+/// `namespace` line is a module named after the file, its first letter capitalised) has the
+/// query's name.
+fn implicit_modules_named(find: &FindRun) -> Vec<PathBuf> {
+    let Some(wanted) =
+        find.arguments.query.as_deref().and_then(|query| crate::commands::find::resolve::segments(query).pop())
+    else {
+        return Vec::new();
+    };
+    find.model
+        .source_files
+        .iter()
+        .filter(|path| implicit_module_name(path).is_some_and(|name| name == wanted))
+        .filter(|path| !declares_module_or_namespace(path))
+        .cloned()
+        .collect()
+}
+
+/// The compiler's name for a file's implicit module: the file name without its extension,
+/// first letter in upper case.
+fn implicit_module_name(path: &Path) -> Option<String> {
+    let stem = path.file_stem()?.to_str()?;
+    let mut characters = stem.chars();
+    let first = characters.next()?;
+    Some(first.to_uppercase().chain(characters).collect())
+}
+
+/// Whether the file's first line of code is `module A.B` (no `=`) or `namespace …`; an
+/// unreadable file counts as not (nothing proves it declares its module).
+fn declares_module_or_namespace(path: &Path) -> bool {
+    let Ok(text) = std::fs::read_to_string(path) else { return false };
+    let mut in_comment = false;
+    for line in text.trim_start_matches('\u{feff}').lines() {
+        let line = line.trim();
+        if in_comment {
+            in_comment = !line.contains("*)");
+            continue;
+        }
+        if line.starts_with("(*") && !line.starts_with("(*)") {
+            in_comment = !line.contains("*)");
+            continue;
+        }
+        if line.is_empty() || line.starts_with("//") || line.starts_with('#') || line.starts_with("[<") {
+            continue;
+        }
+        let words: Vec<&str> = line.split_whitespace().collect();
+        return match words.first() {
+            Some(&"namespace") => true,
+            Some(&"module") => !line.contains('='),
+            _ => false,
+        };
+    }
+    false
 }
