@@ -29,6 +29,7 @@ mod editors_recordings;
 mod error_region_declarations;
 mod field_impact;
 mod find_concurrency;
+mod find_failed_project;
 mod find_names;
 mod find_oracle;
 mod find_prefilter;

@@ -160,6 +160,10 @@ pub struct ProjectRow {
     pub sites: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// For a project FSAC could not load: what makes it load (`dotnet restore`, or the
+    /// project's MSBuild error to fix).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remedy: Option<String>,
 }
 
 /// `crossCheck`: the declarations the syntax index resolved that FSAC's references missed.
@@ -337,6 +341,7 @@ pub(super) fn timeout_before_sweep(
             declarations_swept: 0,
             sites: 0,
             reason: Some("the deadline passed before the sweep started".to_owned()),
+            remedy: None,
         })
         .collect();
     let scope_note = format!(

@@ -82,18 +82,54 @@ fn compiler_sites<'a>(
         let (path, range) = (&declaration.path, declaration.name_range);
         locate(Located { declaration: Some(declaration), name: None, path, range, via });
     }
-    let total = by_file.len();
-    for (number, (file, located)) in by_file.into_iter().enumerate() {
+    // The files only projects FSAC could not load compile were never swept: their rows are
+    // the syntax layer's, as without FSAC.
+    let mut unswept = failed_project_rows(find, placement, &resolved.declared);
+    let files: BTreeSet<String> = by_file.keys().chain(unswept.keys()).cloned().collect();
+    let total = files.len();
+    for (number, file) in files.into_iter().enumerate() {
         if segment.before_start(&file) {
             continue;
         }
-        let file_sites: Vec<Site> = located.iter().filter_map(|located| classifier.site(&file, located)).collect();
+        let located = by_file.remove(&file).unwrap_or_default();
+        let mut file_sites: Vec<Site> = located.iter().filter_map(|located| classifier.site(&file, located)).collect();
+        file_sites.extend(unswept.remove(&file).unwrap_or_default());
         offer_file_sites(find, &mut segment, &file, file_sites, total - number - 1);
         if segment.stopped() {
             break;
         }
     }
     segment.finish()
+}
+
+/// The syntax layer's rows (every occurrence of a declared name, as [`syntactic_sites`] forms
+/// them) in the files that only requested projects FSAC could not load compile: FSAC never
+/// swept them, so without these rows a failed project would give fewer rows than no FSAC at
+/// all. They are labelled `via: "syntax"` (`certain: false`).
+fn failed_project_rows(find: &FindRun, placement: &Placement, declared: &[Declared]) -> BTreeMap<String, Vec<Site>> {
+    let failed: HashSet<&Path> = find.failed_projects().into_iter().map(|(project, _)| project).collect();
+    let mut rows = BTreeMap::new();
+    if failed.is_empty() || find.kind_mode() == FindKind::Definition {
+        return rows;
+    }
+    let files: Vec<&PathBuf> =
+        find.files().iter().filter(|path| placement.keeps(path) && placement.compiled_only_by(path, &failed)).collect();
+    if files.is_empty() {
+        return rows;
+    }
+    let names: BTreeSet<&str> = declared.iter().map(Declared::name).collect();
+    let names: Vec<NameSites> = names.into_iter().map(|name| NameSites::new(find, declared, name)).collect();
+    for path in files {
+        let file = find.model.display_path(path);
+        let mut sites = Vec::new();
+        for name in &names {
+            name.add_sites_in(find, placement, path, &file, &mut sites);
+        }
+        if !sites.is_empty() {
+            rows.insert(file, sites);
+        }
+    }
+    rows
 }
 
 /// Offers one file's sites to the segment: without `includeDeclaration` the declaration sites

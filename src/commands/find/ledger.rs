@@ -15,7 +15,7 @@ use crate::commands::find::resolve::{Declared, same_file};
 use crate::commands::find::rows::Site;
 use crate::commands::find::sweep::{SweepOutcome, Swept};
 use crate::commands::find::work::{FileKey, Work};
-use crate::session_state::status::StatusSnapshot;
+use crate::session_state::status::ProjectError;
 use crate::syntax::model::TextRange;
 use crate::workspace::WorkspaceModel;
 
@@ -44,6 +44,8 @@ pub(super) struct Verdict {
     pub matched: Option<bool>,
     /// What the answer could not establish, in words (after resolution's own notes).
     pub notes: Vec<String>,
+    /// Each requested project FSAC could not load, and its remedy (`perProject[].remedy`).
+    pub failed_remedies: Vec<(String, String)>,
 }
 
 impl Verdict {
@@ -125,6 +127,8 @@ pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &
     if resolved.declared.is_empty() && !by_position {
         notes.push("no declaration matched the query".to_owned());
     }
+    let failed_remedies =
+        per_project.iter().filter_map(|row| row.remedy.clone().map(|remedy| (row.project.clone(), remedy))).collect();
     Verdict {
         per_project,
         counts,
@@ -140,6 +144,7 @@ pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &
         status,
         matched,
         notes,
+        failed_remedies,
     }
 }
 
@@ -189,7 +194,7 @@ fn project_ledger(
     swept: &Swept,
     sites: &[Site],
 ) -> (Vec<ProjectRow>, BTreeMap<&'static str, usize>) {
-    let load_errors = project_load_errors(&find.fsac.status);
+    let failed = find.failed_projects();
     let mut per_project = Vec::new();
     let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
     let groups = if find.fsac.ready && swept.asked && swept.anchor_outcome.is_none() {
@@ -206,11 +211,9 @@ fn project_ledger(
     }
     for project in &find.target.projects {
         let display = find.model.display_path(project);
-        let load_error = load_errors
-            .iter()
-            .find(|(errored, _)| Path::new(errored) == project || errored.ends_with(&display))
-            .map(|(_, message)| message.as_str());
-        let (outcome, relevant) = project_outcome(find, swept, &groups, project, load_error);
+        let load_error = failed.iter().find(|(failed, _)| failed == project).map(|(_, error)| *error);
+        let (outcome, relevant) =
+            project_outcome(find, swept, &groups, project, load_error.map(|error| &*error.message));
         *counts.entry(outcome.as_str()).or_default() += 1;
         let reason = match &outcome {
             SweepOutcome::Failed(reason) | SweepOutcome::Busy(reason) => Some(reason.clone()),
@@ -226,6 +229,7 @@ fn project_ledger(
         };
         per_project.push(ProjectRow {
             sites: sites_per_project.get(display.as_str()).copied().unwrap_or(0),
+            remedy: load_error.map(|error| project_remedy(error, &display)),
             project: display,
             status: outcome.as_str(),
             declarations_swept: relevant,
@@ -235,9 +239,14 @@ fn project_ledger(
     (per_project, counts)
 }
 
-/// FSAC's `projectErrors` as (project, message).
-fn project_load_errors(status: &StatusSnapshot) -> Vec<(String, String)> {
-    status.project_errors.iter().map(|error| (error.project.clone(), error.message.clone())).collect()
+/// What makes a project FSAC could not load loadable: its restore when FSAC says it was never
+/// restored (code 100), else the MSBuild error to fix. Never a longer deadline: waiting does
+/// not load it.
+pub(super) fn project_remedy(error: &ProjectError, project: &str) -> String {
+    match error.code {
+        Some(100) => format!("run `dotnet restore {project}`"),
+        _ => format!("fix {project} so that MSBuild can load it ({})", error.message),
+    }
 }
 
 /// One requested project's outcome, and how many swept declarations it can see.

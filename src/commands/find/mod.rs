@@ -49,7 +49,7 @@ use crate::commands::CommandError;
 use crate::commands::params::parse_arguments;
 use crate::commands::paths::confine;
 use crate::lsp::ext::error_kinds;
-use crate::session_state::status::StatusSnapshot;
+use crate::session_state::status::{ProjectError, StatusSnapshot};
 use crate::syntax::{Overlay, SyntaxIndex};
 use crate::workspace::WorkspaceModel;
 
@@ -225,6 +225,27 @@ impl FindRun {
     fn in_workspace(&self, path: &Path) -> bool {
         self.searched.in_workspace.contains(path)
     }
+
+    /// The requested projects FSAC reported it could not load (with FSAC ready), each with
+    /// FSAC's error: their files were never swept, so their sites come from the syntax layer.
+    fn failed_projects(&self) -> Vec<(&Path, &ProjectError)> {
+        if !self.fsac.ready {
+            return Vec::new();
+        }
+        self.target
+            .projects
+            .iter()
+            .filter_map(|project| {
+                let display = self.model.display_path(project);
+                self.fsac
+                    .status
+                    .project_errors
+                    .iter()
+                    .find(|error| Path::new(&error.project) == project || error.project.ends_with(&display))
+                    .map(|error| (project.as_path(), error))
+            })
+            .collect()
+    }
 }
 
 /// FSAC as the session's status described it when the find began.
@@ -360,6 +381,7 @@ fn answer_of(
         &verdict.counts,
         find.fsac.ready,
         &find.fsac.state,
+        &verdict.failed_remedies,
     );
     FindAnswer {
         run,
