@@ -35,6 +35,7 @@ mod find_oracle;
 mod find_prefilter;
 mod find_qualified_narrowing;
 mod find_scale;
+mod find_type_errors;
 mod find_with_double;
 mod fsac_reloads;
 mod index_completeness;

@@ -55,6 +55,13 @@ pub struct FindAnswer {
     pub per_project_truncated: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cross_check: Option<CrossCheck>,
+    /// FSAC's errors on lines holding a site or an occurrence of the name (the answer is then
+    /// not complete): the first 50.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub type_error_lines: Option<Vec<crate::commands::find::type_errors::TypeErrorLine>>,
+    /// Set when `typeErrorLines` was cut.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub type_error_line_count: Option<usize>,
     pub resolution: ResolutionSummary,
     /// Which files were read: the byte scan for the names and the files it kept.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -376,6 +383,8 @@ pub(super) fn timeout_before_sweep(
         per_project_total_count: None,
         per_project_truncated: None,
         cross_check: None,
+        type_error_lines: None,
+        type_error_line_count: None,
         resolution: ResolutionSummary {
             complete: false,
             declarations: Vec::new(),

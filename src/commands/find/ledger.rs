@@ -14,6 +14,7 @@ use crate::commands::find::declarations::Resolved;
 use crate::commands::find::resolve::{Declared, same_file};
 use crate::commands::find::rows::Site;
 use crate::commands::find::sweep::{SweepOutcome, Swept};
+use crate::commands::find::type_errors::TypeErrorLine;
 use crate::commands::find::work::{FileKey, Work};
 use crate::session_state::status::ProjectError;
 use crate::syntax::model::TextRange;
@@ -64,7 +65,14 @@ impl Verdict {
 
 /// Judges the sweep: `not_found` only when FSAC is ready, every requested project was
 /// analyzed and resolution answered; an incomplete empty answer is `indeterminate`.
-pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &[Site], by_position: bool) -> Verdict {
+pub(super) fn judge(
+    find: &FindRun,
+    resolved: &Resolved,
+    swept: &Swept,
+    sites: &[Site],
+    by_position: bool,
+    type_errors: &[TypeErrorLine],
+) -> Verdict {
     let (per_project, counts) = project_ledger(find, resolved, swept, sites);
     let requested = find.target.projects.len();
     let analyzed = counts.get("analyzed").copied().unwrap_or(0);
@@ -87,8 +95,11 @@ pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &
             })
         })
         .collect();
-    let coverage_complete =
-        swept_complete && missed.is_empty() && unconfirmed.is_empty() && !resolved.position_unresolved_but_declared;
+    let coverage_complete = swept_complete
+        && missed.is_empty()
+        && unconfirmed.is_empty()
+        && type_errors.is_empty()
+        && !resolved.position_unresolved_but_declared;
     let resolution_answered = !find.fsac.ready
         || by_position
         || resolved
@@ -119,6 +130,19 @@ pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &
              error region); they are kept and swept, and listed in crossCheck.unconfirmedByIndex, so the answer \
              is not complete",
             unconfirmed.len()
+        ));
+    }
+    if !type_errors.is_empty() {
+        let mut lines: Vec<String> =
+            type_errors.iter().take(5).map(|error| format!("{}:{}", error.file, error.line + 1)).collect();
+        if type_errors.len() > 5 {
+            lines.push(format!("… {} more", type_errors.len() - 5));
+        }
+        notes.push(format!(
+            "FSAC reports a type error on {} line(s) holding the name ({}; listed in typeErrorLines): a use the \
+             compiler could not resolve there is in no references answer, so the answer is not complete",
+            type_errors.len(),
+            lines.join(", ")
         ));
     }
     if !find.fsac.ready {

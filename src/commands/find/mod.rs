@@ -35,6 +35,7 @@ mod site_types;
 mod stream;
 mod sweep;
 mod target;
+mod type_errors;
 pub mod work;
 
 use std::collections::{BTreeMap, HashMap};
@@ -145,9 +146,10 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
         None
     };
     swept.release_documents(&find.context);
+    let type_errors = type_errors::type_error_lines(&find, &placement, &resolved, &sites).await?;
     clock.lap("sweepMs");
 
-    let verdict = ledger::judge(&find, &resolved, &swept, &sites, position.is_some());
+    let verdict = ledger::judge(&find, &resolved, &swept, &sites, position.is_some(), &type_errors);
     let (types, site_types) = site_types.unzip();
     let ledger = (verdict.per_project.as_slice(), resolved.declared.as_slice());
     let stream = stream::form(&find, &mut texts, &placement, ledger, &sites, types.as_deref(), cursor.as_ref());
@@ -160,7 +162,7 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
     clock.lap("rowsMs");
 
     let segmented = from_file.is_some() || budget_stop.is_some();
-    let findings = Findings { resolved, swept, sites, site_types, verdict, budget_stop, segmented };
+    let findings = Findings { resolved, swept, sites, site_types, verdict, budget_stop, segmented, type_errors };
     let base = answer_of(&find, run, &findings, &stream, clock, started);
     let frame = PageFrame {
         offset,
@@ -359,6 +361,8 @@ struct Findings {
     budget_stop: Option<budget::BudgetStop>,
     /// The sites are one segment of the stream, not all of it (a resume, or a cut).
     segmented: bool,
+    /// FSAC's errors on lines holding the name.
+    type_errors: Vec<type_errors::TypeErrorLine>,
 }
 
 /// The answer without its page.
@@ -370,7 +374,8 @@ fn answer_of(
     clock: PhaseClock,
     started: Instant,
 ) -> FindAnswer {
-    let Findings { resolved, swept, sites, site_types, verdict, budget_stop, segmented } = findings;
+    let Findings { resolved, swept, sites, site_types, verdict, budget_stop, segmented, type_errors } = findings;
+    let type_errors_shown = type_errors.len().min(type_errors::TYPE_ERROR_LINES_SHOWN);
     let via_fsac = find.fsac.ready;
     let total = sites.len();
     let scope_note = target::scope_note(
@@ -426,6 +431,8 @@ fn answer_of(
                 })
                 .collect(),
         }),
+        type_error_lines: (!type_errors.is_empty()).then(|| type_errors[..type_errors_shown].to_vec()),
+        type_error_line_count: (type_errors_shown < type_errors.len()).then_some(type_errors.len()),
         resolution: resolution_of(resolved, &stream.declarations),
         files_searched: Some(find.searched.account()),
         total_sites: total,
