@@ -30,6 +30,7 @@ mod error_region_declarations;
 mod field_impact;
 mod find_concurrency;
 mod find_failed_project;
+mod find_inactive_code;
 mod find_names;
 mod find_oracle;
 mod find_prefilter;

@@ -3,7 +3,7 @@
 //! declaration the syntax index resolved, and from those the answer's `outcome`, `status`,
 //! `matched` and the notes that say what it could not establish.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -95,7 +95,10 @@ pub(super) fn judge(
             })
         })
         .collect();
+    // Sites in code the compiler did not see: no references answer holds them.
+    let inactive: Vec<&Site> = sites.iter().filter(|site| site.kind == "inactive").collect();
     let coverage_complete = swept_complete
+        && inactive.is_empty()
         && missed.is_empty()
         && unconfirmed.is_empty()
         && type_errors.is_empty()
@@ -130,6 +133,18 @@ pub(super) fn judge(
              error region); they are kept and swept, and listed in crossCheck.unconfirmedByIndex, so the answer \
              is not complete",
             unconfirmed.len()
+        ));
+    }
+    if !inactive.is_empty() {
+        let mut conditions: Vec<&str> =
+            inactive.iter().filter_map(|site| site.condition.as_deref()).collect::<BTreeSet<_>>().into_iter().collect();
+        conditions.truncate(5);
+        notes.push(format!(
+            "{} site(s) are in code inactive under the defines the project is loaded with ({}): the compiler behind \
+             FSAC never saw them, so they are rows of kind inactive with their condition, matched by name, and the \
+             answer is not complete",
+            inactive.len(),
+            conditions.join(", ")
         ));
     }
     if !type_errors.is_empty() {

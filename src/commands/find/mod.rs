@@ -378,16 +378,7 @@ fn answer_of(
     let type_errors_shown = type_errors.len().min(type_errors::TYPE_ERROR_LINES_SHOWN);
     let via_fsac = find.fsac.ready;
     let total = sites.len();
-    let scope_note = target::scope_note(
-        &find.target,
-        &find.model,
-        verdict.requested,
-        verdict.analyzed,
-        &verdict.counts,
-        find.fsac.ready,
-        &find.fsac.state,
-        &verdict.failed_remedies,
-    );
+    let scope_note = target::scope_note(&find.target, &find.model, verdict, find.fsac.ready, &find.fsac.state);
     FindAnswer {
         run,
         error_kind: verdict.no_projects.as_ref().map(|_| error_kinds::NO_PROJECTS),
@@ -720,8 +711,9 @@ pub fn render_text(answer: &Value) -> String {
         lines.push(format!("no_projects: {reason}"));
     }
     for site in answer["sites"].as_array().into_iter().flatten() {
+        let condition = site["condition"].as_str().map(|condition| format!(" [{condition}]")).unwrap_or_default();
         lines.push(format!(
-            "{}:{}:{}  {:<20} {}  {}",
+            "{}:{}:{}  {:<20} {}{condition}  {}",
             text(&site["file"]),
             site["range"]["start"]["line"].as_u64().unwrap_or(0) + 1,
             site["range"]["start"]["character"].as_u64().unwrap_or(0) + 1,
@@ -769,8 +761,9 @@ pub fn page_omissions(answer: &Value) -> Vec<String> {
     }
     for project in answer["perProject"].as_array().into_iter().flatten() {
         if project["status"] != json!("analyzed") {
+            let remedy = project["remedy"].as_str().map(|remedy| format!(" (remedy: {remedy})")).unwrap_or_default();
             lines.push(format!(
-                "project {} {}: {}",
+                "project {} {}: {}{remedy}",
                 text(&project["project"]),
                 text(&project["status"]),
                 project["reason"].as_str().unwrap_or("")

@@ -3,11 +3,12 @@
 //! project filter by file) and names its project; and the scope note that says how much was
 //! swept and how to widen or narrow it.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::commands::CommandError;
 use crate::commands::find::arguments::{FindArguments, FindKind, FindScope};
+use crate::commands::find::ledger::Verdict;
 use crate::commands::find::resolve::same_file;
 use crate::commands::paths::confine;
 use crate::workspace::WorkspaceModel;
@@ -226,6 +227,17 @@ impl Placement {
             .map(|project| model.display_path(project))
     }
 
+    /// The requested projects compiling `path`, in project order.
+    pub fn requested_compiling(&self, path: &Path) -> Vec<&Path> {
+        self.compiling_projects
+            .get(path)
+            .into_iter()
+            .flatten()
+            .filter(|project| self.targeted.contains(*project))
+            .map(PathBuf::as_path)
+            .collect()
+    }
+
     /// Whether every requested project compiling `path` (at least one) is one of `projects`.
     pub fn compiled_only_by(&self, path: &Path, projects: &HashSet<&Path>) -> bool {
         let mut requested =
@@ -270,14 +282,12 @@ fn compiling_projects_by_file(model: &WorkspaceModel) -> HashMap<PathBuf, Vec<Pa
 pub(super) fn scope_note(
     target: &Target,
     model: &WorkspaceModel,
-    requested: usize,
-    analyzed: usize,
-    counts: &BTreeMap<&'static str, usize>,
+    verdict: &Verdict,
     fsac_ready: bool,
     state: &str,
-    failed: &[(String, String)],
 ) -> String {
-    let count = |key: &str| counts.get(key).copied().unwrap_or(0);
+    let (requested, analyzed, failed) = (verdict.requested, verdict.analyzed, &verdict.failed_remedies);
+    let count = |key: &str| verdict.count(key);
     if !fsac_ready {
         return format!(
             "no project was swept semantically (FSAC is {state}); the files of {requested} project(s) were matched \
