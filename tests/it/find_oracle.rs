@@ -122,8 +122,15 @@ fn no_find_on_the_referee_solution_says_complete_while_the_compiler_disagrees() 
     let stdout = assert_no_wrong_answer(&output, &report);
     // Declared in Modern.fs (net10.0, loaded) and in Legacy.fs (netstandard2.0 only).
     assert_eq!(verdicts_of(&report, "Platform.describe"), ["honestly-partial"], "{stdout}");
-    // Used from three projects, one of them through a NuGet package's API.
-    assert_eq!(verdicts_of(&report, "Core.Order"), ["exact"], "{stdout}");
+    // Used from three projects, one of them through a NuGet package's API, and in Strict.fs's
+    // `#else` of `#if REFEREE_STRICT`, which the build (REFEREE_STRICT defined) never compiles:
+    // that use is an `inactive` row, so the answer is not complete (issue #33, item 3), and it
+    // is the only difference from the compiler's uses.
+    assert_eq!(verdicts_of(&report, "Core.Order"), ["honestly-partial"], "{stdout}");
+    let order = report["judgements"].as_array().unwrap().iter().find(|judgement| judgement["query"] == "Core.Order");
+    let order = order.unwrap_or_else(|| panic!("Core.Order was not judged: {stdout}"));
+    assert_eq!(order["missing"], serde_json::json!([]), "{order}");
+    assert_eq!(order["extra"], serde_json::json!(["src/Core/Strict.fs:8:27"]), "{order}");
 }
 
 /// fixtures/builders: a builder whose constructor is `internal ()`, extension members declared
