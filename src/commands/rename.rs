@@ -863,14 +863,19 @@ impl CrossCheck {
                 site["range"]["start"]["character"].as_u64().unwrap_or(0) as u32,
             );
             if !edit_starts.contains(&key) {
-                self.missed.push(json!({
+                let mut missed = json!({
                     "file": key.0,
                     "range": site["range"],
                     "kind": site["kind"],
                     "symbolFullName": site["symbolFullName"],
                     "lineText": site["lineText"],
                     "via": site["via"],
-                }));
+                });
+                // A site in an inactive `#if` branch: the branch the rename's compiler never saw.
+                if let Some(condition) = site.get("condition") {
+                    missed["condition"] = condition.clone();
+                }
+                self.missed.push(missed);
             }
         }
         // Declarations the syntax index has and FSAC's references lack: find names them, and
@@ -1150,8 +1155,9 @@ pub fn render_text(answer: &Value) -> String {
         lines.push(format!("{omitted} more changed lines not shown (raise --max-lines)"));
     }
     for site in answer["missedSites"].as_array().into_iter().flatten() {
+        let condition = site["condition"].as_str().map(|condition| format!(" [{condition}]")).unwrap_or_default();
         lines.push(format!(
-            "MISSED {}:{}:{} {}",
+            "MISSED {}:{}:{} {}{condition}",
             text(&site["file"]),
             site["range"]["start"]["line"].as_u64().unwrap_or(0) + 1,
             site["range"]["start"]["character"].as_u64().unwrap_or(0) + 1,

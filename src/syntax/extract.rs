@@ -1406,6 +1406,7 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                 field_sites,
                 access_modifiers,
                 occurrences: OccurrencePostings::build(occurrences),
+                conditionals: crate::syntax::conditionals::scan(text),
             },
         }
     }

@@ -586,10 +586,13 @@ impl SyntaxIndex {
                         };
                         let lines = crate::syntax::extract::LineIndex::new(&text).line_count();
                         let health = FileHealth::failed(status, failure.to_string());
+                        let mut index = FileIndex::empty(grammar, content_sha256, text.len() as u32, lines, health);
+                        // The branches are read from the lines, parse or not.
+                        index.conditionals = crate::syntax::conditionals::scan(&text);
                         LocalFileIndex {
                             format_version: crate::syntax::model::INDEX_FORMAT_VERSION,
                             names: Vec::new(),
-                            index: FileIndex::empty(grammar, content_sha256, text.len() as u32, lines, health),
+                            index,
                         }
                     }
                 }

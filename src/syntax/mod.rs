@@ -7,6 +7,7 @@
 //! `via: "syntax"` by its caller.
 
 pub mod cache;
+pub mod conditionals;
 pub mod describe;
 pub mod extract;
 pub mod index;

@@ -68,9 +68,10 @@ pub type FastHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 /// 9: `let`s inside a module's `#if`/`#else` branches and operator members `static member (+)`
 /// are declarations; 10: in an error region, `type X internal () =` is a type's line and
 /// `exception X of …` an exception's; 11: an object expression's members are no declarations;
-/// 12: a member of `interface I with` is an `override` of I's slot; 13: every binding of
-/// `let rec … and …` is a declaration).
-pub const INDEX_FORMAT_VERSION: u32 = 13;
+/// 12: every `#if`/`#else` branch of the file, with its condition; 13: a member of
+/// `interface I with` is an `override` of I's slot; 14: every binding of `let rec … and …` is a
+/// declaration).
+pub const INDEX_FORMAT_VERSION: u32 = 14;
 
 /// An interned name: an index into a string table (file-local or workspace-wide).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -707,6 +708,10 @@ pub struct FileIndex {
     pub field_sites: Vec<FieldSite>,
     pub access_modifiers: Vec<AccessModifierSpan>,
     pub occurrences: OccurrencePostings,
+    /// Every `#if` and `#else` branch, in order of their directives: a declaration or an
+    /// occurrence in a branch inactive under a project's defines is code the compiler behind
+    /// FSAC never saw.
+    pub conditionals: Vec<crate::syntax::conditionals::ConditionalBranch>,
 }
 
 impl FileIndex {
@@ -723,6 +728,7 @@ impl FileIndex {
             field_sites: Vec::new(),
             access_modifiers: Vec::new(),
             occurrences: OccurrencePostings::default(),
+            conditionals: Vec::new(),
         }
     }
 
@@ -762,6 +768,11 @@ impl FileIndex {
             + self.health.error_regions.capacity() * std::mem::size_of::<TextRange>()
             + self.health.misparses.capacity() * std::mem::size_of::<MisparseFinding>()
             + self.health.detail.as_ref().map_or(0, String::capacity)
+            + self
+                .conditionals
+                .iter()
+                .map(|branch| std::mem::size_of_val(branch) + branch.condition.capacity())
+                .sum::<usize>()
     }
 }
 

@@ -7,6 +7,7 @@
 //! that a solution or a reference names are loaded too. The reading is static (see
 //! [`project`]); every approximation is listed in `problems`.
 
+pub mod defines;
 pub mod paths;
 pub mod project;
 pub mod solution;

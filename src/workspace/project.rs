@@ -33,6 +33,11 @@ pub struct CompileItem {
     pub exists: bool,
     /// True when the item came from a wildcard.
     pub from_wildcard: bool,
+    /// The MSBuild `Condition` on the item (else on its `ItemGroup`), as written: not
+    /// evaluated here (the item counts), read where a command needs to know whether the file
+    /// is compiled in the configuration FSAC loads ([`crate::workspace::defines`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
 }
 
 /// A `PackageReference`.
@@ -190,7 +195,13 @@ pub fn parse_project(path: &Path, text: &str) -> Project {
                             .map(str::to_owned)
                             .or_else(|| item.child_text("Link").map(str::to_owned))
                             .map(|link| substitute(&link, &properties, &mut problems));
+                        let condition =
+                            item.attribute("Condition").or_else(|| group.attribute("Condition")).map(str::to_owned);
+                        let start = list.len();
                         add_compile_items(list, &directory, &include, exclude.as_deref(), link);
+                        for added in &mut list[start..] {
+                            added.condition = condition.clone();
+                        }
                     }
                     if let Some(remove) = remove {
                         for pattern in remove.split(';').map(str::trim).filter(|value| !value.is_empty()) {
@@ -287,6 +298,7 @@ fn add_compile_items(
                     link: None,
                     exists: true,
                     from_wildcard: true,
+                    condition: None,
                 });
             }
         } else {
@@ -301,6 +313,7 @@ fn add_compile_items(
                 link: link.clone(),
                 exists,
                 from_wildcard: false,
+                condition: None,
             });
         }
     }

@@ -55,6 +55,13 @@ pub struct FindAnswer {
     pub per_project_truncated: Option<bool>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub cross_check: Option<CrossCheck>,
+    /// FSAC's errors on lines holding a site or an occurrence of the name (the answer is then
+    /// not complete): the first 50.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub type_error_lines: Option<Vec<crate::commands::find::type_errors::TypeErrorLine>>,
+    /// Set when `typeErrorLines` was cut.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub type_error_line_count: Option<usize>,
     pub resolution: ResolutionSummary,
     /// Which files were read: the byte scan for the names and the files it kept.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -160,6 +167,10 @@ pub struct ProjectRow {
     pub sites: usize,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// For a project FSAC could not load: what makes it load (`dotnet restore`, or the
+    /// project's MSBuild error to fix).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub remedy: Option<String>,
 }
 
 /// `crossCheck`: the declarations the syntax index resolved that FSAC's references missed.
@@ -337,6 +348,7 @@ pub(super) fn timeout_before_sweep(
             declarations_swept: 0,
             sites: 0,
             reason: Some("the deadline passed before the sweep started".to_owned()),
+            remedy: None,
         })
         .collect();
     let scope_note = format!(
@@ -371,6 +383,8 @@ pub(super) fn timeout_before_sweep(
         per_project_total_count: None,
         per_project_truncated: None,
         cross_check: None,
+        type_error_lines: None,
+        type_error_line_count: None,
         resolution: ResolutionSummary {
             complete: false,
             declarations: Vec::new(),

@@ -133,6 +133,7 @@ mod tests {
             symbol_candidates: std::sync::Arc::default(),
             project: None,
             via: "syntax",
+            condition: None,
         }
     }
 

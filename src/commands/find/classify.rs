@@ -16,6 +16,7 @@ use crate::commands::find::sweep::Swept;
 use crate::commands::find::target::Placement;
 use crate::commands::find::work::FileKey;
 use crate::commands::find::{FindKind, FindRun};
+use crate::syntax::conditionals::inactive_branch_at;
 use crate::syntax::model::{FieldSiteKind, Position, TextRange};
 
 /// The sites of the segment (the whole match set unless the site budget cut it), sorted and
@@ -57,6 +58,12 @@ fn compiler_sites<'a>(
     }
     let classifier =
         Classifier { find, placement, declared: &resolved.declared, declared_at, kind_mode: find.kind_mode() };
+    // The places FSAC's references answered: code the compiler saw.
+    let answered: HashSet<(&Path, TextRange)> = if resolved.anchor.is_some() {
+        swept.anchor_answer.iter().map(|(path, range)| (path.as_path(), *range)).collect()
+    } else {
+        swept.answers.iter().flatten().map(|(path, range)| (path.as_path(), *range)).collect()
+    };
     let mut by_file: BTreeMap<String, Vec<Located<'a>>> = BTreeMap::new();
     let mut display: HashMap<&'a Path, String> = HashMap::new();
     let mut locate = |located: Located<'a>| {
@@ -82,18 +89,163 @@ fn compiler_sites<'a>(
         let (path, range) = (&declaration.path, declaration.name_range);
         locate(Located { declaration: Some(declaration), name: None, path, range, via });
     }
-    let total = by_file.len();
-    for (number, (file, located)) in by_file.into_iter().enumerate() {
+    // The files only projects FSAC could not load compile were never swept: their rows are
+    // the syntax layer's, as without FSAC.
+    let mut unswept = failed_project_rows(find, placement, &resolved.declared);
+    // The occurrences and declarations in code the compiler did not see (an `#if` branch
+    // inactive under the project's defines) are rows of kind `inactive`.
+    let mut inactive = inactive_rows(find, placement, &resolved.declared);
+    let files: BTreeSet<String> = by_file.keys().chain(unswept.keys()).chain(inactive.keys()).cloned().collect();
+    let total = files.len();
+    for (number, file) in files.into_iter().enumerate() {
         if segment.before_start(&file) {
             continue;
         }
-        let file_sites: Vec<Site> = located.iter().filter_map(|located| classifier.site(&file, located)).collect();
+        let located = by_file.remove(&file).unwrap_or_default();
+        let mut file_sites: Vec<Site> = located.iter().filter_map(|located| classifier.site(&file, located)).collect();
+        file_sites.extend(unswept.remove(&file).unwrap_or_default());
+        let (file_path, file_inactive) = inactive.remove(&file).unwrap_or_default();
+        merge_inactive(&mut file_sites, file_inactive, |range| {
+            file_path.as_deref().is_some_and(|path| answered.contains(&(path, *range)))
+        });
         offer_file_sites(find, &mut segment, &file, file_sites, total - number - 1);
         if segment.stopped() {
             break;
         }
     }
     segment.finish()
+}
+
+/// The syntax layer's rows (every occurrence of a declared name, as [`syntactic_sites`] forms
+/// them) in the files that only requested projects FSAC could not load compile: FSAC never
+/// swept them, so without these rows a failed project would give fewer rows than no FSAC at
+/// all. They are labelled `via: "syntax"` (`certain: false`).
+fn failed_project_rows(find: &FindRun, placement: &Placement, declared: &[Declared]) -> BTreeMap<String, Vec<Site>> {
+    let failed: HashSet<&Path> = find.failed_projects().into_iter().map(|(project, _)| project).collect();
+    let mut rows = BTreeMap::new();
+    if failed.is_empty() || find.kind_mode() == FindKind::Definition {
+        return rows;
+    }
+    let files: Vec<&PathBuf> =
+        find.files().iter().filter(|path| placement.keeps(path) && placement.compiled_only_by(path, &failed)).collect();
+    if files.is_empty() {
+        return rows;
+    }
+    let names: BTreeSet<&str> = declared.iter().map(Declared::name).collect();
+    let names: Vec<NameSites> = names.into_iter().map(|name| NameSites::new(find, declared, name)).collect();
+    for path in files {
+        let file = find.model.display_path(path);
+        let mut sites = Vec::new();
+        for name in &names {
+            name.add_sites_in(find, placement, path, &file, &mut sites);
+        }
+        if !sites.is_empty() {
+            rows.insert(file, sites);
+        }
+    }
+    rows
+}
+
+/// Rows of kind `inactive`: every occurrence of a declared name, and every resolved
+/// declaration, on a line of an `#if` branch inactive under the defines of every requested
+/// project compiling the file ([`crate::workspace::defines`]), with the branch as `condition`.
+/// The compiler behind FSAC never saw that code, so no references answer holds these sites.
+fn inactive_rows(
+    find: &FindRun,
+    placement: &Placement,
+    declared: &[Declared],
+) -> BTreeMap<String, (Option<PathBuf>, Vec<Site>)> {
+    let mut rows = BTreeMap::new();
+    let mut defines_of: HashMap<&Path, BTreeSet<String>> = HashMap::new();
+    let mut names: Option<Vec<NameSites>> = None;
+    for path in find.files().iter().filter(|path| placement.keeps(path)) {
+        let Some(file_index) = find.index.file(path) else { continue };
+        let branches = &file_index.index.conditionals;
+        let projects = placement.requested_compiling(path);
+        // A `Compile` item whose condition names another target framework than the one FSAC
+        // loads: the whole file is code the compiler did not see, for that project.
+        let item_conditions: Vec<Option<Arc<str>>> = projects
+            .iter()
+            .map(|project| {
+                let project = find.model.project(project)?;
+                let condition = project.compile_items.iter().find(|item| item.path == *path)?.condition.as_deref()?;
+                (crate::workspace::defines::compile_condition_holds(condition, project) == Some(false))
+                    .then(|| Arc::from(format!("<Compile Condition=\"{condition}\">")))
+            })
+            .collect();
+        if projects.is_empty() || (branches.is_empty() && item_conditions.iter().any(Option::is_none)) {
+            continue;
+        }
+        for project in &projects {
+            defines_of.entry(project).or_insert_with(|| {
+                find.model.project(project).map(crate::workspace::defines::project_defines).unwrap_or_default()
+            });
+        }
+        // Why a line is inactive, when it is inactive for every compiling project: the file's
+        // item condition, else the branch around it.
+        let inactive_at = |line: u32| -> Option<Arc<str>> {
+            let mut why = None;
+            for (project, item_condition) in projects.iter().zip(&item_conditions) {
+                why = Some(match item_condition {
+                    Some(condition) => condition.clone(),
+                    None => Arc::from(inactive_branch_at(branches, line, &defines_of[project])?.display()),
+                });
+            }
+            why
+        };
+        let file = find.model.display_path(path);
+        let project = placement.project_of(path, &find.model);
+        let mut file_rows = Vec::new();
+        for declaration in declared.iter().filter(|declaration| find.work.same_file(&declaration.path, path)) {
+            if let Some(condition) = inactive_at(declaration.name_range.start.line) {
+                file_rows.push(Site {
+                    file: file.clone(),
+                    range: declaration.name_range,
+                    kind: "inactive",
+                    symbol_full_name: Some(declaration.full_name.clone()),
+                    symbol_candidates: Arc::default(),
+                    project: project.clone(),
+                    via: "syntax",
+                    condition: Some(condition),
+                });
+            }
+        }
+        if find.kind_mode() != FindKind::Definition {
+            let names = names.get_or_insert_with(|| {
+                let names: BTreeSet<&str> = declared.iter().map(Declared::name).collect();
+                names.into_iter().map(|name| NameSites::new(find, declared, name)).collect()
+            });
+            for name in names.iter() {
+                let mut sites = Vec::new();
+                name.add_sites_in(find, placement, path, &file, &mut sites);
+                for mut site in sites {
+                    if let Some(condition) = inactive_at(site.range.start.line) {
+                        site.kind = "inactive";
+                        site.condition = Some(condition);
+                        file_rows.push(site);
+                    }
+                }
+            }
+        }
+        if !file_rows.is_empty() {
+            rows.insert(file, (Some(path.clone()), file_rows));
+        }
+    }
+    rows
+}
+
+/// Adds one file's `inactive` rows to its sites. A references answer of FSAC holding the same
+/// place proves the code compiled (the defines read were not the project's): its row stays
+/// and the inactive one goes. Any other row there (a declaration the index or
+/// `workspace/symbol` named, a failed project's row) becomes the inactive row.
+fn merge_inactive(sites: &mut Vec<Site>, inactive: Vec<Site>, answered: impl Fn(&TextRange) -> bool) {
+    for row in inactive {
+        if answered(&row.range) {
+            continue;
+        }
+        sites.retain(|site| site.range != row.range);
+        sites.push(row);
+    }
 }
 
 /// Offers one file's sites to the segment: without `includeDeclaration` the declaration sites
@@ -142,6 +294,7 @@ impl Classifier<'_> {
             symbol_candidates: Arc::default(),
             project: self.placement.project_of(path, &self.find.model),
             via,
+            condition: None,
         })
     }
 
@@ -204,6 +357,7 @@ fn syntactic_sites(
             symbol_candidates: Arc::default(),
             project: placement.project_of(&declaration.path, &find.model),
             via: "syntax",
+            condition: None,
         });
     }
     let names: Vec<NameSites> = if find.kind_mode() == FindKind::Definition {
@@ -304,6 +458,7 @@ impl<'a> NameSites<'a> {
                 symbol_candidates: self.symbol_candidates.clone(),
                 project: project.clone(),
                 via: "syntax",
+                condition: None,
             });
         }
     }

@@ -3,7 +3,7 @@
 //! declaration the syntax index resolved, and from those the answer's `outcome`, `status`,
 //! `matched` and the notes that say what it could not establish.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
@@ -14,8 +14,9 @@ use crate::commands::find::declarations::Resolved;
 use crate::commands::find::resolve::{Declared, same_file};
 use crate::commands::find::rows::Site;
 use crate::commands::find::sweep::{SweepOutcome, Swept};
+use crate::commands::find::type_errors::TypeErrorLine;
 use crate::commands::find::work::{FileKey, Work};
-use crate::session_state::status::StatusSnapshot;
+use crate::session_state::status::ProjectError;
 use crate::syntax::model::{DeclarationKind, TextRange};
 use crate::workspace::WorkspaceModel;
 
@@ -44,6 +45,8 @@ pub(super) struct Verdict {
     pub matched: Option<bool>,
     /// What the answer could not establish, in words (after resolution's own notes).
     pub notes: Vec<String>,
+    /// Each requested project FSAC could not load, and its remedy (`perProject[].remedy`).
+    pub failed_remedies: Vec<(String, String)>,
 }
 
 impl Verdict {
@@ -62,7 +65,14 @@ impl Verdict {
 
 /// Judges the sweep: `not_found` only when FSAC is ready, every requested project was
 /// analyzed and resolution answered; an incomplete empty answer is `indeterminate`.
-pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &[Site], by_position: bool) -> Verdict {
+pub(super) fn judge(
+    find: &FindRun,
+    resolved: &Resolved,
+    swept: &Swept,
+    sites: &[Site],
+    by_position: bool,
+    type_errors: &[TypeErrorLine],
+) -> Verdict {
     let (per_project, counts) = project_ledger(find, resolved, swept, sites);
     let requested = find.target.projects.len();
     let analyzed = counts.get("analyzed").copied().unwrap_or(0);
@@ -85,6 +95,8 @@ pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &
             })
         })
         .collect();
+    // Sites in code the compiler did not see: no references answer holds them.
+    let inactive: Vec<&Site> = sites.iter().filter(|site| site.kind == "inactive").collect();
     // An override, or a member of `interface I with`, asked by name: FSAC's references at it are
     // those of the slot it fills (the abstract member: every implementation and every call
     // through it), which the compiler does not count as uses of this implementation. Unless
@@ -97,8 +109,10 @@ pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &
     // no text declares it, so neither source can prove it absent or find its uses.
     let implicit = if by_position { Vec::new() } else { implicit_modules_named(find) };
     let coverage_complete = swept_complete
+        && inactive.is_empty()
         && missed.is_empty()
         && unconfirmed.is_empty()
+        && type_errors.is_empty()
         && !slot_answers
         && implicit.is_empty()
         && !resolved.position_unresolved_but_declared;
@@ -150,12 +164,39 @@ pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &
             find.model.display_path(path)
         ));
     }
+    if !inactive.is_empty() {
+        let mut conditions: Vec<&str> =
+            inactive.iter().filter_map(|site| site.condition.as_deref()).collect::<BTreeSet<_>>().into_iter().collect();
+        conditions.truncate(5);
+        notes.push(format!(
+            "{} site(s) are in code inactive under the defines the project is loaded with ({}): the compiler behind \
+             FSAC never saw them, so they are rows of kind inactive with their condition, matched by name, and the \
+             answer is not complete",
+            inactive.len(),
+            conditions.join(", ")
+        ));
+    }
+    if !type_errors.is_empty() {
+        let mut lines: Vec<String> =
+            type_errors.iter().take(5).map(|error| format!("{}:{}", error.file, error.line + 1)).collect();
+        if type_errors.len() > 5 {
+            lines.push(format!("… {} more", type_errors.len() - 5));
+        }
+        notes.push(format!(
+            "FSAC reports a type error on {} line(s) holding the name ({}; listed in typeErrorLines): a use the \
+             compiler could not resolve there is in no references answer, so the answer is not complete",
+            type_errors.len(),
+            lines.join(", ")
+        ));
+    }
     if !find.fsac.ready {
         notes.push(syntactic_note(&find.fsac.state));
     }
     if resolved.declared.is_empty() && !by_position {
         notes.push("no declaration matched the query".to_owned());
     }
+    let failed_remedies =
+        per_project.iter().filter_map(|row| row.remedy.clone().map(|remedy| (row.project.clone(), remedy))).collect();
     Verdict {
         per_project,
         counts,
@@ -171,6 +212,7 @@ pub(super) fn judge(find: &FindRun, resolved: &Resolved, swept: &Swept, sites: &
         status,
         matched,
         notes,
+        failed_remedies,
     }
 }
 
@@ -220,7 +262,7 @@ fn project_ledger(
     swept: &Swept,
     sites: &[Site],
 ) -> (Vec<ProjectRow>, BTreeMap<&'static str, usize>) {
-    let load_errors = project_load_errors(&find.fsac.status);
+    let failed = find.failed_projects();
     let mut per_project = Vec::new();
     let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
     let groups = if find.fsac.ready && swept.asked && swept.anchor_outcome.is_none() {
@@ -237,11 +279,9 @@ fn project_ledger(
     }
     for project in &find.target.projects {
         let display = find.model.display_path(project);
-        let load_error = load_errors
-            .iter()
-            .find(|(errored, _)| Path::new(errored) == project || errored.ends_with(&display))
-            .map(|(_, message)| message.as_str());
-        let (outcome, relevant) = project_outcome(find, swept, &groups, project, load_error);
+        let load_error = failed.iter().find(|(failed, _)| failed == project).map(|(_, error)| *error);
+        let (outcome, relevant) =
+            project_outcome(find, swept, &groups, project, load_error.map(|error| &*error.message));
         *counts.entry(outcome.as_str()).or_default() += 1;
         let reason = match &outcome {
             SweepOutcome::Failed(reason) | SweepOutcome::Busy(reason) => Some(reason.clone()),
@@ -257,6 +297,7 @@ fn project_ledger(
         };
         per_project.push(ProjectRow {
             sites: sites_per_project.get(display.as_str()).copied().unwrap_or(0),
+            remedy: load_error.map(|error| project_remedy(error, &display)),
             project: display,
             status: outcome.as_str(),
             declarations_swept: relevant,
@@ -266,9 +307,14 @@ fn project_ledger(
     (per_project, counts)
 }
 
-/// FSAC's `projectErrors` as (project, message).
-fn project_load_errors(status: &StatusSnapshot) -> Vec<(String, String)> {
-    status.project_errors.iter().map(|error| (error.project.clone(), error.message.clone())).collect()
+/// What makes a project FSAC could not load loadable: its restore when FSAC says it was never
+/// restored (code 100), else the MSBuild error to fix. Never a longer deadline: waiting does
+/// not load it.
+pub(super) fn project_remedy(error: &ProjectError, project: &str) -> String {
+    match error.code {
+        Some(100) => format!("run `dotnet restore {project}`"),
+        _ => format!("fix {project} so that MSBuild can load it ({})", error.message),
+    }
 }
 
 /// One requested project's outcome, and how many swept declarations it can see.

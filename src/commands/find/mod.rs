@@ -35,6 +35,7 @@ mod site_types;
 mod stream;
 mod sweep;
 mod target;
+mod type_errors;
 pub mod work;
 
 use std::collections::{BTreeMap, HashMap};
@@ -49,7 +50,7 @@ use crate::commands::CommandError;
 use crate::commands::params::parse_arguments;
 use crate::commands::paths::confine;
 use crate::lsp::ext::error_kinds;
-use crate::session_state::status::StatusSnapshot;
+use crate::session_state::status::{ProjectError, StatusSnapshot};
 use crate::syntax::{Overlay, SyntaxIndex};
 use crate::workspace::WorkspaceModel;
 
@@ -145,9 +146,10 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
         None
     };
     swept.release_documents(&find.context);
+    let type_errors = type_errors::type_error_lines(&find, &placement, &resolved, &sites).await?;
     clock.lap("sweepMs");
 
-    let verdict = ledger::judge(&find, &resolved, &swept, &sites, position.is_some());
+    let verdict = ledger::judge(&find, &resolved, &swept, &sites, position.is_some(), &type_errors);
     let (types, site_types) = site_types.unzip();
     let ledger = (verdict.per_project.as_slice(), resolved.declared.as_slice());
     let stream = stream::form(&find, &mut texts, &placement, ledger, &sites, types.as_deref(), cursor.as_ref());
@@ -160,7 +162,7 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
     clock.lap("rowsMs");
 
     let segmented = from_file.is_some() || budget_stop.is_some();
-    let findings = Findings { resolved, swept, sites, site_types, verdict, budget_stop, segmented };
+    let findings = Findings { resolved, swept, sites, site_types, verdict, budget_stop, segmented, type_errors };
     let base = answer_of(&find, run, &findings, &stream, clock, started);
     let frame = PageFrame {
         offset,
@@ -224,6 +226,27 @@ impl FindRun {
     /// Is `path` one of the workspace's files?
     fn in_workspace(&self, path: &Path) -> bool {
         self.searched.in_workspace.contains(path)
+    }
+
+    /// The requested projects FSAC reported it could not load (with FSAC ready), each with
+    /// FSAC's error: their files were never swept, so their sites come from the syntax layer.
+    fn failed_projects(&self) -> Vec<(&Path, &ProjectError)> {
+        if !self.fsac.ready {
+            return Vec::new();
+        }
+        self.target
+            .projects
+            .iter()
+            .filter_map(|project| {
+                let display = self.model.display_path(project);
+                self.fsac
+                    .status
+                    .project_errors
+                    .iter()
+                    .find(|error| Path::new(&error.project) == project || error.project.ends_with(&display))
+                    .map(|error| (project.as_path(), error))
+            })
+            .collect()
     }
 }
 
@@ -338,6 +361,8 @@ struct Findings {
     budget_stop: Option<budget::BudgetStop>,
     /// The sites are one segment of the stream, not all of it (a resume, or a cut).
     segmented: bool,
+    /// FSAC's errors on lines holding the name.
+    type_errors: Vec<type_errors::TypeErrorLine>,
 }
 
 /// The answer without its page.
@@ -349,18 +374,11 @@ fn answer_of(
     clock: PhaseClock,
     started: Instant,
 ) -> FindAnswer {
-    let Findings { resolved, swept, sites, site_types, verdict, budget_stop, segmented } = findings;
+    let Findings { resolved, swept, sites, site_types, verdict, budget_stop, segmented, type_errors } = findings;
+    let type_errors_shown = type_errors.len().min(type_errors::TYPE_ERROR_LINES_SHOWN);
     let via_fsac = find.fsac.ready;
     let total = sites.len();
-    let scope_note = target::scope_note(
-        &find.target,
-        &find.model,
-        verdict.requested,
-        verdict.analyzed,
-        &verdict.counts,
-        find.fsac.ready,
-        &find.fsac.state,
-    );
+    let scope_note = target::scope_note(&find.target, &find.model, verdict, find.fsac.ready, &find.fsac.state);
     FindAnswer {
         run,
         error_kind: verdict.no_projects.as_ref().map(|_| error_kinds::NO_PROJECTS),
@@ -404,6 +422,8 @@ fn answer_of(
                 })
                 .collect(),
         }),
+        type_error_lines: (!type_errors.is_empty()).then(|| type_errors[..type_errors_shown].to_vec()),
+        type_error_line_count: (type_errors_shown < type_errors.len()).then_some(type_errors.len()),
         resolution: resolution_of(resolved, &stream.declarations),
         files_searched: Some(find.searched.account()),
         total_sites: total,
@@ -691,8 +711,9 @@ pub fn render_text(answer: &Value) -> String {
         lines.push(format!("no_projects: {reason}"));
     }
     for site in answer["sites"].as_array().into_iter().flatten() {
+        let condition = site["condition"].as_str().map(|condition| format!(" [{condition}]")).unwrap_or_default();
         lines.push(format!(
-            "{}:{}:{}  {:<20} {}  {}",
+            "{}:{}:{}  {:<20} {}{condition}  {}",
             text(&site["file"]),
             site["range"]["start"]["line"].as_u64().unwrap_or(0) + 1,
             site["range"]["start"]["character"].as_u64().unwrap_or(0) + 1,
@@ -740,8 +761,9 @@ pub fn page_omissions(answer: &Value) -> Vec<String> {
     }
     for project in answer["perProject"].as_array().into_iter().flatten() {
         if project["status"] != json!("analyzed") {
+            let remedy = project["remedy"].as_str().map(|remedy| format!(" (remedy: {remedy})")).unwrap_or_default();
             lines.push(format!(
-                "project {} {}: {}",
+                "project {} {}: {}{remedy}",
                 text(&project["project"]),
                 text(&project["status"]),
                 project["reason"].as_str().unwrap_or("")

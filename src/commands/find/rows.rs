@@ -34,6 +34,8 @@ pub struct Site {
     pub project: Option<String>,
     /// `fsac` (the compiler resolved it) or `syntax` (a name match).
     pub via: &'static str,
+    /// For an `inactive` row: the branch the compiler did not see (`#if NET6_0_OR_GREATER`).
+    pub condition: Option<std::sync::Arc<str>>,
 }
 
 impl Site {
@@ -207,6 +209,9 @@ pub fn site_row(site: &Site, lines: Option<&SourceLines>, context_lines: usize) 
     if site.via == "syntax" {
         row["certain"] = json!(false);
     }
+    if let Some(condition) = &site.condition {
+        row["condition"] = json!(condition.as_ref());
+    }
     let start = site.range.start;
     let focus_end = if site.range.end.line == start.line { site.range.end.character } else { u32::MAX };
     match lines.and_then(|lines| lines.line(start.line)) {
@@ -297,6 +302,7 @@ mod tests {
             symbol_candidates: Default::default(),
             project: None,
             via: "fsac",
+            condition: None,
         };
         let row = site_row(&site, Some(&lines), 2);
         assert_eq!(row["lineText"].as_str().unwrap().len(), 512);

@@ -3,11 +3,12 @@
 //! project filter by file) and names its project; and the scope note that says how much was
 //! swept and how to widen or narrow it.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::commands::CommandError;
 use crate::commands::find::arguments::{FindArguments, FindKind, FindScope};
+use crate::commands::find::ledger::Verdict;
 use crate::commands::find::resolve::same_file;
 use crate::commands::paths::confine;
 use crate::workspace::WorkspaceModel;
@@ -226,6 +227,29 @@ impl Placement {
             .map(|project| model.display_path(project))
     }
 
+    /// The requested projects compiling `path`, in project order.
+    pub fn requested_compiling(&self, path: &Path) -> Vec<&Path> {
+        self.compiling_projects
+            .get(path)
+            .into_iter()
+            .flatten()
+            .filter(|project| self.targeted.contains(*project))
+            .map(PathBuf::as_path)
+            .collect()
+    }
+
+    /// Whether every requested project compiling `path` (at least one) is one of `projects`.
+    pub fn compiled_only_by(&self, path: &Path, projects: &HashSet<&Path>) -> bool {
+        let mut requested =
+            self.compiling_projects.get(path).into_iter().flatten().filter(|project| self.targeted.contains(*project));
+        let mut any = false;
+        let only = requested.all(|project| {
+            any = true;
+            projects.contains(project.as_path())
+        });
+        any && only
+    }
+
     /// A file linked into several projects: the projects other than `project` that compile it.
     pub fn also_compiled_by(&self, path: &Path, project: Option<&str>, model: &WorkspaceModel) -> Vec<String> {
         self.compiling_projects
@@ -258,13 +282,12 @@ fn compiling_projects_by_file(model: &WorkspaceModel) -> HashMap<PathBuf, Vec<Pa
 pub(super) fn scope_note(
     target: &Target,
     model: &WorkspaceModel,
-    requested: usize,
-    analyzed: usize,
-    counts: &BTreeMap<&'static str, usize>,
+    verdict: &Verdict,
     fsac_ready: bool,
     state: &str,
 ) -> String {
-    let count = |key: &str| counts.get(key).copied().unwrap_or(0);
+    let (requested, analyzed, failed) = (verdict.requested, verdict.analyzed, &verdict.failed_remedies);
+    let count = |key: &str| verdict.count(key);
     if !fsac_ready {
         return format!(
             "no project was swept semantically (FSAC is {state}); the files of {requested} project(s) were matched \
@@ -272,14 +295,28 @@ pub(super) fn scope_note(
         );
     }
     if analyzed < requested {
-        return format!(
+        let mut note = format!(
             "analyzed {analyzed} of {requested} requested project(s) ({} timed out, {} failed, {} busy, {} not \
-             started): more sites may exist. Raise timeoutMs, or narrow with projectPath.",
+             started): more sites may exist.",
             count("timedOut"),
             count("failed"),
             count("busy"),
             count("notStarted")
         );
+        // A project FSAC could not load stays unloaded however long the find waits: its
+        // remedy is the project's own problem, and its files' sites are matched by name.
+        for (project, remedy) in failed {
+            note.push_str(&format!(
+                " FSAC could not load {project}, so the sites in its files are matched by name (via syntax): \
+                 {remedy}."
+            ));
+        }
+        if count("timedOut") + count("busy") + count("notStarted") > 0 {
+            note.push_str(" Raise timeoutMs, or narrow with projectPath.");
+        } else if failed.is_empty() {
+            note.push_str(" Narrow with projectPath.");
+        }
+        return note;
     }
     let file_part = if target.scope == FindScope::File {
         " Sites are kept only for path (scope=file filters by file, not just by project)."
