@@ -333,16 +333,19 @@ pub fn syntax_declarations(index: &SyntaxIndex, files: &[PathBuf], arguments: &F
             };
             if selected {
                 let mut declared = Declared::from_index(index.full_name(&file.index, slot), path.clone(), declaration);
-                if let Some(last) = dotted_segment_ranges(&index.name(declaration.name), declaration).pop() {
-                    // `namespace A.B` / `module A.B`: the compiler's declaration (and the place to
-                    // ask for its references) is the last segment; the first names namespace `A`.
-                    declared.name_range = last.1;
-                }
+                declared.name_range = index_name_range(&index.name(declaration.name), declaration);
                 found.push(declared);
             }
         }
     }
     found
+}
+
+/// Where an index declaration is declared, and where its references are asked: its name,
+/// except a dotted namespace or module (`namespace A.B`, `module A.B`), declared at its last
+/// segment (the first names namespace `A`).
+fn index_name_range(name: &str, declaration: &Declaration) -> TextRange {
+    dotted_segment_ranges(name, declaration).pop().map_or_else(|| declaration.name_range(), |(_, range)| range)
 }
 
 /// The segments of a dotted namespace or module name (`namespace A.B.C`, `module A.B`) with
@@ -678,6 +681,15 @@ pub fn merge_workspace_symbols(
                 .find(|(_, declaration)| declaration.name_range() == range || declaration.range == range)
                 .map(|(slot, declaration)| (index.full_name(&file.index, slot), declaration.clone()))
         });
+        // FSAC's range of a dotted namespace or module (`module Orders.Order`, its whole range)
+        // names the declaration the index holds at the name's last segment.
+        if let Some((_, declaration)) = &from_index {
+            let at = index_name_range(&index.name(declaration.name), declaration).start;
+            if let Some(slot) = by_start.get(&(work.file_key(&path), at)) {
+                declared[*slot].sources.insert("fsac-workspace-symbol");
+                continue;
+            }
+        }
         // The syntax index decides what is a declaration where it has proof: a place FSAC
         // lists where a clean parse holds no declaration (a pattern `| Case _`, a use) is not
         // taken as one. Where the index cannot tell (an error region of a degraded file), the
@@ -739,12 +751,14 @@ pub fn merge_workspace_symbols(
         if let IndexReading::CannotTell(reason) = reading {
             unconfirmed.push(Unconfirmed { path: path.clone(), name_range: range, reason });
         }
-        let name_range = from_index.as_ref().map_or(range, |(_, declaration)| declaration.name_range());
+        let name_range = from_index
+            .as_ref()
+            .map_or(range, |(_, declaration)| index_name_range(&index.name(declaration.name), declaration));
         by_start.entry((work.file_key(&path), name_range.start)).or_insert(declared.len());
         declared.push(Declared {
             full_name,
             path,
-            name_range: from_index.as_ref().map_or(range, |(_, declaration)| declaration.name_range()),
+            name_range,
             kind: from_index.as_ref().map(|(_, declaration)| declaration.kind),
             access: from_index.as_ref().map(|(_, declaration)| declaration.access),
             header_bytes: from_index.as_ref().map(|(_, declaration)| declaration.header_bytes),
