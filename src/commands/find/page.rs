@@ -46,12 +46,32 @@ impl StreamHasher {
     }
 
     pub fn add(&mut self, part: &Value) {
-        self.0.update(serde_json::to_string(part).unwrap_or_default().as_bytes());
+        self.add_serialized(part);
+    }
+
+    /// [`StreamHasher::add`] of anything that serializes, hashed as its compact JSON is
+    /// written (the same bytes, without building the text).
+    pub fn add_serialized<T: Serialize + ?Sized>(&mut self, part: &T) {
+        let _ = serde_json::to_writer(HashWriter(&mut self.0), part);
         self.0.update([0x1e]);
     }
 
     pub fn finish(self) -> String {
         crate::syntax::cache::to_hex(&self.0.finalize())
+    }
+}
+
+/// Bytes written into a hash.
+struct HashWriter<'a>(&'a mut Sha256);
+
+impl std::io::Write for HashWriter<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.update(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
