@@ -136,9 +136,31 @@ impl NamePrefilter {
     /// The files of `paths` that may hold one of the names (the overlay's text wins over the
     /// disk), scanned on up to `workers` threads.
     pub fn candidates(&self, paths: &[PathBuf], overlay: &Overlay, workers: usize) -> Prefiltered {
+        self.candidates_holding(paths, overlay, workers, &[]).0
+    }
+
+    /// [`NamePrefilter::candidates`], and for each candidate which of `needles` (up to 64
+    /// plain byte strings, bit `n` for `needles[n]`, as [`needles_held`] gives them) its bytes
+    /// hold, found in the same read of each file: a qualified find learns which files write
+    /// its qualifier without reading the files holding its name a second time. A file that
+    /// cannot be read holds every needle; when no scan can decide the names, every file is
+    /// kept and read once for the needles alone.
+    pub fn candidates_holding(
+        &self,
+        paths: &[PathBuf],
+        overlay: &Overlay,
+        workers: usize,
+        needles: &[String],
+    ) -> (Prefiltered, Vec<u64>) {
         if self.every_file {
-            return Prefiltered { candidates: paths.to_vec(), kept_every_file: true, ..Prefiltered::default() };
+            let masks =
+                if needles.is_empty() { vec![0; paths.len()] } else { needles_held(paths, overlay, needles, workers) };
+            return (
+                Prefiltered { candidates: paths.to_vec(), kept_every_file: true, ..Prefiltered::default() },
+                masks,
+            );
         }
+        let held = NeedleMask::new(needles);
         let next = AtomicUsize::new(0);
         let totals = Mutex::new(ScanTotals::default());
         let work = || {
@@ -146,8 +168,8 @@ impl NamePrefilter {
             loop {
                 let slot = next.fetch_add(1, Ordering::Relaxed);
                 let Some(path) = paths.get(slot) else { break };
-                if self.file_may_hold(path, overlay, &mut mine) {
-                    mine.kept.push(slot);
+                if let Some(mask) = self.file_may_hold(path, overlay, &held, &mut mine) {
+                    mine.kept.push((slot, mask));
                 }
             }
             totals.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).absorb(mine);
@@ -161,25 +183,56 @@ impl NamePrefilter {
         });
         let mut totals = totals.into_inner().unwrap_or_else(|poisoned| poisoned.into_inner());
         totals.kept.sort_unstable();
-        let candidates = totals.kept.iter().map(|slot| paths[*slot].clone()).collect();
+        let candidates = totals.kept.iter().map(|(slot, _)| paths[*slot].clone()).collect();
+        let masks = totals.kept.iter().map(|(_, mask)| *mask).collect();
         let (scanned_files, unreadable) = (totals.files, totals.unreadable);
-        Prefiltered { candidates, scanned_files, unreadable, kept_every_file: false }
+        (Prefiltered { candidates, scanned_files, unreadable, kept_every_file: false }, masks)
     }
 
-    /// Reads one file (the overlay's text first) and says whether it may hold a name; a file
-    /// that cannot be read may.
-    fn file_may_hold(&self, path: &Path, overlay: &Overlay, totals: &mut ScanTotals) -> bool {
+    /// Reads one file (the overlay's text first) and says whether it may hold a name, with
+    /// the needles its bytes hold when it may; a file that cannot be read may, and holds every
+    /// needle.
+    fn file_may_hold(&self, path: &Path, overlay: &Overlay, held: &NeedleMask, totals: &mut ScanTotals) -> Option<u64> {
         totals.files += 1;
+        let judge = |bytes: &[u8]| self.matches(bytes).then(|| held.of(bytes));
         if let Some(text) = overlay.get(path) {
-            return self.matches(text.as_bytes());
+            return judge(text.as_bytes());
         }
         match crate::source_files::read_regular_file(path) {
-            Ok(content) => self.matches(&content),
+            Ok(content) => judge(&content),
             Err(_) => {
                 totals.unreadable += 1;
-                true
+                Some(held.every)
             }
         }
+    }
+}
+
+/// Which of up to 64 plain byte strings some bytes hold (bit `n` for `needles[n]`).
+struct NeedleMask {
+    /// `None`: no needles (every mask is 0), or too many or unbuildable (every mask is full).
+    matcher: Option<AhoCorasick>,
+    every: u64,
+}
+
+impl NeedleMask {
+    fn new(needles: &[String]) -> NeedleMask {
+        let every = if needles.len() >= 64 { u64::MAX } else { (1u64 << needles.len()) - 1 };
+        let matcher =
+            if needles.is_empty() || needles.len() > 64 { None } else { AhoCorasick::builder().build(needles).ok() };
+        NeedleMask { matcher, every }
+    }
+
+    fn of(&self, bytes: &[u8]) -> u64 {
+        let Some(matcher) = &self.matcher else { return self.every };
+        let mut mask = 0u64;
+        for found in matcher.find_overlapping_iter(bytes) {
+            mask |= 1u64 << found.pattern().as_usize();
+            if mask == self.every {
+                break;
+            }
+        }
+        mask
     }
 }
 
@@ -187,30 +240,19 @@ impl NamePrefilter {
 /// `needles[n]`), read on up to `workers` threads (the overlay's text first). A file that
 /// cannot be read holds every one: a narrowing built on this scan can only widen for it.
 pub fn needles_held(paths: &[PathBuf], overlay: &Overlay, needles: &[String], workers: usize) -> Vec<u64> {
-    let every = if needles.len() >= 64 { u64::MAX } else { (1u64 << needles.len()) - 1 };
-    let matcher = match AhoCorasick::builder().build(needles) {
-        Ok(matcher) if !needles.is_empty() && needles.len() <= 64 => matcher,
-        _ => return vec![every; paths.len()],
-    };
+    let held = NeedleMask::new(needles);
+    if held.matcher.is_none() {
+        return vec![held.every; paths.len()];
+    }
     let masks: Vec<std::sync::atomic::AtomicU64> = paths.iter().map(|_| std::sync::atomic::AtomicU64::new(0)).collect();
     let next = AtomicUsize::new(0);
     let work = || {
         loop {
             let slot = next.fetch_add(1, Ordering::Relaxed);
             let Some(path) = paths.get(slot) else { break };
-            let mask_of = |bytes: &[u8]| {
-                let mut mask = 0u64;
-                for found in matcher.find_overlapping_iter(bytes) {
-                    mask |= 1u64 << found.pattern().as_usize();
-                    if mask == every {
-                        break;
-                    }
-                }
-                mask
-            };
             let mask = match overlay.get(path) {
-                Some(text) => mask_of(text.as_bytes()),
-                None => crate::source_files::read_regular_file(path).map_or(every, |content| mask_of(&content)),
+                Some(text) => held.of(text.as_bytes()),
+                None => crate::source_files::read_regular_file(path).map_or(held.every, |content| held.of(&content)),
             };
             masks[slot].store(mask, Ordering::Relaxed);
         }
@@ -241,8 +283,8 @@ pub fn index_files_holding(
 /// One worker's share of a scan.
 #[derive(Default)]
 struct ScanTotals {
-    /// Slots (in the caller's list) of the files kept.
-    kept: Vec<usize>,
+    /// Slots (in the caller's list) of the files kept, with the needles each holds.
+    kept: Vec<(usize, u64)>,
     files: usize,
     unreadable: usize,
 }
@@ -309,6 +351,37 @@ mod tests {
         let needles = ["Alpha".to_owned(), "Beta".to_owned(), "gamma".to_owned(), "delta".to_owned()];
         let masks = needles_held(&[first, second, missing], &Overlay::new(), &needles, 2);
         assert_eq!(masks, [0b0111, 0b0000, 0b1111]);
+    }
+
+    #[test]
+    fn candidates_holding_give_each_candidates_needles_from_the_same_read() {
+        let directory = tempfile::tempdir().unwrap();
+        let write = |name: &str, text: &str| {
+            let path = directory.path().join(name);
+            std::fs::write(&path, text).unwrap();
+            path
+        };
+        let paths = vec![
+            write("A.fs", "module Alpha.Beta\nlet gamma = 1"),
+            write("B.fs", "let beta = 1"),
+            write("C.fs", "open Alpha\nlet x = Beta.gamma"),
+            directory.path().join("Missing.fs"),
+            write("D.fs", "let gamma = Beta"),
+        ];
+        let mut overlay = Overlay::new();
+        overlay.insert(paths[1].clone(), "let y = Alpha.gamma");
+        let needles = ["Alpha".to_owned(), "Beta".to_owned()];
+        let (found, masks) = prefilter("gamma", true).candidates_holding(&paths, &overlay, 2, &needles);
+        assert_eq!(found.candidates, [&paths[0], &paths[1], &paths[2], &paths[3], &paths[4]].map(Clone::clone));
+        assert_eq!(masks, [0b11, 0b01, 0b11, 0b11, 0b10]);
+        assert_eq!((found.scanned_files, found.unreadable), (5, 1));
+        // The same masks as a second read would give, and the same candidates as a plain scan.
+        assert_eq!(masks, needles_held(&found.candidates, &overlay, &needles, 2));
+        assert_eq!(found.candidates, prefilter("gamma", true).candidates(&paths, &overlay, 2).candidates);
+        // No scan can decide: every file kept, each read for the needles alone.
+        let (every, masks) = prefilter(">>=", false).candidates_holding(&paths, &overlay, 2, &needles);
+        assert!(every.kept_every_file);
+        assert_eq!(masks, needles_held(&paths, &overlay, &needles, 2));
     }
 
     #[test]

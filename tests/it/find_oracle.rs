@@ -88,10 +88,12 @@ fn verdicts_of(report: &Value, query: &str) -> Vec<String> {
         .collect()
 }
 
+/// Behind the .NET double: the Node double's FCS (Fable's) reports no use of a namespace from
+/// another project (`open Shipping.Domain` in Shipping.App), where the compiler does.
 #[test]
 fn no_find_on_the_shipping_solution_says_complete_while_the_compiler_disagrees() {
     let workspace = fixture_copy("shipping");
-    let (output, report) = run_oracle(workspace.path(), &[], &[]);
+    let (output, report) = run_oracle_with(&dotnet_double_command(), workspace.path(), &[], &[]);
     let stdout = assert_no_wrong_answer(&output, &report);
     let judged = report["judgements"].as_array().unwrap();
     assert!(judged.len() >= 60, "every declared symbol is asked: {}", judged.len());
@@ -111,9 +113,12 @@ fn the_oracle_catches_a_backend_that_drops_one_use() {
     assert_eq!(output.status.code(), Some(1), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
     let wrong = judgements_with(&report, "wrong-while-complete");
     assert!(!wrong.is_empty(), "{stdout}");
-    // Each wrong answer lacks exactly the one use the double dropped, and adds nothing.
+    // Each wrong answer lacks the use the double dropped from each references answer (one per
+    // declaration asked: a namespace is declared in every file that names it), and adds nothing.
     for judgement in &wrong {
-        assert_eq!(judgement["missing"].as_array().unwrap().len(), 1, "{judgement}");
+        let missing = judgement["missing"].as_array().unwrap().len();
+        let declarations = if judgement["kind"] == "namespace" { usize::MAX } else { 1 };
+        assert!((1..=declarations).contains(&missing), "{judgement}");
         assert_eq!(judgement["extra"], serde_json::json!([]), "{judgement}");
     }
 }

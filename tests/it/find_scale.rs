@@ -180,3 +180,54 @@ fn names_declared_in_every_module_cost_comparisons_linear_in_their_declarations(
         answer["sites"].as_array().unwrap().iter().filter_map(|site| site["file"].as_str()).collect();
     assert_eq!(files, ["src/Proj0006/M010.fs", "src/Proj0006/M011.fs"].into(), "{answer:#}");
 }
+
+/// A row as [`RowKey`] names it.
+fn row_key(site: &Value) -> RowKey {
+    let start = &site["range"]["start"];
+    (
+        site["file"].as_str().unwrap().to_owned(),
+        start["line"].as_u64().unwrap(),
+        start["character"].as_u64().unwrap(),
+        site["kind"].as_str().unwrap().to_owned(),
+    )
+}
+
+/// A name declared in every module, under a response budget its per-project ledger does not
+/// fit beside the rest of the metadata (as at 500 projects under the default budget): the page
+/// gives up ledger detail for as many rows as the room takes, not for one row only (the
+/// planner tried the whole page, then one row), and the cursor's page continues the stream
+/// exactly where the first stopped.
+#[test]
+fn a_first_page_that_cannot_be_whole_holds_as_many_rows_as_fit() {
+    let directory = tempfile::tempdir().expect("temporary directory");
+    let root = directory.path().canonicalize().expect("canonical root");
+    let workspace = common_names_workspace::generate(&root, 24);
+    let query = common_names_workspace::COMMON_FUNCTION;
+    let unbudgeted = find(&root, &[query]);
+    let stream: Vec<RowKey> = unbudgeted["sites"].as_array().expect("sites").iter().map(row_key).collect();
+    let ledger = serde_json::to_string(&unbudgeted["perProject"]).unwrap().len();
+    assert!(ledger > 3_000 && stream.len() > 40, "{ledger} ledger characters, {} rows", stream.len());
+    // A budget 1,000 characters short of the metadata with its whole ledger and no row.
+    let mut metadata = unbudgeted.clone();
+    metadata["sites"] = serde_json::json!([]);
+    let budget = serde_json::to_string(&metadata).unwrap().len() - 1_000;
+    let budget_text = budget.to_string();
+
+    let first = find(&root, &[query, "--response-char-budget", &budget_text]);
+    assert_eq!(first["outcome"], "found", "{first:#}");
+    assert_eq!(first["resolution"]["declarationCount"], workspace.files.len(), "every module declares it");
+    assert_eq!(first["perProjectTruncated"], true, "{first:#}");
+    let returned = first["returnedSites"].as_u64().unwrap() as usize;
+    assert!(returned > 1, "the first page holds {returned} row(s)");
+    assert!(serde_json::to_string(&first).unwrap().len() <= budget, "the page fits its budget");
+    assert_eq!(first["truncatedBy"], "responseBudget");
+    let cursor = first["nextCursor"].as_str().expect("a cursor for the rest");
+
+    let second = find(&root, &[query, "--response-char-budget", &budget_text, "--cursor", cursor]);
+    assert_eq!(second["pageOffset"], returned, "{second:#}");
+    assert!(second["returnedSites"].as_u64().unwrap() > 1, "{second:#}");
+    assert!(serde_json::to_string(&second).unwrap().len() <= budget);
+    let pages: Vec<RowKey> =
+        first["sites"].as_array().unwrap().iter().chain(second["sites"].as_array().unwrap()).map(row_key).collect();
+    assert_eq!(pages, stream[..pages.len()], "the two pages are the stream's first rows, each once");
+}

@@ -147,8 +147,9 @@ pub(super) async fn search_qualified(
     let (index, overlay, paths, wanted) = (index.clone(), overlay.clone(), workspace.clone(), names.clone());
     let (scanned, declaring, holding) = crate::commands::run_blocking(move || {
         let workers = index.options().worker_count(paths.len());
-        let scanned = crate::syntax::prefilter::NamePrefilter::for_names(&wanted).candidates(&paths, &overlay, workers);
-        let masks = crate::syntax::prefilter::needles_held(&scanned.candidates, &overlay, &qualifier, workers);
+        // One read of each file: whether it holds the name, and which qualifier segments.
+        let (scanned, masks) = crate::syntax::prefilter::NamePrefilter::for_names(&wanted)
+            .candidates_holding(&paths, &overlay, workers, &qualifier);
         let every = if qualifier.len() >= 64 { u64::MAX } else { (1u64 << qualifier.len()) - 1 };
         let (mut declaring, mut holding) = (Vec::new(), Vec::new());
         for (path, mask) in scanned.candidates.iter().zip(masks) {

@@ -46,12 +46,32 @@ impl StreamHasher {
     }
 
     pub fn add(&mut self, part: &Value) {
-        self.0.update(serde_json::to_string(part).unwrap_or_default().as_bytes());
+        self.add_serialized(part);
+    }
+
+    /// [`StreamHasher::add`] of anything that serializes, hashed as its compact JSON is
+    /// written (the same bytes, without building the text).
+    pub fn add_serialized<T: Serialize + ?Sized>(&mut self, part: &T) {
+        let _ = serde_json::to_writer(HashWriter(&mut self.0), part);
         self.0.update([0x1e]);
     }
 
     pub fn finish(self) -> String {
         crate::syntax::cache::to_hex(&self.0.finalize())
+    }
+}
+
+/// Bytes written into a hash.
+struct HashWriter<'a>(&'a mut Sha256);
+
+impl std::io::Write for HashWriter<'_> {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.update(bytes);
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }
 
@@ -232,17 +252,17 @@ pub fn plan_page<A: PlannedAnswer>(
         metadata.keep_project_rows(keep);
         metadata
     };
-    // Rows come before per-project detail: first the largest prefix that still lets the whole
-    // page through (a find over hundreds of projects otherwise returned one row per page),
-    // then, when not even the page fits beside an empty ledger, the prefix for one row.
-    for rows_needed in [wanted, 1.min(wanted)] {
-        if !fits(&build(&reduced(0), rows_needed)) {
-            continue;
-        }
+    // Rows come before per-project detail: the most rows that fit beside an empty ledger
+    // (the whole page when it can; a name declared in every module of a large workspace has
+    // metadata that leaves room for part of a page, and the page used to fall back to one
+    // row then), then the largest ledger prefix that still lets those rows through.
+    if let Some(rows_fitting) = largest(&reduced(0))
+        && (rows_fitting > 0 || wanted == 0)
+    {
         let (mut low, mut high) = (0usize, project_rows);
         while low < high {
             let middle = low + (high - low).div_ceil(2);
-            if fits(&build(&reduced(middle), rows_needed)) {
+            if fits(&build(&reduced(middle), rows_fitting)) {
                 low = middle;
             } else {
                 high = middle - 1;
@@ -347,6 +367,45 @@ mod tests {
         };
         assert_eq!(answer["returnedSites"], json!(1));
         assert_eq!(answer["perProjectTruncated"], json!(true));
+    }
+
+    #[test]
+    fn a_page_that_cannot_be_whole_beside_any_ledger_holds_as_many_rows_as_fit() {
+        // The shape of a name declared in every module of 500 projects: a ledger larger than
+        // the ceiling, other metadata (the 50 declarations listed) of a fifth of it, and rows
+        // long with their candidates. 80 rows cannot fit beside even an empty ledger; the page
+        // used to fall back to one row, and now holds every row the room takes.
+        let projects: Vec<Value> = (0..500).map(|index| json!({ "p": index, "pad": "y".repeat(120) })).collect();
+        let base = json!({ "perProject": projects, "declarations": "d".repeat(12_500) });
+        let rows: Vec<Value> = (0..300).map(|index| json!({ "i": index, "text": "x".repeat(700) })).collect();
+        let PlannedPage::Delivered(answer) = plan_page(&base, &rows, 0, 80, RESPONSE_HARD_CEILING, &fill) else {
+            panic!()
+        };
+        let count = answer["returnedSites"].as_u64().unwrap() as usize;
+        assert!(count > 40 && count < 80, "{count} rows");
+        assert!(serialized_utf16_len(&answer) <= RESPONSE_HARD_CEILING);
+        assert_eq!(answer["perProjectTruncated"], json!(true));
+        // Not one more row fits beside the ledger it kept, nor beside an empty one.
+        let mut bigger = answer.clone();
+        fill(&mut bigger, &rows[..count + 1], count + 1);
+        assert!(serialized_utf16_len(&bigger) > RESPONSE_HARD_CEILING);
+        let mut emptied = base.clone();
+        emptied.keep_project_rows(0);
+        fill(&mut emptied, &rows[..count + 1], count + 1);
+        assert!(serialized_utf16_len(&emptied) > RESPONSE_HARD_CEILING);
+        // Paging on from each page's end delivers every row once, in order.
+        let mut seen = Vec::new();
+        while seen.len() < rows.len() {
+            let PlannedPage::Delivered(page) = plan_page(&base, &rows, seen.len(), 80, RESPONSE_HARD_CEILING, &fill)
+            else {
+                panic!()
+            };
+            assert!(serialized_utf16_len(&page) <= RESPONSE_HARD_CEILING);
+            let delivered = page["sites"].as_array().unwrap();
+            assert!(delivered.len() > 1 || seen.len() + 1 == rows.len(), "{} rows", delivered.len());
+            seen.extend(delivered.iter().map(|row| row["i"].as_u64().unwrap()));
+        }
+        assert_eq!(seen, (0..300).collect::<Vec<u64>>());
     }
 
     #[test]

@@ -7,7 +7,9 @@
 
 use std::cmp::Ordering;
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+use serde_json::Value;
 
 use crate::syntax::model::TextRange;
 
@@ -151,33 +153,37 @@ pub fn bound_line(line: &str, focus_start: usize, focus_end: usize, limit: usize
     }
 }
 
-/// The text of a file split into lines (`\n`, `\r\n` or `\r`), for line lookups.
+/// The text of a file split into lines (`\n`, `\r\n` or `\r`), for line lookups: one copy
+/// of the text and where each line lies in it.
 pub struct SourceLines {
-    lines: Vec<String>,
+    text: String,
+    /// Each line's byte range in `text`, without its line break.
+    lines: Vec<std::ops::Range<usize>>,
 }
 
 impl SourceLines {
     pub fn new(text: &str) -> SourceLines {
         let mut lines = Vec::new();
-        let mut rest = text;
+        let mut start = 0;
         loop {
-            match rest.find(['\n', '\r']) {
-                Some(at) => {
-                    lines.push(rest[..at].to_owned());
-                    let skip = if rest[at..].starts_with("\r\n") { 2 } else { 1 };
-                    rest = &rest[at + skip..];
+            match text[start..].find(['\n', '\r']) {
+                Some(found) => {
+                    let at = start + found;
+                    lines.push(start..at);
+                    let skip = if text[at..].starts_with("\r\n") { 2 } else { 1 };
+                    start = at + skip;
                 }
                 None => {
-                    lines.push(rest.to_owned());
+                    lines.push(start..text.len());
                     break;
                 }
             }
         }
-        SourceLines { lines }
+        SourceLines { text: text.to_owned(), lines }
     }
 
     pub fn line(&self, number: u32) -> Option<&str> {
-        self.lines.get(number as usize).map(String::as_str)
+        self.lines.get(number as usize).map(|range| &self.text[range.clone()])
     }
 
     pub fn line_count(&self) -> usize {
@@ -188,75 +194,163 @@ impl SourceLines {
 /// The canonical JSON row of `site`. `lines` is the site's file text (if readable);
 /// `context_lines` lines above and below are added when positive.
 pub fn site_row(site: &Site, lines: Option<&SourceLines>, context_lines: usize) -> Value {
-    let mut row = json!({
-        "file": site.file,
-        "range": site.range.to_json(),
-        "kind": site.kind,
-        "symbolFullName": site.symbol_full_name,
-        "project": site.project,
-        "via": site.via,
-    });
-    if !site.symbol_candidates.is_empty() {
-        // A name declared in thousands of files would make every row thousands of names
-        // long (and no page could hold one row): the first few are listed, with the count.
-        let shown = &site.symbol_candidates[..site.symbol_candidates.len().min(SYMBOL_CANDIDATES_SHOWN)];
-        row["symbolCandidates"] = json!(shown);
-        if shown.len() < site.symbol_candidates.len() {
-            row["symbolCandidateCount"] = json!(site.symbol_candidates.len());
-            row["symbolCandidatesTruncated"] = json!(true);
+    SiteRow { site, lines, context_lines, also_compiled_by: &[], site_type: None }.to_value()
+}
+
+/// A site's canonical row, borrowed: it serializes straight to the bytes of the row as a JSON
+/// value (its keys in the order a `serde_json` map keeps them, sorted), so the stream identity
+/// hashes a row without building it, and only the page's rows become values.
+pub struct SiteRow<'a> {
+    pub site: &'a Site,
+    /// The site's file text, if readable.
+    pub lines: Option<&'a SourceLines>,
+    /// Lines of context above and below (none at 0).
+    pub context_lines: usize,
+    /// The other projects compiling the site's file (`alsoCompiledBy`; left out when empty).
+    pub also_compiled_by: &'a [String],
+    /// `siteType` (a field site of a find with `includeSiteTypes`; `Some(None)` is `null`).
+    pub site_type: Option<Option<&'a str>>,
+}
+
+impl SiteRow<'_> {
+    /// The row as a JSON value.
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+impl Serialize for SiteRow<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let site = self.site;
+        let start = site.range.start;
+        let focus_end = if site.range.end.line == start.line { site.range.end.character } else { u32::MAX };
+        let bounded = self
+            .lines
+            .and_then(|lines| lines.line(start.line))
+            .map(|line| bound_line(line, start.character as usize, focus_end as usize, LINE_TEXT_MAX_UNITS));
+        let context = self.lines.filter(|_| self.context_lines > 0);
+        let reach = self.context_lines as u32;
+        // Every key in sorted order (the order of a `serde_json::Map`, which sorts).
+        let mut map = serializer.serialize_map(None)?;
+        if let Some(lines) = context {
+            let after = start.line + 1..start.line.saturating_add(reach).saturating_add(1);
+            map.serialize_entry("after", &ContextEntries { lines, numbers: after })?;
         }
-    }
-    if site.via == "syntax" {
-        row["certain"] = json!(false);
-    }
-    if let Some(condition) = &site.condition {
-        row["condition"] = json!(condition.as_ref());
-    }
-    let start = site.range.start;
-    let focus_end = if site.range.end.line == start.line { site.range.end.character } else { u32::MAX };
-    match lines.and_then(|lines| lines.line(start.line)) {
-        Some(line) => {
-            let bounded = bound_line(line, start.character as usize, focus_end as usize, LINE_TEXT_MAX_UNITS);
-            row["lineText"] = json!(bounded.text);
-            row["lineTextSourceStartColumn"] = json!(bounded.source_start);
-            row["lineTextSourceEndColumn"] = json!(bounded.source_end);
-            row["lineTextSourceLength"] = json!(bounded.source_length);
-            row["lineTextTruncated"] = json!(bounded.truncated);
+        if !self.also_compiled_by.is_empty() {
+            map.serialize_entry("alsoCompiledBy", self.also_compiled_by)?;
         }
-        None => {
-            row["lineText"] = Value::Null;
-            row["lineTextUnavailable"] = json!(true);
+        if let Some(lines) = context {
+            let before = start.line.saturating_sub(reach)..start.line;
+            map.serialize_entry("before", &ContextEntries { lines, numbers: before })?;
         }
+        if site.via == "syntax" {
+            map.serialize_entry("certain", &false)?;
+        }
+        if let Some(condition) = &site.condition {
+            map.serialize_entry("condition", condition.as_ref())?;
+        }
+        map.serialize_entry("file", &site.file)?;
+        map.serialize_entry("kind", site.kind)?;
+        match &bounded {
+            Some(bounded) => {
+                map.serialize_entry("lineText", &bounded.text)?;
+                map.serialize_entry("lineTextSourceEndColumn", &bounded.source_end)?;
+                map.serialize_entry("lineTextSourceLength", &bounded.source_length)?;
+                map.serialize_entry("lineTextSourceStartColumn", &bounded.source_start)?;
+                map.serialize_entry("lineTextTruncated", &bounded.truncated)?;
+            }
+            None => {
+                map.serialize_entry("lineText", &None::<&str>)?;
+                map.serialize_entry("lineTextUnavailable", &true)?;
+            }
+        }
+        map.serialize_entry("project", &site.project)?;
+        map.serialize_entry("range", &RangeRow::of(site.range))?;
+        if let Some(site_type) = &self.site_type {
+            map.serialize_entry("siteType", site_type)?;
+        }
+        if !site.symbol_candidates.is_empty() {
+            // A name declared in thousands of files would make every row thousands of names
+            // long (and no page could hold one row): the first few are listed, with the count.
+            let total = site.symbol_candidates.len();
+            let shown = &site.symbol_candidates[..total.min(SYMBOL_CANDIDATES_SHOWN)];
+            if shown.len() < total {
+                map.serialize_entry("symbolCandidateCount", &total)?;
+            }
+            map.serialize_entry("symbolCandidates", shown)?;
+            if shown.len() < total {
+                map.serialize_entry("symbolCandidatesTruncated", &true)?;
+            }
+        }
+        map.serialize_entry("symbolFullName", &site.symbol_full_name)?;
+        map.serialize_entry("via", site.via)?;
+        map.end()
     }
-    if context_lines > 0
-        && let Some(lines) = lines
-    {
-        let entry = |number: u32| -> Option<Value> {
-            let line = lines.line(number)?;
-            let bounded = bound_line(line, 0, 0, LINE_TEXT_MAX_UNITS);
-            Some(json!({
-                "line": number,
-                "text": bounded.text,
-                "sourceStartColumn": bounded.source_start,
-                "sourceEndColumn": bounded.source_end,
-                "sourceLength": bounded.source_length,
-                "truncated": bounded.truncated,
-            }))
+}
+
+/// `range` as a row writes it (`{end:{character,line}, start:{…}}`, keys sorted).
+#[derive(Serialize)]
+struct RangeRow {
+    end: PositionRow,
+    start: PositionRow,
+}
+
+#[derive(Serialize)]
+struct PositionRow {
+    character: u32,
+    line: u32,
+}
+
+impl RangeRow {
+    fn of(range: TextRange) -> RangeRow {
+        let position = |position: crate::syntax::model::Position| PositionRow {
+            character: position.character,
+            line: position.line,
         };
-        let first = start.line.saturating_sub(context_lines as u32);
-        let before: Vec<Value> = (first..start.line).filter_map(entry).collect();
-        let after: Vec<Value> =
-            (start.line + 1..=start.line.saturating_add(context_lines as u32)).filter_map(entry).collect();
-        row["before"] = json!(before);
-        row["after"] = json!(after);
+        RangeRow { end: position(range.end), start: position(range.start) }
     }
-    row
+}
+
+/// `before` or `after`: the lines of `numbers` that exist, each bounded.
+struct ContextEntries<'a> {
+    lines: &'a SourceLines,
+    numbers: std::ops::Range<u32>,
+}
+
+impl Serialize for ContextEntries<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.numbers.clone().filter_map(|number| {
+            let line = self.lines.line(number)?;
+            let bounded = bound_line(line, 0, 0, LINE_TEXT_MAX_UNITS);
+            Some(ContextEntry {
+                line: number,
+                source_end_column: bounded.source_end,
+                source_length: bounded.source_length,
+                source_start_column: bounded.source_start,
+                text: bounded.text,
+                truncated: bounded.truncated,
+            })
+        }))
+    }
+}
+
+/// One context line (keys sorted).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ContextEntry {
+    line: u32,
+    source_end_column: usize,
+    source_length: usize,
+    source_start_column: usize,
+    text: String,
+    truncated: bool,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::syntax::model::Position;
+    use serde_json::json;
 
     fn utf16_length(text: &str) -> usize {
         text.encode_utf16().count()
@@ -289,6 +383,15 @@ mod tests {
     }
 
     #[test]
+    fn source_lines_split_at_every_line_break() {
+        let lines = SourceLines::new("a\r\nb\rc\n\nd\u{e9}\r\n");
+        let all: Vec<&str> = (0..lines.line_count() as u32).filter_map(|number| lines.line(number)).collect();
+        assert_eq!(all, ["a", "b", "c", "", "d\u{e9}", ""]);
+        assert_eq!(lines.line(6), None);
+        assert_eq!(SourceLines::new("").line(0), Some(""));
+    }
+
+    #[test]
     fn rows_are_bounded_and_deduplicated() {
         let lines = SourceLines::new(&format!("a\r\n{}\nc", "y".repeat(2000)));
         assert_eq!(lines.line_count(), 3);
@@ -313,5 +416,133 @@ mod tests {
         sort_and_deduplicate(&mut sites);
         assert_eq!(sites.len(), 1);
         assert_eq!(sites[0].kind, "definition");
+    }
+
+    /// The row as it was built before it serialized itself: a `json!` value, key by key.
+    fn reference_row(site: &Site, lines: Option<&SourceLines>, context_lines: usize) -> Value {
+        let mut row = json!({
+            "file": site.file,
+            "range": site.range.to_json(),
+            "kind": site.kind,
+            "symbolFullName": site.symbol_full_name,
+            "project": site.project,
+            "via": site.via,
+        });
+        if !site.symbol_candidates.is_empty() {
+            // A name declared in thousands of files would make every row thousands of names
+            // long (and no page could hold one row): the first few are listed, with the count.
+            let shown = &site.symbol_candidates[..site.symbol_candidates.len().min(SYMBOL_CANDIDATES_SHOWN)];
+            row["symbolCandidates"] = json!(shown);
+            if shown.len() < site.symbol_candidates.len() {
+                row["symbolCandidateCount"] = json!(site.symbol_candidates.len());
+                row["symbolCandidatesTruncated"] = json!(true);
+            }
+        }
+        if site.via == "syntax" {
+            row["certain"] = json!(false);
+        }
+        let start = site.range.start;
+        let focus_end = if site.range.end.line == start.line { site.range.end.character } else { u32::MAX };
+        match lines.and_then(|lines| lines.line(start.line)) {
+            Some(line) => {
+                let bounded = bound_line(line, start.character as usize, focus_end as usize, LINE_TEXT_MAX_UNITS);
+                row["lineText"] = json!(bounded.text);
+                row["lineTextSourceStartColumn"] = json!(bounded.source_start);
+                row["lineTextSourceEndColumn"] = json!(bounded.source_end);
+                row["lineTextSourceLength"] = json!(bounded.source_length);
+                row["lineTextTruncated"] = json!(bounded.truncated);
+            }
+            None => {
+                row["lineText"] = Value::Null;
+                row["lineTextUnavailable"] = json!(true);
+            }
+        }
+        if context_lines > 0
+            && let Some(lines) = lines
+        {
+            let entry = |number: u32| -> Option<Value> {
+                let line = lines.line(number)?;
+                let bounded = bound_line(line, 0, 0, LINE_TEXT_MAX_UNITS);
+                Some(json!({
+                    "line": number,
+                    "text": bounded.text,
+                    "sourceStartColumn": bounded.source_start,
+                    "sourceEndColumn": bounded.source_end,
+                    "sourceLength": bounded.source_length,
+                    "truncated": bounded.truncated,
+                }))
+            };
+            let first = start.line.saturating_sub(context_lines as u32);
+            let before: Vec<Value> = (first..start.line).filter_map(entry).collect();
+            let after: Vec<Value> =
+                (start.line + 1..=start.line.saturating_add(context_lines as u32)).filter_map(entry).collect();
+            row["before"] = json!(before);
+            row["after"] = json!(after);
+        }
+        row
+    }
+
+    #[test]
+    fn a_row_serializes_to_the_bytes_of_its_value_and_is_the_value_it_was() {
+        let text = format!("first\n  let x = Parcel.Weight\n{}Weight\nlast", "z".repeat(900));
+        let lines = SourceLines::new(&text);
+        let range = |line: u32, start: u32, end_line: u32, end: u32| TextRange {
+            start: Position { line, character: start },
+            end: Position { line: end_line, character: end },
+        };
+        let many: Vec<String> = (0..14).map(|index| format!("P{index}.M.Weight")).collect();
+        let few = vec!["A.Weight".to_owned(), "B.Weight\"quoted\"".to_owned()];
+        let mut checked = 0;
+        for site_range in
+            [range(0, 0, 0, 5), range(1, 15, 1, 21), range(2, 900, 2, 906), range(1, 2, 2, 3), range(9, 0, 9, 1)]
+        {
+            for candidates in [Vec::new(), few.clone(), many.clone()] {
+                for (via, full_name, project) in [
+                    ("syntax", None, None),
+                    ("fsac", Some("Parcel.Weight".to_owned()), Some("src/P/P.fsproj".to_owned())),
+                ] {
+                    for context_lines in [0, 1, 3] {
+                        for readable in [true, false] {
+                            let site = Site {
+                                file: "src/P/\u{e9}F.fs".into(),
+                                range: site_range,
+                                kind: "field-read",
+                                symbol_full_name: full_name.clone(),
+                                symbol_candidates: std::sync::Arc::new(candidates.clone()),
+                                project: project.clone(),
+                                via,
+                            };
+                            let lines = readable.then_some(&lines);
+                            let reference = reference_row(&site, lines, context_lines);
+                            let row =
+                                SiteRow { site: &site, lines, context_lines, also_compiled_by: &[], site_type: None };
+                            assert_eq!(row.to_value(), reference);
+                            assert_eq!(
+                                serde_json::to_string(&row).unwrap(),
+                                serde_json::to_string(&reference).unwrap()
+                            );
+                            // With the fields the stream adds.
+                            let others = ["src/Q/Q.fsproj".to_owned()];
+                            for site_type in [None, Some(None), Some(Some("float<kg>"))] {
+                                let row =
+                                    SiteRow { site: &site, lines, context_lines, also_compiled_by: &others, site_type };
+                                let mut reference = reference.clone();
+                                reference["alsoCompiledBy"] = json!(others);
+                                if let Some(site_type) = site_type {
+                                    reference["siteType"] = json!(site_type);
+                                }
+                                assert_eq!(row.to_value(), reference);
+                                assert_eq!(
+                                    serde_json::to_string(&row).unwrap(),
+                                    serde_json::to_string(&reference).unwrap()
+                                );
+                                checked += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 5 * 3 * 2 * 3 * 2 * 3);
     }
 }

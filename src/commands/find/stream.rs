@@ -4,15 +4,15 @@
 //! that a cursor continues this very stream.
 
 use std::ops::Range;
-use std::path::PathBuf;
 
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::commands::CommandError;
 use crate::commands::find::answer::ProjectRow;
 use crate::commands::find::page::{FindCursor, StreamHasher};
 use crate::commands::find::resolve::Declared;
-use crate::commands::find::rows::{Site, site_row};
+use crate::commands::find::rows::{Site, SiteRow};
 use crate::commands::find::target::Placement;
 use crate::commands::find::{FindRun, Texts, resolve_display};
 use crate::lsp::ext::error_kinds;
@@ -26,6 +26,17 @@ pub(super) struct Stream {
     pub page_rows: Vec<Value>,
     /// The stream identity a cursor carries.
     pub identity: String,
+}
+
+/// What the stream identity hashes before the rows (keys sorted, as a JSON map of them
+/// would write them).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct StreamHead<'a> {
+    declarations: &'a [Value],
+    from_file: Option<&'a str>,
+    per_project: Value,
+    via: &'static str,
 }
 
 /// The rows a page may take: from the cursor's offset, at most `maxResults`.
@@ -51,32 +62,33 @@ pub(super) fn form(
     let declarations = declarations_json(find, texts, declared);
     let via = if find.fsac.ready { "fsac" } else { "syntax" };
     let mut hasher = StreamHasher::new();
-    hasher.add(&json!({ "perProject": per_project, "declarations": declarations, "via": via, "fromFile": from_file }));
+    let per_project = serde_json::to_value(per_project).unwrap_or(Value::Null);
+    hasher.add_serialized(&StreamHead { declarations: &declarations, from_file, per_project, via });
     let context_lines = find.arguments.context_lines_applied();
     let mut page_rows = Vec::with_capacity(window.len().min(sites.len()));
-    let mut previous_file: Option<PathBuf> = None;
-    for (number, site) in sites.iter().enumerate() {
-        let path = resolve_display(&find.root, &site.file);
-        if let Some(previous) = previous_file.take_if(|previous| *previous != path) {
-            texts.forget(&previous);
-        }
+    // Sites are sorted by file: each file's path, text and compiling projects are looked up
+    // once for all its rows, and its text dropped after them. A row outside the window is
+    // hashed as it serializes, never built.
+    let mut number = 0;
+    for file_sites in sites.chunk_by(|left, right| left.file == right.file) {
+        let path = resolve_display(&find.root, &file_sites[0].file);
+        let compiling = placement.compiling_projects(&path, &find.model);
         let lines = texts.text(&path).map(|(_, lines)| lines);
-        let mut row = site_row(site, lines, context_lines);
-        // A file linked into several projects: the others that compile it.
-        let others = placement.also_compiled_by(&path, site.project.as_deref(), &find.model);
-        if !others.is_empty() {
-            row["alsoCompiledBy"] = json!(others);
+        for site in file_sites {
+            // A file linked into several projects: the others that compile it.
+            let others: Vec<String> =
+                compiling.iter().filter(|other| site.project.as_deref() != Some(other.as_str())).cloned().collect();
+            let site_type = site_types
+                .filter(|_| site.kind.starts_with("field-"))
+                .map(|types| types.get(number).and_then(|found| found.as_deref()));
+            let row = SiteRow { site, lines, context_lines, also_compiled_by: &others, site_type };
+            hasher.add_serialized(&row);
+            if window.contains(&number) {
+                page_rows.push(row.to_value());
+            }
+            number += 1;
         }
-        if let Some(types) = site_types
-            && site.kind.starts_with("field-")
-        {
-            row["siteType"] = json!(types.get(number).cloned().flatten());
-        }
-        hasher.add(&row);
-        if window.contains(&number) {
-            page_rows.push(row);
-        }
-        previous_file = Some(path);
+        texts.forget(&path);
     }
     Stream { declarations, page_rows, identity: hasher.finish() }
 }

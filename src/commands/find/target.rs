@@ -250,15 +250,10 @@ impl Placement {
         any && only
     }
 
-    /// A file linked into several projects: the projects other than `project` that compile it.
-    pub fn also_compiled_by(&self, path: &Path, project: Option<&str>, model: &WorkspaceModel) -> Vec<String> {
-        self.compiling_projects
-            .get(path)
-            .into_iter()
-            .flatten()
-            .map(|other| model.display_path(other))
-            .filter(|other| project != Some(other.as_str()))
-            .collect()
+    /// Every project compiling `path`, as the answer spells it, in project order (a row lists
+    /// those other than its own as `alsoCompiledBy`).
+    pub fn compiling_projects(&self, path: &Path, model: &WorkspaceModel) -> Vec<String> {
+        self.compiling_projects.get(path).into_iter().flatten().map(|other| model.display_path(other)).collect()
     }
 }
 
