@@ -30,7 +30,8 @@ pub mod file_glob;
 mod what_if;
 
 use answer::{
-    CheckAnswer, Counts, Coverage, FileEntry, FileStatus, Findings, ProjectRow, ProjectScopeNote, Stamp, Tally, Verdict,
+    CheckAnswer, Counts, Coverage, FileEntry, FileStatus, Findings, ProjectConfiguration, ProjectRow, ProjectScopeNote,
+    Stamp, Tally, Verdict,
 };
 pub use arguments::{CheckArguments, CheckScope, SeverityFloor, SnippetPosition, Speed};
 
@@ -87,7 +88,7 @@ pub async fn check(argument: Value, mut context: CommandContext) -> Result<Value
     let deadline = tokio::time::Instant::now() + arguments.timeout_ms.as_duration_ms();
     let model = crate::commands::load_workspace_model(&root).await?;
     let plan = plan(&arguments, &model, &root)?;
-    let (plan, what_if) = match &arguments.edits {
+    let (mut plan, what_if) = match &arguments.edits {
         Some(edits) => {
             let (plan, what_if) = what_if::prepare(edits, plan, &model, &root, &context).await?;
             (plan, Some(what_if))
@@ -107,6 +108,32 @@ pub async fn check(argument: Value, mut context: CommandContext) -> Result<Value
     }
     let generation = status.generation;
     coverage.session_generation = Some(generation);
+    // What FSAC loaded decides what can be checked: a project with several target frameworks
+    // in its first one, and only the files that configuration compiles.
+    if plan.scope != Scope::Snippet {
+        let configurations = narrow_to_loaded_configurations(&mut plan, &status, &model, &root);
+        coverage.expected_files = plan.files.iter().map(|path| display_relative(&root, path)).collect();
+        coverage.configuration_note = configuration_note(&configurations);
+        coverage.configurations = (!configurations.is_empty()).then_some(configurations);
+        if plan.files.is_empty() {
+            let not_compiled: Vec<&str> = coverage
+                .configurations
+                .iter()
+                .flatten()
+                .flat_map(|configuration| configuration.files_not_checked.iter().map(String::as_str))
+                .collect();
+            let reason = blocking(
+                error_kinds::NOT_IN_LOADED_CONFIGURATION,
+                format!(
+                    "no file in scope is compiled in the configuration FSAC loaded, so FSAC never analyses {}: {}",
+                    not_compiled.join(", "),
+                    coverage.configuration_note.as_deref().unwrap_or_default()
+                ),
+                json!({ "files": not_compiled }),
+            );
+            return CheckAnswer::unknown(coverage, reason, started).to_json();
+        }
+    }
     let run =
         CheckRun { arguments: &arguments, plan: &plan, model: &model, root: &root, deadline, generation, started };
     let answer = match what_if {
@@ -132,7 +159,97 @@ fn coverage_of(arguments: &CheckArguments, plan: &Plan, what_if: Option<&what_if
         session_generation: None,
         snippet_position: None,
         project: None,
+        configurations: None,
+        configuration_note: None,
     }
+}
+
+/// Narrows the plan to what FSAC loaded: a file the project file names but the configuration
+/// FSAC loaded does not compile (a `Compile` item whose `Condition` names another target
+/// framework, say) is never analysed by FSAC, so it leaves the plan, and each project in scope
+/// says which configuration was checked and what was not.
+fn narrow_to_loaded_configurations(
+    plan: &mut Plan,
+    status: &StatusSnapshot,
+    model: &WorkspaceModel,
+    root: &Path,
+) -> Vec<ProjectConfiguration> {
+    let same_file = |path: &Path| std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut rows = Vec::new();
+    let mut compiled = HashSet::new();
+    let mut not_compiled = HashSet::new();
+    for project_path in &plan.projects {
+        let Some(project) = model.project(project_path) else { continue };
+        let Some(loaded) = status.loaded_configuration(&project_path.display().to_string()) else {
+            compiled.extend(compile_files(project));
+            continue;
+        };
+        let mut files_not_checked = Vec::new();
+        match &loaded.files {
+            Some(files) => {
+                let loaded_files: HashSet<PathBuf> = files.iter().map(|file| same_file(Path::new(file))).collect();
+                for file in compile_files(project) {
+                    if loaded_files.contains(&same_file(&file)) {
+                        compiled.insert(file);
+                    } else {
+                        files_not_checked.push(display_relative(root, &file));
+                        not_compiled.insert(file);
+                    }
+                }
+            }
+            None => compiled.extend(compile_files(project)),
+        }
+        let target_frameworks_not_checked = loaded
+            .target_frameworks
+            .iter()
+            .filter(|framework| Some(*framework) != loaded.target_framework.as_ref())
+            .cloned()
+            .collect();
+        rows.push(ProjectConfiguration {
+            project: display_relative(root, project_path),
+            target_framework: loaded.target_framework.clone(),
+            target_frameworks: loaded.target_frameworks.clone(),
+            target_frameworks_not_checked,
+            files_not_checked,
+        });
+    }
+    // A file stays when some project in scope compiles it in its loaded configuration (or
+    // when fslens cannot tell).
+    plan.files.retain(|file| compiled.contains(file) || !not_compiled.contains(file));
+    rows
+}
+
+/// The sentence that says what the loaded configurations leave out, if they leave anything.
+fn configuration_note(configurations: &[ProjectConfiguration]) -> Option<String> {
+    let parts: Vec<String> = configurations
+        .iter()
+        .filter(|row| !row.target_frameworks_not_checked.is_empty() || !row.files_not_checked.is_empty())
+        .map(|row| {
+            let mut part = format!(
+                "{} was checked for {} only",
+                row.project,
+                row.target_framework.as_deref().unwrap_or("the configuration FSAC loaded")
+            );
+            if !row.target_frameworks_not_checked.is_empty() {
+                part.push_str(&format!(", not for {}", row.target_frameworks_not_checked.join(", ")));
+            }
+            if !row.files_not_checked.is_empty() {
+                part.push_str(&format!(
+                    " ({} not compiled in that configuration: {})",
+                    if row.files_not_checked.len() == 1 { "a file" } else { "files" },
+                    row.files_not_checked.join(", ")
+                ));
+            }
+            part
+        })
+        .collect();
+    (!parts.is_empty()).then(|| {
+        format!(
+            "{}. FSAC loads a project in one configuration (the first target framework): code compiled only for \
+             another one (a file, an #if branch) is not covered by this verdict; `dotnet build` checks every target framework",
+            parts.join("; ")
+        )
+    })
 }
 
 /// Why the check is `unknown` before FSAC is asked anything, if it is: no project at all, a
@@ -226,7 +343,9 @@ async fn verdict_over(
             incomplete_reason(run, outcome.timed_out, not_analysed)
         }
     });
-    let per_project = (plan.scope == Scope::Workspace).then(|| per_project(run.model, plan, &files, run.root));
+    let per_project = (plan.scope == Scope::Workspace).then(|| {
+        per_project(run.model, plan, &files, run.root, coverage.configurations.as_deref().unwrap_or_default())
+    });
     let below_floor = tally.below_floor;
     let counts = tally.counts;
     let (diagnostics, diagnostics_truncated) = tally.listed_within_cap();
@@ -1034,12 +1153,29 @@ fn sha256_hex(text: &str) -> String {
     Sha256::digest(text.as_bytes()).iter().map(|byte| format!("{byte:02x}")).collect()
 }
 
-fn per_project(model: &WorkspaceModel, plan: &Plan, files: &[FileEntry], root: &Path) -> Vec<ProjectRow> {
+fn per_project(
+    model: &WorkspaceModel,
+    plan: &Plan,
+    files: &[FileEntry],
+    root: &Path,
+    configurations: &[ProjectConfiguration],
+) -> Vec<ProjectRow> {
     plan.projects
         .iter()
         .filter_map(|project| model.project(project))
         .map(|project| {
-            let own: Vec<String> = compile_files(project).iter().map(|file| display_relative(root, file)).collect();
+            let name = display_relative(root, &project.path);
+            // A file the loaded configuration does not compile is not the project's here.
+            let not_compiled: &[String] = configurations
+                .iter()
+                .find(|configuration| configuration.project == name)
+                .map(|configuration| configuration.files_not_checked.as_slice())
+                .unwrap_or_default();
+            let own: Vec<String> = compile_files(project)
+                .iter()
+                .map(|file| display_relative(root, file))
+                .filter(|file| !not_compiled.contains(file))
+                .collect();
             let mut row = ProjectRow {
                 project: display_relative(root, &project.path),
                 files: own.len(),

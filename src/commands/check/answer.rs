@@ -54,6 +54,30 @@ pub struct Coverage {
     /// Snippet scope: the project the snippet was placed in.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub project: Option<String>,
+    /// The configuration FSAC loaded each project in scope in (as FSAC said when it loaded it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub configurations: Option<Vec<ProjectConfiguration>>,
+    /// Says what the loaded configurations leave unchecked, when they leave anything.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub configuration_note: Option<String>,
+}
+
+/// One project's configuration as FSAC loaded it: a project with several target frameworks is
+/// loaded (and so checked) in one of them, the first; the files it compiles only in another
+/// configuration (a `Compile` item with a `Condition`) are not checked.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectConfiguration {
+    pub project: String,
+    /// The target framework FSAC loaded the project in (`null` when FSAC did not say).
+    pub target_framework: Option<String>,
+    /// Every target framework the project declares.
+    pub target_frameworks: Vec<String>,
+    /// The declared target frameworks this check did not cover.
+    pub target_frameworks_not_checked: Vec<String>,
+    /// Files the project file names that the loaded configuration does not compile (so the
+    /// check did not cover them), workspace-relative.
+    pub files_not_checked: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
