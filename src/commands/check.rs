@@ -16,6 +16,7 @@ use sha2::{Digest, Sha256};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
+use crate::commands::configurations::{ProjectConfiguration, configuration_note, loaded_configurations};
 use crate::commands::params::parse_arguments;
 use crate::commands::paths::{confine, display_relative};
 use crate::lsp::ext::error_kinds;
@@ -30,8 +31,7 @@ pub mod file_glob;
 mod what_if;
 
 use answer::{
-    CheckAnswer, Counts, Coverage, FileEntry, FileStatus, Findings, ProjectConfiguration, ProjectRow, ProjectScopeNote,
-    Stamp, Tally, Verdict,
+    CheckAnswer, Counts, Coverage, FileEntry, FileStatus, Findings, ProjectRow, ProjectScopeNote, Stamp, Tally, Verdict,
 };
 pub use arguments::{CheckArguments, CheckScope, SeverityFloor, SnippetPosition, Speed};
 
@@ -113,7 +113,7 @@ pub async fn check(argument: Value, mut context: CommandContext) -> Result<Value
     if plan.scope != Scope::Snippet {
         let configurations = narrow_to_loaded_configurations(&mut plan, &status, &model, &root);
         coverage.expected_files = plan.files.iter().map(|path| display_relative(&root, path)).collect();
-        coverage.configuration_note = configuration_note(&configurations);
+        coverage.configuration_note = configuration_note(&configurations, "checked");
         coverage.configurations = (!configurations.is_empty()).then_some(configurations);
         if plan.files.is_empty() {
             let not_compiled: Vec<&str> = coverage
@@ -166,90 +166,30 @@ fn coverage_of(arguments: &CheckArguments, plan: &Plan, what_if: Option<&what_if
 
 /// Narrows the plan to what FSAC loaded: a file the project file names but the configuration
 /// FSAC loaded does not compile (a `Compile` item whose `Condition` names another target
-/// framework, say) is never analysed by FSAC, so it leaves the plan, and each project in scope
-/// says which configuration was checked and what was not.
+/// framework, say) is never analysed by FSAC, so it leaves the plan unless another project in
+/// scope compiles it; each project in scope says which configuration was checked.
 fn narrow_to_loaded_configurations(
     plan: &mut Plan,
     status: &StatusSnapshot,
     model: &WorkspaceModel,
     root: &Path,
 ) -> Vec<ProjectConfiguration> {
-    let same_file = |path: &Path| std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let mut rows = Vec::new();
-    let mut compiled = HashSet::new();
-    let mut not_compiled = HashSet::new();
-    for project_path in &plan.projects {
-        let Some(project) = model.project(project_path) else { continue };
-        let Some(loaded) = status.loaded_configuration(&project_path.display().to_string()) else {
-            compiled.extend(compile_files(project));
-            continue;
-        };
-        let mut files_not_checked = Vec::new();
-        match &loaded.files {
-            Some(files) => {
-                let loaded_files: HashSet<PathBuf> = files.iter().map(|file| same_file(Path::new(file))).collect();
-                for file in compile_files(project) {
-                    if loaded_files.contains(&same_file(&file)) {
-                        compiled.insert(file);
-                    } else {
-                        files_not_checked.push(display_relative(root, &file));
-                        not_compiled.insert(file);
-                    }
-                }
-            }
-            None => compiled.extend(compile_files(project)),
-        }
-        let target_frameworks_not_checked = loaded
-            .target_frameworks
+    let display = |path: &Path| display_relative(root, path);
+    let rows = loaded_configurations(&plan.projects, status, model, &display);
+    let not_compiled_by = |project: &Path, file: &str| {
+        rows.iter().any(|row| row.project == display(project) && row.files_not_checked.iter().any(|name| name == file))
+    };
+    plan.files.retain(|file| {
+        let shown = display(file);
+        let compilers: Vec<&Path> = plan
+            .projects
             .iter()
-            .filter(|framework| Some(*framework) != loaded.target_framework.as_ref())
-            .cloned()
+            .filter(|project| model.project(project).is_some_and(|found| found.compiles(file)))
+            .map(PathBuf::as_path)
             .collect();
-        rows.push(ProjectConfiguration {
-            project: display_relative(root, project_path),
-            target_framework: loaded.target_framework.clone(),
-            target_frameworks: loaded.target_frameworks.clone(),
-            target_frameworks_not_checked,
-            files_not_checked,
-        });
-    }
-    // A file stays when some project in scope compiles it in its loaded configuration (or
-    // when fslens cannot tell).
-    plan.files.retain(|file| compiled.contains(file) || !not_compiled.contains(file));
+        compilers.is_empty() || !compilers.iter().all(|project| not_compiled_by(project, &shown))
+    });
     rows
-}
-
-/// The sentence that says what the loaded configurations leave out, if they leave anything.
-fn configuration_note(configurations: &[ProjectConfiguration]) -> Option<String> {
-    let parts: Vec<String> = configurations
-        .iter()
-        .filter(|row| !row.target_frameworks_not_checked.is_empty() || !row.files_not_checked.is_empty())
-        .map(|row| {
-            let mut part = format!(
-                "{} was checked for {} only",
-                row.project,
-                row.target_framework.as_deref().unwrap_or("the configuration FSAC loaded")
-            );
-            if !row.target_frameworks_not_checked.is_empty() {
-                part.push_str(&format!(", not for {}", row.target_frameworks_not_checked.join(", ")));
-            }
-            if !row.files_not_checked.is_empty() {
-                part.push_str(&format!(
-                    " ({} not compiled in that configuration: {})",
-                    if row.files_not_checked.len() == 1 { "a file" } else { "files" },
-                    row.files_not_checked.join(", ")
-                ));
-            }
-            part
-        })
-        .collect();
-    (!parts.is_empty()).then(|| {
-        format!(
-            "{}. FSAC loads a project in one configuration (the first target framework): code compiled only for \
-             another one (a file, an #if branch) is not covered by this verdict; `dotnet build` checks every target framework",
-            parts.join("; ")
-        )
-    })
 }
 
 /// Why the check is `unknown` before FSAC is asked anything, if it is: no project at all, a

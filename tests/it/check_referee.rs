@@ -279,3 +279,37 @@ fn errors_only_in_the_other_target_framework_are_never_a_bare_clean() {
     assert_eq!(answer["blockingReason"]["errorKind"], json!("not_in_loaded_configuration"), "{answer}");
     assert_eq!(answer["blockingReason"]["files"], json!(["src/Multi/Legacy.fs"]), "{answer}");
 }
+
+/// `find` names the configuration it covers as `check` does: Multi was searched for net10.0
+/// only, and Legacy.fs (netstandard2.0 only) was not searched by FSAC. A project with one
+/// target framework is not listed.
+#[test]
+fn find_names_the_target_framework_it_did_not_search() {
+    if !dotnet_is_here() {
+        return;
+    }
+    let tree = referee_tree(&[]);
+    let runtime = tempfile::tempdir().unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_fslens"))
+        .args(["find", "Order", "--json", "--fsac", &dotnet_double_command(), "--workspace"])
+        .arg(tree.path())
+        .env("XDG_RUNTIME_DIR", runtime.path())
+        .output()
+        .unwrap();
+    let answer: Value = serde_json::from_slice(&output.stdout).unwrap_or_else(|_| {
+        panic!("no JSON: {} {}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
+    });
+    assert_eq!(answer["via"], json!("fsac"), "{answer}");
+    assert_eq!(
+        answer["configurations"],
+        json!([{
+            "project": "src/Multi/Multi.fsproj",
+            "targetFramework": "net10.0",
+            "targetFrameworks": ["net10.0", "netstandard2.0"],
+            "targetFrameworksNotChecked": ["netstandard2.0"],
+            "filesNotChecked": ["src/Multi/Legacy.fs"],
+        }]),
+        "{answer}"
+    );
+    assert!(answer["configurationNote"].as_str().is_some_and(|note| note.contains("netstandard2.0")), "{answer}");
+}

@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::Scope;
 use super::arguments::{SeverityFloor, SnippetPosition, Speed};
 use crate::commands::CommandError;
+pub use crate::commands::configurations::ProjectConfiguration;
 
 /// A check's answer.
 #[derive(Debug, Clone, Serialize)]
@@ -60,24 +61,6 @@ pub struct Coverage {
     /// Says what the loaded configurations leave unchecked, when they leave anything.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub configuration_note: Option<String>,
-}
-
-/// One project's configuration as FSAC loaded it: a project with several target frameworks is
-/// loaded (and so checked) in one of them, the first; the files it compiles only in another
-/// configuration (a `Compile` item with a `Condition`) are not checked.
-#[derive(Debug, Clone, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ProjectConfiguration {
-    pub project: String,
-    /// The target framework FSAC loaded the project in (`null` when FSAC did not say).
-    pub target_framework: Option<String>,
-    /// Every target framework the project declares.
-    pub target_frameworks: Vec<String>,
-    /// The declared target frameworks this check did not cover.
-    pub target_frameworks_not_checked: Vec<String>,
-    /// Files the project file names that the loaded configuration does not compile (so the
-    /// check did not cover them), workspace-relative.
-    pub files_not_checked: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]
