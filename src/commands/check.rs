@@ -115,21 +115,32 @@ pub async fn check(argument: Value, mut context: CommandContext) -> Result<Value
         coverage.expected_files = plan.files.iter().map(|path| display_relative(&root, path)).collect();
         coverage.configuration_note = configuration_note(&configurations, "checked");
         coverage.configurations = (!configurations.is_empty()).then_some(configurations);
-        if plan.files.is_empty() {
-            let not_compiled: Vec<&str> = coverage
-                .configurations
-                .iter()
-                .flatten()
-                .flat_map(|configuration| configuration.files_not_checked.iter().map(String::as_str))
-                .collect();
+        let not_compiled: Vec<String> = coverage
+            .configurations
+            .iter()
+            .flatten()
+            .flat_map(|configuration| configuration.files_not_checked.iter().cloned())
+            .collect();
+        // An edit of a file FSAC never analyses has no verdict, whatever the rest says.
+        let touched_not_compiled: Vec<String> = what_if
+            .iter()
+            .flat_map(|what_if| what_if.touched_paths())
+            .filter(|path| !plan.files.iter().any(|file| file == path))
+            .map(|path| display_relative(&root, path))
+            .filter(|file| not_compiled.contains(file))
+            .collect();
+        let unchecked = if plan.files.is_empty() { not_compiled } else { touched_not_compiled };
+        if !unchecked.is_empty() {
             let reason = blocking(
                 error_kinds::NOT_IN_LOADED_CONFIGURATION,
                 format!(
-                    "no file in scope is compiled in the configuration FSAC loaded, so FSAC never analyses {}: {}",
-                    not_compiled.join(", "),
+                    "{} {} not compiled in the configuration FSAC loaded, so FSAC never analyses {}: {}",
+                    unchecked.join(", "),
+                    if unchecked.len() == 1 { "is" } else { "are" },
+                    if unchecked.len() == 1 { "it" } else { "them" },
                     coverage.configuration_note.as_deref().unwrap_or_default()
                 ),
-                json!({ "files": not_compiled }),
+                json!({ "files": unchecked }),
             );
             return CheckAnswer::unknown(coverage, reason, started).to_json();
         }

@@ -278,6 +278,17 @@ fn errors_only_in_the_other_target_framework_are_never_a_bare_clean() {
     assert_eq!((code, &answer["verdict"]), (Some(2), &json!("unknown")), "{answer}");
     assert_eq!(answer["blockingReason"]["errorKind"], json!("not_in_loaded_configuration"), "{answer}");
     assert_eq!(answer["blockingReason"]["files"], json!(["src/Multi/Legacy.fs"]), "{answer}");
+
+    // A what-if that edits Legacy.fs has no verdict either (it said `clean` before: the edit's
+    // own file was never analysed).
+    let edits = tempfile::tempdir().unwrap();
+    let edits_file = edits.path().join("edits.json");
+    let broken = json!([{"path": "src/Multi/Legacy.fs", "text": "module Referee.Multi.Platform\n\nlet describe () = 1 + \"x\"\n"}]);
+    std::fs::write(&edits_file, broken.to_string()).unwrap();
+    let (code, answer) = fslens_check_with(tree.path(), &["--edits", edits_file.to_str().unwrap()]);
+    assert_eq!((code, &answer["verdict"]), (Some(2), &json!("unknown")), "{answer}");
+    assert_eq!(answer["blockingReason"]["errorKind"], json!("not_in_loaded_configuration"), "{answer}");
+    assert_eq!(answer["blockingReason"]["files"], json!(["src/Multi/Legacy.fs"]), "{answer}");
 }
 
 /// `find` names the configuration it covers as `check` does: Multi was searched for net10.0
