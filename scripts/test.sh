@@ -65,15 +65,18 @@ if ! cargo test --locked --lib --bins --tests --no-run >target/build-tests.log 2
   echo "== Free disk now: $(df -Ph . | awk 'NR==2 {print $4}')"
   exit 1
 fi
-cargo test --locked --lib --bins --tests
+# check_referee builds its trees with the real `dotnet build` and always runs behind the .NET
+# double: it runs once, in the .NET double's run below.
+cargo test --locked --lib --bins --tests -- --skip check_referee::
 
 # The same layers again in front of the .NET FSAC double (FCS from NuGet, projects loaded by
-# an MSBuild design-time build): find, check, rename, what-if and the differential oracle.
+# an MSBuild design-time build): find, check, rename, what-if, the differential oracle and the
+# check referee (fslens check beside `dotnet build` on the same trees).
 # check_with_double::unusable_setups pins the JavaScript double's fake list of installed SDKs;
 # the .NET double lists the machine's real ones.
 echo "== Rust tests against the .NET FSAC double (FSLENS_TEST_DOUBLE=dotnet)"
 FSLENS_TEST_DOUBLE=dotnet cargo test --locked --test it -- find_with_double:: proxy_with_double:: \
-  check_with_double:: rename:: check_what_if:: find_names:: union_patterns:: find_oracle:: \
+  check_with_double:: rename:: check_what_if:: find_names:: union_patterns:: find_oracle:: check_referee:: \
   --skip check_with_double::unusable_setups
 
 echo "== Real FSAC layer (runs only when FSLENS_FSAC names an FsAutoComplete)"

@@ -864,6 +864,9 @@ fn render_check(answer: &Value) -> String {
     if let Some(reason) = answer["reason"].as_str() {
         lines.push(format!("reason: {reason}"));
     }
+    if let Some(note) = answer["configurationNote"].as_str() {
+        lines.push(format!("configuration: {note}"));
+    }
     let blocking = &answer["blockingReason"];
     if let Some(kind) = blocking["errorKind"].as_str() {
         lines.push(format!("blocking: {kind}"));

@@ -16,6 +16,7 @@ use sha2::{Digest, Sha256};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
+use crate::commands::configurations::{ProjectConfiguration, configuration_note, loaded_configurations};
 use crate::commands::params::parse_arguments;
 use crate::commands::paths::{confine, display_relative};
 use crate::lsp::ext::error_kinds;
@@ -87,7 +88,7 @@ pub async fn check(argument: Value, mut context: CommandContext) -> Result<Value
     let deadline = tokio::time::Instant::now() + arguments.timeout_ms.as_duration_ms();
     let model = crate::commands::load_workspace_model(&root).await?;
     let plan = plan(&arguments, &model, &root)?;
-    let (plan, what_if) = match &arguments.edits {
+    let (mut plan, what_if) = match &arguments.edits {
         Some(edits) => {
             let (plan, what_if) = what_if::prepare(edits, plan, &model, &root, &context).await?;
             (plan, Some(what_if))
@@ -107,6 +108,43 @@ pub async fn check(argument: Value, mut context: CommandContext) -> Result<Value
     }
     let generation = status.generation;
     coverage.session_generation = Some(generation);
+    // What FSAC loaded decides what can be checked: a project with several target frameworks
+    // in its first one, and only the files that configuration compiles.
+    if plan.scope != Scope::Snippet {
+        let configurations = narrow_to_loaded_configurations(&mut plan, &status, &model, &root);
+        coverage.expected_files = plan.files.iter().map(|path| display_relative(&root, path)).collect();
+        coverage.configuration_note = configuration_note(&configurations, "checked");
+        coverage.configurations = (!configurations.is_empty()).then_some(configurations);
+        let not_compiled: Vec<String> = coverage
+            .configurations
+            .iter()
+            .flatten()
+            .flat_map(|configuration| configuration.files_not_checked.iter().cloned())
+            .collect();
+        // An edit of a file FSAC never analyses has no verdict, whatever the rest says.
+        let touched_not_compiled: Vec<String> = what_if
+            .iter()
+            .flat_map(|what_if| what_if.touched_paths())
+            .filter(|path| !plan.files.iter().any(|file| file == path))
+            .map(|path| display_relative(&root, path))
+            .filter(|file| not_compiled.contains(file))
+            .collect();
+        let unchecked = if plan.files.is_empty() { not_compiled } else { touched_not_compiled };
+        if !unchecked.is_empty() {
+            let reason = blocking(
+                error_kinds::NOT_IN_LOADED_CONFIGURATION,
+                format!(
+                    "{} {} not compiled in the configuration FSAC loaded, so FSAC never analyses {}: {}",
+                    unchecked.join(", "),
+                    if unchecked.len() == 1 { "is" } else { "are" },
+                    if unchecked.len() == 1 { "it" } else { "them" },
+                    coverage.configuration_note.as_deref().unwrap_or_default()
+                ),
+                json!({ "files": unchecked }),
+            );
+            return CheckAnswer::unknown(coverage, reason, started).to_json();
+        }
+    }
     let run =
         CheckRun { arguments: &arguments, plan: &plan, model: &model, root: &root, deadline, generation, started };
     let answer = match what_if {
@@ -132,7 +170,37 @@ fn coverage_of(arguments: &CheckArguments, plan: &Plan, what_if: Option<&what_if
         session_generation: None,
         snippet_position: None,
         project: None,
+        configurations: None,
+        configuration_note: None,
     }
+}
+
+/// Narrows the plan to what FSAC loaded: a file the project file names but the configuration
+/// FSAC loaded does not compile (a `Compile` item whose `Condition` names another target
+/// framework, say) is never analysed by FSAC, so it leaves the plan unless another project in
+/// scope compiles it; each project in scope says which configuration was checked.
+fn narrow_to_loaded_configurations(
+    plan: &mut Plan,
+    status: &StatusSnapshot,
+    model: &WorkspaceModel,
+    root: &Path,
+) -> Vec<ProjectConfiguration> {
+    let display = |path: &Path| display_relative(root, path);
+    let rows = loaded_configurations(&plan.projects, status, model, &display);
+    let not_compiled_by = |project: &Path, file: &str| {
+        rows.iter().any(|row| row.project == display(project) && row.files_not_checked.iter().any(|name| name == file))
+    };
+    plan.files.retain(|file| {
+        let shown = display(file);
+        let compilers: Vec<&Path> = plan
+            .projects
+            .iter()
+            .filter(|project| model.project(project).is_some_and(|found| found.compiles(file)))
+            .map(PathBuf::as_path)
+            .collect();
+        compilers.is_empty() || !compilers.iter().all(|project| not_compiled_by(project, &shown))
+    });
+    rows
 }
 
 /// Why the check is `unknown` before FSAC is asked anything, if it is: no project at all, a
@@ -226,7 +294,9 @@ async fn verdict_over(
             incomplete_reason(run, outcome.timed_out, not_analysed)
         }
     });
-    let per_project = (plan.scope == Scope::Workspace).then(|| per_project(run.model, plan, &files, run.root));
+    let per_project = (plan.scope == Scope::Workspace).then(|| {
+        per_project(run.model, plan, &files, run.root, coverage.configurations.as_deref().unwrap_or_default())
+    });
     let below_floor = tally.below_floor;
     let counts = tally.counts;
     let (diagnostics, diagnostics_truncated) = tally.listed_within_cap();
@@ -1034,12 +1104,29 @@ fn sha256_hex(text: &str) -> String {
     Sha256::digest(text.as_bytes()).iter().map(|byte| format!("{byte:02x}")).collect()
 }
 
-fn per_project(model: &WorkspaceModel, plan: &Plan, files: &[FileEntry], root: &Path) -> Vec<ProjectRow> {
+fn per_project(
+    model: &WorkspaceModel,
+    plan: &Plan,
+    files: &[FileEntry],
+    root: &Path,
+    configurations: &[ProjectConfiguration],
+) -> Vec<ProjectRow> {
     plan.projects
         .iter()
         .filter_map(|project| model.project(project))
         .map(|project| {
-            let own: Vec<String> = compile_files(project).iter().map(|file| display_relative(root, file)).collect();
+            let name = display_relative(root, &project.path);
+            // A file the loaded configuration does not compile is not the project's here.
+            let not_compiled: &[String] = configurations
+                .iter()
+                .find(|configuration| configuration.project == name)
+                .map(|configuration| configuration.files_not_checked.as_slice())
+                .unwrap_or_default();
+            let own: Vec<String> = compile_files(project)
+                .iter()
+                .map(|file| display_relative(root, file))
+                .filter(|file| !not_compiled.contains(file))
+                .collect();
             let mut row = ProjectRow {
                 project: display_relative(root, &project.path),
                 files: own.len(),

@@ -14,6 +14,7 @@ pub use context::CommandContext;
 pub mod arguments;
 pub mod budget;
 pub mod check;
+pub mod configurations;
 pub mod context;
 pub mod diagnostic;
 pub mod diagnostics;

@@ -132,6 +132,9 @@ pub mod error_kinds {
         FILE_NOT_IN_PROJECT = "file_not_in_project",
         /// Check's blocking reason: no source file is in scope.
         NOTHING_IN_SCOPE = "nothing_in_scope",
+        /// Check's blocking reason: the files in scope are compiled only in a configuration
+        /// FSAC did not load (another target framework).
+        NOT_IN_LOADED_CONFIGURATION = "not_in_loaded_configuration",
         /// A rename (or navigation) position on no symbol: a keyword, a string, a comment, or
         /// nothing the compiler can rename (`data.reason` says which).
         NO_SYMBOL_AT_POSITION = "no_symbol_at_position",

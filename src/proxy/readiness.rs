@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::{Value, json};
 
-pub use crate::session_state::status::{ProjectError, State};
+pub use crate::session_state::status::{LoadedConfiguration, ProjectError, State};
 
 /// The readiness of the FSAC session.
 #[derive(Debug, Clone)]
@@ -20,6 +20,7 @@ pub struct Readiness {
     projects_loading: BTreeSet<String>,
     projects_loaded: BTreeSet<String>,
     project_errors: Vec<ProjectError>,
+    loaded_configurations: BTreeMap<String, LoadedConfiguration>,
     progress_titles: BTreeMap<String, String>,
     workspace_loads_finished: u64,
 }
@@ -37,6 +38,7 @@ impl Readiness {
             projects_loading: BTreeSet::new(),
             projects_loaded: BTreeSet::new(),
             project_errors: Vec::new(),
+            loaded_configurations: BTreeMap::new(),
             progress_titles: BTreeMap::new(),
             workspace_loads_finished: 0,
         }
@@ -53,6 +55,11 @@ impl Readiness {
     /// The projects FSAC reported loaded.
     pub fn projects_loaded(&self) -> Vec<String> {
         self.projects_loaded.iter().cloned().collect()
+    }
+
+    /// The configuration each loaded project was loaded in (target framework, files).
+    pub fn loaded_configurations(&self) -> Vec<LoadedConfiguration> {
+        self.loaded_configurations.values().cloned().collect()
     }
 
     /// The projects FSAC could not load.
@@ -130,12 +137,14 @@ impl Readiness {
                 if let Some(project) = project {
                     self.projects_loading.remove(&project);
                     self.project_errors.retain(|error| error.project != project);
+                    self.loaded_configurations.insert(project.clone(), loaded_configuration(&project, &data));
                     self.projects_loaded.insert(project);
                 }
             }
             Some("error") => {
                 let project = project.unwrap_or_default();
                 self.projects_loading.remove(&project);
+                self.loaded_configurations.remove(&project);
                 self.project_errors.retain(|error| error.project != project);
                 self.project_errors.push(ProjectError {
                     project,
@@ -197,6 +206,21 @@ impl Readiness {
     }
 }
 
+/// The configuration a `project` payload says FSAC loaded: `Info.TargetFramework`,
+/// `Info.TargetFrameworks` and `Files`.
+fn loaded_configuration(project: &str, data: &Value) -> LoadedConfiguration {
+    let text = |value: &Value| value.as_str().filter(|text| !text.is_empty()).map(str::to_owned);
+    let info = data.get("Info").unwrap_or(&Value::Null);
+    let target_framework = info.get("TargetFramework").and_then(text);
+    let mut target_frameworks: Vec<String> =
+        info.get("TargetFrameworks").and_then(Value::as_array).into_iter().flatten().filter_map(text).collect();
+    if target_frameworks.is_empty() {
+        target_frameworks.extend(target_framework.clone());
+    }
+    let files = data.get("Files").and_then(Value::as_array).map(|files| files.iter().filter_map(text).collect());
+    LoadedConfiguration { project: project.to_owned(), target_framework, target_frameworks, files }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -241,6 +265,29 @@ mod tests {
         assert_eq!(status["projectsLoaded"], json!(["/w/A.fsproj"]));
         assert_eq!(status["projectErrors"][0]["code"], json!(100));
         assert_eq!(status["reason"], json!("workspace loaded: 1 project(s), 1 with errors"));
+    }
+
+    #[test]
+    fn keeps_the_configuration_each_project_was_loaded_in() {
+        let mut readiness = Readiness::starting();
+        readiness.initialized(true);
+        let data = json!({"Project": "/w/M.fsproj", "Files": ["/w/Text.fs", "/w/Modern.fs"],
+            "Info": {"TargetFramework": "net10.0", "TargetFrameworks": ["net10.0", "netstandard2.0"]}});
+        readiness.observe_notification("fsharp/notifyWorkspace", &notify("project", data));
+        readiness.observe_notification("fsharp/notifyWorkspace", &notify("project", json!({"Project": "/w/A.fsproj"})));
+        let loaded = readiness.loaded_configurations();
+        assert_eq!(loaded.len(), 2);
+        assert_eq!(loaded[0].project, "/w/A.fsproj");
+        assert_eq!((loaded[0].target_framework.as_deref(), loaded[0].files.as_ref()), (None, None));
+        assert_eq!(loaded[1].target_framework.as_deref(), Some("net10.0"));
+        assert_eq!(loaded[1].target_frameworks, ["net10.0", "netstandard2.0"]);
+        assert_eq!(loaded[1].files.as_deref(), Some(&["/w/Text.fs".to_owned(), "/w/Modern.fs".to_owned()][..]));
+        // A project that fails to load on a reload has no loaded configuration any more.
+        readiness.observe_notification(
+            "fsharp/notifyWorkspace",
+            &notify("error", json!({"Code": 101, "Message": "bad", "AdditionalData": {"Project": "/w/M.fsproj"}})),
+        );
+        assert_eq!(readiness.loaded_configurations().len(), 1);
     }
 
     #[test]

@@ -47,6 +47,23 @@ pub struct ProjectError {
     pub message: String,
 }
 
+/// The configuration FSAC loaded a project in, from its `fsharp/notifyWorkspace` `project`
+/// payload (shared/fsac-protocol.md §4.2): FSAC loads a project with several target frameworks
+/// in one of them (the first), so the files it compiles are those of that configuration.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LoadedConfiguration {
+    /// The project as FSAC names it.
+    pub project: String,
+    /// `Info.TargetFramework`: the target framework FSAC loaded.
+    pub target_framework: Option<String>,
+    /// `Info.TargetFrameworks`: every target framework the project declares.
+    pub target_frameworks: Vec<String>,
+    /// `Files`: the source files of the loaded configuration, in compile order; `None` when
+    /// the payload has no list.
+    pub files: Option<Vec<String>>,
+}
+
 /// What a command may know about the session's FSAC at one moment.
 #[derive(Debug, Clone)]
 pub struct StatusSnapshot {
@@ -67,9 +84,16 @@ pub struct StatusSnapshot {
     pub projects_loaded: Vec<String>,
     /// The projects FSAC could not load, and why.
     pub project_errors: Vec<ProjectError>,
+    /// The configuration each loaded project was loaded in.
+    pub loaded_configurations: Vec<LoadedConfiguration>,
 }
 
 impl StatusSnapshot {
+    /// The configuration FSAC loaded `project` (as FSAC names it) in, if it said.
+    pub fn loaded_configuration(&self, project: &str) -> Option<&LoadedConfiguration> {
+        self.loaded_configurations.iter().find(|loaded| loaded.project == project)
+    }
+
     /// The error FSAC reported loading `project` (as FSAC names it), if any.
     pub fn project_error(&self, project: &str) -> Option<&ProjectError> {
         self.project_errors.iter().find(|error| error.project == project)

@@ -13,6 +13,7 @@
 mod active_patterns;
 mod architecture;
 mod check_races;
+mod check_referee;
 mod check_what_if;
 mod check_with_double;
 mod cli_contract;

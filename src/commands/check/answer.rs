@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::Scope;
 use super::arguments::{SeverityFloor, SnippetPosition, Speed};
 use crate::commands::CommandError;
+pub use crate::commands::configurations::ProjectConfiguration;
 
 /// A check's answer.
 #[derive(Debug, Clone, Serialize)]
@@ -54,6 +55,12 @@ pub struct Coverage {
     /// Snippet scope: the project the snippet was placed in.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub project: Option<String>,
+    /// The configuration FSAC loaded each project in scope in (as FSAC said when it loaded it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub configurations: Option<Vec<ProjectConfiguration>>,
+    /// Says what the loaded configurations leave unchecked, when they leave anything.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub configuration_note: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize)]

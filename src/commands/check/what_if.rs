@@ -77,6 +77,13 @@ pub(super) struct WhatIf {
     notes: Vec<String>,
 }
 
+impl WhatIf {
+    /// The files the edits touch.
+    pub(super) fn touched_paths(&self) -> impl Iterator<Item = &Path> {
+        self.touched.iter().map(|file| file.path.as_path())
+    }
+}
+
 /// Parses and applies `edits` and narrows the plan to the touched files and the files of every
 /// project downstream of them (the plan's own scope still narrows that).
 pub(super) async fn prepare(

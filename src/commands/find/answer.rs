@@ -44,6 +44,13 @@ pub struct FindAnswer {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub no_projects: Option<Value>,
     pub scope_note: String,
+    /// The projects in scope FSAC loaded in a configuration that leaves something out (another
+    /// target framework, files compiled only for it); absent when none does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub configurations: Option<Vec<crate::commands::configurations::ProjectConfiguration>>,
+    /// Says what those configurations leave out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub configuration_note: Option<String>,
     pub coverage: Coverage,
     pub per_project: Vec<ProjectRow>,
     /// Set when the page planner kept only some `perProject` rows.
@@ -366,6 +373,8 @@ pub(super) fn timeout_before_sweep(
         matched: None,
         no_projects: None,
         scope_note,
+        configurations: None,
+        configuration_note: None,
         coverage: Coverage {
             complete: false,
             projects_requested: requested,

@@ -47,6 +47,7 @@ use serde_json::{Value, json};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
+use crate::commands::configurations::{configuration_note, loaded_configurations};
 use crate::commands::params::parse_arguments;
 use crate::commands::paths::confine;
 use crate::lsp::ext::error_kinds;
@@ -379,6 +380,13 @@ fn answer_of(
     let via_fsac = find.fsac.ready;
     let total = sites.len();
     let scope_note = target::scope_note(&find.target, &find.model, verdict, find.fsac.ready, &find.fsac.state);
+    // A project loaded in a configuration that leaves code out (another target framework, a
+    // file compiled only for it) is named, never silently inside a complete answer.
+    let display = |path: &Path| find.model.display_path(path);
+    let configurations: Vec<_> = loaded_configurations(&find.target.projects, &find.fsac.status, &find.model, &display)
+        .into_iter()
+        .filter(|row| row.leaves_something_out())
+        .collect();
     FindAnswer {
         run,
         error_kind: verdict.no_projects.as_ref().map(|_| error_kinds::NO_PROJECTS),
@@ -393,6 +401,8 @@ fn answer_of(
         matched: verdict.matched,
         no_projects: verdict.no_projects.clone(),
         scope_note,
+        configuration_note: configuration_note(&configurations, "searched"),
+        configurations: (!configurations.is_empty()).then_some(configurations),
         coverage: coverage_of(find, resolved, swept, verdict),
         per_project: verdict.per_project.clone(),
         per_project_returned_count: None,
@@ -709,6 +719,9 @@ pub fn render_text(answer: &Value) -> String {
     )];
     if let Some(reason) = answer["noProjects"]["message"].as_str() {
         lines.push(format!("no_projects: {reason}"));
+    }
+    if let Some(note) = answer["configurationNote"].as_str() {
+        lines.push(format!("configuration: {note}"));
     }
     for site in answer["sites"].as_array().into_iter().flatten() {
         let condition = site["condition"].as_str().map(|condition| format!(" [{condition}]")).unwrap_or_default();

@@ -25,6 +25,7 @@ impl Proxy {
             restart_scheduled: self.restart_at.is_some(),
             projects_loaded: self.readiness.projects_loaded(),
             project_errors: self.readiness.project_errors().to_vec(),
+            loaded_configurations: self.readiness.loaded_configurations(),
         }
     }
 
