@@ -426,22 +426,6 @@ fn projects_seeing(model: &WorkspaceModel, path: &Path) -> HashSet<PathBuf> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::syntactic_note;
-
-    #[test]
-    fn a_syntactic_answer_promises_certainty_only_while_fsac_loads() {
-        for state in ["starting", "loading"] {
-            assert!(syntactic_note(state).contains("certain once FSAC has loaded"), "{state}");
-        }
-        for state in ["absent", "crashed"] {
-            let note = syntactic_note(state);
-            assert!(!note.contains("certain once FSAC has loaded") && note.contains("not running"), "{note}");
-        }
-    }
-}
-
 /// The workspace's source files whose implicit module (a file without a top-level `module` or
 /// `namespace` line is a module named after the file, its first letter capitalised) has the
 /// query's name.
@@ -495,4 +479,20 @@ fn declares_module_or_namespace(path: &Path) -> bool {
         };
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::syntactic_note;
+
+    #[test]
+    fn a_syntactic_answer_promises_certainty_only_while_fsac_loads() {
+        for state in ["starting", "loading"] {
+            assert!(syntactic_note(state).contains("certain once FSAC has loaded"), "{state}");
+        }
+        for state in ["absent", "crashed"] {
+            let note = syntactic_note(state);
+            assert!(!note.contains("certain once FSAC has loaded") && note.contains("not running"), "{note}");
+        }
+    }
 }

@@ -441,6 +441,9 @@ mod tests {
         if site.via == "syntax" {
             row["certain"] = json!(false);
         }
+        if let Some(condition) = &site.condition {
+            row["condition"] = json!(condition.as_ref());
+        }
         let start = site.range.start;
         let focus_end = if site.range.end.line == start.line { site.range.end.character } else { u32::MAX };
         match lines.and_then(|lines| lines.line(start.line)) {
@@ -511,6 +514,7 @@ mod tests {
                                 symbol_candidates: std::sync::Arc::new(candidates.clone()),
                                 project: project.clone(),
                                 via,
+                                condition: (via == "syntax").then(|| "#if NET6_0_OR_GREATER".into()),
                             };
                             let lines = readable.then_some(&lines);
                             let reference = reference_row(&site, lines, context_lines);
