@@ -12,23 +12,15 @@ use crate::support;
 use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
-use support::double::{Editor, dotnet_double_command, fixture_copy};
+use support::double::{Editor, dotnet_double_command, fixture_copy, site_rows};
 
 /// (file, 0-based line, character, kind, condition) of every row.
 fn rows(answer: &Value) -> BTreeSet<(String, u64, u64, String, Option<String>)> {
-    answer["sites"]
-        .as_array()
-        .unwrap_or_else(|| panic!("no sites: {answer}"))
-        .iter()
-        .map(|site| {
-            (
-                site["file"].as_str().unwrap().to_owned(),
-                site["range"]["start"]["line"].as_u64().unwrap(),
-                site["range"]["start"]["character"].as_u64().unwrap(),
-                site["kind"].as_str().unwrap().to_owned(),
-                site["condition"].as_str().map(str::to_owned),
-            )
-        })
+    let conditions = answer["sites"].as_array().into_iter().flatten().map(|site| site["condition"].as_str());
+    site_rows(answer)
+        .into_iter()
+        .zip(conditions)
+        .map(|((file, line, character, kind), condition)| (file, line, character, kind, condition.map(str::to_owned)))
         .collect()
 }
 
