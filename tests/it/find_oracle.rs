@@ -163,7 +163,9 @@ fn no_find_on_the_builders_fixture_says_complete_while_the_compiler_disagrees() 
 /// fixtures/qualifiers: modules declaring the same short names (`A.map`, `AOption.map`,
 /// `BOption.ok`), a generic type and a module of one name (`Tree`), a property and an
 /// anonymous record field of one name (`Settings.Quiet`), namespaces named by their segments,
-/// and a `#if !FABLE_COMPILER` branch at column 0 inside a module. Before: `find Qualifiers`
+/// a `#if !FABLE_COMPILER` branch at column 0 inside a module, and a module abbreviation named
+/// like a module of another namespace (`Options.Internal`: before, the abbreviation's target's
+/// uses were listed as its own, complete). Before: `find Qualifiers`
 /// (a namespace only ever declared dotted, `namespace Qualifiers.Options`) answered
 /// `not_found` while complete, and `Qualifiers.Options` / `Qualifiers.Use` were asked of FSAC
 /// at their first segment (namespace `Qualifiers`).

@@ -105,6 +105,13 @@ pub(super) fn judge(
         && !by_position
         && resolved.declared.iter().any(|declared| declared.kind == Some(DeclarationKind::Override))
         && !resolved.declared.iter().any(|declared| declared.kind == Some(DeclarationKind::AbstractMember));
+    // `module L = A.B` asked by name: the compiler resolves the abbreviation to its target, so
+    // FSAC's references there are A.B's uses, not the abbreviation's.
+    let abbreviations: Vec<&Declared> = if swept.asked && !by_position {
+        resolved.declared.iter().filter(|declared| is_module_abbreviation(declared)).collect()
+    } else {
+        Vec::new()
+    };
     // A file without a `module`/`namespace` line is an implicit module named after the file:
     // no text declares it, so neither source can prove it absent or find its uses.
     let implicit = if by_position { Vec::new() } else { implicit_modules_named(find) };
@@ -114,6 +121,7 @@ pub(super) fn judge(
         && unconfirmed.is_empty()
         && type_errors.is_empty()
         && !slot_answers
+        && abbreviations.is_empty()
         && implicit.is_empty()
         && !resolved.position_unresolved_but_declared;
     let resolution_answered = !find.fsac.ready
@@ -156,6 +164,15 @@ pub(super) fn judge(
              member itself for a complete answer"
                 .to_owned(),
         );
+    }
+    for abbreviation in &abbreviations {
+        notes.push(format!(
+            "{} ({}:{}) abbreviates another module (`module L = A.B`): FSAC reports the uses of the module it \
+             stands for, which the compiler does not count as the abbreviation's, so the answer is not complete",
+            abbreviation.full_name,
+            find.model.display_path(&abbreviation.path),
+            abbreviation.name_range.start.line + 1
+        ));
     }
     for path in &implicit {
         notes.push(format!(
@@ -424,6 +441,24 @@ fn projects_seeing(model: &WorkspaceModel, path: &Path) -> HashSet<PathBuf> {
             return seeing;
         }
     }
+}
+
+/// Whether a module declaration is an abbreviation, `module L = A.B` on its line.
+fn is_module_abbreviation(declared: &Declared) -> bool {
+    if declared.kind != Some(DeclarationKind::Module) {
+        return false;
+    }
+    let Ok(text) = std::fs::read_to_string(&declared.path) else { return false };
+    let Some(line) = text.lines().nth(declared.name_range.start.line as usize) else { return false };
+    let Some(rest) = line.trim_start().strip_prefix("module") else { return false };
+    let Some((_, target)) = rest.split_once('=') else { return false };
+    let target = target.split("//").next().unwrap_or_default().trim();
+    !target.is_empty()
+        && target.split('.').all(|segment| {
+            let segment = segment.trim();
+            !segment.is_empty()
+                && segment.chars().all(|character| character.is_alphanumeric() || "_'`".contains(character))
+        })
 }
 
 /// The workspace's source files whose implicit module (a file without a top-level `module` or
