@@ -165,7 +165,10 @@ fn no_find_on_the_builders_fixture_says_complete_while_the_compiler_disagrees() 
 /// anonymous record field of one name (`Settings.Quiet`), namespaces named by their segments,
 /// a `#if !FABLE_COMPILER` branch at column 0 inside a module, and a module abbreviation named
 /// like a module of another namespace (`Options.Internal`: before, the abbreviation's target's
-/// uses were listed as its own, complete). Before: `find Qualifiers`
+/// uses were listed as its own, complete), an attribute used without its suffix from another
+/// file and an indexer used as `lookup["abc"]` (before: the .NET double skipped files whose
+/// text does not spell the name, so `MarkerAttribute` and `Lookup.Item` lost those uses while
+/// complete). Before: `find Qualifiers`
 /// (a namespace only ever declared dotted, `namespace Qualifiers.Options`) answered
 /// `not_found` while complete, and `Qualifiers.Options` / `Qualifiers.Use` were asked of FSAC
 /// at their first segment (namespace `Qualifiers`).

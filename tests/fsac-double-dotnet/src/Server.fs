@@ -403,7 +403,19 @@ let findUses (symbol: FSharpSymbol) (origin: Context) (ct: CancellationToken) (o
                           if onlyFile.IsNone || onlyFile = Some source then yield o, source ]
             |> List.distinctBy (fun (o, f) -> o.ProjectFileName, f)
         // Every file of those projects is searched (FSAC_DOUBLE_SWEEP_DELAY_MS pauses before
-        // each); a file whose text never names the symbol is not type-checked.
+        // each); a file whose text never names the symbol is not type-checked. An attribute is
+        // written without its suffix (`[<Foo>]` for `FooAttribute`), and an indexer `Item` is
+        // used as `x[i]` without its name: those files are all checked.
+        let spellings =
+            match symbol with
+            | :? FSharpMemberOrFunctionOrValue as value when value.DisplayName = "Item" -> None
+            | :? FSharpEntity as entity when name.EndsWith "Attribute" && name.Length > 9 ->
+                Some [ name; name.Substring(0, name.Length - 9) ]
+            | _ -> Some [ name ]
+        let mayName (f: string) =
+            match spellings with
+            | None -> true
+            | Some names -> names |> List.exists (fun spelling -> (text f).Contains spelling)
         let candidates = targets
         log $"references: sweep of {candidates.Length} files for {name}"
         let found = Collections.Generic.Dictionary<string, string * range * bool>()
@@ -414,7 +426,7 @@ let findUses (symbol: FSharpSymbol) (origin: Context) (ct: CancellationToken) (o
                 log $"references: cancelled after searching {searched} files"
                 raise Cancelled
             searched <- searched + 1
-            if not ((text f).Contains name || isScript f) then () else
+            if not (mayName f || isScript f) then () else
             match! check options f with
             | Some(_, results) ->
                 for u in results.GetUsesOfSymbolInFile(symbol) do
