@@ -101,10 +101,15 @@ pub(super) fn judge(
     // those of the slot it fills (the abstract member: every implementation and every call
     // through it), which the compiler does not count as uses of this implementation. Unless
     // the slot was asked too, the sites are not the answer to the query.
+    // The same shows where the index cannot tell an implementation from a member (a layout the
+    // grammar reads otherwise): FSAC's sites land on the names of other member declarations,
+    // which no references answer of one member holds, but a slot's does.
+    let asks_no_slot = !resolved.declared.iter().any(|declared| declared.kind == Some(DeclarationKind::AbstractMember));
     let slot_answers = swept.asked
         && !by_position
-        && resolved.declared.iter().any(|declared| declared.kind == Some(DeclarationKind::Override))
-        && !resolved.declared.iter().any(|declared| declared.kind == Some(DeclarationKind::AbstractMember));
+        && asks_no_slot
+        && (resolved.declared.iter().any(|declared| declared.kind == Some(DeclarationKind::Override))
+            || lands_on_other_members(find, resolved, sites));
     // `module L = A.B` asked by name: the compiler resolves the abbreviation to its target, so
     // FSAC's references there are A.B's uses, not the abbreviation's.
     let abbreviations: Vec<&Declared> = if swept.asked && !by_position {
@@ -441,6 +446,28 @@ fn projects_seeing(model: &WorkspaceModel, path: &Path) -> HashSet<PathBuf> {
             return seeing;
         }
     }
+}
+
+/// Whether one of FSAC's sites is the name of a member declaration the find did not resolve.
+fn lands_on_other_members(find: &FindRun, resolved: &Resolved, sites: &[Site]) -> bool {
+    let member_like = |kind: DeclarationKind| {
+        matches!(kind, DeclarationKind::Member | DeclarationKind::Override | DeclarationKind::AbstractMember)
+    };
+    if !resolved.declared.iter().any(|declared| declared.kind.is_some_and(member_like)) {
+        return false;
+    }
+    let asked: HashSet<(FileKey, TextRange)> =
+        resolved.declared.iter().map(|declared| (find.work.file_key(&declared.path), declared.name_range)).collect();
+    sites.iter().filter(|site| site.via == "fsac").any(|site| {
+        let path = super::resolve_display(&find.root, &site.file);
+        find.index.file(&path).is_some_and(|file| {
+            file.index.declarations.iter().any(|declaration| {
+                member_like(declaration.kind)
+                    && declaration.name_range() == site.range
+                    && !asked.contains(&(find.work.file_key(&path), site.range))
+            })
+        })
+    })
 }
 
 /// Whether a module declaration is an abbreviation, `module L = A.B` on its line.

@@ -419,8 +419,11 @@ fn extension_member_name(index: &SyntaxIndex, file: &crate::syntax::model::FileI
     if parent.kind != DeclarationKind::TypeExtension {
         return None;
     }
+    // The extended type may be written qualified (`type Microsoft.FSharp.Control.Async with`):
+    // all of its segments go.
     let mut enclosing = segments(&index.full_name(file, declaration.parent as usize));
-    enclosing.pop();
+    let extended = segments(&index.name(parent.name)).len().max(1);
+    enclosing.truncate(enclosing.len().saturating_sub(extended));
     enclosing.push(segments(&index.name(declaration.name)).pop().unwrap_or_default());
     Some(enclosing.join("."))
 }
