@@ -186,8 +186,9 @@ pub struct ProjectRow {
 pub struct CrossCheck {
     pub source: &'static str,
     pub missed_by_backend: Vec<Value>,
-    /// The declarations FSAC reported where the syntax index has none and cannot tell (an
-    /// error region), each with its `reason`: kept and swept, and the answer not complete.
+    /// The declarations the syntax index can neither confirm nor rule out (FSAC's in an error
+    /// region, or the index's own whose container it lost there), each with its `reason`: kept
+    /// and swept, and the answer not complete.
     pub unconfirmed_by_index: Vec<Value>,
 }
 

@@ -165,7 +165,9 @@ fn indexed_declarations_named(find: &FindRun, name: &str) -> Vec<Declared> {
 async fn by_name(find: &FindRun) -> Result<Resolved, CommandError> {
     let mut resolved = Resolved::nothing();
     resolved.declared = resolve::syntax_declarations(&find.index, find.files(), &find.arguments);
+    let lost_containers = resolve::lost_container_places(&find.index, &resolved.declared, &find.arguments);
     if !find.fsac.ready {
+        resolved.unconfirmed = lost_containers;
         return Ok(resolved);
     }
     let Some(symbol_query) = resolve::workspace_symbol_query(&find.arguments) else {
@@ -191,6 +193,7 @@ async fn by_name(find: &FindRun) -> Result<Resolved, CommandError> {
             Err(CommandError::Timeout) => "timedOut".to_owned(),
             Err(error) => return Err(error),
         });
+    resolved.unconfirmed.extend(lost_containers);
     Ok(resolved)
 }
 

@@ -155,9 +155,9 @@ pub(super) fn judge(
     }
     if !unconfirmed.is_empty() {
         notes.push(format!(
-            "FSAC reports {} declaration(s) where the syntax index has none but could not read the code (an \
-             error region); they are kept and swept, and listed in crossCheck.unconfirmedByIndex, so the answer \
-             is not complete",
+            "{} declaration(s) sit where the syntax index could not read the code whole (an error region, or a \
+             container it lost there), so it can neither confirm nor rule them out; they are kept and swept, and \
+             listed in crossCheck.unconfirmedByIndex with the reason, so the answer is not complete",
             unconfirmed.len()
         ));
     }

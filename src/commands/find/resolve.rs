@@ -300,9 +300,11 @@ pub fn syntax_declarations(index: &SyntaxIndex, files: &[PathBuf], arguments: &F
             }
             let selected = match (&wanted.query, &wanted.owner, &wanted.member) {
                 (Some(query), _, _) => {
-                    qualified_matches(&index.full_name(&file.index, slot), query, arguments.exact)
+                    let full_name = index.full_name(&file.index, slot);
+                    qualified_matches(&full_name, query, arguments.exact)
                         || extension_member_name(index, &file.index, slot)
                             .is_some_and(|name| qualified_matches(&name, query, arguments.exact))
+                        || lost_its_container(&file, &full_name, query, arguments.exact)
                 }
                 (None, owner, member) => {
                     let name = index.name(declaration.name);
@@ -339,6 +341,43 @@ pub fn syntax_declarations(index: &SyntaxIndex, files: &[PathBuf], arguments: &F
         }
     }
     found
+}
+
+/// In a file the grammar could not read whole, the index's containers past an error region
+/// are guesses (a module's range may end early, leaving its later declarations at the top):
+/// a declaration whose full name is a proper suffix of the query's (`T` for `M.T`) may be the
+/// one the query names. It is swept, listed in `crossCheck.unconfirmedByIndex` with reason
+/// `container_lost_in_error_region` (see [`lost_container_places`]), and the answer is not
+/// complete.
+fn lost_its_container(file: &crate::syntax::index::IndexedFile, full_name: &str, query: &str, exact: bool) -> bool {
+    file.index.health.status != HealthStatus::Clean
+        && segments(full_name).len() < segments(query).len()
+        && qualified_matches(query, full_name, exact)
+}
+
+/// The declarations [`syntax_declarations`] kept only because their container may be lost.
+pub fn lost_container_places(
+    index: &SyntaxIndex,
+    declared: &[Declared],
+    arguments: &FindArguments,
+) -> Vec<Unconfirmed> {
+    let Some(query) = arguments.query.as_deref() else { return Vec::new() };
+    declared
+        .iter()
+        .filter(|declared| {
+            declared.sources.contains("syntax-index") && !qualified_matches(&declared.full_name, query, arguments.exact)
+        })
+        .filter(|declared| {
+            index
+                .file(&declared.path)
+                .is_some_and(|file| lost_its_container(&file, &declared.full_name, query, arguments.exact))
+        })
+        .map(|declared| Unconfirmed {
+            path: declared.path.clone(),
+            name_range: declared.name_range,
+            reason: "container_lost_in_error_region",
+        })
+        .collect()
 }
 
 /// Where an index declaration is declared, and where its references are asked: its name,
