@@ -144,7 +144,7 @@ type Checked =
 let private lines = Collections.Concurrent.ConcurrentDictionary<string, string[]>()
 
 /// A use whose range runs past the name (a generic application `Tree<int>`, whose range ends
-/// after the type arguments) ends where the name does, as the sites of FSAC's references do
+/// after the type arguments, on this line or a later one) ends where the name does, as the sites of FSAC's references do
 /// (its ranges are fixed up to the identifier): the last occurrence of the name in the range.
 let private endAtName (name: string) (used: Use) =
     let text = lines.GetOrAdd(used.File, fun file -> try File.ReadAllLines file with _ -> [||])
@@ -157,6 +157,11 @@ let private endAtName (name: string) (used: Use) =
         else
             match upTo.LastIndexOf name with
             | index when index >= from -> { used with EndColumn = index + name.Length }
+            | _ when used.StartLine < used.EndLine && used.StartLine < text.Length ->
+                // Type arguments over several lines (`M.f<\n 'a,\n >(`): the name is on the first.
+                match text[used.StartLine].LastIndexOf name with
+                | index when index >= used.StartColumn -> { used with EndLine = used.StartLine; EndColumn = index + name.Length }
+                | _ -> used
             | _ -> used
 
 /// The compiler's uses of a symbol in every project of the workspace (`GetUsesOfSymbol`, so
