@@ -458,15 +458,22 @@ fn lands_on_other_members(find: &FindRun, resolved: &Resolved, sites: &[Site]) -
     }
     let asked: HashSet<(FileKey, TextRange)> =
         resolved.declared.iter().map(|declared| (find.work.file_key(&declared.path), declared.name_range)).collect();
+    // Each file's member names once (a site is one lookup, not a pass over the file's
+    // declarations: a common member has thousands of sites).
+    let mut members_of: HashMap<String, HashSet<TextRange>> = HashMap::new();
     sites.iter().filter(|site| site.via == "fsac").any(|site| {
         let path = super::resolve_display(&find.root, &site.file);
-        find.index.file(&path).is_some_and(|file| {
-            file.index.declarations.iter().any(|declaration| {
-                member_like(declaration.kind)
-                    && declaration.name_range() == site.range
-                    && !asked.contains(&(find.work.file_key(&path), site.range))
+        let members = members_of.entry(site.file.clone()).or_insert_with(|| {
+            find.index.file(&path).map_or_else(HashSet::new, |file| {
+                file.index
+                    .declarations
+                    .iter()
+                    .filter(|declaration| member_like(declaration.kind))
+                    .map(|declaration| declaration.name_range())
+                    .collect()
             })
-        })
+        });
+        members.contains(&site.range) && !asked.contains(&(find.work.file_key(&path), site.range))
     })
 }
 
