@@ -422,6 +422,10 @@ fn dotted_name_prefixes(
     exact: bool,
 ) -> Vec<Declared> {
     let declaration = &file.declarations[slot];
+    // Called for every declaration of every file read: only a namespace or module name is read.
+    if !matches!(declaration.kind, DeclarationKind::Namespace | DeclarationKind::Module) {
+        return Vec::new();
+    }
     let name = index.name(declaration.name);
     let ranges = dotted_segment_ranges(&name, declaration);
     if ranges.len() < 2 {
