@@ -507,6 +507,9 @@ fn implicit_modules_named(find: &FindRun) -> Vec<PathBuf> {
     find.model
         .source_files
         .iter()
+        // An ASCII stem of another length cannot be the name: no name is built for it (every find
+        // passes over every source file here).
+        .filter(|path| path.file_stem().is_some_and(|stem| stem.len() == wanted.len() || !stem.is_ascii()))
         .filter(|path| implicit_module_name(path).is_some_and(|name| name == wanted))
         .filter(|path| !declares_module_or_namespace(path))
         .cloned()
