@@ -74,8 +74,8 @@ echo "== $(emacs --version | head -n 1), eglot from $(emacs --batch --eval "(pro
 
 if [ "$record" -eq 1 ]; then
   echo "== Recording fslens answers for the extension's tests"
-  if [ ! -d tests/fsac-double/node_modules/fable-standalone ]; then
-    quietly npm ci --prefix tests/fsac-double --no-audit --no-fund --loglevel=error
+  if [ ! -f tests/fsac-double-dotnet/bin/Release/net10.0/FsacDouble.dll ]; then
+    quietly dotnet build -c Release -nologo -v:q tests/fsac-double-dotnet/FsacDouble.fsproj
   fi
   quietly cargo test --locked --test it editors_recordings::
   grep -E "^test result" "$log" || true
@@ -132,8 +132,8 @@ if [ "$vscode_e2e" -eq 1 ]; then
   eval "$(grep -E '^(CODE_SERVER|CHROMIUM|PLAYWRIGHT_CORE)=' "$log" | sed 's/^/export /')"
   installed=$(grep -E '^   installing' "$log" | sed 's/^ *//' | paste -sd ';' || true)
   echo "   host ready in $((SECONDS - started)) s${installed:+ ($installed)}"
-  if [ ! -d tests/fsac-double/node_modules/fable-standalone ]; then
-    quietly npm ci --prefix tests/fsac-double --no-audit --no-fund --loglevel=error
+  if [ ! -f tests/fsac-double-dotnet/bin/Release/net10.0/FsacDouble.dll ]; then
+    quietly dotnet build -c Release -nologo -v:q tests/fsac-double-dotnet/FsacDouble.fsproj
   fi
   started=$SECONDS
   # The platform .vsix with fslens.path unset and no fslens on PATH: the bundled binary runs.

@@ -11,6 +11,7 @@ use crate::lsp::ext::error_kinds;
 use crate::lsp::message::error_codes;
 pub use context::CommandContext;
 
+pub mod active_patterns;
 pub mod arguments;
 pub mod budget;
 pub mod check;

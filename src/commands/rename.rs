@@ -559,16 +559,43 @@ pub async fn rename(argument: Value, context: CommandContext) -> Result<Value, C
     let overlay = context.editor_buffers().await?;
     let site = rename_site(&arguments, &context, &root, &overlay).await?;
     refuse_a_non_symbol(&site)?;
-    let (prepared, workspace_edit) = fsac_rename(&context, &site, &new_name, deadline).await?;
+    let (mut prepared, mut workspace_edit) = fsac_rename(&context, &site, &new_name, deadline).await?;
+    // A case of an active pattern, asked at its banana clip: FSAC would rename the whole
+    // pattern, so the case is renamed from one of its uses.
+    let mut asked = None;
+    let old_name = prepared_text(&site.text, &LineIndex::new(&site.text), &prepared);
+    if let Some(case) = old_name.as_deref().and_then(|resolved| case_asked_in_clip(&site, resolved)) {
+        let at_use = case_use_site(&context, &site, &case, &prepared, &overlay)?;
+        (prepared, workspace_edit) = fsac_rename(&context, &at_use, &new_name, deadline).await?;
+        let renamed = prepared_text(&at_use.text, &LineIndex::new(&at_use.text), &prepared);
+        if renamed.as_deref() != Some(case.as_str()) {
+            return Err(no_symbol(
+                "active_pattern",
+                format!("FSAC resolves the use of {case:?} at line {} to {renamed:?}, not to the case", at_use.line),
+                &site.line_text,
+            ));
+        }
+        asked = Some(at_use);
+    }
+    let asked_site = asked.as_ref().unwrap_or(&site);
     let by_path = edits_by_path(&workspace_edit)?;
     // The cross-check: every site find has for the symbol at the same position.
-    let cross_check = cross_check_with_find(&context, &root, &site.path, site.line, site.character, &by_path).await?;
+    let mut cross_check =
+        cross_check_with_find(&context, &root, &asked_site.path, asked_site.line, asked_site.character, &by_path)
+            .await?;
+    if let Some(at_use) = &asked {
+        cross_check.notes.push(format!(
+            "FSAC reads the banana clip at the position as the whole active pattern, so the case was renamed from its use at {}:{}",
+            display_relative(&root, &at_use.path),
+            at_use.line
+        ));
+    }
     let preview = preview(&by_path, &overlay, &root, arguments.max_lines.as_usize())?;
-    let lines = LineIndex::new(&site.text);
+    let lines = LineIndex::new(&asked_site.text);
     let mut answer = RenameAnswer {
         tool: "rename",
         status: "ok",
-        old_name: prepared_text(&site.text, &lines, &prepared),
+        old_name: prepared_text(&asked_site.text, &lines, &prepared),
         new_name: new_name.clone(),
         position: RenamePosition {
             path: display_relative(&root, &site.path),
@@ -834,6 +861,53 @@ async fn definition_of(
             json!({ "argument": "symbol", "candidates": names }),
         )),
     }
+}
+
+/// The case the user pointed at when FSAC resolved the position to a whole banana clip
+/// (`resolved`, e.g. `|Even|Odd|`) and the word there is one of its cases.
+fn case_asked_in_clip(site: &RenameSite, resolved: &str) -> Option<String> {
+    let word = crate::commands::find::resolve::identifier_at(&site.line_text, site.character)?;
+    crate::commands::active_patterns::case_of_clip(resolved, &word).map(str::to_owned)
+}
+
+/// Where the case `case` is used, to rename it from there: after the clip in its own file,
+/// else at an occurrence the syntax index has in another file. None found is a typed refusal:
+/// renaming from the clip would rename the whole pattern.
+fn case_use_site(
+    context: &CommandContext,
+    site: &RenameSite,
+    case: &str,
+    prepared: &Value,
+    overlay: &crate::syntax::index::Overlay,
+) -> Result<RenameSite, CommandError> {
+    use crate::commands::active_patterns::case_use_after;
+    const MOST_HITS: usize = 64;
+    let site_at = |path: &Path, text: String, at: Position| {
+        let line_text = LineIndex::new(&text).line_text(&text, at.line as usize).unwrap_or_default().to_owned();
+        RenameSite { path: path.to_owned(), text, line: at.line, character: at.character, line_text }
+    };
+    let clip_end: Option<Position> = serde_json::from_value(prepared["end"].clone()).ok();
+    if let Some(at) = clip_end.and_then(|end| case_use_after(&site.text, &site.path, case, end)) {
+        return Ok(site_at(&site.path, site.text.clone(), at));
+    }
+    for hit in context.syntax_index().find_occurrences(case).into_iter().take(MOST_HITS) {
+        if hit.path == site.path {
+            continue;
+        }
+        let Ok(text) = read_text(&hit.path, overlay) else { continue };
+        let at = Position { line: hit.position.line, character: hit.position.character };
+        if case_use_after(&text, &hit.path, case, at) == Some(at) {
+            return Ok(site_at(&hit.path, text, at));
+        }
+    }
+    Err(no_symbol(
+        "active_pattern",
+        format!(
+            "FSAC reads the banana clip here as the whole active pattern, and no use of the case {case:?} was found to \
+             rename it from: give the position of a use of {case:?}"
+        ),
+        &site.line_text,
+    ))
 }
 
 /// The old name, as the text at prepareRename's range.
@@ -1202,6 +1276,22 @@ pub fn input_schema() -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn overlapping_edits_of_the_backend_are_refused_naming_both() {
+        let uri = "file:///w/Patterns.fs";
+        let edit = |line: u32, start: u32, end: u32| json!({"range": {"start": {"line": line, "character": start}, "end": {"line": line, "character": end}}, "newText": "Pair"});
+        // The whole clip and the case inside it: applying both would mangle the line.
+        let overlapping = json!({"changes": {uri: [edit(2, 5, 15), edit(2, 6, 10)]}});
+        let Err(error) = edits_by_path(&overlapping) else { panic!("overlapping edits were accepted") };
+        let text = format!("{error:?}");
+        assert!(text.contains("overlap") && text.contains("rename_edits_invalid"), "{text}");
+        // Two edits starting at one place are refused too; the same edit twice is one edit.
+        assert!(edits_by_path(&json!({"changes": {uri: [edit(2, 6, 10), edit(2, 6, 8)]}})).is_err());
+        let twice =
+            edits_by_path(&json!({"changes": {uri: [edit(2, 6, 10), edit(2, 6, 10), edit(8, 6, 10)]}})).unwrap();
+        assert_eq!(twice.values().next().unwrap().len(), 2);
+    }
 
     #[test]
     fn new_names_are_plain_or_backticked() {

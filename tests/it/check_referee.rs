@@ -21,7 +21,7 @@ use std::process::Command;
 use serde_json::{Value, json};
 
 use crate::support::dotnet::restore;
-use crate::support::double::{dotnet_double_command, fixture_copy};
+use crate::support::double::{double_command, fixture_copy};
 
 /// One error as the compiler says it: `(code, workspace-relative file, 1-based line)`.
 type Error = (u32, String, u64);
@@ -106,7 +106,7 @@ fn fslens_check(root: &Path) -> (Option<i32>, Value) {
 fn fslens_check_with(root: &Path, extra: &[&str]) -> (Option<i32>, Value) {
     let runtime = tempfile::tempdir().unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_fslens"))
-        .args(["check", "--json", "--timeout-ms", "90000", "--fsac", &dotnet_double_command(), "--workspace"])
+        .args(["check", "--json", "--timeout-ms", "90000", "--fsac", &double_command(), "--workspace"])
         .arg(root)
         .args(extra)
         .env("XDG_RUNTIME_DIR", runtime.path())
@@ -302,7 +302,7 @@ fn find_names_the_target_framework_it_did_not_search() {
     let tree = referee_tree(&[]);
     let runtime = tempfile::tempdir().unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_fslens"))
-        .args(["find", "Order", "--json", "--fsac", &dotnet_double_command(), "--workspace"])
+        .args(["find", "Order", "--json", "--fsac", &double_command(), "--workspace"])
         .arg(tree.path())
         .env("XDG_RUNTIME_DIR", runtime.path())
         .output()

@@ -182,7 +182,7 @@ async fn unusable_setups_give_unknown_with_the_reason() {
     assert_eq!(answer["verdict"], json!("unknown"), "{answer}");
     assert_eq!(answer["blockingReason"]["errorKind"], json!("sdk_not_found"));
     assert_eq!(answer["blockingReason"]["requestedSdkVersion"], json!("99.0.100"));
-    assert_eq!(answer["blockingReason"]["installedSdks"], json!(["8.0.404", "9.0.101"]));
+    assert_eq!(answer["blockingReason"]["installedSdks"], json!(crate::support::dotnet::installed_sdk_versions()));
 
     let unrestored = fixture_copy("unrestored");
     let (_, answer) = cli_check(unrestored.path(), runtime.path(), &[]);

@@ -119,24 +119,24 @@ fn a_file_that_does_not_exist_is_an_invalid_path_not_a_file_of_no_project() {
     assert!(!String::from_utf8_lossy(&output.stdout).contains("file_not_in_project"));
 }
 
+/// The FSAC double's assembly, relative to the repository root.
+const DOUBLE: &str = "tests/fsac-double-dotnet/bin/Release/net10.0/FsacDouble.dll";
+
 #[test]
 fn relative_path_words_of_fsac_are_read_from_where_fslens_was_started() {
     let workspace = fixture_copy("shipping");
     let runtime = tempfile::tempdir().unwrap();
-    // From the repository root, the double is `tests/fsac-double/index.mjs`; FSAC itself runs
-    // in the workspace, where that path names nothing.
+    // From the repository root, the double is `tests/fsac-double-dotnet/bin/…/FsacDouble.dll`;
+    // FSAC itself runs in the workspace, where that path names nothing.
     let workspace_text = workspace.path().to_str().unwrap();
     let output = fslens_in(
         &repository(),
         runtime.path(),
-        &["status", "--json", "--fsac", "node tests/fsac-double/index.mjs", "--workspace", workspace_text],
+        &["status", "--json", "--fsac", &format!("dotnet {DOUBLE}"), "--workspace", workspace_text],
     );
     let answer = json_of(&output);
     assert_eq!(answer["state"], json!("ready"), "{answer}");
-    assert_eq!(
-        answer["fsac"]["command"],
-        json!(format!("node {}", repository().join("tests/fsac-double/index.mjs").display()))
-    );
+    assert_eq!(answer["fsac"]["command"], json!(format!("dotnet {}", repository().join(DOUBLE).display())));
 }
 
 #[test]

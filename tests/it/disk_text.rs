@@ -202,15 +202,16 @@ async fn a_missing_compile_item_is_a_project_error_and_never_clean() {
     assert_eq!(missing.map(|entry| &entry["health"]), Some(&json!("missing")), "{outline}");
 }
 
-/// MSBuild cannot load a project file that is not well-formed XML, and FSAC reports it
-/// (code 101): the check says so with the line and column, also through the CLI.
+/// MSBuild cannot load a project file that is not well-formed XML, and FSAC reports it (code
+/// 102: Ionide.ProjInfo reads MSBuild's "The project file could not be loaded." as a project
+/// not found): the check says so with the line and column, also through the CLI.
 #[tokio::test]
 async fn a_malformed_project_file_is_a_project_error_with_its_position() {
     let workspace = fixture_copy("malformed-project");
     let runtime = tempfile::tempdir().unwrap();
     let mut editor = ready_editor(workspace.path(), runtime.path()).await;
     let status = editor.execute_result("fslens.status", json!({})).await;
-    assert_eq!(status["projectErrors"][0]["code"], json!(101), "{status}");
+    assert_eq!(status["projectErrors"][0]["code"], json!(102), "{status}");
     for argument in [json!({}), json!({"path": "Code.fs"})] {
         let answer = editor.execute_result("fslens.check", argument.clone()).await;
         assert_eq!(answer["verdict"], json!("unknown"), "{argument}: {answer}");
@@ -239,8 +240,10 @@ async fn metadata_commands_on_a_project_never_restored_say_so_with_the_remedy() 
     let workspace = fixture_copy("unrestored-plain");
     let runtime = tempfile::tempdir().unwrap();
     assert!(!workspace.path().join("obj").exists());
-    // FSAC (the double) is not needed: the metadata commands read files only.
-    let mut editor = Editor::start(workspace.path(), runtime.path(), &double_command(), &[]).await;
+    // FSAC (the double) is not needed: the metadata commands read files only. Like FSAC, the
+    // double must not restore the project.
+    let mut editor =
+        Editor::start(workspace.path(), runtime.path(), &double_command(), &[("FSAC_DOUBLE_RESTORE", "never")]).await;
     for (command, argument) in [
         ("fslens.referencedSymbols", json!({"query": "FSharpList"})),
         ("fslens.nugetTypes", json!({"packageId": "FSharp.Core"})),

@@ -26,6 +26,8 @@ struct ShimSetup {
     log: PathBuf,
     runtime: PathBuf,
     node: PathBuf,
+    /// The real `dotnet`, which the stand-in runs the FSAC double with.
+    dotnet: PathBuf,
 }
 
 impl ShimSetup {
@@ -38,13 +40,16 @@ impl ShimSetup {
         std::fs::create_dir(&runtime).unwrap();
         std::fs::set_permissions(&runtime, std::os::unix::fs::PermissionsExt::from_mode(0o700)).unwrap();
         let node = fslens::proxy::backend::find_on_path("node", std::env::var_os("PATH").as_deref())
-            .expect("node is on PATH (the stand-in dotnet and the FSAC double need it)");
+            .expect("node is on PATH (the stand-in dotnet needs it)");
+        let dotnet = fslens::proxy::backend::find_on_path("dotnet", std::env::var_os("PATH").as_deref())
+            .expect("the real dotnet is on PATH (the FSAC double runs on it)");
         ShimSetup {
             log: temporary.path().join("invocations.jsonl"),
             shim,
             stand_in: repository().join("tests/stand-in-dotnet"),
             runtime,
             node,
+            dotnet,
             temporary,
         }
     }
@@ -209,7 +214,11 @@ async fn an_fsac_command_line_makes_the_shim_the_proxy_with_one_fsac() {
         .env("PATH", setup.path_with_stand_in())
         .env("XDG_RUNTIME_DIR", &setup.runtime)
         .env("FSLENS_STAND_IN_NODE", &setup.node)
+        .env("FSLENS_STAND_IN_DOTNET", &setup.dotnet)
         .env("FSLENS_STAND_IN_LOG", &setup.log)
+        // The double loads the workspace with the real SDK, which needs a home for NuGet.
+        .env("HOME", std::env::var_os("HOME").unwrap_or_else(|| setup.temporary.path().into()))
+        .env("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
         .env("DOTNET_GCServer", "1")
         .current_dir(&root);
     let capabilities = json!({"textDocument": {"publishDiagnostics": {}, "hover": {}}});
@@ -228,7 +237,7 @@ async fn an_fsac_command_line_makes_the_shim_the_proxy_with_one_fsac() {
 
     // One FSAC process below the shim: the double, started with those arguments.
     let fsac: Vec<(u32, String)> =
-        descendants(fslens_pid).into_iter().filter(|(_, line)| line.contains("fsac-double/index.mjs")).collect();
+        descendants(fslens_pid).into_iter().filter(|(_, line)| line.contains("FsacDouble.dll")).collect();
     assert_eq!(fsac.len(), 1, "FSAC processes below the shim: {fsac:?}");
     assert_eq!(json!(fsac[0].0), status["fsac"]["pid"], "{status}");
     assert!(fsac[0].1.ends_with(&format!("{assembly} --state-directory {state_text}")), "{fsac:?}");
@@ -276,7 +285,7 @@ async fn an_fsac_command_line_makes_the_shim_the_proxy_with_one_fsac() {
     assert_eq!(joined["fsac"]["pid"], status["fsac"]["pid"], "{joined}");
     assert_eq!(joined["session"]["clients"], json!(1), "{joined}");
     let after: Vec<(u32, String)> =
-        descendants(fslens_pid).into_iter().filter(|(_, line)| line.contains("fsac-double/index.mjs")).collect();
+        descendants(fslens_pid).into_iter().filter(|(_, line)| line.contains("FsacDouble.dll")).collect();
     assert_eq!(after.len(), 1, "{after:?}");
     editor.stop().await;
 }

@@ -37,7 +37,7 @@ fn normalize(value: &mut Value, workspace: &Path) {
     if let Ok(canonical) = std::fs::canonicalize(workspace) {
         roots.push(canonical.display().to_string());
     }
-    let double = repository().join("tests/fsac-double");
+    let double = repository().join("tests/fsac-double-dotnet");
     normalize_with(value, &roots, &double.display().to_string());
 }
 
@@ -47,7 +47,7 @@ fn normalize_with(value: &mut Value, roots: &[String], double: &str) {
             for root in roots {
                 *text = text.replace(root.as_str(), "/workspace");
             }
-            *text = text.replace(double, "/fslens/tests/fsac-double");
+            *text = text.replace(double, "/fslens/tests/fsac-double-dotnet");
         }
         Value::Array(items) => items.iter_mut().for_each(|item| normalize_with(item, roots, double)),
         Value::Object(map) => {

@@ -12,7 +12,7 @@ use crate::support;
 use std::collections::BTreeSet;
 
 use serde_json::{Value, json};
-use support::double::{Editor, dotnet_double_command, fixture_copy, site_rows};
+use support::double::{Editor, double_command, fixture_copy, site_rows};
 
 /// (file, 0-based line, character, kind, condition) of every row.
 fn rows(answer: &Value) -> BTreeSet<(String, u64, u64, String, Option<String>)> {
@@ -54,7 +54,7 @@ fn assert_partial_for_inactive_code(answer: &Value) {
 async fn find_and_rename_list_sites_in_inactive_code_and_are_not_complete() {
     let workspace = fixture_copy("inactive-code");
     let runtime = tempfile::tempdir().unwrap();
-    let mut editor = Editor::start(workspace.path(), runtime.path(), &dotnet_double_command(), &[]).await;
+    let mut editor = Editor::start(workspace.path(), runtime.path(), &double_command(), &[]).await;
     editor.wait_until_ready().await;
 
     // The type: three uses FSAC never saw, beside the ones it resolved.

@@ -11,7 +11,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 use crate::support::dotnet::built_tool;
-use crate::support::double::{dotnet_double_command, double_command, fixture_copy};
+use crate::support::double::{double_command, fixture_copy};
 
 /// Runs the oracle over `workspace` (a copy: it restores in place) with the double behind
 /// fslens; its exit code, its table and its JSON report.
@@ -93,7 +93,7 @@ fn verdicts_of(report: &Value, query: &str) -> Vec<String> {
 #[test]
 fn no_find_on_the_shipping_solution_says_complete_while_the_compiler_disagrees() {
     let workspace = fixture_copy("shipping");
-    let (output, report) = run_oracle_with(&dotnet_double_command(), workspace.path(), &[], &[]);
+    let (output, report) = run_oracle_with(&double_command(), workspace.path(), &[], &[]);
     let stdout = assert_no_wrong_answer(&output, &report);
     let judged = report["judgements"].as_array().unwrap();
     assert!(judged.len() >= 60, "every declared symbol is asked: {}", judged.len());
@@ -130,7 +130,7 @@ fn the_oracle_catches_a_backend_that_drops_one_use() {
 #[test]
 fn no_find_on_the_referee_solution_says_complete_while_the_compiler_disagrees() {
     let workspace = fixture_copy("referee");
-    let (output, report) = run_oracle_with(&dotnet_double_command(), workspace.path(), &[], &[]);
+    let (output, report) = run_oracle_with(&double_command(), workspace.path(), &[], &[]);
     let stdout = assert_no_wrong_answer(&output, &report);
     // Declared in Modern.fs (net10.0, loaded) and in Legacy.fs (netstandard2.0 only).
     assert_eq!(verdicts_of(&report, "Platform.describe"), ["honestly-partial"], "{stdout}");
@@ -154,7 +154,7 @@ fn no_find_on_the_referee_solution_says_complete_while_the_compiler_disagrees() 
 #[test]
 fn no_find_on_the_builders_fixture_says_complete_while_the_compiler_disagrees() {
     let workspace = fixture_copy("builders");
-    let (output, report) = run_oracle_with(&dotnet_double_command(), workspace.path(), &[], &[]);
+    let (output, report) = run_oracle_with(&double_command(), workspace.path(), &[], &[]);
     let stdout = assert_no_wrong_answer(&output, &report);
     assert_eq!(verdicts_of(&report, "MaybeExtensions.Source"), ["exact"], "{stdout}");
     assert_eq!(verdicts_of(&report, "MaybeBuilder.Bind"), ["exact"], "{stdout}");
@@ -175,7 +175,7 @@ fn no_find_on_the_builders_fixture_says_complete_while_the_compiler_disagrees() 
 #[test]
 fn no_find_on_the_qualifiers_fixture_says_complete_while_the_compiler_disagrees() {
     let workspace = fixture_copy("qualifiers");
-    let (output, report) = run_oracle_with(&dotnet_double_command(), workspace.path(), &[], &[]);
+    let (output, report) = run_oracle_with(&double_command(), workspace.path(), &[], &[]);
     let stdout = assert_no_wrong_answer(&output, &report);
     for query in
         ["Qualifiers", "Qualifiers.Options", "Qualifiers.Use", "AOption.map", "A.map", "BOption.ok", "Settings.Quiet"]
@@ -197,7 +197,7 @@ macro_rules! judged_fixtures {
         #[test]
         fn $test() {
             let workspace = fixture_copy($fixture);
-            let (output, report) = run_oracle_with(&dotnet_double_command(), workspace.path(), &[], &[]);
+            let (output, report) = run_oracle_with(&double_command(), workspace.path(), &[], &[]);
             assert_no_wrong_answer_on_any_code(&output, &report);
             assert!(
                 !judgements_with(&report, "exact").is_empty(),

@@ -3,7 +3,7 @@
 //! instead of once per file, and `cargo test --test it NAME` picks tests by module path
 //! (`cargo test --test it proxy_core::`). The shared harness is [`support`]; the Node helper
 //! programs the tests start (echo backend, kill wrapper) stay in tests/support/, the FSAC
-//! double in tests/fsac-double/, the MCP and metadata scripts in tests/mcp/ and tests/metadata/.
+//! double in tests/fsac-double-dotnet/, the MCP and metadata scripts in tests/mcp/ and tests/metadata/.
 //!
 //! A new test file is a new `mod` line here; [`every_test_file_is_a_module`] fails for a file
 //! in tests/it/ that is not one, since cargo would otherwise never compile it, and

@@ -35,11 +35,13 @@ async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_int
     let runtime = tempfile::tempdir().unwrap();
     let transcript = runtime.path().join("fsac-transcript.jsonl");
     let root = workspace.path().canonicalize().unwrap();
-    // Escape routes: a symbolic link out of the workspace and a sibling sharing its name.
-    std::os::unix::fs::symlink(root.parent().unwrap(), root.join("escape")).unwrap();
+    // Escape routes: a symbolic link out of the workspace and a sibling sharing its name. The
+    // link names the sibling, not a folder above it: FSAC's workspace peek follows links, and
+    // would find the solutions of whatever lies there.
     let sibling = PathBuf::from(format!("{}-sibling", root.display()));
     std::fs::create_dir_all(&sibling).unwrap();
     std::fs::write(sibling.join("x.fs"), "module X\n").unwrap();
+    std::os::unix::fs::symlink(&sibling, root.join("escape")).unwrap();
     let escapes = json!([
         "../outside.fs",
         "src/../../outside.fs",
@@ -482,8 +484,12 @@ async fn navigate_finds_implementations_in_two_projects_and_an_object_expression
     ]);
     assert_eq!(sites("member"), members);
     assert_eq!(sites("use"), members);
+    // FSAC keeps a type's uses in a type (`IsFromType`) unless a typed binding starts there
+    // (`IsTypeAnnotationGivenAtPosition` at the use): a parameter annotated with the interface
+    // starts at the parameter, so `(shape: IShape)` is listed too.
     let types = owned(&[
         ("Shapes/Shapes.fs", 10, "interface IShape with"),
+        ("Shapes/Shapes.fs", 18, "let areaOf (shape: IShape) = shape.Area()"),
         ("Plugins/Plugins.fs", 5, "interface IShape with"),
         ("Plugins/Plugins.fs", 10, "{ new IShape with"),
     ]);

@@ -1,9 +1,10 @@
 //! `referencedSymbols`, `nugetTypes` and `nugetMembers` end to end over real assemblies: the
 //! test builds a workspace whose `obj/project.assets.json` points at a packages folder holding
-//! reference assemblies copied from the `fable-metadata` npm package (never hand-made bytes).
+//! real assemblies copied from the SDK (its reference pack and its FSharp.Core) and from the
+//! Fable.Core NuGet package, restored for real (never hand-made bytes).
 //! The packages cover the cases users meet: an id that differs from its assembly's name
 //! (Acme.FSharp.Runtime ships FSharp.Core.dll), a package whose compile asset is only `_._`
-//! (Acme.Analyzers), a multi-assembly package (Acme.Browser: Browser.Dom + Browser.Event), a
+//! (Acme.Analyzers), a multi-assembly package (Acme.Platform: System.Collections + System.Console), a
 //! package whose files are missing on disk (Acme.Missing) and one whose id equals its
 //! assembly (Fable.Core). Each tool runs through `workspace/executeCommand` on the real binary
 //! (with the FSAC double behind it), through the CLI, and through the MCP Python SDK client.
@@ -19,10 +20,14 @@ use fslens::metadata::restore::RestoreEnvironment;
 use serde_json::{Value, json};
 use support::double::{Editor, double_command, repository};
 
+/// A real assembly by file name: Fable.Core from its NuGet package, the F# compiler's own
+/// FSharp.Core, the rest from the SDK's reference pack.
 fn reference_assembly(name: &str) -> PathBuf {
-    let path = repository().join("tests/fsac-double/node_modules/fable-metadata/lib").join(name);
-    assert!(path.exists(), "{} is missing: run `npm ci --prefix tests/fsac-double`", path.display());
-    path
+    match name {
+        "Fable.Core.dll" => support::dotnet::package_file("Fable.Core", "4.3.0", "lib/netstandard2.0/Fable.Core.dll"),
+        "FSharp.Core.dll" => support::dotnet::sdk_fsharp_core(),
+        _ => support::dotnet::reference_assembly(name),
+    }
 }
 
 /// (package id, version, [(asset path inside the package, source dll or None for `_._`)]).
@@ -34,11 +39,11 @@ fn package_specs() -> Vec<PackageSpec> {
         ("Acme.FSharp.Runtime", "8.0.1", vec![("lib/netstandard2.1/FSharp.Core.dll", Some("FSharp.Core.dll"))]),
         ("Acme.Analyzers", "1.2.0", vec![("lib/netstandard2.0/_._", None)]),
         (
-            "Acme.Browser",
+            "Acme.Platform",
             "2.0.0",
             vec![
-                ("lib/netstandard2.0/Browser.Dom.dll", Some("Browser.Dom.dll")),
-                ("lib/netstandard2.0/Browser.Event.dll", Some("Browser.Event.dll")),
+                ("lib/netstandard2.0/System.Collections.dll", Some("System.Collections.dll")),
+                ("lib/netstandard2.0/System.Console.dll", Some("System.Console.dll")),
             ],
         ),
         ("Acme.Missing", "0.1.0", vec![("lib/netstandard2.0/Acme.Missing.dll", None)]),
@@ -197,23 +202,23 @@ fn placeholders_multi_assembly_packages_and_missing_files_are_told_apart() {
     assert!(placeholder["hint"].as_str().unwrap().contains("no compile-time reference"), "{placeholder}");
     assert!(placeholder.get("candidatePackages").is_none());
 
-    let browser = call(&workspace.root, Tool::NugetTypes, json!({ "packageId": "Acme.Browser", "maxResults": 2000 }));
-    assert_eq!(names(&browser, "matchedAssemblies", "name"), ["Browser.Dom", "Browser.Event"]);
+    let browser = call(&workspace.root, Tool::NugetTypes, json!({ "packageId": "Acme.Platform", "maxResults": 2000 }));
+    assert_eq!(names(&browser, "matchedAssemblies", "name"), ["System.Collections", "System.Console"]);
     // The page closes on the response budget, not on maxResults, and says so.
     assert_eq!(browser["truncatedByBudget"], true);
-    let expected = [public_types_of("Browser.Dom.dll"), public_types_of("Browser.Event.dll")].concat();
+    let expected = [public_types_of("System.Collections.dll"), public_types_of("System.Console.dll")].concat();
     let listed = all_pages(
         &workspace.root,
         Tool::NugetTypes,
-        json!({ "packageId": "Acme.Browser", "maxResults": 2000 }),
+        json!({ "packageId": "Acme.Platform", "maxResults": 2000 }),
         "types",
         "fullName",
     );
     assert!(listed == expected, "{} listed, {} expected", listed.len(), expected.len());
     // Narrowing to one assembly of the package by its simple name.
     let event_only =
-        all_pages(&workspace.root, Tool::NugetTypes, json!({ "packageId": "Browser.Event" }), "types", "fullName");
-    assert!(event_only == public_types_of("Browser.Event.dll"));
+        all_pages(&workspace.root, Tool::NugetTypes, json!({ "packageId": "System.Console" }), "types", "fullName");
+    assert!(event_only == public_types_of("System.Console.dll"));
 
     // The missing package and the absent targeting pack make every answer incomplete.
     assert_eq!(browser["complete"], false);
@@ -318,8 +323,8 @@ fn referenced_symbols_searches_every_readable_assembly_and_rejects_bad_input() {
     let expected: Vec<String> = [
         "Fable.Core.dll",
         "FSharp.Core.dll",
-        "Browser.Dom.dll",
-        "Browser.Event.dll",
+        "System.Collections.dll",
+        "System.Console.dll",
         "netstandard.dll",
         "System.Runtime.dll",
     ]
@@ -361,7 +366,7 @@ fn referenced_symbols_searches_every_readable_assembly_and_rejects_bad_input() {
     let foreign = call(&workspace.root, Tool::NugetTypes, json!({ "packageId": "Fable.Core", "maxResults": 1 }));
     let arguments = ReferencedArguments::parse(
         Tool::NugetTypes,
-        json!({ "packageId": "Acme.Browser", "maxResults": 1, "cursor": foreign["nextCursor"] }),
+        json!({ "packageId": "Acme.Platform", "maxResults": 1, "cursor": foreign["nextCursor"] }),
     )
     .unwrap();
     let error = run(&workspace.root, &arguments, &environment_without_dotnet()).expect_err("foreign cursor");
@@ -402,10 +407,10 @@ fn the_cli_prints_each_tool() {
             String::from_utf8_lossy(&output.stderr).into_owned(),
         )
     };
-    let (code, stdout, stderr) = cli(&["nuget-types", "Acme.Browser", "--json"]);
+    let (code, stdout, stderr) = cli(&["nuget-types", "Acme.Platform", "--json"]);
     assert_eq!(code, Some(0), "{stderr}");
     let answer: Value = serde_json::from_str(&stdout).unwrap();
-    assert_eq!(names(&answer, "matchedAssemblies", "name"), ["Browser.Dom", "Browser.Event"]);
+    assert_eq!(names(&answer, "matchedAssemblies", "name"), ["System.Collections", "System.Console"]);
 
     let (code, stdout, stderr) = cli(&["nuget-members", "FSharp.Core", "ListModule"]);
     assert_eq!(code, Some(0), "{stderr}");
@@ -456,9 +461,9 @@ async fn the_commands_answer_through_the_proxy() {
     assert_eq!(names(&members["result"], "members", "kind"), ["constructor", "constructor"], "{members}");
 
     let symbols =
-        editor.execute("fslens.referencedSymbols", json!({ "query": "HTMLElement", "maxResults": 1000 })).await;
+        editor.execute("fslens.referencedSymbols", json!({ "query": "ConsoleKeyInfo", "maxResults": 1000 })).await;
     let assemblies: Vec<String> = names(&symbols["result"], "symbols", "assembly");
-    assert!(!assemblies.is_empty() && assemblies.iter().all(|name| name == "Browser.Dom"), "{assemblies:?}");
+    assert!(!assemblies.is_empty() && assemblies.iter().all(|name| name == "System.Console"), "{assemblies:?}");
 
     let error = editor.execute("fslens.nugetMembers", json!({ "packageId": "Fable.Core" })).await;
     assert_eq!(error["error"]["code"], -32602, "{error}");

@@ -24,20 +24,17 @@ fn program_text(original: &str, version: i64) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_hundred_fsac_crashes_lose_nothing() {
-    assert!(
-        repository().join("tests/fsac-double/node_modules/fable-standalone").exists(),
-        "run npm ci --prefix tests/fsac-double"
-    );
+    support::double::double_command(); // fails loudly when the double is not built
     let workspace = fixture_copy("shipping");
     let runtime = tempfile::tempdir().unwrap();
     let scratch = tempfile::tempdir().unwrap();
     let counter = scratch.path().join("launches");
     let transcript = scratch.path().join("transcript.jsonl");
-    let wrapper = repository().join("tests/support/kill-wrapper.mjs");
+    let wrapper = repository().join("tests/support/kill-wrapper.sh");
     let mut child = Command::new(env!("CARGO_BIN_EXE_fslens"))
         .args(["--restart-backoff-ms", "5", "--max-restart-backoff-ms", "20", "--crash-loop-limit", "100000"])
         .arg("--fsac")
-        .arg(format!("node {}", wrapper.display()))
+        .arg(format!("bash {}", wrapper.display()))
         .arg("--workspace")
         .arg(workspace.path())
         .env("XDG_RUNTIME_DIR", runtime.path())
@@ -268,7 +265,7 @@ async fn a_hundred_fsac_crashes_lose_nothing() {
 async fn a_hung_fsac_is_reported_unresponsive_and_a_restart_recovers_the_session() {
     let workspace = fixture_copy("shipping");
     let runtime = tempfile::tempdir().unwrap();
-    let command = format!("node {}", repository().join("tests/fsac-double/index.mjs").display());
+    let command = support::double::double_command();
     // The double never answers hover; everything else works.
     let mut editor = support::double::Editor::start_with_args(
         workspace.path(),

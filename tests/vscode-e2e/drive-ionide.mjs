@@ -51,6 +51,10 @@ const workspace = path.join(out, "workspace");
 const userData = path.join(out, "user-data");
 const extensions = path.join(out, "extensions");
 const standInDotnet = path.join(repository, "tests/stand-in-dotnet");
+/** The FSAC double, and the real `dotnet` that runs it (found before PATH loses it below). */
+const DOUBLE = path.join(repository, "tests/fsac-double-dotnet/bin/Release/net10.0/FsacDouble.dll");
+const realDotnet = spawnSync("sh", ["-c", "command -v dotnet"], { encoding: "utf8" }).stdout.trim();
+if (!realDotnet) throw new Error("the real dotnet is not on PATH: the FSAC double runs on it");
 const standInLog = path.join(out, "stand-in-dotnet.jsonl");
 /** The stand-in real dotnet's exit code for anything but --version. */
 const BUILD_EXIT_CODE = 17;
@@ -68,7 +72,7 @@ function prepareDirectories() {
     ...quietSettings(),
     "FSharp.fsac.dotnetArgs": DOTNET_ARGS,
     // After the undo fslens runs its own client again, with this FSAC.
-    "fslens.fsac.command": `${process.execPath} ${path.join(repository, "tests/fsac-double/index.mjs")}`,
+    "fslens.fsac.command": `${realDotnet} ${DOUBLE}`,
   };
   fs.mkdirSync(path.join(userData, "User"), { recursive: true });
   writeJson(path.join(userData, "User/settings.json"), settings);
@@ -92,6 +96,7 @@ function environmentForHost() {
     .join(path.delimiter);
   environment.FSLENS_STAND_IN_LOG = standInLog;
   environment.FSLENS_STAND_IN_NODE = process.execPath;
+  environment.FSLENS_STAND_IN_DOTNET = realDotnet;
   environment.FSLENS_STAND_IN_EXIT_CODE = String(BUILD_EXIT_CODE);
   return environment;
 }
@@ -130,12 +135,12 @@ function processesBelow(root) {
   return { processes: [...table.values()].filter((entry) => below(entry.pid)), table };
 }
 
-/** The FSAC double processes (`node …/fsac-double/index.mjs …`) below `root`, each with its
+/** The FSAC double processes (`dotnet …/FsacDouble.dll …`) below `root`, each with its
  * parent. (An fslens whose `--fsac` names the double is not one.) */
 function fsacProcesses(root) {
   const { processes, table } = processesBelow(root);
   return processes
-    .filter((entry) => entry.argv[1]?.endsWith("fsac-double/index.mjs"))
+    .filter((entry) => entry.argv[1]?.endsWith("FsacDouble.dll"))
     .map((entry) => ({ ...entry, parentProcess: table.get(entry.parent) }));
 }
 

@@ -49,7 +49,7 @@ function prepareDirectories() {
   fs.cpSync(path.join(repository, "fixtures/shipping"), workspace, { recursive: true });
   const settings = {
     ...quietSettings(),
-    "fslens.fsac.command": `${process.execPath} ${path.join(repository, "tests/fsac-double/index.mjs")}`,
+    "fslens.fsac.command": `dotnet ${path.join(repository, "tests/fsac-double-dotnet/bin/Release/net10.0/FsacDouble.dll")}`,
     ...(process.env.FSLENS_PATH ? { "fslens.path": process.env.FSLENS_PATH } : {}),
   };
   fs.mkdirSync(path.join(userData, "User"), { recursive: true });

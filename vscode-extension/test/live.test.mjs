@@ -25,13 +25,13 @@ const { typeHierarchyArguments, typeItem, supertypeItems, subtypeItems } = logic
 const { renameArguments, renamePreview, renameAppliedOutcome } = logic("renamePreview");
 
 const binary = process.env.FSLENS_BIN;
-const double = join(repository, "tests", "fsac-double");
+const double = join(repository, "tests", "fsac-double-dotnet", "bin", "Release", "net10.0", "FsacDouble.dll");
 const skip = !binary
   ? "FSLENS_BIN is not set (scripts/test-editors.sh sets it to the built fslens)"
   : !existsSync(binary)
     ? `FSLENS_BIN=${binary} does not exist`
-    : !existsSync(join(double, "node_modules", "fable-standalone"))
-      ? "the FSAC double's npm packages are missing (npm ci --prefix tests/fsac-double)"
+    : !existsSync(double)
+      ? "the FSAC double is not built (dotnet build -c Release tests/fsac-double-dotnet/FsacDouble.fsproj)"
       : false;
 
 let server;
@@ -51,7 +51,7 @@ before(async () => {
   workspace = mkdtempSync(join(tmpdir(), "fslens-live-"));
   runtime = mkdtempSync(join(tmpdir(), "fslens-live-runtime-"));
   cpSync(join(repository, "fixtures", "shipping"), workspace, { recursive: true });
-  const { command, args } = serverCommand({ path: binary, fsacCommand: `node ${join(double, "index.mjs")}`, logLevel: "warn" });
+  const { command, args } = serverCommand({ path: binary, fsacCommand: `dotnet ${double}`, logLevel: "warn" });
   server = spawn(command, args, { env: { ...process.env, XDG_RUNTIME_DIR: runtime }, stdio: ["pipe", "pipe", "inherit"] });
   connection = createMessageConnection(new StreamMessageReader(server.stdout), new StreamMessageWriter(server.stdin));
   connection.onNotification("fslens/status", (params) => notifications.push(params));

@@ -14,7 +14,7 @@ use crate::commands::CommandError;
 use crate::commands::find::answer::ResolutionSources;
 use crate::commands::find::resolve::{self, Declared, range_from_json};
 use crate::commands::find::{FindRun, ResolvedPosition};
-use crate::syntax::model::TextRange;
+use crate::syntax::model::{DeclarationKind, TextRange};
 
 /// What resolution found.
 pub(super) struct Resolved {
@@ -212,14 +212,24 @@ fn pair_signatures(find: &FindRun, declared: &[Declared]) -> Vec<Declared> {
 }
 
 /// The declaration the compiler pointed at: the syntax index's entry at that place when it
-/// has one (for the full name and kind), else the bare location.
+/// has one (for the full name and kind), else the bare location. A definition that is a whole
+/// banana clip `(|Even|Odd|)` asked from a use of the case `Even` is that case's declaration
+/// inside the clip (the compiler's definition of a case is its pattern's range).
 fn declaration_at(index: &crate::syntax::SyntaxIndex, path: &Path, range: TextRange, name: Option<&str>) -> Declared {
     let from_index = index.file(path).and_then(|file| {
-        file.index
-            .declarations
-            .iter()
-            .enumerate()
-            .find(|(_, declaration)| declaration.name_range() == range || declaration.name_start == range.start)
+        let declarations = file.index.declarations.iter().enumerate();
+        let case_in_clip = declarations.clone().find(|(_, declaration)| {
+            declaration.kind == DeclarationKind::ActivePatternCase
+                && range.start <= declaration.name_start
+                && declaration.name_range().end <= range.end
+                && name.is_some_and(|name| *index.name(declaration.name) == *name)
+        });
+        case_in_clip
+            .or_else(|| {
+                declarations
+                    .clone()
+                    .find(|(_, declaration)| declaration.name_range() == range || declaration.name_start == range.start)
+            })
             .map(|(slot, declaration)| (index.full_name(&file.index, slot), declaration.clone()))
     });
     match from_index {

@@ -18,7 +18,7 @@ use crate::commands::find::declarations::{Anchor, Resolved};
 use crate::commands::find::resolve::{Declared, range_from_json};
 use crate::commands::find::{FindKind, FindRun, Texts};
 use crate::lsp::message::error_codes;
-use crate::syntax::model::{Position, TextRange};
+use crate::syntax::model::{DeclarationKind, Position, TextRange};
 
 /// How many `textDocument/references` requests of one sweep FSAC is given at once.
 const REFERENCES_IN_FLIGHT: usize = 4;
@@ -194,9 +194,67 @@ async fn open_declaring_files(
             }
             acquired.insert(uri.clone());
         }
-        opened.requests.push_back((slot, uri, declaration.name_range.start));
+        let from = declaration.name_range.end;
+        let in_own_file = match declaration.kind {
+            Some(DeclarationKind::ActivePatternCase) => {
+                active_pattern_case_use(text, &declaration.path, declaration, from)
+            }
+            _ => None,
+        };
+        let asked = match (declaration.kind, in_own_file) {
+            (_, Some(position)) => (uri, position),
+            (Some(DeclarationKind::ActivePatternCase), None) => {
+                case_use_in_other_files(find, texts, declaration, acquired)
+                    .await
+                    .unwrap_or((uri, declaration.name_range.start))
+            }
+            _ => (uri, declaration.name_range.start),
+        };
+        opened.requests.push_back((slot, asked.0, asked.1));
     }
     opened
+}
+
+/// How many other files may be opened in FSAC to find a use of an active-pattern case that
+/// its own file never uses.
+const CASE_USE_FILES_TRIED: usize = 8;
+
+/// A use of an active-pattern case in another file that may hold it (the find's candidates, in
+/// order), opened in FSAC; `None` when none of the first [`CASE_USE_FILES_TRIED`] has one.
+async fn case_use_in_other_files(
+    find: &FindRun,
+    texts: &mut Texts,
+    declaration: &Declared,
+    acquired: &mut HashSet<String>,
+) -> Option<(String, Position)> {
+    let others = find.files().iter().filter(|path| **path != declaration.path).take(CASE_USE_FILES_TRIED);
+    for path in others {
+        let Some((text, _)) = texts.text(path) else { continue };
+        let Some(position) = active_pattern_case_use(text, path, declaration, Position::default()) else { continue };
+        let uri = crate::uri::path_to_uri(path)?;
+        if !acquired.contains(&uri) {
+            find.context.acquire_document(&uri, text.clone()).await.ok()?;
+            acquired.insert(uri.clone());
+        }
+        return Some((uri, position));
+    }
+    None
+}
+
+/// Where FSAC is asked for an active-pattern case's references: a use of the case from `start`
+/// (after the declaration in its own file, the top of another), since FSAC reads the banana
+/// clip at the declaration as the whole pattern ([`crate::commands::active_patterns`]). The
+/// answer must still hold the declaration, or the cross-check makes the find partial.
+fn active_pattern_case_use(
+    text: &str,
+    path: &std::path::Path,
+    declaration: &Declared,
+    start: Position,
+) -> Option<Position> {
+    let name = declaration.full_name.rsplit('.').next()?;
+    let from = crate::documents::Position { line: start.line, character: start.character };
+    let found = crate::commands::active_patterns::case_use_after(text, path, name, from)?;
+    Some(Position { line: found.line, character: found.character })
 }
 
 /// Sends the references requests, at most [`REFERENCES_IN_FLIGHT`] at once; one result per

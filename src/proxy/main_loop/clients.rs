@@ -193,11 +193,13 @@ impl Proxy {
                 if let Err(error) = self.backend_error_for_client(method) {
                     return self.send_to_client(client, &Message::response_error(id, &error));
                 }
-                // FSAC answers position requests only for open files: open the file for the
-                // duration of the request when the editor has not (the editor sees nothing).
-                // The disk is read on a blocking thread, so a slow file system never holds up
-                // the editor's traffic; the request continues when the text arrives.
-                if let Some(uri) = params.pointer("/textDocument/uri").and_then(Value::as_str)
+                // FSAC answers position requests only for open files (a call hierarchy's calls
+                // need its item's file): open the file for the duration of the request when the
+                // editor has not (the editor sees nothing). The disk is read on a blocking
+                // thread, so a slow file system never holds up the editor's traffic; the request
+                // continues when the text arrives.
+                if let Some(uri) =
+                    params.pointer("/textDocument/uri").or_else(|| params.pointer("/item/uri")).and_then(Value::as_str)
                     && self.documents.get(uri).is_none()
                 {
                     let path = match self.client_readable_path(uri) {

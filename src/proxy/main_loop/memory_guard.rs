@@ -38,6 +38,11 @@ impl Proxy {
         if self.backend.as_ref().map(|backend| backend.generation) != Some(generation) {
             return;
         }
+        // The FSAC being restarted on purpose is still sampled until it is gone: what it uses
+        // meanwhile plans nothing more (it would announce a second restart of the same FSAC).
+        if self.planned_restart_underway {
+            return;
+        }
         let crossed = self.memory.observe(rss, Instant::now());
         if !crossed {
             return;

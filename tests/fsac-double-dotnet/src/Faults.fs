@@ -1,4 +1,4 @@
-/// The FSAC_DOUBLE_* switches (tests/fsac-double/README.md), read once at start from the
+/// The FSAC_DOUBLE_* switches (tests/fsac-double-dotnet/README.md), read once at start from the
 /// environment and from FSAC_DOUBLE_FAULTS_FILE (a JSON object of the same names, which wins),
 /// and the global.json SDK-pin check that FSAC hits before any LSP I/O.
 module FsacDouble.Faults

@@ -244,7 +244,7 @@ let requestHandler (method: string) (p: JsonNode) (ct: CancellationToken) : Asyn
                 | Some u ->
                     // Implementations: the uses of the abstract slot that FCS marks as overrides or
                     // interface implementations, in every project that sees it.
-                    let! uses = findUses u.Symbol ctx ct None
+                    let! uses = findImplementations u.Symbol ctx ct
                     let decl = declarationOf u.Symbol
                     return arr (uses |> List.filter (fun (f, r) -> Some r <> decl) |> List.map (fun (f, r) -> obj [ "uri", str (uriFor f); "range", lspRange r ]))
             })
@@ -386,7 +386,19 @@ let requestHandler (method: string) (p: JsonNode) (ct: CancellationToken) : Asyn
             let item = prop "item" p
             let uri = prop "uri" item |> asString |> Option.defaultValue ""
             let! ctx = openFile uri
-            let body = rangeOfJson ctx.File (prop "range" item)
+            // The item names its declaration; the calls are those made in that binding, body
+            // included (the item's own range is the name alone).
+            let named = rangeOfJson ctx.File (prop "selectionRange" item)
+            let body =
+                FSharp.Compiler.Syntax.ParsedInput.tryPick
+                    (fun _ node ->
+                        match node with
+                        | FSharp.Compiler.Syntax.SyntaxNode.SynBinding binding when Range.rangeContainsPos binding.RangeOfHeadPattern named.Start ->
+                            Some binding.RangeOfBindingWithRhs
+                        | _ -> None)
+                    named.Start
+                    ctx.Parse.ParseTree
+                |> Option.defaultValue named
             let uses =
                 ctx.Results.GetAllUsesOfAllSymbolsInFile(ct)
                 |> Seq.filter (fun u -> not u.IsFromDefinition && Range.rangeContainsRange body u.Range)

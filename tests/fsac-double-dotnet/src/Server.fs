@@ -382,7 +382,9 @@ let fixupRange (file: string) (name: string) (r: range) =
 /// Every use of `symbol` in the projects that can see its declaration (all projects for an
 /// external symbol) and the open scripts; with `onlyFile`, that file only. Cancellable
 /// between files (FSAC_DOUBLE_SWEEP_DELAY_MS pauses before each).
-let findUses (symbol: FSharpSymbol) (origin: Context) (ct: CancellationToken) (onlyFile: string option) =
+/// The uses of `symbol` that `keep` keeps (given the parse of the use's file), in every project
+/// that sees its declaration.
+let findUsesWhere (keep: FSharpParseFileResults -> FSharpSymbolUse -> bool) (symbol: FSharpSymbol) (origin: Context) (ct: CancellationToken) (onlyFile: string option) =
     async {
         let decl = symbol.DeclarationLocation |> Option.map (fun r -> r.FileName)
         let searchProjects =
@@ -428,10 +430,10 @@ let findUses (symbol: FSharpSymbol) (origin: Context) (ct: CancellationToken) (o
             searched <- searched + 1
             if not (mayName f || isScript f) then () else
             match! check options f with
-            | Some(_, results) ->
+            | Some(parse, results) ->
                 for u in results.GetUsesOfSymbolInFile(symbol) do
                     let file = if u.Range.FileName = fcsName f then f else Path.GetFullPath u.Range.FileName
-                    if file = f then
+                    if file = f && keep parse u then
                         let r = fixupRange file name u.Range
                         found[$"{file}|{r.StartLine}|{r.StartColumn}"] <- (file, r, u.IsFromDefinition)
             | None -> ()
@@ -453,6 +455,16 @@ let findUses (symbol: FSharpSymbol) (origin: Context) (ct: CancellationToken) (o
         log $"references: {all.Length} found in {searched} files"
         return all
     }
+
+/// Every use of `symbol` in every project that sees its declaration.
+let findUses symbol origin ct onlyFile = findUsesWhere (fun _ _ -> true) symbol origin ct onlyFile
+
+/// FSAC's implementations (`Commands.symbolImplementationProject`): the uses that implement a
+/// dispatch slot, or name the type where no type annotation is written.
+let findImplementations symbol origin ct =
+    findUsesWhere
+        (fun parse u -> u.IsFromDispatchSlotImplementation || (u.IsFromType && not (parse.IsTypeAnnotationGivenAtPosition u.Range.Start)))
+        symbol origin ct None
 
 // ---- hover -----------------------------------------------------------------------------------
 

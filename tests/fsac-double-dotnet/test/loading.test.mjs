@@ -15,8 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const DLL = path.resolve(HERE, '../bin/Release/net10.0/FsacDouble.dll');
-process.env.FSAC_DOUBLE_COMMAND ??= JSON.stringify(['dotnet', DLL]);
-const { DoubleClient } = await import('../../fsac-double/test/client.mjs');
+import { DoubleClient } from './client.mjs';
 
 function copyFixture(name) {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `fsac-double-dotnet-${name}-`));

@@ -130,3 +130,42 @@ pub fn restore(project: &Path) {
         String::from_utf8_lossy(&output.stderr)
     );
 }
+
+/// A file of a NuGet package as a real restore lays it out (`<global packages>/<id>/<version>/
+/// <path>`): the package is restored once per test process through a generated project that
+/// references it, from the NuGet these machines reach.
+pub fn package_file(id: &str, version: &str, path: &str) -> PathBuf {
+    static RESTORED: OnceLock<Mutex<Vec<String>>> = OnceLock::new();
+    let key = format!("{id}/{version}");
+    let restored = RESTORED.get_or_init(|| Mutex::new(Vec::new()));
+    let mut restored = restored.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+    if !restored.contains(&key) {
+        let project = tempfile::tempdir().unwrap();
+        let file = project.path().join("Restore.fsproj");
+        std::fs::write(
+            &file,
+            format!(
+                "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup><TargetFramework>netstandard2.0</TargetFramework></PropertyGroup>\n  \
+                 <ItemGroup><PackageReference Include=\"{id}\" Version=\"{version}\" /></ItemGroup>\n</Project>\n"
+            ),
+        )
+        .unwrap();
+        restore(&file);
+        restored.push(key);
+    }
+    let packages = std::env::var_os("NUGET_PACKAGES").map(PathBuf::from).unwrap_or_else(|| {
+        PathBuf::from(std::env::var_os("HOME").expect("HOME names the user's folder")).join(".nuget/packages")
+    });
+    let file = packages.join(id.to_lowercase()).join(version).join(path);
+    assert!(file.exists(), "{} is not in the restored package", file.display());
+    file
+}
+
+/// The versions `dotnet --list-sdks` lists, in its order.
+pub fn installed_sdk_versions() -> Vec<String> {
+    let output = Command::new("dotnet").arg("--list-sdks").output().expect("run dotnet --list-sdks");
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| line.split_once(" [").map(|(version, _)| version.trim().to_owned()))
+        .collect()
+}

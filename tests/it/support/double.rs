@@ -1,4 +1,4 @@
-//! Starting fslens in front of the FSAC double (tests/fsac-double) as real processes.
+//! Starting fslens in front of the FSAC double (tests/fsac-double-dotnet) as real processes.
 
 #![allow(dead_code)]
 
@@ -17,33 +17,22 @@ pub fn repository() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The command line that starts the double: the Node one (tests/fsac-double), or the .NET one
-/// (tests/fsac-double-dotnet) when `FSLENS_TEST_DOUBLE=dotnet`. Fails loudly when the chosen
-/// double is not installed or built.
+/// The command line that starts the FSAC double (tests/fsac-double-dotnet: FSAC's protocol on
+/// FCS from NuGet, projects loaded by an MSBuild design-time build). Fails loudly when it is not
+/// built.
 pub fn double_command() -> String {
-    if std::env::var("FSLENS_TEST_DOUBLE").as_deref() == Ok("dotnet") {
-        return dotnet_double_command();
-    }
-    let double = repository().join("tests/fsac-double");
-    assert!(
-        double.join("node_modules/fable-standalone").exists(),
-        "the FSAC double's npm packages are missing: run `npm ci --prefix tests/fsac-double` (scripts/test.sh does)"
-    );
-    format!("node {}", double.join("index.mjs").display())
-}
-
-/// The command line that starts the .NET double (tests/fsac-double-dotnet: FCS from NuGet,
-/// projects loaded by an MSBuild design-time build), whatever `FSLENS_TEST_DOUBLE` says: for
-/// tests of fixtures only a real project load can check (NuGet packages, defines from
-/// `Directory.Build.props`, several target frameworks). Fails loudly when it is not built.
-pub fn dotnet_double_command() -> String {
-    let dll = repository().join("tests/fsac-double-dotnet/bin/Release/net10.0/FsacDouble.dll");
+    let dll = double_dll();
     assert!(
         dll.exists(),
-        "the .NET FSAC double is not built: run \
+        "the FSAC double is not built: run \
          `dotnet build -c Release tests/fsac-double-dotnet/FsacDouble.fsproj` (scripts/test.sh does)"
     );
     format!("dotnet {}", dll.display())
+}
+
+/// The FSAC double's assembly, which `dotnet` runs.
+pub fn double_dll() -> PathBuf {
+    repository().join("tests/fsac-double-dotnet/bin/Release/net10.0/FsacDouble.dll")
 }
 
 /// A copy of a fixture in a temporary directory, so tests may edit files freely.

@@ -5,17 +5,20 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createMessageConnection, StreamMessageReader, StreamMessageWriter } from 'vscode-jsonrpc/node';
-import { pathOf } from '../lib/workspace.mjs';
 
-export const DOUBLE = fileURLToPath(new URL('../index.mjs', import.meta.url));
+/** The built double (`dotnet build -c Release tests/fsac-double-dotnet/FsacDouble.fsproj`). */
+export const DOUBLE = fileURLToPath(new URL('../bin/Release/net10.0/FsacDouble.dll', import.meta.url));
 /**
  * The command that starts the double: `$FSAC_DOUBLE_COMMAND` when set (a JSON array, or words
- * separated by spaces), e.g. the .NET double (`dotnet tests/fsac-double-dotnet/bin/…/FsacDouble.dll`);
- * else this Node double. Returns [executable, ...arguments].
+ * separated by spaces), e.g. a real FsAutoComplete; else `dotnet` running this double.
+ * Returns [executable, ...arguments].
  */
 export function doubleCommand(args = []) {
   const configured = process.env.FSAC_DOUBLE_COMMAND;
-  if (!configured) return [process.execPath, DOUBLE, ...args];
+  if (!configured) {
+    if (!fs.existsSync(DOUBLE)) throw new Error(`${DOUBLE} is missing: run \`dotnet build -c Release tests/fsac-double-dotnet/FsacDouble.fsproj\``);
+    return ['dotnet', DOUBLE, ...args];
+  }
   const words = configured.trim().startsWith('[') ? JSON.parse(configured) : configured.trim().split(/\s+/);
   return [...words, ...args];
 }
@@ -26,6 +29,11 @@ export function spawnDouble(args, options) {
 }
 export const FIXTURES = path.resolve(fileURLToPath(new URL('../../../fixtures', import.meta.url)));
 export const uri = (file) => pathToFileURL(file).href;
+/** The normalised path a `file:` URI names (any other URI unchanged). */
+export function pathOf(sentUri) {
+  if (!sentUri.startsWith('file:')) return sentUri;
+  try { return path.normalize(fileURLToPath(sentUri)); } catch { return sentUri; }
+}
 /**
  * True when a URI the double sent names `file`. FSAC encodes paths its own way (it writes
  * `@` as `%40` where Node leaves it bare), so URIs are compared by the path they decode to.

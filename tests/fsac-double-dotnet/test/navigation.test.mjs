@@ -8,7 +8,8 @@ import path from 'node:path';
 import fs from 'node:fs';
 import os from 'node:os';
 import { DoubleClient, uri } from './client.mjs';
-import { navigationItems, SymbolKind } from '../lib/navigation.mjs';
+/** LSP SymbolKind values FSAC's glyphs map to. */
+const SymbolKind = { Module: 2, Class: 5, Method: 6, Property: 7, Field: 8, Variable: 13 };
 
 export const SHAPES = `module Shapes
 
@@ -47,17 +48,6 @@ and Segment =
     | Between of Point * Point
 `;
 
-test('navigation items: union cases are declared in the representation only; `and` continues its own group', () => {
-  const items = navigationItems(SHAPES).map((i) => `${i.containerName}/${i.name}:${i.kind}@${i.range.start.line + 1}`);
-  assert.deepEqual(items, [
-    `/Shapes:${SymbolKind.Module}@1`,
-    `Shapes/Shape:${SymbolKind.Class}@3`, `Shape/Circle:${SymbolKind.EnumMember}@4`, `Shape/Square:${SymbolKind.EnumMember}@5`, `Shape/IsRound:${SymbolKind.Property}@6`,
-    `Shapes/Color:${SymbolKind.Class}@11`, `Color/Red:${SymbolKind.EnumMember}@11`, `Color/Green:${SymbolKind.EnumMember}@11`,
-    `Shapes/isSquare:${SymbolKind.Function}@13`, `Shapes/helper:${SymbolKind.Function}@17`, `Shapes/classify:${SymbolKind.Function}@22`,
-    `Shapes/Point:${SymbolKind.Class}@33`, `Point/X:${SymbolKind.Field}@33`, `Shapes/Segment:${SymbolKind.Class}@34`, `Segment/Between:${SymbolKind.EnumMember}@35`,
-  ]);
-});
-
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'fsac-double-nav-'));
 const shapes = path.join(root, 'Shapes.fs');
 let c;
@@ -72,6 +62,22 @@ before(async () => {
   await c.workspaceLoaded();
 });
 after(async () => { await c.stop(); fs.rmSync(root, { recursive: true, force: true }); });
+
+test('documentSymbol: union cases are declared in the representation only; `and` continues its own group', async () => {
+  // FCS's navigation items, kinds as FSAC maps NavigationItemKind: a type is a Class, a union
+  // case Other (Variable), a module-level let a Field, a member a Method. Sorted by line here;
+  // FCS lists the top-level declarations in its own order.
+  const symbols = await c.request('textDocument/documentSymbol', { textDocument: { uri: uri(shapes) } });
+  const items = symbols.map((i) => [i.range.start.line + 1, i.name, i.kind]).sort((a, b) => a[0] - b[0] || a[1].localeCompare(b[1]));
+  const { Module, Class, Field, Method, Variable } = SymbolKind;
+  assert.deepEqual(items.map(([line, name, kind]) => `${name}:${kind}@${line}`), [
+    `Shapes:${Module}@1`,
+    `Shape:${Class}@3`, `Circle:${Variable}@4`, `Square:${Variable}@5`, `IsRound:${Method}@6`,
+    `Color:${Class}@11`, `Green:${Variable}@11`, `Red:${Variable}@11`,
+    `isSquare:${Field}@13`, `helper:${Field}@17`, `classify:${Field}@22`,
+    `Point:${Class}@33`, `X:${Field}@33`, `Segment:${Class}@34`, `Between:${Variable}@35`,
+  ]);
+});
 
 test('workspace/symbol of a union case lists its declaration once, with the union as container', async () => {
   for (const [query, line] of [['Circle', 3], ['Square', 4], ['Between', 34]]) {
@@ -89,6 +95,8 @@ test('every symbol workspace/symbol lists is a declaration by the compiler: its 
   assert.ok(all.length >= 12, JSON.stringify(all));
   for (const s of all.filter((s) => s.kind !== SymbolKind.Module)) {
     const at = await c.request('textDocument/definition', { textDocument: { uri: uri(shapes) }, position: s.location.range.start });
-    assert.deepEqual(at?.range, s.location.range, `${s.name} at line ${s.location.range.start.line + 1}`);
+    // FSAC's item range is the whole declaration (a type's runs over its representation); the
+    // definition is its name, where the declaration starts.
+    assert.deepEqual(at?.range.start, s.location.range.start, `${s.name} at line ${s.location.range.start.line + 1}`);
   }
 });

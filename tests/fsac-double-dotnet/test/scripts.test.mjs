@@ -99,7 +99,7 @@ test('errors in loaded files are reported on the #load line (FS0085), a missing 
   // the range is the whole directive
   assert.deepEqual(faulty.range, { start: { line: lineOf('Faulty.fs'), character: 0 }, end: { line: lineOf('Faulty.fs'), character: '#load "lib/Faulty.fs"'.length } });
   // the message is FCS's intro followed by the first error of the loaded file, as the compiler wrote it
-  assert.match(faulty.message, /^One or more errors in loaded file\.\nThis expression was expected to have type\n\s+'string'\s+\nbut here has type\n\s+'int'/);
+  assert.match(faulty.message, /^One or more errors in loaded file\.\nThis expression was expected to have type\n\s+'int'\s+\nbut here has type\n\s+'string'/);
   const warned = diags.find((d) => d.code === 85 && d.range.start.line === lineOf('Warned.fs'));
   assert.equal(warned.severity, 2);
   assert.match(warned.message, /^One or more warnings in loaded file\.\nIncomplete pattern matches on this expression\./);

@@ -7,7 +7,8 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { DoubleClient, FIXTURES, uri } from './client.mjs';
 import { parseTree } from './markers.mjs';
-import { initializeResult } from '../lib/capabilities.mjs';
+/** FSAC 0.83.0's initialize result, as the protocol notes list it. */
+const initializeResult = () => JSON.parse(fs.readFileSync(new URL('./fsac-initialize-result.json', import.meta.url), 'utf8'));
 
 const ROOT = path.join(FIXTURES, 'shipping');
 const F = {
