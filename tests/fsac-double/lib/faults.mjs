@@ -42,6 +42,8 @@ export const faults = {
   /** Checks of a document open at this version or above wait `slowCheckMs` first (with FSAC_DOUBLE_SLOW_CHECK_MS). */
   slowCheckFromVersion: int('FSAC_DOUBLE_SLOW_CHECK_FROM_VERSION'),
   slowCheckMs: int('FSAC_DOUBLE_SLOW_CHECK_MS') ?? 0,
+  /** File names (comma-separated): checks of these files report nothing (no publish, no documentAnalyzed), as a check that never ends. */
+  unanalysedFiles: new Set((settings.FSAC_DOUBLE_UNANALYSED_FILES ?? '').split(',').map((s) => s.trim()).filter(Boolean)),
   /** Extra time spent in every workspace load, in ms. */
   slowLoadMs: int('FSAC_DOUBLE_SLOW_LOAD_MS') ?? 0,
   /** Time spent before answering `initialize`, in ms. */

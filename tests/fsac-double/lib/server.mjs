@@ -96,6 +96,7 @@ export function startServer() {
     if (faults.slowCheckMs && faults.slowCheckFromVersion !== null && held && held.version >= faults.slowCheckFromVersion) {
       await new Promise((resolve) => setTimeout(resolve, faults.slowCheckMs));
     }
+    if (faults.unanalysedFiles.has(path.basename(file))) { log(`FSAC_DOUBLE_UNANALYSED_FILES: reporting no check of ${file}`); return; }
     const results = await ws.check(project, file);
     const doc = ws.documents.get(file);
     const uri = ws.uriFor(file);
