@@ -27,7 +27,7 @@ use crate::commands::find::declarations::Resolved;
 use crate::commands::find::rows::Site;
 use crate::commands::find::sweep::Swept;
 use crate::commands::find::target::Placement;
-use crate::syntax::model::TextRange;
+use crate::syntax::model::{Position, TextRange};
 
 /// At most this many lines are listed (`typeErrorLineCount` gives the number when cut).
 pub(super) const TYPE_ERROR_LINES_SHOWN: usize = 50;
@@ -246,53 +246,68 @@ fn files_with_unresolved_occurrences(
     for (path, range) in swept.all_answers().into_iter().flatten() {
         answered_in_file.entry(path.as_path()).or_default().push(*range);
     }
+    let mut loaded = LoadedFiles::default();
     let mut unresolved = Vec::new();
     for path in find.files() {
         if known.contains_key(path) || !find.in_workspace(path) || !placement.keeps(path) {
             continue;
         }
         let compiling = placement.requested_compiling(path);
-        if compiling.is_empty() || placement.compiled_only_by(path, &failed) || !loaded_by_fsac(find, path, &compiling)
-        {
+        if compiling.is_empty() || placement.compiled_only_by(path, &failed) {
             continue;
         }
         let file = find.model.display_path(path);
         if !segment.holds(&file) {
             continue;
         }
-        let covered = covered_in_file.get(file.as_str()).map(Vec::as_slice).unwrap_or_default();
-        let answered = answered_in_file.get(path.as_path()).map(Vec::as_slice).unwrap_or_default();
+        let mut covered: Vec<TextRange> = covered_in_file.get(file.as_str()).cloned().unwrap_or_default();
+        covered.extend(answered_in_file.get(path.as_path()).into_iter().flatten());
+        covered.sort_unstable_by_key(|range| range.start);
         let paths = [path.clone()];
-        let uncovered = names.iter().any(|name| {
-            find.index.find_occurrences_in(name, &paths).iter().any(|hit| {
-                !covered.iter().chain(answered).any(|range| range.start <= hit.position && hit.position <= range.end)
-            })
-        });
-        if uncovered {
+        let uncovered = names
+            .iter()
+            .any(|name| find.index.find_occurrences_in(name, &paths).iter().any(|hit| !covers(&covered, hit.position)));
+        if uncovered && loaded.any_loads(find, path, &compiling) {
             unresolved.push(path.clone());
         }
     }
     unresolved
 }
 
-/// Whether FSAC loaded `path` in one of the `compiling` projects: FSAC analyses a file only in
-/// the configuration it loaded (a project it said nothing about is taken to have loaded it).
-fn loaded_by_fsac(find: &FindRun, path: &Path, compiling: &[&Path]) -> bool {
-    compiling.iter().any(|project| {
-        match find
-            .fsac
-            .status
-            .loaded_configuration(&project.display().to_string())
-            .and_then(|loaded| loaded.files.as_ref())
-        {
-            None => true,
-            Some(files) => {
-                let canonical = |file: &Path| std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
-                let wanted = canonical(path);
-                files.iter().any(|file| Path::new(file) == path || canonical(Path::new(file)) == wanted)
-            }
-        }
-    })
+/// Whether one of `ranges` (sorted by start) holds `position`. Sites do not overlap, so the
+/// ranges starting at or before it on its line are the only ones that can.
+fn covers(ranges: &[TextRange], position: Position) -> bool {
+    let before = ranges.partition_point(|range| range.start <= position);
+    ranges[..before]
+        .iter()
+        .rev()
+        .take_while(|range| range.start.line == position.line || range.end >= position)
+        .any(|range| position <= range.end)
+}
+
+/// The files FSAC loaded for each project (canonical paths), read from its status once per
+/// project a find asks about.
+#[derive(Default)]
+struct LoadedFiles {
+    /// `None`: FSAC said nothing of the project's files.
+    by_project: HashMap<PathBuf, Option<HashSet<PathBuf>>>,
+}
+
+impl LoadedFiles {
+    /// Whether FSAC loaded `path` in one of the `compiling` projects: FSAC analyses a file only
+    /// in the configuration it loaded (a project whose files it did not list is taken to).
+    fn any_loads(&mut self, find: &FindRun, path: &Path, compiling: &[&Path]) -> bool {
+        let canonical = |file: &Path| std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
+        let wanted = canonical(path);
+        compiling.iter().any(|project| {
+            let files = self.by_project.entry(project.to_path_buf()).or_insert_with(|| {
+                let status = &find.fsac.status;
+                let loaded = status.loaded_configuration(&project.display().to_string())?;
+                Some(loaded.files.as_ref()?.iter().map(|file| canonical(Path::new(file))).collect())
+            });
+            files.as_ref().is_none_or(|files| files.contains(&wanted))
+        })
+    }
 }
 
 /// Has FSAC analyse `paths` (opening those the editor has not open, as a trusted check does)
@@ -355,5 +370,20 @@ mod tests {
             ["A.fs", "B.fs", "C.fs", "D.fs", "E.fs"].map(|file| cut.holds(file)),
             [false, true, true, false, false]
         );
+    }
+
+    fn range(start: (u32, u32), end: (u32, u32)) -> TextRange {
+        let at = |(line, character)| Position { line, character };
+        TextRange { start: at(start), end: at(end) }
+    }
+
+    #[test]
+    fn an_occurrence_is_covered_by_a_range_holding_its_start() {
+        let at = |line, character| Position { line, character };
+        // `Types.make` (a qualified use), `x.Value`, and a range over two lines.
+        let ranges = [range((2, 4), (2, 14)), range((2, 20), (2, 25)), range((5, 8), (7, 3))];
+        assert!(covers(&ranges, at(2, 10)) && covers(&ranges, at(2, 20)) && covers(&ranges, at(6, 0)));
+        assert!(!covers(&ranges, at(2, 16)) && !covers(&ranges, at(1, 4)) && !covers(&ranges, at(7, 9)));
+        assert!(!covers(&[], at(0, 0)));
     }
 }
