@@ -927,20 +927,23 @@ pub(crate) async fn fsac_for_file(
     Ok(Ok(status.generation))
 }
 
-enum FileResult {
+/// What a check learnt of one file's analysis.
+pub(crate) enum FileResult {
     Analysed { diagnostics: Vec<Value>, stamp: Stamp },
     Missing { why: String },
     Stale { analysed_version: Option<i64>, current_version: Option<i64> },
 }
 
-struct Outcome {
-    results: Vec<FileResult>,
-    timed_out: bool,
+/// Each file's result, in the order asked, and whether the deadline passed first.
+pub(crate) struct Outcome {
+    pub(crate) results: Vec<FileResult>,
+    pub(crate) timed_out: bool,
 }
 
 /// Opens what the editor has not open, waits for FSAC to analyse every file at the content it
-/// has now, and closes what it opened — [`OPEN_BATCH`] files at a time.
-async fn trusted_snapshots(
+/// has now, and closes what it opened — [`OPEN_BATCH`] files at a time. `find` uses it too, for
+/// the diagnostics of the files holding a use of the name no site covers.
+pub(crate) async fn trusted_snapshots(
     context: &mut CommandContext,
     uris: &[String],
     paths: &[PathBuf],

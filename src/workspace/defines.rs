@@ -12,12 +12,14 @@
 //! - the target framework's implicit ones (`NET`, `NET8_0`, `NET8_0_OR_GREATER` … `NET5_0_OR_GREATER`,
 //!   `NETCOREAPP`, `NETCOREAPP3_1_OR_GREATER` …; `NETSTANDARD2_0`, `NETSTANDARD2_0_OR_GREATER` …;
 //!   `NETFRAMEWORK`, `NET48`, `NET48_OR_GREATER` …);
-//! - every symbol of a `<DefineConstants>` in an unconditioned property group of the project
-//!   file or of the `Directory.Build.props` MSBuild imports for it (the nearest one above the
-//!   project), `$(…)` references left out.
+//! - every symbol of a `<DefineConstants>` of the project file or of the `Directory.Build.props`
+//!   MSBuild imports for it (the nearest one above the project), `$(…)` references left out,
+//!   when it is unconditioned or its `Condition` (its own, or its property group's) holds in
+//!   the configuration FSAC loads (see [`condition_holds`]).
 //!
-//! A `DefineConstants` under a `Condition` is not evaluated; its symbols are not counted (code
-//! under them reads as inactive, which makes an answer partial, never wrongly complete).
+//! A `Condition` fslens cannot read (another property, a function, `Exists(…)`) is not taken to
+//! hold: the symbols under it are not counted (code under them reads as inactive, which makes
+//! an answer partial, never wrongly complete).
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -33,36 +35,53 @@ pub fn project_defines(project: &Project) -> BTreeSet<String> {
         defines.extend(framework_defines(framework));
     }
     if let Some(props) = directory_build_props(project.directory()) {
-        defines.extend(define_constants_in(&props));
+        defines.extend(define_constants_in(&props, project));
     }
-    defines.extend(define_constants_in(&project.path));
+    defines.extend(define_constants_in(&project.path, project));
     defines
 }
 
 /// Whether a `Compile` item's MSBuild condition holds in the configuration FSAC loads
-/// `project` with (its first target framework): only comparisons of `$(TargetFramework)` with
-/// a literal (`'$(TargetFramework)' == 'net8.0'`, `!=`, joined by `and`/`or`) are read; any
-/// other condition is `None` (not known).
+/// `project` with: see [`condition_holds`].
 pub fn compile_condition_holds(condition: &str, project: &Project) -> Option<bool> {
-    let framework = project.target_frameworks.first()?.to_ascii_lowercase();
+    condition_holds(condition, project)
+}
+
+/// The configuration FSAC loads every project in (`Debug`, the module's notes), and the
+/// platform the .NET SDK gives a project that names none.
+const LOADED_CONFIGURATION: &str = "debug";
+const DEFAULT_PLATFORM: &str = "anycpu";
+
+/// Whether an MSBuild `Condition` holds in the configuration FSAC loads `project` with (its
+/// first target framework, `Debug`, `AnyCPU`): comparisons (`==`, `!=`, case-insensitive, as
+/// MSBuild compares) of texts made of literals and `$(TargetFramework)`, `$(Configuration)` and
+/// `$(Platform)` (`'$(Configuration)|$(Platform)' == 'Debug|AnyCPU'`), joined by `and` or by
+/// `or`, each in parentheses or not. Any other condition is `None` (not known).
+pub fn condition_holds(condition: &str, project: &Project) -> Option<bool> {
+    let framework = project.target_frameworks.first().map(|framework| framework.to_ascii_lowercase());
     let lower = condition.to_ascii_lowercase();
+    let value_of = |side: &str| -> Option<String> {
+        let side = side.trim().trim_matches('\'').trim();
+        let mut value = side.replace("$(configuration)", LOADED_CONFIGURATION).replace("$(platform)", DEFAULT_PLATFORM);
+        if value.contains("$(targetframework)") {
+            value = value.replace("$(targetframework)", framework.as_deref()?);
+        }
+        (!value.contains("$(") && !value.contains('\'')).then_some(value)
+    };
     let comparison = |text: &str| -> Option<bool> {
+        let text = text.trim();
+        let text = text.strip_prefix('(').and_then(|inner| inner.strip_suffix(')')).unwrap_or(text);
         let (left, right, equal) = match (text.split_once("=="), text.split_once("!=")) {
             (Some((left, right)), None) => (left, right, true),
             (None, Some((left, right))) => (left, right, false),
             _ => return None,
         };
-        let unquote = |side: &str| side.trim().trim_matches('\'').trim().to_owned();
-        let (left, right) = (unquote(left), unquote(right));
-        let value = match (left.as_str(), right.as_str()) {
-            ("$(targetframework)", literal) | (literal, "$(targetframework)") if !literal.contains("$(") => {
-                literal == framework
-            }
-            _ => return None,
-        };
-        Some(value == equal)
+        Some((value_of(left)? == value_of(right)?) == equal)
     };
     if lower.contains(" or ") {
+        if lower.contains(" and ") {
+            return None;
+        }
         let parts: Option<Vec<bool>> = lower.split(" or ").map(comparison).collect();
         return parts.map(|parts| parts.into_iter().any(|part| part));
     }
@@ -70,14 +89,17 @@ pub fn compile_condition_holds(condition: &str, project: &Project) -> Option<boo
     parts.map(|parts| parts.into_iter().all(|part| part))
 }
 
-/// The symbols of the unconditioned `<DefineConstants>` of an MSBuild file.
-fn define_constants_in(path: &Path) -> Vec<String> {
+/// The symbols of the `<DefineConstants>` of an MSBuild file that hold for `project`: those
+/// unconditioned, and those whose condition (and their property group's) holds.
+fn define_constants_in(path: &Path, project: &Project) -> Vec<String> {
     let Ok(text) = std::fs::read_to_string(path) else { return Vec::new() };
     let Ok(document) = parse_xml(&text) else { return Vec::new() };
+    let holds =
+        |condition: Option<&str>| condition.is_none_or(|condition| condition_holds(condition, project) == Some(true));
     let mut symbols = Vec::new();
     for root in &document.children {
-        for group in root.children_named("PropertyGroup").filter(|group| group.attribute("Condition").is_none()) {
-            for property in group.children.iter().filter(|property| property.attribute("Condition").is_none()) {
+        for group in root.children_named("PropertyGroup").filter(|group| holds(group.attribute("Condition"))) {
+            for property in group.children.iter().filter(|property| holds(property.attribute("Condition"))) {
                 if local_name(&property.name).eq_ignore_ascii_case("DefineConstants") {
                     symbols.extend(
                         property
@@ -165,7 +187,7 @@ fn core_versions() -> Vec<(u32, u32)> {
 
 #[cfg(test)]
 mod tests {
-    use super::{compile_condition_holds, framework_defines};
+    use super::{compile_condition_holds, condition_holds, framework_defines, project_defines};
 
     #[test]
     fn target_framework_conditions_of_compile_items() {
@@ -181,6 +203,52 @@ mod tests {
             Some(true)
         );
         assert_eq!(compile_condition_holds("Exists('x.fs')", &project), None);
+    }
+
+    #[test]
+    fn configuration_and_platform_conditions() {
+        let project = crate::workspace::parse_project(
+            std::path::Path::new("/w/M.fsproj"),
+            "<Project><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>",
+        );
+        assert_eq!(condition_holds("'$(Configuration)' == 'Debug'", &project), Some(true));
+        assert_eq!(condition_holds(" '$(Configuration)|$(Platform)' == 'Release|AnyCPU' ", &project), Some(false));
+        assert_eq!(condition_holds("'$(Configuration)|$(Platform)'=='Debug|AnyCPU'", &project), Some(true));
+        assert_eq!(
+            condition_holds("('$(Configuration)' == 'Debug') and ('$(TargetFramework)' == 'net8.0')", &project),
+            Some(true)
+        );
+        assert_eq!(
+            condition_holds("'$(Configuration)' != 'Debug' or '$(TargetFramework)' == 'net6.0'", &project),
+            Some(false)
+        );
+        assert_eq!(condition_holds("'$(OS)' == 'Windows_NT'", &project), None);
+        assert_eq!(condition_holds("'$(DefineConstants)' == ''", &project), None);
+        assert_eq!(
+            condition_holds("$([MSBuild]::IsTargetFrameworkCompatible('$(TargetFramework)', 'net6.0'))", &project),
+            None
+        );
+        assert_eq!(condition_holds("'$(Configuration)' == 'Debug' and '$(A)' == '' or '$(B)' == ''", &project), None);
+    }
+
+    /// Only the `DefineConstants` whose conditions hold in Debug count (`DEBUG_METERS`, from a
+    /// group, and `EVERYWHERE`; `RELEASE_METERS` and `WINDOWS_ONLY`, whose condition fslens
+    /// cannot read, do not). Before, every conditioned one was left out.
+    #[test]
+    fn conditioned_define_constants_count_when_their_condition_holds() {
+        let directory = tempfile::tempdir().unwrap();
+        let path = directory.path().join("M.fsproj");
+        let text = r#"<Project Sdk="Microsoft.NET.Sdk">
+  <PropertyGroup><TargetFramework>net8.0</TargetFramework><DefineConstants>$(DefineConstants);EVERYWHERE</DefineConstants></PropertyGroup>
+  <PropertyGroup Condition="'$(Configuration)' == 'Debug'"><DefineConstants>$(DefineConstants);DEBUG_METERS</DefineConstants></PropertyGroup>
+  <PropertyGroup Condition=" '$(Configuration)|$(Platform)' == 'Release|AnyCPU' "><DefineConstants>$(DefineConstants);RELEASE_METERS</DefineConstants></PropertyGroup>
+  <PropertyGroup><DefineConstants Condition="'$(OS)' == 'Windows_NT'">$(DefineConstants);WINDOWS_ONLY</DefineConstants></PropertyGroup>
+</Project>"#;
+        std::fs::write(&path, text).unwrap();
+        let project = crate::workspace::parse_project(&path, text);
+        let defines = project_defines(&project);
+        assert!(defines.contains("DEBUG_METERS") && defines.contains("EVERYWHERE"), "{defines:?}");
+        assert!(!defines.contains("RELEASE_METERS") && !defines.contains("WINDOWS_ONLY"), "{defines:?}");
     }
 
     #[test]

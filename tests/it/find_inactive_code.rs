@@ -1,10 +1,10 @@
 //! Inactive code is never outside a `complete` answer silently (`fixtures/inactive-code`,
 //! behind the .NET double, which loads the project by a design-time build with its real
 //! defines: the first target framework, netstandard2.0, and `SOMEDEFINE` from
-//! `Directory.Build.props`). Uses of `Meter` under `#if NET6_0_OR_GREATER` and in Modern.fs
-//! (both compiled for net8.0 only) and under `#if !SOMEDEFINE` are code the compiler behind
-//! FSAC never saw: `find`
-//! lists them as rows of kind `inactive` with their condition and is not complete, a
+//! `Directory.Build.props`, `DEBUG_METERS` from a `DefineConstants` for Debug only). Uses of
+//! `Meter` under `#if NET6_0_OR_GREATER` and in Modern.fs (both compiled for net8.0 only),
+//! under `#if RELEASE_METERS` (Release only) and under `#if !SOMEDEFINE` are code the compiler
+//! behind FSAC never saw: `find` lists them as rows of kind `inactive` with their condition and is not complete, a
 //! declaration there is found (never `not_found`), and `rename` lists them as missed.
 
 use crate::support;
@@ -35,6 +35,8 @@ fn row(
 }
 
 const NET6: Option<&str> = Some("#if NET6_0_OR_GREATER");
+/// Defined by a `DefineConstants` for Release only (FSAC loads Debug).
+const RELEASE_ONLY: Option<&str> = Some("#if RELEASE_METERS");
 const NOT_SOMEDEFINE: Option<&str> = Some("#if !SOMEDEFINE");
 /// Modern.fs is compiled for net8.0 alone.
 const NET8_ONLY: Option<&str> = Some("<Compile Condition=\"'$(TargetFramework)' == 'net8.0'\">");
@@ -71,11 +73,15 @@ async fn find_and_rename_list_sites_in_inactive_code_and_are_not_complete() {
             row("Types.fs", 2, 5, "definition", None),
             row("Use.fs", 2, 19, "reference", None),
             row("Use.fs", 4, 10, "reference", None),
+            row("Use.fs", 16, 19, "inactive", RELEASE_ONLY),
         ]),
         "{answer}"
     );
 
     // A field: the `#else` branch is active (FSAC's row), the `#if !SOMEDEFINE` one is not.
+    // Gauge's `Value` under `#if DEBUG_METERS` (defined for Debug, the configuration FSAC
+    // loads, by a conditioned DefineConstants) is compiled code and no row: before, the
+    // conditioned define was not counted and `gauge`'s `Value` was a row of kind inactive.
     let answer = editor.execute_result("fslens.find", json!({"query": "Meter.Value"})).await;
     assert_partial_for_inactive_code(&answer);
     let inactive: BTreeSet<_> = rows(&answer).into_iter().filter(|row| row.3 == "inactive").collect();

@@ -69,6 +69,10 @@ pub struct FindAnswer {
     /// Set when `typeErrorLines` was cut.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub type_error_line_count: Option<usize>,
+    /// The files the find had FSAC analyse for `typeErrorLines` (each holds an occurrence of
+    /// the name no site covers): those analysed, and those whose diagnostics could not be had.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub type_error_check: Option<crate::commands::find::type_errors::TypeErrorCheck>,
     pub resolution: ResolutionSummary,
     /// Which files were read: the byte scan for the names and the files it kept.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -395,6 +399,7 @@ pub(super) fn timeout_before_sweep(
         cross_check: None,
         type_error_lines: None,
         type_error_line_count: None,
+        type_error_check: None,
         resolution: ResolutionSummary {
             complete: false,
             declarations: Vec::new(),

@@ -14,7 +14,7 @@ use crate::commands::find::declarations::Resolved;
 use crate::commands::find::resolve::{Declared, same_file};
 use crate::commands::find::rows::Site;
 use crate::commands::find::sweep::{SweepOutcome, Swept};
-use crate::commands::find::type_errors::TypeErrorLine;
+use crate::commands::find::type_errors::TypeErrors;
 use crate::commands::find::work::{FileKey, Work};
 use crate::session_state::status::ProjectError;
 use crate::syntax::model::{DeclarationKind, TextRange};
@@ -71,7 +71,7 @@ pub(super) fn judge(
     swept: &Swept,
     sites: &[Site],
     by_position: bool,
-    type_errors: &[TypeErrorLine],
+    type_errors: &TypeErrors,
 ) -> Verdict {
     let (per_project, counts) = project_ledger(find, resolved, swept, sites);
     let requested = find.target.projects.len();
@@ -124,7 +124,7 @@ pub(super) fn judge(
         && inactive.is_empty()
         && missed.is_empty()
         && unconfirmed.is_empty()
-        && type_errors.is_empty()
+        && type_errors.none_seen_and_none_unknown()
         && !slot_answers
         && abbreviations.is_empty()
         && implicit.is_empty()
@@ -198,17 +198,34 @@ pub(super) fn judge(
             conditions.join(", ")
         ));
     }
-    if !type_errors.is_empty() {
+    let type_error_lines = &type_errors.lines;
+    if !type_error_lines.is_empty() {
         let mut lines: Vec<String> =
-            type_errors.iter().take(5).map(|error| format!("{}:{}", error.file, error.line + 1)).collect();
-        if type_errors.len() > 5 {
-            lines.push(format!("… {} more", type_errors.len() - 5));
+            type_error_lines.iter().take(5).map(|error| format!("{}:{}", error.file, error.line + 1)).collect();
+        if type_error_lines.len() > 5 {
+            lines.push(format!("… {} more", type_error_lines.len() - 5));
         }
         notes.push(format!(
             "FSAC reports a type error on {} line(s) holding the name ({}; listed in typeErrorLines): a use the \
              compiler could not resolve there is in no references answer, so the answer is not complete",
-            type_errors.len(),
+            type_error_lines.len(),
             lines.join(", ")
+        ));
+    }
+    let unknown = type_errors.unknown();
+    if !unknown.is_empty() {
+        let mut files: Vec<String> =
+            unknown.iter().take(5).map(|file| format!("{} ({})", file.file, file.reason)).collect();
+        if unknown.len() > 5 {
+            files.push(format!("… {} more", unknown.len() - 5));
+        }
+        notes.push(format!(
+            "{} file(s) hold an occurrence of the name that no site covers, and FSAC's diagnostics of them could \
+             not be had ({}; listed in typeErrorCheck.filesUnknown): a type error there may leave a use of the \
+             symbol unresolved, in no references answer, so the answer is not complete. Raise timeoutMs, or run \
+             fslens check on them first",
+            unknown.len(),
+            files.join(", ")
         ));
     }
     if !find.fsac.ready {

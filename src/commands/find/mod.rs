@@ -147,10 +147,22 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
         None
     };
     swept.release_documents(&find.context);
-    let type_errors = type_errors::type_error_lines(&find, &placement, &resolved, &sites).await?;
+    let mut type_errors = type_errors::seen(&find, &placement, &resolved, &sites).await?;
     clock.lap("sweepMs");
 
-    let verdict = ledger::judge(&find, &resolved, &swept, &sites, position.is_some(), &type_errors);
+    let mut verdict = ledger::judge(&find, &resolved, &swept, &sites, position.is_some(), &type_errors);
+    // About to answer complete: a use the compiler left unresolved is in no references answer,
+    // so the files holding an occurrence no site covers must have been type-checked.
+    if verdict.coverage_complete {
+        let bounds = type_errors::SegmentBounds {
+            from_file: from_file.as_deref(),
+            resumes_at_file: budget_stop.as_ref().map(|stop| stop.resumes_at_file.as_str()),
+        };
+        if type_errors.diagnose_unresolved(&find, &placement, &resolved, &swept, &sites, &bounds).await? {
+            verdict = ledger::judge(&find, &resolved, &swept, &sites, position.is_some(), &type_errors);
+        }
+        clock.lap("typeErrorCheckMs");
+    }
     let (types, site_types) = site_types.unzip();
     let ledger = (verdict.per_project.as_slice(), resolved.declared.as_slice());
     let stream = stream::form(&find, &mut texts, &placement, ledger, &sites, types.as_deref(), cursor.as_ref());
@@ -362,8 +374,8 @@ struct Findings {
     budget_stop: Option<budget::BudgetStop>,
     /// The sites are one segment of the stream, not all of it (a resume, or a cut).
     segmented: bool,
-    /// FSAC's errors on lines holding the name.
-    type_errors: Vec<type_errors::TypeErrorLine>,
+    /// FSAC's errors on lines holding the name, and the files the find had FSAC analyse.
+    type_errors: type_errors::TypeErrors,
 }
 
 /// The answer without its page.
@@ -376,6 +388,8 @@ fn answer_of(
     started: Instant,
 ) -> FindAnswer {
     let Findings { resolved, swept, sites, site_types, verdict, budget_stop, segmented, type_errors } = findings;
+    let type_error_check = type_errors.check.clone();
+    let type_errors = &type_errors.lines;
     let type_errors_shown = type_errors.len().min(type_errors::TYPE_ERROR_LINES_SHOWN);
     let via_fsac = find.fsac.ready;
     let total = sites.len();
@@ -434,6 +448,7 @@ fn answer_of(
         }),
         type_error_lines: (!type_errors.is_empty()).then(|| type_errors[..type_errors_shown].to_vec()),
         type_error_line_count: (type_errors_shown < type_errors.len()).then_some(type_errors.len()),
+        type_error_check,
         resolution: resolution_of(resolved, &stream.declarations),
         files_searched: Some(find.searched.account()),
         total_sites: total,

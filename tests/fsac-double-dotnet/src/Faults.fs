@@ -75,6 +75,13 @@ let transcript =
 let diagnosticsVersion = setting "FSAC_DOUBLE_DIAGNOSTICS_VERSION" = Some "1"
 let lazyCompiler = setting "FSAC_DOUBLE_LAZY_COMPILER" = Some "1"
 let noChecks = setting "FSAC_DOUBLE_NO_CHECKS" = Some "1"
+/// File names (comma-separated) whose checks report nothing (no publish, no documentAnalyzed),
+/// as a check that never ends.
+let unanalysedFiles =
+    (setting "FSAC_DOUBLE_UNANALYSED_FILES" |> Option.defaultValue "").Split(',')
+    |> Array.map (fun s -> s.Trim())
+    |> Array.filter ((<>) "")
+    |> Set.ofArray
 
 /// The garbage frame's body: a valid header with a body that is not JSON.
 let garbageBody = "{\"jsonrpc\": \"2.0\", this is not json"

@@ -235,21 +235,24 @@ let checkAndPublish (file: string) =
             match documents.TryGetValue file, Faults.slowCheckFromVersion with
             | (true, d), Some v when Faults.slowCheckMs > 0L && int64 d.Version >= v -> do! Async.Sleep(int Faults.slowCheckMs)
             | _ -> ()
-            match! checkVersioned options file with
-            | None -> log $"check of {file} aborted"
-            | Some(parse, results, (checkedVersion, checkedLength)) ->
-                let uri = uriFor file
-                notify "fsharp/testDetected" (obj [ "file", str uri; "tests", arr [] ])
-                let diagnostics = diagnosticsOf file parse results
-                notify "fsharp/fileParsed" (obj [ "content", str uri ])
-                if canPublish () then
-                    let p = obj [ "uri", str uri; "diagnostics", arr diagnostics ]
-                    if Faults.diagnosticsVersion then p["version"] <- num checkedVersion
-                    notify "textDocument/publishDiagnostics" p
-                match documents.TryGetValue file with
-                | true, _ when checkedLength > 0 ->
-                    notify "fsharp/documentAnalyzed" (obj [ "textDocument", obj [ "uri", str uri; "version", num checkedVersion ] ])
-                | _ -> ()
+            if Faults.unanalysedFiles.Contains(Path.GetFileName file) then
+                log $"FSAC_DOUBLE_UNANALYSED_FILES: reporting no check of {file}"
+            else
+                match! checkVersioned options file with
+                | None -> log $"check of {file} aborted"
+                | Some(parse, results, (checkedVersion, checkedLength)) ->
+                    let uri = uriFor file
+                    notify "fsharp/testDetected" (obj [ "file", str uri; "tests", arr [] ])
+                    let diagnostics = diagnosticsOf file parse results
+                    notify "fsharp/fileParsed" (obj [ "content", str uri ])
+                    if canPublish () then
+                        let p = obj [ "uri", str uri; "diagnostics", arr diagnostics ]
+                        if Faults.diagnosticsVersion then p["version"] <- num checkedVersion
+                        notify "textDocument/publishDiagnostics" p
+                    match documents.TryGetValue file with
+                    | true, _ when checkedLength > 0 ->
+                        notify "fsharp/documentAnalyzed" (obj [ "textDocument", obj [ "uri", str uri; "version", num checkedVersion ] ])
+                    | _ -> ()
     }
 
 let ensureAutoLoad () =
