@@ -7,7 +7,7 @@
 //! are the ones measured in shared/tree-sitter-fsharp-notes.md §3 and §5.
 
 use std::cell::Cell;
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
 use std::num::NonZeroU16;
@@ -1176,7 +1176,15 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
     /// recovered is uncertain; nothing is recovered where the tree has a declaration's name.
     fn recover_declarations_in_error_regions(&mut self) {
         use crate::syntax::recover::{LineContext, Opens, block_end, recovered_line};
-        let known: HashSet<Position> = self.declarations.iter().map(|declaration| declaration.name_start).collect();
+        // The tree's own declarations by where their names start: a header the tree read (a
+        // module whose `val`s parsed before an error inside it) is not recovered twice, but it
+        // still holds the recovered lines indented under it.
+        let known: HashMap<Position, u32> = self
+            .declarations
+            .iter()
+            .enumerate()
+            .map(|(slot, declaration)| (declaration.name_start, slot as u32))
+            .collect();
         let mut regions = self.error_byte_regions.clone();
         regions.sort_unstable();
         let mut done_until = 0usize;
@@ -1225,7 +1233,12 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                     outer_indent = Some(outer_indent.map_or(indent, |outer| outer.min(indent)));
                 }
                 previous = Some((indent, recovered.kind));
-                if known.contains(&name_start) {
+                if let Some(&slot) = known.get(&name_start) {
+                    let tree_kind = self.declarations[slot as usize].kind;
+                    let same_kind = tree_kind == recovered.kind || (tree_kind.is_type() && recovered.kind.is_type());
+                    if recovered.opens != Opens::Nothing && same_kind {
+                        open.push((indent, slot, recovered.opens));
+                    }
                     continue;
                 }
                 let parent = open.last().map_or(enclosing, |(_, index, _)| *index);

@@ -70,8 +70,9 @@ pub type FastHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 /// `exception X of …` an exception's; 11: an object expression's members are no declarations;
 /// 12: every `#if`/`#else` branch of the file, with its condition; 13: a member of
 /// `interface I with` is an `override` of I's slot; 14: every binding of `let rec … and …` is a
-/// declaration).
-pub const INDEX_FORMAT_VERSION: u32 = 14;
+/// declaration; 15: in an error region, `type A.B with` is a type extension's line, and a
+/// header the tree read holds the lines recovered under it).
+pub const INDEX_FORMAT_VERSION: u32 = 15;
 
 /// An interned name: an index into a string table (file-local or workspace-wide).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -3,7 +3,8 @@
 //! tree-sitter-fsharp fails on shapes real libraries use (SRTP constraints, backticked type
 //! parameters, multi-line named-field patterns: shared/tree-sitter-fsharp-notes.md), and an
 //! error at the top of a file can swallow every declaration after it. Inside such a region the
-//! lines are read instead: `module X =`, `type X` / `and X` (also `type X internal () =`),
+//! lines are read instead: `module X =`, `type X` / `and X` (also `type X internal () =`, and
+//! `type A.B with` extending a type named qualified),
 //! `let` (with `inline`, `rec`, `mutable` and an access modifier), `val`, `exception X`, and
 //! under a recovered type its `member`, `static member`, `override`, `default`, `abstract` and
 //! `member val` lines. This module reads one line; the extractor nests what it reads by
@@ -84,7 +85,10 @@ pub fn recovered_line(line: &str, context: LineContext) -> Option<RecoveredLine>
         rest = without_self_identifier(rest);
     }
     let name_at = line.len() - rest.len();
-    let (stored_name, range_start, range_length, written_length) = name_at_start(rest)?;
+    let (stored_name, range_start, range_length, written_length) = match first {
+        "type" => qualified_extension_name(rest).map_or_else(|| name_at_start(rest), Some)?,
+        _ => name_at_start(rest)?,
+    };
     let after = rest[written_length..].trim_start();
     let kind =
         if kind == DeclarationKind::Class && (after == "with" || after.ends_with(" with")) && !after.contains('=') {
@@ -112,6 +116,24 @@ pub fn recovered_line(line: &str, context: LineContext) -> Option<RecoveredLine>
         name_length: range_length,
         opens,
     })
+}
+
+/// The extended type of `type Microsoft.FSharp.Control.AsyncBuilder with` (also with type
+/// arguments, `type System.Collections.Generic.List<'T> with`): the dotted name, stored whole
+/// with its range over every segment, as the tree path stores it. `None` unless the name has
+/// a dot and the line ends with `with` (no other declaration is named dotted after `type`).
+fn qualified_extension_name(rest: &str) -> Option<(String, usize, usize, usize)> {
+    let length = rest
+        .find(|character: char| {
+            !(character.is_alphanumeric() || character == '_' || character == '\'' || character == '.')
+        })
+        .unwrap_or(rest.len());
+    let name = &rest[..length];
+    let dotted = name.contains('.') && name.split('.').all(|segment| is_identifier(segment) && !is_keyword(segment));
+    let after = rest[length..].trim_end();
+    let extends =
+        (after.trim_start() == "with" || after.ends_with(" with") || after.ends_with(">with")) && !after.contains('=');
+    (dotted && extends).then(|| (name.to_owned(), 0, length, length))
 }
 
 /// A primary constructor with an access modifier after the type's name, `type Builder
@@ -257,6 +279,24 @@ mod tests {
             ("exception Stopped", TOP, Some((DeclarationKind::Exception, "Stopped", "Stopped"))),
             ("type Token private (value: string) =", TOP, Some((DeclarationKind::Class, "Token", "Token"))),
             ("type List<'T> with", TOP, Some((DeclarationKind::TypeExtension, "List", "List"))),
+            (
+                "type Microsoft.FSharp.Control.AsyncBuilder with",
+                TOP,
+                Some((
+                    DeclarationKind::TypeExtension,
+                    "Microsoft.FSharp.Control.AsyncBuilder",
+                    "Microsoft.FSharp.Control.AsyncBuilder",
+                )),
+            ),
+            (
+                "type System.Collections.Generic.List<'T> with",
+                TOP,
+                Some((
+                    DeclarationKind::TypeExtension,
+                    "System.Collections.Generic.List",
+                    "System.Collections.Generic.List",
+                )),
+            ),
             ("and Node = { Value: int }", TOP, Some((DeclarationKind::Class, "Node", "Node"))),
             (
                 "and walk x = x",
@@ -283,6 +323,7 @@ mod tests {
             ("x.Value <- 3", TOP, None),
             ("| Some x -> x", TOP, None),
             ("type", TOP, None),
+            ("type Shipping.Domain = int", TOP, None),
         ];
         for (line, context, expected) in cases {
             let expected = expected.map(|(kind, stored, range)| (kind, stored.to_owned(), range.to_owned()));

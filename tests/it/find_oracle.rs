@@ -5,13 +5,14 @@
 //! while its sites differ from the compiler's; and a double that drops one use
 //! (`FSAC_DOUBLE_REFERENCES_DROP_LAST_USE`) must be caught, or the oracle proves nothing.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::{Command, Output};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::support::dotnet::built_tool;
-use crate::support::double::{double_command, fixture_copy};
+use crate::support::double::{Editor, double_command, fixture_copy, found_sites};
 
 /// Runs the oracle over `workspace` (a copy: it restores in place) with the double behind
 /// fslens; its exit code, its table and its JSON report.
@@ -151,6 +152,11 @@ fn no_find_on_the_referee_solution_says_complete_while_the_compiler_disagrees() 
 /// that tree-sitter-fsharp cannot read, which loses the sibling's `type ListBuilder() =` line.
 /// Before: `MaybeExtensions.Source` and everything of `ListBuilder` answered `not_found`
 /// while complete.
+/// `Loops.fsi`/`Loops.fs`: an extension of FSharp.Core's `AsyncBuilder` in module
+/// `AsyncLoops`, named qualified in the implementation and short in the signature, both in
+/// regions the grammar cannot read (a signature's extension member after a `val`, an indented
+/// `#if` in the implementation). Before: `AsyncLoops.For` answered `not_found` while complete
+/// (the compiler: 2 sites), as AsyncSeq's `AsyncSeqExtensions.For` did.
 #[test]
 fn no_find_on_the_builders_fixture_says_complete_while_the_compiler_disagrees() {
     let workspace = fixture_copy("builders");
@@ -158,6 +164,32 @@ fn no_find_on_the_builders_fixture_says_complete_while_the_compiler_disagrees() 
     let stdout = assert_no_wrong_answer(&output, &report);
     assert_eq!(verdicts_of(&report, "MaybeExtensions.Source"), ["exact"], "{stdout}");
     assert_eq!(verdicts_of(&report, "MaybeBuilder.Bind"), ["exact"], "{stdout}");
+    // Asked at its implementation and at its signature.
+    assert_eq!(verdicts_of(&report, "AsyncLoops.For"), ["exact", "exact"], "{stdout}");
+}
+
+/// The oracle asks an extension member by its module (`AsyncLoops.For`); a user also writes
+/// the extended type (`AsyncBuilder.For`). Both resolve to the same two sites, complete.
+#[tokio::test]
+async fn an_extension_member_in_an_error_region_is_found_by_its_type_and_by_its_module() {
+    let workspace = fixture_copy("builders");
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = Editor::start(workspace.path(), runtime.path(), &double_command(), &[]).await;
+    editor.wait_until_ready().await;
+    let expected = BTreeSet::from([
+        ("Builders/Loops.fs".to_owned(), 15, 17, "definition".to_owned()),
+        ("Builders/Loops.fsi".to_owned(), 14, 15, "signature".to_owned()),
+    ]);
+    for query in ["AsyncBuilder.For", "AsyncLoops.For"] {
+        let answer = editor.execute_result("fslens.find", json!({ "query": query })).await;
+        assert_eq!(answer["status"], "ok", "{query}: {answer}");
+        let sites: BTreeSet<_> = found_sites(&answer)
+            .into_iter()
+            .map(|(file, line, character, kind, _)| (file, line, character, kind))
+            .collect();
+        assert_eq!(sites, expected, "{query}: {answer}");
+    }
+    editor.stop().await;
 }
 
 /// fixtures/qualifiers: modules declaring the same short names (`A.map`, `AOption.map`,
@@ -172,14 +204,28 @@ fn no_find_on_the_builders_fixture_says_complete_while_the_compiler_disagrees() 
 /// (a namespace only ever declared dotted, `namespace Qualifiers.Options`) answered
 /// `not_found` while complete, and `Qualifiers.Options` / `Qualifiers.Use` were asked of FSAC
 /// at their first segment (namespace `Qualifiers`).
+/// `Folds.fs` is a file whose root the grammar cannot read (a one-line `try … finally` in a
+/// member body before an abstract class's slots), as AsyncSeq.fs is: FSAC's `workspace/symbol`
+/// lists an abstract member at its signature's type. Before: `Folder.FoldAsync` and
+/// `Folder.MapAsync` answered that range as a fourth site and `Folder.Items` the uses of `'T`
+/// (its type starts there), all while complete.
 #[test]
 fn no_find_on_the_qualifiers_fixture_says_complete_while_the_compiler_disagrees() {
     let workspace = fixture_copy("qualifiers");
     let (output, report) = run_oracle_with(&double_command(), workspace.path(), &[], &[]);
     let stdout = assert_no_wrong_answer(&output, &report);
-    for query in
-        ["Qualifiers", "Qualifiers.Options", "Qualifiers.Use", "AOption.map", "A.map", "BOption.ok", "Settings.Quiet"]
-    {
+    for query in [
+        "Qualifiers",
+        "Qualifiers.Options",
+        "Qualifiers.Use",
+        "AOption.map",
+        "A.map",
+        "BOption.ok",
+        "Settings.Quiet",
+        "Folder.FoldAsync",
+        "Folder.MapAsync",
+        "Folder.Items",
+    ] {
         assert_eq!(verdicts_of(&report, query), ["exact"], "{query}: {stdout}");
     }
     // The `#else` branch's `Stamp` is no use of the active one: listed, so never complete.

@@ -607,3 +607,67 @@ module Steps =
         "#]],
     );
 }
+
+/// A module whose `val` the signature grammar read, then a type extension whose member
+/// signature it cannot read: the module is the tree's, and the lines recovered under it are
+/// its declarations (before: the tree's module was skipped as known and nothing indented under
+/// it was read, so the extension and its member were missing).
+#[test]
+fn a_signature_type_extension_after_a_val_is_recovered_under_its_module() {
+    check_signature(
+        r#"namespace Loops
+
+module AsyncLoops =
+    val countdownFrom : int -> int
+
+    type AsyncBuilder with
+      member For : seq:int list * action:(int -> Async<unit>) -> Async<unit>
+"#,
+        expect![[r#"
+            health: degraded
+              error-region 2:0-6:76
+            decl namespace Loops [default] 0:0-0:15 name@0:10-0:15 | namespace Loops
+            decl module AsyncLoops [default] 2:0-6:76 name@2:7-2:17 UNCERTAIN | module AsyncLoops
+            decl val AsyncLoops.countdownFrom [default] 3:4-3:34 name@3:8-3:21 UNCERTAIN | val countdownFrom : int -> int
+            decl type-extension AsyncLoops.AsyncBuilder [default] 5:4-6:76 name@5:9-5:21 UNCERTAIN | type AsyncBuilder with
+            decl member AsyncLoops.AsyncBuilder.For [default] 6:6-6:76 name@6:13-6:16 UNCERTAIN | member For : seq:int list * action:(int -> Async<unit>) -> Async<unit>
+        "#]],
+    );
+}
+
+/// A type named qualified in an extension (`type Microsoft.FSharp.Control.AsyncBuilder with`)
+/// inside an error region is a type extension's line, named as the tree names it (before: the
+/// dotted name was no name, and the extension and its member were missing).
+#[test]
+fn a_qualified_type_extension_in_an_error_region_is_recovered() {
+    check(
+        r#"namespace Loops
+
+module AsyncLoops =
+    let countdownFrom start = start
+
+    #if !FABLE_COMPILER
+    let twice start = [ start; start ]
+    #endif
+
+    type Microsoft.FSharp.Control.AsyncBuilder with
+        member x.For(source: int list, body: int -> Async<unit>) =
+            x.Zero()
+"#,
+        expect![[r#"
+            health: degraded
+              error-region 5:4-11:20
+            decl namespace Loops [default] 0:0-11:20 name@0:10-0:15 | namespace Loops
+            decl module Loops.AsyncLoops [default] 2:0-11:20 name@2:7-2:17 | module AsyncLoops
+            decl let Loops.AsyncLoops.countdownFrom [default] 3:4-3:35 name@3:8-3:21 | let countdownFrom start
+            decl let Loops.AsyncLoops.twice [default] 6:4-6:38 name@6:8-6:13 UNCERTAIN | let twice start
+            decl type-extension Loops.AsyncLoops.Microsoft.FSharp.Control.AsyncBuilder [default] 9:4-11:20 name@9:9-9:46 UNCERTAIN | type Microsoft.FSharp.Control.AsyncBuilder with
+            decl member Loops.AsyncLoops.Microsoft.FSharp.Control.AsyncBuilder.For [default] 10:8-11:20 name@10:17-10:20 UNCERTAIN | member x.For(source: int list, body: int -> Async<unit>)
+            site field-read FSharp path=Microsoft.FSharp 9:19-9:25 uncertain=inside-error-region
+            site field-read Control path=Control.AsyncBuilder 9:26-9:33 uncertain=inside-error-region
+            site field-read AsyncBuilder path=Control.AsyncBuilder 9:34-9:46 uncertain=inside-error-region
+            site field-read For path=x.For 10:17-10:20 uncertain=inside-error-region
+            site field-read Zero path=x.Zero 11:14-11:18 uncertain=inside-error-region
+        "#]],
+    );
+}

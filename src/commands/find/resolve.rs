@@ -688,12 +688,16 @@ pub struct Unconfirmed {
 /// an unknown one is added when it matches (kinds auto, symbol and definition only: FSAC's
 /// answer does not say which type owns a member). Answers the added declarations that the
 /// index could not confirm ([`Unconfirmed`]).
+///
+/// `text_of` reads a file's text (the editor's buffer first): an item whose range is not its
+/// name (an abstract member's) is placed at its name ([`name_before_signature`]).
 pub fn merge_workspace_symbols(
     declared: &mut Vec<Declared>,
     answer: &Value,
     arguments: &FindArguments,
     index: &SyntaxIndex,
     in_workspace: &dyn Fn(&Path) -> bool,
+    text_of: &dyn Fn(&Path) -> Option<String>,
     work: &Work,
 ) -> Vec<Unconfirmed> {
     let mut unconfirmed = Vec::new();
@@ -704,12 +708,28 @@ pub fn merge_workspace_symbols(
     for (slot, declaration) in declared.iter().enumerate() {
         by_start.entry((work.file_key(&declaration.path), declaration.name_range.start)).or_insert(slot);
     }
+    // Each file's text, read once for all its items.
+    let mut texts: HashMap<PathBuf, Option<String>> = HashMap::new();
     for item in answer.as_array().into_iter().flatten() {
         let Some(uri) = item.pointer("/location/uri").and_then(Value::as_str) else { continue };
         let Some(path) = crate::uri::uri_to_path(uri) else { continue };
         let Some(range) = item.pointer("/location/range").and_then(range_from_json) else { continue };
         let name = item["name"].as_str().unwrap_or_default();
         work.compared(1);
+        if let Some(slot) = by_start.get(&(work.file_key(&path), range.start)) {
+            declared[*slot].sources.insert("fsac-workspace-symbol");
+            continue;
+        }
+        // FSAC lists an abstract member at its signature's type (FCS's navigation range), a
+        // place with no name at all or another symbol's (`'T`): the declaration is the name
+        // written before it. Asked at that range, FSAC's references were the range itself or
+        // the uses of a type parameter, listed as this member's (AsyncSeq's
+        // `AsyncSeqOp.FoldAsync`, complete with a site the compiler does not have).
+        let text = texts.entry(path.clone()).or_insert_with(|| text_of(&path));
+        let range = text
+            .as_deref()
+            .and_then(|text| name_before_signature(text, range, name.trim_start_matches("``").trim_end_matches("``")))
+            .unwrap_or(range);
         if let Some(slot) = by_start.get(&(work.file_key(&path), range.start)) {
             declared[*slot].sources.insert("fsac-workspace-symbol");
             continue;
@@ -812,6 +832,58 @@ pub fn merge_workspace_symbols(
         });
     }
     unconfirmed
+}
+
+/// The name of an abstract member whose `workspace/symbol` range is its signature's type
+/// (`abstract member Fold : 'S -> 'S` listed at `'S -> 'S`, as FCS's navigation items give
+/// it; FSAC passes the range on unchanged): the `name` written right before the range's `:`
+/// (with type parameters, `Fold<'a> :`), on the range's line or, when the type starts a line,
+/// at the end of the line above. `None` when the range does not follow `name :`.
+pub fn name_before_signature(text: &str, range: TextRange, name: &str) -> Option<TextRange> {
+    if name.is_empty() {
+        return None;
+    }
+    let line_text = |line: u32| text.split('\n').nth(line as usize).map(|line| line.trim_end_matches('\r'));
+    let line = line_text(range.start.line)?;
+    let cut = byte_at_utf16(line, range.start.character)?;
+    let (at_line, before) = if line[..cut].trim().is_empty() && range.start.line > 0 {
+        (range.start.line - 1, line_text(range.start.line - 1)?)
+    } else {
+        (range.start.line, &line[..cut])
+    };
+    let before_colon = before.trim_end().strip_suffix(':')?.trim_end();
+    let before_name = match before_colon.strip_suffix('>') {
+        Some(open) => &open[..open.rfind('<')?],
+        None => before_colon,
+    };
+    let backticked = format!("``{name}``");
+    let written = [backticked.as_str(), name].into_iter().find(|written| before_name.ends_with(written))?;
+    let start = before_name.len() - written.len();
+    let is_identifier = |character: char| character.is_alphanumeric() || character == '_' || character == '\'';
+    if before_name[..start].chars().next_back().is_some_and(|character| is_identifier(character) || character == '.') {
+        return None;
+    }
+    let column = |byte: usize| before_name[..byte].encode_utf16().count() as u32;
+    Some(TextRange {
+        start: Position { line: at_line, character: column(start) },
+        end: Position { line: at_line, character: column(before_name.len()) },
+    })
+}
+
+/// The byte offset of UTF-16 column `character` in `line` (its end when past it); `None`
+/// inside a character.
+fn byte_at_utf16(line: &str, character: u32) -> Option<usize> {
+    let mut units = 0u32;
+    for (byte, scalar) in line.char_indices() {
+        if units == character {
+            return Some(byte);
+        }
+        if units > character {
+            return None;
+        }
+        units += scalar.len_utf16() as u32;
+    }
+    (units <= character).then_some(line.len())
 }
 
 /// The full name FSAC's `workspace/symbol` item gives a declaration the index names
@@ -951,6 +1023,21 @@ mod tests {
         assert!(qualified_matches("Shipping.Domain.Shipment.Weight", "Shipment.eig", false));
         assert!(!qualified_matches("Shipping.Domain.Shipment.Weight", "Shipment.eig", true));
         assert_eq!(segments("A.``b.c``.D"), ["A", "b.c", "D"]);
+    }
+
+    /// FCS's navigation range of an abstract member is its type; the name is before the `:`.
+    #[test]
+    fn an_abstract_members_signature_range_names_the_member_written_before_it() {
+        let range = |line: u32, start: u32, end: u32| TextRange::from_array([line, start, line, end]);
+        let text = "type T<'T>() =\n  abstract member Fold : ('S -> 'T -> 'S) -> 'S\n  abstract Items: 'T list\n  abstract Pick<'U> : 'U -> 'U\n  abstract member ``Ünïcode name`` : int\n  abstract member Long :\n      'T -> 'T\n";
+        assert_eq!(name_before_signature(text, range(1, 24, 47), "Fold"), Some(range(1, 18, 22)));
+        assert_eq!(name_before_signature(text, range(2, 17, 24), "Items"), Some(range(2, 11, 16)));
+        assert_eq!(name_before_signature(text, range(3, 22, 30), "Pick"), Some(range(3, 11, 15)));
+        assert_eq!(name_before_signature(text, range(4, 36, 39), "Ünïcode name"), Some(range(4, 18, 34)));
+        assert_eq!(name_before_signature(text, range(6, 6, 14), "Long"), Some(range(5, 18, 22)));
+        // A range at the name, or after another name, is left alone.
+        assert_eq!(name_before_signature(text, range(1, 18, 22), "Fold"), None);
+        assert_eq!(name_before_signature(text, range(1, 24, 47), "Old"), None);
     }
 
     #[test]
