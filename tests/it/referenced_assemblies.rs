@@ -4,7 +4,7 @@
 //! Fable.Core NuGet package, restored for real (never hand-made bytes).
 //! The packages cover the cases users meet: an id that differs from its assembly's name
 //! (Acme.FSharp.Runtime ships FSharp.Core.dll), a package whose compile asset is only `_._`
-//! (Acme.Analyzers), a multi-assembly package (Acme.Platform: System.Collections + System.Console), a
+//! (Acme.Analyzers), a multi-assembly package (Acme.Platform: System.Reflection.Metadata + System.Console), a
 //! package whose files are missing on disk (Acme.Missing) and one whose id equals its
 //! assembly (Fable.Core). Each tool runs through `workspace/executeCommand` on the real binary
 //! (with the FSAC double behind it), through the CLI, and through the MCP Python SDK client.
@@ -42,7 +42,7 @@ fn package_specs() -> Vec<PackageSpec> {
             "Acme.Platform",
             "2.0.0",
             vec![
-                ("lib/netstandard2.0/System.Collections.dll", Some("System.Collections.dll")),
+                ("lib/netstandard2.0/System.Reflection.Metadata.dll", Some("System.Reflection.Metadata.dll")),
                 ("lib/netstandard2.0/System.Console.dll", Some("System.Console.dll")),
             ],
         ),
@@ -203,10 +203,10 @@ fn placeholders_multi_assembly_packages_and_missing_files_are_told_apart() {
     assert!(placeholder.get("candidatePackages").is_none());
 
     let browser = call(&workspace.root, Tool::NugetTypes, json!({ "packageId": "Acme.Platform", "maxResults": 2000 }));
-    assert_eq!(names(&browser, "matchedAssemblies", "name"), ["System.Collections", "System.Console"]);
+    assert_eq!(names(&browser, "matchedAssemblies", "name"), ["System.Console", "System.Reflection.Metadata"]);
     // The page closes on the response budget, not on maxResults, and says so.
     assert_eq!(browser["truncatedByBudget"], true);
-    let expected = [public_types_of("System.Collections.dll"), public_types_of("System.Console.dll")].concat();
+    let expected = [public_types_of("System.Console.dll"), public_types_of("System.Reflection.Metadata.dll")].concat();
     let listed = all_pages(
         &workspace.root,
         Tool::NugetTypes,
@@ -323,7 +323,7 @@ fn referenced_symbols_searches_every_readable_assembly_and_rejects_bad_input() {
     let expected: Vec<String> = [
         "Fable.Core.dll",
         "FSharp.Core.dll",
-        "System.Collections.dll",
+        "System.Reflection.Metadata.dll",
         "System.Console.dll",
         "netstandard.dll",
         "System.Runtime.dll",
@@ -410,7 +410,7 @@ fn the_cli_prints_each_tool() {
     let (code, stdout, stderr) = cli(&["nuget-types", "Acme.Platform", "--json"]);
     assert_eq!(code, Some(0), "{stderr}");
     let answer: Value = serde_json::from_str(&stdout).unwrap();
-    assert_eq!(names(&answer, "matchedAssemblies", "name"), ["System.Collections", "System.Console"]);
+    assert_eq!(names(&answer, "matchedAssemblies", "name"), ["System.Console", "System.Reflection.Metadata"]);
 
     let (code, stdout, stderr) = cli(&["nuget-members", "FSharp.Core", "ListModule"]);
     assert_eq!(code, Some(0), "{stderr}");
