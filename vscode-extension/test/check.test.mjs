@@ -26,7 +26,7 @@ test("an unsaved type error (recorded): one problem in Program.fs, verdict error
   assert.equal(problem.severity, 0);
   assert.equal(problem.source, "fslens check");
   assert.deepEqual(problem.range, { start: { line: 6, character: 27 }, end: { line: 6, character: 34 } });
-  assert.equal(problem.message, "This expression was expected to have type 'string' but here has type 'float'");
+  assert.equal(problem.message, "This expression was expected to have type 'float' but here has type 'string'");
   const verdict = verdictMessage(result);
   assert.equal(verdict.level, "error");
   assert.equal(verdict.text, "F# check (file): 1 error, 0 warnings");
