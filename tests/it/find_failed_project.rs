@@ -89,7 +89,7 @@ fn a_malformed_project_names_the_msbuild_error_as_the_remedy() {
     let row = failed_row(&with, "Unclosed.fsproj");
     let remedy = row["remedy"].as_str().unwrap_or_else(|| panic!("no remedy: {row}"));
     assert!(remedy.starts_with("fix Unclosed.fsproj"), "{remedy}");
-    // MSBuild's own words (the Node double's are shorter), with the line.
+    // MSBuild's own words, with the line.
     assert!(remedy.to_lowercase().contains("line 10"), "{remedy}");
     let note = with["scopeNote"].as_str().unwrap();
     assert!(note.contains(remedy) && !note.contains("timeoutMs"), "{note}");

@@ -89,8 +89,8 @@ fn verdicts_of(report: &Value, query: &str) -> Vec<String> {
         .collect()
 }
 
-/// Behind the .NET double: the Node double's FCS (Fable's) reports no use of a namespace from
-/// another project (`open Shipping.Domain` in Shipping.App), where the compiler does.
+/// The shipping solution, every symbol: among them a namespace used from another project
+/// (`open Shipping.Domain` in Shipping.App), which the compiler counts as a use.
 #[test]
 fn no_find_on_the_shipping_solution_says_complete_while_the_compiler_disagrees() {
     let workspace = fixture_copy("shipping");
