@@ -4,11 +4,13 @@
 //! the case elsewhere (the pattern's body returning it, a match) names the case alone, so that
 //! is where fslens asks about a case.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::documents::{LineIndex, Position};
+use crate::syntax::index::OccurrenceHit;
 
-/// How many occurrences of the name [`case_use_after`] looks at before it gives up.
+/// How many occurrences of the name [`case_use_after`] and [`case_use_elsewhere`] look at
+/// before they give up.
 const MOST_TRIED: usize = 64;
 
 /// The first use of the case `name` in `text` at or after `from` that is code: a whole word,
@@ -32,6 +34,29 @@ pub fn case_use_after(text: &str, path: &Path, name: &str, from: Position) -> Op
         let position = lines.position(text, at);
         if crate::commands::rename::non_symbol_at(text, path, position.line, position.character).is_none() {
             return Some(position);
+        }
+    }
+    None
+}
+
+/// The first of `hits` (the syntax index's occurrences of the case `name`, in path then text
+/// order) outside the `declaring` file that is a use of the case, with its file's text (read
+/// once per file through `text_of`).
+pub fn case_use_elsewhere(
+    hits: impl IntoIterator<Item = OccurrenceHit>,
+    declaring: &Path,
+    name: &str,
+    mut text_of: impl FnMut(&Path) -> Option<String>,
+) -> Option<(PathBuf, String, Position)> {
+    let mut read: Option<(PathBuf, Option<String>)> = None;
+    for hit in hits.into_iter().filter(|hit| hit.path != declaring).take(MOST_TRIED) {
+        if read.as_ref().is_none_or(|(path, _)| *path != hit.path) {
+            read = Some((hit.path.clone(), text_of(&hit.path)));
+        }
+        let Some((path, Some(text))) = &read else { continue };
+        let at = Position { line: hit.position.line, character: hit.position.character };
+        if case_use_after(text, path, name, at) == Some(at) {
+            return Some((path.clone(), text.clone(), at));
         }
     }
     None
@@ -69,6 +94,27 @@ mod tests {
             Some(Position { line: 3, character: 13 })
         );
         assert_eq!(case_use_after("let Evens = 1\n", path, "Even", Position { line: 0, character: 0 }), None);
+    }
+
+    #[test]
+    fn a_use_elsewhere_skips_the_declaring_file_clips_and_comments() {
+        let hit = |path: &str, line: u32, character: u32| OccurrenceHit {
+            path: PathBuf::from(path),
+            position: crate::syntax::model::Position { line, character },
+            length: 4,
+        };
+        let texts = |path: &Path| match path.to_str() {
+            Some("A.fs") => Some("// Even\nmatch 1 with Even -> ()\n".to_owned()),
+            Some("P.fs") => Some("let (|Even|Odd|) v = Even\n".to_owned()),
+            _ => None,
+        };
+        let hits = vec![hit("P.fs", 0, 24), hit("A.fs", 0, 3), hit("A.fs", 1, 13), hit("Gone.fs", 0, 0)];
+        let found = case_use_elsewhere(hits, Path::new("P.fs"), "Even", texts);
+        assert_eq!(
+            found.map(|(path, _, at)| (path, at)),
+            Some((PathBuf::from("A.fs"), Position { line: 1, character: 13 }))
+        );
+        assert_eq!(case_use_elsewhere(vec![hit("P.fs", 0, 24)], Path::new("P.fs"), "Even", texts), None);
     }
 
     #[test]

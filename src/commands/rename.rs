@@ -880,8 +880,7 @@ fn case_use_site(
     prepared: &Value,
     overlay: &crate::syntax::index::Overlay,
 ) -> Result<RenameSite, CommandError> {
-    use crate::commands::active_patterns::case_use_after;
-    const MOST_HITS: usize = 64;
+    use crate::commands::active_patterns::{case_use_after, case_use_elsewhere};
     let site_at = |path: &Path, text: String, at: Position| {
         let line_text = LineIndex::new(&text).line_text(&text, at.line as usize).unwrap_or_default().to_owned();
         RenameSite { path: path.to_owned(), text, line: at.line, character: at.character, line_text }
@@ -890,15 +889,9 @@ fn case_use_site(
     if let Some(at) = clip_end.and_then(|end| case_use_after(&site.text, &site.path, case, end)) {
         return Ok(site_at(&site.path, site.text.clone(), at));
     }
-    for hit in context.syntax_index().find_occurrences(case).into_iter().take(MOST_HITS) {
-        if hit.path == site.path {
-            continue;
-        }
-        let Ok(text) = read_text(&hit.path, overlay) else { continue };
-        let at = Position { line: hit.position.line, character: hit.position.character };
-        if case_use_after(&text, &hit.path, case, at) == Some(at) {
-            return Ok(site_at(&hit.path, text, at));
-        }
+    let hits = context.syntax_index().find_occurrences(case);
+    if let Some((path, text, at)) = case_use_elsewhere(hits, &site.path, case, |path| read_text(path, overlay).ok()) {
+        return Ok(site_at(&path, text, at));
     }
     Err(no_symbol(
         "active_pattern",

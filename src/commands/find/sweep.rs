@@ -215,30 +215,25 @@ async fn open_declaring_files(
     opened
 }
 
-/// How many other files may be opened in FSAC to find a use of an active-pattern case that
-/// its own file never uses.
-const CASE_USE_FILES_TRIED: usize = 8;
-
-/// A use of an active-pattern case in another file that may hold it (the find's candidates, in
-/// order), opened in FSAC; `None` when none of the first [`CASE_USE_FILES_TRIED`] has one.
+/// A use of an active-pattern case in another file the find reads (the syntax index's
+/// occurrences of its name there), opened in FSAC; `None` when there is none.
 async fn case_use_in_other_files(
     find: &FindRun,
     texts: &mut Texts,
     declaration: &Declared,
     acquired: &mut HashSet<String>,
 ) -> Option<(String, Position)> {
-    let others = find.files().iter().filter(|path| **path != declaration.path).take(CASE_USE_FILES_TRIED);
-    for path in others {
-        let Some((text, _)) = texts.text(path) else { continue };
-        let Some(position) = active_pattern_case_use(text, path, declaration, Position::default()) else { continue };
-        let uri = crate::uri::path_to_uri(path)?;
-        if !acquired.contains(&uri) {
-            find.context.acquire_document(&uri, text.clone()).await.ok()?;
-            acquired.insert(uri.clone());
-        }
-        return Some((uri, position));
+    let name = declaration.full_name.rsplit('.').next()?;
+    let hits = find.index.find_occurrences_in(name, find.files());
+    let text_of = |path: &std::path::Path| texts.text(path).map(|(text, _)| text.clone());
+    let (path, text, at) =
+        crate::commands::active_patterns::case_use_elsewhere(hits, &declaration.path, name, text_of)?;
+    let uri = crate::uri::path_to_uri(&path)?;
+    if !acquired.contains(&uri) {
+        find.context.acquire_document(&uri, text).await.ok()?;
+        acquired.insert(uri.clone());
     }
-    None
+    Some((uri, Position { line: at.line, character: at.character }))
 }
 
 /// Where FSAC is asked for an active-pattern case's references: a use of the case from `start`
