@@ -7,12 +7,13 @@ use std::ops::Range;
 
 use serde::Serialize;
 use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
 
 use crate::commands::CommandError;
 use crate::commands::find::answer::ProjectRow;
 use crate::commands::find::page::{FindCursor, StreamHasher};
 use crate::commands::find::resolve::Declared;
-use crate::commands::find::rows::{Site, SiteRow};
+use crate::commands::find::rows::{SYMBOL_CANDIDATES_SHOWN, Site, SiteRow};
 use crate::commands::find::target::Placement;
 use crate::commands::find::{FindRun, Texts, resolve_display};
 use crate::lsp::ext::error_kinds;
@@ -45,8 +46,16 @@ fn window(find: &FindRun, cursor: Option<&FindCursor>) -> Range<usize> {
     start..start.saturating_add(find.arguments.max_results().max(1))
 }
 
-/// Forms every row of the segment (sites are sorted by file, so each file's text is read once and dropped
-/// after its rows) and the stream identity over the ledger, the declarations and the rows.
+/// Forms the rows of the requested window and the stream identity over the ledger, the
+/// declarations and every row of the segment.
+///
+/// A row is identified by what it is made of, not by its serialized text: its file (display
+/// path, the content hash the syntax index holds for the text it read, the other projects
+/// compiling it) once per file, then each row's position, kind, symbol, project, origin and
+/// site type. Any change to what a row would show changes one of these, so a cursor over a
+/// changed file is still stale; and a file none of whose rows is in the window is never read
+/// (a name used in every file of a large workspace costs one read per file of the page, not of
+/// the workspace).
 pub(super) fn form(
     find: &FindRun,
     texts: &mut Texts,
@@ -66,24 +75,52 @@ pub(super) fn form(
     hasher.add_serialized(&StreamHead { declarations: &declarations, from_file, per_project, via });
     let context_lines = find.arguments.context_lines_applied();
     let mut page_rows = Vec::with_capacity(window.len().min(sites.len()));
-    // Sites are sorted by file: each file's path, text and compiling projects are looked up
-    // once for all its rows, and its text dropped after them. A row outside the window is
-    // hashed as it serializes, never built.
+    let mut last_candidates: Option<(&[String], usize)> = None;
+    // Sites are sorted by file: each file's path, content and compiling projects are looked up
+    // once for all its rows; its text is read only when a row of the window needs it, and
+    // dropped after them.
     let mut number = 0;
     for file_sites in sites.chunk_by(|left, right| left.file == right.file) {
         let path = resolve_display(&find.root, &file_sites[0].file);
         let compiling = placement.compiling_projects(&path, &find.model);
-        let lines = texts.text(&path).map(|(_, lines)| lines);
+        let in_window = window.start < number + file_sites.len() && number < window.end;
+        let content = match find.index.file(&path) {
+            Some(indexed) if !in_window => FileContent::Indexed(indexed.index.content_sha256),
+            _ => match texts.text(&path) {
+                Some((text, _)) => FileContent::Read(crate::syntax::cache::to_hex(&Sha256::digest(text.as_bytes()))),
+                None => FileContent::Unreadable,
+            },
+        };
+        // The same text hashes alike whether the index or this read supplied its digest.
+        let digest = match &content {
+            FileContent::Indexed(digest) => Some(crate::syntax::cache::to_hex(digest)),
+            FileContent::Read(digest) => Some(digest.clone()),
+            FileContent::Unreadable => None,
+        };
+        hasher.add_serialized(&FileKey {
+            file: &file_sites[0].file,
+            content: digest.as_deref(),
+            compiling: &compiling,
+        });
+        let lines = if in_window { texts.text(&path).map(|(_, lines)| lines) } else { None };
         for site in file_sites {
-            // A file linked into several projects: the others that compile it.
-            let others: Vec<String> =
-                compiling.iter().filter(|other| site.project.as_deref() != Some(other.as_str())).cloned().collect();
             let site_type = site_types
                 .filter(|_| site.kind.starts_with("field-"))
                 .map(|types| types.get(number).and_then(|found| found.as_deref()));
-            let row = SiteRow { site, lines, context_lines, also_compiled_by: &others, site_type };
-            hasher.add_serialized(&row);
+            // What a row shows of its candidates (the first few and the count), hashed again
+            // only when it differs from the row before (many rows share one long list).
+            let all = site.symbol_candidates.as_slice();
+            let candidates = (&all[..all.len().min(SYMBOL_CANDIDATES_SHOWN)], all.len());
+            if last_candidates != Some(candidates) {
+                hasher.add_serialized(&candidates);
+                last_candidates = Some(candidates);
+            }
+            hasher.add_serialized(&RowKey::of(site, site_type));
             if window.contains(&number) {
+                // A file linked into several projects: the others that compile it.
+                let others: Vec<String> =
+                    compiling.iter().filter(|other| site.project.as_deref() != Some(other.as_str())).cloned().collect();
+                let row = SiteRow { site, lines, context_lines, also_compiled_by: &others, site_type };
                 page_rows.push(row.to_value());
             }
             number += 1;
@@ -91,6 +128,50 @@ pub(super) fn form(
         texts.forget(&path);
     }
     Stream { declarations, page_rows, identity: hasher.finish() }
+}
+
+/// Where a file's content digest came from.
+enum FileContent {
+    /// The syntax index's SHA-256 of the text it indexed (the buffer's, else the disk's).
+    Indexed([u8; 32]),
+    /// The SHA-256 of the text read now (hex).
+    Read(String),
+    Unreadable,
+}
+
+/// What the stream identity hashes once per file.
+#[derive(Serialize)]
+struct FileKey<'a> {
+    file: &'a str,
+    content: Option<&'a str>,
+    compiling: &'a [String],
+}
+
+/// What the stream identity hashes for each row (besides its file's [`FileKey`]).
+#[derive(Serialize)]
+struct RowKey<'a> {
+    range: [u32; 4],
+    kind: &'a str,
+    symbol: Option<&'a str>,
+    project: Option<&'a str>,
+    via: &'a str,
+    condition: Option<&'a str>,
+    site_type: Option<Option<&'a str>>,
+}
+
+impl<'a> RowKey<'a> {
+    fn of(site: &'a Site, site_type: Option<Option<&'a str>>) -> Self {
+        let range = site.range;
+        RowKey {
+            range: [range.start.line, range.start.character, range.end.line, range.end.character],
+            kind: site.kind,
+            symbol: site.symbol_full_name.as_deref(),
+            project: site.project.as_deref(),
+            via: site.via,
+            condition: site.condition.as_deref(),
+            site_type,
+        }
+    }
 }
 
 /// The resolved declarations as the answer lists them (with `includeInfo`, their access and
