@@ -2,9 +2,9 @@
 //! position through the shared session — definition, references, hover, typeDefinition,
 //! implementation, signatureHelp, incoming and outgoing calls (prepare and calls in one step,
 //! paged), documentSymbol, workspaceSymbol, codeActions (previewed, one applied through the
-//! editor on request: `navigation/code_actions.rs`) — and typeHierarchy, which FSAC lacks and fslens
-//! computes from FSAC's definitions and the workspace's text. Its arguments are one typed
-//! struct, so the MCP schema and the CLI flags come from the same declaration.
+//! editor on request: `navigation/code_actions.rs`) — and typeHierarchy, which FSAC lacks and
+//! fslens computes from FSAC's definitions and the workspace's text. Its arguments are one
+//! typed struct, so the MCP schema and the CLI flags come from the same declaration.
 
 use std::path::{Path, PathBuf};
 
@@ -18,8 +18,7 @@ use crate::commands::params::{Bounded, CommandArguments, TimeoutMs};
 use crate::commands::paths::confine;
 use crate::lsp::ext::error_kinds;
 use crate::navigation::locations::{enrich_locations, hover_text, locate_word};
-use crate::session_client::CallFailure;
-use crate::session_client::{ClientKind, Deadline, Session};
+use crate::session_client::{CallFailure, ClientKind, Deadline, Session};
 
 /// One navigation operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema, clap::ValueEnum)]

@@ -19,9 +19,7 @@
 pub mod connection;
 pub mod failure;
 
-pub use connection::{
-    AnnouncedStatus, CANCEL_CONFIRMATION_TIMEOUT, SessionAnswer, SessionCallError, SessionConnection,
-};
+pub use connection::{SessionCallError, SessionConnection};
 pub use failure::CallFailure;
 
 use std::path::{Path, PathBuf};
@@ -325,7 +323,7 @@ async fn handshake_through_socket(
 }
 
 /// The fslens commands in an `initialize` answer.
-pub fn advertised_commands(result: &Value) -> Vec<String> {
+fn advertised_commands(result: &Value) -> Vec<String> {
     result
         .pointer("/capabilities/executeCommandProvider/commands")
         .and_then(Value::as_array)
