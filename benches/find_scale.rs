@@ -2,7 +2,7 @@
 //! (not a test; `cargo bench --bench find_scale`).
 //!
 //! For each size in `FSLENS_SCALE_PROJECTS` (comma-separated project counts, default `25`;
-//! the sizes are 25, 50, 100 and 500, 500 being ≈ 10,000 files, 28 MB, 940 k lines)
+//! the sizes measured in docs/syntax.md are 25, 50, 100 and 500, 500 being ≈ 10,000 files, 28 MB, 940 k lines)
 //! it writes the workspace of `support/scale_workspace.rs` to a temporary directory and runs
 //! the real release `fslens` binary as a child, with `--fsac` pointing at a program that does
 //! not exist so the syntax layer answers (as it does before FSAC has loaded), for:

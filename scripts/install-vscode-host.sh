@@ -1,10 +1,9 @@
 #!/usr/bin/env bash
-# Installs a real VS Code host for the extension's end-to-end test (issue 20): code-server
+# Installs a real VS Code host for the extension's end-to-end test: code-server
 # 4.100.3 (VS Code 1.100.3, the newest that runs on Node 20) from npm, Debian's chromium and
 # npm's playwright-core to drive it. Everything npm installs goes under the directory given
 # (default target/vscode-host), never into the repository. Idempotent: a finished install
-# leaves a stamp file and is skipped. The steps are the ones in real-clients-notes.md:
-# code-server's own install scripts fetch ripgrep from GitHub and ask for --unsafe-perm as
+# leaves a stamp file and is skipped. code-server's own install scripts fetch ripgrep from GitHub and ask for --unsafe-perm as
 # root, so they are skipped and done here by hand with Debian's ripgrep and node headers.
 #
 #   scripts/install-vscode-host.sh [DIR]

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Packages the VS Code extension (issue 20): the universal .vsix without a binary
+# Packages the VS Code extension: the universal .vsix without a binary
 # (fslens-VERSION.vsix, for users who put fslens on PATH or set fslens.path), and with --binary
 # a platform .vsix that carries that fslens binary as bin/fslens (bin/fslens.exe for win32-*
 # targets), which the extension starts when fslens.path is empty:

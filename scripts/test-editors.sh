@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The editor clients' checks (issue 9): installs Debian's neovim when `nvim` is missing (the
+# The editor clients' checks: installs Debian's neovim when `nvim` is missing (the
 # Rust tests in tests/it/editors_neovim.rs drive it) and Debian's emacs-nox and elpa-eglot when
 # Emacs with eglot is missing (tests/it/editors_emacs.rs), re-records fslens answers for the VS Code
 # extension's unit tests (tests/it/editors_recordings.rs; skip with --no-record), builds the
 # extension with tsc, runs its unit tests with Node's test runner and packages the .vsix with
 # @vscode/vsce (scripts/package-vscode.sh: the universal one, and this platform's with
 # target/debug/fslens inside). The unit tests include test/live.test.mjs, which drives target/debug/fslens
-# when it exists. Then the end-to-end test (issue 20): the packaged .vsix installed in a real VS
+# when it exists. Then the end-to-end test: the packaged .vsix installed in a real VS
 # Code host (code-server 4.100.3, installed under target/vscode-host by
 # scripts/install-vscode-host.sh) and driven through headless Chromium by
 # tests/vscode-e2e/drive.mjs, screenshots in target/vscode-e2e; and Ionide mode

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use crate::commands::CommandError;
 use crate::lsp::ext::error_kinds;
 use crate::lsp::message::ResponseError;
-use crate::mcp::failure::ToolFailure;
+use crate::session_client::CallFailure;
 
 /// The exit codes of the CLI subcommands (docs/commands.md, "Exit codes").
 pub mod exit_codes {
@@ -125,19 +125,19 @@ impl CliFailure {
 
 impl From<CommandError> for CliFailure {
     fn from(error: CommandError) -> CliFailure {
-        CliFailure::from(ToolFailure::from(error))
+        CliFailure::from(CallFailure::from(error))
     }
 }
 
-impl From<ToolFailure> for CliFailure {
-    fn from(failure: ToolFailure) -> CliFailure {
+impl From<CallFailure> for CliFailure {
+    fn from(failure: CallFailure) -> CliFailure {
         CliFailure { error_kind: failure.kind, code: failure.code, message: failure.message, data: failure.data }
     }
 }
 
 impl From<ResponseError> for CliFailure {
     fn from(error: ResponseError) -> CliFailure {
-        CliFailure::from(ToolFailure::from(error))
+        CliFailure::from(CallFailure::from(error))
     }
 }
 

@@ -9,12 +9,13 @@
 pub mod cli_contract;
 pub mod commands;
 pub mod documents;
-pub mod headless;
 pub mod lsp;
 pub mod mcp;
 pub mod metadata;
+pub mod navigation;
 pub mod proxy;
 pub mod session;
+pub mod session_client;
 pub mod session_state;
 pub mod shim;
 pub mod source_files;

@@ -11,11 +11,11 @@ use serde_json::{Value, json};
 
 use fslens::cli_contract::{CliFailure, exit_codes};
 use fslens::commands::params::to_argument_object;
-use fslens::headless::{HeadlessRequest, run_headless};
 use fslens::lsp::ext;
 use fslens::proxy::backend::{BackendLauncher, FSAC_ENVIRONMENT_VARIABLE, ProcessLauncher, resolve_fsac_command};
 use fslens::proxy::trace::Tracer;
 use fslens::proxy::{ProxyConfig, run_proxy};
+use fslens::session_client::{CommandRequest, run_command};
 
 /// A language-server proxy for F#: forwards LSP between the editor and FsAutoComplete and
 /// adds workspace-wide commands. Without a subcommand it speaks LSP on stdin/stdout.
@@ -117,7 +117,7 @@ enum Command {
     /// hover, typeDefinition, implementation, signatureHelp, incomingCalls, outgoingCalls,
     /// typeHierarchy (computed by fslens), documentSymbol, workspaceSymbol, codeActions
     /// (previewed; one applied through the editor with --apply editor).
-    Navigate(fslens::mcp::navigate::NavigateCliArgs),
+    Navigate(fslens::navigation::NavigateCliArgs),
     /// Serve MCP on stdin/stdout for coding agents: joins the workspace's running session (the
     /// editor's warm FSAC) or starts one that later clients join.
     Mcp(McpOptions),
@@ -609,15 +609,15 @@ fn session_path_cli(session: &SessionOptions) -> anyhow::Result<ExitCode> {
 async fn navigate_cli(
     session: &SessionOptions,
     mut config: ProxyConfig,
-    options: fslens::mcp::navigate::NavigateCliArgs,
+    options: fslens::navigation::NavigateCliArgs,
 ) -> anyhow::Result<ExitCode> {
     let argument = with_shell_paths(session, to_argument_object(&options.to_arguments()))?;
     let arguments = serde_json::from_value(argument)
         .map_err(|error| CliFailure::invalid_argument("arguments", format!("the navigate arguments: {error}")))?;
     let root = canonical_workspace(session)?;
     config.workspace_root = Some(root.clone());
-    let answer = fslens::mcp::navigate::run_from_cli(&root, config, arguments).await?;
-    print_answer(&answer, options.json, fslens::mcp::navigate::render_text)?;
+    let answer = fslens::navigation::run_from_cli(&root, config, arguments).await?;
+    print_answer(&answer, options.json, fslens::navigation::render_text)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -779,13 +779,13 @@ async fn headless(
     timeout_ms: u64,
 ) -> anyhow::Result<Value> {
     let argument = with_shell_paths(session, argument)?;
-    let request = HeadlessRequest {
+    let request = CommandRequest {
         workspace_root: workspace_or_current(session)?,
         command: command.to_owned(),
         argument,
         readiness_timeout: Some(Duration::from_millis(timeout_ms)),
     };
-    run_headless(request, config).await
+    run_command(request, config).await
 }
 
 /// Runs a command that the syntax layer answers: no waiting for FSAC.
@@ -796,13 +796,13 @@ async fn headless_without_wait(
     argument: Value,
 ) -> anyhow::Result<Value> {
     let argument = with_shell_paths(session, argument)?;
-    let request = HeadlessRequest {
+    let request = CommandRequest {
         workspace_root: workspace_or_current(session)?,
         command: command.to_owned(),
         argument,
         readiness_timeout: None,
     };
-    run_headless(request, config).await
+    run_command(request, config).await
 }
 
 fn print_answer(answer: &Value, json: bool, render: fn(&Value) -> String) -> anyhow::Result<()> {

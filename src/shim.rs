@@ -16,7 +16,7 @@
 //! The real `dotnet` is the one named by the file [`REAL_DOTNET_FILE`] next to the shim (the
 //! extension writes it from the user's own previous `FSharp.dotnetRoot`, with their consent),
 //! else the first `dotnet` on `PATH` that is not this program. Nothing else chooses it: no
-//! socket, MCP client or workspace file is read here (DESIGN.md invariant 8), and a candidate
+//! socket, MCP client or workspace file is read here (docs/architecture.md, invariant 8), and a candidate
 //! that is this very program (same canonical path, or the same file through a hard link) is
 //! never run, so the shim cannot recurse into itself.
 

@@ -2,7 +2,7 @@
 //! notification methods and the prefix of proxy-originated request ids.
 //!
 //! FSAC registers no commands of its own and emits `fsharp.*` command ids for the client, so
-//! ours use the distinct `fslens.` prefix (shared/fsac-protocol.md §5.13).
+//! ours use the distinct `fslens.` prefix (docs/fsac-protocol.md §3).
 
 /// `workspace/executeCommand` identifiers answered by fslens.
 pub mod commands {
@@ -18,7 +18,7 @@ pub mod commands {
     pub const OUTLINE: &str = "fslens.outline";
     pub const RESTART: &str = "fslens.restart";
     pub const FIND: &str = "fslens.find";
-    // The diagnostic tools (issue #11).
+    // The diagnostic tools (commands/diagnostic/).
     pub const EXPLAIN_DIAGNOSTIC: &str = "fslens.explainDiagnostic";
     pub const DIAGNOSTIC_FIXES: &str = "fslens.diagnosticFixes";
     pub const SUGGEST_OPEN: &str = "fslens.suggestOpen";
@@ -30,7 +30,7 @@ pub mod commands {
     pub const SYMBOL_SEARCH: &str = "fslens.symbolSearch";
     pub const READ_SYMBOL: &str = "fslens.readSymbol";
     pub const READ_ENCLOSING: &str = "fslens.readEnclosing";
-    // Navigation that changes code (issue #18).
+    // Rename and the type hierarchy (commands/rename.rs, commands/type_hierarchy.rs).
     pub const RENAME: &str = "fslens.rename";
     pub const TYPE_HIERARCHY: &str = "fslens.typeHierarchy";
 

@@ -1,6 +1,6 @@
 //! The JSON-RPC envelope: just enough of a message to route it.
 //!
-//! A forwarded message is never re-serialized (DESIGN.md invariant 6). [`Message`] keeps the
+//! A forwarded message is never re-serialized (docs/architecture.md, invariant 6). [`Message`] keeps the
 //! original bytes and a classification read from the envelope — `id`, `method`, and whether a
 //! response is an error. Only methods fslens intercepts are parsed further, on demand.
 

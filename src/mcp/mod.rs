@@ -2,22 +2,17 @@
 //! coding agent the editor's warm FSAC session — same buffers, same document versions, same
 //! commands.
 //!
-//! At start the bridge joins the session serving the workspace (`session`), or starts a
-//! headless one that serves the socket for later clients. The tool catalogue (`tools`) follows
-//! the fslens commands that session advertises, plus `symbol_at_word` and `navigate`, which
-//! the bridge composes from the read-only LSP requests a session client may send
-//! (`navigation`). `tools/list` starts small: situational tools wait in groups until the agent
+//! At start the bridge joins the session serving the workspace through the session client
+//! (`crate::session_client`), or starts one that serves the socket for later clients. The tool
+//! catalogue (`tools`) follows the fslens commands that session advertises, plus
+//! `symbol_at_word` and `navigate`, composed from the read-only LSP requests a session client
+//! may send (`crate::navigation`). `tools/list` starts small: situational tools wait in groups until the agent
 //! activates them (`groups`). Every answer is bounded and footed (`output`); `server` is the
 //! rmcp handler that ties these together. stdout carries nothing but MCP messages.
 
-pub mod code_actions;
-pub mod failure;
 pub mod groups;
-pub mod navigate;
-pub mod navigation;
 pub mod output;
 pub mod server;
-pub mod session;
 pub mod tools;
 
 use std::path::Path;
@@ -41,7 +36,13 @@ pub async fn run_mcp_server(
     // Join or start the session before the client's handshake, so `tools/list` reflects the
     // commands it advertises; a failure here is retried at the first tool call.
     let session = match config_factory() {
-        Ok(config) => match session::Session::join_or_start(&root, config).await {
+        Ok(config) => match crate::session_client::Session::join_or_start(
+            &root,
+            config,
+            crate::session_client::ClientKind::McpBridge,
+        )
+        .await
+        {
             Ok(session) => Some(session),
             Err(error) => {
                 tracing::warn!("no session yet: {error:#}");

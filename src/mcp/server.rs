@@ -19,20 +19,19 @@ use serde_json::{Map, Value, json};
 use tokio::sync::Mutex;
 
 use crate::commands::params::parse_arguments;
-use crate::commands::paths::{confine, display_relative};
+use crate::commands::paths::confine;
 use crate::commands::registry::Command;
 use crate::lsp::ext;
 use crate::lsp::ext::error_kinds;
-use crate::mcp::failure::ToolFailure;
 use crate::mcp::groups::{ActivateToolsArguments, Activation, ToolGroup, group_of};
-use crate::mcp::navigate::{NavigateArguments, Navigator, SymbolAtWordArguments, forward_until};
-use crate::mcp::navigation::{enrich_locations, hover_text, locate_word};
 use crate::mcp::output::{RenderedOutput, render_answer, render_error};
-use crate::mcp::session::Session;
 use crate::mcp::tools::{
     BRIDGE_PAGE_BUDGET, PAGE_BUDGET_ARGUMENT, PATH_ARGUMENTS, ToolAction, ToolDefinition, catalogue, looks_like_path,
 };
+use crate::navigation::{NavigateArguments, Navigator, SymbolAtWordArguments};
 use crate::proxy::ProxyConfig;
+use crate::session_client::CallFailure;
+use crate::session_client::{ClientKind, Session};
 
 /// Builds the `ProxyConfig` for a session the bridge starts itself (from the user's flags).
 pub type ConfigFactory = Arc<dyn Fn() -> anyhow::Result<ProxyConfig> + Send + Sync>;
@@ -87,7 +86,7 @@ impl BridgeServer {
     }
 
     /// The current session, joining or starting one when there is none or it ended.
-    async fn session(&self) -> Result<Arc<Session>, ToolFailure> {
+    async fn session(&self) -> Result<Arc<Session>, CallFailure> {
         let mut slot = self.state.session.lock().await;
         if let Some(session) = slot.as_ref()
             && !session.connection.is_closed()
@@ -99,11 +98,12 @@ impl BridgeServer {
             ended.close().await;
         }
         let config = (self.state.config_factory)().map_err(|error| {
-            ToolFailure::new(error_kinds::FSAC_UNAVAILABLE, format!("cannot configure FSAC: {error:#}"))
+            CallFailure::new(error_kinds::FSAC_UNAVAILABLE, format!("cannot configure FSAC: {error:#}"))
         })?;
-        let session = Session::join_or_start(&self.state.root, config).await.map_err(|error| {
-            ToolFailure::new(error_kinds::SESSION_UNAVAILABLE, format!("cannot reach a session: {error:#}"))
-        })?;
+        let session =
+            Session::join_or_start(&self.state.root, config, ClientKind::McpBridge).await.map_err(|error| {
+                CallFailure::new(error_kinds::SESSION_UNAVAILABLE, format!("cannot reach a session: {error:#}"))
+            })?;
         let session = Arc::new(session);
         *slot = Some(session.clone());
         Ok(session)
@@ -147,7 +147,7 @@ impl BridgeServer {
         definition: &ToolDefinition,
         mut arguments: Map<String, Value>,
         context: &RequestContext<RoleServer>,
-    ) -> Result<Value, ToolFailure> {
+    ) -> Result<Value, CallFailure> {
         if definition.action == ToolAction::ActivateTools {
             return self.activate_tools(&arguments, context).await;
         }
@@ -170,14 +170,18 @@ impl BridgeServer {
                 let status = execute(&session, ext::commands::STATUS, Value::Object(arguments), context).await?;
                 Ok(readiness(&status, &session))
             }
-            ToolAction::SymbolAtWord => self.symbol_at_word(&session, &arguments, context).await,
+            ToolAction::SymbolAtWord => {
+                let arguments: SymbolAtWordArguments = parse_arguments(Value::Object(arguments))?;
+                let navigator = Navigator { session: &session, root: &self.state.root, cancelled: context.ct.clone() };
+                navigator.symbol_at_word(&arguments).await
+            }
             ToolAction::Navigate => {
-                let arguments: NavigateArguments = crate::commands::params::parse_arguments(Value::Object(arguments))?;
+                let arguments: NavigateArguments = parse_arguments(Value::Object(arguments))?;
                 let navigator = Navigator { session: &session, root: &self.state.root, cancelled: context.ct.clone() };
                 navigator.run(&arguments).await
             }
             ToolAction::ActivateTools => {
-                Err(ToolFailure::new(error_kinds::INTERNAL_ERROR, "activate_tools is handled above"))
+                Err(CallFailure::new(error_kinds::INTERNAL_ERROR, "activate_tools is handled above"))
             }
         }
     }
@@ -188,7 +192,7 @@ impl BridgeServer {
         &self,
         arguments: &Map<String, Value>,
         context: &RequestContext<RoleServer>,
-    ) -> Result<Value, ToolFailure> {
+    ) -> Result<Value, CallFailure> {
         let arguments: ActivateToolsArguments = parse_arguments(Value::Object(arguments.clone()))?;
         let tools = self.tool_definitions().await;
         let mut wanted = Vec::new();
@@ -197,7 +201,7 @@ impl BridgeServer {
                 Some(group) => wanted.push(group),
                 None => {
                     let known: Vec<&str> = ToolGroup::ACTIVATABLE.iter().map(|group| group.as_str()).collect();
-                    return Err(ToolFailure::invalid_argument(
+                    return Err(CallFailure::invalid_argument(
                         "groups",
                         format!("no tool group `{name}`; the groups are {}", known.join(", ")),
                     ));
@@ -207,7 +211,7 @@ impl BridgeServer {
         for name in arguments.tools {
             if !tools.iter().any(|tool| tool.name == name) {
                 let known: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
-                return Err(ToolFailure::invalid_argument(
+                return Err(CallFailure::invalid_argument(
                     "tools",
                     format!("no tool `{name}`; the tools are {}", known.join(", ")),
                 ));
@@ -285,64 +289,11 @@ impl BridgeServer {
             }
         }
     }
-
-    async fn symbol_at_word(
-        &self,
-        session: &Session,
-        arguments: &Map<String, Value>,
-        context: &RequestContext<RoleServer>,
-    ) -> Result<Value, ToolFailure> {
-        let arguments: SymbolAtWordArguments = parse_arguments(Value::Object(arguments.clone()))?;
-        let allowed = arguments.timeout_ms.as_duration_ms();
-        let deadline = (tokio::time::Instant::now() + allowed, allowed);
-        let path = confine(&self.state.root, &arguments.path, "path")?;
-        let uri = crate::uri::path_to_uri(&path)
-            .ok_or_else(|| ToolFailure::invalid_argument("path", format!("cannot make a URI of {}", path.display())))?;
-        let line = arguments.line.as_usize();
-        let word = arguments.word.as_str();
-        let occurrence = arguments.occurrence.as_usize();
-        let text = crate::source_files::read_regular_text(&path).map_err(|error| {
-            ToolFailure::new(error_kinds::INVALID_PATH, format!("cannot read {}: {error}", path.display()))
-        })?;
-        // A line past the end of the file is the `line`'s fault, whatever the word.
-        crate::commands::arguments::line_of(&text, u32::try_from(line).unwrap_or(u32::MAX))?;
-        let position = locate_word(&text, line, word, occurrence)
-            .map_err(|message| ToolFailure::invalid_argument("word", message))?;
-        let params = json!({
-            "textDocument": { "uri": uri },
-            "position": { "line": position.line, "character": position.character },
-        });
-        let (hover, definition) = tokio::join!(
-            forward_until(session, "textDocument/hover", params.clone(), &context.ct, Some(deadline)),
-            forward_until(session, "textDocument/definition", params, &context.ct, Some(deadline)),
-        );
-        let hover = hover?;
-        let mut definition = definition?;
-        enrich_locations(&mut definition, &self.state.root);
-        let mut answer = json!({
-            "path": display_relative(&self.state.root, &path),
-            "word": word,
-            "line": position.line,
-            "character": position.character,
-            "occurrence": occurrence,
-            "hover": hover_text(&hover),
-            "definition": definition,
-            "textSource": "disk",
-            "via": "fsac",
-        });
-        if let Some(asked) = position.moved_from_line {
-            answer["note"] = json!(format!(
-                "`{word}` is not on line {asked}; it was found on line {} (the nearest line that has it)",
-                position.line
-            ));
-        }
-        Ok(answer)
-    }
 }
 
 /// Refuses path arguments that leave the workspace (`..`, absolute paths elsewhere, symbolic
 /// links out, sibling directories sharing the root's name as a prefix).
-fn confine_path_arguments(root: &Path, arguments: &mut Map<String, Value>) -> Result<(), ToolFailure> {
+fn confine_path_arguments(root: &Path, arguments: &mut Map<String, Value>) -> Result<(), CallFailure> {
     for name in PATH_ARGUMENTS {
         match arguments.get(*name) {
             None | Some(Value::Null) => {}
@@ -351,7 +302,7 @@ fn confine_path_arguments(root: &Path, arguments: &mut Map<String, Value>) -> Re
                     confine(root, written, name)?;
                 }
             }
-            Some(_) => return Err(ToolFailure::invalid_argument(name, "expected a string")),
+            Some(_) => return Err(CallFailure::invalid_argument(name, "expected a string")),
         }
     }
     Ok(())
@@ -368,7 +319,7 @@ async fn execute_page_that_fits(
     command: &str,
     mut arguments: Map<String, Value>,
     context: &RequestContext<RoleServer>,
-) -> Result<Value, ToolFailure> {
+) -> Result<Value, CallFailure> {
     let asked = arguments.get("maxResults").and_then(Value::as_u64).unwrap_or(80);
     let mut max_results = asked;
     loop {
@@ -395,7 +346,7 @@ async fn execute(
     command: &str,
     argument: Value,
     context: &RequestContext<RoleServer>,
-) -> Result<Value, ToolFailure> {
+) -> Result<Value, CallFailure> {
     forward(session, "workspace/executeCommand", json!({ "command": command, "arguments": [argument] }), context).await
 }
 
@@ -406,8 +357,8 @@ async fn forward(
     method: &str,
     params: Value,
     context: &RequestContext<RoleServer>,
-) -> Result<Value, ToolFailure> {
-    forward_until(session, method, params, &context.ct, None).await
+) -> Result<Value, CallFailure> {
+    session.call_until(method, params, &context.ct, None).await
 }
 
 /// The seed's `set_project` readiness answer from an `fslens.status` object: the stable

@@ -52,7 +52,7 @@ pub fn catalogue(commands: &[String]) -> Vec<ToolDefinition> {
                       needed, a line off by a few is tolerated. Prefer over grepping for a name's declaration: \
                       overloads, shadowing and same-named symbols resolve as the compiler does."
             .into(),
-        input_schema: crate::commands::params::input_schema::<crate::mcp::navigate::SymbolAtWordArguments>(),
+        input_schema: crate::commands::params::input_schema::<crate::navigation::SymbolAtWordArguments>(),
         action: ToolAction::SymbolAtWord,
         read_only: true,
     });
@@ -64,7 +64,7 @@ pub fn catalogue(commands: &[String]) -> Vec<ToolDefinition> {
                       editor); workspaceSymbol by query. Prefer over text search for compiler-resolved answers; use \
                       find for sweeps with coverage."
             .into(),
-        input_schema: crate::commands::params::input_schema::<crate::mcp::navigate::NavigateArguments>(),
+        input_schema: crate::commands::params::input_schema::<crate::navigation::NavigateArguments>(),
         action: ToolAction::Navigate,
         // codeActions with `apply: "editor"` edits the editor's buffers (undoably).
         read_only: false,

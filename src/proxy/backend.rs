@@ -1,7 +1,7 @@
 //! Finding, starting and watching FSAC.
 //!
 //! The FSAC command line comes only from the user: the `--fsac` flag, the `FSLENS_FSAC`
-//! environment variable, `fsautocomplete` on `PATH`, or `dotnet fsautocomplete` (DESIGN.md
+//! environment variable, `fsautocomplete` on `PATH`, or `dotnet fsautocomplete` (docs/architecture.md,
 //! invariant 8). It is split like a POSIX shell would split it, but no shell runs it.
 //!
 //! A [`BackendLauncher`] hides whether the backend is a child process or, in tests, an
@@ -211,7 +211,7 @@ impl BackendLauncher for ProcessLauncher {
 
     fn launch(&mut self, workspace_root: &Path) -> anyhow::Result<BackendConnection> {
         // FSAC pins its .NET SDK from its working directory at start-up (global.json), so it
-        // must start in the workspace root (shared/fsac-protocol.md §1.3).
+        // must start in the workspace root (docs/fsac-protocol.md §1).
         let mut child = tokio::process::Command::new(&self.command.program)
             .args(&self.command.args)
             .current_dir(workspace_root)

@@ -2,7 +2,7 @@
 //!
 //! FSAC only pushes diagnostics to clients that declare `textDocument.publishDiagnostics`, and
 //! only loads a workspace by itself when `initializationOptions.AutomaticWorkspaceInit` is set
-//! (shared/fsac-protocol.md §3.1, §8.3). fslens depends on both, so the editor's params are
+//! (docs/fsac-protocol.md §2). fslens depends on both, so the editor's params are
 //! completed (never overridden). FSAC advertises no commands, so fslens's own are added to
 //! `executeCommandProvider` in FSAC's result.
 

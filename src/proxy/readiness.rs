@@ -2,7 +2,7 @@
 //!
 //! FSAC announces project loading through `fsharp/notifyWorkspace` (whose `content` is a JSON
 //! string in FSAC's own PascalCase envelope) and `$/progress` ("Loading N Projects")
-//! (shared/fsac-protocol.md §4.2, §6.2); per-document analysis lives in `session_state::analysis`. Nothing
+//! (docs/fsac-protocol.md §4); per-document analysis lives in `session_state::analysis`. Nothing
 //! here guesses from elapsed time: a state changes only when FSAC said something.
 
 use std::collections::{BTreeMap, BTreeSet};

@@ -3,7 +3,7 @@
 //!
 //! FSAC 0.83 publishes diagnostics without a `version`; the order on the wire is what ties
 //! them to a version: typecheck → `publishDiagnostics` → `fsharp/documentAnalyzed {uri,
-//! version}` (shared/fsac-protocol.md §5.1). Every observation gets a sequence number and the
+//! version}` (docs/fsac-protocol.md §5). Every observation gets a sequence number and the
 //! FSAC generation it came from, so a reader can tell which publish preceded which analysis
 //! and never mixes two FSAC processes.
 //!

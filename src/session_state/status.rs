@@ -48,7 +48,7 @@ pub struct ProjectError {
 }
 
 /// The configuration FSAC loaded a project in, from its `fsharp/notifyWorkspace` `project`
-/// payload (shared/fsac-protocol.md §4.2): FSAC loads a project with several target frameworks
+/// payload (docs/fsac-protocol.md §4): FSAC loads a project with several target frameworks
 /// in one of them (the first), so the files it compiles are those of that configuration.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]

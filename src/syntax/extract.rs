@@ -4,7 +4,7 @@
 //! The walk is one pre-order pass over the tree with an explicit stack (F# trees get deep:
 //! long pipelines nest `infix_expression`s), so it never recurses and never asks tree-sitter
 //! for a node's parent (which costs a walk from the root). The node-kind shapes it relies on
-//! are the ones measured in shared/tree-sitter-fsharp-notes.md §3 and §5.
+//! are the ones docs/syntax.md describes ("What the grammar gets right and wrong").
 
 use std::cell::Cell;
 use std::collections::{HashMap, HashSet};

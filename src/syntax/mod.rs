@@ -3,7 +3,7 @@
 //! on-disk cache and the workspace-wide index built on worker threads.
 //!
 //! Pure functions and std threads only: nothing here imports LSP, tokio or proxy types
-//! (DESIGN.md §3, invariant 1). Every answer built from this layer is labelled
+//! (docs/architecture.md, invariant 1). Every answer built from this layer is labelled
 //! `via: "syntax"` by its caller.
 
 pub mod cache;

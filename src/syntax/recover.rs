@@ -1,7 +1,7 @@
 //! Declarations read from the lines of an error region, where the grammar gave no tree.
 //!
 //! tree-sitter-fsharp fails on shapes real libraries use (SRTP constraints, backticked type
-//! parameters, multi-line named-field patterns: shared/tree-sitter-fsharp-notes.md), and an
+//! parameters, multi-line named-field patterns: docs/syntax.md, "What the grammar gets right and wrong"), and an
 //! error at the top of a file can swallow every declaration after it. Inside such a region the
 //! lines are read instead: `module X =`, `type X` / `and X` (also `type X internal () =`, and
 //! `type A.B with` extending a type named qualified),

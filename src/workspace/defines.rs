@@ -3,7 +3,7 @@
 //! `Debug`) and what the project says.
 //!
 //! FSAC's `fsharp/notifyWorkspace` `project` payload carries no compiler options
-//! (shared/projinfo-notes.md §4b: `Info` names the target framework and the configuration,
+//! (docs/fsac-protocol.md §4: `Info` names the target framework and the configuration,
 //! not the `--define:`s), so the defines are put together the way the .NET SDK does:
 //!
 //! - the compiler's own: `COMPILED` (not `INTERACTIVE`) and `EDITING` (FCS checks for an

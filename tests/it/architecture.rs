@@ -90,7 +90,7 @@ fn nothing_but_main_writes_to_stdout() {
 
 #[test]
 fn commands_depend_on_no_proxy_module() {
-    // Issue 17: the main loop dispatches to the commands, so the commands may not reach back
+    // Invariant 2b: the main loop dispatches to the commands, so the commands may not reach back
     // into it; what they need of the session comes through `commands::context`.
     let mut offenders = Vec::new();
     for file in rust_files(&source_root().join("commands")) {

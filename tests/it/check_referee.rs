@@ -1,4 +1,5 @@
-//! `dotnet build` is the referee for `fslens check` (issue #29, items 3 and 4).
+//! `dotnet build` is the referee for `fslens check`: its verdict, its diagnostics and the target frameworks it
+//! checked agree with what the build reports.
 //!
 //! Each test copies fixtures/referee (a NuGet package, `REFEREE_STRICT` defined by
 //! `Directory.Build.props`, a project with two target frameworks and compile items for one of

@@ -1,4 +1,4 @@
-//! The what-if check (`fslens.check` with `edits`, issue 19) against the FSAC double: the
+//! The what-if check (`fslens.check` with `edits`) against the FSAC double: the
 //! compiler's verdict on an edit, with nothing written and nothing shown to the editor.
 
 use crate::support;

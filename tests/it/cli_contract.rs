@@ -1,4 +1,4 @@
-//! The CLI is a contract a script can rely on (issue 33, item 7): every exit code means one
+//! The CLI is a contract a script can rely on: every exit code means one
 //! kind of outcome (docs/commands.md, "Exit codes") — 0 answered definitely, 1 `check` found
 //! errors, 2 answered but not definitely, 3 FSAC not running, 64 the request was refused, 70
 //! fslens or FSAC failed — and with `--json` every outcome, a failure included, is one JSON

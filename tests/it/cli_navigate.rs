@@ -1,4 +1,4 @@
-//! `fslens navigate OP` (issue 18): the `navigate` tool's operations from a shell, through the
+//! `fslens navigate OP`: the `navigate` tool's operations from a shell, through the
 //! real binary in front of the FSAC double on a copy of fixtures/shipping.
 
 use crate::support;

@@ -1,4 +1,4 @@
-//! Paths and empty workspaces as a user types them in a shell (issue 16, item 9): the real
+//! Paths and empty workspaces as a user types them in a shell: the real
 //! `fslens` binary, run from a chosen current directory, in front of the FSAC double.
 //!
 //! - A path typed on the command line is read from the shell's directory first, then from the

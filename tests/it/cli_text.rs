@@ -1,6 +1,6 @@
 //! The text (non-`--json`) CLI output says what the JSON answer says about what was left out:
 //! each test runs one real command twice, with `--json` and without, and holds the text to the
-//! JSON's truncation, omission and hint fields (issue 16, "What to build").
+//! JSON's truncation, omission and hint fields.
 
 use crate::support;
 

@@ -190,7 +190,7 @@ fn neovim_find_fills_the_quickfix_list_with_every_site() {
     if !fslens_has("find") {
         eprintln!(
             "skipped: neovim_find_fills_the_quickfix_list_with_every_site: this fslens has no `find` \
-             (fslens.find, issue 5, has not landed on this branch); the plugin's :FslensFind is untested"
+             (fslens.find has not landed on this branch); the plugin's :FslensFind is untested"
         );
         return;
     }
@@ -239,7 +239,7 @@ fn quickfix_sites(entries: &Value) -> BTreeSet<(PathBuf, u64, u64)> {
         .collect()
 }
 
-/// Whether this fslens has a subcommand (a command of a parallel issue may not have landed).
+/// Whether this fslens has a subcommand (a command developed on another branch may not have landed).
 fn fslens_has(subcommand: &str) -> bool {
     Command::new(env!("CARGO_BIN_EXE_fslens"))
         .args([subcommand, "--help"])
@@ -256,7 +256,7 @@ fn neovim_field_impact_fills_the_quickfix_list_with_every_field_site() {
     if !fslens_has("field-impact") {
         eprintln!(
             "skipped: neovim_field_impact_fills_the_quickfix_list_with_every_field_site: this fslens has no \
-             `field-impact` (fslens.fieldImpact, issue 7, has not landed on this branch); :FslensFieldImpact is untested"
+             `field-impact` (fslens.fieldImpact has not landed on this branch); :FslensFieldImpact is untested"
         );
         return;
     }

@@ -136,7 +136,7 @@ async fn record_answers_from_an_editor_session_on_shipping() {
     assert!(invalid.get("error").is_some(), "{invalid}");
     record("make-visible-invalid-argument", answer(&invalid), root);
 
-    // find and fieldImpact (issues 5 and 7): recorded once this fslens answers them.
+    // find and fieldImpact: recorded once this fslens answers them.
     let find = editor.execute("fslens.find", json!({"query": "Shipment.Weight"})).await;
     if find.get("result").is_some() {
         record("find-query", answer(&find), root);
@@ -150,13 +150,13 @@ async fn record_answers_from_an_editor_session_on_shipping() {
         let paged = editor.execute("fslens.find", json!({"query": "Shipment.Weight", "maxResults": 3})).await;
         record("find-paged", answer(&paged), root);
     } else {
-        eprintln!("fslens.find is not answered by this fslens (issue 5): not recorded: {find}");
+        eprintln!("fslens.find is not answered by this fslens: not recorded: {find}");
     }
     let impact = editor.execute("fslens.fieldImpact", json!({"query": "Shipment.Weight"})).await;
     if impact.get("result").is_some() {
         record("field-impact", answer(&impact), root);
     } else {
-        eprintln!("fslens.fieldImpact is not answered by this fslens (issue 7): not recorded: {impact}");
+        eprintln!("fslens.fieldImpact is not answered by this fslens: not recorded: {impact}");
     }
 
     let notifications: Vec<Value> =

@@ -1,4 +1,4 @@
-//! Neither source overrules the other silently (issue 33, item 1), on
+//! Neither source overrules the other silently, on
 //! `fixtures/builder-in-error-region`: an indented `#if` makes tree-sitter-fsharp fail over the
 //! rest of module `Builders`, which holds a builder class `type GenBuilder internal () =` (its
 //! companion module follows outside the region), an exception and a union. The file's root

@@ -137,8 +137,8 @@ fn no_find_on_the_referee_solution_says_complete_while_the_compiler_disagrees() 
     assert_eq!(verdicts_of(&report, "Platform.describe"), ["honestly-partial"], "{stdout}");
     // Used from three projects, one of them through a NuGet package's API, and in Strict.fs's
     // `#else` of `#if REFEREE_STRICT`, which the build (REFEREE_STRICT defined) never compiles:
-    // that use is an `inactive` row, so the answer is not complete (issue #33, item 3), and it
-    // is the only difference from the compiler's uses.
+    // that use is an `inactive` row, so the answer is not complete, and it is the only
+    // difference from the compiler's uses.
     assert_eq!(verdicts_of(&report, "Core.Order"), ["honestly-partial"], "{stdout}");
     let order = report["judgements"].as_array().unwrap().iter().find(|judgement| judgement["query"] == "Core.Order");
     let order = order.unwrap_or_else(|| panic!("Core.Order was not judged: {stdout}"));

@@ -1,4 +1,4 @@
-//! FSAC restarts under editor load, with the FSAC double as a real process (issue 21): a
+//! FSAC restarts under editor load, with the FSAC double as a real process: a
 //! double whose memory grows past `--fsac-memory-limit` gets one planned restart, and a
 //! double that takes seconds to come back after a crash keeps every request answered once.
 //!

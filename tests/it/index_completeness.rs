@@ -1,4 +1,4 @@
-//! The syntax index sees what the compiler sees (issue 33, item 2), on
+//! The syntax index sees what the compiler sees, on
 //! `fixtures/conditional-and-operators`: `let`s between `#if !FABLE_COMPILER` / `#endif` written
 //! at column 0 inside an indented module (a common library style), and operator members
 //! `static member (<<<)`, `(>>>)`, `(+)`. Both files parse cleanly, so a `not_found` about them

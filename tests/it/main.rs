@@ -1,14 +1,14 @@
 //! The integration tests: one test binary whose modules are the test files of tests/it/
 //! (the layout of ruff's and rust-analyzer's slow tests). One binary links the library once
 //! instead of once per file, and `cargo test --test it NAME` picks tests by module path
-//! (`cargo test --test it proxy_core::`). The shared harness is [`support`]; the Node helper
+//! (`cargo test --test it proxy_core::`). The shared harness is [`support`]; the helper
 //! programs the tests start (echo backend, kill wrapper) stay in tests/support/, the FSAC
 //! double in tests/fsac-double-dotnet/, the MCP and metadata scripts in tests/mcp/ and tests/metadata/.
 //!
 //! A new test file is a new `mod` line here; [`every_test_file_is_a_module`] fails for a file
 //! in tests/it/ that is not one, since cargo would otherwise never compile it, and
-//! [`no_test_file_is_a_binary_of_its_own`] for a `tests/NAME.rs`, which cargo would build as
-//! a separate binary.
+//! [`no_test_file_is_a_binary_of_its_own`] for a `.rs` file directly under tests/, which cargo
+//! would build as a separate binary.
 
 mod active_patterns;
 mod architecture;
@@ -23,6 +23,7 @@ mod cli_text;
 mod diagnostic_tools;
 mod diagnostic_tools_scripted;
 mod disk_text;
+mod docs_stand_alone;
 mod dotnet_shim;
 mod editors_emacs;
 mod editors_neovim;

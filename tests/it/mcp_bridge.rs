@@ -352,7 +352,7 @@ async fn a_find_page_of_wide_text_is_asked_again_with_fewer_rows() {
 }
 
 /// A what-if through the check tool: the edit's verdict with its baseline and delta, and a
-/// plain check afterwards is the baseline again (issue 19).
+/// plain check afterwards is the baseline again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_what_if_through_the_check_tool_answers_the_edits_verdict_and_restores() {
     let report = scenario_on_fixture("what_if", "what-if").await;

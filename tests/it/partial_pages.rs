@@ -1,4 +1,4 @@
-//! Every page is reachable (issue 33, item 5), on `fixtures/namespace-segment`: the value
+//! Every page is reachable, on `fixtures/namespace-segment`: the value
 //! `Books` shares its name with the namespace segment of `Shop.Books`, and the double's
 //! references skip signature files (`FSAC_DOUBLE_REFERENCES_SKIP_SIGNATURES`), so `find Books`
 //! is partial: `Catalog.fsi`'s `val Books` is a declaration FSAC's references miss. A partial

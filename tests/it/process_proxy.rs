@@ -156,8 +156,8 @@ async fn headless_status_reports_an_sdk_pin_failure_with_fsacs_stderr() {
 }
 
 /// A command that panics is answered with an internal error that names it, and the session
-/// goes on: the next command on the same connection is answered (issue: a command's task was
-/// spawned and never watched, so a panic left its request unanswered).
+/// goes on: the next command on the same connection is answered (a panicking command's
+/// request must not be left unanswered).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_command_that_panics_is_answered_and_the_session_goes_on() {
     use crate::support::double::{Editor, double_command, fixture_copy};

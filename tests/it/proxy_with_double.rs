@@ -208,7 +208,7 @@ async fn session_clients_ask_about_closed_files_and_see_published_diagnostics() 
     assert_eq!(piped["error"]["data"]["errorKind"], json!("invalid_path"), "{piped}");
     assert!(piped["error"]["message"].as_str().unwrap().contains("not a regular file"), "{piped}");
     // Types.fs was opened by fslens for the hover and closed again; FSAC checks it and keeps
-    // what it published after the close (fsac-protocol.md §5.1), which may land after the
+    // what it published after the close (docs/fsac-protocol.md §5), which may land after the
     // hover's answer: wait for it.
     let waited = std::time::Instant::now();
     let diagnostics = loop {

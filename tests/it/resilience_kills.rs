@@ -1,4 +1,4 @@
-//! Resilience against a crashing FSAC (issue 10): the FSAC double is killed 100 times at
+//! Resilience against a crashing FSAC: the FSAC double is killed 100 times at
 //! random moments while the editor keeps sending requests and edits. No request may go
 //! unanswered, the editor connection must survive, every restarted FSAC must be given the
 //! open documents at their latest text, and hover must work at the end.

@@ -1,4 +1,4 @@
-//! `fslens.typeHierarchy` (issue 18 item 3), which FSAC lacks, through the command and the CLI
+//! `fslens.typeHierarchy`, which FSAC lacks, through the command and the CLI
 //! against the FSAC double on fixtures/implementations: an interface with three implementers,
 //! one in another project and one an object expression, and a same-shaped interface that is
 //! not implemented by them.

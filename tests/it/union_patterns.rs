@@ -1,4 +1,4 @@
-//! `find` of a union case through the FSAC double (issue 16, item 8): the sites that pattern
+//! `find` of a union case through the FSAC double: the sites that pattern
 //! matches write (`| Circle _ -> …` in a member of the union, in a `let rec … and` group and in
 //! a local function) are references, never definitions with invented owners, because the
 //! double's `workspace/symbol` lists declarations only, as FSAC's navigation items do. The

@@ -1,4 +1,4 @@
-//! The `edits` argument of a what-if check (issue 19), typed: an LSP `WorkspaceEdit` (with
+//! The `edits` argument of a what-if check, typed: an LSP `WorkspaceEdit` (with
 //! `changes` or `documentChanges` of text edits) or a list of `{path, range, newText}` and
 //! `{path, text}`.
 //!

@@ -1,6 +1,6 @@
 //! The `fileGlob` argument of `fslens.check`: a glob over workspace-relative paths, compiled
 //! once by the `globset` crate. `*` and `?` stay inside one path segment, `**` spans segments
-//! (also none: `src/**/*.fs` matches `src/A.fs`), matching is case-sensitive; `[abc]` and
+//! (also none: `lib/**/*.fs` matches `lib/A.fs`), matching is case-sensitive; `[abc]` and
 //! `{a,b}` are globset's classes and alternatives.
 
 use std::borrow::Cow;

@@ -1,5 +1,5 @@
 //! The what-if check: `fslens.check` with `edits` gives the compiler's verdict on a change
-//! before anything is written (issue 19).
+//! before anything is written.
 //!
 //! The edits are applied in memory to the current text of every touched file (the editor's
 //! buffer when it is open, else the disk text), with UTF-16 ranges as LSP's; an edit that

@@ -143,7 +143,7 @@ fn offered_page(fixes: Vec<Value>, applied: Option<AppliedFix>) -> (Option<Offer
     let offered = Offered {
         fix_count: fixes.len(),
         note: fixes.is_empty().then_some(
-            "FSAC offers no code action for this diagnostic; many of its fixes are off unless enabled in its settings (shared/fsac-protocol.md §5.7)",
+            "FSAC offers no code action for this diagnostic; many of its fixes are off unless enabled in its settings (docs/fsac-protocol.md §7)",
         ),
         applied,
         truncated: page.truncated,

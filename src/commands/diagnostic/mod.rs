@@ -395,7 +395,7 @@ pub async fn diagnostic_with_actions(
 
 /// Asks FSAC for its code actions for `located`'s diagnostic, echoed back exactly as it was
 /// published (FSAC matches fixes on its code, message, source and range:
-/// shared/fsac-protocol.md §5.7). `Err` holds why FSAC gave no answer.
+/// docs/fsac-protocol.md §7). `Err` holds why FSAC gave no answer.
 pub async fn code_actions(
     context: &CommandContext,
     located: &LocatedDiagnostic,

@@ -24,7 +24,7 @@ use crate::syntax::index::{Overlay, SyntaxIndex};
 use crate::syntax::model::{Access, DeclarationKind, FileIndex};
 use crate::workspace::WorkspaceModel;
 
-/// Titles of FSAC's ResolveNamespaces fixes (shared/fsac-protocol.md §5.7).
+/// Titles of FSAC's ResolveNamespaces fixes (docs/fsac-protocol.md §7).
 fn is_open_fix(title: &str) -> bool {
     title.starts_with("open ") || title.starts_with("Use ")
 }

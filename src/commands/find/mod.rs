@@ -4,7 +4,7 @@
 //! the compiler's resolution at a position), then FSAC's `textDocument/references` is asked
 //! for each declaration through the main loop, under fslens's own request ids, within one
 //! monotonic deadline. FSAC searches every loaded project that can see the declaring file
-//! (shared/fsac-protocol.md §5.5), so each answer covers those projects; the per-project
+//! (docs/fsac-protocol.md §6), so each answer covers those projects; the per-project
 //! ledger says which requested projects every relevant declaration was swept for.
 //! Definitions, references, record-field sites (classified by the syntax layer into the five
 //! `field-*` kinds; the declaring record is the compiler's) and member-usage sites are

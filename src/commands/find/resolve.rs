@@ -5,7 +5,7 @@
 //! query (`Account.Balance`, `Ledger.Core.Accounts.deposit`) matches when its segments are
 //! a suffix of the declaration's full name's segments, so partially and fully qualified
 //! names both resolve. FSAC's `workspace/symbol` matches a case-sensitive prefix with
-//! `containerName` equal to all but the last segment (shared/fsac-protocol.md §5.8); it is
+//! `containerName` equal to all but the last segment (docs/fsac-protocol.md §8); it is
 //! asked for the last segment alone and its answers are filtered by the same rules here.
 
 use std::collections::{BTreeSet, HashMap, HashSet};

@@ -1,7 +1,7 @@
 //! The sweep: FSAC's `textDocument/references` for each resolved declaration (or at kind
 //! position's anchor), under fslens's own request ids, within the sweep deadline. FSAC always
 //! includes the declaration and searches every loaded project that can see the declaring file
-//! (shared/fsac-protocol.md §5.5), so each answer covers those projects.
+//! (docs/fsac-protocol.md §6), so each answer covers those projects.
 //!
 //! Every declaring file is opened in FSAC first (FSAC checks a file when it is opened, so
 //! several declarations in one file cost one check; it stays open for the rest of the sweep),

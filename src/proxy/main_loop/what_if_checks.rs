@@ -1,4 +1,4 @@
-//! The main loop's part of a what-if check (`fslens.check` with `edits`, issue 19): showing
+//! The main loop's part of a what-if check (`fslens.check` with `edits`): showing
 //! FSAC hypothetical texts at versions fslens owns, holding the editor's notifications about
 //! those documents meanwhile, routing FSAC's notifications about them, and restoring FSAC's
 //! view afterwards. The bookkeeping itself is `proxy::what_if::WhatIfState`.
@@ -13,7 +13,7 @@ use super::{Proxy, document_notification_uri};
 
 impl Proxy {
     /// True for an editor document notification about a document a what-if overlays: it waits
-    /// until the restore (issue 19).
+    /// until the restore (docs/architecture.md, invariant 9b).
     pub(super) fn is_held_by_what_if(&self, message: &Message) -> bool {
         self.what_if.overlaid_count() > 0
             && document_notification_uri(message).is_some_and(|uri| self.what_if.is_overlaid(&uri))

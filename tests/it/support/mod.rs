@@ -2,7 +2,7 @@
 //! test, and scripted FSAC backends the test plays by hand.
 //!
 //! The harness counts answers: [`Harness::finish`] fails a test that leaves any editor
-//! request unanswered or gets an answer twice (DESIGN.md invariant 4).
+//! request unanswered or gets an answer twice (docs/architecture.md, invariant 4).
 
 #![allow(dead_code)]
 

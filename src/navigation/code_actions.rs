@@ -1,7 +1,7 @@
 //! `navigate` `codeActions`: the code actions FSAC offers at a position or range, each with a
 //! preview of its edit, and one of them applied through the editor when asked. FSAC offers
-//! most fixes only for diagnostics the client echoes back exactly (shared/fsac-protocol.md
-//! §5.7), so the file is first checked (a trusted `fslens.check` of the file: FSAC analyses it
+//! most fixes only for diagnostics the client echoes back exactly (docs/fsac-protocol.md
+//! §7), so the file is first checked (a trusted `fslens.check` of the file: FSAC analyses it
 //! at the content it has now), the diagnostics FSAC published over the range are read back
 //! from `fslens.diagnostics`, and they go in `context.diagnostics` of one
 //! `textDocument/codeAction` through the session. The previews are the diagnostic tools'
@@ -22,8 +22,9 @@ use crate::commands::diagnostic::describe_diagnostic;
 use crate::commands::diagnostic::fixes::describe_action;
 use crate::commands::paths::display_relative;
 use crate::lsp::ext::{self, commands};
-use crate::mcp::failure::ToolFailure;
-use crate::mcp::navigate::{ApplyMode, Deadline, NavigateArguments, Navigator};
+use crate::navigation::navigate::{ApplyMode, NavigateArguments, Navigator};
+use crate::session_client::CallFailure;
+use crate::session_client::Deadline;
 
 /// At most this many actions are listed (`totalActions` counts them all), as diagnosticFixes.
 const MAX_ACTIONS: usize = 50;
@@ -104,7 +105,7 @@ pub async fn code_actions(
     uri: &str,
     range: AskedRange,
     deadline: Deadline,
-) -> Result<Value, ToolFailure> {
+) -> Result<Value, CallFailure> {
     analyse_file(navigator, path, deadline).await?;
     let (published, open_in_editor) = published_diagnostics(navigator, path, deadline).await?;
     let echoed: Vec<Value> = published.into_iter().filter(|diagnostic| range.touches(diagnostic)).collect();
@@ -126,7 +127,7 @@ pub async fn code_actions(
         if !action["workspaceEdit"].is_null() {
             file_hashes.extend(
                 crate::commands::rename::workspace_edit_file_hashes(navigator.root, &action["workspaceEdit"])
-                    .map_err(ToolFailure::from)?,
+                    .map_err(CallFailure::from)?,
             );
         }
     }
@@ -154,7 +155,7 @@ pub async fn code_actions(
                 } else {
                     let expected = arguments.expected_hashes.clone().unwrap_or_default();
                     crate::commands::rename::write_workspace_edit_to_disk(navigator.root, edit, &expected)
-                        .map_err(ToolFailure::from)?;
+                        .map_err(CallFailure::from)?;
                     written_to_disk = true;
                     Applied { mode: "disk", action_index: Some(chosen), applied: true, failure_reason: None }
                 }
@@ -199,7 +200,7 @@ pub async fn code_actions(
         applied,
         written_to_disk,
     };
-    serde_json::to_value(answer).map_err(|error| ToolFailure::new(ext::error_kinds::INTERNAL_ERROR, error.to_string()))
+    serde_json::to_value(answer).map_err(|error| CallFailure::new(ext::error_kinds::INTERNAL_ERROR, error.to_string()))
 }
 
 /// The milliseconds left before `deadline` (at least 1, so a command still gets a deadline).
@@ -210,7 +211,7 @@ fn remaining_ms(deadline: Deadline) -> u64 {
 /// A trusted check of the file, so that what FSAC published for it is about its content now.
 /// A check that cannot tell (FSAC loading or gone, the file in no project) fails the call with
 /// its `blockingReason`.
-async fn analyse_file(navigator: &Navigator<'_>, path: &Path, deadline: Deadline) -> Result<(), ToolFailure> {
+async fn analyse_file(navigator: &Navigator<'_>, path: &Path, deadline: Deadline) -> Result<(), CallFailure> {
     let argument = json!({
         "path": path.display().to_string(), "scope": "file", "severity": "all", "timeoutMs": remaining_ms(deadline),
     });
@@ -221,7 +222,7 @@ async fn analyse_file(navigator: &Navigator<'_>, path: &Path, deadline: Deadline
     let reason = &check["blockingReason"];
     let kind = reason["errorKind"].as_str().unwrap_or(ext::error_kinds::FSAC_UNAVAILABLE);
     let message = reason["message"].as_str().unwrap_or("FSAC could not analyse the file");
-    Err(ToolFailure {
+    Err(CallFailure {
         kind: kind.to_owned(),
         code: None,
         message: format!("no code actions: FSAC has not analysed the file ({message})"),
@@ -235,7 +236,7 @@ async fn published_diagnostics(
     navigator: &Navigator<'_>,
     path: &Path,
     deadline: Deadline,
-) -> Result<(Vec<Value>, bool), ToolFailure> {
+) -> Result<(Vec<Value>, bool), CallFailure> {
     let answer =
         navigator.execute(commands::DIAGNOSTICS, json!({ "path": path.display().to_string() }), deadline).await?;
     let file = answer["files"].as_array().and_then(|files| files.first());
@@ -251,7 +252,7 @@ async fn ask_code_actions(
     range: AskedRange,
     diagnostics: &[Value],
     deadline: Deadline,
-) -> Result<Vec<Value>, ToolFailure> {
+) -> Result<Vec<Value>, CallFailure> {
     let params = json!({
         "textDocument": { "uri": uri },
         "range": range.to_lsp(),
@@ -260,7 +261,7 @@ async fn ask_code_actions(
     match navigator.forward("textDocument/codeAction", params, deadline).await? {
         Value::Array(actions) => Ok(actions),
         Value::Null => Ok(Vec::new()),
-        other => Err(ToolFailure::new(
+        other => Err(CallFailure::new(
             ext::error_kinds::SESSION_ERROR,
             format!("FSAC answered textDocument/codeAction with an unexpected {other}"),
         )),
@@ -268,16 +269,16 @@ async fn ask_code_actions(
 }
 
 /// The action `apply` means: `actionIndex`, or the only one offered; `None` when none is.
-fn chosen_action(arguments: &NavigateArguments, described: &[Value]) -> Result<Option<usize>, ToolFailure> {
+fn chosen_action(arguments: &NavigateArguments, described: &[Value]) -> Result<Option<usize>, CallFailure> {
     match (arguments.action_index.map(|index| index.as_usize()), described.len()) {
         (Some(index), count) if index < count => Ok(Some(index)),
-        (Some(index), count) => Err(ToolFailure::invalid_argument(
+        (Some(index), count) => Err(CallFailure::invalid_argument(
             "actionIndex",
             format!("{index} is out of range: FSAC offers {count} action(s) here"),
         )),
         (None, 1) => Ok(Some(0)),
         (None, 0) => Ok(None),
-        (None, count) => Err(ToolFailure::invalid_argument(
+        (None, count) => Err(CallFailure::invalid_argument(
             "actionIndex",
             format!("FSAC offers {count} actions here; say which one to apply (its index)"),
         )),
@@ -290,7 +291,7 @@ async fn apply_in_editor(
     action: &Value,
     index: usize,
     deadline: Deadline,
-) -> Result<Applied, ToolFailure> {
+) -> Result<Applied, CallFailure> {
     let refused = |reason: &str| Applied {
         mode: "editor",
         action_index: Some(index),

@@ -2,12 +2,11 @@
 //! position through the shared session — definition, references, hover, typeDefinition,
 //! implementation, signatureHelp, incoming and outgoing calls (prepare and calls in one step,
 //! paged), documentSymbol, workspaceSymbol, codeActions (previewed, one applied through the
-//! editor on request: `mcp/code_actions.rs`) — and typeHierarchy, which FSAC lacks and fslens
-//! computes from FSAC's definitions and the workspace's text. Its arguments are one typed
-//! struct, so the MCP schema and the CLI flags come from the same declaration.
+//! editor on request: `navigation/code_actions.rs`) — and typeHierarchy, which FSAC lacks and
+//! fslens computes from FSAC's definitions and the workspace's text. Its arguments are one
+//! typed struct, so the MCP schema and the CLI flags come from the same declaration.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -18,12 +17,8 @@ use crate::commands::CommandError;
 use crate::commands::params::{Bounded, CommandArguments, TimeoutMs};
 use crate::commands::paths::confine;
 use crate::lsp::ext::error_kinds;
-use crate::mcp::failure::ToolFailure;
-use crate::mcp::navigation::{enrich_locations, hover_text, locate_word};
-use crate::mcp::session::{Session, SessionCallError};
-
-/// When an LSP call is given up, and the time that allows (for the `timeout` message).
-pub type Deadline = (tokio::time::Instant, Duration);
+use crate::navigation::locations::{enrich_locations, hover_text, locate_word};
+use crate::session_client::{CallFailure, ClientKind, Deadline, Session};
 
 /// One navigation operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema, clap::ValueEnum)]
@@ -229,35 +224,6 @@ impl NavigateArguments {
     }
 }
 
-/// The arguments of `symbol_at_word`.
-#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct SymbolAtWordArguments {
-    /// The file. Relative to the workspace root or absolute inside it; paths outside are
-    /// refused.
-    pub path: String,
-    /// 0-based line of the word (a line off by a few is tolerated).
-    pub line: Bounded<0, { u32::MAX as u64 }>,
-    /// The identifier to look up (a whole word).
-    #[schemars(length(min = 1))]
-    pub word: String,
-    /// Which occurrence of the word on the line, from 1.
-    #[serde(default)]
-    pub occurrence: Bounded<1, 100_000, 1>,
-    /// One deadline for the whole request, in milliseconds.
-    #[serde(default)]
-    pub timeout_ms: TimeoutMs<LSP_TOOL_TIMEOUT_MS>,
-}
-
-impl CommandArguments for SymbolAtWordArguments {
-    fn validate(&self) -> Result<(), CommandError> {
-        if self.word.is_empty() {
-            return Err(CommandError::invalid_argument("word", "required: the identifier on the line"));
-        }
-        Ok(())
-    }
-}
-
 /// Runs navigation operations for one workspace through one session.
 pub struct Navigator<'a> {
     pub session: &'a Session,
@@ -269,7 +235,7 @@ pub struct Navigator<'a> {
 
 impl Navigator<'_> {
     /// The answer to one navigation.
-    pub async fn run(&self, arguments: &NavigateArguments) -> Result<Value, ToolFailure> {
+    pub async fn run(&self, arguments: &NavigateArguments) -> Result<Value, CallFailure> {
         let allowed = arguments.timeout_ms.as_duration_ms();
         let deadline = (tokio::time::Instant::now() + allowed, allowed);
         let operation = arguments.operation;
@@ -286,7 +252,10 @@ impl Navigator<'_> {
                 let (line, character) = self.position(arguments, &path)?;
                 if operation == Operation::CodeActions {
                     let range = code_action_range(arguments, (line, character))?;
-                    return crate::mcp::code_actions::code_actions(self, arguments, &path, &uri, range, deadline).await;
+                    return crate::navigation::code_actions::code_actions(
+                        self, arguments, &path, &uri, range, deadline,
+                    )
+                    .await;
                 }
                 if operation.needs_symbol()
                     && let Ok(text) = crate::source_files::read_regular_text(&path)
@@ -329,8 +298,8 @@ impl Navigator<'_> {
     }
 
     /// One request to the session, given up at `deadline` or when the caller cancels.
-    pub(crate) async fn forward(&self, method: &str, params: Value, deadline: Deadline) -> Result<Value, ToolFailure> {
-        forward_until(self.session, method, params, &self.cancelled, Some(deadline)).await
+    pub(crate) async fn forward(&self, method: &str, params: Value, deadline: Deadline) -> Result<Value, CallFailure> {
+        self.session.call_until(method, params, &self.cancelled, Some(deadline)).await
     }
 
     /// One fslens command run by the session, given up at `deadline` or when the caller cancels.
@@ -339,33 +308,33 @@ impl Navigator<'_> {
         command: &str,
         argument: Value,
         deadline: Deadline,
-    ) -> Result<Value, ToolFailure> {
+    ) -> Result<Value, CallFailure> {
         let params = json!({ "command": command, "arguments": [argument] });
         self.forward("workspace/executeCommand", params, deadline).await
     }
 
     /// The confined path and URI of the `path` argument.
-    fn document(&self, arguments: &NavigateArguments) -> Result<(PathBuf, String), ToolFailure> {
+    fn document(&self, arguments: &NavigateArguments) -> Result<(PathBuf, String), CallFailure> {
         let written = arguments
             .path
             .as_deref()
-            .ok_or_else(|| ToolFailure::invalid_argument("path", "required: a file of the workspace"))?;
+            .ok_or_else(|| CallFailure::invalid_argument("path", "required: a file of the workspace"))?;
         let path = confine(self.root, written, "path")?;
         let uri = crate::uri::path_to_uri(&path)
-            .ok_or_else(|| ToolFailure::invalid_argument("path", format!("cannot make a URI of {}", path.display())))?;
+            .ok_or_else(|| CallFailure::invalid_argument("path", format!("cannot make a URI of {}", path.display())))?;
         Ok((path, uri))
     }
 
     /// The 0-based line and UTF-16 column asked for: `character`, or where `word` is on the line.
-    fn position(&self, arguments: &NavigateArguments, path: &Path) -> Result<(usize, usize), ToolFailure> {
+    fn position(&self, arguments: &NavigateArguments, path: &Path) -> Result<(usize, usize), CallFailure> {
         let line = arguments
             .line
             .map(Bounded::as_usize)
-            .ok_or_else(|| ToolFailure::invalid_argument("line", "required: a 0-based integer"))?;
+            .ok_or_else(|| CallFailure::invalid_argument("line", "required: a 0-based integer"))?;
         // The position is checked against the file as `word` is located in it, on disk: a line
         // or column past its end is the caller's mistake, never a place where FSAC finds nothing.
         let text = crate::source_files::read_regular_text(path).map_err(|error| {
-            ToolFailure::new(error_kinds::INVALID_PATH, format!("cannot read {}: {error}", path.display()))
+            CallFailure::new(error_kinds::INVALID_PATH, format!("cannot read {}: {error}", path.display()))
         })?;
         let line_text = crate::commands::arguments::line_of(&text, line as u32)?;
         let character = match (arguments.character, arguments.word.as_deref()) {
@@ -374,16 +343,16 @@ impl Navigator<'_> {
             }
             (None, Some(word)) => {
                 let position = locate_word(&text, line, word, arguments.occurrence.as_usize())
-                    .map_err(|message| ToolFailure::invalid_argument("word", message))?;
+                    .map_err(|message| CallFailure::invalid_argument("word", message))?;
                 if position.line != line {
-                    return Err(ToolFailure::invalid_argument(
+                    return Err(CallFailure::invalid_argument(
                         "word",
                         format!("`{word}` is not on line {line} (it is on line {})", position.line),
                     ));
                 }
                 position.character
             }
-            (None, None) => return Err(ToolFailure::invalid_argument("character", "give `character` or `word`")),
+            (None, None) => return Err(CallFailure::invalid_argument("character", "give `character` or `word`")),
         };
         Ok((line, character))
     }
@@ -397,7 +366,7 @@ impl Navigator<'_> {
         params: Value,
         deadline: Deadline,
         path: &Path,
-    ) -> Result<Value, ToolFailure> {
+    ) -> Result<Value, CallFailure> {
         let operation = arguments.operation.as_str();
         let max_results = arguments.max_results.as_usize();
         let offset = arguments.offset.as_usize();
@@ -449,7 +418,7 @@ impl Navigator<'_> {
 
     /// `typeHierarchy`, which FSAC lacks: `fslens.typeHierarchy` in the session (the command
     /// computes it from FSAC's definitions), answered with the tool's `operation`.
-    async fn type_hierarchy(&self, params: Value, deadline: Deadline) -> Result<Value, ToolFailure> {
+    async fn type_hierarchy(&self, params: Value, deadline: Deadline) -> Result<Value, CallFailure> {
         let argument = json!({
             "path": params["textDocument"]["uri"].as_str().and_then(crate::uri::uri_to_path),
             "line": params["position"]["line"],
@@ -470,7 +439,7 @@ impl Navigator<'_> {
 fn code_action_range(
     arguments: &NavigateArguments,
     start: (usize, usize),
-) -> Result<crate::mcp::code_actions::AskedRange, ToolFailure> {
+) -> Result<crate::navigation::code_actions::AskedRange, CallFailure> {
     let end = match (arguments.end_line, arguments.end_character, arguments.word.as_deref()) {
         (line, Some(character), _) => (line.map_or(start.0, Bounded::as_usize), character.as_usize()),
         (_, None, Some(word)) => (start.0, start.1 + word.encode_utf16().count()),
@@ -478,19 +447,19 @@ fn code_action_range(
     };
     if end < start {
         let argument = if end.0 < start.0 { "endLine" } else { "endCharacter" };
-        return Err(ToolFailure::invalid_argument(argument, "the range ends before it starts"));
+        return Err(CallFailure::invalid_argument(argument, "the range ends before it starts"));
     }
-    Ok(crate::mcp::code_actions::AskedRange { start, end })
+    Ok(crate::navigation::code_actions::AskedRange { start, end })
 }
 
 /// `no_symbol_at_position` for `navigate`, with the reason and the line's text.
-pub fn no_symbol_failure(reason: &str, text: &str, line: usize) -> ToolFailure {
+pub fn no_symbol_failure(reason: &str, text: &str, line: usize) -> CallFailure {
     let line_text = text.lines().nth(line).unwrap_or_default();
     let message = match reason {
         "no_symbol" => "FSAC found no function, member, value or type at this position".to_owned(),
         other => format!("the position is on a {other}, not on a symbol"),
     };
-    ToolFailure {
+    CallFailure {
         kind: error_kinds::NO_SYMBOL_AT_POSITION.to_owned(),
         code: Some(crate::lsp::message::error_codes::INVALID_PARAMS),
         message,
@@ -525,47 +494,6 @@ fn symbol_kind_name(kind: u64) -> &'static str {
 
 /// The default `timeoutMs` of the LSP-based tools (`symbol_at_word`, `navigate`).
 pub const LSP_TOOL_TIMEOUT_MS: u64 = 30_000;
-
-/// One request to the session, given up when `cancelled` fires (the MCP client's cancel) or
-/// at `deadline` when there is one: the request is then cancelled in the session (and so in
-/// FSAC) and the call fails with `timeout`, naming the method and the time allowed.
-pub async fn forward_until(
-    session: &Session,
-    method: &str,
-    params: Value,
-    cancelled: &CancellationToken,
-    deadline: Option<Deadline>,
-) -> Result<Value, ToolFailure> {
-    let token = cancelled.clone();
-    let cancelled = token.clone();
-    let give_up = async move {
-        match deadline {
-            Some((at, _)) => tokio::select! {
-                () = cancelled.cancelled_owned() => {}
-                () = tokio::time::sleep_until(at) => {}
-            },
-            None => cancelled.cancelled_owned().await,
-        }
-    };
-    match session.connection.call_cancellable(method, params, give_up).await {
-        Ok(Ok(result)) => Ok(result),
-        Ok(Err(error)) => Err(ToolFailure::from(error)),
-        Err(SessionCallError::Cancelled { confirmed }) if !token.is_cancelled() => {
-            let allowed_ms = deadline.map_or(0, |(_, allowed)| allowed.as_millis() as u64);
-            Err(ToolFailure {
-                kind: error_kinds::TIMEOUT.to_owned(),
-                code: None,
-                message: format!(
-                    "FSAC did not answer {method} within timeoutMs = {allowed_ms}; the request was cancelled (is FSAC still loading? see status)"
-                ),
-                data: Some(
-                    json!({ "errorKind": error_kinds::TIMEOUT, "timeoutMs": allowed_ms, "sessionConfirmed": confirmed }),
-                ),
-            })
-        }
-        Err(error) => Err(ToolFailure::from(error)),
-    }
-}
 
 /// `fslens navigate OP` on the command line: the `navigate` tool's arguments as flags.
 #[derive(Debug, Clone, clap::Args)]
@@ -663,21 +591,19 @@ pub async fn run_from_cli(
     arguments: NavigateArguments,
 ) -> anyhow::Result<Value> {
     arguments.validate().map_err(|error| anyhow::Error::new(crate::cli_contract::CliFailure::from(error)))?;
-    let session = Session::join_or_start(canonical_root, config).await?;
-    let wait = json!({ "waitUntil": "ready", "timeoutMs": arguments.timeout_ms.get() });
-    let ready = session
-        .connection
-        .call("workspace/executeCommand", json!({ "command": crate::lsp::ext::commands::STATUS, "arguments": [wait] }))
-        .await;
-    let answer = match ready {
-        Ok(_) => {
-            let navigator = Navigator { session: &session, root: canonical_root, cancelled: CancellationToken::new() };
+    let allowed = arguments.timeout_ms.as_duration_ms();
+    crate::session_client::with_cli_session(
+        canonical_root,
+        config,
+        ClientKind::CliNavigation,
+        Some(allowed),
+        allowed * 2,
+        async |session: &Session| {
+            let navigator = Navigator { session, root: canonical_root, cancelled: CancellationToken::new() };
             navigator.run(&arguments).await
-        }
-        Err(error) => Err(ToolFailure::from(error)),
-    };
-    session.close().await;
-    answer.map_err(|failure| anyhow::Error::new(crate::cli_contract::CliFailure::from(failure)))
+        },
+    )
+    .await
 }
 
 /// A readable rendering of a navigation answer: one `file:line:column  text` row per location,

@@ -1,6 +1,6 @@
-//! The LSP side of the bridge: locating a word on a line (tolerant of a line off by a few),
-//! building the read-only requests the session forwards to FSAC, and making their answers
-//! readable for an agent (workspace-relative paths and the text of each location's line).
+//! Reading positions and locations for navigation: locating a word on a line (tolerant of a
+//! line off by a few), and making FSAC's answers readable for an agent or a shell
+//! (workspace-relative paths, the text of each location's line, a hover's plain text).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
