@@ -11,7 +11,6 @@ use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 
 use crate::cli_contract::CliFailure;
 use crate::lsp::codec::{FrameLimits, FrameReader, write_frame};
-use crate::lsp::ext;
 use crate::lsp::ext::error_kinds;
 use crate::lsp::message::{Message, MessageKind, RequestId};
 use crate::proxy::{ProxyConfig, run_proxy};
@@ -131,11 +130,14 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> HeadlessClient<R, W> {
         }
         self.notify("initialized", json!({})).await?;
         if let Some(timeout) = request.readiness_timeout
-            && request.command != ext::commands::STATUS
+            && request.command != crate::commands::registry::Command::Status.id()
         {
             let wait = json!({ "waitUntil": "ready", "timeoutMs": timeout.as_millis() as u64 });
-            self.call("workspace/executeCommand", json!({ "command": ext::commands::STATUS, "arguments": [wait] }))
-                .await?;
+            self.call(
+                "workspace/executeCommand",
+                json!({ "command": crate::commands::registry::Command::Status.id(), "arguments": [wait] }),
+            )
+            .await?;
         }
         self.call("workspace/executeCommand", json!({ "command": request.command, "arguments": [request.argument] }))
             .await

@@ -12,7 +12,6 @@ use serde_json::{Value, json};
 use fslens::cli_contract::{CliFailure, exit_codes};
 use fslens::commands::params::to_argument_object;
 use fslens::headless::{HeadlessRequest, run_headless};
-use fslens::lsp::ext;
 use fslens::proxy::backend::{BackendLauncher, FSAC_ENVIRONMENT_VARIABLE, ProcessLauncher, resolve_fsac_command};
 use fslens::proxy::trace::Tracer;
 use fslens::proxy::{ProxyConfig, run_proxy};
@@ -439,13 +438,21 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Outline(arguments) => {
             let argument = arguments.to_arguments();
             let json = arguments.json;
-            let answer = ask(session, config, ext::commands::OUTLINE, argument, None).await?;
+            let answer =
+                ask(session, config, fslens::commands::registry::Command::Outline.id(), argument, None).await?;
             print_answer(&answer, json, fslens::commands::outline::render_text)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Check(options) => {
             let argument = to_argument_object(&options.arguments()?);
-            let answer = ask(session, config, ext::commands::CHECK, argument, Some(options.timeout_ms)).await?;
+            let answer = ask(
+                session,
+                config,
+                fslens::commands::registry::Command::Check.id(),
+                argument,
+                Some(options.timeout_ms),
+            )
+            .await?;
             print_answer(&answer, options.json, render_check)?;
             // A script can branch on the exit code: 0 clean, 1 errors, 2 unknown (a refused
             // request or a failure of fslens has codes of its own: `exit_codes`).
@@ -458,13 +465,16 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::FieldImpact(options) => {
             let argument = to_argument_object(&options.field_impact_arguments());
             let wait = Some(options.timeout_ms.get());
-            let answer = ask(session, config, ext::commands::FIELD_IMPACT, argument, wait).await?;
+            let answer =
+                ask(session, config, fslens::commands::registry::Command::FieldImpact.id(), argument, wait).await?;
             print_answer(&answer, options.json, render_field_impact)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::MakeVisible(options) => {
             let argument = to_argument_object(&options.arguments());
-            let answer = ask(session, config, ext::commands::MAKE_INTERNAL_VISIBLE, argument, None).await?;
+            let answer =
+                ask(session, config, fslens::commands::registry::Command::MakeInternalVisible.id(), argument, None)
+                    .await?;
             print_answer(&answer, options.json, render_make_visible)?;
             Ok(exit_code_of_status(&answer))
         }
@@ -480,7 +490,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Find(arguments) => {
             let argument = to_argument_object(&arguments.find_arguments());
             let wait = Some(arguments.timeout_ms.get());
-            let answer = ask(session, config, ext::commands::FIND, argument, wait).await?;
+            let answer = ask(session, config, fslens::commands::registry::Command::Find.id(), argument, wait).await?;
             print_answer(&answer, arguments.json, fslens::commands::find::render_text)?;
             Ok(ExitCode::SUCCESS)
         }
@@ -488,7 +498,14 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let argument = to_argument_object(
                 &arguments.arguments().map_err(|message| CliFailure::invalid_argument("expectedHashes", message))?,
             );
-            let answer = ask(session, config, ext::commands::RENAME, argument, Some(arguments.timeout_ms)).await?;
+            let answer = ask(
+                session,
+                config,
+                fslens::commands::registry::Command::Rename.id(),
+                argument,
+                Some(arguments.timeout_ms),
+            )
+            .await?;
             print_answer(&answer, arguments.json, fslens::commands::rename::render_text)?;
             Ok(if answer["complete"] == json!(true) {
                 ExitCode::SUCCESS
@@ -499,14 +516,17 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::ExplainDiagnostic(options) => {
             let argument = to_argument_object(&options.explain_arguments());
             let wait = Some(options.timeout_ms);
-            let answer = ask(session, config, ext::commands::EXPLAIN_DIAGNOSTIC, argument, wait).await?;
+            let answer =
+                ask(session, config, fslens::commands::registry::Command::ExplainDiagnostic.id(), argument, wait)
+                    .await?;
             print_answer(&answer, options.json, fslens::commands::diagnostic::render::explain)?;
             Ok(exit_code_of_status(&answer))
         }
         Command::DiagnosticFixes(options) => {
             let argument = to_argument_object(&options.fixes_arguments());
             let wait = Some(options.timeout_ms);
-            let answer = ask(session, config, ext::commands::DIAGNOSTIC_FIXES, argument, wait).await?;
+            let answer =
+                ask(session, config, fslens::commands::registry::Command::DiagnosticFixes.id(), argument, wait).await?;
             print_answer(&answer, options.json, fslens::commands::diagnostic::render::fixes)?;
             Ok(exit_code_of_status(&answer))
         }
@@ -514,7 +534,8 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let argument = to_argument_object(&options.position.suggest_open_arguments(options.name.clone()));
             // With only a name the syntax arm answers: no waiting for FSAC.
             let wait = options.position.line.is_some().then_some(options.position.timeout_ms);
-            let answer = ask(session, config, ext::commands::SUGGEST_OPEN, argument, wait).await?;
+            let answer =
+                ask(session, config, fslens::commands::registry::Command::SuggestOpen.id(), argument, wait).await?;
             print_answer(&answer, options.position.json, fslens::commands::diagnostic::render::suggest_open)?;
             Ok(exit_code_of_status(&answer))
         }
@@ -532,7 +553,14 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         // Syntax-layer discovery tools (commands/symbols).
         Command::SymbolSearch(arguments) => {
-            let answer = ask(session, config, ext::commands::SYMBOL_SEARCH, arguments.to_arguments(), None).await?;
+            let answer = ask(
+                session,
+                config,
+                fslens::commands::registry::Command::SymbolSearch.id(),
+                arguments.to_arguments(),
+                None,
+            )
+            .await?;
             print_answer(&answer, arguments.json, fslens::commands::symbols::cli::render_search)?;
             Ok(if answer["available"] == json!(false) {
                 ExitCode::from(exit_codes::NOT_DEFINITE)
@@ -541,12 +569,26 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             })
         }
         Command::ReadSymbol(arguments) => {
-            let answer = ask(session, config, ext::commands::READ_SYMBOL, arguments.to_arguments(), None).await?;
+            let answer = ask(
+                session,
+                config,
+                fslens::commands::registry::Command::ReadSymbol.id(),
+                arguments.to_arguments(),
+                None,
+            )
+            .await?;
             print_answer(&answer, arguments.json, fslens::commands::symbols::cli::render_read)?;
             Ok(ExitCode::from(fslens::commands::symbols::cli::read_exit_code(&answer)))
         }
         Command::ReadEnclosing(arguments) => {
-            let answer = ask(session, config, ext::commands::READ_ENCLOSING, arguments.to_arguments(), None).await?;
+            let answer = ask(
+                session,
+                config,
+                fslens::commands::registry::Command::ReadEnclosing.id(),
+                arguments.to_arguments(),
+                None,
+            )
+            .await?;
             print_answer(&answer, arguments.json, fslens::commands::symbols::cli::render_read)?;
             Ok(ExitCode::from(fslens::commands::symbols::cli::read_exit_code(&answer)))
         }
@@ -586,7 +628,9 @@ async fn status_cli(
         timeout_ms: fslens::commands::params::Bounded::clamped(options.timeout_ms),
         probe: false,
     });
-    let answer = headless(session, config, ext::commands::STATUS, argument, options.timeout_ms).await?;
+    let answer =
+        headless(session, config, fslens::commands::registry::Command::Status.id(), argument, options.timeout_ms)
+            .await?;
     print_answer(&answer, options.json, render_status)?;
     if answer["state"] == "crashed" {
         let reason = answer["reason"].as_str().unwrap_or("FSAC crashed");

@@ -221,11 +221,6 @@ fn group_page(sites: &[Value]) -> Value {
     json!({ "scope": "page", "byKind": by_kind, "byDeclaringField": by_symbol, "bySiteType": by_type })
 }
 
-/// The MCP input schema generated from [`FieldImpactArguments`].
-pub fn input_schema() -> serde_json::Value {
-    crate::commands::params::input_schema::<FieldImpactArguments>()
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::{Value, json};
@@ -276,13 +271,13 @@ mod tests {
 
     #[test]
     fn the_schema_lists_field_and_what_is_passed_to_find() {
-        let schema = input_schema();
+        let schema = crate::commands::params::input_schema::<FieldImpactArguments>();
         let properties = &schema["properties"];
         assert_eq!(properties["kind"]["enum"], json!(["field", "position"]));
         assert_eq!(properties["includeSiteTypes"]["default"], json!(true));
         assert_eq!(properties["scope"]["enum"], json!(["auto", "workspace", "project", "file"]));
         assert_eq!(properties["maxResults"]["maximum"], json!(1000));
-        let find = crate::commands::find::arguments::input_schema();
+        let find = crate::commands::params::input_schema::<crate::commands::find::FindArguments>();
         for (name, property) in properties.as_object().unwrap() {
             assert!(property["description"].as_str().is_some_and(|text| !text.is_empty()), "{name}");
             if name != "kind" && name != "field" && name != "query" {

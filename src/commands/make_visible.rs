@@ -552,11 +552,6 @@ fn internals_visible_to_edit(model: &WorkspaceModel, file: &Path, target: &str) 
     Ok(ExposeOutcome::Edit { project_uri, edit, project: declaring.path.clone() })
 }
 
-/// The MCP input schema generated from this command's argument struct.
-pub fn input_schema() -> serde_json::Value {
-    crate::commands::params::input_schema::<MakeVisibleArguments>()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -166,11 +166,6 @@ impl OutlineArguments {
     }
 }
 
-/// The MCP input schema, generated from [`OutlineArguments`].
-pub fn input_schema() -> Value {
-    crate::commands::params::input_schema::<OutlineArguments>()
-}
-
 // ---- entry points -----------------------------------------------------------------------------
 
 /// `fslens.outline` in a session: the session's long-lived index and the editor's unsaved

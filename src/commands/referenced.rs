@@ -164,16 +164,6 @@ impl CommandArguments for NugetMembersArguments {
     }
 }
 
-/// The MCP input schema of `tool`, generated from its argument struct.
-pub fn input_schema(tool: Tool) -> Value {
-    use crate::commands::params::input_schema;
-    match tool {
-        Tool::ReferencedSymbols => input_schema::<ReferencedSymbolsArguments>(),
-        Tool::NugetTypes => input_schema::<NugetTypesArguments>(),
-        Tool::NugetMembers => input_schema::<NugetMembersArguments>(),
-    }
-}
-
 /// What one call looks up, names trimmed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Lookup {
@@ -1054,12 +1044,18 @@ pub fn render_text(answer: &Value) -> String {
 mod tests {
     use serde_json::json;
 
-    use super::{Lookup, ReferencedArguments, Tool, input_schema};
+    use super::{Lookup, ReferencedArguments, Tool};
+    use crate::commands::registry::Command;
 
     #[test]
     fn each_tool_takes_its_own_arguments() {
         let properties = |tool| {
-            let schema = input_schema(tool);
+            let command = match tool {
+                Tool::ReferencedSymbols => Command::ReferencedSymbols,
+                Tool::NugetTypes => Command::NugetTypes,
+                Tool::NugetMembers => Command::NugetMembers,
+            };
+            let schema = command.input_schema();
             let names: Vec<String> = schema["properties"].as_object().expect("properties").keys().cloned().collect();
             (names, schema["required"].clone())
         };

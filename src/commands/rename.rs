@@ -1261,11 +1261,6 @@ pub fn render_text(answer: &Value) -> String {
     lines.join("\n")
 }
 
-/// The MCP input schema generated from this command's argument struct.
-pub fn input_schema() -> serde_json::Value {
-    crate::commands::params::input_schema::<RenameArguments>()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1354,7 +1349,7 @@ mod tests {
 
     #[test]
     fn the_apply_schema_accepts_false_and_the_two_modes() {
-        let schema = input_schema();
+        let schema = crate::commands::params::input_schema::<RenameArguments>();
         assert_eq!(schema["properties"]["apply"]["enum"], json!([false, "editor", "disk"]));
         assert_eq!(schema["properties"]["apply"]["default"], json!(false));
         assert_eq!(schema["properties"]["maxLines"]["maximum"], json!(2000));

@@ -456,7 +456,7 @@ impl Navigator<'_> {
             "character": params["position"]["character"],
             "timeoutMs": deadline.1.as_millis() as u64,
         });
-        let command = crate::lsp::ext::commands::TYPE_HIERARCHY;
+        let command = crate::commands::registry::Command::TypeHierarchy.id();
         let call = json!({ "command": command, "arguments": [argument] });
         let mut answer = self.forward("workspace/executeCommand", call, deadline).await?;
         answer["operation"] = json!("typeHierarchy");
@@ -667,7 +667,10 @@ pub async fn run_from_cli(
     let wait = json!({ "waitUntil": "ready", "timeoutMs": arguments.timeout_ms.get() });
     let ready = session
         .connection
-        .call("workspace/executeCommand", json!({ "command": crate::lsp::ext::commands::STATUS, "arguments": [wait] }))
+        .call(
+            "workspace/executeCommand",
+            json!({ "command": crate::commands::registry::Command::Status.id(), "arguments": [wait] }),
+        )
         .await;
     let answer = match ready {
         Ok(_) => {

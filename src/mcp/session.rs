@@ -343,7 +343,7 @@ impl Session {
             None => {
                 tracing::warn!("the session socket is not available; talking to the session as its editor");
                 if commands.is_empty() {
-                    commands = ext::commands::ALL.iter().map(|command| (*command).to_owned()).collect();
+                    commands = crate::commands::registry::Command::ids().map(str::to_owned).collect();
                 }
                 (editor.clone(), None)
             }
@@ -391,7 +391,7 @@ pub fn advertised_commands(result: &Value) -> Vec<String> {
             commands
                 .iter()
                 .filter_map(Value::as_str)
-                .filter(|command| command.starts_with(crate::lsp::ext::commands::PREFIX))
+                .filter(|command| command.starts_with(crate::commands::registry::PREFIX))
                 .map(str::to_owned)
                 .collect()
         })

@@ -444,11 +444,6 @@ impl FindCliArgs {
     }
 }
 
-/// The MCP input schema generated from [`FindArguments`].
-pub fn input_schema() -> serde_json::Value {
-    crate::commands::params::input_schema::<FindArguments>()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -540,7 +535,7 @@ mod tests {
         ]);
         let arguments = crate::commands::params::to_argument_object(&flags.arguments.find_arguments());
         let given: Vec<&str> = arguments.as_object().unwrap().keys().map(String::as_str).collect();
-        let schema = input_schema();
+        let schema = crate::commands::params::input_schema::<FindArguments>();
         let known: Vec<&str> = schema["properties"].as_object().unwrap().keys().map(String::as_str).collect();
         let (mut given, mut known) = (given, known);
         given.sort_unstable();
@@ -562,7 +557,7 @@ mod tests {
 
     #[test]
     fn the_schema_carries_enums_bounds_defaults_and_descriptions() {
-        let schema = input_schema();
+        let schema = crate::commands::params::input_schema::<FindArguments>();
         let properties = &schema["properties"];
         assert_eq!(schema["additionalProperties"], json!(false));
         assert_eq!(properties["kind"]["enum"], json!(["auto", "symbol", "members", "field", "definition", "position"]));

@@ -97,11 +97,6 @@ impl SearchArguments {
     }
 }
 
-/// The MCP input schema, generated from [`SearchArguments`].
-pub fn search_input_schema() -> Value {
-    crate::commands::params::input_schema::<SearchArguments>()
-}
-
 // ---- the `kinds` filter -----------------------------------------------------------------------
 
 /// One entry of a `kinds` filter: a declaration kind, or `type` for every type kind.

@@ -146,16 +146,6 @@ impl ReadEnclosingArguments {
     }
 }
 
-/// The MCP input schema, generated from [`ReadSymbolArguments`].
-pub fn read_symbol_input_schema() -> Value {
-    crate::commands::params::input_schema::<ReadSymbolArguments>()
-}
-
-/// The MCP input schema, generated from [`ReadEnclosingArguments`].
-pub fn read_enclosing_input_schema() -> Value {
-    crate::commands::params::input_schema::<ReadEnclosingArguments>()
-}
-
 // ---- what both answers hold -------------------------------------------------------------------
 
 /// One declaration, as `symbol`, a candidate, or a neighbour.
