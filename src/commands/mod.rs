@@ -29,6 +29,7 @@ pub mod paths;
 pub mod referenced;
 pub mod registry;
 pub mod rename;
+pub mod restart;
 pub mod status;
 pub mod symbols;
 pub mod type_hierarchy;
@@ -146,19 +147,6 @@ pub async fn dispatch(id: &str, argument: Value, context: CommandContext) -> Res
         panic!("FSLENS_FAULT_PANIC_IN_COMMAND names {id}");
     }
     command.run(argument, context).await
-}
-
-/// `fslens.restart` takes no arguments.
-#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RestartArguments {}
-
-impl params::CommandArguments for RestartArguments {}
-
-/// `fslens.restart`: restarts FSAC (the editor's too) and answers once the restart is under way.
-pub async fn restart(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
-    params::parse_arguments::<RestartArguments>(argument)?;
-    context.restart_backend().await
 }
 
 /// The error for a `fslens.` id that names no command.

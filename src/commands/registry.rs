@@ -17,8 +17,8 @@ use serde_json::Value;
 use crate::commands::params::input_schema;
 use crate::commands::{CommandContext, CommandError};
 use crate::commands::{
-    check, diagnostic, diagnostics, field_impact, find, make_visible, outline, referenced, rename, status, symbols,
-    type_hierarchy,
+    check, diagnostic, diagnostics, field_impact, find, make_visible, outline, referenced, rename, restart, status,
+    symbols, type_hierarchy,
 };
 
 /// Declares [`Command`] and everything the table says about each command, from one list of rows.
@@ -123,8 +123,8 @@ commands! {
         group: Session,
         read_only: false,
         pages_by_max_results: false,
-        arguments: crate::commands::RestartArguments,
-        handler: crate::commands::restart,
+        arguments: restart::RestartArguments,
+        handler: restart::restart,
         description:
         "Restarts the shared FSAC process (the editor's too) and replays the open buffers into it. Use only when \
          status says FSAC crashed or is unresponsive; ordinary answers never need it.",
