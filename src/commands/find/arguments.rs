@@ -103,84 +103,146 @@ impl FindScope {
     }
 }
 
-/// The arguments of `fslens.find`.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct FindArguments {
-    /// The symbol: a name, `Type.Member`, or a fully qualified name
-    /// (`Shipping.Domain.Shipment.Weight`); its dotted segments must be a suffix of the
-    /// declaration's full name. Required except for kind `field` with `field`, and kind
-    /// `position`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+/// Declares an argument struct with its own members followed by find's sweep arguments (which
+/// projects, which file or position, context, paging, deadline), so `fslens.find` and
+/// `fslens.fieldImpact` (which passes them to find unchanged) declare them once, and gives it
+/// [`find_with`](FindArguments::find_with). A macro rather than a `#[serde(flatten)]` member:
+/// serde's `deny_unknown_fields` does not see through a flattened struct, and an error inside
+/// one loses the name of the argument it is about.
+macro_rules! find_sweep_arguments {
+    ($(#[$attribute:meta])* pub struct $name:ident { $($own:tt)* }) => {
+        $(#[$attribute])*
+        pub struct $name {
+            $($own)*
+            /// Which projects are swept and which sites are kept; default `auto`. `project` needs
+            /// `projectPath` or a `path` compiled by exactly one project; `file` needs `path`.
+            #[serde(default)]
+            pub scope: $crate::commands::find::arguments::FindScope,
+            /// Exact names (default). `false`: a case-insensitive substring match on the last
+            /// segment (qualifiers still match exactly).
+            #[serde(default = "crate::commands::find::arguments::yes")]
+            pub exact: bool,
+            /// The position's file (kind `position`), or the file of scope `file`. Relative to the
+            /// workspace root or absolute inside it; paths outside are refused.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub path: Option<String>,
+            /// Kind `position`: the 0-based line.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub line: Option<$crate::commands::params::Coordinate>,
+            /// Kind `position`: the identifier on the line.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub word: Option<String>,
+            /// With `word`: which of its whole-word matches on the line, 1-based; default 1.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub occurrence: Option<$crate::commands::find::arguments::Occurrence>,
+            /// Kind `position`: the 0-based UTF-16 column, instead of `word`.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub character: Option<$crate::commands::params::Coordinate>,
+            /// Lines of context above and below each site; at most 8 are applied.
+            #[serde(default)]
+            pub context_lines: $crate::commands::find::arguments::ContextLines,
+            /// `false` drops the `definition` and `signature` rows; default `true`.
+            #[serde(default = "crate::commands::find::arguments::yes")]
+            pub include_declaration: bool,
+            /// Add `access` and the rendered `signature` to `resolution.declarations`.
+            #[serde(default)]
+            pub include_info: bool,
+            /// The projects to sweep: an `.fsproj` (path or project name) or an `.sln`/`.slnx` of
+            /// the workspace. A path is relative to the workspace root or absolute inside it.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub project_path: Option<String>,
+            /// At most this many rows per page.
+            #[serde(default)]
+            pub max_results: $crate::commands::find::arguments::MaxResults,
+            /// UTF-16 units the whole serialized answer may take; default 60000 (30000 through the
+            /// MCP bridge, which sizes pages to its output). The page is the largest prefix of
+            /// rows that fits; not part of the query a cursor is bound to.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub response_char_budget: Option<$crate::commands::find::arguments::ResponseCharBudget>,
+            /// One deadline for the whole request, in milliseconds (5 % of it, at most 250 ms, is
+            /// kept for building the answer).
+            #[serde(default)]
+            pub timeout_ms: $crate::commands::find::arguments::FindTimeoutMs,
+            /// `nextCursor` of an earlier page of the same query.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            pub cursor: Option<String>,
+        }
+
+        impl $name {
+            /// The `fslens.find` arguments with find's own members as given and the sweep
+            /// arguments of `self`.
+            pub fn find_with(&self, own: $crate::commands::find::arguments::FindOwnArguments)
+                -> $crate::commands::find::arguments::FindArguments
+            {
+                let $crate::commands::find::arguments::FindOwnArguments {
+                    query, kind, member, field, include_site_types,
+                } = own;
+                $crate::commands::find::arguments::FindArguments {
+                    query,
+                    kind,
+                    member,
+                    field,
+                    include_site_types,
+                    scope: self.scope,
+                    exact: self.exact,
+                    path: self.path.clone(),
+                    line: self.line,
+                    word: self.word.clone(),
+                    occurrence: self.occurrence,
+                    character: self.character,
+                    context_lines: self.context_lines,
+                    include_declaration: self.include_declaration,
+                    include_info: self.include_info,
+                    project_path: self.project_path.clone(),
+                    max_results: self.max_results,
+                    response_char_budget: self.response_char_budget,
+                    timeout_ms: self.timeout_ms,
+                    cursor: self.cursor.clone(),
+                }
+            }
+        }
+    };
+}
+pub(crate) use find_sweep_arguments;
+
+/// The members of [`FindArguments`] that are find's own, not its sweep arguments.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FindOwnArguments {
     pub query: Option<String>,
-    /// What the query names and which sites are wanted; default `auto`.
-    #[serde(default)]
     pub kind: FindKind,
-    /// Which projects are swept and which sites are kept; default `auto`. `project` needs
-    /// `projectPath` or a `path` compiled by exactly one project; `file` needs `path`.
-    #[serde(default)]
-    pub scope: FindScope,
-    /// Exact names (default). `false`: a case-insensitive substring match on the last
-    /// segment (qualifiers still match exactly).
-    #[serde(default = "yes")]
-    pub exact: bool,
-    /// With kind `members`: only this member.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub member: Option<String>,
-    /// With kind `field`: the field's name.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
-    /// The position's file (kind `position`), or the file of scope `file`. Relative to the
-    /// workspace root or absolute inside it; paths outside are refused.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub path: Option<String>,
-    /// Kind `position`: the 0-based line.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<Coordinate>,
-    /// Kind `position`: the identifier on the line.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub word: Option<String>,
-    /// With `word`: which of its whole-word matches on the line, 1-based; default 1.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub occurrence: Option<Occurrence>,
-    /// Kind `position`: the 0-based UTF-16 column, instead of `word`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub character: Option<Coordinate>,
-    /// Lines of context above and below each site; at most 8 are applied.
-    #[serde(default)]
-    pub context_lines: ContextLines,
-    /// `false` drops the `definition` and `signature` rows; default `true`.
-    #[serde(default = "yes")]
-    pub include_declaration: bool,
-    /// Add `access` and the rendered `signature` to `resolution.declarations`.
-    #[serde(default)]
-    pub include_info: bool,
-    /// Add `siteType` to every field row: the field's type at that site as FSAC's hover
-    /// gives it (at most 200 characters), with the `siteTypes` ledger and `siteTypesNote`.
-    #[serde(default)]
     pub include_site_types: bool,
-    /// The projects to sweep: an `.fsproj` (path or project name) or an `.sln`/`.slnx` of the
-    /// workspace. A path is relative to the workspace root or absolute inside it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub project_path: Option<String>,
-    /// At most this many rows per page.
-    #[serde(default)]
-    pub max_results: MaxResults,
-    /// UTF-16 units the whole serialized answer may take; default 60000 (30000 through the MCP
-    /// bridge, which sizes pages to its output). The page is the largest prefix of rows that
-    /// fits; not part of the query a cursor is bound to.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub response_char_budget: Option<ResponseCharBudget>,
-    /// One deadline for the whole request, in milliseconds (5 % of it, at most 250 ms, is kept
-    /// for building the answer).
-    #[serde(default)]
-    pub timeout_ms: FindTimeoutMs,
-    /// `nextCursor` of an earlier page of the same query.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cursor: Option<String>,
 }
 
-fn yes() -> bool {
+find_sweep_arguments! {
+    /// The arguments of `fslens.find`.
+    #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct FindArguments {
+        /// The symbol: a name, `Type.Member`, or a fully qualified name
+        /// (`Shipping.Domain.Shipment.Weight`); its dotted segments must be a suffix of the
+        /// declaration's full name. Required except for kind `field` with `field`, and kind
+        /// `position`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub query: Option<String>,
+        /// What the query names and which sites are wanted; default `auto`.
+        #[serde(default)]
+        pub kind: FindKind,
+        /// With kind `members`: only this member.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub member: Option<String>,
+        /// With kind `field`: the field's name.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub field: Option<String>,
+        /// Add `siteType` to every field row: the field's type at that site as FSAC's hover
+        /// gives it (at most 200 characters), with the `siteTypes` ledger and `siteTypesNote`.
+        #[serde(default)]
+        pub include_site_types: bool,
+    }
+}
+
+pub(crate) fn yes() -> bool {
     true
 }
 
