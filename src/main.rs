@@ -10,7 +10,7 @@ use clap::{Args, Parser, Subcommand};
 use serde_json::{Value, json};
 
 use fslens::cli_contract::{CliFailure, exit_codes};
-use fslens::commands::params::to_argument_object;
+use fslens::commands::params::{OnCommandLine, to_argument_object};
 use fslens::headless::{HeadlessRequest, run_headless};
 use fslens::proxy::backend::{BackendLauncher, FSAC_ENVIRONMENT_VARIABLE, ProcessLauncher, resolve_fsac_command};
 use fslens::proxy::trace::Tracer;
@@ -101,17 +101,17 @@ enum Command {
     /// Index the workspace's F# files with the syntax layer and print statistics.
     Index(fslens::commands::index::IndexCliArgs),
     /// Search the referenced assemblies' types by name substring (read from their metadata).
-    ReferencedSymbols(fslens::commands::referenced::ReferencedSymbolsCliArgs),
+    ReferencedSymbols(OnCommandLine<fslens::commands::referenced::ReferencedSymbolsArguments>),
     /// List the types of one package or referenced assembly (exact package id or assembly name).
-    NugetTypes(fslens::commands::referenced::NugetTypesCliArgs),
+    NugetTypes(OnCommandLine<fslens::commands::referenced::NugetTypesArguments>),
     /// List the members of one type of a package or referenced assembly, with signatures.
-    NugetMembers(fslens::commands::referenced::NugetMembersCliArgs),
+    NugetMembers(OnCommandLine<fslens::commands::referenced::NugetMembersArguments>),
     /// Rank files for identifiers from the syntax index (BM25, declarations first, tests demoted).
-    SymbolSearch(fslens::commands::symbols::cli::SymbolSearchCliArgs),
+    SymbolSearch(OnCommandLine<fslens::commands::symbols::SearchArguments>),
     /// Print one declaration's source by name (all candidates when the name is ambiguous).
-    ReadSymbol(fslens::commands::symbols::cli::ReadSymbolCliArgs),
+    ReadSymbol(OnCommandLine<fslens::commands::symbols::read::ReadSymbolArguments>),
     /// Print the smallest declaration enclosing a path and 0-based line.
-    ReadEnclosing(fslens::commands::symbols::cli::ReadEnclosingCliArgs),
+    ReadEnclosing(OnCommandLine<fslens::commands::symbols::read::ReadEnclosingArguments>),
     /// One LSP navigation at a position through the session's FSAC: definition, references,
     /// hover, typeDefinition, implementation, signatureHelp, incomingCalls, outgoingCalls,
     /// typeHierarchy (computed by fslens), documentSymbol, workspaceSymbol, codeActions
@@ -409,9 +409,9 @@ impl Command {
             Command::ExplainDiagnostic(options) | Command::DiagnosticFixes(options) => options.json,
             Command::SuggestOpen(options) => options.position.json,
             Command::Index(arguments) => arguments.json,
-            Command::ReferencedSymbols(arguments) => arguments.common.json,
-            Command::NugetTypes(arguments) => arguments.common.json,
-            Command::NugetMembers(arguments) => arguments.common.json,
+            Command::ReferencedSymbols(arguments) => arguments.json,
+            Command::NugetTypes(arguments) => arguments.json,
+            Command::NugetMembers(arguments) => arguments.json,
             Command::SymbolSearch(arguments) => arguments.json,
             Command::ReadSymbol(arguments) => arguments.json,
             Command::ReadEnclosing(arguments) => arguments.json,
@@ -541,15 +541,16 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::ReferencedSymbols(arguments) => {
             use fslens::commands::referenced::Tool;
-            run_referenced(session, Tool::ReferencedSymbols, arguments.to_arguments(), arguments.common.json).await
+            run_referenced(session, Tool::ReferencedSymbols, to_argument_object(&arguments.arguments), arguments.json)
+                .await
         }
         Command::NugetTypes(arguments) => {
             use fslens::commands::referenced::Tool;
-            run_referenced(session, Tool::NugetTypes, arguments.to_arguments(), arguments.common.json).await
+            run_referenced(session, Tool::NugetTypes, to_argument_object(&arguments.arguments), arguments.json).await
         }
         Command::NugetMembers(arguments) => {
             use fslens::commands::referenced::Tool;
-            run_referenced(session, Tool::NugetMembers, arguments.to_arguments(), arguments.common.json).await
+            run_referenced(session, Tool::NugetMembers, to_argument_object(&arguments.arguments), arguments.json).await
         }
         // Syntax-layer discovery tools (commands/symbols).
         Command::SymbolSearch(arguments) => {
@@ -557,7 +558,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 session,
                 config,
                 fslens::commands::registry::Command::SymbolSearch.id(),
-                arguments.to_arguments(),
+                to_argument_object(&arguments.arguments),
                 None,
             )
             .await?;
@@ -573,7 +574,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 session,
                 config,
                 fslens::commands::registry::Command::ReadSymbol.id(),
-                arguments.to_arguments(),
+                fslens::commands::symbols::cli::read_symbol_arguments(&arguments.arguments),
                 None,
             )
             .await?;
@@ -585,7 +586,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 session,
                 config,
                 fslens::commands::registry::Command::ReadEnclosing.id(),
-                arguments.to_arguments(),
+                to_argument_object(&arguments.arguments),
                 None,
             )
             .await?;
