@@ -93,11 +93,11 @@ enum Command {
     /// written unless --apply disk).
     Rename(fslens::commands::rename::RenameCliArgs),
     /// Explain the compiler diagnostic at --path/--line: message, context, meaning, fixes.
-    ExplainDiagnostic(fslens::commands::diagnostic::DiagnosticCliArgs),
+    ExplainDiagnostic(OnCommandLine<fslens::commands::diagnostic::arguments::ExplainArguments>),
     /// FSAC's fixes for the diagnostic at --path/--line, previewed (nothing is written).
-    DiagnosticFixes(fslens::commands::diagnostic::DiagnosticCliArgs),
+    DiagnosticFixes(OnCommandLine<fslens::commands::diagnostic::arguments::FixesArguments>),
     /// Which `open` brings NAME (or the FS0039 at --path/--line) into scope.
-    SuggestOpen(SuggestOpenOptions),
+    SuggestOpen(OnCommandLine<fslens::commands::diagnostic::arguments::SuggestOpenArguments>),
     /// Index the workspace's F# files with the syntax layer and print statistics.
     Index(fslens::commands::index::IndexCliArgs),
     /// Search the referenced assemblies' types by name substring (read from their metadata).
@@ -303,14 +303,6 @@ impl MakeVisibleOptions {
 }
 
 #[derive(Args)]
-struct SuggestOpenOptions {
-    /// The unresolved name; or give --path and --line of its FS0039.
-    name: Option<String>,
-    #[command(flatten)]
-    position: fslens::commands::diagnostic::DiagnosticCliArgs,
-}
-
-#[derive(Args)]
 struct HeadlessOptions {
     /// How long to wait for FSAC to load the workspace, in milliseconds.
     #[arg(long, default_value_t = 60_000)]
@@ -406,8 +398,9 @@ impl Command {
             Command::MakeVisible(options) => options.json,
             Command::Find(arguments) => arguments.json,
             Command::Rename(arguments) => arguments.json,
-            Command::ExplainDiagnostic(options) | Command::DiagnosticFixes(options) => options.json,
-            Command::SuggestOpen(options) => options.position.json,
+            Command::ExplainDiagnostic(options) => options.json,
+            Command::DiagnosticFixes(options) => options.json,
+            Command::SuggestOpen(options) => options.json,
             Command::Index(arguments) => arguments.json,
             Command::ReferencedSymbols(arguments) => arguments.json,
             Command::NugetTypes(arguments) => arguments.json,
@@ -514,8 +507,8 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             })
         }
         Command::ExplainDiagnostic(options) => {
-            let argument = to_argument_object(&options.explain_arguments());
-            let wait = Some(options.timeout_ms);
+            let argument = to_argument_object(&options.arguments);
+            let wait = Some(options.arguments.timeout_ms.get());
             let answer =
                 ask(session, config, fslens::commands::registry::Command::ExplainDiagnostic.id(), argument, wait)
                     .await?;
@@ -523,20 +516,20 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(exit_code_of_status(&answer))
         }
         Command::DiagnosticFixes(options) => {
-            let argument = to_argument_object(&options.fixes_arguments());
-            let wait = Some(options.timeout_ms);
+            let argument = to_argument_object(&options.arguments);
+            let wait = Some(options.arguments.timeout_ms.get());
             let answer =
                 ask(session, config, fslens::commands::registry::Command::DiagnosticFixes.id(), argument, wait).await?;
             print_answer(&answer, options.json, fslens::commands::diagnostic::render::fixes)?;
             Ok(exit_code_of_status(&answer))
         }
         Command::SuggestOpen(options) => {
-            let argument = to_argument_object(&options.position.suggest_open_arguments(options.name.clone()));
+            let argument = to_argument_object(&options.arguments);
             // With only a name the syntax arm answers: no waiting for FSAC.
-            let wait = options.position.line.is_some().then_some(options.position.timeout_ms);
+            let wait = options.arguments.line.is_some().then_some(options.arguments.timeout_ms.get());
             let answer =
                 ask(session, config, fslens::commands::registry::Command::SuggestOpen.id(), argument, wait).await?;
-            print_answer(&answer, options.position.json, fslens::commands::diagnostic::render::suggest_open)?;
+            print_answer(&answer, options.json, fslens::commands::diagnostic::render::suggest_open)?;
             Ok(exit_code_of_status(&answer))
         }
         Command::ReferencedSymbols(arguments) => {

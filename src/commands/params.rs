@@ -248,6 +248,12 @@ impl<const MIN: u64, const MAX: u64, const DEFAULT: u64> Bounded<MIN, MAX, DEFAU
         Bounded(value.clamp(MIN, MAX))
     }
 
+    /// A CLI flag's value clamped into the bounds (`#[arg(value_parser = Bounded::parse_clamped)]`),
+    /// for flags such as `--timeout-ms` that have always clamped rather than refused.
+    pub fn parse_clamped(text: &str) -> Result<Self, String> {
+        text.trim().parse::<u64>().map(Self::clamped).map_err(|error| error.to_string())
+    }
+
     pub fn get(self) -> u64 {
         self.0
     }
