@@ -86,7 +86,7 @@ enum Command {
     /// Every site of a record field with its kind and type, grouped for planning a change.
     FieldImpact(FieldImpactOptions),
     /// Make a private declaration internal: prints the edit (nothing is written to disk).
-    MakeVisible(MakeVisibleOptions),
+    MakeVisible(OnCommandLine<fslens::commands::make_visible::MakeVisibleArguments>),
     /// Find every site of a symbol across every project, with proof of coverage.
     Find(fslens::commands::find::FindCliArgs),
     /// Rename the symbol at --path/--line: a preview cross-checked against find (nothing is
@@ -134,34 +134,11 @@ struct McpOptions {
     all_tools: bool,
 }
 
+/// `fslens check`: the command's arguments as flags, with the what-if's edits read from a file.
 #[derive(Args)]
 struct CheckOptions {
-    /// A file to check (relative to the workspace or absolute); default: the whole workspace.
-    path: Option<String>,
-    /// What to check (auto: snippet, file, project or workspace from the other options).
-    #[arg(long, value_enum)]
-    scope: Option<fslens::commands::check::CheckScope>,
-    /// Source text to check as a snippet.
-    #[arg(long)]
-    snippet: Option<String>,
-    /// Where the snippet sits in the project's compile order.
-    #[arg(long, value_enum)]
-    snippet_position: Option<fslens::commands::check::SnippetPosition>,
-    /// Only files whose workspace-relative path matches this glob (`*`, `**`, `?`).
-    #[arg(long)]
-    file_glob: Option<fslens::commands::check::file_glob::FileGlob>,
-    /// trusted (re-analyse) | fast (what FSAC already reported).
-    #[arg(long, value_enum)]
-    speed: Option<fslens::commands::check::Speed>,
-    /// Which diagnostics to list (the counts cover all).
-    #[arg(long, value_enum)]
-    severity: Option<fslens::commands::check::SeverityFloor>,
-    /// A project (.fsproj path or name) for scope project.
-    #[arg(long)]
-    project_path: Option<String>,
-    /// The deadline for the check (and for FSAC to load), in milliseconds.
-    #[arg(long, default_value_t = 60_000)]
-    timeout_ms: u64,
+    #[command(flatten)]
+    arguments: fslens::commands::check::CheckArguments,
     /// What-if: a JSON file (`-`: standard input) holding the hypothetical edits (a
     /// WorkspaceEdit, or a list of {path, range, newText} / {path, text}); nothing is written.
     #[arg(long)]
@@ -169,25 +146,6 @@ struct CheckOptions {
     /// Print the JSON answer instead of a readable summary.
     #[arg(long)]
     json: bool,
-}
-
-impl CheckOptions {
-    /// The command's arguments, with the what-if's edits read from their file or standard
-    /// input.
-    fn arguments(&self) -> anyhow::Result<fslens::commands::check::CheckArguments> {
-        Ok(fslens::commands::check::CheckArguments {
-            scope: self.scope.unwrap_or_default(),
-            path: self.path.clone(),
-            snippet: self.snippet.clone(),
-            snippet_position: self.snippet_position.unwrap_or_default(),
-            file_glob: self.file_glob.clone(),
-            speed: self.speed.unwrap_or_default(),
-            severity: self.severity.unwrap_or_default(),
-            project_path: self.project_path.clone(),
-            timeout_ms: fslens::commands::params::Bounded::clamped(self.timeout_ms),
-            edits: self.edits.as_deref().map(read_what_if_edits).transpose()?,
-        })
-    }
 }
 
 /// The `--edits` file (`-`: standard input): the `edits` value of a what-if check.
@@ -257,47 +215,6 @@ impl FieldImpactOptions {
             timeout_ms: self.timeout_ms,
             include_declaration: true,
             include_info: false,
-        }
-    }
-}
-
-#[derive(Args)]
-struct MakeVisibleOptions {
-    /// The file (relative to the workspace or absolute).
-    #[arg(long)]
-    path: String,
-    /// 0-based line of the declaration.
-    #[arg(long)]
-    line: fslens::commands::params::Coordinate,
-    /// 0-based UTF-16 column on the line.
-    #[arg(long, conflicts_with = "word")]
-    character: Option<fslens::commands::params::Coordinate>,
-    /// A word on the line instead of a column (the declared name).
-    #[arg(long)]
-    word: Option<String>,
-    /// Which occurrence of the word (from 1).
-    #[arg(long)]
-    occurrence: Option<fslens::commands::params::Bounded<1, { u32::MAX as u64 }, 1>>,
-    /// Also add InternalsVisibleTo for this project to the declaring project.
-    #[arg(long)]
-    expose_to: Option<String>,
-    /// Print the JSON answer instead of the edit preview.
-    #[arg(long)]
-    json: bool,
-}
-
-impl MakeVisibleOptions {
-    fn arguments(&self) -> fslens::commands::make_visible::MakeVisibleArguments {
-        fslens::commands::make_visible::MakeVisibleArguments {
-            path: self.path.clone(),
-            line: self.line,
-            character: self.character,
-            word: self.word.clone(),
-            occurrence: self.occurrence.unwrap_or_default(),
-            // The CLI only prints the edit: there is no editor to apply it in.
-            apply: false,
-            expose_to: self.expose_to.clone(),
-            timeout_ms: Default::default(),
         }
     }
 }
@@ -437,15 +354,11 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Check(options) => {
-            let argument = to_argument_object(&options.arguments()?);
-            let answer = ask(
-                session,
-                config,
-                fslens::commands::registry::Command::Check.id(),
-                argument,
-                Some(options.timeout_ms),
-            )
-            .await?;
+            let mut arguments = options.arguments;
+            arguments.edits = options.edits.as_deref().map(read_what_if_edits).transpose()?;
+            let wait = Some(arguments.timeout_ms.get());
+            let argument = to_argument_object(&arguments);
+            let answer = ask(session, config, fslens::commands::registry::Command::Check.id(), argument, wait).await?;
             print_answer(&answer, options.json, render_check)?;
             // A script can branch on the exit code: 0 clean, 1 errors, 2 unknown (a refused
             // request or a failure of fslens has codes of its own: `exit_codes`).
@@ -464,7 +377,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::MakeVisible(options) => {
-            let argument = to_argument_object(&options.arguments());
+            let argument = to_argument_object(&options.arguments);
             let answer =
                 ask(session, config, fslens::commands::registry::Command::MakeInternalVisible.id(), argument, None)
                     .await?;
