@@ -80,7 +80,7 @@ enum Command {
     Status(HeadlessOptions),
     /// Outline a file, a project or a public API from the syntax layer (in a session, so
     /// the editor's unsaved buffers count when one is running).
-    Outline(fslens::commands::outline::OutlineCliArgs),
+    Outline(OnCommandLine<fslens::commands::outline::OutlineArguments>),
     /// Type-check and print a verdict (clean | errors | unknown) that says what it covers.
     Check(CheckOptions),
     /// Every site of a record field with its kind and type, grouped for planning a change.
@@ -346,7 +346,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match command {
         Command::Status(options) => status_cli(session, config, options).await,
         Command::Outline(arguments) => {
-            let argument = arguments.to_arguments();
+            let argument = to_argument_object(&arguments.arguments);
             let json = arguments.json;
             let answer =
                 ask(session, config, fslens::commands::registry::Command::Outline.id(), argument, None).await?;
