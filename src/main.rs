@@ -91,7 +91,7 @@ enum Command {
     Find(fslens::commands::find::FindCliArgs),
     /// Rename the symbol at --path/--line: a preview cross-checked against find (nothing is
     /// written unless --apply disk).
-    Rename(fslens::commands::rename::RenameCliArgs),
+    Rename(fslens::commands::rename::RenameCommandLine),
     /// Explain the compiler diagnostic at --path/--line: message, context, meaning, fixes.
     ExplainDiagnostic(OnCommandLine<fslens::commands::diagnostic::arguments::ExplainArguments>),
     /// FSAC's fixes for the diagnostic at --path/--line, previewed (nothing is written).
@@ -401,17 +401,11 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Rename(arguments) => {
-            let argument = to_argument_object(
-                &arguments.arguments().map_err(|message| CliFailure::invalid_argument("expectedHashes", message))?,
-            );
-            let answer = ask(
-                session,
-                config,
-                fslens::commands::registry::Command::Rename.id(),
-                argument,
-                Some(arguments.timeout_ms),
-            )
-            .await?;
+            let rename =
+                arguments.arguments().map_err(|message| CliFailure::invalid_argument("expectedHashes", message))?;
+            let wait = Some(rename.timeout_ms.get());
+            let argument = to_argument_object(&rename);
+            let answer = ask(session, config, fslens::commands::registry::Command::Rename.id(), argument, wait).await?;
             print_answer(&answer, arguments.json, fslens::commands::rename::render_text)?;
             Ok(if answer["complete"] == json!(true) {
                 ExitCode::SUCCESS
