@@ -88,7 +88,7 @@ enum Command {
     /// Make a private declaration internal: prints the edit (nothing is written to disk).
     MakeVisible(OnCommandLine<fslens::commands::make_visible::MakeVisibleArguments>),
     /// Find every site of a symbol across every project, with proof of coverage.
-    Find(fslens::commands::find::FindCliArgs),
+    Find(OnCommandLine<fslens::commands::find::FindArguments>),
     /// Rename the symbol at --path/--line: a preview cross-checked against find (nothing is
     /// written unless --apply disk).
     Rename(fslens::commands::rename::RenameCommandLine),
@@ -394,8 +394,8 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Navigate(options) => navigate_cli(session, config, options).await,
         Command::Find(arguments) => {
-            let argument = to_argument_object(&arguments.find_arguments());
-            let wait = Some(arguments.timeout_ms.get());
+            let argument = to_argument_object(&arguments.arguments);
+            let wait = Some(arguments.arguments.timeout_ms.get());
             let answer = ask(session, config, fslens::commands::registry::Command::Find.id(), argument, wait).await?;
             print_answer(&answer, arguments.json, fslens::commands::find::render_text)?;
             Ok(ExitCode::SUCCESS)

@@ -18,6 +18,7 @@ use crate::commands::find::arguments::{FindArguments, FindKind, FindOwnArguments
 use crate::commands::params::{CommandArguments, parse_arguments};
 
 crate::commands::find::arguments::find_sweep_arguments! {
+    cli: any();
     /// The arguments of `fslens.fieldImpact`: the field (by name or at a position) and find's
     /// sweep arguments, passed to `find` unchanged.
     #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
