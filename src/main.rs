@@ -116,7 +116,7 @@ enum Command {
     /// hover, typeDefinition, implementation, signatureHelp, incomingCalls, outgoingCalls,
     /// typeHierarchy (computed by fslens), documentSymbol, workspaceSymbol, codeActions
     /// (previewed; one applied through the editor with --apply editor).
-    Navigate(fslens::mcp::navigate::NavigateCliArgs),
+    Navigate(OnCommandLine<fslens::mcp::navigate::NavigateArguments>),
     /// Serve MCP on stdin/stdout for coding agents: joins the workspace's running session (the
     /// editor's warm FSAC) or starts one that later clients join.
     Mcp(McpOptions),
@@ -554,9 +554,9 @@ fn session_path_cli(session: &SessionOptions) -> anyhow::Result<ExitCode> {
 async fn navigate_cli(
     session: &SessionOptions,
     mut config: ProxyConfig,
-    options: fslens::mcp::navigate::NavigateCliArgs,
+    options: OnCommandLine<fslens::mcp::navigate::NavigateArguments>,
 ) -> anyhow::Result<ExitCode> {
-    let argument = with_shell_paths(session, to_argument_object(&options.to_arguments()))?;
+    let argument = with_shell_paths(session, to_argument_object(&options.arguments))?;
     let arguments = serde_json::from_value(argument)
         .map_err(|error| CliFailure::invalid_argument("arguments", format!("the navigate arguments: {error}")))?;
     let root = canonical_workspace(session)?;
