@@ -77,7 +77,7 @@ struct SessionOptions {
 #[derive(Subcommand)]
 enum Command {
     /// Start a headless session (or join a running one) and print its status.
-    Status(HeadlessOptions),
+    Status(OnCommandLine<fslens::commands::status::StatusArguments>),
     /// Outline a file, a project or a public API from the syntax layer (in a session, so
     /// the editor's unsaved buffers count when one is running).
     Outline(OnCommandLine<fslens::commands::outline::OutlineArguments>),
@@ -217,16 +217,6 @@ impl FieldImpactOptions {
             include_info: false,
         }
     }
-}
-
-#[derive(Args)]
-struct HeadlessOptions {
-    /// How long to wait for FSAC to load the workspace, in milliseconds.
-    #[arg(long, default_value_t = 60_000)]
-    timeout_ms: u64,
-    /// Print the JSON answer instead of a readable summary.
-    #[arg(long)]
-    json: bool,
 }
 
 fn main() -> ExitCode {
@@ -521,17 +511,11 @@ fn exit_code_of_status(answer: &Value) -> ExitCode {
 async fn status_cli(
     session: &SessionOptions,
     config: ProxyConfig,
-    options: HeadlessOptions,
+    options: OnCommandLine<fslens::commands::status::StatusArguments>,
 ) -> anyhow::Result<ExitCode> {
-    use fslens::commands::status::{StatusArguments, WaitUntil};
-    let argument = to_argument_object(&StatusArguments {
-        wait_until: Some(WaitUntil::Ready),
-        timeout_ms: fslens::commands::params::Bounded::clamped(options.timeout_ms),
-        probe: false,
-    });
-    let answer =
-        headless(session, config, fslens::commands::registry::Command::Status.id(), argument, options.timeout_ms)
-            .await?;
+    let wait = options.arguments.timeout_ms.get();
+    let argument = to_argument_object(&options.arguments);
+    let answer = headless(session, config, fslens::commands::registry::Command::Status.id(), argument, wait).await?;
     print_answer(&answer, options.json, render_status)?;
     if answer["state"] == "crashed" {
         let reason = answer["reason"].as_str().unwrap_or("FSAC crashed");
