@@ -10,8 +10,7 @@ use clap::{Args, Parser, Subcommand};
 use serde_json::{Value, json};
 
 use fslens::cli_contract::{CliFailure, exit_codes};
-use fslens::commands::params::to_argument_object;
-use fslens::lsp::ext;
+use fslens::commands::params::{OnCommandLine, to_argument_object};
 use fslens::proxy::backend::{BackendLauncher, FSAC_ENVIRONMENT_VARIABLE, ProcessLauncher, resolve_fsac_command};
 use fslens::proxy::trace::Tracer;
 use fslens::proxy::{ProxyConfig, run_proxy};
@@ -78,46 +77,46 @@ struct SessionOptions {
 #[derive(Subcommand)]
 enum Command {
     /// Start a headless session (or join a running one) and print its status.
-    Status(HeadlessOptions),
+    Status(OnCommandLine<fslens::commands::status::StatusArguments>),
     /// Outline a file, a project or a public API from the syntax layer (in a session, so
     /// the editor's unsaved buffers count when one is running).
-    Outline(fslens::commands::outline::OutlineCliArgs),
+    Outline(OnCommandLine<fslens::commands::outline::OutlineArguments>),
     /// Type-check and print a verdict (clean | errors | unknown) that says what it covers.
     Check(CheckOptions),
     /// Every site of a record field with its kind and type, grouped for planning a change.
     FieldImpact(FieldImpactOptions),
     /// Make a private declaration internal: prints the edit (nothing is written to disk).
-    MakeVisible(MakeVisibleOptions),
+    MakeVisible(OnCommandLine<fslens::commands::make_visible::MakeVisibleArguments>),
     /// Find every site of a symbol across every project, with proof of coverage.
-    Find(fslens::commands::find::FindCliArgs),
+    Find(OnCommandLine<fslens::commands::find::FindArguments>),
     /// Rename the symbol at --path/--line: a preview cross-checked against find (nothing is
     /// written unless --apply disk).
-    Rename(fslens::commands::rename::RenameCliArgs),
+    Rename(fslens::commands::rename::RenameCommandLine),
     /// Explain the compiler diagnostic at --path/--line: message, context, meaning, fixes.
-    ExplainDiagnostic(fslens::commands::diagnostic::DiagnosticCliArgs),
+    ExplainDiagnostic(OnCommandLine<fslens::commands::diagnostic::arguments::ExplainArguments>),
     /// FSAC's fixes for the diagnostic at --path/--line, previewed (nothing is written).
-    DiagnosticFixes(fslens::commands::diagnostic::DiagnosticCliArgs),
+    DiagnosticFixes(OnCommandLine<fslens::commands::diagnostic::arguments::FixesArguments>),
     /// Which `open` brings NAME (or the FS0039 at --path/--line) into scope.
-    SuggestOpen(SuggestOpenOptions),
+    SuggestOpen(OnCommandLine<fslens::commands::diagnostic::arguments::SuggestOpenArguments>),
     /// Index the workspace's F# files with the syntax layer and print statistics.
     Index(fslens::commands::index::IndexCliArgs),
     /// Search the referenced assemblies' types by name substring (read from their metadata).
-    ReferencedSymbols(fslens::commands::referenced::ReferencedSymbolsCliArgs),
+    ReferencedSymbols(OnCommandLine<fslens::commands::referenced::ReferencedSymbolsArguments>),
     /// List the types of one package or referenced assembly (exact package id or assembly name).
-    NugetTypes(fslens::commands::referenced::NugetTypesCliArgs),
+    NugetTypes(OnCommandLine<fslens::commands::referenced::NugetTypesArguments>),
     /// List the members of one type of a package or referenced assembly, with signatures.
-    NugetMembers(fslens::commands::referenced::NugetMembersCliArgs),
+    NugetMembers(OnCommandLine<fslens::commands::referenced::NugetMembersArguments>),
     /// Rank files for identifiers from the syntax index (BM25, declarations first, tests demoted).
-    SymbolSearch(fslens::commands::symbols::cli::SymbolSearchCliArgs),
+    SymbolSearch(OnCommandLine<fslens::commands::symbols::SearchArguments>),
     /// Print one declaration's source by name (all candidates when the name is ambiguous).
-    ReadSymbol(fslens::commands::symbols::cli::ReadSymbolCliArgs),
+    ReadSymbol(OnCommandLine<fslens::commands::symbols::read::ReadSymbolArguments>),
     /// Print the smallest declaration enclosing a path and 0-based line.
-    ReadEnclosing(fslens::commands::symbols::cli::ReadEnclosingCliArgs),
+    ReadEnclosing(OnCommandLine<fslens::commands::symbols::read::ReadEnclosingArguments>),
     /// One LSP navigation at a position through the session's FSAC: definition, references,
     /// hover, typeDefinition, implementation, signatureHelp, incomingCalls, outgoingCalls,
     /// typeHierarchy (computed by fslens), documentSymbol, workspaceSymbol, codeActions
     /// (previewed; one applied through the editor with --apply editor).
-    Navigate(fslens::navigation::NavigateCliArgs),
+    Navigate(OnCommandLine<fslens::navigation::navigate::NavigateArguments>),
     /// Serve MCP on stdin/stdout for coding agents: joins the workspace's running session (the
     /// editor's warm FSAC) or starts one that later clients join.
     Mcp(McpOptions),
@@ -135,34 +134,11 @@ struct McpOptions {
     all_tools: bool,
 }
 
+/// `fslens check`: the command's arguments as flags, with the what-if's edits read from a file.
 #[derive(Args)]
 struct CheckOptions {
-    /// A file to check (relative to the workspace or absolute); default: the whole workspace.
-    path: Option<String>,
-    /// What to check (auto: snippet, file, project or workspace from the other options).
-    #[arg(long, value_enum)]
-    scope: Option<fslens::commands::check::CheckScope>,
-    /// Source text to check as a snippet.
-    #[arg(long)]
-    snippet: Option<String>,
-    /// Where the snippet sits in the project's compile order.
-    #[arg(long, value_enum)]
-    snippet_position: Option<fslens::commands::check::SnippetPosition>,
-    /// Only files whose workspace-relative path matches this glob (`*`, `**`, `?`).
-    #[arg(long)]
-    file_glob: Option<fslens::commands::check::file_glob::FileGlob>,
-    /// trusted (re-analyse) | fast (what FSAC already reported).
-    #[arg(long, value_enum)]
-    speed: Option<fslens::commands::check::Speed>,
-    /// Which diagnostics to list (the counts cover all).
-    #[arg(long, value_enum)]
-    severity: Option<fslens::commands::check::SeverityFloor>,
-    /// A project (.fsproj path or name) for scope project.
-    #[arg(long)]
-    project_path: Option<String>,
-    /// The deadline for the check (and for FSAC to load), in milliseconds.
-    #[arg(long, default_value_t = 60_000)]
-    timeout_ms: u64,
+    #[command(flatten)]
+    arguments: fslens::commands::check::CheckArguments,
     /// What-if: a JSON file (`-`: standard input) holding the hypothetical edits (a
     /// WorkspaceEdit, or a list of {path, range, newText} / {path, text}); nothing is written.
     #[arg(long)]
@@ -170,25 +146,6 @@ struct CheckOptions {
     /// Print the JSON answer instead of a readable summary.
     #[arg(long)]
     json: bool,
-}
-
-impl CheckOptions {
-    /// The command's arguments, with the what-if's edits read from their file or standard
-    /// input.
-    fn arguments(&self) -> anyhow::Result<fslens::commands::check::CheckArguments> {
-        Ok(fslens::commands::check::CheckArguments {
-            scope: self.scope.unwrap_or_default(),
-            path: self.path.clone(),
-            snippet: self.snippet.clone(),
-            snippet_position: self.snippet_position.unwrap_or_default(),
-            file_glob: self.file_glob.clone(),
-            speed: self.speed.unwrap_or_default(),
-            severity: self.severity.unwrap_or_default(),
-            project_path: self.project_path.clone(),
-            timeout_ms: fslens::commands::params::Bounded::clamped(self.timeout_ms),
-            edits: self.edits.as_deref().map(read_what_if_edits).transpose()?,
-        })
-    }
 }
 
 /// The `--edits` file (`-`: standard input): the `edits` value of a what-if check.
@@ -260,65 +217,6 @@ impl FieldImpactOptions {
             include_info: false,
         }
     }
-}
-
-#[derive(Args)]
-struct MakeVisibleOptions {
-    /// The file (relative to the workspace or absolute).
-    #[arg(long)]
-    path: String,
-    /// 0-based line of the declaration.
-    #[arg(long)]
-    line: fslens::commands::params::Coordinate,
-    /// 0-based UTF-16 column on the line.
-    #[arg(long, conflicts_with = "word")]
-    character: Option<fslens::commands::params::Coordinate>,
-    /// A word on the line instead of a column (the declared name).
-    #[arg(long)]
-    word: Option<String>,
-    /// Which occurrence of the word (from 1).
-    #[arg(long)]
-    occurrence: Option<fslens::commands::params::Bounded<1, { u32::MAX as u64 }, 1>>,
-    /// Also add InternalsVisibleTo for this project to the declaring project.
-    #[arg(long)]
-    expose_to: Option<String>,
-    /// Print the JSON answer instead of the edit preview.
-    #[arg(long)]
-    json: bool,
-}
-
-impl MakeVisibleOptions {
-    fn arguments(&self) -> fslens::commands::make_visible::MakeVisibleArguments {
-        fslens::commands::make_visible::MakeVisibleArguments {
-            path: self.path.clone(),
-            line: self.line,
-            character: self.character,
-            word: self.word.clone(),
-            occurrence: self.occurrence.unwrap_or_default(),
-            // The CLI only prints the edit: there is no editor to apply it in.
-            apply: false,
-            expose_to: self.expose_to.clone(),
-            timeout_ms: Default::default(),
-        }
-    }
-}
-
-#[derive(Args)]
-struct SuggestOpenOptions {
-    /// The unresolved name; or give --path and --line of its FS0039.
-    name: Option<String>,
-    #[command(flatten)]
-    position: fslens::commands::diagnostic::DiagnosticCliArgs,
-}
-
-#[derive(Args)]
-struct HeadlessOptions {
-    /// How long to wait for FSAC to load the workspace, in milliseconds.
-    #[arg(long, default_value_t = 60_000)]
-    timeout_ms: u64,
-    /// Print the JSON answer instead of a readable summary.
-    #[arg(long)]
-    json: bool,
 }
 
 fn main() -> ExitCode {
@@ -407,12 +305,13 @@ impl Command {
             Command::MakeVisible(options) => options.json,
             Command::Find(arguments) => arguments.json,
             Command::Rename(arguments) => arguments.json,
-            Command::ExplainDiagnostic(options) | Command::DiagnosticFixes(options) => options.json,
-            Command::SuggestOpen(options) => options.position.json,
+            Command::ExplainDiagnostic(options) => options.json,
+            Command::DiagnosticFixes(options) => options.json,
+            Command::SuggestOpen(options) => options.json,
             Command::Index(arguments) => arguments.json,
-            Command::ReferencedSymbols(arguments) => arguments.common.json,
-            Command::NugetTypes(arguments) => arguments.common.json,
-            Command::NugetMembers(arguments) => arguments.common.json,
+            Command::ReferencedSymbols(arguments) => arguments.json,
+            Command::NugetTypes(arguments) => arguments.json,
+            Command::NugetMembers(arguments) => arguments.json,
             Command::SymbolSearch(arguments) => arguments.json,
             Command::ReadSymbol(arguments) => arguments.json,
             Command::ReadEnclosing(arguments) => arguments.json,
@@ -437,15 +336,19 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     match command {
         Command::Status(options) => status_cli(session, config, options).await,
         Command::Outline(arguments) => {
-            let argument = arguments.to_arguments();
+            let argument = to_argument_object(&arguments.arguments);
             let json = arguments.json;
-            let answer = ask(session, config, ext::commands::OUTLINE, argument, None).await?;
+            let answer =
+                ask(session, config, fslens::commands::registry::Command::Outline.id(), argument, None).await?;
             print_answer(&answer, json, fslens::commands::outline::render_text)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Check(options) => {
-            let argument = to_argument_object(&options.arguments()?);
-            let answer = ask(session, config, ext::commands::CHECK, argument, Some(options.timeout_ms)).await?;
+            let mut arguments = options.arguments;
+            arguments.edits = options.edits.as_deref().map(read_what_if_edits).transpose()?;
+            let wait = Some(arguments.timeout_ms.get());
+            let argument = to_argument_object(&arguments);
+            let answer = ask(session, config, fslens::commands::registry::Command::Check.id(), argument, wait).await?;
             print_answer(&answer, options.json, render_check)?;
             // A script can branch on the exit code: 0 clean, 1 errors, 2 unknown (a refused
             // request or a failure of fslens has codes of its own: `exit_codes`).
@@ -458,13 +361,16 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::FieldImpact(options) => {
             let argument = to_argument_object(&options.field_impact_arguments());
             let wait = Some(options.timeout_ms.get());
-            let answer = ask(session, config, ext::commands::FIELD_IMPACT, argument, wait).await?;
+            let answer =
+                ask(session, config, fslens::commands::registry::Command::FieldImpact.id(), argument, wait).await?;
             print_answer(&answer, options.json, render_field_impact)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::MakeVisible(options) => {
-            let argument = to_argument_object(&options.arguments());
-            let answer = ask(session, config, ext::commands::MAKE_INTERNAL_VISIBLE, argument, None).await?;
+            let argument = to_argument_object(&options.arguments);
+            let answer =
+                ask(session, config, fslens::commands::registry::Command::MakeInternalVisible.id(), argument, None)
+                    .await?;
             print_answer(&answer, options.json, render_make_visible)?;
             Ok(exit_code_of_status(&answer))
         }
@@ -478,17 +384,18 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Navigate(options) => navigate_cli(session, config, options).await,
         Command::Find(arguments) => {
-            let argument = to_argument_object(&arguments.find_arguments());
-            let wait = Some(arguments.timeout_ms.get());
-            let answer = ask(session, config, ext::commands::FIND, argument, wait).await?;
+            let argument = to_argument_object(&arguments.arguments);
+            let wait = Some(arguments.arguments.timeout_ms.get());
+            let answer = ask(session, config, fslens::commands::registry::Command::Find.id(), argument, wait).await?;
             print_answer(&answer, arguments.json, fslens::commands::find::render_text)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::Rename(arguments) => {
-            let argument = to_argument_object(
-                &arguments.arguments().map_err(|message| CliFailure::invalid_argument("expectedHashes", message))?,
-            );
-            let answer = ask(session, config, ext::commands::RENAME, argument, Some(arguments.timeout_ms)).await?;
+            let rename =
+                arguments.arguments().map_err(|message| CliFailure::invalid_argument("expectedHashes", message))?;
+            let wait = Some(rename.timeout_ms.get());
+            let argument = to_argument_object(&rename);
+            let answer = ask(session, config, fslens::commands::registry::Command::Rename.id(), argument, wait).await?;
             print_answer(&answer, arguments.json, fslens::commands::rename::render_text)?;
             Ok(if answer["complete"] == json!(true) {
                 ExitCode::SUCCESS
@@ -497,42 +404,54 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             })
         }
         Command::ExplainDiagnostic(options) => {
-            let argument = to_argument_object(&options.explain_arguments());
-            let wait = Some(options.timeout_ms);
-            let answer = ask(session, config, ext::commands::EXPLAIN_DIAGNOSTIC, argument, wait).await?;
+            let argument = to_argument_object(&options.arguments);
+            let wait = Some(options.arguments.timeout_ms.get());
+            let answer =
+                ask(session, config, fslens::commands::registry::Command::ExplainDiagnostic.id(), argument, wait)
+                    .await?;
             print_answer(&answer, options.json, fslens::commands::diagnostic::render::explain)?;
             Ok(exit_code_of_status(&answer))
         }
         Command::DiagnosticFixes(options) => {
-            let argument = to_argument_object(&options.fixes_arguments());
-            let wait = Some(options.timeout_ms);
-            let answer = ask(session, config, ext::commands::DIAGNOSTIC_FIXES, argument, wait).await?;
+            let argument = to_argument_object(&options.arguments);
+            let wait = Some(options.arguments.timeout_ms.get());
+            let answer =
+                ask(session, config, fslens::commands::registry::Command::DiagnosticFixes.id(), argument, wait).await?;
             print_answer(&answer, options.json, fslens::commands::diagnostic::render::fixes)?;
             Ok(exit_code_of_status(&answer))
         }
         Command::SuggestOpen(options) => {
-            let argument = to_argument_object(&options.position.suggest_open_arguments(options.name.clone()));
+            let argument = to_argument_object(&options.arguments);
             // With only a name the syntax arm answers: no waiting for FSAC.
-            let wait = options.position.line.is_some().then_some(options.position.timeout_ms);
-            let answer = ask(session, config, ext::commands::SUGGEST_OPEN, argument, wait).await?;
-            print_answer(&answer, options.position.json, fslens::commands::diagnostic::render::suggest_open)?;
+            let wait = options.arguments.line.is_some().then_some(options.arguments.timeout_ms.get());
+            let answer =
+                ask(session, config, fslens::commands::registry::Command::SuggestOpen.id(), argument, wait).await?;
+            print_answer(&answer, options.json, fslens::commands::diagnostic::render::suggest_open)?;
             Ok(exit_code_of_status(&answer))
         }
         Command::ReferencedSymbols(arguments) => {
             use fslens::commands::referenced::Tool;
-            run_referenced(session, Tool::ReferencedSymbols, arguments.to_arguments(), arguments.common.json).await
+            run_referenced(session, Tool::ReferencedSymbols, to_argument_object(&arguments.arguments), arguments.json)
+                .await
         }
         Command::NugetTypes(arguments) => {
             use fslens::commands::referenced::Tool;
-            run_referenced(session, Tool::NugetTypes, arguments.to_arguments(), arguments.common.json).await
+            run_referenced(session, Tool::NugetTypes, to_argument_object(&arguments.arguments), arguments.json).await
         }
         Command::NugetMembers(arguments) => {
             use fslens::commands::referenced::Tool;
-            run_referenced(session, Tool::NugetMembers, arguments.to_arguments(), arguments.common.json).await
+            run_referenced(session, Tool::NugetMembers, to_argument_object(&arguments.arguments), arguments.json).await
         }
         // Syntax-layer discovery tools (commands/symbols).
         Command::SymbolSearch(arguments) => {
-            let answer = ask(session, config, ext::commands::SYMBOL_SEARCH, arguments.to_arguments(), None).await?;
+            let answer = ask(
+                session,
+                config,
+                fslens::commands::registry::Command::SymbolSearch.id(),
+                to_argument_object(&arguments.arguments),
+                None,
+            )
+            .await?;
             print_answer(&answer, arguments.json, fslens::commands::symbols::cli::render_search)?;
             Ok(if answer["available"] == json!(false) {
                 ExitCode::from(exit_codes::NOT_DEFINITE)
@@ -541,12 +460,26 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             })
         }
         Command::ReadSymbol(arguments) => {
-            let answer = ask(session, config, ext::commands::READ_SYMBOL, arguments.to_arguments(), None).await?;
+            let answer = ask(
+                session,
+                config,
+                fslens::commands::registry::Command::ReadSymbol.id(),
+                fslens::commands::symbols::cli::read_symbol_arguments(&arguments.arguments),
+                None,
+            )
+            .await?;
             print_answer(&answer, arguments.json, fslens::commands::symbols::cli::render_read)?;
             Ok(ExitCode::from(fslens::commands::symbols::cli::read_exit_code(&answer)))
         }
         Command::ReadEnclosing(arguments) => {
-            let answer = ask(session, config, ext::commands::READ_ENCLOSING, arguments.to_arguments(), None).await?;
+            let answer = ask(
+                session,
+                config,
+                fslens::commands::registry::Command::ReadEnclosing.id(),
+                to_argument_object(&arguments.arguments),
+                None,
+            )
+            .await?;
             print_answer(&answer, arguments.json, fslens::commands::symbols::cli::render_read)?;
             Ok(ExitCode::from(fslens::commands::symbols::cli::read_exit_code(&answer)))
         }
@@ -578,15 +511,11 @@ fn exit_code_of_status(answer: &Value) -> ExitCode {
 async fn status_cli(
     session: &SessionOptions,
     config: ProxyConfig,
-    options: HeadlessOptions,
+    options: OnCommandLine<fslens::commands::status::StatusArguments>,
 ) -> anyhow::Result<ExitCode> {
-    use fslens::commands::status::{StatusArguments, WaitUntil};
-    let argument = to_argument_object(&StatusArguments {
-        wait_until: Some(WaitUntil::Ready),
-        timeout_ms: fslens::commands::params::Bounded::clamped(options.timeout_ms),
-        probe: false,
-    });
-    let answer = headless(session, config, ext::commands::STATUS, argument, options.timeout_ms).await?;
+    let wait = options.arguments.timeout_ms.get();
+    let argument = to_argument_object(&options.arguments);
+    let answer = headless(session, config, fslens::commands::registry::Command::Status.id(), argument, wait).await?;
     print_answer(&answer, options.json, render_status)?;
     if answer["state"] == "crashed" {
         let reason = answer["reason"].as_str().unwrap_or("FSAC crashed");
@@ -609,9 +538,9 @@ fn session_path_cli(session: &SessionOptions) -> anyhow::Result<ExitCode> {
 async fn navigate_cli(
     session: &SessionOptions,
     mut config: ProxyConfig,
-    options: fslens::navigation::NavigateCliArgs,
+    options: OnCommandLine<fslens::navigation::navigate::NavigateArguments>,
 ) -> anyhow::Result<ExitCode> {
-    let argument = with_shell_paths(session, to_argument_object(&options.to_arguments()))?;
+    let argument = with_shell_paths(session, to_argument_object(&options.arguments))?;
     let arguments = serde_json::from_value(argument)
         .map_err(|error| CliFailure::invalid_argument("arguments", format!("the navigate arguments: {error}")))?;
     let root = canonical_workspace(session)?;

@@ -1151,11 +1151,6 @@ fn per_project(
         .collect()
 }
 
-/// The MCP input schema generated from this command's argument struct.
-pub fn input_schema() -> serde_json::Value {
-    crate::commands::params::input_schema::<CheckArguments>()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -124,11 +124,6 @@ fn published_file(snapshot: &AnalysisSnapshot, file: String) -> Option<Published
     })
 }
 
-/// The MCP input schema generated from this command's argument struct.
-pub fn input_schema() -> serde_json::Value {
-    crate::commands::params::input_schema::<DiagnosticsArguments>()
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -156,7 +151,7 @@ mod tests {
 
     #[test]
     fn the_schema_has_the_bounds_and_the_default() {
-        let schema = super::input_schema();
+        let schema = crate::commands::params::input_schema::<super::DiagnosticsArguments>();
         assert_eq!(schema["properties"]["maxResults"]["maximum"], json!(1000));
         assert_eq!(schema["properties"]["maxResults"]["default"], json!(200));
         assert_eq!(schema["properties"]["path"]["type"], json!("string"));

@@ -14,78 +14,30 @@ use serde_json::{Value, json};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
-use crate::commands::find::arguments::{
-    ContextLines, FindArguments, FindKind, FindScope, FindTimeoutMs, MaxResults, Occurrence, ResponseCharBudget,
-};
-use crate::commands::params::{CommandArguments, Coordinate, parse_arguments};
+use crate::commands::find::arguments::{FindArguments, FindKind, FindOwnArguments};
+use crate::commands::params::{CommandArguments, parse_arguments};
 
-/// The arguments of `fslens.fieldImpact`: the field (by name or at a position) and the
-/// arguments it passes to `find` unchanged.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct FieldImpactArguments {
-    /// The field: `Weight`, `Shipment.Weight` or fully qualified; a qualified name picks the
-    /// record. Required for kind `field` (the default).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub field: Option<String>,
-    /// The same as `field` (find's name for it); `field` wins when both are given.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub query: Option<String>,
-    /// How the field is named; default `field`.
-    #[serde(default)]
-    pub kind: FieldImpactKind,
-    /// Always `true`: field impact always includes site types.
-    #[serde(default = "yes")]
-    pub include_site_types: bool,
-    /// Which projects are swept and which sites are kept; default `auto` (as for find).
-    #[serde(default)]
-    pub scope: FindScope,
-    /// The projects to sweep: an `.fsproj` (path or project name) or an `.sln`/`.slnx` of the
-    /// workspace. A path is relative to the workspace root or absolute inside it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub project_path: Option<String>,
-    /// Restrict to a file (scope `file`), or the position's file (kind `position`). Relative
-    /// to the workspace root or absolute inside it; paths outside are refused.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub path: Option<String>,
-    /// Kind `position`: the 0-based line.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<Coordinate>,
-    /// Kind `position`: the field's name on the line.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub word: Option<String>,
-    /// With `word`: which of its whole-word matches on the line, 1-based; default 1.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub occurrence: Option<Occurrence>,
-    /// Kind `position`: the 0-based UTF-16 column, instead of `word`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub character: Option<Coordinate>,
-    /// Exact names (default). `false`: a case-insensitive substring match on the last
-    /// segment (qualifiers still match exactly).
-    #[serde(default = "yes")]
-    pub exact: bool,
-    /// Lines of context above and below each site; at most 8 are applied.
-    #[serde(default)]
-    pub context_lines: ContextLines,
-    /// At most this many rows per page.
-    #[serde(default)]
-    pub max_results: MaxResults,
-    /// UTF-16 units the whole serialized answer may take; default 60000 (30000 through the MCP
-    /// bridge, which sizes pages to its output).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub response_char_budget: Option<ResponseCharBudget>,
-    /// `nextCursor` of an earlier page of the same field impact.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cursor: Option<String>,
-    /// One deadline for the whole request, in milliseconds.
-    #[serde(default)]
-    pub timeout_ms: FindTimeoutMs,
-    /// `false` drops the field's declaration rows; default `true`.
-    #[serde(default = "yes")]
-    pub include_declaration: bool,
-    /// Add `access` and the rendered `signature` to `resolution.declarations`.
-    #[serde(default)]
-    pub include_info: bool,
+crate::commands::find::arguments::find_sweep_arguments! {
+    cli: any();
+    /// The arguments of `fslens.fieldImpact`: the field (by name or at a position) and find's
+    /// sweep arguments, passed to `find` unchanged.
+    #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct FieldImpactArguments {
+        /// The field: `Weight`, `Shipment.Weight` or fully qualified; a qualified name picks the
+        /// record. Required for kind `field` (the default).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub field: Option<String>,
+        /// The same as `field` (find's name for it); `field` wins when both are given.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub query: Option<String>,
+        /// How the field is named; default `field`.
+        #[serde(default)]
+        pub kind: FieldImpactKind,
+        /// Always `true`: field impact always includes site types.
+        #[serde(default = "yes")]
+        pub include_site_types: bool,
+    }
 }
 
 /// How `fslens.fieldImpact` is told the field.
@@ -135,31 +87,16 @@ impl FieldImpactArguments {
             (Some(named), FieldImpactKind::Field) if !named.contains('.') => (None, Some(named)),
             (named, _) => (named, None),
         };
-        FindArguments {
+        self.find_with(FindOwnArguments {
             query,
             kind: match self.kind {
                 FieldImpactKind::Field => FindKind::Field,
                 FieldImpactKind::Position => FindKind::Position,
             },
-            scope: self.scope,
-            exact: self.exact,
             member: None,
             field,
-            path: self.path.clone(),
-            line: self.line,
-            word: self.word.clone(),
-            occurrence: self.occurrence,
-            character: self.character,
-            context_lines: self.context_lines,
-            include_declaration: self.include_declaration,
-            include_info: self.include_info,
             include_site_types: true,
-            project_path: self.project_path.clone(),
-            max_results: self.max_results,
-            response_char_budget: self.response_char_budget,
-            timeout_ms: self.timeout_ms,
-            cursor: self.cursor.clone(),
-        }
+        })
     }
 }
 
@@ -221,11 +158,6 @@ fn group_page(sites: &[Value]) -> Value {
     json!({ "scope": "page", "byKind": by_kind, "byDeclaringField": by_symbol, "bySiteType": by_type })
 }
 
-/// The MCP input schema generated from [`FieldImpactArguments`].
-pub fn input_schema() -> serde_json::Value {
-    crate::commands::params::input_schema::<FieldImpactArguments>()
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::{Value, json};
@@ -276,13 +208,13 @@ mod tests {
 
     #[test]
     fn the_schema_lists_field_and_what_is_passed_to_find() {
-        let schema = input_schema();
+        let schema = crate::commands::params::input_schema::<FieldImpactArguments>();
         let properties = &schema["properties"];
         assert_eq!(properties["kind"]["enum"], json!(["field", "position"]));
         assert_eq!(properties["includeSiteTypes"]["default"], json!(true));
         assert_eq!(properties["scope"]["enum"], json!(["auto", "workspace", "project", "file"]));
         assert_eq!(properties["maxResults"]["maximum"], json!(1000));
-        let find = crate::commands::find::arguments::input_schema();
+        let find = crate::commands::params::input_schema::<crate::commands::find::FindArguments>();
         for (name, property) in properties.as_object().unwrap() {
             assert!(property["description"].as_str().is_some_and(|text| !text.is_empty()), "{name}");
             if name != "kind" && name != "field" && name != "query" {

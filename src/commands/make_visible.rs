@@ -23,34 +23,43 @@ use crate::syntax::index::Overlay;
 use crate::syntax::model::{Access, Declaration, DeclarationKind, FileIndex};
 use crate::workspace::{WorkspaceModel, load_workspace};
 
-/// The arguments of `fslens.makeInternalVisible`.
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+/// The arguments of `fslens.makeInternalVisible` (and the flags of `fslens make-visible`,
+/// which only prints the edit: there is no editor to apply it in).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, clap::Args)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MakeVisibleArguments {
     /// The file with the declaration. Relative to the workspace root or absolute inside it;
     /// paths outside are refused.
+    #[arg(long)]
     pub path: String,
     /// 0-based line of the declaration.
+    #[arg(long)]
     pub line: Coordinate,
     /// 0-based UTF-16 column on the line, instead of `word`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long, conflicts_with = "word")]
     pub character: Option<Coordinate>,
     /// The declared name on the line (a whole word), instead of `character`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub word: Option<String>,
     /// Which occurrence of `word` on the line, from 1.
     #[serde(default)]
+    #[arg(long, default_value_t)]
     pub occurrence: Bounded<1, { u32::MAX as u64 }, 1>,
     /// Also send the edit to the editor as `workspace/applyEdit`.
     #[serde(default)]
+    #[arg(skip)]
     pub apply: bool,
     /// Project name to add `<InternalsVisibleTo Include="…" />` for in the declaring project,
     /// unless it is there.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub expose_to: Option<String>,
     /// One deadline for FSAC's confirmation (at most 10 s of it) and the editor's answer to
     /// `apply`, in milliseconds.
     #[serde(default)]
+    #[arg(skip)]
     pub timeout_ms: TimeoutMs<60_000>,
 }
 
@@ -550,11 +559,6 @@ fn internals_visible_to_edit(model: &WorkspaceModel, file: &Path, target: &str) 
     let project_uri =
         crate::uri::path_to_uri(&declaring.path).ok_or_else(|| CommandError::Internal("cannot make a URI".into()))?;
     Ok(ExposeOutcome::Edit { project_uri, edit, project: declaring.path.clone() })
-}
-
-/// The MCP input schema generated from this command's argument struct.
-pub fn input_schema() -> serde_json::Value {
-    crate::commands::params::input_schema::<MakeVisibleArguments>()
 }
 
 #[cfg(test)]

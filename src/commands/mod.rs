@@ -29,6 +29,7 @@ pub mod paths;
 pub mod referenced;
 pub mod registry;
 pub mod rename;
+pub mod restart;
 pub mod status;
 pub mod symbols;
 pub mod type_hierarchy;
@@ -145,44 +146,12 @@ pub async fn dispatch(id: &str, argument: Value, context: CommandContext) -> Res
     if std::env::var("FSLENS_FAULT_PANIC_IN_COMMAND").is_ok_and(|panicking| panicking == id) {
         panic!("FSLENS_FAULT_PANIC_IN_COMMAND names {id}");
     }
-    match command {
-        Command::Status => status::status(argument, context).await,
-        Command::Restart => {
-            params::parse_arguments::<RestartArguments>(argument)?;
-            context.restart_backend().await
-        }
-        Command::Check => check::check(argument, context).await,
-        Command::Diagnostics => diagnostics::diagnostics(argument, context).await,
-        Command::MakeInternalVisible => make_visible::make_internal_visible(argument, context).await,
-        Command::Find => find::find(argument, context).await,
-        Command::FieldImpact => field_impact::field_impact(argument, context).await,
-        // The diagnostic tools.
-        Command::ExplainDiagnostic => diagnostic::explain::explain_diagnostic(argument, context).await,
-        Command::DiagnosticFixes => diagnostic::fixes::diagnostic_fixes(argument, context).await,
-        Command::SuggestOpen => diagnostic::suggest_open::suggest_open(argument, context).await,
-        Command::Outline => outline::outline(argument, context).await,
-        // Referenced-assembly metadata: files only, no FSAC (see commands/referenced.rs).
-        Command::ReferencedSymbols => referenced::referenced_symbols(argument, context).await,
-        Command::NugetTypes => referenced::nuget_types(argument, context).await,
-        Command::NugetMembers => referenced::nuget_members(argument, context).await,
-        Command::SymbolSearch => symbols::symbol_search(argument, context).await,
-        Command::ReadSymbol => symbols::read::read_symbol(argument, context).await,
-        Command::ReadEnclosing => symbols::read::read_enclosing(argument, context).await,
-        Command::Rename => rename::rename(argument, context).await,
-        Command::TypeHierarchy => type_hierarchy::type_hierarchy(argument, context).await,
-    }
+    command.run(argument, context).await
 }
-
-/// `fslens.restart` takes no arguments.
-#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct RestartArguments {}
-
-impl params::CommandArguments for RestartArguments {}
 
 /// The error for a `fslens.` id that names no command.
 pub fn unknown_command(id: &str) -> CommandError {
-    let known: Vec<&str> = Command::ALL.iter().map(|command| command.id()).collect();
+    let known: Vec<&str> = Command::ids().collect();
     CommandError::invalid_argument("command", format!("unknown fslens command {id:?}; known: {}", known.join(", ")))
 }
 

@@ -31,7 +31,7 @@ use crate::commands::budget::{
     MIN_PAGE_CHAR_BUDGET, RESPONSE_CHAR_BUDGET, RESPONSE_HARD_CEILING, cursor_digest, decode_cursor, encode_cursor,
     paginate, serialized_utf16_len,
 };
-use crate::commands::params::{Bounded, CommandArguments, parse_arguments, to_argument_object};
+use crate::commands::params::{Bounded, CommandArguments, parse_arguments};
 use crate::syntax::index::IndexedFile;
 use crate::syntax::model::{Access, DeclarationKind, FileIndex, HealthStatus, NO_PARENT};
 use crate::syntax::{Overlay, SyntaxIndex, render_signature};
@@ -64,45 +64,56 @@ pub enum OutlineView {
     PublicApi,
 }
 
-/// The arguments of `fslens.outline` (all optional).
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
+/// The arguments of `fslens.outline` (all optional), and the flags of `fslens outline`.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema, clap::Args)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct OutlineArguments {
     /// Which outline; default `file` when `path` is given, else `project`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long, value_enum)]
     pub view: Option<OutlineView>,
     /// The file to outline (view `file`; required there). Relative to the workspace root or
     /// absolute inside it; paths outside are refused.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long, value_name = "P")]
     pub path: Option<String>,
     /// A project, by path or name (views `project` and `publicApi`); default: every project.
     /// A path is relative to the workspace root or absolute inside it.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub project: Option<String>,
     /// View `file`: headers and per-kind member counts only. `false` adds signatures, ranges
     /// and the members, downgraded to the summary (`downgradedToSummary`) when they would not
     /// fit the budget.
     #[serde(default = "summary_by_default")]
+    // On the command line the flag says the opposite: `--full` asks for the full entries.
+    #[arg(long = "full", action = clap::ArgAction::SetFalse, help = "Full entries with signatures and members instead of the summary")]
     pub summary_only: bool,
     /// Entities per page, 1 to 1000; default 200 (100 for `publicApi`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub max_results: Option<Bounded<1, 1000>>,
     /// `nextCursor` of the previous page.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub cursor: Option<String>,
     /// Start at this entity (0-based) instead of at a cursor.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(skip)]
     pub offset: Option<StreamOffset>,
     /// Only entities at or under this namespace or module (a full name, matched by whole
     /// dotted segments).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub namespace_filter: Option<String>,
     /// View `publicApi`: also internal modules, types and members.
     #[serde(default)]
+    #[arg(long)]
     pub include_internal: bool,
     /// UTF-16 units of entries one page may hold, 200 to 45,000; default 45,000 (30,000
     /// through the MCP bridge, so a page fits its output).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(skip)]
     pub response_char_budget: Option<PageCharBudget>,
 }
 
@@ -164,11 +175,6 @@ impl OutlineArguments {
             "responseCharBudget": self.response_char_budget(),
         })
     }
-}
-
-/// The MCP input schema, generated from [`OutlineArguments`].
-pub fn input_schema() -> Value {
-    crate::commands::params::input_schema::<OutlineArguments>()
 }
 
 // ---- entry points -----------------------------------------------------------------------------
@@ -1113,63 +1119,6 @@ impl ApiSurface<'_> {
             (&left.name, left.kind, &left.signature).cmp(&(&right.name, right.kind, &right.signature))
         });
         members
-    }
-}
-
-// ---- the command line -------------------------------------------------------------------------
-
-/// `fslens outline` on the command line.
-#[derive(Clone, Debug, clap::Args)]
-pub struct OutlineCliArgs {
-    /// A file to outline (relative to the workspace or absolute); selects the file view.
-    #[arg(long, value_name = "P")]
-    pub path: Option<String>,
-    /// A project (path or name) for the project and public-API views.
-    #[arg(long)]
-    pub project: Option<String>,
-    /// Which outline: file, project or public-api (default: file with --path, else project).
-    #[arg(long, value_enum)]
-    pub view: Option<OutlineView>,
-    /// Full entries with signatures and members instead of the summary.
-    #[arg(long)]
-    pub full: bool,
-    /// At most this many entities per page (1-1000).
-    #[arg(long)]
-    pub max_results: Option<Bounded<1, 1000>>,
-    /// Continue from a previous page's nextCursor.
-    #[arg(long)]
-    pub cursor: Option<String>,
-    /// Only entities under this namespace or module.
-    #[arg(long)]
-    pub namespace_filter: Option<String>,
-    /// Include internal declarations in the public-API view.
-    #[arg(long)]
-    pub include_internal: bool,
-    /// Print the JSON answer instead of the plain-text rendering.
-    #[arg(long)]
-    pub json: bool,
-}
-
-impl OutlineCliArgs {
-    /// The `fslens.outline` arguments these flags stand for.
-    pub fn outline_arguments(&self) -> OutlineArguments {
-        OutlineArguments {
-            view: self.view,
-            path: self.path.clone(),
-            project: self.project.clone(),
-            summary_only: !self.full,
-            max_results: self.max_results,
-            cursor: self.cursor.clone(),
-            offset: None,
-            namespace_filter: self.namespace_filter.clone(),
-            include_internal: self.include_internal,
-            response_char_budget: None,
-        }
-    }
-
-    /// The argument object sent for these flags.
-    pub fn to_arguments(&self) -> Value {
-        to_argument_object(&self.outline_arguments())
     }
 }
 

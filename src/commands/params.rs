@@ -26,6 +26,18 @@ pub trait CommandArguments: DeserializeOwned + JsonSchema {
     }
 }
 
+/// A command's arguments on the command line: the command's own argument struct, whose
+/// `#[arg]` attributes make its members flags (their help is the members' doc comments, the
+/// same text the MCP schema describes them with), and `--json`.
+#[derive(Clone, Debug, clap::Args)]
+pub struct OnCommandLine<T: clap::Args> {
+    #[command(flatten)]
+    pub arguments: T,
+    /// Print the JSON answer instead of the text rendering.
+    #[arg(long)]
+    pub json: bool,
+}
+
 /// Reads a command's argument object into its struct, then validates it.
 pub fn parse_arguments<T: CommandArguments>(argument: Value) -> Result<T, CommandError> {
     let argument = match argument {
@@ -234,6 +246,12 @@ impl<const MIN: u64, const MAX: u64, const DEFAULT: u64> Bounded<MIN, MAX, DEFAU
     /// The value clamped into the bounds (for values built by fslens, such as CLI defaults).
     pub fn clamped(value: u64) -> Self {
         Bounded(value.clamp(MIN, MAX))
+    }
+
+    /// A CLI flag's value clamped into the bounds (`#[arg(value_parser = Bounded::parse_clamped)]`),
+    /// for flags such as `--timeout-ms` that have always clamped rather than refused.
+    pub fn parse_clamped(text: &str) -> Result<Self, String> {
+        text.trim().parse::<u64>().map(Self::clamped).map_err(|error| error.to_string())
     }
 
     pub fn get(self) -> u64 {

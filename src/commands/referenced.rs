@@ -28,7 +28,7 @@ use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::budget::{cursor_digest, decode_cursor, encode_cursor, paginate};
 use crate::commands::outline::PageCharBudget;
-use crate::commands::params::{Bounded, CommandArguments, parse_arguments, to_argument_object};
+use crate::commands::params::{Bounded, CommandArguments, parse_arguments};
 use crate::commands::paths::display_relative;
 use crate::lsp::ext::{error_kinds, restore_states};
 use crate::metadata::cache::load_assembly;
@@ -57,7 +57,7 @@ pub type SymbolPageSize = Bounded<1, 1000, 200>;
 pub type PackagePageSize = Bounded<1, 2000, 500>;
 
 /// The arguments of `fslens.referencedSymbols`.
-#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, clap::Args)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ReferencedSymbolsArguments {
     /// Substring of a type's display name or full name (case-insensitive).
@@ -65,24 +65,29 @@ pub struct ReferencedSymbolsArguments {
     pub query: String,
     /// A project name or `.fsproj` path inside the workspace; default: the first project.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long = "project", value_name = "PROJECT")]
     pub project_path: Option<String>,
     /// Also internal and private types.
     #[serde(default)]
+    #[arg(long)]
     pub include_non_public: bool,
     /// Types per page.
     #[serde(default)]
+    #[arg(long, default_value_t)]
     pub max_results: SymbolPageSize,
     /// `nextCursor` of an earlier page of the same query.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub cursor: Option<String>,
     /// UTF-16 units of entries one page may hold, 200 to 45,000; default 45,000 (30,000
     /// through the MCP bridge, so a page fits its output).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(skip)]
     pub response_char_budget: Option<PageCharBudget>,
 }
 
 /// The arguments of `fslens.nugetTypes`.
-#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, clap::Args)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NugetTypesArguments {
     /// A restored package id, else an assembly's simple name; exact and case-insensitive,
@@ -91,24 +96,29 @@ pub struct NugetTypesArguments {
     pub package_id: String,
     /// A project name or `.fsproj` path inside the workspace; default: the first project.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long = "project", value_name = "PROJECT")]
     pub project_path: Option<String>,
     /// Also internal and private types.
     #[serde(default)]
+    #[arg(long)]
     pub include_non_public: bool,
     /// Types per page.
     #[serde(default)]
+    #[arg(long, default_value_t)]
     pub max_results: PackagePageSize,
     /// `nextCursor` of an earlier page of the same query.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub cursor: Option<String>,
     /// UTF-16 units of entries one page may hold, 200 to 45,000; default 45,000 (30,000
     /// through the MCP bridge, so a page fits its output).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(skip)]
     pub response_char_budget: Option<PageCharBudget>,
 }
 
 /// The arguments of `fslens.nugetMembers`.
-#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, clap::Args)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NugetMembersArguments {
     /// A restored package id, else an assembly's simple name; exact and case-insensitive,
@@ -121,19 +131,24 @@ pub struct NugetMembersArguments {
     pub type_name: String,
     /// A project name or `.fsproj` path inside the workspace; default: the first project.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long = "project", value_name = "PROJECT")]
     pub project_path: Option<String>,
     /// Also internal and private members.
     #[serde(default)]
+    #[arg(long)]
     pub include_non_public: bool,
     /// Members per page.
     #[serde(default)]
+    #[arg(long, default_value_t)]
     pub max_results: PackagePageSize,
     /// `nextCursor` of an earlier page of the same query.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub cursor: Option<String>,
     /// UTF-16 units of entries one page may hold, 200 to 45,000; default 45,000 (30,000
     /// through the MCP bridge, so a page fits its output).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(skip)]
     pub response_char_budget: Option<PageCharBudget>,
 }
 
@@ -161,16 +176,6 @@ impl CommandArguments for NugetMembersArguments {
     fn validate(&self) -> Result<(), CommandError> {
         not_blank("packageId", &self.package_id)?;
         not_blank("typeName", &self.type_name)
-    }
-}
-
-/// The MCP input schema of `tool`, generated from its argument struct.
-pub fn input_schema(tool: Tool) -> Value {
-    use crate::commands::params::input_schema;
-    match tool {
-        Tool::ReferencedSymbols => input_schema::<ReferencedSymbolsArguments>(),
-        Tool::NugetTypes => input_schema::<NugetTypesArguments>(),
-        Tool::NugetMembers => input_schema::<NugetMembersArguments>(),
     }
 }
 
@@ -893,100 +898,8 @@ fn not_restored(project: &Project, root: &Path) -> NotRestored {
 
 // ---- the command line -------------------------------------------------------------------------
 
-/// The flags of `fslens referenced-symbols QUERY`.
-#[derive(clap::Args, Clone, Debug)]
-pub struct ReferencedSymbolsCliArgs {
-    /// Substring of a type's name or full name (case-insensitive).
-    pub query: String,
-    /// At most this many entries per page (1-1000, default 200).
-    #[arg(long)]
-    pub max_results: Option<SymbolPageSize>,
-    #[command(flatten)]
-    pub common: CommonCliArgs,
-}
-
-/// The flags of `fslens nuget-types PACKAGE`.
-#[derive(clap::Args, Clone, Debug)]
-pub struct NugetTypesCliArgs {
-    /// A package id or an assembly's simple name (exact, case-insensitive).
-    pub package_id: String,
-    /// At most this many entries per page (1-2000, default 500).
-    #[arg(long)]
-    pub max_results: Option<PackagePageSize>,
-    #[command(flatten)]
-    pub common: CommonCliArgs,
-}
-
-/// The flags of `fslens nuget-members PACKAGE TYPE`.
-#[derive(clap::Args, Clone, Debug)]
-pub struct NugetMembersCliArgs {
-    /// A package id or an assembly's simple name (exact, case-insensitive).
-    pub package_id: String,
-    /// The type: display name, full name or a dotted tail of it.
-    pub type_name: String,
-    /// At most this many entries per page (1-2000, default 500).
-    #[arg(long)]
-    pub max_results: Option<PackagePageSize>,
-    #[command(flatten)]
-    pub common: CommonCliArgs,
-}
-
-/// Flags shared by the three subcommands.
-#[derive(clap::Args, Clone, Debug)]
-pub struct CommonCliArgs {
-    /// A project (.fsproj path or name); default: the first project of the workspace.
-    #[arg(long)]
-    pub project: Option<String>,
-    /// Include internal and private types and members.
-    #[arg(long)]
-    pub include_non_public: bool,
-    /// Continue from a previous answer's nextCursor.
-    #[arg(long)]
-    pub cursor: Option<String>,
-    /// Print the JSON answer instead of a table.
-    #[arg(long)]
-    pub json: bool,
-}
-
-impl ReferencedSymbolsCliArgs {
-    pub fn to_arguments(&self) -> Value {
-        to_argument_object(&ReferencedSymbolsArguments {
-            query: self.query.clone(),
-            project_path: self.common.project.clone(),
-            include_non_public: self.common.include_non_public,
-            max_results: self.max_results.unwrap_or_default(),
-            cursor: self.common.cursor.clone(),
-            response_char_budget: None,
-        })
-    }
-}
-
-impl NugetTypesCliArgs {
-    pub fn to_arguments(&self) -> Value {
-        to_argument_object(&NugetTypesArguments {
-            package_id: self.package_id.clone(),
-            project_path: self.common.project.clone(),
-            include_non_public: self.common.include_non_public,
-            max_results: self.max_results.unwrap_or_default(),
-            cursor: self.common.cursor.clone(),
-            response_char_budget: None,
-        })
-    }
-}
-
-impl NugetMembersCliArgs {
-    pub fn to_arguments(&self) -> Value {
-        to_argument_object(&NugetMembersArguments {
-            package_id: self.package_id.clone(),
-            type_name: self.type_name.clone(),
-            project_path: self.common.project.clone(),
-            include_non_public: self.common.include_non_public,
-            max_results: self.max_results.unwrap_or_default(),
-            cursor: self.common.cursor.clone(),
-            response_char_budget: None,
-        })
-    }
-}
+// The three subcommands take the commands' own argument structs as flags (`--project` is
+// `projectPath`); their queries are positional.
 
 /// Runs a subcommand in-process: the files are read directly, no session or FSAC is needed.
 pub fn run_cli(tool: Tool, argument: &Value, workspace: &Path) -> anyhow::Result<Value> {
@@ -1054,12 +967,18 @@ pub fn render_text(answer: &Value) -> String {
 mod tests {
     use serde_json::json;
 
-    use super::{Lookup, ReferencedArguments, Tool, input_schema};
+    use super::{Lookup, ReferencedArguments, Tool};
+    use crate::commands::registry::Command;
 
     #[test]
     fn each_tool_takes_its_own_arguments() {
         let properties = |tool| {
-            let schema = input_schema(tool);
+            let command = match tool {
+                Tool::ReferencedSymbols => Command::ReferencedSymbols,
+                Tool::NugetTypes => Command::NugetTypes,
+                Tool::NugetMembers => Command::NugetMembers,
+            };
+            let schema = command.input_schema();
             let names: Vec<String> = schema["properties"].as_object().expect("properties").keys().cloned().collect();
             (names, schema["required"].clone())
         };

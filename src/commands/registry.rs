@@ -1,37 +1,392 @@
-//! The command registry: one [`Command`] per `workspace/executeCommand` fslens answers, with
-//! every fact about it in one place — its wire id, its MCP tool name and group, whether it
-//! only reads, how its pages are sized, and the input schema generated from its argument
-//! struct. The main loop, `commands::dispatch`, the MCP catalogue, the tool groups and the
-//! advertised command list all read from here.
+//! The command table: one row per `workspace/executeCommand` fslens answers, holding every
+//! fact about the command — the variant of [`Command`], the wire id's suffix (the id is
+//! `fslens.` + suffix, the MCP tool name its snake case), the MCP tool group, whether it only
+//! reads, how its pages are sized, its argument struct (the input schema is generated from
+//! it), its handler and the MCP tool's description. The advertised command list
+//! (`executeCommandProvider`), `commands::dispatch`, the MCP catalogue and the tool groups all
+//! read from here; nothing else spells a command.
+//!
+//! Adding a command is one handler file (a module under `commands/` with its argument struct
+//! and an `async fn(Value, CommandContext) -> Result<Value, CommandError>`), one row below, and
+//! its section in docs/commands.md.
+
+use std::sync::LazyLock;
 
 use serde_json::Value;
 
 use crate::commands::params::input_schema;
+use crate::commands::{CommandContext, CommandError};
+use crate::commands::{
+    check, diagnostic, diagnostics, field_impact, find, make_visible, outline, referenced, rename, restart, status,
+    symbols, type_hierarchy,
+};
 
-use crate::lsp::ext::commands as ids;
+/// Declares [`Command`] and everything the table says about each command, from one list of rows.
+macro_rules! commands {
+    ($(
+        $(#[$doc:meta])*
+        $variant:ident {
+            id: $suffix:literal,
+            group: $group:ident,
+            read_only: $read_only:literal,
+            pages_by_max_results: $pages:literal,
+            arguments: $arguments:ty,
+            handler: $handler:path,
+            description: $description:expr,
+        },
+    )*) => {
+        /// Every command fslens answers, one per row of the table.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Command {
+            $($(#[$doc])* $variant,)*
+        }
 
-/// Every command fslens answers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Command {
-    Status,
-    Restart,
-    Find,
-    FieldImpact,
-    Check,
-    Diagnostics,
-    MakeInternalVisible,
-    Outline,
-    ExplainDiagnostic,
-    DiagnosticFixes,
-    SuggestOpen,
-    ReferencedSymbols,
-    NugetTypes,
-    NugetMembers,
-    SymbolSearch,
-    ReadSymbol,
-    ReadEnclosing,
-    Rename,
-    TypeHierarchy,
+        /// How many commands the table has.
+        const COUNT: usize = [$(Command::$variant),*].len();
+
+        impl Command {
+            /// Every command, in the order advertised in `executeCommandProvider`.
+            pub const ALL: [Command; COUNT] = [$(Command::$variant),*];
+
+            /// The `workspace/executeCommand` identifier: `fslens.` and the row's suffix.
+            pub const fn id(self) -> &'static str {
+                match self {
+                    $(Command::$variant => concat!("fslens.", $suffix),)*
+                }
+            }
+
+            /// The MCP tool group the command's tool is listed in.
+            pub const fn group(self) -> ToolGroup {
+                match self {
+                    $(Command::$variant => ToolGroup::$group,)*
+                }
+            }
+
+            /// Whether the command only reads: it changes no file, no buffer and no process (an
+            /// `apply` argument makes the others change something).
+            pub const fn read_only(self) -> bool {
+                match self {
+                    $(Command::$variant => $read_only,)*
+                }
+            }
+
+            /// Whether the command's page size is `maxResults` with a `responseCharBudget` over
+            /// the whole answer (find's page planner), so the MCP bridge sizes the page to its
+            /// output limit rather than cutting rows `nextCursor` would skip.
+            pub const fn pages_by_max_results(self) -> bool {
+                match self {
+                    $(Command::$variant => $pages,)*
+                }
+            }
+
+            /// What the MCP tool does and when to prefer it, for an agent (at most
+            /// `mcp::tools::MAX_DESCRIPTION_CHARS`).
+            pub const fn description(self) -> &'static str {
+                match self {
+                    $(Command::$variant => $description,)*
+                }
+            }
+
+            /// The MCP tool's input schema, generated from the command's argument struct.
+            pub fn input_schema(self) -> Value {
+                match self {
+                    $(Command::$variant => input_schema::<$arguments>(),)*
+                }
+            }
+
+            /// Runs the command's handler with its argument object.
+            pub async fn run(self, argument: Value, context: CommandContext) -> Result<Value, CommandError> {
+                match self {
+                    $(Command::$variant => $handler(argument, context).await,)*
+                }
+            }
+        }
+    };
+}
+
+commands! {
+    Status {
+        id: "status",
+        group: Core,
+        read_only: true,
+        pages_by_max_results: false,
+        arguments: status::StatusArguments,
+        handler: status::status,
+        description:
+        "Readiness of the shared F# session: whether FSAC runs (lsp), the projects are loaded \
+         (projectOptions) and the symbol index is warm (symbolIndex), a hint when not, FSAC's pid and whether \
+         this bridge joined the editor's session. Call it first and when answers look incomplete; prefer it \
+         over guessing from text search whether semantic answers can be trusted yet.",
+    },
+    Restart {
+        id: "restart",
+        group: Session,
+        read_only: false,
+        pages_by_max_results: false,
+        arguments: restart::RestartArguments,
+        handler: restart::restart,
+        description:
+        "Restarts the shared FSAC process (the editor's too) and replays the open buffers into it. Use only when \
+         status says FSAC crashed or is unresponsive; ordinary answers never need it.",
+    },
+    Find {
+        id: "find",
+        group: Core,
+        read_only: true,
+        pages_by_max_results: true,
+        arguments: find::FindArguments,
+        handler: find::find,
+        description:
+        "Every definition and reference of an F# symbol across all projects, resolved by the compiler in the \
+         editor's live session (unsaved edits included); record-field sites classified (construction, \
+         copy-update, mutation, pattern, read). Prefer over grep whenever you need a symbol's uses: same-named \
+         symbols, strings and comments are not hits, and incomplete coverage is said.",
+    },
+    FieldImpact {
+        id: "fieldImpact",
+        group: Core,
+        read_only: true,
+        pages_by_max_results: true,
+        arguments: field_impact::FieldImpactArguments,
+        handler: field_impact::field_impact,
+        description:
+        "Plans a record-field change: every construction, copy-and-update, mutation, pattern and read of a field \
+         across all projects, each with the field's type at that site as the compiler resolves it. Prefer over \
+         text search when changing a field's type or name: same-named fields of other records and unrelated \
+         uses are told apart.",
+    },
+    Check {
+        id: "check",
+        group: Core,
+        read_only: true,
+        pages_by_max_results: false,
+        arguments: check::CheckArguments,
+        handler: check::check,
+        description:
+        "Type-checks a file, project, workspace or snippet with the F# compiler and returns one verdict \
+         (clean | errors | unknown) that says which files and versions it covers, the editor's unsaved buffers \
+         included. Prefer over building or reading code to guess whether an edit compiles: `clean` is only \
+         said when every file in scope was analysed. With `edits`, checks a planned change before writing it.",
+    },
+    Diagnostics {
+        id: "diagnostics",
+        group: Diagnostics,
+        read_only: true,
+        pages_by_max_results: false,
+        arguments: diagnostics::DiagnosticsArguments,
+        handler: diagnostics::diagnostics,
+        description:
+        "What FSAC has reported in this session: per file, errors and warnings with freshness (current = \
+         analysed at the content it has now, stale, unverified), the editor's unsaved buffers included. Cheap: \
+         never starts an analysis. Prefer over building to see known errors; a file absent here is not known \
+         to be clean: use check for a verdict.",
+    },
+    MakeInternalVisible {
+        id: "makeInternalVisible",
+        group: Edits,
+        read_only: false,
+        pages_by_max_results: false,
+        arguments: make_visible::MakeVisibleArguments,
+        handler: make_visible::make_internal_visible,
+        description:
+        "Turns a `private` declaration into `internal` with a one-token edit found in the syntax tree (never in \
+         strings or comments) and returns the WorkspaceEdit and a preview; writes nothing (apply: true asks the \
+         editor, exposeTo adds InternalsVisibleTo). Prefer over a text replace of `private`, which hits the \
+         wrong token on lines with strings, comments or several bindings.",
+    },
+    Outline {
+        id: "outline",
+        group: Navigation,
+        read_only: true,
+        pages_by_max_results: false,
+        arguments: outline::OutlineArguments,
+        handler: outline::outline,
+        description:
+        "Outline of a file, a project or its public API from the syntax tree: modules, types, members and \
+         signatures, the editor's unsaved buffers included; paged. Prefer over reading whole files or grepping \
+         for let/type/member when you need to know what a file or project declares.",
+    },
+    ExplainDiagnostic {
+        id: "explainDiagnostic",
+        group: Diagnostics,
+        read_only: true,
+        pages_by_max_results: false,
+        arguments: diagnostic::arguments::ExplainArguments,
+        handler: diagnostic::explain::explain_diagnostic,
+        description:
+        "Explains one compiler diagnostic at path + line (+ code, character): FSAC's exact message, code, \
+         severity and range, the line with context, what the code usually means and which fixes FSAC offers. \
+         The file is analysed first if needed. Prefer over guessing from the message text or re-running a build.",
+    },
+    DiagnosticFixes {
+        id: "diagnosticFixes",
+        group: Diagnostics,
+        read_only: false,
+        pages_by_max_results: false,
+        arguments: diagnostic::arguments::FixesArguments,
+        handler: diagnostic::fixes::diagnostic_fixes,
+        description:
+        "FSAC's code actions for one diagnostic at path + line (+ code): each fix's title, kind, edits previewed \
+         (old text, new text, resulting lines) and the WorkspaceEdit. Writes nothing; apply: true (with \
+         fixIndex) asks the editor. Prefer over hand-editing when the compiler already knows the fix.",
+    },
+    SuggestOpen {
+        id: "suggestOpen",
+        group: Diagnostics,
+        read_only: true,
+        pages_by_max_results: false,
+        arguments: diagnostic::arguments::SuggestOpenArguments,
+        handler: diagnostic::suggest_open::suggest_open,
+        description:
+        "Which `open` brings an unresolved name into scope: give `name`, or path + line of its FS0039. Answers \
+         FSAC's open/Use fixes and the workspace's own modules declaring it (RequireQualifiedAccess respected), \
+         each with the edit and its source. Prefer over grepping for the declaration and guessing the namespace.",
+    },
+    ReferencedSymbols {
+        id: "referencedSymbols",
+        group: Assemblies,
+        read_only: true,
+        pages_by_max_results: false,
+        arguments: referenced::ReferencedSymbolsArguments,
+        handler: referenced::referenced_symbols,
+        description:
+        "Searches the types of the project's referenced assemblies (NuGet packages, framework when a \
+         targeting pack is installed) by name substring, read from their metadata; each hit names its \
+         assembly and package. Prefer over grepping the packages folder or guessing namespaces; the answer \
+         lists references it could not read.",
+    },
+    NugetTypes {
+        id: "nugetTypes",
+        group: Assemblies,
+        read_only: true,
+        pages_by_max_results: false,
+        arguments: referenced::NugetTypesArguments,
+        handler: referenced::nuget_types,
+        description:
+        "Lists every type of one referenced package or assembly: packageId is a NuGet package id or an \
+         assembly simple name (exact, case-insensitive, never a prefix). A miss says why (hint) and offers \
+         candidatePackages. Prefer over decompiling or web search to learn what a package exposes.",
+    },
+    NugetMembers {
+        id: "nugetMembers",
+        group: Assemblies,
+        read_only: true,
+        pages_by_max_results: false,
+        arguments: referenced::NugetMembersArguments,
+        handler: referenced::nuget_members,
+        description:
+        "Lists the members of one type of a referenced package or assembly with signatures, accessibility \
+         (from metadata), static/abstract and obsolete flags. typeName is the display name, full name or a \
+         dotted tail. Prefer over guessing an API from memory; use nuget_types first to find type names.",
+    },
+    SymbolSearch {
+        id: "symbolSearch",
+        group: Core,
+        read_only: true,
+        pages_by_max_results: false,
+        arguments: symbols::SearchArguments,
+        handler: symbols::symbol_search,
+        description:
+        "Ranks files for identifiers in milliseconds from the syntax index (BM25; declaring files first; tests, \
+         generated and vendored code demoted): per file the matched names with counts, declaring symbols, best \
+         lines and projects. Works before FSAC is ready. Prefer over grep to find which files matter for a name; \
+         available:false means the index builds: retry after retryAfterMs.",
+    },
+    ReadSymbol {
+        id: "readSymbol",
+        group: Core,
+        read_only: true,
+        pages_by_max_results: false,
+        arguments: symbols::read::ReadSymbolArguments,
+        handler: symbols::read::read_symbol,
+        description:
+        "One declaration's verbatim source by name (`weigh`, `Shipment.weigh`, fully qualified), from the editor's \
+         unsaved buffer when open, with its range and parent chain. Several matches are all listed with path and \
+         line to pick one, never guessed. Prefer over reading whole files when you need one type or function.",
+    },
+    ReadEnclosing {
+        id: "readEnclosing",
+        group: Core,
+        read_only: true,
+        pages_by_max_results: false,
+        arguments: symbols::read::ReadEnclosingArguments,
+        handler: symbols::read::read_enclosing,
+        description:
+        "Maps a path and 0-based line (from grep, diagnostics or locations) to the smallest enclosing declaration's \
+         verbatim source and its parent chain, from the syntax tree only. Over maxLines, onOversize says: error \
+         (metadata only), slice (aroundLine lines around the line) or outline (its parts with read arguments). \
+         Prefer over reading a file around a line.",
+    },
+    Rename {
+        id: "rename",
+        group: Edits,
+        read_only: false,
+        pages_by_max_results: false,
+        arguments: rename::RenameArguments,
+        handler: rename::rename,
+        description:
+        "Renames the symbol at path + line + word: FSAC's rename edits grouped by file with each line before and \
+         after, cross-checked against find over every project (missedSites; complete only when nothing is \
+         missed). Writes nothing unless apply is \"disk\" (with the preview's fileHashes). Prefer over a text \
+         replace, which hits same-named fields of other types and strings.",
+    },
+    TypeHierarchy {
+        id: "typeHierarchy",
+        group: Navigation,
+        read_only: true,
+        pages_by_max_results: false,
+        arguments: type_hierarchy::TypeHierarchyArguments,
+        handler: type_hierarchy::type_hierarchy,
+        description:
+        "The type hierarchy FSAC lacks, at a type's name or a use of it: its supertypes (inherit, interface \
+         lines, each resolved by FSAC) and subtypes (every class, record, union or object expression in the \
+         workspace implementing or inheriting it, each confirmed by FSAC's definition). Prefer over grepping \
+         for `interface X`: same-named types are told apart.",
+    },
+}
+
+impl Command {
+    pub fn from_id(id: &str) -> Option<Command> {
+        Command::ALL.into_iter().find(|command| command.id() == id)
+    }
+
+    /// The MCP tool's name: the id's suffix in snake case (`fslens.fieldImpact` →
+    /// `field_impact`), derived once.
+    pub fn tool_name(self) -> &'static str {
+        static NAMES: LazyLock<[String; COUNT]> =
+            LazyLock::new(|| Command::ALL.map(|command| snake_case(&command.id()[PREFIX.len()..])));
+        &NAMES[self as usize]
+    }
+
+    pub fn from_tool_name(name: &str) -> Option<Command> {
+        Command::ALL.into_iter().find(|command| command.tool_name() == name)
+    }
+
+    /// Every command's id, in the advertised order.
+    pub fn ids() -> impl Iterator<Item = &'static str> {
+        Command::ALL.into_iter().map(Command::id)
+    }
+}
+
+/// What every fslens command identifier starts with (the table's `id` is the part after it).
+/// FSAC registers no commands of its own and emits `fsharp.*` command ids for the client, so
+/// ours use the distinct `fslens.` prefix.
+pub const PREFIX: &str = "fslens.";
+
+/// `fieldImpact` → `field_impact`.
+pub fn snake_case(camel: &str) -> String {
+    let mut snake = String::with_capacity(camel.len() + 4);
+    for character in camel.chars() {
+        if character.is_ascii_uppercase() {
+            if !snake.is_empty() {
+                snake.push('_');
+            }
+            snake.push(character.to_ascii_lowercase());
+        } else {
+            snake.push(character);
+        }
+    }
+    snake
 }
 
 /// A set of MCP tools that is listed or not as one (mcp/groups.rs says how).
@@ -49,148 +404,6 @@ pub enum ToolGroup {
     Edits,
     /// Session control.
     Session,
-}
-
-impl Command {
-    /// Every command, in the order advertised in `executeCommandProvider`.
-    pub const ALL: [Command; 19] = [
-        Command::Status,
-        Command::Restart,
-        Command::Find,
-        Command::FieldImpact,
-        Command::Check,
-        Command::Diagnostics,
-        Command::MakeInternalVisible,
-        Command::Outline,
-        Command::ExplainDiagnostic,
-        Command::DiagnosticFixes,
-        Command::SuggestOpen,
-        Command::ReferencedSymbols,
-        Command::NugetTypes,
-        Command::NugetMembers,
-        Command::SymbolSearch,
-        Command::ReadSymbol,
-        Command::ReadEnclosing,
-        Command::Rename,
-        Command::TypeHierarchy,
-    ];
-
-    /// The `workspace/executeCommand` identifier.
-    pub const fn id(self) -> &'static str {
-        match self {
-            Command::Status => ids::STATUS,
-            Command::Restart => ids::RESTART,
-            Command::Find => ids::FIND,
-            Command::FieldImpact => ids::FIELD_IMPACT,
-            Command::Check => ids::CHECK,
-            Command::Diagnostics => ids::DIAGNOSTICS,
-            Command::MakeInternalVisible => ids::MAKE_INTERNAL_VISIBLE,
-            Command::Outline => ids::OUTLINE,
-            Command::ExplainDiagnostic => ids::EXPLAIN_DIAGNOSTIC,
-            Command::DiagnosticFixes => ids::DIAGNOSTIC_FIXES,
-            Command::SuggestOpen => ids::SUGGEST_OPEN,
-            Command::ReferencedSymbols => ids::REFERENCED_SYMBOLS,
-            Command::NugetTypes => ids::NUGET_TYPES,
-            Command::NugetMembers => ids::NUGET_MEMBERS,
-            Command::SymbolSearch => ids::SYMBOL_SEARCH,
-            Command::ReadSymbol => ids::READ_SYMBOL,
-            Command::ReadEnclosing => ids::READ_ENCLOSING,
-            Command::Rename => ids::RENAME,
-            Command::TypeHierarchy => ids::TYPE_HIERARCHY,
-        }
-    }
-
-    pub fn from_id(id: &str) -> Option<Command> {
-        Command::ALL.into_iter().find(|command| command.id() == id)
-    }
-
-    /// The MCP tool's name: the id's suffix in snake case (`fslens.fieldImpact` → `field_impact`).
-    pub const fn tool_name(self) -> &'static str {
-        match self {
-            Command::Status => "status",
-            Command::Restart => "restart",
-            Command::Find => "find",
-            Command::FieldImpact => "field_impact",
-            Command::Check => "check",
-            Command::Diagnostics => "diagnostics",
-            Command::MakeInternalVisible => "make_internal_visible",
-            Command::Outline => "outline",
-            Command::ExplainDiagnostic => "explain_diagnostic",
-            Command::DiagnosticFixes => "diagnostic_fixes",
-            Command::SuggestOpen => "suggest_open",
-            Command::ReferencedSymbols => "referenced_symbols",
-            Command::NugetTypes => "nuget_types",
-            Command::NugetMembers => "nuget_members",
-            Command::SymbolSearch => "symbol_search",
-            Command::ReadSymbol => "read_symbol",
-            Command::ReadEnclosing => "read_enclosing",
-            Command::Rename => "rename",
-            Command::TypeHierarchy => "type_hierarchy",
-        }
-    }
-
-    pub fn from_tool_name(name: &str) -> Option<Command> {
-        Command::ALL.into_iter().find(|command| command.tool_name() == name)
-    }
-
-    /// The MCP tool group the command's tool is listed in.
-    pub const fn group(self) -> ToolGroup {
-        match self {
-            Command::Status
-            | Command::Find
-            | Command::Check
-            | Command::FieldImpact
-            | Command::SymbolSearch
-            | Command::ReadSymbol
-            | Command::ReadEnclosing => ToolGroup::Core,
-            Command::Outline | Command::TypeHierarchy => ToolGroup::Navigation,
-            Command::Diagnostics | Command::ExplainDiagnostic | Command::DiagnosticFixes | Command::SuggestOpen => {
-                ToolGroup::Diagnostics
-            }
-            Command::ReferencedSymbols | Command::NugetTypes | Command::NugetMembers => ToolGroup::Assemblies,
-            Command::MakeInternalVisible | Command::Rename => ToolGroup::Edits,
-            Command::Restart => ToolGroup::Session,
-        }
-    }
-
-    /// Whether the command only reads: it changes no file, no buffer and no process (an
-    /// `apply` argument makes the others change something).
-    pub const fn read_only(self) -> bool {
-        !matches!(self, Command::MakeInternalVisible | Command::Rename | Command::DiagnosticFixes | Command::Restart)
-    }
-
-    /// Whether the command's page size is `maxResults` with a `responseCharBudget` over the
-    /// whole answer (find's page planner), so the MCP bridge sizes the page to its output
-    /// limit rather than cutting rows `nextCursor` would skip.
-    pub const fn pages_by_max_results(self) -> bool {
-        matches!(self, Command::Find | Command::FieldImpact)
-    }
-
-    /// The MCP tool's input schema, generated from the command's argument struct.
-    pub fn input_schema(self) -> Value {
-        use crate::commands as c;
-        match self {
-            Command::Status => input_schema::<c::status::StatusArguments>(),
-            Command::Restart => input_schema::<c::RestartArguments>(),
-            Command::Find => c::find::arguments::input_schema(),
-            Command::FieldImpact => c::field_impact::input_schema(),
-            Command::Check => c::check::input_schema(),
-            Command::Diagnostics => c::diagnostics::input_schema(),
-            Command::MakeInternalVisible => c::make_visible::input_schema(),
-            Command::Outline => c::outline::input_schema(),
-            Command::ExplainDiagnostic => c::diagnostic::explain::input_schema(),
-            Command::DiagnosticFixes => c::diagnostic::fixes::input_schema(),
-            Command::SuggestOpen => c::diagnostic::suggest_open::input_schema(),
-            Command::ReferencedSymbols => c::referenced::input_schema(c::referenced::Tool::ReferencedSymbols),
-            Command::NugetTypes => c::referenced::input_schema(c::referenced::Tool::NugetTypes),
-            Command::NugetMembers => c::referenced::input_schema(c::referenced::Tool::NugetMembers),
-            Command::SymbolSearch => c::symbols::search_input_schema(),
-            Command::ReadSymbol => c::symbols::read::read_symbol_input_schema(),
-            Command::ReadEnclosing => c::symbols::read::read_enclosing_input_schema(),
-            Command::Rename => c::rename::input_schema(),
-            Command::TypeHierarchy => c::type_hierarchy::input_schema(),
-        }
-    }
 }
 
 impl ToolGroup {
@@ -236,15 +449,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn ids_and_tool_names_round_trip_and_follow_the_wire_list() {
-        let ids: Vec<&str> = Command::ALL.iter().map(|command| command.id()).collect();
-        assert_eq!(ids, crate::lsp::ext::commands::ALL, "Command::ALL and lsp::ext::commands::ALL list the same ids");
+    fn ids_carry_the_prefix_once_and_round_trip_with_tool_names() {
         for command in Command::ALL {
-            assert_eq!(Command::from_id(command.id()), Some(command));
+            let id = command.id();
+            let suffix = id.strip_prefix(PREFIX).expect("every id has the fslens. prefix");
+            assert!(!suffix.contains('.') && !suffix.is_empty(), "{id}");
+            assert_eq!(Command::ids().filter(|other| *other == id).count(), 1, "{id} is listed once");
+            assert_eq!(Command::from_id(id), Some(command));
             assert_eq!(Command::from_tool_name(command.tool_name()), Some(command));
-            let suffix = command.id().strip_prefix(ids::PREFIX).expect("every id has the fslens. prefix");
-            assert_eq!(crate::mcp::tools::snake_case(suffix), command.tool_name(), "{command:?}");
         }
+        assert_eq!(Command::FieldImpact.tool_name(), "field_impact");
         assert_eq!(Command::from_id("fslens.nothing"), None);
         assert_eq!(Command::from_id("fsharp.compile"), None);
     }

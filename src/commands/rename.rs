@@ -104,48 +104,61 @@ const KEYWORDS: &[&str] = &[
     "const",
 ];
 
-/// The arguments of `fslens.rename`.
-#[derive(Debug, Deserialize, Serialize, JsonSchema)]
+/// The arguments of `fslens.rename`, and the flags of `fslens rename` (with
+/// [`RenameCommandLine`]'s `--expected-hashes`).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, clap::Args)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct RenameArguments {
     /// A qualified name (Module.Type.member) instead of path + line: find's one definition of
     /// it is the position.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long, conflicts_with_all = ["path", "line", "character", "word"])]
     pub symbol: Option<String>,
     /// The file with a use or the declaration of the symbol (required without `symbol`).
     /// Relative to the workspace root or absolute inside it; paths outside are refused.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long, required_unless_present = "symbol")]
     pub path: Option<String>,
     /// 0-based line (required without `symbol`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long, required_unless_present = "symbol")]
     pub line: Option<Coordinate>,
     /// 0-based UTF-16 column, instead of `word`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long, conflicts_with = "word")]
     pub character: Option<Coordinate>,
     /// The symbol's name on the line (a whole word), instead of `character`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub word: Option<String>,
     /// Which occurrence of `word` on the line, from 1; default 1.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub occurrence: Option<Bounded<1, { u32::MAX as u64 }, 1>>,
     /// The new name; backticks are added when it needs them.
+    #[arg(long)]
     pub new_name: String,
     /// false: preview only; editor: one workspace/applyEdit (the user can undo it); disk: write
     /// every file or none (needs `expectedHashes`).
     #[serde(default)]
+    #[arg(long, value_enum, default_value_t)]
     pub apply: ApplyMode,
     /// The preview's fileHashes (file → hash); required with apply disk.
     #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "file_hashes")]
+    #[arg(skip)]
     pub expected_hashes: Option<BTreeMap<String, String>>,
     /// The preview's budget of touched lines.
     #[serde(default)]
+    #[arg(long, default_value_t)]
     pub max_lines: Bounded<1, MAX_MAX_LINES, DEFAULT_MAX_LINES>,
     /// One deadline for FSAC, find and the editor, in milliseconds.
     #[serde(default)]
+    #[arg(long, default_value_t, value_parser = TimeoutMs::<120_000>::parse_clamped)]
     pub timeout_ms: TimeoutMs<120_000>,
     /// Also answer the compiler's verdict on the renamed code (a what-if check of the edit;
     /// nothing is written) as verification.
     #[serde(default)]
+    #[arg(long)]
     pub verify: bool,
 }
 
@@ -1129,73 +1142,30 @@ fn write_all_or_none(
     Ok(())
 }
 
-/// `fslens rename`: the command's arguments on the command line.
-#[derive(clap::Args, Debug)]
-pub struct RenameCliArgs {
-    /// A qualified name to rename instead of --path/--line (e.g. `Billing.Types.Order.Total`).
-    #[arg(long, conflicts_with_all = ["path", "line", "character", "word"])]
-    pub symbol: Option<String>,
-    /// The file (relative to the workspace or absolute).
-    #[arg(long, required_unless_present = "symbol")]
-    pub path: Option<String>,
-    /// 0-based line.
-    #[arg(long, required_unless_present = "symbol")]
-    pub line: Option<Coordinate>,
-    /// 0-based UTF-16 column on the line.
-    #[arg(long, conflicts_with = "word")]
-    pub character: Option<Coordinate>,
-    /// A word on the line instead of a column (the symbol's name).
-    #[arg(long)]
-    pub word: Option<String>,
-    /// Which occurrence of the word (from 1).
-    #[arg(long)]
-    pub occurrence: Option<Bounded<1, { u32::MAX as u64 }, 1>>,
-    /// The new name (double backticks are added when it needs them).
-    #[arg(long)]
-    pub new_name: String,
-    /// editor | disk (default: a preview only).
-    #[arg(long, value_enum)]
-    pub apply: Option<ApplyMode>,
+/// `fslens rename`: the command's arguments as flags, with the preview's hashes given as JSON
+/// text.
+#[derive(Clone, Debug, clap::Args)]
+pub struct RenameCommandLine {
+    #[command(flatten)]
+    pub arguments: RenameArguments,
     /// With --apply disk: the preview's fileHashes, as JSON.
     #[arg(long)]
     pub expected_hashes: Option<String>,
-    /// The preview's budget of touched lines.
-    #[arg(long)]
-    pub max_lines: Option<Bounded<1, MAX_MAX_LINES, DEFAULT_MAX_LINES>>,
-    /// The deadline (also for FSAC to load), in milliseconds.
-    #[arg(long, default_value_t = 120_000)]
-    pub timeout_ms: u64,
-    /// Also check the renamed code in memory (a what-if check; nothing is written).
-    #[arg(long)]
-    pub verify: bool,
     /// Print the JSON answer instead of the preview.
     #[arg(long)]
     pub json: bool,
 }
 
-impl RenameCliArgs {
+impl RenameCommandLine {
     /// The command's arguments; `--expected-hashes` must be the preview's `fileHashes` JSON.
     pub fn arguments(&self) -> Result<RenameArguments, String> {
-        let expected_hashes = match &self.expected_hashes {
-            Some(hashes) => Some(serde_json::from_str(hashes).map_err(|error| {
+        let mut arguments = self.arguments.clone();
+        if let Some(hashes) = &self.expected_hashes {
+            arguments.expected_hashes = Some(serde_json::from_str(hashes).map_err(|error| {
                 format!("--expected-hashes is not the preview's fileHashes JSON (file → hash): {error}")
-            })?),
-            None => None,
-        };
-        Ok(RenameArguments {
-            symbol: self.symbol.clone(),
-            path: self.path.clone(),
-            line: self.line,
-            character: self.character,
-            word: self.word.clone(),
-            occurrence: self.occurrence,
-            new_name: self.new_name.clone(),
-            apply: self.apply.unwrap_or_default(),
-            expected_hashes,
-            max_lines: self.max_lines.unwrap_or_default(),
-            timeout_ms: Bounded::clamped(self.timeout_ms),
-            verify: self.verify,
-        })
+            })?);
+        }
+        Ok(arguments)
     }
 }
 
@@ -1259,11 +1229,6 @@ pub fn render_text(answer: &Value) -> String {
         _ => "preview only: nothing was written".to_owned(),
     });
     lines.join("\n")
-}
-
-/// The MCP input schema generated from this command's argument struct.
-pub fn input_schema() -> serde_json::Value {
-    crate::commands::params::input_schema::<RenameArguments>()
 }
 
 #[cfg(test)]
@@ -1354,7 +1319,7 @@ mod tests {
 
     #[test]
     fn the_apply_schema_accepts_false_and_the_two_modes() {
-        let schema = input_schema();
+        let schema = crate::commands::params::input_schema::<RenameArguments>();
         assert_eq!(schema["properties"]["apply"]["enum"], json!([false, "editor", "disk"]));
         assert_eq!(schema["properties"]["apply"]["default"], json!(false));
         assert_eq!(schema["properties"]["maxLines"]["maximum"], json!(2000));

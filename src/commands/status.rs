@@ -14,19 +14,23 @@ use crate::lsp::ext;
 use crate::lsp::message::error_codes;
 use crate::session_state::status::State;
 
-/// The arguments of `fslens.status` (all optional).
-#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+/// The arguments of `fslens.status` (all optional), and the flags of `fslens status`, which
+/// always waits until the workspace is ready.
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema, clap::Args)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StatusArguments {
     /// Answer once FSAC reports the workspace loaded, or once waiting can no longer help (FSAC
     /// absent or crashed).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(skip = Some(WaitUntil::Ready))]
     pub wait_until: Option<WaitUntil>,
     /// How long to wait, in milliseconds.
     #[serde(default)]
+    #[arg(long, default_value_t, value_parser = TimeoutMs::<60_000>::parse_clamped)]
     pub timeout_ms: TimeoutMs<60_000>,
     /// Also send FSAC a request it answers at once, and report whether and how fast it did.
     #[serde(default)]
+    #[arg(skip)]
     pub probe: bool,
 }
 

@@ -270,11 +270,6 @@ fn no_symbol(reason: &str, line_text: &str) -> CommandError {
     )
 }
 
-/// The MCP input schema generated from [`TypeHierarchyArguments`].
-pub fn input_schema() -> Value {
-    crate::commands::params::input_schema::<TypeHierarchyArguments>()
-}
-
 /// The identifier starting at or spanning the byte `column` of `line`.
 pub fn identifier_at_column(line: &str, column: usize) -> Option<String> {
     let is_identifier = |character: char| character.is_alphanumeric() || character == '_' || character == '\'';

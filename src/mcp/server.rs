@@ -21,7 +21,6 @@ use tokio::sync::Mutex;
 use crate::commands::params::parse_arguments;
 use crate::commands::paths::confine;
 use crate::commands::registry::Command;
-use crate::lsp::ext;
 use crate::lsp::ext::error_kinds;
 use crate::mcp::groups::{ActivateToolsArguments, Activation, ToolGroup, group_of};
 use crate::mcp::output::{RenderedOutput, render_answer, render_error};
@@ -121,7 +120,7 @@ impl BridgeServer {
             Ok(session) => session.commands.clone(),
             Err(failure) => {
                 tracing::warn!("listing tools without a session: {}", failure.message);
-                ext::commands::ALL.iter().map(|command| (*command).to_owned()).collect()
+                crate::commands::registry::Command::ids().map(str::to_owned).collect()
             }
         };
         let Ok(mut cached) = self.state.catalogue.lock() else {
@@ -167,7 +166,13 @@ impl BridgeServer {
                 execute(&session, command, Value::Object(arguments), context).await
             }
             ToolAction::Status => {
-                let status = execute(&session, ext::commands::STATUS, Value::Object(arguments), context).await?;
+                let status = execute(
+                    &session,
+                    crate::commands::registry::Command::Status.id(),
+                    Value::Object(arguments),
+                    context,
+                )
+                .await?;
                 Ok(readiness(&status, &session))
             }
             ToolAction::SymbolAtWord => {
@@ -562,7 +567,7 @@ mod tests {
         let factory: ConfigFactory = Arc::new(|| Err(anyhow::anyhow!("no FSAC in this test")));
         let server = BridgeServer::new(root.path().to_owned(), factory, None, false);
         // The client last listed a catalogue built for a session advertising fewer commands.
-        let older = vec![ext::commands::STATUS.to_owned()];
+        let older = vec![crate::commands::registry::Command::Status.id().to_owned()];
         *server.state.catalogue.lock().unwrap() = Some((older.clone(), Arc::new(catalogue(&older))));
         let tools = server.tool_definitions().await;
         assert!(tools.iter().any(|tool| tool.name == "find"), "rebuilt for every command");

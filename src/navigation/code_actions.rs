@@ -21,7 +21,8 @@ use crate::commands::budget::{RESPONSE_CHAR_BUDGET, paginate};
 use crate::commands::diagnostic::describe_diagnostic;
 use crate::commands::diagnostic::fixes::describe_action;
 use crate::commands::paths::display_relative;
-use crate::lsp::ext::{self, commands};
+use crate::commands::registry::Command;
+use crate::lsp::ext;
 use crate::navigation::navigate::{ApplyMode, NavigateArguments, Navigator};
 use crate::session_client::CallFailure;
 use crate::session_client::Deadline;
@@ -215,7 +216,7 @@ async fn analyse_file(navigator: &Navigator<'_>, path: &Path, deadline: Deadline
     let argument = json!({
         "path": path.display().to_string(), "scope": "file", "severity": "all", "timeoutMs": remaining_ms(deadline),
     });
-    let check = navigator.execute(commands::CHECK, argument, deadline).await?;
+    let check = navigator.execute(Command::Check.id(), argument, deadline).await?;
     if check["verdict"] != json!("unknown") {
         return Ok(());
     }
@@ -238,7 +239,7 @@ async fn published_diagnostics(
     deadline: Deadline,
 ) -> Result<(Vec<Value>, bool), CallFailure> {
     let answer =
-        navigator.execute(commands::DIAGNOSTICS, json!({ "path": path.display().to_string() }), deadline).await?;
+        navigator.execute(Command::Diagnostics.id(), json!({ "path": path.display().to_string() }), deadline).await?;
     let file = answer["files"].as_array().and_then(|files| files.first());
     let diagnostics = file.and_then(|file| file["diagnostics"].as_array()).cloned().unwrap_or_default();
     let open_in_editor = file.is_some_and(|file| file["openInEditor"] == json!(true));

@@ -12,5 +12,5 @@ pub mod locations;
 pub mod navigate;
 pub mod symbol_at_word;
 
-pub use navigate::{NavigateArguments, NavigateCliArgs, Navigator, render_text, run_from_cli};
+pub use navigate::{NavigateArguments, Navigator, render_text, run_from_cli};
 pub use symbol_at_word::SymbolAtWordArguments;

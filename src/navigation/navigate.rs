@@ -88,8 +88,8 @@ impl Operation {
     }
 }
 
-/// The arguments of `navigate`.
-#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+/// The arguments of `navigate`, and the flags of `fslens navigate OPERATION`.
+#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema, clap::Args)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NavigateArguments {
     /// What to ask at the position (documentSymbol: of the file; workspaceSymbol: by query).
@@ -97,55 +97,71 @@ pub struct NavigateArguments {
     /// The file (every operation but workspaceSymbol). Relative to the workspace root or
     /// absolute inside it; paths outside are refused.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub path: Option<String>,
     /// 0-based line of the position.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub line: Option<Bounded<0, { u32::MAX as u64 }>>,
     /// 0-based UTF-16 column of the position; or give `word`.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long, conflicts_with = "word")]
     pub character: Option<Bounded<0, { u32::MAX as u64 }>>,
     /// A whole word on the line instead of a column.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub word: Option<String>,
     /// Which occurrence of `word` on the line, from 1.
     #[serde(default)]
+    #[arg(long, default_value = "1")]
     pub occurrence: Bounded<1, 100_000, 1>,
     /// The symbol name to search for (workspaceSymbol).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub query: Option<String>,
     /// references: include the declaration itself.
     #[serde(default = "yes")]
+    #[arg(long = "exclude-declaration", action = clap::ArgAction::SetFalse,
+        help = "references: leave the declaration out")]
     pub include_declaration: bool,
     /// incomingCalls, outgoingCalls: call sites per page.
     #[serde(default)]
+    #[arg(long, default_value = "100")]
     pub max_results: Bounded<1, 1000, 100>,
     /// incomingCalls, outgoingCalls: the previous page's nextOffset.
     #[serde(default)]
+    #[arg(long, default_value = "0")]
     pub offset: Bounded<0, { u32::MAX as u64 }, 0>,
     /// codeActions: 0-based line where the range ends (default: the range ends where it
     /// starts, or at the end of `word`).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long, requires = "end_character")]
     pub end_line: Option<Bounded<0, { u32::MAX as u64 }>>,
     /// codeActions: 0-based UTF-16 column where the range ends; required with `endLine`,
     /// alone it ends the range on the start's line.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub end_character: Option<Bounded<0, { u32::MAX as u64 }>>,
     /// codeActions: `editor` sends the chosen action's edit to the editor as one
     /// `workspace/applyEdit` (the user can undo it); `disk` writes it (all files or none, with
     /// the preview's `fileHashes` as `expectedHashes`; refused for a file open in the editor);
     /// without it the actions are only previewed.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub apply: Option<ApplyMode>,
     /// codeActions with `apply: "disk"`: the preview's `fileHashes`; a file whose text changed
     /// since fails the call and nothing is written.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long, value_parser = parse_hashes)]
     pub expected_hashes: Option<std::collections::BTreeMap<String, String>>,
     /// codeActions with `apply`: which action to apply (its `index`, from 0); may be left out
     /// when FSAC offers exactly one.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub action_index: Option<Bounded<0, 1000>>,
     /// One deadline for the whole request, in milliseconds.
     #[serde(default)]
+    #[arg(long, default_value = "30000")]
     pub timeout_ms: TimeoutMs<LSP_TOOL_TIMEOUT_MS>,
 }
 
@@ -425,7 +441,7 @@ impl Navigator<'_> {
             "character": params["position"]["character"],
             "timeoutMs": deadline.1.as_millis() as u64,
         });
-        let command = crate::lsp::ext::commands::TYPE_HIERARCHY;
+        let command = crate::commands::registry::Command::TypeHierarchy.id();
         let call = json!({ "command": command, "arguments": [argument] });
         let mut answer = self.forward("workspace/executeCommand", call, deadline).await?;
         answer["operation"] = json!("typeHierarchy");
@@ -494,89 +510,6 @@ fn symbol_kind_name(kind: u64) -> &'static str {
 
 /// The default `timeoutMs` of the LSP-based tools (`symbol_at_word`, `navigate`).
 pub const LSP_TOOL_TIMEOUT_MS: u64 = 30_000;
-
-/// `fslens navigate OP` on the command line: the `navigate` tool's arguments as flags.
-#[derive(Debug, Clone, clap::Args)]
-pub struct NavigateCliArgs {
-    /// What to ask: definition, references, hover, typeDefinition, implementation,
-    /// signatureHelp, incomingCalls, outgoingCalls, typeHierarchy, documentSymbol,
-    /// workspaceSymbol, codeActions.
-    pub operation: Operation,
-    /// The file (every operation but workspaceSymbol).
-    #[arg(long)]
-    pub path: Option<String>,
-    /// 0-based line of the position.
-    #[arg(long)]
-    pub line: Option<Bounded<0, { u32::MAX as u64 }>>,
-    /// 0-based UTF-16 column of the position (instead of --word).
-    #[arg(long, conflicts_with = "word")]
-    pub character: Option<Bounded<0, { u32::MAX as u64 }>>,
-    /// A whole word on the line instead of a column.
-    #[arg(long)]
-    pub word: Option<String>,
-    /// Which occurrence of the word on the line (from 1).
-    #[arg(long, default_value = "1")]
-    pub occurrence: Bounded<1, 100_000, 1>,
-    /// The name to search for (workspaceSymbol).
-    #[arg(long)]
-    pub query: Option<String>,
-    /// references: leave the declaration out.
-    #[arg(long)]
-    pub exclude_declaration: bool,
-    /// incomingCalls, outgoingCalls: call sites per page (1..1000, default 100).
-    #[arg(long, default_value = "100")]
-    pub max_results: Bounded<1, 1000, 100>,
-    /// incomingCalls, outgoingCalls: continue from the previous page's nextOffset.
-    #[arg(long, default_value = "0")]
-    pub offset: Bounded<0, { u32::MAX as u64 }, 0>,
-    /// codeActions: 0-based line where the range ends (with --end-character).
-    #[arg(long, requires = "end_character")]
-    pub end_line: Option<Bounded<0, { u32::MAX as u64 }>>,
-    /// codeActions: 0-based UTF-16 column where the range ends.
-    #[arg(long)]
-    pub end_character: Option<Bounded<0, { u32::MAX as u64 }>>,
-    /// codeActions: apply the chosen action through the editor (`editor`) or on disk (`disk`,
-    /// with --expected-hashes).
-    #[arg(long)]
-    pub apply: Option<ApplyMode>,
-    /// codeActions with --apply disk: the preview's fileHashes, as JSON.
-    #[arg(long, value_parser = parse_hashes)]
-    pub expected_hashes: Option<std::collections::BTreeMap<String, String>>,
-    /// codeActions with --apply: which action (its index, from 0).
-    #[arg(long)]
-    pub action_index: Option<Bounded<0, 1000>>,
-    /// The deadline for the request (and for FSAC to load), in milliseconds.
-    #[arg(long, default_value = "30000")]
-    pub timeout_ms: TimeoutMs<LSP_TOOL_TIMEOUT_MS>,
-    /// Print the JSON answer instead of a readable list.
-    #[arg(long)]
-    pub json: bool,
-}
-
-impl NavigateCliArgs {
-    /// The tool's arguments these flags stand for (every field named, so a new argument does
-    /// not compile until the CLI says what it sends).
-    pub fn to_arguments(&self) -> NavigateArguments {
-        NavigateArguments {
-            operation: self.operation,
-            path: self.path.clone(),
-            line: self.line,
-            character: self.character,
-            word: self.word.clone(),
-            occurrence: self.occurrence,
-            query: self.query.clone(),
-            include_declaration: !self.exclude_declaration,
-            max_results: self.max_results,
-            offset: self.offset,
-            end_line: self.end_line,
-            end_character: self.end_character,
-            apply: self.apply,
-            expected_hashes: self.expected_hashes.clone(),
-            action_index: self.action_index,
-            timeout_ms: self.timeout_ms,
-        }
-    }
-}
 
 /// `--expected-hashes`: a JSON object of file → `sha256:…`.
 fn parse_hashes(text: &str) -> Result<std::collections::BTreeMap<String, String>, String> {

@@ -8,7 +8,7 @@
 
 use serde_json::{Map, Value, json};
 
-use crate::lsp::ext;
+use crate::commands::registry::Command;
 
 /// Completes the editor's `initialize` params for FSAC. Returns the params to forward.
 pub fn patch_params_for_fsac(mut params: Value) -> Value {
@@ -52,14 +52,12 @@ pub fn patch_result_for_editor(mut result: Value) -> Value {
     if let Value::Array(commands) = commands {
         // Each of ours exactly once: an editor registers every advertised id as a command,
         // and VS Code refuses to register an id twice.
-        let mut seen = [false; ext::commands::ALL.len()];
-        commands.retain(|existing| {
-            match existing.as_str().and_then(|id| ext::commands::ALL.iter().position(|ours| *ours == id)) {
-                Some(index) => !std::mem::replace(&mut seen[index], true),
-                None => true,
-            }
+        let mut seen = [false; Command::ALL.len()];
+        commands.retain(|existing| match existing.as_str().and_then(|id| Command::ids().position(|ours| ours == id)) {
+            Some(index) => !std::mem::replace(&mut seen[index], true),
+            None => true,
         });
-        for command in ext::commands::ALL {
+        for command in Command::ids() {
             if !commands.iter().any(|existing| existing == command) {
                 commands.push(json!(command));
             }
@@ -144,7 +142,10 @@ mod tests {
         expect![[r#"{"capabilities":{"executeCommandProvider":{"commands":["other","fslens.status","fslens.restart","fslens.find","fslens.fieldImpact","fslens.check","fslens.diagnostics","fslens.makeInternalVisible","fslens.outline","fslens.explainDiagnostic","fslens.diagnosticFixes","fslens.suggestOpen","fslens.referencedSymbols","fslens.nugetTypes","fslens.nugetMembers","fslens.symbolSearch","fslens.readSymbol","fslens.readEnclosing","fslens.rename","fslens.typeHierarchy"]},"hoverProvider":true},"serverInfo":{"name":"FsAutoComplete","version":"0.83.0"}}"#]]
             .assert_eq(&pretty(&patched));
         let fresh = patch_result_for_editor(json!({"capabilities": {}}));
-        assert_eq!(fresh["capabilities"]["executeCommandProvider"]["commands"], json!(ext::commands::ALL));
+        assert_eq!(
+            fresh["capabilities"]["executeCommandProvider"]["commands"],
+            json!(Command::ids().collect::<Vec<_>>())
+        );
         // Found by the `initialize_patcher` fuzz target: ids already advertised twice stayed twice.
         let doubled = patch_result_for_editor(json!({
             "capabilities": {"executeCommandProvider": {"commands": ["fslens.status", 1, "fslens.status", "other", "fslens.status"]}}

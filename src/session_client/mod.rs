@@ -31,7 +31,6 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use crate::cli_contract::CliFailure;
-use crate::lsp::ext;
 use crate::lsp::ext::error_kinds;
 use crate::proxy::{ProxyConfig, run_proxy};
 
@@ -217,7 +216,7 @@ impl Session {
             }
             None => {
                 if commands.is_empty() {
-                    commands = ext::commands::ALL.iter().map(|command| (*command).to_owned()).collect();
+                    commands = crate::commands::registry::Command::ids().map(str::to_owned).collect();
                 }
                 (editor, None)
             }
@@ -240,7 +239,7 @@ impl Session {
     /// that follows says what it could do without it.
     pub async fn wait_until_ready(&self, timeout: Duration) -> Result<Value, CallFailure> {
         let wait = json!({ "waitUntil": "ready", "timeoutMs": timeout.as_millis() as u64 });
-        self.execute(ext::commands::STATUS, wait).await
+        self.execute(crate::commands::registry::Command::Status.id(), wait).await
     }
 
     /// One request to the session, given up when `cancelled` fires (the caller's cancel) or at
@@ -331,7 +330,7 @@ fn advertised_commands(result: &Value) -> Vec<String> {
             commands
                 .iter()
                 .filter_map(Value::as_str)
-                .filter(|command| command.starts_with(ext::commands::PREFIX))
+                .filter(|command| command.starts_with(crate::commands::registry::PREFIX))
                 .map(str::to_owned)
                 .collect()
         })
@@ -356,7 +355,7 @@ pub async fn run_command(request: CommandRequest, config: ProxyConfig) -> anyhow
         CliFailure::invalid_path(&written, format!("workspace {written} does not exist: {error}"))
     })?;
     // `fslens status` waits by itself; every other command waits before it runs.
-    let wait = request.readiness_timeout.filter(|_| request.command != ext::commands::STATUS);
+    let wait = request.readiness_timeout.filter(|_| request.command != crate::commands::registry::Command::Status.id());
     let command_timeout = request.argument.get("timeoutMs").and_then(Value::as_u64).unwrap_or(120_000);
     let allowed = request.readiness_timeout.unwrap_or_default() + Duration::from_millis(command_timeout);
     let CommandRequest { command, argument, .. } = request;

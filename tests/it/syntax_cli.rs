@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use clap::Parser;
 use fslens::commands::index::{IndexCliArgs, render_text, run_cli};
-use fslens::commands::outline::OutlineCliArgs;
+use fslens::commands::outline::OutlineArguments;
 
 fn fixture_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/syntax-workspace")
@@ -25,7 +25,7 @@ struct OutlineCommand {
     #[arg(long)]
     workspace: PathBuf,
     #[command(flatten)]
-    arguments: OutlineCliArgs,
+    arguments: OutlineArguments,
 }
 
 #[test]
@@ -104,7 +104,7 @@ fn outline_flags_map_onto_command_arguments() {
         "--include-internal",
     ]);
     assert_eq!(
-        command.arguments.to_arguments(),
+        fslens::commands::params::to_argument_object(&command.arguments),
         serde_json::json!({
             "path": "src/A.fs",
             "view": "publicApi",

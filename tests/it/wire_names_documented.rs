@@ -34,7 +34,7 @@ fn every_restore_state_is_documented() {
 
 #[test]
 fn every_command_is_documented() {
-    let missing = undocumented(fslens::lsp::ext::commands::ALL);
+    let missing = undocumented(&fslens::commands::registry::Command::ids().collect::<Vec<_>>());
     assert!(missing.is_empty(), "commands docs/commands.md never names: {missing:?}");
 }
 

@@ -9,13 +9,15 @@ use super::file_glob::FileGlob;
 use crate::commands::CommandError;
 use crate::commands::params::{CommandArguments, TimeoutMs};
 
-/// The arguments of `fslens.check` (all optional).
-#[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+/// The arguments of `fslens.check` (all optional), and the flags of `fslens check` (where
+/// `path` is positional and `--edits` names a file holding the edits).
+#[derive(Debug, Default, Deserialize, Serialize, JsonSchema, clap::Args)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CheckArguments {
     /// What to check. auto: snippet if `snippet`, file if `path`, project if `projectPath`
     /// names a project (an .fsproj path or a project name), else workspace.
     #[serde(default)]
+    #[arg(long, value_enum, default_value_t)]
     pub scope: CheckScope,
     /// A file to check (scope file). Relative to the workspace root or absolute inside it;
     /// paths outside are refused. A file neither on disk nor open in the editor is
@@ -24,33 +26,41 @@ pub struct CheckArguments {
     pub path: Option<String>,
     /// Source text checked as a script (scope snippet).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub snippet: Option<String>,
     /// Where the snippet sits in the project's compile order.
     #[serde(default)]
+    #[arg(long, value_enum, default_value_t)]
     pub snippet_position: SnippetPosition,
     /// Keep only files whose workspace-relative path matches: `*` and `?` within one path
     /// segment, `**` across segments.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub file_glob: Option<FileGlob>,
     /// trusted: FSAC analyses every file at its current content; fast: only what FSAC already
     /// reported, never opening files.
     #[serde(default)]
+    #[arg(long, value_enum, default_value_t)]
     pub speed: Speed,
     /// Which diagnostics the answer lists (the counts cover all of them).
     #[serde(default)]
+    #[arg(long, value_enum, default_value_t)]
     pub severity: SeverityFloor,
     /// .fsproj path or project name (scope project, or where a snippet goes), or a solution.
     /// Relative to the workspace root or absolute inside it.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub project_path: Option<String>,
     /// One deadline for waiting for FSAC and the analyses, in milliseconds.
     #[serde(default)]
+    #[arg(long, default_value_t, value_parser = TimeoutMs::<60_000>::parse_clamped)]
     pub timeout_ms: TimeoutMs<60_000>,
     /// What-if: check these edits without writing them (the editor sees nothing; FSAC's view
     /// is restored before the answer). A WorkspaceEdit (changes or documentChanges), or a list
     /// of {path, range, newText} (0-based line, UTF-16 character) or {path, text}. The answer
     /// adds baseline and delta (introduced, resolved, unchanged).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(skip)]
     pub edits: Option<WhatIfEdits>,
 }
 

@@ -101,35 +101,42 @@ fn check_diagnostic_as_check_writes_it<S: Serializer>(
 macro_rules! diagnostic_arguments {
     ($(#[$meta:meta])* pub struct $name:ident { $($(#[$field_meta:meta])* pub $field:ident : $ty:ty,)* }) => {
         $(#[$meta])*
-        #[derive(Debug, Default, Deserialize, Serialize, JsonSchema)]
+        #[derive(Clone, Debug, Default, Deserialize, Serialize, JsonSchema, clap::Args)]
         #[serde(rename_all = "camelCase", deny_unknown_fields)]
         pub struct $name {
             /// The file with the diagnostic (required with `line` unless `diagnostic`).
             /// Relative to the workspace root or absolute inside it; paths outside are refused.
             #[serde(skip_serializing_if = "Option::is_none")]
+            #[arg(long)]
             pub path: Option<String>,
             /// 0-based line of the diagnostic (required with `path` unless `diagnostic`); a
             /// diagnostic matches when its range covers the line.
             #[serde(skip_serializing_if = "Option::is_none")]
+            #[arg(long)]
             pub line: Option<Coordinate>,
             /// 0-based UTF-16 column that must lie inside the diagnostic's range.
             #[serde(skip_serializing_if = "Option::is_none")]
+            #[arg(long)]
             pub character: Option<Coordinate>,
             /// Only a diagnostic with this code: FS0039, "39" or 39.
             #[serde(skip_serializing_if = "Option::is_none")]
+            #[arg(long)]
             pub code: Option<DiagnosticCode>,
             /// Among several matches, which one (0-based, in FSAC's order; default 0).
             #[serde(skip_serializing_if = "Option::is_none")]
+            #[arg(long)]
             pub index: Option<Bounded<0, 10_000>>,
             /// Instead of path/line: one diagnostic of a check answer, as is (its `file`,
             /// `range.start` and `code` select it).
             #[serde(default, skip_serializing_if = "Option::is_none")]
             #[serde(deserialize_with = "check_diagnostic", serialize_with = "check_diagnostic_as_check_writes_it")]
             #[schemars(with = "Option<serde_json::Map<String, Value>>")]
+            #[arg(skip)]
             pub diagnostic: Option<CheckDiagnostic>,
             /// One deadline for waiting on FSAC's load and analysis and its code actions, in
             /// milliseconds.
             #[serde(default)]
+            #[arg(long, default_value_t, value_parser = TimeoutMs::<60_000>::parse_clamped)]
             pub timeout_ms: TimeoutMs<60_000>,
             $($(#[$field_meta])* pub $field: $ty,)*
         }
@@ -168,12 +175,15 @@ impl CommandArguments for ExplainArguments {
 diagnostic_arguments! {
     /// The arguments of `fslens.diagnosticFixes`.
     pub struct FixesArguments {
-        /// Send one fix to the editor as workspace/applyEdit.
+        /// Send one fix to the editor as workspace/applyEdit (not on the command line, which
+        /// has no editor to apply it in).
         #[serde(default)]
+        #[arg(skip)]
         pub apply: bool,
         /// Which fix to apply (0-based); needed with `apply` when there are several, refused
         /// without `apply`.
         #[serde(skip_serializing_if = "Option::is_none")]
+        #[arg(skip)]
         pub fix_index: Option<Bounded<0, 1000>>,
     }
 }
@@ -197,6 +207,7 @@ diagnostic_arguments! {
         pub name: Option<String>,
         /// At most this many suggestions.
         #[serde(default)]
+        #[arg(skip)]
         pub max_results: Bounded<1, 200, 20>,
     }
 }

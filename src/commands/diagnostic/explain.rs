@@ -227,11 +227,6 @@ pub async fn explain_diagnostic(argument: Value, mut context: CommandContext) ->
     })
 }
 
-/// The MCP input schema generated from this command's argument struct.
-pub fn input_schema() -> serde_json::Value {
-    crate::commands::params::input_schema::<ExplainArguments>()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

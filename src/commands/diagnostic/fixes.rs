@@ -197,8 +197,3 @@ async fn apply_fix(
     };
     Ok(AppliedFix { fix_index: Some(chosen), applied, failure_reason })
 }
-
-/// The MCP input schema generated from this command's argument struct.
-pub fn input_schema() -> serde_json::Value {
-    crate::commands::params::input_schema::<FixesArguments>()
-}

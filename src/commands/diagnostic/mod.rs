@@ -20,13 +20,11 @@ use serde_json::{Value, json};
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::check::{CurrentAnalysis, current_analysis, fsac_for_file};
-use crate::commands::params::{Bounded, Coordinate};
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position};
 use crate::lsp::ext::error_kinds;
 use crate::syntax::index::Overlay;
 use crate::workspace::WorkspaceModel;
-use arguments::{DiagnosticCode, ExplainArguments, FixesArguments, SuggestOpenArguments};
 
 /// How many diagnostics a "nothing here" answer lists as the nearest ones.
 const NEAREST_LISTED: usize = 5;
@@ -480,75 +478,6 @@ pub fn preview_edit(edit: &Value, root: &Path, overlay: &Overlay) -> Value {
         }
     }
     json!({ "edits": previews, "resourceOperationsNotPreviewed": operations })
-}
-
-/// The shared CLI options of the diagnostic subcommands.
-#[derive(Clone, Debug, clap::Args)]
-pub struct DiagnosticCliArgs {
-    /// The file with the diagnostic (relative to the workspace or absolute).
-    #[arg(long)]
-    pub path: Option<String>,
-    /// 0-based line of the diagnostic.
-    #[arg(long)]
-    pub line: Option<Coordinate>,
-    /// 0-based UTF-16 column inside the diagnostic's range.
-    #[arg(long)]
-    pub character: Option<Coordinate>,
-    /// Only a diagnostic with this code (FS0039, 39).
-    #[arg(long)]
-    pub code: Option<DiagnosticCode>,
-    /// Among several matching diagnostics, which one (0-based).
-    #[arg(long)]
-    pub index: Option<Bounded<0, 10_000>>,
-    /// The deadline (also for FSAC to load and analyse the file), in milliseconds.
-    #[arg(long, default_value_t = 60_000)]
-    pub timeout_ms: u64,
-    /// Print the JSON answer instead of a readable summary.
-    #[arg(long)]
-    pub json: bool,
-}
-
-impl DiagnosticCliArgs {
-    pub fn explain_arguments(&self) -> ExplainArguments {
-        ExplainArguments {
-            path: self.path.clone(),
-            line: self.line,
-            character: self.character,
-            code: self.code,
-            index: self.index,
-            diagnostic: None,
-            timeout_ms: Bounded::clamped(self.timeout_ms),
-        }
-    }
-
-    /// The CLI previews the fixes; there is no editor to apply one in.
-    pub fn fixes_arguments(&self) -> FixesArguments {
-        FixesArguments {
-            path: self.path.clone(),
-            line: self.line,
-            character: self.character,
-            code: self.code,
-            index: self.index,
-            diagnostic: None,
-            timeout_ms: Bounded::clamped(self.timeout_ms),
-            apply: false,
-            fix_index: None,
-        }
-    }
-
-    pub fn suggest_open_arguments(&self, name: Option<String>) -> SuggestOpenArguments {
-        SuggestOpenArguments {
-            path: self.path.clone(),
-            line: self.line,
-            character: self.character,
-            code: self.code,
-            index: self.index,
-            diagnostic: None,
-            timeout_ms: Bounded::clamped(self.timeout_ms),
-            name,
-            max_results: Default::default(),
-        }
-    }
 }
 
 #[cfg(test)]

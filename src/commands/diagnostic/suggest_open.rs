@@ -618,11 +618,6 @@ fn add_the_edit(suggestion: &mut SyntaxSuggestion, insertion: &OpenInsertion, ur
     }
 }
 
-/// The MCP input schema generated from this command's argument struct.
-pub fn input_schema() -> serde_json::Value {
-    crate::commands::params::input_schema::<SuggestOpenArguments>()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -103,84 +103,175 @@ impl FindScope {
     }
 }
 
-/// The arguments of `fslens.find`.
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct FindArguments {
-    /// The symbol: a name, `Type.Member`, or a fully qualified name
-    /// (`Shipping.Domain.Shipment.Weight`); its dotted segments must be a suffix of the
-    /// declaration's full name. Required except for kind `field` with `field`, and kind
-    /// `position`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+/// Declares an argument struct with its own members followed by find's sweep arguments (which
+/// projects, which file or position, context, paging, deadline), so `fslens.find` and
+/// `fslens.fieldImpact` (which passes them to find unchanged) declare them once, and gives it
+/// [`find_with`](FindArguments::find_with). A macro rather than a `#[serde(flatten)]` member:
+/// serde's `deny_unknown_fields` does not see through a flattened struct, and an error inside
+/// one loses the name of the argument it is about.
+macro_rules! find_sweep_arguments {
+    (
+        // `all()` when the struct also derives `clap::Args` (its members are then CLI flags),
+        // `any()` when it does not: each `#[arg]` below sits in `cfg_attr($cli, …)`.
+        cli: $cli:meta;
+        $(#[$attribute:meta])* pub struct $name:ident { $($own:tt)* }
+    ) => {
+        $(#[$attribute])*
+        pub struct $name {
+            $($own)*
+            /// Which projects are swept and which sites are kept; default `auto`. `project` needs
+            /// `projectPath` or a `path` compiled by exactly one project; `file` needs `path`.
+            #[serde(default)]
+            #[cfg_attr($cli, arg(long, value_enum, default_value_t))]
+            pub scope: $crate::commands::find::arguments::FindScope,
+            /// Exact names (default). `false`: a case-insensitive substring match on the last
+            /// segment (qualifiers still match exactly).
+            #[serde(default = "crate::commands::find::arguments::yes")]
+            #[cfg_attr($cli, arg(long = "substring", action = clap::ArgAction::SetFalse,
+                help = "Case-insensitive substring matching instead of exact names"))]
+            pub exact: bool,
+            /// The position's file (kind `position`), or the file of scope `file`. Relative to the
+            /// workspace root or absolute inside it; paths outside are refused.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr($cli, arg(long))]
+            pub path: Option<String>,
+            /// Kind `position`: the 0-based line.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr($cli, arg(long))]
+            pub line: Option<$crate::commands::params::Coordinate>,
+            /// Kind `position`: the identifier on the line.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr($cli, arg(long))]
+            pub word: Option<String>,
+            /// With `word`: which of its whole-word matches on the line, 1-based; default 1.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr($cli, arg(long))]
+            pub occurrence: Option<$crate::commands::find::arguments::Occurrence>,
+            /// Kind `position`: the 0-based UTF-16 column, instead of `word`.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr($cli, arg(long))]
+            pub character: Option<$crate::commands::params::Coordinate>,
+            /// Lines of context above and below each site; at most 8 are applied.
+            #[serde(default)]
+            #[cfg_attr($cli, arg(long, default_value_t))]
+            pub context_lines: $crate::commands::find::arguments::ContextLines,
+            /// `false` drops the `definition` and `signature` rows; default `true`.
+            #[serde(default = "crate::commands::find::arguments::yes")]
+            #[cfg_attr($cli, arg(long = "exclude-declaration", action = clap::ArgAction::SetFalse,
+                help = "Leave the declarations themselves out"))]
+            pub include_declaration: bool,
+            /// Add `access` and the rendered `signature` to `resolution.declarations`.
+            #[serde(default)]
+            #[cfg_attr($cli, arg(long))]
+            pub include_info: bool,
+            /// The projects to sweep: an `.fsproj` (path or project name) or an `.sln`/`.slnx` of
+            /// the workspace. A path is relative to the workspace root or absolute inside it.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr($cli, arg(long))]
+            pub project_path: Option<String>,
+            /// At most this many rows per page.
+            #[serde(default)]
+            #[cfg_attr($cli, arg(long, default_value_t))]
+            pub max_results: $crate::commands::find::arguments::MaxResults,
+            /// UTF-16 units the whole serialized answer may take; default 60000 (30000 through the
+            /// MCP bridge, which sizes pages to its output). The page is the largest prefix of
+            /// rows that fits; not part of the query a cursor is bound to.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr($cli, arg(long))]
+            pub response_char_budget: Option<$crate::commands::find::arguments::ResponseCharBudget>,
+            /// One deadline for the whole request, in milliseconds (5 % of it, at most 250 ms, is
+            /// kept for building the answer).
+            #[serde(default)]
+            #[cfg_attr($cli, arg(long, default_value_t))]
+            pub timeout_ms: $crate::commands::find::arguments::FindTimeoutMs,
+            /// `nextCursor` of an earlier page of the same query.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr($cli, arg(long))]
+            pub cursor: Option<String>,
+        }
+
+        impl $name {
+            /// The `fslens.find` arguments with find's own members as given and the sweep
+            /// arguments of `self`.
+            pub fn find_with(&self, own: $crate::commands::find::arguments::FindOwnArguments)
+                -> $crate::commands::find::arguments::FindArguments
+            {
+                let $crate::commands::find::arguments::FindOwnArguments {
+                    query, kind, member, field, include_site_types,
+                } = own;
+                $crate::commands::find::arguments::FindArguments {
+                    query,
+                    kind,
+                    member,
+                    field,
+                    include_site_types,
+                    scope: self.scope,
+                    exact: self.exact,
+                    path: self.path.clone(),
+                    line: self.line,
+                    word: self.word.clone(),
+                    occurrence: self.occurrence,
+                    character: self.character,
+                    context_lines: self.context_lines,
+                    include_declaration: self.include_declaration,
+                    include_info: self.include_info,
+                    project_path: self.project_path.clone(),
+                    max_results: self.max_results,
+                    response_char_budget: self.response_char_budget,
+                    timeout_ms: self.timeout_ms,
+                    cursor: self.cursor.clone(),
+                }
+            }
+        }
+    };
+}
+pub(crate) use find_sweep_arguments;
+
+/// The members of [`FindArguments`] that are find's own, not its sweep arguments.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FindOwnArguments {
     pub query: Option<String>,
-    /// What the query names and which sites are wanted; default `auto`.
-    #[serde(default)]
     pub kind: FindKind,
-    /// Which projects are swept and which sites are kept; default `auto`. `project` needs
-    /// `projectPath` or a `path` compiled by exactly one project; `file` needs `path`.
-    #[serde(default)]
-    pub scope: FindScope,
-    /// Exact names (default). `false`: a case-insensitive substring match on the last
-    /// segment (qualifiers still match exactly).
-    #[serde(default = "yes")]
-    pub exact: bool,
-    /// With kind `members`: only this member.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub member: Option<String>,
-    /// With kind `field`: the field's name.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub field: Option<String>,
-    /// The position's file (kind `position`), or the file of scope `file`. Relative to the
-    /// workspace root or absolute inside it; paths outside are refused.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub path: Option<String>,
-    /// Kind `position`: the 0-based line.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub line: Option<Coordinate>,
-    /// Kind `position`: the identifier on the line.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub word: Option<String>,
-    /// With `word`: which of its whole-word matches on the line, 1-based; default 1.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub occurrence: Option<Occurrence>,
-    /// Kind `position`: the 0-based UTF-16 column, instead of `word`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub character: Option<Coordinate>,
-    /// Lines of context above and below each site; at most 8 are applied.
-    #[serde(default)]
-    pub context_lines: ContextLines,
-    /// `false` drops the `definition` and `signature` rows; default `true`.
-    #[serde(default = "yes")]
-    pub include_declaration: bool,
-    /// Add `access` and the rendered `signature` to `resolution.declarations`.
-    #[serde(default)]
-    pub include_info: bool,
-    /// Add `siteType` to every field row: the field's type at that site as FSAC's hover
-    /// gives it (at most 200 characters), with the `siteTypes` ledger and `siteTypesNote`.
-    #[serde(default)]
     pub include_site_types: bool,
-    /// The projects to sweep: an `.fsproj` (path or project name) or an `.sln`/`.slnx` of the
-    /// workspace. A path is relative to the workspace root or absolute inside it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub project_path: Option<String>,
-    /// At most this many rows per page.
-    #[serde(default)]
-    pub max_results: MaxResults,
-    /// UTF-16 units the whole serialized answer may take; default 60000 (30000 through the MCP
-    /// bridge, which sizes pages to its output). The page is the largest prefix of rows that
-    /// fits; not part of the query a cursor is bound to.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub response_char_budget: Option<ResponseCharBudget>,
-    /// One deadline for the whole request, in milliseconds (5 % of it, at most 250 ms, is kept
-    /// for building the answer).
-    #[serde(default)]
-    pub timeout_ms: FindTimeoutMs,
-    /// `nextCursor` of an earlier page of the same query.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub cursor: Option<String>,
 }
 
-fn yes() -> bool {
+find_sweep_arguments! {
+    cli: all();
+    /// The arguments of `fslens.find`, and the flags of `fslens find` (the query is
+    /// positional; `--substring` and `--exclude-declaration` say `exact` and
+    /// `includeDeclaration` false).
+    #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema, clap::Args)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct FindArguments {
+        /// The symbol: a name, `Type.Member`, or a fully qualified name
+        /// (`Shipping.Domain.Shipment.Weight`); its dotted segments must be a suffix of the
+        /// declaration's full name. Required except for kind `field` with `field`, and kind
+        /// `position`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub query: Option<String>,
+        /// What the query names and which sites are wanted; default `auto`.
+        #[serde(default)]
+        #[arg(long, value_enum, default_value_t)]
+        pub kind: FindKind,
+        /// With kind `members`: only this member.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[arg(long)]
+        pub member: Option<String>,
+        /// With kind `field`: the field's name.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[arg(long)]
+        pub field: Option<String>,
+        /// Add `siteType` to every field row: the field's type at that site as FSAC's hover
+        /// gives it (at most 200 characters), with the `siteTypes` ledger and `siteTypesNote`.
+        #[serde(default)]
+        #[arg(long)]
+        pub include_site_types: bool,
+    }
+}
+
+pub(crate) fn yes() -> bool {
     true
 }
 
@@ -347,108 +438,6 @@ impl FindArguments {
     }
 }
 
-/// `fslens find` on the command line: the same arguments as flags.
-#[derive(Clone, Debug, clap::Args)]
-pub struct FindCliArgs {
-    /// What to find: a name, `Type.Member`, or a fully qualified name.
-    pub query: Option<String>,
-    /// What the query names (default auto).
-    #[arg(long, value_enum)]
-    pub kind: Option<FindKind>,
-    /// Which projects are swept and which sites are kept (default auto).
-    #[arg(long, value_enum)]
-    pub scope: Option<FindScope>,
-    /// Case-insensitive substring matching instead of exact names.
-    #[arg(long)]
-    pub substring: bool,
-    /// For kind members: only this member.
-    #[arg(long)]
-    pub member: Option<String>,
-    /// For kind field: the field name.
-    #[arg(long)]
-    pub field: Option<String>,
-    /// A file: the position's file (kind position) or the file of scope file.
-    #[arg(long)]
-    pub path: Option<String>,
-    /// 0-based line of the position.
-    #[arg(long)]
-    pub line: Option<Coordinate>,
-    /// The word at the position.
-    #[arg(long)]
-    pub word: Option<String>,
-    /// Which occurrence of the word on the line (1-based).
-    #[arg(long)]
-    pub occurrence: Option<Occurrence>,
-    /// 0-based UTF-16 character of the position (instead of word).
-    #[arg(long)]
-    pub character: Option<Coordinate>,
-    /// Lines of context above and below each site (at most 8 applied).
-    #[arg(long)]
-    pub context_lines: Option<ContextLines>,
-    /// Leave the declarations themselves out.
-    #[arg(long)]
-    pub exclude_declaration: bool,
-    /// Add signatures and access of the resolved declarations.
-    #[arg(long)]
-    pub include_info: bool,
-    /// Add the field's type at each field site.
-    #[arg(long)]
-    pub include_site_types: bool,
-    /// A project (.fsproj path or name) or solution to sweep.
-    #[arg(long)]
-    pub project_path: Option<String>,
-    /// At most this many sites per page (1..1000, default 80).
-    #[arg(long)]
-    pub max_results: Option<MaxResults>,
-    /// Plan each page to fit this many UTF-16 units of JSON (2000..60000, default 60000):
-    /// for a caller whose output limit is smaller than fslens's own.
-    #[arg(long)]
-    pub response_char_budget: Option<ResponseCharBudget>,
-    /// The deadline for the whole request (and for FSAC to load), in milliseconds.
-    #[arg(long, default_value_t = FindTimeoutMs::default())]
-    pub timeout_ms: FindTimeoutMs,
-    /// Continue from a previous page's nextCursor.
-    #[arg(long)]
-    pub cursor: Option<String>,
-    /// Print the JSON answer instead of a readable summary.
-    #[arg(long)]
-    pub json: bool,
-}
-
-impl FindCliArgs {
-    /// The `fslens.find` arguments these flags stand for (every field named, so an argument
-    /// added to [`FindArguments`] does not compile until the CLI says what it sends).
-    pub fn find_arguments(&self) -> FindArguments {
-        FindArguments {
-            query: self.query.clone(),
-            kind: self.kind.unwrap_or_default(),
-            scope: self.scope.unwrap_or_default(),
-            exact: !self.substring,
-            member: self.member.clone(),
-            field: self.field.clone(),
-            path: self.path.clone(),
-            line: self.line,
-            word: self.word.clone(),
-            occurrence: self.occurrence,
-            character: self.character,
-            context_lines: self.context_lines.unwrap_or_default(),
-            include_declaration: !self.exclude_declaration,
-            include_info: self.include_info,
-            include_site_types: self.include_site_types,
-            project_path: self.project_path.clone(),
-            max_results: self.max_results.unwrap_or_default(),
-            response_char_budget: self.response_char_budget,
-            timeout_ms: self.timeout_ms,
-            cursor: self.cursor.clone(),
-        }
-    }
-}
-
-/// The MCP input schema generated from [`FindArguments`].
-pub fn input_schema() -> serde_json::Value {
-    crate::commands::params::input_schema::<FindArguments>()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -513,7 +502,7 @@ mod tests {
         #[derive(Parser)]
         struct Find {
             #[command(flatten)]
-            arguments: FindCliArgs,
+            arguments: FindArguments,
         }
         let flags = Find::parse_from([
             "find",
@@ -538,9 +527,9 @@ mod tests {
             "--timeout-ms=9",
             "--cursor=c",
         ]);
-        let arguments = crate::commands::params::to_argument_object(&flags.arguments.find_arguments());
+        let arguments = crate::commands::params::to_argument_object(&flags.arguments);
         let given: Vec<&str> = arguments.as_object().unwrap().keys().map(String::as_str).collect();
-        let schema = input_schema();
+        let schema = crate::commands::params::input_schema::<FindArguments>();
         let known: Vec<&str> = schema["properties"].as_object().unwrap().keys().map(String::as_str).collect();
         let (mut given, mut known) = (given, known);
         given.sort_unstable();
@@ -552,9 +541,9 @@ mod tests {
         // What the flags send reads back as the same arguments (these flags together are
         // refused by validate(), which the session runs: only the reading is checked here).
         let read_back: FindArguments = serde_json::from_value(arguments).unwrap();
-        assert_eq!(read_back, flags.arguments.find_arguments());
+        assert_eq!(read_back, flags.arguments.clone());
         // Without flags, the CLI sends the defaults.
-        let bare = Find::parse_from(["find", "Weight"]).arguments.find_arguments();
+        let bare = Find::parse_from(["find", "Weight"]).arguments;
         assert_eq!(bare, parsed(json!({"query": "Weight"})).unwrap());
         assert!(Find::try_parse_from(["find", "--kind=everything"]).is_err());
         assert!(Find::try_parse_from(["find", "--max-results=0"]).is_err());
@@ -562,7 +551,7 @@ mod tests {
 
     #[test]
     fn the_schema_carries_enums_bounds_defaults_and_descriptions() {
-        let schema = input_schema();
+        let schema = crate::commands::params::input_schema::<FindArguments>();
         let properties = &schema["properties"];
         assert_eq!(schema["additionalProperties"], json!(false));
         assert_eq!(properties["kind"]["enum"], json!(["auto", "symbol", "members", "field", "definition", "position"]));

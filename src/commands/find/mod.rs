@@ -59,7 +59,7 @@ use answer::{
     ContextLinesEcho, Coverage, CrossCheck, FindAnswer, FindPage, Phases, PositionEcho, Recovery, ResolutionSummary,
     RunEcho, SameCursorRetry, SiteTypesLedger, TotalEstimate,
 };
-pub use arguments::{FindArguments, FindCliArgs, FindKind, FindScope};
+pub use arguments::{FindArguments, FindKind, FindScope};
 use declarations::Resolved;
 use ledger::Verdict;
 use page::{FindCursor, PlannedPage, identity_of, plan_page};

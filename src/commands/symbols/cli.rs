@@ -1,146 +1,23 @@
 //! The CLI faces of the symbol tools: `fslens symbol-search QUERY`, `fslens read-symbol NAME`
-//! and `fslens read-enclosing --path P --line N`: the typed command arguments each builds, and
-//! their plain-text renderings. `symbol-search` waits for the index build (`--wait-ms`,
-//! default two minutes) since a one-shot process has no later call to retry with; `read-symbol`
-//! reads only the files that hold the name and waits for nothing by default.
+//! and `fslens read-enclosing --path P --line N`, whose flags are the commands' own argument
+//! structs, and their plain-text renderings. `symbol-search` waits for the index build
+//! (`--wait-ms`, default two minutes) since a one-shot process has no later call to retry with;
+//! `read-symbol` reads only the files that hold the name and waits for nothing by default.
 
 use serde_json::{Value, json};
 
-use crate::commands::params::{Bounded, Coordinate, to_argument_object};
-use crate::commands::symbols::read::{LineCount, Oversize, ReadEnclosingArguments, ReadSymbolArguments};
-use crate::commands::symbols::{KindName, SearchArguments, WaitForIndexMs};
+use crate::commands::params::to_argument_object;
+use crate::commands::symbols::WaitForIndexMs;
+use crate::commands::symbols::read::ReadSymbolArguments;
 
-/// A one-shot process waits two minutes for the index build by default.
-fn default_wait() -> WaitForIndexMs {
-    WaitForIndexMs::clamped(120_000)
-}
-
-/// The `kinds` filter of comma-separated `--kinds` (none: every kind).
-fn kinds_filter(kinds: &[KindName]) -> Option<Vec<KindName>> {
-    (!kinds.is_empty()).then(|| kinds.to_vec())
-}
-
-/// A 0-based line or column given on the command line.
-fn coordinate(value: u32) -> Coordinate {
-    Bounded::clamped(u64::from(value))
-}
-
-/// `fslens symbol-search`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct SymbolSearchCliArgs {
-    /// One or more identifiers (quote several: "Shipment weigh").
-    pub query: String,
-    /// At most this many files (1-200, default 20).
-    #[arg(long)]
-    pub max_results: Option<Bounded<1, 200, 20>>,
-    /// Best lines shown per file (0-10, default 3).
-    #[arg(long)]
-    pub lines_per_file: Option<Bounded<0, 10, 3>>,
-    /// Continue from a previous answer's nextCursor.
-    #[arg(long)]
-    pub cursor: Option<String>,
-    /// How long to wait for the first index build, in milliseconds (0: answer at once).
-    #[arg(long, default_value_t = default_wait())]
-    pub wait_ms: WaitForIndexMs,
-    /// Print the JSON answer instead of a readable list.
-    #[arg(long)]
-    pub json: bool,
-}
-
-impl SymbolSearchCliArgs {
-    pub fn to_arguments(&self) -> Value {
-        to_argument_object(&SearchArguments {
-            query: self.query.clone(),
-            max_results: self.max_results.unwrap_or_default(),
-            lines_per_file: self.lines_per_file.unwrap_or_default(),
-            cursor: self.cursor.clone(),
-            response_char_budget: None,
-            wait_for_index_ms: self.wait_ms,
-        })
+/// `fslens read-symbol`'s arguments as sent: with `--path` only that file is read, so there is
+/// no index build to wait for.
+pub fn read_symbol_arguments(arguments: &ReadSymbolArguments) -> Value {
+    let mut arguments = arguments.clone();
+    if arguments.path.is_some() {
+        arguments.wait_for_index_ms = WaitForIndexMs::default();
     }
-}
-
-/// `fslens read-symbol`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct ReadSymbolCliArgs {
-    /// The declared name, plain or dotted (`Shipment.weigh`).
-    pub name: String,
-    /// Only declarations in this file.
-    #[arg(long)]
-    pub path: Option<String>,
-    /// 0-based line of the declaration, to pick among candidates.
-    #[arg(long)]
-    pub line: Option<u32>,
-    /// Declaration kinds, comma-separated (`type`, `record`, `member`, `let`, …).
-    #[arg(long, value_delimiter = ',', value_enum)]
-    pub kinds: Vec<KindName>,
-    /// At most this many source lines (1-20000, default 400).
-    #[arg(long)]
-    pub max_lines: Option<LineCount<400>>,
-    /// How long to wait for the workspace index's first build, for its facts in the JSON
-    /// answer, in milliseconds (default 0: the lookup reads only the files holding the name).
-    #[arg(long, default_value_t = WaitForIndexMs::default())]
-    pub wait_ms: WaitForIndexMs,
-    /// Print the JSON answer instead of the source.
-    #[arg(long)]
-    pub json: bool,
-}
-
-impl ReadSymbolCliArgs {
-    pub fn to_arguments(&self) -> Value {
-        to_argument_object(&ReadSymbolArguments {
-            name: self.name.clone(),
-            path: self.path.clone(),
-            line: self.line.map(coordinate),
-            kinds: kinds_filter(&self.kinds),
-            max_lines: self.max_lines.unwrap_or_default(),
-            // With a path only that file is read: there is no index build to wait for.
-            wait_for_index_ms: if self.path.is_none() { self.wait_ms } else { WaitForIndexMs::default() },
-        })
-    }
-}
-
-/// `fslens read-enclosing`.
-#[derive(clap::Args, Debug, Clone)]
-pub struct ReadEnclosingCliArgs {
-    /// The file (relative to the workspace or absolute inside it).
-    #[arg(long)]
-    pub path: String,
-    /// 0-based line.
-    #[arg(long)]
-    pub line: u32,
-    /// 0-based UTF-16 column.
-    #[arg(long)]
-    pub character: Option<u32>,
-    /// Declaration kinds to consider, comma-separated.
-    #[arg(long, value_delimiter = ',', value_enum)]
-    pub kinds: Vec<KindName>,
-    /// Longest body returned whole (1-20000, default 200).
-    #[arg(long)]
-    pub max_lines: Option<LineCount<200>>,
-    /// What to return when the body is longer than max-lines.
-    #[arg(long, value_enum)]
-    pub on_oversize: Option<Oversize>,
-    /// Lines in a slice (1-20000; default max-lines when given, else 80).
-    #[arg(long)]
-    pub around_line: Option<LineCount<80>>,
-    /// Print the JSON answer instead of the source.
-    #[arg(long)]
-    pub json: bool,
-}
-
-impl ReadEnclosingCliArgs {
-    pub fn to_arguments(&self) -> Value {
-        to_argument_object(&ReadEnclosingArguments {
-            path: self.path.clone(),
-            line: coordinate(self.line),
-            character: self.character.map(coordinate),
-            kinds: kinds_filter(&self.kinds),
-            max_lines: self.max_lines,
-            on_oversize: self.on_oversize.unwrap_or_default(),
-            around_line: self.around_line,
-        })
-    }
+    to_argument_object(&arguments)
 }
 
 fn text(value: &Value) -> String {

@@ -46,8 +46,10 @@ pub type WaitForIndexMs = Bounded<0, 600_000, 0>;
 
 // ---- symbolSearch's arguments -----------------------------------------------------------------
 
-/// The arguments of `fslens.symbolSearch`.
-#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+/// The arguments of `fslens.symbolSearch` (and of `fslens symbol-search`, where `query` is
+/// positional and `--wait-ms` waits two minutes by default: a one-shot process has no later
+/// call to retry with).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, clap::Args)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SearchArguments {
     /// One or more identifiers, separated by spaces or commas; a dotted name gives one term per
@@ -56,20 +58,25 @@ pub struct SearchArguments {
     pub query: String,
     /// Files per page.
     #[serde(default)]
+    #[arg(long, default_value_t)]
     pub max_results: Bounded<1, 200, 20>,
     /// Best lines shown per file.
     #[serde(default)]
+    #[arg(long, default_value_t)]
     pub lines_per_file: Bounded<0, 10, 3>,
     /// `nextCursor` of the previous page (refused when the ranking changed since).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub cursor: Option<String>,
     /// UTF-16 units of result rows one page may hold, 200 to 45,000; default 45,000 (30,000
     /// through the MCP bridge, so a page fits its output).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(skip)]
     pub response_char_budget: Option<PageCharBudget>,
     /// Wait this long, in milliseconds, for the first index build instead of answering
     /// `available: false` at once.
     #[serde(default)]
+    #[arg(long = "wait-ms", value_name = "WAIT_MS", default_value_t = WaitForIndexMs::clamped(120_000))]
     pub wait_for_index_ms: WaitForIndexMs,
 }
 
@@ -95,11 +102,6 @@ impl SearchArguments {
             "responseCharBudget": self.response_char_budget.unwrap_or_default().get(),
         })
     }
-}
-
-/// The MCP input schema, generated from [`SearchArguments`].
-pub fn search_input_schema() -> Value {
-    crate::commands::params::input_schema::<SearchArguments>()
 }
 
 // ---- the `kinds` filter -----------------------------------------------------------------------

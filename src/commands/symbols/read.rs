@@ -44,8 +44,9 @@ pub type LineCount<const DEFAULT: u64> = Bounded<1, 20_000, DEFAULT>;
 
 // ---- arguments --------------------------------------------------------------------------------
 
-/// The arguments of `fslens.readSymbol`.
-#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+/// The arguments of `fslens.readSymbol` (and of `fslens read-symbol`, where `name` is
+/// positional).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, clap::Args)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ReadSymbolArguments {
     /// A declared name, plain (`weigh`) or dotted (`Shipment.weigh`): the declaration's full
@@ -54,22 +55,27 @@ pub struct ReadSymbolArguments {
     /// Only declarations in this file (then no workspace index is needed). Relative to the
     /// workspace root or absolute inside it; paths outside are refused.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub path: Option<String>,
     /// The 0-based line of the declaration (its name or its start), to pick among candidates.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub line: Option<Coordinate>,
     /// Declaration kinds to consider: `type` (every type kind), `module`, `record`, `union`,
     /// `class`, `interface`, `member`, `let`, `val`, `union-case`, `record-field`, …
     #[serde(default, deserialize_with = "super::kinds_argument", skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1))]
+    #[arg(long, value_delimiter = ',', value_enum)]
     pub kinds: Option<Vec<KindName>>,
     /// Longest source returned, in lines.
     #[serde(default)]
+    #[arg(long, default_value_t)]
     pub max_lines: LineCount<400>,
     /// Without `path`: wait up to this long, in milliseconds, for the workspace index's first
     /// build, for its `index` facts in the answer; the lookup reads only the files that hold
     /// the name and never waits for it.
     #[serde(default)]
+    #[arg(long = "wait-ms", value_name = "WAIT_MS", default_value_t)]
     pub wait_for_index_ms: WaitForIndexMs,
 }
 
@@ -102,31 +108,38 @@ pub enum Oversize {
     Outline,
 }
 
-/// The arguments of `fslens.readEnclosing`.
-#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema)]
+/// The arguments of `fslens.readEnclosing` (and of `fslens read-enclosing`).
+#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, clap::Args)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ReadEnclosingArguments {
     /// The file (`.fs`, `.fsi`, `.fsx`). Relative to the workspace root or absolute inside it;
     /// paths outside are refused.
+    #[arg(long)]
     pub path: String,
     /// 0-based line; past the end of the file is refused.
+    #[arg(long)]
     pub line: Coordinate,
     /// 0-based UTF-16 column: then the declaration's range must contain the position, not just
     /// the line.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub character: Option<Coordinate>,
     /// Only declarations of these kinds enclose (as for `readSymbol`).
     #[serde(default, deserialize_with = "super::kinds_argument", skip_serializing_if = "Option::is_none")]
     #[schemars(length(min = 1))]
+    #[arg(long, value_delimiter = ',', value_enum)]
     pub kinds: Option<Vec<KindName>>,
     /// Longest body returned whole, in lines; default 200.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub max_lines: Option<LineCount<200>>,
     /// What a body longer than `maxLines` gives.
     #[serde(default)]
+    #[arg(long, value_enum, default_value_t)]
     pub on_oversize: Oversize,
     /// The size of a slice, in lines; default `maxLines` when given, else 80.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long)]
     pub around_line: Option<LineCount<80>>,
 }
 
@@ -144,16 +157,6 @@ impl ReadEnclosingArguments {
             (None, None) => LineCount::<80>::default().as_u32(),
         }
     }
-}
-
-/// The MCP input schema, generated from [`ReadSymbolArguments`].
-pub fn read_symbol_input_schema() -> Value {
-    crate::commands::params::input_schema::<ReadSymbolArguments>()
-}
-
-/// The MCP input schema, generated from [`ReadEnclosingArguments`].
-pub fn read_enclosing_input_schema() -> Value {
-    crate::commands::params::input_schema::<ReadEnclosingArguments>()
 }
 
 // ---- what both answers hold -------------------------------------------------------------------

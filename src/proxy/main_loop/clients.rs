@@ -179,7 +179,7 @@ impl Proxy {
             "shutdown" => self.send_to_client(client, &Message::response_ok(id, Value::Null)),
             "workspace/executeCommand" => {
                 let command = params.get("command").and_then(Value::as_str).unwrap_or_default().to_owned();
-                if command.starts_with(ext::commands::PREFIX) {
+                if command.starts_with(crate::commands::registry::PREFIX) {
                     let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
                     self.start_command(Origin::Client(client), id, command, arguments);
                 } else {

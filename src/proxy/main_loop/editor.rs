@@ -9,7 +9,6 @@ use std::path::PathBuf;
 use serde_json::{Value, json};
 
 use crate::commands::context::Origin;
-use crate::lsp::ext;
 use crate::lsp::ext::error_kinds;
 use crate::lsp::message::{Message, MessageKind, RequestId, ResponseError, error_codes};
 use crate::proxy::initialize;
@@ -46,7 +45,7 @@ impl Proxy {
             "workspace/executeCommand" => {
                 let params = message.params().unwrap_or(Value::Null);
                 let command = params.get("command").and_then(Value::as_str).unwrap_or_default().to_owned();
-                if command.starts_with(ext::commands::PREFIX) {
+                if command.starts_with(crate::commands::registry::PREFIX) {
                     let arguments = params.get("arguments").cloned().unwrap_or(Value::Null);
                     self.start_command(Origin::Editor, id, command, arguments);
                 } else {
