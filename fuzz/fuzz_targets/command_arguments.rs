@@ -13,8 +13,9 @@ use std::sync::{Mutex, OnceLock};
 use std::time::Duration;
 
 use arbitrary::{Arbitrary, Unstructured};
+use fslens::commands::registry::Command;
 use fslens::lsp::codec::{FrameLimits, FrameReader, write_frame};
-use fslens::lsp::ext::{commands, error_kinds};
+use fslens::lsp::ext::error_kinds;
 use fslens::proxy::{ProxyConfig, run_proxy};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value, json};
@@ -129,9 +130,9 @@ fn session() -> &'static Mutex<Session> {
 
 fuzz_target!(|data: &[u8]| {
     let mut u = Unstructured::new(data);
-    let Ok(index) = u.choose_index(commands::ALL.len()) else { return };
-    let command = commands::ALL[index];
-    if command == commands::RESTART {
+    let Ok(index) = u.choose_index(Command::ALL.len()) else { return };
+    let command = Command::ALL[index].id();
+    if command == Command::Restart.id() {
         return; // no FSAC to restart; and it takes no arguments
     }
     let arguments = match u.int_in_range(0..=9u8) {

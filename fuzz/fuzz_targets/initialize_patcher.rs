@@ -15,7 +15,7 @@
 #![no_main]
 
 use arbitrary::{Arbitrary, Unstructured};
-use fslens::lsp::ext::commands;
+use fslens::commands::registry::Command;
 use fslens::proxy::initialize::{automatic_workspace_init, patch_params_for_fsac, patch_result_for_editor};
 use libfuzzer_sys::fuzz_target;
 use serde_json::{Map, Value, json};
@@ -42,7 +42,7 @@ fn value(u: &mut Unstructured<'_>, depth: u32) -> arbitrary::Result<Value> {
         3 => json!(f64::arbitrary(u)?),
         4 => Value::String(String::arbitrary(u)?),
         5 => {
-            let mut ids = commands::ALL.to_vec();
+            let mut ids: Vec<&str> = Command::ids().collect();
             ids.push("fsharp.other");
             Value::String(ids[u.choose_index(ids.len())?].to_owned())
         }
@@ -132,12 +132,12 @@ fn check_result(input: &Value) {
         .pointer("/capabilities/executeCommandProvider/commands")
         .and_then(Value::as_array)
         .unwrap_or_else(|| panic!("no commands array in {once}"));
-    for id in commands::ALL {
+    for id in Command::ids() {
         let count = list.iter().filter(|entry| entry.as_str() == Some(id)).count();
         assert_eq!(count, 1, "{id} advertised {count} times in {once}");
     }
     // What FSAC advertised is kept, in order (ours aside).
-    let ours = |entry: &&Value| entry.as_str().is_some_and(|id| commands::ALL.contains(&id));
+    let ours = |entry: &&Value| entry.as_str().is_some_and(|id| Command::ids().any(|known| known == id));
     let theirs: Vec<&Value> = match input.pointer("/capabilities/executeCommandProvider/commands") {
         Some(Value::Array(own)) => own.iter().filter(|entry| !ours(entry)).collect(),
         _ => Vec::new(),

@@ -3,21 +3,7 @@
 use std::path::{Path, PathBuf};
 
 fn rust_files(directory: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut stack = vec![directory.to_path_buf()];
-    while let Some(directory) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&directory) else { continue };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|extension| extension == "rs") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
+    crate::support::files_under(directory, "rs")
 }
 
 fn source_root() -> PathBuf {

@@ -32,24 +32,6 @@ fn repository() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-fn files_under(directory: &Path, extension: &str) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut stack = vec![directory.to_path_buf()];
-    while let Some(directory) = stack.pop() {
-        let Ok(entries) = std::fs::read_dir(&directory) else { continue };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|found| found == extension) {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
-}
-
 /// `path` with `.` and `..` resolved lexically; `None` when it climbs above its start.
 fn normalize(path: &Path) -> Option<PathBuf> {
     let mut parts: Vec<&std::ffi::OsStr> = Vec::new();
@@ -203,10 +185,12 @@ fn relative(path: &Path) -> PathBuf {
 #[test]
 fn every_path_in_the_docs_and_module_comments_exists_in_the_repository() {
     let root = repository();
-    let source_files: Vec<String> =
-        files_under(&root.join("src"), "rs").iter().map(|path| relative(path).display().to_string()).collect();
+    let source_files: Vec<String> = crate::support::files_under(&root.join("src"), "rs")
+        .iter()
+        .map(|path| relative(path).display().to_string())
+        .collect();
     let mut problems = Vec::new();
-    let mut documents = files_under(&root.join("docs"), "md");
+    let mut documents = crate::support::files_under(&root.join("docs"), "md");
     documents.retain(|path| path.parent() == Some(root.join("docs").as_path()));
     documents.push(root.join("README.md"));
     for document in documents {
@@ -214,7 +198,7 @@ fn every_path_in_the_docs_and_module_comments_exists_in_the_repository() {
         problems.extend(reference_problems(&relative(&document), &text, &source_files));
     }
     for directory in ["src", "tests/it", "benches"] {
-        for file in files_under(&root.join(directory), "rs") {
+        for file in crate::support::files_under(&root.join(directory), "rs") {
             problems.extend(reference_problems(&relative(&file), &inner_doc_comment(&file), &source_files));
         }
     }

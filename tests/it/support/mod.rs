@@ -7,7 +7,7 @@
 #![allow(dead_code)]
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use fslens::lsp::codec::{FrameLimits, FrameReader, write_frame};
@@ -512,4 +512,23 @@ pub async fn connect_session_client(
     let stream = tokio::net::UnixStream::connect(socket).await.expect("session socket");
     let (read, writer) = stream.into_split();
     (frames_into_channel(FrameReader::new(BufReader::new(read), FrameLimits::default())), writer)
+}
+
+/// Every file under `directory` (recursively) whose extension is `extension`, sorted.
+pub fn files_under(directory: &Path, extension: &str) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![directory.to_path_buf()];
+    while let Some(directory) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&directory) else { continue };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|found| found == extension) {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    files
 }
