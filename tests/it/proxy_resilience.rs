@@ -170,7 +170,10 @@ async fn a_command_waiting_on_a_hung_fsac_is_answered_within_its_deadline() {
     let mut backend = initialized_session(&mut harness).await;
     let started = std::time::Instant::now();
     let status = harness.execute("fslens.status", json!({"probe": true, "timeoutMs": 300})).await;
-    assert!(started.elapsed() < Duration::from_secs(3));
+    // The hung FSAC never answers, so any answer came from the deadline. The bound only tells
+    // the 300 ms asked for from the 60 s default (past the harness's own 30 s wait); it is loose
+    // so that a loaded 2-core machine cannot fail it.
+    assert!(started.elapsed() < Duration::from_secs(20), "answered after {:?}", started.elapsed());
     assert_eq!(status["result"]["probe"]["timedOut"], json!(true), "{status}");
     let ping = backend.peer.recv_method("fslens/ping").await;
     let cancel = backend.peer.recv_method("$/cancelRequest").await;

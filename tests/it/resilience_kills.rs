@@ -287,7 +287,8 @@ async fn a_hung_fsac_is_reported_unresponsive_and_a_restart_recovers_the_session
     // A command with a deadline is answered within it, whatever FSAC does.
     let started = Instant::now();
     let probe = editor.execute("fslens.status", json!({"probe": true, "timeoutMs": 400})).await;
-    assert!(started.elapsed() < Duration::from_secs(3), "answered {:?} after a 400 ms deadline", started.elapsed());
+    // Loose: it only tells the 400 ms asked for from the 60 s default on a loaded machine.
+    assert!(started.elapsed() < Duration::from_secs(20), "answered {:?} after a 400 ms deadline", started.elapsed());
     assert!(probe["result"]["probe"]["alive"].is_boolean(), "{probe}");
     let unresponsive = loop {
         let status = editor.execute("fslens.status", json!({})).await;
