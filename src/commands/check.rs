@@ -17,7 +17,6 @@ use sha2::{Digest, Sha256};
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::configurations::{ProjectConfiguration, configuration_note, loaded_configurations};
-use crate::commands::params::parse_arguments;
 use crate::commands::paths::{confine, display_relative};
 use crate::lsp::ext::error_kinds;
 use crate::session_state::analysis::AnalysisSnapshot;
@@ -79,11 +78,8 @@ struct CheckRun<'a> {
     started: Instant,
 }
 
-pub async fn check(argument: Value, mut context: CommandContext) -> Result<Value, CommandError> {
+pub async fn check(arguments: CheckArguments, mut context: CommandContext) -> Result<Value, CommandError> {
     let started = Instant::now();
-    let change_uris = edits::change_uris(&argument);
-    let arguments: CheckArguments =
-        parse_arguments(argument).map_err(|error| edits::name_changes_in_brackets(error, &change_uris))?;
     let root = context.workspace_root()?.to_path_buf();
     let deadline = tokio::time::Instant::now() + arguments.timeout_ms.as_duration_ms();
     let model = crate::commands::load_workspace_model(&root).await?;
@@ -1154,6 +1150,7 @@ fn per_project(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::commands::params::parse_arguments;
 
     #[test]
     fn an_incomplete_reason_names_the_speed_the_check_ran_at() {

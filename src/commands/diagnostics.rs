@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
-use crate::commands::params::{Bounded, CommandArguments, parse_arguments};
+use crate::commands::params::{Bounded, CommandArguments};
 use crate::commands::paths::{confine, display_relative};
 use crate::session_state::analysis::AnalysisSnapshot;
 
@@ -67,8 +67,7 @@ struct DiagnosticsAnswer {
     note: &'static str,
 }
 
-pub async fn diagnostics(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
-    let arguments: DiagnosticsArguments = parse_arguments(argument)?;
+pub async fn diagnostics(arguments: DiagnosticsArguments, context: CommandContext) -> Result<Value, CommandError> {
     let root = context.workspace_root()?.to_path_buf();
     let only = match &arguments.path {
         Some(path) => Some(confine(&root, path, "path")?),

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::find::arguments::{FindArguments, FindKind, FindOwnArguments};
-use crate::commands::params::{CommandArguments, parse_arguments};
+use crate::commands::params::CommandArguments;
 
 crate::commands::find::arguments::find_sweep_arguments! {
     cli: any();
@@ -100,8 +100,7 @@ impl FieldImpactArguments {
     }
 }
 
-pub async fn field_impact(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
-    let arguments: FieldImpactArguments = parse_arguments(argument)?;
+pub async fn field_impact(arguments: FieldImpactArguments, context: CommandContext) -> Result<Value, CommandError> {
     let field = arguments.named_field().unwrap_or_default();
     let mut answer = crate::commands::find::find_with(arguments.find_arguments(), context).await?;
 
@@ -160,6 +159,7 @@ fn group_page(sites: &[Value]) -> Value {
 
 #[cfg(test)]
 mod tests {
+    use crate::commands::params::parse_arguments;
     use serde_json::{Value, json};
 
     use super::*;

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
-use crate::commands::params::{Bounded, CommandArguments, Coordinate, TimeoutMs, parse_arguments};
+use crate::commands::params::{Bounded, CommandArguments, Coordinate, TimeoutMs};
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position as LspPosition, Range};
 use crate::session_state::status::State;
@@ -166,8 +166,10 @@ struct SourceFile {
     syntax: std::sync::Arc<crate::syntax::index::IndexedFile>,
 }
 
-pub async fn make_internal_visible(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
-    let arguments: MakeVisibleArguments = parse_arguments(argument)?;
+pub async fn make_internal_visible(
+    arguments: MakeVisibleArguments,
+    context: CommandContext,
+) -> Result<Value, CommandError> {
     let deadline = tokio::time::Instant::now() + arguments.timeout_ms.as_duration_ms();
     let root = context.workspace_root()?.to_path_buf();
     let path = confine(&root, &arguments.path, "path")?;
@@ -564,6 +566,7 @@ fn internals_visible_to_edit(model: &WorkspaceModel, file: &Path, target: &str) 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::commands::params::parse_arguments;
 
     #[test]
     fn words_are_found_whole_and_counted() {

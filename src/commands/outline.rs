@@ -31,7 +31,7 @@ use crate::commands::budget::{
     MIN_PAGE_CHAR_BUDGET, RESPONSE_CHAR_BUDGET, RESPONSE_HARD_CEILING, cursor_digest, decode_cursor, encode_cursor,
     paginate, serialized_utf16_len,
 };
-use crate::commands::params::{Bounded, CommandArguments, parse_arguments};
+use crate::commands::params::{Bounded, CommandArguments};
 use crate::syntax::index::IndexedFile;
 use crate::syntax::model::{Access, DeclarationKind, FileIndex, HealthStatus, NO_PARENT};
 use crate::syntax::{Overlay, SyntaxIndex, render_signature};
@@ -181,8 +181,7 @@ impl OutlineArguments {
 
 /// `fslens.outline` in a session: the session's long-lived index and the editor's unsaved
 /// buffers, the project model read and the files indexed off the routing thread.
-pub async fn outline(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
-    let arguments: OutlineArguments = parse_arguments(argument)?;
+pub async fn outline(arguments: OutlineArguments, context: CommandContext) -> Result<Value, CommandError> {
     let root = context.workspace_root()?.to_path_buf();
     let overlay = context.editor_buffers().await?;
     let index = context.syntax_index();

@@ -24,6 +24,11 @@ pub trait CommandArguments: DeserializeOwned + JsonSchema {
     fn validate(&self) -> Result<(), CommandError> {
         Ok(())
     }
+
+    /// Reads the command's argument object (the table calls this before the handler).
+    fn from_argument(argument: Value) -> Result<Self, CommandError> {
+        parse_arguments(argument)
+    }
 }
 
 /// A command's arguments on the command line: the command's own argument struct, whose

@@ -273,23 +273,25 @@ impl From<NugetMembersArguments> for ReferencedArguments {
 // ---- in a session -----------------------------------------------------------------------------
 
 /// `fslens.referencedSymbols` in a session: files only, no FSAC.
-pub async fn referenced_symbols(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
-    in_session(Tool::ReferencedSymbols, argument, context).await
+pub async fn referenced_symbols(
+    arguments: ReferencedSymbolsArguments,
+    context: CommandContext,
+) -> Result<Value, CommandError> {
+    in_session(arguments.into(), context).await
 }
 
 /// `fslens.nugetTypes` in a session: files only, no FSAC.
-pub async fn nuget_types(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
-    in_session(Tool::NugetTypes, argument, context).await
+pub async fn nuget_types(arguments: NugetTypesArguments, context: CommandContext) -> Result<Value, CommandError> {
+    in_session(arguments.into(), context).await
 }
 
 /// `fslens.nugetMembers` in a session: files only, no FSAC.
-pub async fn nuget_members(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
-    in_session(Tool::NugetMembers, argument, context).await
+pub async fn nuget_members(arguments: NugetMembersArguments, context: CommandContext) -> Result<Value, CommandError> {
+    in_session(arguments.into(), context).await
 }
 
 /// Reads the metadata off the routing thread; the session's context is not needed.
-async fn in_session(tool: Tool, argument: Value, context: CommandContext) -> Result<Value, CommandError> {
-    let arguments = ReferencedArguments::parse(tool, argument)?;
+async fn in_session(arguments: ReferencedArguments, context: CommandContext) -> Result<Value, CommandError> {
     let root = context.workspace_root()?.to_path_buf();
     crate::commands::run_blocking(move || run(&root, &arguments, &RestoreEnvironment::from_process())).await
 }

@@ -2,19 +2,21 @@
 //! fact about the command — the variant of [`Command`], the wire id's suffix (the id is
 //! `fslens.` + suffix, the MCP tool name its snake case), the MCP tool group, whether it only
 //! reads, how its pages are sized, its argument struct (the input schema is generated from
-//! it), its handler and the MCP tool's description. The advertised command list
+//! it), its answer type, its handler and the MCP tool's description. The advertised command list
 //! (`executeCommandProvider`), `commands::dispatch`, the MCP catalogue and the tool groups all
 //! read from here; nothing else spells a command.
 //!
-//! Adding a command is one handler file (a module under `commands/` with its argument struct
-//! and an `async fn(Value, CommandContext) -> Result<Value, CommandError>`), one row below, and
-//! its section in docs/commands.md.
+//! Adding a command is one handler file (a module under `commands/` with its argument struct,
+//! its answer type and an `async fn(Arguments, CommandContext) -> Result<Answer, CommandError>`),
+//! one row below, and its section in docs/commands.md. The table reads the argument object into
+//! the struct and writes the answer as JSON; handlers see neither.
 
 use std::sync::LazyLock;
 
+use serde::Serialize;
 use serde_json::Value;
 
-use crate::commands::params::input_schema;
+use crate::commands::params::{CommandArguments, input_schema};
 use crate::commands::{CommandContext, CommandError};
 use crate::commands::{
     check, diagnostic, diagnostics, field_impact, find, make_visible, outline, referenced, rename, restart, status,
@@ -31,6 +33,7 @@ macro_rules! commands {
             read_only: $read_only:literal,
             pages_by_max_results: $pages:literal,
             arguments: $arguments:ty,
+            answer: $answer:ty,
             handler: $handler:path,
             description: $description:expr,
         },
@@ -94,14 +97,50 @@ macro_rules! commands {
                 }
             }
 
-            /// Runs the command's handler with its argument object.
+            /// Runs the command: reads its argument object into the argument struct (errors name
+            /// the argument), runs the handler and writes its answer as JSON, once.
             pub async fn run(self, argument: Value, context: CommandContext) -> Result<Value, CommandError> {
                 match self {
-                    $(Command::$variant => $handler(argument, context).await,)*
+                    $(Command::$variant => {
+                        let arguments = <$arguments as CommandArguments>::from_argument(argument)?;
+                        let answer: $answer = $handler(arguments, context).await?;
+                        to_wire(&answer)
+                    })*
                 }
             }
         }
+
+        /// One type per command naming its argument and answer types, for typed callers
+        /// (`CommandSpec`): `spec::Find` runs `fslens.find` with `FindArguments`.
+        pub mod spec {
+            use super::*;
+            $(
+                $(#[$doc])*
+                pub struct $variant;
+
+                impl CommandSpec for $variant {
+                    const COMMAND: Command = Command::$variant;
+                    type Arguments = $arguments;
+                    type Answer = $answer;
+                }
+            )*
+        }
     };
+}
+
+/// A command's types, for a caller that runs it typed (the tests' harness, the CLI).
+pub trait CommandSpec {
+    const COMMAND: Command;
+    /// The argument struct (the wire object, the MCP schema and the CLI flags).
+    type Arguments: CommandArguments;
+    /// What the handler answers; the wire has its JSON.
+    type Answer: Serialize;
+}
+
+/// The wire JSON of a typed answer; an answer that cannot be written is an internal error.
+fn to_wire<Answer: Serialize>(answer: &Answer) -> Result<Value, CommandError> {
+    serde_json::to_value(answer)
+        .map_err(|error| CommandError::Internal(format!("the answer could not be written: {error}")))
 }
 
 commands! {
@@ -111,6 +150,7 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: status::StatusArguments,
+        answer: Value,
         handler: status::status,
         description:
         "Readiness of the shared F# session: whether FSAC runs (lsp), the projects are loaded \
@@ -124,6 +164,7 @@ commands! {
         read_only: false,
         pages_by_max_results: false,
         arguments: restart::RestartArguments,
+        answer: Value,
         handler: restart::restart,
         description:
         "Restarts the shared FSAC process (the editor's too) and replays the open buffers into it. Use only when \
@@ -135,6 +176,7 @@ commands! {
         read_only: true,
         pages_by_max_results: true,
         arguments: find::FindArguments,
+        answer: Value,
         handler: find::find,
         description:
         "Every definition and reference of an F# symbol across all projects, resolved by the compiler in the \
@@ -148,6 +190,7 @@ commands! {
         read_only: true,
         pages_by_max_results: true,
         arguments: field_impact::FieldImpactArguments,
+        answer: Value,
         handler: field_impact::field_impact,
         description:
         "Plans a record-field change: every construction, copy-and-update, mutation, pattern and read of a field \
@@ -161,6 +204,7 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: check::CheckArguments,
+        answer: Value,
         handler: check::check,
         description:
         "Type-checks a file, project, workspace or snippet with the F# compiler and returns one verdict \
@@ -174,6 +218,7 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: diagnostics::DiagnosticsArguments,
+        answer: Value,
         handler: diagnostics::diagnostics,
         description:
         "What FSAC has reported in this session: per file, errors and warnings with freshness (current = \
@@ -187,6 +232,7 @@ commands! {
         read_only: false,
         pages_by_max_results: false,
         arguments: make_visible::MakeVisibleArguments,
+        answer: Value,
         handler: make_visible::make_internal_visible,
         description:
         "Turns a `private` declaration into `internal` with a one-token edit found in the syntax tree (never in \
@@ -200,6 +246,7 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: outline::OutlineArguments,
+        answer: Value,
         handler: outline::outline,
         description:
         "Outline of a file, a project or its public API from the syntax tree: modules, types, members and \
@@ -212,6 +259,7 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: diagnostic::arguments::ExplainArguments,
+        answer: Value,
         handler: diagnostic::explain::explain_diagnostic,
         description:
         "Explains one compiler diagnostic at path + line (+ code, character): FSAC's exact message, code, \
@@ -224,6 +272,7 @@ commands! {
         read_only: false,
         pages_by_max_results: false,
         arguments: diagnostic::arguments::FixesArguments,
+        answer: Value,
         handler: diagnostic::fixes::diagnostic_fixes,
         description:
         "FSAC's code actions for one diagnostic at path + line (+ code): each fix's title, kind, edits previewed \
@@ -236,6 +285,7 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: diagnostic::arguments::SuggestOpenArguments,
+        answer: Value,
         handler: diagnostic::suggest_open::suggest_open,
         description:
         "Which `open` brings an unresolved name into scope: give `name`, or path + line of its FS0039. Answers \
@@ -248,6 +298,7 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: referenced::ReferencedSymbolsArguments,
+        answer: Value,
         handler: referenced::referenced_symbols,
         description:
         "Searches the types of the project's referenced assemblies (NuGet packages, framework when a \
@@ -261,6 +312,7 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: referenced::NugetTypesArguments,
+        answer: Value,
         handler: referenced::nuget_types,
         description:
         "Lists every type of one referenced package or assembly: packageId is a NuGet package id or an \
@@ -273,6 +325,7 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: referenced::NugetMembersArguments,
+        answer: Value,
         handler: referenced::nuget_members,
         description:
         "Lists the members of one type of a referenced package or assembly with signatures, accessibility \
@@ -285,6 +338,7 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: symbols::SearchArguments,
+        answer: Value,
         handler: symbols::symbol_search,
         description:
         "Ranks files for identifiers in milliseconds from the syntax index (BM25; declaring files first; tests, \
@@ -298,6 +352,7 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: symbols::read::ReadSymbolArguments,
+        answer: Value,
         handler: symbols::read::read_symbol,
         description:
         "One declaration's verbatim source by name (`weigh`, `Shipment.weigh`, fully qualified), from the editor's \
@@ -310,6 +365,7 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: symbols::read::ReadEnclosingArguments,
+        answer: Value,
         handler: symbols::read::read_enclosing,
         description:
         "Maps a path and 0-based line (from grep, diagnostics or locations) to the smallest enclosing declaration's \
@@ -323,6 +379,7 @@ commands! {
         read_only: false,
         pages_by_max_results: false,
         arguments: rename::RenameArguments,
+        answer: Value,
         handler: rename::rename,
         description:
         "Renames the symbol at path + line + word: FSAC's rename edits grouped by file with each line before and \
@@ -336,6 +393,7 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: type_hierarchy::TypeHierarchyArguments,
+        answer: Value,
         handler: type_hierarchy::type_hierarchy,
         description:
         "The type hierarchy FSAC lacks, at a type's name or a use of it: its supertypes (inherit, interface \

@@ -563,8 +563,7 @@ struct Preview {
     total_edits: usize,
 }
 
-pub async fn rename(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
-    let arguments: RenameArguments = parse_arguments(argument)?;
+pub async fn rename(arguments: RenameArguments, context: CommandContext) -> Result<Value, CommandError> {
     let timeout = arguments.timeout_ms.as_duration_ms();
     let deadline = tokio::time::Instant::now() + timeout;
     let root = context.workspace_root()?.to_path_buf();
@@ -640,18 +639,22 @@ pub async fn rename(argument: Value, context: CommandContext) -> Result<Value, C
         let what_if = json!({ "edits": workspace_edit, "timeoutMs": arguments.timeout_ms.get() });
         // The edit is FSAC's, not the caller's: a what-if that refuses it never blames an
         // argument `edits` the caller did not pass.
-        let verification =
-            crate::commands::check::check(what_if, context.clone()).await.map_err(|error| match error {
-                CommandError::InvalidArgument { argument, message } if argument.starts_with("edits") => {
-                    CommandError::typed(
-                        error_kinds::RENAME_EDITS_INVALID,
-                        crate::lsp::message::error_codes::INTERNAL_ERROR,
-                        format!("the what-if check refused the backend's rename edit ({argument}): {message}"),
-                        json!({ "reason": "refused_by_check", "checkArgument": argument }),
-                    )
-                }
-                other => other,
-            })?;
+        let verification = async {
+            let what_if = <crate::commands::check::CheckArguments as CommandArguments>::from_argument(what_if)?;
+            crate::commands::check::check(what_if, context.clone()).await
+        }
+        .await
+        .map_err(|error| match error {
+            CommandError::InvalidArgument { argument, message } if argument.starts_with("edits") => {
+                CommandError::typed(
+                    error_kinds::RENAME_EDITS_INVALID,
+                    crate::lsp::message::error_codes::INTERNAL_ERROR,
+                    format!("the what-if check refused the backend's rename edit ({argument}): {message}"),
+                    json!({ "reason": "refused_by_check", "checkArgument": argument }),
+                )
+            }
+            other => other,
+        })?;
         answer.verification = Some(verification);
     }
     match arguments.apply {
@@ -852,7 +855,7 @@ async fn definition_of(
 ) -> Result<(String, u32, u32), CommandError> {
     let query =
         json!({ "query": symbol, "kind": "definition", "maxResults": 50, "timeoutMs": timeout.as_millis() as u64 });
-    let answer = crate::commands::find::find(query, context.clone()).await?;
+    let answer = crate::commands::find::find(parse_arguments(query)?, context.clone()).await?;
     let definitions: Vec<&Value> =
         answer["sites"].as_array().into_iter().flatten().filter(|site| site["kind"] == json!("definition")).collect();
     let names: BTreeSet<String> =
@@ -1019,7 +1022,7 @@ async fn cross_check_with_find(
             check.notes.push(format!("find had more than {MAX_FIND_PAGES} pages; the rest were not compared"));
             break;
         }
-        let answer = crate::commands::find::find(query.clone(), context.clone()).await?;
+        let answer = crate::commands::find::find(parse_arguments(query.clone())?, context.clone()).await?;
         if answer["completeness"] != json!("complete") {
             check.complete = false;
         }
@@ -1234,6 +1237,7 @@ pub fn render_text(answer: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::commands::params::parse_arguments;
 
     #[test]
     fn overlapping_edits_of_the_backend_are_refused_naming_both() {

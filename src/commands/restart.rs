@@ -2,7 +2,7 @@
 
 use serde_json::Value;
 
-use crate::commands::params::{CommandArguments, parse_arguments};
+use crate::commands::params::CommandArguments;
 use crate::commands::{CommandContext, CommandError};
 
 /// `fslens.restart` takes no arguments.
@@ -13,7 +13,6 @@ pub struct RestartArguments {}
 impl CommandArguments for RestartArguments {}
 
 /// Restarts FSAC (the editor's too) and answers once the restart is under way.
-pub async fn restart(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
-    parse_arguments::<RestartArguments>(argument)?;
+pub async fn restart(_arguments: RestartArguments, context: CommandContext) -> Result<Value, CommandError> {
     context.restart_backend().await
 }

@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
-use crate::commands::params::{CommandArguments, TimeoutMs, parse_arguments};
+use crate::commands::params::{CommandArguments, TimeoutMs};
 use crate::lsp::ext;
 use crate::lsp::message::error_codes;
 use crate::session_state::status::State;
@@ -44,8 +44,7 @@ pub enum WaitUntil {
 
 impl CommandArguments for StatusArguments {}
 
-pub async fn status(argument: Value, mut context: CommandContext) -> Result<Value, CommandError> {
-    let arguments: StatusArguments = parse_arguments(argument)?;
+pub async fn status(arguments: StatusArguments, mut context: CommandContext) -> Result<Value, CommandError> {
     let timeout = arguments.timeout_ms.as_duration_ms();
     let deadline = tokio::time::Instant::now() + timeout;
     let started = Instant::now();

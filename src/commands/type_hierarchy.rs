@@ -11,7 +11,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::commands::params::{Bounded, CommandArguments, Coordinate, TimeoutMs, parse_arguments};
+use crate::commands::params::{Bounded, CommandArguments, Coordinate, TimeoutMs};
 use crate::commands::paths::{confine, display_relative};
 use crate::commands::{CommandContext, CommandError};
 use crate::lsp::ext::error_kinds;
@@ -56,8 +56,7 @@ struct Declared {
     character: u64,
 }
 
-pub async fn type_hierarchy(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
-    let arguments: TypeHierarchyArguments = parse_arguments(argument)?;
+pub async fn type_hierarchy(arguments: TypeHierarchyArguments, context: CommandContext) -> Result<Value, CommandError> {
     let root = context.workspace_root()?.to_path_buf();
     let deadline = tokio::time::Instant::now() + arguments.timeout_ms.as_duration_ms();
     let status = context.status().await?;

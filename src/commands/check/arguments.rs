@@ -65,6 +65,13 @@ pub struct CheckArguments {
 }
 
 impl CommandArguments for CheckArguments {
+    /// An error in a change names its file's URI in brackets (`edits.changes[file:///…]`).
+    fn from_argument(argument: serde_json::Value) -> Result<Self, CommandError> {
+        let change_uris = crate::commands::check::edits::change_uris(&argument);
+        crate::commands::params::parse_arguments(argument)
+            .map_err(|error| crate::commands::check::edits::name_changes_in_brackets(error, &change_uris))
+    }
+
     fn validate(&self) -> Result<(), CommandError> {
         if self.edits.is_some() && (self.scope == CheckScope::Snippet || self.snippet.is_some()) {
             return Err(CommandError::invalid_argument("edits", "a what-if checks project files, not a snippet"));

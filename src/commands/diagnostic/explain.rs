@@ -12,7 +12,6 @@ use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::diagnostic::arguments::ExplainArguments;
 use crate::commands::diagnostic::{diagnostic_with_actions, to_json};
-use crate::commands::params::parse_arguments;
 
 /// What a compiler code generally means and what usually fixes it.
 struct CodeMeaning {
@@ -194,9 +193,11 @@ struct FixesSummary {
     reason: Option<String>,
 }
 
-pub async fn explain_diagnostic(argument: Value, mut context: CommandContext) -> Result<Value, CommandError> {
+pub async fn explain_diagnostic(
+    arguments: ExplainArguments,
+    mut context: CommandContext,
+) -> Result<Value, CommandError> {
     let started = Instant::now();
-    let arguments: ExplainArguments = parse_arguments(argument)?;
     let Some(selector) = arguments.selector(false)? else {
         return Err(CommandError::invalid_argument("path", "required"));
     };

@@ -12,7 +12,6 @@ use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::diagnostic::arguments::FixesArguments;
 use crate::commands::diagnostic::{diagnostic_with_actions, preview_edit, to_json};
-use crate::commands::params::parse_arguments;
 
 /// At most this many fixes are listed (`fixCount` counts them all).
 const MAX_FIXES: usize = 50;
@@ -91,9 +90,8 @@ struct AppliedFix {
     failure_reason: Value,
 }
 
-pub async fn diagnostic_fixes(argument: Value, mut context: CommandContext) -> Result<Value, CommandError> {
+pub async fn diagnostic_fixes(arguments: FixesArguments, mut context: CommandContext) -> Result<Value, CommandError> {
     let started = Instant::now();
-    let arguments: FixesArguments = parse_arguments(argument)?;
     let Some(selector) = arguments.selector(false)? else {
         return Err(CommandError::invalid_argument("path", "required"));
     };

@@ -17,7 +17,6 @@ use crate::commands::CommandError;
 use crate::commands::diagnostic::arguments::SuggestOpenArguments;
 use crate::commands::diagnostic::fixes::DescribedFix;
 use crate::commands::diagnostic::{Location, Selector, code_actions, locate, read_text, to_json};
-use crate::commands::params::parse_arguments;
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position};
 use crate::syntax::index::{Overlay, SyntaxIndex};
@@ -344,9 +343,8 @@ struct FsacArm {
     description: Option<Value>,
 }
 
-pub async fn suggest_open(argument: Value, mut context: CommandContext) -> Result<Value, CommandError> {
+pub async fn suggest_open(arguments: SuggestOpenArguments, mut context: CommandContext) -> Result<Value, CommandError> {
     let started = Instant::now();
-    let arguments: SuggestOpenArguments = parse_arguments(argument)?;
     let selector = arguments.fs0039_selector()?;
     let root = context.workspace_root()?.to_path_buf();
     let timeout = arguments.timeout_ms.as_duration_ms();

@@ -48,7 +48,6 @@ use serde_json::{Value, json};
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::configurations::{configuration_note, loaded_configurations};
-use crate::commands::params::parse_arguments;
 use crate::commands::paths::confine;
 use crate::lsp::ext::error_kinds;
 use crate::session_state::status::{ProjectError, StatusSnapshot};
@@ -74,8 +73,7 @@ const RESPONSE_ALLOWANCE_CAP: Duration = Duration::from_millis(250);
 /// At most this many declarations are listed in `resolution.declarations`.
 const DECLARATIONS_SHOWN: usize = 50;
 
-pub async fn find(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
-    let arguments: FindArguments = parse_arguments(argument)?;
+pub async fn find(arguments: FindArguments, context: CommandContext) -> Result<Value, CommandError> {
     find_with(arguments, context).await
 }
 

@@ -26,7 +26,7 @@ use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::budget::{cursor_digest, decode_cursor, encode_cursor};
 use crate::commands::outline::PageCharBudget;
-use crate::commands::params::{Bounded, CommandArguments, parse_arguments};
+use crate::commands::params::{Bounded, CommandArguments};
 use crate::syntax::index::IndexedFile;
 use crate::syntax::model::DeclarationKind;
 use crate::syntax::{Overlay, SyntaxIndex};
@@ -342,9 +342,8 @@ fn serialized_len(value: &impl Serialize) -> usize {
 // ---- symbolSearch -----------------------------------------------------------------------------
 
 /// `fslens.symbolSearch` in a session.
-pub async fn symbol_search(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
+pub async fn symbol_search(arguments: SearchArguments, context: CommandContext) -> Result<Value, CommandError> {
     let started = Instant::now();
-    let arguments: SearchArguments = parse_arguments(argument)?;
     let root = context.workspace_root()?.to_path_buf();
     let index = context.syntax_index();
     let wait = arguments.wait_for_index_ms.as_duration_ms();

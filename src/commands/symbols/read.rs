@@ -22,7 +22,7 @@ use sha2::{Digest, Sha256};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
-use crate::commands::params::{Bounded, CommandArguments, Coordinate, parse_arguments};
+use crate::commands::params::{Bounded, CommandArguments, Coordinate};
 use crate::commands::paths::{confine, display_relative};
 use crate::commands::symbols::{
     IndexFacts, KindName, WaitForIndexMs, apply_editor_buffers, ready_workspace, selected_kinds, to_answer,
@@ -333,9 +333,8 @@ fn chain_of(index: &SyntaxIndex, file: &FileIndex, slot: usize) -> Vec<ChainLink
 // ---- readSymbol -------------------------------------------------------------------------------
 
 /// `fslens.readSymbol` in a session.
-pub async fn read_symbol(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
+pub async fn read_symbol(arguments: ReadSymbolArguments, context: CommandContext) -> Result<Value, CommandError> {
     let started = Instant::now();
-    let arguments: ReadSymbolArguments = parse_arguments(argument)?;
     let root = context.workspace_root()?.to_path_buf();
     let path = arguments.path.as_deref().map(|written| confine(&root, written, "path")).transpose()?;
     let index = context.syntax_index();
@@ -751,9 +750,8 @@ impl<'a> TextCache<'a> {
 
 /// `fslens.readEnclosing` in a session: only the one file is indexed, so it never waits for
 /// the workspace index.
-pub async fn read_enclosing(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
+pub async fn read_enclosing(arguments: ReadEnclosingArguments, context: CommandContext) -> Result<Value, CommandError> {
     let started = Instant::now();
-    let arguments: ReadEnclosingArguments = parse_arguments(argument)?;
     let root = context.workspace_root()?.to_path_buf();
     let path = confine(&root, &arguments.path, "path")?;
     let index = context.syntax_index();
