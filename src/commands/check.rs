@@ -78,7 +78,7 @@ struct CheckRun<'a> {
     started: Instant,
 }
 
-pub async fn check(arguments: CheckArguments, mut context: CommandContext) -> Result<Value, CommandError> {
+pub async fn check(arguments: CheckArguments, mut context: CommandContext) -> Result<CheckAnswer, CommandError> {
     let started = Instant::now();
     let root = context.workspace_root()?.to_path_buf();
     let deadline = tokio::time::Instant::now() + arguments.timeout_ms.as_duration_ms();
@@ -94,13 +94,13 @@ pub async fn check(arguments: CheckArguments, mut context: CommandContext) -> Re
     refuse_a_file_that_does_not_exist(&arguments, &plan, &context).await?;
     let mut coverage = coverage_of(&arguments, &plan, what_if.as_ref(), &root);
     if let Some(reason) = reason_to_stop_before_fsac(&mut coverage, &plan, &model, &root) {
-        return CheckAnswer::unknown(coverage, reason, started).to_json();
+        return Ok(CheckAnswer::unknown(coverage, reason, started));
     }
 
     // FSAC must be able to answer at all, and the projects in scope must have loaded.
     let status = wait_for_fsac(&mut context, arguments.speed == Speed::Fast, deadline).await?;
     if let Some(reason) = unavailable_reason(&status, &plan, &root) {
-        return CheckAnswer::unknown(coverage, reason, started).to_json();
+        return Ok(CheckAnswer::unknown(coverage, reason, started));
     }
     let generation = status.generation;
     coverage.session_generation = Some(generation);
@@ -138,7 +138,7 @@ pub async fn check(arguments: CheckArguments, mut context: CommandContext) -> Re
                 ),
                 json!({ "files": unchecked }),
             );
-            return CheckAnswer::unknown(coverage, reason, started).to_json();
+            return Ok(CheckAnswer::unknown(coverage, reason, started));
         }
     }
     let run =
@@ -148,7 +148,7 @@ pub async fn check(arguments: CheckArguments, mut context: CommandContext) -> Re
         Some(what_if) => what_if::run(what_if, coverage, &run, &mut context).await?,
         None => verdict_over(coverage, &run, &mut context).await?,
     };
-    answer.to_json()
+    Ok(answer)
 }
 
 /// What the answer says about its scope before anything is analysed.

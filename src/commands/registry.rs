@@ -204,7 +204,7 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: check::CheckArguments,
-        answer: Value,
+        answer: check::answer::CheckAnswer,
         handler: check::check,
         description:
         "Type-checks a file, project, workspace or snippet with the F# compiler and returns one verdict \

@@ -641,7 +641,9 @@ pub async fn rename(arguments: RenameArguments, context: CommandContext) -> Resu
         // argument `edits` the caller did not pass.
         let verification = async {
             let what_if = <crate::commands::check::CheckArguments as CommandArguments>::from_argument(what_if)?;
-            crate::commands::check::check(what_if, context.clone()).await
+            let answer = crate::commands::check::check(what_if, context.clone()).await?;
+            serde_json::to_value(answer)
+                .map_err(|error| CommandError::Internal(format!("cannot write the check's answer: {error}")))
         }
         .await
         .map_err(|error| match error {

@@ -9,7 +9,6 @@ use serde_json::Value;
 
 use super::Scope;
 use super::arguments::{SeverityFloor, SnippetPosition, Speed};
-use crate::commands::CommandError;
 pub use crate::commands::configurations::ProjectConfiguration;
 
 /// A check's answer.
@@ -417,9 +416,5 @@ impl CheckAnswer {
             delta: None,
             elapsed_ms: started.elapsed().as_millis() as u64,
         }
-    }
-
-    pub fn to_json(&self) -> Result<Value, CommandError> {
-        serde_json::to_value(self).map_err(|error| CommandError::Internal(format!("cannot write the answer: {error}")))
     }
 }
