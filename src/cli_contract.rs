@@ -141,6 +141,23 @@ impl From<ResponseError> for CliFailure {
     }
 }
 
+/// The exit code of an answer whose `status` says whether it is definite: 0 for `ok`, else 2
+/// (`make-visible`, `explain-diagnostic`, `diagnostic-fixes`, `suggest-open`).
+pub fn exit_code_of_status(answer: &Value) -> u8 {
+    if answer["status"] == "ok" { exit_codes::SUCCESS } else { exit_codes::NOT_DEFINITE }
+}
+
+/// The exit code of a command whose every answer is definite.
+pub fn always_success(_answer: &Value) -> u8 {
+    exit_codes::SUCCESS
+}
+
+/// The text of a command with no rendering of its own (nothing on the command line runs it):
+/// its JSON, indented.
+pub fn indented_json(answer: &Value) -> String {
+    serde_json::to_string_pretty(answer).unwrap_or_else(|_| answer.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

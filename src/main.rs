@@ -7,10 +7,11 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use fslens::cli_contract::{CliFailure, exit_codes};
 use fslens::commands::params::{OnCommandLine, to_argument_object};
+use fslens::commands::registry::Command as Table;
 use fslens::proxy::backend::{BackendLauncher, FSAC_ENVIRONMENT_VARIABLE, ProcessLauncher, resolve_fsac_command};
 use fslens::proxy::trace::Tracer;
 use fslens::proxy::{ProxyConfig, run_proxy};
@@ -337,42 +338,23 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Status(options) => status_cli(session, config, options).await,
         Command::Outline(arguments) => {
             let argument = to_argument_object(&arguments.arguments);
-            let json = arguments.json;
-            let answer =
-                ask(session, config, fslens::commands::registry::Command::Outline.id(), argument, None).await?;
-            print_answer(&answer, json, fslens::commands::outline::render_text)?;
-            Ok(ExitCode::SUCCESS)
+            in_session(session, config, Table::Outline, argument, None, arguments.json).await
         }
         Command::Check(options) => {
             let mut arguments = options.arguments;
             arguments.edits = options.edits.as_deref().map(read_what_if_edits).transpose()?;
             let wait = Some(arguments.timeout_ms.get());
             let argument = to_argument_object(&arguments);
-            let answer = ask(session, config, fslens::commands::registry::Command::Check.id(), argument, wait).await?;
-            print_answer(&answer, options.json, render_check)?;
-            // A script can branch on the exit code: 0 clean, 1 errors, 2 unknown (a refused
-            // request or a failure of fslens has codes of its own: `exit_codes`).
-            Ok(match answer["verdict"].as_str() {
-                Some("clean") => ExitCode::from(exit_codes::SUCCESS),
-                Some("errors") => ExitCode::from(exit_codes::CHECK_ERRORS),
-                _ => ExitCode::from(exit_codes::NOT_DEFINITE),
-            })
+            in_session(session, config, Table::Check, argument, wait, options.json).await
         }
         Command::FieldImpact(options) => {
             let argument = to_argument_object(&options.field_impact_arguments());
             let wait = Some(options.timeout_ms.get());
-            let answer =
-                ask(session, config, fslens::commands::registry::Command::FieldImpact.id(), argument, wait).await?;
-            print_answer(&answer, options.json, render_field_impact)?;
-            Ok(ExitCode::SUCCESS)
+            in_session(session, config, Table::FieldImpact, argument, wait, options.json).await
         }
         Command::MakeVisible(options) => {
             let argument = to_argument_object(&options.arguments);
-            let answer =
-                ask(session, config, fslens::commands::registry::Command::MakeInternalVisible.id(), argument, None)
-                    .await?;
-            print_answer(&answer, options.json, render_make_visible)?;
-            Ok(exit_code_of_status(&answer))
+            in_session(session, config, Table::MakeInternalVisible, argument, None, options.json).await
         }
         Command::SessionPath => session_path_cli(session),
         Command::Mcp(mcp_options) => {
@@ -386,102 +368,53 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Find(arguments) => {
             let argument = to_argument_object(&arguments.arguments);
             let wait = Some(arguments.arguments.timeout_ms.get());
-            let answer = ask(session, config, fslens::commands::registry::Command::Find.id(), argument, wait).await?;
-            print_answer(&answer, arguments.json, fslens::commands::find::render_text)?;
-            Ok(ExitCode::SUCCESS)
+            in_session(session, config, Table::Find, argument, wait, arguments.json).await
         }
         Command::Rename(arguments) => {
             let rename =
                 arguments.arguments().map_err(|message| CliFailure::invalid_argument("expectedHashes", message))?;
             let wait = Some(rename.timeout_ms.get());
             let argument = to_argument_object(&rename);
-            let answer = ask(session, config, fslens::commands::registry::Command::Rename.id(), argument, wait).await?;
-            print_answer(&answer, arguments.json, fslens::commands::rename::render_text)?;
-            Ok(if answer["complete"] == json!(true) {
-                ExitCode::SUCCESS
-            } else {
-                ExitCode::from(exit_codes::NOT_DEFINITE)
-            })
+            in_session(session, config, Table::Rename, argument, wait, arguments.json).await
         }
         Command::ExplainDiagnostic(options) => {
             let argument = to_argument_object(&options.arguments);
             let wait = Some(options.arguments.timeout_ms.get());
-            let answer =
-                ask(session, config, fslens::commands::registry::Command::ExplainDiagnostic.id(), argument, wait)
-                    .await?;
-            print_answer(&answer, options.json, fslens::commands::diagnostic::render::explain)?;
-            Ok(exit_code_of_status(&answer))
+            in_session(session, config, Table::ExplainDiagnostic, argument, wait, options.json).await
         }
         Command::DiagnosticFixes(options) => {
             let argument = to_argument_object(&options.arguments);
             let wait = Some(options.arguments.timeout_ms.get());
-            let answer =
-                ask(session, config, fslens::commands::registry::Command::DiagnosticFixes.id(), argument, wait).await?;
-            print_answer(&answer, options.json, fslens::commands::diagnostic::render::fixes)?;
-            Ok(exit_code_of_status(&answer))
+            in_session(session, config, Table::DiagnosticFixes, argument, wait, options.json).await
         }
         Command::SuggestOpen(options) => {
             let argument = to_argument_object(&options.arguments);
             // With only a name the syntax arm answers: no waiting for FSAC.
             let wait = options.arguments.line.is_some().then_some(options.arguments.timeout_ms.get());
-            let answer =
-                ask(session, config, fslens::commands::registry::Command::SuggestOpen.id(), argument, wait).await?;
-            print_answer(&answer, options.json, fslens::commands::diagnostic::render::suggest_open)?;
-            Ok(exit_code_of_status(&answer))
+            in_session(session, config, Table::SuggestOpen, argument, wait, options.json).await
         }
         Command::ReferencedSymbols(arguments) => {
-            use fslens::commands::referenced::Tool;
-            run_referenced(session, Tool::ReferencedSymbols, to_argument_object(&arguments.arguments), arguments.json)
+            run_referenced(session, Table::ReferencedSymbols, to_argument_object(&arguments.arguments), arguments.json)
                 .await
         }
         Command::NugetTypes(arguments) => {
-            use fslens::commands::referenced::Tool;
-            run_referenced(session, Tool::NugetTypes, to_argument_object(&arguments.arguments), arguments.json).await
+            run_referenced(session, Table::NugetTypes, to_argument_object(&arguments.arguments), arguments.json).await
         }
         Command::NugetMembers(arguments) => {
-            use fslens::commands::referenced::Tool;
-            run_referenced(session, Tool::NugetMembers, to_argument_object(&arguments.arguments), arguments.json).await
+            run_referenced(session, Table::NugetMembers, to_argument_object(&arguments.arguments), arguments.json).await
         }
         // Syntax-layer discovery tools (commands/symbols).
         Command::SymbolSearch(arguments) => {
-            let answer = ask(
-                session,
-                config,
-                fslens::commands::registry::Command::SymbolSearch.id(),
-                to_argument_object(&arguments.arguments),
-                None,
-            )
-            .await?;
-            print_answer(&answer, arguments.json, fslens::commands::symbols::cli::render_search)?;
-            Ok(if answer["available"] == json!(false) {
-                ExitCode::from(exit_codes::NOT_DEFINITE)
-            } else {
-                ExitCode::SUCCESS
-            })
+            let argument = to_argument_object(&arguments.arguments);
+            in_session(session, config, Table::SymbolSearch, argument, None, arguments.json).await
         }
         Command::ReadSymbol(arguments) => {
-            let answer = ask(
-                session,
-                config,
-                fslens::commands::registry::Command::ReadSymbol.id(),
-                fslens::commands::symbols::cli::read_symbol_arguments(&arguments.arguments),
-                None,
-            )
-            .await?;
-            print_answer(&answer, arguments.json, fslens::commands::symbols::cli::render_read)?;
-            Ok(ExitCode::from(fslens::commands::symbols::cli::read_exit_code(&answer)))
+            let argument = fslens::commands::symbols::cli::read_symbol_arguments(&arguments.arguments);
+            in_session(session, config, Table::ReadSymbol, argument, None, arguments.json).await
         }
         Command::ReadEnclosing(arguments) => {
-            let answer = ask(
-                session,
-                config,
-                fslens::commands::registry::Command::ReadEnclosing.id(),
-                to_argument_object(&arguments.arguments),
-                None,
-            )
-            .await?;
-            print_answer(&answer, arguments.json, fslens::commands::symbols::cli::render_read)?;
-            Ok(ExitCode::from(fslens::commands::symbols::cli::read_exit_code(&answer)))
+            let argument = to_argument_object(&arguments.arguments);
+            in_session(session, config, Table::ReadEnclosing, argument, None, arguments.json).await
         }
         Command::Index(arguments) => index_cli(session, arguments).await,
     }
@@ -502,9 +435,19 @@ async fn ask(
     }
 }
 
-/// 0 when the answer's `status` is `ok`, else 2.
-fn exit_code_of_status(answer: &Value) -> ExitCode {
-    if answer["status"] == "ok" { ExitCode::SUCCESS } else { ExitCode::from(exit_codes::NOT_DEFINITE) }
+/// Runs `command` in the workspace's session (see [`ask`] for `wait`) and prints its answer:
+/// the JSON with `--json`, else the command's text; the exit code is the command's.
+async fn in_session(
+    session: &SessionOptions,
+    config: ProxyConfig,
+    command: Table,
+    argument: Value,
+    wait: Option<u64>,
+    json: bool,
+) -> anyhow::Result<ExitCode> {
+    let answer = ask(session, config, command.id(), argument, wait).await?;
+    print_answer(&answer, json, |answer| command.render_text(answer))?;
+    Ok(ExitCode::from(command.exit_code(&answer)))
 }
 
 /// `fslens status`: waits for readiness up to the timeout; exit 3 when FSAC crashed.
@@ -515,9 +458,9 @@ async fn status_cli(
 ) -> anyhow::Result<ExitCode> {
     let wait = options.arguments.timeout_ms.get();
     let argument = to_argument_object(&options.arguments);
-    let answer = headless(session, config, fslens::commands::registry::Command::Status.id(), argument, wait).await?;
-    print_answer(&answer, options.json, render_status)?;
-    if answer["state"] == "crashed" {
+    let answer = headless(session, config, Table::Status.id(), argument, wait).await?;
+    print_answer(&answer, options.json, |answer| Table::Status.render_text(answer))?;
+    if Table::Status.exit_code(&answer) == exit_codes::FSAC_NOT_RUNNING {
         let reason = answer["reason"].as_str().unwrap_or("FSAC crashed");
         let _ = write_stderr(&format!("fslens: FSAC is not running: {}", reason.replace('\n', " ")));
         return Ok(ExitCode::from(exit_codes::FSAC_NOT_RUNNING));
@@ -565,51 +508,22 @@ async fn index_cli(
     Ok(ExitCode::SUCCESS)
 }
 
-/// `fslens field-impact`'s table: one row per site with its kind, symbol and type.
-fn render_field_impact(answer: &Value) -> String {
-    let mut lines = vec![format!(
-        "{} sites of {} (outcome {}, {})",
-        answer["totalSites"],
-        answer["field"].as_str().unwrap_or_default(),
-        answer["outcome"].as_str().unwrap_or_default(),
-        answer["status"].as_str().unwrap_or_default()
-    )];
-    for site in answer["sites"].as_array().into_iter().flatten() {
-        lines.push(format!(
-            "{}:{}:{}  {:<20} {:<40} {}",
-            site["file"].as_str().unwrap_or_default(),
-            site["range"]["start"]["line"].as_u64().unwrap_or(0) + 1,
-            site["range"]["start"]["character"].as_u64().unwrap_or(0) + 1,
-            site["kind"].as_str().unwrap_or_default(),
-            fslens::commands::find::symbol_of(site),
-            site["siteType"].as_str().unwrap_or("")
-        ));
-    }
-    lines.extend(fslens::commands::find::page_omissions(answer));
-    if let Some(note) = answer["siteTypesNote"].as_str() {
-        lines.push(format!("site types: {note}"));
-    }
-    lines.join("\n")
-}
-
 /// The referenced-assembly subcommands read files only: no session, no FSAC. Exit code 2
 /// when the package or type did not resolve (the answer's hint says why).
 async fn run_referenced(
     session: &SessionOptions,
-    tool: fslens::commands::referenced::Tool,
+    command: Table,
     argument: Value,
     json: bool,
 ) -> anyhow::Result<ExitCode> {
     let workspace = workspace_or_current(session)?;
     let argument = with_shell_paths(session, argument)?;
     let answer =
-        tokio::task::spawn_blocking(move || fslens::commands::referenced::run_cli(tool, &argument, &workspace))
+        tokio::task::spawn_blocking(move || fslens::commands::referenced::run_cli(command, &argument, &workspace))
             .await
             .context("the metadata reading thread failed")??;
-    print_answer(&answer, json, fslens::commands::referenced::render_text)?;
-    let missed = answer.get("matchedAssemblies").and_then(Value::as_array).is_some_and(Vec::is_empty)
-        || answer.get("matchedTypes").and_then(Value::as_array).is_some_and(Vec::is_empty);
-    Ok(if missed { ExitCode::from(exit_codes::NOT_DEFINITE) } else { ExitCode::SUCCESS })
+    print_answer(&answer, json, |answer| command.render_text(answer))?;
+    Ok(ExitCode::from(command.exit_code(&answer)))
 }
 
 fn proxy_config(session: &SessionOptions) -> anyhow::Result<ProxyConfig> {
@@ -734,203 +648,9 @@ async fn headless_without_wait(
     run_command(request, config).await
 }
 
-fn print_answer(answer: &Value, json: bool, render: fn(&Value) -> String) -> anyhow::Result<()> {
+fn print_answer(answer: &Value, json: bool, render: impl Fn(&Value) -> String) -> anyhow::Result<()> {
     let text = if json { serde_json::to_string_pretty(answer)? } else { render(answer) };
     write_stdout(&format!("{text}\n")).context("cannot write to stdout")
-}
-
-fn render_status(status: &Value) -> String {
-    let text = |value: &Value| value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
-    let mut lines = vec![
-        format!("state:      {}", text(&status["state"])),
-        format!("reason:     {}", text(&status["reason"])),
-        format!("workspace:  {}", text(&status["workspaceRoot"])),
-        format!("fsac:       {}", text(&status["fsac"]["command"])),
-        format!("fsac pid:   {}", text(&status["fsac"]["pid"])),
-    ];
-    let loaded = status["projectsLoaded"].as_array().map_or(0, Vec::len);
-    lines.push(format!("projects:   {loaded} loaded"));
-    if let Some(reason) = status["noProjects"]["message"].as_str() {
-        lines.push(format!("no_projects: {reason}"));
-    }
-    for project in status["projectsLoading"].as_array().into_iter().flatten() {
-        lines.push(format!("  loading {}", text(project)));
-    }
-    let wait = &status["wait"];
-    if wait["satisfied"] == json!(false) {
-        let why = if wait["timedOut"] == json!(true) { "the timeout passed" } else { "waiting could not help" };
-        lines.push(format!("not ready after {} ms: {why}", text(&wait["waitedMs"])));
-    }
-    if status["unresponsive"] == json!(true) {
-        lines.push(format!("unresponsive: FSAC silent for {} ms with requests pending", text(&status["silentForMs"])));
-    }
-    for project in status["projectsLoaded"].as_array().into_iter().flatten() {
-        lines.push(format!("  {}", text(project)));
-    }
-    for error in status["projectErrors"].as_array().into_iter().flatten() {
-        lines.push(format!(
-            "  error {}: {} ({})",
-            text(&error["code"]),
-            text(&error["message"]),
-            text(&error["project"])
-        ));
-    }
-    lines.join("\n")
-}
-
-fn render_check(answer: &Value) -> String {
-    let text = |value: &Value| value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
-    let mut lines = vec![format!(
-        "{} ({} scope, {}): {} error(s), {} warning(s), {} file(s) covered, complete: {}",
-        text(&answer["verdict"]),
-        text(&answer["scope"]),
-        text(&answer["speed"]),
-        answer["errorCount"],
-        answer["warningCount"],
-        answer["files"].as_array().map_or(0, Vec::len),
-        answer["complete"],
-    )];
-    if let Some(reason) = answer["reason"].as_str() {
-        lines.push(format!("reason: {reason}"));
-    }
-    if let Some(note) = answer["configurationNote"].as_str() {
-        lines.push(format!("configuration: {note}"));
-    }
-    let blocking = &answer["blockingReason"];
-    if let Some(kind) = blocking["errorKind"].as_str() {
-        lines.push(format!("blocking: {kind}"));
-    }
-    if let Some(remedy) = blocking["remedy"].as_str() {
-        lines.push(format!("remedy: {remedy}"));
-    }
-    for remedy in blocking["remedies"].as_array().into_iter().flatten() {
-        lines.push(format!("remedy: {}", text(remedy)));
-    }
-    for (field, label) in [("missingFiles", "not analysed"), ("staleFiles", "analysed at an older version")] {
-        let files: Vec<String> = answer[field].as_array().into_iter().flatten().map(text).collect();
-        if !files.is_empty() {
-            lines.push(format!("{} file(s) {label}: {}", files.len(), files.join(", ")));
-        }
-    }
-    let diagnostics = answer["diagnostics"].as_array().map_or(&[][..], Vec::as_slice);
-    for diagnostic in diagnostics {
-        lines.push(format!(
-            "{}:{}:{}: {} FS{:04}: {}",
-            text(&diagnostic["file"]),
-            diagnostic["range"]["start"]["line"].as_u64().unwrap_or(0) + 1,
-            diagnostic["range"]["start"]["character"].as_u64().unwrap_or(0) + 1,
-            text(&diagnostic["severity"]),
-            diagnostic["code"].as_u64().unwrap_or(0),
-            text(&diagnostic["message"]).replace('\n', " "),
-        ));
-    }
-    // What the list leaves out: the cap, the severity floor, project scope's downstream.
-    let listable = answer["totalDiagnostics"]
-        .as_u64()
-        .unwrap_or(0)
-        .saturating_sub(answer["belowSeverityFloorCount"].as_u64().unwrap_or(0));
-    if answer["diagnosticsTruncated"] == json!(true) {
-        lines.push(format!(
-            "… {} more diagnostic(s) not listed (at most {} are; narrow with PATH, --file-glob or --project-path)",
-            listable.saturating_sub(diagnostics.len() as u64),
-            fslens::commands::check::MAX_DIAGNOSTICS
-        ));
-    }
-    for note in [&answer["diagnosticsNote"], &answer["coverageNote"]] {
-        if let Some(note) = note.as_str() {
-            lines.push(format!("note: {note}"));
-        }
-    }
-    for note in answer["notes"].as_array().into_iter().flatten() {
-        lines.push(format!("note: {}", text(note)));
-    }
-    lines.extend(render_what_if(answer));
-    lines.join("\n")
-}
-
-/// A what-if's baseline and delta as text lines (none for an ordinary check).
-fn render_what_if(answer: &Value) -> Vec<String> {
-    if answer.get("whatIf").is_none() {
-        return Vec::new();
-    }
-    let baseline = &answer["baseline"];
-    let mut lines = vec![format!(
-        "what-if (nothing written; FSAC's view restored: {}): before the edits {} with {} error(s)",
-        answer["whatIf"]["restored"],
-        baseline["verdict"].as_str().unwrap_or("unknown"),
-        baseline["errorCount"],
-    )];
-    for (kind, label) in [("introduced", "introduced"), ("resolved", "resolved")] {
-        for diagnostic in answer["delta"][kind].as_array().into_iter().flatten() {
-            lines.push(format!(
-                "{label}: {}:{}: FS{:04}: {}",
-                diagnostic["file"].as_str().unwrap_or_default(),
-                diagnostic["range"]["start"]["line"].as_u64().map_or("?".to_owned(), |line| (line + 1).to_string()),
-                diagnostic["code"].as_u64().unwrap_or(0),
-                diagnostic["message"].as_str().unwrap_or_default().replace('\n', " "),
-            ));
-        }
-    }
-    lines
-}
-
-/// `make-visible` as text: the declaration's line before and after, then every other edit of
-/// the answer's `WorkspaceEdit` (the `.fsproj`'s `InternalsVisibleTo` with `--expose-to`) as the
-/// lines it inserts or replaces, and the notes. Nothing is written to disk.
-fn render_make_visible(answer: &Value) -> String {
-    let text = |value: &Value| value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
-    if answer["status"] != json!("ok") {
-        return format!("no action: {}", text(&answer["reason"]));
-    }
-    let declaration_file = answer["declaration"]["file"].as_str().unwrap_or_default();
-    let mut lines = vec![
-        format!(
-            "{} ({}, {declaration_file})",
-            text(&answer["declaration"]["fullName"]),
-            text(&answer["declaration"]["kind"])
-        ),
-        format!("- {}", text(&answer["originalLineText"])),
-        format!("+ {}", text(&answer["appliedPreview"])),
-    ];
-    let root = answer["workspaceRoot"].as_str().map(std::path::PathBuf::from);
-    for (uri, edits) in answer["edits"]["changes"].as_object().into_iter().flatten() {
-        let path = fslens::uri::uri_to_path(uri);
-        let shown = path
-            .as_ref()
-            .map(|path| {
-                root.as_ref().and_then(|root| path.strip_prefix(root).ok()).unwrap_or(path).display().to_string()
-            })
-            .unwrap_or_else(|| uri.clone());
-        if shown.ends_with(declaration_file) && !declaration_file.is_empty() {
-            continue;
-        }
-        for edit in edits.as_array().into_iter().flatten() {
-            let start = &edit["range"]["start"];
-            let end = &edit["range"]["end"];
-            let inserts = start == end;
-            lines.push(format!(
-                "{shown}:{}: {}",
-                start["line"].as_u64().unwrap_or(0) + 1,
-                if inserts {
-                    "insert".to_owned()
-                } else {
-                    format!("replace up to line {}", end["line"].as_u64().unwrap_or(0) + 1)
-                }
-            ));
-            for added in edit["newText"].as_str().unwrap_or_default().lines() {
-                lines.push(format!("+ {added}"));
-            }
-        }
-    }
-    for note in answer["notes"].as_array().into_iter().flatten() {
-        lines.push(format!("note: {}", text(note)));
-    }
-    if let Some(applied) = answer["applied"].as_object() {
-        lines.push(format!("applied in the editor: {}", applied.get("applied").map(text).unwrap_or_default()));
-    } else {
-        lines.push("nothing was written to disk".to_owned());
-    }
-    lines.join("\n")
 }
 
 fn init_logging(cli: &Cli) -> anyhow::Result<()> {

@@ -157,6 +157,33 @@ fn group_page(sites: &[Value]) -> Value {
     json!({ "scope": "page", "byKind": by_kind, "byDeclaringField": by_symbol, "bySiteType": by_type })
 }
 
+/// `fslens field-impact`'s table: one row per site with its kind, symbol and type.
+pub fn render_text(answer: &Value) -> String {
+    let mut lines = vec![format!(
+        "{} sites of {} (outcome {}, {})",
+        answer["totalSites"],
+        answer["field"].as_str().unwrap_or_default(),
+        answer["outcome"].as_str().unwrap_or_default(),
+        answer["status"].as_str().unwrap_or_default()
+    )];
+    for site in answer["sites"].as_array().into_iter().flatten() {
+        lines.push(format!(
+            "{}:{}:{}  {:<20} {:<40} {}",
+            site["file"].as_str().unwrap_or_default(),
+            site["range"]["start"]["line"].as_u64().unwrap_or(0) + 1,
+            site["range"]["start"]["character"].as_u64().unwrap_or(0) + 1,
+            site["kind"].as_str().unwrap_or_default(),
+            crate::commands::find::symbol_of(site),
+            site["siteType"].as_str().unwrap_or("")
+        ));
+    }
+    lines.extend(crate::commands::find::page_omissions(answer));
+    if let Some(note) = answer["siteTypesNote"].as_str() {
+        lines.push(format!("site types: {note}"));
+    }
+    lines.join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use crate::commands::params::parse_arguments;

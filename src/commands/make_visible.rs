@@ -563,6 +563,65 @@ fn internals_visible_to_edit(model: &WorkspaceModel, file: &Path, target: &str) 
     Ok(ExposeOutcome::Edit { project_uri, edit, project: declaring.path.clone() })
 }
 
+/// `make-visible` as text: the declaration's line before and after, then every other edit of
+/// the answer's `WorkspaceEdit` (the `.fsproj`'s `InternalsVisibleTo` with `--expose-to`) as the
+/// lines it inserts or replaces, and the notes. Nothing is written to disk.
+pub fn render_text(answer: &Value) -> String {
+    let text = |value: &Value| value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
+    if answer["status"] != json!("ok") {
+        return format!("no action: {}", text(&answer["reason"]));
+    }
+    let declaration_file = answer["declaration"]["file"].as_str().unwrap_or_default();
+    let mut lines = vec![
+        format!(
+            "{} ({}, {declaration_file})",
+            text(&answer["declaration"]["fullName"]),
+            text(&answer["declaration"]["kind"])
+        ),
+        format!("- {}", text(&answer["originalLineText"])),
+        format!("+ {}", text(&answer["appliedPreview"])),
+    ];
+    let root = answer["workspaceRoot"].as_str().map(std::path::PathBuf::from);
+    for (uri, edits) in answer["edits"]["changes"].as_object().into_iter().flatten() {
+        let path = crate::uri::uri_to_path(uri);
+        let shown = path
+            .as_ref()
+            .map(|path| {
+                root.as_ref().and_then(|root| path.strip_prefix(root).ok()).unwrap_or(path).display().to_string()
+            })
+            .unwrap_or_else(|| uri.clone());
+        if shown.ends_with(declaration_file) && !declaration_file.is_empty() {
+            continue;
+        }
+        for edit in edits.as_array().into_iter().flatten() {
+            let start = &edit["range"]["start"];
+            let end = &edit["range"]["end"];
+            let inserts = start == end;
+            lines.push(format!(
+                "{shown}:{}: {}",
+                start["line"].as_u64().unwrap_or(0) + 1,
+                if inserts {
+                    "insert".to_owned()
+                } else {
+                    format!("replace up to line {}", end["line"].as_u64().unwrap_or(0) + 1)
+                }
+            ));
+            for added in edit["newText"].as_str().unwrap_or_default().lines() {
+                lines.push(format!("+ {added}"));
+            }
+        }
+    }
+    for note in answer["notes"].as_array().into_iter().flatten() {
+        lines.push(format!("note: {}", text(note)));
+    }
+    if let Some(applied) = answer["applied"].as_object() {
+        lines.push(format!("applied in the editor: {}", applied.get("applied").map(text).unwrap_or_default()));
+    } else {
+        lines.push("nothing was written to disk".to_owned());
+    }
+    lines.join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

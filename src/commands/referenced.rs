@@ -30,6 +30,7 @@ use crate::commands::budget::{cursor_digest, decode_cursor, encode_cursor, pagin
 use crate::commands::outline::PageCharBudget;
 use crate::commands::params::{Bounded, CommandArguments, parse_arguments};
 use crate::commands::paths::display_relative;
+use crate::commands::registry::Command;
 use crate::lsp::ext::{error_kinds, restore_states};
 use crate::metadata::cache::load_assembly;
 use crate::metadata::restore::{ReferenceSet, RestoreEnvironment, RestoreSource, resolve_references};
@@ -42,14 +43,6 @@ const UNREADABLE_LIST_LIMIT: usize = 20;
 const CANDIDATE_LIMIT: usize = 10;
 
 // ---- arguments --------------------------------------------------------------------------------
-
-/// Which of the three tools runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tool {
-    ReferencedSymbols,
-    NugetTypes,
-    NugetMembers,
-}
 
 /// `maxResults` of `referencedSymbols`.
 pub type SymbolPageSize = Bounded<1, 1000, 200>;
@@ -201,19 +194,28 @@ pub struct ReferencedArguments {
 
 impl ReferencedArguments {
     /// Reads `tool`'s argument object with that tool's struct.
-    pub fn parse(tool: Tool, argument: Value) -> Result<ReferencedArguments, CommandError> {
-        Ok(match tool {
-            Tool::ReferencedSymbols => parse_arguments::<ReferencedSymbolsArguments>(argument)?.into(),
-            Tool::NugetTypes => parse_arguments::<NugetTypesArguments>(argument)?.into(),
-            Tool::NugetMembers => parse_arguments::<NugetMembersArguments>(argument)?.into(),
+    /// Reads the argument object of `command`, one of the three tools.
+    pub fn parse(command: Command, argument: Value) -> Result<ReferencedArguments, CommandError> {
+        Ok(match command {
+            Command::ReferencedSymbols => parse_arguments::<ReferencedSymbolsArguments>(argument)?.into(),
+            Command::NugetTypes => parse_arguments::<NugetTypesArguments>(argument)?.into(),
+            Command::NugetMembers => parse_arguments::<NugetMembersArguments>(argument)?.into(),
+            other => {
+                return Err(CommandError::invalid_argument(
+                    "command",
+                    format!("{} reads no referenced assembly", other.id()),
+                ));
+            }
         })
     }
 
     fn query_identity(&self) -> Value {
         let (tool, query, package_id, type_name) = match &self.lookup {
-            Lookup::Symbols { query } => (Tool::ReferencedSymbols, Some(query), None, None),
-            Lookup::Types { package_id } => (Tool::NugetTypes, None, Some(package_id), None),
-            Lookup::Members { package_id, type_name } => (Tool::NugetMembers, None, Some(package_id), Some(type_name)),
+            Lookup::Symbols { query } => (Command::ReferencedSymbols, Some(query), None, None),
+            Lookup::Types { package_id } => (Command::NugetTypes, None, Some(package_id), None),
+            Lookup::Members { package_id, type_name } => {
+                (Command::NugetMembers, None, Some(package_id), Some(type_name))
+            }
         };
         json!({
             "tool": format!("{tool:?}"),
@@ -904,8 +906,8 @@ fn not_restored(project: &Project, root: &Path) -> NotRestored {
 // `projectPath`); their queries are positional.
 
 /// Runs a subcommand in-process: the files are read directly, no session or FSAC is needed.
-pub fn run_cli(tool: Tool, argument: &Value, workspace: &Path) -> anyhow::Result<Value> {
-    let arguments = ReferencedArguments::parse(tool, argument.clone())
+pub fn run_cli(command: Command, argument: &Value, workspace: &Path) -> anyhow::Result<Value> {
+    let arguments = ReferencedArguments::parse(command, argument.clone())
         .map_err(|error| anyhow::Error::new(crate::cli_contract::CliFailure::from(error)))?;
     run(workspace, &arguments, &RestoreEnvironment::from_process())
         .map_err(|error| anyhow::Error::new(crate::cli_contract::CliFailure::from(error)))
@@ -965,43 +967,46 @@ pub fn render_text(answer: &Value) -> String {
     lines.join("\n")
 }
 
+/// The referenced-assembly tools' exit code: 2 when the package or type did not resolve (the
+/// answer's hint says why).
+pub fn exit_code(answer: &Value) -> u8 {
+    let missed = answer.get("matchedAssemblies").and_then(Value::as_array).is_some_and(Vec::is_empty)
+        || answer.get("matchedTypes").and_then(Value::as_array).is_some_and(Vec::is_empty);
+    if missed { crate::cli_contract::exit_codes::NOT_DEFINITE } else { crate::cli_contract::exit_codes::SUCCESS }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
-    use super::{Lookup, ReferencedArguments, Tool};
+    use super::{Lookup, ReferencedArguments};
     use crate::commands::registry::Command;
 
     #[test]
     fn each_tool_takes_its_own_arguments() {
-        let properties = |tool| {
-            let command = match tool {
-                Tool::ReferencedSymbols => Command::ReferencedSymbols,
-                Tool::NugetTypes => Command::NugetTypes,
-                Tool::NugetMembers => Command::NugetMembers,
-            };
+        let properties = |command: Command| {
             let schema = command.input_schema();
             let names: Vec<String> = schema["properties"].as_object().expect("properties").keys().cloned().collect();
             (names, schema["required"].clone())
         };
-        let (symbols, required) = properties(Tool::ReferencedSymbols);
+        let (symbols, required) = properties(Command::ReferencedSymbols);
         assert!(symbols.contains(&"query".to_owned()) && !symbols.contains(&"packageId".to_owned()), "{symbols:?}");
         assert_eq!(required, json!(["query"]));
-        let (types, required) = properties(Tool::NugetTypes);
+        let (types, required) = properties(Command::NugetTypes);
         assert!(!types.contains(&"typeName".to_owned()) && !types.contains(&"query".to_owned()), "{types:?}");
         assert_eq!(required, json!(["packageId"]));
-        assert_eq!(properties(Tool::NugetMembers).1, json!(["packageId", "typeName"]));
-        let refused = ReferencedArguments::parse(Tool::NugetTypes, json!({"packageId": "X", "query": "Y"}));
+        assert_eq!(properties(Command::NugetMembers).1, json!(["packageId", "typeName"]));
+        let refused = ReferencedArguments::parse(Command::NugetTypes, json!({"packageId": "X", "query": "Y"}));
         assert_eq!(refused.expect_err("query is not a nugetTypes argument").data()["argument"], "query");
     }
 
     #[test]
     fn names_are_trimmed_and_defaults_follow_the_tool() {
         let members =
-            ReferencedArguments::parse(Tool::NugetMembers, json!({"packageId": " A ", "typeName": "B "})).unwrap();
+            ReferencedArguments::parse(Command::NugetMembers, json!({"packageId": " A ", "typeName": "B "})).unwrap();
         assert_eq!(members.lookup, Lookup::Members { package_id: "A".to_owned(), type_name: "B".to_owned() });
         assert_eq!((members.max_results, members.response_char_budget), (500, 45_000));
-        let symbols = ReferencedArguments::parse(Tool::ReferencedSymbols, json!({"query": "x"})).unwrap();
+        let symbols = ReferencedArguments::parse(Command::ReferencedSymbols, json!({"query": "x"})).unwrap();
         assert_eq!(symbols.max_results, 200);
     }
 }

@@ -2,7 +2,8 @@
 //! fact about the command — the variant of [`Command`], the wire id's suffix (the id is
 //! `fslens.` + suffix, the MCP tool name its snake case), the MCP tool group, whether it only
 //! reads, how its pages are sized, its argument struct (the input schema is generated from
-//! it), its answer type, its handler and the MCP tool's description. The advertised command list
+//! it), its answer type, its handler, how the command line prints its answer and which exit
+//! code it gives, and the MCP tool's description. The advertised command list
 //! (`executeCommandProvider`), `commands::dispatch`, the MCP catalogue and the tool groups all
 //! read from here; nothing else spells a command.
 //!
@@ -35,6 +36,8 @@ macro_rules! commands {
             arguments: $arguments:ty,
             answer: $answer:ty,
             handler: $handler:path,
+            text: $text:path,
+            exit_code: $exit_code:path,
             description: $description:expr,
         },
     )*) => {
@@ -97,6 +100,20 @@ macro_rules! commands {
                 }
             }
 
+            /// The answer as the command line prints it without `--json`.
+            pub fn render_text(self, answer: &Value) -> String {
+                match self {
+                    $(Command::$variant => $text(answer),)*
+                }
+            }
+
+            /// The command line's exit code for the answer (`cli_contract::exit_codes`).
+            pub fn exit_code(self, answer: &Value) -> u8 {
+                match self {
+                    $(Command::$variant => $exit_code(answer),)*
+                }
+            }
+
             /// Runs the command: reads its argument object into the argument struct (errors name
             /// the argument), runs the handler and writes its answer as JSON, once.
             pub async fn run(self, argument: Value, context: CommandContext) -> Result<Value, CommandError> {
@@ -152,6 +169,8 @@ commands! {
         arguments: status::StatusArguments,
         answer: Value,
         handler: status::status,
+        text: status::render_text,
+        exit_code: status::exit_code,
         description:
         "Readiness of the shared F# session: whether FSAC runs (lsp), the projects are loaded \
          (projectOptions) and the symbol index is warm (symbolIndex), a hint when not, FSAC's pid and whether \
@@ -166,6 +185,8 @@ commands! {
         arguments: restart::RestartArguments,
         answer: Value,
         handler: restart::restart,
+        text: crate::cli_contract::indented_json,
+        exit_code: crate::cli_contract::always_success,
         description:
         "Restarts the shared FSAC process (the editor's too) and replays the open buffers into it. Use only when \
          status says FSAC crashed or is unresponsive; ordinary answers never need it.",
@@ -178,6 +199,8 @@ commands! {
         arguments: find::FindArguments,
         answer: Value,
         handler: find::find,
+        text: find::render_text,
+        exit_code: crate::cli_contract::always_success,
         description:
         "Every definition and reference of an F# symbol across all projects, resolved by the compiler in the \
          editor's live session (unsaved edits included); record-field sites classified (construction, \
@@ -192,6 +215,8 @@ commands! {
         arguments: field_impact::FieldImpactArguments,
         answer: Value,
         handler: field_impact::field_impact,
+        text: field_impact::render_text,
+        exit_code: crate::cli_contract::always_success,
         description:
         "Plans a record-field change: every construction, copy-and-update, mutation, pattern and read of a field \
          across all projects, each with the field's type at that site as the compiler resolves it. Prefer over \
@@ -206,6 +231,8 @@ commands! {
         arguments: check::CheckArguments,
         answer: check::answer::CheckAnswer,
         handler: check::check,
+        text: check::text::render_text,
+        exit_code: check::text::exit_code,
         description:
         "Type-checks a file, project, workspace or snippet with the F# compiler and returns one verdict \
          (clean | errors | unknown) that says which files and versions it covers, the editor's unsaved buffers \
@@ -220,6 +247,8 @@ commands! {
         arguments: diagnostics::DiagnosticsArguments,
         answer: Value,
         handler: diagnostics::diagnostics,
+        text: crate::cli_contract::indented_json,
+        exit_code: crate::cli_contract::always_success,
         description:
         "What FSAC has reported in this session: per file, errors and warnings with freshness (current = \
          analysed at the content it has now, stale, unverified), the editor's unsaved buffers included. Cheap: \
@@ -234,6 +263,8 @@ commands! {
         arguments: make_visible::MakeVisibleArguments,
         answer: Value,
         handler: make_visible::make_internal_visible,
+        text: make_visible::render_text,
+        exit_code: crate::cli_contract::exit_code_of_status,
         description:
         "Turns a `private` declaration into `internal` with a one-token edit found in the syntax tree (never in \
          strings or comments) and returns the WorkspaceEdit and a preview; writes nothing (apply: true asks the \
@@ -248,6 +279,8 @@ commands! {
         arguments: outline::OutlineArguments,
         answer: Value,
         handler: outline::outline,
+        text: outline::render_text,
+        exit_code: crate::cli_contract::always_success,
         description:
         "Outline of a file, a project or its public API from the syntax tree: modules, types, members and \
          signatures, the editor's unsaved buffers included; paged. Prefer over reading whole files or grepping \
@@ -261,6 +294,8 @@ commands! {
         arguments: diagnostic::arguments::ExplainArguments,
         answer: Value,
         handler: diagnostic::explain::explain_diagnostic,
+        text: diagnostic::render::explain,
+        exit_code: crate::cli_contract::exit_code_of_status,
         description:
         "Explains one compiler diagnostic at path + line (+ code, character): FSAC's exact message, code, \
          severity and range, the line with context, what the code usually means and which fixes FSAC offers. \
@@ -274,6 +309,8 @@ commands! {
         arguments: diagnostic::arguments::FixesArguments,
         answer: Value,
         handler: diagnostic::fixes::diagnostic_fixes,
+        text: diagnostic::render::fixes,
+        exit_code: crate::cli_contract::exit_code_of_status,
         description:
         "FSAC's code actions for one diagnostic at path + line (+ code): each fix's title, kind, edits previewed \
          (old text, new text, resulting lines) and the WorkspaceEdit. Writes nothing; apply: true (with \
@@ -287,6 +324,8 @@ commands! {
         arguments: diagnostic::arguments::SuggestOpenArguments,
         answer: Value,
         handler: diagnostic::suggest_open::suggest_open,
+        text: diagnostic::render::suggest_open,
+        exit_code: crate::cli_contract::exit_code_of_status,
         description:
         "Which `open` brings an unresolved name into scope: give `name`, or path + line of its FS0039. Answers \
          FSAC's open/Use fixes and the workspace's own modules declaring it (RequireQualifiedAccess respected), \
@@ -300,6 +339,8 @@ commands! {
         arguments: referenced::ReferencedSymbolsArguments,
         answer: Value,
         handler: referenced::referenced_symbols,
+        text: referenced::render_text,
+        exit_code: referenced::exit_code,
         description:
         "Searches the types of the project's referenced assemblies (NuGet packages, framework when a \
          targeting pack is installed) by name substring, read from their metadata; each hit names its \
@@ -314,6 +355,8 @@ commands! {
         arguments: referenced::NugetTypesArguments,
         answer: Value,
         handler: referenced::nuget_types,
+        text: referenced::render_text,
+        exit_code: referenced::exit_code,
         description:
         "Lists every type of one referenced package or assembly: packageId is a NuGet package id or an \
          assembly simple name (exact, case-insensitive, never a prefix). A miss says why (hint) and offers \
@@ -327,6 +370,8 @@ commands! {
         arguments: referenced::NugetMembersArguments,
         answer: Value,
         handler: referenced::nuget_members,
+        text: referenced::render_text,
+        exit_code: referenced::exit_code,
         description:
         "Lists the members of one type of a referenced package or assembly with signatures, accessibility \
          (from metadata), static/abstract and obsolete flags. typeName is the display name, full name or a \
@@ -340,6 +385,8 @@ commands! {
         arguments: symbols::SearchArguments,
         answer: Value,
         handler: symbols::symbol_search,
+        text: symbols::cli::render_search,
+        exit_code: symbols::cli::search_exit_code,
         description:
         "Ranks files for identifiers in milliseconds from the syntax index (BM25; declaring files first; tests, \
          generated and vendored code demoted): per file the matched names with counts, declaring symbols, best \
@@ -354,6 +401,8 @@ commands! {
         arguments: symbols::read::ReadSymbolArguments,
         answer: Value,
         handler: symbols::read::read_symbol,
+        text: symbols::cli::render_read,
+        exit_code: symbols::cli::read_exit_code,
         description:
         "One declaration's verbatim source by name (`weigh`, `Shipment.weigh`, fully qualified), from the editor's \
          unsaved buffer when open, with its range and parent chain. Several matches are all listed with path and \
@@ -367,6 +416,8 @@ commands! {
         arguments: symbols::read::ReadEnclosingArguments,
         answer: Value,
         handler: symbols::read::read_enclosing,
+        text: symbols::cli::render_read,
+        exit_code: symbols::cli::read_exit_code,
         description:
         "Maps a path and 0-based line (from grep, diagnostics or locations) to the smallest enclosing declaration's \
          verbatim source and its parent chain, from the syntax tree only. Over maxLines, onOversize says: error \
@@ -381,6 +432,8 @@ commands! {
         arguments: rename::RenameArguments,
         answer: Value,
         handler: rename::rename,
+        text: rename::render_text,
+        exit_code: rename::exit_code,
         description:
         "Renames the symbol at path + line + word: FSAC's rename edits grouped by file with each line before and \
          after, cross-checked against find over every project (missedSites; complete only when nothing is \
@@ -395,6 +448,8 @@ commands! {
         arguments: type_hierarchy::TypeHierarchyArguments,
         answer: Value,
         handler: type_hierarchy::type_hierarchy,
+        text: crate::cli_contract::indented_json,
+        exit_code: crate::cli_contract::always_success,
         description:
         "The type hierarchy FSAC lacks, at a type's name or a use of it: its supertypes (inherit, interface \
          lines, each resolved by FSAC) and subtypes (every class, record, union or object expression in the \

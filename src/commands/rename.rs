@@ -1236,6 +1236,15 @@ pub fn render_text(answer: &Value) -> String {
     lines.join("\n")
 }
 
+/// `fslens rename`'s exit code: 0 when the answer is complete, else 2.
+pub fn exit_code(answer: &Value) -> u8 {
+    if answer["complete"] == json!(true) {
+        crate::cli_contract::exit_codes::SUCCESS
+    } else {
+        crate::cli_contract::exit_codes::NOT_DEFINITE
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -110,6 +110,55 @@ pub async fn status(arguments: StatusArguments, mut context: CommandContext) -> 
     Ok(status)
 }
 
+/// `fslens status` as text: the state, FSAC, the projects and what is not ready.
+pub fn render_text(status: &Value) -> String {
+    let text = |value: &Value| value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
+    let mut lines = vec![
+        format!("state:      {}", text(&status["state"])),
+        format!("reason:     {}", text(&status["reason"])),
+        format!("workspace:  {}", text(&status["workspaceRoot"])),
+        format!("fsac:       {}", text(&status["fsac"]["command"])),
+        format!("fsac pid:   {}", text(&status["fsac"]["pid"])),
+    ];
+    let loaded = status["projectsLoaded"].as_array().map_or(0, Vec::len);
+    lines.push(format!("projects:   {loaded} loaded"));
+    if let Some(reason) = status["noProjects"]["message"].as_str() {
+        lines.push(format!("no_projects: {reason}"));
+    }
+    for project in status["projectsLoading"].as_array().into_iter().flatten() {
+        lines.push(format!("  loading {}", text(project)));
+    }
+    let wait = &status["wait"];
+    if wait["satisfied"] == json!(false) {
+        let why = if wait["timedOut"] == json!(true) { "the timeout passed" } else { "waiting could not help" };
+        lines.push(format!("not ready after {} ms: {why}", text(&wait["waitedMs"])));
+    }
+    if status["unresponsive"] == json!(true) {
+        lines.push(format!("unresponsive: FSAC silent for {} ms with requests pending", text(&status["silentForMs"])));
+    }
+    for project in status["projectsLoaded"].as_array().into_iter().flatten() {
+        lines.push(format!("  {}", text(project)));
+    }
+    for error in status["projectErrors"].as_array().into_iter().flatten() {
+        lines.push(format!(
+            "  error {}: {} ({})",
+            text(&error["code"]),
+            text(&error["message"]),
+            text(&error["project"])
+        ));
+    }
+    lines.join("\n")
+}
+
+/// `fslens status`'s exit code: 3 when FSAC is not running (it crashed or could not start).
+pub fn exit_code(status: &Value) -> u8 {
+    if status["state"] == "crashed" {
+        crate::cli_contract::exit_codes::FSAC_NOT_RUNNING
+    } else {
+        crate::cli_contract::exit_codes::SUCCESS
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

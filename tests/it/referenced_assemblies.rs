@@ -14,7 +14,8 @@ use crate::support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use fslens::commands::referenced::{ReferencedArguments, Tool, run};
+use fslens::commands::referenced::{ReferencedArguments, run};
+use fslens::commands::registry::Command as Tool;
 use fslens::metadata::read_assembly_file;
 use fslens::metadata::restore::RestoreEnvironment;
 use serde_json::{Value, json};

@@ -184,3 +184,12 @@ pub fn read_exit_code(answer: &Value) -> u8 {
         _ => 2,
     }
 }
+
+/// `symbol-search`'s exit code: 2 while the index is still being built (`available: false`).
+pub fn search_exit_code(answer: &Value) -> u8 {
+    if answer["available"] == json!(false) {
+        crate::cli_contract::exit_codes::NOT_DEFINITE
+    } else {
+        crate::cli_contract::exit_codes::SUCCESS
+    }
+}
