@@ -20,11 +20,56 @@ pub const RESPONSE_CHAR_BUDGET: usize = 45_000;
 pub const RESPONSE_HARD_CEILING: usize = 60_000;
 /// The smallest `responseCharBudget` a paged command takes for its entries.
 pub const MIN_PAGE_CHAR_BUDGET: u64 = 200;
+/// The smallest and largest `responseByteBudget` a paged command takes.
+pub const MIN_PAGE_BYTE_BUDGET: u64 = 200;
+pub const MAX_PAGE_BYTE_BUDGET: u64 = 10_000_000;
 
 /// Serialized size of `value` in UTF-16 code units (compact JSON, as sent on the wire).
 pub fn serialized_utf16_len(value: &Value) -> usize {
+    serialized_size(value).units
+}
+
+/// The size of something's compact JSON, counted both ways a page is bounded.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Size {
+    /// UTF-16 code units (how `responseCharBudget` counts: the JSON-RPC peer's strings).
+    pub units: usize,
+    /// UTF-8 bytes (how `responseByteBudget` counts: a transport with a byte limit).
+    pub bytes: usize,
+}
+
+impl std::ops::Add for Size {
+    type Output = Size;
+
+    fn add(self, other: Size) -> Size {
+        Size { units: self.units + other.units, bytes: self.bytes + other.bytes }
+    }
+}
+
+/// The size of `value`'s compact JSON, as sent.
+pub fn serialized_size(value: &impl serde::Serialize) -> Size {
     let text = serde_json::to_string(value).unwrap_or_default();
-    text.chars().map(char::len_utf16).sum()
+    Size { units: text.chars().map(char::len_utf16).sum(), bytes: text.len() }
+}
+
+/// The room of one page: UTF-16 code units, and UTF-8 bytes when the caller has a byte limit
+/// (the MCP bridge's 40 KiB output). A page closes before either would be passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PageBudget {
+    pub units: usize,
+    pub bytes: Option<usize>,
+}
+
+impl PageBudget {
+    /// A budget in UTF-16 units only.
+    pub const fn units(units: usize) -> PageBudget {
+        PageBudget { units, bytes: None }
+    }
+
+    /// Whether something of `size` fits.
+    pub fn admits(&self, size: Size) -> bool {
+        size.units <= self.units && self.bytes.is_none_or(|bytes| size.bytes <= bytes)
+    }
 }
 
 /// One page of entities.
@@ -37,24 +82,26 @@ pub struct Page {
     pub truncated: bool,
     /// The budget, not `maxResults` or the end of the list, closed the page.
     pub truncated_by_budget: bool,
-    /// UTF-16 units the returned entries used.
-    pub used: usize,
+    /// What the returned entries used.
+    pub used: Size,
 }
 
 /// Takes whole entities from `offset` until `max_results` or `budget` would be exceeded;
 /// at least one entity when any remain.
-pub fn paginate(entities: &[Value], offset: usize, max_results: usize, budget: usize) -> Page {
+pub fn paginate(entities: &[Value], offset: usize, max_results: usize, budget: PageBudget) -> Page {
     let mut entries = Vec::new();
-    let mut used = 0usize;
+    let mut used = Size::default();
     let mut index = offset.min(entities.len());
     let mut closed_by_budget = false;
+    // Each entity after the first costs its separating comma too.
+    let comma = Size { units: 1, bytes: 1 };
     while index < entities.len() && entries.len() < max_results.max(1) {
-        let size = serialized_utf16_len(&entities[index]) + 1; // the separating comma
-        if !entries.is_empty() && used + size > budget {
+        let size = serialized_size(&entities[index]) + comma;
+        if !entries.is_empty() && !budget.admits(used + size) {
             closed_by_budget = true;
             break;
         }
-        used += size;
+        used = used + size;
         entries.push(entities[index].clone());
         index += 1;
     }
@@ -109,20 +156,34 @@ mod tests {
     fn pages_close_on_budget_without_splitting_and_never_empty() {
         let entities: Vec<Value> = (0..5).map(|_| entity(100)).collect();
         let one = serialized_utf16_len(&entities[0]) + 1;
-        let page = paginate(&entities, 0, 100, one * 2 + 5);
+        let page = paginate(&entities, 0, 100, PageBudget::units(one * 2 + 5));
         assert_eq!(page.entries.len(), 2);
         assert!(page.truncated && page.truncated_by_budget);
         assert_eq!(page.next_offset, Some(2));
 
-        let oversized = paginate(&[entity(10_000)], 0, 100, 50);
+        let oversized = paginate(&[entity(10_000)], 0, 100, PageBudget::units(50));
         assert_eq!(oversized.entries.len(), 1);
         assert!(!oversized.truncated && !oversized.truncated_by_budget);
 
-        let by_count = paginate(&entities, 0, 2, usize::MAX);
+        let by_count = paginate(&entities, 0, 2, PageBudget::units(usize::MAX));
         assert!(by_count.truncated && !by_count.truncated_by_budget);
 
-        let last = paginate(&entities, 4, 100, usize::MAX);
+        let last = paginate(&entities, 4, 100, PageBudget::units(usize::MAX));
         assert_eq!((last.entries.len(), last.truncated), (1, false));
+    }
+
+    #[test]
+    fn a_byte_budget_closes_a_page_of_non_ascii_text_the_unit_budget_would_keep_open() {
+        // Three UTF-8 bytes per UTF-16 unit: 100 units of entities are about 300 bytes.
+        let entities: Vec<Value> = (0..5).map(|_| json!({ "name": "—".repeat(100) })).collect();
+        let one = serialized_size(&entities[0]) + Size { units: 1, bytes: 1 };
+        assert!(one.bytes > 2 * one.units, "{one:?}");
+        let units_only = paginate(&entities, 0, 100, PageBudget::units(one.units * 5));
+        assert_eq!(units_only.entries.len(), 5);
+        let both = PageBudget { units: one.units * 5, bytes: Some(one.bytes * 2) };
+        let page = paginate(&entities, 0, 100, both);
+        assert_eq!((page.entries.len(), page.next_offset, page.truncated_by_budget), (2, Some(2), true));
+        assert!(page.used.bytes <= one.bytes * 2);
     }
 
     #[test]

@@ -28,8 +28,9 @@ use sha2::{Digest, Sha256};
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::budget::{
-    MIN_PAGE_CHAR_BUDGET, RESPONSE_CHAR_BUDGET, RESPONSE_HARD_CEILING, cursor_digest, decode_cursor, encode_cursor,
-    paginate, serialized_utf16_len,
+    MAX_PAGE_BYTE_BUDGET, MIN_PAGE_BYTE_BUDGET, MIN_PAGE_CHAR_BUDGET, PageBudget, RESPONSE_CHAR_BUDGET,
+    RESPONSE_HARD_CEILING, Size, cursor_digest, decode_cursor, encode_cursor, paginate, serialized_size,
+    serialized_utf16_len,
 };
 use crate::commands::params::{Bounded, CommandArguments};
 use crate::syntax::index::IndexedFile;
@@ -46,6 +47,15 @@ const HEALTH_DETAIL_LIMIT: usize = 20;
 /// page (the symbol and referenced-assembly tools take the same bounds).
 pub type PageCharBudget =
     Bounded<MIN_PAGE_CHAR_BUDGET, { RESPONSE_CHAR_BUDGET as u64 }, { RESPONSE_CHAR_BUDGET as u64 }>;
+
+/// `responseByteBudget` of the same commands: UTF-8 bytes of its entries per page, for a
+/// caller whose transport counts bytes (absent: no byte limit).
+pub type PageByteBudget = Bounded<MIN_PAGE_BYTE_BUDGET, MAX_PAGE_BYTE_BUDGET, MAX_PAGE_BYTE_BUDGET>;
+
+/// A page's room from the two budget arguments.
+pub fn page_budget(units: Option<PageCharBudget>, bytes: Option<PageByteBudget>) -> PageBudget {
+    PageBudget { units: units.unwrap_or_default().as_usize(), bytes: bytes.map(Bounded::as_usize) }
+}
 
 /// A 0-based position in a result stream (`offset`).
 pub type StreamOffset = Bounded<0, { u32::MAX as u64 }>;
@@ -115,6 +125,11 @@ pub struct OutlineArguments {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(skip)]
     pub response_char_budget: Option<PageCharBudget>,
+    /// UTF-8 bytes of entries one page may hold, 200 to 10,000,000; absent, no byte limit
+    /// (30,000 through the MCP bridge, so a page of non-ASCII text fits its output too).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(skip)]
+    pub response_byte_budget: Option<PageByteBudget>,
 }
 
 fn summary_by_default() -> bool {
@@ -152,6 +167,10 @@ impl OutlineArguments {
         self.response_char_budget.unwrap_or_default().as_usize()
     }
 
+    fn page_budget(&self) -> PageBudget {
+        page_budget(self.response_char_budget, self.response_byte_budget)
+    }
+
     fn offset(&self) -> Option<usize> {
         self.offset.map(Bounded::as_usize)
     }
@@ -173,6 +192,7 @@ impl OutlineArguments {
             "namespaceFilter": self.namespace_filter(),
             "includeInternal": self.include_internal,
             "responseCharBudget": self.response_char_budget(),
+            "responseByteBudget": self.response_byte_budget,
         })
     }
 }
@@ -273,7 +293,7 @@ fn paged_answer<Header: Serialize>(
 ) -> Result<Value, CommandError> {
     let EntityStream { entities, digest, offset } = stream;
     let max_results = arguments.max_results();
-    let page = paginate(entities, *offset, max_results, arguments.response_char_budget());
+    let page = paginate(entities, *offset, max_results, arguments.page_budget());
     let mut entries = page.entries;
     let mut next_offset = page.next_offset;
     let (mut truncated, mut truncated_by_budget, mut response_truncated) =
@@ -635,9 +655,13 @@ fn file_entities_within_budget(
     }
     let full = to_entities(&source.entities(true))?;
     let first = arguments.offset().unwrap_or(0).min(full.len());
-    let window_size: usize =
-        full.iter().skip(first).take(arguments.max_results()).map(|entity| serialized_utf16_len(entity) + 1).sum();
-    if window_size > arguments.response_char_budget() { Ok((summary, true)) } else { Ok((full, false)) }
+    let comma = Size { units: 1, bytes: 1 };
+    let window = full
+        .iter()
+        .skip(first)
+        .take(arguments.max_results())
+        .fold(Size::default(), |used, entity| used + serialized_size(entity) + comma);
+    if arguments.page_budget().admits(window) { Ok((full, false)) } else { Ok((summary, true)) }
 }
 
 /// What a file's entities are built from.

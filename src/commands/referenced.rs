@@ -26,8 +26,8 @@ use sha2::{Digest, Sha256};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
-use crate::commands::budget::{cursor_digest, decode_cursor, encode_cursor, paginate};
-use crate::commands::outline::PageCharBudget;
+use crate::commands::budget::{PageBudget, cursor_digest, decode_cursor, encode_cursor, paginate};
+use crate::commands::outline::{PageByteBudget, PageCharBudget, page_budget};
 use crate::commands::params::{Bounded, CommandArguments, parse_arguments};
 use crate::commands::paths::display_relative;
 use crate::commands::registry::Command;
@@ -77,6 +77,11 @@ pub struct ReferencedSymbolsArguments {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(skip)]
     pub response_char_budget: Option<PageCharBudget>,
+    /// UTF-8 bytes of entries one page may hold, 200 to 10,000,000; absent, no byte limit
+    /// (30,000 through the MCP bridge, so a page of non-ASCII text fits its output too).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(skip)]
+    pub response_byte_budget: Option<PageByteBudget>,
 }
 
 /// The arguments of `fslens.nugetTypes`.
@@ -108,6 +113,11 @@ pub struct NugetTypesArguments {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(skip)]
     pub response_char_budget: Option<PageCharBudget>,
+    /// UTF-8 bytes of entries one page may hold, 200 to 10,000,000; absent, no byte limit
+    /// (30,000 through the MCP bridge, so a page of non-ASCII text fits its output too).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(skip)]
+    pub response_byte_budget: Option<PageByteBudget>,
 }
 
 /// The arguments of `fslens.nugetMembers`.
@@ -143,6 +153,11 @@ pub struct NugetMembersArguments {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(skip)]
     pub response_char_budget: Option<PageCharBudget>,
+    /// UTF-8 bytes of entries one page may hold, 200 to 10,000,000; absent, no byte limit
+    /// (30,000 through the MCP bridge, so a page of non-ASCII text fits its output too).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(skip)]
+    pub response_byte_budget: Option<PageByteBudget>,
 }
 
 /// A blank name names nothing: refused like a missing one.
@@ -188,12 +203,11 @@ pub struct ReferencedArguments {
     pub include_non_public: bool,
     pub max_results: usize,
     pub cursor: Option<String>,
-    /// UTF-16 units of entries one page may hold.
-    pub response_char_budget: usize,
+    /// What one page may hold of entries.
+    pub budget: PageBudget,
 }
 
 impl ReferencedArguments {
-    /// Reads `tool`'s argument object with that tool's struct.
     /// Reads the argument object of `command`, one of the three tools.
     pub fn parse(command: Command, argument: Value) -> Result<ReferencedArguments, CommandError> {
         Ok(match command {
@@ -225,7 +239,8 @@ impl ReferencedArguments {
             "projectPath": self.project_path,
             "includeNonPublic": self.include_non_public,
             "maxResults": self.max_results,
-            "responseCharBudget": self.response_char_budget,
+            "responseCharBudget": self.budget.units,
+            "responseByteBudget": self.budget.bytes,
         })
     }
 }
@@ -238,7 +253,7 @@ impl From<ReferencedSymbolsArguments> for ReferencedArguments {
             include_non_public: arguments.include_non_public,
             max_results: arguments.max_results.as_usize(),
             cursor: arguments.cursor,
-            response_char_budget: arguments.response_char_budget.unwrap_or_default().as_usize(),
+            budget: page_budget(arguments.response_char_budget, arguments.response_byte_budget),
         }
     }
 }
@@ -251,7 +266,7 @@ impl From<NugetTypesArguments> for ReferencedArguments {
             include_non_public: arguments.include_non_public,
             max_results: arguments.max_results.as_usize(),
             cursor: arguments.cursor,
-            response_char_budget: arguments.response_char_budget.unwrap_or_default().as_usize(),
+            budget: page_budget(arguments.response_char_budget, arguments.response_byte_budget),
         }
     }
 }
@@ -267,7 +282,7 @@ impl From<NugetMembersArguments> for ReferencedArguments {
             include_non_public: arguments.include_non_public,
             max_results: arguments.max_results.as_usize(),
             cursor: arguments.cursor,
-            response_char_budget: arguments.response_char_budget.unwrap_or_default().as_usize(),
+            budget: page_budget(arguments.response_char_budget, arguments.response_byte_budget),
         }
     }
 }
@@ -861,7 +876,7 @@ fn page_answer<Found: Serialize>(
     if offset > entries.len() {
         return Err(CommandError::invalid_argument("cursor", "points past the end of the results"));
     }
-    let page = paginate(&entries, offset, arguments.max_results, arguments.response_char_budget);
+    let page = paginate(&entries, offset, arguments.max_results, arguments.budget);
     // Without the restore output the package graph is a guess: never complete.
     let restored = matches!(view.references.source, RestoreSource::ProjectAssets(_));
     to_json(&ReferencedAnswer {
@@ -1005,7 +1020,7 @@ mod tests {
         let members =
             ReferencedArguments::parse(Command::NugetMembers, json!({"packageId": " A ", "typeName": "B "})).unwrap();
         assert_eq!(members.lookup, Lookup::Members { package_id: "A".to_owned(), type_name: "B".to_owned() });
-        assert_eq!((members.max_results, members.response_char_budget), (500, 45_000));
+        assert_eq!((members.max_results, members.budget.units, members.budget.bytes), (500, 45_000, None));
         let symbols = ReferencedArguments::parse(Command::ReferencedSymbols, json!({"query": "x"})).unwrap();
         assert_eq!(symbols.max_results, 200);
     }

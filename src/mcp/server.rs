@@ -25,7 +25,7 @@ use crate::lsp::ext::error_kinds;
 use crate::mcp::groups::{ActivateToolsArguments, Activation, ToolGroup, group_of};
 use crate::mcp::output::{RenderedOutput, render_answer, render_error};
 use crate::mcp::tools::{
-    BRIDGE_PAGE_BUDGET, PAGE_BUDGET_ARGUMENT, PATH_ARGUMENTS, ToolAction, ToolDefinition, catalogue, looks_like_path,
+    BRIDGE_PAGE_BUDGET, PAGE_BUDGET_ARGUMENTS, PATH_ARGUMENTS, ToolAction, ToolDefinition, catalogue, looks_like_path,
 };
 use crate::navigation::{NavigateArguments, Navigator, SymbolAtWordArguments};
 use crate::proxy::ProxyConfig;
@@ -154,11 +154,13 @@ impl BridgeServer {
         let session = self.session().await?;
         match &definition.action {
             ToolAction::Command(command) => {
-                // A tool that pages by a character budget (its schema says so) gets one that
-                // fits the bridge's 40 KiB output.
-                let budgeted = definition.input_schema["properties"].get(PAGE_BUDGET_ARGUMENT).is_some();
-                if budgeted && !arguments.contains_key(PAGE_BUDGET_ARGUMENT) {
-                    arguments.insert(PAGE_BUDGET_ARGUMENT.into(), json!(BRIDGE_PAGE_BUDGET));
+                // A tool that pages by a budget (its schema says so) gets one, in units and in
+                // bytes, that fits the bridge's 40 KiB output.
+                for budget in PAGE_BUDGET_ARGUMENTS {
+                    let budgeted = definition.input_schema["properties"].get(budget).is_some();
+                    if budgeted && !arguments.contains_key(budget) {
+                        arguments.insert(budget.into(), json!(BRIDGE_PAGE_BUDGET));
+                    }
                 }
                 if Command::from_id(command).is_some_and(Command::pages_by_max_results) {
                     return execute_page_that_fits(&session, command, arguments, context).await;

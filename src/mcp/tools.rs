@@ -132,13 +132,14 @@ fn command_tool(command_id: &str) -> Option<ToolDefinition> {
     })
 }
 
-/// The entry budget of a page the bridge sizes to fit its 40 KiB output. A tool whose schema
-/// has it gets [`BRIDGE_PAGE_BUDGET`] when the caller sets none (`server.rs`).
-pub const PAGE_BUDGET_ARGUMENT: &str = "responseCharBudget";
+/// The budgets of a page the bridge sizes to fit its 40 KiB output: UTF-16 units and UTF-8
+/// bytes. A tool whose schema has one gets [`BRIDGE_PAGE_BUDGET`] of it when the caller sets
+/// none (`server.rs`).
+pub const PAGE_BUDGET_ARGUMENTS: [&str; 2] = ["responseCharBudget", "responseByteBudget"];
 
-/// Characters a paged tool may spend on one page when the caller sets no budget: the page then
-/// fits the 40 KiB output with room for the envelope, so the bridge never has to cut entries
-/// that `nextCursor` would skip.
+/// Units and bytes a paged tool may spend on one page when the caller sets no budget: the page
+/// then fits the 40 KiB output with room for the envelope, whatever its text, so the bridge
+/// never has to cut entries that `nextCursor` would skip.
 pub const BRIDGE_PAGE_BUDGET: u64 = 30_000;
 
 pub use crate::commands::registry::snake_case;

@@ -17,7 +17,7 @@ use std::path::Path;
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::commands::budget::{RESPONSE_CHAR_BUDGET, paginate};
+use crate::commands::budget::{PageBudget, RESPONSE_CHAR_BUDGET, paginate};
 use crate::commands::diagnostic::describe_diagnostic;
 use crate::commands::diagnostic::fixes::describe_action;
 use crate::commands::paths::display_relative;
@@ -179,7 +179,7 @@ pub async fn code_actions(
             },
         },
     };
-    let page = paginate(&described, 0, MAX_ACTIONS, RESPONSE_CHAR_BUDGET);
+    let page = paginate(&described, 0, MAX_ACTIONS, PageBudget::units(RESPONSE_CHAR_BUDGET));
     let note = open_in_editor.then(|| {
         "the file is open in the editor: the previews read its text on disk, which may differ from the unsaved buffer FSAC analysed".to_owned()
     });

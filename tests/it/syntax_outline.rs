@@ -215,10 +215,15 @@ fn public_api_is_sorted_public_only_and_prefers_signature_files() {
 }
 
 fn many_types_workspace(count: usize, members_each: usize) -> (tempfile::TempDir, WorkspaceModel) {
+    many_named_types_workspace("T", count, members_each)
+}
+
+/// `Big.fs` declaring `count` union types `{prefix}0000`… with `members_each` cases each.
+fn many_named_types_workspace(prefix: &str, count: usize, members_each: usize) -> (tempfile::TempDir, WorkspaceModel) {
     let directory = tempfile::tempdir().expect("temp dir");
     let mut text = String::from("module Big\n\n");
     for number in 0..count {
-        text.push_str(&format!("type T{number:04} =\n"));
+        text.push_str(&format!("type {prefix}{number:04} =\n"));
         for member in 0..members_each.max(1) {
             text.push_str(&format!("    | Case{number}_{member} of value{member}: int\n"));
         }
@@ -269,6 +274,53 @@ fn budget_closes_pages_on_whole_entities_and_cursors_walk_every_entity_once() {
     let unique: BTreeSet<&String> = seen.iter().collect();
     assert_eq!(unique.len(), seen.len(), "no entity repeated");
     assert_eq!(seen.len(), 61, "module plus 60 types");
+}
+
+/// Entities named in a script of three UTF-8 bytes per UTF-16 unit: a byte budget (the MCP
+/// bridge's, whose output is 40 KiB of bytes) closes pages the unit budget would leave open,
+/// and the cursors still walk every entity once.
+#[test]
+fn a_byte_budget_bounds_pages_of_non_ascii_names_and_cursors_walk_every_entity_once() {
+    let (_directory, model) = many_named_types_workspace("型データ", 60, 3);
+    let overlay = Overlay::new();
+    let by_units = run(&model, json!({ "path": "Big.fs", "responseCharBudget": 2000 }), &overlay).expect("answers");
+    let units_page = by_units["entries"].as_array().expect("entries").len();
+    let mut seen = Vec::new();
+    let mut cursor: Option<String> = None;
+    let mut pages = 0;
+    loop {
+        let mut arguments = json!({ "path": "Big.fs", "responseCharBudget": 2000, "responseByteBudget": 2000 });
+        if let Some(cursor) = &cursor {
+            arguments["cursor"] = json!(cursor);
+        }
+        let answer = run(&model, arguments, &overlay).expect("answers");
+        pages += 1;
+        let entries = answer["entries"].as_array().expect("entries");
+        let (units, bytes) = entries.iter().fold((0, 0), |(units, bytes), entry| {
+            let text = serde_json::to_string(entry).expect("json");
+            (units + text.encode_utf16().count() + 1, bytes + text.len() + 1)
+        });
+        assert!(bytes <= 2000 || entries.len() == 1, "page of {bytes} bytes");
+        assert!(units <= 2000 || entries.len() == 1, "page of {units} units");
+        if pages == 1 {
+            assert!(bytes > units, "the names take more bytes than units: {bytes} / {units}");
+            assert!(entries.len() < units_page, "{} entries by bytes, {units_page} by units", entries.len());
+        }
+        for entry in entries {
+            seen.push(entry["fullName"].as_str().expect("name").to_owned());
+        }
+        match answer["nextCursor"].as_str() {
+            Some(next) => {
+                assert_eq!(answer["truncatedByBudget"], json!(true));
+                cursor = Some(next.to_owned());
+            }
+            None => break,
+        }
+        assert!(pages < 200);
+    }
+    let unique: BTreeSet<&String> = seen.iter().collect();
+    assert_eq!((unique.len(), seen.len()), (61, 61), "module plus 60 types, each once");
+    assert!(seen.iter().any(|name| name.contains("型データ0059")), "{seen:?}");
 }
 
 #[test]

@@ -137,7 +137,12 @@ pub async fn diagnostic_fixes(arguments: FixesArguments, mut context: CommandCon
 /// The page of fixes (whole fixes up to the response budget: many "Replace with"
 /// suggestions or long edits) and what is said about all of them.
 fn offered_page(fixes: Vec<Value>, applied: Option<AppliedFix>) -> (Option<Offered>, Vec<Value>) {
-    let page = crate::commands::budget::paginate(&fixes, 0, MAX_FIXES, crate::commands::budget::RESPONSE_CHAR_BUDGET);
+    let page = crate::commands::budget::paginate(
+        &fixes,
+        0,
+        MAX_FIXES,
+        crate::commands::budget::PageBudget::units(crate::commands::budget::RESPONSE_CHAR_BUDGET),
+    );
     let offered = Offered {
         fix_count: fixes.len(),
         note: fixes.is_empty().then_some(

@@ -380,7 +380,7 @@ pub async fn suggest_open(arguments: SuggestOpenArguments, mut context: CommandC
         &suggestions,
         0,
         arguments.max_results.as_usize(),
-        crate::commands::budget::RESPONSE_CHAR_BUDGET,
+        crate::commands::budget::PageBudget::units(crate::commands::budget::RESPONSE_CHAR_BUDGET),
     );
     let suggestions = page.entries;
     let via = match (suggestions.iter().any(|s| s["via"] == "fsac"), suggestions.iter().any(|s| s["via"] == "syntax")) {

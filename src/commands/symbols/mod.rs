@@ -24,8 +24,9 @@ use sha2::{Digest, Sha256};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
+use crate::commands::budget::{Size, serialized_size};
 use crate::commands::budget::{cursor_digest, decode_cursor, encode_cursor};
-use crate::commands::outline::PageCharBudget;
+use crate::commands::outline::{PageByteBudget, PageCharBudget, page_budget};
 use crate::commands::params::{Bounded, CommandArguments};
 use crate::syntax::index::IndexedFile;
 use crate::syntax::model::DeclarationKind;
@@ -73,6 +74,11 @@ pub struct SearchArguments {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(skip)]
     pub response_char_budget: Option<PageCharBudget>,
+    /// UTF-8 bytes of result rows one page may hold, 200 to 10,000,000; absent, no byte limit
+    /// (30,000 through the MCP bridge, so a page of non-ASCII text fits its output too).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(skip)]
+    pub response_byte_budget: Option<PageByteBudget>,
     /// Wait this long, in milliseconds, for the first index build instead of answering
     /// `available: false` at once.
     #[serde(default)]
@@ -100,6 +106,7 @@ impl SearchArguments {
             "maxResults": self.max_results.get(),
             "linesPerFile": self.lines_per_file.get(),
             "responseCharBudget": self.response_char_budget.unwrap_or_default().get(),
+            "responseByteBudget": self.response_byte_budget,
         })
     }
 }
@@ -334,11 +341,6 @@ pub fn to_answer(answer: &impl Serialize) -> Result<Value, CommandError> {
         .map_err(|error| CommandError::Internal(format!("the answer did not serialize: {error}")))
 }
 
-/// The UTF-16 length of a value's compact JSON, as the response budget counts it.
-fn serialized_len(value: &impl Serialize) -> usize {
-    serde_json::to_string(value).map_or(0, |text| text.encode_utf16().count())
-}
-
 // ---- symbolSearch -----------------------------------------------------------------------------
 
 /// `fslens.symbolSearch` in a session.
@@ -551,16 +553,17 @@ impl RowSource<'_> {
     /// The rows from `offset` until `maxResults`, or until the next row would pass the budget
     /// (the page always holds one); the flag says the budget closed it.
     fn page(&self, ranked: &[RankedFile], offset: usize, arguments: &SearchArguments) -> (Vec<ResultRow>, bool) {
-        let budget = arguments.response_char_budget.unwrap_or_default().as_usize();
+        let budget = page_budget(arguments.response_char_budget, arguments.response_byte_budget);
+        let comma = Size { units: 1, bytes: 1 };
         let mut results = Vec::new();
-        let mut used = 0usize;
+        let mut used = Size::default();
         for file in ranked.iter().skip(offset).take(arguments.max_results.as_usize()) {
             let row = self.row(file);
-            let size = serialized_len(&row) + 1;
-            if !results.is_empty() && used + size > budget {
+            let size = serialized_size(&row) + comma;
+            if !results.is_empty() && !budget.admits(used + size) {
                 return (results, true);
             }
-            used += size;
+            used = used + size;
             results.push(row);
         }
         (results, false)
