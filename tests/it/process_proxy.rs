@@ -161,6 +161,7 @@ async fn headless_status_reports_an_sdk_pin_failure_with_fsacs_stderr() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_command_that_panics_is_answered_and_the_session_goes_on() {
     use crate::support::double::{Editor, double_command, fixture_copy};
+    use fslens::commands::registry::Command as FslensCommand;
     let workspace = fixture_copy("shipping");
     let runtime = tempfile::tempdir().unwrap();
     let mut editor = Editor::start(
@@ -170,15 +171,15 @@ async fn a_command_that_panics_is_answered_and_the_session_goes_on() {
         &[("FSLENS_FAULT_PANIC_IN_COMMAND", "fslens.outline")],
     )
     .await;
-    let answer = editor.execute("fslens.outline", json!({ "path": "src/Shipping.Domain/Domain.fs" })).await;
+    let answer = editor.execute(FslensCommand::Outline, json!({ "path": "src/Shipping.Domain/Domain.fs" })).await;
     let error = &answer["error"];
     assert_eq!(error["code"], -32603, "{answer}");
     let message = error["message"].as_str().unwrap_or_default();
     assert!(message.contains("fslens.outline") && message.contains("internal error"), "{answer}");
     assert_eq!(error["data"]["errorKind"], "internal_error", "{answer}");
 
-    let status = editor.execute("fslens.status", json!({})).await;
+    let status = editor.execute(FslensCommand::Status, json!({})).await;
     assert!(status["result"]["state"].is_string(), "the next command is answered: {status}");
-    let again = editor.execute("fslens.outline", json!({ "path": "src/Shipping.Domain/Domain.fs" })).await;
+    let again = editor.execute(FslensCommand::Outline, json!({ "path": "src/Shipping.Domain/Domain.fs" })).await;
     assert_eq!(again["error"]["code"], -32603, "a second panic is answered too: {again}");
 }
