@@ -126,6 +126,8 @@ pub struct Editor {
     next_id: i64,
     /// Notifications (and server→client requests) received, in order.
     pub notifications: Vec<Value>,
+    /// fslens's answer to `initialize`.
+    pub initialize_answer: Value,
     /// Every request sent: id and method, in order.
     sent: Vec<(i64, String)>,
     /// How many responses arrived for each id (keyed by the id's JSON text).
@@ -186,6 +188,7 @@ impl Editor {
             stdout,
             next_id: 1,
             notifications: Vec::new(),
+            initialize_answer: Value::Null,
             sent: Vec::new(),
             answers: HashMap::new(),
             unclaimed: BTreeMap::new(),
@@ -194,6 +197,7 @@ impl Editor {
         };
         let answer = editor.request("initialize", initialize_params(workspace, capabilities)).await;
         assert!(answer.get("result").is_some(), "initialize failed: {answer}");
+        editor.initialize_answer = answer;
         editor.notify("initialized", json!({})).await;
         editor
     }
