@@ -19,6 +19,7 @@ use std::collections::HashMap;
 use std::io::Write;
 use std::time::Instant;
 
+use fslens::commands::registry::Command;
 use serde_json::{Value, json};
 
 fn read_transcript(path: &std::path::Path) -> Vec<Value> {
@@ -92,7 +93,7 @@ fn main() {
             &[("FSAC_DOUBLE_TRANSCRIPT", transcript_text.as_str())],
         )
         .await;
-        let status = editor.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 120000})).await;
+        let status = editor.execute(Command::Status, json!({"waitUntil": "ready", "timeoutMs": 120000})).await;
         assert_eq!(status["result"]["state"], json!("ready"), "{status}");
 
         let queries = [
@@ -103,7 +104,7 @@ fn main() {
         ];
         // Warm-up: the compiler, the syntax index and every project's check.
         for query in &queries {
-            let answer = editor.execute("fslens.find", query.clone()).await;
+            let answer = editor.execute(Command::Find, query.clone()).await;
             assert!(answer.get("result").is_some(), "{answer}");
         }
         let mut lines = vec![format!(
@@ -119,7 +120,7 @@ fn main() {
             for _ in 0..runs {
                 let before = read_transcript(&transcript).len();
                 let started = Instant::now();
-                let answer = editor.execute("fslens.find", query.clone()).await;
+                let answer = editor.execute(Command::Find, query.clone()).await;
                 let run_wall = started.elapsed().as_secs_f64() * 1000.0;
                 assert_eq!(answer["result"]["coverage"]["complete"], json!(true), "{answer}");
                 // Let the transcript catch up with the last answer written.

@@ -7,6 +7,7 @@
 //! case everywhere (asked at a use), never the clip into one name, and the code still compiles.
 
 use crate::support;
+use fslens::commands::registry::Command;
 
 use std::collections::BTreeSet;
 
@@ -53,7 +54,7 @@ async fn find_of_an_active_pattern_case_lists_the_case_not_the_whole_pattern() {
     let mut editor = Editor::start(workspace.path(), runtime.path(), &double_command(), &[]).await;
     editor.wait_until_ready().await;
 
-    let even = editor.execute("fslens.find", json!({"query": "Even"})).await["result"].clone();
+    let even = editor.execute(Command::Find, json!({"query": "Even"})).await["result"].clone();
     assert_eq!(even["status"], json!("ok"), "{even:#}");
     assert_no_overlap(&even);
     assert_eq!(
@@ -69,7 +70,7 @@ async fn find_of_an_active_pattern_case_lists_the_case_not_the_whole_pattern() {
     );
     assert_eq!(even["totalSites"], json!(5), "{even:#}");
 
-    let positive = editor.execute("fslens.find", json!({"query": "Positive"})).await["result"].clone();
+    let positive = editor.execute(Command::Find, json!({"query": "Positive"})).await["result"].clone();
     assert_eq!(positive["status"], json!("ok"), "{positive:#}");
     assert_no_overlap(&positive);
     assert_eq!(
@@ -111,7 +112,7 @@ async fn a_rename_of_a_case_asked_in_its_banana_clip_renames_the_case_and_the_co
     };
     let even = editor
         .execute_result(
-            "fslens.rename",
+            Command::Rename,
             json!({"path": "Patterns.fs", "line": 2, "word": "Even", "newName": "Pair", "verify": true}),
         )
         .await;
@@ -138,7 +139,7 @@ async fn a_rename_of_a_case_asked_in_its_banana_clip_renames_the_case_and_the_co
     // The partial pattern's case is used only in the other file: renamed from there.
     let positive = editor
         .execute_result(
-            "fslens.rename",
+            Command::Rename,
             json!({"path": "Patterns.fs", "line": 4, "word": "Positive", "newName": "Plus"}),
         )
         .await;

@@ -2,6 +2,7 @@
 //! compiler's verdict on an edit, with nothing written and nothing shown to the editor.
 
 use crate::support;
+use fslens::commands::registry::Command;
 
 use std::path::{Path, PathBuf};
 
@@ -47,15 +48,13 @@ fn carries_a_what_if_text(message: &Value) -> bool {
 /// Sends `fslens.check` with `argument` (a what-if) without waiting for its answer, and waits
 /// until FSAC has been shown a hypothetical text; returns the request's id.
 async fn start_what_if(editor: &mut Editor, transcript: &Path, argument: Value) -> i64 {
-    let id = editor
-        .send_request("workspace/executeCommand", json!({"command": "fslens.check", "arguments": [argument]}))
-        .await;
+    let id = editor.start_command(Command::Check, argument).await;
     wait_for_transcript(transcript, received_by_fsac, "a what-if text", carries_a_what_if_text).await;
     id
 }
 
 async fn check(editor: &mut Editor, argument: Value) -> Value {
-    editor.execute_result("fslens.check", argument).await
+    editor.execute_result(Command::Check, argument).await
 }
 
 fn range(line: u32, start: u32, end: u32) -> Value {
@@ -158,7 +157,7 @@ async fn a_field_type_change_breaks_the_downstream_construction_and_its_fix_is_c
     let shown: Vec<&Value> =
         editor.notifications[seen_before..].iter().filter(|message| shows_the_hypothesis(message, &[])).collect();
     assert!(shown.is_empty(), "the editor saw the hypothesis: {shown:?}");
-    let status = editor.execute("fslens.status", json!({})).await;
+    let status = editor.execute(Command::Status, json!({})).await;
     assert_eq!(status["result"]["fslensDocuments"], json!(0), "{status}");
     editor.stop().await;
 }
@@ -171,11 +170,11 @@ async fn bad_edits_are_refused_by_name() {
     let item = std::fs::read_to_string(workspace.path().join("Catalog/Item.fs")).unwrap();
     let change = price_becomes_string(&item);
     let overlapping = json!({"path": "Catalog/Item.fs", "range": range(2, 0, 40), "newText": ""});
-    let answer = editor.execute("fslens.check", json!({"edits": [change, overlapping]})).await;
+    let answer = editor.execute(Command::Check, json!({"edits": [change, overlapping]})).await;
     assert_eq!(answer["error"]["data"]["errorKind"], json!("invalid_argument"), "{answer}");
     assert_eq!(answer["error"]["data"]["argument"], json!("edits[1].range"), "{answer}");
     let outside = json!({"path": "Catalog/Item.fs", "range": range(2, 0, 400), "newText": ""});
-    let answer = editor.execute("fslens.check", json!({"edits": [outside]})).await;
+    let answer = editor.execute(Command::Check, json!({"edits": [outside]})).await;
     assert_eq!(answer["error"]["data"]["argument"], json!("edits[0].range"), "{answer}");
     editor.stop().await;
 }
@@ -363,7 +362,7 @@ async fn fsac_crashing_during_a_what_if_restarts_with_the_editors_texts() {
     let item_path = workspace.path().join("Catalog/Item.fs");
     let item = std::fs::read_to_string(&item_path).unwrap();
     let uri = editor.open(&item_path, 1).await;
-    let status = editor.execute("fslens.status", json!({})).await;
+    let status = editor.execute(Command::Status, json!({})).await;
     let pid = status["result"]["fsac"]["pid"].as_u64().unwrap();
     let id = start_what_if(&mut editor, &transcript, json!({"edits": [price_becomes_string(&item)]})).await;
     // An editor edit to the touched buffer, held while the what-if runs, then FSAC dies.

@@ -1,6 +1,7 @@
 //! `fslens.check` against the FSAC double: verdicts that prove what they cover.
 
 use crate::support;
+use fslens::commands::registry::Command;
 
 use serde_json::{Value, json};
 use support::double::{Editor, double_command, fixture_copy};
@@ -10,7 +11,7 @@ async fn ready_editor(workspace: &std::path::Path, runtime: &std::path::Path) ->
 }
 
 async fn check(editor: &mut Editor, argument: Value) -> Value {
-    editor.execute_result("fslens.check", argument).await
+    editor.execute_result(Command::Check, argument).await
 }
 
 fn cli_check(workspace: &std::path::Path, runtime: &std::path::Path, extra: &[&str]) -> (Option<i32>, Value) {
@@ -133,7 +134,7 @@ async fn a_closed_file_is_checked_without_the_editor_seeing_anything() {
     assert_eq!(answer["verdict"], json!("clean"), "{answer}");
     assert_eq!(answer["files"][0]["openInEditor"], json!(false));
     assert_eq!(answer["files"][0]["contentSha256"].as_str().unwrap().len(), 64);
-    let status = editor.execute("fslens.status", json!({})).await;
+    let status = editor.execute(Command::Status, json!({})).await;
     assert_eq!(status["result"]["fslensDocuments"], json!(0), "fslens closed what it opened");
     let leaked: Vec<&Value> = editor.notifications[before..].iter().filter(|message| names_types(message)).collect();
     assert!(leaked.is_empty(), "the editor heard about a file it never opened: {leaked:?}");

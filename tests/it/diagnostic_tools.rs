@@ -4,6 +4,7 @@
 //! the executeCommand and through the CLI.
 
 use crate::support;
+use fslens::commands::registry::Command;
 
 use std::path::Path;
 
@@ -49,7 +50,7 @@ fn edits_of(edit: &Value, uri: &str) -> Vec<Value> {
 
 /// The codes and lines of a trusted file check's diagnostics.
 async fn checked(editor: &mut Editor, path: &str) -> Vec<(u64, u64)> {
-    let answer = editor.execute("fslens.check", json!({"path": path, "severity": "all"})).await;
+    let answer = editor.execute(Command::Check, json!({"path": path, "severity": "all"})).await;
     let answer = result(&answer);
     assert_eq!(answer["complete"], json!(true), "{answer}");
     answer["diagnostics"]
@@ -71,7 +72,7 @@ async fn explain_gives_the_compilers_words_the_context_the_meaning_and_fsacs_fix
     let line = line_of(&text, "lenght'");
 
     // The file is not open in the editor: fslens has FSAC analyse it first.
-    let answer = editor.execute("fslens.explainDiagnostic", json!({"path": PROGRAM, "line": line})).await;
+    let answer = editor.execute(Command::ExplainDiagnostic, json!({"path": PROGRAM, "line": line})).await;
     let answer = result(&answer);
     assert_eq!(answer["status"], json!("ok"), "{answer}");
     assert_eq!(answer["via"], json!("fsac"));
@@ -93,7 +94,7 @@ async fn explain_gives_the_compilers_words_the_context_the_meaning_and_fsacs_fix
     let mutation = line_of(&text, "total <- total");
     let answer = editor
         .execute(
-            "fslens.explainDiagnostic",
+            Command::ExplainDiagnostic,
             json!({"path": PROGRAM, "line": mutation, "code": "FS0027", "character": 6}),
         )
         .await;
@@ -102,7 +103,7 @@ async fn explain_gives_the_compilers_words_the_context_the_meaning_and_fsacs_fix
     assert_eq!(answer["fixes"]["titles"], json!(["Make declaration 'mutable'"]));
 
     // A diagnostic of a `fslens.check` answer, passed back as it is, selects itself.
-    let check = editor.execute("fslens.check", json!({"path": PROGRAM})).await;
+    let check = editor.execute(Command::Check, json!({"path": PROGRAM})).await;
     let from_check = result(&check)["diagnostics"]
         .as_array()
         .unwrap()
@@ -110,13 +111,13 @@ async fn explain_gives_the_compilers_words_the_context_the_meaning_and_fsacs_fix
         .find(|diagnostic| diagnostic["code"] == json!(27))
         .cloned()
         .expect("check reports the FS0027");
-    let answer = editor.execute("fslens.diagnosticFixes", json!({"diagnostic": from_check})).await;
+    let answer = editor.execute(Command::DiagnosticFixes, json!({"diagnostic": from_check})).await;
     let answer = result(&answer);
     assert_eq!(answer["diagnostic"]["range"], from_check["range"], "{answer}");
     assert_eq!(answer["fixes"][0]["title"], json!("Make declaration 'mutable'"));
     assert_eq!(answer["truncated"], json!(false));
 
-    let status = editor.execute("fslens.status", json!({})).await;
+    let status = editor.execute(Command::Status, json!({})).await;
     assert_eq!(status["result"]["fslensDocuments"], json!(0), "fslens closed what it opened");
     editor.stop().await;
 }
@@ -132,7 +133,7 @@ async fn fixes_are_previewed_never_written_and_applying_one_clears_the_diagnosti
     let uri = editor.open(&program, 1).await;
     let mutation = line_of(&text, "total <- total");
 
-    let answer = editor.execute("fslens.diagnosticFixes", json!({"path": PROGRAM, "line": mutation})).await;
+    let answer = editor.execute(Command::DiagnosticFixes, json!({"path": PROGRAM, "line": mutation})).await;
     let answer = result(&answer);
     assert_eq!(answer["status"], json!("ok"), "{answer}");
     assert_eq!(answer["writtenToDisk"], json!(false));
@@ -158,7 +159,7 @@ async fn fixes_are_previewed_never_written_and_applying_one_clears_the_diagnosti
     assert!(remaining.iter().any(|(code, _)| *code == 39), "the other diagnostics stay: {remaining:?}");
 
     // The FS0027 is gone from the unsaved buffer: a typed failure listing what is near.
-    let answer = editor.execute("fslens.diagnosticFixes", json!({"path": PROGRAM, "line": mutation, "code": 27})).await;
+    let answer = editor.execute(Command::DiagnosticFixes, json!({"path": PROGRAM, "line": mutation, "code": 27})).await;
     let error = &answer["error"];
     assert_eq!(error["data"]["errorKind"], json!("no_diagnostic_at_position"), "{answer}");
     assert_eq!(error["code"], json!(-32602));
@@ -168,7 +169,7 @@ async fn fixes_are_previewed_never_written_and_applying_one_clears_the_diagnosti
     // apply: true sends the chosen fix to the editor.
     let misspelt = line_of(&fixed, "lenght'");
     let answer = editor
-        .execute("fslens.diagnosticFixes", json!({"path": PROGRAM, "line": misspelt, "apply": true, "fixIndex": 0}))
+        .execute(Command::DiagnosticFixes, json!({"path": PROGRAM, "line": misspelt, "apply": true, "fixIndex": 0}))
         .await;
     let answer = result(&answer);
     assert_eq!(answer["applied"]["applied"], json!(true), "{answer}");
@@ -188,7 +189,7 @@ async fn fixes_are_previewed_never_written_and_applying_one_clears_the_diagnosti
         editor.notifications.iter().filter(|message| message["method"] == "workspace/applyEdit").count()
     };
     let asked_before = edits_asked(&editor);
-    let answer = editor.execute("fslens.diagnosticFixes", json!({"path": PROGRAM, "line": clamp, "apply": true})).await;
+    let answer = editor.execute(Command::DiagnosticFixes, json!({"path": PROGRAM, "line": clamp, "apply": true})).await;
     let answer = result(&answer);
     assert_eq!(answer["status"], json!("no_fixes"), "{answer}");
     assert_eq!(answer["applied"]["applied"], json!(false), "{answer}");
@@ -206,7 +207,7 @@ async fn suggest_open_finds_the_module_and_respects_require_qualified_access() {
     let uri = editor.open(&program, 1).await;
 
     let shout = line_of(&text, "shout \"hello\"");
-    let answer = editor.execute("fslens.suggestOpen", json!({"path": PROGRAM, "line": shout})).await;
+    let answer = editor.execute(Command::SuggestOpen, json!({"path": PROGRAM, "line": shout})).await;
     let answer = result(&answer);
     assert_eq!(answer["status"], json!("ok"), "{answer}");
     assert_eq!(answer["name"], json!("shout"), "read from FSAC's FS0039");
@@ -221,7 +222,7 @@ async fn suggest_open_finds_the_module_and_respects_require_qualified_access() {
     let mut all_edits = edits_of(&suggestion["workspaceEdit"], &uri);
 
     let clamp = line_of(&text, "clampTo 10");
-    let answer = editor.execute("fslens.suggestOpen", json!({"path": PROGRAM, "line": clamp})).await;
+    let answer = editor.execute(Command::SuggestOpen, json!({"path": PROGRAM, "line": clamp})).await;
     let answer = result(&answer);
     let suggestion = &answer["suggestions"][0];
     assert_eq!(suggestion["requireQualifiedAccess"], json!(true), "{answer}");
@@ -241,12 +242,12 @@ async fn suggest_open_finds_the_module_and_respects_require_qualified_access() {
     assert_eq!(names_left.len(), 1, "only the misspelling is left: {remaining:?} in\n{fixed}");
 
     // A name alone: the syntax arm answers, without a diagnostic or FSAC.
-    let answer = editor.execute("fslens.suggestOpen", json!({"name": "shout"})).await;
+    let answer = editor.execute(Command::SuggestOpen, json!({"name": "shout"})).await;
     let answer = result(&answer);
     assert_eq!(answer["fsac"]["asked"], json!(false));
     assert_eq!(answer["suggestions"][0]["openLine"], json!("open Fixes.Tools.Text"));
     assert!(answer["suggestions"][0].get("workspaceEdit").is_none(), "no file, so no edit: {answer}");
-    let answer = editor.execute("fslens.suggestOpen", json!({"name": "noSuchNameAnywhere"})).await;
+    let answer = editor.execute(Command::SuggestOpen, json!({"name": "noSuchNameAnywhere"})).await;
     assert_eq!(result(&answer)["status"], json!("not_found"));
     assert_eq!(result(&answer)["totalSuggestions"], json!(0));
     // Without FSAC's answer, a package could still declare it: not certain.
@@ -260,24 +261,24 @@ async fn bad_arguments_are_typed_and_name_the_argument() {
     let runtime = tempfile::tempdir().unwrap();
     let mut editor = ready_editor(workspace.path(), runtime.path(), plain_capabilities()).await;
     let cases = [
-        ("fslens.explainDiagnostic", json!({"path": PROGRAM}), "invalid_argument", "line"),
-        ("fslens.explainDiagnostic", json!({"line": 3}), "invalid_argument", "path"),
-        ("fslens.explainDiagnostic", json!({"path": PROGRAM, "line": 3, "code": "E12"}), "invalid_argument", "code"),
-        ("fslens.explainDiagnostic", json!({"path": PROGRAM, "line": 999}), "invalid_argument", "line"),
-        ("fslens.diagnosticFixes", json!({"path": PROGRAM, "line": 3, "fixIndex": 0}), "invalid_argument", "fixIndex"),
-        ("fslens.diagnosticFixes", json!({"path": PROGRAM, "line": 3, "colour": 1}), "invalid_argument", "colour"),
-        ("fslens.suggestOpen", json!({}), "invalid_argument", "name"),
-        ("fslens.suggestOpen", json!({"name": " "}), "invalid_argument", "name"),
+        (Command::ExplainDiagnostic, json!({"path": PROGRAM}), "invalid_argument", "line"),
+        (Command::ExplainDiagnostic, json!({"line": 3}), "invalid_argument", "path"),
+        (Command::ExplainDiagnostic, json!({"path": PROGRAM, "line": 3, "code": "E12"}), "invalid_argument", "code"),
+        (Command::ExplainDiagnostic, json!({"path": PROGRAM, "line": 999}), "invalid_argument", "line"),
+        (Command::DiagnosticFixes, json!({"path": PROGRAM, "line": 3, "fixIndex": 0}), "invalid_argument", "fixIndex"),
+        (Command::DiagnosticFixes, json!({"path": PROGRAM, "line": 3, "colour": 1}), "invalid_argument", "colour"),
+        (Command::SuggestOpen, json!({}), "invalid_argument", "name"),
+        (Command::SuggestOpen, json!({"name": " "}), "invalid_argument", "name"),
     ];
     for (command, argument, kind, named) in cases {
         let answer = editor.execute(command, argument.clone()).await;
-        assert_eq!(answer["error"]["data"]["errorKind"], json!(kind), "{command} {argument}: {answer}");
-        assert_eq!(answer["error"]["data"]["argument"], json!(named), "{command} {argument}: {answer}");
+        assert_eq!(answer["error"]["data"]["errorKind"], json!(kind), "{} {argument}: {answer}", command.id());
+        assert_eq!(answer["error"]["data"]["argument"], json!(named), "{} {argument}: {answer}", command.id());
     }
-    let answer = editor.execute("fslens.explainDiagnostic", json!({"path": "../outside.fs", "line": 0})).await;
+    let answer = editor.execute(Command::ExplainDiagnostic, json!({"path": "../outside.fs", "line": 0})).await;
     assert_eq!(answer["error"]["data"]["errorKind"], json!("invalid_path"), "{answer}");
     // A line with no diagnostic: the typed failure lists the nearest ones.
-    let answer = editor.execute("fslens.explainDiagnostic", json!({"path": PROGRAM, "line": 0})).await;
+    let answer = editor.execute(Command::ExplainDiagnostic, json!({"path": PROGRAM, "line": 0})).await;
     assert_eq!(answer["error"]["data"]["errorKind"], json!("no_diagnostic_at_position"), "{answer}");
     assert_eq!(answer["error"]["data"]["nearest"].as_array().unwrap().len(), 4, "{answer}");
     editor.stop().await;

@@ -6,6 +6,7 @@
 //! are not known (`fixtures/unrestored-plain`).
 
 use crate::support;
+use fslens::commands::registry::Command;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -48,20 +49,20 @@ async fn files_saved_with_a_byte_order_mark_check_clean_closed_and_open() {
     assert!(on_disk.starts_with(b"\xEF\xBB\xBF"), "the fixture keeps its byte-order mark");
     let mut editor = ready_editor(workspace.path(), runtime.path()).await;
 
-    let answer = editor.execute_result("fslens.check", json!({})).await;
+    let answer = editor.execute_result(Command::Check, json!({})).await;
     assert_eq!(answer["verdict"], json!("clean"), "{answer}");
     assert_eq!(answer["complete"], json!(true), "{answer}");
     assert_eq!(answer["files"].as_array().unwrap().len(), 4, "{answer}");
 
     // The verdict's hash covers the text FSAC analysed: the file without its mark.
-    let answer = editor.execute_result("fslens.check", json!({"path": "Text/Words.fs"})).await;
+    let answer = editor.execute_result(Command::Check, json!({"path": "Text/Words.fs"})).await;
     assert_eq!(answer["verdict"], json!("clean"), "{answer}");
     assert_eq!(answer["files"][0]["openInEditor"], json!(false));
     assert_eq!(answer["files"][0]["contentSha256"], json!(hex_sha256(&on_disk[3..])), "{answer}");
 
     // An editor strips the mark before `didOpen`, as VS Code and Neovim do (so does `open`).
     editor.open(&words, 1).await;
-    let answer = editor.execute_result("fslens.check", json!({})).await;
+    let answer = editor.execute_result(Command::Check, json!({})).await;
     assert_eq!(answer["verdict"], json!("clean"), "{answer}");
     let open: Vec<&Value> =
         answer["files"].as_array().unwrap().iter().filter(|file| file["openInEditor"] == json!(true)).collect();
@@ -82,7 +83,7 @@ async fn find_of_a_function_declared_in_a_file_with_a_byte_order_mark_finds_ever
     assert_eq!(expected.len(), 6, "{expected:?}");
     assert!(expected.iter().any(|site| site.0 == "App/Program.fs" && site.1 == 0), "{expected:?}");
     let mut editor = ready_editor(root, runtime.path()).await;
-    let answer = editor.execute_result("fslens.find", json!({"query": "Bom.Words.shout"})).await;
+    let answer = editor.execute_result(Command::Find, json!({"query": "Bom.Words.shout"})).await;
     assert_eq!(answer["via"], json!("fsac"), "{answer}");
     assert_eq!(answer["status"], json!("ok"), "{answer}");
     assert_eq!(found_sites(&answer), expected, "{answer}");
@@ -111,7 +112,7 @@ const EMPTY_FILE_DEADLINE_MS: u32 = 8000;
 async fn timed_check(editor: &mut Editor, mut argument: Value) -> Value {
     argument["timeoutMs"] = json!(EMPTY_FILE_DEADLINE_MS);
     let started = std::time::Instant::now();
-    let answer = editor.execute_result("fslens.check", argument.clone()).await;
+    let answer = editor.execute_result(Command::Check, argument.clone()).await;
     let elapsed = started.elapsed();
     assert!(elapsed.as_millis() < u128::from(EMPTY_FILE_DEADLINE_MS / 2), "{argument} took {elapsed:?}: {answer}");
     assert_eq!(answer["complete"], json!(true), "{answer}");
@@ -132,7 +133,7 @@ async fn an_empty_file_in_a_project_is_checked_well_before_the_deadline() {
     assert_eq!(std::fs::metadata(&empty).unwrap().len(), 0);
     let mut editor = ready_editor(workspace.path(), runtime.path()).await;
     // A first check warms the compiler (seconds on a busy machine) with the default deadline.
-    let answer = editor.execute_result("fslens.check", json!({"path": "App/First.fs"})).await;
+    let answer = editor.execute_result(Command::Check, json!({"path": "App/First.fs"})).await;
     assert_eq!(answer["verdict"], json!("clean"), "{answer}");
     // The last file of an application may be empty.
     for argument in [json!({"projectPath": "App/App.fsproj"}), json!({"path": "App/Empty.fs"})] {
@@ -178,7 +179,7 @@ async fn a_missing_compile_item_is_a_project_error_and_never_clean() {
     let runtime = tempfile::tempdir().unwrap();
     let mut editor = ready_editor(workspace.path(), runtime.path()).await;
     for argument in [json!({}), json!({"path": "Present.fs"}), json!({"projectPath": "Gap"})] {
-        let answer = editor.execute_result("fslens.check", argument.clone()).await;
+        let answer = editor.execute_result(Command::Check, argument.clone()).await;
         assert_eq!(answer["verdict"], json!("unknown"), "{argument}: {answer}");
         assert_eq!(answer["complete"], json!(false), "{answer}");
         let reason = &answer["blockingReason"];
@@ -210,10 +211,10 @@ async fn a_malformed_project_file_is_a_project_error_with_its_position() {
     let workspace = fixture_copy("malformed-project");
     let runtime = tempfile::tempdir().unwrap();
     let mut editor = ready_editor(workspace.path(), runtime.path()).await;
-    let status = editor.execute_result("fslens.status", json!({})).await;
+    let status = editor.execute_result(Command::Status, json!({})).await;
     assert_eq!(status["projectErrors"][0]["code"], json!(102), "{status}");
     for argument in [json!({}), json!({"path": "Code.fs"})] {
-        let answer = editor.execute_result("fslens.check", argument.clone()).await;
+        let answer = editor.execute_result(Command::Check, argument.clone()).await;
         assert_eq!(answer["verdict"], json!("unknown"), "{argument}: {answer}");
         let reason = &answer["blockingReason"];
         assert_eq!(reason["errorKind"], json!("project_file_malformed"), "{argument}: {answer}");
@@ -245,13 +246,13 @@ async fn metadata_commands_on_a_project_never_restored_say_so_with_the_remedy() 
     let mut editor =
         Editor::start(workspace.path(), runtime.path(), &double_command(), &[("FSAC_DOUBLE_RESTORE", "never")]).await;
     for (command, argument) in [
-        ("fslens.referencedSymbols", json!({"query": "FSharpList"})),
-        ("fslens.nugetTypes", json!({"packageId": "FSharp.Core"})),
-        ("fslens.nugetMembers", json!({"packageId": "FSharp.Core", "typeName": "ListModule"})),
+        (Command::ReferencedSymbols, json!({"query": "FSharpList"})),
+        (Command::NugetTypes, json!({"packageId": "FSharp.Core"})),
+        (Command::NugetMembers, json!({"packageId": "FSharp.Core", "typeName": "ListModule"})),
     ] {
         let answer = editor.execute_result(command, argument).await;
-        assert_eq!(answer["restoreState"], json!("not_restored"), "{command}: {answer}");
-        assert_eq!(answer["complete"], json!(false), "{command}: {answer}");
+        assert_eq!(answer["restoreState"], json!("not_restored"), "{}: {answer}", command.id());
+        assert_eq!(answer["complete"], json!(false), "{}: {answer}", command.id());
         let not_restored = &answer["notRestored"];
         assert_eq!(not_restored["errorKind"], json!("project_not_restored"), "{answer}");
         assert_eq!(not_restored["remedy"], json!("dotnet restore Plain.fsproj"), "{answer}");

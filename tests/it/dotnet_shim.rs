@@ -223,7 +223,7 @@ async fn an_fsac_command_line_makes_the_shim_the_proxy_with_one_fsac() {
         .current_dir(&root);
     let capabilities = json!({"textDocument": {"publishDiagnostics": {}, "hover": {}}});
     let mut editor = Editor::start_from_command(command, &root, capabilities).await;
-    let fslens_pid = editor.child.id().unwrap();
+    let fslens_pid = editor.pid();
     let status = editor.wait_until_ready().await["result"].clone();
 
     // fslens started the stand-in real dotnet with Ionide's arguments, quoted and split back.

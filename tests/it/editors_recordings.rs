@@ -6,6 +6,7 @@
 #![allow(clippy::print_stderr)] // skip reasons and timings go to stderr
 
 use crate::support;
+use fslens::commands::registry::Command;
 
 use std::path::Path;
 
@@ -98,7 +99,7 @@ async fn record_answers_from_an_editor_session_on_shipping() {
     let status = editor.wait_until_ready().await;
     record("status-ready", answer(&status), root);
 
-    let clean = editor.execute("fslens.check", json!({"scope": "workspace"})).await;
+    let clean = editor.execute(Command::Check, json!({"scope": "workspace"})).await;
     assert_eq!(clean["result"]["verdict"], "clean", "{clean}");
     record("check-workspace-clean", answer(&clean), root);
 
@@ -108,19 +109,19 @@ async fn record_answers_from_an_editor_session_on_shipping() {
     let original = std::fs::read_to_string(&program).unwrap();
     let broken = original.replace("create \"Books\" 12.5 \"Lyon\"", "create \"Books\" \"heavy\" \"Lyon\"");
     editor.change(&uri, 2, &broken).await;
-    let errors = editor.execute("fslens.check", json!({"path": program.display().to_string()})).await;
+    let errors = editor.execute(Command::Check, json!({"path": program.display().to_string()})).await;
     assert_eq!(errors["result"]["verdict"], "errors", "{errors}");
     record("check-file-errors", answer(&errors), root);
 
     let visibility = "src/Shipping.Domain/Visibility.fs";
     let ok =
-        editor.execute("fslens.makeInternalVisible", json!({"path": visibility, "line": 16, "word": "Hidden"})).await;
+        editor.execute(Command::MakeInternalVisible, json!({"path": visibility, "line": 16, "word": "Hidden"})).await;
     assert_eq!(ok["result"]["status"], "ok", "{ok}");
     record("make-visible-ok", answer(&ok), root);
 
     let exposed = editor
         .execute(
-            "fslens.makeInternalVisible",
+            Command::MakeInternalVisible,
             json!({"path": visibility, "line": 25, "word": "Check", "exposeTo": "Shipping.Tests"}),
         )
         .await;
@@ -128,31 +129,31 @@ async fn record_answers_from_an_editor_session_on_shipping() {
     record("make-visible-expose", answer(&exposed), root);
 
     let comment =
-        editor.execute("fslens.makeInternalVisible", json!({"path": visibility, "line": 3, "character": 10})).await;
+        editor.execute(Command::MakeInternalVisible, json!({"path": visibility, "line": 3, "character": 10})).await;
     assert_eq!(comment["result"]["status"], "no_action", "{comment}");
     record("make-visible-no-action", answer(&comment), root);
 
-    let invalid = editor.execute("fslens.makeInternalVisible", json!({"path": visibility})).await;
+    let invalid = editor.execute(Command::MakeInternalVisible, json!({"path": visibility})).await;
     assert!(invalid.get("error").is_some(), "{invalid}");
     record("make-visible-invalid-argument", answer(&invalid), root);
 
     // find and fieldImpact: recorded once this fslens answers them.
-    let find = editor.execute("fslens.find", json!({"query": "Shipment.Weight"})).await;
+    let find = editor.execute(Command::Find, json!({"query": "Shipment.Weight"})).await;
     if find.get("result").is_some() {
         record("find-query", answer(&find), root);
         let position = editor
             .execute(
-                "fslens.find",
+                Command::Find,
                 json!({"kind": "position", "path": "src/Shipping.App/Program.fs", "line": 22, "word": "Weight"}),
             )
             .await;
         record("find-position", answer(&position), root);
-        let paged = editor.execute("fslens.find", json!({"query": "Shipment.Weight", "maxResults": 3})).await;
+        let paged = editor.execute(Command::Find, json!({"query": "Shipment.Weight", "maxResults": 3})).await;
         record("find-paged", answer(&paged), root);
     } else {
         eprintln!("fslens.find is not answered by this fslens: not recorded: {find}");
     }
-    let impact = editor.execute("fslens.fieldImpact", json!({"query": "Shipment.Weight"})).await;
+    let impact = editor.execute(Command::FieldImpact, json!({"query": "Shipment.Weight"})).await;
     if impact.get("result").is_some() {
         record("field-impact", answer(&impact), root);
     } else {
@@ -177,7 +178,7 @@ async fn record_check_of_a_workspace_with_errors_and_warnings() {
     let runtime = tempfile::tempdir().unwrap();
     let root = workspace.path();
     let mut editor = Editor::start(root, runtime.path(), &double_command(), &[]).await;
-    let check = editor.execute("fslens.check", json!({"severity": "all"})).await;
+    let check = editor.execute(Command::Check, json!({"severity": "all"})).await;
     assert_eq!(check["result"]["verdict"], "errors", "{check}");
     record("check-workspace-errors", answer(&check), root);
     editor.stop().await;
@@ -224,11 +225,11 @@ async fn record_type_hierarchy_on_implementations() {
     let mut editor = Editor::start(root, runtime.path(), &double_command(), &[]).await;
     editor.wait_until_ready().await;
     let interface =
-        editor.execute("fslens.typeHierarchy", json!({"path": "Shapes/Shapes.fs", "line": 2, "word": "IShape"})).await;
+        editor.execute(Command::TypeHierarchy, json!({"path": "Shapes/Shapes.fs", "line": 2, "word": "IShape"})).await;
     assert_eq!(interface["result"]["subtypes"].as_array().map(Vec::len), Some(3), "{interface}");
     record("type-hierarchy-interface", answer(&interface), root);
     let square =
-        editor.execute("fslens.typeHierarchy", json!({"path": "Shapes/Shapes.fs", "line": 9, "word": "Square"})).await;
+        editor.execute(Command::TypeHierarchy, json!({"path": "Shapes/Shapes.fs", "line": 9, "word": "Square"})).await;
     assert_eq!(square["result"]["supertypes"].as_array().map(Vec::len), Some(1), "{square}");
     record("type-hierarchy-class", answer(&square), root);
     editor.stop().await;
@@ -245,7 +246,7 @@ async fn record_rename_previews_complete_and_incomplete() {
     let mut editor = Editor::start(root, runtime.path(), &double_command(), &[]).await;
     editor.wait_until_ready().await;
     let complete = editor
-        .execute("fslens.rename", json!({"path": "Billing/Types.fs", "line": 2, "word": "Total", "newName": "Amount"}))
+        .execute(Command::Rename, json!({"path": "Billing/Types.fs", "line": 2, "word": "Total", "newName": "Amount"}))
         .await;
     assert_eq!(complete["result"]["complete"], json!(true), "{complete}");
     record("rename-complete", answer(&complete), root);
@@ -258,7 +259,7 @@ async fn record_rename_previews_complete_and_incomplete() {
     editor.wait_until_ready().await;
     let incomplete = editor
         .execute(
-            "fslens.rename",
+            Command::Rename,
             json!({"path": "Shop/Program.fs", "line": 7, "word": "orderTotal", "newName": "totalOf"}),
         )
         .await;

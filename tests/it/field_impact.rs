@@ -2,6 +2,7 @@
 //! two records, with kind, declaring record and type; linked files reported honestly.
 
 use crate::support;
+use fslens::commands::registry::Command;
 
 use std::collections::BTreeSet;
 
@@ -32,7 +33,7 @@ async fn a_field_shared_by_two_records_every_site_with_kind_record_and_type() {
     let workspace = fixture_copy("shipping");
     let runtime = tempfile::tempdir().unwrap();
     let mut editor = ready_editor(workspace.path(), runtime.path()).await;
-    let answer = editor.execute("fslens.fieldImpact", json!({"field": "Weight", "maxResults": 1000})).await;
+    let answer = editor.execute(Command::FieldImpact, json!({"field": "Weight", "maxResults": 1000})).await;
     let answer = answer.get("result").cloned().unwrap_or_else(|| panic!("{answer}"));
     assert_eq!(answer["outcome"], json!("found"), "{answer}");
     assert_eq!(answer["coverage"]["complete"], json!(true));
@@ -77,7 +78,7 @@ async fn sites_in_a_file_linked_into_two_projects_say_which_context_typed_them()
     std::fs::write(&clock, text).unwrap();
     let runtime = tempfile::tempdir().unwrap();
     let mut editor = ready_editor(workspace.path(), runtime.path()).await;
-    let answer = editor.execute("fslens.fieldImpact", json!({"field": "Shipment.Weight", "maxResults": 1000})).await;
+    let answer = editor.execute(Command::FieldImpact, json!({"field": "Shipment.Weight", "maxResults": 1000})).await;
     let answer = &answer["result"];
     let linked: Vec<&Value> = answer["sites"]
         .as_array()
@@ -104,7 +105,7 @@ async fn sites_in_a_file_linked_into_two_projects_say_which_context_typed_them()
         (json!({"query": " "}), "query"),
         (json!({"field": "Weight", "includeSiteTypes": false}), "includeSiteTypes"),
     ] {
-        let error = editor.execute("fslens.fieldImpact", argument.clone()).await;
+        let error = editor.execute(Command::FieldImpact, argument.clone()).await;
         assert_eq!(error["error"]["data"]["argument"], json!(named), "{argument}: {error}");
         assert_eq!(error["error"]["data"]["errorKind"], json!("invalid_argument"), "{argument}: {error}");
     }

@@ -8,6 +8,7 @@
 //! declaration there is found (never `not_found`), and `rename` lists them as missed.
 
 use crate::support;
+use fslens::commands::registry::Command;
 
 use std::collections::BTreeSet;
 
@@ -60,7 +61,7 @@ async fn find_and_rename_list_sites_in_inactive_code_and_are_not_complete() {
     editor.wait_until_ready().await;
 
     // The type: three uses FSAC never saw, beside the ones it resolved.
-    let answer = editor.execute_result("fslens.find", json!({"query": "Inactive.Meter"})).await;
+    let answer = editor.execute_result(Command::Find, json!({"query": "Inactive.Meter"})).await;
     assert_partial_for_inactive_code(&answer);
     assert_eq!(
         rows(&answer),
@@ -82,7 +83,7 @@ async fn find_and_rename_list_sites_in_inactive_code_and_are_not_complete() {
     // Gauge's `Value` under `#if DEBUG_METERS` (defined for Debug, the configuration FSAC
     // loads, by a conditioned DefineConstants) is compiled code and no row: before, the
     // conditioned define was not counted and `gauge`'s `Value` was a row of kind inactive.
-    let answer = editor.execute_result("fslens.find", json!({"query": "Meter.Value"})).await;
+    let answer = editor.execute_result(Command::Find, json!({"query": "Meter.Value"})).await;
     assert_partial_for_inactive_code(&answer);
     let inactive: BTreeSet<_> = rows(&answer).into_iter().filter(|row| row.3 == "inactive").collect();
     assert_eq!(
@@ -97,13 +98,13 @@ async fn find_and_rename_list_sites_in_inactive_code_and_are_not_complete() {
     assert!(rows(&answer).contains(&row("Legacy.fs", 6, 27, "field-read", None)), "{answer}");
 
     // A declaration in inactive code: found, partial, listed with its condition.
-    let answer = editor.execute_result("fslens.find", json!({"query": "legacyMeter"})).await;
+    let answer = editor.execute_result(Command::Find, json!({"query": "legacyMeter"})).await;
     assert_partial_for_inactive_code(&answer);
     assert_eq!(rows(&answer), BTreeSet::from([row("Legacy.fs", 10, 4, "inactive", NOT_SOMEDEFINE)]), "{answer}");
 
     // The rename of the field: the inactive uses are missed, and the preview is not complete.
     let answer = editor
-        .execute_result("fslens.rename", json!({"path": "Types.fs", "line": 2, "word": "Value", "newName": "Length"}))
+        .execute_result(Command::Rename, json!({"path": "Types.fs", "line": 2, "word": "Value", "newName": "Length"}))
         .await;
     assert_eq!(answer["complete"], json!(false), "{answer}");
     let missed: BTreeSet<(String, u64, Option<String>)> = answer["missedSites"]

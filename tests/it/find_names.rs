@@ -6,6 +6,7 @@
 #![allow(clippy::print_stderr)] // the reason the FSAC-solution test skipped goes to stderr
 
 use crate::support;
+use fslens::commands::registry::Command;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -20,7 +21,7 @@ use support::markers::{Marker, read_markers, source_files};
 type Span = (String, u64, u64, u64);
 
 async fn find(editor: &mut Editor, argument: Value) -> Value {
-    editor.execute_result("fslens.find", argument).await
+    editor.execute_result(Command::Find, argument).await
 }
 
 fn spans(answer: &Value) -> BTreeSet<Span> {
@@ -104,18 +105,18 @@ async fn operators_are_names_in_every_spelling_before_fsac_is_ready() {
     assert_eq!(starred["resolution"]["declarations"][0]["symbolFullName"], json!("Toolkit.Ops.( *** )"));
 
     // The outline and read-symbol name operators as operators, not after their first parameter.
-    let outline = editor.execute("fslens.outline", json!({"path": "Toolkit/Ops.fs", "summaryOnly": false})).await;
+    let outline = editor.execute(Command::Outline, json!({"path": "Toolkit/Ops.fs", "summaryOnly": false})).await;
     let outline = outline.get("result").unwrap_or_else(|| panic!("{outline}")).to_string();
     for name in ["(>>=)", "(<!>)", "( *** )"] {
         assert!(outline.contains(&format!("\"name\":\"{name}\"")), "{name} not in {outline}");
     }
     assert!(!outline.contains("\"name\":\"result\"") && !outline.contains("\"name\":\"mapper\""), "{outline}");
     for name in ["Ops.(<!>)", "op_LessBangGreater", "<!>"] {
-        let read = editor.execute("fslens.readSymbol", json!({"name": name, "waitForIndexMs": 20000})).await;
+        let read = editor.execute(Command::ReadSymbol, json!({"name": name, "waitForIndexMs": 20000})).await;
         let source = read["result"]["source"].as_str().unwrap_or_else(|| panic!("{name}: {read}"));
         assert!(source.starts_with("let inline (<!>)"), "{name}: {source}");
     }
-    editor.child.kill().await.unwrap();
+    editor.kill().await;
 }
 
 #[tokio::test]
@@ -141,7 +142,7 @@ async fn backticked_sites_cover_the_backticks_and_either_spelling_finds_them() {
     )
     .await;
     assert_eq!(spans(&answer), value, "{answer:#}");
-    editor.child.kill().await.unwrap();
+    editor.kill().await;
 }
 
 /// One symbol of FSAC's FindReferences test solution: its marked locations, and whether one
@@ -222,7 +223,7 @@ async fn fsac_find_references_solution_is_reproduced_exactly() {
         assert_eq!(answer["completeness"], json!("complete"), "{}: {answer:#}", symbol.name);
         assert_eq!(spans(&answer), symbol.locations, "{}: {answer:#}", symbol.name);
     }
-    editor.child.kill().await.unwrap();
+    editor.kill().await;
 }
 
 /// The syntax index, not the backend's `workspace/symbol`, decides which sites are
@@ -243,7 +244,7 @@ async fn pattern_uses_stay_references_whatever_workspace_symbol_lists() {
     let expected = without_symbol(marked_labelled_sites(&markers, root, "Toolkit.Shapes.Shape.Circle"));
     assert_eq!(found, expected, "{answer:#}");
     assert_eq!(answer["resolution"]["declarations"].as_array().unwrap().len(), 1, "{answer:#}");
-    editor.child.kill().await.unwrap();
+    editor.kill().await;
 }
 
 /// The sites marked for `symbol`, as [`found_sites`] gives an answer's: a `decl` marker is a
@@ -310,7 +311,7 @@ async fn a_signature_and_its_implementation_are_one_symbol_whichever_way_find_is
     let answer = find(&mut editor, json!({"query": "Parsing.Token", "kind": "definition"})).await;
     let kinds: BTreeSet<String> = found_sites(&answer).into_iter().map(|site| site.3).collect();
     assert_eq!(kinds, BTreeSet::from(["definition".to_owned(), "signature".to_owned()]), "{answer:#}");
-    editor.child.kill().await.unwrap();
+    editor.kill().await;
 }
 
 /// A `complete` answer is cross-checked against the syntax index: a backend whose references
@@ -337,5 +338,5 @@ async fn a_backend_that_misses_the_signature_makes_the_answer_partial_and_named(
         );
         assert!(answer["notes"].to_string().contains("crossCheck.missedByBackend"), "{answer:#}");
     }
-    editor.child.kill().await.unwrap();
+    editor.kill().await;
 }

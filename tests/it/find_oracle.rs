@@ -5,6 +5,7 @@
 //! while its sites differ from the compiler's; and a double that drops one use
 //! (`FSAC_DOUBLE_REFERENCES_DROP_LAST_USE`) must be caught, or the oracle proves nothing.
 
+use fslens::commands::registry::Command as FslensCommand;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::process::{Command, Output};
@@ -181,7 +182,7 @@ async fn an_extension_member_in_an_error_region_is_found_by_its_type_and_by_its_
         ("Builders/Loops.fsi".to_owned(), 14, 15, "signature".to_owned()),
     ]);
     for query in ["AsyncBuilder.For", "AsyncLoops.For"] {
-        let answer = editor.execute_result("fslens.find", json!({ "query": query })).await;
+        let answer = editor.execute_result(FslensCommand::Find, json!({ "query": query })).await;
         assert_eq!(answer["status"], "ok", "{query}: {answer}");
         let sites: BTreeSet<_> = found_sites(&answer)
             .into_iter()

@@ -4,6 +4,7 @@
 //! lists the line (`typeErrorLines`; `fixtures/type-error-lines`).
 
 use crate::support;
+use fslens::commands::registry::Command;
 
 use serde_json::{Value, json};
 use std::path::Path;
@@ -38,10 +39,10 @@ async fn a_type_error_on_a_line_holding_the_name_makes_find_not_complete() {
     let runtime = tempfile::tempdir().unwrap();
     let mut editor = Editor::start_ready(workspace.path(), runtime.path(), &[]).await;
     editor.open(&workspace.path().join("Use.fs"), 1).await;
-    let check = editor.execute_result("fslens.check", json!({"path": "Use.fs"})).await;
+    let check = editor.execute_result(Command::Check, json!({"path": "Use.fs"})).await;
     assert_eq!(check["verdict"], json!("errors"), "{check}");
 
-    let answer = editor.execute_result("fslens.find", json!({"query": "Box.Value"})).await;
+    let answer = editor.execute_result(Command::Find, json!({"query": "Box.Value"})).await;
     assert_not_complete_at_the_error_line(&answer);
     // The rows are the compiler's, unchanged: the unresolved use is listed as a line, not a row.
     assert_eq!(
@@ -55,7 +56,7 @@ async fn a_type_error_on_a_line_holding_the_name_makes_find_not_complete() {
     );
 
     // A name on no line with an error stays complete.
-    let answer = editor.execute_result("fslens.find", json!({"query": "Boxes.Use.one"})).await;
+    let answer = editor.execute_result(Command::Find, json!({"query": "Boxes.Use.one"})).await;
     assert_eq!(answer["status"], json!("ok"), "{answer}");
     assert!(answer.get("typeErrorLines").is_none(), "{answer}");
     editor.stop().await;
@@ -67,9 +68,9 @@ async fn the_diagnostics_of_a_checked_closed_file_count_too() {
     let workspace = fixture_copy("type-error-lines");
     let runtime = tempfile::tempdir().unwrap();
     let mut editor = Editor::start_ready(workspace.path(), runtime.path(), &[]).await;
-    let check = editor.execute_result("fslens.check", json!({})).await;
+    let check = editor.execute_result(Command::Check, json!({})).await;
     assert_eq!(check["verdict"], json!("errors"), "{check}");
-    let answer = editor.execute_result("fslens.find", json!({"query": "Box.Value"})).await;
+    let answer = editor.execute_result(Command::Find, json!({"query": "Box.Value"})).await;
     assert_not_complete_at_the_error_line(&answer);
     editor.stop().await;
 }
@@ -175,7 +176,7 @@ async fn diagnostics_not_had_in_time_leave_the_answer_not_complete() {
     let runtime = tempfile::tempdir().unwrap();
     let unanalysed = [("FSAC_DOUBLE_UNANALYSED_FILES", "Use.fs")];
     let mut editor = Editor::start_ready(workspace.path(), runtime.path(), &unanalysed).await;
-    let answer = editor.execute_result("fslens.find", json!({"query": "Box.Value", "timeoutMs": 15000})).await;
+    let answer = editor.execute_result(Command::Find, json!({"query": "Box.Value", "timeoutMs": 15000})).await;
     assert_eq!(answer["perProject"][0]["status"], json!("analyzed"), "{answer}");
     assert_eq!(answer["status"], json!("partial"), "{answer}");
     assert_eq!(answer["completeness"], json!("partial"), "{answer}");

@@ -2,6 +2,7 @@
 //! Expected sites come from the fixtures' `//>` markers, never from the double.
 
 use crate::support;
+use fslens::commands::registry::Command;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -33,7 +34,7 @@ async fn shipping_ready() -> (TempDir, TempDir, Vec<Marker>, Editor) {
 }
 
 async fn find(editor: &mut Editor, argument: Value) -> Value {
-    let answer = editor.execute("fslens.find", argument.clone()).await;
+    let answer = editor.execute(Command::Find, argument.clone()).await;
     answer.get("result").cloned().unwrap_or_else(|| panic!("fslens.find {argument} failed: {answer}"))
 }
 
@@ -190,7 +191,7 @@ async fn pages_concatenate_to_the_unpaged_answer_and_an_edit_makes_the_cursor_st
     // A cursor is bound to its query: another query cannot use it.
     let first = find(&mut editor, json!({"query": "Weight", "maxResults": 5})).await;
     let cursor = first["nextCursor"].as_str().unwrap().to_owned();
-    let other = editor.execute("fslens.find", json!({"query": "Name", "cursor": cursor})).await;
+    let other = editor.execute(Command::Find, json!({"query": "Name", "cursor": cursor})).await;
     assert_eq!(other["error"]["data"]["errorKind"], json!("find_cursor_query_mismatch"), "{other}");
     // A page size change is the same logical query.
     let resized = find(&mut editor, json!({"query": "Weight", "maxResults": 3, "cursor": cursor})).await;
@@ -207,7 +208,7 @@ async fn pages_concatenate_to_the_unpaged_answer_and_an_edit_makes_the_cursor_st
             json!({"textDocument": {"uri": uri, "languageId": "fsharp", "version": 1, "text": edited}}),
         )
         .await;
-    let stale = editor.execute("fslens.find", json!({"query": "Weight", "maxResults": 5, "cursor": cursor})).await;
+    let stale = editor.execute(Command::Find, json!({"query": "Weight", "maxResults": 5, "cursor": cursor})).await;
     assert_eq!(stale["error"]["code"], json!(-32602), "{stale}");
     assert_eq!(stale["error"]["data"]["errorKind"], json!("find_cursor_stale"), "{stale}");
     assert_eq!(stale["error"]["data"]["argument"], json!("cursor"));
@@ -333,7 +334,7 @@ async fn very_long_lines_stay_within_the_response_budget() {
         find(&mut editor, json!({"query": "Crate.Size", "maxResults": 1000, "cursor": small["nextCursor"]})).await;
     assert_eq!(after_small["pageOffset"].as_u64(), Some(small_returned as u64), "{}", after_small["pageOffset"]);
     assert_eq!(after_small["sites"][0], first["sites"][small_returned], "the pages join up");
-    let refused = editor.execute("fslens.find", json!({"query": "Crate.Size", "responseCharBudget": 100})).await;
+    let refused = editor.execute(Command::Find, json!({"query": "Crate.Size", "responseCharBudget": 100})).await;
     assert_eq!(refused["error"]["data"]["argument"], json!("responseCharBudget"), "{refused}");
     editor.stop().await;
 }
@@ -378,9 +379,7 @@ async fn a_cancelled_find_answers_32800_and_fsac_sees_the_cancel() {
     let environment = [("FSAC_DOUBLE_SWEEP_DELAY_MS", "500"), (TRANSCRIPT_VARIABLE, transcript_text.as_str())];
     let mut editor = ready_editor(workspace.path(), runtime.path(), &environment).await;
 
-    let id = editor
-        .send_request("workspace/executeCommand", json!({"command": "fslens.find", "arguments": [{"query": "Weight"}]}))
-        .await;
+    let id = editor.start_command(Command::Find, json!({"query": "Weight"})).await;
     // Wait until FSAC is sweeping references for the find.
     let references = wait_for_transcript(&transcript, received_by_fsac, "the find's references request", |message| {
         message["method"] == "textDocument/references"
@@ -404,7 +403,7 @@ async fn a_cancelled_find_answers_32800_and_fsac_sees_the_cancel() {
         .await;
     assert_eq!(fsac_answer["error"]["code"], json!(-32800), "{fsac_answer}");
     // The session is still usable.
-    let status = editor.execute("fslens.status", json!({})).await;
+    let status = editor.execute(Command::Status, json!({})).await;
     assert_eq!(status["result"]["state"], json!("ready"));
     editor.stop().await;
 }
@@ -446,7 +445,7 @@ async fn before_fsac_is_ready_the_answer_is_syntactic_and_says_so() {
     // Nothing by that name while loading: indeterminate, never not_found.
     let answer = find(&mut editor, json!({"query": "NoSuchSymbolAnywhere"})).await;
     assert_eq!((answer["outcome"].clone(), answer["status"].clone()), (json!("indeterminate"), json!("unknown")));
-    editor.child.kill().await.unwrap();
+    editor.kill().await;
 }
 
 #[tokio::test]
@@ -505,10 +504,10 @@ async fn members_and_narrowed_scopes() {
     }
 
     // Typed argument errors name the argument.
-    let error = editor.execute("fslens.find", json!({"query": "Weight", "maxResults": 0})).await;
+    let error = editor.execute(Command::Find, json!({"query": "Weight", "maxResults": 0})).await;
     assert_eq!(error["error"]["code"], json!(-32602));
     assert_eq!(error["error"]["data"]["argument"], json!("maxResults"));
-    let error = editor.execute("fslens.find", json!({"query": "Weight", "scope": "file", "path": "../x.fs"})).await;
+    let error = editor.execute(Command::Find, json!({"query": "Weight", "scope": "file", "path": "../x.fs"})).await;
     assert_eq!(error["error"]["data"]["errorKind"], json!("invalid_path"), "{error}");
     editor.stop().await;
 }
@@ -577,7 +576,7 @@ async fn a_workspace_in_a_directory_with_an_awkward_name_gives_the_same_answers(
             &original.replace("create \"Books\" 12.5 \"Lyon\"", "create \"Books\" \"heavy\" \"Lyon\""),
         )
         .await;
-    let answer = editor.execute("fslens.check", json!({"path": "src/Shipping.App/Program.fs"})).await;
+    let answer = editor.execute(Command::Check, json!({"path": "src/Shipping.App/Program.fs"})).await;
     let answer = &answer["result"];
     assert_eq!(answer["verdict"], json!("errors"), "{answer}");
     assert_eq!(

@@ -33,6 +33,8 @@ struct LoadedEditor {
     sent: Vec<i64>,
     answers: HashMap<i64, Vec<Value>>,
     notifications: Vec<Value>,
+    /// Set once `stop` checked the answers, so `Drop` does not again.
+    checked: bool,
 }
 
 impl LoadedEditor {
@@ -54,6 +56,7 @@ impl LoadedEditor {
             sent: Vec::new(),
             answers: HashMap::new(),
             notifications: Vec::new(),
+            checked: false,
         };
         let capabilities = json!({"textDocument": {"publishDiagnostics": {}}});
         let answer = editor.request("initialize", initialize_params(workspace, capabilities)).await;
@@ -187,9 +190,28 @@ impl LoadedEditor {
     async fn stop(mut self) {
         let shutdown = self.send_request("shutdown", Value::Null).await;
         self.answer(shutdown).await;
+        self.assert_every_request_answered_once().await;
+        self.checked = true;
         self.notify("exit", Value::Null).await;
         let status = tokio::time::timeout(Duration::from_secs(30), self.child.wait()).await.unwrap().unwrap();
         assert_eq!(status.code(), Some(0));
+    }
+}
+
+impl Drop for LoadedEditor {
+    /// Without `stop` (which waits for every answer and checks them): checks the answers taken
+    /// in so far, unless the test is already failing.
+    fn drop(&mut self) {
+        if self.checked || std::thread::panicking() {
+            return;
+        }
+        for id in &self.sent {
+            let count = self.answers.get(id).map_or(0, Vec::len);
+            assert_eq!(count, 1, "request {id} was answered {count} times");
+        }
+        for id in self.answers.keys() {
+            assert!(self.sent.contains(id), "an answer to {id}, which was never sent");
+        }
     }
 }
 

@@ -25,6 +25,7 @@ mod diagnostic_tools_scripted;
 mod disk_text;
 mod docs_stand_alone;
 mod dotnet_shim;
+mod editor_harness;
 mod editors_emacs;
 mod editors_neovim;
 mod editors_recordings;

@@ -1,6 +1,7 @@
 //! `fslens.makeInternalVisible`: one-token edits found in the syntax tree.
 
 use crate::support;
+use fslens::commands::registry::Command;
 
 use serde_json::{Value, json};
 use support::double::apply_edits;
@@ -87,7 +88,7 @@ fn harness_without_fsac(workspace: &std::path::Path) -> Harness {
 }
 
 async fn make_visible(harness: &mut Harness, argument: Value) -> Value {
-    let answer = harness.execute("fslens.makeInternalVisible", argument).await;
+    let answer = harness.execute_command(Command::MakeInternalVisible, argument).await;
     answer.get("result").cloned().unwrap_or_else(|| panic!("{answer}"))
 }
 
@@ -149,16 +150,17 @@ async fn comments_strings_and_public_declarations_give_no_action() {
     let answer =
         make_visible(&mut harness, json!({"path": "Forms.fs", "line": top, "character": comment_column})).await;
     assert_eq!(answer["status"], json!("no_action"), "{answer}");
-    let error =
-        harness.execute("fslens.makeInternalVisible", json!({"path": "../x.fs", "line": 0, "character": 0})).await;
+    let error = harness
+        .execute_command(Command::MakeInternalVisible, json!({"path": "../x.fs", "line": 0, "character": 0}))
+        .await;
     assert_eq!(error["error"]["data"]["errorKind"], json!("invalid_path"));
     // A column and a word could name two different tokens: one of them, not both.
     let both = json!({"path": "Forms.fs", "line": top, "character": comment_column, "word": "topLevel"});
-    let error = harness.execute("fslens.makeInternalVisible", both).await;
+    let error = harness.execute_command(Command::MakeInternalVisible, both).await;
     assert_eq!(error["error"]["data"]["argument"], json!("character"), "{error}");
     let error = harness
-        .execute(
-            "fslens.makeInternalVisible",
+        .execute_command(
+            Command::MakeInternalVisible,
             json!({"path": "Forms.fs", "line": top, "word": "topLevel", "timeoutMs": -5}),
         )
         .await;
@@ -211,7 +213,7 @@ async fn a_path_that_is_not_a_regular_file_is_refused_without_blocking() {
     harness.initialize(None).await;
     let answer = tokio::time::timeout(
         std::time::Duration::from_secs(20),
-        harness.execute("fslens.makeInternalVisible", json!({"path": "Pipe.fs", "line": 0, "character": 0})),
+        harness.execute_command(Command::MakeInternalVisible, json!({"path": "Pipe.fs", "line": 0, "character": 0})),
     )
     .await
     .expect("a FIFO is refused, not read");
@@ -252,8 +254,8 @@ async fn apply_sends_the_edit_to_the_editor_and_expose_to_adds_the_project_item_
     assert_eq!(again["edits"]["changes"].as_object().unwrap().len(), 1, "{again}");
     assert!(again["notes"].to_string().contains("already has InternalsVisibleTo"), "{again}");
     let unknown = harness
-        .execute(
-            "fslens.makeInternalVisible",
+        .execute_command(
+            Command::MakeInternalVisible,
             json!({"path": "Forms.fs", "line": line, "word": "topLevel", "exposeTo": "Nope"}),
         )
         .await;
@@ -285,7 +287,7 @@ async fn with_fsac_ready_the_compiler_confirms_the_symbol() {
     let line = text.lines().position(|line| line.contains("let private rate")).unwrap();
     let answer = editor
         .execute(
-            "fslens.makeInternalVisible",
+            Command::MakeInternalVisible,
             json!({"path": "src/Shipping.Domain/Visibility.fs", "line": line, "word": "rate"}),
         )
         .await;

@@ -8,6 +8,7 @@
 //! tests fail and say how to install it.
 
 use crate::support;
+use fslens::commands::registry::Command;
 
 use std::path::{Path, PathBuf};
 
@@ -234,7 +235,7 @@ async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_int
     assert_eq!(tool_body(&report, "statusAfter")["fsacPid"], editor_pid, "the editor's FSAC is untouched");
 
     // The editor's session is unaffected by the agent coming and going.
-    let status = editor.execute("fslens.status", json!({})).await;
+    let status = editor.execute(Command::Status, json!({})).await;
     assert_eq!(status["result"]["state"], json!("ready"));
     assert_eq!(status["result"]["session"]["clients"], json!(0), "the bridge left: {status}");
     editor.stop().await;
@@ -617,7 +618,7 @@ async fn navigate_code_actions_are_previewed_and_one_is_applied_through_the_edit
     assert_eq!(sent[0]["params"]["label"], json!("Make declaration 'mutable'"), "{:#}", sent[0]);
     assert!(sent[0]["params"]["edit"].to_string().contains("\"newText\":\"mutable \""), "{:#}", sent[0]);
     assert_eq!(std::fs::read_to_string(&file).unwrap(), before, "nothing was written to disk");
-    editor.child.kill().await.unwrap();
+    editor.kill().await;
 }
 
 /// The same through a session the bridge starts itself, which has no editor: the previews

@@ -7,6 +7,7 @@
 //! given is the deadline.
 
 use crate::support;
+use fslens::commands::registry::Command;
 
 use serde_json::{Value, json};
 use support::double::{Editor, double_command, fixture_copy, site_rows};
@@ -29,7 +30,7 @@ async fn a_partial_answer_keeps_its_cursor_and_every_row_is_reachable() {
     .await;
     editor.wait_until_ready().await;
 
-    let whole = editor.execute("fslens.find", json!({"query": "Books"})).await["result"].clone();
+    let whole = editor.execute(Command::Find, json!({"query": "Books"})).await["result"].clone();
     assert_eq!(whole["status"], json!("partial"), "the signature's declaration is missed: {whole:#}");
     assert_eq!(whole["crossCheck"]["missedByBackend"][0]["file"], json!("Catalog.fsi"), "{whole:#}");
     let every_row = rows(&whole);
@@ -43,7 +44,7 @@ async fn a_partial_answer_keeps_its_cursor_and_every_row_is_reachable() {
         if let Some(cursor) = &cursor {
             argument["cursor"] = json!(cursor);
         }
-        let page = editor.execute("fslens.find", argument.clone()).await;
+        let page = editor.execute(Command::Find, argument.clone()).await;
         let page = page.get("result").cloned().unwrap_or_else(|| panic!("{argument}: {page:#}"));
         assert_eq!(page["status"], json!("partial"), "{page:#}");
         assert!(page.get("paginationIncompleteReason").is_none_or(Value::is_null), "no deadline was hit: {page:#}");

@@ -3,33 +3,14 @@
 use std::process::Stdio;
 use std::time::Duration;
 
+use crate::support::double::Editor;
+use fslens::commands::registry::Command as FslensCommand;
 use fslens::lsp::codec::{FrameLimits, FrameReader, write_frame};
 use serde_json::{Value, json};
 use tokio::io::BufReader;
-use tokio::process::{ChildStdin, ChildStdout, Command};
+use tokio::process::Command;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
-
-struct Editor {
-    stdin: ChildStdin,
-    stdout: FrameReader<BufReader<ChildStdout>>,
-}
-
-impl Editor {
-    async fn send(&mut self, message: Value) {
-        write_frame(&mut self.stdin, &serde_json::to_vec(&message).unwrap()).await.unwrap();
-    }
-
-    async fn recv_response(&mut self, id: i64) -> Value {
-        loop {
-            let body = tokio::time::timeout(TIMEOUT, self.stdout.read_frame()).await.expect("timed out").unwrap();
-            let message: Value = serde_json::from_slice(&body.expect("fslens closed stdout")).unwrap();
-            if message.get("method").is_none() && message["id"] == id {
-                return message;
-            }
-        }
-    }
-}
 
 fn echo_backend() -> String {
     format!("node {}/tests/support/echo-backend.mjs", env!("CARGO_MANIFEST_DIR"))
@@ -38,26 +19,18 @@ fn echo_backend() -> String {
 #[tokio::test]
 async fn the_binary_proxies_a_child_backend_over_real_pipes() {
     let workspace = tempfile::tempdir().unwrap();
+    let runtime = tempfile::tempdir().unwrap();
     let trace = workspace.path().join("trace.jsonl");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_fslens"))
-        .arg("--fsac")
-        .arg(echo_backend())
-        .arg("--workspace")
-        .arg(workspace.path())
-        .arg("--trace-messages")
-        .arg(&trace)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut editor = Editor {
-        stdin: child.stdin.take().unwrap(),
-        stdout: FrameReader::new(BufReader::new(child.stdout.take().unwrap()), FrameLimits::default()),
-    };
-    editor.send(json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {"capabilities": {}}})).await;
-    let initialized = editor.recv_response(1).await;
+    let trace_argument = trace.display().to_string();
+    let mut editor = Editor::start_with_args(
+        workspace.path(),
+        runtime.path(),
+        &echo_backend(),
+        &[],
+        &["--trace-messages", &trace_argument],
+    )
+    .await;
+    let initialized = &editor.initialize_answer;
     assert_eq!(initialized["result"]["serverInfo"]["name"], json!("echo-backend"));
     assert!(
         initialized["result"]["capabilities"]["executeCommandProvider"]["commands"]
@@ -65,12 +38,9 @@ async fn the_binary_proxies_a_child_backend_over_real_pipes() {
             .unwrap()
             .contains(&json!("fslens.status"))
     );
-    editor.send(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}})).await;
-    editor.send(json!({"jsonrpc": "2.0", "id": 2, "method": "custom/anything", "params": {"é": [1, 2]}})).await;
-    let echoed = editor.recv_response(2).await;
+    let echoed = editor.request("custom/anything", json!({"é": [1, 2]})).await;
     assert_eq!(echoed["result"], json!({"method": "custom/anything", "params": {"é": [1, 2]}}));
-    editor.send(json!({"jsonrpc": "2.0", "id": 3, "method": "workspace/executeCommand", "params": {"command": "fslens.status", "arguments": [{"probe": true}]}})).await;
-    let status = editor.recv_response(3).await;
+    let status = editor.execute(FslensCommand::Status, json!({"probe": true})).await;
     let pid = status["result"]["fsac"]["pid"].as_u64().expect("status names FSAC's pid");
     assert_eq!(status["result"]["probe"]["alive"], json!(true), "{status}");
     assert_eq!(status["result"]["workspaceRoot"], json!(workspace.path().display().to_string()));
@@ -78,11 +48,8 @@ async fn the_binary_proxies_a_child_backend_over_real_pipes() {
     let cwd = std::fs::read_link(format!("/proc/{pid}/cwd")).unwrap();
     assert_eq!(cwd, workspace.path().canonicalize().unwrap());
 
-    editor.send(json!({"jsonrpc": "2.0", "id": 4, "method": "shutdown"})).await;
-    assert_eq!(editor.recv_response(4).await["result"], Value::Null);
-    editor.send(json!({"jsonrpc": "2.0", "method": "exit"})).await;
-    let status = tokio::time::timeout(TIMEOUT, child.wait()).await.unwrap().unwrap();
-    assert_eq!(status.code(), Some(0));
+    // Shutdown is answered, fslens exits 0, and every request had exactly one answer.
+    editor.stop().await;
     // The backend is gone too.
     assert!(!std::path::Path::new(&format!("/proc/{pid}")).exists(), "backend {pid} outlived the proxy");
 
@@ -160,7 +127,7 @@ async fn headless_status_reports_an_sdk_pin_failure_with_fsacs_stderr() {
 /// request must not be left unanswered).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_command_that_panics_is_answered_and_the_session_goes_on() {
-    use crate::support::double::{Editor, double_command, fixture_copy};
+    use crate::support::double::{double_command, fixture_copy};
     let workspace = fixture_copy("shipping");
     let runtime = tempfile::tempdir().unwrap();
     let mut editor = Editor::start(
@@ -170,15 +137,15 @@ async fn a_command_that_panics_is_answered_and_the_session_goes_on() {
         &[("FSLENS_FAULT_PANIC_IN_COMMAND", "fslens.outline")],
     )
     .await;
-    let answer = editor.execute("fslens.outline", json!({ "path": "src/Shipping.Domain/Domain.fs" })).await;
+    let answer = editor.execute(FslensCommand::Outline, json!({ "path": "src/Shipping.Domain/Domain.fs" })).await;
     let error = &answer["error"];
     assert_eq!(error["code"], -32603, "{answer}");
     let message = error["message"].as_str().unwrap_or_default();
     assert!(message.contains("fslens.outline") && message.contains("internal error"), "{answer}");
     assert_eq!(error["data"]["errorKind"], "internal_error", "{answer}");
 
-    let status = editor.execute("fslens.status", json!({})).await;
+    let status = editor.execute(FslensCommand::Status, json!({})).await;
     assert!(status["result"]["state"].is_string(), "the next command is answered: {status}");
-    let again = editor.execute("fslens.outline", json!({ "path": "src/Shipping.Domain/Domain.fs" })).await;
+    let again = editor.execute(FslensCommand::Outline, json!({ "path": "src/Shipping.Domain/Domain.fs" })).await;
     assert_eq!(again["error"]["code"], -32603, "a second panic is answered too: {again}");
 }

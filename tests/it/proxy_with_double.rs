@@ -2,6 +2,7 @@
 //! real F# semantics. Expectations come from the fixture's `//>` markers.
 
 use crate::support;
+use fslens::commands::registry::Command;
 
 use std::time::Duration;
 
@@ -101,7 +102,7 @@ async fn diagnostics_hover_and_references_pass_through_the_proxy() {
     assert_eq!(errors[0]["code"], json!(1), "FS0001 type mismatch: {last}");
     assert_eq!(errors[0]["range"]["start"]["line"], json!(6));
     // The proxy's mirror and FSAC agree on the version.
-    let status = editor.execute("fslens.status", json!({})).await;
+    let status = editor.execute(Command::Status, json!({})).await;
     let document =
         status["result"]["openDocuments"].as_array().unwrap().iter().find(|d| d["uri"] == json!(uri)).unwrap().clone();
     assert_eq!((document["version"].clone(), document["analyzedVersion"].clone()), (json!(2), json!(2)));
@@ -234,7 +235,7 @@ async fn session_clients_ask_about_closed_files_and_see_published_diagnostics() 
     let types_entry = files.iter().find(|file| file["file"] == json!("src/Shipping.Domain/Types.fs")).unwrap();
     assert_eq!(types_entry["freshness"], json!("unverified"), "{types_entry}");
     assert_eq!(types_entry["openInEditor"], json!(false), "{types_entry}");
-    let status = editor.execute("fslens.status", json!({})).await;
+    let status = editor.execute(Command::Status, json!({})).await;
     assert_eq!(status["result"]["fslensDocuments"], json!(0));
     editor.stop().await;
 }
@@ -287,7 +288,7 @@ async fn a_session_clients_file_read_never_holds_up_the_editor() {
 
     write_frame(&mut writer, &hover("held")).await.unwrap();
     // The editor is served while the client's read is held.
-    let status = tokio::time::timeout(Duration::from_secs(20), editor.execute("fslens.status", json!({})))
+    let status = tokio::time::timeout(Duration::from_secs(20), editor.execute(Command::Status, json!({})))
         .await
         .expect("the editor is answered while a session client's read is held");
     assert_eq!(status["result"]["state"], json!("ready"), "{status}");
@@ -323,7 +324,7 @@ async fn a_session_clients_file_read_never_holds_up_the_editor() {
     assert!(answer["result"]["contents"].to_string().contains("float"), "{answer}");
     // The check above looked for what FSAC now has been sent.
     assert!(received_by_fsac(&transcript).iter().any(about_types), "FSAC never saw Types.fs");
-    let status = editor.execute("fslens.status", json!({})).await;
+    let status = editor.execute(Command::Status, json!({})).await;
     assert_eq!(status["result"]["fslensDocuments"], json!(0), "the file is closed again: {status}");
     editor.stop().await;
 }

@@ -3,6 +3,7 @@
 #![allow(clippy::print_stderr)] // the skip reason goes to stderr
 
 use crate::support;
+use fslens::commands::registry::Command;
 
 use serde_json::json;
 use support::double::{Editor, fixture_copy};
@@ -22,7 +23,7 @@ async fn real_fsac_answers_through_the_proxy() {
     }
     let runtime = tempfile::tempdir().unwrap();
     let mut editor = Editor::start(workspace.path(), runtime.path(), &fsac, &[]).await;
-    let status = editor.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 300000})).await;
+    let status = editor.execute(Command::Status, json!({"waitUntil": "ready", "timeoutMs": 300000})).await;
     assert_eq!(status["result"]["state"], json!("ready"), "{status}");
     let program = workspace.path().join("src/Shipping.App/Program.fs");
     let uri = editor.open(&program, 1).await;

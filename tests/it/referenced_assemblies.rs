@@ -10,6 +10,7 @@
 //! (with the FSAC double behind it), through the CLI, and through the MCP Python SDK client.
 
 use crate::support;
+use fslens::commands::registry::Command as FslensCommand;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -441,32 +442,34 @@ async fn the_commands_answer_through_the_proxy() {
             .await;
     let started = std::time::Instant::now();
     let types =
-        editor.execute("fslens.nugetTypes", json!({ "packageId": "Acme.FSharp.Runtime", "maxResults": 3 })).await;
+        editor.execute(FslensCommand::NugetTypes, json!({ "packageId": "Acme.FSharp.Runtime", "maxResults": 3 })).await;
     let result = &types["result"];
     assert_eq!(result["via"], "metadata", "{types}");
     assert_eq!(result["returned"], 3);
     assert!(started.elapsed() < std::time::Duration::from_secs(20), "answered without waiting for FSAC");
-    let status = editor.execute("fslens.status", json!({})).await;
+    let status = editor.execute(FslensCommand::Status, json!({})).await;
     assert_ne!(status["result"]["state"], "ready", "FSAC was still loading: {status}");
     let next = editor
         .execute(
-            "fslens.nugetTypes",
+            FslensCommand::NugetTypes,
             json!({ "packageId": "Acme.FSharp.Runtime", "maxResults": 3, "cursor": result["nextCursor"] }),
         )
         .await;
     let all = public_types_of("FSharp.Core.dll");
     assert_eq!(names(&next["result"], "types", "fullName"), all[3..6].to_vec());
 
-    let members =
-        editor.execute("fslens.nugetMembers", json!({ "packageId": "Fable.Core", "typeName": "EraseAttribute" })).await;
+    let members = editor
+        .execute(FslensCommand::NugetMembers, json!({ "packageId": "Fable.Core", "typeName": "EraseAttribute" }))
+        .await;
     assert_eq!(names(&members["result"], "members", "kind"), ["constructor", "constructor"], "{members}");
 
-    let symbols =
-        editor.execute("fslens.referencedSymbols", json!({ "query": "ConsoleKeyInfo", "maxResults": 1000 })).await;
+    let symbols = editor
+        .execute(FslensCommand::ReferencedSymbols, json!({ "query": "ConsoleKeyInfo", "maxResults": 1000 }))
+        .await;
     let assemblies: Vec<String> = names(&symbols["result"], "symbols", "assembly");
     assert!(!assemblies.is_empty() && assemblies.iter().all(|name| name == "System.Console"), "{assemblies:?}");
 
-    let error = editor.execute("fslens.nugetMembers", json!({ "packageId": "Fable.Core" })).await;
+    let error = editor.execute(FslensCommand::NugetMembers, json!({ "packageId": "Fable.Core" })).await;
     assert_eq!(error["error"]["code"], -32602, "{error}");
     assert_eq!(error["error"]["data"]["argument"], "typeName");
 }

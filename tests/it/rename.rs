@@ -5,6 +5,7 @@
 //! `apply: "editor"` sends one applyEdit and writes nothing.
 
 use crate::support;
+use fslens::commands::registry::Command;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -13,7 +14,7 @@ use serde_json::{Value, json};
 use support::double::{Editor, double_command, fixture_copy};
 
 async fn rename(editor: &mut Editor, argument: Value) -> Value {
-    let answer = editor.execute("fslens.rename", argument.clone()).await;
+    let answer = editor.execute(Command::Rename, argument.clone()).await;
     answer.get("result").cloned().unwrap_or_else(|| panic!("fslens.rename {argument} failed: {answer}"))
 }
 
@@ -73,7 +74,7 @@ async fn a_record_field_is_renamed_only_where_it_is_that_field_across_projects_a
     // The same rename asked by qualified name; the bare field name is ambiguous.
     let by_name = rename(&mut editor, json!({"symbol": "Billing.Types.Order.Total", "newName": "Amount"})).await;
     assert_eq!(previewed_lines(&by_name), expected, "{by_name:#}");
-    let error = editor.execute("fslens.rename", json!({"symbol": "Total", "newName": "Amount"})).await;
+    let error = editor.execute(Command::Rename, json!({"symbol": "Total", "newName": "Amount"})).await;
     assert_eq!(error["error"]["data"]["argument"], json!("symbol"), "{error}");
     assert_eq!(error["error"]["data"]["candidates"].as_array().map(Vec::len), Some(2), "{error}");
 
@@ -108,15 +109,15 @@ async fn a_record_field_is_renamed_only_where_it_is_that_field_across_projects_a
         (json!({"path": "Shop/Program.fs", "line": 8, "character": 15, "newName": "x"}), "string"),
         (json!({"path": "Shop/Program.fs", "line": 4, "character": 17, "newName": "x"}), "no_symbol"),
     ] {
-        let error = editor.execute("fslens.rename", argument.clone()).await;
+        let error = editor.execute(Command::Rename, argument.clone()).await;
         assert_eq!(error["error"]["data"]["errorKind"], json!("no_symbol_at_position"), "{argument}: {error}");
         assert_eq!(error["error"]["data"]["reason"], json!(reason), "{argument}: {error}");
     }
     let error = editor
-        .execute("fslens.rename", json!({"path": "Shop/Program.fs", "line": 7, "word": "orderTotal", "newName": "a`b"}))
+        .execute(Command::Rename, json!({"path": "Shop/Program.fs", "line": 7, "word": "orderTotal", "newName": "a`b"}))
         .await;
     assert_eq!(error["error"]["data"]["argument"], json!("newName"), "{error}");
-    editor.child.kill().await.unwrap();
+    editor.kill().await;
 }
 
 #[tokio::test]
@@ -151,7 +152,7 @@ async fn disk_writes_all_files_or_none_and_editor_sends_one_apply_edit() {
     let mut argument = at.clone();
     argument["apply"] = json!("disk");
     argument["expectedHashes"] = preview["fileHashes"].clone();
-    let error = editor.execute("fslens.rename", argument.clone()).await;
+    let error = editor.execute(Command::Rename, argument.clone()).await;
     assert_eq!(error["error"]["data"]["errorKind"], json!("rename_files_changed"), "{error}");
     assert_eq!(error["error"]["data"]["changedFiles"][0]["file"], json!("Shop/Program.fs"), "{error}");
     assert_eq!(read(root, FILES[0]), originals[0]);
@@ -174,7 +175,7 @@ async fn disk_writes_all_files_or_none_and_editor_sends_one_apply_edit() {
         .filter(|entry| entry.file_name().to_string_lossy().contains("fslens-rename"))
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
-    editor.child.kill().await.unwrap();
+    editor.kill().await;
 }
 
 /// An editor that does not accept `workspace/applyEdit` is not sent one: the answer says why.
@@ -192,7 +193,7 @@ async fn editor_mode_is_refused_with_a_reason_when_the_editor_takes_no_apply_edi
     assert_eq!(answer["applied"]["applied"], json!(false), "{answer:#}");
     assert!(answer["applied"]["failureReason"].as_str().unwrap().contains("applyEdit"), "{answer:#}");
     assert!(!editor.notifications.iter().any(|message| message["method"] == "workspace/applyEdit"));
-    editor.child.kill().await.unwrap();
+    editor.kill().await;
 }
 
 /// A backend whose references leave out signature files (the double with
@@ -222,7 +223,7 @@ async fn a_site_the_rename_misses_is_listed_and_the_preview_is_not_complete() {
         "{answer:#}"
     );
     assert!(!previewed_lines(&answer).iter().any(|(file, _, _)| file == "Billing/Types.fsi"), "{answer:#}");
-    editor.child.kill().await.unwrap();
+    editor.kill().await;
 }
 
 /// `verify: true` runs the rename's edit through a what-if check (on fixtures/what-if, whose
@@ -261,10 +262,10 @@ async fn verify_runs_the_rename_through_a_what_if_check_without_writing() {
     assert_eq!(answer.get("verification"), None, "{answer:#}");
     let mut bad = at.clone();
     bad["verify"] = json!("yes");
-    let error = editor.execute("fslens.rename", bad).await;
+    let error = editor.execute(Command::Rename, bad).await;
     assert_eq!(error["error"]["data"]["argument"], json!("verify"), "{error}");
     for (file, original) in files.iter().zip(&originals) {
         assert_eq!(&read(root, file), original, "{file} was written");
     }
-    editor.child.kill().await.unwrap();
+    editor.kill().await;
 }

@@ -4,6 +4,7 @@
 //! open documents at their latest text, and hover must work at the end.
 
 use crate::support;
+use fslens::commands::registry::Command as FslensCommand;
 
 use std::collections::{BTreeMap, HashMap};
 use std::process::Stdio;
@@ -286,12 +287,12 @@ async fn a_hung_fsac_is_reported_unresponsive_and_a_restart_recovers_the_session
         .await;
     // A command with a deadline is answered within it, whatever FSAC does.
     let started = Instant::now();
-    let probe = editor.execute("fslens.status", json!({"probe": true, "timeoutMs": 400})).await;
+    let probe = editor.execute(FslensCommand::Status, json!({"probe": true, "timeoutMs": 400})).await;
     // Loose: it only tells the 400 ms asked for from the 60 s default on a loaded machine.
     assert!(started.elapsed() < Duration::from_secs(20), "answered {:?} after a 400 ms deadline", started.elapsed());
     assert!(probe["result"]["probe"]["alive"].is_boolean(), "{probe}");
     let unresponsive = loop {
-        let status = editor.execute("fslens.status", json!({})).await;
+        let status = editor.execute(FslensCommand::Status, json!({})).await;
         if status["result"]["unresponsive"] == json!(true) {
             break status;
         }
@@ -300,7 +301,7 @@ async fn a_hung_fsac_is_reported_unresponsive_and_a_restart_recovers_the_session
     };
     assert!(unresponsive["result"]["silentForMs"].as_u64().is_some());
     // The user restarts FSAC: the hung request fails at once, and the session works again.
-    let restart = editor.execute("fslens.restart", json!({})).await;
+    let restart = editor.execute(FslensCommand::Restart, json!({})).await;
     assert_eq!(restart["result"]["restarting"], json!(true), "{restart}");
     let failed = editor.response(hung).await;
     assert_eq!(failed["error"]["data"]["errorKind"], json!("fsac_exited"), "{failed}");

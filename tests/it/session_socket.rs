@@ -3,70 +3,28 @@
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
+
 use std::time::Duration;
 
+use crate::support::double::Editor;
+use fslens::commands::registry::Command as FslensCommand;
 use fslens::lsp::codec::{FrameLimits, FrameReader, write_frame};
 use serde_json::{Value, json};
 use tokio::io::BufReader;
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::process::Command;
 
 const TIMEOUT: Duration = Duration::from_secs(20);
 
-struct EditorSession {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: FrameReader<BufReader<ChildStdout>>,
-    next_id: i64,
+/// fslens in front of the echo backend, as an editor starts it: the real-binary [`Editor`],
+/// which checks every request it sends is answered exactly once.
+async fn start_editor(workspace: &Path, runtime: &Path) -> Editor {
+    let echo = format!("node {}/tests/support/echo-backend.mjs", env!("CARGO_MANIFEST_DIR"));
+    Editor::start(workspace, runtime, &echo, &[]).await
 }
 
-impl EditorSession {
-    async fn start(workspace: &Path, runtime: &Path) -> EditorSession {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_fslens"))
-            .arg("--fsac")
-            .arg(format!("node {}/tests/support/echo-backend.mjs", env!("CARGO_MANIFEST_DIR")))
-            .arg("--workspace")
-            .arg(workspace)
-            .env("XDG_RUNTIME_DIR", runtime)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .kill_on_drop(true)
-            .spawn()
-            .unwrap();
-        let stdin = child.stdin.take().unwrap();
-        let stdout = FrameReader::new(BufReader::new(child.stdout.take().unwrap()), FrameLimits::default());
-        let mut session = EditorSession { child, stdin, stdout, next_id: 1 };
-        session.request("initialize", json!({"capabilities": {}})).await;
-        session
-    }
-
-    async fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        let body =
-            serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).unwrap();
-        write_frame(&mut self.stdin, &body).await.unwrap();
-        loop {
-            let body = tokio::time::timeout(TIMEOUT, self.stdout.read_frame()).await.unwrap().unwrap().unwrap();
-            let message: Value = serde_json::from_slice(&body).unwrap();
-            if message.get("method").is_none() && message["id"] == id {
-                return message;
-            }
-        }
-    }
-
-    async fn status(&mut self) -> Value {
-        self.request("workspace/executeCommand", json!({"command": "fslens.status", "arguments": [{}]})).await["result"]
-            .clone()
-    }
-
-    async fn stop(mut self) {
-        self.request("shutdown", Value::Null).await;
-        let body = serde_json::to_vec(&json!({"jsonrpc": "2.0", "method": "exit"})).unwrap();
-        write_frame(&mut self.stdin, &body).await.unwrap();
-        let _ = tokio::time::timeout(TIMEOUT, self.child.wait()).await;
-    }
+/// The result of `fslens.status`.
+async fn editor_status(editor: &mut Editor) -> Value {
+    editor.execute_result(FslensCommand::Status, json!({})).await
 }
 
 fn socket_for(workspace: &Path, runtime: &Path) -> PathBuf {
@@ -103,8 +61,8 @@ async fn client_call(
 async fn clients_join_the_editors_session_over_a_private_socket() {
     let workspace = tempfile::tempdir().unwrap();
     let runtime = tempfile::tempdir().unwrap();
-    let mut editor = EditorSession::start(workspace.path(), runtime.path()).await;
-    let status = editor.status().await;
+    let mut editor = start_editor(workspace.path(), runtime.path()).await;
+    let status = editor_status(&mut editor).await;
     let socket = socket_for(workspace.path(), runtime.path());
     assert_eq!(status["session"]["socket"], json!(socket.display().to_string()));
     let mode = |path: &Path| std::fs::symlink_metadata(path).unwrap().permissions().mode() & 0o777;
@@ -134,7 +92,7 @@ async fn clients_join_the_editors_session_over_a_private_socket() {
         .unwrap();
     assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
     let joined: Value = serde_json::from_slice(&output.stdout).unwrap();
-    let editor_status = editor.status().await;
+    let editor_status = editor_status(&mut editor).await;
     assert_eq!(joined["fsac"]["pid"], editor_status["fsac"]["pid"]);
     assert!(joined["fsac"]["pid"].is_u64());
     drop(client);
@@ -150,8 +108,8 @@ async fn a_stale_socket_is_replaced() {
     fslens::session::ensure_private_directory(socket.parent().unwrap()).unwrap();
     drop(std::os::unix::net::UnixListener::bind(&socket).unwrap()); // leaves a dead socket file
     assert!(socket.exists());
-    let mut editor = EditorSession::start(workspace.path(), runtime.path()).await;
-    assert_eq!(editor.status().await["session"]["socket"], json!(socket.display().to_string()));
+    let mut editor = start_editor(workspace.path(), runtime.path()).await;
+    assert_eq!(editor_status(&mut editor).await["session"]["socket"], json!(socket.display().to_string()));
     let mut client = raw_client(&socket).await;
     assert!(client_call(&mut client, "x", "initialize", json!({})).await["result"].is_object());
     editor.stop().await;
@@ -174,8 +132,8 @@ async fn symlinked_or_group_writable_runtime_directories_are_refused() {
                 std::fs::set_permissions(&directory, std::fs::Permissions::from_mode(0o770)).unwrap();
             }
         }
-        let mut editor = EditorSession::start(workspace.path(), runtime.path()).await;
-        assert_eq!(editor.status().await["session"]["socket"], Value::Null, "{weakness}: must not serve");
+        let mut editor = start_editor(workspace.path(), runtime.path()).await;
+        assert_eq!(editor_status(&mut editor).await["session"]["socket"], Value::Null, "{weakness}: must not serve");
         assert_eq!(std::fs::read_dir(&directory).unwrap().count(), 0, "{weakness}: nothing created");
         let output = Command::new(env!("CARGO_BIN_EXE_fslens"))
             .args(["status", "--json", "--workspace"])
@@ -215,7 +173,7 @@ async fn connections_from_another_user_are_refused() {
     let workspace = tempfile::tempdir().unwrap();
     let runtime = tempfile::tempdir().unwrap();
     std::fs::set_permissions(runtime.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let editor = EditorSession::start(workspace.path(), runtime.path()).await;
+    let editor = start_editor(workspace.path(), runtime.path()).await;
     let socket = socket_for(workspace.path(), runtime.path());
     open_socket_to_every_user(&socket);
     let output = std::process::Command::new("runuser")
@@ -290,7 +248,7 @@ async fn a_session_client_running_as_nobody_is_refused() {
     let workspace = tempfile::tempdir().unwrap();
     let runtime = tempfile::tempdir().unwrap();
     std::fs::set_permissions(runtime.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
-    let mut editor = EditorSession::start(workspace.path(), runtime.path()).await;
+    let mut editor = start_editor(workspace.path(), runtime.path()).await;
     let socket = socket_for(workspace.path(), runtime.path());
     // As the socket is made, nobody cannot even reach it ...
     assert!(connect_as_nobody(&socket).contains("ERROR"), "the private directory let nobody through");
@@ -298,7 +256,7 @@ async fn a_session_client_running_as_nobody_is_refused() {
     open_socket_to_every_user(&socket);
     let answer = connect_as_nobody(&socket);
     assert!(answer.contains("CLOSED") && !answer.contains("ANSWERED"), "nobody got an answer: {answer}");
-    assert_eq!(editor.status().await["session"]["clients"], json!(0), "nobody was never a client");
+    assert_eq!(editor_status(&mut editor).await["session"]["clients"], json!(0), "nobody was never a client");
     let mut client = raw_client(&socket).await;
     assert!(client_call(&mut client, "ok", "initialize", json!({})).await["result"].is_object());
     editor.stop().await;
@@ -330,8 +288,8 @@ async fn a_symbolic_link_planted_at_the_socket_path_is_neither_followed_nor_join
     assert!(decoy.accept().is_err(), "the decoy was connected to");
 
     // A session removes the link and serves a socket of its own there.
-    let mut editor = EditorSession::start(workspace.path(), runtime.path()).await;
-    assert_eq!(editor.status().await["session"]["socket"], json!(socket.display().to_string()));
+    let mut editor = start_editor(workspace.path(), runtime.path()).await;
+    assert_eq!(editor_status(&mut editor).await["session"]["socket"], json!(socket.display().to_string()));
     assert!(!std::fs::symlink_metadata(&socket).unwrap().file_type().is_symlink());
     let mut client = raw_client(&socket).await;
     let joined = client_call(&mut client, "x", "initialize", json!({})).await;
@@ -345,13 +303,13 @@ async fn the_socket_of_a_killed_session_is_taken_over_cleanly() {
     let workspace = tempfile::tempdir().unwrap();
     let runtime = tempfile::tempdir().unwrap();
     let socket = socket_for(workspace.path(), runtime.path());
-    let mut first = EditorSession::start(workspace.path(), runtime.path()).await;
-    assert_eq!(first.status().await["session"]["socket"], json!(socket.display().to_string()));
-    first.child.kill().await.unwrap(); // SIGKILL: nothing is cleaned up
+    let mut first = start_editor(workspace.path(), runtime.path()).await;
+    assert_eq!(editor_status(&mut first).await["session"]["socket"], json!(socket.display().to_string()));
+    first.kill().await; // SIGKILL: nothing is cleaned up
     assert!(socket.exists(), "a killed session leaves its socket behind");
 
-    let mut second = EditorSession::start(workspace.path(), runtime.path()).await;
-    let status = second.status().await;
+    let mut second = start_editor(workspace.path(), runtime.path()).await;
+    let status = editor_status(&mut second).await;
     assert_eq!(status["session"]["socket"], json!(socket.display().to_string()), "{status}");
     assert_eq!(status["session"]["notShared"], Value::Null);
     let mut client = raw_client(&socket).await;
@@ -365,10 +323,10 @@ async fn a_second_session_for_one_workspace_says_why_it_does_not_share_and_takes
     let workspace = tempfile::tempdir().unwrap();
     let runtime = tempfile::tempdir().unwrap();
     let socket = socket_for(workspace.path(), runtime.path());
-    let mut first = EditorSession::start(workspace.path(), runtime.path()).await;
-    let first_status = first.status().await;
-    let mut second = EditorSession::start(workspace.path(), runtime.path()).await;
-    let second_status = second.status().await;
+    let mut first = start_editor(workspace.path(), runtime.path()).await;
+    let first_status = editor_status(&mut first).await;
+    let mut second = start_editor(workspace.path(), runtime.path()).await;
+    let second_status = editor_status(&mut second).await;
     assert_eq!(second_status["session"]["socket"], Value::Null);
     let reason = second_status["session"]["notShared"].as_str().unwrap_or_default();
     assert!(reason.contains("another fslens session already serves this workspace"), "{second_status}");
@@ -380,7 +338,7 @@ async fn a_second_session_for_one_workspace_says_why_it_does_not_share_and_takes
     first.stop().await;
     let deadline = std::time::Instant::now() + TIMEOUT;
     loop {
-        let status = second.status().await;
+        let status = editor_status(&mut second).await;
         if status["session"]["socket"] == json!(socket.display().to_string()) {
             assert_eq!(status["session"]["notShared"], Value::Null);
             break;

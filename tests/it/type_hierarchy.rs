@@ -4,6 +4,7 @@
 //! not implemented by them.
 
 use crate::support;
+use fslens::commands::registry::Command;
 
 use std::collections::BTreeSet;
 
@@ -36,7 +37,7 @@ async fn the_command_finds_subtypes_in_two_projects_and_an_object_expression_and
     let mut editor = Editor::start_ready(workspace.path(), runtime.path(), &[]).await;
     let at = |line: u32, word: &str| json!({"path": "Shapes/Shapes.fs", "line": line, "word": word});
 
-    let interface = editor.execute_result("fslens.typeHierarchy", at(2, "IShape")).await;
+    let interface = editor.execute_result(Command::TypeHierarchy, at(2, "IShape")).await;
     let expected: BTreeSet<(String, u64)> = [
         ("Shapes/Shapes.fs".to_owned(), 10),
         ("Plugins/Plugins.fs".to_owned(), 5),
@@ -54,23 +55,23 @@ async fn the_command_finds_subtypes_in_two_projects_and_an_object_expression_and
     assert!(interface["candidatesChecked"].as_u64().unwrap() >= 3, "{interface}");
 
     // At a use of the type (areaOf's parameter annotation): the same type.
-    let from_use = editor.execute_result("fslens.typeHierarchy", at(18, "IShape")).await;
+    let from_use = editor.execute_result(Command::TypeHierarchy, at(18, "IShape")).await;
     assert_eq!(from_use["type"]["name"], json!("IShape"), "{from_use}");
     assert_eq!(rows(&from_use["subtypes"], workspace.path()), expected);
 
-    let square = editor.execute_result("fslens.typeHierarchy", at(9, "Square")).await;
+    let square = editor.execute_result(Command::TypeHierarchy, at(9, "Square")).await;
     let supertypes = square["supertypes"].as_array().unwrap();
     assert_eq!(supertypes.len(), 1, "{square}");
     assert_eq!(supertypes[0]["declaration"]["range"]["start"]["line"], json!(2), "IShape's declaration: {square}");
     assert_eq!(square["subtypes"], json!([]), "{square}");
 
     // A keyword is no symbol; a value is not a type.
-    let keyword = editor.execute("fslens.typeHierarchy", at(9, "type")).await;
+    let keyword = editor.execute(Command::TypeHierarchy, at(9, "type")).await;
     assert_eq!(keyword["error"]["data"]["errorKind"], json!("no_symbol_at_position"), "{keyword}");
     assert_eq!(keyword["error"]["data"]["reason"], json!("keyword"), "{keyword}");
-    let value = editor.execute("fslens.typeHierarchy", at(18, "areaOf")).await;
+    let value = editor.execute(Command::TypeHierarchy, at(18, "areaOf")).await;
     assert_eq!(value["error"]["data"]["argument"], json!("line"), "{value}");
-    let neither = editor.execute("fslens.typeHierarchy", json!({"path": "Shapes/Shapes.fs", "line": 2})).await;
+    let neither = editor.execute(Command::TypeHierarchy, json!({"path": "Shapes/Shapes.fs", "line": 2})).await;
     assert_eq!(neither["error"]["data"]["argument"], json!("character"), "{neither}");
     editor.stop().await;
 }
@@ -96,7 +97,7 @@ async fn an_unsaved_implementer_in_the_editor_is_a_subtype() {
         )
         .await;
     let answer = editor
-        .execute_result("fslens.typeHierarchy", json!({"path": "Shapes/Shapes.fs", "line": 2, "word": "IShape"}))
+        .execute_result(Command::TypeHierarchy, json!({"path": "Shapes/Shapes.fs", "line": 2, "word": "IShape"}))
         .await;
     let subtypes = rows(&answer["subtypes"], workspace.path());
     assert!(subtypes.contains(&("Plugins/Plugins.fs".to_owned(), lines_on_disk + 2)), "the unsaved Triangle: {answer}");

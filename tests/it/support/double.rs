@@ -2,11 +2,16 @@
 
 #![allow(dead_code)]
 
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
+use fslens::commands::registry::Command as FslensCommand;
 use fslens::lsp::codec::{FrameLimits, FrameReader, write_frame};
+use fslens::session_state::status::State;
+use serde::Serialize;
+use serde::de::{Deserialize, DeserializeOwned};
 use serde_json::{Value, json};
 use tokio::io::BufReader;
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
@@ -93,14 +98,46 @@ pub fn initialize_params(workspace: &Path, capabilities: Value) -> Value {
     json!({"processId": null, "rootUri": root, "capabilities": capabilities})
 }
 
-/// An editor driving a real `fslens` process.
+/// An editor driving a real `fslens` process, which counts answers as the scripted harness
+/// does (docs/architecture.md, invariant 4).
+///
+/// Every request the editor sends and every response it reads is recorded, also responses read
+/// while waiting for something else (another response, a notification in [`Editor::wait_for`]):
+/// those are kept until the test claims them with [`Editor::response`]. The check, which
+/// fails the test listing every problem, is that each request sent got exactly one response, no
+/// response came for an id never sent, and no response was read without the test claiming it.
+///
+/// - [`Editor::stop`] sends `shutdown` and `exit`, reads the stream to its end, checks the exit
+///   code and then checks the answers: nothing still in flight escapes it.
+/// - [`Editor::kill`] kills the process (a test that ends without a clean shutdown), reads what
+///   fslens had written before it died, and checks the same.
+/// - A plain `Drop` (the editor goes out of scope without either) cannot read on (no `async`
+///   in `Drop`): it checks what was read by then, so a request whose answer the test never
+///   waited for fails the test. It checks nothing when the thread is already panicking, so a
+///   failing test reports its own failure.
+///
+/// A request a test deliberately leaves unanswered (it kills the process while the request is
+/// in flight) is declared with [`Editor::expect_unanswered`], naming why; it may then get no
+/// answer, never two. A cancelled request is no exception: fslens answers it once, `-32800`.
 pub struct Editor {
-    pub child: Child,
+    child: Child,
     stdin: ChildStdin,
     stdout: FrameReader<BufReader<ChildStdout>>,
     next_id: i64,
-    /// Notifications received while waiting for responses, in order.
+    /// Notifications (and server→client requests) received, in order.
     pub notifications: Vec<Value>,
+    /// fslens's answer to `initialize`.
+    pub initialize_answer: Value,
+    /// Every request sent: id and method, in order.
+    sent: Vec<(i64, String)>,
+    /// How many responses arrived for each id (keyed by the id's JSON text).
+    answers: HashMap<String, usize>,
+    /// Responses read while waiting for something else, not yet taken by the test.
+    unclaimed: BTreeMap<String, Value>,
+    /// Requests the test declared it may leave unanswered, and why.
+    unanswered: HashMap<i64, String>,
+    /// Set once the answers were checked (by `stop` or `kill`), so `Drop` does not again.
+    checked: bool,
 }
 
 impl Editor {
@@ -145,9 +182,22 @@ impl Editor {
         let mut child = command.spawn().unwrap();
         let stdin = child.stdin.take().unwrap();
         let stdout = FrameReader::new(BufReader::new(child.stdout.take().unwrap()), FrameLimits::default());
-        let mut editor = Editor { child, stdin, stdout, next_id: 1, notifications: Vec::new() };
+        let mut editor = Editor {
+            child,
+            stdin,
+            stdout,
+            next_id: 1,
+            notifications: Vec::new(),
+            initialize_answer: Value::Null,
+            sent: Vec::new(),
+            answers: HashMap::new(),
+            unclaimed: BTreeMap::new(),
+            unanswered: HashMap::new(),
+            checked: false,
+        };
         let answer = editor.request("initialize", initialize_params(workspace, capabilities)).await;
         assert!(answer.get("result").is_some(), "initialize failed: {answer}");
+        editor.initialize_answer = answer;
         editor.notify("initialized", json!({})).await;
         editor
     }
@@ -159,45 +209,58 @@ impl Editor {
         editor
     }
 
+    /// The fslens process's id.
+    pub fn pid(&self) -> u32 {
+        self.child.id().expect("fslens has exited")
+    }
+
     pub async fn notify(&mut self, method: &str, params: Value) {
         let body = serde_json::to_vec(&json!({"jsonrpc": "2.0", "method": method, "params": params})).unwrap();
         write_frame(&mut self.stdin, &body).await.unwrap();
     }
 
+    /// Sends a request and waits for its answer.
     pub async fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        let body =
-            serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).unwrap();
-        write_frame(&mut self.stdin, &body).await.unwrap();
-        loop {
-            let message = self.next_message().await;
-            if message.get("method").is_none() && message["id"] == id {
-                return message;
-            }
-        }
+        let id = self.send_request(method, params).await;
+        self.response(id).await
     }
 
     /// Sends a request without waiting for its answer; returns its id.
     pub async fn send_request(&mut self, method: &str, params: Value) -> i64 {
         let id = self.next_id;
         self.next_id += 1;
+        self.sent.push((id, method.to_owned()));
         let body =
             serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).unwrap();
         write_frame(&mut self.stdin, &body).await.unwrap();
         id
     }
 
-    /// Waits for the answer to request `id`.
+    /// Claims the answer to request `id`: one read earlier and not yet claimed, or the next to
+    /// come.
     pub async fn response(&mut self, id: i64) -> Value {
+        if let Some(message) = self.unclaimed.remove(&json!(id).to_string()) {
+            return message;
+        }
         loop {
             let message = self.next_message().await;
-            if message.get("method").is_none() && message["id"] == id {
-                return message;
+            if message.get("method").is_none() {
+                if message["id"] == id {
+                    return message;
+                }
+                self.unclaimed.insert(message["id"].to_string(), message);
             }
         }
     }
 
+    /// Declares that request `id` may stay unanswered (at most one answer, which need not be
+    /// claimed), and why: a test that kills fslens with the request in flight.
+    pub fn expect_unanswered(&mut self, id: i64, why: &str) {
+        assert!(self.sent.iter().any(|(sent, _)| *sent == id), "request {id} was never sent");
+        self.unanswered.insert(id, why.to_owned());
+    }
+
+    /// The next message from fslens, tallied; answers server→client requests like an editor.
     async fn next_message(&mut self) -> Value {
         let body = tokio::time::timeout(TIMEOUT, self.stdout.read_frame())
             .await
@@ -205,41 +268,76 @@ impl Editor {
             .unwrap()
             .expect("fslens closed stdout");
         let message: Value = serde_json::from_slice(&body).unwrap();
-        if message.get("method").is_some() {
-            if message.get("id").is_some() {
-                // A server→client request: answer it like an editor would.
-                let result =
-                    if message["method"] == "workspace/applyEdit" { json!({"applied": true}) } else { Value::Null };
-                let answer =
-                    serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": message["id"], "result": result})).unwrap();
-                write_frame(&mut self.stdin, &answer).await.unwrap();
-            }
-            self.notifications.push(message.clone());
+        // Tallied before any other await, so a caller that gives up waiting (a `select!`) loses
+        // nothing that was read.
+        self.tally(&message);
+        if message.get("method").is_some() && message.get("id").is_some() {
+            let result =
+                if message["method"] == "workspace/applyEdit" { json!({"applied": true}) } else { Value::Null };
+            let answer = serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": message["id"], "result": result})).unwrap();
+            write_frame(&mut self.stdin, &answer).await.unwrap();
         }
         message
     }
 
+    /// Records a message from fslens: a response is counted for its id, a notification or a
+    /// server→client request kept in [`Editor::notifications`].
+    fn tally(&mut self, message: &Value) {
+        if message.get("method").is_some() {
+            self.notifications.push(message.clone());
+        } else {
+            *self.answers.entry(message["id"].to_string()).or_default() += 1;
+        }
+    }
+
     /// Waits for a notification satisfying `predicate` (seen already or still to come).
+    /// Responses read meanwhile are kept for [`Editor::response`].
     pub async fn wait_for(&mut self, predicate: impl Fn(&Value) -> bool) -> Value {
         if let Some(found) = self.notifications.iter().find(|message| predicate(message)) {
             return found.clone();
         }
         loop {
             let message = self.next_message().await;
-            if message.get("id").is_none() && predicate(&message) {
+            if message.get("method").is_none() {
+                self.unclaimed.insert(message["id"].to_string(), message);
+            } else if message.get("id").is_none() && predicate(&message) {
                 return message;
             }
         }
     }
 
-    pub async fn execute(&mut self, command: &str, argument: Value) -> Value {
+    /// Runs `command` from the command table with `argument`; returns the whole answer (a
+    /// `result` or an `error`).
+    pub async fn execute(&mut self, command: FslensCommand, argument: impl Serialize) -> Value {
+        self.execute_id(command.id(), serde_json::to_value(argument).unwrap()).await
+    }
+
+    /// Runs a command by its wire id, for ids that are not in the command table (a test of
+    /// what fslens answers to an unknown command).
+    pub async fn execute_id(&mut self, command: &str, argument: Value) -> Value {
         self.request("workspace/executeCommand", json!({"command": command, "arguments": [argument]})).await
     }
 
+    /// Sends `command` with `argument` without waiting; returns the request's id.
+    pub async fn start_command(&mut self, command: FslensCommand, argument: impl Serialize) -> i64 {
+        let argument = serde_json::to_value(argument).unwrap();
+        self.send_request("workspace/executeCommand", json!({"command": command.id(), "arguments": [argument]})).await
+    }
+
     /// The result of [`Editor::execute`]; panics showing the answer when it is an error.
-    pub async fn execute_result(&mut self, command: &str, argument: Value) -> Value {
+    pub async fn execute_result(&mut self, command: FslensCommand, argument: impl Serialize) -> Value {
+        let argument = serde_json::to_value(argument).unwrap();
         let answer = self.execute(command, argument.clone()).await;
-        answer.get("result").cloned().unwrap_or_else(|| panic!("{command} {argument} failed: {answer}"))
+        answer.get("result").cloned().unwrap_or_else(|| panic!("{} {argument} failed: {answer}", command.id()))
+    }
+
+    /// The result of [`Editor::execute`] as a `T`; panics showing the answer when it is an
+    /// error or not a `T`.
+    pub async fn execute_as<T: DeserializeOwned>(&mut self, command: FslensCommand, argument: impl Serialize) -> T {
+        let result = self.execute_result(command, argument).await;
+        serde_json::from_value(result.clone()).unwrap_or_else(|error| {
+            panic!("{} answered what is not the expected type ({error}): {result}", command.id())
+        })
     }
 
     /// Opens a file as an editor does: its text without a UTF-8 byte-order mark.
@@ -257,8 +355,13 @@ impl Editor {
 
     /// Waits (up to a minute) until fslens says FSAC is ready, and returns the status answer.
     pub async fn wait_until_ready(&mut self) -> Value {
-        let status = self.execute("fslens.status", json!({"waitUntil": "ready", "timeoutMs": 60000})).await;
-        assert_eq!(status["result"]["state"], json!("ready"), "{status}");
+        #[derive(serde::Deserialize)]
+        struct Status {
+            state: State,
+        }
+        let status = self.execute(FslensCommand::Status, json!({"waitUntil": "ready", "timeoutMs": 60000})).await;
+        let state = status.get("result").and_then(|result| Status::deserialize(result).ok()).map(|status| status.state);
+        assert_eq!(state, Some(State::Ready), "{status}");
         status
     }
 
@@ -271,11 +374,78 @@ impl Editor {
         .await;
     }
 
+    /// Ends the session as an editor does (`shutdown`, then `exit`), reads what fslens sends
+    /// until it closes its stdout, checks it exits 0, and checks every request was answered
+    /// exactly once and every answer claimed.
     pub async fn stop(mut self) {
         self.request("shutdown", Value::Null).await;
         self.notify("exit", Value::Null).await;
+        self.read_to_end().await;
         let status = tokio::time::timeout(TIMEOUT, self.child.wait()).await.unwrap().unwrap();
         assert_eq!(status.code(), Some(0));
+        self.check_answers();
+    }
+
+    /// Kills fslens (a test that needs no clean shutdown), reads what it wrote before it died,
+    /// and checks the answers as [`Editor::stop`] does.
+    pub async fn kill(mut self) {
+        self.child.kill().await.unwrap();
+        self.read_to_end().await;
+        self.check_answers();
+    }
+
+    /// Reads and tallies every message until fslens closes its stdout; server→client requests
+    /// are no longer answered.
+    async fn read_to_end(&mut self) {
+        loop {
+            let frame = tokio::time::timeout(TIMEOUT, self.stdout.read_frame())
+                .await
+                .expect("fslens did not close its stdout in time");
+            let Ok(Some(body)) = frame else { break };
+            let message: Value = serde_json::from_slice(&body).unwrap();
+            self.tally(&message);
+            if message.get("method").is_none() {
+                self.unclaimed.insert(message["id"].to_string(), message);
+            }
+        }
+    }
+
+    /// Checks every request was answered exactly once (or, when declared unanswered, at most
+    /// once), that no answer names an id never sent, and that no answer was left unclaimed.
+    fn check_answers(&mut self) {
+        self.checked = true;
+        let mut problems = Vec::new();
+        for (id, method) in &self.sent {
+            let count = self.answers.get(&json!(id).to_string()).copied().unwrap_or(0);
+            match self.unanswered.get(id) {
+                Some(why) if count > 1 => problems
+                    .push(format!("request {id} ({method}, expected unanswered: {why}) was answered {count} times")),
+                Some(_) => {}
+                None if count != 1 => problems.push(format!("request {id} ({method}) was answered {count} times")),
+                None => {}
+            }
+        }
+        for (id, count) in &self.answers {
+            if !self.sent.iter().any(|(sent, _)| &json!(sent).to_string() == id) {
+                problems.push(format!("{count} answer(s) to id {id}, which the editor never sent"));
+            }
+        }
+        for (id, message) in &self.unclaimed {
+            let declared = id.parse::<i64>().is_ok_and(|id| self.unanswered.contains_key(&id));
+            if !declared {
+                problems.push(format!("the answer to {id} was never claimed by the test: {message}"));
+            }
+        }
+        assert!(problems.is_empty(), "the editor's answers were not exactly once:\n{}", problems.join("\n"));
+    }
+}
+
+impl Drop for Editor {
+    /// Checks the answers read so far, unless `stop` or `kill` did or the test already failed.
+    fn drop(&mut self) {
+        if !self.checked && !std::thread::panicking() {
+            self.check_answers();
+        }
     }
 }
 

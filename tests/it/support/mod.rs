@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use fslens::commands::registry::Command;
 use fslens::lsp::codec::{FrameLimits, FrameReader, write_frame};
 use fslens::proxy::backend::{BackendConnection, BackendLauncher, CommandSource};
 use fslens::proxy::main_loop::SessionEnd;
@@ -388,6 +389,25 @@ impl Harness {
     pub async fn execute(&mut self, command: &str, argument: Value) -> Value {
         let id = self.start_command(command, argument).await;
         self.response(&id).await
+    }
+
+    /// Runs `command` from the command table with `argument`; returns the whole answer.
+    pub async fn execute_command(&mut self, command: Command, argument: impl serde::Serialize) -> Value {
+        self.execute(command.id(), serde_json::to_value(argument).unwrap()).await
+    }
+
+    /// The result of [`Harness::execute_command`] as a `T`; panics showing the answer when it
+    /// is an error or not a `T`.
+    pub async fn execute_as<T: serde::de::DeserializeOwned>(
+        &mut self,
+        command: Command,
+        argument: impl serde::Serialize,
+    ) -> T {
+        let answer = self.execute_command(command, argument).await;
+        let result = answer.get("result").unwrap_or_else(|| panic!("{} failed: {answer}", command.id()));
+        serde_json::from_value(result.clone()).unwrap_or_else(|error| {
+            panic!("{} answered what is not the expected type ({error}): {result}", command.id())
+        })
     }
 
     /// Sends `workspace/executeCommand` for `command` and returns its id without waiting.
