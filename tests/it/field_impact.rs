@@ -110,3 +110,36 @@ async fn sites_in_a_file_linked_into_two_projects_say_which_context_typed_them()
     }
     editor.stop().await;
 }
+
+/// A fieldImpact page fits the `responseCharBudget` it was asked for, with its groups, plan
+/// and notes (they are part of the page the planner measures), and its cursor continues the
+/// same sites: every page together holds every site once.
+#[tokio::test]
+async fn a_field_impact_page_fits_its_response_budget_and_its_cursor_continues() {
+    let workspace = fixture_copy("shipping");
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = ready_editor(workspace.path(), runtime.path()).await;
+    let whole = editor.execute_result("fslens.fieldImpact", json!({"field": "Weight", "maxResults": 1000})).await;
+    let expected = found_sites(&whole);
+    let budget = 6_000;
+    let mut argument = json!({"field": "Weight", "maxResults": 1000, "responseCharBudget": budget});
+    let (mut seen, mut pages) = (BTreeSet::new(), 0);
+    loop {
+        let page = editor.execute_result("fslens.fieldImpact", argument.clone()).await;
+        let length = serde_json::to_string(&page).unwrap().encode_utf16().count();
+        assert!(length <= budget, "a page of {length} UTF-16 units under a budget of {budget}: {page}");
+        assert!(page["plan"].is_string() && page["groups"]["scope"] == json!("page"), "{page}");
+        let delivered = found_sites(&page);
+        assert_eq!(delivered.len(), page["returnedSites"].as_u64().unwrap() as usize, "{page}");
+        assert!(delivered.is_disjoint(&seen), "a page repeats a site: {page}");
+        seen.extend(delivered);
+        pages += 1;
+        match page["nextCursor"].as_str() {
+            Some(cursor) => argument["cursor"] = json!(cursor),
+            None => break,
+        }
+    }
+    assert!(pages > 1, "the budget cuts the answer into pages");
+    assert_eq!(seen, expected);
+    editor.stop().await;
+}

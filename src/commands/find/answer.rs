@@ -92,7 +92,7 @@ pub struct FindAnswer {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub site_types: Option<SiteTypesLedger>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub site_types_note: Option<&'static str>,
+    pub site_types_note: Option<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -107,6 +107,10 @@ pub struct FindAnswer {
     /// With `find_site_exceeds_response_budget`: how to get a page.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub recovery: Option<Recovery>,
+    /// `fslens.fieldImpact`'s members (`field`, `groups`, `plan`), added to each page the
+    /// planner measures.
+    #[serde(flatten)]
+    pub field_impact: Option<crate::commands::field_impact::FieldImpactParts>,
 }
 
 /// What was run: the arguments that shape the answer, as applied.
@@ -257,6 +261,9 @@ pub struct SiteTypesLedger {
     pub typed_differently_by_another_project: Option<usize>,
     /// With no alternatives there is nothing to truncate.
     pub alternatives_truncated_rows: usize,
+    /// fieldImpact: the page's rows whose type comes from one project context of several.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub single_context_rows_on_page: Option<usize>,
 }
 
 /// The page members.
@@ -421,5 +428,6 @@ pub(super) fn timeout_before_sweep(
         elapsed_ms: started.elapsed().as_millis() as u64,
         page: Some(FindPage::before_sweep()),
         recovery: None,
+        field_impact: None,
     }
 }

@@ -76,11 +76,24 @@ const DECLARATIONS_SHOWN: usize = 50;
 
 pub async fn find(argument: Value, context: CommandContext) -> Result<Value, CommandError> {
     let arguments: FindArguments = parse_arguments(argument)?;
-    find_with(arguments, context).await
+    find_answer(arguments, context).await?.into_json()
 }
 
-/// `fslens.find` with arguments already read and validated (fieldImpact builds its own).
-pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Result<Value, CommandError> {
+/// `fslens.find` with arguments already read and validated: the typed answer.
+pub async fn find_answer(arguments: FindArguments, context: CommandContext) -> Result<FindAnswer, CommandError> {
+    find_answer_extended(arguments, context, &|_| {}).await
+}
+
+/// What a caller adds to each candidate page before the planner measures it (fieldImpact's
+/// members): the page it delivers then fits the budget with them.
+pub type PageExtension<'a> = &'a (dyn Fn(&mut FindAnswer) + Sync);
+
+/// [`find_answer`] whose every page carries what `extend` adds to it.
+pub async fn find_answer_extended(
+    arguments: FindArguments,
+    context: CommandContext,
+    extend: PageExtension<'_>,
+) -> Result<FindAnswer, CommandError> {
     let started = Instant::now();
     let root = context.workspace_root()?.to_path_buf();
     let deadlines = Deadlines::for_timeout(arguments.timeout());
@@ -113,7 +126,9 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
     let run = run_echo(&arguments, &target, &model, &fsac, &deadlines, position.as_ref());
     // An expired deadline before the sweep: a typed timeout, no invented counts.
     if tokio::time::Instant::now() >= deadlines.sweep {
-        return answer::timeout_before_sweep(run, &target, &model, started).into_json();
+        let mut answer = answer::timeout_before_sweep(run, &target, &model, started);
+        extend(&mut answer);
+        return Ok(answer);
     }
     let mut find = FindRun {
         arguments,
@@ -186,7 +201,7 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
         from_file,
         resumes_at: findings.budget_stop.as_ref().map(|stop| stop.resumes_at_file.clone()),
     };
-    let page = deliver_page(&find.arguments, base, &stream.page_rows, &frame);
+    let page = deliver_page(&find.arguments, base, &stream.page_rows, &frame, extend);
     // The rest of the workspace is indexed for later commands, off this answer's path.
     find.context.warm_workspaces().start_in_background(&find.index, &find.root);
     page
@@ -461,13 +476,14 @@ fn answer_of(
             context_lines_truncated: find.arguments.context_lines_requested() > find.arguments.context_lines_applied(),
         }),
         site_types: site_types.clone(),
-        site_types_note: site_types.as_ref().map(|_| site_types_note(find.kind_mode(), sites)),
+        site_types_note: site_types.as_ref().map(|_| site_types_note(find.kind_mode(), sites).to_owned()),
         notes: resolved.notes.iter().chain(&verdict.notes).cloned().collect(),
         timings_ms: Some(clock.timings),
         work_counts: find.work.counts_if_asked(),
         elapsed_ms: started.elapsed().as_millis() as u64,
         page: None,
         recovery: None,
+        field_impact: None,
     }
 }
 
@@ -552,14 +568,15 @@ struct PageFrame {
     resumes_at: Option<String>,
 }
 
-/// The page: the longest prefix of `rows` that fits the budget, its cursor, and, when not one
-/// row fits, the typed `find_site_exceeds_response_budget` answer.
+/// The page: the longest prefix of `rows` that fits the budget (with what `extend` adds), its
+/// cursor, and, when not one row fits, the typed `find_site_exceeds_response_budget` answer.
 fn deliver_page(
     arguments: &FindArguments,
     base: FindAnswer,
     rows: &[Value],
     frame: &PageFrame,
-) -> Result<Value, CommandError> {
+    extend: PageExtension<'_>,
+) -> Result<FindAnswer, CommandError> {
     let max_results = arguments.max_results();
     let fill = |answer: &mut FindAnswer, page: &[Value], count: usize| {
         let next = frame.offset + count;
@@ -598,10 +615,11 @@ fn deliver_page(
             retry_same_cursor: restart.then_some(false),
             pagination_incomplete_reason: restart.then_some("deadline_incomplete"),
         });
+        extend(answer);
     };
     // The kept rows start at the cursor's offset (validated to be `frame.offset`).
     match plan_page(&base, rows, 0, max_results, arguments.response_char_budget(), &fill) {
-        PlannedPage::Delivered(answer) => answer.into_json(),
+        PlannedPage::Delivered(answer) => Ok(answer),
         PlannedPage::SiteTooLarge(mut answer) => {
             answer.status = "aborted";
             answer.error_kind = Some(error_kinds::FIND_SITE_EXCEEDS_RESPONSE_BUDGET);
@@ -615,7 +633,7 @@ fn deliver_page(
                 recipe: "restart without a cursor with fewer contextLines or a larger responseCharBudget, or narrow \
                          the query, scope or projectPath",
             });
-            answer.into_json()
+            Ok(answer)
         }
     }
 }

@@ -83,6 +83,7 @@ pub(super) async fn site_types(
         // FSAC types a file in one project context only (see siteTypeContext).
         typed_differently_by_another_project: None,
         alternatives_truncated_rows: 0,
+        single_context_rows_on_page: None,
     };
     Ok((types, ledger))
 }
