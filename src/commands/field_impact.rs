@@ -10,11 +10,12 @@ use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::find::answer::FindAnswer;
+use crate::commands::find::rows::{SiteRow, SiteTypeContext};
 use crate::commands::find::arguments::{FindArguments, FindKind, FindOwnArguments};
 use crate::commands::params::{CommandArguments, parse_arguments};
 
@@ -154,17 +155,12 @@ fn add_parts(answer: &mut FindAnswer, field: &str) {
     // Rows of files that several projects compile: their type comes from one project context.
     let mut single_context_rows = 0usize;
     let sites = answer.page.as_mut().map(|page| page.sites.as_mut_slice()).unwrap_or_default();
-    for site in sites.iter_mut() {
-        if site
-            .get("alsoCompiledBy")
-            .is_some_and(|others| others.as_array().is_some_and(|others| !others.is_empty()))
-        {
-            single_context_rows += 1;
-            site["siteTypeContext"] = json!({
-                "project": site["project"].clone(),
-                "otherProjectsNotTyped": site["alsoCompiledBy"].clone(),
-            });
-        }
+    for site in sites.iter_mut().filter(|site| !site.also_compiled_by.is_empty()) {
+        single_context_rows += 1;
+        site.site_type_context = Some(SiteTypeContext {
+            project: site.project.clone(),
+            other_projects_not_typed: site.also_compiled_by.clone(),
+        });
     }
     let groups = group_page(sites);
     let mut note = answer.site_types_note.take().unwrap_or_default();
@@ -177,14 +173,14 @@ fn add_parts(answer: &mut FindAnswer, field: &str) {
 }
 
 /// Counts of this page's rows by kind, by declaring field and by site type.
-fn group_page(sites: &[Value]) -> PageGroups {
+fn group_page(sites: &[SiteRow]) -> PageGroups {
     let mut groups = PageGroups { scope: "page".to_owned(), ..PageGroups::default() };
     for site in sites {
-        *groups.by_kind.entry(site["kind"].as_str().unwrap_or("unknown").to_owned()).or_default() += 1;
-        let symbol = site["symbolFullName"].as_str().unwrap_or("(ambiguous)").to_owned();
+        *groups.by_kind.entry(site.kind.as_str().to_owned()).or_default() += 1;
+        let symbol = site.symbol_full_name.as_deref().unwrap_or("(ambiguous)").to_owned();
         *groups.by_declaring_field.entry(symbol).or_default() += 1;
-        if site["kind"].as_str().is_some_and(|kind| kind.starts_with("field-")) {
-            let site_type = site["siteType"].as_str().unwrap_or("(unresolved)").to_owned();
+        if site.kind.is_field() {
+            let site_type = site.site_type.as_ref().and_then(Option::as_deref).unwrap_or("(unresolved)").to_owned();
             *groups.by_site_type.entry(site_type).or_default() += 1;
         }
     }

@@ -270,7 +270,7 @@ pub struct SiteTypesLedger {
 #[derive(Clone, Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FindPage {
-    pub sites: Vec<Value>,
+    pub sites: Vec<crate::commands::find::rows::SiteRow>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub page_offset: Option<usize>,
     pub returned_sites: usize,

@@ -128,11 +128,11 @@ mod tests {
         Site {
             file: file.to_owned(),
             range: TextRange { start, end: Position { line, character: 3 } },
-            kind: "reference",
+            kind: crate::commands::find::rows::SiteKind::Reference,
             symbol_full_name: Some("M.x".into()),
             symbol_candidates: std::sync::Arc::default(),
             project: None,
-            via: "syntax",
+            via: crate::commands::find::rows::SiteVia::Syntax,
             condition: None,
         }
     }

@@ -12,7 +12,7 @@ use crate::commands::find::FindRun;
 use crate::commands::find::answer::ProjectRow;
 use crate::commands::find::declarations::Resolved;
 use crate::commands::find::resolve::{Declared, same_file};
-use crate::commands::find::rows::Site;
+use crate::commands::find::rows::{Site, SiteKind, SiteVia};
 use crate::commands::find::sweep::{SweepOutcome, Swept};
 use crate::commands::find::type_errors::TypeErrors;
 use crate::commands::find::work::{FileKey, Work};
@@ -96,7 +96,7 @@ pub(super) fn judge(
         })
         .collect();
     // Sites in code the compiler did not see: no references answer holds them.
-    let inactive: Vec<&Site> = sites.iter().filter(|site| site.kind == "inactive").collect();
+    let inactive: Vec<&Site> = sites.iter().filter(|site| site.kind == SiteKind::Inactive).collect();
     // An override, or a member of `interface I with`, asked by name: FSAC's references at it are
     // those of the slot it fills (the abstract member: every implementation and every call
     // through it), which the compiler does not count as uses of this implementation. Unless
@@ -478,7 +478,7 @@ fn lands_on_other_members(find: &FindRun, resolved: &Resolved, sites: &[Site]) -
     // Each file's member names once (a site is one lookup, not a pass over the file's
     // declarations: a common member has thousands of sites).
     let mut members_of: HashMap<String, HashSet<TextRange>> = HashMap::new();
-    sites.iter().filter(|site| site.via == "fsac").any(|site| {
+    sites.iter().filter(|site| site.via == SiteVia::Fsac).any(|site| {
         let path = super::resolve_display(&find.root, &site.file);
         let members = members_of.entry(site.file.clone()).or_insert_with(|| {
             find.index.file(&path).map_or_else(HashSet::new, |file| {

@@ -64,7 +64,7 @@ use declarations::Resolved;
 use ledger::Verdict;
 use page::{FindCursor, PlannedPage, identity_of, plan_page};
 use resolve::effective_kind;
-use rows::{Site, SourceLines};
+use rows::{Site, SiteRow, SourceLines};
 use stream::Stream;
 use sweep::Swept;
 use target::{Placement, Target};
@@ -535,7 +535,7 @@ fn resolution_of(resolved: &Resolved, declarations: &[Value]) -> ResolutionSumma
 fn breakdown_of(sites: &[Site]) -> BTreeMap<&'static str, usize> {
     let mut breakdown = BTreeMap::new();
     for site in sites {
-        *breakdown.entry(site.kind).or_default() += 1;
+        *breakdown.entry(site.kind.as_str()).or_default() += 1;
     }
     breakdown
 }
@@ -543,7 +543,7 @@ fn breakdown_of(sites: &[Site]) -> BTreeMap<&'static str, usize> {
 /// `siteTypesNote`: what a site type says, or that this kind produced no field site.
 fn site_types_note(kind_mode: FindKind, sites: &[Site]) -> &'static str {
     if matches!(kind_mode, FindKind::Definition | FindKind::Symbol | FindKind::Members)
-        && !sites.iter().any(|site| site.kind.starts_with("field-"))
+        && !sites.iter().any(|site| site.kind.is_field())
     {
         "includeSiteTypes annotates field sites only, and this kind produced none."
     } else {
@@ -573,12 +573,12 @@ struct PageFrame {
 fn deliver_page(
     arguments: &FindArguments,
     base: FindAnswer,
-    rows: &[Value],
+    rows: &[SiteRow],
     frame: &PageFrame,
     extend: PageExtension<'_>,
 ) -> Result<FindAnswer, CommandError> {
     let max_results = arguments.max_results();
-    let fill = |answer: &mut FindAnswer, page: &[Value], count: usize| {
+    let fill = |answer: &mut FindAnswer, page: &[SiteRow], count: usize| {
         let next = frame.offset + count;
         let more_in_segment = next < frame.total;
         let resume = (!more_in_segment).then_some(frame.resumes_at.as_ref()).flatten();
