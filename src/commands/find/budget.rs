@@ -37,7 +37,7 @@ pub fn estimated_bytes(site: &Site) -> usize {
 }
 
 /// `siteBudget`: where the budget cut the stream.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BudgetStop {
     pub budget_bytes: usize,

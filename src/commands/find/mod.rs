@@ -50,14 +50,14 @@ use crate::commands::CommandError;
 use crate::commands::configurations::{configuration_note, loaded_configurations};
 use crate::commands::params::parse_arguments;
 use crate::commands::paths::confine;
-use crate::lsp::ext::error_kinds;
 use crate::session_state::status::{ProjectError, StatusSnapshot};
 use crate::syntax::{Overlay, SyntaxIndex};
 use crate::workspace::WorkspaceModel;
 
 use answer::{
-    ContextLinesEcho, Coverage, CrossCheck, FindAnswer, FindPage, Phases, PositionEcho, Recovery, ResolutionSummary,
-    RunEcho, SameCursorRetry, SiteTypesLedger, TotalEstimate,
+    Completeness, ContextLinesEcho, Coverage, CrossCheck, DeliveryStatus, FindAnswer, FindErrorKind, FindPage,
+    PaginationIncompleteReason, Phase, Phases, PositionEcho, ProjectStatus, Recovery, ResolutionSummary, RunEcho,
+    SameCursorRetry, SiteTypesLedger, Status, TotalEstimate, TruncatedBy, Via,
 };
 pub use arguments::{FindArguments, FindKind, FindScope};
 use declarations::Resolved;
@@ -359,7 +359,7 @@ fn run_echo(
     position: Option<&ResolvedPosition>,
 ) -> RunEcho {
     RunEcho {
-        tool: "find",
+        tool: "find".to_owned(),
         query: arguments.query.clone(),
         kind: arguments.kind,
         effective_kind: effective_kind(arguments),
@@ -418,12 +418,12 @@ fn answer_of(
         .collect();
     FindAnswer {
         run,
-        error_kind: verdict.no_projects.as_ref().map(|_| error_kinds::NO_PROJECTS),
-        via: if via_fsac { "fsac" } else { "syntax" },
+        error_kind: verdict.no_projects.as_ref().map(|_| FindErrorKind::NoProjects),
+        via: if via_fsac { Via::Fsac } else { Via::Syntax },
         completeness: match (via_fsac, verdict.coverage_complete) {
-            (false, _) => "syntactic",
-            (true, true) => "complete",
-            (true, false) => "partial",
+            (false, _) => Completeness::Syntactic,
+            (true, true) => Completeness::Complete,
+            (true, false) => Completeness::Partial,
         },
         outcome: verdict.outcome,
         status: verdict.status,
@@ -438,7 +438,7 @@ fn answer_of(
         per_project_total_count: None,
         per_project_truncated: None,
         cross_check: (swept.asked && verdict.swept_complete).then(|| CrossCheck {
-            source: "syntax-index",
+            source: "syntax-index".to_owned(),
             missed_by_backend: verdict
                 .missed
                 .iter()
@@ -478,7 +478,7 @@ fn answer_of(
         site_types: site_types.clone(),
         site_types_note: site_types.as_ref().map(|_| site_types_note(find.kind_mode(), sites).to_owned()),
         notes: resolved.notes.iter().chain(&verdict.notes).cloned().collect(),
-        timings_ms: Some(clock.timings),
+        timings_ms: Some(clock.timings.into_iter().map(|(phase, ms)| (phase.to_owned(), ms)).collect()),
         work_counts: find.work.counts_if_asked(),
         elapsed_ms: started.elapsed().as_millis() as u64,
         page: None,
@@ -491,27 +491,27 @@ fn answer_of(
 fn coverage_of(find: &FindRun, resolved: &Resolved, swept: &Swept, verdict: &Verdict) -> Coverage {
     let (declarations_requested, declarations_swept) = swept.declarations_requested_and_swept(resolved);
     let sweep = if !find.fsac.ready {
-        "not_started"
+        Phase::NotStarted
     } else if !swept.asked {
-        "not_needed"
+        Phase::NotNeeded
     } else if verdict.coverage_complete {
-        "complete"
+        Phase::Complete
     } else {
-        "partial"
+        Phase::Partial
     };
     Coverage {
         complete: verdict.coverage_complete,
         projects_requested: verdict.requested,
         projects_analyzed: verdict.analyzed,
-        projects_timed_out: verdict.count("timedOut"),
-        projects_failed: verdict.count("failed"),
-        projects_busy: verdict.count("busy"),
-        projects_not_started: verdict.count("notStarted"),
+        projects_timed_out: verdict.count(ProjectStatus::TimedOut),
+        projects_failed: verdict.count(ProjectStatus::Failed),
+        projects_busy: verdict.count(ProjectStatus::Busy),
+        projects_not_started: verdict.count(ProjectStatus::NotStarted),
         declarations_requested: Some(declarations_requested),
         declarations_swept: Some(declarations_swept),
         phases: Phases {
-            discovery: "complete",
-            resolution: if verdict.resolution_answered { "complete" } else { "partial" },
+            discovery: Phase::Complete,
+            resolution: if verdict.resolution_answered { Phase::Complete } else { Phase::Partial },
             sweep,
         },
     }
@@ -532,10 +532,10 @@ fn resolution_of(resolved: &Resolved, declarations: &[Value]) -> ResolutionSumma
 }
 
 /// `breakdown`: sites per kind over the whole stream.
-fn breakdown_of(sites: &[Site]) -> BTreeMap<&'static str, usize> {
+fn breakdown_of(sites: &[Site]) -> BTreeMap<rows::SiteKind, usize> {
     let mut breakdown = BTreeMap::new();
     for site in sites {
-        *breakdown.entry(site.kind.as_str()).or_default() += 1;
+        *breakdown.entry(site.kind).or_default() += 1;
     }
     breakdown
 }
@@ -602,18 +602,22 @@ fn deliver_page(
             cursor_advanced_by: count,
             truncated: Some(more),
             result_set_complete: whole && !frame.sweep_incomplete,
-            delivery_status: Some(if more || frame.sweep_incomplete { "partial" } else { "complete" }),
+            delivery_status: Some(if more || frame.sweep_incomplete {
+                DeliveryStatus::Partial
+            } else {
+                DeliveryStatus::Complete
+            }),
             next_cursor: continues.then(cursor),
             truncated_by: continues.then_some(if resume.is_some() {
-                "siteBudget"
+                TruncatedBy::SiteBudget
             } else if count >= max_results {
-                "maxResults"
+                TruncatedBy::MaxResults
             } else {
-                "responseBudget"
+                TruncatedBy::ResponseBudget
             }),
             pagination_restart_required: restart.then_some(more),
             retry_same_cursor: restart.then_some(false),
-            pagination_incomplete_reason: restart.then_some("deadline_incomplete"),
+            pagination_incomplete_reason: restart.then_some(PaginationIncompleteReason::DeadlineIncomplete),
         });
         extend(answer);
     };
@@ -621,17 +625,18 @@ fn deliver_page(
     match plan_page(&base, rows, 0, max_results, arguments.response_char_budget(), &fill) {
         PlannedPage::Delivered(answer) => Ok(answer),
         PlannedPage::SiteTooLarge(mut answer) => {
-            answer.status = "aborted";
-            answer.error_kind = Some(error_kinds::FIND_SITE_EXCEEDS_RESPONSE_BUDGET);
+            answer.status = Status::Aborted;
+            answer.error_kind = Some(FindErrorKind::FindSiteExceedsResponseBudget);
             if let Some(page) = &mut answer.page {
-                page.delivery_status = Some("blocked");
+                page.delivery_status = Some(DeliveryStatus::Blocked);
                 page.cursor_advanced_by = 0;
                 page.next_cursor = None;
             }
             answer.recovery = Some(Recovery {
                 same_cursor_retry: SameCursorRetry { allowed: false },
                 recipe: "restart without a cursor with fewer contextLines or a larger responseCharBudget, or narrow \
-                         the query, scope or projectPath",
+                         the query, scope or projectPath"
+                    .to_owned(),
             });
             Ok(answer)
         }

@@ -19,7 +19,7 @@ pub const LINE_TEXT_MAX_UNITS: usize = 512;
 pub const SYMBOL_CANDIDATES_SHOWN: usize = 10;
 
 /// What a site is (`kind` on the wire).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum SiteKind {
     Definition,
