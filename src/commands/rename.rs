@@ -18,7 +18,9 @@ use sha2::{Digest, Sha256};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
-use crate::commands::find::rows::bound_line;
+use crate::commands::find::answer::Completeness;
+use crate::commands::find::arguments::{FindArguments, FindKind, FindOwnArguments, FindTimeoutMs};
+use crate::commands::find::rows::{RowPosition, RowRange, SiteKind, SiteVia, bound_line};
 use crate::commands::params::{Bounded, CommandArguments, Coordinate, TimeoutMs, parse_arguments};
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position};
@@ -30,8 +32,6 @@ pub const DEFAULT_MAX_LINES: u64 = 200;
 pub const MAX_MAX_LINES: u64 = 2_000;
 /// The longest line text a preview row carries (UTF-16 units), as find's rows.
 const LINE_TEXT_LIMIT: usize = crate::commands::find::rows::LINE_TEXT_MAX_UNITS;
-/// Find pages read for the cross-check before it gives up (and says so).
-const MAX_FIND_PAGES: usize = 20;
 
 /// F#'s reserved words: a new name spelled as one of these needs double backticks.
 const KEYWORDS: &[&str] = &[
@@ -495,7 +495,7 @@ struct RenameAnswer {
     truncated: bool,
     /// `{file: "sha256:…"}` of each file's text the preview was made from.
     file_hashes: BTreeMap<String, String>,
-    missed_sites: Vec<Value>,
+    missed_sites: Vec<MissedSite>,
     cross_check: CrossCheckSummary,
     applied: Applied,
     written_to_disk: bool,
@@ -529,7 +529,7 @@ struct LinePreview {
 #[derive(Debug, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct CrossCheckSummary {
-    find_completeness: Value,
+    find_completeness: Completeness,
     find_sites: usize,
     notes: Vec<String>,
 }
@@ -850,22 +850,21 @@ async fn definition_of(
     symbol: &str,
     timeout: std::time::Duration,
 ) -> Result<(String, u32, u32), CommandError> {
-    let query =
-        json!({ "query": symbol, "kind": "definition", "maxResults": 50, "timeoutMs": timeout.as_millis() as u64 });
-    let answer = crate::commands::find::find(query, context.clone()).await?;
-    let definitions: Vec<&Value> =
-        answer["sites"].as_array().into_iter().flatten().filter(|site| site["kind"] == json!("definition")).collect();
-    let names: BTreeSet<String> =
-        definitions.iter().map(|site| site["symbolFullName"].as_str().unwrap_or("?").to_owned()).collect();
+    let own = FindOwnArguments { query: Some(symbol.to_owned()), kind: FindKind::Definition, ..Default::default() };
+    let mut arguments = FindArguments::new(own);
+    arguments.timeout_ms = FindTimeoutMs::clamped(u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX));
+    let found = crate::commands::find::all_sites(arguments, context.clone()).await?;
+    let definitions: Vec<_> = found.rows.iter().filter(|site| site.kind == SiteKind::Definition).collect();
+    let names: BTreeSet<&str> =
+        definitions.iter().map(|site| site.symbol_full_name.as_deref().unwrap_or("?")).collect();
     match definitions.as_slice() {
-        [site] => Ok((
-            site["file"].as_str().unwrap_or_default().to_owned(),
-            site["range"]["start"]["line"].as_u64().unwrap_or(0) as u32,
-            site["range"]["start"]["character"].as_u64().unwrap_or(0) as u32,
-        )),
+        [site] => Ok((site.file.clone(), site.range.start.line, site.range.start.character)),
         [] => Err(CommandError::invalid_argument(
             "symbol",
-            format!("no declaration named {symbol:?} in the workspace (find: {})", answer["status"]),
+            format!(
+                "no declaration named {symbol:?} in the workspace (find's answer is {})",
+                found.completeness.as_str()
+            ),
         )),
         _ => Err(CommandError::typed(
             error_kinds::INVALID_ARGUMENT,
@@ -925,65 +924,31 @@ fn prepared_text(text: &str, lines: &LineIndex, range: &Value) -> Option<String>
 
 struct CrossCheck {
     complete: bool,
-    missed: Vec<Value>,
-    find_completeness: Value,
+    missed: Vec<MissedSite>,
+    find_completeness: Completeness,
     find_sites: usize,
     notes: Vec<String>,
 }
 
-impl CrossCheck {
-    /// Compares one page of find's answer with the edit set: its sites that no edit starts at,
-    /// and the declarations find's syntax cross-check says FSAC's references miss.
-    fn compare_page(&mut self, answer: &Value, edit_starts: &BTreeSet<(String, u32, u32)>) {
-        for site in answer["sites"].as_array().into_iter().flatten() {
-            self.find_sites += 1;
-            let key = (
-                site["file"].as_str().unwrap_or_default().to_owned(),
-                site["range"]["start"]["line"].as_u64().unwrap_or(0) as u32,
-                site["range"]["start"]["character"].as_u64().unwrap_or(0) as u32,
-            );
-            if !edit_starts.contains(&key) {
-                let mut missed = json!({
-                    "file": key.0,
-                    "range": site["range"],
-                    "kind": site["kind"],
-                    "symbolFullName": site["symbolFullName"],
-                    "lineText": site["lineText"],
-                    "via": site["via"],
-                });
-                // A site in an inactive `#if` branch: the branch the rename's compiler never saw.
-                if let Some(condition) = site.get("condition") {
-                    missed["condition"] = condition.clone();
-                }
-                self.missed.push(missed);
-            }
-        }
-        // Declarations the syntax index has and FSAC's references lack: find names them, and
-        // the rename (the same references sweep) is likely to miss them too.
-        for declaration in answer["crossCheck"]["missedByBackend"].as_array().into_iter().flatten() {
-            let key = (
-                declaration["file"].as_str().unwrap_or_default().to_owned(),
-                declaration["range"]["start"]["line"].as_u64().unwrap_or(0) as u32,
-                declaration["range"]["start"]["character"].as_u64().unwrap_or(0) as u32,
-            );
-            if !edit_starts.contains(&key)
-                && !self.missed.iter().any(|site| site["file"] == json!(key.0) && site["range"] == declaration["range"])
-            {
-                self.missed.push(json!({
-                    "file": key.0,
-                    "range": declaration["range"],
-                    "kind": declaration["role"],
-                    "symbolFullName": declaration["symbolFullName"],
-                    "lineText": Value::Null,
-                    "via": "syntax",
-                }));
-            }
-        }
-    }
+/// A site find has that no edit of the rename starts at (`missedSites[]`).
+#[derive(Clone, Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MissedSite {
+    file: String,
+    range: RowRange,
+    /// The site's kind, or a missed declaration's role.
+    kind: String,
+    symbol_full_name: Option<String>,
+    line_text: Option<String>,
+    via: SiteVia,
+    /// A site in an inactive `#if` branch: the branch the rename's compiler never saw.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    condition: Option<String>,
 }
 
-/// Runs `fslens.find` at the same position (every page) and lists its sites that no edit
-/// starts at.
+/// Every site find has at the same position, compared with the edit set: its sites that no
+/// edit starts at, and the declarations find's syntax cross-check says FSAC's references miss
+/// (the rename, the same references sweep, is likely to miss them too).
 async fn cross_check_with_find(
     context: &CommandContext,
     root: &Path,
@@ -999,44 +964,51 @@ async fn cross_check_with_find(
             edits.iter().map(move |edit| (relative.clone(), edit.start.line, edit.start.character))
         })
         .collect();
-    let mut query = json!({
-        "kind": "position",
-        "path": display_relative(root, path),
-        "line": line,
-        "character": character,
-        "maxResults": crate::commands::find::arguments::MAX_MAX_RESULTS,
-    });
-    let mut check = CrossCheck {
-        complete: true,
-        missed: Vec::new(),
-        find_completeness: Value::Null,
-        find_sites: 0,
-        notes: Vec::new(),
-    };
-    for page in 0.. {
-        if page == MAX_FIND_PAGES {
-            check.complete = false;
-            check.notes.push(format!("find had more than {MAX_FIND_PAGES} pages; the rest were not compared"));
-            break;
-        }
-        let answer = crate::commands::find::find(query.clone(), context.clone()).await?;
-        if answer["completeness"] != json!("complete") {
-            check.complete = false;
-        }
-        check.find_completeness = answer["completeness"].clone();
-        check.compare_page(&answer, &edit_starts);
-        match answer["nextCursor"].as_str() {
-            Some(cursor) => query["cursor"] = json!(cursor),
-            None => break,
+    let starts_an_edit = |file: &str, at: RowPosition| edit_starts.contains(&(file.to_owned(), at.line, at.character));
+    let own = FindOwnArguments { kind: FindKind::Position, ..FindOwnArguments::default() };
+    let mut arguments = FindArguments::new(own);
+    arguments.path = Some(display_relative(root, path));
+    arguments.line = Some(Coordinate::clamped(u64::from(line)));
+    arguments.character = Some(Coordinate::clamped(u64::from(character)));
+    let found = crate::commands::find::all_sites(arguments, context.clone()).await?;
+    let mut missed: Vec<MissedSite> = found
+        .rows
+        .iter()
+        .filter(|site| !starts_an_edit(&site.file, site.range.start))
+        .map(|site| MissedSite {
+            file: site.file.clone(),
+            range: site.range,
+            kind: site.kind.as_str().to_owned(),
+            symbol_full_name: site.symbol_full_name.clone(),
+            line_text: site.line_text.clone(),
+            via: site.via,
+            condition: site.condition.clone(),
+        })
+        .collect();
+    for declaration in found.missed_by_backend {
+        if !starts_an_edit(&declaration.file, declaration.range.start)
+            && !missed.iter().any(|site| site.file == declaration.file && site.range == declaration.range)
+        {
+            missed.push(MissedSite {
+                file: declaration.file,
+                range: declaration.range,
+                kind: declaration.role,
+                symbol_full_name: Some(declaration.symbol_full_name),
+                line_text: None,
+                via: SiteVia::Syntax,
+                condition: None,
+            });
         }
     }
-    if check.find_completeness != json!("complete") {
-        check.notes.push(format!(
-            "find's answer is {} (not complete), so the rename cannot be shown to cover every site",
-            check.find_completeness
+    let complete = found.completeness == Completeness::Complete;
+    let mut notes = Vec::new();
+    if !complete {
+        notes.push(format!(
+            "find's answer is \"{}\" (not complete), so the rename cannot be shown to cover every site",
+            found.completeness.as_str()
         ));
     }
-    Ok(check)
+    Ok(CrossCheck { complete, missed, find_completeness: found.completeness, find_sites: found.rows.len(), notes })
 }
 
 /// The preview hash (`sha256:…` of the disk text) of every file `workspace_edit` touches, by

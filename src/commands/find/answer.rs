@@ -210,6 +210,17 @@ pub enum Completeness {
     Syntactic,
 }
 
+impl Completeness {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Completeness::Complete => "complete",
+            Completeness::Partial => "partial",
+            Completeness::Syntactic => "syntactic",
+        }
+    }
+}
+
 /// `outcome`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -332,6 +343,18 @@ pub struct CrossCheck {
     /// region, or the index's own whose container it lost there), each with its `reason`: kept
     /// and swept, and the answer not complete.
     pub unconfirmed_by_index: Vec<Value>,
+}
+
+/// What a reader takes of a listed declaration (`resolution.declarations[]`,
+/// `crossCheck.missedByBackend[]`): its name, place and role.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeclarationRef {
+    pub symbol_full_name: String,
+    pub file: String,
+    pub range: crate::commands::find::rows::RowRange,
+    /// `declaration` or `signature`.
+    pub role: String,
 }
 
 /// `resolution`: the declarations the query resolved to and who answered.

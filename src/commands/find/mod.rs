@@ -94,6 +94,78 @@ pub async fn find_answer_extended(
     context: CommandContext,
     extend: PageExtension<'_>,
 ) -> Result<FindAnswer, CommandError> {
+    match run(arguments, context, Rows::Page, None).await? {
+        Ran::Answered(mut answer) => {
+            extend(&mut answer);
+            Ok(answer)
+        }
+        Ran::Formed { arguments, base, rows, frame } => deliver_page(&arguments, base, &rows, &frame, extend),
+    }
+}
+
+/// Every site of a find, with no page: for a caller that compares them all (rename).
+#[derive(Clone, Debug)]
+pub struct AllSites {
+    /// Every row, in the stream's order (each segment the site budget cut, in turn).
+    pub rows: Vec<SiteRow>,
+    /// `complete` only when every segment was.
+    pub completeness: Completeness,
+    /// `crossCheck.missedByBackend` of every segment.
+    pub missed_by_backend: Vec<answer::DeclarationRef>,
+}
+
+/// Every site of the find `arguments` stands for (its `cursor` and `maxResults` are not
+/// read): the stream's rows segment after segment, with no page planned and no cursor. A
+/// sweep the deadline cut short ends the walk (the rows so far are returned, not complete).
+pub async fn all_sites(arguments: FindArguments, context: CommandContext) -> Result<AllSites, CommandError> {
+    let mut all = AllSites { rows: Vec::new(), completeness: Completeness::Complete, missed_by_backend: Vec::new() };
+    let mut resume_from = None;
+    loop {
+        let (base, rows, resumes_at) = match run(arguments.clone(), context.clone(), Rows::All, resume_from).await? {
+            Ran::Answered(answer) => (answer, Vec::new(), None),
+            Ran::Formed { base, rows, frame, .. } => {
+                let resumes_at = frame.resumes_at.filter(|_| !frame.sweep_incomplete);
+                (base, rows, resumes_at)
+            }
+        };
+        if base.completeness != Completeness::Complete {
+            all.completeness = base.completeness;
+        }
+        let missed = base.cross_check.map(|check| check.missed_by_backend).unwrap_or_default();
+        all.missed_by_backend.extend(missed.into_iter().filter_map(|row| serde_json::from_value(row).ok()));
+        all.rows.extend(rows);
+        match resumes_at {
+            Some(file) => resume_from = Some(file),
+            None => return Ok(all),
+        }
+    }
+}
+
+/// Which rows a run forms.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rows {
+    /// The cursor's window of at most `maxResults`.
+    Page,
+    /// Every row of the segment.
+    All,
+}
+
+/// What a run produced.
+enum Ran {
+    /// An answer with no rows to plan (the deadline passed before the sweep).
+    Answered(FindAnswer),
+    /// The answer without its page, the rows formed and where they sit in the stream.
+    Formed { arguments: FindArguments, base: FindAnswer, rows: Vec<SiteRow>, frame: PageFrame },
+}
+
+/// The phases of a find, up to its rows; `resume_from` starts the segment at that file
+/// (as a cursor of [`Rows::Page`] does).
+async fn run(
+    arguments: FindArguments,
+    context: CommandContext,
+    wanted: Rows,
+    resume_from: Option<String>,
+) -> Result<Ran, CommandError> {
     let started = Instant::now();
     let root = context.workspace_root()?.to_path_buf();
     let deadlines = Deadlines::for_timeout(arguments.timeout());
@@ -126,9 +198,7 @@ pub async fn find_answer_extended(
     let run = run_echo(&arguments, &target, &model, &fsac, &deadlines, position.as_ref());
     // An expired deadline before the sweep: a typed timeout, no invented counts.
     if tokio::time::Instant::now() >= deadlines.sweep {
-        let mut answer = answer::timeout_before_sweep(run, &target, &model, started);
-        extend(&mut answer);
-        return Ok(answer);
+        return Ok(Ran::Answered(answer::timeout_before_sweep(run, &target, &model, started)));
     }
     let mut find = FindRun {
         arguments,
@@ -153,7 +223,7 @@ pub async fn find_answer_extended(
     let answered_files = swept.all_answers().into_iter().flatten().map(|(path, _)| path.clone()).collect::<Vec<_>>();
     find.searched.include_files(&find.index, &find.overlay, answered_files).await?;
     let placement = Placement::new(&find.target, &find.model);
-    let from_file = cursor.as_ref().and_then(|cursor| cursor.from_file.clone());
+    let from_file = cursor.as_ref().and_then(|cursor| cursor.from_file.clone()).or(resume_from);
     let segment = budget::Segment::new(budget::site_budget_bytes(), from_file.clone());
     let (sites, budget_stop) = classify::sites(&find, &placement, &resolved, &swept, segment);
     let site_types = if find.arguments.include_site_types {
@@ -180,7 +250,12 @@ pub async fn find_answer_extended(
     }
     let (types, site_types) = site_types.unzip();
     let ledger = (verdict.per_project.as_slice(), resolved.declared.as_slice());
-    let stream = stream::form(&find, &mut texts, &placement, ledger, &sites, types.as_deref(), cursor.as_ref());
+    let window = match wanted {
+        Rows::Page => stream::window(&find, cursor.as_ref()),
+        Rows::All => 0..usize::MAX,
+    };
+    let segment = (window, from_file.as_deref());
+    let stream = stream::form(&find, &mut texts, &placement, ledger, &sites, types.as_deref(), segment);
     // Only a sweep the deadline cut short (a project timed out, busy or never started) leaves
     // a stream that cannot be bound to a cursor. A partial answer for any other reason (a
     // declaration FSAC's references miss, one the index cannot confirm, a failed project) is
@@ -201,10 +276,9 @@ pub async fn find_answer_extended(
         from_file,
         resumes_at: findings.budget_stop.as_ref().map(|stop| stop.resumes_at_file.clone()),
     };
-    let page = deliver_page(&find.arguments, base, &stream.page_rows, &frame, extend);
     // The rest of the workspace is indexed for later commands, off this answer's path.
     find.context.warm_workspaces().start_in_background(&find.index, &find.root);
-    page
+    Ok(Ran::Formed { arguments: find.arguments, base, rows: stream.page_rows, frame })
 }
 
 /// One find after indexing: what the phases read. The file texts they quote ([`Texts`]) go

@@ -41,13 +41,13 @@ struct StreamHead<'a> {
 }
 
 /// The rows a page may take: from the cursor's offset, at most `maxResults`.
-fn window(find: &FindRun, cursor: Option<&FindCursor>) -> Range<usize> {
+pub(super) fn window(find: &FindRun, cursor: Option<&FindCursor>) -> Range<usize> {
     let start = cursor.map_or(0, |cursor| cursor.offset);
     start..start.saturating_add(find.arguments.max_results().max(1))
 }
 
-/// Forms the rows of the requested window and the stream identity over the ledger, the
-/// declarations and every row of the segment.
+/// Forms the rows of `window` and the stream identity over the ledger, the declarations and
+/// every row of the segment (which starts at `from_file`, when given).
 ///
 /// A row is identified by what it is made of, not by its serialized text: its file (display
 /// path, the content hash the syntax index holds for the text it read, the other projects
@@ -63,10 +63,8 @@ pub(super) fn form(
     ledger: (&[ProjectRow], &[Declared]),
     sites: &[Site],
     site_types: Option<&[Option<String>]>,
-    cursor: Option<&FindCursor>,
+    (window, from_file): (Range<usize>, Option<&str>),
 ) -> Stream {
-    let window = window(find, cursor);
-    let from_file = cursor.and_then(|cursor| cursor.from_file.as_deref());
     let (per_project, declared) = ledger;
     let declarations = declarations_json(find, texts, declared);
     let via = if find.fsac.ready { "fsac" } else { "syntax" };
