@@ -363,7 +363,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let wait = Some(options.timeout_ms.get());
             let answer =
                 ask(session, config, fslens::commands::registry::Command::FieldImpact.id(), argument, wait).await?;
-            print_answer(&answer, options.json, render_field_impact)?;
+            print_answer(&answer, options.json, fslens::commands::field_impact::render_text)?;
             Ok(ExitCode::SUCCESS)
         }
         Command::MakeVisible(options) => {
@@ -563,33 +563,6 @@ async fn index_cli(
     .context("the indexing thread failed")??;
     print_answer(&answer, json, fslens::commands::index::render_text)?;
     Ok(ExitCode::SUCCESS)
-}
-
-/// `fslens field-impact`'s table: one row per site with its kind, symbol and type.
-fn render_field_impact(answer: &Value) -> String {
-    let mut lines = vec![format!(
-        "{} sites of {} (outcome {}, {})",
-        answer["totalSites"],
-        answer["field"].as_str().unwrap_or_default(),
-        answer["outcome"].as_str().unwrap_or_default(),
-        answer["status"].as_str().unwrap_or_default()
-    )];
-    for site in answer["sites"].as_array().into_iter().flatten() {
-        lines.push(format!(
-            "{}:{}:{}  {:<20} {:<40} {}",
-            site["file"].as_str().unwrap_or_default(),
-            site["range"]["start"]["line"].as_u64().unwrap_or(0) + 1,
-            site["range"]["start"]["character"].as_u64().unwrap_or(0) + 1,
-            site["kind"].as_str().unwrap_or_default(),
-            fslens::commands::find::symbol_of(site),
-            site["siteType"].as_str().unwrap_or("")
-        ));
-    }
-    lines.extend(fslens::commands::find::page_omissions(answer));
-    if let Some(note) = answer["siteTypesNote"].as_str() {
-        lines.push(format!("site types: {note}"));
-    }
-    lines.join("\n")
 }
 
 /// The referenced-assembly subcommands read files only: no session, no FSAC. Exit code 2

@@ -187,6 +187,37 @@ fn group_page(sites: &[SiteRow]) -> PageGroups {
     groups
 }
 
+/// `fslens field-impact`'s table: one row per site with its kind, symbol and type.
+pub fn render_text(answer: &Value) -> String {
+    let answer = match FindAnswer::deserialize(answer) {
+        Ok(answer) => answer,
+        Err(error) => return crate::commands::find::unreadable(answer, &error),
+    };
+    let field = answer.field_impact.as_ref().map_or("", |parts| parts.field.as_str());
+    let mut lines = vec![format!(
+        "{} sites of {field} (outcome {}, {})",
+        answer.total_sites,
+        answer.outcome.as_str(),
+        answer.status.as_str()
+    )];
+    for site in answer.page.iter().flat_map(|page| &page.sites) {
+        lines.push(format!(
+            "{}:{}:{}  {:<20} {:<40} {}",
+            site.file,
+            site.range.start.line + 1,
+            site.range.start.character + 1,
+            site.kind.as_str(),
+            crate::commands::find::symbol_of(site),
+            site.site_type.as_ref().and_then(Option::as_deref).unwrap_or("")
+        ));
+    }
+    lines.extend(crate::commands::find::page_omissions(&answer));
+    if let Some(note) = &answer.site_types_note {
+        lines.push(format!("site types: {note}"));
+    }
+    lines.join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::{Value, json};

@@ -475,17 +475,20 @@ pub(crate) fn read_text(path: &Path, overlay: &crate::syntax::index::Overlay) ->
 }
 
 /// The answer of `fslens.rename`: the preview, its cross-check and what was applied.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct RenameAnswer {
-    tool: &'static str,
-    status: &'static str,
+    /// Always `rename`.
+    tool: String,
+    /// Always `ok`.
+    status: String,
     /// The text at prepareRename's range.
     old_name: Option<String>,
     /// As written in source, backticks added.
     new_name: String,
     position: RenamePosition,
-    via: &'static str,
+    /// Always `fsac`.
+    via: String,
     complete: bool,
     total_edits: usize,
     total_files: usize,
@@ -500,18 +503,18 @@ struct RenameAnswer {
     applied: Applied,
     written_to_disk: bool,
     /// With `verify`: the what-if check's whole answer.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     verification: Option<Value>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 struct RenamePosition {
     path: String,
     line: u32,
     character: u32,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 struct FilePreview {
     file: String,
     edits: usize,
@@ -519,14 +522,14 @@ struct FilePreview {
 }
 
 /// One touched line before and after (renames never add or remove lines).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 struct LinePreview {
     line: u32,
     before: Option<String>,
     after: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct CrossCheckSummary {
     find_completeness: Completeness,
@@ -534,14 +537,22 @@ struct CrossCheckSummary {
     notes: Vec<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Applied {
-    /// `none`, `editor` or `disk`.
-    mode: &'static str,
+    mode: AppliedMode,
     applied: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     failure_reason: Option<Value>,
+}
+
+/// Where the edit was applied (`applied.mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum AppliedMode {
+    None,
+    Editor,
+    Disk,
 }
 
 /// Where the rename starts: the file, its current text and the position in it.
@@ -606,8 +617,8 @@ pub async fn rename(argument: Value, context: CommandContext) -> Result<Value, C
     let preview = preview(&by_path, &overlay, &root, arguments.max_lines.as_usize())?;
     let lines = LineIndex::new(&asked_site.text);
     let mut answer = RenameAnswer {
-        tool: "rename",
-        status: "ok",
+        tool: "rename".to_owned(),
+        status: "ok".to_owned(),
         old_name: prepared_text(&asked_site.text, &lines, &prepared),
         new_name: new_name.clone(),
         position: RenamePosition {
@@ -615,7 +626,7 @@ pub async fn rename(argument: Value, context: CommandContext) -> Result<Value, C
             line: site.line,
             character: site.character,
         },
-        via: "fsac",
+        via: "fsac".to_owned(),
         complete: cross_check.complete && cross_check.missed.is_empty(),
         total_edits: preview.total_edits,
         total_files: by_path.len(),
@@ -630,7 +641,7 @@ pub async fn rename(argument: Value, context: CommandContext) -> Result<Value, C
             find_sites: cross_check.find_sites,
             notes: cross_check.notes,
         },
-        applied: Applied { mode: "none", applied: false, failure_reason: None },
+        applied: Applied { mode: AppliedMode::None, applied: false, failure_reason: None },
         written_to_disk: false,
         verification: None,
     };
@@ -662,7 +673,7 @@ pub async fn rename(argument: Value, context: CommandContext) -> Result<Value, C
         ApplyMode::Disk => {
             let expected = arguments.expected_hashes.unwrap_or_default();
             write_all_or_none(&root, &by_path, &preview.texts, &overlay, &expected)?;
-            answer.applied = Applied { mode: "disk", applied: true, failure_reason: None };
+            answer.applied = Applied { mode: AppliedMode::Disk, applied: true, failure_reason: None };
             answer.written_to_disk = true;
         }
     }
@@ -839,7 +850,7 @@ async fn apply_in_editor(
         }
         Err(error) => return Err(error),
     };
-    Ok(Applied { mode: "editor", applied, failure_reason: Some(failure_reason) })
+    Ok(Applied { mode: AppliedMode::Editor, applied, failure_reason: Some(failure_reason) })
 }
 
 /// Where the qualified `symbol` is defined, from find's definitions (a signature's
@@ -931,7 +942,7 @@ struct CrossCheck {
 }
 
 /// A site find has that no edit of the rename starts at (`missedSites[]`).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct MissedSite {
     file: String,
@@ -942,7 +953,7 @@ struct MissedSite {
     line_text: Option<String>,
     via: SiteVia,
     /// A site in an inactive `#if` branch: the branch the rename's compiler never saw.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     condition: Option<String>,
 }
 
@@ -1143,41 +1154,50 @@ impl RenameCommandLine {
 
 /// The text form of a rename answer: each file's lines before and after, then what is missed.
 pub fn render_text(answer: &Value) -> String {
+    match RenameAnswer::deserialize(answer) {
+        Ok(answer) => render_answer(&answer),
+        Err(error) => crate::commands::find::unreadable(answer, &error),
+    }
+}
+
+fn render_answer(answer: &RenameAnswer) -> String {
+    // A member that may be absent reads `null`, as JSON shows it.
+    let or_null = |text: &Option<String>| text.clone().unwrap_or_else(|| "null".to_owned());
     let text = |value: &Value| value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
     let mut lines = vec![format!(
         "rename {} -> {}: {} edits in {} files{}",
-        text(&answer["oldName"]),
-        text(&answer["newName"]),
-        answer["totalEdits"],
-        answer["totalFiles"],
-        if answer["complete"] == json!(true) { String::new() } else { " (INCOMPLETE: see missed sites)".to_owned() }
+        or_null(&answer.old_name),
+        answer.new_name,
+        answer.total_edits,
+        answer.total_files,
+        if answer.complete { String::new() } else { " (INCOMPLETE: see missed sites)".to_owned() }
     )];
-    for file in answer["files"].as_array().into_iter().flatten() {
-        lines.push(format!("{} ({} edits)", text(&file["file"]), file["edits"]));
-        for row in file["lines"].as_array().into_iter().flatten() {
-            let number = row["line"].as_u64().unwrap_or(0) + 1;
-            lines.push(format!("  {number:>5} - {}", text(&row["before"])));
-            lines.push(format!("  {number:>5} + {}", text(&row["after"])));
+    for file in &answer.files {
+        lines.push(format!("{} ({} edits)", file.file, file.edits));
+        for row in &file.lines {
+            let number = row.line + 1;
+            lines.push(format!("  {number:>5} - {}", or_null(&row.before)));
+            lines.push(format!("  {number:>5} + {}", or_null(&row.after)));
         }
     }
-    if let Some(omitted) = answer["linesOmitted"].as_u64().filter(|omitted| *omitted > 0) {
-        lines.push(format!("{omitted} more changed lines not shown (raise --max-lines)"));
+    if answer.lines_omitted > 0 {
+        lines.push(format!("{} more changed lines not shown (raise --max-lines)", answer.lines_omitted));
     }
-    for site in answer["missedSites"].as_array().into_iter().flatten() {
-        let condition = site["condition"].as_str().map(|condition| format!(" [{condition}]")).unwrap_or_default();
+    for site in &answer.missed_sites {
+        let condition = site.condition.as_ref().map(|condition| format!(" [{condition}]")).unwrap_or_default();
         lines.push(format!(
             "MISSED {}:{}:{} {}{condition}",
-            text(&site["file"]),
-            site["range"]["start"]["line"].as_u64().unwrap_or(0) + 1,
-            site["range"]["start"]["character"].as_u64().unwrap_or(0) + 1,
-            text(&site["kind"])
+            site.file,
+            site.range.start.line + 1,
+            site.range.start.character + 1,
+            site.kind
         ));
     }
-    for note in answer["crossCheck"]["notes"].as_array().into_iter().flatten() {
-        lines.push(format!("note: {}", text(note)));
+    for note in &answer.cross_check.notes {
+        lines.push(format!("note: {note}"));
     }
-    let verification = &answer["verification"];
-    if !verification.is_null() {
+    // The what-if check's answer is check's own: read by its members.
+    if let Some(verification) = &answer.verification {
         let introduced = verification["delta"]["introduced"].as_array().map_or(0, Vec::len);
         lines.push(format!(
             "verified in memory: {} ({} error(s), {introduced} introduced by the rename)",
@@ -1194,11 +1214,14 @@ pub fn render_text(answer: &Value) -> String {
             ));
         }
     }
-    lines.push(match answer["applied"]["mode"].as_str() {
-        Some("disk") => "written to disk".to_owned(),
-        Some("editor") if answer["applied"]["applied"] == json!(true) => "applied in the editor".to_owned(),
-        Some("editor") => format!("not applied in the editor: {}", text(&answer["applied"]["failureReason"])),
-        _ => "preview only: nothing was written".to_owned(),
+    lines.push(match answer.applied.mode {
+        AppliedMode::Disk => "written to disk".to_owned(),
+        AppliedMode::Editor if answer.applied.applied => "applied in the editor".to_owned(),
+        AppliedMode::Editor => format!(
+            "not applied in the editor: {}",
+            text(answer.applied.failure_reason.as_ref().unwrap_or(&Value::Null))
+        ),
+        AppliedMode::None => "preview only: nothing was written".to_owned(),
     });
     lines.join("\n")
 }

@@ -230,6 +230,17 @@ pub enum Outcome {
     Indeterminate,
 }
 
+impl Outcome {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Found => "found",
+            Outcome::NotFound => "not_found",
+            Outcome::Indeterminate => "indeterminate",
+        }
+    }
+}
+
 /// `status`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -238,6 +249,18 @@ pub enum Status {
     Partial,
     Unknown,
     Aborted,
+}
+
+impl Status {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Partial => "partial",
+            Status::Unknown => "unknown",
+            Status::Aborted => "aborted",
+        }
+    }
 }
 
 /// A `perProject[].status`.
@@ -249,6 +272,19 @@ pub enum ProjectStatus {
     Failed,
     Busy,
     NotStarted,
+}
+
+impl ProjectStatus {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProjectStatus::Analyzed => "analyzed",
+            ProjectStatus::TimedOut => "timedOut",
+            ProjectStatus::Failed => "failed",
+            ProjectStatus::Busy => "busy",
+            ProjectStatus::NotStarted => "notStarted",
+        }
+    }
 }
 
 /// The `errorKind` of an answer that is not an error, spelled by [`error_kinds`].

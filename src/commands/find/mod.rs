@@ -43,6 +43,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::commands::CommandContext;
@@ -819,32 +820,43 @@ fn resolve_display(root: &Path, file: &str) -> PathBuf {
 
 /// A readable summary of a `fslens.find` answer, for `fslens find` without `--json`.
 pub fn render_text(answer: &Value) -> String {
-    let text = |value: &Value| value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
+    match FindAnswer::deserialize(answer) {
+        Ok(answer) => render_answer(&answer),
+        Err(error) => unreadable(answer, &error),
+    }
+}
+
+/// An answer the text rendering cannot read: said so, and shown as JSON.
+pub fn unreadable(answer: &Value, error: &serde_json::Error) -> String {
+    format!("(the answer could not be read for text: {error})\n{answer:#}")
+}
+
+fn render_answer(answer: &FindAnswer) -> String {
     let mut lines = vec![format!(
         "{} ({}, via {}): {} site(s), coverage {}/{} project(s)",
-        text(&answer["outcome"]),
-        text(&answer["status"]),
-        text(&answer["via"]),
-        text(&answer["totalSites"]),
-        text(&answer["coverage"]["projectsAnalyzed"]),
-        text(&answer["coverage"]["projectsRequested"]),
+        answer.outcome.as_str(),
+        answer.status.as_str(),
+        answer.via.as_str(),
+        answer.total_sites,
+        answer.coverage.projects_analyzed,
+        answer.coverage.projects_requested,
     )];
-    if let Some(reason) = answer["noProjects"]["message"].as_str() {
+    if let Some(reason) = answer.no_projects.as_ref().and_then(|reason| reason.get("message")).and_then(Value::as_str) {
         lines.push(format!("no_projects: {reason}"));
     }
-    if let Some(note) = answer["configurationNote"].as_str() {
+    if let Some(note) = &answer.configuration_note {
         lines.push(format!("configuration: {note}"));
     }
-    for site in answer["sites"].as_array().into_iter().flatten() {
-        let condition = site["condition"].as_str().map(|condition| format!(" [{condition}]")).unwrap_or_default();
+    for site in answer.page.iter().flat_map(|page| &page.sites) {
+        let condition = site.condition.as_ref().map(|condition| format!(" [{condition}]")).unwrap_or_default();
         lines.push(format!(
             "{}:{}:{}  {:<20} {}{condition}  {}",
-            text(&site["file"]),
-            site["range"]["start"]["line"].as_u64().unwrap_or(0) + 1,
-            site["range"]["start"]["character"].as_u64().unwrap_or(0) + 1,
-            text(&site["kind"]),
+            site.file,
+            site.range.start.line + 1,
+            site.range.start.character + 1,
+            site.kind.as_str(),
             symbol_of(site),
-            site["lineText"].as_str().unwrap_or("").trim(),
+            site.line_text.as_deref().unwrap_or("").trim(),
         ));
     }
     lines.extend(page_omissions(answer));
@@ -853,66 +865,58 @@ pub fn render_text(answer: &Value) -> String {
 
 /// A site's symbol for text: its full name, or, for a syntactic site whose name several
 /// declarations share, the candidates; `?` marks a site matched by name only.
-pub fn symbol_of(site: &Value) -> String {
-    let name = match site["symbolFullName"].as_str() {
-        Some(name) => name.to_owned(),
-        None => {
-            let candidates: Vec<&str> =
-                site["symbolCandidates"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-            if candidates.is_empty() { "?".to_owned() } else { format!("one of {}", candidates.join(" | ")) }
-        }
+pub fn symbol_of(site: &SiteRow) -> String {
+    let name = match (&site.symbol_full_name, &site.symbol_candidates) {
+        (Some(name), _) => name.clone(),
+        (None, Some(candidates)) if !candidates.is_empty() => format!("one of {}", candidates.join(" | ")),
+        (None, _) => "?".to_owned(),
     };
-    if site["certain"] == json!(false) { format!("{name} (by name)") } else { name }
+    if site.certain == Some(false) { format!("{name} (by name)") } else { name }
 }
 
 /// The lines of a text rendering that say what a find (or fieldImpact) page leaves out: the
 /// sites after it and why the page was cut, projects not analysed, the scope note, notes, and
 /// how to continue. The `--json` answer carries the same in its fields.
-pub fn page_omissions(answer: &Value) -> Vec<String> {
-    let text = |value: &Value| value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
+pub fn page_omissions(answer: &FindAnswer) -> Vec<String> {
     let mut lines = Vec::new();
-    let shown = answer["pageOffset"].as_u64().unwrap_or(0) + answer["returnedSites"].as_u64().unwrap_or(0);
-    let left = answer["totalSites"].as_u64().unwrap_or(0).saturating_sub(shown);
+    let page = answer.page.as_ref();
+    let shown = page.map_or(0, |page| page.page_offset.unwrap_or(0) + page.returned_sites);
+    let left = answer.total_sites.saturating_sub(shown);
     if left > 0 {
-        let by = match answer["truncatedBy"].as_str() {
-            Some("maxResults") => " (cut at --max-results)",
-            Some("responseBudget") => " (cut by the response budget, --response-char-budget)",
+        let by = match page.and_then(|page| page.truncated_by) {
+            Some(TruncatedBy::MaxResults) => " (cut at --max-results)",
+            Some(TruncatedBy::ResponseBudget) => " (cut by the response budget, --response-char-budget)",
             _ => "",
         };
         lines.push(format!("… {left} more site(s){by}"));
     }
-    if answer["perProjectTruncated"] == json!(true) {
+    if answer.per_project_truncated == Some(true) {
         lines.push("per-project detail was reduced to fit the budget (--json shows what is left)".to_owned());
     }
-    for project in answer["perProject"].as_array().into_iter().flatten() {
-        if project["status"] != json!("analyzed") {
-            let remedy = project["remedy"].as_str().map(|remedy| format!(" (remedy: {remedy})")).unwrap_or_default();
-            lines.push(format!(
-                "project {} {}: {}{remedy}",
-                text(&project["project"]),
-                text(&project["status"]),
-                project["reason"].as_str().unwrap_or("")
-            ));
-        }
-    }
-    if let Some(recovery) = answer["recovery"].as_str() {
-        lines.push(format!("recovery: {recovery}"));
-    } else if !answer["recovery"].is_null() {
-        lines.push(format!("recovery: {}", answer["recovery"]));
-    }
-    if let Some(note) = answer["scopeNote"].as_str() {
-        lines.push(format!("scope: {note}"));
-    }
-    for note in answer["notes"].as_array().into_iter().flatten() {
-        lines.push(format!("note: {}", text(note)));
-    }
-    if let Some(cursor) = answer["nextCursor"].as_str() {
-        lines.push(format!("more: --cursor {cursor}"));
-    } else if answer["paginationRestartRequired"] == json!(true) {
+    for project in answer.per_project.iter().filter(|project| project.status != ProjectStatus::Analyzed) {
+        let remedy = project.remedy.as_ref().map(|remedy| format!(" (remedy: {remedy})")).unwrap_or_default();
         lines.push(format!(
-            "no cursor: {} (repeat with a larger --timeout-ms)",
-            answer["paginationIncompleteReason"].as_str().unwrap_or("the sweep did not complete")
+            "project {} {}: {}{remedy}",
+            project.project,
+            project.status.as_str(),
+            project.reason.as_deref().unwrap_or("")
         ));
+    }
+    if let Some(recovery) = &answer.recovery {
+        lines.push(format!("recovery: {}", serde_json::to_value(recovery).unwrap_or_default()));
+    }
+    lines.push(format!("scope: {}", answer.scope_note));
+    for note in &answer.notes {
+        lines.push(format!("note: {note}"));
+    }
+    if let Some(cursor) = page.and_then(|page| page.next_cursor.as_ref()) {
+        lines.push(format!("more: --cursor {cursor}"));
+    } else if page.and_then(|page| page.pagination_restart_required) == Some(true) {
+        let reason = match page.and_then(|page| page.pagination_incomplete_reason) {
+            Some(PaginationIncompleteReason::DeadlineIncomplete) => "deadline_incomplete",
+            None => "the sweep did not complete",
+        };
+        lines.push(format!("no cursor: {reason} (repeat with a larger --timeout-ms)"));
     }
     lines
 }
