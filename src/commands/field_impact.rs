@@ -15,8 +15,8 @@ use serde_json::Value;
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::find::answer::FindAnswer;
-use crate::commands::find::rows::{SiteRow, SiteTypeContext};
 use crate::commands::find::arguments::{FindArguments, FindKind, FindOwnArguments};
+use crate::commands::find::rows::{SiteRow, SiteTypeContext};
 use crate::commands::params::{CommandArguments, parse_arguments};
 
 crate::commands::find::arguments::find_sweep_arguments! {

@@ -319,12 +319,7 @@ impl Classifier<'_> {
 }
 
 /// The syntax layer's field-site kind at `range` in `path`, for a field called `name`.
-fn field_site_kind(
-    index: &crate::syntax::SyntaxIndex,
-    path: &Path,
-    range: &TextRange,
-    name: &str,
-) -> Option<SiteKind> {
+fn field_site_kind(index: &crate::syntax::SyntaxIndex, path: &Path, range: &TextRange, name: &str) -> Option<SiteKind> {
     let file = index.file(path)?;
     let id = index.interner().lookup(name)?;
     file.index

@@ -59,7 +59,8 @@ impl Verdict {
     /// out, was busy or was never started. Such an answer cannot be paged by cursor (another
     /// call may sweep more); every other answer can, partial or not.
     pub fn deadline_cut_sweep(&self, fsac_ready: bool) -> bool {
-        fsac_ready && [ProjectStatus::TimedOut, ProjectStatus::Busy, ProjectStatus::NotStarted]
+        fsac_ready
+            && [ProjectStatus::TimedOut, ProjectStatus::Busy, ProjectStatus::NotStarted]
                 .into_iter()
                 .any(|status| self.count(status) > 0)
     }

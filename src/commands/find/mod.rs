@@ -98,9 +98,12 @@ pub async fn find_answer_extended(
     match run(arguments, context, Rows::Page, None).await? {
         Ran::Answered(mut answer) => {
             extend(&mut answer);
-            Ok(answer)
+            Ok(*answer)
         }
-        Ran::Formed { arguments, base, rows, frame } => deliver_page(&arguments, base, &rows, &frame, extend),
+        Ran::Formed(formed) => {
+            let Formed { arguments, base, rows, frame } = *formed;
+            deliver_page(&arguments, base, &rows, &frame, extend)
+        }
     }
 }
 
@@ -123,8 +126,9 @@ pub async fn all_sites(arguments: FindArguments, context: CommandContext) -> Res
     let mut resume_from = None;
     loop {
         let (base, rows, resumes_at) = match run(arguments.clone(), context.clone(), Rows::All, resume_from).await? {
-            Ran::Answered(answer) => (answer, Vec::new(), None),
-            Ran::Formed { base, rows, frame, .. } => {
+            Ran::Answered(answer) => (*answer, Vec::new(), None),
+            Ran::Formed(formed) => {
+                let Formed { base, rows, frame, .. } = *formed;
                 let resumes_at = frame.resumes_at.filter(|_| !frame.sweep_incomplete);
                 (base, rows, resumes_at)
             }
@@ -154,9 +158,17 @@ enum Rows {
 /// What a run produced.
 enum Ran {
     /// An answer with no rows to plan (the deadline passed before the sweep).
-    Answered(FindAnswer),
-    /// The answer without its page, the rows formed and where they sit in the stream.
-    Formed { arguments: FindArguments, base: FindAnswer, rows: Vec<SiteRow>, frame: PageFrame },
+    Answered(Box<FindAnswer>),
+    /// The phases ran: the rows are formed.
+    Formed(Box<Formed>),
+}
+
+/// The answer without its page, the rows formed and where they sit in the stream.
+struct Formed {
+    arguments: FindArguments,
+    base: FindAnswer,
+    rows: Vec<SiteRow>,
+    frame: PageFrame,
 }
 
 /// The phases of a find, up to its rows; `resume_from` starts the segment at that file
@@ -199,7 +211,7 @@ async fn run(
     let run = run_echo(&arguments, &target, &model, &fsac, &deadlines, position.as_ref());
     // An expired deadline before the sweep: a typed timeout, no invented counts.
     if tokio::time::Instant::now() >= deadlines.sweep {
-        return Ok(Ran::Answered(answer::timeout_before_sweep(run, &target, &model, started)));
+        return Ok(Ran::Answered(Box::new(answer::timeout_before_sweep(run, &target, &model, started))));
     }
     let mut find = FindRun {
         arguments,
@@ -279,7 +291,7 @@ async fn run(
     };
     // The rest of the workspace is indexed for later commands, off this answer's path.
     find.context.warm_workspaces().start_in_background(&find.index, &find.root);
-    Ok(Ran::Formed { arguments: find.arguments, base, rows: stream.page_rows, frame })
+    Ok(Ran::Formed(Box::new(Formed { arguments: find.arguments, base, rows: stream.page_rows, frame })))
 }
 
 /// One find after indexing: what the phases read. The file texts they quote ([`Texts`]) go
