@@ -16,7 +16,7 @@ use crate::session_state::status::StatusSnapshot;
 use crate::workspace::WorkspaceModel;
 
 /// One project's configuration as FSAC loaded it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProjectConfiguration {
     pub project: String,

@@ -10,11 +10,13 @@ use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
+use crate::commands::find::answer::FindAnswer;
 use crate::commands::find::arguments::{FindArguments, FindKind, FindOwnArguments};
+use crate::commands::find::rows::{SiteRow, SiteTypeContext};
 use crate::commands::params::CommandArguments;
 
 crate::commands::find::arguments::find_sweep_arguments! {
@@ -101,84 +103,115 @@ impl FieldImpactArguments {
 }
 
 pub async fn field_impact(arguments: FieldImpactArguments, context: CommandContext) -> Result<Value, CommandError> {
-    let field = arguments.named_field().unwrap_or_default();
-    let mut answer = crate::commands::find::find_with(arguments.find_arguments(), context).await?;
-
-    // Rows of files that several projects compile: their type comes from one project context.
-    let mut single_context_rows = 0usize;
-    if let Some(sites) = answer["sites"].as_array_mut() {
-        for site in sites.iter_mut() {
-            if site
-                .get("alsoCompiledBy")
-                .is_some_and(|others| others.as_array().is_some_and(|others| !others.is_empty()))
-            {
-                single_context_rows += 1;
-                site["siteTypeContext"] = json!({
-                    "project": site["project"].clone(),
-                    "otherProjectsNotTyped": site["alsoCompiledBy"].clone(),
-                });
-            }
-        }
-    }
-    let page_groups = group_page(answer["sites"].as_array().map(Vec::as_slice).unwrap_or_default());
-    answer["groups"] = page_groups;
-    answer["field"] = json!(field);
-    let mut note = answer["siteTypesNote"].as_str().unwrap_or_default().to_owned();
-    note.push_str(
-        " A file compiled by several projects is checked by FSAC in one project context, and FSAC offers no way to ask \
-         another project's view of it: such rows carry siteTypeContext naming the project whose type is shown and the \
-         projects that were not asked; typedDifferentlyByAnotherProject is therefore null (unknown), never a count.",
-    );
-    answer["siteTypesNote"] = json!(note);
-    answer["siteTypes"]["singleContextRowsOnPage"] = json!(single_context_rows);
-    answer["plan"] = json!(
-        "Each kind needs its own edit: field-construction and field-copy-update sites set the field, \
-         field-set-mutation sites assign it, field-pattern sites destructure it, field-read sites consume its value. \
-         After editing, run fslens.check with scope workspace for the verdict."
-    );
-    Ok(answer)
+    field_impact_answer(arguments, context).await?.into_json()
 }
 
-/// Counts of this page's rows by kind, by declaring field and by site type (the whole-set
-/// counts are `breakdown` and `siteTypes`).
-fn group_page(sites: &[Value]) -> Value {
-    let mut by_kind: BTreeMap<String, usize> = BTreeMap::new();
-    let mut by_symbol: BTreeMap<String, usize> = BTreeMap::new();
-    let mut by_type: BTreeMap<String, usize> = BTreeMap::new();
+/// `fslens.fieldImpact`: find's answer with the field impact members on its page, which the
+/// page planner measures with them.
+pub async fn field_impact_answer(
+    arguments: FieldImpactArguments,
+    context: CommandContext,
+) -> Result<FindAnswer, CommandError> {
+    let field = arguments.named_field().unwrap_or_default();
+    let extend = |answer: &mut FindAnswer| add_parts(answer, &field);
+    crate::commands::find::find_answer_extended(arguments.find_arguments(), context, &extend).await
+}
+
+/// What fieldImpact adds to a find answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FieldImpactParts {
+    /// The field as named.
+    pub field: String,
+    pub groups: PageGroups,
+    /// Which edit each kind of site needs.
+    pub plan: String,
+}
+
+/// `groups`: counts of this page's rows by kind, by declaring field and by site type (the
+/// whole-set counts are `breakdown` and `siteTypes`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PageGroups {
+    /// Always `page`.
+    pub scope: String,
+    pub by_kind: BTreeMap<String, usize>,
+    pub by_declaring_field: BTreeMap<String, usize>,
+    pub by_site_type: BTreeMap<String, usize>,
+}
+
+const SINGLE_CONTEXT_NOTE: &str = " A file compiled by several projects is checked by FSAC in one project context, and \
+    FSAC offers no way to ask another project's view of it: such rows carry siteTypeContext naming the project whose \
+    type is shown and the projects that were not asked; typedDifferentlyByAnotherProject is therefore null (unknown), \
+    never a count.";
+
+const PLAN: &str = "Each kind needs its own edit: field-construction and field-copy-update sites set the field, \
+    field-set-mutation sites assign it, field-pattern sites destructure it, field-read sites consume its value. After \
+    editing, run fslens.check with scope workspace for the verdict.";
+
+/// Adds fieldImpact's members to a find answer whose page is filled.
+fn add_parts(answer: &mut FindAnswer, field: &str) {
+    // Rows of files that several projects compile: their type comes from one project context.
+    let mut single_context_rows = 0usize;
+    let sites = answer.page.as_mut().map(|page| page.sites.as_mut_slice()).unwrap_or_default();
+    for site in sites.iter_mut().filter(|site| !site.also_compiled_by.is_empty()) {
+        single_context_rows += 1;
+        site.site_type_context = Some(SiteTypeContext {
+            project: site.project.clone(),
+            other_projects_not_typed: site.also_compiled_by.clone(),
+        });
+    }
+    let groups = group_page(sites);
+    let mut note = answer.site_types_note.take().unwrap_or_default();
+    note.push_str(SINGLE_CONTEXT_NOTE);
+    answer.site_types_note = Some(note);
+    if let Some(ledger) = &mut answer.site_types {
+        ledger.single_context_rows_on_page = Some(single_context_rows);
+    }
+    answer.field_impact = Some(FieldImpactParts { field: field.to_owned(), groups, plan: PLAN.to_owned() });
+}
+
+/// Counts of this page's rows by kind, by declaring field and by site type.
+fn group_page(sites: &[SiteRow]) -> PageGroups {
+    let mut groups = PageGroups { scope: "page".to_owned(), ..PageGroups::default() };
     for site in sites {
-        *by_kind.entry(site["kind"].as_str().unwrap_or("unknown").to_owned()).or_default() += 1;
-        let symbol = site["symbolFullName"].as_str().unwrap_or("(ambiguous)").to_owned();
-        *by_symbol.entry(symbol).or_default() += 1;
-        if site["kind"].as_str().is_some_and(|kind| kind.starts_with("field-")) {
-            let site_type = site["siteType"].as_str().unwrap_or("(unresolved)").to_owned();
-            *by_type.entry(site_type).or_default() += 1;
+        *groups.by_kind.entry(site.kind.as_str().to_owned()).or_default() += 1;
+        let symbol = site.symbol_full_name.as_deref().unwrap_or("(ambiguous)").to_owned();
+        *groups.by_declaring_field.entry(symbol).or_default() += 1;
+        if site.kind.is_field() {
+            let site_type = site.site_type.as_ref().and_then(Option::as_deref).unwrap_or("(unresolved)").to_owned();
+            *groups.by_site_type.entry(site_type).or_default() += 1;
         }
     }
-    json!({ "scope": "page", "byKind": by_kind, "byDeclaringField": by_symbol, "bySiteType": by_type })
+    groups
 }
 
 /// `fslens field-impact`'s table: one row per site with its kind, symbol and type.
 pub fn render_text(answer: &Value) -> String {
+    let answer = match FindAnswer::deserialize(answer) {
+        Ok(answer) => answer,
+        Err(error) => return crate::commands::find::unreadable(answer, &error),
+    };
+    let field = answer.field_impact.as_ref().map_or("", |parts| parts.field.as_str());
     let mut lines = vec![format!(
-        "{} sites of {} (outcome {}, {})",
-        answer["totalSites"],
-        answer["field"].as_str().unwrap_or_default(),
-        answer["outcome"].as_str().unwrap_or_default(),
-        answer["status"].as_str().unwrap_or_default()
+        "{} sites of {field} (outcome {}, {})",
+        answer.total_sites,
+        answer.outcome.as_str(),
+        answer.status.as_str()
     )];
-    for site in answer["sites"].as_array().into_iter().flatten() {
+    for site in answer.page.iter().flat_map(|page| &page.sites) {
         lines.push(format!(
             "{}:{}:{}  {:<20} {:<40} {}",
-            site["file"].as_str().unwrap_or_default(),
-            site["range"]["start"]["line"].as_u64().unwrap_or(0) + 1,
-            site["range"]["start"]["character"].as_u64().unwrap_or(0) + 1,
-            site["kind"].as_str().unwrap_or_default(),
+            site.file,
+            site.range.start.line + 1,
+            site.range.start.character + 1,
+            site.kind.as_str(),
             crate::commands::find::symbol_of(site),
-            site["siteType"].as_str().unwrap_or("")
+            site.site_type.as_ref().and_then(Option::as_deref).unwrap_or("")
         ));
     }
-    lines.extend(crate::commands::find::page_omissions(answer));
-    if let Some(note) = answer["siteTypesNote"].as_str() {
+    lines.extend(crate::commands::find::page_omissions(&answer));
+    if let Some(note) = &answer.site_types_note {
         lines.push(format!("site types: {note}"));
     }
     lines.join("\n")

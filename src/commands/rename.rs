@@ -18,8 +18,10 @@ use sha2::{Digest, Sha256};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
-use crate::commands::find::rows::bound_line;
-use crate::commands::params::{Bounded, CommandArguments, Coordinate, TimeoutMs, parse_arguments};
+use crate::commands::find::answer::Completeness;
+use crate::commands::find::arguments::{FindArguments, FindKind, FindOwnArguments, FindTimeoutMs};
+use crate::commands::find::rows::{RowPosition, RowRange, SiteKind, SiteVia, bound_line};
+use crate::commands::params::{Bounded, CommandArguments, Coordinate, TimeoutMs};
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position};
 use crate::lsp::ext::error_kinds;
@@ -30,8 +32,6 @@ pub const DEFAULT_MAX_LINES: u64 = 200;
 pub const MAX_MAX_LINES: u64 = 2_000;
 /// The longest line text a preview row carries (UTF-16 units), as find's rows.
 const LINE_TEXT_LIMIT: usize = crate::commands::find::rows::LINE_TEXT_MAX_UNITS;
-/// Find pages read for the cross-check before it gives up (and says so).
-const MAX_FIND_PAGES: usize = 20;
 
 /// F#'s reserved words: a new name spelled as one of these needs double backticks.
 const KEYWORDS: &[&str] = &[
@@ -475,17 +475,20 @@ pub(crate) fn read_text(path: &Path, overlay: &crate::syntax::index::Overlay) ->
 }
 
 /// The answer of `fslens.rename`: the preview, its cross-check and what was applied.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct RenameAnswer {
-    tool: &'static str,
-    status: &'static str,
+    /// Always `rename`.
+    tool: String,
+    /// Always `ok`.
+    status: String,
     /// The text at prepareRename's range.
     old_name: Option<String>,
     /// As written in source, backticks added.
     new_name: String,
     position: RenamePosition,
-    via: &'static str,
+    /// Always `fsac`.
+    via: String,
     complete: bool,
     total_edits: usize,
     total_files: usize,
@@ -495,23 +498,23 @@ struct RenameAnswer {
     truncated: bool,
     /// `{file: "sha256:…"}` of each file's text the preview was made from.
     file_hashes: BTreeMap<String, String>,
-    missed_sites: Vec<Value>,
+    missed_sites: Vec<MissedSite>,
     cross_check: CrossCheckSummary,
     applied: Applied,
     written_to_disk: bool,
     /// With `verify`: the what-if check's whole answer.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     verification: Option<Value>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 struct RenamePosition {
     path: String,
     line: u32,
     character: u32,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 struct FilePreview {
     file: String,
     edits: usize,
@@ -519,29 +522,37 @@ struct FilePreview {
 }
 
 /// One touched line before and after (renames never add or remove lines).
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 struct LinePreview {
     line: u32,
     before: Option<String>,
     after: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct CrossCheckSummary {
-    find_completeness: Value,
+    find_completeness: Completeness,
     find_sites: usize,
     notes: Vec<String>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Applied {
-    /// `none`, `editor` or `disk`.
-    mode: &'static str,
+    mode: AppliedMode,
     applied: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     failure_reason: Option<Value>,
+}
+
+/// Where the edit was applied (`applied.mode`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum AppliedMode {
+    None,
+    Editor,
+    Disk,
 }
 
 /// Where the rename starts: the file, its current text and the position in it.
@@ -605,8 +616,8 @@ pub async fn rename(arguments: RenameArguments, context: CommandContext) -> Resu
     let preview = preview(&by_path, &overlay, &root, arguments.max_lines.as_usize())?;
     let lines = LineIndex::new(&asked_site.text);
     let mut answer = RenameAnswer {
-        tool: "rename",
-        status: "ok",
+        tool: "rename".to_owned(),
+        status: "ok".to_owned(),
         old_name: prepared_text(&asked_site.text, &lines, &prepared),
         new_name: new_name.clone(),
         position: RenamePosition {
@@ -614,7 +625,7 @@ pub async fn rename(arguments: RenameArguments, context: CommandContext) -> Resu
             line: site.line,
             character: site.character,
         },
-        via: "fsac",
+        via: "fsac".to_owned(),
         complete: cross_check.complete && cross_check.missed.is_empty(),
         total_edits: preview.total_edits,
         total_files: by_path.len(),
@@ -629,7 +640,7 @@ pub async fn rename(arguments: RenameArguments, context: CommandContext) -> Resu
             find_sites: cross_check.find_sites,
             notes: cross_check.notes,
         },
-        applied: Applied { mode: "none", applied: false, failure_reason: None },
+        applied: Applied { mode: AppliedMode::None, applied: false, failure_reason: None },
         written_to_disk: false,
         verification: None,
     };
@@ -667,7 +678,7 @@ pub async fn rename(arguments: RenameArguments, context: CommandContext) -> Resu
         ApplyMode::Disk => {
             let expected = arguments.expected_hashes.unwrap_or_default();
             write_all_or_none(&root, &by_path, &preview.texts, &overlay, &expected)?;
-            answer.applied = Applied { mode: "disk", applied: true, failure_reason: None };
+            answer.applied = Applied { mode: AppliedMode::Disk, applied: true, failure_reason: None };
             answer.written_to_disk = true;
         }
     }
@@ -844,7 +855,7 @@ async fn apply_in_editor(
         }
         Err(error) => return Err(error),
     };
-    Ok(Applied { mode: "editor", applied, failure_reason: Some(failure_reason) })
+    Ok(Applied { mode: AppliedMode::Editor, applied, failure_reason: Some(failure_reason) })
 }
 
 /// Where the qualified `symbol` is defined, from find's definitions (a signature's
@@ -855,22 +866,21 @@ async fn definition_of(
     symbol: &str,
     timeout: std::time::Duration,
 ) -> Result<(String, u32, u32), CommandError> {
-    let query =
-        json!({ "query": symbol, "kind": "definition", "maxResults": 50, "timeoutMs": timeout.as_millis() as u64 });
-    let answer = crate::commands::find::find(parse_arguments(query)?, context.clone()).await?;
-    let definitions: Vec<&Value> =
-        answer["sites"].as_array().into_iter().flatten().filter(|site| site["kind"] == json!("definition")).collect();
-    let names: BTreeSet<String> =
-        definitions.iter().map(|site| site["symbolFullName"].as_str().unwrap_or("?").to_owned()).collect();
+    let own = FindOwnArguments { query: Some(symbol.to_owned()), kind: FindKind::Definition, ..Default::default() };
+    let mut arguments = FindArguments::new(own);
+    arguments.timeout_ms = FindTimeoutMs::clamped(u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX));
+    let found = crate::commands::find::all_sites(arguments, context.clone()).await?;
+    let definitions: Vec<_> = found.rows.iter().filter(|site| site.kind == SiteKind::Definition).collect();
+    let names: BTreeSet<&str> =
+        definitions.iter().map(|site| site.symbol_full_name.as_deref().unwrap_or("?")).collect();
     match definitions.as_slice() {
-        [site] => Ok((
-            site["file"].as_str().unwrap_or_default().to_owned(),
-            site["range"]["start"]["line"].as_u64().unwrap_or(0) as u32,
-            site["range"]["start"]["character"].as_u64().unwrap_or(0) as u32,
-        )),
+        [site] => Ok((site.file.clone(), site.range.start.line, site.range.start.character)),
         [] => Err(CommandError::invalid_argument(
             "symbol",
-            format!("no declaration named {symbol:?} in the workspace (find: {})", answer["status"]),
+            format!(
+                "no declaration named {symbol:?} in the workspace (find's answer is {})",
+                found.completeness.as_str()
+            ),
         )),
         _ => Err(CommandError::typed(
             error_kinds::INVALID_ARGUMENT,
@@ -930,65 +940,31 @@ fn prepared_text(text: &str, lines: &LineIndex, range: &Value) -> Option<String>
 
 struct CrossCheck {
     complete: bool,
-    missed: Vec<Value>,
-    find_completeness: Value,
+    missed: Vec<MissedSite>,
+    find_completeness: Completeness,
     find_sites: usize,
     notes: Vec<String>,
 }
 
-impl CrossCheck {
-    /// Compares one page of find's answer with the edit set: its sites that no edit starts at,
-    /// and the declarations find's syntax cross-check says FSAC's references miss.
-    fn compare_page(&mut self, answer: &Value, edit_starts: &BTreeSet<(String, u32, u32)>) {
-        for site in answer["sites"].as_array().into_iter().flatten() {
-            self.find_sites += 1;
-            let key = (
-                site["file"].as_str().unwrap_or_default().to_owned(),
-                site["range"]["start"]["line"].as_u64().unwrap_or(0) as u32,
-                site["range"]["start"]["character"].as_u64().unwrap_or(0) as u32,
-            );
-            if !edit_starts.contains(&key) {
-                let mut missed = json!({
-                    "file": key.0,
-                    "range": site["range"],
-                    "kind": site["kind"],
-                    "symbolFullName": site["symbolFullName"],
-                    "lineText": site["lineText"],
-                    "via": site["via"],
-                });
-                // A site in an inactive `#if` branch: the branch the rename's compiler never saw.
-                if let Some(condition) = site.get("condition") {
-                    missed["condition"] = condition.clone();
-                }
-                self.missed.push(missed);
-            }
-        }
-        // Declarations the syntax index has and FSAC's references lack: find names them, and
-        // the rename (the same references sweep) is likely to miss them too.
-        for declaration in answer["crossCheck"]["missedByBackend"].as_array().into_iter().flatten() {
-            let key = (
-                declaration["file"].as_str().unwrap_or_default().to_owned(),
-                declaration["range"]["start"]["line"].as_u64().unwrap_or(0) as u32,
-                declaration["range"]["start"]["character"].as_u64().unwrap_or(0) as u32,
-            );
-            if !edit_starts.contains(&key)
-                && !self.missed.iter().any(|site| site["file"] == json!(key.0) && site["range"] == declaration["range"])
-            {
-                self.missed.push(json!({
-                    "file": key.0,
-                    "range": declaration["range"],
-                    "kind": declaration["role"],
-                    "symbolFullName": declaration["symbolFullName"],
-                    "lineText": Value::Null,
-                    "via": "syntax",
-                }));
-            }
-        }
-    }
+/// A site find has that no edit of the rename starts at (`missedSites[]`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct MissedSite {
+    file: String,
+    range: RowRange,
+    /// The site's kind, or a missed declaration's role.
+    kind: String,
+    symbol_full_name: Option<String>,
+    line_text: Option<String>,
+    via: SiteVia,
+    /// A site in an inactive `#if` branch: the branch the rename's compiler never saw.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    condition: Option<String>,
 }
 
-/// Runs `fslens.find` at the same position (every page) and lists its sites that no edit
-/// starts at.
+/// Every site find has at the same position, compared with the edit set: its sites that no
+/// edit starts at, and the declarations find's syntax cross-check says FSAC's references miss
+/// (the rename, the same references sweep, is likely to miss them too).
 async fn cross_check_with_find(
     context: &CommandContext,
     root: &Path,
@@ -1004,44 +980,51 @@ async fn cross_check_with_find(
             edits.iter().map(move |edit| (relative.clone(), edit.start.line, edit.start.character))
         })
         .collect();
-    let mut query = json!({
-        "kind": "position",
-        "path": display_relative(root, path),
-        "line": line,
-        "character": character,
-        "maxResults": crate::commands::find::arguments::MAX_MAX_RESULTS,
-    });
-    let mut check = CrossCheck {
-        complete: true,
-        missed: Vec::new(),
-        find_completeness: Value::Null,
-        find_sites: 0,
-        notes: Vec::new(),
-    };
-    for page in 0.. {
-        if page == MAX_FIND_PAGES {
-            check.complete = false;
-            check.notes.push(format!("find had more than {MAX_FIND_PAGES} pages; the rest were not compared"));
-            break;
-        }
-        let answer = crate::commands::find::find(parse_arguments(query.clone())?, context.clone()).await?;
-        if answer["completeness"] != json!("complete") {
-            check.complete = false;
-        }
-        check.find_completeness = answer["completeness"].clone();
-        check.compare_page(&answer, &edit_starts);
-        match answer["nextCursor"].as_str() {
-            Some(cursor) => query["cursor"] = json!(cursor),
-            None => break,
+    let starts_an_edit = |file: &str, at: RowPosition| edit_starts.contains(&(file.to_owned(), at.line, at.character));
+    let own = FindOwnArguments { kind: FindKind::Position, ..FindOwnArguments::default() };
+    let mut arguments = FindArguments::new(own);
+    arguments.path = Some(display_relative(root, path));
+    arguments.line = Some(Coordinate::clamped(u64::from(line)));
+    arguments.character = Some(Coordinate::clamped(u64::from(character)));
+    let found = crate::commands::find::all_sites(arguments, context.clone()).await?;
+    let mut missed: Vec<MissedSite> = found
+        .rows
+        .iter()
+        .filter(|site| !starts_an_edit(&site.file, site.range.start))
+        .map(|site| MissedSite {
+            file: site.file.clone(),
+            range: site.range,
+            kind: site.kind.as_str().to_owned(),
+            symbol_full_name: site.symbol_full_name.clone(),
+            line_text: site.line_text.clone(),
+            via: site.via,
+            condition: site.condition.clone(),
+        })
+        .collect();
+    for declaration in found.missed_by_backend {
+        if !starts_an_edit(&declaration.file, declaration.range.start)
+            && !missed.iter().any(|site| site.file == declaration.file && site.range == declaration.range)
+        {
+            missed.push(MissedSite {
+                file: declaration.file,
+                range: declaration.range,
+                kind: declaration.role,
+                symbol_full_name: Some(declaration.symbol_full_name),
+                line_text: None,
+                via: SiteVia::Syntax,
+                condition: None,
+            });
         }
     }
-    if check.find_completeness != json!("complete") {
-        check.notes.push(format!(
-            "find's answer is {} (not complete), so the rename cannot be shown to cover every site",
-            check.find_completeness
+    let complete = found.completeness == Completeness::Complete;
+    let mut notes = Vec::new();
+    if !complete {
+        notes.push(format!(
+            "find's answer is \"{}\" (not complete), so the rename cannot be shown to cover every site",
+            found.completeness.as_str()
         ));
     }
-    Ok(check)
+    Ok(CrossCheck { complete, missed, find_completeness: found.completeness, find_sites: found.rows.len(), notes })
 }
 
 /// The preview hash (`sha256:…` of the disk text) of every file `workspace_edit` touches, by
@@ -1176,41 +1159,50 @@ impl RenameCommandLine {
 
 /// The text form of a rename answer: each file's lines before and after, then what is missed.
 pub fn render_text(answer: &Value) -> String {
+    match RenameAnswer::deserialize(answer) {
+        Ok(answer) => render_answer(&answer),
+        Err(error) => crate::commands::find::unreadable(answer, &error),
+    }
+}
+
+fn render_answer(answer: &RenameAnswer) -> String {
+    // A member that may be absent reads `null`, as JSON shows it.
+    let or_null = |text: &Option<String>| text.clone().unwrap_or_else(|| "null".to_owned());
     let text = |value: &Value| value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
     let mut lines = vec![format!(
         "rename {} -> {}: {} edits in {} files{}",
-        text(&answer["oldName"]),
-        text(&answer["newName"]),
-        answer["totalEdits"],
-        answer["totalFiles"],
-        if answer["complete"] == json!(true) { String::new() } else { " (INCOMPLETE: see missed sites)".to_owned() }
+        or_null(&answer.old_name),
+        answer.new_name,
+        answer.total_edits,
+        answer.total_files,
+        if answer.complete { String::new() } else { " (INCOMPLETE: see missed sites)".to_owned() }
     )];
-    for file in answer["files"].as_array().into_iter().flatten() {
-        lines.push(format!("{} ({} edits)", text(&file["file"]), file["edits"]));
-        for row in file["lines"].as_array().into_iter().flatten() {
-            let number = row["line"].as_u64().unwrap_or(0) + 1;
-            lines.push(format!("  {number:>5} - {}", text(&row["before"])));
-            lines.push(format!("  {number:>5} + {}", text(&row["after"])));
+    for file in &answer.files {
+        lines.push(format!("{} ({} edits)", file.file, file.edits));
+        for row in &file.lines {
+            let number = row.line + 1;
+            lines.push(format!("  {number:>5} - {}", or_null(&row.before)));
+            lines.push(format!("  {number:>5} + {}", or_null(&row.after)));
         }
     }
-    if let Some(omitted) = answer["linesOmitted"].as_u64().filter(|omitted| *omitted > 0) {
-        lines.push(format!("{omitted} more changed lines not shown (raise --max-lines)"));
+    if answer.lines_omitted > 0 {
+        lines.push(format!("{} more changed lines not shown (raise --max-lines)", answer.lines_omitted));
     }
-    for site in answer["missedSites"].as_array().into_iter().flatten() {
-        let condition = site["condition"].as_str().map(|condition| format!(" [{condition}]")).unwrap_or_default();
+    for site in &answer.missed_sites {
+        let condition = site.condition.as_ref().map(|condition| format!(" [{condition}]")).unwrap_or_default();
         lines.push(format!(
             "MISSED {}:{}:{} {}{condition}",
-            text(&site["file"]),
-            site["range"]["start"]["line"].as_u64().unwrap_or(0) + 1,
-            site["range"]["start"]["character"].as_u64().unwrap_or(0) + 1,
-            text(&site["kind"])
+            site.file,
+            site.range.start.line + 1,
+            site.range.start.character + 1,
+            site.kind
         ));
     }
-    for note in answer["crossCheck"]["notes"].as_array().into_iter().flatten() {
-        lines.push(format!("note: {}", text(note)));
+    for note in &answer.cross_check.notes {
+        lines.push(format!("note: {note}"));
     }
-    let verification = &answer["verification"];
-    if !verification.is_null() {
+    // The what-if check's answer is check's own: read by its members.
+    if let Some(verification) = &answer.verification {
         let introduced = verification["delta"]["introduced"].as_array().map_or(0, Vec::len);
         lines.push(format!(
             "verified in memory: {} ({} error(s), {introduced} introduced by the rename)",
@@ -1227,11 +1219,14 @@ pub fn render_text(answer: &Value) -> String {
             ));
         }
     }
-    lines.push(match answer["applied"]["mode"].as_str() {
-        Some("disk") => "written to disk".to_owned(),
-        Some("editor") if answer["applied"]["applied"] == json!(true) => "applied in the editor".to_owned(),
-        Some("editor") => format!("not applied in the editor: {}", text(&answer["applied"]["failureReason"])),
-        _ => "preview only: nothing was written".to_owned(),
+    lines.push(match answer.applied.mode {
+        AppliedMode::Disk => "written to disk".to_owned(),
+        AppliedMode::Editor if answer.applied.applied => "applied in the editor".to_owned(),
+        AppliedMode::Editor => format!(
+            "not applied in the editor: {}",
+            text(answer.applied.failure_reason.as_ref().unwrap_or(&Value::Null))
+        ),
+        AppliedMode::None => "preview only: nothing was written".to_owned(),
     });
     lines.join("\n")
 }

@@ -6,6 +6,7 @@ use fslens::commands::registry::Command;
 
 use std::collections::BTreeSet;
 
+use fslens::commands::find::answer::FindAnswer;
 use serde_json::{Value, json};
 use support::double::{Editor, SiteKey, double_command, fixture_copy, found_sites};
 use support::markers::read_markers;
@@ -109,5 +110,40 @@ async fn sites_in_a_file_linked_into_two_projects_say_which_context_typed_them()
         assert_eq!(error["error"]["data"]["argument"], json!(named), "{argument}: {error}");
         assert_eq!(error["error"]["data"]["errorKind"], json!("invalid_argument"), "{argument}: {error}");
     }
+    editor.stop().await;
+}
+
+/// A fieldImpact page fits the `responseCharBudget` it was asked for, with its groups, plan
+/// and notes (they are part of the page the planner measures), and its cursor continues the
+/// same sites: every page together holds every site once.
+#[tokio::test]
+async fn a_field_impact_page_fits_its_response_budget_and_its_cursor_continues() {
+    let workspace = fixture_copy("shipping");
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = ready_editor(workspace.path(), runtime.path()).await;
+    let whole = editor.execute_result(Command::FieldImpact, json!({"field": "Weight", "maxResults": 1000})).await;
+    let expected = found_sites(&whole);
+    let budget = 6_000;
+    let mut argument = json!({"field": "Weight", "maxResults": 1000, "responseCharBudget": budget});
+    let (mut seen, mut pages) = (BTreeSet::new(), 0);
+    loop {
+        let page = editor.execute_result(Command::FieldImpact, argument.clone()).await;
+        let typed: FindAnswer = serde_json::from_value(page.clone()).unwrap_or_else(|error| panic!("{error}: {page}"));
+        assert_eq!(serde_json::to_value(&typed).unwrap(), page, "the typed answer is the answer sent");
+        let length = serde_json::to_string(&page).unwrap().encode_utf16().count();
+        assert!(length <= budget, "a page of {length} UTF-16 units under a budget of {budget}: {page}");
+        assert!(page["plan"].is_string() && page["groups"]["scope"] == json!("page"), "{page}");
+        let delivered = found_sites(&page);
+        assert_eq!(delivered.len(), page["returnedSites"].as_u64().unwrap() as usize, "{page}");
+        assert!(delivered.is_disjoint(&seen), "a page repeats a site: {page}");
+        seen.extend(delivered);
+        pages += 1;
+        match page["nextCursor"].as_str() {
+            Some(cursor) => argument["cursor"] = json!(cursor),
+            None => break,
+        }
+    }
+    assert!(pages > 1, "the budget cuts the answer into pages");
+    assert_eq!(seen, expected);
     editor.stop().await;
 }

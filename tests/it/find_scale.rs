@@ -231,3 +231,17 @@ fn a_first_page_that_cannot_be_whole_holds_as_many_rows_as_fit() {
         first["sites"].as_array().unwrap().iter().chain(second["sites"].as_array().unwrap()).map(row_key).collect();
     assert_eq!(pages, stream[..pages.len()], "the two pages are the stream's first rows, each once");
 }
+
+/// A find answer read as the typed `FindAnswer` is the answer sent, member for member: rows
+/// with context lines and candidates, the ledger, the page.
+#[test]
+fn a_find_answer_reads_typed_and_writes_back_the_same() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/shipping");
+    for arguments in [&["Weight", "--context-lines", "1"][..], &["Weight", "--max-results", "2"]] {
+        let answer = find(&root, arguments);
+        let typed: fslens::commands::find::answer::FindAnswer =
+            serde_json::from_value(answer.clone()).unwrap_or_else(|error| panic!("{error}: {answer}"));
+        assert_eq!(serde_json::to_value(&typed).unwrap(), answer);
+        assert_eq!(typed.page.map(|page| page.sites.len()), answer["sites"].as_array().map(Vec::len));
+    }
+}

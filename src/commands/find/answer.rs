@@ -4,117 +4,118 @@
 //! are left out when `None`; members that are `null` when unknown (`matched`, `nextCursor`,
 //! `query`) are `Option`s that serialize as `null`. docs/commands.md describes each member.
 //!
-//! The site rows stay JSON objects ([`rows`](super::rows)): they are hashed into the
-//! cursor's stream identity as they are formed.
+//! Every member with a fixed set of values is an enum spelled as on the wire; the site rows
+//! are [`SiteRow`](super::rows::SiteRow)s. The answer derives `Deserialize` too, so the CLI
+//! and tests read it typed.
 
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::commands::find::arguments::{FindKind, FindScope};
 pub use crate::commands::find::candidates::FilesSearched;
 use crate::commands::find::page::PlannedAnswer;
+use crate::commands::find::rows::SiteKind;
 use crate::commands::find::target::Target;
 use crate::lsp::ext::error_kinds;
 use crate::workspace::WorkspaceModel;
 
 /// One `fslens.find` answer.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FindAnswer {
     /// What was run.
     #[serde(flatten)]
     pub run: RunEcho,
-    /// A typed result that is not an error: `no_projects`, `find_timeout`,
-    /// `find_site_exceeds_response_budget`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub error_kind: Option<&'static str>,
-    /// `fsac`, `syntax`, or `none` (nothing ran).
-    pub via: &'static str,
-    /// `complete`, `partial` or `syntactic`.
-    pub completeness: &'static str,
-    /// `found`, `not_found` or `indeterminate`.
-    pub outcome: &'static str,
-    /// `ok`, `partial`, `unknown` or `aborted`.
-    pub status: &'static str,
+    /// A typed result that is not an error.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_kind: Option<FindErrorKind>,
+    pub via: Via,
+    pub completeness: Completeness,
+    pub outcome: Outcome,
+    pub status: Status,
     pub matched: Option<bool>,
     /// The workspace has no project: the shared `no_projects` reason.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub no_projects: Option<Value>,
     pub scope_note: String,
     /// The projects in scope FSAC loaded in a configuration that leaves something out (another
     /// target framework, files compiled only for it); absent when none does.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub configurations: Option<Vec<crate::commands::configurations::ProjectConfiguration>>,
     /// Says what those configurations leave out.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub configuration_note: Option<String>,
     pub coverage: Coverage,
     pub per_project: Vec<ProjectRow>,
     /// Set when the page planner kept only some `perProject` rows.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub per_project_returned_count: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub per_project_total_count: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub per_project_truncated: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cross_check: Option<CrossCheck>,
     /// FSAC's errors on lines holding a site or an occurrence of the name (the answer is then
     /// not complete): the first 50.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub type_error_lines: Option<Vec<crate::commands::find::type_errors::TypeErrorLine>>,
     /// Set when `typeErrorLines` was cut.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub type_error_line_count: Option<usize>,
     /// The files the find had FSAC analyse for `typeErrorLines` (each holds an occurrence of
     /// the name no site covers): those analysed, and those whose diagnostics could not be had.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub type_error_check: Option<crate::commands::find::type_errors::TypeErrorCheck>,
     pub resolution: ResolutionSummary,
     /// Which files were read: the byte scan for the names and the files it kept.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub files_searched: Option<FilesSearched>,
     pub total_sites: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total_estimate: Option<TotalEstimate>,
     /// Where the site budget cut the stream (absent when it holds every site).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub site_budget: Option<crate::commands::find::budget::BudgetStop>,
     /// Sites per kind over the whole stream.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub breakdown: Option<BTreeMap<&'static str, usize>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub breakdown: Option<BTreeMap<SiteKind, usize>>,
     #[serde(flatten)]
     pub context_lines: Option<ContextLinesEcho>,
     /// With `includeSiteTypes`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub site_types: Option<SiteTypesLedger>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub site_types_note: Option<&'static str>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub site_types_note: Option<String>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub timings_ms: Option<BTreeMap<&'static str, u64>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timings_ms: Option<BTreeMap<String, u64>>,
     /// With `FSLENS_FIND_COUNT_WORK` set: what the find compared.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub work_counts: Option<crate::commands::find::work::WorkCounts>,
     pub elapsed_ms: u64,
     /// The page: `None` only while the planner has not filled it in.
     #[serde(flatten)]
     pub page: Option<FindPage>,
     /// With `find_site_exceeds_response_budget`: how to get a page.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recovery: Option<Recovery>,
+    /// `fslens.fieldImpact`'s members (`field`, `groups`, `plan`), added to each page the
+    /// planner measures.
+    #[serde(flatten)]
+    pub field_impact: Option<crate::commands::field_impact::FieldImpactParts>,
 }
 
 /// What was run: the arguments that shape the answer, as applied.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RunEcho {
     /// Always `find`.
-    pub tool: &'static str,
+    pub tool: String,
     pub query: Option<String>,
     pub kind: FindKind,
     /// `kind` as run: `auto` with `field` runs as `field`, with `member` as `members`.
@@ -126,12 +127,12 @@ pub struct RunEcho {
     pub response_construction_allowance_ms: u64,
     pub fsac_state: String,
     /// kind position: where the symbol was looked up.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub position: Option<PositionEcho>,
 }
 
 /// `position`: the echo of kind position's resolved place.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PositionEcho {
     pub path: String,
     pub line: u32,
@@ -141,7 +142,7 @@ pub struct PositionEcho {
 }
 
 /// `coverage`: which requested projects were analyzed.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Coverage {
     pub complete: bool,
@@ -152,43 +153,227 @@ pub struct Coverage {
     pub projects_busy: usize,
     pub projects_not_started: usize,
     /// Absent when the deadline passed before resolution.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub declarations_requested: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub declarations_swept: Option<usize>,
     pub phases: Phases,
 }
 
-/// `coverage.phases`: `complete`, `partial`, `not_started` or `not_needed` per phase.
-#[derive(Clone, Debug, Serialize)]
+/// `coverage.phases`: how each phase ended.
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Phases {
-    pub discovery: &'static str,
-    pub resolution: &'static str,
-    pub sweep: &'static str,
+    pub discovery: Phase,
+    pub resolution: Phase,
+    pub sweep: Phase,
+}
+
+/// How a phase ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    Complete,
+    Partial,
+    NotStarted,
+    NotNeeded,
+}
+
+/// Who answered (`via`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Via {
+    /// The compiler's references.
+    Fsac,
+    /// The syntax index alone (FSAC absent or loading).
+    Syntax,
+    /// Nothing ran.
+    None,
+}
+
+impl Via {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Via::Fsac => "fsac",
+            Via::Syntax => "syntax",
+            Via::None => "none",
+        }
+    }
+}
+
+/// `completeness`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Completeness {
+    Complete,
+    Partial,
+    Syntactic,
+}
+
+impl Completeness {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Completeness::Complete => "complete",
+            Completeness::Partial => "partial",
+            Completeness::Syntactic => "syntactic",
+        }
+    }
+}
+
+/// `outcome`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Outcome {
+    Found,
+    NotFound,
+    Indeterminate,
+}
+
+impl Outcome {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Outcome::Found => "found",
+            Outcome::NotFound => "not_found",
+            Outcome::Indeterminate => "indeterminate",
+        }
+    }
+}
+
+/// `status`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Ok,
+    Partial,
+    Unknown,
+    Aborted,
+}
+
+impl Status {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Partial => "partial",
+            Status::Unknown => "unknown",
+            Status::Aborted => "aborted",
+        }
+    }
+}
+
+/// A `perProject[].status`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ProjectStatus {
+    Analyzed,
+    TimedOut,
+    Failed,
+    Busy,
+    NotStarted,
+}
+
+impl ProjectStatus {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProjectStatus::Analyzed => "analyzed",
+            ProjectStatus::TimedOut => "timedOut",
+            ProjectStatus::Failed => "failed",
+            ProjectStatus::Busy => "busy",
+            ProjectStatus::NotStarted => "notStarted",
+        }
+    }
+}
+
+/// The `errorKind` of an answer that is not an error, spelled by [`error_kinds`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FindErrorKind {
+    NoProjects,
+    FindTimeout,
+    FindSiteExceedsResponseBudget,
+}
+
+impl FindErrorKind {
+    const ALL: [FindErrorKind; 3] =
+        [FindErrorKind::NoProjects, FindErrorKind::FindTimeout, FindErrorKind::FindSiteExceedsResponseBudget];
+
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FindErrorKind::NoProjects => error_kinds::NO_PROJECTS,
+            FindErrorKind::FindTimeout => error_kinds::FIND_TIMEOUT,
+            FindErrorKind::FindSiteExceedsResponseBudget => error_kinds::FIND_SITE_EXCEEDS_RESPONSE_BUDGET,
+        }
+    }
+}
+
+impl Serialize for FindErrorKind {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for FindErrorKind {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = std::borrow::Cow::<str>::deserialize(deserializer)?;
+        FindErrorKind::ALL
+            .into_iter()
+            .find(|kind| kind.as_str() == text)
+            .ok_or_else(|| serde::de::Error::custom(format!("not a find errorKind: {text}")))
+    }
+}
+
+/// `deliveryStatus`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DeliveryStatus {
+    Complete,
+    Partial,
+    Blocked,
+}
+
+/// `truncatedBy`: what ended the page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum TruncatedBy {
+    MaxResults,
+    ResponseBudget,
+    /// The segment ends here.
+    SiteBudget,
+}
+
+/// `paginationIncompleteReason`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PaginationIncompleteReason {
+    /// The deadline cut the sweep short.
+    DeadlineIncomplete,
 }
 
 /// One `perProject[]` row.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProjectRow {
     pub project: String,
-    /// `analyzed`, `timedOut`, `failed`, `busy` or `notStarted`.
-    pub status: &'static str,
+    pub status: ProjectStatus,
     pub declarations_swept: usize,
     pub sites: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
     /// For a project FSAC could not load: what makes it load (`dotnet restore`, or the
     /// project's MSBuild error to fix).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub remedy: Option<String>,
 }
 
 /// `crossCheck`: the declarations the syntax index resolved that FSAC's references missed.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CrossCheck {
-    pub source: &'static str,
+    /// Always `syntax-index`.
+    pub source: String,
     pub missed_by_backend: Vec<Value>,
     /// The declarations the syntax index can neither confirm nor rule out (FSAC's in an error
     /// region, or the index's own whose container it lost there), each with its `reason`: kept
@@ -196,37 +381,49 @@ pub struct CrossCheck {
     pub unconfirmed_by_index: Vec<Value>,
 }
 
+/// What a reader takes of a listed declaration (`resolution.declarations[]`,
+/// `crossCheck.missedByBackend[]`): its name, place and role.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeclarationRef {
+    pub symbol_full_name: String,
+    pub file: String,
+    pub range: crate::commands::find::rows::RowRange,
+    /// `declaration` or `signature`.
+    pub role: String,
+}
+
 /// `resolution`: the declarations the query resolved to and who answered.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResolutionSummary {
     /// This response starts at offset 0 and holds every site.
     pub complete: bool,
     /// The first 50 (`declarationCount` says how many there are when cut).
     pub declarations: Vec<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sources: Option<ResolutionSources>,
     /// Set when `declarations` was cut.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub declaration_count: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub declarations_truncated: Option<bool>,
 }
 
 /// `resolution.sources`: what each resolver answered (`answered`, `failed: …`, `timedOut`,
 /// `notApplicable (…)`); a resolver that was not asked is absent.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ResolutionSources {
-    pub syntax_index: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    pub syntax_index: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fsac_definition: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fsac_workspace_symbol: Option<String>,
 }
 
 /// `totalEstimate`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TotalEstimate {
     pub sites: usize,
@@ -234,7 +431,7 @@ pub struct TotalEstimate {
 }
 
 /// `contextLinesRequested`, `contextLinesApplied`, `contextLinesTruncated`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ContextLinesEcho {
     pub context_lines_requested: usize,
@@ -243,7 +440,7 @@ pub struct ContextLinesEcho {
 }
 
 /// `siteTypes`: the ledger of `includeSiteTypes` over the whole match set.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SiteTypesLedger {
     pub requested: bool,
@@ -257,34 +454,36 @@ pub struct SiteTypesLedger {
     pub typed_differently_by_another_project: Option<usize>,
     /// With no alternatives there is nothing to truncate.
     pub alternatives_truncated_rows: usize,
+    /// fieldImpact: the page's rows whose type comes from one project context of several.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub single_context_rows_on_page: Option<usize>,
 }
 
 /// The page members.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FindPage {
-    pub sites: Vec<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sites: Vec<crate::commands::find::rows::SiteRow>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_offset: Option<usize>,
     pub returned_sites: usize,
     pub cursor_advanced_by: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub truncated: Option<bool>,
     pub result_set_complete: bool,
-    /// `complete`, `partial` or `blocked`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub delivery_status: Option<&'static str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delivery_status: Option<DeliveryStatus>,
     pub next_cursor: Option<String>,
-    /// `maxResults`, `responseBudget` or `siteBudget` (the segment ends here), when there is a next page.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub truncated_by: Option<&'static str>,
+    /// When there is a next page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub truncated_by: Option<TruncatedBy>,
     /// These three when the sweep did not complete and there are sites.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pagination_restart_required: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_same_cursor: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pagination_incomplete_reason: Option<&'static str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pagination_incomplete_reason: Option<PaginationIncompleteReason>,
 }
 
 impl FindPage {
@@ -308,14 +507,14 @@ impl FindPage {
 }
 
 /// `recovery`.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Recovery {
     pub same_cursor_retry: SameCursorRetry,
-    pub recipe: &'static str,
+    pub recipe: String,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SameCursorRetry {
     pub allowed: bool,
 }
@@ -356,7 +555,7 @@ pub(super) fn timeout_before_sweep(
         .iter()
         .map(|project| ProjectRow {
             project: model.display_path(project),
-            status: "notStarted",
+            status: ProjectStatus::NotStarted,
             declarations_swept: 0,
             sites: 0,
             reason: Some("the deadline passed before the sweep started".to_owned()),
@@ -370,11 +569,11 @@ pub(super) fn timeout_before_sweep(
     );
     FindAnswer {
         run,
-        error_kind: Some(error_kinds::FIND_TIMEOUT),
-        via: "none",
-        completeness: "partial",
-        outcome: "indeterminate",
-        status: "unknown",
+        error_kind: Some(FindErrorKind::FindTimeout),
+        via: Via::None,
+        completeness: Completeness::Partial,
+        outcome: Outcome::Indeterminate,
+        status: Status::Unknown,
         matched: None,
         no_projects: None,
         scope_note,
@@ -390,7 +589,7 @@ pub(super) fn timeout_before_sweep(
             projects_not_started: requested,
             declarations_requested: None,
             declarations_swept: None,
-            phases: Phases { discovery: "complete", resolution: "not_started", sweep: "not_started" },
+            phases: Phases { discovery: Phase::Complete, resolution: Phase::NotStarted, sweep: Phase::NotStarted },
         },
         per_project,
         per_project_returned_count: None,
@@ -421,5 +620,6 @@ pub(super) fn timeout_before_sweep(
         elapsed_ms: started.elapsed().as_millis() as u64,
         page: Some(FindPage::before_sweep()),
         recovery: None,
+        field_impact: None,
     }
 }

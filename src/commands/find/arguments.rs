@@ -387,6 +387,33 @@ impl FindArguments {
         self.occurrence.unwrap_or_default().as_u32()
     }
 
+    /// A find of `own` with every sweep argument at its default.
+    pub fn new(own: FindOwnArguments) -> FindArguments {
+        let FindOwnArguments { query, kind, member, field, include_site_types } = own;
+        FindArguments {
+            query,
+            kind,
+            member,
+            field,
+            include_site_types,
+            scope: FindScope::default(),
+            exact: true,
+            path: None,
+            line: None,
+            word: None,
+            occurrence: None,
+            character: None,
+            context_lines: ContextLines::default(),
+            include_declaration: true,
+            include_info: false,
+            project_path: None,
+            max_results: MaxResults::default(),
+            response_char_budget: None,
+            timeout_ms: FindTimeoutMs::default(),
+            cursor: None,
+        }
+    }
+
     pub fn timeout(&self) -> Duration {
         self.timeout_ms.as_duration_ms()
     }
@@ -445,6 +472,12 @@ mod tests {
 
     fn parsed(value: Value) -> Result<FindArguments, CommandError> {
         parse_arguments::<FindArguments>(value)
+    }
+
+    #[test]
+    fn new_arguments_are_the_wires_defaults() {
+        let own = FindOwnArguments { query: Some("A.b".into()), kind: FindKind::Definition, ..Default::default() };
+        assert_eq!(FindArguments::new(own), parsed(serde_json::json!({"query": "A.b", "kind": "definition"})).unwrap());
     }
 
     fn argument_of(value: Value) -> String {

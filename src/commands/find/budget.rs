@@ -37,7 +37,7 @@ pub fn estimated_bytes(site: &Site) -> usize {
 }
 
 /// `siteBudget`: where the budget cut the stream.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BudgetStop {
     pub budget_bytes: usize,
@@ -128,11 +128,11 @@ mod tests {
         Site {
             file: file.to_owned(),
             range: TextRange { start, end: Position { line, character: 3 } },
-            kind: "reference",
+            kind: crate::commands::find::rows::SiteKind::Reference,
             symbol_full_name: Some("M.x".into()),
             symbol_candidates: std::sync::Arc::default(),
             project: None,
-            via: "syntax",
+            via: crate::commands::find::rows::SiteVia::Syntax,
             condition: None,
         }
     }

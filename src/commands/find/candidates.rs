@@ -45,7 +45,7 @@ pub(super) struct SearchedFiles {
 }
 
 /// `filesSearched`: how many files the byte scan read and how many it kept.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FilesSearched {
     /// Files of the workspace the syntax index covers.
@@ -62,12 +62,12 @@ pub struct FilesSearched {
     pub every_file_kept: bool,
     /// A qualified find: files whose bytes hold the name but which cannot use what the query
     /// names (they can neither see its declaration nor name its qualifier), left unread.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cannot_use_files: Option<usize>,
     /// The names scanned for (the first [`NAMES_LISTED`]).
     pub names: Vec<String>,
     /// How many more names were scanned for than `names` lists.
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub names_omitted: usize,
 }
 

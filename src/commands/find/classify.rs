@@ -11,7 +11,7 @@ use std::sync::Arc;
 use crate::commands::find::budget::{BudgetStop, Segment};
 use crate::commands::find::declarations::Resolved;
 use crate::commands::find::resolve::Declared;
-use crate::commands::find::rows::{Site, sort_and_deduplicate};
+use crate::commands::find::rows::{Site, SiteKind, SiteVia, sort_and_deduplicate};
 use crate::commands::find::sweep::Swept;
 use crate::commands::find::target::Placement;
 use crate::commands::find::work::FileKey;
@@ -36,10 +36,6 @@ pub(super) fn sites(
 }
 
 /// The kinds of a declaration's own site: `definition`, and `signature` in a `.fsi`.
-pub(super) fn is_declaration_kind(kind: &str) -> bool {
-    kind == "definition" || kind == "signature"
-}
-
 /// With FSAC: every location of the sweep, then every resolved declaration as a definition
 /// site, swept or not. FSAC's answers come first, so a declaration FSAC confirmed keeps
 /// `via: "fsac"` after de-duplication. The locations are grouped by file first (references
@@ -75,17 +71,21 @@ fn compiler_sites<'a>(
     if resolved.anchor.is_some() {
         let name = resolved.position_name.as_deref();
         for (path, range) in &swept.anchor_answer {
-            locate(Located { declaration: resolved.declared.first(), name, path, range: *range, via: "fsac" });
+            locate(Located { declaration: resolved.declared.first(), name, path, range: *range, via: SiteVia::Fsac });
         }
     } else {
         for (declaration, locations) in resolved.declared.iter().zip(&swept.answers) {
             for (path, range) in locations {
-                locate(Located { declaration: Some(declaration), name: None, path, range: *range, via: "fsac" });
+                locate(Located { declaration: Some(declaration), name: None, path, range: *range, via: SiteVia::Fsac });
             }
         }
     }
     for declaration in &resolved.declared {
-        let via = if declaration.sources.iter().any(|source| source.starts_with("fsac")) { "fsac" } else { "syntax" };
+        let via = if declaration.sources.iter().any(|source| source.starts_with("fsac")) {
+            SiteVia::Fsac
+        } else {
+            SiteVia::Syntax
+        };
         let (path, range) = (&declaration.path, declaration.name_range);
         locate(Located { declaration: Some(declaration), name: None, path, range, via });
     }
@@ -201,11 +201,11 @@ fn inactive_rows(
                 file_rows.push(Site {
                     file: file.clone(),
                     range: declaration.name_range,
-                    kind: "inactive",
+                    kind: SiteKind::Inactive,
                     symbol_full_name: Some(declaration.full_name.clone()),
                     symbol_candidates: Arc::default(),
                     project: project.clone(),
-                    via: "syntax",
+                    via: SiteVia::Syntax,
                     condition: Some(condition),
                 });
             }
@@ -220,7 +220,7 @@ fn inactive_rows(
                 name.add_sites_in(find, placement, path, &file, &mut sites);
                 for mut site in sites {
                     if let Some(condition) = inactive_at(site.range.start.line) {
-                        site.kind = "inactive";
+                        site.kind = SiteKind::Inactive;
                         site.condition = Some(condition);
                         file_rows.push(site);
                     }
@@ -252,7 +252,7 @@ fn merge_inactive(sites: &mut Vec<Site>, inactive: Vec<Site>, answered: impl Fn(
 /// are dropped, then the rest sorted and de-duplicated.
 fn offer_file_sites(find: &FindRun, segment: &mut Segment, file: &str, mut sites: Vec<Site>, files_after: usize) {
     if !find.arguments.include_declaration {
-        sites.retain(|site| !is_declaration_kind(site.kind));
+        sites.retain(|site| !site.kind.is_declaration());
     }
     sort_and_deduplicate(&mut sites);
     segment.offer_file(file, sites, files_after);
@@ -265,7 +265,7 @@ struct Located<'a> {
     name: Option<&'a str>,
     path: &'a Path,
     range: TextRange,
-    via: &'static str,
+    via: SiteVia,
 }
 
 /// What classifies a compiler-confirmed location.
@@ -283,7 +283,7 @@ impl Classifier<'_> {
     fn site(&self, file: &str, located: &Located<'_>) -> Option<Site> {
         let Located { declaration, name, path, range, via } = *located;
         let kind = self.kind_at(path, &range, declaration);
-        if self.kind_mode == FindKind::Field && !kind.starts_with("field") && !is_declaration_kind(kind) {
+        if self.kind_mode == FindKind::Field && !kind.is_field() && !kind.is_declaration() {
             return None;
         }
         Some(Site {
@@ -300,38 +300,33 @@ impl Classifier<'_> {
 
     /// Any resolved declaration at this place makes it a declaration site, whichever
     /// declaration's sweep reported it: `signature` in a `.fsi`, else `definition`.
-    fn kind_at(&self, path: &Path, range: &TextRange, declaration: Option<&Declared>) -> &'static str {
+    fn kind_at(&self, path: &Path, range: &TextRange, declaration: Option<&Declared>) -> SiteKind {
         let work = &self.find.work;
         work.compared(1);
         let declared_here = self.declared_at.get(&(work.file_key(path), *range)).map(|slot| &self.declared[*slot]);
         if let Some(here) = declared_here {
-            if here.is_signature() { "signature" } else { "definition" }
+            if here.is_signature() { SiteKind::Signature } else { SiteKind::Definition }
         } else if let Some(declaration) = declaration.filter(|declaration| declaration.is_field())
             && self.kind_mode != FindKind::Symbol
         {
-            field_site_kind(&self.find.index, path, range, declaration.name()).unwrap_or("field-reference")
+            field_site_kind(&self.find.index, path, range, declaration.name()).unwrap_or(SiteKind::FieldReference)
         } else if declaration.is_some_and(Declared::is_member) && self.kind_mode != FindKind::Symbol {
-            "member-usage"
+            SiteKind::MemberUsage
         } else {
-            "reference"
+            SiteKind::Reference
         }
     }
 }
 
 /// The syntax layer's field-site kind at `range` in `path`, for a field called `name`.
-fn field_site_kind(
-    index: &crate::syntax::SyntaxIndex,
-    path: &Path,
-    range: &TextRange,
-    name: &str,
-) -> Option<&'static str> {
+fn field_site_kind(index: &crate::syntax::SyntaxIndex, path: &Path, range: &TextRange, name: &str) -> Option<SiteKind> {
     let file = index.file(path)?;
     let id = index.interner().lookup(name)?;
     file.index
         .field_sites
         .iter()
         .find(|site| site.field == id && site.start == range.start)
-        .map(|site| site.kind.as_str())
+        .map(|site| site.kind.into())
 }
 
 /// Syntactic sites while FSAC cannot answer: the resolved declarations, then every
@@ -352,11 +347,11 @@ fn syntactic_sites(
         declaration_sites.entry(file.clone()).or_default().push(Site {
             file,
             range: declaration.name_range,
-            kind: if declaration.is_signature() { "signature" } else { "definition" },
+            kind: if declaration.is_signature() { SiteKind::Signature } else { SiteKind::Definition },
             symbol_full_name: Some(declaration.full_name.clone()),
             symbol_candidates: Arc::default(),
             project: placement.project_of(&declaration.path, &find.model),
-            via: "syntax",
+            via: SiteVia::Syntax,
             condition: None,
         });
     }
@@ -445,10 +440,10 @@ impl<'a> NameSites<'a> {
             }
             let field_kind = field_kinds.get(&(hit.position.line, hit.position.character));
             let kind = match (field_kind, kind_mode) {
-                (Some(kind), mode) if mode != FindKind::Symbol => kind.as_str(),
+                (Some(kind), mode) if mode != FindKind::Symbol => SiteKind::from(*kind),
                 (None, FindKind::Field) => continue,
-                _ if self.is_member && kind_mode != FindKind::Symbol => "member-usage",
-                _ => "reference",
+                _ if self.is_member && kind_mode != FindKind::Symbol => SiteKind::MemberUsage,
+                _ => SiteKind::Reference,
             };
             sites.push(Site {
                 file: file.to_owned(),
@@ -457,7 +452,7 @@ impl<'a> NameSites<'a> {
                 symbol_full_name: self.symbol.clone(),
                 symbol_candidates: self.symbol_candidates.clone(),
                 project: project.clone(),
-                via: "syntax",
+                via: SiteVia::Syntax,
                 condition: None,
             });
         }

@@ -52,7 +52,11 @@ impl Resolved {
             partner_count: 0,
             anchor: None,
             position_name: None,
-            sources: ResolutionSources { syntax_index: "answered", fsac_definition: None, fsac_workspace_symbol: None },
+            sources: ResolutionSources {
+                syntax_index: "answered".to_owned(),
+                fsac_definition: None,
+                fsac_workspace_symbol: None,
+            },
             notes: Vec::new(),
             unconfirmed: Vec::new(),
             position_unresolved_but_declared: false,

@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use crate::commands::find::FindRun;
-use crate::commands::find::answer::ProjectRow;
+use crate::commands::find::answer::{Outcome, ProjectRow, ProjectStatus, Status};
 use crate::commands::find::declarations::Resolved;
 use crate::commands::find::resolve::{Declared, same_file};
-use crate::commands::find::rows::Site;
+use crate::commands::find::rows::{Site, SiteKind, SiteVia};
 use crate::commands::find::sweep::{SweepOutcome, Swept};
 use crate::commands::find::type_errors::TypeErrors;
 use crate::commands::find::work::{FileKey, Work};
@@ -24,7 +24,7 @@ use crate::workspace::WorkspaceModel;
 pub(super) struct Verdict {
     pub per_project: Vec<ProjectRow>,
     /// Requested projects per `perProject` status.
-    pub counts: BTreeMap<&'static str, usize>,
+    pub counts: BTreeMap<ProjectStatus, usize>,
     pub requested: usize,
     pub analyzed: usize,
     /// The workspace has no project: the shared `no_projects` reason.
@@ -40,8 +40,8 @@ pub(super) struct Verdict {
     pub coverage_complete: bool,
     /// Every resolver that was asked answered.
     pub resolution_answered: bool,
-    pub outcome: &'static str,
-    pub status: &'static str,
+    pub outcome: Outcome,
+    pub status: Status,
     pub matched: Option<bool>,
     /// What the answer could not establish, in words (after resolution's own notes).
     pub notes: Vec<String>,
@@ -51,15 +51,18 @@ pub(super) struct Verdict {
 
 impl Verdict {
     /// The number of requested projects with this `perProject` status.
-    pub fn count(&self, status: &str) -> usize {
-        self.counts.get(status).copied().unwrap_or(0)
+    pub fn count(&self, status: ProjectStatus) -> usize {
+        self.counts.get(&status).copied().unwrap_or(0)
     }
 
     /// Whether the deadline cut the sweep short: with FSAC ready, a requested project timed
     /// out, was busy or was never started. Such an answer cannot be paged by cursor (another
     /// call may sweep more); every other answer can, partial or not.
     pub fn deadline_cut_sweep(&self, fsac_ready: bool) -> bool {
-        fsac_ready && ["timedOut", "busy", "notStarted"].iter().any(|status| self.count(status) > 0)
+        fsac_ready
+            && [ProjectStatus::TimedOut, ProjectStatus::Busy, ProjectStatus::NotStarted]
+                .into_iter()
+                .any(|status| self.count(status) > 0)
     }
 }
 
@@ -75,7 +78,7 @@ pub(super) fn judge(
 ) -> Verdict {
     let (per_project, counts) = project_ledger(find, resolved, swept, sites);
     let requested = find.target.projects.len();
-    let analyzed = counts.get("analyzed").copied().unwrap_or(0);
+    let analyzed = counts.get(&ProjectStatus::Analyzed).copied().unwrap_or(0);
     // No project at all: nothing was searched, so nothing can be `not_found` or complete.
     let no_projects = crate::commands::no_projects(&find.model);
     let swept_complete = find.fsac.ready && analyzed == requested && no_projects.is_none();
@@ -96,7 +99,7 @@ pub(super) fn judge(
         })
         .collect();
     // Sites in code the compiler did not see: no references answer holds them.
-    let inactive: Vec<&Site> = sites.iter().filter(|site| site.kind == "inactive").collect();
+    let inactive: Vec<&Site> = sites.iter().filter(|site| site.kind == SiteKind::Inactive).collect();
     // An override, or a member of `interface I with`, asked by name: FSAC's references at it are
     // those of the slot it fills (the abstract member: every implementation and every call
     // through it), which the compiler does not count as uses of this implementation. Unless
@@ -137,13 +140,13 @@ pub(super) fn judge(
             .as_deref()
             .is_none_or(|value| value == "answered" || value.starts_with("notApplicable"));
     let (outcome, status, matched) = if !sites.is_empty() {
-        ("found", if coverage_complete { "ok" } else { "partial" }, Some(true))
+        (Outcome::Found, if coverage_complete { Status::Ok } else { Status::Partial }, Some(true))
     } else if no_projects.is_some() {
-        ("indeterminate", "unknown", None)
+        (Outcome::Indeterminate, Status::Unknown, None)
     } else if coverage_complete && resolution_answered {
-        ("not_found", "ok", Some(false))
+        (Outcome::NotFound, Status::Ok, Some(false))
     } else {
-        ("indeterminate", "unknown", None)
+        (Outcome::Indeterminate, Status::Unknown, None)
     };
     let mut notes = Vec::new();
     if !missed.is_empty() {
@@ -300,10 +303,10 @@ fn project_ledger(
     resolved: &Resolved,
     swept: &Swept,
     sites: &[Site],
-) -> (Vec<ProjectRow>, BTreeMap<&'static str, usize>) {
+) -> (Vec<ProjectRow>, BTreeMap<ProjectStatus, usize>) {
     let failed = find.failed_projects();
     let mut per_project = Vec::new();
-    let mut counts: BTreeMap<&'static str, usize> = BTreeMap::new();
+    let mut counts: BTreeMap<ProjectStatus, usize> = BTreeMap::new();
     let groups = if find.fsac.ready && swept.asked && swept.anchor_outcome.is_none() {
         declarations_seen_by(find, resolved, swept)
     } else {
@@ -321,7 +324,7 @@ fn project_ledger(
         let load_error = failed.iter().find(|(failed, _)| failed == project).map(|(_, error)| *error);
         let (outcome, relevant) =
             project_outcome(find, swept, &groups, project, load_error.map(|error| &*error.message));
-        *counts.entry(outcome.as_str()).or_default() += 1;
+        *counts.entry(outcome.status()).or_default() += 1;
         let reason = match &outcome {
             SweepOutcome::Failed(reason) | SweepOutcome::Busy(reason) => Some(reason.clone()),
             SweepOutcome::NotStarted if !find.fsac.ready => {
@@ -338,7 +341,7 @@ fn project_ledger(
             sites: sites_per_project.get(display.as_str()).copied().unwrap_or(0),
             remedy: load_error.map(|error| project_remedy(error, &display)),
             project: display,
-            status: outcome.as_str(),
+            status: outcome.status(),
             declarations_swept: relevant,
             reason,
         });
@@ -478,7 +481,7 @@ fn lands_on_other_members(find: &FindRun, resolved: &Resolved, sites: &[Site]) -
     // Each file's member names once (a site is one lookup, not a pass over the file's
     // declarations: a common member has thousands of sites).
     let mut members_of: HashMap<String, HashSet<TextRange>> = HashMap::new();
-    sites.iter().filter(|site| site.via == "fsac").any(|site| {
+    sites.iter().filter(|site| site.via == SiteVia::Fsac).any(|site| {
         let path = super::resolve_display(&find.root, &site.file);
         let members = members_of.entry(site.file.clone()).or_insert_with(|| {
             find.index.file(&path).map_or_else(HashSet::new, |file| {

@@ -43,27 +43,28 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::configurations::{configuration_note, loaded_configurations};
 use crate::commands::paths::confine;
-use crate::lsp::ext::error_kinds;
 use crate::session_state::status::{ProjectError, StatusSnapshot};
 use crate::syntax::{Overlay, SyntaxIndex};
 use crate::workspace::WorkspaceModel;
 
 use answer::{
-    ContextLinesEcho, Coverage, CrossCheck, FindAnswer, FindPage, Phases, PositionEcho, Recovery, ResolutionSummary,
-    RunEcho, SameCursorRetry, SiteTypesLedger, TotalEstimate,
+    Completeness, ContextLinesEcho, Coverage, CrossCheck, DeliveryStatus, FindAnswer, FindErrorKind, FindPage,
+    PaginationIncompleteReason, Phase, Phases, PositionEcho, ProjectStatus, Recovery, ResolutionSummary, RunEcho,
+    SameCursorRetry, SiteTypesLedger, Status, TotalEstimate, TruncatedBy, Via,
 };
 pub use arguments::{FindArguments, FindKind, FindScope};
 use declarations::Resolved;
 use ledger::Verdict;
 use page::{FindCursor, PlannedPage, identity_of, plan_page};
 use resolve::effective_kind;
-use rows::{Site, SourceLines};
+use rows::{Site, SiteRow, SourceLines};
 use stream::Stream;
 use sweep::Swept;
 use target::{Placement, Target};
@@ -74,11 +75,108 @@ const RESPONSE_ALLOWANCE_CAP: Duration = Duration::from_millis(250);
 const DECLARATIONS_SHOWN: usize = 50;
 
 pub async fn find(arguments: FindArguments, context: CommandContext) -> Result<Value, CommandError> {
-    find_with(arguments, context).await
+    find_answer(arguments, context).await?.into_json()
 }
 
-/// `fslens.find` with arguments already read and validated (fieldImpact builds its own).
-pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Result<Value, CommandError> {
+/// `fslens.find` with arguments already read and validated: the typed answer.
+pub async fn find_answer(arguments: FindArguments, context: CommandContext) -> Result<FindAnswer, CommandError> {
+    find_answer_extended(arguments, context, &|_| {}).await
+}
+
+/// What a caller adds to each candidate page before the planner measures it (fieldImpact's
+/// members): the page it delivers then fits the budget with them.
+pub type PageExtension<'a> = &'a (dyn Fn(&mut FindAnswer) + Sync);
+
+/// [`find_answer`] whose every page carries what `extend` adds to it.
+pub async fn find_answer_extended(
+    arguments: FindArguments,
+    context: CommandContext,
+    extend: PageExtension<'_>,
+) -> Result<FindAnswer, CommandError> {
+    match run(arguments, context, Rows::Page, None).await? {
+        Ran::Answered(mut answer) => {
+            extend(&mut answer);
+            Ok(*answer)
+        }
+        Ran::Formed(formed) => {
+            let Formed { arguments, base, rows, frame } = *formed;
+            deliver_page(&arguments, base, &rows, &frame, extend)
+        }
+    }
+}
+
+/// Every site of a find, with no page: for a caller that compares them all (rename).
+#[derive(Clone, Debug)]
+pub struct AllSites {
+    /// Every row, in the stream's order (each segment the site budget cut, in turn).
+    pub rows: Vec<SiteRow>,
+    /// `complete` only when every segment was.
+    pub completeness: Completeness,
+    /// `crossCheck.missedByBackend` of every segment.
+    pub missed_by_backend: Vec<answer::DeclarationRef>,
+}
+
+/// Every site of the find `arguments` stands for (its `cursor` and `maxResults` are not
+/// read): the stream's rows segment after segment, with no page planned and no cursor. A
+/// sweep the deadline cut short ends the walk (the rows so far are returned, not complete).
+pub async fn all_sites(arguments: FindArguments, context: CommandContext) -> Result<AllSites, CommandError> {
+    let mut all = AllSites { rows: Vec::new(), completeness: Completeness::Complete, missed_by_backend: Vec::new() };
+    let mut resume_from = None;
+    loop {
+        let (base, rows, resumes_at) = match run(arguments.clone(), context.clone(), Rows::All, resume_from).await? {
+            Ran::Answered(answer) => (*answer, Vec::new(), None),
+            Ran::Formed(formed) => {
+                let Formed { base, rows, frame, .. } = *formed;
+                let resumes_at = frame.resumes_at.filter(|_| !frame.sweep_incomplete);
+                (base, rows, resumes_at)
+            }
+        };
+        if base.completeness != Completeness::Complete {
+            all.completeness = base.completeness;
+        }
+        let missed = base.cross_check.map(|check| check.missed_by_backend).unwrap_or_default();
+        all.missed_by_backend.extend(missed.into_iter().filter_map(|row| serde_json::from_value(row).ok()));
+        all.rows.extend(rows);
+        match resumes_at {
+            Some(file) => resume_from = Some(file),
+            None => return Ok(all),
+        }
+    }
+}
+
+/// Which rows a run forms.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Rows {
+    /// The cursor's window of at most `maxResults`.
+    Page,
+    /// Every row of the segment.
+    All,
+}
+
+/// What a run produced.
+enum Ran {
+    /// An answer with no rows to plan (the deadline passed before the sweep).
+    Answered(Box<FindAnswer>),
+    /// The phases ran: the rows are formed.
+    Formed(Box<Formed>),
+}
+
+/// The answer without its page, the rows formed and where they sit in the stream.
+struct Formed {
+    arguments: FindArguments,
+    base: FindAnswer,
+    rows: Vec<SiteRow>,
+    frame: PageFrame,
+}
+
+/// The phases of a find, up to its rows; `resume_from` starts the segment at that file
+/// (as a cursor of [`Rows::Page`] does).
+async fn run(
+    arguments: FindArguments,
+    context: CommandContext,
+    wanted: Rows,
+    resume_from: Option<String>,
+) -> Result<Ran, CommandError> {
     let started = Instant::now();
     let root = context.workspace_root()?.to_path_buf();
     let deadlines = Deadlines::for_timeout(arguments.timeout());
@@ -111,7 +209,7 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
     let run = run_echo(&arguments, &target, &model, &fsac, &deadlines, position.as_ref());
     // An expired deadline before the sweep: a typed timeout, no invented counts.
     if tokio::time::Instant::now() >= deadlines.sweep {
-        return answer::timeout_before_sweep(run, &target, &model, started).into_json();
+        return Ok(Ran::Answered(Box::new(answer::timeout_before_sweep(run, &target, &model, started))));
     }
     let mut find = FindRun {
         arguments,
@@ -136,7 +234,7 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
     let answered_files = swept.all_answers().into_iter().flatten().map(|(path, _)| path.clone()).collect::<Vec<_>>();
     find.searched.include_files(&find.index, &find.overlay, answered_files).await?;
     let placement = Placement::new(&find.target, &find.model);
-    let from_file = cursor.as_ref().and_then(|cursor| cursor.from_file.clone());
+    let from_file = cursor.as_ref().and_then(|cursor| cursor.from_file.clone()).or(resume_from);
     let segment = budget::Segment::new(budget::site_budget_bytes(), from_file.clone());
     let (sites, budget_stop) = classify::sites(&find, &placement, &resolved, &swept, segment);
     let site_types = if find.arguments.include_site_types {
@@ -163,7 +261,12 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
     }
     let (types, site_types) = site_types.unzip();
     let ledger = (verdict.per_project.as_slice(), resolved.declared.as_slice());
-    let stream = stream::form(&find, &mut texts, &placement, ledger, &sites, types.as_deref(), cursor.as_ref());
+    let window = match wanted {
+        Rows::Page => stream::window(&find, cursor.as_ref()),
+        Rows::All => 0..usize::MAX,
+    };
+    let segment = (window, from_file.as_deref());
+    let stream = stream::form(&find, &mut texts, &placement, ledger, &sites, types.as_deref(), segment);
     // Only a sweep the deadline cut short (a project timed out, busy or never started) leaves
     // a stream that cannot be bound to a cursor. A partial answer for any other reason (a
     // declaration FSAC's references miss, one the index cannot confirm, a failed project) is
@@ -184,10 +287,9 @@ pub async fn find_with(arguments: FindArguments, context: CommandContext) -> Res
         from_file,
         resumes_at: findings.budget_stop.as_ref().map(|stop| stop.resumes_at_file.clone()),
     };
-    let page = deliver_page(&find.arguments, base, &stream.page_rows, &frame);
     // The rest of the workspace is indexed for later commands, off this answer's path.
     find.context.warm_workspaces().start_in_background(&find.index, &find.root);
-    page
+    Ok(Ran::Formed(Box::new(Formed { arguments: find.arguments, base, rows: stream.page_rows, frame })))
 }
 
 /// One find after indexing: what the phases read. The file texts they quote ([`Texts`]) go
@@ -342,7 +444,7 @@ fn run_echo(
     position: Option<&ResolvedPosition>,
 ) -> RunEcho {
     RunEcho {
-        tool: "find",
+        tool: "find".to_owned(),
         query: arguments.query.clone(),
         kind: arguments.kind,
         effective_kind: effective_kind(arguments),
@@ -401,12 +503,12 @@ fn answer_of(
         .collect();
     FindAnswer {
         run,
-        error_kind: verdict.no_projects.as_ref().map(|_| error_kinds::NO_PROJECTS),
-        via: if via_fsac { "fsac" } else { "syntax" },
+        error_kind: verdict.no_projects.as_ref().map(|_| FindErrorKind::NoProjects),
+        via: if via_fsac { Via::Fsac } else { Via::Syntax },
         completeness: match (via_fsac, verdict.coverage_complete) {
-            (false, _) => "syntactic",
-            (true, true) => "complete",
-            (true, false) => "partial",
+            (false, _) => Completeness::Syntactic,
+            (true, true) => Completeness::Complete,
+            (true, false) => Completeness::Partial,
         },
         outcome: verdict.outcome,
         status: verdict.status,
@@ -421,7 +523,7 @@ fn answer_of(
         per_project_total_count: None,
         per_project_truncated: None,
         cross_check: (swept.asked && verdict.swept_complete).then(|| CrossCheck {
-            source: "syntax-index",
+            source: "syntax-index".to_owned(),
             missed_by_backend: verdict
                 .missed
                 .iter()
@@ -459,13 +561,14 @@ fn answer_of(
             context_lines_truncated: find.arguments.context_lines_requested() > find.arguments.context_lines_applied(),
         }),
         site_types: site_types.clone(),
-        site_types_note: site_types.as_ref().map(|_| site_types_note(find.kind_mode(), sites)),
+        site_types_note: site_types.as_ref().map(|_| site_types_note(find.kind_mode(), sites).to_owned()),
         notes: resolved.notes.iter().chain(&verdict.notes).cloned().collect(),
-        timings_ms: Some(clock.timings),
+        timings_ms: Some(clock.timings.into_iter().map(|(phase, ms)| (phase.to_owned(), ms)).collect()),
         work_counts: find.work.counts_if_asked(),
         elapsed_ms: started.elapsed().as_millis() as u64,
         page: None,
         recovery: None,
+        field_impact: None,
     }
 }
 
@@ -473,27 +576,27 @@ fn answer_of(
 fn coverage_of(find: &FindRun, resolved: &Resolved, swept: &Swept, verdict: &Verdict) -> Coverage {
     let (declarations_requested, declarations_swept) = swept.declarations_requested_and_swept(resolved);
     let sweep = if !find.fsac.ready {
-        "not_started"
+        Phase::NotStarted
     } else if !swept.asked {
-        "not_needed"
+        Phase::NotNeeded
     } else if verdict.coverage_complete {
-        "complete"
+        Phase::Complete
     } else {
-        "partial"
+        Phase::Partial
     };
     Coverage {
         complete: verdict.coverage_complete,
         projects_requested: verdict.requested,
         projects_analyzed: verdict.analyzed,
-        projects_timed_out: verdict.count("timedOut"),
-        projects_failed: verdict.count("failed"),
-        projects_busy: verdict.count("busy"),
-        projects_not_started: verdict.count("notStarted"),
+        projects_timed_out: verdict.count(ProjectStatus::TimedOut),
+        projects_failed: verdict.count(ProjectStatus::Failed),
+        projects_busy: verdict.count(ProjectStatus::Busy),
+        projects_not_started: verdict.count(ProjectStatus::NotStarted),
         declarations_requested: Some(declarations_requested),
         declarations_swept: Some(declarations_swept),
         phases: Phases {
-            discovery: "complete",
-            resolution: if verdict.resolution_answered { "complete" } else { "partial" },
+            discovery: Phase::Complete,
+            resolution: if verdict.resolution_answered { Phase::Complete } else { Phase::Partial },
             sweep,
         },
     }
@@ -514,7 +617,7 @@ fn resolution_of(resolved: &Resolved, declarations: &[Value]) -> ResolutionSumma
 }
 
 /// `breakdown`: sites per kind over the whole stream.
-fn breakdown_of(sites: &[Site]) -> BTreeMap<&'static str, usize> {
+fn breakdown_of(sites: &[Site]) -> BTreeMap<rows::SiteKind, usize> {
     let mut breakdown = BTreeMap::new();
     for site in sites {
         *breakdown.entry(site.kind).or_default() += 1;
@@ -525,7 +628,7 @@ fn breakdown_of(sites: &[Site]) -> BTreeMap<&'static str, usize> {
 /// `siteTypesNote`: what a site type says, or that this kind produced no field site.
 fn site_types_note(kind_mode: FindKind, sites: &[Site]) -> &'static str {
     if matches!(kind_mode, FindKind::Definition | FindKind::Symbol | FindKind::Members)
-        && !sites.iter().any(|site| site.kind.starts_with("field-"))
+        && !sites.iter().any(|site| site.kind.is_field())
     {
         "includeSiteTypes annotates field sites only, and this kind produced none."
     } else {
@@ -550,16 +653,17 @@ struct PageFrame {
     resumes_at: Option<String>,
 }
 
-/// The page: the longest prefix of `rows` that fits the budget, its cursor, and, when not one
-/// row fits, the typed `find_site_exceeds_response_budget` answer.
+/// The page: the longest prefix of `rows` that fits the budget (with what `extend` adds), its
+/// cursor, and, when not one row fits, the typed `find_site_exceeds_response_budget` answer.
 fn deliver_page(
     arguments: &FindArguments,
     base: FindAnswer,
-    rows: &[Value],
+    rows: &[SiteRow],
     frame: &PageFrame,
-) -> Result<Value, CommandError> {
+    extend: PageExtension<'_>,
+) -> Result<FindAnswer, CommandError> {
     let max_results = arguments.max_results();
-    let fill = |answer: &mut FindAnswer, page: &[Value], count: usize| {
+    let fill = |answer: &mut FindAnswer, page: &[SiteRow], count: usize| {
         let next = frame.offset + count;
         let more_in_segment = next < frame.total;
         let resume = (!more_in_segment).then_some(frame.resumes_at.as_ref()).flatten();
@@ -583,37 +687,43 @@ fn deliver_page(
             cursor_advanced_by: count,
             truncated: Some(more),
             result_set_complete: whole && !frame.sweep_incomplete,
-            delivery_status: Some(if more || frame.sweep_incomplete { "partial" } else { "complete" }),
+            delivery_status: Some(if more || frame.sweep_incomplete {
+                DeliveryStatus::Partial
+            } else {
+                DeliveryStatus::Complete
+            }),
             next_cursor: continues.then(cursor),
             truncated_by: continues.then_some(if resume.is_some() {
-                "siteBudget"
+                TruncatedBy::SiteBudget
             } else if count >= max_results {
-                "maxResults"
+                TruncatedBy::MaxResults
             } else {
-                "responseBudget"
+                TruncatedBy::ResponseBudget
             }),
             pagination_restart_required: restart.then_some(more),
             retry_same_cursor: restart.then_some(false),
-            pagination_incomplete_reason: restart.then_some("deadline_incomplete"),
+            pagination_incomplete_reason: restart.then_some(PaginationIncompleteReason::DeadlineIncomplete),
         });
+        extend(answer);
     };
     // The kept rows start at the cursor's offset (validated to be `frame.offset`).
     match plan_page(&base, rows, 0, max_results, arguments.response_char_budget(), &fill) {
-        PlannedPage::Delivered(answer) => answer.into_json(),
+        PlannedPage::Delivered(answer) => Ok(answer),
         PlannedPage::SiteTooLarge(mut answer) => {
-            answer.status = "aborted";
-            answer.error_kind = Some(error_kinds::FIND_SITE_EXCEEDS_RESPONSE_BUDGET);
+            answer.status = Status::Aborted;
+            answer.error_kind = Some(FindErrorKind::FindSiteExceedsResponseBudget);
             if let Some(page) = &mut answer.page {
-                page.delivery_status = Some("blocked");
+                page.delivery_status = Some(DeliveryStatus::Blocked);
                 page.cursor_advanced_by = 0;
                 page.next_cursor = None;
             }
             answer.recovery = Some(Recovery {
                 same_cursor_retry: SameCursorRetry { allowed: false },
                 recipe: "restart without a cursor with fewer contextLines or a larger responseCharBudget, or narrow \
-                         the query, scope or projectPath",
+                         the query, scope or projectPath"
+                    .to_owned(),
             });
-            answer.into_json()
+            Ok(answer)
         }
     }
 }
@@ -720,32 +830,43 @@ fn resolve_display(root: &Path, file: &str) -> PathBuf {
 
 /// A readable summary of a `fslens.find` answer, for `fslens find` without `--json`.
 pub fn render_text(answer: &Value) -> String {
-    let text = |value: &Value| value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
+    match FindAnswer::deserialize(answer) {
+        Ok(answer) => render_answer(&answer),
+        Err(error) => unreadable(answer, &error),
+    }
+}
+
+/// An answer the text rendering cannot read: said so, and shown as JSON.
+pub fn unreadable(answer: &Value, error: &serde_json::Error) -> String {
+    format!("(the answer could not be read for text: {error})\n{answer:#}")
+}
+
+fn render_answer(answer: &FindAnswer) -> String {
     let mut lines = vec![format!(
         "{} ({}, via {}): {} site(s), coverage {}/{} project(s)",
-        text(&answer["outcome"]),
-        text(&answer["status"]),
-        text(&answer["via"]),
-        text(&answer["totalSites"]),
-        text(&answer["coverage"]["projectsAnalyzed"]),
-        text(&answer["coverage"]["projectsRequested"]),
+        answer.outcome.as_str(),
+        answer.status.as_str(),
+        answer.via.as_str(),
+        answer.total_sites,
+        answer.coverage.projects_analyzed,
+        answer.coverage.projects_requested,
     )];
-    if let Some(reason) = answer["noProjects"]["message"].as_str() {
+    if let Some(reason) = answer.no_projects.as_ref().and_then(|reason| reason.get("message")).and_then(Value::as_str) {
         lines.push(format!("no_projects: {reason}"));
     }
-    if let Some(note) = answer["configurationNote"].as_str() {
+    if let Some(note) = &answer.configuration_note {
         lines.push(format!("configuration: {note}"));
     }
-    for site in answer["sites"].as_array().into_iter().flatten() {
-        let condition = site["condition"].as_str().map(|condition| format!(" [{condition}]")).unwrap_or_default();
+    for site in answer.page.iter().flat_map(|page| &page.sites) {
+        let condition = site.condition.as_ref().map(|condition| format!(" [{condition}]")).unwrap_or_default();
         lines.push(format!(
             "{}:{}:{}  {:<20} {}{condition}  {}",
-            text(&site["file"]),
-            site["range"]["start"]["line"].as_u64().unwrap_or(0) + 1,
-            site["range"]["start"]["character"].as_u64().unwrap_or(0) + 1,
-            text(&site["kind"]),
+            site.file,
+            site.range.start.line + 1,
+            site.range.start.character + 1,
+            site.kind.as_str(),
             symbol_of(site),
-            site["lineText"].as_str().unwrap_or("").trim(),
+            site.line_text.as_deref().unwrap_or("").trim(),
         ));
     }
     lines.extend(page_omissions(answer));
@@ -754,66 +875,58 @@ pub fn render_text(answer: &Value) -> String {
 
 /// A site's symbol for text: its full name, or, for a syntactic site whose name several
 /// declarations share, the candidates; `?` marks a site matched by name only.
-pub fn symbol_of(site: &Value) -> String {
-    let name = match site["symbolFullName"].as_str() {
-        Some(name) => name.to_owned(),
-        None => {
-            let candidates: Vec<&str> =
-                site["symbolCandidates"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-            if candidates.is_empty() { "?".to_owned() } else { format!("one of {}", candidates.join(" | ")) }
-        }
+pub fn symbol_of(site: &SiteRow) -> String {
+    let name = match (&site.symbol_full_name, &site.symbol_candidates) {
+        (Some(name), _) => name.clone(),
+        (None, Some(candidates)) if !candidates.is_empty() => format!("one of {}", candidates.join(" | ")),
+        (None, _) => "?".to_owned(),
     };
-    if site["certain"] == json!(false) { format!("{name} (by name)") } else { name }
+    if site.certain == Some(false) { format!("{name} (by name)") } else { name }
 }
 
 /// The lines of a text rendering that say what a find (or fieldImpact) page leaves out: the
 /// sites after it and why the page was cut, projects not analysed, the scope note, notes, and
 /// how to continue. The `--json` answer carries the same in its fields.
-pub fn page_omissions(answer: &Value) -> Vec<String> {
-    let text = |value: &Value| value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
+pub fn page_omissions(answer: &FindAnswer) -> Vec<String> {
     let mut lines = Vec::new();
-    let shown = answer["pageOffset"].as_u64().unwrap_or(0) + answer["returnedSites"].as_u64().unwrap_or(0);
-    let left = answer["totalSites"].as_u64().unwrap_or(0).saturating_sub(shown);
+    let page = answer.page.as_ref();
+    let shown = page.map_or(0, |page| page.page_offset.unwrap_or(0) + page.returned_sites);
+    let left = answer.total_sites.saturating_sub(shown);
     if left > 0 {
-        let by = match answer["truncatedBy"].as_str() {
-            Some("maxResults") => " (cut at --max-results)",
-            Some("responseBudget") => " (cut by the response budget, --response-char-budget)",
+        let by = match page.and_then(|page| page.truncated_by) {
+            Some(TruncatedBy::MaxResults) => " (cut at --max-results)",
+            Some(TruncatedBy::ResponseBudget) => " (cut by the response budget, --response-char-budget)",
             _ => "",
         };
         lines.push(format!("… {left} more site(s){by}"));
     }
-    if answer["perProjectTruncated"] == json!(true) {
+    if answer.per_project_truncated == Some(true) {
         lines.push("per-project detail was reduced to fit the budget (--json shows what is left)".to_owned());
     }
-    for project in answer["perProject"].as_array().into_iter().flatten() {
-        if project["status"] != json!("analyzed") {
-            let remedy = project["remedy"].as_str().map(|remedy| format!(" (remedy: {remedy})")).unwrap_or_default();
-            lines.push(format!(
-                "project {} {}: {}{remedy}",
-                text(&project["project"]),
-                text(&project["status"]),
-                project["reason"].as_str().unwrap_or("")
-            ));
-        }
-    }
-    if let Some(recovery) = answer["recovery"].as_str() {
-        lines.push(format!("recovery: {recovery}"));
-    } else if !answer["recovery"].is_null() {
-        lines.push(format!("recovery: {}", answer["recovery"]));
-    }
-    if let Some(note) = answer["scopeNote"].as_str() {
-        lines.push(format!("scope: {note}"));
-    }
-    for note in answer["notes"].as_array().into_iter().flatten() {
-        lines.push(format!("note: {}", text(note)));
-    }
-    if let Some(cursor) = answer["nextCursor"].as_str() {
-        lines.push(format!("more: --cursor {cursor}"));
-    } else if answer["paginationRestartRequired"] == json!(true) {
+    for project in answer.per_project.iter().filter(|project| project.status != ProjectStatus::Analyzed) {
+        let remedy = project.remedy.as_ref().map(|remedy| format!(" (remedy: {remedy})")).unwrap_or_default();
         lines.push(format!(
-            "no cursor: {} (repeat with a larger --timeout-ms)",
-            answer["paginationIncompleteReason"].as_str().unwrap_or("the sweep did not complete")
+            "project {} {}: {}{remedy}",
+            project.project,
+            project.status.as_str(),
+            project.reason.as_deref().unwrap_or("")
         ));
+    }
+    if let Some(recovery) = &answer.recovery {
+        lines.push(format!("recovery: {}", serde_json::to_value(recovery).unwrap_or_default()));
+    }
+    lines.push(format!("scope: {}", answer.scope_note));
+    for note in &answer.notes {
+        lines.push(format!("note: {note}"));
+    }
+    if let Some(cursor) = page.and_then(|page| page.next_cursor.as_ref()) {
+        lines.push(format!("more: --cursor {cursor}"));
+    } else if page.and_then(|page| page.pagination_restart_required) == Some(true) {
+        let reason = match page.and_then(|page| page.pagination_incomplete_reason) {
+            Some(PaginationIncompleteReason::DeadlineIncomplete) => "deadline_incomplete",
+            None => "the sweep did not complete",
+        };
+        lines.push(format!("no cursor: {reason} (repeat with a larger --timeout-ms)"));
     }
     lines
 }

@@ -208,13 +208,13 @@ fn serialized_utf16_len<A: Serialize>(answer: &A) -> usize {
 /// Builds the answer for `rows[offset..]`: `base` is the answer without page fields;
 /// `fill_page` writes the page fields for a prefix length (it must produce the final shape,
 /// cursor included). Reduces per-project detail only when one row cannot fit otherwise.
-pub fn plan_page<A: PlannedAnswer>(
+pub fn plan_page<A: PlannedAnswer, R>(
     base: &A,
-    rows: &[Value],
+    rows: &[R],
     offset: usize,
     max_results: usize,
     budget: usize,
-    fill_page: &dyn Fn(&mut A, &[Value], usize),
+    fill_page: &dyn Fn(&mut A, &[R], usize),
 ) -> PlannedPage<A> {
     let remaining = rows.len().saturating_sub(offset);
     let wanted = remaining.min(max_results.max(1));

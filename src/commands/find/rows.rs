@@ -1,5 +1,5 @@
-//! Site rows of `fslens.find`: one canonical JSON object per site, formed before any page
-//! is cut, so a row serializes identically at every `maxResults` and page boundary.
+//! Site rows of `fslens.find`: one typed [`SiteRow`] per site, formed before any page is cut,
+//! so a row serializes identically at every `maxResults` and page boundary.
 //!
 //! Source context is bounded here: `lineText` and every context entry hold at most
 //! [`LINE_TEXT_MAX_UNITS`] UTF-16 code units, and the `lineTextSource*` fields map the
@@ -7,11 +7,9 @@
 
 use std::cmp::Ordering;
 
-use serde::Serialize;
-use serde::ser::{SerializeMap, Serializer};
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
 
-use crate::syntax::model::TextRange;
+use crate::syntax::model::{FieldSiteKind, TextRange};
 
 /// The longest `lineText` (and context entry), in UTF-16 code units.
 pub const LINE_TEXT_MAX_UNITS: usize = 512;
@@ -20,22 +18,107 @@ pub const LINE_TEXT_MAX_UNITS: usize = 512;
 /// the number when there are more).
 pub const SYMBOL_CANDIDATES_SHOWN: usize = 10;
 
-/// One site before it becomes JSON.
+/// What a site is (`kind` on the wire).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SiteKind {
+    Definition,
+    /// The declaration in a `.fsi` signature file.
+    Signature,
+    Reference,
+    MemberUsage,
+    /// In an `#if` branch the compiler did not see.
+    Inactive,
+    /// A field site the syntax layer does not classify.
+    FieldReference,
+    FieldConstruction,
+    FieldCopyUpdate,
+    FieldSetMutation,
+    FieldPattern,
+    FieldRead,
+}
+
+impl SiteKind {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SiteKind::Definition => "definition",
+            SiteKind::Signature => "signature",
+            SiteKind::Reference => "reference",
+            SiteKind::MemberUsage => "member-usage",
+            SiteKind::Inactive => "inactive",
+            SiteKind::FieldReference => "field-reference",
+            SiteKind::FieldConstruction => "field-construction",
+            SiteKind::FieldCopyUpdate => "field-copy-update",
+            SiteKind::FieldSetMutation => "field-set-mutation",
+            SiteKind::FieldPattern => "field-pattern",
+            SiteKind::FieldRead => "field-read",
+        }
+    }
+
+    /// One of the `field-*` kinds.
+    pub fn is_field(self) -> bool {
+        self.as_str().starts_with("field-")
+    }
+
+    /// `definition` or `signature`.
+    pub fn is_declaration(self) -> bool {
+        matches!(self, SiteKind::Definition | SiteKind::Signature)
+    }
+}
+
+impl From<FieldSiteKind> for SiteKind {
+    fn from(kind: FieldSiteKind) -> SiteKind {
+        match kind {
+            FieldSiteKind::Construction => SiteKind::FieldConstruction,
+            FieldSiteKind::CopyUpdate => SiteKind::FieldCopyUpdate,
+            FieldSiteKind::SetMutation => SiteKind::FieldSetMutation,
+            FieldSiteKind::Pattern => SiteKind::FieldPattern,
+            FieldSiteKind::Read => SiteKind::FieldRead,
+        }
+    }
+}
+
+impl std::fmt::Display for SiteKind {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str(self.as_str())
+    }
+}
+
+/// Who found a site (`via` on a row).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SiteVia {
+    /// The compiler resolved it.
+    Fsac,
+    /// A name match.
+    Syntax,
+}
+
+impl SiteVia {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SiteVia::Fsac => "fsac",
+            SiteVia::Syntax => "syntax",
+        }
+    }
+}
+
+/// One site before it becomes a row.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Site {
     /// Workspace-relative path with `/` separators (absolute when outside the root).
     pub file: String,
     pub range: TextRange,
-    /// `definition`, `reference`, `member-usage` or one of the five `field-*` kinds.
-    pub kind: &'static str,
+    pub kind: SiteKind,
     /// The declaration's full name; `None` when syntax alone cannot tell which of several
     /// same-named declarations a site belongs to.
     pub symbol_full_name: Option<String>,
     /// Every same-named declaration, when `symbol_full_name` is `None`.
     pub symbol_candidates: std::sync::Arc<Vec<String>>,
     pub project: Option<String>,
-    /// `fsac` (the compiler resolved it) or `syntax` (a name match).
-    pub via: &'static str,
+    pub via: SiteVia,
     /// For an `inactive` row: the branch the compiler did not see (`#if NET6_0_OR_GREATER`).
     pub condition: Option<std::sync::Arc<str>>,
 }
@@ -44,10 +127,10 @@ impl Site {
     /// The canonical order: file, position, then kind and symbol (for identical ranges of
     /// distinct symbols, which the de-duplication then collapses).
     pub fn canonical_order(&self, other: &Site) -> Ordering {
-        (&self.file, self.range, self.kind, &self.symbol_full_name).cmp(&(
+        (&self.file, self.range, self.kind.as_str(), &self.symbol_full_name).cmp(&(
             &other.file,
             other.range,
-            other.kind,
+            other.kind.as_str(),
             &other.symbol_full_name,
         ))
     }
@@ -191,138 +274,156 @@ impl SourceLines {
     }
 }
 
-/// The canonical JSON row of `site`. `lines` is the site's file text (if readable);
-/// `context_lines` lines above and below are added when positive.
-pub fn site_row(site: &Site, lines: Option<&SourceLines>, context_lines: usize) -> Value {
-    SiteRow { site, lines, context_lines, also_compiled_by: &[], site_type: None }.to_value()
+/// One site as a page lists it. Optional members are left out when `None` (`lineText`,
+/// `project` and `symbolFullName` are `null` instead); docs/commands.md describes each.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SiteRow {
+    /// Context lines after the site's line (with `contextLines`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<Vec<ContextLine>>,
+    /// The other projects compiling the site's file.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub also_compiled_by: Vec<String>,
+    /// Context lines before the site's line (with `contextLines`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<Vec<ContextLine>>,
+    /// `false` on a site matched by name only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub certain: Option<bool>,
+    /// For an `inactive` row: the branch the compiler did not see.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub condition: Option<String>,
+    pub file: String,
+    pub kind: SiteKind,
+    /// The site's line, bounded; `null` when the file cannot be read.
+    pub line_text: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_text_source_end_column: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_text_source_length: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_text_source_start_column: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_text_truncated: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_text_unavailable: Option<bool>,
+    pub project: Option<String>,
+    pub range: RowRange,
+    /// A field site of a find with `includeSiteTypes`: its type, `null` when unresolved.
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
+    pub site_type: Option<Option<String>>,
+    /// fieldImpact, on a row of a file several projects compile: whose type is shown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub site_type_context: Option<SiteTypeContext>,
+    /// Set when `symbolCandidates` was cut.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symbol_candidate_count: Option<usize>,
+    /// The first few same-named declarations, when `symbolFullName` is `null`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symbol_candidates: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symbol_candidates_truncated: Option<bool>,
+    pub symbol_full_name: Option<String>,
+    pub via: SiteVia,
 }
 
-/// A site's canonical row, borrowed: it serializes straight to the bytes of the row as a JSON
-/// value (its keys in the order a `serde_json` map keeps them, sorted), so the stream identity
-/// hashes a row without building it, and only the page's rows become values.
-pub struct SiteRow<'a> {
-    pub site: &'a Site,
-    /// The site's file text, if readable.
-    pub lines: Option<&'a SourceLines>,
-    /// Lines of context above and below (none at 0).
-    pub context_lines: usize,
-    /// The other projects compiling the site's file (`alsoCompiledBy`; left out when empty).
-    pub also_compiled_by: &'a [String],
-    /// `siteType` (a field site of a find with `includeSiteTypes`; `Some(None)` is `null`).
-    pub site_type: Option<Option<&'a str>>,
+/// A member that is present (even as `null`) is `Some`.
+fn present<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(deserializer).map(Some)
 }
 
-impl SiteRow<'_> {
-    /// The row as a JSON value.
-    pub fn to_value(&self) -> Value {
-        serde_json::to_value(self).unwrap_or(Value::Null)
-    }
+/// `siteTypeContext`: the project whose type a row shows, and those that were not asked.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SiteTypeContext {
+    pub project: Option<String>,
+    pub other_projects_not_typed: Vec<String>,
 }
 
-impl Serialize for SiteRow<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let site = self.site;
+impl SiteRow {
+    /// The row of `site`. `lines` is the site's file text (if readable); `context_lines` lines
+    /// above and below are added when positive; `also_compiled_by` names the other projects
+    /// compiling the file; `site_type` is set on a field site of a find with site types.
+    pub fn new(
+        site: &Site,
+        lines: Option<&SourceLines>,
+        context_lines: usize,
+        also_compiled_by: Vec<String>,
+        site_type: Option<Option<&str>>,
+    ) -> SiteRow {
         let start = site.range.start;
         let focus_end = if site.range.end.line == start.line { site.range.end.character } else { u32::MAX };
-        let bounded = self
-            .lines
+        let bounded = lines
             .and_then(|lines| lines.line(start.line))
             .map(|line| bound_line(line, start.character as usize, focus_end as usize, LINE_TEXT_MAX_UNITS));
-        let context = self.lines.filter(|_| self.context_lines > 0);
-        let reach = self.context_lines as u32;
-        // Every key in sorted order (the order of a `serde_json::Map`, which sorts).
-        let mut map = serializer.serialize_map(None)?;
-        if let Some(lines) = context {
-            let after = start.line + 1..start.line.saturating_add(reach).saturating_add(1);
-            map.serialize_entry("after", &ContextEntries { lines, numbers: after })?;
+        let context = lines.filter(|_| context_lines > 0);
+        let reach = context_lines as u32;
+        let total = site.symbol_candidates.len();
+        let shown = &site.symbol_candidates[..total.min(SYMBOL_CANDIDATES_SHOWN)];
+        // A name declared in thousands of files would make every row thousands of names long
+        // (and no page could hold one row): the first few are listed, with the count.
+        let cut = shown.len() < total;
+        SiteRow {
+            after: context.map(|lines| {
+                context_entries(lines, start.line + 1..start.line.saturating_add(reach).saturating_add(1))
+            }),
+            also_compiled_by,
+            before: context.map(|lines| context_entries(lines, start.line.saturating_sub(reach)..start.line)),
+            certain: (site.via == SiteVia::Syntax).then_some(false),
+            condition: site.condition.as_deref().map(str::to_owned),
+            file: site.file.clone(),
+            kind: site.kind,
+            line_text_source_end_column: bounded.as_ref().map(|bounded| bounded.source_end),
+            line_text_source_length: bounded.as_ref().map(|bounded| bounded.source_length),
+            line_text_source_start_column: bounded.as_ref().map(|bounded| bounded.source_start),
+            line_text_truncated: bounded.as_ref().map(|bounded| bounded.truncated),
+            line_text_unavailable: bounded.is_none().then_some(true),
+            line_text: bounded.map(|bounded| bounded.text),
+            project: site.project.clone(),
+            range: RowRange::of(site.range),
+            site_type: site_type.map(|found| found.map(str::to_owned)),
+            site_type_context: None,
+            symbol_candidate_count: cut.then_some(total),
+            symbol_candidates: (!shown.is_empty()).then(|| shown.to_vec()),
+            symbol_candidates_truncated: cut.then_some(true),
+            symbol_full_name: site.symbol_full_name.clone(),
+            via: site.via,
         }
-        if !self.also_compiled_by.is_empty() {
-            map.serialize_entry("alsoCompiledBy", self.also_compiled_by)?;
-        }
-        if let Some(lines) = context {
-            let before = start.line.saturating_sub(reach)..start.line;
-            map.serialize_entry("before", &ContextEntries { lines, numbers: before })?;
-        }
-        if site.via == "syntax" {
-            map.serialize_entry("certain", &false)?;
-        }
-        if let Some(condition) = &site.condition {
-            map.serialize_entry("condition", condition.as_ref())?;
-        }
-        map.serialize_entry("file", &site.file)?;
-        map.serialize_entry("kind", site.kind)?;
-        match &bounded {
-            Some(bounded) => {
-                map.serialize_entry("lineText", &bounded.text)?;
-                map.serialize_entry("lineTextSourceEndColumn", &bounded.source_end)?;
-                map.serialize_entry("lineTextSourceLength", &bounded.source_length)?;
-                map.serialize_entry("lineTextSourceStartColumn", &bounded.source_start)?;
-                map.serialize_entry("lineTextTruncated", &bounded.truncated)?;
-            }
-            None => {
-                map.serialize_entry("lineText", &None::<&str>)?;
-                map.serialize_entry("lineTextUnavailable", &true)?;
-            }
-        }
-        map.serialize_entry("project", &site.project)?;
-        map.serialize_entry("range", &RangeRow::of(site.range))?;
-        if let Some(site_type) = &self.site_type {
-            map.serialize_entry("siteType", site_type)?;
-        }
-        if !site.symbol_candidates.is_empty() {
-            // A name declared in thousands of files would make every row thousands of names
-            // long (and no page could hold one row): the first few are listed, with the count.
-            let total = site.symbol_candidates.len();
-            let shown = &site.symbol_candidates[..total.min(SYMBOL_CANDIDATES_SHOWN)];
-            if shown.len() < total {
-                map.serialize_entry("symbolCandidateCount", &total)?;
-            }
-            map.serialize_entry("symbolCandidates", shown)?;
-            if shown.len() < total {
-                map.serialize_entry("symbolCandidatesTruncated", &true)?;
-            }
-        }
-        map.serialize_entry("symbolFullName", &site.symbol_full_name)?;
-        map.serialize_entry("via", site.via)?;
-        map.end()
     }
 }
 
-/// `range` as a row writes it (`{end:{character,line}, start:{…}}`, keys sorted).
-#[derive(Serialize)]
-struct RangeRow {
-    end: PositionRow,
-    start: PositionRow,
+/// `range` as a row writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RowRange {
+    pub end: RowPosition,
+    pub start: RowPosition,
 }
 
-#[derive(Serialize)]
-struct PositionRow {
-    character: u32,
-    line: u32,
+/// A 0-based line and UTF-16 character.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct RowPosition {
+    pub character: u32,
+    pub line: u32,
 }
 
-impl RangeRow {
-    fn of(range: TextRange) -> RangeRow {
-        let position = |position: crate::syntax::model::Position| PositionRow {
+impl RowRange {
+    pub fn of(range: TextRange) -> RowRange {
+        let position = |position: crate::syntax::model::Position| RowPosition {
             character: position.character,
             line: position.line,
         };
-        RangeRow { end: position(range.end), start: position(range.start) }
+        RowRange { end: position(range.end), start: position(range.start) }
     }
 }
 
-/// `before` or `after`: the lines of `numbers` that exist, each bounded.
-struct ContextEntries<'a> {
-    lines: &'a SourceLines,
-    numbers: std::ops::Range<u32>,
-}
-
-impl Serialize for ContextEntries<'_> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.numbers.clone().filter_map(|number| {
-            let line = self.lines.line(number)?;
+/// The lines of `numbers` that exist, each bounded.
+fn context_entries(lines: &SourceLines, numbers: std::ops::Range<u32>) -> Vec<ContextLine> {
+    numbers
+        .filter_map(|number| {
+            let line = lines.line(number)?;
             let bounded = bound_line(line, 0, 0, LINE_TEXT_MAX_UNITS);
-            Some(ContextEntry {
+            Some(ContextLine {
                 line: number,
                 source_end_column: bounded.source_end,
                 source_length: bounded.source_length,
@@ -330,27 +431,27 @@ impl Serialize for ContextEntries<'_> {
                 text: bounded.text,
                 truncated: bounded.truncated,
             })
-        }))
-    }
+        })
+        .collect()
 }
 
-/// One context line (keys sorted).
-#[derive(Serialize)]
+/// One context line (`before[]`, `after[]`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct ContextEntry {
-    line: u32,
-    source_end_column: usize,
-    source_length: usize,
-    source_start_column: usize,
-    text: String,
-    truncated: bool,
+pub struct ContextLine {
+    pub line: u32,
+    pub source_end_column: usize,
+    pub source_length: usize,
+    pub source_start_column: usize,
+    pub text: String,
+    pub truncated: bool,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::syntax::model::Position;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     fn utf16_length(text: &str) -> usize {
         text.encode_utf16().count()
@@ -400,22 +501,22 @@ mod tests {
         let site = Site {
             file: "A.fs".into(),
             range,
-            kind: "reference",
+            kind: SiteKind::Reference,
             symbol_full_name: Some("A.b".into()),
             symbol_candidates: Default::default(),
             project: None,
-            via: "fsac",
+            via: SiteVia::Fsac,
             condition: None,
         };
-        let row = site_row(&site, Some(&lines), 2);
-        assert_eq!(row["lineText"].as_str().unwrap().len(), 512);
-        assert_eq!(row["lineTextTruncated"], json!(true));
-        assert_eq!(row["before"][0]["text"], json!("a"));
-        assert_eq!(row["after"][0]["text"], json!("c"));
-        let mut sites = vec![site.clone(), Site { kind: "definition", ..site.clone() }, site];
+        let row = SiteRow::new(&site, Some(&lines), 2, Vec::new(), None);
+        assert_eq!(row.line_text.as_deref().map(str::len), Some(512));
+        assert_eq!(row.line_text_truncated, Some(true));
+        assert_eq!(row.before.as_deref().map(|before| before[0].text.as_str()), Some("a"));
+        assert_eq!(row.after.as_deref().map(|after| after[0].text.as_str()), Some("c"));
+        let mut sites = vec![site.clone(), Site { kind: SiteKind::Definition, ..site.clone() }, site];
         sort_and_deduplicate(&mut sites);
         assert_eq!(sites.len(), 1);
-        assert_eq!(sites[0].kind, "definition");
+        assert_eq!(sites[0].kind, SiteKind::Definition);
     }
 
     /// The row as it was built before it serialized itself: a `json!` value, key by key.
@@ -423,10 +524,10 @@ mod tests {
         let mut row = json!({
             "file": site.file,
             "range": site.range.to_json(),
-            "kind": site.kind,
+            "kind": site.kind.as_str(),
             "symbolFullName": site.symbol_full_name,
             "project": site.project,
-            "via": site.via,
+            "via": site.via.as_str(),
         });
         if !site.symbol_candidates.is_empty() {
             // A name declared in thousands of files would make every row thousands of names
@@ -438,7 +539,7 @@ mod tests {
                 row["symbolCandidatesTruncated"] = json!(true);
             }
         }
-        if site.via == "syntax" {
+        if site.via == SiteVia::Syntax {
             row["certain"] = json!(false);
         }
         if let Some(condition) = &site.condition {
@@ -501,26 +602,26 @@ mod tests {
         {
             for candidates in [Vec::new(), few.clone(), many.clone()] {
                 for (via, full_name, project) in [
-                    ("syntax", None, None),
-                    ("fsac", Some("Parcel.Weight".to_owned()), Some("src/P/P.fsproj".to_owned())),
+                    (SiteVia::Syntax, None, None),
+                    (SiteVia::Fsac, Some("Parcel.Weight".to_owned()), Some("src/P/P.fsproj".to_owned())),
                 ] {
                     for context_lines in [0, 1, 3] {
                         for readable in [true, false] {
                             let site = Site {
                                 file: "src/P/\u{e9}F.fs".into(),
                                 range: site_range,
-                                kind: "field-read",
+                                kind: SiteKind::FieldRead,
                                 symbol_full_name: full_name.clone(),
                                 symbol_candidates: std::sync::Arc::new(candidates.clone()),
                                 project: project.clone(),
                                 via,
-                                condition: (via == "syntax").then(|| "#if NET6_0_OR_GREATER".into()),
+                                condition: (via == SiteVia::Syntax).then(|| "#if NET6_0_OR_GREATER".into()),
                             };
                             let lines = readable.then_some(&lines);
                             let reference = reference_row(&site, lines, context_lines);
-                            let row =
-                                SiteRow { site: &site, lines, context_lines, also_compiled_by: &[], site_type: None };
-                            assert_eq!(row.to_value(), reference);
+                            let row = SiteRow::new(&site, lines, context_lines, Vec::new(), None);
+                            assert_eq!(serde_json::to_value(&row).unwrap(), reference);
+                            assert_eq!(serde_json::from_value::<SiteRow>(reference.clone()).unwrap(), row);
                             assert_eq!(
                                 serde_json::to_string(&row).unwrap(),
                                 serde_json::to_string(&reference).unwrap()
@@ -528,14 +629,14 @@ mod tests {
                             // With the fields the stream adds.
                             let others = ["src/Q/Q.fsproj".to_owned()];
                             for site_type in [None, Some(None), Some(Some("float<kg>"))] {
-                                let row =
-                                    SiteRow { site: &site, lines, context_lines, also_compiled_by: &others, site_type };
+                                let row = SiteRow::new(&site, lines, context_lines, others.to_vec(), site_type);
                                 let mut reference = reference.clone();
                                 reference["alsoCompiledBy"] = json!(others);
                                 if let Some(site_type) = site_type {
                                     reference["siteType"] = json!(site_type);
                                 }
-                                assert_eq!(row.to_value(), reference);
+                                assert_eq!(serde_json::to_value(&row).unwrap(), reference);
+                                assert_eq!(serde_json::from_value::<SiteRow>(reference.clone()).unwrap(), row);
                                 assert_eq!(
                                     serde_json::to_string(&row).unwrap(),
                                     serde_json::to_string(&reference).unwrap()

@@ -27,7 +27,7 @@ pub(super) async fn site_types(
     let (mut field_sites, mut typed, mut unresolved, mut timed_out) = (0usize, 0usize, 0usize, 0usize);
     let mut acquired: HashSet<String> = HashSet::new();
     for (number, site) in sites.iter().enumerate() {
-        if !site.kind.starts_with("field-") {
+        if !site.kind.is_field() {
             continue;
         }
         field_sites += 1;
@@ -83,6 +83,7 @@ pub(super) async fn site_types(
         // FSAC types a file in one project context only (see siteTypeContext).
         typed_differently_by_another_project: None,
         alternatives_truncated_rows: 0,
+        single_context_rows_on_page: None,
     };
     Ok((types, ledger))
 }

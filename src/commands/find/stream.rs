@@ -24,7 +24,7 @@ pub(super) struct Stream {
     /// `resolution.declarations`, every one (the answer shows the first few).
     pub declarations: Vec<Value>,
     /// The rows of the requested window.
-    pub page_rows: Vec<Value>,
+    pub page_rows: Vec<SiteRow>,
     /// The stream identity a cursor carries.
     pub identity: String,
 }
@@ -41,13 +41,13 @@ struct StreamHead<'a> {
 }
 
 /// The rows a page may take: from the cursor's offset, at most `maxResults`.
-fn window(find: &FindRun, cursor: Option<&FindCursor>) -> Range<usize> {
+pub(super) fn window(find: &FindRun, cursor: Option<&FindCursor>) -> Range<usize> {
     let start = cursor.map_or(0, |cursor| cursor.offset);
     start..start.saturating_add(find.arguments.max_results().max(1))
 }
 
-/// Forms the rows of the requested window and the stream identity over the ledger, the
-/// declarations and every row of the segment.
+/// Forms the rows of `window` and the stream identity over the ledger, the declarations and
+/// every row of the segment (which starts at `from_file`, when given).
 ///
 /// A row is identified by what it is made of, not by its serialized text: its file (display
 /// path, the content hash the syntax index holds for the text it read, the other projects
@@ -63,10 +63,8 @@ pub(super) fn form(
     ledger: (&[ProjectRow], &[Declared]),
     sites: &[Site],
     site_types: Option<&[Option<String>]>,
-    cursor: Option<&FindCursor>,
+    (window, from_file): (Range<usize>, Option<&str>),
 ) -> Stream {
-    let window = window(find, cursor);
-    let from_file = cursor.and_then(|cursor| cursor.from_file.as_deref());
     let (per_project, declared) = ledger;
     let declarations = declarations_json(find, texts, declared);
     let via = if find.fsac.ready { "fsac" } else { "syntax" };
@@ -105,7 +103,7 @@ pub(super) fn form(
         let lines = if in_window { texts.text(&path).map(|(_, lines)| lines) } else { None };
         for site in file_sites {
             let site_type = site_types
-                .filter(|_| site.kind.starts_with("field-"))
+                .filter(|_| site.kind.is_field())
                 .map(|types| types.get(number).and_then(|found| found.as_deref()));
             // What a row shows of its candidates (the first few and the count), hashed again
             // only when it differs from the row before (many rows share one long list).
@@ -120,8 +118,7 @@ pub(super) fn form(
                 // A file linked into several projects: the others that compile it.
                 let others: Vec<String> =
                     compiling.iter().filter(|other| site.project.as_deref() != Some(other.as_str())).cloned().collect();
-                let row = SiteRow { site, lines, context_lines, also_compiled_by: &others, site_type };
-                page_rows.push(row.to_value());
+                page_rows.push(SiteRow::new(site, lines, context_lines, others, site_type));
             }
             number += 1;
         }
@@ -164,10 +161,10 @@ impl<'a> RowKey<'a> {
         let range = site.range;
         RowKey {
             range: [range.start.line, range.start.character, range.end.line, range.end.character],
-            kind: site.kind,
+            kind: site.kind.as_str(),
             symbol: site.symbol_full_name.as_deref(),
             project: site.project.as_deref(),
-            via: site.via,
+            via: site.via.as_str(),
             condition: site.condition.as_deref(),
             site_type,
         }

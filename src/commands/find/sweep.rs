@@ -14,6 +14,7 @@ use serde_json::json;
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
+use crate::commands::find::answer::ProjectStatus;
 use crate::commands::find::declarations::{Anchor, Resolved};
 use crate::commands::find::resolve::{Declared, range_from_json};
 use crate::commands::find::{FindKind, FindRun, Texts};
@@ -51,13 +52,14 @@ impl SweepOutcome {
         }
     }
 
-    pub fn as_str(&self) -> &'static str {
+    /// The project status this outcome gives.
+    pub fn status(&self) -> ProjectStatus {
         match self {
-            SweepOutcome::Analyzed => "analyzed",
-            SweepOutcome::TimedOut => "timedOut",
-            SweepOutcome::Failed(_) => "failed",
-            SweepOutcome::Busy(_) => "busy",
-            SweepOutcome::NotStarted => "notStarted",
+            SweepOutcome::Analyzed => ProjectStatus::Analyzed,
+            SweepOutcome::TimedOut => ProjectStatus::TimedOut,
+            SweepOutcome::Failed(_) => ProjectStatus::Failed,
+            SweepOutcome::Busy(_) => ProjectStatus::Busy,
+            SweepOutcome::NotStarted => ProjectStatus::NotStarted,
         }
     }
 }

@@ -7,6 +7,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::commands::CommandError;
+use crate::commands::find::answer::ProjectStatus;
 use crate::commands::find::arguments::{FindArguments, FindKind, FindScope};
 use crate::commands::find::ledger::Verdict;
 use crate::commands::find::resolve::same_file;
@@ -282,7 +283,7 @@ pub(super) fn scope_note(
     state: &str,
 ) -> String {
     let (requested, analyzed, failed) = (verdict.requested, verdict.analyzed, &verdict.failed_remedies);
-    let count = |key: &str| verdict.count(key);
+    let count = |status: ProjectStatus| verdict.count(status);
     if !fsac_ready {
         return format!(
             "no project was swept semantically (FSAC is {state}); the files of {requested} project(s) were matched \
@@ -293,10 +294,10 @@ pub(super) fn scope_note(
         let mut note = format!(
             "analyzed {analyzed} of {requested} requested project(s) ({} timed out, {} failed, {} busy, {} not \
              started): more sites may exist.",
-            count("timedOut"),
-            count("failed"),
-            count("busy"),
-            count("notStarted")
+            count(ProjectStatus::TimedOut),
+            count(ProjectStatus::Failed),
+            count(ProjectStatus::Busy),
+            count(ProjectStatus::NotStarted)
         );
         // A project FSAC could not load stays unloaded however long the find waits: its
         // remedy is the project's own problem, and its files' sites are matched by name.
@@ -306,7 +307,7 @@ pub(super) fn scope_note(
                  {remedy}."
             ));
         }
-        if count("timedOut") + count("busy") + count("notStarted") > 0 {
+        if count(ProjectStatus::TimedOut) + count(ProjectStatus::Busy) + count(ProjectStatus::NotStarted) > 0 {
             note.push_str(" Raise timeoutMs, or narrow with projectPath.");
         } else if failed.is_empty() {
             note.push_str(" Narrow with projectPath.");

@@ -35,7 +35,7 @@ pub(super) const TYPE_ERROR_LINES_SHOWN: usize = 50;
 const MESSAGE_CHARS: usize = 200;
 
 /// One line holding the name on which FSAC reports an error.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TypeErrorLine {
     pub file: String,
@@ -48,7 +48,7 @@ pub struct TypeErrorLine {
 
 /// `typeErrorCheck`: the files fslens had FSAC analyse for this find, because each holds an
 /// occurrence of a name that no site covers and FSAC had published no diagnostics for it.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TypeErrorCheck {
     /// Their diagnostics were had (and read for `typeErrorLines`).
@@ -58,7 +58,7 @@ pub struct TypeErrorCheck {
 }
 
 /// A file whose diagnostics the find needed and could not have.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
 pub struct UnknownFile {
     pub file: String,
     pub reason: String,

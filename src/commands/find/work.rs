@@ -31,7 +31,7 @@ pub enum FileKey {
 }
 
 /// `workCounts`.
-#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WorkCounts {
     /// Declarations compared with a declaration or a location, one pair at a time.
