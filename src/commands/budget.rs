@@ -13,6 +13,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::commands::CommandError;
+use crate::commands::params::Bounded;
 
 /// The per-page entity budget, in UTF-16 code units of serialized JSON.
 pub const RESPONSE_CHAR_BUDGET: usize = 45_000;
@@ -25,7 +26,7 @@ pub const MIN_PAGE_BYTE_BUDGET: u64 = 200;
 pub const MAX_PAGE_BYTE_BUDGET: u64 = 10_000_000;
 
 /// Serialized size of `value` in UTF-16 code units (compact JSON, as sent on the wire).
-pub fn serialized_utf16_len(value: &Value) -> usize {
+pub fn serialized_utf16_len(value: &impl serde::Serialize) -> usize {
     serialized_size(value).units
 }
 
@@ -70,6 +71,20 @@ impl PageBudget {
     pub fn admits(&self, size: Size) -> bool {
         size.units <= self.units && self.bytes.is_none_or(|bytes| size.bytes <= bytes)
     }
+}
+
+/// `responseCharBudget` of a paged syntax or metadata command: UTF-16 units of its entries per
+/// page (the symbol and referenced-assembly tools take the same bounds).
+pub type PageCharBudget =
+    Bounded<MIN_PAGE_CHAR_BUDGET, { RESPONSE_CHAR_BUDGET as u64 }, { RESPONSE_CHAR_BUDGET as u64 }>;
+
+/// `responseByteBudget` of the same commands: UTF-8 bytes of its entries per page, for a
+/// caller whose transport counts bytes (absent: no byte limit).
+pub type PageByteBudget = Bounded<MIN_PAGE_BYTE_BUDGET, MAX_PAGE_BYTE_BUDGET, MAX_PAGE_BYTE_BUDGET>;
+
+/// A page's room from the two budget arguments.
+pub fn page_budget(units: Option<PageCharBudget>, bytes: Option<PageByteBudget>) -> PageBudget {
+    PageBudget { units: units.unwrap_or_default().as_usize(), bytes: bytes.map(Bounded::as_usize) }
 }
 
 /// One page of entities.

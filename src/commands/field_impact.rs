@@ -102,10 +102,6 @@ impl FieldImpactArguments {
     }
 }
 
-pub async fn field_impact(arguments: FieldImpactArguments, context: CommandContext) -> Result<Value, CommandError> {
-    field_impact_answer(arguments, context).await?.into_json()
-}
-
 /// `fslens.fieldImpact`: find's answer with the field impact members on its page, which the
 /// page planner measures with them.
 pub async fn field_impact_answer(
@@ -201,10 +197,8 @@ pub fn render_text(answer: &Value) -> String {
     )];
     for site in answer.page.iter().flat_map(|page| &page.sites) {
         lines.push(format!(
-            "{}:{}:{}  {:<20} {:<40} {}",
-            site.file,
-            site.range.start.line + 1,
-            site.range.start.character + 1,
+            "{}  {:<20} {:<40} {}",
+            crate::commands::find::site_position(site),
             site.kind.as_str(),
             crate::commands::find::symbol_of(site),
             site.site_type.as_ref().and_then(Option::as_deref).unwrap_or("")

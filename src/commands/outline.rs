@@ -28,9 +28,8 @@ use sha2::{Digest, Sha256};
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::budget::{
-    MAX_PAGE_BYTE_BUDGET, MIN_PAGE_BYTE_BUDGET, MIN_PAGE_CHAR_BUDGET, PageBudget, RESPONSE_CHAR_BUDGET,
-    RESPONSE_HARD_CEILING, Size, cursor_digest, decode_cursor, encode_cursor, paginate, serialized_size,
-    serialized_utf16_len,
+    PageBudget, PageByteBudget, PageCharBudget, RESPONSE_HARD_CEILING, Size, cursor_digest, decode_cursor,
+    encode_cursor, page_budget, paginate, serialized_size, serialized_utf16_len,
 };
 use crate::commands::params::{Bounded, CommandArguments};
 use crate::syntax::index::IndexedFile;
@@ -42,20 +41,6 @@ use crate::workspace::{Project, WorkspaceModel, load_workspace};
 const SIGNATURE_MAX_CHARS: usize = 240;
 /// At most this many error regions and mis-parse findings are listed per file.
 const HEALTH_DETAIL_LIMIT: usize = 20;
-
-/// `responseCharBudget` of a paged syntax or metadata command: UTF-16 units of its entries per
-/// page (the symbol and referenced-assembly tools take the same bounds).
-pub type PageCharBudget =
-    Bounded<MIN_PAGE_CHAR_BUDGET, { RESPONSE_CHAR_BUDGET as u64 }, { RESPONSE_CHAR_BUDGET as u64 }>;
-
-/// `responseByteBudget` of the same commands: UTF-8 bytes of its entries per page, for a
-/// caller whose transport counts bytes (absent: no byte limit).
-pub type PageByteBudget = Bounded<MIN_PAGE_BYTE_BUDGET, MAX_PAGE_BYTE_BUDGET, MAX_PAGE_BYTE_BUDGET>;
-
-/// A page's room from the two budget arguments.
-pub fn page_budget(units: Option<PageCharBudget>, bytes: Option<PageByteBudget>) -> PageBudget {
-    PageBudget { units: units.unwrap_or_default().as_usize(), bytes: bytes.map(Bounded::as_usize) }
-}
 
 /// A 0-based position in a result stream (`offset`).
 pub type StreamOffset = Bounded<0, { u32::MAX as u64 }>;

@@ -27,7 +27,7 @@ use sha2::{Digest, Sha256};
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::budget::{PageBudget, cursor_digest, decode_cursor, encode_cursor, paginate};
-use crate::commands::outline::{PageByteBudget, PageCharBudget, page_budget};
+use crate::commands::budget::{PageByteBudget, PageCharBudget, page_budget};
 use crate::commands::params::{Bounded, CommandArguments, parse_arguments};
 use crate::commands::paths::display_relative;
 use crate::commands::registry::Command;

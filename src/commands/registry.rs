@@ -127,31 +127,7 @@ macro_rules! commands {
             }
         }
 
-        /// One type per command naming its argument and answer types, for typed callers
-        /// (`CommandSpec`): `spec::Find` runs `fslens.find` with `FindArguments`.
-        pub mod spec {
-            use super::*;
-            $(
-                $(#[$doc])*
-                pub struct $variant;
-
-                impl CommandSpec for $variant {
-                    const COMMAND: Command = Command::$variant;
-                    type Arguments = $arguments;
-                    type Answer = $answer;
-                }
-            )*
-        }
     };
-}
-
-/// A command's types, for a caller that runs it typed (the tests' harness, the CLI).
-pub trait CommandSpec {
-    const COMMAND: Command;
-    /// The argument struct (the wire object, the MCP schema and the CLI flags).
-    type Arguments: CommandArguments;
-    /// What the handler answers; the wire has its JSON.
-    type Answer: Serialize;
 }
 
 /// The wire JSON of a typed answer; an answer that cannot be written is an internal error.
@@ -197,8 +173,8 @@ commands! {
         read_only: true,
         pages_by_max_results: true,
         arguments: find::FindArguments,
-        answer: Value,
-        handler: find::find,
+        answer: find::answer::FindAnswer,
+        handler: find::find_answer,
         text: find::render_text,
         exit_code: crate::cli_contract::always_success,
         description:
@@ -213,8 +189,8 @@ commands! {
         read_only: true,
         pages_by_max_results: true,
         arguments: field_impact::FieldImpactArguments,
-        answer: Value,
-        handler: field_impact::field_impact,
+        answer: find::answer::FindAnswer,
+        handler: field_impact::field_impact_answer,
         text: field_impact::render_text,
         exit_code: crate::cli_contract::always_success,
         description:

@@ -534,14 +534,6 @@ impl PlannedAnswer for FindAnswer {
     }
 }
 
-impl FindAnswer {
-    /// The answer as sent.
-    pub fn into_json(self) -> Result<Value, crate::commands::CommandError> {
-        serde_json::to_value(self)
-            .map_err(|error| crate::commands::CommandError::Internal(format!("the find answer: {error}")))
-    }
-}
-
 /// The answer when the deadline passed before the sweep could start.
 pub(super) fn timeout_before_sweep(
     run: RunEcho,

@@ -74,11 +74,7 @@ const RESPONSE_ALLOWANCE_CAP: Duration = Duration::from_millis(250);
 /// At most this many declarations are listed in `resolution.declarations`.
 const DECLARATIONS_SHOWN: usize = 50;
 
-pub async fn find(arguments: FindArguments, context: CommandContext) -> Result<Value, CommandError> {
-    find_answer(arguments, context).await?.into_json()
-}
-
-/// `fslens.find` with arguments already read and validated: the typed answer.
+/// `fslens.find`: the typed answer (the command table writes it as JSON).
 pub async fn find_answer(arguments: FindArguments, context: CommandContext) -> Result<FindAnswer, CommandError> {
     find_answer_extended(arguments, context, &|_| {}).await
 }
@@ -860,10 +856,8 @@ fn render_answer(answer: &FindAnswer) -> String {
     for site in answer.page.iter().flat_map(|page| &page.sites) {
         let condition = site.condition.as_ref().map(|condition| format!(" [{condition}]")).unwrap_or_default();
         lines.push(format!(
-            "{}:{}:{}  {:<20} {}{condition}  {}",
-            site.file,
-            site.range.start.line + 1,
-            site.range.start.character + 1,
+            "{}  {:<20} {}{condition}  {}",
+            site_position(site),
             site.kind.as_str(),
             symbol_of(site),
             site.line_text.as_deref().unwrap_or("").trim(),
@@ -871,6 +865,11 @@ fn render_answer(answer: &FindAnswer) -> String {
     }
     lines.extend(page_omissions(answer));
     lines.join("\n")
+}
+
+/// A site's place for text: `file:line:column`, 1-based.
+pub fn site_position(site: &SiteRow) -> String {
+    format!("{}:{}:{}", site.file, site.range.start.line + 1, site.range.start.character + 1)
 }
 
 /// A site's symbol for text: its full name, or, for a syntactic site whose name several

@@ -18,6 +18,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::commands::CommandError;
+use crate::commands::budget::serialized_utf16_len;
 use crate::lsp::ext::error_kinds;
 
 const CURSOR_TAG: &str = "find2";
@@ -197,12 +198,6 @@ pub enum PlannedPage<A> {
     Delivered(A),
     /// Not even one row fits next to the reduced metadata.
     SiteTooLarge(A),
-}
-
-/// UTF-16 code units of an answer's compact JSON, as sent.
-fn serialized_utf16_len<A: Serialize>(answer: &A) -> usize {
-    let text = serde_json::to_string(answer).unwrap_or_default();
-    text.chars().map(char::len_utf16).sum()
 }
 
 /// Builds the answer for `rows[offset..]`: `base` is the answer without page fields;

@@ -24,9 +24,9 @@ use sha2::{Digest, Sha256};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
+use crate::commands::budget::{PageByteBudget, PageCharBudget, page_budget};
 use crate::commands::budget::{Size, serialized_size};
 use crate::commands::budget::{cursor_digest, decode_cursor, encode_cursor};
-use crate::commands::outline::{PageByteBudget, PageCharBudget, page_budget};
 use crate::commands::params::{Bounded, CommandArguments};
 use crate::syntax::index::IndexedFile;
 use crate::syntax::model::DeclarationKind;
