@@ -138,11 +138,6 @@ let private runSettings =
 let private showError (message: string) =
     notify "window/showMessage" (obj [ "type", num 1; "message", str message ])
 
-/// The loaded test projects, or FSAC's errors (shown with `window/showMessage` too).
-let private testProjects () =
-    let tests = projects |> List.filter isTestProject
-    tests
-
 /// One VSTest session per request, as FSAC creates one `VsTestConsoleWrapper` per request. FSAC
 /// never ends them (each vstest.console lives on until FSAC exits); the double ends its session
 /// when the request is done, so that no vstest.console outlives the request.
@@ -152,15 +147,27 @@ let private withVsTest (vstestPath: string) (f: VsTestConsoleWrapper -> 'a) =
     finally
         try vstest.EndSession() with e -> log $"vstest EndSession failed: {e.Message}"
 
+/// FSAC's handlers catch what VSTest throws and answer `JsonRpc.Error.InternalError (string e)`
+/// (`returnException`); a cancellation stays one.
+let private asFsacDoes (work: Async<JsonNode>) =
+    async {
+        try return! work
+        with
+        | LspError _
+        | Cancelled as e -> return raise e
+        | :? OperationCanceledException -> return raise Cancelled
+        | e -> return raise (LspError(INTERNAL_ERROR, string e))
+    }
+
 /// `test/discoverTests`: the test cases VSTest finds in the test projects' built assemblies
 /// (`TargetPath`), streaming `test/testDiscoveryUpdate` as VSTest reports chunks and logs.
 let discoverTests (ct: CancellationToken) : Async<JsonNode> =
-    async {
+    asFsacDoes <| async {
         let vstestPath =
             match tryFindVsTest () with
             | Ok p -> p
             | Error message -> raise (LspError(INTERNAL_ERROR, message))
-        let tests = testProjects ()
+        let tests = projects |> List.filter isTestProject
         let binaries = tests |> List.map (fun p -> p.Loaded.TargetPath)
         if tests.IsEmpty then
             let message = "No test projects found. Make sure you've restored your projects"
@@ -210,7 +217,7 @@ type private DebugLauncher(onAttachDebugger: int -> bool) =
 /// projects' built assemblies (FSAC builds nothing: a stale assembly runs stale tests),
 /// streaming `test/testRunProgressUpdate` with each chunk of results VSTest reports.
 let runTests (p: JsonNode) (ct: CancellationToken) : Async<JsonNode> =
-    async {
+    asFsacDoes <| async {
         let limitToProjects =
             match prop "limitToProjects" p with
             | :? JsonArray as a -> Some(a |> Seq.choose asString |> Seq.map Path.GetFullPath |> Set.ofSeq)
@@ -221,7 +228,7 @@ let runTests (p: JsonNode) (ct: CancellationToken) : Async<JsonNode> =
             match tryFindVsTest () with
             | Ok p -> p
             | Error message -> raise (LspError(INTERNAL_ERROR, message))
-        let tests = testProjects ()
+        let tests = projects |> List.filter isTestProject
         let chosen =
             match limitToProjects with
             | None -> tests
