@@ -163,6 +163,12 @@ test('test/discoverTests and test/runTests drive VSTest as FSAC does', { timeout
     const text = fs.readFileSync(testsFile, 'utf8');
     const slow = [1, 2, 3, 4, 5].map((i) => `\n[<Fact>]\nlet \`\`slow ${i}\`\` () = System.Threading.Thread.Sleep 3000\n`).join('');
     fs.writeFileSync(testsFile, text.replace('Assert.Equal(5, tally.Count)', 'Assert.Equal(6, tally.Count)') + slow);
+
+    await t.test('VSTest runs the assembly as built: an edit that is not built yet changes nothing', async () => {
+      const answer = content(await c.request('test/runTests', { testCaseFilter: 'FullyQualifiedName~adds', attachDebugger: false }));
+      assert.deepEqual(answer.Data.map((r) => [r.TestItem.DisplayName, r.Outcome]), [['Tally.Xunit.CounterTests.add adds', 1]]);
+    });
+
     dotnet(['build', 'tests/Tally.Xunit/Tally.Xunit.fsproj', '--no-restore', '-nologo', '-v:q'], root);
 
     await t.test('a failing test comes back Failed with its message and a stack trace naming the file and line', async () => {
