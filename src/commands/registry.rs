@@ -422,7 +422,7 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: type_hierarchy::TypeHierarchyArguments,
-        answer: Value,
+        answer: type_hierarchy::TypeHierarchyAnswer,
         handler: type_hierarchy::type_hierarchy,
         text: crate::cli_contract::indented_json,
         exit_code: crate::cli_contract::always_success,
