@@ -359,7 +359,7 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: symbols::SearchArguments,
-        answer: Value,
+        answer: symbols::SymbolSearchAnswer,
         handler: symbols::symbol_search,
         text: symbols::cli::render_search,
         exit_code: symbols::cli::search_exit_code,
@@ -375,10 +375,10 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: symbols::read::ReadSymbolArguments,
-        answer: Value,
+        answer: symbols::read::ReadSymbolAnswer,
         handler: symbols::read::read_symbol,
-        text: symbols::cli::render_read,
-        exit_code: symbols::cli::read_exit_code,
+        text: symbols::cli::render_read_symbol,
+        exit_code: symbols::cli::read_symbol_exit_code,
         description:
         "One declaration's verbatim source by name (`weigh`, `Shipment.weigh`, fully qualified), from the editor's \
          unsaved buffer when open, with its range and parent chain. Several matches are all listed with path and \
@@ -390,10 +390,10 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: symbols::read::ReadEnclosingArguments,
-        answer: Value,
+        answer: symbols::read::ReadEnclosingAnswer,
         handler: symbols::read::read_enclosing,
-        text: symbols::cli::render_read,
-        exit_code: symbols::cli::read_exit_code,
+        text: symbols::cli::render_read_enclosing,
+        exit_code: symbols::cli::read_enclosing_exit_code,
         description:
         "Maps a path and 0-based line (from grep, diagnostics or locations) to the smallest enclosing declaration's \
          verbatim source and its parent chain, from the syntax tree only. Over maxLines, onOversize says: error \
