@@ -253,7 +253,7 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: outline::OutlineArguments,
-        answer: Value,
+        answer: outline::OutlineAnswer,
         handler: outline::outline,
         text: outline::render_text,
         exit_code: crate::cli_contract::always_success,

@@ -20,7 +20,9 @@ fn fixture_root() -> PathBuf {
 fn run(model: &WorkspaceModel, arguments: Value, overlay: &Overlay) -> Result<Value, CommandError> {
     let index = SyntaxIndex::new(IndexOptions::without_cache());
     let arguments: OutlineArguments = fslens::commands::params::parse_arguments(arguments)?;
+    // The answer as the wire carries it.
     outline_with_index(&index, model, &arguments, overlay)
+        .map(|answer| serde_json::to_value(answer).expect("the answer serializes"))
 }
 
 fn fixture(arguments: Value) -> Value {

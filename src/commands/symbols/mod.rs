@@ -114,7 +114,9 @@ impl SearchArguments {
 // ---- the `kinds` filter -----------------------------------------------------------------------
 
 /// One entry of a `kinds` filter: a declaration kind, or `type` for every type kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema, clap::ValueEnum)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize, JsonSchema, clap::ValueEnum,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum KindName {
     Type,
@@ -299,6 +301,18 @@ pub enum AccessName {
     Public,
     Internal,
     Private,
+}
+
+impl AccessName {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AccessName::Default => "default",
+            AccessName::Public => "public",
+            AccessName::Internal => "internal",
+            AccessName::Private => "private",
+        }
+    }
 }
 
 impl From<crate::syntax::model::Access> for AccessName {
