@@ -313,10 +313,10 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: referenced::ReferencedSymbolsArguments,
-        answer: Value,
+        answer: referenced::ReferencedSymbolsAnswer,
         handler: referenced::referenced_symbols,
-        text: referenced::render_text,
-        exit_code: referenced::exit_code,
+        text: referenced::render_symbols,
+        exit_code: referenced::symbols_exit_code,
         description:
         "Searches the types of the project's referenced assemblies (NuGet packages, framework when a \
          targeting pack is installed) by name substring, read from their metadata; each hit names its \
@@ -329,10 +329,10 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: referenced::NugetTypesArguments,
-        answer: Value,
+        answer: referenced::NugetTypesAnswer,
         handler: referenced::nuget_types,
-        text: referenced::render_text,
-        exit_code: referenced::exit_code,
+        text: referenced::render_types,
+        exit_code: referenced::types_exit_code,
         description:
         "Lists every type of one referenced package or assembly: packageId is a NuGet package id or an \
          assembly simple name (exact, case-insensitive, never a prefix). A miss says why (hint) and offers \
@@ -344,10 +344,10 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: referenced::NugetMembersArguments,
-        answer: Value,
+        answer: referenced::NugetMembersAnswer,
         handler: referenced::nuget_members,
-        text: referenced::render_text,
-        exit_code: referenced::exit_code,
+        text: referenced::render_members,
+        exit_code: referenced::members_exit_code,
         description:
         "Lists the members of one type of a referenced package or assembly with signatures, accessibility \
          (from metadata), static/abstract and obsolete flags. typeName is the display name, full name or a \
