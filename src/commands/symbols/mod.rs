@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::commands::CommandContext;
@@ -99,16 +99,29 @@ impl SearchArguments {
     }
 
     fn query_identity(&self, terms: &[QueryTerm]) -> Value {
-        let terms: Vec<&str> = terms.iter().map(|term| term.text.as_str()).collect();
-        json!({
-            "tool": "symbolSearch",
-            "terms": terms,
-            "maxResults": self.max_results.get(),
-            "linesPerFile": self.lines_per_file.get(),
-            "responseCharBudget": self.response_char_budget.unwrap_or_default().get(),
-            "responseByteBudget": self.response_byte_budget,
-        })
+        let identity = QueryIdentity {
+            tool: "symbolSearch",
+            terms: terms.iter().map(|term| term.text.as_str()).collect(),
+            max_results: self.max_results.get(),
+            lines_per_file: self.lines_per_file.get(),
+            response_char_budget: self.response_char_budget.unwrap_or_default().get(),
+            response_byte_budget: self.response_byte_budget,
+        };
+        serde_json::to_value(identity).unwrap_or_default()
     }
+}
+
+/// What binds a cursor to its query: the terms and every argument that shapes the ranking's
+/// pages.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct QueryIdentity<'a> {
+    tool: &'static str,
+    terms: Vec<&'a str>,
+    max_results: u64,
+    lines_per_file: u64,
+    response_char_budget: u64,
+    response_byte_budget: Option<PageByteBudget>,
 }
 
 // ---- the `kinds` filter -----------------------------------------------------------------------
