@@ -13,8 +13,9 @@
 //!
 //! Every answer carries `completeness: "syntactic"` and the health of what it covers: a
 //! degraded file's entities say `certain: false` rather than being presented as exact. The
-//! arguments are one typed struct ([`OutlineArguments`]), each view's answer one `Serialize`
-//! struct: a header of its own and the shared [`OutlinePage`].
+//! arguments are one typed struct ([`OutlineArguments`]); the answer is one [`OutlineAnswer`]
+//! tagged by `view`, each view a header of its own and the shared [`OutlinePage`] of its typed
+//! entries. The answer derives `Deserialize` too, so the CLI text reads it typed.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Not;
@@ -448,7 +449,7 @@ fn resolve_argument_path(model: &WorkspaceModel, written: &str, argument: &str) 
     Ok(crate::workspace::paths::normalize_lexically(&joined))
 }
 
-/// A file's parse health, with at most [`HEALTH_DETAIL_LIMIT`] regions and findings.
+/// A file's parse health, with at most `HEALTH_DETAIL_LIMIT` (20) regions and findings.
 #[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
 pub struct Health {

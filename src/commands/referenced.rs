@@ -12,8 +12,9 @@
 //! cursors of [`crate::commands::budget`].
 //!
 //! Each tool has its own typed argument struct (its MCP schema lists exactly what it takes);
-//! all three become one [`ReferencedArguments`] for [`run`]. Answers are `Serialize` structs:
-//! [`ReferencedAnswer`] around what the tool found.
+//! all three become one [`ReferencedArguments`]. Each tool's answer is a [`ReferencedAnswer`]
+//! around what it found ([`SymbolsFound`], [`TypesFound`], [`MembersFound`], each holding the
+//! page under the tool's own name); they derive `Deserialize` too, so the CLI reads them typed.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

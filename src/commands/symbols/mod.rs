@@ -3,7 +3,8 @@
 //! workspace index built in the background ([`warmup`]); `readSymbol` and `readEnclosing`
 //! return one declaration's verbatim source ([`read`]). Every answer is labelled
 //! `via: "syntax"` and `completeness: "syntactic"`; none needs FSAC. Each tool's arguments are
-//! one typed struct (its MCP schema is generated from it) and each answer a `Serialize` struct.
+//! one typed struct (its MCP schema is generated from it) and each answer a typed struct that
+//! derives `Deserialize` too, so the CLI text ([`cli`]) reads it typed.
 
 pub mod cli;
 pub mod read;

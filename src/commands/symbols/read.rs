@@ -7,8 +7,8 @@
 //! optionally a character) to the smallest enclosing declaration, with the chain of its
 //! parents; a body longer than `maxLines` is handled as `onOversize` says: `error` (metadata
 //! only), `slice` (a window around the line) or `outline` (the nested declarations, each with
-//! the arguments that read it). Each answer is a `Serialize` struct whose `status` is the tag
-//! of its outcome.
+//! the arguments that read it). Each answer is a typed struct (`Serialize` and `Deserialize`)
+//! whose `status` is the tag of its outcome.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
