@@ -169,7 +169,7 @@ pub fn run_cli(arguments: &IndexCliArgs, workspace: &Path) -> anyhow::Result<Val
 pub fn render_text(stats: &Value) -> String {
     match IndexStats::deserialize(stats) {
         Ok(stats) => render_stats(&stats),
-        Err(error) => crate::commands::find::unreadable(stats, &error),
+        Err(error) => format!("(the statistics could not be read for text: {error})\n{stats:#}"),
     }
 }
 

@@ -622,6 +622,8 @@ pub fn render_text(answer: &Value) -> String {
     lines.join("\n")
 }
 
+impl crate::commands::command_line::CliArguments for MakeVisibleArguments {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1332,14 +1332,6 @@ impl ApiSurface<'_> {
 
 // ---- plain text -------------------------------------------------------------------------------
 
-/// A plain-text rendering of an outline answer as sent (read back as [`OutlineAnswer`]).
-pub fn render_text(answer: &Value) -> String {
-    match OutlineAnswer::deserialize(answer) {
-        Ok(answer) => outline_text(&answer),
-        Err(error) => crate::commands::find::unreadable(answer, &error),
-    }
-}
-
 /// A plain-text rendering of any outline answer.
 pub fn outline_text(answer: &OutlineAnswer) -> String {
     let mut output = match answer {
@@ -1461,6 +1453,8 @@ fn render_remainder(page: &PageFacts, output: &mut String) {
         let _ = writeln!(output, "hint: {hint}");
     }
 }
+
+impl crate::commands::command_line::CliArguments for OutlineArguments {}
 
 #[cfg(test)]
 mod tests {

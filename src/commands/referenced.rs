@@ -1150,58 +1150,33 @@ pub fn run_cli(command: Command, argument: &Value, workspace: &Path) -> anyhow::
         .map_err(|error| anyhow::Error::new(crate::cli_contract::CliFailure::from(error)))
 }
 
-/// `referenced-symbols` as text (the answer as sent, read back as [`ReferencedSymbolsAnswer`]).
-pub fn render_symbols(answer: &Value) -> String {
-    typed(answer, |answer: &ReferencedSymbolsAnswer| answer_text(answer, None, &answer.found.symbols, &[]))
+/// `referenced-symbols` as text.
+pub fn symbols_text(answer: &ReferencedSymbolsAnswer) -> String {
+    answer_text(answer, None, &answer.found.symbols, &[])
 }
 
-/// `nuget-types` as text (read back as [`NugetTypesAnswer`]).
-pub fn render_types(answer: &Value) -> String {
-    typed(answer, |answer: &NugetTypesAnswer| {
-        answer_text(answer, Some(&answer.found.package), &answer.found.types, &[])
-    })
+/// `nuget-types` as text.
+pub fn types_text(answer: &NugetTypesAnswer) -> String {
+    answer_text(answer, Some(&answer.found.package), &answer.found.types, &[])
 }
 
-/// `nuget-members` as text (read back as [`NugetMembersAnswer`]).
-pub fn render_members(answer: &Value) -> String {
-    typed(answer, |answer: &NugetMembersAnswer| {
-        answer_text(answer, Some(&answer.found.package), &[], &answer.found.members)
-    })
-}
-
-/// `referenced-symbols`' exit code: always 0 (a search that finds nothing is an answer).
-pub fn symbols_exit_code(_answer: &Value) -> u8 {
-    crate::cli_contract::exit_codes::SUCCESS
+/// `nuget-members` as text.
+pub fn members_text(answer: &NugetMembersAnswer) -> String {
+    answer_text(answer, Some(&answer.found.package), &[], &answer.found.members)
 }
 
 /// `nuget-types`' exit code: 2 when the package did not resolve (the hint says why).
-pub fn types_exit_code(answer: &Value) -> u8 {
-    typed_exit_code(answer, |answer: &NugetTypesAnswer| missed(answer.found.package.matched_assemblies.is_empty()))
+pub fn types_exit(answer: &NugetTypesAnswer) -> u8 {
+    missed(answer.found.package.matched_assemblies.is_empty())
 }
 
 /// `nuget-members`' exit code: 2 when the package or the type did not resolve.
-pub fn members_exit_code(answer: &Value) -> u8 {
-    typed_exit_code(answer, |answer: &NugetMembersAnswer| {
-        missed(answer.found.package.matched_assemblies.is_empty() || answer.found.matched_types.is_empty())
-    })
+pub fn members_exit(answer: &NugetMembersAnswer) -> u8 {
+    missed(answer.found.package.matched_assemblies.is_empty() || answer.found.matched_types.is_empty())
 }
 
 fn missed(missed: bool) -> u8 {
     if missed { crate::cli_contract::exit_codes::NOT_DEFINITE } else { crate::cli_contract::exit_codes::SUCCESS }
-}
-
-/// The wire answer read back as `Answer` and rendered, or said unreadable and shown as JSON.
-fn typed<'de, Answer: Deserialize<'de>>(answer: &'de Value, render: impl Fn(&Answer) -> String) -> String {
-    match Answer::deserialize(answer) {
-        Ok(typed) => render(&typed),
-        Err(error) => crate::commands::find::unreadable(answer, &error),
-    }
-}
-
-/// The wire answer read back as `Answer` for its exit code; one that cannot be read is not a
-/// definite answer.
-fn typed_exit_code<'de, Answer: Deserialize<'de>>(answer: &'de Value, code: impl Fn(&Answer) -> u8) -> u8 {
-    Answer::deserialize(answer).map_or(crate::cli_contract::exit_codes::NOT_DEFINITE, |typed| code(&typed))
 }
 
 /// A plain-text rendering of any of the three answers: the project and restore facts, the
@@ -1261,6 +1236,19 @@ fn answer_text<Found>(
         lines.push(format!("more: --cursor {cursor}"));
     }
     lines.join("\n")
+}
+
+/// The referenced-assembly tools read files: the command line runs them in its own process.
+impl crate::commands::command_line::CliArguments for ReferencedSymbolsArguments {
+    const RUNS: crate::commands::command_line::Runs = crate::commands::command_line::Runs::FromFiles;
+}
+
+impl crate::commands::command_line::CliArguments for NugetTypesArguments {
+    const RUNS: crate::commands::command_line::Runs = crate::commands::command_line::Runs::FromFiles;
+}
+
+impl crate::commands::command_line::CliArguments for NugetMembersArguments {
+    const RUNS: crate::commands::command_line::Runs = crate::commands::command_line::Runs::FromFiles;
 }
 
 #[cfg(test)]
@@ -1348,7 +1336,7 @@ mod tests {
         missed["restoreState"] = json!("restored");
         let read = super::NugetTypesAnswer::deserialize(&missed).expect("a miss reads back");
         assert_eq!(serde_json::to_value(&read).unwrap(), missed);
-        assert_eq!(super::types_exit_code(&missed), crate::cli_contract::exit_codes::NOT_DEFINITE);
+        assert_eq!(Command::NugetTypes.exit_code(&missed), crate::cli_contract::exit_codes::NOT_DEFINITE);
         let mut members = with(package);
         members["typeName"] = json!("List");
         members["matchedTypes"] = json!([type_entry]);
@@ -1359,7 +1347,8 @@ mod tests {
         }]);
         let read = super::NugetMembersAnswer::deserialize(&members).expect("members read back");
         assert_eq!(serde_json::to_value(&read).unwrap(), members);
-        assert_eq!(super::members_exit_code(&members), crate::cli_contract::exit_codes::SUCCESS);
-        assert!(super::render_members(&members).contains("method      private protected Add(item: T) : unit obsolete"));
+        assert_eq!(Command::NugetMembers.exit_code(&members), crate::cli_contract::exit_codes::SUCCESS);
+        let text = Command::NugetMembers.render_text(&members);
+        assert!(text.contains("method      private protected Add(item: T) : unit obsolete"), "{text}");
     }
 }

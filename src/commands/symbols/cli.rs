@@ -1,74 +1,15 @@
-//! The CLI faces of the symbol tools: `fslens symbol-search QUERY`, `fslens read-symbol NAME`
-//! and `fslens read-enclosing --path P --line N`, whose flags are the commands' own argument
-//! structs, and their plain-text renderings, which read the typed answers. `symbol-search`
-//! waits for the index build (`--wait-ms`, default two minutes) since a one-shot process has
-//! no later call to retry with; `read-symbol` reads only the files that hold the name and
-//! waits for nothing by default.
-
-use serde::Deserialize;
-use serde_json::Value;
+//! The CLI faces of the symbol tools: the plain-text renderings and exit codes of
+//! `fslens symbol-search QUERY`, `fslens read-symbol NAME` and `fslens read-enclosing --path P
+//! --line N`, which read the typed answers (the table reads them back from the wire JSON). The
+//! flags are the commands' own argument structs; `symbol-search` waits for the index build
+//! (`--wait-ms`, default two minutes) since a one-shot process has no later call to retry with;
+//! `read-symbol` reads only the files that hold the name and waits for nothing by default.
 
 use crate::cli_contract::exit_codes;
-use crate::commands::params::to_argument_object;
 use crate::commands::symbols::read::{
-    EnclosingOutcome, LeadingLines, ReadEnclosingAnswer, ReadSymbolAnswer, ReadSymbolArguments, ReadSymbolOutcome,
-    SourceRange, SymbolFacts,
+    EnclosingOutcome, LeadingLines, ReadEnclosingAnswer, ReadSymbolAnswer, ReadSymbolOutcome, SourceRange, SymbolFacts,
 };
-use crate::commands::symbols::{SymbolSearchAnswer, Unavailable, WaitForIndexMs};
-
-/// `fslens read-symbol`'s arguments as sent: with `--path` only that file is read, so there is
-/// no index build to wait for.
-pub fn read_symbol_arguments(arguments: &ReadSymbolArguments) -> Value {
-    let mut arguments = arguments.clone();
-    if arguments.path.is_some() {
-        arguments.wait_for_index_ms = WaitForIndexMs::default();
-    }
-    to_argument_object(&arguments)
-}
-
-/// The wire answer read back as `Answer` and rendered, or said unreadable and shown as JSON.
-fn typed<'de, Answer: Deserialize<'de>>(answer: &'de Value, render: impl Fn(&Answer) -> String) -> String {
-    match Answer::deserialize(answer) {
-        Ok(typed) => render(&typed),
-        Err(error) => crate::commands::find::unreadable(answer, &error),
-    }
-}
-
-/// The wire answer read back as `Answer` for its exit code; one that cannot be read is not a
-/// definite answer.
-fn typed_exit_code<'de, Answer: Deserialize<'de>>(answer: &'de Value, code: impl Fn(&Answer) -> u8) -> u8 {
-    Answer::deserialize(answer).map_or(exit_codes::NOT_DEFINITE, |typed| code(&typed))
-}
-
-/// `symbol-search` as text (see [`search_text`]).
-pub fn render_search(answer: &Value) -> String {
-    typed(answer, search_text)
-}
-
-/// `read-symbol` as text (see [`read_symbol_text`]).
-pub fn render_read_symbol(answer: &Value) -> String {
-    typed(answer, read_symbol_text)
-}
-
-/// `read-enclosing` as text (see [`read_enclosing_text`]).
-pub fn render_read_enclosing(answer: &Value) -> String {
-    typed(answer, read_enclosing_text)
-}
-
-/// `symbol-search`'s exit code (see [`search_exit`]).
-pub fn search_exit_code(answer: &Value) -> u8 {
-    typed_exit_code(answer, search_exit)
-}
-
-/// `read-symbol`'s exit code (see [`read_symbol_exit`]).
-pub fn read_symbol_exit_code(answer: &Value) -> u8 {
-    typed_exit_code(answer, read_symbol_exit)
-}
-
-/// `read-enclosing`'s exit code (see [`read_enclosing_exit`]).
-pub fn read_enclosing_exit_code(answer: &Value) -> u8 {
-    typed_exit_code(answer, read_enclosing_exit)
-}
+use crate::commands::symbols::{SymbolSearchAnswer, Unavailable};
 
 fn not_available(answer: &Unavailable) -> String {
     format!("not available yet: {} (retry after {} ms)", answer.reason, answer.retry_after_ms)

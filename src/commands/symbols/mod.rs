@@ -857,6 +857,8 @@ fn best_lines(
         .collect()
 }
 
+impl crate::commands::command_line::CliArguments for SearchArguments {}
+
 #[cfg(test)]
 mod tests {
     use clap::ValueEnum;
