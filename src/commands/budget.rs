@@ -90,8 +90,8 @@ pub fn page_budget(units: Option<PageCharBudget>, bytes: Option<PageByteBudget>)
 
 /// One page of entities.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Page {
-    pub entries: Vec<Value>,
+pub struct Page<Entry = Value> {
+    pub entries: Vec<Entry>,
     /// Offset of the first entity not returned, when any remain.
     pub next_offset: Option<usize>,
     /// More entities remain after this page.
@@ -104,7 +104,12 @@ pub struct Page {
 
 /// Takes whole entities from `offset` until `max_results` or `budget` would be exceeded;
 /// at least one entity when any remain.
-pub fn paginate(entities: &[Value], offset: usize, max_results: usize, budget: PageBudget) -> Page {
+pub fn paginate<Entry: serde::Serialize + Clone>(
+    entities: &[Entry],
+    offset: usize,
+    max_results: usize,
+    budget: PageBudget,
+) -> Page<Entry> {
     let mut entries = Vec::new();
     let mut used = Size::default();
     let mut index = offset.min(entities.len());

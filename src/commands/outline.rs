@@ -13,8 +13,9 @@
 //!
 //! Every answer carries `completeness: "syntactic"` and the health of what it covers: a
 //! degraded file's entities say `certain: false` rather than being presented as exact. The
-//! arguments are one typed struct ([`OutlineArguments`]), each view's answer one `Serialize`
-//! struct: a header of its own and the shared [`OutlinePage`].
+//! arguments are one typed struct ([`OutlineArguments`]); the answer is one [`OutlineAnswer`]
+//! tagged by `view`, each view a header of its own and the shared [`OutlinePage`] of its typed
+//! entries. The answer derives `Deserialize` too, so the CLI text reads it typed.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Not;
@@ -22,7 +23,7 @@ use std::path::{Path, PathBuf};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::commands::CommandContext;
@@ -31,7 +32,9 @@ use crate::commands::budget::{
     PageBudget, PageByteBudget, PageCharBudget, RESPONSE_HARD_CEILING, Size, cursor_digest, encode_cursor, page_budget,
     page_offset, paginate, serialized_size, serialized_utf16_len,
 };
+use crate::commands::find::rows::RowRange;
 use crate::commands::params::{Bounded, CommandArguments};
+use crate::commands::symbols::{AccessName, Completeness, HealthName, KindName, SyntaxVia};
 use crate::syntax::index::IndexedFile;
 use crate::syntax::model::{Access, DeclarationKind, FileIndex, HealthStatus, NO_PARENT};
 use crate::syntax::{Overlay, SyntaxIndex, render_signature};
@@ -168,25 +171,41 @@ impl OutlineArguments {
     /// Everything that identifies the query, for cursor binding: all arguments but the
     /// position in the stream.
     fn query_identity(&self) -> Value {
-        json!({
-            "view": self.view(),
-            "path": self.path,
-            "project": self.project,
-            "summaryOnly": self.summary_only,
-            "maxResults": self.max_results(),
-            "namespaceFilter": self.namespace_filter(),
-            "includeInternal": self.include_internal,
-            "responseCharBudget": self.response_char_budget(),
-            "responseByteBudget": self.response_byte_budget,
-        })
+        let identity = QueryIdentity {
+            view: self.view(),
+            path: self.path.as_deref(),
+            project: self.project.as_deref(),
+            summary_only: self.summary_only,
+            max_results: self.max_results(),
+            namespace_filter: self.namespace_filter(),
+            include_internal: self.include_internal,
+            response_char_budget: self.response_char_budget(),
+            response_byte_budget: self.response_byte_budget,
+        };
+        serde_json::to_value(identity).unwrap_or_default()
     }
+}
+
+/// What binds a cursor to its query: every argument but the position in the stream.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct QueryIdentity<'a> {
+    view: OutlineView,
+    path: Option<&'a str>,
+    project: Option<&'a str>,
+    summary_only: bool,
+    max_results: usize,
+    namespace_filter: Option<&'a str>,
+    include_internal: bool,
+    response_char_budget: usize,
+    response_byte_budget: Option<PageByteBudget>,
 }
 
 // ---- entry points -----------------------------------------------------------------------------
 
 /// `fslens.outline` in a session: the session's long-lived index and the editor's unsaved
 /// buffers, the project model read and the files indexed off the routing thread.
-pub async fn outline(arguments: OutlineArguments, context: CommandContext) -> Result<Value, CommandError> {
+pub async fn outline(arguments: OutlineArguments, context: CommandContext) -> Result<OutlineAnswer, CommandError> {
     let root = context.workspace_root()?.to_path_buf();
     let overlay = context.editor_buffers().await?;
     let index = context.syntax_index();
@@ -207,7 +226,7 @@ pub fn outline_with_index(
     model: &WorkspaceModel,
     arguments: &OutlineArguments,
     overlay: &Overlay,
-) -> Result<Value, CommandError> {
+) -> Result<OutlineAnswer, CommandError> {
     match arguments.view() {
         OutlineView::File => file_outline(index, model, arguments, overlay),
         OutlineView::Project => project_outline(index, model, arguments, overlay),
@@ -217,50 +236,92 @@ pub fn outline_with_index(
 
 // ---- the answer, paged ------------------------------------------------------------------------
 
-/// One outline answer: the view's own header, then the page of entities.
-#[derive(Serialize)]
+/// One outline answer, tagged by `view`: the view's own header, then the page of entities.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+#[serde(tag = "view", rename_all = "camelCase")]
+pub enum OutlineAnswer {
+    File(Outlined<FileHeader, FileEntity>),
+    Project(Outlined<ProjectHeader, ProjectFileEntry>),
+    PublicApi(Outlined<PublicApiHeader, PublicApiEntity>),
+}
+
+/// A view's answer: who answered, its header and one page of its entities.
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct OutlineAnswer<'a, Header: Serialize> {
-    via: &'static str,
-    view: OutlineView,
-    completeness: &'static str,
+pub struct Outlined<Header, Entry> {
+    pub via: SyntaxVia,
+    pub completeness: Completeness,
     #[serde(flatten)]
-    header: &'a Header,
+    pub header: Header,
     #[serde(flatten)]
-    page: &'a OutlinePage,
+    pub page: OutlinePage<Entry>,
 }
 
 /// The members every paged outline answer shares.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-pub struct OutlinePage {
-    count: usize,
+pub struct OutlinePage<Entry> {
+    pub count: usize,
+    pub total_entities: usize,
+    pub offset: usize,
+    pub entries: Vec<Entry>,
+    pub returned_entry_count: usize,
+    pub truncated: bool,
+    #[serde(default, skip_serializing_if = "Not::not")]
+    pub truncated_by_budget: bool,
+    #[serde(default, skip_serializing_if = "Not::not")]
+    pub response_truncated_by_budget: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_cursor: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+}
+
+impl OutlineAnswer {
+    /// The page's members, whatever the view.
+    fn page_facts(&self) -> PageFacts<'_> {
+        match self {
+            OutlineAnswer::File(answer) => PageFacts::of(&answer.page),
+            OutlineAnswer::Project(answer) => PageFacts::of(&answer.page),
+            OutlineAnswer::PublicApi(answer) => PageFacts::of(&answer.page),
+        }
+    }
+}
+
+/// What the text rendering says about a page, whatever its entries.
+struct PageFacts<'a> {
     total_entities: usize,
-    offset: usize,
-    entries: Vec<Value>,
-    returned_entry_count: usize,
+    shown: usize,
     truncated: bool,
-    #[serde(skip_serializing_if = "Not::not")]
     truncated_by_budget: bool,
-    #[serde(skip_serializing_if = "Not::not")]
-    response_truncated_by_budget: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    next_cursor: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    hint: Option<String>,
+    next_cursor: Option<&'a str>,
+    hint: Option<&'a str>,
+}
+
+impl<'a> PageFacts<'a> {
+    fn of<Entry>(page: &'a OutlinePage<Entry>) -> PageFacts<'a> {
+        PageFacts {
+            total_entities: page.total_entities,
+            shown: page.offset + page.returned_entry_count,
+            truncated: page.truncated,
+            truncated_by_budget: page.truncated_by_budget,
+            next_cursor: page.next_cursor.as_deref(),
+            hint: page.hint.as_deref(),
+        }
+    }
 }
 
 /// A view's entities in stream order, with what binds a cursor to them.
-struct EntityStream {
-    entities: Vec<Value>,
+struct EntityStream<Entry> {
+    entities: Vec<Entry>,
     digest: String,
     offset: usize,
 }
 
-impl EntityStream {
+impl<Entry> EntityStream<Entry> {
     /// The stream, and where this page starts in it (a cursor from another query or stream is
     /// refused).
-    fn new(arguments: &OutlineArguments, entities: Vec<Value>, stream_identity: &str) -> Result<Self, CommandError> {
+    fn new(arguments: &OutlineArguments, entities: Vec<Entry>, stream_identity: &str) -> Result<Self, CommandError> {
         let digest = cursor_digest(&arguments.query_identity(), stream_identity);
         let offset = starting_offset(arguments, &digest, entities.len())?;
         Ok(EntityStream { entities, digest, offset })
@@ -268,14 +329,15 @@ impl EntityStream {
 }
 
 /// The answer for one page of `stream`: at most `maxResults` whole entities within the page
-/// budget, then, as a final guard, no more than the assembled answer's ceiling allows.
-fn paged_answer<Header: Serialize>(
-    view: OutlineView,
-    header: &Header,
+/// budget, then, as a final guard, no more than the assembled answer's ceiling allows. `view`
+/// makes the answer of the view's header and page.
+fn paged_answer<Header: Clone, Entry: Serialize + Clone>(
+    header: Header,
     arguments: &OutlineArguments,
-    stream: &EntityStream,
+    stream: &EntityStream<Entry>,
     hint_for_remainder: impl Fn(usize) -> Option<String>,
-) -> Result<Value, CommandError> {
+    view: fn(Outlined<Header, Entry>) -> OutlineAnswer,
+) -> OutlineAnswer {
     let EntityStream { entities, digest, offset } = stream;
     let max_results = arguments.max_results();
     let page = paginate(entities, *offset, max_results, arguments.page_budget());
@@ -284,37 +346,30 @@ fn paged_answer<Header: Serialize>(
     let (mut truncated, mut truncated_by_budget, mut response_truncated) =
         (page.truncated, page.truncated_by_budget, false);
     loop {
-        let page = OutlinePage {
-            count: entities.len().min(max_results),
-            total_entities: entities.len(),
-            offset: *offset,
-            returned_entry_count: entries.len(),
-            truncated,
-            truncated_by_budget,
-            response_truncated_by_budget: response_truncated,
-            next_cursor: next_offset.map(|next| encode_cursor(next, digest)),
-            hint: next_offset.and_then(&hint_for_remainder),
-            entries: entries.clone(),
-        };
-        let answer = to_answer(&OutlineAnswer { via: "syntax", view, completeness: "syntactic", header, page: &page })?;
+        let answer = view(Outlined {
+            via: SyntaxVia::Syntax,
+            completeness: Completeness::Syntactic,
+            header: header.clone(),
+            page: OutlinePage {
+                count: entities.len().min(max_results),
+                total_entities: entities.len(),
+                offset: *offset,
+                returned_entry_count: entries.len(),
+                truncated,
+                truncated_by_budget,
+                response_truncated_by_budget: response_truncated,
+                next_cursor: next_offset.map(|next| encode_cursor(next, digest)),
+                hint: next_offset.and_then(&hint_for_remainder),
+                entries: entries.clone(),
+            },
+        });
         if serialized_utf16_len(&answer) <= RESPONSE_HARD_CEILING || entries.len() <= 1 {
-            return Ok(answer);
+            return answer;
         }
         entries.pop();
         (truncated, truncated_by_budget, response_truncated) = (true, true, true);
         next_offset = Some(offset + entries.len());
     }
-}
-
-/// An answer struct as the JSON sent.
-fn to_answer(answer: &impl Serialize) -> Result<Value, CommandError> {
-    serde_json::to_value(answer)
-        .map_err(|error| CommandError::Internal(format!("the answer did not serialize: {error}")))
-}
-
-/// Entities as JSON, for paging and measuring.
-fn to_entities<T: Serialize>(entities: &[T]) -> Result<Vec<Value>, CommandError> {
-    entities.iter().map(to_answer).collect()
 }
 
 fn starting_offset(arguments: &OutlineArguments, digest: &str, total: usize) -> Result<usize, CommandError> {
@@ -330,7 +385,8 @@ fn starting_offset(arguments: &OutlineArguments, digest: &str, total: usize) -> 
     Ok(offset)
 }
 
-fn stream_identity(entities: &[Value]) -> String {
+/// Binds cursors to the entities: their JSON text, in order.
+fn stream_identity<Entry: Serialize>(entities: &[Entry]) -> String {
     let mut hasher = Sha256::new();
     for entity in entities {
         hasher.update(serde_json::to_string(entity).unwrap_or_default().as_bytes());
@@ -350,44 +406,101 @@ fn resolve_argument_path(model: &WorkspaceModel, written: &str, argument: &str) 
     Ok(crate::workspace::paths::normalize_lexically(&joined))
 }
 
-/// A file's parse health, with at most [`HEALTH_DETAIL_LIMIT`] regions and findings.
-#[derive(Serialize)]
+/// A file's parse health, with at most `HEALTH_DETAIL_LIMIT` (20) regions and findings.
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct Health {
-    status: &'static str,
-    root_is_error: bool,
-    error_region_count: usize,
-    misparse_count: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error_regions: Option<Vec<Value>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    misparses: Option<Vec<Misparse>>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    detail: Option<String>,
+pub struct Health {
+    pub status: HealthName,
+    pub root_is_error: bool,
+    pub error_region_count: usize,
+    pub misparse_count: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_regions: Option<Vec<RowRange>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub misparses: Option<Vec<Misparse>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
 }
 
-#[derive(Serialize)]
-struct Misparse {
-    indicator: &'static str,
-    range: Value,
+/// A suspected mis-parse: which indicator found it, and where.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct Misparse {
+    pub indicator: MisparseName,
+    pub range: RowRange,
+}
+
+/// A mis-parse indicator as answers spell it.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum MisparseName {
+    /// `->` as an infix operator: a one-line multi-rule `match`/`function`.
+    InfixArrow,
+    /// `|` as an infix operator: the same.
+    InfixBar,
+    /// `<-` as an infix operator: dot-less indexed assignment.
+    InfixAssign,
+    /// `x[0]` parsed as applying `x` to a list.
+    AdjacentListApplication,
+}
+
+impl From<crate::syntax::model::MisparseIndicator> for MisparseName {
+    fn from(indicator: crate::syntax::model::MisparseIndicator) -> MisparseName {
+        use crate::syntax::model::MisparseIndicator as Indicator;
+        match indicator {
+            Indicator::InfixArrow => MisparseName::InfixArrow,
+            Indicator::InfixBar => MisparseName::InfixBar,
+            Indicator::InfixAssign => MisparseName::InfixAssign,
+            Indicator::AdjacentListApplication => MisparseName::AdjacentListApplication,
+        }
+    }
+}
+
+/// Which grammar a file was parsed with.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum GrammarName {
+    /// `.fs`, `.fsx`.
+    Implementation,
+    /// `.fsi`.
+    Signature,
+}
+
+impl From<crate::syntax::GrammarKind> for GrammarName {
+    fn from(grammar: crate::syntax::GrammarKind) -> GrammarName {
+        match grammar {
+            crate::syntax::GrammarKind::Implementation => GrammarName::Implementation,
+            crate::syntax::GrammarKind::Signature => GrammarName::Signature,
+        }
+    }
+}
+
+impl GrammarName {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GrammarName::Implementation => "implementation",
+            GrammarName::Signature => "signature",
+        }
+    }
 }
 
 impl Health {
     fn of(file: &FileIndex) -> Health {
         let health = &file.health;
         Health {
-            status: health.status.as_str(),
+            status: health.status.into(),
             root_is_error: health.root_is_error,
             error_region_count: health.error_regions.len(),
             misparse_count: health.misparses.len(),
-            error_regions: (!health.error_regions.is_empty())
-                .then(|| health.error_regions.iter().take(HEALTH_DETAIL_LIMIT).map(|range| range.to_json()).collect()),
+            error_regions: (!health.error_regions.is_empty()).then(|| {
+                health.error_regions.iter().take(HEALTH_DETAIL_LIMIT).map(|range| RowRange::of(*range)).collect()
+            }),
             misparses: (!health.misparses.is_empty()).then(|| {
                 health
                     .misparses
                     .iter()
                     .take(HEALTH_DETAIL_LIMIT)
-                    .map(|finding| Misparse { indicator: finding.indicator.as_str(), range: finding.range.to_json() })
+                    .map(|finding| Misparse { indicator: finding.indicator.into(), range: RowRange::of(finding.range) })
                     .collect()
             }),
             detail: health.detail.clone(),
@@ -396,14 +509,14 @@ impl Health {
 }
 
 /// How many of the files a view covers parsed cleanly, degraded, timed out or failed.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct Coverage {
-    files_requested: usize,
-    files_clean: usize,
-    files_degraded: usize,
-    files_timed_out: usize,
-    files_failed: usize,
+pub struct Coverage {
+    pub files_requested: usize,
+    pub files_clean: usize,
+    pub files_degraded: usize,
+    pub files_timed_out: usize,
+    pub files_failed: usize,
 }
 
 impl Coverage {
@@ -462,11 +575,12 @@ fn nearest_containers(file: &FileIndex) -> Vec<u32> {
         .collect()
 }
 
-fn access_text(access: Access) -> &'static str {
+/// A declaration's access as outlines say it: no modifier is `public`.
+fn access_text(access: Access) -> AccessName {
     match access {
-        Access::Default | Access::Public => "public",
-        Access::Internal => "internal",
-        Access::Private => "private",
+        Access::Default | Access::Public => AccessName::Public,
+        Access::Internal => AccessName::Internal,
+        Access::Private => AccessName::Private,
     }
 }
 
@@ -483,6 +597,10 @@ fn signature_for(text: Option<&str>, file: &FileIndex, slot: usize) -> Option<St
 
 fn is_true(value: &bool) -> bool {
     *value
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn matches_namespace(full_name: &str, filter: &str) -> bool {
@@ -517,60 +635,62 @@ fn select_projects<'a>(model: &'a WorkspaceModel, written: Option<&str>) -> Resu
 // ---- view `file` ------------------------------------------------------------------------------
 
 /// The members of a `file` outline besides the page.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct FileHeader {
-    path: String,
-    grammar: &'static str,
-    from_unsaved_buffer: bool,
-    health: Health,
-    lines: u32,
-    summary_only: bool,
-    member_counts: BTreeMap<&'static str, usize>,
-    projects: Vec<String>,
-    #[serde(skip_serializing_if = "Not::not")]
-    downgraded_to_summary: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    downgrade_hint: Option<String>,
+pub struct FileHeader {
+    pub path: String,
+    pub grammar: GrammarName,
+    pub from_unsaved_buffer: bool,
+    pub health: Health,
+    pub lines: u32,
+    pub summary_only: bool,
+    pub member_counts: BTreeMap<KindName, usize>,
+    pub projects: Vec<String>,
+    #[serde(default, skip_serializing_if = "Not::not")]
+    pub downgraded_to_summary: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub downgrade_hint: Option<String>,
 }
 
 /// One container of a file (namespace, module, type), or the implicit module that holds the
 /// top-level declarations outside any container (scripts).
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct FileEntity {
-    name: String,
-    kind: &'static str,
-    full_name: String,
-    #[serde(skip_serializing_if = "Not::not")]
-    implicit: bool,
-    access: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    range: Option<Value>,
-    member_counts: BTreeMap<&'static str, usize>,
-    certain: bool,
+pub struct FileEntity {
+    pub name: String,
+    pub kind: KindName,
+    pub full_name: String,
+    #[serde(default, skip_serializing_if = "Not::not")]
+    pub implicit: bool,
+    pub access: AccessName,
+    /// Absent for the implicit module.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<RowRange>,
+    pub member_counts: BTreeMap<KindName, usize>,
+    pub certain: bool,
     /// Full entries only.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    signature: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
     /// Full entries only.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    members: Option<Vec<FileMember>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub members: Option<Vec<FileMember>>,
     /// The file has errors or suspected mis-parses: said on every entity that is otherwise certain.
-    #[serde(skip_serializing_if = "Not::not")]
-    file_degraded: bool,
+    #[serde(default, skip_serializing_if = "Not::not")]
+    pub file_degraded: bool,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct FileMember {
-    name: String,
-    kind: &'static str,
-    access: &'static str,
-    range: Value,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    signature: Option<String>,
-    #[serde(skip_serializing_if = "is_true")]
-    certain: bool,
+pub struct FileMember {
+    pub name: String,
+    pub kind: KindName,
+    pub access: AccessName,
+    pub range: RowRange,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    /// Absent when `true`.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub certain: bool,
 }
 
 fn file_outline(
@@ -578,7 +698,7 @@ fn file_outline(
     model: &WorkspaceModel,
     arguments: &OutlineArguments,
     overlay: &Overlay,
-) -> Result<Value, CommandError> {
+) -> Result<OutlineAnswer, CommandError> {
     let written = arguments.path.as_deref().unwrap_or("");
     let path = outlined_file(model, written, overlay)?;
     index.refresh_path(&path, overlay);
@@ -588,13 +708,13 @@ fn file_outline(
     })?;
     let source = FileSource { index, file: &file.index, text: &text, implicit_name: implicit_module_name(&path) };
     let (entities, downgraded) = file_entities_within_budget(&source, arguments)?;
-    let mut member_counts: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut member_counts: BTreeMap<KindName, usize> = BTreeMap::new();
     for declaration in &file.index.declarations {
-        *member_counts.entry(declaration.kind.as_str()).or_default() += 1;
+        *member_counts.entry(declaration.kind.into()).or_default() += 1;
     }
     let header = FileHeader {
         path: model.display_path(&path),
-        grammar: file.index.grammar.as_str(),
+        grammar: file.index.grammar.into(),
         from_unsaved_buffer: file.from_overlay,
         health: Health::of(&file.index),
         lines: file.index.lines,
@@ -608,9 +728,9 @@ fn file_outline(
         )),
     };
     let stream = EntityStream::new(arguments, entities, &crate::syntax::cache::to_hex(&file.index.content_sha256))?;
-    paged_answer(OutlineView::File, &header, arguments, &stream, |_| {
-        Some("more entities remain: call again with nextCursor, or lower the page size with maxResults".to_owned())
-    })
+    let hint =
+        |_| Some("more entities remain: call again with nextCursor, or lower the page size with maxResults".to_owned());
+    Ok(paged_answer(header, arguments, &stream, hint, OutlineAnswer::File))
 }
 
 /// The file `path` names, once it is known to be an F# source file the editor or the disk holds.
@@ -633,12 +753,12 @@ fn outlined_file(model: &WorkspaceModel, written: &str, overlay: &Overlay) -> Re
 fn file_entities_within_budget(
     source: &FileSource<'_>,
     arguments: &OutlineArguments,
-) -> Result<(Vec<Value>, bool), CommandError> {
-    let summary = to_entities(&source.entities(false))?;
+) -> Result<(Vec<FileEntity>, bool), CommandError> {
+    let summary = source.entities(false);
     if arguments.summary_only {
         return Ok((summary, false));
     }
-    let full = to_entities(&source.entities(true))?;
+    let full = source.entities(true);
     let first = arguments.offset().unwrap_or(0).min(full.len());
     let comma = Size { units: 1, bytes: 1 };
     let window = full
@@ -684,9 +804,9 @@ impl FileSource<'_> {
 
     /// The container at `slot` (the implicit module when `None`) with its `members`.
     fn entity(&self, slot: Option<usize>, members: &[usize], full: bool) -> FileEntity {
-        let mut member_counts: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut member_counts: BTreeMap<KindName, usize> = BTreeMap::new();
         for member in members {
-            *member_counts.entry(self.file.declarations[*member].kind.as_str()).or_default() += 1;
+            *member_counts.entry(self.file.declarations[*member].kind.into()).or_default() += 1;
         }
         let container = slot.and_then(|slot| Some((slot, self.file.declarations.get(slot)?)));
         let certain = container.is_none_or(|(_, declaration)| declaration.certain) && !self.file.health.root_is_error;
@@ -695,12 +815,12 @@ impl FileSource<'_> {
                 || self.implicit_name.clone(),
                 |(_, declaration)| self.index.name(declaration.name).to_string(),
             ),
-            kind: container.map_or("module", |(_, declaration)| declaration.kind.as_str()),
+            kind: container.map_or(KindName::Module, |(_, declaration)| declaration.kind.into()),
             full_name: container
                 .map_or_else(|| self.implicit_name.clone(), |(slot, _)| self.index.full_name(self.file, slot)),
             implicit: container.is_none(),
-            access: container.map_or("public", |(_, declaration)| access_text(declaration.access)),
-            range: container.map(|(_, declaration)| declaration.range.to_json()),
+            access: container.map_or(AccessName::Public, |(_, declaration)| access_text(declaration.access)),
+            range: container.map(|(_, declaration)| RowRange::of(declaration.range)),
             member_counts,
             certain,
             signature: container.and_then(|(slot, _)| signature_for(Some(self.text), self.file, slot)).filter(|_| full),
@@ -713,9 +833,9 @@ impl FileSource<'_> {
         let declaration = &self.file.declarations[slot];
         FileMember {
             name: self.index.name(declaration.name).to_string(),
-            kind: declaration.kind.as_str(),
+            kind: declaration.kind.into(),
             access: access_text(declaration.access),
-            range: declaration.range.to_json(),
+            range: RowRange::of(declaration.range),
             signature: signature_for(Some(self.text), self.file, slot),
             certain: declaration.certain,
         }
@@ -734,62 +854,99 @@ fn implicit_module_name(path: &Path) -> String {
 // ---- view `project` ---------------------------------------------------------------------------
 
 /// The members of a `project` outline besides the page.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct ProjectHeader {
-    root: String,
-    projects: Vec<ProjectSummary>,
-    coverage: Coverage,
-    summary_only: bool,
+pub struct ProjectHeader {
+    pub root: String,
+    pub projects: Vec<ProjectSummary>,
+    pub coverage: Coverage,
+    pub summary_only: bool,
     /// Without a `project` argument only.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    orphan_file_count: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub orphan_file_count: Option<usize>,
     /// Without a `project` argument only.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    solutions: Option<Vec<String>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub solutions: Option<Vec<String>>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct ProjectSummary {
-    path: String,
-    name: String,
-    target_frameworks: Vec<String>,
-    project_references: Vec<String>,
+pub struct ProjectSummary {
+    pub path: String,
+    pub name: String,
+    pub target_frameworks: Vec<String>,
+    pub project_references: Vec<String>,
     /// `name@version`, or the name when no version is written.
-    package_references: Vec<String>,
-    compile_item_count: usize,
-    problems: Vec<String>,
+    pub package_references: Vec<String>,
+    pub compile_item_count: usize,
+    pub problems: Vec<String>,
 }
 
 /// One file of the project view, in compile order (orphans: `compileOrder` 0, `project` null).
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct ProjectFileEntry {
-    path: String,
-    project: Option<String>,
-    compile_order: usize,
+pub struct ProjectFileEntry {
+    pub path: String,
+    pub project: Option<String>,
+    pub compile_order: usize,
     /// The parse health, or `missing` when the file is neither on disk nor in the editor.
-    health: &'static str,
+    pub health: FileHealth,
     #[serde(flatten)]
-    indexed: Option<IndexedFileSummary>,
+    pub indexed: Option<IndexedFileSummary>,
 }
 
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct IndexedFileSummary {
-    grammar: &'static str,
-    lines: u32,
-    declaration_count: usize,
-    declarations: Vec<ContainerName>,
+/// A project file's parse health, or `missing`.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum FileHealth {
+    Clean,
+    Degraded,
+    TimedOut,
+    Failed,
+    /// Neither on disk nor in the editor.
+    Missing,
 }
 
-#[derive(Serialize)]
+impl From<HealthStatus> for FileHealth {
+    fn from(status: HealthStatus) -> FileHealth {
+        match status {
+            HealthStatus::Clean => FileHealth::Clean,
+            HealthStatus::Degraded => FileHealth::Degraded,
+            HealthStatus::TimedOut => FileHealth::TimedOut,
+            HealthStatus::Failed => FileHealth::Failed,
+        }
+    }
+}
+
+impl FileHealth {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileHealth::Missing => "missing",
+            FileHealth::Clean => HealthName::Clean.as_str(),
+            FileHealth::Degraded => HealthName::Degraded.as_str(),
+            FileHealth::TimedOut => HealthName::TimedOut.as_str(),
+            FileHealth::Failed => HealthName::Failed.as_str(),
+        }
+    }
+}
+
+/// What the index holds of a project file that exists.
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct ContainerName {
-    name: String,
-    kind: &'static str,
-    full_name: String,
+pub struct IndexedFileSummary {
+    pub grammar: GrammarName,
+    pub lines: u32,
+    pub declaration_count: usize,
+    pub declarations: Vec<ContainerName>,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone)]
+#[serde(rename_all = "camelCase")]
+pub struct ContainerName {
+    pub name: String,
+    pub kind: KindName,
+    pub full_name: String,
 }
 
 /// A file of the project view: its path, the project compiling it and its 1-based position in
@@ -801,7 +958,7 @@ fn project_outline(
     model: &WorkspaceModel,
     arguments: &OutlineArguments,
     overlay: &Overlay,
-) -> Result<Value, CommandError> {
+) -> Result<OutlineAnswer, CommandError> {
     let projects = select_projects(model, arguments.project.as_deref())?;
     let files = files_in_compile_order(model, &projects, arguments);
     let existing: BTreeSet<PathBuf> = files
@@ -825,12 +982,11 @@ fn project_outline(
         solutions: whole_workspace
             .then(|| model.solutions.iter().map(|solution| model.display_path(&solution.path)).collect()),
     };
-    let entities = to_entities(&entries)?;
-    let identity = stream_identity(&entities);
-    let stream = EntityStream::new(arguments, entities, &identity)?;
-    paged_answer(OutlineView::Project, &header, arguments, &stream, |_| {
-        Some("more files remain: call again with nextCursor, or narrow with project or namespaceFilter".to_owned())
-    })
+    let identity = stream_identity(&entries);
+    let stream = EntityStream::new(arguments, entries, &identity)?;
+    let hint =
+        |_| Some("more files remain: call again with nextCursor, or narrow with project or namespaceFilter".to_owned());
+    Ok(paged_answer(header, arguments, &stream, hint, OutlineAnswer::Project))
 }
 
 /// The projects' compile items in order, then (for the whole workspace) the orphan files.
@@ -864,7 +1020,7 @@ fn project_file_entry(
         path: model.display_path(path),
         project: project.map(|project| model.display_path(&project.path)),
         compile_order: *position,
-        health: "missing",
+        health: FileHealth::Missing,
         indexed: None,
     };
     let file = index.file(path).filter(|_| overlay.get(path).is_some() || path.is_file());
@@ -879,7 +1035,7 @@ fn project_file_entry(
         .filter(|(_, declaration)| declaration.kind.is_container())
         .map(|(slot, declaration)| ContainerName {
             name: index.name(declaration.name).to_string(),
-            kind: declaration.kind.as_str(),
+            kind: declaration.kind.into(),
             full_name: index.full_name(&file.index, slot),
         })
         .collect();
@@ -888,9 +1044,9 @@ fn project_file_entry(
     {
         return None;
     }
-    entry.health = file.index.health.status.as_str();
+    entry.health = file.index.health.status.into();
     entry.indexed = Some(IndexedFileSummary {
-        grammar: file.index.grammar.as_str(),
+        grammar: file.index.grammar.into(),
         lines: file.index.lines,
         declaration_count: file.index.declarations.len(),
         declarations,
@@ -920,47 +1076,48 @@ fn project_summary(model: &WorkspaceModel, project: &Project) -> ProjectSummary 
 // ---- view `publicApi` -------------------------------------------------------------------------
 
 /// The members of a `publicApi` outline besides the page.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct PublicApiHeader {
-    include_internal: bool,
-    namespace_filter: Option<String>,
-    projects: Vec<String>,
-    coverage: Coverage,
+pub struct PublicApiHeader {
+    pub include_internal: bool,
+    pub namespace_filter: Option<String>,
+    pub projects: Vec<String>,
+    pub coverage: Coverage,
 }
 
 /// One visible module or type with its visible members, sorted by name, kind and signature.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct PublicApiEntity {
-    full_name: String,
-    kind: &'static str,
-    access: &'static str,
-    signature: String,
-    path: String,
-    range: Value,
-    members: Vec<PublicApiMember>,
+pub struct PublicApiEntity {
+    pub full_name: String,
+    pub kind: KindName,
+    pub access: AccessName,
+    pub signature: String,
+    pub path: String,
+    pub range: RowRange,
+    pub members: Vec<PublicApiMember>,
     /// Only when the declaration or its file is not certain.
     #[serde(flatten)]
-    uncertainty: Option<Uncertainty>,
+    pub uncertainty: Option<Uncertainty>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct Uncertainty {
-    certain: bool,
-    file_health: &'static str,
+pub struct Uncertainty {
+    pub certain: bool,
+    pub file_health: HealthName,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct PublicApiMember {
-    name: String,
-    kind: &'static str,
-    access: &'static str,
-    signature: String,
-    #[serde(skip_serializing_if = "is_true")]
-    certain: bool,
+pub struct PublicApiMember {
+    pub name: String,
+    pub kind: KindName,
+    pub access: AccessName,
+    pub signature: String,
+    /// Absent when `true`.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub certain: bool,
 }
 
 fn public_api(
@@ -968,7 +1125,7 @@ fn public_api(
     model: &WorkspaceModel,
     arguments: &OutlineArguments,
     overlay: &Overlay,
-) -> Result<Value, CommandError> {
+) -> Result<OutlineAnswer, CommandError> {
     let projects = select_projects(model, arguments.project.as_deref())?;
     let files = public_surface_files(model, &projects, overlay);
     index.index_paths(&files, overlay);
@@ -987,10 +1144,10 @@ fn public_api(
         projects: projects.iter().map(|project| model.display_path(&project.path)).collect(),
         coverage: Coverage::of(index, &files),
     };
-    let entities = to_entities(&entities)?;
     let identity = stream_identity(&entities);
     let stream = EntityStream::new(arguments, entities, &identity)?;
-    paged_answer(OutlineView::PublicApi, &header, arguments, &stream, |next| Some(narrowing_hint(&names, next)))
+    let hint = |next| Some(narrowing_hint(&names, next));
+    Ok(paged_answer(header, arguments, &stream, hint, OutlineAnswer::PublicApi))
 }
 
 /// The files that define the public surface: every project's compile items present on disk or
@@ -1087,15 +1244,15 @@ impl ApiSurface<'_> {
             let degraded = !declaration.certain || self.file.health.status != HealthStatus::Clean;
             entities.push(PublicApiEntity {
                 full_name,
-                kind: declaration.kind.as_str(),
+                kind: declaration.kind.into(),
                 access: access_text(declaration.access),
                 signature: signature_for(Some(self.text), self.file, slot).unwrap_or_default(),
                 path: display_path.to_owned(),
-                range: declaration.range.to_json(),
+                range: RowRange::of(declaration.range),
                 members,
                 uncertainty: degraded.then(|| Uncertainty {
                     certain: declaration.certain && !self.file.health.root_is_error,
-                    file_health: self.file.health.status.as_str(),
+                    file_health: self.file.health.status.into(),
                 }),
             });
         }
@@ -1117,14 +1274,14 @@ impl ApiSurface<'_> {
             })
             .map(|(slot, member)| PublicApiMember {
                 name: self.index.name(member.name).to_string(),
-                kind: member.kind.as_str(),
+                kind: member.kind.into(),
                 access: access_text(member.access),
                 signature: signature_for(Some(self.text), self.file, slot).unwrap_or_default(),
                 certain: member.certain,
             })
             .collect();
         members.sort_by(|left, right| {
-            (&left.name, left.kind, &left.signature).cmp(&(&right.name, right.kind, &right.signature))
+            (&left.name, left.kind.as_str(), &left.signature).cmp(&(&right.name, right.kind.as_str(), &right.signature))
         });
         members
     }
@@ -1133,138 +1290,123 @@ impl ApiSurface<'_> {
 // ---- plain text -------------------------------------------------------------------------------
 
 /// A plain-text rendering of any outline answer.
-pub fn render_text(answer: &Value) -> String {
-    let mut output = match answer["view"].as_str().unwrap_or("") {
-        "file" => render_file(answer),
-        "project" => render_project(answer),
-        _ => render_public_api(answer),
+pub fn outline_text(answer: &OutlineAnswer) -> String {
+    let mut output = match answer {
+        OutlineAnswer::File(answer) => render_file(answer),
+        OutlineAnswer::Project(answer) => render_project(answer),
+        OutlineAnswer::PublicApi(answer) => render_public_api(answer),
     };
-    if answer["truncated"] == json!(true) {
-        render_remainder(answer, &mut output);
+    let page = answer.page_facts();
+    if page.truncated {
+        render_remainder(&page, &mut output);
     }
     output
 }
 
-/// ` line:column` (1-based) of a range's start, or nothing.
-fn range_text(range: &Value) -> String {
-    if range.is_null() {
-        return String::new();
-    }
-    format!(
-        " {}:{}",
-        range["start"]["line"].as_u64().unwrap_or(0) + 1,
-        range["start"]["character"].as_u64().unwrap_or(0) + 1
-    )
+/// ` line:column` (1-based) of a range's start.
+fn range_text(range: &RowRange) -> String {
+    format!(" {}:{}", range.start.line + 1, range.start.character + 1)
 }
 
-fn render_file(answer: &Value) -> String {
+/// `N kind` per kind, in the order of the kinds' names.
+fn counts_text(counts: &BTreeMap<KindName, usize>) -> Vec<String> {
+    let mut counts: Vec<(&str, usize)> = counts.iter().map(|(kind, count)| (kind.as_str(), *count)).collect();
+    counts.sort();
+    counts.into_iter().map(|(kind, count)| format!("{count} {kind}")).collect()
+}
+
+fn render_file(answer: &Outlined<FileHeader, FileEntity>) -> String {
     use std::fmt::Write;
+    let header = &answer.header;
     let mut output = String::new();
     let _ = writeln!(
         output,
         "{} ({}, {} lines, {}) via syntax",
-        answer["path"].as_str().unwrap_or(""),
-        answer["grammar"].as_str().unwrap_or(""),
-        answer["lines"],
-        answer["health"]["status"].as_str().unwrap_or("")
+        header.path,
+        header.grammar.as_str(),
+        header.lines,
+        header.health.status.as_str()
     );
-    for entry in answer["entries"].as_array().into_iter().flatten() {
-        let counts: Vec<String> = entry["memberCounts"]
-            .as_object()
-            .into_iter()
-            .flatten()
-            .map(|(kind, count)| format!("{count} {kind}"))
-            .collect();
-        let uncertain = if entry["certain"] == json!(false) { " (uncertain)" } else { "" };
+    for entry in &answer.page.entries {
+        let counts = counts_text(&entry.member_counts);
+        let uncertain = if entry.certain { "" } else { " (uncertain)" };
         let _ = writeln!(
             output,
             "  {} {} [{}]{}{}{}",
-            entry["kind"].as_str().unwrap_or(""),
-            entry["fullName"].as_str().unwrap_or(""),
-            entry["access"].as_str().unwrap_or(""),
-            range_text(&entry["range"]),
+            entry.kind.as_str(),
+            entry.full_name,
+            entry.access.as_str(),
+            entry.range.as_ref().map(range_text).unwrap_or_default(),
             if counts.is_empty() { String::new() } else { format!(" — {}", counts.join(", ")) },
             uncertain
         );
-        for member in entry["members"].as_array().into_iter().flatten() {
+        for member in entry.members.iter().flatten() {
             let _ = writeln!(
                 output,
                 "    {}{}  {}",
-                member["kind"].as_str().unwrap_or(""),
-                range_text(&member["range"]),
-                member["signature"].as_str().or(member["name"].as_str()).unwrap_or("")
+                member.kind.as_str(),
+                range_text(&member.range),
+                member.signature.as_deref().unwrap_or(&member.name)
             );
         }
     }
     output
 }
 
-fn render_project(answer: &Value) -> String {
+fn render_project(answer: &Outlined<ProjectHeader, ProjectFileEntry>) -> String {
     use std::fmt::Write;
     let mut output = String::new();
-    for project in answer["projects"].as_array().into_iter().flatten() {
-        let frameworks: Vec<&str> =
-            project["targetFrameworks"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-        let _ = writeln!(output, "project {} [{}]", project["path"].as_str().unwrap_or(""), frameworks.join(";"));
+    for project in &answer.header.projects {
+        let _ = writeln!(output, "project {} [{}]", project.path, project.target_frameworks.join(";"));
     }
-    for entry in answer["entries"].as_array().into_iter().flatten() {
-        let all: Vec<&str> = entry["declarations"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|declaration| declaration["fullName"].as_str())
+    for entry in &answer.page.entries {
+        let all: Vec<&str> = entry
+            .indexed
+            .iter()
+            .flat_map(|indexed| &indexed.declarations)
+            .map(|name| name.full_name.as_str())
             .collect();
         let mut names: Vec<String> = all.iter().take(6).map(|name| (*name).to_owned()).collect();
         if all.len() > 6 {
             names.push(format!("… {} more (--path FILE outlines it)", all.len() - 6));
         }
-        let order = entry["compileOrder"]
-            .as_u64()
-            .filter(|order| *order > 0)
-            .map_or("orphan".to_owned(), |order| format!("#{order}"));
+        let order = if entry.compile_order > 0 { format!("#{}", entry.compile_order) } else { "orphan".to_owned() };
+        let lines = entry.indexed.as_ref().map_or("null".to_owned(), |indexed| indexed.lines.to_string());
         let _ = writeln!(
             output,
-            "  {order} {} ({}, {} lines) {}",
-            entry["path"].as_str().unwrap_or(""),
-            entry["health"].as_str().unwrap_or(""),
-            entry["lines"],
+            "  {order} {} ({}, {lines} lines) {}",
+            entry.path,
+            entry.health.as_str(),
             names.join(", ")
         );
     }
     output
 }
 
-fn render_public_api(answer: &Value) -> String {
+fn render_public_api(answer: &Outlined<PublicApiHeader, PublicApiEntity>) -> String {
     use std::fmt::Write;
     let mut output = String::new();
-    for entry in answer["entries"].as_array().into_iter().flatten() {
-        let _ = writeln!(
-            output,
-            "{}  ({})",
-            entry["signature"].as_str().unwrap_or(""),
-            entry["fullName"].as_str().unwrap_or("")
-        );
-        for member in entry["members"].as_array().into_iter().flatten() {
-            let _ = writeln!(output, "    {}", member["signature"].as_str().unwrap_or(""));
+    for entry in &answer.page.entries {
+        let _ = writeln!(output, "{}  ({})", entry.signature, entry.full_name);
+        for member in &entry.members {
+            let _ = writeln!(output, "    {}", member.signature);
         }
     }
     output
 }
 
 /// How many entries the page left out, and how to get them.
-fn render_remainder(answer: &Value, output: &mut String) {
+fn render_remainder(page: &PageFacts, output: &mut String) {
     use std::fmt::Write;
-    let total = answer["totalEntities"].as_u64().unwrap_or(0);
-    let shown = answer["offset"].as_u64().unwrap_or(0) + answer["returnedEntryCount"].as_u64().unwrap_or(0);
-    let left = total.saturating_sub(shown);
+    let left = page.total_entities.saturating_sub(page.shown);
     let _ = writeln!(
         output,
         "… {left} more entr{} not shown (truncated{}; next: --cursor {})",
         if left == 1 { "y" } else { "ies" },
-        if answer["truncatedByBudget"] == json!(true) { " by the response budget" } else { " at --max-results" },
-        answer["nextCursor"].as_str().unwrap_or("")
+        if page.truncated_by_budget { " by the response budget" } else { " at --max-results" },
+        page.next_cursor.unwrap_or("")
     );
-    if let Some(hint) = answer["hint"].as_str() {
+    if let Some(hint) = page.hint {
         let _ = writeln!(output, "hint: {hint}");
     }
 }
@@ -1275,7 +1417,7 @@ impl crate::commands::command_line::CliArguments for OutlineArguments {}
 mod tests {
     use serde_json::json;
 
-    use super::{OutlineArguments, OutlineView};
+    use super::{OutlineAnswer, OutlineArguments, OutlineView};
     use crate::commands::CommandError;
     use crate::commands::params::parse_arguments;
 
@@ -1304,28 +1446,88 @@ mod tests {
         assert_eq!(blamed(json!({"view": "publicAPI"})), "view");
     }
 
-    /// A header of this many characters leaves room for fewer entries than the page budget.
-    #[derive(serde::Serialize)]
-    struct LargeHeader {
-        padding: String,
+    fn header(path: String) -> super::FileHeader {
+        let health = super::Health {
+            status: crate::commands::symbols::HealthName::Clean,
+            root_is_error: false,
+            error_region_count: 0,
+            misparse_count: 0,
+            error_regions: None,
+            misparses: None,
+            detail: None,
+        };
+        super::FileHeader {
+            path,
+            grammar: super::GrammarName::Implementation,
+            from_unsaved_buffer: false,
+            health,
+            lines: 1,
+            summary_only: true,
+            member_counts: Default::default(),
+            projects: Vec::new(),
+            downgraded_to_summary: false,
+            downgrade_hint: None,
+        }
+    }
+
+    fn entity(name: String) -> super::FileEntity {
+        super::FileEntity {
+            full_name: name.clone(),
+            name,
+            kind: crate::commands::symbols::KindName::Module,
+            implicit: false,
+            access: crate::commands::symbols::AccessName::Public,
+            range: None,
+            member_counts: Default::default(),
+            certain: true,
+            signature: None,
+            members: None,
+            file_degraded: false,
+        }
     }
 
     #[test]
     fn the_assembled_answer_stays_under_the_ceiling() {
         let arguments: OutlineArguments = parse_arguments(json!({"path": "A.fs", "maxResults": 100})).unwrap();
-        let entities: Vec<serde_json::Value> = (0..30).map(|n| json!({ "n": n, "text": "x".repeat(1_400) })).collect();
+        let entities: Vec<super::FileEntity> = (0..30).map(|n| entity(format!("{n}{}", "x".repeat(650)))).collect();
         let stream = super::EntityStream::new(&arguments, entities, "stream").unwrap();
-        let header = LargeHeader { padding: "y".repeat(20_000) };
-        let answer = super::paged_answer(OutlineView::File, &header, &arguments, &stream, |_| None).unwrap();
-        let returned = answer["returnedEntryCount"].as_u64().unwrap();
+        // A header of this many characters leaves room for fewer entries than the page budget.
+        let large = header("y".repeat(20_000));
+        let answer = super::paged_answer(large, &arguments, &stream, |_| None, OutlineAnswer::File);
+        let OutlineAnswer::File(page) = &answer else { panic!("a file answer") };
+        let returned = page.page.returned_entry_count;
         assert!(returned < 30 && returned > 1, "{returned} entries returned");
-        assert_eq!(answer["entries"].as_array().unwrap().len() as u64, returned);
+        assert_eq!(page.page.entries.len(), returned);
         assert!(super::serialized_utf16_len(&answer) <= super::RESPONSE_HARD_CEILING);
-        assert_eq!((&answer["truncated"], &answer["responseTruncatedByBudget"]), (&json!(true), &json!(true)));
-        assert!(answer["nextCursor"].as_str().unwrap().starts_with(&format!("page.{returned}.")));
+        assert!(page.page.truncated && page.page.response_truncated_by_budget);
+        assert!(page.page.next_cursor.as_deref().unwrap().starts_with(&format!("page.{returned}.")));
         // Without the large header the budget alone closes the page, and the ceiling never bites.
-        let small = super::paged_answer(OutlineView::File, &json!({}), &arguments, &stream, |_| None).unwrap();
-        assert!(small.get("responseTruncatedByBudget").is_none());
-        assert_eq!(small["returnedEntryCount"], 30);
+        let small = super::paged_answer(header("A.fs".to_owned()), &arguments, &stream, |_| None, OutlineAnswer::File);
+        let OutlineAnswer::File(small) = small else { panic!("a file answer") };
+        assert!(!small.page.response_truncated_by_budget);
+        assert_eq!(small.page.returned_entry_count, 30);
+    }
+
+    #[test]
+    fn every_view_reads_back_as_sent() {
+        use serde::Deserialize;
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/syntax-workspace");
+        let model = crate::workspace::load_workspace(&root).expect("the fixture loads");
+        let index = crate::syntax::SyntaxIndex::new(crate::syntax::IndexOptions::without_cache());
+        let views = [
+            json!({ "path": "src/Core/Types.fs" }),
+            json!({ "path": "src/Core/Types.fs", "summaryOnly": false }),
+            json!({ "maxResults": 2 }),
+            json!({ "view": "publicApi", "includeInternal": true }),
+        ];
+        for arguments in views {
+            let arguments: OutlineArguments = parse_arguments(arguments).unwrap();
+            let answer = super::outline_with_index(&index, &model, &arguments, &crate::syntax::Overlay::new()).unwrap();
+            let sent = serde_json::to_value(&answer).unwrap();
+            assert_eq!(sent["view"], json!(arguments.view()), "{sent:#}");
+            let read = OutlineAnswer::deserialize(&sent).unwrap_or_else(|error| panic!("{error}: {sent:#}"));
+            assert_eq!(serde_json::to_value(&read).unwrap(), sent);
+            assert!(!super::outline_text(&read).is_empty());
+        }
     }
 }

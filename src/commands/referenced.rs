@@ -12,16 +12,16 @@
 //! cursors of [`crate::commands::budget`].
 //!
 //! Each tool has its own typed argument struct (its MCP schema lists exactly what it takes);
-//! all three become one [`ReferencedArguments`] for [`run`]. Answers are `Serialize` structs:
-//! [`ReferencedAnswer`] around what the tool found.
+//! all three become one [`ReferencedArguments`]. Each tool's answer is a [`ReferencedAnswer`]
+//! around what it found ([`SymbolsFound`], [`TypesFound`], [`MembersFound`], each holding the
+//! page under the tool's own name); they derive `Deserialize` too, so the CLI reads them typed.
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::commands::CommandContext;
@@ -31,8 +31,9 @@ use crate::commands::budget::{PageByteBudget, PageCharBudget, page_budget};
 use crate::commands::params::{Bounded, CommandArguments, parse_arguments};
 use crate::commands::paths::display_relative;
 use crate::commands::registry::Command;
-use crate::lsp::ext::{error_kinds, restore_states};
+use crate::lsp::ext::error_kinds;
 use crate::metadata::cache::load_assembly;
+use crate::metadata::model::{Accessibility, MemberKind};
 use crate::metadata::restore::{ReferenceSet, RestoreEnvironment, RestoreSource, resolve_references};
 use crate::metadata::{Assembly, TypeInfo};
 use crate::workspace::{Project, WorkspaceModel, load_workspace};
@@ -231,18 +232,34 @@ impl ReferencedArguments {
                 (Command::NugetMembers, None, Some(package_id), Some(type_name))
             }
         };
-        json!({
-            "tool": format!("{tool:?}"),
-            "query": query,
-            "packageId": package_id,
-            "typeName": type_name,
-            "projectPath": self.project_path,
-            "includeNonPublic": self.include_non_public,
-            "maxResults": self.max_results,
-            "responseCharBudget": self.budget.units,
-            "responseByteBudget": self.budget.bytes,
-        })
+        let identity = QueryIdentity {
+            tool: format!("{tool:?}"),
+            query,
+            package_id,
+            type_name,
+            project_path: self.project_path.as_deref(),
+            include_non_public: self.include_non_public,
+            max_results: self.max_results,
+            response_char_budget: self.budget.units,
+            response_byte_budget: self.budget.bytes,
+        };
+        serde_json::to_value(identity).unwrap_or_default()
     }
+}
+
+/// What binds a cursor to its query: the tool and every argument but the cursor.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct QueryIdentity<'a> {
+    tool: String,
+    query: Option<&'a String>,
+    package_id: Option<&'a String>,
+    type_name: Option<&'a String>,
+    project_path: Option<&'a str>,
+    include_non_public: bool,
+    max_results: usize,
+    response_char_budget: usize,
+    response_byte_budget: Option<usize>,
 }
 
 impl From<ReferencedSymbolsArguments> for ReferencedArguments {
@@ -293,193 +310,352 @@ impl From<NugetMembersArguments> for ReferencedArguments {
 pub async fn referenced_symbols(
     arguments: ReferencedSymbolsArguments,
     context: CommandContext,
-) -> Result<Value, CommandError> {
-    in_session(arguments.into(), context).await
+) -> Result<ReferencedSymbolsAnswer, CommandError> {
+    let query = arguments.query.trim().to_owned();
+    let arguments = ReferencedArguments::from(arguments);
+    in_session(context, move |root, environment| symbols_answer(root, &arguments, &query, environment)).await
 }
 
 /// `fslens.nugetTypes` in a session: files only, no FSAC.
-pub async fn nuget_types(arguments: NugetTypesArguments, context: CommandContext) -> Result<Value, CommandError> {
-    in_session(arguments.into(), context).await
+pub async fn nuget_types(
+    arguments: NugetTypesArguments,
+    context: CommandContext,
+) -> Result<NugetTypesAnswer, CommandError> {
+    let package_id = arguments.package_id.trim().to_owned();
+    let arguments = ReferencedArguments::from(arguments);
+    in_session(context, move |root, environment| types_answer(root, &arguments, &package_id, environment)).await
 }
 
 /// `fslens.nugetMembers` in a session: files only, no FSAC.
-pub async fn nuget_members(arguments: NugetMembersArguments, context: CommandContext) -> Result<Value, CommandError> {
-    in_session(arguments.into(), context).await
+pub async fn nuget_members(
+    arguments: NugetMembersArguments,
+    context: CommandContext,
+) -> Result<NugetMembersAnswer, CommandError> {
+    let (package_id, type_name) = (arguments.package_id.trim().to_owned(), arguments.type_name.trim().to_owned());
+    let arguments = ReferencedArguments::from(arguments);
+    in_session(context, move |root, environment| members_answer(root, &arguments, &package_id, &type_name, environment))
+        .await
 }
 
 /// Reads the metadata off the routing thread; the session's context is not needed.
-async fn in_session(arguments: ReferencedArguments, context: CommandContext) -> Result<Value, CommandError> {
+async fn in_session<Answer: Send + 'static>(
+    context: CommandContext,
+    answer: impl FnOnce(&Path, &RestoreEnvironment) -> Result<Answer, CommandError> + Send + 'static,
+) -> Result<Answer, CommandError> {
     let root = context.workspace_root()?.to_path_buf();
-    crate::commands::run_blocking(move || run(&root, &arguments, &RestoreEnvironment::from_process())).await
+    crate::commands::run_blocking(move || answer(&root, &RestoreEnvironment::from_process())).await
 }
 
 // ---- the answer -------------------------------------------------------------------------------
 
-/// What every one of the three tools answers, around what the tool found (`Found`) and its
-/// page of entries (`symbols`, `types` or `members`).
-#[derive(Serialize)]
+/// The answer of `fslens.referencedSymbols`.
+pub type ReferencedSymbolsAnswer = ReferencedAnswer<SymbolsFound>;
+/// The answer of `fslens.nugetTypes`.
+pub type NugetTypesAnswer = ReferencedAnswer<TypesFound>;
+/// The answer of `fslens.nugetMembers`.
+pub type NugetMembersAnswer = ReferencedAnswer<MembersFound>;
+
+/// What every one of the three tools answers, around what the tool found (`Found`, which holds
+/// the page of entries under the tool's own name: `symbols`, `types` or `members`).
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-pub struct ReferencedAnswer<Found: Serialize> {
-    via: &'static str,
-    project: ProjectUsed,
-    target_framework: Option<String>,
-    restore_source: RestoreSourceUsed,
-    restore_state: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    not_restored: Option<NotRestored>,
-    complete: bool,
-    unreadable_references: Vec<UnreadableEntry>,
-    unreadable_references_omitted: usize,
-    total: usize,
-    returned: usize,
-    truncated: bool,
-    truncated_by_budget: bool,
-    next_cursor: Option<String>,
+pub struct ReferencedAnswer<Found> {
+    pub via: MetadataVia,
+    pub project: ProjectUsed,
+    pub target_framework: Option<String>,
+    pub restore_source: RestoreSourceUsed,
+    pub restore_state: RestoreState,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_restored: Option<NotRestored>,
+    pub complete: bool,
+    pub unreadable_references: Vec<UnreadableEntry>,
+    pub unreadable_references_omitted: usize,
+    pub total: usize,
+    pub returned: usize,
+    pub truncated: bool,
+    pub truncated_by_budget: bool,
+    pub next_cursor: Option<String>,
     #[serde(flatten)]
-    found: Found,
-    /// One member: the tool's list of entries, under its own name.
-    #[serde(flatten)]
-    entries: BTreeMap<&'static str, Vec<Value>>,
+    pub found: Found,
 }
 
-#[derive(Serialize)]
-struct ProjectUsed {
-    name: String,
-    path: String,
+/// `via`: always `metadata`, read from the assemblies' ECMA-335 tables.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum MetadataVia {
+    Metadata,
 }
 
-#[derive(Serialize)]
-struct RestoreSourceUsed {
-    kind: &'static str,
-    path: Option<String>,
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct ProjectUsed {
+    pub name: String,
+    pub path: String,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct RestoreSourceUsed {
+    pub kind: RestoreSourceKind,
+    pub path: Option<String>,
+}
+
+/// Where the package → assembly map came from (`restoreSource.kind`).
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub enum RestoreSourceKind {
+    /// The project's `obj/project.assets.json`.
+    ProjectAssetsJson,
+    /// The PackageReferences found in the global packages folder.
+    GlobalPackagesFolder,
+    None,
+}
+
+impl RestoreSourceKind {
+    fn of(source: &RestoreSource) -> RestoreSourceKind {
+        match source {
+            RestoreSource::ProjectAssets(_) => RestoreSourceKind::ProjectAssetsJson,
+            RestoreSource::GlobalPackagesFolder(_) => RestoreSourceKind::GlobalPackagesFolder,
+            RestoreSource::Nothing => RestoreSourceKind::None,
+        }
+    }
+
+    /// The wire spelling (as [`RestoreSource::kind`]).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RestoreSourceKind::ProjectAssetsJson => "projectAssetsJson",
+            RestoreSourceKind::GlobalPackagesFolder => "globalPackagesFolder",
+            RestoreSourceKind::None => "none",
+        }
+    }
+}
+
+/// `restoreState` (the values of `lsp::ext::restore_states`).
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RestoreState {
+    Restored,
+    NotRestored,
 }
 
 /// Why an answer for a project that was never restored cannot be complete, and the remedy.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct NotRestored {
-    error_kind: &'static str,
-    project: String,
-    message: String,
-    remedy: String,
+pub struct NotRestored {
+    pub error_kind: NotRestoredKind,
+    pub project: String,
+    pub message: String,
+    pub remedy: String,
 }
 
-#[derive(Clone, Serialize)]
-struct UnreadableEntry {
-    name: String,
-    reason: String,
+/// `notRestored.errorKind`: always `project_not_restored` ([`error_kinds::PROJECT_NOT_RESTORED`]).
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum NotRestoredKind {
+    ProjectNotRestored,
 }
 
-/// `referencedSymbols`: the query and how many assemblies were searched.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct UnreadableEntry {
+    pub name: String,
+    pub reason: String,
+}
+
+/// `referencedSymbols`: the query, how many assemblies were searched, and the page of types.
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct SymbolsFound {
-    query: String,
-    searched_assemblies: usize,
+pub struct SymbolsFound {
+    pub query: String,
+    pub searched_assemblies: usize,
+    pub symbols: Vec<TypeEntry>,
+}
+
+/// `nugetTypes`: the package part and the page of types.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct TypesFound {
+    #[serde(flatten)]
+    pub package: PackageFound,
+    pub types: Vec<TypeEntry>,
 }
 
 /// `nugetTypes` and `nugetMembers`: what `packageId` resolved to, and on a miss why.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct PackageFound {
-    package_id: String,
-    matched_package: Option<String>,
-    matched_assemblies: Vec<MatchedAssembly>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    hint: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    candidate_packages: Option<Vec<CandidatePackage>>,
+pub struct PackageFound {
+    pub package_id: String,
+    pub matched_package: Option<String>,
+    pub matched_assemblies: Vec<MatchedAssembly>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub candidate_packages: Option<Vec<CandidatePackage>>,
 }
 
-/// `nugetMembers`: the package part, the types `typeName` matched.
-#[derive(Serialize)]
+/// `nugetMembers`: the package part, the types `typeName` matched and the page of members.
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct MembersFound<'v> {
+pub struct MembersFound {
     #[serde(flatten)]
-    package: PackageFound,
-    type_name: String,
-    matched_types: Vec<TypeEntry<'v>>,
+    pub package: PackageFound,
+    pub type_name: String,
+    pub matched_types: Vec<TypeEntry>,
+    pub members: Vec<MemberEntry>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct MatchedAssembly {
-    name: String,
-    version: String,
-    package_id: String,
-    package_version: String,
-    path: String,
+pub struct MatchedAssembly {
+    pub name: String,
+    pub version: String,
+    pub package_id: String,
+    pub package_version: String,
+    pub path: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct CandidatePackage {
-    package_id: String,
-    version: String,
-    assemblies: Vec<String>,
+pub struct CandidatePackage {
+    pub package_id: String,
+    pub version: String,
+    pub assemblies: Vec<String>,
 }
 
 /// One type of `symbols[]`, `types[]` and `matchedTypes[]`.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct TypeEntry<'v> {
-    display_name: &'v str,
-    full_name: &'v str,
-    kind: &'static str,
-    accessibility: &'static str,
-    is_obsolete: bool,
-    is_abstract: bool,
-    generic_parameters: &'v [String],
-    generic_constraints: &'v [String],
-    assembly: &'v str,
-    package_id: &'v str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    forwarded_to: Option<&'v str>,
+pub struct TypeEntry {
+    pub display_name: String,
+    pub full_name: String,
+    /// As the metadata reader names it: class, interface, struct, enum, delegate, module,
+    /// record, union, exception, forwarder.
+    pub kind: String,
+    pub accessibility: AccessibilityName,
+    pub is_obsolete: bool,
+    pub is_abstract: bool,
+    pub generic_parameters: Vec<String>,
+    pub generic_constraints: Vec<String>,
+    pub assembly: String,
+    pub package_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub forwarded_to: Option<String>,
     /// A forwarder whose target assembly the project references too: where its members were read.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    resolved_in: Option<&'v str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resolved_in: Option<String>,
 }
 
-impl<'v> TypeEntry<'v> {
-    fn of(loaded: &'v LoadedAssembly, info: &'v TypeInfo) -> TypeEntry<'v> {
+impl TypeEntry {
+    fn of(loaded: &LoadedAssembly, info: &TypeInfo) -> TypeEntry {
         TypeEntry {
-            display_name: &info.display_name,
-            full_name: &info.full_name,
-            kind: info.kind,
-            accessibility: info.accessibility.as_str(),
+            display_name: info.display_name.clone(),
+            full_name: info.full_name.clone(),
+            kind: info.kind.to_owned(),
+            accessibility: info.accessibility.into(),
             is_obsolete: info.is_obsolete,
             is_abstract: info.is_abstract,
-            generic_parameters: &info.generic_parameters,
-            generic_constraints: &info.generic_constraints,
-            assembly: &loaded.assembly.name,
-            package_id: &loaded.package_id,
-            forwarded_to: info.forwarded_to.as_deref(),
+            generic_parameters: info.generic_parameters.clone(),
+            generic_constraints: info.generic_constraints.clone(),
+            assembly: loaded.assembly.name.clone(),
+            package_id: loaded.package_id.clone(),
+            forwarded_to: info.forwarded_to.clone(),
             resolved_in: None,
         }
     }
 }
 
 /// One member of `members[]`.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct MemberEntry<'v> {
-    name: &'v str,
-    kind: &'static str,
-    signature: &'v str,
-    accessibility: &'static str,
-    is_static: bool,
-    is_abstract: bool,
-    generic_parameters: &'v [String],
-    is_obsolete: bool,
+pub struct MemberEntry {
+    pub name: String,
+    pub kind: MemberKindName,
+    pub signature: String,
+    pub accessibility: AccessibilityName,
+    pub is_static: bool,
+    pub is_abstract: bool,
+    pub generic_parameters: Vec<String>,
+    pub is_obsolete: bool,
     /// Always null: compiled assemblies carry no XML docs.
-    xml_doc_summary: Option<String>,
-    declaring_type: &'v str,
-    assembly: &'v str,
+    pub xml_doc_summary: Option<String>,
+    pub declaring_type: String,
+    pub assembly: String,
 }
 
-/// Entries as JSON, for paging and measuring.
-fn to_entries<T: Serialize>(entries: &[T]) -> Result<Vec<Value>, CommandError> {
-    entries.iter().map(to_json).collect()
+/// Declared accessibility as answers spell it.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccessibilityName {
+    #[serde(rename = "public")]
+    Public,
+    #[serde(rename = "protected")]
+    Protected,
+    #[serde(rename = "protected internal")]
+    ProtectedInternal,
+    #[serde(rename = "internal")]
+    Internal,
+    #[serde(rename = "private protected")]
+    PrivateProtected,
+    #[serde(rename = "private")]
+    Private,
+}
+
+impl From<Accessibility> for AccessibilityName {
+    fn from(accessibility: Accessibility) -> AccessibilityName {
+        match accessibility {
+            Accessibility::Public => AccessibilityName::Public,
+            Accessibility::Protected => AccessibilityName::Protected,
+            Accessibility::ProtectedInternal => AccessibilityName::ProtectedInternal,
+            Accessibility::Internal => AccessibilityName::Internal,
+            Accessibility::PrivateProtected => AccessibilityName::PrivateProtected,
+            Accessibility::Private => AccessibilityName::Private,
+        }
+    }
+}
+
+impl AccessibilityName {
+    /// The wire spelling (as [`Accessibility::as_str`]).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AccessibilityName::Public => "public",
+            AccessibilityName::Protected => "protected",
+            AccessibilityName::ProtectedInternal => "protected internal",
+            AccessibilityName::Internal => "internal",
+            AccessibilityName::PrivateProtected => "private protected",
+            AccessibilityName::Private => "private",
+        }
+    }
+}
+
+/// A member's kind as answers spell it.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum MemberKindName {
+    Method,
+    Constructor,
+    Property,
+    Event,
+    Field,
+}
+
+impl From<MemberKind> for MemberKindName {
+    fn from(kind: MemberKind) -> MemberKindName {
+        match kind {
+            MemberKind::Method => MemberKindName::Method,
+            MemberKind::Constructor => MemberKindName::Constructor,
+            MemberKind::Property => MemberKindName::Property,
+            MemberKind::Event => MemberKindName::Event,
+            MemberKind::Field => MemberKindName::Field,
+        }
+    }
+}
+
+impl MemberKindName {
+    /// The wire spelling (as [`MemberKind::as_str`]).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MemberKindName::Method => "method",
+            MemberKindName::Constructor => "constructor",
+            MemberKindName::Property => "property",
+            MemberKindName::Event => "event",
+            MemberKindName::Field => "field",
+        }
+    }
 }
 
 fn to_json(value: &impl Serialize) -> Result<Value, CommandError> {
@@ -506,6 +682,13 @@ struct ReferenceView {
     unreadable: Vec<UnreadableEntry>,
 }
 
+/// `data` of `no_project`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NoProjectData {
+    workspace_root: String,
+}
+
 fn choose_project(model: &WorkspaceModel, root: &Path, written: Option<&str>) -> Result<Project, CommandError> {
     let Some(written) = written else {
         let first = model
@@ -518,7 +701,8 @@ fn choose_project(model: &WorkspaceModel, root: &Path, written: Option<&str>) ->
                     error_kinds::NO_PROJECT,
                     crate::lsp::message::error_codes::INVALID_PARAMS,
                     format!("no .fsproj found under {}", root.display()),
-                    json!({ "workspaceRoot": root.display().to_string() }),
+                    serde_json::to_value(NoProjectData { workspace_root: root.display().to_string() })
+                        .unwrap_or_default(),
                 )
             })?;
         return Ok(first.clone());
@@ -691,41 +875,79 @@ fn edit_distance(left: &str, right: &str) -> usize {
 
 // ---- the three tools --------------------------------------------------------------------------
 
-/// Runs one of the three tools over the workspace at `root`.
+/// Runs one of the three tools over the workspace at `root`, its answer as JSON (for the
+/// command line, which prints it).
 pub fn run(
     root: &Path,
     arguments: &ReferencedArguments,
     environment: &RestoreEnvironment,
 ) -> Result<Value, CommandError> {
-    let view = load_view(root, arguments, environment)?;
-    let include_non_public = arguments.include_non_public;
     match &arguments.lookup {
-        Lookup::Symbols { query } => {
-            let entries = to_entries(&search_types(&view, query, include_non_public))?;
-            let found = SymbolsFound { query: query.clone(), searched_assemblies: view.assemblies.len() };
-            page_answer(found, ("symbols", entries), &view, arguments, root)
-        }
-        Lookup::Types { package_id } => {
-            let matched = PackageMatch::of(&view, package_id);
-            let entries = to_entries(&package_types(&view, &matched, include_non_public))?;
-            page_answer(matched.found(&view, package_id), ("types", entries), &view, arguments, root)
-        }
+        Lookup::Symbols { query } => to_json(&symbols_answer(root, arguments, query, environment)?),
+        Lookup::Types { package_id } => to_json(&types_answer(root, arguments, package_id, environment)?),
         Lookup::Members { package_id, type_name } => {
-            let matched = PackageMatch::of(&view, package_id);
-            let (matched_types, members) = type_members(&view, &matched, type_name, include_non_public);
-            let mut package = matched.found(&view, package_id);
-            if let Some(hint) = members_hint(&view, &matched, &matched_types, package_id, type_name) {
-                package.hint = Some(hint);
-            }
-            let found = MembersFound { package, type_name: type_name.clone(), matched_types };
-            page_answer(found, ("members", to_entries(&members)?), &view, arguments, root)
+            to_json(&members_answer(root, arguments, package_id, type_name, environment)?)
         }
     }
 }
 
+/// `referencedSymbols` over the workspace at `root`.
+pub fn symbols_answer(
+    root: &Path,
+    arguments: &ReferencedArguments,
+    query: &str,
+    environment: &RestoreEnvironment,
+) -> Result<ReferencedSymbolsAnswer, CommandError> {
+    let view = load_view(root, arguments, environment)?;
+    let entries = search_types(&view, query, arguments.include_non_public);
+    let searched_assemblies = view.assemblies.len();
+    page_answer(entries, &view, arguments, root, |symbols| SymbolsFound {
+        query: query.to_owned(),
+        searched_assemblies,
+        symbols,
+    })
+}
+
+/// `nugetTypes` over the workspace at `root`.
+pub fn types_answer(
+    root: &Path,
+    arguments: &ReferencedArguments,
+    package_id: &str,
+    environment: &RestoreEnvironment,
+) -> Result<NugetTypesAnswer, CommandError> {
+    let view = load_view(root, arguments, environment)?;
+    let matched = PackageMatch::of(&view, package_id);
+    let entries = package_types(&view, &matched, arguments.include_non_public);
+    let package = matched.found(&view, package_id);
+    page_answer(entries, &view, arguments, root, |types| TypesFound { package, types })
+}
+
+/// `nugetMembers` over the workspace at `root`.
+pub fn members_answer(
+    root: &Path,
+    arguments: &ReferencedArguments,
+    package_id: &str,
+    type_name: &str,
+    environment: &RestoreEnvironment,
+) -> Result<NugetMembersAnswer, CommandError> {
+    let view = load_view(root, arguments, environment)?;
+    let matched = PackageMatch::of(&view, package_id);
+    let (matched_types, members) = type_members(&view, &matched, type_name, arguments.include_non_public);
+    let mut package = matched.found(&view, package_id);
+    if let Some(hint) = members_hint(&view, &matched, &matched_types, package_id, type_name) {
+        package.hint = Some(hint);
+    }
+    page_answer(members, &view, arguments, root, |members| MembersFound {
+        package,
+        type_name: type_name.to_owned(),
+        matched_types,
+        members,
+    })
+}
+
 /// `referencedSymbols`: every listed type of every assembly whose display or full name holds
 /// `query`; a forwarder into an assembly that is searched too is left out (its target is listed).
-fn search_types<'v>(view: &'v ReferenceView, query: &str, include_non_public: bool) -> Vec<TypeEntry<'v>> {
+fn search_types(view: &ReferenceView, query: &str, include_non_public: bool) -> Vec<TypeEntry> {
     let needle = query.to_lowercase();
     let loaded_names: std::collections::HashSet<String> =
         view.assemblies.iter().map(|loaded| loaded.assembly.name.to_lowercase()).collect();
@@ -747,7 +969,7 @@ fn search_types<'v>(view: &'v ReferenceView, query: &str, include_non_public: bo
 }
 
 /// `nugetTypes`: every listed type of the matched assemblies.
-fn package_types<'v>(view: &'v ReferenceView, matched: &PackageMatch, include_non_public: bool) -> Vec<TypeEntry<'v>> {
+fn package_types(view: &ReferenceView, matched: &PackageMatch, include_non_public: bool) -> Vec<TypeEntry> {
     let mut entries = Vec::new();
     for index in &matched.indices {
         let loaded = &view.assemblies[*index];
@@ -765,12 +987,12 @@ fn package_types<'v>(view: &'v ReferenceView, matched: &PackageMatch, include_no
 
 /// `nugetMembers`: the types of the matched assemblies that `type_name` names (display name,
 /// full name or a dotted tail of it), and their listed members.
-fn type_members<'v>(
-    view: &'v ReferenceView,
+fn type_members(
+    view: &ReferenceView,
     matched: &PackageMatch,
     type_name: &str,
     include_non_public: bool,
-) -> (Vec<TypeEntry<'v>>, Vec<MemberEntry<'v>>) {
+) -> (Vec<TypeEntry>, Vec<MemberEntry>) {
     let wanted = type_name.to_lowercase();
     let suffix = format!(".{wanted}");
     let (mut matched_types, mut members) = (Vec::new(), Vec::new());
@@ -783,7 +1005,7 @@ fn type_members<'v>(
             }
             let resolved = resolved_forwarder(view, info);
             let mut entry = TypeEntry::of(loaded, info);
-            entry.resolved_in = resolved.map(|(target, _)| target.assembly.name.as_str());
+            entry.resolved_in = resolved.map(|(target, _)| target.assembly.name.clone());
             let (declaring_assembly, declaring) = resolved.unwrap_or((loaded, info));
             matched_types.push(entry);
             members.extend(
@@ -794,17 +1016,17 @@ fn type_members<'v>(
                         !member.is_hidden && (include_non_public || member.accessibility.is_visible_outside())
                     })
                     .map(|member| MemberEntry {
-                        name: &member.name,
-                        kind: member.kind.as_str(),
-                        signature: &member.signature,
-                        accessibility: member.accessibility.as_str(),
+                        name: member.name.clone(),
+                        kind: member.kind.into(),
+                        signature: member.signature.clone(),
+                        accessibility: member.accessibility.into(),
                         is_static: member.is_static,
                         is_abstract: member.is_abstract,
-                        generic_parameters: &member.generic_parameters,
+                        generic_parameters: member.generic_parameters.clone(),
                         is_obsolete: member.is_obsolete,
                         xml_doc_summary: None,
-                        declaring_type: &declaring.full_name,
-                        assembly: &declaring_assembly.assembly.name,
+                        declaring_type: declaring.full_name.clone(),
+                        assembly: declaring_assembly.assembly.name.clone(),
                     }),
             );
         }
@@ -838,7 +1060,7 @@ fn members_hint(
     type_name: &str,
 ) -> Option<String> {
     if let Some(forwarder) =
-        matched_types.iter().find(|entry| entry.resolved_in.is_none()).and_then(|entry| entry.forwarded_to)
+        matched_types.iter().find(|entry| entry.resolved_in.is_none()).and_then(|entry| entry.forwarded_to.as_deref())
     {
         return Some(format!(
             "the type is forwarded to assembly {forwarder}, which this project does not reference readably; its members are listed there"
@@ -859,15 +1081,15 @@ fn type_is_listed(info: &TypeInfo, include_non_public: bool) -> bool {
     include_non_public || info.is_visible_outside
 }
 
-/// The answer: one page of `entries` (the list named as the tool names it) with what the tool
-/// `found`, the project and restore facts, and what could not be read.
-fn page_answer<Found: Serialize>(
-    found: Found,
-    (list_name, entries): (&'static str, Vec<Value>),
+/// The answer: one page of `entries`, which `found` puts under the tool's own name beside what
+/// the tool found, with the project and restore facts and what could not be read.
+fn page_answer<Entry: Serialize + Clone, Found>(
+    entries: Vec<Entry>,
     view: &ReferenceView,
     arguments: &ReferencedArguments,
     root: &Path,
-) -> Result<Value, CommandError> {
+    found: impl FnOnce(Vec<Entry>) -> Found,
+) -> Result<ReferencedAnswer<Found>, CommandError> {
     let digest = cursor_digest(&arguments.query_identity(), &stream_identity(view));
     let offset = match &arguments.cursor {
         Some(cursor) => page_offset(cursor, &digest)?,
@@ -879,15 +1101,15 @@ fn page_answer<Found: Serialize>(
     let page = paginate(&entries, offset, arguments.max_results, arguments.budget);
     // Without the restore output the package graph is a guess: never complete.
     let restored = matches!(view.references.source, RestoreSource::ProjectAssets(_));
-    to_json(&ReferencedAnswer {
-        via: "metadata",
+    Ok(ReferencedAnswer {
+        via: MetadataVia::Metadata,
         project: ProjectUsed { name: view.project.name.clone(), path: display_relative(root, &view.project.path) },
         target_framework: view.references.target_framework.clone(),
         restore_source: RestoreSourceUsed {
-            kind: view.references.source.kind(),
+            kind: RestoreSourceKind::of(&view.references.source),
             path: view.references.source.path().map(|path| path.display().to_string()),
         },
-        restore_state: if restored { restore_states::RESTORED } else { restore_states::NOT_RESTORED },
+        restore_state: if restored { RestoreState::Restored } else { RestoreState::NotRestored },
         not_restored: (!restored).then(|| not_restored(&view.project, root)),
         complete: restored && view.unreadable.is_empty(),
         unreadable_references: view.unreadable.iter().take(UNREADABLE_LIST_LIMIT).cloned().collect(),
@@ -897,15 +1119,14 @@ fn page_answer<Found: Serialize>(
         truncated: page.truncated,
         truncated_by_budget: page.truncated_by_budget,
         next_cursor: page.next_offset.map(|next| encode_cursor(next, &digest)),
-        found,
-        entries: BTreeMap::from([(list_name, page.entries)]),
+        found: found(page.entries),
     })
 }
 
 fn not_restored(project: &Project, root: &Path) -> NotRestored {
     let relative = display_relative(root, &project.path);
     NotRestored {
-        error_kind: error_kinds::PROJECT_NOT_RESTORED,
+        error_kind: NotRestoredKind::ProjectNotRestored,
         project: relative.clone(),
         message: format!(
             "{relative} has no restore output ({}), so the packages it references (FSharp.Core included) are not known; what is listed comes only from the PackageReferences found in the global packages folder and the targeting pack",
@@ -928,66 +1149,92 @@ pub fn run_cli(command: Command, argument: &Value, workspace: &Path) -> anyhow::
         .map_err(|error| anyhow::Error::new(crate::cli_contract::CliFailure::from(error)))
 }
 
-/// A plain-text rendering of any of the three answers.
-pub fn render_text(answer: &Value) -> String {
-    let text = |value: &Value| value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
+/// `referenced-symbols` as text.
+pub fn symbols_text(answer: &ReferencedSymbolsAnswer) -> String {
+    answer_text(answer, None, &answer.found.symbols, &[])
+}
+
+/// `nuget-types` as text.
+pub fn types_text(answer: &NugetTypesAnswer) -> String {
+    answer_text(answer, Some(&answer.found.package), &answer.found.types, &[])
+}
+
+/// `nuget-members` as text.
+pub fn members_text(answer: &NugetMembersAnswer) -> String {
+    answer_text(answer, Some(&answer.found.package), &[], &answer.found.members)
+}
+
+/// `nuget-types`' exit code: 2 when the package did not resolve (the hint says why).
+pub fn types_exit(answer: &NugetTypesAnswer) -> u8 {
+    missed(answer.found.package.matched_assemblies.is_empty())
+}
+
+/// `nuget-members`' exit code: 2 when the package or the type did not resolve.
+pub fn members_exit(answer: &NugetMembersAnswer) -> u8 {
+    missed(answer.found.package.matched_assemblies.is_empty() || answer.found.matched_types.is_empty())
+}
+
+fn missed(missed: bool) -> u8 {
+    if missed { crate::cli_contract::exit_codes::NOT_DEFINITE } else { crate::cli_contract::exit_codes::SUCCESS }
+}
+
+/// A plain-text rendering of any of the three answers: the project and restore facts, the
+/// package miss (`package`), the `types` (or `symbols`) and the `members`.
+fn answer_text<Found>(
+    answer: &ReferencedAnswer<Found>,
+    package: Option<&PackageFound>,
+    types: &[TypeEntry],
+    members: &[MemberEntry],
+) -> String {
     let mut lines = vec![format!(
         "project {} ({}), restore: {}, via metadata; {} of {} shown{}",
-        text(&answer["project"]["name"]),
-        text(&answer["targetFramework"]),
-        text(&answer["restoreSource"]["kind"]),
-        answer["returned"],
-        answer["total"],
-        match (answer["complete"] == json!(true), answer["restoreState"].as_str()) {
+        answer.project.name,
+        answer.target_framework.as_deref().unwrap_or("null"),
+        answer.restore_source.kind.as_str(),
+        answer.returned,
+        answer.total,
+        match (answer.complete, answer.restore_state) {
             (true, _) => "",
-            (false, Some(restore_states::NOT_RESTORED)) => "; INCOMPLETE: the project was never restored",
-            (false, _) => "; INCOMPLETE: some references unreadable",
+            (false, RestoreState::NotRestored) => "; INCOMPLETE: the project was never restored",
+            (false, RestoreState::Restored) => "; INCOMPLETE: some references unreadable",
         },
     )];
-    if let Some(not_restored) = answer.get("notRestored") {
-        lines.push(format!("not restored: {}", text(&not_restored["message"])));
-        lines.push(format!("remedy: {}", text(&not_restored["remedy"])));
+    if let Some(not_restored) = &answer.not_restored {
+        lines.push(format!("not restored: {}", not_restored.message));
+        lines.push(format!("remedy: {}", not_restored.remedy));
     }
-    if let Some(hint) = answer["hint"].as_str() {
+    if let Some(hint) = package.and_then(|package| package.hint.as_deref()) {
         lines.push(format!("hint: {hint}"));
     }
-    for candidate in answer["candidatePackages"].as_array().into_iter().flatten() {
-        lines.push(format!("  candidate: {} {}", text(&candidate["packageId"]), text(&candidate["version"])));
+    for candidate in package.and_then(|package| package.candidate_packages.as_deref()).unwrap_or_default() {
+        lines.push(format!("  candidate: {} {}", candidate.package_id, candidate.version));
     }
-    for entry in answer["types"].as_array().or(answer["symbols"].as_array()).into_iter().flatten() {
+    for entry in types {
         lines.push(format!(
             "{:<10} {:<9} {}  [{}]{}",
-            text(&entry["kind"]),
-            text(&entry["accessibility"]),
-            text(&entry["fullName"]),
-            text(&entry["assembly"]),
-            if entry["isObsolete"] == json!(true) { " obsolete" } else { "" }
+            entry.kind,
+            entry.accessibility.as_str(),
+            entry.full_name,
+            entry.assembly,
+            if entry.is_obsolete { " obsolete" } else { "" }
         ));
     }
-    for entry in answer["members"].as_array().into_iter().flatten() {
+    for entry in members {
         lines.push(format!(
             "{:<11} {:<9} {}{}",
-            text(&entry["kind"]),
-            text(&entry["accessibility"]),
-            text(&entry["signature"]),
-            if entry["isObsolete"] == json!(true) { " obsolete" } else { "" }
+            entry.kind.as_str(),
+            entry.accessibility.as_str(),
+            entry.signature,
+            if entry.is_obsolete { " obsolete" } else { "" }
         ));
     }
-    for unreadable in answer["unreadableReferences"].as_array().into_iter().flatten() {
-        lines.push(format!("unreadable: {}: {}", text(&unreadable["name"]), text(&unreadable["reason"])));
+    for unreadable in &answer.unreadable_references {
+        lines.push(format!("unreadable: {}: {}", unreadable.name, unreadable.reason));
     }
-    if let Some(cursor) = answer["nextCursor"].as_str() {
+    if let Some(cursor) = &answer.next_cursor {
         lines.push(format!("more: --cursor {cursor}"));
     }
     lines.join("\n")
-}
-
-/// The referenced-assembly tools' exit code: 2 when the package or type did not resolve (the
-/// answer's hint says why).
-pub fn exit_code(answer: &Value) -> u8 {
-    let missed = answer.get("matchedAssemblies").and_then(Value::as_array).is_some_and(Vec::is_empty)
-        || answer.get("matchedTypes").and_then(Value::as_array).is_some_and(Vec::is_empty);
-    if missed { crate::cli_contract::exit_codes::NOT_DEFINITE } else { crate::cli_contract::exit_codes::SUCCESS }
 }
 
 /// The referenced-assembly tools read files: the command line runs them in its own process.
@@ -1036,5 +1283,71 @@ mod tests {
         assert_eq!((members.max_results, members.budget.units, members.budget.bytes), (500, 45_000, None));
         let symbols = ReferencedArguments::parse(Command::ReferencedSymbols, json!({"query": "x"})).unwrap();
         assert_eq!(symbols.max_results, 200);
+    }
+
+    #[test]
+    fn answers_read_back_as_sent() {
+        use serde::Deserialize;
+        let common = json!({
+            "via": "metadata",
+            "project": { "name": "App", "path": "src/App/App.fsproj" },
+            "targetFramework": "net8.0",
+            "restoreSource": { "kind": "globalPackagesFolder", "path": "/home/u/.nuget/packages" },
+            "restoreState": "not_restored",
+            "notRestored": {
+                "errorKind": "project_not_restored", "project": "src/App/App.fsproj",
+                "message": "no restore output", "remedy": "dotnet restore src/App/App.fsproj",
+            },
+            "complete": false,
+            "unreadableReferences": [{ "name": "System.Runtime", "reason": "no targeting pack" }],
+            "unreadableReferencesOmitted": 0,
+            "total": 3, "returned": 1, "truncated": true, "truncatedByBudget": false, "nextCursor": "o1.abc",
+        });
+        let with = |found: serde_json::Value| {
+            let mut answer = common.clone();
+            answer.as_object_mut().unwrap().extend(found.as_object().unwrap().clone());
+            answer
+        };
+        let type_entry = json!({
+            "displayName": "List", "fullName": "Acme.List", "kind": "class", "accessibility": "protected internal",
+            "isObsolete": false, "isAbstract": true, "genericParameters": ["T"], "genericConstraints": [],
+            "assembly": "Acme", "packageId": "Acme", "forwardedTo": "Acme.Core", "resolvedIn": "Acme.Core",
+        });
+        let package = json!({
+            "packageId": "acme", "matchedPackage": "Acme",
+            "matchedAssemblies": [{
+                "name": "Acme", "version": "1.0.0.0", "packageId": "Acme", "packageVersion": "1.0.0",
+                "path": "/p/acme.dll",
+            }],
+        });
+        let symbols = with(json!({ "query": "List", "searchedAssemblies": 4, "symbols": [type_entry] }));
+        let read = super::ReferencedSymbolsAnswer::deserialize(&symbols).expect("symbols read back");
+        assert_eq!(serde_json::to_value(&read).unwrap(), symbols);
+        let mut types = with(package.clone());
+        types["types"] = json!([type_entry]);
+        let read = super::NugetTypesAnswer::deserialize(&types).expect("types read back");
+        assert_eq!(serde_json::to_value(&read).unwrap(), types);
+        let mut missed = with(json!({
+            "packageId": "nope", "matchedPackage": null, "matchedAssemblies": [], "hint": "not a package",
+            "candidatePackages": [{ "packageId": "Acme", "version": "1.0.0", "assemblies": ["Acme"] }],
+            "types": [],
+        }));
+        missed["restoreState"] = json!("restored");
+        let read = super::NugetTypesAnswer::deserialize(&missed).expect("a miss reads back");
+        assert_eq!(serde_json::to_value(&read).unwrap(), missed);
+        assert_eq!(Command::NugetTypes.exit_code(&missed), crate::cli_contract::exit_codes::NOT_DEFINITE);
+        let mut members = with(package);
+        members["typeName"] = json!("List");
+        members["matchedTypes"] = json!([type_entry]);
+        members["members"] = json!([{
+            "name": "Add", "kind": "method", "signature": "Add(item: T) : unit", "accessibility": "private protected",
+            "isStatic": false, "isAbstract": false, "genericParameters": [], "isObsolete": true,
+            "xmlDocSummary": null, "declaringType": "Acme.List", "assembly": "Acme",
+        }]);
+        let read = super::NugetMembersAnswer::deserialize(&members).expect("members read back");
+        assert_eq!(serde_json::to_value(&read).unwrap(), members);
+        assert_eq!(Command::NugetMembers.exit_code(&members), crate::cli_contract::exit_codes::SUCCESS);
+        let text = Command::NugetMembers.render_text(&members);
+        assert!(text.contains("method      private protected Add(item: T) : unit obsolete"), "{text}");
     }
 }

@@ -283,9 +283,9 @@ commands! {
         group: Navigation,
         read_only: true,
         arguments: outline::OutlineArguments,
-        answer: Value,
+        answer: outline::OutlineAnswer,
         handler: outline::outline,
-        text: outline::render_text,
+        text: outline::outline_text,
         exit_code: crate::cli_contract::always_success,
         cli: ("outline", OnCommandLine<outline::OutlineArguments>, "Outline a file, a project or a public API from the syntax layer (in a session, so the editor's unsaved buffers count when one is running)"),
         description:
@@ -343,10 +343,10 @@ commands! {
         group: Assemblies,
         read_only: true,
         arguments: referenced::ReferencedSymbolsArguments,
-        answer: Value,
+        answer: referenced::ReferencedSymbolsAnswer,
         handler: referenced::referenced_symbols,
-        text: referenced::render_text,
-        exit_code: referenced::exit_code,
+        text: referenced::symbols_text,
+        exit_code: crate::cli_contract::always_success,
         cli: ("referenced-symbols", OnCommandLine<referenced::ReferencedSymbolsArguments>, "Search the referenced assemblies' types by name substring (read from their metadata)"),
         description:
         "Searches the types of the project's referenced assemblies (NuGet packages, framework when a \
@@ -359,10 +359,10 @@ commands! {
         group: Assemblies,
         read_only: true,
         arguments: referenced::NugetTypesArguments,
-        answer: Value,
+        answer: referenced::NugetTypesAnswer,
         handler: referenced::nuget_types,
-        text: referenced::render_text,
-        exit_code: referenced::exit_code,
+        text: referenced::types_text,
+        exit_code: referenced::types_exit,
         cli: ("nuget-types", OnCommandLine<referenced::NugetTypesArguments>, "List the types of one package or referenced assembly (exact package id or assembly name)"),
         description:
         "Lists every type of one referenced package or assembly: packageId is a NuGet package id or an \
@@ -374,10 +374,10 @@ commands! {
         group: Assemblies,
         read_only: true,
         arguments: referenced::NugetMembersArguments,
-        answer: Value,
+        answer: referenced::NugetMembersAnswer,
         handler: referenced::nuget_members,
-        text: referenced::render_text,
-        exit_code: referenced::exit_code,
+        text: referenced::members_text,
+        exit_code: referenced::members_exit,
         cli: ("nuget-members", OnCommandLine<referenced::NugetMembersArguments>, "List the members of one type of a package or referenced assembly, with signatures"),
         description:
         "Lists the members of one type of a referenced package or assembly with signatures, accessibility \
@@ -389,10 +389,10 @@ commands! {
         group: Core,
         read_only: true,
         arguments: symbols::SearchArguments,
-        answer: Value,
+        answer: symbols::SymbolSearchAnswer,
         handler: symbols::symbol_search,
-        text: symbols::cli::render_search,
-        exit_code: symbols::cli::search_exit_code,
+        text: symbols::cli::search_text,
+        exit_code: symbols::cli::search_exit,
         cli: ("symbol-search", OnCommandLine<symbols::SearchArguments>, "Rank files for identifiers from the syntax index (BM25, declarations first, tests demoted)"),
         description:
         "Ranks files for identifiers in milliseconds from the syntax index (BM25; declaring files first; tests, \
@@ -405,10 +405,10 @@ commands! {
         group: Core,
         read_only: true,
         arguments: symbols::read::ReadSymbolArguments,
-        answer: Value,
+        answer: symbols::read::ReadSymbolAnswer,
         handler: symbols::read::read_symbol,
-        text: symbols::cli::render_read,
-        exit_code: symbols::cli::read_exit_code,
+        text: symbols::cli::read_symbol_text,
+        exit_code: symbols::cli::read_symbol_exit,
         cli: ("read-symbol", OnCommandLine<symbols::read::ReadSymbolArguments>, "Print one declaration's source by name (all candidates when the name is ambiguous)"),
         description:
         "One declaration's verbatim source by name (`weigh`, `Shipment.weigh`, fully qualified), from the editor's \
@@ -420,10 +420,10 @@ commands! {
         group: Core,
         read_only: true,
         arguments: symbols::read::ReadEnclosingArguments,
-        answer: Value,
+        answer: symbols::read::ReadEnclosingAnswer,
         handler: symbols::read::read_enclosing,
-        text: symbols::cli::render_read,
-        exit_code: symbols::cli::read_exit_code,
+        text: symbols::cli::read_enclosing_text,
+        exit_code: symbols::cli::read_enclosing_exit,
         cli: ("read-enclosing", OnCommandLine<symbols::read::ReadEnclosingArguments>, "Print the smallest declaration enclosing a path and 0-based line"),
         description:
         "Maps a path and 0-based line (from grep, diagnostics or locations) to the smallest enclosing declaration's \
@@ -452,7 +452,7 @@ commands! {
         group: Navigation,
         read_only: true,
         arguments: type_hierarchy::TypeHierarchyArguments,
-        answer: Value,
+        answer: type_hierarchy::TypeHierarchyAnswer,
         handler: type_hierarchy::type_hierarchy,
         text: crate::cli_contract::indented_json,
         exit_code: crate::cli_contract::always_success,

@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
+use crate::commands::find::rows::{RowPosition, RowRange};
 use crate::commands::params::{Bounded, CommandArguments, Coordinate, TimeoutMs};
 use crate::commands::paths::{confine, display_relative};
 use crate::commands::{CommandContext, CommandError};
@@ -48,6 +49,84 @@ impl CommandArguments for TypeHierarchyArguments {
     }
 }
 
+/// The answer of `fslens.typeHierarchy`.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+#[serde(rename_all = "camelCase")]
+pub struct TypeHierarchyAnswer {
+    /// Always `typeHierarchy`.
+    pub tool: String,
+    /// Always `fsac+syntax`: candidates from lines of text, each confirmed by FSAC.
+    pub via: String,
+    #[serde(rename = "type")]
+    pub type_: HierarchyType,
+    pub supertypes: Vec<Supertype>,
+    pub subtypes: Vec<Subtype>,
+    pub candidates_checked: usize,
+    /// Always `false`: candidates come from lines of text, so a subtype named through an
+    /// abbreviation or split over lines is not seen.
+    pub complete: bool,
+    pub coverage: String,
+}
+
+/// `type`: the type's declaration as FSAC's definition resolves it.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+#[serde(rename_all = "camelCase")]
+pub struct HierarchyType {
+    pub name: String,
+    pub uri: String,
+    pub file: String,
+    pub range: RowRange,
+    pub line_text: String,
+}
+
+/// One `inherit X` / `interface X` line of the type's own declaration.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct Supertype {
+    pub uri: String,
+    pub range: RowRange,
+    pub via: HierarchyVia,
+    /// FSAC's declaration of `X`, when it has one in the sources.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub declaration: Option<SupertypeDeclaration>,
+}
+
+/// Where a supertype is declared: an empty range at its declaration's start.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct SupertypeDeclaration {
+    /// `null` when the path has no `file:` URI.
+    pub uri: Option<String>,
+    pub range: RowRange,
+}
+
+/// One `interface T` / `inherit T` / `new T` line of the workspace naming this type.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct Subtype {
+    pub uri: String,
+    pub range: RowRange,
+    pub kind: SubtypeKind,
+    pub via: HierarchyVia,
+}
+
+/// What a subtype line declares.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub enum SubtypeKind {
+    /// A class, record or union implementing or inheriting the type.
+    Type,
+    /// `{ new T with … }`.
+    ObjectExpression,
+}
+
+/// Who confirmed a row: always FSAC's definition.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum HierarchyVia {
+    Fsac,
+}
+
+/// What the subtypes were looked for in, in words.
+const COVERAGE: &str = "every F# file of the workspace's projects, read from disk: its interface, inherit and object-expression lines naming the type, each confirmed by FSAC's definition; a type named through an abbreviation or on a line of its own is not seen";
+
 /// A declaration FSAC's definition points at: file, 0-based line and UTF-16 column.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Declared {
@@ -56,7 +135,10 @@ struct Declared {
     character: u64,
 }
 
-pub async fn type_hierarchy(arguments: TypeHierarchyArguments, context: CommandContext) -> Result<Value, CommandError> {
+pub async fn type_hierarchy(
+    arguments: TypeHierarchyArguments,
+    context: CommandContext,
+) -> Result<TypeHierarchyAnswer, CommandError> {
     let root = context.workspace_root()?.to_path_buf();
     let deadline = tokio::time::Instant::now() + arguments.timeout_ms.as_duration_ms();
     let status = context.status().await?;
@@ -101,24 +183,23 @@ pub async fn type_hierarchy(arguments: TypeHierarchyArguments, context: CommandC
     let model = crate::commands::load_workspace_model(&root).await?;
     let (subtypes, candidates) = lookup.subtypes(&declared, &name, &model.files_to_index()).await?;
     let type_uri = crate::uri::path_to_uri(&declared.path).unwrap_or_default();
-    Ok(json!({
-        "tool": "typeHierarchy",
-        "via": "fsac+syntax",
-        "type": {
-            "name": name,
-            "uri": type_uri,
-            "file": display_relative(&root, &declared.path),
-            "range": line_range(declared.line as usize, declared.character as usize, header),
-            "lineText": header,
+    Ok(TypeHierarchyAnswer {
+        tool: "typeHierarchy".to_owned(),
+        via: "fsac+syntax".to_owned(),
+        type_: HierarchyType {
+            name,
+            uri: type_uri,
+            file: display_relative(&root, &declared.path),
+            range: line_range(declared.line as usize, declared.character as usize, header),
+            line_text: header.to_owned(),
         },
-        "supertypes": supertypes,
-        "subtypes": subtypes,
-        "candidatesChecked": candidates,
-        // Candidates come from lines of text, so a subtype named through an abbreviation or
-        // split over lines is not seen: the answer never claims to be complete.
-        "complete": false,
-        "coverage": "every F# file of the workspace's projects, read from disk: its interface, inherit and object-expression lines naming the type, each confirmed by FSAC's definition; a type named through an abbreviation or on a line of its own is not seen",
-    }))
+        supertypes,
+        subtypes,
+        candidates_checked: candidates,
+        // Candidates come from lines of text: the answer never claims to be complete.
+        complete: false,
+        coverage: COVERAGE.to_owned(),
+    })
 }
 
 /// FSAC's definitions, asked with each file opened for the command (closed again after).
@@ -146,8 +227,12 @@ impl Lookup<'_> {
         self.context.acquire_document(&uri, self.text(path)?).await?;
         let mut found = Vec::with_capacity(positions.len());
         for (line, character) in positions {
-            let params =
-                json!({ "textDocument": { "uri": uri }, "position": { "line": line, "character": character } });
+            let params = DefinitionParams {
+                text_document: TextDocument { uri: &uri },
+                position: RowPosition { line: *line as u32, character: *character as u32 },
+            };
+            let params = serde_json::to_value(params)
+                .map_err(|error| CommandError::Internal(format!("the definition request: {error}")))?;
             match self.context.backend_request("textDocument/definition", params, self.deadline).await {
                 Ok(Ok(answer)) => found.push(declared_at(answer)),
                 Ok(Err(error)) => {
@@ -171,7 +256,7 @@ impl Lookup<'_> {
 
     /// The declaration's own `inherit X` / `interface X` lines, each with FSAC's declaration
     /// of `X` when it has one in the sources.
-    async fn supertypes(&self, declared: &Declared, text: &str) -> Result<Vec<Value>, CommandError> {
+    async fn supertypes(&self, declared: &Declared, text: &str) -> Result<Vec<Supertype>, CommandError> {
         let lines: Vec<&str> = text.lines().collect();
         let header = lines.get(declared.line as usize).copied().unwrap_or_default();
         let indent = |line: &str| line.len() - line.trim_start().len();
@@ -189,15 +274,17 @@ impl Lookup<'_> {
         Ok(candidates
             .iter()
             .zip(resolved)
-            .map(|(&(number, character), found)| {
-                let mut row =
-                    json!({ "uri": uri, "range": line_range(number, character, lines[number]), "via": "fsac" });
-                if let Some(found) = found {
-                    let at = json!({ "line": found.line, "character": found.character });
-                    row["declaration"] =
-                        json!({ "uri": crate::uri::path_to_uri(&found.path), "range": { "start": at, "end": at } });
-                }
-                row
+            .map(|(&(number, character), found)| Supertype {
+                uri: uri.clone(),
+                range: line_range(number, character, lines[number]),
+                via: HierarchyVia::Fsac,
+                declaration: found.map(|found| {
+                    let at = RowPosition { line: found.line as u32, character: found.character as u32 };
+                    SupertypeDeclaration {
+                        uri: crate::uri::path_to_uri(&found.path),
+                        range: RowRange { start: at, end: at },
+                    }
+                }),
             })
             .collect())
     }
@@ -209,7 +296,7 @@ impl Lookup<'_> {
         declared: &Declared,
         name: &str,
         files: &[PathBuf],
-    ) -> Result<(Vec<Value>, usize), CommandError> {
+    ) -> Result<(Vec<Subtype>, usize), CommandError> {
         let mut subtypes = Vec::new();
         let mut checked = 0usize;
         for file in files {
@@ -231,10 +318,14 @@ impl Lookup<'_> {
             let resolved = self.definitions(file, &candidates).await?;
             for (&(number, character), found) in candidates.iter().zip(resolved) {
                 if found.is_some_and(|found| found.path == declared.path && found.line == declared.line) {
-                    let kind = if lines[number].contains("new ") { "objectExpression" } else { "type" };
-                    subtypes.push(json!({
-                        "uri": uri, "range": line_range(number, character, lines[number]), "kind": kind, "via": "fsac",
-                    }));
+                    let kind =
+                        if lines[number].contains("new ") { SubtypeKind::ObjectExpression } else { SubtypeKind::Type };
+                    subtypes.push(Subtype {
+                        uri: uri.clone(),
+                        range: line_range(number, character, lines[number]),
+                        kind,
+                        via: HierarchyVia::Fsac,
+                    });
                 }
             }
         }
@@ -242,17 +333,60 @@ impl Lookup<'_> {
     }
 }
 
-/// The declaration a `textDocument/definition` answer (a Location, Locations or LocationLinks)
-/// points at.
+/// The params of `textDocument/definition`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct DefinitionParams<'a> {
+    text_document: TextDocument<'a>,
+    position: RowPosition,
+}
+
+#[derive(Serialize)]
+struct TextDocument<'a> {
+    uri: &'a str,
+}
+
+/// FSAC's `textDocument/definition` answer, as far as fslens reads it: a Location, Locations
+/// or LocationLinks (or `null`). The LSP shape lives here, beside its only reader.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum DefinitionAnswer {
+    Many(Vec<DefinitionTarget>),
+    One(DefinitionTarget),
+}
+
+/// A Location (`uri`, `range`) or a LocationLink (`targetUri`, `targetSelectionRange`).
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct DefinitionTarget {
+    uri: Option<String>,
+    range: Option<RowRange>,
+    target_uri: Option<String>,
+    target_selection_range: Option<RowRange>,
+}
+
+/// The declaration a `textDocument/definition` answer points at (the first of several).
 fn declared_at(answer: Value) -> Option<Declared> {
-    let location = if answer.is_array() { answer.get(0).cloned()? } else { answer };
-    let uri = location.get("uri").or_else(|| location.get("targetUri")).and_then(Value::as_str)?;
-    let range = location.get("range").or_else(|| location.get("targetSelectionRange"))?;
+    let target = match DefinitionAnswer::deserialize(answer).ok()? {
+        DefinitionAnswer::Many(targets) => targets.into_iter().next()?,
+        DefinitionAnswer::One(target) => target,
+    };
+    let uri = target.uri.or(target.target_uri)?;
+    let range = target.range.or(target.target_selection_range)?;
     Some(Declared {
-        path: crate::uri::uri_to_path(uri)?,
-        line: range["start"]["line"].as_u64()?,
-        character: range["start"]["character"].as_u64()?,
+        path: crate::uri::uri_to_path(&uri)?,
+        line: u64::from(range.start.line),
+        character: u64::from(range.start.character),
     })
+}
+
+/// `data` of `no_symbol_at_position`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NoSymbolData<'a> {
+    argument: &'static str,
+    reason: &'a str,
+    line_text: &'a str,
 }
 
 /// `no_symbol_at_position`, naming `line`, with the reason and the line's text.
@@ -265,7 +399,7 @@ fn no_symbol(reason: &str, line_text: &str) -> CommandError {
         error_kinds::NO_SYMBOL_AT_POSITION,
         error_codes::INVALID_PARAMS,
         message,
-        json!({ "argument": "line", "reason": reason, "lineText": line_text }),
+        serde_json::to_value(NoSymbolData { argument: "line", reason, line_text }).unwrap_or_default(),
     )
 }
 
@@ -307,7 +441,69 @@ pub fn named_after_keyword(line: &str, keywords: &[&str]) -> Option<(usize, Stri
     None
 }
 
-pub fn line_range(line: usize, character: usize, text: &str) -> Value {
+/// The range of the identifier at UTF-16 `character` of `line` (empty when there is none).
+pub fn line_range(line: usize, character: usize, text: &str) -> RowRange {
     let end = character + identifier_at_column(text, character).map_or(0, |name| name.encode_utf16().count());
-    json!({ "start": { "line": line, "character": character }, "end": { "line": line, "character": end } })
+    let at = |character: usize| RowPosition { line: line as u32, character: character as u32 };
+    RowRange { start: at(character), end: at(end) }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_answer_reads_back_as_sent() {
+        let sent = serde_json::json!({
+            "tool": "typeHierarchy",
+            "via": "fsac+syntax",
+            "type": {
+                "name": "IShape", "uri": "file:///w/Shapes.fs", "file": "Shapes.fs", "lineText": "type IShape =",
+                "range": { "start": { "line": 2, "character": 5 }, "end": { "line": 2, "character": 11 } },
+            },
+            "supertypes": [
+                {
+                    "uri": "file:///w/Shapes.fs", "via": "fsac",
+                    "range": { "start": { "line": 3, "character": 14 }, "end": { "line": 3, "character": 20 } },
+                    "declaration": {
+                        "uri": "file:///w/Base.fs",
+                        "range": { "start": { "line": 0, "character": 5 }, "end": { "line": 0, "character": 5 } },
+                    },
+                },
+                {
+                    "uri": "file:///w/Shapes.fs", "via": "fsac",
+                    "range": { "start": { "line": 4, "character": 14 }, "end": { "line": 4, "character": 25 } },
+                },
+            ],
+            "subtypes": [{
+                "uri": "file:///w/Circle.fs", "kind": "objectExpression", "via": "fsac",
+                "range": { "start": { "line": 7, "character": 10 }, "end": { "line": 7, "character": 16 } },
+            }],
+            "candidatesChecked": 3,
+            "complete": false,
+            "coverage": COVERAGE,
+        });
+        let answer = TypeHierarchyAnswer::deserialize(&sent).expect("the answer reads back");
+        assert_eq!(answer.subtypes[0].kind, SubtypeKind::ObjectExpression);
+        assert_eq!(serde_json::to_value(&answer).unwrap(), sent);
+    }
+
+    #[test]
+    fn definitions_are_read_from_locations_and_links() {
+        let location = serde_json::json!({
+            "uri": "file:///w/A.fs",
+            "range": { "start": { "line": 4, "character": 5 }, "end": { "line": 4, "character": 9 } },
+        });
+        let link = serde_json::json!([{
+            "targetUri": "file:///w/B.fs",
+            "targetRange": { "start": { "line": 0, "character": 0 }, "end": { "line": 9, "character": 0 } },
+            "targetSelectionRange": { "start": { "line": 1, "character": 5 }, "end": { "line": 1, "character": 9 } },
+        }]);
+        let at = |path: &str, line, character| Some(Declared { path: PathBuf::from(path), line, character });
+        assert_eq!(declared_at(location.clone()), at("/w/A.fs", 4, 5));
+        assert_eq!(declared_at(serde_json::json!([location])), at("/w/A.fs", 4, 5));
+        assert_eq!(declared_at(link), at("/w/B.fs", 1, 5));
+        assert_eq!(declared_at(Value::Null), None);
+        assert_eq!(declared_at(serde_json::json!([])), None);
+    }
 }

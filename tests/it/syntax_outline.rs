@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 
 use expect_test::expect;
 use fslens::commands::CommandError;
-use fslens::commands::outline::{OutlineArguments, outline_with_index, render_text};
+use fslens::commands::outline::{OutlineArguments, outline_with_index};
+use fslens::commands::registry::Command;
 use fslens::syntax::{IndexOptions, Overlay, SyntaxIndex};
 use fslens::workspace::{WorkspaceModel, load_workspace};
 use serde_json::{Value, json};
@@ -20,7 +21,9 @@ fn fixture_root() -> PathBuf {
 fn run(model: &WorkspaceModel, arguments: Value, overlay: &Overlay) -> Result<Value, CommandError> {
     let index = SyntaxIndex::new(IndexOptions::without_cache());
     let arguments: OutlineArguments = fslens::commands::params::parse_arguments(arguments)?;
+    // The answer as the wire carries it.
     outline_with_index(&index, model, &arguments, overlay)
+        .map(|answer| serde_json::to_value(answer).expect("the answer serializes"))
 }
 
 fn fixture(arguments: Value) -> Value {
@@ -140,7 +143,7 @@ fn file_outline_full_mode_has_signatures_and_members() {
             let 7:5  let move (p: Point) dx
             let 8:5  let private secret
     "#]]
-    .assert_eq(&render_text(&answer));
+    .assert_eq(&Command::Outline.render_text(&answer));
     assert!(answer.get("downgradedToSummary").is_none());
 }
 
@@ -158,7 +161,7 @@ fn signature_file_outline() {
             val 6:5  val origin: Point
             val 7:5  val move: p: Point -> dx: int -> Point
     "#]]
-    .assert_eq(&render_text(&answer));
+    .assert_eq(&Command::Outline.render_text(&answer));
 }
 
 #[test]
@@ -178,7 +181,7 @@ fn project_outline_lists_files_in_compile_order_then_orphans() {
           orphan src/Core/Gen/Skip.fs (clean, 3 lines) Acme.Gen.Skip
           orphan src/Core/Stray.fs (clean, 3 lines) Acme.Stray
     "#]]
-    .assert_eq(&render_text(&answer).replace(&fixture_root().display().to_string(), "$ROOT"));
+    .assert_eq(&Command::Outline.render_text(&answer).replace(&fixture_root().display().to_string(), "$ROOT"));
     assert_eq!(answer["coverage"]["filesRequested"], 10);
 }
 
@@ -203,7 +206,7 @@ fn public_api_is_sorted_public_only_and_prefers_signature_files() {
         module Acme.Util  (Acme.Util)
             let describe (p: Point)
     "#]]
-    .assert_eq(&render_text(&answer));
+    .assert_eq(&Command::Outline.render_text(&answer));
     let internal = fixture(json!({ "view": "publicApi", "namespaceFilter": "Acme.Gen" }));
     let names: Vec<&str> = internal["entries"]
         .as_array()

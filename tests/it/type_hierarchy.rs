@@ -5,6 +5,7 @@
 
 use crate::support;
 use fslens::commands::registry::Command;
+use fslens::commands::type_hierarchy::{SubtypeKind, TypeHierarchyAnswer};
 
 use std::collections::BTreeSet;
 
@@ -53,6 +54,12 @@ async fn the_command_finds_subtypes_in_two_projects_and_an_object_expression_and
     assert_eq!(interface["type"]["file"], json!("Shapes/Shapes.fs"), "{interface}");
     assert_eq!(interface["complete"], json!(false), "candidates come from text: {interface}");
     assert!(interface["candidatesChecked"].as_u64().unwrap() >= 3, "{interface}");
+
+    // The same answer read as the command's typed answer: one subtype is the object expression.
+    let typed: TypeHierarchyAnswer = editor.execute_as(Command::TypeHierarchy, at(2, "IShape")).await;
+    let kinds: Vec<SubtypeKind> = typed.subtypes.iter().map(|subtype| subtype.kind).collect();
+    assert_eq!(kinds.iter().filter(|kind| **kind == SubtypeKind::ObjectExpression).count(), 1, "{kinds:?}");
+    assert_eq!(kinds.len(), 3, "{kinds:?}");
 
     // At a use of the type (areaOf's parameter annotation): the same type.
     let from_use = editor.execute_result(Command::TypeHierarchy, at(18, "IShape")).await;

@@ -3,7 +3,8 @@
 //! workspace index built in the background ([`warmup`]); `readSymbol` and `readEnclosing`
 //! return one declaration's verbatim source ([`read`]). Every answer is labelled
 //! `via: "syntax"` and `completeness: "syntactic"`; none needs FSAC. Each tool's arguments are
-//! one typed struct (its MCP schema is generated from it) and each answer a `Serialize` struct.
+//! one typed struct (its MCP schema is generated from it) and each answer a typed struct that
+//! derives `Deserialize` too, so the CLI text ([`cli`]) reads it typed.
 
 pub mod cli;
 pub mod read;
@@ -19,7 +20,7 @@ use std::time::{Duration, Instant};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::commands::CommandContext;
@@ -99,22 +100,37 @@ impl SearchArguments {
     }
 
     fn query_identity(&self, terms: &[QueryTerm]) -> Value {
-        let terms: Vec<&str> = terms.iter().map(|term| term.text.as_str()).collect();
-        json!({
-            "tool": "symbolSearch",
-            "terms": terms,
-            "maxResults": self.max_results.get(),
-            "linesPerFile": self.lines_per_file.get(),
-            "responseCharBudget": self.response_char_budget.unwrap_or_default().get(),
-            "responseByteBudget": self.response_byte_budget,
-        })
+        let identity = QueryIdentity {
+            tool: "symbolSearch",
+            terms: terms.iter().map(|term| term.text.as_str()).collect(),
+            max_results: self.max_results.get(),
+            lines_per_file: self.lines_per_file.get(),
+            response_char_budget: self.response_char_budget.unwrap_or_default().get(),
+            response_byte_budget: self.response_byte_budget,
+        };
+        serde_json::to_value(identity).unwrap_or_default()
     }
+}
+
+/// What binds a cursor to its query: the terms and every argument that shapes the ranking's
+/// pages.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct QueryIdentity<'a> {
+    tool: &'static str,
+    terms: Vec<&'a str>,
+    max_results: u64,
+    lines_per_file: u64,
+    response_char_budget: u64,
+    response_byte_budget: Option<PageByteBudget>,
 }
 
 // ---- the `kinds` filter -----------------------------------------------------------------------
 
 /// One entry of a `kinds` filter: a declaration kind, or `type` for every type kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema, clap::ValueEnum)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize, JsonSchema, clap::ValueEnum,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum KindName {
     Type,
@@ -242,46 +258,165 @@ pub async fn ready_workspace(
     }
 }
 
-/// The `available: false` answer while the first build runs.
-#[derive(Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Unavailable {
-    tool: &'static str,
-    via: &'static str,
-    /// Nothing was searched: no answer here is even syntactically complete.
-    completeness: &'static str,
-    available: bool,
-    reason: String,
-    retry_after_ms: u64,
-    hint: &'static str,
-    index: BuildingIndex,
+// ---- what the answers share -------------------------------------------------------------------
+
+/// `via` of every syntax tool's answer.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum SyntaxVia {
+    /// The syntax index alone; FSAC is never asked.
+    Syntax,
 }
 
-#[derive(Serialize)]
+/// `completeness` of a syntax tool's answer.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Completeness {
+    /// Every file read was read by the parser; names the compiler resolves differently are
+    /// not told apart.
+    Syntactic,
+    /// Nothing was searched (the index is still being built).
+    None,
+}
+
+/// `index.state`.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum IndexState {
+    Building,
+    Ready,
+}
+
+/// A declaration's `kind` as answers spell it (`record-field`, `union-case`, …): the
+/// [`KindName`] of its [`DeclarationKind`] (never `type`, which only filters).
+impl From<DeclarationKind> for KindName {
+    fn from(kind: DeclarationKind) -> KindName {
+        use clap::ValueEnum;
+        KindName::value_variants()
+            .iter()
+            .copied()
+            .find(|name| name.declaration_kind() == Some(kind))
+            .unwrap_or(KindName::Type)
+    }
+}
+
+impl KindName {
+    /// The wire spelling (kebab case, as [`DeclarationKind::as_str`]).
+    pub fn as_str(self) -> &'static str {
+        self.declaration_kind().map_or("type", DeclarationKind::as_str)
+    }
+}
+
+/// A declaration's `access` as written (`default` when no modifier was).
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum AccessName {
+    Default,
+    Public,
+    Internal,
+    Private,
+}
+
+impl AccessName {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AccessName::Default => "default",
+            AccessName::Public => "public",
+            AccessName::Internal => "internal",
+            AccessName::Private => "private",
+        }
+    }
+}
+
+impl From<crate::syntax::model::Access> for AccessName {
+    fn from(access: crate::syntax::model::Access) -> AccessName {
+        use crate::syntax::model::Access;
+        match access {
+            Access::Default => AccessName::Default,
+            Access::Public => AccessName::Public,
+            Access::Internal => AccessName::Internal,
+            Access::Private => AccessName::Private,
+        }
+    }
+}
+
+/// A file's parse `health` as answers spell it.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum HealthName {
+    Clean,
+    Degraded,
+    TimedOut,
+    Failed,
+}
+
+impl From<crate::syntax::model::HealthStatus> for HealthName {
+    fn from(status: crate::syntax::model::HealthStatus) -> HealthName {
+        use crate::syntax::model::HealthStatus;
+        match status {
+            HealthStatus::Clean => HealthName::Clean,
+            HealthStatus::Degraded => HealthName::Degraded,
+            HealthStatus::TimedOut => HealthName::TimedOut,
+            HealthStatus::Failed => HealthName::Failed,
+        }
+    }
+}
+
+impl HealthName {
+    /// The wire spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HealthName::Clean => "clean",
+            HealthName::Degraded => "degraded",
+            HealthName::TimedOut => "timed-out",
+            HealthName::Failed => "failed",
+        }
+    }
+}
+
+/// The `available: false` answer while the first build runs.
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct BuildingIndex {
-    state: &'static str,
-    elapsed_ms: u64,
-    files: Option<usize>,
+pub struct Unavailable {
+    pub tool: String,
+    pub via: SyntaxVia,
+    /// `none`: nothing was searched, so no answer here is even syntactically complete.
+    pub completeness: Completeness,
+    /// Always `false`.
+    pub available: bool,
+    pub reason: String,
+    pub retry_after_ms: u64,
+    pub hint: String,
+    pub index: BuildingIndex,
+}
+
+/// `index` while the first build runs.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+#[serde(rename_all = "camelCase")]
+pub struct BuildingIndex {
+    pub state: IndexState,
+    pub elapsed_ms: u64,
+    pub files: Option<usize>,
 }
 
 /// The `available: false` answer of `tool` while the first build runs.
-pub fn unavailable(tool: &'static str, warm: &WarmWorkspace) -> Result<Value, CommandError> {
+pub fn unavailable(tool: &'static str, warm: &WarmWorkspace) -> Unavailable {
     let (elapsed, files) = match warm.phase() {
         BuildPhase::Building { started, files } => (started.elapsed().as_millis() as u64, files),
         _ => (0, None),
     };
     let files_text = files.map(|count| format!(" ({count} files)")).unwrap_or_default();
-    to_answer(&Unavailable {
-        tool,
-        via: "syntax",
-        completeness: "none",
+    Unavailable {
+        tool: tool.to_owned(),
+        via: SyntaxVia::Syntax,
+        completeness: Completeness::None,
         available: false,
         reason: format!("the workspace syntax index is still being built{files_text}; nothing was searched yet"),
         retry_after_ms: RETRY_AFTER_MS,
-        hint: "call again after retryAfterMs, or pass waitForIndexMs to wait for the build",
-        index: BuildingIndex { state: "building", elapsed_ms: elapsed, files },
-    })
+        hint: "call again after retryAfterMs, or pass waitForIndexMs to wait for the build".to_owned(),
+        index: BuildingIndex { state: IndexState::Building, elapsed_ms: elapsed, files },
+    }
 }
 
 /// Re-indexes the editor's buffers that belong to the workspace, so answers see unsaved text,
@@ -304,25 +439,25 @@ pub fn apply_editor_buffers(index: &SyntaxIndex, root: &Path, overlay: &Overlay)
 
 /// `index` facts for answers: generation, files (and how many were only partly or not at all
 /// readable to the parser), age of the last full build.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
 pub struct IndexFacts {
-    state: &'static str,
-    generation: u64,
-    files_indexed: usize,
-    files_degraded: usize,
-    files_unparsed: usize,
-    workspace_files: usize,
-    indexed_ago_ms: u64,
-    last_build_ms: u64,
-    refreshing: bool,
+    pub state: IndexState,
+    pub generation: u64,
+    pub files_indexed: usize,
+    pub files_degraded: usize,
+    pub files_unparsed: usize,
+    pub workspace_files: usize,
+    pub indexed_ago_ms: u64,
+    pub last_build_ms: u64,
+    pub refreshing: bool,
 }
 
 impl IndexFacts {
     pub fn of(index: &SyntaxIndex, warm: &WarmWorkspace, ready: &ReadyWorkspace) -> IndexFacts {
         let totals = index.totals();
         IndexFacts {
-            state: "ready",
+            state: IndexState::Ready,
             generation: index.generation(),
             files_indexed: index.file_count(),
             files_degraded: totals.degraded,
@@ -335,52 +470,59 @@ impl IndexFacts {
     }
 }
 
-/// An answer struct as the JSON sent.
-pub fn to_answer(answer: &impl Serialize) -> Result<Value, CommandError> {
-    serde_json::to_value(answer)
-        .map_err(|error| CommandError::Internal(format!("the answer did not serialize: {error}")))
-}
-
 // ---- symbolSearch -----------------------------------------------------------------------------
 
 /// `fslens.symbolSearch` in a session.
-pub async fn symbol_search(arguments: SearchArguments, context: CommandContext) -> Result<Value, CommandError> {
+pub async fn symbol_search(
+    arguments: SearchArguments,
+    context: CommandContext,
+) -> Result<SymbolSearchAnswer, CommandError> {
     let started = Instant::now();
     let root = context.workspace_root()?.to_path_buf();
     let index = context.syntax_index();
     let wait = arguments.wait_for_index_ms.as_duration_ms();
     let (warm, ready) = ready_workspace(&index, &context.warm_workspaces(), &root, wait).await?;
-    let Some(ready) = ready else { return unavailable("symbolSearch", &warm) };
+    let Some(ready) = ready else { return Ok(SymbolSearchAnswer::Unavailable(unavailable("symbolSearch", &warm))) };
     let overlay = context.editor_buffers().await?;
     crate::commands::run_blocking(move || {
         apply_editor_buffers(&index, &root, &overlay);
         let mut answer = search_answer(&index, &warm.tables, &ready, &arguments, &overlay)?;
         answer.index = Some(IndexFacts::of(&index, &warm, &ready));
         answer.elapsed_ms = Some(started.elapsed().as_millis() as u64);
-        to_answer(&answer)
+        Ok(SymbolSearchAnswer::Ranked(answer))
     })
     .await
 }
 
-/// The answer of `fslens.symbolSearch`.
-#[derive(Serialize)]
+/// The answer of `fslens.symbolSearch`: the ranked page, or `available: false` while the
+/// first index build runs (the two are told apart by their members).
+#[derive(Serialize, Deserialize, Debug, Clone)]
+#[serde(untagged)]
+pub enum SymbolSearchAnswer {
+    Ranked(SearchAnswer),
+    Unavailable(Unavailable),
+}
+
+/// The ranked page of `fslens.symbolSearch`.
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchAnswer {
-    tool: &'static str,
-    via: &'static str,
-    completeness: &'static str,
-    available: bool,
-    query: String,
-    terms: Vec<TermSummary>,
-    results: Vec<ResultRow>,
-    returned: usize,
-    offset: usize,
+    pub tool: String,
+    pub via: SyntaxVia,
+    pub completeness: Completeness,
+    /// Always `true`.
+    pub available: bool,
+    pub query: String,
+    pub terms: Vec<TermSummary>,
+    pub results: Vec<ResultRow>,
+    pub returned: usize,
+    pub offset: usize,
     pub total_files: usize,
-    truncated: bool,
-    truncated_by_budget: bool,
-    next_cursor: Option<String>,
-    tables_generation: Option<u64>,
-    scoring: &'static str,
+    pub truncated: bool,
+    pub truncated_by_budget: bool,
+    pub next_cursor: Option<String>,
+    pub tables_generation: Option<u64>,
+    pub scoring: String,
     /// In a session: the index the answer was read from.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub index: Option<IndexFacts>,
@@ -389,11 +531,11 @@ pub struct SearchAnswer {
 }
 
 /// How the query was split, and in how many files each term matched.
-#[derive(Serialize)]
-struct TermSummary {
-    term: String,
-    words: Vec<String>,
-    files: usize,
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct TermSummary {
+    pub term: String,
+    pub words: Vec<String>,
+    pub files: usize,
 }
 
 /// The ranked page for `arguments` over a built index: the part of `fslens.symbolSearch`
@@ -445,9 +587,9 @@ pub fn search_answer(
         })
         .collect();
     Ok(SearchAnswer {
-        tool: "symbolSearch",
-        via: "syntax",
-        completeness: "syntactic",
+        tool: "symbolSearch".to_owned(),
+        via: SyntaxVia::Syntax,
+        completeness: Completeness::Syntactic,
         available: true,
         query: arguments.query.clone(),
         terms: term_summaries,
@@ -459,7 +601,7 @@ pub fn search_answer(
         truncated_by_budget: truncated && closed_by_budget,
         next_cursor: truncated.then(|| encode_cursor(next, &digest)),
         tables_generation: generation,
-        scoring: "BM25 over identifier counts (k1 1.2, b 0.75) + declaration bonus, times priors test 0.5, generated 0.3, vendored 0.3",
+        scoring: "BM25 over identifier counts (k1 1.2, b 0.75) + declaration bonus, times priors test 0.5, generated 0.3, vendored 0.3".to_owned(),
         index: None,
         elapsed_ms: None,
     })
@@ -476,64 +618,63 @@ fn ranking_identity(ranked: &[RankedFile]) -> String {
 }
 
 /// One ranked file of `results[]`.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
 pub struct ResultRow {
-    path: String,
-    score: f64,
-    score_parts: ScoreParts,
-    priors: Vec<&'static str>,
+    pub path: String,
+    pub score: f64,
+    pub score_parts: ScoreParts,
+    pub priors: Vec<search::Prior>,
     /// The projects compiling the file; `[]` for scripts and orphans.
-    projects: Vec<String>,
-    terms: Vec<TermInRow>,
-    declares: Vec<DeclaredName>,
-    declares_omitted: usize,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    lines: Option<Vec<BestLine>>,
-    #[serde(skip_serializing_if = "Not::not")]
-    from_editor_buffer: bool,
+    pub projects: Vec<String>,
+    pub terms: Vec<TermInRow>,
+    pub declares: Vec<DeclaredName>,
+    pub declares_omitted: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<Vec<BestLine>>,
+    #[serde(default, skip_serializing_if = "Not::not")]
+    pub from_editor_buffer: bool,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct ScoreParts {
-    bm25: f64,
-    declaration_bonus: f64,
-    prior: f64,
+pub struct ScoreParts {
+    pub bm25: f64,
+    pub declaration_bonus: f64,
+    pub prior: f64,
 }
 
-#[derive(Serialize)]
-struct TermInRow {
-    term: String,
-    count: u32,
-    names: Vec<NameInRow>,
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct TermInRow {
+    pub term: String,
+    pub count: u32,
+    pub names: Vec<NameInRow>,
 }
 
-#[derive(Serialize)]
-struct NameInRow {
-    name: String,
-    /// `exact`, `case-insensitive` or `words`.
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct NameInRow {
+    pub name: String,
     #[serde(rename = "match")]
-    match_kind: &'static str,
-    count: u32,
+    pub match_kind: terms::MatchKind,
+    pub count: u32,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct DeclaredName {
-    name: String,
-    full_name: String,
-    kind: &'static str,
-    line: u32,
+pub struct DeclaredName {
+    pub name: String,
+    pub full_name: String,
+    pub kind: KindName,
+    pub line: u32,
 }
 
-#[derive(Serialize)]
-struct BestLine {
-    line: u32,
-    declaration: bool,
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct BestLine {
+    pub line: u32,
+    pub declaration: bool,
     /// Absent when the file changed since it was indexed.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    text: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
 }
 
 /// What the result rows are built from.
@@ -581,7 +722,7 @@ impl RowSource<'_> {
                 Some(DeclaredName {
                     name: index.name(declaration.name).to_string(),
                     full_name: index.full_name(&file.file.index, slot),
-                    kind: declaration.kind.as_str(),
+                    kind: declaration.kind.into(),
                     line: declaration.name_start.line,
                 })
             })
@@ -597,7 +738,7 @@ impl RowSource<'_> {
                     .iter()
                     .map(|name| NameInRow {
                         name: index.name(name.name).to_string(),
-                        match_kind: name.kind.as_str(),
+                        match_kind: name.kind,
                         count: name.count,
                     })
                     .collect(),
@@ -611,7 +752,7 @@ impl RowSource<'_> {
                 declaration_bonus: rounded(file.declaration_bonus),
                 prior: file.priors.iter().map(|prior| prior.factor()).product::<f64>(),
             },
-            priors: file.priors.iter().map(|prior| prior.as_str()).collect(),
+            priors: file.priors.clone(),
             projects: self.ready.projects_by_file.get(&file.path).cloned().unwrap_or_default(),
             terms,
             declares,
@@ -723,10 +864,11 @@ mod tests {
     use clap::ValueEnum;
     use serde_json::json;
 
-    use super::{KindName, SearchArguments, selected_kinds};
+    use super::{KindName, SearchArguments, SymbolSearchAnswer, selected_kinds};
     use crate::commands::CommandError;
     use crate::commands::params::{CommandArguments, parse_arguments};
     use crate::syntax::model::DeclarationKind;
+    use serde::Deserialize;
 
     /// An argument struct with nothing but a `kinds` filter, read as the read tools read it.
     #[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
@@ -752,6 +894,44 @@ mod tests {
         assert!(types.contains(&DeclarationKind::Exception) && types.contains(&DeclarationKind::Let));
         assert!(!types.contains(&DeclarationKind::Module));
         assert_eq!(selected_kinds(None), None);
+    }
+
+    #[test]
+    fn search_answers_read_back_as_sent() {
+        let ranked = json!({
+            "tool": "symbolSearch", "via": "syntax", "completeness": "syntactic", "available": true,
+            "query": "Shipment", "terms": [{ "term": "Shipment", "words": ["shipment"], "files": 2 }],
+            "results": [{
+                "path": "src/Shipping.fs", "score": 3.25,
+                "scoreParts": { "bm25": 2.5, "declarationBonus": 1.0, "prior": 0.5 },
+                "priors": ["test", "vendored"], "projects": ["src/App.fsproj"],
+                "terms": [{ "term": "Shipment", "count": 3, "names": [
+                    { "name": "ShipmentId", "match": "words", "count": 1 },
+                    { "name": "shipment", "match": "case-insensitive", "count": 2 },
+                ] }],
+                "declares": [{ "name": "Shipment", "fullName": "App.Shipment", "kind": "record-field", "line": 4 }],
+                "declaresOmitted": 0,
+                "lines": [{ "line": 4, "declaration": true, "text": "type Shipment =" }, { "line": 9, "declaration": false }],
+                "fromEditorBuffer": true,
+            }],
+            "returned": 1, "offset": 0, "totalFiles": 2, "truncated": true, "truncatedByBudget": false,
+            "nextCursor": "abc", "tablesGeneration": 7, "scoring": "BM25",
+            "index": {
+                "state": "ready", "generation": 3, "filesIndexed": 10, "filesDegraded": 1, "filesUnparsed": 0,
+                "workspaceFiles": 10, "indexedAgoMs": 5, "lastBuildMs": 40, "refreshing": false,
+            },
+            "elapsedMs": 2,
+        });
+        let building = json!({
+            "tool": "symbolSearch", "via": "syntax", "completeness": "none", "available": false,
+            "reason": "building", "retryAfterMs": 500, "hint": "wait",
+            "index": { "state": "building", "elapsedMs": 12, "files": null },
+        });
+        for (sent, is_ranked) in [(ranked, true), (building, false)] {
+            let answer = SymbolSearchAnswer::deserialize(&sent).unwrap_or_else(|error| panic!("{error}: {sent:#}"));
+            assert_eq!(matches!(answer, SymbolSearchAnswer::Ranked(_)), is_ranked, "{sent:#}");
+            assert_eq!(serde_json::to_value(&answer).unwrap(), sent);
+        }
     }
 
     #[test]

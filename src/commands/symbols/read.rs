@@ -7,8 +7,8 @@
 //! optionally a character) to the smallest enclosing declaration, with the chain of its
 //! parents; a body longer than `maxLines` is handled as `onOversize` says: `error` (metadata
 //! only), `slice` (a window around the line) or `outline` (the nested declarations, each with
-//! the arguments that read it). Each answer is a `Serialize` struct whose `status` is the tag
-//! of its outcome.
+//! the arguments that read it). Each answer is a typed struct (`Serialize` and `Deserialize`)
+//! whose `status` is the tag of its outcome.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -17,15 +17,16 @@ use std::time::Instant;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
+use crate::commands::find::rows::RowRange;
 use crate::commands::params::{Bounded, CommandArguments, Coordinate};
 use crate::commands::paths::{confine, display_relative};
 use crate::commands::symbols::{
-    IndexFacts, KindName, WaitForIndexMs, apply_editor_buffers, ready_workspace, selected_kinds, to_answer,
+    AccessName, Completeness, HealthName, IndexFacts, KindName, SyntaxVia, WaitForIndexMs, apply_editor_buffers,
+    ready_workspace, selected_kinds,
 };
 use crate::syntax::index::IndexedFile;
 use crate::syntax::model::{Declaration, DeclarationKind, FileIndex, HealthStatus, NO_PARENT, Position};
@@ -162,53 +163,58 @@ impl ReadEnclosingArguments {
 // ---- what both answers hold -------------------------------------------------------------------
 
 /// One declaration, as `symbol`, a candidate, or a neighbour.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct SymbolFacts {
-    name: String,
-    full_name: String,
-    kind: &'static str,
-    access: &'static str,
-    path: String,
-    line: u32,
-    range: Value,
-    start_line: u32,
-    end_line: u32,
-    lines: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    signature: Option<String>,
-    /// `false` when the declaration or its file did not parse cleanly.
-    #[serde(skip_serializing_if = "is_true")]
-    certain: bool,
+pub struct SymbolFacts {
+    pub name: String,
+    pub full_name: String,
+    pub kind: KindName,
+    pub access: AccessName,
+    pub path: String,
+    pub line: u32,
+    pub range: RowRange,
+    pub start_line: u32,
+    pub end_line: u32,
+    pub lines: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
+    /// `false` when the declaration or its file did not parse cleanly; absent when `true`.
+    #[serde(default = "yes", skip_serializing_if = "is_true")]
+    pub certain: bool,
 }
 
 /// One enclosing declaration of `chain[]`, outermost first.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct ChainLink {
-    name: String,
-    kind: &'static str,
-    start_line: u32,
-    end_line: u32,
+pub struct ChainLink {
+    pub name: String,
+    pub kind: KindName,
+    pub start_line: u32,
+    pub end_line: u32,
 }
 
-#[derive(Serialize)]
+/// `sourceRange`: the 0-based lines `source` spans.
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct SourceRange {
-    start_line: u32,
-    end_line: u32,
+pub struct SourceRange {
+    pub start_line: u32,
+    pub end_line: u32,
 }
 
 /// The `///` doc comment and `[<Attribute>]` lines directly above a declaration.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct LeadingLines {
-    leading: String,
-    leading_start_line: usize,
+pub struct LeadingLines {
+    pub leading: String,
+    pub leading_start_line: usize,
 }
 
 fn is_true(value: &bool) -> bool {
     *value
+}
+
+fn yes() -> bool {
+    true
 }
 
 /// The text a file's index was built from: the editor buffer or the disk, only when its
@@ -299,11 +305,11 @@ fn symbol_facts(index: &SyntaxIndex, root: &Path, file: &IndexedFile, slot: usiz
     SymbolFacts {
         name: index.name(declaration.name).to_string(),
         full_name: index.full_name(&file.index, slot),
-        kind: declaration.kind.as_str(),
-        access: declaration.access.as_str(),
+        kind: declaration.kind.into(),
+        access: declaration.access.into(),
         path: display_relative(root, &file.path),
         line: declaration.name_start.line,
-        range: declaration.range.to_json(),
+        range: RowRange::of(declaration.range),
         start_line: first,
         end_line: last,
         lines: last - first + 1,
@@ -322,7 +328,7 @@ fn chain_of(index: &SyntaxIndex, file: &FileIndex, slot: usize) -> Vec<ChainLink
             let (first, last) = line_span(declaration);
             Some(ChainLink {
                 name: index.name(declaration.name).to_string(),
-                kind: declaration.kind.as_str(),
+                kind: declaration.kind.into(),
                 start_line: first,
                 end_line: last,
             })
@@ -333,7 +339,10 @@ fn chain_of(index: &SyntaxIndex, file: &FileIndex, slot: usize) -> Vec<ChainLink
 // ---- readSymbol -------------------------------------------------------------------------------
 
 /// `fslens.readSymbol` in a session.
-pub async fn read_symbol(arguments: ReadSymbolArguments, context: CommandContext) -> Result<Value, CommandError> {
+pub async fn read_symbol(
+    arguments: ReadSymbolArguments,
+    context: CommandContext,
+) -> Result<ReadSymbolAnswer, CommandError> {
     let started = Instant::now();
     let root = context.workspace_root()?.to_path_buf();
     let path = arguments.path.as_deref().map(|written| confine(&root, written, "path")).transpose()?;
@@ -369,86 +378,91 @@ pub async fn read_symbol(arguments: ReadSymbolArguments, context: CommandContext
         // After the search, which applied the editor's buffers: the facts describe what was searched.
         answer.index = warm_and_ready.map(|(warm, ready)| IndexFacts::of(&index, &warm, &ready));
         answer.elapsed_ms = Some(started.elapsed().as_millis() as u64);
-        to_answer(&answer)
+        Ok(answer)
     })
     .await
 }
 
 /// The answer of `fslens.readSymbol`.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct ReadSymbolAnswer {
-    tool: &'static str,
-    via: &'static str,
-    completeness: &'static str,
-    available: bool,
-    name: String,
+pub struct ReadSymbolAnswer {
+    pub tool: String,
+    pub via: SyntaxVia,
+    pub completeness: Completeness,
+    /// Always `true`: the lookup reads the files holding the name and never waits for the
+    /// workspace index.
+    pub available: bool,
+    pub name: String,
     #[serde(flatten)]
-    outcome: ReadSymbolOutcome,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    index: Option<IndexFacts>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    elapsed_ms: Option<u64>,
+    pub outcome: ReadSymbolOutcome,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub index: Option<IndexFacts>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elapsed_ms: Option<u64>,
 }
 
 /// `status` and what it holds.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(tag = "status", rename_all = "snake_case")]
-enum ReadSymbolOutcome {
+pub enum ReadSymbolOutcome {
     Ok(Box<SymbolSource>),
     Ambiguous(Candidates),
     NotFound(NotFound),
 }
 
-#[derive(Serialize)]
+/// `status: "ok"`: the one declaration's source.
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct SymbolSource {
-    symbol: SymbolFacts,
-    chain: Vec<ChainLink>,
-    source: String,
+pub struct SymbolSource {
+    pub symbol: SymbolFacts,
+    pub chain: Vec<ChainLink>,
+    pub source: String,
     #[serde(flatten)]
-    leading: Option<LeadingLines>,
-    source_range: SourceRange,
-    truncated: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    lines_omitted: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    hint: Option<&'static str>,
-    from_editor_buffer: bool,
+    pub leading: Option<LeadingLines>,
+    pub source_range: SourceRange,
+    pub truncated: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines_omitted: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    pub from_editor_buffer: bool,
 }
 
-#[derive(Serialize)]
+/// `status: "ambiguous"`: every match (up to a limit).
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct Candidates {
-    message: String,
-    candidates: Vec<Candidate>,
-    candidates_omitted: usize,
+pub struct Candidates {
+    pub message: String,
+    pub candidates: Vec<Candidate>,
+    pub candidates_omitted: usize,
 }
 
 /// A candidate, with the arguments that read exactly that one.
-#[derive(Serialize)]
-struct Candidate {
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct Candidate {
     #[serde(flatten)]
-    symbol: SymbolFacts,
-    select: Selection,
+    pub symbol: SymbolFacts,
+    pub select: Selection,
 }
 
-#[derive(Serialize)]
-struct Selection {
-    name: String,
-    path: String,
-    line: u32,
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct Selection {
+    pub name: String,
+    pub path: String,
+    pub line: u32,
 }
 
-#[derive(Serialize)]
+/// `status: "not_found"`.
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct NotFound {
+pub struct NotFound {
     /// True only when every file searched parsed cleanly.
-    certain: bool,
-    files_searched: usize,
-    files_not_cleanly_parsed: usize,
-    message: String,
-    hint: &'static str,
+    pub certain: bool,
+    pub files_searched: usize,
+    pub files_not_cleanly_parsed: usize,
+    pub message: String,
+    pub hint: String,
 }
 
 /// A declaration found: its file and slot.
@@ -484,9 +498,9 @@ fn read_symbol_with_index(
         _ => ReadSymbolOutcome::Ambiguous(ambiguous(index, root, arguments.name(), &candidates, &mut texts)),
     };
     Ok(ReadSymbolAnswer {
-        tool: "readSymbol",
-        via: "syntax",
-        completeness: "syntactic",
+        tool: "readSymbol".to_owned(),
+        via: SyntaxVia::Syntax,
+        completeness: Completeness::Syntactic,
         available: true,
         name: arguments.name().to_owned(),
         outcome,
@@ -667,7 +681,7 @@ fn not_found(index: &SyntaxIndex, root: &Path, name: &str, path: Option<&Path>, 
         files_searched: searched.len(),
         files_not_cleanly_parsed: unclean.len(),
         message,
-        hint: "symbol_search finds files by partial names; names are case-sensitive here",
+        hint: "symbol_search finds files by partial names; names are case-sensitive here".to_owned(),
     }
 }
 
@@ -693,7 +707,8 @@ fn symbol_source(
         source_range: SourceRange { start_line: first, end_line: shown_last },
         truncated,
         lines_omitted: truncated.then(|| last - shown_last),
-        hint: truncated.then_some("raise maxLines, or call read_enclosing with onOversize outline for its parts"),
+        hint: truncated
+            .then(|| "raise maxLines, or call read_enclosing with onOversize outline for its parts".to_owned()),
         from_editor_buffer: texts.overlay.get(&file.path).is_some(),
     })
 }
@@ -750,7 +765,10 @@ impl<'a> TextCache<'a> {
 
 /// `fslens.readEnclosing` in a session: only the one file is indexed, so it never waits for
 /// the workspace index.
-pub async fn read_enclosing(arguments: ReadEnclosingArguments, context: CommandContext) -> Result<Value, CommandError> {
+pub async fn read_enclosing(
+    arguments: ReadEnclosingArguments,
+    context: CommandContext,
+) -> Result<ReadEnclosingAnswer, CommandError> {
     let started = Instant::now();
     let root = context.workspace_root()?.to_path_buf();
     let path = confine(&root, &arguments.path, "path")?;
@@ -759,34 +777,34 @@ pub async fn read_enclosing(arguments: ReadEnclosingArguments, context: CommandC
     crate::commands::run_blocking(move || {
         let mut answer = read_enclosing_with_index(&index, &root, &path, &arguments, &overlay)?;
         answer.elapsed_ms = Some(started.elapsed().as_millis() as u64);
-        to_answer(&answer)
+        Ok(answer)
     })
     .await
 }
 
 /// The answer of `fslens.readEnclosing`.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct ReadEnclosingAnswer {
-    tool: &'static str,
-    via: &'static str,
-    completeness: &'static str,
-    path: String,
-    line: u32,
-    line_text: String,
-    from_editor_buffer: bool,
+pub struct ReadEnclosingAnswer {
+    pub tool: String,
+    pub via: SyntaxVia,
+    pub completeness: Completeness,
+    pub path: String,
+    pub line: u32,
+    pub line_text: String,
+    pub from_editor_buffer: bool,
     /// The file's parse health.
-    health: &'static str,
+    pub health: HealthName,
     #[serde(flatten)]
-    outcome: EnclosingOutcome,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    elapsed_ms: Option<u64>,
+    pub outcome: EnclosingOutcome,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub elapsed_ms: Option<u64>,
 }
 
 /// `status` and what it holds.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(tag = "status", rename_all = "snake_case")]
-enum EnclosingOutcome {
+pub enum EnclosingOutcome {
     NoEnclosingDeclaration(NoEnclosing),
     Ok(Enclosed<WholeBody>),
     Oversize(Enclosed<Refusal>),
@@ -794,95 +812,95 @@ enum EnclosingOutcome {
     Outline(Enclosed<NestedParts>),
 }
 
-#[derive(Serialize)]
-struct NoEnclosing {
-    message: &'static str,
-    nearest: Nearest,
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct NoEnclosing {
+    pub message: String,
+    pub nearest: Nearest,
 }
 
 /// The declarations ending last before the line and starting first after it.
-#[derive(Serialize)]
-struct Nearest {
-    before: Option<SymbolFacts>,
-    after: Option<SymbolFacts>,
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct Nearest {
+    pub before: Option<SymbolFacts>,
+    pub after: Option<SymbolFacts>,
 }
 
 /// The enclosing declaration, and what its outcome gives of its body.
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct Enclosed<Body> {
-    symbol: SymbolFacts,
-    chain: Vec<ChainLink>,
-    max_lines: u32,
+pub struct Enclosed<Body> {
+    pub symbol: SymbolFacts,
+    pub chain: Vec<ChainLink>,
+    pub max_lines: u32,
     #[serde(flatten)]
-    body: Body,
+    pub body: Body,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct WholeBody {
-    source: String,
+pub struct WholeBody {
+    pub source: String,
     #[serde(flatten)]
-    leading: Option<LeadingLines>,
-    source_range: SourceRange,
-    truncated: bool,
+    pub leading: Option<LeadingLines>,
+    pub source_range: SourceRange,
+    pub truncated: bool,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct OversizeFacts {
-    lines: u32,
-    max_lines: u32,
-    on_oversize: Oversize,
+pub struct OversizeFacts {
+    pub lines: u32,
+    pub max_lines: u32,
+    pub on_oversize: Oversize,
 }
 
-#[derive(Serialize)]
-struct Refusal {
-    oversize: OversizeFacts,
-    truncated: bool,
-    message: String,
-    hint: &'static str,
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct Refusal {
+    pub oversize: OversizeFacts,
+    pub truncated: bool,
+    pub message: String,
+    pub hint: String,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct Slice {
-    oversize: OversizeFacts,
-    source: String,
-    source_range: SourceRange,
-    truncated: bool,
-    lines_omitted: u32,
+pub struct Slice {
+    pub oversize: OversizeFacts,
+    pub source: String,
+    pub source_range: SourceRange,
+    pub truncated: bool,
+    pub lines_omitted: u32,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct NestedParts {
-    oversize: OversizeFacts,
-    signature: Option<String>,
-    nested: Vec<NestedDeclaration>,
-    nested_omitted: usize,
-    truncated: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    hint: Option<&'static str>,
+pub struct NestedParts {
+    pub oversize: OversizeFacts,
+    pub signature: Option<String>,
+    pub nested: Vec<NestedDeclaration>,
+    pub nested_omitted: usize,
+    pub truncated: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
-struct NestedDeclaration {
-    name: String,
-    kind: &'static str,
-    depth: usize,
-    start_line: u32,
-    end_line: u32,
-    lines: u32,
+pub struct NestedDeclaration {
+    pub name: String,
+    pub kind: KindName,
+    pub depth: usize,
+    pub start_line: u32,
+    pub end_line: u32,
+    pub lines: u32,
     /// Exactly readEnclosing's arguments, so a client can pass it back as it is.
-    read: ReadAt,
+    pub read: ReadAt,
 }
 
-#[derive(Serialize)]
-struct ReadAt {
-    path: String,
-    line: u32,
+#[derive(Serialize, Deserialize, Debug, Clone)]
+pub struct ReadAt {
+    pub path: String,
+    pub line: u32,
 }
 
 /// What the enclosing declaration's outcome is built from.
@@ -911,14 +929,14 @@ fn read_enclosing_with_index(
         Some(slot) => source.enclosed(slot),
     };
     Ok(ReadEnclosingAnswer {
-        tool: "readEnclosing",
-        via: "syntax",
-        completeness: "syntactic",
+        tool: "readEnclosing".to_owned(),
+        via: SyntaxVia::Syntax,
+        completeness: Completeness::Syntactic,
         path: display_relative(root, path),
         line,
         line_text: text.lines().nth(line as usize).unwrap_or_default().chars().take(200).collect(),
         from_editor_buffer: overlay.get(path).is_some(),
-        health: file.index.health.status.as_str(),
+        health: file.index.health.status.into(),
         outcome,
         elapsed_ms: None,
     })
@@ -967,7 +985,7 @@ impl EnclosingSource<'_> {
             .filter(|(_, declaration)| declaration.range.start.line > line)
             .min_by_key(|(_, declaration)| declaration.range.start.line);
         NoEnclosing {
-            message: "no declaration of the requested kinds encloses that line",
+            message: "no declaration of the requested kinds encloses that line".to_owned(),
             nearest: Nearest {
                 before: before.map(|(slot, _)| self.facts(slot)),
                 after: after.map(|(slot, _)| self.facts(slot)),
@@ -993,17 +1011,21 @@ impl EnclosingSource<'_> {
         }
         let oversize = OversizeFacts { lines: total, max_lines, on_oversize: self.arguments.on_oversize };
         match self.arguments.on_oversize {
-            Oversize::Error => EnclosingOutcome::Oversize(self.with_symbol(
-                slot,
-                Refusal {
-                    oversize,
-                    truncated: true,
-                    message: format!(
-                        "the declaration has {total} lines, more than maxLines {max_lines}; no source returned"
-                    ),
-                    hint: "raise maxLines, or pass onOversize slice (a window around the line) or outline (its parts)",
-                },
-            )),
+            Oversize::Error => EnclosingOutcome::Oversize(
+                self.with_symbol(
+                    slot,
+                    Refusal {
+                        oversize,
+                        truncated: true,
+                        message: format!(
+                            "the declaration has {total} lines, more than maxLines {max_lines}; no source returned"
+                        ),
+                        hint:
+                            "raise maxLines, or pass onOversize slice (a window around the line) or outline (its parts)"
+                                .to_owned(),
+                    },
+                ),
+            ),
             Oversize::Slice => EnclosingOutcome::Slice(self.with_symbol(slot, self.slice(oversize, first, last))),
             Oversize::Outline => {
                 let signature = self.facts(slot).signature;
@@ -1051,7 +1073,7 @@ impl EnclosingSource<'_> {
                 let (child_first, child_last) = line_span(candidate);
                 NestedDeclaration {
                     name: self.index.name(candidate.name).to_string(),
-                    kind: candidate.kind.as_str(),
+                    kind: candidate.kind.into(),
                     depth: file.declaration_chain(*child).len() - depth_of_parent,
                     start_line: child_first,
                     end_line: child_last,
@@ -1066,7 +1088,9 @@ impl EnclosingSource<'_> {
             nested,
             nested_omitted: inside.len().saturating_sub(OUTLINE_LIMIT),
             truncated: true,
-            hint: inside.is_empty().then_some("no nested declarations: pass onOversize slice to read around the line"),
+            hint: inside
+                .is_empty()
+                .then(|| "no nested declarations: pass onOversize slice to read around the line".to_owned()),
         }
     }
 }
@@ -1095,5 +1119,71 @@ impl crate::commands::command_line::CliArguments for ReadSymbolArguments {
             arguments.wait_for_index_ms = WaitForIndexMs::default();
         }
         crate::commands::params::to_argument_object(&arguments)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SOURCE: &str = "module Shapes
+
+/// A shape.
+type Shape =
+    | Circle of radius: float
+    | Square of side: float
+
+let area shape =
+    match shape with
+    | Circle r -> r * r
+    | Square s -> s * s
+
+module Inner =
+    let area x = x
+";
+
+    fn workspace() -> (SyntaxIndex, PathBuf, PathBuf, Overlay) {
+        let root = PathBuf::from("/w");
+        let path = root.join("Shapes.fs");
+        let mut overlay = Overlay::new();
+        overlay.insert(path.clone(), SOURCE);
+        (SyntaxIndex::new(crate::syntax::IndexOptions::without_cache()), root, path, overlay)
+    }
+
+    /// The answer as sent reads back to the same answer, and `status` is `expected`.
+    fn reads_back<Answer: Serialize + serde::de::DeserializeOwned>(answer: &Answer, expected: &str) {
+        let sent = serde_json::to_value(answer).unwrap();
+        assert_eq!(sent["status"], expected, "{sent:#}");
+        let read: Answer = serde_json::from_value(sent.clone()).unwrap_or_else(|error| panic!("{error}: {sent:#}"));
+        assert_eq!(serde_json::to_value(&read).unwrap(), sent);
+    }
+
+    #[test]
+    fn read_symbol_answers_read_back_as_sent() {
+        let (index, root, path, overlay) = workspace();
+        for (name, status) in [("Shape", "ok"), ("area", "ambiguous"), ("Nothing", "not_found")] {
+            let arguments: ReadSymbolArguments =
+                serde_json::from_value(serde_json::json!({ "name": name, "path": "Shapes.fs" })).unwrap();
+            let answer = read_symbol_with_index(&index, &root, &arguments, Some(&path), None, &overlay).unwrap();
+            reads_back(&answer, status);
+        }
+    }
+
+    #[test]
+    fn read_enclosing_answers_read_back_as_sent() {
+        let (index, root, path, overlay) = workspace();
+        let cases = [
+            (serde_json::json!({ "line": 9 }), "ok"),
+            (serde_json::json!({ "line": 9, "maxLines": 1 }), "oversize"),
+            (serde_json::json!({ "line": 9, "maxLines": 1, "onOversize": "slice" }), "slice"),
+            (serde_json::json!({ "line": 0, "maxLines": 1, "onOversize": "outline" }), "outline"),
+            (serde_json::json!({ "line": 2, "kinds": ["let"] }), "no_enclosing_declaration"),
+        ];
+        for (mut arguments, status) in cases {
+            arguments["path"] = serde_json::json!("Shapes.fs");
+            let arguments: ReadEnclosingArguments = serde_json::from_value(arguments).unwrap();
+            let answer = read_enclosing_with_index(&index, &root, &path, &arguments, &overlay).unwrap();
+            reads_back(&answer, status);
+        }
     }
 }

@@ -28,8 +28,10 @@ use crate::syntax::model::{FastHashMap, NameId};
 const BM25_K1: f64 = 1.2;
 const BM25_B: f64 = 0.75;
 
-/// Why a file is demoted, with the factor its score is multiplied by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Why a file is demoted, with the factor its score is multiplied by; spelled in lower case
+/// in `results[].priors`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Prior {
     Test,
     Generated,

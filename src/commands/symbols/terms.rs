@@ -30,8 +30,9 @@ pub struct QueryTerm {
     pub words: Vec<String>,
 }
 
-/// How a name matched a term.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+/// How a name matched a term; spelled as [`MatchKind::as_str`] in `results[].terms[].names[].match`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum MatchKind {
     Words,
     CaseInsensitive,
