@@ -175,7 +175,7 @@ commands! {
         group: Core,
         read_only: true,
         arguments: status::StatusArguments,
-        answer: Value,
+        answer: status::StatusAnswer,
         handler: status::status,
         text: status::render_text,
         exit_code: status::exit_code,

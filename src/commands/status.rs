@@ -5,14 +5,14 @@ use std::time::Instant;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::{Map, Value};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::params::{CommandArguments, TimeoutMs};
 use crate::lsp::ext;
 use crate::lsp::message::error_codes;
-use crate::session_state::status::State;
+use crate::session_state::status::{ProjectError, State};
 
 /// The arguments of `fslens.status` (all optional), and the flags of `fslens status`, which
 /// always waits until the workspace is ready.
@@ -44,13 +44,93 @@ pub enum WaitUntil {
 
 impl CommandArguments for StatusArguments {}
 
-pub async fn status(arguments: StatusArguments, mut context: CommandContext) -> Result<Value, CommandError> {
+/// The answer of `fslens.status`: the session's report as its owner (the main loop) wrote it,
+/// and what the command adds. The members the command line reads are typed; the rest of the
+/// report (FSAC's process, the supervisor, pending requests, open documents…) passes through.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StatusAnswer {
+    pub state: State,
+    pub reason: Option<String>,
+    #[serde(default)]
+    pub workspace_root: Option<String>,
+    #[serde(default)]
+    pub fsac: FsacReport,
+    #[serde(default)]
+    pub projects_loaded: Vec<String>,
+    #[serde(default)]
+    pub projects_loading: Vec<String>,
+    #[serde(default)]
+    pub project_errors: Vec<ProjectError>,
+    #[serde(default)]
+    pub unresponsive: bool,
+    #[serde(default)]
+    pub silent_for_ms: Option<u64>,
+    /// With `waitUntil`: what the wait achieved.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wait: Option<Wait>,
+    /// FSAC is ready with no project because the workspace has none: why.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_projects: Option<Value>,
+    /// With `probe`: whether FSAC answered a request at once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub probe: Option<Probe>,
+    /// The rest of the session's report, as written.
+    #[serde(flatten)]
+    pub report: Map<String, Value>,
+}
+
+/// The report's `fsac` member: the command line and the process; the rest passes through.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FsacReport {
+    pub command: Option<String>,
+    pub pid: Option<u32>,
+    #[serde(flatten)]
+    pub rest: Map<String, Value>,
+}
+
+/// `wait`: waited `until` ready, whether it got there, for how long.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Wait {
+    pub until: WaitUntil,
+    pub satisfied: bool,
+    pub waited_ms: u64,
+    pub timed_out: bool,
+}
+
+/// `probe`: FSAC answered (any JSON-RPC answer, even "method not found") and how fast, or why not.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Probe {
+    pub alive: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round_trip_ms: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_data: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timed_out: Option<bool>,
+}
+
+impl StatusAnswer {
+    /// The session's report as the answer's members.
+    fn of(report: Value) -> Result<StatusAnswer, CommandError> {
+        StatusAnswer::deserialize(report)
+            .map_err(|error| CommandError::Internal(format!("the session's status report does not read: {error}")))
+    }
+}
+
+pub async fn status(arguments: StatusArguments, mut context: CommandContext) -> Result<StatusAnswer, CommandError> {
     let timeout = arguments.timeout_ms.as_duration_ms();
     let deadline = tokio::time::Instant::now() + timeout;
     let started = Instant::now();
 
-    let (mut snapshot, mut status) = context.status_report().await?;
-    if arguments.wait_until.is_some() {
+    let (mut snapshot, mut report) = context.status_report().await?;
+    let mut wait = None;
+    if let Some(until) = arguments.wait_until {
         let mut satisfied = false;
         loop {
             if snapshot.state == State::Ready {
@@ -69,90 +149,90 @@ pub async fn status(arguments: StatusArguments, mut context: CommandContext) -> 
                 Ok(changed) => changed?,
                 Err(_) => break,
             }
-            (snapshot, status) = context.status_report().await?;
+            (snapshot, report) = context.status_report().await?;
         }
-        status["wait"] = json!({
-            "until": "ready",
-            "satisfied": satisfied,
-            "waitedMs": started.elapsed().as_millis() as u64,
-            "timedOut": !satisfied && tokio::time::Instant::now() >= deadline,
+        wait = Some(Wait {
+            until,
+            satisfied,
+            waited_ms: started.elapsed().as_millis() as u64,
+            timed_out: !satisfied && tokio::time::Instant::now() >= deadline,
         });
     }
+    let mut answer = StatusAnswer::of(report)?;
+    answer.wait = wait;
     // FSAC "ready with 0 projects" reads as a loaded workspace; say that there is none. The
     // project model is read only when FSAC lists no project (the common case costs nothing).
     if snapshot.projects_loaded.is_empty()
         && let Ok(root) = context.workspace_root()
     {
         let model = crate::commands::load_workspace_model(root).await?;
-        if let Some(reason) = crate::commands::no_projects(&model) {
-            status["noProjects"] = reason;
-        }
+        answer.no_projects = crate::commands::no_projects(&model);
     }
     if arguments.probe {
         let probe_started = Instant::now();
-        let answer = context.backend_request(ext::backend_requests::PING, json!({}), deadline).await;
+        let reply = context.backend_request(ext::backend_requests::PING, Value::Object(Map::new()), deadline).await;
         let round_trip = probe_started.elapsed().as_secs_f64() * 1000.0;
-        status["probe"] = match answer {
+        let alive =
+            Probe { alive: true, round_trip_ms: Some(round_trip), error: None, error_data: None, timed_out: None };
+        answer.probe = Some(match reply {
             // Any JSON-RPC answer, including "method not found", proves FSAC is responsive.
-            Ok(Ok(_)) => json!({ "alive": true, "roundTripMs": round_trip }),
-            Ok(Err(error)) if error.code == error_codes::METHOD_NOT_FOUND => {
-                json!({ "alive": true, "roundTripMs": round_trip })
-            }
-            Ok(Err(error)) => {
-                json!({ "alive": false, "error": error.message, "errorData": error.data })
-            }
-            Err(CommandError::Timeout) => {
-                json!({ "alive": false, "error": "no answer before the deadline", "timedOut": true })
-            }
+            Ok(Ok(_)) => alive,
+            Ok(Err(error)) if error.code == error_codes::METHOD_NOT_FOUND => alive,
+            Ok(Err(error)) => Probe {
+                alive: false,
+                round_trip_ms: None,
+                error: Some(error.message),
+                error_data: Some(error.data.unwrap_or(Value::Null)),
+                timed_out: None,
+            },
+            Err(CommandError::Timeout) => Probe {
+                alive: false,
+                round_trip_ms: None,
+                error: Some("no answer before the deadline".to_owned()),
+                error_data: None,
+                timed_out: Some(true),
+            },
             Err(error) => return Err(error),
-        };
+        });
     }
-    Ok(status)
+    Ok(answer)
 }
 
 /// `fslens status` as text: the state, FSAC, the projects and what is not ready.
-pub fn render_text(status: &Value) -> String {
-    let text = |value: &Value| value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
+pub fn render_text(status: &StatusAnswer) -> String {
+    let or_null = |text: Option<&str>| text.unwrap_or("null").to_owned();
+    let state = serde_json::to_value(status.state).ok().and_then(|state| state.as_str().map(str::to_owned));
     let mut lines = vec![
-        format!("state:      {}", text(&status["state"])),
-        format!("reason:     {}", text(&status["reason"])),
-        format!("workspace:  {}", text(&status["workspaceRoot"])),
-        format!("fsac:       {}", text(&status["fsac"]["command"])),
-        format!("fsac pid:   {}", text(&status["fsac"]["pid"])),
+        format!("state:      {}", or_null(state.as_deref())),
+        format!("reason:     {}", or_null(status.reason.as_deref())),
+        format!("workspace:  {}", or_null(status.workspace_root.as_deref())),
+        format!("fsac:       {}", or_null(status.fsac.command.as_deref())),
+        format!("fsac pid:   {}", status.fsac.pid.map_or_else(|| "null".to_owned(), |pid| pid.to_string())),
     ];
-    let loaded = status["projectsLoaded"].as_array().map_or(0, Vec::len);
-    lines.push(format!("projects:   {loaded} loaded"));
-    if let Some(reason) = status["noProjects"]["message"].as_str() {
+    lines.push(format!("projects:   {} loaded", status.projects_loaded.len()));
+    if let Some(reason) = status.no_projects.as_ref().and_then(|reason| reason.get("message")).and_then(Value::as_str) {
         lines.push(format!("no_projects: {reason}"));
     }
-    for project in status["projectsLoading"].as_array().into_iter().flatten() {
-        lines.push(format!("  loading {}", text(project)));
+    lines.extend(status.projects_loading.iter().map(|project| format!("  loading {project}")));
+    if let Some(wait) = status.wait.as_ref().filter(|wait| !wait.satisfied) {
+        let why = if wait.timed_out { "the timeout passed" } else { "waiting could not help" };
+        lines.push(format!("not ready after {} ms: {why}", wait.waited_ms));
     }
-    let wait = &status["wait"];
-    if wait["satisfied"] == json!(false) {
-        let why = if wait["timedOut"] == json!(true) { "the timeout passed" } else { "waiting could not help" };
-        lines.push(format!("not ready after {} ms: {why}", text(&wait["waitedMs"])));
+    if status.unresponsive {
+        let silent = status.silent_for_ms.map_or_else(|| "null".to_owned(), |ms| ms.to_string());
+        lines.push(format!("unresponsive: FSAC silent for {silent} ms with requests pending"));
     }
-    if status["unresponsive"] == json!(true) {
-        lines.push(format!("unresponsive: FSAC silent for {} ms with requests pending", text(&status["silentForMs"])));
-    }
-    for project in status["projectsLoaded"].as_array().into_iter().flatten() {
-        lines.push(format!("  {}", text(project)));
-    }
-    for error in status["projectErrors"].as_array().into_iter().flatten() {
-        lines.push(format!(
-            "  error {}: {} ({})",
-            text(&error["code"]),
-            text(&error["message"]),
-            text(&error["project"])
-        ));
+    lines.extend(status.projects_loaded.iter().map(|project| format!("  {project}")));
+    for error in &status.project_errors {
+        let code = error.code.map_or_else(|| "null".to_owned(), |code| code.to_string());
+        lines.push(format!("  error {code}: {} ({})", error.message, error.project));
     }
     lines.join("\n")
 }
 
 /// `fslens status`'s exit code: 3 when FSAC is not running (it crashed or could not start).
-pub fn exit_code(status: &Value) -> u8 {
-    if status["state"] == "crashed" {
+pub fn exit_code(status: &StatusAnswer) -> u8 {
+    if status.state == State::Crashed {
         crate::cli_contract::exit_codes::FSAC_NOT_RUNNING
     } else {
         crate::cli_contract::exit_codes::SUCCESS
@@ -170,7 +250,7 @@ impl crate::commands::command_line::CliArguments for StatusArguments {
 mod tests {
     use serde_json::json;
 
-    use super::{StatusArguments, WaitUntil};
+    use super::{StatusAnswer, StatusArguments, Wait, WaitUntil, render_text};
     use crate::commands::CommandError;
     use crate::commands::params::parse_arguments;
 
@@ -199,5 +279,29 @@ mod tests {
         for empty in [serde_json::Value::Null, json!([])] {
             assert_eq!(parse_arguments::<StatusArguments>(empty).unwrap().timeout_ms.get(), 60_000);
         }
+    }
+
+    #[test]
+    fn a_session_report_reads_as_the_answer_and_back_unchanged() {
+        let report = json!({
+            "state": "loading", "reason": null, "automaticWorkspaceInit": true, "workspaceLoadsFinished": 0,
+            "projectsLoaded": ["A.fsproj"], "projectsLoading": ["B.fsproj"],
+            "projectErrors": [{"project": "C.fsproj", "code": 100, "message": "Project not restored"}],
+            "progress": [], "fslensVersion": "0.1.0", "workspaceRoot": "/w",
+            "fsac": {"command": "fsautocomplete", "source": "flag", "pid": 42, "running": true, "generation": 1,
+                     "uptimeMs": 5, "stderrTail": null, "residentBytes": 1000},
+            "openDocuments": [], "editor": {"initialized": true, "applyEdit": false}, "documentsAnalyzed": 0,
+            "fslensDocuments": 0, "pendingRequests": {"editorToFsac": 0}, "uptimeMs": 9,
+            "supervisor": {"crashes": 0}, "unresponsive": false, "session": {"socket": null}, "silentForMs": 3,
+        });
+        let mut answer = StatusAnswer::of(report.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&answer).unwrap(), report);
+        answer.wait = Some(Wait { until: WaitUntil::Ready, satisfied: false, waited_ms: 7, timed_out: true });
+        let sent = serde_json::to_value(&answer).unwrap();
+        assert_eq!(sent["wait"], json!({"until": "ready", "satisfied": false, "waitedMs": 7, "timedOut": true}));
+        let text = render_text(&answer);
+        assert!(text.contains("fsac pid:   42") && text.contains("  loading B.fsproj"), "{text}");
+        assert!(text.contains("not ready after 7 ms: the timeout passed"), "{text}");
+        assert!(text.contains("  error 100: Project not restored (C.fsproj)"), "{text}");
     }
 }

@@ -39,7 +39,7 @@ impl State {
 }
 
 /// One project error reported by FSAC.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProjectError {
     pub project: String,
