@@ -221,7 +221,7 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: diagnostics::DiagnosticsArguments,
-        answer: Value,
+        answer: diagnostics::DiagnosticsAnswer,
         handler: diagnostics::diagnostics,
         text: crate::cli_contract::indented_json,
         exit_code: crate::cli_contract::always_success,
@@ -237,10 +237,10 @@ commands! {
         read_only: false,
         pages_by_max_results: false,
         arguments: make_visible::MakeVisibleArguments,
-        answer: Value,
+        answer: make_visible::MakeVisibleAnswer,
         handler: make_visible::make_internal_visible,
         text: make_visible::render_text,
-        exit_code: crate::cli_contract::exit_code_of_status,
+        exit_code: make_visible::exit_code_of_json,
         description:
         "Turns a `private` declaration into `internal` with a one-token edit found in the syntax tree (never in \
          strings or comments) and returns the WorkspaceEdit and a preview; writes nothing (apply: true asks the \
@@ -268,10 +268,10 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: diagnostic::arguments::ExplainArguments,
-        answer: Value,
+        answer: diagnostic::explain::ExplainAnswer,
         handler: diagnostic::explain::explain_diagnostic,
-        text: diagnostic::render::explain,
-        exit_code: crate::cli_contract::exit_code_of_status,
+        text: diagnostic::render::wire::explain,
+        exit_code: diagnostic::render::wire::explain_exit_code,
         description:
         "Explains one compiler diagnostic at path + line (+ code, character): FSAC's exact message, code, \
          severity and range, the line with context, what the code usually means and which fixes FSAC offers. \
@@ -283,10 +283,10 @@ commands! {
         read_only: false,
         pages_by_max_results: false,
         arguments: diagnostic::arguments::FixesArguments,
-        answer: Value,
+        answer: diagnostic::fixes::FixesAnswer,
         handler: diagnostic::fixes::diagnostic_fixes,
-        text: diagnostic::render::fixes,
-        exit_code: crate::cli_contract::exit_code_of_status,
+        text: diagnostic::render::wire::fixes,
+        exit_code: diagnostic::render::wire::fixes_exit_code,
         description:
         "FSAC's code actions for one diagnostic at path + line (+ code): each fix's title, kind, edits previewed \
          (old text, new text, resulting lines) and the WorkspaceEdit. Writes nothing; apply: true (with \
@@ -298,10 +298,10 @@ commands! {
         read_only: true,
         pages_by_max_results: false,
         arguments: diagnostic::arguments::SuggestOpenArguments,
-        answer: Value,
+        answer: diagnostic::suggest_open::SuggestOpenAnswer,
         handler: diagnostic::suggest_open::suggest_open,
-        text: diagnostic::render::suggest_open,
-        exit_code: crate::cli_contract::exit_code_of_status,
+        text: diagnostic::render::wire::suggest_open,
+        exit_code: diagnostic::render::wire::suggest_open_exit_code,
         description:
         "Which `open` brings an unresolved name into scope: give `name`, or path + line of its FS0039. Answers \
          FSAC's open/Use fixes and the workspace's own modules declaring it (RequireQualifiedAccess respected), \
