@@ -6,10 +6,11 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Context;
-use clap::{Args, Parser, Subcommand};
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use serde_json::Value;
 
 use fslens::cli_contract::{CliFailure, exit_codes};
+use fslens::commands::command_line::{CliRequest, Runs};
 use fslens::commands::params::{OnCommandLine, to_argument_object};
 use fslens::commands::registry::Command as Table;
 use fslens::proxy::backend::{BackendLauncher, FSAC_ENVIRONMENT_VARIABLE, ProcessLauncher, resolve_fsac_command};
@@ -75,44 +76,12 @@ struct SessionOptions {
     fsac_memory_restart_grace_ms: u64,
 }
 
+/// The subcommands that are no command of the table (those are added from
+/// `commands::registry`, one per row with a `cli`).
 #[derive(Subcommand)]
 enum Command {
-    /// Start a headless session (or join a running one) and print its status.
-    Status(OnCommandLine<fslens::commands::status::StatusArguments>),
-    /// Outline a file, a project or a public API from the syntax layer (in a session, so
-    /// the editor's unsaved buffers count when one is running).
-    Outline(OnCommandLine<fslens::commands::outline::OutlineArguments>),
-    /// Type-check and print a verdict (clean | errors | unknown) that says what it covers.
-    Check(CheckOptions),
-    /// Every site of a record field with its kind and type, grouped for planning a change.
-    FieldImpact(FieldImpactOptions),
-    /// Make a private declaration internal: prints the edit (nothing is written to disk).
-    MakeVisible(OnCommandLine<fslens::commands::make_visible::MakeVisibleArguments>),
-    /// Find every site of a symbol across every project, with proof of coverage.
-    Find(OnCommandLine<fslens::commands::find::FindArguments>),
-    /// Rename the symbol at --path/--line: a preview cross-checked against find (nothing is
-    /// written unless --apply disk).
-    Rename(fslens::commands::rename::RenameCommandLine),
-    /// Explain the compiler diagnostic at --path/--line: message, context, meaning, fixes.
-    ExplainDiagnostic(OnCommandLine<fslens::commands::diagnostic::arguments::ExplainArguments>),
-    /// FSAC's fixes for the diagnostic at --path/--line, previewed (nothing is written).
-    DiagnosticFixes(OnCommandLine<fslens::commands::diagnostic::arguments::FixesArguments>),
-    /// Which `open` brings NAME (or the FS0039 at --path/--line) into scope.
-    SuggestOpen(OnCommandLine<fslens::commands::diagnostic::arguments::SuggestOpenArguments>),
     /// Index the workspace's F# files with the syntax layer and print statistics.
     Index(fslens::commands::index::IndexCliArgs),
-    /// Search the referenced assemblies' types by name substring (read from their metadata).
-    ReferencedSymbols(OnCommandLine<fslens::commands::referenced::ReferencedSymbolsArguments>),
-    /// List the types of one package or referenced assembly (exact package id or assembly name).
-    NugetTypes(OnCommandLine<fslens::commands::referenced::NugetTypesArguments>),
-    /// List the members of one type of a package or referenced assembly, with signatures.
-    NugetMembers(OnCommandLine<fslens::commands::referenced::NugetMembersArguments>),
-    /// Rank files for identifiers from the syntax index (BM25, declarations first, tests demoted).
-    SymbolSearch(OnCommandLine<fslens::commands::symbols::SearchArguments>),
-    /// Print one declaration's source by name (all candidates when the name is ambiguous).
-    ReadSymbol(OnCommandLine<fslens::commands::symbols::read::ReadSymbolArguments>),
-    /// Print the smallest declaration enclosing a path and 0-based line.
-    ReadEnclosing(OnCommandLine<fslens::commands::symbols::read::ReadEnclosingArguments>),
     /// One LSP navigation at a position through the session's FSAC: definition, references,
     /// hover, typeDefinition, implementation, signatureHelp, incomingCalls, outgoingCalls,
     /// typeHierarchy (computed by fslens), documentSymbol, workspaceSymbol, codeActions
@@ -135,103 +104,18 @@ struct McpOptions {
     all_tools: bool,
 }
 
-/// `fslens check`: the command's arguments as flags, with the what-if's edits read from a file.
-#[derive(Args)]
-struct CheckOptions {
-    #[command(flatten)]
-    arguments: fslens::commands::check::CheckArguments,
-    /// What-if: a JSON file (`-`: standard input) holding the hypothetical edits (a
-    /// WorkspaceEdit, or a list of {path, range, newText} / {path, text}); nothing is written.
-    #[arg(long)]
-    edits: Option<String>,
-    /// Print the JSON answer instead of a readable summary.
-    #[arg(long)]
-    json: bool,
-}
-
-/// The `--edits` file (`-`: standard input): the `edits` value of a what-if check.
-fn read_what_if_edits(source: &str) -> anyhow::Result<fslens::commands::check::edits::WhatIfEdits> {
-    let text = if source == "-" {
-        std::io::read_to_string(std::io::stdin()).context("cannot read the edits from standard input")?
-    } else {
-        std::fs::read_to_string(source).map_err(|error| {
-            CliFailure::invalid_path(source, format!("cannot read the edits file {source}: {error}"))
-        })?
-    };
-    let edits: Value = serde_json::from_str(&text).map_err(|error| {
-        CliFailure::invalid_argument("edits", format!("the edits in {source} are not JSON: {error}"))
-    })?;
-    serde_path_to_error::deserialize(edits).map_err(|error| {
-        anyhow::Error::new(CliFailure::invalid_argument(
-            "edits",
-            format!("the edits in {source} are not a what-if's edits: at {}: {}", error.path(), error.inner()),
-        ))
-    })
-}
-
-#[derive(Args)]
-struct FieldImpactOptions {
-    /// The field: `Name`, `Type.Name` or a fully qualified name.
-    field: String,
-    /// Which projects are swept and which sites are kept (default auto).
-    #[arg(long, value_enum)]
-    scope: Option<fslens::commands::find::FindScope>,
-    /// A project (.fsproj) or solution to sweep.
-    #[arg(long)]
-    project_path: Option<String>,
-    /// At most this many sites per page.
-    #[arg(long)]
-    max_results: Option<fslens::commands::find::arguments::MaxResults>,
-    /// Continue from a previous answer's nextCursor.
-    #[arg(long)]
-    cursor: Option<String>,
-    /// The deadline (also for FSAC to load), in milliseconds.
-    #[arg(long, default_value_t = Default::default())]
-    timeout_ms: fslens::commands::find::arguments::FindTimeoutMs,
-    /// Print the JSON answer instead of a table.
-    #[arg(long)]
-    json: bool,
-}
-
-impl FieldImpactOptions {
-    /// The `fslens.fieldImpact` arguments these flags stand for (every field named).
-    fn field_impact_arguments(&self) -> fslens::commands::field_impact::FieldImpactArguments {
-        fslens::commands::field_impact::FieldImpactArguments {
-            field: Some(self.field.clone()),
-            query: None,
-            kind: fslens::commands::field_impact::FieldImpactKind::Field,
-            include_site_types: true,
-            scope: self.scope.unwrap_or_default(),
-            project_path: self.project_path.clone(),
-            path: None,
-            line: None,
-            word: None,
-            occurrence: None,
-            character: None,
-            exact: true,
-            context_lines: Default::default(),
-            max_results: self.max_results.unwrap_or_default(),
-            response_char_budget: None,
-            cursor: self.cursor.clone(),
-            timeout_ms: self.timeout_ms,
-            include_declaration: true,
-            include_info: false,
-        }
-    }
-}
-
 fn main() -> ExitCode {
     // Started as `dotnet` (Ionide's FSharp.dotnetRoot naming a shim directory), fslens is a
     // stand-in for dotnet before anything else runs (src/shim.rs).
     let mut arguments = std::env::args_os();
     let argv0 = arguments.next().unwrap_or_default();
-    let cli = match fslens::shim::role(&argv0, arguments.collect()) {
-        Ok(fslens::shim::ShimRole::NotAShim) => match Cli::try_parse() {
-            Ok(cli) => cli,
-            Err(error) => return refused_command_line(&error),
+    let (cli, table) = match fslens::shim::role(&argv0, arguments.collect()) {
+        Ok(fslens::shim::ShimRole::NotAShim) => match parse_command_line() {
+            Ok(parsed) => parsed,
+            Err(code) => return code,
         },
         Ok(fslens::shim::ShimRole::Proxy { fsac_command }) => {
-            Cli::parse_from([OsString::from("fslens"), OsString::from(format!("--fsac={fsac_command}"))])
+            (Cli::parse_from([OsString::from("fslens"), OsString::from(format!("--fsac={fsac_command}"))]), None)
         }
         Ok(fslens::shim::ShimRole::RealDotnet { program, arguments }) => {
             let error = fslens::shim::exec_real_dotnet(&program, &arguments);
@@ -259,12 +143,37 @@ fn main() -> ExitCode {
             return ExitCode::from(exit_codes::FAILED);
         }
     };
-    let json = cli.command.as_ref().is_some_and(Command::prints_json);
-    let result = runtime.block_on(run(cli));
+    let json = match &table {
+        Some((_, request)) => request.json,
+        None => cli.command.as_ref().is_some_and(Command::prints_json),
+    };
+    let result = runtime.block_on(run(cli, table));
     runtime.shutdown_timeout(Duration::from_secs(1));
     match result {
         Ok(code) => code,
         Err(error) => report_failure(&CliFailure::of(&error), json),
+    }
+}
+
+/// The command line: the global options, and either a subcommand of the command table (built
+/// from its rows) with what its flags ask, or one of [`Command`], or none (the proxy).
+fn parse_command_line() -> Result<(Cli, Option<(Table, CliRequest)>), ExitCode> {
+    let table = Table::cli_subcommands();
+    // The table's commands are listed first, in its order; the others after them.
+    let mut command_line = Cli::command();
+    for (order, name) in ["index", "navigate", "mcp", "session-path"].into_iter().enumerate() {
+        command_line = command_line.mut_subcommand(name, |subcommand| subcommand.display_order(table.len() + order));
+    }
+    let command_line = command_line.subcommands(table);
+    let matches = command_line.try_get_matches().map_err(|error| refused_command_line(&error))?;
+    let cli = Cli::from_arg_matches(&matches).map_err(|error| refused_command_line(&error))?;
+    let table = match matches.subcommand() {
+        Some((name, flags)) => Table::cli_request(name, flags),
+        None => None,
+    };
+    match table.transpose() {
+        Ok(table) => Ok((cli, table)),
+        Err(failure) => Err(report_failure(&failure, json_asked())),
     }
 }
 
@@ -287,45 +196,41 @@ fn refused_command_line(error: &clap::Error) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let _ = error.print();
-    let json = std::env::args_os().skip(1).take_while(|argument| argument != "--").any(|argument| argument == "--json");
-    if json {
+    if json_asked() {
         let failure = CliFailure::usage(error);
         let _ = serde_json::to_string_pretty(&failure.to_json()).map(|text| write_stdout(&format!("{text}\n")));
     }
     ExitCode::from(exit_codes::BAD_INPUT)
 }
 
+/// Whether `--json` is on the command line (before any `--`), for a failure found before the
+/// flags are read.
+fn json_asked() -> bool {
+    std::env::args_os().skip(1).take_while(|argument| argument != "--").any(|argument| argument == "--json")
+}
+
 impl Command {
     /// Whether the subcommand was asked for JSON (`--json`), so a failure is printed as JSON too.
     fn prints_json(&self) -> bool {
         match self {
-            Command::Status(options) => options.json,
-            Command::Outline(arguments) => arguments.json,
-            Command::Check(options) => options.json,
-            Command::FieldImpact(options) => options.json,
-            Command::MakeVisible(options) => options.json,
-            Command::Find(arguments) => arguments.json,
-            Command::Rename(arguments) => arguments.json,
-            Command::ExplainDiagnostic(options) => options.json,
-            Command::DiagnosticFixes(options) => options.json,
-            Command::SuggestOpen(options) => options.json,
             Command::Index(arguments) => arguments.json,
-            Command::ReferencedSymbols(arguments) => arguments.json,
-            Command::NugetTypes(arguments) => arguments.json,
-            Command::NugetMembers(arguments) => arguments.json,
-            Command::SymbolSearch(arguments) => arguments.json,
-            Command::ReadSymbol(arguments) => arguments.json,
-            Command::ReadEnclosing(arguments) => arguments.json,
             Command::Navigate(arguments) => arguments.json,
             Command::Mcp(_) | Command::SessionPath => false,
         }
     }
 }
 
-async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+async fn run(cli: Cli, table: Option<(Table, CliRequest)>) -> anyhow::Result<ExitCode> {
     let mut config = proxy_config(&cli.session)?;
     if let Some(path) = &cli.trace_messages {
         config.tracer = Tracer::to_file(path).await?;
+    }
+    let session = &cli.session;
+    if let Some((command, request)) = table {
+        return match request.runs {
+            Runs::InSession => in_session(session, config, command, request).await,
+            Runs::FromFiles => from_files(session, command, request).await,
+        };
     }
     let Some(command) = cli.command else {
         config.workspace_root = cli.session.workspace.clone();
@@ -333,29 +238,7 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         let end = run_proxy(fslens::lsp::stdio::stdin(), fslens::lsp::stdio::stdout(), config).await?;
         return Ok(ExitCode::from(end.exit_code as u8));
     };
-    let session = &cli.session;
     match command {
-        Command::Status(options) => status_cli(session, config, options).await,
-        Command::Outline(arguments) => {
-            let argument = to_argument_object(&arguments.arguments);
-            in_session(session, config, Table::Outline, argument, None, arguments.json).await
-        }
-        Command::Check(options) => {
-            let mut arguments = options.arguments;
-            arguments.edits = options.edits.as_deref().map(read_what_if_edits).transpose()?;
-            let wait = Some(arguments.timeout_ms.get());
-            let argument = to_argument_object(&arguments);
-            in_session(session, config, Table::Check, argument, wait, options.json).await
-        }
-        Command::FieldImpact(options) => {
-            let argument = to_argument_object(&options.field_impact_arguments());
-            let wait = Some(options.timeout_ms.get());
-            in_session(session, config, Table::FieldImpact, argument, wait, options.json).await
-        }
-        Command::MakeVisible(options) => {
-            let argument = to_argument_object(&options.arguments);
-            in_session(session, config, Table::MakeInternalVisible, argument, None, options.json).await
-        }
         Command::SessionPath => session_path_cli(session),
         Command::Mcp(mcp_options) => {
             let workspace = workspace_or_current(session)?;
@@ -365,57 +248,6 @@ async fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Navigate(options) => navigate_cli(session, config, options).await,
-        Command::Find(arguments) => {
-            let argument = to_argument_object(&arguments.arguments);
-            let wait = Some(arguments.arguments.timeout_ms.get());
-            in_session(session, config, Table::Find, argument, wait, arguments.json).await
-        }
-        Command::Rename(arguments) => {
-            let rename =
-                arguments.arguments().map_err(|message| CliFailure::invalid_argument("expectedHashes", message))?;
-            let wait = Some(rename.timeout_ms.get());
-            let argument = to_argument_object(&rename);
-            in_session(session, config, Table::Rename, argument, wait, arguments.json).await
-        }
-        Command::ExplainDiagnostic(options) => {
-            let argument = to_argument_object(&options.arguments);
-            let wait = Some(options.arguments.timeout_ms.get());
-            in_session(session, config, Table::ExplainDiagnostic, argument, wait, options.json).await
-        }
-        Command::DiagnosticFixes(options) => {
-            let argument = to_argument_object(&options.arguments);
-            let wait = Some(options.arguments.timeout_ms.get());
-            in_session(session, config, Table::DiagnosticFixes, argument, wait, options.json).await
-        }
-        Command::SuggestOpen(options) => {
-            let argument = to_argument_object(&options.arguments);
-            // With only a name the syntax arm answers: no waiting for FSAC.
-            let wait = options.arguments.line.is_some().then_some(options.arguments.timeout_ms.get());
-            in_session(session, config, Table::SuggestOpen, argument, wait, options.json).await
-        }
-        Command::ReferencedSymbols(arguments) => {
-            run_referenced(session, Table::ReferencedSymbols, to_argument_object(&arguments.arguments), arguments.json)
-                .await
-        }
-        Command::NugetTypes(arguments) => {
-            run_referenced(session, Table::NugetTypes, to_argument_object(&arguments.arguments), arguments.json).await
-        }
-        Command::NugetMembers(arguments) => {
-            run_referenced(session, Table::NugetMembers, to_argument_object(&arguments.arguments), arguments.json).await
-        }
-        // Syntax-layer discovery tools (commands/symbols).
-        Command::SymbolSearch(arguments) => {
-            let argument = to_argument_object(&arguments.arguments);
-            in_session(session, config, Table::SymbolSearch, argument, None, arguments.json).await
-        }
-        Command::ReadSymbol(arguments) => {
-            let argument = fslens::commands::symbols::cli::read_symbol_arguments(&arguments.arguments);
-            in_session(session, config, Table::ReadSymbol, argument, None, arguments.json).await
-        }
-        Command::ReadEnclosing(arguments) => {
-            let argument = to_argument_object(&arguments.arguments);
-            in_session(session, config, Table::ReadEnclosing, argument, None, arguments.json).await
-        }
         Command::Index(arguments) => index_cli(session, arguments).await,
     }
 }
@@ -435,37 +267,23 @@ async fn ask(
     }
 }
 
-/// Runs `command` in the workspace's session (see [`ask`] for `wait`) and prints its answer:
-/// the JSON with `--json`, else the command's text; the exit code is the command's.
+/// Runs a table command in the workspace's session (see [`ask`] for the wait) and prints its
+/// answer: the JSON with `--json`, else the command's text; the exit code is the command's, and
+/// one that says FSAC is not running says why on stderr.
 async fn in_session(
     session: &SessionOptions,
     config: ProxyConfig,
     command: Table,
-    argument: Value,
-    wait: Option<u64>,
-    json: bool,
+    request: CliRequest,
 ) -> anyhow::Result<ExitCode> {
-    let answer = ask(session, config, command.id(), argument, wait).await?;
-    print_answer(&answer, json, |answer| command.render_text(answer))?;
-    Ok(ExitCode::from(command.exit_code(&answer)))
-}
-
-/// `fslens status`: waits for readiness up to the timeout; exit 3 when FSAC crashed.
-async fn status_cli(
-    session: &SessionOptions,
-    config: ProxyConfig,
-    options: OnCommandLine<fslens::commands::status::StatusArguments>,
-) -> anyhow::Result<ExitCode> {
-    let wait = options.arguments.timeout_ms.get();
-    let argument = to_argument_object(&options.arguments);
-    let answer = headless(session, config, Table::Status.id(), argument, wait).await?;
-    print_answer(&answer, options.json, |answer| Table::Status.render_text(answer))?;
-    if Table::Status.exit_code(&answer) == exit_codes::FSAC_NOT_RUNNING {
-        let reason = answer["reason"].as_str().unwrap_or("FSAC crashed");
+    let answer = ask(session, config, command.id(), request.argument, request.wait_ms).await?;
+    print_answer(&answer, request.json, |answer| command.render_text(answer))?;
+    let code = command.exit_code(&answer);
+    if code == exit_codes::FSAC_NOT_RUNNING {
+        let reason = answer.get("reason").and_then(Value::as_str).unwrap_or("FSAC crashed");
         let _ = write_stderr(&format!("fslens: FSAC is not running: {}", reason.replace('\n', " ")));
-        return Ok(ExitCode::from(exit_codes::FSAC_NOT_RUNNING));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(ExitCode::from(code))
 }
 
 /// `fslens session-path`: the socket the workspace's session serves (or would serve).
@@ -508,21 +326,16 @@ async fn index_cli(
     Ok(ExitCode::SUCCESS)
 }
 
-/// The referenced-assembly subcommands read files only: no session, no FSAC. Exit code 2
-/// when the package or type did not resolve (the answer's hint says why).
-async fn run_referenced(
-    session: &SessionOptions,
-    command: Table,
-    argument: Value,
-    json: bool,
-) -> anyhow::Result<ExitCode> {
+/// A table command that reads files only (the referenced-assembly tools): no session, no FSAC.
+/// Exit code 2 when the package or type did not resolve (the answer's hint says why).
+async fn from_files(session: &SessionOptions, command: Table, request: CliRequest) -> anyhow::Result<ExitCode> {
     let workspace = workspace_or_current(session)?;
-    let argument = with_shell_paths(session, argument)?;
+    let argument = with_shell_paths(session, request.argument)?;
     let answer =
         tokio::task::spawn_blocking(move || fslens::commands::referenced::run_cli(command, &argument, &workspace))
             .await
             .context("the metadata reading thread failed")??;
-    print_answer(&answer, json, |answer| command.render_text(answer))?;
+    print_answer(&answer, request.json, |answer| command.render_text(answer))?;
     Ok(ExitCode::from(command.exit_code(&answer)))
 }
 

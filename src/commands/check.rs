@@ -31,7 +31,8 @@ pub mod text;
 mod what_if;
 
 use answer::{
-    CheckAnswer, Counts, Coverage, FileEntry, FileStatus, Findings, ProjectRow, ProjectScopeNote, Stamp, Tally, Verdict,
+    Analysed, CheckAnswer, Counts, Coverage, FileEntry, FileStatus, Findings, ProjectRow, ProjectScopeNote, Stamp,
+    Tally, Verdict,
 };
 pub use arguments::{CheckArguments, CheckScope, SeverityFloor, SnippetPosition, Speed};
 
@@ -41,7 +42,7 @@ pub const MAX_DIAGNOSTICS: usize = 50;
 const OPEN_BATCH: usize = 32;
 
 /// The scope a check resolved `scope: auto` to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Scope {
     File,
@@ -158,7 +159,7 @@ fn coverage_of(arguments: &CheckArguments, plan: &Plan, what_if: Option<&what_if
         scope: plan.scope,
         speed: arguments.speed,
         severity: arguments.severity,
-        via: "fsac",
+        via: answer::Via::Fsac,
         expected_files: plan.files.iter().map(|path| display_relative(root, path)).collect(),
         project_scope: (plan.scope == Scope::Project).then(ProjectScopeNote::default),
         notes: plan.notes.clone(),
@@ -333,11 +334,11 @@ fn file_entries(run: &CheckRun<'_>, results: &[FileResult]) -> (Vec<FileEntry>, 
                     own.add(answer::Severity::of(diagnostic));
                     tally.add(&file, diagnostic, run.arguments.severity);
                 }
-                FileStatus::Analysed {
+                FileStatus::Analysed(Analysed::File {
                     error_count: own.error_count,
                     warning_count: own.warning_count,
                     stamp: stamp.clone(),
-                }
+                })
             }
             FileResult::Missing { why } => FileStatus::Missing { why: why.clone() },
             FileResult::Stale { analysed_version, current_version } => {
@@ -750,7 +751,7 @@ async fn check_snippet(
     let (diagnostics, diagnostics_truncated) = tally.listed_within_cap();
     let snippet_file = FileEntry {
         file: "snippet".to_owned(),
-        status: FileStatus::Snippet { content_sha256: sha256_hex(&snippet) },
+        status: FileStatus::Analysed(Analysed::Snippet { content_sha256: sha256_hex(&snippet) }),
         edited: false,
     };
     let findings = Findings {
@@ -1136,7 +1137,7 @@ fn per_project(
                 complete: false,
             };
             for file in files.iter().filter(|file| own.contains(&file.file)) {
-                if let FileStatus::Analysed { error_count, warning_count, .. } = file.status {
+                if let FileStatus::Analysed(Analysed::File { error_count, warning_count, .. }) = file.status {
                     row.files_analysed += 1;
                     row.error_count += error_count;
                     row.warning_count += warning_count;
@@ -1193,11 +1194,11 @@ mod tests {
     fn file_entries_keep_their_wire_shape() {
         let analysed = FileEntry {
             file: "A.fs".into(),
-            status: FileStatus::Analysed {
+            status: FileStatus::Analysed(Analysed::File {
                 error_count: 1,
                 warning_count: 0,
                 stamp: Stamp { open_in_editor: true, version: Some(None), content_sha256: None },
-            },
+            }),
             edited: false,
         };
         assert_eq!(
@@ -1215,12 +1216,77 @@ mod tests {
         );
         let snippet = FileEntry {
             file: "snippet".into(),
-            status: FileStatus::Snippet { content_sha256: "ab".into() },
+            status: FileStatus::Analysed(Analysed::Snippet { content_sha256: "ab".into() }),
             edited: false,
         };
         assert_eq!(
             serde_json::to_value(&snippet).unwrap(),
             json!({"file": "snippet", "status": "analysed", "contentSha256": "ab"})
         );
+        // Each reads back to what was sent: the CLI renders the answer from its wire JSON.
+        for entry in [analysed, stale, snippet] {
+            let sent = serde_json::to_value(&entry).unwrap();
+            let read: FileEntry = serde_json::from_value(sent.clone()).unwrap();
+            assert_eq!(serde_json::to_value(&read).unwrap(), sent);
+        }
+    }
+
+    #[test]
+    fn a_whole_answer_reads_back_to_the_json_sent() {
+        let mut tally = Tally::default();
+        let diagnostic = json!({"range": {"start": {"line": 2, "character": 4}, "end": {"line": 2, "character": 9}},
+            "severity": 2, "code": "FS0064", "source": "F# Compiler", "message": "less generic"});
+        tally.add("A.fs", &diagnostic, SeverityFloor::All);
+        let counts = tally.counts;
+        let (diagnostics, diagnostics_truncated) = tally.listed_within_cap();
+        let answer = CheckAnswer {
+            coverage: Coverage {
+                scope: Scope::Project,
+                speed: Speed::Fast,
+                severity: SeverityFloor::All,
+                via: answer::Via::Fsac,
+                expected_files: vec!["A.fs".into()],
+                project_scope: Some(ProjectScopeNote::default()),
+                notes: vec!["a note".into()],
+                what_if: None,
+                project_errors: None,
+                session_generation: Some(3),
+                snippet_position: None,
+                project: None,
+                configurations: None,
+                configuration_note: None,
+            },
+            findings: Findings {
+                verdict: Verdict::Clean,
+                complete: true,
+                counts,
+                below_severity_floor_count: 0,
+                diagnostics,
+                diagnostics_truncated,
+                diagnostics_note: None,
+                files: Some(vec![FileEntry {
+                    file: "A.fs".into(),
+                    status: FileStatus::Analysed(Analysed::File {
+                        error_count: 0,
+                        warning_count: 1,
+                        stamp: Stamp { open_in_editor: false, version: None, content_sha256: Some("cd".into()) },
+                    }),
+                    edited: false,
+                }]),
+                missing_files: Some(Vec::new()),
+                stale_files: None,
+                per_project: None,
+                reason: None,
+                blocking_reason: None,
+            },
+            baseline: None,
+            delta: None,
+            elapsed_ms: 12,
+        };
+        let sent = serde_json::to_value(&answer).unwrap();
+        assert_eq!(sent["diagnostics"][0]["severity"], json!("warning"));
+        assert_eq!(sent["via"], json!("fsac"));
+        let read: CheckAnswer = serde_json::from_value(sent.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&read).unwrap(), sent);
     }
 }

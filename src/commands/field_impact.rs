@@ -10,7 +10,6 @@ use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
@@ -183,11 +182,7 @@ fn group_page(sites: &[SiteRow]) -> PageGroups {
 }
 
 /// `fslens field-impact`'s table: one row per site with its kind, symbol and type.
-pub fn render_text(answer: &Value) -> String {
-    let answer = match FindAnswer::deserialize(answer) {
-        Ok(answer) => answer,
-        Err(error) => return crate::commands::find::unreadable(answer, &error),
-    };
+pub fn render_text(answer: &FindAnswer) -> String {
     let field = answer.field_impact.as_ref().map_or("", |parts| parts.field.as_str());
     let mut lines = vec![format!(
         "{} sites of {field} (outcome {}, {})",
@@ -204,11 +199,70 @@ pub fn render_text(answer: &Value) -> String {
             site.site_type.as_ref().and_then(Option::as_deref).unwrap_or("")
         ));
     }
-    lines.extend(crate::commands::find::page_omissions(&answer));
+    lines.extend(crate::commands::find::page_omissions(answer));
     if let Some(note) = &answer.site_types_note {
         lines.push(format!("site types: {note}"));
     }
     lines.join("\n")
+}
+
+/// `fslens field-impact FIELD`: the field and find's sweep flags (every other argument keeps its
+/// wire default; site types are always on).
+#[derive(Debug, clap::Args)]
+pub struct FieldImpactCommandLine {
+    /// The field: `Name`, `Type.Name` or a fully qualified name.
+    field: String,
+    /// Which projects are swept and which sites are kept (default auto).
+    #[arg(long, value_enum)]
+    scope: Option<crate::commands::find::FindScope>,
+    /// A project (.fsproj) or solution to sweep.
+    #[arg(long)]
+    project_path: Option<String>,
+    /// At most this many sites per page.
+    #[arg(long)]
+    max_results: Option<crate::commands::find::arguments::MaxResults>,
+    /// Continue from a previous answer's nextCursor.
+    #[arg(long)]
+    cursor: Option<String>,
+    /// The deadline (also for FSAC to load), in milliseconds.
+    #[arg(long, default_value_t = Default::default())]
+    timeout_ms: crate::commands::find::arguments::FindTimeoutMs,
+    /// Print the JSON answer instead of a table.
+    #[arg(long)]
+    json: bool,
+}
+
+impl crate::commands::command_line::CommandLine for FieldImpactCommandLine {
+    fn request(self) -> Result<crate::commands::command_line::CliRequest, crate::cli_contract::CliFailure> {
+        let arguments = FieldImpactArguments {
+            field: Some(self.field),
+            query: None,
+            kind: FieldImpactKind::Field,
+            include_site_types: true,
+            scope: self.scope.unwrap_or_default(),
+            project_path: self.project_path,
+            path: None,
+            line: None,
+            word: None,
+            occurrence: None,
+            character: None,
+            exact: true,
+            context_lines: Default::default(),
+            max_results: self.max_results.unwrap_or_default(),
+            response_char_budget: None,
+            response_byte_budget: None,
+            cursor: self.cursor,
+            timeout_ms: self.timeout_ms,
+            include_declaration: true,
+            include_info: false,
+        };
+        Ok(crate::commands::command_line::CliRequest {
+            argument: crate::commands::params::to_argument_object(&arguments),
+            wait_ms: Some(self.timeout_ms.get()),
+            json: self.json,
+            runs: crate::commands::command_line::Runs::InSession,
+        })
+    }
 }
 
 #[cfg(test)]

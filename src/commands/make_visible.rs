@@ -563,7 +563,7 @@ fn internals_visible_to_edit(model: &WorkspaceModel, file: &Path, target: &str) 
 /// `make-visible` as text: the declaration's line before and after, then every other edit of
 /// the answer's `WorkspaceEdit` (the `.fsproj`'s `InternalsVisibleTo` with `--expose-to`) as the
 /// lines it inserts or replaces, and the notes. Nothing is written to disk.
-pub fn render(answer: &MakeVisibleAnswer) -> String {
+pub fn render_text(answer: &MakeVisibleAnswer) -> String {
     let made = match answer {
         MakeVisibleAnswer::Made(made) => made,
         MakeVisibleAnswer::NoAction(no_action) => return format!("no action: {}", no_action.reason),
@@ -607,18 +607,7 @@ pub fn exit_code(answer: &MakeVisibleAnswer) -> u8 {
     }
 }
 
-/// The table still hands the text and exit code the wire JSON: these read it as the typed
-/// answer first.
-pub fn render_text(answer: &serde_json::Value) -> String {
-    match MakeVisibleAnswer::deserialize(answer) {
-        Ok(typed) => render(&typed),
-        Err(error) => crate::commands::find::unreadable(answer, &error),
-    }
-}
-
-pub fn exit_code_of_json(answer: &serde_json::Value) -> u8 {
-    MakeVisibleAnswer::deserialize(answer).map(|typed| exit_code(&typed)).unwrap_or(exit_codes::NOT_DEFINITE)
-}
+impl crate::commands::command_line::CliArguments for MakeVisibleArguments {}
 
 #[cfg(test)]
 mod tests {
@@ -673,7 +662,7 @@ mod tests {
         let read: MakeVisibleAnswer = serde_json::from_value(sent.clone()).unwrap();
         assert_eq!(serde_json::to_value(&read).unwrap(), sent);
         assert_eq!(
-            render(&read),
+            render_text(&read),
             "Shipping.Domain.Visibility.Hidden (let, src/D/Visibility.fs)\n- let private Hidden = 1\n+ let internal Hidden = 1\n\
              /w/src/D/D.fsproj:10: insert\n+   <ItemGroup>\n+     <InternalsVisibleTo Include=\"App\" />\n+   </ItemGroup>\n\
              note: adds InternalsVisibleTo \"App\" to src/D/D.fsproj\napplied in the editor: false"
@@ -682,7 +671,7 @@ mod tests {
         let sent = serde_json::to_value(MakeVisibleAnswer::NoAction(no_action("why", "let x = 1"))).unwrap();
         let read: MakeVisibleAnswer = serde_json::from_value(sent.clone()).unwrap();
         assert_eq!(serde_json::to_value(&read).unwrap(), sent);
-        assert_eq!((render(&read).as_str(), exit_code(&read)), ("no action: why", 2));
+        assert_eq!((render_text(&read).as_str(), exit_code(&read)), ("no action: why", 2));
     }
 
     #[test]

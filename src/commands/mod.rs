@@ -15,6 +15,7 @@ pub mod active_patterns;
 pub mod arguments;
 pub mod budget;
 pub mod check;
+pub mod command_line;
 pub mod configurations;
 pub mod context;
 pub mod diagnostic;

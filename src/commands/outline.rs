@@ -1269,6 +1269,8 @@ fn render_remainder(answer: &Value, output: &mut String) {
     }
 }
 
+impl crate::commands::command_line::CliArguments for OutlineArguments {}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

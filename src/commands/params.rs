@@ -31,17 +31,7 @@ pub trait CommandArguments: DeserializeOwned + JsonSchema {
     }
 }
 
-/// A command's arguments on the command line: the command's own argument struct, whose
-/// `#[arg]` attributes make its members flags (their help is the members' doc comments, the
-/// same text the MCP schema describes them with), and `--json`.
-#[derive(Clone, Debug, clap::Args)]
-pub struct OnCommandLine<T: clap::Args> {
-    #[command(flatten)]
-    pub arguments: T,
-    /// Print the JSON answer instead of the text rendering.
-    #[arg(long)]
-    pub json: bool,
-}
+pub use crate::commands::command_line::OnCommandLine;
 
 /// Reads a command's argument object into its struct, then validates it.
 pub fn parse_arguments<T: CommandArguments>(argument: Value) -> Result<T, CommandError> {

@@ -990,6 +990,19 @@ pub fn exit_code(answer: &Value) -> u8 {
     if missed { crate::cli_contract::exit_codes::NOT_DEFINITE } else { crate::cli_contract::exit_codes::SUCCESS }
 }
 
+/// The referenced-assembly tools read files: the command line runs them in its own process.
+impl crate::commands::command_line::CliArguments for ReferencedSymbolsArguments {
+    const RUNS: crate::commands::command_line::Runs = crate::commands::command_line::Runs::FromFiles;
+}
+
+impl crate::commands::command_line::CliArguments for NugetTypesArguments {
+    const RUNS: crate::commands::command_line::Runs = crate::commands::command_line::Runs::FromFiles;
+}
+
+impl crate::commands::command_line::CliArguments for NugetMembersArguments {
+    const RUNS: crate::commands::command_line::Runs = crate::commands::command_line::Runs::FromFiles;
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

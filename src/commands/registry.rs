@@ -1,11 +1,11 @@
 //! The command table: one row per `workspace/executeCommand` fslens answers, holding every
 //! fact about the command — the variant of [`Command`], the wire id's suffix (the id is
 //! `fslens.` + suffix, the MCP tool name its snake case), the MCP tool group, whether it only
-//! reads, how its pages are sized, its argument struct (the input schema is generated from
-//! it), its answer type, its handler, how the command line prints its answer and which exit
-//! code it gives, and the MCP tool's description. The advertised command list
-//! (`executeCommandProvider`), `commands::dispatch`, the MCP catalogue and the tool groups all
-//! read from here; nothing else spells a command.
+//! reads, its argument struct (the input schema is generated from it), its answer type, its
+//! handler, how the command line prints its answer and which exit code it gives, its
+//! subcommand (name, flags, help line) when it has one, and the MCP tool's description. The
+//! advertised command list (`executeCommandProvider`), `commands::dispatch`, the MCP catalogue,
+//! the tool groups and the CLI's subcommands all read from here; nothing else spells a command.
 //!
 //! Adding a command is one handler file (a module under `commands/` with its argument struct,
 //! its answer type and an `async fn(Arguments, CommandContext) -> Result<Answer, CommandError>`),
@@ -14,9 +14,11 @@
 
 use std::sync::LazyLock;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::cli_contract::CliFailure;
+use crate::commands::command_line::{self, CliRequest, OnCommandLine};
 use crate::commands::params::{CommandArguments, input_schema};
 use crate::commands::{CommandContext, CommandError};
 use crate::commands::{
@@ -32,12 +34,12 @@ macro_rules! commands {
             id: $suffix:literal,
             group: $group:ident,
             read_only: $read_only:literal,
-            pages_by_max_results: $pages:literal,
             arguments: $arguments:ty,
             answer: $answer:ty,
             handler: $handler:path,
             text: $text:path,
             exit_code: $exit_code:path,
+            $(cli: ($cli_name:literal, $cli:ty, $cli_about:literal),)?
             description: $description:expr,
         },
     )*) => {
@@ -76,15 +78,6 @@ macro_rules! commands {
                 }
             }
 
-            /// Whether the command's page size is `maxResults` with a `responseCharBudget` over
-            /// the whole answer (find's page planner), so the MCP bridge sizes the page to its
-            /// output limit rather than cutting rows `nextCursor` would skip.
-            pub const fn pages_by_max_results(self) -> bool {
-                match self {
-                    $(Command::$variant => $pages,)*
-                }
-            }
-
             /// What the MCP tool does and when to prefer it, for an agent (at most
             /// `mcp::tools::MAX_DESCRIPTION_CHARS`).
             pub const fn description(self) -> &'static str {
@@ -100,18 +93,52 @@ macro_rules! commands {
                 }
             }
 
-            /// The answer as the command line prints it without `--json`.
+            /// The answer as the command line prints it without `--json`: the row's renderer
+            /// reads the answer type from the wire JSON (an answer that does not read is shown
+            /// as JSON, with why).
             pub fn render_text(self, answer: &Value) -> String {
                 match self {
-                    $(Command::$variant => $text(answer),)*
+                    $(Command::$variant => match <$answer as Deserialize>::deserialize(answer) {
+                        Ok(typed) => $text(&typed),
+                        Err(error) => unreadable(answer, &error),
+                    },)*
                 }
             }
 
-            /// The command line's exit code for the answer (`cli_contract::exit_codes`).
+            /// The command line's exit code for the answer (`cli_contract::exit_codes`); an
+            /// answer that does not read as the row's answer type is a failure.
             pub fn exit_code(self, answer: &Value) -> u8 {
                 match self {
-                    $(Command::$variant => $exit_code(answer),)*
+                    $(Command::$variant => match <$answer as Deserialize>::deserialize(answer) {
+                        Ok(typed) => $exit_code(&typed),
+                        Err(_) => crate::cli_contract::exit_codes::FAILED,
+                    },)*
                 }
+            }
+
+            /// The command-line subcommands, one per row that has one, in the table's order.
+            pub fn cli_subcommands() -> Vec<clap::Command> {
+                let mut subcommands = Vec::new();
+                $($(
+                    let _ = Command::$variant;
+                    let order = subcommands.len();
+                    subcommands.push(command_line::subcommand::<$cli>($cli_name, $cli_about).display_order(order));
+                )?)*
+                subcommands
+            }
+
+            /// The command a subcommand runs and what its flags ask; `None` for a subcommand
+            /// that is no command of the table (`mcp`, `navigate`, `index`, `session-path`).
+            pub fn cli_request(
+                name: &str,
+                matches: &clap::ArgMatches,
+            ) -> Option<Result<(Command, CliRequest), CliFailure>> {
+                $($(
+                    if name == $cli_name {
+                        return Some(command_line::request_of::<$cli>(matches).map(|request| (Command::$variant, request)));
+                    }
+                )?)*
+                None
             }
 
             /// Runs the command: reads its argument object into the argument struct (errors name
@@ -130,6 +157,12 @@ macro_rules! commands {
     };
 }
 
+/// The text of an answer the command line cannot read as its command's answer type (a session
+/// of another fslens version, say): why, and the answer as JSON.
+fn unreadable(answer: &Value, error: &serde_json::Error) -> String {
+    format!("(the answer could not be read for text: {error})\n{answer:#}")
+}
+
 /// The wire JSON of a typed answer; an answer that cannot be written is an internal error.
 fn to_wire<Answer: Serialize>(answer: &Answer) -> Result<Value, CommandError> {
     serde_json::to_value(answer)
@@ -141,12 +174,12 @@ commands! {
         id: "status",
         group: Core,
         read_only: true,
-        pages_by_max_results: false,
         arguments: status::StatusArguments,
         answer: Value,
         handler: status::status,
         text: status::render_text,
         exit_code: status::exit_code,
+        cli: ("status", OnCommandLine<status::StatusArguments>, "Start a headless session (or join a running one) and print its status"),
         description:
         "Readiness of the shared F# session: whether FSAC runs (lsp), the projects are loaded \
          (projectOptions) and the symbol index is warm (symbolIndex), a hint when not, FSAC's pid and whether \
@@ -157,7 +190,6 @@ commands! {
         id: "restart",
         group: Session,
         read_only: false,
-        pages_by_max_results: false,
         arguments: restart::RestartArguments,
         answer: Value,
         handler: restart::restart,
@@ -171,12 +203,12 @@ commands! {
         id: "find",
         group: Core,
         read_only: true,
-        pages_by_max_results: true,
         arguments: find::FindArguments,
         answer: find::answer::FindAnswer,
         handler: find::find_answer,
         text: find::render_text,
         exit_code: crate::cli_contract::always_success,
+        cli: ("find", OnCommandLine<find::FindArguments>, "Find every site of a symbol across every project, with proof of coverage"),
         description:
         "Every definition and reference of an F# symbol across all projects, resolved by the compiler in the \
          editor's live session (unsaved edits included); record-field sites classified (construction, \
@@ -187,12 +219,12 @@ commands! {
         id: "fieldImpact",
         group: Core,
         read_only: true,
-        pages_by_max_results: true,
         arguments: field_impact::FieldImpactArguments,
         answer: find::answer::FindAnswer,
         handler: field_impact::field_impact_answer,
         text: field_impact::render_text,
         exit_code: crate::cli_contract::always_success,
+        cli: ("field-impact", field_impact::FieldImpactCommandLine, "Every site of a record field with its kind and type, grouped for planning a change"),
         description:
         "Plans a record-field change: every construction, copy-and-update, mutation, pattern and read of a field \
          across all projects, each with the field's type at that site as the compiler resolves it. Prefer over \
@@ -203,12 +235,12 @@ commands! {
         id: "check",
         group: Core,
         read_only: true,
-        pages_by_max_results: false,
         arguments: check::CheckArguments,
         answer: check::answer::CheckAnswer,
         handler: check::check,
         text: check::text::render_text,
         exit_code: check::text::exit_code,
+        cli: ("check", check::arguments::CheckCommandLine, "Type-check and print a verdict (clean | errors | unknown) that says what it covers"),
         description:
         "Type-checks a file, project, workspace or snippet with the F# compiler and returns one verdict \
          (clean | errors | unknown) that says which files and versions it covers, the editor's unsaved buffers \
@@ -219,7 +251,6 @@ commands! {
         id: "diagnostics",
         group: Diagnostics,
         read_only: true,
-        pages_by_max_results: false,
         arguments: diagnostics::DiagnosticsArguments,
         answer: diagnostics::DiagnosticsAnswer,
         handler: diagnostics::diagnostics,
@@ -235,12 +266,12 @@ commands! {
         id: "makeInternalVisible",
         group: Edits,
         read_only: false,
-        pages_by_max_results: false,
         arguments: make_visible::MakeVisibleArguments,
         answer: make_visible::MakeVisibleAnswer,
         handler: make_visible::make_internal_visible,
         text: make_visible::render_text,
-        exit_code: make_visible::exit_code_of_json,
+        exit_code: make_visible::exit_code,
+        cli: ("make-visible", OnCommandLine<make_visible::MakeVisibleArguments>, "Make a private declaration internal: prints the edit (nothing is written to disk)"),
         description:
         "Turns a `private` declaration into `internal` with a one-token edit found in the syntax tree (never in \
          strings or comments) and returns the WorkspaceEdit and a preview; writes nothing (apply: true asks the \
@@ -251,12 +282,12 @@ commands! {
         id: "outline",
         group: Navigation,
         read_only: true,
-        pages_by_max_results: false,
         arguments: outline::OutlineArguments,
         answer: Value,
         handler: outline::outline,
         text: outline::render_text,
         exit_code: crate::cli_contract::always_success,
+        cli: ("outline", OnCommandLine<outline::OutlineArguments>, "Outline a file, a project or a public API from the syntax layer (in a session, so the editor's unsaved buffers count when one is running)"),
         description:
         "Outline of a file, a project or its public API from the syntax tree: modules, types, members and \
          signatures, the editor's unsaved buffers included; paged. Prefer over reading whole files or grepping \
@@ -266,12 +297,12 @@ commands! {
         id: "explainDiagnostic",
         group: Diagnostics,
         read_only: true,
-        pages_by_max_results: false,
         arguments: diagnostic::arguments::ExplainArguments,
         answer: diagnostic::explain::ExplainAnswer,
         handler: diagnostic::explain::explain_diagnostic,
-        text: diagnostic::render::wire::explain,
-        exit_code: diagnostic::render::wire::explain_exit_code,
+        text: diagnostic::render::explain,
+        exit_code: diagnostic::render::explain_exit_code,
+        cli: ("explain-diagnostic", OnCommandLine<diagnostic::arguments::ExplainArguments>, "Explain the compiler diagnostic at --path/--line: message, context, meaning, fixes"),
         description:
         "Explains one compiler diagnostic at path + line (+ code, character): FSAC's exact message, code, \
          severity and range, the line with context, what the code usually means and which fixes FSAC offers. \
@@ -281,12 +312,12 @@ commands! {
         id: "diagnosticFixes",
         group: Diagnostics,
         read_only: false,
-        pages_by_max_results: false,
         arguments: diagnostic::arguments::FixesArguments,
         answer: diagnostic::fixes::FixesAnswer,
         handler: diagnostic::fixes::diagnostic_fixes,
-        text: diagnostic::render::wire::fixes,
-        exit_code: diagnostic::render::wire::fixes_exit_code,
+        text: diagnostic::render::fixes,
+        exit_code: diagnostic::render::fixes_exit_code,
+        cli: ("diagnostic-fixes", OnCommandLine<diagnostic::arguments::FixesArguments>, "FSAC's fixes for the diagnostic at --path/--line, previewed (nothing is written)"),
         description:
         "FSAC's code actions for one diagnostic at path + line (+ code): each fix's title, kind, edits previewed \
          (old text, new text, resulting lines) and the WorkspaceEdit. Writes nothing; apply: true (with \
@@ -296,12 +327,12 @@ commands! {
         id: "suggestOpen",
         group: Diagnostics,
         read_only: true,
-        pages_by_max_results: false,
         arguments: diagnostic::arguments::SuggestOpenArguments,
         answer: diagnostic::suggest_open::SuggestOpenAnswer,
         handler: diagnostic::suggest_open::suggest_open,
-        text: diagnostic::render::wire::suggest_open,
-        exit_code: diagnostic::render::wire::suggest_open_exit_code,
+        text: diagnostic::render::suggest_open,
+        exit_code: diagnostic::render::suggest_open_exit_code,
+        cli: ("suggest-open", OnCommandLine<diagnostic::arguments::SuggestOpenArguments>, "Which `open` brings NAME (or the FS0039 at --path/--line) into scope"),
         description:
         "Which `open` brings an unresolved name into scope: give `name`, or path + line of its FS0039. Answers \
          FSAC's open/Use fixes and the workspace's own modules declaring it (RequireQualifiedAccess respected), \
@@ -311,12 +342,12 @@ commands! {
         id: "referencedSymbols",
         group: Assemblies,
         read_only: true,
-        pages_by_max_results: false,
         arguments: referenced::ReferencedSymbolsArguments,
         answer: Value,
         handler: referenced::referenced_symbols,
         text: referenced::render_text,
         exit_code: referenced::exit_code,
+        cli: ("referenced-symbols", OnCommandLine<referenced::ReferencedSymbolsArguments>, "Search the referenced assemblies' types by name substring (read from their metadata)"),
         description:
         "Searches the types of the project's referenced assemblies (NuGet packages, framework when a \
          targeting pack is installed) by name substring, read from their metadata; each hit names its \
@@ -327,12 +358,12 @@ commands! {
         id: "nugetTypes",
         group: Assemblies,
         read_only: true,
-        pages_by_max_results: false,
         arguments: referenced::NugetTypesArguments,
         answer: Value,
         handler: referenced::nuget_types,
         text: referenced::render_text,
         exit_code: referenced::exit_code,
+        cli: ("nuget-types", OnCommandLine<referenced::NugetTypesArguments>, "List the types of one package or referenced assembly (exact package id or assembly name)"),
         description:
         "Lists every type of one referenced package or assembly: packageId is a NuGet package id or an \
          assembly simple name (exact, case-insensitive, never a prefix). A miss says why (hint) and offers \
@@ -342,12 +373,12 @@ commands! {
         id: "nugetMembers",
         group: Assemblies,
         read_only: true,
-        pages_by_max_results: false,
         arguments: referenced::NugetMembersArguments,
         answer: Value,
         handler: referenced::nuget_members,
         text: referenced::render_text,
         exit_code: referenced::exit_code,
+        cli: ("nuget-members", OnCommandLine<referenced::NugetMembersArguments>, "List the members of one type of a package or referenced assembly, with signatures"),
         description:
         "Lists the members of one type of a referenced package or assembly with signatures, accessibility \
          (from metadata), static/abstract and obsolete flags. typeName is the display name, full name or a \
@@ -357,12 +388,12 @@ commands! {
         id: "symbolSearch",
         group: Core,
         read_only: true,
-        pages_by_max_results: false,
         arguments: symbols::SearchArguments,
         answer: Value,
         handler: symbols::symbol_search,
         text: symbols::cli::render_search,
         exit_code: symbols::cli::search_exit_code,
+        cli: ("symbol-search", OnCommandLine<symbols::SearchArguments>, "Rank files for identifiers from the syntax index (BM25, declarations first, tests demoted)"),
         description:
         "Ranks files for identifiers in milliseconds from the syntax index (BM25; declaring files first; tests, \
          generated and vendored code demoted): per file the matched names with counts, declaring symbols, best \
@@ -373,12 +404,12 @@ commands! {
         id: "readSymbol",
         group: Core,
         read_only: true,
-        pages_by_max_results: false,
         arguments: symbols::read::ReadSymbolArguments,
         answer: Value,
         handler: symbols::read::read_symbol,
         text: symbols::cli::render_read,
         exit_code: symbols::cli::read_exit_code,
+        cli: ("read-symbol", OnCommandLine<symbols::read::ReadSymbolArguments>, "Print one declaration's source by name (all candidates when the name is ambiguous)"),
         description:
         "One declaration's verbatim source by name (`weigh`, `Shipment.weigh`, fully qualified), from the editor's \
          unsaved buffer when open, with its range and parent chain. Several matches are all listed with path and \
@@ -388,12 +419,12 @@ commands! {
         id: "readEnclosing",
         group: Core,
         read_only: true,
-        pages_by_max_results: false,
         arguments: symbols::read::ReadEnclosingArguments,
         answer: Value,
         handler: symbols::read::read_enclosing,
         text: symbols::cli::render_read,
         exit_code: symbols::cli::read_exit_code,
+        cli: ("read-enclosing", OnCommandLine<symbols::read::ReadEnclosingArguments>, "Print the smallest declaration enclosing a path and 0-based line"),
         description:
         "Maps a path and 0-based line (from grep, diagnostics or locations) to the smallest enclosing declaration's \
          verbatim source and its parent chain, from the syntax tree only. Over maxLines, onOversize says: error \
@@ -404,12 +435,12 @@ commands! {
         id: "rename",
         group: Edits,
         read_only: false,
-        pages_by_max_results: false,
         arguments: rename::RenameArguments,
-        answer: Value,
+        answer: rename::RenameAnswer,
         handler: rename::rename,
         text: rename::render_text,
         exit_code: rename::exit_code,
+        cli: ("rename", rename::RenameCommandLine, "Rename the symbol at --path/--line: a preview cross-checked against find (nothing is written unless --apply disk)"),
         description:
         "Renames the symbol at path + line + word: FSAC's rename edits grouped by file with each line before and \
          after, cross-checked against find over every project (missedSites; complete only when nothing is \
@@ -420,7 +451,6 @@ commands! {
         id: "typeHierarchy",
         group: Navigation,
         read_only: true,
-        pages_by_max_results: false,
         arguments: type_hierarchy::TypeHierarchyArguments,
         answer: Value,
         handler: type_hierarchy::type_hierarchy,

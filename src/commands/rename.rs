@@ -477,7 +477,7 @@ pub(crate) fn read_text(path: &Path, overlay: &crate::syntax::index::Overlay) ->
 /// The answer of `fslens.rename`: the preview, its cross-check and what was applied.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct RenameAnswer {
+pub struct RenameAnswer {
     /// Always `rename`.
     tool: String,
     /// Always `ok`.
@@ -504,7 +504,7 @@ struct RenameAnswer {
     written_to_disk: bool,
     /// With `verify`: the what-if check's whole answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    verification: Option<Value>,
+    verification: Option<Box<crate::commands::check::answer::CheckAnswer>>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -574,7 +574,7 @@ struct Preview {
     total_edits: usize,
 }
 
-pub async fn rename(arguments: RenameArguments, context: CommandContext) -> Result<Value, CommandError> {
+pub async fn rename(arguments: RenameArguments, context: CommandContext) -> Result<RenameAnswer, CommandError> {
     let timeout = arguments.timeout_ms.as_duration_ms();
     let deadline = tokio::time::Instant::now() + timeout;
     let root = context.workspace_root()?.to_path_buf();
@@ -652,9 +652,7 @@ pub async fn rename(arguments: RenameArguments, context: CommandContext) -> Resu
         // argument `edits` the caller did not pass.
         let verification = async {
             let what_if = <crate::commands::check::CheckArguments as CommandArguments>::from_argument(what_if)?;
-            let answer = crate::commands::check::check(what_if, context.clone()).await?;
-            serde_json::to_value(answer)
-                .map_err(|error| CommandError::Internal(format!("cannot write the check's answer: {error}")))
+            crate::commands::check::check(what_if, context.clone()).await.map(Box::new)
         }
         .await
         .map_err(|error| match error {
@@ -682,7 +680,7 @@ pub async fn rename(arguments: RenameArguments, context: CommandContext) -> Resu
             answer.written_to_disk = true;
         }
     }
-    serde_json::to_value(answer).map_err(|error| CommandError::Internal(format!("cannot write the answer: {error}")))
+    Ok(answer)
 }
 
 /// The file, text and position the rename starts at: the arguments' own, or (with `symbol`)
@@ -1144,28 +1142,30 @@ pub struct RenameCommandLine {
     pub json: bool,
 }
 
-impl RenameCommandLine {
-    /// The command's arguments; `--expected-hashes` must be the preview's `fileHashes` JSON.
-    pub fn arguments(&self) -> Result<RenameArguments, String> {
-        let mut arguments = self.arguments.clone();
+impl crate::commands::command_line::CommandLine for RenameCommandLine {
+    /// The rename waits for FSAC up to its deadline; `--expected-hashes` must be the preview's
+    /// `fileHashes` JSON.
+    fn request(self) -> Result<crate::commands::command_line::CliRequest, crate::cli_contract::CliFailure> {
+        let mut arguments = self.arguments;
         if let Some(hashes) = &self.expected_hashes {
             arguments.expected_hashes = Some(serde_json::from_str(hashes).map_err(|error| {
-                format!("--expected-hashes is not the preview's fileHashes JSON (file → hash): {error}")
+                crate::cli_contract::CliFailure::invalid_argument(
+                    "expectedHashes",
+                    format!("--expected-hashes is not the preview's fileHashes JSON (file → hash): {error}"),
+                )
             })?);
         }
-        Ok(arguments)
+        Ok(crate::commands::command_line::CliRequest {
+            argument: crate::commands::params::to_argument_object(&arguments),
+            wait_ms: Some(arguments.timeout_ms.get()),
+            json: self.json,
+            runs: crate::commands::command_line::Runs::InSession,
+        })
     }
 }
 
 /// The text form of a rename answer: each file's lines before and after, then what is missed.
-pub fn render_text(answer: &Value) -> String {
-    match RenameAnswer::deserialize(answer) {
-        Ok(answer) => render_answer(&answer),
-        Err(error) => crate::commands::find::unreadable(answer, &error),
-    }
-}
-
-fn render_answer(answer: &RenameAnswer) -> String {
+pub fn render_text(answer: &RenameAnswer) -> String {
     // A member that may be absent reads `null`, as JSON shows it.
     let or_null = |text: &Option<String>| text.clone().unwrap_or_else(|| "null".to_owned());
     let text = |value: &Value| value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
@@ -1203,19 +1203,20 @@ fn render_answer(answer: &RenameAnswer) -> String {
     }
     // The what-if check's answer is check's own: read by its members.
     if let Some(verification) = &answer.verification {
-        let introduced = verification["delta"]["introduced"].as_array().map_or(0, Vec::len);
+        let introduced = verification.delta.as_ref().map_or(&[][..], |delta| &delta.introduced[..]);
         lines.push(format!(
-            "verified in memory: {} ({} error(s), {introduced} introduced by the rename)",
-            text(&verification["verdict"]),
-            verification["errorCount"]
+            "verified in memory: {} ({} error(s), {} introduced by the rename)",
+            verification.findings.verdict.as_str(),
+            verification.findings.counts.error_count,
+            introduced.len()
         ));
-        for diagnostic in verification["delta"]["introduced"].as_array().into_iter().flatten() {
+        for diagnostic in introduced {
             lines.push(format!(
                 "  introduced {}:{}: FS{:04} {}",
-                text(&diagnostic["file"]),
-                diagnostic["range"]["start"]["line"].as_u64().map_or(0, |line| line + 1),
-                diagnostic["code"].as_u64().unwrap_or(0),
-                text(&diagnostic["message"])
+                diagnostic.file,
+                diagnostic.start().map_or(0, |start| start.line + 1),
+                diagnostic.code.as_u64().unwrap_or(0),
+                text(&diagnostic.message)
             ));
         }
     }
@@ -1232,8 +1233,8 @@ fn render_answer(answer: &RenameAnswer) -> String {
 }
 
 /// `fslens rename`'s exit code: 0 when the answer is complete, else 2.
-pub fn exit_code(answer: &Value) -> u8 {
-    if answer["complete"] == json!(true) {
+pub fn exit_code(answer: &RenameAnswer) -> u8 {
+    if answer.complete {
         crate::cli_contract::exit_codes::SUCCESS
     } else {
         crate::cli_contract::exit_codes::NOT_DEFINITE

@@ -159,6 +159,13 @@ pub fn exit_code(status: &Value) -> u8 {
     }
 }
 
+/// `fslens status` waits for readiness up to the timeout.
+impl crate::commands::command_line::CliArguments for StatusArguments {
+    fn wait_ms(&self) -> Option<u64> {
+        Some(self.timeout_ms.get())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -20,7 +20,6 @@ use tokio::sync::Mutex;
 
 use crate::commands::params::parse_arguments;
 use crate::commands::paths::confine;
-use crate::commands::registry::Command;
 use crate::lsp::ext::error_kinds;
 use crate::mcp::groups::{ActivateToolsArguments, Activation, ToolGroup, group_of};
 use crate::mcp::output::{RenderedOutput, render_answer, render_error};
@@ -161,9 +160,6 @@ impl BridgeServer {
                     if budgeted && !arguments.contains_key(budget) {
                         arguments.insert(budget.into(), json!(BRIDGE_PAGE_BUDGET));
                     }
-                }
-                if Command::from_id(command).is_some_and(Command::pages_by_max_results) {
-                    return execute_page_that_fits(&session, command, arguments, context).await;
                 }
                 execute(&session, command, Value::Object(arguments), context).await
             }
@@ -313,38 +309,6 @@ fn confine_path_arguments(root: &Path, arguments: &mut Map<String, Value>) -> Re
         }
     }
     Ok(())
-}
-
-/// Runs a paged command (`Command::pages_by_max_results`: its pages are planned against a UTF-16
-/// budget, the bridge passes 30,000 units, yet a page of mostly non-ASCII text can still exceed
-/// the bridge's 40 KiB of bytes, and cutting rows from it would break its cursor), halving `maxResults` while the page would not fit the output limit
-/// (until it fits or is one row); the answer then says so in `maxResultsLowered`. Every page
-/// returned was measured: an unmeasured one could be cut by the output limit, and its cursor
-/// would then skip the rows cut.
-async fn execute_page_that_fits(
-    session: &Session,
-    command: &str,
-    mut arguments: Map<String, Value>,
-    context: &RequestContext<RoleServer>,
-) -> Result<Value, CallFailure> {
-    let asked = arguments.get("maxResults").and_then(Value::as_u64).unwrap_or(80);
-    let mut max_results = asked;
-    loop {
-        let mut answer = execute(session, command, Value::Object(arguments.clone()), context).await?;
-        let size = serde_json::to_vec(&answer).map_or(usize::MAX, |bytes| bytes.len());
-        if size + 1024 <= crate::mcp::output::OUTPUT_LIMIT_BYTES || max_results <= 1 {
-            if max_results != asked {
-                answer["maxResultsLowered"] = json!({
-                    "from": asked,
-                    "to": max_results,
-                    "reason": "the page did not fit the 40 KiB tool output; continue with nextCursor",
-                });
-            }
-            return Ok(answer);
-        }
-        max_results = (max_results / 2).max(1);
-        arguments.insert("maxResults".into(), json!(max_results));
-    }
 }
 
 /// Runs an fslens command in the session, cancellable by the MCP client.

@@ -4,7 +4,7 @@
 
 use std::time::Instant;
 
-use serde::Serialize;
+use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 use super::Scope;
@@ -12,7 +12,7 @@ use super::arguments::{SeverityFloor, SnippetPosition, Speed};
 pub use crate::commands::configurations::ProjectConfiguration;
 
 /// A check's answer.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CheckAnswer {
     #[serde(flatten)]
@@ -29,18 +29,18 @@ pub struct CheckAnswer {
 }
 
 /// What the check covers, known before anything is analysed.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Coverage {
     pub scope: Scope,
     pub speed: Speed,
     pub severity: SeverityFloor,
-    pub via: &'static str,
+    pub via: Via,
     pub expected_files: Vec<String>,
     /// Project scope: the projects that reference it were not analysed.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub project_scope: Option<ProjectScopeNote>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub what_if: Option<WhatIfSummary>,
@@ -62,26 +62,35 @@ pub struct Coverage {
     pub configuration_note: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// Where a check's diagnostics come from: FSAC's analysis of each file (the only source
+/// today; `dotnet build` is the referee tests use, not a way the command checks).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Via {
+    Fsac,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProjectScopeNote {
     pub downstream_projects_checked: bool,
-    pub recommended_scope: &'static str,
-    pub coverage_note: &'static str,
+    pub recommended_scope: String,
+    pub coverage_note: String,
 }
 
 impl Default for ProjectScopeNote {
     fn default() -> Self {
         ProjectScopeNote {
             downstream_projects_checked: false,
-            recommended_scope: "workspace",
+            recommended_scope: "workspace".to_owned(),
             coverage_note: "scope=project checks one project; projects that reference it were not analysed. \
-                            Use scope=workspace for a verdict that includes them.",
+                            Use scope=workspace for a verdict that includes them."
+                .to_owned(),
         }
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Verdict {
     Clean,
@@ -89,8 +98,24 @@ pub enum Verdict {
     Unknown,
 }
 
+impl Verdict {
+    /// As on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Clean => "clean",
+            Verdict::Errors => "errors",
+            Verdict::Unknown => "unknown",
+        }
+    }
+}
+
+/// Where a diagnostic's range starts, when it reads as an LSP range (FSAC's ranges always do).
+pub fn range_start(range: &Value) -> Option<crate::documents::Position> {
+    crate::documents::Range::deserialize(range).ok().map(|range| range.start)
+}
+
 /// What the check found.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Findings {
     pub verdict: Verdict,
@@ -139,7 +164,7 @@ impl Findings {
     }
 }
 
-#[derive(Debug, Clone, Copy, Default, Serialize)]
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Counts {
     pub error_count: usize,
@@ -188,7 +213,9 @@ impl Tally {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+/// A diagnostic's severity, spelled on the wire as its lower-case name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error = 1,
     Warning = 2,
@@ -207,7 +234,7 @@ impl Severity {
         }
     }
 
-    fn as_str(self) -> &'static str {
+    pub fn as_str(self) -> &'static str {
         match self {
             Severity::Error => "error",
             Severity::Warning => "warning",
@@ -231,11 +258,11 @@ impl SeverityFloor {
 }
 
 /// One listed diagnostic: FSAC's fields with the readable severity and the file.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct ReportedDiagnostic {
     pub file: String,
     pub range: Value,
-    pub severity: &'static str,
+    pub severity: Severity,
     pub code: Value,
     pub source: Value,
     pub message: Value,
@@ -247,7 +274,7 @@ impl ReportedDiagnostic {
         ReportedDiagnostic {
             file: file.to_owned(),
             range: member("range"),
-            severity: Severity::of(diagnostic).as_str(),
+            severity: Severity::of(diagnostic),
             code: member("code"),
             source: member("source"),
             message: member("message"),
@@ -256,35 +283,37 @@ impl ReportedDiagnostic {
 }
 
 /// One expected file and what the verdict covers of it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FileEntry {
     pub file: String,
     #[serde(flatten)]
     pub status: FileStatus,
     /// What-if: the file was checked with its edited text.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub edited: bool,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum FileStatus {
-    Analysed {
+    Analysed(Analysed),
+    Missing { why: String },
+    Stale { analysed_version: Option<i64>, current_version: Option<i64> },
+}
+
+/// An analysed file: a project's file with its counts and the content analysed, or a
+/// snippet's script with the SHA-256 of the snippet's text. Both are `status: "analysed"` on
+/// the wire; the members tell them apart.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged, rename_all_fields = "camelCase")]
+pub enum Analysed {
+    File {
         error_count: usize,
         warning_count: usize,
         #[serde(flatten)]
         stamp: Stamp,
     },
-    Missing {
-        why: String,
-    },
-    Stale {
-        analysed_version: Option<i64>,
-        current_version: Option<i64>,
-    },
-    /// A snippet's script, analysed: the SHA-256 of the snippet's text.
-    #[serde(rename = "analysed")]
     Snippet {
         content_sha256: String,
     },
@@ -292,19 +321,24 @@ pub enum FileStatus {
 
 /// The content an analysis covers: the editor's `version` of an open file, or the SHA-256 of
 /// the text fslens opened a closed one with.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Stamp {
     pub open_in_editor: bool,
     /// Open files only; the inner `None` is a `null` version.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "present")]
     pub version: Option<Option<i64>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub content_sha256: Option<String>,
 }
 
+/// A member that may be absent (`None`) or `null` (`Some(None)`): read present members as `Some`.
+fn present<'de, D: Deserializer<'de>, T: Deserialize<'de>>(deserializer: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(deserializer).map(Some)
+}
+
 /// Workspace scope: one project's share of the files.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ProjectRow {
     pub project: String,
@@ -316,31 +350,39 @@ pub struct ProjectRow {
 }
 
 /// What-if: what the answer says about the edits, whatever the verdict.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WhatIfSummary {
     pub files: Vec<TouchedFileSummary>,
     pub disk_written: bool,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     /// True once FSAC's view was restored (absent when FSAC was never shown the edits).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub restored: Option<bool>,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TouchedFileSummary {
     pub file: String,
-    /// `editor` or `disk`.
-    pub source: &'static str,
+    pub source: TextSource,
     pub editor_version: Option<i64>,
     pub edit_count: usize,
     pub content_sha256: String,
 }
 
+/// Where a what-if read a touched file's text before editing it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum TextSource {
+    /// The editor's buffer (the file is open).
+    Editor,
+    Disk,
+}
+
 /// What-if: the baseline pass in short.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct BaselineSummary {
     pub verdict: Verdict,
@@ -366,7 +408,7 @@ impl BaselineSummary {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Delta {
     pub introduced: Vec<DeltaEntry>,
     pub resolved: Vec<DeltaEntry>,
@@ -375,13 +417,13 @@ pub struct Delta {
     pub complete: bool,
 }
 
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DeltaEntry {
     pub file: String,
     /// In the edited text; `null` for a resolved diagnostic whose range an edit replaced.
     pub range: Value,
-    pub severity: &'static str,
+    pub severity: Severity,
     pub code: Value,
     pub message: Value,
     /// Resolved only: the range in the text before the edits.
@@ -390,6 +432,10 @@ pub struct DeltaEntry {
 }
 
 impl DeltaEntry {
+    pub fn start(&self) -> Option<crate::documents::Position> {
+        range_start(&self.range)
+    }
+
     pub fn of(diagnostic: &ReportedDiagnostic) -> Self {
         DeltaEntry {
             file: diagnostic.file.clone(),

@@ -1,113 +1,140 @@
 //! `fslens check` on the command line: the answer as text, and the exit code a script branches on.
 
-use serde_json::{Value, json};
+use serde::Deserialize;
+use serde_json::Value;
 
+use super::answer::{CheckAnswer, Delta, DeltaEntry, ReportedDiagnostic, Verdict, range_start};
 use crate::cli_contract::exit_codes;
+
+/// What the text reads of a `blockingReason` (the reason's other members are for agents).
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Blocking {
+    error_kind: Option<String>,
+    remedy: Option<String>,
+    #[serde(default)]
+    remedies: Vec<Value>,
+}
+
+/// JSON text without the quotes of a string.
+fn text(value: &Value) -> String {
+    value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string())
+}
+
+/// A diagnostic's start, 1-based, when its range reads as an LSP range.
+fn start(range: &Value) -> Option<(u32, u32)> {
+    range_start(range).map(|start| (start.line + 1, start.character + 1))
+}
+
+fn code(code: &Value) -> u64 {
+    code.as_u64().unwrap_or(0)
+}
 
 /// `fslens check` as text: the verdict line, why when unknown, the diagnostics, what the list
 /// leaves out, and a what-if's baseline and delta.
-pub fn render_text(answer: &Value) -> String {
-    let text = |value: &Value| value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
+pub fn render_text(answer: &CheckAnswer) -> String {
+    let (coverage, findings) = (&answer.coverage, &answer.findings);
     let mut lines = vec![format!(
         "{} ({} scope, {}): {} error(s), {} warning(s), {} file(s) covered, complete: {}",
-        text(&answer["verdict"]),
-        text(&answer["scope"]),
-        text(&answer["speed"]),
-        answer["errorCount"],
-        answer["warningCount"],
-        answer["files"].as_array().map_or(0, Vec::len),
-        answer["complete"],
+        findings.verdict.as_str(),
+        text(&serde_json::to_value(coverage.scope).unwrap_or_default()),
+        text(&serde_json::to_value(coverage.speed).unwrap_or_default()),
+        findings.counts.error_count,
+        findings.counts.warning_count,
+        findings.files.as_ref().map_or(0, Vec::len),
+        findings.complete,
     )];
-    if let Some(reason) = answer["reason"].as_str() {
+    if let Some(reason) = findings.reason.as_ref().and_then(Value::as_str) {
         lines.push(format!("reason: {reason}"));
     }
-    if let Some(note) = answer["configurationNote"].as_str() {
+    if let Some(note) = &coverage.configuration_note {
         lines.push(format!("configuration: {note}"));
     }
-    let blocking = &answer["blockingReason"];
-    if let Some(kind) = blocking["errorKind"].as_str() {
+    let blocking =
+        findings.blocking_reason.as_ref().and_then(|reason| Blocking::deserialize(reason).ok()).unwrap_or_default();
+    if let Some(kind) = &blocking.error_kind {
         lines.push(format!("blocking: {kind}"));
     }
-    if let Some(remedy) = blocking["remedy"].as_str() {
+    if let Some(remedy) = &blocking.remedy {
         lines.push(format!("remedy: {remedy}"));
     }
-    for remedy in blocking["remedies"].as_array().into_iter().flatten() {
+    for remedy in &blocking.remedies {
         lines.push(format!("remedy: {}", text(remedy)));
     }
-    for (field, label) in [("missingFiles", "not analysed"), ("staleFiles", "analysed at an older version")] {
-        let files: Vec<String> = answer[field].as_array().into_iter().flatten().map(text).collect();
+    for (files, label) in
+        [(&findings.missing_files, "not analysed"), (&findings.stale_files, "analysed at an older version")]
+    {
+        let files = files.as_deref().unwrap_or_default();
         if !files.is_empty() {
             lines.push(format!("{} file(s) {label}: {}", files.len(), files.join(", ")));
         }
     }
-    let diagnostics = answer["diagnostics"].as_array().map_or(&[][..], Vec::as_slice);
-    for diagnostic in diagnostics {
-        lines.push(format!(
-            "{}:{}:{}: {} FS{:04}: {}",
-            text(&diagnostic["file"]),
-            diagnostic["range"]["start"]["line"].as_u64().unwrap_or(0) + 1,
-            diagnostic["range"]["start"]["character"].as_u64().unwrap_or(0) + 1,
-            text(&diagnostic["severity"]),
-            diagnostic["code"].as_u64().unwrap_or(0),
-            text(&diagnostic["message"]).replace('\n', " "),
-        ));
-    }
+    lines.extend(findings.diagnostics.iter().map(diagnostic_line));
     // What the list leaves out: the cap, the severity floor, project scope's downstream.
-    let listable = answer["totalDiagnostics"]
-        .as_u64()
-        .unwrap_or(0)
-        .saturating_sub(answer["belowSeverityFloorCount"].as_u64().unwrap_or(0));
-    if answer["diagnosticsTruncated"] == json!(true) {
+    let listable = findings.counts.total_diagnostics.saturating_sub(findings.below_severity_floor_count);
+    if findings.diagnostics_truncated {
         lines.push(format!(
             "… {} more diagnostic(s) not listed (at most {} are; narrow with PATH, --file-glob or --project-path)",
-            listable.saturating_sub(diagnostics.len() as u64),
+            listable.saturating_sub(findings.diagnostics.len()),
             crate::commands::check::MAX_DIAGNOSTICS
         ));
     }
-    for note in [&answer["diagnosticsNote"], &answer["coverageNote"]] {
-        if let Some(note) = note.as_str() {
-            lines.push(format!("note: {note}"));
-        }
+    let coverage_note = coverage.project_scope.as_ref().map(|note| &note.coverage_note);
+    for note in [findings.diagnostics_note.as_ref(), coverage_note].into_iter().flatten() {
+        lines.push(format!("note: {note}"));
     }
-    for note in answer["notes"].as_array().into_iter().flatten() {
-        lines.push(format!("note: {}", text(note)));
-    }
+    lines.extend(coverage.notes.iter().map(|note| format!("note: {note}")));
     lines.extend(render_what_if(answer));
     lines.join("\n")
 }
 
+fn diagnostic_line(diagnostic: &ReportedDiagnostic) -> String {
+    let (line, character) = start(&diagnostic.range).unwrap_or((1, 1));
+    format!(
+        "{}:{line}:{character}: {} FS{:04}: {}",
+        diagnostic.file,
+        diagnostic.severity.as_str(),
+        code(&diagnostic.code),
+        text(&diagnostic.message).replace('\n', " "),
+    )
+}
+
 /// A what-if's baseline and delta as text lines (none for an ordinary check).
-fn render_what_if(answer: &Value) -> Vec<String> {
-    if answer.get("whatIf").is_none() {
+fn render_what_if(answer: &CheckAnswer) -> Vec<String> {
+    let Some(what_if) = &answer.coverage.what_if else {
         return Vec::new();
-    }
-    let baseline = &answer["baseline"];
+    };
+    let restored = what_if.restored.map_or_else(|| "null".to_owned(), |restored| restored.to_string());
+    let baseline = answer.baseline.as_ref();
     let mut lines = vec![format!(
-        "what-if (nothing written; FSAC's view restored: {}): before the edits {} with {} error(s)",
-        answer["whatIf"]["restored"],
-        baseline["verdict"].as_str().unwrap_or("unknown"),
-        baseline["errorCount"],
+        "what-if (nothing written; FSAC's view restored: {restored}): before the edits {} with {} error(s)",
+        baseline.map_or("unknown", |baseline| baseline.verdict.as_str()),
+        baseline.map_or_else(|| "null".to_owned(), |baseline| baseline.counts.error_count.to_string()),
     )];
-    for (kind, label) in [("introduced", "introduced"), ("resolved", "resolved")] {
-        for diagnostic in answer["delta"][kind].as_array().into_iter().flatten() {
-            lines.push(format!(
-                "{label}: {}:{}: FS{:04}: {}",
-                diagnostic["file"].as_str().unwrap_or_default(),
-                diagnostic["range"]["start"]["line"].as_u64().map_or("?".to_owned(), |line| (line + 1).to_string()),
-                diagnostic["code"].as_u64().unwrap_or(0),
-                diagnostic["message"].as_str().unwrap_or_default().replace('\n', " "),
-            ));
-        }
+    let no_delta = Delta { introduced: Vec::new(), resolved: Vec::new(), unchanged: Vec::new(), complete: false };
+    let delta = answer.delta.as_ref().unwrap_or(&no_delta);
+    for (entries, label) in [(&delta.introduced, "introduced"), (&delta.resolved, "resolved")] {
+        lines.extend(entries.iter().map(|entry| delta_line(entry, label)));
     }
     lines
 }
 
+fn delta_line(entry: &DeltaEntry, label: &str) -> String {
+    format!(
+        "{label}: {}:{}: FS{:04}: {}",
+        entry.file,
+        start(&entry.range).map_or("?".to_owned(), |(line, _)| line.to_string()),
+        code(&entry.code),
+        entry.message.as_str().unwrap_or_default().replace('\n', " "),
+    )
+}
+
 /// 0 clean, 1 errors, 2 unknown (a refused request or a failure of fslens has codes of its own:
 /// `exit_codes`).
-pub fn exit_code(answer: &Value) -> u8 {
-    match answer["verdict"].as_str() {
-        Some("clean") => exit_codes::SUCCESS,
-        Some("errors") => exit_codes::CHECK_ERRORS,
-        _ => exit_codes::NOT_DEFINITE,
+pub fn exit_code(answer: &CheckAnswer) -> u8 {
+    match answer.findings.verdict {
+        Verdict::Clean => exit_codes::SUCCESS,
+        Verdict::Errors => exit_codes::CHECK_ERRORS,
+        Verdict::Unknown => exit_codes::NOT_DEFINITE,
     }
 }

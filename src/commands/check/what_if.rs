@@ -16,8 +16,8 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::answer::{
-    BaselineSummary, CheckAnswer, Coverage, Delta, DeltaEntry, FileStatus, Findings, ReportedDiagnostic,
-    TouchedFileSummary, WhatIfSummary,
+    Analysed, BaselineSummary, CheckAnswer, Coverage, Delta, DeltaEntry, FileStatus, Findings, ReportedDiagnostic,
+    TextSource, TouchedFileSummary, WhatIfSummary,
 };
 use super::edits::{EDITS_SHAPE, ListChange, WhatIfEdits};
 use super::{CheckRun, Plan, blocking, compile_files, sha256_hex, verdict_over};
@@ -161,7 +161,7 @@ impl WhatIf {
             .iter()
             .map(|file| TouchedFileSummary {
                 file: display_relative(root, &file.path),
-                source: if file.editor_version.is_some() { "editor" } else { "disk" },
+                source: if file.editor_version.is_some() { TextSource::Editor } else { TextSource::Disk },
                 editor_version: file.editor_version,
                 edit_count: file.edit_count,
                 content_sha256: sha256_hex(&file.after),
@@ -272,7 +272,7 @@ fn stamp_touched_files(findings: &mut Findings, what_if: &WhatIf, root: &Path) {
             continue;
         };
         entry.edited = true;
-        if let FileStatus::Analysed { stamp, .. } = &mut entry.status
+        if let FileStatus::Analysed(Analysed::File { stamp, .. }) = &mut entry.status
             && stamp.content_sha256.is_some()
         {
             stamp.content_sha256 = Some(sha256_hex(&file.after));

@@ -179,6 +179,13 @@ macro_rules! find_sweep_arguments {
             #[serde(skip_serializing_if = "Option::is_none")]
             #[cfg_attr($cli, arg(long))]
             pub response_char_budget: Option<$crate::commands::find::arguments::ResponseCharBudget>,
+            /// UTF-8 bytes the whole serialized answer may take, for a transport with a byte limit
+            /// (the MCP bridge passes 30000 to fit its 40 KiB output); no limit when absent. The
+            /// page closes before either budget would be passed; not part of the query a cursor
+            /// is bound to.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr($cli, arg(long))]
+            pub response_byte_budget: Option<$crate::commands::budget::PageByteBudget>,
             /// One deadline for the whole request, in milliseconds (5 % of it, at most 250 ms, is
             /// kept for building the answer).
             #[serde(default)]
@@ -218,6 +225,7 @@ macro_rules! find_sweep_arguments {
                     project_path: self.project_path.clone(),
                     max_results: self.max_results,
                     response_char_budget: self.response_char_budget,
+                    response_byte_budget: self.response_byte_budget,
                     timeout_ms: self.timeout_ms,
                     cursor: self.cursor.clone(),
                 }
@@ -409,6 +417,7 @@ impl FindArguments {
             project_path: None,
             max_results: MaxResults::default(),
             response_char_budget: None,
+            response_byte_budget: None,
             timeout_ms: FindTimeoutMs::default(),
             cursor: None,
         }
@@ -425,6 +434,15 @@ impl FindArguments {
     /// The page planner's ceiling: `responseCharBudget`, or the hard ceiling.
     pub fn response_char_budget(&self) -> usize {
         self.response_char_budget.map_or(RESPONSE_HARD_CEILING, ResponseCharBudget::as_usize)
+    }
+
+    /// The room of one page: `responseCharBudget` (or the hard ceiling) in UTF-16 units and
+    /// `responseByteBudget` in UTF-8 bytes.
+    pub fn page_budget(&self) -> crate::commands::budget::PageBudget {
+        crate::commands::budget::PageBudget {
+            units: self.response_char_budget(),
+            bytes: self.response_byte_budget.map(crate::commands::budget::PageByteBudget::as_usize),
+        }
     }
 
     /// `contextLines` as asked.
@@ -462,6 +480,13 @@ impl FindArguments {
             "includeSiteTypes": self.include_site_types,
             "projectPath": normalized_project,
         })
+    }
+}
+
+/// `fslens find` waits for FSAC up to the find's own deadline.
+impl crate::commands::command_line::CliArguments for FindArguments {
+    fn wait_ms(&self) -> Option<u64> {
+        Some(self.timeout_ms.get())
     }
 }
 

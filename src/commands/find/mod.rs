@@ -43,7 +43,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::commands::CommandContext;
@@ -703,7 +702,7 @@ fn deliver_page(
         extend(answer);
     };
     // The kept rows start at the cursor's offset (validated to be `frame.offset`).
-    match plan_page(&base, rows, 0, max_results, arguments.response_char_budget(), &fill) {
+    match plan_page(&base, rows, 0, max_results, arguments.page_budget(), &fill) {
         PlannedPage::Delivered(answer) => Ok(answer),
         PlannedPage::SiteTooLarge(mut answer) => {
             answer.status = Status::Aborted;
@@ -825,19 +824,7 @@ fn resolve_display(root: &Path, file: &str) -> PathBuf {
 }
 
 /// A readable summary of a `fslens.find` answer, for `fslens find` without `--json`.
-pub fn render_text(answer: &Value) -> String {
-    match FindAnswer::deserialize(answer) {
-        Ok(answer) => render_answer(&answer),
-        Err(error) => unreadable(answer, &error),
-    }
-}
-
-/// An answer the text rendering cannot read: said so, and shown as JSON.
-pub fn unreadable(answer: &Value, error: &serde_json::Error) -> String {
-    format!("(the answer could not be read for text: {error})\n{answer:#}")
-}
-
-fn render_answer(answer: &FindAnswer) -> String {
+pub fn render_text(answer: &FindAnswer) -> String {
     let mut lines = vec![format!(
         "{} ({}, via {}): {} site(s), coverage {}/{} project(s)",
         answer.outcome.as_str(),

@@ -18,7 +18,9 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
 use crate::commands::CommandError;
+#[cfg(test)]
 use crate::commands::budget::serialized_utf16_len;
+use crate::commands::budget::{PageBudget, serialized_size};
 use crate::lsp::ext::error_kinds;
 
 const CURSOR_TAG: &str = "find2";
@@ -208,7 +210,7 @@ pub fn plan_page<A: PlannedAnswer, R>(
     rows: &[R],
     offset: usize,
     max_results: usize,
-    budget: usize,
+    budget: PageBudget,
     fill_page: &dyn Fn(&mut A, &[R], usize),
 ) -> PlannedPage<A> {
     let remaining = rows.len().saturating_sub(offset);
@@ -218,7 +220,7 @@ pub fn plan_page<A: PlannedAnswer, R>(
         fill_page(&mut answer, &rows[offset..offset + count], count);
         answer
     };
-    let fits = |answer: &A| serialized_utf16_len(answer) <= budget;
+    let fits = |answer: &A| budget.admits(serialized_size(answer));
     // Largest fitting prefix with full metadata.
     let largest = |metadata: &A| -> Option<usize> {
         if !fits(&build(metadata, 0)) {
@@ -335,10 +337,34 @@ mod tests {
     }
 
     #[test]
+    fn a_byte_budget_closes_a_page_of_wide_text_before_the_unit_budget_would() {
+        // Each row: 500 CJK characters, 500 UTF-16 units but 1,500 UTF-8 bytes.
+        let rows: Vec<Value> = (0..60).map(|index| json!({ "i": index, "text": "漢".repeat(500) })).collect();
+        let base = json!({ "perProject": [] });
+        let units_only = PageBudget::units(30_000);
+        let both = PageBudget { units: 30_000, bytes: Some(30_000) };
+        let PlannedPage::Delivered(by_units) = plan_page(&base, &rows, 0, 80, units_only, &fill) else { panic!() };
+        let PlannedPage::Delivered(by_bytes) = plan_page(&base, &rows, 0, 80, both, &fill) else { panic!() };
+        let returned = |answer: &Value| answer["returnedSites"].as_u64().unwrap();
+        assert!(returned(&by_units) > returned(&by_bytes), "{} vs {}", returned(&by_units), returned(&by_bytes));
+        assert!(serde_json::to_string(&by_units).unwrap().len() > 30_000);
+        assert!(serde_json::to_string(&by_bytes).unwrap().len() <= 30_000);
+        // The largest prefix: one row more would not fit the bytes.
+        let one_more = |count: usize| {
+            let mut answer = base.clone();
+            fill(&mut answer, &rows[..count], count);
+            serde_json::to_string(&answer).unwrap().len()
+        };
+        assert!(one_more(returned(&by_bytes) as usize + 1) > 30_000);
+    }
+
+    #[test]
     fn planner_takes_the_largest_fitting_prefix() {
         let rows: Vec<Value> = (0..100).map(|index| json!({ "i": index, "text": "x".repeat(1000) })).collect();
         let base = json!({ "perProject": [] });
-        let PlannedPage::Delivered(answer) = plan_page(&base, &rows, 5, 80, RESPONSE_HARD_CEILING, &fill) else {
+        let PlannedPage::Delivered(answer) =
+            plan_page(&base, &rows, 5, 80, PageBudget::units(RESPONSE_HARD_CEILING), &fill)
+        else {
             panic!()
         };
         let count = answer["returnedSites"].as_u64().unwrap() as usize;
@@ -351,13 +377,18 @@ mod tests {
         assert!(serialized_utf16_len(&bigger) > RESPONSE_HARD_CEILING);
 
         let huge = vec![json!({ "text": "x".repeat(70_000) })];
-        assert!(matches!(plan_page(&base, &huge, 0, 80, RESPONSE_HARD_CEILING, &fill), PlannedPage::SiteTooLarge(_)));
+        assert!(matches!(
+            plan_page(&base, &huge, 0, 80, PageBudget::units(RESPONSE_HARD_CEILING), &fill),
+            PlannedPage::SiteTooLarge(_)
+        ));
 
         // Oversized per-project detail is reduced so that a row still gets through.
         let projects: Vec<Value> = (0..40).map(|index| json!({ "p": index, "pad": "y".repeat(2000) })).collect();
         let base = json!({ "perProject": projects });
         let rows = vec![json!({ "text": "x".repeat(5000) })];
-        let PlannedPage::Delivered(answer) = plan_page(&base, &rows, 0, 80, RESPONSE_HARD_CEILING, &fill) else {
+        let PlannedPage::Delivered(answer) =
+            plan_page(&base, &rows, 0, 80, PageBudget::units(RESPONSE_HARD_CEILING), &fill)
+        else {
             panic!()
         };
         assert_eq!(answer["returnedSites"], json!(1));
@@ -373,7 +404,9 @@ mod tests {
         let projects: Vec<Value> = (0..500).map(|index| json!({ "p": index, "pad": "y".repeat(120) })).collect();
         let base = json!({ "perProject": projects, "declarations": "d".repeat(12_500) });
         let rows: Vec<Value> = (0..300).map(|index| json!({ "i": index, "text": "x".repeat(700) })).collect();
-        let PlannedPage::Delivered(answer) = plan_page(&base, &rows, 0, 80, RESPONSE_HARD_CEILING, &fill) else {
+        let PlannedPage::Delivered(answer) =
+            plan_page(&base, &rows, 0, 80, PageBudget::units(RESPONSE_HARD_CEILING), &fill)
+        else {
             panic!()
         };
         let count = answer["returnedSites"].as_u64().unwrap() as usize;
@@ -391,7 +424,8 @@ mod tests {
         // Paging on from each page's end delivers every row once, in order.
         let mut seen = Vec::new();
         while seen.len() < rows.len() {
-            let PlannedPage::Delivered(page) = plan_page(&base, &rows, seen.len(), 80, RESPONSE_HARD_CEILING, &fill)
+            let PlannedPage::Delivered(page) =
+                plan_page(&base, &rows, seen.len(), 80, PageBudget::units(RESPONSE_HARD_CEILING), &fill)
             else {
                 panic!()
             };
@@ -410,7 +444,9 @@ mod tests {
         let projects: Vec<Value> = (0..500).map(|index| json!({ "p": index, "pad": "y".repeat(200) })).collect();
         let base = json!({ "perProject": projects });
         let rows: Vec<Value> = (0..200).map(|index| json!({ "i": index, "text": "x".repeat(300) })).collect();
-        let PlannedPage::Delivered(answer) = plan_page(&base, &rows, 0, 80, RESPONSE_HARD_CEILING, &fill) else {
+        let PlannedPage::Delivered(answer) =
+            plan_page(&base, &rows, 0, 80, PageBudget::units(RESPONSE_HARD_CEILING), &fill)
+        else {
             panic!()
         };
         assert_eq!(answer["returnedSites"], json!(80));

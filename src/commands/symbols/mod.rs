@@ -716,6 +716,8 @@ fn best_lines(
         .collect()
 }
 
+impl crate::commands::command_line::CliArguments for SearchArguments {}
+
 #[cfg(test)]
 mod tests {
     use clap::ValueEnum;

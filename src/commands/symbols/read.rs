@@ -1084,3 +1084,16 @@ fn is_inside(file: &FileIndex, child: usize, ancestor: usize) -> bool {
     }
     false
 }
+
+impl crate::commands::command_line::CliArguments for ReadEnclosingArguments {}
+
+/// `fslens read-symbol --path` reads that file only: no waiting for the workspace's index.
+impl crate::commands::command_line::CliArguments for ReadSymbolArguments {
+    fn argument(&self) -> serde_json::Value {
+        let mut arguments = self.clone();
+        if arguments.path.is_some() {
+            arguments.wait_for_index_ms = WaitForIndexMs::default();
+        }
+        crate::commands::params::to_argument_object(&arguments)
+    }
+}

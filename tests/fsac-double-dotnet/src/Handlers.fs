@@ -251,6 +251,8 @@ let requestHandler (method: string) (p: JsonNode) (ct: CancellationToken) : Asyn
     | "textDocument/documentSymbol" ->
         Some(async { return arr (documentSymbols (known (prop "textDocument" p |> prop "uri" |> asString |> Option.defaultValue ""))) })
     | "workspace/symbol" -> Some(async { return arr (workspaceSymbols (prop "query" p |> asString |> Option.defaultValue "") ct) })
+    | "test/discoverTests" -> Some(TestExplorer.discoverTests ct)
+    | "test/runTests" -> Some(TestExplorer.runTests p ct)
     | "textDocument/codeAction" -> Some(CodeActions.codeActions p)
     | "codeAction/resolve" -> None
     | "textDocument/codeLens" ->
