@@ -101,9 +101,15 @@ mcp_code="$(non_test_code src/mcp)"
 
 # ---- cursor grammars and session clients ------------------------------------------------------
 
-# A cursor grammar is a decoder of cursor text: `fn decode_cursor` or a `decode(text: &str)`
-# of a cursor type.
-cursor_grammars=$(count_lines 'fn decode_cursor\b|fn decode\(text: &str\) -> Result<[A-Za-z]*Cursor' <<<"$src_code")
+# A cursor grammar is code that reads cursor text: a non-test file with a `decode` function
+# (`fn decode_cursor`, or a cursor type's `decode`) that splits text at the grammar's `.`.
+cursor_grammars=0
+for file in $(find src -name '*.rs' -type f | sort); do
+    code="$(non_test "$file")"
+    if grep -Eq 'fn decode(_cursor)?\(' <<<"$code" && grep -Eq "split(_once)?\('\.'\)" <<<"$code"; then
+        cursor_grammars=$((cursor_grammars + 1))
+    fi
+done
 # A session client is a module outside src/session that connects to the session socket.
 session_clients=0
 for file in $(find src -name '*.rs' -not -path 'src/session/*' | sort); do

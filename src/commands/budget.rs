@@ -13,6 +13,7 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::commands::CommandError;
+use crate::commands::cursor::Cursor;
 use crate::commands::params::Bounded;
 
 /// The per-page entity budget, in UTF-16 code units of serialized JSON.
@@ -140,22 +141,26 @@ pub fn cursor_digest(query_identity: &Value, stream_identity: &str) -> String {
     crate::syntax::cache::to_hex(&digest[..8])
 }
 
+/// The tag of a page cursor of the syntax and metadata commands (find's cursors have their own).
+const PAGE_CURSOR_TAG: &str = "page";
+
+/// The cursor of the page that starts at `offset`, bound to `digest` ([`cursor_digest`]).
 pub fn encode_cursor(offset: usize, digest: &str) -> String {
-    format!("o{offset}.{digest}")
+    Cursor::encode(PAGE_CURSOR_TAG, offset, &[digest])
 }
 
 /// The offset a cursor points at, after checking it belongs to this query and stream.
-pub fn decode_cursor(cursor: &str, digest: &str) -> Result<usize, CommandError> {
+pub fn page_offset(cursor: &str, digest: &str) -> Result<usize, CommandError> {
     let invalid = |message: &str| CommandError::invalid_argument("cursor", message);
-    let body = cursor.strip_prefix('o').ok_or_else(|| invalid("not a cursor issued by this command"))?;
-    let (offset, cursor_digest) = body.split_once('.').ok_or_else(|| invalid("not a cursor issued by this command"))?;
-    let offset: usize = offset.parse().map_err(|_| invalid("not a cursor issued by this command"))?;
-    if cursor_digest != digest {
+    let cursor = Cursor::decode(cursor)
+        .filter(|cursor| cursor.tag == PAGE_CURSOR_TAG && cursor.fields.len() == 1)
+        .ok_or_else(|| invalid("not a cursor issued by this command"))?;
+    if cursor.fields[0] != digest {
         return Err(invalid(
             "the cursor belongs to a different query or the results changed since it was issued; start again without a cursor",
         ));
     }
-    Ok(offset)
+    Ok(cursor.offset)
 }
 
 #[cfg(test)]
@@ -210,9 +215,9 @@ mod tests {
     fn cursors_are_bound_to_query_and_stream() {
         let digest = cursor_digest(&json!({ "path": "A.fs" }), "stream-1");
         let cursor = encode_cursor(7, &digest);
-        assert_eq!(decode_cursor(&cursor, &digest).expect("valid"), 7);
+        assert_eq!(page_offset(&cursor, &digest).expect("valid"), 7);
         let other = cursor_digest(&json!({ "path": "B.fs" }), "stream-1");
-        assert!(decode_cursor(&cursor, &other).is_err());
-        assert!(decode_cursor("garbage", &digest).is_err());
+        assert!(page_offset(&cursor, &other).is_err());
+        assert!(page_offset("garbage", &digest).is_err());
     }
 }

@@ -18,6 +18,7 @@ pub mod check;
 pub mod command_line;
 pub mod configurations;
 pub mod context;
+pub mod cursor;
 pub mod diagnostic;
 pub mod diagnostics;
 pub mod field_impact;

@@ -28,8 +28,8 @@ use sha2::{Digest, Sha256};
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::budget::{
-    PageBudget, PageByteBudget, PageCharBudget, RESPONSE_HARD_CEILING, Size, cursor_digest, decode_cursor,
-    encode_cursor, page_budget, paginate, serialized_size, serialized_utf16_len,
+    PageBudget, PageByteBudget, PageCharBudget, RESPONSE_HARD_CEILING, Size, cursor_digest, encode_cursor, page_budget,
+    page_offset, paginate, serialized_size, serialized_utf16_len,
 };
 use crate::commands::params::{Bounded, CommandArguments};
 use crate::syntax::index::IndexedFile;
@@ -319,7 +319,7 @@ fn to_entities<T: Serialize>(entities: &[T]) -> Result<Vec<Value>, CommandError>
 
 fn starting_offset(arguments: &OutlineArguments, digest: &str, total: usize) -> Result<usize, CommandError> {
     let offset = match (&arguments.cursor, arguments.offset()) {
-        (Some(cursor), _) => decode_cursor(cursor, digest)?,
+        (Some(cursor), _) => page_offset(cursor, digest)?,
         (None, Some(offset)) => offset,
         (None, None) => 0,
     };
@@ -1322,7 +1322,7 @@ mod tests {
         assert_eq!(answer["entries"].as_array().unwrap().len() as u64, returned);
         assert!(super::serialized_utf16_len(&answer) <= super::RESPONSE_HARD_CEILING);
         assert_eq!((&answer["truncated"], &answer["responseTruncatedByBudget"]), (&json!(true), &json!(true)));
-        assert!(answer["nextCursor"].as_str().unwrap().starts_with(&format!("o{returned}.")));
+        assert!(answer["nextCursor"].as_str().unwrap().starts_with(&format!("page.{returned}.")));
         // Without the large header the budget alone closes the page, and the ceiling never bites.
         let small = super::paged_answer(OutlineView::File, &json!({}), &arguments, &stream, |_| None).unwrap();
         assert!(small.get("responseTruncatedByBudget").is_none());

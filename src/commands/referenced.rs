@@ -26,7 +26,7 @@ use sha2::{Digest, Sha256};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
-use crate::commands::budget::{PageBudget, cursor_digest, decode_cursor, encode_cursor, paginate};
+use crate::commands::budget::{PageBudget, cursor_digest, encode_cursor, page_offset, paginate};
 use crate::commands::budget::{PageByteBudget, PageCharBudget, page_budget};
 use crate::commands::params::{Bounded, CommandArguments, parse_arguments};
 use crate::commands::paths::display_relative;
@@ -870,7 +870,7 @@ fn page_answer<Found: Serialize>(
 ) -> Result<Value, CommandError> {
     let digest = cursor_digest(&arguments.query_identity(), &stream_identity(view));
     let offset = match &arguments.cursor {
-        Some(cursor) => decode_cursor(cursor, &digest)?,
+        Some(cursor) => page_offset(cursor, &digest)?,
         None => 0,
     };
     if offset > entries.len() {

@@ -582,6 +582,7 @@ mod tests {
             "--project-path=p.fsproj",
             "--max-results=5",
             "--response-char-budget=4000",
+            "--response-byte-budget=5000",
             "--timeout-ms=9",
             "--cursor=c",
         ]);

@@ -21,6 +21,7 @@ use crate::commands::CommandError;
 #[cfg(test)]
 use crate::commands::budget::serialized_utf16_len;
 use crate::commands::budget::{PageBudget, serialized_size};
+use crate::commands::cursor::Cursor;
 use crate::lsp::ext::error_kinds;
 
 const CURSOR_TAG: &str = "find2";
@@ -108,15 +109,14 @@ impl FindCursor {
     }
 
     pub fn encode(&self) -> String {
-        let mut text = format!("{CURSOR_TAG}.{}.{}.{}", self.offset, self.query_identity, self.stream_identity);
-        if let Some(file) = &self.from_file {
-            text.push('.');
-            text.push_str(&crate::syntax::cache::to_hex(file.as_bytes()));
-        }
-        text
+        let file = self.from_file.as_ref().map(|file| crate::syntax::cache::to_hex(file.as_bytes()));
+        let mut fields = vec![self.query_identity.as_str(), self.stream_identity.as_str()];
+        fields.extend(file.as_deref());
+        Cursor::encode(CURSOR_TAG, self.offset, &fields)
     }
 
-    /// Parses a cursor's shape (not yet its identities).
+    /// Reads a find cursor (`commands::cursor`'s grammar: the query and stream identities, and
+    /// the segment's first file when it has one), not yet checking its identities.
     pub fn decode(text: &str) -> Result<FindCursor, CommandError> {
         let invalid = || {
             CommandError::typed(
@@ -126,15 +126,13 @@ impl FindCursor {
                 json!({ "argument": "cursor", "reuseOriginalCursor": false }),
             )
         };
-        let mut parts = text.split('.');
-        let (Some(CURSOR_TAG), Some(offset), Some(query), Some(stream), file, None) =
-            (parts.next(), parts.next(), parts.next(), parts.next(), parts.next(), parts.next())
-        else {
-            return Err(invalid());
+        let cursor = Cursor::decode(text).filter(|cursor| cursor.tag == CURSOR_TAG).ok_or_else(invalid)?;
+        let (offset, query, stream, file) = match cursor.fields.as_slice() {
+            [query, stream] => (cursor.offset, query, stream, None),
+            [query, stream, file] => (cursor.offset, query, stream, Some(file)),
+            _ => return Err(invalid()),
         };
-        let is_hash = |part: &str| part.len() == 64 && part.bytes().all(|byte| byte.is_ascii_hexdigit());
-        let offset: usize = offset.parse().map_err(|_| invalid())?;
-        if !is_hash(query) || !is_hash(stream) {
+        if query.len() != 64 || stream.len() != 64 {
             return Err(invalid());
         }
         let from_file = match file {

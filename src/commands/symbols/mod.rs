@@ -26,7 +26,7 @@ use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::budget::{PageByteBudget, PageCharBudget, page_budget};
 use crate::commands::budget::{Size, serialized_size};
-use crate::commands::budget::{cursor_digest, decode_cursor, encode_cursor};
+use crate::commands::budget::{cursor_digest, encode_cursor, page_offset};
 use crate::commands::params::{Bounded, CommandArguments};
 use crate::syntax::index::IndexedFile;
 use crate::syntax::model::DeclarationKind;
@@ -422,7 +422,7 @@ pub fn search_answer(
 
     let digest = cursor_digest(&arguments.query_identity(&terms), &ranking_identity(&ranked));
     let offset = match &arguments.cursor {
-        Some(cursor) => decode_cursor(cursor, &digest)?,
+        Some(cursor) => page_offset(cursor, &digest)?,
         None => 0,
     };
     if offset > ranked.len() {
