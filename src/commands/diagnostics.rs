@@ -4,12 +4,14 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
+use crate::commands::diagnostic::answer::Via;
 use crate::commands::params::{Bounded, CommandArguments};
 use crate::commands::paths::{confine, display_relative};
+use crate::lsp::types::{Diagnostic, DiagnosticSeverity};
 use crate::session_state::analysis::AnalysisSnapshot;
 
 /// The arguments of `fslens.diagnostics` (all optional).
@@ -29,9 +31,9 @@ pub struct DiagnosticsArguments {
 impl CommandArguments for DiagnosticsArguments {}
 
 /// How far a file's published diagnostics can be trusted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-enum Freshness {
+pub enum Freshness {
     /// Analysed at the content FSAC has now.
     Current,
     /// An open buffer changed since.
@@ -43,31 +45,35 @@ enum Freshness {
 }
 
 /// One file's published diagnostics.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct PublishedFile {
-    file: String,
-    open_in_editor: bool,
-    version: Option<i64>,
-    analyzed_version: Option<i64>,
-    freshness: Freshness,
-    error_count: usize,
-    warning_count: usize,
-    diagnostics: Vec<Value>,
+pub struct PublishedFile {
+    pub file: String,
+    pub open_in_editor: bool,
+    pub version: Option<i64>,
+    pub analyzed_version: Option<i64>,
+    pub freshness: Freshness,
+    pub error_count: usize,
+    pub warning_count: usize,
+    /// As FSAC published them: passed on, not read (the counts are read from them).
+    pub diagnostics: Vec<Value>,
 }
 
 /// The answer of `fslens.diagnostics`.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct DiagnosticsAnswer {
-    files: Vec<PublishedFile>,
-    total_diagnostics: usize,
-    truncated: bool,
-    via: &'static str,
-    note: &'static str,
+pub struct DiagnosticsAnswer {
+    pub files: Vec<PublishedFile>,
+    pub total_diagnostics: usize,
+    pub truncated: bool,
+    pub via: Via,
+    pub note: String,
 }
 
-pub async fn diagnostics(arguments: DiagnosticsArguments, context: CommandContext) -> Result<Value, CommandError> {
+pub async fn diagnostics(
+    arguments: DiagnosticsArguments,
+    context: CommandContext,
+) -> Result<DiagnosticsAnswer, CommandError> {
     let root = context.workspace_root()?.to_path_buf();
     let only = match &arguments.path {
         Some(path) => Some(confine(&root, path, "path")?),
@@ -88,14 +94,13 @@ pub async fn diagnostics(arguments: DiagnosticsArguments, context: CommandContex
     let max_results = arguments.max_results.as_usize();
     let truncated = files.len() > max_results;
     files.truncate(max_results);
-    let answer = DiagnosticsAnswer {
+    Ok(DiagnosticsAnswer {
         files,
         total_diagnostics: total,
         truncated,
-        via: "fsac",
-        note: "what FSAC published in this session; `current` = analysed at the content it has now. A file absent here is not known to be clean: use fslens.check.",
-    };
-    serde_json::to_value(answer).map_err(|error| CommandError::Internal(error.to_string()))
+        via: Via::Fsac,
+        note: "what FSAC published in this session; `current` = analysed at the content it has now. A file absent here is not known to be clean: use fslens.check.".to_owned(),
+    })
 }
 
 /// What FSAC published for one document, if it published anything.
@@ -110,15 +115,17 @@ fn published_file(snapshot: &AnalysisSnapshot, file: String) -> Option<Published
     } else {
         Freshness::Unverified
     };
-    let count = |severity: u64| published.diagnostics.iter().filter(|d| d["severity"] == json!(severity)).count();
+    let severities: Vec<Option<DiagnosticSeverity>> =
+        published.diagnostics.iter().map(|value| Diagnostic::read(value).and_then(|read| read.severity)).collect();
+    let count = |severity: DiagnosticSeverity| severities.iter().filter(|read| **read == Some(severity)).count();
     Some(PublishedFile {
         file,
         open_in_editor: snapshot.open_in_editor,
         version: snapshot.expected_version,
         analyzed_version: snapshot.analyzed.and_then(|analyzed| analyzed.version),
         freshness,
-        error_count: count(1),
-        warning_count: count(2),
+        error_count: count(DiagnosticSeverity::Error),
+        warning_count: count(DiagnosticSeverity::Warning),
         diagnostics: published.diagnostics.clone(),
     })
 }
@@ -146,6 +153,24 @@ mod tests {
         assert_eq!(blamed(json!({"file": "A.fs"})), "file");
         let defaults: DiagnosticsArguments = parse_arguments(json!([])).unwrap();
         assert_eq!((defaults.path, defaults.max_results.get()), (None, 200));
+    }
+
+    #[test]
+    fn an_answer_reads_back_to_the_value_sent() {
+        let sent = json!({
+            "files": [{
+                "file": "src/A.fs", "openInEditor": true, "version": 3, "analyzedVersion": null,
+                "freshness": "from_previous_fsac", "errorCount": 1, "warningCount": 0,
+                "diagnostics": [{"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}}, "severity": 1, "code": "39", "message": "m", "data": {"kept": true}}],
+            }],
+            "totalDiagnostics": 1,
+            "truncated": false,
+            "via": "fsac",
+            "note": "n",
+        });
+        let read: super::DiagnosticsAnswer = serde_json::from_value(sent.clone()).unwrap();
+        assert_eq!(read.files[0].freshness, super::Freshness::FromPreviousFsac);
+        assert_eq!(serde_json::to_value(&read).unwrap(), sent);
     }
 
     #[test]

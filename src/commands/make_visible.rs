@@ -11,13 +11,17 @@ use std::path::{Path, PathBuf};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 
+use crate::cli_contract::exit_codes;
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
+use crate::commands::diagnostic::answer::{OkStatus, Via};
 use crate::commands::params::{Bounded, CommandArguments, Coordinate, TimeoutMs};
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position as LspPosition, Range};
+use crate::lsp::types::{
+    ApplyWorkspaceEditParams, TextDocumentIdentifier, TextDocumentPositionParams, TextEdit, WorkspaceEdit,
+};
 use crate::session_state::status::State;
 use crate::syntax::index::Overlay;
 use crate::syntax::model::{Access, Declaration, DeclarationKind, FileIndex};
@@ -69,81 +73,80 @@ impl CommandArguments for MakeVisibleArguments {
     }
 }
 
-/// The answer: the edit, or why there is none.
-#[derive(Debug, Serialize)]
+/// The answer of `fslens.makeInternalVisible`: the edit, or why there is none.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(untagged)]
-enum MakeVisibleAnswer {
+pub enum MakeVisibleAnswer {
     Made(Box<MadeInternal>),
     NoAction(NoAction),
 }
 
 /// `status: "ok"`: the one-token edit (and the project edit of `exposeTo`).
-#[derive(Debug, Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename_all = "camelCase")]
-struct MadeInternal {
-    status: &'static str,
-    declaration: DeclarationSummary,
-    edits: WorkspaceEdit,
-    applied_preview: String,
-    original_line_text: String,
-    via: &'static str,
-    notes: Vec<String>,
-    written_to_disk: bool,
+pub struct MadeInternal {
+    pub status: OkStatus,
+    pub declaration: DeclarationSummary,
+    pub edits: WorkspaceEdit,
+    pub applied_preview: String,
+    pub original_line_text: String,
+    /// `fsac` when FSAC confirmed a symbol at the name, else `syntax`.
+    pub via: Via,
+    pub notes: Vec<String>,
+    pub written_to_disk: bool,
     /// With `apply`: the editor's answer, or why it could not be asked.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    applied: Option<Applied>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub applied: Option<Applied>,
+}
+
+/// `no_action`.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum NoActionStatus {
+    NoAction,
 }
 
 /// `status: "no_action"`: nothing to make internal here, and why.
-#[derive(Debug, Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename_all = "camelCase")]
-struct NoAction {
-    status: &'static str,
-    reason: String,
-    edits: Option<WorkspaceEdit>,
-    applied_preview: Option<String>,
-    original_line_text: Option<String>,
-    via: &'static str,
+pub struct NoAction {
+    pub status: NoActionStatus,
+    pub reason: String,
+    /// Always `null`.
+    pub edits: Option<WorkspaceEdit>,
+    /// Always `null`.
+    pub applied_preview: Option<String>,
+    pub original_line_text: Option<String>,
+    pub via: Via,
 }
 
 fn no_action(reason: impl Into<String>, original_line: &str) -> NoAction {
     NoAction {
-        status: "no_action",
+        status: NoActionStatus::NoAction,
         reason: reason.into(),
         edits: None,
         applied_preview: None,
         original_line_text: Some(original_line.to_owned()),
-        via: "syntax",
+        via: Via::Syntax,
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename_all = "camelCase")]
-struct DeclarationSummary {
-    name: String,
-    full_name: String,
-    kind: &'static str,
-    file: String,
+pub struct DeclarationSummary {
+    pub name: String,
+    pub full_name: String,
+    /// The declaration kind as the syntax index spells it (`let`, `constructor`, …).
+    pub kind: String,
+    pub file: String,
 }
 
-/// An LSP `WorkspaceEdit` with `changes`.
-#[derive(Debug, Clone, Serialize)]
-struct WorkspaceEdit {
-    changes: BTreeMap<String, Vec<TextEdit>>,
-}
-
-#[derive(Debug, Clone, Serialize)]
+/// With `apply`: whether the editor applied the edit, and why not.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename_all = "camelCase")]
-struct TextEdit {
-    range: Range,
-    new_text: String,
-}
-
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-struct Applied {
-    applied: bool,
-    failure_reason: Value,
+pub struct Applied {
+    pub applied: bool,
+    pub failure_reason: Option<String>,
 }
 
 /// The declaration to make internal: where its `private` is and what it is.
@@ -169,7 +172,7 @@ struct SourceFile {
 pub async fn make_internal_visible(
     arguments: MakeVisibleArguments,
     context: CommandContext,
-) -> Result<Value, CommandError> {
+) -> Result<MakeVisibleAnswer, CommandError> {
     let deadline = tokio::time::Instant::now() + arguments.timeout_ms.as_duration_ms();
     let root = context.workspace_root()?.to_path_buf();
     let path = confine(&root, &arguments.path, "path")?;
@@ -187,13 +190,12 @@ pub async fn make_internal_visible(
     {
         crate::commands::arguments::column_on_line(&original_line, line, character.as_u32())?;
     }
-    let answer = match target_at(&arguments, &source, &context, &original_line) {
+    Ok(match target_at(&arguments, &source, &context, &original_line) {
         Ok(target) => MakeVisibleAnswer::Made(Box::new(
             make_internal(target, &arguments, &source, &model, &root, &context, deadline).await?,
         )),
         Err(reason) => MakeVisibleAnswer::NoAction(no_action(reason, &original_line)),
-    };
-    serde_json::to_value(answer).map_err(|error| CommandError::Internal(format!("cannot write the answer: {error}")))
+    })
 }
 
 /// Reads the file (the editor's buffer, else the disk), indexes its syntax and loads the
@@ -352,7 +354,7 @@ async fn make_internal(
     let uri =
         crate::uri::path_to_uri(&source.path).ok_or_else(|| CommandError::Internal("cannot make a URI".to_owned()))?;
     let mut changes = BTreeMap::new();
-    changes.insert(uri, vec![TextEdit { range: target.modifier, new_text: "internal".to_owned() }]);
+    changes.insert(uri, vec![TextEdit::new(target.modifier, "internal")]);
     if let Some(target_project) = &arguments.expose_to {
         match internals_visible_to_edit(model, &source.path, target_project)? {
             ExposeOutcome::Edit { project_uri, edit, project } => {
@@ -369,17 +371,17 @@ async fn make_internal(
         }
     }
     let (applied_preview, original_line_text) = preview_of(source, target.modifier);
-    let edits = WorkspaceEdit { changes };
+    let edits = WorkspaceEdit::changes(changes);
     let applied = match arguments.apply {
         true => Some(apply_in_editor(context, &target.name, &edits, arguments, deadline).await?),
         false => None,
     };
     Ok(MadeInternal {
-        status: "ok",
+        status: OkStatus::Ok,
         declaration: DeclarationSummary {
             name: target.name,
             full_name: target.full_name,
-            kind: target.kind,
+            kind: target.kind.to_owned(),
             file: display_relative(root, &source.path),
         },
         edits,
@@ -412,19 +414,12 @@ async fn apply_in_editor(
     arguments: &MakeVisibleArguments,
     deadline: tokio::time::Instant,
 ) -> Result<Applied, CommandError> {
-    let params = json!({ "label": format!("Make {name} internal"), "edit": edits });
-    match context.editor_request("workspace/applyEdit", params, "/workspace/applyEdit", deadline).await {
-        Ok(Ok(result)) => Ok(Applied {
-            applied: result["applied"] == json!(true),
-            failure_reason: result.get("failureReason").cloned().unwrap_or(Value::Null),
-        }),
-        Ok(Err(error)) => Ok(Applied { applied: false, failure_reason: json!(error.message) }),
-        Err(CommandError::Timeout) => Ok(Applied {
-            applied: false,
-            failure_reason: json!(format!("the editor did not answer within timeoutMs = {}", arguments.timeout_ms)),
-        }),
-        Err(error) => Err(error),
-    }
+    let params = ApplyWorkspaceEditParams { label: format!("Make {name} internal"), edit: Some(edits.clone()) };
+    let answer = crate::commands::diagnostic::apply_in_editor(context, &params, deadline).await?;
+    let (applied, failure_reason) = answer.unwrap_or_else(|| {
+        (false, Some(format!("the editor did not answer within timeoutMs = {}", arguments.timeout_ms)))
+    });
+    Ok(Applied { applied, failure_reason })
 }
 
 /// The 0-based UTF-16 column of the `occurrence`-th whole-word `word` on `line`.
@@ -480,31 +475,33 @@ fn private_token(file: &FileIndex, declaration: &Declaration, text: &str, lines:
         })
 }
 
+/// `fsac` when FSAC is ready and has a hover at the declared name, else `syntax`.
 async fn confirm_with_fsac(
     context: &CommandContext,
     path: &Path,
     text: &str,
     name_position: LspPosition,
     deadline: tokio::time::Instant,
-) -> &'static str {
-    let Ok(status) = context.status().await else { return "syntax" };
+) -> Via {
+    let Ok(status) = context.status().await else { return Via::Syntax };
     if status.state != State::Ready {
-        return "syntax";
+        return Via::Syntax;
     }
-    let Some(uri) = crate::uri::path_to_uri(path) else { return "syntax" };
+    let Some(uri) = crate::uri::path_to_uri(path) else { return Via::Syntax };
     if context.acquire_document(&uri, text.to_owned()).await.is_err() {
-        return "syntax";
+        return Via::Syntax;
     }
-    let params = json!({
-        "textDocument": { "uri": uri },
-                "position": name_position,
-    });
+    let params = TextDocumentPositionParams {
+        text_document: TextDocumentIdentifier { uri: uri.clone() },
+        position: name_position,
+    };
+    let Ok(params) = serde_json::to_value(params) else { return Via::Syntax };
     let deadline = deadline.min(tokio::time::Instant::now() + std::time::Duration::from_secs(10));
     let answer = context.backend_request("textDocument/hover", params, deadline).await;
     context.release_document(&uri);
     match answer {
-        Ok(Ok(hover)) if !hover.is_null() => "fsac",
-        _ => "syntax",
+        Ok(Ok(hover)) if !hover.is_null() => Via::Fsac,
+        _ => Via::Syntax,
     }
 }
 
@@ -554,10 +551,10 @@ fn internals_visible_to_edit(model: &WorkspaceModel, file: &Path, target: &str) 
     let lines = LineIndex::new(&project_text);
     let at = lines.position(&project_text, close);
     let escaped = target.replace('&', "&amp;").replace('"', "&quot;").replace('<', "&lt;");
-    let edit = TextEdit {
-        range: Range { start: at, end: at },
-        new_text: format!("  <ItemGroup>\n    <InternalsVisibleTo Include=\"{escaped}\" />\n  </ItemGroup>\n"),
-    };
+    let edit = TextEdit::new(
+        Range { start: at, end: at },
+        format!("  <ItemGroup>\n    <InternalsVisibleTo Include=\"{escaped}\" />\n  </ItemGroup>\n"),
+    );
     let project_uri =
         crate::uri::path_to_uri(&declaring.path).ok_or_else(|| CommandError::Internal("cannot make a URI".into()))?;
     Ok(ExposeOutcome::Edit { project_uri, edit, project: declaring.path.clone() })
@@ -566,66 +563,56 @@ fn internals_visible_to_edit(model: &WorkspaceModel, file: &Path, target: &str) 
 /// `make-visible` as text: the declaration's line before and after, then every other edit of
 /// the answer's `WorkspaceEdit` (the `.fsproj`'s `InternalsVisibleTo` with `--expose-to`) as the
 /// lines it inserts or replaces, and the notes. Nothing is written to disk.
-pub fn render_text(answer: &Value) -> String {
-    let text = |value: &Value| value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
-    if answer["status"] != json!("ok") {
-        return format!("no action: {}", text(&answer["reason"]));
-    }
-    let declaration_file = answer["declaration"]["file"].as_str().unwrap_or_default();
+pub fn render_text(answer: &MakeVisibleAnswer) -> String {
+    let made = match answer {
+        MakeVisibleAnswer::Made(made) => made,
+        MakeVisibleAnswer::NoAction(no_action) => return format!("no action: {}", no_action.reason),
+    };
+    let declaration_file = made.declaration.file.as_str();
     let mut lines = vec![
-        format!(
-            "{} ({}, {declaration_file})",
-            text(&answer["declaration"]["fullName"]),
-            text(&answer["declaration"]["kind"])
-        ),
-        format!("- {}", text(&answer["originalLineText"])),
-        format!("+ {}", text(&answer["appliedPreview"])),
+        format!("{} ({}, {declaration_file})", made.declaration.full_name, made.declaration.kind),
+        format!("- {}", made.original_line_text),
+        format!("+ {}", made.applied_preview),
     ];
-    let root = answer["workspaceRoot"].as_str().map(std::path::PathBuf::from);
-    for (uri, edits) in answer["edits"]["changes"].as_object().into_iter().flatten() {
-        let path = crate::uri::uri_to_path(uri);
-        let shown = path
-            .as_ref()
-            .map(|path| {
-                root.as_ref().and_then(|root| path.strip_prefix(root).ok()).unwrap_or(path).display().to_string()
-            })
-            .unwrap_or_else(|| uri.clone());
+    let (files, _) = made.edits.text_edits();
+    for (uri, edits) in files {
+        let shown =
+            crate::uri::uri_to_path(uri).map(|path| path.display().to_string()).unwrap_or_else(|| uri.to_owned());
         if shown.ends_with(declaration_file) && !declaration_file.is_empty() {
             continue;
         }
-        for edit in edits.as_array().into_iter().flatten() {
-            let start = &edit["range"]["start"];
-            let end = &edit["range"]["end"];
-            let inserts = start == end;
+        for edit in edits {
+            let Range { start, end } = edit.range;
             lines.push(format!(
                 "{shown}:{}: {}",
-                start["line"].as_u64().unwrap_or(0) + 1,
-                if inserts {
-                    "insert".to_owned()
-                } else {
-                    format!("replace up to line {}", end["line"].as_u64().unwrap_or(0) + 1)
-                }
+                start.line + 1,
+                if start == end { "insert".to_owned() } else { format!("replace up to line {}", end.line + 1) }
             ));
-            for added in edit["newText"].as_str().unwrap_or_default().lines() {
-                lines.push(format!("+ {added}"));
-            }
+            lines.extend(edit.new_text.lines().map(|added| format!("+ {added}")));
         }
     }
-    for note in answer["notes"].as_array().into_iter().flatten() {
-        lines.push(format!("note: {}", text(note)));
-    }
-    if let Some(applied) = answer["applied"].as_object() {
-        lines.push(format!("applied in the editor: {}", applied.get("applied").map(text).unwrap_or_default()));
-    } else {
-        lines.push("nothing was written to disk".to_owned());
-    }
+    lines.extend(made.notes.iter().map(|note| format!("note: {note}")));
+    lines.push(match &made.applied {
+        Some(applied) => format!("applied in the editor: {}", applied.applied),
+        None => "nothing was written to disk".to_owned(),
+    });
     lines.join("\n")
+}
+
+/// `make-visible`'s exit code: 0 with the edit, 2 for `no_action`.
+pub fn exit_code(answer: &MakeVisibleAnswer) -> u8 {
+    match answer {
+        MakeVisibleAnswer::Made(_) => exit_codes::SUCCESS,
+        MakeVisibleAnswer::NoAction(_) => exit_codes::NOT_DEFINITE,
+    }
 }
 
 impl crate::commands::command_line::CliArguments for MakeVisibleArguments {}
 
 #[cfg(test)]
 mod tests {
+    use serde_json::{Value, json};
+
     use super::*;
     use crate::commands::params::parse_arguments;
 
@@ -653,6 +640,38 @@ mod tests {
         assert_eq!(blamed(json!({"path": "a.fs", "line": 1, "word": "x", "expose": "T"})), "expose");
         let parsed: MakeVisibleArguments = parse_arguments(json!({"path": "a.fs", "line": 1, "word": "x"})).unwrap();
         assert_eq!((parsed.occurrence.get(), parsed.apply, parsed.timeout_ms.get()), (1, false, 60_000));
+    }
+
+    #[test]
+    fn an_answer_reads_back_to_the_value_sent_and_renders_the_project_edit() {
+        let at = |line: u32, character: u32| json!({"line": line, "character": character});
+        let sent = json!({
+            "status": "ok",
+            "declaration": {"name": "Hidden", "fullName": "Shipping.Domain.Visibility.Hidden", "kind": "let", "file": "src/D/Visibility.fs"},
+            "edits": {"changes": {
+                "file:///w/src/D/D.fsproj": [{"range": {"start": at(9, 0), "end": at(9, 0)}, "newText": "  <ItemGroup>\n    <InternalsVisibleTo Include=\"App\" />\n  </ItemGroup>\n"}],
+                "file:///w/src/D/Visibility.fs": [{"range": {"start": at(16, 4), "end": at(16, 11)}, "newText": "internal"}],
+            }},
+            "appliedPreview": "let internal Hidden = 1",
+            "originalLineText": "let private Hidden = 1",
+            "via": "fsac",
+            "notes": ["adds InternalsVisibleTo \"App\" to src/D/D.fsproj"],
+            "writtenToDisk": false,
+            "applied": {"applied": false, "failureReason": null},
+        });
+        let read: MakeVisibleAnswer = serde_json::from_value(sent.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&read).unwrap(), sent);
+        assert_eq!(
+            render_text(&read),
+            "Shipping.Domain.Visibility.Hidden (let, src/D/Visibility.fs)\n- let private Hidden = 1\n+ let internal Hidden = 1\n\
+             /w/src/D/D.fsproj:10: insert\n+   <ItemGroup>\n+     <InternalsVisibleTo Include=\"App\" />\n+   </ItemGroup>\n\
+             note: adds InternalsVisibleTo \"App\" to src/D/D.fsproj\napplied in the editor: false"
+        );
+        assert_eq!(exit_code(&read), 0);
+        let sent = serde_json::to_value(MakeVisibleAnswer::NoAction(no_action("why", "let x = 1"))).unwrap();
+        let read: MakeVisibleAnswer = serde_json::from_value(sent.clone()).unwrap();
+        assert_eq!(serde_json::to_value(&read).unwrap(), sent);
+        assert_eq!((render_text(&read).as_str(), exit_code(&read)), ("no action: why", 2));
     }
 
     #[test]

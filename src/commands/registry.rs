@@ -252,7 +252,7 @@ commands! {
         group: Diagnostics,
         read_only: true,
         arguments: diagnostics::DiagnosticsArguments,
-        answer: Value,
+        answer: diagnostics::DiagnosticsAnswer,
         handler: diagnostics::diagnostics,
         text: crate::cli_contract::indented_json,
         exit_code: crate::cli_contract::always_success,
@@ -267,10 +267,10 @@ commands! {
         group: Edits,
         read_only: false,
         arguments: make_visible::MakeVisibleArguments,
-        answer: Value,
+        answer: make_visible::MakeVisibleAnswer,
         handler: make_visible::make_internal_visible,
         text: make_visible::render_text,
-        exit_code: crate::cli_contract::exit_code_of_status,
+        exit_code: make_visible::exit_code,
         cli: ("make-visible", OnCommandLine<make_visible::MakeVisibleArguments>, "Make a private declaration internal: prints the edit (nothing is written to disk)"),
         description:
         "Turns a `private` declaration into `internal` with a one-token edit found in the syntax tree (never in \
@@ -298,10 +298,10 @@ commands! {
         group: Diagnostics,
         read_only: true,
         arguments: diagnostic::arguments::ExplainArguments,
-        answer: Value,
+        answer: diagnostic::explain::ExplainAnswer,
         handler: diagnostic::explain::explain_diagnostic,
         text: diagnostic::render::explain,
-        exit_code: crate::cli_contract::exit_code_of_status,
+        exit_code: diagnostic::render::explain_exit_code,
         cli: ("explain-diagnostic", OnCommandLine<diagnostic::arguments::ExplainArguments>, "Explain the compiler diagnostic at --path/--line: message, context, meaning, fixes"),
         description:
         "Explains one compiler diagnostic at path + line (+ code, character): FSAC's exact message, code, \
@@ -313,10 +313,10 @@ commands! {
         group: Diagnostics,
         read_only: false,
         arguments: diagnostic::arguments::FixesArguments,
-        answer: Value,
+        answer: diagnostic::fixes::FixesAnswer,
         handler: diagnostic::fixes::diagnostic_fixes,
         text: diagnostic::render::fixes,
-        exit_code: crate::cli_contract::exit_code_of_status,
+        exit_code: diagnostic::render::fixes_exit_code,
         cli: ("diagnostic-fixes", OnCommandLine<diagnostic::arguments::FixesArguments>, "FSAC's fixes for the diagnostic at --path/--line, previewed (nothing is written)"),
         description:
         "FSAC's code actions for one diagnostic at path + line (+ code): each fix's title, kind, edits previewed \
@@ -328,10 +328,10 @@ commands! {
         group: Diagnostics,
         read_only: true,
         arguments: diagnostic::arguments::SuggestOpenArguments,
-        answer: Value,
+        answer: diagnostic::suggest_open::SuggestOpenAnswer,
         handler: diagnostic::suggest_open::suggest_open,
         text: diagnostic::render::suggest_open,
-        exit_code: crate::cli_contract::exit_code_of_status,
+        exit_code: diagnostic::render::suggest_open_exit_code,
         cli: ("suggest-open", OnCommandLine<diagnostic::arguments::SuggestOpenArguments>, "Which `open` brings NAME (or the FS0039 at --path/--line) into scope"),
         description:
         "Which `open` brings an unresolved name into scope: give `name`, or path + line of its FS0039. Answers \

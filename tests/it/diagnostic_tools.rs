@@ -284,6 +284,49 @@ async fn bad_arguments_are_typed_and_name_the_argument() {
     editor.stop().await;
 }
 
+/// What fslens answers in front of the double reads as the typed answers, each status as its
+/// own variant.
+#[tokio::test]
+async fn the_answers_read_as_their_typed_answers() {
+    use fslens::commands::diagnostic::answer::Severity;
+    use fslens::commands::diagnostic::explain::ExplainAnswer;
+    use fslens::commands::diagnostic::fixes::{FixesAnswer, OfferedStatus};
+    use fslens::commands::diagnostic::suggest_open::{SuggestOpenAnswer, SuggestStatus, Suggestion};
+
+    let workspace = fixture_copy("diagnostic-fixes");
+    let runtime = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(workspace.path().join(PROGRAM)).unwrap();
+    let mut editor = ready_editor(workspace.path(), runtime.path(), plain_capabilities()).await;
+
+    let misspelt = line_of(&text, "lenght'");
+    let answer: ExplainAnswer =
+        editor.execute_as(Command::ExplainDiagnostic, json!({"path": PROGRAM, "line": misspelt})).await;
+    let ExplainAnswer::Explained(explained) = answer else { panic!("not explained: {answer:?}") };
+    assert_eq!(explained.diagnostic.summary.severity, Severity::Error);
+    assert_eq!(explained.diagnostic.summary.range.start.line as u64, misspelt);
+    assert_eq!(explained.fixes.titles, ["Replace with 'length''"]);
+
+    let mutation = line_of(&text, "total <- total");
+    let answer: FixesAnswer =
+        editor.execute_as(Command::DiagnosticFixes, json!({"path": PROGRAM, "line": mutation})).await;
+    let FixesAnswer::Offered(offered) = answer else { panic!("no fixes offered: {answer:?}") };
+    assert_eq!((offered.status, offered.fix_count), (OfferedStatus::Ok, 1));
+    assert!(offered.fixes[0].workspace_edit.is_some() && offered.fixes[0].preview.is_some());
+    let clamp = line_of(&text, "clampTo 10 42");
+    let answer: FixesAnswer =
+        editor.execute_as(Command::DiagnosticFixes, json!({"path": PROGRAM, "line": clamp})).await;
+    assert!(matches!(&answer, FixesAnswer::Offered(offered) if offered.status == OfferedStatus::NoFixes), "{answer:?}");
+
+    let answer: SuggestOpenAnswer =
+        editor.execute_as(Command::SuggestOpen, json!({"name": "shout", "path": PROGRAM})).await;
+    let SuggestOpenAnswer::Suggested(suggested) = answer else { panic!("the name is given: {answer:?}") };
+    assert_eq!(suggested.status, SuggestStatus::Ok);
+    let Some(Suggestion::Syntax(first)) = suggested.suggestions.first() else { panic!("{suggested:?}") };
+    assert_eq!(first.open.as_deref(), Some("Fixes.Tools.Text"));
+    assert!(first.workspace_edit.is_some(), "a file, so an edit");
+    editor.stop().await;
+}
+
 fn cli(workspace: &Path, runtime: &Path, arguments: &[&str]) -> (Option<i32>, String) {
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_fslens"))
         .args(arguments)

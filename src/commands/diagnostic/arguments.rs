@@ -4,9 +4,9 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::{Value, json};
+use serde_json::Value;
 
-use super::{Selector, parse_code};
+use super::{Selector, parse_code, parse_code_text};
 use crate::commands::CommandError;
 use crate::commands::params::{Bounded, CommandArguments, Coordinate, TimeoutMs};
 
@@ -33,7 +33,7 @@ impl std::str::FromStr for DiagnosticCode {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, String> {
-        parse_code(&json!(text))
+        parse_code_text(text)
             .map(DiagnosticCode)
             .ok_or_else(|| format!("expected a code like FS0039 or 39, got {text:?}"))
     }
@@ -63,20 +63,45 @@ pub struct CheckDiagnostic {
     pub code: Option<u64>,
 }
 
+/// What selects in a check diagnostic, as check writes it: `{file, range: {start: {line,
+/// character}}, code}` (its other members are not read).
+#[derive(Deserialize, Serialize)]
+struct CheckDiagnosticSelector<Code> {
+    file: String,
+    range: StartOfRange,
+    #[serde(default)]
+    code: Option<Code>,
+}
+
+#[derive(Deserialize, Serialize)]
+struct StartOfRange {
+    start: Start,
+}
+
+#[derive(Deserialize, Serialize)]
+struct Start {
+    line: u32,
+    #[serde(default)]
+    character: Option<u32>,
+}
+
 fn check_diagnostic<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<CheckDiagnostic>, D::Error> {
+    // Read from the value as a whole, so a refusal names the `diagnostic` argument, not a
+    // member inside it.
     let value = Value::deserialize(deserializer)?;
-    if value.is_null() {
+    let Some(written) = Option::<CheckDiagnosticSelector<Value>>::deserialize(&value).map_err(|error| {
+        serde::de::Error::custom(format!(
+            "expected a check diagnostic with `file`, `range.start.line` and `code`: {error}"
+        ))
+    })?
+    else {
         return Ok(None);
-    }
-    let invalid = |message: &str| serde::de::Error::custom(message.to_owned());
-    let file = value["file"].as_str().ok_or_else(|| invalid("expected a check diagnostic with `file`"))?;
-    let start = &value["range"]["start"];
-    let line = start["line"].as_u64().ok_or_else(|| invalid("expected a check diagnostic with `range.start.line`"))?;
+    };
     Ok(Some(CheckDiagnostic {
-        file: file.to_owned(),
-        line: u32::try_from(line).map_err(|_| invalid("line out of range"))?,
-        character: start["character"].as_u64().and_then(|character| u32::try_from(character).ok()),
-        code: value.get("code").and_then(parse_code),
+        file: written.file,
+        line: written.range.start.line,
+        character: written.range.start.character,
+        code: written.code.as_ref().and_then(parse_code),
     }))
 }
 
@@ -86,12 +111,10 @@ fn check_diagnostic_as_check_writes_it<S: Serializer>(
 ) -> Result<S::Ok, S::Error> {
     diagnostic
         .as_ref()
-        .map(|diagnostic| {
-            json!({
-                "file": diagnostic.file,
-                "range": { "start": { "line": diagnostic.line, "character": diagnostic.character } },
-                "code": diagnostic.code,
-            })
+        .map(|diagnostic| CheckDiagnosticSelector {
+            file: diagnostic.file.clone(),
+            range: StartOfRange { start: Start { line: diagnostic.line, character: diagnostic.character } },
+            code: diagnostic.code,
         })
         .serialize(serializer)
 }
@@ -305,6 +328,8 @@ impl crate::commands::command_line::CliArguments for SuggestOpenArguments {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
     use crate::commands::params::parse_arguments;
 

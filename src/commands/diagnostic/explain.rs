@@ -5,13 +5,13 @@
 
 use std::time::Instant;
 
-use serde::Serialize;
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
+use crate::commands::diagnostic::answer::{Blocked, ExplainedDiagnostic, Matched, OkStatus, Via};
 use crate::commands::diagnostic::arguments::ExplainArguments;
-use crate::commands::diagnostic::{diagnostic_with_actions, to_json};
+use crate::commands::diagnostic::diagnostic_with_actions;
 
 /// What a compiler code generally means and what usually fixes it.
 struct CodeMeaning {
@@ -129,17 +129,24 @@ const MEANINGS: &[CodeMeaning] = &[
 ];
 
 /// What `meaning` says of a code: the curated summary, or that the table does not know it.
-#[derive(Debug, Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct Meaning {
     pub known: bool,
     pub code: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub title: Option<&'static str>,
-    pub meaning: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub usual_fixes: Option<&'static str>,
-    pub via: &'static str,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    pub meaning: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub usual_fixes: Option<String>,
+    pub via: Curated,
+}
+
+/// `meaning.via`: the summary is fslens's own table, not the compiler's.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Curated {
+    Curated,
 }
 
 /// The curated explanation of a code, or a note that the table does not know it.
@@ -148,55 +155,62 @@ pub fn meaning_of(code: Option<u64>) -> Meaning {
         Some(meaning) => Meaning {
             known: true,
             code: Some(format!("FS{:04}", meaning.code)),
-            title: Some(meaning.title),
-            meaning: meaning.meaning,
-            usual_fixes: Some(meaning.usual_fixes),
-            via: "curated",
+            title: Some(meaning.title.to_owned()),
+            meaning: meaning.meaning.to_owned(),
+            usual_fixes: Some(meaning.usual_fixes.to_owned()),
+            via: Curated::Curated,
         },
         None => Meaning {
             known: false,
             code: code.map(|code| format!("FS{code:04}")),
             title: None,
-            meaning: "fslens has no summary for this code; the compiler's message above is the authority.",
+            meaning: "fslens has no summary for this code; the compiler's message above is the authority.".to_owned(),
             usual_fixes: None,
-            via: "curated",
+            via: Curated::Curated,
         },
     }
 }
 
-/// The answer of `fslens.explainDiagnostic` when the diagnostic was found.
-#[derive(Debug, Serialize)]
+/// The answer of `fslens.explainDiagnostic`: the diagnostic explained, or `unknown`.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(untagged)]
+pub enum ExplainAnswer {
+    Explained(Box<Explanation>),
+    Unknown(Blocked),
+}
+
+/// `status: "ok"`: the diagnostic was found.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename_all = "camelCase")]
-struct ExplainAnswer {
-    status: &'static str,
-    via: &'static str,
+pub struct Explanation {
+    pub status: OkStatus,
+    pub via: Via,
     /// The diagnostic with its line, context lines, related information and FSAC's original.
-    diagnostic: Value,
-    meaning: Meaning,
-    fixes: FixesSummary,
-    matched_count: usize,
-    index: usize,
-    analysis: Value,
-    note: &'static str,
-    elapsed_ms: u64,
+    pub diagnostic: ExplainedDiagnostic,
+    pub meaning: Meaning,
+    pub fixes: FixesSummary,
+    #[serde(flatten)]
+    pub matched: Matched,
+    pub note: String,
+    pub elapsed_ms: u64,
 }
 
 /// Which fixes FSAC offers, by title.
-#[derive(Debug, Serialize)]
-struct FixesSummary {
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct FixesSummary {
     /// `null` when FSAC gave no answer.
-    count: Option<usize>,
-    titles: Vec<Value>,
-    via: &'static str,
-    complete: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reason: Option<String>,
+    pub count: Option<usize>,
+    pub titles: Vec<String>,
+    pub via: Via,
+    pub complete: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 pub async fn explain_diagnostic(
     arguments: ExplainArguments,
     mut context: CommandContext,
-) -> Result<Value, CommandError> {
+) -> Result<ExplainAnswer, CommandError> {
     let started = Instant::now();
     let Some(selector) = arguments.selector(false)? else {
         return Err(CommandError::invalid_argument("path", "required"));
@@ -204,32 +218,34 @@ pub async fn explain_diagnostic(
     let timeout = arguments.timeout_ms.as_duration_ms();
     let (located, actions) = match diagnostic_with_actions(&mut context, &selector, timeout, started).await? {
         Ok(found) => found,
-        Err(unknown) => return to_json(&unknown),
+        Err(unknown) => return Ok(ExplainAnswer::Unknown(unknown)),
     };
     let fixes = match actions {
         Ok(actions) => {
-            let titles: Vec<Value> = actions.iter().map(|action| action["title"].clone()).collect();
-            FixesSummary { count: Some(titles.len()), titles, via: "fsac", complete: true, reason: None }
+            let titles: Vec<String> = actions.into_iter().map(|action| action.title).collect();
+            FixesSummary { count: Some(titles.len()), titles, via: Via::Fsac, complete: true, reason: None }
         }
-        Err(why) => FixesSummary { count: None, titles: Vec::new(), via: "fsac", complete: false, reason: Some(why) },
+        Err(why) => {
+            FixesSummary { count: None, titles: Vec::new(), via: Via::Fsac, complete: false, reason: Some(why) }
+        }
     };
     let code = super::published_code(&located.diagnostic);
-    to_json(&ExplainAnswer {
-        status: "ok",
-        via: "fsac",
+    Ok(ExplainAnswer::Explained(Box::new(Explanation {
+        status: OkStatus::Ok,
+        via: Via::Fsac,
         diagnostic: located.describe(),
         meaning: meaning_of(code),
         fixes,
-        matched_count: located.matched,
-        index: located.index,
-        analysis: located.stamp.clone(),
-        note: "the message, code and range are the compiler's, as FSAC published them; `meaning` is fslens's summary of the code",
+        matched: located.matched.clone(),
+        note: "the message, code and range are the compiler's, as FSAC published them; `meaning` is fslens's summary of the code".to_owned(),
         elapsed_ms: started.elapsed().as_millis() as u64,
-    })
+    })))
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::Value;
+
     use super::*;
 
     #[test]

@@ -1,174 +1,236 @@
 //! Plain-text renderings of the diagnostic tools' answers for the CLI (`--json` prints the
-//! answer itself).
+//! answer itself), and their exit codes: 0 for `ok`, 2 for anything less definite.
 
-use serde_json::{Value, json};
+use crate::cli_contract::exit_codes;
+use crate::commands::diagnostic::answer::{
+    Blocked, BlockingReason, DescribedFix, DiagnosticSummary, EditPreview, Matched,
+};
+use crate::commands::diagnostic::explain::{ExplainAnswer, Explanation};
+use crate::commands::diagnostic::fixes::{FixesAnswer, OfferedFixes, OfferedStatus};
+use crate::commands::diagnostic::suggest_open::{SuggestOpenAnswer, SuggestStatus, Suggested, Suggestion};
+use crate::lsp::types::{NumberOrString, Position};
 
-fn text(value: &Value) -> String {
-    value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string())
+/// A code as the JSON shows it: the text, the number, or `null`.
+fn code_text(code: Option<&NumberOrString>) -> String {
+    match code {
+        Some(NumberOrString::String(text)) => text.clone(),
+        Some(NumberOrString::Number(number)) => number.to_string(),
+        None => "null".to_owned(),
+    }
 }
 
-fn location(diagnostic: &Value) -> String {
-    format!(
-        "{}:{}:{}",
-        text(&diagnostic["file"]),
-        diagnostic["range"]["start"]["line"].as_u64().unwrap_or(0) + 1,
-        diagnostic["range"]["start"]["character"].as_u64().unwrap_or(0) + 1
-    )
+/// `file:line:character`, 1-based.
+fn location(file: &str, start: Position) -> String {
+    format!("{file}:{}:{}", start.line + 1, start.character + 1)
 }
 
-fn unknown(answer: &Value) -> Option<String> {
-    (answer["status"] == "unknown").then(|| {
-        let kind = answer["blockingReason"]["errorKind"].as_str().map(|kind| format!(" ({kind})")).unwrap_or_default();
-        let remedy =
-            answer["blockingReason"]["remedy"].as_str().map(|remedy| format!("\nremedy: {remedy}")).unwrap_or_default();
-        format!("unknown{kind}: {}{remedy}", text(&answer["reason"]))
-    })
+fn diagnostic_location(diagnostic: &DiagnosticSummary) -> String {
+    location(&diagnostic.file, diagnostic.range.start)
+}
+
+/// `unknown (errorKind): reason`, and the remedy when the reason has one.
+fn unknown(reason: &str, blocking: Option<&BlockingReason>) -> String {
+    let kind = blocking.map(|blocking| format!(" ({})", blocking.error_kind)).unwrap_or_default();
+    let remedy = blocking
+        .and_then(|blocking| blocking.remedy.as_deref())
+        .map(|remedy| format!("\nremedy: {remedy}"))
+        .unwrap_or_default();
+    format!("unknown{kind}: {reason}{remedy}")
+}
+
+fn blocked(answer: &Blocked) -> String {
+    unknown(&answer.reason, Some(&answer.blocking_reason))
 }
 
 /// "diagnostic 1 of N here": which one of several matches the answer is about.
-fn which_of(answer: &Value) -> Option<String> {
-    let matched = answer["matchedCount"].as_u64().filter(|matched| *matched > 1)?;
-    Some(format!(
-        "diagnostic {} of {matched} at this position (--index picks another)",
-        answer["index"].as_u64().unwrap_or(0) + 1
-    ))
+fn which_of(matched: &Matched) -> Option<String> {
+    (matched.matched_count > 1).then(|| {
+        format!(
+            "diagnostic {} of {} at this position (--index picks another)",
+            matched.index + 1,
+            matched.matched_count
+        )
+    })
 }
 
-pub fn explain(answer: &Value) -> String {
-    if let Some(unknown) = unknown(answer) {
-        return unknown;
+/// `explain-diagnostic` as text.
+pub fn explain(answer: &ExplainAnswer) -> String {
+    match answer {
+        ExplainAnswer::Explained(explanation) => explained(explanation),
+        ExplainAnswer::Unknown(answer) => blocked(answer),
     }
-    let diagnostic = &answer["diagnostic"];
+}
+
+fn explained(answer: &Explanation) -> String {
+    let diagnostic = &answer.diagnostic;
+    let summary = &diagnostic.summary;
     let mut lines = vec![
         format!(
             "{}: {} {}: {}",
-            location(diagnostic),
-            text(&diagnostic["severity"]),
-            text(&diagnostic["code"]),
-            text(&diagnostic["message"]).trim_end()
+            diagnostic_location(summary),
+            summary.severity.as_str(),
+            code_text(summary.code.as_ref()),
+            summary.message.trim_end()
         ),
         String::new(),
     ];
-    if let Some(which) = which_of(answer) {
+    if let Some(which) = which_of(&answer.matched) {
         lines.insert(1, which);
     }
-    for related in diagnostic["relatedInformation"].as_array().into_iter().flatten() {
-        let start = &related["location"]["range"]["start"];
+    for related in &diagnostic.related_information {
+        let location_of_it = &related.related.location;
         lines.push(format!(
-            "related: {}:{}:{}: {}",
-            related["file"].as_str().unwrap_or_else(|| related["location"]["uri"].as_str().unwrap_or_default()),
-            start["line"].as_u64().unwrap_or(0) + 1,
-            start["character"].as_u64().unwrap_or(0) + 1,
-            text(&related["message"])
+            "related: {}: {}",
+            location(related.file.as_deref().unwrap_or(&location_of_it.uri), location_of_it.range.start),
+            related.related.message
         ));
     }
-    for line in diagnostic["contextLines"].as_array().into_iter().flatten() {
-        lines.push(format!("{:>5} | {}", line["line"].as_u64().unwrap_or(0) + 1, text(&line["text"])));
+    for line in &diagnostic.context_lines {
+        lines.push(format!("{:>5} | {}", line.line + 1, line.text));
     }
-    let meaning = &answer["meaning"];
+    let meaning = &answer.meaning;
     lines.push(String::new());
-    if meaning["known"] == true {
-        lines.push(format!("{} ({}): {}", text(&meaning["code"]), text(&meaning["title"]), text(&meaning["meaning"])));
-        lines.push(format!("usual fixes: {}", text(&meaning["usualFixes"])));
+    if meaning.known {
+        lines.push(format!(
+            "{} ({}): {}",
+            meaning.code.as_deref().unwrap_or_default(),
+            meaning.title.as_deref().unwrap_or_default(),
+            meaning.meaning
+        ));
+        lines.push(format!("usual fixes: {}", meaning.usual_fixes.as_deref().unwrap_or_default()));
     } else {
-        lines.push(text(&meaning["meaning"]));
+        lines.push(meaning.meaning.clone());
     }
-    let titles: Vec<String> = answer["fixes"]["titles"].as_array().into_iter().flatten().map(text).collect();
-    lines.push(match answer["fixes"]["reason"].as_str() {
+    lines.push(match &answer.fixes.reason {
         Some(why) => format!("FSAC's fixes are unknown: {why}"),
-        None if titles.is_empty() => "FSAC offers no fix".to_owned(),
-        None => format!("FSAC fixes: {} (diagnostic-fixes previews them)", titles.join("; ")),
+        None if answer.fixes.titles.is_empty() => "FSAC offers no fix".to_owned(),
+        None => format!("FSAC fixes: {} (diagnostic-fixes previews them)", answer.fixes.titles.join("; ")),
     });
     lines.join("\n")
 }
 
-pub fn fixes(answer: &Value) -> String {
-    if let Some(unknown) = unknown(answer) {
-        return unknown;
+/// `explain-diagnostic`'s exit code: 0 when the diagnostic was explained, 2 for `unknown`.
+pub fn explain_exit_code(answer: &ExplainAnswer) -> u8 {
+    match answer {
+        ExplainAnswer::Explained(_) => exit_codes::SUCCESS,
+        ExplainAnswer::Unknown(_) => exit_codes::NOT_DEFINITE,
     }
-    let diagnostic = &answer["diagnostic"];
+}
+
+/// `diagnostic-fixes` as text: each fix with `-`/`+` lines.
+pub fn fixes(answer: &FixesAnswer) -> String {
+    match answer {
+        FixesAnswer::Offered(offered) => offered_fixes(offered),
+        FixesAnswer::NotAnswered(answer) => unknown(&answer.reason, None),
+        FixesAnswer::Unknown(answer) => blocked(answer),
+    }
+}
+
+fn offered_fixes(answer: &OfferedFixes) -> String {
+    let diagnostic = &answer.found.diagnostic;
     let mut lines = vec![format!(
         "{}: {} {}",
-        location(diagnostic),
-        text(&diagnostic["code"]),
-        text(&diagnostic["message"]).lines().next().unwrap_or_default()
+        diagnostic_location(diagnostic),
+        code_text(diagnostic.code.as_ref()),
+        diagnostic.message.lines().next().unwrap_or_default()
     )];
-    if let Some(which) = which_of(answer) {
+    if let Some(which) = which_of(&answer.found.matched) {
         lines.push(which);
     }
-    let fixes = answer["fixes"].as_array().cloned().unwrap_or_default();
-    if fixes.is_empty() {
-        lines.push(match answer["note"].as_str() {
+    if answer.fixes.is_empty() {
+        lines.push(match &answer.note {
             Some(note) => format!("no fixes offered ({note})"),
             None => "no fixes offered".to_owned(),
         });
     }
-    for (number, fix) in fixes.iter().enumerate() {
-        lines.push(format!("[{number}] {} ({})", text(&fix["title"]), text(&fix["kind"])));
-        for edit in fix["preview"]["edits"].as_array().into_iter().flatten() {
-            for before in edit["linesBefore"].as_array().into_iter().flatten() {
-                lines.push(format!("    - {}", text(before)));
-            }
-            for after in edit["linesAfter"].as_array().into_iter().flatten() {
-                lines.push(format!("    + {}", text(after)));
-            }
-        }
-        if let Some(operations) = fix["preview"]["resourceOperationsNotPreviewed"].as_u64().filter(|count| *count > 0) {
-            lines.push(format!(
-                "    ({operations} file operation(s) of this fix are not previewed; --json has its workspaceEdit)"
-            ));
-        }
+    for (number, fix) in answer.fixes.iter().enumerate() {
+        lines.push(format!("[{number}] {} ({})", fix.title, fix.kind.as_deref().unwrap_or("null")));
+        lines.extend(fix_lines(fix));
     }
-    if answer["truncated"] == json!(true) {
-        let omitted = answer["fixesOmitted"]
-            .as_u64()
-            .unwrap_or_else(|| answer["fixCount"].as_u64().unwrap_or(0).saturating_sub(fixes.len() as u64));
-        let by = if answer["truncatedByBudget"] == json!(true) { "the response budget" } else { "the cap of 50" };
-        lines.push(format!("… {omitted} more fix(es) not shown (cut by {by})"));
+    if answer.truncated {
+        let by = if answer.truncated_by_budget { "the response budget" } else { "the cap of 50" };
+        lines.push(format!("… {} more fix(es) not shown (cut by {by})", answer.fixes_omitted));
     }
     lines.push("nothing was written to disk".to_owned());
     lines.join("\n")
 }
 
-pub fn suggest_open(answer: &Value) -> String {
-    if let Some(unknown) = unknown(answer) {
-        return unknown;
+/// A fix's previewed edits as `-`/`+` lines, and the file operations it does not preview.
+fn fix_lines(fix: &DescribedFix) -> Vec<String> {
+    let mut lines = Vec::new();
+    let Some(preview) = &fix.preview else { return lines };
+    for edit in &preview.edits {
+        if let EditPreview::Previewed(edit) = edit {
+            lines.extend(edit.lines_before.iter().map(|before| format!("    - {before}")));
+            lines.extend(edit.lines_after.iter().map(|after| format!("    + {after}")));
+        }
     }
-    let mut lines = vec![format!("{} suggestion(s) for {}", answer["totalSuggestions"], text(&answer["name"]))];
-    for suggestion in answer["suggestions"].as_array().into_iter().flatten() {
-        let what = match suggestion["via"].as_str() {
-            Some("fsac") => text(&suggestion["title"]),
-            _ => match suggestion["openLine"].as_str() {
-                Some(open) => format!("{open}  (then {})", text(&suggestion["useAs"])),
-                None => format!("use {}", text(&suggestion["useAs"])),
-            },
+    if preview.resource_operations_not_previewed > 0 {
+        lines.push(format!(
+            "    ({} file operation(s) of this fix are not previewed; --json has its workspaceEdit)",
+            preview.resource_operations_not_previewed
+        ));
+    }
+    lines
+}
+
+/// `diagnostic-fixes`'s exit code: 0 when FSAC offers fixes, 2 for `no_fixes` and `unknown`.
+pub fn fixes_exit_code(answer: &FixesAnswer) -> u8 {
+    match answer {
+        FixesAnswer::Offered(offered) if offered.status == OfferedStatus::Ok => exit_codes::SUCCESS,
+        _ => exit_codes::NOT_DEFINITE,
+    }
+}
+
+/// `suggest-open` as text: each suggestion with its source.
+pub fn suggest_open(answer: &SuggestOpenAnswer) -> String {
+    match answer {
+        SuggestOpenAnswer::Suggested(suggested) => suggestions(suggested),
+        SuggestOpenAnswer::NameUnknown(answer) => unknown(&answer.reason, answer.blocking_reason.as_ref()),
+    }
+}
+
+fn suggestions(answer: &Suggested) -> String {
+    let mut lines = vec![format!("{} suggestion(s) for {}", answer.total_suggestions, answer.name)];
+    for suggestion in &answer.suggestions {
+        let (what, via, from) = match suggestion {
+            Suggestion::Fsac(fix) => (fix.title.clone(), "fsac", String::new()),
+            Suggestion::Syntax(syntax) => (
+                match &syntax.open_line {
+                    Some(open) => format!("{open}  (then {})", syntax.use_as),
+                    None => format!("use {}", syntax.use_as),
+                },
+                "syntax",
+                format!("  [{}]", syntax.declaration.full_name),
+            ),
         };
-        let from = suggestion["declaration"]["fullName"].as_str().map(|name| format!("  [{name}]")).unwrap_or_default();
-        lines.push(format!("  {what}  via {}{from}", text(&suggestion["via"])));
+        lines.push(format!("  {what}  via {via}{from}"));
     }
-    if answer["truncated"] == json!(true) {
-        let shown = answer["suggestions"].as_array().map_or(0, Vec::len) as u64;
-        let omitted = answer["suggestionsOmitted"]
-            .as_u64()
-            .unwrap_or_else(|| answer["totalSuggestions"].as_u64().unwrap_or(0).saturating_sub(shown));
-        let by = if answer["truncatedByBudget"] == json!(true) { "the response budget" } else { "--max-results" };
-        lines.push(format!("… {omitted} more suggestion(s) not shown (cut by {by})"));
+    if answer.truncated {
+        let by = if answer.truncated_by_budget { "the response budget" } else { "--max-results" };
+        lines.push(format!("… {} more suggestion(s) not shown (cut by {by})", answer.suggestions_omitted));
     }
-    let omitted: Vec<String> = answer["omitted"]
-        .as_object()
+    let omitted: Vec<String> = answer
+        .omitted
+        .counts()
         .into_iter()
-        .flatten()
-        .filter(|(_, count)| count.as_u64().is_some_and(|count| count > 0))
+        .filter(|(_, count)| *count > 0)
         .map(|(why, count)| format!("{count} {why}"))
         .collect();
     if !omitted.is_empty() {
         lines.push(format!("left out (cannot be what the name means): {}", omitted.join(", ")));
     }
-    if let Some(coverage) = answer["syntax"]["coverage"].as_str() {
-        lines.push(format!("searched: {coverage}"));
-    }
-    if let Some(note) = answer["fsac"]["note"].as_str() {
+    lines.push(format!("searched: {}", answer.syntax.coverage));
+    if let Some(note) = &answer.fsac.note {
         lines.push(format!("note: {note}"));
     }
     lines.join("\n")
+}
+
+/// `suggest-open`'s exit code: 0 with suggestions, 2 for `not_found` and `unknown`.
+pub fn suggest_open_exit_code(answer: &SuggestOpenAnswer) -> u8 {
+    match answer {
+        SuggestOpenAnswer::Suggested(suggested) if suggested.status == SuggestStatus::Ok => exit_codes::SUCCESS,
+        _ => exit_codes::NOT_DEFINITE,
+    }
 }

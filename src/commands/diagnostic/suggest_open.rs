@@ -5,20 +5,22 @@
 //! that declare the name, with the `open` line to insert and where, qualifying the name when
 //! its module is `[<RequireQualifiedAccess>]`.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use serde::Serialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
+use crate::commands::diagnostic::answer::{
+    BlockingReason, DescribedFix, DiagnosticSummary, EditPreviews, UnknownStatus, Via,
+};
 use crate::commands::diagnostic::arguments::SuggestOpenArguments;
-use crate::commands::diagnostic::fixes::DescribedFix;
-use crate::commands::diagnostic::{Location, Selector, code_actions, locate, read_text, to_json};
+use crate::commands::diagnostic::{Location, Selector, code_actions, first_page, locate, read_text};
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position};
+use crate::lsp::types::{Diagnostic, Range, TextEdit, WorkspaceEdit};
 use crate::syntax::index::{Overlay, SyntaxIndex};
 use crate::syntax::model::{Access, DeclarationKind, FileIndex};
 use crate::workspace::WorkspaceModel;
@@ -30,8 +32,8 @@ fn is_open_fix(title: &str) -> bool {
 
 /// The unresolved name in an FS0039 message (`The value or constructor 'x' is not defined.`),
 /// else the text the diagnostic's range covers.
-pub fn unresolved_name(diagnostic: &Value, text: &str) -> Option<String> {
-    let message = diagnostic["message"].as_str().unwrap_or_default();
+pub fn unresolved_name(diagnostic: &Diagnostic, text: &str) -> Option<String> {
+    let message = diagnostic.message.as_str();
     if let Some(open) = message.find('\'')
         && let Some(close) = message[open + 1..].find("' is not defined")
     {
@@ -41,12 +43,8 @@ pub fn unresolved_name(diagnostic: &Value, text: &str) -> Option<String> {
         }
     }
     let lines = LineIndex::new(text);
-    let position = |at: &Value| Position {
-        line: at["line"].as_u64().unwrap_or(0) as u32,
-        character: at["character"].as_u64().unwrap_or(0) as u32,
-    };
-    let start = lines.offset(text, position(&diagnostic["range"]["start"]));
-    let end = lines.offset(text, position(&diagnostic["range"]["end"]));
+    let start = lines.offset(text, diagnostic.range.start);
+    let end = lines.offset(text, diagnostic.range.end);
     text.get(start..end).map(str::trim).filter(|name| !name.is_empty()).map(str::to_owned)
 }
 
@@ -191,11 +189,11 @@ fn syntax_candidates(index: &SyntaxIndex, name: &str, texts: &Overlay) -> (Vec<S
 
 /// Whether code in `from` can see declarations of `declared_in` by compile order and project
 /// references: `before`, `later` (same project, later file), `referenced`, `not_referenced`.
-fn visibility(model: &WorkspaceModel, from: &Path, declared_in: &Path) -> &'static str {
-    let Some(project) = model.projects_compiling(from).into_iter().next() else { return "unknown" };
+fn visibility(model: &WorkspaceModel, from: &Path, declared_in: &Path) -> Visibility {
+    let Some(project) = model.projects_compiling(from).into_iter().next() else { return Visibility::Unknown };
     let position = |path: &Path| project.compile_items.iter().position(|item| item.path == path);
     if let (Some(from_at), Some(declared_at)) = (position(from), position(declared_in)) {
-        return if declared_at <= from_at { "before" } else { "later" };
+        return if declared_at <= from_at { Visibility::Before } else { Visibility::Later };
     }
     let mut seen = HashSet::new();
     let mut stack = project.project_references.clone();
@@ -205,145 +203,194 @@ fn visibility(model: &WorkspaceModel, from: &Path, declared_in: &Path) -> &'stat
         }
         if let Some(referenced) = model.project(&reference) {
             if referenced.compiles(declared_in) {
-                return "referenced";
+                return Visibility::Referenced;
             }
             stack.extend(referenced.project_references.iter().cloned());
         }
     }
-    "not_referenced"
+    Visibility::NotReferenced
 }
 
-/// The answer of `fslens.suggestOpen` once the name is known.
-#[derive(Debug, Serialize)]
+/// Whether code in one file can see another's declarations, by compile order and project
+/// references.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Visibility {
+    /// Earlier in the same project's compile order (or the same file, above the use).
+    Before,
+    /// Later in the same project, or further down the same file: no `open` helps.
+    Later,
+    /// In a project the file's project references.
+    Referenced,
+    /// In a project the file's project does not reference.
+    NotReferenced,
+    /// Without a file to look from.
+    Unknown,
+}
+
+/// `ok` or `not_found`.
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum SuggestStatus {
+    Ok,
+    NotFound,
+}
+
+/// The answer of `fslens.suggestOpen`: the suggestions for the name, or that the name is not
+/// known.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(untagged)]
+pub enum SuggestOpenAnswer {
+    Suggested(Box<Suggested>),
+    NameUnknown(Box<NameUnknown>),
+}
+
+/// The answer once the name is known.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename_all = "camelCase")]
-struct SuggestOpenAnswer {
-    /// `ok` or `not_found`.
-    status: &'static str,
+pub struct Suggested {
+    pub status: SuggestStatus,
     /// A `not_found` is certain only when FSAC was asked and answered.
-    certain: bool,
-    name: String,
-    /// `fsac`, `syntax` or `fsac+syntax`: the sources of the listed suggestions.
-    via: &'static str,
-    suggestions: Vec<Value>,
-    total_suggestions: usize,
-    truncated: bool,
-    truncated_by_budget: bool,
-    suggestions_omitted: usize,
-    omitted: Omitted,
-    fsac: FsacReport,
-    syntax: SyntaxReport,
-    written_to_disk: bool,
-    elapsed_ms: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    diagnostic: Option<Value>,
+    pub certain: bool,
+    pub name: String,
+    /// The sources of the listed suggestions.
+    pub via: Via,
+    pub suggestions: Vec<Suggestion>,
+    pub total_suggestions: usize,
+    pub truncated: bool,
+    pub truncated_by_budget: bool,
+    pub suggestions_omitted: usize,
+    pub omitted: Omitted,
+    pub fsac: FsacReport,
+    pub syntax: SyntaxReport,
+    pub written_to_disk: bool,
+    pub elapsed_ms: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub diagnostic: Option<DiagnosticSummary>,
     /// The file the `open` is for.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    file: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
 }
 
 /// The answer when the name is not known: FSAC gave no diagnostic to read it from.
-#[derive(Debug, Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename_all = "camelCase")]
-struct NameUnknown {
-    status: &'static str,
-    via: &'static str,
-    fsac: FsacReport,
-    reason: &'static str,
-    elapsed_ms: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    blocking_reason: Option<Value>,
+pub struct NameUnknown {
+    pub status: UnknownStatus,
+    pub via: Via,
+    pub fsac: FsacReport,
+    pub reason: String,
+    pub elapsed_ms: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocking_reason: Option<BlockingReason>,
 }
 
 /// Declarations of the name that cannot be what it means.
-#[derive(Debug, Default, Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, Default, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]
-struct Omitted {
-    private_declarations: usize,
-    later_in_compile_order: usize,
-    in_unreferenced_projects: usize,
+pub struct Omitted {
+    pub private_declarations: usize,
+    pub later_in_compile_order: usize,
+    pub in_unreferenced_projects: usize,
+}
+
+impl Omitted {
+    /// Each count with its wire name, in the answer's order.
+    pub fn counts(&self) -> [(&'static str, usize); 3] {
+        [
+            ("privateDeclarations", self.private_declarations),
+            ("laterInCompileOrder", self.later_in_compile_order),
+            ("inUnreferencedProjects", self.in_unreferenced_projects),
+        ]
+    }
 }
 
 /// Whether FSAC was asked for its `open` fixes and what it gave.
-#[derive(Debug, Default, Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone, Default, PartialEq)]
 #[serde(rename_all = "camelCase")]
-struct FsacReport {
-    asked: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    code_actions: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    open_fixes: Option<usize>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    note: Option<&'static str>,
+pub struct FsacReport {
+    pub asked: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code_actions: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub open_fixes: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
     /// `false` when FSAC gave no answer.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    complete: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reason: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    blocking_reason: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub complete: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub blocking_reason: Option<BlockingReason>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename_all = "camelCase")]
-struct SyntaxReport {
-    indexed_files: usize,
-    coverage: &'static str,
+pub struct SyntaxReport {
+    pub indexed_files: usize,
+    pub coverage: String,
 }
 
-/// One of FSAC's `open X` / `Use X.Y` fixes.
-#[derive(Debug, Serialize)]
-struct FsacSuggestion {
-    via: &'static str,
-    #[serde(flatten)]
-    fix: DescribedFix,
+/// One suggestion, labelled with its source.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(tag = "via", rename_all = "snake_case")]
+pub enum Suggestion {
+    /// One of FSAC's `open X` / `Use X.Y` fixes.
+    Fsac(DescribedFix),
+    /// One workspace declaration of the name, as an `open` to add.
+    Syntax(SyntaxSuggestion),
 }
 
 /// One workspace declaration of the name, as an `open` to add.
-#[derive(Debug, Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename_all = "camelCase")]
-struct SyntaxSuggestion {
-    via: &'static str,
-    open: Option<String>,
-    open_line: Option<String>,
-    use_as: String,
-    require_qualified_access: bool,
-    declaration: DeclarationSite,
+pub struct SyntaxSuggestion {
+    pub open: Option<String>,
+    pub open_line: Option<String>,
+    pub use_as: String,
+    pub require_qualified_access: bool,
+    pub declaration: DeclarationSite,
     /// `before`, `referenced` or `unknown`.
-    visibility: &'static str,
+    pub visibility: Visibility,
     /// With a file: whether it opens the container already, where the `open` goes, and the
     /// edit with its preview.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    already_open: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    insert_at: Option<Position>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    preview: Option<Value>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    workspace_edit: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub already_open: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub insert_at: Option<Position>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preview: Option<EditPreviews>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub workspace_edit: Option<WorkspaceEdit>,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 #[serde(rename_all = "camelCase")]
-struct DeclarationSite {
-    full_name: String,
-    kind: &'static str,
-    file: String,
-    line: u32,
+pub struct DeclarationSite {
+    pub full_name: String,
+    /// The declaration kind as the syntax index spells it (`let`, `union-case`, …).
+    pub kind: String,
+    pub file: String,
+    pub line: u32,
 }
 
 /// What the FSAC arm found: its report, its suggestions, and the FS0039 it read.
 #[derive(Default)]
 struct FsacArm {
     report: FsacReport,
-    suggestions: Vec<Value>,
+    suggestions: Vec<Suggestion>,
     /// The unresolved name read from the diagnostic's message.
     name: Option<String>,
-    range: Option<Value>,
-    line: Option<u64>,
-    description: Option<Value>,
+    range: Option<Range>,
+    line: Option<u32>,
+    description: Option<DiagnosticSummary>,
 }
 
-pub async fn suggest_open(arguments: SuggestOpenArguments, mut context: CommandContext) -> Result<Value, CommandError> {
+pub async fn suggest_open(
+    arguments: SuggestOpenArguments,
+    mut context: CommandContext,
+) -> Result<SuggestOpenAnswer, CommandError> {
     let started = Instant::now();
     let selector = arguments.fs0039_selector()?;
     let root = context.workspace_root()?.to_path_buf();
@@ -357,14 +404,15 @@ pub async fn suggest_open(arguments: SuggestOpenArguments, mut context: CommandC
         (None, Some(name)) => name.clone(),
         (None, None) => {
             let blocking_reason = fsac.report.blocking_reason.clone();
-            return to_json(&NameUnknown {
-                status: "unknown",
-                via: "fsac",
+            return Ok(SuggestOpenAnswer::NameUnknown(Box::new(NameUnknown {
+                status: UnknownStatus::Unknown,
+                via: Via::Fsac,
                 fsac: fsac.report,
-                reason: "the unresolved name is not known: FSAC gave no diagnostic to read it from; pass `name`",
+                reason: "the unresolved name is not known: FSAC gave no diagnostic to read it from; pass `name`"
+                    .to_owned(),
                 elapsed_ms: started.elapsed().as_millis() as u64,
                 blocking_reason,
-            });
+            })));
         }
     };
     // The file the `open` is for: the diagnostic's, or with only a name `path`.
@@ -376,23 +424,20 @@ pub async fn suggest_open(arguments: SuggestOpenArguments, mut context: CommandC
     let mut suggestions = fsac.suggestions;
     suggestions.extend(syntax.suggestions);
     let total = suggestions.len();
-    let page = crate::commands::budget::paginate(
-        &suggestions,
-        0,
-        arguments.max_results.as_usize(),
-        crate::commands::budget::PageBudget::units(crate::commands::budget::RESPONSE_CHAR_BUDGET),
-    );
-    let suggestions = page.entries;
-    let via = match (suggestions.iter().any(|s| s["via"] == "fsac"), suggestions.iter().any(|s| s["via"] == "syntax")) {
-        (true, true) => "fsac+syntax",
-        (true, false) => "fsac",
-        _ => "syntax",
+    let page = first_page(&suggestions, arguments.max_results.as_usize());
+    suggestions.truncate(page.kept);
+    let from_fsac = suggestions.iter().any(|suggestion| matches!(suggestion, Suggestion::Fsac(_)));
+    let from_syntax = suggestions.iter().any(|suggestion| matches!(suggestion, Suggestion::Syntax(_)));
+    let via = match (from_fsac, from_syntax) {
+        (true, true) => Via::FsacAndSyntax,
+        (true, false) => Via::Fsac,
+        _ => Via::Syntax,
     };
     // Nothing found is only certain when FSAC was asked and answered: the syntax arm sees the
     // workspace's own declarations, not referenced packages or the framework.
     let fsac_answered = fsac.report.asked && fsac.report.complete != Some(false);
-    to_json(&SuggestOpenAnswer {
-        status: if total == 0 { "not_found" } else { "ok" },
+    Ok(SuggestOpenAnswer::Suggested(Box::new(Suggested {
+        status: if total == 0 { SuggestStatus::NotFound } else { SuggestStatus::Ok },
         certain: total > 0 || fsac_answered,
         name,
         via,
@@ -405,13 +450,15 @@ pub async fn suggest_open(arguments: SuggestOpenArguments, mut context: CommandC
         fsac: fsac.report,
         syntax: SyntaxReport {
             indexed_files: syntax.indexed_files,
-            coverage: "declarations in the workspace's own F# files; referenced packages and the framework are not searched",
+            coverage:
+                "declarations in the workspace's own F# files; referenced packages and the framework are not searched"
+                    .to_owned(),
         },
         written_to_disk: false,
         elapsed_ms: started.elapsed().as_millis() as u64,
         diagnostic: fsac.description,
         file: target.map(|path| display_relative(&root, &path)),
-    })
+    })))
 }
 
 /// The FSAC arm: the FS0039 at the position, and FSAC's open/Use fixes for it.
@@ -428,7 +475,7 @@ async fn fsac_arm(
             let report = FsacReport {
                 asked: true,
                 complete: Some(false),
-                reason: Some(reason["message"].clone()),
+                reason: Some(reason.message.clone()),
                 blocking_reason: Some(reason),
                 ..FsacReport::default()
             };
@@ -437,9 +484,9 @@ async fn fsac_arm(
     };
     let mut arm = FsacArm {
         name: unresolved_name(&located.diagnostic, &located.text),
-        range: Some(located.diagnostic["range"].clone()),
-        line: located.diagnostic["range"]["start"]["line"].as_u64(),
-        description: Some(super::describe_diagnostic(&located.file(), &located.diagnostic)),
+        range: Some(located.diagnostic.range),
+        line: Some(located.diagnostic.range.start.line),
+        description: Some(located.summary()),
         ..FsacArm::default()
     };
     let actions = code_actions(context, &located, deadline).await;
@@ -447,25 +494,23 @@ async fn fsac_arm(
     let overlay = context.editor_buffers().await?;
     match actions? {
         Ok(actions) => {
-            let offered: Vec<&Value> =
-                actions.iter().filter(|action| action["title"].as_str().is_some_and(is_open_fix)).collect();
+            let code_actions = actions.len();
+            let offered: Vec<_> = actions.into_iter().filter(|action| is_open_fix(&action.title)).collect();
             arm.report = FsacReport {
                 asked: true,
-                code_actions: Some(actions.len()),
+                code_actions: Some(code_actions),
                 open_fixes: Some(offered.len()),
-                note: offered.is_empty().then_some(
-                    "FSAC offered no \"open X\" / \"Use X.Y\" fix; it offers them only with its ResolveNamespaces setting on",
-                ),
+                note: offered.is_empty().then(|| {
+                    "FSAC offered no \"open X\" / \"Use X.Y\" fix; it offers them only with its ResolveNamespaces setting on"
+                        .to_owned()
+                }),
                 ..FsacReport::default()
             };
-            for action in offered {
-                let fix = super::fixes::describe_action(action, root, &overlay);
-                arm.suggestions.push(to_json(&FsacSuggestion { via: "fsac", fix })?);
-            }
+            arm.suggestions =
+                offered.into_iter().map(|action| Suggestion::Fsac(DescribedFix::of(action, root, &overlay))).collect();
         }
         Err(why) => {
-            arm.report =
-                FsacReport { asked: true, complete: Some(false), reason: Some(json!(why)), ..FsacReport::default() }
+            arm.report = FsacReport { asked: true, complete: Some(false), reason: Some(why), ..FsacReport::default() }
         }
     }
     Ok(arm)
@@ -473,7 +518,7 @@ async fn fsac_arm(
 
 /// What the syntax arm found.
 struct SyntaxArm {
-    suggestions: Vec<Value>,
+    suggestions: Vec<Suggestion>,
     omitted: Omitted,
     indexed_files: usize,
 }
@@ -525,24 +570,22 @@ async fn syntax_arm(
         }
         let visible = match target {
             // Further down the same file: declared after its use, so no `open` helps.
-            Some(target)
-                if *target == candidate.path && fsac.line.is_some_and(|line| u64::from(candidate.line) > line) =>
-            {
-                "later"
+            Some(target) if *target == candidate.path && fsac.line.is_some_and(|line| candidate.line > line) => {
+                Visibility::Later
             }
             Some(target) => visibility(&model, target, &candidate.path),
-            None => "unknown",
+            None => Visibility::Unknown,
         };
         match visible {
-            "later" => {
+            Visibility::Later => {
                 omitted.later_in_compile_order += 1;
                 continue;
             }
-            "not_referenced" => {
+            Visibility::NotReferenced => {
                 omitted.in_unreferenced_projects += 1;
                 continue;
             }
-            _ => {}
+            Visibility::Before | Visibility::Referenced | Visibility::Unknown => {}
         }
         let qualified = if candidate.qualifier.is_empty() {
             last_segment.clone()
@@ -560,7 +603,7 @@ async fn syntax_arm(
                 suggestion.preview = Some(super::preview_edit(edit, root, &overlay));
             }
         }
-        suggestions.push(to_json(&suggestion)?);
+        suggestions.push(Suggestion::Syntax(suggestion));
     }
     Ok(SyntaxArm { suggestions, omitted, indexed_files: index.file_count() })
 }
@@ -569,18 +612,17 @@ async fn syntax_arm(
 fn syntax_suggestion(
     candidate: &SyntaxCandidate,
     use_as: String,
-    visibility: &'static str,
+    visibility: Visibility,
     root: &Path,
 ) -> SyntaxSuggestion {
     SyntaxSuggestion {
-        via: "syntax",
         open: candidate.open.clone(),
         open_line: candidate.open.as_ref().map(|open| format!("open {open}")),
         use_as,
         require_qualified_access: !candidate.qualifier.is_empty(),
         declaration: DeclarationSite {
             full_name: candidate.full_name.clone(),
-            kind: candidate.kind,
+            kind: candidate.kind.to_owned(),
             file: display_relative(root, &candidate.path),
             line: candidate.line,
         },
@@ -594,37 +636,38 @@ fn syntax_suggestion(
 
 /// The `open` line for the target file (unless it is open already) and, when the name needs
 /// its module's qualification, the qualified name at the diagnostic's range.
-fn add_the_edit(suggestion: &mut SyntaxSuggestion, insertion: &OpenInsertion, uri: &str, qualify_at: Option<&Value>) {
+fn add_the_edit(suggestion: &mut SyntaxSuggestion, insertion: &OpenInsertion, uri: &str, qualify_at: Option<&Range>) {
     let mut edits = Vec::new();
     let already = suggestion.open.as_ref().is_some_and(|open| insertion.already_open.contains(open));
     suggestion.already_open = Some(already);
     if let Some(open) = suggestion.open.as_ref().filter(|_| !already) {
         let at = Position { line: insertion.line, character: 0 };
         suggestion.insert_at = Some(at);
-        edits.push(json!({
-            "range": { "start": at, "end": at },
-            "newText": format!("{}open {open}\n", insertion.indentation),
-        }));
+        edits.push(TextEdit::new(Range { start: at, end: at }, format!("{}open {open}\n", insertion.indentation)));
     }
     if let Some(range) = qualify_at {
-        edits.push(json!({ "range": range, "newText": suggestion.use_as }));
+        edits.push(TextEdit::new(*range, suggestion.use_as.clone()));
     }
     if !edits.is_empty() {
-        let mut changes = serde_json::Map::new();
-        changes.insert(uri.to_owned(), json!(edits));
-        suggestion.workspace_edit = Some(json!({ "changes": changes }));
+        suggestion.workspace_edit = Some(WorkspaceEdit::changes(BTreeMap::from([(uri.to_owned(), edits)])));
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     #[test]
     fn the_name_comes_from_the_message_even_with_a_quote_in_it() {
-        let diagnostic = json!({"message": "The value or constructor 'lenght'' is not defined. Maybe you want one of the following:\n   length'"});
+        let range = json!({"start": {"line": 0, "character": 4}, "end": {"line": 0, "character": 9}});
+        let read = |value: serde_json::Value| Diagnostic::read(&value).unwrap();
+        let diagnostic = read(
+            json!({"range": range, "message": "The value or constructor 'lenght'' is not defined. Maybe you want one of the following:\n   length'"}),
+        );
         assert_eq!(unresolved_name(&diagnostic, "").as_deref(), Some("lenght'"));
-        let ranged = json!({"message": "odd", "range": {"start": {"line": 0, "character": 4}, "end": {"line": 0, "character": 9}}});
+        let ranged = read(json!({"message": "odd", "range": range}));
         assert_eq!(unresolved_name(&ranged, "let shout = 1").as_deref(), Some("shout"));
     }
 
