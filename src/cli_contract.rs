@@ -141,12 +141,6 @@ impl From<ResponseError> for CliFailure {
     }
 }
 
-/// The exit code of an answer whose `status` says whether it is definite: 0 for `ok`, else 2
-/// (`make-visible`, `explain-diagnostic`, `diagnostic-fixes`, `suggest-open`).
-pub fn exit_code_of_status(answer: &Value) -> u8 {
-    if answer["status"] == "ok" { exit_codes::SUCCESS } else { exit_codes::NOT_DEFINITE }
-}
-
 /// The exit code of a command whose every answer is definite.
 pub fn always_success<Answer>(_answer: &Answer) -> u8 {
     exit_codes::SUCCESS
