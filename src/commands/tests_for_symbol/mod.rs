@@ -159,7 +159,8 @@ pub struct TestRow {
 #[serde(rename_all = "camelCase")]
 pub struct TestProjectRow {
     pub project: String,
-    /// Why it is a test project.
+    /// Why it is a test project: `rule` (`isTestProject`, `packageReference` with `package`).
+    #[serde(flatten)]
     pub rule: TestProjectRule,
     /// `analyzed`, `timedOut`, … as find's `perProject` says; `notSwept` when find did not
     /// sweep it (it cannot see the symbol's declaration).

@@ -1,0 +1,200 @@
+//! `fslens.testsForSymbol` against the FSAC double (real MSBuild and FCS) on restored copies of
+//! fixtures/tested and fixtures/tested-helpers, and through the CLI with no FSAC (the syntax
+//! layer). The expected tests are read off the fixtures' sources by hand.
+
+use crate::support;
+use fslens::commands::find::answer::{Completeness, Via};
+use fslens::commands::registry::Command;
+use fslens::commands::tests_for_symbol::{Direct, Framework, Reach, RunTestsArguments, TestsForSymbolAnswer};
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Value, json};
+use support::double::{Editor, double_command, fixture_copy};
+use tempfile::TempDir;
+
+/// A restored copy of `fixture` (its `solution` restored) and fslens ready in front of the
+/// double (the runtime directory must live as long as the editor).
+async fn ready(fixture: &str, solution: &str) -> (TempDir, TempDir, Editor) {
+    let workspace = fixture_copy(fixture);
+    support::dotnet::restore(&workspace.path().join(solution));
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = Editor::start(workspace.path(), runtime.path(), &double_command(), &[]).await;
+    editor.wait_until_ready().await;
+    (workspace, runtime, editor)
+}
+
+/// (project, name, fullyQualifiedName, framework, path, line, reach) of every test, in order.
+type TestKey = (String, String, Option<String>, Framework, String, u32, Reach);
+
+fn tests_of(answer: &TestsForSymbolAnswer) -> Vec<TestKey> {
+    answer
+        .test_projects
+        .iter()
+        .flat_map(|project| project.tests.iter())
+        .map(|test| {
+            (
+                test.project.clone(),
+                test.name.clone(),
+                test.fully_qualified_name.clone(),
+                test.framework,
+                test.path.clone(),
+                test.line,
+                test.reach.clone(),
+            )
+        })
+        .collect()
+}
+
+fn key(project: &str, name: &str, full: &str, framework: Framework, path: &str, line: u32, reach: Reach) -> TestKey {
+    (project.to_owned(), name.to_owned(), Some(full.to_owned()), framework, path.to_owned(), line, reach)
+}
+
+const DIRECT: Reach = Reach::Direct(Direct::Direct);
+
+#[tokio::test]
+async fn add_is_reached_by_the_xunit_fact_and_theory_and_the_expecto_cases() {
+    let (_workspace, _runtime, mut editor) = ready("tested", "Tally.sln").await;
+    let answer: TestsForSymbolAnswer = editor.execute_as(Command::TestsForSymbol, json!({"query": "add"})).await;
+    let xunit = "tests/Tally.Xunit/Tally.Xunit.fsproj";
+    let expecto = "tests/Tally.Expecto/Tally.Expecto.fsproj";
+    let xunit_file = "tests/Tally.Xunit/CounterTests.fs";
+    let expecto_file = "tests/Tally.Expecto/CounterTests.fs";
+    assert_eq!(
+        tests_of(&answer),
+        vec![
+            key(xunit, "add adds", "Tally.Xunit.CounterTests.add adds", Framework::Xunit, xunit_file, 9, DIRECT),
+            key(
+                xunit,
+                "clampTo keeps the count in bounds",
+                "Tally.Xunit.CounterTests.clampTo keeps the count in bounds",
+                Framework::Xunit,
+                xunit_file,
+                17,
+                DIRECT
+            ),
+            key(expecto, "add adds", "counter.add adds", Framework::Expecto, expecto_file, 7, DIRECT),
+            key(expecto, "clampTo caps", "counter.clampTo caps", Framework::Expecto, expecto_file, 9, DIRECT),
+        ],
+        "{answer:#?}"
+    );
+    assert_eq!((answer.via, answer.complete, answer.total_tests), (Via::Fsac, true, 4), "{answer:#?}");
+    assert_eq!(answer.symbol.as_deref(), Some("Tally.Counter.add"), "{answer:#?}");
+    // Each test project says the rule that made it one; the library is none.
+    let rules: BTreeMap<String, Value> = answer
+        .test_projects
+        .iter()
+        .map(|project| (project.project.clone(), serde_json::to_value(&project.rule).unwrap()))
+        .collect();
+    let expected_rules = BTreeMap::from([
+        (expecto.to_owned(), json!({"rule": "packageReference", "package": "Expecto"})),
+        (xunit.to_owned(), json!({"rule": "packageReference", "package": "Microsoft.NET.Test.Sdk"})),
+    ]);
+    assert_eq!(rules, expected_rules);
+    // VSTest selects the xUnit tests by name; the Expecto project has no test SDK.
+    let RunTestsArguments { tests, projects } = answer.run_tests_arguments.clone();
+    assert_eq!(
+        tests,
+        ["Tally.Xunit.CounterTests.add adds", "Tally.Xunit.CounterTests.clampTo keeps the count in bounds"]
+    );
+    assert_eq!(projects.into_iter().collect::<BTreeSet<_>>(), BTreeSet::from([expecto.to_owned(), xunit.to_owned()]));
+    assert!(answer.notes.iter().any(|note| note.contains(expecto) && note.contains("Microsoft.NET.Test.Sdk")));
+
+    // An unknown name is a typed error naming `query`.
+    let error = editor.execute(Command::TestsForSymbol, json!({"query": "nothingIsNamedThis"})).await;
+    assert_eq!(error["error"]["data"]["errorKind"], json!("invalid_argument"), "{error}");
+    assert_eq!(error["error"]["data"]["argument"], json!("query"), "{error}");
+    editor.stop().await;
+}
+
+#[tokio::test]
+async fn a_symbol_used_only_by_a_test_helper_is_reached_via_the_helper() {
+    let (_workspace, _runtime, mut editor) = ready("tested-helpers", "Scales.sln").await;
+    let project = "tests/Scales.Xunit/Scales.Xunit.fsproj";
+    let file = "tests/Scales.Xunit/WeightTests.fs";
+    let answer: TestsForSymbolAnswer = editor.execute_as(Command::TestsForSymbol, json!({"query": "grams"})).await;
+    let via = Reach::Via { via: "twoKilos".to_owned(), path: file.to_owned(), line: 5 };
+    assert_eq!(
+        tests_of(&answer),
+        vec![key(
+            project,
+            "two kilos weigh 2000 grams",
+            "Scales.Xunit.WeightTests.two kilos weigh 2000 grams",
+            Framework::Xunit,
+            file,
+            8,
+            via
+        )],
+        "{answer:#?}"
+    );
+    assert_eq!((answer.complete, answer.indirect_depth), (true, 1), "{answer:#?}");
+    assert_eq!(answer.helpers.len(), 1, "{answer:#?}");
+    assert!(answer.helpers[0].followed && answer.helpers[0].completeness == Some(Completeness::Complete));
+
+    // With no helper followed the test is not found, and the answer says what it cut.
+    let bounded: TestsForSymbolAnswer =
+        editor.execute_as(Command::TestsForSymbol, json!({"query": "grams", "maxIntermediate": 0})).await;
+    assert_eq!((bounded.total_tests, bounded.complete), (0, false), "{bounded:#?}");
+    assert_eq!(bounded.helpers_not_followed, ["twoKilos (tests/Scales.Xunit/WeightTests.fs:5)"], "{bounded:#?}");
+
+    // A direct use, asked by position (the declaration of `ounces`).
+    let direct: TestsForSymbolAnswer = editor
+        .execute_as(Command::TestsForSymbol, json!({"path": "src/Scales/Weights.fs", "line": 4, "word": "ounces"}))
+        .await;
+    let names: Vec<(String, Reach)> = direct
+        .test_projects
+        .iter()
+        .flat_map(|row| &row.tests)
+        .map(|test| (test.name.clone(), test.reach.clone()))
+        .collect();
+    assert_eq!(names, [("a kilo weighs 35 ounces".to_owned(), DIRECT)], "{direct:#?}");
+
+    // No test reaches `unweighed`: an empty list that is complete.
+    let none: TestsForSymbolAnswer = editor.execute_as(Command::TestsForSymbol, json!({"query": "unweighed"})).await;
+    assert_eq!((none.total_tests, none.complete, none.via), (0, true, Via::Fsac), "{none:#?}");
+    assert!(none.run_tests_arguments.tests.is_empty() && none.run_tests_arguments.projects.is_empty());
+    editor.stop().await;
+}
+
+/// `fslens tests-for-symbol QUERY --json` with no FSAC: the syntax layer answers.
+fn without_fsac(workspace: &std::path::Path, query: &str) -> TestsForSymbolAnswer {
+    let runtime = tempfile::tempdir().unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_fslens"))
+        .args(["tests-for-symbol", query, "--json", "--fsac", "/nonexistent/fsautocomplete", "--workspace"])
+        .arg(workspace)
+        .env("XDG_RUNTIME_DIR", runtime.path())
+        .output()
+        .unwrap();
+    serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+        panic!(
+            "no answer ({error}): {}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}
+
+#[test]
+fn without_fsac_the_syntax_layer_answers_and_is_never_complete() {
+    let workspace = fixture_copy("tested-helpers");
+    let none = without_fsac(workspace.path(), "unweighed");
+    assert_eq!((none.total_tests, none.complete, none.via), (0, false, Via::Syntax), "{none:#?}");
+    assert_ne!(none.completeness.find, Completeness::Complete, "{none:#?}");
+    assert!(!none.completeness.missing.is_empty(), "{none:#?}");
+    let helper = without_fsac(workspace.path(), "grams");
+    let reached: Vec<(String, Reach)> = helper
+        .test_projects
+        .iter()
+        .flat_map(|row| &row.tests)
+        .map(|test| (test.name.clone(), test.reach.clone()))
+        .collect();
+    assert_eq!(
+        reached,
+        [(
+            "two kilos weigh 2000 grams".to_owned(),
+            Reach::Via { via: "twoKilos".to_owned(), path: "tests/Scales.Xunit/WeightTests.fs".to_owned(), line: 5 }
+        )],
+        "{helper:#?}"
+    );
+    assert_eq!((helper.via, helper.complete), (Via::Syntax, false), "{helper:#?}");
+}
