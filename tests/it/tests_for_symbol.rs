@@ -63,6 +63,8 @@ async fn add_is_reached_by_the_xunit_fact_and_theory_and_the_expecto_cases() {
     assert_eq!(
         tests_of(&answer),
         vec![
+            key(expecto, "add adds", "counter.add adds", Framework::Expecto, expecto_file, 7, DIRECT),
+            key(expecto, "clampTo caps", "counter.clampTo caps", Framework::Expecto, expecto_file, 9, DIRECT),
             key(xunit, "add adds", "Tally.Xunit.CounterTests.add adds", Framework::Xunit, xunit_file, 9, DIRECT),
             key(
                 xunit,
@@ -73,8 +75,6 @@ async fn add_is_reached_by_the_xunit_fact_and_theory_and_the_expecto_cases() {
                 17,
                 DIRECT
             ),
-            key(expecto, "add adds", "counter.add adds", Framework::Expecto, expecto_file, 7, DIRECT),
-            key(expecto, "clampTo caps", "counter.clampTo caps", Framework::Expecto, expecto_file, 9, DIRECT),
         ],
         "{answer:#?}"
     );

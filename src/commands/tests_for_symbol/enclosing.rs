@@ -301,11 +301,10 @@ fn containers(declaration: Node, bytes: &[u8]) -> Vec<String> {
     while let Some(current) = node {
         let name = |kinds: &[&str]| {
             let mut cursor = current.walk();
-            let found = current
+            current
                 .named_children(&mut cursor)
                 .find(|child| kinds.contains(&child.kind()))
-                .and_then(|child| child.utf8_text(bytes).ok().map(str::to_owned));
-            found
+                .and_then(|child| child.utf8_text(bytes).ok().map(str::to_owned))
         };
         let dotted = |name: String| name.split('.').map(|part| unticked(part.trim())).collect::<Vec<_>>().join(".");
         match current.kind() {
@@ -328,12 +327,11 @@ fn containers(declaration: Node, bytes: &[u8]) -> Vec<String> {
                 let mut cursor = current.walk();
                 let type_name = current.named_children(&mut cursor).find_map(|child| {
                     let mut inner = child.walk();
-                    let found = child
+                    child
                         .named_children(&mut inner)
                         .find(|grandchild| grandchild.kind() == "type_name")
                         .and_then(first_identifier)
-                        .and_then(|identifier| identifier.utf8_text(bytes).ok().map(str::to_owned));
-                    found
+                        .and_then(|identifier| identifier.utf8_text(bytes).ok().map(str::to_owned))
                 });
                 if let Some(type_name) = type_name {
                     names.push(format!("T:{}", unticked(&type_name)));

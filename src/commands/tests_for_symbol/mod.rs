@@ -532,6 +532,8 @@ fn test_projects_of<'a>(
             })
         })
         .collect();
+    let mut all = all;
+    all.sort_by(|one, other| one.display.cmp(&other.display));
     let Some(wanted) = project_path else { return Ok(all) };
     let wanted_path = model.root.join(wanted);
     let chosen: Vec<TestProject> = all
