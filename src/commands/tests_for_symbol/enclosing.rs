@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use tree_sitter::{Node, Point};
+use tree_sitter::{Node, Point, Tree};
 
 use crate::syntax::model::GrammarKind;
 use crate::syntax::parse::FsharpParsers;
@@ -94,12 +94,23 @@ pub enum Enclosing {
     Unparsed(String),
 }
 
-/// What encloses the site at 0-based `line` and UTF-16 `character` of `text`.
+/// The syntax tree of a file, or why it has none.
+pub fn parse(parsers: &mut FsharpParsers, text: &str) -> Result<Tree, String> {
+    parsers.parse(text, GrammarKind::Implementation, PARSE_BUDGET).map_err(|error| error.to_string())
+}
+
+/// What encloses the site at 0-based `line` and UTF-16 `character` of `text` (parsed once per
+/// call; [`enclosing_in`] reuses a tree).
 pub fn enclosing(parsers: &mut FsharpParsers, text: &str, line: u32, character: u32) -> Enclosing {
-    let tree = match parsers.parse(text, GrammarKind::Implementation, PARSE_BUDGET) {
-        Ok(tree) => tree,
-        Err(error) => return Enclosing::Unparsed(error.to_string()),
-    };
+    match parse(parsers, text) {
+        Ok(tree) => enclosing_in(&tree, text, line, character),
+        Err(why) => Enclosing::Unparsed(why),
+    }
+}
+
+/// What encloses the site at 0-based `line` and UTF-16 `character` of `text`, whose tree is
+/// `tree`.
+pub fn enclosing_in(tree: &Tree, text: &str, line: u32, character: u32) -> Enclosing {
     let bytes = text.as_bytes();
     let point = Point { row: line as usize, column: byte_column(text, line, character) };
     let Some(start) = tree.root_node().descendant_for_point_range(point, point) else {

@@ -320,15 +320,20 @@ pub async fn tests_for_symbol(
         .and_then(|site| site.symbol_full_name.clone());
 
     let overlay = context.editor_buffers().await?;
-    let mut reader =
-        SiteReader { root: &root, model: &model, test_projects: &test_projects, overlay, texts: HashMap::new() };
-    let mut parsers = FsharpParsers::new();
+    let mut reader = SiteReader {
+        root: &root,
+        model: &model,
+        test_projects: &test_projects,
+        overlay,
+        parsers: FsharpParsers::new(),
+        files: HashMap::new(),
+    };
     let mut tests: BTreeMap<(String, String, u32, String), TestRow> = BTreeMap::new();
     let mut helper_keys: Vec<HelperKey> = Vec::new();
     let mut outside = Vec::new();
     for site in found.rows.iter().filter(|site| is_use(site)) {
-        let Some((project, path, text)) = reader.in_test_project(site) else { continue };
-        match enclosing::enclosing(&mut parsers, &text, site.range.start.line, site.range.start.character) {
+        let Some((project, path, enclosing)) = reader.enclosing(site) else { continue };
+        match enclosing {
             Enclosing::Test(test) => {
                 let row = test_row(test, project, &site.file, Reach::Direct(Direct::Direct));
                 tests.entry(test_key(&row)).or_insert(row);
@@ -387,8 +392,8 @@ pub async fn tests_for_symbol(
         }
         let reach = Reach::Via { via: key.name.clone(), path: display_path.clone(), line: key.line };
         for site in uses.rows.iter().filter(|site| is_use(site)) {
-            let Some((project, _, text)) = reader.in_test_project(site) else { continue };
-            match enclosing::enclosing(&mut parsers, &text, site.range.start.line, site.range.start.character) {
+            let Some((project, _, enclosing)) = reader.enclosing(site) else { continue };
+            match enclosing {
                 Enclosing::Test(test) => {
                     let test = test_row(test, project, &site.file, reach.clone());
                     tests.entry(test_key(&test)).or_insert(test);
@@ -554,30 +559,44 @@ fn test_projects_of<'a>(
     Ok(chosen)
 }
 
-/// Reads the files of sites, once each.
+/// Reads and parses the files of sites, once each.
 struct SiteReader<'a> {
     root: &'a Path,
     model: &'a WorkspaceModel,
     test_projects: &'a [TestProject<'a>],
     overlay: crate::syntax::index::Overlay,
-    texts: HashMap<PathBuf, Option<String>>,
+    parsers: FsharpParsers,
+    /// Each file's text and tree (or why it has none); `None` for a file that cannot be read.
+    files: HashMap<PathBuf, Option<ParsedFile>>,
 }
 
+/// A file's text and its syntax tree, or why it has none.
+type ParsedFile = (String, Result<tree_sitter::Tree, String>);
+
 impl<'a> SiteReader<'a> {
-    /// The test project compiling the site's file, the file's path and its text; `None` for a
-    /// site in no test project (or in a file that cannot be read).
-    fn in_test_project(&mut self, site: &SiteRow) -> Option<(&'a TestProject<'a>, PathBuf, String)> {
+    /// The test project compiling the site's file, the file's path and what encloses the site;
+    /// `None` for a site in no test project (or in a file that cannot be read).
+    fn enclosing(&mut self, site: &SiteRow) -> Option<(&'a TestProject<'a>, PathBuf, Enclosing)> {
         let path = self.root.join(&site.file);
         let compiling = self.model.projects_compiling(&path);
         let project =
             self.test_projects.iter().find(|test| compiling.iter().any(|project| project.path == test.project.path))?;
-        let overlay = &self.overlay;
-        let text = self
-            .texts
+        let (overlay, parsers) = (&self.overlay, &mut self.parsers);
+        let (text, tree) = self
+            .files
             .entry(path.clone())
-            .or_insert_with(|| crate::commands::rename::read_text(&path, overlay).ok())
-            .clone()?;
-        Some((project, path, text))
+            .or_insert_with(|| {
+                let text = crate::commands::rename::read_text(&path, overlay).ok()?;
+                let tree = enclosing::parse(parsers, &text);
+                Some((text, tree))
+            })
+            .as_ref()?;
+        let (line, character) = (site.range.start.line, site.range.start.character);
+        let found = match tree {
+            Ok(tree) => enclosing::enclosing_in(tree, text, line, character),
+            Err(why) => Enclosing::Unparsed(why.clone()),
+        };
+        Some((project, path, found))
     }
 }
 
