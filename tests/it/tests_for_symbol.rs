@@ -50,11 +50,30 @@ fn key(project: &str, name: &str, full: &str, framework: Framework, path: &str, 
     (project.to_owned(), name.to_owned(), Some(full.to_owned()), framework, path.to_owned(), line, reach)
 }
 
+/// FSAC's custom-method envelope: the answer as JSON text.
+#[derive(serde::Deserialize)]
+struct Envelope {
+    content: String,
+}
+
+/// `test/discoverTests`' `{Kind, Data}`.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct Discovered {
+    data: Vec<DiscoveredTest>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct DiscoveredTest {
+    full_name: String,
+}
+
 const DIRECT: Reach = Reach::Direct(Direct::Direct);
 
 #[tokio::test]
 async fn add_is_reached_by_the_xunit_fact_and_theory_and_the_expecto_cases() {
-    let (_workspace, _runtime, mut editor) = ready("tested", "Tally.sln").await;
+    let (workspace, _runtime, mut editor) = ready("tested", "Tally.sln").await;
     let answer: TestsForSymbolAnswer = editor.execute_as(Command::TestsForSymbol, json!({"query": "add"})).await;
     let xunit = "tests/Tally.Xunit/Tally.Xunit.fsproj";
     let expecto = "tests/Tally.Expecto/Tally.Expecto.fsproj";
@@ -99,6 +118,23 @@ async fn add_is_reached_by_the_xunit_fact_and_theory_and_the_expecto_cases() {
     );
     assert_eq!(projects.into_iter().collect::<BTreeSet<_>>(), BTreeSet::from([expecto.to_owned(), xunit.to_owned()]));
     assert!(answer.notes.iter().any(|note| note.contains(expecto) && note.contains("Microsoft.NET.Test.Sdk")));
+
+    // The full names are the ones VSTest discovers (the double's `test/discoverTests` over the
+    // real VSTest, once the test project is built: FSAC builds nothing).
+    let build = std::process::Command::new("dotnet")
+        .args(["build", xunit, "--no-restore", "-nologo", "-v:q"])
+        .current_dir(workspace.path())
+        .output()
+        .expect("run dotnet build");
+    assert!(build.status.success(), "{}", String::from_utf8_lossy(&build.stdout));
+    let discovered = editor.request("test/discoverTests", Value::Null).await;
+    let content: Envelope =
+        serde_json::from_value(discovered["result"].clone()).unwrap_or_else(|error| panic!("{error}: {discovered}"));
+    let discovered: Discovered = serde_json::from_str(&content.content).unwrap();
+    let full_names: BTreeSet<String> = discovered.data.into_iter().map(|test| test.full_name).collect();
+    for name in &tests {
+        assert!(full_names.contains(name), "{name} is not among VSTest's {full_names:?}");
+    }
 
     // An unknown name is a typed error naming `query`.
     let error = editor.execute(Command::TestsForSymbol, json!({"query": "nothingIsNamedThis"})).await;
