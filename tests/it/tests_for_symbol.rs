@@ -185,6 +185,16 @@ async fn a_symbol_used_only_by_a_test_helper_is_reached_via_the_helper() {
         .collect();
     assert_eq!(names, [("a kilo weighs 35 ounces".to_owned(), DIRECT)], "{direct:#?}");
 
+    // `projectPath` keeps one test project; a project that is no test project is refused.
+    let one: TestsForSymbolAnswer =
+        editor.execute_as(Command::TestsForSymbol, json!({"query": "ounces", "projectPath": "Scales.Xunit"})).await;
+    assert_eq!(one.test_projects.len(), 1, "{one:#?}");
+    assert_eq!(one.total_tests, 1, "{one:#?}");
+    let library = editor
+        .execute(Command::TestsForSymbol, json!({"query": "ounces", "projectPath": "src/Scales/Scales.fsproj"}))
+        .await;
+    assert_eq!(library["error"]["data"]["argument"], json!("projectPath"), "{library}");
+
     // No test reaches `unweighed`: an empty list that is complete.
     let none: TestsForSymbolAnswer = editor.execute_as(Command::TestsForSymbol, json!({"query": "unweighed"})).await;
     assert_eq!((none.total_tests, none.complete, none.via), (0, true, Via::Fsac), "{none:#?}");

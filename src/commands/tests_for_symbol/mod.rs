@@ -252,7 +252,7 @@ pub struct TestsForSymbolAnswer {
     pub indirect_note: String,
     /// The helpers found (followed or not).
     pub helpers: Vec<HelperRow>,
-    /// Helpers the `maxIntermediate` bound (or the deadline) cut.
+    /// Helpers the `maxIntermediate` bound or the deadline cut, or whose find failed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub helpers_not_followed: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -384,7 +384,16 @@ pub async fn tests_for_symbol(
         helper_find.line = Some(Coordinate::clamped(u64::from(key.line)));
         helper_find.character = Some(Coordinate::clamped(u64::from(key.character)));
         helper_find.timeout_ms = remaining(deadline);
-        let uses: AllSites = find::all_sites(helper_find, context.clone()).await?;
+        let uses: AllSites = match find::all_sites(helper_find, context.clone()).await {
+            Ok(uses) => uses,
+            Err(CommandError::Cancelled) => return Err(CommandError::Cancelled),
+            Err(error) => {
+                helpers_not_followed.push(format!("{} ({}:{})", key.name, display_path, key.line));
+                row.reason = Some(format!("find failed at its name: {error}"));
+                helpers.push(row);
+                continue;
+            }
+        };
         row.followed = true;
         row.completeness = Some(uses.completeness);
         if uses.completeness != Completeness::Complete {
