@@ -34,6 +34,7 @@ pub mod rename;
 pub mod restart;
 pub mod status;
 pub mod symbols;
+pub mod tests_for_symbol;
 pub mod type_hierarchy;
 
 /// A typed failure of a command, turned into a JSON-RPC error at the edge.

@@ -23,7 +23,7 @@ use crate::commands::params::{CommandArguments, input_schema};
 use crate::commands::{CommandContext, CommandError};
 use crate::commands::{
     check, diagnostic, diagnostics, field_impact, find, make_visible, outline, referenced, rename, restart, status,
-    symbols, type_hierarchy,
+    symbols, tests_for_symbol, type_hierarchy,
 };
 
 /// Declares [`Command`] and everything the table says about each command, from one list of rows.
@@ -214,6 +214,22 @@ commands! {
          editor's live session (unsaved edits included); record-field sites classified (construction, \
          copy-update, mutation, pattern, read). Prefer over grep whenever you need a symbol's uses: same-named \
          symbols, strings and comments are not hits, and incomplete coverage is said.",
+    },
+    TestsForSymbol {
+        id: "testsForSymbol",
+        group: Core,
+        read_only: true,
+        arguments: tests_for_symbol::TestsForSymbolArguments,
+        answer: tests_for_symbol::TestsForSymbolAnswer,
+        handler: tests_for_symbol::tests_for_symbol,
+        text: tests_for_symbol::render_text,
+        exit_code: crate::cli_contract::always_success,
+        cli: ("tests-for-symbol", OnCommandLine<tests_for_symbol::TestsForSymbolArguments>, "List the tests of the test projects that reach a symbol (directly or through one helper)"),
+        description:
+        "The tests (xUnit, NUnit, Expecto, FsCheck) in the workspace's test projects that reach a symbol, by name \
+         or position: find's compiler-resolved sites mapped to the enclosing test, plus tests reaching it through \
+         one helper function (reach.via); says what it did not follow and gives runTests arguments. Prefer over \
+         grepping test files for a name.",
     },
     FieldImpact {
         id: "fieldImpact",

@@ -200,6 +200,7 @@ mod tests {
                 "status",
                 "restart",
                 "find",
+                "tests_for_symbol",
                 "field_impact",
                 "check",
                 "diagnostics",

@@ -86,6 +86,8 @@ pub struct Project {
     /// Referenced project files, resolved and normalised.
     pub project_references: Vec<PathBuf>,
     pub package_references: Vec<PackageReference>,
+    /// The `IsTestProject` property as written (`true`/`false`), when the project sets it.
+    pub is_test_project: Option<bool>,
     pub problems: Vec<String>,
     /// What makes the project fail to build as written (also described in `problems`).
     pub errors: Vec<ProjectError>,
@@ -122,6 +124,7 @@ pub fn parse_project(path: &Path, text: &str) -> Project {
         compile_items: Vec::new(),
         project_references: Vec::new(),
         package_references: Vec::new(),
+        is_test_project: None,
         problems: vec![problem],
         errors: error.into_iter().collect(),
     };
@@ -234,6 +237,13 @@ pub fn parse_project(path: &Path, text: &str) -> Project {
             }
         }
     }
+    let is_test_project = properties.get("istestproject").map(|value| value.trim()).and_then(|value| {
+        match value.to_ascii_lowercase().as_str() {
+            "true" => Some(true),
+            "false" => Some(false),
+            _ => None,
+        }
+    });
     let mut compile_items = before;
     compile_items.extend(main);
     compile_items.extend(after);
@@ -262,6 +272,7 @@ pub fn parse_project(path: &Path, text: &str) -> Project {
         compile_items,
         project_references,
         package_references,
+        is_test_project,
         problems,
         errors,
     }

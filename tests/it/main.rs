@@ -69,6 +69,7 @@ mod syntax_index;
 mod syntax_outline;
 mod syntax_snapshot;
 mod syntax_workspace_index;
+mod tests_for_symbol;
 mod type_hierarchy;
 mod union_patterns;
 mod wire_names_documented;

@@ -109,14 +109,34 @@ pub struct AllSites {
     pub completeness: Completeness,
     /// `crossCheck.missedByBackend` of every segment.
     pub missed_by_backend: Vec<answer::DeclarationRef>,
+    /// Who answered the first segment (`via`).
+    pub via: answer::Via,
+    /// Whether the query named a declaration (`matched` of the first segment).
+    pub matched: Option<bool>,
+    /// `perProject` of the first segment: which projects were swept and how.
+    pub per_project: Vec<answer::ProjectRow>,
+    /// The first segment's notes (why an answer is partial or syntactic).
+    pub notes: Vec<String>,
+    /// How many declarations the query resolved to (`resolution`).
+    pub declarations: usize,
 }
 
 /// Every site of the find `arguments` stands for (its `cursor` and `maxResults` are not
 /// read): the stream's rows segment after segment, with no page planned and no cursor. A
 /// sweep the deadline cut short ends the walk (the rows so far are returned, not complete).
 pub async fn all_sites(arguments: FindArguments, context: CommandContext) -> Result<AllSites, CommandError> {
-    let mut all = AllSites { rows: Vec::new(), completeness: Completeness::Complete, missed_by_backend: Vec::new() };
+    let mut all = AllSites {
+        rows: Vec::new(),
+        completeness: Completeness::Complete,
+        missed_by_backend: Vec::new(),
+        via: answer::Via::None,
+        matched: None,
+        per_project: Vec::new(),
+        notes: Vec::new(),
+        declarations: 0,
+    };
     let mut resume_from = None;
+    let mut first = true;
     loop {
         let (base, rows, resumes_at) = match run(arguments.clone(), context.clone(), Rows::All, resume_from).await? {
             Ran::Answered(answer) => (*answer, Vec::new(), None),
@@ -128,6 +148,13 @@ pub async fn all_sites(arguments: FindArguments, context: CommandContext) -> Res
         };
         if base.completeness != Completeness::Complete {
             all.completeness = base.completeness;
+        }
+        if std::mem::take(&mut first) {
+            all.via = base.via;
+            all.matched = base.matched;
+            all.per_project = base.per_project.clone();
+            all.notes = base.notes.clone();
+            all.declarations = base.resolution.declaration_count.unwrap_or(base.resolution.declarations.len());
         }
         let missed = base.cross_check.map(|check| check.missed_by_backend).unwrap_or_default();
         all.missed_by_backend.extend(missed.into_iter().filter_map(|row| serde_json::from_value(row).ok()));
