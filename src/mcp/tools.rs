@@ -216,6 +216,7 @@ mod tests {
                 "read_enclosing",
                 "rename",
                 "type_hierarchy",
+                "run_tests",
                 "brand_new",
                 "symbol_at_word",
                 "navigate",
