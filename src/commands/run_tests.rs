@@ -745,6 +745,71 @@ mod tests {
         assert_eq!(first_workspace_frame("garbage in :line x", &root), None);
     }
 
+    fn answer(outcomes: &[Outcome], stale: bool, status: RunStatus) -> RunTestsAnswer {
+        let tests: Vec<TestRow> = outcomes
+            .iter()
+            .enumerate()
+            .map(|(index, outcome)| TestRow {
+                full_name: format!("T.t{index}"),
+                display_name: format!("T.t{index}"),
+                project: Some("tests/T.fsproj".to_owned()),
+                outcome: *outcome,
+                duration_ms: 1.5,
+                message: (*outcome == Outcome::Failed).then(|| "Expected: 6\nActual:   5".to_owned()),
+                stack_trace: None,
+                location: (*outcome == Outcome::Failed).then(|| Location { path: "tests/A.fs".to_owned(), line: 12 }),
+                output: None,
+            })
+            .collect();
+        let stale_assemblies = if stale {
+            vec![StaleAssembly {
+                project: "tests/T.fsproj".to_owned(),
+                assembly: "tests/bin/T.dll".to_owned(),
+                reason: "tests/A.fs changed after the assembly was built".to_owned(),
+                remedy: "run `dotnet build tests/T.fsproj`, then run the tests again".to_owned(),
+            }]
+        } else {
+            Vec::new()
+        };
+        RunTestsAnswer {
+            status,
+            complete: status == RunStatus::Ok && !stale,
+            via: Via::Fsac,
+            blocking_reason: (status == RunStatus::Unknown).then(|| BlockingReason {
+                error_kind: "timeout".to_owned(),
+                message: "FSAC had not finished loading".to_owned(),
+                state: Some(State::Loading),
+            }),
+            totals: totals(&tests),
+            tests,
+            projects: vec!["tests/T.fsproj".to_owned()],
+            test_case_filter: None,
+            stale_assemblies,
+            elapsed_ms: 7,
+        }
+    }
+
+    #[test]
+    fn exit_codes_say_passed_failed_or_not_definite() {
+        assert_eq!(exit_code(&answer(&[Outcome::Passed, Outcome::Skipped], false, RunStatus::Ok)), 0);
+        assert_eq!(exit_code(&answer(&[Outcome::Passed, Outcome::Failed], false, RunStatus::Ok)), 1);
+        assert_eq!(exit_code(&answer(&[Outcome::Passed, Outcome::Failed], true, RunStatus::Ok)), 1);
+        assert_eq!(exit_code(&answer(&[Outcome::Passed], true, RunStatus::Ok)), 2, "a stale build's pass");
+        assert_eq!(exit_code(&answer(&[], false, RunStatus::Ok)), 2, "no test ran");
+        assert_eq!(exit_code(&answer(&[], false, RunStatus::Unknown)), 2);
+    }
+
+    #[test]
+    fn the_text_names_failures_with_their_frame_stale_builds_and_totals() {
+        let text = render_text(&answer(&[Outcome::Passed, Outcome::Failed], true, RunStatus::Ok));
+        assert!(text.contains("FAILED  T.t1 (2 ms) at tests/A.fs:12"), "{text}");
+        assert!(text.contains("Expected: 6"), "{text}");
+        assert!(text.contains("stale: tests/T.fsproj") && text.contains("dotnet build tests/T.fsproj"), "{text}");
+        assert!(text.contains("1 passed, 1 failed, 0 skipped, 0 other in tests/T.fsproj"), "{text}");
+        let text = render_text(&answer(&[], false, RunStatus::Unknown));
+        assert!(text.starts_with("unknown: FSAC had not finished loading (timeout)"), "{text}");
+    }
+
     #[test]
     fn fsac_results_are_read_into_rows() {
         let root = Path::new("/t");
