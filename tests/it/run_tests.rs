@@ -199,3 +199,38 @@ async fn tests_run_in_the_session_with_typed_results_stale_builds_failures_and_c
     assert_eq!(code, Some(i32::from(exit_codes::CHECK_ERRORS)), "{answer:?}");
     assert_eq!((answer.totals.failed, answer.tests.len()), (1, 1), "{answer:?}");
 }
+
+/// Through the MCP bridge (the official Python SDK client, in a headless session the bridge
+/// starts): a whole run with the bridge's periodic progress, a run the client gives up on
+/// (its `notifications/cancelled` cancels the run), and the next call answered.
+#[test]
+fn an_agent_runs_the_tests_through_the_mcp_bridge_with_progress_and_cancellation() {
+    let workspace = fixture_copy("tested");
+    let root = workspace.path().canonicalize().unwrap();
+    build(&root, XUNIT_PROJECT);
+    let runtime = tempfile::tempdir().unwrap();
+    let report = crate::support::mcp::run_scenario(
+        "test_run_scenarios.py",
+        &["run"],
+        &root,
+        runtime.path(),
+        &[] as &[(&str, &str)],
+    );
+    let all: RunTestsAnswer = serde_json::from_value(crate::support::mcp::tool_body(&report, "all").clone())
+        .unwrap_or_else(|error| panic!("{error}: {report}"));
+    assert_eq!((all.status, all.totals.passed, all.totals.failed), (RunStatus::Ok, 5, 0), "{all:?}");
+    let progress = report["progress"].as_array().unwrap();
+    assert!(
+        progress
+            .iter()
+            .any(|tick| tick["message"].as_str().is_some_and(|message| message.starts_with("run_tests: running"))),
+        "the bridge's progress while the run went: {report}"
+    );
+    let cancelled = &report["cancellation"];
+    assert!(cancelled.get("raised").is_some(), "the run the client gave up on must not complete: {cancelled}");
+    let next: RunTestsAnswer = serde_json::from_value(crate::support::mcp::tool_body(&report, "next").clone()).unwrap();
+    assert_eq!(
+        next.tests.iter().map(|test| (test.full_name.as_str(), test.outcome)).collect::<Vec<_>>(),
+        [(ADD_ADDS, Outcome::Passed)]
+    );
+}
