@@ -11,7 +11,9 @@ use fslens::commands::registry::Command;
 use fslens::commands::run_tests::{Location, Outcome, RunStatus, RunTestsAnswer};
 use serde_json::{Value, json};
 
-use crate::support::double::{Editor, double_command, fixture_copy};
+use crate::support::double::{
+    Editor, TRANSCRIPT_VARIABLE, double_command, fixture_copy, received_by_fsac, wait_for_transcript,
+};
 
 const XUNIT_PROJECT: &str = "tests/Tally.Xunit/Tally.Xunit.fsproj";
 const XUNIT_TESTS: &str = "tests/Tally.Xunit/CounterTests.fs";
@@ -78,7 +80,9 @@ async fn tests_run_in_the_session_with_typed_results_stale_builds_failures_and_c
     assert_eq!((answer.totals.passed, answer.totals.failed, answer.tests.len()), (5, 0, 5), "{answer:?}");
 
     let runtime = tempfile::tempdir().unwrap();
-    let mut editor = Editor::start_ready(&root, runtime.path(), &[]).await;
+    let transcript = runtime.path().join("transcript.jsonl");
+    let transcript_text = transcript.display().to_string();
+    let mut editor = Editor::start_ready(&root, runtime.path(), &[(TRANSCRIPT_VARIABLE, &transcript_text)]).await;
 
     // All tests: xUnit's 2 facts and the 3 rows of its theory; the Expecto project has no
     // VSTest adapter, so FSAC does not count it as a test project.
@@ -192,6 +196,19 @@ async fn tests_run_in_the_session_with_typed_results_stale_builds_failures_and_c
     assert_eq!(cancelled["error"]["code"], json!(-32800), "{cancelled}");
     let status = editor.execute(Command::Status, json!({})).await;
     assert_eq!(status["result"]["state"], json!("ready"), "{status}");
+    // FSAC was told to cancel the run it was given.
+    let runs: Vec<Value> = received_by_fsac(&transcript)
+        .into_iter()
+        .filter(|message| {
+            message["method"] == json!("test/runTests") && message["params"]["attachDebugger"] == json!(false)
+        })
+        .collect();
+    let cancelled_run = runs.last().expect("FSAC received the runs")["id"].clone();
+    assert!(cancelled_run.as_str().is_some_and(|id| id.starts_with("fslens:")), "{cancelled_run}");
+    wait_for_transcript(&transcript, received_by_fsac, "$/cancelRequest for the run", |message| {
+        message["method"] == json!("$/cancelRequest") && message["params"]["id"] == cancelled_run
+    })
+    .await;
     editor.stop().await;
 
     // The CLI after the rebuild: a failed test is exit code 1.
