@@ -319,7 +319,9 @@ pub fn timespan_ms(text: &str) -> Option<f64> {
 pub fn first_workspace_frame(stack_trace: &str, root: &Path) -> Option<Location> {
     let canonical_root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
     stack_trace.lines().find_map(|line| {
-        let (_, place) = line.rsplit_once(" in ")?;
+        // `at Namespace.Type.method(arguments) in <path>:line N`: the path starts after the
+        // arguments' `) in `, so a path or a test name with ` in ` in it reads whole.
+        let (_, place) = line.split_once(") in ")?;
         let (path, number) = place.rsplit_once(":line ")?;
         let number = number.trim().parse::<u32>().ok()?;
         let path = Path::new(path.trim());
@@ -743,6 +745,12 @@ mod tests {
         );
         assert_eq!(first_workspace_frame("   at X() in /elsewhere/A.fs:line 3", &root), None);
         assert_eq!(first_workspace_frame("garbage in :line x", &root), None);
+        let spaced = root.join("odd in dir");
+        let trace = format!("   at T.in the middle() in {}/A.fs:line 7", spaced.display());
+        assert_eq!(
+            first_workspace_frame(&trace, &root),
+            Some(Location { path: "odd in dir/A.fs".to_owned(), line: 7 })
+        );
     }
 
     fn answer(outcomes: &[Outcome], stale: bool, status: RunStatus) -> RunTestsAnswer {
