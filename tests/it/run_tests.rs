@@ -215,6 +215,10 @@ async fn tests_run_in_the_session_with_typed_results_stale_builds_failures_and_c
     let (code, answer) = cli_run_tests(&root, &["--tests", ADD_ADDS]);
     assert_eq!(code, Some(i32::from(exit_codes::CHECK_ERRORS)), "{answer:?}");
     assert_eq!((answer.totals.failed, answer.tests.len()), (1, 1), "{answer:?}");
+    // A name that is no test: not definite, exit code 2.
+    let (code, answer) = cli_run_tests(&root, &["--tests", "No.Such.test"]);
+    assert_eq!(code, Some(i32::from(exit_codes::NOT_DEFINITE)), "{answer:?}");
+    assert_eq!(outcomes(&answer), [("No.Such.test".to_owned(), Outcome::NotFound)], "{answer:?}");
 }
 
 /// Through the MCP bridge (the official Python SDK client, in a headless session the bridge
