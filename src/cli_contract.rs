@@ -15,7 +15,8 @@ use crate::session_client::CallFailure;
 pub mod exit_codes {
     /// The command answered, and the answer is the definite one (`check`: clean).
     pub const SUCCESS: u8 = 0;
-    /// `check`'s verdict `errors`: the code has compiler errors. Nothing else exits with 1.
+    /// `check`'s verdict `errors` (the code has compiler errors), and `run-tests` with a
+    /// failed test. Nothing else exits with 1.
     pub const CHECK_ERRORS: u8 = 1;
     /// The command answered, but not definitely: `check`'s `unknown`, a rename preview that is
     /// not complete, `not_found`, `ambiguous`, `no_action`, an index still building.

@@ -32,6 +32,7 @@ pub mod referenced;
 pub mod registry;
 pub mod rename;
 pub mod restart;
+pub mod run_tests;
 pub mod status;
 pub mod symbols;
 pub mod tests_for_symbol;

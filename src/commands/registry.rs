@@ -22,8 +22,8 @@ use crate::commands::command_line::{self, CliRequest, OnCommandLine};
 use crate::commands::params::{CommandArguments, input_schema};
 use crate::commands::{CommandContext, CommandError};
 use crate::commands::{
-    check, diagnostic, diagnostics, field_impact, find, make_visible, outline, referenced, rename, restart, status,
-    symbols, tests_for_symbol, type_hierarchy,
+    check, diagnostic, diagnostics, field_impact, find, make_visible, outline, referenced, rename, restart, run_tests,
+    status, symbols, tests_for_symbol, type_hierarchy,
 };
 
 /// Declares [`Command`] and everything the table says about each command, from one list of rows.
@@ -478,6 +478,22 @@ commands! {
          workspace implementing or inheriting it, each confirmed by FSAC's definition). Prefer over grepping \
          for `interface X`: same-named types are told apart.",
     },
+    RunTests {
+        id: "runTests",
+        group: Diagnostics,
+        read_only: false,
+        arguments: run_tests::RunTestsArguments,
+        answer: run_tests::RunTestsAnswer,
+        handler: run_tests::run_tests,
+        text: run_tests::render_text,
+        exit_code: run_tests::exit_code,
+        cli: ("run-tests", OnCommandLine<run_tests::RunTestsArguments>, "Run tests through FSAC's test explorer (VSTest over the built assemblies) and print each result"),
+        description:
+        "Runs tests (all, by fully qualified name, or a VSTest filter) in the editor's F# session through \
+         FSAC/VSTest: typed per-test outcome, duration, message and the failing frame's path + line. Prefer \
+         over `dotnet test` in a shell to read results. Builds nothing: staleAssemblies names test projects \
+         whose assembly is older than the code (build them first).",
+    },
 }
 
 impl Command {
@@ -531,7 +547,8 @@ pub enum ToolGroup {
     Core,
     /// Compiler-resolved navigation at a position and file/project outlines.
     Navigation,
-    /// What the session has reported, what a diagnostic means and how FSAC would fix it.
+    /// What the session has reported, what a diagnostic means and how FSAC would fix it, and
+    /// whether the tests pass.
     Diagnostics,
     /// Types and members of the assemblies the projects reference (NuGet and framework).
     Assemblies,
@@ -568,7 +585,8 @@ impl ToolGroup {
             ToolGroup::Core => "listed from the start",
             ToolGroup::Navigation => "compiler answers at one position (definition, references, hover) and outlines",
             ToolGroup::Diagnostics => {
-                "known diagnostics per file, what one means, FSAC's fixes for it, the `open` an unresolved name needs"
+                "known diagnostics per file, what one means, FSAC's fixes for it, the `open` an unresolved name needs, \
+                 running tests with per-test results"
             }
             ToolGroup::Assemblies => "types and members of referenced NuGet and framework assemblies",
             ToolGroup::Edits => {

@@ -91,6 +91,9 @@ pub mod error_kinds {
         RENAME_EDITS_INVALID = "rename_edits_invalid",
         /// Check's blocking reason: with speed fast, a file has no current analysis.
         INCOMPLETE = "incomplete",
+        /// `fslens.runTests`' blocking reason: FSAC's test run failed (VSTest or the SDK could
+        /// not be found or started; the message is FSAC's) or its answer could not be read.
+        TEST_RUN_FAILED = "test_run_failed",
     }
 }
 
@@ -125,6 +128,25 @@ pub mod backend_requests {
     /// A method FSAC does not register: its prompt `-32601` answer proves that FSAC's
     /// JSON-RPC loop is alive without costing FSAC any work.
     pub const PING: &str = "fslens/ping";
+    /// FSAC's test explorer run (docs/fsac-protocol.md §9), which `fslens.runTests` sends.
+    pub const RUN_TESTS: &str = "test/runTests";
+}
+
+/// FSAC's requests to its client that fslens itself may answer.
+pub mod fsac_requests {
+    /// FSAC asks whether a debugger attached to a test host (`attachDebugger: true` runs); a
+    /// session without an editor answers `false` at once, so the run goes on without one.
+    pub const PROCESS_WAITING_FOR_DEBUGGER: &str = "test/processWaitingForDebugger";
+}
+
+/// The `clientInfo.name` of the sessions fslens's own clients start (the CLI and the MCP
+/// bridge are then the session's editor): such a session has no person at an editor, so
+/// nothing can attach a debugger.
+pub mod headless_clients {
+    pub const CLI: &str = "fslens-cli";
+    pub const MCP: &str = "fslens-mcp";
+
+    pub const ALL: [&str; 2] = [CLI, MCP];
 }
 
 /// The LSP requests a session client may send; they are routed to FSAC under proxy ids.

@@ -217,6 +217,7 @@ mod tests {
                 "read_enclosing",
                 "rename",
                 "type_hierarchy",
+                "run_tests",
                 "brand_new",
                 "symbol_at_word",
                 "navigate",

@@ -207,7 +207,8 @@ impl Readiness {
 }
 
 /// The configuration a `project` payload says FSAC loaded: `Info.TargetFramework`,
-/// `Info.TargetFrameworks` and `Files`.
+/// `Info.TargetFrameworks`, `Files`, `Output`, and the names of its project and package
+/// references.
 fn loaded_configuration(project: &str, data: &Value) -> LoadedConfiguration {
     let text = |value: &Value| value.as_str().filter(|text| !text.is_empty()).map(str::to_owned);
     let info = data.get("Info").unwrap_or(&Value::Null);
@@ -218,7 +219,24 @@ fn loaded_configuration(project: &str, data: &Value) -> LoadedConfiguration {
         target_frameworks.extend(target_framework.clone());
     }
     let files = data.get("Files").and_then(Value::as_array).map(|files| files.iter().filter_map(text).collect());
-    LoadedConfiguration { project: project.to_owned(), target_framework, target_frameworks, files }
+    let output = data.get("Output").and_then(text);
+    let named = |list: &str, member: &str| -> Vec<String> {
+        data.get(list)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|item| item.get(member).and_then(text))
+            .collect()
+    };
+    LoadedConfiguration {
+        project: project.to_owned(),
+        target_framework,
+        target_frameworks,
+        files,
+        output,
+        project_references: named("ProjectReferences", "ProjectFileName"),
+        package_references: named("PackageReferences", "Name"),
+    }
 }
 
 #[cfg(test)]
@@ -272,6 +290,9 @@ mod tests {
         let mut readiness = Readiness::starting();
         readiness.initialized(true);
         let data = json!({"Project": "/w/M.fsproj", "Files": ["/w/Text.fs", "/w/Modern.fs"],
+            "Output": "/w/bin/M.dll",
+            "ProjectReferences": [{"RelativePath": "../L/L.fsproj", "ProjectFileName": "/L/L.fsproj"}],
+            "PackageReferences": [{"Name": "Microsoft.NET.Test.Sdk", "Version": "17.0.0", "FullPath": "/p"}],
             "Info": {"TargetFramework": "net10.0", "TargetFrameworks": ["net10.0", "netstandard2.0"]}});
         readiness.observe_notification("fsharp/notifyWorkspace", &notify("project", data));
         readiness.observe_notification("fsharp/notifyWorkspace", &notify("project", json!({"Project": "/w/A.fsproj"})));
@@ -282,6 +303,9 @@ mod tests {
         assert_eq!(loaded[1].target_framework.as_deref(), Some("net10.0"));
         assert_eq!(loaded[1].target_frameworks, ["net10.0", "netstandard2.0"]);
         assert_eq!(loaded[1].files.as_deref(), Some(&["/w/Text.fs".to_owned(), "/w/Modern.fs".to_owned()][..]));
+        assert_eq!(loaded[1].output.as_deref(), Some("/w/bin/M.dll"));
+        assert_eq!(loaded[1].project_references, ["/L/L.fsproj"]);
+        assert!(loaded[1].is_test_project() && !loaded[0].is_test_project());
         // A project that fails to load on a reload has no loaded configuration any more.
         readiness.observe_notification(
             "fsharp/notifyWorkspace",

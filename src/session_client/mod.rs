@@ -56,8 +56,8 @@ impl ClientKind {
     /// The name in the client's `initialize` (`clientInfo.name`).
     fn name(self) -> &'static str {
         match self {
-            ClientKind::CliCommand | ClientKind::CliNavigation => "fslens-cli",
-            ClientKind::McpBridge => "fslens-mcp",
+            ClientKind::CliCommand | ClientKind::CliNavigation => crate::lsp::ext::headless_clients::CLI,
+            ClientKind::McpBridge => crate::lsp::ext::headless_clients::MCP,
         }
     }
 

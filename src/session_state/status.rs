@@ -62,6 +62,26 @@ pub struct LoadedConfiguration {
     /// `Files`: the source files of the loaded configuration, in compile order; `None` when
     /// the payload has no list.
     pub files: Option<Vec<String>>,
+    /// `Output`: the assembly the project builds (its `TargetPath`), when the payload names one.
+    pub output: Option<String>,
+    /// `ProjectReferences[].ProjectFileName`: the projects it references, as FSAC names them.
+    pub project_references: Vec<String>,
+    /// `PackageReferences[].Name`: the NuGet packages it references.
+    pub package_references: Vec<String>,
+}
+
+/// The packages whose reference makes a project a test project for FSAC's test explorer
+/// (FSAC's `TestProjectHelpers.isTestProject`; docs/fsac-protocol.md §9).
+pub const TEST_PROJECT_PACKAGES: [&str; 2] = ["Microsoft.NET.Test.Sdk", "Microsoft.TestPlatform.TestHost"];
+
+impl LoadedConfiguration {
+    /// Whether FSAC's test explorer runs this project's tests: it references a test platform
+    /// package (the `IsTestProject` property is not read).
+    pub fn is_test_project(&self) -> bool {
+        self.package_references
+            .iter()
+            .any(|name| TEST_PROJECT_PACKAGES.iter().any(|package| package.eq_ignore_ascii_case(name)))
+    }
 }
 
 /// What a command may know about the session's FSAC at one moment.

@@ -59,6 +59,7 @@ mod real_fsac;
 mod referenced_assemblies;
 mod rename;
 mod resilience_kills;
+mod run_tests;
 mod session_socket;
 mod source_files;
 mod support;

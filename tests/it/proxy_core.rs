@@ -113,6 +113,44 @@ async fn server_to_client_requests_reach_the_editor_and_answers_return() {
     harness.finish(Some(backend)).await;
 }
 
+/// FSAC's `test/processWaitingForDebugger` (a test run with `attachDebugger: true`) reaches an
+/// editor that can attach a debugger; a session whose editor is fslens's own CLI or MCP bridge
+/// has nobody to attach one, so fslens answers `false` itself at once and FSAC's test host runs
+/// on (docs/commands.md, `fslens.runTests`).
+#[tokio::test]
+async fn a_headless_session_answers_fsacs_debugger_request_false_itself() {
+    for client in fslens::lsp::ext::headless_clients::ALL {
+        let mut harness = Harness::start();
+        let initialize = harness
+            .request("initialize", json!({"capabilities": {}, "clientInfo": {"name": client, "version": "1"}}))
+            .await;
+        let mut backend = harness.backend().await;
+        backend.answer_initialize().await;
+        harness.response(&initialize).await;
+        let method = fslens::lsp::ext::fsac_requests::PROCESS_WAITING_FOR_DEBUGGER;
+        backend.peer.send(json!({"jsonrpc": "2.0", "id": 9, "method": method, "params": {"content": "4242"}})).await;
+        let answer = backend.peer.recv_until(|message| message.get("method").is_none()).await.0;
+        assert_eq!(answer, json!({"jsonrpc": "2.0", "id": 9, "result": false}), "{client}");
+        // The editor never saw the request: the next thing it gets is what FSAC sends next.
+        backend.peer.send(json!({"jsonrpc": "2.0", "method": "custom/marker", "params": {}})).await;
+        let (_, before) = harness.editor.recv_until(|message| message["method"] == json!("custom/marker")).await;
+        assert!(!before.iter().any(|message| message["method"] == json!(method)), "{client}: {before:?}");
+        harness.finish(Some(backend)).await;
+    }
+
+    // An editor's session forwards it, and the editor's answer goes back to FSAC.
+    let mut harness = Harness::start();
+    let mut backend = harness.initialize_with_backend().await;
+    let method = fslens::lsp::ext::fsac_requests::PROCESS_WAITING_FOR_DEBUGGER;
+    backend.peer.send(json!({"jsonrpc": "2.0", "id": 9, "method": method, "params": {"content": "4242"}})).await;
+    let request = harness.editor.recv_method(method).await;
+    assert_eq!(request["params"], json!({"content": "4242"}));
+    harness.editor.send(json!({"jsonrpc": "2.0", "id": 9, "result": true})).await;
+    let answer = backend.peer.recv_until(|message| message.get("method").is_none()).await.0;
+    assert_eq!(answer, json!({"jsonrpc": "2.0", "id": 9, "result": true}));
+    harness.finish(Some(backend)).await;
+}
+
 #[tokio::test]
 async fn cancel_reaches_fsac_with_the_editors_id() {
     let mut harness = Harness::start();

@@ -148,6 +148,8 @@ impl Proxy {
         self.initialize_received = true;
         let params = message.params().unwrap_or(Value::Null);
         self.editor_capabilities = params.get("capabilities").cloned().unwrap_or(Value::Null);
+        let client_name = params.pointer("/clientInfo/name").and_then(Value::as_str).unwrap_or_default();
+        self.headless = crate::lsp::ext::headless_clients::ALL.contains(&client_name);
         let root = self.configured_root.clone().or_else(|| root_from_initialize(&params));
         let root = root.or_else(|| std::env::current_dir().ok()).unwrap_or_else(|| PathBuf::from("."));
         self.workspace_root = Some(root.clone());

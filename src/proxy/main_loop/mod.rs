@@ -275,6 +275,9 @@ struct Proxy {
     proxy_to_editor: RequestTable<RequestId, EditorCall>,
     /// The client capabilities the editor declared in `initialize`.
     editor_capabilities: Value,
+    /// The session's editor is one of fslens's own clients (the CLI or the MCP bridge started
+    /// the session): no person is at an editor.
+    headless: bool,
     proxy_to_fsac: RequestTable<RequestId, ProxyCall>,
     /// The running commands, by who asked and their id.
     commands: RequestTable<CommandKey, AbortHandle>,
@@ -364,6 +367,7 @@ impl Proxy {
             fsac_to_editor: RequestTable::default(),
             proxy_to_editor: RequestTable::default(),
             editor_capabilities: Value::Null,
+            headless: false,
             proxy_to_fsac: RequestTable::default(),
             commands: RequestTable::default(),
             clients: HashMap::new(),

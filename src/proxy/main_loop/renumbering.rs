@@ -6,12 +6,19 @@
 //! the answer to its request. Such a colliding request is forwarded under a fresh id instead,
 //! and the editor's answers to the exited FSAC's requests are dropped.
 
+use crate::lsp::ext::fsac_requests;
 use crate::lsp::message::{Message, RequestId, ResponseError, error_codes};
 
 use super::{FsacRequest, Proxy};
 
 impl Proxy {
     pub(super) fn forward_fsac_request(&mut self, id: RequestId, method: String, message: Message) {
+        if method == fsac_requests::PROCESS_WAITING_FOR_DEBUGGER && self.headless {
+            // No person at an editor can attach a debugger: `false` at once lets the test host
+            // run on without one, where FSAC would otherwise wait with no time limit.
+            tracing::info!("answering FSAC's {method} false: this session has no editor to attach a debugger");
+            return self.send_to_backend(&Message::response_ok(id, serde_json::Value::Bool(false)));
+        }
         if !self.fsac_to_editor.is_owed(&id) {
             self.fsac_to_editor.register(id, None, FsacRequest { renamed_from: None });
             return self.send_to_editor(&message);

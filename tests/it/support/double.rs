@@ -272,8 +272,12 @@ impl Editor {
         // nothing that was read.
         self.tally(&message);
         if message.get("method").is_some() && message.get("id").is_some() {
-            let result =
-                if message["method"] == "workspace/applyEdit" { json!({"applied": true}) } else { Value::Null };
+            // An editor with nobody at a debugger answers FSAC's test-host request `false`.
+            let result = match message["method"].as_str() {
+                Some("workspace/applyEdit") => json!({"applied": true}),
+                Some("test/processWaitingForDebugger") => json!(false),
+                _ => Value::Null,
+            };
             let answer = serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": message["id"], "result": result})).unwrap();
             write_frame(&mut self.stdin, &answer).await.unwrap();
         }
