@@ -234,6 +234,18 @@ impl Severity {
         }
     }
 
+    /// From a typed LSP diagnostic's severity; FSAC leaves it out for hidden diagnostics, which
+    /// read as hints.
+    pub fn of_lsp(severity: Option<crate::lsp::types::DiagnosticSeverity>) -> Severity {
+        use crate::lsp::types::DiagnosticSeverity;
+        match severity {
+            Some(DiagnosticSeverity::Error) => Severity::Error,
+            Some(DiagnosticSeverity::Warning) => Severity::Warning,
+            Some(DiagnosticSeverity::Information) => Severity::Information,
+            Some(DiagnosticSeverity::Hint) | None => Severity::Hint,
+        }
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Error => "error",

@@ -9,9 +9,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
 use crate::lsp::ext::error_kinds;
-use crate::lsp::types::{
-    DiagnosticRelatedInformation, DiagnosticSeverity, NumberOrString, Range, TextEdit, WorkspaceEdit,
-};
+use crate::lsp::types::{DiagnosticRelatedInformation, NumberOrString, Range, TextEdit, WorkspaceEdit};
 
 /// `status: "unknown"`, the one status of an answer that knows nothing.
 #[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
@@ -85,36 +83,8 @@ pub struct Blocked {
     pub elapsed_ms: u64,
 }
 
-/// A diagnostic's severity, readable.
-#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-pub enum Severity {
-    Error,
-    Warning,
-    Information,
-    Hint,
-}
-
-impl Severity {
-    /// FSAC leaves the severity out for hidden diagnostics: those read as hints.
-    pub fn of(severity: Option<DiagnosticSeverity>) -> Severity {
-        match severity {
-            Some(DiagnosticSeverity::Error) => Severity::Error,
-            Some(DiagnosticSeverity::Warning) => Severity::Warning,
-            Some(DiagnosticSeverity::Information) => Severity::Information,
-            Some(DiagnosticSeverity::Hint) | None => Severity::Hint,
-        }
-    }
-
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Information => "information",
-            Severity::Hint => "hint",
-        }
-    }
-}
+/// A diagnostic's severity, readable (check's: one spelling for every command).
+pub use crate::commands::check::answer::Severity;
 
 /// A diagnostic as the tools show it: FSAC's members with the readable code and severity.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]

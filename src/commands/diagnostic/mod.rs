@@ -95,7 +95,7 @@ pub fn summarize(file: &str, diagnostic: &Diagnostic) -> DiagnosticSummary {
     DiagnosticSummary {
         file: file.to_owned(),
         code: display_code(diagnostic),
-        severity: Severity::of(diagnostic.severity),
+        severity: Severity::of_lsp(diagnostic.severity),
         message: diagnostic.message.clone(),
         range: diagnostic.range,
         source: diagnostic.source.clone(),
