@@ -12,6 +12,9 @@ use std::time::Instant;
 
 use serde::Serialize;
 use serde_json::{Value, json};
+
+pub use crate::commands::blocking::BlockingReason;
+use crate::session_state::status::State;
 use sha2::{Digest, Sha256};
 
 use crate::commands::CommandContext;
@@ -49,15 +52,6 @@ pub enum Scope {
     Project,
     Workspace,
     Snippet,
-}
-
-/// A typed reason why the verdict is `unknown`.
-fn blocking(kind: &str, message: impl Into<String>, extra: Value) -> Value {
-    let mut reason = json!({ "errorKind": kind, "message": message.into() });
-    if let (Some(reason), Value::Object(extra)) = (reason.as_object_mut(), extra) {
-        reason.extend(extra);
-    }
-    reason
 }
 
 /// The files a check covers and what it needs to say about them.
@@ -129,17 +123,17 @@ pub async fn check(arguments: CheckArguments, mut context: CommandContext) -> Re
             .collect();
         let unchecked = if plan.files.is_empty() { not_compiled } else { touched_not_compiled };
         if !unchecked.is_empty() {
-            let reason = blocking(
-                error_kinds::NOT_IN_LOADED_CONFIGURATION,
-                format!(
-                    "{} {} not compiled in the configuration FSAC loaded, so FSAC never analyses {}: {}",
-                    unchecked.join(", "),
-                    if unchecked.len() == 1 { "is" } else { "are" },
-                    if unchecked.len() == 1 { "it" } else { "them" },
-                    coverage.configuration_note.as_deref().unwrap_or_default()
-                ),
-                json!({ "files": unchecked }),
+            let message = format!(
+                "{} {} not compiled in the configuration FSAC loaded, so FSAC never analyses {}: {}",
+                unchecked.join(", "),
+                if unchecked.len() == 1 { "is" } else { "are" },
+                if unchecked.len() == 1 { "it" } else { "them" },
+                coverage.configuration_note.as_deref().unwrap_or_default()
             );
+            let reason = BlockingReason {
+                files: Some(unchecked),
+                ..BlockingReason::new(error_kinds::NOT_IN_LOADED_CONFIGURATION, message)
+            };
             return Ok(CheckAnswer::unknown(coverage, reason, started));
         }
     }
@@ -208,7 +202,7 @@ fn reason_to_stop_before_fsac(
     plan: &Plan,
     model: &WorkspaceModel,
     root: &Path,
-) -> Option<Value> {
+) -> Option<BlockingReason> {
     // A workspace without a project: say so, with where fslens looked (a snippet or a script
     // needs no project).
     if plan.projects.is_empty()
@@ -221,7 +215,7 @@ fn reason_to_stop_before_fsac(
     // is not XML leaves nothing to check; a missing compile item keeps the verdict off clean.
     let project_errors = project_errors_in_scope(model, plan);
     if !project_errors.is_empty() {
-        coverage.project_errors = Some(project_errors.iter().map(|error| project_error_json(error, root)).collect());
+        coverage.project_errors = Some(project_errors.iter().map(|error| project_error(error, root)).collect());
     }
     if let Some(malformed) =
         project_errors.iter().find(|error| error.error.kind == ProjectErrorKind::ProjectFileMalformed)
@@ -230,10 +224,9 @@ fn reason_to_stop_before_fsac(
     }
     // A verdict over no file at all would be a `clean` without proof.
     if plan.scope != Scope::Snippet && plan.files.is_empty() {
-        return Some(blocking(
+        return Some(BlockingReason::new(
             error_kinds::NOTHING_IN_SCOPE,
             "no source file is in scope (check projectPath, path and fileGlob)",
-            json!({}),
         ));
     }
     None
@@ -278,14 +271,14 @@ async fn verdict_over(
     let blocking_reason = (verdict == Verdict::Unknown).then(|| {
         let not_analysed = missing.len() + stale.len();
         if fsac_went_away {
-            blocking(
+            BlockingReason::new(
                 error_kinds::FSAC_RESTARTED,
                 format!(
                     "FSAC exited during the check ({}); analyses from before do not count",
                     after.reason.as_deref().unwrap_or_default()
                 ),
-                json!({ "state": after.state }),
             )
+            .in_state(after.state)
         } else if let Some(error) = project_errors.first() {
             project_error_reason(error, run.root)
         } else {
@@ -314,7 +307,7 @@ async fn verdict_over(
         missing_files: Some(missing),
         stale_files: Some(stale),
         per_project,
-        reason: blocking_reason.as_ref().map(|reason| reason["message"].clone()),
+        reason: blocking_reason.as_ref().map(|reason| reason.message.clone()),
         blocking_reason,
     };
     Ok(CheckAnswer::finished(coverage, findings, run.started))
@@ -352,18 +345,17 @@ fn file_entries(run: &CheckRun<'_>, results: &[FileResult]) -> (Vec<FileEntry>, 
 
 /// Why a check whose files were not all analysed is `unknown`: the deadline, or (fast) no
 /// current analysis.
-fn incomplete_reason(run: &CheckRun<'_>, timed_out: bool, not_analysed: usize) -> Value {
+fn incomplete_reason(run: &CheckRun<'_>, timed_out: bool, not_analysed: usize) -> BlockingReason {
     if timed_out {
-        blocking(
+        BlockingReason::new(
             error_kinds::TIMEOUT,
             format!(
                 "the deadline of {} ms passed with {not_analysed} file(s) not analysed",
                 run.arguments.timeout_ms.get()
             ),
-            json!({}),
         )
     } else {
-        blocking(error_kinds::INCOMPLETE, incomplete_message(run.arguments.speed, not_analysed), json!({}))
+        BlockingReason::new(error_kinds::INCOMPLETE, incomplete_message(run.arguments.speed, not_analysed))
     }
 }
 
@@ -411,19 +403,16 @@ fn project_error_kind(kind: ProjectErrorKind) -> &'static str {
 }
 
 /// `{errorKind, project, file, line?, column?, message}` with workspace-relative paths.
-fn project_error_json(scoped: &ScopedProjectError, root: &Path) -> Value {
+fn project_error(scoped: &ScopedProjectError, root: &Path) -> BlockingReason {
     let error = scoped.error;
-    let mut value = json!({
-        "errorKind": project_error_kind(error.kind),
-        "project": display_relative(root, scoped.project),
-        "file": display_relative(root, &error.file),
-        "message": project_error_message(scoped, root),
-    });
-    if let (Some(line), Some(column)) = (error.line, error.column) {
-        value["line"] = json!(line);
-        value["column"] = json!(column);
+    let (line, column) = error.line.zip(error.column).unzip();
+    BlockingReason {
+        project: Some(display_relative(root, scoped.project)),
+        file: Some(display_relative(root, &error.file)),
+        line: line.map(u64::from),
+        column: column.map(u64::from),
+        ..BlockingReason::new(project_error_kind(error.kind), project_error_message(scoped, root))
     }
-    value
 }
 
 fn project_error_message(scoped: &ScopedProjectError, root: &Path) -> String {
@@ -442,10 +431,10 @@ fn project_error_message(scoped: &ScopedProjectError, root: &Path) -> String {
 }
 
 /// The blocking reason a project error gives a check.
-fn project_error_reason(scoped: &ScopedProjectError, root: &Path) -> Value {
-    let mut reason = project_error_json(scoped, root);
+fn project_error_reason(scoped: &ScopedProjectError, root: &Path) -> BlockingReason {
+    let mut reason = project_error(scoped, root);
     if scoped.error.kind == ProjectErrorKind::CompileItemMissing {
-        reason["remedy"] = json!(format!(
+        reason.remedy = Some(format!(
             "create {} or remove its <Compile> item from {}",
             display_relative(root, &scoped.error.file),
             display_relative(root, scoped.project)
@@ -614,40 +603,42 @@ async fn wait_for_fsac(
 }
 
 /// Why FSAC cannot give a trustworthy answer for this plan, if it cannot.
-fn unavailable_reason(status: &StatusSnapshot, plan: &Plan, root: &Path) -> Option<Value> {
-    let state = status.state.as_str();
+fn unavailable_reason(status: &StatusSnapshot, plan: &Plan, root: &Path) -> Option<BlockingReason> {
+    let state = status.state;
     let reason = status.reason.clone().unwrap_or_default();
     let stderr = status.stderr_tail.as_str();
-    if stderr.contains("A compatible .NET SDK was not found") && state != "ready" && state != "loading" {
+    if stderr.contains("A compatible .NET SDK was not found") && state != State::Ready && state != State::Loading {
         return Some(sdk_not_found(stderr, root));
     }
     match state {
-        "ready" => {}
-        "loading" | "starting" => {
-            return Some(blocking(
-                error_kinds::TIMEOUT,
-                format!("FSAC had not finished loading the workspace: {reason}"),
-                json!({ "state": state }),
-            ));
+        State::Ready => {}
+        State::Loading | State::Starting => {
+            return Some(
+                BlockingReason::new(
+                    error_kinds::TIMEOUT,
+                    format!("FSAC had not finished loading the workspace: {reason}"),
+                )
+                .in_state(state),
+            );
         }
-        _ => return Some(blocking(error_kinds::FSAC_UNAVAILABLE, reason, json!({ "state": state }))),
+        State::Absent | State::Crashed => {
+            return Some(BlockingReason::new(error_kinds::FSAC_UNAVAILABLE, reason).in_state(state));
+        }
     }
     for project in &plan.projects {
         let display = project.display().to_string();
         if let Some(error) = status.project_error(&display) {
             let kind =
                 if error.code == Some(100) { error_kinds::PROJECT_NOT_RESTORED } else { error_kinds::PROJECT_FAILURE };
-            let message = format!(
-                "FSAC could not load {}: {} (code {})",
-                display_relative(root, project),
-                error.message,
-                json!(error.code)
-            );
-            let mut extra = json!({ "project": display_relative(root, project), "fsacErrorCode": error.code });
-            if kind == error_kinds::PROJECT_NOT_RESTORED {
-                extra["remedy"] = json!(format!("run `dotnet restore {}`", display_relative(root, project)));
-            }
-            return Some(blocking(kind, message, extra));
+            let project = display_relative(root, project);
+            let code = error.code.map_or_else(|| "null".to_owned(), |code| code.to_string());
+            let message = format!("FSAC could not load {project}: {} (code {code})", error.message);
+            return Some(BlockingReason {
+                remedy: (kind == error_kinds::PROJECT_NOT_RESTORED).then(|| format!("run `dotnet restore {project}`")),
+                fsac_error_code: error.code,
+                project: Some(project),
+                ..BlockingReason::new(kind, message)
+            });
         }
     }
     if plan.scope == Scope::File
@@ -655,11 +646,14 @@ fn unavailable_reason(status: &StatusSnapshot, plan: &Plan, root: &Path) -> Opti
         && plan.projects.is_empty()
         && !is_script(file)
     {
-        return Some(blocking(
-            error_kinds::FILE_NOT_IN_PROJECT,
-            format!("{} is compiled by no project, so FSAC gives it no diagnostics", display_relative(root, file)),
-            json!({ "file": display_relative(root, file) }),
-        ));
+        let file = display_relative(root, file);
+        return Some(BlockingReason {
+            file: Some(file.clone()),
+            ..BlockingReason::new(
+                error_kinds::FILE_NOT_IN_PROJECT,
+                format!("{file} is compiled by no project, so FSAC gives it no diagnostics"),
+            )
+        });
     }
     None
 }
@@ -669,7 +663,7 @@ fn is_script(path: &Path) -> bool {
 }
 
 /// The typed SDK-pin failure, read from the dotnet host's message that FSAC printed.
-fn sdk_not_found(stderr: &str, root: &Path) -> Value {
+fn sdk_not_found(stderr: &str, root: &Path) -> BlockingReason {
     let requested = stderr
         .lines()
         .find_map(|line| line.trim().strip_prefix("Requested SDK version:"))
@@ -696,19 +690,20 @@ fn sdk_not_found(stderr: &str, root: &Path) -> Value {
             }
         }
     }
-    blocking(
-        error_kinds::SDK_NOT_FOUND,
-        format!(
-            "FSAC could not start: global.json pins .NET SDK {} which is not installed",
-            requested.as_deref().unwrap_or("(unknown)")
-        ),
-        json!({
-            "requestedSdkVersion": requested,
-            "installedSdks": installed,
-            "globalJsonPath": global_json,
-            "remedies": ["install the pinned SDK", "or change sdk.version / rollForward in global.json"],
-        }),
-    )
+    let message = format!(
+        "FSAC could not start: global.json pins .NET SDK {} which is not installed",
+        requested.as_deref().unwrap_or("(unknown)")
+    );
+    BlockingReason {
+        requested_sdk_version: requested,
+        installed_sdks: Some(installed),
+        global_json_path: global_json,
+        remedies: Some(vec![
+            "install the pinned SDK".to_owned(),
+            "or change sdk.version / rollForward in global.json".to_owned(),
+        ]),
+        ..BlockingReason::new(error_kinds::SDK_NOT_FOUND, message)
+    }
 }
 
 /// A temporary script that exists only while a snippet is checked; dropping it (also when
@@ -813,7 +808,7 @@ async fn analyse_snippet_script(
     run: &CheckRun<'_>,
     project: &Project,
     text: String,
-) -> Result<Result<Vec<Value>, Value>, CommandError> {
+) -> Result<Result<Vec<Value>, BlockingReason>, CommandError> {
     static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
     let name = format!(
         ".fslens-snippet-{}-{}.fsx",
@@ -832,13 +827,12 @@ async fn analyse_snippet_script(
     drop(script);
     Ok(match analysis {
         CurrentAnalysis::Analysed { diagnostics, .. } => Ok(diagnostics),
-        CurrentAnalysis::TimedOut => Err(blocking(
+        CurrentAnalysis::TimedOut => Err(BlockingReason::new(
             error_kinds::TIMEOUT,
             format!("the snippet was not analysed within {} ms", run.arguments.timeout_ms.get()),
-            json!({}),
         )),
         CurrentAnalysis::FsacWentAway => {
-            Err(blocking(error_kinds::FSAC_RESTARTED, "FSAC exited while the snippet was checked", json!({})))
+            Err(BlockingReason::new(error_kinds::FSAC_RESTARTED, "FSAC exited while the snippet was checked"))
         }
     })
 }
@@ -911,7 +905,7 @@ pub(crate) async fn fsac_for_file(
     root: &Path,
     file: &Path,
     deadline: tokio::time::Instant,
-) -> Result<Result<u64, Value>, CommandError> {
+) -> Result<Result<u64, BlockingReason>, CommandError> {
     let status = wait_for_fsac(context, false, deadline).await?;
     let plan = Plan {
         scope: Scope::File,
@@ -1184,10 +1178,10 @@ mod tests {
     fn reads_the_sdk_pin_failure() {
         let stderr = "A compatible .NET SDK was not found.\n\nRequested SDK version: 99.0.100\nglobal.json file: /w/global.json\n\nInstalled SDKs:\n8.0.404 [/usr/share/dotnet/sdk]\n9.0.101 [/usr/share/dotnet/sdk]\n\nInstall the [99.0.100] .NET SDK";
         let reason = sdk_not_found(stderr, Path::new("/w"));
-        assert_eq!(reason["errorKind"], json!("sdk_not_found"));
-        assert_eq!(reason["requestedSdkVersion"], json!("99.0.100"));
-        assert_eq!(reason["installedSdks"], json!(["8.0.404", "9.0.101"]));
-        assert_eq!(reason["globalJsonPath"], json!("/w/global.json"));
+        assert_eq!(reason.error_kind, "sdk_not_found");
+        assert_eq!(reason.requested_sdk_version.as_deref(), Some("99.0.100"));
+        assert_eq!(reason.installed_sdks, Some(vec!["8.0.404".to_owned(), "9.0.101".to_owned()]));
+        assert_eq!(reason.global_json_path.as_deref(), Some("/w/global.json"));
     }
 
     #[test]

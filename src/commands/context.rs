@@ -10,6 +10,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use serde::Serialize;
 use serde_json::Value;
 use tokio::sync::{oneshot, watch};
 
@@ -188,10 +189,11 @@ impl CommandContext {
     pub async fn editor_request(
         &self,
         method: &str,
-        params: Value,
+        params: impl Serialize,
         capability: &str,
         deadline: tokio::time::Instant,
     ) -> Result<Result<Value, ResponseError>, CommandError> {
+        let params = wire_params(method, params)?;
         let (owner, method, capability) = (self.owner.clone(), method.to_owned(), capability.to_owned());
         self.ask_until(Some(deadline), |reply| SessionRequest::EditorRequest {
             owner,
@@ -248,9 +250,10 @@ impl CommandContext {
     pub async fn backend_request(
         &self,
         method: &str,
-        params: Value,
+        params: impl Serialize,
         deadline: tokio::time::Instant,
     ) -> Result<Result<Value, ResponseError>, CommandError> {
+        let params = wire_params(method, params)?;
         let id = self.ids.mint();
         let (owner, call_id, method) = (self.owner.clone(), id.clone(), method.to_owned());
         let answer = self
@@ -311,4 +314,10 @@ impl CommandContext {
     fn post(&self, request: SessionRequest) -> Result<(), CommandError> {
         self.inbox.post(request).map_err(|SessionEnded| session_ended())
     }
+}
+
+/// A request's typed parameters as they go on the wire.
+fn wire_params(method: &str, params: impl Serialize) -> Result<Value, CommandError> {
+    serde_json::to_value(params)
+        .map_err(|error| CommandError::Internal(format!("the parameters of {method} could not be written: {error}")))
 }

@@ -4,8 +4,10 @@
 //! [`CommandError`] naming the argument; it becomes a JSON-RPC error (`-32602`) whose `data`
 //! carries the typed `errorKind`, so agents can branch on it without parsing prose.
 
-use serde_json::{Value, json};
+use serde::Serialize;
+use serde_json::Value;
 
+use crate::commands::blocking::BlockingReason;
 use crate::commands::registry::Command;
 use crate::lsp::ext::error_kinds;
 use crate::lsp::message::error_codes;
@@ -13,6 +15,7 @@ pub use context::CommandContext;
 
 pub mod active_patterns;
 pub mod arguments;
+pub mod blocking;
 pub mod budget;
 pub mod check;
 pub mod command_line;
@@ -70,7 +73,10 @@ impl CommandError {
         CommandError::InvalidArgument { argument: argument.to_owned(), message: message.into() }
     }
 
-    pub fn typed(kind: &'static str, code: i64, message: impl Into<String>, data: Value) -> Self {
+    /// A failure of its own `kind` with `data`'s members beside `errorKind` (a struct or map
+    /// that serializes to an object; anything else adds nothing).
+    pub fn typed(kind: &'static str, code: i64, message: impl Into<String>, data: impl Serialize) -> Self {
+        let data = serde_json::to_value(data).unwrap_or_default();
         CommandError::Typed { kind, code, message: message.into(), data }
     }
 
@@ -98,27 +104,34 @@ impl CommandError {
         }
     }
 
-    /// The `data` member of the JSON-RPC error.
+    /// The `data` member of the JSON-RPC error: `errorKind`, the argument or path at fault,
+    /// and a typed failure's own members.
     pub fn data(&self) -> Value {
-        match self {
-            CommandError::InvalidArgument { argument, .. } => {
-                json!({ "errorKind": self.kind(), "argument": argument })
-            }
-            CommandError::InvalidPath { path, .. } => {
-                json!({ "errorKind": self.kind(), "path": path })
-            }
-            CommandError::Typed { data, .. } => {
-                let mut merged = json!({ "errorKind": self.kind() });
-                if let (Some(merged), Some(extra)) = (merged.as_object_mut(), data.as_object()) {
-                    for (key, value) in extra {
-                        merged.entry(key.clone()).or_insert_with(|| value.clone());
-                    }
-                }
-                merged
-            }
-            _ => json!({ "errorKind": self.kind() }),
-        }
+        let (argument, path) = match self {
+            CommandError::InvalidArgument { argument, .. } => (Some(argument.as_str()), None),
+            CommandError::InvalidPath { path, .. } => (None, Some(path.as_str())),
+            _ => (None, None),
+        };
+        let mut extra = match self {
+            CommandError::Typed { data: Value::Object(members), .. } => members.clone(),
+            _ => serde_json::Map::new(),
+        };
+        extra.remove("errorKind");
+        serde_json::to_value(ErrorData { error_kind: self.kind(), argument, path, extra }).unwrap_or_default()
     }
+}
+
+/// The `data` of a command's JSON-RPC error.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ErrorData<'a> {
+    error_kind: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    argument: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    path: Option<&'a str>,
+    #[serde(flatten)]
+    extra: serde_json::Map<String, Value>,
 }
 
 /// The one argument of a command out of `workspace/executeCommand`'s `arguments` array: its
@@ -163,7 +176,7 @@ pub fn unknown_command(id: &str) -> CommandError {
 /// searched, skippedDirectories, sourceFiles, problems?}`. `status`, `find` and `check` give it
 /// instead of an answer that would read as "nothing there" (0 projects loaded, `not_found`, a
 /// verdict over nothing).
-pub fn no_projects(model: &crate::workspace::WorkspaceModel) -> Option<Value> {
+pub fn no_projects(model: &crate::workspace::WorkspaceModel) -> Option<BlockingReason> {
     if !model.projects.is_empty() {
         return None;
     }
@@ -176,17 +189,13 @@ pub fn no_projects(model: &crate::workspace::WorkspaceModel) -> Option<Value> {
     if !model.source_files.is_empty() {
         message.push_str(&format!("; {} F# source file(s) belong to no project", model.source_files.len()));
     }
-    let mut reason = json!({
-        "errorKind": error_kinds::NO_PROJECTS,
-        "message": message,
-        "searched": model.root.display().to_string(),
-        "skippedDirectories": skipped,
-        "sourceFiles": model.source_files.len(),
-    });
-    if !model.problems.is_empty() {
-        reason["problems"] = json!(model.problems);
-    }
-    Some(reason)
+    Some(BlockingReason {
+        searched: Some(model.root.display().to_string()),
+        skipped_directories: Some(skipped.iter().map(|directory| directory.to_string()).collect()),
+        source_files: Some(model.source_files.len()),
+        problems: (!model.problems.is_empty()).then(|| model.problems.clone()),
+        ..BlockingReason::new(error_kinds::NO_PROJECTS, message)
+    })
 }
 
 /// Runs CPU-heavy work (parsing, indexing) off the routing thread.

@@ -13,18 +13,23 @@ use std::path::{Path, PathBuf};
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
+use crate::commands::check::CheckArguments;
+use crate::commands::check::edits::WhatIfEdits;
 use crate::commands::find::answer::Completeness;
 use crate::commands::find::arguments::{FindArguments, FindKind, FindOwnArguments, FindTimeoutMs};
 use crate::commands::find::rows::{RowPosition, RowRange, SiteKind, SiteVia, bound_line};
 use crate::commands::params::{Bounded, CommandArguments, Coordinate, TimeoutMs};
 use crate::commands::paths::{confine, display_relative};
-use crate::documents::{LineIndex, Position};
+use crate::documents::{LineIndex, Position, Range};
 use crate::lsp::ext::error_kinds;
+use crate::lsp::types::{
+    ApplyWorkspaceEditResult, TextDocumentIdentifier, TextDocumentPositionParams, TextEdit, WorkspaceEdit,
+};
 use crate::session_state::status::State;
 
 /// Default and upper bound of `maxLines`, the preview's budget of touched lines.
@@ -304,8 +309,17 @@ fn no_symbol(reason: &str, message: impl Into<String>, line_text: &str) -> Comma
         error_kinds::NO_SYMBOL_AT_POSITION,
         crate::lsp::message::error_codes::INVALID_PARAMS,
         message,
-        json!({ "argument": "line", "reason": reason, "lineText": line_text }),
+        NoSymbolData { argument: "line", reason, line_text },
     )
+}
+
+/// `data` of `no_symbol_at_position`: why the line holds no symbol there, and the line.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct NoSymbolData<'a> {
+    argument: &'static str,
+    reason: &'a str,
+    line_text: &'a str,
 }
 
 /// Why the 0-based `line` and UTF-16 `character` of `path`'s `text` hold no symbol: `string`,
@@ -358,29 +372,17 @@ struct Edit {
 
 /// The edits of an LSP WorkspaceEdit (`changes` or `documentChanges`), by path.
 fn edits_by_path(edit: &Value) -> Result<BTreeMap<PathBuf, Vec<Edit>>, CommandError> {
+    let edit = WorkspaceEdit::deserialize(edit)
+        .map_err(|error| CommandError::Internal(format!("FSAC's rename is no WorkspaceEdit ({error}): {edit}")))?;
     let mut by_path: BTreeMap<PathBuf, Vec<Edit>> = BTreeMap::new();
-    let mut add = |uri: &str, edits: &Value| -> Result<(), CommandError> {
+    for (uri, edits) in edit.text_edits().0 {
         let path = crate::uri::uri_to_path(uri)
             .ok_or_else(|| CommandError::Internal(format!("FSAC's rename names a URI that is not a file: {uri}")))?;
-        for edit in edits.as_array().into_iter().flatten() {
-            let position = |at: &Value| -> Option<Position> { serde_json::from_value(at.clone()).ok() };
-            let (Some(start), Some(end)) = (position(&edit["range"]["start"]), position(&edit["range"]["end"])) else {
-                return Err(CommandError::Internal(format!("FSAC's rename has an edit without a range: {edit}")));
-            };
-            let new_text = edit["newText"].as_str().unwrap_or_default().to_owned();
-            by_path.entry(path.clone()).or_default().push(Edit { start, end, new_text });
-        }
-        Ok(())
-    };
-    if let Some(changes) = edit["changes"].as_object() {
-        for (uri, edits) in changes {
-            add(uri, edits)?;
-        }
-    }
-    for change in edit["documentChanges"].as_array().into_iter().flatten() {
-        if let Some(uri) = change["textDocument"]["uri"].as_str() {
-            add(uri, &change["edits"])?;
-        }
+        by_path.entry(path).or_default().extend(edits.iter().map(|edit| Edit {
+            start: edit.range.start,
+            end: edit.range.end,
+            new_text: edit.new_text.clone(),
+        }));
     }
     for (path, edits) in by_path.iter_mut() {
         edits.sort_by_key(|edit| (edit.start.line, edit.start.character, edit.end.line, edit.end.character));
@@ -410,24 +412,30 @@ fn overlap(earlier: &Edit, later: &Edit) -> bool {
 
 /// The typed refusal of an edit set that cannot be applied as it stands.
 fn invalid_edits(reason: &str, path: &Path, edits: &[Edit], message: &str) -> CommandError {
-    let edits: Vec<Value> = edits
+    let edits = edits
         .iter()
-        .map(|edit| {
-            json!({
-                "range": {
-                    "start": { "line": edit.start.line, "character": edit.start.character },
-                    "end": { "line": edit.end.line, "character": edit.end.character },
-                },
-                "newText": edit.new_text,
-            })
-        })
+        .map(|edit| TextEdit::new(Range { start: edit.start, end: edit.end }, edit.new_text.clone()))
         .collect();
     CommandError::typed(
         error_kinds::RENAME_EDITS_INVALID,
         crate::lsp::message::error_codes::INTERNAL_ERROR,
         format!("{message} ({})", path.display()),
-        json!({ "reason": reason, "file": path.display().to_string(), "edits": edits }),
+        EditsInvalidData { reason, check_argument: None, file: Some(path.display().to_string()), edits },
     )
+}
+
+/// `data` of `rename_edits_invalid`: why, and the file and edits at fault (or the what-if
+/// check's argument that refused them).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct EditsInvalidData<'a> {
+    reason: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    check_argument: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    edits: Vec<TextEdit>,
 }
 
 /// Every edit of `edits` lies inside `text`: its lines exist and its columns are on them.
@@ -647,22 +655,36 @@ pub async fn rename(arguments: RenameArguments, context: CommandContext) -> Resu
     if arguments.verify {
         // The compiler's verdict on the renamed code, before anything is applied: a what-if
         // check of the same edit over the projects it touches and those downstream.
-        let what_if = json!({ "edits": workspace_edit, "timeoutMs": arguments.timeout_ms.get() });
         // The edit is FSAC's, not the caller's: a what-if that refuses it never blames an
         // argument `edits` the caller did not pass.
+        let refused = |argument: String, message: String| {
+            CommandError::typed(
+                error_kinds::RENAME_EDITS_INVALID,
+                crate::lsp::message::error_codes::INTERNAL_ERROR,
+                format!("the what-if check refused the backend's rename edit ({argument}): {message}"),
+                EditsInvalidData {
+                    reason: "refused_by_check",
+                    check_argument: Some(argument),
+                    file: None,
+                    edits: Vec::new(),
+                },
+            )
+        };
         let verification = async {
-            let what_if = <crate::commands::check::CheckArguments as CommandArguments>::from_argument(what_if)?;
+            let edits = WhatIfEdits::deserialize(&workspace_edit)
+                .map_err(|error| refused("edits".to_owned(), error.to_string()))?;
+            let what_if = CheckArguments {
+                edits: Some(edits),
+                timeout_ms: TimeoutMs::clamped(arguments.timeout_ms.get()),
+                ..CheckArguments::default()
+            };
+            what_if.validate()?;
             crate::commands::check::check(what_if, context.clone()).await.map(Box::new)
         }
         .await
         .map_err(|error| match error {
             CommandError::InvalidArgument { argument, message } if argument.starts_with("edits") => {
-                CommandError::typed(
-                    error_kinds::RENAME_EDITS_INVALID,
-                    crate::lsp::message::error_codes::INTERNAL_ERROR,
-                    format!("the what-if check refused the backend's rename edit ({argument}): {message}"),
-                    json!({ "reason": "refused_by_check", "checkArgument": argument }),
-                )
+                refused(argument, message)
             }
             other => other,
         })?;
@@ -763,9 +785,11 @@ async fn fsac_rename(
     let uri =
         crate::uri::path_to_uri(&site.path).ok_or_else(|| CommandError::Internal("cannot make a URI".to_owned()))?;
     context.acquire_document(&uri, site.text.clone()).await?;
-    let position = json!({ "line": site.line, "character": site.character });
-    let document = json!({ "textDocument": { "uri": uri }, "position": position });
-    let prepared = context.backend_request("textDocument/prepareRename", document.clone(), deadline).await?;
+    let document = TextDocumentPositionParams {
+        text_document: TextDocumentIdentifier { uri: uri.clone() },
+        position: Position { line: site.line, character: site.character },
+    };
+    let prepared = context.backend_request("textDocument/prepareRename", &document, deadline).await?;
     let prepared = match prepared {
         Ok(range) if !range.is_null() => range,
         Ok(_) => {
@@ -776,9 +800,8 @@ async fn fsac_rename(
             return Err(no_symbol(reason, format!("FSAC's prepareRename: {}", error.message), &site.line_text));
         }
     };
-    let mut params = document;
-    params["newName"] = json!(new_name);
-    let workspace_edit = match context.backend_request("textDocument/rename", params, deadline).await? {
+    let params = RenameParams { document, new_name };
+    let workspace_edit = match context.backend_request("textDocument/rename", &params, deadline).await? {
         Ok(edit) => edit,
         Err(error) => {
             return Err(CommandError::invalid_argument("newName", format!("FSAC's rename refused: {}", error.message)));
@@ -841,15 +864,16 @@ async fn apply_in_editor(
     arguments: &RenameArguments,
     deadline: tokio::time::Instant,
 ) -> Result<Applied, CommandError> {
-    let params = json!({ "label": format!("Rename to {new_name}"), "edit": workspace_edit });
-    let answer = context.editor_request("workspace/applyEdit", params, "/workspace/applyEdit", deadline).await;
+    let params = ApplyEditParams { label: format!("Rename to {new_name}"), edit: &workspace_edit };
+    let answer = context.editor_request("workspace/applyEdit", &params, "/workspace/applyEdit", deadline).await;
     let (applied, failure_reason) = match answer {
-        Ok(Ok(result)) => {
-            (result["applied"] == json!(true), result.get("failureReason").cloned().unwrap_or(Value::Null))
-        }
-        Ok(Err(error)) => (false, json!(error.message)),
+        Ok(Ok(result)) => match ApplyWorkspaceEditResult::deserialize(&result) {
+            Ok(result) => (result.applied, result.failure_reason.map_or(Value::Null, Value::String)),
+            Err(error) => (false, Value::String(format!("the editor's answer could not be read ({error}): {result}"))),
+        },
+        Ok(Err(error)) => (false, Value::String(error.message)),
         Err(CommandError::Timeout) => {
-            (false, json!(format!("the editor did not answer within timeoutMs = {}", arguments.timeout_ms)))
+            (false, Value::String(format!("the editor did not answer within timeoutMs = {}", arguments.timeout_ms)))
         }
         Err(error) => return Err(error),
     };
@@ -884,7 +908,7 @@ async fn definition_of(
             error_kinds::INVALID_ARGUMENT,
             crate::lsp::message::error_codes::INVALID_PARAMS,
             format!("{symbol:?} names {} declarations: qualify it, or give path and line", definitions.len()),
-            json!({ "argument": "symbol", "candidates": names }),
+            CandidatesData { argument: "symbol", candidates: names },
         )),
     }
 }
@@ -1081,12 +1105,12 @@ fn write_all_or_none(
         let hash = content_hash(&on_disk);
         let unsaved = overlay.get(file).is_some_and(|buffer| **buffer != *on_disk);
         if expected.get(&relative) != Some(&hash) || unsaved {
-            changed.push(json!({
-                "file": relative,
-                "expectedHash": expected.get(&relative),
-                "actualHash": hash,
-                "unsavedInEditor": unsaved,
-            }));
+            changed.push(ChangedFile {
+                expected_hash: expected.get(&relative).cloned(),
+                file: relative,
+                actual_hash: hash,
+                unsaved_in_editor: unsaved,
+            });
             continue;
         }
         new_texts.push((file.clone(), apply_edits(&texts[file], edits)));
@@ -1098,7 +1122,7 @@ fn write_all_or_none(
             error_kinds::RENAME_FILES_CHANGED,
             crate::lsp::message::error_codes::INVALID_PARAMS,
             "files changed since the preview (or are unsaved in the editor); nothing was written: preview again",
-            json!({ "argument": "expectedHashes", "changedFiles": changed, "filesNotInRename": unexpected }),
+            FilesChangedData { argument: "expectedHashes", changed_files: changed, files_not_in_rename: unexpected },
         ));
     }
     let mut temporaries = Vec::new();
@@ -1241,10 +1265,53 @@ pub fn exit_code(answer: &RenameAnswer) -> u8 {
     }
 }
 
+/// FSAC's `textDocument/rename` parameters.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RenameParams<'a> {
+    #[serde(flatten)]
+    document: TextDocumentPositionParams,
+    new_name: &'a str,
+}
+
+/// The editor's `workspace/applyEdit` parameters, with FSAC's edit as it came.
+#[derive(Serialize)]
+struct ApplyEditParams<'a> {
+    label: String,
+    edit: &'a Value,
+}
+
+/// `data` of an `invalid_argument` on a name with several declarations.
+#[derive(Serialize)]
+struct CandidatesData<'a> {
+    argument: &'static str,
+    candidates: BTreeSet<&'a str>,
+}
+
+/// `data` of `rename_files_changed`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FilesChangedData<'a> {
+    argument: &'static str,
+    changed_files: Vec<ChangedFile>,
+    files_not_in_rename: Vec<&'a String>,
+}
+
+/// A file whose text is not the one the preview hashed.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ChangedFile {
+    file: String,
+    expected_hash: Option<String>,
+    actual_hash: String,
+    unsaved_in_editor: bool,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::commands::params::parse_arguments;
+    use serde_json::json;
 
     #[test]
     fn overlapping_edits_of_the_backend_are_refused_naming_both() {

@@ -16,6 +16,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::cli_contract::exit_codes;
+use crate::commands::blocking::BlockingReason;
 use crate::commands::params::{CommandArguments, TimeoutMs};
 use crate::commands::paths::{confine, display_relative};
 use crate::commands::{CommandContext, CommandError};
@@ -173,18 +174,6 @@ pub struct StaleAssembly {
     pub reason: String,
     /// What refreshes it; fslens does not run it.
     pub remedy: String,
-}
-
-/// Why there are no results.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct BlockingReason {
-    /// `timeout`, `fsac_unavailable`, `fsac_exited`, `fsac_restarting` or `test_run_failed`.
-    pub error_kind: String,
-    pub message: String,
-    /// FSAC's readiness when it was not ready.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub state: Option<State>,
 }
 
 /// The answer of `fslens.runTests`.
@@ -396,14 +385,13 @@ pub async fn run_tests(
     let reply = match context.backend_request(backend_requests::RUN_TESTS, params, deadline).await {
         Ok(reply) => reply,
         Err(CommandError::Timeout) => {
-            answer.blocking_reason = Some(BlockingReason {
-                error_kind: error_kinds::TIMEOUT.to_owned(),
-                message: format!(
+            answer.blocking_reason = Some(BlockingReason::new(
+                error_kinds::TIMEOUT,
+                format!(
                     "the run did not end within timeoutMs ({} ms); it was cancelled in FSAC",
                     arguments.timeout_ms.get()
                 ),
-                state: None,
-            });
+            ));
             answer.elapsed_ms = elapsed_ms(started);
             return Ok(answer);
         }
@@ -423,7 +411,7 @@ pub async fn run_tests(
                 .and_then(Value::as_str)
                 .and_then(|kind| error_kinds::ALL.iter().find(|known| **known == kind).copied())
                 .unwrap_or(error_kinds::TEST_RUN_FAILED);
-            answer.blocking_reason = Some(BlockingReason { error_kind: kind.to_owned(), message, state: None });
+            answer.blocking_reason = Some(BlockingReason::new(kind, message));
             answer.elapsed_ms = elapsed_ms(started);
             return Ok(answer);
         }
@@ -518,16 +506,20 @@ fn not_ready_reason(status: &StatusSnapshot) -> Option<BlockingReason> {
     let reason = status.reason.clone().unwrap_or_default();
     match status.state {
         State::Ready => None,
-        State::Loading | State::Starting => Some(BlockingReason {
-            error_kind: error_kinds::TIMEOUT.to_owned(),
-            message: format!("FSAC had not finished loading the workspace before the deadline: {reason}"),
-            state: Some(status.state),
-        }),
-        State::Absent | State::Crashed => Some(BlockingReason {
-            error_kind: error_kinds::FSAC_UNAVAILABLE.to_owned(),
-            message: if reason.is_empty() { "FSAC is not running".to_owned() } else { reason },
-            state: Some(status.state),
-        }),
+        State::Loading | State::Starting => Some(
+            BlockingReason::new(
+                error_kinds::TIMEOUT,
+                format!("FSAC had not finished loading the workspace before the deadline: {reason}"),
+            )
+            .in_state(status.state),
+        ),
+        State::Absent | State::Crashed => Some(
+            BlockingReason::new(
+                error_kinds::FSAC_UNAVAILABLE,
+                if reason.is_empty() { "FSAC is not running".to_owned() } else { reason },
+            )
+            .in_state(status.state),
+        ),
     }
 }
 
@@ -783,11 +775,8 @@ mod tests {
             status,
             complete: status == RunStatus::Ok && !stale,
             via: Via::Fsac,
-            blocking_reason: (status == RunStatus::Unknown).then(|| BlockingReason {
-                error_kind: "timeout".to_owned(),
-                message: "FSAC had not finished loading".to_owned(),
-                state: Some(State::Loading),
-            }),
+            blocking_reason: (status == RunStatus::Unknown)
+                .then(|| BlockingReason::new("timeout", "FSAC had not finished loading").in_state(State::Loading)),
             totals: totals(&tests),
             tests,
             projects: vec!["tests/T.fsproj".to_owned()],

@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
+use crate::commands::blocking::BlockingReason;
 use crate::commands::params::{CommandArguments, TimeoutMs};
 use crate::lsp::ext;
 use crate::lsp::message::error_codes;
@@ -71,7 +72,7 @@ pub struct StatusAnswer {
     pub wait: Option<Wait>,
     /// FSAC is ready with no project because the workspace has none: why.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub no_projects: Option<Value>,
+    pub no_projects: Option<BlockingReason>,
     /// With `probe`: whether FSAC answered a request at once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub probe: Option<Probe>,
@@ -210,7 +211,7 @@ pub fn render_text(status: &StatusAnswer) -> String {
         format!("fsac pid:   {}", status.fsac.pid.map_or_else(|| "null".to_owned(), |pid| pid.to_string())),
     ];
     lines.push(format!("projects:   {} loaded", status.projects_loaded.len()));
-    if let Some(reason) = status.no_projects.as_ref().and_then(|reason| reason.get("message")).and_then(Value::as_str) {
+    if let Some(reason) = status.no_projects.as_ref().map(|reason| &reason.message) {
         lines.push(format!("no_projects: {reason}"));
     }
     lines.extend(status.projects_loading.iter().map(|project| format!("  loading {project}")));

@@ -197,6 +197,37 @@ pub struct TextDocumentPositionParams {
     pub position: Position,
 }
 
+impl TextDocumentPositionParams {
+    /// The position `line`:`character` (0-based, UTF-16) of the document `uri`.
+    pub fn at(uri: &str, line: u32, character: u32) -> TextDocumentPositionParams {
+        TextDocumentPositionParams {
+            text_document: TextDocumentIdentifier { uri: uri.to_owned() },
+            position: Position { line, character },
+        }
+    }
+}
+
+/// `textDocument/references`' parameters.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ReferenceParams {
+    #[serde(flatten)]
+    pub position: TextDocumentPositionParams,
+    pub context: ReferenceContext,
+}
+
+#[derive(Serialize, Deserialize, Debug, Clone, Copy, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ReferenceContext {
+    pub include_declaration: bool,
+}
+
+/// `workspace/symbol`'s parameters.
+#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct WorkspaceSymbolParams {
+    pub query: String,
+}
+
 /// The parameters of `workspace/applyEdit` (sent to the editor).
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct ApplyWorkspaceEditParams {

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::Scope;
 use super::arguments::{SeverityFloor, SnippetPosition, Speed};
+use crate::commands::blocking::BlockingReason;
 pub use crate::commands::configurations::ProjectConfiguration;
 
 /// A check's answer.
@@ -46,7 +47,7 @@ pub struct Coverage {
     pub what_if: Option<WhatIfSummary>,
     /// What fslens's own reading of the projects in scope says cannot build.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub project_errors: Option<Vec<Value>>,
+    pub project_errors: Option<Vec<BlockingReason>>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub session_generation: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -137,15 +138,15 @@ pub struct Findings {
     pub per_project: Option<Vec<ProjectRow>>,
     /// When unknown: `blockingReason.message`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<Value>,
+    pub reason: Option<String>,
     /// When unknown: `{errorKind, message, …}`.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub blocking_reason: Option<Value>,
+    pub blocking_reason: Option<BlockingReason>,
 }
 
 impl Findings {
     /// No verdict: nothing was found because nothing could be proven; `reason` says why.
-    pub fn unknown(reason: Value) -> Self {
+    pub fn unknown(reason: BlockingReason) -> Self {
         Findings {
             verdict: Verdict::Unknown,
             complete: false,
@@ -158,7 +159,7 @@ impl Findings {
             missing_files: None,
             stale_files: None,
             per_project: None,
-            reason: Some(reason["message"].clone()),
+            reason: Some(reason.message.clone()),
             blocking_reason: Some(reason),
         }
     }
@@ -404,7 +405,7 @@ pub struct BaselineSummary {
     pub diagnostics: Vec<ReportedDiagnostic>,
     pub diagnostics_truncated: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub blocking_reason: Option<Value>,
+    pub blocking_reason: Option<BlockingReason>,
 }
 
 impl BaselineSummary {
@@ -462,7 +463,7 @@ impl DeltaEntry {
 
 impl CheckAnswer {
     /// The answer `unknown` for `reason`, with what the check would have covered.
-    pub fn unknown(coverage: Coverage, reason: Value, started: Instant) -> Self {
+    pub fn unknown(coverage: Coverage, reason: BlockingReason, started: Instant) -> Self {
         CheckAnswer::finished(coverage, Findings::unknown(reason), started)
     }
 

@@ -1,20 +1,9 @@
 //! `fslens check` on the command line: the answer as text, and the exit code a script branches on.
 
-use serde::Deserialize;
 use serde_json::Value;
 
 use super::answer::{CheckAnswer, Delta, DeltaEntry, ReportedDiagnostic, Verdict, range_start};
 use crate::cli_contract::exit_codes;
-
-/// What the text reads of a `blockingReason` (the reason's other members are for agents).
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Blocking {
-    error_kind: Option<String>,
-    remedy: Option<String>,
-    #[serde(default)]
-    remedies: Vec<Value>,
-}
 
 /// JSON text without the quotes of a string.
 fn text(value: &Value) -> String {
@@ -44,22 +33,17 @@ pub fn render_text(answer: &CheckAnswer) -> String {
         findings.files.as_ref().map_or(0, Vec::len),
         findings.complete,
     )];
-    if let Some(reason) = findings.reason.as_ref().and_then(Value::as_str) {
+    if let Some(reason) = &findings.reason {
         lines.push(format!("reason: {reason}"));
     }
     if let Some(note) = &coverage.configuration_note {
         lines.push(format!("configuration: {note}"));
     }
-    let blocking =
-        findings.blocking_reason.as_ref().and_then(|reason| Blocking::deserialize(reason).ok()).unwrap_or_default();
-    if let Some(kind) = &blocking.error_kind {
-        lines.push(format!("blocking: {kind}"));
-    }
-    if let Some(remedy) = &blocking.remedy {
-        lines.push(format!("remedy: {remedy}"));
-    }
-    for remedy in &blocking.remedies {
-        lines.push(format!("remedy: {}", text(remedy)));
+    if let Some(blocking) = &findings.blocking_reason {
+        lines.push(format!("blocking: {}", blocking.error_kind));
+        lines.extend(
+            blocking.remedy.iter().chain(blocking.remedies.iter().flatten()).map(|remedy| format!("remedy: {remedy}")),
+        );
     }
     for (files, label) in
         [(&findings.missing_files, "not analysed"), (&findings.stale_files, "analysed at an older version")]

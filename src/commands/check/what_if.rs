@@ -13,15 +13,16 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::answer::{
     Analysed, BaselineSummary, CheckAnswer, Coverage, Delta, DeltaEntry, FileStatus, Findings, ReportedDiagnostic,
     TextSource, TouchedFileSummary, WhatIfSummary,
 };
 use super::edits::{EDITS_SHAPE, ListChange, WhatIfEdits};
-use super::{CheckRun, Plan, blocking, compile_files, sha256_hex, verdict_over};
+use super::{CheckRun, Plan, compile_files, sha256_hex, verdict_over};
 use crate::commands::CommandError;
+use crate::commands::blocking::BlockingReason;
 use crate::commands::context::{CommandContext, WhatIfText};
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position, Range};
@@ -255,7 +256,7 @@ fn unknown_with_baseline(
         CommandError::Unavailable(_) => error_kinds::FSAC_UNAVAILABLE,
         _ => error_kinds::INCOMPLETE,
     };
-    let reason = blocking(kind, format!("fslens could not show FSAC the edited texts: {error}"), json!({}));
+    let reason = BlockingReason::new(kind, format!("fslens could not show FSAC the edited texts: {error}"));
     let mut answer = CheckAnswer::unknown(coverage, reason, run.started);
     answer.baseline = Some(BaselineSummary::of(baseline));
     if let Some(summary) = answer.coverage.what_if.as_mut() {
@@ -536,6 +537,7 @@ fn strict_offset(text: &str, index: &LineIndex, position: Position) -> Option<us
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn range(start: (u32, u32), end: (u32, u32)) -> Range {
         Range { start: Position { line: start.0, character: start.1 }, end: Position { line: end.0, character: end.1 } }

@@ -8,7 +8,6 @@
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
 
-use crate::lsp::ext::error_kinds;
 use crate::lsp::types::{DiagnosticRelatedInformation, NumberOrString, Range, TextEdit, WorkspaceEdit};
 
 /// `status: "unknown"`, the one status of an answer that knows nothing.
@@ -35,41 +34,7 @@ pub enum Via {
     FsacAndSyntax,
 }
 
-/// Why FSAC could not say what is at the position: the typed reason `fslens.check` gives
-/// (`errorKind`, `message`, a `remedy` when there is one, and the kind's own members).
-#[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
-#[serde(rename_all = "camelCase")]
-pub struct BlockingReason {
-    pub error_kind: String,
-    pub message: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub remedy: Option<String>,
-    /// What the kind adds (`state`, `project`, `file`, …), as check wrote it.
-    #[serde(flatten)]
-    pub details: serde_json::Map<String, Value>,
-}
-
-impl BlockingReason {
-    pub fn new(error_kind: &str, message: impl Into<String>) -> BlockingReason {
-        BlockingReason {
-            error_kind: error_kind.to_owned(),
-            message: message.into(),
-            remedy: None,
-            details: serde_json::Map::new(),
-        }
-    }
-
-    /// The reason check wrote as JSON; one it wrote without a kind or message is an internal
-    /// fault, said as one.
-    pub fn of(reason: Value) -> BlockingReason {
-        BlockingReason::deserialize(&reason).unwrap_or_else(|error| {
-            BlockingReason::new(
-                error_kinds::INTERNAL_ERROR,
-                format!("an unreadable blocking reason ({error}): {reason}"),
-            )
-        })
-    }
-}
+pub use crate::commands::blocking::BlockingReason;
 
 /// The `unknown` answer of a diagnostic tool: FSAC could not say what is at the position.
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -78,7 +43,7 @@ pub struct Blocked {
     pub status: UnknownStatus,
     /// `blockingReason.message`.
     pub reason: String,
-    pub blocking_reason: BlockingReason,
+    pub blocking_reason: Box<BlockingReason>,
     pub via: Via,
     pub elapsed_ms: u64,
 }
@@ -434,12 +399,5 @@ mod tests {
         let read: SuggestOpenAnswer = reads_back(unknown);
         assert_eq!(render::suggest_open(&read), "unknown (timeout): the unresolved name is not known");
         assert_eq!(render::suggest_open_exit_code(&read), 2);
-    }
-
-    #[test]
-    fn a_blocking_reason_check_wrote_without_a_message_is_an_internal_fault() {
-        let reason = BlockingReason::of(json!({"errorKind": "timeout"}));
-        assert_eq!(reason.error_kind, error_kinds::INTERNAL_ERROR);
-        assert!(reason.message.contains("timeout"), "{reason:?}");
     }
 }

@@ -133,7 +133,7 @@ pub struct LocatedDiagnostic {
 /// Either the diagnostic, or why FSAC could not tell.
 pub enum Location {
     Found(Box<LocatedDiagnostic>),
-    Unknown(BlockingReason),
+    Unknown(Box<BlockingReason>),
 }
 
 /// The workspace root, the model and the selected file's text.
@@ -163,7 +163,7 @@ pub fn unknown_answer(reason: BlockingReason, started: Instant) -> Blocked {
     Blocked {
         status: UnknownStatus::Unknown,
         reason: reason.message.clone(),
-        blocking_reason: reason,
+        blocking_reason: Box::new(reason),
         via: Via::Fsac,
         elapsed_ms: started.elapsed().as_millis() as u64,
     }
@@ -188,14 +188,14 @@ pub async fn locate(
     }
     let generation = match fsac_for_file(context, &model, &root, &path, deadline).await? {
         Ok(generation) => generation,
-        Err(reason) => return Ok(Location::Unknown(BlockingReason::of(reason))),
+        Err(reason) => return Ok(Location::Unknown(Box::new(reason))),
     };
     let uri = crate::uri::path_to_uri(&path)
         .ok_or_else(|| CommandError::Internal(format!("cannot make a URI of {}", path.display())))?;
     match context.acquire_document(&uri, text.clone()).await {
         Ok(()) => {}
         Err(CommandError::Unavailable(reason)) => {
-            return Ok(Location::Unknown(BlockingReason::new(error_kinds::FSAC_UNAVAILABLE, reason)));
+            return Ok(Location::Unknown(Box::new(BlockingReason::new(error_kinds::FSAC_UNAVAILABLE, reason))));
         }
         Err(error) => return Err(error),
     }
@@ -215,7 +215,7 @@ pub async fn locate(
                 ),
                 _ => BlockingReason::new(error_kinds::FSAC_RESTARTED, "FSAC exited while the file was analysed"),
             };
-            return Ok(Location::Unknown(reason));
+            return Ok(Location::Unknown(Box::new(reason)));
         }
         Err(error) => {
             context.release_document(&uri);
@@ -396,7 +396,7 @@ pub async fn diagnostic_with_actions(
     let deadline = tokio::time::Instant::now() + timeout;
     let located = match locate(context, selector, timeout).await? {
         Location::Found(located) => located,
-        Location::Unknown(reason) => return Ok(Err(unknown_answer(reason, started))),
+        Location::Unknown(reason) => return Ok(Err(unknown_answer(*reason, started))),
     };
     let actions = code_actions(context, &located, deadline).await;
     located.release(context);

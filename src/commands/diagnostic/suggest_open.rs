@@ -476,7 +476,7 @@ async fn fsac_arm(
                 asked: true,
                 complete: Some(false),
                 reason: Some(reason.message.clone()),
-                blocking_reason: Some(reason),
+                blocking_reason: Some(*reason),
                 ..FsacReport::default()
             };
             return Ok(FsacArm { report, ..FsacArm::default() });

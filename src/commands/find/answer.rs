@@ -14,6 +14,7 @@ use std::time::Instant;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::commands::blocking::BlockingReason;
 use crate::commands::find::arguments::{FindKind, FindScope};
 pub use crate::commands::find::candidates::FilesSearched;
 use crate::commands::find::page::PlannedAnswer;
@@ -39,7 +40,7 @@ pub struct FindAnswer {
     pub matched: Option<bool>,
     /// The workspace has no project: the shared `no_projects` reason.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub no_projects: Option<Value>,
+    pub no_projects: Option<BlockingReason>,
     pub scope_note: String,
     /// The projects in scope FSAC loaded in a configuration that leaves something out (another
     /// target framework, files compiled only for it); absent when none does.

@@ -8,12 +8,13 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::commands::CommandError;
 use crate::commands::find::answer::ResolutionSources;
 use crate::commands::find::resolve::{self, Declared, range_from_json};
 use crate::commands::find::{FindRun, ResolvedPosition};
+use crate::lsp::types::{TextDocumentPositionParams, WorkspaceSymbolParams};
 use crate::syntax::model::{DeclarationKind, TextRange};
 
 /// What resolution found.
@@ -95,11 +96,8 @@ async fn at_position(find: &FindRun, position: &ResolvedPosition) -> Result<Reso
         return Ok(resolved);
     }
     find.context.acquire_document(&position.uri, position.text.clone()).await?;
-    let params = json!({
-        "textDocument": { "uri": position.uri },
-        "position": { "line": position.line, "character": position.character },
-    });
-    match find.context.backend_request("textDocument/definition", params, find.sweep_deadline).await {
+    let params = TextDocumentPositionParams::at(&position.uri, position.line, position.character);
+    match find.context.backend_request("textDocument/definition", &params, find.sweep_deadline).await {
         Ok(Ok(answer)) => {
             resolved.sources.fsac_definition = Some("answered".to_owned());
             // The declaring file may hold none of the names scanned for so far.
@@ -178,9 +176,9 @@ async fn by_name(find: &FindRun) -> Result<Resolved, CommandError> {
         resolved.sources.fsac_workspace_symbol = Some("notApplicable (substring query)".to_owned());
         return Ok(resolved);
     };
-    let params = json!({ "query": symbol_query });
+    let params = WorkspaceSymbolParams { query: symbol_query };
     resolved.sources.fsac_workspace_symbol =
-        Some(match find.context.backend_request("workspace/symbol", params, find.sweep_deadline).await {
+        Some(match find.context.backend_request("workspace/symbol", &params, find.sweep_deadline).await {
             Ok(Ok(answer)) => {
                 let in_workspace = |path: &Path| find.in_workspace(path);
                 let text_of = |path: &Path| match find.overlay.get(path) {

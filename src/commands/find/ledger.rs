@@ -6,8 +6,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
-
+use crate::commands::blocking::BlockingReason;
 use crate::commands::find::FindRun;
 use crate::commands::find::answer::{Outcome, ProjectRow, ProjectStatus, Status};
 use crate::commands::find::declarations::Resolved;
@@ -28,7 +27,7 @@ pub(super) struct Verdict {
     pub requested: usize,
     pub analyzed: usize,
     /// The workspace has no project: the shared `no_projects` reason.
-    pub no_projects: Option<Value>,
+    pub no_projects: Option<BlockingReason>,
     /// FSAC swept every requested project (the workspace has one).
     pub swept_complete: bool,
     /// Slots in `declared` of the declarations no references answer contained.

@@ -861,7 +861,7 @@ pub fn render_text(answer: &FindAnswer) -> String {
         answer.coverage.projects_analyzed,
         answer.coverage.projects_requested,
     )];
-    if let Some(reason) = answer.no_projects.as_ref().and_then(|reason| reason.get("message")).and_then(Value::as_str) {
+    if let Some(reason) = answer.no_projects.as_ref().map(|reason| &reason.message) {
         lines.push(format!("no_projects: {reason}"));
     }
     if let Some(note) = &answer.configuration_note {

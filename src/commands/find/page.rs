@@ -14,7 +14,7 @@
 //! complete candidate answer.
 
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::commands::CommandError;
@@ -102,6 +102,29 @@ pub struct FindCursor {
 /// segment was formed, so it names none).
 pub const RESUME_STREAM: &str = "0000000000000000000000000000000000000000000000000000000000000000";
 
+/// `data` of a refused cursor: the argument, and whether to start again or retry it.
+#[derive(Serialize, Debug, Clone, Copy)]
+#[serde(rename_all = "camelCase")]
+pub struct CursorRefusal {
+    pub argument: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reuse_original_cursor: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_same_cursor: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pagination_restart_required: Option<bool>,
+}
+
+impl CursorRefusal {
+    /// Start again without a cursor: this one cannot be used again.
+    pub const RESTART: CursorRefusal = CursorRefusal {
+        argument: "cursor",
+        reuse_original_cursor: Some(false),
+        retry_same_cursor: None,
+        pagination_restart_required: None,
+    };
+}
+
 impl FindCursor {
     /// The first page of the segment that starts at `file`.
     pub fn resume_at(query_identity: String, file: String) -> FindCursor {
@@ -123,7 +146,7 @@ impl FindCursor {
                 error_kinds::FIND_CURSOR_INVALID,
                 crate::lsp::message::error_codes::INVALID_PARAMS,
                 "not a cursor issued by fslens.find; start again without a cursor",
-                json!({ "argument": "cursor", "reuseOriginalCursor": false }),
+                CursorRefusal::RESTART,
             )
         };
         let cursor = Cursor::decode(text).filter(|cursor| cursor.tag == CURSOR_TAG).ok_or_else(invalid)?;
@@ -156,7 +179,7 @@ impl FindCursor {
                 error_kinds::FIND_CURSOR_QUERY_MISMATCH,
                 crate::lsp::message::error_codes::INVALID_PARAMS,
                 "the cursor belongs to a different query (only cursor, maxResults and timeoutMs may change between pages)",
-                json!({ "argument": "cursor", "reuseOriginalCursor": false }),
+                CursorRefusal::RESTART,
             ));
         }
         // A cursor that starts a segment was issued before the segment existed: its query
@@ -167,7 +190,7 @@ impl FindCursor {
                 crate::lsp::message::error_codes::INVALID_PARAMS,
                 "the results changed since the cursor was issued (a source, project or the sweep's coverage changed); \
                  start again without a cursor",
-                json!({ "argument": "cursor", "reuseOriginalCursor": false, "paginationRestartRequired": true }),
+                CursorRefusal { pagination_restart_required: Some(true), ..CursorRefusal::RESTART },
             ));
         }
         if self.offset > total {
@@ -175,7 +198,7 @@ impl FindCursor {
                 error_kinds::FIND_CURSOR_INVALID,
                 crate::lsp::message::error_codes::INVALID_PARAMS,
                 format!("the cursor's offset {} is past the {total} sites", self.offset),
-                json!({ "argument": "cursor", "reuseOriginalCursor": false }),
+                CursorRefusal::RESTART,
             ));
         }
         Ok(self.offset)
@@ -277,6 +300,7 @@ pub fn plan_page<A: PlannedAnswer, R>(
 mod tests {
     use super::*;
     use crate::commands::budget::RESPONSE_HARD_CEILING;
+    use serde_json::json;
 
     /// The planner over a bare JSON answer whose `perProject` is an array.
     impl PlannedAnswer for Value {

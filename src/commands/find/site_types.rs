@@ -5,12 +5,13 @@
 
 use std::collections::HashSet;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use crate::commands::CommandError;
 use crate::commands::find::answer::SiteTypesLedger;
 use crate::commands::find::rows::Site;
 use crate::commands::find::{FindRun, Texts, resolve_display};
+use crate::lsp::types::TextDocumentPositionParams;
 
 /// A rendered `siteType` is cut at this many characters (plus `...`).
 const SITE_TYPE_MAX_CHARS: usize = 200;
@@ -52,11 +53,8 @@ pub(super) async fn site_types(
             context.acquire_document(&uri, text.clone()).await?;
             acquired.insert(uri.clone());
         }
-        let params = json!({
-            "textDocument": { "uri": uri },
-            "position": { "line": site.range.start.line, "character": site.range.start.character },
-        });
-        match context.backend_request("textDocument/hover", params, deadline).await {
+        let params = TextDocumentPositionParams::at(&uri, site.range.start.line, site.range.start.character);
+        match context.backend_request("textDocument/hover", &params, deadline).await {
             Ok(Ok(answer)) => match site_type_from_hover(&answer) {
                 Some(found) => {
                     types[number] = Some(found);

@@ -6,12 +6,12 @@
 use std::ops::Range;
 
 use serde::Serialize;
-use serde_json::{Value, json};
+use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::commands::CommandError;
 use crate::commands::find::answer::ProjectRow;
-use crate::commands::find::page::{FindCursor, StreamHasher};
+use crate::commands::find::page::{CursorRefusal, FindCursor, StreamHasher};
 use crate::commands::find::resolve::Declared;
 use crate::commands::find::rows::{SYMBOL_CANDIDATES_SHOWN, Site, SiteRow};
 use crate::commands::find::target::Placement;
@@ -200,7 +200,12 @@ pub(super) fn page_offset(
             error_codes::INVALID_PARAMS,
             "the sweep did not complete in time, so the cursor could not be validated; retry the same cursor (with a \
              larger timeoutMs)",
-            json!({ "argument": "cursor", "retrySameCursor": true, "paginationRestartRequired": false }),
+            CursorRefusal {
+                reuse_original_cursor: None,
+                retry_same_cursor: Some(true),
+                pagination_restart_required: Some(false),
+                ..CursorRefusal::RESTART
+            },
         ));
     }
     cursor.validate(query_identity, &stream.identity, total)

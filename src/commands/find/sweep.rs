@@ -10,8 +10,6 @@
 use std::collections::{HashSet, VecDeque};
 use std::path::PathBuf;
 
-use serde_json::json;
-
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::find::answer::ProjectStatus;
@@ -19,6 +17,7 @@ use crate::commands::find::declarations::{Anchor, Resolved};
 use crate::commands::find::resolve::{Declared, range_from_json};
 use crate::commands::find::{FindKind, FindRun, Texts};
 use crate::lsp::message::error_codes;
+use crate::lsp::types::{ReferenceContext, ReferenceParams, TextDocumentPositionParams};
 use crate::syntax::model::{DeclarationKind, Position, TextRange};
 
 /// How many `textDocument/references` requests of one sweep FSAC is given at once.
@@ -292,12 +291,11 @@ async fn references(
     character: u32,
     deadline: tokio::time::Instant,
 ) -> Result<SweptDeclaration, CommandError> {
-    let params = json!({
-        "textDocument": { "uri": uri },
-        "position": { "line": line, "character": character },
-        "context": { "includeDeclaration": true },
-    });
-    match context.backend_request("textDocument/references", params, deadline).await {
+    let params = ReferenceParams {
+        position: TextDocumentPositionParams::at(uri, line, character),
+        context: ReferenceContext { include_declaration: true },
+    };
+    match context.backend_request("textDocument/references", &params, deadline).await {
         Ok(Ok(answer)) => {
             let locations = answer
                 .as_array()
