@@ -76,6 +76,20 @@ pub struct StatusAnswer {
     /// With `probe`: whether FSAC answered a request at once.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub probe: Option<Probe>,
+    /// How many documents FSAC has reported an analysis of.
+    #[serde(default)]
+    pub documents_analyzed: u64,
+    /// The documents the editor has open, with the version FSAC last analysed.
+    #[serde(default)]
+    pub open_documents: Vec<OpenDocument>,
+    /// The session's socket and clients.
+    #[serde(default)]
+    pub session: SessionReport,
+    /// Whether an editor initialized the session.
+    #[serde(default)]
+    pub editor: EditorReport,
+    #[serde(default)]
+    pub fslens_version: Option<String>,
     /// The rest of the session's report, as written.
     #[serde(flatten)]
     pub report: Map<String, Value>,
@@ -87,6 +101,46 @@ pub struct StatusAnswer {
 pub struct FsacReport {
     pub command: Option<String>,
     pub pid: Option<u32>,
+    #[serde(default)]
+    pub running: bool,
+    /// How many FSAC processes the session has started.
+    #[serde(default)]
+    pub generation: u64,
+    #[serde(default)]
+    pub uptime_ms: Option<u64>,
+    /// The end of FSAC's standard error, when it wrote any.
+    #[serde(default)]
+    pub stderr_tail: Option<String>,
+    #[serde(flatten)]
+    pub rest: Map<String, Value>,
+}
+
+/// An open document of `openDocuments`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct OpenDocument {
+    pub uri: String,
+    pub version: Option<i64>,
+    pub analyzed_version: Option<i64>,
+}
+
+/// The report's `session` member: the session socket and how many clients joined it.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionReport {
+    pub socket: Option<String>,
+    #[serde(default)]
+    pub clients: usize,
+    #[serde(flatten)]
+    pub rest: Map<String, Value>,
+}
+
+/// The report's `editor` member.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EditorReport {
+    #[serde(default)]
+    pub initialized: bool,
     #[serde(flatten)]
     pub rest: Map<String, Value>,
 }

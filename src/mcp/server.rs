@@ -15,11 +15,13 @@ use rmcp::model::{
     ToolAnnotations,
 };
 use rmcp::service::{Peer, RequestContext, RoleServer};
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use tokio::sync::Mutex;
 
 use crate::commands::params::parse_arguments;
 use crate::commands::paths::confine;
+use crate::commands::status::{Probe, StatusAnswer, Wait};
 use crate::lsp::ext::error_kinds;
 use crate::mcp::groups::{ActivateToolsArguments, Activation, ToolGroup, group_of};
 use crate::mcp::output::{RenderedOutput, render_answer, render_error};
@@ -30,6 +32,7 @@ use crate::navigation::{NavigateArguments, Navigator, SymbolAtWordArguments};
 use crate::proxy::ProxyConfig;
 use crate::session_client::CallFailure;
 use crate::session_client::{ClientKind, Session};
+use crate::session_state::status::{ProjectError, State};
 
 /// Builds the `ProxyConfig` for a session the bridge starts itself (from the user's flags).
 pub type ConfigFactory = Arc<dyn Fn() -> anyhow::Result<ProxyConfig> + Send + Sync>;
@@ -171,7 +174,13 @@ impl BridgeServer {
                     context,
                 )
                 .await?;
-                Ok(readiness(&status, &session))
+                let status = StatusAnswer::deserialize(&status).map_err(|error| {
+                    CallFailure::new(
+                        error_kinds::INTERNAL_ERROR,
+                        format!("the session's status answer does not read: {error}"),
+                    )
+                })?;
+                Ok(serde_json::to_value(readiness(&status, &session)).unwrap_or_default())
             }
             ToolAction::SymbolAtWord => {
                 let arguments: SymbolAtWordArguments = parse_arguments(Value::Object(arguments))?;
@@ -332,69 +341,136 @@ async fn forward(
     session.call_until(method, params, &context.ct, None).await
 }
 
-/// The seed's `set_project` readiness answer from an `fslens.status` object: the stable
+/// The seed's `set_project` readiness answer from an `fslens.status` answer: the stable
 /// booleans `lsp`, `projectOptions`, `symbolIndex`, with `symbolIndexState`/`symbolIndexHint`
 /// saying why `symbolIndex` is false, plus FSAC's pid and how the bridge reached the session.
-pub fn readiness(status: &Value, session: &Session) -> Value {
-    let state = status["state"].as_str().unwrap_or("absent");
-    let running = status["fsac"]["running"].as_bool().unwrap_or(false);
-    let lsp = running && matches!(state, "loading" | "ready");
-    let loaded = status["projectsLoaded"].as_array().map_or(0, Vec::len);
-    let project_options = state == "ready" && loaded > 0;
-    let analysed = status["documentsAnalyzed"].as_u64().unwrap_or(0);
-    let symbol_index = project_options && analysed > 0;
-    let reason = status["reason"].as_str().unwrap_or_default();
-    let (index_state, hint) = if symbol_index {
-        ("ready", "FSAC has loaded the workspace and analysed documents; empty answers are trustworthy.".to_owned())
+pub fn readiness(status: &StatusAnswer, session: &Session) -> Readiness {
+    let state = status.state;
+    let lsp = status.fsac.running && matches!(state, State::Loading | State::Ready);
+    let project_options = state == State::Ready && !status.projects_loaded.is_empty();
+    let symbol_index = project_options && status.documents_analyzed > 0;
+    let reason = status.reason.clone().unwrap_or_default();
+    let (symbol_index_state, hint) = if symbol_index {
+        (
+            IndexState::Ready,
+            "FSAC has loaded the workspace and analysed documents; empty answers are trustworthy.".to_owned(),
+        )
     } else if project_options {
         (
-            "not_warmed",
+            IndexState::NotWarmed,
             "The workspace is loaded but FSAC has not reported an analysis yet. Not a fault: find and check work; the \
              first check or opened file warms it."
                 .to_owned(),
         )
-    } else if state == "ready" {
-        ("blocked_on_projects", "FSAC is ready but loaded no project: see projectErrors.".to_owned())
+    } else if state == State::Ready {
+        (IndexState::BlockedOnProjects, "FSAC is ready but loaded no project: see projectErrors.".to_owned())
     } else {
+        let state = state.as_str();
         let why = if reason.is_empty() { state.to_owned() } else { format!("{state}: {reason}") };
-        ("blocked_on_lsp", format!("FSAC is not ready ({why}). Call status with waitUntil: \"ready\" to wait for it."))
+        (
+            IndexState::BlockedOnLsp,
+            format!("FSAC is not ready ({why}). Call status with waitUntil: \"ready\" to wait for it."),
+        )
     };
-    json!({
-        "lsp": lsp,
-        "projectOptions": project_options,
-        "symbolIndex": symbol_index,
-        "symbolIndexState": index_state,
-        "symbolIndexHint": hint,
-        "fsacPid": status["fsac"]["pid"],
-        "state": state,
-        "reason": status["reason"],
-        "unresponsive": status["unresponsive"],
-        "workspaceRoot": status["workspaceRoot"],
-        "projectsLoaded": status["projectsLoaded"],
-        "projectsLoading": status["projectsLoading"],
-        "projectErrors": status["projectErrors"],
-        "documentsAnalyzed": analysed,
-        "openDocuments": status["openDocuments"].as_array().map_or(0, Vec::len),
-        "pendingRequests": status["pendingRequests"],
-        "fsac": {
-            "pid": status["fsac"]["pid"],
-            "running": status["fsac"]["running"],
-            "generation": status["fsac"]["generation"],
-            "command": status["fsac"]["command"],
-            "uptimeMs": status["fsac"]["uptimeMs"],
-            "stderrTail": status["fsac"]["stderrTail"],
+    Readiness {
+        lsp,
+        project_options,
+        symbol_index,
+        symbol_index_state,
+        symbol_index_hint: hint,
+        fsac_pid: status.fsac.pid,
+        state,
+        reason: status.reason.clone(),
+        unresponsive: status.unresponsive,
+        workspace_root: status.workspace_root.clone(),
+        projects_loaded: status.projects_loaded.clone(),
+        projects_loading: status.projects_loading.clone(),
+        project_errors: status.project_errors.clone(),
+        documents_analyzed: status.documents_analyzed,
+        open_documents: status.open_documents.len(),
+        pending_requests: status.report.get("pendingRequests").cloned().unwrap_or_default(),
+        fsac: ReadinessFsac {
+            pid: status.fsac.pid,
+            running: status.fsac.running,
+            generation: status.fsac.generation,
+            command: status.fsac.command.clone(),
+            uptime_ms: status.fsac.uptime_ms,
+            stderr_tail: status.fsac.stderr_tail.clone(),
         },
-        "session": {
-            "bridge": session.origin.as_str(),
-            "socket": session.socket.as_ref().map(|path| path.display().to_string()),
-            "clients": status["session"]["clients"],
-            "editorInitialized": status["editor"]["initialized"],
-            "startupFailure": session.startup_failure,
+        session: ReadinessSession {
+            bridge: session.origin.as_str(),
+            socket: session.socket.as_ref().map(|path| path.display().to_string()),
+            clients: status.session.clients,
+            editor_initialized: status.editor.initialized,
+            startup_failure: session.startup_failure.clone(),
         },
-        "wait": status["wait"],
-        "probe": status["probe"],
-        "fslensVersion": status["fslensVersion"],
-    })
+        wait: status.wait.clone(),
+        probe: status.probe.clone(),
+        fslens_version: status.fslens_version.clone(),
+    }
+}
+
+/// The `status` tool's answer: whether each layer an agent relies on is ready, and the
+/// session's report members an agent reads.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Readiness {
+    pub lsp: bool,
+    pub project_options: bool,
+    pub symbol_index: bool,
+    pub symbol_index_state: IndexState,
+    pub symbol_index_hint: String,
+    pub fsac_pid: Option<u32>,
+    pub state: State,
+    pub reason: Option<String>,
+    pub unresponsive: bool,
+    pub workspace_root: Option<String>,
+    pub projects_loaded: Vec<String>,
+    pub projects_loading: Vec<String>,
+    pub project_errors: Vec<ProjectError>,
+    pub documents_analyzed: u64,
+    /// How many documents the editor has open.
+    pub open_documents: usize,
+    /// The session's pending requests by direction, as its owner counts them.
+    pub pending_requests: Value,
+    pub fsac: ReadinessFsac,
+    pub session: ReadinessSession,
+    pub wait: Option<Wait>,
+    pub probe: Option<Probe>,
+    pub fslens_version: Option<String>,
+}
+
+/// Why `symbolIndex` is what it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IndexState {
+    Ready,
+    NotWarmed,
+    BlockedOnProjects,
+    BlockedOnLsp,
+}
+
+/// FSAC's process, as the bridge's status shows it.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadinessFsac {
+    pub pid: Option<u32>,
+    pub running: bool,
+    pub generation: u64,
+    pub command: Option<String>,
+    pub uptime_ms: Option<u64>,
+    pub stderr_tail: Option<String>,
+}
+
+/// How the bridge reached the session.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReadinessSession {
+    pub bridge: &'static str,
+    pub socket: Option<String>,
+    pub clients: usize,
+    pub editor_initialized: bool,
+    pub startup_failure: Option<String>,
 }
 
 /// Sends MCP progress for a running call until dropped.
