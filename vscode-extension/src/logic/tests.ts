@@ -198,7 +198,9 @@ export function runReport(result: RunTestsResult, root: string): RunReport {
       }
       failures.push(failure);
     } else if (test.outcome === "notFound") {
-      lines.push("    no result: VSTest did not find this test");
+      // No such test, or an adapter that could not select it (NUnit's refuses a
+      // FullyQualifiedName filter on a name with spaces): VSTest reported nothing for the name.
+      lines.push("    no result: no such test, or its adapter could not select it by name");
     }
   }
   for (const stale of result.staleAssemblies ?? []) {

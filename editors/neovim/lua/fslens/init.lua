@@ -984,7 +984,9 @@ function M.failure_items(root, answer)
       end
       table.insert(items, item)
     elseif test.outcome == "notFound" then
-      table.insert(items, { text = test.fullName .. ": no result (not found by VSTest)", type = "W" })
+      -- VSTest reported nothing for the name: no such test, or an adapter that could not select it
+      -- (NUnit's adapter refuses a FullyQualifiedName filter on a name with spaces).
+      table.insert(items, { text = test.fullName .. ": no result (no such test, or its adapter could not select it by name)", type = "W" })
     end
   end
   for _, stale in ipairs(answer.staleAssemblies or {}) do
