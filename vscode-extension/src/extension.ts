@@ -671,7 +671,7 @@ function pickTests(picks: TestPick[], title: string): Promise<TestPick[] | undef
     pick,
   }));
   quickPick.title = `fslens: ${title}`;
-  quickPick.placeholder = "Enter runs the checked tests (fslens.runTests); a row's button opens the test";
+  quickPick.placeholder = "Enter runs the checked tests; a row's button opens it";
   quickPick.canSelectMany = true;
   quickPick.matchOnDescription = true;
   quickPick.matchOnDetail = true;
