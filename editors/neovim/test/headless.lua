@@ -184,7 +184,12 @@ local function main()
       eq(#failures, 3, "a failure, a test not found and a stale build")
       eq({ failures[1].filename, failures[1].lnum, failures[1].text, failures[1].type },
         { workspace .. "/tests/A/T.fs", 9, "A.bad: Expected: 3 Actual: 2", "E" }, "failure item")
-      eq({ failures[2].type, failures[3].filename }, { "W", workspace .. "/tests/A/A.fsproj" }, "not found and stale")
+      eq({ failures[2].type, failures[2].filename, failures[3].filename }, { "W", nil, workspace .. "/tests/A/A.fsproj" }, "not found and stale")
+      -- A test a testsForSymbol answer showed: its entry without a frame is at its declaration.
+      fslens.test_places["A.gone"] = { filename = workspace .. "/tests/A/T.fs", lnum = 4 }
+      local placed = fslens.failure_items(workspace, { tests = { { fullName = "A.gone", displayName = "A.gone", outcome = "notFound" } } })
+      eq({ placed[1].filename, placed[1].lnum, placed[1].type }, { workspace .. "/tests/A/T.fs", 4, "W" }, "a test without a result at its declaration")
+      fslens.test_places["A.gone"] = nil
       seen.ok = true
     elseif step == "empty_arguments" then
       -- `arguments = { {} }` as a user writes it, without vim.empty_dict(): Neovim encodes the

@@ -806,7 +806,7 @@ end
 --   items(root, answer)  the quickfix items of the answer (file, lnum, col, text, type)
 --   title(answer)        the quickfix list's title
 --   message(answer, items)  the one-line summary, saying how complete the answer is
---   remember(answer, list_id, argument)  optional: called with the new quickfix list's id
+--   remember(answer, list_id, argument, root)  optional: called with the new quickfix list's id
 -- M.run_quickfix(name, args, done) runs an entry; M.last[name] is its last answer (or
 -- {error = …}) and M.completed[name] counts its answers. A new command that answers a list of
 -- places is one more entry (editors/README.md).
@@ -836,7 +836,7 @@ function M.run_quickfix(name, args, done)
       local items = entry.items(client_root(client), answer)
       set_quickfix(entry.title(answer), items, true)
       if entry.remember then
-        entry.remember(answer, vim.fn.getqflist({ id = 0 }).id, argument)
+        entry.remember(answer, vim.fn.getqflist({ id = 0 }).id, argument, client_root(client))
       end
       M.last[name] = answer
       local message, level = entry.message(answer, items)
@@ -929,6 +929,18 @@ end
 -- the current one ({tests, projects, skipped}).
 M.quickfix_tests = {}
 
+-- Where each test seen in a testsForSymbol answer is, by full name ({filename, lnum}): a run's
+-- entry for a test with no failing frame in the workspace, or with no result, points there.
+M.test_places = {}
+
+local function remember_places(root, answer)
+  for _, test in ipairs(all_tests(answer)) do
+    if test.fullyQualifiedName then
+      M.test_places[test.fullyQualifiedName] = { filename = absolute(root, test.path), lnum = test.line + 1 }
+    end
+  end
+end
+
 M.quickfix_commands.testsForSymbol = {
   user_command = "FslensTestsForSymbol",
   nargs = "?",
@@ -958,16 +970,19 @@ M.quickfix_commands.testsForSymbol = {
     end
     return text, answer.complete and vim.log.levels.INFO or vim.log.levels.WARN
   end,
-  remember = function(answer, list_id)
+  remember = function(answer, list_id, _, root)
     local run, skipped = M.run_arguments(answer, all_tests(answer))
     run.skipped = skipped
     M.quickfix_tests[list_id] = run
+    remember_places(root, answer)
   end,
 }
 
 --- The quickfix items of an fslens.runTests answer: each failed test at its failing frame
 --- (the first in the workspace) with the first line of its message; tests that were asked
---- for and not found, and stale assemblies, as warnings (exported for tests).
+--- for and not found, and stale assemblies, as warnings. A test without a frame in the workspace,
+--- or without a result, is at its declaration when a testsForSymbol answer showed it
+--- (M.test_places; exported for tests).
 function M.failure_items(root, answer)
   local items = {}
   for _, test in ipairs(answer.tests or {}) do
@@ -981,12 +996,21 @@ function M.failure_items(root, answer)
         item.col = 1
       else
         item.text = item.text .. " (no stack frame in the workspace)"
+        local place = M.test_places[test.fullName]
+        item.filename, item.lnum, item.col = place and place.filename, place and place.lnum, place and 1
       end
       table.insert(items, item)
     elseif test.outcome == "notFound" then
       -- VSTest reported nothing for the name: no such test, or an adapter that could not select it
       -- (NUnit's adapter refuses a FullyQualifiedName filter on a name with spaces).
-      table.insert(items, { text = test.fullName .. ": no result (no such test, or its adapter could not select it by name)", type = "W" })
+      local place = M.test_places[test.fullName]
+      table.insert(items, {
+        filename = place and place.filename,
+        lnum = place and place.lnum,
+        col = place and 1,
+        text = test.fullName .. ": no result (no such test, or its adapter could not select it by name)",
+        type = "W",
+      })
     end
   end
   for _, stale in ipairs(answer.staleAssemblies or {}) do
@@ -1036,10 +1060,11 @@ M.quickfix_commands.runTests = {
     if (not args or args == "") and current then
       return run(current)
     end
-    local sent = M.execute("fslens.testsForSymbol", symbol_arguments(args, bufnr), function(err, answer)
+    local sent = M.execute("fslens.testsForSymbol", symbol_arguments(args, bufnr), function(err, answer, client)
       if err then
         return callback(err)
       end
+      remember_places(client_root(client), answer)
       local selection, skipped = M.run_arguments(answer, all_tests(answer))
       selection.skipped = skipped
       run(selection)
