@@ -387,3 +387,89 @@ fn neovim_implementations_fill_the_quickfix_list_across_projects() {
             .collect();
     assert_eq!(rows, subtypes, ":FslensTypeHierarchy on IShape: {hierarchy:#}");
 }
+
+/// The 1-based number of the first line of `file` holding `needle`.
+fn line_holding(file: &Path, needle: &str) -> u64 {
+    let text = std::fs::read_to_string(file).unwrap();
+    let index = text.lines().position(|line| line.contains(needle)).unwrap_or_else(|| panic!("{needle:?} in {file:?}"));
+    index as u64 + 1
+}
+
+/// `:FslensTestsForSymbol` on `needle` in fixtures/editors (built with the real `dotnet build`,
+/// as FSAC builds nothing): its two tests in the quickfix list at their names. Then
+/// `:FslensRunTests` runs that list's tests through fslens.runTests: the failing one is the
+/// list, at its failing frame with VSTest's message; from that list it runs the same tests again;
+/// and with a name, the tests of `clampReading` (found first), which pass: an empty list.
+#[test]
+fn neovim_tests_for_symbol_and_run_tests_fill_the_quickfix_list() {
+    nvim();
+    let workspace = fixture_copy("editors");
+    let root = workspace.path();
+    let output = Command::new("dotnet")
+        .args(["build", "--nologo", "-v", "quiet", "tests/Gauges.Xunit/Gauges.Xunit.fsproj"])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "dotnet build: {}", String::from_utf8_lossy(&output.stdout));
+    let seen = drive_with(root, "tests_for_symbol,run_tests", &[("FSLENS_FIRST_FILE", "src/Gauges/Dial.fs")]);
+
+    let tests_file = root.join("tests/Gauges.Xunit/DialTests.fs");
+    let tests_path = canonical(tests_file.to_str().unwrap());
+    let found = &seen["steps"]["tests_for_symbol"];
+    assert_eq!(found["error"], Value::Null, "{found:#}");
+    assert_eq!(found["complete"], true, "{found:#}");
+    let entries: BTreeSet<(PathBuf, u64, String)> = found["quickfix"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| {
+            (
+                canonical(entry["file"].as_str().unwrap()),
+                entry["lnum"].as_u64().unwrap(),
+                entry["text"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let expected: BTreeSet<(PathBuf, u64, String)> = ["needle doubles the reading", "needle of one points at three"]
+        .into_iter()
+        .map(|name| (tests_path.clone(), line_holding(&tests_file, &format!("``{name}``")), format!("{name} [xunit]")))
+        .collect();
+    assert_eq!(entries, expected, "{found:#}");
+    assert!(found["title"].as_str().unwrap().contains("Gauges.Dial.needle"), "{found:#}");
+    assert!(found["message"].as_str().unwrap().contains("2 test(s) reach Gauges.Dial.needle"), "{found:#}");
+
+    let run = &seen["steps"]["run_tests"];
+    assert_eq!(run["error"], Value::Null, "{run:#}");
+    assert_eq!((&run["totals"]["passed"], &run["totals"]["failed"]), (&Value::from(1), &Value::from(1)), "{run:#}");
+    let ran: BTreeSet<&str> = run["ran"].as_array().unwrap().iter().map(|name| name.as_str().unwrap()).collect();
+    assert_eq!(
+        ran,
+        BTreeSet::from([
+            "Gauges.Xunit.DialTests.needle doubles the reading",
+            "Gauges.Xunit.DialTests.needle of one points at three"
+        ]),
+        "the quickfix list's tests and no other: {run:#}"
+    );
+    let failures = run["quickfix"].as_array().unwrap();
+    assert_eq!(failures.len(), 1, "{run:#}");
+    let failure = &failures[0];
+    assert_eq!(canonical(failure["file"].as_str().unwrap()), tests_path);
+    assert_eq!(failure["lnum"].as_u64().unwrap(), line_holding(&tests_file, "Assert.Equal(3, pointed)"), "{run:#}");
+    assert_eq!(failure["type"], "E");
+    let text = failure["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("Gauges.Xunit.DialTests.needle of one points at three: Assert.Equal() Failure")
+            && text.contains("Expected: 3"),
+        "{text}"
+    );
+    assert!(run["message"].as_str().unwrap().contains("1 passed, 1 failed"), "{run:#}");
+    assert_eq!(run["again_totals"], run["totals"], "the failures' list runs the same tests again: {run:#}");
+
+    assert_eq!(run["by_name_error"], Value::Null, "{run:#}");
+    assert_eq!(
+        (&run["by_name_totals"]["passed"], &run["by_name_totals"]["failed"]),
+        (&Value::from(1), &Value::from(0))
+    );
+    assert_eq!(run["by_name_quickfix"], serde_json::json!([]), "{run:#}");
+    assert!(run["by_name_message"].as_str().unwrap().contains("1 passed, 0 failed"), "{run:#}");
+}

@@ -31,6 +31,7 @@ const VOLATILE: &[&str] = &[
     "rssBytes",
     "rssPeakBytes",
     "rssSampledAgoMs",
+    "durationMs",
 ];
 
 fn normalize(value: &mut Value, workspace: &Path) {
@@ -266,5 +267,31 @@ async fn record_rename_previews_complete_and_incomplete() {
     assert_eq!(incomplete["result"]["complete"], json!(false), "{incomplete}");
     assert!(!incomplete["result"]["missedSites"].as_array().map(Vec::is_empty).unwrap_or(true), "{incomplete}");
     record("rename-incomplete", answer(&incomplete), root);
+    editor.stop().await;
+}
+
+/// `fslens.testsForSymbol` of `needle` on fixtures/editors (built with the real `dotnet build`:
+/// FSAC builds nothing) and `fslens.runTests` of its tests, one of which fails at its frame.
+#[tokio::test]
+async fn record_tests_for_symbol_and_run_tests_on_editors() {
+    let workspace = fixture_copy("editors");
+    let root = workspace.path();
+    let build = std::process::Command::new("dotnet")
+        .args(["build", "--nologo", "-v", "quiet", "tests/Gauges.Xunit/Gauges.Xunit.fsproj"])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(build.status.success(), "dotnet build: {}", String::from_utf8_lossy(&build.stdout));
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = Editor::start(root, runtime.path(), &double_command(), &[]).await;
+    editor.wait_until_ready().await;
+    let found = editor
+        .execute(Command::TestsForSymbol, json!({"path": "src/Gauges/Dial.fs", "line": 2, "word": "needle"}))
+        .await;
+    assert_eq!(found["result"]["totalTests"], json!(2), "{found}");
+    record("tests-for-symbol", answer(&found), root);
+    let run = editor.execute(Command::RunTests, found["result"]["runTestsArguments"].clone()).await;
+    assert_eq!(run["result"]["totals"]["failed"], json!(1), "{run}");
+    record("run-tests-failure", answer(&run), root);
     editor.stop().await;
 }

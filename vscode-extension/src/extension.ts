@@ -40,6 +40,17 @@ import {
   typeItem,
   urisToRead,
 } from "./logic/typeHierarchy";
+import {
+  runReport,
+  RunTestsResult,
+  runSelection,
+  RunSelection,
+  TestPick,
+  testPicks,
+  testsForSymbolArguments,
+  TestsForSymbolResult,
+  testsSummary,
+} from "./logic/tests";
 import { exposeChoices, makeVisibleArguments, MakeVisibleResult, makeVisibleOutcome } from "./logic/makeVisible";
 import { bundledBinary, resolveServerBinary, serverCommand, ServerSettings } from "./logic/server";
 import { needsFullStatus, projectNames, StatusLike, statusPresentation, StatusTracker } from "./logic/status";
@@ -61,6 +72,9 @@ let ionideSession: IonideSession | undefined;
 let output: vscode.OutputChannel;
 let statusItem: vscode.StatusBarItem;
 let problems: vscode.DiagnosticCollection;
+/** The last test run: its results, and problems at its failures' frames. */
+let testsOutput: vscode.OutputChannel;
+let testFailures: vscode.DiagnosticCollection;
 /** What the status bar shows: notifications and answers to `fslens.status`, in their true order. */
 const statusTracker = new StatusTracker();
 let sitesView: SitesView;
@@ -639,6 +653,137 @@ async function pickFromRenamePreview(preview: RenamePreview): Promise<boolean> {
   return pickFromRenamePreview(preview);
 }
 
+type TestPickItem = vscode.QuickPickItem & { pick: TestPick };
+
+/**
+ * The tests in a quick pick of several choices: the runnable ones checked, so Enter runs them
+ * all; each row's button opens the test. Resolves to the checked tests, or undefined when the
+ * pick is dismissed (or left to open a test).
+ */
+function pickTests(picks: TestPick[], title: string): Promise<TestPick[] | undefined> {
+  const quickPick = vscode.window.createQuickPick<TestPickItem>();
+  const open: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("go-to-file"), tooltip: "Go to the test" };
+  const items = picks.map((pick) => ({
+    label: pick.label,
+    description: pick.description,
+    detail: pick.detail,
+    buttons: [open],
+    pick,
+  }));
+  quickPick.title = `fslens: ${title}`;
+  quickPick.placeholder = "Enter runs the checked tests; a row's button opens it";
+  quickPick.canSelectMany = true;
+  quickPick.matchOnDescription = true;
+  quickPick.matchOnDetail = true;
+  quickPick.items = items;
+  quickPick.selectedItems = items.filter((item) => item.pick.picked);
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (value: TestPick[] | undefined) => {
+      if (!settled) {
+        settled = true;
+        resolve(value);
+        quickPick.dispose();
+      }
+    };
+    quickPick.onDidAccept(() => settle(quickPick.selectedItems.map((item) => item.pick)));
+    quickPick.onDidHide(() => settle(undefined));
+    quickPick.onDidTriggerItemButton(async (event) => {
+      settle(undefined);
+      const document = await vscode.workspace.openTextDocument(vscode.Uri.file(event.item.pick.path));
+      const at = new vscode.Position(event.item.pick.line, 0);
+      await vscode.window.showTextDocument(document, { selection: new vscode.Range(at, at) });
+    });
+    quickPick.show();
+  });
+}
+
+/** fslens: Tests of the symbol under the cursor — testsForSymbol, a quick pick, runTests of the picked. */
+async function testsForSymbolCommand() {
+  const title = "Tests of the symbol under the cursor";
+  const editor = activeFsharpEditor();
+  if (!editor) {
+    return report("warning", `fslens: ${title}: put the cursor on a symbol in an F# file`);
+  }
+  const found = await vscode.window
+    .withProgress({ location: vscode.ProgressLocation.Notification, title: `fslens: ${title}`, cancellable: true }, (_progress, token) =>
+      execute<TestsForSymbolResult>("fslens.testsForSymbol", testsForSymbolArguments(position(editor)), token),
+    )
+    .then(
+      (value) => value,
+      (error) => {
+        void report("error", `fslens: ${title} failed: ${describeError(error)}`);
+        return undefined;
+      },
+    );
+  if (!found) {
+    return;
+  }
+  const summary = testsSummary(found);
+  output.appendLine(summary.text);
+  const picks = testPicks(found, workspaceRoot() ?? "");
+  if (picks.length === 0) {
+    return report(summary.level, `fslens: ${summary.text}`);
+  }
+  const picked = await pickTests(picks, summary.text);
+  if (!picked) {
+    return;
+  }
+  if (picked.length === 0) {
+    return report("info", "fslens: no test checked: nothing was run");
+  }
+  await runTestsAndReport(runSelection(found, picked.map((pick) => pick.test)));
+}
+
+/** fslens.runTests of a selection: the results in the fslens Tests output, failures as problems. */
+async function runTestsAndReport(selection: RunSelection) {
+  if (selection.notRunnable.length > 0) {
+    void report("warning", `fslens: not run, VSTest cannot select them by name: ${selection.notRunnable.join(", ")}`);
+  }
+  const argument = selection.argument;
+  if (!argument) {
+    return;
+  }
+  const count = argument.tests.length;
+  const result = await vscode.window
+    .withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `fslens: running ${count} test(s)`, cancellable: true },
+      (_progress, token) => execute<RunTestsResult>("fslens.runTests", argument, token),
+    )
+    .then(
+      (value) => value,
+      (error) => {
+        void report("error", `fslens: running the tests failed: ${describeError(error)}`);
+        return undefined;
+      },
+    );
+  if (!result) {
+    return;
+  }
+  const run = runReport(result, workspaceRoot() ?? "");
+  testsOutput.clear();
+  run.lines.forEach((line) => testsOutput.appendLine(line));
+  testFailures.clear();
+  const byFile = new Map<string, vscode.Diagnostic[]>();
+  for (const failure of run.failures) {
+    if (failure.path && failure.range) {
+      const diagnostic = new vscode.Diagnostic(toRange(failure.range), `${failure.name}: ${failure.message}`, vscode.DiagnosticSeverity.Error);
+      diagnostic.source = "fslens tests";
+      byFile.set(failure.path, [...(byFile.get(failure.path) ?? []), diagnostic]);
+    }
+  }
+  byFile.forEach((diagnostics, file) => testFailures.set(vscode.Uri.file(file), diagnostics));
+  const first = run.failures.find((failure) => failure.path && failure.range);
+  const action = await report(run.summary.level, `fslens: ${run.summary.text}`, ...(first ? ["Go to Failure"] : []), "Show Results");
+  if (action === "Go to Failure" && first?.path && first.range) {
+    const document = await vscode.workspace.openTextDocument(vscode.Uri.file(first.path));
+    const at = new vscode.Position(first.range.start.line, 0);
+    await vscode.window.showTextDocument(document, { selection: new vscode.Range(at, at) });
+  } else if (action === "Show Results") {
+    testsOutput.show(true);
+  }
+}
+
 async function statusCommand() {
   try {
     const sent = statusTracker.requested();
@@ -659,8 +804,10 @@ export async function activate(context: vscode.ExtensionContext) {
   statusItem = vscode.window.createStatusBarItem(vscode.StatusBarAlignment.Left, 10);
   statusItem.command = "fslens-vscode.showStatus";
   problems = vscode.languages.createDiagnosticCollection("fslens check");
+  testsOutput = vscode.window.createOutputChannel("fslens Tests");
+  testFailures = vscode.languages.createDiagnosticCollection("fslens tests");
   sitesView = new SitesView();
-  context.subscriptions.push(output, statusItem, problems, sitesView, renamePreviewChanged);
+  context.subscriptions.push(output, statusItem, problems, testsOutput, testFailures, sitesView, renamePreviewChanged);
   context.subscriptions.push(
     vscode.languages.registerTypeHierarchyProvider({ language: "fsharp" }, new FslensTypeHierarchyProvider()),
     vscode.workspace.registerTextDocumentContentProvider("fslens-rename", {
@@ -676,6 +823,7 @@ export async function activate(context: vscode.ExtensionContext) {
   register("fslens-vscode.makeInternalVisible", makeVisibleCommand);
   register("fslens-vscode.typeHierarchy", typeHierarchyCommand);
   register("fslens-vscode.renamePreview", renamePreviewCommand);
+  register("fslens-vscode.testsForSymbol", testsForSymbolCommand);
   register("fslens-vscode.showStatus", statusCommand);
   register("fslens-vscode.showLog", () => output.show());
   register("fslens-vscode.restart", async () => {

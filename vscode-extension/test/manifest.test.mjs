@@ -38,6 +38,16 @@ test("the type hierarchy: a provider for F# and a command that opens VS Code's o
   assert.ok(menu.includes("fslens-vscode.typeHierarchy") && menu.includes("fslens-vscode.renamePreview"), menu.join(","));
 });
 
+test("the tests of the symbol: a command in the palette and the editor's menu, its quick pick running fslens.runTests", () => {
+  const titles = Object.fromEntries(manifest.contributes.commands.map((c) => [c.command, `${c.category}: ${c.title}`]));
+  assert.equal(titles["fslens-vscode.testsForSymbol"], "fslens: Tests of the symbol under the cursor");
+  const menu = manifest.contributes.menus["editor/context"].map((entry) => entry.command);
+  assert.ok(menu.includes("fslens-vscode.testsForSymbol"), menu.join(","));
+  assert.match(source, /execute<TestsForSymbolResult>\("fslens\.testsForSymbol"/);
+  assert.match(source, /execute<RunTestsResult>\("fslens\.runTests"/);
+  assert.match(source, /quickPick\.canSelectMany = true/);
+});
+
 test("every setting the code reads is declared", () => {
   const declared = new Set(Object.keys(manifest.contributes.configuration.properties));
   const read = [...source.matchAll(/config\.get<[^>]+>\("([^"]+)"\)/g)].map((m) => "fslens." + m[1]);

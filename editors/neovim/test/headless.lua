@@ -5,7 +5,8 @@
 --
 -- Inputs (environment): FSLENS_PLUGIN (editors/neovim), FSLENS_BIN, FSLENS_FSAC,
 -- FSLENS_WORKSPACE (a copy of fixtures/shipping), FSLENS_OUT (the JSON file to write),
--- FSLENS_STEPS (comma-separated: unit, check, make_visible, find, field_impact, rename, callers), FSLENS_LOG (fslens's log file),
+-- FSLENS_STEPS (comma-separated: unit, check, make_visible, find, field_impact, rename, callers,
+-- callees, implementations, type_hierarchy, tests_for_symbol, run_tests), FSLENS_LOG (fslens's log file),
 -- FSLENS_START (`enable`: Neovim 0.11's vim.lsp.config + vim.lsp.enable("fslens"), no setup()).
 
 local out = { steps = {}, errors = {} }
@@ -22,6 +23,10 @@ local function wait(what, predicate)
   if not ok then
     error("timed out waiting for " .. what)
   end
+end
+
+local function error_text(err)
+  return type(err) == "table" and (err.message or vim.inspect(err)) or tostring(err)
 end
 
 local function quickfix()
@@ -157,6 +162,34 @@ local function main()
         { file = "src/Shipping.App/Program.fs", range = { start = { line = 22, character = 11 } }, kind = "field-set-mutation", project = "Shipping.App", siteType = "float", lineText = "    bumped.Weight <- 1.0" },
       })
       eq({ sites[1].lnum, sites[1].col, sites[1].text }, { 23, 12, "field-set-mutation : float [Shipping.App]: bumped.Weight <- 1.0" }, "site item")
+      -- The runnable tests of a testsForSymbol answer: an Expecto test without a VSTest
+      -- adapter is not among runTestsArguments.tests, and its project is not sent.
+      local run, skipped = fslens.run_arguments({
+        runTestsArguments = { tests = { "A.Tests.one" }, projects = { "tests/A/A.fsproj", "tests/E/E.fsproj" } },
+      }, {
+        { fullyQualifiedName = "A.Tests.one", project = "tests/A/A.fsproj" },
+        { fullyQualifiedName = "A.Tests.one", project = "tests/A/A.fsproj" },
+        { fullyQualifiedName = "e.one", project = "tests/E/E.fsproj" },
+      })
+      eq(run, { tests = { "A.Tests.one" }, projects = { "tests/A/A.fsproj" } }, "run arguments")
+      eq(skipped, 1, "tests that cannot be run by name")
+      local failures = fslens.failure_items(workspace, {
+        tests = {
+          { fullName = "A.ok", displayName = "A.ok", outcome = "passed" },
+          { fullName = "A.bad", displayName = "A.bad", outcome = "failed", message = "Expected: 3\n  Actual: 2", location = { path = "tests/A/T.fs", line = 9 } },
+          { fullName = "A.gone", displayName = "A.gone", outcome = "notFound" },
+        },
+        staleAssemblies = { { project = "tests/A/A.fsproj", reason = "older", remedy = "run `dotnet build`" } },
+      })
+      eq(#failures, 3, "a failure, a test not found and a stale build")
+      eq({ failures[1].filename, failures[1].lnum, failures[1].text, failures[1].type },
+        { workspace .. "/tests/A/T.fs", 9, "A.bad: Expected: 3 Actual: 2", "E" }, "failure item")
+      eq({ failures[2].type, failures[2].filename, failures[3].filename }, { "W", nil, workspace .. "/tests/A/A.fsproj" }, "not found and stale")
+      -- A test a testsForSymbol answer showed: its entry without a frame is at its declaration.
+      fslens.test_places["A.gone"] = { filename = workspace .. "/tests/A/T.fs", lnum = 4 }
+      local placed = fslens.failure_items(workspace, { tests = { { fullName = "A.gone", displayName = "A.gone", outcome = "notFound" } } })
+      eq({ placed[1].filename, placed[1].lnum, placed[1].type }, { workspace .. "/tests/A/T.fs", 4, "W" }, "a test without a result at its declaration")
+      fslens.test_places["A.gone"] = nil
       seen.ok = true
     elseif step == "empty_arguments" then
       -- `arguments = { {} }` as a user writes it, without vim.empty_dict(): Neovim encodes the
@@ -263,6 +296,35 @@ local function main()
       local result = run_command("typeHierarchy", "FslensTypeHierarchy")
       seen.error = result.error
       seen.quickfix = quickfix()
+    elseif step == "tests_for_symbol" then
+      -- FSLENS_FIRST_FILE is fixtures/editors' src/Gauges/Dial.fs.
+      cursor_on("let needle", "needle")
+      local result = run_command("testsForSymbol", "FslensTestsForSymbol")
+      seen.error = result.error and error_text(result.error)
+      seen.complete = result.complete
+      seen.message = fslens.last_message
+      seen.title = vim.fn.getqflist({ title = 0 }).title
+      seen.quickfix = quickfix()
+    elseif step == "run_tests" then
+      -- Right after tests_for_symbol: the quickfix list's tests run.
+      local result = run_command("runTests", "FslensRunTests")
+      seen.error = result.error and error_text(result.error)
+      seen.totals = result.totals
+      seen.ran = {}
+      for _, test in ipairs(result.tests or {}) do
+        table.insert(seen.ran, test.fullName)
+      end
+      seen.message = fslens.last_message
+      seen.quickfix = quickfix()
+      -- From the failures' list, :FslensRunTests runs the same tests again.
+      local again = run_command("runTests", "FslensRunTests")
+      seen.again_totals = again.totals
+      -- By name: the tests of clampReading, looked up first.
+      local by_name = run_command("runTests", "FslensRunTests clampReading")
+      seen.by_name_error = by_name.error and error_text(by_name.error)
+      seen.by_name_totals = by_name.totals
+      seen.by_name_quickfix = quickfix()
+      seen.by_name_message = fslens.last_message
     elseif step == "field_impact" then
       open(program)
       local result = run_command("fieldImpact", "FslensFieldImpact Shipment.Weight")

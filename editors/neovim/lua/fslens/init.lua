@@ -1,7 +1,7 @@
 -- fslens for Neovim: starts `fslens` (an LSP proxy in front of FsAutoComplete) as the F#
 -- language server and adds :FslensFind, :FslensCheck, :FslensFieldImpact,
 -- :FslensMakeVisible, :FslensRename, :FslensCallers, :FslensCallees, :FslensImplementations,
--- :FslensTypeHierarchy, :FslensStatus and :FslensRestart.
+-- :FslensTypeHierarchy, :FslensTestsForSymbol, :FslensRunTests, :FslensStatus and :FslensRestart.
 --
 -- Works on Neovim 0.7 (vim.lsp.start_client + buf_attach_client on FileType fsharp) and on
 -- 0.8 and newer (vim.lsp.start), through setup(); on 0.11 and newer also without setup(), by
@@ -32,6 +32,8 @@ M.config = {
   max_pages = 10,
   max_results = 200,
   timeout_ms = 120000,
+  -- The deadline of :FslensRunTests's run (fslens.runTests's timeoutMs).
+  run_timeout_ms = 300000,
   on_attach = nil,
   capabilities = nil,
   settings = nil,
@@ -46,6 +48,9 @@ M.last = {}
 M.completed = {
   find = 0, check = 0, fieldImpact = 0, makeVisible = 0, rename = 0, callers = 0, callees = 0, implementations = 0, typeHierarchy = 0, status = 0,
 }
+
+-- The quickfix commands' counters (M.quickfix_commands, below) start at 0 too.
+setmetatable(M.completed, { __index = function() return 0 end })
 
 local has_start = vim.lsp.start ~= nil
 local uv = vim.loop
@@ -791,6 +796,300 @@ function M.restart()
 end
 
 -- ---------------------------------------------------------------------------------------
+-- Location-list commands: one table entry each
+--
+-- Every entry of M.quickfix_commands is one :Fslens* command that sends one fslens command
+-- and fills the quickfix list from its answer. An entry has
+--   user_command  the :Fslens… name;  nargs, complete  as nvim_create_user_command takes them
+--   arguments(args, bufnr, callback)  calls callback(nil, command, argument) with the fslens
+--                 command to send and its argument object, or callback(message) to refuse
+--   items(root, answer)  the quickfix items of the answer (file, lnum, col, text, type)
+--   title(answer)        the quickfix list's title
+--   message(answer, items)  the one-line summary, saying how complete the answer is
+--   remember(answer, list_id, argument, root)  optional: called with the new quickfix list's id
+-- M.run_quickfix(name, args, done) runs an entry; M.last[name] is its last answer (or
+-- {error = …}) and M.completed[name] counts its answers. A new command that answers a list of
+-- places is one more entry (editors/README.md).
+
+M.quickfix_commands = {}
+
+-- Runs the quickfix command `name` (a key of M.quickfix_commands) with the user's `args`.
+function M.run_quickfix(name, args, done)
+  local entry = M.quickfix_commands[name]
+  local bufnr = vim.api.nvim_get_current_buf()
+  local function finish(err, answer)
+    if err then
+      M.last[name] = { error = err }
+      notify("fslens: " .. entry.user_command .. ": " .. error_text(err), vim.log.levels.ERROR)
+    end
+    M.completed[name] = (M.completed[name] or 0) + 1
+    return done and done(err, answer)
+  end
+  entry.arguments(args, bufnr, function(refused, command, argument)
+    if refused then
+      return finish(refused)
+    end
+    local sent = M.execute(command, argument, function(err, answer, client)
+      if err then
+        return finish(err)
+      end
+      local items = entry.items(client_root(client), answer)
+      set_quickfix(entry.title(answer), items, true)
+      if entry.remember then
+        entry.remember(answer, vim.fn.getqflist({ id = 0 }).id, argument, client_root(client))
+      end
+      M.last[name] = answer
+      local message, level = entry.message(answer, items)
+      notify(message, level)
+      return finish(nil, answer)
+    end, bufnr)
+    if not sent then
+      return finish("no fslens client for this buffer")
+    end
+  end)
+end
+
+-- The arguments of a command about the symbol at the cursor, or named by `query`.
+local function symbol_arguments(query, bufnr)
+  if query and query ~= "" then
+    return { query = query, timeoutMs = M.config.timeout_ms }
+  end
+  local line, character = cursor_position(bufnr)
+  return { path = vim.api.nvim_buf_get_name(bufnr), line = line, character = character, timeoutMs = M.config.timeout_ms }
+end
+
+-- The 1-based byte column of `name` on a line (1 when the line does not hold it).
+local function column_of(text, name)
+  local at = text and name and text:find(name, 1, true)
+  return at or 1
+end
+
+--- The quickfix items of an fslens.testsForSymbol answer: each test at its name, with its
+--- framework and, for a test reached through a helper, the helper (exported for tests).
+function M.test_items(root, answer)
+  local items = {}
+  for _, project in ipairs(answer.testProjects or {}) do
+    for _, test in ipairs(project.tests or {}) do
+      local path = absolute(root, test.path)
+      local text = line_of(path, test.line)
+      local label = test.name .. " [" .. test.framework .. "]"
+      if type(test.reach) == "table" then
+        label = label .. " via " .. tostring(test.reach.via)
+      end
+      table.insert(items, {
+        filename = path,
+        lnum = test.line + 1,
+        col = column_of(text, test.name),
+        text = label,
+        type = "I",
+      })
+    end
+  end
+  return items
+end
+
+--- What fslens.runTests takes to run `tests` (rows of a testsForSymbol answer): the full
+--- names VSTest can select (the answer's runTestsArguments.tests) and the projects holding
+--- them; `skipped` counts the tests it cannot select (e.g. Expecto without a VSTest adapter).
+--- The answer's runTestsArguments.projects may name such a project, which fslens.runTests
+--- refuses, so the projects are those of the runnable tests (exported for tests).
+function M.run_arguments(answer, tests)
+  local selectable = {}
+  for _, name in ipairs(answer.runTestsArguments and answer.runTestsArguments.tests or {}) do
+    selectable[name] = true
+  end
+  local names, projects, seen, skipped = {}, {}, {}, 0
+  for _, test in ipairs(tests) do
+    local name = test.fullyQualifiedName
+    if name and selectable[name] then
+      if not seen[name] then
+        seen[name] = true
+        table.insert(names, name)
+      end
+      if not seen[test.project] then
+        seen[test.project] = true
+        table.insert(projects, test.project)
+      end
+    else
+      skipped = skipped + 1
+    end
+  end
+  return { tests = names, projects = projects }, skipped
+end
+
+local function all_tests(answer)
+  local tests = {}
+  for _, project in ipairs(answer.testProjects or {}) do
+    vim.list_extend(tests, project.tests or {})
+  end
+  return tests
+end
+
+-- The tests each quickfix list holds, by list id: what :FslensRunTests runs when that list is
+-- the current one ({tests, projects, skipped}).
+M.quickfix_tests = {}
+
+-- Where each test seen in a testsForSymbol answer is, by full name ({filename, lnum}): a run's
+-- entry for a test with no failing frame in the workspace, or with no result, points there.
+M.test_places = {}
+
+local function remember_places(root, answer)
+  for _, test in ipairs(all_tests(answer)) do
+    if test.fullyQualifiedName then
+      M.test_places[test.fullyQualifiedName] = { filename = absolute(root, test.path), lnum = test.line + 1 }
+    end
+  end
+end
+
+M.quickfix_commands.testsForSymbol = {
+  user_command = "FslensTestsForSymbol",
+  nargs = "?",
+  arguments = function(args, bufnr, callback)
+    callback(nil, "fslens.testsForSymbol", symbol_arguments(args, bufnr))
+  end,
+  items = M.test_items,
+  title = function(answer)
+    return "fslens tests of " .. tostring(answer.symbol or answer.query or "the symbol")
+  end,
+  message = function(answer, items)
+    local run, skipped = M.run_arguments(answer, all_tests(answer))
+    local text = string.format("fslens: %d test(s) reach %s (via %s; %s)", #items,
+      tostring(answer.symbol or answer.query or "the symbol"), tostring(answer.via),
+      answer.complete and "complete" or "NOT complete")
+    if not answer.complete then
+      local missing = answer.completeness and answer.completeness.missing or {}
+      if #missing > 0 then
+        text = text .. ": " .. table.concat(missing, "; ")
+      end
+    end
+    if skipped > 0 then
+      text = text .. string.format("; %d of them cannot be run by name (no VSTest adapter)", skipped)
+    end
+    if #run.tests > 0 then
+      text = text .. "; :FslensRunTests runs " .. #run.tests
+    end
+    return text, answer.complete and vim.log.levels.INFO or vim.log.levels.WARN
+  end,
+  remember = function(answer, list_id, _, root)
+    local run, skipped = M.run_arguments(answer, all_tests(answer))
+    run.skipped = skipped
+    M.quickfix_tests[list_id] = run
+    remember_places(root, answer)
+  end,
+}
+
+--- The quickfix items of an fslens.runTests answer: each failed test at its failing frame
+--- (the first in the workspace) with the first line of its message; tests that were asked
+--- for and not found, and stale assemblies, as warnings. A test without a frame in the workspace,
+--- or without a result, is at its declaration when a testsForSymbol answer showed it
+--- (M.test_places; exported for tests).
+function M.failure_items(root, answer)
+  local items = {}
+  for _, test in ipairs(answer.tests or {}) do
+    if test.outcome == "failed" then
+      local message = vim.trim(((test.message or "failed"):gsub("%s+", " ")))
+      local location = test.location
+      local item = { text = test.displayName .. ": " .. message, type = "E" }
+      if location and location ~= vim.NIL then
+        item.filename = absolute(root, location.path)
+        item.lnum = location.line
+        item.col = 1
+      else
+        item.text = item.text .. " (no stack frame in the workspace)"
+        local place = M.test_places[test.fullName]
+        item.filename, item.lnum, item.col = place and place.filename, place and place.lnum, place and 1
+      end
+      table.insert(items, item)
+    elseif test.outcome == "notFound" then
+      -- VSTest reported nothing for the name: no such test, or an adapter that could not select it
+      -- (NUnit's adapter refuses a FullyQualifiedName filter on a name with spaces).
+      local place = M.test_places[test.fullName]
+      table.insert(items, {
+        filename = place and place.filename,
+        lnum = place and place.lnum,
+        col = place and 1,
+        text = test.fullName .. ": no result (no such test, or its adapter could not select it by name)",
+        type = "W",
+      })
+    end
+  end
+  for _, stale in ipairs(answer.staleAssemblies or {}) do
+    table.insert(items, {
+      filename = absolute(root, stale.project),
+      lnum = 1,
+      col = 1,
+      text = "stale build: " .. tostring(stale.reason) .. " — " .. tostring(stale.remedy),
+      type = "W",
+    })
+  end
+  return items
+end
+
+--- The one-line summary of an fslens.runTests answer (exported for tests).
+function M.run_summary(answer)
+  local totals = answer.totals or {}
+  local text = string.format("fslens run tests: %s — %d passed, %d failed, %d skipped, %d other",
+    tostring(answer.status), totals.passed or 0, totals.failed or 0, totals.skipped or 0, totals.other or 0)
+  local blocking = answer.blockingReason
+  if blocking and blocking ~= vim.NIL then
+    text = text .. " — " .. tostring(blocking.message or blocking.errorKind)
+  end
+  if #(answer.staleAssemblies or {}) > 0 then
+    text = text .. string.format(" — %d stale build(s): results of the old build", #answer.staleAssemblies)
+  end
+  if not answer.complete then
+    text = text .. " (NOT complete)"
+  end
+  return text
+end
+
+M.quickfix_commands.runTests = {
+  user_command = "FslensRunTests",
+  nargs = "?",
+  -- The current quickfix list's tests (from :FslensTestsForSymbol, or the last run); with a
+  -- name, or when the list holds no tests, those of the symbol (testsForSymbol first).
+  arguments = function(args, bufnr, callback)
+    local function run(selection)
+      if #selection.tests == 0 then
+        return callback(string.format("no test to run: %d test(s) cannot be selected by name", selection.skipped or 0))
+      end
+      local argument = { tests = selection.tests, projects = selection.projects, timeoutMs = M.config.run_timeout_ms }
+      callback(nil, "fslens.runTests", argument)
+    end
+    local current = M.quickfix_tests[vim.fn.getqflist({ id = 0 }).id]
+    if (not args or args == "") and current then
+      return run(current)
+    end
+    local sent = M.execute("fslens.testsForSymbol", symbol_arguments(args, bufnr), function(err, answer, client)
+      if err then
+        return callback(err)
+      end
+      remember_places(client_root(client), answer)
+      local selection, skipped = M.run_arguments(answer, all_tests(answer))
+      selection.skipped = skipped
+      run(selection)
+    end, bufnr)
+    if not sent then
+      callback("no fslens client for this buffer")
+    end
+  end,
+  items = M.failure_items,
+  title = function(answer)
+    return string.format("fslens test failures (%d of %d)", (answer.totals or {}).failed or 0, #(answer.tests or {}))
+  end,
+  message = function(answer)
+    local level = (answer.status == "ok" and answer.complete and ((answer.totals or {}).failed or 0) == 0)
+        and vim.log.levels.INFO
+      or vim.log.levels.WARN
+    return M.run_summary(answer), level
+  end,
+  -- Running again from the failures' list runs the same tests.
+  remember = function(_, list_id, argument)
+    M.quickfix_tests[list_id] = { tests = argument.tests, projects = argument.projects, skipped = 0 }
+  end,
+}
+
+-- ---------------------------------------------------------------------------------------
 -- Starting the client
 
 local function on_status(err, result, ctx)
@@ -947,6 +1246,9 @@ define_commands = function()
   command("FslensCallees", function() M.callees() end, 0)
   command("FslensImplementations", function() M.implementations() end, 0)
   command("FslensTypeHierarchy", function() M.type_hierarchy() end, 0)
+  for name, entry in pairs(M.quickfix_commands) do
+    command(entry.user_command, function(args) M.run_quickfix(name, args) end, entry.nargs, entry.complete)
+  end
   command("FslensStatus", function() M.status() end, 0)
   command("FslensRestart", function() M.restart() end, 0)
 end
