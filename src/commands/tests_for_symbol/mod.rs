@@ -257,7 +257,10 @@ pub struct TestsForSymbolAnswer {
     pub helpers_not_followed: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sites_outside_tests: Vec<OutsideSite>,
-    pub run_tests_arguments: RunTestsArguments,
+    /// What `fslens.runTests` takes to run exactly these tests: absent when VSTest can select
+    /// none of them by name (passing empty arguments would run every test).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run_tests_arguments: Option<RunTestsArguments>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     pub elapsed_ms: u64,
@@ -669,19 +672,20 @@ fn test_key(test: &TestRow) -> (String, String, u32, String) {
 }
 
 /// The tests VSTest can select by full name, and the projects holding tests.
-fn run_tests_arguments(test_projects: &[TestProject], rows: &[TestProjectRow]) -> RunTestsArguments {
+fn run_tests_arguments(test_projects: &[TestProject], rows: &[TestProjectRow]) -> Option<RunTestsArguments> {
     let mut tests = BTreeSet::new();
     let mut projects = Vec::new();
     for row in rows.iter().filter(|row| !row.tests.is_empty()) {
-        projects.push(row.project.clone());
         let vstest = test_projects
             .iter()
             .any(|project| project.display == row.project && projects::runs_under_vstest(project.project));
-        if vstest {
-            tests.extend(row.tests.iter().filter_map(|test| test.fully_qualified_name.clone()));
+        let names: Vec<String> = row.tests.iter().filter_map(|test| test.fully_qualified_name.clone()).collect();
+        if vstest && !names.is_empty() {
+            projects.push(row.project.clone());
+            tests.extend(names);
         }
     }
-    RunTestsArguments { tests: tests.into_iter().collect(), projects }
+    (!tests.is_empty()).then(|| RunTestsArguments { tests: tests.into_iter().collect(), projects })
 }
 
 /// The answer as the command line prints it.

@@ -111,8 +111,8 @@ export interface RunSelection {
 
 /**
  * What fslens.runTests takes to run `picked`: their full names and the projects holding them.
- * runTestsArguments.projects may name a test project VSTest does not run (Expecto without an
- * adapter), which fslens.runTests refuses; so only the runnable tests' projects are sent.
+ * The picked tests may be fewer than runTestsArguments.tests, so the projects sent are those of
+ * the picked runnable tests (a project with none of them would run nothing, or be refused).
  */
 export function runSelection(result: TestsForSymbolResult, picked: SymbolTest[], timeoutMs?: number): RunSelection {
   const tests: string[] = [];

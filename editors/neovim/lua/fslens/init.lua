@@ -891,8 +891,8 @@ end
 --- What fslens.runTests takes to run `tests` (rows of a testsForSymbol answer): the full
 --- names VSTest can select (the answer's runTestsArguments.tests) and the projects holding
 --- them; `skipped` counts the tests it cannot select (e.g. Expecto without a VSTest adapter).
---- The answer's runTestsArguments.projects may name such a project, which fslens.runTests
---- refuses, so the projects are those of the runnable tests (exported for tests).
+--- The tests run may be fewer than the answer's, so the projects are those of the runnable
+--- tests among them (exported for tests).
 function M.run_arguments(answer, tests)
   local selectable = {}
   for _, name in ipairs(answer.runTestsArguments and answer.runTestsArguments.tests or {}) do
