@@ -187,7 +187,7 @@ impl crate::commands::command_line::CliArguments for UnionCaseImpactArguments {
 }
 
 /// What an introduced diagnostic means for the change.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum ImpactKind {
     /// FS0025: a `match` or `function` no longer covers every case; it needs an arm.
@@ -291,13 +291,25 @@ pub struct HypotheticalEdit {
 pub struct Sources {
     /// The union's declaration: find (`fsac` or `syntax`).
     pub union: FindVia,
-    /// The edit: the syntax tree of the declaration.
-    pub edit: String,
-    /// `impacts`: check's what-if (FSAC type-checks the edited text).
-    pub impacts: String,
-    /// `sites` and `wildcardMatches`: find's sites (`fsac`/`syntax`, per row), told apart by
-    /// the syntax tree.
-    pub sites: String,
+    /// The edit: `syntax` (the tree of the declaration).
+    pub edit: Source,
+    /// `impacts`: `fsacWhatIf` (check's what-if: FSAC type-checks the edited text).
+    pub impacts: Source,
+    /// `sites` and `wildcardMatches`: `findAndSyntax` (find's sites, `fsac`/`syntax` per row,
+    /// told apart by the syntax tree).
+    pub sites: Source,
+}
+
+/// Where a part of the answer came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Source {
+    /// The tree-sitter F# syntax tree.
+    Syntax,
+    /// check's what-if: FSAC's diagnostics of the edited text, less the baseline's.
+    FsacWhatIf,
+    /// find's sites, each told apart (construction, pattern, match) by the syntax tree.
+    FindAndSyntax,
 }
 
 /// How much the answer covers.
@@ -389,24 +401,8 @@ pub async fn union_case_impact(
     let range = Range { start: lines.position(&text, edit.start), end: lines.position(&text, edit.end) };
     let hypothetical = HypotheticalEdit { file: file.clone(), range, new_text: edit.new_text.clone() };
 
-    // The compiler's verdict on the edit.
-    let what_if = CheckArguments {
-        scope: CheckScope::Workspace,
-        speed: Speed::Trusted,
-        severity: SeverityFloor::Warning,
-        timeout_ms: crate::commands::params::TimeoutMs::clamped(remaining_ms(deadline)),
-        edits: Some(WhatIfEdits::List(vec![ListEdit {
-            path: file.clone(),
-            change: ListChange::Range { range, new_text: edit.new_text.clone() },
-        }])),
-        ..CheckArguments::default()
-    };
-    let checked: CheckArguments = what_if;
-    let verdict = check::check(checked, context.clone()).await?;
-    let edited_text = format!("{}{}{}", &text[..edit.start], edit.new_text, &text[edit.end..]);
-    let impacts = impacts_of(&verdict, &path, &edit, &edited_text, &mut files);
-
-    // The uses of the case (remove, change) or the matches a new case slips through (add).
+    // The uses of the case (remove, change) or the matches a new case slips through (add), looked
+    // up in the code as it is, before the what-if.
     let find_completeness: Option<Completeness>;
     let mut sites = Vec::new();
     let mut wildcard_matches = Vec::new();
@@ -447,6 +443,23 @@ pub async fn union_case_impact(
                 .collect();
         }
     }
+
+    // The compiler's verdict on the edit.
+    let what_if = CheckArguments {
+        scope: CheckScope::Workspace,
+        speed: Speed::Trusted,
+        severity: SeverityFloor::Warning,
+        timeout_ms: crate::commands::params::TimeoutMs::clamped(remaining_ms(deadline)),
+        edits: Some(WhatIfEdits::List(vec![ListEdit {
+            path: file.clone(),
+            change: ListChange::Range { range, new_text: edit.new_text.clone() },
+        }])),
+        ..CheckArguments::default()
+    };
+    let checked: CheckArguments = what_if;
+    let verdict = check::check(checked, context.clone()).await?;
+    let edited_text = format!("{}{}{}", &text[..edit.start], edit.new_text, &text[edit.end..]);
+    let impacts = impacts_of(&verdict, &path, &edit, &edited_text, &mut files);
 
     // Coverage: every project that sees the union analysed, the delta whole, every find whole.
     let seeing = projects_seeing(&model, &path, &root);
@@ -523,9 +536,9 @@ pub async fn union_case_impact(
         coverage,
         via: Sources {
             union: union_via,
-            edit: "syntax".to_owned(),
-            impacts: "fsacWhatIf".to_owned(),
-            sites: "find, told apart by the syntax tree".to_owned(),
+            edit: Source::Syntax,
+            impacts: Source::FsacWhatIf,
+            sites: Source::FindAndSyntax,
         },
         limits: LIMITS.iter().map(|limit| (*limit).to_owned()).collect(),
         notes,
