@@ -505,10 +505,11 @@ commands! {
         exit_code: union_impact::exit_code,
         cli: ("union-case-impact", OnCommandLine<union_impact::UnionCaseImpactArguments>, "What adding, removing or changing a union case breaks: every match and use, checked by the compiler without touching anything"),
         description:
-        "Plans a union-case change before editing: the compiler checks the hypothetical add/remove/change of a \
-         case (nothing written, editor untouched) and lists every match it makes incomplete (FS0025) and every \
-         use it breaks, with function and project; plus the case's sites, or the matches whose `_` arm would \
-         swallow a new case. Gives the exact edit.",
+        "Plans a union-case add/remove/change before editing: the compiler checks the hypothetical edit (nothing \
+         written, editor untouched) and lists every match it makes incomplete (FS0025) and every use it breaks, \
+         with function and project, plus the case's sites or the `_` matches a new case slips into, and the exact \
+         edit. Prefer over grepping for the case's name.",
+
     },
 }
 

@@ -24,7 +24,8 @@ fn disk_bytes(workspace: &Path) -> Vec<Vec<u8>> {
 /// The 0-based line of the only line of `file` containing `needle`.
 fn line_of(workspace: &Path, file: &str, needle: &str) -> u32 {
     let text = std::fs::read_to_string(workspace.join(file)).unwrap();
-    let lines: Vec<usize> = text.lines().enumerate().filter(|(_, line)| line.contains(needle)).map(|(at, _)| at).collect();
+    let lines: Vec<usize> =
+        text.lines().enumerate().filter(|(_, line)| line.contains(needle)).map(|(at, _)| at).collect();
     assert_eq!(lines.len(), 1, "{needle:?} in {file}: {lines:?}");
     lines[0] as u32
 }
@@ -144,10 +145,13 @@ async fn adding_a_case_lists_every_match_it_breaks_in_both_projects_and_nothing_
 
     // Nothing touched: disk, the editor's buffer and what the editor was told.
     assert_eq!(disk_bytes(root), disk_before);
-    let shown: Vec<&Value> =
-        editor.notifications[seen_before..].iter().filter(|message| shows_the_hypothesis(message, "Triangle")).collect();
+    let shown: Vec<&Value> = editor.notifications[seen_before..]
+        .iter()
+        .filter(|message| shows_the_hypothesis(message, "Triangle"))
+        .collect();
     assert!(shown.is_empty(), "the editor saw the hypothesis: {shown:?}");
-    let after = editor.execute_result(Command::Check, json!({"path": "Geometry/Shape.fs", "severity": "warning"})).await;
+    let after =
+        editor.execute_result(Command::Check, json!({"path": "Geometry/Shape.fs", "severity": "warning"})).await;
     assert_eq!(after["files"][0]["version"], json!(2), "the buffer is the editor's, at its version: {after}");
     assert_eq!(after["verdict"], json!("clean"), "FSAC sees the real text again: {after}");
     assert_eq!(after["totalDiagnostics"], json!(0), "{after}");
@@ -172,7 +176,9 @@ async fn removing_a_case_lists_every_use_as_an_error_and_as_a_site() {
     // Every use of Square, by the text: each is an FS0039 and a site.
     let mut uses: BTreeSet<(String, u32, u32)> = BTreeSet::new();
     for file in ["Geometry/Shape.fs", "App/Render.fs"] {
-        uses.extend(uses_of(root, file, "Square").into_iter().map(|(line, character)| (file.to_owned(), line, character)));
+        uses.extend(
+            uses_of(root, file, "Square").into_iter().map(|(line, character)| (file.to_owned(), line, character)),
+        );
     }
     assert_eq!(uses.len(), 4, "the fixture's uses of Square: {uses:?}");
     let impacts: BTreeSet<(String, u32, u32)> =
@@ -210,7 +216,11 @@ async fn bad_arguments_are_refused_naming_the_argument() {
         (json!({"union": "Shape", "change": "add", "case": "Dot", "after": "Hexagon"}), "after", "has no case"),
         (json!({"union": "Shape", "change": "add", "case": "dot"}), "case", "upper-case"),
         (json!({"union": "Shape", "change": "shrink", "case": "Dot"}), "change", ""),
-        (json!({"union": "Shape", "change": "change", "case": "Circle", "fields": "radius: float"}), "fields", "already"),
+        (
+            json!({"union": "Shape", "change": "change", "case": "Circle", "fields": "radius: float"}),
+            "fields",
+            "already",
+        ),
     ] {
         let error = editor.execute(Command::UnionCaseImpact, argument.clone()).await;
         assert_eq!(error["error"]["data"]["errorKind"], json!("invalid_argument"), "{argument}: {error}");

@@ -31,10 +31,19 @@ pub struct UnionCase {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PlannedChange {
     /// Add `case` with `fields`, after the case `after` (default: the last one).
-    Add { case: String, fields: Option<String>, after: Option<String> },
-    Remove { case: String },
+    Add {
+        case: String,
+        fields: Option<String>,
+        after: Option<String>,
+    },
+    Remove {
+        case: String,
+    },
     /// Give `case` the fields `fields` (`None`: no fields).
-    Change { case: String, fields: Option<String> },
+    Change {
+        case: String,
+        fields: Option<String>,
+    },
 }
 
 /// An edit of one file in bytes: `start..end` replaced by `new_text`.
@@ -213,7 +222,8 @@ pub fn edit_for(union: &UnionDeclaration, text: &str, change: &PlannedChange) ->
                         .filter(|at| rest[..*at].trim().is_empty())
                         .map(|at| removed.end + at + 1)
                         .unwrap_or(removed.end);
-                    let end = after_bar + (text[after_bar..].len() - text[after_bar..].trim_start_matches([' ', '\t']).len());
+                    let end =
+                        after_bar + (text[after_bar..].len() - text[after_bar..].trim_start_matches([' ', '\t']).len());
                     Ok(ByteEdit { start: removed.name_start, end, new_text: String::new() })
                 }
             }
@@ -227,7 +237,10 @@ pub fn edit_for(union: &UnionDeclaration, text: &str, change: &PlannedChange) ->
             Ok(ByteEdit {
                 start: changed.name_start,
                 end: changed.end,
-                new_text: case_text(&text[changed.name_start..changed.name_start + name_length(text, changed)], fields.as_deref()),
+                new_text: case_text(
+                    &text[changed.name_start..changed.name_start + name_length(text, changed)],
+                    fields.as_deref(),
+                ),
             })
         }
     }
@@ -318,7 +331,10 @@ pub fn enclosing_match(tree: &Tree, text: &str, offset: usize) -> Option<MatchEx
                 in_pattern = pattern.byte_range().contains(&offset);
             }
             "match_expression" | "function_expression" if in_pattern => {
-                return Some(MatchExpression { start: current.start_byte(), catch_all_arm: catch_all_arm(current, text) });
+                return Some(MatchExpression {
+                    start: current.start_byte(),
+                    catch_all_arm: catch_all_arm(current, text),
+                });
             }
             _ => {}
         }
@@ -409,7 +425,9 @@ mod tests {
         let edit = edit_for(&union, SHAPES, &add(None)).unwrap();
         assert!(applied(SHAPES, &edit).contains("height: float\n    | Triangle of float * float\n\nmodule"));
         let edit = edit_for(&union, SHAPES, &add(Some("Circle"))).unwrap();
-        assert!(applied(SHAPES, &edit).contains("| Circle of radius: float\n    | Triangle of float * float\n    | Square"));
+        assert!(
+            applied(SHAPES, &edit).contains("| Circle of radius: float\n    | Triangle of float * float\n    | Square")
+        );
         let refused = edit_for(&union, SHAPES, &add(Some("Hexagon"))).unwrap_err();
         assert_eq!(refused.argument, "after");
         let twice = PlannedChange::Add { case: "Square".to_owned(), fields: None, after: None };

@@ -110,7 +110,10 @@ impl CommandArguments for UnionCaseImpactArguments {
         }
         match (&self.union, &self.path) {
             (Some(_), Some(_)) => {
-                return Err(CommandError::invalid_argument("path", "give the union by name or by path + line, not both"));
+                return Err(CommandError::invalid_argument(
+                    "path",
+                    "give the union by name or by path + line, not both",
+                ));
             }
             (None, None) => {
                 return Err(CommandError::invalid_argument(
@@ -125,7 +128,10 @@ impl CommandArguments for UnionCaseImpactArguments {
                     ("character", self.character.is_some()),
                 ] {
                     if given {
-                        return Err(CommandError::invalid_argument(name, "only a union given by path takes a position"));
+                        return Err(CommandError::invalid_argument(
+                            name,
+                            "only a union given by path takes a position",
+                        ));
                     }
                 }
             }
@@ -154,9 +160,7 @@ impl CommandArguments for UnionCaseImpactArguments {
             }
         }
         match (self.change, &self.fields) {
-            (CaseChange::Remove, Some(_)) => {
-                Err(CommandError::invalid_argument("fields", "`remove` takes no fields"))
-            }
+            (CaseChange::Remove, Some(_)) => Err(CommandError::invalid_argument("fields", "`remove` takes no fields")),
             (_, Some(fields)) => declaration::fields_text(fields)
                 .map(|_| ())
                 .map_err(|refusal| CommandError::invalid_argument(refusal.argument, refusal.message)),
@@ -386,7 +390,8 @@ pub async fn union_case_impact(
     let root = context.workspace_root()?.to_path_buf();
     let model = crate::commands::load_workspace_model(&root).await?;
     let overlay = context.editor_buffers().await?;
-    let mut files = Files { root: &root, model: &model, overlay, parsers: FsharpParsers::new(), parsed: HashMap::new() };
+    let mut files =
+        Files { root: &root, model: &model, overlay, parsers: FsharpParsers::new(), parsed: HashMap::new() };
     let mut notes = Vec::new();
 
     // The union: find's declaration, read from the syntax tree.
@@ -479,7 +484,10 @@ pub async fn union_case_impact(
         notes.push(format!("the what-if did not analyse every file of: {}", missing.join(", ")));
     }
     if let Some(reason) = &verdict.findings.blocking_reason {
-        notes.push(format!("the what-if has no verdict: {}", reason.get("message").and_then(|m| m.as_str()).unwrap_or("")));
+        notes.push(format!(
+            "the what-if has no verdict: {}",
+            reason.get("message").and_then(|m| m.as_str()).unwrap_or("")
+        ));
     }
     if !delta_complete {
         notes.push(
@@ -584,7 +592,8 @@ async fn locate_union(
     for site in found.rows.iter().filter(|site| site.kind == SiteKind::Definition) {
         let path = files.root.join(&site.file);
         let Some((text, Ok(tree))) = files.parsed(&path) else { continue };
-        let offset = LineIndex::new(text).offset(text, Position { line: site.range.start.line, character: site.range.start.character });
+        let offset = LineIndex::new(text)
+            .offset(text, Position { line: site.range.start.line, character: site.range.start.character });
         let Some(union) = declaration::union_at(tree, text, offset) else { continue };
         if unions.iter().any(|known| known.path == path && known.union.name_start == union.name_start) {
             continue;
@@ -942,8 +951,7 @@ mod tests {
     fn the_schema_names_every_argument_with_a_description() {
         let schema = crate::commands::params::input_schema::<UnionCaseImpactArguments>();
         assert_eq!(schema["properties"]["change"]["enum"], json!(["add", "remove", "change"]), "{schema}");
-        let required: Vec<&str> =
-            schema["required"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+        let required: Vec<&str> = schema["required"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
         assert_eq!(required, ["change", "case"]);
         for (name, property) in schema["properties"].as_object().unwrap() {
             assert!(property["description"].as_str().is_some_and(|text| !text.is_empty()), "{name}");
