@@ -15,6 +15,9 @@ use fslens::commands::union_impact::declaration::UseKind;
 use serde_json::{Value, json};
 use support::double::{Editor, fixture_copy};
 
+/// An impact as the test compares it: file, line, kind, code, function, projects.
+type ImpactRow = (String, u32, ImpactKind, String, Option<String>, Vec<String>);
+
 const FILES: [&str; 4] = ["Geometry/Shape.fs", "App/Render.fs", "Geometry/Geometry.fsproj", "App/App.fsproj"];
 
 fn disk_bytes(workspace: &Path) -> Vec<Vec<u8>> {
@@ -87,7 +90,7 @@ async fn adding_a_case_lists_every_match_it_breaks_in_both_projects_and_nothing_
 
     // Exactly the three matches without a catch-all arm, as `dotnet build` says (FS0025 at the
     // `match`/`function` keyword), each with its function and project.
-    let impacts: BTreeSet<(String, u32, ImpactKind, String, Option<String>, Vec<String>)> = answer
+    let impacts: BTreeSet<ImpactRow> = answer
         .impacts
         .iter()
         .map(|impact| {

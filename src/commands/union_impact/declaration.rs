@@ -249,8 +249,8 @@ pub fn edit_for(union: &UnionDeclaration, text: &str, change: &PlannedChange) ->
 /// The case name's length in bytes as written (backticks included).
 fn name_length(text: &str, case: &UnionCase) -> usize {
     let rest = &text[case.name_start..case.end];
-    if rest.starts_with("``") {
-        rest[2..].find("``").map_or(rest.len(), |end| end + 4)
+    if let Some(inner) = rest.strip_prefix("``") {
+        inner.find("``").map_or(rest.len(), |end| end + 4)
     } else {
         rest.find(|character: char| !(character.is_alphanumeric() || character == '_' || character == '\''))
             .unwrap_or(rest.len())
@@ -347,14 +347,13 @@ fn catch_all_arm(expression: Node, text: &str) -> Option<usize> {
     let mut cursor = expression.walk();
     let rules = expression.named_children(&mut cursor).find(|child| child.kind() == "rules")?;
     let mut rules_cursor = rules.walk();
-    let found = rules.named_children(&mut rules_cursor).filter(|rule| rule.kind() == "rule").find_map(|rule| {
+    rules.named_children(&mut rules_cursor).filter(|rule| rule.kind() == "rule").find_map(|rule| {
         if rule.child_by_field_name("guard").is_some() {
             return None;
         }
         let pattern = rule.child_by_field_name("pattern")?;
         takes_everything(pattern, text).then_some(pattern.start_byte())
-    });
-    found
+    })
 }
 
 /// `_`, a lower-case name, or either in parentheses or with `as`.

@@ -770,11 +770,14 @@ struct Files<'a> {
     model: &'a WorkspaceModel,
     overlay: Overlay,
     parsers: FsharpParsers,
-    parsed: HashMap<PathBuf, Option<(String, Result<tree_sitter::Tree, String>)>>,
+    parsed: HashMap<PathBuf, Option<ParsedFile>>,
 }
 
+/// A file's text and its syntax tree, or why it has none.
+type ParsedFile = (String, Result<tree_sitter::Tree, String>);
+
 impl Files<'_> {
-    fn parsed(&mut self, path: &Path) -> Option<&(String, Result<tree_sitter::Tree, String>)> {
+    fn parsed(&mut self, path: &Path) -> Option<&ParsedFile> {
         let (overlay, parsers) = (&self.overlay, &mut self.parsers);
         self.parsed
             .entry(path.to_path_buf())
