@@ -96,8 +96,13 @@ pub fn unions_in(tree: &Tree, text: &str) -> Vec<UnionDeclaration> {
 fn read_union(node: Node, text: &str) -> Option<UnionDeclaration> {
     let mut cursor = node.walk();
     let type_name = node.named_children(&mut cursor).find(|child| child.kind() == "type_name")?;
-    let mut name_cursor = type_name.walk();
-    let name_node = type_name.named_children(&mut name_cursor).find(|child| child.kind() == "identifier")?;
+    // The name is the `type_name` field: an identifier, or a long identifier for a generic
+    // union (`BinaryTree<'T>`), whose last identifier it is.
+    let mut name_node = type_name.child_by_field_name("type_name")?;
+    while name_node.kind() == "long_identifier" {
+        let last = u32::try_from(name_node.named_child_count().checked_sub(1)?).ok()?;
+        name_node = name_node.named_child(last)?;
+    }
     let mut cases = Vec::new();
     let mut cursor = node.walk();
     for list in node.named_children(&mut cursor).filter(|child| child.kind() == "union_type_cases") {
@@ -411,6 +416,16 @@ mod tests {
         assert_eq!(union_at(&tree(SHAPES), SHAPES, SHAPES.find("Square of").unwrap()), Some(union));
         assert_eq!(union_at(&tree(SHAPES), SHAPES, SHAPES.find("module Shape").unwrap() + 8), None);
         assert_eq!(unions_in(&tree(SHAPES), SHAPES).len(), 1);
+    }
+
+    #[test]
+    fn a_generic_union_is_read() {
+        let text =
+            "namespace A\n\ntype BinaryTree<'T> =\n    | Leaf\n    | Branch of 'T * BinaryTree<'T> * BinaryTree<'T>\n";
+        let union = union_at(&tree(text), text, text.find("BinaryTree").unwrap()).expect("the union");
+        assert_eq!((union.name.as_str(), union.name_start), ("BinaryTree", text.find("BinaryTree").unwrap()));
+        let cases: Vec<&str> = union.cases.iter().map(|case| case.name.as_str()).collect();
+        assert_eq!(cases, ["Leaf", "Branch"]);
     }
 
     #[test]
