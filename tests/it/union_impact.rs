@@ -232,3 +232,47 @@ async fn bad_arguments_are_refused_naming_the_argument() {
     }
     editor.stop().await;
 }
+
+#[tokio::test]
+async fn changing_a_case_fields_lists_the_uses_that_no_longer_fit_and_every_site() {
+    let workspace = fixture_copy("union");
+    let root = workspace.path();
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = Editor::start_ready(root, runtime.path(), &[]).await;
+    let disk_before = disk_bytes(root);
+    let argument =
+        json!({"union": "Shape", "change": "change", "case": "Circle", "fields": "radius: float * centre: float"});
+    let answer: UnionCaseImpactAnswer = editor.execute_as(Command::UnionCaseImpact, argument).await;
+    assert_eq!(answer.edit.new_text, "Circle of radius: float * centre: float");
+    assert_eq!(answer.edit.range.start.line, line_of(root, "Geometry/Shape.fs", "| Circle of"));
+
+    // Every use of Circle is a site; those written with one argument other than `_` no longer
+    // fit two fields (a `Circle _` pattern still does), as `dotnet build` says.
+    let mut uses: BTreeSet<(String, u32, u32)> = BTreeSet::new();
+    let mut misfits: BTreeSet<(String, u32, u32)> = BTreeSet::new();
+    for file in ["Geometry/Shape.fs", "App/Render.fs"] {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (line, character) in uses_of(root, file, "Circle") {
+            let site = (file.to_owned(), line, character);
+            if !lines[line as usize][character as usize..].starts_with("Circle _") {
+                misfits.insert(site.clone());
+            }
+            uses.insert(site);
+        }
+    }
+    assert_eq!((uses.len(), misfits.len()), (5, 3), "the fixture's uses of Circle: {uses:?}");
+    let sites: BTreeSet<(String, u32, u32)> =
+        answer.sites.iter().map(|site| (site.file.clone(), site.line, site.character)).collect();
+    assert_eq!(sites, uses, "{answer:#?}");
+    // The compiler puts FS0727 on the pattern and FS0001 on the argument: compared by line.
+    let impacts: BTreeSet<(String, u32)> =
+        answer.impacts.iter().map(|impact| (impact.file.clone(), impact.line)).collect();
+    let misfit_lines: BTreeSet<(String, u32)> = misfits.into_iter().map(|(file, line, _)| (file, line)).collect();
+    assert_eq!(impacts, misfit_lines, "{answer:#?}");
+    assert_eq!(answer.impact_count, 3, "{answer:#?}");
+    assert!(answer.impacts.iter().all(|impact| impact.kind == ImpactKind::Other), "{answer:#?}");
+    assert!(answer.complete, "{answer:#?}");
+    assert_eq!(disk_bytes(root), disk_before);
+    editor.stop().await;
+}
