@@ -230,6 +230,19 @@ async fn bad_arguments_are_refused_naming_the_argument() {
         assert_eq!(error["error"]["data"]["argument"], json!(blamed), "{argument}: {error}");
         assert!(error["error"]["message"].as_str().unwrap_or_default().contains(says), "{argument}: {error}");
     }
+    // By position: a use of a case in the other project names the union.
+    let line = line_of(workspace.path(), "App/Render.fs", "| Circle _ -> 0");
+    let argument = json!({"path": "App/Render.fs", "line": line, "word": "Circle", "change": "add", "case": "Dot"});
+    let answer: UnionCaseImpactAnswer = editor.execute_as(Command::UnionCaseImpact, argument).await;
+    assert_eq!((answer.union.as_str(), answer.declared_in.as_str()), ("Geometry.Shape", "Geometry/Shape.fs"));
+    assert_eq!((answer.impact_count, answer.wildcard_match_count), (3, 1), "{answer:#?}");
+    let error = editor
+        .execute(
+            Command::UnionCaseImpact,
+            json!({"path": "App/Render.fs", "line": line, "word": "_", "change": "add", "case": "Dot"}),
+        )
+        .await;
+    assert_eq!(error["error"]["data"]["errorKind"], json!("invalid_argument"), "{error}");
     editor.stop().await;
 }
 
