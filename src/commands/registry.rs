@@ -23,7 +23,7 @@ use crate::commands::params::{CommandArguments, input_schema};
 use crate::commands::{CommandContext, CommandError};
 use crate::commands::{
     check, diagnostic, diagnostics, field_impact, find, make_visible, outline, referenced, rename, restart, run_tests,
-    status, symbols, tests_for_symbol, type_hierarchy,
+    status, symbols, tests_for_symbol, type_hierarchy, union_impact,
 };
 
 /// Declares [`Command`] and everything the table says about each command, from one list of rows.
@@ -494,6 +494,23 @@ commands! {
          over `dotnet test` in a shell to read results. Builds nothing: staleAssemblies names test projects \
          whose assembly is older than the code (build them first).",
     },
+    UnionCaseImpact {
+        id: "unionCaseImpact",
+        group: Edits,
+        read_only: true,
+        arguments: union_impact::UnionCaseImpactArguments,
+        answer: union_impact::UnionCaseImpactAnswer,
+        handler: union_impact::union_case_impact,
+        text: union_impact::render_text,
+        exit_code: union_impact::exit_code,
+        cli: ("union-case-impact", OnCommandLine<union_impact::UnionCaseImpactArguments>, "What adding, removing or changing a union case breaks: every match and use, checked by the compiler without touching anything"),
+        description:
+        "Plans a union-case add/remove/change before editing: the compiler checks the hypothetical edit (nothing \
+         written, editor untouched) and lists every match it makes incomplete (FS0025) and every use it breaks, \
+         with function and project, plus the case's sites or the `_` matches a new case slips into, and the exact \
+         edit. Prefer over grepping for the case's name.",
+
+    },
 }
 
 impl Command {
@@ -590,7 +607,8 @@ impl ToolGroup {
             }
             ToolGroup::Assemblies => "types and members of referenced NuGet and framework assemblies",
             ToolGroup::Edits => {
-                "code edits: renaming a symbol everywhere, exposing a private declaration (private → internal)"
+                "code edits: renaming a symbol everywhere, exposing a private declaration (private → internal), \
+                 what a union-case change would break before making it"
             }
             ToolGroup::Session => "restarting FSAC when status says it crashed or hangs",
         }

@@ -218,6 +218,7 @@ mod tests {
                 "rename",
                 "type_hierarchy",
                 "run_tests",
+                "union_case_impact",
                 "brand_new",
                 "symbol_at_word",
                 "navigate",

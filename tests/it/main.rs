@@ -72,6 +72,7 @@ mod syntax_snapshot;
 mod syntax_workspace_index;
 mod tests_for_symbol;
 mod type_hierarchy;
+mod union_impact;
 mod union_patterns;
 mod wire_names_documented;
 mod workspace_model;
