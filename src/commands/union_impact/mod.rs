@@ -484,10 +484,7 @@ pub async fn union_case_impact(
         notes.push(format!("the what-if did not analyse every file of: {}", missing.join(", ")));
     }
     if let Some(reason) = &verdict.findings.blocking_reason {
-        notes.push(format!(
-            "the what-if has no verdict: {}",
-            reason.get("message").and_then(|m| m.as_str()).unwrap_or("")
-        ));
+        notes.push(format!("the what-if has no verdict: {}", reason.message));
     }
     if !delta_complete {
         notes.push(
