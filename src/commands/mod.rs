@@ -33,6 +33,7 @@ pub mod registry;
 pub mod rename;
 pub mod restart;
 pub mod run_tests;
+pub mod signature_drift;
 pub mod status;
 pub mod symbols;
 pub mod tests_for_symbol;

@@ -23,7 +23,7 @@ use crate::commands::params::{CommandArguments, input_schema};
 use crate::commands::{CommandContext, CommandError};
 use crate::commands::{
     check, diagnostic, diagnostics, field_impact, find, make_visible, outline, referenced, rename, restart, run_tests,
-    status, symbols, tests_for_symbol, type_hierarchy,
+    signature_drift, status, symbols, tests_for_symbol, type_hierarchy,
 };
 
 /// Declares [`Command`] and everything the table says about each command, from one list of rows.
@@ -493,6 +493,21 @@ commands! {
          FSAC/VSTest: typed per-test outcome, duration, message and the failing frame's path + line. Prefer \
          over `dotnet test` in a shell to read results. Builds nothing: staleAssemblies names test projects \
          whose assembly is older than the code (build them first).",
+    },
+    SignatureDrift {
+        id: "signatureDrift",
+        group: Navigation,
+        read_only: true,
+        arguments: signature_drift::SignatureDriftArguments,
+        answer: signature_drift::SignatureDriftAnswer,
+        handler: signature_drift::signature_drift,
+        text: signature_drift::render_text,
+        exit_code: signature_drift::exit_code,
+        cli: ("signature-drift", OnCommandLine<signature_drift::SignatureDriftArguments>, "Compare each .fsi with its .fs: what the signature hides, what it declares that the implementation lacks, with fixes (nothing is written)"),
+        description:
+        "For each signature/implementation pair (X.fsi before X.fs): public values, types and modules the .fs has \
+         and the .fsi hides, and .fsi items the .fs lacks (a build error), each with a previewed edit (val types \
+         from FSAC). Writes nothing. Prefer over diffing the two files by eye.",
     },
 }
 
