@@ -28,6 +28,7 @@ pub mod make_visible;
 pub mod outline;
 pub mod params;
 pub mod paths;
+pub mod project_inspect;
 pub mod referenced;
 pub mod registry;
 pub mod rename;

@@ -23,7 +23,7 @@ use crate::commands::params::{CommandArguments, input_schema};
 use crate::commands::{CommandContext, CommandError};
 use crate::commands::{
     check, diagnostic, diagnostics, field_impact, find, make_visible, outline, referenced, rename, restart, run_tests,
-    signature_drift, status, symbols, tests_for_symbol, type_hierarchy,
+    project_inspect, signature_drift, status, symbols, tests_for_symbol, type_hierarchy,
 };
 
 /// Declares [`Command`] and everything the table says about each command, from one list of rows.
@@ -508,6 +508,22 @@ commands! {
         "For each signature/implementation pair (X.fsi before X.fs): public values, types and modules the .fs has \
          and the .fsi hides, and .fsi items the .fs lacks (a build error), each with a previewed edit (val types \
          from FSAC). Writes nothing. Prefer over diffing the two files by eye.",
+    },
+    ProjectInspect {
+        id: "projectInspect",
+        group: Navigation,
+        read_only: true,
+        arguments: project_inspect::ProjectInspectArguments,
+        answer: project_inspect::ProjectInspectAnswer,
+        handler: project_inspect::project_inspect,
+        text: project_inspect::render_text,
+        exit_code: project_inspect::exit_code,
+        cli: ("project-inspect", OnCommandLine<project_inspect::ProjectInspectArguments>, "The project model FSAC loaded (compile order, references, framework, defines) and how it differs from the project files"),
+        description:
+        "Per project, the model FSAC loaded: compile order, project and package references, the target framework \
+         it chose, configuration, defines, output type, test project, restore state; and each difference from \
+         fslens's reading of the .fsproj (file, order, reference). Prefer over reading .fsproj files to learn \
+         what the compiler sees.",
     },
 }
 
