@@ -257,7 +257,10 @@ pub async fn project_inspect(
         state: Some(status.state),
         reason: (!ready).then(|| {
             let why = status.reason.clone().unwrap_or_else(|| "FSAC is not running".to_owned());
-            format!("FSAC's model is unavailable: FSAC is {} ({why}); the project files' reading is shown", status.state.as_str())
+            format!(
+                "FSAC's model is unavailable: FSAC is {} ({why}); the project files' reading is shown",
+                status.state.as_str()
+            )
         }),
     };
     let inspected: Vec<InspectedProject> =
@@ -310,7 +313,10 @@ fn project_files_model(project: &Project, display: &dyn Fn(&Path) -> String) -> 
                 file: display(&item.path),
                 exists: item.exists,
                 condition: item.condition.clone(),
-                condition_holds: item.condition.as_deref().and_then(|condition| compile_condition_holds(condition, project)),
+                condition_holds: item
+                    .condition
+                    .as_deref()
+                    .and_then(|condition| compile_condition_holds(condition, project)),
             })
             .collect(),
         project_references: project.project_references.iter().map(|path| display(path)).collect(),
@@ -340,7 +346,9 @@ fn fsac_model(project: &Project, loaded: &LoadedConfiguration, display: &dyn Fn(
         (Some(framework), [first, ..]) if first == framework => {
             format!("{framework}: FSAC loads the first of TargetFrameworks ({})", loaded.target_frameworks.join(";"))
         }
-        (Some(framework), _) => format!("FSAC loaded {framework} (TargetFrameworks: {})", loaded.target_frameworks.join(";")),
+        (Some(framework), _) => {
+            format!("FSAC loaded {framework} (TargetFrameworks: {})", loaded.target_frameworks.join(";"))
+        }
     };
     FsacProjectModel {
         target_framework: loaded.target_framework.clone(),
@@ -386,7 +394,11 @@ fn inspect(project: &Project, status: Option<&StatusSnapshot>, display: &dyn Fn(
 }
 
 /// Every difference between FSAC's `loaded` model and fslens's reading of `project`.
-fn differences(project: &Project, loaded: &LoadedConfiguration, display: &dyn Fn(&Path) -> String) -> Vec<ModelDifference> {
+fn differences(
+    project: &Project,
+    loaded: &LoadedConfiguration,
+    display: &dyn Fn(&Path) -> String,
+) -> Vec<ModelDifference> {
     let mut found = Vec::new();
     let fsac_files: Vec<PathBuf> = loaded.files.iter().flatten().map(|file| same_file(Path::new(file))).collect();
     let own_files: Vec<PathBuf> = project.compile_items.iter().map(|item| same_file(&item.path)).collect();
@@ -411,17 +423,26 @@ fn differences(project: &Project, loaded: &LoadedConfiguration, display: &dyn Fn
         if fsac_set.contains(file) {
             continue;
         }
-        let detail = match (&item.condition, item.condition.as_deref().and_then(|condition| compile_condition_holds(condition, project))) {
+        let detail = match (
+            &item.condition,
+            item.condition.as_deref().and_then(|condition| compile_condition_holds(condition, project)),
+        ) {
             (Some(condition), Some(false)) => format!(
                 "the project file compiles it only when {condition}, which does not hold for the configuration FSAC \
                  loaded ({})",
                 loaded.target_framework.as_deref().unwrap_or("its target framework")
             ),
-            (Some(condition), _) => format!("the project file compiles it when {condition}; FSAC's configuration does not"),
+            (Some(condition), _) => {
+                format!("the project file compiles it when {condition}; FSAC's configuration does not")
+            }
             (None, _) if !item.exists => "the project file names it but it does not exist".to_owned(),
             (None, _) => "the project file names it and FSAC does not compile it".to_owned(),
         };
-        found.push(ModelDifference { kind: DifferenceKind::FileOnlyInProjectFiles, subject: display(&item.path), detail });
+        found.push(ModelDifference {
+            kind: DifferenceKind::FileOnlyInProjectFiles,
+            subject: display(&item.path),
+            detail,
+        });
     }
     let common_fsac: Vec<&PathBuf> = fsac_files.iter().filter(|file| own_set.contains(file)).collect();
     let common_own: Vec<&PathBuf> = own_files.iter().filter(|file| fsac_set.contains(file)).collect();
@@ -439,7 +460,8 @@ fn differences(project: &Project, loaded: &LoadedConfiguration, display: &dyn Fn
     }
     let fsac_references: Vec<PathBuf> =
         loaded.project_references.iter().map(|reference| same_file(Path::new(reference))).collect();
-    let own_references: Vec<PathBuf> = project.project_references.iter().map(|reference| same_file(reference)).collect();
+    let own_references: Vec<PathBuf> =
+        project.project_references.iter().map(|reference| same_file(reference)).collect();
     for reference in fsac_references.iter().filter(|reference| !own_references.contains(reference)) {
         found.push(ModelDifference {
             kind: DifferenceKind::ProjectReferenceOnlyInFsac,
@@ -470,7 +492,9 @@ fn differences(project: &Project, loaded: &LoadedConfiguration, display: &dyn Fn
             },
         });
     }
-    for package in project.package_references.iter().filter(|package| !fsac_packages.contains(&package.name.to_ascii_lowercase())) {
+    for package in
+        project.package_references.iter().filter(|package| !fsac_packages.contains(&package.name.to_ascii_lowercase()))
+    {
         found.push(ModelDifference {
             kind: DifferenceKind::PackageReferenceOnlyInProjectFiles,
             subject: package.name.clone(),
@@ -484,7 +508,11 @@ fn differences(project: &Project, loaded: &LoadedConfiguration, display: &dyn Fn
             detail: format!(
                 "FSAC: {}; the project file: {}",
                 loaded.target_frameworks.join(";"),
-                if project.target_frameworks.is_empty() { "none read".to_owned() } else { project.target_frameworks.join(";") }
+                if project.target_frameworks.is_empty() {
+                    "none read".to_owned()
+                } else {
+                    project.target_frameworks.join(";")
+                }
             ),
         });
     }
@@ -528,7 +556,11 @@ pub fn render_text(answer: &ProjectInspectAnswer) -> String {
                     text.push_str(&format!("    → {reference}\n"));
                 }
                 for package in &fsac.package_references {
-                    text.push_str(&format!("    package {} {}\n", package.name, package.version.as_deref().unwrap_or("")));
+                    text.push_str(&format!(
+                        "    package {} {}\n",
+                        package.name,
+                        package.version.as_deref().unwrap_or("")
+                    ));
                 }
                 text.push_str(&format!("    defines (derived): {}\n", fsac.defines.join(" ")));
             }
@@ -548,7 +580,11 @@ pub fn render_text(answer: &ProjectInspectAnswer) -> String {
             }
         }
         if let Some(error) = &project.fsac_error {
-            text.push_str(&format!("  FSAC error {}: {}\n", error.code.map_or("?".to_owned(), |code| code.to_string()), error.message));
+            text.push_str(&format!(
+                "  FSAC error {}: {}\n",
+                error.code.map_or("?".to_owned(), |code| code.to_string()),
+                error.message
+            ));
         }
         for difference in &project.differences {
             text.push_str(&format!("  differs: {} — {}\n", difference.subject, difference.detail));

@@ -22,8 +22,8 @@ use crate::commands::command_line::{self, CliRequest, OnCommandLine};
 use crate::commands::params::{CommandArguments, input_schema};
 use crate::commands::{CommandContext, CommandError};
 use crate::commands::{
-    check, diagnostic, diagnostics, field_impact, find, make_visible, outline, referenced, rename, restart, run_tests,
-    project_inspect, signature_drift, status, symbols, tests_for_symbol, type_hierarchy,
+    check, diagnostic, diagnostics, field_impact, find, make_visible, outline, project_inspect, referenced, rename,
+    restart, run_tests, signature_drift, status, symbols, tests_for_symbol, type_hierarchy,
 };
 
 /// Declares [`Command`] and everything the table says about each command, from one list of rows.
@@ -614,7 +614,10 @@ impl ToolGroup {
     pub const fn purpose(self) -> &'static str {
         match self {
             ToolGroup::Core => "listed from the start",
-            ToolGroup::Navigation => "compiler answers at one position (definition, references, hover) and outlines",
+            ToolGroup::Navigation => {
+                "compiler answers at one position (definition, references, hover), outlines, signature drift and the \
+                 project model FSAC loaded"
+            }
             ToolGroup::Diagnostics => {
                 "known diagnostics per file, what one means, FSAC's fixes for it, the `open` an unresolved name needs, \
                  running tests with per-test results"

@@ -364,7 +364,11 @@ fn pairs_of(projects: &[&Project]) -> (Vec<Pair>, Vec<(PathBuf, PathBuf, String)
             match implementation {
                 Some(implementation) if item.exists => {
                     if seen.insert(item.path.clone()) {
-                        pairs.push(Pair { project: project.path.clone(), signature: item.path.clone(), implementation });
+                        pairs.push(Pair {
+                            project: project.path.clone(),
+                            signature: item.path.clone(),
+                            implementation,
+                        });
                     }
                 }
                 Some(_) => unpaired.push((
@@ -441,7 +445,8 @@ impl ReadFile {
             Ok(parsed) => {
                 file.collect(&parsed);
                 if matches!(parsed.index.health.status, HealthStatus::TimedOut | HealthStatus::Failed) {
-                    file.failure = Some(parsed.index.health.detail.clone().unwrap_or_else(|| "the parse failed".to_owned()));
+                    file.failure =
+                        Some(parsed.index.health.detail.clone().unwrap_or_else(|| "the parse failed".to_owned()));
                 }
                 file.parsed = Some(parsed);
             }
@@ -453,7 +458,12 @@ impl ReadFile {
     fn collect(&mut self, parsed: &LocalFileIndex) {
         let index = &parsed.index;
         let name = |slot: usize| -> String {
-            index.declarations.get(slot).and_then(|declaration| parsed.names.get(declaration.name.0 as usize)).cloned().unwrap_or_default()
+            index
+                .declarations
+                .get(slot)
+                .and_then(|declaration| parsed.names.get(declaration.name.0 as usize))
+                .cloned()
+                .unwrap_or_default()
         };
         for (slot, declaration) in index.declarations.iter().enumerate() {
             let chain = index.declaration_chain(slot);
@@ -465,9 +475,10 @@ impl ReadFile {
             let Some(kind) = DriftKind::of(declaration.kind) else { continue };
             // Module-level only: the parent is a namespace or a module (or nothing).
             let module_level = parent.is_none_or(|parent| {
-                index.declarations.get(parent).is_some_and(|parent| {
-                    matches!(parent.kind, DeclarationKind::Namespace | DeclarationKind::Module)
-                })
+                index
+                    .declarations
+                    .get(parent)
+                    .is_some_and(|parent| matches!(parent.kind, DeclarationKind::Namespace | DeclarationKind::Module))
             });
             if !module_level {
                 continue;
@@ -544,7 +555,11 @@ impl ReadFile {
 enum Piece {
     Line(String),
     /// A `val` line whose type is asked of FSAC at `position` in the implementation.
-    Value { indent: String, name: String, position: Position },
+    Value {
+        indent: String,
+        name: String,
+        position: Position,
+    },
 }
 
 /// An item the signature lacks and the edit that adds it (its text still in pieces).
@@ -627,7 +642,9 @@ fn addition(
         .find_map(|other| {
             signature_keys
                 .contains(&(other.full_name.clone(), other.kind))
-                .then(|| signature.items.iter().find(|mine| mine.full_name == other.full_name && mine.kind == other.kind))
+                .then(|| {
+                    signature.items.iter().find(|mine| mine.full_name == other.full_name && mine.kind == other.kind)
+                })
                 .flatten()
         });
     let parent_container = item.parent.and_then(|parent| implementation.containers.get(&parent));
@@ -635,7 +652,8 @@ fn addition(
         let indent = signature.indent_of(anchor.range_start_line);
         (signature.line_end(anchor.range_end_line), "\n\n".to_owned(), String::new(), indent)
     } else if let Some((parent_name, parent_kind)) = parent_container
-        && let Some((&slot, _)) = signature.containers.iter().find(|(_, (name, kind))| name == parent_name && kind == parent_kind)
+        && let Some((&slot, _)) =
+            signature.containers.iter().find(|(_, (name, kind))| name == parent_name && kind == parent_kind)
         && let Some(parsed) = &signature.parsed
         && let Some(parent) = parsed.index.declarations.get(slot)
     {
@@ -677,11 +695,8 @@ fn pieces_of(item: &Item, implementation: &ReadFile, indent: &str, pieces: &mut 
             pieces.push(Piece::Line(format!("{indent}module {} =", item.name)));
             let inner = format!("{indent}    ");
             let mut copied_members = false;
-            let children: Vec<&Item> = implementation
-                .items
-                .iter()
-                .filter(|child| child.parent == Some(item.slot) && child.public)
-                .collect();
+            let children: Vec<&Item> =
+                implementation.items.iter().filter(|child| child.parent == Some(item.slot) && child.public).collect();
             for (position, child) in children.iter().enumerate() {
                 if position > 0 {
                     pieces.push(Piece::Line(String::new()));
@@ -909,14 +924,21 @@ async fn types_from_fsac(
     let status = match wait_until_ready(context, deadline).await {
         Ok(status) => status,
         Err(error) => {
-            return (types, FsacUse { asked: false, state: None, reason: Some(format!("FSAC's state is not known: {error}")) });
+            return (
+                types,
+                FsacUse { asked: false, state: None, reason: Some(format!("FSAC's state is not known: {error}")) },
+            );
         }
     };
     if status.state != State::Ready {
         let reason = status.reason.clone().unwrap_or_else(|| "FSAC is not running".to_owned());
         return (
             types,
-            FsacUse { asked: false, state: Some(status.state), reason: Some(format!("FSAC is {}: {reason}", status.state.as_str())) },
+            FsacUse {
+                asked: false,
+                state: Some(status.state),
+                reason: Some(format!("FSAC is {}: {reason}", status.state.as_str())),
+            },
         );
     }
     let texts: BTreeMap<&PathBuf, &str> = pairs
@@ -957,7 +979,12 @@ async fn types_from_fsac(
                         )),
                     }
                 }
-                Ok(Err(error)) => failures.push(format!("FSAC answered an error at {}:{}: {}", file.display(), position.line + 1, error.message)),
+                Ok(Err(error)) => failures.push(format!(
+                    "FSAC answered an error at {}:{}: {}",
+                    file.display(),
+                    position.line + 1,
+                    error.message
+                )),
                 Err(error) => {
                     failures.push(format!("FSAC did not answer: {error}"));
                     break;
@@ -1075,7 +1102,10 @@ mod tests {
     fn public_items_missing_from_the_signature_and_signature_items_missing_from_the_implementation() {
         let comparison = compare(SIGNATURE, IMPLEMENTATION);
         let added: Vec<String> = comparison.additions.iter().map(|addition| addition.item.full_name.clone()).collect();
-        assert_eq!(names(&added), ["Drift.Geometry.perimeter", "Drift.Geometry.Corner", "Drift.Geometry.Units.toInches"]);
+        assert_eq!(
+            names(&added),
+            ["Drift.Geometry.perimeter", "Drift.Geometry.Corner", "Drift.Geometry.Units.toInches"]
+        );
         let removed: Vec<String> = comparison.removals.iter().map(|(item, _, _)| item.full_name.clone()).collect();
         assert_eq!(names(&removed), ["Drift.Geometry.gone"]);
         // The removal takes the doc comment and the blank line above it.
@@ -1128,7 +1158,10 @@ mod tests {
 
     #[test]
     fn fsac_tooltips_become_one_val_line() {
-        assert_eq!(val_line("val f:\n   a: int ->\n   b: int\n   -> int").as_deref(), Some("val f: a: int -> b: int -> int"));
+        assert_eq!(
+            val_line("val f:\n   a: int ->\n   b: int\n   -> int").as_deref(),
+            Some("val f: a: int -> b: int -> int")
+        );
         assert_eq!(val_line("type T = int"), None);
     }
 }

@@ -218,6 +218,8 @@ mod tests {
                 "rename",
                 "type_hierarchy",
                 "run_tests",
+                "signature_drift",
+                "project_inspect",
                 "brand_new",
                 "symbol_at_word",
                 "navigate",
