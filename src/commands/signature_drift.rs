@@ -125,6 +125,10 @@ pub enum FixStatus {
     /// A type was copied from the implementation with its members, whose bodies must be
     /// turned into `member X: T` signatures by hand.
     MembersNeedSignatures,
+    /// The item was read where the parser could not read a file cleanly (the signature file
+    /// for an addition, the item's own lines for a removal): it may be a misreading, so check
+    /// it before applying the edit.
+    Unverified,
 }
 
 /// One edit, previewed: never applied by the command.
@@ -405,6 +409,8 @@ fn read_text(overlay: &crate::syntax::index::Overlay, path: &Path) -> Result<Str
 #[derive(Clone, Debug)]
 struct Item {
     slot: usize,
+    /// The name compared: the full name without namespaces and the whole-file module.
+    key: String,
     full_name: String,
     name: String,
     kind: DriftKind,
@@ -468,9 +474,26 @@ impl ReadFile {
         for (slot, declaration) in index.declarations.iter().enumerate() {
             let chain = index.declaration_chain(slot);
             let full_name = chain.iter().map(|link| name(*link)).collect::<Vec<_>>().join(".");
+            // The name compared leaves out namespaces and the whole-file module (`module A.B`
+            // with no `=`): when the parser loses a file's wrapper (its root is ERROR, as for
+            // most signature files with member signatures), the declarations recovered from
+            // the lines have no namespace, and they must still match.
+            let key = chain
+                .iter()
+                .filter(|link| {
+                    index.declarations.get(**link).is_some_and(|link_declaration| {
+                        !(link_declaration.kind == DeclarationKind::Namespace
+                            || (link_declaration.kind == DeclarationKind::Module
+                                && link_declaration.parent == NO_PARENT
+                                && !self.line(link_declaration.name_start.line).trim_end().ends_with('=')))
+                    })
+                })
+                .map(|link| name(*link))
+                .collect::<Vec<_>>()
+                .join(".");
             let parent = (declaration.parent != NO_PARENT).then_some(declaration.parent as usize);
             if matches!(declaration.kind, DeclarationKind::Namespace | DeclarationKind::Module) {
-                self.containers.insert(slot, (full_name.clone(), declaration.kind));
+                self.containers.insert(slot, (key.clone(), declaration.kind));
             }
             let Some(kind) = DriftKind::of(declaration.kind) else { continue };
             // Module-level only: the parent is a namespace or a module (or nothing).
@@ -480,7 +503,10 @@ impl ReadFile {
                     .get(parent)
                     .is_some_and(|parent| matches!(parent.kind, DeclarationKind::Namespace | DeclarationKind::Module))
             });
-            if !module_level {
+            // A declaration recovered from the lines of a region the parser could not read may
+            // sit inside a type (`val internal array: 'T[]` of a struct): module-level only
+            // when the nearest less indented line above it opens a module or a namespace.
+            if !module_level || (!declaration.certain && !self.opens_module_above(declaration.name_start.line)) {
                 continue;
             }
             let public = chain.iter().all(|link| {
@@ -504,6 +530,7 @@ impl ReadFile {
             });
             self.items.push(Item {
                 slot,
+                key,
                 full_name,
                 name: name(slot),
                 kind,
@@ -522,12 +549,65 @@ impl ReadFile {
         self.lines.line_text(&self.text, line as usize).unwrap_or("").trim_end_matches('\r')
     }
 
+    /// `(name, kind)` of each declaration line (`val`, `type`, `and`, `exception`, `module`) in
+    /// the regions the parser could not read, from the text.
+    fn declarations_in_error_regions(&self) -> HashSet<(String, DriftKind)> {
+        let mut found = HashSet::new();
+        for (start, end) in self.error_lines() {
+            for line in start..=end {
+                let mut words = self.line(line).split_whitespace().peekable();
+                let kind = match words.next() {
+                    Some("val") => DriftKind::Value,
+                    Some("type" | "and") => DriftKind::Type,
+                    Some("exception") => DriftKind::Exception,
+                    Some("module") => DriftKind::Module,
+                    _ => continue,
+                };
+                let name = words
+                    .find(|word| {
+                        !matches!(*word, "inline" | "mutable" | "private" | "internal" | "public" | "rec")
+                            && !word.starts_with("[<")
+                    })
+                    .unwrap_or_default();
+                let name: String = name
+                    .chars()
+                    .take_while(|character| character.is_alphanumeric() || matches!(character, '_' | '\''))
+                    .collect();
+                if !name.is_empty() {
+                    found.insert((name, kind));
+                }
+            }
+        }
+        found
+    }
+
+    /// Whether the nearest line above `line` that is less indented (blank lines, comments and
+    /// attributes skipped) opens a module or a namespace; true at column 0.
+    fn opens_module_above(&self, line: u32) -> bool {
+        let indent = self.indent_of(line).len();
+        if indent == 0 {
+            return true;
+        }
+        for above in (0..line).rev() {
+            let text = self.line(above);
+            let trimmed = text.trim_start();
+            if trimmed.is_empty() || trimmed.starts_with("//") || trimmed.starts_with("(*") || trimmed.starts_with("[<")
+            {
+                continue;
+            }
+            if text.len() - trimmed.len() < indent {
+                return trimmed.starts_with("module ") || trimmed.starts_with("namespace ");
+            }
+        }
+        true
+    }
+
     fn indent_of(&self, line: u32) -> String {
         self.line(line).chars().take_while(|character| *character == ' ').collect()
     }
 
     fn key_of_slot(&self, slot: usize) -> Option<(String, DriftKind)> {
-        self.items.iter().find(|item| item.slot == slot).map(|item| (item.full_name.clone(), item.kind))
+        self.items.iter().find(|item| item.slot == slot).map(|item| (item.key.clone(), item.kind))
     }
 
     /// The 0-based ranges of lines the parser could not read cleanly, for `limits`.
@@ -579,21 +659,26 @@ struct Comparison {
     implementation: ReadFile,
     additions: Vec<Addition>,
     removals: Vec<(Item, Range, String)>,
+    /// Implementation items found declared only in the text of the signature's unreadable
+    /// regions.
+    matched_by_text: Vec<String>,
 }
 
 fn compare(signature_text: &str, implementation_text: &str) -> Comparison {
     let signature = ReadFile::read(signature_text, GrammarKind::Signature);
     let implementation = ReadFile::read(implementation_text, GrammarKind::Implementation);
     let signature_keys: HashSet<(String, DriftKind)> =
-        signature.items.iter().map(|item| (item.full_name.clone(), item.kind)).collect();
+        signature.items.iter().map(|item| (item.key.clone(), item.kind)).collect();
     let implementation_keys: HashSet<(String, DriftKind)> =
-        implementation.items.iter().map(|item| (item.full_name.clone(), item.kind)).collect();
+        implementation.items.iter().map(|item| (item.key.clone(), item.kind)).collect();
 
+    let text_declarations = signature.declarations_in_error_regions();
+    let mut matched_by_text = Vec::new();
     // Implementation-only: public, and whose parent item (a module) the signature has (a child
     // of a module the signature lacks is part of that module's addition).
     let mut additions = Vec::new();
     for item in implementation.items.iter().filter(|item| item.public) {
-        if signature_keys.contains(&(item.full_name.clone(), item.kind)) {
+        if signature_keys.contains(&(item.key.clone(), item.kind)) {
             continue;
         }
         let parent_item_missing = item
@@ -603,13 +688,20 @@ fn compare(signature_text: &str, implementation_text: &str) -> Comparison {
         if parent_item_missing {
             continue;
         }
+        // A signature the parser could not read cleanly: a declaration line of its unreadable
+        // regions that names the item counts as declaring it (the line recovery of the syntax
+        // layer misses some, such as `val empty<'T> : …`).
+        if text_declarations.contains(&(item.name.clone(), item.kind)) {
+            matched_by_text.push(item.full_name.clone());
+            continue;
+        }
         additions.push(addition(item, &signature, &implementation, &signature_keys));
     }
 
     // Signature-only: whose parent item the implementation has.
     let mut removals = Vec::new();
     for item in &signature.items {
-        if implementation_keys.contains(&(item.full_name.clone(), item.kind)) {
+        if implementation_keys.contains(&(item.key.clone(), item.kind)) {
             continue;
         }
         let parent_item_missing = item
@@ -622,7 +714,7 @@ fn compare(signature_text: &str, implementation_text: &str) -> Comparison {
         let (range, old_text) = removal_range(&signature, item);
         removals.push((item.clone(), range, old_text));
     }
-    Comparison { signature, implementation, additions, removals }
+    Comparison { signature, implementation, additions, removals, matched_by_text }
 }
 
 /// Where in the signature the missing `item` goes, and its text: after the signature's copy of
@@ -641,10 +733,8 @@ fn addition(
         .rev()
         .find_map(|other| {
             signature_keys
-                .contains(&(other.full_name.clone(), other.kind))
-                .then(|| {
-                    signature.items.iter().find(|mine| mine.full_name == other.full_name && mine.kind == other.kind)
-                })
+                .contains(&(other.key.clone(), other.kind))
+                .then(|| signature.items.iter().find(|mine| mine.key == other.key && mine.kind == other.kind))
                 .flatten()
         });
     let parent_container = item.parent.and_then(|parent| implementation.containers.get(&parent));
@@ -774,10 +864,23 @@ impl Comparison {
                 ));
             }
         }
+        if !self.matched_by_text.is_empty() {
+            limits.push(format!(
+                "matched by the text of the signature's unreadable lines (by name and kind, not by module): {}",
+                self.matched_by_text.join(", ")
+            ));
+        }
         let mut implementation_only = Vec::new();
         let mut any_type_unknown = false;
         for addition in self.additions {
-            let mut status = if addition.copied_members { FixStatus::MembersNeedSignatures } else { FixStatus::Ready };
+            let signature_degraded = self.signature.failure.is_some() || !self.signature.error_lines().is_empty();
+            let mut status = if signature_degraded {
+                FixStatus::Unverified
+            } else if addition.copied_members {
+                FixStatus::MembersNeedSignatures
+            } else {
+                FixStatus::Ready
+            };
             let mut type_source = None;
             let mut body = Vec::new();
             for piece in &addition.pieces {
@@ -792,7 +895,9 @@ impl Comparison {
                             None => {
                                 body.push(format!("{indent}val {name}: <type not known>"));
                                 type_source = Some(TypeSource::NotKnown);
-                                status = FixStatus::TypeNotKnown;
+                                if status != FixStatus::Unverified {
+                                    status = FixStatus::TypeNotKnown;
+                                }
                                 any_type_unknown = true;
                             }
                         }
@@ -850,7 +955,7 @@ impl Comparison {
                         item.kind.as_str(),
                         item.name
                     ),
-                    status: FixStatus::Ready,
+                    status: if item.certain { FixStatus::Ready } else { FixStatus::Unverified },
                 },
             })
             .collect();
@@ -858,7 +963,7 @@ impl Comparison {
         let complete = self.signature.failure.is_none()
             && self.implementation.failure.is_none()
             && !uncertain
-            && implementation_only.iter().all(|item| item.fix.status != FixStatus::TypeNotKnown)
+            && implementation_only.iter().all(|item| item.type_source != Some(TypeSource::NotKnown))
             && self.signature.error_lines().is_empty()
             && self.implementation.error_lines().is_empty();
         PairDrift {
@@ -1041,11 +1146,12 @@ pub fn render_text(answer: &SignatureDriftAnswer) -> String {
         }
         for item in &pair.signature_only {
             text.push_str(&format!(
-                "  signature only (build error): {} {} ({}:{}) — fix: delete lines {}-{} of {}\n",
+                "  signature only (build error): {} {} ({}:{}) — fix ({}): delete lines {}-{} of {}\n",
                 item.kind.as_str(),
                 item.name,
                 item.file,
                 item.line + 1,
+                fix_status_text(item.fix.status),
                 item.fix.range.start.line + 1,
                 item.fix.range.end.line + 1,
                 item.fix.file
@@ -1072,6 +1178,7 @@ fn fix_status_text(status: FixStatus) -> &'static str {
         FixStatus::Ready => "ready",
         FixStatus::TypeNotKnown => "type not known",
         FixStatus::MembersNeedSignatures => "members need signatures",
+        FixStatus::Unverified => "unverified: the parser could not read the files cleanly",
     }
 }
 
@@ -1147,6 +1254,23 @@ mod tests {
         assert_eq!(perimeter.fix.new_text, "\n\nval perimeter: <type not known>");
         assert!(!drift.complete);
         assert!(drift.limits.iter().any(|limit| limit.contains("FSAC is absent")), "{:?}", drift.limits);
+    }
+
+    /// Member signatures the signature grammar cannot read: whatever the parser loses, the
+    /// items still match, and a `val` inside a type is no module-level item.
+    #[test]
+    fn a_signature_the_grammar_reads_badly_still_matches_its_implementation() {
+        let signature = "namespace Coll\n\n[<Sealed>]\ntype Bag<'T> =\n    interface System.Collections.IEnumerable\n    member IsEmpty: bool\n    member Length: unit -> int\n\n[<Struct>]\ntype Flat<'T> =\n    val internal array: 'T[]\n    member Item: int -> 'T with get\n\n[<RequireQualifiedAccess>]\nmodule Bag =\n    val empty<'T> : Bag<'T>\n    val length: Bag<'T> -> int\n";
+        let implementation = "namespace Coll\n\ntype Bag<'T>(items: 'T list) =\n    member _.IsEmpty = List.isEmpty items\n    member _.Length() = List.length items\n    interface System.Collections.IEnumerable with\n        member _.GetEnumerator() = (items :> System.Collections.IEnumerable).GetEnumerator()\n\n[<Struct>]\ntype Flat<'T> =\n    val internal array: 'T[]\n    member x.Item with get (i: int) = x.array.[i]\n\n[<RequireQualifiedAccess>]\nmodule Bag =\n    let empty<'T> : Bag<'T> = Bag<'T>([])\n    let length (bag: Bag<'T>) = bag.Length()\n";
+        let comparison = compare(signature, implementation);
+        let added: Vec<String> = comparison.additions.iter().map(|addition| addition.item.full_name.clone()).collect();
+        let removed: Vec<String> = comparison.removals.iter().map(|(item, _, _)| item.full_name.clone()).collect();
+        assert!(
+            added.is_empty() && removed.is_empty(),
+            "added {added:?}, removed {removed:?}\n{}\n{}",
+            crate::syntax::describe::describe_text(signature, GrammarKind::Signature),
+            crate::syntax::describe::describe_text(implementation, GrammarKind::Implementation)
+        );
     }
 
     fn apply(text: &str, fix: &FixEdit) -> String {
