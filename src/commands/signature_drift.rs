@@ -928,6 +928,29 @@ impl Comparison {
                 },
             });
         }
+        // A `val` naming a type the signature also hides needs that type's fix too (else the
+        // signature does not compile: FS0039).
+        let hidden_types: Vec<&DriftItem> = implementation_only
+            .iter()
+            .filter(|item| matches!(item.kind, DriftKind::Type | DriftKind::Exception))
+            .collect();
+        for value in implementation_only.iter().filter(|item| item.kind == DriftKind::Value) {
+            for hidden in &hidden_types {
+                let short = hidden.name.rsplit('.').next().unwrap_or(&hidden.name);
+                let names_it = value
+                    .fix
+                    .new_text
+                    .split(|character: char| !(character.is_alphanumeric() || character == '_'))
+                    .any(|word| word == short);
+                if names_it {
+                    limits.push(format!(
+                        "the `val` of {} names the type {short}, which the signature hides too: add both, or the signature \
+                         does not compile (FS0039)",
+                        value.name
+                    ));
+                }
+            }
+        }
         if any_type_unknown {
             limits.push(format!(
                 "the type of some values the signature lacks is not known: FSAC gave none ({})",
@@ -1270,6 +1293,26 @@ mod tests {
             "added {added:?}, removed {removed:?}\n{}\n{}",
             crate::syntax::describe::describe_text(signature, GrammarKind::Signature),
             crate::syntax::describe::describe_text(implementation, GrammarKind::Implementation)
+        );
+    }
+
+    #[test]
+    fn a_val_naming_a_hidden_type_says_the_type_is_needed_too() {
+        let signature = "module M\n\nval a: int\n";
+        let implementation = "module M\n\nlet a = 1\n\ntype Hidden = { X: int }\n\nlet make x = { X = x }\n";
+        let comparison = compare(signature, implementation);
+        let mut types = HashMap::new();
+        for position in comparison.values_needing_types() {
+            types.insert((PathBuf::from("M.fs"), position), "val make: x: int -> Hidden".to_owned());
+        }
+        let pair = Pair { project: "P.fsproj".into(), signature: "M.fsi".into(), implementation: "M.fs".into() };
+        let fsac = FsacUse { asked: true, state: Some(State::Ready), reason: None };
+        let drift = comparison.into_pair(&pair, &types, &fsac, &|path| path.display().to_string());
+        assert_eq!(drift.implementation_only.len(), 2, "{drift:?}");
+        assert!(
+            drift.limits.iter().any(|limit| limit.contains("M.make") && limit.contains("type Hidden")),
+            "{:?}",
+            drift.limits
         );
     }
 
