@@ -9,7 +9,7 @@
 //! implementation and signature grammars). Only module-level items are compared: values
 //! (`let` against `val`), types, exceptions and modules, by full name and kind. The `val` line
 //! of a value the signature lacks needs the value's type: it is FSAC's (`fsharp/signature` at
-//! the implementation's name, docs/fsac-protocol.md), and when FSAC cannot say the edit is
+//! the implementation's name, docs/fsac-protocol.md §6), and when FSAC cannot say the edit is
 //! marked `typeNotKnown`. The signature grammar cannot read member signatures inside types
 //! (`member X: T`, `new: …`); the syntax layer recovers those lines but the command compares
 //! no members, and says so in `limits`.
