@@ -1,7 +1,8 @@
 //! `fslens.projectInspect` in front of the FSAC double (a real MSBuild design-time build) on
 //! fixtures/shipping (three projects, references, a linked file, a test project),
 //! fixtures/inactive-code (two target frameworks, a conditional Compile item) and
-//! fixtures/project-imports (a Compile item from Directory.Build.props), and through the CLI
+//! fixtures/project-imports (a Compile item from Directory.Build.props, an order changed by
+//! Directory.Build.targets), and through the CLI
 //! with no FSAC. The expected models are read off the fixtures' project files by hand.
 
 use crate::support;
@@ -100,16 +101,24 @@ async fn a_multi_targeted_project_is_loaded_in_its_first_framework_without_the_c
     assert!(detail.contains("net8.0") && detail.contains("netstandard2.0"), "{detail}");
 }
 
+/// Directory.Build.props adds a Compile item and Directory.Build.targets moves one to the end:
+/// MSBuild's order (`dotnet msbuild -getItem:Compile`: Stamp.fs, Extra.fs, Main.fs) is FSAC's.
 #[tokio::test]
-async fn a_compile_item_from_an_import_is_a_file_only_fsac_compiles() {
+async fn a_compile_item_from_an_import_and_an_order_an_import_changes_are_named() {
     let (_workspace, answer) = inspect("project-imports").await;
     let imports = project(&answer, "Imports.fsproj");
-    assert_eq!(imports.fsac.as_ref().unwrap().files, ["Shared/Stamp.fs", "Main.fs"]);
+    assert_eq!(imports.fsac.as_ref().unwrap().files, ["Shared/Stamp.fs", "Extra.fs", "Main.fs"]);
     assert_eq!(
         imports.project_files.compile_items.iter().map(|item| item.file.as_str()).collect::<Vec<_>>(),
-        ["Main.fs"]
+        ["Main.fs", "Extra.fs"]
     );
-    assert_eq!(differences(imports), [(DifferenceKind::FileOnlyInFsac, "Shared/Stamp.fs".to_owned())]);
+    assert_eq!(
+        differences(imports),
+        [
+            (DifferenceKind::FileOnlyInFsac, "Shared/Stamp.fs".to_owned()),
+            (DifferenceKind::CompileOrderDiffers, "Extra.fs".to_owned())
+        ]
+    );
 }
 
 #[test]
