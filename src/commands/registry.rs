@@ -22,8 +22,8 @@ use crate::commands::command_line::{self, CliRequest, OnCommandLine};
 use crate::commands::params::{CommandArguments, input_schema};
 use crate::commands::{CommandContext, CommandError};
 use crate::commands::{
-    check, diagnostic, diagnostics, field_impact, find, make_visible, outline, referenced, rename, restart, run_tests,
-    status, symbols, tests_for_symbol, type_hierarchy, union_impact,
+    check, diagnostic, diagnostics, field_impact, find, make_visible, outline, project_inspect, referenced, rename,
+    restart, run_tests, signature_drift, status, symbols, tests_for_symbol, type_hierarchy, union_impact,
 };
 
 /// Declares [`Command`] and everything the table says about each command, from one list of rows.
@@ -509,7 +509,37 @@ commands! {
          written, editor untouched) and lists every match it makes incomplete (FS0025) and every use it breaks, \
          with function and project, plus the case's sites or the `_` matches a new case slips into, and the exact \
          edit. Prefer over grepping for the case's name.",
-
+    },
+    SignatureDrift {
+        id: "signatureDrift",
+        group: Navigation,
+        read_only: true,
+        arguments: signature_drift::SignatureDriftArguments,
+        answer: signature_drift::SignatureDriftAnswer,
+        handler: signature_drift::signature_drift,
+        text: signature_drift::render_text,
+        exit_code: signature_drift::exit_code,
+        cli: ("signature-drift", OnCommandLine<signature_drift::SignatureDriftArguments>, "Compare each .fsi with its .fs: what the signature hides, what it declares that the implementation lacks, with fixes (nothing is written)"),
+        description:
+        "For each signature/implementation pair (X.fsi before X.fs): public values, types and modules the .fs has \
+         and the .fsi hides, and .fsi items the .fs lacks (a build error), each with a previewed edit (val types \
+         from FSAC). Writes nothing. Prefer over diffing the two files by eye.",
+    },
+    ProjectInspect {
+        id: "projectInspect",
+        group: Navigation,
+        read_only: true,
+        arguments: project_inspect::ProjectInspectArguments,
+        answer: project_inspect::ProjectInspectAnswer,
+        handler: project_inspect::project_inspect,
+        text: project_inspect::render_text,
+        exit_code: project_inspect::exit_code,
+        cli: ("project-inspect", OnCommandLine<project_inspect::ProjectInspectArguments>, "The project model FSAC loaded (compile order, references, framework, defines) and how it differs from the project files"),
+        description:
+        "Per project, the model FSAC loaded: compile order, project and package references, the target framework \
+         it chose, configuration, defines, output type, test project, restore state; and each difference from \
+         fslens's reading of the .fsproj (file, order, reference). Prefer over reading .fsproj files to learn \
+         what the compiler sees.",
     },
 }
 
@@ -600,7 +630,10 @@ impl ToolGroup {
     pub const fn purpose(self) -> &'static str {
         match self {
             ToolGroup::Core => "listed from the start",
-            ToolGroup::Navigation => "compiler answers at one position (definition, references, hover) and outlines",
+            ToolGroup::Navigation => {
+                "compiler answers at one position (definition, references, hover), outlines, signature drift and the \
+                 project model FSAC loaded"
+            }
             ToolGroup::Diagnostics => {
                 "known diagnostics per file, what one means, FSAC's fixes for it, the `open` an unresolved name needs, \
                  running tests with per-test results"

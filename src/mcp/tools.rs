@@ -219,6 +219,8 @@ mod tests {
                 "type_hierarchy",
                 "run_tests",
                 "union_case_impact",
+                "signature_drift",
+                "project_inspect",
                 "brand_new",
                 "symbol_at_word",
                 "navigate",

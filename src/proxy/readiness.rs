@@ -207,7 +207,8 @@ impl Readiness {
 }
 
 /// The configuration a `project` payload says FSAC loaded: `Info.TargetFramework`,
-/// `Info.TargetFrameworks`, `Files`, `Output`, and the names of its project and package
+/// `Info.TargetFrameworks`, `Info.Configuration`, `Info.IsTestProject`, `Info.RestoreSuccess`,
+/// `Files`, `Output`, `OutputType`, and the names (and versions) of its project and package
 /// references.
 fn loaded_configuration(project: &str, data: &Value) -> LoadedConfiguration {
     let text = |value: &Value| value.as_str().filter(|text| !text.is_empty()).map(str::to_owned);
@@ -228,7 +229,19 @@ fn loaded_configuration(project: &str, data: &Value) -> LoadedConfiguration {
             .filter_map(|item| item.get(member).and_then(text))
             .collect()
     };
+    let packages: Vec<&Value> = data
+        .get("PackageReferences")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|item| item.get("Name").and_then(text).is_some())
+        .collect();
     LoadedConfiguration {
+        package_versions: packages.iter().map(|item| item.get("Version").and_then(text)).collect(),
+        configuration: info.get("Configuration").and_then(text),
+        output_type: data.get("OutputType").and_then(text),
+        is_test_project_property: info.get("IsTestProject").and_then(Value::as_bool),
+        restore_success: info.get("RestoreSuccess").and_then(Value::as_bool),
         project: project.to_owned(),
         target_framework,
         target_frameworks,
@@ -293,7 +306,9 @@ mod tests {
             "Output": "/w/bin/M.dll",
             "ProjectReferences": [{"RelativePath": "../L/L.fsproj", "ProjectFileName": "/L/L.fsproj"}],
             "PackageReferences": [{"Name": "Microsoft.NET.Test.Sdk", "Version": "17.0.0", "FullPath": "/p"}],
-            "Info": {"TargetFramework": "net10.0", "TargetFrameworks": ["net10.0", "netstandard2.0"]}});
+            "OutputType": "lib",
+            "Info": {"TargetFramework": "net10.0", "TargetFrameworks": ["net10.0", "netstandard2.0"],
+                "Configuration": "Debug", "IsTestProject": false, "RestoreSuccess": true}});
         readiness.observe_notification("fsharp/notifyWorkspace", &notify("project", data));
         readiness.observe_notification("fsharp/notifyWorkspace", &notify("project", json!({"Project": "/w/A.fsproj"})));
         let loaded = readiness.loaded_configurations();
@@ -305,6 +320,11 @@ mod tests {
         assert_eq!(loaded[1].files.as_deref(), Some(&["/w/Text.fs".to_owned(), "/w/Modern.fs".to_owned()][..]));
         assert_eq!(loaded[1].output.as_deref(), Some("/w/bin/M.dll"));
         assert_eq!(loaded[1].project_references, ["/L/L.fsproj"]);
+        assert_eq!(loaded[1].package_versions, [Some("17.0.0".to_owned())]);
+        assert_eq!(loaded[1].configuration.as_deref(), Some("Debug"));
+        assert_eq!(loaded[1].output_type.as_deref(), Some("lib"));
+        assert_eq!((loaded[1].is_test_project_property, loaded[1].restore_success), (Some(false), Some(true)));
+        assert_eq!((loaded[0].configuration.as_ref(), loaded[0].restore_success), (None, None));
         assert!(loaded[1].is_test_project() && !loaded[0].is_test_project());
         // A project that fails to load on a reload has no loaded configuration any more.
         readiness.observe_notification(

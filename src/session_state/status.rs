@@ -68,6 +68,16 @@ pub struct LoadedConfiguration {
     pub project_references: Vec<String>,
     /// `PackageReferences[].Name`: the NuGet packages it references.
     pub package_references: Vec<String>,
+    /// `PackageReferences[].Version`, one per package of `package_references`, when given.
+    pub package_versions: Vec<Option<String>>,
+    /// `Info.Configuration`: the configuration FSAC loaded (`Debug`).
+    pub configuration: Option<String>,
+    /// `OutputType`: `lib`, `exe`, … as FSAC names it.
+    pub output_type: Option<String>,
+    /// `Info.IsTestProject`: the MSBuild property as the design-time build evaluated it.
+    pub is_test_project_property: Option<bool>,
+    /// `Info.RestoreSuccess`.
+    pub restore_success: Option<bool>,
 }
 
 /// The packages whose reference makes a project a test project for FSAC's test explorer
