@@ -22,7 +22,7 @@ use crate::commands::command_line::{self, CliRequest, OnCommandLine};
 use crate::commands::params::{CommandArguments, input_schema};
 use crate::commands::{CommandContext, CommandError};
 use crate::commands::{
-    check, diagnostic, diagnostics, field_impact, find, make_visible, outline, referenced, rename, restart, run_tests,
+    check, dead_code, diagnostic, diagnostics, field_impact, find, make_visible, outline, referenced, rename, restart, run_tests,
     status, symbols, tests_for_symbol, type_hierarchy,
 };
 
@@ -493,6 +493,22 @@ commands! {
          FSAC/VSTest: typed per-test outcome, duration, message and the failing frame's path + line. Prefer \
          over `dotnet test` in a shell to read results. Builds nothing: staleAssemblies names test projects \
          whose assembly is older than the code (build them first).",
+    },
+    DeadCode {
+        id: "deadCode",
+        group: Diagnostics,
+        read_only: true,
+        arguments: dead_code::DeadCodeArguments,
+        answer: dead_code::DeadCodeAnswer,
+        handler: dead_code::dead_code,
+        text: dead_code::render_text,
+        exit_code: dead_code::exit_code,
+        cli: ("dead-code", OnCommandLine<dead_code::DeadCodeArguments>, "List private and internal declarations nothing in the workspace uses (public too with --include-public)"),
+        description:
+        "Private and internal declarations (public with includePublic) that nothing in the workspace uses: \
+         FSAC's references over every project, the syntax index for names never written elsewhere. Says what \
+         kept each other one alive (attributes, .fsi, overrides, nameof, strings) and what it could not rule \
+         out (InternalsVisibleTo outside). Prefer over grepping each name.",
     },
 }
 
