@@ -91,8 +91,9 @@ impl crate::commands::command_line::CliArguments for DeadCodeArguments {
 }
 
 /// What a candidate declares.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize, JsonSchema)]
-#[derive(clap::ValueEnum)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize, JsonSchema, clap::ValueEnum,
+)]
 #[serde(rename_all = "camelCase")]
 pub enum CandidateKind {
     /// a `let` of a module or class, or a class's `val`
@@ -498,9 +499,8 @@ pub async fn dead_code(arguments: DeadCodeArguments, context: CommandContext) ->
                     source,
                     evidence,
                     self_references,
-                    caveat: (candidate.accessibility == Accessibility::Public).then(|| {
-                        "public: uses by assemblies outside the workspace are not ruled out".to_owned()
-                    }),
+                    caveat: (candidate.accessibility == Accessibility::Public)
+                        .then(|| "public: uses by assemblies outside the workspace are not ruled out".to_owned()),
                 });
             }
         }
@@ -515,12 +515,11 @@ pub async fn dead_code(arguments: DeadCodeArguments, context: CommandContext) ->
         incomplete.push(format!("{} of {} candidates were not checked: {why}", counts.left_unchecked, counts.total));
     }
     if !not_ruled_out.is_empty() {
-        incomplete.push(format!("{} candidate(s) with no use found are not ruled out (notRuledOut)", not_ruled_out.len()));
+        incomplete
+            .push(format!("{} candidate(s) with no use found are not ruled out (notRuledOut)", not_ruled_out.len()));
     }
-    let kept_alive = kept
-        .into_iter()
-        .map(|(reason, (count, sample))| KeptAliveGroup { reason, count, sample })
-        .collect();
+    let kept_alive =
+        kept.into_iter().map(|(reason, (count, sample))| KeptAliveGroup { reason, count, sample }).collect();
     let mut notes = scan_notes;
     if counts.asked_fsac > 0 && !fsac_answered {
         notes.push("FSAC did not answer any find (not ready?): verdicts needing it are in notRuledOut".to_owned());
@@ -611,7 +610,9 @@ fn scan_workspace(
             grants.iter().filter(|grant| !project_names.contains(grant.as_str())).cloned().collect();
         let mut any_file = false;
         for item in project.compile_items.iter().filter(|item| item.exists) {
-            if file_filter.is_some_and(|only| only != item.path) || GrammarKind::for_path(&item.path) != Some(GrammarKind::Implementation) {
+            if file_filter.is_some_and(|only| only != item.path)
+                || GrammarKind::for_path(&item.path) != Some(GrammarKind::Implementation)
+            {
                 continue;
             }
             if !seen_files.insert(item.path.clone()) {
@@ -619,7 +620,10 @@ fn scan_workspace(
             }
             any_file = true;
             let (Some(file), Some(text)) = (index.file(&item.path), texts.get(&item.path)) else {
-                notes.push(format!("{} could not be read or indexed: its declarations are not candidates", model.display_path(&item.path)));
+                notes.push(format!(
+                    "{} could not be read or indexed: its declarations are not candidates",
+                    model.display_path(&item.path)
+                ));
                 continue;
             };
             let signature = signature_names(index, project, &item.path);
@@ -895,8 +899,7 @@ async fn direct_uses(
         index.find_occurrences_in(lookup.name, files).into_iter().map(|hit| (hit.path, hit.position)).collect();
     // A field's label in a construction or pattern is a field site, which may not be an
     // identifier occurrence.
-    occurrences
-        .extend(index.find_field_sites_in(lookup.name, files).into_iter().map(|hit| (hit.path, hit.site.start)));
+    occurrences.extend(index.find_field_sites_in(lookup.name, files).into_iter().map(|hit| (hit.path, hit.site.start)));
     occurrences.sort();
     occurrences.dedup();
     let mut self_references = 0;
@@ -1042,7 +1045,8 @@ fn attributes_before(text: &str, declaration: &Declaration) -> Vec<String> {
     let name_line = declaration.name_start.line as usize;
     for (number, line) in lines.iter().enumerate().take(name_line + 1).skip(first) {
         if number == name_line {
-            let end = line.char_indices().nth(declaration.name_start.character as usize).map_or(line.len(), |(at, _)| at);
+            let end =
+                line.char_indices().nth(declaration.name_start.character as usize).map_or(line.len(), |(at, _)| at);
             written.push_str(&line[..end]);
         } else {
             written.push_str(line);
@@ -1215,7 +1219,9 @@ impl TextualNames {
 fn last_segment(text: &str) -> Option<String> {
     let path: String = text
         .chars()
-        .take_while(|character| character.is_alphanumeric() || *character == '_' || *character == '.' || *character == '\'')
+        .take_while(|character| {
+            character.is_alphanumeric() || *character == '_' || *character == '.' || *character == '\''
+        })
         .collect();
     let last = path.trim_end_matches('.').rsplit('.').next()?.to_owned();
     (!last.is_empty()).then_some(last)
@@ -1253,7 +1259,11 @@ pub fn render_text(answer: &DeadCodeAnswer) -> String {
             "kept alive ({}): {}{}",
             serde_plain(group.reason),
             names.join(", "),
-            if group.count > group.sample.len() { format!(" and {} more", group.count - group.sample.len()) } else { String::new() }
+            if group.count > group.sample.len() {
+                format!(" and {} more", group.count - group.sample.len())
+            } else {
+                String::new()
+            }
         ));
     }
     for row in &answer.not_ruled_out {
@@ -1296,7 +1306,9 @@ mod tests {
     #[test]
     fn attribute_names_drop_targets_namespaces_and_the_suffix() {
         assert_eq!(
-            attribute_names("[<EntryPoint>]\n[<System.Runtime.InteropServices.DllImportAttribute(\"c\", EntryPoint = \"x\"); Obsolete>]"),
+            attribute_names(
+                "[<EntryPoint>]\n[<System.Runtime.InteropServices.DllImportAttribute(\"c\", EntryPoint = \"x\"); Obsolete>]"
+            ),
             vec!["EntryPoint", "DllImport", "Obsolete"]
         );
         assert_eq!(attribute_names("[<return: MarshalAs(UnmanagedType.Bool)>]"), vec!["MarshalAs"]);

@@ -22,8 +22,8 @@ use crate::commands::command_line::{self, CliRequest, OnCommandLine};
 use crate::commands::params::{CommandArguments, input_schema};
 use crate::commands::{CommandContext, CommandError};
 use crate::commands::{
-    check, dead_code, diagnostic, diagnostics, field_impact, find, make_visible, outline, referenced, rename, restart, run_tests,
-    status, symbols, tests_for_symbol, type_hierarchy,
+    check, dead_code, diagnostic, diagnostics, field_impact, find, make_visible, outline, referenced, rename, restart,
+    run_tests, status, symbols, tests_for_symbol, type_hierarchy,
 };
 
 /// Declares [`Command`] and everything the table says about each command, from one list of rows.
@@ -602,7 +602,7 @@ impl ToolGroup {
             ToolGroup::Navigation => "compiler answers at one position (definition, references, hover) and outlines",
             ToolGroup::Diagnostics => {
                 "known diagnostics per file, what one means, FSAC's fixes for it, the `open` an unresolved name needs, \
-                 running tests with per-test results"
+                 running tests with per-test results, declarations nothing uses"
             }
             ToolGroup::Assemblies => "types and members of referenced NuGet and framework assemblies",
             ToolGroup::Edits => {

@@ -218,6 +218,7 @@ mod tests {
                 "rename",
                 "type_hierarchy",
                 "run_tests",
+                "dead_code",
                 "brand_new",
                 "symbol_at_word",
                 "navigate",

@@ -150,7 +150,10 @@ async fn the_unused_declarations_of_two_projects_exactly_and_why_the_others_live
         .await;
     assert_eq!(bounded.candidates.checked, 3, "{bounded:#?}");
     assert_eq!(bounded.candidates.left_unchecked, answer.candidates.total - 3);
-    assert!(!bounded.complete && bounded.incomplete.iter().any(|why| why.contains("maxCandidates = 3")), "{bounded:#?}");
+    assert!(
+        !bounded.complete && bounded.incomplete.iter().any(|why| why.contains("maxCandidates = 3")),
+        "{bounded:#?}"
+    );
     assert!(unused_of(&bounded).iter().all(|row| expected_private_and_internal().contains(row)), "{bounded:#?}");
 
     // An unknown project is a typed error naming the argument.
