@@ -727,16 +727,37 @@ impl FileSource<'_> {
             }
             _ => {}
         }
-        if let Some(reason) = attributes_before(self.text, declaration).iter().find_map(|name| attribute_reason(name)) {
-            return Some(reason);
-        }
-        // A serialization attribute on the enclosing type keeps its fields and members alive.
-        let parent = file.declarations.get(declaration.parent as usize).filter(|parent| parent.kind.is_type())?;
-        attributes_before(self.text, parent)
-            .iter()
-            .filter_map(|name| attribute_reason(name))
-            .find(|reason| *reason == KeptAliveReason::SerializationAttribute)
+        let own = attributes_before(self.text, declaration);
+        let parent = file
+            .declarations
+            .get(declaration.parent as usize)
+            .filter(|parent| parent.kind.is_type())
+            .map(|parent| attributes_before(self.text, parent))
+            .unwrap_or_default();
+        kept_by_attributes(declaration.kind, &own, &parent)
     }
+}
+
+/// Attributes that make a type serializable: they keep its fields, union cases and
+/// auto-properties alive, not the type itself nor its methods.
+const TYPE_SERIALIZATION_ATTRIBUTES: &[&str] =
+    &["DataContract", "CLIMutable", "Serializable", "ProtoContract", "MessagePackObject"];
+
+/// What the attributes written on a declaration (`own`) and on its enclosing type (`parent`)
+/// keep alive.
+fn kept_by_attributes(kind: DeclarationKind, own: &[String], parent: &[String]) -> Option<KeptAliveReason> {
+    let serialized_part = matches!(
+        kind,
+        DeclarationKind::RecordField
+            | DeclarationKind::UnionCase
+            | DeclarationKind::Val
+            | DeclarationKind::AutoProperty
+    );
+    let type_level = |name: &String| TYPE_SERIALIZATION_ATTRIBUTES.contains(&name.as_str());
+    if let Some(reason) = own.iter().filter(|name| !type_level(name)).find_map(|name| attribute_reason(name)) {
+        return Some(reason);
+    }
+    (serialized_part && parent.iter().any(type_level)).then_some(KeptAliveReason::SerializationAttribute)
 }
 
 /// The accessibility of declaration `slot`: the narrowest of its own modifier and its
@@ -1324,6 +1345,30 @@ mod tests {
         assert_eq!(attribute_reason("JsonPropertyName"), Some(KeptAliveReason::SerializationAttribute));
         assert_eq!(attribute_reason("Literal"), None);
         assert_eq!(attribute_reason("Obsolete"), None);
+    }
+
+    #[test]
+    fn a_serializable_type_keeps_its_fields_alive_but_not_itself_nor_its_methods() {
+        let names = |names: &[&str]| names.iter().map(|name| (*name).to_owned()).collect::<Vec<_>>();
+        let serializable = names(&["Serializable"]);
+        assert_eq!(kept_by_attributes(DeclarationKind::Record, &serializable, &[]), None);
+        assert_eq!(
+            kept_by_attributes(DeclarationKind::RecordField, &[], &serializable),
+            Some(KeptAliveReason::SerializationAttribute)
+        );
+        assert_eq!(
+            kept_by_attributes(DeclarationKind::AutoProperty, &[], &names(&["CLIMutable"])),
+            Some(KeptAliveReason::SerializationAttribute)
+        );
+        assert_eq!(kept_by_attributes(DeclarationKind::Member, &[], &serializable), None);
+        assert_eq!(
+            kept_by_attributes(DeclarationKind::Member, &names(&["DataMember"]), &[]),
+            Some(KeptAliveReason::SerializationAttribute)
+        );
+        assert_eq!(
+            kept_by_attributes(DeclarationKind::Let, &names(&["Obsolete", "EntryPoint"]), &[]),
+            Some(KeptAliveReason::EntryPointAttribute)
+        );
     }
 
     #[test]
