@@ -306,6 +306,9 @@ pub struct CandidateCounts {
     /// Candidates checked (at most `maxCandidates`, fewer when the deadline passed).
     pub checked: usize,
     pub used: usize,
+    /// Of `used`: counted used on a name match of the syntax layer alone (FSAC did not answer
+    /// find), which may hide unused ones; `complete` is false then.
+    pub used_by_name_only: usize,
     pub unused: usize,
     pub kept_alive: usize,
     pub not_ruled_out: usize,
@@ -323,8 +326,8 @@ pub struct DeadCodeAnswer {
     pub tool: String,
     /// `fsac` when FSAC's references decided at least one verdict, else `syntax`.
     pub via: Via,
-    /// True only when every candidate in scope was checked, every find was complete and
-    /// nothing is left in `notRuledOut`.
+    /// True only when every candidate in scope was checked, none was counted used on a name
+    /// match alone and nothing is left in `notRuledOut`.
     pub complete: bool,
     /// The projects whose declarations were candidates.
     pub projects: Vec<String>,
@@ -364,6 +367,8 @@ struct Candidate {
     /// For a record or union: its fields or cases (name and declaration), whose uses are its
     /// uses too.
     parts: Vec<(String, Declaration)>,
+    /// The innermost `#if`/`#else` branch holding its name, as written.
+    branch: Option<String>,
 }
 
 /// What each file's text names outside identifiers: `nameof`, `typeof`, string literals.
@@ -376,8 +381,15 @@ struct TextualNames {
 
 /// What the verdict of one candidate is.
 enum Verdict {
-    Used,
-    Unused { source: Source, evidence: String, self_references: usize },
+    /// Used; `resolved` when the compiler resolved the use (or no lookup was needed).
+    Used {
+        resolved: bool,
+    },
+    Unused {
+        source: Source,
+        evidence: String,
+        self_references: usize,
+    },
     KeptAlive(KeptAliveReason),
     NotRuledOut(NotRuledOutReason, String),
 }
@@ -457,7 +469,12 @@ pub async fn dead_code(arguments: DeadCodeArguments, context: CommandContext) ->
             verdict => verdict,
         };
         match verdict {
-            Verdict::Used => counts.used += 1,
+            Verdict::Used { resolved } => {
+                counts.used += 1;
+                if !resolved {
+                    counts.used_by_name_only += 1;
+                }
+            }
             Verdict::KeptAlive(reason) => {
                 counts.kept_alive += 1;
                 let (count, sample) = kept.entry(reason).or_default();
@@ -514,6 +531,12 @@ pub async fn dead_code(arguments: DeadCodeArguments, context: CommandContext) ->
         };
         incomplete.push(format!("{} of {} candidates were not checked: {why}", counts.left_unchecked, counts.total));
     }
+    if counts.used_by_name_only > 0 {
+        incomplete.push(format!(
+            "{} candidate(s) were counted used on name matches alone (FSAC did not resolve them): some may be unused",
+            counts.used_by_name_only
+        ));
+    }
     if !not_ruled_out.is_empty() {
         incomplete
             .push(format!("{} candidate(s) with no use found are not ruled out (notRuledOut)", not_ruled_out.len()));
@@ -522,7 +545,11 @@ pub async fn dead_code(arguments: DeadCodeArguments, context: CommandContext) ->
         kept.into_iter().map(|(reason, (count, sample))| KeptAliveGroup { reason, count, sample }).collect();
     let mut notes = scan_notes;
     if counts.asked_fsac > 0 && !fsac_answered {
-        notes.push("FSAC did not answer any find (not ready?): verdicts needing it are in notRuledOut".to_owned());
+        notes.push(
+            "FSAC did not answer any find (not ready?): the verdicts that needed it are name matches of the syntax \
+             layer (candidates.usedByNameOnly) or in notRuledOut"
+                .to_owned(),
+        );
     }
     Ok(DeadCodeAnswer {
         tool: "deadCode".to_owned(),
@@ -699,7 +726,10 @@ impl FileSource<'_> {
         } else {
             Vec::new()
         };
+        let line = declaration.name_start.line;
+        let branch = file.conditionals.iter().filter(|branch| branch.holds(line)).last().map(|branch| branch.display());
         Some(Candidate {
+            branch,
             parts,
             full_name: self.index.full_name(file, slot),
             name,
@@ -853,8 +883,9 @@ struct Lookup<'a> {
 
 /// What the uses of one declaration are.
 enum Uses {
-    /// At least one use outside its own declaration.
-    Found,
+    /// At least one use outside its own declaration; `resolved` when FSAC's references found
+    /// it (not the syntax layer's name matches while FSAC is not ready).
+    Found { resolved: bool },
     /// None: where that was seen, and how many uses lie inside its own declaration.
     None { source: Source, evidence: String, self_references: usize },
     /// No use found, but the lookup was not complete.
@@ -881,14 +912,19 @@ async fn uses_of(
     };
     let (source, mut evidence, self_references) =
         match direct_uses(&lookup, index, files, context, deadline, asked).await? {
-            Uses::Found => return Ok(Verdict::Used),
-            Uses::Open(reason, detail) => return Ok(Verdict::NotRuledOut(reason, detail)),
+            Uses::Found { resolved } => return Ok(Verdict::Used { resolved }),
+            Uses::Open(reason, detail) => {
+                let branch = candidate.branch.as_ref().map(|branch| {
+                    format!("; it is declared inside `{branch}`, which the configuration FSAC loaded may not compile")
+                });
+                return Ok(Verdict::NotRuledOut(reason, detail + &branch.unwrap_or_default()));
+            }
             Uses::None { source, evidence, self_references } => (source, evidence, self_references),
         };
     for (name, part) in &candidate.parts {
         let lookup = Lookup { name, declaration: part, path: &candidate.path, display_path: &candidate.display_path };
         match direct_uses(&lookup, index, files, context, deadline, asked).await? {
-            Uses::Found => return Ok(Verdict::Used),
+            Uses::Found { resolved } => return Ok(Verdict::Used { resolved }),
             Uses::Open(reason, detail) => {
                 return Ok(Verdict::NotRuledOut(reason, format!("its field or case {name}: {detail}")));
             }
@@ -971,7 +1007,7 @@ async fn direct_uses(
         }
     }
     if uses > 0 {
-        return Ok(Uses::Found);
+        return Ok(Uses::Found { resolved: found.via == Via::Fsac });
     }
     if found.completeness != Completeness::Complete {
         return Ok(Uses::Open(

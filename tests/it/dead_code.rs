@@ -115,6 +115,7 @@ async fn the_unused_declarations_of_two_projects_exactly_and_why_the_others_live
     assert_eq!(counts.used + counts.unused + counts.kept_alive + counts.not_ruled_out, counts.checked, "{counts:?}");
     assert_eq!(counts.unused, 8);
     assert!(counts.asked_fsac >= 1, "{counts:?}");
+    assert_eq!(counts.used_by_name_only, 0, "FSAC resolved every use: {counts:?}");
 
     // Public declarations too: the unused public one, with its caveat; the signature and the
     // abstract slot keep theirs alive.
@@ -180,6 +181,35 @@ async fn the_unused_declarations_of_two_projects_exactly_and_why_the_others_live
         "the fixture does not build without the reported declarations: {}",
         String::from_utf8_lossy(&build.stdout)
     );
+}
+
+/// `fslens dead-code --json` with no FSAC: the names written nowhere else are still found
+/// unused by the syntax index; the others are counted used on name matches alone (Lib's
+/// `helper`, whose name App's own `helper` shares, among them), and the answer says so.
+#[test]
+fn without_fsac_the_syntax_index_finds_what_is_never_written_and_the_answer_is_not_complete() {
+    let workspace = fixture_copy("dead");
+    let runtime = tempfile::tempdir().unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_fslens"))
+        .args(["dead-code", "--json", "--fsac", "/nonexistent/fsautocomplete", "--workspace"])
+        .arg(workspace.path())
+        .env("XDG_RUNTIME_DIR", runtime.path())
+        .output()
+        .unwrap();
+    let answer: DeadCodeAnswer = serde_json::from_slice(&output.stdout).unwrap_or_else(|error| {
+        panic!(
+            "no answer ({error}): {}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        )
+    });
+    let by_syntax: Vec<UnusedKey> =
+        expected_private_and_internal().into_iter().filter(|row| row.5 == Source::Syntax).collect();
+    assert_eq!(unused_of(&answer), by_syntax, "{answer:#?}");
+    assert_eq!((answer.via, answer.complete), (Via::Syntax, false), "{answer:#?}");
+    assert!(answer.candidates.used_by_name_only >= 1, "{answer:#?}");
+    assert!(answer.incomplete.iter().any(|why| why.contains("name matches alone")), "{answer:#?}");
+    assert_eq!(output.status.code(), Some(2), "not definite");
 }
 
 /// Copies the fixture's sources and projects (not its `obj/` or `bin/`).
