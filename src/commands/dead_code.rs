@@ -727,7 +727,7 @@ impl FileSource<'_> {
             Vec::new()
         };
         let line = declaration.name_start.line;
-        let branch = file.conditionals.iter().filter(|branch| branch.holds(line)).last().map(|branch| branch.display());
+        let branch = file.conditionals.iter().rev().find(|branch| branch.holds(line)).map(|branch| branch.display());
         Some(Candidate {
             branch,
             parts,

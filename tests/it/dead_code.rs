@@ -226,15 +226,21 @@ fn copy_fixture(from: &Path, to: &Path) {
 }
 
 /// Deletes the declaration whose name is on 0-based `line`: that line and the lines after it
-/// indented deeper (its body).
+/// indented deeper (its body, blank lines inside it included).
 fn delete_declaration(path: &Path, line: usize) {
     let text = std::fs::read_to_string(path).unwrap();
     let lines: Vec<&str> = text.lines().collect();
     let indent = |text: &str| text.len() - text.trim_start().len();
-    let mut end = line + 1;
-    while end < lines.len() && !lines[end].trim().is_empty() && indent(lines[end]) > indent(lines[line]) {
-        end += 1;
+    let mut last = line;
+    for (number, text) in lines.iter().enumerate().skip(line + 1) {
+        if text.trim().is_empty() {
+            continue;
+        }
+        if indent(text) <= indent(lines[line]) {
+            break;
+        }
+        last = number;
     }
-    let kept: Vec<&str> = lines[..line].iter().chain(&lines[end..]).copied().collect();
+    let kept: Vec<&str> = lines[..line].iter().chain(&lines[last + 1..]).copied().collect();
     std::fs::write(path, kept.join("\n") + "\n").unwrap();
 }
