@@ -584,7 +584,7 @@ pub const LIMITS: &[&str] = &[
      it alive",
     "public declarations may be used by assemblies outside the workspace; InternalsVisibleTo is read from the \
      project files and from source files' `[<assembly: InternalsVisibleTo(\"…\")>]`, not from imported MSBuild \
-     files (Directory.Build.props)",
+     files (Directory.Build.props); a workspace project's assembly name is taken to be its project file's name",
     "a member of an interface implementation or override is never reported, nor an abstract member; members \
      called only through an interface the type implements are reported only when FSAC reports no call",
     "signature files are matched by name: a declaration is kept alive when its file's .fsi declares the same name",
