@@ -22,6 +22,7 @@ pub mod command_line;
 pub mod configurations;
 pub mod context;
 pub mod cursor;
+pub mod dead_code;
 pub mod diagnostic;
 pub mod diagnostics;
 pub mod field_impact;

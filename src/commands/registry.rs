@@ -22,8 +22,8 @@ use crate::commands::command_line::{self, CliRequest, OnCommandLine};
 use crate::commands::params::{CommandArguments, input_schema};
 use crate::commands::{CommandContext, CommandError};
 use crate::commands::{
-    check, diagnostic, diagnostics, field_impact, find, make_visible, outline, project_inspect, referenced, rename,
-    restart, run_tests, signature_drift, status, symbols, tests_for_symbol, type_hierarchy, union_impact,
+    check, dead_code, diagnostic, diagnostics, field_impact, find, make_visible, outline, project_inspect, referenced,
+    rename, restart, run_tests, signature_drift, status, symbols, tests_for_symbol, type_hierarchy, union_impact,
 };
 
 /// Declares [`Command`] and everything the table says about each command, from one list of rows.
@@ -541,6 +541,22 @@ commands! {
          fslens's reading of the .fsproj (file, order, reference). Prefer over reading .fsproj files to learn \
          what the compiler sees.",
     },
+    DeadCode {
+        id: "deadCode",
+        group: Diagnostics,
+        read_only: true,
+        arguments: dead_code::DeadCodeArguments,
+        answer: dead_code::DeadCodeAnswer,
+        handler: dead_code::dead_code,
+        text: dead_code::render_text,
+        exit_code: dead_code::exit_code,
+        cli: ("dead-code", OnCommandLine<dead_code::DeadCodeArguments>, "List private and internal declarations nothing in the workspace uses (public too with --include-public)"),
+        description:
+        "Private and internal declarations (public with includePublic) that nothing in the workspace uses: \
+         FSAC's references over every project, the syntax index for names never written elsewhere. Says what \
+         kept each other one alive (attributes, .fsi, overrides, nameof, strings) and what it could not rule \
+         out (InternalsVisibleTo outside). Prefer over grepping each name.",
+    },
 }
 
 impl Command {
@@ -636,7 +652,7 @@ impl ToolGroup {
             }
             ToolGroup::Diagnostics => {
                 "known diagnostics per file, what one means, FSAC's fixes for it, the `open` an unresolved name needs, \
-                 running tests with per-test results"
+                 running tests with per-test results, declarations nothing uses"
             }
             ToolGroup::Assemblies => "types and members of referenced NuGet and framework assemblies",
             ToolGroup::Edits => {

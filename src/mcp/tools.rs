@@ -221,6 +221,7 @@ mod tests {
                 "union_case_impact",
                 "signature_drift",
                 "project_inspect",
+                "dead_code",
                 "brand_new",
                 "symbol_at_word",
                 "navigate",

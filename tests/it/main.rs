@@ -20,6 +20,7 @@ mod cli_contract;
 mod cli_navigate;
 mod cli_paths;
 mod cli_text;
+mod dead_code;
 mod diagnostic_tools;
 mod diagnostic_tools_scripted;
 mod disk_text;
