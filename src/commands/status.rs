@@ -129,8 +129,8 @@ pub struct OpenDocument {
 #[serde(rename_all = "camelCase")]
 pub struct SessionReport {
     pub socket: Option<String>,
-    #[serde(default)]
-    pub clients: usize,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clients: Option<usize>,
     #[serde(flatten)]
     pub rest: Map<String, Value>,
 }

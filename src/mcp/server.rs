@@ -468,7 +468,7 @@ pub struct ReadinessFsac {
 pub struct ReadinessSession {
     pub bridge: &'static str,
     pub socket: Option<String>,
-    pub clients: usize,
+    pub clients: Option<usize>,
     pub editor_initialized: bool,
     pub startup_failure: Option<String>,
 }
