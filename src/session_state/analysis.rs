@@ -164,6 +164,21 @@ impl AnalysisSnapshot {
         Some(published.diagnostics.clone())
     }
 
+    /// A document the editor does not have open: the diagnostics FSAC last published for it in
+    /// the running generation, unless they are a what-if's (published for, or last analysed at,
+    /// a version of a hypothetical text: after the restore they say nothing of the real one).
+    pub fn last_published_of_real_text(&self) -> Option<Vec<Value>> {
+        let published = self.published.as_ref()?;
+        let hypothetical = |version: Option<i64>| {
+            version.is_some_and(|version| version >= crate::proxy::what_if::WHAT_IF_VERSION_BASE)
+        };
+        let usable = !self.open_in_editor
+            && published.generation == self.generation
+            && !hypothetical(published.version)
+            && !self.analyzed.is_some_and(|analyzed| hypothetical(analyzed.version));
+        usable.then(|| published.diagnostics.clone())
+    }
+
     fn diagnostics_of_analysis(&self) -> Option<Vec<Value>> {
         let analyzed = self.analyzed?;
         if analyzed.generation != self.generation || self.generation == 0 {
@@ -227,6 +242,29 @@ mod tests {
         assert_eq!(snapshot(&store, uri, 1, 1).current_diagnostics(), None);
         // Another FSAC process has parsed nothing of it.
         assert_eq!(AnalysisSnapshot { generation: 2, ..empty(&store) }.current_diagnostics(), None);
+    }
+
+    #[test]
+    fn a_closed_files_last_publish_counts_unless_a_what_if_made_it() {
+        let mut store = AnalysisStore::default();
+        let uri = "file:///w/Render.fs";
+        let closed = |store: &AnalysisStore| AnalysisSnapshot { open_in_editor: false, ..snapshot(store, uri, 1, 1) };
+        store.observe_publish(&json!({"uri": uri, "diagnostics": [{"message": "real"}]}), 1);
+        assert_eq!(closed(&store).last_published_of_real_text(), Some(vec![json!({"message": "real"})]));
+        // A what-if showed FSAC a hypothetical text (a version from WHAT_IF_VERSION_BASE up) and
+        // FSAC analysed it: after the restore, until FSAC publishes again, nothing is known.
+        let hypothetical = crate::proxy::what_if::WHAT_IF_VERSION_BASE + 3;
+        store.observe_publish(&json!({"uri": uri, "diagnostics": [{"message": "FS0025"}]}), 1);
+        store.observe_analyzed(&json!({"textDocument": {"uri": uri, "version": hypothetical}}), 1);
+        assert_eq!(closed(&store).last_published_of_real_text(), None);
+        store.observe_publish(&json!({"uri": uri, "version": hypothetical, "diagnostics": []}), 1);
+        assert_eq!(closed(&store).last_published_of_real_text(), None);
+        // FSAC's analysis of the restored text (no version: FSAC read it from disk) counts again.
+        store.observe_analyzed(&json!({"textDocument": {"uri": uri, "version": null}}), 1);
+        store.observe_publish(&json!({"uri": uri, "diagnostics": [{"message": "real again"}]}), 1);
+        assert_eq!(closed(&store).last_published_of_real_text(), Some(vec![json!({"message": "real again"})]));
+        // An open document's diagnostics are its current analysis's, not its last publish.
+        assert_eq!(snapshot(&store, uri, 1, 1).last_published_of_real_text(), None);
     }
 
     #[test]

@@ -111,11 +111,7 @@ async fn known_diagnostics(
         if !find.in_workspace(&path) || !placement.keeps(&path) {
             continue;
         }
-        let diagnostics = snapshot.current_diagnostics().or_else(|| {
-            let published = snapshot.published.as_ref()?;
-            (!snapshot.open_in_editor && published.generation == snapshot.generation)
-                .then(|| published.diagnostics.clone())
-        });
+        let diagnostics = snapshot.current_diagnostics().or_else(|| snapshot.last_published_of_real_text());
         if let Some(diagnostics) = diagnostics {
             known.entry(path).or_default().extend(diagnostics);
         }
