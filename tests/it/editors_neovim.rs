@@ -599,7 +599,10 @@ fn neovim_dead_code_signature_drift_and_union_case_impact_fill_the_quickfix_list
     assert_eq!(wildcard["type"], "W");
     assert!(wildcard["text"].as_str().unwrap().starts_with("wildcard match in isRound"), "{impact:#}");
     let message = impact["message"].as_str().unwrap();
-    assert!(message.contains("breaks 3 place(s), 1 wildcard match(es)") && message.contains("(complete; nothing written)"), "{message}");
+    assert!(
+        message.contains("breaks 3 place(s), 1 wildcard match(es)") && message.contains("(complete; nothing written)"),
+        "{message}"
+    );
     assert_eq!(impact["unchanged"], true, "nothing written, the buffer untouched: {impact:#}");
     assert!(impact["refused"].as_str().unwrap().starts_with("usage: "), "{impact:#}");
 }
