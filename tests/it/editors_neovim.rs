@@ -473,3 +473,136 @@ fn neovim_tests_for_symbol_and_run_tests_fill_the_quickfix_list() {
     assert_eq!(run["by_name_quickfix"], serde_json::json!([]), "{run:#}");
     assert!(run["by_name_message"].as_str().unwrap().contains("1 passed, 0 failed"), "{run:#}");
 }
+
+/// The quickfix list as (file, line, text) rows.
+fn quickfix_rows(step: &Value) -> Vec<(PathBuf, u64, String)> {
+    step["quickfix"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| {
+            (
+                canonical(entry["file"].as_str().unwrap()),
+                entry["lnum"].as_u64().unwrap(),
+                entry["text"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// `:FslensDeadCode` on fixtures/dead: exactly the unused declarations tests/it/dead_code.rs
+/// asserts, each at its name with its kind and accessibility, and a message saying the answer
+/// is not complete (App's internal value is not ruled out); `:FslensSignatureDrift` on
+/// Lib/Shapes.fs: its two values Shapes.fsi does not declare. Then `:FslensUnionCaseImpact add`
+/// on fixtures/union's `Shape`: the three matches that miss the new case (FS0025) and the one
+/// that takes it through its catch-all arm, and nothing written.
+#[test]
+fn neovim_dead_code_signature_drift_and_union_case_impact_fill_the_quickfix_list() {
+    let dead = fixture_copy("dead");
+    let root = dead.path();
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    let seen = drive_with(
+        root,
+        "dead_code,signature_drift",
+        &[("FSLENS_FIRST_FILE", "Lib/Core.fs"), ("FSLENS_ROOT_MARKERS", ".git")],
+    );
+    let file = |relative: &str| canonical(root.join(relative).to_str().unwrap());
+    let found = &seen["steps"]["dead_code"];
+    assert_eq!(found["error"], Value::Null, "{found:#}");
+    let rows: Vec<(PathBuf, u64, String)> = quickfix_rows(found)
+        .into_iter()
+        .map(|(path, line, text)| (path, line, text.split(':').next().unwrap().to_owned()))
+        .collect();
+    // tests/it/dead_code.rs's expected_private_and_internal(), in the answer's order.
+    let expected: Vec<(PathBuf, u64, String)> = [
+        ("Lib/Shapes.fs", 7, "hiddenHelper (value, hiddenBySignature)"),
+        ("Lib/Core.fs", 6, "unusedPrivate (value, private)"),
+        ("Lib/Core.fs", 9, "unusedInternal (value, internal)"),
+        ("Lib/Core.fs", 29, "countdown (value, private)"),
+        ("Lib/Core.fs", 33, "helper (value, private)"),
+        ("Lib/Core.fs", 43, "Unused (member, private)"),
+        ("Lib/Core.fs", 57, "Slow (unionCase, internal)"),
+        ("App/Program.fs", 12, "appPrivateUnused (value, private)"),
+    ]
+    .into_iter()
+    .map(|(path, line, text)| (file(path), line, text.to_owned()))
+    .collect();
+    assert_eq!(rows, expected, "{found:#}");
+    assert_eq!((&found["complete"], &found["not_ruled_out"]), (&Value::from(false), &Value::from(1)), "{found:#}");
+    let message = found["message"].as_str().unwrap();
+    assert!(message.contains("8 unused declaration(s) (NOT complete); 1 not ruled out"), "{message}");
+
+    let drift = &seen["steps"]["signature_drift"];
+    assert_eq!(drift["error"], Value::Null, "{drift:#}");
+    let items: Vec<(PathBuf, u64, String)> = drift["quickfix"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|entry| {
+            assert_eq!(entry["col"], 5, "at the name: {entry}");
+            assert_eq!(entry["type"], "W", "{entry}");
+            let text = entry["text"].as_str().unwrap().split(" — ").next().unwrap().to_owned();
+            (canonical(entry["file"].as_str().unwrap()), entry["lnum"].as_u64().unwrap(), text)
+        })
+        .collect();
+    let shapes = file("Lib/Shapes.fs");
+    assert_eq!(
+        items,
+        [
+            (shapes.clone(), 4, "Lib.Shapes.scale (value): not in Lib/Shapes.fsi".to_owned()),
+            (shapes, 7, "Lib.Shapes.hiddenHelper (value): not in Lib/Shapes.fsi".to_owned())
+        ],
+        "{drift:#}"
+    );
+    assert!(drift["message"].as_str().unwrap().contains("2 implementation-only, 0 signature-only"), "{drift:#}");
+
+    let union = fixture_copy("union");
+    let root = union.path();
+    std::fs::create_dir_all(root.join(".git")).unwrap();
+    let seen = drive_with(
+        root,
+        "union_case_impact",
+        &[("FSLENS_FIRST_FILE", "Geometry/Shape.fs"), ("FSLENS_ROOT_MARKERS", ".git")],
+    );
+    let impact = &seen["steps"]["union_case_impact"];
+    assert_eq!(impact["error"], Value::Null, "{impact:#}");
+    assert_eq!(impact["complete"], true, "{impact:#}");
+    let shape = root.join("Geometry/Shape.fs");
+    let render = root.join("App/Render.fs");
+    let at = |path: &Path, needle: &str, function: &str| {
+        (canonical(path.to_str().unwrap()), line_holding(path, needle), format!("FS0025 incompleteMatch in {function}"))
+    };
+    // tests/it/union_impact.rs's three matches: at the `match`/`function` keyword.
+    let expected: BTreeSet<(PathBuf, u64, String)> = [
+        at(&shape, "match shape with", "area"),
+        at(&render, "let describe", "describe"),
+        at(&render, "    function", "corners"),
+    ]
+    .into_iter()
+    .map(|(path, line, text)| if text.ends_with("describe") { (path, line + 1, text) } else { (path, line, text) })
+    .collect();
+    let entries = impact["quickfix"].as_array().unwrap();
+    let errors: BTreeSet<(PathBuf, u64, String)> = quickfix_rows(impact)
+        .into_iter()
+        .filter(|(_, _, text)| text.starts_with("FS"))
+        .map(|(path, line, text)| {
+            assert!(text.contains("'Triangle"), "{text}");
+            (path, line, text.split(':').next().unwrap().to_owned())
+        })
+        .collect();
+    assert_eq!(errors, expected, "{impact:#}");
+    // Then the wildcard match, a warning: isRound's `| _ -> false` takes the new case.
+    assert_eq!(entries.len(), 4, "{impact:#}");
+    let wildcard = &entries[3];
+    assert_eq!(canonical(wildcard["file"].as_str().unwrap()), canonical(render.to_str().unwrap()));
+    assert_eq!(wildcard["lnum"].as_u64().unwrap(), line_holding(&render, "let isRound") + 1, "{impact:#}");
+    assert_eq!(wildcard["type"], "W");
+    assert!(wildcard["text"].as_str().unwrap().starts_with("wildcard match in isRound"), "{impact:#}");
+    let message = impact["message"].as_str().unwrap();
+    assert!(
+        message.contains("breaks 3 place(s), 1 wildcard match(es)") && message.contains("(complete; nothing written)"),
+        "{message}"
+    );
+    assert_eq!(impact["unchanged"], true, "nothing written, the buffer untouched: {impact:#}");
+    assert!(impact["refused"].as_str().unwrap().starts_with("usage: "), "{impact:#}");
+}

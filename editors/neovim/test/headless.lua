@@ -6,7 +6,8 @@
 -- Inputs (environment): FSLENS_PLUGIN (editors/neovim), FSLENS_BIN, FSLENS_FSAC,
 -- FSLENS_WORKSPACE (a copy of fixtures/shipping), FSLENS_OUT (the JSON file to write),
 -- FSLENS_STEPS (comma-separated: unit, check, make_visible, find, field_impact, rename, callers,
--- callees, implementations, type_hierarchy, tests_for_symbol, run_tests), FSLENS_LOG (fslens's log file),
+-- callees, implementations, type_hierarchy, tests_for_symbol, run_tests, dead_code, signature_drift,
+-- union_case_impact), FSLENS_LOG (fslens's log file),
 -- FSLENS_START (`enable`: Neovim 0.11's vim.lsp.config + vim.lsp.enable("fslens"), no setup()).
 
 local out = { steps = {}, errors = {} }
@@ -190,6 +191,38 @@ local function main()
       local placed = fslens.failure_items(workspace, { tests = { { fullName = "A.gone", displayName = "A.gone", outcome = "notFound" } } })
       eq({ placed[1].filename, placed[1].lnum, placed[1].type }, { workspace .. "/tests/A/T.fs", 4, "W" }, "a test without a result at its declaration")
       fslens.test_places["A.gone"] = nil
+      -- The answers of deadCode, unionCaseImpact and signatureDrift as quickfix items (the files
+      -- do not exist: columns come from the character, or 1).
+      local dead = fslens.dead_code_items(workspace, {
+        unused = { { name = "helper", kind = "value", accessibility = "private", path = "Lib/X.fs", line = 4, character = 12, evidence = "no use", caveat = vim.NIL } },
+      })
+      eq({ dead[1].filename, dead[1].lnum, dead[1].col, dead[1].text, dead[1].type },
+        { workspace .. "/Lib/X.fs", 5, 13, "helper (value, private): no use", "W" }, "dead code item")
+      local impacts = fslens.union_impact_items(workspace, {
+        case = "Triangle",
+        impacts = {
+          { kind = "incompleteMatch", code = "FS0025", severity = "warning", message = "Incomplete\n  match", file = "G/S.fs", line = 9, character = 8, ["function"] = "area" },
+          { kind = "other", code = "FS0001", severity = "error", message = "m", file = "G/S.fs", line = 2, character = 0, ["function"] = vim.NIL },
+        },
+        wildcardMatches = { { file = "A/R.fs", line = 3, catchAllLine = 5, ["function"] = "isRound", casesMatched = { "Circle" } } },
+      })
+      eq(#impacts, 3, "two impacts and a wildcard match")
+      eq({ impacts[1].lnum, impacts[1].col, impacts[1].text, impacts[1].type }, { 10, 9, "FS0025 incompleteMatch in area: Incomplete match", "W" }, "impact item")
+      eq({ impacts[2].text, impacts[2].type }, { "FS0001 other: m", "E" }, "an impact outside any function")
+      eq({ impacts[3].filename, impacts[3].lnum, impacts[3].type }, { workspace .. "/A/R.fs", 4, "W" }, "wildcard item")
+      eq(impacts[3].text, "wildcard match in isRound: the new case Triangle goes to the catch-all arm on line 6 (it matched Circle)", "wildcard text")
+      local fix = { description = "add `val x: int`", status = "ready" }
+      local drift = fslens.drift_items(workspace, {
+        pairs = { {
+          signatureFile = "L/A.fsi", implementationFile = "L/A.fs",
+          implementationOnly = { { name = "x", kind = "value", file = "L/A.fs", line = 2, certain = true, fix = fix } },
+          signatureOnly = { { name = "gone", kind = "value", file = "L/A.fsi", line = 7, certain = false, fix = { description = "delete", status = "unverified" } } },
+        } },
+      })
+      eq({ drift[1].filename, drift[1].lnum, drift[1].text, drift[1].type },
+        { workspace .. "/L/A.fs", 3, "x (value): not in L/A.fsi — add `val x: int`", "W" }, "implementation-only item")
+      eq({ drift[2].filename, drift[2].lnum, drift[2].text, drift[2].type },
+        { workspace .. "/L/A.fsi", 8, "gone (value): not in L/A.fs (the build fails) — delete [unverified] (uncertain)", "E" }, "signature-only item")
       seen.ok = true
     elseif step == "empty_arguments" then
       -- `arguments = { {} }` as a user writes it, without vim.empty_dict(): Neovim encodes the
@@ -325,6 +358,40 @@ local function main()
       seen.by_name_totals = by_name.totals
       seen.by_name_quickfix = quickfix()
       seen.by_name_message = fslens.last_message
+    elseif step == "dead_code" then
+      -- FSLENS_WORKSPACE is a copy of fixtures/dead (rooted at its .git).
+      local result = run_command("deadCode", "FslensDeadCode")
+      seen.error = result.error and error_text(result.error)
+      seen.complete = result.complete
+      seen.not_ruled_out = #(result.notRuledOut or {})
+      seen.message = fslens.last_message
+      seen.title = vim.fn.getqflist({ title = 0 }).title
+      seen.quickfix = quickfix()
+    elseif step == "signature_drift" then
+      -- fixtures/dead's Lib/Shapes.fs: two public values its Shapes.fsi does not declare.
+      open(workspace .. "/Lib/Shapes.fs")
+      local result = run_command("signatureDrift", "FslensSignatureDrift")
+      seen.error = result.error and error_text(result.error)
+      seen.complete = result.complete
+      seen.message = fslens.last_message
+      seen.quickfix = quickfix()
+    elseif step == "union_case_impact" then
+      -- FSLENS_FIRST_FILE is fixtures/union's Geometry/Shape.fs.
+      cursor_on("type Shape", "Shape")
+      local before = vim.fn.readfile(vim.api.nvim_buf_get_name(0))
+      local result = run_command("unionCaseImpact", "FslensUnionCaseImpact add Triangle float * float")
+      seen.error = result.error and error_text(result.error)
+      seen.complete = result.complete
+      seen.edit = result.edit
+      seen.message = fslens.last_message
+      seen.title = vim.fn.getqflist({ title = 0 }).title
+      seen.quickfix = quickfix()
+      seen.unchanged = vim.deep_equal(before, vim.api.nvim_buf_get_lines(0, 0, -1, false))
+        and vim.deep_equal(before, vim.fn.readfile(vim.api.nvim_buf_get_name(0)))
+        and not vim.bo.modified
+      -- A change the command cannot send is refused before fslens is asked.
+      local refused = run_command("unionCaseImpact", "FslensUnionCaseImpact grow Triangle")
+      seen.refused = refused.error and error_text(refused.error)
     elseif step == "field_impact" then
       open(program)
       local result = run_command("fieldImpact", "FslensFieldImpact Shipment.Weight")

@@ -1089,6 +1089,207 @@ M.quickfix_commands.runTests = {
   end,
 }
 
+-- The value of an optional answer field (JSON null arrives as vim.NIL).
+local function present(value)
+  if value == nil or value == vim.NIL then
+    return nil
+  end
+  return value
+end
+
+--- The quickfix items of an fslens.deadCode answer: each unused declaration at its name, as
+--- `name (kind, accessibility): evidence` (exported for tests).
+function M.dead_code_items(root, answer)
+  local items = {}
+  for _, row in ipairs(answer.unused or {}) do
+    local path = absolute(root, row.path)
+    local text = string.format("%s (%s, %s): %s", row.name, tostring(row.kind), tostring(row.accessibility),
+      tostring(row.evidence))
+    if present(row.caveat) then
+      text = text .. " — " .. row.caveat
+    end
+    table.insert(items, {
+      filename = path,
+      lnum = row.line + 1,
+      col = M.byte_col(line_of(path, row.line), row.character),
+      text = text,
+      type = "W",
+    })
+  end
+  return items
+end
+
+M.quickfix_commands.deadCode = {
+  user_command = "FslensDeadCode",
+  nargs = "?",
+  -- The whole workspace, or only the declarations of one project (its name or .fsproj).
+  arguments = function(args, _, callback)
+    local argument = { timeoutMs = M.config.timeout_ms }
+    if args and args ~= "" then
+      argument.projectPath = args
+    end
+    callback(nil, "fslens.deadCode", argument)
+  end,
+  items = M.dead_code_items,
+  title = function(answer)
+    return string.format("fslens dead code (%d unused)", #(answer.unused or {}))
+  end,
+  message = function(answer, items)
+    local text = string.format("fslens: %d unused declaration(s) (%s)", #items,
+      answer.complete and "complete" or "NOT complete")
+    local open = #(answer.notRuledOut or {})
+    if open > 0 then
+      text = text .. string.format("; %d not ruled out", open)
+    end
+    if not answer.complete and #(answer.incomplete or {}) > 0 then
+      text = text .. ": " .. table.concat(answer.incomplete, "; ")
+    end
+    return text, answer.complete and vim.log.levels.INFO or vim.log.levels.WARN
+  end,
+}
+
+--- The quickfix items of an fslens.unionCaseImpact answer: each impact at its site, as
+--- `CODE kind in function: message`, then each wildcard match as a warning (exported for tests).
+function M.union_impact_items(root, answer)
+  local items = {}
+  for _, impact in ipairs(answer.impacts or {}) do
+    local path = absolute(root, impact.file)
+    local text = tostring(impact.code) .. " " .. tostring(impact.kind)
+    if present(impact["function"]) then
+      text = text .. " in " .. impact["function"]
+    end
+    table.insert(items, {
+      filename = path,
+      lnum = impact.line + 1,
+      col = M.byte_col(line_of(path, impact.line), impact.character),
+      text = text .. ": " .. vim.trim((tostring(impact.message):gsub("%s+", " "))),
+      type = severity_type(impact.severity),
+    })
+  end
+  for _, match in ipairs(answer.wildcardMatches or {}) do
+    local text = "wildcard match"
+    if present(match["function"]) then
+      text = text .. " in " .. match["function"]
+    end
+    text = string.format("%s: the new case %s goes to the catch-all arm on line %d (it matched %s)", text,
+      tostring(answer.case), match.catchAllLine + 1, table.concat(match.casesMatched or {}, ", "))
+    table.insert(items, { filename = absolute(root, match.file), lnum = match.line + 1, col = 1, text = text, type = "W" })
+  end
+  return items
+end
+
+M.quickfix_commands.unionCaseImpact = {
+  user_command = "FslensUnionCaseImpact",
+  nargs = "+",
+  complete = function(lead, line)
+    -- The change is the first argument; the case and fields are the user's.
+    if not line:match("^%s*%S+%s+%S+%s") then
+      return vim.tbl_filter(function(change)
+        return change:sub(1, #lead) == lead
+      end, { "add", "remove", "change" })
+    end
+    return {}
+  end,
+  -- `{add|remove|change} {Case} [fields…]` for the union under the cursor.
+  arguments = function(args, bufnr, callback)
+    local words = vim.split(vim.trim(args or ""), "%s+")
+    local change, case = words[1], words[2]
+    if not (change == "add" or change == "remove" or change == "change") or not case then
+      return callback("usage: :FslensUnionCaseImpact {add|remove|change} {Case} [fields…]")
+    end
+    local line, character = cursor_position(bufnr)
+    local argument = {
+      path = vim.api.nvim_buf_get_name(bufnr),
+      line = line,
+      character = character,
+      change = change,
+      case = case,
+      timeoutMs = M.config.timeout_ms,
+    }
+    if #words > 2 then
+      argument.fields = table.concat(words, " ", 3)
+    end
+    callback(nil, "fslens.unionCaseImpact", argument)
+  end,
+  items = M.union_impact_items,
+  title = function(answer)
+    return string.format("fslens %s %s of %s", tostring(answer.change), tostring(answer.case), tostring(answer.union))
+  end,
+  message = function(answer)
+    local text = string.format("fslens: %s %s of %s breaks %d place(s)", tostring(answer.change), tostring(answer.case),
+      tostring(answer.union), answer.impactCount or #(answer.impacts or {}))
+    local wildcards = answer.wildcardMatchCount or #(answer.wildcardMatches or {})
+    if wildcards > 0 then
+      text = text .. string.format(", %d wildcard match(es) take it silently", wildcards)
+    end
+    text = text .. " (" .. (answer.complete and "complete" or "NOT complete") .. "; nothing written)"
+    return text, answer.complete and vim.log.levels.INFO or vim.log.levels.WARN
+  end,
+}
+
+--- The quickfix items of an fslens.signatureDrift answer: the implementation-only items at the
+--- implementation, the signature-only items (the build fails on them) at the signature, each
+--- with its fix's description (exported for tests).
+function M.drift_items(root, answer)
+  local items = {}
+  local function add(item, side, type)
+    local text = string.format("%s (%s): %s", item.name, tostring(item.kind), side)
+    local fix = present(item.fix)
+    if fix then
+      text = text .. " — " .. tostring(fix.description)
+      if fix.status ~= "ready" then
+        text = text .. " [" .. tostring(fix.status) .. "]"
+      end
+    end
+    if item.certain == false then
+      text = text .. " (uncertain)"
+    end
+    local path = absolute(root, item.file)
+    table.insert(items, {
+      filename = path,
+      lnum = item.line + 1,
+      -- `name` may be qualified (Lib.Shapes.scale): the line holds its last part.
+      col = column_of(line_of(path, item.line), item.name:match("([^.]+)$")),
+      text = text,
+      type = type,
+    })
+  end
+  for _, pair in ipairs(answer.pairs or {}) do
+    for _, item in ipairs(pair.implementationOnly or {}) do
+      add(item, "not in " .. tostring(pair.signatureFile), "W")
+    end
+    for _, item in ipairs(pair.signatureOnly or {}) do
+      add(item, "not in " .. tostring(pair.implementationFile) .. " (the build fails)", "E")
+    end
+  end
+  return items
+end
+
+M.quickfix_commands.signatureDrift = {
+  user_command = "FslensSignatureDrift",
+  nargs = 0,
+  -- The pair of the current file (its .fs or its .fsi).
+  arguments = function(_, bufnr, callback)
+    callback(nil, "fslens.signatureDrift", { path = vim.api.nvim_buf_get_name(bufnr), timeoutMs = M.config.timeout_ms })
+  end,
+  items = M.drift_items,
+  title = function(answer)
+    local pair = (answer.pairs or {})[1]
+    return "fslens signature drift" .. (pair and (" of " .. tostring(pair.signatureFile)) or "")
+  end,
+  message = function(answer)
+    local hidden, missing = 0, 0
+    for _, pair in ipairs(answer.pairs or {}) do
+      hidden = hidden + #(pair.implementationOnly or {})
+      missing = missing + #(pair.signatureOnly or {})
+    end
+    local text = string.format("fslens: %d implementation-only, %d signature-only item(s) (%s)", hidden, missing,
+      answer.complete and "complete" or "NOT complete")
+    local level = (missing > 0 or not answer.complete) and vim.log.levels.WARN or vim.log.levels.INFO
+    return text, level
+  end,
+}
+
 -- ---------------------------------------------------------------------------------------
 -- Starting the client
 
