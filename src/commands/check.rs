@@ -584,22 +584,14 @@ fn compile_files(project: &crate::workspace::Project) -> Vec<PathBuf> {
     project.compile_items.iter().filter(|item| item.exists).map(|item| item.path.clone()).collect()
 }
 
-/// Waits (within the deadline) until FSAC has loaded the workspace, or can no longer.
+/// FSAC's state: at once for a fast check, else once FSAC has loaded the workspace (or can no
+/// longer), within the deadline.
 async fn wait_for_fsac(
     context: &mut CommandContext,
     fast: bool,
     deadline: tokio::time::Instant,
 ) -> Result<StatusSnapshot, CommandError> {
-    loop {
-        let status = context.status().await?;
-        if !status.state.can_become_ready() || fast {
-            return Ok(status);
-        }
-        match tokio::time::timeout_at(deadline, context.state_changed()).await {
-            Ok(changed) => changed?,
-            Err(_) => return Ok(status),
-        }
-    }
+    if fast { context.status().await } else { context.status_when_ready(deadline).await }
 }
 
 /// Why FSAC cannot give a trustworthy answer for this plan, if it cannot.

@@ -240,6 +240,21 @@ impl CommandContext {
         self.ask(|reply| SessionRequest::Restart { reply }).await?
     }
 
+    /// FSAC's state once it has loaded the workspace, or once waiting can no longer change it
+    /// (FSAC absent or crashed), or at `deadline`, whichever comes first.
+    pub async fn status_when_ready(&mut self, deadline: tokio::time::Instant) -> Result<StatusSnapshot, CommandError> {
+        loop {
+            let status = self.status().await?;
+            if !status.state.can_become_ready() {
+                return Ok(status);
+            }
+            match tokio::time::timeout_at(deadline, self.state_changed()).await {
+                Ok(changed) => changed?,
+                Err(_) => return Ok(status),
+            }
+        }
+    }
+
     /// Waits until the session state changes (readiness, FSAC start or exit).
     pub async fn state_changed(&mut self) -> Result<(), CommandError> {
         self.changes.changed().await.map_err(|_| session_ended())

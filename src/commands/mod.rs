@@ -202,6 +202,20 @@ pub fn no_projects(model: &crate::workspace::WorkspaceModel) -> Option<BlockingR
     })
 }
 
+/// The `no_projects` reason as a command's error, for a command that has nothing to answer
+/// about a workspace without a project.
+pub fn refuse_without_projects(model: &crate::workspace::WorkspaceModel) -> Result<(), CommandError> {
+    match no_projects(model) {
+        None => Ok(()),
+        Some(reason) => Err(CommandError::typed(
+            error_kinds::NO_PROJECTS,
+            error_codes::INVALID_PARAMS,
+            reason.message.clone(),
+            reason,
+        )),
+    }
+}
+
 /// Runs CPU-heavy work (parsing, indexing) off the routing thread.
 pub async fn run_blocking<T: Send + 'static>(
     work: impl FnOnce() -> Result<T, CommandError> + Send + 'static,

@@ -236,20 +236,12 @@ pub async fn project_inspect(
     let deadline = tokio::time::Instant::now() + arguments.timeout_ms.as_duration_ms();
     let root = context.workspace_root()?.to_path_buf();
     let model = crate::commands::load_workspace_model(&root).await?;
-    if let Some(reason) = crate::commands::no_projects(&model) {
-        let message = reason.message.clone();
-        return Err(CommandError::typed(
-            crate::lsp::ext::error_kinds::NO_PROJECTS,
-            crate::lsp::message::error_codes::INVALID_PARAMS,
-            message,
-            reason,
-        ));
-    }
+    crate::commands::refuse_without_projects(&model)?;
     let projects: Vec<&Project> = match &arguments.project_path {
         Some(written) => vec![project_by_name_or_path(&model, &root, written)?],
         None => model.projects.iter().collect(),
     };
-    let status = wait_until_ready(&mut context, deadline).await?;
+    let status = context.status_when_ready(deadline).await?;
     let display = |path: &Path| display_relative(&root, path);
     let ready = status.state == State::Ready;
     let fsac_model = FsacModelState {
@@ -276,22 +268,6 @@ pub async fn project_inspect(
         projects: inspected,
         limits,
     })
-}
-
-async fn wait_until_ready(
-    context: &mut CommandContext,
-    deadline: tokio::time::Instant,
-) -> Result<StatusSnapshot, CommandError> {
-    loop {
-        let status = context.status().await?;
-        if !status.state.can_become_ready() {
-            return Ok(status);
-        }
-        match tokio::time::timeout_at(deadline, context.state_changed()).await {
-            Ok(changed) => changed?,
-            Err(_) => return Ok(status),
-        }
-    }
 }
 
 /// The same file, whatever the spelling of its path.

@@ -359,7 +359,7 @@ pub async fn run_tests(
         elapsed_ms: 0,
     };
 
-    let status = wait_until_ready(&mut context, deadline).await?;
+    let status = context.status_when_ready(deadline).await?;
     if let Some(reason) = not_ready_reason(&status) {
         answer.blocking_reason = Some(reason);
         answer.elapsed_ms = elapsed_ms(started);
@@ -482,23 +482,6 @@ fn test_row(result: FsacTestResult, root: &Path) -> TestRow {
         stack_trace: result.error_stack_trace,
         location,
         output: result.additional_output,
-    }
-}
-
-/// Waits until FSAC has loaded the workspace, or the deadline.
-async fn wait_until_ready(
-    context: &mut CommandContext,
-    deadline: tokio::time::Instant,
-) -> Result<StatusSnapshot, CommandError> {
-    loop {
-        let status = context.status().await?;
-        if !status.state.can_become_ready() {
-            return Ok(status);
-        }
-        match tokio::time::timeout_at(deadline, context.state_changed()).await {
-            Ok(changed) => changed?,
-            Err(_) => return Ok(status),
-        }
     }
 }
 

@@ -26,7 +26,7 @@ use crate::commands::paths::{confine, display_relative, project_by_name_or_path}
 use crate::commands::{CommandContext, CommandError};
 use crate::documents::{LineIndex, Position as LspPosition, Range};
 use crate::lsp::types::{TextDocumentIdentifier, TextDocumentPositionParams};
-use crate::session_state::status::{State, StatusSnapshot};
+use crate::session_state::status::State;
 use crate::syntax::model::{Access, DeclarationKind, GrammarKind, HealthStatus, LocalFileIndex, NO_PARENT, Position};
 use crate::workspace::Project;
 
@@ -252,15 +252,7 @@ pub async fn signature_drift(
     let deadline = tokio::time::Instant::now() + arguments.timeout_ms.as_duration_ms();
     let root = context.workspace_root()?.to_path_buf();
     let model = crate::commands::load_workspace_model(&root).await?;
-    if let Some(reason) = crate::commands::no_projects(&model) {
-        let message = reason.message.clone();
-        return Err(CommandError::typed(
-            crate::lsp::ext::error_kinds::NO_PROJECTS,
-            crate::lsp::message::error_codes::INVALID_PARAMS,
-            message,
-            reason,
-        ));
-    }
+    crate::commands::refuse_without_projects(&model)?;
     let projects: Vec<&Project> = match &arguments.project_path {
         Some(written) => vec![project_by_name_or_path(&model, &root, written)?],
         None => model.projects.iter().collect(),
@@ -1023,22 +1015,6 @@ fn val_line(signature: &str) -> Option<String> {
     joined.starts_with("val ").then_some(joined)
 }
 
-async fn wait_until_ready(
-    context: &mut CommandContext,
-    deadline: tokio::time::Instant,
-) -> Result<StatusSnapshot, CommandError> {
-    loop {
-        let status = context.status().await?;
-        if !status.state.can_become_ready() {
-            return Ok(status);
-        }
-        match tokio::time::timeout_at(deadline, context.state_changed()).await {
-            Ok(changed) => changed?,
-            Err(_) => return Ok(status),
-        }
-    }
-}
-
 /// Asks FSAC for the type of each value in `wanted`; what it could not give is left out, with
 /// the reason in the [`FsacUse`].
 async fn types_from_fsac(
@@ -1049,7 +1025,7 @@ async fn types_from_fsac(
     deadline: tokio::time::Instant,
 ) -> (HashMap<(PathBuf, Position), String>, FsacUse) {
     let mut types = HashMap::new();
-    let status = match wait_until_ready(context, deadline).await {
+    let status = match context.status_when_ready(deadline).await {
         Ok(status) => status,
         Err(error) => {
             return (
