@@ -63,6 +63,10 @@ if ! cargo test --locked --lib --bins --tests --no-run >target/build-tests.log 2
 fi
 cargo test --locked --lib --bins --tests
 
+echo "== .NET tool: pack, dotnet tool install from a local folder, run the installed fslens"
+# The debug binary the Rust tests built (a release build would add minutes for the same bytes).
+./scripts/test-dotnet-tool.sh --binary target/debug/fslens
+
 echo "== Real FSAC layer (runs only when FSLENS_FSAC names an FsAutoComplete)"
 cargo test --locked --test it real_fsac:: -- --nocapture 2>&1 | grep -E "skipped|test result|panicked" || true
 

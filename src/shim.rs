@@ -272,32 +272,59 @@ pub fn role(argv0: &OsStr, arguments: Vec<OsString>) -> Result<ShimRole, ShimErr
 
 /// Replaces this process with the real `dotnet` (same arguments, environment, standard
 /// streams and working directory). Returns only when that fails, with the error.
+#[cfg(unix)]
 pub fn exec_real_dotnet(program: &Path, arguments: &[OsString]) -> std::io::Error {
     use std::os::unix::process::CommandExt;
     std::process::Command::new(program).args(arguments).exec()
 }
 
+/// Elsewhere a process cannot be replaced: the shim says so (docs/platforms.md).
+#[cfg(not(unix))]
+pub fn exec_real_dotnet(program: &Path, _arguments: &[OsString]) -> std::io::Error {
+    std::io::Error::new(
+        std::io::ErrorKind::Unsupported,
+        format!("the dotnet shim cannot hand over to {} on this platform (Unix only)", program.display()),
+    )
+}
+
+#[cfg(unix)]
 fn is_executable_file(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     std::fs::metadata(path).is_ok_and(|metadata| metadata.is_file() && metadata.permissions().mode() & 0o111 != 0)
 }
 
+#[cfg(not(unix))]
+fn is_executable_file(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|metadata| metadata.is_file())
+}
+
 /// Whether two paths name the same file: the same canonical path (symbolic links resolved),
 /// or the same device and inode (a hard link).
 fn is_same_file(a: &Path, b: &Path) -> bool {
-    use std::os::unix::fs::MetadataExt;
     if let (Ok(a), Ok(b)) = (a.canonicalize(), b.canonicalize())
         && a == b
     {
         return true;
     }
+    is_same_inode(a, b)
+}
+
+#[cfg(unix)]
+fn is_same_inode(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
     match (std::fs::metadata(a), std::fs::metadata(b)) {
         (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
         _ => false,
     }
 }
 
-#[cfg(test)]
+/// Elsewhere only the canonical paths are compared.
+#[cfg(not(unix))]
+fn is_same_inode(_: &Path, _: &Path) -> bool {
+    false
+}
+
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use std::os::unix::fs::PermissionsExt;

@@ -4,9 +4,11 @@
 //! costs a thread hand-off per frame. Editors connect language servers through pipes or
 //! socket pairs, and both can be driven by the reactor directly: the descriptor is
 //! duplicated (safely, through `OwnedFd`) and registered. Anything else (a terminal, a file)
-//! falls back to tokio's blocking-thread streams.
+//! falls back to tokio's blocking-thread streams, and so does every platform but Unix.
 
+#[cfg(unix)]
 use std::os::fd::AsFd;
+#[cfg(unix)]
 use std::os::unix::fs::FileTypeExt;
 
 use tokio::io::{AsyncRead, AsyncWrite};
@@ -16,6 +18,7 @@ pub type BoxedWriter = Box<dyn AsyncWrite + Send + Unpin>;
 
 /// The process's standard input. Must be called inside a tokio runtime.
 pub fn stdin() -> BoxedReader {
+    #[cfg(unix)]
     match reactor_stream(std::io::stdin().as_fd()) {
         Some(Registered::Pipe(file)) => match tokio::net::unix::pipe::Receiver::from_file(file) {
             Ok(receiver) => return Box::new(receiver),
@@ -29,6 +32,7 @@ pub fn stdin() -> BoxedReader {
 
 /// The process's standard output. Must be called inside a tokio runtime.
 pub fn stdout() -> BoxedWriter {
+    #[cfg(unix)]
     match reactor_stream(std::io::stdout().as_fd()) {
         Some(Registered::Pipe(file)) => match tokio::net::unix::pipe::Sender::from_file(file) {
             Ok(sender) => return Box::new(sender),
@@ -40,11 +44,13 @@ pub fn stdout() -> BoxedWriter {
     Box::new(tokio::io::stdout())
 }
 
+#[cfg(unix)]
 enum Registered {
     Pipe(std::fs::File),
     Socket(tokio::net::UnixStream),
 }
 
+#[cfg(unix)]
 fn reactor_stream(fd: std::os::fd::BorrowedFd<'_>) -> Option<Registered> {
     let owned = fd.try_clone_to_owned().ok()?;
     let file = std::fs::File::from(owned);

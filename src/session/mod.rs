@@ -5,10 +5,19 @@
 //! SHA-256 of the canonical workspace root. The directory must be ours, a real directory and
 //! closed to group and others (0700); the socket is 0600; every connection's peer uid is
 //! checked. Nothing said over the socket can choose a program, a workspace or an environment.
+//!
+//! The socket and the ownership checks are Unix's (`server`, and the private directory below):
+//! elsewhere `server` is `unsupported.rs`, the same interface with no socket, whose `bind` says
+//! so with a typed error (docs/platforms.md).
 
+#[cfg(unix)]
+pub mod server;
+#[cfg(not(unix))]
+#[path = "unsupported.rs"]
 pub mod server;
 
 use std::io;
+#[cfg(unix)]
 use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
@@ -30,6 +39,7 @@ pub enum SessionPathError {
 }
 
 /// This process's real user id.
+#[cfg(unix)]
 pub fn current_uid() -> u32 {
     rustix::process::getuid().as_raw()
 }
@@ -38,7 +48,11 @@ pub fn current_uid() -> u32 {
 pub fn runtime_directory(xdg_runtime_dir: Option<&std::ffi::OsStr>) -> PathBuf {
     match xdg_runtime_dir.filter(|value| !value.is_empty()) {
         Some(runtime) => Path::new(runtime).join("fslens"),
+        #[cfg(unix)]
         None => std::env::temp_dir().join(format!("fslens-{}", current_uid())),
+        // No user id to name it by; nothing is bound there (server::bind is unsupported).
+        #[cfg(not(unix))]
+        None => std::env::temp_dir().join("fslens"),
     }
 }
 
@@ -51,6 +65,7 @@ pub fn socket_path(directory: &Path, canonical_root: &Path) -> PathBuf {
 
 /// Creates the session directory (0700) or checks an existing one: a real directory, owned by
 /// this user, with no group or other access.
+#[cfg(unix)]
 pub fn ensure_private_directory(path: &Path) -> Result<(), SessionPathError> {
     match std::fs::DirBuilder::new().mode(0o700).create(path) {
         Ok(()) => {}
@@ -61,6 +76,7 @@ pub fn ensure_private_directory(path: &Path) -> Result<(), SessionPathError> {
 }
 
 /// Checks that `path` is a private directory of this user, without creating anything.
+#[cfg(unix)]
 pub fn check_private_directory(path: &Path) -> Result<(), SessionPathError> {
     let metadata =
         std::fs::symlink_metadata(path).map_err(|source| SessionPathError::Io { path: path.to_owned(), source })?;
@@ -81,7 +97,7 @@ pub fn check_private_directory(path: &Path) -> Result<(), SessionPathError> {
     Ok(())
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

@@ -10,6 +10,11 @@ use tokio::net::{UnixListener, UnixStream};
 
 use crate::session::{SessionPathError, check_private_directory, current_uid, ensure_private_directory};
 
+/// A connection on the session socket, either end.
+pub type SessionStream = UnixStream;
+/// The reading half of a [`SessionStream`] (`into_split`).
+pub type SessionReadHalf = tokio::net::unix::OwnedReadHalf;
+
 /// A bound session socket. Dropping it removes the socket file.
 pub struct SessionListener {
     listener: UnixListener,

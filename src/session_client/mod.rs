@@ -297,7 +297,7 @@ impl Session {
 /// `initialize` as a session client over the socket; returns the connection and the advertised
 /// fslens commands. Bounded, so a hung session (stopped, deadlocked) fails fast.
 async fn handshake_through_socket(
-    stream: tokio::net::UnixStream,
+    stream: crate::session::server::SessionStream,
     kind: ClientKind,
 ) -> anyhow::Result<(std::sync::Arc<SessionConnection>, Vec<String>)> {
     let (reader, writer) = stream.into_split();

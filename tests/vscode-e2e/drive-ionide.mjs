@@ -82,10 +82,19 @@ function writeJson(file, value) {
   fs.writeFileSync(file, JSON.stringify(value, null, 2));
 }
 
-/** The workspace's own FSharp.dotnetRoot as VS Code wrote it (comments aside). */
+/** The workspace's own FSharp.dotnetRoot as VS Code wrote it (comments aside); `undefined`
+ * while VS Code is halfway through writing the file (it truncates, then writes), so that a
+ * waitFor polling it reads again instead of failing on the empty file. */
 function workspaceDotnetRoot() {
   const text = fs.readFileSync(path.join(workspace, ".vscode/settings.json"), "utf8");
-  return JSON.parse(text.replace(/^\s*\/\/.*$/gm, ""))["FSharp.dotnetRoot"];
+  try {
+    return JSON.parse(text.replace(/^\s*\/\/.*$/gm, ""))["FSharp.dotnetRoot"];
+  } catch (error) {
+    if (error instanceof SyntaxError) {
+      return undefined;
+    }
+    throw error;
+  }
 }
 
 function environmentForHost() {

@@ -63,5 +63,5 @@ test("the engine matches vscode-languageclient 9 (vscode ^1.82.0) and the types"
   assert.equal(manifest.engines.vscode, "^1.82.0");
   assert.equal(manifest.devDependencies["@types/vscode"], "1.82.0");
   assert.equal(manifest.devDependencies["@vscode/vsce"], "3.9.2");
-  assert.equal(manifest.main, "./out/extension.js");
+  assert.equal(manifest.main, "./dist/extension.js");
 });

@@ -83,7 +83,7 @@ impl Proxy {
         }
     }
 
-    pub(super) fn on_client_connected(&mut self, stream: tokio::net::UnixStream) {
+    pub(super) fn on_client_connected(&mut self, stream: crate::session::server::SessionStream) {
         let client = self.next_client;
         self.next_client += 1;
         let (reader, writer) = stream.into_split();

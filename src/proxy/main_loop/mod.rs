@@ -124,7 +124,7 @@ enum Event {
         key: CommandKey,
         result: Result<Value, CommandError>,
     },
-    ClientConnected(tokio::net::UnixStream),
+    ClientConnected(crate::session::server::SessionStream),
     Client {
         client: u64,
         event: ClientEvent,

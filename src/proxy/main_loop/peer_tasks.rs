@@ -70,7 +70,7 @@ pub(super) async fn editor_reader_task<R: AsyncRead + Unpin>(
 }
 
 pub(super) async fn client_reader_task(
-    reader: tokio::net::unix::OwnedReadHalf,
+    reader: crate::session::server::SessionReadHalf,
     limits: FrameLimits,
     client: u64,
     events: mpsc::UnboundedSender<Event>,
