@@ -28,14 +28,14 @@ import sys
 # both ways (that is a circle, reported separately).
 LAYERS = [
     ["uri", "source_files"],
+    ["documents"],
     ["lsp"],
-    ["documents", "workspace", "metadata"],
-    ["syntax"],
     ["failure"],
+    ["workspace", "metadata", "session"],
+    ["syntax"],
     ["session_state"],
     ["commands"],
     ["proxy"],
-    ["session"],
     ["session_client"],
     ["navigation"],
     ["mcp"],
@@ -121,12 +121,12 @@ def strip_tests(code):
 
 
 def expand_use_tree(tree):
-    """`a::{b, c::{d, e}}` -> ['a::b', 'a::c::d', 'a::c::e'] (`self` and `as` handled)."""
-    tree = re.sub(r"\s+", "", tree)
+    """`a::{b, c::{d, e as f}}` -> ['a::b', 'a::c::d', 'a::c::e'] (`self` and `as` handled)."""
+    tree = re.sub(r"\s+", " ", tree)
+    tree = re.sub(r"\s*(::|\{|\}|,)\s*", r"\1", tree).strip()
     results = []
 
     def walk(prefix, text):
-        # text is a comma-separated list at one level
         depth = 0
         start = 0
         parts = []
@@ -140,19 +140,16 @@ def expand_use_tree(tree):
                 start = k + 1
         parts.append(text[start:])
         for part in parts:
+            part = part.strip()
             if not part:
                 continue
             brace = part.find("{")
             if brace >= 0:
-                head = part[:brace].rstrip(":")
-                inner = part[brace + 1:part.rfind("}")]
-                walk(prefix + ([head] if head else []), inner)
+                head = [s for s in part[:brace].split("::") if s]
+                walk(prefix + head, part[brace + 1:part.rfind("}")])
             else:
-                part = part.split("as")[0] if re.search(r"\bas\b", part) else part
-                part = re.sub(r"as\w+$", "", part) if "as" in part and "::" not in part[-4:] else part
-                segments = [s for s in part.split("::") if s]
-                if segments and segments[-1] == "self":
-                    segments = segments[:-1]
+                part = re.split(r"\s+as\s+", part)[0]
+                segments = [s for s in part.split("::") if s and s != "self"]
                 results.append(prefix + segments)
 
     walk([], tree)
