@@ -2,14 +2,12 @@
 //! kind of outcome it is, and with `--json` every outcome, a failure included, is one JSON
 //! object on stdout: an answer, or a failure carrying its `errorKind`. A failure is carried from
 //! wherever it happened (the session's JSON-RPC error, a command's typed error, a flag clap
-//! refused) to `main` as a [`CliFailure`], so its kind is never reduced to a line of text.
+//! refused) to `main` as a [`Failure`], so its kind is never reduced to a line of text.
 
 use serde_json::{Value, json};
 
-use crate::commands::CommandError;
+use crate::failure::Failure;
 use crate::lsp::ext::error_kinds;
-use crate::lsp::message::ResponseError;
-use crate::session_client::CallFailure;
 
 /// The exit codes of the CLI subcommands (docs/commands.md, "Exit codes").
 pub mod exit_codes {
@@ -45,57 +43,17 @@ const BAD_INPUT_KINDS: &[&str] = &[
     error_kinds::RENAME_FILES_CHANGED,
 ];
 
-/// A failed CLI command: its stable `errorKind`, the JSON-RPC code when the session answered
-/// one, the message and the error's `data` (`argument`, `path`, …).
-#[derive(Debug, Clone, PartialEq)]
-pub struct CliFailure {
-    pub error_kind: String,
-    pub code: Option<i64>,
-    pub message: String,
-    pub data: Option<Value>,
-}
-
-impl std::fmt::Display for CliFailure {
-    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        formatter.write_str(&self.message)
-    }
-}
-
-impl std::error::Error for CliFailure {}
-
-impl CliFailure {
-    pub fn new(error_kind: &str, message: impl Into<String>) -> CliFailure {
-        CliFailure { error_kind: error_kind.to_owned(), code: None, message: message.into(), data: None }
-    }
-
-    /// A refused argument, named as a flag or argument of the command (`data.argument`).
-    pub fn invalid_argument(argument: &str, message: impl Into<String>) -> CliFailure {
-        CliFailure::from(CommandError::invalid_argument(argument, message))
-    }
-
-    /// A workspace or file that does not exist, or lies outside the workspace (`data.path`).
-    pub fn invalid_path(path: &str, message: impl Into<String>) -> CliFailure {
-        CliFailure::from(CommandError::InvalidPath { path: path.to_owned(), message: message.into() })
-    }
-
-    /// The failure an error stands for: the [`CliFailure`] it carries (through any context
-    /// added on the way), else an `internal_error` with the whole chain as its message.
-    pub fn of(error: &anyhow::Error) -> CliFailure {
-        error
-            .chain()
-            .find_map(|cause| cause.downcast_ref::<CliFailure>())
-            .cloned()
-            .unwrap_or_else(|| CliFailure::new(error_kinds::INTERNAL_ERROR, format!("{error:#}").replace('\n', " ")))
-    }
-
+/// What the command line makes of a [`Failure`]: a clap refusal as one, its exit code and its
+/// `--json` object.
+impl Failure {
     /// A command line clap refused (an unknown flag, a value of the wrong type, a missing
     /// argument): `invalid_argument`, naming the flag when clap says which.
-    pub fn usage(error: &clap::Error) -> CliFailure {
+    pub fn usage(error: &clap::Error) -> Failure {
         let argument = error.get(clap::error::ContextKind::InvalidArg).map(|value| value.to_string());
         let message = error.kind().as_str().map(str::to_owned).unwrap_or_else(|| "the command line was refused".into());
         let detail = error.to_string();
         let first_line = detail.lines().next().unwrap_or_default().trim_start_matches("error: ").to_owned();
-        let mut failure = CliFailure::invalid_argument(
+        let mut failure = Failure::invalid_argument(
             argument.as_deref().unwrap_or("arguments"),
             if first_line.is_empty() { message } else { first_line },
         );
@@ -124,24 +82,6 @@ impl CliFailure {
     }
 }
 
-impl From<CommandError> for CliFailure {
-    fn from(error: CommandError) -> CliFailure {
-        CliFailure::from(CallFailure::from(error))
-    }
-}
-
-impl From<CallFailure> for CliFailure {
-    fn from(failure: CallFailure) -> CliFailure {
-        CliFailure { error_kind: failure.kind, code: failure.code, message: failure.message, data: failure.data }
-    }
-}
-
-impl From<ResponseError> for CliFailure {
-    fn from(error: ResponseError) -> CliFailure {
-        CliFailure::from(CallFailure::from(error))
-    }
-}
-
 /// The exit code of a command whose every answer is definite.
 pub fn always_success<Answer>(_answer: &Answer) -> u8 {
     exit_codes::SUCCESS
@@ -159,19 +99,13 @@ mod tests {
 
     #[test]
     fn a_refused_request_and_a_failure_get_different_exit_codes() {
-        let refused = CliFailure::invalid_argument("line", "the file has 3 lines");
+        let refused = Failure::invalid_argument("line", "the file has 3 lines");
         assert_eq!(refused.exit_code(), exit_codes::BAD_INPUT);
         assert_eq!(refused.to_json()["data"]["argument"], "line");
         assert_eq!(refused.to_json()["errorKind"], "invalid_argument");
-        let failed = CliFailure::from(CommandError::Timeout);
+        let failed = Failure::new(error_kinds::TIMEOUT, "the deadline passed");
         assert_eq!(failed.exit_code(), exit_codes::FAILED);
-        let untyped = CliFailure::of(&anyhow::anyhow!("the session closed"));
-        assert_eq!((untyped.error_kind.as_str(), untyped.exit_code()), ("internal_error", exit_codes::FAILED));
-    }
-
-    #[test]
-    fn a_failure_is_found_under_added_context() {
-        let error = anyhow::Error::new(CliFailure::invalid_path("x.fs", "no such file")).context("reading the file");
-        assert_eq!(CliFailure::of(&error).error_kind, "invalid_path");
+        let untyped = Failure::of(&anyhow::anyhow!("the session closed"));
+        assert_eq!(untyped.exit_code(), exit_codes::FAILED);
     }
 }

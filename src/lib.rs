@@ -9,6 +9,7 @@
 pub mod cli_contract;
 pub mod commands;
 pub mod documents;
+pub mod failure;
 pub mod lsp;
 pub mod mcp;
 pub mod metadata;

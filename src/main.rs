@@ -9,10 +9,11 @@ use anyhow::Context;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use serde_json::Value;
 
-use fslens::cli_contract::{CliFailure, exit_codes};
+use fslens::cli_contract::exit_codes;
 use fslens::commands::command_line::{CliRequest, Runs};
 use fslens::commands::params::{OnCommandLine, to_argument_object};
 use fslens::commands::registry::Command as Table;
+use fslens::failure::Failure;
 use fslens::proxy::backend::{BackendLauncher, FSAC_ENVIRONMENT_VARIABLE, ProcessLauncher, resolve_fsac_command};
 use fslens::proxy::trace::Tracer;
 use fslens::proxy::{ProxyConfig, run_proxy};
@@ -151,7 +152,7 @@ fn main() -> ExitCode {
     runtime.shutdown_timeout(Duration::from_secs(1));
     match result {
         Ok(code) => code,
-        Err(error) => report_failure(&CliFailure::of(&error), json),
+        Err(error) => report_failure(&Failure::of(&error), json),
     }
 }
 
@@ -180,7 +181,7 @@ fn parse_command_line() -> Result<(Cli, Option<(Table, CliRequest)>), ExitCode> 
 /// A failed command: the message (and its kind) on stderr, and with `--json` the failure as one
 /// JSON object on stdout; the exit code separates a refused request from a failure of fslens
 /// (docs/commands.md, "Exit codes").
-fn report_failure(failure: &CliFailure, json: bool) -> ExitCode {
+fn report_failure(failure: &Failure, json: bool) -> ExitCode {
     if json {
         let _ = serde_json::to_string_pretty(&failure.to_json()).map(|text| write_stdout(&format!("{text}\n")));
     }
@@ -197,7 +198,7 @@ fn refused_command_line(error: &clap::Error) -> ExitCode {
     }
     let _ = error.print();
     if json_asked() {
-        let failure = CliFailure::usage(error);
+        let failure = Failure::usage(error);
         let _ = serde_json::to_string_pretty(&failure.to_json()).map(|text| write_stdout(&format!("{text}\n")));
     }
     ExitCode::from(exit_codes::BAD_INPUT)
@@ -303,7 +304,7 @@ async fn navigate_cli(
 ) -> anyhow::Result<ExitCode> {
     let argument = with_shell_paths(session, to_argument_object(&options.arguments))?;
     let arguments = serde_json::from_value(argument)
-        .map_err(|error| CliFailure::invalid_argument("arguments", format!("the navigate arguments: {error}")))?;
+        .map_err(|error| Failure::invalid_argument("arguments", format!("the navigate arguments: {error}")))?;
     let root = canonical_workspace(session)?;
     config.workspace_root = Some(root.clone());
     let answer = fslens::navigation::run_from_cli(&root, config, arguments).await?;
@@ -370,7 +371,7 @@ fn memory_guard_config(session: &SessionOptions) -> anyhow::Result<fslens::proxy
     let limit = match written {
         Some((source, text)) => Some(
             resolve_memory_limit(&text, physical_memory_bytes())
-                .map_err(|error| CliFailure::invalid_argument("fsac-memory-limit", format!("{source}: {error}")))?,
+                .map_err(|error| Failure::invalid_argument("fsac-memory-limit", format!("{source}: {error}")))?,
         ),
         None => None,
     };
@@ -387,7 +388,7 @@ fn proxy_config_for_fsac(session: &SessionOptions) -> anyhow::Result<ProxyConfig
         std::env::var_os(FSAC_ENVIRONMENT_VARIABLE),
         std::env::var_os("PATH"),
     )
-    .map_err(|message| CliFailure::invalid_argument("fsac", message))?;
+    .map_err(|message| Failure::invalid_argument("fsac", message))?;
     let start_directory = std::env::current_dir().context("cannot read the current directory")?;
     Ok(match resolved.map(|command| command.relative_paths_from(&start_directory)) {
         Ok(command) => {
@@ -406,7 +407,7 @@ fn canonical_workspace(session: &SessionOptions) -> anyhow::Result<PathBuf> {
     let workspace = workspace_or_current(session)?;
     workspace.canonicalize().map_err(|error| {
         let written = workspace.display().to_string();
-        anyhow::Error::new(CliFailure::invalid_path(&written, format!("workspace {written} does not exist: {error}")))
+        anyhow::Error::new(Failure::invalid_path(&written, format!("workspace {written} does not exist: {error}")))
     })
 }
 

@@ -10,8 +10,8 @@ use clap::Command as Subcommand;
 use serde::Serialize;
 use serde_json::Value;
 
-use crate::cli_contract::CliFailure;
 use crate::commands::params::to_argument_object;
+use crate::failure::Failure;
 
 /// Where a subcommand's answer comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,7 +54,7 @@ pub trait CliArguments: clap::Args + clap::FromArgMatches + Serialize {
 
 /// A subcommand's parsed flags, ready to become a request.
 pub trait CommandLine: clap::Args + clap::FromArgMatches {
-    fn request(self) -> Result<CliRequest, CliFailure>;
+    fn request(self) -> Result<CliRequest, Failure>;
 }
 
 /// A command's arguments on the command line: the command's own argument struct, whose
@@ -70,7 +70,7 @@ pub struct OnCommandLine<T: clap::Args> {
 }
 
 impl<T: CliArguments> CommandLine for OnCommandLine<T> {
-    fn request(self) -> Result<CliRequest, CliFailure> {
+    fn request(self) -> Result<CliRequest, Failure> {
         Ok(CliRequest {
             argument: self.arguments.argument(),
             wait_ms: self.arguments.wait_ms(),
@@ -88,7 +88,7 @@ pub fn subcommand<Line: CommandLine>(name: &'static str, about: &'static str) ->
 
 /// The request a subcommand's matches stand for; flags clap parsed but the type refuses are
 /// bad input naming the flag.
-pub fn request_of<Line: CommandLine>(matches: &clap::ArgMatches) -> Result<CliRequest, CliFailure> {
-    let line = Line::from_arg_matches(matches).map_err(|error| CliFailure::usage(&error))?;
+pub fn request_of<Line: CommandLine>(matches: &clap::ArgMatches) -> Result<CliRequest, Failure> {
+    let line = Line::from_arg_matches(matches).map_err(|error| Failure::usage(&error))?;
     line.request()
 }

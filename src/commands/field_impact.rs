@@ -233,7 +233,7 @@ pub struct FieldImpactCommandLine {
 }
 
 impl crate::commands::command_line::CommandLine for FieldImpactCommandLine {
-    fn request(self) -> Result<crate::commands::command_line::CliRequest, crate::cli_contract::CliFailure> {
+    fn request(self) -> Result<crate::commands::command_line::CliRequest, crate::failure::Failure> {
         let arguments = FieldImpactArguments {
             field: Some(self.field),
             query: None,

@@ -125,6 +125,19 @@ impl CommandError {
     }
 }
 
+/// A command's typed error as the one failure of a call (`crate::failure`), for callers outside
+/// the session (the CLI running a command from files, the session client's own checks).
+impl From<CommandError> for crate::failure::Failure {
+    fn from(error: CommandError) -> crate::failure::Failure {
+        crate::failure::Failure {
+            error_kind: error.kind().to_owned(),
+            code: Some(error.code()),
+            message: error.to_string(),
+            data: Some(error.data()),
+        }
+    }
+}
+
 /// The `data` of a command's JSON-RPC error.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -236,4 +249,20 @@ pub async fn load_workspace_model(root: &std::path::Path) -> Result<crate::works
         })
     })
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::failure::Failure;
+
+    #[test]
+    fn a_refused_argument_or_path_is_the_same_failure_from_a_command_or_the_command_line() {
+        assert_eq!(
+            Failure::from(CommandError::invalid_argument("line", "the file has 3 lines")),
+            Failure::invalid_argument("line", "the file has 3 lines")
+        );
+        let path = CommandError::InvalidPath { path: "x.fs".into(), message: "no such file".into() };
+        assert_eq!(Failure::from(path), Failure::invalid_path("x.fs", "no such file"));
+    }
 }

@@ -1144,9 +1144,9 @@ fn not_restored(project: &Project, root: &Path) -> NotRestored {
 /// Runs a subcommand in-process: the files are read directly, no session or FSAC is needed.
 pub fn run_cli(command: Command, argument: &Value, workspace: &Path) -> anyhow::Result<Value> {
     let arguments = ReferencedArguments::parse(command, argument.clone())
-        .map_err(|error| anyhow::Error::new(crate::cli_contract::CliFailure::from(error)))?;
+        .map_err(|error| anyhow::Error::new(crate::failure::Failure::from(error)))?;
     run(workspace, &arguments, &RestoreEnvironment::from_process())
-        .map_err(|error| anyhow::Error::new(crate::cli_contract::CliFailure::from(error)))
+        .map_err(|error| anyhow::Error::new(crate::failure::Failure::from(error)))
 }
 
 /// `referenced-symbols` as text.

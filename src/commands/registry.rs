@@ -17,7 +17,6 @@ use std::sync::LazyLock;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::cli_contract::CliFailure;
 use crate::commands::command_line::{self, CliRequest, OnCommandLine};
 use crate::commands::params::{CommandArguments, input_schema};
 use crate::commands::{CommandContext, CommandError};
@@ -25,6 +24,7 @@ use crate::commands::{
     check, dead_code, diagnostic, diagnostics, field_impact, find, make_visible, outline, project_inspect, referenced,
     rename, restart, run_tests, signature_drift, status, symbols, tests_for_symbol, type_hierarchy, union_impact,
 };
+use crate::failure::Failure;
 
 /// Declares [`Command`] and everything the table says about each command, from one list of rows.
 macro_rules! commands {
@@ -132,7 +132,7 @@ macro_rules! commands {
             pub fn cli_request(
                 name: &str,
                 matches: &clap::ArgMatches,
-            ) -> Option<Result<(Command, CliRequest), CliFailure>> {
+            ) -> Option<Result<(Command, CliRequest), Failure>> {
                 $($(
                     if name == $cli_name {
                         return Some(command_line::request_of::<$cli>(matches).map(|request| (Command::$variant, request)));

@@ -1169,11 +1169,11 @@ pub struct RenameCommandLine {
 impl crate::commands::command_line::CommandLine for RenameCommandLine {
     /// The rename waits for FSAC up to its deadline; `--expected-hashes` must be the preview's
     /// `fileHashes` JSON.
-    fn request(self) -> Result<crate::commands::command_line::CliRequest, crate::cli_contract::CliFailure> {
+    fn request(self) -> Result<crate::commands::command_line::CliRequest, crate::failure::Failure> {
         let mut arguments = self.arguments;
         if let Some(hashes) = &self.expected_hashes {
             arguments.expected_hashes = Some(serde_json::from_str(hashes).map_err(|error| {
-                crate::cli_contract::CliFailure::invalid_argument(
+                crate::failure::Failure::invalid_argument(
                     "expectedHashes",
                     format!("--expected-hashes is not the preview's fileHashes JSON (file → hash): {error}"),
                 )

@@ -22,6 +22,7 @@ use tokio::sync::Mutex;
 use crate::commands::params::parse_arguments;
 use crate::commands::paths::confine;
 use crate::commands::status::{Probe, StatusAnswer, Wait};
+use crate::failure::Failure;
 use crate::lsp::ext::error_kinds;
 use crate::mcp::groups::{ActivateToolsArguments, Activation, ToolGroup, group_of};
 use crate::mcp::output::{RenderedOutput, render_answer, render_error};
@@ -30,7 +31,6 @@ use crate::mcp::tools::{
 };
 use crate::navigation::{NavigateArguments, Navigator, SymbolAtWordArguments};
 use crate::proxy::ProxyConfig;
-use crate::session_client::CallFailure;
 use crate::session_client::{ClientKind, Session};
 use crate::session_state::status::{ProjectError, State};
 
@@ -87,7 +87,7 @@ impl BridgeServer {
     }
 
     /// The current session, joining or starting one when there is none or it ended.
-    async fn session(&self) -> Result<Arc<Session>, CallFailure> {
+    async fn session(&self) -> Result<Arc<Session>, Failure> {
         let mut slot = self.state.session.lock().await;
         if let Some(session) = slot.as_ref()
             && !session.connection.is_closed()
@@ -99,11 +99,11 @@ impl BridgeServer {
             ended.close().await;
         }
         let config = (self.state.config_factory)().map_err(|error| {
-            CallFailure::new(error_kinds::FSAC_UNAVAILABLE, format!("cannot configure FSAC: {error:#}"))
+            Failure::new(error_kinds::FSAC_UNAVAILABLE, format!("cannot configure FSAC: {error:#}"))
         })?;
         let session =
             Session::join_or_start(&self.state.root, config, ClientKind::McpBridge).await.map_err(|error| {
-                CallFailure::new(error_kinds::SESSION_UNAVAILABLE, format!("cannot reach a session: {error:#}"))
+                Failure::new(error_kinds::SESSION_UNAVAILABLE, format!("cannot reach a session: {error:#}"))
             })?;
         let session = Arc::new(session);
         *slot = Some(session.clone());
@@ -148,7 +148,7 @@ impl BridgeServer {
         definition: &ToolDefinition,
         mut arguments: Map<String, Value>,
         context: &RequestContext<RoleServer>,
-    ) -> Result<Value, CallFailure> {
+    ) -> Result<Value, Failure> {
         if definition.action == ToolAction::ActivateTools {
             return self.activate_tools(&arguments, context).await;
         }
@@ -175,7 +175,7 @@ impl BridgeServer {
                 )
                 .await?;
                 let status = StatusAnswer::deserialize(&status).map_err(|error| {
-                    CallFailure::new(
+                    Failure::new(
                         error_kinds::INTERNAL_ERROR,
                         format!("the session's status answer does not read: {error}"),
                     )
@@ -193,7 +193,7 @@ impl BridgeServer {
                 navigator.run(&arguments).await
             }
             ToolAction::ActivateTools => {
-                Err(CallFailure::new(error_kinds::INTERNAL_ERROR, "activate_tools is handled above"))
+                Err(Failure::new(error_kinds::INTERNAL_ERROR, "activate_tools is handled above"))
             }
         }
     }
@@ -204,7 +204,7 @@ impl BridgeServer {
         &self,
         arguments: &Map<String, Value>,
         context: &RequestContext<RoleServer>,
-    ) -> Result<Value, CallFailure> {
+    ) -> Result<Value, Failure> {
         let arguments: ActivateToolsArguments = parse_arguments(Value::Object(arguments.clone()))?;
         let tools = self.tool_definitions().await;
         let mut wanted = Vec::new();
@@ -213,7 +213,7 @@ impl BridgeServer {
                 Some(group) => wanted.push(group),
                 None => {
                     let known: Vec<&str> = ToolGroup::ACTIVATABLE.iter().map(|group| group.as_str()).collect();
-                    return Err(CallFailure::invalid_argument(
+                    return Err(Failure::invalid_argument(
                         "groups",
                         format!("no tool group `{name}`; the groups are {}", known.join(", ")),
                     ));
@@ -223,7 +223,7 @@ impl BridgeServer {
         for name in arguments.tools {
             if !tools.iter().any(|tool| tool.name == name) {
                 let known: Vec<&str> = tools.iter().map(|tool| tool.name.as_str()).collect();
-                return Err(CallFailure::invalid_argument(
+                return Err(Failure::invalid_argument(
                     "tools",
                     format!("no tool `{name}`; the tools are {}", known.join(", ")),
                 ));
@@ -305,7 +305,7 @@ impl BridgeServer {
 
 /// Refuses path arguments that leave the workspace (`..`, absolute paths elsewhere, symbolic
 /// links out, sibling directories sharing the root's name as a prefix).
-fn confine_path_arguments(root: &Path, arguments: &mut Map<String, Value>) -> Result<(), CallFailure> {
+fn confine_path_arguments(root: &Path, arguments: &mut Map<String, Value>) -> Result<(), Failure> {
     for name in PATH_ARGUMENTS {
         match arguments.get(*name) {
             None | Some(Value::Null) => {}
@@ -314,7 +314,7 @@ fn confine_path_arguments(root: &Path, arguments: &mut Map<String, Value>) -> Re
                     confine(root, written, name)?;
                 }
             }
-            Some(_) => return Err(CallFailure::invalid_argument(name, "expected a string")),
+            Some(_) => return Err(Failure::invalid_argument(name, "expected a string")),
         }
     }
     Ok(())
@@ -326,7 +326,7 @@ async fn execute(
     command: &str,
     argument: Value,
     context: &RequestContext<RoleServer>,
-) -> Result<Value, CallFailure> {
+) -> Result<Value, Failure> {
     forward(session, "workspace/executeCommand", json!({ "command": command, "arguments": [argument] }), context).await
 }
 
@@ -337,7 +337,7 @@ async fn forward(
     method: &str,
     params: Value,
     context: &RequestContext<RoleServer>,
-) -> Result<Value, CallFailure> {
+) -> Result<Value, Failure> {
     session.call_until(method, params, &context.ct, None).await
 }
 
@@ -586,9 +586,15 @@ impl ServerHandler for BridgeServer {
         let result = match self.run_tool(&definition, arguments, &context).await {
             Ok(answer) => to_call_tool_result(render_answer(&name, answer, started.elapsed()), false),
             Err(failure) => {
-                tracing::info!("tool {name} failed: {} ({})", failure.message, failure.kind);
-                let output =
-                    render_error(&name, &failure.kind, failure.code, &failure.message, failure.data, started.elapsed());
+                tracing::info!("tool {name} failed: {} ({})", failure.message, failure.error_kind);
+                let output = render_error(
+                    &name,
+                    &failure.error_kind,
+                    failure.code,
+                    &failure.message,
+                    failure.data,
+                    started.elapsed(),
+                );
                 to_call_tool_result(output, true)
             }
         };
@@ -628,7 +634,7 @@ mod tests {
         std::os::unix::fs::symlink(temporary.path(), root.join("out")).unwrap();
         let confined = |arguments: Value| {
             let Value::Object(mut arguments) = arguments else { unreachable!() };
-            confine_path_arguments(&root, &mut arguments).map_err(|failure| failure.kind)
+            confine_path_arguments(&root, &mut arguments).map_err(|failure| failure.error_kind)
         };
         assert!(confined(json!({"path": "src/A.fs", "projectPath": "Shipping.Domain", "project": "App"})).is_ok());
         assert!(confined(json!({"projectPath": "src/App.fsproj"})).is_ok());

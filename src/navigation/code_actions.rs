@@ -22,9 +22,9 @@ use crate::commands::diagnostic::describe_diagnostic;
 use crate::commands::diagnostic::fixes::describe_action;
 use crate::commands::paths::display_relative;
 use crate::commands::registry::Command;
+use crate::failure::Failure;
 use crate::lsp::ext;
 use crate::navigation::navigate::{ApplyMode, NavigateArguments, Navigator};
-use crate::session_client::CallFailure;
 use crate::session_client::Deadline;
 
 /// At most this many actions are listed (`totalActions` counts them all), as diagnosticFixes.
@@ -106,7 +106,7 @@ pub async fn code_actions(
     uri: &str,
     range: AskedRange,
     deadline: Deadline,
-) -> Result<Value, CallFailure> {
+) -> Result<Value, Failure> {
     analyse_file(navigator, path, deadline).await?;
     let (published, open_in_editor) = published_diagnostics(navigator, path, deadline).await?;
     let echoed: Vec<Value> = published.into_iter().filter(|diagnostic| range.touches(diagnostic)).collect();
@@ -128,7 +128,7 @@ pub async fn code_actions(
         if !action["workspaceEdit"].is_null() {
             file_hashes.extend(
                 crate::commands::rename::workspace_edit_file_hashes(navigator.root, &action["workspaceEdit"])
-                    .map_err(CallFailure::from)?,
+                    .map_err(Failure::from)?,
             );
         }
     }
@@ -156,7 +156,7 @@ pub async fn code_actions(
                 } else {
                     let expected = arguments.expected_hashes.clone().unwrap_or_default();
                     crate::commands::rename::write_workspace_edit_to_disk(navigator.root, edit, &expected)
-                        .map_err(CallFailure::from)?;
+                        .map_err(Failure::from)?;
                     written_to_disk = true;
                     Applied { mode: "disk", action_index: Some(chosen), applied: true, failure_reason: None }
                 }
@@ -201,7 +201,7 @@ pub async fn code_actions(
         applied,
         written_to_disk,
     };
-    serde_json::to_value(answer).map_err(|error| CallFailure::new(ext::error_kinds::INTERNAL_ERROR, error.to_string()))
+    serde_json::to_value(answer).map_err(|error| Failure::new(ext::error_kinds::INTERNAL_ERROR, error.to_string()))
 }
 
 /// The milliseconds left before `deadline` (at least 1, so a command still gets a deadline).
@@ -212,7 +212,7 @@ fn remaining_ms(deadline: Deadline) -> u64 {
 /// A trusted check of the file, so that what FSAC published for it is about its content now.
 /// A check that cannot tell (FSAC loading or gone, the file in no project) fails the call with
 /// its `blockingReason`.
-async fn analyse_file(navigator: &Navigator<'_>, path: &Path, deadline: Deadline) -> Result<(), CallFailure> {
+async fn analyse_file(navigator: &Navigator<'_>, path: &Path, deadline: Deadline) -> Result<(), Failure> {
     let argument = json!({
         "path": path.display().to_string(), "scope": "file", "severity": "all", "timeoutMs": remaining_ms(deadline),
     });
@@ -223,8 +223,8 @@ async fn analyse_file(navigator: &Navigator<'_>, path: &Path, deadline: Deadline
     let reason = &check["blockingReason"];
     let kind = reason["errorKind"].as_str().unwrap_or(ext::error_kinds::FSAC_UNAVAILABLE);
     let message = reason["message"].as_str().unwrap_or("FSAC could not analyse the file");
-    Err(CallFailure {
-        kind: kind.to_owned(),
+    Err(Failure {
+        error_kind: kind.to_owned(),
         code: None,
         message: format!("no code actions: FSAC has not analysed the file ({message})"),
         data: Some(reason.clone()),
@@ -237,7 +237,7 @@ async fn published_diagnostics(
     navigator: &Navigator<'_>,
     path: &Path,
     deadline: Deadline,
-) -> Result<(Vec<Value>, bool), CallFailure> {
+) -> Result<(Vec<Value>, bool), Failure> {
     let answer =
         navigator.execute(Command::Diagnostics.id(), json!({ "path": path.display().to_string() }), deadline).await?;
     let file = answer["files"].as_array().and_then(|files| files.first());
@@ -253,7 +253,7 @@ async fn ask_code_actions(
     range: AskedRange,
     diagnostics: &[Value],
     deadline: Deadline,
-) -> Result<Vec<Value>, CallFailure> {
+) -> Result<Vec<Value>, Failure> {
     let params = json!({
         "textDocument": { "uri": uri },
         "range": range.to_lsp(),
@@ -262,7 +262,7 @@ async fn ask_code_actions(
     match navigator.forward("textDocument/codeAction", params, deadline).await? {
         Value::Array(actions) => Ok(actions),
         Value::Null => Ok(Vec::new()),
-        other => Err(CallFailure::new(
+        other => Err(Failure::new(
             ext::error_kinds::SESSION_ERROR,
             format!("FSAC answered textDocument/codeAction with an unexpected {other}"),
         )),
@@ -270,16 +270,16 @@ async fn ask_code_actions(
 }
 
 /// The action `apply` means: `actionIndex`, or the only one offered; `None` when none is.
-fn chosen_action(arguments: &NavigateArguments, described: &[Value]) -> Result<Option<usize>, CallFailure> {
+fn chosen_action(arguments: &NavigateArguments, described: &[Value]) -> Result<Option<usize>, Failure> {
     match (arguments.action_index.map(|index| index.as_usize()), described.len()) {
         (Some(index), count) if index < count => Ok(Some(index)),
-        (Some(index), count) => Err(CallFailure::invalid_argument(
+        (Some(index), count) => Err(Failure::invalid_argument(
             "actionIndex",
             format!("{index} is out of range: FSAC offers {count} action(s) here"),
         )),
         (None, 1) => Ok(Some(0)),
         (None, 0) => Ok(None),
-        (None, count) => Err(CallFailure::invalid_argument(
+        (None, count) => Err(Failure::invalid_argument(
             "actionIndex",
             format!("FSAC offers {count} actions here; say which one to apply (its index)"),
         )),
@@ -292,7 +292,7 @@ async fn apply_in_editor(
     action: &Value,
     index: usize,
     deadline: Deadline,
-) -> Result<Applied, CallFailure> {
+) -> Result<Applied, Failure> {
     let refused = |reason: &str| Applied {
         mode: "editor",
         action_index: Some(index),

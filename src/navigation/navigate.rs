@@ -16,9 +16,10 @@ use tokio_util::sync::CancellationToken;
 use crate::commands::CommandError;
 use crate::commands::params::{Bounded, CommandArguments, TimeoutMs};
 use crate::commands::paths::confine;
+use crate::failure::Failure;
 use crate::lsp::ext::error_kinds;
 use crate::navigation::locations::{enrich_locations, hover_text, locate_word};
-use crate::session_client::{CallFailure, ClientKind, Deadline, Session};
+use crate::session_client::{ClientKind, Deadline, Session};
 
 /// One navigation operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema, clap::ValueEnum)]
@@ -251,7 +252,7 @@ pub struct Navigator<'a> {
 
 impl Navigator<'_> {
     /// The answer to one navigation.
-    pub async fn run(&self, arguments: &NavigateArguments) -> Result<Value, CallFailure> {
+    pub async fn run(&self, arguments: &NavigateArguments) -> Result<Value, Failure> {
         let allowed = arguments.timeout_ms.as_duration_ms();
         let deadline = (tokio::time::Instant::now() + allowed, allowed);
         let operation = arguments.operation;
@@ -314,43 +315,38 @@ impl Navigator<'_> {
     }
 
     /// One request to the session, given up at `deadline` or when the caller cancels.
-    pub(crate) async fn forward(&self, method: &str, params: Value, deadline: Deadline) -> Result<Value, CallFailure> {
+    pub(crate) async fn forward(&self, method: &str, params: Value, deadline: Deadline) -> Result<Value, Failure> {
         self.session.call_until(method, params, &self.cancelled, Some(deadline)).await
     }
 
     /// One fslens command run by the session, given up at `deadline` or when the caller cancels.
-    pub(crate) async fn execute(
-        &self,
-        command: &str,
-        argument: Value,
-        deadline: Deadline,
-    ) -> Result<Value, CallFailure> {
+    pub(crate) async fn execute(&self, command: &str, argument: Value, deadline: Deadline) -> Result<Value, Failure> {
         let params = json!({ "command": command, "arguments": [argument] });
         self.forward("workspace/executeCommand", params, deadline).await
     }
 
     /// The confined path and URI of the `path` argument.
-    fn document(&self, arguments: &NavigateArguments) -> Result<(PathBuf, String), CallFailure> {
+    fn document(&self, arguments: &NavigateArguments) -> Result<(PathBuf, String), Failure> {
         let written = arguments
             .path
             .as_deref()
-            .ok_or_else(|| CallFailure::invalid_argument("path", "required: a file of the workspace"))?;
+            .ok_or_else(|| Failure::invalid_argument("path", "required: a file of the workspace"))?;
         let path = confine(self.root, written, "path")?;
         let uri = crate::uri::path_to_uri(&path)
-            .ok_or_else(|| CallFailure::invalid_argument("path", format!("cannot make a URI of {}", path.display())))?;
+            .ok_or_else(|| Failure::invalid_argument("path", format!("cannot make a URI of {}", path.display())))?;
         Ok((path, uri))
     }
 
     /// The 0-based line and UTF-16 column asked for: `character`, or where `word` is on the line.
-    fn position(&self, arguments: &NavigateArguments, path: &Path) -> Result<(usize, usize), CallFailure> {
+    fn position(&self, arguments: &NavigateArguments, path: &Path) -> Result<(usize, usize), Failure> {
         let line = arguments
             .line
             .map(Bounded::as_usize)
-            .ok_or_else(|| CallFailure::invalid_argument("line", "required: a 0-based integer"))?;
+            .ok_or_else(|| Failure::invalid_argument("line", "required: a 0-based integer"))?;
         // The position is checked against the file as `word` is located in it, on disk: a line
         // or column past its end is the caller's mistake, never a place where FSAC finds nothing.
         let text = crate::source_files::read_regular_text(path).map_err(|error| {
-            CallFailure::new(error_kinds::INVALID_PATH, format!("cannot read {}: {error}", path.display()))
+            Failure::new(error_kinds::INVALID_PATH, format!("cannot read {}: {error}", path.display()))
         })?;
         let line_text = crate::commands::arguments::line_of(&text, line as u32)?;
         let character = match (arguments.character, arguments.word.as_deref()) {
@@ -359,16 +355,16 @@ impl Navigator<'_> {
             }
             (None, Some(word)) => {
                 let position = locate_word(&text, line, word, arguments.occurrence.as_usize())
-                    .map_err(|message| CallFailure::invalid_argument("word", message))?;
+                    .map_err(|message| Failure::invalid_argument("word", message))?;
                 if position.line != line {
-                    return Err(CallFailure::invalid_argument(
+                    return Err(Failure::invalid_argument(
                         "word",
                         format!("`{word}` is not on line {line} (it is on line {})", position.line),
                     ));
                 }
                 position.character
             }
-            (None, None) => return Err(CallFailure::invalid_argument("character", "give `character` or `word`")),
+            (None, None) => return Err(Failure::invalid_argument("character", "give `character` or `word`")),
         };
         Ok((line, character))
     }
@@ -382,7 +378,7 @@ impl Navigator<'_> {
         params: Value,
         deadline: Deadline,
         path: &Path,
-    ) -> Result<Value, CallFailure> {
+    ) -> Result<Value, Failure> {
         let operation = arguments.operation.as_str();
         let max_results = arguments.max_results.as_usize();
         let offset = arguments.offset.as_usize();
@@ -434,7 +430,7 @@ impl Navigator<'_> {
 
     /// `typeHierarchy`, which FSAC lacks: `fslens.typeHierarchy` in the session (the command
     /// computes it from FSAC's definitions), answered with the tool's `operation`.
-    async fn type_hierarchy(&self, params: Value, deadline: Deadline) -> Result<Value, CallFailure> {
+    async fn type_hierarchy(&self, params: Value, deadline: Deadline) -> Result<Value, Failure> {
         let argument = json!({
             "path": params["textDocument"]["uri"].as_str().and_then(crate::uri::uri_to_path),
             "line": params["position"]["line"],
@@ -455,7 +451,7 @@ impl Navigator<'_> {
 fn code_action_range(
     arguments: &NavigateArguments,
     start: (usize, usize),
-) -> Result<crate::navigation::code_actions::AskedRange, CallFailure> {
+) -> Result<crate::navigation::code_actions::AskedRange, Failure> {
     let end = match (arguments.end_line, arguments.end_character, arguments.word.as_deref()) {
         (line, Some(character), _) => (line.map_or(start.0, Bounded::as_usize), character.as_usize()),
         (_, None, Some(word)) => (start.0, start.1 + word.encode_utf16().count()),
@@ -463,20 +459,20 @@ fn code_action_range(
     };
     if end < start {
         let argument = if end.0 < start.0 { "endLine" } else { "endCharacter" };
-        return Err(CallFailure::invalid_argument(argument, "the range ends before it starts"));
+        return Err(Failure::invalid_argument(argument, "the range ends before it starts"));
     }
     Ok(crate::navigation::code_actions::AskedRange { start, end })
 }
 
 /// `no_symbol_at_position` for `navigate`, with the reason and the line's text.
-pub fn no_symbol_failure(reason: &str, text: &str, line: usize) -> CallFailure {
+pub fn no_symbol_failure(reason: &str, text: &str, line: usize) -> Failure {
     let line_text = text.lines().nth(line).unwrap_or_default();
     let message = match reason {
         "no_symbol" => "FSAC found no function, member, value or type at this position".to_owned(),
         other => format!("the position is on a {other}, not on a symbol"),
     };
-    CallFailure {
-        kind: error_kinds::NO_SYMBOL_AT_POSITION.to_owned(),
+    Failure {
+        error_kind: error_kinds::NO_SYMBOL_AT_POSITION.to_owned(),
         code: Some(crate::lsp::message::error_codes::INVALID_PARAMS),
         message,
         data: Some(json!({
@@ -523,7 +519,7 @@ pub async fn run_from_cli(
     config: crate::proxy::ProxyConfig,
     arguments: NavigateArguments,
 ) -> anyhow::Result<Value> {
-    arguments.validate().map_err(|error| anyhow::Error::new(crate::cli_contract::CliFailure::from(error)))?;
+    arguments.validate().map_err(|error| anyhow::Error::new(crate::failure::Failure::from(error)))?;
     let allowed = arguments.timeout_ms.as_duration_ms();
     crate::session_client::with_cli_session(
         canonical_root,

@@ -8,10 +8,10 @@ use serde_json::{Value, json};
 use crate::commands::CommandError;
 use crate::commands::params::{Bounded, CommandArguments, TimeoutMs};
 use crate::commands::paths::{confine, display_relative};
+use crate::failure::Failure;
 use crate::lsp::ext::error_kinds;
 use crate::navigation::locations::{enrich_locations, hover_text, locate_word};
 use crate::navigation::navigate::{LSP_TOOL_TIMEOUT_MS, Navigator};
-use crate::session_client::CallFailure;
 
 /// The arguments of `symbol_at_word`.
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
@@ -45,22 +45,22 @@ impl CommandArguments for SymbolAtWordArguments {
 impl Navigator<'_> {
     /// The hover and the definition of the `occurrence`-th whole `word` on `line` (or a line
     /// near it), asked of FSAC at once.
-    pub async fn symbol_at_word(&self, arguments: &SymbolAtWordArguments) -> Result<Value, CallFailure> {
+    pub async fn symbol_at_word(&self, arguments: &SymbolAtWordArguments) -> Result<Value, Failure> {
         let allowed = arguments.timeout_ms.as_duration_ms();
         let deadline = (tokio::time::Instant::now() + allowed, allowed);
         let path = confine(self.root, &arguments.path, "path")?;
         let uri = crate::uri::path_to_uri(&path)
-            .ok_or_else(|| CallFailure::invalid_argument("path", format!("cannot make a URI of {}", path.display())))?;
+            .ok_or_else(|| Failure::invalid_argument("path", format!("cannot make a URI of {}", path.display())))?;
         let line = arguments.line.as_usize();
         let word = arguments.word.as_str();
         let occurrence = arguments.occurrence.as_usize();
         let text = crate::source_files::read_regular_text(&path).map_err(|error| {
-            CallFailure::new(error_kinds::INVALID_PATH, format!("cannot read {}: {error}", path.display()))
+            Failure::new(error_kinds::INVALID_PATH, format!("cannot read {}: {error}", path.display()))
         })?;
         // A line past the end of the file is the `line`'s fault, whatever the word.
         crate::commands::arguments::line_of(&text, u32::try_from(line).unwrap_or(u32::MAX))?;
-        let position = locate_word(&text, line, word, occurrence)
-            .map_err(|message| CallFailure::invalid_argument("word", message))?;
+        let position =
+            locate_word(&text, line, word, occurrence).map_err(|message| Failure::invalid_argument("word", message))?;
         let params = json!({
             "textDocument": { "uri": uri },
             "position": { "line": position.line, "character": position.character },

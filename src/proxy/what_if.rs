@@ -12,10 +12,9 @@ use std::collections::HashMap;
 use crate::lsp::message::Message;
 use crate::uri::canonical_uri;
 
-/// The first version fslens gives a hypothetical text. LSP versions are 32-bit integers, and
-/// no editor counts up to a billion edits of one buffer, so a version at or above this is
-/// always a what-if's and never matches an editor's version or fslens's own 1.
-pub const WHAT_IF_VERSION_BASE: i64 = 1_000_000_000;
+/// The first version fslens gives a hypothetical text (declared in `session_state::analysis`,
+/// which reads it too).
+pub use crate::session_state::analysis::WHAT_IF_VERSION_BASE;
 
 /// An editor notification held for a document: its method and the message.
 pub type Held = (String, Message);

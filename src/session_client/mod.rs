@@ -20,7 +20,6 @@ pub mod connection;
 pub mod failure;
 
 pub use connection::{SessionCallError, SessionConnection};
-pub use failure::CallFailure;
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -30,7 +29,7 @@ use anyhow::{Context, anyhow, bail};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use crate::cli_contract::CliFailure;
+use crate::failure::Failure;
 use crate::lsp::ext::error_kinds;
 use crate::proxy::{ProxyConfig, run_proxy};
 
@@ -225,19 +224,19 @@ impl Session {
     }
 
     /// Runs an fslens command in the session.
-    pub async fn execute(&self, command: &str, argument: Value) -> Result<Value, CallFailure> {
+    pub async fn execute(&self, command: &str, argument: Value) -> Result<Value, Failure> {
         let params = json!({ "command": command, "arguments": [argument] });
         match self.connection.call("workspace/executeCommand", params).await {
             Ok(Ok(result)) => Ok(result),
-            Ok(Err(error)) => Err(CallFailure::from(error)),
-            Err(error) => Err(CallFailure::from(error)),
+            Ok(Err(error)) => Err(Failure::from(error)),
+            Err(error) => Err(Failure::from(error)),
         }
     }
 
     /// Waits up to `timeout` for FSAC to load the workspace (`fslens.status` with
     /// `waitUntil: "ready"`); a workspace that does not load in time is no failure: the command
     /// that follows says what it could do without it.
-    pub async fn wait_until_ready(&self, timeout: Duration) -> Result<Value, CallFailure> {
+    pub async fn wait_until_ready(&self, timeout: Duration) -> Result<Value, Failure> {
         let wait = json!({ "waitUntil": "ready", "timeoutMs": timeout.as_millis() as u64 });
         self.execute(crate::commands::registry::Command::Status.id(), wait).await
     }
@@ -251,7 +250,7 @@ impl Session {
         params: Value,
         cancelled: &CancellationToken,
         deadline: Option<Deadline>,
-    ) -> Result<Value, CallFailure> {
+    ) -> Result<Value, Failure> {
         let token = cancelled.clone();
         let cancelled = token.clone();
         let give_up = async move {
@@ -265,11 +264,11 @@ impl Session {
         };
         match self.connection.call_cancellable(method, params, give_up).await {
             Ok(Ok(result)) => Ok(result),
-            Ok(Err(error)) => Err(CallFailure::from(error)),
+            Ok(Err(error)) => Err(Failure::from(error)),
             Err(SessionCallError::Cancelled { confirmed }) if !token.is_cancelled() => {
                 let allowed_ms = deadline.map_or(0, |(_, allowed)| allowed.as_millis() as u64);
-                Err(CallFailure {
-                    kind: error_kinds::TIMEOUT.to_owned(),
+                Err(Failure {
+                    error_kind: error_kinds::TIMEOUT.to_owned(),
                     code: None,
                     message: format!(
                         "FSAC did not answer {method} within timeoutMs = {allowed_ms}; the request was cancelled (is FSAC still loading? see status)"
@@ -279,7 +278,7 @@ impl Session {
                     ),
                 })
             }
-            Err(error) => Err(CallFailure::from(error)),
+            Err(error) => Err(Failure::from(error)),
         }
     }
 
@@ -352,7 +351,7 @@ pub struct CommandRequest {
 pub async fn run_command(request: CommandRequest, config: ProxyConfig) -> anyhow::Result<Value> {
     let root = request.workspace_root.canonicalize().map_err(|error| {
         let written = request.workspace_root.display().to_string();
-        CliFailure::invalid_path(&written, format!("workspace {written} does not exist: {error}"))
+        Failure::invalid_path(&written, format!("workspace {written} does not exist: {error}"))
     })?;
     // `fslens status` waits by itself; every other command waits before it runs.
     let wait = request.readiness_timeout.filter(|_| request.command != crate::commands::registry::Command::Status.id());
@@ -376,7 +375,7 @@ pub async fn with_cli_session<T>(
     kind: ClientKind,
     wait: Option<Duration>,
     allowed: Duration,
-    call: impl AsyncFnOnce(&Session) -> Result<T, CallFailure>,
+    call: impl AsyncFnOnce(&Session) -> Result<T, Failure>,
 ) -> anyhow::Result<T> {
     let session = Session::join_or_start(canonical_root, config, kind).await?;
     let converse = async {
@@ -406,5 +405,5 @@ pub async fn with_cli_session<T>(
     session.close().await;
     // The typed failure reaches `main` whole: its `errorKind` and `data` are what `--json`
     // prints and what the exit code is chosen by.
-    answer.map_err(|failure| anyhow::Error::new(CliFailure::from(failure)))
+    answer.map_err(anyhow::Error::new)
 }

@@ -20,6 +20,11 @@ use serde_json::Value;
 
 use crate::uri::canonical_uri;
 
+/// The first version fslens gives a hypothetical text. LSP versions are 32-bit integers, and
+/// no editor counts up to a billion edits of one buffer, so a version at or above this is
+/// always a what-if's and never matches an editor's version or fslens's own 1.
+pub const WHAT_IF_VERSION_BASE: i64 = 1_000_000_000;
+
 /// The last `publishDiagnostics` for one document.
 #[derive(Debug, Clone)]
 pub struct Published {
@@ -169,9 +174,7 @@ impl AnalysisSnapshot {
     /// a version of a hypothetical text: after the restore they say nothing of the real one).
     pub fn last_published_of_real_text(&self) -> Option<Vec<Value>> {
         let published = self.published.as_ref()?;
-        let hypothetical = |version: Option<i64>| {
-            version.is_some_and(|version| version >= crate::proxy::what_if::WHAT_IF_VERSION_BASE)
-        };
+        let hypothetical = |version: Option<i64>| version.is_some_and(|version| version >= WHAT_IF_VERSION_BASE);
         let usable = !self.open_in_editor
             && published.generation == self.generation
             && !hypothetical(published.version)
@@ -253,7 +256,7 @@ mod tests {
         assert_eq!(closed(&store).last_published_of_real_text(), Some(vec![json!({"message": "real"})]));
         // A what-if showed FSAC a hypothetical text (a version from WHAT_IF_VERSION_BASE up) and
         // FSAC analysed it: after the restore, until FSAC publishes again, nothing is known.
-        let hypothetical = crate::proxy::what_if::WHAT_IF_VERSION_BASE + 3;
+        let hypothetical = WHAT_IF_VERSION_BASE + 3;
         store.observe_publish(&json!({"uri": uri, "diagnostics": [{"message": "FS0025"}]}), 1);
         store.observe_analyzed(&json!({"textDocument": {"uri": uri, "version": hypothetical}}), 1);
         assert_eq!(closed(&store).last_published_of_real_text(), None);

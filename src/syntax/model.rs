@@ -143,12 +143,11 @@ pub enum GrammarKind {
 impl GrammarKind {
     /// The grammar for a path, or `None` when the extension is not an F# source extension.
     pub fn for_path(path: &std::path::Path) -> Option<GrammarKind> {
-        let extension = path.extension()?.to_str()?.to_ascii_lowercase();
-        match extension.as_str() {
-            "fs" | "fsx" | "fsscript" => Some(GrammarKind::Implementation),
-            "fsi" => Some(GrammarKind::Signature),
-            _ => None,
+        if !crate::workspace::paths::is_fsharp_source(path) {
+            return None;
         }
+        let signature = path.extension().is_some_and(|extension| extension.eq_ignore_ascii_case("fsi"));
+        Some(if signature { GrammarKind::Signature } else { GrammarKind::Implementation })
     }
 
     pub fn as_str(self) -> &'static str {

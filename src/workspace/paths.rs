@@ -6,9 +6,12 @@ use std::path::{Component, Path, PathBuf};
 /// Directories never walked into.
 pub const SKIPPED_DIRECTORIES: &[&str] = &["bin", "obj", "node_modules", ".git"];
 
-/// True for F# source extensions (`.fs`, `.fsi`, `.fsx`).
+/// True for F# source extensions (`.fs`, `.fsx`, `.fsscript`, `.fsi`; any case). The syntax
+/// layer's grammar choice (`syntax::GrammarKind::for_path`) reads this list.
 pub fn is_fsharp_source(path: &Path) -> bool {
-    crate::syntax::GrammarKind::for_path(path).is_some()
+    path.extension()
+        .and_then(|extension| extension.to_str())
+        .is_some_and(|extension| ["fs", "fsx", "fsscript", "fsi"].contains(&extension.to_ascii_lowercase().as_str()))
 }
 
 /// Resolves an MSBuild path (either separator) against `base` and removes `.`/`..` lexically.

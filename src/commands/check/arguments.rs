@@ -154,7 +154,7 @@ pub struct CheckCommandLine {
 
 impl crate::commands::command_line::CommandLine for CheckCommandLine {
     /// The check waits for FSAC up to its own deadline.
-    fn request(mut self) -> Result<crate::commands::command_line::CliRequest, crate::cli_contract::CliFailure> {
+    fn request(mut self) -> Result<crate::commands::command_line::CliRequest, crate::failure::Failure> {
         self.arguments.edits = self.edits.as_deref().map(read_what_if_edits).transpose()?;
         Ok(crate::commands::command_line::CliRequest {
             argument: crate::commands::params::to_argument_object(&self.arguments),
@@ -166,22 +166,20 @@ impl crate::commands::command_line::CommandLine for CheckCommandLine {
 }
 
 /// The `--edits` file (`-`: standard input): the `edits` value of a what-if check.
-fn read_what_if_edits(source: &str) -> Result<WhatIfEdits, crate::cli_contract::CliFailure> {
-    use crate::cli_contract::CliFailure;
+fn read_what_if_edits(source: &str) -> Result<WhatIfEdits, crate::failure::Failure> {
+    use crate::failure::Failure;
     let text = if source == "-" {
         std::io::read_to_string(std::io::stdin()).map_err(|error| {
-            CliFailure::invalid_path("-", format!("cannot read the edits from standard input: {error}"))
+            Failure::invalid_path("-", format!("cannot read the edits from standard input: {error}"))
         })?
     } else {
-        std::fs::read_to_string(source).map_err(|error| {
-            CliFailure::invalid_path(source, format!("cannot read the edits file {source}: {error}"))
-        })?
+        std::fs::read_to_string(source)
+            .map_err(|error| Failure::invalid_path(source, format!("cannot read the edits file {source}: {error}")))?
     };
-    let edits: serde_json::Value = serde_json::from_str(&text).map_err(|error| {
-        CliFailure::invalid_argument("edits", format!("the edits in {source} are not JSON: {error}"))
-    })?;
+    let edits: serde_json::Value = serde_json::from_str(&text)
+        .map_err(|error| Failure::invalid_argument("edits", format!("the edits in {source} are not JSON: {error}")))?;
     serde_path_to_error::deserialize(edits).map_err(|error| {
-        CliFailure::invalid_argument(
+        Failure::invalid_argument(
             "edits",
             format!("the edits in {source} are not a what-if's edits: at {}: {}", error.path(), error.inner()),
         )
