@@ -63,8 +63,14 @@ if ! cargo test --locked --lib --bins --tests --no-run >target/build-tests.log 2
 fi
 cargo test --locked --lib --bins --tests
 
-echo "== Real FSAC layer (runs only when FSLENS_FSAC names an FsAutoComplete)"
-cargo test --locked --test it real_fsac:: -- --nocapture 2>&1 | grep -E "skipped|test result|panicked" || true
+# The real-FSAC test is ignored in the run above; it runs here when FSLENS_FSAC names an
+# FsAutoComplete command line, and its failure fails the run.
+if [ -n "${FSLENS_FSAC:-}" ]; then
+  echo "== Real FSAC layer (FSLENS_FSAC=$FSLENS_FSAC)"
+  cargo test --locked --test it real_fsac:: -- --ignored
+else
+  echo "== Real FSAC layer: not run (FSLENS_FSAC is not set; docs/testing.md)"
+fi
 
 echo "== FSAC double tests (its wire protocol, faults and real MSBuild loading)"
 (cd tests/fsac-double-dotnet && npm test)
