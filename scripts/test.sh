@@ -38,6 +38,9 @@ cargo fmt --check
 echo "== Lints (cargo clippy --all-targets, warnings are errors)"
 cargo clippy --locked --all-targets -- -D warnings
 
+echo "== Function length (no function in src/ over 120 lines; scripts/count-long-functions.py)"
+python3 scripts/count-long-functions.py
+
 # The FSAC double (F#: FSAC's protocol on FCS from NuGet, projects loaded by an MSBuild
 # design-time build), which every test that needs an FSAC starts.
 echo "== Building the FSAC double (tests/fsac-double-dotnet)"
