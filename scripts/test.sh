@@ -38,6 +38,9 @@ cargo fmt --check
 echo "== Lints (cargo clippy --all-targets, warnings are errors)"
 cargo clippy --locked --all-targets -- -D warnings
 
+echo "== Function length (no function in src/ over 120 lines; scripts/count-long-functions.py)"
+python3 scripts/count-long-functions.py
+
 # The FSAC double (F#: FSAC's protocol on FCS from NuGet, projects loaded by an MSBuild
 # design-time build), which every test that needs an FSAC starts.
 echo "== Building the FSAC double (tests/fsac-double-dotnet)"
@@ -67,8 +70,14 @@ echo "== .NET tool: pack, dotnet tool install from a local folder, run the insta
 # The debug binary the Rust tests built (a release build would add minutes for the same bytes).
 ./scripts/test-dotnet-tool.sh --binary target/debug/fslens
 
-echo "== Real FSAC layer (runs only when FSLENS_FSAC names an FsAutoComplete)"
-cargo test --locked --test it real_fsac:: -- --nocapture 2>&1 | grep -E "skipped|test result|panicked" || true
+# The real-FSAC test is ignored in the run above; it runs here when FSLENS_FSAC names an
+# FsAutoComplete command line, and its failure fails the run.
+if [ -n "${FSLENS_FSAC:-}" ]; then
+  echo "== Real FSAC layer (FSLENS_FSAC=$FSLENS_FSAC)"
+  cargo test --locked --test it real_fsac:: -- --ignored
+else
+  echo "== Real FSAC layer: not run (FSLENS_FSAC is not set; docs/testing.md)"
+fi
 
 echo "== FSAC double tests (its wire protocol, faults and real MSBuild loading)"
 (cd tests/fsac-double-dotnet && npm test)

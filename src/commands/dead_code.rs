@@ -403,20 +403,7 @@ pub async fn dead_code(arguments: DeadCodeArguments, context: CommandContext) ->
     if model.projects.is_empty() {
         return Err(CommandError::invalid_argument("projectPath", "the workspace has no F# project"));
     }
-    let project_filter = match &arguments.project_path {
-        Some(written) => Some(crate::commands::paths::project_by_name_or_path(&model, &root, written)?.path.clone()),
-        None => None,
-    };
-    let file_filter = match &arguments.path {
-        Some(written) => {
-            let path = crate::commands::paths::confine(&root, written, "path")?;
-            if model.projects_compiling(&path).is_empty() {
-                return Err(CommandError::invalid_argument("path", format!("{written} is compiled by no project")));
-            }
-            Some(path)
-        }
-        None => None,
-    };
+    let (project_filter, file_filter) = filters_of(&arguments, &model, &root)?;
     let overlay = context.editor_buffers().await?;
     let index = context.syntax_index();
     let scan = {
@@ -429,11 +416,8 @@ pub async fn dead_code(arguments: DeadCodeArguments, context: CommandContext) ->
     let Scan { candidates, projects, textual, files, notes: scan_notes } = scan;
 
     let bound = arguments.max_candidates.as_usize();
-    let mut counts = CandidateCounts { total: candidates.len(), ..CandidateCounts::default() };
-    let mut unused = Vec::new();
-    let mut kept: BTreeMap<KeptAliveReason, (usize, Vec<NamedDeclaration>)> = BTreeMap::new();
-    let mut not_ruled_out = Vec::new();
-    let mut incomplete = Vec::new();
+    let mut tally =
+        Tally { counts: CandidateCounts { total: candidates.len(), ..CandidateCounts::default() }, ..Tally::default() };
     let mut fsac_answered = false;
     let mut deadline_passed = false;
     for candidate in candidates.iter().take(bound) {
@@ -441,106 +425,22 @@ pub async fn dead_code(arguments: DeadCodeArguments, context: CommandContext) ->
             deadline_passed = true;
             break;
         }
-        counts.checked += 1;
+        tally.counts.checked += 1;
         let verdict = match candidate.kept_alive {
             Some(reason) => Verdict::KeptAlive(reason),
             None => {
                 let mut asked = Vec::new();
                 let verdict = uses_of(candidate, &index, &files, &textual, &context, deadline, &mut asked).await?;
-                counts.asked_fsac += asked.len();
+                tally.counts.asked_fsac += asked.len();
                 fsac_answered |= asked.contains(&Via::Fsac);
                 verdict
             }
         };
-        let verdict = match verdict {
-            Verdict::Unused { .. }
-                if candidate.accessibility == Accessibility::Internal && !candidate.visible_outside_to.is_empty() =>
-            {
-                Verdict::NotRuledOut(
-                    NotRuledOutReason::InternalsVisibleToOutside,
-                    format!(
-                        "no use in the workspace, but {} grants InternalsVisibleTo {}, which is no project of the \
-                         workspace",
-                        candidate.project,
-                        candidate.visible_outside_to.join(", ")
-                    ),
-                )
-            }
-            verdict => verdict,
-        };
-        match verdict {
-            Verdict::Used { resolved } => {
-                counts.used += 1;
-                if !resolved {
-                    counts.used_by_name_only += 1;
-                }
-            }
-            Verdict::KeptAlive(reason) => {
-                counts.kept_alive += 1;
-                let (count, sample) = kept.entry(reason).or_default();
-                *count += 1;
-                if sample.len() < KEPT_ALIVE_SAMPLE {
-                    sample.push(NamedDeclaration {
-                        full_name: candidate.full_name.clone(),
-                        path: candidate.display_path.clone(),
-                        line: candidate.declaration.name_start.line,
-                    });
-                }
-            }
-            Verdict::NotRuledOut(reason, detail) => {
-                counts.not_ruled_out += 1;
-                not_ruled_out.push(NotRuledOutRow {
-                    name: candidate.name.clone(),
-                    full_name: candidate.full_name.clone(),
-                    kind: candidate.kind,
-                    accessibility: candidate.accessibility,
-                    project: candidate.project.clone(),
-                    path: candidate.display_path.clone(),
-                    line: candidate.declaration.name_start.line,
-                    reason,
-                    detail,
-                });
-            }
-            Verdict::Unused { source, evidence, self_references } => {
-                counts.unused += 1;
-                unused.push(UnusedRow {
-                    name: candidate.name.clone(),
-                    full_name: candidate.full_name.clone(),
-                    kind: candidate.kind,
-                    declared_as: candidate.declaration.kind.as_str().to_owned(),
-                    accessibility: candidate.accessibility,
-                    project: candidate.project.clone(),
-                    path: candidate.display_path.clone(),
-                    line: candidate.declaration.name_start.line,
-                    character: candidate.declaration.name_start.character,
-                    source,
-                    evidence,
-                    self_references,
-                    caveat: (candidate.accessibility == Accessibility::Public)
-                        .then(|| "public: uses by assemblies outside the workspace are not ruled out".to_owned()),
-                });
-            }
-        }
+        tally.record(candidate, unless_visible_outside(candidate, verdict));
     }
+    let Tally { mut counts, unused, kept, not_ruled_out } = tally;
     counts.left_unchecked = counts.total - counts.checked;
-    if counts.left_unchecked > 0 {
-        let why = if deadline_passed {
-            format!("the deadline (timeoutMs = {}) passed", arguments.timeout_ms.get())
-        } else {
-            format!("maxCandidates = {bound} were checked")
-        };
-        incomplete.push(format!("{} of {} candidates were not checked: {why}", counts.left_unchecked, counts.total));
-    }
-    if counts.used_by_name_only > 0 {
-        incomplete.push(format!(
-            "{} candidate(s) were counted used on name matches alone (FSAC did not resolve them): some may be unused",
-            counts.used_by_name_only
-        ));
-    }
-    if !not_ruled_out.is_empty() {
-        incomplete
-            .push(format!("{} candidate(s) with no use found are not ruled out (notRuledOut)", not_ruled_out.len()));
-    }
+    let incomplete = what_is_incomplete(&counts, not_ruled_out.len(), &arguments, deadline_passed);
     let kept_alive =
         kept.into_iter().map(|(reason, (count, sample))| KeptAliveGroup { reason, count, sample }).collect();
     let mut notes = scan_notes;
@@ -567,6 +467,148 @@ pub async fn dead_code(arguments: DeadCodeArguments, context: CommandContext) ->
         notes,
         elapsed_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
     })
+}
+
+/// The project (`projectPath`) and the file (`path`) the search is limited to, each checked.
+fn filters_of(
+    arguments: &DeadCodeArguments,
+    model: &WorkspaceModel,
+    root: &Path,
+) -> Result<(Option<PathBuf>, Option<PathBuf>), CommandError> {
+    let project_filter = match &arguments.project_path {
+        Some(written) => Some(crate::commands::paths::project_by_name_or_path(model, root, written)?.path.clone()),
+        None => None,
+    };
+    let file_filter = match &arguments.path {
+        Some(written) => {
+            let path = crate::commands::paths::confine(root, written, "path")?;
+            if model.projects_compiling(&path).is_empty() {
+                return Err(CommandError::invalid_argument("path", format!("{written} is compiled by no project")));
+            }
+            Some(path)
+        }
+        None => None,
+    };
+    Ok((project_filter, file_filter))
+}
+
+/// An internal declaration with no use whose project grants InternalsVisibleTo an assembly
+/// outside the workspace is not ruled out; any other verdict stands.
+fn unless_visible_outside(candidate: &Candidate, verdict: Verdict) -> Verdict {
+    match verdict {
+        Verdict::Unused { .. }
+            if candidate.accessibility == Accessibility::Internal && !candidate.visible_outside_to.is_empty() =>
+        {
+            Verdict::NotRuledOut(
+                NotRuledOutReason::InternalsVisibleToOutside,
+                format!(
+                    "no use in the workspace, but {} grants InternalsVisibleTo {}, which is no project of the \
+                     workspace",
+                    candidate.project,
+                    candidate.visible_outside_to.join(", ")
+                ),
+            )
+        }
+        verdict => verdict,
+    }
+}
+
+/// The verdicts so far: the counts and the rows of the answer.
+#[derive(Default)]
+struct Tally {
+    counts: CandidateCounts,
+    unused: Vec<UnusedRow>,
+    kept: BTreeMap<KeptAliveReason, (usize, Vec<NamedDeclaration>)>,
+    not_ruled_out: Vec<NotRuledOutRow>,
+}
+
+impl Tally {
+    /// Counts one candidate's verdict and adds its row.
+    fn record(&mut self, candidate: &Candidate, verdict: Verdict) {
+        let counts = &mut self.counts;
+        match verdict {
+            Verdict::Used { resolved } => {
+                counts.used += 1;
+                if !resolved {
+                    counts.used_by_name_only += 1;
+                }
+            }
+            Verdict::KeptAlive(reason) => {
+                counts.kept_alive += 1;
+                let (count, sample) = self.kept.entry(reason).or_default();
+                *count += 1;
+                if sample.len() < KEPT_ALIVE_SAMPLE {
+                    sample.push(NamedDeclaration {
+                        full_name: candidate.full_name.clone(),
+                        path: candidate.display_path.clone(),
+                        line: candidate.declaration.name_start.line,
+                    });
+                }
+            }
+            Verdict::NotRuledOut(reason, detail) => {
+                counts.not_ruled_out += 1;
+                self.not_ruled_out.push(NotRuledOutRow {
+                    name: candidate.name.clone(),
+                    full_name: candidate.full_name.clone(),
+                    kind: candidate.kind,
+                    accessibility: candidate.accessibility,
+                    project: candidate.project.clone(),
+                    path: candidate.display_path.clone(),
+                    line: candidate.declaration.name_start.line,
+                    reason,
+                    detail,
+                });
+            }
+            Verdict::Unused { source, evidence, self_references } => {
+                counts.unused += 1;
+                self.unused.push(UnusedRow {
+                    name: candidate.name.clone(),
+                    full_name: candidate.full_name.clone(),
+                    kind: candidate.kind,
+                    declared_as: candidate.declaration.kind.as_str().to_owned(),
+                    accessibility: candidate.accessibility,
+                    project: candidate.project.clone(),
+                    path: candidate.display_path.clone(),
+                    line: candidate.declaration.name_start.line,
+                    character: candidate.declaration.name_start.character,
+                    source,
+                    evidence,
+                    self_references,
+                    caveat: (candidate.accessibility == Accessibility::Public)
+                        .then(|| "public: uses by assemblies outside the workspace are not ruled out".to_owned()),
+                });
+            }
+        }
+    }
+}
+
+/// Why the answer is not complete: candidates left unchecked, uses by name only, candidates
+/// not ruled out (empty when it is complete).
+fn what_is_incomplete(
+    counts: &CandidateCounts,
+    not_ruled_out: usize,
+    arguments: &DeadCodeArguments,
+    deadline_passed: bool,
+) -> Vec<String> {
+    let mut incomplete = Vec::new();
+    if counts.left_unchecked > 0 {
+        let why = if deadline_passed {
+            format!("the deadline (timeoutMs = {}) passed", arguments.timeout_ms.get())
+        } else {
+            format!("maxCandidates = {} were checked", arguments.max_candidates.as_usize())
+        };
+        incomplete.push(format!("{} of {} candidates were not checked: {why}", counts.left_unchecked, counts.total));
+    }
+    if counts.used_by_name_only > 0 {
+        incomplete.push(format!(
+            "{} candidate(s) were counted used on name matches alone (FSAC did not resolve them): some may be unused",
+            counts.used_by_name_only
+        ));
+    }
+    if not_ruled_out > 0 {
+        incomplete.push(format!("{not_ruled_out} candidate(s) with no use found are not ruled out (notRuledOut)"));
+    }
+    incomplete
 }
 
 /// What counts as a use, as the answer says it.

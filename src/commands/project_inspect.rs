@@ -375,6 +375,41 @@ fn differences(
     loaded: &LoadedConfiguration,
     display: &dyn Fn(&Path) -> String,
 ) -> Vec<ModelDifference> {
+    let mut found = file_differences(project, loaded, display);
+    found.extend(reference_differences(project, loaded, display));
+    if !loaded.target_frameworks.is_empty() && loaded.target_frameworks != project.target_frameworks {
+        found.push(ModelDifference {
+            kind: DifferenceKind::TargetFrameworksDiffer,
+            subject: display(&project.path),
+            detail: format!(
+                "FSAC: {}; the project file: {}",
+                loaded.target_frameworks.join(";"),
+                if project.target_frameworks.is_empty() {
+                    "none read".to_owned()
+                } else {
+                    project.target_frameworks.join(";")
+                }
+            ),
+        });
+    }
+    if let (Some(fsac), Some(own)) = (loaded.is_test_project_property, project.is_test_project)
+        && fsac != own
+    {
+        found.push(ModelDifference {
+            kind: DifferenceKind::TestProjectDiffers,
+            subject: display(&project.path),
+            detail: format!("IsTestProject is {fsac} for MSBuild and written {own} in the project file"),
+        });
+    }
+    found
+}
+
+/// The compile items only one side has, and the first place their common files' order differs.
+fn file_differences(
+    project: &Project,
+    loaded: &LoadedConfiguration,
+    display: &dyn Fn(&Path) -> String,
+) -> Vec<ModelDifference> {
     let mut found = Vec::new();
     let fsac_files: Vec<PathBuf> = loaded.files.iter().flatten().map(|file| same_file(Path::new(file))).collect();
     let own_files: Vec<PathBuf> = project.compile_items.iter().map(|item| same_file(&item.path)).collect();
@@ -434,6 +469,16 @@ fn differences(
             ),
         });
     }
+    found
+}
+
+/// The project and package references only one side has.
+fn reference_differences(
+    project: &Project,
+    loaded: &LoadedConfiguration,
+    display: &dyn Fn(&Path) -> String,
+) -> Vec<ModelDifference> {
+    let mut found = Vec::new();
     let fsac_references: Vec<PathBuf> =
         loaded.project_references.iter().map(|reference| same_file(Path::new(reference))).collect();
     let own_references: Vec<PathBuf> =
@@ -475,30 +520,6 @@ fn differences(
             kind: DifferenceKind::PackageReferenceOnlyInProjectFiles,
             subject: package.name.clone(),
             detail: "the project file references it; FSAC's model does not (under a Condition, or removed)".to_owned(),
-        });
-    }
-    if !loaded.target_frameworks.is_empty() && loaded.target_frameworks != project.target_frameworks {
-        found.push(ModelDifference {
-            kind: DifferenceKind::TargetFrameworksDiffer,
-            subject: display(&project.path),
-            detail: format!(
-                "FSAC: {}; the project file: {}",
-                loaded.target_frameworks.join(";"),
-                if project.target_frameworks.is_empty() {
-                    "none read".to_owned()
-                } else {
-                    project.target_frameworks.join(";")
-                }
-            ),
-        });
-    }
-    if let (Some(fsac), Some(own)) = (loaded.is_test_project_property, project.is_test_project)
-        && fsac != own
-    {
-        found.push(ModelDifference {
-            kind: DifferenceKind::TestProjectDiffers,
-            subject: display(&project.path),
-            detail: format!("IsTestProject is {fsac} for MSBuild and written {own} in the project file"),
         });
     }
     found

@@ -653,42 +653,7 @@ pub async fn rename(arguments: RenameArguments, context: CommandContext) -> Resu
         verification: None,
     };
     if arguments.verify {
-        // The compiler's verdict on the renamed code, before anything is applied: a what-if
-        // check of the same edit over the projects it touches and those downstream.
-        // The edit is FSAC's, not the caller's: a what-if that refuses it never blames an
-        // argument `edits` the caller did not pass.
-        let refused = |argument: String, message: String| {
-            CommandError::typed(
-                error_kinds::RENAME_EDITS_INVALID,
-                crate::lsp::message::error_codes::INTERNAL_ERROR,
-                format!("the what-if check refused the backend's rename edit ({argument}): {message}"),
-                EditsInvalidData {
-                    reason: "refused_by_check",
-                    check_argument: Some(argument),
-                    file: None,
-                    edits: Vec::new(),
-                },
-            )
-        };
-        let verification = async {
-            let edits = WhatIfEdits::deserialize(&workspace_edit)
-                .map_err(|error| refused("edits".to_owned(), error.to_string()))?;
-            let what_if = CheckArguments {
-                edits: Some(edits),
-                timeout_ms: TimeoutMs::clamped(arguments.timeout_ms.get()),
-                ..CheckArguments::default()
-            };
-            what_if.validate()?;
-            crate::commands::check::check(what_if, context.clone()).await.map(Box::new)
-        }
-        .await
-        .map_err(|error| match error {
-            CommandError::InvalidArgument { argument, message } if argument.starts_with("edits") => {
-                refused(argument, message)
-            }
-            other => other,
-        })?;
-        answer.verification = Some(verification);
+        answer.verification = Some(verify(&workspace_edit, &arguments, &context).await?);
     }
     match arguments.apply {
         ApplyMode::Preview => {}
@@ -703,6 +668,48 @@ pub async fn rename(arguments: RenameArguments, context: CommandContext) -> Resu
         }
     }
     Ok(answer)
+}
+
+/// The compiler's verdict on the renamed code, before anything is applied: a what-if check of
+/// the same edit over the projects it touches and those downstream. The edit is FSAC's, not
+/// the caller's: a what-if that refuses it never blames an argument `edits` the caller did not
+/// pass.
+async fn verify(
+    workspace_edit: &Value,
+    arguments: &RenameArguments,
+    context: &CommandContext,
+) -> Result<Box<crate::commands::check::answer::CheckAnswer>, CommandError> {
+    let refused = |argument: String, message: String| {
+        CommandError::typed(
+            error_kinds::RENAME_EDITS_INVALID,
+            crate::lsp::message::error_codes::INTERNAL_ERROR,
+            format!("the what-if check refused the backend's rename edit ({argument}): {message}"),
+            EditsInvalidData {
+                reason: "refused_by_check",
+                check_argument: Some(argument),
+                file: None,
+                edits: Vec::new(),
+            },
+        )
+    };
+    async {
+        let edits =
+            WhatIfEdits::deserialize(workspace_edit).map_err(|error| refused("edits".to_owned(), error.to_string()))?;
+        let what_if = CheckArguments {
+            edits: Some(edits),
+            timeout_ms: TimeoutMs::clamped(arguments.timeout_ms.get()),
+            ..CheckArguments::default()
+        };
+        what_if.validate()?;
+        crate::commands::check::check(what_if, context.clone()).await.map(Box::new)
+    }
+    .await
+    .map_err(|error| match error {
+        CommandError::InvalidArgument { argument, message } if argument.starts_with("edits") => {
+            refused(argument, message)
+        }
+        other => other,
+    })
 }
 
 /// The file, text and position the rename starts at: the arguments' own, or (with `symbol`)

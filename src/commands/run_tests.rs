@@ -330,17 +330,7 @@ pub async fn run_tests(
     let started = Instant::now();
     let root = context.workspace_root()?.to_path_buf();
     let deadline = tokio::time::Instant::now() + arguments.timeout_ms.as_duration_ms();
-    let requested: Option<Vec<PathBuf>> = arguments
-        .projects
-        .as_ref()
-        .map(|projects| {
-            projects
-                .iter()
-                .enumerate()
-                .map(|(index, written)| confine(&root, written, &format!("projects[{index}]")))
-                .collect::<Result<_, _>>()
-        })
-        .transpose()?;
+    let requested = requested_projects(&arguments, &root)?;
     let test_case_filter = match (&arguments.tests, &arguments.filter) {
         (Some(names), _) => Some(filter_of_names(names)),
         (None, Some(filter)) => Some(filter.clone()),
@@ -418,25 +408,7 @@ pub async fn run_tests(
     }
     let mut missing = false;
     if let Some(names) = &arguments.tests {
-        let found: HashSet<&str> = answer.tests.iter().map(|row| row.full_name.as_str()).collect();
-        let absent: Vec<TestRow> = names
-            .iter()
-            .map(|name| name.trim())
-            .filter(|name| !found.contains(name))
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .map(|name| TestRow {
-                full_name: name.to_owned(),
-                display_name: name.to_owned(),
-                project: None,
-                outcome: Outcome::NotFound,
-                duration_ms: 0.0,
-                message: Some("no test of this name ran in the test projects' built assemblies".to_owned()),
-                stack_trace: None,
-                location: None,
-                output: None,
-            })
-            .collect();
+        let absent = tests_that_did_not_run(names, &answer.tests);
         missing = !absent.is_empty();
         answer.tests.extend(absent);
     }
@@ -444,6 +416,44 @@ pub async fn run_tests(
     answer.complete = answer.stale_assemblies.is_empty() && !missing;
     answer.elapsed_ms = elapsed_ms(started);
     Ok(answer)
+}
+
+/// `projects`, each confined to the workspace (`None` when not given).
+fn requested_projects(arguments: &RunTestsArguments, root: &Path) -> Result<Option<Vec<PathBuf>>, CommandError> {
+    arguments
+        .projects
+        .as_ref()
+        .map(|projects| {
+            projects
+                .iter()
+                .enumerate()
+                .map(|(index, written)| confine(root, written, &format!("projects[{index}]")))
+                .collect::<Result<_, _>>()
+        })
+        .transpose()
+}
+
+/// A `notFound` row for each test named in `tests` that did not run.
+fn tests_that_did_not_run(names: &[String], ran: &[TestRow]) -> Vec<TestRow> {
+    let found: HashSet<&str> = ran.iter().map(|row| row.full_name.as_str()).collect();
+    names
+        .iter()
+        .map(|name| name.trim())
+        .filter(|name| !found.contains(name))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .map(|name| TestRow {
+            full_name: name.to_owned(),
+            display_name: name.to_owned(),
+            project: None,
+            outcome: Outcome::NotFound,
+            duration_ms: 0.0,
+            message: Some("no test of this name ran in the test projects' built assemblies".to_owned()),
+            stack_trace: None,
+            location: None,
+            output: None,
+        })
+        .collect()
 }
 
 fn elapsed_ms(started: Instant) -> u64 {

@@ -842,8 +842,50 @@ impl Comparison {
     ) -> PairDrift {
         let signature_file = display(&pair.signature);
         let implementation_file = display(&pair.implementation);
+        let mut limits = self.parse_limits(&signature_file, &implementation_file);
+        let files = (signature_file.as_str(), implementation_file.as_str());
+        let signature_degraded = self.signature.failure.is_some() || !self.signature.error_lines().is_empty();
+        let mut implementation_only = Vec::new();
+        let mut any_type_unknown = false;
+        for addition in self.additions {
+            let (item, type_unknown) = addition_item(addition, signature_degraded, pair, types, files);
+            any_type_unknown |= type_unknown;
+            implementation_only.push(item);
+        }
+        limits.extend(hidden_type_limits(&implementation_only));
+        if any_type_unknown {
+            limits.push(format!(
+                "the type of some values the signature lacks is not known: FSAC gave none ({})",
+                fsac.reason.as_deref().unwrap_or("no reason given")
+            ));
+        }
+        let signature_only: Vec<DriftItem> = self
+            .removals
+            .into_iter()
+            .map(|(item, range, old_text)| removal_item(item, range, old_text, files))
+            .collect();
+        let uncertain = implementation_only.iter().chain(&signature_only).any(|item| !item.certain);
+        let complete = self.signature.failure.is_none()
+            && self.implementation.failure.is_none()
+            && !uncertain
+            && implementation_only.iter().all(|item| item.type_source != Some(TypeSource::NotKnown))
+            && self.signature.error_lines().is_empty()
+            && self.implementation.error_lines().is_empty();
+        PairDrift {
+            project: display(&pair.project),
+            signature_file,
+            implementation_file,
+            implementation_only,
+            signature_only,
+            complete,
+            limits,
+        }
+    }
+
+    /// What the parser could not read in either file, and what was matched by text instead.
+    fn parse_limits(&self, signature_file: &str, implementation_file: &str) -> Vec<String> {
         let mut limits = Vec::new();
-        for (read, shown) in [(&self.signature, &signature_file), (&self.implementation, &implementation_file)] {
+        for (read, shown) in [(&self.signature, signature_file), (&self.implementation, implementation_file)] {
             if let Some(failure) = &read.failure {
                 limits.push(format!("{shown} could not be parsed ({failure}): its declarations are not known"));
             }
@@ -862,134 +904,125 @@ impl Comparison {
                 self.matched_by_text.join(", ")
             ));
         }
-        let mut implementation_only = Vec::new();
-        let mut any_type_unknown = false;
-        for addition in self.additions {
-            let signature_degraded = self.signature.failure.is_some() || !self.signature.error_lines().is_empty();
-            let mut status = if signature_degraded {
-                FixStatus::Unverified
-            } else if addition.copied_members {
-                FixStatus::MembersNeedSignatures
-            } else {
-                FixStatus::Ready
-            };
-            let mut type_source = None;
-            let mut body = Vec::new();
-            for piece in &addition.pieces {
-                match piece {
-                    Piece::Line(line) => body.push(line.clone()),
-                    Piece::Value { indent, name, position } => {
-                        match types.get(&(pair.implementation.clone(), *position)) {
-                            Some(signature) => {
-                                body.push(format!("{indent}{signature}"));
-                                type_source.get_or_insert(TypeSource::Fsac);
-                            }
-                            None => {
-                                body.push(format!("{indent}val {name}: <type not known>"));
-                                type_source = Some(TypeSource::NotKnown);
-                                if status != FixStatus::Unverified {
-                                    status = FixStatus::TypeNotKnown;
-                                }
-                                any_type_unknown = true;
-                            }
-                        }
-                    }
+        limits
+    }
+}
+
+/// A declaration the signature lacks, with the fix that adds it (its `val` lines typed by
+/// FSAC where it answered); and whether some value's type is not known. `files` are the
+/// signature's and the implementation's as shown.
+fn addition_item(
+    addition: Addition,
+    signature_degraded: bool,
+    pair: &Pair,
+    types: &HashMap<(PathBuf, Position), String>,
+    (signature_file, implementation_file): (&str, &str),
+) -> (DriftItem, bool) {
+    let mut status = if signature_degraded {
+        FixStatus::Unverified
+    } else if addition.copied_members {
+        FixStatus::MembersNeedSignatures
+    } else {
+        FixStatus::Ready
+    };
+    let mut any_type_unknown = false;
+    let mut type_source = None;
+    let mut body = Vec::new();
+    for piece in &addition.pieces {
+        match piece {
+            Piece::Line(line) => body.push(line.clone()),
+            Piece::Value { indent, name, position } => match types.get(&(pair.implementation.clone(), *position)) {
+                Some(signature) => {
+                    body.push(format!("{indent}{signature}"));
+                    type_source.get_or_insert(TypeSource::Fsac);
                 }
+                None => {
+                    body.push(format!("{indent}val {name}: <type not known>"));
+                    type_source = Some(TypeSource::NotKnown);
+                    if status != FixStatus::Unverified {
+                        status = FixStatus::TypeNotKnown;
+                    }
+                    any_type_unknown = true;
+                }
+            },
+        }
+    }
+    let item = addition.item;
+    let new_text = format!("{}{}{}", addition.before, body.join("\n"), addition.after);
+    let description =
+        format!("add the {} `{}` to the signature, after which other files can use it", item.kind.as_str(), item.name);
+    let drift = DriftItem {
+        name: item.full_name.clone(),
+        kind: item.kind,
+        file: implementation_file.to_owned(),
+        line: item.name_start.line,
+        certain: item.certain,
+        type_source,
+        fix: FixEdit {
+            file: signature_file.to_owned(),
+            range: Range { start: addition.at, end: addition.at },
+            new_text,
+            old_text: String::new(),
+            description,
+            status,
+        },
+    };
+    (drift, any_type_unknown)
+}
+
+/// A `val` naming a type the signature also hides needs that type's fix too (else the
+/// signature does not compile: FS0039): one limit per such pair.
+fn hidden_type_limits(implementation_only: &[DriftItem]) -> Vec<String> {
+    let mut limits = Vec::new();
+    let hidden_types: Vec<&DriftItem> =
+        implementation_only.iter().filter(|item| matches!(item.kind, DriftKind::Type | DriftKind::Exception)).collect();
+    for value in implementation_only.iter().filter(|item| item.kind == DriftKind::Value) {
+        for hidden in &hidden_types {
+            let short = hidden.name.rsplit('.').next().unwrap_or(&hidden.name);
+            let names_it = value
+                .fix
+                .new_text
+                .split(|character: char| !(character.is_alphanumeric() || character == '_'))
+                .any(|word| word == short);
+            if names_it {
+                limits.push(format!(
+                    "the `val` of {} names the type {short}, which the signature hides too: add both, or the signature \
+                     does not compile (FS0039)",
+                    value.name
+                ));
             }
-            let item = addition.item;
-            let new_text = format!("{}{}{}", addition.before, body.join("\n"), addition.after);
-            let description = format!(
-                "add the {} `{}` to the signature, after which other files can use it",
+        }
+    }
+    limits
+}
+
+/// A declaration only the signature has, with the fix that removes it.
+fn removal_item(
+    item: Item,
+    range: Range,
+    old_text: String,
+    (signature_file, implementation_file): (&str, &str),
+) -> DriftItem {
+    DriftItem {
+        name: item.full_name.clone(),
+        kind: item.kind,
+        file: signature_file.to_owned(),
+        line: item.name_start.line,
+        certain: item.certain,
+        type_source: None,
+        fix: FixEdit {
+            file: signature_file.to_owned(),
+            range,
+            new_text: String::new(),
+            old_text,
+            description: format!(
+                "remove the {} `{}` from the signature (or implement it in {implementation_file}): the build fails \
+                 until one of the two is done",
                 item.kind.as_str(),
                 item.name
-            );
-            implementation_only.push(DriftItem {
-                name: item.full_name.clone(),
-                kind: item.kind,
-                file: implementation_file.clone(),
-                line: item.name_start.line,
-                certain: item.certain,
-                type_source,
-                fix: FixEdit {
-                    file: signature_file.clone(),
-                    range: Range { start: addition.at, end: addition.at },
-                    new_text,
-                    old_text: String::new(),
-                    description,
-                    status,
-                },
-            });
-        }
-        // A `val` naming a type the signature also hides needs that type's fix too (else the
-        // signature does not compile: FS0039).
-        let hidden_types: Vec<&DriftItem> = implementation_only
-            .iter()
-            .filter(|item| matches!(item.kind, DriftKind::Type | DriftKind::Exception))
-            .collect();
-        for value in implementation_only.iter().filter(|item| item.kind == DriftKind::Value) {
-            for hidden in &hidden_types {
-                let short = hidden.name.rsplit('.').next().unwrap_or(&hidden.name);
-                let names_it = value
-                    .fix
-                    .new_text
-                    .split(|character: char| !(character.is_alphanumeric() || character == '_'))
-                    .any(|word| word == short);
-                if names_it {
-                    limits.push(format!(
-                        "the `val` of {} names the type {short}, which the signature hides too: add both, or the signature \
-                         does not compile (FS0039)",
-                        value.name
-                    ));
-                }
-            }
-        }
-        if any_type_unknown {
-            limits.push(format!(
-                "the type of some values the signature lacks is not known: FSAC gave none ({})",
-                fsac.reason.as_deref().unwrap_or("no reason given")
-            ));
-        }
-        let signature_only: Vec<DriftItem> = self
-            .removals
-            .into_iter()
-            .map(|(item, range, old_text)| DriftItem {
-                name: item.full_name.clone(),
-                kind: item.kind,
-                file: signature_file.clone(),
-                line: item.name_start.line,
-                certain: item.certain,
-                type_source: None,
-                fix: FixEdit {
-                    file: signature_file.clone(),
-                    range,
-                    new_text: String::new(),
-                    old_text,
-                    description: format!(
-                        "remove the {} `{}` from the signature (or implement it in {implementation_file}): the build \
-                         fails until one of the two is done",
-                        item.kind.as_str(),
-                        item.name
-                    ),
-                    status: if item.certain { FixStatus::Ready } else { FixStatus::Unverified },
-                },
-            })
-            .collect();
-        let uncertain = implementation_only.iter().chain(&signature_only).any(|item| !item.certain);
-        let complete = self.signature.failure.is_none()
-            && self.implementation.failure.is_none()
-            && !uncertain
-            && implementation_only.iter().all(|item| item.type_source != Some(TypeSource::NotKnown))
-            && self.signature.error_lines().is_empty()
-            && self.implementation.error_lines().is_empty();
-        PairDrift {
-            project: display(&pair.project),
-            signature_file,
-            implementation_file,
-            implementation_only,
-            signature_only,
-            complete,
-            limits,
-        }
+            ),
+            status: if item.certain { FixStatus::Ready } else { FixStatus::Unverified },
+        },
     }
 }
 

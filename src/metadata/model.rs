@@ -274,18 +274,7 @@ impl<'r, 'a> Reader<'r, 'a> {
     }
 
     fn assembly(&self) -> Result<Assembly, MetadataError> {
-        let (name, version) = if self.tables.rows(table::ASSEMBLY) > 0 {
-            let version = (1..=4)
-                .map(|column| self.cell(table::ASSEMBLY, 1, column).map(|part| part.to_string()))
-                .collect::<Result<Vec<_>, _>>()?
-                .join(".");
-            (self.string(self.cell(table::ASSEMBLY, 1, 7)?)?, version)
-        } else if self.tables.rows(table::MODULE) > 0 {
-            let module = self.string(self.cell(table::MODULE, 1, 1)?)?;
-            (module.trim_end_matches(".dll").trim_end_matches(".exe").to_owned(), String::new())
-        } else {
-            return Err(MetadataError::malformed("neither an Assembly nor a Module row"));
-        };
+        let (name, version) = self.name_and_version()?;
 
         let type_count = self.tables.rows(table::TYPE_DEF);
         let mut enclosing_of: HashMap<u32, u32> = HashMap::new();
@@ -373,33 +362,27 @@ impl<'r, 'a> Reader<'r, 'a> {
                 forwarded_to: None,
             });
         }
-        // Full names and outside visibility follow the enclosing chain (bounded: a cycle in
-        // NestedClass is malformed input, not a reason to loop).
-        for index in 0..types.len() {
-            let mut parts = vec![types[index].display_name.clone()];
-            let mut visible = types[index].accessibility.is_visible_outside();
-            let mut namespace = types[index].namespace.clone();
-            let mut current = types[index].enclosing;
-            let mut steps = 0;
-            while let Some(outer) = current {
-                steps += 1;
-                if steps > 64 || outer == index {
-                    return Err(MetadataError::malformed("a cycle among nested types"));
-                }
-                parts.push(types[outer].display_name.clone());
-                visible &= types[outer].accessibility.is_visible_outside();
-                namespace = types[outer].namespace.clone();
-                current = types[outer].enclosing;
-            }
-            if !namespace.is_empty() {
-                parts.push(namespace);
-            }
-            parts.reverse();
-            types[index].full_name = parts.join(".");
-            types[index].is_visible_outside = visible;
-        }
+        name_nested_types(&mut types)?;
         types.extend(self.forwarders()?);
         Ok(Assembly { name, version, runtime_version: self.streams.runtime_version.clone(), types })
+    }
+
+    /// The assembly's name and version (`a.b.c.d`), or a module's name without its extension
+    /// and no version.
+    fn name_and_version(&self) -> Result<(String, String), MetadataError> {
+        let name_and_version = if self.tables.rows(table::ASSEMBLY) > 0 {
+            let version = (1..=4)
+                .map(|column| self.cell(table::ASSEMBLY, 1, column).map(|part| part.to_string()))
+                .collect::<Result<Vec<_>, _>>()?
+                .join(".");
+            (self.string(self.cell(table::ASSEMBLY, 1, 7)?)?, version)
+        } else if self.tables.rows(table::MODULE) > 0 {
+            let module = self.string(self.cell(table::MODULE, 1, 1)?)?;
+            (module.trim_end_matches(".dll").trim_end_matches(".exe").to_owned(), String::new())
+        } else {
+            return Err(MetadataError::malformed("neither an Assembly nor a Module row"));
+        };
+        Ok(name_and_version)
     }
 
     /// Generic parameter names by owner (TypeDef or MethodDef row), in declaration order.
@@ -837,4 +820,33 @@ fn render_method(
             signature.return_type
         )
     }
+}
+
+/// Full names and outside visibility follow the enclosing chain (bounded: a cycle in
+/// NestedClass is malformed input, not a reason to loop).
+fn name_nested_types(types: &mut [TypeInfo]) -> Result<(), MetadataError> {
+    for index in 0..types.len() {
+        let mut parts = vec![types[index].display_name.clone()];
+        let mut visible = types[index].accessibility.is_visible_outside();
+        let mut namespace = types[index].namespace.clone();
+        let mut current = types[index].enclosing;
+        let mut steps = 0;
+        while let Some(outer) = current {
+            steps += 1;
+            if steps > 64 || outer == index {
+                return Err(MetadataError::malformed("a cycle among nested types"));
+            }
+            parts.push(types[outer].display_name.clone());
+            visible &= types[outer].accessibility.is_visible_outside();
+            namespace = types[outer].namespace.clone();
+            current = types[outer].enclosing;
+        }
+        if !namespace.is_empty() {
+            parts.push(namespace);
+        }
+        parts.reverse();
+        types[index].full_name = parts.join(".");
+        types[index].is_visible_outside = visible;
+    }
+    Ok(())
 }

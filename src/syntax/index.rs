@@ -558,45 +558,7 @@ impl SyntaxIndex {
                 stats.cache_hits += 1;
                 entry
             }
-            None => {
-                let parse_started = Instant::now();
-                let parsed = parsers.parse(&text, grammar, self.options.deadline.budget_for(text.len()));
-                stats.parse_time += parse_started.elapsed();
-                match parsed {
-                    Ok(tree) => {
-                        stats.parsed += 1;
-                        let extract_started = Instant::now();
-                        let entry = extract_file_index(&text, &tree, grammar, content_sha256);
-                        drop(tree);
-                        stats.extract_time += extract_started.elapsed();
-                        // Unsaved buffers are transient (and private); only disk text is cached.
-                        if let (Some(cache), false) = (&self.cache, from_overlay) {
-                            let store_started = Instant::now();
-                            if cache.store(&entry).is_err() {
-                                stats.cache_write_failures += 1;
-                            }
-                            stats.cache_time += store_started.elapsed();
-                        }
-                        entry
-                    }
-                    Err(failure) => {
-                        let status = match failure {
-                            ParseFailure::DeadlineExceeded { .. } => HealthStatus::TimedOut,
-                            _ => HealthStatus::Failed,
-                        };
-                        let lines = crate::syntax::extract::LineIndex::new(&text).line_count();
-                        let health = FileHealth::failed(status, failure.to_string());
-                        let mut index = FileIndex::empty(grammar, content_sha256, text.len() as u32, lines, health);
-                        // The branches are read from the lines, parse or not.
-                        index.conditionals = crate::syntax::conditionals::scan(&text);
-                        LocalFileIndex {
-                            format_version: crate::syntax::model::INDEX_FORMAT_VERSION,
-                            names: Vec::new(),
-                            index,
-                        }
-                    }
-                }
-            }
+            None => self.parse_and_extract(&text, grammar, content_sha256, from_overlay, parsers, stats),
         };
         let extract_started = Instant::now();
         let index = local.into_global(&self.interner);
@@ -608,6 +570,53 @@ impl SyntaxIndex {
             Arc::new(IndexedFile { path: path.to_path_buf(), from_overlay, index: Arc::new(index), disk_stamp }),
         );
         self.bump_generation();
+    }
+
+    /// A file's index from its text: parsed (within the parse deadline) and extracted, and
+    /// stored in the cache when the text is the disk's; a file that does not parse gets an
+    /// empty index saying why (its `#if` branches still read from the lines).
+    fn parse_and_extract(
+        &self,
+        text: &str,
+        grammar: GrammarKind,
+        content_sha256: [u8; 32],
+        from_overlay: bool,
+        parsers: &mut FsharpParsers,
+        stats: &mut IndexRunStats,
+    ) -> LocalFileIndex {
+        let parse_started = Instant::now();
+        let parsed = parsers.parse(text, grammar, self.options.deadline.budget_for(text.len()));
+        stats.parse_time += parse_started.elapsed();
+        match parsed {
+            Ok(tree) => {
+                stats.parsed += 1;
+                let extract_started = Instant::now();
+                let entry = extract_file_index(text, &tree, grammar, content_sha256);
+                drop(tree);
+                stats.extract_time += extract_started.elapsed();
+                // Unsaved buffers are transient (and private); only disk text is cached.
+                if let (Some(cache), false) = (&self.cache, from_overlay) {
+                    let store_started = Instant::now();
+                    if cache.store(&entry).is_err() {
+                        stats.cache_write_failures += 1;
+                    }
+                    stats.cache_time += store_started.elapsed();
+                }
+                entry
+            }
+            Err(failure) => {
+                let status = match failure {
+                    ParseFailure::DeadlineExceeded { .. } => HealthStatus::TimedOut,
+                    _ => HealthStatus::Failed,
+                };
+                let lines = crate::syntax::extract::LineIndex::new(text).line_count();
+                let health = FileHealth::failed(status, failure.to_string());
+                let mut index = FileIndex::empty(grammar, content_sha256, text.len() as u32, lines, health);
+                // The branches are read from the lines, parse or not.
+                index.conditionals = crate::syntax::conditionals::scan(text);
+                LocalFileIndex { format_version: crate::syntax::model::INDEX_FORMAT_VERSION, names: Vec::new(), index }
+            }
+        }
     }
 
     pub fn file(&self, path: &Path) -> Option<Arc<IndexedFile>> {

@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::workspace::paths::{expand_wildcard, has_wildcard, path_matches, resolve_msbuild_path};
-use crate::workspace::xml::{local_name, parse_xml};
+use crate::workspace::xml::{XmlElement, local_name, parse_xml};
 
 /// One file compiled by a project, in compile order.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -147,6 +147,31 @@ pub fn parse_project(path: &Path, text: &str) -> Project {
         return empty("no <Project> element".to_owned(), None);
     };
 
+    let properties = project_properties(root, &directory, &name);
+    let target_frameworks = target_frameworks_of(&properties);
+    let items = read_items(root, &directory, &properties, &mut problems);
+    let is_test_project = is_test_project_of(&properties);
+    let ItemLists { before, main, after, project_references, package_references } = items;
+    let mut compile_items = before;
+    compile_items.extend(main);
+    compile_items.extend(after);
+    let errors = missing_compile_items(path, &compile_items, &mut problems);
+    Project {
+        path: path.to_path_buf(),
+        name,
+        target_frameworks,
+        compile_items,
+        project_references,
+        package_references,
+        is_test_project,
+        problems,
+        errors,
+    }
+}
+
+/// The project's properties (names lower-cased), MSBuild's own directory and name properties
+/// first, each `PropertyGroup` read in order with `$(...)` substituted.
+fn project_properties(root: &XmlElement, directory: &Path, name: &str) -> HashMap<String, String> {
     let mut properties: HashMap<String, String> = HashMap::new();
     let mut directory_text = directory.to_string_lossy().into_owned();
     if !directory_text.ends_with('/') {
@@ -154,14 +179,18 @@ pub fn parse_project(path: &Path, text: &str) -> Project {
     }
     properties.insert("msbuildprojectdirectory".to_owned(), directory_text.trim_end_matches('/').to_owned());
     properties.insert("msbuildthisfiledirectory".to_owned(), directory_text.clone());
-    properties.insert("msbuildprojectname".to_owned(), name.clone());
+    properties.insert("msbuildprojectname".to_owned(), name.to_owned());
     for group in root.children_named("PropertyGroup") {
         for property in &group.children {
             let value = substitute(&property.text, &properties, &mut Vec::new());
             properties.insert(local_name(&property.name).to_ascii_lowercase(), value);
         }
     }
+    properties
+}
 
+/// `TargetFrameworks` then `TargetFramework`, each framework once, in order.
+fn target_frameworks_of(properties: &HashMap<String, String>) -> Vec<String> {
     let mut target_frameworks = Vec::new();
     for key in ["targetframeworks", "targetframework"] {
         if let Some(value) = properties.get(key) {
@@ -172,52 +201,66 @@ pub fn parse_project(path: &Path, text: &str) -> Project {
             }
         }
     }
+    target_frameworks
+}
 
-    let mut before = Vec::new();
-    let mut main = Vec::new();
-    let mut after = Vec::new();
-    let mut project_references = Vec::new();
-    let mut package_references = Vec::new();
+/// `IsTestProject` when it says `true` or `false`.
+fn is_test_project_of(properties: &HashMap<String, String>) -> Option<bool> {
+    properties.get("istestproject").map(|value| value.trim()).and_then(|value| {
+        match value.to_ascii_lowercase().as_str() {
+            "true" => Some(true),
+            "false" => Some(false),
+            _ => None,
+        }
+    })
+}
+
+/// The items of a project's `ItemGroup`s: compile items by list (`CompileBefore`, `Compile`,
+/// `CompileAfter`), project and package references.
+#[derive(Default)]
+struct ItemLists {
+    before: Vec<CompileItem>,
+    main: Vec<CompileItem>,
+    after: Vec<CompileItem>,
+    project_references: Vec<PathBuf>,
+    package_references: Vec<PackageReference>,
+}
+
+/// Reads every `ItemGroup` in order (an item's `Remove` applies to what its list holds so far).
+fn read_items(
+    root: &XmlElement,
+    directory: &Path,
+    properties: &HashMap<String, String>,
+    problems: &mut Vec<String>,
+) -> ItemLists {
+    let mut items = ItemLists::default();
     for group in root.children_named("ItemGroup") {
         for item in &group.children {
             let item_name = local_name(&item.name).to_ascii_lowercase();
-            let include = item.attribute("Include").map(|value| substitute(value, &properties, &mut problems));
-            let remove = item.attribute("Remove").map(|value| substitute(value, &properties, &mut problems));
+            let include = item.attribute("Include").map(|value| substitute(value, properties, problems));
+            let remove = item.attribute("Remove").map(|value| substitute(value, properties, problems));
             match item_name.as_str() {
                 "compile" | "compilebefore" | "compileafter" => {
                     let list = match item_name.as_str() {
-                        "compilebefore" => &mut before,
-                        "compileafter" => &mut after,
-                        _ => &mut main,
+                        "compilebefore" => &mut items.before,
+                        "compileafter" => &mut items.after,
+                        _ => &mut items.main,
                     };
                     if let Some(include) = include {
-                        let exclude =
-                            item.attribute("Exclude").map(|value| substitute(value, &properties, &mut problems));
-                        let link = item
-                            .attribute("Link")
-                            .map(str::to_owned)
-                            .or_else(|| item.child_text("Link").map(str::to_owned))
-                            .map(|link| substitute(&link, &properties, &mut problems));
-                        let condition =
-                            item.attribute("Condition").or_else(|| group.attribute("Condition")).map(str::to_owned);
-                        let start = list.len();
-                        add_compile_items(list, &directory, &include, exclude.as_deref(), link);
-                        for added in &mut list[start..] {
-                            added.condition = condition.clone();
-                        }
+                        add_compile_item(list, group, item, directory, &include, properties, problems);
                     }
                     if let Some(remove) = remove {
                         for pattern in remove.split(';').map(str::trim).filter(|value| !value.is_empty()) {
-                            list.retain(|existing: &CompileItem| !path_matches(&directory, pattern, &existing.path));
+                            list.retain(|existing: &CompileItem| !path_matches(directory, pattern, &existing.path));
                         }
                     }
                 }
                 "projectreference" => {
                     if let Some(include) = include {
                         for written in include.split(';').map(str::trim).filter(|value| !value.is_empty()) {
-                            let resolved = resolve_msbuild_path(&directory, written);
-                            if !project_references.contains(&resolved) {
-                                project_references.push(resolved);
+                            let resolved = resolve_msbuild_path(directory, written);
+                            if !items.project_references.contains(&resolved) {
+                                items.project_references.push(resolved);
                             }
                         }
                     }
@@ -230,25 +273,45 @@ pub fn parse_project(path: &Path, text: &str) -> Project {
                             .map(str::to_owned)
                             .or_else(|| item.child_text("Version").map(str::to_owned))
                             .filter(|value| !value.is_empty());
-                        package_references.push(PackageReference { name: package.trim().to_owned(), version });
+                        items.package_references.push(PackageReference { name: package.trim().to_owned(), version });
                     }
                 }
                 _ => {}
             }
         }
     }
-    let is_test_project = properties.get("istestproject").map(|value| value.trim()).and_then(|value| {
-        match value.to_ascii_lowercase().as_str() {
-            "true" => Some(true),
-            "false" => Some(false),
-            _ => None,
-        }
-    });
-    let mut compile_items = before;
-    compile_items.extend(main);
-    compile_items.extend(after);
+    items
+}
+
+/// One `Compile` (or `CompileBefore`/`CompileAfter`) item with an `Include`: its files (with
+/// `Exclude` and `Link`) added to `list`, each carrying the item's or its group's `Condition`.
+fn add_compile_item(
+    list: &mut Vec<CompileItem>,
+    group: &XmlElement,
+    item: &XmlElement,
+    directory: &Path,
+    include: &str,
+    properties: &HashMap<String, String>,
+    problems: &mut Vec<String>,
+) {
+    let exclude = item.attribute("Exclude").map(|value| substitute(value, properties, problems));
+    let link = item
+        .attribute("Link")
+        .map(str::to_owned)
+        .or_else(|| item.child_text("Link").map(str::to_owned))
+        .map(|link| substitute(&link, properties, problems));
+    let condition = item.attribute("Condition").or_else(|| group.attribute("Condition")).map(str::to_owned);
+    let start = list.len();
+    add_compile_items(list, directory, include, exclude.as_deref(), link);
+    for added in &mut list[start..] {
+        added.condition = condition.clone();
+    }
+}
+
+/// A problem and an error for each compile item whose file does not exist.
+fn missing_compile_items(path: &Path, compile_items: &[CompileItem], problems: &mut Vec<String>) -> Vec<ProjectError> {
     let mut errors = Vec::new();
-    for item in &compile_items {
+    for item in compile_items {
         if !item.exists {
             problems.push(format!("compile item not found: {}", item.path.display()));
             errors.push(ProjectError {
@@ -265,17 +328,7 @@ pub fn parse_project(path: &Path, text: &str) -> Project {
             });
         }
     }
-    Project {
-        path: path.to_path_buf(),
-        name,
-        target_frameworks,
-        compile_items,
-        project_references,
-        package_references,
-        is_test_project,
-        problems,
-        errors,
-    }
+    errors
 }
 
 fn add_compile_items(

@@ -10,10 +10,8 @@
 //! a target framework FSAC did not load must fall in a project whose answer names that target
 //! framework as not checked: never a bare `clean`.
 //!
-//! Without a `dotnet` on `PATH` the tests say so and return (scripts/test.sh runs them only
-//! where the SDK is).
-
-#![allow(clippy::print_stderr)] // the skip reason goes to stderr
+//! The .NET SDK is the referee: without a `dotnet` on `PATH` each test fails and says so (as
+//! every test that starts the FSAC double does; scripts/test.sh runs where the SDK is).
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -37,12 +35,11 @@ struct Build {
     output: String,
 }
 
-fn dotnet_is_here() -> bool {
+/// Fails the test when no `dotnet` runs: the .NET SDK is the referee, and a referee test that
+/// cannot reach it has nothing to compare.
+fn require_dotnet() {
     let here = Command::new("dotnet").arg("--version").output().is_ok_and(|output| output.status.success());
-    if !here {
-        eprintln!("skipped: check_referee: no `dotnet` on PATH (the .NET SDK is the referee)");
-    }
-    here
+    assert!(here, "check_referee needs the .NET SDK: no `dotnet --version` ran from PATH");
 }
 
 /// A restored copy of fixtures/referee after `edit` (file, from, to) replacements.
@@ -194,9 +191,7 @@ fn referee(tree: &Path) -> (Build, Value) {
 /// configuration of Multi it covers.
 #[test]
 fn the_referee_solution_is_clean_for_both() {
-    if !dotnet_is_here() {
-        return;
-    }
+    require_dotnet();
     let tree = referee_tree(&[]);
     let (build, answer) = referee(tree.path());
     assert!(build.succeeded, "{}", build.output);
@@ -210,9 +205,7 @@ fn the_referee_solution_is_clean_for_both() {
 /// A library change that still compiles breaks its consumer: the error is in another project.
 #[test]
 fn a_library_change_that_breaks_a_consumer_is_an_error_in_the_consumer_for_both() {
-    if !dotnet_is_here() {
-        return;
-    }
+    require_dotnet();
     let tree = referee_tree(&[("src/Core/Orders.fs", "let grandTotal", "let sumOfTotals")]);
     let (build, _) = referee(tree.path());
     assert!(!build.succeeded);
@@ -222,9 +215,7 @@ fn a_library_change_that_breaks_a_consumer_is_an_error_in_the_consumer_for_both(
 /// An error in the `#if REFEREE_STRICT` branch, active only through `Directory.Build.props`.
 #[test]
 fn an_error_in_a_branch_the_props_file_activates_is_an_error_for_both() {
-    if !dotnet_is_here() {
-        return;
-    }
+    require_dotnet();
     let tree = referee_tree(&[("src/Core/Strict.fs", "order.Id > 0", "order.Id > \"zero\"")]);
     let (build, _) = referee(tree.path());
     assert!(build.errors.iter().any(|((_, file, line), ..)| file == "src/Core/Strict.fs" && *line == 6), "{build:?}");
@@ -233,9 +224,7 @@ fn an_error_in_a_branch_the_props_file_activates_is_an_error_for_both() {
 /// An error in Modern.fs, compiled only for net10.0 (the target framework FSAC loads).
 #[test]
 fn an_error_in_a_file_compiled_only_for_the_first_target_framework_is_an_error_for_both() {
-    if !dotnet_is_here() {
-        return;
-    }
+    require_dotnet();
     let tree = referee_tree(&[("src/Multi/Modern.fs", "\"net10.0: \" +", "1 +")]);
     let (build, _) = referee(tree.path());
     assert!(
@@ -251,9 +240,7 @@ fn an_error_in_a_file_compiled_only_for_the_first_target_framework_is_an_error_f
 /// as a file it did not check.
 #[test]
 fn errors_only_in_the_other_target_framework_are_never_a_bare_clean() {
-    if !dotnet_is_here() {
-        return;
-    }
+    require_dotnet();
     let tree = referee_tree(&[
         ("src/Multi/Legacy.fs", "\"netstandard2.0\"", "\"netstandard2.0\" + 1"),
         ("src/Multi/Text.fs", "text.ToUpper() + \"!\"", "text.ToUpper() + 1"),
@@ -297,9 +284,7 @@ fn errors_only_in_the_other_target_framework_are_never_a_bare_clean() {
 /// target framework is not listed.
 #[test]
 fn find_names_the_target_framework_it_did_not_search() {
-    if !dotnet_is_here() {
-        return;
-    }
+    require_dotnet();
     let tree = referee_tree(&[]);
     let runtime = tempfile::tempdir().unwrap();
     let output = Command::new(env!("CARGO_BIN_EXE_fslens"))

@@ -3,8 +3,6 @@
 //! unit tests (`node --test`) map them. Workspace paths become `/workspace` and timings,
 //! pids and uptimes become 0 (the session socket a fixed path) so that a re-recording only changes what the contract changed.
 
-#![allow(clippy::print_stderr)] // skip reasons and timings go to stderr
-
 use crate::support;
 use fslens::commands::registry::Command;
 
@@ -138,28 +136,21 @@ async fn record_answers_from_an_editor_session_on_shipping() {
     assert!(invalid.get("error").is_some(), "{invalid}");
     record("make-visible-invalid-argument", answer(&invalid), root);
 
-    // find and fieldImpact: recorded once this fslens answers them.
     let find = editor.execute(Command::Find, json!({"query": "Shipment.Weight"})).await;
-    if find.get("result").is_some() {
-        record("find-query", answer(&find), root);
-        let position = editor
-            .execute(
-                Command::Find,
-                json!({"kind": "position", "path": "src/Shipping.App/Program.fs", "line": 22, "word": "Weight"}),
-            )
-            .await;
-        record("find-position", answer(&position), root);
-        let paged = editor.execute(Command::Find, json!({"query": "Shipment.Weight", "maxResults": 3})).await;
-        record("find-paged", answer(&paged), root);
-    } else {
-        eprintln!("fslens.find is not answered by this fslens: not recorded: {find}");
-    }
+    assert!(find.get("result").is_some(), "{find}");
+    record("find-query", answer(&find), root);
+    let position = editor
+        .execute(
+            Command::Find,
+            json!({"kind": "position", "path": "src/Shipping.App/Program.fs", "line": 22, "word": "Weight"}),
+        )
+        .await;
+    record("find-position", answer(&position), root);
+    let paged = editor.execute(Command::Find, json!({"query": "Shipment.Weight", "maxResults": 3})).await;
+    record("find-paged", answer(&paged), root);
     let impact = editor.execute(Command::FieldImpact, json!({"query": "Shipment.Weight"})).await;
-    if impact.get("result").is_some() {
-        record("field-impact", answer(&impact), root);
-    } else {
-        eprintln!("fslens.fieldImpact is not answered by this fslens: not recorded: {impact}");
-    }
+    assert!(impact.get("result").is_some(), "{impact}");
+    record("field-impact", answer(&impact), root);
 
     let notifications: Vec<Value> =
         editor.notifications.iter().filter(|message| message["method"] == "fslens/status").cloned().collect();

@@ -1,5 +1,9 @@
 //! The session socket: other clients join an editor's session; the socket is private.
-#![allow(clippy::print_stderr)] // skipped tests say why on stderr
+//!
+//! Two tests act as another user (`useradd` and `runuser`, `setpriv` to `nobody`), which needs
+//! root: run as another user they fail and say so (CI runs as root; docs/testing.md says how to
+//! leave them out).
+#![allow(clippy::print_stderr)] // a timing goes to stderr
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
@@ -149,15 +153,20 @@ async fn symlinked_or_group_writable_runtime_directories_are_refused() {
     }
 }
 
+/// Fails the test unless it runs as root, which it needs to `what`.
+fn require_root(what: &str) {
+    let uid = fslens::session::current_uid();
+    assert_eq!(
+        uid, 0,
+        "this test needs root to {what} (running as uid {uid}); as another user, leave it out with \
+         `cargo test --test it -- --skip session_socket::connections_from_another_user_are_refused \
+         --skip session_socket::a_session_client_running_as_nobody_is_refused`"
+    );
+}
+
 #[tokio::test]
 async fn connections_from_another_user_are_refused() {
-    if fslens::session::current_uid() != 0 {
-        eprintln!(
-            "skipped: needs root to create a second user and connect as it (running as uid {})",
-            fslens::session::current_uid()
-        );
-        return;
-    }
+    require_root("create a second user and connect as it");
     let user = "fslens-peer-test";
     let exists =
         std::process::Command::new("id").arg(user).output().map(|output| output.status.success()).unwrap_or(false);
@@ -165,10 +174,7 @@ async fn connections_from_another_user_are_refused() {
         let created = std::process::Command::new("useradd")
             .args(["--no-create-home", "--shell", "/usr/sbin/nologin", user])
             .status();
-        if !created.map(|status| status.success()).unwrap_or(false) {
-            eprintln!("skipped: useradd could not create a test user");
-            return;
-        }
+        assert!(created.is_ok_and(|status| status.success()), "useradd could not create the test user {user}");
     }
     let workspace = tempfile::tempdir().unwrap();
     let runtime = tempfile::tempdir().unwrap();
@@ -241,10 +247,7 @@ fn connect_as_nobody(socket: &Path) -> String {
 
 #[tokio::test]
 async fn a_session_client_running_as_nobody_is_refused() {
-    if fslens::session::current_uid() != 0 {
-        eprintln!("skipped: needs root to run a client as nobody (running as uid {})", fslens::session::current_uid());
-        return;
-    }
+    require_root("run a client as nobody");
     let workspace = tempfile::tempdir().unwrap();
     let runtime = tempfile::tempdir().unwrap();
     std::fs::set_permissions(runtime.path(), std::fs::Permissions::from_mode(0o755)).unwrap();

@@ -283,6 +283,9 @@ struct HelperKey {
     project: String,
 }
 
+/// The tests found so far, one row per test (keyed by project, file, line and name).
+type Tests = BTreeMap<(String, String, u32, String), TestRow>;
+
 /// `fslens.testsForSymbol`.
 pub async fn tests_for_symbol(
     arguments: TestsForSymbolArguments,
@@ -293,28 +296,7 @@ pub async fn tests_for_symbol(
     let root = context.workspace_root()?.to_path_buf();
     let model = crate::commands::load_workspace_model(&root).await?;
     let test_projects = test_projects_of(&model, arguments.project_path.as_deref())?;
-
-    let own = match &arguments.query {
-        Some(query) => FindOwnArguments { query: Some(query.clone()), ..FindOwnArguments::default() },
-        None => FindOwnArguments { kind: FindKind::Position, ..FindOwnArguments::default() },
-    };
-    let mut find_arguments = FindArguments::new(own);
-    find_arguments.path = arguments.path.clone();
-    find_arguments.line = arguments.line;
-    find_arguments.character = arguments.character;
-    find_arguments.word = arguments.word.clone();
-    find_arguments.timeout_ms = remaining(deadline);
-    let found = find::all_sites(find_arguments, context.clone()).await?;
-    if arguments.query.is_some() && found.rows.is_empty() && found.declarations == 0 {
-        return Err(CommandError::invalid_argument(
-            "query",
-            format!(
-                "no declaration named {:?} in the workspace (find's answer is {})",
-                arguments.query.as_deref().unwrap_or_default(),
-                found.completeness.as_str()
-            ),
-        ));
-    }
+    let found = sites_of_the_symbol(&arguments, deadline, &context).await?;
     let symbol = found
         .rows
         .iter()
@@ -331,170 +313,15 @@ pub async fn tests_for_symbol(
         parsers: FsharpParsers::new(),
         files: HashMap::new(),
     };
-    let mut tests: BTreeMap<(String, String, u32, String), TestRow> = BTreeMap::new();
-    let mut helper_keys: Vec<HelperKey> = Vec::new();
-    let mut outside = Vec::new();
-    for site in found.rows.iter().filter(|site| is_use(site)) {
-        let Some((project, path, enclosing)) = reader.enclosing(site) else { continue };
-        match enclosing {
-            Enclosing::Test(test) => {
-                let row = test_row(test, project, &site.file, Reach::Direct(Direct::Direct));
-                tests.entry(test_key(&row)).or_insert(row);
-            }
-            Enclosing::Function(EnclosingFunction { name, line, character }) => {
-                let key = HelperKey { path, line, character, name, project: project.display.clone() };
-                if !helper_keys.contains(&key) {
-                    helper_keys.push(key);
-                }
-            }
-            Enclosing::Nothing => outside.push(outside_site(site, "in no test and no function")),
-            Enclosing::Unparsed(why) => outside.push(outside_site(site, &format!("the file did not parse: {why}"))),
-        }
-    }
-
-    let mut helpers = Vec::new();
-    let mut helpers_not_followed = Vec::new();
-    let mut helpers_incomplete = Vec::new();
-    let bound = arguments.max_intermediate.as_usize();
-    for (index, key) in helper_keys.iter().enumerate() {
-        let display_path = model.display_path(&key.path);
-        let mut row = HelperRow {
-            name: key.name.clone(),
-            project: key.project.clone(),
-            path: display_path.clone(),
-            line: key.line,
-            followed: false,
-            completeness: None,
-            reason: None,
-            used_by_functions_not_followed: Vec::new(),
-        };
-        let cut = if index >= bound {
-            Some(format!("maxIntermediate = {bound} helpers were followed"))
-        } else if Instant::now() >= deadline {
-            Some("the deadline passed".to_owned())
-        } else {
-            None
-        };
-        if let Some(reason) = cut {
-            helpers_not_followed.push(format!("{} ({}:{})", key.name, display_path, key.line));
-            row.reason = Some(reason);
-            helpers.push(row);
-            continue;
-        }
-        let own = FindOwnArguments { kind: FindKind::Position, ..FindOwnArguments::default() };
-        let mut helper_find = FindArguments::new(own);
-        helper_find.path = Some(display_path.clone());
-        helper_find.line = Some(Coordinate::clamped(u64::from(key.line)));
-        helper_find.character = Some(Coordinate::clamped(u64::from(key.character)));
-        helper_find.timeout_ms = remaining(deadline);
-        let uses: AllSites = match find::all_sites(helper_find, context.clone()).await {
-            Ok(uses) => uses,
-            Err(CommandError::Cancelled) => return Err(CommandError::Cancelled),
-            Err(error) => {
-                helpers_not_followed.push(format!("{} ({}:{})", key.name, display_path, key.line));
-                row.reason = Some(format!("find failed at its name: {error}"));
-                helpers.push(row);
-                continue;
-            }
-        };
-        row.followed = true;
-        row.completeness = Some(uses.completeness);
-        if uses.completeness != Completeness::Complete {
-            helpers_incomplete.push(format!("{} ({})", key.name, uses.completeness.as_str()));
-        }
-        let reach = Reach::Via { via: key.name.clone(), path: display_path.clone(), line: key.line };
-        for site in uses.rows.iter().filter(|site| is_use(site)) {
-            let Some((project, _, enclosing)) = reader.enclosing(site) else { continue };
-            match enclosing {
-                Enclosing::Test(test) => {
-                    let test = test_row(test, project, &site.file, reach.clone());
-                    tests.entry(test_key(&test)).or_insert(test);
-                }
-                Enclosing::Function(function) => {
-                    let own_body = function.line == key.line && function.name == key.name;
-                    let named = format!("{} ({}:{})", function.name, site.file, function.line);
-                    if !own_body && !row.used_by_functions_not_followed.contains(&named) {
-                        row.used_by_functions_not_followed.push(named);
-                    }
-                }
-                Enclosing::Nothing | Enclosing::Unparsed(_) => {}
-            }
-        }
-        helpers.push(row);
-    }
-
-    // Which test projects find searched.
-    let status_of: HashMap<&str, ProjectStatus> =
-        found.per_project.iter().map(|row| (row.project.as_str(), row.status)).collect();
-    let mut projects_not_searched = Vec::new();
-    let mut project_rows: Vec<TestProjectRow> = Vec::new();
-    for project in &test_projects {
-        let searched = match status_of.get(project.display.as_str()) {
-            Some(ProjectStatus::Analyzed) => "analyzed".to_owned(),
-            Some(status) => {
-                projects_not_searched.push(format!("{} ({})", project.display, status.as_str()));
-                status.as_str().to_owned()
-            }
-            None => "notSwept".to_owned(),
-        };
-        let tests_here: Vec<TestRow> = tests.values().filter(|test| test.project == project.display).cloned().collect();
-        project_rows.push(TestProjectRow {
-            project: project.display.clone(),
-            rule: project.rule.clone(),
-            searched,
-            tests: tests_here,
-        });
-    }
-
-    let mut missing = Vec::new();
-    if found.completeness != Completeness::Complete {
-        let why = match found.via {
-            Via::Syntax => "FSAC is not ready: the syntax layer matched the sites by name",
-            _ => "find's answer for the symbol is not complete",
-        };
-        missing.push(format!("{why} (find completeness {})", found.completeness.as_str()));
-    }
-    if !helpers_incomplete.is_empty() {
-        missing.push(format!("find's answer for helpers is not complete: {}", helpers_incomplete.join(", ")));
-    }
-    if !helpers_not_followed.is_empty() {
-        missing.push(format!("{} helper(s) were not followed", helpers_not_followed.len()));
-    }
-    if !projects_not_searched.is_empty() {
-        missing.push(format!("test projects not searched: {}", projects_not_searched.join(", ")));
-    }
-    if helpers.iter().any(|helper| !helper.used_by_functions_not_followed.is_empty()) {
-        missing.push("some helpers are used by other functions (a second level), which is not followed".to_owned());
-    }
+    let (mut tests, helper_keys, outside) = direct_uses(&mut reader, &found);
+    let followed = follow_helpers(&mut reader, &helper_keys, &mut tests, &arguments, deadline, &context).await?;
+    let (project_rows, projects_not_searched) = test_project_rows(&test_projects, &found, &tests);
+    let missing = what_is_missing(&found, &followed, &projects_not_searched);
     let complete = missing.is_empty();
-
-    let mut notes = found.notes.clone();
-    if test_projects.is_empty() {
-        notes.push(
-            "no test project in the workspace (none references Microsoft.NET.Test.Sdk, xunit, NUnit, Expecto or \
-             FsCheck.Xunit/NUnit, nor sets IsTestProject)"
-                .to_owned(),
-        );
-    }
+    let notes = answer_notes(&found, &test_projects, &project_rows);
     let run_tests_arguments = run_tests_arguments(&test_projects, &project_rows);
-    let vstest_less: Vec<&str> = project_rows
-        .iter()
-        .filter(|row| !row.tests.is_empty())
-        .filter(|row| {
-            test_projects
-                .iter()
-                .any(|project| project.display == row.project && !projects::runs_under_vstest(project.project))
-        })
-        .map(|row| row.project.as_str())
-        .collect();
-    if !vstest_less.is_empty() {
-        notes.push(format!(
-            "{} reference(s) no Microsoft.NET.Test.Sdk: VSTest cannot select their tests by name, so \
-             runTestsArguments lists only the project",
-            vstest_less.join(", ")
-        ));
-    }
     let total_tests = project_rows.iter().map(|row| row.tests.len()).sum();
+    let FollowedHelpers { helpers, not_followed: helpers_not_followed, incomplete: helpers_incomplete } = followed;
     Ok(TestsForSymbolAnswer {
         tool: "testsForSymbol".to_owned(),
         query: arguments.query,
@@ -520,6 +347,250 @@ pub async fn tests_for_symbol(
         notes,
         elapsed_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
     })
+}
+
+/// Step 1: find's sites of the symbol asked about (by query, or at the position); a query
+/// that names no declaration is an invalid argument.
+async fn sites_of_the_symbol(
+    arguments: &TestsForSymbolArguments,
+    deadline: Instant,
+    context: &CommandContext,
+) -> Result<AllSites, CommandError> {
+    let own = match &arguments.query {
+        Some(query) => FindOwnArguments { query: Some(query.clone()), ..FindOwnArguments::default() },
+        None => FindOwnArguments { kind: FindKind::Position, ..FindOwnArguments::default() },
+    };
+    let mut find_arguments = FindArguments::new(own);
+    find_arguments.path = arguments.path.clone();
+    find_arguments.line = arguments.line;
+    find_arguments.character = arguments.character;
+    find_arguments.word = arguments.word.clone();
+    find_arguments.timeout_ms = remaining(deadline);
+    let found = find::all_sites(find_arguments, context.clone()).await?;
+    if arguments.query.is_some() && found.rows.is_empty() && found.declarations == 0 {
+        return Err(CommandError::invalid_argument(
+            "query",
+            format!(
+                "no declaration named {:?} in the workspace (find's answer is {})",
+                arguments.query.as_deref().unwrap_or_default(),
+                found.completeness.as_str()
+            ),
+        ));
+    }
+    Ok(found)
+}
+
+/// Step 2: each use of the symbol by what encloses it: a test (reached directly), a helper
+/// function of a test project (followed next), or neither (listed outside the tests).
+fn direct_uses(reader: &mut SiteReader<'_>, found: &AllSites) -> (Tests, Vec<HelperKey>, Vec<OutsideSite>) {
+    let mut tests = Tests::new();
+    let mut helper_keys: Vec<HelperKey> = Vec::new();
+    let mut outside = Vec::new();
+    for site in found.rows.iter().filter(|site| is_use(site)) {
+        let Some((project, path, enclosing)) = reader.enclosing(site) else { continue };
+        match enclosing {
+            Enclosing::Test(test) => {
+                let row = test_row(test, project, &site.file, Reach::Direct(Direct::Direct));
+                tests.entry(test_key(&row)).or_insert(row);
+            }
+            Enclosing::Function(EnclosingFunction { name, line, character }) => {
+                let key = HelperKey { path, line, character, name, project: project.display.clone() };
+                if !helper_keys.contains(&key) {
+                    helper_keys.push(key);
+                }
+            }
+            Enclosing::Nothing => outside.push(outside_site(site, "in no test and no function")),
+            Enclosing::Unparsed(why) => outside.push(outside_site(site, &format!("the file did not parse: {why}"))),
+        }
+    }
+    (tests, helper_keys, outside)
+}
+
+/// The helpers, each followed once (or said why not), with what the following left out.
+struct FollowedHelpers {
+    helpers: Vec<HelperRow>,
+    not_followed: Vec<String>,
+    incomplete: Vec<String>,
+}
+
+/// Step 3: each helper followed once to the tests that use it (at most `maxIntermediate`, and
+/// not past the deadline); the tests it reaches join `tests`.
+async fn follow_helpers(
+    reader: &mut SiteReader<'_>,
+    helper_keys: &[HelperKey],
+    tests: &mut Tests,
+    arguments: &TestsForSymbolArguments,
+    deadline: Instant,
+    context: &CommandContext,
+) -> Result<FollowedHelpers, CommandError> {
+    let mut followed = FollowedHelpers { helpers: Vec::new(), not_followed: Vec::new(), incomplete: Vec::new() };
+    let bound = arguments.max_intermediate.as_usize();
+    for (index, key) in helper_keys.iter().enumerate() {
+        let display_path = reader.model.display_path(&key.path);
+        let mut row = HelperRow {
+            name: key.name.clone(),
+            project: key.project.clone(),
+            path: display_path.clone(),
+            line: key.line,
+            followed: false,
+            completeness: None,
+            reason: None,
+            used_by_functions_not_followed: Vec::new(),
+        };
+        let cut = if index >= bound {
+            Some(format!("maxIntermediate = {bound} helpers were followed"))
+        } else if Instant::now() >= deadline {
+            Some("the deadline passed".to_owned())
+        } else {
+            None
+        };
+        if let Some(reason) = cut {
+            followed.not_followed.push(format!("{} ({}:{})", key.name, display_path, key.line));
+            row.reason = Some(reason);
+            followed.helpers.push(row);
+            continue;
+        }
+        let own = FindOwnArguments { kind: FindKind::Position, ..FindOwnArguments::default() };
+        let mut helper_find = FindArguments::new(own);
+        helper_find.path = Some(display_path.clone());
+        helper_find.line = Some(Coordinate::clamped(u64::from(key.line)));
+        helper_find.character = Some(Coordinate::clamped(u64::from(key.character)));
+        helper_find.timeout_ms = remaining(deadline);
+        let uses: AllSites = match find::all_sites(helper_find, context.clone()).await {
+            Ok(uses) => uses,
+            Err(CommandError::Cancelled) => return Err(CommandError::Cancelled),
+            Err(error) => {
+                followed.not_followed.push(format!("{} ({}:{})", key.name, display_path, key.line));
+                row.reason = Some(format!("find failed at its name: {error}"));
+                followed.helpers.push(row);
+                continue;
+            }
+        };
+        row.followed = true;
+        row.completeness = Some(uses.completeness);
+        if uses.completeness != Completeness::Complete {
+            followed.incomplete.push(format!("{} ({})", key.name, uses.completeness.as_str()));
+        }
+        let reach = Reach::Via { via: key.name.clone(), path: display_path.clone(), line: key.line };
+        add_uses_of_helper(reader, key, &uses, &reach, tests, &mut row);
+        followed.helpers.push(row);
+    }
+    Ok(followed)
+}
+
+/// The uses of one helper: tests join `tests` (reached through it), other functions are named
+/// on its row as not followed (a second level).
+fn add_uses_of_helper(
+    reader: &mut SiteReader<'_>,
+    key: &HelperKey,
+    uses: &AllSites,
+    reach: &Reach,
+    tests: &mut Tests,
+    row: &mut HelperRow,
+) {
+    for site in uses.rows.iter().filter(|site| is_use(site)) {
+        let Some((project, _, enclosing)) = reader.enclosing(site) else { continue };
+        match enclosing {
+            Enclosing::Test(test) => {
+                let test = test_row(test, project, &site.file, reach.clone());
+                tests.entry(test_key(&test)).or_insert(test);
+            }
+            Enclosing::Function(function) => {
+                let own_body = function.line == key.line && function.name == key.name;
+                let named = format!("{} ({}:{})", function.name, site.file, function.line);
+                if !own_body && !row.used_by_functions_not_followed.contains(&named) {
+                    row.used_by_functions_not_followed.push(named);
+                }
+            }
+            Enclosing::Nothing | Enclosing::Unparsed(_) => {}
+        }
+    }
+}
+
+/// Step 4: one row per test project with its tests and whether find searched it; the
+/// projects it did not search, with why.
+fn test_project_rows(
+    test_projects: &[TestProject<'_>],
+    found: &AllSites,
+    tests: &Tests,
+) -> (Vec<TestProjectRow>, Vec<String>) {
+    let status_of: HashMap<&str, ProjectStatus> =
+        found.per_project.iter().map(|row| (row.project.as_str(), row.status)).collect();
+    let mut projects_not_searched = Vec::new();
+    let mut project_rows: Vec<TestProjectRow> = Vec::new();
+    for project in test_projects {
+        let searched = match status_of.get(project.display.as_str()) {
+            Some(ProjectStatus::Analyzed) => "analyzed".to_owned(),
+            Some(status) => {
+                projects_not_searched.push(format!("{} ({})", project.display, status.as_str()));
+                status.as_str().to_owned()
+            }
+            None => "notSwept".to_owned(),
+        };
+        let tests_here: Vec<TestRow> = tests.values().filter(|test| test.project == project.display).cloned().collect();
+        project_rows.push(TestProjectRow {
+            project: project.display.clone(),
+            rule: project.rule.clone(),
+            searched,
+            tests: tests_here,
+        });
+    }
+    (project_rows, projects_not_searched)
+}
+
+/// Step 5: why the list of tests may be missing some (empty when it is complete).
+fn what_is_missing(found: &AllSites, followed: &FollowedHelpers, projects_not_searched: &[String]) -> Vec<String> {
+    let mut missing = Vec::new();
+    if found.completeness != Completeness::Complete {
+        let why = match found.via {
+            Via::Syntax => "FSAC is not ready: the syntax layer matched the sites by name",
+            _ => "find's answer for the symbol is not complete",
+        };
+        missing.push(format!("{why} (find completeness {})", found.completeness.as_str()));
+    }
+    if !followed.incomplete.is_empty() {
+        missing.push(format!("find's answer for helpers is not complete: {}", followed.incomplete.join(", ")));
+    }
+    if !followed.not_followed.is_empty() {
+        missing.push(format!("{} helper(s) were not followed", followed.not_followed.len()));
+    }
+    if !projects_not_searched.is_empty() {
+        missing.push(format!("test projects not searched: {}", projects_not_searched.join(", ")));
+    }
+    if followed.helpers.iter().any(|helper| !helper.used_by_functions_not_followed.is_empty()) {
+        missing.push("some helpers are used by other functions (a second level), which is not followed".to_owned());
+    }
+    missing
+}
+
+/// Step 6: find's notes, and what the answer's reader should know about the test projects.
+fn answer_notes(found: &AllSites, test_projects: &[TestProject<'_>], project_rows: &[TestProjectRow]) -> Vec<String> {
+    let mut notes = found.notes.clone();
+    if test_projects.is_empty() {
+        notes.push(
+            "no test project in the workspace (none references Microsoft.NET.Test.Sdk, xunit, NUnit, Expecto or \
+             FsCheck.Xunit/NUnit, nor sets IsTestProject)"
+                .to_owned(),
+        );
+    }
+    let vstest_less: Vec<&str> = project_rows
+        .iter()
+        .filter(|row| !row.tests.is_empty())
+        .filter(|row| {
+            test_projects
+                .iter()
+                .any(|project| project.display == row.project && !projects::runs_under_vstest(project.project))
+        })
+        .map(|row| row.project.as_str())
+        .collect();
+    if !vstest_less.is_empty() {
+        notes.push(format!(
+            "{} reference(s) no Microsoft.NET.Test.Sdk: VSTest cannot select their tests by name, so \
+             runTestsArguments lists only the project",
+            vstest_less.join(", ")
+        ));
+    }
+    notes
 }
 
 /// What is left of the deadline, as a find timeout (at least 1 ms).

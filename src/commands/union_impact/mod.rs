@@ -419,95 +419,19 @@ pub async fn union_case_impact(
             sites = case_sites(&found, &mut files);
         }
         PlannedChange::Add { .. } => {
-            let mut matches: BTreeMap<(String, usize), (WildcardMatch, BTreeSet<String>)> = BTreeMap::new();
-            let mut completeness = Completeness::Complete;
-            for case in &union.cases {
-                if Instant::now() >= deadline {
-                    completeness = Completeness::Partial;
-                    notes.push(format!("the deadline passed before the patterns of {} were looked up", case.name));
-                    continue;
-                }
-                let found = find_case(&full_name, &case.name, &context, deadline).await?;
-                if found.completeness != Completeness::Complete {
-                    completeness = found.completeness;
-                }
-                for site in found.rows.iter().filter(|site| !site.kind.is_declaration()) {
-                    if let Some((key, found_match)) = files.wildcard_match(site) {
-                        let entry = matches.entry(key).or_insert((found_match, BTreeSet::new()));
-                        entry.1.insert(case.name.clone());
-                    }
-                }
-            }
+            let (completeness, matches) =
+                wildcard_matches_of(&union, &full_name, &context, &mut files, deadline, &mut notes).await?;
             find_completeness = Some(completeness);
-            wildcard_matches = matches
-                .into_values()
-                .map(|(mut found, cases)| {
-                    found.cases_matched = cases.into_iter().collect();
-                    found
-                })
-                .collect();
+            wildcard_matches = matches;
         }
     }
 
     // The compiler's verdict on the edit.
-    let what_if = CheckArguments {
-        scope: CheckScope::Workspace,
-        speed: Speed::Trusted,
-        severity: SeverityFloor::Warning,
-        timeout_ms: crate::commands::params::TimeoutMs::clamped(remaining_ms(deadline)),
-        edits: Some(WhatIfEdits::List(vec![ListEdit {
-            path: file.clone(),
-            change: ListChange::Range { range, new_text: edit.new_text.clone() },
-        }])),
-        ..CheckArguments::default()
-    };
-    let checked: CheckArguments = what_if;
-    let verdict = check::check(checked, context.clone()).await?;
+    let verdict = what_if_of(&file, range, &edit.new_text, deadline, &context).await?;
     let edited_text = format!("{}{}{}", &text[..edit.start], edit.new_text, &text[edit.end..]);
     let impacts = impacts_of(&verdict, &path, &edit, &edited_text, &mut files);
 
-    // Coverage: every project that sees the union analysed, the delta whole, every find whole.
-    let seeing = projects_seeing(&model, &path, &root);
-    let checked_projects: Vec<String> = verdict
-        .findings
-        .per_project
-        .iter()
-        .flatten()
-        .filter(|row| row.complete)
-        .map(|row| row.project.clone())
-        .collect();
-    let delta_complete = verdict.delta.as_ref().is_some_and(|delta| delta.complete);
-    let all_seen = seeing.iter().all(|project| checked_projects.contains(project));
-    if !all_seen {
-        let missing: Vec<&str> =
-            seeing.iter().filter(|project| !checked_projects.contains(project)).map(String::as_str).collect();
-        notes.push(format!("the what-if did not analyse every file of: {}", missing.join(", ")));
-    }
-    if let Some(reason) = &verdict.findings.blocking_reason {
-        notes.push(format!("the what-if has no verdict: {}", reason.message));
-    }
-    if !delta_complete {
-        notes.push(
-            "the what-if's delta is not complete (a pass was incomplete or listed more than 50 diagnostics), so \
-             impacts may miss some"
-                .to_owned(),
-        );
-    }
-    let complete = verdict.findings.verdict != Verdict::Unknown
-        && verdict.findings.complete
-        && delta_complete
-        && all_seen
-        && find_completeness.is_none_or(|completeness| completeness == Completeness::Complete);
-    let coverage = ImpactCoverage {
-        projects_that_see_the_union: seeing,
-        projects_checked: checked_projects,
-        verdict: verdict.findings.verdict,
-        baseline_verdict: verdict.baseline.as_ref().map(|baseline| baseline.verdict),
-        delta_complete,
-        find: find_completeness,
-        disk_written: verdict.coverage.what_if.as_ref().is_some_and(|summary| summary.disk_written),
-        restored: verdict.coverage.what_if.as_ref().and_then(|summary| summary.restored),
-    };
+    let (coverage, complete) = coverage_of(&model, &path, &root, &verdict, find_completeness, &mut notes);
     let (impact_count, site_count, wildcard_match_count) = (impacts.len(), sites.len(), wildcard_matches.len());
     let mut impacts = impacts;
     for (list, count, name) in [
@@ -549,6 +473,121 @@ pub async fn union_case_impact(
         notes,
         elapsed_ms: started.elapsed().as_millis() as u64,
     })
+}
+
+/// add: the matches a new case would slip through (the catch-all arms among the patterns of
+/// the union's cases), each with the cases it matches; and how complete find's lookups were.
+async fn wildcard_matches_of(
+    union: &UnionDeclaration,
+    full_name: &str,
+    context: &CommandContext,
+    files: &mut Files<'_>,
+    deadline: Instant,
+    notes: &mut Vec<String>,
+) -> Result<(Completeness, Vec<WildcardMatch>), CommandError> {
+    let mut matches: BTreeMap<(String, usize), (WildcardMatch, BTreeSet<String>)> = BTreeMap::new();
+    let mut completeness = Completeness::Complete;
+    for case in &union.cases {
+        if Instant::now() >= deadline {
+            completeness = Completeness::Partial;
+            notes.push(format!("the deadline passed before the patterns of {} were looked up", case.name));
+            continue;
+        }
+        let found = find_case(full_name, &case.name, context, deadline).await?;
+        if found.completeness != Completeness::Complete {
+            completeness = found.completeness;
+        }
+        for site in found.rows.iter().filter(|site| !site.kind.is_declaration()) {
+            if let Some((key, found_match)) = files.wildcard_match(site) {
+                let entry = matches.entry(key).or_insert((found_match, BTreeSet::new()));
+                entry.1.insert(case.name.clone());
+            }
+        }
+    }
+    let wildcard_matches = matches
+        .into_values()
+        .map(|(mut found, cases)| {
+            found.cases_matched = cases.into_iter().collect();
+            found
+        })
+        .collect();
+    Ok((completeness, wildcard_matches))
+}
+
+/// The compiler's verdict on the edit: a what-if check of the workspace with the edit applied.
+async fn what_if_of(
+    file: &str,
+    range: Range,
+    new_text: &str,
+    deadline: Instant,
+    context: &CommandContext,
+) -> Result<CheckAnswer, CommandError> {
+    let what_if = CheckArguments {
+        scope: CheckScope::Workspace,
+        speed: Speed::Trusted,
+        severity: SeverityFloor::Warning,
+        timeout_ms: crate::commands::params::TimeoutMs::clamped(remaining_ms(deadline)),
+        edits: Some(WhatIfEdits::List(vec![ListEdit {
+            path: file.to_owned(),
+            change: ListChange::Range { range, new_text: new_text.to_owned() },
+        }])),
+        ..CheckArguments::default()
+    };
+    check::check(what_if, context.clone()).await
+}
+
+/// Coverage: every project that sees the union analysed, the delta whole, every find whole;
+/// and whether all of it holds (what does not is said in `notes`).
+fn coverage_of(
+    model: &WorkspaceModel,
+    path: &Path,
+    root: &Path,
+    verdict: &CheckAnswer,
+    find_completeness: Option<Completeness>,
+    notes: &mut Vec<String>,
+) -> (ImpactCoverage, bool) {
+    let seeing = projects_seeing(model, path, root);
+    let checked_projects: Vec<String> = verdict
+        .findings
+        .per_project
+        .iter()
+        .flatten()
+        .filter(|row| row.complete)
+        .map(|row| row.project.clone())
+        .collect();
+    let delta_complete = verdict.delta.as_ref().is_some_and(|delta| delta.complete);
+    let all_seen = seeing.iter().all(|project| checked_projects.contains(project));
+    if !all_seen {
+        let missing: Vec<&str> =
+            seeing.iter().filter(|project| !checked_projects.contains(project)).map(String::as_str).collect();
+        notes.push(format!("the what-if did not analyse every file of: {}", missing.join(", ")));
+    }
+    if let Some(reason) = &verdict.findings.blocking_reason {
+        notes.push(format!("the what-if has no verdict: {}", reason.message));
+    }
+    if !delta_complete {
+        notes.push(
+            "the what-if's delta is not complete (a pass was incomplete or listed more than 50 diagnostics), so \
+             impacts may miss some"
+                .to_owned(),
+        );
+    }
+    let complete = verdict.findings.verdict != Verdict::Unknown
+        && verdict.findings.complete
+        && delta_complete
+        && all_seen
+        && find_completeness.is_none_or(|completeness| completeness == Completeness::Complete);
+    let coverage = ImpactCoverage {
+        projects_that_see_the_union: seeing,
+        projects_checked: checked_projects,
+        verdict: verdict.findings.verdict,
+        baseline_verdict: verdict.baseline.as_ref().map(|baseline| baseline.verdict),
+        delta_complete,
+        find: find_completeness,
+        disk_written: verdict.coverage.what_if.as_ref().is_some_and(|summary| summary.disk_written),
+        restored: verdict.coverage.what_if.as_ref().and_then(|summary| summary.restored),
+    };
+    (coverage, complete)
 }
 
 fn remaining_ms(deadline: Instant) -> u64 {

@@ -59,6 +59,9 @@ let hangOn =
 let delayMs = int "FSAC_DOUBLE_DELAY_MS" |> Option.defaultValue 0L
 let garbageAfter = int "FSAC_DOUBLE_GARBAGE_AFTER"
 let sweepDelayMs = int "FSAC_DOUBLE_SWEEP_DELAY_MS" |> Option.defaultValue 0L
+/// A request's handler starts N ms after the request passed its first cancellation check: a
+/// handler the thread pool picks up late, as under load.
+let handlerStartDelayMs = int "FSAC_DOUBLE_HANDLER_START_DELAY_MS" |> Option.defaultValue 0L
 let referencesSkipSignatures = setting "FSAC_DOUBLE_REFERENCES_SKIP_SIGNATURES" = Some "1"
 /// "1": references answers leave out their last site that is not a declaration (the planted
 /// fault of the differential oracle's test).

@@ -454,6 +454,9 @@ let runRequest (id: JsonNode) (method: string) (p: JsonNode) =
                     ensureAutoLoad ()
                     do! ready
                     if cts.IsCancellationRequested then raise Cancelled
+                    if Faults.handlerStartDelayMs > 0L then
+                        log $"handler of {method} {key} starts in {Faults.handlerStartDelayMs} ms"
+                        do! Task.Delay(int Faults.handlerStartDelayMs)
                     match requestHandler method p cts.Token with
                     | None -> respondError id METHOD_NOT_FOUND $"Method not found: {method}"
                     | Some work ->
@@ -472,6 +475,11 @@ let runRequest (id: JsonNode) (method: string) (p: JsonNode) =
                     match unwrap e with
                     | Cancelled
                     | :? OperationCanceledException -> respondError id REQUEST_CANCELLED "The request was cancelled."
+                    // Cancelled before it failed: FSAC's handlers are F# asyncs started with the
+                    // request's token, which is checked at every bind, so a request cancelled before
+                    // it got far enough to fail answers -32800 (as when a didClose that followed
+                    // the cancel took the file away: No check results found).
+                    | _ when cts.IsCancellationRequested -> respondError id REQUEST_CANCELLED "The request was cancelled."
                     | LspError(code, message) -> respondError id code message
                     | e ->
                         log $"handler {method} failed: {e}"

@@ -35,3 +35,28 @@ test('$/cancelRequest cancels an in-flight references sweep with -32800', async 
     await c.stop();
   }
 });
+
+// The order fslens winds up a cancelled command in: $/cancelRequest for its request, then
+// didClose of the document it opened. A handler that starts late (as on a loaded machine)
+// must still answer -32800, not the closed file's "No check results found".
+test('a request cancelled and then its document closed before its handler starts answers -32800', async () => {
+  const c = new DoubleClient(ROOT, { FSAC_DOUBLE_HANDLER_START_DELAY_MS: '1500' });
+  try {
+    await c.initialize();
+    await c.workspaceLoaded();
+    const decl = parseTree(ROOT).find((m) => m.symbol === 'Shipping.Domain.Shipment.Weight' && m.kind === 'decl');
+    await c.open(decl.file);
+    const at = { textDocument: { uri: uri(decl.file) }, position: { line: decl.line, character: decl.character } };
+    const source = new CancellationTokenSource();
+    const pending = c.conn.sendRequest('textDocument/references', { ...at, context: { includeDeclaration: true } }, source.token);
+    await c.waitForStderr(/handler of textDocument\/references \S+ starts in/);
+    source.cancel();
+    c.notify('textDocument/didClose', { textDocument: { uri: uri(decl.file) } });
+    await assert.rejects(pending, (e) => {
+      assert.equal(e.code, -32800, `${e.code} ${e.message}`);
+      return true;
+    });
+  } finally {
+    await c.stop();
+  }
+});
