@@ -8,13 +8,16 @@
 //! `containerName` equal to all but the last segment (docs/fsac-protocol.md §8); it is
 //! asked for the last segment alone and its answers are filtered by the same rules here.
 
+pub mod active_patterns;
+pub mod non_symbol;
+
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::commands::find::arguments::{FindArguments, FindKind};
-use crate::commands::find::work::{FileKey, Work};
+use crate::commands::find::model::arguments::{FindArguments, FindKind};
+use crate::commands::find::model::work::{FileKey, Work};
 use crate::syntax::model::{Access, Declaration, DeclarationKind, HealthStatus, NameId, Position, TextRange};
 use crate::syntax::{SyntaxIndex, names, render_signature};
 

@@ -6,68 +6,23 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use crate::commands::blocking::BlockingReason;
-use crate::commands::find::FindRun;
-use crate::commands::find::answer::{Outcome, ProjectRow, ProjectStatus, Status};
-use crate::commands::find::declarations::Resolved;
-use crate::commands::find::resolve::{Declared, same_file};
-use crate::commands::find::rows::{Site, SiteKind, SiteVia};
-use crate::commands::find::sweep::{SweepOutcome, Swept};
-use crate::commands::find::type_errors::TypeErrors;
-use crate::commands::find::work::{FileKey, Work};
+use crate::commands::find::matching::{Declared, same_file};
+use crate::commands::find::model::answer::{Outcome, ProjectRow, ProjectStatus, Status};
+use crate::commands::find::model::rows::{Site, SiteKind, SiteVia};
+use crate::commands::find::model::texts::resolve_display;
+use crate::commands::find::model::verdict::Verdict;
+use crate::commands::find::model::work::{FileKey, Work};
+use crate::commands::find::phases::declarations::Resolved;
+use crate::commands::find::phases::find_run::FindRun;
+use crate::commands::find::phases::sweep::{SweepOutcome, Swept};
+use crate::commands::find::phases::type_errors::TypeErrors;
 use crate::session_state::status::ProjectError;
 use crate::syntax::model::{DeclarationKind, TextRange};
 use crate::workspace::WorkspaceModel;
 
-/// What the find established.
-pub(super) struct Verdict {
-    pub per_project: Vec<ProjectRow>,
-    /// Requested projects per `perProject` status.
-    pub counts: BTreeMap<ProjectStatus, usize>,
-    pub requested: usize,
-    pub analyzed: usize,
-    /// The workspace has no project: the shared `no_projects` reason.
-    pub no_projects: Option<BlockingReason>,
-    /// FSAC swept every requested project (the workspace has one).
-    pub swept_complete: bool,
-    /// Slots in `declared` of the declarations no references answer contained.
-    pub missed: Vec<usize>,
-    /// Slots in `declared` of the declarations the backend reported that the index could not
-    /// confirm (`crossCheck.unconfirmedByIndex`).
-    pub unconfirmed: Vec<usize>,
-    /// Swept completely, nothing missed and nothing unconfirmed.
-    pub coverage_complete: bool,
-    /// Every resolver that was asked answered.
-    pub resolution_answered: bool,
-    pub outcome: Outcome,
-    pub status: Status,
-    pub matched: Option<bool>,
-    /// What the answer could not establish, in words (after resolution's own notes).
-    pub notes: Vec<String>,
-    /// Each requested project FSAC could not load, and its remedy (`perProject[].remedy`).
-    pub failed_remedies: Vec<(String, String)>,
-}
-
-impl Verdict {
-    /// The number of requested projects with this `perProject` status.
-    pub fn count(&self, status: ProjectStatus) -> usize {
-        self.counts.get(&status).copied().unwrap_or(0)
-    }
-
-    /// Whether the deadline cut the sweep short: with FSAC ready, a requested project timed
-    /// out, was busy or was never started. Such an answer cannot be paged by cursor (another
-    /// call may sweep more); every other answer can, partial or not.
-    pub fn deadline_cut_sweep(&self, fsac_ready: bool) -> bool {
-        fsac_ready
-            && [ProjectStatus::TimedOut, ProjectStatus::Busy, ProjectStatus::NotStarted]
-                .into_iter()
-                .any(|status| self.count(status) > 0)
-    }
-}
-
 /// Judges the sweep: `not_found` only when FSAC is ready, every requested project was
 /// analyzed and resolution answered; an incomplete empty answer is `indeterminate`.
-pub(super) fn judge(
+pub fn judge(
     find: &FindRun,
     resolved: &Resolved,
     swept: &Swept,
@@ -259,7 +214,7 @@ pub(super) fn judge(
 
 /// The note of a syntactic answer. Only while FSAC is starting or loading does waiting make
 /// it certain; absent or crashed, it never loads in this session by itself.
-pub(super) fn syntactic_note(state: &str) -> String {
+pub fn syntactic_note(state: &str) -> String {
     let remedy = match state {
         "absent" | "crashed" => format!(
             "FSAC is not running ({state}), so waiting does not make it certain: fslens.status says why, and only \
@@ -351,7 +306,7 @@ fn project_ledger(
 /// What makes a project FSAC could not load loadable: its restore when FSAC says it was never
 /// restored (code 100), else the MSBuild error to fix. Never a longer deadline: waiting does
 /// not load it.
-pub(super) fn project_remedy(error: &ProjectError, project: &str) -> String {
+pub fn project_remedy(error: &ProjectError, project: &str) -> String {
     match error.code {
         Some(100) => format!("run `dotnet restore {project}`"),
         _ => format!("fix {project} so that MSBuild can load it ({})", error.message),
@@ -481,7 +436,7 @@ fn lands_on_other_members(find: &FindRun, resolved: &Resolved, sites: &[Site]) -
     // declarations: a common member has thousands of sites).
     let mut members_of: HashMap<String, HashSet<TextRange>> = HashMap::new();
     sites.iter().filter(|site| site.via == SiteVia::Fsac).any(|site| {
-        let path = super::resolve_display(&find.root, &site.file);
+        let path = resolve_display(&find.root, &site.file);
         let members = members_of.entry(site.file.clone()).or_insert_with(|| {
             find.index.file(&path).map_or_else(HashSet::new, |file| {
                 file.index
@@ -519,7 +474,7 @@ fn is_module_abbreviation(declared: &Declared) -> bool {
 /// query's name.
 fn implicit_modules_named(find: &FindRun) -> Vec<PathBuf> {
     let Some(wanted) =
-        find.arguments.query.as_deref().and_then(|query| crate::commands::find::resolve::segments(query).pop())
+        find.arguments.query.as_deref().and_then(|query| crate::commands::find::matching::segments(query).pop())
     else {
         return Vec::new();
     };
