@@ -53,11 +53,13 @@ pub use model::{answer, arguments, rows};
 pub use phases::page::{ExtendedAnswer, PageHook};
 
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Instant;
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::paths::confine;
+use crate::syntax::{Overlay, SyntaxIndex};
 use crate::workspace::WorkspaceModel;
 
 use matching::effective_kind;
@@ -212,15 +214,7 @@ async fn run(
         _ => None,
     };
     let index = context.syntax_index();
-    let names = candidates::query_names(&arguments, position.as_ref());
-    let position_file = position.as_ref().map(|position| position.path.as_path());
-    let qualifier = if position.is_none() { narrowing::qualifier_of(&arguments) } else { None };
-    let searched = match qualifier {
-        Some(qualifier) => {
-            candidates::search_qualified(&index, &overlay, model.files_to_index(), names, qualifier).await?
-        }
-        None => candidates::search(&index, &overlay, model.files_to_index(), names, position_file).await?,
-    };
+    let searched = search_candidates(&arguments, position.as_ref(), &index, &overlay, &model).await?;
     clock.lap("indexMs");
     let fsac = FsacView::read(&context).await?;
     let run = run_echo(&arguments, &target, &model, &fsac, &deadlines, position.as_ref());
@@ -307,6 +301,24 @@ async fn run(
     // The rest of the workspace is indexed for later commands, off this answer's path.
     find.context.warm_workspaces().start_in_background(&find.index, &find.root);
     Ok(Ran::Formed(Box::new(Formed { arguments: find.arguments, base, rows: stream.page_rows, frame })))
+}
+
+/// The files the find reads: those whose bytes hold a name it looks for (for a qualified name,
+/// narrowed to those that can use what it names).
+async fn search_candidates(
+    arguments: &FindArguments,
+    position: Option<&ResolvedPosition>,
+    index: &Arc<SyntaxIndex>,
+    overlay: &Overlay,
+    model: &WorkspaceModel,
+) -> Result<candidates::SearchedFiles, CommandError> {
+    let names = candidates::query_names(arguments, position);
+    let position_file = position.map(|position| position.path.as_path());
+    let qualifier = if position.is_none() { narrowing::qualifier_of(arguments) } else { None };
+    match qualifier {
+        Some(qualifier) => candidates::search_qualified(index, overlay, model.files_to_index(), names, qualifier).await,
+        None => candidates::search(index, overlay, model.files_to_index(), names, position_file).await,
+    }
 }
 
 /// The identity of the canonical query a cursor binds to (`path` and `projectPath` as the

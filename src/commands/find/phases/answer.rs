@@ -1,4 +1,4 @@
-//! Phase 12: the answer without its page, from what the phases established (the ledger's
+//! Phase 13: the answer without its page, from what the phases established (the ledger's
 //! verdict, the stream, the type errors and site types).
 
 use std::collections::BTreeMap;

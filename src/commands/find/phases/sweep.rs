@@ -241,7 +241,7 @@ async fn case_use_in_other_files(
 
 /// Where FSAC is asked for an active-pattern case's references: a use of the case from `start`
 /// (after the declaration in its own file, the top of another), since FSAC reads the banana
-/// clip at the declaration as the whole pattern ([`crate::commands::active_patterns`]). The
+/// clip at the declaration as the whole pattern ([`crate::commands::find::matching::active_patterns`]). The
 /// answer must still hold the declaration, or the cross-check makes the find partial.
 fn active_pattern_case_use(
     text: &str,
