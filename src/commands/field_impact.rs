@@ -16,6 +16,7 @@ use crate::commands::CommandError;
 use crate::commands::find::answer::FindAnswer;
 use crate::commands::find::arguments::{FindArguments, FindKind, FindOwnArguments};
 use crate::commands::find::rows::{SiteRow, SiteTypeContext};
+use crate::commands::find::{ExtendedAnswer, PageHook};
 use crate::commands::params::CommandArguments;
 
 crate::commands::find::arguments::find_sweep_arguments! {
@@ -101,15 +102,31 @@ impl FieldImpactArguments {
     }
 }
 
+/// `fslens.fieldImpact`'s answer: find's members, then fieldImpact's (`field`, `groups`, `plan`).
+pub type FieldImpactAnswer = ExtendedAnswer<FieldImpactParts>;
+
 /// `fslens.fieldImpact`: find's answer with the field impact members on its page, which the
 /// page planner measures with them.
 pub async fn field_impact_answer(
     arguments: FieldImpactArguments,
     context: CommandContext,
-) -> Result<FindAnswer, CommandError> {
-    let field = arguments.named_field().unwrap_or_default();
-    let extend = |answer: &mut FindAnswer| add_parts(answer, &field);
-    crate::commands::find::find_answer_extended(arguments.find_arguments(), context, &extend).await
+) -> Result<FieldImpactAnswer, CommandError> {
+    let hook = FieldImpactHook { field: arguments.named_field().unwrap_or_default() };
+    crate::commands::find::find_answer_with(arguments.find_arguments(), context, &hook).await
+}
+
+/// fieldImpact's hook into find's page planning: each candidate page gets its members.
+struct FieldImpactHook {
+    /// The field as named.
+    field: String,
+}
+
+impl PageHook for FieldImpactHook {
+    type Members = FieldImpactParts;
+
+    fn extend(&self, answer: &mut FindAnswer) -> Option<FieldImpactParts> {
+        Some(add_parts(answer, &self.field))
+    }
 }
 
 /// What fieldImpact adds to a find answer.
@@ -144,8 +161,9 @@ const PLAN: &str = "Each kind needs its own edit: field-construction and field-c
     field-set-mutation sites assign it, field-pattern sites destructure it, field-read sites consume its value. After \
     editing, run fslens.check with scope workspace for the verdict.";
 
-/// Adds fieldImpact's members to a find answer whose page is filled.
-fn add_parts(answer: &mut FindAnswer, field: &str) {
+/// fieldImpact's members of a find answer whose page is filled, and what they change in it
+/// (each single-context row's `siteTypeContext`, the site types' note and ledger).
+fn add_parts(answer: &mut FindAnswer, field: &str) -> FieldImpactParts {
     // Rows of files that several projects compile: their type comes from one project context.
     let mut single_context_rows = 0usize;
     let sites = answer.page.as_mut().map(|page| page.sites.as_mut_slice()).unwrap_or_default();
@@ -163,7 +181,7 @@ fn add_parts(answer: &mut FindAnswer, field: &str) {
     if let Some(ledger) = &mut answer.site_types {
         ledger.single_context_rows_on_page = Some(single_context_rows);
     }
-    answer.field_impact = Some(FieldImpactParts { field: field.to_owned(), groups, plan: PLAN.to_owned() });
+    FieldImpactParts { field: field.to_owned(), groups, plan: PLAN.to_owned() }
 }
 
 /// Counts of this page's rows by kind, by declaring field and by site type.
@@ -182,8 +200,9 @@ fn group_page(sites: &[SiteRow]) -> PageGroups {
 }
 
 /// `fslens field-impact`'s table: one row per site with its kind, symbol and type.
-pub fn render_text(answer: &FindAnswer) -> String {
-    let field = answer.field_impact.as_ref().map_or("", |parts| parts.field.as_str());
+pub fn render_text(extended: &FieldImpactAnswer) -> String {
+    let field = extended.members.as_ref().map_or("", |parts| parts.field.as_str());
+    let answer = &extended.find;
     let mut lines = vec![format!(
         "{} sites of {field} (outcome {}, {})",
         answer.total_sites,

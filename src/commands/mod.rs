@@ -13,7 +13,6 @@ use crate::lsp::ext::error_kinds;
 use crate::lsp::message::error_codes;
 pub use context::CommandContext;
 
-pub mod active_patterns;
 pub mod arguments;
 pub mod blocking;
 pub mod budget;

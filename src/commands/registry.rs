@@ -236,7 +236,7 @@ commands! {
         group: Core,
         read_only: true,
         arguments: field_impact::FieldImpactArguments,
-        answer: find::answer::FindAnswer,
+        answer: field_impact::FieldImpactAnswer,
         handler: field_impact::field_impact_answer,
         text: field_impact::render_text,
         exit_code: crate::cli_contract::always_success,

@@ -23,6 +23,7 @@ use crate::commands::check::edits::WhatIfEdits;
 use crate::commands::find::answer::Completeness;
 use crate::commands::find::arguments::{FindArguments, FindKind, FindOwnArguments, FindTimeoutMs};
 use crate::commands::find::rows::{RowPosition, RowRange, SiteKind, SiteVia, bound_line};
+use crate::commands::find::{KEYWORDS, literal_at};
 use crate::commands::params::{Bounded, CommandArguments, Coordinate, TimeoutMs};
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position, Range};
@@ -37,77 +38,6 @@ pub const DEFAULT_MAX_LINES: u64 = 200;
 pub const MAX_MAX_LINES: u64 = 2_000;
 /// The longest line text a preview row carries (UTF-16 units), as find's rows.
 const LINE_TEXT_LIMIT: usize = crate::commands::find::rows::LINE_TEXT_MAX_UNITS;
-
-/// F#'s reserved words: a new name spelled as one of these needs double backticks.
-const KEYWORDS: &[&str] = &[
-    "abstract",
-    "and",
-    "as",
-    "assert",
-    "base",
-    "begin",
-    "class",
-    "default",
-    "delegate",
-    "do",
-    "done",
-    "downcast",
-    "downto",
-    "elif",
-    "else",
-    "end",
-    "exception",
-    "extern",
-    "false",
-    "finally",
-    "fixed",
-    "for",
-    "fun",
-    "function",
-    "global",
-    "if",
-    "in",
-    "inherit",
-    "inline",
-    "interface",
-    "internal",
-    "lazy",
-    "let",
-    "match",
-    "member",
-    "module",
-    "mutable",
-    "namespace",
-    "new",
-    "not",
-    "null",
-    "of",
-    "open",
-    "or",
-    "override",
-    "private",
-    "public",
-    "rec",
-    "return",
-    "select",
-    "sig",
-    "static",
-    "struct",
-    "then",
-    "to",
-    "true",
-    "try",
-    "type",
-    "upcast",
-    "use",
-    "val",
-    "void",
-    "when",
-    "while",
-    "with",
-    "yield",
-    "const",
-];
 
 /// The arguments of `fslens.rename`, and the flags of `fslens rename` (with
 /// [`RenameCommandLine`]'s `--expected-hashes`).
@@ -320,40 +250,6 @@ struct NoSymbolData<'a> {
     argument: &'static str,
     reason: &'a str,
     line_text: &'a str,
-}
-
-/// Why the 0-based `line` and UTF-16 `character` of `path`'s `text` hold no symbol: `string`,
-/// `comment` (a leaf of the syntax tree) or `keyword`; `None` when they may.
-pub fn non_symbol_at(text: &str, path: &Path, line: u32, character: u32) -> Option<&'static str> {
-    let grammar =
-        crate::syntax::model::GrammarKind::for_path(path).unwrap_or(crate::syntax::model::GrammarKind::Implementation);
-    let lines = LineIndex::new(text);
-    let offset = lines.offset(text, Position { line, character });
-    if let Some(kind) = literal_at(text, grammar, line as usize, offset) {
-        return Some(kind);
-    }
-    let line_text = lines.line_text(text, line as usize)?;
-    crate::commands::find::resolve::identifier_at(line_text, character)
-        .filter(|name| KEYWORDS.contains(&name.as_str()))
-        .map(|_| "keyword")
-}
-
-/// `string` or `comment` when the byte `offset` is inside one (a leaf of the syntax tree).
-fn literal_at(
-    text: &str,
-    grammar: crate::syntax::model::GrammarKind,
-    line: usize,
-    offset: usize,
-) -> Option<&'static str> {
-    let leaves = crate::syntax::tokens::leaves_on_line(text, grammar, line)?;
-    let leaf = leaves.iter().find(|leaf| leaf.start_byte <= offset && offset < leaf.end_byte)?;
-    if leaf.kind.contains("comment") || leaf.kind == "xml_doc" {
-        Some("comment")
-    } else if leaf.kind.contains("string") || leaf.kind == "char" {
-        Some("string")
-    } else {
-        None
-    }
 }
 
 /// The hash a preview reports for a file's text, and that `apply: "disk"` checks.
@@ -740,14 +636,9 @@ async fn rename_site(
     let line_text = line_text.to_owned();
     let occurrence = arguments.occurrence.unwrap_or_default().as_u32();
     let character = match (&arguments.word, character) {
-        (Some(word), _) => {
-            crate::commands::find::resolve::word_column(&line_text, word, occurrence).ok_or_else(|| {
-                CommandError::invalid_argument(
-                    "word",
-                    format!("{word:?} (occurrence {occurrence}) is not on line {line}"),
-                )
-            })?
-        }
+        (Some(word), _) => crate::commands::find::word_column(&line_text, word, occurrence).ok_or_else(|| {
+            CommandError::invalid_argument("word", format!("{word:?} (occurrence {occurrence}) is not on line {line}"))
+        })?,
         (None, Some(character)) => crate::commands::arguments::column_on_line(&line_text, line, character)?,
         (None, None) => return Err(CommandError::invalid_argument("character", "give character or word")),
     };
@@ -767,7 +658,7 @@ fn refuse_a_non_symbol(site: &RenameSite) -> Result<(), CommandError> {
             &site.line_text,
         ));
     }
-    if let Some(name) = crate::commands::find::resolve::identifier_at(&site.line_text, site.character)
+    if let Some(name) = crate::commands::find::identifier_at(&site.line_text, site.character)
         && KEYWORDS.contains(&name.as_str())
     {
         return Err(no_symbol("keyword", format!("{name:?} is an F# keyword, not a symbol"), &site.line_text));
@@ -923,8 +814,8 @@ async fn definition_of(
 /// The case the user pointed at when FSAC resolved the position to a whole banana clip
 /// (`resolved`, e.g. `|Even|Odd|`) and the word there is one of its cases.
 fn case_asked_in_clip(site: &RenameSite, resolved: &str) -> Option<String> {
-    let word = crate::commands::find::resolve::identifier_at(&site.line_text, site.character)?;
-    crate::commands::active_patterns::case_of_clip(resolved, &word).map(str::to_owned)
+    let word = crate::commands::find::identifier_at(&site.line_text, site.character)?;
+    crate::commands::find::case_of_clip(resolved, &word).map(str::to_owned)
 }
 
 /// Where the case `case` is used, to rename it from there: after the clip in its own file,
@@ -937,7 +828,7 @@ fn case_use_site(
     prepared: &Value,
     overlay: &crate::syntax::index::Overlay,
 ) -> Result<RenameSite, CommandError> {
-    use crate::commands::active_patterns::{case_use_after, case_use_elsewhere};
+    use crate::commands::find::{case_use_after, case_use_elsewhere};
     let site_at = |path: &Path, text: String, at: Position| {
         let line_text = LineIndex::new(&text).line_text(&text, at.line as usize).unwrap_or_default().to_owned();
         RenameSite { path: path.to_owned(), text, line: at.line, character: at.character, line_text }

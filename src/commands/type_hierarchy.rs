@@ -155,14 +155,13 @@ pub async fn type_hierarchy(
     let line_text = crate::commands::arguments::line_of(&text, line)?.to_owned();
     let character = match (arguments.character, arguments.word.as_deref()) {
         (Some(character), _) => crate::commands::arguments::column_on_line(&line_text, line, character.as_u32())?,
-        (None, Some(word)) => {
-            crate::commands::find::resolve::word_column(&line_text, word, arguments.occurrence.as_u32()).ok_or_else(
-                || CommandError::invalid_argument("word", format!("`{word}` is not a whole word on line {line}")),
-            )?
-        }
+        (None, Some(word)) => crate::commands::find::word_column(&line_text, word, arguments.occurrence.as_u32())
+            .ok_or_else(|| {
+                CommandError::invalid_argument("word", format!("`{word}` is not a whole word on line {line}"))
+            })?,
         (None, None) => return Err(CommandError::invalid_argument("character", "give character or word")),
     };
-    if let Some(reason) = crate::commands::rename::non_symbol_at(&text, &path, line, character) {
+    if let Some(reason) = crate::commands::find::non_symbol_at(&text, &path, line, character) {
         return Err(no_symbol(reason, &line_text));
     }
     let asked = lookup.definitions(&path, &[(line as usize, character as usize)]).await?;

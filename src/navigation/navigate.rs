@@ -277,7 +277,7 @@ impl Navigator<'_> {
                 if operation.needs_symbol()
                     && let Ok(text) = crate::source_files::read_regular_text(&path)
                     && let Some(reason) =
-                        crate::commands::rename::non_symbol_at(&text, &path, line as u32, character as u32)
+                        crate::commands::find::non_symbol_at(&text, &path, line as u32, character as u32)
                 {
                     return Err(no_symbol_failure(reason, &text, line));
                 }

@@ -6,7 +6,7 @@ use fslens::commands::registry::Command;
 
 use std::collections::BTreeSet;
 
-use fslens::commands::find::answer::FindAnswer;
+use fslens::commands::field_impact::FieldImpactAnswer;
 use serde_json::{Value, json};
 use support::double::{Editor, SiteKey, double_command, fixture_copy, found_sites};
 use support::markers::read_markers;
@@ -128,7 +128,8 @@ async fn a_field_impact_page_fits_its_response_budget_and_its_cursor_continues()
     let (mut seen, mut pages) = (BTreeSet::new(), 0);
     loop {
         let page = editor.execute_result(Command::FieldImpact, argument.clone()).await;
-        let typed: FindAnswer = serde_json::from_value(page.clone()).unwrap_or_else(|error| panic!("{error}: {page}"));
+        let typed: FieldImpactAnswer =
+            serde_json::from_value(page.clone()).unwrap_or_else(|error| panic!("{error}: {page}"));
         assert_eq!(serde_json::to_value(&typed).unwrap(), page, "the typed answer is the answer sent");
         let length = serde_json::to_string(&page).unwrap().encode_utf16().count();
         assert!(length <= budget, "a page of {length} UTF-16 units under a budget of {budget}: {page}");

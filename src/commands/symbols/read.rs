@@ -555,7 +555,7 @@ fn declarations_in_workspace(
 }
 
 fn simple_name(name: &str) -> String {
-    crate::commands::find::resolve::segments(name).pop().unwrap_or_default()
+    crate::commands::find::segments(name).pop().unwrap_or_default()
 }
 
 /// Whether a declaration is the one asked for: its full name is the name or ends with `.name`,
@@ -570,7 +570,7 @@ fn selected(
     at_line: bool,
 ) -> bool {
     let declaration = &file.index.declarations[slot];
-    crate::commands::find::resolve::qualified_matches(&index.full_name(&file.index, slot), arguments.name(), true)
+    crate::commands::find::qualified_matches(&index.full_name(&file.index, slot), arguments.name(), true)
         && kinds.is_none_or(|kinds| kinds.contains(&declaration.kind))
         && (!at_line
             || arguments.line.is_none_or(|line| {

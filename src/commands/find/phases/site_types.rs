@@ -8,9 +8,10 @@ use std::collections::HashSet;
 use serde_json::Value;
 
 use crate::commands::CommandError;
-use crate::commands::find::answer::SiteTypesLedger;
-use crate::commands::find::rows::Site;
-use crate::commands::find::{FindRun, Texts, resolve_display};
+use crate::commands::find::model::answer::SiteTypesLedger;
+use crate::commands::find::model::rows::Site;
+use crate::commands::find::model::texts::{Texts, resolve_display};
+use crate::commands::find::phases::find_run::FindRun;
 use crate::lsp::types::TextDocumentPositionParams;
 
 /// A rendered `siteType` is cut at this many characters (plus `...`).
@@ -18,7 +19,7 @@ const SITE_TYPE_MAX_CHARS: usize = 200;
 
 /// `siteType` for every field site (the whole set, so the ledger holds across pages):
 /// FSAC's hover at the site, its signature's type after the first `: `.
-pub(super) async fn site_types(
+pub async fn site_types(
     find: &FindRun,
     texts: &mut Texts,
     sites: &[Site],

@@ -14,17 +14,17 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use serde::Serialize;
-
 use crate::commands::CommandError;
-use crate::commands::find::resolve::{Declared, effective_kind, segments};
-use crate::commands::find::{FindArguments, FindKind, ResolvedPosition};
+use crate::commands::find::matching::{Declared, effective_kind, segments};
+use crate::commands::find::model::answer::{FilesSearched, NAMES_LISTED};
+use crate::commands::find::model::arguments::{FindArguments, FindKind};
+use crate::commands::find::phases::position::ResolvedPosition;
 use crate::syntax::prefilter::WantedName;
 use crate::syntax::{Overlay, SyntaxIndex};
 use crate::workspace::WorkspaceModel;
 
 /// The workspace's files and the ones this find reads.
-pub(super) struct SearchedFiles {
+pub struct SearchedFiles {
     /// Every file of the workspace the index covers, in the model's order.
     pub workspace: Arc<Vec<PathBuf>>,
     /// The same files, for membership.
@@ -44,43 +44,8 @@ pub(super) struct SearchedFiles {
     every_file_kept: bool,
 }
 
-/// `filesSearched`: how many files the byte scan read and how many it kept.
-#[derive(Clone, Debug, Default, Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FilesSearched {
-    /// Files of the workspace the syntax index covers.
-    pub workspace_files: usize,
-    /// Files whose bytes were scanned for the names.
-    pub scanned_files: usize,
-    /// Files indexed and read for this find: those holding a name, and the files FSAC
-    /// answered with.
-    pub candidate_files: usize,
-    /// Files that could not be read (kept as candidates; their index says why).
-    pub unreadable_files: usize,
-    /// True when a name no byte scan can decide (a case-insensitive non-ASCII name, an
-    /// operator by substring) made every file a candidate.
-    pub every_file_kept: bool,
-    /// A qualified find: files whose bytes hold the name but which cannot use what the query
-    /// names (they can neither see its declaration nor name its qualifier), left unread.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub cannot_use_files: Option<usize>,
-    /// The names scanned for (the first [`NAMES_LISTED`]).
-    pub names: Vec<String>,
-    /// How many more names were scanned for than `names` lists.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub names_omitted: usize,
-}
-
-/// At most this many names are listed in `filesSearched.names` (a substring query may
-/// resolve to hundreds of names, and the list must not take the page's room).
-const NAMES_LISTED: usize = 10;
-
-fn is_zero(count: &usize) -> bool {
-    *count == 0
-}
-
 /// The names a find looks for before resolution.
-pub(super) fn query_names(arguments: &FindArguments, position: Option<&ResolvedPosition>) -> Vec<WantedName> {
+pub fn query_names(arguments: &FindArguments, position: Option<&ResolvedPosition>) -> Vec<WantedName> {
     let last_segment = |text: &str| segments(text).pop().filter(|segment| !segment.trim().is_empty());
     let named =
         |name: Option<String>, exact: bool| name.map(|name| WantedName { name, exact }).into_iter().collect::<Vec<_>>();
@@ -101,7 +66,7 @@ pub(super) fn query_names(arguments: &FindArguments, position: Option<&ResolvedP
 
 /// Scans the workspace's files for `names`, indexes the files that hold one (and `always`,
 /// kind position's file), and says which they are.
-pub(super) async fn search(
+pub async fn search(
     index: &Arc<SyntaxIndex>,
     overlay: &Overlay,
     workspace: Vec<PathBuf>,
@@ -135,7 +100,7 @@ pub(super) async fn search(
 /// found, and only those whose bytes also hold every qualifier segment (the files that can
 /// declare it) are indexed; [`SearchedFiles::narrow_to_users`] adds the files that can use
 /// what resolution found.
-pub(super) async fn search_qualified(
+pub async fn search_qualified(
     index: &Arc<SyntaxIndex>,
     overlay: &Overlay,
     workspace: Vec<PathBuf>,
@@ -226,7 +191,7 @@ impl SearchedFiles {
                     return Ok((pool, false));
                 }
             }
-            let mut users = crate::commands::find::narrowing::files_that_can_use(
+            let mut users = crate::commands::find::phases::narrowing::files_that_can_use(
                 &index, &overlay, &model, &workspace, &declared, &pool,
             );
             let not_indexed = |paths: &[PathBuf]| -> Vec<PathBuf> {

@@ -6,68 +6,23 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use crate::commands::blocking::BlockingReason;
-use crate::commands::find::FindRun;
-use crate::commands::find::answer::{Outcome, ProjectRow, ProjectStatus, Status};
-use crate::commands::find::declarations::Resolved;
-use crate::commands::find::resolve::{Declared, same_file};
-use crate::commands::find::rows::{Site, SiteKind, SiteVia};
-use crate::commands::find::sweep::{SweepOutcome, Swept};
-use crate::commands::find::type_errors::TypeErrors;
-use crate::commands::find::work::{FileKey, Work};
+use crate::commands::find::matching::{Declared, same_file};
+use crate::commands::find::model::answer::{Outcome, ProjectRow, ProjectStatus, Status};
+use crate::commands::find::model::rows::{Site, SiteKind, SiteVia};
+use crate::commands::find::model::texts::resolve_display;
+use crate::commands::find::model::verdict::Verdict;
+use crate::commands::find::model::work::{FileKey, Work};
+use crate::commands::find::phases::declarations::Resolved;
+use crate::commands::find::phases::find_run::FindRun;
+use crate::commands::find::phases::sweep::{SweepOutcome, Swept};
+use crate::commands::find::phases::type_errors::TypeErrors;
 use crate::session_state::status::ProjectError;
 use crate::syntax::model::{DeclarationKind, TextRange};
 use crate::workspace::WorkspaceModel;
 
-/// What the find established.
-pub(super) struct Verdict {
-    pub per_project: Vec<ProjectRow>,
-    /// Requested projects per `perProject` status.
-    pub counts: BTreeMap<ProjectStatus, usize>,
-    pub requested: usize,
-    pub analyzed: usize,
-    /// The workspace has no project: the shared `no_projects` reason.
-    pub no_projects: Option<BlockingReason>,
-    /// FSAC swept every requested project (the workspace has one).
-    pub swept_complete: bool,
-    /// Slots in `declared` of the declarations no references answer contained.
-    pub missed: Vec<usize>,
-    /// Slots in `declared` of the declarations the backend reported that the index could not
-    /// confirm (`crossCheck.unconfirmedByIndex`).
-    pub unconfirmed: Vec<usize>,
-    /// Swept completely, nothing missed and nothing unconfirmed.
-    pub coverage_complete: bool,
-    /// Every resolver that was asked answered.
-    pub resolution_answered: bool,
-    pub outcome: Outcome,
-    pub status: Status,
-    pub matched: Option<bool>,
-    /// What the answer could not establish, in words (after resolution's own notes).
-    pub notes: Vec<String>,
-    /// Each requested project FSAC could not load, and its remedy (`perProject[].remedy`).
-    pub failed_remedies: Vec<(String, String)>,
-}
-
-impl Verdict {
-    /// The number of requested projects with this `perProject` status.
-    pub fn count(&self, status: ProjectStatus) -> usize {
-        self.counts.get(&status).copied().unwrap_or(0)
-    }
-
-    /// Whether the deadline cut the sweep short: with FSAC ready, a requested project timed
-    /// out, was busy or was never started. Such an answer cannot be paged by cursor (another
-    /// call may sweep more); every other answer can, partial or not.
-    pub fn deadline_cut_sweep(&self, fsac_ready: bool) -> bool {
-        fsac_ready
-            && [ProjectStatus::TimedOut, ProjectStatus::Busy, ProjectStatus::NotStarted]
-                .into_iter()
-                .any(|status| self.count(status) > 0)
-    }
-}
-
 /// Judges the sweep: `not_found` only when FSAC is ready, every requested project was
 /// analyzed and resolution answered; an incomplete empty answer is `indeterminate`.
-pub(super) fn judge(
+pub fn judge(
     find: &FindRun,
     resolved: &Resolved,
     swept: &Swept,
@@ -81,55 +36,10 @@ pub(super) fn judge(
     // No project at all: nothing was searched, so nothing can be `not_found` or complete.
     let no_projects = crate::commands::no_projects(&find.model);
     let swept_complete = find.fsac.ready && analyzed == requested && no_projects.is_none();
-    // The cross-check: FSAC's sets must contain every declaration the syntax index sees.
-    let missed = if swept_complete && swept.asked {
-        missed_by_backend(&resolved.declared, &swept.all_answers(), &find.work)
-    } else {
-        Vec::new()
-    };
-    // Declarations the backend reported where the index cannot tell: kept, and not complete.
-    let unconfirmed: Vec<usize> = resolved
-        .unconfirmed
-        .iter()
-        .filter_map(|unconfirmed| {
-            resolved.declared.iter().position(|declared| {
-                declared.name_range == unconfirmed.name_range && same_file(&declared.path, &unconfirmed.path)
-            })
-        })
-        .collect();
-    // Sites in code the compiler did not see: no references answer holds them.
-    let inactive: Vec<&Site> = sites.iter().filter(|site| site.kind == SiteKind::Inactive).collect();
-    // An override, or a member of `interface I with`, asked by name: FSAC's references at it are
-    // those of the slot it fills (the abstract member: every implementation and every call
-    // through it), which the compiler does not count as uses of this implementation. Unless
-    // the slot was asked too, the sites are not the answer to the query.
-    // The same shows where the index cannot tell an implementation from a member (a layout the
-    // grammar reads otherwise): FSAC's sites land on the names of other member declarations,
-    // which no references answer of one member holds, but a slot's does.
-    let asks_no_slot = !resolved.declared.iter().any(|declared| declared.kind == Some(DeclarationKind::AbstractMember));
-    let slot_answers = swept.asked
-        && !by_position
-        && asks_no_slot
-        && (resolved.declared.iter().any(|declared| declared.kind == Some(DeclarationKind::Override))
-            || lands_on_other_members(find, resolved, sites));
-    // `module L = A.B` asked by name: the compiler resolves the abbreviation to its target, so
-    // FSAC's references there are A.B's uses, not the abbreviation's.
-    let abbreviations: Vec<&Declared> = if swept.asked && !by_position {
-        resolved.declared.iter().filter(|declared| is_module_abbreviation(declared)).collect()
-    } else {
-        Vec::new()
-    };
-    // A file without a `module`/`namespace` line is an implicit module named after the file:
-    // no text declares it, so neither source can prove it absent or find its uses.
-    let implicit = if by_position { Vec::new() } else { implicit_modules_named(find) };
+    let gaps = Gaps::of(find, resolved, swept, sites, by_position, swept_complete);
     let coverage_complete = swept_complete
-        && inactive.is_empty()
-        && missed.is_empty()
-        && unconfirmed.is_empty()
+        && gaps.are_none()
         && type_errors.none_seen_and_none_unknown()
-        && !slot_answers
-        && abbreviations.is_empty()
-        && implicit.is_empty()
         && !resolved.position_unresolved_but_declared;
     let resolution_answered = !find.fsac.ready
         || by_position
@@ -147,59 +57,179 @@ pub(super) fn judge(
     } else {
         (Outcome::Indeterminate, Status::Unknown, None)
     };
+    let mut notes = gaps.notes(find, !sites.is_empty());
+    notes.extend(type_error_notes(type_errors));
+    if !find.fsac.ready {
+        notes.push(syntactic_note(&find.fsac.state));
+    }
+    if resolved.declared.is_empty() && !by_position {
+        notes.push("no declaration matched the query".to_owned());
+    }
+    let failed_remedies =
+        per_project.iter().filter_map(|row| row.remedy.clone().map(|remedy| (row.project.clone(), remedy))).collect();
+    let Gaps { missed, unconfirmed, .. } = gaps;
+    Verdict {
+        per_project,
+        counts,
+        requested,
+        analyzed,
+        no_projects,
+        swept_complete,
+        missed,
+        unconfirmed,
+        coverage_complete,
+        resolution_answered,
+        outcome,
+        status,
+        matched,
+        notes,
+        failed_remedies,
+    }
+}
+
+/// What keeps a swept find from being complete, apart from type errors: each is a note.
+struct Gaps<'a> {
+    /// Slots in `declared` of the declarations no references answer contained.
+    missed: Vec<usize>,
+    /// Slots in `declared` of the declarations the index could not confirm.
+    unconfirmed: Vec<usize>,
+    /// Sites in code the compiler did not see.
+    inactive: Vec<&'a Site>,
+    /// FSAC's references answered for the slot an override or implementation fills.
+    slot_answers: bool,
+    /// Module abbreviations asked by name.
+    abbreviations: Vec<&'a Declared>,
+    /// Files that are implicit modules of the name.
+    implicit: Vec<PathBuf>,
+}
+
+impl<'a> Gaps<'a> {
+    fn of(
+        find: &FindRun,
+        resolved: &'a Resolved,
+        swept: &Swept,
+        sites: &'a [Site],
+        by_position: bool,
+        swept_complete: bool,
+    ) -> Gaps<'a> {
+        // The cross-check: FSAC's sets must contain every declaration the syntax index sees.
+        let missed = if swept_complete && swept.asked {
+            missed_by_backend(&resolved.declared, &swept.all_answers(), &find.work)
+        } else {
+            Vec::new()
+        };
+        // Declarations the backend reported where the index cannot tell: kept, and not complete.
+        let unconfirmed: Vec<usize> = resolved
+            .unconfirmed
+            .iter()
+            .filter_map(|unconfirmed| {
+                resolved.declared.iter().position(|declared| {
+                    declared.name_range == unconfirmed.name_range && same_file(&declared.path, &unconfirmed.path)
+                })
+            })
+            .collect();
+        // Sites in code the compiler did not see: no references answer holds them.
+        let inactive: Vec<&Site> = sites.iter().filter(|site| site.kind == SiteKind::Inactive).collect();
+        // An override, or a member of `interface I with`, asked by name: FSAC's references at it
+        // are those of the slot it fills (the abstract member: every implementation and every
+        // call through it), which the compiler does not count as uses of this implementation.
+        // Unless the slot was asked too, the sites are not the answer to the query.
+        // The same shows where the index cannot tell an implementation from a member (a layout
+        // the grammar reads otherwise): FSAC's sites land on the names of other member
+        // declarations, which no references answer of one member holds, but a slot's does.
+        let asks_no_slot =
+            !resolved.declared.iter().any(|declared| declared.kind == Some(DeclarationKind::AbstractMember));
+        let slot_answers = swept.asked
+            && !by_position
+            && asks_no_slot
+            && (resolved.declared.iter().any(|declared| declared.kind == Some(DeclarationKind::Override))
+                || lands_on_other_members(find, resolved, sites));
+        // `module L = A.B` asked by name: the compiler resolves the abbreviation to its target,
+        // so FSAC's references there are A.B's uses, not the abbreviation's.
+        let abbreviations: Vec<&Declared> = if swept.asked && !by_position {
+            resolved.declared.iter().filter(|declared| is_module_abbreviation(declared)).collect()
+        } else {
+            Vec::new()
+        };
+        // A file without a `module`/`namespace` line is an implicit module named after the
+        // file: no text declares it, so neither source can prove it absent or find its uses.
+        let implicit = if by_position { Vec::new() } else { implicit_modules_named(find) };
+        Gaps { missed, unconfirmed, inactive, slot_answers, abbreviations, implicit }
+    }
+
+    /// Nothing keeps the find from being complete here.
+    fn are_none(&self) -> bool {
+        self.inactive.is_empty()
+            && self.missed.is_empty()
+            && self.unconfirmed.is_empty()
+            && !self.slot_answers
+            && self.abbreviations.is_empty()
+            && self.implicit.is_empty()
+    }
+
+    /// Each gap in words (the slot note only when there are sites).
+    fn notes(&self, find: &FindRun, found: bool) -> Vec<String> {
+        let mut notes = Vec::new();
+        if !self.missed.is_empty() {
+            notes.push(format!(
+                "FSAC's references miss {} declaration(s) the syntax index sees for this qualified name (listed in \
+                 crossCheck.missedByBackend), so the answer is not complete",
+                self.missed.len()
+            ));
+        }
+        if !self.unconfirmed.is_empty() {
+            notes.push(format!(
+                "{} declaration(s) sit where the syntax index could not read the code whole (an error region, or a \
+                 container it lost there), so it can neither confirm nor rule them out; they are kept and swept, \
+                 and listed in crossCheck.unconfirmedByIndex with the reason, so the answer is not complete",
+                self.unconfirmed.len()
+            ));
+        }
+        if self.slot_answers && found {
+            notes.push(
+                "the query names an override or an interface implementation: FSAC reports the uses of the slot it \
+                 fills (every implementation of that abstract or interface member and every call through it), not \
+                 of this implementation alone, so the answer is not complete; ask for the abstract or interface \
+                 member itself for a complete answer"
+                    .to_owned(),
+            );
+        }
+        for abbreviation in &self.abbreviations {
+            notes.push(format!(
+                "{} ({}:{}) abbreviates another module (`module L = A.B`): FSAC reports the uses of the module it \
+                 stands for, which the compiler does not count as the abbreviation's, so the answer is not complete",
+                abbreviation.full_name,
+                find.model.display_path(&abbreviation.path),
+                abbreviation.name_range.start.line + 1
+            ));
+        }
+        for path in &self.implicit {
+            notes.push(format!(
+                "{} has no `module` or `namespace` line, so it is the implicit module of that name, which no text \
+                 declares: its uses (qualified names, `open`s) are not searched, so the answer is not complete",
+                find.model.display_path(path)
+            ));
+        }
+        if !self.inactive.is_empty() {
+            let conditions = self.inactive.iter().filter_map(|site| site.condition.as_deref());
+            let mut conditions: Vec<&str> = conditions.collect::<BTreeSet<_>>().into_iter().collect();
+            conditions.truncate(5);
+            notes.push(format!(
+                "{} site(s) are in code inactive under the defines the project is loaded with ({}): the compiler \
+                 behind FSAC never saw them, so they are rows of kind inactive with their condition, matched by \
+                 name, and the answer is not complete",
+                self.inactive.len(),
+                conditions.join(", ")
+            ));
+        }
+        notes
+    }
+}
+
+/// The notes of FSAC's errors on lines holding the name, and of the files whose diagnostics
+/// the find needed and could not have.
+fn type_error_notes(type_errors: &TypeErrors) -> Vec<String> {
     let mut notes = Vec::new();
-    if !missed.is_empty() {
-        notes.push(format!(
-            "FSAC's references miss {} declaration(s) the syntax index sees for this qualified name (listed in \
-             crossCheck.missedByBackend), so the answer is not complete",
-            missed.len()
-        ));
-    }
-    if !unconfirmed.is_empty() {
-        notes.push(format!(
-            "{} declaration(s) sit where the syntax index could not read the code whole (an error region, or a \
-             container it lost there), so it can neither confirm nor rule them out; they are kept and swept, and \
-             listed in crossCheck.unconfirmedByIndex with the reason, so the answer is not complete",
-            unconfirmed.len()
-        ));
-    }
-    if slot_answers && !sites.is_empty() {
-        notes.push(
-            "the query names an override or an interface implementation: FSAC reports the uses of the slot it \
-             fills (every implementation of that abstract or interface member and every call through it), not \
-             of this implementation alone, so the answer is not complete; ask for the abstract or interface \
-             member itself for a complete answer"
-                .to_owned(),
-        );
-    }
-    for abbreviation in &abbreviations {
-        notes.push(format!(
-            "{} ({}:{}) abbreviates another module (`module L = A.B`): FSAC reports the uses of the module it \
-             stands for, which the compiler does not count as the abbreviation's, so the answer is not complete",
-            abbreviation.full_name,
-            find.model.display_path(&abbreviation.path),
-            abbreviation.name_range.start.line + 1
-        ));
-    }
-    for path in &implicit {
-        notes.push(format!(
-            "{} has no `module` or `namespace` line, so it is the implicit module of that name, which no text \
-             declares: its uses (qualified names, `open`s) are not searched, so the answer is not complete",
-            find.model.display_path(path)
-        ));
-    }
-    if !inactive.is_empty() {
-        let mut conditions: Vec<&str> =
-            inactive.iter().filter_map(|site| site.condition.as_deref()).collect::<BTreeSet<_>>().into_iter().collect();
-        conditions.truncate(5);
-        notes.push(format!(
-            "{} site(s) are in code inactive under the defines the project is loaded with ({}): the compiler behind \
-             FSAC never saw them, so they are rows of kind inactive with their condition, matched by name, and the \
-             answer is not complete",
-            inactive.len(),
-            conditions.join(", ")
-        ));
-    }
     let type_error_lines = &type_errors.lines;
     if !type_error_lines.is_empty() {
         let mut lines: Vec<String> =
@@ -230,36 +260,12 @@ pub(super) fn judge(
             files.join(", ")
         ));
     }
-    if !find.fsac.ready {
-        notes.push(syntactic_note(&find.fsac.state));
-    }
-    if resolved.declared.is_empty() && !by_position {
-        notes.push("no declaration matched the query".to_owned());
-    }
-    let failed_remedies =
-        per_project.iter().filter_map(|row| row.remedy.clone().map(|remedy| (row.project.clone(), remedy))).collect();
-    Verdict {
-        per_project,
-        counts,
-        requested,
-        analyzed,
-        no_projects,
-        swept_complete,
-        missed,
-        unconfirmed,
-        coverage_complete,
-        resolution_answered,
-        outcome,
-        status,
-        matched,
-        notes,
-        failed_remedies,
-    }
+    notes
 }
 
 /// The note of a syntactic answer. Only while FSAC is starting or loading does waiting make
 /// it certain; absent or crashed, it never loads in this session by itself.
-pub(super) fn syntactic_note(state: &str) -> String {
+pub fn syntactic_note(state: &str) -> String {
     let remedy = match state {
         "absent" | "crashed" => format!(
             "FSAC is not running ({state}), so waiting does not make it certain: fslens.status says why, and only \
@@ -351,7 +357,7 @@ fn project_ledger(
 /// What makes a project FSAC could not load loadable: its restore when FSAC says it was never
 /// restored (code 100), else the MSBuild error to fix. Never a longer deadline: waiting does
 /// not load it.
-pub(super) fn project_remedy(error: &ProjectError, project: &str) -> String {
+pub fn project_remedy(error: &ProjectError, project: &str) -> String {
     match error.code {
         Some(100) => format!("run `dotnet restore {project}`"),
         _ => format!("fix {project} so that MSBuild can load it ({})", error.message),
@@ -481,7 +487,7 @@ fn lands_on_other_members(find: &FindRun, resolved: &Resolved, sites: &[Site]) -
     // declarations: a common member has thousands of sites).
     let mut members_of: HashMap<String, HashSet<TextRange>> = HashMap::new();
     sites.iter().filter(|site| site.via == SiteVia::Fsac).any(|site| {
-        let path = super::resolve_display(&find.root, &site.file);
+        let path = resolve_display(&find.root, &site.file);
         let members = members_of.entry(site.file.clone()).or_insert_with(|| {
             find.index.file(&path).map_or_else(HashSet::new, |file| {
                 file.index
@@ -519,7 +525,7 @@ fn is_module_abbreviation(declared: &Declared) -> bool {
 /// query's name.
 fn implicit_modules_named(find: &FindRun) -> Vec<PathBuf> {
     let Some(wanted) =
-        find.arguments.query.as_deref().and_then(|query| crate::commands::find::resolve::segments(query).pop())
+        find.arguments.query.as_deref().and_then(|query| crate::commands::find::matching::segments(query).pop())
     else {
         return Vec::new();
     };

@@ -11,14 +11,15 @@ use std::path::Path;
 use serde_json::Value;
 
 use crate::commands::CommandError;
-use crate::commands::find::answer::ResolutionSources;
-use crate::commands::find::resolve::{self, Declared, range_from_json};
-use crate::commands::find::{FindRun, ResolvedPosition};
+use crate::commands::find::matching::{self, Declared, range_from_json};
+use crate::commands::find::model::answer::ResolutionSources;
+use crate::commands::find::phases::find_run::FindRun;
+use crate::commands::find::phases::position::ResolvedPosition;
 use crate::lsp::types::{TextDocumentPositionParams, WorkspaceSymbolParams};
 use crate::syntax::model::{DeclarationKind, TextRange};
 
 /// What resolution found.
-pub(super) struct Resolved {
+pub struct Resolved {
     /// The declarations to sweep, sorted and de-duplicated; the signature/implementation
     /// partners added last.
     pub declared: Vec<Declared>,
@@ -33,14 +34,14 @@ pub(super) struct Resolved {
     pub notes: Vec<String>,
     /// Declarations the backend reported that the syntax index could not confirm: kept, and
     /// listed as a disagreement that makes the answer partial.
-    pub unconfirmed: Vec<resolve::Unconfirmed>,
+    pub unconfirmed: Vec<matching::Unconfirmed>,
     /// kind position: the compiler resolved no source declaration, while the syntax index
     /// holds declarations of the identifier under the position.
     pub position_unresolved_but_declared: bool,
 }
 
 /// The place kind position's references are asked at.
-pub(super) struct Anchor {
+pub struct Anchor {
     pub uri: String,
     pub line: u32,
     pub character: u32,
@@ -66,7 +67,7 @@ impl Resolved {
 }
 
 /// Resolves the query (or the position) to the declarations the sweep asks about.
-pub(super) async fn resolve(find: &FindRun, position: Option<&ResolvedPosition>) -> Result<Resolved, CommandError> {
+pub async fn resolve(find: &FindRun, position: Option<&ResolvedPosition>) -> Result<Resolved, CommandError> {
     let mut resolved = match position {
         Some(position) => at_position(find, position).await?,
         None => by_name(find).await?,
@@ -166,13 +167,13 @@ fn indexed_declarations_named(find: &FindRun, name: &str) -> Vec<Declared> {
 /// is ready and the name is exact (FSAC only matches case-sensitive prefixes).
 async fn by_name(find: &FindRun) -> Result<Resolved, CommandError> {
     let mut resolved = Resolved::nothing();
-    resolved.declared = resolve::syntax_declarations(&find.index, find.files(), &find.arguments);
-    let lost_containers = resolve::lost_container_places(&find.index, &resolved.declared, &find.arguments);
+    resolved.declared = matching::syntax_declarations(&find.index, find.files(), &find.arguments);
+    let lost_containers = matching::lost_container_places(&find.index, &resolved.declared, &find.arguments);
     if !find.fsac.ready {
         resolved.unconfirmed = lost_containers;
         return Ok(resolved);
     }
-    let Some(symbol_query) = resolve::workspace_symbol_query(&find.arguments) else {
+    let Some(symbol_query) = matching::workspace_symbol_query(&find.arguments) else {
         resolved.sources.fsac_workspace_symbol = Some("notApplicable (substring query)".to_owned());
         return Ok(resolved);
     };
@@ -185,7 +186,7 @@ async fn by_name(find: &FindRun) -> Result<Resolved, CommandError> {
                     Some(text) => Some(text.to_string()),
                     None => crate::source_files::read_regular_text_lossy(path).ok(),
                 };
-                resolved.unconfirmed = resolve::merge_workspace_symbols(
+                resolved.unconfirmed = matching::merge_workspace_symbols(
                     &mut resolved.declared,
                     &answer,
                     &find.arguments,
@@ -215,7 +216,7 @@ fn pair_signatures(find: &FindRun, declared: &[Declared]) -> Vec<Declared> {
             .iter()
             .any(|project| compiling_right.iter().any(|other| other.path == project.path))
     };
-    resolve::signature_partners(&find.index, find.files(), declared, &same_project, &find.work)
+    matching::signature_partners(&find.index, find.files(), declared, &same_project, &find.work)
 }
 
 /// The declaration the compiler pointed at: the syntax index's entry at that place when it

@@ -1,209 +1,24 @@
-//! Stateless v2 cursors and the measured page planner of `fslens.find`.
-//!
-//! A cursor is `find2.<offset>.<query sha256>.<stream sha256>`: the next offset and two
-//! fixed-size identities, no query text, paths or source. The query identity hashes the
-//! canonical query (defaults materialised; `cursor`, `maxResults`, `responseCharBudget` and
-//! `timeoutMs` excluded); the stream identity hashes the ordered project ledger, the resolved
-//! declarations and every canonical row before slicing. A continuation recomputes both; a
-//! different query or a changed workspace is a typed error, never a page that drifts.
+//! The measured page planner of `fslens.find`: the page, the last phase.
 //!
 //! The planner delivers an in-order prefix of whole rows whose complete serialized answer
 //! (compact JSON, as sent) fits the budget: the caller's `responseCharBudget`, at most
 //! [`RESPONSE_HARD_CEILING`](crate::commands::budget::RESPONSE_HARD_CEILING) UTF-16 code
 //! units. Prefix sizes are found by binary search; every probe builds and measures the
-//! complete candidate answer.
+//! complete candidate answer. A command built on find adds its members to each candidate
+//! page through a [`PageHook`], so the page it delivers fits the budget with them.
 
-use serde::Serialize;
-use serde_json::Value;
-use sha2::{Digest, Sha256};
+use serde::{Deserialize, Serialize};
 
-use crate::commands::CommandError;
 #[cfg(test)]
 use crate::commands::budget::serialized_utf16_len;
 use crate::commands::budget::{PageBudget, serialized_size};
-use crate::commands::cursor::Cursor;
-use crate::lsp::ext::error_kinds;
-
-const CURSOR_TAG: &str = "find2";
-
-/// SHA-256 of a JSON value's compact serialization, as lowercase hex.
-pub fn identity_of(value: &Value) -> String {
-    let text = serde_json::to_string(value).unwrap_or_default();
-    crate::syntax::cache::to_hex(&Sha256::digest(text.as_bytes()))
-}
-
-/// SHA-256 over a sequence of JSON values (each followed by a separator), as lowercase hex.
-pub fn stream_identity<'a>(parts: impl IntoIterator<Item = &'a Value>) -> String {
-    let mut hasher = StreamHasher::new();
-    for part in parts {
-        hasher.add(part);
-    }
-    hasher.finish()
-}
-
-/// [`stream_identity`] one part at a time, so a caller can hash rows it does not keep.
-pub struct StreamHasher(Sha256);
-
-impl StreamHasher {
-    pub fn new() -> Self {
-        StreamHasher(Sha256::new())
-    }
-
-    pub fn add(&mut self, part: &Value) {
-        self.add_serialized(part);
-    }
-
-    /// [`StreamHasher::add`] of anything that serializes, hashed as its compact JSON is
-    /// written (the same bytes, without building the text).
-    pub fn add_serialized<T: Serialize + ?Sized>(&mut self, part: &T) {
-        let _ = serde_json::to_writer(HashWriter(&mut self.0), part);
-        self.0.update([0x1e]);
-    }
-
-    pub fn finish(self) -> String {
-        crate::syntax::cache::to_hex(&self.0.finalize())
-    }
-}
-
-/// Bytes written into a hash.
-struct HashWriter<'a>(&'a mut Sha256);
-
-impl std::io::Write for HashWriter<'_> {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.update(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Default for StreamHasher {
-    fn default() -> Self {
-        StreamHasher::new()
-    }
-}
-
-/// A decoded cursor.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FindCursor {
-    /// Rows of the segment before the page.
-    pub offset: usize,
-    pub query_identity: String,
-    /// The segment's stream identity, or [`RESUME_STREAM`] on a cursor that starts a segment.
-    pub stream_identity: String,
-    /// The segment's first file (display path) when the site budget cut the stream; `None` for
-    /// the segment that starts at the beginning.
-    pub from_file: Option<String>,
-}
-
-/// The stream identity of a cursor that starts a new segment (it was issued before the
-/// segment was formed, so it names none).
-pub const RESUME_STREAM: &str = "0000000000000000000000000000000000000000000000000000000000000000";
-
-/// `data` of a refused cursor: the argument, and whether to start again or retry it.
-#[derive(Serialize, Debug, Clone, Copy)]
-#[serde(rename_all = "camelCase")]
-pub struct CursorRefusal {
-    pub argument: &'static str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reuse_original_cursor: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub retry_same_cursor: Option<bool>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub pagination_restart_required: Option<bool>,
-}
-
-impl CursorRefusal {
-    /// Start again without a cursor: this one cannot be used again.
-    pub const RESTART: CursorRefusal = CursorRefusal {
-        argument: "cursor",
-        reuse_original_cursor: Some(false),
-        retry_same_cursor: None,
-        pagination_restart_required: None,
-    };
-}
-
-impl FindCursor {
-    /// The first page of the segment that starts at `file`.
-    pub fn resume_at(query_identity: String, file: String) -> FindCursor {
-        FindCursor { offset: 0, query_identity, stream_identity: RESUME_STREAM.to_owned(), from_file: Some(file) }
-    }
-
-    pub fn encode(&self) -> String {
-        let file = self.from_file.as_ref().map(|file| crate::syntax::cache::to_hex(file.as_bytes()));
-        let mut fields = vec![self.query_identity.as_str(), self.stream_identity.as_str()];
-        fields.extend(file.as_deref());
-        Cursor::encode(CURSOR_TAG, self.offset, &fields)
-    }
-
-    /// Reads a find cursor (`commands::cursor`'s grammar: the query and stream identities, and
-    /// the segment's first file when it has one), not yet checking its identities.
-    pub fn decode(text: &str) -> Result<FindCursor, CommandError> {
-        let invalid = || {
-            CommandError::typed(
-                error_kinds::FIND_CURSOR_INVALID,
-                crate::lsp::message::error_codes::INVALID_PARAMS,
-                "not a cursor issued by fslens.find; start again without a cursor",
-                CursorRefusal::RESTART,
-            )
-        };
-        let cursor = Cursor::decode(text).filter(|cursor| cursor.tag == CURSOR_TAG).ok_or_else(invalid)?;
-        let (offset, query, stream, file) = match cursor.fields.as_slice() {
-            [query, stream] => (cursor.offset, query, stream, None),
-            [query, stream, file] => (cursor.offset, query, stream, Some(file)),
-            _ => return Err(invalid()),
-        };
-        if query.len() != 64 || stream.len() != 64 {
-            return Err(invalid());
-        }
-        let from_file = match file {
-            None => None,
-            Some(hex) => Some(
-                crate::syntax::cache::from_hex(hex)
-                    .and_then(|bytes| String::from_utf8(bytes).ok())
-                    .ok_or_else(invalid)?,
-            ),
-        };
-        if stream == RESUME_STREAM && (offset != 0 || from_file.is_none()) {
-            return Err(invalid());
-        }
-        Ok(FindCursor { offset, query_identity: query.to_owned(), stream_identity: stream.to_owned(), from_file })
-    }
-
-    /// Checks the cursor against the recomputed identities and the stream length.
-    pub fn validate(&self, query_identity: &str, stream_identity: &str, total: usize) -> Result<usize, CommandError> {
-        if self.query_identity != query_identity {
-            return Err(CommandError::typed(
-                error_kinds::FIND_CURSOR_QUERY_MISMATCH,
-                crate::lsp::message::error_codes::INVALID_PARAMS,
-                "the cursor belongs to a different query (only cursor, maxResults and timeoutMs may change between pages)",
-                CursorRefusal::RESTART,
-            ));
-        }
-        // A cursor that starts a segment was issued before the segment existed: its query
-        // identity is all it can be checked by.
-        if self.stream_identity != stream_identity && self.stream_identity != RESUME_STREAM {
-            return Err(CommandError::typed(
-                error_kinds::FIND_CURSOR_STALE,
-                crate::lsp::message::error_codes::INVALID_PARAMS,
-                "the results changed since the cursor was issued (a source, project or the sweep's coverage changed); \
-                 start again without a cursor",
-                CursorRefusal { pagination_restart_required: Some(true), ..CursorRefusal::RESTART },
-            ));
-        }
-        if self.offset > total {
-            return Err(CommandError::typed(
-                error_kinds::FIND_CURSOR_INVALID,
-                crate::lsp::message::error_codes::INVALID_PARAMS,
-                format!("the cursor's offset {} is past the {total} sites", self.offset),
-                CursorRefusal::RESTART,
-            ));
-        }
-        Ok(self.offset)
-    }
-}
+use crate::commands::find::model::answer::{
+    DeliveryStatus, FindAnswer, FindErrorKind, FindPage, PaginationIncompleteReason, Recovery, SameCursorRetry, Status,
+    TruncatedBy,
+};
+use crate::commands::find::model::arguments::FindArguments;
+use crate::commands::find::model::cursor::FindCursor;
+use crate::commands::find::model::rows::SiteRow;
 
 /// An answer the planner can size: it serializes, and its per-project detail can be cut.
 pub trait PlannedAnswer: Clone + Serialize {
@@ -296,11 +111,168 @@ pub fn plan_page<A: PlannedAnswer, R>(
     PlannedPage::SiteTooLarge(blocked)
 }
 
+impl PlannedAnswer for FindAnswer {
+    fn project_rows(&self) -> usize {
+        self.per_project.len()
+    }
+
+    fn keep_project_rows(&mut self, keep: usize) {
+        let total = self.per_project.len();
+        let keep = keep.min(total);
+        self.per_project.truncate(keep);
+        self.per_project_returned_count = Some(keep);
+        self.per_project_total_count = Some(total);
+        self.per_project_truncated = Some(keep < total);
+    }
+}
+
+/// What a command built on find adds to each candidate page before the planner measures it:
+/// the page it delivers then fits the budget with the command's members. fieldImpact's hook
+/// adds its `field`, `groups` and `plan`.
+pub trait PageHook: Sync {
+    /// The command's own members, written after find's.
+    type Members: Clone + Serialize;
+    /// Adds to `answer`, whose page is filled (or which has no page to plan), and returns the
+    /// command's members.
+    fn extend(&self, answer: &mut FindAnswer) -> Option<Self::Members>;
+}
+
+/// The hook of plain `fslens.find`: nothing added.
+pub struct NoMembers;
+
+impl PageHook for NoMembers {
+    type Members = ();
+
+    fn extend(&self, _: &mut FindAnswer) -> Option<()> {
+        None
+    }
+}
+
+/// Find's answer and what a [`PageHook`] added: find's members, then the command's.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ExtendedAnswer<M> {
+    #[serde(flatten)]
+    pub find: FindAnswer,
+    #[serde(flatten)]
+    pub members: Option<M>,
+}
+
+impl<M> ExtendedAnswer<M> {
+    /// `answer` with what `hook` adds to it.
+    pub fn of<H: PageHook<Members = M>>(mut answer: FindAnswer, hook: &H) -> Self {
+        let members = hook.extend(&mut answer);
+        ExtendedAnswer { find: answer, members }
+    }
+}
+
+impl<M: Clone + Serialize> PlannedAnswer for ExtendedAnswer<M> {
+    fn project_rows(&self) -> usize {
+        self.find.project_rows()
+    }
+
+    fn keep_project_rows(&mut self, keep: usize) {
+        self.find.keep_project_rows(keep);
+    }
+}
+
+/// Where the page starts and what its cursor is bound to.
+pub struct PageFrame {
+    pub offset: usize,
+    /// Sites in the whole stream.
+    pub total: usize,
+    /// The sweep did not complete: no cursor is issued (pagination restarts).
+    pub sweep_incomplete: bool,
+    pub query_identity: String,
+    pub stream: String,
+    /// The segment's first file, when it is not the stream's beginning.
+    pub from_file: Option<String>,
+    /// Where the next segment starts, when the site budget cut this one.
+    pub resumes_at: Option<String>,
+}
+
+/// The page: the longest prefix of `rows` that fits the budget (with what `hook` adds), its
+/// cursor, and, when not one row fits, the typed `find_site_exceeds_response_budget` answer.
+pub fn deliver_page<H: PageHook>(
+    arguments: &FindArguments,
+    base: FindAnswer,
+    rows: &[SiteRow],
+    frame: &PageFrame,
+    hook: &H,
+) -> ExtendedAnswer<H::Members> {
+    let max_results = arguments.max_results();
+    let fill = |extended: &mut ExtendedAnswer<H::Members>, page: &[SiteRow], count: usize| {
+        let answer = &mut extended.find;
+        let next = frame.offset + count;
+        let more_in_segment = next < frame.total;
+        let resume = (!more_in_segment).then_some(frame.resumes_at.as_ref()).flatten();
+        let more = more_in_segment || resume.is_some();
+        let continues = more && !frame.sweep_incomplete;
+        let restart = frame.sweep_incomplete && frame.total > 0;
+        let whole = frame.offset == 0 && !more && frame.from_file.is_none();
+        let cursor = || match resume {
+            Some(file) => FindCursor::resume_at(frame.query_identity.clone(), file.clone()).encode(),
+            None => {
+                let (query_identity, stream_identity) = (frame.query_identity.clone(), frame.stream.clone());
+                FindCursor { offset: next, query_identity, stream_identity, from_file: frame.from_file.clone() }
+                    .encode()
+            }
+        };
+        answer.resolution.complete = whole;
+        answer.page = Some(FindPage {
+            sites: page.to_vec(),
+            page_offset: Some(frame.offset),
+            returned_sites: count,
+            cursor_advanced_by: count,
+            truncated: Some(more),
+            result_set_complete: whole && !frame.sweep_incomplete,
+            delivery_status: Some(if more || frame.sweep_incomplete {
+                DeliveryStatus::Partial
+            } else {
+                DeliveryStatus::Complete
+            }),
+            next_cursor: continues.then(cursor),
+            truncated_by: continues.then_some(if resume.is_some() {
+                TruncatedBy::SiteBudget
+            } else if count >= max_results {
+                TruncatedBy::MaxResults
+            } else {
+                TruncatedBy::ResponseBudget
+            }),
+            pagination_restart_required: restart.then_some(more),
+            retry_same_cursor: restart.then_some(false),
+            pagination_incomplete_reason: restart.then_some(PaginationIncompleteReason::DeadlineIncomplete),
+        });
+        extended.members = hook.extend(answer);
+    };
+    // The kept rows start at the cursor's offset (validated to be `frame.offset`).
+    let base = ExtendedAnswer { find: base, members: None };
+    match plan_page(&base, rows, 0, max_results, arguments.page_budget(), &fill) {
+        PlannedPage::Delivered(answer) => answer,
+        PlannedPage::SiteTooLarge(mut extended) => {
+            let answer = &mut extended.find;
+            answer.status = Status::Aborted;
+            answer.error_kind = Some(FindErrorKind::FindSiteExceedsResponseBudget);
+            if let Some(page) = &mut answer.page {
+                page.delivery_status = Some(DeliveryStatus::Blocked);
+                page.cursor_advanced_by = 0;
+                page.next_cursor = None;
+            }
+            answer.recovery = Some(Recovery {
+                same_cursor_retry: SameCursorRetry { allowed: false },
+                recipe: "restart without a cursor with fewer contextLines or a larger responseCharBudget, or narrow \
+                         the query, scope or projectPath"
+                    .to_owned(),
+            });
+            extended
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::commands::budget::RESPONSE_HARD_CEILING;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     /// The planner over a bare JSON answer whose `perProject` is an array.
     impl PlannedAnswer for Value {
@@ -314,42 +286,6 @@ mod tests {
             self["perProjectReturnedCount"] = json!(keep);
             self["perProjectTotalCount"] = json!(rows.len());
             self["perProjectTruncated"] = json!(keep < rows.len());
-        }
-    }
-
-    #[test]
-    fn cursors_round_trip_and_are_typed() {
-        let cursor =
-            FindCursor { offset: 12, query_identity: "a".repeat(64), stream_identity: "b".repeat(64), from_file: None };
-        let decoded = FindCursor::decode(&cursor.encode()).unwrap();
-        assert_eq!(decoded, cursor);
-        assert_eq!(decoded.validate(&"a".repeat(64), &"b".repeat(64), 20).unwrap(), 12);
-        let kind = |error: CommandError| error.data()["errorKind"].as_str().unwrap_or_default().to_owned();
-        assert_eq!(
-            kind(decoded.validate(&"c".repeat(64), &"b".repeat(64), 20).unwrap_err()),
-            "find_cursor_query_mismatch"
-        );
-        assert_eq!(kind(decoded.validate(&"a".repeat(64), &"c".repeat(64), 20).unwrap_err()), "find_cursor_stale");
-        assert_eq!(kind(decoded.validate(&"a".repeat(64), &"b".repeat(64), 3).unwrap_err()), "find_cursor_invalid");
-        for garbage in ["", "find2", "o3.abc", "find2.x.a.b", "find2.1.zz.yy", "find2.1.a.b.c"] {
-            assert_eq!(kind(FindCursor::decode(garbage).unwrap_err()), "find_cursor_invalid", "{garbage}");
-        }
-        // A segment's first page: bound to the query only, its first file carried (any bytes).
-        let resume = FindCursor::resume_at("a".repeat(64), "src/A B/#1.fs".into());
-        let decoded = FindCursor::decode(&resume.encode()).unwrap();
-        assert_eq!(decoded, resume);
-        assert_eq!(decoded.validate(&"a".repeat(64), &"d".repeat(64), 5).unwrap(), 0);
-        assert_eq!(
-            kind(decoded.validate(&"c".repeat(64), &"d".repeat(64), 5).unwrap_err()),
-            "find_cursor_query_mismatch"
-        );
-        let query = "a".repeat(64);
-        for garbage in [
-            format!("{CURSOR_TAG}.3.{query}.{RESUME_STREAM}.6162"),
-            format!("{CURSOR_TAG}.0.{query}.{RESUME_STREAM}"),
-            format!("{CURSOR_TAG}.0.{query}.{}.zz", "b".repeat(64)),
-        ] {
-            assert_eq!(kind(FindCursor::decode(&garbage).unwrap_err()), "find_cursor_invalid", "{garbage}");
         }
     }
 

@@ -27,15 +27,15 @@
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use crate::commands::find::arguments::{FindArguments, FindKind};
-use crate::commands::find::resolve::{Declared, effective_kind, segments};
+use crate::commands::find::matching::{Declared, effective_kind, segments};
+use crate::commands::find::model::arguments::{FindArguments, FindKind};
 use crate::syntax::model::DeclarationKind;
 use crate::syntax::{Overlay, SyntaxIndex, names};
 use crate::workspace::WorkspaceModel;
 
 /// The qualifier of a query that can be narrowed: `["A", "B"]` for `A.B.f` (kinds auto,
 /// symbol and definition, exact names); `None` for anything else.
-pub(super) fn qualifier_of(arguments: &FindArguments) -> Option<Vec<String>> {
+pub fn qualifier_of(arguments: &FindArguments) -> Option<Vec<String>> {
     if !matches!(effective_kind(arguments), FindKind::Auto | FindKind::Symbol | FindKind::Definition)
         || !arguments.exact
     {
@@ -49,7 +49,7 @@ pub(super) fn qualifier_of(arguments: &FindArguments) -> Option<Vec<String>> {
 
 /// The files among `holding` (files whose bytes hold the name, not read yet) that can use one
 /// of `declared`: see [the module](self).
-pub(super) fn files_that_can_use(
+pub fn files_that_can_use(
     index: &SyntaxIndex,
     overlay: &Overlay,
     model: &WorkspaceModel,

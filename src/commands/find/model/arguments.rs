@@ -536,7 +536,9 @@ mod tests {
     fn the_canonical_query_identity_is_unchanged_by_the_typed_arguments() {
         let identity = |value: Value| {
             let arguments = parsed(value).unwrap();
-            crate::commands::find::page::identity_of(&arguments.canonical_query(Some("src/A.fs"), Some("p.fsproj")))
+            crate::commands::find::model::cursor::identity_of(
+                &arguments.canonical_query(Some("src/A.fs"), Some("p.fsproj")),
+            )
         };
         assert_eq!(
             identity(json!({"query": "Weight"})),

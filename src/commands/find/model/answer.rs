@@ -9,19 +9,14 @@
 //! and tests read it typed.
 
 use std::collections::BTreeMap;
-use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::commands::blocking::BlockingReason;
-use crate::commands::find::arguments::{FindKind, FindScope};
-pub use crate::commands::find::candidates::FilesSearched;
-use crate::commands::find::page::PlannedAnswer;
-use crate::commands::find::rows::SiteKind;
-use crate::commands::find::target::Target;
+use crate::commands::find::model::arguments::{FindKind, FindScope};
+use crate::commands::find::model::rows::SiteKind;
 use crate::lsp::ext::error_kinds;
-use crate::workspace::WorkspaceModel;
 
 /// One `fslens.find` answer.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -63,14 +58,14 @@ pub struct FindAnswer {
     /// FSAC's errors on lines holding a site or an occurrence of the name (the answer is then
     /// not complete): the first 50.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub type_error_lines: Option<Vec<crate::commands::find::type_errors::TypeErrorLine>>,
+    pub type_error_lines: Option<Vec<TypeErrorLine>>,
     /// Set when `typeErrorLines` was cut.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub type_error_line_count: Option<usize>,
     /// The files the find had FSAC analyse for `typeErrorLines` (each holds an occurrence of
     /// the name no site covers): those analysed, and those whose diagnostics could not be had.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub type_error_check: Option<crate::commands::find::type_errors::TypeErrorCheck>,
+    pub type_error_check: Option<TypeErrorCheck>,
     pub resolution: ResolutionSummary,
     /// Which files were read: the byte scan for the names and the files it kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -80,7 +75,7 @@ pub struct FindAnswer {
     pub total_estimate: Option<TotalEstimate>,
     /// Where the site budget cut the stream (absent when it holds every site).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub site_budget: Option<crate::commands::find::budget::BudgetStop>,
+    pub site_budget: Option<crate::commands::find::model::budget::BudgetStop>,
     /// Sites per kind over the whole stream.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub breakdown: Option<BTreeMap<SiteKind, usize>>,
@@ -97,7 +92,7 @@ pub struct FindAnswer {
     pub timings_ms: Option<BTreeMap<String, u64>>,
     /// With `FSLENS_FIND_COUNT_WORK` set: what the find compared.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub work_counts: Option<crate::commands::find::work::WorkCounts>,
+    pub work_counts: Option<crate::commands::find::model::work::WorkCounts>,
     pub elapsed_ms: u64,
     /// The page: `None` only while the planner has not filled it in.
     #[serde(flatten)]
@@ -105,10 +100,6 @@ pub struct FindAnswer {
     /// With `find_site_exceeds_response_budget`: how to get a page.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub recovery: Option<Recovery>,
-    /// `fslens.fieldImpact`'s members (`field`, `groups`, `plan`), added to each page the
-    /// planner measures.
-    #[serde(flatten)]
-    pub field_impact: Option<crate::commands::field_impact::FieldImpactParts>,
 }
 
 /// What was run: the arguments that shape the answer, as applied.
@@ -389,7 +380,7 @@ pub struct CrossCheck {
 pub struct DeclarationRef {
     pub symbol_full_name: String,
     pub file: String,
-    pub range: crate::commands::find::rows::RowRange,
+    pub range: crate::commands::find::model::rows::RowRange,
     /// `declaration` or `signature`.
     pub role: String,
 }
@@ -464,7 +455,7 @@ pub struct SiteTypesLedger {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct FindPage {
-    pub sites: Vec<crate::commands::find::rows::SiteRow>,
+    pub sites: Vec<crate::commands::find::model::rows::SiteRow>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub page_offset: Option<usize>,
     pub returned_sites: usize,
@@ -520,99 +511,70 @@ pub struct SameCursorRetry {
     pub allowed: bool,
 }
 
-impl PlannedAnswer for FindAnswer {
-    fn project_rows(&self) -> usize {
-        self.per_project.len()
-    }
-
-    fn keep_project_rows(&mut self, keep: usize) {
-        let total = self.per_project.len();
-        let keep = keep.min(total);
-        self.per_project.truncate(keep);
-        self.per_project_returned_count = Some(keep);
-        self.per_project_total_count = Some(total);
-        self.per_project_truncated = Some(keep < total);
-    }
+/// `filesSearched`: how many files the byte scan read and how many it kept.
+#[derive(Clone, Debug, Default, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FilesSearched {
+    /// Files of the workspace the syntax index covers.
+    pub workspace_files: usize,
+    /// Files whose bytes were scanned for the names.
+    pub scanned_files: usize,
+    /// Files indexed and read for this find: those holding a name, and the files FSAC
+    /// answered with.
+    pub candidate_files: usize,
+    /// Files that could not be read (kept as candidates; their index says why).
+    pub unreadable_files: usize,
+    /// True when a name no byte scan can decide (a case-insensitive non-ASCII name, an
+    /// operator by substring) made every file a candidate.
+    pub every_file_kept: bool,
+    /// A qualified find: files whose bytes hold the name but which cannot use what the query
+    /// names (they can neither see its declaration nor name its qualifier), left unread.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cannot_use_files: Option<usize>,
+    /// The names scanned for (the first [`NAMES_LISTED`]).
+    pub names: Vec<String>,
+    /// How many more names were scanned for than `names` lists.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub names_omitted: usize,
 }
 
-/// The answer when the deadline passed before the sweep could start.
-pub(super) fn timeout_before_sweep(
-    run: RunEcho,
-    target: &Target,
-    model: &WorkspaceModel,
-    started: Instant,
-) -> FindAnswer {
-    let requested = target.projects.len();
-    let per_project = target
-        .projects
-        .iter()
-        .map(|project| ProjectRow {
-            project: model.display_path(project),
-            status: ProjectStatus::NotStarted,
-            declarations_swept: 0,
-            sites: 0,
-            reason: Some("the deadline passed before the sweep started".to_owned()),
-            remedy: None,
-        })
-        .collect();
-    let scope_note = format!(
-        "the deadline of {} ms passed after project discovery ({requested} project(s) requested); resolution and the \
-         semantic sweep were not started. Raise timeoutMs.",
-        run.timeout_ms
-    );
-    FindAnswer {
-        run,
-        error_kind: Some(FindErrorKind::FindTimeout),
-        via: Via::None,
-        completeness: Completeness::Partial,
-        outcome: Outcome::Indeterminate,
-        status: Status::Unknown,
-        matched: None,
-        no_projects: None,
-        scope_note,
-        configurations: None,
-        configuration_note: None,
-        coverage: Coverage {
-            complete: false,
-            projects_requested: requested,
-            projects_analyzed: 0,
-            projects_timed_out: 0,
-            projects_failed: 0,
-            projects_busy: 0,
-            projects_not_started: requested,
-            declarations_requested: None,
-            declarations_swept: None,
-            phases: Phases { discovery: Phase::Complete, resolution: Phase::NotStarted, sweep: Phase::NotStarted },
-        },
-        per_project,
-        per_project_returned_count: None,
-        per_project_total_count: None,
-        per_project_truncated: None,
-        cross_check: None,
-        type_error_lines: None,
-        type_error_line_count: None,
-        type_error_check: None,
-        resolution: ResolutionSummary {
-            complete: false,
-            declarations: Vec::new(),
-            sources: None,
-            declaration_count: None,
-            declarations_truncated: None,
-        },
-        files_searched: None,
-        total_sites: 0,
-        total_estimate: None,
-        site_budget: None,
-        breakdown: None,
-        context_lines: None,
-        site_types: None,
-        site_types_note: None,
-        notes: Vec::new(),
-        timings_ms: None,
-        work_counts: None,
-        elapsed_ms: started.elapsed().as_millis() as u64,
-        page: Some(FindPage::before_sweep()),
-        recovery: None,
-        field_impact: None,
-    }
+/// At most this many names are listed in `filesSearched.names` (a substring query may
+/// resolve to hundreds of names, and the list must not take the page's room).
+pub const NAMES_LISTED: usize = 10;
+
+fn is_zero(count: &usize) -> bool {
+    *count == 0
 }
+
+/// One line holding the name on which FSAC reports an error.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TypeErrorLine {
+    pub file: String,
+    /// 0-based, as the rows' ranges.
+    pub line: u32,
+    /// FSAC's diagnostic code (an integer, e.g. 72), as it sent it.
+    pub code: Value,
+    pub message: String,
+}
+
+/// `typeErrorCheck`: the files fslens had FSAC analyse for this find, because each holds an
+/// occurrence of a name that no site covers and FSAC had published no diagnostics for it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TypeErrorCheck {
+    /// Their diagnostics were had (and read for `typeErrorLines`).
+    pub files_analysed: Vec<String>,
+    /// Their diagnostics could not be had: the answer is then not complete.
+    pub files_unknown: Vec<UnknownFile>,
+}
+
+/// A file whose diagnostics the find needed and could not have.
+#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
+pub struct UnknownFile {
+    pub file: String,
+    pub reason: String,
+}
+
+/// At most this many lines are listed (`typeErrorLineCount` gives the number when cut).
+pub const TYPE_ERROR_LINES_SHOWN: usize = 50;

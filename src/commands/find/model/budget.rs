@@ -11,7 +11,7 @@
 
 use serde::Serialize;
 
-use crate::commands::find::rows::Site;
+use crate::commands::find::model::rows::Site;
 
 /// What a find may hold for its sites: 64 MiB, whatever the workspace.
 pub const SITE_BUDGET_BYTES: usize = 64 << 20;
@@ -128,11 +128,11 @@ mod tests {
         Site {
             file: file.to_owned(),
             range: TextRange { start, end: Position { line, character: 3 } },
-            kind: crate::commands::find::rows::SiteKind::Reference,
+            kind: crate::commands::find::model::rows::SiteKind::Reference,
             symbol_full_name: Some("M.x".into()),
             symbol_candidates: std::sync::Arc::default(),
             project: None,
-            via: crate::commands::find::rows::SiteVia::Syntax,
+            via: crate::commands::find::model::rows::SiteVia::Syntax,
             condition: None,
         }
     }

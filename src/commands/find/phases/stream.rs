@@ -10,17 +10,18 @@ use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 use crate::commands::CommandError;
-use crate::commands::find::answer::ProjectRow;
-use crate::commands::find::page::{CursorRefusal, FindCursor, StreamHasher};
-use crate::commands::find::resolve::Declared;
-use crate::commands::find::rows::{SYMBOL_CANDIDATES_SHOWN, Site, SiteRow};
-use crate::commands::find::target::Placement;
-use crate::commands::find::{FindRun, Texts, resolve_display};
+use crate::commands::find::matching::Declared;
+use crate::commands::find::model::answer::ProjectRow;
+use crate::commands::find::model::cursor::{CursorRefusal, FindCursor, StreamHasher};
+use crate::commands::find::model::rows::{SYMBOL_CANDIDATES_SHOWN, Site, SiteRow};
+use crate::commands::find::model::texts::{Texts, resolve_display};
+use crate::commands::find::phases::find_run::FindRun;
+use crate::commands::find::phases::target::Placement;
 use crate::lsp::ext::error_kinds;
 use crate::lsp::message::error_codes;
 
 /// The stream, formed.
-pub(super) struct Stream {
+pub struct Stream {
     /// `resolution.declarations`, every one (the answer shows the first few).
     pub declarations: Vec<Value>,
     /// The rows of the requested window.
@@ -41,7 +42,7 @@ struct StreamHead<'a> {
 }
 
 /// The rows a page may take: from the cursor's offset, at most `maxResults`.
-pub(super) fn window(find: &FindRun, cursor: Option<&FindCursor>) -> Range<usize> {
+pub fn window(find: &FindRun, cursor: Option<&FindCursor>) -> Range<usize> {
     let start = cursor.map_or(0, |cursor| cursor.offset);
     start..start.saturating_add(find.arguments.max_results().max(1))
 }
@@ -56,7 +57,7 @@ pub(super) fn window(find: &FindRun, cursor: Option<&FindCursor>) -> Range<usize
 /// changed file is still stale; and a file none of whose rows is in the window is never read
 /// (a name used in every file of a large workspace costs one read per file of the page, not of
 /// the workspace).
-pub(super) fn form(
+pub fn form(
     find: &FindRun,
     texts: &mut Texts,
     placement: &Placement,
@@ -186,7 +187,7 @@ fn declarations_json(find: &FindRun, texts: &mut Texts, declared: &[Declared]) -
 
 /// The page's offset: 0, or the cursor's once it is shown to continue this query and this
 /// stream. A sweep that did not complete cannot show that: the same cursor is to be retried.
-pub(super) fn page_offset(
+pub fn page_offset(
     cursor: Option<&FindCursor>,
     query_identity: &str,
     stream: &Stream,

@@ -8,20 +8,21 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::commands::find::budget::{BudgetStop, Segment};
-use crate::commands::find::declarations::Resolved;
-use crate::commands::find::resolve::Declared;
-use crate::commands::find::rows::{Site, SiteKind, SiteVia, sort_and_deduplicate};
-use crate::commands::find::sweep::Swept;
-use crate::commands::find::target::Placement;
-use crate::commands::find::work::FileKey;
-use crate::commands::find::{FindKind, FindRun};
+use crate::commands::find::matching::Declared;
+use crate::commands::find::model::arguments::FindKind;
+use crate::commands::find::model::budget::{BudgetStop, Segment};
+use crate::commands::find::model::rows::{Site, SiteKind, SiteVia, sort_and_deduplicate};
+use crate::commands::find::model::work::FileKey;
+use crate::commands::find::phases::declarations::Resolved;
+use crate::commands::find::phases::find_run::FindRun;
+use crate::commands::find::phases::sweep::Swept;
+use crate::commands::find::phases::target::Placement;
 use crate::syntax::conditionals::inactive_branch_at;
 use crate::syntax::model::{FieldSiteKind, Position, TextRange};
 
 /// The sites of the segment (the whole match set unless the site budget cut it), sorted and
 /// de-duplicated by (file, range), and where the budget stopped it.
-pub(super) fn sites(
+pub fn sites(
     find: &FindRun,
     placement: &Placement,
     resolved: &Resolved,

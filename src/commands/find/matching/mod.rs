@@ -8,13 +8,16 @@
 //! `containerName` equal to all but the last segment (docs/fsac-protocol.md §8); it is
 //! asked for the last segment alone and its answers are filtered by the same rules here.
 
+pub mod active_patterns;
+pub mod non_symbol;
+
 use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
-use crate::commands::find::arguments::{FindArguments, FindKind};
-use crate::commands::find::work::{FileKey, Work};
+use crate::commands::find::model::arguments::{FindArguments, FindKind};
+use crate::commands::find::model::work::{FileKey, Work};
 use crate::syntax::model::{Access, Declaration, DeclarationKind, HealthStatus, NameId, Position, TextRange};
 use crate::syntax::{SyntaxIndex, names, render_signature};
 
@@ -684,6 +687,59 @@ pub struct Unconfirmed {
     pub reason: &'static str,
 }
 
+/// What the syntax index says of the place a `workspace/symbol` item names (`declared`: the
+/// index holds a declaration there).
+fn index_reading_of_item(
+    index: &SyntaxIndex,
+    path: &Path,
+    range: TextRange,
+    container: &str,
+    declared: bool,
+) -> IndexReading {
+    let index_reading = if declared { IndexReading::Declares } else { index_reading_at(index, path, range) };
+    // No proof either where FSAC names a container the index does not know in that file:
+    // the grammar lost the container (its header in an error region), so its parse of the
+    // members below is no reading of them (`ListBuilder.Yield` under a lost `ListBuilder`).
+    if index_reading == IndexReading::ProvesNone && !container.is_empty() && !index_declares(index, path, container) {
+        return IndexReading::CannotTell("container_unknown_to_index");
+    }
+    index_reading
+}
+
+/// The full name of a `workspace/symbol` item (`container` and `name` as FSAC gave them):
+/// the index's for the declaration at its place, else FSAC's.
+fn full_name_of_item(
+    index: &SyntaxIndex,
+    path: &Path,
+    from_index: Option<&(String, Declaration)>,
+    (container, name): (&str, &str),
+    query: &str,
+    exact: bool,
+) -> String {
+    match from_index {
+        Some((full_name, _)) => {
+            // In a file the grammar could not read whole, the index's containers past an
+            // error region are guesses (a module's range may end early, leaving its
+            // later bindings at the namespace): FSAC's container names the declaration
+            // too, so either name may match, and FSAC's wins when only it does.
+            let degraded = index.file(path).is_some_and(|file| file.index.health.status != HealthStatus::Clean);
+            let fsac_name = fsac_full_name(full_name, container, name);
+            match fsac_name {
+                Some(fsac_name)
+                    if degraded
+                        && !qualified_matches(full_name, query, exact)
+                        && qualified_matches(&fsac_name, query, exact) =>
+                {
+                    fsac_name
+                }
+                _ => full_name.clone(),
+            }
+        }
+        None if container.is_empty() => name.to_owned(),
+        None => format!("{container}.{name}"),
+    }
+}
+
 /// Merges `workspace/symbol` answers into `declared`: a known declaration gains the source,
 /// an unknown one is added when it matches (kinds auto, symbol and definition only: FSAC's
 /// answer does not say which type owns a member). Answers the added declarations that the
@@ -761,44 +817,11 @@ pub fn merge_workspace_symbols(
         // taken as one. Where the index cannot tell (an error region of a degraded file), the
         // backend's declaration is kept and the disagreement is listed.
         let container = item["containerName"].as_str().unwrap_or_default();
-        let mut index_reading = match from_index {
-            Some(_) => IndexReading::Declares,
-            None => index_reading_at(index, &path, range),
-        };
-        // No proof either where FSAC names a container the index does not know in that file:
-        // the grammar lost the container (its header in an error region), so its parse of the
-        // members below is no reading of them (`ListBuilder.Yield` under a lost `ListBuilder`).
-        if index_reading == IndexReading::ProvesNone
-            && !container.is_empty()
-            && !index_declares(index, &path, container)
-        {
-            index_reading = IndexReading::CannotTell("container_unknown_to_index");
-        }
+        let index_reading = index_reading_of_item(index, &path, range, container, from_index.is_some());
         if index_reading == IndexReading::ProvesNone {
             continue;
         }
-        let full_name = match &from_index {
-            Some((full_name, _)) => {
-                // In a file the grammar could not read whole, the index's containers past an
-                // error region are guesses (a module's range may end early, leaving its
-                // later bindings at the namespace): FSAC's container names the declaration
-                // too, so either name may match, and FSAC's wins when only it does.
-                let degraded = index.file(&path).is_some_and(|file| file.index.health.status != HealthStatus::Clean);
-                let fsac_name = fsac_full_name(full_name, container, name);
-                match fsac_name {
-                    Some(fsac_name)
-                        if degraded
-                            && !qualified_matches(full_name, query, arguments.exact)
-                            && qualified_matches(&fsac_name, query, arguments.exact) =>
-                    {
-                        fsac_name
-                    }
-                    _ => full_name.clone(),
-                }
-            }
-            None if container.is_empty() => name.to_owned(),
-            None => format!("{container}.{name}"),
-        };
+        let full_name = full_name_of_item(index, &path, from_index.as_ref(), (container, name), query, arguments.exact);
         let mut reading = index_reading;
         if !qualified_matches(&full_name, query, arguments.exact) {
             // A declaration the index cannot read, for which FSAC names no container: its

@@ -16,57 +16,25 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
 use serde_json::Value;
 
 use crate::commands::CommandError;
 use crate::commands::check::{FileResult, trusted_snapshots};
-use crate::commands::find::FindRun;
-use crate::commands::find::arguments::FindKind;
-use crate::commands::find::declarations::Resolved;
-use crate::commands::find::rows::Site;
-use crate::commands::find::sweep::Swept;
-use crate::commands::find::target::Placement;
+use crate::commands::find::model::answer::{TypeErrorCheck, TypeErrorLine, UnknownFile};
+use crate::commands::find::model::arguments::FindKind;
+use crate::commands::find::model::rows::Site;
+use crate::commands::find::phases::declarations::Resolved;
+use crate::commands::find::phases::find_run::FindRun;
+use crate::commands::find::phases::sweep::Swept;
+use crate::commands::find::phases::target::Placement;
 use crate::syntax::model::{Position, TextRange};
 
-/// At most this many lines are listed (`typeErrorLineCount` gives the number when cut).
-pub(super) const TYPE_ERROR_LINES_SHOWN: usize = 50;
 /// A diagnostic's message is quoted up to this many characters.
 const MESSAGE_CHARS: usize = 200;
 
-/// One line holding the name on which FSAC reports an error.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TypeErrorLine {
-    pub file: String,
-    /// 0-based, as the rows' ranges.
-    pub line: u32,
-    /// FSAC's diagnostic code (an integer, e.g. 72), as it sent it.
-    pub code: Value,
-    pub message: String,
-}
-
-/// `typeErrorCheck`: the files fslens had FSAC analyse for this find, because each holds an
-/// occurrence of a name that no site covers and FSAC had published no diagnostics for it.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TypeErrorCheck {
-    /// Their diagnostics were had (and read for `typeErrorLines`).
-    pub files_analysed: Vec<String>,
-    /// Their diagnostics could not be had: the answer is then not complete.
-    pub files_unknown: Vec<UnknownFile>,
-}
-
-/// A file whose diagnostics the find needed and could not have.
-#[derive(Clone, Debug, PartialEq, Serialize, serde::Deserialize)]
-pub struct UnknownFile {
-    pub file: String,
-    pub reason: String,
-}
-
 /// What the find knows of FSAC's errors on the lines holding the name.
 #[derive(Default)]
-pub(super) struct TypeErrors {
+pub struct TypeErrors {
     pub lines: Vec<TypeErrorLine>,
     /// Present when the find had FSAC analyse files itself.
     pub check: Option<TypeErrorCheck>,
@@ -88,7 +56,7 @@ impl TypeErrors {
 
 /// The part of the stream a find formed: the files from `from_file` on, up to the file the
 /// site budget stopped at (display paths). Occurrences outside it were not formed into sites.
-pub(super) struct SegmentBounds<'a> {
+pub struct SegmentBounds<'a> {
     pub from_file: Option<&'a str>,
     pub resumes_at_file: Option<&'a str>,
 }
@@ -128,7 +96,7 @@ fn names_of(resolved: &Resolved) -> BTreeSet<&str> {
 
 /// FSAC's errors on the lines holding a site or a syntax occurrence of a declared name, from
 /// the diagnostics FSAC has published in this session.
-pub(super) async fn seen(
+pub async fn seen(
     find: &FindRun,
     placement: &Placement,
     resolved: &Resolved,

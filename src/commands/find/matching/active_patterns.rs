@@ -32,7 +32,9 @@ pub fn case_use_after(text: &str, path: &Path, name: &str, from: Position) -> Op
             return None;
         }
         let position = lines.position(text, at);
-        if crate::commands::rename::non_symbol_at(text, path, position.line, position.character).is_none() {
+        if crate::commands::find::matching::non_symbol::non_symbol_at(text, path, position.line, position.character)
+            .is_none()
+        {
             return Some(position);
         }
     }

@@ -12,10 +12,12 @@ use std::path::PathBuf;
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
-use crate::commands::find::answer::ProjectStatus;
-use crate::commands::find::declarations::{Anchor, Resolved};
-use crate::commands::find::resolve::{Declared, range_from_json};
-use crate::commands::find::{FindKind, FindRun, Texts};
+use crate::commands::find::matching::{Declared, range_from_json};
+use crate::commands::find::model::answer::ProjectStatus;
+use crate::commands::find::model::arguments::FindKind;
+use crate::commands::find::model::texts::Texts;
+use crate::commands::find::phases::declarations::{Anchor, Resolved};
+use crate::commands::find::phases::find_run::FindRun;
 use crate::lsp::message::error_codes;
 use crate::lsp::types::{ReferenceContext, ReferenceParams, TextDocumentPositionParams};
 use crate::syntax::model::{DeclarationKind, Position, TextRange};
@@ -24,14 +26,14 @@ use crate::syntax::model::{DeclarationKind, Position, TextRange};
 const REFERENCES_IN_FLIGHT: usize = 4;
 
 /// The places one references answer lists.
-pub(super) type Locations = Vec<(PathBuf, TextRange)>;
+pub type Locations = Vec<(PathBuf, TextRange)>;
 
 /// One declaration's references: how the request ended and the locations FSAC gave.
 type SweptDeclaration = (SweepOutcome, Locations);
 
 /// How one references request (one declaration) ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(super) enum SweepOutcome {
+pub enum SweepOutcome {
     Analyzed,
     TimedOut,
     Failed(String),
@@ -65,7 +67,7 @@ impl SweepOutcome {
 
 /// What the sweep found.
 #[derive(Default)]
-pub(super) struct Swept {
+pub struct Swept {
     /// Whether references were asked: FSAC is ready and the kind needs them.
     pub asked: bool,
     /// By name: one outcome per resolved declaration, in order.
@@ -106,7 +108,7 @@ impl Swept {
 }
 
 /// Asks FSAC for the references of every resolved declaration (or at the anchor).
-pub(super) async fn sweep(find: &FindRun, texts: &mut Texts, resolved: &Resolved) -> Result<Swept, CommandError> {
+pub async fn sweep(find: &FindRun, texts: &mut Texts, resolved: &Resolved) -> Result<Swept, CommandError> {
     let mut swept = Swept { asked: find.fsac.ready && find.kind_mode() != FindKind::Definition, ..Swept::default() };
     if !swept.asked {
         return Ok(swept);
@@ -228,7 +230,7 @@ async fn case_use_in_other_files(
     let hits = find.index.find_occurrences_in(name, find.files());
     let text_of = |path: &std::path::Path| texts.text(path).map(|(text, _)| text.clone());
     let (path, text, at) =
-        crate::commands::active_patterns::case_use_elsewhere(hits, &declaration.path, name, text_of)?;
+        crate::commands::find::matching::active_patterns::case_use_elsewhere(hits, &declaration.path, name, text_of)?;
     let uri = crate::uri::path_to_uri(&path)?;
     if !acquired.contains(&uri) {
         find.context.acquire_document(&uri, text).await.ok()?;
@@ -239,7 +241,7 @@ async fn case_use_in_other_files(
 
 /// Where FSAC is asked for an active-pattern case's references: a use of the case from `start`
 /// (after the declaration in its own file, the top of another), since FSAC reads the banana
-/// clip at the declaration as the whole pattern ([`crate::commands::active_patterns`]). The
+/// clip at the declaration as the whole pattern ([`crate::commands::find::matching::active_patterns`]). The
 /// answer must still hold the declaration, or the cross-check makes the find partial.
 fn active_pattern_case_use(
     text: &str,
@@ -249,7 +251,7 @@ fn active_pattern_case_use(
 ) -> Option<Position> {
     let name = declaration.full_name.rsplit('.').next()?;
     let from = crate::documents::Position { line: start.line, character: start.character };
-    let found = crate::commands::active_patterns::case_use_after(text, path, name, from)?;
+    let found = crate::commands::find::matching::active_patterns::case_use_after(text, path, name, from)?;
     Some(Position { line: found.line, character: found.character })
 }
 

@@ -7,15 +7,13 @@ use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::commands::CommandError;
-use crate::commands::find::answer::ProjectStatus;
-use crate::commands::find::arguments::{FindArguments, FindKind, FindScope};
-use crate::commands::find::ledger::Verdict;
-use crate::commands::find::resolve::same_file;
+use crate::commands::find::matching::same_file;
+use crate::commands::find::model::arguments::{FindArguments, FindKind, FindScope};
 use crate::commands::paths::confine;
 use crate::workspace::WorkspaceModel;
 
 /// Which projects are swept and which sites are kept.
-pub(super) struct Target {
+pub struct Target {
     pub scope: FindScope,
     /// Requested projects, in project order.
     pub projects: Vec<PathBuf>,
@@ -30,11 +28,7 @@ pub(super) struct Target {
 
 /// The target of `scope`, `projectPath` and `path`; a `projectPath` or `path` that names
 /// nothing in the workspace is refused, naming the argument.
-pub(super) fn plan_target(
-    arguments: &FindArguments,
-    model: &WorkspaceModel,
-    root: &Path,
-) -> Result<Target, CommandError> {
+pub fn plan_target(arguments: &FindArguments, model: &WorkspaceModel, root: &Path) -> Result<Target, CommandError> {
     let project_path = read_project_path(model, root, arguments.project_path.as_deref())?;
     let file = match &arguments.path {
         Some(written) if arguments.scope == FindScope::File || arguments.kind != FindKind::Position => {
@@ -172,7 +166,7 @@ fn the_one_project(model: &WorkspaceModel, file: Option<&Path>) -> Result<PathBu
 /// Where a site may be kept and which project it belongs to, built once per find: a site's
 /// project is a lookup, not a walk over every project's compile items (that walk made large
 /// finds quadratic).
-pub(super) struct Placement {
+pub struct Placement {
     /// scope file or project: the files whose sites are kept (`None`: every file).
     scope_files: Option<HashSet<PathBuf>>,
     /// The same files with symbolic links resolved.
@@ -272,70 +266,4 @@ fn compiling_projects_by_file(model: &WorkspaceModel) -> HashMap<PathBuf, Vec<Pa
         }
     }
     by_file
-}
-
-/// How many projects were really swept, and how to widen or narrow.
-pub(super) fn scope_note(
-    target: &Target,
-    model: &WorkspaceModel,
-    verdict: &Verdict,
-    fsac_ready: bool,
-    state: &str,
-) -> String {
-    let (requested, analyzed, failed) = (verdict.requested, verdict.analyzed, &verdict.failed_remedies);
-    let count = |status: ProjectStatus| verdict.count(status);
-    if !fsac_ready {
-        return format!(
-            "no project was swept semantically (FSAC is {state}); the files of {requested} project(s) were matched \
-             by name. Repeat once FSAC is ready for a complete answer."
-        );
-    }
-    if analyzed < requested {
-        let mut note = format!(
-            "analyzed {analyzed} of {requested} requested project(s) ({} timed out, {} failed, {} busy, {} not \
-             started): more sites may exist.",
-            count(ProjectStatus::TimedOut),
-            count(ProjectStatus::Failed),
-            count(ProjectStatus::Busy),
-            count(ProjectStatus::NotStarted)
-        );
-        // A project FSAC could not load stays unloaded however long the find waits: its
-        // remedy is the project's own problem, and its files' sites are matched by name.
-        for (project, remedy) in failed {
-            note.push_str(&format!(
-                " FSAC could not load {project}, so the sites in its files are matched by name (via syntax): \
-                 {remedy}."
-            ));
-        }
-        if count(ProjectStatus::TimedOut) + count(ProjectStatus::Busy) + count(ProjectStatus::NotStarted) > 0 {
-            note.push_str(" Raise timeoutMs, or narrow with projectPath.");
-        } else if failed.is_empty() {
-            note.push_str(" Narrow with projectPath.");
-        }
-        return note;
-    }
-    let file_part = if target.scope == FindScope::File {
-        " Sites are kept only for path (scope=file filters by file, not just by project)."
-    } else {
-        ""
-    };
-    if requested == 1 {
-        let widen = if target.single_project_target {
-            "pass the solution (or nothing) as projectPath with scope=workspace to widen"
-        } else {
-            "use scope=workspace without projectPath to widen"
-        };
-        format!(
-            "1 project swept ({}); usages in sibling projects are not visible: {widen} (the workspace has {} \
-             project(s)).{file_part}",
-            target.container,
-            model.projects.len()
-        )
-    } else {
-        format!(
-            "{requested} member projects of {} swept. To sweep just one (faster, but missing cross-project \
-             usages), pass its .fsproj as projectPath.{file_part}",
-            target.container
-        )
-    }
 }

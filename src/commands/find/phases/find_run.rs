@@ -1,0 +1,148 @@
+//! One find after its files are chosen: what the phases from resolution on read ([`FindRun`]),
+//! FSAC as the find saw it, the deadline split for the sweep and the answer, and the clock of
+//! the phases.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::commands::CommandContext;
+use crate::commands::CommandError;
+use crate::commands::find::matching::effective_kind;
+use crate::commands::find::model::arguments::{FindArguments, FindKind};
+use crate::commands::find::model::work::Work;
+use crate::commands::find::phases::candidates::SearchedFiles;
+use crate::commands::find::phases::target::Target;
+use crate::session_state::status::{ProjectError, StatusSnapshot};
+use crate::syntax::{Overlay, SyntaxIndex};
+use crate::workspace::WorkspaceModel;
+
+/// At most this much of the budget (5 %, at least 1 ms) is kept for building the answer.
+pub const RESPONSE_ALLOWANCE_CAP: Duration = Duration::from_millis(250);
+
+/// One find after indexing: what the phases read. The file texts they quote ([`Texts`]) go
+/// beside it, since the phases fill its cache.
+pub struct FindRun {
+    pub arguments: FindArguments,
+    pub context: CommandContext,
+    pub root: PathBuf,
+    pub model: WorkspaceModel,
+    pub target: Target,
+    pub index: Arc<SyntaxIndex>,
+    /// The workspace's files, and the ones indexed and read for this find.
+    pub searched: SearchedFiles,
+    /// The editor's buffers as the find began (they win over the disk).
+    pub overlay: Overlay,
+    pub fsac: FsacView,
+    /// Requests to FSAC end by this instant: the deadline less the answer's allowance.
+    pub sweep_deadline: tokio::time::Instant,
+    /// What the phases compared, and the paths they resolved.
+    pub work: Work,
+}
+
+impl FindRun {
+    /// The kind as run: `auto` with `field` runs as `field`, with `member` as `members`.
+    pub fn kind_mode(&self) -> FindKind {
+        effective_kind(&self.arguments)
+    }
+
+    /// The files this find reads (those that may hold a name it looks for), sorted.
+    pub fn files(&self) -> &[PathBuf] {
+        &self.searched.candidates
+    }
+
+    /// Brings one workspace file's index up to date now (a `stat` when it is).
+    pub async fn index_now(&self, path: PathBuf) -> Result<(), CommandError> {
+        if !self.in_workspace(&path) {
+            return Ok(());
+        }
+        let (index, overlay) = (self.index.clone(), self.overlay.clone());
+        crate::commands::run_blocking(move || {
+            index.refresh_path(&path, &overlay);
+            Ok(())
+        })
+        .await
+    }
+
+    /// Is `path` one of the workspace's files?
+    pub fn in_workspace(&self, path: &Path) -> bool {
+        self.searched.in_workspace.contains(path)
+    }
+
+    /// The requested projects FSAC reported it could not load (with FSAC ready), each with
+    /// FSAC's error: their files were never swept, so their sites come from the syntax layer.
+    pub fn failed_projects(&self) -> Vec<(&Path, &ProjectError)> {
+        if !self.fsac.ready {
+            return Vec::new();
+        }
+        self.target
+            .projects
+            .iter()
+            .filter_map(|project| {
+                let display = self.model.display_path(project);
+                self.fsac
+                    .status
+                    .project_errors
+                    .iter()
+                    .find(|error| Path::new(&error.project) == project || error.project.ends_with(&display))
+                    .map(|error| (project.as_path(), error))
+            })
+            .collect()
+    }
+}
+
+/// FSAC as the session's status described it when the find began.
+pub struct FsacView {
+    pub status: StatusSnapshot,
+    /// `absent`, `starting`, `loading`, `ready` or `crashed`.
+    pub state: String,
+    pub ready: bool,
+}
+
+impl FsacView {
+    pub async fn read(context: &CommandContext) -> Result<FsacView, CommandError> {
+        let status = context.status().await?;
+        let state = status.state.as_str().to_owned();
+        Ok(FsacView { ready: state == "ready", state, status })
+    }
+}
+
+/// The request's one deadline, split: FSAC is asked until `sweep`, the rest (5 %, at most
+/// [`RESPONSE_ALLOWANCE_CAP`]) is kept for building the answer.
+pub struct Deadlines {
+    pub timeout: Duration,
+    pub allowance: Duration,
+    pub sweep: tokio::time::Instant,
+}
+
+impl Deadlines {
+    pub fn for_timeout(timeout: Duration) -> Deadlines {
+        let deadline = tokio::time::Instant::now() + timeout;
+        let allowance = if timeout.is_zero() {
+            Duration::ZERO
+        } else {
+            (timeout / 20).clamp(Duration::from_millis(1), RESPONSE_ALLOWANCE_CAP)
+        };
+        Deadlines { timeout, allowance, sweep: deadline - allowance }
+    }
+}
+
+/// `timingsMs`: the milliseconds each phase took.
+pub struct PhaseClock {
+    pub since: Instant,
+    pub timings: BTreeMap<&'static str, u64>,
+}
+
+impl PhaseClock {
+    pub fn start() -> PhaseClock {
+        PhaseClock { since: Instant::now(), timings: BTreeMap::new() }
+    }
+
+    /// Records the time since the previous lap as `phase`.
+    pub fn lap(&mut self, phase: &'static str) {
+        let now = Instant::now();
+        self.timings.insert(phase, now.duration_since(self.since).as_millis() as u64);
+        self.since = now;
+    }
+}
