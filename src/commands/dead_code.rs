@@ -614,7 +614,7 @@ fn scan_workspace(
     let mut textual = TextualNames::default();
     let mut texts: HashMap<PathBuf, Arc<str>> = HashMap::new();
     for path in &all_files {
-        if let Ok(text) = crate::commands::rename::read_text(path, overlay) {
+        if let Ok(text) = crate::commands::paths::current_text(overlay, path) {
             textual.add(&text);
             texts.insert(path.clone(), Arc::from(text));
         }

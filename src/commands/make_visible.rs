@@ -209,13 +209,7 @@ async fn read_source_and_model(
     let index = context.syntax_index();
     let model_root = root.to_path_buf();
     crate::commands::run_blocking(move || {
-        let text = match overlay.get(&path) {
-            Some(text) => text.to_string(),
-            None => crate::source_files::read_regular_text(&path).map_err(|error| CommandError::InvalidPath {
-                path: path.display().to_string(),
-                message: format!("cannot read it: {error}"),
-            })?,
-        };
+        let text = crate::commands::paths::current_text(&overlay, &path)?;
         let mut single = Overlay::new();
         single.insert(path.clone(), text.as_str());
         index.refresh_path(&path, &single);

@@ -541,10 +541,7 @@ impl Coverage {
 fn text_for(index: &SyntaxIndex, path: &Path, overlay: &Overlay) -> Option<(std::sync::Arc<IndexedFile>, String)> {
     for _ in 0..2 {
         let file = index.file(path)?;
-        let text = match overlay.get(path) {
-            Some(text) => text.to_string(),
-            None => crate::source_files::read_regular_text_lossy(path).ok()?,
-        };
+        let text = overlay.current_text_lossy(path).ok()?;
         let digest: [u8; 32] = Sha256::digest(text.as_bytes()).into();
         if digest == file.index.content_sha256 {
             return Some((file, text));

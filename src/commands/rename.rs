@@ -470,18 +470,6 @@ fn apply_edits(text: &str, edits: &[Edit]) -> String {
     result
 }
 
-/// The current text of a file: the editor's buffer when open, else the disk.
-/// A file's text as FSAC sees it: the editor's buffer when it is open there, else the disk.
-pub(crate) fn read_text(path: &Path, overlay: &crate::syntax::index::Overlay) -> Result<String, CommandError> {
-    match overlay.get(path) {
-        Some(text) => Ok(text.to_string()),
-        None => crate::source_files::read_regular_text(path).map_err(|error| CommandError::InvalidPath {
-            path: path.display().to_string(),
-            message: format!("cannot read it: {error}"),
-        }),
-    }
-}
-
 /// The answer of `fslens.rename`: the preview, its cross-check and what was applied.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -725,7 +713,7 @@ async fn rename_site(
         ),
     };
     let path = confine(root, &written, "path")?;
-    let text = read_text(&path, overlay)?;
+    let text = crate::commands::paths::current_text(overlay, &path)?;
     let lines = LineIndex::new(&text);
     let Some(line_text) = lines.line_text(&text, line as usize) else {
         return Err(CommandError::invalid_argument("line", format!("the file has {} lines", lines.line_count())));
@@ -827,7 +815,7 @@ fn preview(
         total_edits: 0,
     };
     for (file, edits) in by_path {
-        let before = read_text(file, overlay)?;
+        let before = crate::commands::paths::current_text(overlay, file)?;
         edits_inside(file, &before, edits)?;
         let after = apply_edits(&before, edits);
         let relative = display_relative(root, file);
@@ -940,7 +928,7 @@ fn case_use_site(
         return Ok(site_at(&site.path, site.text.clone(), at));
     }
     let hits = context.syntax_index().find_occurrences(case);
-    if let Some((path, text, at)) = case_use_elsewhere(hits, &site.path, case, |path| read_text(path, overlay).ok()) {
+    if let Some((path, text, at)) = case_use_elsewhere(hits, &site.path, case, |path| crate::commands::paths::current_text(overlay, path).ok()) {
         return Ok(site_at(&path, text, at));
     }
     Err(no_symbol(

@@ -251,7 +251,7 @@ impl Lookup<'_> {
 
     /// A file's text as FSAC sees it (the editor's buffer first).
     fn text(&self, path: &Path) -> Result<String, CommandError> {
-        crate::commands::rename::read_text(path, &self.overlay)
+        crate::commands::paths::current_text(&self.overlay, path)
     }
 
     /// The declaration's own `inherit X` / `interface X` lines, each with FSAC's declaration

@@ -598,7 +598,7 @@ impl<'a> SiteReader<'a> {
             .files
             .entry(path.clone())
             .or_insert_with(|| {
-                let text = crate::commands::rename::read_text(&path, overlay).ok()?;
+                let text = crate::commands::paths::current_text(overlay, &path).ok()?;
                 let tree = enclosing::parse(parsers, &text);
                 Some((text, tree))
             })

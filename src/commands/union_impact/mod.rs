@@ -779,7 +779,7 @@ impl Files<'_> {
         self.parsed
             .entry(path.to_path_buf())
             .or_insert_with(|| {
-                let text = crate::commands::rename::read_text(path, overlay).ok()?;
+                let text = crate::commands::paths::current_text(overlay, path).ok()?;
                 let tree = enclosing::parse(parsers, &text);
                 Some((text, tree))
             })
@@ -789,7 +789,7 @@ impl Files<'_> {
     fn text(&mut self, path: &Path) -> Result<String, CommandError> {
         match self.parsed(path) {
             Some((text, _)) => Ok(text.clone()),
-            None => crate::commands::rename::read_text(path, &self.overlay),
+            None => crate::commands::paths::current_text(&self.overlay, path),
         }
     }
 
