@@ -204,17 +204,12 @@ pub async fn code_actions(
     serde_json::to_value(answer).map_err(|error| CallFailure::new(ext::error_kinds::INTERNAL_ERROR, error.to_string()))
 }
 
-/// The milliseconds left before `deadline` (at least 1, so a command still gets a deadline).
-fn remaining_ms(deadline: Deadline) -> u64 {
-    deadline.0.saturating_duration_since(tokio::time::Instant::now()).as_millis().max(1) as u64
-}
-
 /// A trusted check of the file, so that what FSAC published for it is about its content now.
 /// A check that cannot tell (FSAC loading or gone, the file in no project) fails the call with
 /// its `blockingReason`.
 async fn analyse_file(navigator: &Navigator<'_>, path: &Path, deadline: Deadline) -> Result<(), CallFailure> {
     let argument = json!({
-        "path": path.display().to_string(), "scope": "file", "severity": "all", "timeoutMs": remaining_ms(deadline),
+        "path": path.display().to_string(), "scope": "file", "severity": "all", "timeoutMs": crate::deadline::Deadline::at(deadline.0.into_std()).remaining_ms(),
     });
     let check = navigator.execute(Command::Check.id(), argument, deadline).await?;
     if check["verdict"] != json!("unknown") {

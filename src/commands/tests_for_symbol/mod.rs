@@ -10,7 +10,9 @@ pub mod projects;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
+
+use crate::deadline::Deadline;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -289,7 +291,7 @@ pub async fn tests_for_symbol(
     context: CommandContext,
 ) -> Result<TestsForSymbolAnswer, CommandError> {
     let started = Instant::now();
-    let deadline = started + arguments.timeout_ms.as_duration_ms();
+    let deadline = Deadline::after(started, arguments.timeout_ms.as_duration_ms());
     let root = context.workspace_root()?.to_path_buf();
     let model = crate::commands::load_workspace_model(&root).await?;
     let test_projects = test_projects_of(&model, arguments.project_path.as_deref())?;
@@ -303,7 +305,7 @@ pub async fn tests_for_symbol(
     find_arguments.line = arguments.line;
     find_arguments.character = arguments.character;
     find_arguments.word = arguments.word.clone();
-    find_arguments.timeout_ms = remaining(deadline);
+    find_arguments.timeout_ms = FindTimeoutMs::clamped(deadline.remaining_ms());
     let found = find::all_sites(find_arguments, context.clone()).await?;
     if arguments.query.is_some() && found.rows.is_empty() && found.declarations == 0 {
         return Err(CommandError::invalid_argument(
@@ -370,7 +372,7 @@ pub async fn tests_for_symbol(
         };
         let cut = if index >= bound {
             Some(format!("maxIntermediate = {bound} helpers were followed"))
-        } else if Instant::now() >= deadline {
+        } else if deadline.passed() {
             Some("the deadline passed".to_owned())
         } else {
             None
@@ -386,7 +388,7 @@ pub async fn tests_for_symbol(
         helper_find.path = Some(display_path.clone());
         helper_find.line = Some(Coordinate::clamped(u64::from(key.line)));
         helper_find.character = Some(Coordinate::clamped(u64::from(key.character)));
-        helper_find.timeout_ms = remaining(deadline);
+        helper_find.timeout_ms = FindTimeoutMs::clamped(deadline.remaining_ms());
         let uses: AllSites = match find::all_sites(helper_find, context.clone()).await {
             Ok(uses) => uses,
             Err(CommandError::Cancelled) => return Err(CommandError::Cancelled),
@@ -520,12 +522,6 @@ pub async fn tests_for_symbol(
         notes,
         elapsed_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
     })
-}
-
-/// What is left of the deadline, as a find timeout (at least 1 ms).
-fn remaining(deadline: Instant) -> FindTimeoutMs {
-    let left = deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(1));
-    FindTimeoutMs::clamped(u64::try_from(left.as_millis()).unwrap_or(u64::MAX))
 }
 
 /// A site that uses the symbol (not its declaration).

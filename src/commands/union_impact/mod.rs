@@ -17,7 +17,9 @@ pub mod declaration;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
+
+use crate::deadline::Deadline;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -386,7 +388,7 @@ pub async fn union_case_impact(
     context: CommandContext,
 ) -> Result<UnionCaseImpactAnswer, CommandError> {
     let started = Instant::now();
-    let deadline = started + arguments.timeout_ms.as_duration_ms();
+    let deadline = Deadline::after(started, arguments.timeout_ms.as_duration_ms());
     let root = context.workspace_root()?.to_path_buf();
     let model = crate::commands::load_workspace_model(&root).await?;
     let overlay = context.editor_buffers().await?;
@@ -422,7 +424,7 @@ pub async fn union_case_impact(
             let mut matches: BTreeMap<(String, usize), (WildcardMatch, BTreeSet<String>)> = BTreeMap::new();
             let mut completeness = Completeness::Complete;
             for case in &union.cases {
-                if Instant::now() >= deadline {
+                if deadline.passed() {
                     completeness = Completeness::Partial;
                     notes.push(format!("the deadline passed before the patterns of {} were looked up", case.name));
                     continue;
@@ -454,7 +456,7 @@ pub async fn union_case_impact(
         scope: CheckScope::Workspace,
         speed: Speed::Trusted,
         severity: SeverityFloor::Warning,
-        timeout_ms: crate::commands::params::TimeoutMs::clamped(remaining_ms(deadline)),
+        timeout_ms: crate::commands::params::TimeoutMs::clamped(deadline.remaining_ms()),
         edits: Some(WhatIfEdits::List(vec![ListEdit {
             path: file.clone(),
             change: ListChange::Range { range, new_text: edit.new_text.clone() },
@@ -551,11 +553,6 @@ pub async fn union_case_impact(
     })
 }
 
-fn remaining_ms(deadline: Instant) -> u64 {
-    let left = deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(1));
-    u64::try_from(left.as_millis()).unwrap_or(u64::MAX)
-}
-
 /// The union found: its file, its declaration, its full name and who resolved it.
 struct Located {
     path: PathBuf,
@@ -570,7 +567,7 @@ async fn locate_union(
     arguments: &UnionCaseImpactArguments,
     context: &CommandContext,
     files: &mut Files<'_>,
-    deadline: Instant,
+    deadline: Deadline,
 ) -> Result<Located, CommandError> {
     let own = match &arguments.union {
         Some(union) => {
@@ -583,7 +580,7 @@ async fn locate_union(
     find_arguments.line = arguments.line;
     find_arguments.character = arguments.character;
     find_arguments.word = arguments.word.clone();
-    find_arguments.timeout_ms = FindTimeoutMs::clamped(remaining_ms(deadline));
+    find_arguments.timeout_ms = FindTimeoutMs::clamped(deadline.remaining_ms());
     let found = find::all_sites(find_arguments, context.clone()).await?;
     let mut unions: Vec<Located> = Vec::new();
     for site in found.rows.iter().filter(|site| site.kind == SiteKind::Definition) {
@@ -635,11 +632,11 @@ async fn find_case(
     union: &str,
     case: &str,
     context: &CommandContext,
-    deadline: Instant,
+    deadline: Deadline,
 ) -> Result<AllSites, CommandError> {
     let own = FindOwnArguments { query: Some(format!("{union}.{case}")), kind: FindKind::Symbol, ..Default::default() };
     let mut arguments = FindArguments::new(own);
-    arguments.timeout_ms = FindTimeoutMs::clamped(remaining_ms(deadline));
+    arguments.timeout_ms = FindTimeoutMs::clamped(deadline.remaining_ms());
     find::all_sites(arguments, context.clone()).await
 }
 
