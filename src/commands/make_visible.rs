@@ -418,23 +418,7 @@ async fn apply_in_editor(
 
 /// The 0-based UTF-16 column of the `occurrence`-th whole-word `word` on `line`.
 fn nth_word(line: &str, word: &str, occurrence: usize) -> Option<u32> {
-    if word.is_empty() {
-        return None;
-    }
-    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '\'';
-    let mut found = 0;
-    for (at, _) in line.match_indices(word) {
-        let before = line[..at].chars().next_back();
-        let after = line[at + word.len()..].chars().next();
-        if before.is_some_and(is_word) || after.is_some_and(is_word) {
-            continue;
-        }
-        found += 1;
-        if found == occurrence {
-            return Some(line[..at].encode_utf16().count() as u32);
-        }
-    }
-    None
+    crate::syntax::words::word_column(line, word, occurrence)
 }
 
 /// The innermost declaration whose header (the text up to its `=` or body) or name contains

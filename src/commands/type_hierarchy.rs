@@ -405,7 +405,7 @@ fn no_symbol(reason: &str, line_text: &str) -> CommandError {
 
 /// The identifier starting at or spanning the byte `column` of `line`.
 pub fn identifier_at_column(line: &str, column: usize) -> Option<String> {
-    let is_identifier = |character: char| character.is_alphanumeric() || character == '_' || character == '\'';
+    let is_identifier = crate::syntax::words::is_identifier_char;
     let start = line[..column.min(line.len())].rfind(|c: char| !is_identifier(c)).map_or(0, |at| at + 1);
     let end = line[start..].find(|c: char| !is_identifier(c)).map_or(line.len(), |at| start + at);
     (end > start).then(|| line[start..end].to_owned())

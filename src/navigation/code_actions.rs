@@ -127,7 +127,7 @@ pub async fn code_actions(
     for action in &described {
         if !action["workspaceEdit"].is_null() {
             file_hashes.extend(
-                crate::commands::rename::workspace_edit_file_hashes(navigator.root, &action["workspaceEdit"])
+                crate::commands::workspace_edit::workspace_edit_file_hashes(navigator.root, &action["workspaceEdit"])
                     .map_err(CallFailure::from)?,
             );
         }
@@ -155,7 +155,7 @@ pub async fn code_actions(
                     }
                 } else {
                     let expected = arguments.expected_hashes.clone().unwrap_or_default();
-                    crate::commands::rename::write_workspace_edit_to_disk(navigator.root, edit, &expected)
+                    crate::commands::workspace_edit::write_workspace_edit_to_disk(navigator.root, edit, &expected)
                         .map_err(CallFailure::from)?;
                     written_to_disk = true;
                     Applied { mode: "disk", action_index: Some(chosen), applied: true, failure_reason: None }

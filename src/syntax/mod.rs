@@ -18,6 +18,7 @@ pub mod prefilter;
 pub mod recover;
 pub mod snapshot;
 pub mod tokens;
+pub mod words;
 
 pub use extract::{LineIndex, extract_file_index, render_signature};
 pub use index::{IndexOptions, IndexRunStats, Overlay, SyntaxIndex};

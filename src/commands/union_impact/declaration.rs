@@ -138,7 +138,7 @@ pub fn is_case_name(name: &str) -> bool {
     }
     let mut characters = name.chars();
     characters.next().is_some_and(char::is_uppercase)
-        && characters.all(|character| character.is_alphanumeric() || character == '_' || character == '\'')
+        && characters.all(crate::syntax::words::is_identifier_char)
 }
 
 /// Checks a fields text (`float * float`, `radius: float`): one line, no `|` (which would add
@@ -257,7 +257,7 @@ fn name_length(text: &str, case: &UnionCase) -> usize {
     if let Some(inner) = rest.strip_prefix("``") {
         inner.find("``").map_or(rest.len(), |end| end + 4)
     } else {
-        rest.find(|character: char| !(character.is_alphanumeric() || character == '_' || character == '\''))
+        rest.find(|character: char| !crate::syntax::words::is_identifier_char(character))
             .unwrap_or(rest.len())
     }
 }
@@ -373,7 +373,7 @@ fn takes_everything(pattern: Node, text: &str) -> bool {
         "identifier_pattern" => {
             let written = text[pattern.byte_range()].trim();
             written.chars().next().is_some_and(|first| first.is_lowercase() || first == '_')
-                && written.chars().all(|character| character.is_alphanumeric() || character == '_' || character == '\'')
+                && written.chars().all(crate::syntax::words::is_identifier_char)
         }
         _ => false,
     }
