@@ -30,7 +30,8 @@ pub fn whole_word_columns(line: &str, word: &str) -> Vec<u32> {
     while let Some(found) = line[from..].find(word) {
         let start = from + found;
         let end = start + word.len();
-        let starts_clean = !is_identifier_char(first) || line[..start].chars().next_back().is_none_or(|c| !is_identifier_char(c));
+        let starts_clean =
+            !is_identifier_char(first) || line[..start].chars().next_back().is_none_or(|c| !is_identifier_char(c));
         let ends_clean = !is_identifier_char(last) || line[end..].chars().next().is_none_or(|c| !is_identifier_char(c));
         if starts_clean && ends_clean {
             columns.push(line[..start].encode_utf16().count() as u32);

@@ -137,8 +137,7 @@ pub fn is_case_name(name: &str) -> bool {
         return !inner.is_empty() && !inner.contains('`') && !inner.contains('\n');
     }
     let mut characters = name.chars();
-    characters.next().is_some_and(char::is_uppercase)
-        && characters.all(crate::syntax::words::is_identifier_char)
+    characters.next().is_some_and(char::is_uppercase) && characters.all(crate::syntax::words::is_identifier_char)
 }
 
 /// Checks a fields text (`float * float`, `radius: float`): one line, no `|` (which would add
@@ -257,8 +256,7 @@ fn name_length(text: &str, case: &UnionCase) -> usize {
     if let Some(inner) = rest.strip_prefix("``") {
         inner.find("``").map_or(rest.len(), |end| end + 4)
     } else {
-        rest.find(|character: char| !crate::syntax::words::is_identifier_char(character))
-            .unwrap_or(rest.len())
+        rest.find(|character: char| !crate::syntax::words::is_identifier_char(character)).unwrap_or(rest.len())
     }
 }
 
