@@ -385,7 +385,7 @@ mod tests {
     const SHAPES: &str = "namespace Geometry\n\ntype Shape =\n    | Circle of radius: float\n    | Square of side: float\n    | Rectangle of width: float * height: float\n\nmodule Shape =\n    let area shape =\n        match shape with\n        | Circle r -> r\n        | Square s -> s * s\n        | _ -> 0.0\n\n    let unit = Square 1.0\n";
 
     fn tree(text: &str) -> Tree {
-        crate::commands::tests_for_symbol::enclosing::parse(&mut FsharpParsers::new(), text).unwrap()
+        crate::syntax::enclosing::parse(&mut FsharpParsers::new(), text).unwrap()
     }
 
     fn applied(text: &str, edit: &ByteEdit) -> String {

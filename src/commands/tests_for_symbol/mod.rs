@@ -5,7 +5,6 @@
 //! again, to the tests that use the helper. Reach beyond one helper is not followed and the
 //! answer says so.
 
-pub mod enclosing;
 pub mod projects;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -23,9 +22,9 @@ use crate::commands::find::rows::{SiteKind, SiteRow};
 use crate::commands::find::{self, AllSites};
 use crate::commands::params::{Bounded, CommandArguments, Coordinate};
 use crate::commands::{CommandContext, CommandError};
+use crate::syntax::enclosing::{self, Enclosing, EnclosingFunction, FoundTest, TestAttribute};
 use crate::syntax::parse::FsharpParsers;
 use crate::workspace::{Project, WorkspaceModel};
-use enclosing::{Enclosing, EnclosingFunction, FoundTest, TestAttribute};
 use projects::TestProjectRule;
 
 /// The arguments of `fslens.testsForSymbol` and the flags of `fslens tests-for-symbol` (the

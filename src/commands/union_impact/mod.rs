@@ -13,8 +13,6 @@
 //! Disk and the editor are never touched: the what-if shows FSAC the edited text at versions
 //! fslens owns and restores FSAC's view before answering (see `check::what_if`).
 
-pub mod declaration;
-
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -33,11 +31,12 @@ use crate::commands::find::rows::{SiteKind, SiteRow, SiteVia};
 use crate::commands::find::{self, AllSites};
 use crate::commands::params::{CommandArguments, Coordinate};
 use crate::commands::paths::display_relative;
-use crate::commands::tests_for_symbol::enclosing::{self, Enclosing, FoundTest};
 use crate::commands::{CommandContext, CommandError};
 use crate::documents::{LineIndex, Position, Range};
+use crate::syntax::enclosing::{self, Enclosing, FoundTest};
 use crate::syntax::index::Overlay;
 use crate::syntax::parse::FsharpParsers;
+use crate::syntax::union_declaration as declaration;
 use crate::workspace::WorkspaceModel;
 use declaration::{ByteEdit, PlannedChange, UnionDeclaration, UseKind};
 
