@@ -828,10 +828,7 @@ impl Texts {
         self.cache
             .entry(path.to_path_buf())
             .or_insert_with(|| {
-                let text = match overlay.get(path) {
-                    Some(text) => Some(text.to_string()),
-                    None => crate::source_files::read_regular_text_lossy(path).ok(),
-                }?;
+                let text = overlay.current_text_lossy(path).ok()?;
                 let lines = SourceLines::new(&text);
                 Some((text, lines))
             })
@@ -883,7 +880,10 @@ pub fn render_text(answer: &FindAnswer) -> String {
 
 /// A site's place for text: `file:line:column`, 1-based.
 pub fn site_position(site: &SiteRow) -> String {
-    format!("{}:{}:{}", site.file, site.range.start.line + 1, site.range.start.character + 1)
+    crate::documents::file_line_column(
+        &site.file,
+        crate::documents::Position { line: site.range.start.line, character: site.range.start.character },
+    )
 }
 
 /// A site's symbol for text: its full name, or, for a syntactic site whose name several

@@ -859,7 +859,7 @@ pub fn name_before_signature(text: &str, range: TextRange, name: &str) -> Option
     let backticked = format!("``{name}``");
     let written = [backticked.as_str(), name].into_iter().find(|written| before_name.ends_with(written))?;
     let start = before_name.len() - written.len();
-    let is_identifier = |character: char| character.is_alphanumeric() || character == '_' || character == '\'';
+    let is_identifier = crate::syntax::words::is_identifier_char;
     if before_name[..start].chars().next_back().is_some_and(|character| is_identifier(character) || character == '.') {
         return None;
     }
@@ -971,28 +971,12 @@ pub fn range_from_json(value: &Value) -> Option<TextRange> {
 /// The 0-based UTF-16 column of the `occurrence`-th (1-based) whole-identifier match of
 /// `word` on `line`.
 pub fn word_column(line: &str, word: &str, occurrence: u32) -> Option<u32> {
-    let is_identifier = |character: char| character.is_alphanumeric() || character == '_' || character == '\'';
-    let mut seen = 0;
-    for (byte, _) in line.match_indices(word) {
-        let before = line[..byte].chars().next_back();
-        let after = line[byte + word.len()..].chars().next();
-        let starts_clean = before.is_none_or(|character| !is_identifier(character))
-            || word.chars().next().is_some_and(|first| !is_identifier(first));
-        let ends_clean = after.is_none_or(|character| !is_identifier(character))
-            || word.chars().next_back().is_some_and(|last| !is_identifier(last));
-        if starts_clean && ends_clean {
-            seen += 1;
-            if seen == occurrence {
-                return Some(line[..byte].encode_utf16().count() as u32);
-            }
-        }
-    }
-    None
+    crate::syntax::words::word_column(line, word, occurrence as usize)
 }
 
 /// The identifier around UTF-16 column `character` of `line`, if any.
 pub fn identifier_at(line: &str, character: u32) -> Option<String> {
-    let is_identifier = |character: char| character.is_alphanumeric() || character == '_' || character == '\'';
+    let is_identifier = crate::syntax::words::is_identifier_char;
     let mut column = 0u32;
     let mut target_byte = None;
     for (byte, current) in line.char_indices() {
