@@ -387,12 +387,11 @@ fn starting_offset(arguments: &OutlineArguments, digest: &str, total: usize) -> 
 
 /// Binds cursors to the entities: their JSON text, in order.
 fn stream_identity<Entry: Serialize>(entities: &[Entry]) -> String {
-    let mut hasher = Sha256::new();
+    let mut identity = crate::commands::cursor::StreamIdentity::new();
     for entity in entities {
-        hasher.update(serde_json::to_string(entity).unwrap_or_default().as_bytes());
-        hasher.update([0]);
+        identity.add_serialized(entity);
     }
-    crate::syntax::cache::to_hex(&hasher.finalize()[..8])
+    identity.finish()
 }
 
 // ---- shared pieces ----------------------------------------------------------------------------
