@@ -1221,7 +1221,7 @@ impl TextualNames {
     fn add(&mut self, text: &str) {
         for (at, _) in text.match_indices("nameof") {
             let before = text[..at].chars().next_back();
-            if before.is_some_and(|character| character.is_alphanumeric() || character == '_') {
+            if before.is_some_and(crate::syntax::words::is_identifier_char) {
                 continue;
             }
             let rest = text[at + "nameof".len()..].trim_start_matches([' ', '(', '<', '\t']);

@@ -602,19 +602,13 @@ async fn rename_site(
         return Err(CommandError::invalid_argument("line", format!("the file has {} lines", lines.line_count())));
     };
     let line_text = line_text.to_owned();
-    let occurrence = arguments.occurrence.unwrap_or_default().as_u32();
-    let character = match (&arguments.word, character) {
-        (Some(word), _) => {
-            crate::commands::find::resolve::word_column(&line_text, word, occurrence).ok_or_else(|| {
-                CommandError::invalid_argument(
-                    "word",
-                    format!("{word:?} (occurrence {occurrence}) is not on line {line}"),
-                )
-            })?
-        }
-        (None, Some(character)) => crate::commands::arguments::column_on_line(&line_text, line, character)?,
-        (None, None) => return Err(CommandError::invalid_argument("character", "give character or word")),
-    };
+    let character = crate::commands::arguments::column_of_position(
+        &line_text,
+        line,
+        character,
+        arguments.word.as_deref(),
+        arguments.occurrence.unwrap_or_default().as_usize(),
+    )?;
     Ok(RenameSite { path, text, line, character, line_text })
 }
 
