@@ -52,8 +52,8 @@ row "position arguments: word+occurrence -> column functions" \
     'fn (locate_word|nth_word|word_column|word_position)\('
 
 # 3. The time left before a deadline: a free function `remaining`/`remaining_ms`.
-row "deadline: remaining()/remaining_ms() functions" \
-    'fn remaining(_ms)?\('
+row "deadline: free remaining()/remaining_ms(deadline) functions" \
+    'fn remaining(_ms)?\([a-z_]+:'
 
 # 4. The F# identifier-character test written out: `c.is_alphanumeric() || c == '_'`, its
 #    byte form, and the `matches!(…, b'_' | b'\'')` spelling. The home (`syntax::words`)
@@ -68,9 +68,26 @@ row "file:line:col formatters (format!(\"{}:{}:{}\"))" \
 row "file:line:col inside a longer format string" \
     '"[^"]*\{[a-z_]*\}:\{[a-z_]*\}:\{[a-z_]*\}[ :][^"]*"'
 
-# 6. Cursor stream identity: a function or type that hashes a result stream for a cursor.
-row "cursor stream identity: hashers of a stream" \
-    '(fn (stream_identity|ranking_identity)\b|struct StreamHasher|struct StreamIdentity)'
+# 6. Cursor stream identity: a hasher of a result stream written out. Counted are the types
+#    that wrap a `Sha256` (`struct X(Sha256)`) and the functions named `…identity…` whose body
+#    (up to the next line that starts with `}`) builds a `Sha256::new()` itself.
+identity_hashers() {
+    grep -rlE --include='*.rs' 'Sha256' src | sort | while read -r file; do
+        awk -v file="$file" '
+            /^[[:space:]]*(pub(\([a-z]+\))? )?struct [A-Za-z]+\(Sha256\)/ { print file ":" FNR ": " $0 }
+            /^[[:space:]]*(pub(\([a-z]+\))? )?fn [a-z_]*identity[a-z_]*[<(]/ { name = $0; line = FNR; inside = 1; next }
+            inside && /^}/ { inside = 0 }
+            inside && /Sha256::new\(\)/ { print file ":" line ": " name; inside = 0 }
+        ' "$file"
+    done
+}
+hashers="$(identity_hashers)"
+count=0
+[[ -n "$hashers" ]] && count="$(printf '%s\n' "$hashers" | wc -l)"
+printf '%-58s %5s\n' "cursor stream identity: hashers written out" "$count"
+if $verbose && [[ -n "$hashers" ]]; then
+    printf '%s\n' "$hashers" | sed 's/^/        /'
+fi
 
 # 7. Tree-sitter walking outside src/syntax: files under src/ but not src/syntax that import
 #    tree_sitter's tree types, and their lines.
