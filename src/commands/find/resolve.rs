@@ -968,12 +968,6 @@ pub fn range_from_json(value: &Value) -> Option<TextRange> {
     ]))
 }
 
-/// The 0-based UTF-16 column of the `occurrence`-th (1-based) whole-identifier match of
-/// `word` on `line`.
-pub fn word_column(line: &str, word: &str, occurrence: u32) -> Option<u32> {
-    crate::syntax::words::word_column(line, word, occurrence as usize)
-}
-
 /// The identifier around UTF-16 column `character` of `line`, if any.
 pub fn identifier_at(line: &str, character: u32) -> Option<String> {
     let is_identifier = crate::syntax::words::is_identifier_char;
@@ -1027,11 +1021,11 @@ mod tests {
     #[test]
     fn positions_from_words() {
         let line = "    bumped.Weight <- bumped.Weight + 1.0";
-        assert_eq!(word_column(line, "Weight", 1), Some(11));
-        assert_eq!(word_column(line, "Weight", 2), Some(28));
-        assert_eq!(word_column(line, "Weight", 3), None);
-        assert_eq!(word_column(line, "eight", 1), None);
-        assert_eq!(word_column("é.Weight", "Weight", 1), Some(2));
+        assert_eq!(crate::syntax::words::word_column(line, "Weight", 1), Some(11));
+        assert_eq!(crate::syntax::words::word_column(line, "Weight", 2), Some(28));
+        assert_eq!(crate::syntax::words::word_column(line, "Weight", 3), None);
+        assert_eq!(crate::syntax::words::word_column(line, "eight", 1), None);
+        assert_eq!(crate::syntax::words::word_column("é.Weight", "Weight", 1), Some(2));
         assert_eq!(identifier_at(line, 13).as_deref(), Some("Weight"));
         assert_eq!(identifier_at(line, 0), None);
         assert_eq!(identifier_at(line, 500), None);
