@@ -18,6 +18,11 @@ pub struct Position {
     pub character: u32,
 }
 
+/// A place for people to read: `file:line:column`, 1-based, from a 0-based LSP `position`.
+pub fn file_line_column(file: &str, position: Position) -> String {
+    format!("{file}:{}:{}", position.line + 1, position.character + 1)
+}
+
 /// An LSP range.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, serde::Serialize)]
 pub struct Range {

@@ -8,6 +8,7 @@
 
 pub mod cli_contract;
 pub mod commands;
+pub mod deadline;
 pub mod documents;
 pub mod failure;
 pub mod lsp;

@@ -83,6 +83,25 @@ pub fn read_regular_text_lossy(path: &Path) -> io::Result<String> {
     Ok(source_text_lossy(read_regular_file(path)?))
 }
 
+/// A document's current text: the editor's `buffer` when it has the document open, else the
+/// source text of the regular file at `path` (see [`read_regular_text`]). The one reader of
+/// "the text as the editor and FSAC see it now"; the syntax index's `Overlay` and the commands
+/// read through it.
+pub fn current_text(buffer: Option<&str>, path: &Path) -> io::Result<String> {
+    match buffer {
+        Some(text) => Ok(text.to_owned()),
+        None => read_regular_text(path),
+    }
+}
+
+/// [`current_text`] with invalid UTF-8 on disk replaced (see [`read_regular_text_lossy`]).
+pub fn current_text_lossy(buffer: Option<&str>, path: &Path) -> io::Result<String> {
+    match buffer {
+        Some(text) => Ok(text.to_owned()),
+        None => read_regular_text_lossy(path),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

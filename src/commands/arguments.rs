@@ -53,6 +53,29 @@ pub fn column_on_line(line_text: &str, line: u32, character: u32) -> Result<u32,
     Ok(character)
 }
 
+/// The one conversion of a position argument to a column on `line_text` (0-based `line`): the
+/// `occurrence`-th (1-based) whole-identifier `word` when a word is given, else `character`
+/// when it lies on the line ([`column_on_line`]); neither is `invalid_argument` on `character`,
+/// as [`character_or_word`] says.
+pub fn column_of_position(
+    line_text: &str,
+    line: u32,
+    character: Option<u32>,
+    word: Option<&str>,
+    occurrence: usize,
+) -> Result<u32, CommandError> {
+    match (word, character) {
+        (Some(word), _) => crate::syntax::words::word_column(line_text, word, occurrence).ok_or_else(|| {
+            CommandError::invalid_argument(
+                "word",
+                format!("`{word}` (occurrence {occurrence}) is not a whole word on line {line}"),
+            )
+        }),
+        (None, Some(character)) => column_on_line(line_text, line, character),
+        (None, None) => character_or_word(None, None).map(|()| 0),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,7 +18,9 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
+
+use crate::deadline::Deadline;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -397,7 +399,7 @@ enum Verdict {
 /// `fslens.deadCode`.
 pub async fn dead_code(arguments: DeadCodeArguments, context: CommandContext) -> Result<DeadCodeAnswer, CommandError> {
     let started = Instant::now();
-    let deadline = started + arguments.timeout_ms.as_duration_ms();
+    let deadline = Deadline::after(started, arguments.timeout_ms.as_duration_ms());
     let root = context.workspace_root()?.to_path_buf();
     let model = crate::commands::load_workspace_model(&root).await?;
     if model.projects.is_empty() {
@@ -421,7 +423,7 @@ pub async fn dead_code(arguments: DeadCodeArguments, context: CommandContext) ->
     let mut fsac_answered = false;
     let mut deadline_passed = false;
     for candidate in candidates.iter().take(bound) {
-        if Instant::now() >= deadline {
+        if deadline.passed() {
             deadline_passed = true;
             break;
         }
@@ -656,7 +658,7 @@ fn scan_workspace(
     let mut textual = TextualNames::default();
     let mut texts: HashMap<PathBuf, Arc<str>> = HashMap::new();
     for path in &all_files {
-        if let Ok(text) = crate::commands::rename::read_text(path, overlay) {
+        if let Ok(text) = crate::commands::paths::current_text(overlay, path) {
             textual.add(&text);
             texts.insert(path.clone(), Arc::from(text));
         }
@@ -943,7 +945,7 @@ async fn uses_of(
     files: &[PathBuf],
     textual: &TextualNames,
     context: &CommandContext,
-    deadline: Instant,
+    deadline: Deadline,
     asked: &mut Vec<Via>,
 ) -> Result<Verdict, CommandError> {
     let lookup = Lookup {
@@ -990,7 +992,7 @@ async fn direct_uses(
     index: &SyntaxIndex,
     files: &[PathBuf],
     context: &CommandContext,
-    deadline: Instant,
+    deadline: Deadline,
     asked: &mut Vec<Via>,
 ) -> Result<Uses, CommandError> {
     let own = lookup.declaration.range;
@@ -1030,7 +1032,7 @@ async fn direct_uses(
     find_arguments.path = Some(lookup.display_path.to_owned());
     find_arguments.line = Some(Coordinate::clamped(u64::from(lookup.declaration.name_start.line)));
     find_arguments.character = Some(Coordinate::clamped(u64::from(lookup.declaration.name_start.character)));
-    find_arguments.timeout_ms = remaining(deadline);
+    find_arguments.timeout_ms = FindTimeoutMs::clamped(deadline.remaining_ms());
     let found = match find::all_sites(find_arguments, context.clone()).await {
         Ok(found) => found,
         Err(CommandError::Cancelled) => return Err(CommandError::Cancelled),
@@ -1083,12 +1085,6 @@ fn self_uses(count: usize) -> String {
 fn inside(range: TextRange, line: u32, character: u32) -> bool {
     let at = (line, character);
     (range.start.line, range.start.character) <= at && at < (range.end.line, range.end.character)
-}
-
-/// What is left of the deadline, as a find timeout (at least 1 ms).
-fn remaining(deadline: Instant) -> FindTimeoutMs {
-    let left = deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(1));
-    FindTimeoutMs::clamped(u64::try_from(left.as_millis()).unwrap_or(u64::MAX))
 }
 
 /// Members the compiler or runtime calls without their name written at the call.
@@ -1267,7 +1263,7 @@ impl TextualNames {
     fn add(&mut self, text: &str) {
         for (at, _) in text.match_indices("nameof") {
             let before = text[..at].chars().next_back();
-            if before.is_some_and(|character| character.is_alphanumeric() || character == '_') {
+            if before.is_some_and(crate::syntax::words::is_identifier_char) {
                 continue;
             }
             let rest = text[at + "nameof".len()..].trim_start_matches([' ', '(', '<', '\t']);

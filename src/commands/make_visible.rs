@@ -209,13 +209,7 @@ async fn read_source_and_model(
     let index = context.syntax_index();
     let model_root = root.to_path_buf();
     crate::commands::run_blocking(move || {
-        let text = match overlay.get(&path) {
-            Some(text) => text.to_string(),
-            None => crate::source_files::read_regular_text(&path).map_err(|error| CommandError::InvalidPath {
-                path: path.display().to_string(),
-                message: format!("cannot read it: {error}"),
-            })?,
-        };
+        let text = crate::commands::paths::current_text(&overlay, &path)?;
         let mut single = Overlay::new();
         single.insert(path.clone(), text.as_str());
         index.refresh_path(&path, &single);
@@ -241,7 +235,7 @@ fn target_at(
 ) -> Result<Target, String> {
     let line = arguments.line.as_u32();
     let character = match (&arguments.word, arguments.character) {
-        (Some(word), _) => nth_word(original_line, word, arguments.occurrence.as_usize())
+        (Some(word), _) => crate::syntax::words::word_column(original_line, word, arguments.occurrence.as_usize())
             .ok_or_else(|| format!("{word:?} (occurrence {}) is not on line {line}", arguments.occurrence))?,
         (None, Some(character)) => character.as_u32(),
         (None, None) => return Err("give character (0-based UTF-16) or word".to_owned()),
@@ -422,27 +416,6 @@ async fn apply_in_editor(
     Ok(Applied { applied, failure_reason })
 }
 
-/// The 0-based UTF-16 column of the `occurrence`-th whole-word `word` on `line`.
-fn nth_word(line: &str, word: &str, occurrence: usize) -> Option<u32> {
-    if word.is_empty() {
-        return None;
-    }
-    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '\'';
-    let mut found = 0;
-    for (at, _) in line.match_indices(word) {
-        let before = line[..at].chars().next_back();
-        let after = line[at + word.len()..].chars().next();
-        if before.is_some_and(is_word) || after.is_some_and(is_word) {
-            continue;
-        }
-        found += 1;
-        if found == occurrence {
-            return Some(line[..at].encode_utf16().count() as u32);
-        }
-    }
-    None
-}
-
 /// The innermost declaration whose header (the text up to its `=` or body) or name contains
 /// the byte `offset`.
 fn declaration_at(file: &FileIndex, offset: usize) -> Option<usize> {
@@ -618,10 +591,10 @@ mod tests {
 
     #[test]
     fn words_are_found_whole_and_counted() {
-        assert_eq!(nth_word("let private rate = rate2 + rate", "rate", 1), Some(12));
-        assert_eq!(nth_word("let private rate = rate2 + rate", "rate", 2), Some(27));
-        assert_eq!(nth_word("let é = é", "é", 2), Some(8));
-        assert_eq!(nth_word("let x = 1", "y", 1), None);
+        assert_eq!(crate::syntax::words::word_column("let private rate = rate2 + rate", "rate", 1), Some(12));
+        assert_eq!(crate::syntax::words::word_column("let private rate = rate2 + rate", "rate", 2), Some(27));
+        assert_eq!(crate::syntax::words::word_column("let é = é", "é", 2), Some(8));
+        assert_eq!(crate::syntax::words::word_column("let x = 1", "y", 1), None);
     }
 
     #[test]

@@ -43,6 +43,7 @@ pub mod symbols;
 pub mod tests_for_symbol;
 pub mod type_hierarchy;
 pub mod union_impact;
+pub mod workspace_edit;
 
 /// A typed failure of a command, turned into a JSON-RPC error at the edge.
 #[derive(Debug, thiserror::Error)]

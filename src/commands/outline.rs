@@ -387,12 +387,11 @@ fn starting_offset(arguments: &OutlineArguments, digest: &str, total: usize) -> 
 
 /// Binds cursors to the entities: their JSON text, in order.
 fn stream_identity<Entry: Serialize>(entities: &[Entry]) -> String {
-    let mut hasher = Sha256::new();
+    let mut identity = crate::commands::cursor::StreamIdentity::new();
     for entity in entities {
-        hasher.update(serde_json::to_string(entity).unwrap_or_default().as_bytes());
-        hasher.update([0]);
+        identity.add_serialized(entity);
     }
-    crate::syntax::cache::to_hex(&hasher.finalize()[..8])
+    identity.finish()
 }
 
 // ---- shared pieces ----------------------------------------------------------------------------
@@ -541,10 +540,7 @@ impl Coverage {
 fn text_for(index: &SyntaxIndex, path: &Path, overlay: &Overlay) -> Option<(std::sync::Arc<IndexedFile>, String)> {
     for _ in 0..2 {
         let file = index.file(path)?;
-        let text = match overlay.get(path) {
-            Some(text) => text.to_string(),
-            None => crate::source_files::read_regular_text_lossy(path).ok()?,
-        };
+        let text = overlay.current_text_lossy(path).ok()?;
         let digest: [u8; 32] = Sha256::digest(text.as_bytes()).into();
         if digest == file.index.content_sha256 {
             return Some((file, text));

@@ -142,6 +142,15 @@ pub fn resolve_cli_path_arguments(arguments: &mut serde_json::Value, shell_direc
     }
 }
 
+/// A file's text as FSAC sees it: the editor's buffer when it is open there, else the disk; a
+/// file that cannot be read is `invalid_path` naming it.
+pub fn current_text(overlay: &crate::syntax::index::Overlay, path: &Path) -> Result<String, CommandError> {
+    overlay.current_text(path).map_err(|error| CommandError::InvalidPath {
+        path: path.display().to_string(),
+        message: format!("cannot read it: {error}"),
+    })
+}
+
 /// The path relative to the root, with `/` separators, for answers.
 /// A path outside the root is shown whole, as written (`/tmp/x.fs`, never `//tmp/x.fs`: joining
 /// its components would put a separator after the root component `/`).

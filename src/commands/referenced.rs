@@ -22,7 +22,6 @@ use std::sync::Arc;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
@@ -747,19 +746,19 @@ fn load_view(
 
 /// Binds cursors to the files read: a re-restore or a changed assembly invalidates them.
 fn stream_identity(view: &ReferenceView) -> String {
-    let mut hasher = Sha256::new();
+    let mut identity = crate::commands::cursor::StreamIdentity::new();
     for loaded in &view.assemblies {
-        hasher.update(loaded.path.to_string_lossy().as_bytes());
+        identity.add_bytes(loaded.path.to_string_lossy().as_bytes());
         if let Ok(metadata) = std::fs::metadata(&loaded.path) {
-            hasher.update(metadata.len().to_le_bytes());
+            identity.add_bytes(&metadata.len().to_le_bytes());
             if let Ok(modified) = metadata.modified()
                 && let Ok(since) = modified.duration_since(std::time::UNIX_EPOCH)
             {
-                hasher.update(since.as_nanos().to_le_bytes());
+                identity.add_bytes(&since.as_nanos().to_le_bytes());
             }
         }
     }
-    crate::syntax::cache::to_hex(&hasher.finalize()[..8])
+    identity.finish()
 }
 
 /// The assemblies `packageId` names: a package's, else an assembly's by simple name.

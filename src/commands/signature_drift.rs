@@ -278,8 +278,8 @@ pub async fn signature_drift(
         read_pairs
             .iter()
             .map(|pair| {
-                let signature = read_text(&overlay, &pair.signature)?;
-                let implementation = read_text(&overlay, &pair.implementation)?;
+                let signature = crate::commands::paths::current_text(&overlay, &pair.signature)?;
+                let implementation = crate::commands::paths::current_text(&overlay, &pair.implementation)?;
                 Ok(compare(&signature, &implementation))
             })
             .collect::<Result<Vec<Comparison>, CommandError>>()
@@ -382,17 +382,6 @@ fn pairs_of(projects: &[&Project]) -> (Vec<Pair>, Vec<(PathBuf, PathBuf, String)
         }
     }
     (pairs, unpaired)
-}
-
-/// The editor's buffer of `path`, else the file on disk.
-fn read_text(overlay: &crate::syntax::index::Overlay, path: &Path) -> Result<String, CommandError> {
-    match overlay.get(path) {
-        Some(text) => Ok(text.to_string()),
-        None => crate::source_files::read_regular_text(path).map_err(|error| CommandError::InvalidPath {
-            path: path.display().to_string(),
-            message: format!("cannot read it: {error}"),
-        }),
-    }
 }
 
 // ---- the comparison (pure) ---------------------------------------------------------------------

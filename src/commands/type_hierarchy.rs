@@ -153,14 +153,13 @@ pub async fn type_hierarchy(
     let text = lookup.text(&path)?;
     let line = arguments.line.as_u32();
     let line_text = crate::commands::arguments::line_of(&text, line)?.to_owned();
-    let character = match (arguments.character, arguments.word.as_deref()) {
-        (Some(character), _) => crate::commands::arguments::column_on_line(&line_text, line, character.as_u32())?,
-        (None, Some(word)) => crate::commands::find::word_column(&line_text, word, arguments.occurrence.as_u32())
-            .ok_or_else(|| {
-                CommandError::invalid_argument("word", format!("`{word}` is not a whole word on line {line}"))
-            })?,
-        (None, None) => return Err(CommandError::invalid_argument("character", "give character or word")),
-    };
+    let character = crate::commands::arguments::column_of_position(
+        &line_text,
+        line,
+        arguments.character.map(Coordinate::as_u32),
+        arguments.word.as_deref(),
+        arguments.occurrence.as_usize(),
+    )?;
     if let Some(reason) = crate::commands::find::non_symbol_at(&text, &path, line, character) {
         return Err(no_symbol(reason, &line_text));
     }
@@ -250,7 +249,7 @@ impl Lookup<'_> {
 
     /// A file's text as FSAC sees it (the editor's buffer first).
     fn text(&self, path: &Path) -> Result<String, CommandError> {
-        crate::commands::rename::read_text(path, &self.overlay)
+        crate::commands::paths::current_text(&self.overlay, path)
     }
 
     /// The declaration's own `inherit X` / `interface X` lines, each with FSAC's declaration
@@ -404,7 +403,7 @@ fn no_symbol(reason: &str, line_text: &str) -> CommandError {
 
 /// The identifier starting at or spanning the byte `column` of `line`.
 pub fn identifier_at_column(line: &str, column: usize) -> Option<String> {
-    let is_identifier = |character: char| character.is_alphanumeric() || character == '_' || character == '\'';
+    let is_identifier = crate::syntax::words::is_identifier_char;
     let start = line[..column.min(line.len())].rfind(|c: char| !is_identifier(c)).map_or(0, |at| at + 1);
     let end = line[start..].find(|c: char| !is_identifier(c)).map_or(line.len(), |at| start + at);
     (end > start).then(|| line[start..end].to_owned())
@@ -419,7 +418,7 @@ pub fn named_after_keyword(line: &str, keywords: &[&str]) -> Option<(usize, Stri
         while let Some(found) = code[from..].find(keyword) {
             let at = from + found;
             from = at + keyword.len();
-            let before_ok = code[..at].chars().next_back().is_none_or(|c| !(c.is_alphanumeric() || c == '_'));
+            let before_ok = code[..at].chars().next_back().is_none_or(|c| !crate::syntax::words::is_identifier_char(c));
             let rest = &code[at + keyword.len()..];
             if !before_ok || !rest.starts_with(' ') {
                 continue;

@@ -127,7 +127,7 @@ pub async fn code_actions(
     for action in &described {
         if !action["workspaceEdit"].is_null() {
             file_hashes.extend(
-                crate::commands::rename::workspace_edit_file_hashes(navigator.root, &action["workspaceEdit"])
+                crate::commands::workspace_edit::workspace_edit_file_hashes(navigator.root, &action["workspaceEdit"])
                     .map_err(Failure::from)?,
             );
         }
@@ -155,7 +155,7 @@ pub async fn code_actions(
                     }
                 } else {
                     let expected = arguments.expected_hashes.clone().unwrap_or_default();
-                    crate::commands::rename::write_workspace_edit_to_disk(navigator.root, edit, &expected)
+                    crate::commands::workspace_edit::write_workspace_edit_to_disk(navigator.root, edit, &expected)
                         .map_err(Failure::from)?;
                     written_to_disk = true;
                     Applied { mode: "disk", action_index: Some(chosen), applied: true, failure_reason: None }
@@ -204,17 +204,12 @@ pub async fn code_actions(
     serde_json::to_value(answer).map_err(|error| Failure::new(ext::error_kinds::INTERNAL_ERROR, error.to_string()))
 }
 
-/// The milliseconds left before `deadline` (at least 1, so a command still gets a deadline).
-fn remaining_ms(deadline: Deadline) -> u64 {
-    deadline.0.saturating_duration_since(tokio::time::Instant::now()).as_millis().max(1) as u64
-}
-
 /// A trusted check of the file, so that what FSAC published for it is about its content now.
 /// A check that cannot tell (FSAC loading or gone, the file in no project) fails the call with
 /// its `blockingReason`.
 async fn analyse_file(navigator: &Navigator<'_>, path: &Path, deadline: Deadline) -> Result<(), Failure> {
     let argument = json!({
-        "path": path.display().to_string(), "scope": "file", "severity": "all", "timeoutMs": remaining_ms(deadline),
+        "path": path.display().to_string(), "scope": "file", "severity": "all", "timeoutMs": crate::deadline::Deadline::at(deadline.0.into_std()).remaining_ms(),
     });
     let check = navigator.execute(Command::Check.id(), argument, deadline).await?;
     if check["verdict"] != json!("unknown") {

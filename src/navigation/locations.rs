@@ -65,20 +65,7 @@ pub fn locate_word(text: &str, line: usize, word: &str, occurrence: usize) -> Re
 
 /// UTF-16 columns where `word` starts as a whole identifier on `line`.
 fn whole_word_columns(line: &str, word: &str) -> Vec<usize> {
-    let is_identifier = |character: char| character.is_alphanumeric() || character == '_' || character == '\'';
-    let mut columns = Vec::new();
-    let mut from = 0;
-    while let Some(found) = line[from..].find(word) {
-        let start = from + found;
-        let end = start + word.len();
-        let before_ok = line[..start].chars().next_back().is_none_or(|character| !is_identifier(character));
-        let after_ok = line[end..].chars().next().is_none_or(|character| !is_identifier(character));
-        if before_ok && after_ok {
-            columns.push(line[..start].encode_utf16().count());
-        }
-        from = start + word.chars().next().map_or(1, char::len_utf8);
-    }
-    columns
+    crate::syntax::words::whole_word_columns(line, word).into_iter().map(|column| column as usize).collect()
 }
 
 /// Adds `file` (workspace-relative) and `lineText` to every LSP location in `value` (objects

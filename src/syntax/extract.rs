@@ -1508,7 +1508,8 @@ fn dotted_segments(text: &str, offset: usize, segments: &mut Vec<(usize, usize)>
             index += 1;
         } else if expect_identifier && (byte.is_ascii_alphabetic() || byte == b'_') {
             let start = index;
-            while index < bytes.len() && (bytes[index].is_ascii_alphanumeric() || matches!(bytes[index], b'_' | b'\''))
+            while index < bytes.len()
+                && (bytes[index].is_ascii() && crate::syntax::words::is_identifier_byte(bytes[index]))
             {
                 index += 1;
             }

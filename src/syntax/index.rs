@@ -45,6 +45,16 @@ impl Overlay {
         self.texts.get(path)
     }
 
+    /// The current text of `path`: its buffer here, else the disk (`source_files::current_text`).
+    pub fn current_text(&self, path: &Path) -> std::io::Result<String> {
+        crate::source_files::current_text(self.get(path).map(|text| &**text), path)
+    }
+
+    /// [`Overlay::current_text`] with invalid UTF-8 on disk replaced.
+    pub fn current_text_lossy(&self, path: &Path) -> std::io::Result<String> {
+        crate::source_files::current_text_lossy(self.get(path).map(|text| &**text), path)
+    }
+
     pub fn paths(&self) -> impl Iterator<Item = &PathBuf> {
         self.texts.keys()
     }

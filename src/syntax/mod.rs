@@ -9,6 +9,7 @@
 pub mod cache;
 pub mod conditionals;
 pub mod describe;
+pub mod enclosing;
 pub mod extract;
 pub mod index;
 pub mod model;
@@ -18,6 +19,8 @@ pub mod prefilter;
 pub mod recover;
 pub mod snapshot;
 pub mod tokens;
+pub mod union_declaration;
+pub mod words;
 
 pub use extract::{LineIndex, extract_file_index, render_signature};
 pub use index::{IndexOptions, IndexRunStats, Overlay, SyntaxIndex};

@@ -124,9 +124,7 @@ pub fn recovered_line(line: &str, context: LineContext) -> Option<RecoveredLine>
 /// a dot and the line ends with `with` (no other declaration is named dotted after `type`).
 fn qualified_extension_name(rest: &str) -> Option<(String, usize, usize, usize)> {
     let length = rest
-        .find(|character: char| {
-            !(character.is_alphanumeric() || character == '_' || character == '\'' || character == '.')
-        })
+        .find(|character: char| !(crate::syntax::words::is_identifier_char(character) || character == '.'))
         .unwrap_or(rest.len());
     let name = &rest[..length];
     let dotted = name.contains('.') && name.split('.').all(|segment| is_identifier(segment) && !is_keyword(segment));
@@ -168,9 +166,8 @@ fn without_leading_attributes(line: &str) -> &str {
 
 /// `x.Name` / `_.Name` / `__.Name` → `Name`; anything else as it is.
 fn without_self_identifier(rest: &str) -> &str {
-    let head_length = rest
-        .find(|character: char| !(character.is_alphanumeric() || character == '_' || character == '\''))
-        .unwrap_or(rest.len());
+    let head_length =
+        rest.find(|character: char| !crate::syntax::words::is_identifier_char(character)).unwrap_or(rest.len());
     match rest[head_length..].strip_prefix('.') {
         Some(after) if head_length > 0 && !after.starts_with('.') => after,
         _ => rest,
@@ -199,17 +196,14 @@ fn name_at_start(rest: &str) -> Option<(String, usize, usize, usize)> {
             && core[1..core.len() - 1].split('|').all(|case| case == "_" || is_identifier(case));
         return is_active_pattern.then(|| (format!("({core})"), core_start, core.len(), written));
     }
-    let length = rest
-        .find(|character: char| !(character.is_alphanumeric() || character == '_' || character == '\''))
-        .unwrap_or(rest.len());
+    let length =
+        rest.find(|character: char| !crate::syntax::words::is_identifier_char(character)).unwrap_or(rest.len());
     let name = &rest[..length];
     (is_identifier(name) && !is_keyword(name)).then(|| (name.to_owned(), 0, length, length))
 }
 
 fn is_identifier(text: &str) -> bool {
-    let mut characters = text.chars();
-    characters.next().is_some_and(|first| first.is_alphabetic() || first == '_')
-        && characters.all(|character| character.is_alphanumeric() || character == '_' || character == '\'')
+    crate::syntax::words::is_plain_identifier(text)
 }
 
 /// Words that follow `let`/`member` without being a name (`let!` never matches the first

@@ -11,7 +11,7 @@ use fslens::commands::union_impact::{CaseChange, ImpactKind, UnionCaseImpactAnsw
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use fslens::commands::union_impact::declaration::UseKind;
+use fslens::syntax::union_declaration::UseKind;
 use serde_json::{Value, json};
 use support::double::{Editor, fixture_copy};
 

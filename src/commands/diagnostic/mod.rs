@@ -152,10 +152,7 @@ pub async fn file_text(
 
 /// The editor's buffer for `path`, else the file on disk.
 pub fn read_text(overlay: &Overlay, path: &Path) -> Result<String, String> {
-    match overlay.get(path) {
-        Some(text) => Ok(text.to_string()),
-        None => crate::source_files::read_regular_text(path).map_err(|error| format!("cannot read it: {error}")),
-    }
+    overlay.current_text(path).map_err(|error| format!("cannot read it: {error}"))
 }
 
 /// The `unknown` answer of a diagnostic tool: FSAC could not say what is at the position.

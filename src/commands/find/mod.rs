@@ -47,7 +47,7 @@ mod phases;
 
 pub use matching::active_patterns::{case_of_clip, case_use_after, case_use_elsewhere};
 pub use matching::non_symbol::{KEYWORDS, literal_at, non_symbol_at};
-pub use matching::{identifier_at, qualified_matches, segments, word_column};
+pub use matching::{identifier_at, qualified_matches, segments};
 pub use model::arguments::{FindArguments, FindKind, FindScope};
 pub use model::{answer, arguments, rows};
 pub use phases::page::{ExtendedAnswer, PageHook};
@@ -399,7 +399,10 @@ pub fn render_text(answer: &FindAnswer) -> String {
 
 /// A site's place for text: `file:line:column`, 1-based.
 pub fn site_position(site: &SiteRow) -> String {
-    format!("{}:{}:{}", site.file, site.range.start.line + 1, site.range.start.character + 1)
+    crate::documents::file_line_column(
+        &site.file,
+        crate::documents::Position { line: site.range.start.line, character: site.range.start.character },
+    )
 }
 
 /// A site's symbol for text: its full name, or, for a syntactic site whose name several

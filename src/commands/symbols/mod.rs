@@ -21,7 +21,6 @@ use std::time::{Duration, Instant};
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
@@ -609,12 +608,12 @@ pub fn search_answer(
 
 /// Binds cursors to the ranked list: its paths and scores.
 fn ranking_identity(ranked: &[RankedFile]) -> String {
-    let mut stream = Sha256::new();
+    let mut identity = crate::commands::cursor::StreamIdentity::new();
     for file in ranked {
-        stream.update(file.path.as_os_str().as_encoded_bytes());
-        stream.update(file.score.to_bits().to_le_bytes());
+        identity.add_bytes(file.path.as_os_str().as_encoded_bytes());
+        identity.add_bytes(&file.score.to_bits().to_le_bytes());
     }
-    crate::syntax::cache::to_hex(&stream.finalize()[..8])
+    identity.finish()
 }
 
 /// One ranked file of `results[]`.

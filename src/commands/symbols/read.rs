@@ -220,10 +220,7 @@ fn yes() -> bool {
 /// The text a file's index was built from: the editor buffer or the disk, only when its
 /// SHA-256 still matches `sha256`.
 pub fn current_text(path: &Path, overlay: &Overlay, sha256: &[u8; 32]) -> Option<String> {
-    let text = match overlay.get(path) {
-        Some(text) => text.to_string(),
-        None => crate::source_files::read_regular_text_lossy(path).ok()?,
-    };
+    let text = overlay.current_text_lossy(path).ok()?;
     let digest: [u8; 32] = Sha256::digest(text.as_bytes()).into();
     (digest == *sha256).then_some(text)
 }

@@ -5,12 +5,13 @@
 //! again, to the tests that use the helper. Reach beyond one helper is not followed and the
 //! answer says so.
 
-pub mod enclosing;
 pub mod projects;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
+
+use crate::deadline::Deadline;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -21,9 +22,9 @@ use crate::commands::find::rows::{SiteKind, SiteRow};
 use crate::commands::find::{self, AllSites};
 use crate::commands::params::{Bounded, CommandArguments, Coordinate};
 use crate::commands::{CommandContext, CommandError};
+use crate::syntax::enclosing::{self, Enclosing, EnclosingFunction, FoundTest, TestAttribute};
 use crate::syntax::parse::FsharpParsers;
 use crate::workspace::{Project, WorkspaceModel};
-use enclosing::{Enclosing, EnclosingFunction, FoundTest, TestAttribute};
 use projects::TestProjectRule;
 
 /// The arguments of `fslens.testsForSymbol` and the flags of `fslens tests-for-symbol` (the
@@ -292,7 +293,7 @@ pub async fn tests_for_symbol(
     context: CommandContext,
 ) -> Result<TestsForSymbolAnswer, CommandError> {
     let started = Instant::now();
-    let deadline = started + arguments.timeout_ms.as_duration_ms();
+    let deadline = Deadline::after(started, arguments.timeout_ms.as_duration_ms());
     let root = context.workspace_root()?.to_path_buf();
     let model = crate::commands::load_workspace_model(&root).await?;
     let test_projects = test_projects_of(&model, arguments.project_path.as_deref())?;
@@ -353,7 +354,7 @@ pub async fn tests_for_symbol(
 /// that names no declaration is an invalid argument.
 async fn sites_of_the_symbol(
     arguments: &TestsForSymbolArguments,
-    deadline: Instant,
+    deadline: Deadline,
     context: &CommandContext,
 ) -> Result<AllSites, CommandError> {
     let own = match &arguments.query {
@@ -365,7 +366,7 @@ async fn sites_of_the_symbol(
     find_arguments.line = arguments.line;
     find_arguments.character = arguments.character;
     find_arguments.word = arguments.word.clone();
-    find_arguments.timeout_ms = remaining(deadline);
+    find_arguments.timeout_ms = FindTimeoutMs::clamped(deadline.remaining_ms());
     let found = find::all_sites(find_arguments, context.clone()).await?;
     if arguments.query.is_some() && found.rows.is_empty() && found.declarations == 0 {
         return Err(CommandError::invalid_argument(
@@ -420,7 +421,7 @@ async fn follow_helpers(
     helper_keys: &[HelperKey],
     tests: &mut Tests,
     arguments: &TestsForSymbolArguments,
-    deadline: Instant,
+    deadline: Deadline,
     context: &CommandContext,
 ) -> Result<FollowedHelpers, CommandError> {
     let mut followed = FollowedHelpers { helpers: Vec::new(), not_followed: Vec::new(), incomplete: Vec::new() };
@@ -439,7 +440,7 @@ async fn follow_helpers(
         };
         let cut = if index >= bound {
             Some(format!("maxIntermediate = {bound} helpers were followed"))
-        } else if Instant::now() >= deadline {
+        } else if deadline.passed() {
             Some("the deadline passed".to_owned())
         } else {
             None
@@ -455,7 +456,7 @@ async fn follow_helpers(
         helper_find.path = Some(display_path.clone());
         helper_find.line = Some(Coordinate::clamped(u64::from(key.line)));
         helper_find.character = Some(Coordinate::clamped(u64::from(key.character)));
-        helper_find.timeout_ms = remaining(deadline);
+        helper_find.timeout_ms = FindTimeoutMs::clamped(deadline.remaining_ms());
         let uses: AllSites = match find::all_sites(helper_find, context.clone()).await {
             Ok(uses) => uses,
             Err(CommandError::Cancelled) => return Err(CommandError::Cancelled),
@@ -593,12 +594,6 @@ fn answer_notes(found: &AllSites, test_projects: &[TestProject<'_>], project_row
     notes
 }
 
-/// What is left of the deadline, as a find timeout (at least 1 ms).
-fn remaining(deadline: Instant) -> FindTimeoutMs {
-    let left = deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(1));
-    FindTimeoutMs::clamped(u64::try_from(left.as_millis()).unwrap_or(u64::MAX))
-}
-
 /// A site that uses the symbol (not its declaration).
 fn is_use(site: &SiteRow) -> bool {
     !matches!(site.kind, SiteKind::Definition | SiteKind::Signature)
@@ -669,7 +664,7 @@ impl<'a> SiteReader<'a> {
             .files
             .entry(path.clone())
             .or_insert_with(|| {
-                let text = crate::commands::rename::read_text(&path, overlay).ok()?;
+                let text = crate::commands::paths::current_text(overlay, &path).ok()?;
                 let tree = enclosing::parse(parsers, &text);
                 Some((text, tree))
             })

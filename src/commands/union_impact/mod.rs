@@ -13,11 +13,11 @@
 //! Disk and the editor are never touched: the what-if shows FSAC the edited text at versions
 //! fslens owns and restores FSAC's view before answering (see `check::what_if`).
 
-pub mod declaration;
-
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Instant;
+
+use crate::deadline::Deadline;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -31,11 +31,12 @@ use crate::commands::find::rows::{SiteKind, SiteRow, SiteVia};
 use crate::commands::find::{self, AllSites};
 use crate::commands::params::{CommandArguments, Coordinate};
 use crate::commands::paths::display_relative;
-use crate::commands::tests_for_symbol::enclosing::{self, Enclosing, FoundTest};
 use crate::commands::{CommandContext, CommandError};
 use crate::documents::{LineIndex, Position, Range};
+use crate::syntax::enclosing::{self, Enclosing, FoundTest};
 use crate::syntax::index::Overlay;
 use crate::syntax::parse::FsharpParsers;
+use crate::syntax::union_declaration as declaration;
 use crate::workspace::WorkspaceModel;
 use declaration::{ByteEdit, PlannedChange, UnionDeclaration, UseKind};
 
@@ -386,7 +387,7 @@ pub async fn union_case_impact(
     context: CommandContext,
 ) -> Result<UnionCaseImpactAnswer, CommandError> {
     let started = Instant::now();
-    let deadline = started + arguments.timeout_ms.as_duration_ms();
+    let deadline = Deadline::after(started, arguments.timeout_ms.as_duration_ms());
     let root = context.workspace_root()?.to_path_buf();
     let model = crate::commands::load_workspace_model(&root).await?;
     let overlay = context.editor_buffers().await?;
@@ -482,13 +483,13 @@ async fn wildcard_matches_of(
     full_name: &str,
     context: &CommandContext,
     files: &mut Files<'_>,
-    deadline: Instant,
+    deadline: Deadline,
     notes: &mut Vec<String>,
 ) -> Result<(Completeness, Vec<WildcardMatch>), CommandError> {
     let mut matches: BTreeMap<(String, usize), (WildcardMatch, BTreeSet<String>)> = BTreeMap::new();
     let mut completeness = Completeness::Complete;
     for case in &union.cases {
-        if Instant::now() >= deadline {
+        if deadline.passed() {
             completeness = Completeness::Partial;
             notes.push(format!("the deadline passed before the patterns of {} were looked up", case.name));
             continue;
@@ -519,14 +520,14 @@ async fn what_if_of(
     file: &str,
     range: Range,
     new_text: &str,
-    deadline: Instant,
+    deadline: Deadline,
     context: &CommandContext,
 ) -> Result<CheckAnswer, CommandError> {
     let what_if = CheckArguments {
         scope: CheckScope::Workspace,
         speed: Speed::Trusted,
         severity: SeverityFloor::Warning,
-        timeout_ms: crate::commands::params::TimeoutMs::clamped(remaining_ms(deadline)),
+        timeout_ms: crate::commands::params::TimeoutMs::clamped(deadline.remaining_ms()),
         edits: Some(WhatIfEdits::List(vec![ListEdit {
             path: file.to_owned(),
             change: ListChange::Range { range, new_text: new_text.to_owned() },
@@ -590,11 +591,6 @@ fn coverage_of(
     (coverage, complete)
 }
 
-fn remaining_ms(deadline: Instant) -> u64 {
-    let left = deadline.saturating_duration_since(Instant::now()).max(Duration::from_millis(1));
-    u64::try_from(left.as_millis()).unwrap_or(u64::MAX)
-}
-
 /// The union found: its file, its declaration, its full name and who resolved it.
 struct Located {
     path: PathBuf,
@@ -609,7 +605,7 @@ async fn locate_union(
     arguments: &UnionCaseImpactArguments,
     context: &CommandContext,
     files: &mut Files<'_>,
-    deadline: Instant,
+    deadline: Deadline,
 ) -> Result<Located, CommandError> {
     let own = match &arguments.union {
         Some(union) => {
@@ -622,7 +618,7 @@ async fn locate_union(
     find_arguments.line = arguments.line;
     find_arguments.character = arguments.character;
     find_arguments.word = arguments.word.clone();
-    find_arguments.timeout_ms = FindTimeoutMs::clamped(remaining_ms(deadline));
+    find_arguments.timeout_ms = FindTimeoutMs::clamped(deadline.remaining_ms());
     let found = find::all_sites(find_arguments, context.clone()).await?;
     let mut unions: Vec<Located> = Vec::new();
     for site in found.rows.iter().filter(|site| site.kind == SiteKind::Definition) {
@@ -674,11 +670,11 @@ async fn find_case(
     union: &str,
     case: &str,
     context: &CommandContext,
-    deadline: Instant,
+    deadline: Deadline,
 ) -> Result<AllSites, CommandError> {
     let own = FindOwnArguments { query: Some(format!("{union}.{case}")), kind: FindKind::Symbol, ..Default::default() };
     let mut arguments = FindArguments::new(own);
-    arguments.timeout_ms = FindTimeoutMs::clamped(remaining_ms(deadline));
+    arguments.timeout_ms = FindTimeoutMs::clamped(deadline.remaining_ms());
     find::all_sites(arguments, context.clone()).await
 }
 
@@ -818,7 +814,7 @@ impl Files<'_> {
         self.parsed
             .entry(path.to_path_buf())
             .or_insert_with(|| {
-                let text = crate::commands::rename::read_text(path, overlay).ok()?;
+                let text = crate::commands::paths::current_text(overlay, path).ok()?;
                 let tree = enclosing::parse(parsers, &text);
                 Some((text, tree))
             })
@@ -828,7 +824,7 @@ impl Files<'_> {
     fn text(&mut self, path: &Path) -> Result<String, CommandError> {
         match self.parsed(path) {
             Some((text, _)) => Ok(text.clone()),
-            None => crate::commands::rename::read_text(path, &self.overlay),
+            None => crate::commands::paths::current_text(&self.overlay, path),
         }
     }
 

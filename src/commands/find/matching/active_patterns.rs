@@ -18,7 +18,7 @@ const MOST_TRIED: usize = 64;
 pub fn case_use_after(text: &str, path: &Path, name: &str, from: Position) -> Option<Position> {
     let lines = LineIndex::new(text);
     let start = lines.offset(text, from);
-    let is_word = |c: char| c.is_alphanumeric() || c == '_' || c == '\'';
+    let is_word = crate::syntax::words::is_identifier_char;
     let mut tried = 0;
     for (found, _) in text.get(start..)?.match_indices(name) {
         let at = start + found;

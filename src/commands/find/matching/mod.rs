@@ -882,7 +882,7 @@ pub fn name_before_signature(text: &str, range: TextRange, name: &str) -> Option
     let backticked = format!("``{name}``");
     let written = [backticked.as_str(), name].into_iter().find(|written| before_name.ends_with(written))?;
     let start = before_name.len() - written.len();
-    let is_identifier = |character: char| character.is_alphanumeric() || character == '_' || character == '\'';
+    let is_identifier = crate::syntax::words::is_identifier_char;
     if before_name[..start].chars().next_back().is_some_and(|character| is_identifier(character) || character == '.') {
         return None;
     }
@@ -991,31 +991,9 @@ pub fn range_from_json(value: &Value) -> Option<TextRange> {
     ]))
 }
 
-/// The 0-based UTF-16 column of the `occurrence`-th (1-based) whole-identifier match of
-/// `word` on `line`.
-pub fn word_column(line: &str, word: &str, occurrence: u32) -> Option<u32> {
-    let is_identifier = |character: char| character.is_alphanumeric() || character == '_' || character == '\'';
-    let mut seen = 0;
-    for (byte, _) in line.match_indices(word) {
-        let before = line[..byte].chars().next_back();
-        let after = line[byte + word.len()..].chars().next();
-        let starts_clean = before.is_none_or(|character| !is_identifier(character))
-            || word.chars().next().is_some_and(|first| !is_identifier(first));
-        let ends_clean = after.is_none_or(|character| !is_identifier(character))
-            || word.chars().next_back().is_some_and(|last| !is_identifier(last));
-        if starts_clean && ends_clean {
-            seen += 1;
-            if seen == occurrence {
-                return Some(line[..byte].encode_utf16().count() as u32);
-            }
-        }
-    }
-    None
-}
-
 /// The identifier around UTF-16 column `character` of `line`, if any.
 pub fn identifier_at(line: &str, character: u32) -> Option<String> {
-    let is_identifier = |character: char| character.is_alphanumeric() || character == '_' || character == '\'';
+    let is_identifier = crate::syntax::words::is_identifier_char;
     let mut column = 0u32;
     let mut target_byte = None;
     for (byte, current) in line.char_indices() {
@@ -1066,11 +1044,11 @@ mod tests {
     #[test]
     fn positions_from_words() {
         let line = "    bumped.Weight <- bumped.Weight + 1.0";
-        assert_eq!(word_column(line, "Weight", 1), Some(11));
-        assert_eq!(word_column(line, "Weight", 2), Some(28));
-        assert_eq!(word_column(line, "Weight", 3), None);
-        assert_eq!(word_column(line, "eight", 1), None);
-        assert_eq!(word_column("é.Weight", "Weight", 1), Some(2));
+        assert_eq!(crate::syntax::words::word_column(line, "Weight", 1), Some(11));
+        assert_eq!(crate::syntax::words::word_column(line, "Weight", 2), Some(28));
+        assert_eq!(crate::syntax::words::word_column(line, "Weight", 3), None);
+        assert_eq!(crate::syntax::words::word_column(line, "eight", 1), None);
+        assert_eq!(crate::syntax::words::word_column("é.Weight", "Weight", 1), Some(2));
         assert_eq!(identifier_at(line, 13).as_deref(), Some("Weight"));
         assert_eq!(identifier_at(line, 0), None);
         assert_eq!(identifier_at(line, 500), None);

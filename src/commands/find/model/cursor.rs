@@ -24,45 +24,9 @@ pub fn identity_of(value: &Value) -> String {
 }
 
 /// SHA-256 over a sequence of parts (each as its compact JSON, followed by a separator), as
-/// lowercase hex, one part at a time, so a caller can hash rows it does not keep.
-pub struct StreamHasher(Sha256);
-
-impl StreamHasher {
-    pub fn new() -> Self {
-        StreamHasher(Sha256::new())
-    }
-
-    /// Adds a part that serializes, hashed as its compact JSON is written (the same bytes,
-    /// without building the text).
-    pub fn add_serialized<T: Serialize + ?Sized>(&mut self, part: &T) {
-        let _ = serde_json::to_writer(HashWriter(&mut self.0), part);
-        self.0.update([0x1e]);
-    }
-
-    pub fn finish(self) -> String {
-        crate::syntax::cache::to_hex(&self.0.finalize())
-    }
-}
-
-/// Bytes written into a hash.
-struct HashWriter<'a>(&'a mut Sha256);
-
-impl std::io::Write for HashWriter<'_> {
-    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
-        self.0.update(bytes);
-        Ok(bytes.len())
-    }
-
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-impl Default for StreamHasher {
-    fn default() -> Self {
-        StreamHasher::new()
-    }
-}
+/// lowercase hex, one part at a time, so a caller can hash rows it does not keep: the one
+/// stream identity of every paged command (`commands::cursor::StreamIdentity`).
+pub type StreamHasher = crate::commands::cursor::StreamIdentity;
 
 /// A decoded cursor.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -23,10 +23,7 @@ impl Texts {
         self.cache
             .entry(path.to_path_buf())
             .or_insert_with(|| {
-                let text = match overlay.get(path) {
-                    Some(text) => Some(text.to_string()),
-                    None => crate::source_files::read_regular_text_lossy(path).ok(),
-                }?;
+                let text = overlay.current_text_lossy(path).ok()?;
                 let lines = SourceLines::new(&text);
                 Some((text, lines))
             })

@@ -182,10 +182,7 @@ async fn by_name(find: &FindRun) -> Result<Resolved, CommandError> {
         Some(match find.context.backend_request("workspace/symbol", &params, find.sweep_deadline).await {
             Ok(Ok(answer)) => {
                 let in_workspace = |path: &Path| find.in_workspace(path);
-                let text_of = |path: &Path| match find.overlay.get(path) {
-                    Some(text) => Some(text.to_string()),
-                    None => crate::source_files::read_regular_text_lossy(path).ok(),
-                };
+                let text_of = |path: &Path| find.overlay.current_text_lossy(path).ok();
                 resolved.unconfirmed = matching::merge_workspace_symbols(
                     &mut resolved.declared,
                     &answer,

@@ -151,10 +151,7 @@ pub fn files_that_can_use(
 const AUTO_OPEN: &str = "AutoOpen";
 
 fn text_of(overlay: &Overlay, path: &Path) -> Option<String> {
-    match overlay.get(path) {
-        Some(text) => Some(text.to_string()),
-        None => crate::source_files::read_regular_text_lossy(path).ok(),
-    }
+    overlay.current_text_lossy(path).ok()
 }
 
 /// Is the declaration a module's own (every container above it in its file a module or a
@@ -184,7 +181,7 @@ fn named_through_modules(index: &SyntaxIndex, declaration: &Declared) -> bool {
 /// be told. A nested module's body (`module X =` then `let`, `type`…) is no abbreviation.
 fn module_abbreviation_targets(text: &str) -> Vec<Option<Vec<String>>> {
     let bytes = text.as_bytes();
-    let identifier = |byte: u8| byte.is_ascii_alphanumeric() || byte == b'_' || byte == b'\'' || byte >= 0x80;
+    let identifier = crate::syntax::words::is_identifier_byte;
     let mut targets = Vec::new();
     let mut from = 0;
     while let Some(found) = text[from..].find("module") {

@@ -38,25 +38,13 @@ pub fn resolve_position(
     let line = lines.line(line_number).ok_or_else(|| {
         CommandError::invalid_argument("line", crate::commands::arguments::past_the_end_message(text, line_number))
     })?;
-    let character = match (&arguments.word, arguments.character()) {
-        (Some(word), _) => matching::word_column(line, word, arguments.occurrence()).ok_or_else(|| {
-            CommandError::invalid_argument(
-                "word",
-                format!("occurrence {} of {word:?} is not on line {line_number}", arguments.occurrence()),
-            )
-        })?,
-        (None, Some(character)) => {
-            let length = line.encode_utf16().count() as u32;
-            if character > length {
-                return Err(CommandError::invalid_argument(
-                    "character",
-                    format!("line {line_number} has {length} UTF-16 units"),
-                ));
-            }
-            character
-        }
-        (None, None) => return Err(CommandError::invalid_argument("word", "word or character is required")),
-    };
+    let character = crate::commands::arguments::column_of_position(
+        line,
+        line_number,
+        arguments.character(),
+        arguments.word.as_deref(),
+        arguments.occurrence() as usize,
+    )?;
     let uri = crate::uri::path_to_uri(&path)
         .ok_or_else(|| CommandError::InvalidPath { path: written.to_owned(), message: "cannot make a URI".into() })?;
     let name = matching::identifier_at(line, character).or(arguments.word.clone());

@@ -137,8 +137,7 @@ pub fn is_case_name(name: &str) -> bool {
         return !inner.is_empty() && !inner.contains('`') && !inner.contains('\n');
     }
     let mut characters = name.chars();
-    characters.next().is_some_and(char::is_uppercase)
-        && characters.all(|character| character.is_alphanumeric() || character == '_' || character == '\'')
+    characters.next().is_some_and(char::is_uppercase) && characters.all(crate::syntax::words::is_identifier_char)
 }
 
 /// Checks a fields text (`float * float`, `radius: float`): one line, no `|` (which would add
@@ -257,8 +256,7 @@ fn name_length(text: &str, case: &UnionCase) -> usize {
     if let Some(inner) = rest.strip_prefix("``") {
         inner.find("``").map_or(rest.len(), |end| end + 4)
     } else {
-        rest.find(|character: char| !(character.is_alphanumeric() || character == '_' || character == '\''))
-            .unwrap_or(rest.len())
+        rest.find(|character: char| !crate::syntax::words::is_identifier_char(character)).unwrap_or(rest.len())
     }
 }
 
@@ -373,7 +371,7 @@ fn takes_everything(pattern: Node, text: &str) -> bool {
         "identifier_pattern" => {
             let written = text[pattern.byte_range()].trim();
             written.chars().next().is_some_and(|first| first.is_lowercase() || first == '_')
-                && written.chars().all(|character| character.is_alphanumeric() || character == '_' || character == '\'')
+                && written.chars().all(crate::syntax::words::is_identifier_char)
         }
         _ => false,
     }
@@ -387,7 +385,7 @@ mod tests {
     const SHAPES: &str = "namespace Geometry\n\ntype Shape =\n    | Circle of radius: float\n    | Square of side: float\n    | Rectangle of width: float * height: float\n\nmodule Shape =\n    let area shape =\n        match shape with\n        | Circle r -> r\n        | Square s -> s * s\n        | _ -> 0.0\n\n    let unit = Square 1.0\n";
 
     fn tree(text: &str) -> Tree {
-        crate::commands::tests_for_symbol::enclosing::parse(&mut FsharpParsers::new(), text).unwrap()
+        crate::syntax::enclosing::parse(&mut FsharpParsers::new(), text).unwrap()
     }
 
     fn applied(text: &str, edit: &ByteEdit) -> String {
