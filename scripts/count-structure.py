@@ -27,7 +27,7 @@ import sys
 # higher index is "upward". Modules on one line of equal index must not import each other
 # both ways (that is a circle, reported separately).
 LAYERS = [
-    ["uri", "source_files"],
+    ["uri", "source_files", "deadline"],
     ["documents"],
     ["lsp"],
     ["failure"],
