@@ -231,6 +231,7 @@ async fn run(cli: Cli, table: Option<(Table, CliRequest)>) -> anyhow::Result<Exi
         return match request.runs {
             Runs::InSession => in_session(session, config, command, request).await,
             Runs::FromFiles => from_files(session, command, request).await,
+            Runs::FromFilesWithFsac => doctor_cli(session, command, request).await,
         };
     }
     let Some(command) = cli.command else {
@@ -336,6 +337,39 @@ async fn from_files(session: &SessionOptions, command: Table, request: CliReques
         tokio::task::spawn_blocking(move || fslens::commands::referenced::run_cli(command, &argument, &workspace))
             .await
             .context("the metadata reading thread failed")??;
+    print_answer(&answer, request.json, |answer| command.render_text(answer))?;
+    Ok(ExitCode::from(command.exit_code(&answer)))
+}
+
+/// How long `fslens doctor` lets FSAC's `--version` run.
+const FSAC_VERSION_TIMEOUT: Duration = Duration::from_secs(20);
+
+/// `fslens doctor` in the CLI's own process (it must answer where FSAC cannot start): FSAC
+/// resolved as a session would resolve it and its `--version` run (both in `proxy::backend`),
+/// then the checks from files. Exit 1 when a check is a problem.
+async fn doctor_cli(session: &SessionOptions, command: Table, request: CliRequest) -> anyhow::Result<ExitCode> {
+    use fslens::commands::doctor::{FsacFinding, run_cli};
+    let root = canonical_workspace(session)?;
+    let resolved = resolve_fsac_command(
+        session.fsac.as_deref(),
+        std::env::var_os(FSAC_ENVIRONMENT_VARIABLE),
+        std::env::var_os("PATH"),
+    );
+    let start_directory = std::env::current_dir().context("cannot read the current directory")?;
+    let finding = match resolved {
+        Err(reason) => FsacFinding::Unreadable { reason },
+        Ok(Err(reason)) => FsacFinding::NotFound { reason },
+        Ok(Ok(fsac)) => {
+            let fsac = fsac.relative_paths_from(&start_directory);
+            let version = fslens::proxy::backend::fsac_version(&fsac, &root, FSAC_VERSION_TIMEOUT).await;
+            let source = serde_json::to_value(fsac.source)?.as_str().unwrap_or_default().to_owned();
+            FsacFinding::Resolved { command: fsac.display(), source, version }
+        }
+    };
+    let argument = request.argument;
+    let answer = tokio::task::spawn_blocking(move || run_cli(&argument, &root, &finding))
+        .await
+        .context("the doctor's thread failed")??;
     print_answer(&answer, request.json, |answer| command.render_text(answer))?;
     Ok(ExitCode::from(command.exit_code(&answer)))
 }

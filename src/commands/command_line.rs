@@ -21,6 +21,10 @@ pub enum Runs {
     /// From files alone, in the CLI's own process: no session, no FSAC (the referenced-assembly
     /// tools read metadata and `project.assets.json`).
     FromFiles,
+    /// From files in the CLI's own process, with what the CLI finds out about FSAC: the command
+    /// a session would start (resolved as the session resolves it) and its `--version`
+    /// (`doctor`, which must answer where FSAC cannot start).
+    FromFilesWithFsac,
 }
 
 /// What a command line asks: the command's argument object, how long to wait for FSAC to load

@@ -24,6 +24,7 @@ pub mod cursor;
 pub mod dead_code;
 pub mod diagnostic;
 pub mod diagnostics;
+pub mod doctor;
 pub mod field_impact;
 pub mod find;
 pub mod index;

@@ -21,8 +21,9 @@ use crate::commands::command_line::{self, CliRequest, OnCommandLine};
 use crate::commands::params::{CommandArguments, input_schema};
 use crate::commands::{CommandContext, CommandError};
 use crate::commands::{
-    check, dead_code, diagnostic, diagnostics, field_impact, find, make_visible, outline, project_inspect, referenced,
-    rename, restart, run_tests, signature_drift, status, symbols, tests_for_symbol, type_hierarchy, union_impact,
+    check, dead_code, diagnostic, diagnostics, doctor, field_impact, find, make_visible, outline, project_inspect,
+    referenced, rename, restart, run_tests, signature_drift, status, symbols, tests_for_symbol, type_hierarchy,
+    union_impact,
 };
 use crate::failure::Failure;
 
@@ -198,6 +199,22 @@ commands! {
         description:
         "Restarts the shared FSAC process (the editor's too) and replays the open buffers into it. Use only when \
          status says FSAC crashed or is unresponsive; ordinary answers never need it.",
+    },
+    Doctor {
+        id: "doctor",
+        group: Session,
+        read_only: true,
+        arguments: doctor::DoctorArguments,
+        answer: doctor::DoctorAnswer,
+        handler: doctor::doctor,
+        text: doctor::text::render_text,
+        exit_code: doctor::text::exit_code,
+        cli: ("doctor", OnCommandLine<doctor::DoctorArguments>, "Check what keeps fslens or FSAC from serving the workspace (SDK, global.json, FSAC, restore, paket, central packages, session socket, a second FSAC), each with its fix"),
+        description:
+        "What keeps fslens or FSAC from serving this workspace, one check each with the fix a user types: the .NET \
+         SDK and global.json pin, FSAC, each project's restore, paket's restore targets, central packages, the \
+         session socket, a second FSAC. Prefer it over guessing when status says FSAC is not running or a \
+         project does not load.",
     },
     Find {
         id: "find",
@@ -659,7 +676,9 @@ impl ToolGroup {
                 "code edits: renaming a symbol everywhere, exposing a private declaration (private → internal), \
                  what a union-case change would break before making it"
             }
-            ToolGroup::Session => "restarting FSAC when status says it crashed or hangs",
+            ToolGroup::Session => {
+                "restarting FSAC when status says it crashed or hangs, and what keeps the workspace from loading (doctor)"
+            }
         }
     }
 }

@@ -199,6 +199,7 @@ mod tests {
             [
                 "status",
                 "restart",
+                "doctor",
                 "find",
                 "tests_for_symbol",
                 "field_impact",

@@ -17,6 +17,8 @@ use anyhow::Context;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, BufReader};
 use tokio::sync::oneshot;
 
+use crate::commands::doctor::fsac::VersionProbe;
+
 /// Where the FSAC command line came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -138,6 +140,46 @@ fn is_executable(path: &Path) -> bool {
 #[cfg(not(unix))]
 fn is_executable(path: &Path) -> bool {
     path.is_file()
+}
+
+/// What `FSAC --version` gives (`fslens doctor`): runs the user's FSAC command (never a peer's:
+/// invariant 8) with `--version` added, in
+/// `workspace_root` (where FSAC starts, so a `global.json` pin applies as it would), stdin closed,
+/// and stops it after `timeout`.
+pub async fn fsac_version(command: &FsacCommand, workspace_root: &Path, timeout: std::time::Duration) -> VersionProbe {
+    let child = tokio::process::Command::new(&command.program)
+        .args(&command.args)
+        .arg("--version")
+        .current_dir(workspace_root)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn();
+    let child = match child {
+        Ok(child) => child,
+        Err(error) => return VersionProbe::Failed(format!("cannot start `{}`: {error}", command.display())),
+    };
+    let output = match tokio::time::timeout(timeout, child.wait_with_output()).await {
+        Err(_) => return VersionProbe::TimedOut(timeout.as_millis() as u64),
+        Ok(Err(error)) => return VersionProbe::Failed(format!("cannot read its output: {error}")),
+        Ok(Ok(output)) => output,
+    };
+    let first_line = |bytes: &[u8]| {
+        String::from_utf8_lossy(bytes).lines().map(str::trim).find(|line| !line.is_empty()).map(str::to_owned)
+    };
+    if !output.status.success() {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        let tail: Vec<&str> = stderr.lines().map(str::trim).filter(|line| !line.is_empty()).collect();
+        let tail = tail[tail.len().saturating_sub(3)..].join(" ");
+        let code = output.status.code().map_or_else(|| "a signal".to_owned(), |code| format!("exit code {code}"));
+        let said = if tail.is_empty() { first_line(&output.stdout).unwrap_or_default() } else { tail };
+        return VersionProbe::Failed(format!("`{} --version` ended with {code}: {said}", command.display()));
+    }
+    match first_line(&output.stdout) {
+        Some(line) => VersionProbe::Printed(line.chars().take(200).collect()),
+        None => VersionProbe::Silent,
+    }
 }
 
 /// The last lines a backend wrote to stderr, for error messages and status.

@@ -25,6 +25,7 @@ mod diagnostic_tools;
 mod diagnostic_tools_scripted;
 mod disk_text;
 mod docs_stand_alone;
+mod doctor;
 mod dotnet_shim;
 mod editor_harness;
 mod editors_emacs;

@@ -6,6 +6,10 @@ open System.Threading
 [<EntryPoint>]
 let main argv =
     match argv with
+    | [| "--version" |] ->
+        // Like FSAC's `--version` (fslens doctor reads it): one line, before any SDK check.
+        printfn "FsacDouble %s (the FSAC protocol double of fslens's tests)" (string (Reflection.Assembly.GetExecutingAssembly().GetName().Version))
+        0
     | [| "--load"; project |] ->
         match ProjectLoader.load project with
         | Ok p ->
