@@ -209,7 +209,7 @@ pub async fn doctor(_arguments: DoctorArguments, context: CommandContext) -> Res
 /// argument object that is not `{}` is refused naming the argument.
 pub fn run_cli(argument: &Value, root: &Path, fsac: &FsacFinding) -> anyhow::Result<Value> {
     DoctorArguments::from_argument(argument.clone())
-        .map_err(|error| anyhow::Error::new(crate::cli_contract::CliFailure::from(error)))?;
+        .map_err(|error| anyhow::Error::new(crate::failure::Failure::from(error)))?;
     let answer = diagnose(root, fsac, &DoctorEnvironment::from_process(), RanIn::Files);
     Ok(serde_json::to_value(answer)?)
 }
