@@ -383,7 +383,6 @@ pub fn resolve(
 /// The SDK checks: an SDK is installed beside the `dotnet` that runs, and the `global.json`
 /// that applies in the workspace root (where FSAC starts) is satisfied.
 pub fn checks(root: &Path, environment: &super::DoctorEnvironment) -> Vec<super::DoctorCheck> {
-    use super::{CheckId, CheckStatus, DoctorCheck, display_path};
     let dotnet = dotnet_root(environment.path.as_deref(), environment.dotnet_root.as_deref());
     let global = find_global_json(root).map(|path| read_global_json(&path));
     let readable = global.as_ref().and_then(|global| global.as_ref().ok());
@@ -392,87 +391,86 @@ pub fn checks(root: &Path, environment: &super::DoctorEnvironment) -> Vec<super:
     installed.sort();
     installed.dedup();
     let listed = installed.iter().map(|version| version.text.as_str()).collect::<Vec<_>>().join(", ");
-    let mut checks = Vec::new();
-    match (&dotnet, installed.last()) {
-        (None, _) => checks.push(
-            DoctorCheck::new(
-                CheckId::DotnetSdk,
-                CheckStatus::Problem,
-                "no .NET SDK: `dotnet` is not on PATH and DOTNET_ROOT names no directory",
-            )
-            .fix(INSTALL_SDK),
-        ),
-        (Some(dotnet), None) => checks.push(
-            DoctorCheck::new(
-                CheckId::DotnetSdk,
-                CheckStatus::Problem,
-                format!("no .NET SDK is installed in {} (only a runtime?)", dotnet.display()),
-            )
-            .fix(INSTALL_SDK)
-            .path(dotnet.display().to_string()),
-        ),
-        (Some(dotnet), Some(latest)) => checks.push(
-            DoctorCheck::new(
-                CheckId::DotnetSdk,
-                CheckStatus::Ok,
-                format!("installed in {}: {listed} (latest {})", dotnet.display(), latest.text),
-            )
-            .path(dotnet.display().to_string()),
-        ),
+    vec![installed_check(dotnet.as_deref(), &installed, &listed), global_json_check(root, global, &installed, listed)]
+}
+
+/// Whether an SDK is installed beside the `dotnet` that runs.
+fn installed_check(dotnet: Option<&Path>, installed: &[SdkVersion], listed: &str) -> super::DoctorCheck {
+    use super::{CheckId, CheckStatus, DoctorCheck};
+    match (dotnet, installed.last()) {
+        (None, _) => DoctorCheck::new(
+            CheckId::DotnetSdk,
+            CheckStatus::Problem,
+            "no .NET SDK: `dotnet` is not on PATH and DOTNET_ROOT names no directory",
+        )
+        .fix(INSTALL_SDK),
+        (Some(dotnet), None) => DoctorCheck::new(
+            CheckId::DotnetSdk,
+            CheckStatus::Problem,
+            format!("no .NET SDK is installed in {} (only a runtime?)", dotnet.display()),
+        )
+        .fix(INSTALL_SDK)
+        .path(dotnet.display().to_string()),
+        (Some(dotnet), Some(latest)) => DoctorCheck::new(
+            CheckId::DotnetSdk,
+            CheckStatus::Ok,
+            format!("installed in {}: {listed} (latest {})", dotnet.display(), latest.text),
+        )
+        .path(dotnet.display().to_string()),
     }
+}
+
+/// Whether the `global.json` that applies in the workspace root is satisfied by an installed SDK.
+fn global_json_check(
+    root: &Path,
+    global: Option<Result<GlobalJson, GlobalJsonError>>,
+    installed: &[SdkVersion],
+    listed: String,
+) -> super::DoctorCheck {
+    use super::{CheckId, CheckStatus, DoctorCheck, display_path};
     let Some(global) = global else {
-        checks.push(DoctorCheck::new(
+        return DoctorCheck::new(
             CheckId::GlobalJson,
             CheckStatus::Ok,
             "no global.json in the workspace or above it: the latest installed SDK is used",
-        ));
-        return checks;
+        );
     };
     let global = match global {
         Ok(global) => global,
         Err(error) => {
             let shown = display_path(root, &error.path);
-            checks.push(
-                DoctorCheck::new(
-                    CheckId::GlobalJson,
-                    CheckStatus::Warning,
-                    format!("{shown}: {}; the SDK ignores it and uses the latest installed SDK", error.message),
-                )
-                .fix(format!("correct or delete {shown}"))
-                .path(shown),
-            );
-            return checks;
+            return DoctorCheck::new(
+                CheckId::GlobalJson,
+                CheckStatus::Warning,
+                format!("{shown}: {}; the SDK ignores it and uses the latest installed SDK", error.message),
+            )
+            .fix(format!("correct or delete {shown}"))
+            .path(shown);
         }
     };
     let shown = display_path(root, &global.path);
     let Some(written) = global.version.as_deref() else {
-        checks.push(
-            DoctorCheck::new(CheckId::GlobalJson, CheckStatus::Ok, format!("{shown} pins no SDK version")).path(shown),
-        );
-        return checks;
+        return DoctorCheck::new(CheckId::GlobalJson, CheckStatus::Ok, format!("{shown} pins no SDK version"))
+            .path(shown);
     };
     let Some(requested) = SdkVersion::parse(written) else {
-        checks.push(
-            DoctorCheck::new(
-                CheckId::GlobalJson,
-                CheckStatus::Problem,
-                format!("{shown} pins \"{written}\", which is no SDK version (major.minor.patch)"),
-            )
-            .fix(format!(
-                "write an SDK version such as \"{}\" in {shown}",
-                installed.last().map_or("10.0.100", |latest| latest.text.as_str())
-            ))
-            .path(shown),
-        );
-        return checks;
+        return DoctorCheck::new(
+            CheckId::GlobalJson,
+            CheckStatus::Problem,
+            format!("{shown} pins \"{written}\", which is no SDK version (major.minor.patch)"),
+        )
+        .fix(format!(
+            "write an SDK version such as \"{}\" in {shown}",
+            installed.last().map_or("10.0.100", |latest| latest.text.as_str())
+        ))
+        .path(shown);
     };
     let policy = match global.roll_forward.as_deref() {
         None => RollForward::LatestPatch,
         Some(written_policy) => match RollForward::parse(written_policy) {
             Some(policy) => policy,
             None => {
-                checks.push(
-                    DoctorCheck::new(
+                return DoctorCheck::new(
                         CheckId::GlobalJson,
                         CheckStatus::Problem,
                         format!("{shown}: rollForward \"{written_policy}\" is not a policy the SDK knows"),
@@ -480,18 +478,16 @@ pub fn checks(root: &Path, environment: &super::DoctorEnvironment) -> Vec<super:
                     .fix(format!(
                         "use one of patch, feature, minor, major, latestPatch, latestFeature, latestMinor, latestMajor, disable in {shown}"
                     ))
-                    .path(shown),
-                );
-                return checks;
+                    .path(shown);
             }
         },
     };
     let pin = format!("{shown} pins SDK {written} (rollForward {})", policy.as_str());
-    match resolve(&requested, policy, global.allow_prerelease, &installed) {
-        Resolution::Uses(version) => checks.push(
+    match resolve(&requested, policy, global.allow_prerelease, installed) {
+        Resolution::Uses(version) => {
             DoctorCheck::new(CheckId::GlobalJson, CheckStatus::Ok, format!("{pin}: SDK {} is used", version.text))
-                .path(shown),
-        ),
+                .path(shown)
+        }
         Resolution::NoneMatches => {
             let have = if listed.is_empty() { "none".to_owned() } else { listed };
             let relax = match installed.last() {
@@ -500,18 +496,15 @@ pub fn checks(root: &Path, environment: &super::DoctorEnvironment) -> Vec<super:
                 }
                 _ => String::new(),
             };
-            checks.push(
-                DoctorCheck::new(
-                    CheckId::GlobalJson,
-                    CheckStatus::Problem,
-                    format!("{pin}, which no installed SDK satisfies (installed: {have}); FSAC cannot start"),
-                )
-                .fix(format!("curl -sSL https://dot.net/v1/dotnet-install.sh | bash -s -- --version {written}{relax}"))
-                .path(shown),
-            );
+            DoctorCheck::new(
+                CheckId::GlobalJson,
+                CheckStatus::Problem,
+                format!("{pin}, which no installed SDK satisfies (installed: {have}); FSAC cannot start"),
+            )
+            .fix(format!("curl -sSL https://dot.net/v1/dotnet-install.sh | bash -s -- --version {written}{relax}"))
+            .path(shown)
         }
     }
-    checks
 }
 
 /// How to install an SDK, as a user types it.
