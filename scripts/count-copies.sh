@@ -44,10 +44,12 @@ row "document text: source_files::current_text[_lossy] homes" \
     'pub fn current_text(_lossy)?\(buffer'
 
 # 2. Position arguments: a struct field `occurrence` of a command's or tool's argument type
-#    (one per struct that declares path/line/word/occurrence itself), and the functions that
-#    turn `line`, `word` and `occurrence` into a position on the line.
+#    (one per struct that declares path/line/word/occurrence itself; the one type's macro
+#    `symbol_position_arguments!` in commands/arguments.rs counts once per form, required and
+#    optional), and the functions that turn `line`, `word` and `occurrence` into a position on
+#    the line.
 row "position arguments: structs declaring \`occurrence\`" \
-    'pub occurrence: (Option<)?(Bounded|\$crate::commands::find::arguments::Occurrence)'
+    'pub occurrence: (Option<)?(Bounded|\$crate::commands::(find::)?arguments::Occurrence)'
 row "position arguments: word+occurrence -> column functions" \
     'fn (locate_word|nth_word|word_column|word_position)\('
 

@@ -76,6 +76,198 @@ pub fn column_of_position(
     }
 }
 
+/// Which whole-word match of `word` on its line a position means, 1-based; default 1. The one
+/// bound of every command's `occurrence`.
+pub type Occurrence = crate::commands::params::Bounded<1, 100_000, 1>;
+
+/// A position argument as a command was given it: the file (`path`, not yet confined), the
+/// 0-based `line`, and the column as `character` (0-based UTF-16) or as the `occurrence`-th
+/// whole-word `word` on the line. Every command that takes a position reads it through this
+/// view (the argument structs declare its members with [`symbol_position_arguments!`]), so it
+/// has one validation ([`validate`](Self::validate)) and one conversion to a column
+/// ([`resolve`](Self::resolve)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SymbolPosition<'a> {
+    pub path: &'a str,
+    pub line: u32,
+    pub character: Option<u32>,
+    pub word: Option<&'a str>,
+    pub occurrence: usize,
+}
+
+/// A [`SymbolPosition`] found in its file: the confined path, the file's current text (the
+/// editor's buffer, else the disk), the line's text and the column on it.
+#[derive(Clone, Debug)]
+pub struct ResolvedPosition {
+    pub path: std::path::PathBuf,
+    pub text: String,
+    pub line: u32,
+    pub line_text: String,
+    pub character: u32,
+}
+
+impl SymbolPosition<'_> {
+    /// The one rule of a position: exactly one of `character` and `word`
+    /// ([`character_or_word`]); `occurrence` is at least 1 by its type.
+    pub fn validate(&self) -> Result<(), CommandError> {
+        character_or_word(self.character, self.word)
+    }
+
+    /// The column on `line_text` (the text of line `self.line`): [`column_of_position`].
+    pub fn column_on(&self, line_text: &str) -> Result<u32, CommandError> {
+        column_of_position(line_text, self.line, self.character, self.word, self.occurrence)
+    }
+
+    /// The position in its file: `path` confined to `root` (blamed on `path`), its current text
+    /// under `overlay`, the line ([`line_of`], blamed on `line`) and the column
+    /// ([`column_of_position`], blamed on `word` or `character`).
+    pub fn resolve(
+        &self,
+        root: &std::path::Path,
+        overlay: &crate::syntax::index::Overlay,
+    ) -> Result<ResolvedPosition, CommandError> {
+        let path = crate::commands::paths::confine(root, self.path, "path")?;
+        let text = crate::commands::paths::current_text(overlay, &path)?;
+        let line_text = line_of(&text, self.line)?.to_owned();
+        let character = self.column_on(&line_text)?;
+        Ok(ResolvedPosition { path, text, line: self.line, line_text, character })
+    }
+}
+
+/// Declares an argument struct whose first members are a required position (`path`, `line`,
+/// `character`, `word`, `occurrence`, with one wording and one bound each) followed by its own
+/// members, and gives it `position()`, its [`SymbolPosition`]. `path`'s description is the
+/// command's own (which file it means), written as doc comments before the `path` marker. A
+/// macro rather than a `#[serde(flatten)]` member for the reason `find_sweep_arguments!` gives:
+/// serde's `deny_unknown_fields` does not see through a flattened struct.
+macro_rules! symbol_position_arguments {
+    (
+        // `all()` when the struct also derives `clap::Args` (the members are then CLI flags),
+        // `any()` when it does not.
+        cli: $cli:meta;
+        $(#[$attribute:meta])* pub struct $name:ident {
+            $(#[doc = $path_doc:literal])*
+            path,
+            $($own:tt)*
+        }
+    ) => {
+        $(#[$attribute])*
+        pub struct $name {
+            $(#[doc = $path_doc])*
+            #[cfg_attr($cli, arg(long))]
+            pub path: String,
+            /// 0-based line of the position.
+            #[cfg_attr($cli, arg(long))]
+            pub line: $crate::commands::params::Coordinate,
+            /// 0-based UTF-16 column on the line, instead of `word`.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr($cli, arg(long, conflicts_with = "word"))]
+            pub character: Option<$crate::commands::params::Coordinate>,
+            /// A whole word on the line (the symbol's name), instead of `character`.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr($cli, arg(long))]
+            pub word: Option<String>,
+            /// Which occurrence of `word` on the line, from 1; default 1.
+            #[serde(default)]
+            #[cfg_attr($cli, arg(long, default_value_t))]
+            pub occurrence: $crate::commands::arguments::Occurrence,
+            $($own)*
+        }
+
+        impl $name {
+            /// The position these arguments name.
+            pub fn position(&self) -> $crate::commands::arguments::SymbolPosition<'_> {
+                $crate::commands::arguments::SymbolPosition {
+                    path: &self.path,
+                    line: self.line.as_u32(),
+                    character: self.character.map($crate::commands::params::Coordinate::as_u32),
+                    word: self.word.as_deref(),
+                    occurrence: self.occurrence.as_usize(),
+                }
+            }
+        }
+    };
+    (
+        cli: $cli:meta;
+        $(#[$attribute:meta])* pub struct $name:ident {
+            $(#[$before:meta])*
+            pub $before_name:ident: $before_type:ty,
+            $(#[doc = $path_doc:literal])*
+            path? $(unless $other:literal)?,
+            $($own:tt)*
+        }
+    ) => {
+        $(#[$attribute])*
+        pub struct $name {
+            $(#[$before])*
+            pub $before_name: $before_type,
+            $(#[doc = $path_doc])*
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr($cli, arg(long $(, required_unless_present = $other)?))]
+            pub path: Option<String>,
+            /// 0-based line of the position (with `path`).
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr($cli, arg(long $(, required_unless_present = $other)?))]
+            pub line: Option<$crate::commands::params::Coordinate>,
+            /// 0-based UTF-16 column on the line, instead of `word`.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr($cli, arg(long, conflicts_with = "word"))]
+            pub character: Option<$crate::commands::params::Coordinate>,
+            /// A whole word on the line (the symbol's name), instead of `character`.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr($cli, arg(long))]
+            pub word: Option<String>,
+            /// Which occurrence of `word` on the line, from 1; default 1.
+            #[serde(skip_serializing_if = "Option::is_none")]
+            #[cfg_attr($cli, arg(long))]
+            pub occurrence: Option<$crate::commands::arguments::Occurrence>,
+            $($own)*
+        }
+
+        impl $name {
+            /// The position these arguments name, when they give `path` and `line`.
+            pub fn position(&self) -> Option<$crate::commands::arguments::SymbolPosition<'_>> {
+                Some($crate::commands::arguments::SymbolPosition {
+                    path: self.path.as_deref()?,
+                    line: self.line?.as_u32(),
+                    character: self.character.map($crate::commands::params::Coordinate::as_u32),
+                    word: self.word.as_deref(),
+                    occurrence: self.occurrence.unwrap_or_default().as_usize(),
+                })
+            }
+
+            /// The first position member given, for a refusal of a position given together with
+            /// what replaces it.
+            pub fn first_position_member(&self) -> Option<&'static str> {
+                [
+                    ("path", self.path.is_some()),
+                    ("line", self.line.is_some()),
+                    ("character", self.character.is_some()),
+                    ("word", self.word.is_some()),
+                    ("occurrence", self.occurrence.is_some()),
+                ]
+                .into_iter()
+                .find_map(|(name, given)| given.then_some(name))
+            }
+
+            /// The one rule of an optional position: `path` and `line` both or neither, and when
+            /// they are given, [`SymbolPosition::validate`]; `word`, `character` or `occurrence`
+            /// without them is blamed on `path`.
+            pub fn validate_position(&self) -> Result<(), $crate::commands::CommandError> {
+                match (self.path.is_some(), self.line.is_some()) {
+                    (true, false) => Err($crate::commands::CommandError::invalid_argument("line", "required (0-based)")),
+                    (false, _) => match self.first_position_member() {
+                        Some(_) => Err($crate::commands::CommandError::invalid_argument("path", "required with a position (line, word or character)")),
+                        None => Ok(()),
+                    },
+                    (true, true) => self.position().map_or(Ok(()), |position| position.validate()),
+                }
+            }
+        }
+    };
+}
+pub(crate) use symbol_position_arguments;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -16,7 +16,7 @@ use crate::cli_contract::exit_codes;
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::diagnostic::answer::{OkStatus, Via};
-use crate::commands::params::{Bounded, CommandArguments, Coordinate, TimeoutMs};
+use crate::commands::params::{CommandArguments, TimeoutMs};
 use crate::commands::paths::{confine, display_relative};
 use crate::documents::{LineIndex, Position as LspPosition, Range};
 use crate::lsp::types::{
@@ -27,49 +27,36 @@ use crate::syntax::index::Overlay;
 use crate::syntax::model::{Access, Declaration, DeclarationKind, FileIndex};
 use crate::workspace::{WorkspaceModel, load_workspace};
 
-/// The arguments of `fslens.makeInternalVisible` (and the flags of `fslens make-visible`,
-/// which only prints the edit: there is no editor to apply it in).
-#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, clap::Args)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct MakeVisibleArguments {
-    /// The file with the declaration. Relative to the workspace root or absolute inside it;
-    /// paths outside are refused.
-    #[arg(long)]
-    pub path: String,
-    /// 0-based line of the declaration.
-    #[arg(long)]
-    pub line: Coordinate,
-    /// 0-based UTF-16 column on the line, instead of `word`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long, conflicts_with = "word")]
-    pub character: Option<Coordinate>,
-    /// The declared name on the line (a whole word), instead of `character`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
-    pub word: Option<String>,
-    /// Which occurrence of `word` on the line, from 1.
-    #[serde(default)]
-    #[arg(long, default_value_t)]
-    pub occurrence: Bounded<1, { u32::MAX as u64 }, 1>,
-    /// Also send the edit to the editor as `workspace/applyEdit`.
-    #[serde(default)]
-    #[arg(skip)]
-    pub apply: bool,
-    /// Project name to add `<InternalsVisibleTo Include="…" />` for in the declaring project,
-    /// unless it is there.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
-    pub expose_to: Option<String>,
-    /// One deadline for FSAC's confirmation (at most 10 s of it) and the editor's answer to
-    /// `apply`, in milliseconds.
-    #[serde(default)]
-    #[arg(skip)]
-    pub timeout_ms: TimeoutMs<60_000>,
+crate::commands::arguments::symbol_position_arguments! {
+    cli: all();
+    /// The arguments of `fslens.makeInternalVisible` (and the flags of `fslens make-visible`,
+    /// which only prints the edit: there is no editor to apply it in).
+    #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, clap::Args)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct MakeVisibleArguments {
+        /// The file with the declaration. Relative to the workspace root or absolute inside it;
+        /// paths outside are refused.
+        path,
+        /// Also send the edit to the editor as `workspace/applyEdit`.
+        #[serde(default)]
+        #[arg(skip)]
+        pub apply: bool,
+        /// Project name to add `<InternalsVisibleTo Include="…" />` for in the declaring project,
+        /// unless it is there.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[arg(long)]
+        pub expose_to: Option<String>,
+        /// One deadline for FSAC's confirmation (at most 10 s of it) and the editor's answer to
+        /// `apply`, in milliseconds.
+        #[serde(default)]
+        #[arg(skip)]
+        pub timeout_ms: TimeoutMs<60_000>,
+    }
 }
 
 impl CommandArguments for MakeVisibleArguments {
     fn validate(&self) -> Result<(), CommandError> {
-        crate::commands::arguments::character_or_word(self.character.map(Coordinate::as_u32), self.word.as_deref())
+        self.position().validate()
     }
 }
 
@@ -177,20 +164,18 @@ pub async fn make_internal_visible(
     let root = context.workspace_root()?.to_path_buf();
     let path = confine(&root, &arguments.path, "path")?;
     let (source, model) = read_source_and_model(&context, &root, path).await?;
-    let line = arguments.line.as_u32();
-    let Some(line_text) = source.lines.line_text(&source.text, line as usize) else {
-        return Err(CommandError::invalid_argument(
-            "line",
-            format!("the file has {} lines", source.lines.line_count()),
-        ));
+    let position = arguments.position();
+    let original_line = crate::commands::arguments::line_of(&source.text, position.line)?.to_owned();
+    let target = match (position.column_on(&original_line), position.word) {
+        (Ok(character), _) => target_at(&source, &context, position.line, character),
+        // A word that is not on the line is no declaration to make internal: an answer, not a
+        // refused argument.
+        (Err(_), Some(word)) => {
+            Err(format!("{word:?} (occurrence {}) is not on line {}", position.occurrence, position.line))
+        }
+        (Err(error), None) => return Err(error),
     };
-    let original_line = line_text.to_owned();
-    if arguments.word.is_none()
-        && let Some(character) = arguments.character
-    {
-        crate::commands::arguments::column_on_line(&original_line, line, character.as_u32())?;
-    }
-    Ok(match target_at(&arguments, &source, &context, &original_line) {
+    Ok(match target {
         Ok(target) => MakeVisibleAnswer::Made(Box::new(
             make_internal(target, &arguments, &source, &model, &root, &context, deadline).await?,
         )),
@@ -227,19 +212,7 @@ async fn read_source_and_model(
 }
 
 /// The private declaration at the position, or why there is none to make internal.
-fn target_at(
-    arguments: &MakeVisibleArguments,
-    source: &SourceFile,
-    context: &CommandContext,
-    original_line: &str,
-) -> Result<Target, String> {
-    let line = arguments.line.as_u32();
-    let character = match (&arguments.word, arguments.character) {
-        (Some(word), _) => crate::syntax::words::word_column(original_line, word, arguments.occurrence.as_usize())
-            .ok_or_else(|| format!("{word:?} (occurrence {}) is not on line {line}", arguments.occurrence))?,
-        (None, Some(character)) => character.as_u32(),
-        (None, None) => return Err("give character (0-based UTF-16) or word".to_owned()),
-    };
+fn target_at(source: &SourceFile, context: &CommandContext, line: u32, character: u32) -> Result<Target, String> {
     let offset = source.lines.offset(&source.text, LspPosition { line, character });
     match declaration_at(&source.syntax.index, offset) {
         Some(slot) => declared_target(source, context, slot, offset),

@@ -17,6 +17,7 @@ use serde_json::Value;
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
+use crate::commands::arguments::{ResolvedPosition, SymbolPosition};
 use crate::commands::check::CheckArguments;
 use crate::commands::check::edits::WhatIfEdits;
 use crate::commands::find::answer::Completeness;
@@ -24,7 +25,7 @@ use crate::commands::find::arguments::{FindArguments, FindKind, FindOwnArguments
 use crate::commands::find::rows::{RowPosition, RowRange, SiteKind, SiteVia, bound_line};
 use crate::commands::find::{KEYWORDS, literal_at};
 use crate::commands::params::{Bounded, CommandArguments, Coordinate, TimeoutMs};
-use crate::commands::paths::{confine, display_relative};
+use crate::commands::paths::display_relative;
 use crate::commands::workspace_edit::{
     Edit, EditsInvalidData, apply_edits, content_hash, edits_by_path, edits_inside, write_all_or_none,
 };
@@ -39,62 +40,47 @@ pub const MAX_MAX_LINES: u64 = 2_000;
 /// The longest line text a preview row carries (UTF-16 units), as find's rows.
 const LINE_TEXT_LIMIT: usize = crate::commands::find::rows::LINE_TEXT_MAX_UNITS;
 
-/// The arguments of `fslens.rename`, and the flags of `fslens rename` (with
-/// [`RenameCommandLine`]'s `--expected-hashes`).
-#[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, clap::Args)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct RenameArguments {
-    /// A qualified name (Module.Type.member) instead of path + line: find's one definition of
-    /// it is the position.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long, conflicts_with_all = ["path", "line", "character", "word"])]
-    pub symbol: Option<String>,
-    /// The file with a use or the declaration of the symbol (required without `symbol`).
-    /// Relative to the workspace root or absolute inside it; paths outside are refused.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long, required_unless_present = "symbol")]
-    pub path: Option<String>,
-    /// 0-based line (required without `symbol`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long, required_unless_present = "symbol")]
-    pub line: Option<Coordinate>,
-    /// 0-based UTF-16 column, instead of `word`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long, conflicts_with = "word")]
-    pub character: Option<Coordinate>,
-    /// The symbol's name on the line (a whole word), instead of `character`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
-    pub word: Option<String>,
-    /// Which occurrence of `word` on the line, from 1; default 1.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
-    pub occurrence: Option<Bounded<1, { u32::MAX as u64 }, 1>>,
-    /// The new name; backticks are added when it needs them.
-    #[arg(long)]
-    pub new_name: String,
-    /// false: preview only; editor: one workspace/applyEdit (the user can undo it); disk: write
-    /// every file or none (needs `expectedHashes`).
-    #[serde(default)]
-    #[arg(long, value_enum, default_value_t)]
-    pub apply: ApplyMode,
-    /// The preview's fileHashes (file → hash); required with apply disk.
-    #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "file_hashes")]
-    #[arg(skip)]
-    pub expected_hashes: Option<BTreeMap<String, String>>,
-    /// The preview's budget of touched lines.
-    #[serde(default)]
-    #[arg(long, default_value_t)]
-    pub max_lines: Bounded<1, MAX_MAX_LINES, DEFAULT_MAX_LINES>,
-    /// One deadline for FSAC, find and the editor, in milliseconds.
-    #[serde(default)]
-    #[arg(long, default_value_t, value_parser = TimeoutMs::<120_000>::parse_clamped)]
-    pub timeout_ms: TimeoutMs<120_000>,
-    /// Also answer the compiler's verdict on the renamed code (a what-if check of the edit;
-    /// nothing is written) as verification.
-    #[serde(default)]
-    #[arg(long)]
-    pub verify: bool,
+crate::commands::arguments::symbol_position_arguments! {
+    cli: all();
+    /// The arguments of `fslens.rename`, and the flags of `fslens rename` (with
+    /// [`RenameCommandLine`]'s `--expected-hashes`).
+    #[derive(Clone, Debug, Deserialize, Serialize, JsonSchema, clap::Args)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct RenameArguments {
+        /// A qualified name (Module.Type.member) instead of path + line: find's one definition of
+        /// it is the position.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[arg(long, conflicts_with_all = ["path", "line", "character", "word"])]
+        pub symbol: Option<String>,
+        /// The file with a use or the declaration of the symbol (required without `symbol`).
+        /// Relative to the workspace root or absolute inside it; paths outside are refused.
+        path? unless "symbol",
+        /// The new name; backticks are added when it needs them.
+        #[arg(long)]
+        pub new_name: String,
+        /// false: preview only; editor: one workspace/applyEdit (the user can undo it); disk: write
+        /// every file or none (needs `expectedHashes`).
+        #[serde(default)]
+        #[arg(long, value_enum, default_value_t)]
+        pub apply: ApplyMode,
+        /// The preview's fileHashes (file → hash); required with apply disk.
+        #[serde(default, skip_serializing_if = "Option::is_none", deserialize_with = "file_hashes")]
+        #[arg(skip)]
+        pub expected_hashes: Option<BTreeMap<String, String>>,
+        /// The preview's budget of touched lines.
+        #[serde(default)]
+        #[arg(long, default_value_t)]
+        pub max_lines: Bounded<1, MAX_MAX_LINES, DEFAULT_MAX_LINES>,
+        /// One deadline for FSAC, find and the editor, in milliseconds.
+        #[serde(default)]
+        #[arg(long, default_value_t, value_parser = TimeoutMs::<120_000>::parse_clamped)]
+        pub timeout_ms: TimeoutMs<120_000>,
+        /// Also answer the compiler's verdict on the renamed code (a what-if check of the edit;
+        /// nothing is written) as verification.
+        #[serde(default)]
+        #[arg(long)]
+        pub verify: bool,
+    }
 }
 
 impl CommandArguments for RenameArguments {
@@ -104,14 +90,7 @@ impl CommandArguments for RenameArguments {
                 if symbol.trim().is_empty() {
                     return Err(CommandError::invalid_argument("symbol", "is empty"));
                 }
-                let position = [
-                    ("path", self.path.is_some()),
-                    ("line", self.line.is_some()),
-                    ("character", self.character.is_some()),
-                    ("word", self.word.is_some()),
-                    ("occurrence", self.occurrence.is_some()),
-                ];
-                if let Some((given, _)) = position.iter().find(|(_, given)| *given) {
+                if let Some(given) = self.first_position_member() {
                     return Err(CommandError::invalid_argument(
                         given,
                         "give symbol or a position (path, line, word or character), not both",
@@ -122,13 +101,7 @@ impl CommandArguments for RenameArguments {
                 if self.path.is_none() {
                     return Err(CommandError::invalid_argument("path", "required (or give a qualified symbol)"));
                 }
-                if self.line.is_none() {
-                    return Err(CommandError::invalid_argument("line", "required (0-based)"));
-                }
-                crate::commands::arguments::character_or_word(
-                    self.character.map(Coordinate::as_u32),
-                    self.word.as_deref(),
-                )?;
+                self.validate_position()?;
             }
         }
         validated_new_name(&self.new_name)?;
@@ -487,31 +460,18 @@ async fn rename_site(
     root: &Path,
     overlay: &crate::syntax::index::Overlay,
 ) -> Result<RenameSite, CommandError> {
-    let (written, line, character) = match &arguments.symbol {
+    let found;
+    let position = match &arguments.symbol {
         Some(symbol) => {
             let (path, line, character) = definition_of(context, symbol, arguments.timeout_ms.as_duration_ms()).await?;
-            (path, line, Some(character))
+            found = path;
+            SymbolPosition { path: &found, line, character: Some(character), word: None, occurrence: 1 }
         }
-        None => (
-            arguments.path.clone().unwrap_or_default(),
-            arguments.line.map_or(0, Coordinate::as_u32),
-            arguments.character.map(Coordinate::as_u32),
-        ),
+        None => arguments
+            .position()
+            .ok_or_else(|| CommandError::invalid_argument("path", "required (or give a qualified symbol)"))?,
     };
-    let path = confine(root, &written, "path")?;
-    let text = crate::commands::paths::current_text(overlay, &path)?;
-    let lines = LineIndex::new(&text);
-    let Some(line_text) = lines.line_text(&text, line as usize) else {
-        return Err(CommandError::invalid_argument("line", format!("the file has {} lines", lines.line_count())));
-    };
-    let line_text = line_text.to_owned();
-    let character = crate::commands::arguments::column_of_position(
-        &line_text,
-        line,
-        character,
-        arguments.word.as_deref(),
-        arguments.occurrence.unwrap_or_default().as_usize(),
-    )?;
+    let ResolvedPosition { path, text, line, line_text, character } = position.resolve(root, overlay)?;
     Ok(RenameSite { path, text, line, character, line_text })
 }
 

@@ -12,40 +12,32 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::commands::find::rows::{RowPosition, RowRange};
-use crate::commands::params::{Bounded, CommandArguments, Coordinate, TimeoutMs};
-use crate::commands::paths::{confine, display_relative};
+use crate::commands::params::{CommandArguments, TimeoutMs};
+use crate::commands::paths::display_relative;
 use crate::commands::{CommandContext, CommandError};
 use crate::lsp::ext::error_kinds;
 use crate::lsp::message::error_codes;
 use crate::session_state::status::State;
 
-/// The arguments of `fslens.typeHierarchy`.
-#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct TypeHierarchyArguments {
-    /// The file with the type's name or a use of it. Relative to the workspace root or
-    /// absolute inside it; paths outside are refused.
-    pub path: String,
-    /// 0-based line of the position.
-    pub line: Coordinate,
-    /// 0-based UTF-16 column of the position; or give `word`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub character: Option<Coordinate>,
-    /// A whole word on the line (the type's name) instead of a column.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub word: Option<String>,
-    /// Which occurrence of `word` on the line, from 1.
-    #[serde(default)]
-    pub occurrence: Bounded<1, 100_000, 1>,
-    /// One deadline for the whole request (FSAC's definitions of every candidate), in
-    /// milliseconds.
-    #[serde(default)]
-    pub timeout_ms: TimeoutMs<60_000>,
+crate::commands::arguments::symbol_position_arguments! {
+    cli: any();
+    /// The arguments of `fslens.typeHierarchy`.
+    #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct TypeHierarchyArguments {
+        /// The file with the type's name or a use of it. Relative to the workspace root or
+        /// absolute inside it; paths outside are refused.
+        path,
+        /// One deadline for the whole request (FSAC's definitions of every candidate), in
+        /// milliseconds.
+        #[serde(default)]
+        pub timeout_ms: TimeoutMs<60_000>,
+    }
 }
 
 impl CommandArguments for TypeHierarchyArguments {
     fn validate(&self) -> Result<(), CommandError> {
-        crate::commands::arguments::character_or_word(self.character.map(Coordinate::as_u32), self.word.as_deref())
+        self.position().validate()
     }
 }
 
@@ -148,18 +140,9 @@ pub async fn type_hierarchy(
             status.state.as_str()
         )));
     }
-    let path = confine(&root, &arguments.path, "path")?;
     let lookup = Lookup { context: &context, deadline, overlay: context.editor_buffers().await? };
-    let text = lookup.text(&path)?;
-    let line = arguments.line.as_u32();
-    let line_text = crate::commands::arguments::line_of(&text, line)?.to_owned();
-    let character = crate::commands::arguments::column_of_position(
-        &line_text,
-        line,
-        arguments.character.map(Coordinate::as_u32),
-        arguments.word.as_deref(),
-        arguments.occurrence.as_usize(),
-    )?;
+    let crate::commands::arguments::ResolvedPosition { path, text, line, line_text, character } =
+        arguments.position().resolve(&root, &lookup.overlay)?;
     if let Some(reason) = crate::commands::find::non_symbol_at(&text, &path, line, character) {
         return Err(no_symbol(reason, &line_text));
     }

@@ -27,44 +27,33 @@ use crate::syntax::parse::FsharpParsers;
 use crate::workspace::{Project, WorkspaceModel};
 use projects::TestProjectRule;
 
-/// The arguments of `fslens.testsForSymbol` and the flags of `fslens tests-for-symbol` (the
-/// query is positional).
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema, clap::Args)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct TestsForSymbolArguments {
-    /// The symbol by name, as find takes it: a name, `Type.Member` or a fully qualified name.
-    /// Give it, or `path` + `line` + `word` (or `character`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub query: Option<String>,
-    /// The symbol by position: its file, relative to the workspace root or absolute inside it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
-    pub path: Option<String>,
-    /// With `path`: the 0-based line.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
-    pub line: Option<Coordinate>,
-    /// With `path`: the 0-based UTF-16 column, instead of `word`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
-    pub character: Option<Coordinate>,
-    /// With `path`: the identifier on the line (its first whole-word match).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
-    pub word: Option<String>,
-    /// Only this test project (an `.fsproj` path or project name); default every test project.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
-    pub project_path: Option<String>,
-    /// At most this many helpers (functions of test projects that are no test) are followed to
-    /// the tests that use them; default 20, 0 follows none.
-    #[serde(default)]
-    #[arg(long, default_value_t)]
-    pub max_intermediate: Bounded<0, 200, 20>,
-    /// One deadline for every find the answer runs, in milliseconds.
-    #[serde(default)]
-    #[arg(long, default_value_t)]
-    pub timeout_ms: FindTimeoutMs,
+crate::commands::arguments::symbol_position_arguments! {
+    cli: all();
+    /// The arguments of `fslens.testsForSymbol` and the flags of `fslens tests-for-symbol` (the
+    /// query is positional).
+    #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema, clap::Args)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct TestsForSymbolArguments {
+        /// The symbol by name, as find takes it: a name, `Type.Member` or a fully qualified name.
+        /// Give it, or `path` + `line` + `word` (or `character`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub query: Option<String>,
+        /// The symbol by position: its file, relative to the workspace root or absolute inside it.
+        path?,
+        /// Only this test project (an `.fsproj` path or project name); default every test project.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[arg(long)]
+        pub project_path: Option<String>,
+        /// At most this many helpers (functions of test projects that are no test) are followed to
+        /// the tests that use them; default 20, 0 follows none.
+        #[serde(default)]
+        #[arg(long, default_value_t)]
+        pub max_intermediate: Bounded<0, 200, 20>,
+        /// One deadline for every find the answer runs, in milliseconds.
+        #[serde(default)]
+        #[arg(long, default_value_t)]
+        pub timeout_ms: FindTimeoutMs,
+    }
 }
 
 impl CommandArguments for TestsForSymbolArguments {
@@ -82,30 +71,13 @@ impl CommandArguments for TestsForSymbolArguments {
                 "query",
                 "required: the symbol's name, or path + line + word (or character)",
             )),
-            (Some(_), None) => {
-                for (name, given) in [
-                    ("line", self.line.is_some()),
-                    ("word", self.word.is_some()),
-                    ("character", self.character.is_some()),
-                ] {
-                    if given {
-                        return Err(CommandError::invalid_argument(
-                            name,
-                            "only a symbol given by path takes a position",
-                        ));
-                    }
+            (Some(_), None) => match self.first_position_member() {
+                Some(given) => {
+                    Err(CommandError::invalid_argument(given, "only a symbol given by path takes a position"))
                 }
-                Ok(())
-            }
-            (None, Some(_)) => {
-                if self.line.is_none() {
-                    return Err(CommandError::invalid_argument("line", "a symbol given by path needs a 0-based line"));
-                }
-                crate::commands::arguments::character_or_word(
-                    self.character.map(Coordinate::as_u32),
-                    self.word.as_deref(),
-                )
-            }
+                None => Ok(()),
+            },
+            (None, Some(_)) => self.validate_position(),
         }
     }
 }
@@ -366,6 +338,7 @@ async fn sites_of_the_symbol(
     find_arguments.line = arguments.line;
     find_arguments.character = arguments.character;
     find_arguments.word = arguments.word.clone();
+    find_arguments.occurrence = arguments.occurrence;
     find_arguments.timeout_ms = FindTimeoutMs::clamped(deadline.remaining_ms());
     let found = find::all_sites(find_arguments, context.clone()).await?;
     if arguments.query.is_some() && found.rows.is_empty() && found.declarations == 0 {

@@ -29,7 +29,7 @@ use crate::commands::find::answer::{Completeness, Via as FindVia};
 use crate::commands::find::arguments::{FindArguments, FindKind, FindOwnArguments, FindTimeoutMs, check_name};
 use crate::commands::find::rows::{SiteKind, SiteRow, SiteVia};
 use crate::commands::find::{self, AllSites};
-use crate::commands::params::{CommandArguments, Coordinate};
+use crate::commands::params::CommandArguments;
 use crate::commands::paths::display_relative;
 use crate::commands::{CommandContext, CommandError};
 use crate::documents::{LineIndex, Position, Range};
@@ -43,51 +43,41 @@ use declaration::{ByteEdit, PlannedChange, UnionDeclaration, UseKind};
 /// At most this many impacts, sites and wildcard matches are listed each (the counts cover all).
 pub const MAX_LISTED: usize = 200;
 
-/// The arguments of `fslens.unionCaseImpact` and the flags of `fslens union-case-impact` (the
-/// union is positional).
-#[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema, clap::Args)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct UnionCaseImpactArguments {
-    /// The union by name: `Shape`, `Geometry.Shape` or fully qualified (a suffix of its full
-    /// name). Give it, or `path` + `line` + `word` (or `character`) on the union's name, one of
-    /// its cases, or a use of either.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub union: Option<String>,
-    /// The union by position: a file, relative to the workspace root or absolute inside it.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
-    pub path: Option<String>,
-    /// With `path`: the 0-based line.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
-    pub line: Option<Coordinate>,
-    /// With `path`: the 0-based UTF-16 column, instead of `word`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
-    pub character: Option<Coordinate>,
-    /// With `path`: the identifier on the line (its first whole-word match).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
-    pub word: Option<String>,
-    /// The hypothetical change: `add` a case, `remove` one, or `change` one's fields.
-    #[arg(long, value_enum)]
-    pub change: CaseChange,
-    /// The case added, removed or changed (for `add`, one the union does not have yet).
-    #[arg(long)]
-    pub case: String,
-    /// `add` and `change`: the case's fields as written after `of` (`float * float`,
-    /// `radius: float`); absent for a case with no fields.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
-    pub fields: Option<String>,
-    /// `add`: the case after which the new one goes; default after the last case.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
-    pub after: Option<String>,
-    /// One deadline for the finds and the what-if check, in milliseconds.
-    #[serde(default)]
-    #[arg(long, default_value_t)]
-    pub timeout_ms: FindTimeoutMs,
+crate::commands::arguments::symbol_position_arguments! {
+    cli: all();
+    /// The arguments of `fslens.unionCaseImpact` and the flags of `fslens union-case-impact` (the
+    /// union is positional).
+    #[derive(Clone, Debug, PartialEq, Deserialize, Serialize, JsonSchema, clap::Args)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct UnionCaseImpactArguments {
+        /// The union by name: `Shape`, `Geometry.Shape` or fully qualified (a suffix of its full
+        /// name). Give it, or `path` + `line` + `word` (or `character`) on the union's name, one of
+        /// its cases, or a use of either.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        pub union: Option<String>,
+        /// The union by position: a file, relative to the workspace root or absolute inside it.
+        /// The symbol there may be the union's name, one of its cases, or a use of either.
+        path?,
+        /// The hypothetical change: `add` a case, `remove` one, or `change` one's fields.
+        #[arg(long, value_enum)]
+        pub change: CaseChange,
+        /// The case added, removed or changed (for `add`, one the union does not have yet).
+        #[arg(long)]
+        pub case: String,
+        /// `add` and `change`: the case's fields as written after `of` (`float * float`,
+        /// `radius: float`); absent for a case with no fields.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[arg(long)]
+        pub fields: Option<String>,
+        /// `add`: the case after which the new one goes; default after the last case.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[arg(long)]
+        pub after: Option<String>,
+        /// One deadline for the finds and the what-if check, in milliseconds.
+        #[serde(default)]
+        #[arg(long, default_value_t)]
+        pub timeout_ms: FindTimeoutMs,
+    }
 }
 
 /// The change to the union.
@@ -123,28 +113,11 @@ impl CommandArguments for UnionCaseImpactArguments {
                 ));
             }
             (Some(_), None) => {
-                for (name, given) in [
-                    ("line", self.line.is_some()),
-                    ("word", self.word.is_some()),
-                    ("character", self.character.is_some()),
-                ] {
-                    if given {
-                        return Err(CommandError::invalid_argument(
-                            name,
-                            "only a union given by path takes a position",
-                        ));
-                    }
+                if let Some(given) = self.first_position_member() {
+                    return Err(CommandError::invalid_argument(given, "only a union given by path takes a position"));
                 }
             }
-            (None, Some(_)) => {
-                if self.line.is_none() {
-                    return Err(CommandError::invalid_argument("line", "a union given by path needs a 0-based line"));
-                }
-                crate::commands::arguments::character_or_word(
-                    self.character.map(Coordinate::as_u32),
-                    self.word.as_deref(),
-                )?;
-            }
+            (None, Some(_)) => self.validate_position()?,
         }
         if !declaration::is_case_name(self.case.trim()) {
             return Err(CommandError::invalid_argument(
@@ -618,6 +591,7 @@ async fn locate_union(
     find_arguments.line = arguments.line;
     find_arguments.character = arguments.character;
     find_arguments.word = arguments.word.clone();
+    find_arguments.occurrence = arguments.occurrence;
     find_arguments.timeout_ms = FindTimeoutMs::clamped(deadline.remaining_ms());
     let found = find::all_sites(find_arguments, context.clone()).await?;
     let mut unions: Vec<Located> = Vec::new();

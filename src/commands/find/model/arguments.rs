@@ -41,7 +41,7 @@ pub type FindTimeoutMs = TimeoutMs<DEFAULT_TIMEOUT_MS>;
 /// `contextLines`: accepted up to 1000, applied up to [`MAX_CONTEXT_LINES`].
 pub type ContextLines = Bounded<0, 1000>;
 /// `occurrence`: which whole-word match of `word` on the line, 1-based.
-pub type Occurrence = Bounded<1, 100_000, 1>;
+pub type Occurrence = crate::commands::arguments::Occurrence;
 
 /// What the query names and which sites are wanted.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, Serialize, JsonSchema, clap::ValueEnum)]
