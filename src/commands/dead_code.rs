@@ -85,13 +85,6 @@ impl CommandArguments for DeadCodeArguments {
     }
 }
 
-/// The command line waits for FSAC up to the deadline: most uses come from its references.
-impl crate::commands::command_line::CliArguments for DeadCodeArguments {
-    fn wait_ms(&self) -> Option<u64> {
-        Some(self.timeout_ms.get())
-    }
-}
-
 /// What a candidate declares.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize, JsonSchema, clap::ValueEnum,
@@ -1369,15 +1362,6 @@ pub fn render_text(answer: &DeadCodeAnswer) -> String {
     lines.join("\n")
 }
 
-/// The exit code: success when the answer is complete, not definite otherwise.
-pub fn exit_code(answer: &DeadCodeAnswer) -> u8 {
-    if answer.complete {
-        crate::cli_contract::exit_codes::SUCCESS
-    } else {
-        crate::cli_contract::exit_codes::NOT_DEFINITE
-    }
-}
-
 fn serde_plain(reason: KeptAliveReason) -> &'static str {
     match reason {
         KeptAliveReason::EntryPointAttribute => "entryPointAttribute",
@@ -1391,6 +1375,13 @@ fn serde_plain(reason: KeptAliveReason) -> &'static str {
         KeptAliveReason::Nameof => "nameof",
         KeptAliveReason::Typeof => "typeof",
         KeptAliveReason::NamedInString => "namedInString",
+    }
+}
+
+/// Definite when the answer is complete, not definite otherwise.
+impl crate::commands::outcome::Answered for DeadCodeAnswer {
+    fn outcome(&self) -> crate::commands::outcome::Outcome {
+        crate::commands::outcome::definite_if(self.complete)
     }
 }
 

@@ -12,7 +12,6 @@ use std::path::{Path, PathBuf};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::cli_contract::exit_codes;
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::diagnostic::answer::{OkStatus, Via};
@@ -572,15 +571,12 @@ pub fn render_text(answer: &MakeVisibleAnswer) -> String {
     lines.join("\n")
 }
 
-/// `make-visible`'s exit code: 0 with the edit, 2 for `no_action`.
-pub fn exit_code(answer: &MakeVisibleAnswer) -> u8 {
-    match answer {
-        MakeVisibleAnswer::Made(_) => exit_codes::SUCCESS,
-        MakeVisibleAnswer::NoAction(_) => exit_codes::NOT_DEFINITE,
+/// Definite with the edit; not definite for `no_action`.
+impl crate::commands::outcome::Answered for MakeVisibleAnswer {
+    fn outcome(&self) -> crate::commands::outcome::Outcome {
+        crate::commands::outcome::definite_if(matches!(self, MakeVisibleAnswer::Made(_)))
     }
 }
-
-impl crate::commands::command_line::CliArguments for MakeVisibleArguments {}
 
 #[cfg(test)]
 mod tests {
@@ -640,11 +636,11 @@ mod tests {
              /w/src/D/D.fsproj:10: insert\n+   <ItemGroup>\n+     <InternalsVisibleTo Include=\"App\" />\n+   </ItemGroup>\n\
              note: adds InternalsVisibleTo \"App\" to src/D/D.fsproj\napplied in the editor: false"
         );
-        assert_eq!(exit_code(&read), 0);
+        assert_eq!(crate::cli::exit_code_of_answer(&read), 0);
         let sent = serde_json::to_value(MakeVisibleAnswer::NoAction(no_action("why", "let x = 1"))).unwrap();
         let read: MakeVisibleAnswer = serde_json::from_value(sent.clone()).unwrap();
         assert_eq!(serde_json::to_value(&read).unwrap(), sent);
-        assert_eq!((render_text(&read).as_str(), exit_code(&read)), ("no action: why", 2));
+        assert_eq!((render_text(&read).as_str(), crate::cli::exit_code_of_answer(&read)), ("no action: why", 2));
     }
 
     #[test]

@@ -15,7 +15,6 @@ use std::path::{Path, PathBuf};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::cli_contract::exit_codes;
 use crate::commands::params::{CommandArguments, TimeoutMs};
 use crate::commands::paths::{display_relative, project_by_name_or_path};
 use crate::commands::{CommandContext, CommandError};
@@ -45,13 +44,6 @@ impl CommandArguments for ProjectInspectArguments {
             return Err(CommandError::invalid_argument("projectPath", "must not be empty"));
         }
         Ok(())
-    }
-}
-
-/// The command line waits for FSAC's load up to the deadline.
-impl crate::commands::command_line::CliArguments for ProjectInspectArguments {
-    fn wait_ms(&self) -> Option<u64> {
-        Some(self.timeout_ms.get())
     }
 }
 
@@ -590,7 +582,9 @@ pub fn render_text(answer: &ProjectInspectAnswer) -> String {
     text
 }
 
-/// 0 with FSAC's model of every project; 2 when it is missing for some or all.
-pub fn exit_code(answer: &ProjectInspectAnswer) -> u8 {
-    if answer.complete { exit_codes::SUCCESS } else { exit_codes::NOT_DEFINITE }
+/// Definite with FSAC's model of every project; not definite when it is missing for some or all.
+impl crate::commands::outcome::Answered for ProjectInspectAnswer {
+    fn outcome(&self) -> crate::commands::outcome::Outcome {
+        crate::commands::outcome::definite_if(self.complete)
+    }
 }

@@ -15,7 +15,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::cli_contract::exit_codes;
 use crate::commands::blocking::BlockingReason;
 use crate::commands::params::{CommandArguments, TimeoutMs};
 use crate::commands::paths::{confine, display_relative};
@@ -74,13 +73,6 @@ impl CommandArguments for RunTestsArguments {
             return Err(CommandError::invalid_argument("projects", "must name at least one test project"));
         }
         Ok(())
-    }
-}
-
-/// The command line waits for FSAC up to the run's own deadline.
-impl crate::commands::command_line::CliArguments for RunTestsArguments {
-    fn wait_ms(&self) -> Option<u64> {
-        Some(self.timeout_ms.get())
     }
 }
 
@@ -663,17 +655,17 @@ pub fn render_text(answer: &RunTestsAnswer) -> String {
     lines.join("\n")
 }
 
-/// 0 when every test ran passed, 1 when one failed, 2 when the answer is not definite (no
-/// results, no test ran, a stale assembly, a requested test not found).
-pub fn exit_code(answer: &RunTestsAnswer) -> u8 {
-    if answer.status != RunStatus::Ok {
-        exit_codes::NOT_DEFINITE
-    } else if answer.totals.failed > 0 {
-        exit_codes::CHECK_ERRORS
-    } else if !answer.complete || answer.tests.is_empty() {
-        exit_codes::NOT_DEFINITE
-    } else {
-        exit_codes::SUCCESS
+/// Definite when every test ran passed, errors when one failed, not definite when the answer is
+/// not definite (no results, no test ran, a stale assembly, a requested test not found).
+impl crate::commands::outcome::Answered for RunTestsAnswer {
+    fn outcome(&self) -> crate::commands::outcome::Outcome {
+        if self.status != RunStatus::Ok {
+            crate::commands::outcome::Outcome::NotDefinite
+        } else if self.totals.failed > 0 {
+            crate::commands::outcome::Outcome::Errors
+        } else {
+            crate::commands::outcome::definite_if(self.complete && !self.tests.is_empty())
+        }
     }
 }
 
@@ -781,12 +773,25 @@ mod tests {
 
     #[test]
     fn exit_codes_say_passed_failed_or_not_definite() {
-        assert_eq!(exit_code(&answer(&[Outcome::Passed, Outcome::Skipped], false, RunStatus::Ok)), 0);
-        assert_eq!(exit_code(&answer(&[Outcome::Passed, Outcome::Failed], false, RunStatus::Ok)), 1);
-        assert_eq!(exit_code(&answer(&[Outcome::Passed, Outcome::Failed], true, RunStatus::Ok)), 1);
-        assert_eq!(exit_code(&answer(&[Outcome::Passed], true, RunStatus::Ok)), 2, "a stale build's pass");
-        assert_eq!(exit_code(&answer(&[], false, RunStatus::Ok)), 2, "no test ran");
-        assert_eq!(exit_code(&answer(&[], false, RunStatus::Unknown)), 2);
+        assert_eq!(
+            crate::cli::exit_code_of_answer(&answer(&[Outcome::Passed, Outcome::Skipped], false, RunStatus::Ok)),
+            0
+        );
+        assert_eq!(
+            crate::cli::exit_code_of_answer(&answer(&[Outcome::Passed, Outcome::Failed], false, RunStatus::Ok)),
+            1
+        );
+        assert_eq!(
+            crate::cli::exit_code_of_answer(&answer(&[Outcome::Passed, Outcome::Failed], true, RunStatus::Ok)),
+            1
+        );
+        assert_eq!(
+            crate::cli::exit_code_of_answer(&answer(&[Outcome::Passed], true, RunStatus::Ok)),
+            2,
+            "a stale build's pass"
+        );
+        assert_eq!(crate::cli::exit_code_of_answer(&answer(&[], false, RunStatus::Ok)), 2, "no test ran");
+        assert_eq!(crate::cli::exit_code_of_answer(&answer(&[], false, RunStatus::Unknown)), 2);
     }
 
     #[test]

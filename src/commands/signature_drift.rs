@@ -20,7 +20,6 @@ use std::path::{Path, PathBuf};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::cli_contract::exit_codes;
 use crate::commands::params::{CommandArguments, TimeoutMs};
 use crate::commands::paths::{confine, display_relative, project_by_name_or_path};
 use crate::commands::{CommandContext, CommandError};
@@ -59,13 +58,6 @@ impl CommandArguments for SignatureDriftArguments {
             }
         }
         Ok(())
-    }
-}
-
-/// The command line waits for FSAC up to the deadline: the `val` lines need its types.
-impl crate::commands::command_line::CliArguments for SignatureDriftArguments {
-    fn wait_ms(&self) -> Option<u64> {
-        Some(self.timeout_ms.get())
     }
 }
 
@@ -1203,15 +1195,18 @@ fn fix_status_text(status: FixStatus) -> &'static str {
     }
 }
 
-/// 0 when every pair is in step; 1 when a signature declares what its implementation lacks
-/// (the build fails); 2 when only hidden items were found or the answer is incomplete.
-pub fn exit_code(answer: &SignatureDriftAnswer) -> u8 {
-    if answer.pairs.iter().any(|pair| !pair.signature_only.is_empty()) {
-        exit_codes::CHECK_ERRORS
-    } else if !answer.complete || answer.pairs.iter().any(|pair| !pair.implementation_only.is_empty()) {
-        exit_codes::NOT_DEFINITE
-    } else {
-        exit_codes::SUCCESS
+/// Definite when every pair is in step; errors when a signature declares what its
+/// implementation lacks (the build fails); not definite when only hidden items were found or
+/// the answer is incomplete.
+impl crate::commands::outcome::Answered for SignatureDriftAnswer {
+    fn outcome(&self) -> crate::commands::outcome::Outcome {
+        if self.pairs.iter().any(|pair| !pair.signature_only.is_empty()) {
+            crate::commands::outcome::Outcome::Errors
+        } else {
+            crate::commands::outcome::definite_if(
+                self.complete && self.pairs.iter().all(|pair| pair.implementation_only.is_empty()),
+            )
+        }
     }
 }
 

@@ -285,19 +285,17 @@ pub fn render_text(status: &StatusAnswer) -> String {
     lines.join("\n")
 }
 
-/// `fslens status`'s exit code: 3 when FSAC is not running (it crashed or could not start).
-pub fn exit_code(status: &StatusAnswer) -> u8 {
-    if status.state == State::Crashed {
-        crate::cli_contract::exit_codes::FSAC_NOT_RUNNING
-    } else {
-        crate::cli_contract::exit_codes::SUCCESS
-    }
-}
-
-/// `fslens status` waits for readiness up to the timeout.
-impl crate::commands::command_line::CliArguments for StatusArguments {
-    fn wait_ms(&self) -> Option<u64> {
-        Some(self.timeout_ms.get())
+/// FSAC not running (it crashed or could not start) is [`Outcome::BackendDown`]; every other
+/// status is definite.
+///
+/// [`Outcome::BackendDown`]: crate::commands::outcome::Outcome::BackendDown
+impl crate::commands::outcome::Answered for StatusAnswer {
+    fn outcome(&self) -> crate::commands::outcome::Outcome {
+        if self.state == State::Crashed {
+            crate::commands::outcome::Outcome::BackendDown
+        } else {
+            crate::commands::outcome::Outcome::Definite
+        }
     }
 }
 

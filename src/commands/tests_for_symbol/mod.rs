@@ -803,9 +803,5 @@ fn serde_plain(framework: Framework) -> &'static str {
     }
 }
 
-/// The command line waits for FSAC up to the deadline: the sites come from its references.
-impl crate::commands::command_line::CliArguments for TestsForSymbolArguments {
-    fn wait_ms(&self) -> Option<u64> {
-        Some(self.timeout_ms.get())
-    }
-}
+/// The tests reaching a symbol are a definite answer (coverage is said in its fields).
+impl crate::commands::outcome::Answered for TestsForSymbolAnswer {}

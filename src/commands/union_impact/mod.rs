@@ -185,12 +185,6 @@ impl UnionCaseImpactArguments {
     }
 }
 
-impl crate::commands::command_line::CliArguments for UnionCaseImpactArguments {
-    fn wait_ms(&self) -> Option<u64> {
-        Some(self.timeout_ms.get())
-    }
-}
-
 /// What an introduced diagnostic means for the change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -934,12 +928,10 @@ fn change_word(change: CaseChange) -> &'static str {
     }
 }
 
-/// Exit 0 for a complete answer, 2 (not definite) when something was not covered.
-pub fn exit_code(answer: &UnionCaseImpactAnswer) -> u8 {
-    if answer.complete {
-        crate::cli_contract::exit_codes::SUCCESS
-    } else {
-        crate::cli_contract::exit_codes::NOT_DEFINITE
+/// Definite for a complete answer, not definite when something was not covered.
+impl crate::commands::outcome::Answered for UnionCaseImpactAnswer {
+    fn outcome(&self) -> crate::commands::outcome::Outcome {
+        crate::commands::outcome::definite_if(self.complete)
     }
 }
 
