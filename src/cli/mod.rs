@@ -8,9 +8,17 @@ pub mod arguments;
 pub mod check;
 pub mod command_line;
 pub mod contract;
+pub mod dead_code;
 pub mod diagnostic;
 pub mod doctor;
+pub mod make_visible;
+pub mod project_inspect;
+pub mod run_tests;
+pub mod signature_drift;
+pub mod status;
 pub mod symbols;
+pub mod tests_for_symbol;
+pub mod union_impact;
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -54,7 +62,7 @@ pub fn face(command: Command) -> Face {
                 "status",
                 "Start a headless session (or join a running one) and print its status",
             )),
-            text: |answer| text_of::<commands::status::StatusAnswer>(answer, crate::commands::status::render_text),
+            text: |answer| text_of::<commands::status::StatusAnswer>(answer, crate::cli::status::render_text),
         },
         Command::Restart => {
             Face { subcommand: None, text: |answer| text_of::<serde_json::Value>(answer, indented_json) }
@@ -81,7 +89,7 @@ pub fn face(command: Command) -> Face {
             text: |answer| {
                 text_of::<commands::tests_for_symbol::TestsForSymbolAnswer>(
                     answer,
-                    crate::commands::tests_for_symbol::render_text,
+                    crate::cli::tests_for_symbol::render_text,
                 )
             },
         },
@@ -111,7 +119,7 @@ pub fn face(command: Command) -> Face {
                 "Make a private declaration internal: prints the edit (nothing is written to disk)",
             )),
             text: |answer| {
-                text_of::<commands::make_visible::MakeVisibleAnswer>(answer, crate::commands::make_visible::render_text)
+                text_of::<commands::make_visible::MakeVisibleAnswer>(answer, crate::cli::make_visible::render_text)
             },
         },
         Command::Outline => Face {
@@ -223,9 +231,7 @@ pub fn face(command: Command) -> Face {
                 "run-tests",
                 "Run tests through FSAC's test explorer (VSTest over the built assemblies) and print each result",
             )),
-            text: |answer| {
-                text_of::<commands::run_tests::RunTestsAnswer>(answer, crate::commands::run_tests::render_text)
-            },
+            text: |answer| text_of::<commands::run_tests::RunTestsAnswer>(answer, crate::cli::run_tests::render_text),
         },
         Command::UnionCaseImpact => Face {
             subcommand: Some(Subcommand::of::<OnCommandLine<commands::union_impact::UnionCaseImpactArguments>>(
@@ -233,10 +239,7 @@ pub fn face(command: Command) -> Face {
                 "What adding, removing or changing a union case breaks: every match and use, checked by the compiler without touching anything",
             )),
             text: |answer| {
-                text_of::<commands::union_impact::UnionCaseImpactAnswer>(
-                    answer,
-                    crate::commands::union_impact::render_text,
-                )
+                text_of::<commands::union_impact::UnionCaseImpactAnswer>(answer, crate::cli::union_impact::render_text)
             },
         },
         Command::SignatureDrift => Face {
@@ -247,7 +250,7 @@ pub fn face(command: Command) -> Face {
             text: |answer| {
                 text_of::<commands::signature_drift::SignatureDriftAnswer>(
                     answer,
-                    crate::commands::signature_drift::render_text,
+                    crate::cli::signature_drift::render_text,
                 )
             },
         },
@@ -259,7 +262,7 @@ pub fn face(command: Command) -> Face {
             text: |answer| {
                 text_of::<commands::project_inspect::ProjectInspectAnswer>(
                     answer,
-                    crate::commands::project_inspect::render_text,
+                    crate::cli::project_inspect::render_text,
                 )
             },
         },
@@ -268,9 +271,7 @@ pub fn face(command: Command) -> Face {
                 "dead-code",
                 "List private and internal declarations nothing in the workspace uses (public too with --include-public)",
             )),
-            text: |answer| {
-                text_of::<commands::dead_code::DeadCodeAnswer>(answer, crate::commands::dead_code::render_text)
-            },
+            text: |answer| text_of::<commands::dead_code::DeadCodeAnswer>(answer, crate::cli::dead_code::render_text),
         },
     }
 }

@@ -614,47 +614,6 @@ fn stale_assemblies(chosen: &[String], loaded: &[LoadedConfiguration], root: &Pa
     stale
 }
 
-/// The command line's text: one line per test that did not pass, the totals, stale
-/// assemblies and why there are no results.
-pub fn render_text(answer: &RunTestsAnswer) -> String {
-    let mut lines = Vec::new();
-    if let Some(reason) = &answer.blocking_reason {
-        lines.push(format!("unknown: {} ({})", reason.message, reason.error_kind));
-    }
-    for test in &answer.tests {
-        let outcome = match test.outcome {
-            Outcome::Passed => "passed",
-            Outcome::Failed => "FAILED",
-            Outcome::Skipped => "skipped",
-            Outcome::None => "no outcome",
-            Outcome::NotFound => "not found",
-        };
-        let at = test.location.as_ref().map(|at| format!(" at {}:{}", at.path, at.line)).unwrap_or_default();
-        lines.push(format!("{outcome:>10}  {} ({:.0} ms){at}", test.display_name, test.duration_ms));
-        if test.outcome == Outcome::Failed
-            && let Some(message) = &test.message
-        {
-            lines.extend(message.lines().map(|line| format!("            {line}")));
-        }
-    }
-    for stale in &answer.stale_assemblies {
-        lines.push(format!("stale: {} ({}): {}; {}", stale.project, stale.assembly, stale.reason, stale.remedy));
-    }
-    if answer.status == RunStatus::Ok {
-        let totals = &answer.totals;
-        lines.push(format!(
-            "{} passed, {} failed, {} skipped, {} other in {} ({} ms)",
-            totals.passed,
-            totals.failed,
-            totals.skipped,
-            totals.other,
-            if answer.projects.is_empty() { "no test project".to_owned() } else { answer.projects.join(", ") },
-            answer.elapsed_ms
-        ));
-    }
-    lines.join("\n")
-}
-
 /// Definite when every test ran passed, errors when one failed, not definite when the answer is
 /// not definite (no results, no test ran, a stale assembly, a requested test not found).
 impl crate::commands::outcome::Answered for RunTestsAnswer {
@@ -796,12 +755,13 @@ mod tests {
 
     #[test]
     fn the_text_names_failures_with_their_frame_stale_builds_and_totals() {
-        let text = render_text(&answer(&[Outcome::Passed, Outcome::Failed], true, RunStatus::Ok));
+        let text =
+            crate::cli::run_tests::render_text(&answer(&[Outcome::Passed, Outcome::Failed], true, RunStatus::Ok));
         assert!(text.contains("FAILED  T.t1 (2 ms) at tests/A.fs:12"), "{text}");
         assert!(text.contains("Expected: 6"), "{text}");
         assert!(text.contains("stale: tests/T.fsproj") && text.contains("dotnet build tests/T.fsproj"), "{text}");
         assert!(text.contains("1 passed, 1 failed, 0 skipped, 0 other in tests/T.fsproj"), "{text}");
-        let text = render_text(&answer(&[], false, RunStatus::Unknown));
+        let text = crate::cli::run_tests::render_text(&answer(&[], false, RunStatus::Unknown));
         assert!(text.starts_with("unknown: FSAC had not finished loading (timeout)"), "{text}");
     }
 
