@@ -39,7 +39,7 @@ LAYERS = [
     ["session_client"],
     ["navigation"],
     ["mcp"],
-    ["cli", "cli_contract"],
+    ["cli"],
     ["shim"],
     ["main"],
 ]
@@ -298,7 +298,7 @@ def nonblank(text):
 def cli_text_lines(files):
     """Lines of CLI text and exit-code code in src/commands, and the files importing the CLI.
 
-    A function is CLI code when the registry names it as a row's `text` or `exit_code`, when
+    A function is CLI code when `src/cli/` names it as a command's text renderer, when
     its name says so (`render…`, `…exit_code…`, `…cli…`), when it names the CLI's types
     (`exit_codes`, `cli_contract`, `crate::cli`, `CommandLine`, `OnCommandLine`,
     `CliArguments`, clap's builder), or when every caller of it in its file is CLI code (the
@@ -307,9 +307,9 @@ def cli_text_lines(files):
     """
     registry_names = set()
     for source in files:
-        if source.rel == "commands/registry.rs":
-            for m in re.finditer(r"\b(text|exit_code):\s*([\w:]+)", source.code):
-                path = m.group(2).split("::")
+        if source.top == "cli":
+            for m in re.finditer(r"\bcrate::commands::([\w:]+)", source.code):
+                path = m.group(1).split("::")
                 registry_names.add((tuple(path[:-1]), path[-1]))
     total = 0
     per_file = []

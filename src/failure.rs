@@ -5,7 +5,7 @@
 //! JSON-RPC error (`From<ResponseError>`, here), the connection (`From<SessionCallError>`, in
 //! `session_client`). Each conversion lives beside the type it converts from, so this module
 //! imports nothing above the wire. The MCP bridge renders a failure as a `CallToolResult` with
-//! `is_error`; the CLI carries it to `main`, where `cli_contract` gives it its exit code and,
+//! `is_error`; the CLI carries it to `main`, where `cli::contract` gives it its exit code and,
 //! with `--json`, its JSON object.
 
 use serde_json::{Value, json};

@@ -6,7 +6,7 @@
 //! project model (`workspace`), the tree-sitter layer (`syntax`), the routing core (`proxy`)
 //! and the command handlers (`commands`).
 
-pub mod cli_contract;
+pub mod cli;
 pub mod commands;
 pub mod deadline;
 pub mod documents;

@@ -9,9 +9,9 @@ use anyhow::Context;
 use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand};
 use serde_json::Value;
 
-use fslens::cli_contract::exit_codes;
-use fslens::commands::command_line::{CliRequest, Runs};
-use fslens::commands::params::{OnCommandLine, to_argument_object};
+use fslens::cli::command_line::{CliRequest, OnCommandLine, Runs};
+use fslens::cli::contract::exit_codes;
+use fslens::commands::params::to_argument_object;
 use fslens::commands::registry::Command as Table;
 use fslens::failure::Failure;
 use fslens::proxy::backend::{BackendLauncher, FSAC_ENVIRONMENT_VARIABLE, ProcessLauncher, resolve_fsac_command};
@@ -159,7 +159,7 @@ fn main() -> ExitCode {
 /// The command line: the global options, and either a subcommand of the command table (built
 /// from its rows) with what its flags ask, or one of [`Command`], or none (the proxy).
 fn parse_command_line() -> Result<(Cli, Option<(Table, CliRequest)>), ExitCode> {
-    let table = Table::cli_subcommands();
+    let table = fslens::cli::subcommands();
     // The table's commands are listed first, in its order; the others after them.
     let mut command_line = Cli::command();
     for (order, name) in ["index", "navigate", "mcp", "session-path"].into_iter().enumerate() {
@@ -169,7 +169,7 @@ fn parse_command_line() -> Result<(Cli, Option<(Table, CliRequest)>), ExitCode> 
     let matches = command_line.try_get_matches().map_err(|error| refused_command_line(&error))?;
     let cli = Cli::from_arg_matches(&matches).map_err(|error| refused_command_line(&error))?;
     let table = match matches.subcommand() {
-        Some((name, flags)) => Table::cli_request(name, flags),
+        Some((name, flags)) => fslens::cli::request(name, flags),
         None => None,
     };
     match table.transpose() {
@@ -279,8 +279,8 @@ async fn in_session(
     request: CliRequest,
 ) -> anyhow::Result<ExitCode> {
     let answer = ask(session, config, command.id(), request.argument, request.wait_ms).await?;
-    print_answer(&answer, request.json, |answer| command.render_text(answer))?;
-    let code = command.exit_code(&answer);
+    print_answer(&answer, request.json, |answer| fslens::cli::render_text(command, answer))?;
+    let code = fslens::cli::exit_code(command, &answer);
     if code == exit_codes::FSAC_NOT_RUNNING {
         let reason = answer.get("reason").and_then(Value::as_str).unwrap_or("FSAC crashed");
         let _ = write_stderr(&format!("fslens: FSAC is not running: {}", reason.replace('\n', " ")));
@@ -337,8 +337,8 @@ async fn from_files(session: &SessionOptions, command: Table, request: CliReques
         tokio::task::spawn_blocking(move || fslens::commands::referenced::run_cli(command, &argument, &workspace))
             .await
             .context("the metadata reading thread failed")??;
-    print_answer(&answer, request.json, |answer| command.render_text(answer))?;
-    Ok(ExitCode::from(command.exit_code(&answer)))
+    print_answer(&answer, request.json, |answer| fslens::cli::render_text(command, answer))?;
+    Ok(ExitCode::from(fslens::cli::exit_code(command, &answer)))
 }
 
 /// How long `fslens doctor` lets FSAC's `--version` run.
@@ -370,8 +370,8 @@ async fn doctor_cli(session: &SessionOptions, command: Table, request: CliReques
     let answer = tokio::task::spawn_blocking(move || run_cli(&argument, &root, &finding))
         .await
         .context("the doctor's thread failed")??;
-    print_answer(&answer, request.json, |answer| command.render_text(answer))?;
-    Ok(ExitCode::from(command.exit_code(&answer)))
+    print_answer(&answer, request.json, |answer| fslens::cli::render_text(command, answer))?;
+    Ok(ExitCode::from(fslens::cli::exit_code(command, &answer)))
 }
 
 fn proxy_config(session: &SessionOptions) -> anyhow::Result<ProxyConfig> {

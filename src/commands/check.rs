@@ -30,7 +30,6 @@ pub mod answer;
 pub mod arguments;
 pub mod edits;
 pub mod file_glob;
-pub mod text;
 mod what_if;
 
 use answer::{

@@ -85,13 +85,6 @@ impl CommandArguments for DeadCodeArguments {
     }
 }
 
-/// The command line waits for FSAC up to the deadline: most uses come from its references.
-impl crate::commands::command_line::CliArguments for DeadCodeArguments {
-    fn wait_ms(&self) -> Option<u64> {
-        Some(self.timeout_ms.get())
-    }
-}
-
 /// What a candidate declares.
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Deserialize, Serialize, JsonSchema, clap::ValueEnum,
@@ -1322,75 +1315,10 @@ fn last_segment(text: &str) -> Option<String> {
     (!last.is_empty()).then_some(last)
 }
 
-/// The answer as the command line prints it (lines 1-based).
-pub fn render_text(answer: &DeadCodeAnswer) -> String {
-    let mut lines = vec![format!(
-        "{} unused of {} candidate(s) in {} (via {}; {})",
-        answer.unused.len(),
-        answer.candidates.total,
-        if answer.projects.is_empty() { "no project".to_owned() } else { answer.projects.join(", ") },
-        answer.via.as_str(),
-        if answer.complete { "complete" } else { "not complete" }
-    )];
-    for row in &answer.unused {
-        lines.push(format!(
-            "  {}:{}:{} {} {} {} [{}]{}",
-            row.path,
-            row.line + 1,
-            row.character + 1,
-            row.accessibility.as_str(),
-            row.kind.as_str(),
-            row.full_name,
-            match row.source {
-                Source::Fsac => "fsac",
-                Source::Syntax => "syntax",
-            },
-            row.caveat.as_deref().map(|caveat| format!(" ({caveat})")).unwrap_or_default()
-        ));
-    }
-    for group in &answer.kept_alive {
-        let names: Vec<&str> = group.sample.iter().map(|named| named.full_name.as_str()).collect();
-        lines.push(format!(
-            "kept alive ({}): {}{}",
-            serde_plain(group.reason),
-            names.join(", "),
-            if group.count > group.sample.len() {
-                format!(" and {} more", group.count - group.sample.len())
-            } else {
-                String::new()
-            }
-        ));
-    }
-    for row in &answer.not_ruled_out {
-        lines.push(format!("not ruled out: {}:{} {}: {}", row.path, row.line + 1, row.full_name, row.detail));
-    }
-    lines.extend(answer.incomplete.iter().map(|why| format!("incomplete: {why}")));
-    lines.extend(answer.notes.iter().map(|note| format!("note: {note}")));
-    lines.join("\n")
-}
-
-/// The exit code: success when the answer is complete, not definite otherwise.
-pub fn exit_code(answer: &DeadCodeAnswer) -> u8 {
-    if answer.complete {
-        crate::cli_contract::exit_codes::SUCCESS
-    } else {
-        crate::cli_contract::exit_codes::NOT_DEFINITE
-    }
-}
-
-fn serde_plain(reason: KeptAliveReason) -> &'static str {
-    match reason {
-        KeptAliveReason::EntryPointAttribute => "entryPointAttribute",
-        KeptAliveReason::TestAttribute => "testAttribute",
-        KeptAliveReason::InteropAttribute => "interopAttribute",
-        KeptAliveReason::SerializationAttribute => "serializationAttribute",
-        KeptAliveReason::SignatureFile => "signatureFile",
-        KeptAliveReason::OverrideOrInterfaceImplementation => "overrideOrInterfaceImplementation",
-        KeptAliveReason::AbstractSlot => "abstractSlot",
-        KeptAliveReason::ImplicitCall => "implicitCall",
-        KeptAliveReason::Nameof => "nameof",
-        KeptAliveReason::Typeof => "typeof",
-        KeptAliveReason::NamedInString => "namedInString",
+/// Definite when the answer is complete, not definite otherwise.
+impl crate::commands::outcome::Answered for DeadCodeAnswer {
+    fn outcome(&self) -> crate::commands::outcome::Outcome {
+        crate::commands::outcome::definite_if(self.complete)
     }
 }
 

@@ -130,6 +130,9 @@ fn published_file(snapshot: &AnalysisSnapshot, file: String) -> Option<Published
     })
 }
 
+/// What FSAC reported is always a definite answer (freshness is said per file).
+impl crate::commands::outcome::Answered for DiagnosticsAnswer {}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -225,64 +225,8 @@ pub fn render_text(extended: &FieldImpactAnswer) -> String {
     lines.join("\n")
 }
 
-/// `fslens field-impact FIELD`: the field and find's sweep flags (every other argument keeps its
-/// wire default; site types are always on).
-#[derive(Debug, clap::Args)]
-pub struct FieldImpactCommandLine {
-    /// The field: `Name`, `Type.Name` or a fully qualified name.
-    field: String,
-    /// Which projects are swept and which sites are kept (default auto).
-    #[arg(long, value_enum)]
-    scope: Option<crate::commands::find::FindScope>,
-    /// A project (.fsproj) or solution to sweep.
-    #[arg(long)]
-    project_path: Option<String>,
-    /// At most this many sites per page.
-    #[arg(long)]
-    max_results: Option<crate::commands::find::arguments::MaxResults>,
-    /// Continue from a previous answer's nextCursor.
-    #[arg(long)]
-    cursor: Option<String>,
-    /// The deadline (also for FSAC to load), in milliseconds.
-    #[arg(long, default_value_t = Default::default())]
-    timeout_ms: crate::commands::find::arguments::FindTimeoutMs,
-    /// Print the JSON answer instead of a table.
-    #[arg(long)]
-    json: bool,
-}
-
-impl crate::commands::command_line::CommandLine for FieldImpactCommandLine {
-    fn request(self) -> Result<crate::commands::command_line::CliRequest, crate::failure::Failure> {
-        let arguments = FieldImpactArguments {
-            field: Some(self.field),
-            query: None,
-            kind: FieldImpactKind::Field,
-            include_site_types: true,
-            scope: self.scope.unwrap_or_default(),
-            project_path: self.project_path,
-            path: None,
-            line: None,
-            word: None,
-            occurrence: None,
-            character: None,
-            exact: true,
-            context_lines: Default::default(),
-            max_results: self.max_results.unwrap_or_default(),
-            response_char_budget: None,
-            response_byte_budget: None,
-            cursor: self.cursor,
-            timeout_ms: self.timeout_ms,
-            include_declaration: true,
-            include_info: false,
-        };
-        Ok(crate::commands::command_line::CliRequest {
-            argument: crate::commands::params::to_argument_object(&arguments),
-            wait_ms: Some(self.timeout_ms.get()),
-            json: self.json,
-            runs: crate::commands::command_line::Runs::InSession,
-        })
-    }
-}
+/// A field-impact page is a definite answer, as find's is.
+impl crate::commands::outcome::Answered for FieldImpactAnswer {}
 
 #[cfg(test)]
 mod tests {

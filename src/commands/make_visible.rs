@@ -12,7 +12,6 @@ use std::path::{Path, PathBuf};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::cli_contract::exit_codes;
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
 use crate::commands::diagnostic::answer::{OkStatus, Via};
@@ -506,54 +505,12 @@ fn internals_visible_to_edit(model: &WorkspaceModel, file: &Path, target: &str) 
     Ok(ExposeOutcome::Edit { project_uri, edit, project: declaring.path.clone() })
 }
 
-/// `make-visible` as text: the declaration's line before and after, then every other edit of
-/// the answer's `WorkspaceEdit` (the `.fsproj`'s `InternalsVisibleTo` with `--expose-to`) as the
-/// lines it inserts or replaces, and the notes. Nothing is written to disk.
-pub fn render_text(answer: &MakeVisibleAnswer) -> String {
-    let made = match answer {
-        MakeVisibleAnswer::Made(made) => made,
-        MakeVisibleAnswer::NoAction(no_action) => return format!("no action: {}", no_action.reason),
-    };
-    let declaration_file = made.declaration.file.as_str();
-    let mut lines = vec![
-        format!("{} ({}, {declaration_file})", made.declaration.full_name, made.declaration.kind),
-        format!("- {}", made.original_line_text),
-        format!("+ {}", made.applied_preview),
-    ];
-    let (files, _) = made.edits.text_edits();
-    for (uri, edits) in files {
-        let shown =
-            crate::uri::uri_to_path(uri).map(|path| path.display().to_string()).unwrap_or_else(|| uri.to_owned());
-        if shown.ends_with(declaration_file) && !declaration_file.is_empty() {
-            continue;
-        }
-        for edit in edits {
-            let Range { start, end } = edit.range;
-            lines.push(format!(
-                "{shown}:{}: {}",
-                start.line + 1,
-                if start == end { "insert".to_owned() } else { format!("replace up to line {}", end.line + 1) }
-            ));
-            lines.extend(edit.new_text.lines().map(|added| format!("+ {added}")));
-        }
-    }
-    lines.extend(made.notes.iter().map(|note| format!("note: {note}")));
-    lines.push(match &made.applied {
-        Some(applied) => format!("applied in the editor: {}", applied.applied),
-        None => "nothing was written to disk".to_owned(),
-    });
-    lines.join("\n")
-}
-
-/// `make-visible`'s exit code: 0 with the edit, 2 for `no_action`.
-pub fn exit_code(answer: &MakeVisibleAnswer) -> u8 {
-    match answer {
-        MakeVisibleAnswer::Made(_) => exit_codes::SUCCESS,
-        MakeVisibleAnswer::NoAction(_) => exit_codes::NOT_DEFINITE,
+/// Definite with the edit; not definite for `no_action`.
+impl crate::commands::outcome::Answered for MakeVisibleAnswer {
+    fn outcome(&self) -> crate::commands::outcome::Outcome {
+        crate::commands::outcome::definite_if(matches!(self, MakeVisibleAnswer::Made(_)))
     }
 }
-
-impl crate::commands::command_line::CliArguments for MakeVisibleArguments {}
 
 #[cfg(test)]
 mod tests {
@@ -608,16 +565,19 @@ mod tests {
         let read: MakeVisibleAnswer = serde_json::from_value(sent.clone()).unwrap();
         assert_eq!(serde_json::to_value(&read).unwrap(), sent);
         assert_eq!(
-            render_text(&read),
+            crate::cli::make_visible::render_text(&read),
             "Shipping.Domain.Visibility.Hidden (let, src/D/Visibility.fs)\n- let private Hidden = 1\n+ let internal Hidden = 1\n\
              /w/src/D/D.fsproj:10: insert\n+   <ItemGroup>\n+     <InternalsVisibleTo Include=\"App\" />\n+   </ItemGroup>\n\
              note: adds InternalsVisibleTo \"App\" to src/D/D.fsproj\napplied in the editor: false"
         );
-        assert_eq!(exit_code(&read), 0);
+        assert_eq!(crate::cli::exit_code_of_answer(&read), 0);
         let sent = serde_json::to_value(MakeVisibleAnswer::NoAction(no_action("why", "let x = 1"))).unwrap();
         let read: MakeVisibleAnswer = serde_json::from_value(sent.clone()).unwrap();
         assert_eq!(serde_json::to_value(&read).unwrap(), sent);
-        assert_eq!((render_text(&read).as_str(), exit_code(&read)), ("no action: why", 2));
+        assert_eq!(
+            (crate::cli::make_visible::render_text(&read).as_str(), crate::cli::exit_code_of_answer(&read)),
+            ("no action: why", 2)
+        );
     }
 
     #[test]

@@ -1407,7 +1407,8 @@ fn render_remainder(page: &PageFacts, output: &mut String) {
     }
 }
 
-impl crate::commands::command_line::CliArguments for OutlineArguments {}
+/// An outline is always definite.
+impl crate::commands::outcome::Answered for OutlineAnswer {}
 
 #[cfg(test)]
 mod tests {

@@ -31,8 +31,6 @@ pub trait CommandArguments: DeserializeOwned + JsonSchema {
     }
 }
 
-pub use crate::commands::command_line::OnCommandLine;
-
 /// Reads a command's argument object into its struct, then validates it.
 pub fn parse_arguments<T: CommandArguments>(argument: Value) -> Result<T, CommandError> {
     let argument = match argument {

@@ -15,7 +15,6 @@ use std::path::{Path, PathBuf};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::cli_contract::exit_codes;
 use crate::commands::params::{CommandArguments, TimeoutMs};
 use crate::commands::paths::{display_relative, project_by_name_or_path};
 use crate::commands::{CommandContext, CommandError};
@@ -45,13 +44,6 @@ impl CommandArguments for ProjectInspectArguments {
             return Err(CommandError::invalid_argument("projectPath", "must not be empty"));
         }
         Ok(())
-    }
-}
-
-/// The command line waits for FSAC's load up to the deadline.
-impl crate::commands::command_line::CliArguments for ProjectInspectArguments {
-    fn wait_ms(&self) -> Option<u64> {
-        Some(self.timeout_ms.get())
     }
 }
 
@@ -527,70 +519,9 @@ fn reference_differences(
 
 // ---- the command line ---------------------------------------------------------------------------
 
-pub fn render_text(answer: &ProjectInspectAnswer) -> String {
-    let mut text = String::new();
-    if let Some(reason) = &answer.fsac_model.reason {
-        text.push_str(&format!("{reason}\n"));
+/// Definite with FSAC's model of every project; not definite when it is missing for some or all.
+impl crate::commands::outcome::Answered for ProjectInspectAnswer {
+    fn outcome(&self) -> crate::commands::outcome::Outcome {
+        crate::commands::outcome::definite_if(self.complete)
     }
-    for project in &answer.projects {
-        text.push_str(&format!("{} ({})\n", project.project, project.name));
-        match &project.fsac {
-            Some(fsac) => {
-                text.push_str(&format!(
-                    "  FSAC: {} {} ({}), output {} ({}), test project: {}, restored: {}\n",
-                    fsac.target_framework.as_deref().unwrap_or("?"),
-                    fsac.configuration.as_deref().unwrap_or("?"),
-                    fsac.target_framework_choice,
-                    fsac.output.as_deref().unwrap_or("?"),
-                    fsac.output_type.as_deref().unwrap_or("?"),
-                    fsac.is_test_project.map_or("?".to_owned(), |flag| flag.to_string()),
-                    fsac.restore_success.map_or("?".to_owned(), |flag| flag.to_string()),
-                ));
-                for (slot, file) in fsac.files.iter().enumerate() {
-                    text.push_str(&format!("    {}. {file}\n", slot + 1));
-                }
-                for reference in &fsac.project_references {
-                    text.push_str(&format!("    → {reference}\n"));
-                }
-                for package in &fsac.package_references {
-                    text.push_str(&format!(
-                        "    package {} {}\n",
-                        package.name,
-                        package.version.as_deref().unwrap_or("")
-                    ));
-                }
-                text.push_str(&format!("    defines (derived): {}\n", fsac.defines.join(" ")));
-            }
-            None => {
-                let files = &project.project_files;
-                text.push_str(&format!(
-                    "  project file: {}, restored: {}\n",
-                    files.target_frameworks.join(";"),
-                    files.restored
-                ));
-                for (slot, item) in files.compile_items.iter().enumerate() {
-                    text.push_str(&format!("    {}. {}\n", slot + 1, item.file));
-                }
-                for reference in &files.project_references {
-                    text.push_str(&format!("    → {reference}\n"));
-                }
-            }
-        }
-        if let Some(error) = &project.fsac_error {
-            text.push_str(&format!(
-                "  FSAC error {}: {}\n",
-                error.code.map_or("?".to_owned(), |code| code.to_string()),
-                error.message
-            ));
-        }
-        for difference in &project.differences {
-            text.push_str(&format!("  differs: {} — {}\n", difference.subject, difference.detail));
-        }
-    }
-    text
-}
-
-/// 0 with FSAC's model of every project; 2 when it is missing for some or all.
-pub fn exit_code(answer: &ProjectInspectAnswer) -> u8 {
-    if answer.complete { exit_codes::SUCCESS } else { exit_codes::NOT_DEFINITE }
 }

@@ -1163,20 +1163,6 @@ pub fn members_text(answer: &NugetMembersAnswer) -> String {
     answer_text(answer, Some(&answer.found.package), &[], &answer.found.members)
 }
 
-/// `nuget-types`' exit code: 2 when the package did not resolve (the hint says why).
-pub fn types_exit(answer: &NugetTypesAnswer) -> u8 {
-    missed(answer.found.package.matched_assemblies.is_empty())
-}
-
-/// `nuget-members`' exit code: 2 when the package or the type did not resolve.
-pub fn members_exit(answer: &NugetMembersAnswer) -> u8 {
-    missed(answer.found.package.matched_assemblies.is_empty() || answer.found.matched_types.is_empty())
-}
-
-fn missed(missed: bool) -> u8 {
-    if missed { crate::cli_contract::exit_codes::NOT_DEFINITE } else { crate::cli_contract::exit_codes::SUCCESS }
-}
-
 /// A plain-text rendering of any of the three answers: the project and restore facts, the
 /// package miss (`package`), the `types` (or `symbols`) and the `members`.
 fn answer_text<Found>(
@@ -1236,18 +1222,24 @@ fn answer_text<Found>(
     lines.join("\n")
 }
 
-/// The referenced-assembly tools read files: the command line runs them in its own process.
-impl crate::commands::command_line::CliArguments for ReferencedSymbolsArguments {
-    const RUNS: crate::commands::command_line::Runs = crate::commands::command_line::Runs::FromFiles;
+/// Not definite when the package did not resolve (the hint says why).
+impl crate::commands::outcome::Answered for NugetTypesAnswer {
+    fn outcome(&self) -> crate::commands::outcome::Outcome {
+        crate::commands::outcome::definite_if(!self.found.package.matched_assemblies.is_empty())
+    }
 }
 
-impl crate::commands::command_line::CliArguments for NugetTypesArguments {
-    const RUNS: crate::commands::command_line::Runs = crate::commands::command_line::Runs::FromFiles;
+/// Not definite when the package or the type did not resolve.
+impl crate::commands::outcome::Answered for NugetMembersAnswer {
+    fn outcome(&self) -> crate::commands::outcome::Outcome {
+        crate::commands::outcome::definite_if(
+            !self.found.package.matched_assemblies.is_empty() && !self.found.matched_types.is_empty(),
+        )
+    }
 }
 
-impl crate::commands::command_line::CliArguments for NugetMembersArguments {
-    const RUNS: crate::commands::command_line::Runs = crate::commands::command_line::Runs::FromFiles;
-}
+/// A symbol search over the references is a definite answer.
+impl crate::commands::outcome::Answered for ReferencedSymbolsAnswer {}
 
 #[cfg(test)]
 mod tests {
@@ -1334,7 +1326,7 @@ mod tests {
         missed["restoreState"] = json!("restored");
         let read = super::NugetTypesAnswer::deserialize(&missed).expect("a miss reads back");
         assert_eq!(serde_json::to_value(&read).unwrap(), missed);
-        assert_eq!(Command::NugetTypes.exit_code(&missed), crate::cli_contract::exit_codes::NOT_DEFINITE);
+        assert_eq!(crate::cli::exit_code(Command::NugetTypes, &missed), crate::cli::contract::exit_codes::NOT_DEFINITE);
         let mut members = with(package);
         members["typeName"] = json!("List");
         members["matchedTypes"] = json!([type_entry]);
@@ -1345,8 +1337,8 @@ mod tests {
         }]);
         let read = super::NugetMembersAnswer::deserialize(&members).expect("members read back");
         assert_eq!(serde_json::to_value(&read).unwrap(), members);
-        assert_eq!(Command::NugetMembers.exit_code(&members), crate::cli_contract::exit_codes::SUCCESS);
-        let text = Command::NugetMembers.render_text(&members);
+        assert_eq!(crate::cli::exit_code(Command::NugetMembers, &members), crate::cli::contract::exit_codes::SUCCESS);
+        let text = crate::cli::render_text(Command::NugetMembers, &members);
         assert!(text.contains("method      private protected Add(item: T) : unit obsolete"), "{text}");
     }
 }

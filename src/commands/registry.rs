@@ -2,22 +2,23 @@
 //! fact about the command — the variant of [`Command`], the wire id's suffix (the id is
 //! `fslens.` + suffix, the MCP tool name its snake case), the MCP tool group, whether it only
 //! reads, its argument struct (the input schema is generated from it), its answer type, its
-//! handler, how the command line prints its answer and which exit code it gives, its
-//! subcommand (name, flags, help line) when it has one, and the MCP tool's description. The
-//! advertised command list (`executeCommandProvider`), `commands::dispatch`, the MCP catalogue,
-//! the tool groups and the CLI's subcommands all read from here; nothing else spells a command.
+//! handler (its answer says what it means: [`Outcome`]) and the MCP tool's description: what the
+//! wire and MCP need. The advertised command list (`executeCommandProvider`),
+//! `commands::dispatch`, the MCP catalogue and the tool groups read from here; the command
+//! line's face of each command (subcommand, flags, text, exit code) is `cli::faces`, an
+//! exhaustive `match` over [`Command`], so a new row does not compile until the CLI decides.
 //!
 //! Adding a command is one handler file (a module under `commands/` with its argument struct,
 //! its answer type and an `async fn(Arguments, CommandContext) -> Result<Answer, CommandError>`),
-//! one row below, and its section in docs/commands.md. The table reads the argument object into
-//! the struct and writes the answer as JSON; handlers see neither.
+//! one row below, its arm in `cli::faces`, and its section in docs/commands.md. The table reads
+//! the argument object into the struct and writes the answer as JSON; handlers see neither.
 
 use std::sync::LazyLock;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::commands::command_line::{self, CliRequest, OnCommandLine};
+use crate::commands::outcome::{Answered, Outcome};
 use crate::commands::params::{CommandArguments, input_schema};
 use crate::commands::{CommandContext, CommandError};
 use crate::commands::{
@@ -25,7 +26,6 @@ use crate::commands::{
     referenced, rename, restart, run_tests, signature_drift, status, symbols, tests_for_symbol, type_hierarchy,
     union_impact,
 };
-use crate::failure::Failure;
 
 /// Declares [`Command`] and everything the table says about each command, from one list of rows.
 macro_rules! commands {
@@ -38,9 +38,6 @@ macro_rules! commands {
             arguments: $arguments:ty,
             answer: $answer:ty,
             handler: $handler:path,
-            text: $text:path,
-            exit_code: $exit_code:path,
-            $(cli: ($cli_name:literal, $cli:ty, $cli_about:literal),)?
             description: $description:expr,
         },
     )*) => {
@@ -94,52 +91,12 @@ macro_rules! commands {
                 }
             }
 
-            /// The answer as the command line prints it without `--json`: the row's renderer
-            /// reads the answer type from the wire JSON (an answer that does not read is shown
-            /// as JSON, with why).
-            pub fn render_text(self, answer: &Value) -> String {
+            /// What the answer means ([`Outcome`]), read as the row's answer type from the wire
+            /// JSON; an error when it does not read (a session of another fslens version, say).
+            pub fn outcome(self, answer: &Value) -> Result<Outcome, serde_json::Error> {
                 match self {
-                    $(Command::$variant => match <$answer as Deserialize>::deserialize(answer) {
-                        Ok(typed) => $text(&typed),
-                        Err(error) => unreadable(answer, &error),
-                    },)*
+                    $(Command::$variant => <$answer as Deserialize>::deserialize(answer).map(|typed| typed.outcome()),)*
                 }
-            }
-
-            /// The command line's exit code for the answer (`cli_contract::exit_codes`); an
-            /// answer that does not read as the row's answer type is a failure.
-            pub fn exit_code(self, answer: &Value) -> u8 {
-                match self {
-                    $(Command::$variant => match <$answer as Deserialize>::deserialize(answer) {
-                        Ok(typed) => $exit_code(&typed),
-                        Err(_) => crate::cli_contract::exit_codes::FAILED,
-                    },)*
-                }
-            }
-
-            /// The command-line subcommands, one per row that has one, in the table's order.
-            pub fn cli_subcommands() -> Vec<clap::Command> {
-                let mut subcommands = Vec::new();
-                $($(
-                    let _ = Command::$variant;
-                    let order = subcommands.len();
-                    subcommands.push(command_line::subcommand::<$cli>($cli_name, $cli_about).display_order(order));
-                )?)*
-                subcommands
-            }
-
-            /// The command a subcommand runs and what its flags ask; `None` for a subcommand
-            /// that is no command of the table (`mcp`, `navigate`, `index`, `session-path`).
-            pub fn cli_request(
-                name: &str,
-                matches: &clap::ArgMatches,
-            ) -> Option<Result<(Command, CliRequest), Failure>> {
-                $($(
-                    if name == $cli_name {
-                        return Some(command_line::request_of::<$cli>(matches).map(|request| (Command::$variant, request)));
-                    }
-                )?)*
-                None
             }
 
             /// Runs the command: reads its argument object into the argument struct (errors name
@@ -158,12 +115,6 @@ macro_rules! commands {
     };
 }
 
-/// The text of an answer the command line cannot read as its command's answer type (a session
-/// of another fslens version, say): why, and the answer as JSON.
-fn unreadable(answer: &Value, error: &serde_json::Error) -> String {
-    format!("(the answer could not be read for text: {error})\n{answer:#}")
-}
-
 /// The wire JSON of a typed answer; an answer that cannot be written is an internal error.
 fn to_wire<Answer: Serialize>(answer: &Answer) -> Result<Value, CommandError> {
     serde_json::to_value(answer)
@@ -178,9 +129,6 @@ commands! {
         arguments: status::StatusArguments,
         answer: status::StatusAnswer,
         handler: status::status,
-        text: status::render_text,
-        exit_code: status::exit_code,
-        cli: ("status", OnCommandLine<status::StatusArguments>, "Start a headless session (or join a running one) and print its status"),
         description:
         "Readiness of the shared F# session: whether FSAC runs (lsp), the projects are loaded \
          (projectOptions) and the symbol index is warm (symbolIndex), a hint when not, FSAC's pid and whether \
@@ -194,8 +142,6 @@ commands! {
         arguments: restart::RestartArguments,
         answer: Value,
         handler: restart::restart,
-        text: crate::cli_contract::indented_json,
-        exit_code: crate::cli_contract::always_success,
         description:
         "Restarts the shared FSAC process (the editor's too) and replays the open buffers into it. Use only when \
          status says FSAC crashed or is unresponsive; ordinary answers never need it.",
@@ -207,9 +153,6 @@ commands! {
         arguments: doctor::DoctorArguments,
         answer: doctor::DoctorAnswer,
         handler: doctor::doctor,
-        text: doctor::text::render_text,
-        exit_code: doctor::text::exit_code,
-        cli: ("doctor", OnCommandLine<doctor::DoctorArguments>, "Check what keeps fslens or FSAC from serving the workspace (SDK, global.json, FSAC, restore, paket, central packages, session socket, a second FSAC), each with its fix"),
         description:
         "What keeps fslens or FSAC from serving this workspace, one check each with the fix a user types: the .NET \
          SDK and global.json pin, FSAC, each project's restore, paket's restore targets, central packages, the \
@@ -223,9 +166,6 @@ commands! {
         arguments: find::FindArguments,
         answer: find::answer::FindAnswer,
         handler: find::find_answer,
-        text: find::render_text,
-        exit_code: crate::cli_contract::always_success,
-        cli: ("find", OnCommandLine<find::FindArguments>, "Find every site of a symbol across every project, with proof of coverage"),
         description:
         "Every definition and reference of an F# symbol across all projects, resolved by the compiler in the \
          editor's live session (unsaved edits included); record-field sites classified (construction, \
@@ -239,9 +179,6 @@ commands! {
         arguments: tests_for_symbol::TestsForSymbolArguments,
         answer: tests_for_symbol::TestsForSymbolAnswer,
         handler: tests_for_symbol::tests_for_symbol,
-        text: tests_for_symbol::render_text,
-        exit_code: crate::cli_contract::always_success,
-        cli: ("tests-for-symbol", OnCommandLine<tests_for_symbol::TestsForSymbolArguments>, "List the tests of the test projects that reach a symbol (directly or through one helper)"),
         description:
         "The tests (xUnit, NUnit, Expecto, FsCheck) in the workspace's test projects that reach a symbol, by name \
          or position: find's compiler-resolved sites mapped to the enclosing test, plus tests reaching it through \
@@ -255,9 +192,6 @@ commands! {
         arguments: field_impact::FieldImpactArguments,
         answer: field_impact::FieldImpactAnswer,
         handler: field_impact::field_impact_answer,
-        text: field_impact::render_text,
-        exit_code: crate::cli_contract::always_success,
-        cli: ("field-impact", field_impact::FieldImpactCommandLine, "Every site of a record field with its kind and type, grouped for planning a change"),
         description:
         "Plans a record-field change: every construction, copy-and-update, mutation, pattern and read of a field \
          across all projects, each with the field's type at that site as the compiler resolves it. Prefer over \
@@ -271,9 +205,6 @@ commands! {
         arguments: check::CheckArguments,
         answer: check::answer::CheckAnswer,
         handler: check::check,
-        text: check::text::render_text,
-        exit_code: check::text::exit_code,
-        cli: ("check", check::arguments::CheckCommandLine, "Type-check and print a verdict (clean | errors | unknown) that says what it covers"),
         description:
         "Type-checks a file, project, workspace or snippet with the F# compiler and returns one verdict \
          (clean | errors | unknown) that says which files and versions it covers, the editor's unsaved buffers \
@@ -287,8 +218,6 @@ commands! {
         arguments: diagnostics::DiagnosticsArguments,
         answer: diagnostics::DiagnosticsAnswer,
         handler: diagnostics::diagnostics,
-        text: crate::cli_contract::indented_json,
-        exit_code: crate::cli_contract::always_success,
         description:
         "What FSAC has reported in this session: per file, errors and warnings with freshness (current = \
          analysed at the content it has now, stale, unverified), the editor's unsaved buffers included. Cheap: \
@@ -302,9 +231,6 @@ commands! {
         arguments: make_visible::MakeVisibleArguments,
         answer: make_visible::MakeVisibleAnswer,
         handler: make_visible::make_internal_visible,
-        text: make_visible::render_text,
-        exit_code: make_visible::exit_code,
-        cli: ("make-visible", OnCommandLine<make_visible::MakeVisibleArguments>, "Make a private declaration internal: prints the edit (nothing is written to disk)"),
         description:
         "Turns a `private` declaration into `internal` with a one-token edit found in the syntax tree (never in \
          strings or comments) and returns the WorkspaceEdit and a preview; writes nothing (apply: true asks the \
@@ -318,9 +244,6 @@ commands! {
         arguments: outline::OutlineArguments,
         answer: outline::OutlineAnswer,
         handler: outline::outline,
-        text: outline::outline_text,
-        exit_code: crate::cli_contract::always_success,
-        cli: ("outline", OnCommandLine<outline::OutlineArguments>, "Outline a file, a project or a public API from the syntax layer (in a session, so the editor's unsaved buffers count when one is running)"),
         description:
         "Outline of a file, a project or its public API from the syntax tree: modules, types, members and \
          signatures, the editor's unsaved buffers included; paged. Prefer over reading whole files or grepping \
@@ -333,9 +256,6 @@ commands! {
         arguments: diagnostic::arguments::ExplainArguments,
         answer: diagnostic::explain::ExplainAnswer,
         handler: diagnostic::explain::explain_diagnostic,
-        text: diagnostic::render::explain,
-        exit_code: diagnostic::render::explain_exit_code,
-        cli: ("explain-diagnostic", OnCommandLine<diagnostic::arguments::ExplainArguments>, "Explain the compiler diagnostic at --path/--line: message, context, meaning, fixes"),
         description:
         "Explains one compiler diagnostic at path + line (+ code, character): FSAC's exact message, code, \
          severity and range, the line with context, what the code usually means and which fixes FSAC offers. \
@@ -348,9 +268,6 @@ commands! {
         arguments: diagnostic::arguments::FixesArguments,
         answer: diagnostic::fixes::FixesAnswer,
         handler: diagnostic::fixes::diagnostic_fixes,
-        text: diagnostic::render::fixes,
-        exit_code: diagnostic::render::fixes_exit_code,
-        cli: ("diagnostic-fixes", OnCommandLine<diagnostic::arguments::FixesArguments>, "FSAC's fixes for the diagnostic at --path/--line, previewed (nothing is written)"),
         description:
         "FSAC's code actions for one diagnostic at path + line (+ code): each fix's title, kind, edits previewed \
          (old text, new text, resulting lines) and the WorkspaceEdit. Writes nothing; apply: true (with \
@@ -363,9 +280,6 @@ commands! {
         arguments: diagnostic::arguments::SuggestOpenArguments,
         answer: diagnostic::suggest_open::SuggestOpenAnswer,
         handler: diagnostic::suggest_open::suggest_open,
-        text: diagnostic::render::suggest_open,
-        exit_code: diagnostic::render::suggest_open_exit_code,
-        cli: ("suggest-open", OnCommandLine<diagnostic::arguments::SuggestOpenArguments>, "Which `open` brings NAME (or the FS0039 at --path/--line) into scope"),
         description:
         "Which `open` brings an unresolved name into scope: give `name`, or path + line of its FS0039. Answers \
          FSAC's open/Use fixes and the workspace's own modules declaring it (RequireQualifiedAccess respected), \
@@ -378,9 +292,6 @@ commands! {
         arguments: referenced::ReferencedSymbolsArguments,
         answer: referenced::ReferencedSymbolsAnswer,
         handler: referenced::referenced_symbols,
-        text: referenced::symbols_text,
-        exit_code: crate::cli_contract::always_success,
-        cli: ("referenced-symbols", OnCommandLine<referenced::ReferencedSymbolsArguments>, "Search the referenced assemblies' types by name substring (read from their metadata)"),
         description:
         "Searches the types of the project's referenced assemblies (NuGet packages, framework when a \
          targeting pack is installed) by name substring, read from their metadata; each hit names its \
@@ -394,9 +305,6 @@ commands! {
         arguments: referenced::NugetTypesArguments,
         answer: referenced::NugetTypesAnswer,
         handler: referenced::nuget_types,
-        text: referenced::types_text,
-        exit_code: referenced::types_exit,
-        cli: ("nuget-types", OnCommandLine<referenced::NugetTypesArguments>, "List the types of one package or referenced assembly (exact package id or assembly name)"),
         description:
         "Lists every type of one referenced package or assembly: packageId is a NuGet package id or an \
          assembly simple name (exact, case-insensitive, never a prefix). A miss says why (hint) and offers \
@@ -409,9 +317,6 @@ commands! {
         arguments: referenced::NugetMembersArguments,
         answer: referenced::NugetMembersAnswer,
         handler: referenced::nuget_members,
-        text: referenced::members_text,
-        exit_code: referenced::members_exit,
-        cli: ("nuget-members", OnCommandLine<referenced::NugetMembersArguments>, "List the members of one type of a package or referenced assembly, with signatures"),
         description:
         "Lists the members of one type of a referenced package or assembly with signatures, accessibility \
          (from metadata), static/abstract and obsolete flags. typeName is the display name, full name or a \
@@ -424,9 +329,6 @@ commands! {
         arguments: symbols::SearchArguments,
         answer: symbols::SymbolSearchAnswer,
         handler: symbols::symbol_search,
-        text: symbols::cli::search_text,
-        exit_code: symbols::cli::search_exit,
-        cli: ("symbol-search", OnCommandLine<symbols::SearchArguments>, "Rank files for identifiers from the syntax index (BM25, declarations first, tests demoted)"),
         description:
         "Ranks files for identifiers in milliseconds from the syntax index (BM25; declaring files first; tests, \
          generated and vendored code demoted): per file the matched names with counts, declaring symbols, best \
@@ -440,9 +342,6 @@ commands! {
         arguments: symbols::read::ReadSymbolArguments,
         answer: symbols::read::ReadSymbolAnswer,
         handler: symbols::read::read_symbol,
-        text: symbols::cli::read_symbol_text,
-        exit_code: symbols::cli::read_symbol_exit,
-        cli: ("read-symbol", OnCommandLine<symbols::read::ReadSymbolArguments>, "Print one declaration's source by name (all candidates when the name is ambiguous)"),
         description:
         "One declaration's verbatim source by name (`weigh`, `Shipment.weigh`, fully qualified), from the editor's \
          unsaved buffer when open, with its range and parent chain. Several matches are all listed with path and \
@@ -455,9 +354,6 @@ commands! {
         arguments: symbols::read::ReadEnclosingArguments,
         answer: symbols::read::ReadEnclosingAnswer,
         handler: symbols::read::read_enclosing,
-        text: symbols::cli::read_enclosing_text,
-        exit_code: symbols::cli::read_enclosing_exit,
-        cli: ("read-enclosing", OnCommandLine<symbols::read::ReadEnclosingArguments>, "Print the smallest declaration enclosing a path and 0-based line"),
         description:
         "Maps a path and 0-based line (from grep, diagnostics or locations) to the smallest enclosing declaration's \
          verbatim source and its parent chain, from the syntax tree only. Over maxLines, onOversize says: error \
@@ -471,9 +367,6 @@ commands! {
         arguments: rename::RenameArguments,
         answer: rename::RenameAnswer,
         handler: rename::rename,
-        text: rename::render_text,
-        exit_code: rename::exit_code,
-        cli: ("rename", rename::RenameCommandLine, "Rename the symbol at --path/--line: a preview cross-checked against find (nothing is written unless --apply disk)"),
         description:
         "Renames the symbol at path + line + word: FSAC's rename edits grouped by file with each line before and \
          after, cross-checked against find over every project (missedSites; complete only when nothing is \
@@ -487,8 +380,6 @@ commands! {
         arguments: type_hierarchy::TypeHierarchyArguments,
         answer: type_hierarchy::TypeHierarchyAnswer,
         handler: type_hierarchy::type_hierarchy,
-        text: crate::cli_contract::indented_json,
-        exit_code: crate::cli_contract::always_success,
         description:
         "The type hierarchy FSAC lacks, at a type's name or a use of it: its supertypes (inherit, interface \
          lines, each resolved by FSAC) and subtypes (every class, record, union or object expression in the \
@@ -502,9 +393,6 @@ commands! {
         arguments: run_tests::RunTestsArguments,
         answer: run_tests::RunTestsAnswer,
         handler: run_tests::run_tests,
-        text: run_tests::render_text,
-        exit_code: run_tests::exit_code,
-        cli: ("run-tests", OnCommandLine<run_tests::RunTestsArguments>, "Run tests through FSAC's test explorer (VSTest over the built assemblies) and print each result"),
         description:
         "Runs tests (all, by fully qualified name, or a VSTest filter) in the editor's F# session through \
          FSAC/VSTest: typed per-test outcome, duration, message and the failing frame's path + line. Prefer \
@@ -518,9 +406,6 @@ commands! {
         arguments: union_impact::UnionCaseImpactArguments,
         answer: union_impact::UnionCaseImpactAnswer,
         handler: union_impact::union_case_impact,
-        text: union_impact::render_text,
-        exit_code: union_impact::exit_code,
-        cli: ("union-case-impact", OnCommandLine<union_impact::UnionCaseImpactArguments>, "What adding, removing or changing a union case breaks: every match and use, checked by the compiler without touching anything"),
         description:
         "Plans a union-case add/remove/change before editing: the compiler checks the hypothetical edit (nothing \
          written, editor untouched) and lists every match it makes incomplete (FS0025) and every use it breaks, \
@@ -534,9 +419,6 @@ commands! {
         arguments: signature_drift::SignatureDriftArguments,
         answer: signature_drift::SignatureDriftAnswer,
         handler: signature_drift::signature_drift,
-        text: signature_drift::render_text,
-        exit_code: signature_drift::exit_code,
-        cli: ("signature-drift", OnCommandLine<signature_drift::SignatureDriftArguments>, "Compare each .fsi with its .fs: what the signature hides, what it declares that the implementation lacks, with fixes (nothing is written)"),
         description:
         "For each signature/implementation pair (X.fsi before X.fs): public values, types and modules the .fs has \
          and the .fsi hides, and .fsi items the .fs lacks (a build error), each with a previewed edit (val types \
@@ -549,9 +431,6 @@ commands! {
         arguments: project_inspect::ProjectInspectArguments,
         answer: project_inspect::ProjectInspectAnswer,
         handler: project_inspect::project_inspect,
-        text: project_inspect::render_text,
-        exit_code: project_inspect::exit_code,
-        cli: ("project-inspect", OnCommandLine<project_inspect::ProjectInspectArguments>, "The project model FSAC loaded (compile order, references, framework, defines) and how it differs from the project files"),
         description:
         "Per project, the model FSAC loaded: compile order, project and package references, the target framework \
          it chose, configuration, defines, output type, test project, restore state; and each difference from \
@@ -565,9 +444,6 @@ commands! {
         arguments: dead_code::DeadCodeArguments,
         answer: dead_code::DeadCodeAnswer,
         handler: dead_code::dead_code,
-        text: dead_code::render_text,
-        exit_code: dead_code::exit_code,
-        cli: ("dead-code", OnCommandLine<dead_code::DeadCodeArguments>, "List private and internal declarations nothing in the workspace uses (public too with --include-public)"),
         description:
         "Private and internal declarations (public with includePublic) that nothing in the workspace uses: \
          FSAC's references over every project, the syntax index for names never written elsewhere. Says what \

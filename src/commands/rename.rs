@@ -779,42 +779,6 @@ async fn cross_check_with_find(
     Ok(CrossCheck { complete, missed, find_completeness: found.completeness, find_sites: found.rows.len(), notes })
 }
 
-/// `fslens rename`: the command's arguments as flags, with the preview's hashes given as JSON
-/// text.
-#[derive(Clone, Debug, clap::Args)]
-pub struct RenameCommandLine {
-    #[command(flatten)]
-    pub arguments: RenameArguments,
-    /// With --apply disk: the preview's fileHashes, as JSON.
-    #[arg(long)]
-    pub expected_hashes: Option<String>,
-    /// Print the JSON answer instead of the preview.
-    #[arg(long)]
-    pub json: bool,
-}
-
-impl crate::commands::command_line::CommandLine for RenameCommandLine {
-    /// The rename waits for FSAC up to its deadline; `--expected-hashes` must be the preview's
-    /// `fileHashes` JSON.
-    fn request(self) -> Result<crate::commands::command_line::CliRequest, crate::failure::Failure> {
-        let mut arguments = self.arguments;
-        if let Some(hashes) = &self.expected_hashes {
-            arguments.expected_hashes = Some(serde_json::from_str(hashes).map_err(|error| {
-                crate::failure::Failure::invalid_argument(
-                    "expectedHashes",
-                    format!("--expected-hashes is not the preview's fileHashes JSON (file → hash): {error}"),
-                )
-            })?);
-        }
-        Ok(crate::commands::command_line::CliRequest {
-            argument: crate::commands::params::to_argument_object(&arguments),
-            wait_ms: Some(arguments.timeout_ms.get()),
-            json: self.json,
-            runs: crate::commands::command_line::Runs::InSession,
-        })
-    }
-}
-
 /// The text form of a rename answer: each file's lines before and after, then what is missed.
 pub fn render_text(answer: &RenameAnswer) -> String {
     // A member that may be absent reads `null`, as JSON shows it.
@@ -883,15 +847,6 @@ pub fn render_text(answer: &RenameAnswer) -> String {
     lines.join("\n")
 }
 
-/// `fslens rename`'s exit code: 0 when the answer is complete, else 2.
-pub fn exit_code(answer: &RenameAnswer) -> u8 {
-    if answer.complete {
-        crate::cli_contract::exit_codes::SUCCESS
-    } else {
-        crate::cli_contract::exit_codes::NOT_DEFINITE
-    }
-}
-
 /// FSAC's `textDocument/rename` parameters.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -913,6 +868,13 @@ struct ApplyEditParams<'a> {
 struct CandidatesData<'a> {
     argument: &'static str,
     candidates: BTreeSet<&'a str>,
+}
+
+/// Definite when the preview is complete, else not definite.
+impl crate::commands::outcome::Answered for RenameAnswer {
+    fn outcome(&self) -> crate::commands::outcome::Outcome {
+        crate::commands::outcome::definite_if(self.complete)
+    }
 }
 
 #[cfg(test)]

@@ -15,7 +15,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::cli_contract::exit_codes;
 use crate::commands::blocking::BlockingReason;
 use crate::commands::params::{CommandArguments, TimeoutMs};
 use crate::commands::paths::{confine, display_relative};
@@ -74,13 +73,6 @@ impl CommandArguments for RunTestsArguments {
             return Err(CommandError::invalid_argument("projects", "must name at least one test project"));
         }
         Ok(())
-    }
-}
-
-/// The command line waits for FSAC up to the run's own deadline.
-impl crate::commands::command_line::CliArguments for RunTestsArguments {
-    fn wait_ms(&self) -> Option<u64> {
-        Some(self.timeout_ms.get())
     }
 }
 
@@ -622,58 +614,17 @@ fn stale_assemblies(chosen: &[String], loaded: &[LoadedConfiguration], root: &Pa
     stale
 }
 
-/// The command line's text: one line per test that did not pass, the totals, stale
-/// assemblies and why there are no results.
-pub fn render_text(answer: &RunTestsAnswer) -> String {
-    let mut lines = Vec::new();
-    if let Some(reason) = &answer.blocking_reason {
-        lines.push(format!("unknown: {} ({})", reason.message, reason.error_kind));
-    }
-    for test in &answer.tests {
-        let outcome = match test.outcome {
-            Outcome::Passed => "passed",
-            Outcome::Failed => "FAILED",
-            Outcome::Skipped => "skipped",
-            Outcome::None => "no outcome",
-            Outcome::NotFound => "not found",
-        };
-        let at = test.location.as_ref().map(|at| format!(" at {}:{}", at.path, at.line)).unwrap_or_default();
-        lines.push(format!("{outcome:>10}  {} ({:.0} ms){at}", test.display_name, test.duration_ms));
-        if test.outcome == Outcome::Failed
-            && let Some(message) = &test.message
-        {
-            lines.extend(message.lines().map(|line| format!("            {line}")));
+/// Definite when every test ran passed, errors when one failed, not definite when the answer is
+/// not definite (no results, no test ran, a stale assembly, a requested test not found).
+impl crate::commands::outcome::Answered for RunTestsAnswer {
+    fn outcome(&self) -> crate::commands::outcome::Outcome {
+        if self.status != RunStatus::Ok {
+            crate::commands::outcome::Outcome::NotDefinite
+        } else if self.totals.failed > 0 {
+            crate::commands::outcome::Outcome::Errors
+        } else {
+            crate::commands::outcome::definite_if(self.complete && !self.tests.is_empty())
         }
-    }
-    for stale in &answer.stale_assemblies {
-        lines.push(format!("stale: {} ({}): {}; {}", stale.project, stale.assembly, stale.reason, stale.remedy));
-    }
-    if answer.status == RunStatus::Ok {
-        let totals = &answer.totals;
-        lines.push(format!(
-            "{} passed, {} failed, {} skipped, {} other in {} ({} ms)",
-            totals.passed,
-            totals.failed,
-            totals.skipped,
-            totals.other,
-            if answer.projects.is_empty() { "no test project".to_owned() } else { answer.projects.join(", ") },
-            answer.elapsed_ms
-        ));
-    }
-    lines.join("\n")
-}
-
-/// 0 when every test ran passed, 1 when one failed, 2 when the answer is not definite (no
-/// results, no test ran, a stale assembly, a requested test not found).
-pub fn exit_code(answer: &RunTestsAnswer) -> u8 {
-    if answer.status != RunStatus::Ok {
-        exit_codes::NOT_DEFINITE
-    } else if answer.totals.failed > 0 {
-        exit_codes::CHECK_ERRORS
-    } else if !answer.complete || answer.tests.is_empty() {
-        exit_codes::NOT_DEFINITE
-    } else {
-        exit_codes::SUCCESS
     }
 }
 
@@ -781,22 +732,36 @@ mod tests {
 
     #[test]
     fn exit_codes_say_passed_failed_or_not_definite() {
-        assert_eq!(exit_code(&answer(&[Outcome::Passed, Outcome::Skipped], false, RunStatus::Ok)), 0);
-        assert_eq!(exit_code(&answer(&[Outcome::Passed, Outcome::Failed], false, RunStatus::Ok)), 1);
-        assert_eq!(exit_code(&answer(&[Outcome::Passed, Outcome::Failed], true, RunStatus::Ok)), 1);
-        assert_eq!(exit_code(&answer(&[Outcome::Passed], true, RunStatus::Ok)), 2, "a stale build's pass");
-        assert_eq!(exit_code(&answer(&[], false, RunStatus::Ok)), 2, "no test ran");
-        assert_eq!(exit_code(&answer(&[], false, RunStatus::Unknown)), 2);
+        assert_eq!(
+            crate::cli::exit_code_of_answer(&answer(&[Outcome::Passed, Outcome::Skipped], false, RunStatus::Ok)),
+            0
+        );
+        assert_eq!(
+            crate::cli::exit_code_of_answer(&answer(&[Outcome::Passed, Outcome::Failed], false, RunStatus::Ok)),
+            1
+        );
+        assert_eq!(
+            crate::cli::exit_code_of_answer(&answer(&[Outcome::Passed, Outcome::Failed], true, RunStatus::Ok)),
+            1
+        );
+        assert_eq!(
+            crate::cli::exit_code_of_answer(&answer(&[Outcome::Passed], true, RunStatus::Ok)),
+            2,
+            "a stale build's pass"
+        );
+        assert_eq!(crate::cli::exit_code_of_answer(&answer(&[], false, RunStatus::Ok)), 2, "no test ran");
+        assert_eq!(crate::cli::exit_code_of_answer(&answer(&[], false, RunStatus::Unknown)), 2);
     }
 
     #[test]
     fn the_text_names_failures_with_their_frame_stale_builds_and_totals() {
-        let text = render_text(&answer(&[Outcome::Passed, Outcome::Failed], true, RunStatus::Ok));
+        let text =
+            crate::cli::run_tests::render_text(&answer(&[Outcome::Passed, Outcome::Failed], true, RunStatus::Ok));
         assert!(text.contains("FAILED  T.t1 (2 ms) at tests/A.fs:12"), "{text}");
         assert!(text.contains("Expected: 6"), "{text}");
         assert!(text.contains("stale: tests/T.fsproj") && text.contains("dotnet build tests/T.fsproj"), "{text}");
         assert!(text.contains("1 passed, 1 failed, 0 skipped, 0 other in tests/T.fsproj"), "{text}");
-        let text = render_text(&answer(&[], false, RunStatus::Unknown));
+        let text = crate::cli::run_tests::render_text(&answer(&[], false, RunStatus::Unknown));
         assert!(text.starts_with("unknown: FSAC had not finished loading (timeout)"), "{text}");
     }
 

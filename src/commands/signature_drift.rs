@@ -20,7 +20,6 @@ use std::path::{Path, PathBuf};
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::cli_contract::exit_codes;
 use crate::commands::params::{CommandArguments, TimeoutMs};
 use crate::commands::paths::{confine, display_relative, project_by_name_or_path};
 use crate::commands::{CommandContext, CommandError};
@@ -59,13 +58,6 @@ impl CommandArguments for SignatureDriftArguments {
             }
         }
         Ok(())
-    }
-}
-
-/// The command line waits for FSAC up to the deadline: the `val` lines need its types.
-impl crate::commands::command_line::CliArguments for SignatureDriftArguments {
-    fn wait_ms(&self) -> Option<u64> {
-        Some(self.timeout_ms.get())
     }
 }
 
@@ -1133,85 +1125,18 @@ fn group_by_file(wanted: &[(PathBuf, Position)]) -> BTreeMap<&PathBuf, Vec<Posit
 
 // ---- the command line ---------------------------------------------------------------------------
 
-/// The answer as the command line prints it.
-pub fn render_text(answer: &SignatureDriftAnswer) -> String {
-    let mut text = String::new();
-    if answer.pairs.is_empty() {
-        text.push_str("no signature/implementation pair (X.fsi before X.fs) in the projects searched\n");
-    }
-    for pair in &answer.pairs {
-        text.push_str(&format!(
-            "{} + {} ({}){}\n",
-            pair.signature_file,
-            pair.implementation_file,
-            pair.project,
-            if pair.complete { "" } else { " [incomplete]" }
-        ));
-        if pair.implementation_only.is_empty() && pair.signature_only.is_empty() {
-            text.push_str("  in step\n");
+/// Definite when every pair is in step; errors when a signature declares what its
+/// implementation lacks (the build fails); not definite when only hidden items were found or
+/// the answer is incomplete.
+impl crate::commands::outcome::Answered for SignatureDriftAnswer {
+    fn outcome(&self) -> crate::commands::outcome::Outcome {
+        if self.pairs.iter().any(|pair| !pair.signature_only.is_empty()) {
+            crate::commands::outcome::Outcome::Errors
+        } else {
+            crate::commands::outcome::definite_if(
+                self.complete && self.pairs.iter().all(|pair| pair.implementation_only.is_empty()),
+            )
         }
-        for item in &pair.implementation_only {
-            text.push_str(&format!(
-                "  implementation only: {} {} ({}:{}) — fix ({}): insert at {}:{}:\n",
-                item.kind.as_str(),
-                item.name,
-                item.file,
-                item.line + 1,
-                fix_status_text(item.fix.status),
-                item.fix.file,
-                item.fix.range.start.line + 1
-            ));
-            for line in item.fix.new_text.trim_matches('\n').lines() {
-                text.push_str(&format!("      + {line}\n"));
-            }
-        }
-        for item in &pair.signature_only {
-            text.push_str(&format!(
-                "  signature only (build error): {} {} ({}:{}) — fix ({}): delete lines {}-{} of {}\n",
-                item.kind.as_str(),
-                item.name,
-                item.file,
-                item.line + 1,
-                fix_status_text(item.fix.status),
-                item.fix.range.start.line + 1,
-                item.fix.range.end.line + 1,
-                item.fix.file
-            ));
-        }
-        for limit in &pair.limits {
-            text.push_str(&format!("  limit: {limit}\n"));
-        }
-    }
-    for unpaired in &answer.unpaired_signatures {
-        text.push_str(&format!("unpaired: {} ({}): {}\n", unpaired.signature_file, unpaired.project, unpaired.reason));
-    }
-    if let Some(reason) = &answer.fsac.reason
-        && answer.fsac.asked
-    {
-        text.push_str(&format!("fsac: {reason}\n"));
-    }
-    text.push_str("nothing was written (the fixes are previews)\n");
-    text
-}
-
-fn fix_status_text(status: FixStatus) -> &'static str {
-    match status {
-        FixStatus::Ready => "ready",
-        FixStatus::TypeNotKnown => "type not known",
-        FixStatus::MembersNeedSignatures => "members need signatures",
-        FixStatus::Unverified => "unverified: the parser could not read the files cleanly",
-    }
-}
-
-/// 0 when every pair is in step; 1 when a signature declares what its implementation lacks
-/// (the build fails); 2 when only hidden items were found or the answer is incomplete.
-pub fn exit_code(answer: &SignatureDriftAnswer) -> u8 {
-    if answer.pairs.iter().any(|pair| !pair.signature_only.is_empty()) {
-        exit_codes::CHECK_ERRORS
-    } else if !answer.complete || answer.pairs.iter().any(|pair| !pair.implementation_only.is_empty()) {
-        exit_codes::NOT_DEFINITE
-    } else {
-        exit_codes::SUCCESS
     }
 }
 

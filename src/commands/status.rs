@@ -253,51 +253,17 @@ pub async fn status(arguments: StatusArguments, mut context: CommandContext) -> 
     Ok(answer)
 }
 
-/// `fslens status` as text: the state, FSAC, the projects and what is not ready.
-pub fn render_text(status: &StatusAnswer) -> String {
-    let or_null = |text: Option<&str>| text.unwrap_or("null").to_owned();
-    let state = serde_json::to_value(status.state).ok().and_then(|state| state.as_str().map(str::to_owned));
-    let mut lines = vec![
-        format!("state:      {}", or_null(state.as_deref())),
-        format!("reason:     {}", or_null(status.reason.as_deref())),
-        format!("workspace:  {}", or_null(status.workspace_root.as_deref())),
-        format!("fsac:       {}", or_null(status.fsac.command.as_deref())),
-        format!("fsac pid:   {}", status.fsac.pid.map_or_else(|| "null".to_owned(), |pid| pid.to_string())),
-    ];
-    lines.push(format!("projects:   {} loaded", status.projects_loaded.len()));
-    if let Some(reason) = status.no_projects.as_ref().map(|reason| &reason.message) {
-        lines.push(format!("no_projects: {reason}"));
-    }
-    lines.extend(status.projects_loading.iter().map(|project| format!("  loading {project}")));
-    if let Some(wait) = status.wait.as_ref().filter(|wait| !wait.satisfied) {
-        let why = if wait.timed_out { "the timeout passed" } else { "waiting could not help" };
-        lines.push(format!("not ready after {} ms: {why}", wait.waited_ms));
-    }
-    if status.unresponsive {
-        let silent = status.silent_for_ms.map_or_else(|| "null".to_owned(), |ms| ms.to_string());
-        lines.push(format!("unresponsive: FSAC silent for {silent} ms with requests pending"));
-    }
-    lines.extend(status.projects_loaded.iter().map(|project| format!("  {project}")));
-    for error in &status.project_errors {
-        let code = error.code.map_or_else(|| "null".to_owned(), |code| code.to_string());
-        lines.push(format!("  error {code}: {} ({})", error.message, error.project));
-    }
-    lines.join("\n")
-}
-
-/// `fslens status`'s exit code: 3 when FSAC is not running (it crashed or could not start).
-pub fn exit_code(status: &StatusAnswer) -> u8 {
-    if status.state == State::Crashed {
-        crate::cli_contract::exit_codes::FSAC_NOT_RUNNING
-    } else {
-        crate::cli_contract::exit_codes::SUCCESS
-    }
-}
-
-/// `fslens status` waits for readiness up to the timeout.
-impl crate::commands::command_line::CliArguments for StatusArguments {
-    fn wait_ms(&self) -> Option<u64> {
-        Some(self.timeout_ms.get())
+/// FSAC not running (it crashed or could not start) is [`Outcome::BackendDown`]; every other
+/// status is definite.
+///
+/// [`Outcome::BackendDown`]: crate::commands::outcome::Outcome::BackendDown
+impl crate::commands::outcome::Answered for StatusAnswer {
+    fn outcome(&self) -> crate::commands::outcome::Outcome {
+        if self.state == State::Crashed {
+            crate::commands::outcome::Outcome::BackendDown
+        } else {
+            crate::commands::outcome::Outcome::Definite
+        }
     }
 }
 
@@ -305,7 +271,7 @@ impl crate::commands::command_line::CliArguments for StatusArguments {
 mod tests {
     use serde_json::json;
 
-    use super::{StatusAnswer, StatusArguments, Wait, WaitUntil, render_text};
+    use super::{StatusAnswer, StatusArguments, Wait, WaitUntil};
     use crate::commands::CommandError;
     use crate::commands::params::parse_arguments;
 
@@ -354,7 +320,7 @@ mod tests {
         answer.wait = Some(Wait { until: WaitUntil::Ready, satisfied: false, waited_ms: 7, timed_out: true });
         let sent = serde_json::to_value(&answer).unwrap();
         assert_eq!(sent["wait"], json!({"until": "ready", "satisfied": false, "waitedMs": 7, "timedOut": true}));
-        let text = render_text(&answer);
+        let text = crate::cli::status::render_text(&answer);
         assert!(text.contains("fsac pid:   42") && text.contains("  loading B.fsproj"), "{text}");
         assert!(text.contains("not ready after 7 ms: the timeout passed"), "{text}");
         assert!(text.contains("  error 100: Project not restored (C.fsproj)"), "{text}");

@@ -429,6 +429,9 @@ pub fn line_range(line: usize, character: usize, text: &str) -> RowRange {
     RowRange { start: at(character), end: at(end) }
 }
 
+/// A hierarchy is always definite (what it could not confirm, it says in its fields).
+impl crate::commands::outcome::Answered for TypeHierarchyAnswer {}
+
 #[cfg(test)]
 mod tests {
     use super::*;

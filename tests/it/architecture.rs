@@ -81,8 +81,7 @@ const LAYERS: &[&[&str]] = &[
     &["uri", "source_files", "deadline"],
     &["documents"],
     &["lsp"],
-    // `cli_contract` (exit codes) sits here only until the CLI's text leaves `commands`.
-    &["failure", "cli_contract"],
+    &["failure"],
     &["workspace", "metadata", "session"],
     &["syntax"],
     &["session_state"],

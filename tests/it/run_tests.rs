@@ -6,7 +6,7 @@
 use std::path::Path;
 use std::process::Command as Process;
 
-use fslens::cli_contract::exit_codes;
+use fslens::cli::contract::exit_codes;
 use fslens::commands::registry::Command;
 use fslens::commands::run_tests::{Location, Outcome, RunStatus, RunTestsAnswer};
 use serde_json::{Value, json};

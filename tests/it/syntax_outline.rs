@@ -143,7 +143,7 @@ fn file_outline_full_mode_has_signatures_and_members() {
             let 7:5  let move (p: Point) dx
             let 8:5  let private secret
     "#]]
-    .assert_eq(&Command::Outline.render_text(&answer));
+    .assert_eq(&fslens::cli::render_text(Command::Outline, &answer));
     assert!(answer.get("downgradedToSummary").is_none());
 }
 
@@ -161,7 +161,7 @@ fn signature_file_outline() {
             val 6:5  val origin: Point
             val 7:5  val move: p: Point -> dx: int -> Point
     "#]]
-    .assert_eq(&Command::Outline.render_text(&answer));
+    .assert_eq(&fslens::cli::render_text(Command::Outline, &answer));
 }
 
 #[test]
@@ -181,7 +181,9 @@ fn project_outline_lists_files_in_compile_order_then_orphans() {
           orphan src/Core/Gen/Skip.fs (clean, 3 lines) Acme.Gen.Skip
           orphan src/Core/Stray.fs (clean, 3 lines) Acme.Stray
     "#]]
-    .assert_eq(&Command::Outline.render_text(&answer).replace(&fixture_root().display().to_string(), "$ROOT"));
+    .assert_eq(
+        &fslens::cli::render_text(Command::Outline, &answer).replace(&fixture_root().display().to_string(), "$ROOT"),
+    );
     assert_eq!(answer["coverage"]["filesRequested"], 10);
 }
 
@@ -206,7 +208,7 @@ fn public_api_is_sorted_public_only_and_prefers_signature_files() {
         module Acme.Util  (Acme.Util)
             let describe (p: Point)
     "#]]
-    .assert_eq(&Command::Outline.render_text(&answer));
+    .assert_eq(&fslens::cli::render_text(Command::Outline, &answer));
     let internal = fixture(json!({ "view": "publicApi", "namespaceFilter": "Acme.Gen" }));
     let names: Vec<&str> = internal["entries"]
         .as_array()

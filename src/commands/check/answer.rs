@@ -477,3 +477,14 @@ impl CheckAnswer {
         }
     }
 }
+
+/// Clean is definite, errors are errors, unknown is not definite.
+impl crate::commands::outcome::Answered for CheckAnswer {
+    fn outcome(&self) -> crate::commands::outcome::Outcome {
+        match self.findings.verdict {
+            Verdict::Clean => crate::commands::outcome::Outcome::Definite,
+            Verdict::Errors => crate::commands::outcome::Outcome::Errors,
+            Verdict::Unknown => crate::commands::outcome::Outcome::NotDefinite,
+        }
+    }
+}

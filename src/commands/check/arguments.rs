@@ -138,54 +138,6 @@ pub enum SeverityFloor {
     All,
 }
 
-/// `fslens check`: the command's arguments as flags, with the what-if's edits read from a file.
-#[derive(Debug, clap::Args)]
-pub struct CheckCommandLine {
-    #[command(flatten)]
-    pub arguments: CheckArguments,
-    /// What-if: a JSON file (`-`: standard input) holding the hypothetical edits (a
-    /// WorkspaceEdit, or a list of {path, range, newText} / {path, text}); nothing is written.
-    #[arg(long)]
-    pub edits: Option<String>,
-    /// Print the JSON answer instead of a readable summary.
-    #[arg(long)]
-    pub json: bool,
-}
-
-impl crate::commands::command_line::CommandLine for CheckCommandLine {
-    /// The check waits for FSAC up to its own deadline.
-    fn request(mut self) -> Result<crate::commands::command_line::CliRequest, crate::failure::Failure> {
-        self.arguments.edits = self.edits.as_deref().map(read_what_if_edits).transpose()?;
-        Ok(crate::commands::command_line::CliRequest {
-            argument: crate::commands::params::to_argument_object(&self.arguments),
-            wait_ms: Some(self.arguments.timeout_ms.get()),
-            json: self.json,
-            runs: crate::commands::command_line::Runs::InSession,
-        })
-    }
-}
-
-/// The `--edits` file (`-`: standard input): the `edits` value of a what-if check.
-fn read_what_if_edits(source: &str) -> Result<WhatIfEdits, crate::failure::Failure> {
-    use crate::failure::Failure;
-    let text = if source == "-" {
-        std::io::read_to_string(std::io::stdin()).map_err(|error| {
-            Failure::invalid_path("-", format!("cannot read the edits from standard input: {error}"))
-        })?
-    } else {
-        std::fs::read_to_string(source)
-            .map_err(|error| Failure::invalid_path(source, format!("cannot read the edits file {source}: {error}")))?
-    };
-    let edits: serde_json::Value = serde_json::from_str(&text)
-        .map_err(|error| Failure::invalid_argument("edits", format!("the edits in {source} are not JSON: {error}")))?;
-    serde_path_to_error::deserialize(edits).map_err(|error| {
-        Failure::invalid_argument(
-            "edits",
-            format!("the edits in {source} are not a what-if's edits: at {}: {}", error.path(), error.inner()),
-        )
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::{Value, json};

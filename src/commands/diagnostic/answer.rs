@@ -179,9 +179,9 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::cli::diagnostic as render;
     use crate::commands::diagnostic::explain::ExplainAnswer;
     use crate::commands::diagnostic::fixes::FixesAnswer;
-    use crate::commands::diagnostic::render;
     use crate::commands::diagnostic::suggest_open::SuggestOpenAnswer;
 
     /// `sent` read as `T` and written again is `sent`; the read value is returned.
@@ -246,7 +246,7 @@ mod tests {
             text.ends_with("FSAC fixes: open Acme; Replace with 'show' (diagnostic-fixes previews them)"),
             "{text}"
         );
-        assert_eq!(render::explain_exit_code(&read), 0);
+        assert_eq!(crate::cli::exit_code_of_answer(&read), 0);
 
         let mut unknown_meaning = sent_without_fixes();
         unknown_meaning["analysis"] = json!({"openInEditor": false, "sessionGeneration": 3});
@@ -259,7 +259,7 @@ mod tests {
             render::explain(&read),
             "unknown (project_not_restored): FSAC could not load src/App.fsproj\nremedy: run `dotnet restore src/App.fsproj`"
         );
-        assert_eq!(render::explain_exit_code(&read), 2);
+        assert_eq!(crate::cli::exit_code_of_answer(&read), 2);
     }
 
     fn sent_without_fixes() -> Value {
@@ -320,7 +320,7 @@ mod tests {
             text.ends_with("… 1 more fix(es) not shown (cut by the cap of 50)\nnothing was written to disk"),
             "{text}"
         );
-        assert_eq!(render::fixes_exit_code(&read), 0);
+        assert_eq!(crate::cli::exit_code_of_answer(&read), 0);
 
         let none = json!({
             "status": "no_fixes", "via": "fsac", "diagnostic": summary(), "matchedCount": 1, "index": 0,
@@ -330,7 +330,7 @@ mod tests {
         });
         let read: FixesAnswer = reads_back(none);
         assert!(render::fixes(&read).contains("\nno fixes offered (FSAC offers no code action)\n"));
-        assert_eq!(render::fixes_exit_code(&read), 2);
+        assert_eq!(crate::cli::exit_code_of_answer(&read), 2);
 
         let not_answered = json!({
             "status": "unknown", "via": "fsac", "diagnostic": summary(), "matchedCount": 1, "index": 0,
@@ -342,7 +342,7 @@ mod tests {
         assert_eq!(render::fixes(&read), "unknown: FSAC did not answer codeAction before the deadline");
         let read: FixesAnswer = reads_back(blocked());
         assert!(matches!(read, FixesAnswer::Unknown(_)));
-        assert_eq!(render::fixes_exit_code(&read), 2);
+        assert_eq!(crate::cli::exit_code_of_answer(&read), 2);
     }
 
     #[test]
@@ -378,7 +378,7 @@ mod tests {
             render::suggest_open(&read),
             "4 suggestion(s) for shout\n  open Acme.Tools.Text  via fsac\n  open Acme.Tools.Text  (then shout)  via syntax  [Acme.Tools.Text.shout]\n  use Numbers.shout  via syntax  [Numbers.shout]\n… 1 more suggestion(s) not shown (cut by the response budget)\nleft out (cannot be what the name means): 2 privateDeclarations, 1 laterInCompileOrder\nsearched: the workspace"
         );
-        assert_eq!(render::suggest_open_exit_code(&read), 0);
+        assert_eq!(crate::cli::exit_code_of_answer(&read), 0);
 
         let not_found = json!({
             "status": "not_found", "certain": false, "name": "clampTo", "via": "syntax", "suggestions": [],
@@ -388,7 +388,7 @@ mod tests {
             "syntax": {"indexedFiles": 2, "coverage": "c"}, "writtenToDisk": false, "elapsedMs": 1,
         });
         let read: SuggestOpenAnswer = reads_back(not_found);
-        assert_eq!(render::suggest_open_exit_code(&read), 2);
+        assert_eq!(crate::cli::exit_code_of_answer(&read), 2);
 
         let unknown = json!({
             "status": "unknown", "via": "fsac",
@@ -398,6 +398,6 @@ mod tests {
         });
         let read: SuggestOpenAnswer = reads_back(unknown);
         assert_eq!(render::suggest_open(&read), "unknown (timeout): the unresolved name is not known");
-        assert_eq!(render::suggest_open_exit_code(&read), 2);
+        assert_eq!(crate::cli::exit_code_of_answer(&read), 2);
     }
 }

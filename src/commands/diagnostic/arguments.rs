@@ -306,26 +306,6 @@ fn selector_of(fields: SelectorFields<'_>, optional: bool) -> Result<Option<Sele
     }))
 }
 
-/// The diagnostic tools on the command line wait for FSAC up to their deadline; `suggest-open`
-/// with only a name is answered by the syntax layer at once.
-impl crate::commands::command_line::CliArguments for ExplainArguments {
-    fn wait_ms(&self) -> Option<u64> {
-        Some(self.timeout_ms.get())
-    }
-}
-
-impl crate::commands::command_line::CliArguments for FixesArguments {
-    fn wait_ms(&self) -> Option<u64> {
-        Some(self.timeout_ms.get())
-    }
-}
-
-impl crate::commands::command_line::CliArguments for SuggestOpenArguments {
-    fn wait_ms(&self) -> Option<u64> {
-        self.line.is_some().then_some(self.timeout_ms.get())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use serde_json::json;

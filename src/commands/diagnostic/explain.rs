@@ -242,6 +242,13 @@ pub async fn explain_diagnostic(
     })))
 }
 
+/// Definite when the diagnostic was explained, not definite for `unknown`.
+impl crate::commands::outcome::Answered for ExplainAnswer {
+    fn outcome(&self) -> crate::commands::outcome::Outcome {
+        crate::commands::outcome::definite_if(matches!(self, ExplainAnswer::Explained(_)))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::Value;

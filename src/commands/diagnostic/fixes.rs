@@ -222,3 +222,12 @@ async fn apply_fix(
         .unwrap_or_else(|| (false, Some("the editor did not answer within 30 s".to_owned())));
     Ok(AppliedFix { fix_index: Some(chosen), applied, failure_reason })
 }
+
+/// Definite when FSAC offers fixes, not definite for `no_fixes` and `unknown`.
+impl crate::commands::outcome::Answered for FixesAnswer {
+    fn outcome(&self) -> crate::commands::outcome::Outcome {
+        crate::commands::outcome::definite_if(
+            matches!(self, FixesAnswer::Offered(offered) if offered.status == OfferedStatus::Ok),
+        )
+    }
+}

@@ -9,7 +9,6 @@ pub mod answer;
 pub mod arguments;
 pub mod explain;
 pub mod fixes;
-pub mod render;
 pub mod suggest_open;
 
 use std::path::{Path, PathBuf};

@@ -653,6 +653,15 @@ fn add_the_edit(suggestion: &mut SyntaxSuggestion, insertion: &OpenInsertion, ur
     }
 }
 
+/// Definite with suggestions, not definite for `not_found` and `unknown`.
+impl crate::commands::outcome::Answered for SuggestOpenAnswer {
+    fn outcome(&self) -> crate::commands::outcome::Outcome {
+        crate::commands::outcome::definite_if(
+            matches!(self, SuggestOpenAnswer::Suggested(suggested) if suggested.status == SuggestStatus::Ok),
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

@@ -13,7 +13,6 @@ pub mod fsac;
 pub mod machine;
 pub mod projects;
 pub mod sdk;
-pub mod text;
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -35,10 +34,6 @@ pub use fsac::FsacFinding;
 pub struct DoctorArguments {}
 
 impl CommandArguments for DoctorArguments {}
-
-impl crate::commands::command_line::CliArguments for DoctorArguments {
-    const RUNS: crate::commands::command_line::Runs = crate::commands::command_line::Runs::FromFilesWithFsac;
-}
 
 /// Which check a line is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -220,5 +215,17 @@ pub(crate) fn display_path(root: &Path, path: &Path) -> String {
         Ok(relative) if relative.as_os_str().is_empty() => ".".to_owned(),
         Ok(relative) => relative.display().to_string(),
         Err(_) => path.display().to_string(),
+    }
+}
+
+/// Errors (a definite verdict that something is wrong, like `check`'s `errors`) when a check is
+/// a `problem`; definite when nothing blocks.
+impl crate::commands::outcome::Answered for DoctorAnswer {
+    fn outcome(&self) -> crate::commands::outcome::Outcome {
+        if self.blocked {
+            crate::commands::outcome::Outcome::Errors
+        } else {
+            crate::commands::outcome::Outcome::Definite
+        }
     }
 }

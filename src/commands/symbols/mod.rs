@@ -6,7 +6,6 @@
 //! one typed struct (its MCP schema is generated from it) and each answer a typed struct that
 //! derives `Deserialize` too, so the CLI text ([`cli`]) reads it typed.
 
-pub mod cli;
 pub mod read;
 pub mod search;
 pub mod terms;
@@ -856,7 +855,12 @@ fn best_lines(
         .collect()
 }
 
-impl crate::commands::command_line::CliArguments for SearchArguments {}
+/// Not definite while the index is still being built (`available: false`).
+impl crate::commands::outcome::Answered for SymbolSearchAnswer {
+    fn outcome(&self) -> crate::commands::outcome::Outcome {
+        crate::commands::outcome::definite_if(matches!(self, SymbolSearchAnswer::Ranked(_)))
+    }
+}
 
 #[cfg(test)]
 mod tests {

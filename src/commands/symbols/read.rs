@@ -1106,16 +1106,21 @@ fn is_inside(file: &FileIndex, child: usize, ancestor: usize) -> bool {
     false
 }
 
-impl crate::commands::command_line::CliArguments for ReadEnclosingArguments {}
+/// Definite for source; not definite for `ambiguous` and `not_found`.
+impl crate::commands::outcome::Answered for ReadSymbolAnswer {
+    fn outcome(&self) -> crate::commands::outcome::Outcome {
+        crate::commands::outcome::definite_if(matches!(self.outcome, ReadSymbolOutcome::Ok(_)))
+    }
+}
 
-/// `fslens read-symbol --path` reads that file only: no waiting for the workspace's index.
-impl crate::commands::command_line::CliArguments for ReadSymbolArguments {
-    fn argument(&self) -> serde_json::Value {
-        let mut arguments = self.clone();
-        if arguments.path.is_some() {
-            arguments.wait_for_index_ms = WaitForIndexMs::default();
-        }
-        crate::commands::params::to_argument_object(&arguments)
+/// Definite for source (`ok`, and the `slice` or `outline` that `onOversize` asked for); not
+/// definite for `no_enclosing_declaration` and `oversize`.
+impl crate::commands::outcome::Answered for ReadEnclosingAnswer {
+    fn outcome(&self) -> crate::commands::outcome::Outcome {
+        crate::commands::outcome::definite_if(matches!(
+            self.outcome,
+            EnclosingOutcome::Ok(_) | EnclosingOutcome::Slice(_) | EnclosingOutcome::Outline(_)
+        ))
     }
 }
 

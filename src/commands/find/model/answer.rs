@@ -578,3 +578,6 @@ pub struct UnknownFile {
 
 /// At most this many lines are listed (`typeErrorLineCount` gives the number when cut).
 pub const TYPE_ERROR_LINES_SHOWN: usize = 50;
+
+/// A find page is a definite answer (its coverage proof says what it covers).
+impl crate::commands::outcome::Answered for FindAnswer {}

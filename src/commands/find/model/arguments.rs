@@ -483,13 +483,6 @@ impl FindArguments {
     }
 }
 
-/// `fslens find` waits for FSAC up to the find's own deadline.
-impl crate::commands::command_line::CliArguments for FindArguments {
-    fn wait_ms(&self) -> Option<u64> {
-        Some(self.timeout_ms.get())
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,7 +5,6 @@
 //! (`--wait-ms`, default two minutes) since a one-shot process has no later call to retry with;
 //! `read-symbol` reads only the files that hold the name and waits for nothing by default.
 
-use crate::cli_contract::exit_codes;
 use crate::commands::symbols::read::{
     EnclosingOutcome, LeadingLines, ReadEnclosingAnswer, ReadSymbolAnswer, ReadSymbolOutcome, SourceRange, SymbolFacts,
 };
@@ -55,14 +54,6 @@ pub fn search_text(answer: &SymbolSearchAnswer) -> String {
         lines.push(format!("next: --cursor {cursor}"));
     }
     lines.join("\n")
-}
-
-/// `symbol-search`'s exit code: 2 while the index is still being built (`available: false`).
-pub fn search_exit(answer: &SymbolSearchAnswer) -> u8 {
-    match answer {
-        SymbolSearchAnswer::Ranked(_) => exit_codes::SUCCESS,
-        SymbolSearchAnswer::Unavailable(_) => exit_codes::NOT_DEFINITE,
-    }
 }
 
 /// `read-symbol` as text: the source, or the candidates, or why not.
@@ -150,23 +141,6 @@ pub fn read_enclosing_text(answer: &ReadEnclosingAnswer) -> String {
         EnclosingOutcome::NoEnclosingDeclaration(none) => {
             no_source_text("no_enclosing_declaration", &none.message, None, None)
         }
-    }
-}
-
-/// The exit code of `read-symbol`: 0 for source, 2 for `ambiguous` and `not_found`.
-pub fn read_symbol_exit(answer: &ReadSymbolAnswer) -> u8 {
-    match answer.outcome {
-        ReadSymbolOutcome::Ok(_) => exit_codes::SUCCESS,
-        ReadSymbolOutcome::Ambiguous(_) | ReadSymbolOutcome::NotFound(_) => exit_codes::NOT_DEFINITE,
-    }
-}
-
-/// The exit code of `read-enclosing`: 0 for source (`ok`, and the `slice` or `outline` that
-/// `--on-oversize` asked for), 2 for `no_enclosing_declaration` and `oversize`.
-pub fn read_enclosing_exit(answer: &ReadEnclosingAnswer) -> u8 {
-    match answer.outcome {
-        EnclosingOutcome::Ok(_) | EnclosingOutcome::Slice(_) | EnclosingOutcome::Outline(_) => exit_codes::SUCCESS,
-        EnclosingOutcome::Oversize(_) | EnclosingOutcome::NoEnclosingDeclaration(_) => exit_codes::NOT_DEFINITE,
     }
 }
 

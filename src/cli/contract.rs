@@ -82,17 +82,6 @@ impl Failure {
     }
 }
 
-/// The exit code of a command whose every answer is definite.
-pub fn always_success<Answer>(_answer: &Answer) -> u8 {
-    exit_codes::SUCCESS
-}
-
-/// The text of a command with no rendering of its own (nothing on the command line runs it):
-/// its JSON, indented.
-pub fn indented_json<Answer: serde::Serialize>(answer: &Answer) -> String {
-    serde_json::to_string_pretty(answer).unwrap_or_else(|error| format!("(the answer could not be written: {error})"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

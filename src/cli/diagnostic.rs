@@ -1,13 +1,12 @@
 //! Plain-text renderings of the diagnostic tools' answers for the CLI (`--json` prints the
 //! answer itself), and their exit codes: 0 for `ok`, 2 for anything less definite.
 
-use crate::cli_contract::exit_codes;
 use crate::commands::diagnostic::answer::{
     Blocked, BlockingReason, DescribedFix, DiagnosticSummary, EditPreview, Matched,
 };
 use crate::commands::diagnostic::explain::{ExplainAnswer, Explanation};
-use crate::commands::diagnostic::fixes::{FixesAnswer, OfferedFixes, OfferedStatus};
-use crate::commands::diagnostic::suggest_open::{SuggestOpenAnswer, SuggestStatus, Suggested, Suggestion};
+use crate::commands::diagnostic::fixes::{FixesAnswer, OfferedFixes};
+use crate::commands::diagnostic::suggest_open::{SuggestOpenAnswer, Suggested, Suggestion};
 use crate::lsp::types::{NumberOrString, Position};
 
 /// A code as the JSON shows it: the text, the number, or `null`.
@@ -109,14 +108,6 @@ fn explained(answer: &Explanation) -> String {
     lines.join("\n")
 }
 
-/// `explain-diagnostic`'s exit code: 0 when the diagnostic was explained, 2 for `unknown`.
-pub fn explain_exit_code(answer: &ExplainAnswer) -> u8 {
-    match answer {
-        ExplainAnswer::Explained(_) => exit_codes::SUCCESS,
-        ExplainAnswer::Unknown(_) => exit_codes::NOT_DEFINITE,
-    }
-}
-
 /// `diagnostic-fixes` as text: each fix with `-`/`+` lines.
 pub fn fixes(answer: &FixesAnswer) -> String {
     match answer {
@@ -174,14 +165,6 @@ fn fix_lines(fix: &DescribedFix) -> Vec<String> {
     lines
 }
 
-/// `diagnostic-fixes`'s exit code: 0 when FSAC offers fixes, 2 for `no_fixes` and `unknown`.
-pub fn fixes_exit_code(answer: &FixesAnswer) -> u8 {
-    match answer {
-        FixesAnswer::Offered(offered) if offered.status == OfferedStatus::Ok => exit_codes::SUCCESS,
-        _ => exit_codes::NOT_DEFINITE,
-    }
-}
-
 /// `suggest-open` as text: each suggestion with its source.
 pub fn suggest_open(answer: &SuggestOpenAnswer) -> String {
     match answer {
@@ -225,12 +208,4 @@ fn suggestions(answer: &Suggested) -> String {
         lines.push(format!("note: {note}"));
     }
     lines.join("\n")
-}
-
-/// `suggest-open`'s exit code: 0 with suggestions, 2 for `not_found` and `unknown`.
-pub fn suggest_open_exit_code(answer: &SuggestOpenAnswer) -> u8 {
-    match answer {
-        SuggestOpenAnswer::Suggested(suggested) if suggested.status == SuggestStatus::Ok => exit_codes::SUCCESS,
-        _ => exit_codes::NOT_DEFINITE,
-    }
 }

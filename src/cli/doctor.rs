@@ -1,8 +1,7 @@
 //! `fslens doctor`'s face on the command line: one line per check and its exit code. Kept apart
 //! from the checks (they answer typed values; this turns them into text and a code).
 
-use super::{CheckStatus, DoctorAnswer};
-use crate::cli_contract::exit_codes;
+use crate::commands::doctor::{CheckStatus, DoctorAnswer};
 
 /// One line per check: `status  id: message`, and the fix under it after `fix:`.
 pub fn render_text(answer: &DoctorAnswer) -> String {
@@ -21,10 +20,4 @@ pub fn render_text(answer: &DoctorAnswer) -> String {
         if answer.blocked { "something blocks this workspace" } else { "nothing blocks this workspace" }
     ));
     text
-}
-
-/// 0 when nothing blocks; 1 (a definite verdict that something is wrong, like `check`'s
-/// `errors`) when a check is a `problem`.
-pub fn exit_code(answer: &DoctorAnswer) -> u8 {
-    if answer.blocked { exit_codes::CHECK_ERRORS } else { exit_codes::SUCCESS }
 }

@@ -2,8 +2,7 @@
 
 use serde_json::Value;
 
-use super::answer::{CheckAnswer, Delta, DeltaEntry, ReportedDiagnostic, Verdict, range_start};
-use crate::cli_contract::exit_codes;
+use crate::commands::check::answer::{CheckAnswer, Delta, DeltaEntry, ReportedDiagnostic, range_start};
 
 /// JSON text without the quotes of a string.
 fn text(value: &Value) -> String {
@@ -111,14 +110,4 @@ fn delta_line(entry: &DeltaEntry, label: &str) -> String {
         code(&entry.code),
         entry.message.as_str().unwrap_or_default().replace('\n', " "),
     )
-}
-
-/// 0 clean, 1 errors, 2 unknown (a refused request or a failure of fslens has codes of its own:
-/// `exit_codes`).
-pub fn exit_code(answer: &CheckAnswer) -> u8 {
-    match answer.findings.verdict {
-        Verdict::Clean => exit_codes::SUCCESS,
-        Verdict::Errors => exit_codes::CHECK_ERRORS,
-        Verdict::Unknown => exit_codes::NOT_DEFINITE,
-    }
 }

@@ -1,0 +1,340 @@
+//! The command line: every subcommand's flags, its answer's text and its exit code. The
+//! commands answer typed values that say what they mean ([`Outcome`]); this layer, above every
+//! other but `main`, decides how a person or a script sees them. [`face`] is an exhaustive
+//! `match` over the command table's [`Command`]: a new row does not compile until it says
+//! whether the command has a subcommand and how its answer reads.
+
+pub mod arguments;
+pub mod check;
+pub mod command_line;
+pub mod contract;
+pub mod dead_code;
+pub mod diagnostic;
+pub mod doctor;
+pub mod make_visible;
+pub mod project_inspect;
+pub mod run_tests;
+pub mod signature_drift;
+pub mod status;
+pub mod symbols;
+pub mod tests_for_symbol;
+pub mod union_impact;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::cli::command_line::{CliRequest, CommandLine, OnCommandLine};
+use crate::cli::contract::exit_codes;
+use crate::commands;
+use crate::commands::outcome::Outcome;
+use crate::commands::registry::Command;
+use crate::failure::Failure;
+
+/// A command's face on the command line.
+pub struct Face {
+    /// Its subcommand, if it has one (`restart`, `diagnostics` and `typeHierarchy` are reached
+    /// by the editor and MCP only).
+    pub subcommand: Option<Subcommand>,
+    /// Its answer as text, read from the wire JSON (printed without `--json`).
+    pub text: fn(&Value) -> String,
+}
+
+/// A subcommand: its name, its help line, and the type its flags come from.
+pub struct Subcommand {
+    pub name: &'static str,
+    pub about: &'static str,
+    build: fn(&'static str, &'static str) -> clap::Command,
+    request: fn(&clap::ArgMatches) -> Result<CliRequest, Failure>,
+}
+
+impl Subcommand {
+    /// The subcommand `name`, whose flags are `Line`'s.
+    fn of<Line: CommandLine>(name: &'static str, about: &'static str) -> Subcommand {
+        Subcommand { name, about, build: command_line::subcommand::<Line>, request: command_line::request_of::<Line> }
+    }
+}
+
+/// The command line's face of every command of the table.
+pub fn face(command: Command) -> Face {
+    match command {
+        Command::Status => Face {
+            subcommand: Some(Subcommand::of::<OnCommandLine<commands::status::StatusArguments>>(
+                "status",
+                "Start a headless session (or join a running one) and print its status",
+            )),
+            text: |answer| text_of::<commands::status::StatusAnswer>(answer, crate::cli::status::render_text),
+        },
+        Command::Restart => {
+            Face { subcommand: None, text: |answer| text_of::<serde_json::Value>(answer, indented_json) }
+        }
+        Command::Doctor => Face {
+            subcommand: Some(Subcommand::of::<OnCommandLine<commands::doctor::DoctorArguments>>(
+                "doctor",
+                "Check what keeps fslens or FSAC from serving the workspace (SDK, global.json, FSAC, restore, paket, central packages, session socket, a second FSAC), each with its fix",
+            )),
+            text: |answer| text_of::<commands::doctor::DoctorAnswer>(answer, crate::cli::doctor::render_text),
+        },
+        Command::Find => Face {
+            subcommand: Some(Subcommand::of::<OnCommandLine<commands::find::FindArguments>>(
+                "find",
+                "Find every site of a symbol across every project, with proof of coverage",
+            )),
+            text: |answer| text_of::<commands::find::answer::FindAnswer>(answer, crate::commands::find::render_text),
+        },
+        Command::TestsForSymbol => Face {
+            subcommand: Some(Subcommand::of::<OnCommandLine<commands::tests_for_symbol::TestsForSymbolArguments>>(
+                "tests-for-symbol",
+                "List the tests of the test projects that reach a symbol (directly or through one helper)",
+            )),
+            text: |answer| {
+                text_of::<commands::tests_for_symbol::TestsForSymbolAnswer>(
+                    answer,
+                    crate::cli::tests_for_symbol::render_text,
+                )
+            },
+        },
+        Command::FieldImpact => Face {
+            subcommand: Some(Subcommand::of::<arguments::FieldImpactCommandLine>(
+                "field-impact",
+                "Every site of a record field with its kind and type, grouped for planning a change",
+            )),
+            text: |answer| {
+                text_of::<commands::field_impact::FieldImpactAnswer>(answer, crate::commands::field_impact::render_text)
+            },
+        },
+        Command::Check => Face {
+            subcommand: Some(Subcommand::of::<arguments::CheckCommandLine>(
+                "check",
+                "Type-check and print a verdict (clean | errors | unknown) that says what it covers",
+            )),
+            text: |answer| text_of::<commands::check::answer::CheckAnswer>(answer, crate::cli::check::render_text),
+        },
+        Command::Diagnostics => Face {
+            subcommand: None,
+            text: |answer| text_of::<commands::diagnostics::DiagnosticsAnswer>(answer, indented_json),
+        },
+        Command::MakeInternalVisible => Face {
+            subcommand: Some(Subcommand::of::<OnCommandLine<commands::make_visible::MakeVisibleArguments>>(
+                "make-visible",
+                "Make a private declaration internal: prints the edit (nothing is written to disk)",
+            )),
+            text: |answer| {
+                text_of::<commands::make_visible::MakeVisibleAnswer>(answer, crate::cli::make_visible::render_text)
+            },
+        },
+        Command::Outline => Face {
+            subcommand: Some(Subcommand::of::<OnCommandLine<commands::outline::OutlineArguments>>(
+                "outline",
+                "Outline a file, a project or a public API from the syntax layer (in a session, so the editor's unsaved buffers count when one is running)",
+            )),
+            text: |answer| text_of::<commands::outline::OutlineAnswer>(answer, crate::commands::outline::outline_text),
+        },
+        Command::ExplainDiagnostic => Face {
+            subcommand: Some(Subcommand::of::<OnCommandLine<commands::diagnostic::arguments::ExplainArguments>>(
+                "explain-diagnostic",
+                "Explain the compiler diagnostic at --path/--line: message, context, meaning, fixes",
+            )),
+            text: |answer| {
+                text_of::<commands::diagnostic::explain::ExplainAnswer>(answer, crate::cli::diagnostic::explain)
+            },
+        },
+        Command::DiagnosticFixes => Face {
+            subcommand: Some(Subcommand::of::<OnCommandLine<commands::diagnostic::arguments::FixesArguments>>(
+                "diagnostic-fixes",
+                "FSAC's fixes for the diagnostic at --path/--line, previewed (nothing is written)",
+            )),
+            text: |answer| text_of::<commands::diagnostic::fixes::FixesAnswer>(answer, crate::cli::diagnostic::fixes),
+        },
+        Command::SuggestOpen => Face {
+            subcommand: Some(Subcommand::of::<OnCommandLine<commands::diagnostic::arguments::SuggestOpenArguments>>(
+                "suggest-open",
+                "Which `open` brings NAME (or the FS0039 at --path/--line) into scope",
+            )),
+            text: |answer| {
+                text_of::<commands::diagnostic::suggest_open::SuggestOpenAnswer>(
+                    answer,
+                    crate::cli::diagnostic::suggest_open,
+                )
+            },
+        },
+        Command::ReferencedSymbols => Face {
+            subcommand: Some(Subcommand::of::<OnCommandLine<commands::referenced::ReferencedSymbolsArguments>>(
+                "referenced-symbols",
+                "Search the referenced assemblies' types by name substring (read from their metadata)",
+            )),
+            text: |answer| {
+                text_of::<commands::referenced::ReferencedSymbolsAnswer>(
+                    answer,
+                    crate::commands::referenced::symbols_text,
+                )
+            },
+        },
+        Command::NugetTypes => Face {
+            subcommand: Some(Subcommand::of::<OnCommandLine<commands::referenced::NugetTypesArguments>>(
+                "nuget-types",
+                "List the types of one package or referenced assembly (exact package id or assembly name)",
+            )),
+            text: |answer| {
+                text_of::<commands::referenced::NugetTypesAnswer>(answer, crate::commands::referenced::types_text)
+            },
+        },
+        Command::NugetMembers => Face {
+            subcommand: Some(Subcommand::of::<OnCommandLine<commands::referenced::NugetMembersArguments>>(
+                "nuget-members",
+                "List the members of one type of a package or referenced assembly, with signatures",
+            )),
+            text: |answer| {
+                text_of::<commands::referenced::NugetMembersAnswer>(answer, crate::commands::referenced::members_text)
+            },
+        },
+        Command::SymbolSearch => Face {
+            subcommand: Some(Subcommand::of::<OnCommandLine<commands::symbols::SearchArguments>>(
+                "symbol-search",
+                "Rank files for identifiers from the syntax index (BM25, declarations first, tests demoted)",
+            )),
+            text: |answer| text_of::<commands::symbols::SymbolSearchAnswer>(answer, crate::cli::symbols::search_text),
+        },
+        Command::ReadSymbol => Face {
+            subcommand: Some(Subcommand::of::<OnCommandLine<commands::symbols::read::ReadSymbolArguments>>(
+                "read-symbol",
+                "Print one declaration's source by name (all candidates when the name is ambiguous)",
+            )),
+            text: |answer| {
+                text_of::<commands::symbols::read::ReadSymbolAnswer>(answer, crate::cli::symbols::read_symbol_text)
+            },
+        },
+        Command::ReadEnclosing => Face {
+            subcommand: Some(Subcommand::of::<OnCommandLine<commands::symbols::read::ReadEnclosingArguments>>(
+                "read-enclosing",
+                "Print the smallest declaration enclosing a path and 0-based line",
+            )),
+            text: |answer| {
+                text_of::<commands::symbols::read::ReadEnclosingAnswer>(
+                    answer,
+                    crate::cli::symbols::read_enclosing_text,
+                )
+            },
+        },
+        Command::Rename => Face {
+            subcommand: Some(Subcommand::of::<arguments::RenameCommandLine>(
+                "rename",
+                "Rename the symbol at --path/--line: a preview cross-checked against find (nothing is written unless --apply disk)",
+            )),
+            text: |answer| text_of::<commands::rename::RenameAnswer>(answer, crate::commands::rename::render_text),
+        },
+        Command::TypeHierarchy => Face {
+            subcommand: None,
+            text: |answer| text_of::<commands::type_hierarchy::TypeHierarchyAnswer>(answer, indented_json),
+        },
+        Command::RunTests => Face {
+            subcommand: Some(Subcommand::of::<OnCommandLine<commands::run_tests::RunTestsArguments>>(
+                "run-tests",
+                "Run tests through FSAC's test explorer (VSTest over the built assemblies) and print each result",
+            )),
+            text: |answer| text_of::<commands::run_tests::RunTestsAnswer>(answer, crate::cli::run_tests::render_text),
+        },
+        Command::UnionCaseImpact => Face {
+            subcommand: Some(Subcommand::of::<OnCommandLine<commands::union_impact::UnionCaseImpactArguments>>(
+                "union-case-impact",
+                "What adding, removing or changing a union case breaks: every match and use, checked by the compiler without touching anything",
+            )),
+            text: |answer| {
+                text_of::<commands::union_impact::UnionCaseImpactAnswer>(answer, crate::cli::union_impact::render_text)
+            },
+        },
+        Command::SignatureDrift => Face {
+            subcommand: Some(Subcommand::of::<OnCommandLine<commands::signature_drift::SignatureDriftArguments>>(
+                "signature-drift",
+                "Compare each .fsi with its .fs: what the signature hides, what it declares that the implementation lacks, with fixes (nothing is written)",
+            )),
+            text: |answer| {
+                text_of::<commands::signature_drift::SignatureDriftAnswer>(
+                    answer,
+                    crate::cli::signature_drift::render_text,
+                )
+            },
+        },
+        Command::ProjectInspect => Face {
+            subcommand: Some(Subcommand::of::<OnCommandLine<commands::project_inspect::ProjectInspectArguments>>(
+                "project-inspect",
+                "The project model FSAC loaded (compile order, references, framework, defines) and how it differs from the project files",
+            )),
+            text: |answer| {
+                text_of::<commands::project_inspect::ProjectInspectAnswer>(
+                    answer,
+                    crate::cli::project_inspect::render_text,
+                )
+            },
+        },
+        Command::DeadCode => Face {
+            subcommand: Some(Subcommand::of::<OnCommandLine<commands::dead_code::DeadCodeArguments>>(
+                "dead-code",
+                "List private and internal declarations nothing in the workspace uses (public too with --include-public)",
+            )),
+            text: |answer| text_of::<commands::dead_code::DeadCodeAnswer>(answer, crate::cli::dead_code::render_text),
+        },
+    }
+}
+
+/// The command-line subcommands, one per command that has one, in the table's order.
+pub fn subcommands() -> Vec<clap::Command> {
+    Command::ALL
+        .into_iter()
+        .filter_map(|command| face(command).subcommand)
+        .enumerate()
+        .map(|(order, subcommand)| (subcommand.build)(subcommand.name, subcommand.about).display_order(order))
+        .collect()
+}
+
+/// The command a subcommand runs and what its flags ask; `None` for a subcommand that is no
+/// command of the table (`mcp`, `navigate`, `index`, `session-path`).
+pub fn request(name: &str, matches: &clap::ArgMatches) -> Option<Result<(Command, CliRequest), Failure>> {
+    Command::ALL.into_iter().find_map(|command| {
+        let subcommand = face(command).subcommand.filter(|subcommand| subcommand.name == name)?;
+        Some((subcommand.request)(matches).map(|request| (command, request)))
+    })
+}
+
+/// The answer as the command line prints it without `--json` (an answer that does not read as
+/// the command's answer type is shown as JSON, with why).
+pub fn render_text(command: Command, answer: &Value) -> String {
+    (face(command).text)(answer)
+}
+
+/// The command line's exit code for the answer ([`exit_codes`]); an answer that does not read
+/// as the command's answer type is a failure.
+pub fn exit_code(command: Command, answer: &Value) -> u8 {
+    match command.outcome(answer) {
+        Ok(outcome) => exit_code_of(outcome),
+        Err(_) => exit_codes::FAILED,
+    }
+}
+
+/// The exit code an [`Outcome`] gives.
+pub fn exit_code_of(outcome: Outcome) -> u8 {
+    match outcome {
+        Outcome::Definite => exit_codes::SUCCESS,
+        Outcome::Errors => exit_codes::CHECK_ERRORS,
+        Outcome::NotDefinite => exit_codes::NOT_DEFINITE,
+        Outcome::BackendDown => exit_codes::FSAC_NOT_RUNNING,
+    }
+}
+
+/// The typed answer's text, or why it does not read.
+fn text_of<Answer: DeserializeOwned>(answer: &Value, render: fn(&Answer) -> String) -> String {
+    match Answer::deserialize(answer) {
+        Ok(typed) => render(&typed),
+        Err(error) => format!("(the answer could not be read for text: {error})\n{answer:#}"),
+    }
+}
+
+/// The text of a command with no rendering of its own (nothing on the command line runs it):
+/// its JSON, indented.
+fn indented_json<Answer: serde::Serialize>(answer: &Answer) -> String {
+    serde_json::to_string_pretty(answer).unwrap_or_else(|error| format!("(the answer could not be written: {error})"))
+}
+
+/// The exit code of a typed answer.
+pub fn exit_code_of_answer<Answer: crate::commands::outcome::Answered>(answer: &Answer) -> u8 {
+    exit_code_of(answer.outcome())
+}
