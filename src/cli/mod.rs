@@ -57,222 +57,307 @@ impl Subcommand {
 /// The command line's face of every command of the table.
 pub fn face(command: Command) -> Face {
     match command {
-        Command::Status => Face {
-            subcommand: Some(Subcommand::of::<OnCommandLine<commands::status::StatusArguments>>(
-                "status",
-                "Start a headless session (or join a running one) and print its status",
-            )),
-            text: |answer| text_of::<commands::status::StatusAnswer>(answer, crate::cli::status::render_text),
+        Command::Status => status_face(),
+        Command::Restart => restart_face(),
+        Command::Doctor => doctor_face(),
+        Command::Find => find_face(),
+        Command::TestsForSymbol => tests_for_symbol_face(),
+        Command::FieldImpact => field_impact_face(),
+        Command::Check => check_face(),
+        Command::Diagnostics => diagnostics_face(),
+        Command::MakeInternalVisible => make_internal_visible_face(),
+        Command::Outline => outline_face(),
+        Command::ExplainDiagnostic => explain_diagnostic_face(),
+        Command::DiagnosticFixes => diagnostic_fixes_face(),
+        Command::SuggestOpen => suggest_open_face(),
+        Command::ReferencedSymbols => referenced_symbols_face(),
+        Command::NugetTypes => nuget_types_face(),
+        Command::NugetMembers => nuget_members_face(),
+        Command::SymbolSearch => symbol_search_face(),
+        Command::ReadSymbol => read_symbol_face(),
+        Command::ReadEnclosing => read_enclosing_face(),
+        Command::Rename => rename_face(),
+        Command::TypeHierarchy => type_hierarchy_face(),
+        Command::RunTests => run_tests_face(),
+        Command::UnionCaseImpact => union_case_impact_face(),
+        Command::SignatureDrift => signature_drift_face(),
+        Command::ProjectInspect => project_inspect_face(),
+        Command::DeadCode => dead_code_face(),
+    }
+}
+
+fn status_face() -> Face {
+    Face {
+        subcommand: Some(Subcommand::of::<OnCommandLine<commands::status::StatusArguments>>(
+            "status",
+            "Start a headless session (or join a running one) and print its status",
+        )),
+        text: |answer| text_of::<commands::status::StatusAnswer>(answer, crate::cli::status::render_text),
+    }
+}
+
+fn restart_face() -> Face {
+    Face { subcommand: None, text: |answer| text_of::<serde_json::Value>(answer, indented_json) }
+}
+
+fn doctor_face() -> Face {
+    Face {
+        subcommand: Some(Subcommand::of::<OnCommandLine<commands::doctor::DoctorArguments>>(
+            "doctor",
+            "Check what keeps fslens or FSAC from serving the workspace (SDK, global.json, FSAC, restore, paket, central packages, session socket, a second FSAC), each with its fix",
+        )),
+        text: |answer| text_of::<commands::doctor::DoctorAnswer>(answer, crate::cli::doctor::render_text),
+    }
+}
+
+fn find_face() -> Face {
+    Face {
+        subcommand: Some(Subcommand::of::<OnCommandLine<commands::find::FindArguments>>(
+            "find",
+            "Find every site of a symbol across every project, with proof of coverage",
+        )),
+        text: |answer| text_of::<commands::find::answer::FindAnswer>(answer, crate::commands::find::render_text),
+    }
+}
+
+fn tests_for_symbol_face() -> Face {
+    Face {
+        subcommand: Some(Subcommand::of::<OnCommandLine<commands::tests_for_symbol::TestsForSymbolArguments>>(
+            "tests-for-symbol",
+            "List the tests of the test projects that reach a symbol (directly or through one helper)",
+        )),
+        text: |answer| {
+            text_of::<commands::tests_for_symbol::TestsForSymbolAnswer>(
+                answer,
+                crate::cli::tests_for_symbol::render_text,
+            )
         },
-        Command::Restart => {
-            Face { subcommand: None, text: |answer| text_of::<serde_json::Value>(answer, indented_json) }
-        }
-        Command::Doctor => Face {
-            subcommand: Some(Subcommand::of::<OnCommandLine<commands::doctor::DoctorArguments>>(
-                "doctor",
-                "Check what keeps fslens or FSAC from serving the workspace (SDK, global.json, FSAC, restore, paket, central packages, session socket, a second FSAC), each with its fix",
-            )),
-            text: |answer| text_of::<commands::doctor::DoctorAnswer>(answer, crate::cli::doctor::render_text),
+    }
+}
+
+fn field_impact_face() -> Face {
+    Face {
+        subcommand: Some(Subcommand::of::<arguments::FieldImpactCommandLine>(
+            "field-impact",
+            "Every site of a record field with its kind and type, grouped for planning a change",
+        )),
+        text: |answer| {
+            text_of::<commands::field_impact::FieldImpactAnswer>(answer, crate::commands::field_impact::render_text)
         },
-        Command::Find => Face {
-            subcommand: Some(Subcommand::of::<OnCommandLine<commands::find::FindArguments>>(
-                "find",
-                "Find every site of a symbol across every project, with proof of coverage",
-            )),
-            text: |answer| text_of::<commands::find::answer::FindAnswer>(answer, crate::commands::find::render_text),
+    }
+}
+
+fn check_face() -> Face {
+    Face {
+        subcommand: Some(Subcommand::of::<arguments::CheckCommandLine>(
+            "check",
+            "Type-check and print a verdict (clean | errors | unknown) that says what it covers",
+        )),
+        text: |answer| text_of::<commands::check::answer::CheckAnswer>(answer, crate::cli::check::render_text),
+    }
+}
+
+fn diagnostics_face() -> Face {
+    Face { subcommand: None, text: |answer| text_of::<commands::diagnostics::DiagnosticsAnswer>(answer, indented_json) }
+}
+
+fn make_internal_visible_face() -> Face {
+    Face {
+        subcommand: Some(Subcommand::of::<OnCommandLine<commands::make_visible::MakeVisibleArguments>>(
+            "make-visible",
+            "Make a private declaration internal: prints the edit (nothing is written to disk)",
+        )),
+        text: |answer| {
+            text_of::<commands::make_visible::MakeVisibleAnswer>(answer, crate::cli::make_visible::render_text)
         },
-        Command::TestsForSymbol => Face {
-            subcommand: Some(Subcommand::of::<OnCommandLine<commands::tests_for_symbol::TestsForSymbolArguments>>(
-                "tests-for-symbol",
-                "List the tests of the test projects that reach a symbol (directly or through one helper)",
-            )),
-            text: |answer| {
-                text_of::<commands::tests_for_symbol::TestsForSymbolAnswer>(
-                    answer,
-                    crate::cli::tests_for_symbol::render_text,
-                )
-            },
+    }
+}
+
+fn outline_face() -> Face {
+    Face {
+        subcommand: Some(Subcommand::of::<OnCommandLine<commands::outline::OutlineArguments>>(
+            "outline",
+            "Outline a file, a project or a public API from the syntax layer (in a session, so the editor's unsaved buffers count when one is running)",
+        )),
+        text: |answer| text_of::<commands::outline::OutlineAnswer>(answer, crate::commands::outline::outline_text),
+    }
+}
+
+fn explain_diagnostic_face() -> Face {
+    Face {
+        subcommand: Some(Subcommand::of::<OnCommandLine<commands::diagnostic::arguments::ExplainArguments>>(
+            "explain-diagnostic",
+            "Explain the compiler diagnostic at --path/--line: message, context, meaning, fixes",
+        )),
+        text: |answer| text_of::<commands::diagnostic::explain::ExplainAnswer>(answer, crate::cli::diagnostic::explain),
+    }
+}
+
+fn diagnostic_fixes_face() -> Face {
+    Face {
+        subcommand: Some(Subcommand::of::<OnCommandLine<commands::diagnostic::arguments::FixesArguments>>(
+            "diagnostic-fixes",
+            "FSAC's fixes for the diagnostic at --path/--line, previewed (nothing is written)",
+        )),
+        text: |answer| text_of::<commands::diagnostic::fixes::FixesAnswer>(answer, crate::cli::diagnostic::fixes),
+    }
+}
+
+fn suggest_open_face() -> Face {
+    Face {
+        subcommand: Some(Subcommand::of::<OnCommandLine<commands::diagnostic::arguments::SuggestOpenArguments>>(
+            "suggest-open",
+            "Which `open` brings NAME (or the FS0039 at --path/--line) into scope",
+        )),
+        text: |answer| {
+            text_of::<commands::diagnostic::suggest_open::SuggestOpenAnswer>(
+                answer,
+                crate::cli::diagnostic::suggest_open,
+            )
         },
-        Command::FieldImpact => Face {
-            subcommand: Some(Subcommand::of::<arguments::FieldImpactCommandLine>(
-                "field-impact",
-                "Every site of a record field with its kind and type, grouped for planning a change",
-            )),
-            text: |answer| {
-                text_of::<commands::field_impact::FieldImpactAnswer>(answer, crate::commands::field_impact::render_text)
-            },
+    }
+}
+
+fn referenced_symbols_face() -> Face {
+    Face {
+        subcommand: Some(Subcommand::of::<OnCommandLine<commands::referenced::ReferencedSymbolsArguments>>(
+            "referenced-symbols",
+            "Search the referenced assemblies' types by name substring (read from their metadata)",
+        )),
+        text: |answer| {
+            text_of::<commands::referenced::ReferencedSymbolsAnswer>(answer, crate::commands::referenced::symbols_text)
         },
-        Command::Check => Face {
-            subcommand: Some(Subcommand::of::<arguments::CheckCommandLine>(
-                "check",
-                "Type-check and print a verdict (clean | errors | unknown) that says what it covers",
-            )),
-            text: |answer| text_of::<commands::check::answer::CheckAnswer>(answer, crate::cli::check::render_text),
+    }
+}
+
+fn nuget_types_face() -> Face {
+    Face {
+        subcommand: Some(Subcommand::of::<OnCommandLine<commands::referenced::NugetTypesArguments>>(
+            "nuget-types",
+            "List the types of one package or referenced assembly (exact package id or assembly name)",
+        )),
+        text: |answer| {
+            text_of::<commands::referenced::NugetTypesAnswer>(answer, crate::commands::referenced::types_text)
         },
-        Command::Diagnostics => Face {
-            subcommand: None,
-            text: |answer| text_of::<commands::diagnostics::DiagnosticsAnswer>(answer, indented_json),
+    }
+}
+
+fn nuget_members_face() -> Face {
+    Face {
+        subcommand: Some(Subcommand::of::<OnCommandLine<commands::referenced::NugetMembersArguments>>(
+            "nuget-members",
+            "List the members of one type of a package or referenced assembly, with signatures",
+        )),
+        text: |answer| {
+            text_of::<commands::referenced::NugetMembersAnswer>(answer, crate::commands::referenced::members_text)
         },
-        Command::MakeInternalVisible => Face {
-            subcommand: Some(Subcommand::of::<OnCommandLine<commands::make_visible::MakeVisibleArguments>>(
-                "make-visible",
-                "Make a private declaration internal: prints the edit (nothing is written to disk)",
-            )),
-            text: |answer| {
-                text_of::<commands::make_visible::MakeVisibleAnswer>(answer, crate::cli::make_visible::render_text)
-            },
+    }
+}
+
+fn symbol_search_face() -> Face {
+    Face {
+        subcommand: Some(Subcommand::of::<OnCommandLine<commands::symbols::SearchArguments>>(
+            "symbol-search",
+            "Rank files for identifiers from the syntax index (BM25, declarations first, tests demoted)",
+        )),
+        text: |answer| text_of::<commands::symbols::SymbolSearchAnswer>(answer, crate::cli::symbols::search_text),
+    }
+}
+
+fn read_symbol_face() -> Face {
+    Face {
+        subcommand: Some(Subcommand::of::<OnCommandLine<commands::symbols::read::ReadSymbolArguments>>(
+            "read-symbol",
+            "Print one declaration's source by name (all candidates when the name is ambiguous)",
+        )),
+        text: |answer| {
+            text_of::<commands::symbols::read::ReadSymbolAnswer>(answer, crate::cli::symbols::read_symbol_text)
         },
-        Command::Outline => Face {
-            subcommand: Some(Subcommand::of::<OnCommandLine<commands::outline::OutlineArguments>>(
-                "outline",
-                "Outline a file, a project or a public API from the syntax layer (in a session, so the editor's unsaved buffers count when one is running)",
-            )),
-            text: |answer| text_of::<commands::outline::OutlineAnswer>(answer, crate::commands::outline::outline_text),
+    }
+}
+
+fn read_enclosing_face() -> Face {
+    Face {
+        subcommand: Some(Subcommand::of::<OnCommandLine<commands::symbols::read::ReadEnclosingArguments>>(
+            "read-enclosing",
+            "Print the smallest declaration enclosing a path and 0-based line",
+        )),
+        text: |answer| {
+            text_of::<commands::symbols::read::ReadEnclosingAnswer>(answer, crate::cli::symbols::read_enclosing_text)
         },
-        Command::ExplainDiagnostic => Face {
-            subcommand: Some(Subcommand::of::<OnCommandLine<commands::diagnostic::arguments::ExplainArguments>>(
-                "explain-diagnostic",
-                "Explain the compiler diagnostic at --path/--line: message, context, meaning, fixes",
-            )),
-            text: |answer| {
-                text_of::<commands::diagnostic::explain::ExplainAnswer>(answer, crate::cli::diagnostic::explain)
-            },
+    }
+}
+
+fn rename_face() -> Face {
+    Face {
+        subcommand: Some(Subcommand::of::<arguments::RenameCommandLine>(
+            "rename",
+            "Rename the symbol at --path/--line: a preview cross-checked against find (nothing is written unless --apply disk)",
+        )),
+        text: |answer| text_of::<commands::rename::RenameAnswer>(answer, crate::commands::rename::render_text),
+    }
+}
+
+fn type_hierarchy_face() -> Face {
+    Face {
+        subcommand: None,
+        text: |answer| text_of::<commands::type_hierarchy::TypeHierarchyAnswer>(answer, indented_json),
+    }
+}
+
+fn run_tests_face() -> Face {
+    Face {
+        subcommand: Some(Subcommand::of::<OnCommandLine<commands::run_tests::RunTestsArguments>>(
+            "run-tests",
+            "Run tests through FSAC's test explorer (VSTest over the built assemblies) and print each result",
+        )),
+        text: |answer| text_of::<commands::run_tests::RunTestsAnswer>(answer, crate::cli::run_tests::render_text),
+    }
+}
+
+fn union_case_impact_face() -> Face {
+    Face {
+        subcommand: Some(Subcommand::of::<OnCommandLine<commands::union_impact::UnionCaseImpactArguments>>(
+            "union-case-impact",
+            "What adding, removing or changing a union case breaks: every match and use, checked by the compiler without touching anything",
+        )),
+        text: |answer| {
+            text_of::<commands::union_impact::UnionCaseImpactAnswer>(answer, crate::cli::union_impact::render_text)
         },
-        Command::DiagnosticFixes => Face {
-            subcommand: Some(Subcommand::of::<OnCommandLine<commands::diagnostic::arguments::FixesArguments>>(
-                "diagnostic-fixes",
-                "FSAC's fixes for the diagnostic at --path/--line, previewed (nothing is written)",
-            )),
-            text: |answer| text_of::<commands::diagnostic::fixes::FixesAnswer>(answer, crate::cli::diagnostic::fixes),
+    }
+}
+
+fn signature_drift_face() -> Face {
+    Face {
+        subcommand: Some(Subcommand::of::<OnCommandLine<commands::signature_drift::SignatureDriftArguments>>(
+            "signature-drift",
+            "Compare each .fsi with its .fs: what the signature hides, what it declares that the implementation lacks, with fixes (nothing is written)",
+        )),
+        text: |answer| {
+            text_of::<commands::signature_drift::SignatureDriftAnswer>(answer, crate::cli::signature_drift::render_text)
         },
-        Command::SuggestOpen => Face {
-            subcommand: Some(Subcommand::of::<OnCommandLine<commands::diagnostic::arguments::SuggestOpenArguments>>(
-                "suggest-open",
-                "Which `open` brings NAME (or the FS0039 at --path/--line) into scope",
-            )),
-            text: |answer| {
-                text_of::<commands::diagnostic::suggest_open::SuggestOpenAnswer>(
-                    answer,
-                    crate::cli::diagnostic::suggest_open,
-                )
-            },
+    }
+}
+
+fn project_inspect_face() -> Face {
+    Face {
+        subcommand: Some(Subcommand::of::<OnCommandLine<commands::project_inspect::ProjectInspectArguments>>(
+            "project-inspect",
+            "The project model FSAC loaded (compile order, references, framework, defines) and how it differs from the project files",
+        )),
+        text: |answer| {
+            text_of::<commands::project_inspect::ProjectInspectAnswer>(answer, crate::cli::project_inspect::render_text)
         },
-        Command::ReferencedSymbols => Face {
-            subcommand: Some(Subcommand::of::<OnCommandLine<commands::referenced::ReferencedSymbolsArguments>>(
-                "referenced-symbols",
-                "Search the referenced assemblies' types by name substring (read from their metadata)",
-            )),
-            text: |answer| {
-                text_of::<commands::referenced::ReferencedSymbolsAnswer>(
-                    answer,
-                    crate::commands::referenced::symbols_text,
-                )
-            },
-        },
-        Command::NugetTypes => Face {
-            subcommand: Some(Subcommand::of::<OnCommandLine<commands::referenced::NugetTypesArguments>>(
-                "nuget-types",
-                "List the types of one package or referenced assembly (exact package id or assembly name)",
-            )),
-            text: |answer| {
-                text_of::<commands::referenced::NugetTypesAnswer>(answer, crate::commands::referenced::types_text)
-            },
-        },
-        Command::NugetMembers => Face {
-            subcommand: Some(Subcommand::of::<OnCommandLine<commands::referenced::NugetMembersArguments>>(
-                "nuget-members",
-                "List the members of one type of a package or referenced assembly, with signatures",
-            )),
-            text: |answer| {
-                text_of::<commands::referenced::NugetMembersAnswer>(answer, crate::commands::referenced::members_text)
-            },
-        },
-        Command::SymbolSearch => Face {
-            subcommand: Some(Subcommand::of::<OnCommandLine<commands::symbols::SearchArguments>>(
-                "symbol-search",
-                "Rank files for identifiers from the syntax index (BM25, declarations first, tests demoted)",
-            )),
-            text: |answer| text_of::<commands::symbols::SymbolSearchAnswer>(answer, crate::cli::symbols::search_text),
-        },
-        Command::ReadSymbol => Face {
-            subcommand: Some(Subcommand::of::<OnCommandLine<commands::symbols::read::ReadSymbolArguments>>(
-                "read-symbol",
-                "Print one declaration's source by name (all candidates when the name is ambiguous)",
-            )),
-            text: |answer| {
-                text_of::<commands::symbols::read::ReadSymbolAnswer>(answer, crate::cli::symbols::read_symbol_text)
-            },
-        },
-        Command::ReadEnclosing => Face {
-            subcommand: Some(Subcommand::of::<OnCommandLine<commands::symbols::read::ReadEnclosingArguments>>(
-                "read-enclosing",
-                "Print the smallest declaration enclosing a path and 0-based line",
-            )),
-            text: |answer| {
-                text_of::<commands::symbols::read::ReadEnclosingAnswer>(
-                    answer,
-                    crate::cli::symbols::read_enclosing_text,
-                )
-            },
-        },
-        Command::Rename => Face {
-            subcommand: Some(Subcommand::of::<arguments::RenameCommandLine>(
-                "rename",
-                "Rename the symbol at --path/--line: a preview cross-checked against find (nothing is written unless --apply disk)",
-            )),
-            text: |answer| text_of::<commands::rename::RenameAnswer>(answer, crate::commands::rename::render_text),
-        },
-        Command::TypeHierarchy => Face {
-            subcommand: None,
-            text: |answer| text_of::<commands::type_hierarchy::TypeHierarchyAnswer>(answer, indented_json),
-        },
-        Command::RunTests => Face {
-            subcommand: Some(Subcommand::of::<OnCommandLine<commands::run_tests::RunTestsArguments>>(
-                "run-tests",
-                "Run tests through FSAC's test explorer (VSTest over the built assemblies) and print each result",
-            )),
-            text: |answer| text_of::<commands::run_tests::RunTestsAnswer>(answer, crate::cli::run_tests::render_text),
-        },
-        Command::UnionCaseImpact => Face {
-            subcommand: Some(Subcommand::of::<OnCommandLine<commands::union_impact::UnionCaseImpactArguments>>(
-                "union-case-impact",
-                "What adding, removing or changing a union case breaks: every match and use, checked by the compiler without touching anything",
-            )),
-            text: |answer| {
-                text_of::<commands::union_impact::UnionCaseImpactAnswer>(answer, crate::cli::union_impact::render_text)
-            },
-        },
-        Command::SignatureDrift => Face {
-            subcommand: Some(Subcommand::of::<OnCommandLine<commands::signature_drift::SignatureDriftArguments>>(
-                "signature-drift",
-                "Compare each .fsi with its .fs: what the signature hides, what it declares that the implementation lacks, with fixes (nothing is written)",
-            )),
-            text: |answer| {
-                text_of::<commands::signature_drift::SignatureDriftAnswer>(
-                    answer,
-                    crate::cli::signature_drift::render_text,
-                )
-            },
-        },
-        Command::ProjectInspect => Face {
-            subcommand: Some(Subcommand::of::<OnCommandLine<commands::project_inspect::ProjectInspectArguments>>(
-                "project-inspect",
-                "The project model FSAC loaded (compile order, references, framework, defines) and how it differs from the project files",
-            )),
-            text: |answer| {
-                text_of::<commands::project_inspect::ProjectInspectAnswer>(
-                    answer,
-                    crate::cli::project_inspect::render_text,
-                )
-            },
-        },
-        Command::DeadCode => Face {
-            subcommand: Some(Subcommand::of::<OnCommandLine<commands::dead_code::DeadCodeArguments>>(
-                "dead-code",
-                "List private and internal declarations nothing in the workspace uses (public too with --include-public)",
-            )),
-            text: |answer| text_of::<commands::dead_code::DeadCodeAnswer>(answer, crate::cli::dead_code::render_text),
-        },
+    }
+}
+
+fn dead_code_face() -> Face {
+    Face {
+        subcommand: Some(Subcommand::of::<OnCommandLine<commands::dead_code::DeadCodeArguments>>(
+            "dead-code",
+            "List private and internal declarations nothing in the workspace uses (public too with --include-public)",
+        )),
+        text: |answer| text_of::<commands::dead_code::DeadCodeAnswer>(answer, crate::cli::dead_code::render_text),
     }
 }
 
