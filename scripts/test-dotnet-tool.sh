@@ -17,12 +17,14 @@
 #     --local`, `dotnet tool run fslens --version`.
 #
 #   scripts/test-dotnet-tool.sh [--binary PATH]
+#   KEEP=1 scripts/test-dotnet-tool.sh   (keeps the temporary folder, for a look after a failure)
 #
 # PATH is the linux-x64 binary packed and compared (default target/debug/fslens, built with
 # `cargo build --locked` when missing: the test suite has built it already, and a release build
 # would add minutes of CI for the same bytes on the wire). Prints `unzip -l` of the pointer and
 # linux-x64 packages. NuGet's global packages folder is a temporary one, so that an fslens of the
-# same version installed earlier is never what runs.
+# same version installed earlier is never what runs; so is the .NET CLI's home (its tool resolver
+# cache).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 repo=$PWD
@@ -40,8 +42,14 @@ if [ -z "$binary" ]; then
 fi
 
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap '[ -n "${KEEP:-}" ] || rm -rf "$work"' EXIT
 export NUGET_PACKAGES=$work/nuget-packages
+# The SDK's local-tool resolver cache (DOTNET_CLI_HOME/.dotnet/toolResolverCache) keeps, per
+# name and version, the path of the executable it restored first, and `dotnet tool install
+# --local` does not replace an entry: with the user's home, a run after an earlier one would find
+# the previous run's deleted temporary path ("Run dotnet tool restore…"). So the CLI home is
+# temporary too.
+export DOTNET_CLI_HOME=$work/cli-home
 export DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 DOTNET_SKIP_FIRST_TIME_EXPERIENCE=1
 
 fail() { echo "FAILED: $*" >&2; exit 1; }
