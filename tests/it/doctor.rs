@@ -139,6 +139,30 @@ fn an_unrestored_project_is_a_problem_with_its_restore_command() {
 }
 
 #[test]
+fn unrestored_projects_of_one_solution_are_one_problem_restoring_the_solution() {
+    let workspace = fixture("unrestored-solution", &[]);
+    let (answer, code, text, _) = diagnose(workspace.path());
+    assert_eq!(code, 1, "{text}");
+    let restore = one(&answer, CheckId::Restore);
+    assert_eq!(restore.status, CheckStatus::Problem);
+    assert_eq!(restore.fix.as_deref(), Some("dotnet restore Ledger.slnx"));
+    assert_eq!(
+        restore.message,
+        "2 project(s) of Ledger.slnx are not restored (no obj/project.assets.json), so FSAC cannot load them: \
+         src/Ledger/Ledger.fsproj, src/Report/Report.fsproj"
+    );
+    assert!(text.contains("         fix: dotnet restore Ledger.slnx\n"), "{text}");
+
+    // One left unrestored is that project's own problem again, beside the restored one.
+    let workspace = fixture("unrestored-solution", &["src/Ledger"]);
+    let (answer, _, text, _) = diagnose(workspace.path());
+    let restores = checks(&answer, CheckId::Restore);
+    assert_eq!(restores.len(), 2, "{text}");
+    assert_eq!(restores[0].message, "src/Ledger/Ledger.fsproj is restored");
+    assert_eq!(restores[1].fix.as_deref(), Some("dotnet restore src/Report/Report.fsproj"), "{text}");
+}
+
+#[test]
 fn a_paket_repository_without_its_restore_targets_is_a_problem() {
     let workspace = fixture("paket", &["src/Lib"]);
     let (answer, code, text, _) = diagnose(workspace.path());

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::{CheckId, CheckStatus, DoctorCheck, display_path};
 use crate::workspace::xml::{local_name, parse_xml};
-use crate::workspace::{Project, load_workspace};
+use crate::workspace::{Project, Solution, load_workspace};
 
 /// The project checks, in order: projects found, paket, central package management, restore.
 pub fn checks(root: &Path) -> Vec<DoctorCheck> {
@@ -42,10 +42,64 @@ pub fn checks(root: &Path) -> Vec<DoctorCheck> {
     }
     checks.extend(paket_check(root));
     checks.extend(central_package_checks(root, &model.projects));
-    for project in &model.projects {
-        checks.push(restore_check(root, project));
-    }
+    checks.extend(restore_checks(root, &model.projects, &model.solutions));
     checks
+}
+
+/// One check per project, except that the unrestored projects a solution lists (two or more)
+/// are one problem with one fix, restoring that solution (a published library unrestored has a
+/// dozen projects: a dozen `dotnet restore` lines is not what its user types). The solution
+/// listing most of them is chosen; those it does not list keep their own check.
+fn restore_checks(root: &Path, projects: &[Project], solutions: &[Solution]) -> Vec<DoctorCheck> {
+    let (restored, unrestored): (Vec<&Project>, Vec<&Project>) =
+        projects.iter().partition(|project| is_restored(project));
+    let listed_by = |solution: &Solution| -> Vec<&Project> {
+        unrestored
+            .iter()
+            .copied()
+            .filter(|project| solution.projects.iter().any(|listed| same_file(listed, &project.path)))
+            .collect()
+    };
+    let grouped = solutions
+        .iter()
+        .map(|solution| (solution, listed_by(solution)))
+        .filter(|(_, listed)| listed.len() >= 2)
+        .max_by_key(|(_, listed)| listed.len());
+    let mut checks: Vec<DoctorCheck> = restored.iter().map(|project| restore_check(root, project)).collect();
+    let mut alone = unrestored.clone();
+    if let Some((solution, listed)) = grouped {
+        alone.retain(|project| !listed.iter().any(|other| std::ptr::eq(*other, *project)));
+        let shown = display_path(root, &solution.path);
+        let names: Vec<String> = listed.iter().map(|project| display_path(root, &project.path)).collect();
+        checks.push(
+            DoctorCheck::new(
+                CheckId::Restore,
+                CheckStatus::Problem,
+                format!(
+                    "{} project(s) of {shown} are not restored (no obj/project.assets.json), so FSAC cannot load them: {}",
+                    names.len(),
+                    names.join(", ")
+                ),
+            )
+            .fix(format!("dotnet restore {}", shell_word(&shown)))
+            .path(shown),
+        );
+    }
+    checks.extend(alone.into_iter().map(|project| restore_check(root, project)));
+    checks
+}
+
+fn is_restored(project: &Project) -> bool {
+    project.directory().join("obj").join("project.assets.json").is_file()
+}
+
+/// Paths compared as files (a solution may name a project through `..` or a different case of
+/// separators), falling back to the text when either cannot be resolved.
+fn same_file(left: &Path, right: &Path) -> bool {
+    match (left.canonicalize(), right.canonicalize()) {
+        (Ok(left), Ok(right)) => left == right,
+        _ => left == right,
+    }
 }
 
 /// A project is restored when `obj/project.assets.json` is beside it (the project model reads
@@ -53,8 +107,7 @@ pub fn checks(root: &Path) -> Vec<DoctorCheck> {
 /// its `obj/` is looked for in the default place).
 fn restore_check(root: &Path, project: &Project) -> DoctorCheck {
     let shown = display_path(root, &project.path);
-    let assets = project.directory().join("obj").join("project.assets.json");
-    if assets.is_file() {
+    if is_restored(project) {
         DoctorCheck::new(CheckId::Restore, CheckStatus::Ok, format!("{shown} is restored")).path(shown)
     } else {
         DoctorCheck::new(
