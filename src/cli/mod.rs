@@ -12,6 +12,7 @@ pub mod dead_code;
 pub mod diagnostic;
 pub mod doctor;
 pub mod make_visible;
+pub mod outline;
 pub mod project_inspect;
 pub mod run_tests;
 pub mod signature_drift;
@@ -179,7 +180,7 @@ fn outline_face() -> Face {
             "outline",
             "Outline a file, a project or a public API from the syntax layer (in a session, so the editor's unsaved buffers count when one is running)",
         )),
-        text: |answer| text_of::<commands::outline::OutlineAnswer>(answer, crate::commands::outline::outline_text),
+        text: |answer| text_of::<commands::outline::OutlineAnswer>(answer, crate::cli::outline::render_text),
     }
 }
 
