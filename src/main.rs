@@ -82,7 +82,7 @@ struct SessionOptions {
 #[derive(Subcommand)]
 enum Command {
     /// Index the workspace's F# files with the syntax layer and print statistics.
-    Index(fslens::commands::index::IndexCliArgs),
+    Index(fslens::cli::index::IndexCliArgs),
     /// One LSP navigation at a position through the session's FSAC: definition, references,
     /// hover, typeDefinition, implementation, signatureHelp, incomingCalls, outgoingCalls,
     /// typeHierarchy (computed by fslens), documentSymbol, workspaceSymbol, codeActions
@@ -314,17 +314,18 @@ async fn navigate_cli(
 }
 
 /// `fslens index`: builds the syntax index of the workspace off the runtime's thread.
-async fn index_cli(
-    session: &SessionOptions,
-    arguments: fslens::commands::index::IndexCliArgs,
-) -> anyhow::Result<ExitCode> {
+async fn index_cli(session: &SessionOptions, arguments: fslens::cli::index::IndexCliArgs) -> anyhow::Result<ExitCode> {
     let workspace = workspace_or_current(session)?;
-    let (answer, json) = tokio::task::spawn_blocking(move || {
-        fslens::commands::index::run_cli(&arguments, &workspace).map(|answer| (answer, arguments.json))
-    })
-    .await
-    .context("the indexing thread failed")??;
-    print_answer(&answer, json, fslens::commands::index::render_text)?;
+    let json = arguments.json;
+    let stats = tokio::task::spawn_blocking(move || fslens::cli::index::run(&arguments, &workspace))
+        .await
+        .context("the indexing thread failed")??;
+    let text = if json {
+        serde_json::to_string_pretty(&serde_json::to_value(&stats)?)?
+    } else {
+        fslens::cli::index::render_text(&stats)
+    };
+    write_stdout(&format!("{text}\n")).context("cannot write to stdout")?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -9,6 +9,7 @@ pub mod check;
 pub mod command_line;
 pub mod contract;
 pub mod dead_code;
+pub mod index;
 pub mod diagnostic;
 pub mod doctor;
 pub mod make_visible;
