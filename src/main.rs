@@ -230,8 +230,7 @@ async fn run(cli: Cli, table: Option<(Table, CliRequest)>) -> anyhow::Result<Exi
     if let Some((command, request)) = table {
         return match request.runs {
             Runs::InSession => in_session(session, config, command, request).await,
-            Runs::FromFiles => from_files(session, command, request).await,
-            Runs::FromFilesWithFsac => doctor_cli(session, command, request).await,
+            Runs::InProcess(run) => in_process(session, run, command, request).await,
         };
     }
     let Some(command) = cli.command else {
@@ -329,48 +328,21 @@ async fn index_cli(session: &SessionOptions, arguments: fslens::cli::index::Inde
     Ok(ExitCode::SUCCESS)
 }
 
-/// A table command that reads files only (the referenced-assembly tools): no session, no FSAC.
-/// Exit code 2 when the package or type did not resolve (the answer's hint says why).
-async fn from_files(session: &SessionOptions, command: Table, request: CliRequest) -> anyhow::Result<ExitCode> {
-    let workspace = workspace_or_current(session)?;
-    let argument = with_shell_paths(session, request.argument)?;
-    let answer =
-        tokio::task::spawn_blocking(move || fslens::commands::referenced::run_cli(command, &argument, &workspace))
-            .await
-            .context("the metadata reading thread failed")??;
-    print_answer(&answer, request.json, |answer| fslens::cli::render_text(command, answer))?;
-    Ok(ExitCode::from(fslens::cli::exit_code(command, &answer)))
-}
-
-/// How long `fslens doctor` lets FSAC's `--version` run.
-const FSAC_VERSION_TIMEOUT: Duration = Duration::from_secs(20);
-
-/// `fslens doctor` in the CLI's own process (it must answer where FSAC cannot start): FSAC
-/// resolved as a session would resolve it and its `--version` run (both in `proxy::backend`),
-/// then the checks from files. Exit 1 when a check is a problem.
-async fn doctor_cli(session: &SessionOptions, command: Table, request: CliRequest) -> anyhow::Result<ExitCode> {
-    use fslens::commands::doctor::{FsacFinding, run_cli};
-    let root = canonical_workspace(session)?;
-    let resolved = resolve_fsac_command(
-        session.fsac.as_deref(),
-        std::env::var_os(FSAC_ENVIRONMENT_VARIABLE),
-        std::env::var_os("PATH"),
-    );
-    let start_directory = std::env::current_dir().context("cannot read the current directory")?;
-    let finding = match resolved {
-        Err(reason) => FsacFinding::Unreadable { reason },
-        Ok(Err(reason)) => FsacFinding::NotFound { reason },
-        Ok(Ok(fsac)) => {
-            let fsac = fsac.relative_paths_from(&start_directory);
-            let version = fslens::proxy::backend::fsac_version(&fsac, &root, FSAC_VERSION_TIMEOUT).await;
-            let source = serde_json::to_value(fsac.source)?.as_str().unwrap_or_default().to_owned();
-            FsacFinding::Resolved { command: fsac.display(), source, version }
-        }
+/// A table command run in the CLI's own process (no session): its function answers from the
+/// workspace, the shell's directory and `--fsac`.
+async fn in_process(
+    session: &SessionOptions,
+    run: fslens::cli::command_line::RunInProcess,
+    command: Table,
+    request: CliRequest,
+) -> anyhow::Result<ExitCode> {
+    let local = fslens::cli::command_line::Local {
+        workspace: workspace_or_current(session)?,
+        shell_directory: std::env::current_dir().context("cannot read the current directory")?,
+        fsac: session.fsac.clone(),
     };
-    let argument = request.argument;
-    let answer = tokio::task::spawn_blocking(move || run_cli(&argument, &root, &finding))
-        .await
-        .context("the doctor's thread failed")??;
+    let argument = with_shell_paths(session, request.argument)?;
+    let answer = run(command, argument, local).await?;
     print_answer(&answer, request.json, |answer| fslens::cli::render_text(command, answer))?;
     Ok(ExitCode::from(fslens::cli::exit_code(command, &answer)))
 }
@@ -439,11 +411,7 @@ fn proxy_config_for_fsac(session: &SessionOptions) -> anyhow::Result<ProxyConfig
 
 /// The workspace root, canonical; one that does not exist is `invalid_path`.
 fn canonical_workspace(session: &SessionOptions) -> anyhow::Result<PathBuf> {
-    let workspace = workspace_or_current(session)?;
-    workspace.canonicalize().map_err(|error| {
-        let written = workspace.display().to_string();
-        anyhow::Error::new(Failure::invalid_path(&written, format!("workspace {written} does not exist: {error}")))
-    })
+    Ok(fslens::cli::command_line::canonical_workspace(&workspace_or_current(session)?)?)
 }
 
 fn workspace_or_current(session: &SessionOptions) -> anyhow::Result<PathBuf> {

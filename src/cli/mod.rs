@@ -15,6 +15,7 @@ pub mod doctor;
 pub mod make_visible;
 pub mod outline;
 pub mod project_inspect;
+pub mod referenced;
 pub mod run_tests;
 pub mod signature_drift;
 pub mod status;
@@ -227,7 +228,7 @@ fn referenced_symbols_face() -> Face {
             "Search the referenced assemblies' types by name substring (read from their metadata)",
         )),
         text: |answer| {
-            text_of::<commands::referenced::ReferencedSymbolsAnswer>(answer, crate::commands::referenced::symbols_text)
+            text_of::<commands::referenced::ReferencedSymbolsAnswer>(answer, crate::cli::referenced::symbols_text)
         },
     }
 }
@@ -239,7 +240,7 @@ fn nuget_types_face() -> Face {
             "List the types of one package or referenced assembly (exact package id or assembly name)",
         )),
         text: |answer| {
-            text_of::<commands::referenced::NugetTypesAnswer>(answer, crate::commands::referenced::types_text)
+            text_of::<commands::referenced::NugetTypesAnswer>(answer, crate::cli::referenced::types_text)
         },
     }
 }
@@ -251,7 +252,7 @@ fn nuget_members_face() -> Face {
             "List the members of one type of a package or referenced assembly, with signatures",
         )),
         text: |answer| {
-            text_of::<commands::referenced::NugetMembersAnswer>(answer, crate::commands::referenced::members_text)
+            text_of::<commands::referenced::NugetMembersAnswer>(answer, crate::cli::referenced::members_text)
         },
     }
 }
