@@ -8,7 +8,9 @@ use anyhow::Context;
 use serde_json::Value;
 
 use crate::cli::command_line::{InProcess, Local, canonical_workspace};
-use crate::commands::doctor::{CheckStatus, DoctorAnswer, DoctorArguments, DoctorEnvironment, FsacFinding, RanIn, diagnose};
+use crate::commands::doctor::{
+    CheckStatus, DoctorAnswer, DoctorArguments, DoctorEnvironment, FsacFinding, RanIn, diagnose,
+};
 use crate::commands::params::CommandArguments;
 use crate::commands::registry::Command;
 use crate::failure::Failure;

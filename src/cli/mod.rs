@@ -9,9 +9,10 @@ pub mod check;
 pub mod command_line;
 pub mod contract;
 pub mod dead_code;
-pub mod index;
 pub mod diagnostic;
 pub mod doctor;
+pub mod find;
+pub mod index;
 pub mod make_visible;
 pub mod outline;
 pub mod project_inspect;
@@ -119,7 +120,7 @@ fn find_face() -> Face {
             "find",
             "Find every site of a symbol across every project, with proof of coverage",
         )),
-        text: |answer| text_of::<commands::find::answer::FindAnswer>(answer, crate::commands::find::render_text),
+        text: |answer| text_of::<commands::find::answer::FindAnswer>(answer, crate::cli::find::render_text),
     }
 }
 
@@ -239,9 +240,7 @@ fn nuget_types_face() -> Face {
             "nuget-types",
             "List the types of one package or referenced assembly (exact package id or assembly name)",
         )),
-        text: |answer| {
-            text_of::<commands::referenced::NugetTypesAnswer>(answer, crate::cli::referenced::types_text)
-        },
+        text: |answer| text_of::<commands::referenced::NugetTypesAnswer>(answer, crate::cli::referenced::types_text),
     }
 }
 

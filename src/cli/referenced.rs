@@ -10,9 +10,9 @@ use crate::commands::referenced::{
     MemberEntry, NugetMembersAnswer, NugetTypesAnswer, PackageFound, ReferencedAnswer, ReferencedArguments,
     ReferencedSymbolsAnswer, RestoreState, TypeEntry, run,
 };
-use crate::metadata::restore::RestoreEnvironment;
 use crate::commands::registry::Command;
 use crate::failure::Failure;
+use crate::metadata::restore::RestoreEnvironment;
 
 /// Runs one of the three tools in the CLI's own process, on a blocking thread: the files are
 /// read directly, no session or FSAC is needed. The three subcommands take the commands' own

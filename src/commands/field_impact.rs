@@ -212,13 +212,13 @@ pub fn render_text(extended: &FieldImpactAnswer) -> String {
     for site in answer.page.iter().flat_map(|page| &page.sites) {
         lines.push(format!(
             "{}  {:<20} {:<40} {}",
-            crate::commands::find::site_position(site),
+            crate::cli::find::site_position(site),
             site.kind.as_str(),
-            crate::commands::find::symbol_of(site),
+            crate::cli::find::symbol_of(site),
             site.site_type.as_ref().and_then(Option::as_deref).unwrap_or("")
         ));
     }
-    lines.extend(crate::commands::find::page_omissions(answer));
+    lines.extend(crate::cli::find::page_omissions(answer));
     if let Some(note) = &answer.site_types_note {
         lines.push(format!("site types: {note}"));
     }
