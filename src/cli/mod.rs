@@ -11,12 +11,14 @@ pub mod contract;
 pub mod dead_code;
 pub mod diagnostic;
 pub mod doctor;
+pub mod field_impact;
 pub mod find;
 pub mod index;
 pub mod make_visible;
 pub mod outline;
 pub mod project_inspect;
 pub mod referenced;
+pub mod rename;
 pub mod run_tests;
 pub mod signature_drift;
 pub mod status;
@@ -146,7 +148,7 @@ fn field_impact_face() -> Face {
             "Every site of a record field with its kind and type, grouped for planning a change",
         )),
         text: |answer| {
-            text_of::<commands::field_impact::FieldImpactAnswer>(answer, crate::commands::field_impact::render_text)
+            text_of::<commands::field_impact::FieldImpactAnswer>(answer, crate::cli::field_impact::render_text)
         },
     }
 }
@@ -296,7 +298,7 @@ fn rename_face() -> Face {
             "rename",
             "Rename the symbol at --path/--line: a preview cross-checked against find (nothing is written unless --apply disk)",
         )),
-        text: |answer| text_of::<commands::rename::RenameAnswer>(answer, crate::commands::rename::render_text),
+        text: |answer| text_of::<commands::rename::RenameAnswer>(answer, crate::cli::rename::render_text),
     }
 }
 
