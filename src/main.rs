@@ -422,11 +422,11 @@ fn workspace_or_current(session: &SessionOptions) -> anyhow::Result<PathBuf> {
 }
 
 /// The command's arguments with the paths typed in the shell resolved as the shell reads them
-/// (`commands::paths::resolve_cli_path`: the current directory first, then the workspace).
+/// (`cli::paths::resolve_cli_path`: the current directory first, then the workspace).
 fn with_shell_paths(session: &SessionOptions, mut argument: Value) -> anyhow::Result<Value> {
     let shell_directory = std::env::current_dir().context("cannot read the current directory")?;
     let workspace = workspace_or_current(session)?;
-    fslens::commands::paths::resolve_cli_path_arguments(&mut argument, &shell_directory, &workspace);
+    fslens::cli::paths::resolve_cli_path_arguments(&mut argument, &shell_directory, &workspace);
     Ok(argument)
 }
 

@@ -16,6 +16,7 @@ pub mod find;
 pub mod index;
 pub mod make_visible;
 pub mod outline;
+pub mod paths;
 pub mod project_inspect;
 pub mod referenced;
 pub mod rename;
