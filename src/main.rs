@@ -278,8 +278,9 @@ async fn in_session(
     request: CliRequest,
 ) -> anyhow::Result<ExitCode> {
     let answer = ask(session, config, command.id(), request.argument, request.wait_ms).await?;
-    print_answer(&answer, request.json, |answer| fslens::cli::render_text(command, answer))?;
-    let code = fslens::cli::exit_code(command, &answer);
+    let shown = fslens::cli::shown(command, &answer, request.json);
+    write_stdout(&format!("{}\n", shown.text)).context("cannot write to stdout")?;
+    let code = shown.exit_code;
     if code == exit_codes::FSAC_NOT_RUNNING {
         let reason = answer.get("reason").and_then(Value::as_str).unwrap_or("FSAC crashed");
         let _ = write_stderr(&format!("fslens: FSAC is not running: {}", reason.replace('\n', " ")));
@@ -343,8 +344,9 @@ async fn in_process(
     };
     let argument = with_shell_paths(session, request.argument)?;
     let answer = run(command, argument, local).await?;
-    print_answer(&answer, request.json, |answer| fslens::cli::render_text(command, answer))?;
-    Ok(ExitCode::from(fslens::cli::exit_code(command, &answer)))
+    let shown = fslens::cli::shown(command, &answer, request.json);
+    write_stdout(&format!("{}\n", shown.text)).context("cannot write to stdout")?;
+    Ok(ExitCode::from(shown.exit_code))
 }
 
 fn proxy_config(session: &SessionOptions) -> anyhow::Result<ProxyConfig> {
