@@ -270,7 +270,11 @@ def strongly_connected(nodes, edges):
 
 CLI_FILE = re.compile(r"(^|/)(command_line|cli|text|render)\.rs$")
 CLI_MARK = re.compile(r"\bexit_codes\b|\bcli_contract\b|\bCommandLine\b|\bOnCommandLine\b|\bCliArguments\b|\bcrate::cli::|\bclap::(Arg|Command|ArgMatches|Error)\b")
-CLI_NAME = re.compile(r"^(render\w*|\w*exit_code\w*|\w*_cli\w*|cli_\w*)$")
+# `cli` as a whole word of the name (`run_cli`, `cli_request`), not a word that starts with it
+# (`case_of_clip` is about a banana clip).
+CLI_NAME = re.compile(r"^(render\w*|\w*exit_code\w*|(\w+_)?cli(_\w+)?)$")
+# A renderer `src/cli/` hands a command's face: `read_as::<Answer>(answer, crate::commands::…)`.
+FACE_RENDERER = re.compile(r"\(\s*answer\s*,\s*crate::commands::([\w:]+)\s*,?\s*\)")
 
 
 def items(code, keyword_pattern):
@@ -298,7 +302,9 @@ def nonblank(text):
 def cli_text_lines(files):
     """Lines of CLI text and exit-code code in src/commands, and the files importing the CLI.
 
-    A function is CLI code when `src/cli/` names it as a command's text renderer, when
+    A function is CLI code when `src/cli/` hands it to a command's face as its text renderer
+    (a `crate::commands::…` path in the renderer's place; a helper of `src/commands` the CLI
+    merely calls, such as `doctor::diagnose`, is the command's), when
     its name says so (`render…`, `…exit_code…`, `…cli…`), when it names the CLI's types
     (`exit_codes`, `cli_contract`, `crate::cli`, `CommandLine`, `OnCommandLine`,
     `CliArguments`, clap's builder), or when every caller of it in its file is CLI code (the
@@ -308,7 +314,7 @@ def cli_text_lines(files):
     registry_names = set()
     for source in files:
         if source.top == "cli":
-            for m in re.finditer(r"\bcrate::commands::([\w:]+)", source.code):
+            for m in FACE_RENDERER.finditer(source.code):
                 path = m.group(1).split("::")
                 registry_names.add((tuple(path[:-1]), path[-1]))
     total = 0
@@ -338,7 +344,10 @@ def cli_text_lines(files):
             for i, (name, a, b) in enumerate(functions):
                 if i in cli or name in ("new", "from", "fmt"):
                     continue
-                call = re.compile(r"\b%s\s*[(:<]" % re.escape(name))
+                # A free function is called as `name(`/`name::<`; a method (it takes `self`) also
+                # as `.name(`. A method call `.extend(` is no call of a free `fn extend`.
+                takes_self = re.search(r"\bself\b", code[a:code.find("{", a)]) is not None
+                call = re.compile((r"\b" if takes_self else r"(?<![.\w])") + r"%s\s*[(:<]" % re.escape(name))
                 callers = [k for k, (_, c, d) in enumerate(functions) if k != i and call.search(code[c:d])]
                 if callers and all(k in cli for k in callers):
                     cli.add(i)

@@ -82,7 +82,7 @@ struct SessionOptions {
 #[derive(Subcommand)]
 enum Command {
     /// Index the workspace's F# files with the syntax layer and print statistics.
-    Index(fslens::commands::index::IndexCliArgs),
+    Index(fslens::cli::index::IndexCliArgs),
     /// One LSP navigation at a position through the session's FSAC: definition, references,
     /// hover, typeDefinition, implementation, signatureHelp, incomingCalls, outgoingCalls,
     /// typeHierarchy (computed by fslens), documentSymbol, workspaceSymbol, codeActions
@@ -230,8 +230,7 @@ async fn run(cli: Cli, table: Option<(Table, CliRequest)>) -> anyhow::Result<Exi
     if let Some((command, request)) = table {
         return match request.runs {
             Runs::InSession => in_session(session, config, command, request).await,
-            Runs::FromFiles => from_files(session, command, request).await,
-            Runs::FromFilesWithFsac => doctor_cli(session, command, request).await,
+            Runs::InProcess(run) => in_process(session, run, command, request).await,
         };
     }
     let Some(command) = cli.command else {
@@ -279,8 +278,9 @@ async fn in_session(
     request: CliRequest,
 ) -> anyhow::Result<ExitCode> {
     let answer = ask(session, config, command.id(), request.argument, request.wait_ms).await?;
-    print_answer(&answer, request.json, |answer| fslens::cli::render_text(command, answer))?;
-    let code = fslens::cli::exit_code(command, &answer);
+    let shown = fslens::cli::shown(command, &answer, request.json);
+    write_stdout(&format!("{}\n", shown.text)).context("cannot write to stdout")?;
+    let code = shown.exit_code;
     if code == exit_codes::FSAC_NOT_RUNNING {
         let reason = answer.get("reason").and_then(Value::as_str).unwrap_or("FSAC crashed");
         let _ = write_stderr(&format!("fslens: FSAC is not running: {}", reason.replace('\n', " ")));
@@ -314,64 +314,39 @@ async fn navigate_cli(
 }
 
 /// `fslens index`: builds the syntax index of the workspace off the runtime's thread.
-async fn index_cli(
-    session: &SessionOptions,
-    arguments: fslens::commands::index::IndexCliArgs,
-) -> anyhow::Result<ExitCode> {
+async fn index_cli(session: &SessionOptions, arguments: fslens::cli::index::IndexCliArgs) -> anyhow::Result<ExitCode> {
     let workspace = workspace_or_current(session)?;
-    let (answer, json) = tokio::task::spawn_blocking(move || {
-        fslens::commands::index::run_cli(&arguments, &workspace).map(|answer| (answer, arguments.json))
-    })
-    .await
-    .context("the indexing thread failed")??;
-    print_answer(&answer, json, fslens::commands::index::render_text)?;
+    let json = arguments.json;
+    let stats = tokio::task::spawn_blocking(move || fslens::cli::index::run(&arguments, &workspace))
+        .await
+        .context("the indexing thread failed")??;
+    let text = if json {
+        serde_json::to_string_pretty(&serde_json::to_value(&stats)?)?
+    } else {
+        fslens::cli::index::render_text(&stats)
+    };
+    write_stdout(&format!("{text}\n")).context("cannot write to stdout")?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// A table command that reads files only (the referenced-assembly tools): no session, no FSAC.
-/// Exit code 2 when the package or type did not resolve (the answer's hint says why).
-async fn from_files(session: &SessionOptions, command: Table, request: CliRequest) -> anyhow::Result<ExitCode> {
-    let workspace = workspace_or_current(session)?;
-    let argument = with_shell_paths(session, request.argument)?;
-    let answer =
-        tokio::task::spawn_blocking(move || fslens::commands::referenced::run_cli(command, &argument, &workspace))
-            .await
-            .context("the metadata reading thread failed")??;
-    print_answer(&answer, request.json, |answer| fslens::cli::render_text(command, answer))?;
-    Ok(ExitCode::from(fslens::cli::exit_code(command, &answer)))
-}
-
-/// How long `fslens doctor` lets FSAC's `--version` run.
-const FSAC_VERSION_TIMEOUT: Duration = Duration::from_secs(20);
-
-/// `fslens doctor` in the CLI's own process (it must answer where FSAC cannot start): FSAC
-/// resolved as a session would resolve it and its `--version` run (both in `proxy::backend`),
-/// then the checks from files. Exit 1 when a check is a problem.
-async fn doctor_cli(session: &SessionOptions, command: Table, request: CliRequest) -> anyhow::Result<ExitCode> {
-    use fslens::commands::doctor::{FsacFinding, run_cli};
-    let root = canonical_workspace(session)?;
-    let resolved = resolve_fsac_command(
-        session.fsac.as_deref(),
-        std::env::var_os(FSAC_ENVIRONMENT_VARIABLE),
-        std::env::var_os("PATH"),
-    );
-    let start_directory = std::env::current_dir().context("cannot read the current directory")?;
-    let finding = match resolved {
-        Err(reason) => FsacFinding::Unreadable { reason },
-        Ok(Err(reason)) => FsacFinding::NotFound { reason },
-        Ok(Ok(fsac)) => {
-            let fsac = fsac.relative_paths_from(&start_directory);
-            let version = fslens::proxy::backend::fsac_version(&fsac, &root, FSAC_VERSION_TIMEOUT).await;
-            let source = serde_json::to_value(fsac.source)?.as_str().unwrap_or_default().to_owned();
-            FsacFinding::Resolved { command: fsac.display(), source, version }
-        }
+/// A table command run in the CLI's own process (no session): its function answers from the
+/// workspace, the shell's directory and `--fsac`.
+async fn in_process(
+    session: &SessionOptions,
+    run: fslens::cli::command_line::RunInProcess,
+    command: Table,
+    request: CliRequest,
+) -> anyhow::Result<ExitCode> {
+    let local = fslens::cli::command_line::Local {
+        workspace: workspace_or_current(session)?,
+        shell_directory: std::env::current_dir().context("cannot read the current directory")?,
+        fsac: session.fsac.clone(),
     };
-    let argument = request.argument;
-    let answer = tokio::task::spawn_blocking(move || run_cli(&argument, &root, &finding))
-        .await
-        .context("the doctor's thread failed")??;
-    print_answer(&answer, request.json, |answer| fslens::cli::render_text(command, answer))?;
-    Ok(ExitCode::from(fslens::cli::exit_code(command, &answer)))
+    let argument = with_shell_paths(session, request.argument)?;
+    let answer = run(command, argument, local).await?;
+    let shown = fslens::cli::shown(command, &answer, request.json);
+    write_stdout(&format!("{}\n", shown.text)).context("cannot write to stdout")?;
+    Ok(ExitCode::from(shown.exit_code))
 }
 
 fn proxy_config(session: &SessionOptions) -> anyhow::Result<ProxyConfig> {
@@ -438,11 +413,7 @@ fn proxy_config_for_fsac(session: &SessionOptions) -> anyhow::Result<ProxyConfig
 
 /// The workspace root, canonical; one that does not exist is `invalid_path`.
 fn canonical_workspace(session: &SessionOptions) -> anyhow::Result<PathBuf> {
-    let workspace = workspace_or_current(session)?;
-    workspace.canonicalize().map_err(|error| {
-        let written = workspace.display().to_string();
-        anyhow::Error::new(Failure::invalid_path(&written, format!("workspace {written} does not exist: {error}")))
-    })
+    Ok(fslens::cli::command_line::canonical_workspace(&workspace_or_current(session)?)?)
 }
 
 fn workspace_or_current(session: &SessionOptions) -> anyhow::Result<PathBuf> {
@@ -453,11 +424,11 @@ fn workspace_or_current(session: &SessionOptions) -> anyhow::Result<PathBuf> {
 }
 
 /// The command's arguments with the paths typed in the shell resolved as the shell reads them
-/// (`commands::paths::resolve_cli_path`: the current directory first, then the workspace).
+/// (`cli::paths::resolve_cli_path`: the current directory first, then the workspace).
 fn with_shell_paths(session: &SessionOptions, mut argument: Value) -> anyhow::Result<Value> {
     let shell_directory = std::env::current_dir().context("cannot read the current directory")?;
     let workspace = workspace_or_current(session)?;
-    fslens::commands::paths::resolve_cli_path_arguments(&mut argument, &shell_directory, &workspace);
+    fslens::cli::paths::resolve_cli_path_arguments(&mut argument, &shell_directory, &workspace);
     Ok(argument)
 }
 

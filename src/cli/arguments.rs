@@ -24,8 +24,9 @@ use crate::commands::union_impact::UnionCaseImpactArguments;
 use crate::commands::{check, field_impact, find, rename};
 use crate::failure::Failure;
 
+/// `doctor` runs in the CLI's own process: it must answer where FSAC cannot start.
 impl CliArguments for DoctorArguments {
-    const RUNS: Runs = Runs::FromFilesWithFsac;
+    const RUNS: Runs = Runs::InProcess(crate::cli::doctor::run_in_process);
 }
 
 /// The command line waits for FSAC's load up to the deadline.
@@ -124,15 +125,15 @@ impl CliArguments for SignatureDriftArguments {
 
 /// The referenced-assembly tools read files: the command line runs them in its own process.
 impl CliArguments for ReferencedSymbolsArguments {
-    const RUNS: Runs = Runs::FromFiles;
+    const RUNS: Runs = Runs::InProcess(crate::cli::referenced::run_in_process);
 }
 
 impl CliArguments for NugetTypesArguments {
-    const RUNS: Runs = Runs::FromFiles;
+    const RUNS: Runs = Runs::InProcess(crate::cli::referenced::run_in_process);
 }
 
 impl CliArguments for NugetMembersArguments {
-    const RUNS: Runs = Runs::FromFiles;
+    const RUNS: Runs = Runs::InProcess(crate::cli::referenced::run_in_process);
 }
 
 /// `fslens field-impact FIELD`: the field and find's sweep flags (every other argument keeps its

@@ -6,31 +6,52 @@
 //! a command adds no line to `main.rs`.
 
 // clap's command-line definition (no process: tests/it/architecture.rs looks for those).
+use std::future::Future;
+use std::path::{Path, PathBuf};
+use std::pin::Pin;
+
 use clap::Command as Subcommand;
 use serde::Serialize;
 use serde_json::Value;
 
 use crate::commands::params::to_argument_object;
+use crate::commands::registry::Command;
 use crate::failure::Failure;
 
 /// Where a subcommand's answer comes from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug)]
 pub enum Runs {
     /// In the workspace's session (joined, or started headless).
     InSession,
-    /// From files alone, in the CLI's own process: no session, no FSAC (the referenced-assembly
-    /// tools read metadata and `project.assets.json`).
-    FromFiles,
-    /// From files in the CLI's own process, with what the CLI finds out about FSAC: the command
-    /// a session would start (resolved as the session resolves it) and its `--version`
-    /// (`doctor`, which must answer where FSAC cannot start).
-    FromFilesWithFsac,
+    /// In the CLI's own process, with no session: the function answers from what the command
+    /// line gives it ([`Local`]). The referenced-assembly tools read metadata and
+    /// `project.assets.json`; `doctor` resolves FSAC as a session would and runs its
+    /// `--version`, since it must answer where FSAC cannot start.
+    InProcess(RunInProcess),
+}
+
+/// A command run in the CLI's own process: the command, its argument object (the paths typed
+/// in the shell already resolved) and what the command line gives it; it answers the wire's JSON.
+pub type RunInProcess = fn(Command, Value, Local) -> InProcess;
+
+/// The answer of a command run in the CLI's own process, on its way.
+pub type InProcess = Pin<Box<dyn Future<Output = anyhow::Result<Value>>>>;
+
+/// What the command line gives a command run in its own process.
+#[derive(Clone, Debug)]
+pub struct Local {
+    /// The workspace root as given (`--workspace`, else the current directory).
+    pub workspace: PathBuf,
+    /// The shell's current directory (a relative `--fsac` program is read from it).
+    pub shell_directory: PathBuf,
+    /// The FSAC command line of `--fsac`, if given (else `$FSLENS_FSAC`, else the `PATH`).
+    pub fsac: Option<String>,
 }
 
 /// What a command line asks: the command's argument object, how long to wait for FSAC to load
 /// the workspace first (`None`: the syntax layer answers without waiting), and whether the
 /// answer is printed as JSON.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct CliRequest {
     pub argument: Value,
     pub wait_ms: Option<u64>,
@@ -95,4 +116,12 @@ pub fn subcommand<Line: CommandLine>(name: &'static str, about: &'static str) ->
 pub fn request_of<Line: CommandLine>(matches: &clap::ArgMatches) -> Result<CliRequest, Failure> {
     let line = Line::from_arg_matches(matches).map_err(|error| Failure::usage(&error))?;
     line.request()
+}
+
+/// The workspace root, canonical; one that does not exist is `invalid_path`.
+pub fn canonical_workspace(workspace: &Path) -> Result<PathBuf, Failure> {
+    workspace.canonicalize().map_err(|error| {
+        let written = workspace.display().to_string();
+        Failure::invalid_path(&written, format!("workspace {written} does not exist: {error}"))
+    })
 }

@@ -11,8 +11,15 @@ pub mod contract;
 pub mod dead_code;
 pub mod diagnostic;
 pub mod doctor;
+pub mod field_impact;
+pub mod find;
+pub mod index;
 pub mod make_visible;
+pub mod outline;
+pub mod paths;
 pub mod project_inspect;
+pub mod referenced;
+pub mod rename;
 pub mod run_tests;
 pub mod signature_drift;
 pub mod status;
@@ -26,7 +33,7 @@ use serde_json::Value;
 use crate::cli::command_line::{CliRequest, CommandLine, OnCommandLine};
 use crate::cli::contract::exit_codes;
 use crate::commands;
-use crate::commands::outcome::Outcome;
+use crate::commands::outcome::{Answered, Outcome};
 use crate::commands::registry::Command;
 use crate::failure::Failure;
 
@@ -35,8 +42,25 @@ pub struct Face {
     /// Its subcommand, if it has one (`restart`, `diagnostics` and `typeHierarchy` are reached
     /// by the editor and MCP only).
     pub subcommand: Option<Subcommand>,
-    /// Its answer as text, read from the wire JSON (printed without `--json`).
-    pub text: fn(&Value) -> String,
+    /// Its answer read once from the wire JSON as the command's answer type: its text (printed
+    /// without `--json`) and what it means (its exit code).
+    pub read: fn(&Value) -> Result<Read, serde_json::Error>,
+}
+
+/// A command's answer as the command line reads it.
+pub struct Read {
+    /// The answer as text.
+    pub text: String,
+    /// What the answer means.
+    pub outcome: Outcome,
+}
+
+/// What the command line prints of an answer, and its exit code.
+pub struct Shown {
+    /// The JSON with `--json`, else the text.
+    pub text: String,
+    /// The exit code ([`exit_codes`]).
+    pub exit_code: u8,
 }
 
 /// A subcommand: its name, its help line, and the type its flags come from.
@@ -92,12 +116,12 @@ fn status_face() -> Face {
             "status",
             "Start a headless session (or join a running one) and print its status",
         )),
-        text: |answer| text_of::<commands::status::StatusAnswer>(answer, crate::cli::status::render_text),
+        read: |answer| read_as::<commands::status::StatusAnswer>(answer, crate::cli::status::render_text),
     }
 }
 
 fn restart_face() -> Face {
-    Face { subcommand: None, text: |answer| text_of::<serde_json::Value>(answer, indented_json) }
+    Face { subcommand: None, read: |answer| read_as::<serde_json::Value>(answer, indented_json) }
 }
 
 fn doctor_face() -> Face {
@@ -106,7 +130,7 @@ fn doctor_face() -> Face {
             "doctor",
             "Check what keeps fslens or FSAC from serving the workspace (SDK, global.json, FSAC, restore, paket, central packages, session socket, a second FSAC), each with its fix",
         )),
-        text: |answer| text_of::<commands::doctor::DoctorAnswer>(answer, crate::cli::doctor::render_text),
+        read: |answer| read_as::<commands::doctor::DoctorAnswer>(answer, crate::cli::doctor::render_text),
     }
 }
 
@@ -116,7 +140,7 @@ fn find_face() -> Face {
             "find",
             "Find every site of a symbol across every project, with proof of coverage",
         )),
-        text: |answer| text_of::<commands::find::answer::FindAnswer>(answer, crate::commands::find::render_text),
+        read: |answer| read_as::<commands::find::answer::FindAnswer>(answer, crate::cli::find::render_text),
     }
 }
 
@@ -126,8 +150,8 @@ fn tests_for_symbol_face() -> Face {
             "tests-for-symbol",
             "List the tests of the test projects that reach a symbol (directly or through one helper)",
         )),
-        text: |answer| {
-            text_of::<commands::tests_for_symbol::TestsForSymbolAnswer>(
+        read: |answer| {
+            read_as::<commands::tests_for_symbol::TestsForSymbolAnswer>(
                 answer,
                 crate::cli::tests_for_symbol::render_text,
             )
@@ -141,8 +165,8 @@ fn field_impact_face() -> Face {
             "field-impact",
             "Every site of a record field with its kind and type, grouped for planning a change",
         )),
-        text: |answer| {
-            text_of::<commands::field_impact::FieldImpactAnswer>(answer, crate::commands::field_impact::render_text)
+        read: |answer| {
+            read_as::<commands::field_impact::FieldImpactAnswer>(answer, crate::cli::field_impact::render_text)
         },
     }
 }
@@ -153,12 +177,12 @@ fn check_face() -> Face {
             "check",
             "Type-check and print a verdict (clean | errors | unknown) that says what it covers",
         )),
-        text: |answer| text_of::<commands::check::answer::CheckAnswer>(answer, crate::cli::check::render_text),
+        read: |answer| read_as::<commands::check::answer::CheckAnswer>(answer, crate::cli::check::render_text),
     }
 }
 
 fn diagnostics_face() -> Face {
-    Face { subcommand: None, text: |answer| text_of::<commands::diagnostics::DiagnosticsAnswer>(answer, indented_json) }
+    Face { subcommand: None, read: |answer| read_as::<commands::diagnostics::DiagnosticsAnswer>(answer, indented_json) }
 }
 
 fn make_internal_visible_face() -> Face {
@@ -167,8 +191,8 @@ fn make_internal_visible_face() -> Face {
             "make-visible",
             "Make a private declaration internal: prints the edit (nothing is written to disk)",
         )),
-        text: |answer| {
-            text_of::<commands::make_visible::MakeVisibleAnswer>(answer, crate::cli::make_visible::render_text)
+        read: |answer| {
+            read_as::<commands::make_visible::MakeVisibleAnswer>(answer, crate::cli::make_visible::render_text)
         },
     }
 }
@@ -179,7 +203,7 @@ fn outline_face() -> Face {
             "outline",
             "Outline a file, a project or a public API from the syntax layer (in a session, so the editor's unsaved buffers count when one is running)",
         )),
-        text: |answer| text_of::<commands::outline::OutlineAnswer>(answer, crate::commands::outline::outline_text),
+        read: |answer| read_as::<commands::outline::OutlineAnswer>(answer, crate::cli::outline::render_text),
     }
 }
 
@@ -189,7 +213,7 @@ fn explain_diagnostic_face() -> Face {
             "explain-diagnostic",
             "Explain the compiler diagnostic at --path/--line: message, context, meaning, fixes",
         )),
-        text: |answer| text_of::<commands::diagnostic::explain::ExplainAnswer>(answer, crate::cli::diagnostic::explain),
+        read: |answer| read_as::<commands::diagnostic::explain::ExplainAnswer>(answer, crate::cli::diagnostic::explain),
     }
 }
 
@@ -199,7 +223,7 @@ fn diagnostic_fixes_face() -> Face {
             "diagnostic-fixes",
             "FSAC's fixes for the diagnostic at --path/--line, previewed (nothing is written)",
         )),
-        text: |answer| text_of::<commands::diagnostic::fixes::FixesAnswer>(answer, crate::cli::diagnostic::fixes),
+        read: |answer| read_as::<commands::diagnostic::fixes::FixesAnswer>(answer, crate::cli::diagnostic::fixes),
     }
 }
 
@@ -209,8 +233,8 @@ fn suggest_open_face() -> Face {
             "suggest-open",
             "Which `open` brings NAME (or the FS0039 at --path/--line) into scope",
         )),
-        text: |answer| {
-            text_of::<commands::diagnostic::suggest_open::SuggestOpenAnswer>(
+        read: |answer| {
+            read_as::<commands::diagnostic::suggest_open::SuggestOpenAnswer>(
                 answer,
                 crate::cli::diagnostic::suggest_open,
             )
@@ -224,8 +248,8 @@ fn referenced_symbols_face() -> Face {
             "referenced-symbols",
             "Search the referenced assemblies' types by name substring (read from their metadata)",
         )),
-        text: |answer| {
-            text_of::<commands::referenced::ReferencedSymbolsAnswer>(answer, crate::commands::referenced::symbols_text)
+        read: |answer| {
+            read_as::<commands::referenced::ReferencedSymbolsAnswer>(answer, crate::cli::referenced::symbols_text)
         },
     }
 }
@@ -236,9 +260,7 @@ fn nuget_types_face() -> Face {
             "nuget-types",
             "List the types of one package or referenced assembly (exact package id or assembly name)",
         )),
-        text: |answer| {
-            text_of::<commands::referenced::NugetTypesAnswer>(answer, crate::commands::referenced::types_text)
-        },
+        read: |answer| read_as::<commands::referenced::NugetTypesAnswer>(answer, crate::cli::referenced::types_text),
     }
 }
 
@@ -248,8 +270,8 @@ fn nuget_members_face() -> Face {
             "nuget-members",
             "List the members of one type of a package or referenced assembly, with signatures",
         )),
-        text: |answer| {
-            text_of::<commands::referenced::NugetMembersAnswer>(answer, crate::commands::referenced::members_text)
+        read: |answer| {
+            read_as::<commands::referenced::NugetMembersAnswer>(answer, crate::cli::referenced::members_text)
         },
     }
 }
@@ -260,7 +282,7 @@ fn symbol_search_face() -> Face {
             "symbol-search",
             "Rank files for identifiers from the syntax index (BM25, declarations first, tests demoted)",
         )),
-        text: |answer| text_of::<commands::symbols::SymbolSearchAnswer>(answer, crate::cli::symbols::search_text),
+        read: |answer| read_as::<commands::symbols::SymbolSearchAnswer>(answer, crate::cli::symbols::search_text),
     }
 }
 
@@ -270,8 +292,8 @@ fn read_symbol_face() -> Face {
             "read-symbol",
             "Print one declaration's source by name (all candidates when the name is ambiguous)",
         )),
-        text: |answer| {
-            text_of::<commands::symbols::read::ReadSymbolAnswer>(answer, crate::cli::symbols::read_symbol_text)
+        read: |answer| {
+            read_as::<commands::symbols::read::ReadSymbolAnswer>(answer, crate::cli::symbols::read_symbol_text)
         },
     }
 }
@@ -282,8 +304,8 @@ fn read_enclosing_face() -> Face {
             "read-enclosing",
             "Print the smallest declaration enclosing a path and 0-based line",
         )),
-        text: |answer| {
-            text_of::<commands::symbols::read::ReadEnclosingAnswer>(answer, crate::cli::symbols::read_enclosing_text)
+        read: |answer| {
+            read_as::<commands::symbols::read::ReadEnclosingAnswer>(answer, crate::cli::symbols::read_enclosing_text)
         },
     }
 }
@@ -294,14 +316,14 @@ fn rename_face() -> Face {
             "rename",
             "Rename the symbol at --path/--line: a preview cross-checked against find (nothing is written unless --apply disk)",
         )),
-        text: |answer| text_of::<commands::rename::RenameAnswer>(answer, crate::commands::rename::render_text),
+        read: |answer| read_as::<commands::rename::RenameAnswer>(answer, crate::cli::rename::render_text),
     }
 }
 
 fn type_hierarchy_face() -> Face {
     Face {
         subcommand: None,
-        text: |answer| text_of::<commands::type_hierarchy::TypeHierarchyAnswer>(answer, indented_json),
+        read: |answer| read_as::<commands::type_hierarchy::TypeHierarchyAnswer>(answer, indented_json),
     }
 }
 
@@ -311,7 +333,7 @@ fn run_tests_face() -> Face {
             "run-tests",
             "Run tests through FSAC's test explorer (VSTest over the built assemblies) and print each result",
         )),
-        text: |answer| text_of::<commands::run_tests::RunTestsAnswer>(answer, crate::cli::run_tests::render_text),
+        read: |answer| read_as::<commands::run_tests::RunTestsAnswer>(answer, crate::cli::run_tests::render_text),
     }
 }
 
@@ -321,8 +343,8 @@ fn union_case_impact_face() -> Face {
             "union-case-impact",
             "What adding, removing or changing a union case breaks: every match and use, checked by the compiler without touching anything",
         )),
-        text: |answer| {
-            text_of::<commands::union_impact::UnionCaseImpactAnswer>(answer, crate::cli::union_impact::render_text)
+        read: |answer| {
+            read_as::<commands::union_impact::UnionCaseImpactAnswer>(answer, crate::cli::union_impact::render_text)
         },
     }
 }
@@ -333,8 +355,8 @@ fn signature_drift_face() -> Face {
             "signature-drift",
             "Compare each .fsi with its .fs: what the signature hides, what it declares that the implementation lacks, with fixes (nothing is written)",
         )),
-        text: |answer| {
-            text_of::<commands::signature_drift::SignatureDriftAnswer>(answer, crate::cli::signature_drift::render_text)
+        read: |answer| {
+            read_as::<commands::signature_drift::SignatureDriftAnswer>(answer, crate::cli::signature_drift::render_text)
         },
     }
 }
@@ -345,8 +367,8 @@ fn project_inspect_face() -> Face {
             "project-inspect",
             "The project model FSAC loaded (compile order, references, framework, defines) and how it differs from the project files",
         )),
-        text: |answer| {
-            text_of::<commands::project_inspect::ProjectInspectAnswer>(answer, crate::cli::project_inspect::render_text)
+        read: |answer| {
+            read_as::<commands::project_inspect::ProjectInspectAnswer>(answer, crate::cli::project_inspect::render_text)
         },
     }
 }
@@ -357,7 +379,7 @@ fn dead_code_face() -> Face {
             "dead-code",
             "List private and internal declarations nothing in the workspace uses (public too with --include-public)",
         )),
-        text: |answer| text_of::<commands::dead_code::DeadCodeAnswer>(answer, crate::cli::dead_code::render_text),
+        read: |answer| read_as::<commands::dead_code::DeadCodeAnswer>(answer, crate::cli::dead_code::render_text),
     }
 }
 
@@ -380,19 +402,32 @@ pub fn request(name: &str, matches: &clap::ArgMatches) -> Option<Result<(Command
     })
 }
 
-/// The answer as the command line prints it without `--json` (an answer that does not read as
-/// the command's answer type is shown as JSON, with why).
-pub fn render_text(command: Command, answer: &Value) -> String {
-    (face(command).text)(answer)
+/// The answer as the command line shows it, read once as the command's answer type: the JSON
+/// with `json`, else its text, and its exit code ([`exit_codes`]). An answer that does not read
+/// as the command's answer type is shown as JSON (with why, as text) and is a failure.
+pub fn shown(command: Command, answer: &Value, json: bool) -> Shown {
+    let read = (face(command).read)(answer);
+    let text = match (&read, json) {
+        (_, true) => serde_json::to_string_pretty(answer)
+            .unwrap_or_else(|error| format!("(the answer could not be written: {error})")),
+        (Ok(read), false) => read.text.clone(),
+        (Err(error), false) => format!("(the answer could not be read for text: {error})\n{answer:#}"),
+    };
+    let exit_code = match read {
+        Ok(read) => exit_code_of(read.outcome),
+        Err(_) => exit_codes::FAILED,
+    };
+    Shown { text, exit_code }
 }
 
-/// The command line's exit code for the answer ([`exit_codes`]); an answer that does not read
-/// as the command's answer type is a failure.
+/// The answer as the command line prints it without `--json` ([`shown`]).
+pub fn render_text(command: Command, answer: &Value) -> String {
+    shown(command, answer, false).text
+}
+
+/// The command line's exit code for the answer ([`shown`]).
 pub fn exit_code(command: Command, answer: &Value) -> u8 {
-    match command.outcome(answer) {
-        Ok(outcome) => exit_code_of(outcome),
-        Err(_) => exit_codes::FAILED,
-    }
+    shown(command, answer, true).exit_code
 }
 
 /// The exit code an [`Outcome`] gives.
@@ -405,12 +440,13 @@ pub fn exit_code_of(outcome: Outcome) -> u8 {
     }
 }
 
-/// The typed answer's text, or why it does not read.
-fn text_of<Answer: DeserializeOwned>(answer: &Value, render: fn(&Answer) -> String) -> String {
-    match Answer::deserialize(answer) {
-        Ok(typed) => render(&typed),
-        Err(error) => format!("(the answer could not be read for text: {error})\n{answer:#}"),
-    }
+/// The answer read as `Answer`: its text and what it means.
+fn read_as<Answer: DeserializeOwned + Answered>(
+    answer: &Value,
+    render: fn(&Answer) -> String,
+) -> Result<Read, serde_json::Error> {
+    let typed = Answer::deserialize(answer)?;
+    Ok(Read { text: render(&typed), outcome: typed.outcome() })
 }
 
 /// The text of a command with no rendering of its own (nothing on the command line runs it):
@@ -420,6 +456,6 @@ fn indented_json<Answer: serde::Serialize>(answer: &Answer) -> String {
 }
 
 /// The exit code of a typed answer.
-pub fn exit_code_of_answer<Answer: crate::commands::outcome::Answered>(answer: &Answer) -> u8 {
+pub fn exit_code_of_answer<Answer: Answered>(answer: &Answer) -> u8 {
     exit_code_of(answer.outcome())
 }

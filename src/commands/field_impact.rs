@@ -199,32 +199,6 @@ fn group_page(sites: &[SiteRow]) -> PageGroups {
     groups
 }
 
-/// `fslens field-impact`'s table: one row per site with its kind, symbol and type.
-pub fn render_text(extended: &FieldImpactAnswer) -> String {
-    let field = extended.members.as_ref().map_or("", |parts| parts.field.as_str());
-    let answer = &extended.find;
-    let mut lines = vec![format!(
-        "{} sites of {field} (outcome {}, {})",
-        answer.total_sites,
-        answer.outcome.as_str(),
-        answer.status.as_str()
-    )];
-    for site in answer.page.iter().flat_map(|page| &page.sites) {
-        lines.push(format!(
-            "{}  {:<20} {:<40} {}",
-            crate::commands::find::site_position(site),
-            site.kind.as_str(),
-            crate::commands::find::symbol_of(site),
-            site.site_type.as_ref().and_then(Option::as_deref).unwrap_or("")
-        ));
-    }
-    lines.extend(crate::commands::find::page_omissions(answer));
-    if let Some(note) = &answer.site_types_note {
-        lines.push(format!("site types: {note}"));
-    }
-    lines.join("\n")
-}
-
 /// A field-impact page is a definite answer, as find's is.
 impl crate::commands::outcome::Answered for FieldImpactAnswer {}
 

@@ -3,39 +3,17 @@
 //! cache hits and the memory the index holds. For users checking a workspace and for the
 //! benchmarks.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Instant;
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
-use crate::syntax::cache::CacheSetting;
 use crate::syntax::{IndexOptions, Overlay, SyntaxIndex};
 use crate::workspace::load_workspace;
 
-/// `fslens index` on the command line.
-#[derive(Clone, Debug, clap::Args)]
-pub struct IndexCliArgs {
-    /// Report statistics (the only mode today; accepted for forward compatibility).
-    #[arg(long)]
-    pub stats: bool,
-    /// Print JSON instead of plain text.
-    #[arg(long)]
-    pub json: bool,
-    /// Worker threads (default: one per core).
-    #[arg(long)]
-    pub threads: Option<usize>,
-    /// Do not read or write the on-disk cache.
-    #[arg(long)]
-    pub no_cache: bool,
-    /// Cache directory (default: FSLENS_CACHE_DIR, else $XDG_CACHE_HOME/fslens, else ~/.cache/fslens).
-    #[arg(long, value_name = "DIR")]
-    pub cache_dir: Option<PathBuf>,
-}
-
 /// What `fslens index --stats` reports: the workspace model's size, what indexing it took and
-/// the memory the index holds. Serialized once at the CLI's edge ([`run_cli`]); the text
-/// rendering reads it back typed.
+/// the memory the index holds. The command line prints it as JSON or as text
+/// (`cli::index`).
 #[derive(Serialize, Deserialize, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
 pub struct IndexStats {
@@ -151,63 +129,10 @@ pub fn index_stats(root: &Path, options: IndexOptions, overlay: &Overlay) -> any
     })
 }
 
-/// Runs `fslens index` and writes its statistics as JSON (the CLI's edge); print the JSON with
-/// `--json`, else [`render_text`] of it.
-pub fn run_cli(arguments: &IndexCliArgs, workspace: &Path) -> anyhow::Result<Value> {
-    let cache = if arguments.no_cache {
-        CacheSetting::Disabled
-    } else if let Some(directory) = &arguments.cache_dir {
-        CacheSetting::Directory(directory.clone())
-    } else {
-        CacheSetting::from_environment()
-    };
-    let options = IndexOptions { threads: arguments.threads.unwrap_or(0), cache, ..IndexOptions::default() };
-    Ok(serde_json::to_value(index_stats(workspace, options, &Overlay::new())?)?)
-}
-
-/// Plain-text rendering of [`run_cli`]'s answer, read back as [`IndexStats`].
-pub fn render_text(stats: &Value) -> String {
-    match IndexStats::deserialize(stats) {
-        Ok(stats) => render_stats(&stats),
-        Err(error) => format!("(the statistics could not be read for text: {error})\n{stats:#}"),
-    }
-}
-
-/// Plain-text rendering of [`IndexStats`].
-pub fn render_stats(stats: &IndexStats) -> String {
-    let time = &stats.time_ms;
-    format!(
-        "workspace {}\n  {} projects, {} solutions, {} orphan files\n  {} files, {} bytes, {} lines: {} clean, {} degraded, {} timed out, {} failed\n  parsed {}, cache hits {} ({})\n  time: wall {:.1} ms on {} threads; summed over threads: read+hash {:.1} ms, parse {:.1} ms, index {:.1} ms, cache {:.1} ms; workspace model {:.1} ms\n  memory: index ~{} bytes ({} bytes/line), {} interned names\n",
-        stats.root,
-        stats.projects,
-        stats.solutions,
-        stats.orphan_files,
-        stats.files,
-        stats.bytes,
-        stats.lines,
-        stats.clean,
-        stats.degraded,
-        stats.timed_out,
-        stats.failed,
-        stats.parsed,
-        stats.cache_hits,
-        stats.cache_directory.as_deref().unwrap_or("cache disabled"),
-        time.wall,
-        stats.threads,
-        time.read_and_hash,
-        time.parse,
-        time.index,
-        time.cache,
-        time.workspace_model,
-        stats.memory.index_heap_bytes,
-        stats.memory.bytes_per_line,
-        stats.memory.interned_names,
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::syntax::cache::CacheSetting;
 
     #[test]
     fn stats_read_back_as_sent() {
@@ -217,6 +142,7 @@ mod tests {
         let read = IndexStats::deserialize(&sent).expect("the stats read back");
         assert_eq!(serde_json::to_value(&read).unwrap(), sent);
         assert_eq!(sent["timeMs"].as_object().map(|times| times.len()), Some(7), "{sent}");
-        assert!(render_text(&sent).contains("10 files"), "{}", render_text(&sent));
+        let text = crate::cli::index::render_text(&read);
+        assert!(text.contains("10 files"), "{text}");
     }
 }

@@ -2,23 +2,23 @@
 //! fact about the command — the variant of [`Command`], the wire id's suffix (the id is
 //! `fslens.` + suffix, the MCP tool name its snake case), the MCP tool group, whether it only
 //! reads, its argument struct (the input schema is generated from it), its answer type, its
-//! handler (its answer says what it means: [`Outcome`]) and the MCP tool's description: what the
+//! handler (its answer says what it means:
+//! [`Outcome`](crate::commands::outcome::Outcome)) and the MCP tool's description: what the
 //! wire and MCP need. The advertised command list (`executeCommandProvider`),
 //! `commands::dispatch`, the MCP catalogue and the tool groups read from here; the command
-//! line's face of each command (subcommand, flags, text, exit code) is `cli::faces`, an
+//! line's face of each command (subcommand, flags, text, exit code) is `cli::face`, an
 //! exhaustive `match` over [`Command`], so a new row does not compile until the CLI decides.
 //!
 //! Adding a command is one handler file (a module under `commands/` with its argument struct,
 //! its answer type and an `async fn(Arguments, CommandContext) -> Result<Answer, CommandError>`),
-//! one row below, its arm in `cli::faces`, and its section in docs/commands.md. The table reads
+//! one row below, its arm in `cli::face`, and its section in docs/commands.md. The table reads
 //! the argument object into the struct and writes the answer as JSON; handlers see neither.
 
 use std::sync::LazyLock;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::Value;
 
-use crate::commands::outcome::{Answered, Outcome};
 use crate::commands::params::{CommandArguments, input_schema};
 use crate::commands::{CommandContext, CommandError};
 use crate::commands::{
@@ -88,14 +88,6 @@ macro_rules! commands {
             pub fn input_schema(self) -> Value {
                 match self {
                     $(Command::$variant => input_schema::<$arguments>(),)*
-                }
-            }
-
-            /// What the answer means ([`Outcome`]), read as the row's answer type from the wire
-            /// JSON; an error when it does not read (a session of another fslens version, say).
-            pub fn outcome(self, answer: &Value) -> Result<Outcome, serde_json::Error> {
-                match self {
-                    $(Command::$variant => <$answer as Deserialize>::deserialize(answer).map(|typed| typed.outcome()),)*
                 }
             }
 

@@ -227,77 +227,77 @@ struct NoSymbolData<'a> {
 #[serde(rename_all = "camelCase")]
 pub struct RenameAnswer {
     /// Always `rename`.
-    tool: String,
+    pub tool: String,
     /// Always `ok`.
-    status: String,
+    pub status: String,
     /// The text at prepareRename's range.
-    old_name: Option<String>,
+    pub old_name: Option<String>,
     /// As written in source, backticks added.
-    new_name: String,
-    position: RenamePosition,
+    pub new_name: String,
+    pub position: RenamePosition,
     /// Always `fsac`.
-    via: String,
-    complete: bool,
-    total_edits: usize,
-    total_files: usize,
-    files: Vec<FilePreview>,
-    lines_shown: usize,
-    lines_omitted: usize,
-    truncated: bool,
+    pub via: String,
+    pub complete: bool,
+    pub total_edits: usize,
+    pub total_files: usize,
+    pub files: Vec<FilePreview>,
+    pub lines_shown: usize,
+    pub lines_omitted: usize,
+    pub truncated: bool,
     /// `{file: "sha256:…"}` of each file's text the preview was made from.
-    file_hashes: BTreeMap<String, String>,
-    missed_sites: Vec<MissedSite>,
-    cross_check: CrossCheckSummary,
-    applied: Applied,
-    written_to_disk: bool,
+    pub file_hashes: BTreeMap<String, String>,
+    pub missed_sites: Vec<MissedSite>,
+    pub cross_check: CrossCheckSummary,
+    pub applied: Applied,
+    pub written_to_disk: bool,
     /// With `verify`: the what-if check's whole answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    verification: Option<Box<crate::commands::check::answer::CheckAnswer>>,
+    pub verification: Option<Box<crate::commands::check::answer::CheckAnswer>>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
-struct RenamePosition {
-    path: String,
-    line: u32,
-    character: u32,
+pub struct RenamePosition {
+    pub path: String,
+    pub line: u32,
+    pub character: u32,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
-struct FilePreview {
-    file: String,
-    edits: usize,
-    lines: Vec<LinePreview>,
+pub struct FilePreview {
+    pub file: String,
+    pub edits: usize,
+    pub lines: Vec<LinePreview>,
 }
 
 /// One touched line before and after (renames never add or remove lines).
 #[derive(Debug, Serialize, Deserialize)]
-struct LinePreview {
-    line: u32,
-    before: Option<String>,
-    after: Option<String>,
+pub struct LinePreview {
+    pub line: u32,
+    pub before: Option<String>,
+    pub after: Option<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct CrossCheckSummary {
-    find_completeness: Completeness,
-    find_sites: usize,
-    notes: Vec<String>,
+pub struct CrossCheckSummary {
+    pub find_completeness: Completeness,
+    pub find_sites: usize,
+    pub notes: Vec<String>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct Applied {
-    mode: AppliedMode,
-    applied: bool,
+pub struct Applied {
+    pub mode: AppliedMode,
+    pub applied: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    failure_reason: Option<Value>,
+    pub failure_reason: Option<Value>,
 }
 
 /// Where the edit was applied (`applied.mode`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
-enum AppliedMode {
+pub enum AppliedMode {
     None,
     Editor,
     Disk,
@@ -701,17 +701,17 @@ struct CrossCheck {
 /// A site find has that no edit of the rename starts at (`missedSites[]`).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct MissedSite {
-    file: String,
-    range: RowRange,
+pub struct MissedSite {
+    pub file: String,
+    pub range: RowRange,
     /// The site's kind, or a missed declaration's role.
-    kind: String,
-    symbol_full_name: Option<String>,
-    line_text: Option<String>,
-    via: SiteVia,
+    pub kind: String,
+    pub symbol_full_name: Option<String>,
+    pub line_text: Option<String>,
+    pub via: SiteVia,
     /// A site in an inactive `#if` branch: the branch the rename's compiler never saw.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    condition: Option<String>,
+    pub condition: Option<String>,
 }
 
 /// Every site find has at the same position, compared with the edit set: its sites that no
@@ -777,74 +777,6 @@ async fn cross_check_with_find(
         ));
     }
     Ok(CrossCheck { complete, missed, find_completeness: found.completeness, find_sites: found.rows.len(), notes })
-}
-
-/// The text form of a rename answer: each file's lines before and after, then what is missed.
-pub fn render_text(answer: &RenameAnswer) -> String {
-    // A member that may be absent reads `null`, as JSON shows it.
-    let or_null = |text: &Option<String>| text.clone().unwrap_or_else(|| "null".to_owned());
-    let text = |value: &Value| value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());
-    let mut lines = vec![format!(
-        "rename {} -> {}: {} edits in {} files{}",
-        or_null(&answer.old_name),
-        answer.new_name,
-        answer.total_edits,
-        answer.total_files,
-        if answer.complete { String::new() } else { " (INCOMPLETE: see missed sites)".to_owned() }
-    )];
-    for file in &answer.files {
-        lines.push(format!("{} ({} edits)", file.file, file.edits));
-        for row in &file.lines {
-            let number = row.line + 1;
-            lines.push(format!("  {number:>5} - {}", or_null(&row.before)));
-            lines.push(format!("  {number:>5} + {}", or_null(&row.after)));
-        }
-    }
-    if answer.lines_omitted > 0 {
-        lines.push(format!("{} more changed lines not shown (raise --max-lines)", answer.lines_omitted));
-    }
-    for site in &answer.missed_sites {
-        let condition = site.condition.as_ref().map(|condition| format!(" [{condition}]")).unwrap_or_default();
-        lines.push(format!(
-            "MISSED {}:{}:{} {}{condition}",
-            site.file,
-            site.range.start.line + 1,
-            site.range.start.character + 1,
-            site.kind
-        ));
-    }
-    for note in &answer.cross_check.notes {
-        lines.push(format!("note: {note}"));
-    }
-    // The what-if check's answer is check's own: read by its members.
-    if let Some(verification) = &answer.verification {
-        let introduced = verification.delta.as_ref().map_or(&[][..], |delta| &delta.introduced[..]);
-        lines.push(format!(
-            "verified in memory: {} ({} error(s), {} introduced by the rename)",
-            verification.findings.verdict.as_str(),
-            verification.findings.counts.error_count,
-            introduced.len()
-        ));
-        for diagnostic in introduced {
-            lines.push(format!(
-                "  introduced {}:{}: FS{:04} {}",
-                diagnostic.file,
-                diagnostic.start().map_or(0, |start| start.line + 1),
-                diagnostic.code.as_u64().unwrap_or(0),
-                text(&diagnostic.message)
-            ));
-        }
-    }
-    lines.push(match answer.applied.mode {
-        AppliedMode::Disk => "written to disk".to_owned(),
-        AppliedMode::Editor if answer.applied.applied => "applied in the editor".to_owned(),
-        AppliedMode::Editor => format!(
-            "not applied in the editor: {}",
-            text(answer.applied.failure_reason.as_ref().unwrap_or(&Value::Null))
-        ),
-        AppliedMode::None => "preview only: nothing was written".to_owned(),
-    });
-    lines.join("\n")
 }
 
 /// FSAC's `textDocument/rename` parameters.

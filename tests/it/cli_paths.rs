@@ -2,7 +2,7 @@
 //! `fslens` binary, run from a chosen current directory, in front of the FSAC double.
 //!
 //! - A path typed on the command line is read from the shell's directory first, then from the
-//!   workspace root (`commands::paths::resolve_cli_path`).
+//!   workspace root (`cli::paths::resolve_cli_path`).
 //! - A file-scope check of a path that does not exist is `invalid_path`, not a file no project
 //!   compiles.
 //! - `--fsac "node relative/path.mjs"` reads its relative path words from the directory fslens

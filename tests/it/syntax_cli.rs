@@ -4,8 +4,14 @@
 use std::path::{Path, PathBuf};
 
 use clap::Parser;
-use fslens::commands::index::{IndexCliArgs, render_text, run_cli};
+use fslens::cli::index::{IndexCliArgs, render_text, run};
+use fslens::commands::index::IndexStats;
 use fslens::commands::outline::OutlineArguments;
+
+/// `fslens index`'s statistics as the wire JSON `--json` prints.
+fn run_cli(arguments: &IndexCliArgs, workspace: &Path) -> anyhow::Result<serde_json::Value> {
+    Ok(serde_json::to_value(run(arguments, workspace)?)?)
+}
 
 fn fixture_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/syntax-workspace")
@@ -42,7 +48,7 @@ fn index_stats_over_the_fixture() {
     assert_eq!(stats["cacheHits"], 0);
     assert!(stats["cacheDirectory"].is_null());
     assert!(stats["memory"]["indexHeapBytes"].as_u64().expect("bytes") > 0);
-    let text = render_text(&stats);
+    let text = render_text(&serde_json::from_value::<IndexStats>(stats).expect("the stats read back"));
     assert!(text.contains("10 files") && text.contains("10 clean"), "{text}");
 }
 

@@ -7,7 +7,7 @@
 //! The checks: the .NET SDK and the `global.json` pin ([`sdk`]), FSAC ([`fsac`]), each
 //! project's restore, a paket repository's restore targets and central package management
 //! ([`projects`]), the session socket and a second language server on the same files
-//! ([`machine`]). [`text`] is the command line's face (text and exit code), kept apart.
+//! ([`machine`]). The command line runs them through `cli::doctor`, which also writes their text.
 
 pub mod fsac;
 pub mod machine;
@@ -19,7 +19,6 @@ use std::path::Path;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 
 use crate::commands::params::CommandArguments;
 use crate::commands::{CommandContext, CommandError};
@@ -198,15 +197,6 @@ pub async fn doctor(_arguments: DoctorArguments, context: CommandContext) -> Res
         Ok(diagnose(&root, &finding, &DoctorEnvironment::from_process(), RanIn::Session))
     })
     .await
-}
-
-/// `fslens doctor` from files: the workspace at `root`, FSAC as the command line found it. An
-/// argument object that is not `{}` is refused naming the argument.
-pub fn run_cli(argument: &Value, root: &Path, fsac: &FsacFinding) -> anyhow::Result<Value> {
-    DoctorArguments::from_argument(argument.clone())
-        .map_err(|error| anyhow::Error::new(crate::failure::Failure::from(error)))?;
-    let answer = diagnose(root, fsac, &DoctorEnvironment::from_process(), RanIn::Files);
-    Ok(serde_json::to_value(answer)?)
 }
 
 /// `path` relative to `root` when inside it, else as it is.
