@@ -3,6 +3,7 @@
 use serde_json::Value;
 
 use crate::commands::check::answer::{CheckAnswer, Delta, DeltaEntry, ReportedDiagnostic, range_start};
+use crate::commands::check::confirm::BuildError;
 
 /// JSON text without the quotes of a string.
 fn text(value: &Value) -> String {
@@ -35,6 +36,7 @@ pub fn render_text(answer: &CheckAnswer) -> String {
     if let Some(reason) = &findings.reason {
         lines.push(format!("reason: {reason}"));
     }
+    lines.extend(render_verdict_source(answer));
     if let Some(note) = &coverage.configuration_note {
         lines.push(format!("configuration: {note}"));
     }
@@ -73,13 +75,49 @@ pub fn render_text(answer: &CheckAnswer) -> String {
 
 fn diagnostic_line(diagnostic: &ReportedDiagnostic) -> String {
     let (line, character) = start(&diagnostic.range).unwrap_or((1, 1));
+    let confirmed = match diagnostic.confirmed_by_build {
+        Some(true) => " [build: confirmed]",
+        Some(false) => " [build: not confirmed]",
+        None => "",
+    };
     format!(
-        "{}:{line}:{character}: {} FS{:04}: {}",
+        "{}:{line}:{character}: {} FS{:04}{confirmed}: {}",
         diagnostic.file,
         diagnostic.severity.as_str(),
         code(&diagnostic.code),
         text(&diagnostic.message).replace('\n', " "),
     )
+}
+
+/// What the verdict rests on, and with `--confirm build` what the build said and the errors
+/// only the build reported.
+fn render_verdict_source(answer: &CheckAnswer) -> Vec<String> {
+    let mut lines = Vec::new();
+    if let Some(confirmation) = &answer.confirmation {
+        lines.push(format!(
+            "confirmed by the build ({}): {}",
+            text(&serde_json::to_value(confirmation.status).unwrap_or_default()),
+            confirmation.note
+        ));
+        lines
+            .extend(confirmation.errors_only_in_build.iter().map(|error| build_error_line(error, "only in the build")));
+        lines.extend(
+            confirmation.errors_outside_scope.iter().map(|error| build_error_line(error, "build, outside the scope")),
+        );
+    } else if let Some(note) = &answer.verdict_note {
+        lines.push(format!("verdict: {note}"));
+    }
+    lines
+}
+
+fn build_error_line(error: &BuildError, label: &str) -> String {
+    let place = match (&error.file, error.line, error.column) {
+        (Some(file), Some(line), Some(column)) => format!("{file}:{line}:{column}"),
+        (Some(file), Some(line), None) => format!("{file}:{line}"),
+        (Some(file), None, _) => file.clone(),
+        (None, _, _) => "(no file)".to_owned(),
+    };
+    format!("{label}: {place}: error {}: {}", error.code, error.message.replace('\n', " "))
 }
 
 /// A what-if's baseline and delta as text lines (none for an ordinary check).

@@ -28,6 +28,7 @@ use crate::workspace::{Project, ProjectError, ProjectErrorKind, WorkspaceModel};
 
 pub mod answer;
 pub mod arguments;
+pub mod confirm;
 pub mod edits;
 pub mod file_glob;
 mod what_if;
@@ -143,7 +144,13 @@ pub async fn check(arguments: CheckArguments, mut context: CommandContext) -> Re
         Some(what_if) => what_if::run(what_if, coverage, &run, &mut context).await?,
         None => verdict_over(coverage, &run, &mut context).await?,
     };
-    Ok(answer)
+    match arguments.confirm {
+        // A snippet or a what-if with confirm is refused by the arguments' validation.
+        Some(arguments::Confirm::Build) if plan.scope != Scope::Snippet && arguments.edits.is_none() => {
+            confirm::confirm_by_build(answer, &run, &context).await
+        }
+        _ => Ok(answer),
+    }
 }
 
 /// What the answer says about its scope before anything is analysed.
@@ -1266,11 +1273,15 @@ mod tests {
             },
             baseline: None,
             delta: None,
+            verdict_source: Some(answer::VerdictSource::FsacPerFileCheck),
+            verdict_note: None,
+            confirmation: None,
             elapsed_ms: 12,
         };
         let sent = serde_json::to_value(&answer).unwrap();
         assert_eq!(sent["diagnostics"][0]["severity"], json!("warning"));
         assert_eq!(sent["via"], json!("fsac"));
+        assert_eq!(sent["verdictSource"], json!("fsac-per-file-check"));
         let read: CheckAnswer = serde_json::from_value(sent.clone()).unwrap();
         assert_eq!(serde_json::to_value(&read).unwrap(), sent);
     }

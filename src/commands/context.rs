@@ -15,6 +15,7 @@ use serde_json::Value;
 use tokio::sync::{oneshot, watch};
 
 use crate::commands::CommandError;
+use crate::commands::check::confirm::{BuildRequest, BuildRun};
 use crate::commands::symbols::warmup::WarmWorkspaces;
 use crate::lsp::message::{RequestId, ResponseError};
 use crate::session_state::analysis::AnalysisSnapshot;
@@ -84,6 +85,9 @@ pub enum SessionRequest {
     },
     /// Restore FSAC's view of every document the command overlaid, then reply.
     WhatIfEnd { owner: CommandKey, reply: oneshot::Sender<()> },
+    /// Run `dotnet build` over these projects (`check` with `confirm: "build"`); the build is
+    /// stopped when the command ends or the request's deadline passes.
+    Build { owner: CommandKey, request: BuildRequest, reply: oneshot::Sender<BuildRun> },
     /// A request to the editor (e.g. `workspace/applyEdit`) under a proxy id.
     EditorRequest {
         owner: CommandKey,
@@ -284,6 +288,13 @@ impl CommandContext {
             let _ = self.post(SessionRequest::CancelBackendCall { id });
         }
         answer
+    }
+
+    /// Runs `dotnet build` over `request`'s projects (the session starts the process) and
+    /// waits for what it gave; the build is stopped at the request's deadline.
+    pub async fn run_build(&self, request: BuildRequest) -> Result<BuildRun, CommandError> {
+        let owner = self.owner.clone();
+        self.ask(|reply| SessionRequest::Build { owner, request, reply }).await
     }
 
     /// The editor's text and version of each of `uris` it has open.

@@ -17,6 +17,7 @@ use anyhow::Context;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, BufReader};
 use tokio::sync::oneshot;
 
+use crate::commands::check::confirm::{self, BuildRequest, BuildRun, ProjectBuildOutput};
 use crate::commands::doctor::fsac::VersionProbe;
 
 /// Where the FSAC command line came from.
@@ -179,6 +180,79 @@ pub async fn fsac_version(command: &FsacCommand, workspace_root: &Path, timeout:
     match first_line(&output.stdout) {
         Some(line) => VersionProbe::Printed(line.chars().take(200).collect()),
         None => VersionProbe::Silent,
+    }
+}
+
+/// Runs `dotnet build` over each of `request`'s projects in turn (`check` with `confirm:
+/// "build"`), in the workspace root (so a `global.json` pin applies as for FSAC), with every
+/// project's `bin/` and `obj/` redirected to a temporary folder (removed afterwards) by the
+/// props file of `commands::check::confirm::redirect_props`. The program is always `dotnet`
+/// (invariant 8); the projects come from the workspace model, the arguments from
+/// `confirm::build_arguments`. A build still running at the deadline is killed.
+pub async fn run_build(request: BuildRequest) -> BuildRun {
+    let started = std::time::Instant::now();
+    let folder = match TemporaryFolder::create("fslens-build") {
+        Ok(folder) => folder,
+        Err(error) => return BuildRun::CannotStart(format!("cannot make a temporary folder: {error}")),
+    };
+    let props = folder.path.join("fslens-build.props");
+    if let Err(error) = std::fs::write(&props, confirm::redirect_props(&folder.path.join("out"))) {
+        return BuildRun::CannotStart(format!("cannot write {}: {error}", props.display()));
+    }
+    let mut builds = Vec::new();
+    for project in &request.projects {
+        let child = tokio::process::Command::new("dotnet")
+            .args(confirm::build_arguments(project, &props))
+            .current_dir(&request.workspace_root)
+            .env("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
+            .env("DOTNET_NOLOGO", "1")
+            .env("MSBUILDDISABLENODEREUSE", "1")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn();
+        let child = match child {
+            Ok(child) => child,
+            Err(error) => return BuildRun::CannotStart(format!("cannot start `dotnet build`: {error}")),
+        };
+        let elapsed_ms = || started.elapsed().as_millis() as u64;
+        let output = match tokio::time::timeout_at(request.deadline, child.wait_with_output()).await {
+            Err(_) => return BuildRun::TimedOut { builds, elapsed_ms: elapsed_ms() },
+            Ok(Err(error)) => return BuildRun::CannotStart(format!("cannot read `dotnet build`'s output: {error}")),
+            Ok(Ok(output)) => output,
+        };
+        let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
+        text.push('\n');
+        text.push_str(&String::from_utf8_lossy(&output.stderr));
+        builds.push(ProjectBuildOutput { project: project.clone(), exit_code: output.status.code(), output: text });
+    }
+    BuildRun::Finished { builds, elapsed_ms: started.elapsed().as_millis() as u64 }
+}
+
+/// A folder under the system's temporary directory, removed with everything in it when
+/// dropped (also when the build is stopped halfway).
+struct TemporaryFolder {
+    path: PathBuf,
+}
+
+impl TemporaryFolder {
+    fn create(prefix: &str) -> std::io::Result<TemporaryFolder> {
+        static COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let count = COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|elapsed| elapsed.subsec_nanos())
+            .unwrap_or_default();
+        let path = std::env::temp_dir().join(format!("{prefix}-{}-{count}-{nanos}", std::process::id()));
+        std::fs::create_dir(&path)?;
+        Ok(TemporaryFolder { path })
+    }
+}
+
+impl Drop for TemporaryFolder {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.path);
     }
 }
 

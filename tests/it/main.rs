@@ -12,6 +12,7 @@
 
 mod active_patterns;
 mod architecture;
+mod check_confirm;
 mod check_races;
 mod check_referee;
 mod check_what_if;

@@ -367,6 +367,28 @@ async fn a_what_if_through_the_check_tool_answers_the_edits_verdict_and_restores
     assert_eq!(after["verdict"], json!("clean"), "{after}");
 }
 
+/// The check tool's `confirm` argument on fixtures/build-confirm (restored): the build
+/// compiles what FSAC's per-file check flags, so the verdict is `clean`, resting on the build,
+/// with FSAC's two errors not confirmed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_check_tool_confirms_by_the_build() {
+    let workspace = fixture_copy("build-confirm");
+    crate::support::dotnet::restore(&workspace.path().join("Seeds/Seeds.fsproj"));
+    let runtime = tempfile::tempdir().unwrap();
+    let (workspace_path, runtime_path) = (workspace.path().to_owned(), runtime.path().to_owned());
+    let report =
+        tokio::task::spawn_blocking(move || run_scenario("confirm_build", &workspace_path, &runtime_path, &[]))
+            .await
+            .unwrap();
+    let confirmed = tool_body(&report, "confirmed");
+    assert_eq!(confirmed["verdict"], json!("clean"), "{confirmed}");
+    assert_eq!(confirmed["verdictSource"], json!("build"), "{confirmed}");
+    assert_eq!(confirmed["confirmation"]["fsacErrorsNotConfirmed"], json!(2), "{confirmed}");
+    let marks: Vec<&Value> =
+        confirmed["diagnostics"].as_array().unwrap().iter().map(|d| &d["confirmedByBuild"]).collect();
+    assert_eq!(marks, vec![&json!(false), &json!(false)], "{confirmed}");
+}
+
 /// The `rename` tool on fixtures/rename: the preview touches only `Order.Total` (five edits in
 /// three files, complete), a keyword and a string are `no_symbol_at_position`, and
 /// `apply: "editor"` in the bridge's own session (no editor) is refused with the reason and

@@ -10,6 +10,7 @@ its assertions there. The script itself checks only what it needs to go on.
     python bridge_scenarios.py long_lines  # find pages of sites on very long lines fit 40 KiB
     python bridge_scenarios.py wide_text   # find pages of CJK lines: the bridge asks for fewer rows
     python bridge_scenarios.py what_if     # a what-if check through the check tool
+    python bridge_scenarios.py confirm_build  # a check confirmed by the build through the check tool
     python bridge_scenarios.py rename    # fixtures/rename: a rename preview and its typed errors
     python bridge_scenarios.py code_actions  # fixtures/code-actions: navigate codeActions, one applied
     python bridge_scenarios.py schemas   # every tool's generated input schema, from tools/list
@@ -277,6 +278,18 @@ async def what_if_scenario() -> dict:
     return report
 
 
+async def confirm_build_scenario() -> dict:
+    """fixtures/build-confirm (restored) with no editor session: the check tool with
+    `confirm: "build"`, whose build compiles what FSAC's per-file check flags."""
+    report: dict = {}
+    async with stdio_client(server_parameters(), errlog=sys.stderr) as (read, write):
+        async with ClientSession(read, write) as session:
+            await session.initialize()
+            report["status"] = await ready_status(session)
+            report["confirmed"] = await call(session, "check", {"confirm": "build", "timeoutMs": 240000})
+    return report
+
+
 async def rename_scenario() -> dict:
     """fixtures/rename through the `rename` tool: a preview, the typed errors at a keyword and
     in a string, and `apply: "editor"` refused (the bridge's own session has no editor)."""
@@ -394,6 +407,7 @@ def main() -> None:
         "long_lines": lambda: find_two_pages("Crate.Size"),
         "wide_text": lambda: find_two_pages("Note.Text"),
         "what_if": what_if_scenario,
+        "confirm_build": confirm_build_scenario,
         "rename": rename_scenario,
         "calls": calls_scenario,
         "implementations": implementations_scenario,

@@ -26,7 +26,26 @@ pub struct CheckAnswer {
     /// What-if: which diagnostics the edits introduced, resolved or left alone.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub delta: Option<Delta>,
+    /// Which source a `clean` or `errors` verdict rests on (absent when `unknown`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict_source: Option<VerdictSource>,
+    /// Says, for an `errors` verdict resting on FSAC alone, what that means.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict_note: Option<String>,
+    /// `confirm: "build"`: what the build said and how it reconciles with FSAC.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confirmation: Option<super::confirm::Confirmation>,
     pub elapsed_ms: u64,
+}
+
+/// What a verdict rests on: FSAC's per-file check (the compiler service checking each file
+/// in its project's context, which can disagree with the build), or the build itself.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum VerdictSource {
+    #[serde(rename = "fsac-per-file-check")]
+    FsacPerFileCheck,
+    #[serde(rename = "build")]
+    Build,
 }
 
 /// What the check covers, known before anything is analysed.
@@ -63,8 +82,8 @@ pub struct Coverage {
     pub configuration_note: Option<String>,
 }
 
-/// Where a check's diagnostics come from: FSAC's analysis of each file (the only source
-/// today; `dotnet build` is the referee tests use, not a way the command checks).
+/// Where a check's diagnostics come from: FSAC's analysis of each file (with `confirm:
+/// "build"`, the build's errors are reconciled with them in `confirmation`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Via {
@@ -279,6 +298,10 @@ pub struct ReportedDiagnostic {
     pub code: Value,
     pub source: Value,
     pub message: Value,
+    /// `confirm: "build"`, errors only: whether the build reported the same error (code, file
+    /// and line).
+    #[serde(rename = "confirmedByBuild", skip_serializing_if = "Option::is_none")]
+    pub confirmed_by_build: Option<bool>,
 }
 
 impl ReportedDiagnostic {
@@ -291,6 +314,7 @@ impl ReportedDiagnostic {
             code: member("code"),
             source: member("source"),
             message: member("message"),
+            confirmed_by_build: None,
         }
     }
 }
@@ -468,13 +492,30 @@ impl CheckAnswer {
     }
 
     pub fn finished(coverage: Coverage, findings: Findings, started: Instant) -> Self {
-        CheckAnswer {
+        let mut answer = CheckAnswer {
             coverage,
             findings,
             baseline: None,
             delta: None,
+            verdict_source: None,
+            verdict_note: None,
+            confirmation: None,
             elapsed_ms: started.elapsed().as_millis() as u64,
-        }
+        };
+        answer.rest_on_fsac();
+        answer
+    }
+
+    /// The verdict as FSAC's per-file check gives it: `verdictSource` for `clean` and
+    /// `errors`, and for `errors` the note that the build may disagree.
+    pub fn rest_on_fsac(&mut self) {
+        let decided = self.findings.verdict != Verdict::Unknown;
+        self.verdict_source = decided.then_some(VerdictSource::FsacPerFileCheck);
+        self.verdict_note = (self.findings.verdict == Verdict::Errors).then(|| {
+            "the errors are FSAC's per-file check (the compiler service checking each file in its \
+             project), which can disagree with the build; confirm=build has the compiler confirm them"
+                .to_owned()
+        });
     }
 }
 

@@ -62,6 +62,21 @@ pub struct CheckArguments {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(skip)]
     pub edits: Option<WhatIfEdits>,
+    /// build: after FSAC's check, run the real compiler (`dotnet build` into a temporary
+    /// folder; the projects' own bin/ and obj/ are left alone) over the projects in scope, mark
+    /// each FSAC error `confirmedByBuild`, list the build's errors FSAC did not report, and
+    /// let the verdict rest on the build (`verdictSource`). Takes seconds; within `timeoutMs`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long, value_enum)]
+    pub confirm: Option<Confirm>,
+}
+
+/// `confirm`: what else confirms the verdict.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, Serialize, JsonSchema, clap::ValueEnum)]
+#[serde(rename_all = "camelCase")]
+pub enum Confirm {
+    /// The real compiler, through `dotnet build`.
+    Build,
 }
 
 impl CommandArguments for CheckArguments {
@@ -81,6 +96,15 @@ impl CommandArguments for CheckArguments {
                 "speed",
                 "a what-if needs FSAC to analyse the edited texts: use speed=trusted",
             ));
+        }
+        if self.confirm.is_some() && self.edits.is_some() {
+            return Err(CommandError::invalid_argument(
+                "confirm",
+                "the build compiles the files on disk, not a what-if's edits",
+            ));
+        }
+        if self.confirm.is_some() && (self.scope == CheckScope::Snippet || self.snippet.is_some()) {
+            return Err(CommandError::invalid_argument("confirm", "the build compiles projects, not a snippet"));
         }
         if self.scope == CheckScope::Snippet && self.snippet.is_none() {
             return Err(CommandError::invalid_argument("snippet", "scope snippet needs the snippet text"));
@@ -162,6 +186,11 @@ mod tests {
         assert_eq!(blamed(json!({"fileGlob": "src/[A.fs"})), "fileGlob");
         assert_eq!(blamed(json!({"snippet": "1", "edits": [{"path": "A.fs", "text": ""}]})), "edits");
         assert_eq!(blamed(json!({"speed": "fast", "edits": [{"path": "A.fs", "text": ""}]})), "speed");
+        assert_eq!(blamed(json!({"confirm": "fsac"})), "confirm");
+        assert_eq!(blamed(json!({"confirm": "build", "edits": [{"path": "A.fs", "text": ""}]})), "confirm");
+        assert_eq!(blamed(json!({"confirm": "build", "snippet": "1"})), "confirm");
+        let confirmed: CheckArguments = parse_arguments(json!({"confirm": "build"})).unwrap();
+        assert_eq!(confirmed.confirm, Some(Confirm::Build));
         let parsed: CheckArguments = parse_arguments(json!({"severity": "all", "speed": "fast"})).unwrap();
         assert_eq!((parsed.severity, parsed.speed), (SeverityFloor::All, Speed::Fast));
         let defaults: CheckArguments = parse_arguments(json!([])).unwrap();

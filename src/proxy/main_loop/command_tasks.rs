@@ -274,6 +274,7 @@ impl Proxy {
                 self.proxy_to_editor.register(id.clone(), Some(owner), reply);
                 self.send_to_editor(&Message::request(id, &method, params));
             }
+            SessionRequest::Build { owner, request, reply } => self.run_build(&owner, request, reply),
             SessionRequest::EditorBuffers { reply } => {
                 let _ = reply.send(self.editor_buffers());
             }
@@ -293,6 +294,27 @@ impl Proxy {
                 let _ = reply.send((self.status_snapshot(), self.status()));
             }
         }
+    }
+
+    /// Starts the build a command asked for (`check` with `confirm: "build"`) as a task of its
+    /// own; the build is stopped (its process killed) once nobody waits for the answer: the
+    /// command ended or was cancelled.
+    fn run_build(
+        &mut self,
+        owner: &CommandKey,
+        request: crate::commands::check::confirm::BuildRequest,
+        mut reply: tokio::sync::oneshot::Sender<crate::commands::check::confirm::BuildRun>,
+    ) {
+        if !self.commands.contains(owner) {
+            return; // cancelled: dropping the reply tells nobody anything new
+        }
+        tokio::spawn(async move {
+            let run = tokio::select! {
+                run = crate::proxy::backend::run_build(request) => run,
+                () = reply.closed() => return,
+            };
+            let _ = reply.send(run);
+        });
     }
 
     /// Why the command `owner` may not send FSAC a request now, if it may not.
