@@ -51,7 +51,12 @@ pub fn render_text(answer: &AffectedTestsAnswer) -> String {
         lines.push(format!("changed project file: {} (tests of {})", project.path, project.test_projects.join(", ")));
     }
     for test in &answer.tests {
-        lines.push(format!("  {}:{} {}", test.path, test.line + 1, test.fully_qualified_name.as_deref().unwrap_or(&test.name)));
+        lines.push(format!(
+            "  {}:{} {}",
+            test.path,
+            test.line + 1,
+            test.fully_qualified_name.as_deref().unwrap_or(&test.name)
+        ));
         for reason in &test.reasons {
             let chain: Vec<String> =
                 reason.chain.iter().map(|step| format!("{} ({}:{})", step.name, step.path, step.line + 1)).collect();

@@ -22,9 +22,9 @@ use crate::commands::outcome::{Answered, Outcome};
 use crate::commands::params::{CommandArguments, input_schema};
 use crate::commands::{CommandContext, CommandError};
 use crate::commands::{
-    affected_tests, check, dead_code, diagnostic, diagnostics, doctor, field_impact, find, make_visible, outline, project_inspect,
-    referenced, rename, restart, run_tests, signature_drift, status, symbols, tests_for_symbol, type_hierarchy,
-    union_impact,
+    affected_tests, check, dead_code, diagnostic, diagnostics, doctor, field_impact, find, make_visible, outline,
+    project_inspect, referenced, rename, restart, run_tests, signature_drift, status, symbols, tests_for_symbol,
+    type_hierarchy, union_impact,
 };
 
 /// Declares [`Command`] and everything the table says about each command, from one list of rows.

@@ -6,8 +6,8 @@
 use std::path::Path;
 use std::process::Command as Process;
 
-use fslens::commands::affected_tests::{AffectedTestsAnswer, ChangeSource};
 use fslens::commands::affected_tests::changes::ChangeKind;
+use fslens::commands::affected_tests::{AffectedTestsAnswer, ChangeSource};
 use fslens::commands::registry::Command;
 use fslens::commands::run_tests::Outcome;
 use fslens::commands::tests_for_symbol::reach::Step;
@@ -105,18 +105,20 @@ async fn a_change_selects_exactly_the_tests_it_reaches_with_their_chains() {
             ),
             (
                 "summary says the total".to_owned(),
-                body(vec![normalize.clone(), total.clone(), summary.clone(), step("summary says the total", XUNIT_TESTS, 9)])
+                body(vec![
+                    normalize.clone(),
+                    total.clone(),
+                    summary.clone(),
+                    step("summary says the total", XUNIT_TESTS, 9)
+                ])
             ),
         ],
         "{answer:#?}"
     );
     assert_eq!(answer.source, ChangeSource::Since { revision: "HEAD".to_owned() });
     assert_eq!((answer.complete, answer.depth, answer.total_tests), (true, 3, 3), "{answer:#?}");
-    let changed: Vec<(String, ChangeKind, usize)> = answer
-        .changed_declarations
-        .iter()
-        .map(|row| (row.qualified_name.clone(), row.change, row.tests))
-        .collect();
+    let changed: Vec<(String, ChangeKind, usize)> =
+        answer.changed_declarations.iter().map(|row| (row.qualified_name.clone(), row.change, row.tests)).collect();
     assert_eq!(changed, [("Calc.Parsing.normalize".to_owned(), ChangeKind::Body, 3)], "{answer:#?}");
     assert!(answer.fallback_tests.is_empty(), "{answer:#?}");
     commit(&root, "upper");
@@ -214,7 +216,10 @@ async fn a_run_gives_each_selected_test_its_result_beside_its_reason() {
         "{answer:#?}"
     );
     let failed = &answer.tests[1];
-    assert_eq!(failed.reasons[0].chain, [step("total", LEDGER, 2), step("total counts distinct entries", XUNIT_TESTS, 6)]);
+    assert_eq!(
+        failed.reasons[0].chain,
+        [step("total", LEDGER, 2), step("total counts distinct entries", XUNIT_TESTS, 6)]
+    );
     let frame = failed.results[0].location.as_ref().expect("the failing frame");
     assert_eq!((frame.path.as_str(), frame.line), (XUNIT_TESTS, 7), "{answer:#?}");
     assert!(answer.notes.iter().any(|note| note.contains("summary of two")), "{answer:#?}");

@@ -154,9 +154,8 @@ fn units_of(text: &str, tree: &tree_sitter::Tree, grammar: GrammarKind) -> (Vec<
     let names = index.names;
     let declarations = index.index.declarations;
     let lines = LineStarts::new(text);
-    let is_unit = |declaration: &Declaration| {
-        !matches!(declaration.kind, DeclarationKind::Namespace | DeclarationKind::Module)
-    };
+    let is_unit =
+        |declaration: &Declaration| !matches!(declaration.kind, DeclarationKind::Namespace | DeclarationKind::Module);
     let name_of = |declaration: &Declaration| {
         let name = names.get(declaration.name.0 as usize).cloned().unwrap_or_default();
         name.strip_prefix("``").and_then(|name| name.strip_suffix("``")).map(str::to_owned).unwrap_or(name)
@@ -185,14 +184,12 @@ fn units_of(text: &str, tree: &tree_sitter::Tree, grammar: GrammarKind) -> (Vec<
         let key = (path.clone(), kind, name.clone(), *occurrence);
         *occurrence += 1;
         let (start, end) = span(declaration);
-        let children: Vec<(usize, usize)> = declarations
-            .iter()
-            .filter(|child| child.parent as usize == index && is_unit(child))
-            .map(span)
-            .collect();
+        let children: Vec<(usize, usize)> =
+            declarations.iter().filter(|child| child.parent as usize == index && is_unit(child)).map(span).collect();
         let own_text = cut(text, start, end, &children, "\u{0}");
         let (header_start, header_end) = (declaration.header_bytes.0 as usize, declaration.header_bytes.1 as usize);
-        let header = text.get(header_start..header_end).unwrap_or_default().split_whitespace().collect::<Vec<_>>().join(" ");
+        let header =
+            text.get(header_start..header_end).unwrap_or_default().split_whitespace().collect::<Vec<_>>().join(" ");
         let qualified = if path.is_empty() { name.clone() } else { format!("{path}.{name}") };
         units.push(Unit {
             key,

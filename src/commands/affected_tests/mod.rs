@@ -281,7 +281,8 @@ pub async fn affected_tests(
     for file in &files {
         let display = model.display_path(&file.path);
         if let Some(grammar) = GrammarKind::for_path(&file.path) {
-            let found = changes::changed_declarations(&mut parsers, grammar, file.before.as_deref(), file.after.as_deref());
+            let found =
+                changes::changed_declarations(&mut parsers, grammar, file.before.as_deref(), file.after.as_deref());
             if let Some(why) = &found.unparsed {
                 selection.missing.push(format!("{display} did not parse: {why}"));
             }
@@ -356,10 +357,8 @@ async fn the_change(
         }
     }
     let revision = arguments.since.clone().unwrap_or_else(|| "HEAD".to_owned());
-    let changed = context
-        .git_changes(&revision, wanted)
-        .await?
-        .map_err(|why| CommandError::invalid_argument("since", why))?;
+    let changed =
+        context.git_changes(&revision, wanted).await?.map_err(|why| CommandError::invalid_argument("since", why))?;
     let files = changed
         .into_iter()
         .filter(|change| named.as_ref().is_none_or(|named| named.contains(&change.path)))
@@ -426,7 +425,9 @@ async fn reach_from(
         Ok(found) => found,
         Err(CommandError::Cancelled) => return Err(CommandError::Cancelled),
         Err(error) => {
-            selection.missing.push(format!("find failed at {} ({display}:{}): {error}", changed.qualified, changed.line));
+            selection
+                .missing
+                .push(format!("find failed at {} ({display}:{}): {error}", changed.qualified, changed.line));
             let reached = std::mem::take(&mut walk.tests);
             row.tests = reached.len();
             for test in reached.into_values() {
@@ -526,12 +527,19 @@ fn select_whole_projects(
     for index in indexes {
         test_projects.push(model.display_path(&walk.test_projects()[index].project.path));
         for test in walk.every_test_of(index) {
-            let file = Step { name: display.rsplit('/').next().unwrap_or(display).to_owned(), path: display.to_owned(), line: 0 };
-            let chain = vec![file, test.chain.last().cloned().unwrap_or_else(|| Step {
-                name: test.name.clone(),
-                path: test.path.clone(),
-                line: test.line,
-            })];
+            let file = Step {
+                name: display.rsplit('/').next().unwrap_or(display).to_owned(),
+                path: display.to_owned(),
+                line: 0,
+            };
+            let chain = vec![
+                file,
+                test.chain.last().cloned().unwrap_or_else(|| Step {
+                    name: test.name.clone(),
+                    path: test.path.clone(),
+                    line: test.line,
+                }),
+            ];
             selection.add(test, Reason { change: "projectFile".to_owned(), chain, no_longer_compiles: false });
         }
     }
@@ -591,7 +599,9 @@ async fn run_selected(
     notes: &mut Vec<String>,
 ) -> Result<Option<RunTestsAnswer>, CommandError> {
     let runnable = |test: &AffectedTest| {
-        test_projects.iter().any(|project| project.display == test.project && projects::runs_under_vstest(project.project))
+        test_projects
+            .iter()
+            .any(|project| project.display == test.project && projects::runs_under_vstest(project.project))
     };
     let names: BTreeSet<String> =
         tests.iter().filter(|test| runnable(test)).filter_map(|test| test.fully_qualified_name.clone()).collect();
@@ -622,7 +632,8 @@ async fn run_selected(
     for result in results {
         let owner = tests.iter_mut().find(|test| {
             test.fully_qualified_name.as_deref().is_some_and(|name| {
-                result.full_name == name || result.full_name.strip_prefix(name).is_some_and(|rest| rest.starts_with('('))
+                result.full_name == name
+                    || result.full_name.strip_prefix(name).is_some_and(|rest| rest.starts_with('('))
             })
         });
         match owner {

@@ -427,7 +427,11 @@ fn what_is_missing(found: &AllSites, walk: &Walk<'_>, projects_not_searched: &[S
         missing.push(format!("find's answer for functions on the way is not complete: {}", walk.incomplete.join(", ")));
     }
     if !walk.not_followed.is_empty() {
-        missing.push(format!("{} function(s) were not followed: {}", walk.not_followed.len(), walk.not_followed.join(", ")));
+        missing.push(format!(
+            "{} function(s) were not followed: {}",
+            walk.not_followed.len(),
+            walk.not_followed.join(", ")
+        ));
     }
     if !walk.cut_by_depth.is_empty() {
         missing.push(format!(
