@@ -4,6 +4,7 @@
 //! `match` over the command table's [`Command`]: a new row does not compile until it says
 //! whether the command has a subcommand and how its answer reads.
 
+pub mod affected_tests;
 pub mod arguments;
 pub mod check;
 pub mod command_line;
@@ -103,6 +104,7 @@ pub fn face(command: Command) -> Face {
         Command::Rename => rename_face(),
         Command::TypeHierarchy => type_hierarchy_face(),
         Command::RunTests => run_tests_face(),
+        Command::AffectedTests => crate::cli::affected_tests::face(),
         Command::UnionCaseImpact => union_case_impact_face(),
         Command::SignatureDrift => signature_drift_face(),
         Command::ProjectInspect => project_inspect_face(),

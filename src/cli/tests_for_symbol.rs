@@ -17,7 +17,12 @@ pub fn render_text(answer: &TestsForSymbolAnswer) -> String {
         for test in &project.tests {
             let reach = match &test.reach {
                 Reach::Direct(_) => String::new(),
-                Reach::Via { via, .. } => format!(" via {via}"),
+                Reach::Via { via, .. } if test.chain.len() < 3 => format!(" via {via}"),
+                Reach::Via { .. } => {
+                    let steps: Vec<&str> =
+                        test.chain[1..test.chain.len() - 1].iter().map(|step| step.name.as_str()).collect();
+                    format!(" via {}", steps.join(" → "))
+                }
             };
             lines.push(format!(
                 "  {}:{} {} [{}]{reach}",
@@ -48,5 +53,6 @@ fn serde_plain(framework: Framework) -> &'static str {
         Framework::Nunit => "nunit",
         Framework::Expecto => "expecto",
         Framework::Fscheck => "fscheck",
+        Framework::Mstest => "mstest",
     }
 }

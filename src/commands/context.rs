@@ -88,6 +88,10 @@ pub enum SessionRequest {
     /// Run `dotnet build` over these projects (`check` with `confirm: "build"`); the build is
     /// stopped when the command ends or the request's deadline passes.
     Build { owner: CommandKey, request: BuildRequest, reply: oneshot::Sender<BuildRun> },
+    /// The files changed since a git revision in the session's workspace (committed and
+    /// uncommitted, untracked files as added), with their text at the revision for the paths
+    /// `wanted` keeps; git runs where programs are started (`proxy::backend::git_changes`).
+    GitChanges { revision: String, wanted: fn(&Path) -> bool, reply: oneshot::Sender<Result<Vec<GitChange>, String>> },
     /// A request to the editor (e.g. `workspace/applyEdit`) under a proxy id.
     EditorRequest {
         owner: CommandKey,
@@ -96,6 +100,16 @@ pub enum SessionRequest {
         capability: String,
         reply: oneshot::Sender<Result<Value, ResponseError>>,
     },
+}
+
+/// One file git says changed since a revision.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GitChange {
+    /// Absolute path in the workspace.
+    pub path: PathBuf,
+    /// Its text at the revision; `None` when it did not exist then (added, untracked) or its
+    /// text was not asked for.
+    pub before: Option<String>,
 }
 
 /// The session ended: its main loop takes no more requests.
@@ -180,6 +194,17 @@ impl CommandContext {
 
     pub fn release_document(&self, uri: &str) {
         let _ = self.post(SessionRequest::Release { owner: self.owner.clone(), uri: uri.to_owned() });
+    }
+
+    /// The files changed since `revision` in the workspace (see [`SessionRequest::GitChanges`]);
+    /// git's own complaint (an unknown revision, no repository) as the error text.
+    pub async fn git_changes(
+        &self,
+        revision: &str,
+        wanted: fn(&Path) -> bool,
+    ) -> Result<Result<Vec<GitChange>, String>, CommandError> {
+        let revision = revision.to_owned();
+        self.ask(|reply| SessionRequest::GitChanges { revision, wanted, reply }).await
     }
 
     /// The editor's open buffers as a syntax overlay (they win over the files on disk).

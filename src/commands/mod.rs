@@ -13,6 +13,7 @@ use crate::lsp::ext::error_kinds;
 use crate::lsp::message::error_codes;
 pub use context::CommandContext;
 
+pub mod affected_tests;
 pub mod arguments;
 pub mod blocking;
 pub mod budget;

@@ -22,9 +22,9 @@ use serde_json::Value;
 use crate::commands::params::{CommandArguments, input_schema};
 use crate::commands::{CommandContext, CommandError};
 use crate::commands::{
-    check, dead_code, diagnostic, diagnostics, doctor, field_impact, find, make_visible, outline, project_inspect,
-    referenced, rename, restart, run_tests, signature_drift, status, symbols, tests_for_symbol, type_hierarchy,
-    union_impact,
+    affected_tests, check, dead_code, diagnostic, diagnostics, doctor, field_impact, find, make_visible, outline,
+    project_inspect, referenced, rename, restart, run_tests, signature_drift, status, symbols, tests_for_symbol,
+    type_hierarchy, union_impact,
 };
 
 /// Declares [`Command`] and everything the table says about each command, from one list of rows.
@@ -172,10 +172,10 @@ commands! {
         answer: tests_for_symbol::TestsForSymbolAnswer,
         handler: tests_for_symbol::tests_for_symbol,
         description:
-        "The tests (xUnit, NUnit, Expecto, FsCheck) in the workspace's test projects that reach a symbol, by name \
-         or position: find's compiler-resolved sites mapped to the enclosing test, plus tests reaching it through \
-         one helper function (reach.via); says what it did not follow and gives runTests arguments. Prefer over \
-         grepping test files for a name.",
+        "The tests (xUnit, NUnit, MSTest, Expecto, FsCheck) in the workspace's test projects that reach a symbol, by \
+         name or position: find's compiler-resolved sites mapped to the enclosing test, and through the functions \
+         calling it (library code and helpers, to maxDepth) with each test's chain; says what it did not follow \
+         and gives runTests arguments. Prefer over grepping test files for a name.",
     },
     FieldImpact {
         id: "fieldImpact",
@@ -390,6 +390,19 @@ commands! {
          FSAC/VSTest: typed per-test outcome, duration, message and the failing frame's path + line. Prefer \
          over `dotnet test` in a shell to read results. Builds nothing: staleAssemblies names test projects \
          whose assembly is older than the code (build them first).",
+    },
+    AffectedTests {
+        id: "affectedTests",
+        group: Diagnostics,
+        read_only: false,
+        arguments: affected_tests::AffectedTestsArguments,
+        answer: affected_tests::AffectedTestsAnswer,
+        handler: affected_tests::affected_tests,
+        description:
+        "The tests a change reaches (git since a revision, given files, or unsaved buffers): changed declarations \
+         from syntax trees, walked through the compiler's references (library code and helpers) to tests, each \
+         with its reason chain; says what it could not follow and the fallback tests; run: true runs them. \
+         Prefer over running every test after an edit.",
     },
     UnionCaseImpact {
         id: "unionCaseImpact",

@@ -219,6 +219,7 @@ mod tests {
                 "rename",
                 "type_hierarchy",
                 "run_tests",
+                "affected_tests",
                 "union_case_impact",
                 "signature_drift",
                 "project_inspect",

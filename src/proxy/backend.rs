@@ -256,6 +256,78 @@ impl Drop for TemporaryFolder {
     }
 }
 
+/// How long one git command may take.
+const GIT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+
+/// Runs `git` (the one on `PATH`: no peer chooses the program, invariant 8) with `arguments` in
+/// `directory`, stdin closed; its stdout, or what it said when it failed.
+async fn git(directory: &Path, arguments: &[&str]) -> Result<Vec<u8>, String> {
+    let child = tokio::process::Command::new("git")
+        .args(arguments)
+        .current_dir(directory)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|error| format!("cannot start git: {error}"))?;
+    let output = match tokio::time::timeout(GIT_TIMEOUT, child.wait_with_output()).await {
+        Err(_) => return Err(format!("`git {}` took longer than {} s", arguments.join(" "), GIT_TIMEOUT.as_secs())),
+        Ok(Err(error)) => return Err(format!("cannot read git's output: {error}")),
+        Ok(Ok(output)) => output,
+    };
+    if !output.status.success() {
+        let said = String::from_utf8_lossy(&output.stderr).trim().lines().take(3).collect::<Vec<_>>().join(" ");
+        return Err(format!("`git {}` failed: {said}", arguments.join(" ")));
+    }
+    Ok(output.stdout)
+}
+
+/// The files of `workspace_root` changed since `revision` (a commit-ish; one starting with `-`
+/// is refused): git's diff of the working tree against it (committed and uncommitted
+/// changes, renames as a removal and an addition) and the untracked files (as added), with
+/// each kept path's text at the revision (`wanted` chooses the paths worth reading).
+pub async fn git_changes(
+    workspace_root: &Path,
+    revision: &str,
+    wanted: fn(&Path) -> bool,
+) -> Result<Vec<crate::commands::context::GitChange>, String> {
+    use crate::commands::context::GitChange;
+    if revision.is_empty() || revision.starts_with('-') || revision.contains(['\0', '\n']) {
+        return Err(format!("{revision:?} is no git revision"));
+    }
+    let commit = format!("{revision}^{{commit}}");
+    git(workspace_root, &["rev-parse", "--verify", "--quiet", "--end-of-options", &commit])
+        .await
+        .map_err(|_| format!("{revision:?} names no commit of the repository at {}", workspace_root.display()))?;
+    let diff =
+        git(workspace_root, &["diff", "--name-status", "--no-renames", "--relative", "-z", revision, "--"]).await?;
+    let untracked = git(workspace_root, &["ls-files", "--others", "--exclude-standard", "-z"]).await?;
+    let mut changes = Vec::new();
+    let diff = String::from_utf8_lossy(&diff).into_owned();
+    let mut fields = diff.split('\0').filter(|field| !field.is_empty());
+    while let (Some(status), Some(path)) = (fields.next(), fields.next()) {
+        let absolute = workspace_root.join(path);
+        if !wanted(&absolute) {
+            continue;
+        }
+        let before = if status.starts_with('A') {
+            None
+        } else {
+            let at = format!("{revision}:./{path}");
+            git(workspace_root, &["show", &at]).await.ok().map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+        };
+        changes.push(GitChange { path: absolute, before });
+    }
+    for path in String::from_utf8_lossy(&untracked).split('\0').filter(|path| !path.is_empty()) {
+        let absolute = workspace_root.join(path);
+        if wanted(&absolute) && !changes.iter().any(|change| change.path == absolute) {
+            changes.push(GitChange { path: absolute, before: None });
+        }
+    }
+    Ok(changes)
+}
+
 /// The last lines a backend wrote to stderr, for error messages and status.
 #[derive(Clone, Default)]
 pub struct StderrTail {

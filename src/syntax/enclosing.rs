@@ -1,6 +1,6 @@
 //! Which test (or which function) encloses a site, from the tree-sitter F# syntax tree: a
 //! `let` or member carrying a test attribute (`[<Fact>]`, `[<Theory>]`, `[<Test>]`,
-//! `[<TestCase…>]`, `[<Property>]`), an Expecto `testCase "name"` (and its kin) with the
+//! `[<TestCase…>]`, `[<Property>]`, MSTest's `[<TestMethod>]`), an Expecto `testCase "name"` (and its kin) with the
 //! `testList` names around it, or else the outermost function the site sits in (a helper to
 //! follow). Pure: text in, facts out.
 
@@ -47,6 +47,8 @@ pub enum TestAttribute {
     Test,
     /// FsCheck's `[<Property>]`.
     Property,
+    /// MSTest's `[<TestMethod>]`, `[<DataTestMethod>]`.
+    TestMethod,
 }
 
 /// A test found around a site.
@@ -228,6 +230,7 @@ fn test_attribute(declaration: Node, text: &str) -> Option<TestAttribute> {
         "Theory" => Some(TestAttribute::Theory),
         "Test" | "TestCase" | "TestCaseSource" => Some(TestAttribute::Test),
         "Property" => Some(TestAttribute::Property),
+        "TestMethod" | "DataTestMethod" => Some(TestAttribute::TestMethod),
         _ => None,
     })
 }
@@ -447,6 +450,17 @@ mod tests {
         };
         assert_eq!(attribute, TestAttribute::Test);
         assert_eq!(fully_qualified_name(&containers, &name).as_deref(), Some("Tally.Tests.CounterTests.adds"));
+    }
+
+    #[test]
+    fn mstest_methods_are_tests() {
+        let text = "namespace Tally.Tests\n\nopen Microsoft.VisualStudio.TestTools.UnitTesting\n\n[<TestClass>]\ntype CounterTests() =\n    [<TestMethod>]\n    member _.Adds () = Assert.AreEqual(3, add 1 2)\n";
+        let found = enclosing_of(text, "add 1", 0);
+        let Enclosing::Test(FoundTest::Attributed { attribute, name, containers, .. }) = found else {
+            panic!("{found:?}")
+        };
+        assert_eq!(attribute, TestAttribute::TestMethod);
+        assert_eq!(fully_qualified_name(&containers, &name).as_deref(), Some("Tally.Tests.CounterTests.Adds"));
     }
 
     #[test]

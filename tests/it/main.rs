@@ -11,6 +11,7 @@
 //! would build as a separate binary.
 
 mod active_patterns;
+mod affected_tests;
 mod architecture;
 mod check_confirm;
 mod check_races;

@@ -5,6 +5,7 @@
 use crate::support;
 use fslens::commands::find::answer::{Completeness, Via};
 use fslens::commands::registry::Command;
+use fslens::commands::tests_for_symbol::reach::Step;
 use fslens::commands::tests_for_symbol::{Direct, Framework, Reach, RunTestsArguments, TestsForSymbolAnswer};
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -200,6 +201,73 @@ async fn a_symbol_used_only_by_a_test_helper_is_reached_via_the_helper() {
     let none: TestsForSymbolAnswer = editor.execute_as(Command::TestsForSymbol, json!({"query": "unweighed"})).await;
     assert_eq!((none.total_tests, none.complete, none.via), (0, true, Via::Fsac), "{none:#?}");
     assert!(none.run_tests_arguments.is_none(), "no test: nothing for runTests, which would run every test");
+    editor.stop().await;
+}
+
+fn step(name: &str, path: &str, line: u32) -> Step {
+    Step { name: name.to_owned(), path: path.to_owned(), line }
+}
+
+/// (name, chain) of every test, in order.
+fn chains_of(answer: &TestsForSymbolAnswer) -> Vec<(String, Vec<Step>)> {
+    answer.test_projects.iter().flat_map(|row| &row.tests).map(|test| (test.name.clone(), test.chain.clone())).collect()
+}
+
+/// `Calc.Parsing.normalize` is called by `Ledger.total` (library code), which `Report.summary`
+/// calls; tests call `total` and `summary`. Before the reach through library code the answer
+/// was "0 test(s) … complete".
+#[tokio::test]
+async fn a_library_function_is_reached_through_library_code_to_the_depth_asked() {
+    let (_workspace, _runtime, mut editor) = ready("tested-reach", "Calc.sln").await;
+    let (parsing, ledger, report) = ("src/Calc/Parsing.fs", "src/Calc/Ledger.fs", "src/Calc/Report.fs");
+    let (xunit_file, expecto_file) = ("tests/Calc.Xunit/LedgerTests.fs", "tests/Calc.Expecto/ReportTests.fs");
+    let answer: TestsForSymbolAnswer =
+        editor.execute_as(Command::TestsForSymbol, json!({"query": "Calc.Parsing.normalize"})).await;
+    let normalize = step("normalize", parsing, 2);
+    let total = step("total", ledger, 2);
+    let summary = step("summary", report, 2);
+    assert_eq!(
+        chains_of(&answer),
+        vec![
+            (
+                "summary of two".to_owned(),
+                vec![normalize.clone(), total.clone(), summary.clone(), step("summary of two", expecto_file, 7)]
+            ),
+            (
+                "total counts distinct entries".to_owned(),
+                vec![normalize.clone(), total.clone(), step("total counts distinct entries", xunit_file, 6)]
+            ),
+            (
+                "summary says the total".to_owned(),
+                vec![normalize.clone(), total.clone(), summary.clone(), step("summary says the total", xunit_file, 9)]
+            ),
+        ],
+        "{answer:#?}"
+    );
+    let reaches: Vec<Reach> =
+        answer.test_projects.iter().flat_map(|row| &row.tests).map(|test| test.reach.clone()).collect();
+    let via_summary = Reach::Via { via: "summary".to_owned(), path: report.to_owned(), line: 2 };
+    let via_total = Reach::Via { via: "total".to_owned(), path: ledger.to_owned(), line: 2 };
+    assert_eq!(reaches, [via_summary.clone(), via_total, via_summary], "{answer:#?}");
+    assert_eq!((answer.complete, answer.total_tests, answer.indirect_depth), (true, 3, 2), "{answer:#?}");
+    assert_eq!(answer.completeness.depth, 3, "{answer:#?}");
+    let followed: Vec<(String, u32, bool)> =
+        answer.helpers.iter().map(|helper| (helper.name.clone(), helper.depth, helper.followed)).collect();
+    assert_eq!(followed, [("total".to_owned(), 1, true), ("summary".to_owned(), 2, true)], "{answer:#?}");
+
+    // One level only: `summary` is where the depth cut the chain, and the answer is partial.
+    let shallow: TestsForSymbolAnswer =
+        editor.execute_as(Command::TestsForSymbol, json!({"query": "Calc.Parsing.normalize", "maxDepth": 1})).await;
+    let names: Vec<String> = chains_of(&shallow).into_iter().map(|(name, _)| name).collect();
+    assert_eq!(names, ["total counts distinct entries"], "{shallow:#?}");
+    assert_eq!((shallow.complete, shallow.completeness.depth), (false, 1), "{shallow:#?}");
+    assert_eq!(shallow.completeness.cut_by_depth, ["summary (src/Calc/Report.fs:2)"], "{shallow:#?}");
+    assert!(shallow.completeness.missing.iter().any(|missing| missing.contains("depth")), "{shallow:#?}");
+
+    // Nothing uses `unused`: none, and complete.
+    let none: TestsForSymbolAnswer =
+        editor.execute_as(Command::TestsForSymbol, json!({"query": "Calc.Parsing.unused"})).await;
+    assert_eq!((none.total_tests, none.complete), (0, true), "{none:#?}");
     editor.stop().await;
 }
 

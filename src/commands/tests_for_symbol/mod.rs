@@ -1,14 +1,13 @@
 //! `fslens.testsForSymbol`: the tests of the workspace's test projects that reach a symbol.
-//! The symbol's sites come from find's typed API ([`find::all_sites`]); the sites in test
-//! projects are mapped to the test around them from the syntax tree ([`enclosing`]); a site
-//! in a function of a test project that is no test (a helper) is followed once, through find
-//! again, to the tests that use the helper. Reach beyond one helper is not followed and the
-//! answer says so.
-
+//! The symbol's sites come from find's typed API ([`find::all_sites`]); the walk of
+//! [`reach`] maps each site to the test or function around it (in library code as in test
+//! helpers) and follows each function through find again, transitively up to `maxDepth`
+//! levels; each test carries its chain. A chain the depth cut makes the answer partial.
 pub mod projects;
+pub mod reach;
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::path::{Path, PathBuf};
+use std::collections::{BTreeSet, HashMap};
+use std::path::Path;
 use std::time::Instant;
 
 use crate::deadline::Deadline;
@@ -18,14 +17,13 @@ use serde::{Deserialize, Serialize};
 
 use crate::commands::find::answer::{Completeness, ProjectStatus, Via};
 use crate::commands::find::arguments::{FindArguments, FindKind, FindOwnArguments, FindTimeoutMs, check_name};
-use crate::commands::find::rows::{SiteKind, SiteRow};
+use crate::commands::find::rows::SiteKind;
 use crate::commands::find::{self, AllSites};
-use crate::commands::params::{Bounded, CommandArguments, Coordinate};
+use crate::commands::params::{Bounded, CommandArguments};
 use crate::commands::{CommandContext, CommandError};
-use crate::syntax::enclosing::{self, Enclosing, EnclosingFunction, FoundTest, TestAttribute};
-use crate::syntax::parse::FsharpParsers;
-use crate::workspace::{Project, WorkspaceModel};
+use crate::workspace::WorkspaceModel;
 use projects::TestProjectRule;
+use reach::{Bounds, Step, TestProject, Walk};
 
 crate::commands::arguments::symbol_position_arguments! {
     cli: all();
@@ -44,11 +42,16 @@ crate::commands::arguments::symbol_position_arguments! {
         #[serde(skip_serializing_if = "Option::is_none")]
         #[arg(long)]
         pub project_path: Option<String>,
-        /// At most this many helpers (functions of test projects that are no test) are followed to
+        /// At most this many functions (library code or test helpers, no tests) are followed to
         /// the tests that use them; default 20, 0 follows none.
         #[serde(default)]
         #[arg(long, default_value_t)]
         pub max_intermediate: Bounded<0, 200, 20>,
+        /// How many levels of functions are followed from the symbol to the tests: 1 follows
+        /// the functions holding a site of it, 0 none; default 3.
+        #[serde(default)]
+        #[arg(long, default_value_t)]
+        pub max_depth: Bounded<0, 10, 3>,
         /// One deadline for every find the answer runs, in milliseconds.
         #[serde(default)]
         #[arg(long, default_value_t)]
@@ -90,6 +93,7 @@ pub enum Framework {
     Nunit,
     Expecto,
     Fscheck,
+    Mstest,
 }
 
 /// `reach: "direct"`.
@@ -100,7 +104,8 @@ pub enum Direct {
 }
 
 /// How a test reaches the symbol: `"direct"` (a site in the test), or `{via, path, line}`
-/// (the test uses the helper `via`, declared at `path`:`line`, which holds a site).
+/// (the test uses the function `via`, declared at `path`:`line`, which holds a site of the
+/// symbol or reaches it through further functions: `chain` has every step).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Reach {
@@ -125,6 +130,10 @@ pub struct TestRow {
     /// 0-based line of the test's name (of the `testCase` expression for Expecto).
     pub line: u32,
     pub reach: Reach,
+    /// The reason: the declarations from the symbol (or changed declaration) to the test, the
+    /// test last, each with its file and 0-based line.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub chain: Vec<Step>,
 }
 
 /// One test project: the rule that made it one, whether find searched it, its tests.
@@ -141,7 +150,8 @@ pub struct TestProjectRow {
     pub tests: Vec<TestRow>,
 }
 
-/// A helper: a function of a test project that is no test and holds a site.
+/// A function met on the way to the tests: a declaration (library code or a test helper) that
+/// is no test and holds a site of the symbol or of a function nearer to it.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct HelperRow {
@@ -150,6 +160,9 @@ pub struct HelperRow {
     pub path: String,
     /// 0-based line of its name.
     pub line: u32,
+    /// Its level: 1 for a function holding a site of the symbol, 2 for one using such a function…
+    #[serde(default)]
+    pub depth: u32,
     /// Whether its uses were looked up.
     pub followed: bool,
     /// find's completeness for the helper (when followed).
@@ -158,7 +171,8 @@ pub struct HelperRow {
     /// Why it was not followed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// Functions (no tests) that use the helper: a second level, not followed.
+    /// Functions (no tests) that use the helper and were not followed (kept for older
+    /// answers; the walk follows them, or names them in `cutByDepth`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub used_by_functions_not_followed: Vec<String>,
 }
@@ -182,6 +196,12 @@ pub struct CompletenessReport {
     /// The followed helpers whose find was not complete.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub helpers_incomplete: Vec<String>,
+    /// The depth covered: how many levels of functions the walk would follow (`maxDepth`).
+    #[serde(default)]
+    pub depth: u32,
+    /// Functions the depth limit left unfollowed (their chains were cut).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cut_by_depth: Vec<String>,
     /// Test projects find swept but did not analyse (with find's status).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub projects_not_searched: Vec<String>,
@@ -220,12 +240,12 @@ pub struct TestsForSymbolAnswer {
     pub total_tests: usize,
     /// Every test project, with its tests (grouped by project).
     pub test_projects: Vec<TestProjectRow>,
-    /// How many helper levels were followed: 1.
+    /// How many levels of functions were followed (the deepest chain's intermediates).
     pub indirect_depth: u32,
     pub indirect_note: String,
     /// The helpers found (followed or not).
     pub helpers: Vec<HelperRow>,
-    /// Helpers the `maxIntermediate` bound or the deadline cut, or whose find failed.
+    /// Functions the `maxIntermediate` bound or the deadline cut, or whose find failed.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub helpers_not_followed: Vec<String>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -238,26 +258,6 @@ pub struct TestsForSymbolAnswer {
     pub notes: Vec<String>,
     pub elapsed_ms: u64,
 }
-
-/// What the workspace says of one test project.
-struct TestProject<'a> {
-    project: &'a Project,
-    display: String,
-    rule: TestProjectRule,
-}
-
-/// A helper found at a site, before it is followed.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-struct HelperKey {
-    path: PathBuf,
-    line: u32,
-    character: u32,
-    name: String,
-    project: String,
-}
-
-/// The tests found so far, one row per test (keyed by project, file, line and name).
-type Tests = BTreeMap<(String, String, u32, String), TestRow>;
 
 /// `fslens.testsForSymbol`.
 pub async fn tests_for_symbol(
@@ -277,24 +277,24 @@ pub async fn tests_for_symbol(
         .or_else(|| found.rows.first())
         .and_then(|site| site.symbol_full_name.clone());
 
+    let start = start_step(&found, arguments.query.as_deref());
+    let start_at = start_position(&found, &root);
+
     let overlay = context.editor_buffers().await?;
-    let mut reader = SiteReader {
-        root: &root,
-        model: &model,
-        test_projects: &test_projects,
-        overlay,
-        parsers: FsharpParsers::new(),
-        files: HashMap::new(),
+    let bounds = Bounds {
+        max_depth: arguments.max_depth.get() as u32,
+        max_functions: arguments.max_intermediate.as_usize(),
+        deadline,
     };
-    let (mut tests, helper_keys, outside) = direct_uses(&mut reader, &found);
-    let followed = follow_helpers(&mut reader, &helper_keys, &mut tests, &arguments, deadline, &context).await?;
-    let (project_rows, projects_not_searched) = test_project_rows(&test_projects, &found, &tests);
-    let missing = what_is_missing(&found, &followed, &projects_not_searched);
+    let mut walk = Walk::new(&root, &model, &test_projects, overlay, bounds, context.clone());
+    walk.walk_from(start, start_at, &found).await?;
+    let (project_rows, projects_not_searched) = test_project_rows(&test_projects, &found, &walk.tests);
+    let missing = what_is_missing(&found, &walk, &projects_not_searched);
     let complete = missing.is_empty();
     let notes = answer_notes(&found, &test_projects, &project_rows);
     let run_tests_arguments = run_tests_arguments(&test_projects, &project_rows);
     let total_tests = project_rows.iter().map(|row| row.tests.len()).sum();
-    let FollowedHelpers { helpers, not_followed: helpers_not_followed, incomplete: helpers_incomplete } = followed;
+    let max_depth = bounds.max_depth;
     Ok(TestsForSymbolAnswer {
         tool: "testsForSymbol".to_owned(),
         query: arguments.query,
@@ -303,19 +303,22 @@ pub async fn tests_for_symbol(
         complete,
         completeness: CompletenessReport {
             find: found.completeness,
-            helpers_incomplete,
+            helpers_incomplete: walk.incomplete,
+            depth: max_depth,
+            cut_by_depth: walk.cut_by_depth,
             projects_not_searched,
             missing,
         },
         total_tests,
         test_projects: project_rows,
-        indirect_depth: 1,
-        indirect_note: "a helper (a function of a test project that is no test) is followed once to the tests using \
-                        it; reach through more than one intermediate function is not followed"
-            .to_owned(),
-        helpers,
-        helpers_not_followed,
-        sites_outside_tests: outside,
+        indirect_depth: walk.levels,
+        indirect_note: format!(
+            "functions around the sites (library code and test helpers) are followed through find to the tests \
+             using them, up to {max_depth} level(s); each test's chain names every step"
+        ),
+        helpers: walk.functions,
+        helpers_not_followed: walk.not_followed,
+        sites_outside_tests: walk.outside,
         run_tests_arguments,
         notes,
         elapsed_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
@@ -354,131 +357,29 @@ async fn sites_of_the_symbol(
     Ok(found)
 }
 
-/// Step 2: each use of the symbol by what encloses it: a test (reached directly), a helper
-/// function of a test project (followed next), or neither (listed outside the tests).
-fn direct_uses(reader: &mut SiteReader<'_>, found: &AllSites) -> (Tests, Vec<HelperKey>, Vec<OutsideSite>) {
-    let mut tests = Tests::new();
-    let mut helper_keys: Vec<HelperKey> = Vec::new();
-    let mut outside = Vec::new();
-    for site in found.rows.iter().filter(|site| is_use(site)) {
-        let Some((project, path, enclosing)) = reader.enclosing(site) else { continue };
-        match enclosing {
-            Enclosing::Test(test) => {
-                let row = test_row(test, project, &site.file, Reach::Direct(Direct::Direct));
-                tests.entry(test_key(&row)).or_insert(row);
-            }
-            Enclosing::Function(EnclosingFunction { name, line, character }) => {
-                let key = HelperKey { path, line, character, name, project: project.display.clone() };
-                if !helper_keys.contains(&key) {
-                    helper_keys.push(key);
-                }
-            }
-            Enclosing::Nothing => outside.push(outside_site(site, "in no test and no function")),
-            Enclosing::Unparsed(why) => outside.push(outside_site(site, &format!("the file did not parse: {why}"))),
-        }
+/// The symbol as the first step of every chain: its definition site (or its first site).
+fn start_step(found: &AllSites, query: Option<&str>) -> Step {
+    let site = found.rows.iter().find(|site| site.kind == SiteKind::Definition).or_else(|| found.rows.first());
+    let name = site
+        .and_then(|site| site.symbol_full_name.as_deref())
+        .and_then(|full| full.rsplit('.').next())
+        .or(query)
+        .unwrap_or("the symbol")
+        .to_owned();
+    Step {
+        name,
+        path: site.map(|site| site.file.clone()).unwrap_or_default(),
+        line: site.map_or(0, |site| site.range.start.line),
     }
-    (tests, helper_keys, outside)
 }
 
-/// The helpers, each followed once (or said why not), with what the following left out.
-struct FollowedHelpers {
-    helpers: Vec<HelperRow>,
-    not_followed: Vec<String>,
-    incomplete: Vec<String>,
-}
-
-/// Step 3: each helper followed once to the tests that use it (at most `maxIntermediate`, and
-/// not past the deadline); the tests it reaches join `tests`.
-async fn follow_helpers(
-    reader: &mut SiteReader<'_>,
-    helper_keys: &[HelperKey],
-    tests: &mut Tests,
-    arguments: &TestsForSymbolArguments,
-    deadline: Deadline,
-    context: &CommandContext,
-) -> Result<FollowedHelpers, CommandError> {
-    let mut followed = FollowedHelpers { helpers: Vec::new(), not_followed: Vec::new(), incomplete: Vec::new() };
-    let bound = arguments.max_intermediate.as_usize();
-    for (index, key) in helper_keys.iter().enumerate() {
-        let display_path = reader.model.display_path(&key.path);
-        let mut row = HelperRow {
-            name: key.name.clone(),
-            project: key.project.clone(),
-            path: display_path.clone(),
-            line: key.line,
-            followed: false,
-            completeness: None,
-            reason: None,
-            used_by_functions_not_followed: Vec::new(),
-        };
-        let cut = if index >= bound {
-            Some(format!("maxIntermediate = {bound} helpers were followed"))
-        } else if deadline.passed() {
-            Some("the deadline passed".to_owned())
-        } else {
-            None
-        };
-        if let Some(reason) = cut {
-            followed.not_followed.push(format!("{} ({}:{})", key.name, display_path, key.line));
-            row.reason = Some(reason);
-            followed.helpers.push(row);
-            continue;
-        }
-        let own = FindOwnArguments { kind: FindKind::Position, ..FindOwnArguments::default() };
-        let mut helper_find = FindArguments::new(own);
-        helper_find.path = Some(display_path.clone());
-        helper_find.line = Some(Coordinate::clamped(u64::from(key.line)));
-        helper_find.character = Some(Coordinate::clamped(u64::from(key.character)));
-        helper_find.timeout_ms = FindTimeoutMs::clamped(deadline.remaining_ms());
-        let uses: AllSites = match find::all_sites(helper_find, context.clone()).await {
-            Ok(uses) => uses,
-            Err(CommandError::Cancelled) => return Err(CommandError::Cancelled),
-            Err(error) => {
-                followed.not_followed.push(format!("{} ({}:{})", key.name, display_path, key.line));
-                row.reason = Some(format!("find failed at its name: {error}"));
-                followed.helpers.push(row);
-                continue;
-            }
-        };
-        row.followed = true;
-        row.completeness = Some(uses.completeness);
-        if uses.completeness != Completeness::Complete {
-            followed.incomplete.push(format!("{} ({})", key.name, uses.completeness.as_str()));
-        }
-        let reach = Reach::Via { via: key.name.clone(), path: display_path.clone(), line: key.line };
-        add_uses_of_helper(reader, key, &uses, &reach, tests, &mut row);
-        followed.helpers.push(row);
-    }
-    Ok(followed)
-}
-
-/// The uses of one helper: tests join `tests` (reached through it), other functions are named
-/// on its row as not followed (a second level).
-fn add_uses_of_helper(
-    reader: &mut SiteReader<'_>,
-    key: &HelperKey,
-    uses: &AllSites,
-    reach: &Reach,
-    tests: &mut Tests,
-    row: &mut HelperRow,
-) {
-    for site in uses.rows.iter().filter(|site| is_use(site)) {
-        let Some((project, _, enclosing)) = reader.enclosing(site) else { continue };
-        match enclosing {
-            Enclosing::Test(test) => {
-                let test = test_row(test, project, &site.file, reach.clone());
-                tests.entry(test_key(&test)).or_insert(test);
-            }
-            Enclosing::Function(function) => {
-                let own_body = function.line == key.line && function.name == key.name;
-                let named = format!("{} ({}:{})", function.name, site.file, function.line);
-                if !own_body && !row.used_by_functions_not_followed.contains(&named) {
-                    row.used_by_functions_not_followed.push(named);
-                }
-            }
-            Enclosing::Nothing | Enclosing::Unparsed(_) => {}
-        }
-    }
+/// Where the symbol is declared (its definition site), so a recursive use is not followed.
+fn start_position(found: &AllSites, root: &Path) -> Option<(std::path::PathBuf, u32)> {
+    found
+        .rows
+        .iter()
+        .find(|site| site.kind == SiteKind::Definition)
+        .map(|site| (root.join(&site.file), site.range.start.line))
 }
 
 /// Step 4: one row per test project with its tests and whether find searched it; the
@@ -486,7 +387,7 @@ fn add_uses_of_helper(
 fn test_project_rows(
     test_projects: &[TestProject<'_>],
     found: &AllSites,
-    tests: &Tests,
+    tests: &reach::Tests,
 ) -> (Vec<TestProjectRow>, Vec<String>) {
     let status_of: HashMap<&str, ProjectStatus> =
         found.per_project.iter().map(|row| (row.project.as_str(), row.status)).collect();
@@ -513,7 +414,7 @@ fn test_project_rows(
 }
 
 /// Step 5: why the list of tests may be missing some (empty when it is complete).
-fn what_is_missing(found: &AllSites, followed: &FollowedHelpers, projects_not_searched: &[String]) -> Vec<String> {
+fn what_is_missing(found: &AllSites, walk: &Walk<'_>, projects_not_searched: &[String]) -> Vec<String> {
     let mut missing = Vec::new();
     if found.completeness != Completeness::Complete {
         let why = match found.via {
@@ -522,17 +423,25 @@ fn what_is_missing(found: &AllSites, followed: &FollowedHelpers, projects_not_se
         };
         missing.push(format!("{why} (find completeness {})", found.completeness.as_str()));
     }
-    if !followed.incomplete.is_empty() {
-        missing.push(format!("find's answer for helpers is not complete: {}", followed.incomplete.join(", ")));
+    if !walk.incomplete.is_empty() {
+        missing.push(format!("find's answer for functions on the way is not complete: {}", walk.incomplete.join(", ")));
     }
-    if !followed.not_followed.is_empty() {
-        missing.push(format!("{} helper(s) were not followed", followed.not_followed.len()));
+    if !walk.not_followed.is_empty() {
+        missing.push(format!(
+            "{} function(s) were not followed: {}",
+            walk.not_followed.len(),
+            walk.not_followed.join(", ")
+        ));
+    }
+    if !walk.cut_by_depth.is_empty() {
+        missing.push(format!(
+            "the depth limit cut {} chain(s) at: {}",
+            walk.cut_by_depth.len(),
+            walk.cut_by_depth.join(", ")
+        ));
     }
     if !projects_not_searched.is_empty() {
         missing.push(format!("test projects not searched: {}", projects_not_searched.join(", ")));
-    }
-    if followed.helpers.iter().any(|helper| !helper.used_by_functions_not_followed.is_empty()) {
-        missing.push("some helpers are used by other functions (a second level), which is not followed".to_owned());
     }
     missing
 }
@@ -567,29 +476,12 @@ fn answer_notes(found: &AllSites, test_projects: &[TestProject<'_>], project_row
     notes
 }
 
-/// A site that uses the symbol (not its declaration).
-fn is_use(site: &SiteRow) -> bool {
-    !matches!(site.kind, SiteKind::Definition | SiteKind::Signature)
-}
-
 /// The test projects of the workspace (only the one `projectPath` names, when given).
 fn test_projects_of<'a>(
     model: &'a WorkspaceModel,
     project_path: Option<&str>,
 ) -> Result<Vec<TestProject<'a>>, CommandError> {
-    let all: Vec<TestProject> = model
-        .projects
-        .iter()
-        .filter_map(|project| {
-            projects::test_project_rule(project).map(|rule| TestProject {
-                project,
-                display: model.display_path(&project.path),
-                rule,
-            })
-        })
-        .collect();
-    let mut all = all;
-    all.sort_by(|one, other| one.display.cmp(&other.display));
+    let all = reach::test_projects(model);
     let Some(wanted) = project_path else { return Ok(all) };
     let wanted_path = model.root.join(wanted);
     let chosen: Vec<TestProject> = all
@@ -608,106 +500,6 @@ fn test_projects_of<'a>(
         ));
     }
     Ok(chosen)
-}
-
-/// Reads and parses the files of sites, once each.
-struct SiteReader<'a> {
-    root: &'a Path,
-    model: &'a WorkspaceModel,
-    test_projects: &'a [TestProject<'a>],
-    overlay: crate::syntax::index::Overlay,
-    parsers: FsharpParsers,
-    /// Each file's text and tree (or why it has none); `None` for a file that cannot be read.
-    files: HashMap<PathBuf, Option<ParsedFile>>,
-}
-
-/// A file's text and its syntax tree, or why it has none.
-type ParsedFile = (String, Result<tree_sitter::Tree, String>);
-
-impl<'a> SiteReader<'a> {
-    /// The test project compiling the site's file, the file's path and what encloses the site;
-    /// `None` for a site in no test project (or in a file that cannot be read).
-    fn enclosing(&mut self, site: &SiteRow) -> Option<(&'a TestProject<'a>, PathBuf, Enclosing)> {
-        let path = self.root.join(&site.file);
-        let compiling = self.model.projects_compiling(&path);
-        let project =
-            self.test_projects.iter().find(|test| compiling.iter().any(|project| project.path == test.project.path))?;
-        let (overlay, parsers) = (&self.overlay, &mut self.parsers);
-        let (text, tree) = self
-            .files
-            .entry(path.clone())
-            .or_insert_with(|| {
-                let text = crate::commands::paths::current_text(overlay, &path).ok()?;
-                let tree = enclosing::parse(parsers, &text);
-                Some((text, tree))
-            })
-            .as_ref()?;
-        let (line, character) = (site.range.start.line, site.range.start.character);
-        let found = match tree {
-            Ok(tree) => enclosing::enclosing_in(tree, text, line, character),
-            Err(why) => Enclosing::Unparsed(why.clone()),
-        };
-        Some((project, path, found))
-    }
-}
-
-fn outside_site(site: &SiteRow, reason: &str) -> OutsideSite {
-    OutsideSite {
-        path: site.file.clone(),
-        line: site.range.start.line,
-        character: site.range.start.character,
-        reason: reason.to_owned(),
-    }
-}
-
-/// A found test as an answer row.
-fn test_row(test: FoundTest, project: &TestProject, path: &str, reach: Reach) -> TestRow {
-    match test {
-        FoundTest::Attributed { attribute, name, containers, line } => {
-            let framework = match attribute {
-                TestAttribute::Fact => Framework::Xunit,
-                TestAttribute::Theory
-                    if projects::references(project.project, "NUnit")
-                        && !project
-                            .project
-                            .package_references
-                            .iter()
-                            .any(|reference| reference.name.to_ascii_lowercase().starts_with("xunit")) =>
-                {
-                    Framework::Nunit
-                }
-                TestAttribute::Theory => Framework::Xunit,
-                TestAttribute::Test => Framework::Nunit,
-                TestAttribute::Property => Framework::Fscheck,
-            };
-            TestRow {
-                fully_qualified_name: enclosing::fully_qualified_name(&containers, &name),
-                name,
-                framework,
-                project: project.display.clone(),
-                path: path.to_owned(),
-                line,
-                reach,
-            }
-        }
-        FoundTest::Expecto { name, lists, line } => {
-            let mut full = lists;
-            full.push(name.clone());
-            TestRow {
-                name,
-                fully_qualified_name: Some(full.join(".")),
-                framework: Framework::Expecto,
-                project: project.display.clone(),
-                path: path.to_owned(),
-                line,
-                reach,
-            }
-        }
-    }
-}
-
-fn test_key(test: &TestRow) -> (String, String, u32, String) {
-    (test.project.clone(), test.path.clone(), test.line, test.name.clone())
 }
 
 /// The tests VSTest can select by full name, and the projects holding tests.

@@ -278,6 +278,15 @@ impl Proxy {
             SessionRequest::EditorBuffers { reply } => {
                 let _ = reply.send(self.editor_buffers());
             }
+            SessionRequest::GitChanges { revision, wanted, reply } => {
+                let Some(root) = self.workspace_root.clone() else {
+                    let _ = reply.send(Err("the session has no workspace root".to_owned()));
+                    return;
+                };
+                tokio::spawn(async move {
+                    let _ = reply.send(crate::proxy::backend::git_changes(&root, &revision, wanted).await);
+                });
+            }
             SessionRequest::AllAnalyses { reply } => {
                 let uris: Vec<String> = self.analysis.all_published().map(|(uri, _)| uri.clone()).collect();
                 let snapshots = uris.into_iter().map(|uri| self.analysis_snapshot(&uri)).collect();
