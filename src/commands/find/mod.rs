@@ -261,11 +261,13 @@ async fn run(
     // About to answer complete: a use the compiler left unresolved is in no references answer,
     // so the files holding an occurrence no site covers must have been type-checked.
     if verdict.coverage_complete {
-        let bounds = type_errors::SegmentBounds {
+        let segment = type_errors::SegmentBounds {
             from_file: from_file.as_deref(),
             resumes_at_file: budget_stop.as_ref().map(|stop| stop.resumes_at_file.as_str()),
         };
-        if type_errors.diagnose_unresolved(&find, &placement, &resolved, &swept, &sites, &bounds).await? {
+        let formed =
+            type_errors::Formed { placement: &placement, resolved: &resolved, swept: &swept, sites: &sites, segment };
+        if type_errors.diagnose_unresolved(&find, &formed).await? {
             verdict = ledger::judge(&find, &resolved, &swept, &sites, position.is_some(), &type_errors);
         }
         clock.lap("typeErrorCheckMs");
