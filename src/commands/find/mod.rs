@@ -42,7 +42,9 @@
 //! matching helpers re-exported below.
 
 mod matching;
-mod model;
+// `pub(crate)` only for the paths `find_sweep_arguments!` writes
+// (`$crate::commands::find::model::arguments::…`).
+pub(crate) mod model;
 mod phases;
 
 pub use matching::active_patterns::{case_of_clip, case_use_after, case_use_elsewhere};
@@ -301,7 +303,7 @@ async fn run(
         resumes_at: findings.budget_stop.as_ref().map(|stop| stop.resumes_at_file.clone()),
     };
     // The rest of the workspace is indexed for later commands, off this answer's path.
-    find.context.warm_workspaces().start_in_background(&find.index, &find.root);
+    crate::commands::symbols::warmup::of(&find.context).start_in_background(&find.index, &find.root);
     Ok(Ran::Formed(Box::new(Formed { arguments: find.arguments, base, rows: stream.page_rows, frame })))
 }
 

@@ -125,7 +125,7 @@ macro_rules! find_sweep_arguments {
                 /// `projectPath` or a `path` compiled by exactly one project; `file` needs `path`.
                 #[serde(default)]
                 #[cfg_attr($cli, arg(long, value_enum, default_value_t))]
-                pub scope: $crate::commands::find::arguments::FindScope,
+                pub scope: $crate::commands::find::model::arguments::FindScope,
                 /// Exact names (default). `false`: a case-insensitive substring match on the last
                 /// segment (qualifiers still match exactly).
                 #[serde(default = "crate::commands::find::arguments::yes")]
@@ -139,7 +139,7 @@ macro_rules! find_sweep_arguments {
                 /// Lines of context above and below each site; at most 8 are applied.
                 #[serde(default)]
                 #[cfg_attr($cli, arg(long, default_value_t))]
-                pub context_lines: $crate::commands::find::arguments::ContextLines,
+                pub context_lines: $crate::commands::find::model::arguments::ContextLines,
                 /// `false` drops the `definition` and `signature` rows; default `true`.
                 #[serde(default = "crate::commands::find::arguments::yes")]
                 #[cfg_attr($cli, arg(long = "exclude-declaration", action = clap::ArgAction::SetFalse,
@@ -157,13 +157,13 @@ macro_rules! find_sweep_arguments {
                 /// At most this many rows per page.
                 #[serde(default)]
                 #[cfg_attr($cli, arg(long, default_value_t))]
-                pub max_results: $crate::commands::find::arguments::MaxResults,
+                pub max_results: $crate::commands::find::model::arguments::MaxResults,
                 /// UTF-16 units the whole serialized answer may take; default 60000 (30000 through the
                 /// MCP bridge, which sizes pages to its output). The page is the largest prefix of
                 /// rows that fits; not part of the query a cursor is bound to.
                 #[serde(skip_serializing_if = "Option::is_none")]
                 #[cfg_attr($cli, arg(long))]
-                pub response_char_budget: Option<$crate::commands::find::arguments::ResponseCharBudget>,
+                pub response_char_budget: Option<$crate::commands::find::model::arguments::ResponseCharBudget>,
                 /// UTF-8 bytes the whole serialized answer may take, for a transport with a byte limit
                 /// (the MCP bridge passes 30000 to fit its 40 KiB output); no limit when absent. The
                 /// page closes before either budget would be passed; not part of the query a cursor
@@ -175,7 +175,7 @@ macro_rules! find_sweep_arguments {
                 /// kept for building the answer).
                 #[serde(default)]
                 #[cfg_attr($cli, arg(long, default_value_t))]
-                pub timeout_ms: $crate::commands::find::arguments::FindTimeoutMs,
+                pub timeout_ms: $crate::commands::find::model::arguments::FindTimeoutMs,
                 /// `nextCursor` of an earlier page of the same query.
                 #[serde(skip_serializing_if = "Option::is_none")]
                 #[cfg_attr($cli, arg(long))]
@@ -186,13 +186,13 @@ macro_rules! find_sweep_arguments {
         impl $name {
             /// The `fslens.find` arguments with find's own members as given and the sweep
             /// arguments of `self`.
-            pub fn find_with(&self, own: $crate::commands::find::arguments::FindOwnArguments)
-                -> $crate::commands::find::arguments::FindArguments
+            pub fn find_with(&self, own: $crate::commands::find::model::arguments::FindOwnArguments)
+                -> $crate::commands::find::model::arguments::FindArguments
             {
-                let $crate::commands::find::arguments::FindOwnArguments {
+                let $crate::commands::find::model::arguments::FindOwnArguments {
                     query, kind, member, field, include_site_types,
                 } = own;
-                $crate::commands::find::arguments::FindArguments {
+                $crate::commands::find::model::arguments::FindArguments {
                     query,
                     kind,
                     member,
