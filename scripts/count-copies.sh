@@ -10,13 +10,8 @@
 
 set -euo pipefail
 
-verbose=false
-if [[ "${1:-}" == "-v" ]]; then
-    verbose=true
-    shift
-fi
-root="${1:-$(cd "$(dirname "$0")/.." && pwd)}"
-cd "$root"
+# shellcheck source=lib/count-arguments.sh
+source "$(dirname "$0")/lib/count-arguments.sh" "$@"
 
 # row LABEL PATTERN [GREP-OPTIONS…]: the number of lines of src/**/*.rs matching the extended
 # regular expression PATTERN.

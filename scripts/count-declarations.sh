@@ -9,13 +9,8 @@
 
 set -euo pipefail
 
-verbose=false
-if [[ "${1:-}" == "-v" ]]; then
-    verbose=true
-    shift
-fi
-root="${1:-$(cd "$(dirname "$0")/.." && pwd)}"
-cd "$root"
+# shellcheck source=lib/count-arguments.sh
+source "$(dirname "$0")/lib/count-arguments.sh" "$@"
 
 # A file's code without its unit tests: it is cut at the line `#[cfg(test)]` that is followed by
 # a line starting `mod tests`.

@@ -23,6 +23,9 @@ import os
 import re
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "lib"))
+from rust_source import closing_brace, strip_code, strip_tests  # noqa: E402
+
 # Bottom first. A module may import modules of its own layer index or lower; an import of a
 # higher index is "upward". Modules on one line of equal index must not import each other
 # both ways (that is a circle, reported separately).
@@ -44,80 +47,6 @@ LAYERS = [
     ["main"],
 ]
 LAYER_OF = {module: index for index, modules in enumerate(LAYERS) for module in modules}
-
-
-def strip_code(text):
-    """The text with comments and string/char literals blanked (newlines kept)."""
-    out = []
-    i = 0
-    n = len(text)
-    while i < n:
-        c = text[i]
-        if text.startswith("//", i):
-            j = text.find("\n", i)
-            j = n if j < 0 else j
-            out.append(" " * (j - i))
-            i = j
-        elif text.startswith("/*", i):
-            depth = 0
-            j = i
-            while j < n:
-                if text.startswith("/*", j):
-                    depth += 1
-                    j += 2
-                elif text.startswith("*/", j):
-                    depth -= 1
-                    j += 2
-                    if depth == 0:
-                        break
-                else:
-                    j += 1
-            out.append(re.sub(r"[^\n]", " ", text[i:j]))
-            i = j
-        elif c == "r" and re.match(r'r#*"', text[i:i + 10]) and (i == 0 or not (text[i - 1].isalnum() or text[i - 1] == "_")):
-            m = re.match(r'r(#*)"', text[i:])
-            hashes = m.group(1)
-            end = text.find('"' + hashes, i + len(m.group(0)))
-            end = n if end < 0 else end + 1 + len(hashes)
-            out.append('"' + re.sub(r"[^\n]", " ", text[i + 1:end - 1]) + '"')
-            i = end
-        elif c == '"':
-            j = i + 1
-            while j < n and text[j] != '"':
-                j += 2 if text[j] == "\\" else 1
-            out.append('"' + re.sub(r"[^\n]", " ", text[i + 1:j]) + '"')
-            i = j + 1
-        elif c == "'":
-            m = re.match(r"'(\\.[^']*|[^\\'\n])'", text[i:])
-            if m:
-                out.append(" " * len(m.group(0)))
-                i += len(m.group(0))
-            else:
-                out.append(c)
-                i += 1
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
-
-
-def strip_tests(code):
-    """Blanks every `#[cfg(test)] mod NAME { … }` (newlines kept)."""
-    while True:
-        m = re.search(r"#\[cfg\(test\)\]\s*(pub(\([^)]*\))?\s+)?mod\s+\w+\s*\{", code)
-        if not m:
-            return code
-        depth = 0
-        j = m.end() - 1
-        while j < len(code):
-            if code[j] == "{":
-                depth += 1
-            elif code[j] == "}":
-                depth -= 1
-                if depth == 0:
-                    break
-            j += 1
-        code = code[:m.start()] + re.sub(r"[^\n]", " ", code[m.start():j + 1]) + code[j + 1:]
 
 
 def expand_use_tree(tree):
@@ -281,17 +210,7 @@ def items(code, keyword_pattern):
     """(name, start, end) of every brace-delimited item whose head matches the pattern."""
     found = []
     for m in re.finditer(keyword_pattern, code):
-        depth = 0
-        j = m.end() - 1
-        while j < len(code):
-            if code[j] == "{":
-                depth += 1
-            elif code[j] == "}":
-                depth -= 1
-                if depth == 0:
-                    break
-            j += 1
-        found.append((m.group(1), m.start(), j + 1))
+        found.append((m.group(1), m.start(), closing_brace(code, m.end() - 1) + 1))
     return found
 
 

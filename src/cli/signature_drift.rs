@@ -21,12 +21,8 @@ pub fn render_text(answer: &SignatureDriftAnswer) -> String {
         }
         for item in &pair.implementation_only {
             text.push_str(&format!(
-                "  implementation only: {} {} ({}:{}) — fix ({}): insert at {}:{}:\n",
-                item.kind.as_str(),
-                item.name,
-                item.file,
-                item.line + 1,
-                fix_status_text(item.fix.status),
+                "  implementation only: {} insert at {}:{}:\n",
+                item_and_fix(item),
                 item.fix.file,
                 item.fix.range.start.line + 1
             ));
@@ -36,12 +32,8 @@ pub fn render_text(answer: &SignatureDriftAnswer) -> String {
         }
         for item in &pair.signature_only {
             text.push_str(&format!(
-                "  signature only (build error): {} {} ({}:{}) — fix ({}): delete lines {}-{} of {}\n",
-                item.kind.as_str(),
-                item.name,
-                item.file,
-                item.line + 1,
-                fix_status_text(item.fix.status),
+                "  signature only (build error): {} delete lines {}-{} of {}\n",
+                item_and_fix(item),
                 item.fix.range.start.line + 1,
                 item.fix.range.end.line + 1,
                 item.fix.file
@@ -61,6 +53,18 @@ pub fn render_text(answer: &SignatureDriftAnswer) -> String {
     }
     text.push_str("nothing was written (the fixes are previews)\n");
     text
+}
+
+/// `kind name (file:line) — fix (status):`, the head of an item's line either way round.
+fn item_and_fix(item: &DriftItem) -> String {
+    format!(
+        "{} {} ({}:{}) — fix ({}):",
+        item.kind.as_str(),
+        item.name,
+        item.file,
+        item.line + 1,
+        fix_status_text(item.fix.status)
+    )
 }
 
 fn fix_status_text(status: FixStatus) -> &'static str {

@@ -108,9 +108,20 @@ pub struct ResolvedPosition {
 
 impl SymbolPosition<'_> {
     /// The one rule of a position: exactly one of `character` and `word`
-    /// ([`character_or_word`]); `occurrence` is at least 1 by its type.
+    /// ([`character_or_word`]), a `word` that is not empty; `occurrence` is at least 1 by its
+    /// type.
     pub fn validate(&self) -> Result<(), CommandError> {
-        character_or_word(self.character, self.word)
+        character_or_word(self.character, self.word)?;
+        if self.word.is_some_and(|word| word.trim().is_empty()) {
+            return Err(CommandError::invalid_argument("word", "must not be empty: a whole word on the line"));
+        }
+        Ok(())
+    }
+
+    /// The column of the position in `text` (a file's whole text): its line ([`line_of`],
+    /// blamed on `line`), then [`column_on`](Self::column_on).
+    pub fn column_in(&self, text: &str) -> Result<u32, CommandError> {
+        self.column_on(line_of(text, self.line)?)
     }
 
     /// The column on `line_text` (the text of line `self.line`): [`column_of_position`].
@@ -136,7 +147,9 @@ impl SymbolPosition<'_> {
 
 /// Declares an argument struct whose first members are a required position (`path`, `line`,
 /// `character`, `word`, `occurrence`, with one wording and one bound each) followed by its own
-/// members, and gives it `position()`, its [`SymbolPosition`]. `path`'s description is the
+/// members, and gives it `position()`, its [`SymbolPosition`]. In the optional form (the
+/// `path?` marker, after any of the struct's own members) each position member is optional and
+/// `position()` is `None` without `path` and `line`. `path`'s description is the
 /// command's own (which file it means), written as doc comments before the `path` marker. A
 /// macro rather than a `#[serde(flatten)]` member for the reason `find_sweep_arguments!` gives:
 /// serde's `deny_unknown_fields` does not see through a flattened struct.
@@ -187,20 +200,34 @@ macro_rules! symbol_position_arguments {
             }
         }
     };
+    // The optional form: members of the struct's own, then the `path?` marker (its doc
+    // comments before it), then the rest of its own members. The members before the marker are
+    // read one at a time (`@before`), so any number of them may come first.
     (
         cli: $cli:meta;
-        $(#[$attribute:meta])* pub struct $name:ident {
-            $(#[$before:meta])*
-            pub $before_name:ident: $before_type:ty,
-            $(#[doc = $path_doc:literal])*
-            path? $(unless $other:literal)?,
-            $($own:tt)*
+        $(#[$attribute:meta])* pub struct $name:ident { $($members:tt)* }
+    ) => {
+        $crate::commands::arguments::symbol_position_arguments! {
+            @before cli: $cli; [$(#[$attribute])* pub struct $name] [] $($members)*
         }
+    };
+    (
+        @before cli: $cli:meta; [$($head:tt)*] [$($before:tt)*]
+        $(#[$field_attribute:meta])* pub $field:ident: $field_type:ty, $($rest:tt)*
+    ) => {
+        $crate::commands::arguments::symbol_position_arguments! {
+            @before cli: $cli; [$($head)*] [$($before)* $(#[$field_attribute])* pub $field: $field_type,] $($rest)*
+        }
+    };
+    (
+        @before cli: $cli:meta; [$(#[$attribute:meta])* pub struct $name:ident] [$($before:tt)*]
+        $(#[doc = $path_doc:literal])*
+        path? $(unless $other:literal)?,
+        $($own:tt)*
     ) => {
         $(#[$attribute])*
         pub struct $name {
-            $(#[$before])*
-            pub $before_name: $before_type,
+            $($before)*
             $(#[doc = $path_doc])*
             #[serde(skip_serializing_if = "Option::is_none")]
             #[cfg_attr($cli, arg(long $(, required_unless_present = $other)?))]

@@ -16,7 +16,6 @@ use tokio::sync::{oneshot, watch};
 
 use crate::commands::CommandError;
 use crate::commands::check::confirm::{BuildRequest, BuildRun};
-use crate::commands::symbols::warmup::WarmWorkspaces;
 use crate::lsp::message::{RequestId, ResponseError};
 use crate::session_state::analysis::AnalysisSnapshot;
 use crate::session_state::proxy_ids::ProxyIds;
@@ -122,6 +121,12 @@ pub trait SessionInbox: Send + Sync {
     fn post(&self, request: SessionRequest) -> Result<(), SessionEnded>;
 }
 
+/// The symbol tools' workspace-wide index builds (`commands::symbols::warmup::WarmWorkspaces`),
+/// which the session keeps across commands. The context holds them without naming their type,
+/// so that the shared bottom of the commands (errors, context, arguments, outcome, params)
+/// imports no command and no import circle runs through it; `symbols::warmup::of` reads them.
+pub type WarmState = Arc<dyn std::any::Any + Send + Sync>;
+
 /// The parts of a session a command is given when it starts.
 pub struct SessionHandles {
     pub inbox: Arc<dyn SessionInbox>,
@@ -131,7 +136,7 @@ pub struct SessionHandles {
     /// Bumped whenever FSAC publishes diagnostics or reports an analysis.
     pub analysis_changes: watch::Receiver<u64>,
     pub syntax_index: Arc<SyntaxIndex>,
-    pub warm_workspaces: Arc<WarmWorkspaces>,
+    pub warm_workspaces: WarmState,
     /// The workspace root (`None` until the editor's `initialize` set it).
     pub workspace_root: Option<PathBuf>,
 }
@@ -145,7 +150,7 @@ pub struct CommandContext {
     changes: watch::Receiver<u64>,
     analysis_changes: watch::Receiver<u64>,
     syntax_index: Arc<SyntaxIndex>,
-    warm_workspaces: Arc<WarmWorkspaces>,
+    warm_workspaces: WarmState,
     workspace_root: Option<PathBuf>,
 }
 
@@ -239,8 +244,9 @@ impl CommandContext {
         self.syntax_index.clone()
     }
 
-    /// The session's workspace-wide index builds for the symbol tools (kept across commands).
-    pub fn warm_workspaces(&self) -> Arc<WarmWorkspaces> {
+    /// The session's workspace-wide index builds for the symbol tools (kept across commands),
+    /// read as their type by `commands::symbols::warmup::of`.
+    pub fn warm_state(&self) -> WarmState {
         self.warm_workspaces.clone()
     }
 

@@ -8,7 +8,6 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::commands::blocking::BlockingReason;
-use crate::commands::registry::Command;
 use crate::lsp::ext::error_kinds;
 use crate::lsp::message::error_codes;
 pub use context::CommandContext;
@@ -170,25 +169,6 @@ pub fn single_argument(arguments: Value) -> Result<Value, CommandError> {
             format!("expected an array holding one object, got {other}"),
         )),
     }
-}
-
-/// Runs the command `id` with its argument object. An id with the `fslens.` prefix that names
-/// no command is an `invalid_argument` on `command` listing the known ids (fslens never
-/// forwards such a request: FSAC would answer "Method not found").
-pub async fn dispatch(id: &str, argument: Value, context: CommandContext) -> Result<Value, CommandError> {
-    let command = Command::from_id(id).ok_or_else(|| unknown_command(id))?;
-    // A fault switch for the tests of a panicking command (tests/it/process_proxy.rs): the
-    // command this variable names panics before it starts.
-    if std::env::var("FSLENS_FAULT_PANIC_IN_COMMAND").is_ok_and(|panicking| panicking == id) {
-        panic!("FSLENS_FAULT_PANIC_IN_COMMAND names {id}");
-    }
-    command.run(argument, context).await
-}
-
-/// The error for a `fslens.` id that names no command.
-pub fn unknown_command(id: &str) -> CommandError {
-    let known: Vec<&str> = Command::ids().collect();
-    CommandError::invalid_argument("command", format!("unknown fslens command {id:?}; known: {}", known.join(", ")))
 }
 
 /// The typed `no_projects` reason when the workspace has no F# project: `{errorKind, message,

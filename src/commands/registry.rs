@@ -5,7 +5,7 @@
 //! handler (its answer says what it means:
 //! [`Outcome`](crate::commands::outcome::Outcome)) and the MCP tool's description: what the
 //! wire and MCP need. The advertised command list (`executeCommandProvider`),
-//! `commands::dispatch`, the MCP catalogue and the tool groups read from here; the command
+//! `registry::dispatch`, the MCP catalogue and the tool groups read from here; the command
 //! line's face of each command (subcommand, flags, text, exit code) is `cli::face`, an
 //! exhaustive `match` over [`Command`], so a new row does not compile until the CLI decides.
 //!
@@ -562,6 +562,32 @@ impl ToolGroup {
             }
         }
     }
+}
+
+/// Runs the command `id` with its argument object. An id with the `fslens.` prefix that names
+/// no command is an `invalid_argument` on `command` listing the known ids (fslens never
+/// forwards such a request: FSAC would answer "Method not found").
+pub async fn dispatch(
+    id: &str,
+    argument: serde_json::Value,
+    context: crate::commands::CommandContext,
+) -> Result<serde_json::Value, crate::commands::CommandError> {
+    let command = Command::from_id(id).ok_or_else(|| unknown_command(id))?;
+    // A fault switch for the tests of a panicking command (tests/it/process_proxy.rs): the
+    // command this variable names panics before it starts.
+    if std::env::var("FSLENS_FAULT_PANIC_IN_COMMAND").is_ok_and(|panicking| panicking == id) {
+        panic!("FSLENS_FAULT_PANIC_IN_COMMAND names {id}");
+    }
+    command.run(argument, context).await
+}
+
+/// The error for a `fslens.` id that names no command.
+pub fn unknown_command(id: &str) -> crate::commands::CommandError {
+    let known: Vec<&str> = Command::ids().collect();
+    crate::commands::CommandError::invalid_argument(
+        "command",
+        format!("unknown fslens command {id:?}; known: {}", known.join(", ")),
+    )
 }
 
 #[cfg(test)]

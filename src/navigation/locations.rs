@@ -7,6 +7,8 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use crate::commands::CommandError;
+use crate::commands::arguments::SymbolPosition;
 use crate::commands::paths::display_relative;
 
 /// How many lines above and below the given one a word is looked for when it is not there.
@@ -27,27 +29,21 @@ pub struct WordPosition {
     pub moved_from_line: Option<usize>,
 }
 
-/// Finds the `occurrence`-th (from 1) whole-word `word` on `line` of `text`, or the first
-/// occurrence on the nearest line within [`LINE_TOLERANCE`] when that line lacks it.
-pub fn locate_word(text: &str, line: usize, word: &str, occurrence: usize) -> Result<WordPosition, String> {
-    if word.is_empty() {
-        return Err("`word` must not be empty".to_owned());
-    }
+/// Where `position` (a `word` position) is in `text`: its column on its line, as every
+/// position argument is read ([`SymbolPosition::column_in`]: the `occurrence`-th whole-word
+/// match, the line past the end blamed on `line`); or, when that line lacks the word
+/// altogether, its first match on the nearest line within [`LINE_TOLERANCE`].
+pub fn locate_word(text: &str, position: &SymbolPosition<'_>) -> Result<WordPosition, CommandError> {
+    let line = position.line as usize;
+    let line_text = crate::commands::arguments::line_of(text, position.line)?;
+    let refused = match position.column_on(line_text) {
+        Ok(character) => return Ok(WordPosition { line, character: character as usize, moved_from_line: None }),
+        Err(refused) => refused,
+    };
+    let Some(word) = position.word.filter(|word| whole_word_columns(line_text, word).is_empty()) else {
+        return Err(refused);
+    };
     let lines: Vec<&str> = text.split('\n').map(|line| line.strip_suffix('\r').unwrap_or(line)).collect();
-    if line >= lines.len() {
-        return Err(format!("line {line} is past the end of the file ({} lines)", lines.len()));
-    }
-    let occurrences = whole_word_columns(lines[line], word);
-    if let Some(character) = occurrences.get(occurrence.saturating_sub(1)) {
-        return Ok(WordPosition { line, character: *character, moved_from_line: None });
-    }
-    if !occurrences.is_empty() {
-        return Err(format!(
-            "`{word}` occurs {} time(s) on line {line}, not {occurrence}: {:?}",
-            occurrences.len(),
-            lines[line].trim()
-        ));
-    }
     for distance in 1..=LINE_TOLERANCE {
         for candidate in [line.checked_sub(distance), line.checked_add(distance)].into_iter().flatten() {
             if let Some(text_line) = lines.get(candidate)
@@ -57,9 +53,12 @@ pub fn locate_word(text: &str, line: usize, word: &str, occurrence: usize) -> Re
             }
         }
     }
-    Err(format!(
-        "`{word}` is not a whole word on line {line} ({:?}) nor within {LINE_TOLERANCE} lines of it",
-        lines[line].trim()
+    Err(CommandError::invalid_argument(
+        "word",
+        format!(
+            "`{word}` is not a whole word on line {line} ({:?}) nor within {LINE_TOLERANCE} lines of it",
+            line_text.trim()
+        ),
     ))
 }
 
@@ -143,18 +142,27 @@ mod tests {
     #[test]
     fn words_are_found_whole_with_utf16_columns_and_tolerance() {
         let text = "let total = 1\nlet subtotal = total + total\n// é total\n";
+        let at = |line: u32, word: &'static str, occurrence: usize| SymbolPosition {
+            path: "A.fs",
+            line,
+            character: None,
+            word: Some(word),
+            occurrence,
+        };
+        let blamed = |position: SymbolPosition<'_>| {
+            locate_word(text, &position).unwrap_err().data()["argument"].as_str().unwrap().to_owned()
+        };
         assert_eq!(
-            locate_word(text, 1, "total", 1).unwrap(),
+            locate_word(text, &at(1, "total", 1)).unwrap(),
             WordPosition { line: 1, character: 15, moved_from_line: None }
         );
-        assert_eq!(locate_word(text, 1, "total", 2).unwrap().character, 23);
-        assert_eq!(locate_word(text, 2, "total", 1).unwrap().character, 5);
-        assert!(locate_word(text, 1, "total", 3).unwrap_err().contains("2 time(s)"));
-        let moved = locate_word(text, 2, "subtotal", 1).unwrap();
+        assert_eq!(locate_word(text, &at(1, "total", 2)).unwrap().character, 23);
+        assert_eq!(locate_word(text, &at(2, "total", 1)).unwrap().character, 5);
+        assert_eq!(blamed(at(1, "total", 3)), "word", "on the line, but not three times: not looked for elsewhere");
+        let moved = locate_word(text, &at(2, "subtotal", 1)).unwrap();
         assert_eq!(moved, WordPosition { line: 1, character: 4, moved_from_line: Some(2) });
-        assert!(locate_word(text, 0, "missing", 1).is_err());
-        assert!(locate_word(text, 99, "total", 1).unwrap_err().contains("past the end"));
-        assert!(locate_word(text, 0, "", 1).is_err());
+        assert_eq!(blamed(at(0, "missing", 1)), "word");
+        assert_eq!(blamed(at(99, "total", 1)), "line");
     }
 
     #[test]

@@ -18,7 +18,7 @@ use crate::commands::params::{Bounded, CommandArguments, TimeoutMs};
 use crate::commands::paths::confine;
 use crate::failure::Failure;
 use crate::lsp::ext::error_kinds;
-use crate::navigation::locations::{enrich_locations, hover_text, locate_word};
+use crate::navigation::locations::{enrich_locations, hover_text};
 use crate::session_client::{ClientKind, Deadline, Session};
 
 /// One navigation operation.
@@ -89,81 +89,68 @@ impl Operation {
     }
 }
 
-/// The arguments of `navigate`, and the flags of `fslens navigate OPERATION`.
-#[derive(Debug, Clone, Deserialize, Serialize, JsonSchema, clap::Args)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct NavigateArguments {
-    /// What to ask at the position (documentSymbol: of the file; workspaceSymbol: by query).
-    pub operation: Operation,
-    /// The file (every operation but workspaceSymbol). Relative to the workspace root or
-    /// absolute inside it; paths outside are refused.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
-    pub path: Option<String>,
-    /// 0-based line of the position.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
-    pub line: Option<Bounded<0, { u32::MAX as u64 }>>,
-    /// 0-based UTF-16 column of the position; or give `word`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long, conflicts_with = "word")]
-    pub character: Option<Bounded<0, { u32::MAX as u64 }>>,
-    /// A whole word on the line instead of a column.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
-    pub word: Option<String>,
-    /// Which occurrence of `word` on the line, from 1.
-    #[serde(default)]
-    #[arg(long, default_value = "1")]
-    pub occurrence: Bounded<1, 100_000, 1>,
-    /// The symbol name to search for (workspaceSymbol).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
-    pub query: Option<String>,
-    /// references: include the declaration itself.
-    #[serde(default = "yes")]
-    #[arg(long = "exclude-declaration", action = clap::ArgAction::SetFalse,
-        help = "references: leave the declaration out")]
-    pub include_declaration: bool,
-    /// incomingCalls, outgoingCalls: call sites per page.
-    #[serde(default)]
-    #[arg(long, default_value = "100")]
-    pub max_results: Bounded<1, 1000, 100>,
-    /// incomingCalls, outgoingCalls: the previous page's nextOffset.
-    #[serde(default)]
-    #[arg(long, default_value = "0")]
-    pub offset: Bounded<0, { u32::MAX as u64 }, 0>,
-    /// codeActions: 0-based line where the range ends (default: the range ends where it
-    /// starts, or at the end of `word`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long, requires = "end_character")]
-    pub end_line: Option<Bounded<0, { u32::MAX as u64 }>>,
-    /// codeActions: 0-based UTF-16 column where the range ends; required with `endLine`,
-    /// alone it ends the range on the start's line.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
-    pub end_character: Option<Bounded<0, { u32::MAX as u64 }>>,
-    /// codeActions: `editor` sends the chosen action's edit to the editor as one
-    /// `workspace/applyEdit` (the user can undo it); `disk` writes it (all files or none, with
-    /// the preview's `fileHashes` as `expectedHashes`; refused for a file open in the editor);
-    /// without it the actions are only previewed.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
-    pub apply: Option<ApplyMode>,
-    /// codeActions with `apply: "disk"`: the preview's `fileHashes`; a file whose text changed
-    /// since fails the call and nothing is written.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long, value_parser = parse_hashes)]
-    pub expected_hashes: Option<std::collections::BTreeMap<String, String>>,
-    /// codeActions with `apply`: which action to apply (its `index`, from 0); may be left out
-    /// when FSAC offers exactly one.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    #[arg(long)]
-    pub action_index: Option<Bounded<0, 1000>>,
-    /// One deadline for the whole request, in milliseconds.
-    #[serde(default)]
-    #[arg(long, default_value = "30000")]
-    pub timeout_ms: TimeoutMs<LSP_TOOL_TIMEOUT_MS>,
+crate::commands::arguments::symbol_position_arguments! {
+    cli: all();
+    /// The arguments of `navigate`, and the flags of `fslens navigate OPERATION`; the position
+    /// (`path`, `line`, `character` or `word`, `occurrence`) is the one position argument of
+    /// `commands::arguments`.
+    #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema, clap::Args)]
+    #[serde(rename_all = "camelCase", deny_unknown_fields)]
+    pub struct NavigateArguments {
+        /// What to ask at the position (documentSymbol: of the file; workspaceSymbol: by query).
+        pub operation: Operation,
+        /// The file (every operation but workspaceSymbol). Relative to the workspace root or
+        /// absolute inside it; paths outside are refused.
+        path?,
+        /// The symbol name to search for (workspaceSymbol).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[arg(long)]
+        pub query: Option<String>,
+        /// references: include the declaration itself.
+        #[serde(default = "yes")]
+        #[arg(long = "exclude-declaration", action = clap::ArgAction::SetFalse,
+            help = "references: leave the declaration out")]
+        pub include_declaration: bool,
+        /// incomingCalls, outgoingCalls: call sites per page.
+        #[serde(default)]
+        #[arg(long, default_value = "100")]
+        pub max_results: Bounded<1, 1000, 100>,
+        /// incomingCalls, outgoingCalls: the previous page's nextOffset.
+        #[serde(default)]
+        #[arg(long, default_value = "0")]
+        pub offset: Bounded<0, { u32::MAX as u64 }, 0>,
+        /// codeActions: 0-based line where the range ends (default: the range ends where it
+        /// starts, or at the end of `word`).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[arg(long, requires = "end_character")]
+        pub end_line: Option<Bounded<0, { u32::MAX as u64 }>>,
+        /// codeActions: 0-based UTF-16 column where the range ends; required with `endLine`,
+        /// alone it ends the range on the start's line.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[arg(long)]
+        pub end_character: Option<Bounded<0, { u32::MAX as u64 }>>,
+        /// codeActions: `editor` sends the chosen action's edit to the editor as one
+        /// `workspace/applyEdit` (the user can undo it); `disk` writes it (all files or none, with
+        /// the preview's `fileHashes` as `expectedHashes`; refused for a file open in the editor);
+        /// without it the actions are only previewed.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[arg(long)]
+        pub apply: Option<ApplyMode>,
+        /// codeActions with `apply: "disk"`: the preview's `fileHashes`; a file whose text changed
+        /// since fails the call and nothing is written.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[arg(long, value_parser = parse_hashes)]
+        pub expected_hashes: Option<std::collections::BTreeMap<String, String>>,
+        /// codeActions with `apply`: which action to apply (its `index`, from 0); may be left out
+        /// when FSAC offers exactly one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        #[arg(long)]
+        pub action_index: Option<Bounded<0, 1000>>,
+        /// One deadline for the whole request, in milliseconds.
+        #[serde(default)]
+        #[arg(long, default_value = "30000")]
+        pub timeout_ms: TimeoutMs<LSP_TOOL_TIMEOUT_MS>,
+    }
 }
 
 fn yes() -> bool {
@@ -183,15 +170,9 @@ impl CommandArguments for NavigateArguments {
             return Err(CommandError::invalid_argument("path", "required: a file of the workspace"));
         }
         if self.operation.at_position() {
-            if self.line.is_none() {
-                return Err(CommandError::invalid_argument("line", "required: a 0-based integer"));
-            }
-            match (&self.character, &self.word) {
-                (None, None) => return Err(CommandError::invalid_argument("character", "give `character` or `word`")),
-                (Some(_), Some(_)) => {
-                    return Err(CommandError::invalid_argument("word", "give `character` or `word`, not both"));
-                }
-                _ => {}
+            match self.position() {
+                Some(position) => position.validate()?,
+                None => return Err(CommandError::invalid_argument("line", "required: a 0-based integer")),
             }
         }
         Ok(())
@@ -337,36 +318,18 @@ impl Navigator<'_> {
         Ok((path, uri))
     }
 
-    /// The 0-based line and UTF-16 column asked for: `character`, or where `word` is on the line.
+    /// The 0-based line and UTF-16 column asked for: the position argument's column
+    /// ([`SymbolPosition::column_in`](crate::commands::arguments::SymbolPosition::column_in)).
     fn position(&self, arguments: &NavigateArguments, path: &Path) -> Result<(usize, usize), Failure> {
-        let line = arguments
-            .line
-            .map(Bounded::as_usize)
-            .ok_or_else(|| Failure::invalid_argument("line", "required: a 0-based integer"))?;
-        // The position is checked against the file as `word` is located in it, on disk: a line
-        // or column past its end is the caller's mistake, never a place where FSAC finds nothing.
+        let position =
+            arguments.position().ok_or_else(|| Failure::invalid_argument("line", "required: a 0-based integer"))?;
+        // The position is checked against the file on disk: a line or column past its end is
+        // the caller's mistake, never a place where FSAC finds nothing.
         let text = crate::source_files::read_regular_text(path).map_err(|error| {
             Failure::new(error_kinds::INVALID_PATH, format!("cannot read {}: {error}", path.display()))
         })?;
-        let line_text = crate::commands::arguments::line_of(&text, line as u32)?;
-        let character = match (arguments.character, arguments.word.as_deref()) {
-            (Some(character), _) => {
-                crate::commands::arguments::column_on_line(line_text, line as u32, character.as_u32())? as usize
-            }
-            (None, Some(word)) => {
-                let position = locate_word(&text, line, word, arguments.occurrence.as_usize())
-                    .map_err(|message| Failure::invalid_argument("word", message))?;
-                if position.line != line {
-                    return Err(Failure::invalid_argument(
-                        "word",
-                        format!("`{word}` is not on line {line} (it is on line {})", position.line),
-                    ));
-                }
-                position.character
-            }
-            (None, None) => return Err(Failure::invalid_argument("character", "give `character` or `word`")),
-        };
-        Ok((line, character))
+        let character = position.column_in(&text)?;
+        Ok((position.line as usize, character as usize))
     }
 
     /// `incomingCalls` / `outgoingCalls`: FSAC's `prepareCallHierarchy` at the position, then

@@ -6,14 +6,17 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::commands::CommandError;
-use crate::commands::params::{Bounded, CommandArguments, TimeoutMs};
+use crate::commands::arguments::{Occurrence, SymbolPosition};
+use crate::commands::params::{CommandArguments, Coordinate, TimeoutMs};
 use crate::commands::paths::{confine, display_relative};
 use crate::failure::Failure;
 use crate::lsp::ext::error_kinds;
 use crate::navigation::locations::{enrich_locations, hover_text, locate_word};
 use crate::navigation::navigate::{LSP_TOOL_TIMEOUT_MS, Navigator};
 
-/// The arguments of `symbol_at_word`.
+/// The arguments of `symbol_at_word`: a position given by its word (no `character`), read as
+/// the one position argument ([`SymbolAtWordArguments::position`]), with a line off by a few
+/// tolerated.
 #[derive(Debug, Clone, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SymbolAtWordArguments {
@@ -21,24 +24,34 @@ pub struct SymbolAtWordArguments {
     /// refused.
     pub path: String,
     /// 0-based line of the word (a line off by a few is tolerated).
-    pub line: Bounded<0, { u32::MAX as u64 }>,
+    pub line: Coordinate,
     /// The identifier to look up (a whole word).
     #[schemars(length(min = 1))]
     pub word: String,
     /// Which occurrence of the word on the line, from 1.
     #[serde(default)]
-    pub occurrence: Bounded<1, 100_000, 1>,
+    pub occurrence: Occurrence,
     /// One deadline for the whole request, in milliseconds.
     #[serde(default)]
     pub timeout_ms: TimeoutMs<LSP_TOOL_TIMEOUT_MS>,
 }
 
+impl SymbolAtWordArguments {
+    /// The position these arguments name: `word` on `line`, never a column.
+    pub fn position(&self) -> SymbolPosition<'_> {
+        SymbolPosition {
+            path: &self.path,
+            line: self.line.as_u32(),
+            character: None,
+            word: Some(&self.word),
+            occurrence: self.occurrence.as_usize(),
+        }
+    }
+}
+
 impl CommandArguments for SymbolAtWordArguments {
     fn validate(&self) -> Result<(), CommandError> {
-        if self.word.is_empty() {
-            return Err(CommandError::invalid_argument("word", "required: the identifier on the line"));
-        }
-        Ok(())
+        self.position().validate()
     }
 }
 
@@ -48,19 +61,15 @@ impl Navigator<'_> {
     pub async fn symbol_at_word(&self, arguments: &SymbolAtWordArguments) -> Result<Value, Failure> {
         let allowed = arguments.timeout_ms.as_duration_ms();
         let deadline = (tokio::time::Instant::now() + allowed, allowed);
-        let path = confine(self.root, &arguments.path, "path")?;
+        let position = arguments.position();
+        let path = confine(self.root, position.path, "path")?;
         let uri = crate::uri::path_to_uri(&path)
             .ok_or_else(|| Failure::invalid_argument("path", format!("cannot make a URI of {}", path.display())))?;
-        let line = arguments.line.as_usize();
-        let word = arguments.word.as_str();
-        let occurrence = arguments.occurrence.as_usize();
+        let (word, occurrence) = (arguments.word.as_str(), position.occurrence);
         let text = crate::source_files::read_regular_text(&path).map_err(|error| {
             Failure::new(error_kinds::INVALID_PATH, format!("cannot read {}: {error}", path.display()))
         })?;
-        // A line past the end of the file is the `line`'s fault, whatever the word.
-        crate::commands::arguments::line_of(&text, u32::try_from(line).unwrap_or(u32::MAX))?;
-        let position =
-            locate_word(&text, line, word, occurrence).map_err(|message| Failure::invalid_argument("word", message))?;
+        let position = locate_word(&text, &position)?;
         let params = json!({
             "textDocument": { "uri": uri },
             "position": { "line": position.line, "character": position.character },

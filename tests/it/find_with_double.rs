@@ -343,7 +343,14 @@ async fn very_long_lines_stay_within_the_response_budget() {
 async fn an_expired_deadline_is_indeterminate_with_the_per_project_ledger() {
     let workspace = fixture_copy("shipping");
     let runtime = tempfile::tempdir().unwrap();
-    let mut editor = ready_editor(workspace.path(), runtime.path(), &[("FSAC_DOUBLE_SWEEP_DELAY_MS", "400")]).await;
+    // The deadline must pass during the sweep, whatever the machine's load: the double pauses
+    // before each file as long as the whole deadline, so no file is swept in time, and the
+    // resolution before the sweep (1.4 s of a 1.5 s deadline in one run at a load of 21, which
+    // left no project started) has the whole deadline.
+    const DEADLINE_MS: u64 = 8_000;
+    let delay = DEADLINE_MS.to_string();
+    let mut editor =
+        ready_editor(workspace.path(), runtime.path(), &[("FSAC_DOUBLE_SWEEP_DELAY_MS", delay.as_str())]).await;
 
     // Expired before the sweep could start.
     let answer = find(&mut editor, json!({"query": "Weight", "timeoutMs": 0})).await;
@@ -353,7 +360,8 @@ async fn an_expired_deadline_is_indeterminate_with_the_per_project_ledger() {
     assert_eq!(answer["perProject"].as_array().unwrap().len(), 3);
 
     // Expired during the sweep: FSAC did not finish, no site is known, so no verdict.
-    let answer = find(&mut editor, json!({"query": "Weight", "timeoutMs": 1500, "includeDeclaration": false})).await;
+    let answer =
+        find(&mut editor, json!({"query": "Weight", "timeoutMs": DEADLINE_MS, "includeDeclaration": false})).await;
     assert_eq!((answer["outcome"].clone(), answer["status"].clone()), (json!("indeterminate"), json!("unknown")));
     assert_eq!(answer["matched"], Value::Null);
     assert_eq!(answer["coverage"]["complete"], json!(false));
@@ -363,7 +371,7 @@ async fn an_expired_deadline_is_indeterminate_with_the_per_project_ledger() {
     assert!(answer["coverage"]["projectsTimedOut"].as_u64().unwrap() >= 1);
     assert!(answer["scopeNote"].as_str().unwrap().starts_with("analyzed 0 of 3"), "{}", answer["scopeNote"]);
     // With the declarations included the known sites are delivered, marked partial, cursorless.
-    let answer = find(&mut editor, json!({"query": "Weight", "timeoutMs": 1500})).await;
+    let answer = find(&mut editor, json!({"query": "Weight", "timeoutMs": DEADLINE_MS})).await;
     assert_eq!((answer["outcome"].clone(), answer["status"].clone()), (json!("found"), json!("partial")));
     assert_eq!(answer["nextCursor"], Value::Null);
     assert_eq!(answer["deliveryStatus"], json!("partial"));

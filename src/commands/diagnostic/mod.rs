@@ -175,12 +175,11 @@ pub async fn locate(
 ) -> Result<Location, CommandError> {
     let deadline = tokio::time::Instant::now() + timeout;
     let (root, model, path, text, _) = file_text(context, &selector.path).await?;
-    let lines = LineIndex::new(&text);
-    if selector.line as usize >= lines.line_count() {
-        return Err(CommandError::invalid_argument(
-            "line",
-            format!("{} has {} lines (0-based)", selector.path, lines.line_count()),
-        ));
+    // The position's line and column are checked as every position argument is
+    // (`commands::arguments`): past the end of the file or the line is the caller's mistake.
+    let line_text = crate::commands::arguments::line_of(&text, selector.line)?;
+    if let Some(character) = selector.character {
+        crate::commands::arguments::column_on_line(line_text, selector.line, character)?;
     }
     let generation = match fsac_for_file(context, &model, &root, &path, deadline).await? {
         Ok(generation) => generation,

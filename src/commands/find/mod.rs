@@ -42,7 +42,9 @@
 //! matching helpers re-exported below.
 
 mod matching;
-mod model;
+// `pub(crate)` only for the paths `find_sweep_arguments!` writes
+// (`$crate::commands::find::model::arguments::…`).
+pub(crate) mod model;
 mod phases;
 
 pub use matching::active_patterns::{case_of_clip, case_use_after, case_use_elsewhere};
@@ -259,11 +261,13 @@ async fn run(
     // About to answer complete: a use the compiler left unresolved is in no references answer,
     // so the files holding an occurrence no site covers must have been type-checked.
     if verdict.coverage_complete {
-        let bounds = type_errors::SegmentBounds {
+        let segment = type_errors::SegmentBounds {
             from_file: from_file.as_deref(),
             resumes_at_file: budget_stop.as_ref().map(|stop| stop.resumes_at_file.as_str()),
         };
-        if type_errors.diagnose_unresolved(&find, &placement, &resolved, &swept, &sites, &bounds).await? {
+        let formed =
+            type_errors::Formed { placement: &placement, resolved: &resolved, swept: &swept, sites: &sites, segment };
+        if type_errors.diagnose_unresolved(&find, &formed).await? {
             verdict = ledger::judge(&find, &resolved, &swept, &sites, position.is_some(), &type_errors);
         }
         clock.lap("typeErrorCheckMs");
@@ -297,7 +301,7 @@ async fn run(
         resumes_at: findings.budget_stop.as_ref().map(|stop| stop.resumes_at_file.clone()),
     };
     // The rest of the workspace is indexed for later commands, off this answer's path.
-    find.context.warm_workspaces().start_in_background(&find.index, &find.root);
+    crate::commands::symbols::warmup::of(&find.context).start_in_background(&find.index, &find.root);
     Ok(Ran::Formed(Box::new(Formed { arguments: find.arguments, base, rows: stream.page_rows, frame })))
 }
 

@@ -479,7 +479,7 @@ pub async fn symbol_search(
     let root = context.workspace_root()?.to_path_buf();
     let index = context.syntax_index();
     let wait = arguments.wait_for_index_ms.as_duration_ms();
-    let (warm, ready) = ready_workspace(&index, &context.warm_workspaces(), &root, wait).await?;
+    let (warm, ready) = ready_workspace(&index, &warmup::of(&context), &root, wait).await?;
     let Some(ready) = ready else { return Ok(SymbolSearchAnswer::Unavailable(unavailable("symbolSearch", &warm))) };
     let overlay = context.editor_buffers().await?;
     crate::commands::run_blocking(move || {

@@ -351,7 +351,7 @@ pub async fn read_symbol(
     let mut warm_and_ready = None;
     if path.is_none() {
         let wait = arguments.wait_for_index_ms.as_duration_ms();
-        let workspaces = context.warm_workspaces();
+        let workspaces = crate::commands::symbols::warmup::of(&context);
         warm_and_ready = if wait.is_zero() {
             // Not waited for: only started (when the session builds in the background).
             workspaces.start_in_background(&index, &root);

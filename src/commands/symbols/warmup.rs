@@ -73,6 +73,12 @@ pub struct WarmWorkspace {
     pub tables: Mutex<SearchTables>,
 }
 
+/// The session's warm workspaces, out of a command's context (the session makes them, so they
+/// are always there; a context without them gets an empty set that builds afresh).
+pub fn of(context: &crate::commands::CommandContext) -> Arc<WarmWorkspaces> {
+    context.warm_state().downcast::<WarmWorkspaces>().unwrap_or_else(|_| Arc::new(WarmWorkspaces::new(false)))
+}
+
 /// The warm workspaces of one session, by root (a session has one root; a list keeps the
 /// lookup honest should that change).
 #[derive(Default)]

@@ -58,7 +58,7 @@ impl Proxy {
             // CommandFinished winds up what it held as for any other end.
             let run = async {
                 let argument = commands::single_argument(arguments)?;
-                commands::dispatch(&command, argument, context).await
+                commands::registry::dispatch(&command, argument, context).await
             };
             let result = match std::panic::AssertUnwindSafe(run).catch_unwind().await {
                 Ok(result) => result,

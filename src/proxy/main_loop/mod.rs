@@ -261,7 +261,7 @@ struct Proxy {
     analysis: AnalysisStore,
     analysis_changes: watch::Sender<u64>,
     syntax_index: Arc<crate::syntax::index::SyntaxIndex>,
-    warm_workspaces: Arc<crate::commands::symbols::warmup::WarmWorkspaces>,
+    warm_workspaces: crate::commands::context::WarmState,
     readiness: Readiness,
     changes: watch::Sender<u64>,
     backend: Option<RunningBackend>,

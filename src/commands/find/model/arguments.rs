@@ -116,97 +116,83 @@ macro_rules! find_sweep_arguments {
         cli: $cli:meta;
         $(#[$attribute:meta])* pub struct $name:ident { $($own:tt)* }
     ) => {
-        $(#[$attribute])*
-        pub struct $name {
-            $($own)*
-            /// Which projects are swept and which sites are kept; default `auto`. `project` needs
-            /// `projectPath` or a `path` compiled by exactly one project; `file` needs `path`.
-            #[serde(default)]
-            #[cfg_attr($cli, arg(long, value_enum, default_value_t))]
-            pub scope: $crate::commands::find::arguments::FindScope,
-            /// Exact names (default). `false`: a case-insensitive substring match on the last
-            /// segment (qualifiers still match exactly).
-            #[serde(default = "crate::commands::find::arguments::yes")]
-            #[cfg_attr($cli, arg(long = "substring", action = clap::ArgAction::SetFalse,
-                help = "Case-insensitive substring matching instead of exact names"))]
-            pub exact: bool,
-            /// The position's file (kind `position`), or the file of scope `file`. Relative to the
-            /// workspace root or absolute inside it; paths outside are refused.
-            #[serde(skip_serializing_if = "Option::is_none")]
-            #[cfg_attr($cli, arg(long))]
-            pub path: Option<String>,
-            /// Kind `position`: the 0-based line.
-            #[serde(skip_serializing_if = "Option::is_none")]
-            #[cfg_attr($cli, arg(long))]
-            pub line: Option<$crate::commands::params::Coordinate>,
-            /// Kind `position`: the identifier on the line.
-            #[serde(skip_serializing_if = "Option::is_none")]
-            #[cfg_attr($cli, arg(long))]
-            pub word: Option<String>,
-            /// With `word`: which of its whole-word matches on the line, 1-based; default 1.
-            #[serde(skip_serializing_if = "Option::is_none")]
-            #[cfg_attr($cli, arg(long))]
-            pub occurrence: Option<$crate::commands::find::arguments::Occurrence>,
-            /// Kind `position`: the 0-based UTF-16 column, instead of `word`.
-            #[serde(skip_serializing_if = "Option::is_none")]
-            #[cfg_attr($cli, arg(long))]
-            pub character: Option<$crate::commands::params::Coordinate>,
-            /// Lines of context above and below each site; at most 8 are applied.
-            #[serde(default)]
-            #[cfg_attr($cli, arg(long, default_value_t))]
-            pub context_lines: $crate::commands::find::arguments::ContextLines,
-            /// `false` drops the `definition` and `signature` rows; default `true`.
-            #[serde(default = "crate::commands::find::arguments::yes")]
-            #[cfg_attr($cli, arg(long = "exclude-declaration", action = clap::ArgAction::SetFalse,
-                help = "Leave the declarations themselves out"))]
-            pub include_declaration: bool,
-            /// Add `access` and the rendered `signature` to `resolution.declarations`.
-            #[serde(default)]
-            #[cfg_attr($cli, arg(long))]
-            pub include_info: bool,
-            /// The projects to sweep: an `.fsproj` (path or project name) or an `.sln`/`.slnx` of
-            /// the workspace. A path is relative to the workspace root or absolute inside it.
-            #[serde(skip_serializing_if = "Option::is_none")]
-            #[cfg_attr($cli, arg(long))]
-            pub project_path: Option<String>,
-            /// At most this many rows per page.
-            #[serde(default)]
-            #[cfg_attr($cli, arg(long, default_value_t))]
-            pub max_results: $crate::commands::find::arguments::MaxResults,
-            /// UTF-16 units the whole serialized answer may take; default 60000 (30000 through the
-            /// MCP bridge, which sizes pages to its output). The page is the largest prefix of
-            /// rows that fits; not part of the query a cursor is bound to.
-            #[serde(skip_serializing_if = "Option::is_none")]
-            #[cfg_attr($cli, arg(long))]
-            pub response_char_budget: Option<$crate::commands::find::arguments::ResponseCharBudget>,
-            /// UTF-8 bytes the whole serialized answer may take, for a transport with a byte limit
-            /// (the MCP bridge passes 30000 to fit its 40 KiB output); no limit when absent. The
-            /// page closes before either budget would be passed; not part of the query a cursor
-            /// is bound to.
-            #[serde(skip_serializing_if = "Option::is_none")]
-            #[cfg_attr($cli, arg(long))]
-            pub response_byte_budget: Option<$crate::commands::budget::PageByteBudget>,
-            /// One deadline for the whole request, in milliseconds (5 % of it, at most 250 ms, is
-            /// kept for building the answer).
-            #[serde(default)]
-            #[cfg_attr($cli, arg(long, default_value_t))]
-            pub timeout_ms: $crate::commands::find::arguments::FindTimeoutMs,
-            /// `nextCursor` of an earlier page of the same query.
-            #[serde(skip_serializing_if = "Option::is_none")]
-            #[cfg_attr($cli, arg(long))]
-            pub cursor: Option<String>,
+        $crate::commands::arguments::symbol_position_arguments! {
+            cli: $cli;
+            $(#[$attribute])*
+            pub struct $name {
+                $($own)*
+                /// Which projects are swept and which sites are kept; default `auto`. `project` needs
+                /// `projectPath` or a `path` compiled by exactly one project; `file` needs `path`.
+                #[serde(default)]
+                #[cfg_attr($cli, arg(long, value_enum, default_value_t))]
+                pub scope: $crate::commands::find::model::arguments::FindScope,
+                /// Exact names (default). `false`: a case-insensitive substring match on the last
+                /// segment (qualifiers still match exactly).
+                #[serde(default = "crate::commands::find::arguments::yes")]
+                #[cfg_attr($cli, arg(long = "substring", action = clap::ArgAction::SetFalse,
+                    help = "Case-insensitive substring matching instead of exact names"))]
+                pub exact: bool,
+                /// The position's file (kind `position`, with `line` and `word` or `character`), or
+                /// the file of scope `file`. Relative to the workspace root or absolute inside it;
+                /// paths outside are refused.
+                path?,
+                /// Lines of context above and below each site; at most 8 are applied.
+                #[serde(default)]
+                #[cfg_attr($cli, arg(long, default_value_t))]
+                pub context_lines: $crate::commands::find::model::arguments::ContextLines,
+                /// `false` drops the `definition` and `signature` rows; default `true`.
+                #[serde(default = "crate::commands::find::arguments::yes")]
+                #[cfg_attr($cli, arg(long = "exclude-declaration", action = clap::ArgAction::SetFalse,
+                    help = "Leave the declarations themselves out"))]
+                pub include_declaration: bool,
+                /// Add `access` and the rendered `signature` to `resolution.declarations`.
+                #[serde(default)]
+                #[cfg_attr($cli, arg(long))]
+                pub include_info: bool,
+                /// The projects to sweep: an `.fsproj` (path or project name) or an `.sln`/`.slnx` of
+                /// the workspace. A path is relative to the workspace root or absolute inside it.
+                #[serde(skip_serializing_if = "Option::is_none")]
+                #[cfg_attr($cli, arg(long))]
+                pub project_path: Option<String>,
+                /// At most this many rows per page.
+                #[serde(default)]
+                #[cfg_attr($cli, arg(long, default_value_t))]
+                pub max_results: $crate::commands::find::model::arguments::MaxResults,
+                /// UTF-16 units the whole serialized answer may take; default 60000 (30000 through the
+                /// MCP bridge, which sizes pages to its output). The page is the largest prefix of
+                /// rows that fits; not part of the query a cursor is bound to.
+                #[serde(skip_serializing_if = "Option::is_none")]
+                #[cfg_attr($cli, arg(long))]
+                pub response_char_budget: Option<$crate::commands::find::model::arguments::ResponseCharBudget>,
+                /// UTF-8 bytes the whole serialized answer may take, for a transport with a byte limit
+                /// (the MCP bridge passes 30000 to fit its 40 KiB output); no limit when absent. The
+                /// page closes before either budget would be passed; not part of the query a cursor
+                /// is bound to.
+                #[serde(skip_serializing_if = "Option::is_none")]
+                #[cfg_attr($cli, arg(long))]
+                pub response_byte_budget: Option<$crate::commands::budget::PageByteBudget>,
+                /// One deadline for the whole request, in milliseconds (5 % of it, at most 250 ms, is
+                /// kept for building the answer).
+                #[serde(default)]
+                #[cfg_attr($cli, arg(long, default_value_t))]
+                pub timeout_ms: $crate::commands::find::model::arguments::FindTimeoutMs,
+                /// `nextCursor` of an earlier page of the same query.
+                #[serde(skip_serializing_if = "Option::is_none")]
+                #[cfg_attr($cli, arg(long))]
+                pub cursor: Option<String>,
+            }
         }
 
         impl $name {
             /// The `fslens.find` arguments with find's own members as given and the sweep
             /// arguments of `self`.
-            pub fn find_with(&self, own: $crate::commands::find::arguments::FindOwnArguments)
-                -> $crate::commands::find::arguments::FindArguments
+            pub fn find_with(&self, own: $crate::commands::find::model::arguments::FindOwnArguments)
+                -> $crate::commands::find::model::arguments::FindArguments
             {
-                let $crate::commands::find::arguments::FindOwnArguments {
+                let $crate::commands::find::model::arguments::FindOwnArguments {
                     query, kind, member, field, include_site_types,
                 } = own;
-                $crate::commands::find::arguments::FindArguments {
+                $crate::commands::find::model::arguments::FindArguments {
                     query,
                     kind,
                     member,
@@ -326,20 +312,8 @@ impl FindArguments {
                 if self.line.is_none() {
                     return Err(CommandError::invalid_argument("line", "kind position needs a 0-based line"));
                 }
-                match (&self.word, self.character) {
-                    (None, None) => {
-                        return Err(CommandError::invalid_argument(
-                            "word",
-                            "kind position needs word (optionally with occurrence) or character",
-                        ));
-                    }
-                    (Some(_), Some(_)) => {
-                        return Err(CommandError::invalid_argument(
-                            "character",
-                            "give either word (with occurrence) or character, not both",
-                        ));
-                    }
-                    _ => {}
+                if let Some(position) = self.position() {
+                    position.validate()?;
                 }
                 if occurrence_given && self.word.is_none() {
                     return Err(CommandError::invalid_argument("occurrence", "occurrence counts matches of word"));
@@ -569,7 +543,6 @@ mod tests {
             "--line=1",
             "--word=w",
             "--occurrence=2",
-            "--character=3",
             "--context-lines=1",
             "--exclude-declaration",
             "--include-info",
@@ -582,7 +555,12 @@ mod tests {
             "--cursor=c",
         ]);
         let arguments = crate::commands::params::to_argument_object(&flags.arguments);
-        let given: Vec<&str> = arguments.as_object().unwrap().keys().map(String::as_str).collect();
+        let mut given: Vec<&str> = arguments.as_object().unwrap().keys().map(String::as_str).collect();
+        // `--character` is the position's other column, refused beside `--word` by the flags.
+        let column = Find::parse_from(["find", "--kind=position", "--path=a.fs", "--line=1", "--character=3"]);
+        assert_eq!(column.arguments.character(), Some(3));
+        assert!(Find::try_parse_from(["find", "--word=w", "--character=3"]).is_err());
+        given.push("character");
         let schema = crate::commands::params::input_schema::<FindArguments>();
         let known: Vec<&str> = schema["properties"].as_object().unwrap().keys().map(String::as_str).collect();
         let (mut given, mut known) = (given, known);
@@ -649,7 +627,8 @@ mod tests {
         assert_eq!(argument_of(json!({"kind": "field"})), "field");
         assert_eq!(argument_of(json!({"kind": "position", "line": 1, "word": "x"})), "path");
         assert_eq!(argument_of(json!({"kind": "position", "path": "A.fs", "word": "x"})), "line");
-        assert_eq!(argument_of(json!({"kind": "position", "path": "A.fs", "line": 1})), "word");
+        // Neither word nor character: the one rule of a position blames `character`.
+        assert_eq!(argument_of(json!({"kind": "position", "path": "A.fs", "line": 1})), "character");
         assert_eq!(
             argument_of(json!({"kind": "position", "path": "A.fs", "line": 1, "word": "x", "character": 2})),
             "character"

@@ -28,23 +28,20 @@ pub fn resolve_position(
     root: &Path,
     texts: &mut Texts,
 ) -> Result<ResolvedPosition, CommandError> {
-    let written = arguments.path.as_deref().unwrap_or_default();
+    let position = arguments
+        .position()
+        .ok_or_else(|| CommandError::invalid_argument("path", "kind position needs path, line and word"))?;
+    let written = position.path;
     let path = confine(root, written, "path")?;
     let (text, lines) = texts.text(&path).ok_or_else(|| CommandError::InvalidPath {
         path: written.to_owned(),
         message: "cannot read the file".into(),
     })?;
-    let line_number = arguments.line();
+    let line_number = position.line;
     let line = lines.line(line_number).ok_or_else(|| {
         CommandError::invalid_argument("line", crate::commands::arguments::past_the_end_message(text, line_number))
     })?;
-    let character = crate::commands::arguments::column_of_position(
-        line,
-        line_number,
-        arguments.character(),
-        arguments.word.as_deref(),
-        arguments.occurrence() as usize,
-    )?;
+    let character = position.column_on(line)?;
     let uri = crate::uri::path_to_uri(&path)
         .ok_or_else(|| CommandError::InvalidPath { path: written.to_owned(), message: "cannot make a URI".into() })?;
     let name = matching::identifier_at(line, character).or(arguments.word.clone());

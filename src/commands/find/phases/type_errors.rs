@@ -56,9 +56,21 @@ impl TypeErrors {
 
 /// The part of the stream a find formed: the files from `from_file` on, up to the file the
 /// site budget stopped at (display paths). Occurrences outside it were not formed into sites.
+#[derive(Clone, Copy)]
 pub struct SegmentBounds<'a> {
     pub from_file: Option<&'a str>,
     pub resumes_at_file: Option<&'a str>,
+}
+
+/// What a find formed, which says the files it must have type-checked before it answers
+/// complete: where it swept, what it resolved and swept, its sites and the segment of the
+/// stream they were formed in.
+pub struct Formed<'a> {
+    pub placement: &'a Placement,
+    pub resolved: &'a Resolved,
+    pub swept: &'a Swept,
+    pub sites: &'a [Site],
+    pub segment: SegmentBounds<'a>,
 }
 
 impl SegmentBounds<'_> {
@@ -114,26 +126,17 @@ impl TypeErrors {
     /// For a find about to answer complete: has FSAC analyse the files holding an occurrence of
     /// a name no site covers whose diagnostics are not known, and reads their errors too. True
     /// when there were such files (the verdict is then judged again).
-    pub async fn diagnose_unresolved(
-        &mut self,
-        find: &FindRun,
-        placement: &Placement,
-        resolved: &Resolved,
-        swept: &Swept,
-        sites: &[Site],
-        segment: &SegmentBounds<'_>,
-    ) -> Result<bool, CommandError> {
+    pub async fn diagnose_unresolved(&mut self, find: &FindRun, formed: &Formed<'_>) -> Result<bool, CommandError> {
         if !find.fsac.ready || find.kind_mode() == FindKind::Definition {
             return Ok(false);
         }
-        let unresolved =
-            files_with_unresolved_occurrences(find, placement, resolved, swept, sites, segment, &self.known);
+        let unresolved = files_with_unresolved_occurrences(find, formed, &self.known);
         if unresolved.is_empty() {
             return Ok(false);
         }
         let (obtained, check) = obtain_diagnostics(find, unresolved).await?;
         self.known.extend(obtained);
-        self.lines = type_error_lines(find, resolved, sites, &self.known);
+        self.lines = type_error_lines(find, formed.resolved, formed.sites, &self.known);
         self.check = Some(check);
         Ok(true)
     }
@@ -193,13 +196,10 @@ fn type_error_lines(
 /// the configuration it loaded, and inside the segment of the stream this find formed.
 fn files_with_unresolved_occurrences(
     find: &FindRun,
-    placement: &Placement,
-    resolved: &Resolved,
-    swept: &Swept,
-    sites: &[Site],
-    segment: &SegmentBounds<'_>,
+    formed: &Formed<'_>,
     known: &BTreeMap<PathBuf, Vec<Value>>,
 ) -> Vec<PathBuf> {
+    let Formed { placement, resolved, swept, sites, segment } = *formed;
     let names = names_of(resolved);
     let failed: HashSet<&Path> = find.failed_projects().into_iter().map(|(project, _)| project).collect();
     let mut covered_in_file: HashMap<&str, Vec<TextRange>> = HashMap::new();
