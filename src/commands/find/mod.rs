@@ -26,11 +26,13 @@
 //! 8. [`phases::classify`]: the locations become sites, cut by the site budget;
 //! 9. [`phases::site_types`]: a field's type at each site;
 //! 10. [`phases::type_errors`]: FSAC's errors on the lines that hold the name;
-//! 11. [`phases::ledger`]: per project, whether every declaration it sees was swept (the
+//! 11. [`phases::unseen`]: the occurrences of the name no site covers, resolved by FSAC's
+//!     definition before an answer may say complete;
+//! 12. [`phases::ledger`]: per project, whether every declaration it sees was swept (the
 //!     verdict);
-//! 12. [`phases::stream`]: the rows formed once, and the stream's identity;
-//! 13. [`phases::answer`]: the answer without its page;
-//! 14. [`phases::page`]: the page planned within the budget, with what a [`PageHook`] adds.
+//! 13. [`phases::stream`]: the rows formed once, and the stream's identity;
+//! 14. [`phases::answer`]: the answer without its page;
+//! 15. [`phases::page`]: the page planned within the budget, with what a [`PageHook`] adds.
 //!
 //! Imports point down only: a phase imports earlier phases, [`matching`] and [`model`];
 //! [`matching`] imports [`model`]; [`model`] imports nothing else of find.
@@ -74,7 +76,9 @@ use phases::find_run::{Deadlines, FindRun, FsacView, PhaseClock};
 use phases::page::{PageFrame, deliver_page};
 use phases::position::{ResolvedPosition, resolve_position};
 use phases::target::{Placement, Target};
-use phases::{candidates, classify, declarations, ledger, narrowing, site_types, stream, sweep, target, type_errors};
+use phases::{
+    candidates, classify, declarations, ledger, narrowing, site_types, stream, sweep, target, type_errors, unseen,
+};
 
 /// `fslens.find`: the typed answer (the command table writes it as JSON).
 pub async fn find_answer(arguments: FindArguments, context: CommandContext) -> Result<FindAnswer, CommandError> {
@@ -247,7 +251,7 @@ async fn run(
     let placement = Placement::new(&find.target, &find.model);
     let from_file = cursor.as_ref().and_then(|cursor| cursor.from_file.clone()).or(resume_from);
     let segment = model::budget::Segment::new(model::budget::site_budget_bytes(), from_file.clone());
-    let (sites, budget_stop) = classify::sites(&find, &placement, &resolved, &swept, segment);
+    let (mut sites, budget_stop) = classify::sites(&find, &placement, &resolved, &swept, segment);
     let site_types = if find.arguments.include_site_types {
         Some(site_types::site_types(&find, &mut texts, &sites).await?)
     } else {
@@ -257,18 +261,27 @@ async fn run(
     let mut type_errors = type_errors::seen(&find, &placement, &resolved, &sites).await?;
     clock.lap("sweepMs");
 
-    let mut verdict = ledger::judge(&find, &resolved, &swept, &sites, position.is_some(), &type_errors);
+    let mut unseen = unseen::Unseen::default();
+    let by_position = position.is_some();
+    let mut verdict = ledger::judge(&find, &resolved, &swept, &sites, by_position, (&type_errors, &unseen));
     // About to answer complete: a use the compiler left unresolved is in no references answer,
-    // so the files holding an occurrence no site covers must have been type-checked.
+    // so the files holding an occurrence no site covers must have been type-checked; and each
+    // such occurrence in a file that can use the symbol is resolved by FSAC's definition (a
+    // use FSAC's references missed becomes a site).
     if verdict.coverage_complete {
         let bounds = type_errors::SegmentBounds {
             from_file: from_file.as_deref(),
             resumes_at_file: budget_stop.as_ref().map(|stop| stop.resumes_at_file.as_str()),
         };
-        if type_errors.diagnose_unresolved(&find, &placement, &resolved, &swept, &sites, &bounds).await? {
-            verdict = ledger::judge(&find, &resolved, &swept, &sites, position.is_some(), &type_errors);
-        }
+        let diagnosed = type_errors.diagnose_unresolved(&find, &placement, &resolved, &swept, &sites, &bounds).await?;
         clock.lap("typeErrorCheckMs");
+        unseen = unseen::resolve(&find, &mut texts, &placement, &resolved, &swept, &mut sites, &bounds).await?;
+        if unseen.looked {
+            clock.lap("unseenOccurrencesMs");
+        }
+        if diagnosed || unseen.looked {
+            verdict = ledger::judge(&find, &resolved, &swept, &sites, by_position, (&type_errors, &unseen));
+        }
     }
     let (types, site_types) = site_types.unzip();
     let ledger = (verdict.per_project.as_slice(), resolved.declared.as_slice());
@@ -287,7 +300,8 @@ async fn run(
     clock.lap("rowsMs");
 
     let segmented = from_file.is_some() || budget_stop.is_some();
-    let findings = Findings { resolved, swept, sites, site_types, verdict, budget_stop, segmented, type_errors };
+    let findings =
+        Findings { resolved, swept, sites, site_types, verdict, budget_stop, segmented, type_errors, unseen };
     let base = phases::answer::answer_of(&find, run, &findings, &stream, clock, started);
     let frame = PageFrame {
         offset,

@@ -239,6 +239,12 @@ struct CompileOrder<'a> {
     seen_by: std::cell::RefCell<HashMap<&'a Path, HashSet<&'a Path>>>,
 }
 
+/// Can a file at `user` see a declaration in one of `declaring`? See [the module](self).
+pub fn can_see_any<'p>(model: &WorkspaceModel, user: &Path, mut declaring: impl Iterator<Item = &'p Path>) -> bool {
+    let order = CompileOrder::new(model);
+    declaring.any(|declaring| order.can_see(user, declaring))
+}
+
 impl<'a> CompileOrder<'a> {
     fn new(model: &'a WorkspaceModel) -> CompileOrder<'a> {
         let mut places: HashMap<&Path, Vec<(&Path, usize)>> = HashMap::new();
