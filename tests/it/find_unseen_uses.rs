@@ -1,5 +1,5 @@
-//! A use the backend's references miss and the syntax index sees (issue 45, shape 5;
-//! `fixtures/unseen-use`): `member internal _.Done` on class `T` in `Worker.fs`, used in the
+//! A use the backend's references miss and the syntax index sees
+//! (`fixtures/unseen-use`): `member internal _.Done` on class `T` in `Worker.fs`, used in the
 //! later `Use.fs` as `w.Done |> Event.add …` where `w`'s type is inferred. Before a find may
 //! say complete, each occurrence of the name no site covers, in a file that can use the symbol,
 //! is resolved by FSAC's definition at it: a use is a site (`crossCheck.missedByBackend`, role

@@ -261,28 +261,18 @@ async fn run(
     let mut type_errors = type_errors::seen(&find, &placement, &resolved, &sites).await?;
     clock.lap("sweepMs");
 
-    let mut unseen = unseen::Unseen::default();
-    let by_position = position.is_some();
-    let mut verdict = ledger::judge(&find, &resolved, &swept, &sites, by_position, (&type_errors, &unseen));
-    // About to answer complete: a use the compiler left unresolved is in no references answer,
-    // so the files holding an occurrence no site covers must have been type-checked; and each
-    // such occurrence in a file that can use the symbol is resolved by FSAC's definition (a
-    // use FSAC's references missed becomes a site).
-    if verdict.coverage_complete {
-        let bounds = type_errors::SegmentBounds {
-            from_file: from_file.as_deref(),
-            resumes_at_file: budget_stop.as_ref().map(|stop| stop.resumes_at_file.as_str()),
-        };
-        let diagnosed = type_errors.diagnose_unresolved(&find, &placement, &resolved, &swept, &sites, &bounds).await?;
-        clock.lap("typeErrorCheckMs");
-        unseen = unseen::resolve(&find, &mut texts, &placement, &resolved, &swept, &mut sites, &bounds).await?;
-        if unseen.looked {
-            clock.lap("unseenOccurrencesMs");
-        }
-        if diagnosed || unseen.looked {
-            verdict = ledger::judge(&find, &resolved, &swept, &sites, by_position, (&type_errors, &unseen));
-        }
-    }
+    let segment_bounds = type_errors::SegmentBounds {
+        from_file: from_file.as_deref(),
+        resumes_at_file: budget_stop.as_ref().map(|stop| stop.resumes_at_file.as_str()),
+    };
+    let judged = Judged {
+        find: &find,
+        placement: &placement,
+        resolved: &resolved,
+        swept: &swept,
+        by_position: position.is_some(),
+    };
+    let (verdict, unseen) = judged.judge(&mut texts, &mut sites, &mut type_errors, &segment_bounds, &mut clock).await?;
     let (types, site_types) = site_types.unzip();
     let ledger = (verdict.per_project.as_slice(), resolved.declared.as_slice());
     let window = match wanted {
@@ -315,6 +305,52 @@ async fn run(
     // The rest of the workspace is indexed for later commands, off this answer's path.
     find.context.warm_workspaces().start_in_background(&find.index, &find.root);
     Ok(Ran::Formed(Box::new(Formed { arguments: find.arguments, base, rows: stream.page_rows, frame })))
+}
+
+/// What the ledger judges, and what a find about to answer complete confirms first.
+struct Judged<'a> {
+    find: &'a FindRun,
+    placement: &'a Placement,
+    resolved: &'a declarations::Resolved,
+    swept: &'a sweep::Swept,
+    by_position: bool,
+}
+
+impl Judged<'_> {
+    /// The verdict. About to answer complete: a use the compiler left unresolved is in no
+    /// references answer, so the files holding an occurrence no site covers must have been
+    /// type-checked; and each such occurrence in a file that can use the symbol is resolved by
+    /// FSAC's definition (a use FSAC's references missed becomes a site, in `sites`).
+    async fn judge(
+        &self,
+        texts: &mut Texts,
+        sites: &mut Vec<model::rows::Site>,
+        type_errors: &mut type_errors::TypeErrors,
+        bounds: &type_errors::SegmentBounds<'_>,
+        clock: &mut PhaseClock,
+    ) -> Result<(model::verdict::Verdict, unseen::Unseen), CommandError> {
+        let Judged { find, placement, resolved, swept, by_position } = *self;
+        let mut unseen = unseen::Unseen::default();
+        let mut verdict = ledger::judge(find, resolved, swept, sites, by_position, (type_errors, &unseen));
+        if !verdict.coverage_complete {
+            return Ok((verdict, unseen));
+        }
+        if type_errors.diagnose_unresolved(find, placement, resolved, swept, sites, bounds).await? {
+            verdict = ledger::judge(find, resolved, swept, sites, by_position, (type_errors, &unseen));
+        }
+        clock.lap("typeErrorCheckMs");
+        // A type error, or a file whose diagnostics could not be had, already keeps it from
+        // being complete: the definitions would not change that.
+        if !verdict.coverage_complete {
+            return Ok((verdict, unseen));
+        }
+        unseen = unseen::resolve(find, texts, placement, resolved, swept, sites, bounds).await?;
+        if unseen.looked {
+            clock.lap("unseenOccurrencesMs");
+            verdict = ledger::judge(find, resolved, swept, sites, by_position, (type_errors, &unseen));
+        }
+        Ok((verdict, unseen))
+    }
 }
 
 /// The files the find reads: those whose bytes hold a name it looks for (for a qualified name,

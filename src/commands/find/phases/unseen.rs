@@ -23,7 +23,7 @@ use crate::commands::find::model::texts::Texts;
 use crate::commands::find::phases::classify;
 use crate::commands::find::phases::declarations::Resolved;
 use crate::commands::find::phases::find_run::FindRun;
-use crate::commands::find::phases::narrowing::can_see_any;
+use crate::commands::find::phases::narrowing::CompileOrder;
 use crate::commands::find::phases::sweep::Swept;
 use crate::commands::find::phases::target::Placement;
 use crate::commands::find::phases::type_errors::{SegmentBounds, covers};
@@ -241,6 +241,7 @@ fn uncovered_occurrences(
         .flat_map(|name| find.index.find_declarations_in(name, find.files()))
         .map(|hit| (hit.path.clone(), hit.declaration.name_range()))
         .collect();
+    let order = CompileOrder::new(&find.model);
     let mut occurrences = Vec::new();
     for path in find.files() {
         if !find.in_workspace(path) || !placement.keeps(path) {
@@ -261,7 +262,7 @@ fn uncovered_occurrences(
         for name in &names {
             let declared_here: Vec<&Declared> =
                 resolved.declared.iter().filter(|declaration| declaration.name() == *name).collect();
-            if !can_see_any(&find.model, path, declared_here.iter().map(|declaration| declaration.path.as_path())) {
+            if !declared_here.iter().any(|declaration| order.can_see(path, &declaration.path)) {
                 continue;
             }
             for hit in find.index.find_occurrences_in(name, &paths) {
