@@ -414,3 +414,37 @@ fn declaration_slot(find: &FindRun, resolved: &Resolved, path: &Path, range: Tex
             && (holds(&range, declaration.name_range.start) || holds(&declaration.name_range, range.start))
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lsp::message::ResponseError;
+
+    fn judged(answer: Result<Result<Value, ResponseError>, CommandError>) -> String {
+        match definition_of(answer) {
+            Ok(Definition::At(path, range)) => format!("at {} {range:?}", path.display()),
+            Ok(Definition::Nothing) => "nothing".to_owned(),
+            Ok(Definition::Unknown(reason)) => format!("unknown: {reason}"),
+            Err(error) => format!("error: {error}"),
+        }
+    }
+
+    #[test]
+    fn a_definition_is_a_place_nothing_or_unknown() {
+        let range = json!({"start": {"line": 4, "character": 22}, "end": {"line": 4, "character": 26}});
+        let location = json!({"uri": "file:///w/Worker.fs", "range": range});
+        let link = json!([{"targetUri": "file:///w/Worker.fs", "targetSelectionRange": range}]);
+        for answer in [location, link] {
+            assert!(judged(Ok(Ok(answer.clone()))).starts_with("at /w/Worker.fs"), "{answer}");
+        }
+        assert_eq!(judged(Ok(Ok(Value::Null))), "nothing");
+        assert_eq!(judged(Ok(Ok(json!([])))), "nothing");
+        assert_eq!(
+            judged(Err(CommandError::Timeout)),
+            "unknown: FSAC did not answer its definition before the deadline"
+        );
+        let failed = ResponseError { code: -32603, message: "No check results".to_owned(), data: None };
+        assert_eq!(judged(Ok(Err(failed))), "unknown: FSAC's definition failed: No check results");
+        assert!(judged(Err(CommandError::Internal("x".to_owned()))).starts_with("error"));
+    }
+}
