@@ -44,6 +44,7 @@ mod find_prefilter;
 mod find_qualified_narrowing;
 mod find_scale;
 mod find_type_errors;
+mod find_unseen_uses;
 mod find_with_double;
 mod fsac_reloads;
 mod index_completeness;

@@ -26,11 +26,13 @@
 //! 8. [`phases::classify`]: the locations become sites, cut by the site budget;
 //! 9. [`phases::site_types`]: a field's type at each site;
 //! 10. [`phases::type_errors`]: FSAC's errors on the lines that hold the name;
-//! 11. [`phases::ledger`]: per project, whether every declaration it sees was swept (the
+//! 11. [`phases::unseen`]: the occurrences of the name no site covers, resolved by FSAC's
+//!     definition before an answer may say complete;
+//! 12. [`phases::ledger`]: per project, whether every declaration it sees was swept (the
 //!     verdict);
-//! 12. [`phases::stream`]: the rows formed once, and the stream's identity;
-//! 13. [`phases::answer`]: the answer without its page;
-//! 14. [`phases::page`]: the page planned within the budget, with what a [`PageHook`] adds.
+//! 13. [`phases::stream`]: the rows formed once, and the stream's identity;
+//! 14. [`phases::answer`]: the answer without its page;
+//! 15. [`phases::page`]: the page planned within the budget, with what a [`PageHook`] adds.
 //!
 //! Imports point down only: a phase imports earlier phases, [`matching`] and [`model`];
 //! [`matching`] imports [`model`]; [`model`] imports nothing else of find.
@@ -74,7 +76,9 @@ use phases::find_run::{Deadlines, FindRun, FsacView, PhaseClock};
 use phases::page::{PageFrame, deliver_page};
 use phases::position::{ResolvedPosition, resolve_position};
 use phases::target::{Placement, Target};
-use phases::{candidates, classify, declarations, ledger, narrowing, site_types, stream, sweep, target, type_errors};
+use phases::{
+    candidates, classify, declarations, ledger, narrowing, site_types, stream, sweep, target, type_errors, unseen,
+};
 
 /// `fslens.find`: the typed answer (the command table writes it as JSON).
 pub async fn find_answer(arguments: FindArguments, context: CommandContext) -> Result<FindAnswer, CommandError> {
@@ -247,7 +251,7 @@ async fn run(
     let placement = Placement::new(&find.target, &find.model);
     let from_file = cursor.as_ref().and_then(|cursor| cursor.from_file.clone()).or(resume_from);
     let segment = model::budget::Segment::new(model::budget::site_budget_bytes(), from_file.clone());
-    let (sites, budget_stop) = classify::sites(&find, &placement, &resolved, &swept, segment);
+    let (mut sites, budget_stop) = classify::sites(&find, &placement, &resolved, &swept, segment);
     let site_types = if find.arguments.include_site_types {
         Some(site_types::site_types(&find, &mut texts, &sites).await?)
     } else {
@@ -257,21 +261,18 @@ async fn run(
     let mut type_errors = type_errors::seen(&find, &placement, &resolved, &sites).await?;
     clock.lap("sweepMs");
 
-    let mut verdict = ledger::judge(&find, &resolved, &swept, &sites, position.is_some(), &type_errors);
-    // About to answer complete: a use the compiler left unresolved is in no references answer,
-    // so the files holding an occurrence no site covers must have been type-checked.
-    if verdict.coverage_complete {
-        let segment = type_errors::SegmentBounds {
-            from_file: from_file.as_deref(),
-            resumes_at_file: budget_stop.as_ref().map(|stop| stop.resumes_at_file.as_str()),
-        };
-        let formed =
-            type_errors::Formed { placement: &placement, resolved: &resolved, swept: &swept, sites: &sites, segment };
-        if type_errors.diagnose_unresolved(&find, &formed).await? {
-            verdict = ledger::judge(&find, &resolved, &swept, &sites, position.is_some(), &type_errors);
-        }
-        clock.lap("typeErrorCheckMs");
-    }
+    let segment_bounds = type_errors::SegmentBounds {
+        from_file: from_file.as_deref(),
+        resumes_at_file: budget_stop.as_ref().map(|stop| stop.resumes_at_file.as_str()),
+    };
+    let judged = Judged {
+        find: &find,
+        placement: &placement,
+        resolved: &resolved,
+        swept: &swept,
+        by_position: position.is_some(),
+    };
+    let (verdict, unseen) = judged.judge(&mut texts, &mut sites, &mut type_errors, &segment_bounds, &mut clock).await?;
     let (types, site_types) = site_types.unzip();
     let ledger = (verdict.per_project.as_slice(), resolved.declared.as_slice());
     let window = match wanted {
@@ -289,7 +290,8 @@ async fn run(
     clock.lap("rowsMs");
 
     let segmented = from_file.is_some() || budget_stop.is_some();
-    let findings = Findings { resolved, swept, sites, site_types, verdict, budget_stop, segmented, type_errors };
+    let findings =
+        Findings { resolved, swept, sites, site_types, verdict, budget_stop, segmented, type_errors, unseen };
     let base = phases::answer::answer_of(&find, run, &findings, &stream, clock, started);
     let frame = PageFrame {
         offset,
@@ -303,6 +305,53 @@ async fn run(
     // The rest of the workspace is indexed for later commands, off this answer's path.
     crate::commands::symbols::warmup::of(&find.context).start_in_background(&find.index, &find.root);
     Ok(Ran::Formed(Box::new(Formed { arguments: find.arguments, base, rows: stream.page_rows, frame })))
+}
+
+/// What the ledger judges, and what a find about to answer complete confirms first.
+struct Judged<'a> {
+    find: &'a FindRun,
+    placement: &'a Placement,
+    resolved: &'a declarations::Resolved,
+    swept: &'a sweep::Swept,
+    by_position: bool,
+}
+
+impl Judged<'_> {
+    /// The verdict. About to answer complete: a use the compiler left unresolved is in no
+    /// references answer, so the files holding an occurrence no site covers must have been
+    /// type-checked; and each such occurrence in a file that can use the symbol is resolved by
+    /// FSAC's definition (a use FSAC's references missed becomes a site, in `sites`).
+    async fn judge(
+        &self,
+        texts: &mut Texts,
+        sites: &mut Vec<model::rows::Site>,
+        type_errors: &mut type_errors::TypeErrors,
+        bounds: &type_errors::SegmentBounds<'_>,
+        clock: &mut PhaseClock,
+    ) -> Result<(model::verdict::Verdict, unseen::Unseen), CommandError> {
+        let Judged { find, placement, resolved, swept, by_position } = *self;
+        let mut unseen = unseen::Unseen::default();
+        let mut verdict = ledger::judge(find, resolved, swept, sites, by_position, (type_errors, &unseen));
+        if !verdict.coverage_complete {
+            return Ok((verdict, unseen));
+        }
+        let formed = type_errors::Formed { placement, resolved, swept, sites: sites.as_slice(), segment: *bounds };
+        if type_errors.diagnose_unresolved(find, &formed).await? {
+            verdict = ledger::judge(find, resolved, swept, sites, by_position, (type_errors, &unseen));
+        }
+        clock.lap("typeErrorCheckMs");
+        // A type error, or a file whose diagnostics could not be had, already keeps it from
+        // being complete: the definitions would not change that.
+        if !verdict.coverage_complete {
+            return Ok((verdict, unseen));
+        }
+        unseen = unseen::resolve(find, texts, placement, resolved, swept, sites, bounds).await?;
+        if unseen.looked {
+            clock.lap("unseenOccurrencesMs");
+            verdict = ledger::judge(find, resolved, swept, sites, by_position, (type_errors, &unseen));
+        }
+        Ok((verdict, unseen))
+    }
 }
 
 /// The files the find reads: those whose bytes hold a name it looks for (for a qualified name,

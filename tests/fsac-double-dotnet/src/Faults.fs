@@ -66,6 +66,10 @@ let referencesSkipSignatures = setting "FSAC_DOUBLE_REFERENCES_SKIP_SIGNATURES" 
 /// "1": references answers leave out their last site that is not a declaration (the planted
 /// fault of the differential oracle's test).
 let referencesDropLastUse = setting "FSAC_DOUBLE_REFERENCES_DROP_LAST_USE" = Some "1"
+/// "1": references asked at a declaration answer only the sites in the declaring file (a
+/// backend that misses the uses in later files, which FSAC itself finds: fslens's defence of
+/// resolving the occurrences no site covers is tested with it).
+let referencesDeclarationFileOnly = setting "FSAC_DOUBLE_REFERENCES_DECLARATION_FILE_ONLY" = Some "1"
 let slowCheckFromVersion = int "FSAC_DOUBLE_SLOW_CHECK_FROM_VERSION"
 let slowCheckMs = int "FSAC_DOUBLE_SLOW_CHECK_MS" |> Option.defaultValue 0L
 let slowLoadMs = int "FSAC_DOUBLE_SLOW_LOAD_MS" |> Option.defaultValue 0L

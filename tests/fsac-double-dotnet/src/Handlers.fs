@@ -170,6 +170,18 @@ let requestHandler (method: string) (p: JsonNode) (ct: CancellationToken) : Asyn
                 | None -> return arr []
                 | Some u ->
                     let! uses = findUses u.Symbol ctx ct None
+                    // FSAC_DOUBLE_REFERENCES_DECLARATION_FILE_ONLY: asked at a declaration, the
+                    // uses in other files are left out.
+                    let asked = Path.GetFullPath ctx.File
+                    let atDeclaration =
+                        u.IsFromDefinition
+                        || (u.Symbol.DeclarationLocation
+                            |> Option.exists (fun r -> Path.GetFullPath r.FileName = asked && Range.rangeContainsRange r u.Range))
+                    let uses =
+                        if Faults.referencesDeclarationFileOnly && atDeclaration then
+                            log $"FSAC_DOUBLE_REFERENCES_DECLARATION_FILE_ONLY: only the sites in {asked}"
+                            uses |> List.filter (fun (f, _) -> Path.GetFullPath f = asked)
+                        else uses
                     return arr (uses |> List.map (fun (f, r) -> obj [ "uri", str (uriFor f); "range", lspRange (writtenRange f r) ]))
             })
     | "textDocument/documentHighlight" ->

@@ -371,6 +371,41 @@ pub struct CrossCheck {
     /// region, or the index's own whose container it lost there), each with its `reason`: kept
     /// and swept, and the answer not complete.
     pub unconfirmed_by_index: Vec<Value>,
+    /// The occurrences of the name no site covered, in files that can use the symbol, resolved
+    /// by FSAC's definition at each before the answer could say complete; absent when there
+    /// were none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unseen_occurrences: Option<UnseenOccurrences>,
+}
+
+/// `crossCheck.unseenOccurrences`: what resolving the occurrences no site covered found.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct UnseenOccurrences {
+    /// Definition requests sent.
+    pub definitions_asked: usize,
+    /// The bound on them per find; occurrences past it are unresolved, `not asked`.
+    pub definitions_at_most: usize,
+    /// Occurrences whose definition is a declaration of the symbol: rows, and in
+    /// `missedByBackend` with role `use`.
+    pub resolved_to_symbol: usize,
+    /// Occurrences whose definition is another symbol, or none: not rows.
+    pub resolved_elsewhere: usize,
+    /// How many could not be resolved (`unresolved` lists the first 50).
+    pub unresolved_total: usize,
+    pub unresolved: Vec<UnresolvedOccurrence>,
+}
+
+/// One occurrence whose definition could not be had, and why.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct UnresolvedOccurrence {
+    pub file: String,
+    /// 0-based.
+    pub line: u32,
+    /// 0-based, UTF-16.
+    pub character: u32,
+    pub reason: String,
 }
 
 /// What a reader takes of a listed declaration (`resolution.declarations[]`,

@@ -23,6 +23,7 @@ use crate::commands::find::phases::stream::Stream;
 use crate::commands::find::phases::sweep::Swept;
 use crate::commands::find::phases::target::Target;
 use crate::commands::find::phases::type_errors::TypeErrors;
+use crate::commands::find::phases::unseen::Unseen;
 use crate::workspace::WorkspaceModel;
 
 /// At most this many declarations are listed in `resolution.declarations`.
@@ -41,6 +42,8 @@ pub struct Findings {
     pub segmented: bool,
     /// FSAC's errors on lines holding the name, and the files the find had FSAC analyse.
     pub type_errors: TypeErrors,
+    /// The occurrences no site covered, resolved by FSAC's definitions.
+    pub unseen: Unseen,
 }
 
 /// The answer without its page.
@@ -52,7 +55,8 @@ pub fn answer_of(
     clock: PhaseClock,
     started: Instant,
 ) -> FindAnswer {
-    let Findings { resolved, swept, sites, site_types, verdict, budget_stop, segmented, type_errors } = findings;
+    let Findings { resolved, swept, sites, site_types, verdict, budget_stop, segmented, type_errors, unseen } =
+        findings;
     let type_error_check = type_errors.check.clone();
     let type_errors = &type_errors.lines;
     let type_errors_shown = type_errors.len().min(TYPE_ERROR_LINES_SHOWN);
@@ -93,7 +97,9 @@ pub fn answer_of(
                 .missed
                 .iter()
                 .map(|slot| resolved.declared[*slot].to_json(&|path| find.model.display_path(path), false, None))
+                .chain(unseen.missed_rows(resolved, &|path| find.model.display_path(path)))
                 .collect(),
+            unseen_occurrences: unseen.summary(&|path| find.model.display_path(path)),
             unconfirmed_by_index: verdict
                 .unconfirmed
                 .iter()

@@ -117,6 +117,31 @@ fn compiler_sites<'a>(
     segment.finish()
 }
 
+/// The sites of uses FSAC's references missed and its definition at each proved (the file, the
+/// range and the slot in `declared` of the declaration it resolves to), classified as FSAC's
+/// locations are (`via: "fsac"`: the compiler resolved them), kept by the scope.
+pub fn missed_use_sites<'a>(
+    find: &FindRun,
+    placement: &Placement,
+    resolved: &Resolved,
+    found: impl Iterator<Item = (&'a Path, TextRange, usize)>,
+) -> Vec<Site> {
+    let mut declared_at: HashMap<(FileKey, TextRange), usize> = HashMap::new();
+    for (slot, declaration) in resolved.declared.iter().enumerate() {
+        declared_at.entry((find.work.file_key(&declaration.path), declaration.name_range)).or_insert(slot);
+    }
+    let classifier =
+        Classifier { find, placement, declared: &resolved.declared, declared_at, kind_mode: find.kind_mode() };
+    found
+        .filter(|(path, _, _)| placement.keeps(path))
+        .filter_map(|(path, range, slot)| {
+            let file = find.model.display_path(path);
+            let declaration = resolved.declared.get(slot);
+            classifier.site(&file, &Located { declaration, name: None, path, range, via: SiteVia::Fsac })
+        })
+        .collect()
+}
+
 /// The syntax layer's rows (every occurrence of a declared name, as [`syntactic_sites`] forms
 /// them) in the files that only requested projects FSAC could not load compile: FSAC never
 /// swept them, so without these rows a failed project would give fewer rows than no FSAC at

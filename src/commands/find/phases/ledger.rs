@@ -16,19 +16,21 @@ use crate::commands::find::phases::declarations::Resolved;
 use crate::commands::find::phases::find_run::FindRun;
 use crate::commands::find::phases::sweep::{SweepOutcome, Swept};
 use crate::commands::find::phases::type_errors::TypeErrors;
+use crate::commands::find::phases::unseen::Unseen;
 use crate::session_state::status::ProjectError;
 use crate::syntax::model::{DeclarationKind, TextRange};
 use crate::workspace::WorkspaceModel;
 
 /// Judges the sweep: `not_found` only when FSAC is ready, every requested project was
-/// analyzed and resolution answered; an incomplete empty answer is `indeterminate`.
+/// analyzed and resolution answered; an incomplete empty answer is `indeterminate`. An
+/// occurrence no site covers that `unseen` could not resolve keeps it from being complete.
 pub fn judge(
     find: &FindRun,
     resolved: &Resolved,
     swept: &Swept,
     sites: &[Site],
     by_position: bool,
-    type_errors: &TypeErrors,
+    (type_errors, unseen): (&TypeErrors, &Unseen),
 ) -> Verdict {
     let (per_project, counts) = project_ledger(find, resolved, swept, sites);
     let requested = find.target.projects.len();
@@ -40,6 +42,7 @@ pub fn judge(
     let coverage_complete = swept_complete
         && gaps.are_none()
         && type_errors.none_seen_and_none_unknown()
+        && unseen.all_resolved()
         && !resolved.position_unresolved_but_declared;
     let resolution_answered = !find.fsac.ready
         || by_position
@@ -59,6 +62,7 @@ pub fn judge(
     };
     let mut notes = gaps.notes(find, !sites.is_empty());
     notes.extend(type_error_notes(type_errors));
+    notes.extend(unseen.notes(&|path| find.model.display_path(path)));
     if !find.fsac.ready {
         notes.push(syntactic_note(&find.fsac.state));
     }

@@ -16,3 +16,4 @@ pub mod stream;
 pub mod sweep;
 pub mod target;
 pub mod type_errors;
+pub mod unseen;

@@ -233,14 +233,14 @@ fn module_abbreviation_targets(text: &str) -> Vec<Option<Vec<String>>> {
 
 /// The projects compiling each file, with the file's place in each, and which projects see
 /// which (a project sees itself and every project it references, transitively).
-struct CompileOrder<'a> {
+pub struct CompileOrder<'a> {
     places: HashMap<&'a Path, Vec<(&'a Path, usize)>>,
     references: HashMap<&'a Path, &'a [PathBuf]>,
     seen_by: std::cell::RefCell<HashMap<&'a Path, HashSet<&'a Path>>>,
 }
 
 impl<'a> CompileOrder<'a> {
-    fn new(model: &'a WorkspaceModel) -> CompileOrder<'a> {
+    pub fn new(model: &'a WorkspaceModel) -> CompileOrder<'a> {
         let mut places: HashMap<&Path, Vec<(&Path, usize)>> = HashMap::new();
         let mut references = HashMap::new();
         for project in &model.projects {
@@ -278,7 +278,7 @@ impl<'a> CompileOrder<'a> {
     }
 
     /// Can a file at `user` see a declaration in `declaring`? See [the module](self).
-    fn can_see(&self, user: &Path, declaring: &Path) -> bool {
+    pub fn can_see(&self, user: &Path, declaring: &Path) -> bool {
         let (Some(users), Some(declarings)) = (self.places.get(user), self.places.get(declaring)) else {
             return true;
         };

@@ -74,7 +74,8 @@ pub struct Formed<'a> {
 }
 
 impl SegmentBounds<'_> {
-    fn holds(&self, file: &str) -> bool {
+    /// Whether `file` (a display path) is inside the segment.
+    pub fn holds(&self, file: &str) -> bool {
         self.from_file.is_none_or(|from| file >= from) && self.resumes_at_file.is_none_or(|stop| file < stop)
     }
 }
@@ -240,7 +241,7 @@ fn files_with_unresolved_occurrences(
 
 /// Whether one of `ranges` (sorted by start) holds `position`. Sites do not overlap, so the
 /// ranges starting at or before it on its line are the only ones that can.
-fn covers(ranges: &[TextRange], position: Position) -> bool {
+pub fn covers(ranges: &[TextRange], position: Position) -> bool {
     let before = ranges.partition_point(|range| range.start <= position);
     ranges[..before]
         .iter()

@@ -1,0 +1,149 @@
+//! A use the backend's references miss and the syntax index sees
+//! (`fixtures/unseen-use`): `member internal _.Done` on class `T` in `Worker.fs`, used in the
+//! later `Use.fs` as `w.Done |> Event.add …` where `w`'s type is inferred. Before a find may
+//! say complete, each occurrence of the name no site covers, in a file that can use the symbol,
+//! is resolved by FSAC's definition at it: a use is a site (`crossCheck.missedByBackend`, role
+//! `use`), another symbol's occurrence is not, and one that cannot be resolved in time makes
+//! the answer partial, named. FSAC itself finds the use (its `symbolUseWorkspaceAux` searches
+//! every file of the projects that can see the declaring file), and so does the double; the
+//! double's `FSAC_DOUBLE_REFERENCES_DECLARATION_FILE_ONLY` plants the miss.
+
+use crate::support;
+use fslens::commands::registry::Command;
+
+use serde_json::{Value, json};
+
+use support::double::{Editor, fixture_copy, site_row, site_rows};
+
+/// Every row of `find T.Done`: the declaration and the two uses in `Use.fs` (0-based).
+fn every_site() -> Vec<(String, u64, u64, String)> {
+    vec![
+        site_row("Watch/Use.fs", 6, 6, "member-usage"),
+        site_row("Watch/Use.fs", 12, 32, "member-usage"),
+        site_row("Watch/Worker.fs", 4, 22, "definition"),
+    ]
+}
+
+fn assert_complete(answer: &Value) {
+    assert_eq!(answer["via"], json!("fsac"), "{answer:#}");
+    assert_eq!(answer["status"], json!("ok"), "{answer:#}");
+    assert_eq!(answer["completeness"], json!("complete"), "{answer:#}");
+    assert_eq!(answer["coverage"]["complete"], json!(true), "{answer:#}");
+}
+
+/// (file, line, character, role, symbol) of each `crossCheck.missedByBackend` row.
+fn missed(answer: &Value) -> Vec<(String, u64, u64, String, String)> {
+    let rows = answer["crossCheck"]["missedByBackend"].as_array().unwrap_or_else(|| panic!("{answer:#}"));
+    rows.iter()
+        .map(|row| {
+            (
+                row["file"].as_str().unwrap().to_owned(),
+                row["range"]["start"]["line"].as_u64().unwrap(),
+                row["range"]["start"]["character"].as_u64().unwrap(),
+                row["role"].as_str().unwrap().to_owned(),
+                row["symbolFullName"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// The double as FSAC: its references hold both uses. The one other occurrence of `Done` that
+/// no site covers and that can use `T` (`job.Done`, a record field, in `Use.fs`) is resolved
+/// and ruled out; `Early.fs`'s `job.Done` comes before `Worker.fs`, so it cannot use `T` and
+/// is not asked about.
+#[tokio::test]
+async fn a_complete_answer_resolved_every_occurrence_no_site_covers() {
+    let workspace = fixture_copy("unseen-use");
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = Editor::start_ready(workspace.path(), runtime.path(), &[]).await;
+    let answer = editor.execute_result(Command::Find, json!({"query": "T.Done"})).await;
+    assert_complete(&answer);
+    assert_eq!(site_rows(&answer), every_site(), "{answer:#}");
+    assert_eq!(missed(&answer), vec![], "{answer:#}");
+    let unseen = &answer["crossCheck"]["unseenOccurrences"];
+    assert_eq!(
+        (
+            &unseen["definitionsAsked"],
+            &unseen["resolvedToSymbol"],
+            &unseen["resolvedElsewhere"],
+            &unseen["unresolvedTotal"]
+        ),
+        (&json!(1), &json!(0), &json!(1), &json!(0)),
+        "{answer:#}"
+    );
+    editor.stop().await;
+}
+
+/// A backend whose references, asked at the declaration, miss the uses in other files: before,
+/// `find T.Done` answered `ok` with the declaration alone and `missedByBackend: []`. Now each
+/// use is resolved by FSAC's definition at it, is a row, and is named in `missedByBackend`.
+#[tokio::test]
+async fn a_use_the_backend_missed_is_resolved_before_the_answer_says_complete() {
+    let workspace = fixture_copy("unseen-use");
+    let runtime = tempfile::tempdir().unwrap();
+    let environment = [("FSAC_DOUBLE_REFERENCES_DECLARATION_FILE_ONLY", "1")];
+    let mut editor = Editor::start_ready(workspace.path(), runtime.path(), &environment).await;
+    let answer = editor.execute_result(Command::Find, json!({"query": "T.Done"})).await;
+    assert_complete(&answer);
+    assert_eq!(site_rows(&answer), every_site(), "{answer:#}");
+    let use_row =
+        |line, character| ("Watch/Use.fs".to_owned(), line, character, "use".to_owned(), "Watch.T.Done".to_owned());
+    assert_eq!(missed(&answer), vec![use_row(6, 6), use_row(12, 32)], "{answer:#}");
+    let unseen = &answer["crossCheck"]["unseenOccurrences"];
+    assert_eq!(
+        (
+            &unseen["definitionsAsked"],
+            &unseen["resolvedToSymbol"],
+            &unseen["resolvedElsewhere"],
+            &unseen["unresolvedTotal"]
+        ),
+        (&json!(3), &json!(2), &json!(1), &json!(0)),
+        "{answer:#}"
+    );
+    assert!(answer["notes"].to_string().contains("crossCheck.missedByBackend (role use)"), "{answer:#}");
+    editor.stop().await;
+}
+
+/// The same miss, and FSAC never answers a definition (`FSAC_DOUBLE_HANG_ON`): the occurrences
+/// cannot be resolved before the deadline, so the answer is partial and names each of them.
+#[tokio::test]
+async fn occurrences_that_cannot_be_resolved_in_time_make_the_answer_partial_and_named() {
+    let workspace = fixture_copy("unseen-use");
+    let runtime = tempfile::tempdir().unwrap();
+    let environment =
+        [("FSAC_DOUBLE_REFERENCES_DECLARATION_FILE_ONLY", "1"), ("FSAC_DOUBLE_HANG_ON", "textDocument/definition")];
+    let mut editor = Editor::start_ready(workspace.path(), runtime.path(), &environment).await;
+    // A find whose every occurrence is a site (no definition asked) has the project checked
+    // first, so the deadline below is spent on the definitions, not on a cold sweep.
+    let warm = editor.execute_result(Command::Find, json!({"query": "Use.start"})).await;
+    assert_eq!(site_rows(&warm).len(), 2, "{warm:#}");
+    assert!(warm["crossCheck"].get("unseenOccurrences").is_none(), "{warm:#}");
+    let answer = editor.execute_result(Command::Find, json!({"query": "T.Done", "timeoutMs": 20000})).await;
+    assert_eq!(answer["via"], json!("fsac"), "{answer:#}");
+    assert_eq!(answer["status"], json!("partial"), "{answer:#}");
+    assert_eq!(answer["completeness"], json!("partial"), "{answer:#}");
+    assert_eq!(site_rows(&answer), vec![site_row("Watch/Worker.fs", 4, 22, "definition")], "{answer:#}");
+    assert_eq!(missed(&answer), vec![], "{answer:#}");
+    let unseen = &answer["crossCheck"]["unseenOccurrences"];
+    assert_eq!((&unseen["unresolvedTotal"], &unseen["resolvedToSymbol"]), (&json!(3), &json!(0)), "{answer:#}");
+    let unresolved: Vec<(String, u64, u64)> = unseen["unresolved"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| {
+            assert!(row["reason"].as_str().unwrap().contains("deadline"), "{row}");
+            (
+                row["file"].as_str().unwrap().to_owned(),
+                row["line"].as_u64().unwrap(),
+                row["character"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let at = |line, character| ("Watch/Use.fs".to_owned(), line, character);
+    assert_eq!(unresolved, vec![at(6, 6), at(9, 39), at(12, 32)], "{answer:#}");
+    let notes = answer["notes"].to_string();
+    assert!(notes.contains("Watch/Use.fs:7:7") && notes.contains("crossCheck.unseenOccurrences.unresolved"), "{notes}");
+    // The requests left in flight were FSAC's to answer, and fslens gave up on them at the
+    // deadline: the find itself was answered.
+    editor.kill().await;
+}
