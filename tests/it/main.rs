@@ -41,6 +41,7 @@ mod find_oracle;
 mod find_prefilter;
 mod find_qualified_narrowing;
 mod find_scale;
+mod find_symbols;
 mod find_type_errors;
 mod find_with_double;
 mod fsac_reloads;
