@@ -1,5 +1,5 @@
-//! `fslens.find` names the compiler's symbol on every row (issue #45, item 1), against the FSAC
-//! double on `fixtures/symbols`: what the syntax index names alike and the compiler keeps
+//! `fslens.find` names the compiler's symbol on every row, against the FSAC double on
+//! `fixtures/symbols`: what the syntax index names alike and the compiler keeps
 //! apart is answered as two symbols, each with its own sites, or not at all when the query
 //! does not name it. Expected sites come from the fixture's `//>` markers.
 //!
