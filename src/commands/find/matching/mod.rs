@@ -9,6 +9,7 @@
 //! asked for the last segment alone and its answers are filtered by the same rules here.
 
 pub mod active_patterns;
+pub mod compiler_names;
 pub mod non_symbol;
 
 use std::collections::{BTreeSet, HashMap, HashSet};
@@ -35,6 +36,9 @@ pub struct Declared {
     pub header_bytes: Option<(u32, u32)>,
     /// Which sources reported it: `syntax-index`, `fsac-workspace-symbol`, `fsac-definition`.
     pub sources: BTreeSet<&'static str>,
+    /// The compiler's full name when it differs from `full_name` (a module beside a type of
+    /// its name is `…Module`; see [`compiler_names`]); set once resolution is done.
+    pub compiler_name: Option<String>,
 }
 
 impl Declared {
@@ -48,7 +52,19 @@ impl Declared {
             access: Some(declaration.access),
             header_bytes: Some(declaration.header_bytes),
             sources: BTreeSet::from(["syntax-index"]),
+            compiler_name: None,
         }
+    }
+
+    /// The symbol's full name as the compiler spells it: what a row names it by.
+    pub fn symbol_full_name(&self) -> &str {
+        self.compiler_name.as_deref().unwrap_or(&self.full_name)
+    }
+
+    /// `symbolKind`: what kind of symbol it is (`type`, `module`, `member`, `field`,
+    /// `unionCase`, …); `None` when only FSAC reported it.
+    pub fn symbol_kind(&self) -> Option<&'static str> {
+        self.kind.map(|kind| compiler_names::symbol_kind(kind, &self.path))
     }
 
     /// A field by [`field_kind`]'s rule.
@@ -107,13 +123,16 @@ impl Declared {
 
     pub fn to_json(&self, display: &dyn Fn(&Path) -> String, include_info: bool, text: Option<&str>) -> Value {
         let mut value = json!({
-            "symbolFullName": self.full_name,
+            "symbolFullName": self.symbol_full_name(),
             "file": display(&self.path),
             "range": self.name_range.to_json(),
             "declarationKind": self.kind.map(DeclarationKind::as_str),
             "role": if self.is_signature() { "signature" } else { "declaration" },
             "resolvedBy": self.sources.iter().collect::<Vec<_>>(),
         });
+        if let Some(kind) = self.symbol_kind() {
+            value["symbolKind"] = json!(kind);
+        }
         if include_info {
             value["access"] = json!(self.access.map(Access::as_str));
             value["signature"] =
@@ -281,6 +300,9 @@ pub fn syntax_declarations(index: &SyntaxIndex, files: &[PathBuf], arguments: &F
     // for a declaration whose own name matches.
     let query_last = wanted.query.as_deref().and_then(|query| segments(query).pop());
     let mut last_matches: HashMap<NameId, bool> = HashMap::new();
+    // A field of an anonymous record type belongs to no type the query can name: only its
+    // bare name names it (`Settings.Quiet` is the member, not `{| Quiet: bool |}`).
+    let qualified = wanted.owner.is_some() || wanted.query.as_deref().is_some_and(|query| segments(query).len() > 1);
     let mut found = Vec::new();
     for path in files {
         let Some(file) = index.file(path) else { continue };
@@ -300,6 +322,9 @@ pub fn syntax_declarations(index: &SyntaxIndex, files: &[PathBuf], arguments: &F
                 if !matches {
                     continue;
                 }
+            }
+            if qualified && compiler_names::is_anonymous_record_field(&file.index, slot) {
+                continue;
             }
             let selected = match (&wanted.query, &wanted.owner, &wanted.member) {
                 (Some(query), _, _) => {
@@ -801,8 +826,16 @@ pub fn merge_workspace_symbols(
                 .iter()
                 .enumerate()
                 .find(|(_, declaration)| declaration.name_range() == range || declaration.range == range)
-                .map(|(slot, declaration)| (index.full_name(&file.index, slot), declaration.clone()))
+                .map(|(slot, declaration)| {
+                    let anonymous = compiler_names::is_anonymous_record_field(&file.index, slot);
+                    (index.full_name(&file.index, slot), declaration.clone(), anonymous)
+                })
         });
+        // An anonymous record's field is named by no type: a qualified query does not name it.
+        if from_index.as_ref().is_some_and(|(_, _, anonymous)| *anonymous) && segments(query).len() > 1 {
+            continue;
+        }
+        let from_index = from_index.map(|(full_name, declaration, _)| (full_name, declaration));
         // FSAC's range of a dotted namespace or module (`module Orders.Order`, its whole range)
         // names the declaration the index holds at the name's last segment.
         if let Some((_, declaration)) = &from_index {
@@ -852,6 +885,7 @@ pub fn merge_workspace_symbols(
             access: from_index.as_ref().map(|(_, declaration)| declaration.access),
             header_bytes: from_index.as_ref().map(|(_, declaration)| declaration.header_bytes),
             sources: BTreeSet::from(["fsac-workspace-symbol"]),
+            compiler_name: None,
         });
     }
     unconfirmed

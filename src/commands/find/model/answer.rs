@@ -435,6 +435,24 @@ pub struct ResolutionSummary {
     pub declaration_count: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub declarations_truncated: Option<bool>,
+    /// Each distinct symbol the declarations stand for, once (a signature and its
+    /// implementation are one), with its own count of sites in this answer's stream.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub symbols: Vec<SymbolSummary>,
+}
+
+/// `resolution.symbols[]`: one symbol the query names, as the compiler names it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SymbolSummary {
+    pub symbol_full_name: String,
+    /// `type`, `module`, `member`, `field`, `unionCase`, …; absent when only FSAC reported it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symbol_kind: Option<String>,
+    /// How many of `declarations` are this symbol's (its signature and implementation).
+    pub declarations: usize,
+    /// The rows of the stream (this segment) that name it.
+    pub sites: usize,
 }
 
 /// `resolution.sources`: what each resolver answered (`answered`, `failed: …`, `timedOut`,

@@ -130,6 +130,7 @@ mod tests {
             range: TextRange { start, end: Position { line, character: 3 } },
             kind: crate::commands::find::model::rows::SiteKind::Reference,
             symbol_full_name: Some("M.x".into()),
+            symbol_kind: None,
             symbol_candidates: std::sync::Arc::default(),
             project: None,
             via: crate::commands::find::model::rows::SiteVia::Syntax,

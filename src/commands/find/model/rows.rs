@@ -115,6 +115,9 @@ pub struct Site {
     /// The declaration's full name; `None` when syntax alone cannot tell which of several
     /// same-named declarations a site belongs to.
     pub symbol_full_name: Option<String>,
+    /// What kind of symbol `symbol_full_name` is (`type`, `module`, `member`, `field`,
+    /// `unionCase`, …), when known.
+    pub symbol_kind: Option<&'static str>,
     /// Every same-named declaration, when `symbol_full_name` is `None`.
     pub symbol_candidates: std::sync::Arc<Vec<String>>,
     pub project: Option<String>,
@@ -325,6 +328,10 @@ pub struct SiteRow {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub symbol_candidates_truncated: Option<bool>,
     pub symbol_full_name: Option<String>,
+    /// What kind of symbol `symbolFullName` names (`type`, `module`, `member`, `field`,
+    /// `unionCase`, …); absent when it is `null` or unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symbol_kind: Option<String>,
     pub via: SiteVia,
 }
 
@@ -388,6 +395,7 @@ impl SiteRow {
             symbol_candidates: (!shown.is_empty()).then(|| shown.to_vec()),
             symbol_candidates_truncated: cut.then_some(true),
             symbol_full_name: site.symbol_full_name.clone(),
+            symbol_kind: site.symbol_full_name.as_ref().and(site.symbol_kind).map(str::to_owned),
             via: site.via,
         }
     }
@@ -503,6 +511,7 @@ mod tests {
             range,
             kind: SiteKind::Reference,
             symbol_full_name: Some("A.b".into()),
+            symbol_kind: None,
             symbol_candidates: Default::default(),
             project: None,
             via: SiteVia::Fsac,
@@ -612,6 +621,7 @@ mod tests {
                                 range: site_range,
                                 kind: SiteKind::FieldRead,
                                 symbol_full_name: full_name.clone(),
+                                symbol_kind: None,
                                 symbol_candidates: std::sync::Arc::new(candidates.clone()),
                                 project: project.clone(),
                                 via,

@@ -1,7 +1,7 @@
 //! Phase 13: the answer without its page, from what the phases established (the ledger's
 //! verdict, the stream, the type errors and site types).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::time::Instant;
 
@@ -10,8 +10,8 @@ use serde_json::{Value, json};
 use crate::commands::configurations::{configuration_note, loaded_configurations};
 use crate::commands::find::model::answer::{
     Completeness, ContextLinesEcho, Coverage, CrossCheck, FindAnswer, FindErrorKind, FindPage, Outcome, Phase, Phases,
-    ProjectRow, ProjectStatus, ResolutionSummary, RunEcho, SiteTypesLedger, Status, TYPE_ERROR_LINES_SHOWN,
-    TotalEstimate, Via,
+    ProjectRow, ProjectStatus, ResolutionSummary, RunEcho, SiteTypesLedger, Status, SymbolSummary,
+    TYPE_ERROR_LINES_SHOWN, TotalEstimate, Via,
 };
 use crate::commands::find::model::arguments::{FindKind, FindScope};
 use crate::commands::find::model::budget::BudgetStop;
@@ -120,7 +120,7 @@ pub fn answer_of(
         type_error_lines: (!type_errors.is_empty()).then(|| type_errors[..type_errors_shown].to_vec()),
         type_error_line_count: (type_errors_shown < type_errors.len()).then_some(type_errors.len()),
         type_error_check,
-        resolution: resolution_of(resolved, &stream.declarations),
+        resolution: resolution_of(resolved, &stream.declarations, sites),
         files_searched: Some(find.searched.account()),
         total_sites: total,
         total_estimate: Some(TotalEstimate { sites: total, is_lower_bound: !verdict.coverage_complete || *segmented }),
@@ -174,7 +174,7 @@ fn coverage_of(find: &FindRun, resolved: &Resolved, swept: &Swept, verdict: &Ver
 
 /// `resolution`: the first declarations (the cursor's identity covers all of them): a name
 /// declared in every file must not make the page's metadata larger than any page.
-fn resolution_of(resolved: &Resolved, declarations: &[Value]) -> ResolutionSummary {
+fn resolution_of(resolved: &Resolved, declarations: &[Value], sites: &[Site]) -> ResolutionSummary {
     let shown = declarations.len().min(DECLARATIONS_SHOWN);
     let cut = shown < declarations.len();
     ResolutionSummary {
@@ -183,7 +183,43 @@ fn resolution_of(resolved: &Resolved, declarations: &[Value]) -> ResolutionSumma
         sources: Some(resolved.sources.clone()),
         declaration_count: cut.then_some(declarations.len()),
         declarations_truncated: cut.then_some(true),
+        symbols: symbols_of(resolved, sites),
     }
+}
+
+/// `resolution.symbols`: each distinct symbol of the resolved declarations once, by the
+/// compiler's full name and kind, with the number of sites that name it (at most
+/// [`DECLARATIONS_SHOWN`] symbols).
+fn symbols_of(resolved: &Resolved, sites: &[Site]) -> Vec<SymbolSummary> {
+    let mut symbols: Vec<SymbolSummary> = Vec::new();
+    for declaration in &resolved.declared {
+        let name = declaration.symbol_full_name();
+        let kind = declaration.symbol_kind();
+        match symbols.iter().position(|symbol| symbol.symbol_full_name == name) {
+            Some(known) => {
+                let symbol = &mut symbols[known];
+                symbol.declarations += 1;
+                symbol.symbol_kind = symbol.symbol_kind.take().or(kind.map(str::to_owned));
+            }
+            None if symbols.len() < DECLARATIONS_SHOWN => symbols.push(SymbolSummary {
+                symbol_full_name: name.to_owned(),
+                symbol_kind: kind.map(str::to_owned),
+                declarations: 1,
+                sites: 0,
+            }),
+            None => {}
+        }
+    }
+    let mut by_name: HashMap<&str, usize> = HashMap::new();
+    for site in sites {
+        if let Some(name) = site.symbol_full_name.as_deref() {
+            *by_name.entry(name).or_default() += 1;
+        }
+    }
+    for symbol in &mut symbols {
+        symbol.sites = by_name.get(symbol.symbol_full_name.as_str()).copied().unwrap_or(0);
+    }
+    symbols
 }
 
 /// `breakdown`: sites per kind over the whole stream.
@@ -266,6 +302,7 @@ pub fn timeout_before_sweep(run: RunEcho, target: &Target, model: &WorkspaceMode
             sources: None,
             declaration_count: None,
             declarations_truncated: None,
+            symbols: Vec::new(),
         },
         files_searched: None,
         total_sites: 0,

@@ -18,7 +18,7 @@ use crate::commands::find::phases::find_run::FindRun;
 use crate::commands::find::phases::sweep::Swept;
 use crate::commands::find::phases::target::Placement;
 use crate::syntax::conditionals::inactive_branch_at;
-use crate::syntax::model::{FieldSiteKind, Position, TextRange};
+use crate::syntax::model::{DeclarationKind, FieldSiteKind, Position, TextRange};
 
 /// The sites of the segment (the whole match set unless the site budget cut it), sorted and
 /// de-duplicated by (file, range), and where the budget stopped it.
@@ -228,7 +228,8 @@ fn inactive_rows(
                     file: file.clone(),
                     range: declaration.name_range,
                     kind: SiteKind::Inactive,
-                    symbol_full_name: Some(declaration.full_name.clone()),
+                    symbol_full_name: Some(declaration.symbol_full_name().to_owned()),
+                    symbol_kind: declaration.symbol_kind(),
                     symbol_candidates: Arc::default(),
                     project: project.clone(),
                     via: SiteVia::Syntax,
@@ -316,7 +317,10 @@ impl Classifier<'_> {
             file: file.to_owned(),
             range,
             kind,
-            symbol_full_name: declaration.map(|declaration| declaration.full_name.clone()).or(name.map(str::to_owned)),
+            symbol_full_name: declaration
+                .map(|declaration| declaration.symbol_full_name().to_owned())
+                .or(name.map(str::to_owned)),
+            symbol_kind: declaration.and_then(Declared::symbol_kind),
             symbol_candidates: Arc::default(),
             project: self.placement.project_of(path, &self.find.model),
             via,
@@ -374,7 +378,8 @@ fn syntactic_sites(
             file,
             range: declaration.name_range,
             kind: if declaration.is_signature() { SiteKind::Signature } else { SiteKind::Definition },
-            symbol_full_name: Some(declaration.full_name.clone()),
+            symbol_full_name: Some(declaration.symbol_full_name().to_owned()),
+            symbol_kind: declaration.symbol_kind(),
             symbol_candidates: Arc::default(),
             project: placement.project_of(&declaration.path, &find.model),
             via: SiteVia::Syntax,
@@ -415,6 +420,7 @@ struct NameSites<'a> {
     name: &'a str,
     declaration_places: HashSet<(PathBuf, TextRange)>,
     symbol: Option<String>,
+    symbol_kind: Option<&'static str>,
     /// One shared list per name: every site of an ambiguous name points at it.
     symbol_candidates: Arc<Vec<String>>,
     is_field: bool,
@@ -426,17 +432,46 @@ impl<'a> NameSites<'a> {
         let all_same_named = find.index.find_declarations_in(name, find.files());
         let declaration_places =
             all_same_named.iter().map(|hit| (hit.path.clone(), hit.declaration.name_range())).collect();
-        let mut candidates: Vec<String> = all_same_named.iter().map(|hit| hit.full_name.clone()).collect();
+        // The symbols the name may stand for, as the compiler tells them apart: a module beside
+        // a type of its name is a symbol of its own (`…Module`), though the index names both alike.
+        let symbols: BTreeSet<(String, bool)> = all_same_named
+            .iter()
+            .map(|hit| (hit.full_name.clone(), hit.declaration.kind == DeclarationKind::Module))
+            .collect();
+        let spelled = |(full_name, module): &(String, bool)| {
+            let beside_a_type = *module && symbols.contains(&(full_name.clone(), false));
+            if beside_a_type { format!("{full_name}Module") } else { full_name.clone() }
+        };
+        let mut candidates: Vec<String> = symbols.iter().map(spelled).collect();
         candidates.sort();
         candidates.dedup();
         // Files left unread because they cannot use what a qualified query names may still
         // declare the name: one declaration among the files read does not make it unambiguous.
-        let unambiguous = candidates.len() == 1 && find.searched.narrowed_out() == 0;
-        let (symbol, symbol_candidates) =
-            if unambiguous { (candidates.pop(), Arc::default()) } else { (None, Arc::new(candidates)) };
+        let unambiguous = symbols.len() == 1 && find.searched.narrowed_out() == 0;
+        let (symbol, symbol_kind, symbol_candidates) = match symbols.iter().next() {
+            Some((full_name, module)) if unambiguous => {
+                // The resolved declaration's own name and kind, when it is the one.
+                let resolved = declared.iter().find(|declaration| {
+                    declaration.full_name == *full_name
+                        && (declaration.kind == Some(DeclarationKind::Module)) == *module
+                });
+                let kind = all_same_named.first().map(|hit| {
+                    crate::commands::find::matching::compiler_names::symbol_kind(hit.declaration.kind, &hit.path)
+                });
+                match resolved {
+                    Some(declaration) => (
+                        Some(declaration.symbol_full_name().to_owned()),
+                        declaration.symbol_kind().or(kind),
+                        Arc::default(),
+                    ),
+                    None => (candidates.pop(), kind, Arc::default()),
+                }
+            }
+            _ => (None, None, Arc::new(candidates)),
+        };
         let is_field = declared.iter().any(|declaration| declaration.name() == name && declaration.is_field());
         let is_member = declared.iter().any(|declaration| declaration.name() == name && declaration.is_member());
-        NameSites { name, declaration_places, symbol, symbol_candidates, is_field, is_member }
+        NameSites { name, declaration_places, symbol, symbol_kind, symbol_candidates, is_field, is_member }
     }
 
     /// Every occurrence of the name in `path` (or, for a field, each of its field sites) that
@@ -476,6 +511,7 @@ impl<'a> NameSites<'a> {
                 range,
                 kind,
                 symbol_full_name: self.symbol.clone(),
+                symbol_kind: self.symbol_kind,
                 symbol_candidates: self.symbol_candidates.clone(),
                 project: project.clone(),
                 via: SiteVia::Syntax,

@@ -82,7 +82,28 @@ pub async fn resolve(find: &FindRun, position: Option<&ResolvedPosition>) -> Res
     let partners = pair_signatures(find, &resolved.declared);
     resolved.partner_count = partners.len();
     resolved.declared.extend(partners);
+    name_as_the_compiler(find, &mut resolved.declared);
     Ok(resolved)
+}
+
+/// Gives each declaration the compiler's full name where it differs from the index's (see
+/// [`matching::compiler_names`]): two symbols the index names alike are two rows' symbols.
+fn name_as_the_compiler(find: &FindRun, declared: &mut [Declared]) {
+    let text_of = |path: &Path| find.overlay.current_text_lossy(path).ok();
+    let names = matching::compiler_names::CompilerNames::new(&find.index, find.files(), &text_of);
+    for declaration in declared.iter_mut() {
+        let Some(kind) = declaration.kind else { continue };
+        let Some(file) = find.index.file(&declaration.path) else { continue };
+        let range = declaration.name_range;
+        let slot = file.index.declarations.iter().position(|candidate| {
+            let name = candidate.name_range();
+            candidate.kind == kind && name.start <= range.start && range.end <= name.end
+        });
+        // Only a name the index gave (FSAC's container may have named one the index lost).
+        let slot = slot.filter(|slot| find.index.full_name(&file.index, *slot) == declaration.full_name);
+        let compiler = slot.and_then(|slot| names.full_name(&declaration.path, slot));
+        declaration.compiler_name = compiler.filter(|name| *name != declaration.full_name);
+    }
 }
 
 /// kind position: the compiler's definition of the symbol at the position (FSAC ready), else
@@ -246,6 +267,7 @@ fn declaration_at(index: &crate::syntax::SyntaxIndex, path: &Path, range: TextRa
             access: Some(declaration.access),
             header_bytes: Some(declaration.header_bytes),
             sources: BTreeSet::from(["fsac-definition", "syntax-index"]),
+            compiler_name: None,
         },
         None => Declared {
             full_name: name.unwrap_or("").to_owned(),
@@ -255,6 +277,7 @@ fn declaration_at(index: &crate::syntax::SyntaxIndex, path: &Path, range: TextRa
             access: None,
             header_bytes: None,
             sources: BTreeSet::from(["fsac-definition"]),
+            compiler_name: None,
         },
     }
 }

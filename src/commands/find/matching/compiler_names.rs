@@ -1,0 +1,180 @@
+//! The compiler's name and kind of a declaration: what a row of find names its symbol by.
+//!
+//! The syntax index names a declaration by its chain of containers (`Symbols.TaskResult`);
+//! the compiler keeps apart what that chain can merge:
+//!
+//! * a module beside a type of its name, in one namespace or module, compiles as `…Module`
+//!   (implicitly since F# 4.1, `type TaskResult<'T, 'E> = …` and `module TaskResult = …`;
+//!   explicitly with `[<CompilationRepresentation(CompilationRepresentationFlags.ModuleSuffix)>]`),
+//!   and so does everything declared inside it (`Symbols.TaskResultModule.map`);
+//! * a member declared in a type extension (`module LowPriority = type XBase with member
+//!   _.Using …`) belongs to its enclosing module, not to the type: `Symbols.LowPriority.Using`,
+//!   another symbol than the type's own `Symbols.XBase.Using`;
+//! * a field of an anonymous record type (`{| Quiet: bool |}`) belongs to no named type: a
+//!   qualified query through the type around it (`Settings.Quiet`) does not name it.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::syntax::SyntaxIndex;
+use crate::syntax::model::{DeclarationKind, FileIndex, NO_PARENT};
+
+/// `symbolKind` on the wire: what kind of symbol a declaration is, in the compiler's terms.
+pub fn symbol_kind(kind: DeclarationKind, path: &Path) -> &'static str {
+    match kind {
+        DeclarationKind::Namespace => "namespace",
+        DeclarationKind::Module => "module",
+        DeclarationKind::Record
+        | DeclarationKind::Union
+        | DeclarationKind::Class
+        | DeclarationKind::Interface
+        | DeclarationKind::Enum
+        | DeclarationKind::Delegate
+        | DeclarationKind::Abbreviation
+        | DeclarationKind::TypeExtension => "type",
+        DeclarationKind::Exception => "exception",
+        DeclarationKind::RecordField | DeclarationKind::UnionField => "field",
+        // A `val` in an implementation file is a class's explicit field; in a signature, a value.
+        DeclarationKind::Val if !super::is_signature_file(path) => "field",
+        DeclarationKind::Val | DeclarationKind::Let => "value",
+        DeclarationKind::UnionCase => "unionCase",
+        DeclarationKind::EnumCase => "enumCase",
+        DeclarationKind::Member
+        | DeclarationKind::AbstractMember
+        | DeclarationKind::Override
+        | DeclarationKind::AutoProperty
+        | DeclarationKind::Constructor => "member",
+        DeclarationKind::ActivePatternCase => "activePatternCase",
+    }
+}
+
+/// Is declaration `slot` of `file` a field of an anonymous record type (a record field whose
+/// container is no record)?
+pub fn is_anonymous_record_field(file: &FileIndex, slot: usize) -> bool {
+    let Some(declaration) = file.declarations.get(slot) else { return false };
+    declaration.kind == DeclarationKind::RecordField
+        && file
+            .declarations
+            .get(declaration.parent as usize)
+            .is_none_or(|parent| parent.kind != DeclarationKind::Record)
+}
+
+/// Works out the compiler's full names of declarations, remembering which module names a type
+/// in another file makes `…Module`.
+pub struct CompilerNames<'a> {
+    index: &'a SyntaxIndex,
+    /// The files read: where a type beside a module may be declared.
+    files: &'a [PathBuf],
+    text_of: &'a dyn Fn(&Path) -> Option<String>,
+    /// By the module's index full name: whether some file declares a type of that full name.
+    type_named: std::cell::RefCell<HashMap<String, bool>>,
+}
+
+impl<'a> CompilerNames<'a> {
+    pub fn new(
+        index: &'a SyntaxIndex,
+        files: &'a [PathBuf],
+        text_of: &'a dyn Fn(&Path) -> Option<String>,
+    ) -> CompilerNames<'a> {
+        CompilerNames { index, files, text_of, type_named: Default::default() }
+    }
+
+    /// The compiler's full name of declaration `slot` of the file at `path`; `None` when the
+    /// index does not hold it.
+    pub fn full_name(&self, path: &Path, slot: usize) -> Option<String> {
+        let file = self.index.file(path)?;
+        let declarations = &file.index.declarations;
+        let target = declarations.get(slot)?;
+        let extension = (target.parent != NO_PARENT
+            && declarations
+                .get(target.parent as usize)
+                .is_some_and(|parent| parent.kind == DeclarationKind::TypeExtension))
+        .then_some(target.parent as usize);
+        let mut text = None;
+        let mut parts = Vec::new();
+        for link in file.index.declaration_chain(slot) {
+            // A member of a type extension: the extended type's segments go.
+            if Some(link) == extension && link != slot {
+                continue;
+            }
+            let declaration = &declarations[link];
+            let mut name = self.index.name(declaration.name).to_string();
+            if declaration.kind == DeclarationKind::Module && self.module_suffixed(path, &file.index, link, &mut text) {
+                name.push_str("Module");
+            }
+            parts.push(name);
+        }
+        Some(parts.join("."))
+    }
+
+    /// Does module `slot` compile with the `Module` suffix: a type of its name beside it, or
+    /// the attribute that asks for it on the lines right above it?
+    fn module_suffixed(&self, path: &Path, file: &FileIndex, slot: usize, text: &mut Option<Option<String>>) -> bool {
+        let module = &file.declarations[slot];
+        let beside_in_file = file.declarations.iter().enumerate().any(|(other, declaration)| {
+            other != slot
+                && declaration.parent == module.parent
+                && declaration.name == module.name
+                && declaration.kind.is_type()
+                && declaration.kind != DeclarationKind::TypeExtension
+        });
+        if beside_in_file {
+            return true;
+        }
+        let text = text.get_or_insert_with(|| (self.text_of)(path));
+        if text.as_deref().is_some_and(|text| asks_for_module_suffix(text, module.name_start.line)) {
+            return true;
+        }
+        // In a namespace, a type of the module's name may be declared in another file.
+        let in_namespace = file
+            .declarations
+            .get(module.parent as usize)
+            .is_some_and(|parent| parent.kind == DeclarationKind::Namespace);
+        if !in_namespace {
+            return false;
+        }
+        let full_name = self.index.full_name(file, slot);
+        if let Some(known) = self.type_named.borrow().get(&full_name) {
+            return *known;
+        }
+        let name = self.index.name(module.name);
+        let found = self.index.find_declarations_in(&name, self.files).into_iter().any(|hit| {
+            hit.declaration.kind.is_type()
+                && hit.declaration.kind != DeclarationKind::TypeExtension
+                && hit.full_name == full_name
+        });
+        self.type_named.borrow_mut().insert(full_name, found);
+        found
+    }
+}
+
+/// Does the module declared on line `line` of `text` carry `ModuleSuffix` in the attribute
+/// lines right above it (or on its own line)?
+fn asks_for_module_suffix(text: &str, line: u32) -> bool {
+    let lines: Vec<&str> = text.lines().take(line as usize + 1).collect();
+    let Some((own, above)) = lines.split_last() else { return false };
+    if own.contains("ModuleSuffix") {
+        return true;
+    }
+    above
+        .iter()
+        .rev()
+        .take_while(|line| {
+            let trimmed = line.trim_start();
+            trimmed.starts_with("[<") || trimmed.starts_with("///") || trimmed.starts_with("//")
+        })
+        .any(|line| line.contains("ModuleSuffix"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_module_suffix_attribute_is_read_from_the_lines_above() {
+        let text = "namespace N\n\n/// Doc\n[<CompilationRepresentation(CompilationRepresentationFlags.ModuleSuffix)>]\n[<RequireQualifiedAccess>]\nmodule Option =\n    let x = 1\nmodule Other =\n    let y = 2\n";
+        assert!(asks_for_module_suffix(text, 5));
+        assert!(!asks_for_module_suffix(text, 7));
+        assert!(asks_for_module_suffix("[<CompilationRepresentation(ModuleSuffix)>] module M =\n", 0));
+    }
+}

@@ -1,0 +1,169 @@
+//! `fslens.find` names the compiler's symbol on every row, against the FSAC double on
+//! `fixtures/symbols`: what the syntax index names alike and the compiler keeps
+//! apart is answered as two symbols, each with its own sites, or not at all when the query
+//! does not name it. Expected sites come from the fixture's `//>` markers.
+//!
+//! 1. A type and a module of one name in one namespace (`TaskResult`, `Tree`): the module is
+//!    `…Module`, each row names the one it belongs to, `resolution.symbols` lists both.
+//! 2. A member and a same-named field of an anonymous record (`Settings.Quiet`): the field is
+//!    no declaration of `Settings`.
+//! 3. A sibling type's same-named member (`ABuilder.Source`, `BBuilder.Source`).
+//! 4. An intrinsic member and an extension member of one name on one type (`XBase.Using`):
+//!    the extension is its module's (`Symbols.LowPriority.Using`).
+
+use crate::support;
+use fslens::commands::registry::Command;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use serde_json::{Value, json};
+use support::double::{Editor, SiteKey, answer_sites, double_command, fixture_copy, found_sites};
+use support::markers::{Marker, read_markers};
+
+async fn find(editor: &mut Editor, argument: Value) -> Value {
+    editor.execute_result(Command::Find, argument).await
+}
+
+/// The marked sites of `symbols`, as [`found_sites`] gives an answer's.
+fn expected(markers: &[Marker], root: &Path, symbols: &[&str]) -> BTreeSet<SiteKey> {
+    let found: BTreeSet<SiteKey> = markers
+        .iter()
+        .filter(|marker| symbols.contains(&marker.symbol.as_str()))
+        .map(|marker| {
+            let kind = match marker.kind.as_str() {
+                "decl" => "definition",
+                "member" => "member-usage",
+                _ => "reference",
+            };
+            let file = marker.file.strip_prefix(root).unwrap().display().to_string();
+            (file, u64::from(marker.line), u64::from(marker.character), kind.to_owned(), marker.symbol.clone())
+        })
+        .collect();
+    assert!(!found.is_empty(), "no markers for {symbols:?}");
+    found
+}
+
+/// `resolution.symbols`: symbol → (kind, declarations, sites).
+fn listed_symbols(answer: &Value) -> BTreeMap<String, (String, u64, u64)> {
+    answer["resolution"]["symbols"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no resolution.symbols: {answer:#}"))
+        .iter()
+        .map(|symbol| {
+            (
+                symbol["symbolFullName"].as_str().unwrap().to_owned(),
+                (
+                    symbol["symbolKind"].as_str().unwrap_or("<none>").to_owned(),
+                    symbol["declarations"].as_u64().unwrap(),
+                    symbol["sites"].as_u64().unwrap(),
+                ),
+            )
+        })
+        .collect()
+}
+
+/// Every row's `symbolKind`, by its symbol.
+fn row_kinds(answer: &Value) -> BTreeSet<(String, String)> {
+    answer_sites(answer)
+        .iter()
+        .map(|site| {
+            let name = site["symbolFullName"].as_str().unwrap_or("<null>").to_owned();
+            (name, site["symbolKind"].as_str().unwrap_or("<none>").to_owned())
+        })
+        .collect()
+}
+
+fn complete(answer: &Value) {
+    assert_eq!((answer["status"].clone(), answer["via"].clone()), (json!("ok"), json!("fsac")), "{answer:#}");
+    assert_eq!(answer["coverage"]["complete"], json!(true), "{answer:#}");
+}
+
+fn owned(pairs: &[(&str, &str)]) -> BTreeSet<(String, String)> {
+    pairs.iter().map(|(name, kind)| (name.to_string(), kind.to_string())).collect()
+}
+
+#[tokio::test]
+async fn every_row_names_the_compilers_symbol_and_a_query_naming_two_answers_both_apart() {
+    let workspace = fixture_copy("symbols");
+    let runtime = tempfile::tempdir().unwrap();
+    let root = workspace.path();
+    let markers = read_markers(root);
+    let mut editor = Editor::start(root, runtime.path(), &double_command(), &[]).await;
+    editor.wait_until_ready().await;
+
+    // 1. A type and a module of one name: both symbols, each with its own sites.
+    for (query, type_name, module_name) in [
+        ("Symbols.TaskResult", "Symbols.TaskResult", "Symbols.TaskResultModule"),
+        ("Tree", "Symbols.Tree", "Symbols.TreeModule"),
+    ] {
+        let answer = find(&mut editor, json!({"query": query, "maxResults": 1000})).await;
+        complete(&answer);
+        let both = expected(&markers, root, &[type_name, module_name]);
+        assert_eq!(found_sites(&answer), both, "{query}: {answer:#}");
+        assert_eq!(row_kinds(&answer), owned(&[(type_name, "type"), (module_name, "module")]), "{query}");
+        let count = |symbol: &str| both.iter().filter(|site| site.4 == symbol).count() as u64;
+        let symbols = listed_symbols(&answer);
+        assert_eq!(
+            symbols,
+            BTreeMap::from([
+                (type_name.to_owned(), ("type".to_owned(), 1, count(type_name))),
+                (module_name.to_owned(), ("module".to_owned(), 1, count(module_name))),
+            ]),
+            "{query}: {answer:#}"
+        );
+        let declared: BTreeSet<&str> = answer["resolution"]["declarations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|declaration| declaration["symbolFullName"].as_str().unwrap())
+            .collect();
+        assert_eq!(declared, BTreeSet::from([type_name, module_name]), "{query}");
+    }
+
+    // Asked for one at a position, the compiler's one: the module's use, then the type's.
+    let at_module = json!({"kind": "position", "path": "Lib/Use.fs", "line": 4, "word": "TaskResult", "occurrence": 2});
+    let answer = find(&mut editor, at_module).await;
+    complete(&answer);
+    assert_eq!(found_sites(&answer), expected(&markers, root, &["Symbols.TaskResultModule"]), "{answer:#}");
+    let at_type = json!({"kind": "position", "path": "Lib/Use.fs", "line": 4, "word": "TaskResult", "occurrence": 1});
+    let answer = find(&mut editor, at_type).await;
+    assert_eq!(found_sites(&answer), expected(&markers, root, &["Symbols.TaskResult"]), "{answer:#}");
+
+    // 2. The member, not the anonymous record's field it reads.
+    let answer = find(&mut editor, json!({"query": "Settings.Quiet", "maxResults": 1000})).await;
+    complete(&answer);
+    assert_eq!(found_sites(&answer), expected(&markers, root, &["Symbols.Settings.Quiet"]), "{answer:#}");
+    assert_eq!(row_kinds(&answer), owned(&[("Symbols.Settings.Quiet", "member")]));
+    assert_eq!(listed_symbols(&answer).len(), 1, "{answer:#}");
+
+    // 3. One builder's member, not its sibling's.
+    for symbol in ["Symbols.ABuilder.Source", "Symbols.BBuilder.Source"] {
+        let query = symbol.trim_start_matches("Symbols.");
+        let answer = find(&mut editor, json!({"query": query, "maxResults": 1000})).await;
+        complete(&answer);
+        assert_eq!(found_sites(&answer), expected(&markers, root, &[symbol]), "{query}: {answer:#}");
+        assert_eq!(row_kinds(&answer), owned(&[(symbol, "member")]), "{query}");
+    }
+
+    // 4. The intrinsic member and the extension member: two symbols, each with its sites.
+    let answer = find(&mut editor, json!({"query": "XBase.Using", "maxResults": 1000})).await;
+    complete(&answer);
+    let both = ["Symbols.XBase.Using", "Symbols.LowPriority.Using"];
+    assert_eq!(found_sites(&answer), expected(&markers, root, &both), "{answer:#}");
+    assert_eq!(
+        listed_symbols(&answer),
+        BTreeMap::from([
+            ("Symbols.XBase.Using".to_owned(), ("member".to_owned(), 1, 2)),
+            ("Symbols.LowPriority.Using".to_owned(), ("member".to_owned(), 1, 2)),
+        ]),
+        "{answer:#}"
+    );
+
+    // Rename asked for one symbol by a name two share: refused, naming both.
+    let refused = editor.execute(Command::Rename, json!({"symbol": "Symbols.TaskResult", "newName": "Outcome"})).await;
+    assert_eq!(refused["error"]["data"]["argument"], json!("symbol"), "{refused}");
+    let candidates: BTreeSet<&str> =
+        refused["error"]["data"]["candidates"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    assert_eq!(candidates, BTreeSet::from(["Symbols.TaskResult", "Symbols.TaskResultModule"]), "{refused}");
+}
