@@ -225,13 +225,18 @@ fn judge_answers(workspace: &Path, answers: &Value, extra_arguments: &[&str]) ->
     (output, serde_json::from_str(&text).expect("the report is JSON"))
 }
 
-/// A row of a crafted find answer: `file`, an LSP range and the symbol it names.
-fn row(file: &str, start: (u64, u64), end: (u64, u64), label: &str) -> Value {
-    json!({
+/// A row of a crafted find answer: `file`, an LSP range and the symbol it names (its full name
+/// and, when given, its kind).
+fn row(file: &str, start: (u64, u64), end: (u64, u64), label: &str, kind: Option<&str>) -> Value {
+    let mut row = json!({
         "file": file,
         "range": { "start": { "line": start.0, "character": start.1 }, "end": { "line": end.0, "character": end.1 } },
         "symbolFullName": label,
-    })
+    });
+    if let Some(kind) = kind {
+        row["symbolKind"] = json!(kind);
+    }
+    row
 }
 
 fn position(value: &Value) -> (u64, u64) {
@@ -246,36 +251,52 @@ fn judged<'a>(report: &'a Value, name: &str) -> &'a Value {
 
 /// Per-symbol judging and site matching by containment, on answers crafted from the
 /// compiler's own uses (so they do not depend on what fslens answers today). fixtures/qualifiers
-/// declares `type Tree<'T>` and `module Tree` (compiled `TreeModule`) in one namespace; the
-/// query `Trees.Tree` names both. Rows as long as the name `Tree` lie inside the compiler's
-/// ranges (`Tree<'T>` ends after its type argument); one row spans from the line's start to
+/// declares `type Tree<'T>` (compiled ``Tree`1``) and `module Tree` in one namespace: two
+/// symbols of one full name, told apart by their kind; the query `Trees.Tree` names both.
+/// Rows as long as the name lie inside the compiler's ranges (`Qualifiers.Trees.Folder.total`
+/// starts at `Qualifiers`, a row `total` at its end); one row spans from its line's start to
 /// the use's end (it ends where the use ends).
-/// - rows labelled per symbol: exact; the same answer saying partial: partial-but-equal;
-/// - every row labelled with the type (today's merged answer): wrong while complete, though
-///   the sites are right with the labels ignored (`mergedEqual`);
+/// - rows naming their symbol (full name and `symbolKind`): exact; the same answer saying
+///   partial: partial-but-equal;
+/// - rows without `symbolKind` (one label for both, today's answer): wrong while complete,
+///   though the sites are right with the labels ignored (`mergedEqual`);
+/// - every row labelled the type: wrong while complete;
 /// - a module row dropped: wrong while complete, one site missing;
 /// - a row where the compiler has no use: wrong while complete, one row extra.
 #[test]
 fn the_oracle_judges_each_symbol_a_query_names_against_the_rows_labelled_with_it() {
     let workspace = fixture_copy("qualifiers");
-    let empty = json!({ "answers": [{ "query": "Trees.Tree", "name": "empty", "answer": { "status": "ok", "sites": [] } }] });
+    let mut longer_than_the_name = 0;
+    let nothing = json!({ "status": "ok", "sites": [] });
+    let empty = json!({ "answers": [
+        { "query": "Trees.Tree", "name": "empty", "answer": nothing },
+        { "query": "Folder.total", "name": "empty-total", "answer": nothing },
+    ] });
     let (_, report) = judge_answers(workspace.path(), &empty, &[]);
+    // `Folder.total`'s use `Qualifiers.Trees.Folder.total` starts at `Qualifiers`: a row
+    // `total` at its end lies inside it.
+    let total = &judged(&report, "empty-total")["symbols"][0];
+    assert_eq!(total["label"], "Qualifiers.Trees.Folder.total", "{total}");
+    let mut totals = Vec::new();
+    for site in total["compilerSites"].as_array().unwrap() {
+        let used = &site[0];
+        let (start, end) = (position(&used["range"]["start"]), position(&used["range"]["end"]));
+        if end != (start.0, start.1 + 5) {
+            longer_than_the_name += 1;
+        }
+        totals.push(row(used["file"].as_str().unwrap(), (end.0, end.1 - 5), end, "Qualifiers.Trees.Folder.total", Some("value")));
+    }
     let empty = judged(&report, "empty");
     assert_eq!(empty["verdict"], "wrong-while-complete", "{empty}");
     let symbols = empty["symbols"].as_array().unwrap();
-    let label_of = |kind: &str| {
-        let symbol = symbols.iter().find(|symbol| symbol["kind"] == kind);
-        symbol.unwrap_or_else(|| panic!("no {kind} among {symbols:?}"))["label"].as_str().unwrap().to_owned()
-    };
-    let (type_label, module_label) = (label_of("type"), label_of("module"));
-    assert_eq!((type_label.as_str(), module_label.as_str()), ("Qualifiers.Trees.Tree", "Qualifiers.Trees.TreeModule"));
+    let kinds: Vec<_> = symbols.iter().map(|symbol| (symbol["label"].as_str().unwrap(), symbol["kind"].as_str().unwrap())).collect();
+    assert_eq!(kinds, [("Qualifiers.Trees.Tree", "module"), ("Qualifiers.Trees.Tree", "type")], "{empty}");
+    let label = "Qualifiers.Trees.Tree";
 
-    // One row per compiler site: `Tree` at the start of its first use, labelled `label`.
-    let mut split = Vec::new();
-    let mut merged = Vec::new();
-    let mut longer_than_the_name = 0;
+    // One row per compiler site: `Tree` at the start of its first use.
+    let (mut split, mut unkinded, mut all_type) = (Vec::new(), Vec::new(), Vec::new());
     for symbol in symbols {
-        let label = symbol["label"].as_str().unwrap();
+        let kind = symbol["kind"].as_str().unwrap();
         for (index, site) in symbol["compilerSites"].as_array().unwrap().iter().enumerate() {
             let used = &site[0];
             let file = used["file"].as_str().unwrap();
@@ -283,36 +304,38 @@ fn the_oracle_judges_each_symbol_a_query_names_against_the_rows_labelled_with_it
             if end != (start.0, start.1 + 4) {
                 longer_than_the_name += 1;
             }
-            let crafted = if index == 0 && symbol["kind"] == "type" {
-                row(file, (start.0, 0), end, label)
-            } else {
-                row(file, start, (start.0, start.1 + 4), label)
-            };
-            merged.push(row(file, position(&crafted["range"]["start"]), position(&crafted["range"]["end"]), &type_label));
-            split.push(crafted);
+            let (start, end) = if index == 0 && kind == "type" { ((start.0, 0), end) } else { (start, (start.0, start.1 + 4)) };
+            split.push(row(file, start, end, label, Some(kind)));
+            unkinded.push(row(file, start, end, label, None));
+            all_type.push(row(file, start, end, label, Some("type")));
         }
     }
     assert!(longer_than_the_name > 0, "no compiler range is longer than the name: containment is not tested");
     let mut dropped_one = split.clone();
-    let module_row = dropped_one.iter().position(|row| row["symbolFullName"] == module_label.as_str()).unwrap();
+    let module_row = dropped_one.iter().position(|row| row["symbolKind"] == "module").unwrap();
     dropped_one.remove(module_row);
     let mut outside = split.clone();
-    outside.push(row("Qualifiers/Use.fs", (0, 0), (0, 4), &type_label));
+    outside.push(row("Qualifiers/Use.fs", (0, 0), (0, 4), label, Some("type")));
     let answer = |status: &str, sites: &[Value]| json!({ "status": status, "sites": sites });
     let answers = json!({ "answers": [
         { "query": "Trees.Tree", "name": "split", "answer": answer("ok", &split) },
         { "query": "Trees.Tree", "name": "split-partial", "answer": answer("partial", &split) },
-        { "query": "Trees.Tree", "name": "merged", "answer": answer("ok", &merged) },
+        { "query": "Trees.Tree", "name": "unkinded", "answer": answer("ok", &unkinded) },
+        { "query": "Trees.Tree", "name": "all-type", "answer": answer("ok", &all_type) },
         { "query": "Trees.Tree", "name": "dropped-one", "answer": answer("ok", &dropped_one) },
         { "query": "Trees.Tree", "name": "outside", "answer": answer("ok", &outside) },
+        { "query": "Folder.total", "name": "total", "answer": answer("ok", &totals) },
     ] });
     let (output, report) = judge_answers(workspace.path(), &answers, &["--no-restore"]);
     assert_eq!(output.status.code(), Some(1), "wrong answers make the oracle exit 1: {report}");
     assert_eq!(judged(&report, "split")["verdict"], "exact", "{report}");
+    assert_eq!(judged(&report, "total")["verdict"], "exact", "{report}");
     assert_eq!(judged(&report, "split-partial")["verdict"], "partial-but-equal", "{report}");
-    let merged = judged(&report, "merged");
-    assert_eq!(merged["verdict"], "wrong-while-complete", "{merged}");
-    assert_eq!(merged["mergedEqual"], true, "{merged}");
+    for name in ["unkinded", "all-type"] {
+        let merged = judged(&report, name);
+        assert_eq!(merged["verdict"], "wrong-while-complete", "{merged}");
+        assert_eq!(merged["mergedEqual"], true, "{merged}");
+    }
     let dropped_one = judged(&report, "dropped-one");
     assert_eq!(dropped_one["verdict"], "wrong-while-complete", "{dropped_one}");
     assert_eq!((dropped_one["missing"].as_array().unwrap().len(), dropped_one["extra"].as_array().unwrap().len()), (1, 0));
@@ -372,12 +395,18 @@ fn no_find_on_the_qualifiers_fixture_says_complete_while_the_compiler_disagrees(
     // symbols, each judged against the rows labelled with it.
     let tree = report["judgements"].as_array().unwrap().iter().filter(|judgement| judgement["query"] == "Trees.Tree");
     for judgement in tree {
-        let labels: Vec<_> = judgement["symbols"].as_array().unwrap().iter().map(|symbol| &symbol["label"]).collect();
-        assert_eq!(labels, ["Qualifiers.Trees.TreeModule", "Qualifiers.Trees.Tree"], "{judgement}");
+        let symbols: Vec<_> = judgement["symbols"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|symbol| (symbol["label"].as_str().unwrap(), symbol["kind"].as_str().unwrap()))
+            .collect();
+        assert_eq!(symbols, [("Qualifiers.Trees.Tree", "module"), ("Qualifiers.Trees.Tree", "type")], "{judgement}");
         if ROWS_NAME_THEIR_SYMBOL {
             assert_eq!(judgement["verdict"], "exact", "{judgement}");
         } else {
-            // Today's rows are right but all labelled `Qualifiers.Trees.Tree`: wrong while complete.
+            // Today's rows are right but all labelled `Qualifiers.Trees.Tree` without a
+            // `symbolKind`: each symbol gets the other's rows, wrong while complete.
             assert_eq!(judgement["verdict"], "wrong-while-complete", "{judgement}");
             assert_eq!(judgement["mergedEqual"], true, "{judgement}");
         }

@@ -117,13 +117,15 @@ let typable (name: string) =
     && (operator || name.StartsWith "``" || not (name.Contains '<' || name.Contains '>'))
 
 /// An entity's label: its full name, except that a module the compiler gives the `Module`
-/// suffix (a type of the same name beside it) is named with it, as the compiler compiles it.
+/// suffix (a non-generic type of the same name beside it) is named with it, as the compiler
+/// compiles it. A generic type `T<'a>` (compiled ``T`1``) and a module `T` need no suffix:
+/// their labels are the same, and only a row's `symbolKind` tells them apart.
 let private entityLabel (entity: FSharpEntity) =
     let within (name: string) =
         match entity.AccessPath with
         | "" -> name
         | path -> path + "." + name
-    if entity.IsFSharpModule && entity.CompiledName <> entity.LogicalName then within entity.CompiledName
+    if entity.IsFSharpModule && entity.HasFSharpModuleSuffix then within (entity.DisplayName + "Module")
     else
         try entity.FullName
         with _ ->
@@ -133,7 +135,7 @@ let private entityLabel (entity: FSharpEntity) =
 /// The label a row may also carry for a module with the `Module` suffix when the row's
 /// `symbolKind` says module: its full name as displayed.
 let private moduleDisplayLabel (entity: FSharpEntity) =
-    if entity.IsFSharpModule && entity.CompiledName <> entity.LogicalName then
+    if entity.IsFSharpModule && entity.HasFSharpModuleSuffix then
         try Some entity.FullName with _ -> None
     else None
 
