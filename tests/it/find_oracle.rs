@@ -284,12 +284,19 @@ fn the_oracle_judges_each_symbol_a_query_names_against_the_rows_labelled_with_it
         if end != (start.0, start.1 + 5) {
             longer_than_the_name += 1;
         }
-        totals.push(row(used["file"].as_str().unwrap(), (end.0, end.1 - 5), end, "Qualifiers.Trees.Folder.total", Some("value")));
+        totals.push(row(
+            used["file"].as_str().unwrap(),
+            (end.0, end.1 - 5),
+            end,
+            "Qualifiers.Trees.Folder.total",
+            Some("value"),
+        ));
     }
     let empty = judged(&report, "empty");
     assert_eq!(empty["verdict"], "wrong-while-complete", "{empty}");
     let symbols = empty["symbols"].as_array().unwrap();
-    let kinds: Vec<_> = symbols.iter().map(|symbol| (symbol["label"].as_str().unwrap(), symbol["kind"].as_str().unwrap())).collect();
+    let kinds: Vec<_> =
+        symbols.iter().map(|symbol| (symbol["label"].as_str().unwrap(), symbol["kind"].as_str().unwrap())).collect();
     assert_eq!(kinds, [("Qualifiers.Trees.Tree", "module"), ("Qualifiers.Trees.Tree", "type")], "{empty}");
     let label = "Qualifiers.Trees.Tree";
 
@@ -304,7 +311,8 @@ fn the_oracle_judges_each_symbol_a_query_names_against_the_rows_labelled_with_it
             if end != (start.0, start.1 + 4) {
                 longer_than_the_name += 1;
             }
-            let (start, end) = if index == 0 && kind == "type" { ((start.0, 0), end) } else { (start, (start.0, start.1 + 4)) };
+            let (start, end) =
+                if index == 0 && kind == "type" { ((start.0, 0), end) } else { (start, (start.0, start.1 + 4)) };
             split.push(row(file, start, end, label, Some(kind)));
             unkinded.push(row(file, start, end, label, None));
             all_type.push(row(file, start, end, label, Some("type")));
@@ -338,7 +346,10 @@ fn the_oracle_judges_each_symbol_a_query_names_against_the_rows_labelled_with_it
     }
     let dropped_one = judged(&report, "dropped-one");
     assert_eq!(dropped_one["verdict"], "wrong-while-complete", "{dropped_one}");
-    assert_eq!((dropped_one["missing"].as_array().unwrap().len(), dropped_one["extra"].as_array().unwrap().len()), (1, 0));
+    assert_eq!(
+        (dropped_one["missing"].as_array().unwrap().len(), dropped_one["extra"].as_array().unwrap().len()),
+        (1, 0)
+    );
     let outside = judged(&report, "outside");
     assert_eq!(outside["verdict"], "wrong-while-complete", "{outside}");
     assert_eq!(outside["extra"], json!(["Qualifiers/Use.fs:1:5"]), "{outside}");
