@@ -8,7 +8,7 @@ open System.Text.Json.Nodes
 open Judge
 
 let usage =
-    "usage: FindOracle --workspace DIR --fslens PATH [--fsac CMD] [--max-symbols N] [--seed N] [--timeout-ms N] [--json OUT] [--no-restore]"
+    "usage: FindOracle --workspace DIR (--fslens PATH [--fsac CMD] | --answers FILE) [--max-symbols N] [--seed N] [--timeout-ms N] [--json OUT] [--no-restore]"
 
 type Options =
     { Workspace: string
@@ -18,6 +18,8 @@ type Options =
       Seed: int
       TimeoutMs: int
       Json: string option
+      /// Answers to judge instead of asking fslens (the oracle's own tests).
+      Answers: string option
       Restore: bool }
 
 let parse (arguments: string list) =
@@ -31,16 +33,70 @@ let parse (arguments: string list) =
         | "--seed" :: value :: rest -> go { options with Seed = int value } rest
         | "--timeout-ms" :: value :: rest -> go { options with TimeoutMs = int value } rest
         | "--json" :: value :: rest -> go { options with Json = Some value } rest
+        | "--answers" :: value :: rest -> go { options with Answers = Some value } rest
         | "--no-restore" :: rest -> go { options with Restore = false } rest
         | other :: _ -> Error $"unknown argument {other}"
     go
-        { Workspace = ""; Fslens = ""; Fsac = None; MaxSymbols = None; Seed = 1; TimeoutMs = 120000; Json = None; Restore = true }
+        { Workspace = ""; Fslens = ""; Fsac = None; MaxSymbols = None; Seed = 1; TimeoutMs = 120000; Json = None; Answers = None; Restore = true }
         arguments
     |> Result.bind (fun options ->
-        if options.Workspace = "" || options.Fslens = "" then Error "--workspace and --fslens are required"
+        if options.Workspace = "" || (options.Fslens = "" && options.Answers.IsNone) then
+            Error "--workspace, and --fslens or --answers, are required"
         else Ok options)
 
 let log (message: string) = eprintfn "oracle: %s" message
+
+let private strings (values: string list) =
+    JsonArray(values |> List.map (fun value -> JsonValue.Create value :> JsonNode) |> Array.ofList)
+
+let private rangeNode (startLine: int) (startColumn: int) (endLine: int) (endColumn: int) =
+    let position (line: int) (column: int) =
+        let node = JsonObject()
+        node["line"] <- JsonValue.Create line
+        node["character"] <- JsonValue.Create column
+        node
+    let range = JsonObject()
+    range["start"] <- position startLine startColumn
+    range["end"] <- position endLine endColumn
+    range
+
+/// One compiler symbol of a judgement: its label, its sites (each use with its LSP range, a
+/// site's uses together), and what was missing or extra.
+let private symbolEntry (root: string) (judged: SymbolJudgement) : JsonNode =
+    let entry = JsonObject()
+    entry["label"] <- JsonValue.Create judged.Label
+    entry["kind"] <- JsonValue.Create judged.Kind
+    entry["compilerSites"] <-
+        JsonArray(
+            judged.Sites
+            |> List.map (fun uses ->
+                JsonArray(
+                    uses
+                    |> List.map (fun (used: Workspace.Use) ->
+                        let node = JsonObject()
+                        node["file"] <- JsonValue.Create(Path.GetRelativePath(root, used.File))
+                        node["range"] <- rangeNode used.StartLine used.StartColumn used.EndLine used.EndColumn
+                        node :> JsonNode)
+                    |> Array.ofList
+                ) :> JsonNode)
+            |> Array.ofList
+        )
+    entry["fslensRows"] <- JsonValue.Create judged.Rows.Length
+    entry["missing"] <- strings judged.Missing
+    entry["extra"] <- strings judged.Extra
+    entry :> JsonNode
+
+/// `--answers FILE`: `{"answers": [{"query", "name", "answer"}]}`, each `answer` a find result
+/// (one page), judged for every declared symbol whose query it is; fslens is not started.
+let private judgeGiven (workspace: Workspace.Checked) (file: string) =
+    let document = JsonNode.Parse(File.ReadAllText file)
+    [ for given in document["answers"].AsArray() do
+          let queryText = given["query"].GetValue<string>()
+          let name = match given["name"] with | null -> "" | name -> name.GetValue<string>()
+          let symbols = workspace.Symbols |> List.filter (fun symbol -> query symbol = queryText)
+          if List.isEmpty symbols then failwithf "--answers: no declared symbol is asked as %s" queryText
+          for symbol in symbols do
+              yield judgeAnswer workspace symbol name (Ok [ given["answer"].DeepClone() ]) 0L ]
 
 let run (options: Options) =
     let root = Path.GetFullPath options.Workspace
@@ -55,35 +111,46 @@ let run (options: Options) =
             let random = Random(options.Seed)
             workspace.Symbols |> List.sortBy (fun _ -> random.Next()) |> List.truncate limit |> List.sortBy (fun symbol -> symbol.Key)
         | _ -> workspace.Symbols
-    let logFile = Path.Combine(Path.GetTempPath(), $"find-oracle-fslens-{Environment.ProcessId}.log")
-    use session = new FslensSession.Session(Path.GetFullPath options.Fslens, root, options.Fsac, logFile)
-    session.Initialize()
-    let wait = JsonObject()
-    wait["waitUntil"] <- JsonValue.Create "ready"
-    wait["timeoutMs"] <- JsonValue.Create 900000
-    match session.Execute("status", wait) with
-    | Ok status -> log $"""fslens session: FSAC {status["state"]}"""
-    | Error error -> log $"fslens status failed: {error.ToJsonString()}"
+    let report (judgement: Judgement) =
+        if judgement.Verdict = WrongWhileComplete || judgement.Verdict = Failed then
+            log $"{verdictName judgement.Verdict}: {judgement.Query} ({judgement.Symbol.Kind}) fslens {judgement.Answered} ({judgement.Status}), compiler {judgement.Expected}; missing {judgement.Missing |> List.truncate 3}, extra {judgement.Extra |> List.truncate 3}, labels {judgement.Unassigned |> List.map snd |> List.distinct |> List.truncate 3} {defaultArg judgement.Error String.Empty}"
+        judgement
     let asked = Diagnostics.Stopwatch.StartNew()
     let judgements =
-        chosen
-        |> List.map (fun symbol ->
-            let judgement = judge workspace session options.TimeoutMs symbol
-            if judgement.Verdict = WrongWhileComplete || judgement.Verdict = Failed then
-                log $"{verdictName judgement.Verdict}: {judgement.Query} ({judgement.Symbol.Kind}) fslens {judgement.Answered} ({judgement.Status}), compiler {judgement.Expected}; missing {judgement.Missing |> List.truncate 3}, extra {judgement.Extra |> List.truncate 3} {defaultArg judgement.Error String.Empty}"
-            judgement)
+        match options.Answers with
+        | Some file -> judgeGiven workspace file |> List.map report
+        | None ->
+            let logFile = Path.Combine(Path.GetTempPath(), $"find-oracle-fslens-{Environment.ProcessId}.log")
+            use session = new FslensSession.Session(Path.GetFullPath options.Fslens, root, options.Fsac, logFile)
+            session.Initialize()
+            let wait = JsonObject()
+            wait["waitUntil"] <- JsonValue.Create "ready"
+            wait["timeoutMs"] <- JsonValue.Create 900000
+            match session.Execute("status", wait) with
+            | Ok status -> log $"""fslens session: FSAC {status["state"]}"""
+            | Error error -> log $"fslens status failed: {error.ToJsonString()}"
+            asked.Restart()
+            chosen
+            |> List.map (fun symbol ->
+                let answer, elapsed = ask session options.TimeoutMs symbol
+                judgeAnswer workspace symbol "" answer elapsed |> report)
     let count verdict = judgements |> List.filter (fun judgement -> judgement.Verdict = verdict) |> List.length
     let verdicts = [ Exact; WrongWhileComplete; PartialButEqual; HonestlyPartial; Failed ]
-    printfn "| kind | symbols | %s |" (verdicts |> List.map verdictName |> String.concat " | ")
-    printfn "|---|---|%s" (verdicts |> List.map (fun _ -> "---|") |> String.concat "")
+    printfn "| kind | symbols | %s | time (s) |" (verdicts |> List.map verdictName |> String.concat " | ")
+    printfn "|---|---|%s---|" (verdicts |> List.map (fun _ -> "---|") |> String.concat "")
     let kinds = judgements |> List.map (fun judgement -> judgement.Symbol.Kind) |> List.distinct |> List.sort
     for kind in kinds @ [ "all" ] do
         let these = judgements |> List.filter (fun judgement -> kind = "all" || judgement.Symbol.Kind = kind)
         let cells =
             verdicts
             |> List.map (fun verdict -> these |> List.filter (fun judgement -> judgement.Verdict = verdict) |> List.length |> string)
-        printfn "| %s | %d | %s |" kind these.Length (String.concat " | " cells)
+        let seconds = float (these |> List.sumBy (fun judgement -> judgement.ElapsedMs)) / 1000.0
+        printfn "| %s | %d | %s | %.1f |" kind these.Length (String.concat " | " cells) seconds
     printfn ""
+    let labellingOnly =
+        judgements
+        |> List.filter (fun judgement -> judgement.MergedEqual && (judgement.Verdict = WrongWhileComplete || judgement.Verdict = HonestlyPartial))
+    printfn "%d of the wrong or partial answers have the compiler's sites with the labels ignored (a row given to the wrong symbol)" labellingOnly.Length
     printfn "%d symbols asked in %d ms (compiler view in %d ms)" judgements.Length asked.ElapsedMilliseconds (watch.ElapsedMilliseconds - asked.ElapsedMilliseconds)
     options.Json
     |> Option.iter (fun path ->
@@ -99,6 +166,15 @@ let run (options: Options) =
             entry["outcome"] <- JsonValue.Create judgement.Outcome
             entry["compilerSites"] <- JsonValue.Create judgement.Expected
             entry["fslensSites"] <- JsonValue.Create judgement.Answered
+            if judgement.AnswerName <> "" then entry["answer"] <- JsonValue.Create judgement.AnswerName
+            entry["mergedEqual"] <- JsonValue.Create judgement.MergedEqual
+            entry["symbols"] <- JsonArray(judgement.PerSymbol |> List.map (symbolEntry root) |> Array.ofList)
+            entry["unassigned"] <-
+                JsonArray(
+                    judgement.Unassigned
+                    |> List.map (fun (site, label) -> JsonValue.Create $"{site} ({label})" :> JsonNode)
+                    |> Array.ofList
+                )
             entry["missing"] <- JsonArray(judgement.Missing |> List.map (fun site -> JsonValue.Create site :> JsonNode) |> Array.ofList)
             entry["extra"] <- JsonArray(judgement.Extra |> List.map (fun site -> JsonValue.Create site :> JsonNode) |> Array.ofList)
             judgement.Error |> Option.iter (fun error -> entry["error"] <- JsonValue.Create error)

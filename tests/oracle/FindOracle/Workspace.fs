@@ -65,6 +65,12 @@ type Declared =
       FullNames: string list
       /// The name of its parent (module, type, namespace) as `Parent.Name` queries use it.
       Parent: string option
+      /// How an answer's row names it: the compiler's full name (a module's `Module` suffix
+      /// included), normalized by [`normalizeLabel`].
+      Label: string
+      /// A module with the `Module` suffix: its label without it, which a row may carry with
+      /// `symbolKind: module`.
+      ModuleLabel: string option
       Declaration: Use
       Symbol: FSharpSymbol }
 
@@ -85,24 +91,74 @@ let private lastSegment (path: string) =
 let private entityFullName (entity: FSharpEntity) =
     try entity.FullName with _ -> entity.DisplayName
 
+/// A symbol's full name as a label: generic arity (`` `1 ``), backticks, a nested type's `+`
+/// and an operator's parentheses and spaces spelled one way, so the compiler's name and an
+/// answer's `symbolFullName` compare.
+let normalizeLabel (name: string) =
+    let name = Regex.Replace(name, "`[0-9]+", "")
+    // A generic type in a union case's full name: `Tree<_>.Leaf`.
+    let name = Regex.Replace(name, "(?<=[A-Za-z0-9_'])<[_, ]*>", "")
+    name.Replace("``", "").Replace('+', '.').Replace("(", "").Replace(")", "").Replace(" ", "")
+
+/// The name a user writes for a type or module: its display name without type arguments
+/// (FCS may display a generic type as `T<_>`, which nobody types in a query).
+let private typableName (name: string) =
+    match name.IndexOf '<' with
+    | index when index > 0 && not (name.StartsWith "(") -> name.Substring(0, index)
+    | _ -> name
+
+/// A name a user can type in a query: no compiler-generated characters (`@`, `$`, `<`, `>`
+/// outside an operator), not empty.
+let typable (name: string) =
+    let operator = name.StartsWith "(" && name.EndsWith ")"
+    name <> ""
+    && not (name.Contains '@')
+    && not (name.Contains '$')
+    && (operator || name.StartsWith "``" || not (name.Contains '<' || name.Contains '>'))
+
+/// An entity's label: its full name, except that a module the compiler gives the `Module`
+/// suffix (a non-generic type of the same name beside it) is named with it, as the compiler
+/// compiles it. A generic type `T<'a>` (compiled ``T`1``) and a module `T` need no suffix:
+/// their labels are the same, and only a row's `symbolKind` tells them apart.
+let private entityLabel (entity: FSharpEntity) =
+    let within (name: string) =
+        match entity.AccessPath with
+        | "" -> name
+        | path -> path + "." + name
+    if entity.IsFSharpModule && entity.HasFSharpModuleSuffix then within (entity.DisplayName + "Module")
+    else
+        try entity.FullName
+        with _ ->
+            // A type abbreviation has no compiled name: its access path and its own name.
+            within entity.LogicalName
+
+/// The label a row may also carry for a module with the `Module` suffix when the row's
+/// `symbolKind` says module: its full name as displayed.
+let private moduleDisplayLabel (entity: FSharpEntity) =
+    if entity.IsFSharpModule && entity.HasFSharpModuleSuffix then
+        try Some entity.FullName with _ -> None
+    else None
+
 /// What the oracle asks about, and how a user names it; `None` for what is left out (locals,
 /// parameters, generated code, constructors, property accessors, anonymous record fields).
-let private describe (symbol: FSharpSymbol) : (string * string option * string list) option =
+/// The kind, the parent's name, the full names and the label.
+let private describeAll (symbol: FSharpSymbol) : (string * string option * string list * string) option =
     let fullName () = try symbol.FullName with _ -> symbol.DisplayName
+    let parentName (entity: FSharpEntity) = typableName entity.DisplayName
     match symbol with
     | :? FSharpEntity as entity when entity.IsNamespace ->
-        let parent = entity.DeclaringEntity |> Option.map (fun parent -> parent.DisplayName)
-        Some("namespace", parent, [ fullName () ])
+        let parent = entity.DeclaringEntity |> Option.map parentName
+        Some("namespace", parent, [ fullName () ], fullName ())
     | :? FSharpEntity as entity ->
         let kind = if entity.IsFSharpModule then "module" else "type"
         let parent =
             match entity.DeclaringEntity with
-            | Some parent -> Some parent.DisplayName
+            | Some parent -> Some(parentName parent)
             | None ->
                 match entity.Namespace with
                 | Some space -> Some(lastSegment space)
                 | None -> None
-        Some(kind, parent, [ fullName () ])
+        Some(kind, parent, [ fullName () ], entityLabel entity)
     | :? FSharpMemberOrFunctionOrValue as value ->
         // A property is defined by its getter (`member _.P = …`); a setter's uses are the
         // getter's too, so setters are left to their getter.
@@ -112,24 +168,32 @@ let private describe (symbol: FSharpSymbol) : (string * string option * string l
             None
         else
             let kind = if value.IsMember || value.IsExtensionMember then "member" else "value"
-            let parent = value.DeclaringEntity |> Option.map (fun entity -> entity.DisplayName)
+            let parent = value.DeclaringEntity |> Option.map parentName
             let extended =
                 if value.IsExtensionMember then
                     match value.ApparentEnclosingEntity with
                     | Some extended -> (try [ entityFullName extended + "." + value.DisplayName ] with _ -> [])
                     | None -> []
                 else []
-            Some(kind, parent, fullName () :: extended)
+            Some(kind, parent, fullName () :: extended, fullName ())
     | :? FSharpUnionCase as case ->
         let parent =
-            if case.ReturnType.HasTypeDefinition then Some case.ReturnType.TypeDefinition.DisplayName else None
-        Some("union-case", parent, [ fullName () ])
+            if case.ReturnType.HasTypeDefinition then Some(parentName case.ReturnType.TypeDefinition) else None
+        Some("union-case", parent, [ fullName () ], fullName ())
     | :? FSharpField as field ->
         if field.IsAnonRecordField || field.IsCompilerGenerated || field.IsUnionCaseField then None
-        else Some("field", field.DeclaringEntity |> Option.map (fun entity -> entity.DisplayName), [ fullName () ])
+        else
+            Some("field", field.DeclaringEntity |> Option.map parentName, [ fullName () ], fullName ())
     | :? FSharpActivePatternCase as case ->
-        Some("active-pattern-case", case.Group.DeclaringEntity |> Option.map (fun entity -> entity.DisplayName), [ fullName () ])
+        Some("active-pattern-case", case.Group.DeclaringEntity |> Option.map parentName, [ fullName () ], fullName ())
     | _ -> None
+
+/// [`describeAll`] of what a user can ask: a symbol whose own name or parent's name a user
+/// cannot type (a generated name) is left out.
+let private describe (symbol: FSharpSymbol) =
+    describeAll symbol
+    |> Option.filter (fun (_, parent, _, _) ->
+        typable symbol.DisplayName && (parent |> Option.forall typable))
 
 type Checked =
     { Root: string
@@ -141,38 +205,16 @@ type Checked =
       Results: FSharpCheckProjectResults list
       Sources: Set<string> }
 
-let private lines = Collections.Concurrent.ConcurrentDictionary<string, string[]>()
-
-/// A use whose range runs past the name (a generic application `Tree<int>`, whose range ends
-/// after the type arguments, on this line or a later one) ends where the name does, as the sites of FSAC's references do
-/// (its ranges are fixed up to the identifier): the last occurrence of the name in the range.
-let private endAtName (name: string) (used: Use) =
-    let text = lines.GetOrAdd(used.File, fun file -> try File.ReadAllLines file with _ -> [||])
-    if name = "" || used.EndLine >= text.Length then used
-    else
-        let line = text[used.EndLine]
-        let upTo = line.Substring(0, min used.EndColumn line.Length)
-        let from = if used.StartLine = used.EndLine then used.StartColumn else 0
-        if upTo.EndsWith name || upTo.EndsWith(name + "``") then used
-        else
-            match upTo.LastIndexOf name with
-            | index when index >= from -> { used with EndColumn = index + name.Length }
-            | _ when used.StartLine < used.EndLine && used.StartLine < text.Length ->
-                // Type arguments over several lines (`M.f<\n 'a,\n >(`): the name is on the first.
-                match text[used.StartLine].LastIndexOf name with
-                | index when index >= used.StartColumn -> { used with EndLine = used.StartLine; EndColumn = index + name.Length }
-                | _ -> used
-            | _ -> used
-
 /// The compiler's uses of a symbol in every project of the workspace (`GetUsesOfSymbol`, so
 /// the compiler's own notion of the same symbol: a constructor call is a use of its type),
-/// in the workspace's source files.
+/// in the workspace's source files, each range once. The ranges are the compiler's: a
+/// qualified use `M.f` starts at `M`, a generic application `T<'a>` ends after its type
+/// arguments (over several lines when they are); the judge matches by containment.
 let usesOf (workspace: Checked) (symbol: Declared) : Use list =
     workspace.Results
     |> List.collect (fun results -> results.GetUsesOfSymbol symbol.Symbol |> Array.map toUse |> List.ofArray)
     |> List.filter (fun used -> workspace.Sources.Contains used.File)
-    |> List.map (endAtName symbol.DisplayName)
-    |> List.distinct
+    |> List.distinctBy (fun used -> used.File, used.StartLine, used.StartColumn, used.EndLine, used.EndColumn)
 
 /// Restores, loads and checks the workspace; every symbol declared in its source files.
 let check (root: string) (restore: bool) (log: string -> unit) : Checked =
@@ -252,7 +294,7 @@ let check (root: string) (restore: bool) (log: string -> unit) : Checked =
                       && sources.Contains(Path.GetFullPath declaration.FileName)
                       && underRoot (Path.GetFullPath declaration.FileName) ->
                       match describe symbol with
-                      | Some(kind, parent, fullNames) ->
+                      | Some(kind, parent, fullNames, label) ->
                           let key =
                               $"{kind}|{Path.GetFullPath declaration.FileName}|{declaration.StartLine}|{declaration.StartColumn}|{symbol.DisplayName}"
                           if not (symbols.ContainsKey key) then
@@ -262,6 +304,11 @@ let check (root: string) (restore: bool) (log: string -> unit) : Checked =
                                     DisplayName = symbol.DisplayName
                                     FullNames = fullNames
                                     Parent = parent
+                                    Label = normalizeLabel label
+                                    ModuleLabel =
+                                      match symbol with
+                                      | :? FSharpEntity as entity -> moduleDisplayLabel entity |> Option.map normalizeLabel
+                                      | _ -> None
                                     Declaration =
                                       { File = Path.GetFullPath declaration.FileName
                                         StartLine = declaration.StartLine - 1

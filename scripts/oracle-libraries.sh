@@ -1,0 +1,139 @@
+#!/usr/bin/env bash
+# The find oracle (tests/oracle/FindOracle, README.md there) on eight published F# libraries:
+# every declared symbol on the two smallest, a seeded sample on the others, one table.
+#
+#   scripts/oracle-libraries.sh [--sample N] [--seed N] [--only NAME[,NAME…]] [--out DIR]
+#
+# Each library is copied (never into this repository) to a temporary folder and prepared as a
+# user without this machine's missing pieces would run it:
+# - its `global.json` is taken out (a pin to SDK 8 or 9 stops every `dotnet` command on SDK 10);
+# - analyzer packages (Ionide.Analyzers, G-Research.FSharp.Analyzers, FSharp.Analyzers.Build)
+#   are taken out of its project files;
+# - `Directory.Build.rsp` passes `-p:WarningsNotAsErrors=NU1603` to every MSBuild run (a
+#   package registry without the exact FSharp.Core a library asks for serves the next one and
+#   warns NU1603, which `TreatWarningsAsErrors` would make an error);
+# - projects that are not the library and its tests (benchmarks, samples, build scripts, Fable
+#   test copies) are taken out, and so is any project that does not restore; both are listed.
+#
+# Sources: `ORACLE_SOURCES=DIR` holding `owner+name/repo` (a bare git directory) or
+# `owner+name` (a checkout) for each library; without it each is cloned from GitHub.
+# fslens: `ORACLE_FSLENS` (default target/debug/fslens); its FSAC: `ORACLE_FSAC` (default the
+# .NET FSAC double, tests/fsac-double-dotnet; set it empty for the FSAC on PATH).
+# The oracle runs under `nice`; it is CPU heavy (a compiler check of every project, then one
+# find per symbol).
+set -euo pipefail
+
+repository="$(cd "$(dirname "$0")/.." && pwd)"
+sample=300
+seed=45
+only=""
+out=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+    --sample) sample="$2"; shift 2 ;;
+    --seed) seed="$2"; shift 2 ;;
+    --only) only="$2"; shift 2 ;;
+    --out) out="$2"; shift 2 ;;
+    *) echo "usage: $0 [--sample N] [--seed N] [--only NAME[,NAME…]] [--out DIR]" >&2; exit 2 ;;
+    esac
+done
+
+# owner/name and how many symbols: `all` for the two smallest.
+libraries=(
+    "fsprojects/FSharp.UMX all"
+    "giraffe-fsharp/Giraffe.ViewEngine all"
+    "fsprojects/FSharp.Control.AsyncSeq sample"
+    "fsprojects/Argu sample"
+    "fsprojects/FSharp.Control.TaskSeq sample"
+    "demystifyfp/FsToolkit.ErrorHandling sample"
+    "Tarmil/FSharp.SystemTextJson sample"
+    "hedgehogqa/fsharp-hedgehog sample"
+)
+
+fslens="${ORACLE_FSLENS:-$repository/target/debug/fslens}"
+double="$repository/tests/fsac-double-dotnet/bin/Release/net10.0/FsacDouble.dll"
+fsac="${ORACLE_FSAC-dotnet $double}"
+[ -x "$fslens" ] || { echo "no fslens at $fslens (cargo build, or set ORACLE_FSLENS)" >&2; exit 2; }
+
+oracle_out="$repository/target/dotnet-tools/FindOracle"
+nice dotnet build -c Release --nologo -v quiet -o "$oracle_out" "$repository/tests/oracle/FindOracle" >/dev/null
+work="$(mktemp -d "${TMPDIR:-/tmp}/fslens-oracle-libraries.XXXXXX")"
+out="${out:-$work/reports}"
+mkdir -p "$out"
+echo "oracle-libraries: copies in $work, reports in $out" >&2
+
+# A copy of owner/name's newest commit in $2.
+copy_library() {
+    local slug="$1" into="$2" key="${1/\//+}"
+    mkdir -p "$into"
+    if [ -n "${ORACLE_SOURCES:-}" ] && [ -d "$ORACLE_SOURCES/$key/repo" ]; then
+        git --git-dir="$ORACLE_SOURCES/$key/repo" archive HEAD | tar -x -C "$into"
+    elif [ -n "${ORACLE_SOURCES:-}" ] && [ -d "$ORACLE_SOURCES/$key" ]; then
+        cp -r "$ORACLE_SOURCES/$key/." "$into"
+        rm -rf "$into/.git"
+    else
+        git clone --quiet --depth 1 "https://github.com/$slug" "$into"
+        rm -rf "$into/.git"
+    fi
+}
+
+# Takes a project out of the copy: its folder, or the project file alone when its folder is
+# the library's root.
+remove_project() {
+    local root="$1" project="$2"
+    if [ "$(dirname "$project")" = "$root" ]; then rm -f "$project"; else rm -rf "$(dirname "$project")"; fi
+}
+
+# Takes out what a user without this machine's missing pieces would not have; prints what.
+prepare_library() {
+    local root="$1"
+    if [ -f "$root/global.json" ]; then
+        echo "global.json taken out: $(tr -d ' \n' <"$root/global.json")"
+        rm -f "$root/global.json"
+    fi
+    if [ -f "$root/paket.dependencies" ]; then
+        echo "paket files taken out (packages come from PackageReference only)"
+        find "$root" \( -name 'paket.dependencies' -o -name 'paket.references' -o -name 'paket.lock' \) -delete
+        rm -rf "$root/.paket"
+    fi
+    local analyzers='(Ionide\.Analyzers|G-Research\.FSharp\.Analyzers|FSharp\.Analyzers\.Build)'
+    while IFS= read -r -d '' file; do
+        if grep -Eq "Include=\"$analyzers\"" "$file"; then
+            echo "analyzer packages taken out of ${file#"$root"/}"
+            sed -Ei "/<(PackageReference|PackageVersion) (Include|Update)=\"$analyzers\"[^>]*\/>/d" "$file"
+        fi
+    done < <(find "$root" \( -name '*.fsproj' -o -name '*.props' -o -name '*.targets' \) -print0)
+    printf '%s\n' '-p:WarningsNotAsErrors=NU1603' >"$root/Directory.Build.rsp"
+    while IFS= read -r project; do
+        local relative="${project#"$root"/}"
+        if [[ "$relative" =~ (^|/)(benchmarks?|samples?|build|docs|tools)/|[Bb]enchmark|[Ss]ample|/fable/|SmokeTests|TrimTest|DieHarder|SourceGenerator ]]; then
+            echo "left out (not the library or its tests): $relative"
+            remove_project "$root" "$project"
+        elif ! nice dotnet restore "$project" -nologo -v quiet -p:WarningsNotAsErrors=NU1603 >"$root.restore.log" 2>&1; then
+            echo "left out (does not restore here): $relative: $(grep -Eo 'error NU[0-9]+: [^[]*' "$root.restore.log" | head -1)"
+            remove_project "$root" "$project"
+        fi
+    done < <(find "$root" -name '*.fsproj' | sort)
+    # The solution would name the projects taken out: every project left is loaded instead.
+    find "$root" -maxdepth 2 \( -name '*.sln' -o -name '*.slnx' \) -delete
+}
+
+for entry in "${libraries[@]}"; do
+    read -r slug extent <<<"$entry"
+    name="${slug#*/}"
+    if [ -n "$only" ] && [[ ",$only," != *",$name,"* ]]; then continue; fi
+    root="$work/$name"
+    echo "== $slug" >&2
+    copy_library "$slug" "$root"
+    prepare_library "$root" | tee "$out/$name.prepared.txt" >&2
+    arguments=(--workspace "$root" --fslens "$fslens" --no-restore --json "$out/$name.json" --seed "$seed")
+    [ -n "$fsac" ] && arguments+=(--fsac "$fsac")
+    [ "$extent" = sample ] && arguments+=(--max-symbols "$sample")
+    started=$(date +%s)
+    status=0
+    XDG_RUNTIME_DIR="$work" nice dotnet "$oracle_out/FindOracle.dll" "${arguments[@]}" \
+        >"$out/$name.md" 2>"$out/$name.log" || status=$?
+    echo "$slug: oracle exit $status in $(($(date +%s) - started)) s" | tee -a "$out/$name.prepared.txt" >&2
+done
+
+python3 "$repository/scripts/lib/oracle_table.py" "$out"
