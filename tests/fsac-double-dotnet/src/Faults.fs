@@ -63,8 +63,9 @@ let sweepDelayMs = int "FSAC_DOUBLE_SWEEP_DELAY_MS" |> Option.defaultValue 0L
 /// handler the thread pool picks up late, as under load.
 let handlerStartDelayMs = int "FSAC_DOUBLE_HANDLER_START_DELAY_MS" |> Option.defaultValue 0L
 let referencesSkipSignatures = setting "FSAC_DOUBLE_REFERENCES_SKIP_SIGNATURES" = Some "1"
-/// "1": references answers leave out their last site that is not a declaration (the planted
-/// fault of the differential oracle's test).
+/// "1": references answers leave out their last site that is not a declaration, and a definition
+/// asked at a use so left out answers nothing (the planted fault of the differential oracle's
+/// test: a backend that does not know that use).
 let referencesDropLastUse = setting "FSAC_DOUBLE_REFERENCES_DROP_LAST_USE" = Some "1"
 /// "1": references asked at a declaration answer only the sites in the declaring file (a
 /// backend that misses the uses in later files, which FSAC itself finds: fslens's defence of

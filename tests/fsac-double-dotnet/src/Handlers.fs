@@ -135,6 +135,7 @@ let requestHandler (method: string) (p: JsonNode) (ct: CancellationToken) : Asyn
         at (fun ctx position ->
             async {
                 match symbolAt ctx position with
+                | Some u when droppedUses.ContainsKey(droppedKey (Path.GetFullPath ctx.File) u.Range.EndLine u.Range.EndColumn) -> return jnull
                 | Some u ->
                     match declarationOf u.Symbol with
                     | Some r -> return location r

@@ -224,6 +224,12 @@ let diagnosticsOf (file: string) (parse: FSharpParseFileResults) (results: FShar
               if seen.Add(serialize j) then yield j ]
 
 let private dirty = ConcurrentQueue<string>()
+/// The uses FSAC_DOUBLE_REFERENCES_DROP_LAST_USE left out of a references answer (file, end line,
+/// end column): the planted fault is a backend that does not know those uses, so its definition
+/// at one of them answers nothing too (else fslens would resolve the use and heal the fault).
+let droppedUses = ConcurrentDictionary<string, bool>()
+let droppedKey (file: string) (endLine: int) (endColumn: int) = $"{file}|{endLine}|{endColumn}"
+
 let private dirtySet = ConcurrentDictionary<string, bool>()
 let mutable private draining = 0
 
@@ -450,6 +456,7 @@ let findUsesWhere (keep: FSharpParseFileResults -> FSharpSymbolUse -> bool) (sym
             if Faults.referencesDropLastUse then
                 sorted |> List.tryFindIndexBack (fun (_, _, isDefinition) -> not isDefinition)
             else None
+        dropped |> Option.iter (fun index -> let (f, r, _) = sorted[index] in droppedUses[droppedKey f r.EndLine r.EndColumn] <- true)
         let all =
             sorted
             |> List.indexed
