@@ -15,7 +15,6 @@ use serde_json::Value;
 use tokio::sync::{oneshot, watch};
 
 use crate::commands::CommandError;
-use crate::commands::check::confirm::{BuildRequest, BuildRun};
 use crate::lsp::message::{RequestId, ResponseError};
 use crate::session_state::analysis::AnalysisSnapshot;
 use crate::session_state::proxy_ids::ProxyIds;
@@ -99,6 +98,35 @@ pub enum SessionRequest {
         capability: String,
         reply: oneshot::Sender<Result<Value, ResponseError>>,
     },
+}
+
+/// What a check asks the session to build: `dotnet build` of each project in turn (its
+/// references come with it), in the workspace root, until `deadline`.
+#[derive(Debug, Clone)]
+pub struct BuildRequest {
+    pub workspace_root: PathBuf,
+    pub projects: Vec<PathBuf>,
+    pub deadline: tokio::time::Instant,
+}
+
+/// One project's `dotnet build`: its exit code and everything it wrote.
+#[derive(Debug, Clone)]
+pub struct ProjectBuildOutput {
+    pub project: PathBuf,
+    /// `None`: ended by a signal.
+    pub exit_code: Option<i32>,
+    pub output: String,
+}
+
+/// What the build run gave.
+#[derive(Debug, Clone)]
+pub enum BuildRun {
+    /// Every project's build ran to its end.
+    Finished { builds: Vec<ProjectBuildOutput>, elapsed_ms: u64 },
+    /// The deadline passed during a build (which was stopped); the builds before it are kept.
+    TimedOut { builds: Vec<ProjectBuildOutput>, elapsed_ms: u64 },
+    /// `dotnet` could not be started, or the temporary folder not made.
+    CannotStart(String),
 }
 
 /// One file git says changed since a revision.

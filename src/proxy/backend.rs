@@ -17,7 +17,8 @@ use anyhow::Context;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, BufReader};
 use tokio::sync::oneshot;
 
-use crate::commands::check::confirm::{self, BuildRequest, BuildRun, ProjectBuildOutput};
+use crate::commands::check::confirm;
+use crate::commands::context::{BuildRequest, BuildRun, ProjectBuildOutput};
 use crate::commands::doctor::fsac::VersionProbe;
 
 /// Where the FSAC command line came from.

@@ -26,40 +26,12 @@ use super::answer::{CheckAnswer, ProjectConfiguration, Severity, Verdict, Verdic
 pub use super::arguments::Confirm;
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
+use crate::commands::context::{BuildRequest, BuildRun, ProjectBuildOutput};
 use crate::commands::paths::display_relative;
 use crate::workspace::WorkspaceModel;
 
 /// At most this many build errors are listed in each of the answer's lists.
 pub const MAX_BUILD_ERRORS: usize = 50;
-
-/// What a check asks the session to build: `dotnet build` of each project in turn (its
-/// references come with it), in the workspace root, until `deadline`.
-#[derive(Debug, Clone)]
-pub struct BuildRequest {
-    pub workspace_root: PathBuf,
-    pub projects: Vec<PathBuf>,
-    pub deadline: tokio::time::Instant,
-}
-
-/// One project's `dotnet build`: its exit code and everything it wrote.
-#[derive(Debug, Clone)]
-pub struct ProjectBuildOutput {
-    pub project: PathBuf,
-    /// `None`: ended by a signal.
-    pub exit_code: Option<i32>,
-    pub output: String,
-}
-
-/// What the build run gave.
-#[derive(Debug, Clone)]
-pub enum BuildRun {
-    /// Every project's build ran to its end.
-    Finished { builds: Vec<ProjectBuildOutput>, elapsed_ms: u64 },
-    /// The deadline passed during a build (which was stopped); the builds before it are kept.
-    TimedOut { builds: Vec<ProjectBuildOutput>, elapsed_ms: u64 },
-    /// `dotnet` could not be started, or the temporary folder not made.
-    CannotStart(String),
-}
 
 /// The MSBuild properties file every build imports in place of the user's
 /// `Directory.Build.props` (`-p:DirectoryBuildPropsPath=`): it imports the user's own file when

@@ -311,8 +311,8 @@ impl Proxy {
     fn run_build(
         &mut self,
         owner: &CommandKey,
-        request: crate::commands::check::confirm::BuildRequest,
-        mut reply: tokio::sync::oneshot::Sender<crate::commands::check::confirm::BuildRun>,
+        request: crate::commands::context::BuildRequest,
+        mut reply: tokio::sync::oneshot::Sender<crate::commands::context::BuildRun>,
     ) {
         if !self.commands.contains(owner) {
             return; // cancelled: dropping the reply tells nobody anything new
