@@ -352,18 +352,13 @@ impl<'a> Walk<'a> {
             let display = self.reader.model.display_path(&path);
             let Some((text, _)) = self.reader.parsed(&path) else { continue };
             for (line_number, line) in text.split('\n').enumerate() {
-                for (offset, _) in line.match_indices(name) {
-                    let before = line[..offset].chars().next_back();
-                    let after = line[offset + name.len()..].chars().next();
-                    let part = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '\'');
-                    if !part(before) && !part(after) {
-                        positions.push(Position {
-                            path: path.clone(),
-                            display: display.clone(),
-                            line: line_number as u32,
-                            character: line[..offset].encode_utf16().count() as u32,
-                        });
-                    }
+                for character in crate::syntax::words::whole_word_columns(line, name) {
+                    positions.push(Position {
+                        path: path.clone(),
+                        display: display.clone(),
+                        line: line_number as u32,
+                        character,
+                    });
                 }
             }
         }
