@@ -139,7 +139,7 @@ mod tests {
             "capabilities": {"hoverProvider": true, "executeCommandProvider": {"commands": ["other"]}},
             "serverInfo": {"name": "FsAutoComplete", "version": "0.83.0"}
         }));
-        expect![[r#"{"capabilities":{"executeCommandProvider":{"commands":["other","fslens.status","fslens.restart","fslens.doctor","fslens.find","fslens.testsForSymbol","fslens.fieldImpact","fslens.check","fslens.diagnostics","fslens.makeInternalVisible","fslens.outline","fslens.explainDiagnostic","fslens.diagnosticFixes","fslens.suggestOpen","fslens.referencedSymbols","fslens.nugetTypes","fslens.nugetMembers","fslens.symbolSearch","fslens.readSymbol","fslens.readEnclosing","fslens.rename","fslens.typeHierarchy","fslens.runTests","fslens.unionCaseImpact","fslens.signatureDrift","fslens.projectInspect","fslens.deadCode"]},"hoverProvider":true},"serverInfo":{"name":"FsAutoComplete","version":"0.83.0"}}"#]]
+        expect![[r#"{"capabilities":{"executeCommandProvider":{"commands":["other","fslens.status","fslens.restart","fslens.doctor","fslens.find","fslens.testsForSymbol","fslens.fieldImpact","fslens.check","fslens.diagnostics","fslens.makeInternalVisible","fslens.outline","fslens.explainDiagnostic","fslens.diagnosticFixes","fslens.suggestOpen","fslens.referencedSymbols","fslens.nugetTypes","fslens.nugetMembers","fslens.symbolSearch","fslens.readSymbol","fslens.readEnclosing","fslens.rename","fslens.typeHierarchy","fslens.runTests","fslens.affectedTests","fslens.unionCaseImpact","fslens.signatureDrift","fslens.projectInspect","fslens.deadCode"]},"hoverProvider":true},"serverInfo":{"name":"FsAutoComplete","version":"0.83.0"}}"#]]
             .assert_eq(&pretty(&patched));
         let fresh = patch_result_for_editor(json!({"capabilities": {}}));
         assert_eq!(
@@ -150,7 +150,7 @@ mod tests {
         let doubled = patch_result_for_editor(json!({
             "capabilities": {"executeCommandProvider": {"commands": ["fslens.status", 1, "fslens.status", "other", "fslens.status"]}}
         }));
-        expect![[r#"{"capabilities":{"executeCommandProvider":{"commands":["fslens.status",1,"other","fslens.restart","fslens.doctor","fslens.find","fslens.testsForSymbol","fslens.fieldImpact","fslens.check","fslens.diagnostics","fslens.makeInternalVisible","fslens.outline","fslens.explainDiagnostic","fslens.diagnosticFixes","fslens.suggestOpen","fslens.referencedSymbols","fslens.nugetTypes","fslens.nugetMembers","fslens.symbolSearch","fslens.readSymbol","fslens.readEnclosing","fslens.rename","fslens.typeHierarchy","fslens.runTests","fslens.unionCaseImpact","fslens.signatureDrift","fslens.projectInspect","fslens.deadCode"]}}}"#]]
+        expect![[r#"{"capabilities":{"executeCommandProvider":{"commands":["fslens.status",1,"other","fslens.restart","fslens.doctor","fslens.find","fslens.testsForSymbol","fslens.fieldImpact","fslens.check","fslens.diagnostics","fslens.makeInternalVisible","fslens.outline","fslens.explainDiagnostic","fslens.diagnosticFixes","fslens.suggestOpen","fslens.referencedSymbols","fslens.nugetTypes","fslens.nugetMembers","fslens.symbolSearch","fslens.readSymbol","fslens.readEnclosing","fslens.rename","fslens.typeHierarchy","fslens.runTests","fslens.affectedTests","fslens.unionCaseImpact","fslens.signatureDrift","fslens.projectInspect","fslens.deadCode"]}}}"#]]
             .assert_eq(&pretty(&doubled));
     }
 }
