@@ -167,17 +167,7 @@ impl<'a> Walk<'a> {
             self.seen.insert((path.clone(), *line, start.name.clone()));
         }
         let mut queue = VecDeque::new();
-        let sites: Vec<Position> = found
-            .rows
-            .iter()
-            .filter(|site| is_use(site))
-            .map(|site| Position {
-                path: self.reader.root.join(&site.file),
-                display: site.file.clone(),
-                line: site.range.start.line,
-                character: site.range.start.character,
-            })
-            .collect();
+        let sites = self.use_positions(&found.rows);
         self.place(&sites, &[start], 0, &mut queue);
         self.follow(queue).await
     }
@@ -242,17 +232,7 @@ impl<'a> Walk<'a> {
             }
             self.levels = self.levels.max(pending.depth);
             self.functions.push(row);
-            let sites: Vec<Position> = uses
-                .rows
-                .iter()
-                .filter(|site| is_use(site))
-                .map(|site| Position {
-                    path: self.reader.root.join(&site.file),
-                    display: site.file.clone(),
-                    line: site.range.start.line,
-                    character: site.range.start.character,
-                })
-                .collect();
+            let sites = self.use_positions(&uses.rows);
             self.place(&sites, &pending.chain, pending.depth, &mut queue);
         }
         Ok(())
@@ -267,6 +247,19 @@ impl<'a> Walk<'a> {
         arguments.character = Some(Coordinate::clamped(u64::from(character)));
         arguments.timeout_ms = FindTimeoutMs::clamped(self.bounds.deadline.remaining_ms());
         find::all_sites(arguments, self.context.clone()).await
+    }
+
+    /// The positions of `rows` that are uses (not declarations), to be placed in their functions.
+    fn use_positions(&self, rows: &[SiteRow]) -> Vec<Position> {
+        rows.iter()
+            .filter(|site| is_use(site))
+            .map(|site| Position {
+                path: self.reader.root.join(&site.file),
+                display: site.file.clone(),
+                line: site.range.start.line,
+                character: site.range.start.character,
+            })
+            .collect()
     }
 
     /// Each use by what encloses it: a test (reached with `chain` and the test), a function
