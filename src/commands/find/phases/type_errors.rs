@@ -200,8 +200,38 @@ fn files_with_unresolved_occurrences(
     formed: &Formed<'_>,
     known: &BTreeMap<PathBuf, Vec<Value>>,
 ) -> Vec<PathBuf> {
-    let Formed { placement, resolved, swept, sites, segment } = *formed;
-    let names = names_of(resolved);
+    let names = names_of(formed.resolved);
+    let mut loaded = LoadedFiles::default();
+    let mut unresolved = Vec::new();
+    for formed_file in analysable_files(find, formed) {
+        let FormedFile { path, covered, compiling, .. } = formed_file;
+        if known.contains_key(path) {
+            continue;
+        }
+        let paths = [path.to_path_buf()];
+        let uncovered = names
+            .iter()
+            .any(|name| find.index.find_occurrences_in(name, &paths).iter().any(|hit| !covers(&covered, hit.position)));
+        if uncovered && loaded.any_loads(find, path, &compiling) {
+            unresolved.push(path.to_path_buf());
+        }
+    }
+    unresolved
+}
+
+/// A file of the find FSAC can analyse (in the workspace, kept, compiled by a requested project
+/// FSAC loaded, inside the formed segment), with the ranges its sites and FSAC's answers cover,
+/// sorted by start: where an occurrence of the name that no site covers is looked for (the
+/// type-error check and the resolution of unseen occurrences both read these).
+pub struct FormedFile<'a> {
+    pub path: &'a Path,
+    pub compiling: Vec<&'a Path>,
+    pub covered: Vec<TextRange>,
+}
+
+/// The files [`FormedFile`] describes, in the find's file order.
+pub fn analysable_files<'a>(find: &'a FindRun, formed: &Formed<'a>) -> Vec<FormedFile<'a>> {
+    let Formed { placement, swept, sites, segment, .. } = *formed;
     let failed: HashSet<&Path> = find.failed_projects().into_iter().map(|(project, _)| project).collect();
     let mut covered_in_file: HashMap<&str, Vec<TextRange>> = HashMap::new();
     for site in sites {
@@ -211,32 +241,25 @@ fn files_with_unresolved_occurrences(
     for (path, range) in swept.all_answers().into_iter().flatten() {
         answered_in_file.entry(path.as_path()).or_default().push(*range);
     }
-    let mut loaded = LoadedFiles::default();
-    let mut unresolved = Vec::new();
+    let mut files = Vec::new();
     for path in find.files() {
-        if known.contains_key(path) || !find.in_workspace(path) || !placement.keeps(path) {
+        if !find.in_workspace(path) || !placement.keeps(path) {
             continue;
         }
         let compiling = placement.requested_compiling(path);
         if compiling.is_empty() || placement.compiled_only_by(path, &failed) {
             continue;
         }
-        let file = find.model.display_path(path);
-        if !segment.holds(&file) {
+        let display = find.model.display_path(path);
+        if !segment.holds(&display) {
             continue;
         }
-        let mut covered: Vec<TextRange> = covered_in_file.get(file.as_str()).cloned().unwrap_or_default();
+        let mut covered: Vec<TextRange> = covered_in_file.get(display.as_str()).cloned().unwrap_or_default();
         covered.extend(answered_in_file.get(path.as_path()).into_iter().flatten());
         covered.sort_unstable_by_key(|range| range.start);
-        let paths = [path.clone()];
-        let uncovered = names
-            .iter()
-            .any(|name| find.index.find_occurrences_in(name, &paths).iter().any(|hit| !covers(&covered, hit.position)));
-        if uncovered && loaded.any_loads(find, path, &compiling) {
-            unresolved.push(path.clone());
-        }
+        files.push(FormedFile { path, compiling, covered });
     }
-    unresolved
+    files
 }
 
 /// Whether one of `ranges` (sorted by start) holds `position`. Sites do not overlap, so the

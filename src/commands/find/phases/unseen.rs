@@ -9,7 +9,7 @@
 //! in time, or that the bound of [`DEFINITIONS_AT_MOST`] requests left unasked, keeps the
 //! answer from being complete and is named (`crossCheck.unseenOccurrences`).
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashSet};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -26,7 +26,7 @@ use crate::commands::find::phases::find_run::FindRun;
 use crate::commands::find::phases::narrowing::CompileOrder;
 use crate::commands::find::phases::sweep::Swept;
 use crate::commands::find::phases::target::Placement;
-use crate::commands::find::phases::type_errors::{SegmentBounds, covers};
+use crate::commands::find::phases::type_errors::{Formed, FormedFile, SegmentBounds, analysable_files, covers};
 use crate::deadline::Deadline;
 use crate::lsp::message::error_codes;
 use crate::lsp::types::TextDocumentPositionParams;
@@ -226,15 +226,7 @@ fn uncovered_occurrences(
     sites: &[Site],
     segment: &SegmentBounds<'_>,
 ) -> Vec<Occurrence> {
-    let failed: HashSet<&Path> = find.failed_projects().into_iter().map(|(project, _)| project).collect();
-    let mut covered_in_file: HashMap<&str, Vec<TextRange>> = HashMap::new();
-    for site in sites {
-        covered_in_file.entry(site.file.as_str()).or_default().push(site.range);
-    }
-    let mut answered_in_file: HashMap<&Path, Vec<TextRange>> = HashMap::new();
-    for (path, range) in swept.all_answers().into_iter().flatten() {
-        answered_in_file.entry(path.as_path()).or_default().push(*range);
-    }
+    let formed = Formed { placement, resolved, swept, sites, segment: *segment };
     let names: BTreeSet<&str> = resolved.declared.iter().map(Declared::name).collect();
     let declaration_places: HashSet<(PathBuf, TextRange)> = names
         .iter()
@@ -243,22 +235,8 @@ fn uncovered_occurrences(
         .collect();
     let order = CompileOrder::new(&find.model);
     let mut occurrences = Vec::new();
-    for path in find.files() {
-        if !find.in_workspace(path) || !placement.keeps(path) {
-            continue;
-        }
-        let compiling = placement.requested_compiling(path);
-        if compiling.is_empty() || placement.compiled_only_by(path, &failed) {
-            continue;
-        }
-        let file = find.model.display_path(path);
-        if !segment.holds(&file) {
-            continue;
-        }
-        let mut covered: Vec<TextRange> = covered_in_file.get(file.as_str()).cloned().unwrap_or_default();
-        covered.extend(answered_in_file.get(path.as_path()).into_iter().flatten());
-        covered.sort_unstable_by_key(|range| range.start);
-        let paths = [path.clone()];
+    for FormedFile { path, covered, .. } in analysable_files(find, &formed) {
+        let paths = [path.to_path_buf()];
         for name in &names {
             let declared_here: Vec<&Declared> =
                 resolved.declared.iter().filter(|declaration| declaration.name() == *name).collect();
@@ -271,7 +249,7 @@ fn uncovered_occurrences(
                 if covers(&covered, hit.position) || declaration_places.contains(&(hit.path.clone(), range)) {
                     continue;
                 }
-                occurrences.push(Occurrence { path: path.clone(), range });
+                occurrences.push(Occurrence { path: path.to_path_buf(), range });
             }
         }
     }
