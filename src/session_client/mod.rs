@@ -355,7 +355,8 @@ pub async fn run_command(request: CommandRequest, config: ProxyConfig) -> anyhow
     })?;
     // `fslens status` waits by itself; every other command waits before it runs.
     let wait = request.readiness_timeout.filter(|_| request.command != crate::commands::registry::Command::Status.id());
-    let command_timeout = request.argument.get("timeoutMs").and_then(Value::as_u64).unwrap_or(120_000);
+    let command_timeout = request.argument.get("timeoutMs").and_then(Value::as_u64).unwrap_or(120_000)
+        + crate::commands::check::arguments::build_allowance_ms(&request.argument);
     let allowed = request.readiness_timeout.unwrap_or_default() + Duration::from_millis(command_timeout);
     let CommandRequest { command, argument, .. } = request;
     with_cli_session(&root, config, ClientKind::CliCommand, wait, allowed, async |session: &Session| {

@@ -177,3 +177,20 @@ fn the_text_says_what_the_build_confirmed() {
     let marked = lines.iter().filter(|line| line.contains("error FS0001 [build: not confirmed]: ")).count();
     assert_eq!(marked, 2, "{text}");
 }
+
+/// The build has its own deadline (`--build-timeout-ms`, counted from its start, ten minutes
+/// unless given): past it the build is stopped, the confirmation says `timedOut` with the
+/// deadline it missed, and the verdict stays FSAC's, said so.
+#[test]
+fn a_build_past_its_own_deadline_is_stopped_and_the_verdict_stays_fsacs() {
+    let tree = seeds("");
+    let (code, answer) = json_check(tree.path(), &["--confirm", "build", "--build-timeout-ms", "1"]);
+    assert_eq!((code, &answer["verdict"]), (Some(1), &json!("errors")), "{answer:#}");
+    assert_eq!(answer["verdictSource"], json!("fsac-per-file-check"), "{answer:#}");
+    let confirmation = &answer["confirmation"];
+    assert_eq!(confirmation["status"], json!("timedOut"), "{answer:#}");
+    assert!(confirmation["note"].as_str().unwrap().contains("buildTimeoutMs (1 ms)"), "{answer:#}");
+    let expected: Vec<(u64, String, u64, Value)> =
+        vec![(1, "Seeds/Labels.fs".into(), 7, Value::Null), (1, "Seeds/Labels.fs".into(), 7, Value::Null)];
+    assert_eq!(errors(&answer), expected, "no error is marked by a build that did not end: {answer:#}");
+}

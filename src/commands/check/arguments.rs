@@ -65,10 +65,16 @@ pub struct CheckArguments {
     /// build: after FSAC's check, run the real compiler (`dotnet build` into a temporary
     /// folder; the projects' own bin/ and obj/ are left alone) over the projects in scope, mark
     /// each FSAC error `confirmedByBuild`, list the build's errors FSAC did not report, and
-    /// let the verdict rest on the build (`verdictSource`). Takes seconds; within `timeoutMs`.
+    /// let the verdict rest on the build (`verdictSource`). Takes seconds to minutes; within
+    /// `buildTimeoutMs`.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[arg(long, value_enum)]
     pub confirm: Option<Confirm>,
+    /// With `confirm`: the build's own deadline in milliseconds, counted from when it starts
+    /// (a published library's build takes minutes on a small machine).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[arg(long, value_parser = BuildTimeoutMs::parse_clamped)]
+    pub build_timeout_ms: Option<BuildTimeoutMs>,
 }
 
 /// `confirm`: what else confirms the verdict.
@@ -77,6 +83,28 @@ pub struct CheckArguments {
 pub enum Confirm {
     /// The real compiler, through `dotnet build`.
     Build,
+}
+
+/// `buildTimeoutMs`: ten minutes unless given.
+pub type BuildTimeoutMs = TimeoutMs<600_000>;
+
+/// How long a caller waiting for a check's answer allows beyond `timeoutMs`: the build's
+/// deadline when the (wire) arguments ask for `confirm`, else nothing.
+pub fn build_allowance_ms(argument: &serde_json::Value) -> u64 {
+    match argument.get("confirm") {
+        None | Some(serde_json::Value::Null) => 0,
+        Some(_) => argument
+            .get("buildTimeoutMs")
+            .and_then(serde_json::Value::as_u64)
+            .unwrap_or(BuildTimeoutMs::default().get()),
+    }
+}
+
+impl CheckArguments {
+    /// The deadline of `confirm`'s build, in milliseconds from its start.
+    pub fn build_deadline_ms(&self) -> u64 {
+        self.build_timeout_ms.unwrap_or_default().get()
+    }
 }
 
 impl CommandArguments for CheckArguments {
@@ -101,6 +129,12 @@ impl CommandArguments for CheckArguments {
             return Err(CommandError::invalid_argument(
                 "confirm",
                 "the build compiles the files on disk, not a what-if's edits",
+            ));
+        }
+        if self.confirm.is_none() && self.build_timeout_ms.is_some() {
+            return Err(CommandError::invalid_argument(
+                "buildTimeoutMs",
+                "it is the deadline of confirm's build; give confirm too",
             ));
         }
         if self.confirm.is_some() && (self.scope == CheckScope::Snippet || self.snippet.is_some()) {
@@ -191,6 +225,10 @@ mod tests {
         assert_eq!(blamed(json!({"confirm": "build", "snippet": "1"})), "confirm");
         let confirmed: CheckArguments = parse_arguments(json!({"confirm": "build"})).unwrap();
         assert_eq!(confirmed.confirm, Some(Confirm::Build));
+        assert_eq!(confirmed.build_deadline_ms(), 600_000);
+        assert_eq!(blamed(json!({"buildTimeoutMs": 1000})), "buildTimeoutMs");
+        let quick: CheckArguments = parse_arguments(json!({"confirm": "build", "buildTimeoutMs": 1000})).unwrap();
+        assert_eq!(quick.build_deadline_ms(), 1000);
         let parsed: CheckArguments = parse_arguments(json!({"severity": "all", "speed": "fast"})).unwrap();
         assert_eq!((parsed.severity, parsed.speed), (SeverityFloor::All, Speed::Fast));
         let defaults: CheckArguments = parse_arguments(json!([])).unwrap();

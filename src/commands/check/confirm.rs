@@ -113,7 +113,7 @@ pub enum ConfirmationStatus {
     FailedOutsideScope,
     /// The build failed without an error line fslens could read.
     Failed,
-    /// The deadline (`timeoutMs`) passed before the build ended; it was stopped.
+    /// The build's deadline (`buildTimeoutMs`) passed before it ended; it was stopped.
     TimedOut,
     /// `dotnet` could not be started.
     CannotStart,
@@ -173,8 +173,10 @@ pub(super) async fn confirm_by_build(
         };
         return Ok(fall_back(answer, confirmation));
     }
+    let build_deadline =
+        tokio::time::Instant::now() + std::time::Duration::from_millis(run.arguments.build_deadline_ms());
     let request =
-        BuildRequest { workspace_root: run.root.to_path_buf(), projects: projects.clone(), deadline: run.deadline };
+        BuildRequest { workspace_root: run.root.to_path_buf(), projects: projects.clone(), deadline: build_deadline };
     let build = context.run_build(request).await?;
     let configurations = answer.coverage.configurations.clone().unwrap_or_default();
     let in_scope: BTreeSet<String> = run.plan.files.iter().map(|file| display_relative(run.root, file)).collect();
@@ -218,7 +220,7 @@ pub(super) async fn confirm_by_build(
         note: String::new(),
     };
     if status != ConfirmationStatus::Compiled {
-        confirmation.note = fallback_note(status, &builds, run.arguments.timeout_ms.get());
+        confirmation.note = fallback_note(status, &builds, run.arguments.build_deadline_ms());
         return Ok(fall_back(answer, confirmation));
     }
     reconcile(&mut answer, &mut confirmation, &scope_errors);
@@ -319,7 +321,7 @@ fn fall_back(mut answer: CheckAnswer, confirmation: Confirmation) -> CheckAnswer
 fn fallback_note(status: ConfirmationStatus, builds: &[ProjectBuildOutput], timeout_ms: u64) -> String {
     let why = match status {
         ConfirmationStatus::TimedOut => {
-            format!("the build did not end within timeoutMs ({timeout_ms} ms) and was stopped")
+            format!("the build did not end within buildTimeoutMs ({timeout_ms} ms) and was stopped")
         }
         ConfirmationStatus::FailedOutsideScope => {
             "the build failed on errors outside the files in scope (see errorsOutsideScope), so it may not \
