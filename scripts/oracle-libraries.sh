@@ -46,7 +46,7 @@ libraries=(
     "fsprojects/Argu sample"
     "fsprojects/FSharp.Control.TaskSeq sample"
     "demystifyfp/FsToolkit.ErrorHandling sample"
-    "Tarmil/FSharp.SystemTextJson sample"
+    "fsprojects/FSharpx.Collections sample"
     "hedgehogqa/fsharp-hedgehog sample"
 )
 
@@ -93,8 +93,20 @@ prepare_library() {
     fi
     if [ -f "$root/paket.dependencies" ]; then
         echo "paket files taken out (packages come from PackageReference only)"
-        find "$root" \( -name 'paket.dependencies' -o -name 'paket.references' -o -name 'paket.lock' \) -delete
+        # A project that needs a package besides FSharp.Core (which the SDK references by
+        # itself) cannot compile without paket: it is taken out, named.
+        while IFS= read -r references; do
+            local folder project
+            folder="$(dirname "$references")"
+            project="$(find "$folder" -maxdepth 1 -name '*.fsproj' | head -1)"
+            if [ -n "$project" ] && grep -Ev '^\s*(#|group |$)|^\s*FSharp\.Core\s*$' "$references" | grep -q .; then
+                echo "left out (its packages come from paket): ${project#"$root"/}"
+                remove_project "$root" "$project"
+            fi
+        done < <(find "$root" -name 'paket.references' | sort)
+        find "$root" \( -name 'paket.dependencies' -o -name 'paket.references' -o -name 'paket.lock' -o -name 'paket.template' \) -delete
         rm -rf "$root/.paket"
+        find "$root" \( -name '*.fsproj' -o -name '*.props' -o -name '*.targets' \) -exec sed -i '/Paket\.Restore\.targets/d' {} +
     fi
     local analyzers='(Ionide\.Analyzers|G-Research\.FSharp\.Analyzers|FSharp\.Analyzers\.Build)'
     while IFS= read -r -d '' file; do
