@@ -14,7 +14,8 @@
 # (tests/vscode-e2e/stand-in-ionide, packaged here) and the stand-in real dotnet
 # (tests/stand-in-dotnet), screenshots in target/vscode-e2e/ionide; and a symbol's tests
 # (tests/vscode-e2e/drive-tests.mjs: fixtures/editors built with `dotnet build`, the quick pick,
-# the run, the failure), screenshots in target/vscode-e2e/tests (skip all three with --no-vscode-e2e).
+# the run, the failure; then the tests affected by an unsaved edit, run), screenshots in
+# target/vscode-e2e/tests (skip all three with --no-vscode-e2e).
 # Idempotent; prints only section headers, test summaries and failures.
 #
 #   scripts/test-editors.sh [--no-record] [--no-vscode-e2e] [--with-nvim-0.11]
@@ -161,6 +162,6 @@ if [ "$vscode_e2e" -eq 1 ]; then
   echo "== VS Code extension: a symbol's tests in code-server (screenshots in target/vscode-e2e/tests)"
   started=$SECONDS
   FSLENS_VSIX="$platform_vsix" FSLENS_E2E_OUT=target/vscode-e2e/tests quietly node tests/vscode-e2e/drive-tests.mjs
-  grep -E "tests quick pick:|tests run:|tests failure:" "$log" | sed 's/^ *\[[0-9.]*s\] /   /' | cut -c1-220
+  grep -E "tests quick pick:|tests run:|tests failure:|affected tests quick pick:|affected tests run:" "$log" | sed 's/^ *\[[0-9.]*s\] /   /' | cut -c1-220
   echo "   $(grep -c 'screenshot ' "$log") steps passed in $((SECONDS - started)) s"
 fi

@@ -166,7 +166,7 @@ commands! {
     },
     TestsForSymbol {
         id: "testsForSymbol",
-        group: Core,
+        group: Tests,
         read_only: true,
         arguments: tests_for_symbol::TestsForSymbolArguments,
         answer: tests_for_symbol::TestsForSymbolAnswer,
@@ -380,7 +380,7 @@ commands! {
     },
     RunTests {
         id: "runTests",
-        group: Diagnostics,
+        group: Tests,
         read_only: false,
         arguments: run_tests::RunTestsArguments,
         answer: run_tests::RunTestsAnswer,
@@ -393,7 +393,7 @@ commands! {
     },
     AffectedTests {
         id: "affectedTests",
-        group: Diagnostics,
+        group: Tests,
         read_only: false,
         arguments: affected_tests::AffectedTestsArguments,
         answer: affected_tests::AffectedTestsAnswer,
@@ -508,9 +508,10 @@ pub enum ToolGroup {
     Core,
     /// Compiler-resolved navigation at a position and file/project outlines.
     Navigation,
-    /// What the session has reported, what a diagnostic means and how FSAC would fix it, and
-    /// whether the tests pass.
+    /// What the session has reported, what a diagnostic means and how FSAC would fix it.
     Diagnostics,
+    /// Which tests a symbol or a change reaches, and running them.
+    Tests,
     /// Types and members of the assemblies the projects reference (NuGet and framework).
     Assemblies,
     /// Edits to declarations (visibility, names).
@@ -521,8 +522,14 @@ pub enum ToolGroup {
 
 impl ToolGroup {
     /// Every group that can be activated, in the order `activate_tools` lists them.
-    pub const ACTIVATABLE: [ToolGroup; 5] =
-        [ToolGroup::Navigation, ToolGroup::Diagnostics, ToolGroup::Assemblies, ToolGroup::Edits, ToolGroup::Session];
+    pub const ACTIVATABLE: [ToolGroup; 6] = [
+        ToolGroup::Navigation,
+        ToolGroup::Diagnostics,
+        ToolGroup::Tests,
+        ToolGroup::Assemblies,
+        ToolGroup::Edits,
+        ToolGroup::Session,
+    ];
 
     /// The group's name on the wire (`activate_tools` arguments and answers).
     pub const fn as_str(self) -> &'static str {
@@ -530,6 +537,7 @@ impl ToolGroup {
             ToolGroup::Core => "core",
             ToolGroup::Navigation => "navigation",
             ToolGroup::Diagnostics => "diagnostics",
+            ToolGroup::Tests => "tests",
             ToolGroup::Assemblies => "assemblies",
             ToolGroup::Edits => "edits",
             ToolGroup::Session => "session",
@@ -550,7 +558,11 @@ impl ToolGroup {
             }
             ToolGroup::Diagnostics => {
                 "known diagnostics per file, what one means, FSAC's fixes for it, the `open` an unresolved name needs, \
-                 running tests with per-test results, declarations nothing uses"
+                 declarations nothing uses"
+            }
+            ToolGroup::Tests => {
+                "which tests reach a symbol or a change (unsaved buffers, files, or git since a revision), each with \
+                 its reason chain, and running them with per-test results and the failing frame"
             }
             ToolGroup::Assemblies => "types and members of referenced NuGet and framework assemblies",
             ToolGroup::Edits => {

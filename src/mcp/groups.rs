@@ -106,4 +106,19 @@ mod tests {
         assert!(everything.is_listed("restart"));
         assert!(!Activation::new(true).activate(ToolGroup::Session), "nothing to change when all are listed");
     }
+
+    #[test]
+    fn the_tests_group_holds_the_tools_that_choose_and_run_tests() {
+        let tests: Vec<&str> = crate::commands::registry::Command::ALL
+            .iter()
+            .map(|command| command.tool_name())
+            .filter(|name| group_of(name) == ToolGroup::Tests)
+            .collect();
+        assert_eq!(tests, ["tests_for_symbol", "run_tests", "affected_tests"]);
+        assert_eq!(ToolGroup::from_name("tests"), Some(ToolGroup::Tests));
+        let mut activation = Activation::new(false);
+        assert!(tests.iter().all(|name| !activation.is_listed(name)), "they wait for their group");
+        assert!(activation.activate(ToolGroup::Tests));
+        assert!(tests.iter().all(|name| activation.is_listed(name)) && !activation.is_listed("diagnostics"));
+    }
 }

@@ -89,10 +89,11 @@ fn activate_tools_definition(tools: &[ToolDefinition]) -> ToolDefinition {
         groups.join("; ")
     );
     if description.chars().count() > MAX_DESCRIPTION_CHARS {
-        description = "Activates more fslens tools (groups navigation, diagnostics, assemblies, edits, session); \
+        description =
+            "Activates more fslens tools (groups navigation, diagnostics, tests, assemblies, edits, session); \
                        call with no arguments to see each group's tools. Prefer them over text search when the \
                        task needs them."
-            .to_owned();
+                .to_owned();
     }
     ToolDefinition {
         name: ACTIVATE_TOOLS.to_owned(),

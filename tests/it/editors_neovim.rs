@@ -446,6 +446,152 @@ fn neovim_tests_for_symbol_and_run_tests_fill_the_quickfix_list() {
     assert!(run["by_name_message"].as_str().unwrap().contains("1 passed, 0 failed"), "{run:#}");
 }
 
+fn git(root: &Path, arguments: &[&str]) {
+    let output = Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"])
+        .args(arguments)
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "git {arguments:?}: {}", String::from_utf8_lossy(&output.stderr));
+}
+
+/// `:FslensAffectedTests! HEAD` and `:FslensAffectedTests` on fixtures/tested-reach (restored, a
+/// git repository of one commit) whose `Ledger.total` lost its `List.distinct` on disk (the
+/// xUnit tests built after): the run's list has the xUnit fact calling `total` failing at its
+/// frame with its reason, the one calling `summary` passing, the Expecto case not run (no test
+/// SDK); then an unsaved edit of `Parsing.normalize` (not written) lists the tests reaching it
+/// at their names, each with the chain from `normalize`. Other test projects of the fixture
+/// may add entries; these must be there.
+#[test]
+fn neovim_affected_tests_list_the_tests_a_change_reaches_then_run_them() {
+    nvim();
+    let workspace = fixture_copy("tested-reach");
+    let root = workspace.path().canonicalize().unwrap();
+    support::dotnet::restore(&root.join("Calc.sln"));
+    std::fs::write(root.join(".gitignore"), "bin/\nobj/\n").unwrap();
+    git(&root, &["init", "-q"]);
+    git(&root, &["add", "-A"]);
+    git(&root, &["commit", "-q", "-m", "the fixture"]);
+    let ledger = root.join("src/Calc/Ledger.fs");
+    let text = std::fs::read_to_string(&ledger).unwrap();
+    std::fs::write(&ledger, text.replacen(" |> List.distinct", "", 1)).unwrap();
+    let output = Command::new("dotnet")
+        .args(["build", "--nologo", "-v", "quiet", "tests/Calc.Xunit/Calc.Xunit.fsproj"])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "dotnet build: {}", String::from_utf8_lossy(&output.stdout));
+    let seen = drive_with(&root, "affected_tests", &[("FSLENS_FIRST_FILE", "src/Calc/Parsing.fs")]);
+    let step = &seen["steps"]["affected_tests"];
+    let rows = |key: &str| -> Vec<(PathBuf, u64, String, String)> {
+        step[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|entry| {
+                (
+                    canonical(entry["file"].as_str().unwrap()),
+                    entry["lnum"].as_u64().unwrap(),
+                    entry["type"].as_str().unwrap().to_owned(),
+                    entry["text"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let xunit = root.join("tests/Calc.Xunit/LedgerTests.fs");
+    let expecto = root.join("tests/Calc.Expecto/ReportTests.fs");
+    let (parsing, ledger_path, report) = ("src/Calc/Parsing.fs", "src/Calc/Ledger.fs", "src/Calc/Report.fs");
+    let test_line = |file: &Path, name: &str| line_holding(file, name);
+
+    // The run: each selected test's result, the failure at its frame, with its reason.
+    assert_eq!(step["run_error"], Value::Null, "{step:#}");
+    let ran = rows("run_quickfix");
+    let total = test_line(&xunit, "``total counts distinct entries``");
+    let failure = ran
+        .iter()
+        .find(|row| row.3.starts_with("Calc.Xunit.LedgerTests.total counts distinct entries: "))
+        .unwrap_or_else(|| panic!("the failing fact: {step:#}"));
+    assert_eq!(
+        (&failure.0, failure.1, failure.2.as_str()),
+        (&xunit, test_line(&xunit, "Assert.Equal(2"), "E"),
+        "{step:#}"
+    );
+    assert!(
+        failure.3.contains("Expected: 2")
+            && failure.3.ends_with(&format!(
+                "← body changed: total ({ledger_path}:3) → total counts distinct entries (tests/Calc.Xunit/LedgerTests.fs:{total})"
+            )),
+        "{failure:?}"
+    );
+    let summary = test_line(&xunit, "``summary says the total``");
+    assert!(
+        ran.contains(&(
+            xunit.clone(),
+            summary,
+            "I".to_owned(),
+            format!(
+                "Calc.Xunit.LedgerTests.summary says the total: passed ← body changed: total ({ledger_path}:3) → summary \
+                 ({report}:3) → summary says the total (tests/Calc.Xunit/LedgerTests.fs:{summary})"
+            )
+        )),
+        "{ran:#?}"
+    );
+    let expecto_line = test_line(&expecto, "\"summary of two\"");
+    assert!(
+        ran.iter().any(|row| row.0 == expecto
+            && row.1 == expecto_line
+            && row.2 == "W"
+            && row.3.starts_with("summary of two: not run ← ")),
+        "the Expecto case is listed, not run: {ran:#?}"
+    );
+    assert!(step["run_title"].as_str().unwrap().contains("results"), "{step:#}");
+    let message = step["run_message"].as_str().unwrap();
+    assert!(message.contains("failed") && message.contains("not run"), "{message}");
+
+    // The unsaved edit: the tests reaching normalize, each at its name with its chain.
+    assert_eq!(step["error"], Value::Null, "{step:#}");
+    assert_eq!((&step["source"], &step["complete"]), (&Value::from("buffers"), &Value::from(true)), "{step:#}");
+    assert!(step["saved"].as_str().unwrap().contains("ToLowerInvariant"), "not written: {step:#}");
+    let listed = rows("quickfix");
+    let normalize = format!("normalize ({parsing}:3) → total ({ledger_path}:3)");
+    for expected in [
+        (
+            xunit.clone(),
+            total,
+            format!(
+                "total counts distinct entries [xunit] ← body changed: {normalize} → total counts distinct entries (tests/Calc.Xunit/LedgerTests.fs:{total})"
+            ),
+        ),
+        (
+            xunit.clone(),
+            summary,
+            format!(
+                "summary says the total [xunit] ← body changed: {normalize} → summary ({report}:3) → summary says the total (tests/Calc.Xunit/LedgerTests.fs:{summary})"
+            ),
+        ),
+        (
+            expecto.clone(),
+            expecto_line,
+            format!(
+                "summary of two [expecto] ← body changed: {normalize} → summary ({report}:3) → summary of two (tests/Calc.Expecto/ReportTests.fs:{expecto_line})"
+            ),
+        ),
+    ] {
+        assert!(
+            listed.contains(&(expected.0.clone(), expected.1, "I".to_owned(), expected.2.clone())),
+            "{expected:?} in {listed:#?}"
+        );
+    }
+    assert!(
+        listed.iter().all(|row| !row.3.starts_with("count counts every entry") && !row.3.starts_with("count of none")),
+        "Ledger.count is not reached: {listed:#?}"
+    );
+    let message = step["message"].as_str().unwrap();
+    assert!(message.contains("reached by the change (unsaved buffers; complete)"), "{message}");
+    assert!(message.contains(":FslensAffectedTests! runs them"), "{message}");
+}
+
 /// The quickfix list as (file, line, text) rows.
 fn quickfix_rows(step: &Value) -> Vec<(PathBuf, u64, String)> {
     step["quickfix"]

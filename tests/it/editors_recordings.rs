@@ -286,3 +286,52 @@ async fn record_tests_for_symbol_and_run_tests_on_editors() {
     record("run-tests-failure", answer(&run), root);
     editor.stop().await;
 }
+
+fn git(root: &Path, arguments: &[&str]) {
+    let output = std::process::Command::new("git")
+        .args(["-c", "user.name=t", "-c", "user.email=t@example.com", "-c", "commit.gpgsign=false"])
+        .args(arguments)
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "git {arguments:?}: {}", String::from_utf8_lossy(&output.stderr));
+}
+
+/// `fslens.affectedTests` on fixtures/tested-reach (restored, a git repository of one commit):
+/// with `run: true` after `Ledger.total` lost its `List.distinct` on disk (the xUnit fact
+/// calling it fails at its frame; the Expecto case is not run), and of an unsaved buffer
+/// (`Report.summary`'s text changed in the editor only).
+#[tokio::test]
+async fn record_affected_tests_on_tested_reach() {
+    let workspace = fixture_copy("tested-reach");
+    let root = workspace.path().canonicalize().unwrap();
+    support::dotnet::restore(&root.join("Calc.sln"));
+    std::fs::write(root.join(".gitignore"), "bin/\nobj/\n").unwrap();
+    git(&root, &["init", "-q"]);
+    git(&root, &["add", "-A"]);
+    git(&root, &["commit", "-q", "-m", "the fixture"]);
+    let ledger = root.join("src/Calc/Ledger.fs");
+    let text = std::fs::read_to_string(&ledger).unwrap();
+    std::fs::write(&ledger, text.replacen(" |> List.distinct", "", 1)).unwrap();
+    let build = std::process::Command::new("dotnet")
+        .args(["build", "--nologo", "-v", "quiet", "tests/Calc.Xunit/Calc.Xunit.fsproj"])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    assert!(build.status.success(), "dotnet build: {}", String::from_utf8_lossy(&build.stdout));
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = Editor::start(&root, runtime.path(), &double_command(), &[]).await;
+    editor.wait_until_ready().await;
+    let run = editor.execute(Command::AffectedTests, json!({"since": "HEAD", "run": true})).await;
+    assert_eq!(run["result"]["run"]["totals"]["failed"], json!(1), "{run}");
+    record("affected-tests-run", answer(&run), workspace.path());
+
+    let report = root.join("src/Calc/Report.fs");
+    let uri = editor.open(&report, 1).await;
+    let text = std::fs::read_to_string(&report).unwrap();
+    editor.change(&uri, 2, &text.replace("%d distinct", "%d different")).await;
+    let unsaved = editor.execute(Command::AffectedTests, json!({})).await;
+    assert_eq!(unsaved["result"]["source"], json!({"kind": "buffers"}), "{unsaved}");
+    record("affected-tests-buffers", answer(&unsaved), workspace.path());
+    editor.stop().await;
+}

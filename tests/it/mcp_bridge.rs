@@ -92,13 +92,28 @@ async fn an_agent_joins_the_editor_session_sees_its_unsaved_edit_and_cancels_int
     for core in ["status", "find", "check", "field_impact", "activate_tools"] {
         assert!(default_tools.contains(&core), "{core} missing from the default list {default_tools:?}");
     }
-    for situational in ["navigate", "symbol_at_word", "outline", "diagnostics", "make_internal_visible", "restart"] {
+    for situational in [
+        "navigate",
+        "symbol_at_word",
+        "outline",
+        "diagnostics",
+        "make_internal_visible",
+        "restart",
+        "tests_for_symbol",
+        "run_tests",
+        "affected_tests",
+    ] {
         assert!(!default_tools.contains(&situational), "{situational} listed before activation: {default_tools:?}");
     }
     let groups = &tool_body(&report, "groupsBefore")["groups"];
-    let navigation = groups.as_array().unwrap().iter().find(|group| group["group"] == "navigation").unwrap();
+    let group = |name: &str| groups.as_array().unwrap().iter().find(|group| group["group"] == name).unwrap().clone();
+    let navigation = group("navigation");
     assert_eq!(navigation["active"], json!(false), "{groups}");
     assert!(navigation["tools"].as_array().unwrap().contains(&json!("navigate")), "{groups}");
+    // The tests an edit reaches, the tests of a symbol and running them: one group.
+    let tests = group("tests");
+    assert_eq!(tests["active"], json!(false), "{groups}");
+    assert_eq!(tests["tools"], json!(["tests_for_symbol", "run_tests", "affected_tests"]), "{groups}");
     assert_eq!(report["badGroup"]["isError"], json!(true), "{}", report["badGroup"]);
     assert_eq!(report["badGroup"]["body"]["error"]["data"]["argument"], json!("groups"), "{}", report["badGroup"]);
     let activated = tool_body(&report, "activated");

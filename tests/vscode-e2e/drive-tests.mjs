@@ -4,7 +4,9 @@
 // headless Chromium as a user would: the cursor on `needle`, the command from the palette, the
 // quick pick of its two tests (a screenshot), Enter to run them, the notification with the
 // totals, Go to Failure (the editor at the failing frame's line) and the failure in the Problems
-// view. scripts/test-editors.sh runs it with the environment drive.mjs takes (CODE_SERVER,
+// view. Then "fslens: Tests affected by my changes" on an unsaved edit of `needle`: the quick
+// pick of the same two tests with their reason chains, Enter, the same totals and the failure
+// as a problem. scripts/test-editors.sh runs it with the environment drive.mjs takes (CODE_SERVER,
 // PLAYWRIGHT_CORE, CHROMIUM, FSLENS_VSIX, FSLENS_E2E_OUT).
 
 import { execFileSync } from "node:child_process";
@@ -104,6 +106,49 @@ async function scenario(driver) {
   await driver.screenshot("tests-failure-at-frame");
   log(`tests failure: line ${frame} of ${TESTS_FILE}; problem: ${(await problem.innerText()).replace(/\s+/g, " ").slice(0, 160)}`);
   await driver.assertNoErrorNotification("during the run");
+
+  // fslens: Tests affected by my changes, on an unsaved edit of needle's body: the quick pick
+  // of its two tests, each with the reason (the chain from needle) as its detail; Enter runs
+  // them (the build on disk: one fails on purpose) and the failure is a problem again, with its reason.
+  await driver.clearNotifications();
+  await driver.openFile("src/Gauges/Dial.fs");
+  const needleLine = lineOf("src/Gauges/Dial.fs", "let needle");
+  await driver.goToLine(needleLine, "let needle reading = reading * 2".length + 1);
+  await page.keyboard.type(" + 0");
+  await page.locator(".tabs-container .tab.active.dirty", { hasText: "Dial.fs" }).waitFor({ timeout: STEP_TIMEOUT_MS });
+  await driver.runCommand("fslens: Tests affected by my changes");
+  await driver.pick("My changes");
+  await title
+    .filter({ hasText: "2 test(s) reached by the change (unsaved buffers; complete)" })
+    .waitFor({ timeout: READY_TIMEOUT_MS });
+  const affected = (
+    await page
+      .locator(".quick-input-widget .monaco-list-row:visible")
+      .evaluateAll((rows) => rows.map((row) => row.querySelector(".label-name")?.textContent ?? ""))
+  ).sort();
+  assert(
+    JSON.stringify(affected) === JSON.stringify(["needle doubles the reading", "needle of one points at three"]),
+    `the affected tests quick pick shows these tests: ${affected}`,
+  );
+  const reason = `body changed: needle (src/Gauges/Dial.fs:${needleLine}) → needle of one points at three (${TESTS_FILE}:${lineOf(TESTS_FILE, "``needle of one points at three``")})`;
+  await page.locator(".quick-input-widget .monaco-list-row", { hasText: reason }).first().waitFor({ timeout: STEP_TIMEOUT_MS });
+  await driver.screenshot("affected-tests-quick-pick");
+  log(`affected tests quick pick: ${await title.innerText()}: ${reason}`);
+  await page.keyboard.press("Enter");
+  const affectedTotals = await driver.waitForNotification(/^fslens: Tests: \d+ passed, \d+ failed/, READY_TIMEOUT_MS);
+  assert(
+    affectedTotals.message === "fslens: Tests: 1 passed, 1 failed, 0 skipped, 0 other",
+    `the affected tests' run totals: ${affectedTotals.message}`,
+  );
+  await driver.runCommand("View: Focus Problems (Errors, Warnings, Infos)");
+  // The problem carries the reason its test was selected.
+  await page
+    .locator(".markers-panel .monaco-list-row", { hasText: `(selected because ${reason})` })
+    .first()
+    .waitFor({ timeout: STEP_TIMEOUT_MS });
+  await driver.screenshot("affected-tests-run");
+  log(`affected tests run: ${affectedTotals.message}`);
+  await driver.assertNoErrorNotification("during the affected tests' run");
 }
 
 async function main() {

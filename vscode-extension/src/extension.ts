@@ -44,6 +44,7 @@ import {
   runReport,
   RunTestsResult,
   runSelection,
+  RunReport,
   RunSelection,
   TestPick,
   testPicks,
@@ -51,6 +52,15 @@ import {
   TestsForSymbolResult,
   testsSummary,
 } from "./logic/tests";
+import {
+  AffectedPick,
+  affectedPicks,
+  affectedRunReport,
+  affectedSummary,
+  affectedTestsArguments,
+  AffectedTestsResult,
+  runPlan,
+} from "./logic/affectedTests";
 import { exposeChoices, makeVisibleArguments, MakeVisibleResult, makeVisibleOutcome } from "./logic/makeVisible";
 import { bundledBinary, resolveServerBinary, serverCommand, ServerSettings } from "./logic/server";
 import { needsFullStatus, projectNames, StatusLike, statusPresentation, StatusTracker } from "./logic/status";
@@ -653,15 +663,26 @@ async function pickFromRenamePreview(preview: RenamePreview): Promise<boolean> {
   return pickFromRenamePreview(preview);
 }
 
-type TestPickItem = vscode.QuickPickItem & { pick: TestPick };
+/** A test row of a quick pick: its text, whether it starts checked, and where the test is. */
+interface PickableTest {
+  label: string;
+  description: string;
+  detail: string;
+  picked: boolean;
+  /** Absolute path, 0-based line. */
+  path: string;
+  line: number;
+}
+
+type TestPickItem<T extends PickableTest> = vscode.QuickPickItem & { pick: T };
 
 /**
  * The tests in a quick pick of several choices: the runnable ones checked, so Enter runs them
  * all; each row's button opens the test. Resolves to the checked tests, or undefined when the
  * pick is dismissed (or left to open a test).
  */
-function pickTests(picks: TestPick[], title: string): Promise<TestPick[] | undefined> {
-  const quickPick = vscode.window.createQuickPick<TestPickItem>();
+function pickTests<T extends PickableTest>(picks: T[], title: string): Promise<T[] | undefined> {
+  const quickPick = vscode.window.createQuickPick<TestPickItem<T>>();
   const open: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon("go-to-file"), tooltip: "Go to the test" };
   const items = picks.map((pick) => ({
     label: pick.label,
@@ -679,7 +700,7 @@ function pickTests(picks: TestPick[], title: string): Promise<TestPick[] | undef
   quickPick.selectedItems = items.filter((item) => item.pick.picked);
   return new Promise((resolve) => {
     let settled = false;
-    const settle = (value: TestPick[] | undefined) => {
+    const settle = (value: T[] | undefined) => {
       if (!settled) {
         settled = true;
         resolve(value);
@@ -732,7 +753,7 @@ async function testsForSymbolCommand() {
   if (picked.length === 0) {
     return report("info", "fslens: no test checked: nothing was run");
   }
-  await runTestsAndReport(runSelection(found, picked.map((pick) => pick.test)));
+  await runTestsAndReport(runSelection(found, picked.map((pick: TestPick) => pick.test)));
 }
 
 /** fslens.runTests of a selection: the results in the fslens Tests output, failures as problems. */
@@ -760,7 +781,11 @@ async function runTestsAndReport(selection: RunSelection) {
   if (!result) {
     return;
   }
-  const run = runReport(result, workspaceRoot() ?? "");
+  await showRunReport(runReport(result, workspaceRoot() ?? ""));
+}
+
+/** A run's report: its lines in the fslens Tests output, failures as problems at their frames, the summary. */
+async function showRunReport(run: RunReport) {
   testsOutput.clear();
   run.lines.forEach((line) => testsOutput.appendLine(line));
   testFailures.clear();
@@ -781,6 +806,83 @@ async function runTestsAndReport(selection: RunSelection) {
     await vscode.window.showTextDocument(document, { selection: new vscode.Range(at, at) });
   } else if (action === "Show Results") {
     testsOutput.show(true);
+  }
+}
+
+/**
+ * fslens: Tests affected by my changes — affectedTests of the unsaved buffers (else the
+ * uncommitted changes) or of git since a revision; a quick pick of the selected tests with
+ * their reasons (and, when the answer is not complete, the fallback tests, unchecked); the
+ * checked ones run, failures as problems.
+ */
+async function affectedTestsCommand() {
+  const title = "Tests affected by my changes";
+  const source = await vscode.window.showQuickPick(
+    [
+      { label: "My changes", detail: "the unsaved buffers against the disk; when none differs, the uncommitted changes (since HEAD)", since: undefined as string | undefined },
+      { label: "Since a git revision…", detail: "everything committed and uncommitted since a revision (HEAD, a branch, a commit)", since: "" },
+    ],
+    { title: `fslens: ${title}` },
+  );
+  if (!source) {
+    return;
+  }
+  let since = source.since;
+  if (since !== undefined) {
+    since = await vscode.window.showInputBox({ title: `fslens: ${title}`, prompt: "A git revision", value: "HEAD" });
+    if (since === undefined) {
+      return;
+    }
+  }
+  const request = { since };
+  const found = await vscode.window
+    .withProgress({ location: vscode.ProgressLocation.Notification, title: `fslens: ${title}`, cancellable: true }, (_progress, token) =>
+      execute<AffectedTestsResult>("fslens.affectedTests", affectedTestsArguments(request), token),
+    )
+    .then(
+      (value) => value,
+      (error) => {
+        void report("error", `fslens: ${title} failed: ${describeError(error)}`);
+        return undefined;
+      },
+    );
+  if (!found) {
+    return;
+  }
+  const summary = affectedSummary(found);
+  output.appendLine(summary.text);
+  const picks = affectedPicks(found, workspaceRoot() ?? "");
+  if (picks.length === 0) {
+    return report(summary.level, `fslens: ${summary.text}`);
+  }
+  const picked = await pickTests<AffectedPick>(picks, summary.text);
+  if (!picked) {
+    return;
+  }
+  if (picked.length === 0) {
+    return report("info", "fslens: no test checked: nothing was run");
+  }
+  const plan = runPlan(found, picked);
+  if (plan.kind === "runTests") {
+    if (plan.unnamed.length > 0) {
+      void report("warning", `fslens: not run, no full name to select them by: ${plan.unnamed.join(", ")}`);
+    }
+    return plan.argument ? runTestsAndReport({ argument: plan.argument, notRunnable: [] }) : undefined;
+  }
+  const ran = await vscode.window
+    .withProgress(
+      { location: vscode.ProgressLocation.Notification, title: `fslens: running ${picked.length} affected test(s)`, cancellable: true },
+      (_progress, token) => execute<AffectedTestsResult>("fslens.affectedTests", affectedTestsArguments({ ...request, run: true }), token),
+    )
+    .then(
+      (value) => value,
+      (error) => {
+        void report("error", `fslens: running the affected tests failed: ${describeError(error)}`);
+        return undefined;
+      },
+    );
+  if (ran) {
+    await showRunReport(affectedRunReport(ran, workspaceRoot() ?? ""));
   }
 }
 
@@ -824,6 +926,7 @@ export async function activate(context: vscode.ExtensionContext) {
   register("fslens-vscode.typeHierarchy", typeHierarchyCommand);
   register("fslens-vscode.renamePreview", renamePreviewCommand);
   register("fslens-vscode.testsForSymbol", testsForSymbolCommand);
+  register("fslens-vscode.affectedTests", affectedTestsCommand);
   register("fslens-vscode.showStatus", statusCommand);
   register("fslens-vscode.showLog", () => output.show());
   register("fslens-vscode.restart", async () => {

@@ -48,6 +48,14 @@ test("the tests of the symbol: a command in the palette and the editor's menu, i
   assert.match(source, /quickPick\.canSelectMany = true/);
 });
 
+test("the tests affected by my changes: a palette command asking fslens.affectedTests, its checked tests run", () => {
+  const titles = Object.fromEntries(manifest.contributes.commands.map((c) => [c.command, `${c.category}: ${c.title}`]));
+  assert.equal(titles["fslens-vscode.affectedTests"], "fslens: Tests affected by my changes");
+  assert.match(source, /execute<AffectedTestsResult>\("fslens\.affectedTests", affectedTestsArguments\(request\)/);
+  assert.match(source, /execute<AffectedTestsResult>\("fslens\.affectedTests", affectedTestsArguments\(\{ \.\.\.request, run: true \}\)/);
+  assert.match(source, /pickTests<AffectedPick>\(picks, summary\.text\)/);
+});
+
 test("every setting the code reads is declared", () => {
   const declared = new Set(Object.keys(manifest.contributes.configuration.properties));
   const read = [...source.matchAll(/config\.get<[^>]+>\("([^"]+)"\)/g)].map((m) => "fslens." + m[1]);

@@ -6,8 +6,8 @@
 -- Inputs (environment): FSLENS_PLUGIN (editors/neovim), FSLENS_BIN, FSLENS_FSAC,
 -- FSLENS_WORKSPACE (a copy of fixtures/shipping), FSLENS_OUT (the JSON file to write),
 -- FSLENS_STEPS (comma-separated: unit, check, make_visible, find, field_impact, rename, callers,
--- callees, implementations, type_hierarchy, tests_for_symbol, run_tests, dead_code, signature_drift,
--- union_case_impact), FSLENS_LOG (fslens's log file),
+-- callees, implementations, type_hierarchy, tests_for_symbol, run_tests, affected_tests, dead_code,
+-- signature_drift, union_case_impact), FSLENS_LOG (fslens's log file),
 -- FSLENS_START (`enable`: Neovim 0.11's vim.lsp.config + vim.lsp.enable("fslens"), no setup()).
 
 local out = { steps = {}, errors = {} }
@@ -191,6 +191,48 @@ local function main()
       local placed = fslens.failure_items(workspace, { tests = { { fullName = "A.gone", displayName = "A.gone", outcome = "notFound" } } })
       eq({ placed[1].filename, placed[1].lnum, placed[1].type }, { workspace .. "/tests/A/T.fs", 4, "W" }, "a test without a result at its declaration")
       fslens.test_places["A.gone"] = nil
+      -- An affectedTests answer: each test with its reasons; an incomplete one says what was
+      -- not followed and lists the fallback tests; a run puts a failure at its frame.
+      local chain = {
+        { name = "normalize", path = "L/P.fs", line = 2 },
+        { name = "total", path = "L/L.fs", line = 2 },
+        { name = "total works", path = "T/T.fs", line = 6 },
+      }
+      eq(fslens.reason_text({ change = "body", chain = chain }),
+        "body changed: normalize (L/P.fs:3) → total (L/L.fs:3) → total works (T/T.fs:7)", "reason text")
+      eq(fslens.reason_text({ change = "removed", noLongerCompiles = true, chain = { chain[1], chain[3] } }),
+        "removed, no longer compiles: normalize (L/P.fs:3) → total works (T/T.fs:7)", "removed reason text")
+      local selected = { name = "total works", fullyQualifiedName = "T.total works", framework = "xunit", project = "T/T.fsproj",
+        path = "T/T.fs", line = 6, reasons = { { change = "body", chain = chain } } }
+      local partial = {
+        source = { kind = "since", revision = "HEAD" }, complete = false, totalTests = 1, tests = { selected },
+        missing = { "the depth limit cut total" },
+        fallbackTests = { { name = "other", project = "T/T.fsproj", path = "T/T.fs", line = 9 } },
+      }
+      local listed = fslens.affected_items(workspace, partial)
+      eq(#listed, 3, "a test, what was not followed, a fallback test")
+      eq({ listed[1].filename, listed[1].lnum, listed[1].type, listed[1].text },
+        { workspace .. "/T/T.fs", 7, "I", "total works [xunit] ← body changed: normalize (L/P.fs:3) → total (L/L.fs:3) → total works (T/T.fs:7)" },
+        "a selected test")
+      eq({ listed[2].filename, listed[2].text, listed[2].type }, { nil, "NOT complete: the depth limit cut total", "W" }, "not followed")
+      eq({ listed[3].lnum, listed[3].type, listed[3].text },
+        { 10, "W", "other [fallback: not reached by the walk, not ruled out either]" }, "a fallback test")
+      eq(fslens.affected_summary(partial),
+        "fslens: 1 test(s) reached by the change (since HEAD; NOT complete): not followed: the depth limit cut total — 1 fallback test(s) in the list; :FslensAffectedTests! runs them",
+        "an incomplete answer's summary")
+      eq(fslens.affected_summary({ source = { kind = "buffers" }, complete = true, totalTests = 0, tests = {},
+        notes = { "no change: no unsaved buffer differs from the disk" } }),
+        "fslens: 0 test(s) reached by the change (unsaved buffers; complete) — no change: no unsaved buffer differs from the disk",
+        "no change is said")
+      local failed = vim.tbl_extend("force", selected, { results = { { fullName = "T.total works", displayName = "T.total works",
+        outcome = "failed", message = "Expected: 2\n Actual: 3", location = { path = "T/T.fs", line = 7 } } } })
+      local results = fslens.affected_items(workspace, {
+        tests = { failed, vim.tbl_extend("force", selected, { name = "e", framework = "expecto", line = 1 }) },
+        run = { status = "ok", complete = true, totals = { passed = 0, failed = 1, skipped = 0, other = 0 }, tests = {} },
+      })
+      eq({ results[1].filename, results[1].lnum, results[1].type }, { workspace .. "/T/T.fs", 7, "E" }, "a failure at its frame (1-based)")
+      eq(results[1].text, "T.total works: Expected: 2 Actual: 3 ← body changed: normalize (L/P.fs:3) → total (L/L.fs:3) → total works (T/T.fs:7)", "a failure's text")
+      eq({ results[2].lnum, results[2].type, results[2].text:match("^e: not run") ~= nil }, { 2, "W", true }, "a test not run")
       -- The answers of deadCode, unionCaseImpact and signatureDrift as quickfix items (the files
       -- do not exist: columns come from the character, or 1).
       local dead = fslens.dead_code_items(workspace, {
@@ -358,6 +400,28 @@ local function main()
       seen.by_name_totals = by_name.totals
       seen.by_name_quickfix = quickfix()
       seen.by_name_message = fslens.last_message
+    elseif step == "affected_tests" then
+      -- FSLENS_WORKSPACE is a copy of fixtures/tested-reach made a git repository, whose
+      -- Ledger.total lost its List.distinct on disk since HEAD (the xUnit tests built after).
+      local ran = run_command("affectedTests", "FslensAffectedTests! HEAD")
+      seen.run_error = ran.error and error_text(ran.error)
+      seen.run_title = vim.fn.getqflist({ title = 0 }).title
+      seen.run_message = fslens.last_message
+      seen.run_quickfix = quickfix()
+      -- An unsaved edit of Parsing.normalize's body (FSLENS_FIRST_FILE), not written: the
+      -- default change is the unsaved buffers.
+      open(workspace .. "/src/Calc/Parsing.fs")
+      local line = cursor_on("let normalize", "normalize")
+      local text = vim.api.nvim_buf_get_lines(0, line - 1, line, false)[1]
+      vim.api.nvim_buf_set_lines(0, line - 1, line, false, { (text:gsub("ToLowerInvariant", "ToUpperInvariant")) })
+      local listed = run_command("affectedTests", "FslensAffectedTests")
+      seen.error = listed.error and error_text(listed.error)
+      seen.complete = listed.complete
+      seen.source = listed.source and listed.source.kind
+      seen.title = vim.fn.getqflist({ title = 0 }).title
+      seen.message = fslens.last_message
+      seen.quickfix = quickfix()
+      seen.saved = vim.fn.readfile(workspace .. "/src/Calc/Parsing.fs")[line]
     elseif step == "dead_code" then
       -- FSLENS_WORKSPACE is a copy of fixtures/dead (rooted at its .git).
       local result = run_command("deadCode", "FslensDeadCode")

@@ -103,8 +103,8 @@ export function testsSummary(result: TestsForSymbolResult): { text: string; leve
 }
 
 export interface RunSelection {
-  /** fslens.runTests's argument, or undefined when no picked test can be selected by name. */
-  argument?: { tests: string[]; projects: string[]; timeoutMs?: number };
+  /** fslens.runTests's argument, or undefined when no picked test can be selected by name (no `projects`: every test project). */
+  argument?: { tests: string[]; projects?: string[]; timeoutMs?: number };
   /** The picked tests fslens.runTests cannot select (shown, not silently dropped). */
   notRunnable: string[];
 }

@@ -1,7 +1,8 @@
 -- fslens for Neovim: starts `fslens` (an LSP proxy in front of FsAutoComplete) as the F#
 -- language server and adds :FslensFind, :FslensCheck, :FslensFieldImpact,
 -- :FslensMakeVisible, :FslensRename, :FslensCallers, :FslensCallees, :FslensImplementations,
--- :FslensTypeHierarchy, :FslensTestsForSymbol, :FslensRunTests, :FslensStatus and :FslensRestart.
+-- :FslensTypeHierarchy, :FslensTestsForSymbol, :FslensRunTests, :FslensAffectedTests, :FslensStatus
+-- and :FslensRestart.
 --
 -- Works on Neovim 0.7 (vim.lsp.start_client + buf_attach_client on FileType fsharp) and on
 -- 0.8 and newer (vim.lsp.start), through setup(); on 0.11 and newer also without setup(), by
@@ -801,11 +802,12 @@ end
 -- Every entry of M.quickfix_commands is one :Fslens* command that sends one fslens command
 -- and fills the quickfix list from its answer. An entry has
 --   user_command  the :Fslens… name;  nargs, complete  as nvim_create_user_command takes them
---   arguments(args, bufnr, callback)  calls callback(nil, command, argument) with the fslens
---                 command to send and its argument object, or callback(message) to refuse
---   items(root, answer)  the quickfix items of the answer (file, lnum, col, text, type)
---   title(answer)        the quickfix list's title
---   message(answer, items)  the one-line summary, saying how complete the answer is
+--   bang          optional: true when the command takes a `!`
+--   arguments(args, bufnr, callback, bang)  calls callback(nil, command, argument) with the
+--                 fslens command to send and its argument object, or callback(message) to refuse
+--   items(root, answer, argument)  the quickfix items of the answer (file, lnum, col, text, type)
+--   title(answer, argument)        the quickfix list's title
+--   message(answer, items, argument)  the one-line summary, saying how complete the answer is
 --   remember(answer, list_id, argument, root)  optional: called with the new quickfix list's id
 -- M.run_quickfix(name, args, done) runs an entry; M.last[name] is its last answer (or
 -- {error = …}) and M.completed[name] counts its answers. A new command that answers a list of
@@ -813,8 +815,9 @@ end
 
 M.quickfix_commands = {}
 
--- Runs the quickfix command `name` (a key of M.quickfix_commands) with the user's `args`.
-function M.run_quickfix(name, args, done)
+-- Runs the quickfix command `name` (a key of M.quickfix_commands) with the user's `args` (and
+-- `bang`, for an entry declared with `bang = true`).
+function M.run_quickfix(name, args, done, bang)
   local entry = M.quickfix_commands[name]
   local bufnr = vim.api.nvim_get_current_buf()
   local function finish(err, answer)
@@ -833,20 +836,20 @@ function M.run_quickfix(name, args, done)
       if err then
         return finish(err)
       end
-      local items = entry.items(client_root(client), answer)
-      set_quickfix(entry.title(answer), items, true)
+      local items = entry.items(client_root(client), answer, argument)
+      set_quickfix(entry.title(answer, argument), items, true)
       if entry.remember then
         entry.remember(answer, vim.fn.getqflist({ id = 0 }).id, argument, client_root(client))
       end
       M.last[name] = answer
-      local message, level = entry.message(answer, items)
+      local message, level = entry.message(answer, items, argument)
       notify(message, level)
       return finish(nil, answer)
     end, bufnr)
     if not sent then
       return finish("no fslens client for this buffer")
     end
-  end)
+  end, bang)
 end
 
 -- The arguments of a command about the symbol at the cursor, or named by `query`.
@@ -1096,6 +1099,168 @@ local function present(value)
   end
   return value
 end
+
+-- ---------------------------------------------------------------------------------------
+-- :FslensAffectedTests[!] [rev]: the tests a change reaches (fslens.affectedTests)
+
+--- One reason of an affectedTests test as text: what changed, then each step of the chain
+--- from the changed declaration (or project file) to the test, `name (path:line)` with a
+--- 1-based line (exported for tests).
+function M.reason_text(reason)
+  local changes = { signature = "signature changed", body = "body changed", projectFile = "project file changed" }
+  local steps = {}
+  for _, step in ipairs(reason.chain or {}) do
+    table.insert(steps, string.format("%s (%s:%d)", tostring(step.name), tostring(step.path), (step.line or 0) + 1))
+  end
+  local change = changes[reason.change] or tostring(reason.change)
+  if reason.noLongerCompiles then
+    change = change .. ", no longer compiles"
+  end
+  return change .. ": " .. table.concat(steps, " → ")
+end
+
+local function reasons_text(test)
+  local texts = {}
+  for _, reason in ipairs(test.reasons or {}) do
+    table.insert(texts, M.reason_text(reason))
+  end
+  return table.concat(texts, "; ")
+end
+
+local function change_source(answer)
+  local source = answer.source or {}
+  if source.kind == "since" then
+    return "since " .. tostring(source.revision)
+  end
+  return source.kind == "buffers" and "unsaved buffers" or "the change"
+end
+
+--- The quickfix items of an fslens.affectedTests answer (exported for tests). Without a run:
+--- each selected test at its name with its framework and reasons; when the answer is not
+--- complete, what was not followed (no file) and each fallback test (a warning at its name:
+--- the walk could not rule it out). With a run: each selected test's result — a failure at its
+--- failing frame (an error, with VSTest's message and the reason), a pass at the test, a test
+--- without a result (not run: no VSTest adapter, or not found) a warning at the test — and
+--- stale builds.
+function M.affected_items(root, answer)
+  local items = {}
+  local ran = present(answer.run) ~= nil
+  for _, test in ipairs(answer.tests or {}) do
+    local path = absolute(root, test.path)
+    local at = { filename = path, lnum = test.line + 1, col = column_of(line_of(path, test.line), test.name) }
+    local reasons = reasons_text(test)
+    if not ran then
+      table.insert(items, vim.tbl_extend("force", at, {
+        text = test.name .. " [" .. tostring(test.framework) .. "] ← " .. reasons,
+        type = "I",
+      }))
+    elseif #(test.results or {}) == 0 then
+      table.insert(items, vim.tbl_extend("force", at, { text = test.name .. ": not run ← " .. reasons, type = "W" }))
+    else
+      for _, result in ipairs(test.results) do
+        local text = tostring(result.displayName) .. ": " .. tostring(result.outcome)
+        if result.outcome == "failed" then
+          text = tostring(result.displayName) .. ": " .. vim.trim(((result.message or "failed"):gsub("%s+", " ")))
+        end
+        local item = vim.tbl_extend("force", at, { text = text .. " ← " .. reasons })
+        local location = present(result.location)
+        if result.outcome == "failed" and location then
+          item.filename, item.lnum, item.col = absolute(root, location.path), location.line, 1
+        end
+        item.type = result.outcome == "failed" and "E" or result.outcome == "passed" and "I" or "W"
+        table.insert(items, item)
+      end
+    end
+  end
+  if ran then
+    -- Results matching no selected test (the run's own rows), and stale builds.
+    for _, item in ipairs(M.failure_items(root, answer.run)) do
+      table.insert(items, item)
+    end
+  else
+    for _, missing in ipairs(answer.missing or {}) do
+      table.insert(items, { text = "NOT complete: " .. missing, type = "W" })
+    end
+    for _, test in ipairs(answer.fallbackTests or {}) do
+      local path = absolute(root, test.path)
+      table.insert(items, {
+        filename = path,
+        lnum = test.line + 1,
+        col = column_of(line_of(path, test.line), test.name),
+        text = test.name .. " [fallback: not reached by the walk, not ruled out either]",
+        type = "W",
+      })
+    end
+  end
+  return items
+end
+
+--- The one-line summary of an fslens.affectedTests answer (exported for tests).
+function M.affected_summary(answer)
+  local run = present(answer.run)
+  local text
+  if run then
+    text = M.run_summary(run)
+  else
+    text = string.format("fslens: %d test(s) reached by the change (%s; %s)", answer.totalTests or #(answer.tests or {}),
+      change_source(answer), answer.complete and "complete" or "NOT complete")
+    if not answer.complete then
+      if #(answer.missing or {}) > 0 then
+        text = text .. ": not followed: " .. table.concat(answer.missing, "; ")
+      end
+      text = text .. string.format(" — %d fallback test(s) in the list", #(answer.fallbackTests or {}))
+    end
+  end
+  if #(answer.notes or {}) > 0 then
+    text = text .. " — " .. table.concat(answer.notes, "; ")
+  end
+  if not run and #(answer.tests or {}) > 0 then
+    text = text .. "; :FslensAffectedTests! runs them"
+  end
+  return text
+end
+
+M.quickfix_commands.affectedTests = {
+  user_command = "FslensAffectedTests",
+  nargs = "?",
+  bang = true,
+  -- `rev`: git since that revision; none: the unsaved buffers (else the uncommitted changes).
+  -- With `!` the selected tests run (fslens.affectedTests's `run: true`).
+  arguments = function(args, _, callback, bang)
+    local argument = { timeoutMs = M.config.timeout_ms }
+    if args and vim.trim(args) ~= "" then
+      argument.since = vim.trim(args)
+    end
+    if bang then
+      argument.run = true
+    end
+    callback(nil, "fslens.affectedTests", argument)
+  end,
+  items = M.affected_items,
+  title = function(answer)
+    local what = present(answer.run) and "results of the tests" or "tests"
+    return string.format("fslens %s reached by the change (%s)", what, change_source(answer))
+  end,
+  message = function(answer)
+    local run = present(answer.run)
+    local fine = run and run.status == "ok" and run.complete and ((run.totals or {}).failed or 0) == 0
+      or (not run and answer.complete)
+    return M.affected_summary(answer), fine and vim.log.levels.INFO or vim.log.levels.WARN
+  end,
+  -- :FslensRunTests on this list runs its tests by full name (in every test project: a name
+  -- VSTest cannot select comes back without a result, said in the list).
+  remember = function(answer, list_id, _, root)
+    local names = {}
+    for _, test in ipairs(answer.tests or {}) do
+      if test.fullyQualifiedName then
+        table.insert(names, test.fullyQualifiedName)
+        M.test_places[test.fullyQualifiedName] = { filename = absolute(root, test.path), lnum = test.line + 1 }
+      end
+    end
+    M.quickfix_tests[list_id] = { tests = names, skipped = #(answer.tests or {}) - #names }
+  end,
+}
+
 
 --- The quickfix items of an fslens.deadCode answer: each unused declaration at its name, as
 --- `name (kind, accessibility): evidence` (exported for tests).
@@ -1387,10 +1552,10 @@ function M.attach(bufnr)
   return id
 end
 
-local function command(name, fn, nargs, complete)
+local function command(name, fn, nargs, complete, bang)
   vim.api.nvim_create_user_command(name, function(opts)
-    fn(opts.args)
-  end, { nargs = nargs or "?", complete = complete })
+    fn(opts.args, opts.bang)
+  end, { nargs = nargs or "?", complete = complete, bang = bang or false })
 end
 
 function M.setup(opts)
@@ -1448,7 +1613,8 @@ define_commands = function()
   command("FslensImplementations", function() M.implementations() end, 0)
   command("FslensTypeHierarchy", function() M.type_hierarchy() end, 0)
   for name, entry in pairs(M.quickfix_commands) do
-    command(entry.user_command, function(args) M.run_quickfix(name, args) end, entry.nargs, entry.complete)
+    command(entry.user_command, function(args, bang) M.run_quickfix(name, args, nil, bang) end, entry.nargs,
+      entry.complete, entry.bang)
   end
   command("FslensStatus", function() M.status() end, 0)
   command("FslensRestart", function() M.restart() end, 0)
