@@ -1,12 +1,42 @@
 //! `fslens rename`'s text: each file's lines before and after, what is missed, the what-if
-//! check's verdict and what was applied.
+//! check's verdict and what was applied; or, for a name that names several symbols, the
+//! candidates.
 
 use serde_json::Value;
 
-use crate::commands::rename::{AppliedMode, RenameAnswer};
+use crate::commands::rename::{AmbiguousSymbol, AppliedMode, RenameAnswer, RenamePreview};
 
-/// The text form of a rename answer: each file's lines before and after, then what is missed.
+/// The text form of a rename answer: the preview, or the candidates of an ambiguous name.
 pub fn render_text(answer: &RenameAnswer) -> String {
+    match answer {
+        RenameAnswer::Preview(preview) => preview_text(preview),
+        RenameAnswer::Ambiguous(ambiguous) => ambiguous_text(ambiguous),
+    }
+}
+
+/// An ambiguous name: the message, then each candidate (kind, compiler name, 1-based place)
+/// with the flags that rename exactly it.
+fn ambiguous_text(answer: &AmbiguousSymbol) -> String {
+    let mut lines = vec![format!("rename {} -> {}: AMBIGUOUS: {}", answer.symbol, answer.new_name, answer.message)];
+    for candidate in &answer.candidates {
+        lines.push(format!(
+            "  {} {}  {}:{}:{}  (--path {} --line {} --character {})",
+            candidate.symbol_kind.as_deref().unwrap_or("symbol"),
+            candidate.symbol_full_name.as_deref().unwrap_or("null"),
+            candidate.path,
+            candidate.line + 1,
+            candidate.character + 1,
+            candidate.path,
+            candidate.line,
+            candidate.character
+        ));
+    }
+    lines.push("nothing was renamed or written".to_owned());
+    lines.join("\n")
+}
+
+/// A preview: each file's lines before and after, then what is missed.
+fn preview_text(answer: &RenamePreview) -> String {
     // A member that may be absent reads `null`, as JSON shows it.
     let or_null = |text: &Option<String>| text.clone().unwrap_or_else(|| "null".to_owned());
     let text = |value: &Value| value.as_str().map(str::to_owned).unwrap_or_else(|| value.to_string());

@@ -7,6 +7,10 @@
 //! `workspace/applyEdit` (the user can undo it); `apply: "disk"` first checks every file's
 //! hash against the preview's (`expectedHashes`), then writes each file to a temporary
 //! sibling and renames it over the original, all files or none.
+//!
+//! A rename renames one symbol. A `symbol` name that several compiler symbols share (a type
+//! and the module of its name, two records' fields) is answered `status: "ambiguous"` with
+//! each candidate's compiler name, kind and definition, and nothing is renamed: never a pick.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -48,7 +52,7 @@ crate::commands::arguments::symbol_position_arguments! {
     #[serde(rename_all = "camelCase", deny_unknown_fields)]
     pub struct RenameArguments {
         /// A qualified name (Module.Type.member) instead of path + line: find's one definition of
-        /// it is the position.
+        /// it is the position; a name several symbols share is answered `ambiguous` with them.
         #[serde(skip_serializing_if = "Option::is_none")]
         #[arg(long, conflicts_with_all = ["path", "line", "character", "word"])]
         pub symbol: Option<String>,
@@ -222,10 +226,77 @@ struct NoSymbolData<'a> {
     line_text: &'a str,
 }
 
-/// The answer of `fslens.rename`: the preview, its cross-check and what was applied.
+/// The answer of `fslens.rename`: the preview (`status: "ok"`), or, when `symbol` names
+/// several compiler symbols and a rename renames one, those candidates (`status:
+/// "ambiguous"`) and nothing renamed. Written as the variant's own object; read by `status`.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum RenameAnswer {
+    Preview(Box<RenamePreview>),
+    Ambiguous(AmbiguousSymbol),
+}
+
+impl<'de> Deserialize<'de> for RenameAnswer {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value = Value::deserialize(deserializer)?;
+        if value["status"] == AMBIGUOUS {
+            AmbiguousSymbol::deserialize(value).map(RenameAnswer::Ambiguous).map_err(serde::de::Error::custom)
+        } else {
+            RenamePreview::deserialize(value)
+                .map(|preview| RenameAnswer::Preview(Box::new(preview)))
+                .map_err(serde::de::Error::custom)
+        }
+    }
+}
+
+/// `status` of an answer that names the candidates instead of picking one.
+const AMBIGUOUS: &str = "ambiguous";
+
+/// `status: "ambiguous"`: the `symbol` asked names several compiler symbols (a type and the
+/// module of its name, overloads, an intrinsic and an extension member), and a rename renames
+/// exactly one. Nothing was renamed, applied or written, whatever `apply` said.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct RenameAnswer {
+pub struct AmbiguousSymbol {
+    /// Always `rename`.
+    pub tool: String,
+    /// Always `ambiguous`.
+    pub status: String,
+    /// The name asked (`symbol`).
+    pub symbol: String,
+    /// As written in source, backticks added.
+    pub new_name: String,
+    /// What is ambiguous and how to name one.
+    pub message: String,
+    /// Every definition the name has, one per compiler symbol, in find's order.
+    pub candidates: Vec<SymbolCandidate>,
+    /// Always `{mode: "none", applied: false}`.
+    pub applied: Applied,
+    /// Always `false`.
+    pub written_to_disk: bool,
+}
+
+/// One symbol an ambiguous name has: its compiler name and kind, and where it is defined
+/// (0-based, as `line` and `character` are given: that position renames exactly it).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SymbolCandidate {
+    /// As the compiler names it (`Symbols.TaskResultModule` for the module beside type
+    /// `TaskResult`); `null` when find could not tell.
+    pub symbol_full_name: Option<String>,
+    /// `type`, `module`, `member`, `field`, …, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub symbol_kind: Option<String>,
+    pub path: String,
+    pub line: u32,
+    pub character: u32,
+}
+
+/// The preview of `fslens.rename` (`status: "ok"`): the edits, their cross-check and what was
+/// applied.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RenamePreview {
     /// Always `rename`.
     pub tool: String,
     /// Always `ok`.
@@ -328,7 +399,42 @@ pub async fn rename(arguments: RenameArguments, context: CommandContext) -> Resu
     let root = context.workspace_root()?.to_path_buf();
     let new_name = validated_new_name(&arguments.new_name)?;
     let overlay = context.editor_buffers().await?;
-    let site = rename_site(&arguments, &context, &root, &overlay).await?;
+    match rename_site(&arguments, &context, &root, &overlay).await? {
+        StartAt::Site(site) => {
+            let request = RenameRequest { arguments, context, root, new_name, overlay, deadline };
+            preview_and_apply(request, site).await.map(|preview| RenameAnswer::Preview(Box::new(preview)))
+        }
+        StartAt::Ambiguous { symbol, candidates } => Ok(RenameAnswer::Ambiguous(AmbiguousSymbol {
+            tool: "rename".to_owned(),
+            status: AMBIGUOUS.to_owned(),
+            message: format!(
+                "{symbol:?} names {} symbols and a rename renames one: nothing was renamed. Ask again with one \
+                 candidate's position (path, line, character), or with its symbolFullName when no other \
+                 candidate's name ends with it (the compiler's `…Module` name of a module beside a type of its name)",
+                candidates.len()
+            ),
+            symbol,
+            new_name,
+            candidates,
+            applied: Applied { mode: AppliedMode::None, applied: false, failure_reason: None },
+            written_to_disk: false,
+        })),
+    }
+}
+
+/// What a rename was asked with, once its site is known.
+struct RenameRequest {
+    arguments: RenameArguments,
+    context: CommandContext,
+    root: PathBuf,
+    new_name: String,
+    overlay: crate::syntax::index::Overlay,
+    deadline: tokio::time::Instant,
+}
+
+/// The preview of renaming the symbol at `site`, verified and applied as asked.
+async fn preview_and_apply(request: RenameRequest, site: RenameSite) -> Result<RenamePreview, CommandError> {
+    let RenameRequest { arguments, context, root, new_name, overlay, deadline } = request;
     refuse_a_non_symbol(&site)?;
     let (mut prepared, mut workspace_edit) = fsac_rename(&context, &site, &new_name, deadline).await?;
     // A case of an active pattern, asked at its banana clip: FSAC would rename the whole
@@ -363,7 +469,7 @@ pub async fn rename(arguments: RenameArguments, context: CommandContext) -> Resu
     }
     let preview = preview(&by_path, &overlay, &root, arguments.max_lines.as_usize())?;
     let lines = LineIndex::new(&asked_site.text);
-    let mut answer = RenameAnswer {
+    let mut answer = RenamePreview {
         tool: "rename".to_owned(),
         status: "ok".to_owned(),
         old_name: prepared_text(&asked_site.text, &lines, &prepared),
@@ -452,27 +558,38 @@ async fn verify(
     })
 }
 
+/// Where a rename starts: a site, or the candidates of a `symbol` that names several.
+enum StartAt {
+    Site(RenameSite),
+    Ambiguous { symbol: String, candidates: Vec<SymbolCandidate> },
+}
+
 /// The file, text and position the rename starts at: the arguments' own, or (with `symbol`)
-/// find's one definition of it.
+/// find's one definition of it; several are the candidates, never a pick.
 async fn rename_site(
     arguments: &RenameArguments,
     context: &CommandContext,
     root: &Path,
     overlay: &crate::syntax::index::Overlay,
-) -> Result<RenameSite, CommandError> {
+) -> Result<StartAt, CommandError> {
     let found;
     let position = match &arguments.symbol {
         Some(symbol) => {
-            let (path, line, character) = definition_of(context, symbol, arguments.timeout_ms.as_duration_ms()).await?;
-            found = path;
-            SymbolPosition { path: &found, line, character: Some(character), word: None, occurrence: 1 }
+            let candidates = definitions_of(context, symbol, arguments.timeout_ms.as_duration_ms()).await?;
+            // Never empty: one is the site, several are the candidates.
+            let one = match <[SymbolCandidate; 1]>::try_from(candidates) {
+                Ok([one]) => one,
+                Err(candidates) => return Ok(StartAt::Ambiguous { symbol: symbol.clone(), candidates }),
+            };
+            found = one.path;
+            SymbolPosition { path: &found, line: one.line, character: Some(one.character), word: None, occurrence: 1 }
         }
         None => arguments
             .position()
             .ok_or_else(|| CommandError::invalid_argument("path", "required (or give a qualified symbol)"))?,
     };
     let ResolvedPosition { path, text, line, line_text, character } = position.resolve(root, overlay)?;
-    Ok(RenameSite { path, text, line, character, line_text })
+    Ok(StartAt::Site(RenameSite { path, text, line, character, line_text }))
 }
 
 /// A keyword or a string is no symbol, whatever the backend says about it.
@@ -608,37 +725,62 @@ async fn apply_in_editor(
     Ok(Applied { mode: AppliedMode::Editor, applied, failure_reason: Some(failure_reason) })
 }
 
-/// Where the qualified `symbol` is defined, from find's definitions (a signature's
-/// declaration is not a definition): exactly one, or `invalid_argument` naming `symbol` with
-/// the candidates.
-async fn definition_of(
+/// The definitions (a signature's declaration is not one) of the qualified `symbol`, one per
+/// compiler symbol: at least one, or `invalid_argument` naming `symbol`. The compiler's name of
+/// a module beside a type of its name (`Ns.TaskResultModule`, as a candidate lists it) is
+/// written nowhere in source: when nothing is declared under it, the name without `Module` is
+/// asked and only the definitions the compiler names so are kept.
+async fn definitions_of(
     context: &CommandContext,
     symbol: &str,
     timeout: std::time::Duration,
-) -> Result<(String, u32, u32), CommandError> {
-    let own = FindOwnArguments { query: Some(symbol.to_owned()), kind: FindKind::Definition, ..Default::default() };
+) -> Result<Vec<SymbolCandidate>, CommandError> {
+    let (mut candidates, completeness) = definitions_named(context, symbol, timeout).await?;
+    if candidates.is_empty()
+        && let Some(written) = symbol.strip_suffix("Module").filter(|rest| !rest.is_empty() && !rest.ends_with('.'))
+    {
+        let (named, _) = definitions_named(context, written, timeout).await?;
+        let suffix = format!(".{symbol}");
+        candidates = named
+            .into_iter()
+            .filter(|candidate| {
+                candidate.symbol_full_name.as_deref().is_some_and(|name| name == symbol || name.ends_with(&suffix))
+            })
+            .collect();
+    }
+    if candidates.is_empty() {
+        return Err(CommandError::invalid_argument(
+            "symbol",
+            format!("no declaration named {symbol:?} in the workspace (find's answer is {})", completeness.as_str()),
+        ));
+    }
+    Ok(candidates)
+}
+
+/// find's definitions of `query` (kind `definition`), as candidates, and how complete its
+/// answer was.
+async fn definitions_named(
+    context: &CommandContext,
+    query: &str,
+    timeout: std::time::Duration,
+) -> Result<(Vec<SymbolCandidate>, Completeness), CommandError> {
+    let own = FindOwnArguments { query: Some(query.to_owned()), kind: FindKind::Definition, ..Default::default() };
     let mut arguments = FindArguments::new(own);
     arguments.timeout_ms = FindTimeoutMs::clamped(u64::try_from(timeout.as_millis()).unwrap_or(u64::MAX));
     let found = crate::commands::find::all_sites(arguments, context.clone()).await?;
-    let definitions: Vec<_> = found.rows.iter().filter(|site| site.kind == SiteKind::Definition).collect();
-    let names: BTreeSet<&str> =
-        definitions.iter().map(|site| site.symbol_full_name.as_deref().unwrap_or("?")).collect();
-    match definitions.as_slice() {
-        [site] => Ok((site.file.clone(), site.range.start.line, site.range.start.character)),
-        [] => Err(CommandError::invalid_argument(
-            "symbol",
-            format!(
-                "no declaration named {symbol:?} in the workspace (find's answer is {})",
-                found.completeness.as_str()
-            ),
-        )),
-        _ => Err(CommandError::typed(
-            error_kinds::INVALID_ARGUMENT,
-            crate::lsp::message::error_codes::INVALID_PARAMS,
-            format!("{symbol:?} names {} declarations: qualify it, or give path and line", definitions.len()),
-            CandidatesData { argument: "symbol", candidates: names },
-        )),
-    }
+    let candidates = found
+        .rows
+        .iter()
+        .filter(|site| site.kind == SiteKind::Definition)
+        .map(|site| SymbolCandidate {
+            symbol_full_name: site.symbol_full_name.clone(),
+            symbol_kind: site.symbol_kind.clone(),
+            path: site.file.clone(),
+            line: site.range.start.line,
+            character: site.range.start.character,
+        })
+        .collect();
+    Ok((candidates, found.completeness))
 }
 
 /// The case the user pointed at when FSAC resolved the position to a whole banana clip
@@ -795,17 +937,14 @@ struct ApplyEditParams<'a> {
     edit: &'a Value,
 }
 
-/// `data` of an `invalid_argument` on a name with several declarations.
-#[derive(Serialize)]
-struct CandidatesData<'a> {
-    argument: &'static str,
-    candidates: BTreeSet<&'a str>,
-}
-
-/// Definite when the preview is complete, else not definite.
+/// Definite when the preview is complete; not definite when it is not, or when the name was
+/// ambiguous.
 impl crate::commands::outcome::Answered for RenameAnswer {
     fn outcome(&self) -> crate::commands::outcome::Outcome {
-        crate::commands::outcome::definite_if(self.complete)
+        match self {
+            RenameAnswer::Preview(preview) => crate::commands::outcome::definite_if(preview.complete),
+            RenameAnswer::Ambiguous(_) => crate::commands::outcome::Outcome::NotDefinite,
+        }
     }
 }
 

@@ -144,28 +144,50 @@ fn is_executable(path: &Path) -> bool {
     path.is_file()
 }
 
+/// Why a program run by [`run_captured`] gave no output.
+#[derive(Debug)]
+enum NotRun {
+    /// It could not be started (not found, not executable, no such directory).
+    CannotStart(std::io::Error),
+    /// The deadline passed before it ended; it was killed.
+    TimedOut,
+    /// Its output could not be read.
+    CannotRead(std::io::Error),
+}
+
+/// Runs `command` to its end with stdin closed and stdout and stderr captured, killing it at
+/// `deadline`: the one way this module runs a program to read what it prints (FSAC's
+/// `--version`, `dotnet build`, `git`). The program is set by the caller, a function of this
+/// module that names it itself (`dotnet`, `git`) or takes the user's own FSAC command line;
+/// nothing a peer sends chooses it (invariant 8).
+async fn run_captured(
+    mut command: tokio::process::Command,
+    deadline: tokio::time::Instant,
+) -> Result<std::process::Output, NotRun> {
+    command.stdin(Stdio::null()).stdout(Stdio::piped()).stderr(Stdio::piped()).kill_on_drop(true);
+    let child = command.spawn().map_err(NotRun::CannotStart)?;
+    // At the deadline the future, and with it the child, is dropped: `kill_on_drop` ends it.
+    match tokio::time::timeout_at(deadline, child.wait_with_output()).await {
+        Err(_) => Err(NotRun::TimedOut),
+        Ok(Err(error)) => Err(NotRun::CannotRead(error)),
+        Ok(Ok(output)) => Ok(output),
+    }
+}
+
 /// What `FSAC --version` gives (`fslens doctor`): runs the user's FSAC command (never a peer's:
 /// invariant 8) with `--version` added, in
 /// `workspace_root` (where FSAC starts, so a `global.json` pin applies as it would), stdin closed,
 /// and stops it after `timeout`.
 pub async fn fsac_version(command: &FsacCommand, workspace_root: &Path, timeout: std::time::Duration) -> VersionProbe {
-    let child = tokio::process::Command::new(&command.program)
-        .args(&command.args)
-        .arg("--version")
-        .current_dir(workspace_root)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn();
-    let child = match child {
-        Ok(child) => child,
-        Err(error) => return VersionProbe::Failed(format!("cannot start `{}`: {error}", command.display())),
-    };
-    let output = match tokio::time::timeout(timeout, child.wait_with_output()).await {
-        Err(_) => return VersionProbe::TimedOut(timeout.as_millis() as u64),
-        Ok(Err(error)) => return VersionProbe::Failed(format!("cannot read its output: {error}")),
-        Ok(Ok(output)) => output,
+    let mut version = tokio::process::Command::new(&command.program);
+    version.args(&command.args).arg("--version").current_dir(workspace_root);
+    let output = match run_captured(version, tokio::time::Instant::now() + timeout).await {
+        Ok(output) => output,
+        Err(NotRun::CannotStart(error)) => {
+            return VersionProbe::Failed(format!("cannot start `{}`: {error}", command.display()));
+        }
+        Err(NotRun::TimedOut) => return VersionProbe::TimedOut(timeout.as_millis() as u64),
+        Err(NotRun::CannotRead(error)) => return VersionProbe::Failed(format!("cannot read its output: {error}")),
     };
     let first_line = |bytes: &[u8]| {
         String::from_utf8_lossy(bytes).lines().map(str::trim).find(|line| !line.is_empty()).map(str::to_owned)
@@ -202,26 +224,24 @@ pub async fn run_build(request: BuildRequest) -> BuildRun {
     }
     let mut builds = Vec::new();
     for project in &request.projects {
-        let child = tokio::process::Command::new("dotnet")
+        let mut build = tokio::process::Command::new("dotnet");
+        build
             .args(confirm::build_arguments(project, &props))
             .current_dir(&request.workspace_root)
             .env("DOTNET_CLI_TELEMETRY_OPTOUT", "1")
             .env("DOTNET_NOLOGO", "1")
-            .env("MSBUILDDISABLENODEREUSE", "1")
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn();
-        let child = match child {
-            Ok(child) => child,
-            Err(error) => return BuildRun::CannotStart(format!("cannot start `dotnet build`: {error}")),
-        };
-        let elapsed_ms = || started.elapsed().as_millis() as u64;
-        let output = match tokio::time::timeout_at(request.deadline, child.wait_with_output()).await {
-            Err(_) => return BuildRun::TimedOut { builds, elapsed_ms: elapsed_ms() },
-            Ok(Err(error)) => return BuildRun::CannotStart(format!("cannot read `dotnet build`'s output: {error}")),
-            Ok(Ok(output)) => output,
+            .env("MSBUILDDISABLENODEREUSE", "1");
+        let output = match run_captured(build, request.deadline).await {
+            Ok(output) => output,
+            Err(NotRun::CannotStart(error)) => {
+                return BuildRun::CannotStart(format!("cannot start `dotnet build`: {error}"));
+            }
+            Err(NotRun::TimedOut) => {
+                return BuildRun::TimedOut { builds, elapsed_ms: started.elapsed().as_millis() as u64 };
+            }
+            Err(NotRun::CannotRead(error)) => {
+                return BuildRun::CannotStart(format!("cannot read `dotnet build`'s output: {error}"));
+            }
         };
         let mut text = String::from_utf8_lossy(&output.stdout).into_owned();
         text.push('\n');
@@ -263,19 +283,15 @@ const GIT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
 /// Runs `git` (the one on `PATH`: no peer chooses the program, invariant 8) with `arguments` in
 /// `directory`, stdin closed; its stdout, or what it said when it failed.
 async fn git(directory: &Path, arguments: &[&str]) -> Result<Vec<u8>, String> {
-    let child = tokio::process::Command::new("git")
-        .args(arguments)
-        .current_dir(directory)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .map_err(|error| format!("cannot start git: {error}"))?;
-    let output = match tokio::time::timeout(GIT_TIMEOUT, child.wait_with_output()).await {
-        Err(_) => return Err(format!("`git {}` took longer than {} s", arguments.join(" "), GIT_TIMEOUT.as_secs())),
-        Ok(Err(error)) => return Err(format!("cannot read git's output: {error}")),
-        Ok(Ok(output)) => output,
+    let mut git = tokio::process::Command::new("git");
+    git.args(arguments).current_dir(directory);
+    let output = match run_captured(git, tokio::time::Instant::now() + GIT_TIMEOUT).await {
+        Ok(output) => output,
+        Err(NotRun::CannotStart(error)) => return Err(format!("cannot start git: {error}")),
+        Err(NotRun::TimedOut) => {
+            return Err(format!("`git {}` took longer than {} s", arguments.join(" "), GIT_TIMEOUT.as_secs()));
+        }
+        Err(NotRun::CannotRead(error)) => return Err(format!("cannot read git's output: {error}")),
     };
     if !output.status.success() {
         let said = String::from_utf8_lossy(&output.stderr).trim().lines().take(3).collect::<Vec<_>>().join(" ");
@@ -526,6 +542,27 @@ mod tests {
         let dotnet =
             FsacCommand { program: "dotnet".into(), args: vec!["a/b".into()], source: CommandSource::DotnetTool };
         assert_eq!(dotnet.clone().relative_paths_from(start), dotnet, "only the user's command lines");
+    }
+
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn a_captured_run_gives_both_streams_the_exit_code_or_why_it_did_not_run() {
+        let mut both = tokio::process::Command::new("sh");
+        both.args(["-c", "echo out; echo err >&2; exit 3"]);
+        let soon = || tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+        let output = run_captured(both, soon()).await.unwrap();
+        assert_eq!(
+            (output.stdout.as_slice(), output.stderr.as_slice(), output.status.code()),
+            (&b"out\n"[..], &b"err\n"[..], Some(3))
+        );
+        let missing = tokio::process::Command::new("/nonexistent/fslens-no-such-program");
+        assert!(matches!(run_captured(missing, soon()).await, Err(NotRun::CannotStart(_))));
+        let mut slow = tokio::process::Command::new("sleep");
+        slow.arg("30");
+        let started = std::time::Instant::now();
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_millis(200);
+        assert!(matches!(run_captured(slow, deadline).await, Err(NotRun::TimedOut)));
+        assert!(started.elapsed() < std::time::Duration::from_secs(10), "stopped at the deadline");
     }
 
     #[test]

@@ -6,7 +6,7 @@ use crate::support;
 
 use std::path::Path;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use support::double::{double_command, fixture_copy};
 
 /// Runs `fslens ARGS --workspace WORKSPACE` once with `--json` and once without.
@@ -104,6 +104,42 @@ fn make_visible_text_shows_the_project_file_edit_of_expose_to() {
         assert!(text.contains(&format!("+ {line}")), "{line:?} missing from {text}");
     }
     assert!(text.contains("nothing was written to disk"));
+}
+
+/// `rename --symbol` on a name two compiler symbols share (fixtures/symbols: type
+/// `TaskResult` and its companion module): the text names both candidates with the flags that
+/// rename one, and the exit code is 2 (answered, not definitely), with `--json` too.
+#[test]
+fn rename_text_lists_the_candidates_of_an_ambiguous_name_and_exits_2() {
+    let workspace = fixture_copy("symbols");
+    let runtime = tempfile::tempdir().unwrap();
+    let fsac = double_command();
+    let run = |json: bool| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_fslens"));
+        command
+            .args(["rename", "--symbol", "Symbols.TaskResult", "--new-name", "Outcome", "--fsac", &fsac])
+            .arg("--workspace")
+            .arg(workspace.path())
+            .env("XDG_RUNTIME_DIR", runtime.path());
+        if json {
+            command.arg("--json");
+        }
+        let output = command.output().unwrap();
+        (output.status.code(), String::from_utf8(output.stdout).unwrap())
+    };
+    let (code, json) = run(true);
+    let answer: Value = serde_json::from_str(&json).unwrap_or_else(|_| panic!("no JSON: {json}"));
+    assert_eq!((code, answer["status"].clone()), (Some(2), json!("ambiguous")), "{answer:#}");
+    let (code, text) = run(false);
+    assert_eq!(code, Some(2), "{text}");
+    assert!(text.starts_with("rename Symbols.TaskResult -> Outcome: AMBIGUOUS: "), "{text}");
+    for candidate in [
+        "  type Symbols.TaskResult  Lib/TaskResult.fs:7:6  (--path Lib/TaskResult.fs --line 6 --character 5)",
+        "  module Symbols.TaskResultModule  Lib/TaskResultModule.fs:5:8  (--path Lib/TaskResultModule.fs --line 4 --character 7)",
+    ] {
+        assert!(text.contains(candidate), "{candidate:?} missing from {text}");
+    }
+    assert!(text.trim_end().ends_with("nothing was renamed or written"), "{text:?}");
 }
 
 #[test]

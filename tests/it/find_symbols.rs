@@ -10,6 +10,9 @@
 //! 3. A sibling type's same-named member (`ABuilder.Source`, `BBuilder.Source`).
 //! 4. An intrinsic member and an extension member of one name on one type (`XBase.Using`):
 //!    the extension is its module's (`Symbols.LowPriority.Using`).
+//!
+//! A rename asks for one symbol: by a name several share it answers `status: "ambiguous"` with
+//! the candidates and changes nothing; by the compiler's name of one, only that one's uses.
 
 use crate::support;
 use fslens::commands::registry::Command;
@@ -160,10 +163,124 @@ async fn every_row_names_the_compilers_symbol_and_a_query_naming_two_answers_bot
         "{answer:#}"
     );
 
-    // Rename asked for one symbol by a name two share: refused, naming both.
-    let refused = editor.execute(Command::Rename, json!({"symbol": "Symbols.TaskResult", "newName": "Outcome"})).await;
-    assert_eq!(refused["error"]["data"]["argument"], json!("symbol"), "{refused}");
-    let candidates: BTreeSet<&str> =
-        refused["error"]["data"]["candidates"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
-    assert_eq!(candidates, BTreeSet::from(["Symbols.TaskResult", "Symbols.TaskResultModule"]), "{refused}");
+    editor.kill().await;
+}
+
+/// The marked declarations of `symbols` (name, kind), as rename's `candidates` list them.
+fn declared(markers: &[Marker], root: &Path, symbols: &[(&str, &str)]) -> BTreeSet<String> {
+    markers
+        .iter()
+        .filter(|marker| marker.kind == "decl")
+        .filter_map(|marker| {
+            let (_, kind) = symbols.iter().find(|(name, _)| *name == marker.symbol)?;
+            Some(
+                json!({
+                    "symbolFullName": marker.symbol,
+                    "symbolKind": kind,
+                    "path": marker.file.strip_prefix(root).unwrap().display().to_string(),
+                    "line": marker.line,
+                    "character": marker.character,
+                })
+                .to_string(),
+            )
+        })
+        .collect()
+}
+
+/// Every source file's text under `root`, by its workspace-relative path.
+fn sources(root: &Path) -> BTreeMap<String, String> {
+    let lib = root.join("Lib");
+    std::fs::read_dir(&lib)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|extension| extension == "fs"))
+        .map(|path| (path.strip_prefix(root).unwrap().display().to_string(), std::fs::read_to_string(&path).unwrap()))
+        .collect()
+}
+
+/// `texts` with every marked site of `symbol` spelled `new_name` (the fixtures are ASCII).
+fn renamed(
+    texts: &BTreeMap<String, String>,
+    markers: &[Marker],
+    root: &Path,
+    symbol: &str,
+    new_name: &str,
+) -> BTreeMap<String, String> {
+    let mut texts = texts.clone();
+    for (file, text) in texts.iter_mut() {
+        let mut lines: Vec<String> = text.split('\n').map(str::to_owned).collect();
+        let mut sites: Vec<&Marker> = markers
+            .iter()
+            .filter(|marker| {
+                marker.symbol == symbol && marker.file.strip_prefix(root).unwrap().display().to_string() == *file
+            })
+            .collect();
+        sites.sort_by_key(|marker| std::cmp::Reverse((marker.line, marker.character)));
+        for marker in sites {
+            let line = &mut lines[marker.line as usize];
+            let (start, end) = (marker.character as usize, (marker.character + marker.length) as usize);
+            line.replace_range(start..end, new_name);
+        }
+        *text = lines.join("\n");
+    }
+    texts
+}
+
+/// A rename asks for one symbol. A name several compiler symbols share answers `status:
+/// "ambiguous"` with each one's compiler name, kind and definition, and renames nothing, even
+/// with `apply: "disk"`; the compiler's own name of one (`Symbols.TaskResultModule`) renames
+/// exactly its uses, none of the type's.
+#[tokio::test]
+async fn a_rename_by_a_name_several_symbols_share_is_ambiguous_and_the_compilers_name_renames_one() {
+    let workspace = fixture_copy("symbols");
+    let runtime = tempfile::tempdir().unwrap();
+    let root = workspace.path();
+    let markers = read_markers(root);
+    let before = sources(root);
+    let mut editor = Editor::start(root, runtime.path(), &double_command(), &[]).await;
+    editor.wait_until_ready().await;
+
+    for (symbol, both) in [
+        ("Symbols.TaskResult", [("Symbols.TaskResult", "type"), ("Symbols.TaskResultModule", "module")]),
+        ("Tree", [("Symbols.Tree", "type"), ("Symbols.TreeModule", "module")]),
+        ("XBase.Using", [("Symbols.XBase.Using", "member"), ("Symbols.LowPriority.Using", "member")]),
+    ] {
+        let argument = json!({
+            "symbol": symbol,
+            "newName": "Outcome",
+            "apply": "disk",
+            "expectedHashes": {"Lib/Use.fs": "sha256:00"},
+        });
+        let answer = editor.execute_result(Command::Rename, argument).await;
+        assert_eq!(
+            (answer["status"].clone(), answer["writtenToDisk"].clone(), answer["applied"]["applied"].clone()),
+            (json!("ambiguous"), json!(false), json!(false)),
+            "{symbol}: {answer:#}"
+        );
+        assert_eq!(answer["symbol"], json!(symbol), "{answer:#}");
+        let candidates: BTreeSet<String> =
+            answer["candidates"].as_array().unwrap().iter().map(Value::to_string).collect();
+        assert_eq!(candidates, declared(&markers, root, &both), "{symbol}: {answer:#}");
+        assert!(answer.get("files").is_none(), "an ambiguous answer previews no edit: {answer:#}");
+    }
+    assert_eq!(sources(root), before, "an ambiguous rename changes no file");
+
+    // The compiler's name of the module: only the module's uses, not the type's.
+    let preview = editor
+        .execute_result(Command::Rename, json!({"symbol": "Symbols.TaskResultModule", "newName": "Outcome"}))
+        .await;
+    assert_eq!((preview["status"].clone(), preview["complete"].clone()), (json!("ok"), json!(true)), "{preview:#}");
+    assert_eq!(preview["oldName"], json!("TaskResult"), "{preview:#}");
+    let module_sites = markers.iter().filter(|marker| marker.symbol == "Symbols.TaskResultModule").count();
+    assert_eq!(preview["totalEdits"], json!(module_sites), "{preview:#}");
+    let argument = json!({
+        "symbol": "Symbols.TaskResultModule",
+        "newName": "Outcome",
+        "apply": "disk",
+        "expectedHashes": preview["fileHashes"],
+    });
+    let applied = editor.execute_result(Command::Rename, argument).await;
+    assert_eq!(applied["writtenToDisk"], json!(true), "{applied:#}");
+    assert_eq!(sources(root), renamed(&before, &markers, root, "Symbols.TaskResultModule", "Outcome"));
+    editor.kill().await;
 }

@@ -407,7 +407,7 @@ async fn the_check_tool_confirms_by_the_build() {
 /// The `rename` tool on fixtures/rename: the preview touches only `Order.Total` (five edits in
 /// three files, complete), a keyword and a string are `no_symbol_at_position`, and
 /// `apply: "editor"` in the bridge's own session (no editor) is refused with the reason and
-/// writes nothing.
+/// writes nothing; the bare name `Total` (two records' fields) is answered `ambiguous` with both.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_rename_tool_previews_and_types_its_errors() {
     let workspace = fixture_copy("rename");
@@ -429,6 +429,14 @@ async fn the_rename_tool_previews_and_types_its_errors() {
     let editor = tool_body(&report, "editor");
     assert_eq!(editor["applied"]["applied"], json!(false), "{editor}");
     assert!(editor["applied"]["failureReason"].as_str().unwrap().contains("applyEdit"), "{editor}");
+    // A name two fields share: an answer (not a tool error) naming both, nothing applied.
+    let ambiguous = tool_body(&report, "ambiguous");
+    assert_eq!(
+        (ambiguous["status"].clone(), ambiguous["applied"]["applied"].clone()),
+        (json!("ambiguous"), json!(false)),
+        "{ambiguous}"
+    );
+    assert_eq!(ambiguous["candidates"].as_array().map(Vec::len), Some(2), "{ambiguous}");
     assert!(!std::fs::read_to_string(workspace.path().join("Billing/Types.fs")).unwrap().contains("Amount"));
 }
 

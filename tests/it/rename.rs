@@ -74,9 +74,15 @@ async fn a_record_field_is_renamed_only_where_it_is_that_field_across_projects_a
     // The same rename asked by qualified name; the bare field name is ambiguous.
     let by_name = rename(&mut editor, json!({"symbol": "Billing.Types.Order.Total", "newName": "Amount"})).await;
     assert_eq!(previewed_lines(&by_name), expected, "{by_name:#}");
-    let error = editor.execute(Command::Rename, json!({"symbol": "Total", "newName": "Amount"})).await;
-    assert_eq!(error["error"]["data"]["argument"], json!("symbol"), "{error}");
-    assert_eq!(error["error"]["data"]["candidates"].as_array().map(Vec::len), Some(2), "{error}");
+    let ambiguous = rename(&mut editor, json!({"symbol": "Total", "newName": "Amount"})).await;
+    assert_eq!(ambiguous["status"], json!("ambiguous"), "{ambiguous:#}");
+    let candidates: BTreeSet<&str> =
+        ambiguous["candidates"].as_array().unwrap().iter().filter_map(|one| one["symbolFullName"].as_str()).collect();
+    assert_eq!(
+        candidates,
+        BTreeSet::from(["Billing.Types.Order.Total", "Billing.Types.Invoice.Total"]),
+        "{ambiguous:#}"
+    );
 
     // A new name that is no plain identifier gets double backticks, a keyword too.
     let answer = rename(

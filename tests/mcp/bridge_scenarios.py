@@ -292,7 +292,8 @@ async def confirm_build_scenario() -> dict:
 
 async def rename_scenario() -> dict:
     """fixtures/rename through the `rename` tool: a preview, the typed errors at a keyword and
-    in a string, and `apply: "editor"` refused (the bridge's own session has no editor)."""
+    in a string, `apply: "editor"` refused (the bridge's own session has no editor), and a
+    name two fields share answered `ambiguous` with both."""
     report: dict = {}
     at = {"path": "Billing/Types.fs", "line": 2, "word": "Total", "newName": "Amount"}
     async with stdio_client(server_parameters(), errlog=sys.stderr) as (read, write):
@@ -303,6 +304,7 @@ async def rename_scenario() -> dict:
             report["keyword"] = await call(session, "rename", {"path": "Shop/Program.fs", "line": 4, "character": 0, "newName": "x"})
             report["string"] = await call(session, "rename", {"path": "Shop/Program.fs", "line": 8, "character": 15, "newName": "x"})
             report["editor"] = await call(session, "rename", {**at, "apply": "editor"})
+            report["ambiguous"] = await call(session, "rename", {"symbol": "Total", "newName": "Amount", "apply": "editor"})
     return report
 
 
