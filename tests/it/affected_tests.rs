@@ -23,6 +23,7 @@ const REPORT: &str = "src/Calc/Report.fs";
 const XUNIT_TESTS: &str = "tests/Calc.Xunit/LedgerTests.fs";
 const EXPECTO_TESTS: &str = "tests/Calc.Expecto/ReportTests.fs";
 const NUNIT_TESTS: &str = "tests/Calc.Nunit/LedgerFixture.fs";
+const MSTEST_TESTS: &str = "tests/Calc.Mstest/CountTests.fs";
 /// The NUnit test whose double-backtick name has spaces: NUnit's filter cannot select it by name.
 const NUNIT_SPACED: &str = "total adds the distinct amounts";
 
@@ -136,16 +137,17 @@ async fn a_change_selects_exactly_the_tests_it_reaches_with_their_chains() {
     assert_eq!(none.changed_declarations[0].name, "unused", "{none:#?}");
     commit(&root, "unused");
 
-    // The library's project file: every test of the three test projects that reference it.
+    // The library's project file: every test of the four test projects that reference it.
     edit(&root, "src/Calc/Calc.fsproj", "<TargetFramework>", "<Description>calc</Description>\n    <TargetFramework>");
     let project: AffectedTestsAnswer = editor.execute_as(Command::AffectedTests, json!({"since": "HEAD"})).await;
     let names: Vec<(String, String)> =
         project.tests.iter().map(|test| (test.project.clone(), test.name.clone())).collect();
     let (expecto, xunit) = ("tests/Calc.Expecto/Calc.Expecto.fsproj", "tests/Calc.Xunit/Calc.Xunit.fsproj");
-    let nunit = "tests/Calc.Nunit/Calc.Nunit.fsproj";
+    let (mstest, nunit) = ("tests/Calc.Mstest/Calc.Mstest.fsproj", "tests/Calc.Nunit/Calc.Nunit.fsproj");
     let expected: Vec<(String, String)> = [
         (expecto, "summary of two"),
         (expecto, "count of none"),
+        (mstest, "CountsThree"),
         (nunit, NUNIT_SPACED),
         (nunit, "CountsTwo"),
         (xunit, "total counts distinct entries"),
@@ -157,7 +159,7 @@ async fn a_change_selects_exactly_the_tests_it_reaches_with_their_chains() {
     .collect();
     assert_eq!(names, expected, "{project:#?}");
     assert!(project.tests.iter().all(|test| test.reasons[0].change == "projectFile"), "{project:#?}");
-    assert_eq!(project.project_changes[0].test_projects, [expecto, nunit, xunit], "{project:#?}");
+    assert_eq!(project.project_changes[0].test_projects, [expecto, mstest, nunit, xunit], "{project:#?}");
     commit(&root, "description");
 
     // A removed declaration: the tests that used it no longer compile; found by name, partial.
@@ -170,6 +172,10 @@ async fn a_change_selects_exactly_the_tests_it_reaches_with_their_chains() {
             (
                 "count of none".to_owned(),
                 vec![("removed".to_owned(), vec![count.clone(), step("count of none", EXPECTO_TESTS, 9)], true)]
+            ),
+            (
+                "CountsThree".to_owned(),
+                vec![("removed".to_owned(), vec![count.clone(), step("CountsThree", MSTEST_TESTS, 9)], true)]
             ),
             (
                 "CountsTwo".to_owned(),
