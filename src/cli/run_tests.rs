@@ -2,8 +2,8 @@
 
 use crate::commands::run_tests::*;
 
-/// The command line's text: one line per test that did not pass, the totals, stale
-/// assemblies and why there are no results.
+/// The command line's text: one line per test, the tests run through their fixture, the
+/// totals, stale assemblies and why there are no results.
 pub fn render_text(answer: &RunTestsAnswer) -> String {
     let mut lines = Vec::new();
     if let Some(reason) = &answer.blocking_reason {
@@ -24,6 +24,16 @@ pub fn render_text(answer: &RunTestsAnswer) -> String {
         {
             lines.extend(message.lines().map(|line| format!("            {line}")));
         }
+    }
+    if !answer.run_through_fixture.is_empty() {
+        let fixtures: Vec<String> =
+            answer.run_through_fixture.iter().map(|run| format!("{} (~{})", run.test, run.fixture)).collect();
+        lines.push(format!(
+            "run through their fixture (NUnit's filter cannot select a name with spaces; {} other result(s) left \
+             out): {}",
+            answer.results_left_out,
+            fixtures.join(", ")
+        ));
     }
     for stale in &answer.stale_assemblies {
         lines.push(format!("stale: {} ({}): {}; {}", stale.project, stale.assembly, stale.reason, stale.remedy));

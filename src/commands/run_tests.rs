@@ -189,7 +189,37 @@ pub struct RunTestsAnswer {
     /// of the old build.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stale_assemblies: Vec<StaleAssembly>,
+    /// The tests of `tests` run through their fixture: NUnit's adapter cannot read their names
+    /// in a filter (see [`FixtureRun`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub run_through_fixture: Vec<FixtureRun>,
+    /// How many results of those fixtures' other tests (not requested) were left out of `tests`.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub results_left_out: usize,
     pub elapsed_ms: u64,
+}
+
+fn is_zero(count: &usize) -> bool {
+    *count == 0
+}
+
+/// A test named in `tests` that the filter selects through its fixture. NUnit's VSTest adapter
+/// (`NUnit3TestAdapter`) turns the whole VSTest filter into NUnit's own selection language,
+/// whose parser stops at a space: one `FullyQualifiedName=Ns.Fixture.total adds` in the
+/// filter fails the adapter's whole run ("Unexpected Word 'adds' … in selection expression")
+/// and no NUnit test of the run has a result. So when a project of the run references NUnit
+/// ([`NUNIT_PACKAGES`]), a name with whitespace in it (an F# double-backtick name) is sent as
+/// `FullyQualifiedName~<fixture>` (the tests whose full name contains its fixture's), and of
+/// that fixture's results only the requested test's are kept.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FixtureRun {
+    /// The requested test's full name.
+    pub test: String,
+    /// What the filter selected instead: every test whose full name contains this (the test's
+    /// declaring type's full name and `.`, cut at the first whitespace when the type's own
+    /// name has some).
+    pub fixture: String,
 }
 
 /// VSTest's filter escaping (`FilterHelper.Escape`): `\`, `(`, `)`, `&`, `|`, `=`, `!` and `~`
@@ -212,6 +242,56 @@ pub fn filter_of_names(names: &[String]) -> String {
         .map(|name| format!("FullyQualifiedName={}", escape_filter_value(name.trim())))
         .collect::<Vec<_>>()
         .join("|")
+}
+
+/// The packages that make a project an NUnit one, whose VSTest adapter reads the filter as
+/// NUnit's selection language: `NUnit` (the adapter itself is a build-only package, so the
+/// design-time build's package references FSAC reports name the framework, not the adapter).
+pub const NUNIT_PACKAGES: [&str; 2] = ["NUnit", "NUnit3TestAdapter"];
+
+/// Whether NUnit's adapter cannot read the name in a filter: it has whitespace in it.
+pub fn nunit_cannot_read(name: &str) -> bool {
+    name.chars().any(char::is_whitespace)
+}
+
+/// The fixture a test named `name` is run through: its name up to and with the last `.` (the
+/// declaring type's full name and `.`), cut at its first whitespace. Always a prefix of `name`
+/// without whitespace, so `FullyQualifiedName~` with it selects the test.
+pub fn fixture_of(name: &str) -> String {
+    let fixture = name.rfind('.').map_or(name, |dot| &name[..=dot]);
+    fixture.split(char::is_whitespace).next().unwrap_or_default().to_owned()
+}
+
+/// The filter that runs the named tests when NUnit's adapter reads it (`nunit`): a name it
+/// cannot read is selected through its fixture (one `FullyQualifiedName~` per fixture), every
+/// other name exactly. Without `nunit`, [`filter_of_names`].
+pub fn filter_of_names_for_adapters(names: &[String], nunit: bool) -> (String, Vec<FixtureRun>) {
+    if !nunit {
+        return (filter_of_names(names), Vec::new());
+    }
+    let (spaced, exact): (Vec<&str>, Vec<&str>) =
+        names.iter().map(|name| name.trim()).partition(|name| nunit_cannot_read(name));
+    let runs: Vec<FixtureRun> = spaced
+        .iter()
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .map(|name| FixtureRun { test: (*name).to_owned(), fixture: fixture_of(name) })
+        .collect();
+    let fixtures: BTreeSet<&str> = runs.iter().map(|run| run.fixture.as_str()).collect();
+    let clauses = exact
+        .iter()
+        .map(|name| format!("FullyQualifiedName={}", escape_filter_value(name)))
+        .chain(fixtures.iter().map(|fixture| format!("FullyQualifiedName~{}", escape_filter_value(fixture))));
+    (clauses.collect::<Vec<_>>().join("|"), runs)
+}
+
+/// Whether a result is one of the named tests' (the name itself, or a data row of it: the name
+/// and `(`).
+fn is_result_of(full_name: &str, names: &[String]) -> bool {
+    names
+        .iter()
+        .map(|name| name.trim())
+        .any(|name| full_name == name || full_name.strip_prefix(name).is_some_and(|rest| rest.starts_with('(')))
 }
 
 /// `test/runTests` params.
@@ -336,8 +416,10 @@ pub async fn run_tests(
         totals: Totals::default(),
         tests: Vec::new(),
         projects: Vec::new(),
-        test_case_filter: test_case_filter.clone(),
+        test_case_filter,
         stale_assemblies: Vec::new(),
+        run_through_fixture: Vec::new(),
+        results_left_out: 0,
         elapsed_ms: 0,
     };
 
@@ -349,6 +431,17 @@ pub async fn run_tests(
     }
     let chosen = chosen_projects(&status, requested.as_deref(), arguments.projects.as_deref(), &root)?;
     answer.projects = chosen.iter().map(|project| display_relative(&root, Path::new(&project.project))).collect();
+    if let Some(names) = &arguments.tests {
+        let nunit = chosen.iter().any(|project| {
+            project
+                .package_references
+                .iter()
+                .any(|package| NUNIT_PACKAGES.iter().any(|nunit| package.eq_ignore_ascii_case(nunit)))
+        });
+        let (filter, through_fixture) = filter_of_names_for_adapters(names, nunit);
+        answer.test_case_filter = Some(filter);
+        answer.run_through_fixture = through_fixture;
+    }
     let loaded = status.loaded_configurations.clone();
     let chosen_names: Vec<String> = chosen.iter().map(|project| project.project.clone()).collect();
     let stale_root = root.clone();
@@ -359,7 +452,7 @@ pub async fn run_tests(
 
     let params = RunTestsParams {
         limit_to_projects: requested.is_some().then(|| chosen.iter().map(|project| project.project.clone()).collect()),
-        test_case_filter,
+        test_case_filter: answer.test_case_filter.clone(),
         attach_debugger: false,
     };
     let params = serde_json::to_value(&params)
@@ -385,6 +478,11 @@ pub async fn run_tests(
         Ok(results) => {
             answer.status = RunStatus::Ok;
             answer.tests = results.into_iter().map(|result| test_row(result, &root)).collect();
+            if let Some(names) = arguments.tests.as_deref().filter(|_| !answer.run_through_fixture.is_empty()) {
+                let before = answer.tests.len();
+                answer.tests.retain(|row| is_result_of(&row.full_name, names));
+                answer.results_left_out = before - answer.tests.len();
+            }
         }
         Err((message, data)) => {
             let kind = data
@@ -645,6 +743,41 @@ mod tests {
     }
 
     #[test]
+    fn with_nunit_a_name_with_spaces_is_selected_through_its_fixture() {
+        let names = [
+            "Calc.Nunit.LedgerFixture.total adds the amounts".to_owned(),
+            "Calc.Nunit.LedgerFixture.count counts".to_owned(),
+            "Calc.Nunit.LedgerFixture.CountsTwo".to_owned(),
+            "Calc.Xunit.LedgerTests.summary says".to_owned(),
+        ];
+        let (filter, runs) = filter_of_names_for_adapters(&names, false);
+        assert_eq!(filter, filter_of_names(&names));
+        assert!(runs.is_empty());
+        let (filter, runs) = filter_of_names_for_adapters(&names, true);
+        assert_eq!(
+            filter,
+            "FullyQualifiedName=Calc.Nunit.LedgerFixture.CountsTwo|FullyQualifiedName~Calc.Nunit.LedgerFixture.\
+             |FullyQualifiedName~Calc.Xunit.LedgerTests."
+        );
+        let fixtures: Vec<(&str, &str)> = runs.iter().map(|run| (run.test.as_str(), run.fixture.as_str())).collect();
+        assert_eq!(
+            fixtures,
+            [
+                ("Calc.Nunit.LedgerFixture.count counts", "Calc.Nunit.LedgerFixture."),
+                ("Calc.Nunit.LedgerFixture.total adds the amounts", "Calc.Nunit.LedgerFixture."),
+                ("Calc.Xunit.LedgerTests.summary says", "Calc.Xunit.LedgerTests."),
+            ]
+        );
+        // A type whose own name has a space, a name with a `.` after its space, no type at all.
+        assert_eq!(fixture_of("N.``Ledger fixture``.adds"), "N.``Ledger");
+        assert_eq!(fixture_of("N.F.adds 1.5 and 2"), "N.F.adds");
+        assert_eq!(fixture_of("adds one"), "adds");
+        assert!(is_result_of("N.F.adds one", &["N.F.adds one".to_owned()]));
+        assert!(is_result_of("N.F.adds(1,2)", &["N.F.adds".to_owned()]));
+        assert!(!is_result_of("N.F.adds two", &["N.F.adds".to_owned()]));
+    }
+
+    #[test]
     fn tests_and_filter_together_are_refused_naming_them() {
         let error = parse_arguments::<RunTestsArguments>(json!({"tests": ["a"], "filter": "b"})).unwrap_err();
         assert_eq!(error.data()["argument"], json!("tests"));
@@ -726,6 +859,8 @@ mod tests {
             projects: vec!["tests/T.fsproj".to_owned()],
             test_case_filter: None,
             stale_assemblies,
+            run_through_fixture: Vec::new(),
+            results_left_out: 0,
             elapsed_ms: 7,
         }
     }
@@ -761,6 +896,12 @@ mod tests {
         assert!(text.contains("Expected: 6"), "{text}");
         assert!(text.contains("stale: tests/T.fsproj") && text.contains("dotnet build tests/T.fsproj"), "{text}");
         assert!(text.contains("1 passed, 1 failed, 0 skipped, 0 other in tests/T.fsproj"), "{text}");
+        let mut through = answer(&[Outcome::Passed], false, RunStatus::Ok);
+        through.run_through_fixture = vec![FixtureRun { test: "T.t 0".to_owned(), fixture: "T.".to_owned() }];
+        through.results_left_out = 2;
+        let text = crate::cli::run_tests::render_text(&through);
+        assert!(text.contains("run through their fixture") && text.contains("2 other result(s) left out"), "{text}");
+        assert!(text.contains("T.t 0 (~T.)"), "{text}");
         let text = crate::cli::run_tests::render_text(&answer(&[], false, RunStatus::Unknown));
         assert!(text.starts_with("unknown: FSAC had not finished loading (timeout)"), "{text}");
     }

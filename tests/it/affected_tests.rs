@@ -1,7 +1,8 @@
 //! `fslens.affectedTests` against the FSAC double (real MSBuild and FCS) on a restored copy of
 //! fixtures/tested-reach made a git repository by the test: a leaf edit, an unused function's
-//! edit, a changed project file, a removed declaration, an unsaved buffer, and a run with a
-//! failing test. The expected tests and chains are read off the fixture's sources by hand.
+//! edit, a changed project file, a removed declaration, an unsaved buffer, and a run with
+//! failing tests (an NUnit one with spaces in its name among them). The expected tests and
+//! chains are read off the fixture's sources by hand.
 
 use std::path::Path;
 use std::process::Command as Process;
@@ -21,6 +22,10 @@ const LEDGER: &str = "src/Calc/Ledger.fs";
 const REPORT: &str = "src/Calc/Report.fs";
 const XUNIT_TESTS: &str = "tests/Calc.Xunit/LedgerTests.fs";
 const EXPECTO_TESTS: &str = "tests/Calc.Expecto/ReportTests.fs";
+const NUNIT_TESTS: &str = "tests/Calc.Nunit/LedgerFixture.fs";
+const MSTEST_TESTS: &str = "tests/Calc.Mstest/CountTests.fs";
+/// The NUnit test whose double-backtick name has spaces: NUnit's filter cannot select it by name.
+const NUNIT_SPACED: &str = "total adds the distinct amounts";
 
 fn git(root: &Path, arguments: &[&str]) {
     let output = Process::new("git")
@@ -99,6 +104,7 @@ async fn a_change_selects_exactly_the_tests_it_reaches_with_their_chains() {
                 "summary of two".to_owned(),
                 body(vec![normalize.clone(), total.clone(), summary.clone(), step("summary of two", EXPECTO_TESTS, 7)])
             ),
+            (NUNIT_SPACED.to_owned(), body(vec![normalize.clone(), total.clone(), step(NUNIT_SPACED, NUNIT_TESTS, 9)])),
             (
                 "total counts distinct entries".to_owned(),
                 body(vec![normalize.clone(), total.clone(), step("total counts distinct entries", XUNIT_TESTS, 6)])
@@ -116,10 +122,10 @@ async fn a_change_selects_exactly_the_tests_it_reaches_with_their_chains() {
         "{answer:#?}"
     );
     assert_eq!(answer.source, ChangeSource::Since { revision: "HEAD".to_owned() });
-    assert_eq!((answer.complete, answer.depth, answer.total_tests), (true, 3, 3), "{answer:#?}");
+    assert_eq!((answer.complete, answer.depth, answer.total_tests), (true, 3, 4), "{answer:#?}");
     let changed: Vec<(String, ChangeKind, usize)> =
         answer.changed_declarations.iter().map(|row| (row.qualified_name.clone(), row.change, row.tests)).collect();
-    assert_eq!(changed, [("Calc.Parsing.normalize".to_owned(), ChangeKind::Body, 3)], "{answer:#?}");
+    assert_eq!(changed, [("Calc.Parsing.normalize".to_owned(), ChangeKind::Body, 4)], "{answer:#?}");
     assert!(answer.fallback_tests.is_empty(), "{answer:#?}");
     commit(&root, "upper");
 
@@ -131,15 +137,19 @@ async fn a_change_selects_exactly_the_tests_it_reaches_with_their_chains() {
     assert_eq!(none.changed_declarations[0].name, "unused", "{none:#?}");
     commit(&root, "unused");
 
-    // The library's project file: every test of both test projects that reference it.
+    // The library's project file: every test of the four test projects that reference it.
     edit(&root, "src/Calc/Calc.fsproj", "<TargetFramework>", "<Description>calc</Description>\n    <TargetFramework>");
     let project: AffectedTestsAnswer = editor.execute_as(Command::AffectedTests, json!({"since": "HEAD"})).await;
     let names: Vec<(String, String)> =
         project.tests.iter().map(|test| (test.project.clone(), test.name.clone())).collect();
     let (expecto, xunit) = ("tests/Calc.Expecto/Calc.Expecto.fsproj", "tests/Calc.Xunit/Calc.Xunit.fsproj");
+    let (mstest, nunit) = ("tests/Calc.Mstest/Calc.Mstest.fsproj", "tests/Calc.Nunit/Calc.Nunit.fsproj");
     let expected: Vec<(String, String)> = [
         (expecto, "summary of two"),
         (expecto, "count of none"),
+        (mstest, "CountsThree"),
+        (nunit, NUNIT_SPACED),
+        (nunit, "CountsTwo"),
         (xunit, "total counts distinct entries"),
         (xunit, "summary says the total"),
         (xunit, "count counts every entry"),
@@ -149,7 +159,7 @@ async fn a_change_selects_exactly_the_tests_it_reaches_with_their_chains() {
     .collect();
     assert_eq!(names, expected, "{project:#?}");
     assert!(project.tests.iter().all(|test| test.reasons[0].change == "projectFile"), "{project:#?}");
-    assert_eq!(project.project_changes[0].test_projects, [expecto, xunit], "{project:#?}");
+    assert_eq!(project.project_changes[0].test_projects, [expecto, mstest, nunit, xunit], "{project:#?}");
     commit(&root, "description");
 
     // A removed declaration: the tests that used it no longer compile; found by name, partial.
@@ -162,6 +172,14 @@ async fn a_change_selects_exactly_the_tests_it_reaches_with_their_chains() {
             (
                 "count of none".to_owned(),
                 vec![("removed".to_owned(), vec![count.clone(), step("count of none", EXPECTO_TESTS, 9)], true)]
+            ),
+            (
+                "CountsThree".to_owned(),
+                vec![("removed".to_owned(), vec![count.clone(), step("CountsThree", MSTEST_TESTS, 9)], true)]
+            ),
+            (
+                "CountsTwo".to_owned(),
+                vec![("removed".to_owned(), vec![count.clone(), step("CountsTwo", NUNIT_TESTS, 13)], true)]
             ),
             (
                 "count counts every entry".to_owned(),
@@ -186,19 +204,27 @@ async fn a_change_selects_exactly_the_tests_it_reaches_with_their_chains() {
     editor.stop().await;
 }
 
-/// A run: `total` loses its `List.distinct`, so the fact calling it fails (its frame in the
-/// test file) and the one calling `summary` with one entry still passes; the Expecto case is
-/// not run (no test SDK) and the answer says so.
+/// A failed test: its name, its first reason's chain and its frame (path, line).
+type Failure<'a> = (&'a str, &'a [Step], Option<(&'a str, u32)>);
+
+/// A run: `total` loses its `List.distinct`, so the xUnit fact and the NUnit test calling it
+/// fail (each at its frame in its test file) and the fact calling `summary` with one entry still
+/// passes; the Expecto case is not run (no test SDK) and the answer says so. The NUnit test's
+/// name has spaces, which NUnit's filter cannot read (one such name in the filter fails the
+/// NUnit adapter's whole run): it runs through its fixture and gets its own result, not
+/// `notFound`; the fixture's other test's result is left out.
 #[tokio::test]
 async fn a_run_gives_each_selected_test_its_result_beside_its_reason() {
     let (_workspace, _runtime, mut editor, root) = ready().await;
     edit(&root, LEDGER, " |> List.distinct", "");
-    let build = Process::new("dotnet")
-        .args(["build", "--nologo", "-v", "quiet", "tests/Calc.Xunit/Calc.Xunit.fsproj"])
-        .current_dir(&root)
-        .output()
-        .unwrap();
-    assert!(build.status.success(), "{}", String::from_utf8_lossy(&build.stdout));
+    for project in ["tests/Calc.Xunit/Calc.Xunit.fsproj", "tests/Calc.Nunit/Calc.Nunit.fsproj"] {
+        let build = Process::new("dotnet")
+            .args(["build", "--nologo", "-v", "quiet", project])
+            .current_dir(&root)
+            .output()
+            .unwrap();
+        assert!(build.status.success(), "{}", String::from_utf8_lossy(&build.stdout));
+    }
     let answer: AffectedTestsAnswer =
         editor.execute_as(Command::AffectedTests, json!({"since": "HEAD", "run": true})).await;
     let results: Vec<(String, Vec<Outcome>)> = answer
@@ -210,20 +236,61 @@ async fn a_run_gives_each_selected_test_its_result_beside_its_reason() {
         results,
         [
             ("summary of two".to_owned(), vec![]),
+            (NUNIT_SPACED.to_owned(), vec![Outcome::Failed]),
             ("total counts distinct entries".to_owned(), vec![Outcome::Failed]),
             ("summary says the total".to_owned(), vec![Outcome::Passed]),
         ],
         "{answer:#?}"
     );
-    let failed = &answer.tests[1];
+    // Each failure: its reason chain and its frame (file and 1-based line of the assertion).
+    let failures: Vec<Failure> = answer
+        .tests
+        .iter()
+        .filter(|test| test.results.iter().any(|result| result.outcome == Outcome::Failed))
+        .map(|test| {
+            let frame = test.results[0].location.as_ref().map(|frame| (frame.path.as_str(), frame.line));
+            (test.name.as_str(), test.reasons[0].chain.as_slice(), frame)
+        })
+        .collect();
+    let total = step("total", LEDGER, 2);
     assert_eq!(
-        failed.reasons[0].chain,
-        [step("total", LEDGER, 2), step("total counts distinct entries", XUNIT_TESTS, 6)]
+        failures,
+        [
+            (NUNIT_SPACED, &[total.clone(), step(NUNIT_SPACED, NUNIT_TESTS, 9)][..], Some((NUNIT_TESTS, 11))),
+            (
+                "total counts distinct entries",
+                &[total, step("total counts distinct entries", XUNIT_TESTS, 6)][..],
+                Some((XUNIT_TESTS, 7))
+            ),
+        ],
+        "{answer:#?}"
     );
-    let frame = failed.results[0].location.as_ref().expect("the failing frame");
-    assert_eq!((frame.path.as_str(), frame.line), (XUNIT_TESTS, 7), "{answer:#?}");
+    let spaced = &answer.tests[1].results[0];
+    assert_eq!(spaced.full_name, format!("Calc.Nunit.LedgerFixture.{NUNIT_SPACED}"));
+    assert!(spaced.message.as_deref().is_some_and(|message| message.contains('2')), "{spaced:#?}");
     assert!(answer.notes.iter().any(|note| note.contains("summary of two")), "{answer:#?}");
+    assert!(answer.notes.iter().any(|note| note.contains("run through their fixture")), "{answer:#?}");
     let run = answer.run.as_ref().expect("the run");
-    assert_eq!((run.totals.passed, run.totals.failed), (1, 1), "{run:#?}");
+    assert_eq!((run.totals.passed, run.totals.failed, run.totals.other), (1, 2, 0), "{run:#?}");
+    // With an NUnit project in the run every spaced name goes through its fixture (an xUnit
+    // one would fail the NUnit adapter's run too); `CountsTwo` and `count counts every entry`
+    // ran and were left out.
+    let through: Vec<(&str, &str)> =
+        run.run_through_fixture.iter().map(|run| (run.test.as_str(), run.fixture.as_str())).collect();
+    assert_eq!(
+        through,
+        [
+            ("Calc.Nunit.LedgerFixture.total adds the distinct amounts", "Calc.Nunit.LedgerFixture."),
+            ("Calc.Xunit.LedgerTests.summary says the total", "Calc.Xunit.LedgerTests."),
+            ("Calc.Xunit.LedgerTests.total counts distinct entries", "Calc.Xunit.LedgerTests."),
+        ],
+        "{run:#?}"
+    );
+    assert_eq!(
+        run.test_case_filter.as_deref(),
+        Some("FullyQualifiedName~Calc.Nunit.LedgerFixture.|FullyQualifiedName~Calc.Xunit.LedgerTests."),
+        "{run:#?}"
+    );
+    assert_eq!((run.results_left_out, run.complete), (2, true), "{run:#?}");
     editor.stop().await;
 }

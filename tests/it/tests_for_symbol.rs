@@ -221,6 +221,7 @@ async fn a_library_function_is_reached_through_library_code_to_the_depth_asked()
     let (_workspace, _runtime, mut editor) = ready("tested-reach", "Calc.sln").await;
     let (parsing, ledger, report) = ("src/Calc/Parsing.fs", "src/Calc/Ledger.fs", "src/Calc/Report.fs");
     let (xunit_file, expecto_file) = ("tests/Calc.Xunit/LedgerTests.fs", "tests/Calc.Expecto/ReportTests.fs");
+    let nunit_file = "tests/Calc.Nunit/LedgerFixture.fs";
     let answer: TestsForSymbolAnswer =
         editor.execute_as(Command::TestsForSymbol, json!({"query": "Calc.Parsing.normalize"})).await;
     let normalize = step("normalize", parsing, 2);
@@ -232,6 +233,10 @@ async fn a_library_function_is_reached_through_library_code_to_the_depth_asked()
             (
                 "summary of two".to_owned(),
                 vec![normalize.clone(), total.clone(), summary.clone(), step("summary of two", expecto_file, 7)]
+            ),
+            (
+                "total adds the distinct amounts".to_owned(),
+                vec![normalize.clone(), total.clone(), step("total adds the distinct amounts", nunit_file, 9)]
             ),
             (
                 "total counts distinct entries".to_owned(),
@@ -248,8 +253,8 @@ async fn a_library_function_is_reached_through_library_code_to_the_depth_asked()
         answer.test_projects.iter().flat_map(|row| &row.tests).map(|test| test.reach.clone()).collect();
     let via_summary = Reach::Via { via: "summary".to_owned(), path: report.to_owned(), line: 2 };
     let via_total = Reach::Via { via: "total".to_owned(), path: ledger.to_owned(), line: 2 };
-    assert_eq!(reaches, [via_summary.clone(), via_total, via_summary], "{answer:#?}");
-    assert_eq!((answer.complete, answer.total_tests, answer.indirect_depth), (true, 3, 2), "{answer:#?}");
+    assert_eq!(reaches, [via_summary.clone(), via_total.clone(), via_total, via_summary], "{answer:#?}");
+    assert_eq!((answer.complete, answer.total_tests, answer.indirect_depth), (true, 4, 2), "{answer:#?}");
     assert_eq!(answer.completeness.depth, 3, "{answer:#?}");
     let followed: Vec<(String, u32, bool)> =
         answer.helpers.iter().map(|helper| (helper.name.clone(), helper.depth, helper.followed)).collect();
@@ -259,7 +264,7 @@ async fn a_library_function_is_reached_through_library_code_to_the_depth_asked()
     let shallow: TestsForSymbolAnswer =
         editor.execute_as(Command::TestsForSymbol, json!({"query": "Calc.Parsing.normalize", "maxDepth": 1})).await;
     let names: Vec<String> = chains_of(&shallow).into_iter().map(|(name, _)| name).collect();
-    assert_eq!(names, ["total counts distinct entries"], "{shallow:#?}");
+    assert_eq!(names, ["total adds the distinct amounts", "total counts distinct entries"], "{shallow:#?}");
     assert_eq!((shallow.complete, shallow.completeness.depth), (false, 1), "{shallow:#?}");
     assert_eq!(shallow.completeness.cut_by_depth, ["summary (src/Calc/Report.fs:2)"], "{shallow:#?}");
     assert!(shallow.completeness.missing.iter().any(|missing| missing.contains("depth")), "{shallow:#?}");

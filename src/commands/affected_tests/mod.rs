@@ -590,8 +590,9 @@ fn fallback(walk: &mut Walk<'_>, model: &WorkspaceModel, selection: &Selection) 
     fallback
 }
 
-/// Runs the selected tests VSTest can select by name through runTests; each result joins its
-/// test (by full name; a theory's rows by their name's prefix).
+/// Runs the selected tests VSTest can select by name through runTests (a name NUnit's filter
+/// cannot read through its fixture, said in a note); each result joins its test (by full name;
+/// a theory's rows by their name's prefix).
 async fn run_selected(
     tests: &mut [AffectedTest],
     test_projects: &[TestProject<'_>],
@@ -628,6 +629,15 @@ async fn run_selected(
         ..run_tests::RunTestsArguments::default()
     };
     let mut run = run_tests::run_tests(arguments, context.clone()).await?;
+    if !run.run_through_fixture.is_empty() {
+        let through: Vec<String> =
+            run.run_through_fixture.iter().map(|fixture| format!("{} (~{})", fixture.test, fixture.fixture)).collect();
+        notes.push(format!(
+            "run through their fixture (NUnit's filter cannot select a name with spaces; only these tests' results \
+             are kept): {}",
+            through.join(", ")
+        ));
+    }
     let results = std::mem::take(&mut run.tests);
     for result in results {
         let owner = tests.iter_mut().find(|test| {
