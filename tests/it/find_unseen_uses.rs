@@ -147,3 +147,37 @@ async fn occurrences_that_cannot_be_resolved_in_time_make_the_answer_partial_and
     // deadline: the find itself was answered.
     editor.kill().await;
 }
+
+/// A common member name (`fixtures/common-name`): `Vector.Length` has three uses, and `Use.fs`
+/// holds 72 more occurrences of `Length` that no site covers (`Ring.Length`, `String.Length`,
+/// an array's `Length`, 24 each). Before, each was asked its definition, at most 64, and the
+/// 8 left made the answer partial ("not asked"). Now an occurrence that resolves to another
+/// symbol is followed by FSAC's references at it, which rule out every other occurrence of that
+/// symbol: a few requests, every occurrence resolved, the answer `ok` and exact.
+#[tokio::test]
+async fn a_common_name_is_resolved_by_a_few_requests_not_one_per_occurrence() {
+    let workspace = fixture_copy("common-name");
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = Editor::start_ready(workspace.path(), runtime.path(), &[]).await;
+    let answer = editor.execute_result(Command::Find, json!({"query": "Vector.Length", "timeoutMs": 120000})).await;
+    assert_complete(&answer);
+    let sites = vec![
+        site_row("Shapes/Shapes.fs", 3, 13, "definition"),
+        site_row("Shapes/Use.fs", 2, 33, "member-usage"),
+        site_row("Shapes/Use.fs", 4, 26, "member-usage"),
+        site_row("Shapes/Use.fs", 4, 37, "member-usage"),
+    ];
+    assert_eq!(site_rows(&answer), sites, "{answer:#}");
+    assert_eq!(missed(&answer), vec![], "{answer:#}");
+    let unseen = &answer["crossCheck"]["unseenOccurrences"];
+    assert_eq!(
+        (&unseen["resolvedToSymbol"], &unseen["resolvedElsewhere"], &unseen["unresolvedTotal"]),
+        (&json!(0), &json!(72), &json!(0)),
+        "{answer:#}"
+    );
+    let asked = unseen["definitionsAsked"].as_u64().unwrap() + unseen["referencesAsked"].as_u64().unwrap();
+    assert!(asked <= 16, "a few requests, not one per occurrence: {unseen:#}");
+    let by_references = unseen["resolvedByReferences"].as_u64().unwrap();
+    assert_eq!(by_references + unseen["definitionsAsked"].as_u64().unwrap(), 72, "{unseen:#}");
+    editor.stop().await;
+}

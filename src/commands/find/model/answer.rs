@@ -384,8 +384,14 @@ pub struct CrossCheck {
 pub struct UnseenOccurrences {
     /// Definition requests sent.
     pub definitions_asked: usize,
-    /// The bound on them per find; occurrences past it are unresolved, `not asked`.
+    /// The bound on requests per find, definitions and references together; occurrences past
+    /// it are unresolved, `not asked`.
     pub definitions_at_most: usize,
+    /// References requests sent at occurrences whose definition is another symbol (or none).
+    pub references_asked: usize,
+    /// Occurrences such a references answer held: another symbol's, with no definition asked
+    /// (counted in `resolvedElsewhere` too).
+    pub resolved_by_references: usize,
     /// Occurrences whose definition is a declaration of the symbol: rows, and in
     /// `missedByBackend` with role `use`.
     pub resolved_to_symbol: usize,

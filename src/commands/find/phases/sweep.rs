@@ -29,7 +29,7 @@ const REFERENCES_IN_FLIGHT: usize = 4;
 pub type Locations = Vec<(PathBuf, TextRange)>;
 
 /// One declaration's references: how the request ended and the locations FSAC gave.
-type SweptDeclaration = (SweepOutcome, Locations);
+pub(super) type SweptDeclaration = (SweepOutcome, Locations);
 
 /// How one references request (one declaration) ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -285,8 +285,9 @@ async fn references_side_by_side(find: &FindRun, opened: Opened) -> Result<Vec<S
     Ok(swept.into_iter().map(|result| result.unwrap_or((SweepOutcome::NotStarted, Vec::new()))).collect())
 }
 
-/// One references request at a position, its outcome and its locations.
-async fn references(
+/// One references request at a position, its outcome and its locations (also asked by
+/// [`super::unseen`] at an occurrence that resolves to another symbol).
+pub(super) async fn references(
     context: &CommandContext,
     uri: &str,
     line: u32,

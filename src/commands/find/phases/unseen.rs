@@ -5,11 +5,12 @@
 //! complete, each such occurrence is resolved: FSAC's `textDocument/definition` at it, within
 //! the find's deadline. A definition at one of the resolved declarations makes the occurrence
 //! a site (`crossCheck.missedByBackend` names it, role `use`); a definition elsewhere (another
-//! symbol of the name, or none) rules it out; an occurrence whose definition could not be had
-//! in time, or that the bound of [`DEFINITIONS_AT_MOST`] requests left unasked, keeps the
+//! symbol of the name, or none) rules it out, and FSAC's references at it rule out every other
+//! occurrence of that other symbol with no definition of their own; an occurrence whose definition could not be had
+//! in time, or that the bound of [`REQUESTS_AT_MOST`] requests left unasked, keeps the
 //! answer from being complete and is named (`crossCheck.unseenOccurrences`).
 
-use std::collections::{BTreeSet, HashSet};
+use std::collections::{BTreeSet, HashMap, HashSet, VecDeque};
 use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
@@ -19,12 +20,13 @@ use crate::commands::find::matching::{Declared, range_from_json};
 use crate::commands::find::model::answer::{UnresolvedOccurrence, UnseenOccurrences};
 use crate::commands::find::model::arguments::FindKind;
 use crate::commands::find::model::rows::{Site, sort_and_deduplicate};
-use crate::commands::find::model::texts::Texts;
+use crate::commands::find::model::texts::{Texts, resolve_display};
+use crate::commands::find::model::work::FileKey;
 use crate::commands::find::phases::classify;
 use crate::commands::find::phases::declarations::Resolved;
 use crate::commands::find::phases::find_run::FindRun;
 use crate::commands::find::phases::narrowing::CompileOrder;
-use crate::commands::find::phases::sweep::Swept;
+use crate::commands::find::phases::sweep::{self, SweepOutcome, Swept};
 use crate::commands::find::phases::target::Placement;
 use crate::commands::find::phases::type_errors::{Formed, FormedFile, SegmentBounds, analysable_files, covers};
 use crate::deadline::Deadline;
@@ -32,9 +34,9 @@ use crate::lsp::message::error_codes;
 use crate::lsp::types::TextDocumentPositionParams;
 use crate::syntax::model::{Position, TextRange};
 
-/// At most this many definition requests per find: past it the occurrences left are named as
-/// not asked, and the answer is not complete.
-pub const DEFINITIONS_AT_MOST: usize = 64;
+/// At most this many requests per find, definitions and references together: past it the
+/// occurrences left are named as not asked, and the answer is not complete.
+pub const REQUESTS_AT_MOST: usize = 64;
 
 /// At most this many unresolved occurrences are listed (`unresolvedTotal` counts them all).
 const LISTED_AT_MOST: usize = 50;
@@ -69,6 +71,11 @@ pub struct Unseen {
     pub elsewhere: usize,
     /// How many definition requests were sent.
     pub asked: usize,
+    /// How many references requests were sent at occurrences resolved elsewhere.
+    pub references_asked: usize,
+    /// How many occurrences a references answer of another symbol ruled out (counted in
+    /// `elsewhere` too) with no definition of their own.
+    pub by_references: usize,
     /// The occurrences that could not be resolved, each with its reason.
     unresolved: Vec<(Occurrence, String)>,
     /// How many occurrences the bound left unasked.
@@ -76,6 +83,11 @@ pub struct Unseen {
 }
 
 impl Unseen {
+    /// The requests sent, definitions and references: what [`REQUESTS_AT_MOST`] bounds.
+    fn requests(&self) -> usize {
+        self.asked + self.references_asked
+    }
+
     /// Every occurrence resolved: nothing here keeps the answer from being complete.
     pub fn all_resolved(&self) -> bool {
         self.unresolved.is_empty()
@@ -85,7 +97,9 @@ impl Unseen {
     pub fn summary(&self, display: &dyn Fn(&Path) -> String) -> Option<UnseenOccurrences> {
         self.looked.then(|| UnseenOccurrences {
             definitions_asked: self.asked,
-            definitions_at_most: DEFINITIONS_AT_MOST,
+            definitions_at_most: REQUESTS_AT_MOST,
+            references_asked: self.references_asked,
+            resolved_by_references: self.by_references,
             resolved_to_symbol: self.missed.len(),
             resolved_elsewhere: self.elsewhere,
             unresolved_total: self.unresolved.len(),
@@ -156,8 +170,8 @@ impl Unseen {
         }
         if self.not_asked > 0 {
             notes.push(format!(
-                "at most {DEFINITIONS_AT_MOST} occurrences no site covers are resolved by FSAC's definition per find: \
-                 {} were not asked",
+                "at most {REQUESTS_AT_MOST} requests (FSAC's definition at an occurrence no site covers, its \
+                 references at one that is another symbol's) are sent per find: {} occurrence(s) were not asked",
                 self.not_asked
             ));
         }
@@ -167,7 +181,10 @@ impl Unseen {
 
 /// Resolves the occurrences of the declared names that no site and no FSAC location covers,
 /// in the files of the segment that can use a declaration: each one's FSAC definition, until
-/// the find's deadline. The uses found are added to `sites`.
+/// the find's deadline. An occurrence that resolves to another symbol (or to none FSAC has
+/// source for) is followed by FSAC's references at it: every occurrence that answer holds is
+/// that other symbol's too, and needs no definition of its own (a common name, `Length`, is
+/// a few requests, not one per occurrence). The uses found are added to `sites`.
 pub async fn resolve(
     find: &FindRun,
     texts: &mut Texts,
@@ -186,25 +203,28 @@ pub async fn resolve(
         return Ok(unseen);
     }
     unseen.looked = true;
-    let (asked, left) = occurrences.split_at(occurrences.len().min(DEFINITIONS_AT_MOST));
-    unseen.not_asked = left.len();
-    for occurrence in left {
-        let reason = format!("not asked: at most {DEFINITIONS_AT_MOST} definitions are asked per find");
-        unseen.unresolved.push((occurrence.clone(), reason));
+    let mut round = Round {
+        find,
+        resolved,
+        ours: places_of_this_symbol(find, resolved, swept, sites),
+        queue: occurrences.into(),
+        others: HashMap::new(),
+        acquired: Vec::new(),
+    };
+    let walked = round.walk(texts, &mut unseen).await;
+    for uri in &round.acquired {
+        find.context.release_document(uri);
     }
-    let (definitions, sent) = definitions(find, texts, asked).await?;
-    unseen.asked = sent;
-    for (occurrence, definition) in asked.iter().zip(definitions) {
-        match definition {
-            Definition::At(path, range) => match declaration_slot(find, resolved, &path, range) {
-                Some(slot) => {
-                    unseen.missed.push(MissedUse { path: occurrence.path.clone(), range: occurrence.range, slot });
-                }
-                None => unseen.elsewhere += 1,
-            },
-            Definition::Nothing => unseen.elsewhere += 1,
-            Definition::Unknown(reason) => unseen.unresolved.push((occurrence.clone(), reason)),
-        }
+    walked?;
+    let bound_reached = unseen.requests() >= REQUESTS_AT_MOST;
+    for occurrence in round.queue {
+        let reason = if bound_reached {
+            unseen.not_asked += 1;
+            format!("not asked: at most {REQUESTS_AT_MOST} requests (definitions and references) are sent per find")
+        } else {
+            "not sent: the deadline passed first".to_owned()
+        };
+        unseen.unresolved.push((occurrence, reason));
     }
     if !unseen.missed.is_empty() {
         let found = unseen.missed.iter().map(|missed| (missed.path.as_path(), missed.range, missed.slot));
@@ -212,6 +232,133 @@ pub async fn resolve(
         sort_and_deduplicate(sites);
     }
     Ok(unseen)
+}
+
+/// The places (file, range) that are this symbol's: its declarations' names, and every
+/// location FSAC's references for it answered. A references answer at another occurrence that
+/// holds one of them is not another symbol's alone (an abstract slot's uses hold its
+/// implementations), so it rules nothing out.
+fn places_of_this_symbol(
+    find: &FindRun,
+    resolved: &Resolved,
+    swept: &Swept,
+    sites: &[Site],
+) -> HashSet<(FileKey, TextRange)> {
+    let declared = resolved.declared.iter().map(|declared| (find.work.file_key(&declared.path), declared.name_range));
+    let answered = swept.all_answers().into_iter().flatten().map(|(path, range)| (find.work.file_key(path), *range));
+    let rows = sites.iter().map(|site| (find.work.file_key(&resolve_display(&find.root, &site.file)), site.range));
+    declared.chain(answered).chain(rows).collect()
+}
+
+/// The resolution's state: the occurrences still to resolve, in order, and the documents
+/// opened in FSAC for it (released when it ends).
+struct Round<'a> {
+    find: &'a FindRun,
+    resolved: &'a Resolved,
+    ours: HashSet<(FileKey, TextRange)>,
+    queue: VecDeque<Occurrence>,
+    /// Per file, the ranges the references answers of other symbols held.
+    others: HashMap<FileKey, Vec<TextRange>>,
+    acquired: Vec<String>,
+}
+
+impl Round<'_> {
+    /// Rounds of at most [`DEFINITIONS_IN_FLIGHT`] definitions (one per file), each followed by the
+    /// references at the occurrences they resolved elsewhere, until nothing is left to
+    /// resolve, the bound of [`REQUESTS_AT_MOST`] requests is reached or the deadline passes.
+    async fn walk(&mut self, texts: &mut Texts, unseen: &mut Unseen) -> Result<(), CommandError> {
+        let deadline = Deadline::at(self.find.sweep_deadline.into_std());
+        while !self.queue.is_empty() && unseen.requests() < REQUESTS_AT_MOST && !deadline.passed() {
+            let room = REQUESTS_AT_MOST - unseen.requests();
+            let asked = self.next_round(room.min(DEFINITIONS_IN_FLIGHT));
+            let (definitions, sent) = definitions(self.find, texts, &asked, &mut self.acquired).await?;
+            unseen.asked += sent;
+            let mut elsewhere = Vec::new();
+            for (occurrence, definition) in asked.into_iter().zip(definitions) {
+                match definition {
+                    Definition::At(path, range) => match declaration_slot(self.find, self.resolved, &path, range) {
+                        Some(slot) => {
+                            unseen.missed.push(MissedUse { path: occurrence.path, range: occurrence.range, slot });
+                        }
+                        None => elsewhere.push(occurrence),
+                    },
+                    Definition::Nothing => elsewhere.push(occurrence),
+                    Definition::Unknown(reason) => unseen.unresolved.push((occurrence, reason)),
+                }
+            }
+            unseen.elsewhere += elsewhere.len();
+            for occurrence in &elsewhere {
+                if self.queue.is_empty() || unseen.requests() >= REQUESTS_AT_MOST || deadline.passed() {
+                    break;
+                }
+                // One of this round's occurrences an earlier answer held: that symbol's uses
+                // are ruled out already.
+                if !self.held_by_others(occurrence) {
+                    self.rule_out_by_references(occurrence, unseen).await?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The next round's occurrences, at most `limit`, in order, one per file: the occurrences
+    /// of one file are most often one symbol's, which one references answer rules out, so
+    /// definitions spread over files waste fewer requests.
+    fn next_round(&mut self, limit: usize) -> Vec<Occurrence> {
+        let mut round: Vec<Occurrence> = Vec::new();
+        let mut rest = VecDeque::with_capacity(self.queue.len());
+        for occurrence in self.queue.drain(..) {
+            if round.len() < limit && !round.iter().any(|taken| taken.path == occurrence.path) {
+                round.push(occurrence);
+            } else {
+                rest.push_back(occurrence);
+            }
+        }
+        self.queue = rest;
+        round
+    }
+
+    /// Whether a references answer of another symbol held the occurrence.
+    fn held_by_others(&self, occurrence: &Occurrence) -> bool {
+        self.others.get(&self.find.work.file_key(&occurrence.path)).is_some_and(|ranges| {
+            ranges.iter().any(|range| range.start <= occurrence.range.start && occurrence.range.end <= range.end)
+        })
+    }
+
+    /// FSAC's references at an occurrence that resolved to another symbol: every occurrence
+    /// still queued that the answer holds is that symbol's too, resolved elsewhere. An answer
+    /// that holds a place of this symbol rules nothing out.
+    async fn rule_out_by_references(
+        &mut self,
+        occurrence: &Occurrence,
+        unseen: &mut Unseen,
+    ) -> Result<(), CommandError> {
+        let Some(uri) = crate::uri::path_to_uri(&occurrence.path) else { return Ok(()) };
+        let start = occurrence.range.start;
+        unseen.references_asked += 1;
+        let (outcome, locations) =
+            sweep::references(&self.find.context, &uri, start.line, start.character, self.find.sweep_deadline).await?;
+        if !matches!(outcome, SweepOutcome::Analyzed) {
+            return Ok(());
+        }
+        let work = &self.find.work;
+        let keyed: Vec<(FileKey, TextRange)> =
+            locations.iter().map(|(path, range)| (work.file_key(path), *range)).collect();
+        if keyed.iter().any(|place| self.ours.contains(place)) {
+            return Ok(());
+        }
+        for (file, range) in keyed {
+            self.others.entry(file).or_default().push(range);
+        }
+        let before = self.queue.len();
+        let mut queue = std::mem::take(&mut self.queue);
+        queue.retain(|queued| !self.held_by_others(queued));
+        self.queue = queue;
+        let ruled_out = before - self.queue.len();
+        unseen.elsewhere += ruled_out;
+        unseen.by_references += ruled_out;
+        Ok(())
+    }
 }
 
 /// The occurrences of a declared name no site and no FSAC location covers, in the files this
@@ -269,16 +416,16 @@ enum Definition {
 }
 
 /// FSAC's definition at each occurrence, in order, at most [`DEFINITIONS_IN_FLIGHT`] at once,
-/// each file opened in FSAC for it (and released after), until the find's deadline; and how
-/// many requests were sent.
+/// each file opened in FSAC for it (once: `acquired` names the documents opened, which the
+/// caller releases), until the find's deadline; and how many requests were sent.
 async fn definitions(
     find: &FindRun,
     texts: &mut Texts,
     occurrences: &[Occurrence],
+    acquired: &mut Vec<String>,
 ) -> Result<(Vec<Definition>, usize), CommandError> {
     let deadline = Deadline::at(find.sweep_deadline.into_std());
     let mut results: Vec<Option<Definition>> = occurrences.iter().map(|_| None).collect();
-    let mut acquired: Vec<String> = Vec::new();
     let mut requests = Vec::new();
     for (slot, occurrence) in occurrences.iter().enumerate() {
         if deadline.passed() {
@@ -302,11 +449,7 @@ async fn definitions(
             TextDocumentPositionParams::at(&uri, occurrence.range.start.line, occurrence.range.start.character),
         ));
     }
-    let asked = side_by_side(find, requests, &mut results).await;
-    for uri in &acquired {
-        find.context.release_document(uri);
-    }
-    let sent = asked?;
+    let sent = side_by_side(find, requests, &mut results).await?;
     let results = results
         .into_iter()
         .map(|result| result.unwrap_or_else(|| Definition::Unknown("not sent: the deadline passed first".to_owned())))
