@@ -249,6 +249,43 @@ impl DeclarationKind {
         }
     }
 
+    /// The compiler's kind of the symbol a declaration of this kind declares (`symbolKind` on
+    /// the wire): `type` for every type but an exception, `member` for members, properties and
+    /// constructors, `field` for record, union-case and class fields (a `val` in an
+    /// implementation file is a class's explicit field; in a signature file, a value).
+    pub fn symbol_kind(self, in_signature_file: bool) -> &'static str {
+        match self {
+            DeclarationKind::Namespace => "namespace",
+            DeclarationKind::Module => "module",
+            DeclarationKind::Exception => "exception",
+            DeclarationKind::Record
+            | DeclarationKind::Union
+            | DeclarationKind::Class
+            | DeclarationKind::Interface
+            | DeclarationKind::Enum
+            | DeclarationKind::Delegate
+            | DeclarationKind::Abbreviation
+            | DeclarationKind::TypeExtension => "type",
+            DeclarationKind::RecordField | DeclarationKind::UnionField => "field",
+            DeclarationKind::Val if !in_signature_file => "field",
+            DeclarationKind::Val | DeclarationKind::Let => "value",
+            DeclarationKind::UnionCase => "unionCase",
+            DeclarationKind::EnumCase => "enumCase",
+            DeclarationKind::Member
+            | DeclarationKind::AbstractMember
+            | DeclarationKind::Override
+            | DeclarationKind::AutoProperty
+            | DeclarationKind::Constructor => "member",
+            DeclarationKind::ActivePatternCase => "activePatternCase",
+        }
+    }
+
+    /// True for members: methods and properties (intrinsic, abstract, overriding, auto) and
+    /// constructors.
+    pub fn is_member(self) -> bool {
+        self.symbol_kind(false) == "member"
+    }
+
     /// True for the kinds that are entities in an outline: namespaces, modules and types.
     pub fn is_container(self) -> bool {
         matches!(self, DeclarationKind::Namespace | DeclarationKind::Module) || self.is_type()

@@ -19,33 +19,10 @@ use std::path::{Path, PathBuf};
 use crate::syntax::SyntaxIndex;
 use crate::syntax::model::{DeclarationKind, FileIndex, NO_PARENT};
 
-/// `symbolKind` on the wire: what kind of symbol a declaration is, in the compiler's terms.
+/// `symbolKind` on the wire: what kind of symbol a declaration is, in the compiler's terms
+/// ([`DeclarationKind::symbol_kind`]; a `val` is a field in an implementation file).
 pub fn symbol_kind(kind: DeclarationKind, path: &Path) -> &'static str {
-    match kind {
-        DeclarationKind::Namespace => "namespace",
-        DeclarationKind::Module => "module",
-        DeclarationKind::Record
-        | DeclarationKind::Union
-        | DeclarationKind::Class
-        | DeclarationKind::Interface
-        | DeclarationKind::Enum
-        | DeclarationKind::Delegate
-        | DeclarationKind::Abbreviation
-        | DeclarationKind::TypeExtension => "type",
-        DeclarationKind::Exception => "exception",
-        DeclarationKind::RecordField | DeclarationKind::UnionField => "field",
-        // A `val` in an implementation file is a class's explicit field; in a signature, a value.
-        DeclarationKind::Val if !super::is_signature_file(path) => "field",
-        DeclarationKind::Val | DeclarationKind::Let => "value",
-        DeclarationKind::UnionCase => "unionCase",
-        DeclarationKind::EnumCase => "enumCase",
-        DeclarationKind::Member
-        | DeclarationKind::AbstractMember
-        | DeclarationKind::Override
-        | DeclarationKind::AutoProperty
-        | DeclarationKind::Constructor => "member",
-        DeclarationKind::ActivePatternCase => "activePatternCase",
-    }
+    kind.symbol_kind(super::is_signature_file(path))
 }
 
 /// Is declaration `slot` of `file` a field of an anonymous record type (a record field whose

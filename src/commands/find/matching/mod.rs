@@ -85,16 +85,7 @@ impl Declared {
     }
 
     pub fn is_member(&self) -> bool {
-        matches!(
-            self.kind,
-            Some(
-                DeclarationKind::Member
-                    | DeclarationKind::AbstractMember
-                    | DeclarationKind::Override
-                    | DeclarationKind::AutoProperty
-                    | DeclarationKind::Constructor
-            )
-        )
+        self.kind.is_some_and(DeclarationKind::is_member)
     }
 
     /// The last segment of the full name as written (`value`, ``` ``my value`` ```,
