@@ -71,8 +71,9 @@ pub type FastHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 /// 12: every `#if`/`#else` branch of the file, with its condition; 13: a member of
 /// `interface I with` is an `override` of I's slot; 14: every binding of `let rec … and …` is a
 /// declaration; 15: in an error region, `type A.B with` is a type extension's line, and a
-/// header the tree read holds the lines recovered under it).
-pub const INDEX_FORMAT_VERSION: u32 = 15;
+/// header the tree read holds the lines recovered under it; 16: where the root is an error, the
+/// first `namespace`/`module` line holds the top-level declarations read below it).
+pub const INDEX_FORMAT_VERSION: u32 = 16;
 
 /// An interned name: an index into a string table (file-local or workspace-wide).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -17,10 +17,14 @@ fn fixture_root() -> PathBuf {
 }
 
 fn outline(path: &str) -> Value {
+    outline_in(&fixture_root(), path)
+}
+
+fn outline_in(root: &Path, path: &str) -> Value {
     let output = Command::new(env!("CARGO_BIN_EXE_fslens"))
         .args(["outline", "--full", "--json", "--no-share", "--fsac", "/nonexistent/fsautocomplete-for-this-test"])
         .args(["--path", path, "--workspace"])
-        .arg(fixture_root())
+        .arg(root)
         .env("FSLENS_CACHE_DIR", "off")
         .env_remove("FSLENS_FSAC")
         .output()
@@ -44,6 +48,24 @@ fn declarations(answer: &Value) -> Vec<(String, String, String, bool)> {
     let mut found = Vec::new();
     walk(&answer["entries"], "", &mut found);
     found
+}
+
+/// fixtures/qualifiers' `Folds.fs`: a one-line `try … finally` in a member body makes the
+/// file's root an error, and the `namespace Qualifiers.Trees` line with it; the modules and
+/// types the tree still read are inside that namespace, as the compiler names them. Before,
+/// they were top-level (`Seeds.zero`, `Folder.FoldAsync`), and every find row of them was
+/// labelled without the namespace.
+#[test]
+fn a_file_whose_root_is_an_error_keeps_its_namespace_around_the_declarations_read() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/qualifiers");
+    let answer = outline_in(&root, "Qualifiers/Folds.fs");
+    assert_eq!(answer["health"]["status"], "degraded", "{answer:#}");
+    let found = declarations(&answer);
+    let names: Vec<&str> = found.iter().map(|(full, ..)| full.as_str()).collect();
+    for expected in ["Qualifiers.Trees", "Qualifiers.Trees.Seeds", "Qualifiers.Trees.Folder"] {
+        assert!(names.contains(&expected), "{expected} is not in the outline: {names:?}");
+    }
+    assert!(!names.iter().any(|name| name.starts_with("Seeds") || name.starts_with("Folder")), "{names:?}");
 }
 
 #[test]
