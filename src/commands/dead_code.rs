@@ -116,23 +116,12 @@ impl CandidateKind {
                 Some(CandidateKind::Member)
             }
             DeclarationKind::AutoProperty => Some(CandidateKind::Property),
-            DeclarationKind::Record
-            | DeclarationKind::Union
-            | DeclarationKind::Class
-            | DeclarationKind::Interface
-            | DeclarationKind::Enum
-            | DeclarationKind::Delegate
-            | DeclarationKind::Abbreviation
-            | DeclarationKind::Exception => Some(CandidateKind::Type),
+            // A type extension declares no type of its own.
+            DeclarationKind::TypeExtension => None,
+            kind if kind.is_type() => Some(CandidateKind::Type),
             DeclarationKind::RecordField => Some(CandidateKind::RecordField),
             DeclarationKind::UnionCase => Some(CandidateKind::UnionCase),
-            DeclarationKind::Namespace
-            | DeclarationKind::Module
-            | DeclarationKind::TypeExtension
-            | DeclarationKind::UnionField
-            | DeclarationKind::EnumCase
-            | DeclarationKind::Constructor
-            | DeclarationKind::ActivePatternCase => None,
+            _ => None,
         }
     }
 

@@ -281,8 +281,8 @@ pub struct AmbiguousSymbol {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SymbolCandidate {
-    /// As the compiler names it (`Symbols.TaskResultModule` for the module beside type
-    /// `TaskResult`); `null` when find could not tell.
+    /// As the compiler names it (`Ns.MoneyModule` for the module beside type `Money`);
+    /// `null` when find could not tell.
     pub symbol_full_name: Option<String>,
     /// `type`, `module`, `member`, `field`, …, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -727,7 +727,7 @@ async fn apply_in_editor(
 
 /// The definitions (a signature's declaration is not one) of the qualified `symbol`, one per
 /// compiler symbol: at least one, or `invalid_argument` naming `symbol`. The compiler's name of
-/// a module beside a type of its name (`Ns.TaskResultModule`, as a candidate lists it) is
+/// a module beside a type of its name (`Ns.MoneyModule`, as a candidate lists it) is
 /// written nowhere in source: when nothing is declared under it, the name without `Module` is
 /// asked and only the definitions the compiler names so are kept.
 async fn definitions_of(

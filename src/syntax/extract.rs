@@ -1134,23 +1134,41 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
     }
 
     /// When the root node is ERROR the namespace/module wrapper is lost (notes §2); recover
-    /// the header from the first `module`/`namespace` line so the outline still has one.
+    /// the header from the first `module`/`namespace` line so the outline still has one, and
+    /// so the declarations the tree read below it (`module Seeds =` under `namespace
+    /// Qualifiers.Trees`) are named inside it, as the compiler names them. Where a later
+    /// unindented `namespace` line starts another one, the header holds what lies before it.
     fn add_fallback_header(&mut self) {
-        if self.declarations.iter().any(|declaration| {
-            declaration.parent == NO_PARENT
-                && matches!(declaration.kind, DeclarationKind::Namespace | DeclarationKind::Module)
-        }) {
-            return;
-        }
         let Some(header) = fallback_header(self.text) else {
             return;
         };
+        let header_line = self.lines.position(header.line_start).line;
+        // The tree (or an earlier recovery) read the header's line: nothing is lost.
+        if self.declarations.iter().any(|declaration| {
+            matches!(declaration.kind, DeclarationKind::Namespace | DeclarationKind::Module)
+                && (declaration.range.start.line == header_line || declaration.name_start.line == header_line)
+        }) {
+            return;
+        }
+        // A file module (`module A.B`) the tree read elsewhere, or a namespace it read: a
+        // top-level header it has already.
+        if self
+            .declarations
+            .iter()
+            .any(|declaration| declaration.parent == NO_PARENT && declaration.kind == DeclarationKind::Namespace)
+        {
+            return;
+        }
+        let next_namespace = self.text[header.line_end..]
+            .match_indices("\nnamespace ")
+            .next()
+            .map_or(self.text.len(), |(at, _)| header.line_end + at + 1);
         let declaration = Declaration {
             kind: header.kind,
             access: header.access,
             name: self.names.intern(&header.name),
             parent: NO_PARENT,
-            range: self.lines.range(header.line_start, self.text.len()),
+            range: self.lines.range(header.line_start, next_namespace),
             name_start: self.lines.position(header.name_start),
             name_length: crate::syntax::model::single_line_length(
                 self.lines.range(header.name_start, header.name_start + header.name.len()),
@@ -1158,11 +1176,15 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
             header_bytes: (header.line_start as u32, header.line_end as u32),
             certain: false,
         };
-        for existing in &mut self.declarations {
-            existing.parent = if existing.parent == NO_PARENT { 0 } else { existing.parent + 1 };
+        for (existing, (start, _)) in self.declarations.iter_mut().zip(&self.declaration_bytes) {
+            existing.parent = match existing.parent {
+                NO_PARENT if *start < next_namespace => 0,
+                NO_PARENT => NO_PARENT,
+                parent => parent + 1,
+            };
         }
         self.declarations.insert(0, declaration);
-        self.declaration_bytes.insert(0, (header.line_start, self.text.len()));
+        self.declaration_bytes.insert(0, (header.line_start, next_namespace));
     }
 
     /// Inside each error region the lines are read instead of the tree

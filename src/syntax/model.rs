@@ -71,8 +71,9 @@ pub type FastHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 /// 12: every `#if`/`#else` branch of the file, with its condition; 13: a member of
 /// `interface I with` is an `override` of I's slot; 14: every binding of `let rec … and …` is a
 /// declaration; 15: in an error region, `type A.B with` is a type extension's line, and a
-/// header the tree read holds the lines recovered under it).
-pub const INDEX_FORMAT_VERSION: u32 = 15;
+/// header the tree read holds the lines recovered under it; 16: where the root is an error, the
+/// first `namespace`/`module` line holds the top-level declarations read below it).
+pub const INDEX_FORMAT_VERSION: u32 = 16;
 
 /// An interned name: an index into a string table (file-local or workspace-wide).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -247,6 +248,43 @@ impl DeclarationKind {
             DeclarationKind::Val => "val",
             DeclarationKind::ActivePatternCase => "active-pattern-case",
         }
+    }
+
+    /// The compiler's kind of the symbol a declaration of this kind declares (`symbolKind` on
+    /// the wire): `type` for every type but an exception, `member` for members, properties and
+    /// constructors, `field` for record, union-case and class fields (a `val` in an
+    /// implementation file is a class's explicit field; in a signature file, a value).
+    pub fn symbol_kind(self, in_signature_file: bool) -> &'static str {
+        match self {
+            DeclarationKind::Namespace => "namespace",
+            DeclarationKind::Module => "module",
+            DeclarationKind::Exception => "exception",
+            DeclarationKind::Record
+            | DeclarationKind::Union
+            | DeclarationKind::Class
+            | DeclarationKind::Interface
+            | DeclarationKind::Enum
+            | DeclarationKind::Delegate
+            | DeclarationKind::Abbreviation
+            | DeclarationKind::TypeExtension => "type",
+            DeclarationKind::RecordField | DeclarationKind::UnionField => "field",
+            DeclarationKind::Val if !in_signature_file => "field",
+            DeclarationKind::Val | DeclarationKind::Let => "value",
+            DeclarationKind::UnionCase => "unionCase",
+            DeclarationKind::EnumCase => "enumCase",
+            DeclarationKind::Member
+            | DeclarationKind::AbstractMember
+            | DeclarationKind::Override
+            | DeclarationKind::AutoProperty
+            | DeclarationKind::Constructor => "member",
+            DeclarationKind::ActivePatternCase => "activePatternCase",
+        }
+    }
+
+    /// True for members: methods and properties (intrinsic, abstract, overriding, auto) and
+    /// constructors.
+    pub fn is_member(self) -> bool {
+        self.symbol_kind(false) == "member"
     }
 
     /// True for the kinds that are entities in an outline: namespaces, modules and types.

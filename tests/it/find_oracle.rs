@@ -69,7 +69,7 @@ fn judgements_with<'a>(report: &'a Value, verdict: &str) -> Vec<&'a Value> {
 /// fixture runs below tolerate exactly that (`mergedEqual`: the sites are right with the labels
 /// ignored) and nothing else. When rows carry their symbol, this is `true` and every fixture
 /// run is strict.
-const ROWS_NAME_THEIR_SYMBOL: bool = false;
+const ROWS_NAME_THEIR_SYMBOL: bool = true;
 
 /// The checks every fixture run makes: no answer says complete while the compiler disagrees,
 /// the oracle exits 0, the fixture builds clean and nothing failed. Returns the oracle's table.
@@ -402,7 +402,7 @@ fn no_find_on_the_qualifiers_fixture_says_complete_while_the_compiler_disagrees(
     let workspace = fixture_copy("qualifiers");
     let (output, report) = run_oracle_with(&double_command(), workspace.path(), &[], &[]);
     let stdout = assert_no_wrong_answer(&output, &report);
-    // A generic type and its module (`Tree<'T>`, `module Tree`, compiled `TreeModule`): two
+    // A generic type and its module (`Tree<'T>`, compiled ``Tree`1``, and `module Tree`, no suffix): two
     // symbols, each judged against the rows labelled with it.
     let tree = report["judgements"].as_array().unwrap().iter().filter(|judgement| judgement["query"] == "Trees.Tree");
     for judgement in tree {

@@ -3,8 +3,11 @@
 //! apart is answered as two symbols, each with its own sites, or not at all when the query
 //! does not name it. Expected sites come from the fixture's `//>` markers.
 //!
-//! 1. A type and a module of one name in one namespace (`TaskResult`, `Tree`): the module is
-//!    `…Module`, each row names the one it belongs to, `resolution.symbols` lists both.
+//! 1. A type and a module of one name in one namespace (`TaskResult`, `Tree`): beside a generic
+//!    type the module has no `Module` suffix (FCS: `HasFSharpModuleSuffix` false; the find
+//!    oracle judges `fixtures/symbols` all exact with it), so both are `Symbols.TaskResult`,
+//!    each row names the one it belongs to by its `symbolKind`, `resolution.symbols` lists
+//!    both. A marker's symbol `X@module` is the module `X`.
 //! 2. A member and a same-named field of an anonymous record (`Settings.Quiet`): the field is
 //!    no declaration of `Settings`.
 //! 3. A sibling type's same-named member (`ABuilder.Source`, `BBuilder.Source`).
@@ -21,14 +24,15 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use serde_json::{Value, json};
-use support::double::{Editor, SiteKey, answer_sites, double_command, fixture_copy, found_sites};
+use support::double::{Editor, SiteKey, answer_sites, double_command, fixture_copy, found_sites, site_start};
 use support::markers::{Marker, read_markers};
 
 async fn find(editor: &mut Editor, argument: Value) -> Value {
     editor.execute_result(Command::Find, argument).await
 }
 
-/// The marked sites of `symbols`, as [`found_sites`] gives an answer's.
+/// The marked sites of `symbols`, as [`found_sites`] gives an answer's (a marker `X@module`
+/// is a site of the module `X`, named `X`).
 fn expected(markers: &[Marker], root: &Path, symbols: &[&str]) -> BTreeSet<SiteKey> {
     let found: BTreeSet<SiteKey> = markers
         .iter()
@@ -40,27 +44,27 @@ fn expected(markers: &[Marker], root: &Path, symbols: &[&str]) -> BTreeSet<SiteK
                 _ => "reference",
             };
             let file = marker.file.strip_prefix(root).unwrap().display().to_string();
-            (file, u64::from(marker.line), u64::from(marker.character), kind.to_owned(), marker.symbol.clone())
+            let symbol = marker.symbol.trim_end_matches("@module").to_owned();
+            (file, u64::from(marker.line), u64::from(marker.character), kind.to_owned(), symbol)
         })
         .collect();
     assert!(!found.is_empty(), "no markers for {symbols:?}");
     found
 }
 
-/// `resolution.symbols`: symbol → (kind, declarations, sites).
-fn listed_symbols(answer: &Value) -> BTreeMap<String, (String, u64, u64)> {
+/// `resolution.symbols`: (symbol, kind) → (declarations, sites).
+fn listed_symbols(answer: &Value) -> BTreeMap<(String, String), (u64, u64)> {
     answer["resolution"]["symbols"]
         .as_array()
         .unwrap_or_else(|| panic!("no resolution.symbols: {answer:#}"))
         .iter()
         .map(|symbol| {
             (
-                symbol["symbolFullName"].as_str().unwrap().to_owned(),
                 (
+                    symbol["symbolFullName"].as_str().unwrap().to_owned(),
                     symbol["symbolKind"].as_str().unwrap_or("<none>").to_owned(),
-                    symbol["declarations"].as_u64().unwrap(),
-                    symbol["sites"].as_u64().unwrap(),
                 ),
+                (symbol["declarations"].as_u64().unwrap(), symbol["sites"].as_u64().unwrap()),
             )
         })
         .collect()
@@ -97,21 +101,30 @@ async fn every_row_names_the_compilers_symbol_and_a_query_naming_two_answers_bot
 
     // 1. A type and a module of one name: both symbols, each with its own sites.
     for (query, type_name, module_name) in [
-        ("Symbols.TaskResult", "Symbols.TaskResult", "Symbols.TaskResultModule"),
-        ("Tree", "Symbols.Tree", "Symbols.TreeModule"),
+        ("Symbols.TaskResult", "Symbols.TaskResult", "Symbols.TaskResult@module"),
+        ("Tree", "Symbols.Tree", "Symbols.Tree@module"),
     ] {
         let answer = find(&mut editor, json!({"query": query, "maxResults": 1000})).await;
         complete(&answer);
         let both = expected(&markers, root, &[type_name, module_name]);
         assert_eq!(found_sites(&answer), both, "{query}: {answer:#}");
-        assert_eq!(row_kinds(&answer), owned(&[(type_name, "type"), (module_name, "module")]), "{query}");
-        let count = |symbol: &str| both.iter().filter(|site| site.4 == symbol).count() as u64;
+        assert_eq!(row_kinds(&answer), owned(&[(type_name, "type"), (type_name, "module")]), "{query}");
+        // Each row's kind is its marker's.
+        let module_sites = expected(&markers, root, &[module_name]);
+        for site in answer_sites(&answer) {
+            let at = site_start(site);
+            let marked_module =
+                module_sites.iter().any(|marked| (&marked.0, marked.1, marked.2) == (&at.0, at.1, at.2));
+            let kind = if marked_module { "module" } else { "type" };
+            assert_eq!(site["symbolKind"], kind, "{query}: {site}");
+        }
+        let count = |symbol: &str| expected(&markers, root, &[symbol]).len() as u64;
         let symbols = listed_symbols(&answer);
         assert_eq!(
             symbols,
             BTreeMap::from([
-                (type_name.to_owned(), ("type".to_owned(), 1, count(type_name))),
-                (module_name.to_owned(), ("module".to_owned(), 1, count(module_name))),
+                ((type_name.to_owned(), "type".to_owned()), (1, count(type_name))),
+                ((type_name.to_owned(), "module".to_owned()), (1, count(module_name))),
             ]),
             "{query}: {answer:#}"
         );
@@ -121,14 +134,14 @@ async fn every_row_names_the_compilers_symbol_and_a_query_naming_two_answers_bot
             .iter()
             .map(|declaration| declaration["symbolFullName"].as_str().unwrap())
             .collect();
-        assert_eq!(declared, BTreeSet::from([type_name, module_name]), "{query}");
+        assert_eq!(declared, BTreeSet::from([type_name]), "{query}");
     }
 
     // Asked for one at a position, the compiler's one: the module's use, then the type's.
     let at_module = json!({"kind": "position", "path": "Lib/Use.fs", "line": 4, "word": "TaskResult", "occurrence": 2});
     let answer = find(&mut editor, at_module).await;
     complete(&answer);
-    assert_eq!(found_sites(&answer), expected(&markers, root, &["Symbols.TaskResultModule"]), "{answer:#}");
+    assert_eq!(found_sites(&answer), expected(&markers, root, &["Symbols.TaskResult@module"]), "{answer:#}");
     let at_type = json!({"kind": "position", "path": "Lib/Use.fs", "line": 4, "word": "TaskResult", "occurrence": 1});
     let answer = find(&mut editor, at_type).await;
     assert_eq!(found_sites(&answer), expected(&markers, root, &["Symbols.TaskResult"]), "{answer:#}");
@@ -157,8 +170,8 @@ async fn every_row_names_the_compilers_symbol_and_a_query_naming_two_answers_bot
     assert_eq!(
         listed_symbols(&answer),
         BTreeMap::from([
-            ("Symbols.XBase.Using".to_owned(), ("member".to_owned(), 1, 2)),
-            ("Symbols.LowPriority.Using".to_owned(), ("member".to_owned(), 1, 2)),
+            (("Symbols.XBase.Using".to_owned(), "member".to_owned()), (1, 2)),
+            (("Symbols.LowPriority.Using".to_owned(), "member".to_owned()), (1, 2)),
         ]),
         "{answer:#}"
     );
@@ -173,9 +186,11 @@ fn declared(markers: &[Marker], root: &Path, symbols: &[(&str, &str)]) -> BTreeS
         .filter(|marker| marker.kind == "decl")
         .filter_map(|marker| {
             let (_, kind) = symbols.iter().find(|(name, _)| *name == marker.symbol)?;
+            // `@module` tells a module from the generic type of its name in the markers; the
+            // compiler names both alike.
             Some(
                 json!({
-                    "symbolFullName": marker.symbol,
+                    "symbolFullName": marker.symbol.trim_end_matches("@module"),
                     "symbolKind": kind,
                     "path": marker.file.strip_prefix(root).unwrap().display().to_string(),
                     "line": marker.line,
@@ -228,10 +243,10 @@ fn renamed(
 
 /// A rename asks for one symbol. A name several compiler symbols share answers `status:
 /// "ambiguous"` with each one's compiler name, kind and definition, and renames nothing, even
-/// with `apply: "disk"`; the compiler's own name of one (`Symbols.TaskResultModule`) renames
-/// exactly its uses, none of the type's.
+/// with `apply: "disk"`; a candidate's position (the module beside the generic type, which the
+/// compiler names alike) renames exactly its uses, none of the type's.
 #[tokio::test]
-async fn a_rename_by_a_name_several_symbols_share_is_ambiguous_and_the_compilers_name_renames_one() {
+async fn a_rename_by_a_name_several_symbols_share_is_ambiguous_and_a_candidates_position_renames_one() {
     let workspace = fixture_copy("symbols");
     let runtime = tempfile::tempdir().unwrap();
     let root = workspace.path();
@@ -241,8 +256,8 @@ async fn a_rename_by_a_name_several_symbols_share_is_ambiguous_and_the_compilers
     editor.wait_until_ready().await;
 
     for (symbol, both) in [
-        ("Symbols.TaskResult", [("Symbols.TaskResult", "type"), ("Symbols.TaskResultModule", "module")]),
-        ("Tree", [("Symbols.Tree", "type"), ("Symbols.TreeModule", "module")]),
+        ("Symbols.TaskResult", [("Symbols.TaskResult", "type"), ("Symbols.TaskResult@module", "module")]),
+        ("Tree", [("Symbols.Tree", "type"), ("Symbols.Tree@module", "module")]),
         ("XBase.Using", [("Symbols.XBase.Using", "member"), ("Symbols.LowPriority.Using", "member")]),
     ] {
         let argument = json!({
@@ -265,22 +280,28 @@ async fn a_rename_by_a_name_several_symbols_share_is_ambiguous_and_the_compilers
     }
     assert_eq!(sources(root), before, "an ambiguous rename changes no file");
 
-    // The compiler's name of the module: only the module's uses, not the type's.
-    let preview = editor
-        .execute_result(Command::Rename, json!({"symbol": "Symbols.TaskResultModule", "newName": "Outcome"}))
-        .await;
+    // A candidate's position (the module's declaration) renames only the module's uses, none
+    // of the type's: the compiler names both `Symbols.TaskResult`, so no name tells them apart.
+    let module = markers
+        .iter()
+        .find(|marker| marker.kind == "decl" && marker.symbol == "Symbols.TaskResult@module")
+        .expect("the module's declaration is marked");
+    let at_module = json!({
+        "path": module.file.strip_prefix(root).unwrap().display().to_string(),
+        "line": module.line,
+        "character": module.character,
+        "newName": "Outcome",
+    });
+    let preview = editor.execute_result(Command::Rename, at_module.clone()).await;
     assert_eq!((preview["status"].clone(), preview["complete"].clone()), (json!("ok"), json!(true)), "{preview:#}");
     assert_eq!(preview["oldName"], json!("TaskResult"), "{preview:#}");
-    let module_sites = markers.iter().filter(|marker| marker.symbol == "Symbols.TaskResultModule").count();
+    let module_sites = markers.iter().filter(|marker| marker.symbol == "Symbols.TaskResult@module").count();
     assert_eq!(preview["totalEdits"], json!(module_sites), "{preview:#}");
-    let argument = json!({
-        "symbol": "Symbols.TaskResultModule",
-        "newName": "Outcome",
-        "apply": "disk",
-        "expectedHashes": preview["fileHashes"],
-    });
+    let mut argument = at_module;
+    argument["apply"] = json!("disk");
+    argument["expectedHashes"] = preview["fileHashes"].clone();
     let applied = editor.execute_result(Command::Rename, argument).await;
     assert_eq!(applied["writtenToDisk"], json!(true), "{applied:#}");
-    assert_eq!(sources(root), renamed(&before, &markers, root, "Symbols.TaskResultModule", "Outcome"));
+    assert_eq!(sources(root), renamed(&before, &markers, root, "Symbols.TaskResult@module", "Outcome"));
     editor.kill().await;
 }

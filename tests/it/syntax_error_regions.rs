@@ -17,10 +17,14 @@ fn fixture_root() -> PathBuf {
 }
 
 fn outline(path: &str) -> Value {
+    outline_in(&fixture_root(), path)
+}
+
+fn outline_in(root: &Path, path: &str) -> Value {
     let output = Command::new(env!("CARGO_BIN_EXE_fslens"))
         .args(["outline", "--full", "--json", "--no-share", "--fsac", "/nonexistent/fsautocomplete-for-this-test"])
         .args(["--path", path, "--workspace"])
-        .arg(fixture_root())
+        .arg(root)
         .env("FSLENS_CACHE_DIR", "off")
         .env_remove("FSLENS_FSAC")
         .output()
@@ -44,6 +48,24 @@ fn declarations(answer: &Value) -> Vec<(String, String, String, bool)> {
     let mut found = Vec::new();
     walk(&answer["entries"], "", &mut found);
     found
+}
+
+/// fixtures/qualifiers' `Folds.fs`: a one-line `try … finally` in a member body makes the
+/// file's root an error, and the `namespace Qualifiers.Trees` line with it; the modules and
+/// types the tree still read are inside that namespace, as the compiler names them. Before,
+/// they were top-level (`Seeds.zero`, `Folder.FoldAsync`), and every find row of them was
+/// labelled without the namespace.
+#[test]
+fn a_file_whose_root_is_an_error_keeps_its_namespace_around_the_declarations_read() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/qualifiers");
+    let answer = outline_in(&root, "Qualifiers/Folds.fs");
+    assert_eq!(answer["health"]["status"], "degraded", "{answer:#}");
+    let found = declarations(&answer);
+    let names: Vec<&str> = found.iter().map(|(full, ..)| full.as_str()).collect();
+    for expected in ["Qualifiers.Trees", "Qualifiers.Trees.Seeds", "Qualifiers.Trees.Folder"] {
+        assert!(names.contains(&expected), "{expected} is not in the outline: {names:?}");
+    }
+    assert!(!names.iter().any(|name| name.starts_with("Seeds") || name.starts_with("Folder")), "{names:?}");
 }
 
 #[test]
@@ -121,7 +143,9 @@ fn a_find_resolves_a_name_declared_inside_the_error_region() {
 fn an_active_patterns_case_is_found_by_its_own_name() {
     let answer = syntax_find(&fixture_root(), &["NonEmpty"]);
     assert_eq!(answer["outcome"], "found", "{answer:#}");
-    assert_eq!(answer["resolution"]["declarations"][0]["symbolFullName"], "Lenses.Combinators.NonEmpty", "{answer:#}");
+    // Named by its pattern, as the compiler names the case where it is used.
+    let declared = &answer["resolution"]["declarations"][0]["symbolFullName"];
+    assert_eq!(declared, "Lenses.Combinators.(|NonEmpty|_|).NonEmpty", "{answer:#}");
     let sites: Vec<(u64, u64, &str)> = answer["sites"]
         .as_array()
         .unwrap()

@@ -139,6 +139,26 @@ let private moduleDisplayLabel (entity: FSharpEntity) =
         try Some entity.FullName with _ -> None
     else None
 
+/// A value's or member's label: its full name, except that the module it is declared in,
+/// when the compiler gives that module the `Module` suffix, is named with it. FCS's `FullName`
+/// of a value names its enclosing module by its display name (`Gen.Tr.map` for `map` of
+/// `module Tr` compiled `TrModule`) but every module above it by its compiled name
+/// (`Gen.TrModule.Deep.d`), as it names a field's type path (`Gen.TrModule.Inner.F`): the
+/// compiled name is the one name every symbol inside the module shares.
+let private valueLabel (value: FSharpMemberOrFunctionOrValue) =
+    let fullName = try value.FullName with _ -> value.DisplayName
+    match value.DeclaringEntity with
+    | Some entity when entity.IsFSharpModule && entity.HasFSharpModuleSuffix ->
+        let displayed =
+            (match entity.AccessPath with
+             | "" -> ""
+             | path -> path + ".")
+            + entity.DisplayName
+            + "."
+        if fullName.StartsWith displayed then entityLabel entity + "." + fullName.Substring displayed.Length
+        else fullName
+    | _ -> fullName
+
 /// What the oracle asks about, and how a user names it; `None` for what is left out (locals,
 /// parameters, generated code, constructors, property accessors, anonymous record fields).
 /// The kind, the parent's name, the full names and the label.
@@ -175,7 +195,7 @@ let private describeAll (symbol: FSharpSymbol) : (string * string option * strin
                     | Some extended -> (try [ entityFullName extended + "." + value.DisplayName ] with _ -> [])
                     | None -> []
                 else []
-            Some(kind, parent, fullName () :: extended, fullName ())
+            Some(kind, parent, fullName () :: extended, valueLabel value)
     | :? FSharpUnionCase as case ->
         let parent =
             if case.ReturnType.HasTypeDefinition then Some(parentName case.ReturnType.TypeDefinition) else None
@@ -185,6 +205,8 @@ let private describeAll (symbol: FSharpSymbol) : (string * string option * strin
         else
             Some("field", field.DeclaringEntity |> Option.map parentName, [ fullName () ], fullName ())
     | :? FSharpActivePatternCase as case ->
+        // At its definition a case's `FullName` is the bare case name; its label is made in
+        // [`check`] from its pattern's (see [`activePatternCaseLabel`]).
         Some("active-pattern-case", case.Group.DeclaringEntity |> Option.map parentName, [ fullName () ], fullName ())
     | _ -> None
 
@@ -194,6 +216,23 @@ let private describe (symbol: FSharpSymbol) =
     describeAll symbol
     |> Option.filter (fun (_, parent, _, _) ->
         typable symbol.DisplayName && (parent |> Option.forall typable))
+
+/// An active-pattern case's label: FCS's `FullName` of the case where it is used, its
+/// pattern's full name and the case (`Parity.Patterns.(|Even|Odd|).Even`; `Item.ActivePatternCase`
+/// in FCS's `FullNameOfItem`). At its definition FCS gives the bare case name (`Even`, an
+/// `Item.ActivePatternResult`), a name every pattern with a case `Even` shares. `patterns`: the
+/// active patterns declared, where and their labels; a case lies in its pattern's name.
+let private activePatternCaseLabel (patterns: (FSharp.Compiler.Text.range * string) list) (symbol: Declared) =
+    match symbol.Symbol with
+    | :? FSharpActivePatternCase as case ->
+        let declared = case.DeclarationLocation
+        patterns
+        |> List.tryFind (fun (pattern, _) ->
+            Path.GetFullPath pattern.FileName = Path.GetFullPath declared.FileName
+            && FSharp.Compiler.Text.Range.rangeContainsRange pattern declared)
+        |> Option.map (fun (_, label) -> { symbol with Label = normalizeLabel (label + "." + case.DisplayName) })
+        |> Option.defaultValue symbol
+    | _ -> symbol
 
 type Checked =
     { Root: string
@@ -275,6 +314,8 @@ let check (root: string) (restore: bool) (log: string -> unit) : Checked =
     let underRoot (file: string) =
         file.StartsWith(Path.TrimEndingDirectorySeparator(Path.GetFullPath root) + string Path.DirectorySeparatorChar)
     let symbols = Collections.Generic.Dictionary<string, Declared>()
+    // Every active pattern declared (`(|Even|Odd|)`): where, and its label.
+    let patterns = ResizeArray<FSharp.Compiler.Text.range * string>()
     let errors = ResizeArray()
     let results =
         [ for project in loaded do
@@ -288,6 +329,10 @@ let check (root: string) (restore: bool) (log: string -> unit) : Checked =
                       errors.Add(project.ProjectFile, $"{diagnostic.Range.FileName}({diagnostic.StartLine},{diagnostic.StartColumn}): FS{diagnostic.ErrorNumber:D4} {diagnostic.Message}")
               for symbolUse in results.GetAllUsesOfAllSymbols() do
                   let symbol = symbolUse.Symbol
+                  match symbol with
+                  | :? FSharpMemberOrFunctionOrValue as value when value.IsActivePattern && symbolUse.IsFromDefinition ->
+                      patterns.Add(value.DeclarationLocation, valueLabel value)
+                  | _ -> ()
                   match symbol.DeclarationLocation with
                   | Some declaration when
                       symbolUse.IsFromDefinition
@@ -324,6 +369,10 @@ let check (root: string) (restore: bool) (log: string -> unit) : Checked =
       Solution = solution
       Projects = loaded
       Errors = List.ofSeq errors
-      Symbols = symbols.Values |> List.ofSeq |> List.sortBy (fun symbol -> symbol.Key)
+      Symbols =
+        symbols.Values
+        |> List.ofSeq
+        |> List.map (activePatternCaseLabel (List.ofSeq patterns))
+        |> List.sortBy (fun symbol -> symbol.Key)
       Results = results
       Sources = sources }

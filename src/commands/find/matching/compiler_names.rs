@@ -3,13 +3,17 @@
 //! The syntax index names a declaration by its chain of containers (`Symbols.TaskResult`);
 //! the compiler keeps apart what that chain can merge:
 //!
-//! * a module beside a type of its name, in one namespace or module, compiles as `…Module`
-//!   (implicitly since F# 4.1, `type TaskResult<'T, 'E> = …` and `module TaskResult = …`;
+//! * a module beside a type of its name without type parameters, in one namespace or module,
+//!   compiles as `…Module` (implicitly since F# 4.1, `type Money = …` and `module Money = …`;
 //!   explicitly with `[<CompilationRepresentation(CompilationRepresentationFlags.ModuleSuffix)>]`),
-//!   and so does everything declared inside it (`Symbols.TaskResultModule.map`);
+//!   and so does everything declared inside it (`Ns.MoneyModule.add`); beside a generic type
+//!   the module keeps its name (FCS's `HasFSharpModuleSuffix` is false there);
 //! * a member declared in a type extension (`module LowPriority = type XBase with member
 //!   _.Using …`) belongs to its enclosing module, not to the type: `Symbols.LowPriority.Using`,
 //!   another symbol than the type's own `Symbols.XBase.Using`;
+//! * an active-pattern case is named by its pattern, `Parity.Patterns.(|Even|Odd|).Even`, as
+//!   the compiler names the case where it is used (at its definition FCS gives the bare case
+//!   name, which every pattern with that case shares);
 //! * a field of an anonymous record type (`{| Quiet: bool |}`) belongs to no named type: a
 //!   qualified query through the type around it (`Settings.Quiet`) does not name it.
 
@@ -17,35 +21,12 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use crate::syntax::SyntaxIndex;
-use crate::syntax::model::{DeclarationKind, FileIndex, NO_PARENT};
+use crate::syntax::model::{Declaration, DeclarationKind, FileIndex, NO_PARENT};
 
-/// `symbolKind` on the wire: what kind of symbol a declaration is, in the compiler's terms.
+/// `symbolKind` on the wire: what kind of symbol a declaration is, in the compiler's terms
+/// ([`DeclarationKind::symbol_kind`]; a `val` is a field in an implementation file).
 pub fn symbol_kind(kind: DeclarationKind, path: &Path) -> &'static str {
-    match kind {
-        DeclarationKind::Namespace => "namespace",
-        DeclarationKind::Module => "module",
-        DeclarationKind::Record
-        | DeclarationKind::Union
-        | DeclarationKind::Class
-        | DeclarationKind::Interface
-        | DeclarationKind::Enum
-        | DeclarationKind::Delegate
-        | DeclarationKind::Abbreviation
-        | DeclarationKind::TypeExtension => "type",
-        DeclarationKind::Exception => "exception",
-        DeclarationKind::RecordField | DeclarationKind::UnionField => "field",
-        // A `val` in an implementation file is a class's explicit field; in a signature, a value.
-        DeclarationKind::Val if !super::is_signature_file(path) => "field",
-        DeclarationKind::Val | DeclarationKind::Let => "value",
-        DeclarationKind::UnionCase => "unionCase",
-        DeclarationKind::EnumCase => "enumCase",
-        DeclarationKind::Member
-        | DeclarationKind::AbstractMember
-        | DeclarationKind::Override
-        | DeclarationKind::AutoProperty
-        | DeclarationKind::Constructor => "member",
-        DeclarationKind::ActivePatternCase => "activePatternCase",
-    }
+    kind.symbol_kind(super::is_signature_file(path))
 }
 
 /// Is declaration `slot` of `file` a field of an anonymous record type (a record field whose
@@ -98,6 +79,10 @@ impl<'a> CompilerNames<'a> {
                 continue;
             }
             let declaration = &declarations[link];
+            // An active-pattern case is named by its pattern: `M.(|Even|Odd|).Even`.
+            if link == slot && declaration.kind == DeclarationKind::ActivePatternCase {
+                parts.extend(self.active_pattern_of(&file.index, declaration));
+            }
             let mut name = self.index.name(declaration.name).to_string();
             if declaration.kind == DeclarationKind::Module && self.module_suffixed(path, &file.index, link, &mut text) {
                 name.push_str("Module");
@@ -107,21 +92,35 @@ impl<'a> CompilerNames<'a> {
         Some(parts.join("."))
     }
 
+    /// The name of the active pattern (`(|Even|Odd|)`) an active-pattern case belongs to: the
+    /// sibling declaration the index made the case from, with the same range.
+    fn active_pattern_of(&self, file: &FileIndex, case: &Declaration) -> Option<String> {
+        file.declarations.iter().find_map(|declaration| {
+            let name = self.index.name(declaration.name);
+            (declaration.kind != DeclarationKind::ActivePatternCase
+                && declaration.parent == case.parent
+                && declaration.range == case.range
+                && name.starts_with("(|"))
+            .then(|| name.to_string())
+        })
+    }
+
     /// Does module `slot` compile with the `Module` suffix: a type of its name beside it, or
     /// the attribute that asks for it on the lines right above it?
     fn module_suffixed(&self, path: &Path, file: &FileIndex, slot: usize, text: &mut Option<Option<String>>) -> bool {
         let module = &file.declarations[slot];
+        let text = text.get_or_insert_with(|| (self.text_of)(path));
         let beside_in_file = file.declarations.iter().enumerate().any(|(other, declaration)| {
             other != slot
                 && declaration.parent == module.parent
                 && declaration.name == module.name
                 && declaration.kind.is_type()
                 && declaration.kind != DeclarationKind::TypeExtension
+                && !text.as_deref().is_some_and(|text| is_generic(text, declaration))
         });
         if beside_in_file {
             return true;
         }
-        let text = text.get_or_insert_with(|| (self.text_of)(path));
         if text.as_deref().is_some_and(|text| asks_for_module_suffix(text, module.name_start.line)) {
             return true;
         }
@@ -142,10 +141,32 @@ impl<'a> CompilerNames<'a> {
             hit.declaration.kind.is_type()
                 && hit.declaration.kind != DeclarationKind::TypeExtension
                 && hit.full_name == full_name
+                && !(self.text_of)(&hit.path).is_some_and(|text| is_generic(&text, &hit.declaration))
         });
         self.type_named.borrow_mut().insert(full_name, found);
         found
     }
+}
+
+/// Is the type `declaration` of `text` generic (`type Tree<'T> =`, `type 'T Tree =`)? Only a
+/// type without type parameters gives a module of its name the `Module` suffix: `Tree<'T>`
+/// compiles as ``Tree`1``, beside `Tree`.
+fn is_generic(text: &str, declaration: &Declaration) -> bool {
+    let lines = crate::documents::LineIndex::new(text);
+    let at =
+        crate::documents::Position { line: declaration.name_start.line, character: declaration.name_start.character };
+    let start = lines.offset(text, at).min(text.len());
+    let mut units = 0usize;
+    let end = text[start..]
+        .char_indices()
+        .find(|(_, character)| {
+            let past_the_name = units >= usize::from(declaration.name_length);
+            units += character.len_utf16();
+            past_the_name
+        })
+        .map_or(text.len(), |(byte, _)| start + byte);
+    let line_start = text[..start].rfind('\n').map_or(0, |newline| newline + 1);
+    text[end..].trim_start().starts_with('<') || text[line_start..start].contains('\'')
 }
 
 /// Does the module declared on line `line` of `text` carry `ModuleSuffix` in the attribute
@@ -176,5 +197,27 @@ mod tests {
         assert!(asks_for_module_suffix(text, 5));
         assert!(!asks_for_module_suffix(text, 7));
         assert!(asks_for_module_suffix("[<CompilationRepresentation(ModuleSuffix)>] module M =\n", 0));
+    }
+
+    /// Only a type without type parameters gives a module of its name the `Module` suffix.
+    #[test]
+    fn a_generic_type_is_told_from_its_text() {
+        let declaration = |line: u32, character: u32, length: u16| Declaration {
+            kind: DeclarationKind::Class,
+            access: crate::syntax::model::Access::Default,
+            name: crate::syntax::model::NameId(0),
+            parent: NO_PARENT,
+            range: Default::default(),
+            name_start: crate::syntax::model::Position { line, character },
+            name_length: length,
+            header_bytes: (0, 0),
+            certain: true,
+        };
+        let text = "type Tree<'T> = Leaf of 'T\ntype Folder <'T>() = class end\ntype 'T Box = B of 'T\ntype Plain = P\ntype Sum = A | B of list<int>\n";
+        assert!(is_generic(text, &declaration(0, 5, 4)));
+        assert!(is_generic(text, &declaration(1, 5, 6)));
+        assert!(is_generic(text, &declaration(2, 8, 3)));
+        assert!(!is_generic(text, &declaration(3, 5, 5)));
+        assert!(!is_generic(text, &declaration(4, 5, 3)));
     }
 }

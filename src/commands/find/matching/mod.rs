@@ -85,16 +85,7 @@ impl Declared {
     }
 
     pub fn is_member(&self) -> bool {
-        matches!(
-            self.kind,
-            Some(
-                DeclarationKind::Member
-                    | DeclarationKind::AbstractMember
-                    | DeclarationKind::Override
-                    | DeclarationKind::AutoProperty
-                    | DeclarationKind::Constructor
-            )
-        )
+        self.kind.is_some_and(DeclarationKind::is_member)
     }
 
     /// The last segment of the full name as written (`value`, ``` ``my value`` ```,
@@ -679,7 +670,7 @@ fn partner_in_partner_file(
 }
 
 /// `X.fs` for `X.fsi` and `X.fsi` for `X.fs`.
-fn partner_file(path: &Path) -> Option<PathBuf> {
+pub fn partner_file(path: &Path) -> Option<PathBuf> {
     let extension = path.extension()?.to_str()?.to_ascii_lowercase();
     match extension.as_str() {
         "fsi" => Some(path.with_extension("fs")),
@@ -735,7 +726,7 @@ fn index_reading_of_item(
 /// the index's for the declaration at its place, else FSAC's.
 fn full_name_of_item(
     index: &SyntaxIndex,
-    path: &Path,
+    (path, range): (&Path, TextRange),
     from_index: Option<&(String, Declaration)>,
     (container, name): (&str, &str),
     query: &str,
@@ -761,8 +752,41 @@ fn full_name_of_item(
             }
         }
         None if container.is_empty() => name.to_owned(),
-        None => format!("{container}.{name}"),
+        // FSAC names the immediate container only: its full name is the index's when the file
+        // declares one container of that name (the namespace a partial parse kept around it).
+        None => match container_full_name(index, path, container, range) {
+            Some(container) => format!("{container}.{name}"),
+            None => format!("{container}.{name}"),
+        },
     }
+}
+
+/// The index's full name of the namespace, module or type named `container` (its last
+/// segment) that holds `range` in `path` (the innermost), else of the one such declaration
+/// the file has; `None` when it has none or several and none holds the place.
+fn container_full_name(index: &SyntaxIndex, path: &Path, container: &str, range: TextRange) -> Option<String> {
+    let file = index.file(path)?;
+    let wanted = plain_name(container);
+    let named: Vec<(usize, &Declaration)> = file
+        .index
+        .declarations
+        .iter()
+        .enumerate()
+        .filter(|(_, declaration)| {
+            declaration.kind.is_container()
+                && segments(&index.name(declaration.name)).pop().is_some_and(|own| plain_name(&own) == wanted)
+        })
+        .collect();
+    let holding = named
+        .iter()
+        .filter(|(_, declaration)| declaration.range.start <= range.start && range.end <= declaration.range.end)
+        .max_by_key(|(_, declaration)| declaration.range.start);
+    let slot = match (holding, named.as_slice()) {
+        (Some((slot, _)), _) => *slot,
+        (None, [(slot, _)]) => *slot,
+        _ => return None,
+    };
+    Some(index.full_name(&file.index, slot))
 }
 
 /// Merges `workspace/symbol` answers into `declared`: a known declaration gains the source,
@@ -820,17 +844,7 @@ pub fn merge_workspace_symbols(
             continue;
         }
         // Prefer the syntax layer's full name for the declaration at that place.
-        let from_index = index.file(&path).and_then(|file| {
-            file.index
-                .declarations
-                .iter()
-                .enumerate()
-                .find(|(_, declaration)| declaration.name_range() == range || declaration.range == range)
-                .map(|(slot, declaration)| {
-                    let anonymous = compiler_names::is_anonymous_record_field(&file.index, slot);
-                    (index.full_name(&file.index, slot), declaration.clone(), anonymous)
-                })
-        });
+        let from_index = index_declaration_at(index, &path, range, name);
         // An anonymous record's field is named by no type: a qualified query does not name it.
         if from_index.as_ref().is_some_and(|(_, _, anonymous)| *anonymous) && segments(query).len() > 1 {
             continue;
@@ -854,7 +868,8 @@ pub fn merge_workspace_symbols(
         if index_reading == IndexReading::ProvesNone {
             continue;
         }
-        let full_name = full_name_of_item(index, &path, from_index.as_ref(), (container, name), query, arguments.exact);
+        let full_name =
+            full_name_of_item(index, (&path, range), from_index.as_ref(), (container, name), query, arguments.exact);
         let mut reading = index_reading;
         if !qualified_matches(&full_name, query, arguments.exact) {
             // A declaration the index cannot read, for which FSAC names no container: its
@@ -889,6 +904,32 @@ pub fn merge_workspace_symbols(
         });
     }
     unconfirmed
+}
+
+/// The syntax index's declaration at the place a `workspace/symbol` item names (`range`, the
+/// item's `name`): its full name, the declaration, and whether it is an anonymous record's
+/// field. FSAC's range may be the whole binding after the name (`describe (x: int) = …`).
+fn index_declaration_at(
+    index: &SyntaxIndex,
+    path: &Path,
+    range: TextRange,
+    name: &str,
+) -> Option<(String, Declaration, bool)> {
+    let file = index.file(path)?;
+    file.index
+        .declarations
+        .iter()
+        .enumerate()
+        .find(|(_, declaration)| {
+            declaration.name_range() == range
+                || declaration.range == range
+                || (declaration.name_start == range.start
+                    && plain_name(&index.name(declaration.name)) == plain_name(name))
+        })
+        .map(|(slot, declaration)| {
+            let anonymous = compiler_names::is_anonymous_record_field(&file.index, slot);
+            (index.full_name(&file.index, slot), declaration.clone(), anonymous)
+        })
 }
 
 /// The name of an abstract member whose `workspace/symbol` range is its signature's type

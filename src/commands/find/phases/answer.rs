@@ -195,7 +195,13 @@ fn symbols_of(resolved: &Resolved, sites: &[Site]) -> Vec<SymbolSummary> {
     for declaration in &resolved.declared {
         let name = declaration.symbol_full_name();
         let kind = declaration.symbol_kind();
-        match symbols.iter().position(|symbol| symbol.symbol_full_name == name) {
+        // A generic type and a module of its name share a full name (`Symbols.Tree` and
+        // `module Tree`): their kinds tell them apart.
+        let same = |symbol: &SymbolSummary| {
+            symbol.symbol_full_name == name
+                && (symbol.symbol_kind.is_none() || kind.is_none() || symbol.symbol_kind.as_deref() == kind)
+        };
+        match symbols.iter().position(same) {
             Some(known) => {
                 let symbol = &mut symbols[known];
                 symbol.declarations += 1;
@@ -210,14 +216,21 @@ fn symbols_of(resolved: &Resolved, sites: &[Site]) -> Vec<SymbolSummary> {
             None => {}
         }
     }
-    let mut by_name: HashMap<&str, usize> = HashMap::new();
+    let mut by_name: HashMap<(&str, Option<&str>), usize> = HashMap::new();
     for site in sites {
         if let Some(name) = site.symbol_full_name.as_deref() {
-            *by_name.entry(name).or_default() += 1;
+            *by_name.entry((name, site.symbol_kind)).or_default() += 1;
         }
     }
     for symbol in &mut symbols {
-        symbol.sites = by_name.get(symbol.symbol_full_name.as_str()).copied().unwrap_or(0);
+        let name = symbol.symbol_full_name.as_str();
+        symbol.sites = match symbol.symbol_kind.as_deref() {
+            Some(kind) => {
+                by_name.get(&(name, Some(kind))).copied().unwrap_or(0)
+                    + by_name.get(&(name, None)).copied().unwrap_or(0)
+            }
+            None => by_name.iter().filter(|((named, _), _)| *named == name).map(|(_, count)| count).sum(),
+        };
     }
     symbols
 }

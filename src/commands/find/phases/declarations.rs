@@ -104,6 +104,30 @@ fn name_as_the_compiler(find: &FindRun, declared: &mut [Declared]) {
         let compiler = slot.and_then(|slot| names.full_name(&declaration.path, slot));
         declaration.compiler_name = compiler.filter(|name| *name != declaration.full_name);
     }
+    name_pairs_alike(find, declared);
+}
+
+/// A signature and its implementation are one symbol, of one name. The grammar reads some
+/// files in part and loses the namespaces and modules around what it reads after an error
+/// (`Loops.fsi`'s `module AsyncLoops` read as top-level under `namespace Builders`), never adds
+/// one: where one of a pair's names is the other's with leading containers lost, both are named
+/// by the longer (`Builders.AsyncLoops.countdownFrom`, not `AsyncLoops.countdownFrom`).
+fn name_pairs_alike(find: &FindRun, declared: &mut [Declared]) {
+    let names: Vec<String> = declared.iter().map(|declaration| declaration.symbol_full_name().to_owned()).collect();
+    for mine in 0..declared.len() {
+        let Some(partner_path) = matching::partner_file(&declared[mine].path) else { continue };
+        let longer = (0..declared.len()).find(|&theirs| {
+            find.work.compared(1);
+            declared[theirs].is_signature() != declared[mine].is_signature()
+                && declared[theirs].kind.is_some()
+                && names[theirs].len() > names[mine].len()
+                && names[theirs].ends_with(&format!(".{}", names[mine]))
+                && find.work.same_file(&declared[theirs].path, &partner_path)
+        });
+        if let Some(theirs) = longer {
+            declared[mine].compiler_name = Some(names[theirs].clone());
+        }
+    }
 }
 
 /// kind position: the compiler's definition of the symbol at the position (FSAC ready), else

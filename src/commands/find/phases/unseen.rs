@@ -123,7 +123,7 @@ impl Unseen {
             .iter()
             .map(|missed| {
                 json!({
-                    "symbolFullName": resolved.declared[missed.slot].full_name,
+                    "symbolFullName": resolved.declared[missed.slot].symbol_full_name(),
                     "file": display(&missed.path),
                     "range": missed.range.to_json(),
                     "role": "use",
