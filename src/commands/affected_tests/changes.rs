@@ -101,7 +101,9 @@ pub fn changed_declarations(
 ) -> FileChanges {
     let mut changes = FileChanges::default();
     let mut read = |text: Option<&str>| -> Option<(Vec<Unit>, String)> {
-        let text = text?;
+        // git's text at a revision keeps a UTF-8 byte-order mark that the text read from disk
+        // (crate::source_files) has not: the mark is no change.
+        let text = text?.trim_start_matches('\u{feff}');
         match parsers.parse(text, grammar, PARSE_BUDGET) {
             Ok(tree) => Some(units_of(text, &tree, grammar)),
             Err(error) => {
@@ -293,6 +295,21 @@ mod tests {
         assert_eq!(changes(LEDGER, &member), [("Calc.Ledger.Book.Pages".to_owned(), ChangeKind::Body, 8)]);
         let moved = LEDGER.replace("module Calc.Ledger\n", "module Calc.Ledger\n\n\n");
         assert_eq!(changes(LEDGER, &moved), []);
+    }
+
+    #[test]
+    fn a_byte_order_mark_only_before_is_no_change_outside_the_declarations() {
+        let body = LEDGER.replace("entries |> List.length", "entries |> List.distinct |> List.length");
+        let found = changed_declarations(
+            &mut FsharpParsers::new(),
+            GrammarKind::Implementation,
+            Some(&format!("\u{feff}{LEDGER}")),
+            Some(&body),
+        );
+        let rows: Vec<_> =
+            found.declarations.iter().map(|changed| (changed.qualified.as_str(), changed.change)).collect();
+        assert_eq!(rows, [("Calc.Ledger.total", ChangeKind::Body)]);
+        assert!(!found.outside_declarations, "{found:?}");
     }
 
     #[test]
