@@ -101,7 +101,9 @@ pub fn changed_declarations(
 ) -> FileChanges {
     let mut changes = FileChanges::default();
     let mut read = |text: Option<&str>| -> Option<(Vec<Unit>, String)> {
-        let text = text?;
+        // git's text at a revision keeps a UTF-8 byte-order mark that the text read from disk
+        // (crate::source_files) has not: the mark is no change.
+        let text = text?.trim_start_matches('\u{feff}');
         match parsers.parse(text, grammar, PARSE_BUDGET) {
             Ok(tree) => Some(units_of(text, &tree, grammar)),
             Err(error) => {
@@ -161,7 +163,8 @@ fn units_of(text: &str, tree: &tree_sitter::Tree, grammar: GrammarKind) -> (Vec<
         name.strip_prefix("``").and_then(|name| name.strip_suffix("``")).map(str::to_owned).unwrap_or(name)
     };
     let span = |declaration: &Declaration| {
-        (lines.byte(text, declaration.range.start), lines.byte(text, declaration.range.end))
+        let (start, end) = (lines.byte(text, declaration.range.start), lines.byte(text, declaration.range.end));
+        (with_attributes(text, start), without_trailing_comments(text, start, end))
     };
     let mut seen: HashMap<(String, &'static str, String), usize> = HashMap::new();
     let mut units = Vec::new();
@@ -214,6 +217,38 @@ fn units_of(text: &str, tree: &tree_sitter::Tree, grammar: GrammarKind) -> (Vec<
         .collect();
     let rest: String = cut(text, 0, text.len(), &top, "").chars().filter(|c| !c.is_whitespace()).collect();
     (units, rest)
+}
+
+/// `start` moved back over the lines of attribute lists (`[<Test>]`, one line each) just before
+/// it: a declaration's attributes are its own text, so adding a test is not a change outside
+/// the declarations. An attribute list over several lines stays outside (said as such).
+fn with_attributes(text: &str, start: usize) -> usize {
+    let mut start = start;
+    loop {
+        let before = text[..start].trim_end();
+        let line_start = before.rfind('\n').map_or(0, |newline| newline + 1);
+        let line = before[line_start..].trim_start();
+        if !(line.starts_with("[<") && line.ends_with(">]")) || line_start == start {
+            return start;
+        }
+        start = before.len() - line.len();
+    }
+}
+
+/// `end` moved back over the whitespace and whole-line `//` comments that end the range: the
+/// syntax tree gives a declaration the comments that follow it (up to the next declaration),
+/// so a declaration added after one would change it.
+fn without_trailing_comments(text: &str, start: usize, end: usize) -> usize {
+    let mut end = end;
+    loop {
+        let kept = text[start..end].trim_end();
+        let last_line_start = kept.rfind('\n').map_or(0, |newline| newline + 1);
+        let last_line = &kept[last_line_start..];
+        if last_line_start == 0 || !last_line.trim_start().starts_with("//") {
+            return start + kept.len();
+        }
+        end = start + last_line_start;
+    }
 }
 
 /// `text[start..end]` with each of `holes` (byte ranges inside it) replaced by `marker`.
@@ -293,6 +328,36 @@ mod tests {
         assert_eq!(changes(LEDGER, &member), [("Calc.Ledger.Book.Pages".to_owned(), ChangeKind::Body, 8)]);
         let moved = LEDGER.replace("module Calc.Ledger\n", "module Calc.Ledger\n\n\n");
         assert_eq!(changes(LEDGER, &moved), []);
+    }
+
+    #[test]
+    fn a_byte_order_mark_only_before_is_no_change_outside_the_declarations() {
+        let body = LEDGER.replace("entries |> List.length", "entries |> List.distinct |> List.length");
+        let found = changed_declarations(
+            &mut FsharpParsers::new(),
+            GrammarKind::Implementation,
+            Some(&format!("\u{feff}{LEDGER}")),
+            Some(&body),
+        );
+        let rows: Vec<_> =
+            found.declarations.iter().map(|changed| (changed.qualified.as_str(), changed.change)).collect();
+        assert_eq!(rows, [("Calc.Ledger.total", ChangeKind::Body)]);
+        assert!(!found.outside_declarations, "{found:?}");
+    }
+
+    #[test]
+    fn a_test_added_after_another_changes_neither_that_one_nor_the_text_outside() {
+        let tests = "module Calc.Tests\n\n[<Test>]\nlet ``one`` () =\n    Assert.Pass()\n\n// ===== two =====\n\n[<Test>]\nlet ``two`` () = Assert.Pass()\n";
+        let added = tests.replace("\n\n// =====", "\n\n[<Test>]\nlet ``three`` () =\n    Assert.Pass()\n\n// =====");
+        let found =
+            changed_declarations(&mut FsharpParsers::new(), GrammarKind::Implementation, Some(tests), Some(&added));
+        let rows: Vec<_> =
+            found.declarations.iter().map(|changed| (changed.qualified.as_str(), changed.change)).collect();
+        assert_eq!(rows, [("Calc.Tests.three", ChangeKind::Added)]);
+        assert!(!found.outside_declarations, "{found:?}");
+        // An attribute is its declaration's own text.
+        let ignored = tests.replace("[<Test>]\nlet ``two``", "[<Test; Ignore>]\nlet ``two``");
+        assert_eq!(changes(tests, &ignored), [("Calc.Tests.two".to_owned(), ChangeKind::Body, 9)]);
     }
 
     #[test]

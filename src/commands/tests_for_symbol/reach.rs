@@ -166,6 +166,7 @@ impl<'a> Walk<'a> {
         if let Some((path, line)) = &start_at {
             self.seen.insert((path.clone(), *line, start.name.clone()));
         }
+        self.note_implicit_calls(&start.name);
         let mut queue = VecDeque::new();
         let sites = self.use_positions(&found.rows);
         self.place(&sites, &[start], 0, &mut queue);
@@ -230,12 +231,23 @@ impl<'a> Walk<'a> {
             if uses.completeness != Completeness::Complete {
                 self.incomplete.push(format!("{} ({})", pending.name, uses.completeness.as_str()));
             }
+            self.note_implicit_calls(&pending.name);
             self.levels = self.levels.max(pending.depth);
             self.functions.push(row);
             let sites = self.use_positions(&uses.rows);
             self.place(&sites, &pending.chain, pending.depth, &mut queue);
         }
         Ok(())
+    }
+
+    /// A builder method that computation expressions call without naming it makes the walk
+    /// partial: find's sites are the compiler's uses, which those calls are not.
+    fn note_implicit_calls(&mut self, name: &str) {
+        if called_implicitly(name) {
+            self.incomplete.push(format!(
+                "{name} (a computation-expression builder method: its calls from `{{ … }}` blocks are not uses the compiler reports)"
+            ));
+        }
     }
 
     /// find's sites of the declaration whose name is at `path` (relative), `line`, `character`.
@@ -381,6 +393,34 @@ impl<'a> Walk<'a> {
 }
 
 /// A found test as one step of a chain.
+/// The methods a computation expression calls without naming them (`let!` calls `Bind`,
+/// `try … with` `TryWith`, `use` `Using`, …): the compiler reports no symbol use there.
+const BUILDER_METHODS: &[&str] = &[
+    "Bind",
+    "Bind2",
+    "BindReturn",
+    "Combine",
+    "Delay",
+    "For",
+    "MergeSources",
+    "Return",
+    "ReturnFrom",
+    "Run",
+    "Source",
+    "TryFinally",
+    "TryWith",
+    "Using",
+    "While",
+    "Yield",
+    "YieldFrom",
+    "Zero",
+];
+
+/// Whether a member of this name may be called by a computation expression without its name.
+pub fn called_implicitly(name: &str) -> bool {
+    BUILDER_METHODS.contains(&name)
+}
+
 fn test_step(test: &FoundTest, path: &str) -> Step {
     match test {
         FoundTest::Attributed { name, line, .. } | FoundTest::Expecto { name, line, .. } => {
@@ -570,6 +610,14 @@ pub fn test_row(test: FoundTest, project: &TestProject, path: &str, chain: Vec<S
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn builder_methods_are_called_implicitly_and_module_functions_are_not() {
+        // FSharp.Control.AsyncSeq: `asyncSeq { try … with … }` calls the builder's `TryWith`,
+        // which calls the module's `tryWith`; find sees no use of `TryWith` in the block.
+        assert!(called_implicitly("TryWith") && called_implicitly("TryFinally") && called_implicitly("Bind"));
+        assert!(!called_implicitly("tryWith") && !called_implicitly("total"));
+    }
 
     #[test]
     fn test_candidates_are_declared_names_and_expecto_calls() {
