@@ -135,7 +135,7 @@ fn rename_text_lists_the_candidates_of_an_ambiguous_name_and_exits_2() {
     assert!(text.starts_with("rename Symbols.TaskResult -> Outcome: AMBIGUOUS: "), "{text}");
     for candidate in [
         "  type Symbols.TaskResult  Lib/TaskResult.fs:7:6  (--path Lib/TaskResult.fs --line 6 --character 5)",
-        "  module Symbols.TaskResultModule  Lib/TaskResultModule.fs:5:8  (--path Lib/TaskResultModule.fs --line 4 --character 7)",
+        "  module Symbols.TaskResult  Lib/TaskResultModule.fs:5:8  (--path Lib/TaskResultModule.fs --line 4 --character 7)",
     ] {
         assert!(text.contains(candidate), "{candidate:?} missing from {text}");
     }
