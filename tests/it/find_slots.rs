@@ -4,6 +4,11 @@
 //! not count as the implementation's. Rows on another type's member declaration or on an
 //! abstract declaration are dropped; each remaining use is kept only when FSAC's definition at
 //! it is one of the queried declarations (`crossCheck.slotRows`).
+//!
+//! The double answers references at an implementation with the slot's uses alone (FCS's one
+//! symbol at the place, the slot's: `triangle.Perimeter()`, which resolves to the override, is
+//! not in them and is found as an unseen occurrence); FSAC merges every symbol at the place, so
+//! its answer also holds the implementation's own uses, which the definitions keep.
 
 use crate::support;
 use fslens::commands::registry::Command;
