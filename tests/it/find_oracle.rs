@@ -484,6 +484,7 @@ judged_fixtures! {
     oracle_rename => "rename",
     oracle_scripts => "scripts",
     oracle_signatures => "signatures",
+    oracle_slots => "slots",
     oracle_symbol_search => "symbol-search",
     oracle_tested => "tested",
     oracle_union_patterns => "union-patterns",

@@ -43,6 +43,7 @@ mod find_oracle;
 mod find_prefilter;
 mod find_qualified_narrowing;
 mod find_scale;
+mod find_slots;
 mod find_symbols;
 mod find_type_errors;
 mod find_unseen_uses;

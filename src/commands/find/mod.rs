@@ -77,7 +77,8 @@ use phases::page::{PageFrame, deliver_page};
 use phases::position::{ResolvedPosition, resolve_position};
 use phases::target::{Placement, Target};
 use phases::{
-    candidates, classify, declarations, ledger, narrowing, site_types, stream, sweep, target, type_errors, unseen,
+    candidates, classify, declarations, ledger, narrowing, site_types, slots, stream, sweep, target, type_errors,
+    unseen,
 };
 
 /// `fslens.find`: the typed answer (the command table writes it as JSON).
@@ -272,7 +273,8 @@ async fn run(
         swept: &swept,
         by_position: position.is_some(),
     };
-    let (verdict, unseen) = judged.judge(&mut texts, &mut sites, &mut type_errors, &segment_bounds, &mut clock).await?;
+    let (verdict, unseen, slots) =
+        judged.judge(&mut texts, &mut sites, &mut type_errors, &segment_bounds, &mut clock).await?;
     let (types, site_types) = site_types.unzip();
     let ledger = (verdict.per_project.as_slice(), resolved.declared.as_slice());
     let window = match wanted {
@@ -291,7 +293,7 @@ async fn run(
 
     let segmented = from_file.is_some() || budget_stop.is_some();
     let findings =
-        Findings { resolved, swept, sites, site_types, verdict, budget_stop, segmented, type_errors, unseen };
+        Findings { resolved, swept, sites, site_types, verdict, budget_stop, segmented, type_errors, unseen, slots };
     let base = phases::answer::answer_of(&find, run, &findings, &stream, clock, started);
     let frame = PageFrame {
         offset,
@@ -317,7 +319,9 @@ struct Judged<'a> {
 }
 
 impl Judged<'_> {
-    /// The verdict. About to answer complete: a use the compiler left unresolved is in no
+    /// The verdict. First, for a query naming an override or an interface implementation,
+    /// FSAC's rows holding the slot's uses are settled (`slots`, which drops from `sites` the
+    /// rows that are not this symbol's). About to answer complete: a use the compiler left unresolved is in no
     /// references answer, so the files holding an occurrence no site covers must have been
     /// type-checked; and each such occurrence in a file that can use the symbol is resolved by
     /// FSAC's definition (a use FSAC's references missed becomes a site, in `sites`).
@@ -328,29 +332,33 @@ impl Judged<'_> {
         type_errors: &mut type_errors::TypeErrors,
         bounds: &type_errors::SegmentBounds<'_>,
         clock: &mut PhaseClock,
-    ) -> Result<(model::verdict::Verdict, unseen::Unseen), CommandError> {
+    ) -> Result<(model::verdict::Verdict, unseen::Unseen, slots::SlotRows), CommandError> {
         let Judged { find, placement, resolved, swept, by_position } = *self;
+        let slots = slots::settle(find, texts, resolved, swept, sites, by_position).await?;
+        if slots.fills_a_slot {
+            clock.lap("slotRowsMs");
+        }
         let mut unseen = unseen::Unseen::default();
-        let mut verdict = ledger::judge(find, resolved, swept, sites, by_position, (type_errors, &unseen));
+        let mut verdict = ledger::judge(find, resolved, swept, sites, by_position, (type_errors, &unseen, &slots));
         if !verdict.coverage_complete {
-            return Ok((verdict, unseen));
+            return Ok((verdict, unseen, slots));
         }
         let formed = type_errors::Formed { placement, resolved, swept, sites: sites.as_slice(), segment: *bounds };
         if type_errors.diagnose_unresolved(find, &formed).await? {
-            verdict = ledger::judge(find, resolved, swept, sites, by_position, (type_errors, &unseen));
+            verdict = ledger::judge(find, resolved, swept, sites, by_position, (type_errors, &unseen, &slots));
         }
         clock.lap("typeErrorCheckMs");
         // A type error, or a file whose diagnostics could not be had, already keeps it from
         // being complete: the definitions would not change that.
         if !verdict.coverage_complete {
-            return Ok((verdict, unseen));
+            return Ok((verdict, unseen, slots));
         }
-        unseen = unseen::resolve(find, texts, placement, resolved, swept, sites, bounds).await?;
+        unseen = unseen::resolve(find, texts, placement, resolved, swept, sites, (bounds, slots.asked)).await?;
         if unseen.looked {
             clock.lap("unseenOccurrencesMs");
-            verdict = ledger::judge(find, resolved, swept, sites, by_position, (type_errors, &unseen));
+            verdict = ledger::judge(find, resolved, swept, sites, by_position, (type_errors, &unseen, &slots));
         }
-        Ok((verdict, unseen))
+        Ok((verdict, unseen, slots))
     }
 }
 

@@ -376,6 +376,26 @@ pub struct CrossCheck {
     /// were none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub unseen_occurrences: Option<UnseenOccurrences>,
+    /// For a query naming an override or an interface implementation: how FSAC's rows, which
+    /// hold the uses of the slot it fills, were settled; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slot_rows: Option<SlotRows>,
+}
+
+/// `crossCheck.slotRows`: FSAC's rows for an override or an interface implementation settled.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
+pub struct SlotRows {
+    /// Rows on another type's member declaration or on an abstract declaration: dropped.
+    pub dropped_declarations: usize,
+    /// Definition requests sent at the remaining uses (counted in the find's bound).
+    pub definitions_asked: usize,
+    /// Uses whose definition is one of the queried declarations: kept.
+    pub kept_uses: usize,
+    /// Uses whose definition is another symbol (the slot, another implementation) or none.
+    pub dropped_uses: usize,
+    /// Uses whose definition could not be had: kept, and the answer not complete.
+    pub unresolved: Vec<UnresolvedOccurrence>,
 }
 
 /// `crossCheck.unseenOccurrences`: what resolving the occurrences no site covered found.

@@ -19,6 +19,7 @@ use crate::commands::find::model::rows::{self, Site};
 use crate::commands::find::model::verdict::Verdict;
 use crate::commands::find::phases::declarations::Resolved;
 use crate::commands::find::phases::find_run::{FindRun, PhaseClock};
+use crate::commands::find::phases::slots::SlotRows;
 use crate::commands::find::phases::stream::Stream;
 use crate::commands::find::phases::sweep::Swept;
 use crate::commands::find::phases::target::Target;
@@ -44,6 +45,8 @@ pub struct Findings {
     pub type_errors: TypeErrors,
     /// The occurrences no site covered, resolved by FSAC's definitions.
     pub unseen: Unseen,
+    /// For a query naming an override or an interface implementation: its rows settled.
+    pub slots: SlotRows,
 }
 
 /// The answer without its page.
@@ -55,7 +58,7 @@ pub fn answer_of(
     clock: PhaseClock,
     started: Instant,
 ) -> FindAnswer {
-    let Findings { resolved, swept, sites, site_types, verdict, budget_stop, segmented, type_errors, unseen } =
+    let Findings { resolved, swept, sites, site_types, verdict, budget_stop, segmented, type_errors, unseen, slots } =
         findings;
     let type_error_check = type_errors.check.clone();
     let type_errors = &type_errors.lines;
@@ -100,6 +103,7 @@ pub fn answer_of(
                 .chain(unseen.missed_rows(resolved, &|path| find.model.display_path(path)))
                 .collect(),
             unseen_occurrences: unseen.summary(&|path| find.model.display_path(path)),
+            slot_rows: slots.summary(&|path| find.model.display_path(path)),
             unconfirmed_by_index: verdict
                 .unconfirmed
                 .iter()

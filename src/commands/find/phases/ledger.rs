@@ -8,12 +8,12 @@ use std::path::{Path, PathBuf};
 
 use crate::commands::find::matching::{Declared, same_file};
 use crate::commands::find::model::answer::{Outcome, ProjectRow, ProjectStatus, Status};
-use crate::commands::find::model::rows::{Site, SiteKind, SiteVia};
-use crate::commands::find::model::texts::resolve_display;
+use crate::commands::find::model::rows::{Site, SiteKind};
 use crate::commands::find::model::verdict::Verdict;
 use crate::commands::find::model::work::{FileKey, Work};
 use crate::commands::find::phases::declarations::Resolved;
 use crate::commands::find::phases::find_run::FindRun;
+use crate::commands::find::phases::slots::SlotRows;
 use crate::commands::find::phases::sweep::{SweepOutcome, Swept};
 use crate::commands::find::phases::type_errors::TypeErrors;
 use crate::commands::find::phases::unseen::Unseen;
@@ -30,7 +30,7 @@ pub fn judge(
     swept: &Swept,
     sites: &[Site],
     by_position: bool,
-    (type_errors, unseen): (&TypeErrors, &Unseen),
+    (type_errors, unseen, slots): (&TypeErrors, &Unseen, &SlotRows),
 ) -> Verdict {
     let (per_project, counts) = project_ledger(find, resolved, swept, sites);
     let requested = find.target.projects.len();
@@ -38,7 +38,7 @@ pub fn judge(
     // No project at all: nothing was searched, so nothing can be `not_found` or complete.
     let no_projects = crate::commands::no_projects(&find.model);
     let swept_complete = find.fsac.ready && analyzed == requested && no_projects.is_none();
-    let gaps = Gaps::of(find, resolved, swept, sites, by_position, swept_complete);
+    let gaps = Gaps::of(find, resolved, swept, sites, (by_position, slots), swept_complete);
     let coverage_complete = swept_complete
         && gaps.are_none()
         && type_errors.none_seen_and_none_unknown()
@@ -99,8 +99,9 @@ struct Gaps<'a> {
     unconfirmed: Vec<usize>,
     /// Sites in code the compiler did not see.
     inactive: Vec<&'a Site>,
-    /// FSAC's references answered for the slot an override or implementation fills.
-    slot_answers: bool,
+    /// FSAC's references answered for the slot an override or implementation fills, and not
+    /// every row could be settled ([`SlotRows`]): its note.
+    slot_note: Option<String>,
     /// Module abbreviations asked by name.
     abbreviations: Vec<&'a Declared>,
     /// Files that are implicit modules of the name.
@@ -113,7 +114,7 @@ impl<'a> Gaps<'a> {
         resolved: &'a Resolved,
         swept: &Swept,
         sites: &'a [Site],
-        by_position: bool,
+        (by_position, slots): (bool, &SlotRows),
         swept_complete: bool,
     ) -> Gaps<'a> {
         // The cross-check: FSAC's sets must contain every declaration the syntax index sees.
@@ -135,19 +136,9 @@ impl<'a> Gaps<'a> {
         // Sites in code the compiler did not see: no references answer holds them.
         let inactive: Vec<&Site> = sites.iter().filter(|site| site.kind == SiteKind::Inactive).collect();
         // An override, or a member of `interface I with`, asked by name: FSAC's references at it
-        // are those of the slot it fills (the abstract member: every implementation and every
-        // call through it), which the compiler does not count as uses of this implementation.
-        // Unless the slot was asked too, the sites are not the answer to the query.
-        // The same shows where the index cannot tell an implementation from a member (a layout
-        // the grammar reads otherwise): FSAC's sites land on the names of other member
-        // declarations, which no references answer of one member holds, but a slot's does.
-        let asks_no_slot =
-            !resolved.declared.iter().any(|declared| declared.kind == Some(DeclarationKind::AbstractMember));
-        let slot_answers = swept.asked
-            && !by_position
-            && asks_no_slot
-            && (resolved.declared.iter().any(|declared| declared.kind == Some(DeclarationKind::Override))
-                || lands_on_other_members(find, resolved, sites));
+        // hold the slot's uses, which `slots` settled before; a row it could not settle keeps
+        // the answer from being complete.
+        let slot_note = slots.note(&|path| find.model.display_path(path));
         // `module L = A.B` asked by name: the compiler resolves the abbreviation to its target,
         // so FSAC's references there are A.B's uses, not the abbreviation's.
         let abbreviations: Vec<&Declared> = if swept.asked && !by_position {
@@ -158,7 +149,7 @@ impl<'a> Gaps<'a> {
         // A file without a `module`/`namespace` line is an implicit module named after the
         // file: no text declares it, so neither source can prove it absent or find its uses.
         let implicit = if by_position { Vec::new() } else { implicit_modules_named(find) };
-        Gaps { missed, unconfirmed, inactive, slot_answers, abbreviations, implicit }
+        Gaps { missed, unconfirmed, inactive, slot_note, abbreviations, implicit }
     }
 
     /// Nothing keeps the find from being complete here.
@@ -166,7 +157,7 @@ impl<'a> Gaps<'a> {
         self.inactive.is_empty()
             && self.missed.is_empty()
             && self.unconfirmed.is_empty()
-            && !self.slot_answers
+            && self.slot_note.is_none()
             && self.abbreviations.is_empty()
             && self.implicit.is_empty()
     }
@@ -189,14 +180,8 @@ impl<'a> Gaps<'a> {
                 self.unconfirmed.len()
             ));
         }
-        if self.slot_answers && found {
-            notes.push(
-                "the query names an override or an interface implementation: FSAC reports the uses of the slot it \
-                 fills (every implementation of that abstract or interface member and every call through it), not \
-                 of this implementation alone, so the answer is not complete; ask for the abstract or interface \
-                 member itself for a complete answer"
-                    .to_owned(),
-            );
+        if found {
+            notes.extend(self.slot_note.clone());
         }
         for abbreviation in &self.abbreviations {
             notes.push(format!(
@@ -475,35 +460,6 @@ fn projects_seeing(model: &WorkspaceModel, path: &Path) -> HashSet<PathBuf> {
             return seeing;
         }
     }
-}
-
-/// Whether one of FSAC's sites is the name of a member declaration the find did not resolve.
-fn lands_on_other_members(find: &FindRun, resolved: &Resolved, sites: &[Site]) -> bool {
-    let member_like = |kind: DeclarationKind| {
-        matches!(kind, DeclarationKind::Member | DeclarationKind::Override | DeclarationKind::AbstractMember)
-    };
-    if !resolved.declared.iter().any(|declared| declared.kind.is_some_and(member_like)) {
-        return false;
-    }
-    let asked: HashSet<(FileKey, TextRange)> =
-        resolved.declared.iter().map(|declared| (find.work.file_key(&declared.path), declared.name_range)).collect();
-    // Each file's member names once (a site is one lookup, not a pass over the file's
-    // declarations: a common member has thousands of sites).
-    let mut members_of: HashMap<String, HashSet<TextRange>> = HashMap::new();
-    sites.iter().filter(|site| site.via == SiteVia::Fsac).any(|site| {
-        let path = resolve_display(&find.root, &site.file);
-        let members = members_of.entry(site.file.clone()).or_insert_with(|| {
-            find.index.file(&path).map_or_else(HashSet::new, |file| {
-                file.index
-                    .declarations
-                    .iter()
-                    .filter(|declaration| member_like(declaration.kind))
-                    .map(|declaration| declaration.name_range())
-                    .collect()
-            })
-        });
-        members.contains(&site.range) && !asked.contains(&(find.work.file_key(&path), site.range))
-    })
 }
 
 /// Whether a module declaration is an abbreviation, `module L = A.B` on its line.

@@ -12,6 +12,7 @@ pub mod narrowing;
 pub mod page;
 pub mod position;
 pub mod site_types;
+pub mod slots;
 pub mod stream;
 pub mod sweep;
 pub mod target;

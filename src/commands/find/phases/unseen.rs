@@ -46,9 +46,9 @@ const DEFINITIONS_IN_FLIGHT: usize = 4;
 
 /// One occurrence no site covers.
 #[derive(Clone, Debug)]
-struct Occurrence {
-    path: PathBuf,
-    range: TextRange,
+pub(super) struct Occurrence {
+    pub(super) path: PathBuf,
+    pub(super) range: TextRange,
 }
 
 /// A use FSAC's references missed: the occurrence, and the slot in `declared` of the
@@ -80,12 +80,14 @@ pub struct Unseen {
     unresolved: Vec<(Occurrence, String)>,
     /// How many occurrences the bound left unasked.
     pub not_asked: usize,
+    /// Requests the find sent before (the slot rows' definitions): counted in the bound.
+    spent_before: usize,
 }
 
 impl Unseen {
     /// The requests sent, definitions and references: what [`REQUESTS_AT_MOST`] bounds.
     fn requests(&self) -> usize {
-        self.asked + self.references_asked
+        self.spent_before + self.asked + self.references_asked
     }
 
     /// Every occurrence resolved: nothing here keeps the answer from being complete.
@@ -184,7 +186,8 @@ impl Unseen {
 /// the find's deadline. An occurrence that resolves to another symbol (or to none FSAC has
 /// source for) is followed by FSAC's references at it: every occurrence that answer holds is
 /// that other symbol's too, and needs no definition of its own (a common name, `Length`, is
-/// a few requests, not one per occurrence). The uses found are added to `sites`.
+/// a few requests, not one per occurrence). The uses found are added to `sites`. `spent`
+/// requests were sent before (settling slot rows), within the same bound.
 pub async fn resolve(
     find: &FindRun,
     texts: &mut Texts,
@@ -192,9 +195,9 @@ pub async fn resolve(
     resolved: &Resolved,
     swept: &Swept,
     sites: &mut Vec<Site>,
-    segment: &SegmentBounds<'_>,
+    (segment, spent): (&SegmentBounds<'_>, usize),
 ) -> Result<Unseen, CommandError> {
-    let mut unseen = Unseen::default();
+    let mut unseen = Unseen { spent_before: spent, ..Unseen::default() };
     if !find.fsac.ready || !swept.asked || find.kind_mode() == FindKind::Definition || resolved.declared.is_empty() {
         return Ok(unseen);
     }
@@ -406,7 +409,7 @@ fn uncovered_occurrences(
 }
 
 /// What FSAC's definition at an occurrence said.
-enum Definition {
+pub(super) enum Definition {
     /// A source location: the file and the range.
     At(PathBuf, TextRange),
     /// No definition (`null`, an empty list, a place that is no file).
@@ -418,7 +421,7 @@ enum Definition {
 /// FSAC's definition at each occurrence, in order, at most [`DEFINITIONS_IN_FLIGHT`] at once,
 /// each file opened in FSAC for it (once: `acquired` names the documents opened, which the
 /// caller releases), until the find's deadline; and how many requests were sent.
-async fn definitions(
+pub(super) async fn definitions(
     find: &FindRun,
     texts: &mut Texts,
     occurrences: &[Occurrence],
@@ -527,7 +530,7 @@ fn definition_of(
 
 /// The slot of the resolved declaration a definition is: in its file, at its name (the
 /// definition's range holds the name's start, or the name's range holds the definition's).
-fn declaration_slot(find: &FindRun, resolved: &Resolved, path: &Path, range: TextRange) -> Option<usize> {
+pub(super) fn declaration_slot(find: &FindRun, resolved: &Resolved, path: &Path, range: TextRange) -> Option<usize> {
     let holds = |outer: &TextRange, position: Position| outer.start <= position && position <= outer.end;
     resolved.declared.iter().position(|declaration| {
         find.work.compared(1);
