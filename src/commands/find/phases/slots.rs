@@ -74,22 +74,7 @@ impl SlotRows {
         if !self.unsettled() {
             return None;
         }
-        let mut places: Vec<String> = self
-            .unresolved
-            .iter()
-            .take(5)
-            .map(|(occurrence, _)| {
-                format!(
-                    "{}:{}:{}",
-                    display(&occurrence.path),
-                    occurrence.range.start.line + 1,
-                    occurrence.range.start.character + 1
-                )
-            })
-            .collect();
-        if self.unresolved.len() > 5 {
-            places.push(format!("… {} more", self.unresolved.len() - 5));
-        }
+        let places = super::unseen::first_places(&self.unresolved, display);
         Some(format!(
             "the query names an override or an interface implementation: FSAC reports the uses of the slot it fills \
              (every implementation of that abstract or interface member and every call through it), not of this \

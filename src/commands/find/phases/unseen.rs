@@ -146,22 +146,7 @@ impl Unseen {
             ));
         }
         if !self.unresolved.is_empty() {
-            let mut places: Vec<String> = self
-                .unresolved
-                .iter()
-                .take(5)
-                .map(|(occurrence, _)| {
-                    format!(
-                        "{}:{}:{}",
-                        display(&occurrence.path),
-                        occurrence.range.start.line + 1,
-                        occurrence.range.start.character + 1
-                    )
-                })
-                .collect();
-            if self.unresolved.len() > 5 {
-                places.push(format!("… {} more", self.unresolved.len() - 5));
-            }
+            let places = first_places(&self.unresolved, display);
             notes.push(format!(
                 "{} occurrence(s) of the name that no site covers, in files that can use the symbol, could not be \
                  resolved ({}; listed in crossCheck.unseenOccurrences.unresolved): each may be a use FSAC's references \
@@ -537,6 +522,27 @@ pub(super) fn declaration_slot(find: &FindRun, resolved: &Resolved, path: &Path,
         find.work.same_file(&declaration.path, path)
             && (holds(&range, declaration.name_range.start) || holds(&declaration.name_range, range.start))
     })
+}
+
+/// The first five of `unresolved` as `file:line:column` (1-based), and how many more: what a
+/// note names of the occurrences it could not settle.
+pub(super) fn first_places(unresolved: &[(Occurrence, String)], display: &dyn Fn(&Path) -> String) -> Vec<String> {
+    let mut places: Vec<String> = unresolved
+        .iter()
+        .take(5)
+        .map(|(occurrence, _)| {
+            format!(
+                "{}:{}:{}",
+                display(&occurrence.path),
+                occurrence.range.start.line + 1,
+                occurrence.range.start.character + 1
+            )
+        })
+        .collect();
+    if unresolved.len() > 5 {
+        places.push(format!("… {} more", unresolved.len() - 5));
+    }
+    places
 }
 
 #[cfg(test)]
