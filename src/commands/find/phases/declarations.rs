@@ -114,19 +114,29 @@ fn name_as_the_compiler(find: &FindRun, declared: &mut [Declared]) {
 /// by the longer (`Builders.AsyncLoops.countdownFrom`, not `AsyncLoops.countdownFrom`).
 fn name_pairs_alike(find: &FindRun, declared: &mut [Declared]) {
     let names: Vec<String> = declared.iter().map(|declaration| declaration.symbol_full_name().to_owned()).collect();
+    // Each declaration is compared only with those of its partner file, not with every other:
+    // a name declared in every module of a monorepo stays linear.
+    let mut by_file: std::collections::HashMap<&std::path::Path, Vec<usize>> = std::collections::HashMap::new();
+    for (index, declaration) in declared.iter().enumerate() {
+        by_file.entry(declaration.path.as_path()).or_default().push(index);
+    }
+    let mut renamed = Vec::new();
     for mine in 0..declared.len() {
         let Some(partner_path) = matching::partner_file(&declared[mine].path) else { continue };
-        let longer = (0..declared.len()).find(|&theirs| {
+        let Some(partners) = by_file.get(partner_path.as_path()) else { continue };
+        let longer = partners.iter().copied().find(|&theirs| {
             find.work.compared(1);
             declared[theirs].is_signature() != declared[mine].is_signature()
                 && declared[theirs].kind.is_some()
                 && names[theirs].len() > names[mine].len()
                 && names[theirs].ends_with(&format!(".{}", names[mine]))
-                && find.work.same_file(&declared[theirs].path, &partner_path)
         });
         if let Some(theirs) = longer {
-            declared[mine].compiler_name = Some(names[theirs].clone());
+            renamed.push((mine, names[theirs].clone()));
         }
+    }
+    for (mine, name) in renamed {
+        declared[mine].compiler_name = Some(name);
     }
 }
 
