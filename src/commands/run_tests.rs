@@ -269,18 +269,18 @@ pub fn filter_of_names_for_adapters(names: &[String], nunit: bool) -> (String, V
     if !nunit {
         return (filter_of_names(names), Vec::new());
     }
-    let (spaced, exact): (Vec<&str>, Vec<&str>) =
-        names.iter().map(|name| name.trim()).partition(|name| nunit_cannot_read(name));
+    let (spaced, exact): (Vec<&String>, Vec<&String>) = names.iter().partition(|name| nunit_cannot_read(name.trim()));
     let runs: Vec<FixtureRun> = spaced
         .iter()
         .collect::<BTreeSet<_>>()
         .into_iter()
-        .map(|name| FixtureRun { test: (*name).to_owned(), fixture: fixture_of(name) })
+        .map(|name| FixtureRun { test: name.trim().to_owned(), fixture: fixture_of(name.trim()) })
         .collect();
     let fixtures: BTreeSet<&str> = runs.iter().map(|run| run.fixture.as_str()).collect();
-    let clauses = exact
-        .iter()
-        .map(|name| format!("FullyQualifiedName={}", escape_filter_value(name)))
+    let exact: Vec<String> = exact.into_iter().cloned().collect();
+    let clauses = (!exact.is_empty())
+        .then(|| filter_of_names(&exact))
+        .into_iter()
         .chain(fixtures.iter().map(|fixture| format!("FullyQualifiedName~{}", escape_filter_value(fixture))));
     (clauses.collect::<Vec<_>>().join("|"), runs)
 }

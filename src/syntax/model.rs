@@ -292,19 +292,9 @@ impl DeclarationKind {
         matches!(self, DeclarationKind::Namespace | DeclarationKind::Module) || self.is_type()
     }
 
+    /// True for types, exceptions included (the compiler's kind word `type` or `exception`).
     pub fn is_type(self) -> bool {
-        matches!(
-            self,
-            DeclarationKind::Record
-                | DeclarationKind::Union
-                | DeclarationKind::Class
-                | DeclarationKind::Interface
-                | DeclarationKind::Enum
-                | DeclarationKind::Delegate
-                | DeclarationKind::Abbreviation
-                | DeclarationKind::TypeExtension
-                | DeclarationKind::Exception
-        )
+        matches!(self.symbol_kind(false), "type" | "exception")
     }
 }
 

@@ -14,7 +14,7 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use crate::commands::CommandError;
-use crate::commands::find::model::answer::{SlotRows as SlotRowsSummary, UnresolvedOccurrence};
+use crate::commands::find::model::answer::SlotRows as SlotRowsSummary;
 use crate::commands::find::model::rows::{Site, SiteVia};
 use crate::commands::find::model::texts::{Texts, resolve_display};
 use crate::commands::find::model::work::FileKey;
@@ -23,9 +23,6 @@ use crate::commands::find::phases::find_run::FindRun;
 use crate::commands::find::phases::sweep::Swept;
 use crate::commands::find::phases::unseen::{self, Definition, Occurrence, REQUESTS_AT_MOST};
 use crate::syntax::model::{DeclarationKind, TextRange};
-
-/// At most this many unresolved rows are listed.
-const LISTED_AT_MOST: usize = 50;
 
 /// What settling the rows of an implementation established.
 #[derive(Default)]
@@ -55,17 +52,7 @@ impl SlotRows {
             definitions_asked: self.asked,
             kept_uses: self.kept_uses,
             dropped_uses: self.dropped_uses,
-            unresolved: self
-                .unresolved
-                .iter()
-                .take(LISTED_AT_MOST)
-                .map(|(occurrence, reason)| UnresolvedOccurrence {
-                    file: display(&occurrence.path),
-                    line: occurrence.range.start.line,
-                    character: occurrence.range.start.character,
-                    reason: reason.clone(),
-                })
-                .collect(),
+            unresolved: unseen::listed(&self.unresolved, display),
         })
     }
 
@@ -74,7 +61,7 @@ impl SlotRows {
         if !self.unsettled() {
             return None;
         }
-        let places = super::unseen::first_places(&self.unresolved, display);
+        let places = unseen::first_places(&self.unresolved, display);
         Some(format!(
             "the query names an override or an interface implementation: FSAC reports the uses of the slot it fills \
              (every implementation of that abstract or interface member and every call through it), not of this \

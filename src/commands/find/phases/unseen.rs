@@ -105,17 +105,7 @@ impl Unseen {
             resolved_to_symbol: self.missed.len(),
             resolved_elsewhere: self.elsewhere,
             unresolved_total: self.unresolved.len(),
-            unresolved: self
-                .unresolved
-                .iter()
-                .take(LISTED_AT_MOST)
-                .map(|(occurrence, reason)| UnresolvedOccurrence {
-                    file: display(&occurrence.path),
-                    line: occurrence.range.start.line,
-                    character: occurrence.range.start.character,
-                    reason: reason.clone(),
-                })
-                .collect(),
+            unresolved: listed(&self.unresolved, display),
         })
     }
 
@@ -522,6 +512,24 @@ pub(super) fn declaration_slot(find: &FindRun, resolved: &Resolved, path: &Path,
         find.work.same_file(&declaration.path, path)
             && (holds(&range, declaration.name_range.start) || holds(&declaration.name_range, range.start))
     })
+}
+
+/// The first `LISTED_AT_MOST` of `unresolved` as an answer lists them (0-based positions,
+/// with why each was not settled).
+pub(super) fn listed(
+    unresolved: &[(Occurrence, String)],
+    display: &dyn Fn(&Path) -> String,
+) -> Vec<UnresolvedOccurrence> {
+    unresolved
+        .iter()
+        .take(LISTED_AT_MOST)
+        .map(|(occurrence, reason)| UnresolvedOccurrence {
+            file: display(&occurrence.path),
+            line: occurrence.range.start.line,
+            character: occurrence.range.start.character,
+            reason: reason.clone(),
+        })
+        .collect()
 }
 
 /// The first five of `unresolved` as `file:line:column` (1-based), and how many more: what a
