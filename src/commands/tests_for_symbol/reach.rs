@@ -97,6 +97,9 @@ pub struct Walk<'a> {
     context: CommandContext,
     /// Declarations already queued or followed (file, line, name).
     seen: HashSet<(PathBuf, u32, String)>,
+    /// Builder types whose sites this walk took (file and line of the type's name): the names
+    /// of their instances when followed completely, `None` when not.
+    builders: HashMap<(PathBuf, u32), Option<Vec<String>>>,
     followed_count: usize,
     /// Every test reached, each with its shortest chain.
     pub tests: Tests,
@@ -135,6 +138,7 @@ impl<'a> Walk<'a> {
             bounds,
             context,
             seen: HashSet::new(),
+            builders: HashMap::new(),
             followed_count: 0,
             tests: Tests::new(),
             functions: Vec::new(),
@@ -163,13 +167,19 @@ impl<'a> Walk<'a> {
         found: &AllSites,
     ) -> Result<(), CommandError> {
         self.seen.clear();
+        self.builders.clear();
         if let Some((path, line)) = &start_at {
             self.seen.insert((path.clone(), *line, start.name.clone()));
         }
-        self.note_implicit_calls(&start.name);
         let mut queue = VecDeque::new();
+        let mut chain = vec![start];
+        if start_at.is_some() {
+            self.follow_builder(&mut chain, 0, &mut queue).await?;
+        } else {
+            self.note_implicit_calls(&chain[0].name, None);
+        }
         let sites = self.use_positions(&found.rows);
-        self.place(&sites, &[start], 0, &mut queue);
+        self.place(&sites, &chain, 0, &mut queue);
         self.follow(queue).await
     }
 
@@ -177,6 +187,7 @@ impl<'a> Walk<'a> {
     /// removed declaration's name), as [`Walk::walk_from`] does.
     pub async fn walk_from_positions(&mut self, start: Step, positions: &[Position]) -> Result<(), CommandError> {
         self.seen.clear();
+        self.builders.clear();
         let mut queue = VecDeque::new();
         self.place(positions, &[start], 0, &mut queue);
         self.follow(queue).await
@@ -184,7 +195,7 @@ impl<'a> Walk<'a> {
 
     /// Follows each queued function (through find) to the tests and functions using it.
     async fn follow(&mut self, mut queue: VecDeque<Pending>) -> Result<(), CommandError> {
-        while let Some(pending) = queue.pop_front() {
+        while let Some(mut pending) = queue.pop_front() {
             let display = pending.chain.last().map(|step| step.path.clone()).unwrap_or_default();
             let mut row = HelperRow {
                 name: pending.name.clone(),
@@ -231,21 +242,116 @@ impl<'a> Walk<'a> {
             if uses.completeness != Completeness::Complete {
                 self.incomplete.push(format!("{} ({})", pending.name, uses.completeness.as_str()));
             }
-            self.note_implicit_calls(&pending.name);
             self.levels = self.levels.max(pending.depth);
             self.functions.push(row);
+            self.follow_builder(&mut pending.chain, pending.depth, &mut queue).await?;
             let sites = self.use_positions(&uses.rows);
             self.place(&sites, &pending.chain, pending.depth, &mut queue);
         }
         Ok(())
     }
 
-    /// A builder method that computation expressions call without naming it makes the walk
-    /// partial: find's sites are the compiler's uses, which those calls are not.
-    fn note_implicit_calls(&mut self, name: &str) {
+    /// A builder method (the last step of `chain`, at level `depth`) is called by every
+    /// `{ … }` block of its builder without a use the compiler reports: the walk also takes the
+    /// sites of the type declaring it (find's, so the same `complete` rules), whose functions
+    /// are its instances (`let flow = FlowBuilder()`), whose sites are every block. The step is
+    /// renamed to say so. Conservative: every block of that builder, whichever methods it calls.
+    /// A builder not followed completely (no type found, a partial or failed find, no instance
+    /// in the workspace) makes the walk partial, naming the method.
+    async fn follow_builder(
+        &mut self,
+        chain: &mut [Step],
+        depth: u32,
+        queue: &mut VecDeque<Pending>,
+    ) -> Result<(), CommandError> {
+        let Some(method) = chain.last_mut() else { return Ok(()) };
+        if !called_implicitly(&method.name) {
+            return Ok(());
+        }
+        let path = self.reader.root.join(&method.path);
+        let Some(builder) = self.reader.builder_at(&path, method.line, &method.name) else {
+            self.note_implicit_calls(&method.name, Some("no type around it was found to follow"));
+            return Ok(());
+        };
+        let key = (path, builder.line);
+        match self.builders.get(&key).cloned() {
+            // Taken already for another of its methods: its instances are queued.
+            Some(Some(instances)) => method.name = builder_step_name(&method.name, &builder.name, &instances),
+            Some(None) => {
+                let why = format!("its builder {} was not followed completely", builder.name);
+                let name = method.name.clone();
+                self.note_implicit_calls(&name, Some(&why));
+            }
+            None => {
+                let (method_path, method_name) = (method.path.clone(), method.name.clone());
+                let instances =
+                    self.take_builder_sites(&builder, &method_path, &method_name, chain, depth, queue).await?;
+                self.builders.insert(key, instances);
+            }
+        }
+        Ok(())
+    }
+
+    /// Places the sites of `builder` (declared in `path`, relative) as uses of the builder
+    /// method ending `chain`; the names of its instances when every site was found (`None`
+    /// when not, said in [`Walk::incomplete`]).
+    async fn take_builder_sites(
+        &mut self,
+        builder: &BuilderType,
+        path: &str,
+        method: &str,
+        chain: &mut [Step],
+        depth: u32,
+        queue: &mut VecDeque<Pending>,
+    ) -> Result<Option<Vec<String>>, CommandError> {
+        let found = match self.sites_at(path, builder.line, builder.character).await {
+            Ok(found) => found,
+            Err(CommandError::Cancelled) => return Err(CommandError::Cancelled),
+            Err(error) => {
+                let why = format!("find failed at its builder {}: {error}", builder.name);
+                self.note_implicit_calls(method, Some(&why));
+                return Ok(None);
+            }
+        };
+        let sites = self.use_positions(&found.rows);
+        let mut instances: Vec<String> = Vec::new();
+        for site in &sites {
+            if let Some((_, Enclosing::Function(function))) =
+                self.reader.enclosing_at(&site.path, site.line, site.character)
+                && !instances.contains(&function.name)
+            {
+                instances.push(function.name);
+            }
+        }
+        if let Some(method) = chain.last_mut()
+            && !instances.is_empty()
+        {
+            method.name = builder_step_name(&method.name, &builder.name, &instances);
+        }
+        self.place(&sites, chain, depth, queue);
+        if found.completeness != Completeness::Complete {
+            self.incomplete.push(format!("{} ({})", builder.name, found.completeness.as_str()));
+            self.note_implicit_calls(
+                method,
+                Some(&format!("the find of its builder {} was not complete", builder.name)),
+            );
+            return Ok(None);
+        }
+        if instances.is_empty() {
+            let why = format!("no instance of its builder {} was found in the workspace", builder.name);
+            self.note_implicit_calls(method, Some(&why));
+            return Ok(None);
+        }
+        Ok(Some(instances))
+    }
+
+    /// A builder method whose builder was not followed completely makes the walk partial: find's
+    /// sites are the compiler's uses, which the calls of `{ … }` blocks are not.
+    fn note_implicit_calls(&mut self, name: &str, why: Option<&str>) {
         if called_implicitly(name) {
+            let why = why.map(|why| format!("; {why}")).unwrap_or_default();
             self.incomplete.push(format!(
-                "{name} (a computation-expression builder method: its calls from `{{ … }}` blocks are not uses the compiler reports)"
+                "{name} (a computation-expression builder method: its calls from `{{ … }}` blocks are not uses the compiler reports{why})"
             ));
         }
     }
@@ -416,6 +522,78 @@ const BUILDER_METHODS: &[&str] = &[
     "Zero",
 ];
 
+/// The step of a builder method followed through its builder: `TryWith (builder method of
+/// FlowBuilder, called by every flow { } block)`.
+fn builder_step_name(method: &str, builder: &str, instances: &[String]) -> String {
+    let blocks: Vec<String> = instances.iter().map(|instance| format!("{instance} {{ }}")).collect();
+    format!("{method} (builder method of {builder}, called by every {} block)", blocks.join(" or "))
+}
+
+/// The type a builder method is declared in (or extends): its name and where the name is
+/// (0-based line, UTF-16 column).
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct BuilderType {
+    name: String,
+    line: u32,
+    character: u32,
+}
+
+/// The type around the member `name` declared on 0-based `line` of `text` (a type's own
+/// member or one of a `type B with` extension); `None` when `name` is no member there.
+fn builder_of(tree: &tree_sitter::Tree, text: &str, line: u32, name: &str) -> Option<BuilderType> {
+    let bytes = text.as_bytes();
+    let mut stack = vec![tree.root_node()];
+    while let Some(node) = stack.pop() {
+        if (node.start_position().row as u32) > line || (node.end_position().row as u32) < line {
+            continue;
+        }
+        if node.kind() == "identifier"
+            && node.start_position().row as u32 == line
+            && node.utf8_text(bytes).ok().map(|text| text.trim_matches('`')) == Some(name)
+            && let Some(found) = type_around_member(node, text)
+        {
+            return Some(found);
+        }
+        let mut cursor = node.walk();
+        let children: Vec<tree_sitter::Node> = node.named_children(&mut cursor).collect();
+        stack.extend(children.into_iter().rev());
+    }
+    None
+}
+
+/// The type whose member declares `identifier` (the member's name): the first declaration
+/// above it must be a member, and the type the first node above that with a `type_name`.
+fn type_around_member(identifier: tree_sitter::Node, text: &str) -> Option<BuilderType> {
+    let mut node = identifier.parent();
+    let mut in_member = false;
+    while let Some(current) = node {
+        match current.kind() {
+            "member_defn" => in_member = true,
+            "function_or_value_defn" if !in_member => return None,
+            _ if in_member => {
+                let mut cursor = current.walk();
+                if let Some(type_name) = current.named_children(&mut cursor).find(|child| child.kind() == "type_name") {
+                    let mut name = type_name.child_by_field_name("type_name")?;
+                    while name.kind() == "long_identifier" {
+                        let last = u32::try_from(name.named_child_count().checked_sub(1)?).ok()?;
+                        name = name.named_child(last)?;
+                    }
+                    let position = name.start_position();
+                    let line_start = name.start_byte() - position.column;
+                    return Some(BuilderType {
+                        name: name.utf8_text(text.as_bytes()).ok()?.trim_matches('`').to_owned(),
+                        line: position.row as u32,
+                        character: text[line_start..name.start_byte()].encode_utf16().count() as u32,
+                    });
+                }
+            }
+            _ => {}
+        }
+        node = current.parent();
+    }
+    None
+}
+
 /// Whether a member of this name may be called by a computation expression without its name.
 pub fn called_implicitly(name: &str) -> bool {
     BUILDER_METHODS.contains(&name)
@@ -492,6 +670,12 @@ impl<'a> SiteReader<'a> {
             Err(why) => Enclosing::Unparsed(why.clone()),
         };
         Some((project, found))
+    }
+
+    /// The builder type declaring the member `name` on 0-based `line` of `path`.
+    fn builder_at(&mut self, path: &Path, line: u32, name: &str) -> Option<BuilderType> {
+        let (text, tree) = self.parsed(path)?;
+        builder_of(tree.as_ref().ok()?, text, line, name)
     }
 
     /// The project compiling `path`, as shown (the first, when several do).
@@ -617,6 +801,33 @@ mod tests {
         // which calls the module's `tryWith`; find sees no use of `TryWith` in the block.
         assert!(called_implicitly("TryWith") && called_implicitly("TryFinally") && called_implicitly("Bind"));
         assert!(!called_implicitly("tryWith") && !called_implicitly("total"));
+    }
+
+    fn builder(text: &str, line: u32, name: &str) -> Option<BuilderType> {
+        let tree = enclosing::parse(&mut FsharpParsers::new(), text).unwrap();
+        builder_of(&tree, text, line, name)
+    }
+
+    #[test]
+    fn a_builder_method_is_found_in_its_type_or_in_an_extension_of_it() {
+        let own = "module Flows.Flow\n\ntype FlowBuilder() =\n    member _.Return(value: 'T) = ofValue value\n    member _.TryWith(body, handler) = tryWith body handler\n\nlet flow = FlowBuilder()\n";
+        let expected = BuilderType { name: "FlowBuilder".to_owned(), line: 2, character: 5 };
+        assert_eq!(builder(own, 4, "TryWith"), Some(expected));
+        // FSharp.Control.AsyncSeq adds `TryWith` in an extension inside a module.
+        let extension = "module AsyncSeq =\n  type AsyncSeqBuilder with\n\n    member x.TryWith (body: AsyncSeq<_>, handler: (exn -> AsyncSeq<_>)) =\n      tryWith body handler\n";
+        let expected = BuilderType { name: "AsyncSeqBuilder".to_owned(), line: 1, character: 7 };
+        assert_eq!(builder(extension, 3, "TryWith"), Some(expected));
+        // A module function of a builder method's name, or a name on another line, is none.
+        assert_eq!(builder("module M\n\nlet Bind x = x\n", 2, "Bind"), None);
+        assert_eq!(builder(own, 3, "TryWith"), None);
+    }
+
+    #[test]
+    fn a_builder_step_names_the_builder_and_its_blocks() {
+        let one = builder_step_name("TryWith", "FlowBuilder", &["flow".to_owned()]);
+        assert_eq!(one, "TryWith (builder method of FlowBuilder, called by every flow { } block)");
+        let two = builder_step_name("Using", "B", &["flow".to_owned(), "lazyFlow".to_owned()]);
+        assert_eq!(two, "Using (builder method of B, called by every flow { } or lazyFlow { } block)");
     }
 
     #[test]
