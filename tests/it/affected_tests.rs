@@ -75,9 +75,15 @@ fn selected(answer: &AffectedTestsAnswer) -> Selected {
 /// A restored copy of tested-reach, a git repository with one commit, and fslens in front of
 /// the double.
 async fn ready() -> (tempfile::TempDir, tempfile::TempDir, Editor, std::path::PathBuf) {
-    let workspace = fixture_copy("tested-reach");
+    ready_at("tested-reach", "Calc.sln").await
+}
+
+/// A restored copy of `fixture` (its `solution` restored), a git repository with one commit,
+/// and fslens in front of the double.
+async fn ready_at(fixture: &str, solution: &str) -> (tempfile::TempDir, tempfile::TempDir, Editor, std::path::PathBuf) {
+    let workspace = fixture_copy(fixture);
     let root = workspace.path().canonicalize().unwrap();
-    support::dotnet::restore(&root.join("Calc.sln"));
+    support::dotnet::restore(&root.join(solution));
     std::fs::write(root.join(".gitignore"), "bin/\nobj/\n").unwrap();
     git(&root, &["init", "-q"]);
     commit(&root, "the fixture");
@@ -292,5 +298,50 @@ async fn a_run_gives_each_selected_test_its_result_beside_its_reason() {
         "{run:#?}"
     );
     assert_eq!((run.results_left_out, run.complete), (2, true), "{run:#?}");
+    editor.stop().await;
+}
+
+/// fixtures/tested-builder: `tryWith` is called only by the builder method `TryWith`, which
+/// every `flow { }` block calls by no name the compiler reports. An edit of `tryWith` selects
+/// the test with a block of its own and the test calling `parseOr` (a block), through the
+/// builder and its instance `flow`, and is complete; the test using neither is not selected.
+#[tokio::test]
+async fn an_edit_reached_only_through_a_builder_method_selects_the_tests_using_the_builder() {
+    let (_workspace, _runtime, mut editor, root) = ready_at("tested-builder", "Flows.sln").await;
+    let (flow_file, safe_file, test_file) =
+        ("src/Flows/Flow.fs", "src/Flows/Safe.fs", "tests/Flows.Xunit/FlowTests.fs");
+    edit(&root, flow_file, "| Error error -> handler error ()", "| Error error -> (handler error) ()");
+    let answer: AffectedTestsAnswer = editor.execute_as(Command::AffectedTests, json!({"since": "HEAD"})).await;
+    let try_with = step("tryWith", flow_file, 13);
+    let builder_method = step("TryWith (builder method of FlowBuilder, called by every flow { } block)", flow_file, 31);
+    let flow = step("flow", flow_file, 33);
+    let body = |chain: Vec<Step>| vec![("body".to_owned(), chain, false)];
+    assert_eq!(
+        selected(&answer),
+        vec![
+            (
+                "a failing body is handled".to_owned(),
+                body(vec![
+                    try_with.clone(),
+                    builder_method.clone(),
+                    flow.clone(),
+                    step("a failing body is handled", test_file, 7)
+                ])
+            ),
+            (
+                "parseOr falls back".to_owned(),
+                body(vec![
+                    try_with,
+                    builder_method,
+                    flow,
+                    step("parseOr", safe_file, 5),
+                    step("parseOr falls back", test_file, 18)
+                ])
+            ),
+        ],
+        "{answer:#?}"
+    );
+    assert_eq!((answer.complete, answer.total_tests), (true, 2), "{answer:#?}");
+    assert!(answer.fallback_tests.is_empty(), "{answer:#?}");
     editor.stop().await;
 }
