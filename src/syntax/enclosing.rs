@@ -159,6 +159,25 @@ pub fn enclosing_in(tree: &Tree, text: &str, line: u32, character: u32) -> Enclo
     }
 }
 
+/// The text of the computation-expression block whose builder expression holds the site at
+/// 0-based `line` and UTF-16 `character` (`asyncSeq` in `asyncSeq { … }`, `mk ()` in
+/// `(mk ()) { … }`); `None` when the site is no block's builder (a plain use of the value).
+pub fn builder_block_at<'t>(tree: &Tree, text: &'t str, line: u32, character: u32) -> Option<&'t str> {
+    let point = Point { row: line as usize, column: byte_column(text, line, character) };
+    let start = tree.root_node().descendant_for_point_range(point, point)?;
+    let mut node = Some(start);
+    while let Some(current) = node {
+        if current.kind() == "ce_expression" {
+            let builder = current.named_child(0)?;
+            let inside = builder.start_byte() <= start.start_byte() && start.end_byte() <= builder.end_byte();
+            let block = current.child_by_field_name("block")?;
+            return inside.then(|| text.get(block.start_byte()..block.end_byte())).flatten();
+        }
+        node = current.parent();
+    }
+    None
+}
+
 /// The byte column of a UTF-16 column on a line (the line's end when past it).
 fn byte_column(text: &str, line: u32, character: u32) -> usize {
     let Some(line_text) = text.split('\n').nth(line as usize) else { return 0 };

@@ -302,9 +302,10 @@ async fn a_run_gives_each_selected_test_its_result_beside_its_reason() {
 }
 
 /// fixtures/tested-builder: `tryWith` is called only by the builder method `TryWith`, which
-/// every `flow { }` block calls by no name the compiler reports. An edit of `tryWith` selects
-/// the test with a block of its own and the test calling `parseOr` (a block), through the
-/// builder and its instance `flow`, and is complete; the test using neither is not selected.
+/// every `flow { }` block holding `try` calls by no name the compiler reports. An edit of
+/// `tryWith` selects the test with such a block of its own and the tests calling `parseOr` and
+/// `parseOrZero` (such blocks, the second of `guarded`, `flow` under another name), and is
+/// complete; the tests using a block without `try` (`sum`) or none are not selected.
 #[tokio::test]
 async fn an_edit_reached_only_through_a_builder_method_selects_the_tests_using_the_builder() {
     let (_workspace, _runtime, mut editor, root) = ready_at("tested-builder", "Flows.sln").await;
@@ -313,35 +314,41 @@ async fn an_edit_reached_only_through_a_builder_method_selects_the_tests_using_t
     edit(&root, flow_file, "| Error error -> handler error ()", "| Error error -> (handler error) ()");
     let answer: AffectedTestsAnswer = editor.execute_as(Command::AffectedTests, json!({"since": "HEAD"})).await;
     let try_with = step("tryWith", flow_file, 13);
-    let builder_method = step("TryWith (builder method of FlowBuilder, called by every flow { } block)", flow_file, 31);
-    let flow = step("flow", flow_file, 33);
+    let builder_method = step(
+        "TryWith (builder method of FlowBuilder, called by flow { } or guarded { } blocks with `try`)",
+        flow_file,
+        31,
+    );
     let body = |chain: Vec<Step>| vec![("body".to_owned(), chain, false)];
     assert_eq!(
         selected(&answer),
         vec![
             (
                 "a failing body is handled".to_owned(),
-                body(vec![
-                    try_with.clone(),
-                    builder_method.clone(),
-                    flow.clone(),
-                    step("a failing body is handled", test_file, 7)
-                ])
+                body(vec![try_with.clone(), builder_method.clone(), step("a failing body is handled", test_file, 7)])
             ),
             (
                 "parseOr falls back".to_owned(),
                 body(vec![
-                    try_with,
-                    builder_method,
-                    flow,
+                    try_with.clone(),
+                    builder_method.clone(),
                     step("parseOr", safe_file, 5),
                     step("parseOr falls back", test_file, 18)
+                ])
+            ),
+            (
+                "parseOrZero falls back".to_owned(),
+                body(vec![
+                    try_with,
+                    builder_method,
+                    step("parseOrZero", safe_file, 25),
+                    step("parseOrZero falls back", test_file, 27)
                 ])
             ),
         ],
         "{answer:#?}"
     );
-    assert_eq!((answer.complete, answer.total_tests), (true, 2), "{answer:#?}");
+    assert_eq!((answer.complete, answer.total_tests), (true, 3), "{answer:#?}");
     assert!(answer.fallback_tests.is_empty(), "{answer:#?}");
     editor.stop().await;
 }

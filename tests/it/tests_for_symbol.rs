@@ -321,53 +321,70 @@ fn without_fsac_the_syntax_layer_answers_and_is_never_complete() {
 
 /// `Flows.Flow.tryWith` is called only by the builder method `FlowBuilder.TryWith`, which every
 /// `flow { try … with … }` block calls without naming it: the walk follows the builder to its
-/// instance `flow` and on to every `flow { }` block (conservatively: every one, with `try` or
-/// not). Before, the walk stopped at `TryWith` (no use the compiler reports), found no test and
-/// said partial.
+/// instances (`flow`, and `guarded`, `flow` under another name) and on to their blocks holding
+/// `try` (not `sum`'s, which has none). Before, the walk stopped at `TryWith` (no use the
+/// compiler reports), found no test and said partial.
 #[tokio::test]
-async fn a_function_called_by_a_builder_method_is_reached_through_every_block_of_its_builder() {
+async fn a_function_called_by_a_builder_method_is_reached_through_the_blocks_calling_it() {
     let (_workspace, _runtime, mut editor) = ready("tested-builder", "Flows.sln").await;
     let (flow_file, safe_file, test_file) =
         ("src/Flows/Flow.fs", "src/Flows/Safe.fs", "tests/Flows.Xunit/FlowTests.fs");
     let answer: TestsForSymbolAnswer =
         editor.execute_as(Command::TestsForSymbol, json!({"query": "Flows.Flow.tryWith"})).await;
     let try_with = step("tryWith", flow_file, 13);
-    let builder_method = step("TryWith (builder method of FlowBuilder, called by every flow { } block)", flow_file, 31);
-    let flow = step("flow", flow_file, 33);
+    let builder_method = step(
+        "TryWith (builder method of FlowBuilder, called by flow { } or guarded { } blocks with `try`)",
+        flow_file,
+        31,
+    );
     assert_eq!(
         chains_of(&answer),
         vec![
             (
                 "a failing body is handled".to_owned(),
-                vec![
-                    try_with.clone(),
-                    builder_method.clone(),
-                    flow.clone(),
-                    step("a failing body is handled", test_file, 7)
-                ]
+                vec![try_with.clone(), builder_method.clone(), step("a failing body is handled", test_file, 7)]
             ),
             (
                 "parseOr falls back".to_owned(),
                 vec![
-                    try_with,
-                    builder_method,
-                    flow,
+                    try_with.clone(),
+                    builder_method.clone(),
                     step("parseOr", safe_file, 5),
                     step("parseOr falls back", test_file, 18)
+                ]
+            ),
+            (
+                "parseOrZero falls back".to_owned(),
+                vec![
+                    try_with,
+                    builder_method,
+                    step("parseOrZero", safe_file, 25),
+                    step("parseOrZero falls back", test_file, 27)
                 ]
             ),
         ],
         "{answer:#?}"
     );
-    assert_eq!((answer.complete, answer.total_tests, answer.indirect_depth), (true, 2, 3), "{answer:#?}");
+    assert_eq!((answer.complete, answer.total_tests, answer.indirect_depth), (true, 3, 2), "{answer:#?}");
     assert!(answer.completeness.helpers_incomplete.is_empty(), "{answer:#?}");
 
-    // Two levels: `parseOr`, past the builder's instance, is where the depth cut the chain.
+    // One level: the builder method is followed, `parseOr` and `parseOrZero` past it are cut.
     let shallow: TestsForSymbolAnswer =
-        editor.execute_as(Command::TestsForSymbol, json!({"query": "Flows.Flow.tryWith", "maxDepth": 2})).await;
+        editor.execute_as(Command::TestsForSymbol, json!({"query": "Flows.Flow.tryWith", "maxDepth": 1})).await;
     let names: Vec<String> = chains_of(&shallow).into_iter().map(|(name, _)| name).collect();
     assert_eq!(names, ["a failing body is handled"], "{shallow:#?}");
     assert!(!shallow.complete, "{shallow:#?}");
-    assert_eq!(shallow.completeness.cut_by_depth, ["parseOr (src/Flows/Safe.fs:5)"], "{shallow:#?}");
+    assert_eq!(
+        shallow.completeness.cut_by_depth,
+        ["parseOr (src/Flows/Safe.fs:5)", "parseOrZero (src/Flows/Safe.fs:25)"],
+        "{shallow:#?}"
+    );
+
+    // `bind` is called by `Bind`, which only blocks with `let!` call: `sum`'s.
+    let bind: TestsForSymbolAnswer =
+        editor.execute_as(Command::TestsForSymbol, json!({"query": "Flows.Flow.bind"})).await;
+    let names: Vec<String> = chains_of(&bind).into_iter().map(|(name, _)| name).collect();
+    assert_eq!(names, ["sum adds"], "{bind:#?}");
+    assert!(bind.complete, "{bind:#?}");
     editor.stop().await;
 }

@@ -19,7 +19,7 @@ use crate::commands::find::{self, AllSites};
 use crate::commands::params::Coordinate;
 use crate::commands::{CommandContext, CommandError};
 use crate::deadline::Deadline;
-use crate::syntax::enclosing::{self, Enclosing, FoundTest, TestAttribute};
+use crate::syntax::enclosing::{self, Enclosing, EnclosingFunction, FoundTest, TestAttribute};
 use crate::syntax::parse::FsharpParsers;
 use crate::workspace::{Project, WorkspaceModel};
 
@@ -97,9 +97,11 @@ pub struct Walk<'a> {
     context: CommandContext,
     /// Declarations already queued or followed (file, line, name).
     seen: HashSet<(PathBuf, u32, String)>,
-    /// Builder types whose sites this walk took (file and line of the type's name): the names
-    /// of their instances when followed completely, `None` when not.
-    builders: HashMap<(PathBuf, u32), Option<Vec<String>>>,
+    /// The blocks of each builder type this walk followed (by file and line of the type's name),
+    /// kept for every start of the walk.
+    builders: HashMap<(PathBuf, u32), BuilderBlocks>,
+    /// find's answer at each declaration asked (file as shown, line, column).
+    finds: HashMap<(String, u32, u32), AllSites>,
     followed_count: usize,
     /// Every test reached, each with its shortest chain.
     pub tests: Tests,
@@ -139,6 +141,7 @@ impl<'a> Walk<'a> {
             context,
             seen: HashSet::new(),
             builders: HashMap::new(),
+            finds: HashMap::new(),
             followed_count: 0,
             tests: Tests::new(),
             functions: Vec::new(),
@@ -167,7 +170,7 @@ impl<'a> Walk<'a> {
         found: &AllSites,
     ) -> Result<(), CommandError> {
         self.seen.clear();
-        self.builders.clear();
+        self.followed_count = 0;
         if let Some((path, line)) = &start_at {
             self.seen.insert((path.clone(), *line, start.name.clone()));
         }
@@ -187,7 +190,7 @@ impl<'a> Walk<'a> {
     /// removed declaration's name), as [`Walk::walk_from`] does.
     pub async fn walk_from_positions(&mut self, start: Step, positions: &[Position]) -> Result<(), CommandError> {
         self.seen.clear();
-        self.builders.clear();
+        self.followed_count = 0;
         let mut queue = VecDeque::new();
         self.place(positions, &[start], 0, &mut queue);
         self.follow(queue).await
@@ -251,98 +254,131 @@ impl<'a> Walk<'a> {
         Ok(())
     }
 
-    /// A builder method (the last step of `chain`, at level `depth`) is called by every
-    /// `{ … }` block of its builder without a use the compiler reports: the walk also takes the
-    /// sites of the type declaring it (find's, so the same `complete` rules), whose functions
-    /// are its instances (`let flow = FlowBuilder()`), whose sites are every block. The step is
-    /// renamed to say so. Conservative: every block of that builder, whichever methods it calls.
-    /// A builder not followed completely (no type found, a partial or failed find, no instance
-    /// in the workspace) makes the walk partial, naming the method.
+    /// A builder method (the last step of `chain`, at level `depth`) is called by the `{ … }`
+    /// blocks of its builder that hold the construct it stands for (`TryWith` by a block with
+    /// `try`, `Using` by one with `use`, `Delay` or `Run` by every block), without a use the
+    /// compiler reports: those blocks are placed as its uses, and the step is renamed to say so.
+    /// The blocks are found once per builder ([`Walk::builder_blocks`]). A builder not followed
+    /// completely (no type found, a partial or failed find) makes the walk partial, naming the
+    /// method.
     async fn follow_builder(
         &mut self,
         chain: &mut [Step],
         depth: u32,
         queue: &mut VecDeque<Pending>,
     ) -> Result<(), CommandError> {
-        let Some(method) = chain.last_mut() else { return Ok(()) };
+        let Some(method) = chain.last() else { return Ok(()) };
         if !called_implicitly(&method.name) {
             return Ok(());
         }
-        let path = self.reader.root.join(&method.path);
-        let Some(builder) = self.reader.builder_at(&path, method.line, &method.name) else {
-            self.note_implicit_calls(&method.name, Some("no type around it was found to follow"));
+        let (name, declared_in) = (method.name.clone(), method.path.clone());
+        let path = self.reader.root.join(&declared_in);
+        let Some(builder) = self.reader.builder_at(&path, method.line, &name) else {
+            self.note_implicit_calls(&name, Some("no type around it was found to follow"));
             return Ok(());
         };
         let key = (path, builder.line);
-        match self.builders.get(&key).cloned() {
-            // Taken already for another of its methods: its instances are queued.
-            Some(Some(instances)) => method.name = builder_step_name(&method.name, &builder.name, &instances),
-            Some(None) => {
-                let why = format!("its builder {} was not followed completely", builder.name);
-                let name = method.name.clone();
-                self.note_implicit_calls(&name, Some(&why));
-            }
+        let blocks = match self.builders.get(&key) {
+            Some(blocks) => blocks.clone(),
             None => {
-                let (method_path, method_name) = (method.path.clone(), method.name.clone());
-                let instances =
-                    self.take_builder_sites(&builder, &method_path, &method_name, chain, depth, queue).await?;
-                self.builders.insert(key, instances);
+                let blocks = self.builder_blocks(&builder, &declared_in).await?;
+                self.builders.insert(key, blocks.clone());
+                blocks
             }
+        };
+        for instance in &blocks.instance_keys {
+            self.seen.insert(instance.clone());
         }
+        if let Some(why) = &blocks.incomplete {
+            self.note_implicit_calls(&name, Some(why));
+        }
+        if !blocks.uses.iter().any(|(_, block)| block.is_some()) {
+            // No `{ … }` block of the type in the workspace: no call its methods' finds missed.
+            return Ok(());
+        }
+        let calling: Vec<Position> = blocks
+            .uses
+            .iter()
+            .filter(|(_, block)| block.as_deref().is_none_or(|text| block_may_call(&name, text)))
+            .map(|(position, _)| position.clone())
+            .collect();
+        if let Some(step) = chain.last_mut()
+            && !blocks.instances.is_empty()
+        {
+            step.name = builder_step_name(&name, &builder.name, &blocks.instances);
+        }
+        self.place(&calling, chain, depth, queue);
         Ok(())
     }
 
-    /// Places the sites of `builder` (declared in `path`, relative) as uses of the builder
-    /// method ending `chain`; the names of its instances when every site was found (`None`
-    /// when not, said in [`Walk::incomplete`]).
-    async fn take_builder_sites(
-        &mut self,
-        builder: &BuilderType,
-        path: &str,
-        method: &str,
-        chain: &mut [Step],
-        depth: u32,
-        queue: &mut VecDeque<Pending>,
-    ) -> Result<Option<Vec<String>>, CommandError> {
+    /// The blocks of `builder` (declared in `path`, relative): find's sites of the type, the
+    /// functions holding them (its instances: `let flow = FlowBuilder()`), and each instance's
+    /// uses, with the text of the block each opens. A use that opens no block on the line of the
+    /// value holding it makes that value an instance too (`let asyncSeq = AsyncSeq.asyncSeq`);
+    /// another (the builder passed on) is kept as a use every method may be called through.
+    /// Each instance's find counts towards `maxIntermediate`.
+    async fn builder_blocks(&mut self, builder: &BuilderType, path: &str) -> Result<BuilderBlocks, CommandError> {
+        let mut blocks = BuilderBlocks::default();
         let found = match self.sites_at(path, builder.line, builder.character).await {
             Ok(found) => found,
             Err(CommandError::Cancelled) => return Err(CommandError::Cancelled),
             Err(error) => {
-                let why = format!("find failed at its builder {}: {error}", builder.name);
-                self.note_implicit_calls(method, Some(&why));
-                return Ok(None);
+                blocks.incomplete = Some(format!("find failed at its builder {}: {error}", builder.name));
+                return Ok(blocks);
             }
         };
-        let sites = self.use_positions(&found.rows);
-        let mut instances: Vec<String> = Vec::new();
-        for site in &sites {
-            if let Some((_, Enclosing::Function(function))) =
-                self.reader.enclosing_at(&site.path, site.line, site.character)
-                && !instances.contains(&function.name)
-            {
-                instances.push(function.name);
-            }
-        }
-        if let Some(method) = chain.last_mut()
-            && !instances.is_empty()
-        {
-            method.name = builder_step_name(&method.name, &builder.name, &instances);
-        }
-        self.place(&sites, chain, depth, queue);
         if found.completeness != Completeness::Complete {
             self.incomplete.push(format!("{} ({})", builder.name, found.completeness.as_str()));
-            self.note_implicit_calls(
-                method,
-                Some(&format!("the find of its builder {} was not complete", builder.name)),
-            );
-            return Ok(None);
+            blocks.incomplete = Some(format!("the find of its builder {} was not complete", builder.name));
         }
-        if instances.is_empty() {
-            let why = format!("no instance of its builder {} was found in the workspace", builder.name);
-            self.note_implicit_calls(method, Some(&why));
-            return Ok(None);
+        let mut instances: VecDeque<(String, EnclosingFunction)> = VecDeque::new();
+        let mut known: HashSet<(String, u32)> = HashSet::new();
+        for site in self.use_positions(&found.rows) {
+            if let Some((_, Enclosing::Function(function))) =
+                self.reader.enclosing_at(&site.path, site.line, site.character)
+                && known.insert((site.display.clone(), function.line))
+            {
+                instances.push_back((site.display, function));
+            }
         }
-        Ok(Some(instances))
+        while let Some((display, instance)) = instances.pop_front() {
+            blocks.instance_keys.push((self.reader.root.join(&display), instance.line, instance.name.clone()));
+            if !blocks.instances.contains(&instance.name) {
+                blocks.instances.push(instance.name.clone());
+            }
+            if self.followed_count >= self.bounds.max_functions || self.bounds.deadline.passed() {
+                blocks.incomplete = Some(format!("its instance {} was not followed (a bound)", instance.name));
+                continue;
+            }
+            self.followed_count += 1;
+            let uses = match self.sites_at(&display, instance.line, instance.character).await {
+                Ok(uses) => uses,
+                Err(CommandError::Cancelled) => return Err(CommandError::Cancelled),
+                Err(error) => {
+                    blocks.incomplete = Some(format!("find failed at its instance {}: {error}", instance.name));
+                    continue;
+                }
+            };
+            if uses.completeness != Completeness::Complete {
+                self.incomplete.push(format!("{} ({})", instance.name, uses.completeness.as_str()));
+                blocks.incomplete = Some(format!("the find of its instance {} was not complete", instance.name));
+            }
+            for position in self.use_positions(&uses.rows) {
+                let block = self.reader.block_at(&position.path, position.line, position.character);
+                if block.is_none()
+                    && let Some((_, Enclosing::Function(alias))) =
+                        self.reader.enclosing_at(&position.path, position.line, position.character)
+                    && alias.line == position.line
+                {
+                    if known.insert((position.display.clone(), alias.line)) {
+                        instances.push_back((position.display.clone(), alias));
+                    }
+                    continue;
+                }
+                blocks.uses.push((position, block));
+            }
+        }
+        Ok(blocks)
     }
 
     /// A builder method whose builder was not followed completely makes the walk partial: find's
@@ -356,8 +392,19 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// find's sites of the declaration whose name is at `path` (relative), `line`, `character`.
-    pub async fn sites_at(&self, path: &str, line: u32, character: u32) -> Result<AllSites, CommandError> {
+    /// find's sites of the declaration whose name is at `path` (relative), `line`, `character`;
+    /// asked once per walk (a function reached from several starts is found once).
+    pub async fn sites_at(&mut self, path: &str, line: u32, character: u32) -> Result<AllSites, CommandError> {
+        let key = (path.to_owned(), line, character);
+        if let Some(found) = self.finds.get(&key) {
+            return Ok(found.clone());
+        }
+        let found = self.find_at(path, line, character).await?;
+        self.finds.insert(key, found.clone());
+        Ok(found)
+    }
+
+    async fn find_at(&self, path: &str, line: u32, character: u32) -> Result<AllSites, CommandError> {
         let own = FindOwnArguments { kind: FindKind::Position, ..FindOwnArguments::default() };
         let mut arguments = FindArguments::new(own);
         arguments.path = Some(path.to_owned());
@@ -523,10 +570,76 @@ const BUILDER_METHODS: &[&str] = &[
 ];
 
 /// The step of a builder method followed through its builder: `TryWith (builder method of
-/// FlowBuilder, called by every flow { } block)`.
+/// FlowBuilder, called by flow { } blocks with `try`)`, `Delay (…, called by every flow { } block)`.
 fn builder_step_name(method: &str, builder: &str, instances: &[String]) -> String {
     let blocks: Vec<String> = instances.iter().map(|instance| format!("{instance} {{ }}")).collect();
-    format!("{method} (builder method of {builder}, called by every {} block)", blocks.join(" or "))
+    let blocks = blocks.join(" or ");
+    match constructs_calling(method) {
+        Some(constructs) => {
+            let constructs: Vec<String> = constructs.iter().map(|construct| format!("`{construct}`")).collect();
+            format!(
+                "{method} (builder method of {builder}, called by {blocks} blocks with {})",
+                constructs.join(" or ")
+            )
+        }
+        None => format!("{method} (builder method of {builder}, called by every {blocks} block)"),
+    }
+}
+
+/// A builder's blocks as a walk found them: its instances' names, each use of an instance
+/// with the text of the `{ … }` block it opens (`None`: no block, a use in a test), and why
+/// the list may lack some.
+#[derive(Clone, Debug, Default)]
+struct BuilderBlocks {
+    instances: Vec<String>,
+    /// Each instance as [`Walk::seen`] keys it: a walk never follows an instance as a
+    /// function (that would place every block).
+    instance_keys: Vec<(PathBuf, u32, String)>,
+    uses: Vec<(Position, Option<String>)>,
+    incomplete: Option<String>,
+}
+
+/// The constructs a computation expression translates into a call of the builder method
+/// `method` (`try` into `TryWith`, `let!` into `Bind`); `None` for a method every block may
+/// call (`Delay`, `Run`, `Combine`, `Zero`, `Yield` for implicit yields, `Source`).
+fn constructs_calling(method: &str) -> Option<&'static [&'static str]> {
+    Some(match method {
+        "TryWith" | "TryFinally" => &["try"],
+        "Using" => &["use"],
+        "For" => &["for"],
+        "While" => &["while"],
+        "YieldFrom" => &["yield!"],
+        "ReturnFrom" => &["return!"],
+        "Return" => &["return"],
+        "Bind" | "Bind2" | "BindReturn" | "MergeSources" => &["let!", "do!", "use!", "match!", "and!"],
+        _ => return None,
+    })
+}
+
+/// Whether a block whose text is `block` may call the builder method `method`: one of the
+/// constructs calling it is in the text (nested blocks and comments included, so never too few).
+fn block_may_call(method: &str, block: &str) -> bool {
+    constructs_calling(method).is_none_or(|constructs| constructs.iter().any(|construct| has_word(block, construct)))
+}
+
+/// Whether `word` is in `text` as a whole word; a word ending in `!` (`let!`) only with it,
+/// another also when `!` follows (`use` in `use!`).
+fn has_word(text: &str, word: &str) -> bool {
+    let is_word_character = |character: char| character.is_alphanumeric() || character == '_' || character == '\'';
+    let (stem, bang) = match word.strip_suffix('!') {
+        Some(stem) => (stem, true),
+        None => (word, false),
+    };
+    text.match_indices(stem).any(|(at, _)| {
+        let before = text[..at].chars().next_back();
+        let next = text[at + stem.len()..].chars().next();
+        before.is_none_or(|character| !is_word_character(character))
+            && match next {
+                Some('!') => true,
+                Some(character) => !bang && !is_word_character(character),
+                None => !bang,
+            }
+    })
 }
 
 /// The type a builder method is declared in (or extends): its name and where the name is
@@ -670,6 +783,12 @@ impl<'a> SiteReader<'a> {
             Err(why) => Enclosing::Unparsed(why.clone()),
         };
         Some((project, found))
+    }
+
+    /// The text of the `{ … }` block the use at `line`, `character` of `path` opens, if it opens one.
+    fn block_at(&mut self, path: &Path, line: u32, character: u32) -> Option<String> {
+        let (text, tree) = self.parsed(path)?;
+        enclosing::builder_block_at(tree.as_ref().ok()?, text, line, character).map(str::to_owned)
     }
 
     /// The builder type declaring the member `name` on 0-based `line` of `path`.
@@ -823,11 +942,36 @@ mod tests {
     }
 
     #[test]
-    fn a_builder_step_names_the_builder_and_its_blocks() {
+    fn a_builder_step_names_the_builder_its_blocks_and_the_construct_calling_it() {
         let one = builder_step_name("TryWith", "FlowBuilder", &["flow".to_owned()]);
-        assert_eq!(one, "TryWith (builder method of FlowBuilder, called by every flow { } block)");
-        let two = builder_step_name("Using", "B", &["flow".to_owned(), "lazyFlow".to_owned()]);
-        assert_eq!(two, "Using (builder method of B, called by every flow { } or lazyFlow { } block)");
+        assert_eq!(one, "TryWith (builder method of FlowBuilder, called by flow { } blocks with `try`)");
+        let two = builder_step_name("Delay", "B", &["flow".to_owned(), "lazyFlow".to_owned()]);
+        assert_eq!(two, "Delay (builder method of B, called by every flow { } or lazyFlow { } block)");
+    }
+
+    #[test]
+    fn a_block_calls_the_methods_of_the_constructs_in_it() {
+        let block = "{\n    use! r = acquire ()\n    try\n        yield! items r\n    finally ()\n}";
+        for method in ["TryWith", "TryFinally", "Using", "Bind", "YieldFrom", "Delay", "Run", "Zero"] {
+            assert!(block_may_call(method, block), "{method}");
+        }
+        for method in ["For", "While", "Return", "ReturnFrom"] {
+            assert!(!block_may_call(method, block), "{method}");
+        }
+        // Whole words only: `retry` and `user` hold no `try` and no `use`; `let` is no `let!`.
+        let plain = "{ let retry = user.Name in yield retry }";
+        assert!(!block_may_call("TryWith", plain) && !block_may_call("Using", plain) && !block_may_call("Bind", plain));
+        assert!(block_may_call("Return", "{ return 1 }") && !block_may_call("ReturnFrom", "{ return 1 }"));
+    }
+
+    #[test]
+    fn a_use_opening_a_block_is_told_from_a_plain_use() {
+        let text = "module M\nlet f xs = asyncSeq {\n    try\n        yield! xs\n    with _ -> ()\n  }\nlet g () = asyncSeq.Zero()\nlet h = (make ()) { return 1 }\n";
+        let tree = enclosing::parse(&mut FsharpParsers::new(), text).unwrap();
+        let block = enclosing::builder_block_at(&tree, text, 1, 13).expect("asyncSeq opens a block");
+        assert!(block.starts_with("try") && block.contains("yield! xs"), "{block}");
+        assert_eq!(enclosing::builder_block_at(&tree, text, 6, 11), None);
+        assert_eq!(enclosing::builder_block_at(&tree, text, 7, 10), Some("return 1"));
     }
 
     #[test]
