@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """affectedTests tried on a library's real commits, with a planted fault as the safety check.
 
-    scripts/affected-trial.py LIBRARY --test-project PROJ [--fault-under DIR] COMMIT...
+    scripts/affected-trial.py LIBRARY --test-project PROJ [--fault-under DIR] [--leave-out PROJ]... COMMIT...
 
 LIBRARY is a git checkout of a published library (a clone, never this repository); PROJ its
 test project (relative to LIBRARY). For each COMMIT:
@@ -152,9 +152,22 @@ def plant(path, line, name):
     return original
 
 
-def trial(library, project, fault_under, commit, out, timeout_ms):
+def leave_out(library, projects):
+    """Takes each project out of the solutions at the library's root (a user without its packages
+    would not load it); `git checkout` of the solutions puts them back. A solution is no file
+    affected-tests compares, so the change since the revision is the commit's own."""
+    for solution in sorted(library.glob("*.sln")) if projects else []:
+        subprocess.run(["dotnet", "sln", str(solution), "remove", *projects], cwd=library, check=True, capture_output=True)
+
+
+def trial(library, project, fault_under, commit, out, timeout_ms, left_out):
     git(library, "checkout", "-q", commit)
-    answer, affected_seconds = affected(library, commit, out, timeout_ms)
+    leave_out(library, left_out)
+    try:
+        answer, affected_seconds = affected(library, commit, out, timeout_ms)
+    finally:
+        if left_out:
+            git(library, "checkout", "-q", "--", *[path.name for path in library.glob("*.sln")])
     selected = selected_names(answer.get("tests", []))
     fallback = selected_names(answer.get("fallbackTests") or [])
     baseline, suite_seconds = suite(library, project, f"{commit}.baseline", out)
@@ -232,6 +245,10 @@ def main():
     parser.add_argument("--fault-under", default="src/")
     parser.add_argument("--out", type=Path)
     parser.add_argument(
+        "--leave-out", action="append", default=[], metavar="PROJECT",
+        help="a project taken out of the root solution while affected-tests runs (one that does not restore here, as for a user without its packages)",
+    )
+    parser.add_argument(
         "--timeout-ms", type=int, default=600000,
         help="affected-tests' one deadline for every find of the walk (its default, 120000, cuts finds short on a loaded machine)",
     )
@@ -246,7 +263,9 @@ def main():
     rows = []
     try:
         for commit in arguments.commits:
-            rows.append(trial(library, arguments.test_project, arguments.fault_under, commit, out, arguments.timeout_ms))
+            rows.append(
+                trial(library, arguments.test_project, arguments.fault_under, commit, out, arguments.timeout_ms, arguments.leave_out)
+            )
             (out / "rows.json").write_text(json.dumps(rows, indent=2))
     finally:
         git(library, "checkout", "-q", start)

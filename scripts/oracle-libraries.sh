@@ -2,7 +2,11 @@
 # The find oracle (tests/oracle/FindOracle, README.md there) on eight published F# libraries:
 # every declared symbol on the two smallest, a seeded sample on the others, one table.
 #
-#   scripts/oracle-libraries.sh [--sample N] [--seed N] [--only NAME[,NAME…]] [--out DIR]
+#   scripts/oracle-libraries.sh [--sample N] [--seed N] [--only NAME[,NAME…]] [--out DIR] [--check]
+#
+# With --check, the check oracle (scripts/check-oracle.py: `dotnet build` beside `fslens check`
+# with and without `--confirm build`, on the library and on a copy with three planted errors)
+# runs instead of the find oracle, over a solution `oracle.sln` holding every project left.
 #
 # Each library is copied (never into this repository) to a temporary folder and prepared as a
 # user without this machine's missing pieces would run it:
@@ -28,13 +32,15 @@ sample=300
 seed=45
 only=""
 out=""
+check=""
 while [ $# -gt 0 ]; do
     case "$1" in
     --sample) sample="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
     --only) only="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
-    *) echo "usage: $0 [--sample N] [--seed N] [--only NAME[,NAME…]] [--out DIR]" >&2; exit 2 ;;
+    --check) check=1; shift ;;
+    *) echo "usage: $0 [--sample N] [--seed N] [--only NAME[,NAME…]] [--out DIR] [--check]" >&2; exit 2 ;;
     esac
 done
 
@@ -138,6 +144,17 @@ for entry in "${libraries[@]}"; do
     echo "== $slug" >&2
     copy_library "$slug" "$root"
     prepare_library "$root" | tee "$out/$name.prepared.txt" >&2
+    if [ -n "$check" ]; then
+        (cd "$root" && dotnet new sln --format sln -n oracle >/dev/null &&
+            find . -name '*.fsproj' | sort | xargs -r dotnet sln oracle.sln add >/dev/null)
+        started=$(date +%s)
+        status=0
+        checker=(python3 "$repository/scripts/check-oracle.py" "$root" --fslens "$fslens" --json "$out/$name.check.json")
+        [ -n "$fsac" ] && checker+=(--fsac "$fsac")
+        XDG_RUNTIME_DIR="$work" nice "${checker[@]}" >"$out/$name.check.md" 2>"$out/$name.check.log" || status=$?
+        echo "$slug: check oracle exit $status in $(($(date +%s) - started)) s" | tee -a "$out/$name.prepared.txt" >&2
+        continue
+    fi
     arguments=(--workspace "$root" --fslens "$fslens" --no-restore --json "$out/$name.json" --seed "$seed")
     [ -n "$fsac" ] && arguments+=(--fsac "$fsac")
     [ "$extent" = sample ] && arguments+=(--max-symbols "$sample")
@@ -148,4 +165,8 @@ for entry in "${libraries[@]}"; do
     echo "$slug: oracle exit $status in $(($(date +%s) - started)) s" | tee -a "$out/$name.prepared.txt" >&2
 done
 
-python3 "$repository/scripts/lib/oracle_table.py" "$out"
+if [ -n "$check" ]; then
+    cat "$out"/*.check.md
+else
+    python3 "$repository/scripts/lib/oracle_table.py" "$out"
+fi

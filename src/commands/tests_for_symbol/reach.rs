@@ -369,6 +369,7 @@ impl<'a> Walk<'a> {
                     && let Some((_, Enclosing::Function(alias))) =
                         self.reader.enclosing_at(&position.path, position.line, position.character)
                     && alias.line == position.line
+                    && self.reader.is_alias(&position.path, position.line, &instance.name)
                 {
                     if known.insert((position.display.clone(), alias.line)) {
                         instances.push_back((position.display.clone(), alias));
@@ -586,6 +587,16 @@ fn builder_step_name(method: &str, builder: &str, instances: &[String]) -> Strin
     }
 }
 
+/// Whether `line` declares a value whose whole body is `instance` (qualified or not).
+fn is_alias_line(line: &str, instance: &str) -> bool {
+    let Some((head, body)) = line.split_once('=') else { return false };
+    let body = body.split("//").next().unwrap_or(body).trim();
+    let name = body.rsplit('.').next().unwrap_or(body).trim_matches('`');
+    head.trim_start().starts_with("let ")
+        && name == instance
+        && body.chars().all(|character| character.is_alphanumeric() || matches!(character, '_' | '.' | '`' | '\''))
+}
+
 /// A builder's blocks as a walk found them: its instances' names, each use of an instance
 /// with the text of the `{ … }` block it opens (`None`: no block, a use in a test), and why
 /// the list may lack some.
@@ -791,6 +802,14 @@ impl<'a> SiteReader<'a> {
         enclosing::builder_block_at(tree.as_ref().ok()?, text, line, character).map(str::to_owned)
     }
 
+    /// Whether 0-based `line` of `path` declares a value that is `instance` under another
+    /// name: `let guarded = flow`, `let asyncSeq = AsyncSeq.asyncSeq` (nothing else after `=`).
+    fn is_alias(&mut self, path: &Path, line: u32, instance: &str) -> bool {
+        let Some((text, _)) = self.parsed(path) else { return false };
+        let Some(line) = text.split('\n').nth(line as usize) else { return false };
+        is_alias_line(line, instance)
+    }
+
     /// The builder type declaring the member `name` on 0-based `line` of `path`.
     fn builder_at(&mut self, path: &Path, line: u32, name: &str) -> Option<BuilderType> {
         let (text, tree) = self.parsed(path)?;
@@ -962,6 +981,16 @@ mod tests {
         let plain = "{ let retry = user.Name in yield retry }";
         assert!(!block_may_call("TryWith", plain) && !block_may_call("Using", plain) && !block_may_call("Bind", plain));
         assert!(block_may_call("Return", "{ return 1 }") && !block_may_call("ReturnFrom", "{ return 1 }"));
+    }
+
+    #[test]
+    fn an_alias_is_a_value_whose_whole_body_is_the_instance() {
+        assert!(is_alias_line("let guarded = flow", "flow"));
+        assert!(is_alias_line("  let asyncSeq = AsyncSeq.asyncSeq // the module's", "asyncSeq"));
+        // A block the grammar could not read is no alias, nor a use inside an expression.
+        assert!(!is_alias_line("    let actual = asyncSeq {", "asyncSeq"));
+        assert!(!is_alias_line("let run = execute flow", "flow"));
+        assert!(!is_alias_line("member _.Flow = flow", "flow"));
     }
 
     #[test]
