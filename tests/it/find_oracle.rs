@@ -487,6 +487,7 @@ judged_fixtures! {
     oracle_slots => "slots",
     oracle_symbol_search => "symbol-search",
     oracle_tested => "tested",
+    oracle_tested_builder => "tested-builder",
     oracle_union_patterns => "union-patterns",
     oracle_what_if => "what-if",
     oracle_wide_text => "wide-text",
