@@ -104,6 +104,41 @@ pub fn current_text(overlay: &crate::syntax::index::Overlay, path: &Path) -> Res
     })
 }
 
+/// A file's current text and its syntax tree (or why it has none).
+pub type ParsedFile = (String, Result<tree_sitter::Tree, String>);
+
+/// Each file's current text (editor buffers first) and syntax tree, read and parsed once: for
+/// a command that looks at many sites in few files.
+pub struct ParsedFiles {
+    pub overlay: crate::syntax::index::Overlay,
+    pub parsers: crate::syntax::parse::FsharpParsers,
+    /// `None` for a file that cannot be read.
+    files: std::collections::HashMap<PathBuf, Option<ParsedFile>>,
+}
+
+impl ParsedFiles {
+    pub fn new(overlay: crate::syntax::index::Overlay) -> ParsedFiles {
+        ParsedFiles {
+            overlay,
+            parsers: crate::syntax::parse::FsharpParsers::new(),
+            files: std::collections::HashMap::new(),
+        }
+    }
+
+    /// The file's text and tree; `None` when it cannot be read.
+    pub fn parsed(&mut self, path: &Path) -> Option<&ParsedFile> {
+        let (overlay, parsers) = (&self.overlay, &mut self.parsers);
+        self.files
+            .entry(path.to_path_buf())
+            .or_insert_with(|| {
+                let text = current_text(overlay, path).ok()?;
+                let tree = crate::syntax::enclosing::parse(parsers, &text);
+                Some((text, tree))
+            })
+            .as_ref()
+    }
+}
+
 /// The path relative to the root, with `/` separators, for answers.
 /// A path outside the root is shown whole, as written (`/tmp/x.fs`, never `//tmp/x.fs`: joining
 /// its components would put a separator after the root component `/`).

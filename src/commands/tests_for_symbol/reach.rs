@@ -17,10 +17,10 @@ use crate::commands::find::arguments::{FindArguments, FindKind, FindOwnArguments
 use crate::commands::find::rows::{SiteKind, SiteRow};
 use crate::commands::find::{self, AllSites};
 use crate::commands::params::Coordinate;
+use crate::commands::paths::{ParsedFile, ParsedFiles};
 use crate::commands::{CommandContext, CommandError};
 use crate::deadline::Deadline;
 use crate::syntax::enclosing::{self, Enclosing, EnclosingFunction, FoundTest, TestAttribute};
-use crate::syntax::parse::FsharpParsers;
 use crate::workspace::{Project, WorkspaceModel};
 
 use super::projects::{self, TestProjectRule};
@@ -129,14 +129,7 @@ impl<'a> Walk<'a> {
         context: CommandContext,
     ) -> Walk<'a> {
         Walk {
-            reader: SiteReader {
-                root,
-                model,
-                test_projects,
-                overlay,
-                parsers: FsharpParsers::new(),
-                files: HashMap::new(),
-            },
+            reader: SiteReader { root, model, test_projects, files: ParsedFiles::new(overlay) },
             bounds,
             context,
             seen: HashSet::new(),
@@ -754,27 +747,13 @@ struct SiteReader<'a> {
     root: &'a Path,
     model: &'a WorkspaceModel,
     test_projects: &'a [TestProject<'a>],
-    overlay: crate::syntax::index::Overlay,
-    parsers: FsharpParsers,
-    /// Each file's text and tree (or why it has none); `None` for a file that cannot be read.
-    files: HashMap<PathBuf, Option<ParsedFile>>,
+    files: ParsedFiles,
 }
-
-/// A file's text and its syntax tree, or why it has none.
-type ParsedFile = (String, Result<tree_sitter::Tree, String>);
 
 impl<'a> SiteReader<'a> {
     /// The file's text and tree, read (editor buffers first) and parsed once.
     fn parsed(&mut self, path: &Path) -> Option<&ParsedFile> {
-        let (overlay, parsers) = (&self.overlay, &mut self.parsers);
-        self.files
-            .entry(path.to_path_buf())
-            .or_insert_with(|| {
-                let text = crate::commands::paths::current_text(overlay, path).ok()?;
-                let tree = enclosing::parse(parsers, &text);
-                Some((text, tree))
-            })
-            .as_ref()
+        self.files.parsed(path)
     }
 
     /// The index of the test project compiling `path` (if one does) and what encloses the
@@ -932,6 +911,7 @@ pub fn test_row(test: FoundTest, project: &TestProject, path: &str, chain: Vec<S
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::syntax::parse::FsharpParsers;
 
     #[test]
     fn builder_methods_are_called_implicitly_and_module_functions_are_not() {

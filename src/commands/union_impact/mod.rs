@@ -13,7 +13,7 @@
 //! Disk and the editor are never touched: the what-if shows FSAC the edited text at versions
 //! fslens owns and restores FSAC's view before answering (see `check::what_if`).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -31,11 +31,10 @@ use crate::commands::find::rows::{SiteKind, SiteRow, SiteVia};
 use crate::commands::find::{self, AllSites};
 use crate::commands::params::CommandArguments;
 use crate::commands::paths::display_relative;
+use crate::commands::paths::{ParsedFile, ParsedFiles};
 use crate::commands::{CommandContext, CommandError};
 use crate::documents::{LineIndex, Position, Range};
 use crate::syntax::enclosing::{self, Enclosing, FoundTest};
-use crate::syntax::index::Overlay;
-use crate::syntax::parse::FsharpParsers;
 use crate::syntax::union_declaration as declaration;
 use crate::workspace::WorkspaceModel;
 use declaration::{ByteEdit, PlannedChange, UnionDeclaration, UseKind};
@@ -358,8 +357,7 @@ pub async fn union_case_impact(
     let root = context.workspace_root()?.to_path_buf();
     let model = crate::commands::load_workspace_model(&root).await?;
     let overlay = context.editor_buffers().await?;
-    let mut files =
-        Files { root: &root, model: &model, overlay, parsers: FsharpParsers::new(), parsed: HashMap::new() };
+    let mut files = Files { root: &root, model: &model, parsed: ParsedFiles::new(overlay) };
     let mut notes = Vec::new();
 
     // The union: find's declaration, read from the syntax tree.
@@ -682,7 +680,7 @@ fn impacts_of(
             // Where the site is in the edited text, and where it is in the text as it is now.
             let edited_lines = LineIndex::new(edited_text);
             let offset = edited_lines.offset(edited_text, start);
-            let function = enclosing::enclosing(&mut files.parsers, edited_text, start.line, start.character);
+            let function = enclosing::enclosing(&mut files.parsed.parsers, edited_text, start.line, start.character);
             let before = map_back(offset, edit);
             let text = files.text(&path).unwrap_or_default();
             let position = LineIndex::new(&text).position(&text, before);
@@ -768,31 +766,18 @@ fn case_sites(found: &AllSites, files: &mut Files<'_>) -> Vec<CaseSite> {
 struct Files<'a> {
     root: &'a Path,
     model: &'a WorkspaceModel,
-    overlay: Overlay,
-    parsers: FsharpParsers,
-    parsed: HashMap<PathBuf, Option<ParsedFile>>,
+    parsed: ParsedFiles,
 }
-
-/// A file's text and its syntax tree, or why it has none.
-type ParsedFile = (String, Result<tree_sitter::Tree, String>);
 
 impl Files<'_> {
     fn parsed(&mut self, path: &Path) -> Option<&ParsedFile> {
-        let (overlay, parsers) = (&self.overlay, &mut self.parsers);
-        self.parsed
-            .entry(path.to_path_buf())
-            .or_insert_with(|| {
-                let text = crate::commands::paths::current_text(overlay, path).ok()?;
-                let tree = enclosing::parse(parsers, &text);
-                Some((text, tree))
-            })
-            .as_ref()
+        self.parsed.parsed(path)
     }
 
     fn text(&mut self, path: &Path) -> Result<String, CommandError> {
         match self.parsed(path) {
             Some((text, _)) => Ok(text.clone()),
-            None => crate::commands::paths::current_text(&self.overlay, path),
+            None => crate::commands::paths::current_text(&self.parsed.overlay, path),
         }
     }
 
