@@ -1061,7 +1061,26 @@ async function stopSharingIonideFsac(context: vscode.ExtensionContext) {
   ionideSession?.stop();
   ionideSession = undefined;
   await stopSharing(context, ionideHost(context));
+  await sessionCommandsReleased();
   await startClientOrReport(context);
+}
+
+/**
+ * While sharing, Ionide's language client talks to fslens and registers the commands fslens
+ * advertises (`fslens.status`, …); ours can register them only once Ionide's client, restarting
+ * on its direct FSAC, has let them go. Waits for that, at most a minute (then starts anyway and
+ * any failure is reported as a start failure).
+ */
+async function sessionCommandsReleased(timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const registered = await vscode.commands.getCommands(true);
+    if (!registered.includes("fslens.status")) {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  output.appendLine("fslens.status is still registered by another client after a minute; starting fslens's own client anyway");
 }
 
 export async function deactivate() {
