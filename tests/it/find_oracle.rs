@@ -229,6 +229,19 @@ fn the_members_of_an_intrinsic_augmentation_are_named_by_their_type() {
     }
 }
 
+/// fixtures/implicit-module-name: a record field `Index` and, in no project, a script
+/// `docs/index.fsx` without a `module` line (the implicit module `Index`), as Argu has. Before:
+/// `Entry.Index` answered the compiler's sites but partial, its note saying the implicit module's
+/// uses were not searched, though a qualified query cannot name a top-level module.
+#[test]
+fn a_qualified_query_is_not_kept_partial_by_an_implicit_module_of_its_last_name() {
+    let workspace = fixture_copy("implicit-module-name");
+    let (output, report) = run_oracle_with(&double_command(), workspace.path(), &[], &[]);
+    let stdout = assert_no_wrong_answer(&output, &report);
+    assert_eq!(verdicts_of(&report, "Entry.Index").len(), 1, "{stdout}");
+    assert_exact(&report, "Entry.Index", &stdout);
+}
+
 /// Runs the oracle on `workspace` judging `answers` (`--answers`: no fslens is started).
 fn judge_answers(workspace: &Path, answers: &Value, extra_arguments: &[&str]) -> (Output, Value) {
     let file = workspace.join("oracle-answers.json");
