@@ -502,7 +502,7 @@ fn implicit_modules_named(find: &FindRun) -> Vec<PathBuf> {
 /// The name an implicit module must have for `query` to name it: the query itself, when it is
 /// one segment. An implicit module is top-level, its full name its own, so a qualified query
 /// (`UnionCaseParseResult.Index`, a field) never names one, whatever its last segment (Argu's
-/// `docs/index.fsx` kept that query from being complete).
+/// documentation script `index.fsx` kept that query from being complete).
 fn implicit_module_query(query: &str) -> Option<String> {
     let mut segments = crate::commands::find::matching::segments(query);
     if segments.len() == 1 { segments.pop() } else { None }
