@@ -203,6 +203,45 @@ fn no_find_on_the_builders_fixture_says_complete_while_the_compiler_disagrees() 
     assert_exact(&report, "AsyncLoops.For", &stdout);
 }
 
+/// fixtures/augmentations: intrinsic augmentations (`type T with` in the file and the
+/// namespace or module that declares `T`), whose members the compiler gives to the type, as
+/// Argu's `ArgumentParser.Create` (after a recursive group with a generic sibling of the same
+/// name) and `UnionArgInfo`'s `UnionCaseArgInfo.ToArgumentCaseInfo` (in an `[<AutoOpen>]`
+/// module). Before: their rows were labelled with the enclosing namespace or module
+/// (`Schemas.Create`, `Schemas.Cases.ToPublic`), as an optional extension's are, while
+/// complete.
+#[test]
+fn the_members_of_an_intrinsic_augmentation_are_named_by_their_type() {
+    let workspace = fixture_copy("augmentations");
+    let (output, report) = run_oracle_with(&double_command(), workspace.path(), &[], &[]);
+    let stdout = assert_no_wrong_answer(&output, &report);
+    for (query, label) in [
+        ("Parser.Create", "Schemas.Parser.Create"),
+        ("CaseInfo.ToPublic", "Schemas.Cases.CaseInfo.ToPublic"),
+        ("CaseInfo.IsTop", "Schemas.Cases.CaseInfo.IsTop"),
+    ] {
+        assert_eq!(verdicts_of(&report, query).len(), 1, "{query}: {stdout}");
+        assert_exact(&report, query, &stdout);
+        let judgement = report["judgements"].as_array().unwrap().iter().find(|judgement| judgement["query"] == query);
+        let judgement = judgement.unwrap_or_else(|| panic!("{query} was not judged: {stdout}"));
+        let labels: Vec<_> = judgement["symbols"].as_array().unwrap().iter().map(|symbol| &symbol["label"]).collect();
+        assert_eq!(labels, [label], "{judgement}");
+    }
+}
+
+/// fixtures/implicit-module-name: a record field `Index` and, in no project, a script
+/// `docs/index.fsx` without a `module` line (the implicit module `Index`), as Argu has. Before:
+/// `Entry.Index` answered the compiler's sites but partial, its note saying the implicit module's
+/// uses were not searched, though a qualified query cannot name a top-level module.
+#[test]
+fn a_qualified_query_is_not_kept_partial_by_an_implicit_module_of_its_last_name() {
+    let workspace = fixture_copy("implicit-module-name");
+    let (output, report) = run_oracle_with(&double_command(), workspace.path(), &[], &[]);
+    let stdout = assert_no_wrong_answer(&output, &report);
+    assert_eq!(verdicts_of(&report, "Entry.Index").len(), 1, "{stdout}");
+    assert_exact(&report, "Entry.Index", &stdout);
+}
+
 /// Runs the oracle on `workspace` judging `answers` (`--answers`: no fslens is started).
 fn judge_answers(workspace: &Path, answers: &Value, extra_arguments: &[&str]) -> (Output, Value) {
     let file = workspace.join("oracle-answers.json");

@@ -8,9 +8,11 @@
 //!   explicitly with `[<CompilationRepresentation(CompilationRepresentationFlags.ModuleSuffix)>]`),
 //!   and so does everything declared inside it (`Ns.MoneyModule.add`); beside a generic type
 //!   the module keeps its name (FCS's `HasFSharpModuleSuffix` is false there);
-//! * a member declared in a type extension (`module LowPriority = type XBase with member
+//! * a member declared in an optional extension (`module LowPriority = type XBase with member
 //!   _.Using …`) belongs to its enclosing module, not to the type: `Symbols.LowPriority.Using`,
-//!   another symbol than the type's own `Symbols.XBase.Using`;
+//!   another symbol than the type's own `Symbols.XBase.Using`; one declared in an intrinsic
+//!   augmentation (`type T with` beside `type T` in one file and namespace or module) is the
+//!   type's own (`Argu.ArgumentParser.Create`);
 //! * an active-pattern case is named by its pattern, `Parity.Patterns.(|Even|Odd|).Even`, as
 //!   the compiler names the case where it is used (at its definition FCS gives the bare case
 //!   name, which every pattern with that case shares);
@@ -27,6 +29,29 @@ use crate::syntax::model::{Declaration, DeclarationKind, FileIndex, NO_PARENT};
 /// ([`DeclarationKind::symbol_kind`]; a `val` is a field in an implementation file).
 pub fn symbol_kind(kind: DeclarationKind, path: &Path) -> &'static str {
     kind.symbol_kind(super::is_signature_file(path))
+}
+
+/// Is declaration `slot` of `file` an optional extension (`module LowPriority = type XBase
+/// with …`), whose members the compiler gives to the enclosing module? An intrinsic
+/// augmentation, `type T with` in the file and the namespace or module that declares `T` (after
+/// it, as Argu's `type ArgumentParser with` follows `type ArgumentParser … and …`), is part of
+/// `T`: its members are `T`'s (`Argu.ArgumentParser.Create`).
+pub fn is_optional_extension(index: &SyntaxIndex, file: &FileIndex, slot: usize) -> bool {
+    let Some(extension) = file.declarations.get(slot) else { return false };
+    if extension.kind != DeclarationKind::TypeExtension {
+        return false;
+    }
+    // A qualified name (`type Microsoft.FSharp.Control.AsyncBuilder with`) extends a type
+    // declared elsewhere.
+    if index.name(extension.name).contains('.') {
+        return true;
+    }
+    !file.declarations.iter().any(|declaration| {
+        declaration.parent == extension.parent
+            && declaration.name == extension.name
+            && declaration.kind.is_type()
+            && declaration.kind != DeclarationKind::TypeExtension
+    })
 }
 
 /// Is declaration `slot` of `file` a field of an anonymous record type (a record field whose
@@ -67,9 +92,7 @@ impl<'a> CompilerNames<'a> {
         let declarations = &file.index.declarations;
         let target = declarations.get(slot)?;
         let extension = (target.parent != NO_PARENT
-            && declarations
-                .get(target.parent as usize)
-                .is_some_and(|parent| parent.kind == DeclarationKind::TypeExtension))
+            && is_optional_extension(self.index, &file.index, target.parent as usize))
         .then_some(target.parent as usize);
         let mut text = None;
         let mut parts = Vec::new();

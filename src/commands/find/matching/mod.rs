@@ -472,13 +472,14 @@ fn dotted_name_prefixes(
     found
 }
 
-/// The compiler's full name of a member declared in a type extension (`module M = type T
+/// The compiler's full name of a member declared in an optional extension (`module M = type T
 /// with member _.X`): `…M.X`, the enclosing module's name with the member's, without the
-/// extended type. A user writes either (`T.X` or `M.X`); `None` for anything else.
+/// extended type. A user writes either (`T.X` or `M.X`); `None` for anything else (an
+/// intrinsic augmentation's member is the type's: `T.X` only).
 fn extension_member_name(index: &SyntaxIndex, file: &crate::syntax::model::FileIndex, slot: usize) -> Option<String> {
     let declaration = file.declarations.get(slot)?;
     let parent = file.declarations.get(declaration.parent as usize)?;
-    if parent.kind != DeclarationKind::TypeExtension {
+    if !compiler_names::is_optional_extension(index, file, declaration.parent as usize) {
         return None;
     }
     // The extended type may be written qualified (`type Microsoft.FSharp.Control.Async with`):

@@ -484,9 +484,7 @@ fn is_module_abbreviation(declared: &Declared) -> bool {
 /// `namespace` line is a module named after the file, its first letter capitalised) has the
 /// query's name.
 fn implicit_modules_named(find: &FindRun) -> Vec<PathBuf> {
-    let Some(wanted) =
-        find.arguments.query.as_deref().and_then(|query| crate::commands::find::matching::segments(query).pop())
-    else {
+    let Some(wanted) = find.arguments.query.as_deref().and_then(implicit_module_query) else {
         return Vec::new();
     };
     find.model
@@ -499,6 +497,15 @@ fn implicit_modules_named(find: &FindRun) -> Vec<PathBuf> {
         .filter(|path| !declares_module_or_namespace(path))
         .cloned()
         .collect()
+}
+
+/// The name an implicit module must have for `query` to name it: the query itself, when it is
+/// one segment. An implicit module is top-level, its full name its own, so a qualified query
+/// (`UnionCaseParseResult.Index`, a field) never names one, whatever its last segment (Argu's
+/// documentation script `index.fsx` kept that query from being complete).
+fn implicit_module_query(query: &str) -> Option<String> {
+    let mut segments = crate::commands::find::matching::segments(query);
+    if segments.len() == 1 { segments.pop() } else { None }
 }
 
 /// The compiler's name for a file's implicit module: the file name without its extension,
@@ -540,7 +547,14 @@ fn declares_module_or_namespace(path: &Path) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::syntactic_note;
+    use super::{implicit_module_query, syntactic_note};
+
+    #[test]
+    fn only_a_query_of_one_segment_can_name_an_implicit_module() {
+        assert_eq!(implicit_module_query("Index").as_deref(), Some("Index"));
+        assert_eq!(implicit_module_query("UnionCaseParseResult.Index"), None);
+        assert_eq!(implicit_module_query("Argu.Index"), None);
+    }
 
     #[test]
     fn a_syntactic_answer_promises_certainty_only_while_fsac_loads() {
