@@ -719,3 +719,45 @@ module Ops =
         "#]],
     );
 }
+
+/// Inline IL over two lines is left to the grammar, which fails to the end of the file: the
+/// lines after it are read by the offside rule (a type at column 0 is no member of the module
+/// before it) and a `namespace` line starts a namespace of its own (fixtures/inline-il).
+#[test]
+fn declarations_after_an_unread_region_follow_the_offside_rule_and_namespace_lines() {
+    check(
+        r#"namespace Widening
+
+#nowarn "42"
+
+module private Conv =
+    // Inline IL over two lines: the grammar still cannot read it, nor anything after it.
+    let inline toInt64 (a : int) : int64 =
+        (# "conv.i8" a
+            : int64 #)
+
+type Widener =
+    static member widen (x : int) : int64 = Conv.toInt64 x
+
+namespace Narrowing
+
+type Narrower =
+    static member narrow (x : int64) : int = int x
+"#,
+        expect![[r#"
+            health: degraded
+              error-region 7:8-7:12
+              error-region 7:19-17:0
+            decl namespace Widening [default] 0:0-17:0 name@0:10-0:18 | namespace Widening
+            decl module Widening.Conv [private] 4:0-17:0 name@4:15-4:19 | module private Conv
+            decl let Widening.Conv.toInt64 [default] 6:4-17:0 name@6:15-6:22 UNCERTAIN | let inline toInt64 (a : int) : int64
+            decl class Widening.Widener [default] 10:0-11:58 name@10:5-10:12 UNCERTAIN | type Widener
+            decl member Widening.Widener.widen [default] 11:4-11:58 name@11:18-11:23 UNCERTAIN | static member widen (x : int) : int64 = Conv.toInt64 x
+            decl namespace Narrowing [default] 13:0-16:50 name@13:10-13:19 UNCERTAIN | namespace Narrowing
+            decl class Narrowing.Narrower [default] 15:0-16:50 name@15:5-15:13 UNCERTAIN | type Narrower
+            decl member Narrowing.Narrower.narrow [default] 16:4-16:50 name@16:18-16:24 UNCERTAIN | static member narrow (x : int64) : int = int x
+            site field-read i8 path=conv.i8 7:17-7:19 uncertain=inside-error-region
+            access private 4:7-4:14
+        "#]],
+    );
+}
