@@ -92,7 +92,9 @@ enum State {
     /// Inside `(* … *)`, nested this deep.
     BlockComment(u32),
     /// Inside `"…"` (escapes apply) or `@"…"` (`""` is a quote).
-    String { verbatim: bool },
+    String {
+        verbatim: bool,
+    },
     TripleQuoted,
 }
 
@@ -242,14 +244,7 @@ fn inline_il_at(bytes: &[u8], open: usize) -> Option<InlineIl> {
         at += 1;
     };
     let arguments_end = colon.unwrap_or(close_hash);
-    Some(InlineIl {
-        open,
-        instruction,
-        type_argument,
-        arguments: (arguments_start, arguments_end),
-        colon,
-        close_hash,
-    })
+    Some(InlineIl { open, instruction, type_argument, arguments: (arguments_start, arguments_end), colon, close_hash })
 }
 
 /// The `)` closing the `(` at `open` within `line`.
