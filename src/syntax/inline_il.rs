@@ -149,9 +149,9 @@ fn inline_il_spans(bytes: &[u8]) -> Vec<InlineIl> {
                 }
             }
             State::String { verbatim } => {
-                if !verbatim && rest[0] == b'\\' {
-                    at += 2;
-                } else if verbatim && rest.starts_with(b"\"\"") {
+                // An escape in a regular string, a doubled quote in a verbatim one.
+                let skipped_pair = if verbatim { rest.starts_with(b"\"\"") } else { rest[0] == b'\\' };
+                if skipped_pair {
                     at += 2;
                 } else {
                     if rest[0] == b'"' {
