@@ -699,7 +699,9 @@ pub struct Unconfirmed {
     pub name_range: TextRange,
     /// Why the index cannot tell: `error_region`, `container_unknown_to_index` (FSAC's
     /// container is no declaration the index has in that file), or `qualifier_unknown` (FSAC names no
-    /// container and the index cannot read the place, so the query's qualifier is unverified).
+    /// container and the index cannot read the place, so the query's qualifier is unverified),
+    /// or `container_lost_in_error_region` (the index's containers of the place are its guesses
+    /// past an error region, and its name differs from the query's).
     pub reason: &'static str,
 }
 
