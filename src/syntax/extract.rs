@@ -1220,7 +1220,7 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
             let mut open: Vec<(usize, u32, Opens)> = Vec::new();
             // The last recovered declaration at an indentation: (indent, kind).
             let mut previous: Option<(usize, DeclarationKind)> = None;
-            let enclosing = self.enclosing_container(region_start);
+            let mut enclosing = self.enclosing_container(region_start);
             let mut outer_indent = self.children_indent(enclosing);
             let line_start = self.text[..region_start].rfind('\n').map_or(0, |newline| newline + 1);
             let mut offset = line_start;
@@ -1233,6 +1233,14 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                     continue;
                 }
                 let indent = content.len() - trimmed.len();
+                // A `namespace` line the region swallowed holds what follows it.
+                if indent == 0
+                    && let Some(slot) = self.recover_namespace_line(trimmed, start, region_end, &known)
+                {
+                    (enclosing, outer_indent, previous) = (slot, None, None);
+                    open.clear();
+                    continue;
+                }
                 while open.last().is_some_and(|(open_indent, _, _)| *open_indent >= indent) {
                     open.pop();
                 }
@@ -1263,7 +1271,8 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                     }
                     continue;
                 }
-                let parent = open.last().map_or(enclosing, |(_, index, _)| *index);
+                let parent =
+                    open.last().map_or_else(|| self.offside_container(enclosing, indent), |(_, index, _)| *index);
                 // A header with no indented lines after it ends with its own line.
                 let line_end = start + content.len();
                 let end_byte = match recovered.opens {
@@ -1349,6 +1358,73 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
     /// The innermost namespace or module whose range holds `byte`; else the last top-level
     /// one that starts before it (an error after `module A.B` leaves the module's node short,
     /// but the whole file is the module's); else [`NO_PARENT`].
+    /// The namespace a line at column 0 of an error region declares (`namespace Narrowing`,
+    /// `namespace rec A.B`; not `namespace global`), recovered as a top-level declaration up
+    /// to the region's end; its slot, or the tree's when the tree has a declaration there.
+    fn recover_namespace_line(
+        &mut self,
+        line: &str,
+        start: usize,
+        region_end: usize,
+        known: &HashMap<Position, u32>,
+    ) -> Option<u32> {
+        let rest = line.strip_prefix("namespace")?.strip_prefix([' ', '\t'])?.trim_start();
+        let rest = rest.strip_prefix("rec ").map_or(rest, str::trim_start);
+        let name = rest.split(|c: char| c.is_whitespace() || c == '/').next().filter(|name| {
+            !name.is_empty()
+                && *name != "global"
+                && name.split('.').all(|segment| {
+                    segment.chars().next().is_some_and(|c| c.is_alphabetic() || c == '_')
+                        && segment.chars().all(crate::syntax::words::is_identifier_char)
+                })
+        })?;
+        let name_start_byte = start + (line.len() - rest.len());
+        let name_start = self.lines.position(name_start_byte);
+        if let Some(&slot) = known.get(&name_start) {
+            return Some(slot);
+        }
+        // Up to the region's last character, as the compiler's range of a namespace ends.
+        let end_byte = start + self.text.get(start..region_end.min(self.text.len()))?.trim_end().len();
+        self.declarations.push(Declaration {
+            kind: DeclarationKind::Namespace,
+            access: Access::Default,
+            name: self.names.intern(name),
+            parent: NO_PARENT,
+            range: self.lines.range(start, end_byte),
+            name_start,
+            name_length: crate::syntax::model::single_line_length(
+                self.lines.range(name_start_byte, name_start_byte + name.len()),
+            ),
+            header_bytes: (start as u32, (start + line.len()) as u32),
+            certain: false,
+        });
+        self.declaration_bytes.push((start, end_byte));
+        Some(self.declarations.len() as u32 - 1)
+    }
+
+    /// `container`, or the first container around it that a line at column `indent` can lie
+    /// in by the offside rule: a nested module (`module M =`) or a type holds only lines
+    /// indented right of its header, a namespace or a file's top-level module any line. An
+    /// error region can stretch a module's range over what follows it (inline IL the grammar
+    /// cannot read in `module private Conv =`, then `type Widener =` at column 0).
+    fn offside_container(&self, mut container: u32, indent: usize) -> u32 {
+        while let Some(declaration) = self.declarations.get(container as usize) {
+            let nested = match declaration.kind {
+                DeclarationKind::Namespace => false,
+                DeclarationKind::Module => {
+                    let header_end = declaration.header_bytes.1 as usize;
+                    self.text.get(header_end..).is_some_and(|after| after.trim_start().starts_with('='))
+                }
+                _ => true,
+            };
+            if !nested || (declaration.range.start.character as usize) < indent {
+                return container;
+            }
+            container = declaration.parent;
+        }
+        container
+    }
+
     fn enclosing_container(&self, byte: usize) -> u32 {
         let is_container =
             |slot: usize| matches!(self.declarations[slot].kind, DeclarationKind::Namespace | DeclarationKind::Module);

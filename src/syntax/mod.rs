@@ -12,6 +12,7 @@ pub mod describe;
 pub mod enclosing;
 pub mod extract;
 pub mod index;
+pub mod inline_il;
 pub mod model;
 pub mod names;
 pub mod parse;

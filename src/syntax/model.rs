@@ -72,8 +72,11 @@ pub type FastHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 /// `interface I with` is an `override` of I's slot; 14: every binding of `let rec … and …` is a
 /// declaration; 15: in an error region, `type A.B with` is a type extension's line, and a
 /// header the tree read holds the lines recovered under it; 16: where the root is an error, the
-/// first `namespace`/`module` line holds the top-level declarations read below it).
-pub const INDEX_FORMAT_VERSION: u32 = 16;
+/// first `namespace`/`module` line holds the top-level declarations read below it; 17: inline IL
+/// `(# … #)` is parsed as the expression `syntax::inline_il` makes of it, so the containers
+/// after it are read; 18: in an error region, a line at or left of a nested module's or a
+/// type's column is no declaration of it, and a `namespace` line starts a namespace).
+pub const INDEX_FORMAT_VERSION: u32 = 18;
 
 /// An interned name: an index into a string table (file-local or workspace-wide).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

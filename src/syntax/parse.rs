@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 
 use tree_sitter::{Language, ParseOptions, ParseState, Parser, Tree};
 
+use crate::syntax::inline_il;
 use crate::syntax::model::GrammarKind;
 
 /// The grammar crate's version, part of every cache key.
@@ -81,8 +82,11 @@ impl FsharpParsers {
         slot.as_mut().ok_or(ParseFailure::NoTree)
     }
 
-    /// Parses `text` with `grammar`, cancelling at `budget` after the call starts.
+    /// Parses `text` with `grammar`, cancelling at `budget` after the call starts. The grammar
+    /// reads inline IL as the same-length expression [`inline_il::neutralize`] makes of it, so
+    /// the tree's offsets, lines and columns are `text`'s.
     pub fn parse(&mut self, text: &str, grammar: GrammarKind, budget: Duration) -> Result<Tree, ParseFailure> {
+        let text = inline_il::neutralize(text);
         let parser = self.parser_for(grammar)?;
         let started = Instant::now();
         let deadline = started + budget;

@@ -242,6 +242,26 @@ fn a_qualified_query_is_not_kept_partial_by_an_implicit_module_of_its_last_name(
     assert_exact(&report, "Entry.Index", &stdout);
 }
 
+/// fixtures/inline-il: inline IL `(# "" a : 'b #)` (as FSharp.UMX writes it) before a class of
+/// overloaded members, and inline IL over two lines that the grammar still cannot read, before
+/// a class at column 0 and a second `namespace`. Before: the members after the first were
+/// partial (their container lost), `Widening.Widener` answered `not_found` while complete (the
+/// index read it inside `module private Conv` and dropped FSAC's declaration), and
+/// `Widener.widen` and `Narrower.narrow` were complete under the wrong names. Every symbol is
+/// exact now.
+#[test]
+fn every_find_on_the_inline_il_fixture_is_exact() {
+    let workspace = fixture_copy("inline-il");
+    let (output, report) = run_oracle_with(&double_command(), workspace.path(), &[], &[]);
+    let stdout = assert_no_wrong_answer(&output, &report);
+    for query in ["Tag.mark", "Tag.strip", "Tags.Tag", "Widening.Widener", "Widener.widen", "Narrower.narrow"] {
+        assert_exact(&report, query, &stdout);
+    }
+    let judged = report["judgements"].as_array().unwrap();
+    assert!(judged.len() >= 25, "every declared symbol is asked: {stdout}");
+    assert_eq!(judgements_with(&report, "exact").len(), judged.len(), "{stdout}");
+}
+
 /// Runs the oracle on `workspace` judging `answers` (`--answers`: no fslens is started).
 fn judge_answers(workspace: &Path, answers: &Value, extra_arguments: &[&str]) -> (Output, Value) {
     let file = workspace.join("oracle-answers.json");

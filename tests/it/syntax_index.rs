@@ -671,3 +671,93 @@ module AsyncLoops =
         "#]],
     );
 }
+
+#[test]
+fn inline_il_keeps_the_containers_after_it() {
+    check(
+        r#"namespace Tags
+
+#nowarn "42"
+
+module private Raw =
+    let inline retype<'a, 'b> (a : 'a) : 'b =
+#if !FABLE_COMPILER
+        (# "" a : 'b #)
+#else
+        unbox<'b> a
+#endif
+
+type Tag =
+
+    static member inline mark<[<Measure>]'m> (x : int) : int<'m> = Raw.retype x
+    static member inline mark<[<Measure>]'m> (x : float) : float<'m> = Raw.retype x
+    static member inline strip<[<Measure>]'m> (x : int<'m>) : int = Raw.retype x
+
+[<AutoOpen>]
+module Ops =
+    let inline private tagWith< ^T, ^a, ^b when (^T or ^a or ^b) : (static member mark : ^a -> ^b)> (x : ^a) =
+        ((^T or ^a or ^b) : (static member mark : ^a -> ^b) x)
+    let inline (~%) (x : ^a) : ^b = tagWith<Tag, ^a, ^b> x
+"#,
+        expect![[r#"
+            health: clean
+            decl namespace Tags [default] 0:0-22:58 name@0:10-0:14 | namespace Tags
+            decl module Tags.Raw [private] 4:0-10:6 name@4:15-4:18 | module private Raw
+            decl let Tags.Raw.retype [default] 5:4-10:6 name@5:15-5:21 | let inline retype<'a, 'b> (a : 'a) : 'b
+            decl class Tags.Tag [default] 12:5-16:80 name@12:5-12:8 | Tag
+            decl member Tags.Tag.mark [default] 14:4-14:79 name@14:25-14:29 | static member inline mark<[<Measure>]'m> (x : int) : int<'m>
+            decl member Tags.Tag.mark [default] 15:4-15:83 name@15:25-15:29 | static member inline mark<[<Measure>]'m> (x : float) : float<'m>
+            decl member Tags.Tag.strip [default] 16:4-16:80 name@16:25-16:30 | static member inline strip<[<Measure>]'m> (x : int<'m>) : int
+            decl module Tags.Ops [default] 18:0-22:58 name@19:7-19:10 | [<AutoOpen>] module Ops
+            decl let Tags.Ops.tagWith [private] 20:4-21:62 name@20:23-20:30 | let inline private tagWith< ^T, ^a, ^b when (^T or ^a or ^b) : (static member ma…
+            decl let Tags.Ops.(~%) [default] 22:4-22:58 name@22:16-22:18 | let inline (~%) (x : ^a) : ^b
+            site field-read retype path=Raw.retype 14:71-14:77 uncertain=needs-resolution
+            site field-read retype path=Raw.retype 15:75-15:81 uncertain=needs-resolution
+            site field-read retype path=Raw.retype 16:72-16:78 uncertain=needs-resolution
+            access private 4:7-4:14
+            access private 20:15-20:22
+        "#]],
+    );
+}
+
+/// Inline IL over two lines is left to the grammar, which fails to the end of the file: the
+/// lines after it are read by the offside rule (a type at column 0 is no member of the module
+/// before it) and a `namespace` line starts a namespace of its own (fixtures/inline-il).
+#[test]
+fn declarations_after_an_unread_region_follow_the_offside_rule_and_namespace_lines() {
+    check(
+        r#"namespace Widening
+
+#nowarn "42"
+
+module private Conv =
+    // Inline IL over two lines: the grammar still cannot read it, nor anything after it.
+    let inline toInt64 (a : int) : int64 =
+        (# "conv.i8" a
+            : int64 #)
+
+type Widener =
+    static member widen (x : int) : int64 = Conv.toInt64 x
+
+namespace Narrowing
+
+type Narrower =
+    static member narrow (x : int64) : int = int x
+"#,
+        expect![[r#"
+            health: degraded
+              error-region 7:8-7:12
+              error-region 7:19-17:0
+            decl namespace Widening [default] 0:0-17:0 name@0:10-0:18 | namespace Widening
+            decl module Widening.Conv [private] 4:0-17:0 name@4:15-4:19 | module private Conv
+            decl let Widening.Conv.toInt64 [default] 6:4-17:0 name@6:15-6:22 UNCERTAIN | let inline toInt64 (a : int) : int64
+            decl class Widening.Widener [default] 10:0-11:58 name@10:5-10:12 UNCERTAIN | type Widener
+            decl member Widening.Widener.widen [default] 11:4-11:58 name@11:18-11:23 UNCERTAIN | static member widen (x : int) : int64 = Conv.toInt64 x
+            decl namespace Narrowing [default] 13:0-16:50 name@13:10-13:19 UNCERTAIN | namespace Narrowing
+            decl class Narrowing.Narrower [default] 15:0-16:50 name@15:5-15:13 UNCERTAIN | type Narrower
+            decl member Narrowing.Narrower.narrow [default] 16:4-16:50 name@16:18-16:24 UNCERTAIN | static member narrow (x : int64) : int = int x
+            site field-read i8 path=conv.i8 7:17-7:19 uncertain=inside-error-region
+            access private 4:7-4:14
+        "#]],
+    );
+}

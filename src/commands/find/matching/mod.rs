@@ -700,7 +700,9 @@ pub struct Unconfirmed {
     pub name_range: TextRange,
     /// Why the index cannot tell: `error_region`, `container_unknown_to_index` (FSAC's
     /// container is no declaration the index has in that file), or `qualifier_unknown` (FSAC names no
-    /// container and the index cannot read the place, so the query's qualifier is unverified).
+    /// container and the index cannot read the place, so the query's qualifier is unverified),
+    /// or `container_lost_in_error_region` (the index's containers of the place are its guesses
+    /// past an error region, and its name differs from the query's).
     pub reason: &'static str,
 }
 
@@ -869,7 +871,7 @@ pub fn merge_workspace_symbols(
         if index_reading == IndexReading::ProvesNone {
             continue;
         }
-        let full_name =
+        let mut full_name =
             full_name_of_item(index, (&path, range), from_index.as_ref(), (container, name), query, arguments.exact);
         let mut reading = index_reading;
         if !qualified_matches(&full_name, query, arguments.exact) {
@@ -881,17 +883,27 @@ pub fn merge_workspace_symbols(
                 && container.is_empty()
                 && matches!(index_reading, IndexReading::CannotTell(_) | IndexReading::Unread)
                 && qualified_matches(name, &segments(query).pop().unwrap_or_default(), arguments.exact);
-            if !qualifier_unknown {
+            // A declaration the index read past an error region, under a container that is its
+            // guess: the index's name contradicts the query, FSAC's does not. Kept and listed.
+            let past_lost_container = from_index
+                .as_ref()
+                .and_then(|(_, declaration)| name_past_lost_container(index, &path, declaration, container))
+                .filter(|placed| qualified_matches(placed, query, arguments.exact));
+            if qualifier_unknown {
+                reading = IndexReading::CannotTell("qualifier_unknown");
+            } else if let Some(placed) = past_lost_container {
+                full_name = placed;
+                reading = IndexReading::CannotTell("container_lost_in_error_region");
+            } else {
                 continue;
             }
-            reading = IndexReading::CannotTell("qualifier_unknown");
-        }
-        if let IndexReading::CannotTell(reason) = reading {
-            unconfirmed.push(Unconfirmed { path: path.clone(), name_range: range, reason });
         }
         let name_range = from_index
             .as_ref()
             .map_or(range, |(_, declaration)| index_name_range(&index.name(declaration.name), declaration));
+        if let IndexReading::CannotTell(reason) = reading {
+            unconfirmed.push(Unconfirmed { path: path.clone(), name_range, reason });
+        }
         by_start.entry((work.file_key(&path), name_range.start)).or_insert(declared.len());
         declared.push(Declared {
             full_name,
@@ -905,6 +917,50 @@ pub fn merge_workspace_symbols(
         });
     }
     unconfirmed
+}
+
+/// The full name of a `workspace/symbol` item whose declaration the index holds under
+/// containers it guessed past an error region (the grammar lost where a module ends, and the
+/// lines after it were read into that module: `type Widener` at column 0 under `module private
+/// Conv` whose inline IL it could not read): the index's namespaces, FSAC's container (its
+/// immediate parent, when it names one) and the name. `None` where the index's reading is no
+/// guess: a file the grammar read whole, or a declaration the tree read with no error region
+/// between its container's start and its name.
+fn name_past_lost_container(
+    index: &SyntaxIndex,
+    path: &Path,
+    declaration: &Declaration,
+    container: &str,
+) -> Option<String> {
+    let file = index.file(path)?;
+    let health = &file.index.health;
+    if health.status == HealthStatus::Clean {
+        return None;
+    }
+    let slot =
+        file.index.declarations.iter().position(|candidate| {
+            candidate.name_start == declaration.name_start && candidate.name == declaration.name
+        })?;
+    let chain = file.index.declaration_chain(slot);
+    let parent = file.index.declarations.get(declaration.parent as usize)?;
+    let after_error = health
+        .error_regions
+        .iter()
+        .any(|region| parent.range.start <= region.start && region.start <= declaration.name_start);
+    if declaration.certain && !after_error {
+        return None;
+    }
+    let mut placed: Vec<String> = chain
+        .iter()
+        .filter_map(|link| file.index.declarations.get(*link))
+        .take_while(|link| link.kind == DeclarationKind::Namespace)
+        .flat_map(|namespace| segments(&index.name(namespace.name)))
+        .collect();
+    if !container.is_empty() && !placed.ends_with(&segments(container)) {
+        placed.extend(segments(container));
+    }
+    placed.push(index.name(declaration.name).to_string());
+    Some(placed.join("."))
 }
 
 /// The syntax index's declaration at the place a `workspace/symbol` item names (`range`, the
@@ -1128,5 +1184,67 @@ mod tests {
         assert_eq!(identifier_at(line, 13).as_deref(), Some("Weight"));
         assert_eq!(identifier_at(line, 0), None);
         assert_eq!(identifier_at(line, 500), None);
+    }
+}
+
+#[cfg(test)]
+mod lost_container_tests {
+    use super::*;
+
+    /// A type the index reads under `module private Conv` past inline IL it could not read,
+    /// where FSAC names no container (a namespace's type): the index's name contradicts the
+    /// query, FSAC's does not, so the declaration is kept and listed, never dropped (FSharp.UMX's
+    /// `type UMX` after `module private Unsafe` answered `not_found` while complete).
+    #[test]
+    fn a_declaration_the_index_placed_past_an_error_region_is_kept_when_the_backend_does_not_contradict_it() {
+        let text = "namespace Ns\n\nmodule private Conv =\n    let inline toInt64 (a : int) : int64 =\n        (# \"conv.i8\" a\n            : int64 #)\n    type Widener =\n        static member widen (x : int) : int64 = toInt64 x\n";
+        let path = PathBuf::from("/w/Conv.fs");
+        let mut overlay = crate::syntax::Overlay::new();
+        overlay.insert(path.clone(), text);
+        let index = SyntaxIndex::new(crate::syntax::IndexOptions::without_cache());
+        index.refresh_path(&path, &overlay);
+        let item = |container: &str| {
+            json!([{
+                "name": "Widener",
+                "kind": 5,
+                "location": {
+                    "uri": "file:///w/Conv.fs",
+                    "range": { "start": { "line": 6, "character": 9 }, "end": { "line": 7, "character": 57 } }
+                },
+                "containerName": container
+            }])
+        };
+        let arguments: FindArguments = serde_json::from_value(json!({ "query": "Ns.Widener" })).unwrap();
+        let merge = |answer: &Value| {
+            let mut declared = syntax_declarations(&index, std::slice::from_ref(&path), &arguments);
+            assert!(declared.is_empty(), "the index reads Ns.Conv.Widener: {declared:?}");
+            let unconfirmed = merge_workspace_symbols(
+                &mut declared,
+                answer,
+                &arguments,
+                &index,
+                &|_| true,
+                &|_| Some(text.to_owned()),
+                &Work::default(),
+            );
+            (declared, unconfirmed)
+        };
+
+        let (declared, unconfirmed) = merge(&item(""));
+        let names: Vec<&str> = declared.iter().map(|declared| declared.full_name.as_str()).collect();
+        assert_eq!(names, ["Ns.Widener"]);
+        assert_eq!(declared[0].name_range, TextRange::from_array([6, 9, 6, 16]));
+        assert_eq!(
+            unconfirmed,
+            [Unconfirmed {
+                path: path.clone(),
+                name_range: TextRange::from_array([6, 9, 6, 16]),
+                reason: "container_lost_in_error_region"
+            }]
+        );
+
+        // FSAC naming the module the index read agrees with the index: the query names none.
+        let (declared, unconfirmed) = merge(&item("Conv"));
+        assert!(declared.is_empty() && unconfirmed.is_empty(), "{declared:?} {unconfirmed:?}");
     }
 }
