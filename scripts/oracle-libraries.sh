@@ -15,7 +15,9 @@
 #   are taken out of its project files;
 # - `Directory.Build.rsp` passes `-p:WarningsNotAsErrors=NU1603` to every MSBuild run (a
 #   package registry without the exact FSharp.Core a library asks for serves the next one and
-#   warns NU1603, which `TreatWarningsAsErrors` would make an error);
+#   warns NU1603, which `TreatWarningsAsErrors` would make an error), and so does a
+#   `Directory.Build.targets` (`dotnet build`'s own restore does not read the response file);
+# - a `Directory.Solution.targets` running `dotnet tool restore` is taken out (no tool feed);
 # - projects that are not the library and its tests (benchmarks, samples, build scripts, Fable
 #   test copies) are taken out, and so is any project that does not restore; both are listed.
 #
@@ -122,6 +124,26 @@ prepare_library() {
         fi
     done < <(find "$root" \( -name '*.fsproj' -o -name '*.props' -o -name '*.targets' \) -print0)
     printf '%s\n' '-p:WarningsNotAsErrors=NU1603' >"$root/Directory.Build.rsp"
+    # `dotnet build`'s own restore does not read that response file: NU1603 is also taken out
+    # of the warnings in a Directory.Build.targets (read after each project's own NoWarn).
+    local no_warn='  <PropertyGroup><NoWarn>$(NoWarn);NU1603</NoWarn></PropertyGroup>'
+    if [ -f "$root/Directory.Build.targets" ]; then
+        python3 - "$root/Directory.Build.targets" "$no_warn" <<'PYTHON'
+import sys
+path, group = sys.argv[1], sys.argv[2]
+text = open(path, encoding="utf-8-sig").read()
+at = text.rfind("</Project>")
+open(path, "w", encoding="utf-8").write(text[:at] + group + "\n" + text[at:])
+PYTHON
+    else
+        printf '<Project>\n%s\n</Project>\n' "$no_warn" >"$root/Directory.Build.targets"
+    fi
+    # A solution-level target restoring the library's dotnet tools needs a tool feed this
+    # machine lacks, and only a solution build runs it.
+    if [ -f "$root/Directory.Solution.targets" ] && grep -q 'dotnet tool restore' "$root/Directory.Solution.targets"; then
+        echo "Directory.Solution.targets taken out (it runs dotnet tool restore)"
+        rm -f "$root/Directory.Solution.targets"
+    fi
     while IFS= read -r project; do
         local relative="${project#"$root"/}"
         if [[ "$relative" =~ (^|/)(benchmarks?|samples?|build|docs|tools)/|[Bb]enchmark|[Ss]ample|/fable/|SmokeTests|TrimTest|DieHarder|SourceGenerator ]]; then

@@ -194,3 +194,39 @@ fn a_build_past_its_own_deadline_is_stopped_and_the_verdict_stays_fsacs() {
         vec![(1, "Seeds/Labels.fs".into(), 7, Value::Null), (1, "Seeds/Labels.fs".into(), 7, Value::Null)];
     assert_eq!(errors(&answer), expected, "no error is marked by a build that did not end: {answer:#}");
 }
+
+/// fixtures/build-confirm-chain: `App` references `Core`, and each gets a real error. The build
+/// stops `App` before its compiler runs (its referenced project failed), so it never reports
+/// `App`'s error: that error is neither confirmed nor overruled (no `confirmedByBuild`), its
+/// file is listed in `filesNotCompiled` and the note says why; `Core`'s error is confirmed and
+/// the verdict `errors` rests on the build. Before, `App`'s real error was `confirmedByBuild:
+/// false`, as if the build had compiled it and disagreed.
+#[test]
+fn an_error_in_a_project_the_failed_build_never_compiled_is_not_called_unconfirmed() {
+    let tree = fixture_copy("build-confirm-chain");
+    for (file, error) in
+        [("Core/Prices.fs", "\nlet broken : int = \"seven\"\n"), ("App/Receipt.fs", "\nlet wrong : string = 7\n")]
+    {
+        let path = tree.path().join(file);
+        let text = std::fs::read_to_string(&path).unwrap();
+        std::fs::write(&path, format!("{text}{error}")).unwrap();
+    }
+    restore(&tree.path().join("App/App.fsproj"));
+    let (code, answer) = json_check(tree.path(), &["--confirm", "build"]);
+    assert_eq!((code, &answer["verdict"]), (Some(1), &json!("errors")), "{answer:#}");
+    assert_eq!(answer["verdictSource"], json!("build"), "{answer:#}");
+    let mut found = errors(&answer);
+    found.sort_by(|a, b| (&a.1, a.2).cmp(&(&b.1, b.2)));
+    let expected: Vec<(u64, String, u64, Value)> =
+        vec![(1, "App/Receipt.fs".into(), 6, Value::Null), (1, "Core/Prices.fs".into(), 6, json!(true))];
+    assert_eq!(found, expected, "{answer:#}");
+    let confirmation = &answer["confirmation"];
+    assert_eq!(confirmation["status"], json!("compiled"), "{answer:#}");
+    assert_eq!(confirmation["filesNotCompiled"], json!(["App/Receipt.fs"]), "{answer:#}");
+    assert_eq!(
+        (confirmation["fsacErrorsConfirmed"].clone(), confirmation["fsacErrorsNotConfirmed"].clone()),
+        (json!(1), json!(0)),
+        "{answer:#}"
+    );
+    assert!(confirmation["note"].as_str().unwrap().contains("it did not compile App/Receipt.fs"), "{answer:#}");
+}

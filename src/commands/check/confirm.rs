@@ -144,6 +144,11 @@ pub struct Confirmation {
     /// The build's errors elsewhere (files outside the scope, other target frameworks, no
     /// file at all).
     pub errors_outside_scope: Vec<BuildError>,
+    /// Files in scope the build did not compile although it compiled others: it failed, and no
+    /// error lies in a project compiling them (MSBuild stops a project whose referenced project
+    /// failed before its compiler runs). FSAC's errors there are neither confirmed nor not.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub files_not_compiled: Vec<String>,
     /// Files in scope open in the editor with unsaved text (status `notComparable`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unsaved_files: Vec<String>,
@@ -215,6 +220,7 @@ pub(super) async fn confirm_by_build(
         fsac_errors_not_confirmed: None,
         errors_only_in_build: Vec::new(),
         errors_outside_scope: outside.iter().take(MAX_BUILD_ERRORS).cloned().collect(),
+        files_not_compiled: Vec::new(),
         unsaved_files: Vec::new(),
         elapsed_ms,
         note: String::new(),
@@ -223,9 +229,49 @@ pub(super) async fn confirm_by_build(
         confirmation.note = fallback_note(status, &builds, run.arguments.build_deadline_ms());
         return Ok(fall_back(answer, confirmation));
     }
+    let all_errors: Vec<&BuildError> = scope_errors.iter().chain(&outside).collect();
+    confirmation.files_not_compiled = files_not_compiled(run, &builds, &all_errors);
     reconcile(&mut answer, &mut confirmation, &scope_errors);
     answer.confirmation = Some(confirmation);
     Ok(answer)
+}
+
+/// The files in scope a failed build did not compile: no error lies in a file of a project
+/// compiling them and no build that succeeded covered it (a project whose referenced project
+/// failed is stopped before its compiler runs, so its own errors are never reported). Empty
+/// when every build succeeded.
+fn files_not_compiled(run: &CheckRun<'_>, builds: &[ProjectBuildOutput], errors: &[&BuildError]) -> Vec<String> {
+    if builds.iter().all(|build| build.exit_code == Some(0)) {
+        return Vec::new();
+    }
+    let mut compiled: BTreeSet<PathBuf> = errors
+        .iter()
+        .filter_map(|error| error.file.as_ref())
+        .flat_map(|file| run.model.projects_compiling(&run.root.join(file)))
+        .map(|project| project.path.clone())
+        .collect();
+    // A build that succeeded compiled its project and every project it references.
+    let mut stack: Vec<PathBuf> =
+        builds.iter().filter(|build| build.exit_code == Some(0)).map(|build| build.project.clone()).collect();
+    while let Some(project) = stack.pop() {
+        if compiled.insert(project.clone())
+            && let Some(known) = run.model.projects.iter().find(|known| known.path == project)
+        {
+            stack.extend(known.project_references.iter().cloned());
+        }
+    }
+    let mut files: Vec<String> = run
+        .plan
+        .files
+        .iter()
+        .filter(|file| {
+            let compiling = run.model.projects_compiling(file);
+            !compiling.is_empty() && !compiling.iter().any(|project| compiled.contains(&project.path))
+        })
+        .map(|file| display_relative(run.root, file))
+        .collect();
+    files.sort();
+    files
 }
 
 impl Confirmation {
@@ -241,6 +287,7 @@ impl Confirmation {
             fsac_errors_not_confirmed: None,
             errors_only_in_build: Vec::new(),
             errors_outside_scope: Vec::new(),
+            files_not_compiled: Vec::new(),
             unsaved_files: Vec::new(),
             elapsed_ms: 0,
             note,
@@ -254,8 +301,13 @@ fn reconcile(answer: &mut CheckAnswer, confirmation: &mut Confirmation, scope_er
     let mut confirmed = 0;
     let mut not_confirmed = 0;
     let mut matched = vec![false; scope_errors.len()];
+    let mut not_compiled = 0;
     for diagnostic in answer.findings.diagnostics.iter_mut().filter(|diagnostic| diagnostic.severity == Severity::Error)
     {
+        if confirmation.files_not_compiled.contains(&diagnostic.file) {
+            not_compiled += 1;
+            continue;
+        }
         let line = range_start(&diagnostic.range).map(|start| start.line + 1);
         let code = diagnostic.code.as_u64().or_else(|| diagnostic.code.as_str().and_then(code_number));
         let found = scope_errors.iter().position(|error| {
@@ -302,11 +354,20 @@ fn reconcile(answer: &mut CheckAnswer, confirmation: &mut Confirmation, scope_er
     } else {
         ""
     };
+    let not_compiled_note = if confirmation.files_not_compiled.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; it did not compile {} (a project they need failed first), so FSAC's {not_compiled} error(s) there are \
+             neither confirmed nor overruled",
+            confirmation.files_not_compiled.join(", ")
+        )
+    };
     confirmation.note = format!(
-        "the build compiled the files in scope with {} error(s); of FSAC's {} listed error(s) it confirmed {confirmed}{listed_note}; \
+        "the build compiled the files in scope with {} error(s); of FSAC's {} listed error(s) it confirmed {confirmed}{listed_note}{not_compiled_note}; \
          the verdict rests on the build",
         scope_errors.len(),
-        confirmed + not_confirmed,
+        confirmed + not_confirmed + not_compiled,
     );
 }
 
