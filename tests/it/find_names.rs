@@ -142,7 +142,11 @@ async fn operators_are_found_by_fsac_by_name_and_at_their_declaration_and_uses()
         ("Toolkit.Ops.(<!>)", vec![json!({"query": "Ops.(<!>)", "maxResults": 100}), at("App/Program.fs", 8, 63)]),
         (
             "Toolkit.Ops.op_MultiplyMultiplyMultiply",
-            vec![json!({"query": "Ops.( *** )", "maxResults": 100}), at("Toolkit/Ops.fs", 11, 6), at("App/Program.fs", 11, 17)],
+            vec![
+                json!({"query": "Ops.( *** )", "maxResults": 100}),
+                at("Toolkit/Ops.fs", 11, 6),
+                at("App/Program.fs", 11, 17),
+            ],
         ),
     ];
     for (symbol, requests) in cases {
