@@ -118,6 +118,53 @@ async fn operators_are_names_in_every_spelling_before_fsac_is_ready() {
     editor.kill().await;
 }
 
+/// Once FSAC is ready, an operator is found by FSAC (which finds the symbol at a position with
+/// the F# tokenizer, operators included): asked by name or at its declaration inside the
+/// parentheses or at an infix use in another project, the answer is complete, every site the
+/// compiler's. Before: the double found nothing at an operator, so the answer was the
+/// declaration alone and partial.
+#[tokio::test]
+async fn operators_are_found_by_fsac_by_name_and_at_their_declaration_and_uses() {
+    let NamesRun { workspace, _runtime, markers, mut editor } = NamesRun::start_ready(&[]).await;
+    let root = workspace.path();
+
+    let at = |path: &str, line: u64, character: u64| json!({"kind": "position", "path": path, "line": line, "character": character, "maxResults": 100});
+    let cases = [
+        (
+            "Toolkit.Ops.(>>=)",
+            vec![
+                json!({"query": "Ops.(>>=)", "maxResults": 100}),
+                at("Toolkit/Ops.fs", 3, 13),
+                at("App/Program.fs", 5, 40),
+                at("App/Program.fs", 14, 48),
+            ],
+        ),
+        ("Toolkit.Ops.(<!>)", vec![json!({"query": "Ops.(<!>)", "maxResults": 100}), at("App/Program.fs", 8, 63)]),
+        (
+            "Toolkit.Ops.op_MultiplyMultiplyMultiply",
+            vec![
+                json!({"query": "Ops.( *** )", "maxResults": 100}),
+                at("Toolkit/Ops.fs", 11, 6),
+                at("App/Program.fs", 11, 17),
+            ],
+        ),
+    ];
+    for (symbol, requests) in cases {
+        let expected = marked_spans(&markers, root, symbol);
+        for request in requests {
+            let answer = find(&mut editor, request.clone()).await;
+            assert_eq!(
+                (answer["status"].clone(), answer["via"].clone(), answer["completeness"].clone()),
+                (json!("ok"), json!("fsac"), json!("complete")),
+                "{request}: {answer:#}"
+            );
+            assert_eq!(spans(&answer), expected, "{request}: {answer:#}");
+            assert_eq!(answer["crossCheck"]["missedByBackend"], json!([]), "{request}: {answer:#}");
+        }
+    }
+    editor.kill().await;
+}
+
 #[tokio::test]
 async fn backticked_sites_cover_the_backticks_and_either_spelling_finds_them() {
     let NamesRun { workspace, _runtime, markers, mut editor } = NamesRun::start_ready(&[]).await;

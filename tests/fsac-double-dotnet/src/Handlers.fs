@@ -75,6 +75,22 @@ let private writtenRange (file: string) (r: range) =
         Range.mkRange r.FileName (Position.mkPos r.StartLine (r.StartColumn - 2)) (Position.mkPos r.EndLine (r.EndColumn + 2))
     else r
 
+/// FSAC's `SymbolUse.Operator`: a use of an operator function (`op_…` compiled name, or a
+/// display name `( … )` without inner spaces), not a constructor, property or active pattern.
+let private isOperatorUse (u: FSharpSymbolUse) =
+    match u.Symbol with
+    | :? FSharpMemberOrFunctionOrValue as m when
+        not m.IsConstructor && not m.IsPropertyGetterMethod && not m.IsPropertySetterMethod
+        && not u.IsFromPattern && not m.IsActivePattern
+        ->
+        let name = m.DisplayName
+        let operatorName =
+            m.CompiledName.StartsWith("op_", StringComparison.Ordinal)
+            || (name.StartsWith("( ", StringComparison.Ordinal) && name.EndsWith(" )", StringComparison.Ordinal) && name.Length > 4
+                && name.Substring(2, name.Length - 4) |> Seq.forall (fun c -> c <> ' '))
+        operatorName && (try m.FullType.IsFunctionType with _ -> false)
+    | _ -> false
+
 let private symbolOrNull (ctx: Context) position =
     symbolAt ctx position
 
@@ -217,8 +233,15 @@ let requestHandler (method: string) (p: JsonNode) (ct: CancellationToken) : Asyn
                     match declaredInWorkspace u.Symbol with
                     | None -> return raise (LspError(FSAC_EXCEPTION_CODE, "Must be declared inside current workspace, but is external."))
                     | Some _ ->
+                        // FSAC's adjustRenameSymbolNewName: an operator is renamed to an
+                        // operator, written as it is (never backticked).
+                        let written =
+                            if isOperatorUse u then
+                                if FSharp.Compiler.Syntax.PrettyNaming.IsOperatorDisplayName newName then newName
+                                else raise (LspError(FSAC_EXCEPTION_CODE, $"'{newName}' is not a valid operator name!"))
+                            elif isPlainIdentifier newName then newName
+                            else $"``{newName.Trim('`')}``"
                         let! uses = findUses u.Symbol ctx ct None
-                        let written = if isPlainIdentifier newName then newName else $"``{newName.Trim('`')}``"
                         let byFile = uses |> List.groupBy fst |> List.map (fun (f, rs) -> f, rs |> List.map (snd >> writtenRange f))
                         return edits byFile written
             })

@@ -311,14 +311,11 @@ let openFile (uri: string) =
             | Some(p, r) -> return { File = file; Options = options; Parse = p; Results = r }
     }
 
-/// The identifier island at an LSP position: (names, FCS line, column at its end).
+/// The symbol at an LSP position as FSAC finds it (`Lexer.findLongIdents`: identifiers,
+/// operators, active patterns, type parameters): (names, FCS line, column at its end, line).
 let identAt (text: string) (line0: int) (character: int) =
     let lineText = lineOf text line0
-    match QuickParse.GetCompleteIdentifierIsland true lineText character with
-    | Some(island, endCol, _) ->
-        let names = island.Split('.') |> Array.map (fun n -> n.Trim('`')) |> List.ofArray
-        Some(names, line0 + 1, endCol, lineText)
-    | None -> None
+    Lexer.findLongIdents character lineText |> Option.map (fun (endCol, names) -> names, line0 + 1, endCol, lineText)
 
 let symbolAt (ctx: Context) (position: JsonNode) =
     let line0 = asInt (prop "line" position) |> Option.defaultValue 0
