@@ -194,8 +194,15 @@ impl KindName {
 pub fn selected_kinds(names: Option<&[KindName]>) -> Option<Vec<DeclarationKind>> {
     use clap::ValueEnum;
     let names = names?;
-    let every_type_kind =
-        || KindName::value_variants().iter().filter_map(|name| name.declaration_kind()).filter(|kind| kind.is_type());
+    // `type` also selects a type declared without `=` (`[<Measure>] type km`, a signature's
+    // abstract `type T`), which has no kind name of its own.
+    let every_type_kind = || {
+        KindName::value_variants()
+            .iter()
+            .filter_map(|name| name.declaration_kind())
+            .filter(|kind| kind.is_type())
+            .chain([DeclarationKind::OpaqueType])
+    };
     let mut kinds = Vec::new();
     for name in names {
         match name.declaration_kind() {
