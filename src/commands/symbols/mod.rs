@@ -956,6 +956,18 @@ mod tests {
         assert_eq!(parsed.kinds, Some(vec![KindName::RecordField, KindName::Type]));
     }
 
+    /// `type` selects every type kind, a type declared without `=` (which has no name of its
+    /// own) included, and no member.
+    #[test]
+    fn the_type_kind_selects_every_type_and_only_types() {
+        let kinds = selected_kinds(Some(&[KindName::Type])).unwrap();
+        for kind in [DeclarationKind::OpaqueType, DeclarationKind::Record, DeclarationKind::Abbreviation] {
+            assert!(kinds.contains(&kind), "{kind:?}");
+        }
+        assert!(kinds.iter().all(|kind| kind.is_type()), "{kinds:?}");
+        assert_eq!(selected_kinds(Some(&[KindName::Class])), Some(vec![DeclarationKind::Class]));
+    }
+
     #[test]
     fn a_query_without_identifiers_blames_query() {
         match parse_arguments::<SearchArguments>(json!({ "query": " . " })) {
