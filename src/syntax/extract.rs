@@ -919,7 +919,8 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
             | "enum_type_defn"
             | "delegate_type_defn"
             | "type_abbrev_defn"
-            | "type_extension" => {
+            | "type_extension"
+            | "type_declaration" => {
                 let type_name = child_of_kind(self.kinds, node, "type_name")?;
                 let name = child_by_field(type_name, self.kinds.fields.type_name)?;
                 let mut header_end = type_name.end_byte();
@@ -934,6 +935,9 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                     "delegate_type_defn" => DeclarationKind::Delegate,
                     "type_abbrev_defn" => DeclarationKind::Abbreviation,
                     "type_extension" => DeclarationKind::TypeExtension,
+                    // `[<Measure>] type km`, a signature's abstract `type T`: no `=`, no
+                    // representation written here.
+                    "type_declaration" => DeclarationKind::OpaqueType,
                     _ if looks_like_interface(self.kinds, node) => DeclarationKind::Interface,
                     _ => DeclarationKind::Class,
                 };
@@ -1551,6 +1555,7 @@ const INTERESTING_KINDS: &[&str] = &[
     "delegate_type_defn",
     "type_abbrev_defn",
     "type_extension",
+    "type_declaration",
     "exception_definition",
     "record_field",
     "union_type_case",

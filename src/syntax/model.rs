@@ -75,8 +75,10 @@ pub type FastHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 /// first `namespace`/`module` line holds the top-level declarations read below it; 17: inline IL
 /// `(# … #)` is parsed as the expression `syntax::inline_il` makes of it, so the containers
 /// after it are read; 18: in an error region, a line at or left of a nested module's or a
-/// type's column is no declaration of it, and a `namespace` line starts a namespace).
-pub const INDEX_FORMAT_VERSION: u32 = 18;
+/// type's column is no declaration of it, and a `namespace` line starts a namespace; 19: a type
+/// declared without `=`, `[<Measure>] type km` or a signature's abstract `type T`, is a
+/// declaration of kind `type`).
+pub const INDEX_FORMAT_VERSION: u32 = 19;
 
 /// An interned name: an index into a string table (file-local or workspace-wide).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -204,6 +206,9 @@ pub enum DeclarationKind {
     Delegate,
     Abbreviation,
     TypeExtension,
+    /// A type declared without `=`: a unit of measure `[<Measure>] type km`, or a signature
+    /// file's abstract `type T`, whose representation is its implementation's.
+    OpaqueType,
     Exception,
     RecordField,
     UnionCase,
@@ -237,6 +242,7 @@ impl DeclarationKind {
             DeclarationKind::Delegate => "delegate",
             DeclarationKind::Abbreviation => "abbreviation",
             DeclarationKind::TypeExtension => "type-extension",
+            DeclarationKind::OpaqueType => "type",
             DeclarationKind::Exception => "exception",
             DeclarationKind::RecordField => "record-field",
             DeclarationKind::UnionCase => "union-case",
@@ -269,7 +275,8 @@ impl DeclarationKind {
             | DeclarationKind::Enum
             | DeclarationKind::Delegate
             | DeclarationKind::Abbreviation
-            | DeclarationKind::TypeExtension => "type",
+            | DeclarationKind::TypeExtension
+            | DeclarationKind::OpaqueType => "type",
             DeclarationKind::RecordField | DeclarationKind::UnionField => "field",
             DeclarationKind::Val if !in_signature_file => "field",
             DeclarationKind::Val | DeclarationKind::Let => "value",

@@ -262,6 +262,25 @@ fn every_find_on_the_inline_il_fixture_is_exact() {
     assert_eq!(judgements_with(&report, "exact").len(), judged.len(), "{stdout}");
 }
 
+/// fixtures/measures: types declared without `=` — units of measure `[<Measure>] type km`
+/// and `type mi`, used as `float<km>`, `1.0<km>` and `0.621371<mi/km>` in other files, and a
+/// signature's abstract `type Route` whose implementation is a record. Before: the syntax
+/// index held no declaration for any of them (tree-sitter-fsharp reads them as a
+/// `type_declaration`), so `find Measures.km` answered `not_found` while complete, where the
+/// compiler has the declaration and every use. Every symbol is exact now.
+#[test]
+fn every_find_on_the_measures_fixture_is_exact() {
+    let workspace = fixture_copy("measures");
+    let (output, report) = run_oracle_with(&double_command(), workspace.path(), &[], &[]);
+    let stdout = assert_no_wrong_answer(&output, &report);
+    let judged = report["judgements"].as_array().unwrap();
+    for query in ["Measures.km", "Measures.mi", "Measures.Route"] {
+        assert!(judged.iter().any(|judgement| judgement["query"] == query), "{query} is asked: {stdout}");
+        assert_exact(&report, query, &stdout);
+    }
+    assert_eq!(judgements_with(&report, "exact").len(), judged.len(), "{stdout}");
+}
+
 /// Runs the oracle on `workspace` judging `answers` (`--answers`: no fslens is started).
 fn judge_answers(workspace: &Path, answers: &Value, extra_arguments: &[&str]) -> (Output, Value) {
     let file = workspace.join("oracle-answers.json");

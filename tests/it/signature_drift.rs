@@ -182,3 +182,24 @@ fn without_fsac_the_val_lines_say_their_type_is_not_known() {
     assert_eq!(drift.implementation_only[2].fix.status, FixStatus::Ready);
     assert!(!drift.complete && drift.limits.iter().any(|limit| limit.contains("FSAC gave none")), "{drift:?}");
 }
+
+/// fixtures/measures: a signature's abstract `type Route` (no `=`) pairs with the
+/// implementation's record `Route`. Before, the index held no declaration for the `.fsi`'s
+/// `type Route`, so the record read as hidden by the signature, with a fix copying it in.
+#[test]
+fn an_abstract_signature_type_pairs_with_its_implementation() {
+    let workspace = fixture_copy("measures");
+    let runtime = tempfile::tempdir().unwrap();
+    let output = Process::new(env!("CARGO_BIN_EXE_fslens"))
+        .args(["signature-drift", "--path", "Route.fsi", "--json", "--fsac", "/nonexistent/fsautocomplete"])
+        .arg("--workspace")
+        .arg(workspace.path())
+        .env("XDG_RUNTIME_DIR", runtime.path())
+        .output()
+        .unwrap();
+    let answer: SignatureDriftAnswer = serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|error| panic!("no answer ({error}): {}", String::from_utf8_lossy(&output.stderr)));
+    let drift = pair(&answer, "Route.fsi");
+    assert_eq!(items(&drift.implementation_only), [], "{drift:?}");
+    assert_eq!(items(&drift.signature_only), [], "{drift:?}");
+}

@@ -761,3 +761,55 @@ type Narrower =
         "#]],
     );
 }
+
+/// A type declared without `=` (tree-sitter-fsharp's `type_declaration`): units of measure
+/// and a signature's abstract type are declarations of kind `type`, named and contained as
+/// other types are. Before, none of them was in the index.
+#[test]
+fn types_declared_without_an_equals_sign_are_declarations() {
+    check(
+        r#"namespace Measures
+
+/// Kilometres.
+[<Measure>]
+type km
+
+[<Measure>] type mi
+[<Measure>] type internal h
+
+module Speed =
+    [<Measure>] type kmh = km / h
+    let limit = 100.0<km/h>
+"#,
+        expect![[r#"
+            health: clean
+            decl namespace Measures [default] 0:0-11:27 name@0:10-0:18 | namespace Measures
+            decl type Measures.km [default] 4:5-4:7 name@4:5-4:7 | km
+            decl type Measures.mi [default] 6:17-6:19 name@6:17-6:19 | mi
+            decl type Measures.h [internal] 7:17-7:27 name@7:26-7:27 | internal h
+            decl module Measures.Speed [default] 9:0-11:27 name@9:7-9:12 | module Speed
+            decl abbreviation Measures.Speed.kmh [default] 10:21-10:33 name@10:21-10:24 | kmh
+            decl let Measures.Speed.limit [default] 11:4-11:27 name@11:8-11:13 | let limit
+            access internal 7:17-7:25
+        "#]],
+    );
+    check_signature(
+        r#"module Measures.Route
+
+/// An abstract type.
+type Route
+
+type private Hidden<'T>
+
+val ofLegs: float<km> list -> Route
+"#,
+        expect![[r#"
+            health: clean
+            decl module Measures.Route [default] 0:0-7:35 name@0:7-0:21 | module Measures.Route
+            decl type Measures.Route.Route [default] 3:5-3:10 name@3:5-3:10 | Route
+            decl type Measures.Route.Hidden [private] 5:5-5:23 name@5:13-5:19 | private Hidden<'T>
+            decl val Measures.Route.ofLegs [default] 7:0-7:35 name@7:4-7:10 | val ofLegs: float<km> list -> Route
+            access private 5:5-5:12
+        "#]],
+    );
+}

@@ -194,8 +194,15 @@ impl KindName {
 pub fn selected_kinds(names: Option<&[KindName]>) -> Option<Vec<DeclarationKind>> {
     use clap::ValueEnum;
     let names = names?;
-    let every_type_kind =
-        || KindName::value_variants().iter().filter_map(|name| name.declaration_kind()).filter(|kind| kind.is_type());
+    // `type` also selects a type declared without `=` (`[<Measure>] type km`, a signature's
+    // abstract `type T`), which has no kind name of its own.
+    let every_type_kind = || {
+        KindName::value_variants()
+            .iter()
+            .filter_map(|name| name.declaration_kind())
+            .filter(|kind| kind.is_type())
+            .chain([DeclarationKind::OpaqueType])
+    };
     let mut kinds = Vec::new();
     for name in names {
         match name.declaration_kind() {
@@ -947,6 +954,18 @@ mod tests {
         }
         let parsed: ReadableKinds = parse_arguments(json!({ "kinds": ["record-field", "type"] })).unwrap();
         assert_eq!(parsed.kinds, Some(vec![KindName::RecordField, KindName::Type]));
+    }
+
+    /// `type` selects every type kind, a type declared without `=` (which has no name of its
+    /// own) included, and no member.
+    #[test]
+    fn the_type_kind_selects_every_type_and_only_types() {
+        let kinds = selected_kinds(Some(&[KindName::Type])).unwrap();
+        for kind in [DeclarationKind::OpaqueType, DeclarationKind::Record, DeclarationKind::Abbreviation] {
+            assert!(kinds.contains(&kind), "{kind:?}");
+        }
+        assert!(kinds.iter().all(|kind| kind.is_type()), "{kinds:?}");
+        assert_eq!(selected_kinds(Some(&[KindName::Class])), Some(vec![DeclarationKind::Class]));
     }
 
     #[test]
