@@ -75,18 +75,26 @@ def run_check(root: Path, fslens: str, fsac: str, timeout_ms: int, confirm: bool
     command = [fslens, "check", "--json", "--timeout-ms", str(timeout_ms), "--fsac", fsac, "--workspace", str(root)]
     if confirm:
         command += ["--confirm", "build"]
+    # fslens waits timeoutMs, and with --confirm its build's own deadline (buildTimeoutMs, ten
+    # minutes) too; a run past both (and five more minutes) is recorded, not raised.
+    limit = timeout_ms / 1000 + (600 if confirm else 0) + 300
     try:
         done = subprocess.run(
             command, capture_output=True, text=True, env={**os.environ, "XDG_RUNTIME_DIR": runtime},
-            timeout=timeout_ms / 1000 + 300,
+            timeout=limit,
         )
+    except subprocess.TimeoutExpired:
+        return {"verdict": "timed out", "errors": set(), "seconds": round(time.time() - started, 1),
+                "note": f"fslens check did not answer within {limit:.0f} s", "verdictSource": None, "status": None,
+                "notConfirmed": 0, "notCompiled": 0}
     finally:
         shutil.rmtree(runtime, ignore_errors=True)
     try:
         answer = json.loads(done.stdout)
     except json.JSONDecodeError:
         return {"verdict": "failed", "errors": set(), "seconds": round(time.time() - started, 1),
-                "note": done.stderr.strip().splitlines()[-3:]}
+                "note": done.stderr.strip().splitlines()[-3:], "verdictSource": None, "status": None,
+                "notConfirmed": 0, "notCompiled": 0}
     def key(code, file, line):
         return (f"FS{int(code):04d}" if str(code).isdigit() else str(code), file, line)
 
@@ -105,6 +113,8 @@ def run_check(root: Path, fslens: str, fsac: str, timeout_ms: int, confirm: bool
         "status": confirmation.get("status"),
         "errors": errors,
         "notConfirmed": sum(1 for d in answer.get("diagnostics", []) if d.get("confirmedByBuild") is False),
+        # FSAC's errors in files the failed build never compiled (filesNotCompiled): not judged.
+        "notCompiled": sum(1 for d in listed if d.get("file") in confirmation.get("filesNotCompiled", [])),
         "complete": answer.get("complete"),
         "truncated": answer.get("diagnosticsTruncated"),
         "seconds": round(time.time() - started, 1),
@@ -190,7 +200,11 @@ def main() -> None:
         print(f"| {variant} | dotnet build | {build['verdict']} | {len(build['errors'])} | | {build['seconds']} | {build['note']} |")
         for label, key in (("fslens check", "check"), ("fslens check --confirm build", "confirmed")):
             check = rows[key]
-            extra = f" ({check['verdictSource']}, {check['status'] or '-'}, {check['notConfirmed']} not confirmed)" if key == "confirmed" else ""
+            extra = (
+                f" ({check['verdictSource']}, {check['status'] or '-'}, {check['notConfirmed']} not confirmed, "
+                f"{check.get('notCompiled', 0)} in files the build did not compile)"
+                if key == "confirmed" else ""
+            )
             print(f"| {variant} | {label} | {check['verdict']}{extra} | {len(check['errors'])} | {compare(build, check)} | {check['seconds']} | {str(check['note'])[:160]} |")
         if rows["planted"]:
             planted = set(rows["planted"])
