@@ -18,8 +18,8 @@ with the build's. The table goes to stdout; `--json FILE` also writes every answ
 `--fsac` defaults to the .NET FSAC double of tests/fsac-double-dotnet (built), `--fslens` to
 target/debug/fslens. The planted errors are `let value : int = "planted"` inside a private
 module appended to a compiled file (two in the first file, one in the second), so each is an
-FS0001 the build and FSAC must both report at a known line (a library of one file gets all
-three). Files holding `[<EntryPoint>]` are skipped (the entry point must stay last).
+FS0001 the build and FSAC must both report at a known line, all in one project (a library of
+one file gets all three). Files holding `[<EntryPoint>]` are skipped (the entry point must stay last).
 """
 
 import argparse
@@ -123,16 +123,22 @@ def run_check(root: Path, fslens: str, fsac: str, timeout_ms: int, confirm: bool
 
 
 def compiled_files(root: Path, entry: str) -> list:
-    """The F# files the projects under the entry compile, in order (from Compile items)."""
+    """The F# files of one project under the entry, in order (from Compile items): the first
+    project (by path) compiling two or more, else the first compiling any. One project, so the
+    build compiles every planted error (a project whose referenced project failed is stopped
+    before its compiler runs)."""
     projects = [root / entry] if entry.endswith("proj") else sorted(root.rglob("*.fsproj"))
-    files = []
+    per_project = []
     for project in projects:
         text = project.read_text(encoding="utf-8-sig")
+        files = []
         for include in re.findall(r'<Compile\s+Include="([^"*]+\.fs)"', text):
             path = (project.parent / include.replace("\\", "/")).resolve()
             if path.is_file() and "[<EntryPoint>]" not in path.read_text(encoding="utf-8-sig"):
                 files.append(path)
-    return files
+        if files:
+            per_project.append(files)
+    return next((files for files in per_project if len(files) >= 2), per_project[0] if per_project else [])
 
 
 def plant(root: Path, entry: str) -> list:
