@@ -208,12 +208,9 @@ impl<'a> Walk<'a> {
             let cut = if pending.depth > self.bounds.max_depth {
                 self.cut_by_depth.push(named.clone());
                 Some(format!("maxDepth = {} levels of functions were followed", self.bounds.max_depth))
-            } else if self.followed_count >= self.bounds.max_functions {
+            } else if let Some(reason) = self.bound_reached() {
                 self.not_followed.push(named.clone());
-                Some(format!("maxIntermediate = {} functions were followed", self.bounds.max_functions))
-            } else if self.bounds.deadline.passed() {
-                self.not_followed.push(named.clone());
-                Some("the deadline passed".to_owned())
+                Some(reason)
             } else {
                 None
             };
@@ -245,6 +242,17 @@ impl<'a> Walk<'a> {
             self.place(&sites, &pending.chain, pending.depth, &mut queue);
         }
         Ok(())
+    }
+
+    /// Why no further function may be followed (`maxIntermediate` or the deadline), if so.
+    fn bound_reached(&self) -> Option<String> {
+        if self.followed_count >= self.bounds.max_functions {
+            Some(format!("maxIntermediate = {} functions were followed", self.bounds.max_functions))
+        } else if self.bounds.deadline.passed() {
+            Some("the deadline passed".to_owned())
+        } else {
+            None
+        }
     }
 
     /// A builder method (the last step of `chain`, at level `depth`) is called by the `{ … }`
@@ -339,8 +347,8 @@ impl<'a> Walk<'a> {
             if !blocks.instances.contains(&instance.name) {
                 blocks.instances.push(instance.name.clone());
             }
-            if self.followed_count >= self.bounds.max_functions || self.bounds.deadline.passed() {
-                blocks.incomplete = Some(format!("its instance {} was not followed (a bound)", instance.name));
+            if let Some(reason) = self.bound_reached() {
+                blocks.incomplete = Some(format!("its instance {} was not followed: {reason}", instance.name));
                 continue;
             }
             self.followed_count += 1;
