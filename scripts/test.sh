@@ -12,6 +12,9 @@ echo "== Free disk where the build goes: $(df -Ph . | awk 'NR==2 {print $4}')"
 # One build, run once: incremental-compilation state would add about 650 MB and save nothing.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 
+# Each step's heading says how far into the run it starts, so a slow run shows where it went.
+step() { echo "== $* [at ${SECONDS} s]"; }
+
 # Machines that reach no crates registry and no Python package index (the `dotnet` machines this
 # project is developed and tested on) carry an offline kit beside the clone: ../shared/offline,
 # a cargo local registry and the test wheels. When it is there, cargo and pip read from it (the
@@ -32,29 +35,29 @@ if [ ${#need_apt[@]} -gt 0 ]; then
 fi
 
 # Formatting and lints first: either failing fails the run before the slow steps.
-echo "== Formatting (cargo fmt --check)"
+step "Formatting (cargo fmt --check)"
 cargo fmt --check
 
-echo "== Lints (cargo clippy --all-targets, warnings are errors)"
+step "Lints (cargo clippy --all-targets, warnings are errors)"
 cargo clippy --locked --all-targets -- -D warnings
 
-echo "== Function length (no function in src/ over 120 lines; scripts/count-long-functions.py)"
+step "Function length (no function in src/ over 120 lines; scripts/count-long-functions.py)"
 python3 scripts/count-long-functions.py
 
 # The FSAC double (F#: FSAC's protocol on FCS from NuGet, projects loaded by an MSBuild
 # design-time build), which every test that needs an FSAC starts.
-echo "== Building the FSAC double (tests/fsac-double-dotnet)"
+step "Building the FSAC double (tests/fsac-double-dotnet)"
 dotnet build -c Release -nologo -v:q tests/fsac-double-dotnet/FsacDouble.fsproj
 npm ci --prefix tests/fsac-double-dotnet --no-audit --no-fund --loglevel=error
 
-echo "== Editors: Neovim 0.7 and 0.11, Emacs, VS Code extension (unit tests, .vsix, end to end in code-server)"
+step "Editors: Neovim 0.7 and 0.11, Emacs, VS Code extension (unit tests, .vsix, end to end in code-server)"
 ./scripts/test-editors.sh --with-nvim-0.11
 
-echo "== MCP: the official Python SDK client (PyPI mcp) in a virtual environment"
+step "MCP: the official Python SDK client (PyPI mcp) in a virtual environment"
 eval "$(./scripts/test-mcp.sh --prepare | grep '^FSLENS_MCP_PYTHON=' | sed 's/^/export /')"
 
 
-echo "== Rust tests"
+step "Rust tests"
 # Built first on their own: a failed link prints the whole linker command line, tens of
 # kilobytes on one line, which buries the linker's own message. Long lines are cut here.
 mkdir -p target
@@ -66,21 +69,22 @@ if ! cargo test --locked --lib --bins --tests --no-run >target/build-tests.log 2
 fi
 cargo test --locked --lib --bins --tests
 
-echo "== .NET tool: pack, dotnet tool install from a local folder, run the installed fslens"
+step ".NET tool: pack, dotnet tool install from a local folder, run the installed fslens"
 # The debug binary the Rust tests built (a release build would add minutes for the same bytes).
 ./scripts/test-dotnet-tool.sh --binary target/debug/fslens
 
 # The real-FSAC test is ignored in the run above; it runs here when FSLENS_FSAC names an
 # FsAutoComplete command line, and its failure fails the run.
 if [ -n "${FSLENS_FSAC:-}" ]; then
-  echo "== Real FSAC layer (FSLENS_FSAC=$FSLENS_FSAC)"
+  step "Real FSAC layer (FSLENS_FSAC=$FSLENS_FSAC)"
   cargo test --locked --test it real_fsac:: -- --ignored
 else
-  echo "== Real FSAC layer: not run (FSLENS_FSAC is not set; docs/testing.md)"
+  step "Real FSAC layer: not run (FSLENS_FSAC is not set; docs/testing.md)"
 fi
 
-echo "== FSAC double tests (its wire protocol, faults and real MSBuild loading)"
+step "FSAC double tests (its wire protocol, faults and real MSBuild loading)"
 (cd tests/fsac-double-dotnet && npm test)
 
-echo "== Fuzzing (short bounded run; the long run is in docs/fuzzing.md)"
+step "Fuzzing (short bounded run; the long run is in docs/fuzzing.md)"
 ./scripts/fuzz.sh 20
+step "Done"

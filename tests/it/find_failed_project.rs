@@ -94,3 +94,39 @@ fn a_malformed_project_names_the_msbuild_error_as_the_remedy() {
     let note = with["scopeNote"].as_str().unwrap();
     assert!(note.contains(remedy) && !note.contains("timeoutMs"), "{note}");
 }
+
+/// `samples/Samples.fsproj` is on disk but not in `Outside.sln`, so FSAC, opening the
+/// solution, never loads it; it uses `weigh` twice. Before, its row said `analyzed` with 0
+/// sites, the scope note called all three projects members of the solution, and the answer's
+/// `complete` rested on FSAC's references, which never covered the project; the reach walk of
+/// `affected-tests` waited to its deadline for FSAC to analyse the project's file.
+#[test]
+fn a_project_the_solution_fsac_opened_does_not_hold_is_named_not_swept() {
+    let workspace = fixture_copy("outside-solution");
+    let (with, without) = with_and_without_fsac(workspace.path(), "weigh");
+    assert_eq!(with["status"], json!("partial"), "{with}");
+    let samples = rows_under(&with, "samples/");
+    assert_eq!(samples.len(), 2, "{with}");
+    assert_eq!(samples, rows_under(&without, "samples/"), "the unloaded project's rows are the syntax layer's: {with}");
+    assert!(samples.iter().all(|(.., via, certain)| via == "syntax" && !certain), "{samples:?}");
+    let swept: Vec<_> = rows_under(&with, "Core/").into_iter().chain(rows_under(&with, "App/")).collect();
+    assert_eq!(swept.len(), 3, "{with}");
+    assert!(swept.iter().all(|(.., via, certain)| via == "fsac" && *certain), "{swept:?}");
+
+    let row = failed_row(&with, "samples/Samples.fsproj");
+    assert_eq!(row["status"], json!("failed"), "{row}");
+    assert_eq!(row["sites"], json!(2), "{row}");
+    let reason = row["reason"].as_str().unwrap();
+    assert!(reason.starts_with("FSAC did not load the project"), "{row}");
+    assert_eq!(
+        row["remedy"],
+        json!("add samples/Samples.fsproj to the solution FSAC opens (`dotnet sln add samples/Samples.fsproj`)"),
+        "{row}"
+    );
+    for loaded in ["Core/Core.fsproj", "App/App.fsproj"] {
+        assert_eq!(failed_row(&with, loaded)["status"], json!("analyzed"), "{with}");
+    }
+    let note = with["scopeNote"].as_str().unwrap();
+    assert!(note.contains("FSAC never swept samples/Samples.fsproj"), "{note}");
+    assert!(!note.contains("Outside.sln swept"), "the solution holds two of the three projects: {note}");
+}

@@ -357,12 +357,11 @@ pub fn scope_note(target: &Target, model: &WorkspaceModel, verdict: &Verdict, fs
             count(ProjectStatus::Busy),
             count(ProjectStatus::NotStarted)
         );
-        // A project FSAC could not load stays unloaded however long the find waits: its
-        // remedy is the project's own problem, and its files' sites are matched by name.
+        // A project FSAC could not load (or never loaded) stays unswept however long the find
+        // waits: its remedy is the project's own, and its files' sites are matched by name.
         for (project, remedy) in failed {
             note.push_str(&format!(
-                " FSAC could not load {project}, so the sites in its files are matched by name (via syntax): \
-                 {remedy}."
+                " FSAC never swept {project}, so the sites in its files are matched by name (via syntax): {remedy}."
             ));
         }
         if count(ProjectStatus::TimedOut) + count(ProjectStatus::Busy) + count(ProjectStatus::NotStarted) > 0 {
@@ -391,7 +390,7 @@ pub fn scope_note(target: &Target, model: &WorkspaceModel, verdict: &Verdict, fs
         )
     } else {
         format!(
-            "{requested} member projects of {} swept. To sweep just one (faster, but missing cross-project \
+            "{requested} projects of {} swept. To sweep just one (faster, but missing cross-project \
              usages), pass its .fsproj as projectPath.{file_part}",
             target.container
         )

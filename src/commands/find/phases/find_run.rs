@@ -70,25 +70,67 @@ impl FindRun {
         self.searched.in_workspace.contains(path)
     }
 
-    /// The requested projects FSAC reported it could not load (with FSAC ready), each with
-    /// FSAC's error: their files were never swept, so their sites come from the syntax layer.
-    pub fn failed_projects(&self) -> Vec<(&Path, &ProjectError)> {
+    /// The requested projects FSAC never swept (with FSAC ready), each with why: a load error
+    /// FSAC reported, or no load at all (a project the solution FSAC opened does not hold).
+    /// Their files were never swept, so their sites come from the syntax layer.
+    pub fn failed_projects(&self) -> Vec<(&Path, Unswept<'_>)> {
         if !self.fsac.ready {
             return Vec::new();
         }
+        let status = &self.fsac.status;
+        let names = |fsac_name: &str, project: &Path, display: &str| {
+            Path::new(fsac_name) == project || fsac_name.ends_with(display)
+        };
         self.target
             .projects
             .iter()
             .filter_map(|project| {
                 let display = self.model.display_path(project);
-                self.fsac
-                    .status
-                    .project_errors
-                    .iter()
-                    .find(|error| Path::new(&error.project) == project || error.project.ends_with(&display))
-                    .map(|error| (project.as_path(), error))
+                if let Some(error) = status.project_errors.iter().find(|error| names(&error.project, project, &display)) {
+                    return Some((project.as_path(), Unswept::LoadError(error)));
+                }
+                // FSAC names every project it loaded (`fsharp/notifyWorkspace` kind `project`);
+                // one it named none of was never asked for, when it named any.
+                let loaded_any = !status.loaded_configurations.is_empty();
+                let loaded = status.loaded_configurations.iter().any(|loaded| names(&loaded.project, project, &display));
+                (loaded_any && !loaded).then_some((project.as_path(), Unswept::NotLoaded))
             })
             .collect()
+    }
+}
+
+/// Why FSAC never swept a requested project.
+#[derive(Clone, Copy, Debug)]
+pub enum Unswept<'a> {
+    /// FSAC tried to load it and reported this error.
+    LoadError(&'a ProjectError),
+    /// FSAC loaded other projects and not this one: the workspace it opened (its solution)
+    /// does not hold it, so FSAC's references never cover its files.
+    NotLoaded,
+}
+
+impl Unswept<'_> {
+    /// The project's reason in the answer.
+    pub fn reason(&self) -> String {
+        match self {
+            Unswept::LoadError(error) => format!("FSAC could not load the project: {}", error.message),
+            Unswept::NotLoaded => "FSAC did not load the project: the solution it opened does not hold it, so \
+                                   FSAC's references never cover its files"
+                .to_owned(),
+        }
+    }
+
+    /// What makes FSAC sweep the project: its restore when FSAC says it was never restored
+    /// (code 100), the MSBuild error to fix, or a solution that holds it. Never a longer
+    /// deadline: waiting does not load it.
+    pub fn remedy(&self, project: &str) -> String {
+        match self {
+            Unswept::LoadError(ProjectError { code: Some(100), .. }) => format!("run `dotnet restore {project}`"),
+            Unswept::LoadError(error) => format!("fix {project} so that MSBuild can load it ({})", error.message),
+            Unswept::NotLoaded => {
+                format!("add {project} to the solution FSAC opens (`dotnet sln add {project}`)")
+            }
+        }
     }
 }
 

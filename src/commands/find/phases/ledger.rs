@@ -17,7 +17,6 @@ use crate::commands::find::phases::slots::SlotRows;
 use crate::commands::find::phases::sweep::{SweepOutcome, Swept};
 use crate::commands::find::phases::type_errors::TypeErrors;
 use crate::commands::find::phases::unseen::Unseen;
-use crate::session_state::status::ProjectError;
 use crate::syntax::model::{DeclarationKind, TextRange};
 use crate::workspace::WorkspaceModel;
 
@@ -315,9 +314,8 @@ fn project_ledger(
     }
     for project in &find.target.projects {
         let display = find.model.display_path(project);
-        let load_error = failed.iter().find(|(failed, _)| failed == project).map(|(_, error)| *error);
-        let (outcome, relevant) =
-            project_outcome(find, swept, &groups, project, load_error.map(|error| &*error.message));
+        let unswept = failed.iter().find(|(failed, _)| failed == project).map(|(_, why)| *why);
+        let (outcome, relevant) = project_outcome(find, swept, &groups, project, unswept.map(|why| why.reason()));
         *counts.entry(outcome.status()).or_default() += 1;
         let reason = match &outcome {
             SweepOutcome::Failed(reason) | SweepOutcome::Busy(reason) => Some(reason.clone()),
@@ -333,7 +331,7 @@ fn project_ledger(
         };
         per_project.push(ProjectRow {
             sites: sites_per_project.get(display.as_str()).copied().unwrap_or(0),
-            remedy: load_error.map(|error| project_remedy(error, &display)),
+            remedy: unswept.map(|why| why.remedy(&display)),
             project: display,
             status: outcome.status(),
             declarations_swept: relevant,
@@ -343,29 +341,19 @@ fn project_ledger(
     (per_project, counts)
 }
 
-/// What makes a project FSAC could not load loadable: its restore when FSAC says it was never
-/// restored (code 100), else the MSBuild error to fix. Never a longer deadline: waiting does
-/// not load it.
-pub fn project_remedy(error: &ProjectError, project: &str) -> String {
-    match error.code {
-        Some(100) => format!("run `dotnet restore {project}`"),
-        _ => format!("fix {project} so that MSBuild can load it ({})", error.message),
-    }
-}
-
 /// One requested project's outcome, and how many swept declarations it can see.
 fn project_outcome(
     find: &FindRun,
     swept: &Swept,
     groups: &[SeenBy<'_>],
     project: &Path,
-    load_error: Option<&str>,
+    unswept: Option<String>,
 ) -> (SweepOutcome, usize) {
     if !find.fsac.ready {
         return (SweepOutcome::NotStarted, 0);
     }
-    if let Some(message) = load_error {
-        return (SweepOutcome::Failed(format!("FSAC could not load the project: {message}")), 0);
+    if let Some(reason) = unswept {
+        return (SweepOutcome::Failed(reason), 0);
     }
     if !swept.asked {
         return (SweepOutcome::Analyzed, 0);

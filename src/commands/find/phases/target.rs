@@ -134,11 +134,15 @@ fn read_project_path(model: &WorkspaceModel, root: &Path, written: Option<&str>)
     Ok(ProjectPath::Solution { members, name: model.display_path(&solution.path) })
 }
 
-/// The workspace's name in the scope note: its first solution, else the directory.
+/// The workspace's name in the scope note: its first solution when that holds every project, else the directory.
 fn workspace_name(model: &WorkspaceModel) -> String {
+    let holds_all = |solution: &&crate::workspace::Solution| {
+        model.project_order.iter().all(|project| solution.projects.iter().any(|member| same_file(member, project)))
+    };
     model
         .solutions
         .first()
+        .filter(holds_all)
         .map(|solution| model.display_path(&solution.path))
         .unwrap_or_else(|| "the workspace directory".to_owned())
 }
