@@ -86,13 +86,15 @@ impl FindRun {
             .iter()
             .filter_map(|project| {
                 let display = self.model.display_path(project);
-                if let Some(error) = status.project_errors.iter().find(|error| names(&error.project, project, &display)) {
+                if let Some(error) = status.project_errors.iter().find(|error| names(&error.project, project, &display))
+                {
                     return Some((project.as_path(), Unswept::LoadError(error)));
                 }
                 // FSAC names every project it loaded (`fsharp/notifyWorkspace` kind `project`);
                 // one it named none of was never asked for, when it named any.
                 let loaded_any = !status.loaded_configurations.is_empty();
-                let loaded = status.loaded_configurations.iter().any(|loaded| names(&loaded.project, project, &display));
+                let loaded =
+                    status.loaded_configurations.iter().any(|loaded| names(&loaded.project, project, &display));
                 (loaded_any && !loaded).then_some((project.as_path(), Unswept::NotLoaded))
             })
             .collect()
