@@ -93,8 +93,12 @@ impl FindRun {
                 // FSAC names every project it loaded (`fsharp/notifyWorkspace` kind `project`);
                 // one it named none of was never asked for, when it named any.
                 let loaded_any = !status.loaded_configurations.is_empty();
+                // The same file, not a path ending alike (`samples/Core/Core.fsproj` loaded is no
+                // load of `Core/Core.fsproj`).
+                let canonical = |path: &Path| std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+                let wanted = canonical(project);
                 let loaded =
-                    status.loaded_configurations.iter().any(|loaded| names(&loaded.project, project, &display));
+                    status.loaded_configurations.iter().any(|loaded| canonical(Path::new(&loaded.project)) == wanted);
                 (loaded_any && !loaded).then_some((project.as_path(), Unswept::NotLoaded))
             })
             .collect()
