@@ -128,5 +128,16 @@ fn a_project_the_solution_fsac_opened_does_not_hold_is_named_not_swept() {
     }
     let note = with["scopeNote"].as_str().unwrap();
     assert!(note.contains("FSAC never swept samples/Samples.fsproj"), "{note}");
+
+    // `Program.label` of App, which Samples cannot see (it references Core only): the project
+    // FSAC did not load is no gap in this answer, and Samples's own `label` is no row of it.
+    let (with, _) = with_and_without_fsac(workspace.path(), "Program.label");
+    assert_eq!(with["status"], json!("ok"), "{with}");
+    assert_eq!(with["coverage"]["complete"], json!(true), "{with}");
+    assert_eq!(rows_under(&with, "App/").len(), 2, "{with}");
+    assert!(rows_under(&with, "samples/").is_empty(), "{with}");
+    let row = failed_row(&with, "samples/Samples.fsproj");
+    assert_eq!(row["status"], json!("analyzed"), "{row}");
+    assert!(row["reason"].as_str().unwrap().starts_with("FSAC did not sweep this project, but no resolved"), "{row}");
     assert!(!note.contains("Outside.sln swept"), "the solution holds two of the three projects: {note}");
 }

@@ -147,7 +147,7 @@ pub fn missed_use_sites<'a>(
 /// swept them, so without these rows a failed project would give fewer rows than no FSAC at
 /// all. They are labelled `via: "syntax"` (`certain: false`).
 fn failed_project_rows(find: &FindRun, placement: &Placement, declared: &[Declared]) -> BTreeMap<String, Vec<Site>> {
-    let failed: HashSet<&Path> = find.failed_projects().into_iter().map(|(project, _)| project).collect();
+    let failed: HashSet<&Path> = find.failed_projects(declared).into_iter().map(|(project, _)| project).collect();
     let mut rows = BTreeMap::new();
     if failed.is_empty() || find.kind_mode() == FindKind::Definition {
         return rows;

@@ -2,14 +2,14 @@
 //! FSAC as the find saw it, the deadline split for the sweep and the answer, and the clock of
 //! the phases.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::commands::CommandContext;
 use crate::commands::CommandError;
-use crate::commands::find::matching::effective_kind;
+use crate::commands::find::matching::{Declared, effective_kind};
 use crate::commands::find::model::arguments::{FindArguments, FindKind};
 use crate::commands::find::model::work::Work;
 use crate::commands::find::phases::candidates::SearchedFiles;
@@ -70,10 +70,38 @@ impl FindRun {
         self.searched.in_workspace.contains(path)
     }
 
-    /// The requested projects FSAC never swept (with FSAC ready), each with why: a load error
-    /// FSAC reported, or no load at all (a project the solution FSAC opened does not hold).
-    /// Their files were never swept, so their sites come from the syntax layer.
-    pub fn failed_projects(&self) -> Vec<(&Path, Unswept<'_>)> {
+    /// The requested projects FSAC never swept (with FSAC ready) that can see one of
+    /// `declared` (compile its file or reference, transitively, a project that does; every
+    /// unswept project when `declared` is empty), each with why: a load error FSAC reported,
+    /// or no load at all (a project the solution FSAC opened does not hold). Their files were
+    /// never swept, so their sites come from the syntax layer. One that can see none of them
+    /// (by its project file, read whole) cannot use one, so its load is no gap in the answer.
+    pub fn failed_projects(&self, declared: &[Declared]) -> Vec<(&Path, Unswept<'_>)> {
+        let unswept = self.unswept_projects();
+        if declared.is_empty() || unswept.is_empty() {
+            return unswept;
+        }
+        let mut seeing: HashMap<&Path, HashSet<PathBuf>> = HashMap::new();
+        for declaration in declared {
+            seeing.entry(declaration.path.as_path()).or_insert_with(|| {
+                crate::commands::find::phases::ledger::projects_seeing(&self.model, &declaration.path)
+            });
+        }
+        // Only a project file fslens read whole says what it compiles and references.
+        let read_whole = |project: &Path| {
+            self.model
+                .projects
+                .iter()
+                .any(|known| known.path == project && known.errors.is_empty() && !known.compile_items.is_empty())
+        };
+        unswept
+            .into_iter()
+            .filter(|(project, _)| !read_whole(project) || seeing.values().any(|projects| projects.contains(*project)))
+            .collect()
+    }
+
+    /// Every requested project FSAC never swept (with FSAC ready), each with why.
+    pub fn unswept_projects(&self) -> Vec<(&Path, Unswept<'_>)> {
         if !self.fsac.ready {
             return Vec::new();
         }

@@ -297,7 +297,8 @@ fn project_ledger(
     swept: &Swept,
     sites: &[Site],
 ) -> (Vec<ProjectRow>, BTreeMap<ProjectStatus, usize>) {
-    let failed = find.failed_projects();
+    let failed = find.failed_projects(&resolved.declared);
+    let unswept_elsewhere = find.unswept_projects();
     let mut per_project = Vec::new();
     let mut counts: BTreeMap<ProjectStatus, usize> = BTreeMap::new();
     let groups = if find.fsac.ready && swept.asked && swept.anchor_outcome.is_none() {
@@ -325,7 +326,14 @@ fn project_ledger(
             SweepOutcome::NotStarted => Some("the deadline passed before this project's turn".to_owned()),
             SweepOutcome::TimedOut => Some("FSAC did not answer before the deadline".to_owned()),
             SweepOutcome::Analyzed if swept.asked && relevant == 0 && swept.anchor_outcome.is_none() => {
-                Some("no resolved declaration is visible from this project, so it cannot use one".to_owned())
+                let unloaded = unswept_elsewhere.iter().any(|(unswept, _)| unswept == project);
+                Some(if unloaded {
+                    "FSAC did not sweep this project, but no resolved declaration is visible from it, so it cannot \
+                     use one"
+                        .to_owned()
+                } else {
+                    "no resolved declaration is visible from this project, so it cannot use one".to_owned()
+                })
             }
             SweepOutcome::Analyzed => None,
         };
@@ -432,7 +440,7 @@ fn declarations_seen_by<'a>(find: &FindRun, resolved: &Resolved, swept: &'a Swep
 
 /// The requested projects that can see `path`: those compiling it and, transitively,
 /// those referencing them (the projects FSAC searches, §5.5).
-fn projects_seeing(model: &WorkspaceModel, path: &Path) -> HashSet<PathBuf> {
+pub(super) fn projects_seeing(model: &WorkspaceModel, path: &Path) -> HashSet<PathBuf> {
     let mut seeing: HashSet<PathBuf> =
         model.projects_compiling(path).iter().map(|project| project.path.clone()).collect();
     loop {

@@ -232,7 +232,8 @@ pub struct FormedFile<'a> {
 /// The files [`FormedFile`] describes, in the find's file order.
 pub fn analysable_files<'a>(find: &'a FindRun, formed: &Formed<'a>) -> Vec<FormedFile<'a>> {
     let Formed { placement, swept, sites, segment, .. } = *formed;
-    let failed: HashSet<&Path> = find.failed_projects().into_iter().map(|(project, _)| project).collect();
+    let failed: HashSet<&Path> =
+        find.failed_projects(&formed.resolved.declared).into_iter().map(|(project, _)| project).collect();
     let mut covered_in_file: HashMap<&str, Vec<TextRange>> = HashMap::new();
     for site in sites {
         covered_in_file.entry(site.file.as_str()).or_default().push(site.range);
@@ -283,15 +284,25 @@ struct LoadedFiles {
 
 impl LoadedFiles {
     /// Whether FSAC loaded `path` in one of the `compiling` projects: FSAC analyses a file only
-    /// in the configuration it loaded (a project whose files it did not list is taken to).
+    /// in the configuration it loaded (a project whose files it did not list is taken to), and
+    /// never in a project it did not load (when it named any it loaded): FSAC would never
+    /// analyse the file, and the find would wait for it to its deadline.
     fn any_loads(&mut self, find: &FindRun, path: &Path, compiling: &[&Path]) -> bool {
         let canonical = |file: &Path| std::fs::canonicalize(file).unwrap_or_else(|_| file.to_path_buf());
         let wanted = canonical(path);
+        let status = &find.fsac.status;
         compiling.iter().any(|project| {
             let files = self.by_project.entry(project.to_path_buf()).or_insert_with(|| {
-                let status = &find.fsac.status;
-                let loaded = status.loaded_configuration(&project.display().to_string())?;
-                Some(loaded.files.as_ref()?.iter().map(|file| canonical(Path::new(file))).collect())
+                let project = canonical(project);
+                let loaded =
+                    status.loaded_configurations.iter().find(|loaded| canonical(Path::new(&loaded.project)) == project);
+                match loaded {
+                    None if status.loaded_configurations.is_empty() => None,
+                    None => Some(HashSet::new()),
+                    Some(loaded) => {
+                        Some(loaded.files.as_ref()?.iter().map(|file| canonical(Path::new(file))).collect())
+                    }
+                }
             });
             files.as_ref().is_none_or(|files| files.contains(&wanted))
         })
