@@ -118,10 +118,35 @@ pub struct StatusSnapshot {
     pub loaded_configurations: Vec<LoadedConfiguration>,
 }
 
+/// Whether FSAC loaded one project file, as its `project` payloads say.
+#[derive(Debug, Clone, Copy)]
+pub enum ProjectLoad<'a> {
+    /// FSAC loaded it, in this configuration.
+    Loaded(&'a LoadedConfiguration),
+    /// FSAC loaded other projects and not this one.
+    NotLoaded,
+    /// FSAC named no project it loaded, so nothing can be said.
+    Unknown,
+}
+
 impl StatusSnapshot {
     /// The configuration FSAC loaded `project` (as FSAC names it) in, if it said.
     pub fn loaded_configuration(&self, project: &str) -> Option<&LoadedConfiguration> {
         self.loaded_configurations.iter().find(|loaded| loaded.project == project)
+    }
+
+    /// Whether FSAC loaded the project file `project`: compared as files (canonical paths), not
+    /// as paths ending alike (`samples/Core/Core.fsproj` loaded is no load of `Core/Core.fsproj`).
+    pub fn load_of(&self, project: &std::path::Path) -> ProjectLoad<'_> {
+        if self.loaded_configurations.is_empty() {
+            return ProjectLoad::Unknown;
+        }
+        let canonical = |path: &std::path::Path| std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        let wanted = canonical(project);
+        self.loaded_configurations
+            .iter()
+            .find(|loaded| canonical(std::path::Path::new(&loaded.project)) == wanted)
+            .map_or(ProjectLoad::NotLoaded, ProjectLoad::Loaded)
     }
 
     /// The error FSAC reported loading `project` (as FSAC names it), if any.

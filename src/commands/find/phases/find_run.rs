@@ -14,7 +14,7 @@ use crate::commands::find::model::arguments::{FindArguments, FindKind};
 use crate::commands::find::model::work::Work;
 use crate::commands::find::phases::candidates::SearchedFiles;
 use crate::commands::find::phases::target::Target;
-use crate::session_state::status::{ProjectError, StatusSnapshot};
+use crate::session_state::status::{ProjectError, ProjectLoad, StatusSnapshot};
 use crate::syntax::{Overlay, SyntaxIndex};
 use crate::workspace::WorkspaceModel;
 
@@ -120,14 +120,8 @@ impl FindRun {
                 }
                 // FSAC names every project it loaded (`fsharp/notifyWorkspace` kind `project`);
                 // one it named none of was never asked for, when it named any.
-                let loaded_any = !status.loaded_configurations.is_empty();
-                // The same file, not a path ending alike (`samples/Core/Core.fsproj` loaded is no
-                // load of `Core/Core.fsproj`).
-                let canonical = |path: &Path| std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-                let wanted = canonical(project);
-                let loaded =
-                    status.loaded_configurations.iter().any(|loaded| canonical(Path::new(&loaded.project)) == wanted);
-                (loaded_any && !loaded).then_some((project.as_path(), Unswept::NotLoaded))
+                matches!(status.load_of(project), ProjectLoad::NotLoaded)
+                    .then_some((project.as_path(), Unswept::NotLoaded))
             })
             .collect()
     }

@@ -27,6 +27,7 @@ use crate::commands::find::phases::declarations::Resolved;
 use crate::commands::find::phases::find_run::FindRun;
 use crate::commands::find::phases::sweep::Swept;
 use crate::commands::find::phases::target::Placement;
+use crate::session_state::status::ProjectLoad;
 use crate::syntax::model::{Position, TextRange};
 
 /// A diagnostic's message is quoted up to this many characters.
@@ -292,16 +293,11 @@ impl LoadedFiles {
         let wanted = canonical(path);
         let status = &find.fsac.status;
         compiling.iter().any(|project| {
-            let files = self.by_project.entry(project.to_path_buf()).or_insert_with(|| {
-                let project = canonical(project);
-                let loaded =
-                    status.loaded_configurations.iter().find(|loaded| canonical(Path::new(&loaded.project)) == project);
-                match loaded {
-                    None if status.loaded_configurations.is_empty() => None,
-                    None => Some(HashSet::new()),
-                    Some(loaded) => {
-                        Some(loaded.files.as_ref()?.iter().map(|file| canonical(Path::new(file))).collect())
-                    }
+            let files = self.by_project.entry(project.to_path_buf()).or_insert_with(|| match status.load_of(project) {
+                ProjectLoad::Unknown => None,
+                ProjectLoad::NotLoaded => Some(HashSet::new()),
+                ProjectLoad::Loaded(loaded) => {
+                    Some(loaded.files.as_ref()?.iter().map(|file| canonical(Path::new(file))).collect())
                 }
             });
             files.as_ref().is_none_or(|files| files.contains(&wanted))
