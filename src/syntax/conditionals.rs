@@ -65,54 +65,93 @@ pub fn scan(text: &str) -> Vec<ConditionalBranch> {
     let mut branches: Vec<ConditionalBranch> = Vec::new();
     // The open branches, innermost last (indexes into `branches`).
     let mut open: Vec<usize> = Vec::new();
+    let line_count = each_directive(text, |number, directive| match directive {
+        Directive::If(condition) => {
+            branches.push(ConditionalBranch {
+                condition,
+                is_else: false,
+                directive_line: number,
+                end_line: u32::MAX,
+                parent: open.last().map(|parent| *parent as u32),
+            });
+            open.push(branches.len() - 1);
+        }
+        Directive::Else => {
+            if let Some(index) = open.pop() {
+                branches[index].end_line = number;
+                let branch = ConditionalBranch {
+                    condition: branches[index].condition.clone(),
+                    is_else: true,
+                    directive_line: number,
+                    end_line: u32::MAX,
+                    parent: branches[index].parent,
+                };
+                branches.push(branch);
+                open.push(branches.len() - 1);
+            }
+        }
+        Directive::EndIf => {
+            if let Some(index) = open.pop() {
+                branches[index].end_line = number;
+            }
+        }
+    });
+    for index in open {
+        branches[index].end_line = line_count;
+    }
+    branches
+}
+
+/// `text` with every directive line (`#if`, `#else`, `#endif`) blanked to spaces, byte for
+/// byte (offsets, lines and columns stay `text`'s), every branch's code kept; `None` when
+/// `text` has no directive.
+///
+/// tree-sitter-fsharp 0.3.12 reads directives between top-level declarations, but one inside a
+/// type's members or an expression can throw its recovery off for the rest of the file
+/// (FSharp.Control.AsyncSeq's `AsyncSeq.fs`: an `#if` among an extension's static members, and
+/// the whole 3,000-line file is one error region). Both branches read as written in sequence
+/// usually parse; [`crate::syntax::parse`] keeps whichever tree has fewer errors.
+pub fn without_directives(text: &str) -> Option<String> {
+    let mut lines = Vec::new();
+    each_directive(text, |number, _| lines.push(number));
+    if lines.is_empty() {
+        return None;
+    }
+    // Every byte of a directive line but its tabs and line end becomes a space: the bytes
+    // replaced (the directive's ASCII, or a trailing comment's UTF-8) are replaced by ASCII.
+    let mut bytes = text.as_bytes().to_vec();
+    let mut start = 0;
+    let mut next = lines.iter().peekable();
+    for (number, line) in text.split_inclusive('\n').enumerate() {
+        if next.next_if(|directive| **directive == number as u32).is_some() {
+            for byte in &mut bytes[start..start + line.len()] {
+                if !matches!(*byte, b'\t' | b'\r' | b'\n') {
+                    *byte = b' ';
+                }
+            }
+        }
+        start += line.len();
+    }
+    String::from_utf8(bytes).ok()
+}
+
+/// Calls `on_directive` with each directive line's number (0-based) and what it is, read as
+/// the module docs say; returns the line count.
+fn each_directive(text: &str, mut on_directive: impl FnMut(u32, Directive)) -> u32 {
     let mut state = LexState::Code;
     let mut line_count = 0u32;
     for (number, line) in text.lines().enumerate() {
         let number = number as u32;
         line_count = number + 1;
-        if state == LexState::Code {
-            let trimmed = line.trim_start();
-            if let Some(directive) = directive_of(trimmed) {
-                match directive {
-                    Directive::If(condition) => {
-                        branches.push(ConditionalBranch {
-                            condition,
-                            is_else: false,
-                            directive_line: number,
-                            end_line: u32::MAX,
-                            parent: open.last().map(|parent| *parent as u32),
-                        });
-                        open.push(branches.len() - 1);
-                    }
-                    Directive::Else => {
-                        if let Some(index) = open.pop() {
-                            branches[index].end_line = number;
-                            let branch = ConditionalBranch {
-                                condition: branches[index].condition.clone(),
-                                is_else: true,
-                                directive_line: number,
-                                end_line: u32::MAX,
-                                parent: branches[index].parent,
-                            };
-                            branches.push(branch);
-                            open.push(branches.len() - 1);
-                        }
-                    }
-                    Directive::EndIf => {
-                        if let Some(index) = open.pop() {
-                            branches[index].end_line = number;
-                        }
-                    }
-                }
-                continue;
-            }
+        if state == LexState::Code
+            && let Some(directive) = directive_of(line.trim_start())
+        {
+            on_directive(number, directive);
+            continue;
         }
         state = lex_line(line, state);
     }
-    for index in open {
-        branches[index].end_line = line_count;
-    }
-    branches
+    line_count
 }
 
 enum Directive {
@@ -332,6 +371,27 @@ impl Parser<'_> {
 
 #[cfg(test)]
 mod tests {
+
+    /// Directive lines become blanks of the same bytes, code and directive-like text inside a
+    /// string or comment stay, and a text without directives gives nothing to parse again.
+    #[test]
+    fn without_directives_blanks_directive_lines_byte_for_byte() {
+        let text = "module M\n    #if !FABLE // ünïcode\r\n    let a = 1\n#else\n    let a = 2\n    #endif\nlet s = \"\n#if X\n\"\n(*\n#endif\n*)\n";
+        let blanked = without_directives(text).unwrap();
+        assert_eq!(blanked.len(), text.len());
+        let lines: Vec<&str> = blanked.split('\n').collect();
+        assert_eq!(lines[1].trim(), "");
+        assert!(lines[1].ends_with('\r'));
+        assert_eq!(lines[2], "    let a = 1");
+        assert_eq!(lines[3], "     ");
+        assert_eq!(lines[4], "    let a = 2");
+        assert_eq!(lines[5], "          ");
+        // Inside a string and a block comment a `#if` line is no directive.
+        assert_eq!(lines[7], "#if X");
+        assert_eq!(lines[10], "#endif");
+        assert_eq!(without_directives("let a = 1\nlet s = \"#if\"\n"), None);
+    }
+
     use super::*;
 
     fn defines(names: &[&str]) -> BTreeSet<String> {

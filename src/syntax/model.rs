@@ -77,8 +77,9 @@ pub type FastHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 /// after it are read; 18: in an error region, a line at or left of a nested module's or a
 /// type's column is no declaration of it, and a `namespace` line starts a namespace; 19: a type
 /// declared without `=`, `[<Measure>] type km` or a signature's abstract `type T`, is a
-/// declaration of kind `type`).
-pub const INDEX_FORMAT_VERSION: u32 = 19;
+/// declaration of kind `type`; 20: a file the grammar fails on is parsed again with its `#if`
+/// directive lines blanked, and the tree with fewer errors read).
+pub const INDEX_FORMAT_VERSION: u32 = 20;
 
 /// An interned name: an index into a string table (file-local or workspace-wide).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -10,8 +10,8 @@ use std::time::{Duration, Instant};
 
 use tree_sitter::{Language, ParseOptions, ParseState, Parser, Tree};
 
-use crate::syntax::inline_il;
 use crate::syntax::model::GrammarKind;
+use crate::syntax::{conditionals, inline_il};
 
 /// The grammar crate's version, part of every cache key.
 pub const GRAMMAR_VERSION: &str = "tree-sitter-fsharp-0.3.12";
@@ -83,12 +83,34 @@ impl FsharpParsers {
     }
 
     /// Parses `text` with `grammar`, cancelling at `budget` after the call starts. The grammar
-    /// reads inline IL as the same-length expression [`inline_il::neutralize`] makes of it, so
-    /// the tree's offsets, lines and columns are `text`'s.
+    /// reads inline IL as the same-length expression [`inline_il::neutralize`] makes of it, and
+    /// when that tree has errors and the text has `#if` directives, the text with its directive
+    /// lines blanked ([`conditionals::without_directives`]) is parsed too, in what is left of
+    /// the budget, and the tree with fewer errors kept; either way the tree's offsets, lines and
+    /// columns are `text`'s.
     pub fn parse(&mut self, text: &str, grammar: GrammarKind, budget: Duration) -> Result<Tree, ParseFailure> {
-        let text = inline_il::neutralize(text);
-        let parser = self.parser_for(grammar)?;
         let started = Instant::now();
+        let text = inline_il::neutralize(text);
+        let tree = self.parse_until(&text, grammar, started, budget)?;
+        if !tree.root_node().has_error() {
+            return Ok(tree);
+        }
+        let Some(blanked) = conditionals::without_directives(&text) else { return Ok(tree) };
+        match self.parse_until(&blanked, grammar, started, budget) {
+            Ok(second) if error_weight(&second) < error_weight(&tree) => Ok(second),
+            _ => Ok(tree),
+        }
+    }
+
+    /// One parse of `text`, cancelled once `budget` has passed since `started`.
+    fn parse_until(
+        &mut self,
+        text: &str,
+        grammar: GrammarKind,
+        started: Instant,
+        budget: Duration,
+    ) -> Result<Tree, ParseFailure> {
+        let parser = self.parser_for(grammar)?;
         let deadline = started + budget;
         let bytes = text.as_bytes();
         let mut timed_out = false;
@@ -127,4 +149,22 @@ impl FsharpParsers {
             }
         }
     }
+}
+
+/// How much of a tree is error: the bytes its `ERROR` nodes span, and one for each `MISSING`
+/// token.
+fn error_weight(tree: &Tree) -> usize {
+    let mut weight = 0;
+    let mut pending = vec![tree.root_node()];
+    while let Some(node) = pending.pop() {
+        if node.is_error() {
+            weight += node.byte_range().len().max(1);
+        } else if node.is_missing() {
+            weight += 1;
+        } else if node.has_error() {
+            let mut cursor = node.walk();
+            pending.extend(node.children(&mut cursor));
+        }
+    }
+    weight
 }

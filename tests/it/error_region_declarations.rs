@@ -1,10 +1,13 @@
-//! Neither source overrules the other silently, on
-//! `fixtures/builder-in-error-region`: an indented `#if` makes tree-sitter-fsharp fail over the
-//! rest of module `Builders`, which holds a builder class `type GenBuilder internal () =` (its
-//! companion module follows outside the region), an exception and a union. The file's root
-//! still parses, so the index used to count its silence inside the region as knowledge and
-//! dropped what FSAC reported there: `find GenBuilder` said complete with the companion module
-//! only, `find GenBuilder.Bind` said `not_found`, complete.
+//! Neither source overrules the other silently, on `fixtures/builder-in-error-region`: a
+//! module `Builders` holding a builder class `type GenBuilder internal () =` (its companion
+//! module follows), an exception and a union, after an indented `#if` between two bindings.
+//! tree-sitter-fsharp 0.3.12 fails at that `#if` to the end of the module; the index reads the
+//! file again with its directive lines blanked, which parses. In the error region the grammar
+//! left, the index used to count its silence as knowledge and dropped what FSAC reported
+//! there: `find GenBuilder` said complete with the companion module only, `find
+//! GenBuilder.Bind` said `not_found`, complete. A copy whose `#if` is replaced by an F# 8
+//! extended interpolated string (`$$"""…"""`, which the grammar fails at whatever the
+//! directives) keeps the region, for what the index cannot read.
 
 use crate::support;
 
@@ -75,6 +78,15 @@ fn a_builder_class_in_an_error_region_and_its_companion_module_are_both_found() 
 #[test]
 fn a_declaration_the_backend_reports_where_the_index_cannot_read_is_kept_and_the_answer_is_partial() {
     let workspace = fixture_copy("builder-in-error-region");
+    let source = workspace.path().join("Gen.fs");
+    let text = std::fs::read_to_string(&source).unwrap();
+    let failing = text.replacen(
+        "    #if !FABLE_COMPILER\n    let inline pairUp a b = (a, b)\n    #endif\n",
+        "    let inline pairUp a b = (a, b)\n\n    let quoted (name: string) = $$\"\"\"{\"name\": \"{{name}}\"}\"\"\"\n",
+        1,
+    );
+    assert_ne!(failing, text, "the fixture's `#if` lines moved");
+    std::fs::write(&source, failing).unwrap();
     let runtime = tempfile::tempdir().unwrap();
     // The union's cases lie in the error region, and the index reads no case from lines: FSAC's
     // `workspace/symbol` is the only source that declares `Stop`.

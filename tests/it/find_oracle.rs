@@ -262,6 +262,29 @@ fn every_find_on_the_inline_il_fixture_is_exact() {
     assert_eq!(judgements_with(&report, "exact").len(), judged.len(), "{stdout}");
 }
 
+/// fixtures/directives: FSharp.Control.AsyncSeq's layout, an indented `#if` between a module's
+/// bindings and one opened among a type extension's members and closed after the next
+/// declaration, before a generic class with an implicit constructor (`new Runner<_>(…)`) and a
+/// class whose `let rec` is used in its member. tree-sitter-fsharp fails at the directives to
+/// the end of the module; the index reads the file again with its directive lines blanked
+/// (what it reads is pinned by `syntax_index::directives_among_declarations_keep_the_containers_after_them`).
+/// On AsyncSeq itself, where the failure made the whole 3,000-line file one error region,
+/// `AsyncSeq.OptimizedIterAsyncEnumerator` answered `not_found` while complete and
+/// `OptimizedCollectEnumerator.moveNextLoop` was complete under a name without its module;
+/// this small copy of the layout the recovery already read well, and every symbol stays exact.
+#[test]
+fn every_find_on_the_directives_fixture_is_exact() {
+    let workspace = fixture_copy("directives");
+    let (output, report) = run_oracle_with(&double_command(), workspace.path(), &[], &[]);
+    let stdout = assert_no_wrong_answer(&output, &report);
+    for query in ["Flow.Runner", "Counter.countLoop", "Flow.delay", "Flow.Shout", "Flow.twice"] {
+        assert_exact(&report, query, &stdout);
+    }
+    let judged = report["judgements"].as_array().unwrap();
+    assert!(judged.len() >= 10, "every declared symbol is asked: {stdout}");
+    assert_eq!(judgements_with(&report, "exact").len(), judged.len(), "{stdout}");
+}
+
 /// fixtures/measures: types declared without `=` — units of measure `[<Measure>] type km`
 /// and `type mi`, used as `float<km>`, `1.0<km>` and `0.621371<mi/km>` in other files, and a
 /// signature's abstract `type Route` whose implementation is a record. Before: the syntax

@@ -646,9 +646,8 @@ fn a_qualified_type_extension_in_an_error_region_is_recovered() {
 module AsyncLoops =
     let countdownFrom start = start
 
-    #if !FABLE_COMPILER
+    let quoted (name: string) = $$"""{"name": "{{name}}"}"""
     let twice start = [ start; start ]
-    #endif
 
     type Microsoft.FSharp.Control.AsyncBuilder with
         member x.For(source: int list, body: int -> Async<unit>) =
@@ -656,18 +655,69 @@ module AsyncLoops =
 "#,
         expect![[r#"
             health: degraded
-              error-region 5:4-11:20
-            decl namespace Loops [default] 0:0-11:20 name@0:10-0:15 | namespace Loops
-            decl module Loops.AsyncLoops [default] 2:0-11:20 name@2:7-2:17 | module AsyncLoops
+              error-region 5:32-5:60
+              error-region 8:4-8:8
+            decl namespace Loops [default] 0:0-10:20 name@0:10-0:15 | namespace Loops
+            decl module Loops.AsyncLoops [default] 2:0-8:46 name@2:7-2:17 | module AsyncLoops
             decl let Loops.AsyncLoops.countdownFrom [default] 3:4-3:35 name@3:8-3:21 | let countdownFrom start
-            decl let Loops.AsyncLoops.twice [default] 6:4-6:38 name@6:8-6:13 UNCERTAIN | let twice start
-            decl type-extension Loops.AsyncLoops.Microsoft.FSharp.Control.AsyncBuilder [default] 9:4-11:20 name@9:9-9:46 UNCERTAIN | type Microsoft.FSharp.Control.AsyncBuilder with
-            decl member Loops.AsyncLoops.Microsoft.FSharp.Control.AsyncBuilder.For [default] 10:8-11:20 name@10:17-10:20 UNCERTAIN | member x.For(source: int list, body: int -> Async<unit>)
-            site field-read FSharp path=Microsoft.FSharp 9:19-9:25 uncertain=inside-error-region
-            site field-read Control path=Control.AsyncBuilder 9:26-9:33 uncertain=inside-error-region
-            site field-read AsyncBuilder path=Control.AsyncBuilder 9:34-9:46 uncertain=inside-error-region
-            site field-read For path=x.For 10:17-10:20 uncertain=inside-error-region
-            site field-read Zero path=x.Zero 11:14-11:18 uncertain=inside-error-region
+            decl let Loops.AsyncLoops.quoted [default] 5:4-8:46 name@5:8-5:14 UNCERTAIN | let quoted (name: string)
+            decl let Loops.AsyncLoops.twice [default] 6:4-6:38 name@6:8-6:13 UNCERTAIN | let twice start = [ start; start ]
+            site field-read FSharp path=Microsoft.FSharp 8:19-8:25 uncertain=inside-error-region
+            site field-read Control path=Control.AsyncBuilder 8:26-8:33 uncertain=inside-error-region
+            site field-read AsyncBuilder path=Control.AsyncBuilder 8:34-8:46 uncertain=inside-error-region
+            site field-read For path=x.For 9:17-9:20 uncertain=needs-resolution
+            site field-read Zero path=x.Zero 10:14-10:18 uncertain=needs-resolution
+        "#]],
+    );
+}
+
+/// An indented `#if` among a module's bindings, and one opened inside a type extension's
+/// members and closed after the next declaration (FSharp.Control.AsyncSeq's `AsyncSeq.fs`):
+/// valid F#, which tree-sitter-fsharp 0.3.12 fails at, losing the containers of what follows.
+/// The text with its directive lines blanked parses, and that tree is the one read.
+#[test]
+fn directives_among_declarations_keep_the_containers_after_them() {
+    check(
+        r#"namespace Loops
+
+module AsyncLoops =
+    let countdownFrom start = start
+
+    #if !FABLE_COMPILER
+    let twice start = [ start; start ]
+    #endif
+
+    type Microsoft.FSharp.Control.Async with
+      static member map f a = async.Bind(a, f >> async.Return)
+
+    #if !FABLE_COMPILER
+      static member internal delay (a: int) : Async<int> = async { return a }
+
+    type System.String with
+      member s.Shout = s.ToUpper()
+    #endif
+
+    type internal Runner<'T>(f: 'T -> unit) =
+        member _.Run x = f x
+"#,
+        expect![[r#"
+            health: clean
+            decl namespace Loops [default] 0:0-20:28 name@0:10-0:15 | namespace Loops
+            decl module Loops.AsyncLoops [default] 2:0-20:28 name@2:7-2:17 | module AsyncLoops
+            decl let Loops.AsyncLoops.countdownFrom [default] 3:4-3:35 name@3:8-3:21 | let countdownFrom start
+            decl let Loops.AsyncLoops.twice [default] 6:4-6:38 name@6:8-6:13 | let twice start
+            decl type-extension Loops.AsyncLoops.Microsoft.FSharp.Control.Async [default] 9:9-13:77 name@9:9-9:39 | Microsoft.FSharp.Control.Async
+            decl member Loops.AsyncLoops.Microsoft.FSharp.Control.Async.map [default] 10:6-10:62 name@10:20-10:23 | static member map f a
+            decl member Loops.AsyncLoops.Microsoft.FSharp.Control.Async.delay [internal] 13:6-13:77 name@13:29-13:34 | static member internal delay (a: int) : Async<int>
+            decl type-extension Loops.AsyncLoops.System.String [default] 15:9-16:34 name@15:9-15:22 | System.String
+            decl member Loops.AsyncLoops.System.String.Shout [default] 16:6-16:34 name@16:15-16:20 | member s.Shout
+            decl class Loops.AsyncLoops.Runner [internal] 19:9-20:28 name@19:18-19:24 | internal Runner<'T>(f: 'T -> unit)
+            decl member Loops.AsyncLoops.Runner.Run [default] 20:8-20:28 name@20:17-20:20 | member _.Run x
+            site field-read Bind path=async.Bind 10:36-10:40 uncertain=needs-resolution
+            site field-read Return path=async.Return 10:55-10:61 uncertain=needs-resolution
+            site field-read ToUpper path=s.ToUpper 16:25-16:32 uncertain=needs-resolution
+            access internal 13:20-13:28
+            access internal 19:9-19:17
         "#]],
     );
 }
