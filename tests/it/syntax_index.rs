@@ -671,53 +671,42 @@ module AsyncLoops =
     );
 }
 
-/// An indented `#if` among a module's bindings, and one opened inside a type extension's
-/// members and closed after the next declaration (FSharp.Control.AsyncSeq's `AsyncSeq.fs`):
-/// valid F#, which tree-sitter-fsharp 0.3.12 fails at, losing the containers of what follows.
-/// The text with its directive lines blanked parses, and that tree is the one read.
+/// `fixtures/directives/Steps.fs`: an indented `#if` among a module's bindings, and one opened
+/// inside a type extension's members and closed after the next declaration
+/// (FSharp.Control.AsyncSeq's `AsyncSeq.fs`): valid F#, which tree-sitter-fsharp 0.3.12 fails
+/// at to the end of the module, reading what follows from lines, uncertain. The text with its
+/// directive lines blanked parses, and that tree is the one read: clean, every container
+/// the compiler's.
 #[test]
 fn directives_among_declarations_keep_the_containers_after_them() {
     check(
-        r#"namespace Loops
-
-module AsyncLoops =
-    let countdownFrom start = start
-
-    #if !FABLE_COMPILER
-    let twice start = [ start; start ]
-    #endif
-
-    type Microsoft.FSharp.Control.Async with
-      static member map f a = async.Bind(a, f >> async.Return)
-
-    #if !FABLE_COMPILER
-      static member internal delay (a: int) : Async<int> = async { return a }
-
-    type System.String with
-      member s.Shout = s.ToUpper()
-    #endif
-
-    type internal Runner<'T>(f: 'T -> unit) =
-        member _.Run x = f x
-"#,
+        include_str!("../../fixtures/directives/Steps.fs"),
         expect![[r#"
             health: clean
-            decl namespace Loops [default] 0:0-20:28 name@0:10-0:15 | namespace Loops
-            decl module Loops.AsyncLoops [default] 2:0-20:28 name@2:7-2:17 | module AsyncLoops
-            decl let Loops.AsyncLoops.countdownFrom [default] 3:4-3:35 name@3:8-3:21 | let countdownFrom start
-            decl let Loops.AsyncLoops.twice [default] 6:4-6:38 name@6:8-6:13 | let twice start
-            decl type-extension Loops.AsyncLoops.Microsoft.FSharp.Control.Async [default] 9:9-13:77 name@9:9-9:39 | Microsoft.FSharp.Control.Async
-            decl member Loops.AsyncLoops.Microsoft.FSharp.Control.Async.map [default] 10:6-10:62 name@10:20-10:23 | static member map f a
-            decl member Loops.AsyncLoops.Microsoft.FSharp.Control.Async.delay [internal] 13:6-13:77 name@13:29-13:34 | static member internal delay (a: int) : Async<int>
-            decl type-extension Loops.AsyncLoops.System.String [default] 15:9-16:34 name@15:9-15:22 | System.String
-            decl member Loops.AsyncLoops.System.String.Shout [default] 16:6-16:34 name@16:15-16:20 | member s.Shout
-            decl class Loops.AsyncLoops.Runner [internal] 19:9-20:28 name@19:18-19:24 | internal Runner<'T>(f: 'T -> unit)
-            decl member Loops.AsyncLoops.Runner.Run [default] 20:8-20:28 name@20:17-20:20 | member _.Run x
-            site field-read Bind path=async.Bind 10:36-10:40 uncertain=needs-resolution
-            site field-read Return path=async.Return 10:55-10:61 uncertain=needs-resolution
-            site field-read ToUpper path=s.ToUpper 16:25-16:32 uncertain=needs-resolution
-            access internal 13:20-13:28
-            access internal 19:9-19:17
+            decl namespace Steps [default] 0:0-57:9 name@0:10-0:15 | namespace Steps
+            decl module Steps.Flow [default] 9:0-57:9 name@10:7-10:11 | [<AutoOpen>] module Flow
+            decl let Steps.Flow.countdownFrom [default] 12:4-12:57 name@12:8-12:21 | let countdownFrom (start: int)
+            decl let Steps.Flow.twice [default] 15:4-15:45 name@15:8-15:13 | let twice (start: int)
+            decl type-extension Steps.Flow.Microsoft.FSharp.Control.Async [default] 18:9-22:77 name@18:9-18:39 | Microsoft.FSharp.Control.Async
+            decl member Steps.Flow.Microsoft.FSharp.Control.Async.map [default] 19:6-19:62 name@19:20-19:23 | static member map f a
+            decl member Steps.Flow.Microsoft.FSharp.Control.Async.delay [internal] 22:6-22:77 name@22:29-22:34 | static member internal delay (a: int) : Async<int>
+            decl type-extension Steps.Flow.System.String [default] 24:9-28:86 name@24:9-24:22 | System.String
+            decl member Steps.Flow.System.String.Shout [default] 25:6-28:86 name@25:15-25:20 | member s.Shout = s.ToUpper() #endif
+            decl class Steps.Flow.Runner [internal] 29:9-43:49 name@29:18-29:24 | internal Runner<'T>(items: 'T list, f: 'T -> Async<unit>)
+            decl let Steps.Flow.Runner.disposed [default] 30:8-30:36 name@30:20-30:28 | let mutable disposed
+            decl member Steps.Flow.Runner.RunAll [default] 32:8-40:22 name@32:17-32:23 | member _.RunAll()
+            decl override Steps.Flow.Runner.Dispose [default] 43:12-43:49 name@43:21-43:28 | member _.Dispose()
+            decl class Steps.Flow.Counter [default] 45:9-51:42 name@45:9-45:16 | Counter<'T>(items: 'T list)
+            decl let Steps.Flow.Counter.countLoop [default] 46:8-49:51 name@46:16-46:25 | let rec countLoop acc rest
+            decl member Steps.Flow.Counter.Count [default] 51:8-51:42 name@51:17-51:22 | member _.Count
+            decl let Steps.Flow.runAll [default] 53:4-57:9 name@53:8-53:14 | let runAll (f: 'T -> Async<unit>) (items: 'T list)
+            site field-read Bind path=async.Bind 19:36-19:40 uncertain=needs-resolution
+            site field-read Return path=async.Return 19:55-19:61 uncertain=needs-resolution
+            site field-read ToUpper path=s.ToUpper 25:25-25:32 uncertain=needs-resolution
+            site field-set-mutation disposed path=disposed 43:33-43:41 uncertain=may-be-local-variable
+            site field-read RunAll path=runner.RunAll 56:27-56:33 uncertain=needs-resolution
+            access internal 22:20-22:28
+            access internal 29:9-29:17
         "#]],
     );
 }
