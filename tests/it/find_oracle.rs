@@ -285,6 +285,27 @@ fn every_find_on_the_directives_fixture_is_exact() {
     assert_eq!(judgements_with(&report, "exact").len(), judged.len(), "{stdout}");
 }
 
+/// fixtures/signature-extensions: a builder whose `Bind` extension members live in modules
+/// `LowPriority` and `HighPriority`, declared in a `.fsi` as FSharp.Control.TaskSeq declares
+/// its builder; the signature grammar cannot read `LowPriority`'s member, so the index's only
+/// `Bind` in the `.fsi` is `HighPriority`'s. Before: `find LowPriority.Bind` paired the `.fs`
+/// member with that one signature of its name (the fallback for a file the parser could not
+/// read whole), answered `HighPriority`'s signature as its own, lost its own signature and its
+/// use, and said complete. A candidate whose qualified name the implementation file declares
+/// too is that declaration's partner, never this one's.
+#[test]
+fn every_find_on_the_signature_extensions_fixture_is_exact() {
+    let workspace = fixture_copy("signature-extensions");
+    let (output, report) = run_oracle_with(&double_command(), workspace.path(), &[], &[]);
+    let stdout = assert_no_wrong_answer(&output, &report);
+    for query in ["LowPriority.Bind", "HighPriority.Bind", "FlowBuilder.Return"] {
+        assert_exact(&report, query, &stdout);
+    }
+    let judged = report["judgements"].as_array().unwrap();
+    assert!(judged.len() >= 15, "every declared symbol is asked: {stdout}");
+    assert_eq!(judgements_with(&report, "exact").len(), judged.len(), "{stdout}");
+}
+
 /// fixtures/measures: types declared without `=` — units of measure `[<Measure>] type km`
 /// and `type mi`, used as `float<km>`, `1.0<km>` and `0.621371<mi/km>` in other files, and a
 /// signature's abstract `type Route` whose implementation is a record. Before: the syntax

@@ -666,8 +666,20 @@ fn partner_in_partner_file(
     if known.contains(&partner_path, candidate.name_range(), work) {
         return None;
     }
+    // A candidate whose qualified name the declaration's own file declares too is that
+    // declaration's partner, not this one's (a `.fsi` whose `module LowPriority` members the
+    // grammar lost, holding `HighPriority.Bind` only: `LowPriority.Bind` of the `.fs` is not it).
+    let full_name = index.full_name(&file.index, slot);
+    let own = index.file(&declaration.path)?;
+    let partnered = own.index.declarations.iter().enumerate().any(|(own_slot, other)| {
+        work.compared(1);
+        plain_name(&index.name(other.name)) == name && index.full_name(&own.index, own_slot) == full_name
+    });
+    if partnered {
+        return None;
+    }
     known.insert(&partner_path, candidate.name_range());
-    Some(Declared::from_index(index.full_name(&file.index, slot), partner_path.clone(), candidate))
+    Some(Declared::from_index(full_name, partner_path.clone(), candidate))
 }
 
 /// `X.fs` for `X.fsi` and `X.fsi` for `X.fs`.
