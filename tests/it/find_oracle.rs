@@ -251,15 +251,11 @@ fn a_qualified_query_is_not_kept_partial_by_an_implicit_module_of_its_last_name(
 /// exact now.
 #[test]
 fn every_find_on_the_inline_il_fixture_is_exact() {
-    let workspace = fixture_copy("inline-il");
-    let (output, report) = run_oracle_with(&double_command(), workspace.path(), &[], &[]);
-    let stdout = assert_no_wrong_answer(&output, &report);
-    for query in ["Tag.mark", "Tag.strip", "Tags.Tag", "Widening.Widener", "Widener.widen", "Narrower.narrow"] {
-        assert_exact(&report, query, &stdout);
-    }
-    let judged = report["judgements"].as_array().unwrap();
-    assert!(judged.len() >= 25, "every declared symbol is asked: {stdout}");
-    assert_eq!(judgements_with(&report, "exact").len(), judged.len(), "{stdout}");
+    assert_every_find_exact(
+        "inline-il",
+        &["Tag.mark", "Tag.strip", "Tags.Tag", "Widening.Widener", "Widener.widen", "Narrower.narrow"],
+        25,
+    );
 }
 
 /// fixtures/directives: FSharp.Control.AsyncSeq's layout, an indented `#if` between a module's
@@ -274,15 +270,11 @@ fn every_find_on_the_inline_il_fixture_is_exact() {
 /// this small copy of the layout the recovery already read well, and every symbol stays exact.
 #[test]
 fn every_find_on_the_directives_fixture_is_exact() {
-    let workspace = fixture_copy("directives");
-    let (output, report) = run_oracle_with(&double_command(), workspace.path(), &[], &[]);
-    let stdout = assert_no_wrong_answer(&output, &report);
-    for query in ["Flow.Runner", "Counter.countLoop", "Flow.delay", "Flow.Shout", "Flow.twice"] {
-        assert_exact(&report, query, &stdout);
-    }
-    let judged = report["judgements"].as_array().unwrap();
-    assert!(judged.len() >= 10, "every declared symbol is asked: {stdout}");
-    assert_eq!(judgements_with(&report, "exact").len(), judged.len(), "{stdout}");
+    assert_every_find_exact(
+        "directives",
+        &["Flow.Runner", "Counter.countLoop", "Flow.delay", "Flow.Shout", "Flow.twice"],
+        10,
+    );
 }
 
 /// fixtures/signature-extensions: a builder whose `Bind` extension members live in modules
@@ -295,15 +287,11 @@ fn every_find_on_the_directives_fixture_is_exact() {
 /// too is that declaration's partner, never this one's.
 #[test]
 fn every_find_on_the_signature_extensions_fixture_is_exact() {
-    let workspace = fixture_copy("signature-extensions");
-    let (output, report) = run_oracle_with(&double_command(), workspace.path(), &[], &[]);
-    let stdout = assert_no_wrong_answer(&output, &report);
-    for query in ["LowPriority.Bind", "HighPriority.Bind", "FlowBuilder.Return"] {
-        assert_exact(&report, query, &stdout);
-    }
-    let judged = report["judgements"].as_array().unwrap();
-    assert!(judged.len() >= 15, "every declared symbol is asked: {stdout}");
-    assert_eq!(judgements_with(&report, "exact").len(), judged.len(), "{stdout}");
+    assert_every_find_exact(
+        "signature-extensions",
+        &["LowPriority.Bind", "HighPriority.Bind", "FlowBuilder.Return"],
+        15,
+    );
 }
 
 /// fixtures/measures: types declared without `=` — units of measure `[<Measure>] type km`
@@ -314,14 +302,21 @@ fn every_find_on_the_signature_extensions_fixture_is_exact() {
 /// compiler has the declaration and every use. Every symbol is exact now.
 #[test]
 fn every_find_on_the_measures_fixture_is_exact() {
-    let workspace = fixture_copy("measures");
+    assert_every_find_exact("measures", &["Measures.km", "Measures.mi", "Measures.Route"], 3);
+}
+
+/// The oracle over a fixture with the FSAC double: no wrong answer, each of `queries` asked and
+/// exact, at least `at_least` symbols asked, and every one exact.
+fn assert_every_find_exact(fixture: &str, queries: &[&str], at_least: usize) {
+    let workspace = fixture_copy(fixture);
     let (output, report) = run_oracle_with(&double_command(), workspace.path(), &[], &[]);
     let stdout = assert_no_wrong_answer(&output, &report);
     let judged = report["judgements"].as_array().unwrap();
-    for query in ["Measures.km", "Measures.mi", "Measures.Route"] {
-        assert!(judged.iter().any(|judgement| judgement["query"] == query), "{query} is asked: {stdout}");
+    for query in queries {
+        assert!(judged.iter().any(|judgement| judgement["query"] == *query), "{query} is asked: {stdout}");
         assert_exact(&report, query, &stdout);
     }
+    assert!(judged.len() >= at_least, "every declared symbol is asked: {stdout}");
     assert_eq!(judgements_with(&report, "exact").len(), judged.len(), "{stdout}");
 }
 
