@@ -371,6 +371,7 @@ impl Parser<'_> {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     /// Directive lines become blanks of the same bytes, code and directive-like text inside a
     /// string or comment stay, and a text without directives gives nothing to parse again.
@@ -391,8 +392,6 @@ mod tests {
         assert_eq!(lines[10], "#endif");
         assert_eq!(without_directives("let a = 1\nlet s = \"#if\"\n"), None);
     }
-
-    use super::*;
 
     fn defines(names: &[&str]) -> BTreeSet<String> {
         names.iter().map(|name| name.to_string()).collect()
