@@ -294,6 +294,18 @@ fn every_find_on_the_signature_extensions_fixture_is_exact() {
     );
 }
 
+/// fixtures/signature-region: the builder layout of FSharp.Control.TaskSeq's
+/// `TaskSeqBuilder.fsi`, which tree-sitter-fsharp 0.3.12's signature grammar reads as one error
+/// region, putting `LowPriority`'s `Bind` among the class's own members while it reads
+/// `HighPriority`'s two. Before: `find LowPriority.Bind` found no signature to pair the
+/// implementation with (three `Bind`s in the `.fsi`), took FSAC's row at the signature for
+/// another member's declaration and dropped it, and with it the call whose definition FSAC
+/// gives there: one site, complete, where the compiler has three. Every symbol is exact now.
+#[test]
+fn every_find_on_the_signature_region_fixture_is_exact() {
+    assert_every_find_exact("signature-region", &["LowPriority.Bind", "HighPriority.Bind", "PipeBuilder.Using"], 15);
+}
+
 /// fixtures/measures: types declared without `=` — units of measure `[<Measure>] type km`
 /// and `type mi`, used as `float<km>`, `1.0<km>` and `0.621371<mi/km>` in other files, and a
 /// signature's abstract `type Route` whose implementation is a record. Before: the syntax

@@ -644,7 +644,8 @@ fn partners_by_qualified_name(
 }
 
 /// For a declaration no partner pairs with yet: the one declaration of its name and a pairing
-/// kind in its partner file, when there is exactly one and it is not known already.
+/// kind in its partner file that is not another declaration's partner, when there is exactly
+/// one and it is not known already.
 fn partner_in_partner_file(
     index: &SyntaxIndex,
     files: &HashSet<&Path>,
@@ -655,27 +656,38 @@ fn partner_in_partner_file(
     let kind = declaration.kind?;
     let partner_path = partner_file(&declaration.path).filter(|path| files.contains(path.as_path()))?;
     let file = index.file(&partner_path)?;
-    let name = plain_name(declaration.name());
-    let signature_partner = is_signature_file(&partner_path);
-    let mut same_named = file.index.declarations.iter().enumerate().filter(|(_, candidate)| {
-        work.compared(1);
-        plain_name(&index.name(candidate.name)) == name
-            && if signature_partner { kinds_pair(candidate.kind, kind) } else { kinds_pair(kind, candidate.kind) }
-    });
-    let (Some((slot, candidate)), None) = (same_named.next(), same_named.next()) else { return None };
-    if known.contains(&partner_path, candidate.name_range(), work) {
-        return None;
-    }
-    // A candidate whose qualified name the declaration's own file declares too is that
-    // declaration's partner, not this one's (a `.fsi` whose `module LowPriority` members the
-    // grammar lost, holding `HighPriority.Bind` only: `LowPriority.Bind` of the `.fs` is not it).
-    let full_name = index.full_name(&file.index, slot);
     let own = index.file(&declaration.path)?;
-    let partnered = own.index.declarations.iter().enumerate().any(|(own_slot, other)| {
-        work.compared(1);
-        plain_name(&index.name(other.name)) == name && index.full_name(&own.index, own_slot) == full_name
-    });
-    if partnered {
+    let name = plain_name(declaration.name());
+    // The qualified names the declaration's own file gives this name: a candidate with one of
+    // them is that declaration's partner, never this one's (a `.fsi` whose `module LowPriority`
+    // members the grammar lost or put in the class, beside `HighPriority.Bind`: `LowPriority.Bind`
+    // of the `.fs` is not `HighPriority`'s).
+    let own_full_names: HashSet<String> = own
+        .index
+        .declarations
+        .iter()
+        .enumerate()
+        .filter(|(_, other)| {
+            work.compared(1);
+            plain_name(&index.name(other.name)) == name
+        })
+        .map(|(own_slot, _)| index.full_name(&own.index, own_slot))
+        .collect();
+    let signature_partner = is_signature_file(&partner_path);
+    let mut unpaired = file
+        .index
+        .declarations
+        .iter()
+        .enumerate()
+        .filter(|(_, candidate)| {
+            work.compared(1);
+            plain_name(&index.name(candidate.name)) == name
+                && if signature_partner { kinds_pair(candidate.kind, kind) } else { kinds_pair(kind, candidate.kind) }
+        })
+        .map(|(slot, candidate)| (index.full_name(&file.index, slot), candidate))
+        .filter(|(full_name, _)| !own_full_names.contains(full_name));
+    let (Some((full_name, candidate)), None) = (unpaired.next(), unpaired.next()) else { return None };
+    if known.contains(&partner_path, candidate.name_range(), work) {
         return None;
     }
     known.insert(&partner_path, candidate.name_range());
