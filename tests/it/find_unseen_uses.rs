@@ -181,3 +181,74 @@ async fn a_common_name_is_resolved_by_a_few_requests_not_one_per_occurrence() {
     assert_eq!(by_references + unseen["definitionsAsked"].as_u64().unwrap(), 72, "{unseen:#}");
     editor.stop().await;
 }
+
+/// Every row of `find Outcome.ok` (0-based).
+fn module_value_sites() -> Vec<(String, u64, u64, String)> {
+    vec![
+        site_row("Outcomes/Outcome.fs", 6, 8, "definition"),
+        site_row("Outcomes/Use.fs", 4, 41, "reference"),
+        site_row("Outcomes/Use.fs", 10, 43, "reference"),
+        site_row("Outcomes/Use.fs", 12, 42, "reference"),
+    ]
+}
+
+/// A module's value of a common name (`fixtures/module-values`): `Outcome.ok` is used twice as
+/// `Outcome.ok` and once through the abbreviation `module O = Outcome`; `Outcome.fs` writes the
+/// type variable `'ok` 150 times (36 functions, and the signatures of `Outcome.ok` and of the
+/// `ok`s of modules `Lenient` and `Strict`, used as `Lenient.ok` and `Strict.ok`). The text
+/// shows those 152 occurrences to be no use of `Outcome.ok` (a type variable; another
+/// module's qualifier), so they are ruled out without a request. Before, each type variable
+/// took a definition and a references request, the bound of 64 was spent, and the answer said
+/// partial with 32 occurrences not asked.
+#[tokio::test]
+async fn occurrences_the_text_shows_to_be_other_symbols_cost_no_request() {
+    let workspace = fixture_copy("module-values");
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = Editor::start_ready(workspace.path(), runtime.path(), &[]).await;
+    let answer = editor.execute_result(Command::Find, json!({"query": "Outcome.ok", "timeoutMs": 120000})).await;
+    assert_complete(&answer);
+    assert_eq!(site_rows(&answer), module_value_sites(), "{answer:#}");
+    let unseen = &answer["crossCheck"]["unseenOccurrences"];
+    assert_eq!(
+        (
+            &unseen["resolvedByText"],
+            &unseen["resolvedElsewhere"],
+            &unseen["definitionsAsked"],
+            &unseen["referencesAsked"],
+            &unseen["unresolvedTotal"]
+        ),
+        (&json!(152), &json!(152), &json!(0), &json!(0), &json!(0)),
+        "{answer:#}"
+    );
+    editor.stop().await;
+}
+
+/// The same, with FSAC's references missing the uses in `Use.fs`: `Outcome.ok` and `O.ok` (an
+/// abbreviation's qualifier, which the text cannot rule out) are asked and found, the rest is
+/// ruled out from the text.
+#[tokio::test]
+async fn a_qualifier_that_may_abbreviate_the_module_is_still_asked() {
+    let workspace = fixture_copy("module-values");
+    let runtime = tempfile::tempdir().unwrap();
+    let environment = [("FSAC_DOUBLE_REFERENCES_DECLARATION_FILE_ONLY", "1")];
+    let mut editor = Editor::start_ready(workspace.path(), runtime.path(), &environment).await;
+    let answer = editor.execute_result(Command::Find, json!({"query": "Outcome.ok", "timeoutMs": 120000})).await;
+    assert_complete(&answer);
+    assert_eq!(site_rows(&answer), module_value_sites(), "{answer:#}");
+    let use_row = |line, character| {
+        ("Outcomes/Use.fs".to_owned(), line, character, "use".to_owned(), "Outcomes.Outcome.ok".to_owned())
+    };
+    assert_eq!(missed(&answer), vec![use_row(4, 41), use_row(10, 43), use_row(12, 42)], "{answer:#}");
+    let unseen = &answer["crossCheck"]["unseenOccurrences"];
+    assert_eq!(
+        (
+            &unseen["resolvedByText"],
+            &unseen["definitionsAsked"],
+            &unseen["resolvedToSymbol"],
+            &unseen["unresolvedTotal"]
+        ),
+        (&json!(152), &json!(3), &json!(3), &json!(0)),
+        "{answer:#}"
+    );
+    editor.stop().await;
+}

@@ -157,7 +157,7 @@ fn text_of(overlay: &Overlay, path: &Path) -> Option<String> {
 /// Is the declaration a module's own (every container above it in its file a module or a
 /// namespace), so that a use names it through the modules? A type's field, member or case
 /// is reached through a value's type and is not.
-fn named_through_modules(index: &SyntaxIndex, declaration: &Declared) -> bool {
+pub(super) fn named_through_modules(index: &SyntaxIndex, declaration: &Declared) -> bool {
     let Some(kind) = declaration.kind else { return false };
     let Some(file) = index.file(&declaration.path) else { return false };
     let declarations = &file.index.declarations;

@@ -6,7 +6,9 @@
 //! the find's deadline. A definition at one of the resolved declarations makes the occurrence
 //! a site (`crossCheck.missedByBackend` names it, role `use`); a definition elsewhere (another
 //! symbol of the name, or none) rules it out, and FSAC's references at it rule out every other
-//! occurrence of that other symbol with no definition of their own; an occurrence whose definition could not be had
+//! occurrence of that other symbol with no definition of their own (a type variable `'ok`, or
+//! an occurrence another module qualifies, `Result.ok` for a module's `ok`, is ruled out from
+//! the text first, see [`qualified`]); an occurrence whose definition could not be had
 //! in time, or that the bound of [`REQUESTS_AT_MOST`] requests left unasked, keeps the
 //! answer from being complete and is named (`crossCheck.unseenOccurrences`).
 
@@ -26,6 +28,7 @@ use crate::commands::find::phases::classify;
 use crate::commands::find::phases::declarations::Resolved;
 use crate::commands::find::phases::find_run::FindRun;
 use crate::commands::find::phases::narrowing::CompileOrder;
+use crate::commands::find::phases::qualified;
 use crate::commands::find::phases::sweep::{self, SweepOutcome, Swept};
 use crate::commands::find::phases::target::Placement;
 use crate::commands::find::phases::type_errors::{Formed, FormedFile, SegmentBounds, analysable_files, covers};
@@ -76,6 +79,9 @@ pub struct Unseen {
     /// How many occurrences a references answer of another symbol ruled out (counted in
     /// `elsewhere` too) with no definition of their own.
     pub by_references: usize,
+    /// How many occurrences the text shows to be another symbol's (a type variable `'ok`,
+    /// `Result.ok` for a module's `ok`), ruled out with no request (counted in `elsewhere` too).
+    pub by_text: usize,
     /// The occurrences that could not be resolved, each with its reason.
     unresolved: Vec<(Occurrence, String)>,
     /// How many occurrences the bound left unasked.
@@ -102,6 +108,7 @@ impl Unseen {
             definitions_at_most: REQUESTS_AT_MOST,
             references_asked: self.references_asked,
             resolved_by_references: self.by_references,
+            resolved_by_text: self.by_text,
             resolved_to_symbol: self.missed.len(),
             resolved_elsewhere: self.elsewhere,
             unresolved_total: self.unresolved.len(),
@@ -181,6 +188,9 @@ pub async fn resolve(
         return Ok(unseen);
     }
     unseen.looked = true;
+    let (occurrences, by_text) = qualified::rule_out_by_text(find, texts, resolved, occurrences);
+    unseen.by_text = by_text;
+    unseen.elsewhere += by_text;
     let mut round = Round {
         find,
         resolved,
