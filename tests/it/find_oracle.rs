@@ -391,10 +391,14 @@ fn judged<'a>(report: &'a Value, name: &str) -> &'a Value {
 ///   though the sites are right with the labels ignored (`mergedEqual`);
 /// - every row labelled the type: wrong while complete;
 /// - a module row dropped: wrong while complete, one site missing;
-/// - a row where the compiler has no use: wrong while complete, one row extra.
+/// - a row where the compiler has no use: wrong while complete, one row extra;
+/// - a row in a script beside the projects (`play.fsx`, its own `Tree`, as FsToolkit.ErrorHandling
+///   keeps a `playground.fsx`): outside the compiler's view, set aside (`outsideProjects`), the
+///   answer exact.
 #[test]
 fn the_oracle_judges_each_symbol_a_query_names_against_the_rows_labelled_with_it() {
     let workspace = fixture_copy("qualifiers");
+    std::fs::write(workspace.path().join("play.fsx"), "type Tree = Leaf\n").unwrap();
     let mut longer_than_the_name = 0;
     let nothing = json!({ "status": "ok", "sites": [] });
     let empty = json!({ "answers": [
@@ -453,6 +457,8 @@ fn the_oracle_judges_each_symbol_a_query_names_against_the_rows_labelled_with_it
     dropped_one.remove(module_row);
     let mut outside = split.clone();
     outside.push(row("Qualifiers/Use.fs", (0, 0), (0, 4), label, Some("type")));
+    let mut script = split.clone();
+    script.push(row("play.fsx", (0, 5), (0, 9), "Tree", Some("type")));
     let answer = |status: &str, sites: &[Value]| json!({ "status": status, "sites": sites });
     let answers = json!({ "answers": [
         { "query": "Trees.Tree", "name": "split", "answer": answer("ok", &split) },
@@ -461,6 +467,7 @@ fn the_oracle_judges_each_symbol_a_query_names_against_the_rows_labelled_with_it
         { "query": "Trees.Tree", "name": "all-type", "answer": answer("ok", &all_type) },
         { "query": "Trees.Tree", "name": "dropped-one", "answer": answer("ok", &dropped_one) },
         { "query": "Trees.Tree", "name": "outside", "answer": answer("ok", &outside) },
+        { "query": "Trees.Tree", "name": "script", "answer": answer("ok", &script) },
         { "query": "Folder.total", "name": "total", "answer": answer("ok", &totals) },
     ] });
     let (output, report) = judge_answers(workspace.path(), &answers, &["--no-restore"]);
@@ -483,6 +490,10 @@ fn the_oracle_judges_each_symbol_a_query_names_against_the_rows_labelled_with_it
     assert_eq!(outside["verdict"], "wrong-while-complete", "{outside}");
     assert_eq!(outside["extra"], json!(["Qualifiers/Use.fs:1:5"]), "{outside}");
     assert_eq!(outside["missing"], json!([]), "{outside}");
+    let script = judged(&report, "script");
+    assert_eq!(script["verdict"], "exact", "{script}");
+    assert_eq!(script["outsideProjects"], json!(["play.fsx:1:10"]), "{script}");
+    assert_eq!(judged(&report, "split")["outsideProjects"], json!([]), "{report}");
 }
 
 /// The oracle asks an extension member by its module (`AsyncLoops.For`); a user also writes

@@ -11,6 +11,10 @@
 /// starts at `M`, of a generic application `T<'a>(…)` ends after the type arguments, possibly
 /// on a later line). Uses of one symbol that start or end at the same place are one site (the
 /// compiler may report one place twice). Rows and sites are paired one to one.
+///
+/// A row in a file no checked project compiles (a script at the repository's root that
+/// `#load`s the sources, an orphan file) is outside the compiler's view: it is set aside
+/// (`outsideProjects`), neither matched nor extra.
 module Judge
 
 open System
@@ -78,6 +82,8 @@ type Judgement =
       PerSymbol: SymbolJudgement list
       /// Rows labelled with no symbol the query names (file:line:column of the end, and the label).
       Unassigned: (string * string) list
+      /// Rows in files no checked project compiles, not judged (file:line:column of the end).
+      OutsideProjects: string list
       /// Whether the rows would equal the sites with the labels ignored (a labelling error
       /// when the verdict is not equal).
       MergedEqual: bool
@@ -261,14 +267,14 @@ let judgeAnswer (workspace: Checked) (symbol: Declared) (answerName: string) (an
     | Error error ->
         { Symbol = symbol; Query = queryText; AnswerName = answerName; Verdict = Failed; Status = "error"; Outcome = ""
           Expected = expectedCount; Answered = 0; Missing = []; Extra = []; PerSymbol = []; Unassigned = []
-          MergedEqual = false; Error = Some(error.ToJsonString()); ElapsedMs = elapsed }
+          OutsideProjects = []; MergedEqual = false; Error = Some(error.ToJsonString()); ElapsedMs = elapsed }
     | Ok pages ->
         let first = List.head pages
         let field (name: string) =
             match first[name] with
             | null -> ""
             | value -> value.ToJsonString().Trim('"')
-        let rows = rowsOf root pages
+        let rows, outside = rowsOf root pages |> List.partition (fun row -> workspace.Sources.Contains row.File)
         let owners (row: Row) =
             named
             |> List.filter (fun (label, kind, moduleLabel, _) ->
@@ -301,6 +307,6 @@ let judgeAnswer (workspace: Checked) (symbol: Declared) (answerName: string) (an
           Expected = expectedCount; Answered = rows.Length
           Missing = perSymbol |> List.collect (fun judged -> judged.Missing) |> List.distinct |> List.sort
           Extra = (perSymbol |> List.collect (fun judged -> judged.Extra)) @ (unassigned |> List.map fst) |> List.distinct |> List.sort
-          PerSymbol = perSymbol; Unassigned = unassigned
+          PerSymbol = perSymbol; Unassigned = unassigned; OutsideProjects = outside |> List.map rowKey
           MergedEqual = List.isEmpty mergedMissing && List.isEmpty mergedExtra
           Error = None; ElapsedMs = elapsed }

@@ -175,6 +175,8 @@ let run (options: Options) =
                     |> List.map (fun (site, label) -> JsonValue.Create $"{site} ({label})" :> JsonNode)
                     |> Array.ofList
                 )
+            entry["outsideProjects"] <-
+                JsonArray(judgement.OutsideProjects |> List.map (fun site -> JsonValue.Create site :> JsonNode) |> Array.ofList)
             entry["missing"] <- JsonArray(judgement.Missing |> List.map (fun site -> JsonValue.Create site :> JsonNode) |> Array.ofList)
             entry["extra"] <- JsonArray(judgement.Extra |> List.map (fun site -> JsonValue.Create site :> JsonNode) |> Array.ofList)
             judgement.Error |> Option.iter (fun error -> entry["error"] <- JsonValue.Create error)
