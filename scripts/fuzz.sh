@@ -10,7 +10,8 @@
 # Environment: FUZZ_TARGETS (space-separated subset), FUZZ_SANITIZER (none | address; default
 # none: the fuzzed code is safe Rust, so the sanitizer mostly costs speed), FUZZ_JOBS (cargo
 # build jobs, default 2), FUZZ_KEEP_CORPUS=DIR (keep the grown corpora under DIR).
-# cargo-fuzz needs a nightly toolchain; without one this prints why and exits 0 ("skipped").
+# cargo-fuzz needs a nightly toolchain; without one this prints why and exits 0 ("skipped"),
+# or 1 with FUZZ_REQUIRED=1 (the test command's: a fuzz run that cannot run is no pass).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +25,10 @@ sanitizer="${FUZZ_SANITIZER:-none}"
 export CARGO_BUILD_JOBS="${FUZZ_JOBS:-2}"
 
 skip() {
+  if [ "${FUZZ_REQUIRED:-0}" = 1 ]; then
+    echo "fuzz: cannot run: $1 (FUZZ_REQUIRED=1)" >&2
+    exit 1
+  fi
   echo "fuzz: skipped: $1"
   exit 0
 }

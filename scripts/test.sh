@@ -93,5 +93,5 @@ step "FSAC double tests (its wire protocol, faults and real MSBuild loading)"
 (cd tests/fsac-double-dotnet && npm test)
 
 step "Fuzzing (short bounded run; the long run is in docs/fuzzing.md)"
-./scripts/fuzz.sh 20
+FUZZ_REQUIRED=1 ./scripts/fuzz.sh 20
 step "Done"
