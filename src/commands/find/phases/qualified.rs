@@ -127,8 +127,12 @@ fn text_at<'a>(texts: &'a mut Texts, occurrence: &Occurrence) -> Option<&'a str>
 /// backticks taken off), on its line; `None` when the occurrence is not qualified so.
 fn qualifier_before(texts: &mut Texts, occurrence: &Occurrence) -> Option<String> {
     let (_, lines) = texts.text(&occurrence.path)?;
-    let line = lines.line(occurrence.range.start.line)?;
-    let before = line.get(..byte_column(line, occurrence.range.start.character)?)?;
+    qualifier_in(lines.line(occurrence.range.start.line)?, occurrence.range.start.character)
+}
+
+/// [`qualifier_before`] on one line, the occurrence at UTF-16 column `character`.
+fn qualifier_in(line: &str, character: u32) -> Option<String> {
+    let before = line.get(..byte_column(line, character)?)?;
     let before = before.strip_suffix('.')?;
     if let Some(quoted) = before.strip_suffix("``") {
         let open = quoted.rfind("``")?;
@@ -143,11 +147,16 @@ fn qualifier_before(texts: &mut Texts, occurrence: &Occurrence) -> Option<String
 /// Whether the occurrence is a type variable's name: `'` or `^` just before it, not ending
 /// an identifier (`x'` is one identifier).
 fn is_type_variable(texts: &mut Texts, occurrence: &Occurrence) -> bool {
-    let Some((_, lines)) = texts.text(&occurrence.path) else { return false };
-    let Some(line) = lines.line(occurrence.range.start.line) else { return false };
-    let Some(before) = byte_column(line, occurrence.range.start.character).and_then(|at| line.get(..at)) else {
-        return false;
-    };
+    texts.text(&occurrence.path).is_some_and(|(_, lines)| {
+        lines
+            .line(occurrence.range.start.line)
+            .is_some_and(|line| type_variable_in(line, occurrence.range.start.character))
+    })
+}
+
+/// [`is_type_variable`] on one line, the occurrence at UTF-16 column `character`.
+fn type_variable_in(line: &str, character: u32) -> bool {
+    let Some(before) = byte_column(line, character).and_then(|at| line.get(..at)) else { return false };
     let Some(rest) = before.strip_suffix(['\'', '^']) else { return false };
     !rest.bytes().next_back().is_some_and(is_identifier_byte)
 }
@@ -175,5 +184,27 @@ mod tests {
         assert_eq!(byte_column("😀.ok", 3), Some(5));
         assert_eq!(byte_column("ab", 2), Some(2));
         assert_eq!(byte_column("ab", 3), None);
+    }
+
+    #[test]
+    fn a_qualifier_is_the_identifier_before_the_dot() {
+        assert_eq!(qualifier_in("x |> Result.ok", 12).as_deref(), Some("Result"));
+        assert_eq!(qualifier_in("Ns.AsyncResult.ok 1", 15).as_deref(), Some("AsyncResult"));
+        assert_eq!(qualifier_in("``My Module``.ok", 14).as_deref(), Some("My Module"));
+        assert_eq!(qualifier_in("é.ok", 2).as_deref(), Some("é"));
+        assert_eq!(qualifier_in("ok 1", 0), None);
+        assert_eq!(qualifier_in("f ok", 2), None);
+        assert_eq!(qualifier_in("[1..ok]", 4), None);
+        assert_eq!(qualifier_in("(f x).ok", 6), None);
+        assert_eq!(qualifier_in("1.ok", 2), None);
+    }
+
+    #[test]
+    fn a_type_variable_is_a_quote_or_caret_before_the_name() {
+        assert!(type_variable_in("(value: 'ok)", 9));
+        assert!(type_variable_in("when ^ok: (member M: unit)", 6));
+        assert!(!type_variable_in("let ok = 1", 4));
+        assert!(!type_variable_in("x'ok", 2));
+        assert!(!type_variable_in("'ok", 0));
     }
 }
