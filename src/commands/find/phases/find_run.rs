@@ -77,7 +77,15 @@ impl FindRun {
     /// never swept, so their sites come from the syntax layer. One that can see none of them
     /// (by its project file, read whole) cannot use one, so its load is no gap in the answer.
     pub fn failed_projects(&self, declared: &[Declared]) -> Vec<(&Path, Unswept<'_>)> {
-        let unswept = self.unswept_projects();
+        self.failed_among(self.unswept_projects(), declared)
+    }
+
+    /// [`FindRun::failed_projects`] among `unswept` (what [`FindRun::unswept_projects`] gave).
+    pub fn failed_among<'a>(
+        &'a self,
+        unswept: Vec<(&'a Path, Unswept<'a>)>,
+        declared: &[Declared],
+    ) -> Vec<(&'a Path, Unswept<'a>)> {
         if declared.is_empty() || unswept.is_empty() {
             return unswept;
         }

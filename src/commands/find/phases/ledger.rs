@@ -297,8 +297,8 @@ fn project_ledger(
     swept: &Swept,
     sites: &[Site],
 ) -> (Vec<ProjectRow>, BTreeMap<ProjectStatus, usize>) {
-    let failed = find.failed_projects(&resolved.declared);
     let unswept_elsewhere = find.unswept_projects();
+    let failed = find.failed_among(unswept_elsewhere.clone(), &resolved.declared);
     let mut per_project = Vec::new();
     let mut counts: BTreeMap<ProjectStatus, usize> = BTreeMap::new();
     let groups = if find.fsac.ready && swept.asked && swept.anchor_outcome.is_none() {
