@@ -1051,7 +1051,7 @@ pub fn name_before_signature(text: &str, range: TextRange, name: &str) -> Option
 
 /// The byte offset of UTF-16 column `character` in `line` (its end when past it); `None`
 /// inside a character.
-fn byte_at_utf16(line: &str, character: u32) -> Option<usize> {
+pub(crate) fn byte_at_utf16(line: &str, character: u32) -> Option<usize> {
     let mut units = 0u32;
     for (byte, scalar) in line.char_indices() {
         if units == character {

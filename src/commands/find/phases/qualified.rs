@@ -16,7 +16,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use crate::commands::find::matching::{Declared, segments};
+use crate::commands::find::matching::{Declared, byte_at_utf16, segments};
 use crate::commands::find::model::texts::Texts;
 use crate::commands::find::phases::declarations::Resolved;
 use crate::commands::find::phases::find_run::FindRun;
@@ -118,8 +118,8 @@ fn may_abbreviate(find: &FindRun, qualifier: &str) -> bool {
 fn text_at<'a>(texts: &'a mut Texts, occurrence: &Occurrence) -> Option<&'a str> {
     let (_, lines) = texts.text(&occurrence.path)?;
     let line = lines.line(occurrence.range.start.line)?;
-    let start = byte_column(line, occurrence.range.start.character)?;
-    let end = byte_column(line, occurrence.range.end.character)?;
+    let start = byte_at_utf16(line, occurrence.range.start.character)?;
+    let end = byte_at_utf16(line, occurrence.range.end.character)?;
     line.get(start..end)
 }
 
@@ -132,7 +132,7 @@ fn qualifier_before(texts: &mut Texts, occurrence: &Occurrence) -> Option<String
 
 /// [`qualifier_before`] on one line, the occurrence at UTF-16 column `character`.
 fn qualifier_in(line: &str, character: u32) -> Option<String> {
-    let before = line.get(..byte_column(line, character)?)?;
+    let before = line.get(..byte_at_utf16(line, character)?)?;
     let before = before.strip_suffix('.')?;
     if let Some(quoted) = before.strip_suffix("``") {
         let open = quoted.rfind("``")?;
@@ -156,35 +156,14 @@ fn is_type_variable(texts: &mut Texts, occurrence: &Occurrence) -> bool {
 
 /// [`is_type_variable`] on one line, the occurrence at UTF-16 column `character`.
 fn type_variable_in(line: &str, character: u32) -> bool {
-    let Some(before) = byte_column(line, character).and_then(|at| line.get(..at)) else { return false };
+    let Some(before) = byte_at_utf16(line, character).and_then(|at| line.get(..at)) else { return false };
     let Some(rest) = before.strip_suffix(['\'', '^']) else { return false };
     !rest.bytes().next_back().is_some_and(is_identifier_byte)
-}
-
-/// The byte offset of a UTF-16 column in `line`.
-fn byte_column(line: &str, character: u32) -> Option<usize> {
-    let mut units = 0u32;
-    for (offset, character_here) in line.char_indices() {
-        if units == character {
-            return Some(offset);
-        }
-        units += character_here.len_utf16() as u32;
-    }
-    (units == character).then_some(line.len())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn byte_columns_count_utf16_units() {
-        assert_eq!(byte_column("a.ok", 2), Some(2));
-        assert_eq!(byte_column("é.ok", 2), Some(3));
-        assert_eq!(byte_column("😀.ok", 3), Some(5));
-        assert_eq!(byte_column("ab", 2), Some(2));
-        assert_eq!(byte_column("ab", 3), None);
-    }
 
     #[test]
     fn a_qualifier_is_the_identifier_before_the_dot() {
