@@ -252,3 +252,28 @@ async fn a_qualifier_that_may_abbreviate_the_module_is_still_asked() {
     );
     editor.stop().await;
 }
+
+/// A static member named like the lambda parameters around it (`fixtures/module-values`'s
+/// `Bag.item`, as FSharp.Control.TaskSeq's `TaskSeq.item` is in its tests): 36 lambdas `fun
+/// item -> item + n` are 72 unqualified occurrences of `item`, which F# never writes for a
+/// static member, so the text rules them out; `List.item` is asked. Before, each lambda took a
+/// definition and a references request, the bound was spent, and the answer said partial with
+/// 10 occurrences not asked.
+#[tokio::test]
+async fn unqualified_occurrences_of_a_static_member_name_cost_no_request() {
+    let workspace = fixture_copy("module-values");
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = Editor::start_ready(workspace.path(), runtime.path(), &[]).await;
+    let answer = editor.execute_result(Command::Find, json!({"query": "Bag.item", "timeoutMs": 120000})).await;
+    assert_complete(&answer);
+    let sites =
+        vec![site_row("Outcomes/Bag.fs", 5, 18, "definition"), site_row("Outcomes/Bag.fs", 8, 39, "member-usage")];
+    assert_eq!(site_rows(&answer), sites, "{answer:#}");
+    let unseen = &answer["crossCheck"]["unseenOccurrences"];
+    assert_eq!(
+        (&unseen["resolvedByText"], &unseen["definitionsAsked"], &unseen["unresolvedTotal"]),
+        (&json!(72), &json!(1), &json!(0)),
+        "{answer:#}"
+    );
+    editor.stop().await;
+}

@@ -7,7 +7,10 @@
 //!   signature's `val`) is reached through its modules only, so `Q.name` is one of its uses
 //!   only when `Q` is one of the modules or namespaces around the declaration (`AsyncResult.ok`
 //!   for `FsToolkit.ErrorHandling.AsyncResult.ok`) or a module abbreviation that may stand for
-//!   one; `Result.ok`, `Validation.ok` or `x.ok` is another symbol.
+//!   one; `Result.ok`, `Validation.ok` or `x.ok` is another symbol;
+//! * an unqualified occurrence of a static member's name: F# names a static member qualified
+//!   (`TaskSeq.item`, inside its type too), so `fun item -> item + 1` is another symbol, in a
+//!   file without `open type`.
 //!
 //! Nothing is ruled out by its qualifier for a name any resolved declaration of which is not
 //! such a value or sits where the parser could not read (its modules may be lost), nor for a
@@ -25,6 +28,19 @@ use crate::commands::find::phases::unseen::Occurrence;
 use crate::syntax::model::DeclarationKind;
 use crate::syntax::words::is_identifier_byte;
 
+/// What the text can rule out for the occurrences of one declared name.
+enum NameRule {
+    /// Nothing beyond type variables.
+    Nothing,
+    /// Every declaration is a module's value: an occurrence qualified by none of these
+    /// modules or namespaces (nor by a possible abbreviation) is another symbol.
+    ModuleValue(HashSet<String>),
+    /// Every declaration is a static member, which F# always names qualified (`T.item`, inside
+    /// the type too): an occurrence with no `.` before it is another symbol, in a file without
+    /// `open type`.
+    StaticMember,
+}
+
 /// The occurrences not ruled out (see [the module](self)), in order, and how many were.
 pub(super) fn rule_out_by_text(
     find: &FindRun,
@@ -32,8 +48,9 @@ pub(super) fn rule_out_by_text(
     resolved: &Resolved,
     occurrences: Vec<Occurrence>,
 ) -> (Vec<Occurrence>, usize) {
-    let mut qualifiers_of: HashMap<String, Option<HashSet<String>>> = HashMap::new();
+    let mut rules: HashMap<String, NameRule> = HashMap::new();
     let mut abbreviation: HashMap<String, bool> = HashMap::new();
+    let mut opens_types: HashMap<std::path::PathBuf, bool> = HashMap::new();
     let query_segments: HashSet<String> =
         find.arguments.query.as_deref().map(segments).unwrap_or_default().into_iter().collect();
     let mut kept = Vec::with_capacity(occurrences.len());
@@ -47,15 +64,24 @@ pub(super) fn rule_out_by_text(
             ruled_out += 1;
             continue;
         }
-        let allowed =
-            qualifiers_of.entry(name.clone()).or_insert_with(|| module_value_qualifiers(find, resolved, &name));
-        let other = allowed.as_ref().is_some_and(|allowed| {
-            qualifier_before(texts, &occurrence).is_some_and(|qualifier| {
+        if !rules.contains_key(&name) {
+            let rule = name_rule(find, texts, resolved, &name);
+            rules.insert(name.clone(), rule);
+        }
+        let other = match &rules[&name] {
+            NameRule::Nothing => false,
+            NameRule::ModuleValue(allowed) => qualifier_before(texts, &occurrence).is_some_and(|qualifier| {
                 !allowed.contains(&qualifier)
                     && !query_segments.contains(&qualifier)
                     && !*abbreviation.entry(qualifier.clone()).or_insert_with(|| may_abbreviate(find, &qualifier))
-            })
-        });
+            }),
+            NameRule::StaticMember => {
+                unqualified(texts, &occurrence)
+                    && !*opens_types.entry(occurrence.path.clone()).or_insert_with(|| {
+                        texts.text(&occurrence.path).is_none_or(|(text, _)| text.contains("open type"))
+                    })
+            }
+        };
         if other {
             ruled_out += 1;
         } else {
@@ -65,11 +91,27 @@ pub(super) fn rule_out_by_text(
     (kept, ruled_out)
 }
 
-/// The modules and namespaces around every resolved declaration named `name`, when each is a
-/// module's value the parser read with certainty; `None` when one is anything else.
-fn module_value_qualifiers(find: &FindRun, resolved: &Resolved, name: &str) -> Option<HashSet<String>> {
+/// The rule for `name`'s occurrences: see [`NameRule`].
+fn name_rule(find: &FindRun, texts: &mut Texts, resolved: &Resolved, name: &str) -> NameRule {
+    let named: Vec<&Declared> = resolved.declared.iter().filter(|declaration| declaration.name() == name).collect();
+    if named.is_empty() {
+        return NameRule::Nothing;
+    }
+    // Each a static member by its text, and one at least read with certainty (a signature the
+    // parser read in part is its implementation's symbol).
+    if named.iter().all(|declaration| is_static_member(texts, declaration))
+        && named.iter().any(|declaration| indexed_with_certainty(find, declaration, DeclarationKind::Member))
+    {
+        return NameRule::StaticMember;
+    }
+    module_value_qualifiers(find, &named).map_or(NameRule::Nothing, NameRule::ModuleValue)
+}
+
+/// The modules and namespaces around every declaration of `named`, when each is a module's
+/// value the parser read with certainty; `None` when one is anything else.
+fn module_value_qualifiers(find: &FindRun, named: &[&Declared]) -> Option<HashSet<String>> {
     let mut allowed = HashSet::new();
-    for declaration in resolved.declared.iter().filter(|declaration| declaration.name() == name) {
+    for declaration in named {
         if !is_certain_module_value(find, declaration) {
             return None;
         }
@@ -87,10 +129,26 @@ fn module_value_qualifiers(find: &FindRun, resolved: &Resolved, name: &str) -> O
 
 fn is_certain_module_value(find: &FindRun, declaration: &Declared) -> bool {
     let Some(kind) = declaration.kind else { return false };
-    if !matches!(kind, DeclarationKind::Let | DeclarationKind::Val) || !named_through_modules(&find.index, declaration)
-    {
+    matches!(kind, DeclarationKind::Let | DeclarationKind::Val)
+        && named_through_modules(&find.index, declaration)
+        && indexed_with_certainty(find, declaration, kind)
+}
+
+/// Whether the declaration is a member whose header, read from the text, says `static`.
+fn is_static_member(texts: &mut Texts, declaration: &Declared) -> bool {
+    let (Some(DeclarationKind::Member), Some((start, end))) = (declaration.kind, declaration.header_bytes) else {
         return false;
-    }
+    };
+    let Some((text, _)) = texts.text(&declaration.path) else { return false };
+    let Some(header) = text.get(start as usize..end as usize) else { return false };
+    // `static` as a word before the header's first `member`.
+    let words: Vec<&str> = header.split(|character: char| !(character.is_alphanumeric() || character == '_')).collect();
+    let member = words.iter().position(|word| *word == "member");
+    member.is_some_and(|member| words[..member].contains(&"static"))
+}
+
+/// Whether the index holds the declaration (its kind, at its name) read with certainty.
+fn indexed_with_certainty(find: &FindRun, declaration: &Declared, kind: DeclarationKind) -> bool {
     find.index.file(&declaration.path).is_some_and(|file| {
         file.index.declarations.iter().any(|candidate| {
             candidate.kind == kind && candidate.name_range() == declaration.name_range && candidate.certain
@@ -144,6 +202,23 @@ fn qualifier_in(line: &str, character: u32) -> Option<String> {
     qualifier.chars().next().is_some_and(|first| first.is_alphabetic() || first == '_').then(|| qualifier.to_owned())
 }
 
+/// Whether something other than a `.` comes before the occurrence on its line (an occurrence
+/// first on its line may continue a `.` of the line above: not unqualified).
+fn unqualified(texts: &mut Texts, occurrence: &Occurrence) -> bool {
+    texts.text(&occurrence.path).is_some_and(|(_, lines)| {
+        lines
+            .line(occurrence.range.start.line)
+            .is_some_and(|line| unqualified_in(line, occurrence.range.start.character))
+    })
+}
+
+/// [`unqualified`] on one line, the occurrence at UTF-16 column `character`.
+fn unqualified_in(line: &str, character: u32) -> bool {
+    let Some(before) = byte_at_utf16(line, character).and_then(|at| line.get(..at)) else { return false };
+    let before = before.trim_end();
+    !before.is_empty() && !before.ends_with('.')
+}
+
 /// Whether the occurrence is a type variable's name: `'` or `^` just before it, not ending
 /// an identifier (`x'` is one identifier).
 fn is_type_variable(texts: &mut Texts, occurrence: &Occurrence) -> bool {
@@ -176,6 +251,15 @@ mod tests {
         assert_eq!(qualifier_in("[1..ok]", 4), None);
         assert_eq!(qualifier_in("(f x).ok", 6), None);
         assert_eq!(qualifier_in("1.ok", 2), None);
+    }
+
+    #[test]
+    fn an_unqualified_occurrence_has_something_but_a_dot_before_it() {
+        assert!(unqualified_in("fun item -> sum + item", 4));
+        assert!(unqualified_in("fun item -> sum + item", 18));
+        assert!(!unqualified_in("TaskSeq.item 3 xs", 8));
+        assert!(!unqualified_in("TaskSeq. item 3 xs", 9));
+        assert!(!unqualified_in("    item", 4));
     }
 
     #[test]
