@@ -8,6 +8,8 @@
 //!   only when `Q` is one of the modules or namespaces around the declaration (`AsyncResult.ok`
 //!   for `FsToolkit.ErrorHandling.AsyncResult.ok`) or a module abbreviation that may stand for
 //!   one; `Result.ok`, `Validation.ok` or `x.ok` is another symbol;
+//! * a module value's name used bare inside a function or member with a parameter of that name
+//!   (`let bindRequireTrue error x = … error …`): the parameter shadows it;
 //! * an unqualified occurrence of a static member's name: F# names a static member qualified
 //!   (`TaskSeq.item`, inside its type too), so `fun item -> item + 1` is another symbol, in a
 //!   file without `open type`.
@@ -70,11 +72,14 @@ pub(super) fn rule_out_by_text(
         }
         let other = match &rules[&name] {
             NameRule::Nothing => false,
-            NameRule::ModuleValue(allowed) => qualifier_before(texts, &occurrence).is_some_and(|qualifier| {
-                !allowed.contains(&qualifier)
-                    && !query_segments.contains(&qualifier)
-                    && !*abbreviation.entry(qualifier.clone()).or_insert_with(|| may_abbreviate(find, &qualifier))
-            }),
+            NameRule::ModuleValue(allowed) => match qualifier_before(texts, &occurrence) {
+                Some(qualifier) => {
+                    !allowed.contains(&qualifier)
+                        && !query_segments.contains(&qualifier)
+                        && !*abbreviation.entry(qualifier.clone()).or_insert_with(|| may_abbreviate(find, &qualifier))
+                }
+                None => unqualified(texts, &occurrence) && shadowed_by_a_parameter(find, texts, &occurrence, &name),
+            },
             NameRule::StaticMember => {
                 unqualified(texts, &occurrence)
                     && !*opens_types.entry(occurrence.path.clone()).or_insert_with(|| {
@@ -202,6 +207,73 @@ fn qualifier_in(line: &str, character: u32) -> Option<String> {
     qualifier.chars().next().is_some_and(|first| first.is_alphabetic() || first == '_').then(|| qualifier.to_owned())
 }
 
+/// Whether a function or member around the occurrence declares a parameter of its name
+/// (`let setError (error: 'e) … = … error …`): the occurrence is that parameter or a use of it,
+/// never the module's value it shadows. Parameters are read from the header's text: `(name: …)`,
+/// `(name)`, in a tuple, or curried `let f name x =`.
+fn shadowed_by_a_parameter(find: &FindRun, texts: &mut Texts, occurrence: &Occurrence, name: &str) -> bool {
+    let Some(file) = find.index.file(&occurrence.path) else { return false };
+    let Some((text, _)) = texts.text(&occurrence.path) else { return false };
+    let at = occurrence.range.start;
+    file.index.declarations.iter().any(|declaration| {
+        matches!(declaration.kind, DeclarationKind::Let | DeclarationKind::Member | DeclarationKind::Override)
+            && declaration.certain
+            && declaration.range.start <= at
+            && at < declaration.range.end
+            && text
+                .get(declaration.header_bytes.0 as usize..declaration.header_bytes.1 as usize)
+                .is_some_and(|header| declares_parameter(header, name))
+    })
+}
+
+/// Whether `header` declares the parameter `name`: the word with `(` or `,` before it and
+/// `:`, `)` or `,` after it (spaces aside).
+fn declares_parameter(header: &str, name: &str) -> bool {
+    let bytes = header.as_bytes();
+    let mut from = 0;
+    while let Some(found) = header[from..].find(name) {
+        let start = from + found;
+        let end = start + name.len();
+        from = end;
+        if bytes.get(end).is_some_and(|byte| is_identifier_byte(*byte))
+            || start.checked_sub(1).is_some_and(|before| is_identifier_byte(bytes[before]))
+        {
+            continue;
+        }
+        let before = header[..start].trim_end().chars().next_back();
+        let after = header[end..].trim_start().chars().next();
+        if (matches!(before, Some('(' | ',')) && matches!(after, Some(':' | ')' | ',')))
+            || curried_parameter(&header[..start])
+        {
+            return true;
+        }
+    }
+    false
+}
+
+/// Whether a word after `prefix` is a curried parameter, `let f error x =`: the prefix holds,
+/// outside brackets, no `:` or `=` and, past the keywords, the function's name at least.
+fn curried_parameter(prefix: &str) -> bool {
+    const KEYWORDS: &[&str] = &[
+        "let", "inline", "rec", "private", "internal", "public", "member", "static", "override", "default", "and",
+        "abstract", "mutable",
+    ];
+    let mut depth = 0u32;
+    let mut outside = String::new();
+    for character in prefix.chars() {
+        match character {
+            '(' | '[' | '{' | '<' => depth += 1,
+            ')' | ']' | '}' | '>' => depth = depth.saturating_sub(1),
+            ':' | '=' if depth == 0 => return false,
+            _ if depth == 0 => outside.push(character),
+            _ => {}
+        }
+    }
+    depth == 0
+        && prefix.ends_with(char::is_whitespace)
+        && outside.split_whitespace().any(|word| !KEYWORDS.contains(&word))
+}
+
 /// Whether something other than a `.` comes before the occurrence on its line (an occurrence
 /// first on its line may continue a `.` of the line above: not unqualified).
 fn unqualified(texts: &mut Texts, occurrence: &Occurrence) -> bool {
@@ -260,6 +332,22 @@ mod tests {
         assert!(!unqualified_in("TaskSeq.item 3 xs", 8));
         assert!(!unqualified_in("TaskSeq. item 3 xs", 9));
         assert!(!unqualified_in("    item", 4));
+    }
+
+    #[test]
+    fn a_parameter_is_read_from_a_header() {
+        assert!(declares_parameter("let inline setError\n        (error: 'errorOutput)\n        : R =", "error"));
+        assert!(declares_parameter("let f (a, error) =", "error"));
+        assert!(declares_parameter("member _.M(x: int, error) =", "error"));
+        assert!(!declares_parameter("let f (x: error) =", "error"));
+        assert!(!declares_parameter("let f (errors: int) =", "error"));
+        assert!(declares_parameter("let f error =", "error"));
+        assert!(declares_parameter("let inline bindRequireEqual y error x =", "error"));
+        assert!(declares_parameter("member this.M (x: int) error =", "error"));
+        assert!(!declares_parameter("let inline error x =", "error"));
+        assert!(!declares_parameter("let f (x: int) : error =", "error"));
+        assert!(!declares_parameter("let f<'a> =", "a"));
+        assert!(!declares_parameter("let error (x: 'error) =", "error"));
     }
 
     #[test]
