@@ -186,11 +186,16 @@ fn text_at<'a>(texts: &'a mut Texts, occurrence: &Occurrence) -> Option<&'a str>
     line.get(start..end)
 }
 
+/// `read` of the occurrence's line and its UTF-16 column; `None` when the line cannot be read.
+fn on_line<T>(texts: &mut Texts, occurrence: &Occurrence, read: impl FnOnce(&str, u32) -> T) -> Option<T> {
+    let (_, lines) = texts.text(&occurrence.path)?;
+    Some(read(lines.line(occurrence.range.start.line)?, occurrence.range.start.character))
+}
+
 /// The identifier written just before the occurrence and a `.` (`Result` of `Result.ok`,
 /// backticks taken off), on its line; `None` when the occurrence is not qualified so.
 fn qualifier_before(texts: &mut Texts, occurrence: &Occurrence) -> Option<String> {
-    let (_, lines) = texts.text(&occurrence.path)?;
-    qualifier_in(lines.line(occurrence.range.start.line)?, occurrence.range.start.character)
+    on_line(texts, occurrence, qualifier_in).flatten()
 }
 
 /// [`qualifier_before`] on one line, the occurrence at UTF-16 column `character`.
@@ -277,11 +282,7 @@ fn curried_parameter(prefix: &str) -> bool {
 /// Whether something other than a `.` comes before the occurrence on its line (an occurrence
 /// first on its line may continue a `.` of the line above: not unqualified).
 fn unqualified(texts: &mut Texts, occurrence: &Occurrence) -> bool {
-    texts.text(&occurrence.path).is_some_and(|(_, lines)| {
-        lines
-            .line(occurrence.range.start.line)
-            .is_some_and(|line| unqualified_in(line, occurrence.range.start.character))
-    })
+    on_line(texts, occurrence, unqualified_in).unwrap_or(false)
 }
 
 /// [`unqualified`] on one line, the occurrence at UTF-16 column `character`.
@@ -294,11 +295,7 @@ fn unqualified_in(line: &str, character: u32) -> bool {
 /// Whether the occurrence is a type variable's name: `'` or `^` just before it, not ending
 /// an identifier (`x'` is one identifier).
 fn is_type_variable(texts: &mut Texts, occurrence: &Occurrence) -> bool {
-    texts.text(&occurrence.path).is_some_and(|(_, lines)| {
-        lines
-            .line(occurrence.range.start.line)
-            .is_some_and(|line| type_variable_in(line, occurrence.range.start.character))
-    })
+    on_line(texts, occurrence, type_variable_in).unwrap_or(false)
 }
 
 /// [`is_type_variable`] on one line, the occurrence at UTF-16 column `character`.
