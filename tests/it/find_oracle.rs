@@ -159,14 +159,24 @@ fn the_oracle_catches_a_backend_that_drops_one_use() {
 /// fixtures/referee only loads for real: a NuGet package, `REFEREE_STRICT` from
 /// `Directory.Build.props`, a project with two target frameworks and compile items for one of
 /// them. Behind the .NET double, whatever fslens says complete is the compiler's answer, and a
-/// name declared twice across `#if`/`#else` or across target frameworks is honestly partial.
+/// name declared twice across `#if`/`#else` or across target frameworks is partial.
 #[test]
 fn no_find_on_the_referee_solution_says_complete_while_the_compiler_disagrees() {
     let workspace = fixture_copy("referee");
     let (output, report) = run_oracle_with(&double_command(), workspace.path(), &[], &[]);
     let stdout = assert_no_wrong_answer(&output, &report);
-    // Declared in Modern.fs (net10.0, loaded) and in Legacy.fs (netstandard2.0 only).
-    assert_eq!(verdicts_of(&report, "Platform.describe"), ["honestly-partial"], "{stdout}");
+    // Declared in Modern.fs (net10.0, loaded) and in Legacy.fs (netstandard2.0 only): fslens
+    // says partial, and its rows in Legacy.fs, a file the checked configuration does not
+    // compile, are outside the oracle's view (set aside), so the rows it can judge are equal.
+    assert_eq!(verdicts_of(&report, "Platform.describe"), ["partial-but-equal"], "{stdout}");
+    let describe =
+        report["judgements"].as_array().unwrap().iter().find(|judgement| judgement["query"] == "Platform.describe");
+    let outside = describe.map(|judgement| judgement["outsideProjects"].clone()).unwrap_or_default();
+    let outside = outside.as_array().unwrap_or_else(|| panic!("Platform.describe was not judged: {stdout}"));
+    assert!(
+        !outside.is_empty() && outside.iter().all(|site| site.as_str().is_some_and(|site| site.contains("Legacy.fs"))),
+        "{outside:?}"
+    );
     // Used from three projects, one of them through a NuGet package's API, and in Strict.fs's
     // `#else` of `#if REFEREE_STRICT`, which the build (REFEREE_STRICT defined) never compiles:
     // that use is an `inactive` row, so the answer is not complete, and it is the only

@@ -20,15 +20,22 @@
 //! AsyncResult`).
 
 use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
 
 use crate::commands::find::matching::{Declared, byte_at_utf16, segments};
 use crate::commands::find::model::texts::Texts;
 use crate::commands::find::phases::declarations::Resolved;
 use crate::commands::find::phases::find_run::FindRun;
 use crate::commands::find::phases::narrowing::named_through_modules;
-use crate::commands::find::phases::unseen::Occurrence;
-use crate::syntax::model::DeclarationKind;
+use crate::syntax::model::{DeclarationKind, TextRange};
 use crate::syntax::words::is_identifier_byte;
+
+/// One occurrence of a declared name no site covers.
+#[derive(Clone, Debug)]
+pub(super) struct Occurrence {
+    pub(super) path: PathBuf,
+    pub(super) range: TextRange,
+}
 
 /// What the text can rule out for the occurrences of one declared name.
 enum NameRule {
@@ -52,7 +59,7 @@ pub(super) fn rule_out_by_text(
 ) -> (Vec<Occurrence>, usize) {
     let mut rules: HashMap<String, NameRule> = HashMap::new();
     let mut abbreviation: HashMap<String, bool> = HashMap::new();
-    let mut opens_types: HashMap<std::path::PathBuf, bool> = HashMap::new();
+    let mut opens_types: HashMap<PathBuf, bool> = HashMap::new();
     let query_segments: HashSet<String> =
         find.arguments.query.as_deref().map(segments).unwrap_or_default().into_iter().collect();
     let mut kept = Vec::with_capacity(occurrences.len());

@@ -47,12 +47,7 @@ const LISTED_AT_MOST: usize = 50;
 /// How many definition requests run side by side.
 const DEFINITIONS_IN_FLIGHT: usize = 4;
 
-/// One occurrence no site covers.
-#[derive(Clone, Debug)]
-pub(super) struct Occurrence {
-    pub(super) path: PathBuf,
-    pub(super) range: TextRange,
-}
+pub(super) use crate::commands::find::phases::qualified::Occurrence;
 
 /// A use FSAC's references missed: the occurrence, and the slot in `declared` of the
 /// declaration its definition is.
