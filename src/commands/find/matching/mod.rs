@@ -20,7 +20,7 @@ use serde_json::{Value, json};
 use crate::commands::find::model::arguments::{FindArguments, FindKind};
 use crate::commands::find::model::work::{FileKey, Work};
 use crate::syntax::model::{Access, Declaration, DeclarationKind, HealthStatus, NameId, Position, TextRange};
-use crate::syntax::{SyntaxIndex, names, render_signature};
+use crate::syntax::{FileIndex, SyntaxIndex, names, render_signature};
 
 /// One resolved declaration.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -662,28 +662,15 @@ fn partner_in_partner_file(
     // them is that declaration's partner, never this one's (a `.fsi` whose `module LowPriority`
     // members the grammar lost or put in the class, beside `HighPriority.Bind`: `LowPriority.Bind`
     // of the `.fs` is not `HighPriority`'s).
-    let own_full_names: HashSet<String> = own
-        .index
-        .declarations
-        .iter()
-        .enumerate()
-        .filter(|(_, other)| {
-            work.compared(1);
-            plain_name(&index.name(other.name)) == name
-        })
-        .map(|(own_slot, _)| index.full_name(&own.index, own_slot))
-        .collect();
+    let own_full_names: HashSet<String> =
+        named_in(index, &own.index, &name, work).map(|(own_slot, _)| index.full_name(&own.index, own_slot)).collect();
     let signature_partner = is_signature_file(&partner_path);
-    let mut unpaired = file
-        .index
-        .declarations
-        .iter()
-        .enumerate()
-        .filter(|(_, candidate)| {
-            work.compared(1);
-            plain_name(&index.name(candidate.name)) == name
-                && if signature_partner { kinds_pair(candidate.kind, kind) } else { kinds_pair(kind, candidate.kind) }
-        })
+    let mut unpaired = named_in(index, &file.index, &name, work)
+        .filter(
+            |(_, candidate)| {
+                if signature_partner { kinds_pair(candidate.kind, kind) } else { kinds_pair(kind, candidate.kind) }
+            },
+        )
         .map(|(slot, candidate)| (index.full_name(&file.index, slot), candidate))
         .filter(|(full_name, _)| !own_full_names.contains(full_name));
     let (Some((full_name, candidate)), None) = (unpaired.next(), unpaired.next()) else { return None };
@@ -692,6 +679,19 @@ fn partner_in_partner_file(
     }
     known.insert(&partner_path, candidate.name_range());
     Some(Declared::from_index(full_name, partner_path.clone(), candidate))
+}
+
+/// The declarations of `file` (with their slots) whose plain name is `name`.
+fn named_in<'a>(
+    index: &'a SyntaxIndex,
+    file: &'a FileIndex,
+    name: &'a str,
+    work: &'a Work,
+) -> impl Iterator<Item = (usize, &'a Declaration)> + 'a {
+    file.declarations.iter().enumerate().filter(move |(_, declaration)| {
+        work.compared(1);
+        plain_name(&index.name(declaration.name)) == name
+    })
 }
 
 /// `X.fs` for `X.fsi` and `X.fsi` for `X.fs`.
