@@ -396,7 +396,7 @@ fn judged<'a>(report: &'a Value, name: &str) -> &'a Value {
 /// starts at `Qualifiers`, a row `total` at its end); one row spans from its line's start to
 /// the use's end (it ends where the use ends).
 /// - rows naming their symbol (full name and `symbolKind`): exact; the same answer saying
-///   partial: partial-but-equal;
+///   partial: partial-but-equal, with the answer's `notes` in the report;
 /// - rows without `symbolKind` (one label for both, today's answer): wrong while complete,
 ///   though the sites are right with the labels ignored (`mergedEqual`);
 /// - every row labelled the type: wrong while complete;
@@ -472,7 +472,8 @@ fn the_oracle_judges_each_symbol_a_query_names_against_the_rows_labelled_with_it
     let answer = |status: &str, sites: &[Value]| json!({ "status": status, "sites": sites });
     let answers = json!({ "answers": [
         { "query": "Trees.Tree", "name": "split", "answer": answer("ok", &split) },
-        { "query": "Trees.Tree", "name": "split-partial", "answer": answer("partial", &split) },
+        { "query": "Trees.Tree", "name": "split-partial",
+          "answer": { "status": "partial", "sites": &split, "notes": ["the deadline ran out"] } },
         { "query": "Trees.Tree", "name": "unkinded", "answer": answer("ok", &unkinded) },
         { "query": "Trees.Tree", "name": "all-type", "answer": answer("ok", &all_type) },
         { "query": "Trees.Tree", "name": "dropped-one", "answer": answer("ok", &dropped_one) },
@@ -484,7 +485,11 @@ fn the_oracle_judges_each_symbol_a_query_names_against_the_rows_labelled_with_it
     assert_eq!(output.status.code(), Some(1), "wrong answers make the oracle exit 1: {report}");
     assert_eq!(judged(&report, "split")["verdict"], "exact", "{report}");
     assert_eq!(judged(&report, "total")["verdict"], "exact", "{report}");
-    assert_eq!(judged(&report, "split-partial")["verdict"], "partial-but-equal", "{report}");
+    let split_partial = judged(&report, "split-partial");
+    assert_eq!(split_partial["verdict"], "partial-but-equal", "{report}");
+    // A judgement that is not exact keeps the answer's own words on why.
+    assert_eq!(split_partial["notes"], json!(["the deadline ran out"]), "{split_partial}");
+    assert_eq!(judged(&report, "split").get("notes"), None, "{report}");
     for name in ["unkinded", "all-type"] {
         let merged = judged(&report, name);
         assert_eq!(merged["verdict"], "wrong-while-complete", "{merged}");

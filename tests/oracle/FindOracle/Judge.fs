@@ -73,6 +73,8 @@ type Judgement =
       Verdict: Verdict
       Status: string
       Outcome: string
+      /// The answer's `notes` (why it is not complete, what it could not see).
+      Notes: string list
       Expected: int
       Answered: int
       /// In the compiler's uses, not in fslens's answer with the symbol's label.
@@ -265,7 +267,7 @@ let judgeAnswer (workspace: Checked) (symbol: Declared) (answerName: string) (an
     let expectedCount = named |> List.sumBy (fun (_, _, _, sites) -> sites.Length)
     match answer with
     | Error error ->
-        { Symbol = symbol; Query = queryText; AnswerName = answerName; Verdict = Failed; Status = "error"; Outcome = ""
+        { Symbol = symbol; Query = queryText; AnswerName = answerName; Verdict = Failed; Status = "error"; Outcome = ""; Notes = []
           Expected = expectedCount; Answered = 0; Missing = []; Extra = []; PerSymbol = []; Unassigned = []
           OutsideProjects = []; MergedEqual = false; Error = Some(error.ToJsonString()); ElapsedMs = elapsed }
     | Ok pages ->
@@ -304,6 +306,10 @@ let judgeAnswer (workspace: Checked) (symbol: Declared) (answerName: string) (an
             | false, false -> HonestlyPartial
         { Symbol = symbol; Query = queryText; AnswerName = answerName; Verdict = verdict
           Status = field "status"; Outcome = field "outcome"
+          Notes =
+            match first["notes"] with
+            | :? JsonArray as notes -> notes |> Seq.choose (fun note -> match note with null -> None | note -> Some(note.ToString())) |> List.ofSeq
+            | _ -> []
           Expected = expectedCount; Answered = rows.Length
           Missing = perSymbol |> List.collect (fun judged -> judged.Missing) |> List.distinct |> List.sort
           Extra = (perSymbol |> List.collect (fun judged -> judged.Extra)) @ (unassigned |> List.map fst) |> List.distinct |> List.sort

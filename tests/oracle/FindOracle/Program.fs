@@ -164,6 +164,8 @@ let run (options: Options) =
             entry["verdict"] <- JsonValue.Create(verdictName judgement.Verdict)
             entry["status"] <- JsonValue.Create judgement.Status
             entry["outcome"] <- JsonValue.Create judgement.Outcome
+            if judgement.Verdict <> Exact then
+                entry["notes"] <- JsonArray(judgement.Notes |> List.map (fun note -> JsonValue.Create note :> JsonNode) |> Array.ofList)
             entry["compilerSites"] <- JsonValue.Create judgement.Expected
             entry["fslensSites"] <- JsonValue.Create judgement.Answered
             if judgement.AnswerName <> "" then entry["answer"] <- JsonValue.Create judgement.AnswerName
