@@ -12,7 +12,9 @@
 # user without this machine's missing pieces would run it:
 # - its `global.json` is taken out (a pin to SDK 8 or 9 stops every `dotnet` command on SDK 10);
 # - analyzer packages (Ionide.Analyzers, G-Research.FSharp.Analyzers, FSharp.Analyzers.Build)
-#   are taken out of its project files;
+#   are taken out of its project files, and so are packages the compiled code does not need:
+#   Expecto's `dotnet test` adapter (YoloDev.Expecto.TestSdk, with `GenerateProgramFile`
+#   false as it sets) and test runners only Fable code opens (Fable.Mocha, Fable.Pyxpecto);
 # - `Directory.Build.rsp` passes `-p:WarningsNotAsErrors=NU1603` to every MSBuild run (a
 #   package registry without the exact FSharp.Core a library asks for serves the next one and
 #   warns NU1603, which `TreatWarningsAsErrors` would make an error), and so does a
@@ -123,10 +125,24 @@ prepare_library() {
             sed -Ei "/<(PackageReference|PackageVersion) (Include|Update)=\"$analyzers\"[^>]*\/>/d" "$file"
         fi
     done < <(find "$root" \( -name '*.fsproj' -o -name '*.props' -o -name '*.targets' \) -print0)
+    # Packages the compiled code does not need, which this machine's package copy may lack:
+    # Expecto's `dotnet test` adapter (the tests compile without it; it only lets `dotnet test`
+    # find them, and the program file it keeps the test SDK from generating is kept out below)
+    # and the test runners only `#if FABLE_COMPILER…` code opens (Fable.Mocha, Fable.Pyxpecto).
+    local unneeded='(YoloDev\.Expecto\.TestSdk|Fable\.Mocha|Fable\.Pyxpecto)' program_file=""
+    while IFS= read -r -d '' file; do
+        if grep -Eq "Include=\"$unneeded\"" "$file"; then
+            echo "packages the compiled code does not need taken out of ${file#"$root"/}: $(grep -Eo "Include=\"$unneeded\"" "$file" | cut -d'"' -f2 | sort -u | tr '\n' ' ')"
+            if grep -Eq 'Include="YoloDev\.Expecto\.TestSdk"' "$file"; then
+                program_file='<GenerateProgramFile>false</GenerateProgramFile>'
+            fi
+            sed -Ei "/<(PackageReference|PackageVersion) (Include|Update)=\"$unneeded\"[^>]*\/>/d" "$file"
+        fi
+    done < <(find "$root" \( -name '*.fsproj' -o -name '*.props' -o -name '*.targets' \) -print0)
     printf '%s\n' '-p:WarningsNotAsErrors=NU1603' >"$root/Directory.Build.rsp"
     # `dotnet build`'s own restore does not read that response file: NU1603 is also taken out
     # of the warnings in a Directory.Build.targets (read after each project's own NoWarn).
-    local no_warn='  <PropertyGroup><NoWarn>$(NoWarn);NU1603</NoWarn></PropertyGroup>'
+    local no_warn="  <PropertyGroup><NoWarn>\$(NoWarn);NU1603</NoWarn>$program_file</PropertyGroup>"
     if [ -f "$root/Directory.Build.targets" ]; then
         python3 - "$root/Directory.Build.targets" "$no_warn" <<'PYTHON'
 import sys

@@ -327,6 +327,22 @@ fn every_find_on_the_measures_fixture_is_exact() {
     assert_every_find_exact("measures", &["Measures.km", "Measures.mi", "Measures.Route"], 3);
 }
 
+/// fixtures/quoted-modules: top-level modules named in double backticks inside a dotted name,
+/// as test projects name them (``module Quoted.Tests.``Bug #42 -- asynchronous`` ``, and one
+/// whose quoted name holds parentheses), beside `namespace Quoted.Tests` and `module
+/// Quoted.Tests.Use` in other files. The oracle asks each name as a user writes it, in
+/// backticks. Before: the declaration's last segment could not be placed (backticks), so FSAC
+/// was asked at its first segment, namespace `Quoted`, and every `namespace Quoted.Tests` /
+/// `module Quoted.Tests.X` line was answered as the module's.
+#[test]
+fn every_find_on_the_quoted_modules_fixture_is_exact() {
+    assert_every_find_exact(
+        "quoted-modules",
+        &["Tests.``Bug #42 -- asynchronous``", "Tests.``Release notes (v2)``", "Tests.Shared"],
+        8,
+    );
+}
+
 /// The oracle over a fixture with the FSAC double: no wrong answer, each of `queries` asked and
 /// exact, at least `at_least` symbols asked, and every one exact.
 fn assert_every_find_exact(fixture: &str, queries: &[&str], at_least: usize) {

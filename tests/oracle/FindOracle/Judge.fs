@@ -92,11 +92,28 @@ type Judgement =
       Error: string option
       ElapsedMs: int64 }
 
-/// The query a user types for the symbol: `Parent.Name`, or the bare name without a parent.
+/// F#'s keywords, which a name can only be written as in double backticks.
+let private keywords =
+    set [ "abstract"; "and"; "as"; "assert"; "base"; "begin"; "class"; "default"; "delegate"; "do"; "done"
+          "downcast"; "downto"; "elif"; "else"; "end"; "exception"; "extern"; "false"; "finally"; "fixed"; "for"
+          "fun"; "function"; "global"; "if"; "in"; "inherit"; "inline"; "interface"; "internal"; "lazy"; "let"
+          "match"; "member"; "module"; "mutable"; "namespace"; "new"; "not"; "null"; "of"; "open"; "or"
+          "override"; "private"; "public"; "rec"; "return"; "select"; "static"; "struct"; "then"; "to"; "true"
+          "try"; "type"; "upcast"; "use"; "val"; "void"; "when"; "while"; "with"; "yield"; "const" ]
+
+/// A name as a user writes it: in double backticks when it is no plain identifier
+/// (```` ``Bug #42 -- asynchronous`` ````, a keyword); an operator or a quoted name as it is.
+let written (name: string) =
+    let plain = Text.RegularExpressions.Regex.IsMatch(name, "^[A-Za-z_][A-Za-z0-9_']*$")
+    if name.StartsWith "``" || name.StartsWith "(" || (plain && not (keywords.Contains name)) then name
+    else $"``{name}``"
+
+/// The query a user types for the symbol: `Parent.Name`, or the bare name without a parent,
+/// each in backticks when it needs them.
 let query (symbol: Declared) =
     match symbol.Parent with
-    | Some parent when parent <> "" -> $"{parent}.{symbol.DisplayName}"
-    | _ -> symbol.DisplayName
+    | Some parent when parent <> "" -> $"{written parent}.{written symbol.DisplayName}"
+    | _ -> written symbol.DisplayName
 
 let private segmentBefore (fullName: string) =
     let parts = fullName.Split '.'

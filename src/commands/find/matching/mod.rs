@@ -91,25 +91,7 @@ impl Declared {
     /// The last segment of the full name as written (`value`, ``` ``my value`` ```,
     /// `(.>>.)`): a dot inside backticks or an operator's parentheses does not split.
     pub fn name(&self) -> &str {
-        let mut in_backticks = false;
-        let mut paren_depth = 0u32;
-        let mut last_dot = None;
-        let bytes = self.full_name.as_bytes();
-        let mut index = 0;
-        while index < bytes.len() {
-            match bytes[index] {
-                b'`' if bytes.get(index + 1) == Some(&b'`') => {
-                    in_backticks = !in_backticks;
-                    index += 1;
-                }
-                b'(' if !in_backticks => paren_depth += 1,
-                b')' if !in_backticks => paren_depth = paren_depth.saturating_sub(1),
-                b'.' if !in_backticks && paren_depth == 0 => last_dot = Some(index),
-                _ => {}
-            }
-            index += 1;
-        }
-        last_dot.map_or(&self.full_name, |dot| &self.full_name[dot + 1..])
+        written_segments(&self.full_name).pop().unwrap_or(&self.full_name)
     }
 
     pub fn to_json(&self, display: &dyn Fn(&Path) -> String, include_info: bool, text: Option<&str>) -> Value {
@@ -146,33 +128,34 @@ pub fn segments(name: &str) -> Vec<String> {
     if names::is_operator(name.trim()) {
         return vec![plain_name(name)];
     }
+    written_segments(name).into_iter().map(plain_name).collect()
+}
+
+/// The segments of a dotted name as written, backticks kept: a dot inside double backticks
+/// (```` ``Bug #42. async`` ````) or inside an operator's parentheses (`Parsers.(.>>.)`) does
+/// not split.
+pub fn written_segments(name: &str) -> Vec<&str> {
     let mut parts = Vec::new();
-    let mut current = String::new();
-    let mut in_backticks = false;
-    let mut paren_depth = 0u32;
-    let mut characters = name.chars().peekable();
-    while let Some(character) = characters.next() {
-        if character == '`' && characters.peek() == Some(&'`') {
-            characters.next();
-            in_backticks = !in_backticks;
-            current.push_str("``");
-            continue;
-        }
-        if !in_backticks {
-            match character {
-                '(' => paren_depth += 1,
-                ')' => paren_depth = paren_depth.saturating_sub(1),
-                _ => {}
+    let (mut start, mut in_backticks, mut paren_depth) = (0, false, 0u32);
+    let bytes = name.as_bytes();
+    let mut index = 0;
+    while index < bytes.len() {
+        match bytes[index] {
+            b'`' if bytes.get(index + 1) == Some(&b'`') => {
+                in_backticks = !in_backticks;
+                index += 1;
             }
+            b'(' if !in_backticks => paren_depth += 1,
+            b')' if !in_backticks => paren_depth = paren_depth.saturating_sub(1),
+            b'.' if !in_backticks && paren_depth == 0 => {
+                parts.push(&name[start..index]);
+                start = index + 1;
+            }
+            _ => {}
         }
-        if character == '.' && !in_backticks && paren_depth == 0 {
-            parts.push(plain_name(&current));
-            current.clear();
-        } else {
-            current.push(character);
-        }
+        index += 1;
     }
-    parts.push(plain_name(&current));
+    parts.push(&name[start..]);
     parts
 }
 
@@ -406,20 +389,22 @@ fn index_name_range(name: &str, declaration: &Declaration) -> TextRange {
     dotted_segment_ranges(name, declaration).pop().map_or_else(|| declaration.name_range(), |(_, range)| range)
 }
 
-/// The segments of a dotted namespace or module name (`namespace A.B.C`, `module A.B`) with
-/// the range each covers; empty for any other declaration, or a name the split cannot place
-/// (backticks, spaces around the dots).
+/// The segments of a dotted namespace or module name (`namespace A.B.C`, `module A.B`,
+/// ```module A.``Bug #42 -- async`` ```) with the range each covers; empty for any other
+/// declaration, or a name the split cannot place (spaces or comments around the dots).
 fn dotted_segment_ranges(name: &str, declaration: &Declaration) -> Vec<(String, TextRange)> {
-    if !matches!(declaration.kind, DeclarationKind::Namespace | DeclarationKind::Module)
-        || !name.contains('.')
-        || name.contains('`')
-        || name.contains(char::is_whitespace)
-    {
+    if !matches!(declaration.kind, DeclarationKind::Namespace | DeclarationKind::Module) {
+        return Vec::new();
+    }
+    let written = written_segments(name);
+    let placed =
+        |segment: &&str| !segment.is_empty() && (segment.starts_with("``") || !segment.contains(char::is_whitespace));
+    if written.len() < 2 || !written.iter().all(placed) {
         return Vec::new();
     }
     let mut ranges = Vec::new();
     let mut character = declaration.name_start.character;
-    for segment in name.split('.') {
+    for segment in written {
         let length = segment.encode_utf16().count() as u32;
         let start = Position { line: declaration.name_start.line, character };
         let end = Position { line: declaration.name_start.line, character: character + length };
@@ -1180,6 +1165,8 @@ mod tests {
         assert!(qualified_matches("Shipping.Domain.Shipment.Weight", "Shipment.eig", false));
         assert!(!qualified_matches("Shipping.Domain.Shipment.Weight", "Shipment.eig", true));
         assert_eq!(segments("A.``b.c``.D"), ["A", "b.c", "D"]);
+        assert_eq!(written_segments("A.``Bug #42 (b.c)``"), ["A", "``Bug #42 (b.c)``"]);
+        assert_eq!(written_segments("Parsers.(.>>.)"), ["Parsers", "(.>>.)"]);
     }
 
     /// FCS's navigation range of an abstract member is its type; the name is before the `:`.
