@@ -343,6 +343,16 @@ fn every_find_on_the_quoted_modules_fixture_is_exact() {
     );
 }
 
+/// fixtures/interface-calls: two classes implement `IStep.Next` in `interface IStep with`
+/// blocks, called through the interface seventy-odd times. F# implements interfaces
+/// explicitly, so the compiler counts no call as `Counter.Next`'s: its one site is its
+/// declaration. Before: FSAC's references at the implementation (the slot's uses) were settled
+/// by one definition request per call, 64 at most, and the rest kept the answer partial.
+#[test]
+fn every_find_on_the_interface_calls_fixture_is_exact() {
+    assert_every_find_exact("interface-calls", &["Counter.Next", "Doubler.Next", "IStep.Next"], 6);
+}
+
 /// The oracle over a fixture with the FSAC double: no wrong answer, each of `queries` asked and
 /// exact, at least `at_least` symbols asked, and every one exact.
 fn assert_every_find_exact(fixture: &str, queries: &[&str], at_least: usize) {

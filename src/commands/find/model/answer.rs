@@ -394,6 +394,9 @@ pub struct SlotRows {
     pub kept_uses: usize,
     /// Uses whose definition is another symbol (the slot, another implementation) or none.
     pub dropped_uses: usize,
+    /// Of `dropped_uses`, those dropped with no request: the query names only members of
+    /// `interface I with` blocks, which F# reaches only through the interface.
+    pub dropped_through_interface: usize,
     /// Uses whose definition could not be had: kept, and the answer not complete.
     pub unresolved: Vec<UnresolvedOccurrence>,
 }

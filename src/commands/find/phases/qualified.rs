@@ -160,7 +160,7 @@ fn is_static_member(texts: &mut Texts, declaration: &Declared) -> bool {
 }
 
 /// Whether the index holds the declaration (its kind, at its name) read with certainty.
-fn indexed_with_certainty(find: &FindRun, declaration: &Declared, kind: DeclarationKind) -> bool {
+pub(super) fn indexed_with_certainty(find: &FindRun, declaration: &Declared, kind: DeclarationKind) -> bool {
     find.index.file(&declaration.path).is_some_and(|file| {
         file.index.declarations.iter().any(|candidate| {
             candidate.kind == kind && candidate.name_range() == declaration.name_range && candidate.certain

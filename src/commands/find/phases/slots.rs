@@ -14,12 +14,14 @@ use std::collections::{HashMap, HashSet};
 use std::path::Path;
 
 use crate::commands::CommandError;
+use crate::commands::find::matching::Declared;
 use crate::commands::find::model::answer::SlotRows as SlotRowsSummary;
 use crate::commands::find::model::rows::{Site, SiteVia};
 use crate::commands::find::model::texts::{Texts, resolve_display};
 use crate::commands::find::model::work::FileKey;
 use crate::commands::find::phases::declarations::Resolved;
 use crate::commands::find::phases::find_run::FindRun;
+use crate::commands::find::phases::qualified::indexed_with_certainty;
 use crate::commands::find::phases::sweep::Swept;
 use crate::commands::find::phases::unseen::{self, Definition, Occurrence, REQUESTS_AT_MOST};
 use crate::syntax::model::{DeclarationKind, TextRange};
@@ -35,6 +37,9 @@ pub struct SlotRows {
     pub asked: usize,
     kept_uses: usize,
     dropped_uses: usize,
+    /// Of `dropped_uses`, those dropped with no request: the query names only members of
+    /// `interface I with` blocks, which every call reaches through the interface.
+    dropped_through_interface: usize,
     /// The uses whose definition could not be had, each with its reason: kept as rows.
     unresolved: Vec<(Occurrence, String)>,
 }
@@ -52,6 +57,7 @@ impl SlotRows {
             definitions_asked: self.asked,
             kept_uses: self.kept_uses,
             dropped_uses: self.dropped_uses,
+            dropped_through_interface: self.dropped_through_interface,
             unresolved: unseen::listed(&self.unresolved, display),
         })
     }
@@ -113,6 +119,20 @@ pub async fn settle(
     let uses: Vec<usize> = (0..sites.len())
         .filter(|index| sites[*index].via == SiteVia::Fsac && !asked.contains(&site_place(find, &sites[*index])))
         .collect();
+    // F# implements interfaces explicitly: a member of `interface I with` is reached only
+    // through I, so every call resolves to I's slot, never to the implementation. When the
+    // query names only such members, each use row is the slot's, and no definition is asked.
+    if resolved.declared.iter().all(|declared| is_interface_member(find, texts, declared)) {
+        slots.dropped_uses = uses.len();
+        slots.dropped_through_interface = uses.len();
+        let uses: HashSet<usize> = uses.into_iter().collect();
+        let mut index = 0;
+        sites.retain(|_| {
+            index += 1;
+            !uses.contains(&(index - 1))
+        });
+        return Ok(slots);
+    }
     let room = REQUESTS_AT_MOST.min(uses.len());
     let occurrences: Vec<Occurrence> = uses[..room]
         .iter()
@@ -150,6 +170,23 @@ pub async fn settle(
         !dropped.contains(&(index - 1))
     });
     Ok(slots)
+}
+
+/// Whether the declaration is a member of an `interface I with` block, read with certainty:
+/// the index names it an implementation (`Override`) and its header says neither `override`
+/// nor `default`.
+fn is_interface_member(find: &FindRun, texts: &mut Texts, declared: &Declared) -> bool {
+    let (Some(DeclarationKind::Override), Some((start, end))) = (declared.kind, declared.header_bytes) else {
+        return false;
+    };
+    if !indexed_with_certainty(find, declared, DeclarationKind::Override) {
+        return false;
+    }
+    let Some((text, _)) = texts.text(&declared.path) else { return false };
+    let Some(header) = text.get(start as usize..end as usize) else { return false };
+    let mut words = header.split(|character: char| !(character.is_alphanumeric() || character == '_'));
+    let words: Vec<&str> = words.by_ref().filter(|word| !word.is_empty()).collect();
+    words.contains(&"member") && !words.iter().any(|word| matches!(*word, "override" | "default"))
 }
 
 /// A site's file and range, keyed.
