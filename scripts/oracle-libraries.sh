@@ -21,7 +21,8 @@
 #   `Directory.Build.targets` (`dotnet build`'s own restore does not read the response file);
 # - a `Directory.Solution.targets` running `dotnet tool restore` is taken out (no tool feed);
 # - projects that are not the library and its tests (benchmarks, samples, build scripts, Fable
-#   test copies) are taken out, and so is any project that does not restore; both are listed.
+#   test copies) are taken out, and so is any project that does not restore, and any project
+#   referencing one taken out; all are listed.
 #
 # Sources: `ORACLE_SOURCES=DIR` holding `owner+name/repo` (a bare git directory) or
 # `owner+name` (a checkout) for each library; without it each is cloned from GitHub.
@@ -170,6 +171,25 @@ PYTHON
             remove_project "$root" "$project"
         fi
     done < <(find "$root" -name '*.fsproj' | sort)
+    # A project referencing one taken out cannot compile (its uses of that project are errors):
+    # taken out too, until none is left.
+    local changed=1
+    while [ -n "$changed" ]; do
+        changed=""
+        while IFS= read -r project; do
+            local folder reference
+            [ -f "$project" ] || continue
+            folder="$(dirname "$project")"
+            while IFS= read -r reference; do
+                if [ ! -f "$folder/${reference//\\//}" ]; then
+                    echo "left out (it references a project taken out, $reference): ${project#"$root"/}"
+                    remove_project "$root" "$project"
+                    changed=1
+                    break
+                fi
+            done < <(grep -Eo '<ProjectReference Include="[^"]+"' "$project" | cut -d'"' -f2)
+        done < <(find "$root" -name '*.fsproj' | sort)
+    done
     # The solution would name the projects taken out: every project left is loaded instead.
     find "$root" -maxdepth 2 \( -name '*.sln' -o -name '*.slnx' \) -delete
 }
