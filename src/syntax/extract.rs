@@ -1004,6 +1004,11 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
             _ => return None,
         };
         let (name, (name_start, name_end)) = self.declared_name(name_node);
+        // A modifier read as the name (`val inline f` inside an error region, where the
+        // grammar's tree goes wrong): no declaration is named by a keyword without backticks.
+        if is_modifier_keyword(&name) {
+            return None;
+        }
         Some(Declaration {
             kind: declaration_kind,
             access,
@@ -1261,6 +1266,7 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                 let Some(recovered) = recovered_line(trimmed, LineContext { inside_type, previous_sibling }) else {
                     continue;
                 };
+
                 let name_start_byte = start + indent + recovered.name_offset;
                 let name_start = self.lines.position(name_start_byte);
                 if open.is_empty() {
@@ -1270,6 +1276,18 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                 if let Some(&slot) = known.get(&name_start) {
                     let tree_kind = self.declarations[slot as usize].kind;
                     let same_kind = tree_kind == recovered.kind || (tree_kind.is_type() && recovered.kind.is_type());
+                    // A declaration the tree read inside the region but at the top, outside
+                    // every container (the error lost them: a signature's `val`s after a
+                    // `type T with` extension), belongs where the lines nest it, uncertain.
+                    if same_kind && self.declarations[slot as usize].parent == NO_PARENT {
+                        let parent = open
+                            .last()
+                            .map_or_else(|| self.offside_container(enclosing, indent), |(_, index, _)| *index);
+                        if parent != NO_PARENT && parent != slot {
+                            self.declarations[slot as usize].parent = parent;
+                            self.declarations[slot as usize].certain = false;
+                        }
+                    }
                     if recovered.opens != Opens::Nothing && same_kind {
                         open.push((indent, slot, recovered.opens));
                     }
@@ -1596,6 +1614,31 @@ impl OpaqueKind {
             _ => None,
         }
     }
+}
+
+/// Keywords that modify a declaration (`val inline f`, `let mutable x`, `member private _.M`)
+/// and never name one.
+fn is_modifier_keyword(name: &str) -> bool {
+    matches!(
+        name,
+        "inline"
+            | "mutable"
+            | "rec"
+            | "private"
+            | "internal"
+            | "public"
+            | "static"
+            | "abstract"
+            | "override"
+            | "default"
+            | "member"
+            | "val"
+            | "let"
+            | "type"
+            | "module"
+            | "namespace"
+            | "extern"
+    )
 }
 
 /// Splits `text` (starting at byte `offset` of the file) into identifiers separated by dots,

@@ -78,8 +78,10 @@ pub type FastHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 /// type's column is no declaration of it, and a `namespace` line starts a namespace; 19: a type
 /// declared without `=`, `[<Measure>] type km` or a signature's abstract `type T`, is a
 /// declaration of kind `type`; 20: a file the grammar fails on is parsed again with its `#if`
-/// directive lines blanked, and the tree with fewer errors read).
-pub const INDEX_FORMAT_VERSION: u32 = 20;
+/// directive lines blanked, and the tree with fewer errors read; 21: in an error region, a
+/// declaration the tree read at the top is nested where the lines nest it, and no declaration
+/// is named by a modifier keyword such as `inline`).
+pub const INDEX_FORMAT_VERSION: u32 = 21;
 
 /// An interned name: an index into a string table (file-local or workspace-wide).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

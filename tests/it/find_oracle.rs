@@ -353,6 +353,22 @@ fn every_find_on_the_interface_calls_fixture_is_exact() {
     assert_every_find_exact("interface-calls", &["Counter.Next", "Doubler.Next", "IStep.Next"], 6);
 }
 
+/// fixtures/signature-shims: a signature file laid out as FSharp.Control.TaskSeq's `Utils.fsi`:
+/// a `type ValueTask with static member inline Done: ValueTask` extension, then modules of
+/// `val inline`s, one under `[<System.Obsolete "…">]`. tree-sitter-fsharp 0.3.12 reads it as one
+/// error region whose tree still holds some `val`s, at the top, outside every module. Before:
+/// `Task.toValueTask`'s and `Task.ofValueTask`'s signatures lost their module (partial, the
+/// signature unconfirmed), `ValueTaskExtensions.Done` its type extension, and `val inline f`
+/// declared a symbol named `inline`. Every symbol is exact now.
+#[test]
+fn every_find_on_the_signature_shims_fixture_is_exact() {
+    assert_every_find_exact(
+        "signature-shims",
+        &["Task.toValueTask", "Task.ofValueTask", "ValueTaskExtensions.Done", "ValueTask.FromResult"],
+        12,
+    );
+}
+
 /// The oracle over a fixture with the FSAC double: no wrong answer, each of `queries` asked and
 /// exact, at least `at_least` symbols asked, and every one exact.
 fn assert_every_find_exact(fixture: &str, queries: &[&str], at_least: usize) {
