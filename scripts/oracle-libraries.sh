@@ -66,9 +66,11 @@ double="$repository/tests/fsac-double-dotnet/bin/Release/net10.0/FsacDouble.dll"
 fsac="${ORACLE_FSAC-dotnet $double}"
 [ -x "$fslens" ] || { echo "no fslens at $fslens (cargo build, or set ORACLE_FSLENS)" >&2; exit 2; }
 
-oracle_out="$repository/target/dotnet-tools/FindOracle"
-nice dotnet build -c Release --nologo -v quiet -o "$oracle_out" "$repository/tests/oracle/FindOracle" >/dev/null
 work="$(mktemp -d "${TMPDIR:-/tmp}/fslens-oracle-libraries.XXXXXX")"
+# The oracle is built into the run's own folder: a test run building it meanwhile
+# (target/dotnet-tools) does not overwrite what this run is executing.
+oracle_out="$work/FindOracle"
+nice dotnet build -c Release --nologo -v quiet -o "$oracle_out" "$repository/tests/oracle/FindOracle" >/dev/null
 out="${out:-$work/reports}"
 mkdir -p "$out"
 echo "oracle-libraries: copies in $work, reports in $out" >&2

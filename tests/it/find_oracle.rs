@@ -446,7 +446,9 @@ fn judged<'a>(report: &'a Value, name: &str) -> &'a Value {
 /// - a row where the compiler has no use: wrong while complete, one row extra;
 /// - a row in a script beside the projects (`play.fsx`, its own `Tree`, as FsToolkit.ErrorHandling
 ///   keeps a `playground.fsx`): outside the compiler's view, set aside (`outsideProjects`), the
-///   answer exact.
+///   answer exact;
+/// - a row of kind `inactive` (code the loaded configuration does not compile) where the
+///   compiler has no use: set aside (`inactive`), the partial answer partial-but-equal.
 #[test]
 fn the_oracle_judges_each_symbol_a_query_names_against_the_rows_labelled_with_it() {
     let workspace = fixture_copy("qualifiers");
@@ -511,6 +513,10 @@ fn the_oracle_judges_each_symbol_a_query_names_against_the_rows_labelled_with_it
     outside.push(row("Qualifiers/Use.fs", (0, 0), (0, 4), label, Some("type")));
     let mut script = split.clone();
     script.push(row("play.fsx", (0, 5), (0, 9), "Tree", Some("type")));
+    let mut inactive = split.clone();
+    let mut inactive_row = row("Qualifiers/Use.fs", (0, 0), (0, 4), label, Some("type"));
+    inactive_row["kind"] = json!("inactive");
+    inactive.push(inactive_row);
     let answer = |status: &str, sites: &[Value]| json!({ "status": status, "sites": sites });
     let answers = json!({ "answers": [
         { "query": "Trees.Tree", "name": "split", "answer": answer("ok", &split) },
@@ -521,6 +527,7 @@ fn the_oracle_judges_each_symbol_a_query_names_against_the_rows_labelled_with_it
         { "query": "Trees.Tree", "name": "dropped-one", "answer": answer("ok", &dropped_one) },
         { "query": "Trees.Tree", "name": "outside", "answer": answer("ok", &outside) },
         { "query": "Trees.Tree", "name": "script", "answer": answer("ok", &script) },
+        { "query": "Trees.Tree", "name": "inactive", "answer": answer("partial", &inactive) },
         { "query": "Folder.total", "name": "total", "answer": answer("ok", &totals) },
     ] });
     let (output, report) = judge_answers(workspace.path(), &answers, &["--no-restore"]);
@@ -551,6 +558,9 @@ fn the_oracle_judges_each_symbol_a_query_names_against_the_rows_labelled_with_it
     assert_eq!(script["verdict"], "exact", "{script}");
     assert_eq!(script["outsideProjects"], json!(["play.fsx:1:10"]), "{script}");
     assert_eq!(judged(&report, "split")["outsideProjects"], json!([]), "{report}");
+    let inactive = judged(&report, "inactive");
+    assert_eq!(inactive["verdict"], "partial-but-equal", "{inactive}");
+    assert_eq!(inactive["inactive"], json!(["Qualifiers/Use.fs:1:5"]), "{inactive}");
 }
 
 /// The oracle asks an extension member by its module (`AsyncLoops.For`); a user also writes

@@ -155,7 +155,7 @@ fn units_of(text: &str, tree: &tree_sitter::Tree, grammar: GrammarKind) -> (Vec<
     let index = extract_file_index(text, tree, grammar, [0; 32]);
     let names = index.names;
     let declarations = index.index.declarations;
-    let lines = LineStarts::new(text);
+    let lines = crate::documents::LineIndex::new(text);
     let is_unit =
         |declaration: &Declaration| !matches!(declaration.kind, DeclarationKind::Namespace | DeclarationKind::Module);
     let name_of = |declaration: &Declaration| {
@@ -163,7 +163,9 @@ fn units_of(text: &str, tree: &tree_sitter::Tree, grammar: GrammarKind) -> (Vec<
         name.strip_prefix("``").and_then(|name| name.strip_suffix("``")).map(str::to_owned).unwrap_or(name)
     };
     let span = |declaration: &Declaration| {
-        let (start, end) = (lines.byte(text, declaration.range.start), lines.byte(text, declaration.range.end));
+        let byte =
+            |at: Position| lines.offset(text, crate::documents::Position { line: at.line, character: at.character });
+        let (start, end) = (byte(declaration.range.start), byte(declaration.range.end));
         (with_attributes(text, start), without_trailing_comments(text, start, end))
     };
     let mut seen: HashMap<(String, &'static str, String), usize> = HashMap::new();
@@ -268,30 +270,6 @@ fn cut(text: &str, start: usize, end: usize, holes: &[(usize, usize)], marker: &
     }
     own.push_str(text.get(at..end).unwrap_or_default());
     own
-}
-
-/// Byte offsets of line starts, to turn a 0-based line and UTF-16 column into a byte offset.
-struct LineStarts(Vec<usize>);
-
-impl LineStarts {
-    fn new(text: &str) -> Self {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(offset, _)| offset + 1));
-        LineStarts(starts)
-    }
-
-    fn byte(&self, text: &str, position: Position) -> usize {
-        let Some(&start) = self.0.get(position.line as usize) else { return text.len() };
-        let line_end = text[start..].find('\n').map_or(text.len(), |offset| start + offset);
-        let mut units = 0u32;
-        for (offset, character) in text[start..line_end].char_indices() {
-            if units >= position.character {
-                return start + offset;
-            }
-            units += character.len_utf16() as u32;
-        }
-        line_end
-    }
 }
 
 #[cfg(test)]

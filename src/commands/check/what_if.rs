@@ -521,17 +521,7 @@ fn outside(argument: &str, end: &str, position: Position, text: &str, index: &Li
 fn strict_offset(text: &str, index: &LineIndex, position: Position) -> Option<usize> {
     let line = index.line_text(text, position.line as usize)?;
     let start = index.offset(text, Position { line: position.line, character: 0 });
-    let mut units = 0u32;
-    for (at, character) in line.char_indices() {
-        if units == position.character {
-            return Some(start + at);
-        }
-        if units > position.character {
-            return None;
-        }
-        units += character.len_utf16() as u32;
-    }
-    (units == position.character).then_some(start + line.len())
+    Some(start + crate::documents::exact_byte_at_column(line, position.character)?)
 }
 
 #[cfg(test)]

@@ -50,7 +50,9 @@ type Row =
       EndLine: int
       EndColumn: int
       Label: string option
-      SymbolKind: string option }
+      SymbolKind: string option
+      /// A row of kind `inactive`: in code the loaded configuration does not compile.
+      Inactive: bool }
 
 /// One compiler symbol the query names (overloads and a signature/implementation pair share
 /// a label, so they are one symbol here) and how the answer did on it.
@@ -86,6 +88,8 @@ type Judgement =
       Unassigned: (string * string) list
       /// Rows in files no checked project compiles, not judged (file:line:column of the end).
       OutsideProjects: string list
+      /// Rows of kind `inactive` (code the loaded configuration does not compile), not judged.
+      Inactive: string list
       /// Whether the rows would equal the sites with the labels ignored (a labelling error
       /// when the verdict is not equal).
       MergedEqual: bool
@@ -264,7 +268,8 @@ let private rowsOf (root: string) (pages: JsonNode list) =
                     EndLine = number range "end" "line"
                     EndColumn = number range "end" "character"
                     Label = text site["symbolFullName"] |> Option.map normalizeLabel
-                    SymbolKind = text site["symbolKind"] } ])
+                    SymbolKind = text site["symbolKind"]
+                    Inactive = text site["kind"] = Some "inactive" } ])
     |> List.distinctBy (fun row -> row.File, row.StartLine, row.StartColumn, row.EndLine, row.EndColumn, row.Label)
 
 /// Judges an answer (every page of one find, or an error) to the symbol's query.
@@ -286,7 +291,7 @@ let judgeAnswer (workspace: Checked) (symbol: Declared) (answerName: string) (an
     | Error error ->
         { Symbol = symbol; Query = queryText; AnswerName = answerName; Verdict = Failed; Status = "error"; Outcome = ""; Notes = []
           Expected = expectedCount; Answered = 0; Missing = []; Extra = []; PerSymbol = []; Unassigned = []
-          OutsideProjects = []; MergedEqual = false; Error = Some(error.ToJsonString()); ElapsedMs = elapsed }
+          OutsideProjects = []; Inactive = []; MergedEqual = false; Error = Some(error.ToJsonString()); ElapsedMs = elapsed }
     | Ok pages ->
         let first = List.head pages
         let field (name: string) =
@@ -294,6 +299,9 @@ let judgeAnswer (workspace: Checked) (symbol: Declared) (answerName: string) (an
             | null -> ""
             | value -> value.ToJsonString().Trim('"')
         let rows, outside = rowsOf root pages |> List.partition (fun row -> workspace.Sources.Contains row.File)
+        // Rows in code the compiler does not see (an inactive `#if` branch) are set aside as
+        // the rows outside every project are: the compiler's view cannot judge them.
+        let inactive, rows = rows |> List.partition (fun row -> row.Inactive)
         let owners (row: Row) =
             named
             |> List.filter (fun (label, kind, moduleLabel, _) ->
@@ -331,5 +339,6 @@ let judgeAnswer (workspace: Checked) (symbol: Declared) (answerName: string) (an
           Missing = perSymbol |> List.collect (fun judged -> judged.Missing) |> List.distinct |> List.sort
           Extra = (perSymbol |> List.collect (fun judged -> judged.Extra)) @ (unassigned |> List.map fst) |> List.distinct |> List.sort
           PerSymbol = perSymbol; Unassigned = unassigned; OutsideProjects = outside |> List.map rowKey
+          Inactive = inactive |> List.map rowKey
           MergedEqual = List.isEmpty mergedMissing && List.isEmpty mergedExtra
           Error = None; ElapsedMs = elapsed }

@@ -179,6 +179,8 @@ let run (options: Options) =
                 )
             entry["outsideProjects"] <-
                 JsonArray(judgement.OutsideProjects |> List.map (fun site -> JsonValue.Create site :> JsonNode) |> Array.ofList)
+            entry["inactive"] <-
+                JsonArray(judgement.Inactive |> List.map (fun site -> JsonValue.Create site :> JsonNode) |> Array.ofList)
             entry["missing"] <- JsonArray(judgement.Missing |> List.map (fun site -> JsonValue.Create site :> JsonNode) |> Array.ofList)
             entry["extra"] <- JsonArray(judgement.Extra |> List.map (fun site -> JsonValue.Create site :> JsonNode) |> Array.ofList)
             judgement.Error |> Option.iter (fun error -> entry["error"] <- JsonValue.Create error)

@@ -1009,7 +1009,7 @@ pub fn name_before_signature(text: &str, range: TextRange, name: &str) -> Option
     }
     let line_text = |line: u32| text.split('\n').nth(line as usize).map(|line| line.trim_end_matches('\r'));
     let line = line_text(range.start.line)?;
-    let cut = byte_at_utf16(line, range.start.character)?;
+    let cut = crate::documents::exact_byte_at_column(line, range.start.character)?;
     let (at_line, before) = if line[..cut].trim().is_empty() && range.start.line > 0 {
         (range.start.line - 1, line_text(range.start.line - 1)?)
     } else {
@@ -1032,22 +1032,6 @@ pub fn name_before_signature(text: &str, range: TextRange, name: &str) -> Option
         start: Position { line: at_line, character: column(start) },
         end: Position { line: at_line, character: column(before_name.len()) },
     })
-}
-
-/// The byte offset of UTF-16 column `character` in `line` (its end when past it); `None`
-/// inside a character.
-pub(crate) fn byte_at_utf16(line: &str, character: u32) -> Option<usize> {
-    let mut units = 0u32;
-    for (byte, scalar) in line.char_indices() {
-        if units == character {
-            return Some(byte);
-        }
-        if units > character {
-            return None;
-        }
-        units += scalar.len_utf16() as u32;
-    }
-    (units <= character).then_some(line.len())
 }
 
 /// The full name FSAC's `workspace/symbol` item gives a declaration the index names
@@ -1135,16 +1119,7 @@ pub fn range_from_json(value: &Value) -> Option<TextRange> {
 /// The identifier around UTF-16 column `character` of `line`, if any.
 pub fn identifier_at(line: &str, character: u32) -> Option<String> {
     let is_identifier = crate::syntax::words::is_identifier_char;
-    let mut column = 0u32;
-    let mut target_byte = None;
-    for (byte, current) in line.char_indices() {
-        if column >= character {
-            target_byte = Some(byte);
-            break;
-        }
-        column += current.len_utf16() as u32;
-    }
-    let target = target_byte?;
+    let target = crate::documents::byte_at_column(line, character).filter(|at| *at < line.len())?;
     let start =
         line[..target].char_indices().rev().take_while(|(_, c)| is_identifier(*c)).last().map_or(target, |(b, _)| b);
     let end = line[target..].char_indices().find(|(_, c)| !is_identifier(*c)).map_or(line.len(), |(b, _)| target + b);

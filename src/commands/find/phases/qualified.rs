@@ -22,11 +22,12 @@
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
-use crate::commands::find::matching::{Declared, byte_at_utf16, segments};
+use crate::commands::find::matching::{Declared, segments};
 use crate::commands::find::model::texts::Texts;
 use crate::commands::find::phases::declarations::Resolved;
 use crate::commands::find::phases::find_run::FindRun;
 use crate::commands::find::phases::narrowing::named_through_modules;
+use crate::documents::exact_byte_at_column;
 use crate::syntax::model::{DeclarationKind, TextRange};
 use crate::syntax::words::is_identifier_byte;
 
@@ -188,8 +189,8 @@ fn may_abbreviate(find: &FindRun, qualifier: &str) -> bool {
 fn text_at<'a>(texts: &'a mut Texts, occurrence: &Occurrence) -> Option<&'a str> {
     let (_, lines) = texts.text(&occurrence.path)?;
     let line = lines.line(occurrence.range.start.line)?;
-    let start = byte_at_utf16(line, occurrence.range.start.character)?;
-    let end = byte_at_utf16(line, occurrence.range.end.character)?;
+    let start = exact_byte_at_column(line, occurrence.range.start.character)?;
+    let end = exact_byte_at_column(line, occurrence.range.end.character)?;
     line.get(start..end)
 }
 
@@ -207,7 +208,7 @@ fn qualifier_before(texts: &mut Texts, occurrence: &Occurrence) -> Option<String
 
 /// [`qualifier_before`] on one line, the occurrence at UTF-16 column `character`.
 fn qualifier_in(line: &str, character: u32) -> Option<String> {
-    let before = line.get(..byte_at_utf16(line, character)?)?;
+    let before = line.get(..exact_byte_at_column(line, character)?)?;
     let before = before.strip_suffix('.')?;
     if let Some(quoted) = before.strip_suffix("``") {
         let open = quoted.rfind("``")?;
@@ -294,7 +295,7 @@ fn unqualified(texts: &mut Texts, occurrence: &Occurrence) -> bool {
 
 /// [`unqualified`] on one line, the occurrence at UTF-16 column `character`.
 fn unqualified_in(line: &str, character: u32) -> bool {
-    let Some(before) = byte_at_utf16(line, character).and_then(|at| line.get(..at)) else { return false };
+    let Some(before) = exact_byte_at_column(line, character).and_then(|at| line.get(..at)) else { return false };
     let before = before.trim_end();
     !before.is_empty() && !before.ends_with('.')
 }
@@ -307,7 +308,7 @@ fn is_type_variable(texts: &mut Texts, occurrence: &Occurrence) -> bool {
 
 /// [`is_type_variable`] on one line, the occurrence at UTF-16 column `character`.
 fn type_variable_in(line: &str, character: u32) -> bool {
-    let Some(before) = byte_at_utf16(line, character).and_then(|at| line.get(..at)) else { return false };
+    let Some(before) = exact_byte_at_column(line, character).and_then(|at| line.get(..at)) else { return false };
     let Some(rest) = before.strip_suffix(['\'', '^']) else { return false };
     !rest.bytes().next_back().is_some_and(is_identifier_byte)
 }
