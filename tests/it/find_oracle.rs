@@ -179,13 +179,14 @@ fn no_find_on_the_referee_solution_says_complete_while_the_compiler_disagrees() 
     );
     // Used from three projects, one of them through a NuGet package's API, and in Strict.fs's
     // `#else` of `#if REFEREE_STRICT`, which the build (REFEREE_STRICT defined) never compiles:
-    // that use is an `inactive` row, so the answer is not complete, and it is the only
-    // difference from the compiler's uses.
-    assert_eq!(verdicts_of(&report, "Core.Order"), ["honestly-partial"], "{stdout}");
+    // that use is an `inactive` row, so the answer is not complete; the oracle sets it aside
+    // (the compiler's view cannot judge it), and every other row is the compiler's.
+    assert_eq!(verdicts_of(&report, "Core.Order"), ["partial-but-equal"], "{stdout}");
     let order = report["judgements"].as_array().unwrap().iter().find(|judgement| judgement["query"] == "Core.Order");
     let order = order.unwrap_or_else(|| panic!("Core.Order was not judged: {stdout}"));
     assert_eq!(order["missing"], serde_json::json!([]), "{order}");
-    assert_eq!(order["extra"], serde_json::json!(["src/Core/Strict.fs:8:27"]), "{order}");
+    assert_eq!(order["extra"], serde_json::json!([]), "{order}");
+    assert_eq!(order["inactive"], serde_json::json!(["src/Core/Strict.fs:8:27"]), "{order}");
 }
 
 /// fixtures/builders: a builder whose constructor is `internal ()`, extension members declared
@@ -367,6 +368,16 @@ fn every_find_on_the_signature_shims_fixture_is_exact() {
         &["Task.toValueTask", "Task.ofValueTask", "ValueTaskExtensions.Done", "ValueTask.FromResult"],
         12,
     );
+}
+
+/// fixtures/signature-namespace: `namespace Sig.Api` in a `.fsi` and its `.fs`, opened and
+/// written qualified in `Use.fs` (beside `Microsoft.FSharp.Collections.List`). Before: the
+/// signature pairing added each namespace line again at its whole name, `Sig.Api`, so FSAC was
+/// also asked at `Sig` (namespace `Sig`'s uses, labelled `Sig.Api`) and the two declarations it
+/// did not return there made the answer partial, nine rows where the compiler has four.
+#[test]
+fn every_find_on_the_signature_namespace_fixture_is_exact() {
+    assert_every_find_exact("signature-namespace", &["Sig.Api", "Calc.add"], 3);
 }
 
 /// The oracle over a fixture with the FSAC double: no wrong answer, each of `queries` asked and
@@ -644,8 +655,12 @@ fn no_find_on_the_qualifiers_fixture_says_complete_while_the_compiler_disagrees(
         assert_eq!(verdicts_of(&report, query).len(), 1, "{query}: {stdout}");
         assert_exact(&report, query, &stdout);
     }
-    // The `#else` branch's `Stamp` is no use of the active one: listed, so never complete.
-    assert_eq!(verdicts_of(&report, "Clock.Stamp"), ["honestly-partial"], "{stdout}");
+    // The `#else` branch's `Stamp` is no use of the active one: listed as an inactive row, so
+    // never complete; the oracle sets it aside, and the rest is the compiler's.
+    assert_eq!(verdicts_of(&report, "Clock.Stamp"), ["partial-but-equal"], "{stdout}");
+    let stamp = report["judgements"].as_array().unwrap().iter().find(|judgement| judgement["query"] == "Clock.Stamp");
+    let stamp = stamp.unwrap_or_else(|| panic!("Clock.Stamp was not judged: {stdout}"));
+    assert!(!stamp["inactive"].as_array().unwrap().is_empty(), "{stamp}");
 }
 
 /// Every other fixture solution, every symbol it declares, judged behind the .NET double (its

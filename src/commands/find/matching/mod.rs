@@ -42,12 +42,13 @@ pub struct Declared {
 }
 
 impl Declared {
-    /// A declaration the syntax index has, under `full_name` in `path`.
-    pub fn from_index(full_name: String, path: PathBuf, declaration: &Declaration) -> Declared {
+    /// A declaration the syntax index has, under `full_name` in `path`, at its name (a dotted
+    /// namespace's or module's last segment, [`index_name_range`]).
+    pub fn from_index(index: &SyntaxIndex, full_name: String, path: PathBuf, declaration: &Declaration) -> Declared {
         Declared {
             full_name,
             path,
-            name_range: declaration.name_range(),
+            name_range: index_name_range(&index.name(declaration.name), declaration),
             kind: Some(declaration.kind),
             access: Some(declaration.access),
             header_bytes: Some(declaration.header_bytes),
@@ -336,9 +337,7 @@ pub fn syntax_declarations(index: &SyntaxIndex, files: &[PathBuf], arguments: &F
                 }
             };
             if selected {
-                let mut declared = Declared::from_index(index.full_name(&file.index, slot), path.clone(), declaration);
-                declared.name_range = index_name_range(&index.name(declaration.name), declaration);
-                found.push(declared);
+                found.push(Declared::from_index(index, index.full_name(&file.index, slot), path.clone(), declaration));
             }
         }
     }
@@ -447,7 +446,7 @@ fn dotted_name_prefixes(
         }
         prefix.push_str(segment);
         if qualified_matches(&prefix, query, exact) {
-            let mut declared = Declared::from_index(prefix.clone(), path.to_path_buf(), declaration);
+            let mut declared = Declared::from_index(index, prefix.clone(), path.to_path_buf(), declaration);
             declared.name_range = *range;
             declared.kind = Some(DeclarationKind::Namespace);
             declared.header_bytes = None;
@@ -619,9 +618,13 @@ fn partners_by_qualified_name(
                     }
                     && same_project(wanted_path, path)
             });
-            if pairs && !known.contains(path, declaration.name_range(), work) {
-                known.insert(path, declaration.name_range());
-                partners.push(Declared::from_index(full_name, path.clone(), declaration));
+            if !pairs {
+                continue;
+            }
+            let partner = Declared::from_index(index, full_name, path.clone(), declaration);
+            if !known.contains(path, partner.name_range, work) {
+                known.insert(path, partner.name_range);
+                partners.push(partner);
             }
         }
     }
@@ -659,11 +662,12 @@ fn partner_in_partner_file(
         .map(|(slot, candidate)| (index.full_name(&file.index, slot), candidate))
         .filter(|(full_name, _)| !own_full_names.contains(full_name));
     let (Some((full_name, candidate)), None) = (unpaired.next(), unpaired.next()) else { return None };
-    if known.contains(&partner_path, candidate.name_range(), work) {
+    let partner = Declared::from_index(index, full_name, partner_path.clone(), candidate);
+    if known.contains(&partner_path, partner.name_range, work) {
         return None;
     }
-    known.insert(&partner_path, candidate.name_range());
-    Some(Declared::from_index(full_name, partner_path.clone(), candidate))
+    known.insert(&partner_path, partner.name_range);
+    Some(partner)
 }
 
 /// The declarations of `file` (with their slots) whose plain name is `name`.

@@ -214,7 +214,7 @@ fn indexed_declarations_named(find: &FindRun, name: &str) -> Vec<Declared> {
     find.index
         .find_declarations_in(name, find.files())
         .into_iter()
-        .map(|hit| Declared::from_index(hit.full_name, hit.path, &hit.declaration))
+        .map(|hit| Declared::from_index(&find.index, hit.full_name, hit.path, &hit.declaration))
         .collect()
 }
 
