@@ -101,6 +101,9 @@ async fn find_and_rename_list_sites_in_inactive_code_and_are_not_complete() {
     let answer = editor.execute_result(Command::Find, json!({"query": "legacyMeter"})).await;
     assert_partial_for_inactive_code(&answer);
     assert_eq!(rows(&answer), BTreeSet::from([row("Legacy.fs", 10, 4, "inactive", NOT_SOMEDEFINE)]), "{answer}");
+    // The compiler behind FSAC never saw it, so FSAC's references cannot have missed it.
+    assert_eq!(answer["crossCheck"]["missedByBackend"], json!([]), "{answer}");
+    assert!(!answer["notes"].to_string().contains("FSAC's references miss"), "{answer}");
 
     // The rename of the field: the inactive uses are missed, and the preview is not complete.
     let answer = editor

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::commands::find::matching::{Declared, same_file};
 use crate::commands::find::model::answer::{Outcome, ProjectRow, ProjectStatus, Status};
 use crate::commands::find::model::rows::{Site, SiteKind};
+use crate::commands::find::model::texts::resolve_display;
 use crate::commands::find::model::verdict::Verdict;
 use crate::commands::find::model::work::{FileKey, Work};
 use crate::commands::find::phases::declarations::Resolved;
@@ -116,9 +117,21 @@ impl<'a> Gaps<'a> {
         (by_position, slots): (bool, &SlotRows),
         swept_complete: bool,
     ) -> Gaps<'a> {
-        // The cross-check: FSAC's sets must contain every declaration the syntax index sees.
+        // Sites in code the compiler did not see: no references answer holds them.
+        let inactive: Vec<&Site> = sites.iter().filter(|site| site.kind == SiteKind::Inactive).collect();
+        // The cross-check: FSAC's sets must contain every declaration the syntax index sees,
+        // but for those in inactive code, which the compiler behind FSAC never saw.
         let missed = if swept_complete && swept.asked {
-            missed_by_backend(&resolved.declared, &swept.all_answers(), &find.work)
+            let inactive_places: HashSet<(FileKey, TextRange)> = inactive
+                .iter()
+                .map(|site| (find.work.file_key(&resolve_display(&find.root, &site.file)), site.range))
+                .collect();
+            let mut missed = missed_by_backend(&resolved.declared, &swept.all_answers(), &find.work);
+            missed.retain(|slot| {
+                let declared = &resolved.declared[*slot];
+                !inactive_places.contains(&(find.work.file_key(&declared.path), declared.name_range))
+            });
+            missed
         } else {
             Vec::new()
         };
@@ -132,8 +145,6 @@ impl<'a> Gaps<'a> {
                 })
             })
             .collect();
-        // Sites in code the compiler did not see: no references answer holds them.
-        let inactive: Vec<&Site> = sites.iter().filter(|site| site.kind == SiteKind::Inactive).collect();
         // An override, or a member of `interface I with`, asked by name: FSAC's references at it
         // hold the slot's uses, which `slots` settled before; a row it could not settle keeps
         // the answer from being complete.
