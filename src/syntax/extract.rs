@@ -879,7 +879,7 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                 .map(|(_, body)| *body);
             let header_end = body.map_or(left.end_byte(), |body| body.start_byte());
             let end = body.map_or(left.end_byte(), |body| body.end_byte());
-            let (name, (name_start, name_end)) = self.declared_name(name_node);
+            let Some((name, (name_start, name_end))) = self.declared_name(name_node) else { continue };
             let index = self.declarations.len();
             self.access_holders.insert(left.id(), index);
             self.declaration_bytes.push((left.start_byte(), end));
@@ -1003,12 +1003,7 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
             }
             _ => return None,
         };
-        let (name, (name_start, name_end)) = self.declared_name(name_node);
-        // A modifier read as the name (`val inline f` inside an error region, where the
-        // grammar's tree goes wrong): no declaration is named by a keyword without backticks.
-        if is_modifier_keyword(&name) {
-            return None;
-        }
+        let (name, (name_start, name_end)) = self.declared_name(name_node)?;
         Some(Declaration {
             kind: declaration_kind,
             access,
@@ -1025,8 +1020,10 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
     /// The stored name of a declaration's name node and the bytes its name range covers: an
     /// identifier as written (backticks included, as the compiler's ranges include them); an
     /// operator `(>>=)` in its display form, covering only the operator's characters; an active
-    /// pattern `(|Even|Odd|)` likewise, covering `|Even|Odd|`.
-    fn declared_name(&self, name_node: Node) -> (String, (usize, usize)) {
+    /// pattern `(|Even|Odd|)` likewise, covering `|Even|Odd|`. `None` for a modifier read as
+    /// the name (`val inline f` inside an error region, where the grammar's tree goes wrong): no
+    /// declaration is named by a keyword without backticks.
+    fn declared_name(&self, name_node: Node) -> Option<(String, (usize, usize))> {
         let text = self.node_text(name_node);
         let (start, end) = (name_node.start_byte(), name_node.end_byte());
         match self.kinds.kind(name_node) {
@@ -1037,12 +1034,13 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                 } else {
                     format!("({core})")
                 };
-                (stored, (core_start, core_start + core.len()))
+                Some((stored, (core_start, core_start + core.len())))
             }
             _ => {
                 let trimmed = text.trim();
                 let leading = text.len() - text.trim_start().len();
-                (trimmed.to_owned(), (start + leading, (start + leading + trimmed.len()).min(end)))
+                let range = (start + leading, (start + leading + trimmed.len()).min(end));
+                (!is_modifier_keyword(trimmed)).then(|| (trimmed.to_owned(), range))
             }
         }
     }
