@@ -30,34 +30,6 @@ pub struct Range {
     pub end: Position,
 }
 
-/// The byte offset in `line` of the first character at or after UTF-16 column `character`
-/// (the line's length at its end); `None` past the end. The one tolerant reader of an LSP
-/// column: a column inside a surrogate pair moves to the next character.
-pub fn byte_at_column(line: &str, character: u32) -> Option<usize> {
-    let mut units = 0u32;
-    for (at, scalar) in line.char_indices() {
-        if units >= character {
-            return Some(at);
-        }
-        units += scalar.len_utf16() as u32;
-    }
-    (units >= character).then_some(line.len())
-}
-
-/// The byte offset in `line` where UTF-16 column `character` is, when a character starts there
-/// or the line ends there; `None` inside a character (a split surrogate pair) or past the end.
-/// The one strict reader of an LSP column.
-pub fn exact_byte_at_column(line: &str, character: u32) -> Option<usize> {
-    let mut units = 0u32;
-    for (at, scalar) in line.char_indices() {
-        if units >= character {
-            return (units == character).then_some(at);
-        }
-        units += scalar.len_utf16() as u32;
-    }
-    (units == character).then_some(line.len())
-}
-
 /// Byte offsets of line starts, for UTF-16 position conversion.
 #[derive(Debug, Clone, Default)]
 pub struct LineIndex {
@@ -86,7 +58,7 @@ impl LineIndex {
         let line_text = &text[start..end];
         let line_text = line_text.strip_suffix('\n').unwrap_or(line_text);
         let line_text = line_text.strip_suffix('\r').unwrap_or(line_text);
-        start + byte_at_column(line_text, position.character).unwrap_or(line_text.len())
+        start + crate::columns::byte_at_column(line_text, position.character).unwrap_or(line_text.len())
     }
 
     /// The position of a byte offset (clamped to the text and to character boundaries).
@@ -277,18 +249,6 @@ mod tests {
         assert_eq!(index.offset(text, position(0, 99)), 9);
         assert_eq!(index.offset(text, position(9, 0)), text.len());
         assert_eq!(index.line_text(text, 0), Some("let a = 1"));
-    }
-
-    #[test]
-    fn a_column_reads_tolerantly_or_strictly() {
-        // 𝔸 is two UTF-16 units and four bytes.
-        let line = "a𝔸b";
-        assert_eq!(byte_at_column(line, 1), Some(1));
-        assert_eq!(byte_at_column(line, 2), Some(5), "inside 𝔸: the next character");
-        assert_eq!(exact_byte_at_column(line, 2), None, "inside 𝔸");
-        assert_eq!(exact_byte_at_column(line, 3), Some(5));
-        assert_eq!((byte_at_column(line, 4), exact_byte_at_column(line, 4)), (Some(6), Some(6)), "the end");
-        assert_eq!((byte_at_column(line, 5), exact_byte_at_column(line, 5)), (None, None), "past the end");
     }
 
     #[test]

@@ -7,6 +7,7 @@
 //! and the command handlers (`commands`).
 
 pub mod cli;
+pub mod columns;
 pub mod commands;
 pub mod deadline;
 pub mod documents;

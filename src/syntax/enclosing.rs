@@ -181,7 +181,7 @@ pub fn builder_block_at<'t>(tree: &Tree, text: &'t str, line: u32, character: u3
 /// The byte column of a UTF-16 column on a line (the line's end when past it).
 fn byte_column(text: &str, line: u32, character: u32) -> usize {
     let Some(line_text) = text.split('\n').nth(line as usize) else { return 0 };
-    crate::documents::byte_at_column(line_text, character).unwrap_or(line_text.len())
+    crate::columns::byte_at_column(line_text, character).unwrap_or(line_text.len())
 }
 
 /// `testCase "name" …` → `name`, when `source` starts with one of `functions` applied to a

@@ -78,7 +78,7 @@ fn nothing_but_main_writes_to_stdout() {
 /// (a file or folder under `src/`; `main.rs` is its own) may import modules of its own layer
 /// or below, never one above; modules of one layer must not import each other both ways.
 const LAYERS: &[&[&str]] = &[
-    &["uri", "source_files", "deadline"],
+    &["uri", "source_files", "deadline", "columns"],
     &["documents"],
     &["lsp"],
     &["failure"],

@@ -521,7 +521,7 @@ fn outside(argument: &str, end: &str, position: Position, text: &str, index: &Li
 fn strict_offset(text: &str, index: &LineIndex, position: Position) -> Option<usize> {
     let line = index.line_text(text, position.line as usize)?;
     let start = index.offset(text, Position { line: position.line, character: 0 });
-    Some(start + crate::documents::exact_byte_at_column(line, position.character)?)
+    Some(start + crate::columns::exact_byte_at_column(line, position.character)?)
 }
 
 #[cfg(test)]

@@ -1013,7 +1013,7 @@ pub fn name_before_signature(text: &str, range: TextRange, name: &str) -> Option
     }
     let line_text = |line: u32| text.split('\n').nth(line as usize).map(|line| line.trim_end_matches('\r'));
     let line = line_text(range.start.line)?;
-    let cut = crate::documents::exact_byte_at_column(line, range.start.character)?;
+    let cut = crate::columns::exact_byte_at_column(line, range.start.character)?;
     let (at_line, before) = if line[..cut].trim().is_empty() && range.start.line > 0 {
         (range.start.line - 1, line_text(range.start.line - 1)?)
     } else {
@@ -1123,7 +1123,7 @@ pub fn range_from_json(value: &Value) -> Option<TextRange> {
 /// The identifier around UTF-16 column `character` of `line`, if any.
 pub fn identifier_at(line: &str, character: u32) -> Option<String> {
     let is_identifier = crate::syntax::words::is_identifier_char;
-    let target = crate::documents::byte_at_column(line, character).filter(|at| *at < line.len())?;
+    let target = crate::columns::byte_at_column(line, character).filter(|at| *at < line.len())?;
     let start =
         line[..target].char_indices().rev().take_while(|(_, c)| is_identifier(*c)).last().map_or(target, |(b, _)| b);
     let end = line[target..].char_indices().find(|(_, c)| !is_identifier(*c)).map_or(line.len(), |(b, _)| target + b);

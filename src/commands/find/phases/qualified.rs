@@ -22,12 +22,12 @@
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
+use crate::columns::exact_byte_at_column;
 use crate::commands::find::matching::{Declared, segments};
 use crate::commands::find::model::texts::Texts;
 use crate::commands::find::phases::declarations::Resolved;
 use crate::commands::find::phases::find_run::FindRun;
 use crate::commands::find::phases::narrowing::named_through_modules;
-use crate::documents::exact_byte_at_column;
 use crate::syntax::model::{DeclarationKind, TextRange};
 use crate::syntax::words::is_identifier_byte;
 
