@@ -1264,7 +1264,6 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
                 let Some(recovered) = recovered_line(trimmed, LineContext { inside_type, previous_sibling }) else {
                     continue;
                 };
-
                 let name_start_byte = start + indent + recovered.name_offset;
                 let name_start = self.lines.position(name_start_byte);
                 if open.is_empty() {

@@ -149,15 +149,26 @@ fn is_certain_module_value(find: &FindRun, declaration: &Declared) -> bool {
 
 /// Whether the declaration is a member whose header, read from the text, says `static`.
 fn is_static_member(texts: &mut Texts, declaration: &Declared) -> bool {
-    let (Some(DeclarationKind::Member), Some((start, end))) = (declaration.kind, declaration.header_bytes) else {
+    if declaration.kind != Some(DeclarationKind::Member) {
         return false;
-    };
-    let Some((text, _)) = texts.text(&declaration.path) else { return false };
-    let Some(header) = text.get(start as usize..end as usize) else { return false };
+    }
     // `static` as a word before the header's first `member`.
-    let words: Vec<&str> = header.split(|character: char| !(character.is_alphanumeric() || character == '_')).collect();
-    let member = words.iter().position(|word| *word == "member");
-    member.is_some_and(|member| words[..member].contains(&"static"))
+    let words = header_words(texts, declaration);
+    let member = words.iter().position(|word| word == "member");
+    member.is_some_and(|member| words[..member].iter().any(|word| word == "static"))
+}
+
+/// The words of a declaration's header (`static member inline X`, `override _.Y`), read from
+/// its file's text; empty when the text or the header cannot be had.
+pub(super) fn header_words(texts: &mut Texts, declaration: &Declared) -> Vec<String> {
+    let Some((start, end)) = declaration.header_bytes else { return Vec::new() };
+    let Some((text, _)) = texts.text(&declaration.path) else { return Vec::new() };
+    let Some(header) = text.get(start as usize..end as usize) else { return Vec::new() };
+    header
+        .split(|character: char| !(character.is_alphanumeric() || character == '_'))
+        .filter(|word| !word.is_empty())
+        .map(str::to_owned)
+        .collect()
 }
 
 /// Whether the index holds the declaration (its kind, at its name) read with certainty.

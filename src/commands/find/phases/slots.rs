@@ -21,7 +21,7 @@ use crate::commands::find::model::texts::{Texts, resolve_display};
 use crate::commands::find::model::work::FileKey;
 use crate::commands::find::phases::declarations::Resolved;
 use crate::commands::find::phases::find_run::FindRun;
-use crate::commands::find::phases::qualified::indexed_with_certainty;
+use crate::commands::find::phases::qualified::{header_words, indexed_with_certainty};
 use crate::commands::find::phases::sweep::Swept;
 use crate::commands::find::phases::unseen::{self, Definition, Occurrence, REQUESTS_AT_MOST};
 use crate::syntax::model::{DeclarationKind, TextRange};
@@ -37,9 +37,9 @@ pub struct SlotRows {
     pub asked: usize,
     kept_uses: usize,
     dropped_uses: usize,
-    /// Of `dropped_uses`, those dropped with no request: the query names only members of
+    /// Whether every use was dropped with no request: the query names only members of
     /// `interface I with` blocks, which every call reaches through the interface.
-    dropped_through_interface: usize,
+    through_interface: bool,
     /// The uses whose definition could not be had, each with its reason: kept as rows.
     unresolved: Vec<(Occurrence, String)>,
 }
@@ -57,7 +57,7 @@ impl SlotRows {
             definitions_asked: self.asked,
             kept_uses: self.kept_uses,
             dropped_uses: self.dropped_uses,
-            dropped_through_interface: self.dropped_through_interface,
+            dropped_through_interface: if self.through_interface { self.dropped_uses } else { 0 },
             unresolved: unseen::listed(&self.unresolved, display),
         })
     }
@@ -122,15 +122,12 @@ pub async fn settle(
     // F# implements interfaces explicitly: a member of `interface I with` is reached only
     // through I, so every call resolves to I's slot, never to the implementation. When the
     // query names only such members, each use row is the slot's, and no definition is asked.
-    if resolved.declared.iter().all(|declared| is_interface_member(find, texts, declared)) {
+    if !resolved.declared.is_empty()
+        && resolved.declared.iter().all(|declared| is_interface_member(find, texts, declared))
+    {
         slots.dropped_uses = uses.len();
-        slots.dropped_through_interface = uses.len();
-        let uses: HashSet<usize> = uses.into_iter().collect();
-        let mut index = 0;
-        sites.retain(|_| {
-            index += 1;
-            !uses.contains(&(index - 1))
-        });
+        slots.through_interface = true;
+        remove_rows(sites, &uses.into_iter().collect());
         return Ok(slots);
     }
     let room = REQUESTS_AT_MOST.min(uses.len());
@@ -164,11 +161,7 @@ pub async fn settle(
         let reason = format!("not asked: at most {REQUESTS_AT_MOST} requests are sent per find");
         slots.unresolved.push((occurrence, reason));
     }
-    let mut index = 0;
-    sites.retain(|_| {
-        index += 1;
-        !dropped.contains(&(index - 1))
-    });
+    remove_rows(sites, &dropped);
     Ok(slots)
 }
 
@@ -176,17 +169,23 @@ pub async fn settle(
 /// the index names it an implementation (`Override`) and its header says neither `override`
 /// nor `default`.
 fn is_interface_member(find: &FindRun, texts: &mut Texts, declared: &Declared) -> bool {
-    let (Some(DeclarationKind::Override), Some((start, end))) = (declared.kind, declared.header_bytes) else {
-        return false;
-    };
-    if !indexed_with_certainty(find, declared, DeclarationKind::Override) {
+    if declared.kind != Some(DeclarationKind::Override)
+        || !indexed_with_certainty(find, declared, DeclarationKind::Override)
+    {
         return false;
     }
-    let Some((text, _)) = texts.text(&declared.path) else { return false };
-    let Some(header) = text.get(start as usize..end as usize) else { return false };
-    let mut words = header.split(|character: char| !(character.is_alphanumeric() || character == '_'));
-    let words: Vec<&str> = words.by_ref().filter(|word| !word.is_empty()).collect();
-    words.contains(&"member") && !words.iter().any(|word| matches!(*word, "override" | "default"))
+    let words = header_words(texts, declared);
+    words.iter().any(|word| word == "member")
+        && !words.iter().any(|word| matches!(word.as_str(), "override" | "default"))
+}
+
+/// Removes the sites at `rows` (indices into `sites`).
+fn remove_rows(sites: &mut Vec<Site>, rows: &HashSet<usize>) {
+    let mut index = 0;
+    sites.retain(|_| {
+        index += 1;
+        !rows.contains(&(index - 1))
+    });
 }
 
 /// A site's file and range, keyed.
