@@ -20,6 +20,7 @@ pub mod prefilter;
 pub mod recover;
 pub mod snapshot;
 pub mod tokens;
+pub mod trailing_comments;
 pub mod union_declaration;
 pub mod words;
 

@@ -80,8 +80,9 @@ pub type FastHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 /// declaration of kind `type`; 20: a file the grammar fails on is parsed again with its `#if`
 /// directive lines blanked, and the tree with fewer errors read; 21: in an error region, a
 /// declaration the tree read at the top is nested where the lines nest it, and no declaration
-/// is named by a modifier keyword such as `inline`).
-pub const INDEX_FORMAT_VERSION: u32 = 21;
+/// is named by a modifier keyword such as `inline`; 22: a file the grammar fails on is also
+/// parsed with its trailing line comments read as block comments, `syntax::trailing_comments`).
+pub const INDEX_FORMAT_VERSION: u32 = 22;
 
 /// An interned name: an index into a string table (file-local or workspace-wide).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

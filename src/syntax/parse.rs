@@ -5,13 +5,14 @@
 //! A cancelled parse is reported as [`ParseFailure::DeadlineExceeded`], never as an empty
 //! tree. Parsers are reused per thread through [`FsharpParsers`].
 
+use std::borrow::Cow;
 use std::ops::ControlFlow;
 use std::time::{Duration, Instant};
 
 use tree_sitter::{Language, ParseOptions, ParseState, Parser, Tree};
 
 use crate::syntax::model::GrammarKind;
-use crate::syntax::{conditionals, inline_il};
+use crate::syntax::{conditionals, inline_il, trailing_comments};
 
 /// The grammar crate's version, part of every cache key.
 pub const GRAMMAR_VERSION: &str = "tree-sitter-fsharp-0.3.12";
@@ -83,17 +84,29 @@ impl FsharpParsers {
     }
 
     /// Parses `text` with `grammar`, cancelling at `budget` after the call starts. The grammar
-    /// reads inline IL as the same-length expression [`inline_il::neutralize`] makes of it, and
-    /// when that tree has errors and the text has `#if` directives, the text with its directive
-    /// lines blanked ([`conditionals::without_directives`]) is parsed too, in what is left of
-    /// the budget, and the tree with fewer errors kept; either way the tree's offsets, lines and
-    /// columns are `text`'s.
+    /// reads inline IL as the same-length expression [`inline_il::neutralize`] makes of it.
+    /// When that tree has errors, two more readings are tried in what is left of the budget,
+    /// each kept when its tree has fewer errors: trailing line comments as block comments
+    /// ([`trailing_comments::as_block_comments`]), then, when the text has `#if` directives,
+    /// the directive lines blanked ([`conditionals::without_directives`]). Either way the
+    /// tree's offsets, lines and columns are `text`'s.
     pub fn parse(&mut self, text: &str, grammar: GrammarKind, budget: Duration) -> Result<Tree, ParseFailure> {
         let started = Instant::now();
-        let text = inline_il::neutralize(text);
-        let tree = self.parse_until(&text, grammar, started, budget)?;
+        let mut text = inline_il::neutralize(text);
+        let mut tree = self.parse_until(&text, grammar, started, budget)?;
         if !tree.root_node().has_error() {
             return Ok(tree);
+        }
+        if let Some(rewritten) = trailing_comments::as_block_comments(&text, &tree) {
+            match self.parse_until(&rewritten, grammar, started, budget) {
+                Ok(second) if error_weight(&second) < error_weight(&tree) => {
+                    if !second.root_node().has_error() {
+                        return Ok(second);
+                    }
+                    (text, tree) = (Cow::Owned(rewritten), second);
+                }
+                _ => {}
+            }
         }
         let Some(blanked) = conditionals::without_directives(&text) else { return Ok(tree) };
         match self.parse_until(&blanked, grammar, started, budget) {

@@ -113,3 +113,37 @@ fn a_declaration_the_backend_reports_where_the_index_cannot_read_is_kept_and_the
         "{answer:#}"
     );
 }
+
+/// `not_found` is no answer while a file the grammar could not read whole holds the name: a
+/// declaration there may be lost to the index. A copy of `fixtures/trailing-comments` whose
+/// `type RoseTree<'T> = // …` comment holds a string (so it is not read as a block comment,
+/// and the type's cases and members stay lost): FSAC's `workspace/symbol` does not name the
+/// override `GetHashCode` either, and `find RoseTree.GetHashCode` said `not_found`, complete,
+/// where the compiler has a declaration and a use.
+#[test]
+fn a_name_in_a_file_the_grammar_could_not_read_whole_is_never_not_found() {
+    let workspace = fixture_copy("trailing-comments");
+    let file = workspace.path().join("Trees/Trees.fs");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let commented = "//{ Root: 'T; Children: 'T RoseTree list }";
+    assert!(text.contains(commented));
+    std::fs::write(&file, text.replace(commented, "// \"Root\" and its \"Children\"")).unwrap();
+    let runtime = tempfile::tempdir().unwrap();
+
+    let answer = find(workspace.path(), runtime.path(), "RoseTree.GetHashCode");
+    assert_eq!(answer["outcome"], json!("indeterminate"), "{answer:#}");
+    assert_eq!(answer["status"], json!("unknown"), "{answer:#}");
+    assert_eq!(
+        answer["resolution"]["degradedFilesHoldingName"],
+        json!([{ "file": "Trees/Trees.fs", "line": 16, "character": 15 }]),
+        "{answer:#}"
+    );
+    let notes = answer["notes"].to_string();
+    assert!(notes.contains("could not read whole (Trees/Trees.fs:17"), "{answer:#}");
+
+    // A name no unreadable file holds is still `not_found`, complete.
+    let answer = find(workspace.path(), runtime.path(), "RoseTree.Height");
+    assert_eq!(answer["outcome"], json!("not_found"), "{answer:#}");
+    assert_eq!(answer["status"], json!("ok"), "{answer:#}");
+    assert!(answer["resolution"].get("degradedFilesHoldingName").is_none(), "{answer:#}");
+}

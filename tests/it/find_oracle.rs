@@ -380,6 +380,20 @@ fn every_find_on_the_signature_namespace_fixture_is_exact() {
     assert_every_find_exact("signature-namespace", &["Sig.Api", "Calc.add"], 3);
 }
 
+/// fixtures/trailing-comments: `type RoseTree<'T> = //{ Root: 'T; … }` with the union's cases
+/// on the next lines (FSharpx.Collections' `BinaryRoseTree`), and a record written alike. The
+/// grammar read each as an error region and lost every case, field and member: before,
+/// `RoseTree.GetHashCode` answered `not_found` while complete, `RoseTree.Size` and
+/// `Settings.Deeper` were partial. Every symbol is exact now.
+#[test]
+fn every_find_on_the_trailing_comments_fixture_is_exact() {
+    assert_every_find_exact(
+        "trailing-comments",
+        &["RoseTree.GetHashCode", "RoseTree.Size", "RoseTree.Branch", "Settings.Deeper", "Settings.Depth"],
+        14,
+    );
+}
+
 /// The oracle over a fixture with the FSAC double: no wrong answer, each of `queries` asked and
 /// exact, at least `at_least` symbols asked, and every one exact.
 fn assert_every_find_exact(fixture: &str, queries: &[&str], at_least: usize) {

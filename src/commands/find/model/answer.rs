@@ -472,6 +472,11 @@ pub struct ResolutionSummary {
     /// implementation are one), with its own count of sites in this answer's stream.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub symbols: Vec<SymbolSummary>,
+    /// With nothing found: the files the grammar could not read whole that hold the name, a
+    /// declaration there may be lost to the syntax index (`{file, line, character}` of its
+    /// first occurrence, 0-based; at most 20). Any keeps the answer from being `not_found`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub degraded_files_holding_name: Vec<Value>,
 }
 
 /// `resolution.symbols[]`: one symbol the query names, as the compiler names it.

@@ -2,9 +2,11 @@
 //! outcome, status and notes.
 
 use std::collections::BTreeMap;
+use std::path::PathBuf;
 
 use crate::commands::blocking::BlockingReason;
 use crate::commands::find::model::answer::{Outcome, ProjectRow, ProjectStatus, Status};
+use crate::syntax::model::Position;
 
 /// What the find established.
 pub struct Verdict {
@@ -33,6 +35,10 @@ pub struct Verdict {
     pub notes: Vec<String>,
     /// Each requested project FSAC could not load, and its remedy (`perProject[].remedy`).
     pub failed_remedies: Vec<(String, String)>,
+    /// With nothing found: the files read that the grammar could not read whole and that hold
+    /// the name, each with its first occurrence (`resolution.degradedFilesHoldingName`); one
+    /// keeps the answer from being `not_found`.
+    pub degraded_holders: Vec<(PathBuf, Position)>,
 }
 
 impl Verdict {

@@ -124,7 +124,7 @@ pub fn answer_of(
         type_error_lines: (!type_errors.is_empty()).then(|| type_errors[..type_errors_shown].to_vec()),
         type_error_line_count: (type_errors_shown < type_errors.len()).then_some(type_errors.len()),
         type_error_check,
-        resolution: resolution_of(resolved, &stream.declarations, sites),
+        resolution: resolution_of(find, resolved, verdict, (&stream.declarations, sites)),
         files_searched: Some(find.searched.account()),
         total_sites: total,
         total_estimate: Some(TotalEstimate { sites: total, is_lower_bound: !verdict.coverage_complete || *segmented }),
@@ -178,7 +178,12 @@ fn coverage_of(find: &FindRun, resolved: &Resolved, swept: &Swept, verdict: &Ver
 
 /// `resolution`: the first declarations (the cursor's identity covers all of them): a name
 /// declared in every file must not make the page's metadata larger than any page.
-fn resolution_of(resolved: &Resolved, declarations: &[Value], sites: &[Site]) -> ResolutionSummary {
+fn resolution_of(
+    find: &FindRun,
+    resolved: &Resolved,
+    verdict: &Verdict,
+    (declarations, sites): (&[Value], &[Site]),
+) -> ResolutionSummary {
     let shown = declarations.len().min(DECLARATIONS_SHOWN);
     let cut = shown < declarations.len();
     ResolutionSummary {
@@ -188,6 +193,14 @@ fn resolution_of(resolved: &Resolved, declarations: &[Value], sites: &[Site]) ->
         declaration_count: cut.then_some(declarations.len()),
         declarations_truncated: cut.then_some(true),
         symbols: symbols_of(resolved, sites),
+        degraded_files_holding_name: verdict
+            .degraded_holders
+            .iter()
+            .take(20)
+            .map(|(path, at)| {
+                json!({ "file": find.model.display_path(path), "line": at.line, "character": at.character })
+            })
+            .collect(),
     }
 }
 
@@ -320,6 +333,7 @@ pub fn timeout_before_sweep(run: RunEcho, target: &Target, model: &WorkspaceMode
             declaration_count: None,
             declarations_truncated: None,
             symbols: Vec::new(),
+            degraded_files_holding_name: Vec::new(),
         },
         files_searched: None,
         total_sites: 0,

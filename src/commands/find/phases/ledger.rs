@@ -18,7 +18,7 @@ use crate::commands::find::phases::slots::SlotRows;
 use crate::commands::find::phases::sweep::{SweepOutcome, Swept};
 use crate::commands::find::phases::type_errors::TypeErrors;
 use crate::commands::find::phases::unseen::Unseen;
-use crate::syntax::model::{DeclarationKind, TextRange};
+use crate::syntax::model::{DeclarationKind, HealthStatus, Position, TextRange};
 use crate::workspace::WorkspaceModel;
 
 /// Judges the sweep: `not_found` only when FSAC is ready, every requested project was
@@ -51,11 +51,18 @@ pub fn judge(
             .fsac_workspace_symbol
             .as_deref()
             .is_none_or(|value| value == "answered" || value.starts_with("notApplicable"));
+    // Nothing declares the name where the index could read: a file it could not read whole
+    // may still declare it, lost in an error region.
+    let degraded_holders = if sites.is_empty() && resolved.declared.is_empty() && !by_position {
+        degraded_holders(find)
+    } else {
+        Vec::new()
+    };
     let (outcome, status, matched) = if !sites.is_empty() {
         (Outcome::Found, if coverage_complete { Status::Ok } else { Status::Partial }, Some(true))
     } else if no_projects.is_some() {
         (Outcome::Indeterminate, Status::Unknown, None)
-    } else if coverage_complete && resolution_answered {
+    } else if coverage_complete && resolution_answered && degraded_holders.is_empty() {
         (Outcome::NotFound, Status::Ok, Some(false))
     } else {
         (Outcome::Indeterminate, Status::Unknown, None)
@@ -68,6 +75,23 @@ pub fn judge(
     }
     if resolved.declared.is_empty() && !by_position {
         notes.push("no declaration matched the query".to_owned());
+    }
+    if !degraded_holders.is_empty() {
+        let mut files: Vec<String> = degraded_holders
+            .iter()
+            .take(5)
+            .map(|(path, at)| format!("{}:{}", find.model.display_path(path), at.line + 1))
+            .collect();
+        if degraded_holders.len() > 5 {
+            files.push(format!("… {} more", degraded_holders.len() - 5));
+        }
+        notes.push(format!(
+            "the name occurs in {} file(s) the grammar could not read whole ({}; listed in \
+             resolution.degradedFilesHoldingName): a declaration there may be lost to the syntax index, so the \
+             answer cannot be not_found",
+            degraded_holders.len(),
+            files.join(", ")
+        ));
     }
     let failed_remedies =
         per_project.iter().filter_map(|row| row.remedy.clone().map(|remedy| (row.project.clone(), remedy))).collect();
@@ -88,7 +112,34 @@ pub fn judge(
         matched,
         notes,
         failed_remedies,
+        degraded_holders,
     }
+}
+
+/// The files this find read that the grammar could not read whole (parse health not clean)
+/// and that hold the name looked for as an identifier (any spelling; for a substring query,
+/// anywhere in their bytes), each with the name's first place there.
+fn degraded_holders(find: &FindRun) -> Vec<(PathBuf, Position)> {
+    let names = crate::commands::find::phases::candidates::query_names(&find.arguments, None);
+    let mut holders = Vec::new();
+    for path in find.files() {
+        let Some(file) = find.index.file(path) else { continue };
+        if file.index.health.status == HealthStatus::Clean {
+            continue;
+        }
+        let first = names.iter().find_map(|wanted| {
+            if wanted.exact {
+                let hits = find.index.find_occurrences_in(&wanted.name, std::slice::from_ref(path));
+                hits.first().map(|hit| hit.position)
+            } else {
+                Some(Position { line: 0, character: 0 })
+            }
+        });
+        if let Some(at) = first {
+            holders.push((path.clone(), at));
+        }
+    }
+    holders
 }
 
 /// What keeps a swept find from being complete, apart from type errors: each is a note.
