@@ -22,7 +22,9 @@
 # - a `Directory.Solution.targets` running `dotnet tool restore` is taken out (no tool feed);
 # - projects that are not the library and its tests (benchmarks, samples, build scripts, Fable
 #   test copies) are taken out, and so is any project that does not restore, and any project
-#   referencing one taken out; all are listed.
+#   referencing one taken out; all are listed;
+# - each project another references is built (`dotnet build`, every target framework), as by a
+#   user who built once: its users' reference assemblies then exist on disk.
 #
 # Sources: `ORACLE_SOURCES=DIR` holding `owner+name/repo` (a bare git directory) or
 # `owner+name` (a checkout) for each library; without it each is cloned from GitHub.
@@ -194,6 +196,33 @@ PYTHON
     done
     # The solution would name the projects taken out: every project left is loaded instead.
     find "$root" -maxdepth 2 \( -name '*.sln' -o -name '*.slnx' \) -delete
+    # As a user who built once: each project another references is built, every target
+    # framework of it, so the reference assemblies its users' options name exist on disk. A
+    # referenced project multi-targets (FsToolkit.ErrorHandling), the loader loads it for its
+    # first framework and its user for another, and FCS then reads the user's reference from
+    # disk, as the compiler does.
+    local referenced
+    while IFS= read -r referenced; do
+        if ! nice dotnet build "$referenced" --no-restore -nologo -v quiet -p:WarningsNotAsErrors=NU1603 \
+            >"$root.build.log" 2>&1; then
+            echo "a referenced project does not build here: ${referenced#"$root"/}: $(grep -Eo 'error [A-Z]+[0-9]+: [^[]*' "$root.build.log" | head -1)"
+        else
+            echo "built (others reference it): ${referenced#"$root"/}"
+        fi
+    done < <(referenced_projects "$root")
+}
+
+# Every project another project of the copy references, once, absolute.
+referenced_projects() {
+    local root="$1" project folder reference
+    while IFS= read -r project; do
+        folder="$(dirname "$project")"
+        while IFS= read -r reference; do
+            realpath -m "$folder/${reference//\\//}"
+        done < <(grep -Eo '<ProjectReference Include="[^"]+"' "$project" | cut -d'"' -f2)
+    done < <(find "$root" -name '*.fsproj' | sort) | sort -u | while IFS= read -r path; do
+        [ -f "$path" ] && echo "$path"
+    done
 }
 
 for entry in "${libraries[@]}"; do
