@@ -394,6 +394,16 @@ fn every_find_on_the_trailing_comments_fixture_is_exact() {
     );
 }
 
+/// fixtures/interface-slots: `IQueue.Snoc` implemented in the `interface IQueue<'T> with` of
+/// two queues that have a class member `Snoc` each, and a pattern `(|Snoc|Nil|)` in a module
+/// `Batched` beside the type. The oracle asks an active-pattern case by its pattern's module,
+/// as a user writes it in a pattern (`Batched.Snoc`, which names the member too); the bare
+/// `Snoc` is asked in tests/it/find_slots.rs.
+#[test]
+fn every_find_on_the_interface_slots_fixture_is_exact() {
+    assert_every_find_exact("interface-slots", &["Batched.Snoc", "IQueue.Snoc", "Bankers.Snoc", "Batched.Nil"], 20);
+}
+
 /// The oracle over a fixture with the FSAC double: no wrong answer, each of `queries` asked and
 /// exact, at least `at_least` symbols asked, and every one exact.
 fn assert_every_find_exact(fixture: &str, queries: &[&str], at_least: usize) {

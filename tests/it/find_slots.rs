@@ -112,3 +112,54 @@ async fn slot_rows_that_cannot_be_settled_keep_the_answer_partial_and_named() {
     assert!(notes.contains("crossCheck.slotRows.unresolved") && notes.contains("Shapes/Use.fs:7:54"), "{notes}");
     editor.kill().await;
 }
+
+/// A bare `Snoc` (`fixtures/interface-slots`) names the abstract `IQueue.Snoc`, the class
+/// members `Batched.Snoc` and `Bankers.Snoc` with the `interface IQueue<'T> with` member of
+/// each, and a case of `(|Snoc|Nil|)`. The compiler gives the abstract member its declaration,
+/// the call through the interface and each implementation's header, and each type's `Snoc`
+/// its own declarations and calls: an implementation's header is a site of both. Before, every
+/// row the implementations' references held (the slot's uses) was given to whichever name
+/// sorted first, `Bankers.Snoc`, and `IQueue.Snoc` had none: `ok`, wrong.
+#[tokio::test]
+async fn an_abstract_member_named_with_its_implementations_keeps_the_slots_rows() {
+    let workspace = fixture_copy("interface-slots");
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = Editor::start_ready(workspace.path(), runtime.path(), &[]).await;
+    let answer = editor.execute_result(Command::Find, json!({"query": "Snoc", "timeoutMs": 120000})).await;
+    assert_complete(&answer);
+    let rows_of = |symbol: &str| -> Vec<(String, u64, u64)> {
+        let mut rows: Vec<(String, u64, u64)> = answer["sites"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|site| site["symbolFullName"] == json!(symbol))
+            .map(|site| {
+                let start = &site["range"]["start"];
+                (
+                    site["file"].as_str().unwrap().to_owned(),
+                    start["line"].as_u64().unwrap(),
+                    start["character"].as_u64().unwrap(),
+                )
+            })
+            .collect();
+        rows.sort();
+        rows
+    };
+    let at = |file: &str, line: u64, character: u64| (format!("Slots/{file}"), line, character);
+    assert_eq!(
+        rows_of("Slots.IQueue.Snoc"),
+        [at("Queues.fs", 3, 20), at("Queues.fs", 11, 20), at("Queues.fs", 18, 20), at("Use.fs", 6, 33)],
+        "{answer:#}"
+    );
+    assert_eq!(
+        rows_of("Slots.Batched.Snoc"),
+        [at("Queues.fs", 7, 16), at("Queues.fs", 11, 20), at("Queues.fs", 11, 34), at("Use.fs", 5, 13)],
+        "{answer:#}"
+    );
+    assert_eq!(
+        rows_of("Slots.Bankers.Snoc"),
+        [at("Queues.fs", 15, 16), at("Queues.fs", 18, 20), at("Queues.fs", 18, 34)],
+        "{answer:#}"
+    );
+    editor.stop().await;
+}

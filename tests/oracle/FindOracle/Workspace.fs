@@ -221,16 +221,25 @@ let private describe (symbol: FSharpSymbol) =
 /// pattern's full name and the case (`Parity.Patterns.(|Even|Odd|).Even`; `Item.ActivePatternCase`
 /// in FCS's `FullNameOfItem`). At its definition FCS gives the bare case name (`Even`, an
 /// `Item.ActivePatternResult`), a name every pattern with a case `Even` shares. `patterns`: the
-/// active patterns declared, where and their labels; a case lies in its pattern's name.
-let private activePatternCaseLabel (patterns: (FSharp.Compiler.Text.range * string) list) (symbol: Declared) =
+/// active patterns declared, where, their labels and the modules declaring them; a case lies
+/// in its pattern's name. The case's parent is its pattern's module: a user writes the case
+/// qualified by it (`Patterns.Even`, in a pattern), and so the oracle asks it (FCS names no
+/// declaring entity of a case's group).
+let private activePatternCaseLabel
+    (patterns: (FSharp.Compiler.Text.range * string * string option) list)
+    (symbol: Declared)
+    =
     match symbol.Symbol with
     | :? FSharpActivePatternCase as case ->
         let declared = case.DeclarationLocation
         patterns
-        |> List.tryFind (fun (pattern, _) ->
+        |> List.tryFind (fun (pattern, _, _) ->
             Path.GetFullPath pattern.FileName = Path.GetFullPath declared.FileName
             && FSharp.Compiler.Text.Range.rangeContainsRange pattern declared)
-        |> Option.map (fun (_, label) -> { symbol with Label = normalizeLabel (label + "." + case.DisplayName) })
+        |> Option.map (fun (_, label, parent) ->
+            { symbol with
+                Label = normalizeLabel (label + "." + case.DisplayName)
+                Parent = parent |> Option.filter typable |> Option.orElse symbol.Parent })
         |> Option.defaultValue symbol
     | _ -> symbol
 
@@ -315,7 +324,7 @@ let check (root: string) (restore: bool) (log: string -> unit) : Checked =
         file.StartsWith(Path.TrimEndingDirectorySeparator(Path.GetFullPath root) + string Path.DirectorySeparatorChar)
     let symbols = Collections.Generic.Dictionary<string, Declared>()
     // Every active pattern declared (`(|Even|Odd|)`): where, and its label.
-    let patterns = ResizeArray<FSharp.Compiler.Text.range * string>()
+    let patterns = ResizeArray<FSharp.Compiler.Text.range * string * string option>()
     let errors = ResizeArray()
     let results =
         [ for project in loaded do
@@ -331,7 +340,10 @@ let check (root: string) (restore: bool) (log: string -> unit) : Checked =
                   let symbol = symbolUse.Symbol
                   match symbol with
                   | :? FSharpMemberOrFunctionOrValue as value when value.IsActivePattern && symbolUse.IsFromDefinition ->
-                      patterns.Add(value.DeclarationLocation, valueLabel value)
+                      let parent =
+                          value.DeclaringEntity
+                          |> Option.map (fun entity -> typableName entity.DisplayName)
+                      patterns.Add(value.DeclarationLocation, valueLabel value, parent)
                   | _ -> ()
                   match symbol.DeclarationLocation with
                   | Some declaration when

@@ -15,6 +15,7 @@ use crate::commands::find::model::rows::{Site, SiteKind, SiteVia, sort_and_dedup
 use crate::commands::find::model::work::FileKey;
 use crate::commands::find::phases::declarations::Resolved;
 use crate::commands::find::phases::find_run::FindRun;
+use crate::commands::find::phases::implementations::Implementations;
 use crate::commands::find::phases::sweep::Swept;
 use crate::commands::find::phases::target::Placement;
 use crate::syntax::conditionals::inactive_branch_at;
@@ -61,6 +62,8 @@ fn compiler_sites<'a>(
     } else {
         swept.answers.iter().flatten().map(|(path, range)| (path.as_path(), *range)).collect()
     };
+    // An abstract member named with its implementations: the slot's rows are its own.
+    let implementations = Implementations::of(&find.work, resolved, swept);
     let mut by_file: BTreeMap<String, Vec<Located<'a>>> = BTreeMap::new();
     let mut display: HashMap<&'a Path, String> = HashMap::new();
     let mut locate = |located: Located<'a>| {
@@ -75,8 +78,11 @@ fn compiler_sites<'a>(
             locate(Located { declaration: resolved.declared.first(), name, path, range: *range, via: SiteVia::Fsac });
         }
     } else {
-        for (declaration, locations) in resolved.declared.iter().zip(&swept.answers) {
+        for (slot, (declaration, locations)) in resolved.declared.iter().zip(&swept.answers).enumerate() {
             for (path, range) in locations {
+                if implementations.is_slot_row(slot, &(find.work.file_key(path), *range)) {
+                    continue;
+                }
                 locate(Located { declaration: Some(declaration), name: None, path, range: *range, via: SiteVia::Fsac });
             }
         }
@@ -104,12 +110,20 @@ fn compiler_sites<'a>(
         }
         let located = by_file.remove(&file).unwrap_or_default();
         let mut file_sites: Vec<Site> = located.iter().filter_map(|located| classifier.site(&file, located)).collect();
+        let beside_headers = match located.first() {
+            Some(first) => implementations.settle_declaration_places(
+                &resolved.declared,
+                &find.work.file_key(first.path),
+                &mut file_sites,
+            ),
+            None => Vec::new(),
+        };
         file_sites.extend(unswept.remove(&file).unwrap_or_default());
         let (file_path, file_inactive) = inactive.remove(&file).unwrap_or_default();
         merge_inactive(&mut file_sites, file_inactive, |range| {
             file_path.as_deref().is_some_and(|path| answered.contains(&(path, *range)))
         });
-        offer_file_sites(find, &mut segment, &file, file_sites, total - number - 1);
+        offer_file_sites(find, &mut segment, &file, (file_sites, beside_headers), total - number - 1);
         if segment.stopped() {
             break;
         }
@@ -276,12 +290,22 @@ fn merge_inactive(sites: &mut Vec<Site>, inactive: Vec<Site>, answered: impl Fn(
 }
 
 /// Offers one file's sites to the segment: without `includeDeclaration` the declaration sites
-/// are dropped, then the rest sorted and de-duplicated.
-fn offer_file_sites(find: &FindRun, segment: &mut Segment, file: &str, mut sites: Vec<Site>, files_after: usize) {
-    if !find.arguments.include_declaration {
-        sites.retain(|site| !site.kind.is_declaration());
-    }
+/// are dropped, then the rest sorted and de-duplicated, and the abstract member's rows beside
+/// implementations' headers added (one place, two symbols: see [`Implementations`]).
+fn offer_file_sites(
+    find: &FindRun,
+    segment: &mut Segment,
+    file: &str,
+    (mut sites, beside_headers): (Vec<Site>, Vec<Site>),
+    files_after: usize,
+) {
+    let declarations_kept = |site: &Site| find.arguments.include_declaration || !site.kind.is_declaration();
+    sites.retain(declarations_kept);
     sort_and_deduplicate(&mut sites);
+    if !beside_headers.is_empty() {
+        sites.extend(beside_headers.into_iter().filter(declarations_kept));
+        sites.sort_by(Site::canonical_order);
+    }
     segment.offer_file(file, sites, files_after);
 }
 
@@ -406,7 +430,7 @@ fn syntactic_sites(
         for name in &names {
             name.add_sites_in(find, placement, path, &file, &mut file_sites);
         }
-        offer_file_sites(find, &mut segment, &file, file_sites, total - number - 1);
+        offer_file_sites(find, &mut segment, &file, (file_sites, Vec::new()), total - number - 1);
         if segment.stopped() {
             break;
         }

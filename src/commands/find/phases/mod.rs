@@ -7,6 +7,7 @@ pub mod candidates;
 pub mod classify;
 pub mod declarations;
 pub mod find_run;
+pub mod implementations;
 pub mod ledger;
 pub mod narrowing;
 pub mod page;
