@@ -279,3 +279,32 @@ async fn unqualified_occurrences_of_a_static_member_name_cost_no_request() {
     );
     editor.stop().await;
 }
+
+/// An instance member named like the parameters around it (`fixtures/instance-members`'s
+/// `Window.front`, as FSharpx.Collections' deques name theirs): 66 unqualified occurrences of
+/// `front` (the constructor's parameter, thirty functions' parameters), which F# never writes
+/// for an instance member, are ruled out by the text; the named argument `Settable(front = 3)`,
+/// which sets a property, is asked. Before, every occurrence took a request, the bound was
+/// spent, and the answer said partial with occurrences not asked.
+#[tokio::test]
+async fn unqualified_occurrences_of_an_instance_member_name_cost_no_request() {
+    let workspace = fixture_copy("instance-members");
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = Editor::start_ready(workspace.path(), runtime.path(), &[]).await;
+    let answer = editor.execute_result(Command::Find, json!({"query": "Window.front", "timeoutMs": 120000})).await;
+    assert_complete(&answer);
+    let sites = vec![
+        site_row("Panes/Use.fs", 4, 19, "member-usage"),
+        site_row("Panes/Use.fs", 6, 28, "member-usage"),
+        site_row("Panes/Window.fs", 5, 16, "definition"),
+        site_row("Panes/Window.fs", 15, 42, "member-usage"),
+    ];
+    assert_eq!(site_rows(&answer), sites, "{answer:#}");
+    let unseen = &answer["crossCheck"]["unseenOccurrences"];
+    assert_eq!(
+        (&unseen["resolvedByText"], &unseen["definitionsAsked"], &unseen["unresolvedTotal"]),
+        (&json!(66), &json!(1), &json!(0)),
+        "{answer:#}"
+    );
+    editor.stop().await;
+}

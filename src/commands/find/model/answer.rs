@@ -415,9 +415,10 @@ pub struct UnseenOccurrences {
     /// Occurrences such a references answer held: another symbol's, with no definition asked
     /// (counted in `resolvedElsewhere` too).
     pub resolved_by_references: usize,
-    /// Occurrences the text shows to be another symbol's: a type variable (`'ok`), or a
-    /// module's value written with another qualifier (`Result.ok` for `AsyncResult.ok`); ruled
-    /// out with no request (counted in `resolvedElsewhere` too).
+    /// Occurrences the text shows to be another symbol's: a type variable (`'ok`), a module's
+    /// value written with another qualifier (`Result.ok` for `AsyncResult.ok`), a member's name
+    /// written bare (`front` for `Deque.front`); ruled out with no request (counted in
+    /// `resolvedElsewhere` too).
     pub resolved_by_text: usize,
     /// Occurrences whose definition is a declaration of the symbol: rows, and in
     /// `missedByBackend` with role `use`.

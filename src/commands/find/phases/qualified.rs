@@ -12,7 +12,12 @@
 //!   (`let bindRequireTrue error x = … error …`): the parameter shadows it;
 //! * an unqualified occurrence of a static member's name: F# names a static member qualified
 //!   (`TaskSeq.item`, inside its type too), so `fun item -> item + 1` is another symbol, in a
-//!   file without `open type`.
+//!   file without `open type`;
+//! * an unqualified occurrence of an instance member's name (an abstract slot's and an
+//!   implementation's too): F# reaches one only through a value (`this.front`, `q.Head`), so a
+//!   local `front` is another symbol; but for a named argument, `T(front = …)`, which may set a
+//!   property, and for a member that may be settable (`set` in its header) or a custom operation
+//!   of a computation expression (used bare by its operation's name).
 //!
 //! Nothing is ruled out by its qualifier for a name any resolved declaration of which is not
 //! such a value or sits where the parser could not read (its modules may be lost), nor for a
@@ -49,6 +54,9 @@ enum NameRule {
     /// the type too): an occurrence with no `.` before it is another symbol, in a file without
     /// `open type`.
     StaticMember,
+    /// Every declaration is an instance member (see [the module](self)): an occurrence with no
+    /// `.` before it is another symbol, unless it is a named argument.
+    InstanceMember,
 }
 
 /// The occurrences not ruled out (see [the module](self)), in order, and how many were.
@@ -94,6 +102,13 @@ pub(super) fn rule_out_by_text(
                         texts.text(&occurrence.path).is_none_or(|(text, _)| text.contains("open type"))
                     })
             }
+            NameRule::InstanceMember => {
+                unqualified(texts, &occurrence)
+                    && !on_line(texts, &occurrence, |line, character| {
+                        named_argument_in(line, character, occurrence.range.end.character)
+                    })
+                    .unwrap_or(true)
+            }
         };
         if other {
             ruled_out += 1;
@@ -117,7 +132,44 @@ fn name_rule(find: &FindRun, texts: &mut Texts, resolved: &Resolved, name: &str)
     {
         return NameRule::StaticMember;
     }
+    if named.iter().all(|declaration| is_instance_member(texts, declaration))
+        && named
+            .iter()
+            .any(|declaration| declaration.kind.is_some_and(|kind| indexed_with_certainty(find, declaration, kind)))
+    {
+        return NameRule::InstanceMember;
+    }
     module_value_qualifiers(find, &named).map_or(NameRule::Nothing, NameRule::ModuleValue)
+}
+
+/// Whether the declaration is an instance member, an abstract slot or an implementation that
+/// F# names only through a value: its header says neither `static` nor `set`, and no
+/// `CustomOperation` attribute is on it or the line above (a computation expression's custom
+/// operation is used bare).
+fn is_instance_member(texts: &mut Texts, declaration: &Declared) -> bool {
+    let Some(kind) = declaration.kind else { return false };
+    if !matches!(kind, DeclarationKind::Member | DeclarationKind::Override | DeclarationKind::AbstractMember) {
+        return false;
+    }
+    let words = header_words(texts, declaration);
+    if words.is_empty() || words.iter().any(|word| matches!(word.as_str(), "static" | "set" | "val")) {
+        return false;
+    }
+    let line = declaration.name_range.start.line;
+    let Some((_, lines)) = texts.text(&declaration.path) else { return false };
+    let attributes = [line.checked_sub(1), Some(line)].into_iter().flatten().filter_map(|line| lines.line(line));
+    !attributes.into_iter().any(|text| text.contains("CustomOperation"))
+}
+
+/// Whether the occurrence (UTF-16 columns `start..end` of `line`) is written as a named
+/// argument, `(name = …` or `, name = …`, which may set a property of that name.
+fn named_argument_in(line: &str, start: u32, end: u32) -> bool {
+    let (Some(start), Some(end)) = (exact_byte_at_column(line, start), exact_byte_at_column(line, end)) else {
+        return true;
+    };
+    let before = line[..start].trim_end();
+    let after = line[end..].trim_start();
+    (before.ends_with('(') || before.ends_with(',')) && after.starts_with('=') && !after.starts_with("==")
 }
 
 /// The modules and namespaces around every declaration of `named`, when each is a module's
@@ -327,6 +379,17 @@ fn type_variable_in(line: &str, character: u32) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_named_argument_is_an_opening_bracket_or_comma_then_the_name_then_one_equals_sign() {
+        let line = "let s = Settable(front = 3, back = 4) in front = back || f (front == 1)";
+        let column = |word: &str, nth: usize| line.match_indices(word).nth(nth).unwrap().0 as u32;
+        let named = |start: u32, length: u32| named_argument_in(line, start, start + length);
+        assert!(named(column("front", 0), 5));
+        assert!(named(column("back", 0), 4));
+        assert!(!named(column("front", 1), 5), "a comparison outside a call");
+        assert!(!named(column("front", 2), 5), "`==` is no named argument");
+    }
 
     #[test]
     fn a_qualifier_is_the_identifier_before_the_dot() {
