@@ -63,7 +63,7 @@ fn compiler_sites<'a>(
         swept.answers.iter().flatten().map(|(path, range)| (path.as_path(), *range)).collect()
     };
     // An abstract member named with its implementations: the slot's rows are its own.
-    let implementations = Implementations::of(&find.work, resolved, swept);
+    let implementations = Implementations::of(find, resolved, swept);
     let mut by_file: BTreeMap<String, Vec<Located<'a>>> = BTreeMap::new();
     let mut display: HashMap<&'a Path, String> = HashMap::new();
     let mut locate = |located: Located<'a>| {

@@ -13,8 +13,8 @@
 //!   (the abstract member's), but for its own header;
 //! * at its header there are two rows, one for each symbol.
 //!
-//! And at a resolved declaration's name (in an implementation file), the row is that
-//! declaration's symbol's (with the slot's beside an implementation's header): a row another
+//! And at a resolved declaration's name (in an implementation file the grammar read whole,
+//! read with certainty), the row is that declaration's symbol's (with the slot's beside an implementation's header): a row another
 //! declaration's references put there under its own name is not kept (a member `Cons` of type
 //! `DList` and a case `Cons` of the pattern `(|Cons|Nil|)` in module `DList`, named alike, each
 //! keep their own declaration).
@@ -23,10 +23,11 @@ use std::collections::{HashMap, HashSet};
 
 use crate::commands::find::matching::Declared;
 use crate::commands::find::model::rows::Site;
-use crate::commands::find::model::work::{FileKey, Work};
+use crate::commands::find::model::work::FileKey;
 use crate::commands::find::phases::declarations::Resolved;
+use crate::commands::find::phases::find_run::FindRun;
 use crate::commands::find::phases::sweep::Swept;
-use crate::syntax::model::{DeclarationKind, TextRange};
+use crate::syntax::model::{DeclarationKind, HealthStatus, TextRange};
 
 /// Which of the resolved declarations implement an abstract member the query names too.
 #[derive(Default)]
@@ -37,19 +38,24 @@ pub struct Implementations {
     slot_places: HashMap<usize, HashSet<(FileKey, TextRange)>>,
     /// Each resolved declaration's place, to its slot (the first there).
     declared_at: HashMap<(FileKey, TextRange), usize>,
+    /// The slots of the declarations whose name the index is sure of: read with certainty in
+    /// an implementation file the grammar read whole.
+    named_surely: HashSet<usize>,
 }
 
 impl Implementations {
     /// Pairs each implementation (an `Override`) with the abstract member whose references
     /// answer holds its header, when the query names both.
-    pub fn of(work: &Work, resolved: &Resolved, swept: &Swept) -> Implementations {
+    pub fn of(find: &FindRun, resolved: &Resolved, swept: &Swept) -> Implementations {
+        let work = &find.work;
         let declared = &resolved.declared;
         let place = |declaration: &Declared| (work.file_key(&declaration.path), declaration.name_range);
         let mut declared_at = HashMap::new();
         for (slot, declaration) in declared.iter().enumerate() {
             declared_at.entry(place(declaration)).or_insert(slot);
         }
-        let mut implementations = Implementations { declared_at, ..Implementations::default() };
+        let named_surely = (0..declared.len()).filter(|slot| named_surely(find, &declared[*slot])).collect();
+        let mut implementations = Implementations { declared_at, named_surely, ..Implementations::default() };
         let abstracts: Vec<usize> = (0..declared.len())
             .filter(|slot| declared[*slot].kind == Some(DeclarationKind::AbstractMember))
             .filter(|slot| swept.answers.get(*slot).is_some_and(|answer| !answer.is_empty()))
@@ -95,11 +101,12 @@ impl Implementations {
     /// implementations' headers once the rows are de-duplicated (see [the module](self)).
     /// `key` is the file's key.
     pub fn settle_declaration_places(&self, declared: &[Declared], key: &FileKey, sites: &mut Vec<Site>) -> Vec<Site> {
-        // Not a signature's: the grammar reads many signature files in part, and where the
-        // index misnames one, the rows FSAC's references put there name it better.
+        // Only a name the index is sure of: where the grammar read a file in part, its
+        // containers are guesses (a module lost mid-chain), and the rows FSAC's references put
+        // there name the symbol better.
         let own_symbol = |site: &Site| {
             let slot = self.declared_at.get(&(key.clone(), site.range))?;
-            (!declared[*slot].is_signature()).then(|| declared[*slot].symbol_full_name())
+            self.named_surely.contains(slot).then(|| declared[*slot].symbol_full_name())
         };
         // Only where a row of the declaration's own symbol is there: its name is its site.
         let owned: HashSet<TextRange> = sites
@@ -129,4 +136,17 @@ impl Implementations {
         });
         added
     }
+}
+
+/// Whether the index is sure of the declaration's name: an implementation file's, read with
+/// certainty where the grammar read the whole file.
+fn named_surely(find: &FindRun, declaration: &Declared) -> bool {
+    let Some(kind) = declaration.kind else { return false };
+    !declaration.is_signature()
+        && find.index.file(&declaration.path).is_some_and(|file| {
+            file.index.health.status == HealthStatus::Clean
+                && file.index.declarations.iter().any(|candidate| {
+                    candidate.kind == kind && candidate.name_range() == declaration.name_range && candidate.certain
+                })
+        })
 }
