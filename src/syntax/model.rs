@@ -81,8 +81,10 @@ pub type FastHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 /// directive lines blanked, and the tree with fewer errors read; 21: in an error region, a
 /// declaration the tree read at the top is nested where the lines nest it, and no declaration
 /// is named by a modifier keyword such as `inline`; 22: a file the grammar fails on is also
-/// parsed with its trailing line comments read as block comments, `syntax::trailing_comments`).
-pub const INDEX_FORMAT_VERSION: u32 = 22;
+/// parsed with its trailing line comments read as block comments, `syntax::trailing_comments`;
+/// 23: that reading is tried after the directive lines are blanked, on the better text, never
+/// instead of it).
+pub const INDEX_FORMAT_VERSION: u32 = 23;
 
 /// An interned name: an index into a string table (file-local or workspace-wide).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

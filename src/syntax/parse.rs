@@ -86,10 +86,11 @@ impl FsharpParsers {
     /// Parses `text` with `grammar`, cancelling at `budget` after the call starts. The grammar
     /// reads inline IL as the same-length expression [`inline_il::neutralize`] makes of it.
     /// When that tree has errors, two more readings are tried in what is left of the budget,
-    /// each kept when its tree has fewer errors: trailing line comments as block comments
-    /// ([`trailing_comments::as_block_comments`]), then, when the text has `#if` directives,
-    /// the directive lines blanked ([`conditionals::without_directives`]). Either way the
-    /// tree's offsets, lines and columns are `text`'s.
+    /// each kept when its tree has fewer errors than the best so far: first, when the text has
+    /// `#if` directives, the directive lines blanked ([`conditionals::without_directives`]);
+    /// then the best text's trailing line comments read as block comments
+    /// ([`trailing_comments::as_block_comments`]). Either way the tree's offsets, lines and
+    /// columns are `text`'s.
     pub fn parse(&mut self, text: &str, grammar: GrammarKind, budget: Duration) -> Result<Tree, ParseFailure> {
         let started = Instant::now();
         let mut text = inline_il::neutralize(text);
@@ -97,20 +98,20 @@ impl FsharpParsers {
         if !tree.root_node().has_error() {
             return Ok(tree);
         }
-        if let Some(rewritten) = trailing_comments::as_block_comments(&text, &tree) {
-            match self.parse_until(&rewritten, grammar, started, budget) {
+        if let Some(blanked) = conditionals::without_directives(&text) {
+            match self.parse_until(&blanked, grammar, started, budget) {
                 Ok(second) if error_weight(&second) < error_weight(&tree) => {
                     if !second.root_node().has_error() {
                         return Ok(second);
                     }
-                    (text, tree) = (Cow::Owned(rewritten), second);
+                    (text, tree) = (Cow::Owned(blanked), second);
                 }
                 _ => {}
             }
         }
-        let Some(blanked) = conditionals::without_directives(&text) else { return Ok(tree) };
-        match self.parse_until(&blanked, grammar, started, budget) {
-            Ok(second) if error_weight(&second) < error_weight(&tree) => Ok(second),
+        let Some(rewritten) = trailing_comments::as_block_comments(&text, &tree) else { return Ok(tree) };
+        match self.parse_until(&rewritten, grammar, started, budget) {
+            Ok(third) if error_weight(&third) < error_weight(&tree) => Ok(third),
             _ => Ok(tree),
         }
     }
