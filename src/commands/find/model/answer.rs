@@ -475,7 +475,7 @@ pub struct ResolutionSummary {
     pub symbols: Vec<SymbolSummary>,
     /// With nothing found: the files the grammar could not read whole that hold the name, a
     /// declaration there may be lost to the syntax index (`{file, line, character}` of its
-    /// first occurrence, 0-based; at most 20). Any keeps the answer from being `not_found`.
+    /// first occurrence, 0-based, the place absent for a substring query; at most 20). Any keeps the answer from being `not_found`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub degraded_files_holding_name: Vec<Value>,
 }

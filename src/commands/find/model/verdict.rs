@@ -36,9 +36,9 @@ pub struct Verdict {
     /// Each requested project FSAC could not load, and its remedy (`perProject[].remedy`).
     pub failed_remedies: Vec<(String, String)>,
     /// With nothing found: the files read that the grammar could not read whole and that hold
-    /// the name, each with its first occurrence (`resolution.degradedFilesHoldingName`); one
+    /// the name, each with its first occurrence (none for a substring query) (`resolution.degradedFilesHoldingName`); one
     /// keeps the answer from being `not_found`.
-    pub degraded_holders: Vec<(PathBuf, Position)>,
+    pub degraded_holders: Vec<(PathBuf, Option<Position>)>,
 }
 
 impl Verdict {

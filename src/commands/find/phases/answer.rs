@@ -197,8 +197,11 @@ fn resolution_of(
             .degraded_holders
             .iter()
             .take(20)
-            .map(|(path, at)| {
-                json!({ "file": find.model.display_path(path), "line": at.line, "character": at.character })
+            .map(|(path, at)| match at {
+                Some(at) => {
+                    json!({ "file": find.model.display_path(path), "line": at.line, "character": at.character })
+                }
+                None => json!({ "file": find.model.display_path(path) }),
             })
             .collect(),
     }

@@ -15,6 +15,7 @@ use crate::commands::find::model::work::Work;
 use crate::commands::find::phases::candidates::SearchedFiles;
 use crate::commands::find::phases::target::Target;
 use crate::session_state::status::{ProjectError, ProjectLoad, StatusSnapshot};
+use crate::syntax::model::DeclarationKind;
 use crate::syntax::{Overlay, SyntaxIndex};
 use crate::workspace::WorkspaceModel;
 
@@ -63,6 +64,15 @@ impl FindRun {
             Ok(())
         })
         .await
+    }
+
+    /// Whether the index holds the declaration (its kind, at its name) read with certainty.
+    pub fn indexed_with_certainty(&self, declaration: &Declared, kind: DeclarationKind) -> bool {
+        self.index.file(&declaration.path).is_some_and(|file| {
+            file.index.declarations.iter().any(|candidate| {
+                candidate.kind == kind && candidate.name_range() == declaration.name_range && candidate.certain
+            })
+        })
     }
 
     /// Is `path` one of the workspace's files?

@@ -14,8 +14,8 @@
 //! * at its header there are two rows, one for each symbol.
 //!
 //! And at a resolved declaration's name (in an implementation file the grammar read whole,
-//! read with certainty), the row is that declaration's symbol's (with the slot's beside an implementation's header): a row another
-//! declaration's references put there under its own name is not kept (a member `Cons` of type
+//! read with certainty), the row is that declaration's symbol's (with the slot's beside an
+//! implementation's header): a row another declaration's references put there under its own name is not kept (a member `Cons` of type
 //! `DList` and a case `Cons` of the pattern `(|Cons|Nil|)` in module `DList`, named alike, each
 //! keep their own declaration).
 
@@ -141,12 +141,7 @@ impl Implementations {
 /// Whether the index is sure of the declaration's name: an implementation file's, read with
 /// certainty where the grammar read the whole file.
 fn named_surely(find: &FindRun, declaration: &Declared) -> bool {
-    let Some(kind) = declaration.kind else { return false };
-    !declaration.is_signature()
-        && find.index.file(&declaration.path).is_some_and(|file| {
-            file.index.health.status == HealthStatus::Clean
-                && file.index.declarations.iter().any(|candidate| {
-                    candidate.kind == kind && candidate.name_range() == declaration.name_range && candidate.certain
-                })
-        })
+    declaration.kind.is_some_and(|kind| find.indexed_with_certainty(declaration, kind))
+        && !declaration.is_signature()
+        && find.index.file(&declaration.path).is_some_and(|file| file.index.health.status == HealthStatus::Clean)
 }

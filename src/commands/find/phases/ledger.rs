@@ -80,7 +80,10 @@ pub fn judge(
         let mut files: Vec<String> = degraded_holders
             .iter()
             .take(5)
-            .map(|(path, at)| format!("{}:{}", find.model.display_path(path), at.line + 1))
+            .map(|(path, at)| match at {
+                Some(at) => format!("{}:{}", find.model.display_path(path), at.line + 1),
+                None => find.model.display_path(path),
+            })
             .collect();
         if degraded_holders.len() > 5 {
             files.push(format!("… {} more", degraded_holders.len() - 5));
@@ -119,7 +122,7 @@ pub fn judge(
 /// The files this find read that the grammar could not read whole (parse health not clean)
 /// and that hold the name looked for as an identifier (any spelling; for a substring query,
 /// anywhere in their bytes), each with the name's first place there.
-fn degraded_holders(find: &FindRun) -> Vec<(PathBuf, Position)> {
+fn degraded_holders(find: &FindRun) -> Vec<(PathBuf, Option<Position>)> {
     let names = crate::commands::find::phases::candidates::query_names(&find.arguments, None);
     let mut holders = Vec::new();
     for path in find.files() {
@@ -127,12 +130,14 @@ fn degraded_holders(find: &FindRun) -> Vec<(PathBuf, Position)> {
         if file.index.health.status == HealthStatus::Clean {
             continue;
         }
+        // A substring's place is not in the index (its bytes are what made the file a
+        // candidate): the file is listed without one.
         let first = names.iter().find_map(|wanted| {
             if wanted.exact {
                 let hits = find.index.find_occurrences_in(&wanted.name, std::slice::from_ref(path));
-                hits.first().map(|hit| hit.position)
+                hits.first().map(|hit| Some(hit.position))
             } else {
-                Some(Position { line: 0, character: 0 })
+                Some(None)
             }
         });
         if let Some(at) = first {

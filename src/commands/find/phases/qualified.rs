@@ -128,14 +128,14 @@ fn name_rule(find: &FindRun, texts: &mut Texts, resolved: &Resolved, name: &str)
     // Each a static member by its text, and one at least read with certainty (a signature the
     // parser read in part is its implementation's symbol).
     if named.iter().all(|declaration| is_static_member(texts, declaration))
-        && named.iter().any(|declaration| indexed_with_certainty(find, declaration, DeclarationKind::Member))
+        && named.iter().any(|declaration| find.indexed_with_certainty(declaration, DeclarationKind::Member))
     {
         return NameRule::StaticMember;
     }
     if named.iter().all(|declaration| is_instance_member(texts, declaration))
         && named
             .iter()
-            .any(|declaration| declaration.kind.is_some_and(|kind| indexed_with_certainty(find, declaration, kind)))
+            .any(|declaration| declaration.kind.is_some_and(|kind| find.indexed_with_certainty(declaration, kind)))
     {
         return NameRule::InstanceMember;
     }
@@ -196,7 +196,7 @@ fn is_certain_module_value(find: &FindRun, declaration: &Declared) -> bool {
     let Some(kind) = declaration.kind else { return false };
     matches!(kind, DeclarationKind::Let | DeclarationKind::Val)
         && named_through_modules(&find.index, declaration)
-        && indexed_with_certainty(find, declaration, kind)
+        && find.indexed_with_certainty(declaration, kind)
 }
 
 /// Whether the declaration is a member whose header, read from the text, says `static`.
@@ -221,15 +221,6 @@ pub(super) fn header_words(texts: &mut Texts, declaration: &Declared) -> Vec<Str
         .filter(|word| !word.is_empty())
         .map(str::to_owned)
         .collect()
-}
-
-/// Whether the index holds the declaration (its kind, at its name) read with certainty.
-pub(super) fn indexed_with_certainty(find: &FindRun, declaration: &Declared, kind: DeclarationKind) -> bool {
-    find.index.file(&declaration.path).is_some_and(|file| {
-        file.index.declarations.iter().any(|candidate| {
-            candidate.kind == kind && candidate.name_range() == declaration.name_range && candidate.certain
-        })
-    })
 }
 
 /// Whether the workspace declares a module named `qualifier` with no declaration of its own

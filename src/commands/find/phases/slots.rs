@@ -21,7 +21,7 @@ use crate::commands::find::model::texts::{Texts, resolve_display};
 use crate::commands::find::model::work::FileKey;
 use crate::commands::find::phases::declarations::Resolved;
 use crate::commands::find::phases::find_run::FindRun;
-use crate::commands::find::phases::qualified::{header_words, indexed_with_certainty};
+use crate::commands::find::phases::qualified::header_words;
 use crate::commands::find::phases::sweep::Swept;
 use crate::commands::find::phases::unseen::{self, Definition, Occurrence, REQUESTS_AT_MOST};
 use crate::syntax::model::{DeclarationKind, TextRange};
@@ -170,7 +170,7 @@ pub async fn settle(
 /// nor `default`.
 fn is_interface_member(find: &FindRun, texts: &mut Texts, declared: &Declared) -> bool {
     if declared.kind != Some(DeclarationKind::Override)
-        || !indexed_with_certainty(find, declared, DeclarationKind::Override)
+        || !find.indexed_with_certainty(declared, DeclarationKind::Override)
     {
         return false;
     }
