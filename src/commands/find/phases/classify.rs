@@ -49,11 +49,7 @@ fn compiler_sites<'a>(
     swept: &'a Swept,
     mut segment: Segment,
 ) -> (Vec<Site>, Option<BudgetStop>) {
-    // Each resolved declaration by its place: a location is a declaration site by one lookup.
-    let mut declared_at: HashMap<(FileKey, TextRange), usize> = HashMap::new();
-    for (slot, declaration) in resolved.declared.iter().enumerate() {
-        declared_at.entry((find.work.file_key(&declaration.path), declaration.name_range)).or_insert(slot);
-    }
+    let declared_at = resolved.slots_by_place(&find.work);
     let classifier =
         Classifier { find, placement, declared: &resolved.declared, declared_at, kind_mode: find.kind_mode() };
     // The places FSAC's references answered: code the compiler saw.
@@ -140,10 +136,7 @@ pub fn missed_use_sites<'a>(
     resolved: &Resolved,
     found: impl Iterator<Item = (&'a Path, TextRange, usize)>,
 ) -> Vec<Site> {
-    let mut declared_at: HashMap<(FileKey, TextRange), usize> = HashMap::new();
-    for (slot, declaration) in resolved.declared.iter().enumerate() {
-        declared_at.entry((find.work.file_key(&declaration.path), declaration.name_range)).or_insert(slot);
-    }
+    let declared_at = resolved.slots_by_place(&find.work);
     let classifier =
         Classifier { find, placement, declared: &resolved.declared, declared_at, kind_mode: find.kind_mode() };
     found

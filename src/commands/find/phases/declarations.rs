@@ -5,7 +5,7 @@
 //! signature and its implementation are one symbol: whichever was resolved, the other is
 //! added (and swept), by qualified name within one project.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
 use serde_json::Value;
@@ -13,6 +13,7 @@ use serde_json::Value;
 use crate::commands::CommandError;
 use crate::commands::find::matching::{self, Declared, range_from_json};
 use crate::commands::find::model::answer::ResolutionSources;
+use crate::commands::find::model::work::{FileKey, Work};
 use crate::commands::find::phases::find_run::FindRun;
 use crate::commands::find::phases::position::ResolvedPosition;
 use crate::lsp::types::{TextDocumentPositionParams, WorkspaceSymbolParams};
@@ -48,6 +49,16 @@ pub struct Anchor {
 }
 
 impl Resolved {
+    /// Each declaration's slot by its place (file and name range), the first at a place: a
+    /// location is a declaration site by one lookup.
+    pub fn slots_by_place(&self, work: &Work) -> HashMap<(FileKey, TextRange), usize> {
+        let mut at = HashMap::new();
+        for (slot, declaration) in self.declared.iter().enumerate() {
+            at.entry((work.file_key(&declaration.path), declaration.name_range)).or_insert(slot);
+        }
+        at
+    }
+
     fn nothing() -> Resolved {
         Resolved {
             declared: Vec::new(),

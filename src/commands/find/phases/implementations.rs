@@ -49,11 +49,7 @@ impl Implementations {
     pub fn of(find: &FindRun, resolved: &Resolved, swept: &Swept) -> Implementations {
         let work = &find.work;
         let declared = &resolved.declared;
-        let place = |declaration: &Declared| (work.file_key(&declaration.path), declaration.name_range);
-        let mut declared_at = HashMap::new();
-        for (slot, declaration) in declared.iter().enumerate() {
-            declared_at.entry(place(declaration)).or_insert(slot);
-        }
+        let declared_at = resolved.slots_by_place(work);
         let named_surely = (0..declared.len()).filter(|slot| named_surely(find, &declared[*slot])).collect();
         let mut implementations = Implementations { declared_at, named_surely, ..Implementations::default() };
         let abstracts: Vec<usize> = (0..declared.len())
@@ -72,7 +68,7 @@ impl Implementations {
             if declaration.kind != Some(DeclarationKind::Override) {
                 continue;
             }
-            let own = place(declaration);
+            let own = (work.file_key(&declaration.path), declaration.name_range);
             let filled = implementations
                 .slot_places
                 .iter()
