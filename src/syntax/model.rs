@@ -84,7 +84,7 @@ pub type FastHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 /// parsed with its trailing line comments read as block comments, `syntax::trailing_comments`;
 /// 23: that reading is tried after the directive lines are blanked, on the better text, never
 /// instead of it).
-pub const INDEX_FORMAT_VERSION: u32 = 23;
+pub const INDEX_FORMAT_VERSION: u32 = 24;
 
 /// An interned name: an index into a string table (file-local or workspace-wide).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -14,7 +14,8 @@
 //!
 //! Only a comment whose text could not change meaning as a block comment is rewritten: none
 //! holding `(*`, `*)` or a `"` (F# reads strings inside block comments), none ending in a
-//! non-ASCII character. Where the comments are comes from the first tree's `line_comment`
+//! non-ASCII character, none where a new delimiter would meet a parenthesis beside it (`//)`
+//! would become the operator `(*)`, a `(` before the last two bytes a nested comment's start). Where the comments are comes from the first tree's `line_comment`
 //! leaves, so nothing inside a string is taken for one.
 
 use tree_sitter::{Node, Tree};
@@ -62,18 +63,33 @@ fn collect_line_comments(node: Node<'_>, spans: &mut Vec<(usize, usize)>) {
     }
 }
 
-/// Whether something other than blanks precedes byte `start` on its line.
+/// Whether something other than blanks (or the byte order mark opening the file) precedes byte
+/// `start` on its line.
 fn follows_code(bytes: &[u8], start: usize) -> bool {
-    let line_start = bytes[..start].iter().rposition(|byte| *byte == b'\n').map_or(0, |newline| newline + 1);
+    let line_start = match bytes[..start].iter().rposition(|byte| *byte == b'\n') {
+        Some(newline) => newline + 1,
+        None if bytes.starts_with(BYTE_ORDER_MARK) => BYTE_ORDER_MARK.len().min(start),
+        None => 0,
+    };
     bytes[line_start..start].iter().any(|byte| !byte.is_ascii_whitespace())
 }
+
+/// UTF-8's byte order mark, which many F# files open with.
+const BYTE_ORDER_MARK: &[u8] = b"\xEF\xBB\xBF";
 
 /// Rewrites one comment (`target` holds a copy of `comment`); whether anything changed.
 fn rewrite(target: &mut [u8], comment: &[u8]) -> bool {
     // A comment ends before its line's end; a `\r` left in it by the grammar stays.
     let length = comment.iter().position(|byte| *byte == b'\r' || *byte == b'\n').unwrap_or(comment.len());
     let body = &comment[2..length];
-    let unsafe_body = body.windows(2).any(|pair| pair == b"(*" || pair == b"*)") || body.contains(&b'"');
+    // Besides what the body holds, what the new delimiters would make with the bytes beside
+    // them: `(*)` is the multiplication operator, not a comment's start (`//) x`), and a `(`
+    // before the closing `*)` would open a nested comment (`// f(x` as `(* f*)` is fine, `// ((x`
+    // as `(* (*)` is not).
+    let unsafe_body = body.windows(2).any(|pair| pair == b"(*" || pair == b"*)")
+        || body.contains(&b'"')
+        || body.first() == Some(&b')')
+        || (length >= 5 && comment[length - 3] == b'(');
     if unsafe_body {
         return false;
     }
@@ -116,6 +132,25 @@ mod tests {
     fn a_comment_that_would_read_differently_as_a_block_comment_stays() {
         let text = "module M\nlet a = 1 // (* open\nlet b = 2 // \"quoted\"\nlet c = \"// in a string\"\n";
         assert_eq!(as_block_comments(text, &first_tree(text)), None);
+    }
+
+    #[test]
+    fn new_delimiters_never_make_an_operator_or_a_nested_comment() {
+        let text = "module M\nlet a = 1 //) note\nlet b = 2 // f((x\nlet c = 3 // g(x)\nlet d = 4 // g(x) y\n";
+        let rewritten = as_block_comments(text, &first_tree(text)).unwrap();
+        assert!(rewritten.contains("let a = 1 //) note\n"), "`(*)` is an operator: {rewritten}");
+        assert!(rewritten.contains("let b = 2 // f((x\n"), "`(*)` before the end: {rewritten}");
+        assert!(rewritten.contains("let c = 3 // g(x)\n"), "`(*)` at the end: {rewritten}");
+        assert!(rewritten.contains("let d = 4 (* g(x)*)\n"), "{rewritten}");
+        assert!(!first_tree(&rewritten).root_node().has_error(), "{rewritten}");
+    }
+
+    #[test]
+    fn a_comment_after_the_byte_order_mark_is_on_its_own_line() {
+        let text = "\u{FEFF}// header\nmodule M\nlet a = 1 // note\n";
+        let rewritten = as_block_comments(text, &first_tree(text)).unwrap();
+        assert!(rewritten.starts_with("\u{FEFF}// header\n"), "{rewritten}");
+        assert!(rewritten.contains("let a = 1 (* no*)\n"), "{rewritten}");
     }
 
     #[test]
