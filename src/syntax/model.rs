@@ -83,7 +83,8 @@ pub type FastHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 /// is named by a modifier keyword such as `inline`; 22: a file the grammar fails on is also
 /// parsed with its trailing line comments read as block comments, `syntax::trailing_comments`;
 /// 23: that reading is tried after the directive lines are blanked, on the better text, never
-/// instead of it).
+/// instead of it; 24: no trailing comment rewritten where a new delimiter meets a parenthesis,
+/// nor one after the byte order mark).
 pub const INDEX_FORMAT_VERSION: u32 = 24;
 
 /// An interned name: an index into a string table (file-local or workspace-wide).
