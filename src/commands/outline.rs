@@ -406,6 +406,8 @@ pub enum MisparseName {
     InfixAssign,
     /// `x[0]` parsed as applying `x` to a list.
     AdjacentListApplication,
+    /// A declaration keyword (`member`, `override`, …) read as an identifier.
+    KeywordAsIdentifier,
 }
 
 impl From<crate::syntax::model::MisparseIndicator> for MisparseName {
@@ -416,6 +418,7 @@ impl From<crate::syntax::model::MisparseIndicator> for MisparseName {
             Indicator::InfixBar => MisparseName::InfixBar,
             Indicator::InfixAssign => MisparseName::InfixAssign,
             Indicator::AdjacentListApplication => MisparseName::AdjacentListApplication,
+            Indicator::KeywordAsIdentifier => MisparseName::KeywordAsIdentifier,
         }
     }
 }

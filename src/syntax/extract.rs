@@ -246,6 +246,40 @@ impl Clone for KindTable {
     }
 }
 
+/// Keywords that open or shape a declaration: read as an identifier, one says the grammar lost
+/// the declarations around it (F# never takes a keyword for a name without double backticks).
+const DECLARATION_KEYWORDS: &[&str] = &[
+    "abstract",
+    "and",
+    "default",
+    "exception",
+    "inherit",
+    "interface",
+    "member",
+    "module",
+    "namespace",
+    "override",
+    "static",
+    "type",
+    "val",
+];
+
+/// Where the line of code before the line of byte `at` starts (blank lines skipped); the
+/// start of `at`'s own line when none is before it.
+fn previous_code_line_start(text: &str, at: usize) -> usize {
+    let line_start = |end: usize| text[..end].rfind('\n').map_or(0, |newline| newline + 1);
+    let own = line_start(at);
+    let mut end = own;
+    while end > 0 {
+        let start = line_start(end - 1);
+        if !text[start..end].trim().is_empty() {
+            return start;
+        }
+        end = start;
+    }
+    own
+}
+
 /// One node on the walk's ancestor stack.
 struct Frame<'tree> {
     node: Node<'tree>,
@@ -533,6 +567,9 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
         if text.is_empty() {
             return;
         }
+        if self.error_depth == 0 && DECLARATION_KEYWORDS.contains(&text) {
+            self.on_keyword_as_identifier((node.start_byte(), node.end_byte()));
+        }
         let id = self.names.intern(text);
         self.occurrences.push((id, self.lines.position(node.start_byte())));
         if !self.claimed_identifiers.is_empty() && self.claimed_identifiers.contains(&node.start_byte()) {
@@ -654,6 +691,9 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
     /// `on_identifier` does for an identifier leaf).
     fn record_identifier(&mut self, (start, end): (usize, usize), read_path: Option<&'text str>) {
         let text = &self.text[start..end];
+        if self.error_depth == 0 && DECLARATION_KEYWORDS.contains(&text) {
+            self.on_keyword_as_identifier((start, end));
+        }
         let id = self.names.intern(text);
         self.occurrences.push((id, self.lines.position(start)));
         if !self.claimed_identifiers.is_empty() && self.claimed_identifiers.contains(&start) {
@@ -700,6 +740,38 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
             indicator,
             range: self.lines.node_range(node),
             region: self.lines.node_range(region),
+        });
+    }
+
+    /// A declaration keyword the grammar read as an identifier (a keyword is never one unless
+    /// written in double backticks, which the identifier's text would hold): a suspected
+    /// misparse, its region's declarations uncertain. The grammar went astray where the
+    /// expression that swallowed the keyword began, on its line or the code line before it
+    /// (`inherit Base()` above `static member …`, a body's last line above `and private f`),
+    /// and what it read after that, to the end of the module's or namespace's element around
+    /// it, is suspect; what it read before is not.
+    fn on_keyword_as_identifier(&mut self, (start, end): (usize, usize)) {
+        // One finding per suspect stretch: a region reaches the end of its element, so a later
+        // keyword inside one adds nothing.
+        if self
+            .misparse_byte_regions
+            .iter()
+            .any(|(region_start, region_end)| (*region_start..*region_end).contains(&start))
+        {
+            return;
+        }
+        let holds_elements = |kind: &str| matches!(kind, "file" | "namespace" | "named_module" | "module_defn");
+        let (element_start, element_end) = (1..self.stack.len())
+            .rev()
+            .find(|index| holds_elements(self.stack[index - 1].kind))
+            .map_or((start, end), |index| (self.stack[index].node.start_byte(), self.stack[index].node.end_byte()));
+        let region_start = previous_code_line_start(self.text, start).max(element_start);
+        let region_end = element_end.max(end);
+        self.misparse_byte_regions.push((region_start, region_end));
+        self.misparses.push(MisparseFinding {
+            indicator: MisparseIndicator::KeywordAsIdentifier,
+            range: self.lines.range(start, end),
+            region: self.lines.range(region_start, region_end),
         });
     }
 

@@ -84,7 +84,8 @@ pub type FastHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 /// parsed with its trailing line comments read as block comments, `syntax::trailing_comments`;
 /// 23: that reading is tried after the directive lines are blanked, on the better text, never
 /// instead of it; 24: no trailing comment rewritten where a new delimiter meets a parenthesis,
-/// nor one after the byte order mark).
+/// nor one after the byte order mark; a declaration keyword read as an identifier is a
+/// suspected misparse).
 pub const INDEX_FORMAT_VERSION: u32 = 24;
 
 /// An interned name: an index into a string table (file-local or workspace-wide).
@@ -465,6 +466,10 @@ pub enum MisparseIndicator {
     InfixAssign,
     /// `x[0]` parsed as applying `x` to a list.
     AdjacentListApplication,
+    /// A declaration keyword (`member`, `override`, `static`, `and`, …) read as an identifier:
+    /// the grammar lost the structure around it without an error (members indented past an
+    /// `inherit` line read as arguments of the inherited type's constructor).
+    KeywordAsIdentifier,
 }
 
 impl MisparseIndicator {
@@ -474,6 +479,7 @@ impl MisparseIndicator {
             MisparseIndicator::InfixBar => "infix-bar",
             MisparseIndicator::InfixAssign => "infix-assign",
             MisparseIndicator::AdjacentListApplication => "adjacent-list-application",
+            MisparseIndicator::KeywordAsIdentifier => "keyword-as-identifier",
         }
     }
 }

@@ -117,9 +117,10 @@ fn a_declaration_the_backend_reports_where_the_index_cannot_read_is_kept_and_the
 /// `not_found` is no answer while a file the grammar could not read whole holds the name: a
 /// declaration there may be lost to the index. A copy of `fixtures/trailing-comments` whose
 /// `type RoseTree<'T> = // …` comment holds a string (so it is not read as a block comment,
-/// and the type's cases and members stay lost): FSAC's `workspace/symbol` does not name the
-/// override `GetHashCode` either, and `find RoseTree.GetHashCode` said `not_found`, complete,
-/// where the compiler has a declaration and a use.
+/// and the type's cases and members stay lost): `find RoseTree.GetHashCode` said
+/// `not_found`, complete, where the compiler has a declaration and a use. The grammar reads
+/// the override's `override` as an identifier there, so FSAC's declaration of it is kept,
+/// unconfirmed; a name the file holds that nothing declares is `indeterminate`.
 #[test]
 fn a_name_in_a_file_the_grammar_could_not_read_whole_is_never_not_found() {
     let workspace = fixture_copy("trailing-comments");
@@ -131,15 +132,24 @@ fn a_name_in_a_file_the_grammar_could_not_read_whole_is_never_not_found() {
     let runtime = tempfile::tempdir().unwrap();
 
     let answer = find(workspace.path(), runtime.path(), "RoseTree.GetHashCode");
+    assert_eq!(answer["outcome"], json!("found"), "{answer:#}");
+    assert_eq!(answer["status"], json!("partial"), "{answer:#}");
+    let unconfirmed = answer["crossCheck"]["unconfirmedByIndex"].as_array().unwrap();
+    assert_eq!(unconfirmed.len(), 1, "{answer:#}");
+    assert_eq!(unconfirmed[0]["reason"], json!("suspected_misparse"), "{answer:#}");
+    assert_eq!(unconfirmed[0]["range"]["start"], json!({"line": 16, "character": 15}), "{answer:#}");
+
+    // A parameter's name: no declaration anywhere, held by the file the grammar lost.
+    let answer = find(workspace.path(), runtime.path(), "RoseTree.other");
     assert_eq!(answer["outcome"], json!("indeterminate"), "{answer:#}");
     assert_eq!(answer["status"], json!("unknown"), "{answer:#}");
     assert_eq!(
         answer["resolution"]["degradedFilesHoldingName"],
-        json!([{ "file": "Trees/Trees.fs", "line": 16, "character": 15 }]),
+        json!([{ "file": "Trees/Trees.fs", "line": 11, "character": 22 }]),
         "{answer:#}"
     );
     let notes = answer["notes"].to_string();
-    assert!(notes.contains("could not read whole (Trees/Trees.fs:17"), "{answer:#}");
+    assert!(notes.contains("could not read whole (Trees/Trees.fs:12"), "{answer:#}");
 
     // A name no unreadable file holds is still `not_found`, complete.
     let answer = find(workspace.path(), runtime.path(), "RoseTree.Height");

@@ -394,6 +394,32 @@ fn every_find_on_the_trailing_comments_fixture_is_exact() {
     );
 }
 
+/// fixtures/keyword-misparse: a class whose members are indented one column past its
+/// `inherit` line (as fsharp-hedgehog's `PropertyTestRunner` is written). F# compiles it;
+/// tree-sitter-fsharp reads `static member val Instance …` and the override as arguments of
+/// the base constructor, with no error, so the index held no member and called the file
+/// clean: `Runner.Instance` and `Runner.Invoke` were `not_found`, complete. The keywords read
+/// as identifiers mark the class a suspected misparse: FSAC's declarations there are kept,
+/// and the answers say they are not complete.
+#[test]
+fn members_the_grammar_reads_as_arguments_are_never_answered_complete() {
+    let workspace = fixture_copy("keyword-misparse");
+    let (output, report) = run_oracle_with(&double_command(), workspace.path(), &[], &[]);
+    let stdout = assert_no_wrong_answer(&output, &report);
+    assert_exact(&report, "Runners.Runner", &stdout);
+    assert_exact(&report, "RunnerBase.Invoke", &stdout);
+    for query in ["Runner.Instance", "Runner.Invoke"] {
+        let judgement = report["judgements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|judgement| judgement["query"] == query)
+            .unwrap_or_else(|| panic!("{query} is asked: {stdout}"));
+        assert_eq!(judgement["status"], "partial", "{query}: {judgement}");
+        assert_eq!(judgement["outcome"], "found", "{query}: {judgement}");
+    }
+}
+
 /// fixtures/interface-slots: `IQueue.Snoc` implemented in the `interface IQueue<'T> with` of
 /// two queues that have a class member `Snoc` each, and a pattern `(|Snoc|Nil|)` in a module
 /// `Batched` beside the type. The oracle asks an active-pattern case by its pattern's module,

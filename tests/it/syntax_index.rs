@@ -594,6 +594,7 @@ module Steps =
               error-region 9:11-9:11
               error-region 17:23-17:28
               error-region 20:8-20:26
+              misparse keyword-as-identifier at 11:8-11:14 region 10:0-20:30
             decl namespace Acme [default] 0:0-20:30 name@0:10-0:14 | namespace Acme
             decl module Acme.Steps [default] 2:0-20:30 name@3:7-3:12 | [<RequireQualifiedAccess>] module Steps
             decl val Acme.Steps.first [default] 4:4-4:25 name@4:8-4:13 | val first: int -> int
@@ -657,6 +658,7 @@ module AsyncLoops =
             health: degraded
               error-region 5:32-5:60
               error-region 8:4-8:8
+              misparse keyword-as-identifier at 9:8-9:14 region 8:47-10:20
             decl namespace Loops [default] 0:0-10:20 name@0:10-0:15 | namespace Loops
             decl module Loops.AsyncLoops [default] 2:0-8:46 name@2:7-2:17 | module AsyncLoops
             decl let Loops.AsyncLoops.countdownFrom [default] 3:4-3:35 name@3:8-3:21 | let countdownFrom start
@@ -665,8 +667,8 @@ module AsyncLoops =
             site field-read FSharp path=Microsoft.FSharp 8:19-8:25 uncertain=inside-error-region
             site field-read Control path=Control.AsyncBuilder 8:26-8:33 uncertain=inside-error-region
             site field-read AsyncBuilder path=Control.AsyncBuilder 8:34-8:46 uncertain=inside-error-region
-            site field-read For path=x.For 9:17-9:20 uncertain=needs-resolution
-            site field-read Zero path=x.Zero 10:14-10:18 uncertain=needs-resolution
+            site field-read For path=x.For 9:17-9:20 uncertain=inside-suspected-misparse
+            site field-read Zero path=x.Zero 10:14-10:18 uncertain=inside-suspected-misparse
         "#]],
     );
 }

@@ -991,10 +991,13 @@ fn index_declaration_at(
         .iter()
         .enumerate()
         .find(|(_, declaration)| {
+            let same_name = || plain_name(&index.name(declaration.name)) == plain_name(name);
             declaration.name_range() == range
                 || declaration.range == range
-                || (declaration.name_start == range.start
-                    && plain_name(&index.name(declaration.name)) == plain_name(name))
+                || (declaration.name_start == range.start && same_name())
+                // FSAC's range of the whole declaration, where the index read its end
+                // elsewhere (a suspected misparse cut it short).
+                || (declaration.range.start == range.start && same_name())
         })
         .map(|(slot, declaration)| {
             let anonymous = compiler_names::is_anonymous_record_field(&file.index, slot);
@@ -1100,6 +1103,11 @@ fn index_reading_at(index: &SyntaxIndex, path: &Path, range: TextRange) -> Index
     let inside = |region: &TextRange| region.start.line <= range.start.line && range.start.line <= region.end.line;
     if health.error_regions.iter().any(inside) {
         return IndexReading::CannotTell("error_region");
+    }
+    // Nor where the grammar read the code without an error but wrongly (members read as a
+    // constructor's arguments, their keywords as identifiers).
+    if health.misparses.iter().any(|misparse| inside(&misparse.region)) {
+        return IndexReading::CannotTell("suspected_misparse");
     }
     IndexReading::ProvesNone
 }
