@@ -420,6 +420,16 @@ fn members_the_grammar_reads_as_arguments_are_never_answered_complete() {
     }
 }
 
+/// fixtures/module-type-arguments: `module Kit.Option` beside FSharp.Core's `Option<'T>`,
+/// which `Use.fs` writes as `Task<Option<int>>` (FsToolkit.ErrorHandling's `TaskOptionCE.fs`).
+/// FSAC's definition at that `Option` names the module, so `find Kit.Option` took the two
+/// type arguments for uses FSAC's references missed (`ok`, 4 uses where the compiler has 2).
+/// No module takes type arguments: the text rules them out.
+#[test]
+fn every_find_on_the_module_type_arguments_fixture_is_exact() {
+    assert_every_find_exact("module-type-arguments", &["Kit.Option", "Option.orDefault"], 5);
+}
+
 /// fixtures/interface-slots: `IQueue.Snoc` implemented in the `interface IQueue<'T> with` of
 /// two queues that have a class member `Snoc` each, and a pattern `(|Snoc|Nil|)` in a module
 /// `Batched` beside the type. The oracle asks an active-pattern case by its pattern's module,

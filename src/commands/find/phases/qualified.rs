@@ -13,6 +13,8 @@
 //! * an unqualified occurrence of a static member's name: F# names a static member qualified
 //!   (`TaskSeq.item`, inside its type too), so `fun item -> item + 1` is another symbol, in a
 //!   file without `open type`;
+//! * a module's name with type arguments after it (`Task<Option<int>>` beside a `module
+//!   Option`): a type's, as no module takes any (FSAC's definition there can name the module);
 //! * an unqualified occurrence of an instance member's name (an abstract slot's and an
 //!   implementation's too): F# reaches one only through a value (`this.front`, `q.Head`), so a
 //!   local `front` is another symbol; but for a named argument, `T(front = …)`, which may set a
@@ -57,6 +59,9 @@ enum NameRule {
     /// Every declaration is an instance member (see [the module](self)): an occurrence with no
     /// `.` before it is another symbol, unless it is a named argument.
     InstanceMember,
+    /// Every declaration is a module: an occurrence with type arguments written after it
+    /// (`Task<Option<int>>` beside a `module Option`) is a type's, as no module takes any.
+    Module,
 }
 
 /// The occurrences not ruled out (see [the module](self)), in order, and how many were.
@@ -102,6 +107,10 @@ pub(super) fn rule_out_by_text(
                         texts.text(&occurrence.path).is_none_or(|(text, _)| text.contains("open type"))
                     })
             }
+            NameRule::Module => {
+                on_line(texts, &occurrence, |line, _| type_arguments_after(line, occurrence.range.end.character))
+                    .unwrap_or(false)
+            }
             NameRule::InstanceMember => {
                 unqualified(texts, &occurrence)
                     && !on_line(texts, &occurrence, |line, character| {
@@ -139,7 +148,15 @@ fn name_rule(find: &FindRun, texts: &mut Texts, resolved: &Resolved, name: &str)
     {
         return NameRule::InstanceMember;
     }
+    if named.iter().all(|declaration| declaration.kind == Some(DeclarationKind::Module)) {
+        return NameRule::Module;
+    }
     module_value_qualifiers(find, &named).map_or(NameRule::Nothing, NameRule::ModuleValue)
+}
+
+/// Whether a `<` follows UTF-16 column `end` of `line` at once: type arguments (`Option<int>`).
+fn type_arguments_after(line: &str, end: u32) -> bool {
+    exact_byte_at_column(line, end).and_then(|at| line.as_bytes().get(at)) == Some(&b'<')
 }
 
 /// Whether the declaration is an instance member, an abstract slot or an implementation that
@@ -418,6 +435,13 @@ mod tests {
         assert!(!declares_parameter("let f (x: int) : error =", "error"));
         assert!(!declares_parameter("let f<'a> =", "a"));
         assert!(!declares_parameter("let error (x: 'error) =", "error"));
+    }
+
+    #[test]
+    fn type_arguments_follow_at_once() {
+        assert!(type_arguments_after("let f () : Task<Option<int>> =", 22));
+        assert!(!type_arguments_after("Option.map f x", 6));
+        assert!(!type_arguments_after("x < Option", 10));
     }
 
     #[test]
