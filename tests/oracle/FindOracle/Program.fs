@@ -130,9 +130,13 @@ let run (options: Options) =
             | Ok status -> log $"""fslens session: FSAC {status["state"]}"""
             | Error error -> log $"fslens status failed: {error.ToJsonString()}"
             asked.Restart()
+            let total = chosen.Length
             chosen
-            |> List.map (fun symbol ->
+            |> List.mapi (fun index symbol ->
                 let answer, elapsed = ask session options.TimeoutMs symbol
+                // A line every 25 finds: a long run shows how far it is.
+                if (index + 1) % 25 = 0 && index + 1 < total then
+                    log $"{index + 1} of {total} asked in {asked.Elapsed.TotalSeconds:F0} s"
                 judgeAnswer workspace symbol "" answer elapsed |> report)
     let count verdict = judgements |> List.filter (fun judgement -> judgement.Verdict = verdict) |> List.length
     let verdicts = [ Exact; WrongWhileComplete; PartialButEqual; HonestlyPartial; Failed ]
