@@ -10,6 +10,7 @@
 pub mod defines;
 pub mod paths;
 pub mod project;
+pub mod scripts;
 pub mod solution;
 pub mod xml;
 

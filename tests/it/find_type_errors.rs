@@ -62,6 +62,41 @@ async fn a_type_error_on_a_line_holding_the_name_makes_find_not_complete() {
     editor.stop().await;
 }
 
+/// A script that loads no file of the workspace and references no assembly by path (FsToolkit.
+/// ErrorHandling's `playground.fsx` references the library's published package) cannot use a
+/// workspace declaration: an error on its line holding the name is no unresolved use. Before,
+/// its diagnostics, published once the editor opened it, made `find Types.make` partial.
+#[tokio::test]
+async fn the_errors_of_a_script_that_cannot_see_the_declaration_do_not_count() {
+    let workspace = fixture_copy("type-error-lines");
+    std::fs::write(
+        workspace.path().join("play.fsx"),
+        "// Loads nothing of the workspace: `Boxes` is not defined here.\nlet three = Boxes.Types.make 3\n",
+    )
+    .unwrap();
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = Editor::start_ready(workspace.path(), runtime.path(), &[]).await;
+    let script = editor.open(&workspace.path().join("play.fsx"), 1).await;
+    let check = editor.execute_result(Command::Check, json!({"path": "play.fsx"})).await;
+    assert_eq!(check["verdict"], json!("errors"), "{check}");
+
+    let answer = editor.execute_result(Command::Find, json!({"query": "Types.make"})).await;
+    assert_eq!(answer["status"], json!("ok"), "{answer}");
+    assert!(answer.get("typeErrorLines").is_none(), "{answer}");
+    assert!(site_rows(&answer).iter().all(|row| row.0 != "play.fsx"), "{answer}");
+
+    // The same line in a script that loads the declaring file is a use the compiler left
+    // unresolved: it counts.
+    let loading = "#load \"Types.fs\"\nlet three = Boxes.Types.make 3 + \"no\"\n";
+    std::fs::write(workspace.path().join("play.fsx"), loading).unwrap();
+    editor.change(&script, 2, loading).await;
+    let check = editor.execute_result(Command::Check, json!({"path": "play.fsx"})).await;
+    assert_eq!(check["verdict"], json!("errors"), "{check}");
+    let answer = editor.execute_result(Command::Find, json!({"query": "Types.make"})).await;
+    assert_eq!(answer["status"], json!("partial"), "{answer}");
+    editor.stop().await;
+}
+
 /// A workspace check published the diagnostics of the closed file: find reads them too.
 #[tokio::test]
 async fn the_diagnostics_of_a_checked_closed_file_count_too() {

@@ -6,7 +6,9 @@
 //!
 //! * **see it**: the file comes at or after the declaring file in a project that compiles
 //!   both, or belongs to a project that references (transitively) one that compiles it. A
-//!   file no project compiles (a script, an orphan) may see anything.
+//!   script sees the files it `#load`s (through the scripts it loads too), and anything when
+//!   it references an assembly by path or name; one that only references packages (`#r
+//!   "nuget: …"`) sees no project's file. An orphan file may see anything.
 //! * **name it**: to write `f` for `A.B.f` a file must open `A.B` (`open A.B`, or `open A`
 //!   then `B.f`), write it qualified, or sit inside it (`module A.B.C`, `namespace A`): each
 //!   of these writes every segment of the qualifier, so the file's bytes hold `A` and `B`.
@@ -32,6 +34,7 @@ use crate::commands::find::model::arguments::{FindArguments, FindKind};
 use crate::syntax::model::DeclarationKind;
 use crate::syntax::{Overlay, SyntaxIndex, names};
 use crate::workspace::WorkspaceModel;
+use crate::workspace::scripts::{self, ScriptReach};
 
 /// The qualifier of a query that can be narrowed: `["A", "B"]` for `A.B.f` (kinds auto,
 /// symbol and definition, exact names); `None` for anything else.
@@ -237,6 +240,8 @@ pub struct CompileOrder<'a> {
     places: HashMap<&'a Path, Vec<(&'a Path, usize)>>,
     references: HashMap<&'a Path, &'a [PathBuf]>,
     seen_by: std::cell::RefCell<HashMap<&'a Path, HashSet<&'a Path>>>,
+    /// What each script asked about loads and references, read once.
+    scripts: std::cell::RefCell<HashMap<PathBuf, ScriptReach>>,
 }
 
 impl<'a> CompileOrder<'a> {
@@ -249,7 +254,17 @@ impl<'a> CompileOrder<'a> {
                 places.entry(item.path.as_path()).or_default().push((project.path.as_path(), place));
             }
         }
-        CompileOrder { places, references, seen_by: Default::default() }
+        CompileOrder { places, references, seen_by: Default::default(), scripts: Default::default() }
+    }
+
+    /// What `script`'s directives reach, read from disk once per find.
+    fn script_reach(&self, script: &Path) -> ScriptReach {
+        if let Some(known) = self.scripts.borrow().get(script) {
+            return known.clone();
+        }
+        let reach = scripts::reach_of(script, &|path| std::fs::read_to_string(path).ok());
+        self.scripts.borrow_mut().insert(script.to_path_buf(), reach.clone());
+        reach
     }
 
     /// Does `project` reference `declaring` (transitively)?
@@ -279,8 +294,10 @@ impl<'a> CompileOrder<'a> {
 
     /// Can a file at `user` see a declaration in `declaring`? See [the module](self).
     pub fn can_see(&self, user: &Path, declaring: &Path) -> bool {
-        let (Some(users), Some(declarings)) = (self.places.get(user), self.places.get(declaring)) else {
-            return true;
+        let Some(declarings) = self.places.get(declaring) else { return true };
+        let Some(users) = self.places.get(user) else {
+            // A script sees a project's file only through its directives; an orphan file, anything.
+            return !scripts::is_script(user) || self.script_reach(user).sees(declaring);
         };
         users.iter().any(|(project, place)| {
             declarings.iter().any(|(declaring_project, declaring_place)| {

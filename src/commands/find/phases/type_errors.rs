@@ -25,6 +25,7 @@ use crate::commands::find::model::arguments::FindKind;
 use crate::commands::find::model::rows::Site;
 use crate::commands::find::phases::declarations::Resolved;
 use crate::commands::find::phases::find_run::FindRun;
+use crate::commands::find::phases::narrowing::CompileOrder;
 use crate::commands::find::phases::sweep::Swept;
 use crate::commands::find::phases::target::Placement;
 use crate::session_state::status::ProjectLoad;
@@ -153,10 +154,17 @@ fn type_error_lines(
     known: &BTreeMap<PathBuf, Vec<Value>>,
 ) -> Vec<TypeErrorLine> {
     let names = names_of(resolved);
+    let order = CompileOrder::new(&find.model);
     let mut lines: BTreeMap<(String, u32), TypeErrorLine> = BTreeMap::new();
     for (path, diagnostics) in known {
         let errors: Vec<&Value> = diagnostics.iter().filter(|diagnostic| diagnostic["severity"] == 1).collect();
         if errors.is_empty() {
+            continue;
+        }
+        // A file that cannot see any of the declarations holds none of their uses, resolved
+        // or not (a script of packages only: its errors are the package's business).
+        let sees_one = resolved.declared.iter().any(|declaration| order.can_see(path, &declaration.path));
+        if !resolved.declared.is_empty() && !sees_one {
             continue;
         }
         let file = find.model.display_path(path);
