@@ -430,6 +430,18 @@ fn every_find_on_the_module_type_arguments_fixture_is_exact() {
     assert_every_find_exact("module-type-arguments", &["Kit.Option", "Option.orDefault"], 5);
 }
 
+/// fixtures/declaration-ranges: a record field `Holder.Check` in a file after a type
+/// abbreviation `Check<'a>` (with a doc comment) and a `[<RequireQualifiedAccess>] module
+/// Check` (FsToolkit.ErrorHandling's `TaskValidationStateMachineData.Validation` beside
+/// `Validation.fs`). FSAC's `workspace/symbol` lists the type and the module with ranges that
+/// start at the doc comment and the attribute, in a file the qualified find never read: both
+/// were kept as unconfirmed declarations named `Check` (partial, 5 rows where the field has 3).
+/// The file FSAC names is read, and a range holding a declaration of the name is that one.
+#[test]
+fn every_find_on_the_declaration_ranges_fixture_is_exact() {
+    assert_every_find_exact("declaration-ranges", &["Holder.Check", "Kit.Check", "Check.pass"], 6);
+}
+
 /// fixtures/interface-slots: `IQueue.Snoc` implemented in the `interface IQueue<'T> with` of
 /// two queues that have a class member `Snoc` each, and a pattern `(|Snoc|Nil|)` in a module
 /// `Batched` beside the type. The oracle asks an active-pattern case by its pattern's module,

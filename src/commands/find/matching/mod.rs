@@ -986,18 +986,27 @@ fn index_declaration_at(
     name: &str,
 ) -> Option<(String, Declaration, bool)> {
     let file = index.file(path)?;
-    file.index
-        .declarations
-        .iter()
-        .enumerate()
+    let same_name = |declaration: &Declaration| plain_name(&index.name(declaration.name)) == plain_name(name);
+    let declarations = || file.index.declarations.iter().enumerate();
+    declarations()
         .find(|(_, declaration)| {
-            let same_name = || plain_name(&index.name(declaration.name)) == plain_name(name);
             declaration.name_range() == range
                 || declaration.range == range
-                || (declaration.name_start == range.start && same_name())
+                || (declaration.name_start == range.start && same_name(declaration))
                 // FSAC's range of the whole declaration, where the index read its end
                 // elsewhere (a suspected misparse cut it short).
-                || (declaration.range.start == range.start && same_name())
+                || (declaration.range.start == range.start && same_name(declaration))
+        })
+        // FSAC's range of the whole declaration with its doc comment or attributes (`///
+        // Validation<'a, 'err> is …` above `type Validation<…> =`, `[<RequireQualifiedAccess>]`
+        // above `module Validation =`): the outermost declaration of the name inside it.
+        .or_else(|| {
+            declarations()
+                .filter(|(_, declaration)| {
+                    let name_range = declaration.name_range();
+                    range.start <= declaration.range.start && name_range.end <= range.end && same_name(declaration)
+                })
+                .min_by_key(|(_, declaration)| declaration.range.start)
         })
         .map(|(slot, declaration)| {
             let anonymous = compiler_names::is_anonymous_record_field(&file.index, slot);

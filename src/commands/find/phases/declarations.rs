@@ -247,6 +247,7 @@ async fn by_name(find: &FindRun) -> Result<Resolved, CommandError> {
     resolved.sources.fsac_workspace_symbol =
         Some(match find.context.backend_request("workspace/symbol", &params, find.sweep_deadline).await {
             Ok(Ok(answer)) => {
+                index_named_files(find, &answer).await?;
                 let in_workspace = |path: &Path| find.in_workspace(path);
                 let text_of = |path: &Path| find.overlay.current_text_lossy(path).ok();
                 resolved.unconfirmed = matching::merge_workspace_symbols(
@@ -266,6 +267,32 @@ async fn by_name(find: &FindRun) -> Result<Resolved, CommandError> {
         });
     resolved.unconfirmed.extend(lost_containers);
     Ok(resolved)
+}
+
+/// Indexes the workspace files a `workspace/symbol` answer names that the find has not read (a
+/// qualified find reads only the files that can use what it names): a declaration FSAC lists
+/// there is then judged by the index's reading of its file, never kept unconfirmed for want of
+/// one.
+async fn index_named_files(find: &FindRun, answer: &Value) -> Result<(), CommandError> {
+    let mut unread: Vec<std::path::PathBuf> = answer
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|item| item.pointer("/location/uri").and_then(Value::as_str))
+        .filter_map(crate::uri::uri_to_path)
+        .filter(|path| find.in_workspace(path) && find.index.file(path).is_none())
+        .collect();
+    unread.sort();
+    unread.dedup();
+    if unread.is_empty() {
+        return Ok(());
+    }
+    let (index, overlay) = (find.index.clone(), find.overlay.clone());
+    crate::commands::run_blocking(move || {
+        index.index_paths(&unread, &overlay);
+        Ok(())
+    })
+    .await
 }
 
 /// The signature (`.fsi`) or implementation paired with each resolved declaration, compiled
