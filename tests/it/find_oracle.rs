@@ -427,7 +427,11 @@ fn members_the_grammar_reads_as_arguments_are_never_answered_complete() {
 /// No module takes type arguments: the text rules them out.
 #[test]
 fn every_find_on_the_module_type_arguments_fixture_is_exact() {
-    assert_every_find_exact("module-type-arguments", &["Kit.Option", "Option.orDefault"], 5);
+    assert_every_find_exact(
+        "module-type-arguments",
+        &["Kit.Option", "Option.orDefault", "``Checks with <Angles> inside``.Marker"],
+        8,
+    );
 }
 
 /// fixtures/declaration-ranges: a record field `Holder.Check` in a file after a type

@@ -101,20 +101,24 @@ let normalizeLabel (name: string) =
     name.Replace("``", "").Replace('+', '.').Replace("(", "").Replace(")", "").Replace(" ", "")
 
 /// The name a user writes for a type or module: its display name without type arguments
-/// (FCS may display a generic type as `T<_>`, which nobody types in a query).
+/// (FCS may display a generic type as `T<_>`, which nobody types in a query). Only type
+/// arguments at the end are taken off: a module named in double backticks,
+/// ``` ``Module with <Properties> tests`` ```, is written whole.
 let private typableName (name: string) =
     match name.IndexOf '<' with
-    | index when index > 0 && not (name.StartsWith "(") -> name.Substring(0, index)
+    | index when index > 0 && name.EndsWith ">" && not (name.StartsWith "(") -> name.Substring(0, index)
     | _ -> name
 
 /// A name a user can type in a query: no compiler-generated characters (`@`, `$`, `<`, `>`
-/// outside an operator), not empty.
+/// outside an operator or a name only double backticks can write, one with a space that
+/// type arguments do not end), not empty.
 let typable (name: string) =
     let operator = name.StartsWith "(" && name.EndsWith ")"
+    let quoted = name.StartsWith "``" || (name.Contains ' ' && not (name.EndsWith ">"))
     name <> ""
     && not (name.Contains '@')
     && not (name.Contains '$')
-    && (operator || name.StartsWith "``" || not (name.Contains '<' || name.Contains '>'))
+    && (operator || quoted || not (name.Contains '<' || name.Contains '>'))
 
 /// An entity's label: its full name, except that a module the compiler gives the `Module`
 /// suffix (a non-generic type of the same name beside it) is named with it, as the compiler
