@@ -8,7 +8,7 @@ open System.Text.Json.Nodes
 open Judge
 
 let usage =
-    "usage: FindOracle --workspace DIR (--fslens PATH [--fsac CMD] | --answers FILE) [--max-symbols N] [--seed N] [--timeout-ms N] [--json OUT] [--no-restore]"
+    "usage: FindOracle --workspace DIR (--fslens PATH [--fsac CMD] | --answers FILE) [--max-symbols N] [--seed N] [--timeout-ms N] [--json OUT] [--queries FILE] [--no-restore]"
 
 type Options =
     { Workspace: string
@@ -20,6 +20,9 @@ type Options =
       Json: string option
       /// Answers to judge instead of asking fslens (the oracle's own tests).
       Answers: string option
+      /// Only the symbols whose query is one of these (a file, one query a line): an earlier
+      /// run's non-exact answers asked again.
+      Queries: string option
       Restore: bool }
 
 let parse (arguments: string list) =
@@ -34,10 +37,11 @@ let parse (arguments: string list) =
         | "--timeout-ms" :: value :: rest -> go { options with TimeoutMs = int value } rest
         | "--json" :: value :: rest -> go { options with Json = Some value } rest
         | "--answers" :: value :: rest -> go { options with Answers = Some value } rest
+        | "--queries" :: value :: rest -> go { options with Queries = Some value } rest
         | "--no-restore" :: rest -> go { options with Restore = false } rest
         | other :: _ -> Error $"unknown argument {other}"
     go
-        { Workspace = ""; Fslens = ""; Fsac = None; MaxSymbols = None; Seed = 1; TimeoutMs = 120000; Json = None; Answers = None; Restore = true }
+        { Workspace = ""; Fslens = ""; Fsac = None; MaxSymbols = None; Seed = 1; TimeoutMs = 120000; Json = None; Answers = None; Queries = None; Restore = true }
         arguments
     |> Result.bind (fun options ->
         if options.Workspace = "" || (options.Fslens = "" && options.Answers.IsNone) then
@@ -105,12 +109,18 @@ let run (options: Options) =
     log $"{workspace.Projects.Length} projects, {workspace.Symbols.Length} declared symbols, {workspace.Errors.Length} compiler errors, in {watch.ElapsedMilliseconds} ms"
     for project, error in workspace.Errors |> List.truncate 20 do
         log $"  compiler error in {Path.GetFileName project}: {error}"
+    let symbols =
+        match options.Queries with
+        | Some file ->
+            let wanted = File.ReadAllLines file |> Array.map (fun line -> line.Trim()) |> Set.ofArray
+            workspace.Symbols |> List.filter (fun symbol -> wanted.Contains(Judge.query symbol))
+        | None -> workspace.Symbols
     let chosen =
         match options.MaxSymbols with
-        | Some limit when limit < workspace.Symbols.Length ->
+        | Some limit when limit < symbols.Length ->
             let random = Random(options.Seed)
-            workspace.Symbols |> List.sortBy (fun _ -> random.Next()) |> List.truncate limit |> List.sortBy (fun symbol -> symbol.Key)
-        | _ -> workspace.Symbols
+            symbols |> List.sortBy (fun _ -> random.Next()) |> List.truncate limit |> List.sortBy (fun symbol -> symbol.Key)
+        | _ -> symbols
     let report (judgement: Judgement) =
         if judgement.Verdict = WrongWhileComplete || judgement.Verdict = Failed then
             log $"{verdictName judgement.Verdict}: {judgement.Query} ({judgement.Symbol.Kind}) fslens {judgement.Answered} ({judgement.Status}), compiler {judgement.Expected}; missing {judgement.Missing |> List.truncate 3}, extra {judgement.Extra |> List.truncate 3}, labels {judgement.Unassigned |> List.map snd |> List.distinct |> List.truncate 3} {defaultArg judgement.Error String.Empty}"
