@@ -264,6 +264,48 @@ const DECLARATION_KEYWORDS: &[&str] = &[
     "val",
 ];
 
+/// A file's top-level module line (`module A.B`, no `=`) whose node the grammar closed on its
+/// own line: written in an `#if`/`#else` branch (`#if FABLE_COMPILER` / `module Hedgehog.Tuple`
+/// / `#else` / `module internal Hedgehog.Tuple` / `#endif`, as fsharp-hedgehog writes it), it is
+/// read as an empty module and the file's declarations as top-level ones of no module. F# puts
+/// everything after the line in the module: each top-level declaration after such lines is
+/// made a child of the last one before it, and that module's range reaches it.
+fn adopt_by_module_lines(text: &str, declarations: &mut [Declaration]) {
+    let module_lines: Vec<usize> = (0..declarations.len())
+        .filter(|&slot| {
+            let declaration = &declarations[slot];
+            let (start, end) = (declaration.header_bytes.0 as usize, declaration.header_bytes.1 as usize);
+            declaration.kind == DeclarationKind::Module
+                && declaration.parent == NO_PARENT
+                && text.get(start..end).is_some_and(|header| {
+                    // Past the attributes (`[<RequireQualifiedAccess>]` on the line above).
+                    let keyword =
+                        header.lines().map(str::trim).find(|line| !line.is_empty() && !line.starts_with("[<"));
+                    keyword.is_some_and(|line| line.starts_with("module")) && !header.contains('=')
+                })
+                && text.get(end..).is_some_and(|after| !after.trim_start().starts_with('='))
+                && !declarations.iter().any(|child| child.parent == slot as u32)
+        })
+        .collect();
+    if module_lines.is_empty() {
+        return;
+    }
+    for slot in 0..declarations.len() {
+        if declarations[slot].parent != NO_PARENT || module_lines.contains(&slot) {
+            continue;
+        }
+        let start = declarations[slot].range.start;
+        let Some(&module) = module_lines.iter().rev().find(|&&module| declarations[module].range.end <= start) else {
+            continue;
+        };
+        declarations[slot].parent = module as u32;
+        let end = declarations[slot].range.end;
+        if declarations[module].range.end < end {
+            declarations[module].range.end = end;
+        }
+    }
+}
+
 /// Where the line of code before the line of byte `at` starts (blank lines skipped); the
 /// start of `at`'s own line when none is before it.
 fn previous_code_line_start(text: &str, at: usize) -> usize {
@@ -1563,6 +1605,7 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
             misparses,
             ..
         } = self;
+        adopt_by_module_lines(text, &mut declarations);
         let inside =
             |regions: &[(usize, usize)], byte: usize| regions.iter().any(|(start, end)| *start <= byte && byte < *end);
         for (site, byte) in field_sites.iter_mut().zip(field_site_bytes) {

@@ -85,8 +85,9 @@ pub type FastHashMap<K, V> = HashMap<K, V, BuildHasherDefault<FastHasher>>;
 /// 23: that reading is tried after the directive lines are blanked, on the better text, never
 /// instead of it; 24: no trailing comment rewritten where a new delimiter meets a parenthesis,
 /// nor one after the byte order mark; a declaration keyword read as an identifier is a
-/// suspected misparse).
-pub const INDEX_FORMAT_VERSION: u32 = 24;
+/// suspected misparse; 25: a top-level module line the grammar closed on its own line, in an
+/// `#if` branch, holds the declarations after it).
+pub const INDEX_FORMAT_VERSION: u32 = 25;
 
 /// An interned name: an index into a string table (file-local or workspace-wide).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -446,6 +446,23 @@ fn every_find_on_the_declaration_ranges_fixture_is_exact() {
     assert_every_find_exact("declaration-ranges", &["Holder.Check", "Kit.Check", "Check.pass"], 6);
 }
 
+/// fixtures/module-line-branches: files whose top-level module line differs by configuration
+/// (`#if FABLE_COMPILER` / `module Pairs.Tuple` / `#else` / `module internal Pairs.Tuple` /
+/// `#endif`, as fsharp-hedgehog writes `Tuple.fs` and `Lazy.fs`, one with an attribute). The
+/// grammar reads each module line as an empty module and the file's values as top-level ones
+/// of no module: `find Tuple.mapSnd` and `Lazy.map` answered `not_found`, complete. The values
+/// are the last module line's now; the modules' own answers stay partial for the line in the
+/// inactive branch.
+#[test]
+fn the_values_after_module_lines_in_if_branches_are_the_modules() {
+    let workspace = fixture_copy("module-line-branches");
+    let (output, report) = run_oracle_with(&double_command(), workspace.path(), &[], &[]);
+    let stdout = assert_no_wrong_answer(&output, &report);
+    for query in ["Tuple.mapSnd", "Tuple.mapFst", "Lazy.map", "Lazy.func", "Use.later"] {
+        assert_exact(&report, query, &stdout);
+    }
+}
+
 /// fixtures/interface-slots: `IQueue.Snoc` implemented in the `interface IQueue<'T> with` of
 /// two queues that have a class member `Snoc` each, and a pattern `(|Snoc|Nil|)` in a module
 /// `Batched` beside the type. The oracle asks an active-pattern case by its pattern's module,
