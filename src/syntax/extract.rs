@@ -248,21 +248,25 @@ impl Clone for KindTable {
 
 /// Keywords that open or shape a declaration: read as an identifier, one says the grammar lost
 /// the declarations around it (F# never takes a keyword for a name without double backticks).
-const DECLARATION_KEYWORDS: &[&str] = &[
-    "abstract",
-    "and",
-    "default",
-    "exception",
-    "inherit",
-    "interface",
-    "member",
-    "module",
-    "namespace",
-    "override",
-    "static",
-    "type",
-    "val",
-];
+/// A `match` rather than a list: it runs on every identifier of every file.
+fn is_declaration_keyword(text: &str) -> bool {
+    matches!(
+        text,
+        "abstract"
+            | "and"
+            | "default"
+            | "exception"
+            | "inherit"
+            | "interface"
+            | "member"
+            | "module"
+            | "namespace"
+            | "override"
+            | "static"
+            | "type"
+            | "val"
+    )
+}
 
 /// A file's top-level module line (`module A.B`, no `=`) whose node the grammar closed on its
 /// own line: written in an `#if`/`#else` branch (`#if FABLE_COMPILER` / `module Hedgehog.Tuple`
@@ -609,7 +613,7 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
         if text.is_empty() {
             return;
         }
-        if self.error_depth == 0 && DECLARATION_KEYWORDS.contains(&text) {
+        if self.error_depth == 0 && is_declaration_keyword(text) {
             self.on_keyword_as_identifier((node.start_byte(), node.end_byte()));
         }
         let id = self.names.intern(text);
@@ -733,7 +737,7 @@ impl<'text, 'tree> Extractor<'text, 'tree, '_> {
     /// `on_identifier` does for an identifier leaf).
     fn record_identifier(&mut self, (start, end): (usize, usize), read_path: Option<&'text str>) {
         let text = &self.text[start..end];
-        if self.error_depth == 0 && DECLARATION_KEYWORDS.contains(&text) {
+        if self.error_depth == 0 && is_declaration_keyword(text) {
             self.on_keyword_as_identifier((start, end));
         }
         let id = self.names.intern(text);

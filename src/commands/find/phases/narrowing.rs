@@ -257,14 +257,13 @@ impl<'a> CompileOrder<'a> {
         CompileOrder { places, references, seen_by: Default::default(), scripts: Default::default() }
     }
 
-    /// What `script`'s directives reach, read from disk once per find.
-    fn script_reach(&self, script: &Path) -> ScriptReach {
-        if let Some(known) = self.scripts.borrow().get(script) {
-            return known.clone();
-        }
-        let reach = scripts::reach_of(script, &|path| std::fs::read_to_string(path).ok());
-        self.scripts.borrow_mut().insert(script.to_path_buf(), reach.clone());
-        reach
+    /// Whether `script`'s directives reach `declaring` (read from disk once per find).
+    fn script_sees(&self, script: &Path, declaring: &Path) -> bool {
+        let mut scripts = self.scripts.borrow_mut();
+        scripts
+            .entry(script.to_path_buf())
+            .or_insert_with(|| scripts::reach_of(script, &|path| std::fs::read_to_string(path).ok()))
+            .sees(declaring)
     }
 
     /// Does `project` reference `declaring` (transitively)?
@@ -297,7 +296,7 @@ impl<'a> CompileOrder<'a> {
         let Some(declarings) = self.places.get(declaring) else { return true };
         let Some(users) = self.places.get(user) else {
             // A script sees a project's file only through its directives; an orphan file, anything.
-            return !scripts::is_script(user) || self.script_reach(user).sees(declaring);
+            return !scripts::is_script(user) || self.script_sees(user, declaring);
         };
         users.iter().any(|(project, place)| {
             declarings.iter().any(|(declaring_project, declaring_place)| {
