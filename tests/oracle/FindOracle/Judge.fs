@@ -75,7 +75,8 @@ type Judgement =
       Verdict: Verdict
       Status: string
       Outcome: string
-      /// The answer's `notes` (why it is not complete, what it could not see).
+      /// Why the answer is not complete, what it could not see: its `notes`, the reason its
+      /// pages were cut, the coverage of an incomplete sweep.
       Notes: string list
       Expected: int
       Answered: int
@@ -272,6 +273,22 @@ let private rowsOf (root: string) (pages: JsonNode list) =
                     Inactive = text site["kind"] = Some "inactive" } ])
     |> List.distinctBy (fun row -> row.File, row.StartLine, row.StartColumn, row.EndLine, row.EndColumn, row.Label)
 
+/// Why an answer says it is not complete, in fslens's words: its `notes`, and, when they are
+/// not the only place it says so, the reason a page was cut (`paginationIncompleteReason`) and
+/// the sweep's coverage (`scopeNote` of an incomplete sweep), each once.
+let private reasonsOf (first: JsonNode) =
+    let notes =
+        match first["notes"] with
+        | :? JsonArray as notes -> notes |> Seq.choose (fun note -> match note with null -> None | note -> Some(note.ToString())) |> List.ofSeq
+        | _ -> []
+    let paging = text first["paginationIncompleteReason"] |> Option.map (sprintf "paginationIncompleteReason: %s")
+    let sweepIncomplete =
+        match first["coverage"] with
+        | null -> false
+        | coverage -> coverage["complete"] |> Option.ofObj |> Option.exists (fun complete -> complete.ToJsonString() = "false")
+    let scope = if sweepIncomplete then text first["scopeNote"] |> Option.map (sprintf "scopeNote: %s") else None
+    notes @ List.choose id [ paging; scope ] |> List.distinct
+
 /// Judges an answer (every page of one find, or an error) to the symbol's query.
 let judgeAnswer (workspace: Checked) (symbol: Declared) (answerName: string) (answer: Result<JsonNode list, JsonNode>) (elapsed: int64) =
     let root = workspace.Root
@@ -331,10 +348,7 @@ let judgeAnswer (workspace: Checked) (symbol: Declared) (answerName: string) (an
             | false, false -> HonestlyPartial
         { Symbol = symbol; Query = queryText; AnswerName = answerName; Verdict = verdict
           Status = field "status"; Outcome = field "outcome"
-          Notes =
-            match first["notes"] with
-            | :? JsonArray as notes -> notes |> Seq.choose (fun note -> match note with null -> None | note -> Some(note.ToString())) |> List.ofSeq
-            | _ -> []
+          Notes = reasonsOf first
           Expected = expectedCount; Answered = rows.Length
           Missing = perSymbol |> List.collect (fun judged -> judged.Missing) |> List.distinct |> List.sort
           Extra = (perSymbol |> List.collect (fun judged -> judged.Extra)) @ (unassigned |> List.map fst) |> List.distinct |> List.sort
