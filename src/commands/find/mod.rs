@@ -241,12 +241,13 @@ async fn run(
         work: model::work::Work::default(),
     };
 
-    let resolved = declarations::resolve(&find, position.as_ref()).await?;
+    let mut resolved = declarations::resolve(&find, position.as_ref()).await?;
     find.searched.narrow_to_users(&find.index, &find.overlay, &find.model, &resolved.declared).await?;
     let declared_names = resolved.declared.iter().map(|declaration| declaration.name().to_owned());
     find.searched.widen_to_names(&find.index, &find.overlay, declared_names).await?;
     clock.lap("resolutionMs");
     let swept = sweep::sweep(&find, &mut texts, &resolved).await?;
+    resolved.confirm_signature_patterns(&swept.all_answers(), &find.work);
     let answered_files = swept.all_answers().into_iter().flatten().map(|(path, _)| path.clone()).collect::<Vec<_>>();
     find.searched.include_files(&find.index, &find.overlay, answered_files).await?;
     let placement = Placement::new(&find.target, &find.model);

@@ -19,6 +19,9 @@ type Session(fslens: string, workspace: string, fsac: string option, logFile: st
         info.ArgumentList.Add workspace
         info.ArgumentList.Add "--log-file"
         info.ArgumentList.Add logFile
+        match Environment.GetEnvironmentVariable "ORACLE_TRACE" with
+        | null | "" -> ()
+        | trace -> info.ArgumentList.Add "--trace-messages"; info.ArgumentList.Add trace
         info.WorkingDirectory <- workspace
         info.RedirectStandardInput <- true
         info.RedirectStandardOutput <- true

@@ -275,7 +275,7 @@ let private rowsOf (root: string) (pages: JsonNode list) =
 
 /// Why an answer says it is not complete, in fslens's words: its `notes`, and, when they are
 /// not the only place it says so, the reason a page was cut (`paginationIncompleteReason`) and
-/// the sweep's coverage (`scopeNote` of an incomplete sweep), each once.
+/// the sweep's coverage (`scopeNote` of a sweep that did not cover every project), each once.
 let private reasonsOf (first: JsonNode) =
     let notes =
         match first["notes"] with
@@ -285,7 +285,9 @@ let private reasonsOf (first: JsonNode) =
     let sweepIncomplete =
         match first["coverage"] with
         | null -> false
-        | coverage -> coverage["complete"] |> Option.ofObj |> Option.exists (fun complete -> complete.ToJsonString() = "false")
+        | coverage ->
+            let count (name: string) = match coverage[name] with null -> 0 | value -> value.GetValue<int>()
+            count "projectsAnalyzed" < count "projectsRequested"
     let scope = if sweepIncomplete then text first["scopeNote"] |> Option.map (sprintf "scopeNote: %s") else None
     notes @ List.choose id [ paging; scope ] |> List.distinct
 

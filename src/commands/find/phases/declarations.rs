@@ -5,19 +5,24 @@
 //! signature and its implementation are one symbol: whichever was resolved, the other is
 //! added (and swept), by qualified name within one project.
 
-use std::collections::{BTreeSet, HashMap};
-use std::path::Path;
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
 use crate::commands::CommandError;
-use crate::commands::find::matching::{self, Declared, range_from_json};
+use crate::commands::find::matching::{self, Declared, partner_file, range_from_json};
 use crate::commands::find::model::answer::ResolutionSources;
 use crate::commands::find::model::work::{FileKey, Work};
 use crate::commands::find::phases::find_run::FindRun;
 use crate::commands::find::phases::position::ResolvedPosition;
 use crate::lsp::types::{TextDocumentPositionParams, WorkspaceSymbolParams};
 use crate::syntax::model::{DeclarationKind, TextRange};
+
+/// The source of an active-pattern case FSAC confirmed through its partner, the signature's
+/// through the implementation's or the other way round
+/// ([`Resolved::confirm_signature_patterns`]); `resolvedBy` on the wire.
+pub const CONFIRMED_THROUGH_PARTNER: &str = "fsac-partner";
 
 /// What resolution found.
 pub struct Resolved {
@@ -57,6 +62,47 @@ impl Resolved {
             at.entry((work.file_key(&declaration.path), declaration.name_range)).or_insert(slot);
         }
         at
+    }
+
+    /// A signature's active-pattern case (`val (|Cons|Nil|): …` in `Stack.fsi`) and its
+    /// implementation's are one symbol to the compiler, which checks the two against each
+    /// other, but the compiler service does not always link them: its references at the
+    /// implementation's case (`(|Cons|Nil|)`) never hold the signature's, and at a use of a
+    /// partial pattern's case (`(|Single|_|)`) they hold the signature's and, depending on
+    /// which of its type checks answers, the implementation's or not. A case FSAC's references
+    /// (`answers`, the sweep's) do not hold is confirmed through its partner, source
+    /// [`CONFIRMED_THROUGH_PARTNER`], when they hold the case of the same name in the
+    /// file it is paired with (`Stack.fs` for `Stack.fsi`, and the other way round).
+    pub fn confirm_signature_patterns(&mut self, answers: &[&[(PathBuf, TextRange)]], work: &Work) {
+        let is_pattern_case = |declaration: &Declared| declaration.kind == Some(DeclarationKind::ActivePatternCase);
+        if !self.declared.iter().any(|declaration| declaration.is_signature() && is_pattern_case(declaration)) {
+            return;
+        }
+        let answered: HashSet<(FileKey, TextRange)> = answers
+            .iter()
+            .flat_map(|answer| answer.iter())
+            .map(|(path, range)| (work.file_key(path), *range))
+            .collect();
+        let is_answered =
+            |declaration: &Declared| answered.contains(&(work.file_key(&declaration.path), declaration.name_range));
+        let confirmed: Vec<usize> = (self.declared.iter().enumerate())
+            .filter(|(_, declaration)| is_pattern_case(declaration) && !is_answered(declaration))
+            .filter(|(_, declaration)| {
+                let Some(partner_file) = partner_file(&declaration.path) else { return false };
+                let partner_file = work.file_key(&partner_file);
+                self.declared.iter().any(|partner| {
+                    partner.is_signature() != declaration.is_signature()
+                        && is_pattern_case(partner)
+                        && partner.qualified_key() == declaration.qualified_key()
+                        && work.file_key(&partner.path) == partner_file
+                        && is_answered(partner)
+                })
+            })
+            .map(|(slot, _)| slot)
+            .collect();
+        for slot in confirmed {
+            self.declared[slot].sources.insert(CONFIRMED_THROUGH_PARTNER);
+        }
     }
 
     fn nothing() -> Resolved {

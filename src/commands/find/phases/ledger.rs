@@ -12,7 +12,7 @@ use crate::commands::find::model::rows::{Site, SiteKind};
 use crate::commands::find::model::texts::resolve_display;
 use crate::commands::find::model::verdict::Verdict;
 use crate::commands::find::model::work::{FileKey, Work};
-use crate::commands::find::phases::declarations::Resolved;
+use crate::commands::find::phases::declarations::{CONFIRMED_THROUGH_PARTNER, Resolved};
 use crate::commands::find::phases::find_run::FindRun;
 use crate::commands::find::phases::slots::SlotRows;
 use crate::commands::find::phases::sweep::{SweepOutcome, Swept};
@@ -338,7 +338,9 @@ pub fn syntactic_note(state: &str) -> String {
 
 /// The declarations the syntax index resolved for this symbol (signatures and
 /// implementations) that none of FSAC's references answers contains: a `complete` answer must
-/// contain every one, so each missing one makes the answer partial and is named in it.
+/// contain every one, so each missing one makes the answer partial and is named in it (but a
+/// signature's or implementation's active-pattern case FSAC confirmed through its partner, see
+/// [`Resolved::confirm_signature_patterns`]).
 fn missed_by_backend(declared: &[Declared], answers: &[&[(PathBuf, TextRange)]], work: &Work) -> Vec<usize> {
     // Every answered place once, by file and range: each declaration is one lookup.
     let answered: HashSet<(FileKey, TextRange)> =
@@ -347,6 +349,7 @@ fn missed_by_backend(declared: &[Declared], answers: &[&[(PathBuf, TextRange)]],
         .iter()
         .enumerate()
         .filter(|(_, declaration)| declaration.sources.contains("syntax-index"))
+        .filter(|(_, declaration)| !declaration.sources.contains(CONFIRMED_THROUGH_PARTNER))
         .filter(|(_, declaration)| {
             work.compared(1);
             !answered.contains(&(work.file_key(&declaration.path), declaration.name_range))

@@ -7,7 +7,7 @@
 //! several declarations in one file cost one check; it stays open for the rest of the sweep),
 //! then the references requests run side by side, at most [`REFERENCES_IN_FLIGHT`] at a time.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::PathBuf;
 
 use crate::commands::CommandContext;
@@ -256,27 +256,49 @@ fn active_pattern_case_use(
 }
 
 /// Sends the references requests, at most [`REFERENCES_IN_FLIGHT`] at once; one result per
-/// declaration, in order (`notStarted` for those the deadline left out).
+/// declaration, in order (`notStarted` for those the deadline left out). Declarations asked at
+/// one place (a signature and its implementation's active-pattern case, both asked at the
+/// same use) share one request and its answer.
 async fn references_side_by_side(find: &FindRun, opened: Opened) -> Result<Vec<SweptDeclaration>, CommandError> {
-    let Opened { mut swept, mut requests } = opened;
+    let Opened { mut swept, requests } = opened;
+    let mut places: VecDeque<(String, Position)> = VecDeque::new();
+    let mut slots_at: HashMap<(String, Position), Vec<usize>> = HashMap::new();
+    for (slot, uri, start) in requests {
+        let place = (uri, start);
+        let slots = slots_at.entry(place.clone()).or_default();
+        if slots.is_empty() {
+            places.push_back(place);
+        }
+        slots.push(slot);
+    }
     let deadline = find.sweep_deadline;
     // Dropping the set (an error, or the command cancelled) aborts what still runs.
     let mut running = tokio::task::JoinSet::new();
     loop {
         while running.len() < REFERENCES_IN_FLIGHT
-            && let Some((slot, uri, start)) = requests.pop_front()
+            && let Some(place) = places.pop_front()
         {
             if tokio::time::Instant::now() >= deadline {
-                swept[slot] = Some((SweepOutcome::NotStarted, Vec::new()));
+                for &slot in &slots_at[&place] {
+                    swept[slot] = Some((SweepOutcome::NotStarted, Vec::new()));
+                }
                 continue;
             }
             let context = find.context.clone();
-            running
-                .spawn(async move { (slot, references(&context, &uri, start.line, start.character, deadline).await) });
+            running.spawn(async move {
+                let (uri, start) = &place;
+                let result = references(&context, uri, start.line, start.character, deadline).await;
+                (place, result)
+            });
         }
         match running.join_next().await {
             None => break,
-            Some(Ok((slot, result))) => swept[slot] = Some(result?),
+            Some(Ok((place, result))) => {
+                let result = result?;
+                for &slot in &slots_at[&place] {
+                    swept[slot] = Some(result.clone());
+                }
+            }
             Some(Err(error)) => {
                 return Err(CommandError::Internal(format!("a references request failed: {error}")));
             }
