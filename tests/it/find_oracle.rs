@@ -459,6 +459,18 @@ fn every_find_on_the_signature_patterns_fixture_is_exact() {
     assert_every_find_exact("signature-patterns", &["Stack.Cons", "Stack.Nil", "Stack.Single", "Stack.depth"], 20);
 }
 
+/// fixtures/module-members: the library's `module Gen` (with `Gen.Operators`) and, in an
+/// `[<AutoOpen>] module GenUri`, a second `module Gen` declaring `uri` and `host` (as
+/// fsharp-hedgehog's `Gen.Network.fs`), used 40 times as `Gen.int32` and twice as `Gen.uri`
+/// in a file that opens both and `Gen.Operators`. FSAC's references of the library's `Gen`
+/// hold the `Gen` of `open Gen.Operators`, a site of both modules, so they rule out none of
+/// its occurrences for `GenUri.Gen`: before, 97 occurrences past the request bound, partial.
+/// `Gen.int32` is now ruled out by its text, as `GenUri.Gen` declares no `int32`.
+#[test]
+fn every_find_on_the_module_members_fixture_is_exact() {
+    assert_every_find_exact("module-members", &["GenUri.Gen", "Gens.Gen", "Gen.uri", "Gen.int32"], 20);
+}
+
 /// fixtures/module-line-branches: files whose top-level module line differs by configuration
 /// (`#if FABLE_COMPILER` / `module Pairs.Tuple` / `#else` / `module internal Pairs.Tuple` /
 /// `#endif`, as fsharp-hedgehog writes `Tuple.fs` and `Lazy.fs`, one with an attribute). The

@@ -15,6 +15,9 @@
 //!   file without `open type`;
 //! * a module's name with type arguments after it (`Task<Option<int>>` beside a `module
 //!   Option`): a type's, as no module takes any (FSAC's definition there can name the module);
+//! * a module's name followed by `.x` where the module (read whole) declares no `x`: another
+//!   module of that name (`Gen.int32` for the library's `Gen`, beside an `[<AutoOpen>]`
+//!   module's own `Gen` declaring `uri`), as F# reaches `M.x` only through an `M` declaring `x`;
 //! * an unqualified occurrence of an instance member's name (an abstract slot's and an
 //!   implementation's too): F# reaches one only through a value (`this.front`, `q.Head`), so a
 //!   local `front` is another symbol; but for a named argument, `T(front = …)`, which may set a
@@ -30,12 +33,12 @@ use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 
 use crate::columns::exact_byte_at_column;
-use crate::commands::find::matching::{Declared, segments};
+use crate::commands::find::matching::{Declared, plain_name, segments};
 use crate::commands::find::model::texts::Texts;
 use crate::commands::find::phases::declarations::Resolved;
 use crate::commands::find::phases::find_run::FindRun;
 use crate::commands::find::phases::narrowing::named_through_modules;
-use crate::syntax::model::{DeclarationKind, TextRange};
+use crate::syntax::model::{Declaration, DeclarationKind, HealthStatus, TextRange};
 use crate::syntax::words::is_identifier_byte;
 
 /// One occurrence of a declared name no site covers.
@@ -61,7 +64,12 @@ enum NameRule {
     InstanceMember,
     /// Every declaration is a module: an occurrence with type arguments written after it
     /// (`Task<Option<int>>` beside a `module Option`) is a type's, as no module takes any.
-    Module,
+    /// With the names declared inside the modules (`Some`, when every one was read whole), an
+    /// occurrence followed by `.name` where none of them declares `name` is another module's
+    /// of the same name: F# reaches `M.x` only through a module `M` that declares `x`
+    /// (`Gen.int32` is the library's `Gen`, not the `Gen` of an `[<AutoOpen>] module GenUri`
+    /// beside it, which declares `uri`).
+    Module(Option<HashSet<String>>),
 }
 
 /// The occurrences not ruled out (see [the module](self)), in order, and how many were.
@@ -107,9 +115,15 @@ pub(super) fn rule_out_by_text(
                         texts.text(&occurrence.path).is_none_or(|(text, _)| text.contains("open type"))
                     })
             }
-            NameRule::Module => {
-                on_line(texts, &occurrence, |line, _| type_arguments_after(line, occurrence.range.end.character))
-                    .unwrap_or(false)
+            NameRule::Module(contents) => {
+                let end = occurrence.range.end.character;
+                on_line(texts, &occurrence, |line, _| {
+                    type_arguments_after(line, end)
+                        || contents.as_ref().is_some_and(|names| {
+                            member_after(line, end).is_some_and(|member| !names.contains(&plain_name(&member)))
+                        })
+                })
+                .unwrap_or(false)
             }
             NameRule::InstanceMember => {
                 unqualified(texts, &occurrence)
@@ -149,9 +163,49 @@ fn name_rule(find: &FindRun, texts: &mut Texts, resolved: &Resolved, name: &str)
         return NameRule::InstanceMember;
     }
     if named.iter().all(|declaration| declaration.kind == Some(DeclarationKind::Module)) {
-        return NameRule::Module;
+        return NameRule::Module(module_contents(find, &named));
     }
     module_value_qualifiers(find, &named).map_or(NameRule::Nothing, NameRule::ModuleValue)
+}
+
+/// The names declared inside the modules `named` (at any depth: a nested `[<AutoOpen>]`
+/// module's values are reached through the module too, and a union's cases and a record's
+/// fields of a type inside it may be), in comparison form; `None` when one module is not a
+/// declaration the parser read with certainty in a file it read whole.
+fn module_contents(find: &FindRun, named: &[&Declared]) -> Option<HashSet<String>> {
+    let mut names = HashSet::new();
+    for declared in named {
+        let file = find.index.file(&declared.path)?;
+        if file.index.health.status != HealthStatus::Clean {
+            return None;
+        }
+        let declarations = &file.index.declarations;
+        let module = declarations.iter().find(|candidate| {
+            candidate.kind == DeclarationKind::Module
+                && candidate.name_range() == declared.name_range
+                && candidate.certain
+        })?;
+        let inside = |candidate: &&Declaration| {
+            !std::ptr::eq(*candidate, module)
+                && module.range.start <= candidate.range.start
+                && candidate.range.end <= module.range.end
+        };
+        names.extend(declarations.iter().filter(inside).map(|inner| plain_name(&find.index.name(inner.name))));
+    }
+    Some(names)
+}
+
+/// The name written after UTF-16 column `end` of `line` and a `.` at once (`int32` of
+/// `Gen.int32`, backticks kept); `None` when no identifier follows so (an operator, a line end).
+fn member_after(line: &str, end: u32) -> Option<String> {
+    let after = line.get(exact_byte_at_column(line, end)?..)?.strip_prefix('.')?;
+    if let Some(quoted) = after.strip_prefix("``") {
+        let close = quoted.find("``")?;
+        return Some(format!("``{}``", &quoted[..close])).filter(|name| name.len() > 4);
+    }
+    let length = after.bytes().take_while(|byte| is_identifier_byte(*byte)).count();
+    let member = &after[..length];
+    member.chars().next().is_some_and(|first| first.is_alphabetic() || first == '_').then(|| member.to_owned())
 }
 
 /// Whether a `<` follows UTF-16 column `end` of `line` at once: type arguments (`Option<int>`).
@@ -442,6 +496,17 @@ mod tests {
         assert!(type_arguments_after("let f () : Task<Option<int>> =", 22));
         assert!(!type_arguments_after("Option.map f x", 6));
         assert!(!type_arguments_after("x < Option", 10));
+    }
+
+    #[test]
+    fn the_member_after_a_module_name_is_the_identifier_after_its_dot() {
+        assert_eq!(member_after("let! x = Gen.int32 range", 12).as_deref(), Some("int32"));
+        assert_eq!(member_after("Gen.``a b`` 3", 3).as_deref(), Some("``a b``"));
+        assert_eq!(member_after("Gen.(<!>) f", 3), None);
+        assert_eq!(member_after("open Hedgehog.Gen", 17), None);
+        assert_eq!(member_after("Gen .int32", 3), None);
+        assert_eq!(member_after("Gen.1", 3), None);
+        assert_eq!(member_after("Gen.", 3), None);
     }
 
     #[test]
