@@ -63,7 +63,7 @@ pub fn files_that_can_use(
     if declared.is_empty() || holding.is_empty() {
         return Vec::new();
     }
-    let order = CompileOrder::new(model);
+    let order = CompileOrder::new(model, overlay);
     let workers = index.options().worker_count(workspace.len());
     // The qualifier segments each declaration needs, and every segment once.
     let mut tokens: Vec<String> = vec![AUTO_OPEN.to_owned()];
@@ -237,6 +237,8 @@ fn module_abbreviation_targets(text: &str) -> Vec<Option<Vec<String>>> {
 /// The projects compiling each file, with the file's place in each, and which projects see
 /// which (a project sees itself and every project it references, transitively).
 pub struct CompileOrder<'a> {
+    /// Unsaved buffers win over the disk when a script's directives are read.
+    overlay: &'a Overlay,
     places: HashMap<&'a Path, Vec<(&'a Path, usize)>>,
     references: HashMap<&'a Path, &'a [PathBuf]>,
     seen_by: std::cell::RefCell<HashMap<&'a Path, HashSet<&'a Path>>>,
@@ -245,7 +247,7 @@ pub struct CompileOrder<'a> {
 }
 
 impl<'a> CompileOrder<'a> {
-    pub fn new(model: &'a WorkspaceModel) -> CompileOrder<'a> {
+    pub fn new(model: &'a WorkspaceModel, overlay: &'a Overlay) -> CompileOrder<'a> {
         let mut places: HashMap<&Path, Vec<(&Path, usize)>> = HashMap::new();
         let mut references = HashMap::new();
         for project in &model.projects {
@@ -254,15 +256,16 @@ impl<'a> CompileOrder<'a> {
                 places.entry(item.path.as_path()).or_default().push((project.path.as_path(), place));
             }
         }
-        CompileOrder { places, references, seen_by: Default::default(), scripts: Default::default() }
+        CompileOrder { overlay, places, references, seen_by: Default::default(), scripts: Default::default() }
     }
 
-    /// Whether `script`'s directives reach `declaring` (read from disk once per find).
+    /// Whether `script`'s directives reach `declaring` (read once per find, an unsaved buffer
+    /// before the disk: a `#load` just typed counts).
     fn script_sees(&self, script: &Path, declaring: &Path) -> bool {
         let mut scripts = self.scripts.borrow_mut();
         scripts
             .entry(script.to_path_buf())
-            .or_insert_with(|| scripts::reach_of(script, &|path| std::fs::read_to_string(path).ok()))
+            .or_insert_with(|| scripts::reach_of(script, &|path| self.overlay.current_text(path).ok()))
             .sees(declaring)
     }
 

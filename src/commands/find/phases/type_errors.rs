@@ -154,7 +154,7 @@ fn type_error_lines(
     known: &BTreeMap<PathBuf, Vec<Value>>,
 ) -> Vec<TypeErrorLine> {
     let names = names_of(resolved);
-    let order = CompileOrder::new(&find.model);
+    let order = CompileOrder::new(&find.model, &find.overlay);
     let mut lines: BTreeMap<(String, u32), TypeErrorLine> = BTreeMap::new();
     for (path, diagnostics) in known {
         let errors: Vec<&Value> = diagnostics.iter().filter(|diagnostic| diagnostic["severity"] == 1).collect();

@@ -363,7 +363,7 @@ fn uncovered_occurrences(
         .flat_map(|name| find.index.find_declarations_in(name, find.files()))
         .map(|hit| (hit.path.clone(), hit.declaration.name_range()))
         .collect();
-    let order = CompileOrder::new(&find.model);
+    let order = CompileOrder::new(&find.model, &find.overlay);
     let mut occurrences = Vec::new();
     for FormedFile { path, covered, .. } in analysable_files(find, &formed) {
         let paths = [path.to_path_buf()];
