@@ -64,6 +64,16 @@ pub fn query_names(arguments: &FindArguments, position: Option<&ResolvedPosition
     }
 }
 
+/// Indexes `paths` (read through `overlay`) on a blocking task.
+pub async fn index_paths(index: &Arc<SyntaxIndex>, overlay: &Overlay, paths: Vec<PathBuf>) -> Result<(), CommandError> {
+    let (index, overlay) = (index.clone(), overlay.clone());
+    crate::commands::run_blocking(move || {
+        index.index_paths(&paths, &overlay);
+        Ok(())
+    })
+    .await
+}
+
 /// Scans the workspace's files for `names`, indexes the files that hold one (and `always`,
 /// kind position's file), and says which they are.
 pub async fn search(
@@ -273,12 +283,7 @@ impl SearchedFiles {
         if new.is_empty() {
             return Ok(());
         }
-        let (index, overlay, indexed) = (index.clone(), overlay.clone(), new.clone());
-        crate::commands::run_blocking(move || {
-            index.index_paths(&indexed, &overlay);
-            Ok(())
-        })
-        .await?;
+        index_paths(index, overlay, new.clone()).await?;
         self.add(new);
         Ok(())
     }

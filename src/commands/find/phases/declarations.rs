@@ -333,12 +333,7 @@ async fn index_named_files(find: &FindRun, answer: &Value) -> Result<(), Command
     if unread.is_empty() {
         return Ok(());
     }
-    let (index, overlay) = (find.index.clone(), find.overlay.clone());
-    crate::commands::run_blocking(move || {
-        index.index_paths(&unread, &overlay);
-        Ok(())
-    })
-    .await
+    crate::commands::find::phases::candidates::index_paths(&find.index, &find.overlay, unread).await
 }
 
 /// The signature (`.fsi`) or implementation paired with each resolved declaration, compiled
