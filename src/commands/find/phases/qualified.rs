@@ -12,7 +12,8 @@
 //!   (`let bindRequireTrue error x = … error …`): the parameter shadows it;
 //! * an unqualified occurrence of a static member's name: F# names a static member qualified
 //!   (`TaskSeq.item`, inside its type too), so `fun item -> item + 1` is another symbol, in a
-//!   file without `open type`;
+//!   file without `open type`; and one qualified by a name that is neither its type's nor a
+//!   type abbreviation's (`Int32.MaxValue` for a `type MaxValue`'s `static member MaxValue`);
 //! * a module's name with type arguments after it (`Task<Option<int>>` beside a `module
 //!   Option`): a type's, as no module takes any (FSAC's definition there can name the module);
 //! * a module's name followed by `.x` where the module (read whole) declares no `x`: another
@@ -57,8 +58,11 @@ enum NameRule {
     ModuleValue(HashSet<String>),
     /// Every declaration is a static member, which F# always names qualified (`T.item`, inside
     /// the type too): an occurrence with no `.` before it is another symbol, in a file without
-    /// `open type`.
-    StaticMember,
+    /// `open type`. With the types they are declared in (`Some`, when the index read each
+    /// one's), so is one qualified by another name (`Int32.MaxValue` for a `type MaxValue`'s
+    /// `static member MaxValue`): a static member is reached through its type only (or an
+    /// abbreviation of it, which the workspace would declare), never through a value.
+    StaticMember(Option<HashSet<String>>),
     /// Every declaration is an instance member (see [the module](self)): an occurrence with no
     /// `.` before it is another symbol, unless it is a named argument.
     InstanceMember,
@@ -81,6 +85,7 @@ pub(super) fn rule_out_by_text(
 ) -> (Vec<Occurrence>, usize) {
     let mut rules: HashMap<String, NameRule> = HashMap::new();
     let mut abbreviation: HashMap<String, bool> = HashMap::new();
+    let mut type_abbreviation: HashMap<String, bool> = HashMap::new();
     let mut opens_types: HashMap<PathBuf, bool> = HashMap::new();
     let query_segments: HashSet<String> =
         find.arguments.query.as_deref().map(segments).unwrap_or_default().into_iter().collect();
@@ -109,12 +114,21 @@ pub(super) fn rule_out_by_text(
                 }
                 None => unqualified(texts, &occurrence) && shadowed_by_a_parameter(find, texts, &occurrence, &name),
             },
-            NameRule::StaticMember => {
-                unqualified(texts, &occurrence)
-                    && !*opens_types.entry(occurrence.path.clone()).or_insert_with(|| {
-                        texts.text(&occurrence.path).is_none_or(|(text, _)| text.contains("open type"))
-                    })
-            }
+            NameRule::StaticMember(types) => match qualifier_before(texts, &occurrence) {
+                Some(qualifier) => types.as_ref().is_some_and(|types| {
+                    !types.contains(&plain_name(&qualifier))
+                        && !query_segments.contains(&qualifier)
+                        && !*type_abbreviation
+                            .entry(qualifier.clone())
+                            .or_insert_with(|| may_abbreviate_a_type(find, &qualifier))
+                }),
+                None => {
+                    unqualified(texts, &occurrence)
+                        && !*opens_types.entry(occurrence.path.clone()).or_insert_with(|| {
+                            texts.text(&occurrence.path).is_none_or(|(text, _)| text.contains("open type"))
+                        })
+                }
+            },
             NameRule::Module(contents) => {
                 let end = occurrence.range.end.character;
                 on_line(texts, &occurrence, |line, _| {
@@ -153,7 +167,7 @@ fn name_rule(find: &FindRun, texts: &mut Texts, resolved: &Resolved, name: &str)
     if named.iter().all(|declaration| is_static_member(texts, declaration))
         && named.iter().any(|declaration| find.indexed_with_certainty(declaration, DeclarationKind::Member))
     {
-        return NameRule::StaticMember;
+        return NameRule::StaticMember(static_member_types(find, &named));
     }
     if named.iter().all(|declaration| is_instance_member(texts, declaration))
         && named
@@ -166,6 +180,37 @@ fn name_rule(find: &FindRun, texts: &mut Texts, resolved: &Resolved, name: &str)
         return NameRule::Module(module_contents(find, &named));
     }
     module_value_qualifiers(find, &named).map_or(NameRule::Nothing, NameRule::ModuleValue)
+}
+
+/// The names of the types (or type extensions, `type System.Int32 with`) the static members
+/// `named` are declared in, in comparison form; `None` when the index did not read one's
+/// member with certainty under a type.
+fn static_member_types(find: &FindRun, named: &[&Declared]) -> Option<HashSet<String>> {
+    let mut types = HashSet::new();
+    for declared in named {
+        let file = find.index.file(&declared.path)?;
+        let declarations = &file.index.declarations;
+        let member = declarations.iter().find(|candidate| {
+            candidate.kind == DeclarationKind::Member
+                && candidate.name_range() == declared.name_range
+                && candidate.certain
+        })?;
+        let owner = declarations.get(member.parent as usize)?;
+        if !(owner.kind.is_type() || owner.kind == DeclarationKind::TypeExtension) {
+            return None;
+        }
+        types.insert(plain_name(&find.index.name(owner.name)));
+    }
+    Some(types)
+}
+
+/// Whether the workspace declares a type abbreviation named `qualifier` (`type MV = MaxValue`),
+/// through which a static member can be reached too.
+fn may_abbreviate_a_type(find: &FindRun, qualifier: &str) -> bool {
+    find.index
+        .find_declarations_in(qualifier, find.files())
+        .into_iter()
+        .any(|hit| hit.declaration.kind == DeclarationKind::Abbreviation || !hit.declaration.certain)
 }
 
 /// The names declared inside the modules `named` (at any depth: a nested `[<AutoOpen>]`
