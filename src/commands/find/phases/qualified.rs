@@ -117,6 +117,7 @@ pub(super) fn rule_out_by_text(
             NameRule::StaticMember(types) => match qualifier_before(texts, &occurrence) {
                 Some(qualifier) => types.as_ref().is_some_and(|types| {
                     !types.contains(&plain_name(&qualifier))
+                        && !on_line(texts, &occurrence, qualified_by_a_type_variable).unwrap_or(true)
                         && !query_segments.contains(&qualifier)
                         && !*type_abbreviation
                             .entry(qualifier.clone())
@@ -370,6 +371,17 @@ fn on_line<T>(texts: &mut Texts, occurrence: &Occurrence, read: impl FnOnce(&str
     Some(read(lines.line(occurrence.range.start.line)?, occurrence.range.start.character))
 }
 
+/// Whether the occurrence (at UTF-16 column `character` of `line`) is qualified by a type
+/// variable, `'T.MaxValue` or `^T.MaxValue`: a call through a constraint, which any type's
+/// member may answer.
+fn qualified_by_a_type_variable(line: &str, character: u32) -> bool {
+    let Some(before) = exact_byte_at_column(line, character).and_then(|at| line.get(..at)) else { return true };
+    let Some(before) = before.strip_suffix('.') else { return false };
+    let length = before.bytes().rev().take_while(|byte| is_identifier_byte(*byte)).count();
+    let (rest, qualifier) = before.split_at(before.len() - length);
+    qualifier.starts_with('\'') || rest.ends_with('^')
+}
+
 /// The identifier written just before the occurrence and a `.` (`Result` of `Result.ok`,
 /// backticks taken off), on its line; `None` when the occurrence is not qualified so.
 fn qualifier_before(texts: &mut Texts, occurrence: &Occurrence) -> Option<String> {
@@ -552,6 +564,14 @@ mod tests {
         assert_eq!(member_after("Gen .int32", 3), None);
         assert_eq!(member_after("Gen.1", 3), None);
         assert_eq!(member_after("Gen.", 3), None);
+    }
+
+    #[test]
+    fn a_type_variable_qualifier_is_a_quote_or_caret_before_it() {
+        assert!(qualified_by_a_type_variable("let m = 'T.MaxValue", 11));
+        assert!(qualified_by_a_type_variable("(^a.MaxValue)", 4));
+        assert!(!qualified_by_a_type_variable("Int32.MaxValue", 6));
+        assert!(!qualified_by_a_type_variable("x'.MaxValue", 3));
     }
 
     #[test]
