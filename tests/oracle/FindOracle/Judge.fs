@@ -220,20 +220,27 @@ let kindFits (oracleKind: string) (rowKind: string option) =
         let kind = kind.ToLowerInvariant() |> String.filter Char.IsLetter
         List.contains kind compatible || not (List.contains kind everyKind)
 
-/// Every page of one find, following `nextCursor`.
+/// Every page of one find, following `nextCursor`; a page refused with `retrySameCursor: true`
+/// (the sweep behind a partial first page did not complete in time to validate the cursor) is
+/// asked again with the same cursor, twice at most, as the error tells a client to.
 let private findAll (session: FslensSession.Session) (argument: JsonObject) =
-    let rec pages (cursor: string option) (collected: JsonNode list) =
+    let retryable (error: JsonNode) =
+        match error["data"] with
+        | null -> false
+        | data -> data["retrySameCursor"] |> Option.ofObj |> Option.exists (fun retry -> retry.ToJsonString() = "true")
+    let rec pages (cursor: string option) (retries: int) (collected: JsonNode list) =
         let page = argument.DeepClone().AsObject()
         cursor |> Option.iter (fun cursor -> page["cursor"] <- JsonValue.Create cursor)
         match session.Execute("find", page) with
+        | Error error when cursor.IsSome && retries < 2 && retryable error -> pages cursor (retries + 1) collected
         | Error error -> Error error
         | Ok result ->
             let collected = result :: collected
             match result["nextCursor"] with
             | null -> Ok(List.rev collected)
-            | next when collected.Length < 200 -> pages (Some(next.GetValue<string>())) collected
+            | next when collected.Length < 200 -> pages (Some(next.GetValue<string>())) 0 collected
             | _ -> Ok(List.rev collected)
-    pages None []
+    pages None 0 []
 
 /// Asks fslens the symbol's query: every page of the answer, and how long it took.
 let ask (session: FslensSession.Session) (timeoutMs: int) (symbol: Declared) =
