@@ -85,7 +85,6 @@ pub(super) fn rule_out_by_text(
 ) -> (Vec<Occurrence>, usize) {
     let mut rules: HashMap<String, NameRule> = HashMap::new();
     let mut abbreviation: HashMap<String, bool> = HashMap::new();
-    let mut type_abbreviation: HashMap<String, bool> = HashMap::new();
     let mut opens_types: HashMap<PathBuf, bool> = HashMap::new();
     let query_segments: HashSet<String> =
         find.arguments.query.as_deref().map(segments).unwrap_or_default().into_iter().collect();
@@ -119,9 +118,6 @@ pub(super) fn rule_out_by_text(
                     !types.contains(&plain_name(&qualifier))
                         && !on_line(texts, &occurrence, qualified_by_a_type_variable).unwrap_or(true)
                         && !query_segments.contains(&qualifier)
-                        && !*type_abbreviation
-                            .entry(qualifier.clone())
-                            .or_insert_with(|| may_abbreviate_a_type(find, &qualifier))
                 }),
                 None => {
                     unqualified(texts, &occurrence)
@@ -183,9 +179,10 @@ fn name_rule(find: &FindRun, texts: &mut Texts, resolved: &Resolved, name: &str)
     module_value_qualifiers(find, &named).map_or(NameRule::Nothing, NameRule::ModuleValue)
 }
 
-/// The names of the types (or type extensions, `type System.Int32 with`) the static members
-/// `named` are declared in, in comparison form; `None` when the index did not read one's
-/// member with certainty under a type.
+/// The names a static member of `named` is reached through, in comparison form: the types (or
+/// type extensions, `type System.Int32 with`) they are declared in, and every name the
+/// workspace's text declares as an abbreviation of one ([`abbreviations_of`]); `None` when the
+/// index did not read one's member with certainty under a type, or a file cannot be read.
 fn static_member_types(find: &FindRun, named: &[&Declared]) -> Option<HashSet<String>> {
     let mut types = HashSet::new();
     for declared in named {
@@ -202,16 +199,67 @@ fn static_member_types(find: &FindRun, named: &[&Declared]) -> Option<HashSet<St
         }
         types.insert(plain_name(&find.index.name(owner.name)));
     }
+    let aliases = abbreviations_of(find, &types)?;
+    types.extend(aliases);
     Some(types)
 }
 
-/// Whether the workspace declares a type abbreviation named `qualifier` (`type MV = MaxValue`),
-/// through which a static member can be reached too.
-fn may_abbreviate_a_type(find: &FindRun, qualifier: &str) -> bool {
-    find.index
-        .find_declarations_in(qualifier, find.files())
-        .into_iter()
-        .any(|hit| hit.declaration.kind == DeclarationKind::Abbreviation || !hit.declaration.certain)
+/// The names declared, anywhere in the workspace, as an abbreviation that writes one of `types`
+/// on its right side (`type MV = MaxValue`, `and private Alias<'a> = Ns.MaxValue`, the right
+/// side on the next line when the first ends at `=`), read from the text of every workspace
+/// file holding a type's name, as an abbreviation must (the index holds only the files this
+/// find reads). More than abbreviations may be read so (a record with a field of the type):
+/// a name too many only keeps an occurrence. `None` when a file holding one cannot be read.
+fn abbreviations_of(find: &FindRun, types: &HashSet<String>) -> Option<HashSet<String>> {
+    let needles: Vec<String> = types.iter().filter(|name| !name.is_empty()).cloned().collect();
+    let paths = &find.searched.workspace;
+    let workers = find.index.options().worker_count(paths.len());
+    let held = crate::syntax::prefilter::needles_held(paths, &find.overlay, &needles, workers);
+    let mut aliases = HashSet::new();
+    for (path, mask) in paths.iter().zip(held) {
+        if mask == 0 {
+            continue;
+        }
+        let text = find.overlay.current_text_lossy(path).ok()?;
+        let lines: Vec<&str> = text.lines().collect();
+        for (number, line) in lines.iter().enumerate() {
+            let Some((name, right)) = abbreviation_header(line) else { continue };
+            let right = if right.trim().is_empty() { lines.get(number + 1).copied().unwrap_or("") } else { right };
+            if types.iter().any(|name| holds_word(right, name)) {
+                aliases.insert(plain_name(name));
+            }
+        }
+    }
+    Some(aliases)
+}
+
+/// The declared name and the text after `=` of a line `type Name … = …` or `and Name … = …`
+/// (attributes and access written before the name).
+fn abbreviation_header(line: &str) -> Option<(&str, &str)> {
+    let trimmed = line.trim_start();
+    let rest = trimmed.strip_prefix("type ").or_else(|| trimmed.strip_prefix("and "))?;
+    let (left, right) = rest.split_once('=')?;
+    let mut left = left.trim_start();
+    while let Some(attributes) = left.strip_prefix("[<") {
+        left = attributes.split_once(">]")?.1.trim_start();
+    }
+    for modifier in ["private ", "internal ", "public "] {
+        left = left.strip_prefix(modifier).map_or(left, str::trim_start);
+    }
+    let name = match left.strip_prefix("``") {
+        Some(quoted) => &left[..quoted.find("``")? + 4],
+        None => &left[..left.bytes().take_while(|byte| is_identifier_byte(*byte)).count()],
+    };
+    (!name.is_empty()).then_some((name, right))
+}
+
+/// Whether `text` holds `word` with no identifier character on either side.
+fn holds_word(text: &str, word: &str) -> bool {
+    text.match_indices(word).any(|(at, _)| {
+        let before = text[..at].bytes().next_back();
+        let after = text[at + word.len()..].bytes().next();
+        !before.is_some_and(is_identifier_byte) && !after.is_some_and(is_identifier_byte)
+    })
 }
 
 /// The names declared inside the modules `named` (at any depth: a nested `[<AutoOpen>]`
@@ -564,6 +612,20 @@ mod tests {
         assert_eq!(member_after("Gen .int32", 3), None);
         assert_eq!(member_after("Gen.1", 3), None);
         assert_eq!(member_after("Gen.", 3), None);
+    }
+
+    #[test]
+    fn an_abbreviation_header_gives_its_name_and_right_side() {
+        assert_eq!(abbreviation_header("type MV = MaxValue"), Some(("MV", " MaxValue")));
+        assert_eq!(
+            abbreviation_header("  and private Alias<'a> = Ns.MaxValue<'a>"),
+            Some(("Alias", " Ns.MaxValue<'a>"))
+        );
+        assert_eq!(abbreviation_header("type [<Obsolete>] internal Old ="), Some(("Old", "")));
+        assert_eq!(abbreviation_header("type ``A b`` = MaxValue"), Some(("``A b``", " MaxValue")));
+        assert_eq!(abbreviation_header("let x = MaxValue"), None);
+        assert!(holds_word(" Ns.MaxValue<'a>", "MaxValue"));
+        assert!(!holds_word(" MaxValues", "MaxValue"));
     }
 
     #[test]
