@@ -453,7 +453,11 @@ fn every_find_on_the_declaration_ranges_fixture_is_exact() {
 /// implementation's `Cons` never hold the signature's, and at a use of `Single` they hold the
 /// implementation's or not, by which of its type checks answers. Before: `Stack.Cons` and
 /// `Stack.Nil` partial ("FSAC's references miss 1 declaration"), `Stack.Single` partial on
-/// some runs; a case is now confirmed through its partner.
+/// some runs; a case is now confirmed through its partner. A union `Cells` with a case `Nil`
+/// beside the pattern (FSharpx.Collections' `DListData.Nil` beside `DList`'s `(|Cons|Nil|)`):
+/// the signature's `Nil` was asked at the first `Nil` of another file, the union case's, and
+/// its answer gave the union's uses to the pattern (wrong while complete once the partner
+/// confirmed the signature); an answer at a use holding no declaration of the case is dropped.
 #[test]
 fn every_find_on_the_signature_patterns_fixture_is_exact() {
     assert_every_find_exact("signature-patterns", &["Stack.Cons", "Stack.Nil", "Stack.Single", "Stack.depth"], 20);

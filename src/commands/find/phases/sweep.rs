@@ -16,6 +16,7 @@ use crate::commands::find::matching::{Declared, range_from_json};
 use crate::commands::find::model::answer::ProjectStatus;
 use crate::commands::find::model::arguments::FindKind;
 use crate::commands::find::model::texts::Texts;
+use crate::commands::find::model::work::{FileKey, Work};
 use crate::commands::find::phases::declarations::{Anchor, Resolved};
 use crate::commands::find::phases::find_run::FindRun;
 use crate::lsp::message::error_codes;
@@ -120,7 +121,18 @@ pub async fn sweep(find: &FindRun, texts: &mut Texts, resolved: &Resolved) -> Re
         swept.anchor_answer = locations;
     } else {
         let opened = open_declaring_files(find, texts, &resolved.declared, &mut swept.acquired).await;
-        for (outcome, locations) in references_side_by_side(find, opened).await? {
+        let asked_at_a_use = asked_at_a_use(&opened, &resolved.declared);
+        for (slot, (outcome, locations)) in references_side_by_side(find, opened).await?.into_iter().enumerate() {
+            // An answer at a use that holds no declaration of the case is another symbol's (the
+            // occurrence chosen was a union case of the name): it says nothing of this one.
+            let locations = if asked_at_a_use.contains(&slot)
+                && !holds_a_declaration_of(&resolved.declared, slot, &locations, &find.work)
+            {
+                tracing::debug!(slot, "references at a use of an active-pattern case hold none of its declarations");
+                Vec::new()
+            } else {
+                locations
+            };
             swept.outcomes.push(outcome);
             swept.answers.push(locations);
         }
@@ -216,6 +228,32 @@ async fn open_declaring_files(
         opened.requests.push_back((slot, asked.0, asked.1));
     }
     opened
+}
+
+/// The slots whose references are asked at a use of the declaration's name, not at the
+/// declaration (an active-pattern case: FSAC reads the banana clip as the whole pattern).
+fn asked_at_a_use(opened: &Opened, declared: &[Declared]) -> HashSet<usize> {
+    (opened.requests.iter())
+        .filter(|(slot, uri, start)| {
+            let declaration = &declared[*slot];
+            *start != declaration.name_range.start
+                || crate::uri::path_to_uri(&declaration.path).as_deref() != Some(uri.as_str())
+        })
+        .map(|(slot, _, _)| *slot)
+        .collect()
+}
+
+/// Whether `locations` (a references answer) hold a declaration of the case `declared[slot]`
+/// names: its own, or one of the same qualified name (its signature or implementation).
+fn holds_a_declaration_of(declared: &[Declared], slot: usize, locations: &Locations, work: &Work) -> bool {
+    let wanted = &declared[slot];
+    let places: HashSet<(FileKey, TextRange)> =
+        locations.iter().map(|(path, range)| (work.file_key(path), *range)).collect();
+    declared.iter().any(|declaration| {
+        declaration.kind == wanted.kind
+            && declaration.qualified_key() == wanted.qualified_key()
+            && places.contains(&(work.file_key(&declaration.path), declaration.name_range))
+    })
 }
 
 /// A use of an active-pattern case in another file the find reads (the syntax index's
