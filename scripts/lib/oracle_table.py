@@ -31,6 +31,7 @@ REASONS = [
     ("projects not analysed", "scopeNote: analyzed"),
     ("occurrences past the request bound", "are sent per find"),
     ("a file the grammar could not read whole", "could not read whole"),
+    ("a module abbreviation (FSAC answers for its target)", "abbreviates another module"),
 ]
 
 
