@@ -247,7 +247,7 @@ async fn run(
     find.searched.widen_to_names(&find.index, &find.overlay, declared_names).await?;
     clock.lap("resolutionMs");
     let swept = sweep::sweep(&find, &mut texts, &resolved).await?;
-    resolved.confirm_signature_patterns(&swept.all_answers(), &find.work);
+    resolved.confirm_signature_patterns(&swept.answered_places(&find.work), &find.work);
     let answered_files = swept.all_answers().into_iter().flatten().map(|(path, _)| path.clone()).collect::<Vec<_>>();
     find.searched.include_files(&find.index, &find.overlay, answered_files).await?;
     let placement = Placement::new(&find.target, &find.model);

@@ -6,7 +6,7 @@
 //! added (and swept), by qualified name within one project.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use serde_json::Value;
 
@@ -70,19 +70,14 @@ impl Resolved {
     /// implementation's case (`(|Cons|Nil|)`) never hold the signature's, and at a use of a
     /// partial pattern's case (`(|Single|_|)`) they hold the signature's and, depending on
     /// which of its type checks answers, the implementation's or not. A case FSAC's references
-    /// (`answers`, the sweep's) do not hold is confirmed through its partner, source
+    /// (`answered`, the sweep's places) do not hold is confirmed through its partner, source
     /// [`CONFIRMED_THROUGH_PARTNER`], when they hold the case of the same name in the
     /// file it is paired with (`Stack.fs` for `Stack.fsi`, and the other way round).
-    pub fn confirm_signature_patterns(&mut self, answers: &[&[(PathBuf, TextRange)]], work: &Work) {
+    pub fn confirm_signature_patterns(&mut self, answered: &HashSet<(FileKey, TextRange)>, work: &Work) {
         let is_pattern_case = |declaration: &Declared| declaration.kind == Some(DeclarationKind::ActivePatternCase);
         if !self.declared.iter().any(|declaration| declaration.is_signature() && is_pattern_case(declaration)) {
             return;
         }
-        let answered: HashSet<(FileKey, TextRange)> = answers
-            .iter()
-            .flat_map(|answer| answer.iter())
-            .map(|(path, range)| (work.file_key(path), *range))
-            .collect();
         let is_answered =
             |declaration: &Declared| answered.contains(&(work.file_key(&declaration.path), declaration.name_range));
         let confirmed: Vec<usize> = (self.declared.iter().enumerate())

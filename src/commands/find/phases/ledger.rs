@@ -182,7 +182,7 @@ impl<'a> Gaps<'a> {
                 .iter()
                 .map(|site| (find.work.file_key(&resolve_display(&find.root, &site.file)), site.range))
                 .collect();
-            let mut missed = missed_by_backend(&resolved.declared, &swept.all_answers(), &find.work);
+            let mut missed = missed_by_backend(&resolved.declared, &swept.answered_places(&find.work), &find.work);
             missed.retain(|slot| {
                 let declared = &resolved.declared[*slot];
                 !inactive_places.contains(&(find.work.file_key(&declared.path), declared.name_range))
@@ -341,10 +341,7 @@ pub fn syntactic_note(state: &str) -> String {
 /// contain every one, so each missing one makes the answer partial and is named in it (but a
 /// signature's or implementation's active-pattern case FSAC confirmed through its partner, see
 /// [`Resolved::confirm_signature_patterns`]).
-fn missed_by_backend(declared: &[Declared], answers: &[&[(PathBuf, TextRange)]], work: &Work) -> Vec<usize> {
-    // Every answered place once, by file and range: each declaration is one lookup.
-    let answered: HashSet<(FileKey, TextRange)> =
-        answers.iter().flat_map(|answer| answer.iter()).map(|(path, range)| (work.file_key(path), *range)).collect();
+fn missed_by_backend(declared: &[Declared], answered: &HashSet<(FileKey, TextRange)>, work: &Work) -> Vec<usize> {
     declared
         .iter()
         .enumerate()

@@ -90,6 +90,11 @@ impl Swept {
         all
     }
 
+    /// Every place FSAC's answers hold, by file and range, once: a declaration is one lookup.
+    pub fn answered_places(&self, work: &Work) -> HashSet<(FileKey, TextRange)> {
+        self.all_answers().into_iter().flatten().map(|(path, range)| (work.file_key(path), *range)).collect()
+    }
+
     /// How many declarations were asked about, and how many of them were analyzed.
     pub fn declarations_requested_and_swept(&self, resolved: &Resolved) -> (usize, usize) {
         if resolved.anchor.is_some() {
