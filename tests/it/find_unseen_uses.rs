@@ -310,3 +310,33 @@ async fn unqualified_occurrences_of_an_instance_member_name_cost_no_request() {
     );
     editor.stop().await;
 }
+
+/// An active-pattern case reached, like a module's value, through its module only
+/// (`fixtures/signature-patterns`'s `Stack.Nil` beside a `module Queue` with its own
+/// `(|Cons|Nil|)`, used as `Queue.Nil`, as FSharpx.Collections' `Deque.Nil` beside `Queue.Nil`,
+/// `DList.Nil` and a dozen more): an occurrence qualified by another module is another
+/// symbol, ruled out by its text. Before, each took a definition request (hundreds on
+/// FSharpx.Collections, past the oracle's deadline): here 3 definitions and a references request.
+#[tokio::test]
+async fn an_active_pattern_case_qualified_by_another_module_costs_no_request() {
+    let workspace = fixture_copy("signature-patterns");
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = Editor::start_ready(workspace.path(), runtime.path(), &[]).await;
+    let answer = editor.execute_result(Command::Find, json!({"query": "Stack.Nil", "timeoutMs": 120000})).await;
+    assert_complete(&answer);
+    let sites = vec![
+        site_row("Shapes/Stack.fs", 21, 15, "definition"),
+        site_row("Shapes/Stack.fs", 24, 19, "reference"),
+        site_row("Shapes/Stack.fs", 34, 10, "reference"),
+        site_row("Shapes/Stack.fsi", 19, 15, "signature"),
+        site_row("Shapes/Use.fs", 6, 12, "reference"),
+    ];
+    assert_eq!(site_rows(&answer), sites, "{answer:#}");
+    let unseen = &answer["crossCheck"]["unseenOccurrences"];
+    assert_eq!(
+        (&unseen["resolvedByText"], &unseen["referencesAsked"], &unseen["unresolvedTotal"]),
+        (&json!(3), &json!(0), &json!(0)),
+        "{answer:#}"
+    );
+    editor.stop().await;
+}

@@ -4,7 +4,8 @@
 //! * a type variable, `'ok` or `^ok` (the index holds its name as an occurrence): never a use
 //!   of a declaration;
 //! * an occurrence another qualifier names: a module's value (a `let` of a module, a
-//!   signature's `val`) is reached through its modules only, so `Q.name` is one of its uses
+//!   signature's `val`, a case of an active pattern either declares) is reached through its
+//!   modules only, so `Q.name` is one of its uses
 //!   only when `Q` is one of the modules or namespaces around the declaration (`AsyncResult.ok`
 //!   for `FsToolkit.ErrorHandling.AsyncResult.ok`) or a module abbreviation that may stand for
 //!   one; `Result.ok`, `Validation.ok` or `x.ok` is another symbol;
@@ -53,7 +54,8 @@ pub(super) struct Occurrence {
 enum NameRule {
     /// Nothing beyond type variables.
     Nothing,
-    /// Every declaration is a module's value: an occurrence qualified by none of these
+    /// Every declaration is a module's value (or a case of a module's active pattern, which F#
+    /// reaches the same way: `Deque.Nil`, never `Queue.Nil`): an occurrence qualified by none of these
     /// modules or namespaces (nor by a possible abbreviation) is another symbol.
     ModuleValue(HashSet<String>),
     /// Every declaration is a static member, which F# always names qualified (`T.item`, inside
@@ -359,7 +361,7 @@ fn module_value_qualifiers(find: &FindRun, named: &[&Declared]) -> Option<HashSe
 
 fn is_certain_module_value(find: &FindRun, declaration: &Declared) -> bool {
     let Some(kind) = declaration.kind else { return false };
-    matches!(kind, DeclarationKind::Let | DeclarationKind::Val)
+    matches!(kind, DeclarationKind::Let | DeclarationKind::Val | DeclarationKind::ActivePatternCase)
         && named_through_modules(&find.index, declaration)
         && find.indexed_with_certainty(declaration, kind)
 }
