@@ -473,10 +473,16 @@ fn every_find_on_the_signature_patterns_fixture_is_exact() {
 /// in a file that opens both and `Gen.Operators`. FSAC's references of the library's `Gen`
 /// hold the `Gen` of `open Gen.Operators`, a site of both modules, so they rule out none of
 /// its occurrences for `GenUri.Gen`: before, 97 occurrences past the request bound, partial.
-/// `Gen.int32` is now ruled out by its text, as `GenUri.Gen` declares no `int32`.
+/// `Gen.int32` is now ruled out by its text, as `GenUri.Gen` declares no `int32`. So for
+/// `GenShuffle.Gen`, in a file whose faults lie in expressions only (`a[0] <- a[1]`, as
+/// fsharp-hedgehog's `Gen.Randomize.fs`): before, partial, 100 occurrences past the bound.
 #[test]
 fn every_find_on_the_module_members_fixture_is_exact() {
-    assert_every_find_exact("module-members", &["GenUri.Gen", "Gens.Gen", "Gen.uri", "Gen.int32"], 20);
+    assert_every_find_exact(
+        "module-members",
+        &["GenUri.Gen", "GenShuffle.Gen", "Gens.Gen", "Gen.uri", "Gen.int32"],
+        24,
+    );
 }
 
 /// fixtures/module-line-branches: files whose top-level module line differs by configuration

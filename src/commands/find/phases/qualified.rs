@@ -36,11 +36,12 @@ use std::path::PathBuf;
 
 use crate::columns::exact_byte_at_column;
 use crate::commands::find::matching::{Declared, plain_name, segments};
+use crate::commands::find::model::rows::SourceLines;
 use crate::commands::find::model::texts::Texts;
 use crate::commands::find::phases::declarations::Resolved;
 use crate::commands::find::phases::find_run::FindRun;
 use crate::commands::find::phases::narrowing::named_through_modules;
-use crate::syntax::model::{Declaration, DeclarationKind, HealthStatus, TextRange};
+use crate::syntax::model::{Declaration, DeclarationKind, FileIndex, HealthStatus, MisparseIndicator, TextRange};
 use crate::syntax::words::is_identifier_byte;
 
 /// One occurrence of a declared name no site covers.
@@ -176,7 +177,7 @@ fn name_rule(find: &FindRun, texts: &mut Texts, resolved: &Resolved, name: &str)
         return NameRule::InstanceMember;
     }
     if named.iter().all(|declaration| declaration.kind == Some(DeclarationKind::Module)) {
-        return NameRule::Module(module_contents(find, &named));
+        return NameRule::Module(module_contents(find, texts, &named));
     }
     module_value_qualifiers(find, &named).map_or(NameRule::Nothing, NameRule::ModuleValue)
 }
@@ -267,13 +268,17 @@ fn holds_word(text: &str, word: &str) -> bool {
 /// The names declared inside the modules `named` (at any depth: a nested `[<AutoOpen>]`
 /// module's values are reached through the module too, and a union's cases and a record's
 /// fields of a type inside it may be), in comparison form; `None` when one module is not a
-/// declaration the parser read with certainty in a file it read whole.
-fn module_contents(find: &FindRun, named: &[&Declared]) -> Option<HashSet<String>> {
+/// declaration the parser read with certainty in a file whose declarations it read whole
+/// ([`declarations_read_whole`]).
+fn module_contents(find: &FindRun, texts: &mut Texts, named: &[&Declared]) -> Option<HashSet<String>> {
     let mut names = HashSet::new();
     for declared in named {
         let file = find.index.file(&declared.path)?;
         if file.index.health.status != HealthStatus::Clean {
-            return None;
+            let (_, lines) = texts.text(&declared.path)?;
+            if !declarations_read_whole(&file.index, lines) {
+                return None;
+            }
         }
         let declarations = &file.index.declarations;
         let module = declarations.iter().find(|candidate| {
@@ -289,6 +294,43 @@ fn module_contents(find: &FindRun, named: &[&Declared]) -> Option<HashSet<String
         names.extend(declarations.iter().filter(inside).map(|inner| plain_name(&find.index.name(inner.name))));
     }
     Some(names)
+}
+
+/// Whether every declaration of a file the parser did not read cleanly was read all the same:
+/// each place it found fault with (an error region, or a silent misparse of an expression:
+/// `xs[i]` read as a list application, `a[i] <- v`, a one-line `match`) lies in the body of a
+/// `let` or member it read with certainty, after its name, and an error region spans no line
+/// indented as far left as that declaration (where a sibling declaration would start). A body
+/// declares nothing reached from outside it, so the module's contents are whole
+/// (fsharp-hedgehog's `Gen.Randomize.fs`, whose `shuffled[i] <- shuffled[j]` degrades the file).
+/// A declaration keyword read as an identifier, or an error at the root, is never so.
+fn declarations_read_whole(index: &FileIndex, lines: &SourceLines) -> bool {
+    let health = &index.health;
+    if health.status != HealthStatus::Degraded || health.root_is_error {
+        return false;
+    }
+    let in_a_body = |region: TextRange| {
+        index.declarations.iter().find(|declaration| {
+            matches!(declaration.kind, DeclarationKind::Let | DeclarationKind::Member)
+                && declaration.certain
+                && declaration.name_range().end <= region.start
+                && region.end <= declaration.range.end
+        })
+    };
+    let misparses_in_bodies = health.misparses.iter().all(|finding| {
+        finding.indicator != MisparseIndicator::KeywordAsIdentifier && in_a_body(finding.region).is_some()
+    });
+    misparses_in_bodies
+        && health.error_regions.iter().all(|region| {
+            in_a_body(*region).is_some_and(|body| {
+                (region.start.line + 1..=region.end.line).all(|number| {
+                    lines.line(number).is_none_or(|line| {
+                        let indent = line.len() - line.trim_start().len();
+                        line.trim().is_empty() || indent > body.range.start.character as usize
+                    })
+                })
+            })
+        })
 }
 
 /// The name written after UTF-16 column `end` of `line` and a `.` at once (`int32` of
@@ -558,6 +600,21 @@ mod tests {
         assert!(named(column("back", 0), 4));
         assert!(!named(column("front", 1), 5), "a comparison outside a call");
         assert!(!named(column("front", 2), 5), "`==` is no named argument");
+    }
+
+    #[test]
+    fn a_file_with_faults_inside_bodies_only_has_its_declarations_read_whole() {
+        let whole = |text: &str| {
+            let entry = crate::syntax::describe::index_text(text, crate::syntax::GrammarKind::Implementation).unwrap();
+            assert_eq!(entry.index.health.status, HealthStatus::Degraded, "{text}");
+            declarations_read_whole(&entry.index, &SourceLines::new(text))
+        };
+        // An error inside `f`'s body, a misparse (`a[0] <- a[1]`) inside `g`'s.
+        assert!(whole("module M =\n    let f x =\n        let y = (x + )\n        y\n    let g = 2\n"));
+        assert!(whole("module M =\n    let g (a: int[]) =\n        a[0] <- a[1]\n        a\n    let h = 3\n"));
+        // An error where a declaration would start, and one in a body the parser is unsure of.
+        assert!(!whole("module M =\n    let f x = 1\n    type = \n    let g = 2\n"));
+        assert!(!whole("module M =\n    let f x =\n        let y = [ x;; ]\n    let g = 2\n"));
     }
 
     #[test]
