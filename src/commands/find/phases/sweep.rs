@@ -135,8 +135,10 @@ pub async fn sweep(find: &FindRun, texts: &mut Texts, resolved: &Resolved) -> Re
             {
                 tracing::debug!(slot, "references at a use of an active-pattern case hold none of its declarations");
                 Vec::new()
-            } else {
+            } else if asked_at_a_use.contains(&slot) {
                 locations
+            } else {
+                clips_as_cases(&resolved.declared, slot, locations, &find.work)
             };
             swept.outcomes.push(outcome);
             swept.answers.push(locations);
@@ -259,6 +261,38 @@ fn holds_a_declaration_of(declared: &[Declared], slot: usize, locations: &Locati
             && declaration.qualified_key() == wanted.qualified_key()
             && places.contains(&(work.file_key(&declaration.path), declaration.name_range))
     })
+}
+
+/// An active-pattern case with no use anywhere is asked at its own banana clip, and FSAC
+/// answers for the whole pattern: its declaration is the clip (`|BS|` of FSharpx.Collections'
+/// `let (|BS|)(x: ByteString)`, a single-case pattern nothing matches on). A location that
+/// holds the name of a declaration of the case asked about (its own, or its signature's or
+/// implementation's), on that line, is that declaration's place; the others are kept as FSAC
+/// gave them. Nothing changes for any other declaration.
+fn clips_as_cases(declared: &[Declared], slot: usize, locations: Locations, work: &Work) -> Locations {
+    let wanted = &declared[slot];
+    if wanted.kind != Some(DeclarationKind::ActivePatternCase) {
+        return locations;
+    }
+    let cases: Vec<&Declared> = (declared.iter())
+        .filter(|declaration| declaration.kind == wanted.kind && declaration.qualified_key() == wanted.qualified_key())
+        .collect();
+    (locations.into_iter())
+        .map(|(path, range)| {
+            let inside = cases.iter().find(|case| {
+                let name = case.name_range;
+                range.start.line == range.end.line
+                    && name.start.line == range.start.line
+                    && range.start <= name.start
+                    && name.end <= range.end
+                    && work.file_key(&case.path) == work.file_key(&path)
+            });
+            match inside {
+                Some(case) => (path, case.name_range),
+                None => (path, range),
+            }
+        })
+        .collect()
 }
 
 /// A use of an active-pattern case in another file the find reads (the syntax index's
