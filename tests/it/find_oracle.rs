@@ -674,6 +674,15 @@ fn the_oracle_judges_each_symbol_a_query_names_against_the_rows_labelled_with_it
         { "query": "Trees.Tree", "name": "outside", "answer": answer("ok", &outside) },
         { "query": "Trees.Tree", "name": "script", "answer": answer("ok", &script) },
         { "query": "Trees.Tree", "name": "inactive", "answer": answer("partial", &inactive) },
+        { "query": "Trees.Tree", "name": "unswept",
+          "answer": { "status": "partial", "sites": &split,
+                      "paginationIncompleteReason": "the sweep ran out of time",
+                      "coverage": { "projectsAnalyzed": 0, "projectsRequested": 1 },
+                      "scopeNote": "0 of 1 project analyzed before the deadline" } },
+        { "query": "Trees.Tree", "name": "swept",
+          "answer": { "status": "partial", "sites": &split, "notes": ["a type error"],
+                      "coverage": { "projectsAnalyzed": 1, "projectsRequested": 1 },
+                      "scopeNote": "1 project swept" } },
         { "query": "Folder.total", "name": "total", "answer": answer("ok", &totals) },
     ] });
     let (output, report) = judge_answers(workspace.path(), &answers, &["--no-restore"]);
@@ -685,6 +694,18 @@ fn the_oracle_judges_each_symbol_a_query_names_against_the_rows_labelled_with_it
     // A judgement that is not exact keeps the answer's own words on why.
     assert_eq!(split_partial["notes"], json!(["the deadline ran out"]), "{split_partial}");
     assert_eq!(judged(&report, "split").get("notes"), None, "{report}");
+    // A page cut short and a sweep that left a project out say so outside `notes`: both are
+    // kept; a scope note of a sweep that covered every project is no reason.
+    let unswept = judged(&report, "unswept");
+    assert_eq!(
+        unswept["notes"],
+        json!([
+            "paginationIncompleteReason: the sweep ran out of time",
+            "scopeNote: 0 of 1 project analyzed before the deadline"
+        ]),
+        "{unswept}"
+    );
+    assert_eq!(judged(&report, "swept")["notes"], json!(["a type error"]), "{report}");
     for name in ["unkinded", "all-type"] {
         let merged = judged(&report, name);
         assert_eq!(merged["verdict"], "wrong-while-complete", "{merged}");
@@ -707,6 +728,40 @@ fn the_oracle_judges_each_symbol_a_query_names_against_the_rows_labelled_with_it
     let inactive = judged(&report, "inactive");
     assert_eq!(inactive["verdict"], "partial-but-equal", "{inactive}");
     assert_eq!(inactive["inactive"], json!(["Qualifiers/Use.fs:1:5"]), "{inactive}");
+}
+
+/// The table of the oracle's reports (`scripts/lib/oracle_table.py`, the closing note's
+/// table): a partial answer whose judged rows are the compiler's and whose only reason is
+/// inactive code counts as "inactive only" and in "exact where judged"; one with another
+/// reason, or with rows the compiler disagrees with, does not; each reason class is counted
+/// per library, and a note no class names is shown in its own words.
+#[test]
+fn the_oracle_table_counts_inactive_only_answers_and_the_reasons_per_library() {
+    let directory = tempfile::tempdir().unwrap();
+    let judgement = |verdict: &str, notes: &[&str], inactive: &[&str]| json!({ "verdict": verdict, "kind": "value", "elapsedMs": 1000, "notes": notes, "inactive": inactive });
+    let inactive_note = "1 site(s) are in code inactive under the defines the project was loaded with";
+    let report = json!({ "symbolsDeclared": 10, "judgements": [
+        judgement("exact", &[], &[]),
+        judgement("exact", &[], &[]),
+        judgement("partial-but-equal", &[inactive_note], &["A.fs:1:5"]),
+        judgement("partial-but-equal", &[inactive_note, "the deadline passed"], &["A.fs:2:5"]),
+        judgement("honestly-partial", &[inactive_note], &["A.fs:3:5"]),
+        judgement("partial-but-equal", &["a reason 12 nobody classified (here)"], &[]),
+    ] });
+    std::fs::write(directory.path().join("Lib.json"), report.to_string()).unwrap();
+    let output = Command::new("python3")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/lib/oracle_table.py"))
+        .arg(directory.path())
+        .output()
+        .expect("run python3");
+    let table = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{table}{}", String::from_utf8_lossy(&output.stderr));
+    // symbols, exact, wrong, partial but equal, honestly partial, failed, exact %, inactive
+    // only, exact where judged %.
+    assert!(table.contains("| Lib (6 of 10) | 6 | 2 | 0 | 3 | 1 | 0 | 33.3 % | 1 | 50.0 % |"), "{table}");
+    assert!(table.contains("| inactive code | 3 | Lib 3 |"), "{table}");
+    assert!(table.contains("| deadline | 1 | Lib 1 |"), "{table}");
+    assert!(table.contains("| a reason  nobody classified | 1 | Lib 1 |"), "{table}");
 }
 
 /// The oracle asks an extension member by its module (`AsyncLoops.For`); a user also writes
