@@ -13,7 +13,7 @@ use fslens::commands::registry::Command;
 
 use serde_json::{Value, json};
 
-use support::double::{Editor, fixture_copy, site_row, site_rows};
+use support::double::{Editor, double_command, fixture_copy, site_row, site_rows};
 
 /// Every row of `find T.Done`: the declaration and the two uses in `Use.fs` (0-based).
 fn every_site() -> Vec<(String, u64, u64, String)> {
@@ -317,11 +317,20 @@ async fn unqualified_occurrences_of_an_instance_member_name_cost_no_request() {
 /// `DList.Nil` and a dozen more): an occurrence qualified by another module is another
 /// symbol, ruled out by its text. Before, each took a definition request (hundreds on
 /// FSharpx.Collections, past the oracle's deadline): here 3 definitions and a references request.
+/// The signature's case, which no code in `Stack.fsi` uses, is asked at a use in its
+/// implementation's file, the request it shares with the implementation's case: one references
+/// request in all. Before, it was asked at the first `Nil` of another file, `Queue.Nil` (another
+/// symbol, whose answer was dropped): two.
 #[tokio::test]
 async fn an_active_pattern_case_qualified_by_another_module_costs_no_request() {
     let workspace = fixture_copy("signature-patterns");
     let runtime = tempfile::tempdir().unwrap();
-    let mut editor = Editor::start_ready(workspace.path(), runtime.path(), &[]).await;
+    let trace = runtime.path().join("trace.jsonl");
+    let trace_argument = trace.display().to_string();
+    let arguments = ["--trace-messages", trace_argument.as_str()];
+    let mut editor =
+        Editor::start_with_args(workspace.path(), runtime.path(), &double_command(), &[], &arguments).await;
+    editor.wait_until_ready().await;
     let answer = editor.execute_result(Command::Find, json!({"query": "Stack.Nil", "timeoutMs": 120000})).await;
     assert_complete(&answer);
     let sites = vec![
@@ -339,4 +348,16 @@ async fn an_active_pattern_case_qualified_by_another_module_costs_no_request() {
         "{answer:#}"
     );
     editor.stop().await;
+    let asked: Vec<(String, Value)> = std::fs::read_to_string(&trace)
+        .unwrap()
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|entry| entry["direction"] == "proxy->fsac" && entry["message"]["method"] == "textDocument/references")
+        .map(|entry| {
+            let params = &entry["message"]["params"];
+            let uri = params["textDocument"]["uri"].as_str().unwrap_or_default();
+            (uri.rsplit('/').next().unwrap_or_default().to_owned(), params["position"].clone())
+        })
+        .collect();
+    assert_eq!(asked, [("Stack.fs".to_owned(), json!({"line": 24, "character": 19}))], "{answer:#}");
 }

@@ -226,9 +226,12 @@ async fn open_declaring_files(
         let asked = match (declaration.kind, in_own_file) {
             (_, Some(position)) => (uri, position),
             (Some(DeclarationKind::ActivePatternCase), None) => {
-                case_use_in_other_files(find, texts, declaration, acquired)
-                    .await
-                    .unwrap_or((uri, declaration.name_range.start))
+                match case_use_in_partner(find, texts, declared, slot, acquired).await {
+                    Some(place) => place,
+                    None => case_use_in_other_files(find, texts, declaration, acquired)
+                        .await
+                        .unwrap_or((uri, declaration.name_range.start)),
+                }
             }
             _ => (uri, declaration.name_range.start),
         };
@@ -293,6 +296,34 @@ fn clips_as_cases(declared: &[Declared], slot: usize, locations: Locations, work
             }
         })
         .collect()
+}
+
+/// A use of the case `declared[slot]` in the file of its partner (the implementation paired
+/// with a signature's case, or the other way round: a declaration of the same qualified name in
+/// another file), after the partner's declaration, opened in FSAC: the use the compiler links
+/// to both, so the two share one request, rather than the first occurrence of the name in some
+/// other file, which may be another symbol's (a union case `Nil` beside a pattern's `Nil`).
+async fn case_use_in_partner(
+    find: &FindRun,
+    texts: &mut Texts,
+    declared: &[Declared],
+    slot: usize,
+    acquired: &mut HashSet<String>,
+) -> Option<(String, Position)> {
+    let wanted = &declared[slot];
+    let partner = declared.iter().find(|declaration| {
+        declaration.kind == wanted.kind
+            && declaration.qualified_key() == wanted.qualified_key()
+            && declaration.path != wanted.path
+    })?;
+    let (text, _) = texts.text(&partner.path)?;
+    let position = active_pattern_case_use(text, &partner.path, partner, partner.name_range.end)?;
+    let uri = crate::uri::path_to_uri(&partner.path)?;
+    if !acquired.contains(&uri) {
+        find.context.acquire_document(&uri, text.clone()).await.ok()?;
+        acquired.insert(uri.clone());
+    }
+    Some((uri, position))
 }
 
 /// A use of an active-pattern case in another file the find reads (the syntax index's
