@@ -914,15 +914,36 @@ pub fn merge_workspace_symbols(
         let name_range = from_index
             .as_ref()
             .map_or(range, |(_, declaration)| index_name_range(&index.name(declaration.name), declaration));
-        if let IndexReading::CannotTell(reason) = reading {
+        // Where the grammar's reading cannot tell, the line itself may: a declaration header
+        // whose name stands exactly where FSAC puts it (`static member val Instance` that the
+        // grammar read as a constructor's argument) confirms FSAC's declaration.
+        // Only where the declaration's full name is the index's (its container read): a name
+        // made of FSAC's container alone lacks the namespaces, and the answer must not say
+        // complete under it.
+        let named_by_the_index = from_index.is_some()
+            || (!container.is_empty() && container_full_name(index, &path, container, range).is_some());
+        let read_by_its_line = match reading {
+            IndexReading::CannotTell("error_region" | "suspected_misparse") if named_by_the_index => {
+                texts[&path].as_deref().and_then(|text| declared_by_its_line(text, name_range, name))
+            }
+            _ => None,
+        };
+        if let IndexReading::CannotTell(reason) = reading
+            && read_by_its_line.is_none()
+        {
             unconfirmed.push(Unconfirmed { path: path.clone(), name_range, reason });
         }
+        // FSAC's range of a member can be its whole definition: the line gives its name's.
+        let name_range = read_by_its_line.map_or(name_range, |(_, name)| name);
         by_start.entry((work.file_key(&path), name_range.start)).or_insert(declared.len());
         declared.push(Declared {
             full_name,
             path,
             name_range,
-            kind: from_index.as_ref().map(|(_, declaration)| declaration.kind),
+            kind: from_index
+                .as_ref()
+                .map(|(_, declaration)| declaration.kind)
+                .or(read_by_its_line.map(|(kind, _)| kind)),
             access: from_index.as_ref().map(|(_, declaration)| declaration.access),
             header_bytes: from_index.as_ref().map(|(_, declaration)| declaration.header_bytes),
             sources: BTreeSet::from(["fsac-workspace-symbol"]),
@@ -930,6 +951,30 @@ pub fn merge_workspace_symbols(
         });
     }
     unconfirmed
+}
+
+/// The kind and the name's range of the declaration the text of `range`'s first line declares
+/// with its name `name` starting at `range`'s start (read as [`crate::syntax::recover`] reads
+/// the lines of an error region: `let`, `member`, `static member val`, `override`, `type`, …),
+/// if it does.
+fn declared_by_its_line(text: &str, range: TextRange, name: &str) -> Option<(DeclarationKind, TextRange)> {
+    use crate::syntax::recover::{LineContext, recovered_line};
+    let line = text.lines().nth(range.start.line as usize)?;
+    let at = crate::columns::exact_byte_at_column(line, range.start.character)?;
+    let trimmed = line.trim_start();
+    let indent = line.len() - trimmed.len();
+    let wanted = name.trim_start_matches("``").trim_end_matches("``");
+    [true, false].into_iter().find_map(|inside_type| {
+        let read = recovered_line(trimmed, LineContext { inside_type, previous_sibling: None })?;
+        let stored = read.stored_name.trim_start_matches("``").trim_end_matches("``");
+        let written = line.get(at..at + read.name_length)?;
+        let end = range.start.character + written.encode_utf16().count() as u32;
+        let name_range = TextRange {
+            start: range.start,
+            end: crate::syntax::model::Position { line: range.start.line, character: end },
+        };
+        (indent + read.name_offset == at && stored == wanted).then_some((read.kind, name_range))
+    })
 }
 
 /// The full name of a `workspace/symbol` item whose declaration the index holds under
@@ -1178,6 +1223,27 @@ mod tests {
         // A range at the name, or after another name, is left alone.
         assert_eq!(name_before_signature(text, range(1, 18, 22), "Fold"), None);
         assert_eq!(name_before_signature(text, range(1, 24, 47), "Old"), None);
+    }
+
+    /// A member the grammar read as a constructor's argument: its line declares it where FSAC
+    /// puts it, whatever FSAC's range spans; a line that declares another name there, or
+    /// nothing, does not.
+    #[test]
+    fn a_declaration_s_own_line_confirms_it_where_its_name_starts() {
+        let range =
+            |line: u32, start: u32, end_line: u32, end: u32| TextRange::from_array([line, start, end_line, end]);
+        let text = "type R() =\n  inherit B()\n\n   static member val Instance = R() with get\n   override this.Invoke(x) =\n     x + 1\n";
+        assert_eq!(
+            declared_by_its_line(text, range(3, 21, 3, 29), "Instance"),
+            Some((DeclarationKind::AutoProperty, range(3, 21, 3, 29)))
+        );
+        assert_eq!(
+            declared_by_its_line(text, range(4, 17, 5, 10), "Invoke"),
+            Some((DeclarationKind::Override, range(4, 17, 4, 23)))
+        );
+        assert_eq!(declared_by_its_line(text, range(4, 17, 5, 10), "Run"), None);
+        assert_eq!(declared_by_its_line(text, range(4, 12, 4, 16), "this"), None);
+        assert_eq!(declared_by_its_line(text, range(5, 5, 5, 6), "x"), None);
     }
 
     #[test]
