@@ -133,3 +133,31 @@ async fn find_and_rename_list_sites_in_inactive_code_and_are_not_complete() {
     );
     editor.stop().await;
 }
+
+/// `fixtures/inactive-qualified`: under `#if FABLE_COMPILER` (never defined here), a bare
+/// `empty` after `open Bags.Cells` and `Cells.empty`, beside a `[<RequireQualifiedAccess>]
+/// module Bag` declaring its own `empty`: the text shows both to be `Cells.empty`'s (an
+/// occurrence qualified by another module; a bare one outside a module whose values are
+/// reached qualified only), under any defines, so `find Bag.empty` lists no inactive row and is
+/// complete, the compiler's two sites exactly (FSharpx.Collections' `DList.empty` beside the
+/// `empty` of `#if ONE` code in `TaggedCollections.fs`). Before: both listed as inactive rows,
+/// partial. `Bag.size`, used in that code, keeps its inactive row and stays partial.
+#[tokio::test]
+async fn inactive_occurrences_the_text_shows_to_be_another_symbols_are_no_rows() {
+    let workspace = fixture_copy("inactive-qualified");
+    let runtime = tempfile::tempdir().unwrap();
+    let mut editor = Editor::start_ready(workspace.path(), runtime.path(), &[]).await;
+    let answer = editor.execute_result(Command::Find, json!({"query": "Bag.empty"})).await;
+    assert_eq!(answer["status"], json!("ok"), "{answer:#}");
+    let expected =
+        BTreeSet::from([row("Bags/Bags.fs", 7, 8, "definition", None), row("Bags/Use.fs", 4, 26, "reference", None)]);
+    assert_eq!(rows(&answer), expected, "{answer:#}");
+    let answer = editor.execute_result(Command::Find, json!({"query": "Bag.size"})).await;
+    assert_partial_for_inactive_code(&answer);
+    let expected = BTreeSet::from([
+        row("Bags/Bags.fs", 9, 8, "definition", None),
+        row("Bags/Use.fs", 12, 20, "inactive", Some("#if FABLE_COMPILER")),
+    ]);
+    assert_eq!(rows(&answer), expected, "{answer:#}");
+    editor.stop().await;
+}

@@ -77,8 +77,8 @@ use phases::page::{PageFrame, deliver_page};
 use phases::position::{ResolvedPosition, resolve_position};
 use phases::target::{Placement, Target};
 use phases::{
-    candidates, classify, declarations, ledger, narrowing, site_types, slots, stream, sweep, target, type_errors,
-    unseen,
+    candidates, classify, declarations, ledger, narrowing, qualified, site_types, slots, stream, sweep, target,
+    type_errors, unseen,
 };
 
 /// `fslens.find`: the typed answer (the command table writes it as JSON).
@@ -336,6 +336,7 @@ impl Judged<'_> {
     ) -> Result<(model::verdict::Verdict, unseen::Unseen, slots::SlotRows), CommandError> {
         let Judged { find, placement, resolved, swept, by_position } = *self;
         let slots = slots::settle(find, texts, resolved, swept, sites, by_position).await?;
+        qualified::drop_inactive_rows_of_other_symbols(find, texts, resolved, sites);
         if slots.fills_a_slot {
             clock.lap("slotRowsMs");
         }

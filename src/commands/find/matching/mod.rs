@@ -888,46 +888,21 @@ pub fn merge_workspace_symbols(
             full_name_of_item(index, (&path, range), from_index.as_ref(), (container, name), query, arguments.exact);
         let mut reading = index_reading;
         if !qualified_matches(&full_name, query, arguments.exact) {
-            // A declaration the index cannot read, for which FSAC names no container: its
-            // qualifier is unknown, so it can be neither ruled out nor confirmed. It is kept
-            // and listed, and the answer is not complete (`Builders.ListBuilder` declared
-            // right after a member body the grammar could not read).
-            let qualifier_unknown = from_index.is_none()
-                && container.is_empty()
-                && matches!(index_reading, IndexReading::CannotTell(_) | IndexReading::Unread)
-                && qualified_matches(name, &segments(query).pop().unwrap_or_default(), arguments.exact);
-            // A declaration the index read past an error region, under a container that is its
-            // guess: the index's name contradicts the query, FSAC's does not. Kept and listed.
-            let past_lost_container = from_index
-                .as_ref()
-                .and_then(|(_, declaration)| name_past_lost_container(index, &path, declaration, container))
-                .filter(|placed| qualified_matches(placed, query, arguments.exact));
-            if qualifier_unknown {
-                reading = IndexReading::CannotTell("qualifier_unknown");
-            } else if let Some(placed) = past_lost_container {
-                full_name = placed;
-                reading = IndexReading::CannotTell("container_lost_in_error_region");
-            } else {
-                continue;
+            let item = ItemPlace { index, path: &path, container, name };
+            match kept_though_named_otherwise(&item, from_index.as_ref(), index_reading, query, arguments.exact) {
+                Some((placed, reason)) => {
+                    full_name = placed.unwrap_or(full_name);
+                    reading = IndexReading::CannotTell(reason);
+                }
+                None => continue,
             }
         }
         let name_range = from_index
             .as_ref()
             .map_or(range, |(_, declaration)| index_name_range(&index.name(declaration.name), declaration));
-        // Where the grammar's reading cannot tell, the line itself may: a declaration header
-        // whose name stands exactly where FSAC puts it (`static member val Instance` that the
-        // grammar read as a constructor's argument) confirms FSAC's declaration.
-        // Only where the declaration's full name is the index's (its container read): a name
-        // made of FSAC's container alone lacks the namespaces, and the answer must not say
-        // complete under it.
-        let named_by_the_index = from_index.is_some()
-            || (!container.is_empty() && container_full_name(index, &path, container, range).is_some());
-        let read_by_its_line = match reading {
-            IndexReading::CannotTell("error_region" | "suspected_misparse") if named_by_the_index => {
-                texts[&path].as_deref().and_then(|text| declared_by_its_line(text, name_range, name))
-            }
-            _ => None,
-        };
+        let item = ItemPlace { index, path: &path, container, name };
+        let read_by_its_line =
+            confirmed_by_its_line(&item, texts[&path].as_deref(), (range, name_range), reading, from_index.is_some());
         if let IndexReading::CannotTell(reason) = reading
             && read_by_its_line.is_none()
         {
@@ -951,6 +926,63 @@ pub fn merge_workspace_symbols(
         });
     }
     unconfirmed
+}
+
+/// A `workspace/symbol` item: the index, its file, FSAC's container and name.
+struct ItemPlace<'a> {
+    index: &'a SyntaxIndex,
+    path: &'a Path,
+    container: &'a str,
+    name: &'a str,
+}
+
+/// A declaration whose full name does not match the query that is kept all the same, listed
+/// (the answer is not complete), with the reason and, when it is FSAC's, the name it goes by:
+/// one the index cannot read for which FSAC names no container (its qualifier is unknown, so it
+/// can be neither ruled out nor confirmed: `Builders.ListBuilder` declared right after a member
+/// body the grammar could not read); or one the index read past an error region under a
+/// container that is its guess (the index's name contradicts the query, FSAC's does not).
+fn kept_though_named_otherwise(
+    item: &ItemPlace,
+    from_index: Option<&(String, Declaration)>,
+    reading: IndexReading,
+    query: &str,
+    exact: bool,
+) -> Option<(Option<String>, &'static str)> {
+    let qualifier_unknown = from_index.is_none()
+        && item.container.is_empty()
+        && matches!(reading, IndexReading::CannotTell(_) | IndexReading::Unread)
+        && qualified_matches(item.name, &segments(query).pop().unwrap_or_default(), exact);
+    if qualifier_unknown {
+        return Some((None, "qualifier_unknown"));
+    }
+    from_index
+        .and_then(|(_, declaration)| name_past_lost_container(item.index, item.path, declaration, item.container))
+        .filter(|placed| qualified_matches(placed, query, exact))
+        .map(|placed| (Some(placed), "container_lost_in_error_region"))
+}
+
+/// Where the grammar's reading cannot tell, the line itself may: a declaration header whose
+/// name stands exactly where FSAC puts it (`static member val Instance` that the grammar read
+/// as a constructor's argument) confirms FSAC's declaration ([`declared_by_its_line`]). Only
+/// where the declaration's full name is the index's (`indexed`, or its container read): a name
+/// made of FSAC's container alone lacks the namespaces, and the answer must not say complete
+/// under it.
+fn confirmed_by_its_line(
+    item: &ItemPlace,
+    text: Option<&str>,
+    (range, name_range): (TextRange, TextRange),
+    reading: IndexReading,
+    indexed: bool,
+) -> Option<(DeclarationKind, TextRange)> {
+    let named_by_the_index = indexed
+        || (!item.container.is_empty() && container_full_name(item.index, item.path, item.container, range).is_some());
+    match reading {
+        IndexReading::CannotTell("error_region" | "suspected_misparse") if named_by_the_index => {
+            declared_by_its_line(text?, name_range, item.name)
+        }
+        _ => None,
+    }
 }
 
 /// The kind and the name's range of the declaration the text of `range`'s first line declares

@@ -12,7 +12,7 @@ pub mod ledger;
 pub mod narrowing;
 pub mod page;
 pub mod position;
-mod qualified;
+pub mod qualified;
 pub mod site_types;
 pub mod slots;
 pub mod stream;

@@ -36,8 +36,9 @@ use std::path::PathBuf;
 
 use crate::columns::exact_byte_at_column;
 use crate::commands::find::matching::{Declared, plain_name, segments};
-use crate::commands::find::model::rows::SourceLines;
-use crate::commands::find::model::texts::Texts;
+use crate::commands::find::model::rows::{Site, SiteKind, SiteVia, SourceLines};
+use crate::commands::find::model::texts::{Texts, resolve_display};
+use crate::commands::find::model::work::FileKey;
 use crate::commands::find::phases::declarations::Resolved;
 use crate::commands::find::phases::find_run::FindRun;
 use crate::commands::find::phases::narrowing::named_through_modules;
@@ -58,7 +59,10 @@ enum NameRule {
     /// Every declaration is a module's value (or a case of a module's active pattern, which F#
     /// reaches the same way: `Deque.Nil`, never `Queue.Nil`): an occurrence qualified by none of these
     /// modules or namespaces (nor by a possible abbreviation) is another symbol.
-    ModuleValue(HashSet<String>),
+    /// With the places of the modules around them (`Some`, when each declaration's own module
+    /// says `[<RequireQualifiedAccess>]`), a bare occurrence outside all of them is another
+    /// symbol too: such a module's values are written bare only inside it.
+    ModuleValue(HashSet<String>, Option<Vec<(PathBuf, TextRange)>>),
     /// Every declaration is a static member, which F# always names qualified (`T.item`, inside
     /// the type too): an occurrence with no `.` before it is another symbol, in a file without
     /// `open type`. With the types they are declared in (`Some`, when the index read each
@@ -108,13 +112,17 @@ pub(super) fn rule_out_by_text(
         }
         let other = match &rules[&name] {
             NameRule::Nothing => false,
-            NameRule::ModuleValue(allowed) => match qualifier_before(texts, &occurrence) {
+            NameRule::ModuleValue(allowed, qualified_only) => match qualifier_before(texts, &occurrence) {
                 Some(qualifier) => {
                     !allowed.contains(&qualifier)
                         && !query_segments.contains(&qualifier)
                         && !*abbreviation.entry(qualifier.clone()).or_insert_with(|| may_abbreviate(find, &qualifier))
                 }
-                None => unqualified(texts, &occurrence) && shadowed_by_a_parameter(find, texts, &occurrence, &name),
+                None => {
+                    unqualified(texts, &occurrence)
+                        && (outside_every(find, qualified_only.as_deref(), &occurrence)
+                            || shadowed_by_a_parameter(find, texts, &occurrence, &name))
+                }
             },
             NameRule::StaticMember(types) => match qualifier_before(texts, &occurrence) {
                 Some(qualifier) => types.as_ref().is_some_and(|types| {
@@ -156,6 +164,45 @@ pub(super) fn rule_out_by_text(
     (kept, ruled_out)
 }
 
+/// Removes from `sites` the rows in code the loaded configuration does not compile (kind
+/// `inactive`, read by the syntax layer, no declaration's) that the text shows to be another
+/// symbol's, by the rules of [`rule_out_by_text`]: no compiler saw that code, but `Queue.empty`
+/// or a bare `empty` outside a `[<RequireQualifiedAccess>] module DList` is no use of
+/// `DList.empty` under any defines. How many were removed.
+pub fn drop_inactive_rows_of_other_symbols(
+    find: &FindRun,
+    texts: &mut Texts,
+    resolved: &Resolved,
+    sites: &mut Vec<Site>,
+) -> usize {
+    let declarations: HashSet<(FileKey, TextRange)> =
+        (resolved.declared.iter()).map(|declared| (find.work.file_key(&declared.path), declared.name_range)).collect();
+    let candidates: Vec<(usize, Occurrence)> = (sites.iter().enumerate())
+        .filter(|(_, site)| site.kind == SiteKind::Inactive && site.via == SiteVia::Syntax)
+        .map(|(index, site)| (index, Occurrence { path: resolve_display(&find.root, &site.file), range: site.range }))
+        .filter(|(_, occurrence)| !declarations.contains(&(find.work.file_key(&occurrence.path), occurrence.range)))
+        .collect();
+    if candidates.is_empty() {
+        return 0;
+    }
+    let (indices, occurrences): (Vec<usize>, Vec<Occurrence>) = candidates.into_iter().unzip();
+    let (kept, _) = rule_out_by_text(find, texts, resolved, occurrences);
+    let kept: HashSet<(PathBuf, TextRange)> =
+        kept.into_iter().map(|occurrence| (occurrence.path, occurrence.range)).collect();
+    let other: HashSet<usize> = (indices.into_iter())
+        .filter(|index| {
+            let site = &sites[*index];
+            !kept.contains(&(resolve_display(&find.root, &site.file), site.range))
+        })
+        .collect();
+    let mut index = 0;
+    sites.retain(|_| {
+        index += 1;
+        !other.contains(&(index - 1))
+    });
+    other.len()
+}
+
 /// The rule for `name`'s occurrences: see [`NameRule`].
 fn name_rule(find: &FindRun, texts: &mut Texts, resolved: &Resolved, name: &str) -> NameRule {
     let named: Vec<&Declared> = resolved.declared.iter().filter(|declaration| declaration.name() == name).collect();
@@ -179,7 +226,57 @@ fn name_rule(find: &FindRun, texts: &mut Texts, resolved: &Resolved, name: &str)
     if named.iter().all(|declaration| declaration.kind == Some(DeclarationKind::Module)) {
         return NameRule::Module(module_contents(find, texts, &named));
     }
-    module_value_qualifiers(find, &named).map_or(NameRule::Nothing, NameRule::ModuleValue)
+    match module_value_qualifiers(find, &named) {
+        Some(allowed) => NameRule::ModuleValue(allowed, qualified_access_modules(find, texts, &named)),
+        None => NameRule::Nothing,
+    }
+}
+
+/// The places (file and range) of the module around each of `named`, when every one says
+/// `[<RequireQualifiedAccess>]` in its header (read from the text between the module's range
+/// start, where its attributes are, and its name) in a file whose declarations the grammar read
+/// whole; `None` when one does not or cannot be read.
+fn qualified_access_modules(
+    find: &FindRun,
+    texts: &mut Texts,
+    named: &[&Declared],
+) -> Option<Vec<(PathBuf, TextRange)>> {
+    let mut places = Vec::new();
+    for declared in named {
+        let file = find.index.file(&declared.path)?;
+        let declarations = &file.index.declarations;
+        let own = declarations.iter().find(|candidate| {
+            Some(candidate.kind) == declared.kind && candidate.name_range() == declared.name_range && candidate.certain
+        })?;
+        let module = declarations.get(own.parent as usize)?;
+        if module.kind != DeclarationKind::Module || !module.certain {
+            return None;
+        }
+        let (_, lines) = texts.text(&declared.path)?;
+        // The module's range bounds the bare uses: it must be the one the compiler reads.
+        if file.index.health.status != HealthStatus::Clean && !declarations_read_whole(&file.index, lines) {
+            return None;
+        }
+        let name = module.name_range().start;
+        let header: String = (module.range.start.line..=name.line).filter_map(|line| lines.line(line)).collect();
+        if !header.contains("RequireQualifiedAccess") {
+            return None;
+        }
+        places.push((declared.path.clone(), module.range));
+    }
+    Some(places)
+}
+
+/// Whether `modules` (see [`qualified_access_modules`]) are known and the occurrence lies in
+/// none of them.
+fn outside_every(find: &FindRun, modules: Option<&[(PathBuf, TextRange)]>, occurrence: &Occurrence) -> bool {
+    modules.is_some_and(|modules| {
+        !modules.iter().any(|(path, range)| {
+            find.work.same_file(path, &occurrence.path)
+                && range.start <= occurrence.range.start
+                && occurrence.range.end <= range.end
+        })
+    })
 }
 
 /// The names a static member of `named` is reached through, in comparison form: the types (or
