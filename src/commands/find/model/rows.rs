@@ -126,6 +126,15 @@ pub struct Site {
     pub condition: Option<std::sync::Arc<str>>,
 }
 
+/// Removes the sites at `rows` (indices into `sites`), keeping the others in order.
+pub fn remove_rows(sites: &mut Vec<Site>, rows: &std::collections::HashSet<usize>) {
+    let mut index = 0;
+    sites.retain(|_| {
+        index += 1;
+        !rows.contains(&(index - 1))
+    });
+}
+
 impl Site {
     /// The canonical order: file, position, then kind and symbol (for identical ranges of
     /// distinct symbols, which the de-duplication then collapses).

@@ -36,7 +36,7 @@ use std::path::PathBuf;
 
 use crate::columns::exact_byte_at_column;
 use crate::commands::find::matching::{Declared, plain_name, segments};
-use crate::commands::find::model::rows::{Site, SiteKind, SiteVia, SourceLines};
+use crate::commands::find::model::rows::{Site, SiteKind, SiteVia, SourceLines, remove_rows};
 use crate::commands::find::model::texts::{Texts, resolve_display};
 use crate::commands::find::model::work::FileKey;
 use crate::commands::find::phases::declarations::Resolved;
@@ -195,11 +195,7 @@ pub fn drop_inactive_rows_of_other_symbols(
             !kept.contains(&(resolve_display(&find.root, &site.file), site.range))
         })
         .collect();
-    let mut index = 0;
-    sites.retain(|_| {
-        index += 1;
-        !other.contains(&(index - 1))
-    });
+    remove_rows(sites, &other);
     other.len()
 }
 

@@ -16,7 +16,7 @@ use std::path::Path;
 use crate::commands::CommandError;
 use crate::commands::find::matching::Declared;
 use crate::commands::find::model::answer::SlotRows as SlotRowsSummary;
-use crate::commands::find::model::rows::{Site, SiteVia};
+use crate::commands::find::model::rows::{Site, SiteVia, remove_rows};
 use crate::commands::find::model::texts::{Texts, resolve_display};
 use crate::commands::find::model::work::FileKey;
 use crate::commands::find::phases::declarations::Resolved;
@@ -177,15 +177,6 @@ fn is_interface_member(find: &FindRun, texts: &mut Texts, declared: &Declared) -
     let words = header_words(texts, declared);
     words.iter().any(|word| word == "member")
         && !words.iter().any(|word| matches!(word.as_str(), "override" | "default"))
-}
-
-/// Removes the sites at `rows` (indices into `sites`).
-fn remove_rows(sites: &mut Vec<Site>, rows: &HashSet<usize>) {
-    let mut index = 0;
-    sites.retain(|_| {
-        index += 1;
-        !rows.contains(&(index - 1))
-    });
 }
 
 /// A site's file and range, keyed.

@@ -253,6 +253,12 @@ fn asked_at_a_use(opened: &Opened, declared: &[Declared]) -> HashSet<usize> {
         .collect()
 }
 
+/// Whether two declarations are one case as the compiler sees it: of one kind and one qualified
+/// name (a signature's and its implementation's, or the same place twice).
+fn same_case(declaration: &Declared, wanted: &Declared) -> bool {
+    declaration.kind == wanted.kind && declaration.qualified_key() == wanted.qualified_key()
+}
+
 /// Whether `locations` (a references answer) hold a declaration of the case `declared[slot]`
 /// names: its own, or one of the same qualified name (its signature or implementation).
 fn holds_a_declaration_of(declared: &[Declared], slot: usize, locations: &Locations, work: &Work) -> bool {
@@ -260,9 +266,7 @@ fn holds_a_declaration_of(declared: &[Declared], slot: usize, locations: &Locati
     let places: HashSet<(FileKey, TextRange)> =
         locations.iter().map(|(path, range)| (work.file_key(path), *range)).collect();
     declared.iter().any(|declaration| {
-        declaration.kind == wanted.kind
-            && declaration.qualified_key() == wanted.qualified_key()
-            && places.contains(&(work.file_key(&declaration.path), declaration.name_range))
+        same_case(declaration, wanted) && places.contains(&(work.file_key(&declaration.path), declaration.name_range))
     })
 }
 
@@ -277,9 +281,7 @@ fn clips_as_cases(declared: &[Declared], slot: usize, locations: Locations, work
     if wanted.kind != Some(DeclarationKind::ActivePatternCase) {
         return locations;
     }
-    let cases: Vec<&Declared> = (declared.iter())
-        .filter(|declaration| declaration.kind == wanted.kind && declaration.qualified_key() == wanted.qualified_key())
-        .collect();
+    let cases: Vec<&Declared> = (declared.iter()).filter(|declaration| same_case(declaration, wanted)).collect();
     (locations.into_iter())
         .map(|(path, range)| {
             let inside = cases.iter().find(|case| {
@@ -311,11 +313,9 @@ async fn case_use_in_partner(
     acquired: &mut HashSet<String>,
 ) -> Option<(String, Position)> {
     let wanted = &declared[slot];
-    let partner = declared.iter().find(|declaration| {
-        declaration.kind == wanted.kind
-            && declaration.qualified_key() == wanted.qualified_key()
-            && declaration.path != wanted.path
-    })?;
+    let partner = declared
+        .iter()
+        .find(|declaration| same_case(declaration, wanted) && !find.work.same_file(&declaration.path, &wanted.path))?;
     let (text, _) = texts.text(&partner.path)?;
     let position = active_pattern_case_use(text, &partner.path, partner, partner.name_range.end)?;
     let uri = crate::uri::path_to_uri(&partner.path)?;
