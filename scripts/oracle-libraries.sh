@@ -69,10 +69,12 @@ fsac="${ORACLE_FSAC-dotnet $double}"
 [ -x "$fslens" ] || { echo "no fslens at $fslens (cargo build, or set ORACLE_FSLENS)" >&2; exit 2; }
 
 work="$(mktemp -d "${TMPDIR:-/tmp}/fslens-oracle-libraries.XXXXXX")"
-# The oracle is built into the run's own folder: a test run building it meanwhile
-# (target/dotnet-tools) does not overwrite what this run is executing.
+# The oracle is built into the run's own folder, its intermediate files too (--artifacts-path):
+# a test run or another oracle run building it meanwhile (the project's obj/) neither
+# overwrites what this run is executing nor half-writes what it links.
 oracle_out="$work/FindOracle"
-nice dotnet build -c Release --nologo -v quiet -o "$oracle_out" "$repository/tests/oracle/FindOracle" >/dev/null
+nice dotnet build -c Release --nologo -v quiet --artifacts-path "$work/oracle-build" -o "$oracle_out" \
+    "$repository/tests/oracle/FindOracle" >/dev/null
 out="${out:-$work/reports}"
 mkdir -p "$out"
 echo "oracle-libraries: copies in $work, reports in $out" >&2
