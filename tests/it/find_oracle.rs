@@ -722,6 +722,70 @@ fn the_oracle_judges_each_symbol_a_query_names_against_the_rows_labelled_with_it
     assert_eq!(inactive["inactive"], json!(["Qualifiers/Use.fs:1:5"]), "{inactive}");
 }
 
+/// Every page of an answer is judged, and a page refused with `retrySameCursor: true` is asked
+/// again with the same cursor, twice at most, as the refusal tells a client to. Scripted
+/// exchanges (`--answers`' `exchange`: the replies to the oracle's successive `find` calls, each
+/// checked against the cursor it must be asked with) over `Folder.total`'s compiler sites, cut
+/// into two pages:
+/// - the second page refused once, then given: exact (every site, from both pages);
+/// - refused twice, then given: exact;
+/// - refused three times: failed (the oracle gives up after two retries);
+/// - refused without `retrySameCursor`: failed, not asked again;
+/// - the first page alone: failed (the oracle asks for its `nextCursor`, past the script).
+#[test]
+fn the_oracle_follows_every_page_and_asks_a_refused_cursor_again() {
+    let workspace = fixture_copy("qualifiers");
+    let nothing = json!({ "status": "ok", "sites": [] });
+    let (_, report) = judge_answers(
+        workspace.path(),
+        &json!({ "answers": [{ "query": "Folder.total", "name": "empty", "answer": nothing }] }),
+        &[],
+    );
+    let sites = judged(&report, "empty")["symbols"][0]["compilerSites"].as_array().unwrap().clone();
+    assert!(sites.len() >= 2, "two pages need two sites: {report}");
+    let rows: Vec<Value> = sites
+        .iter()
+        .map(|site| {
+            let used = &site[0];
+            let end = position(&used["range"]["end"]);
+            row(used["file"].as_str().unwrap(), (end.0, end.1 - 5), end, "Qualifiers.Trees.Folder.total", Some("value"))
+        })
+        .collect();
+    let (first, second) = rows.split_at(1);
+    let first_page = json!({ "result": { "status": "ok", "sites": first, "nextCursor": "c1" }, "cursor": null });
+    let second_page = json!({ "result": { "status": "ok", "sites": second }, "cursor": "c1" });
+    let refusal = |retry: bool| {
+        json!({ "error": { "code": -32803, "message": "the sweep has not validated the cursor yet",
+                           "data": { "retrySameCursor": retry } },
+                "cursor": "c1" })
+    };
+    let answers = json!({ "answers": [
+        { "query": "Folder.total", "name": "retried-once",
+          "exchange": [first_page, refusal(true), second_page] },
+        { "query": "Folder.total", "name": "retried-twice",
+          "exchange": [first_page, refusal(true), refusal(true), second_page] },
+        { "query": "Folder.total", "name": "refused-thrice",
+          "exchange": [first_page, refusal(true), refusal(true), refusal(true), second_page] },
+        { "query": "Folder.total", "name": "refused-for-good",
+          "exchange": [first_page, refusal(false), second_page] },
+        { "query": "Folder.total", "name": "first-page-only", "exchange": [first_page] },
+    ] });
+    let (_, report) = judge_answers(workspace.path(), &answers, &["--no-restore"]);
+    for name in ["retried-once", "retried-twice"] {
+        let judgement = judged(&report, name);
+        assert_eq!(judgement["verdict"], "exact", "{judgement}");
+        assert_eq!(judgement["symbols"][0]["fslensRows"].as_u64(), Some(rows.len() as u64), "{judgement}");
+    }
+    for name in ["refused-thrice", "refused-for-good"] {
+        let judgement = judged(&report, name);
+        assert_eq!(judgement["verdict"], "failed", "{judgement}");
+        assert!(judgement["error"].as_str().is_some_and(|error| error.contains("validated the cursor")), "{judgement}");
+    }
+    let judgement = judged(&report, "first-page-only");
+    assert_eq!(judgement["verdict"], "failed", "{judgement}");
+    assert!(judgement["error"].as_str().is_some_and(|error| error.contains("no reply left")), "{judgement}");
+}
+
 /// The table of the oracle's reports (`scripts/lib/oracle_table.py`, the closing note's
 /// table): a partial answer whose judged rows are the compiler's and whose only reason is
 /// inactive code counts as "inactive only" and in "exact where judged"; one with another

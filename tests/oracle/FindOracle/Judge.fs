@@ -223,7 +223,8 @@ let kindFits (oracleKind: string) (rowKind: string option) =
 /// Every page of one find, following `nextCursor`; a page refused with `retrySameCursor: true`
 /// (the sweep behind a partial first page did not complete in time to validate the cursor) is
 /// asked again with the same cursor, twice at most, as the error tells a client to.
-let private findAll (session: FslensSession.Session) (argument: JsonObject) =
+/// `execute` sends one `find` (fslens's session, or a scripted exchange in the oracle's own tests).
+let findAll (execute: JsonObject -> Result<JsonNode, JsonNode>) (argument: JsonObject) =
     let retryable (error: JsonNode) =
         match error["data"] with
         | null -> false
@@ -231,7 +232,7 @@ let private findAll (session: FslensSession.Session) (argument: JsonObject) =
     let rec pages (cursor: string option) (retries: int) (collected: JsonNode list) =
         let page = argument.DeepClone().AsObject()
         cursor |> Option.iter (fun cursor -> page["cursor"] <- JsonValue.Create cursor)
-        match session.Execute("find", page) with
+        match execute page with
         | Error error when cursor.IsSome && retries < 2 && retryable error -> pages cursor (retries + 1) collected
         | Error error -> Error error
         | Ok result ->
@@ -249,7 +250,7 @@ let ask (session: FslensSession.Session) (timeoutMs: int) (symbol: Declared) =
     argument["maxResults"] <- JsonValue.Create 1000
     argument["timeoutMs"] <- JsonValue.Create timeoutMs
     let watch = Diagnostics.Stopwatch.StartNew()
-    let answer = findAll session argument
+    let answer = findAll (fun page -> session.Execute("find", page)) argument
     answer, watch.ElapsedMilliseconds
 
 let private text (node: JsonNode) =

@@ -90,8 +90,35 @@ let private symbolEntry (root: string) (judged: SymbolJudgement) : JsonNode =
     entry["extra"] <- strings judged.Extra
     entry :> JsonNode
 
-/// `--answers FILE`: `{"answers": [{"query", "name", "answer"}]}`, each `answer` a find result
-/// (one page), judged for every declared symbol whose query it is; fslens is not started.
+/// A scripted `find` exchange (`--answers`' `exchange`): each call takes the next reply, a
+/// `{"result": page}` or an `{"error": …}`; a reply with `"cursor"` must be asked with that cursor
+/// (`null`: with none), else the call is an error saying what was asked. Past the last reply,
+/// every call is an error.
+let private scripted (replies: JsonNode list) =
+    let mutable remaining = replies
+    fun (page: JsonObject) ->
+        let asked = match page["cursor"] with | null -> "null" | cursor -> cursor.ToJsonString()
+        let refusal (message: string) =
+            let error = JsonObject()
+            error["message"] <- JsonValue.Create message
+            Error(error :> JsonNode)
+        match remaining with
+        | [] -> refusal $"the script has no reply left (asked with cursor {asked})"
+        | reply :: rest ->
+            remaining <- rest
+            let mutable expected: JsonNode = null
+            let spelled (cursor: JsonNode) = match cursor with | null -> "null" | cursor -> cursor.ToJsonString()
+            if reply.AsObject().TryGetPropertyValue("cursor", &expected) && spelled expected <> asked then
+                refusal $"asked with cursor {asked}, the script expected {spelled expected}"
+            else
+                match reply["error"] with
+                | null -> Ok(reply["result"].DeepClone())
+                | error -> Error(error.DeepClone())
+
+/// `--answers FILE`: `{"answers": [{"query", "name", "answer" | "exchange"}]}`, each `answer` a
+/// find result (one page), each `exchange` the replies to the oracle's successive `find` calls
+/// (pages and refusals, as `scripted` reads them), judged for every declared symbol whose query
+/// it is; fslens is not started.
 let private judgeGiven (workspace: Workspace.Checked) (file: string) =
     let document = JsonNode.Parse(File.ReadAllText file)
     [ for given in document["answers"].AsArray() do
@@ -100,7 +127,14 @@ let private judgeGiven (workspace: Workspace.Checked) (file: string) =
           let symbols = workspace.Symbols |> List.filter (fun symbol -> query symbol = queryText)
           if List.isEmpty symbols then failwithf "--answers: no declared symbol is asked as %s" queryText
           for symbol in symbols do
-              yield judgeAnswer workspace symbol name (Ok [ given["answer"].DeepClone() ]) 0L ]
+              let answer =
+                  match given["exchange"] with
+                  | null -> Ok [ given["answer"].DeepClone() ]
+                  | exchange ->
+                      let argument = JsonObject()
+                      argument["query"] <- JsonValue.Create queryText
+                      findAll (scripted (List.ofSeq (exchange.AsArray()))) argument
+              yield judgeAnswer workspace symbol name answer 0L ]
 
 let run (options: Options) =
     let root = Path.GetFullPath options.Workspace
