@@ -91,7 +91,7 @@ pub(super) fn rule_out_by_text(
     occurrences: Vec<Occurrence>,
 ) -> (Vec<Occurrence>, usize) {
     let mut rules: HashMap<String, NameRule> = HashMap::new();
-    let mut abbreviation: HashMap<String, bool> = HashMap::new();
+    let mut abbreviation: HashMap<(String, String), bool> = HashMap::new();
     let mut opens_types: HashMap<PathBuf, bool> = HashMap::new();
     let query_segments: HashSet<String> =
         find.arguments.query.as_deref().map(segments).unwrap_or_default().into_iter().collect();
@@ -116,7 +116,9 @@ pub(super) fn rule_out_by_text(
                 Some(qualifier) => {
                     !allowed.contains(&qualifier)
                         && !query_segments.contains(&qualifier)
-                        && !*abbreviation.entry(qualifier.clone()).or_insert_with(|| may_abbreviate(find, &qualifier))
+                        && !*abbreviation
+                            .entry((qualifier.clone(), name.clone()))
+                            .or_insert_with(|| may_abbreviate(find, texts, &qualifier, allowed))
                 }
                 None => {
                     unqualified(texts, &occurrence)
@@ -525,20 +527,61 @@ pub(super) fn header_words(texts: &mut Texts, declaration: &Declared) -> Vec<Str
         .collect()
 }
 
-/// Whether the workspace declares a module named `qualifier` with no declaration of its own
-/// (an abbreviation, `module R = AsyncResult`, reads so), or one the parser could not read.
-fn may_abbreviate(find: &FindRun, qualifier: &str) -> bool {
-    find.index.find_declarations_in(qualifier, find.files()).into_iter().any(|hit| {
-        hit.declaration.kind == DeclarationKind::Module
-            && find.index.file(&hit.path).is_none_or(|file| {
-                let declarations = &file.index.declarations;
-                let slot = declarations.iter().position(|candidate| {
-                    candidate.kind == DeclarationKind::Module && candidate.name_range() == hit.declaration.name_range()
-                });
-                !hit.declaration.certain
-                    || slot.is_none_or(|slot| !declarations.iter().any(|child| child.parent as usize == slot))
-            })
+/// Whether the workspace declares a module named `qualifier` that may stand for one of the
+/// modules `allowed` names: one the parser could not read, or one with no declaration of its
+/// own (an abbreviation, `module R = AsyncResult`, reads so) unless its line shows it to
+/// abbreviate a module of another name that is no abbreviation itself (FSharp.Control.TaskSeq's
+/// `module Internal = TaskSeqInternal`: `Internal.map` is never `Async.map`).
+fn may_abbreviate(find: &FindRun, texts: &mut Texts, qualifier: &str, allowed: &HashSet<String>) -> bool {
+    let bare = |name: &str| {
+        let mut holders = find.index.find_declarations_in(name, find.files()).into_iter();
+        holders.any(|hit| hit.declaration.kind == DeclarationKind::Module && !declares_its_own(find, &hit))
+    };
+    let hits = find.index.find_declarations_in(qualifier, find.files());
+    hits.into_iter().any(|hit| {
+        if hit.declaration.kind != DeclarationKind::Module || declares_its_own(find, &hit) {
+            return false;
+        }
+        let occurrence = Occurrence { path: hit.path.clone(), range: hit.declaration.name_range() };
+        let target = on_line(texts, &occurrence, |line, _| abbreviated_module(line, qualifier)).flatten();
+        match target {
+            Some(target) => allowed.contains(&target) || bare(&target),
+            None => true,
+        }
     })
+}
+
+/// Whether the index read `hit`, a module, with certainty and with declarations of its own.
+fn declares_its_own(find: &FindRun, hit: &crate::syntax::index::DeclarationHit) -> bool {
+    find.index.file(&hit.path).is_some_and(|file| {
+        let declarations = &file.index.declarations;
+        let slot = declarations.iter().position(|candidate| {
+            candidate.kind == DeclarationKind::Module && candidate.name_range() == hit.declaration.name_range()
+        });
+        hit.declaration.certain
+            && slot.is_some_and(|slot| declarations.iter().any(|child| child.parent as usize == slot))
+    })
+}
+
+/// The last name of the module a line `module [access] Name = A.B.Target` abbreviates
+/// (`Target`), when the line is exactly that (a comment after it allowed); `None` otherwise.
+fn abbreviated_module(line: &str, name: &str) -> Option<String> {
+    let rest = line.trim_start().strip_prefix("module ")?.trim_start();
+    let rest = ["private ", "internal ", "public "]
+        .iter()
+        .find_map(|access| rest.strip_prefix(access))
+        .unwrap_or(rest)
+        .trim_start();
+    let right = rest.strip_prefix(name)?.trim_start().strip_prefix('=')?;
+    let right = right.split("//").next().unwrap_or("").trim();
+    // `module M = begin … end` (and `struct`, `sig`) opens a body: no abbreviation.
+    let path_like = !right.is_empty()
+        && !["begin", "struct", "sig"].contains(&right)
+        && right.split('.').all(|segment| {
+            segment.chars().next().is_some_and(|first| first.is_alphabetic() || first == '_')
+                && segment.chars().all(|character| character.is_alphanumeric() || character == '_' || character == '\'')
+        });
+    path_like.then(|| right.rsplit('.').next().unwrap_or(right).to_owned())
 }
 
 /// The occurrence's own text.
@@ -764,6 +807,18 @@ mod tests {
         assert_eq!(member_after("Gen .int32", 3), None);
         assert_eq!(member_after("Gen.1", 3), None);
         assert_eq!(member_after("Gen.", 3), None);
+    }
+
+    #[test]
+    fn a_module_abbreviation_line_gives_the_last_name_of_its_module() {
+        assert_eq!(abbreviated_module("module Internal = TaskSeqInternal", "Internal"), Some("TaskSeqInternal".into()));
+        assert_eq!(abbreviated_module("  module private L = A.B.Lenient // short", "L"), Some("Lenient".into()));
+        assert_eq!(abbreviated_module("module O = Outcome'", "O"), Some("Outcome'".into()));
+        // A body, a body on the next lines, another module's line: no abbreviation read.
+        assert_eq!(abbreviated_module("module M = begin", "M"), None);
+        assert_eq!(abbreviated_module("module Internal =", "Internal"), None);
+        assert_eq!(abbreviated_module("module Other = Target", "Internal"), None);
+        assert_eq!(abbreviated_module("module M = A.(+)", "M"), None);
     }
 
     #[test]
