@@ -229,8 +229,8 @@ async fn occurrences_the_text_shows_to_be_other_symbols_cost_no_request() {
 /// The same, with FSAC's references missing the uses in `Use.fs`: `Outcome.ok` and `O.ok` (an
 /// abbreviation of `Outcome`, which the text cannot rule out) are asked and found, the other
 /// 227 are ruled out from the text, `L.ok` among them: `module L = Lenient` abbreviates a module
-/// of another name (as FSharp.Control.TaskSeq's `module Internal = TaskSeqInternal`, whose 29
-/// `Internal.map` each took a definition request for `Async.map`; before, `L.ok` was asked too).
+/// of another name (the shape of FSharp.Control.TaskSeq's `module Internal = TaskSeqInternal`
+/// beside its own `Async.map`; before, `L.ok` was asked too).
 #[tokio::test]
 async fn a_qualifier_that_may_abbreviate_the_module_is_still_asked() {
     let workspace = fixture_copy("module-values");
