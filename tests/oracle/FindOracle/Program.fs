@@ -96,8 +96,9 @@ let private symbolEntry (root: string) (judged: SymbolJudgement) : JsonNode =
 /// every call is an error.
 let private scripted (replies: JsonNode list) =
     let mutable remaining = replies
+    let spelled (cursor: JsonNode) = match cursor with | null -> "null" | cursor -> cursor.ToJsonString()
     fun (page: JsonObject) ->
-        let asked = match page["cursor"] with | null -> "null" | cursor -> cursor.ToJsonString()
+        let asked = spelled page["cursor"]
         let refusal (message: string) =
             let error = JsonObject()
             error["message"] <- JsonValue.Create message
@@ -107,7 +108,6 @@ let private scripted (replies: JsonNode list) =
         | reply :: rest ->
             remaining <- rest
             let mutable expected: JsonNode = null
-            let spelled (cursor: JsonNode) = match cursor with | null -> "null" | cursor -> cursor.ToJsonString()
             if reply.AsObject().TryGetPropertyValue("cursor", &expected) && spelled expected <> asked then
                 refusal $"asked with cursor {asked}, the script expected {spelled expected}"
             else
